@@ -1,0 +1,43 @@
+# forest-solver: `make demo` and `make test` do the whole set-up on a fresh machine.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: all install demo test test-all bench lint format clean
+
+all: test
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+# Re-install when the build description or the Cython sources change.
+$(STAMP): $(VENV)/bin/python pyproject.toml setup.py $(wildcard ext/*.pyx ext/*.pxd)
+	$(PY) -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(PY) -m solver.demo
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+test-all: $(STAMP)
+	$(PY) -m pytest -q -m "slow or not slow"
+
+bench: $(STAMP)
+	$(PY) -m pytest bench -q --benchmark-enable -p no:randomly --benchmark-columns=min,median,max,rounds
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check solver tests bench
+	$(VENV)/bin/ruff format --check solver tests bench
+
+format: $(STAMP)
+	$(VENV)/bin/ruff format solver tests bench
+	$(VENV)/bin/ruff check --fix solver tests bench
+
+clean:
+	rm -rf build dist *.egg-info solver/_ext/*.so solver/_ext/*.c ext/*.c .pytest_cache

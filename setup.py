@@ -1,0 +1,41 @@
+"""Build the compiled kernels: cythonize ``ext/*.pyx`` into ``solver/_ext/``.
+
+Everything else (metadata, dependencies, the console script) lives in ``pyproject.toml``.
+"""
+
+from pathlib import Path
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+HERE = Path(__file__).parent
+EXT_DIR = "ext"
+
+
+def _extensions() -> list[Extension]:
+    modules = []
+    for pyx in sorted((HERE / EXT_DIR).glob("*.pyx")):
+        modules.append(
+            Extension(
+                f"solver._ext.{pyx.stem}",
+                [f"{EXT_DIR}/{pyx.name}"],
+                extra_compile_args=["-O3"],
+                define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+            )
+        )
+    return modules
+
+
+setup(
+    ext_modules=cythonize(
+        _extensions(),
+        include_path=[EXT_DIR],
+        compiler_directives={
+            "language_level": 3,
+            "boundscheck": False,
+            "wraparound": False,
+            "cdivision": True,
+            "initializedcheck": False,
+        },
+    ),
+)

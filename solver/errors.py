@@ -1,0 +1,59 @@
+"""The exceptions the library raises.
+
+Every error caused by bad input is a :class:`ValueError` subclass whose message names the bad
+thing, so callers can catch ``ValueError`` or the precise class.
+
+>>> from solver.errors import FormatError
+>>> err = FormatError("expected a cell symbol", line=3, column=5, found="'x'")
+>>> str(err)
+"line 3, column 5: expected a cell symbol, found 'x'"
+>>> isinstance(err, ValueError)
+True
+"""
+
+from __future__ import annotations
+
+
+class SolverError(Exception):
+    """Base class of every error raised by forest-solver."""
+
+
+class FormatError(SolverError, ValueError):
+    """A forest (or other) file or JSON document could not be read.
+
+    ``line`` and ``column`` are 1-based; the message reads
+    ``line L, column C: expected ..., found ...``.
+    """
+
+    def __init__(self, expected: str, *, line: int, column: int, found: str | None = None):
+        self.expected = expected
+        self.line = line
+        self.column = column
+        self.found = found
+        message = f"line {line}, column {column}: expected {expected}"
+        if found is not None:
+            message += f", found {found}"
+        super().__init__(message)
+
+    def __reduce__(self):  # keep the keyword-only constructor picklable (worker processes)
+        return (_rebuild_format_error, (self.expected, self.line, self.column, self.found))
+
+
+def _rebuild_format_error(expected: str, line: int, column: int, found: str | None) -> FormatError:
+    return FormatError(expected, line=line, column=column, found=found)
+
+
+class ForestError(SolverError, ValueError):
+    """A forest built in code breaks a rule of RULES.md §1.1 (size, cells, shouters...)."""
+
+
+class IllegalActionError(SolverError, ValueError):
+    """An action that is not legal in the state it was applied to."""
+
+
+class OptionError(SolverError, ValueError):
+    """An option that the called function does not accept (unknown name, value out of range)."""
+
+
+class ExtensionMissingError(SolverError, ImportError):
+    """The compiled kernels are not built; the message says how to build them."""

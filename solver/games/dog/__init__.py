@@ -1,0 +1,56 @@
+"""The dog game (RULES.md §1): a dog crosses a grid forest to reach its human in N turns.
+
+``solver.load_game("dog", forest=F)`` accepts a :class:`Forest`, a path to a ``.forest`` file, or
+a curated puzzle name such as ``"dog/tiny-example"``.
+
+>>> import solver
+>>> game = solver.load_game("dog", forest="dog/tiny-example", engine="reference")
+>>> game.forest.name
+'tiny-example'
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from solver.errors import OptionError
+from solver.game import register_game
+from solver.games.dog.forest import Forest, Shouter, Terrain
+
+__all__ = ["Forest", "Shouter", "Terrain", "resolve_forest"]
+
+
+def resolve_forest(forest: Any) -> Forest:
+    """A :class:`Forest` from a Forest, a ``.forest`` path, or a puzzle name ``"dog/NAME"``."""
+    if isinstance(forest, Forest):
+        return forest
+    if forest is None:
+        raise OptionError("the dog game needs a forest: a Forest, a .forest path or 'dog/NAME'")
+    if isinstance(forest, (str, os.PathLike)):
+        text = os.fspath(forest)
+        if isinstance(forest, str) and text.startswith("dog/") and not Path(text).exists():
+            from solver import puzzles
+
+            return puzzles.load(text)
+        from solver.games.dog.format import load_forest
+
+        return load_forest(text)
+    raise OptionError(f"forest must be a Forest, a path or a puzzle name, not {type(forest).__name__}")
+
+
+def _reference(forest: Any = None, **options: Any):
+    from solver.games.dog.rules import DogGame
+
+    return DogGame(resolve_forest(forest), **options)
+
+
+def _kernel(forest: Any = None, **options: Any):
+    from solver.games.dog.kernel import KernelDogGame
+
+    return KernelDogGame(resolve_forest(forest), **options)
+
+
+register_game("dog", "reference", _reference)
+register_game("dog", "kernel", _kernel)

@@ -1,0 +1,691 @@
+"""The dog game's reference rules: readable pure Python, the executable specification.
+
+This module implements RULES.md §1.2–1.6 exactly; the compiled kernel (``ext/dog.pyx``) must
+agree with it on every observable, and the differential tests check that it does.
+
+A game is a sequence of *nodes*; each is a chance node (a step roll or a shout roll) or a decision
+of the single player (a step, an offer, the squirrel's edge). Everything that needs no decision
+and no dice (rest, skipped turns, walled-in turns, end of turn) is applied automatically inside
+:meth:`DogState.apply_action`.
+
+Actions (ids are shared by both engines):
+
+====  ==============================  =====================================================
+id    label                           when
+====  ==============================  =====================================================
+0-3   ``N`` ``E`` ``S`` ``W``         a step of the move (decision)
+4     ``ignore squirrel at (2,3)``    an offered distraction (decision, costs 1 curiosity)
+5     ``investigate ... at (r,c)``    an offered distraction (decision, the move ends)
+6-9   ``squirrel runs N`` ...         the squirrel's run when several edges are nearest
+10-12 ``roll: 1 step`` ...            the step roll, read as the move's budget (chance)
+13    ``shout: shrugged off``         a shout roll under the printed number (chance)
+14    ``shout: -3 stamina``           a shout roll that hits (chance)
+====  ==============================  =====================================================
+
+Choices made where RULES.md is silent (players would expect these):
+
+- The step roll's chance outcomes are the *budget* after the stick, so with the stick the
+  outcomes are ``roll: 1 step`` (2/3) and ``roll: 2 steps`` (1/3). Outcomes of probability zero
+  are never listed.
+- A shout roll that cannot be shrugged off (printed number 1) is not a chance node: the 3 stamina
+  are paid at once.
+- A second stick changes nothing (the dog already carries one); the curiosity gain still applies.
+- The turn counter is the turn being played; after the last turn ends without a win the state is
+  terminal with ``turn == turns``.
+- Outside a move, ``budget`` is 0, the valve is closed and nothing is offered, so that equal game
+  positions serialise to equal JSON.
+
+>>> from solver.games.dog.rules import DogGame
+>>> from solver import puzzles
+>>> game = DogGame(puzzles.load("dog/tiny-example"))
+>>> state = game.new_initial_state()
+>>> state.chance_outcomes()
+[(10, 0.3333333333333333), (11, 0.3333333333333333), (12, 0.3333333333333333)]
+>>> state.apply_action(11)
+>>> [state.action_to_string(a) for a in state.legal_actions()]
+['N', 'E', 'W']
+"""
+
+from __future__ import annotations
+
+import json
+from enum import IntEnum
+from typing import Any
+
+from solver.errors import FormatError, IllegalActionError
+from solver.game import CHANCE, TERMINAL
+from solver.games.dog.forest import DELTAS, DIRECTIONS, Cell, Forest, Terrain
+
+# -- action ids ----------------------------------------------------------------------------------
+STEP_N, STEP_E, STEP_S, STEP_W = 0, 1, 2, 3
+IGNORE, INVESTIGATE = 4, 5
+RUN_N, RUN_E, RUN_S, RUN_W = 6, 7, 8, 9
+ROLL_1, ROLL_2, ROLL_3 = 10, 11, 12
+SHOUT_SHRUG, SHOUT_HIT = 13, 14
+NUM_DISTINCT_ACTIONS = 15
+
+START_STAMINA = 6
+MAX_STAMINA = 6
+REST_STAMINA = 3
+START_CURIOSITY = 2
+SHOUT_COST = 3
+ROLL_SIDES = 6
+
+# Offers are made in "row-major order" of the neighbours: N, W, E, S (RULES.md §1.6).
+OFFER_ORDER: tuple[str, ...] = ("N", "W", "E", "S")
+SQUIRREL_RUN = 3
+SCENT_RUN = 2
+
+
+class Phase(IntEnum):
+    """What the state waits for. The integer codes are shared with the compiled kernel."""
+
+    ROLL = 0  # chance: the step roll
+    STEP = 1  # decision: the next step of the move
+    SHOUT = 2  # chance: a shout roll for arrow ``pending`` on the current cell
+    OFFER = 3  # decision: the distraction beside the dog in offer slot ``pending``
+    SQUIRREL = 4  # decision: which nearest edge the squirrel runs to
+    OVER = 5  # terminal
+
+
+PHASE_NAMES = {p: p.name.lower() for p in Phase}
+
+
+def action_label(action: int) -> str:
+    """A state-independent label for an action id (offers are named without their cell).
+
+    >>> action_label(0), action_label(11), action_label(14)
+    ('N', 'roll: 2 steps', 'shout: -3 stamina')
+    """
+    if STEP_N <= action <= STEP_W:
+        return DIRECTIONS[action]
+    if action == IGNORE:
+        return "ignore"
+    if action == INVESTIGATE:
+        return "investigate"
+    if RUN_N <= action <= RUN_W:
+        return f"squirrel runs {DIRECTIONS[action - RUN_N]}"
+    if ROLL_1 <= action <= ROLL_3:
+        steps = action - ROLL_1 + 1
+        return f"roll: {steps} step" + ("s" if steps > 1 else "")
+    if action == SHOUT_SHRUG:
+        return "shout: shrugged off"
+    if action == SHOUT_HIT:
+        return "shout: -3 stamina"
+    raise IllegalActionError(f"{action!r} is not a dog-game action id (0..{NUM_DISTINCT_ACTIONS - 1})")
+
+
+class DogGame:
+    """The dog game on one forest, reference engine.
+
+    >>> from solver import puzzles
+    >>> DogGame(puzzles.load("dog/tiny-example")).num_distinct_actions()
+    15
+    """
+
+    name = "dog"
+    engine = "reference"
+
+    def __init__(self, forest: Forest) -> None:
+        self.forest = forest
+
+    def new_initial_state(self) -> DogState:
+        return DogState(self)
+
+    def num_players(self) -> int:
+        return 1
+
+    def num_distinct_actions(self) -> int:
+        return NUM_DISTINCT_ACTIONS
+
+    def max_chance_outcomes(self) -> int:
+        return 3
+
+    def state_from_json(self, text: str) -> DogState:
+        """Read a state written by :meth:`DogState.to_json` (for this game's forest)."""
+        return DogState.from_dict(self, _load_state_dict(text))
+
+    def __repr__(self) -> str:
+        return f"DogGame(forest={self.forest.name or '<unnamed>'!r}, engine='reference')"
+
+
+class DogState:
+    """One position of the dog game. See the module docstring for actions and phases."""
+
+    def __init__(self, game: DogGame, *, _blank: bool = False) -> None:
+        self.game = game
+        self.forest = game.forest
+        if _blank:
+            return
+        self.pos: Cell = self.forest.start
+        self.last_left: Cell | None = None
+        self.stamina = START_STAMINA
+        self.curiosity = START_CURIOSITY
+        self.turn = 1
+        self.skip_next = False
+        self.stick = False
+        self.resolved: set[Cell] = set()
+        self.marked: set[Cell] = {self.forest.start}
+        self.budget = 0
+        self.valve = False
+        self.offered: set[Cell] = set()
+        self.phase = Phase.ROLL
+        self.pending = -1
+        self.won = False
+        self._begin_turn()
+
+    # -- the protocol ----------------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.phase == Phase.OVER:
+            return TERMINAL
+        if self.phase in (Phase.ROLL, Phase.SHOUT):
+            return CHANCE
+        return 0
+
+    def is_terminal(self) -> bool:
+        return self.phase == Phase.OVER
+
+    def is_chance_node(self) -> bool:
+        return self.phase in (Phase.ROLL, Phase.SHOUT)
+
+    def returns(self) -> list[float]:
+        return [1.0 if self.won else 0.0]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.phase == Phase.ROLL:
+            if self.stick:  # budget = max(1, steps - 1): 1-4 -> 1, 5-6 -> 2
+                return [(ROLL_1, 2.0 / 3.0), (ROLL_2, 1.0 / 3.0)]
+            return [(ROLL_1, 1.0 / 3.0), (ROLL_2, 1.0 / 3.0), (ROLL_3, 1.0 / 3.0)]
+        if self.phase == Phase.SHOUT:
+            number = self._pending_arrow_number()
+            return [
+                (SHOUT_SHRUG, (number - 1) / float(ROLL_SIDES)),
+                (SHOUT_HIT, (ROLL_SIDES + 1 - number) / float(ROLL_SIDES)),
+            ]
+        return []
+
+    def legal_actions(self) -> list[int]:
+        phase = self.phase
+        if phase in (Phase.ROLL, Phase.SHOUT):
+            return [a for a, _ in self.chance_outcomes()]
+        if phase == Phase.STEP:
+            return [STEP_N + i for i, d in enumerate(DIRECTIONS) if self._step_is_legal(d)]
+        if phase == Phase.OFFER:
+            if self.curiosity == 0 and not self.stick:
+                return [INVESTIGATE]
+            return [IGNORE, INVESTIGATE]
+        if phase == Phase.SQUIRREL:
+            return [RUN_N + DIRECTIONS.index(d) for d in self._nearest_edges(self.pos)]
+        return []
+
+    def apply_action(self, action: int) -> None:
+        if action not in self.legal_actions():
+            raise IllegalActionError(
+                f"action {action!r} ({self._safe_label(action)}) is not legal in this state "
+                f"(phase {PHASE_NAMES[self.phase]}, turn {self.turn}, dog at {self.pos}); "
+                f"legal: {self.legal_actions()}"
+            )
+        phase = self.phase
+        if phase == Phase.ROLL:
+            self._start_move(action - ROLL_1 + 1)
+        elif phase == Phase.STEP:
+            self._step(DIRECTIONS[action - STEP_N])
+        elif phase == Phase.SHOUT:
+            if action == SHOUT_HIT:
+                self._lose_stamina(SHOUT_COST)
+            self._next_shout(self.pending + 1)
+        elif phase == Phase.OFFER:
+            cell = self._offer_cell(self.pending)
+            if action == IGNORE:
+                self._lose_curiosity()
+                self._offers(self.pending + 1)
+            else:
+                self._hop(cell)
+        elif phase == Phase.SQUIRREL:
+            self._squirrel_run(DIRECTIONS[action - RUN_N])
+
+    def clone(self) -> DogState:
+        other = DogState(self.game, _blank=True)
+        other.__dict__.update(self.__dict__)
+        other.resolved = set(self.resolved)
+        other.marked = set(self.marked)
+        other.offered = set(self.offered)
+        return other
+
+    def child(self, action: int) -> DogState:
+        """A copy with ``action`` applied."""
+        other = self.clone()
+        other.apply_action(action)
+        return other
+
+    def action_to_string(self, action: int) -> str:
+        if action in (IGNORE, INVESTIGATE) and self.phase == Phase.OFFER:
+            cell = self._offer_cell(self.pending)
+            kind = self.forest.terrain(cell).label
+            verb = "ignore" if action == IGNORE else "investigate"
+            return f"{verb} {kind} at ({cell[0]},{cell[1]})"
+        return action_label(action)
+
+    def string_to_action(self, label: str) -> int:
+        """The legal action whose label is ``label`` (case-insensitive)."""
+        wanted = label.strip().lower()
+        for action in self.legal_actions():
+            if self.action_to_string(action).lower() == wanted:
+                return action
+        for action in self.legal_actions():  # "ignore" / "investigate" without the cell
+            if action_label(action).lower() == wanted:
+                return action
+        labels = ", ".join(repr(self.action_to_string(a)) for a in self.legal_actions())
+        raise IllegalActionError(f"no legal action is labelled {label!r}; legal: {labels}")
+
+    def _safe_label(self, action: int) -> str:
+        try:
+            return action_label(action)
+        except (IllegalActionError, TypeError):
+            return "not an action"
+
+    # -- serialisation -------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "budget": self.budget,
+            "curiosity": self.curiosity,
+            "last_left": list(self.last_left) if self.last_left is not None else None,
+            "marked": sorted([list(c) for c in self.marked]),
+            "offered": sorted([list(c) for c in self.offered]),
+            "outcome": ("win" if self.won else "loss") if self.phase == Phase.OVER else None,
+            "pending": self.pending,
+            "phase": PHASE_NAMES[self.phase],
+            "pos": list(self.pos),
+            "resolved": sorted([list(c) for c in self.resolved]),
+            "skip_next": self.skip_next,
+            "stamina": self.stamina,
+            "stick": self.stick,
+            "turn": self.turn,
+            "valve": self.valve,
+        }
+
+    def to_json(self) -> str:
+        """The full state as canonical JSON (equal states give equal strings)."""
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, game: DogGame, data: dict[str, Any]) -> DogState:
+        fields = _validated_fields(game.forest, data)
+        state = cls(game, _blank=True)
+        state.pos = fields["pos"]
+        state.last_left = fields["last_left"]
+        state.stamina = fields["stamina"]
+        state.curiosity = fields["curiosity"]
+        state.turn = fields["turn"]
+        state.skip_next = fields["skip_next"]
+        state.stick = fields["stick"]
+        state.resolved = set(fields["resolved"])
+        state.marked = set(fields["marked"])
+        state.budget = fields["budget"]
+        state.valve = fields["valve"]
+        state.offered = set(fields["offered"])
+        state.phase = fields["phase"]
+        state.pending = fields["pending"]
+        state.won = fields["won"]
+        return state
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DogState) and other.to_json() == self.to_json()
+
+    def __hash__(self) -> int:
+        return hash(self.to_json())
+
+    def __str__(self) -> str:
+        from solver.games.dog.render import render_ascii
+
+        sheet = render_ascii(
+            self.forest, position=self.pos, marked=self.marked, resolved=self.resolved
+        )
+        status = (
+            f"turn {self.turn}/{self.forest.turns}  stamina {self.stamina}  "
+            f"curiosity {self.curiosity}  {'stick  ' if self.stick else ''}"
+            f"{'skip next  ' if self.skip_next else ''}phase {PHASE_NAMES[self.phase]}"
+        )
+        if self.phase == Phase.OVER:
+            status += "  (won)" if self.won else "  (lost)"
+        return f"{sheet}\n{status}"
+
+    def __repr__(self) -> str:
+        return f"DogState({self.to_json()})"
+
+    # -- geometry --------------------------------------------------------------------------------
+    def _neighbour(self, cell: Cell, direction: str) -> Cell | None:
+        dr, dc = DELTAS[direction]
+        nxt = (cell[0] + dr, cell[1] + dc)
+        if not self.forest.inside(nxt) or self.forest.terrain(nxt) == Terrain.TREE:
+            return None
+        return nxt
+
+    def _is_distraction(self, cell: Cell) -> bool:
+        return self.forest.terrain(cell).is_distraction and cell not in self.resolved
+
+    def _ends_move(self, cell: Cell) -> bool:
+        return cell == self.forest.human or self._is_distraction(cell)
+
+    def _complete_move_exists(self, cell: Cell, left: Cell | None, budget: int, valve: bool) -> bool:
+        """Is there a complete move of ``budget`` steps from ``cell`` (RULES.md §1.3 step 4)?"""
+        if budget == 0:
+            return True
+        for direction in DIRECTIONS:
+            nxt = self._neighbour(cell, direction)
+            if nxt is None or (not valve and nxt == left):
+                continue
+            if self._ends_move(nxt) or self._complete_move_exists(nxt, cell, budget - 1, valve):
+                return True
+        return False
+
+    def _step_is_legal(self, direction: str) -> bool:
+        nxt = self._neighbour(self.pos, direction)
+        if nxt is None or (not self.valve and nxt == self.last_left):
+            return False
+        return self._ends_move(nxt) or self._complete_move_exists(
+            nxt, self.pos, self.budget - 1, self.valve
+        )
+
+    def _nearest_edges(self, cell: Cell) -> list[str]:
+        distances = {
+            "N": cell[0],
+            "E": self.forest.width - 1 - cell[1],
+            "S": self.forest.height - 1 - cell[0],
+            "W": cell[1],
+        }
+        nearest = min(distances.values())
+        return [d for d in DIRECTIONS if distances[d] == nearest]
+
+    def _offer_cell(self, slot: int) -> Cell:
+        dr, dc = DELTAS[OFFER_ORDER[slot]]
+        return (self.pos[0] + dr, self.pos[1] + dc)
+
+    def _pending_arrow_number(self) -> int:
+        for index, number in self.forest.arrows_at(self.pos):
+            if index == self.pending:
+                return number
+        raise AssertionError("shout phase without a pending arrow")  # pragma: no cover
+
+    # -- costs -----------------------------------------------------------------------------------
+    def _lose_stamina(self, amount: int) -> None:
+        self.stamina = max(0, self.stamina - amount)
+
+    def _lose_curiosity(self) -> None:
+        if not self.stick:  # the stick gives +1 whenever curiosity would be lost: net 0
+            self.curiosity = max(0, self.curiosity - 1)
+
+    # -- the turn --------------------------------------------------------------------------------
+    def _begin_turn(self) -> None:
+        """Apply everything automatic at the start of turns until a roll is due or the game ends."""
+        while self.phase != Phase.OVER:
+            if self.skip_next:
+                self.skip_next = False
+            elif self.stamina == 0:
+                self.stamina = REST_STAMINA
+            else:
+                self.phase = Phase.ROLL
+                return
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        self.budget = 0
+        self.valve = False
+        self.offered.clear()
+        self.pending = -1
+        if self.turn >= self.forest.turns:
+            self.phase = Phase.OVER
+            self.won = False
+        else:
+            self.turn += 1
+
+    def _end_move(self) -> None:
+        self._end_turn()
+        self._begin_turn()
+
+    def _start_move(self, budget: int) -> None:
+        if self._complete_move_exists(self.pos, self.last_left, budget, valve=False):
+            self.valve = False
+        elif self._complete_move_exists(self.pos, None, budget, valve=True):
+            self.valve = True
+        else:  # walled in: the dog stays
+            self._end_move()
+            return
+        self.budget = budget
+        self.phase = Phase.STEP
+        self.pending = -1
+
+    def _win(self) -> None:
+        self.won = True
+        self.phase = Phase.OVER
+        self.pending = -1
+        self.budget = 0
+        self.valve = False
+        self.offered.clear()
+
+    def _step(self, direction: str) -> None:
+        nxt = self._neighbour(self.pos, direction)
+        assert nxt is not None
+        self.last_left = self.pos
+        self.pos = nxt
+        self.budget -= 1
+        if nxt == self.forest.human:  # a. the human: win at once
+            self._win()
+            return
+        if nxt in self.marked:  # b. crossing the trail
+            self._lose_curiosity()
+        self.marked.add(nxt)
+        terrain = self.forest.terrain(nxt)  # c. terrain
+        if terrain == Terrain.UNDERGROWTH:
+            self._lose_stamina(1)
+        elif terrain == Terrain.PUDDLE:
+            self._lose_stamina(2)
+        self._next_shout(0)  # d. arrows, then e./f.
+
+    def _next_shout(self, first_index: int) -> None:
+        for index, number in self.forest.arrows_at(self.pos):
+            if index < first_index:
+                continue
+            if number == 1:  # no roll can shrug it off
+                self._lose_stamina(SHOUT_COST)
+                continue
+            self.phase = Phase.SHOUT
+            self.pending = index
+            return
+        self.pending = -1
+        if self._is_distraction(self.pos):  # e. stepped onto a distraction
+            self._investigate(self.pos)
+        else:
+            self._offers(0)  # f.
+
+    def _offers(self, first_slot: int) -> None:
+        for slot in range(first_slot, len(OFFER_ORDER)):
+            cell = self._offer_cell(slot)
+            if not self.forest.inside(cell) or not self._is_distraction(cell):
+                continue
+            if cell in self.offered:
+                continue
+            self.offered.add(cell)
+            self.phase = Phase.OFFER
+            self.pending = slot
+            return
+        self.pending = -1
+        if self.budget > 0:
+            self.phase = Phase.STEP
+        else:
+            self._end_move()
+
+    def _hop(self, cell: Cell) -> None:
+        """Investigate an offered distraction: the hop onto it (RULES.md §1.6)."""
+        self.last_left = self.pos
+        self.pos = cell
+        if cell in self.marked:
+            self._lose_curiosity()
+        self.marked.add(cell)
+        self._investigate(cell)
+
+    def _investigate(self, cell: Cell) -> None:
+        terrain = self.forest.terrain(cell)
+        self.curiosity += 2 if terrain == Terrain.DOG else 1
+        self.resolved.add(cell)
+        self.pending = -1
+        self.budget = 0  # investigating ends the move: the rest of the budget is lost
+        self.valve = False
+        self.offered.clear()
+        if terrain == Terrain.SQUIRREL:
+            edges = self._nearest_edges(cell)
+            if len(edges) > 1:
+                self.phase = Phase.SQUIRREL
+                return
+            self._squirrel_run(edges[0])
+            return
+        if terrain == Terrain.DOG:
+            self.skip_next = True
+        elif terrain == Terrain.STICK:
+            self.stick = True
+        else:  # a scent trail
+            direction = terrain.scent_direction
+            assert direction is not None
+            if self._forced_run(direction, SCENT_RUN):
+                return
+        self._end_move()
+
+    def _squirrel_run(self, direction: str) -> None:
+        if self._forced_run(direction, SQUIRREL_RUN):
+            return
+        self._lose_stamina(1)
+        self.skip_next = True
+        self._end_move()
+
+    def _forced_run(self, direction: str, length: int) -> bool:
+        """Run up to ``length`` cells; True when the run reached the human (the game is won)."""
+        for _ in range(length):
+            nxt = self._neighbour(self.pos, direction)
+            if nxt is None:
+                break
+            self.last_left = self.pos
+            self.pos = nxt
+            if nxt == self.forest.human:
+                self._win()
+                return True
+            self.marked.add(nxt)
+        return False
+
+
+# -- reading states back -----------------------------------------------------------------------
+def _load_state_dict(text: str) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError("a JSON object", line=exc.lineno, column=exc.colno, found=exc.msg) from None
+    except TypeError:
+        raise FormatError("a JSON string", line=1, column=1, found=type(text).__name__) from None
+    if not isinstance(data, dict):
+        raise FormatError("a JSON object", line=1, column=1, found=type(data).__name__)
+    return data
+
+
+def _state_error(field: str, expected: str, found: Any) -> FormatError:
+    return FormatError(f"state field {field!r} to be {expected}", line=1, column=1, found=repr(found))
+
+
+def _validated_fields(forest: Forest, data: dict[str, Any]) -> dict[str, Any]:
+    """Check a state dictionary against the forest; raise FormatError naming the bad field."""
+    names = {
+        "budget", "curiosity", "last_left", "marked", "offered", "outcome", "pending", "phase",
+        "pos", "resolved", "skip_next", "stamina", "stick", "turn", "valve",
+    }  # fmt: skip
+    missing = sorted(names - set(data))
+    if missing:
+        raise FormatError("a dog state with every field", line=1, column=1, found=f"no {missing}")
+
+    def integer(field: str, low: int, high: int) -> int:
+        value = data[field]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise _state_error(field, f"an integer in {low}..{high}", value)
+        return value
+
+    def flag(field: str) -> bool:
+        if not isinstance(data[field], bool):
+            raise _state_error(field, "true or false", data[field])
+        return data[field]
+
+    def cell(field: str, value: Any) -> Cell:
+        if (
+            not isinstance(value, list)
+            or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+            or not forest.inside((value[0], value[1]))
+        ):
+            raise _state_error(field, "a [row, col] inside the forest", value)
+        return (value[0], value[1])
+
+    def cells(field: str) -> list[Cell]:
+        if not isinstance(data[field], list):
+            raise _state_error(field, "a list of [row, col]", data[field])
+        return [cell(field, v) for v in data[field]]
+
+    phases = {name: phase for phase, name in PHASE_NAMES.items()}
+    if data["phase"] not in phases:
+        raise _state_error("phase", f"one of {sorted(phases)}", data["phase"])
+    phase = phases[data["phase"]]
+    out: dict[str, Any] = {
+        "phase": phase,
+        "pos": cell("pos", data["pos"]),
+        "last_left": None if data["last_left"] is None else cell("last_left", data["last_left"]),
+        "stamina": integer("stamina", 0, MAX_STAMINA),
+        "curiosity": integer("curiosity", 0, 30000),
+        "turn": integer("turn", 1, forest.turns),
+        "budget": integer("budget", 0, 3),
+        "pending": integer("pending", -1, max(3, len(forest.shouters) - 1)),
+        "skip_next": flag("skip_next"),
+        "stick": flag("stick"),
+        "valve": flag("valve"),
+        "resolved": cells("resolved"),
+        "marked": cells("marked"),
+        "offered": cells("offered"),
+    }
+    outcome = data["outcome"]
+    if phase == Phase.OVER:
+        if outcome not in ("win", "loss"):
+            raise _state_error("outcome", '"win" or "loss" when the game is over', outcome)
+    elif outcome is not None:
+        raise _state_error("outcome", "null while the game goes on", outcome)
+    out["won"] = outcome == "win"
+    for c in out["resolved"]:
+        if not forest.terrain(c).is_distraction:
+            raise _state_error("resolved", "distraction cells only", list(c))
+    if forest.human in out["marked"]:
+        raise _state_error("marked", "cells other than the human's", list(forest.human))
+    if forest.terrain(out["pos"]) == Terrain.TREE:
+        raise _state_error("pos", "a cell that is not a tree", list(out["pos"]))
+    _check_phase_fields(forest, out)
+    return out
+
+
+def _check_phase_fields(forest: Forest, out: dict[str, Any]) -> None:
+    """The phase-dependent fields must describe a node the rules can reach."""
+    phase, pending, pos = out["phase"], out["pending"], out["pos"]
+    in_move = phase in (Phase.STEP, Phase.SHOUT, Phase.OFFER)
+    if phase == Phase.STEP and out["budget"] < 1:
+        raise _state_error("budget", "at least 1 while a step is due", out["budget"])
+    if not in_move and (out["budget"] or out["valve"] or out["offered"]):
+        raise _state_error("budget", "0 with no valve and no offers outside a move", out["budget"])
+    if phase == Phase.SHOUT:
+        numbers = dict(forest.arrows_at(pos))
+        if numbers.get(pending, 1) < 2:
+            raise _state_error("pending", "an arrow over the dog with a number ≥ 2", pending)
+    elif phase == Phase.OFFER:
+        dr, dc = DELTAS[OFFER_ORDER[pending]] if 0 <= pending < 4 else (99, 99)
+        cell = (pos[0] + dr, pos[1] + dc)
+        if (
+            not forest.inside(cell)
+            or not forest.terrain(cell).is_distraction
+            or cell in out["resolved"]
+            or cell not in out["offered"]
+        ):
+            raise _state_error("pending", "the offer slot of an offered distraction", pending)
+    elif pending != -1:
+        raise _state_error("pending", "-1 in this phase", pending)
+    if phase == Phase.SQUIRREL and forest.terrain(pos) != Terrain.SQUIRREL:
+        raise _state_error("phase", "'squirrel' only on a squirrel's cell", "squirrel")
