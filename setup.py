@@ -6,7 +6,7 @@ Everything else (metadata, dependencies, the console script) lives in ``pyprojec
 from pathlib import Path
 
 from Cython.Build import cythonize
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 
 HERE = Path(__file__).parent
 EXT_DIR = "ext"
@@ -26,7 +26,18 @@ def _extensions() -> list[Extension]:
     return modules
 
 
+def _packages() -> list[str]:
+    """The library's packages plus the shipped data under ``puzzles/`` as ``solver._puzzles``."""
+    data = ["solver._puzzles"] + [
+        "solver._puzzles." + ".".join(d.relative_to(HERE / "puzzles").parts)
+        for d in sorted((HERE / "puzzles").rglob("*"))
+        if d.is_dir() and not d.name.startswith((".", "__"))
+    ]
+    return find_packages(include=["solver", "solver.*"]) + data
+
+
 setup(
+    packages=_packages(),
     ext_modules=cythonize(
         _extensions(),
         include_path=[EXT_DIR],

@@ -1,0 +1,413 @@
+"""Rolling a forest: the default dog-forest generator (RULES.md §1.8).
+
+:func:`roll_forest` turns a size, a seed and :class:`GeneratorOptions` into a :class:`Forest`.
+The result is the same on every platform and every Python version: all dice come from
+:class:`SplitMix64`, a small integer generator written here in pure Python integers (Python's
+``random`` module is never used, its algorithms may change between versions). The generator
+does not promise a solvable forest; telling solvable from unsolvable ones is the analysis's job.
+
+>>> forest = roll_forest(9, 9, seed=7)
+>>> forest.name, forest.width, forest.height, forest.start, forest.turns
+('rolled-9x9-seed7', 9, 9, (8, 4), 20)
+>>> forest == roll_forest(9, 9, seed=7)
+True
+>>> len(roll_forest(6, 4, seed=1, options=GeneratorOptions(shouters=2)).shouters)
+2
+
+The exact procedure (any change to it changes every rolled forest, and the golden files in
+``tests/games/dog/golden/`` catch that):
+
+**Dice.** :class:`SplitMix64` (Steele, Lea and Flood's generator) is seeded with the seed itself
+(0 ≤ seed < 2**64). Each draw adds ``0x9E3779B97F4A7C15`` to the state (mod 2**64) and mixes it:
+``z ^= z >> 30; z *= 0xBF58476D1CE4E5B9; z ^= z >> 27; z *= 0x94D049BB133111EB; z ^= z >> 31``
+(products mod 2**64). A die with ``n`` sides draws until a value is below ``n * (2**64 // n)``
+(rejection, so every face is exactly equally likely) and reads it as ``1 + x % n``; even a
+one-sided die makes its draw. "2d6" is two 1d6 rolls added. Picking "a random one" of ``k``
+candidates rolls 1dk and takes the candidate with that 1-based index in the order the candidates
+are listed (always row-major, or N, E, S, W for neighbours).
+
+**Steps, in this order** (every roll below is made only when the step is reached):
+
+1. The dog's start is on the bottom row, column ``options.start_column`` or, by default, the
+   middle column ``(width - 1) // 2`` (for an even width, the left one of the two middle columns:
+   column 4 of 9, column 3 of 8).
+2. The human's column: ``options.human_column``, or by default 1d``width`` (column = roll − 1).
+   The human is on the top row.
+3. Terrain, every cell in row-major order (row 0 first, left to right), skipping the start and
+   the human (they are open trail): roll 2d6 and read the sum on the table
+   ``sum ≤ tree_max`` → tree, ``≤ undergrowth_max`` → undergrowth, ``≤ open_max`` → open trail,
+   ``≤ puddle_max`` → puddle, otherwise roll 1d``len(distractions)`` on the distraction sub-table
+   (default 1 squirrel, 2 scent trail, 3 another dog, 4 interesting stick, 5–6 open trail); a scent
+   trail then rolls 1d4 for its direction: 1 N, 2 E, 3 S, 4 W.
+4. Puddle spreading, after all terrain is rolled: for every puddle cell rolled in step 3, in
+   row-major order, roll 1d6; on ``puddle_spread_min`` or more the puddle spreads to a random one
+   of its orthogonal neighbours (listed N, E, S, W) that is inside the grid, is *currently* open
+   trail and is neither the start nor the human. With no such neighbour nothing spreads and no
+   further die is rolled. A spread cell does not spread again. Neighbouring puddles may so form
+   regions of three or more cells (allowed by §1.6).
+5. Shouters, one after the other (``options.shouters`` of them, default 1). The *middle rows*
+   are rows ``height // 3`` to ``height - 1 - height // 3`` inclusive (rows 3–5 of 9, 4–7 of 12,
+   1 of 3, both rows of 2). The candidates are the middle-row cells, in row-major order, that are
+   open trail and are not the start, the human or an earlier shouter; pick a random one. If there
+   is none, the candidates are all middle-row cells that are not the start, the human or an
+   earlier shouter, and the picked cell is cleared to open trail. Then roll 1d4 for the direction
+   (1 N, 2 E, 3 S, 4 W) and the arrow length ``arrow_min + (1d(arrow_max - arrow_min + 1) − 1)``
+   (by default 1d3 + 1, so 2 to 4).
+6. The forest is named ``rolled-{width}x{height}-seed{seed}`` (width first; the name does not
+   record non-default options) and gets ``options.turns`` turns.
+
+Impossible options raise :class:`~solver.errors.OptionError` naming the bad option.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, fields
+from itertools import pairwise
+
+from solver.errors import OptionError
+from solver.games.dog.forest import (
+    DELTAS,
+    DIRECTIONS,
+    MAX_ARROW,
+    MAX_SIZE,
+    MIN_SIZE,
+    Cell,
+    Forest,
+    Shouter,
+    Terrain,
+)
+
+__all__ = [
+    "DISTRACTION_NAMES",
+    "GeneratorOptions",
+    "SplitMix64",
+    "middle_rows",
+    "roll_forest",
+    "start_cell",
+]
+
+_MASK64 = (1 << 64) - 1
+_GOLDEN_GAMMA = 0x9E3779B97F4A7C15
+
+DISTRACTION_NAMES: dict[str, Terrain] = {
+    "squirrel": Terrain.SQUIRREL,
+    "scent": Terrain.SCENT_N,  # the direction is rolled separately (1d4)
+    "dog": Terrain.DOG,
+    "stick": Terrain.STICK,
+    "open": Terrain.OPEN,
+}
+"""The entries allowed in :attr:`GeneratorOptions.distractions` and what each one rolls."""
+
+_SCENTS = (Terrain.SCENT_N, Terrain.SCENT_E, Terrain.SCENT_S, Terrain.SCENT_W)
+
+
+def _whole(name: str, value: object) -> int:
+    """``value`` as an ``int`` (any integer type, such as NumPy's, but not ``bool``)."""
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise OptionError(f"{name} must be a whole number, not {value!r}")
+
+
+def _seed(value: object) -> int:
+    try:
+        seed = _whole("seed", value)
+    except OptionError:
+        seed = -1
+    if not 0 <= seed <= _MASK64:
+        raise OptionError(f"seed must be a whole number from 0 to 2**64 - 1, not {value!r}")
+    return seed
+
+
+class SplitMix64:
+    """The SplitMix64 generator (64-bit state, 64-bit outputs) on plain Python integers.
+
+    >>> rng = SplitMix64(0)
+    >>> hex(rng.next_u64())
+    '0xe220a8397b1dcdaf'
+    >>> hex(rng.next_u64())
+    '0x6e789e6aa1b965f4'
+    >>> rng = SplitMix64(7)
+    >>> [rng.roll(6) for _ in range(8)]
+    [4, 1, 1, 4, 5, 4, 5, 1]
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = _seed(seed)
+
+    def next_u64(self) -> int:
+        """The next 64-bit output."""
+        self.state = (self.state + _GOLDEN_GAMMA) & _MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def roll(self, sides: int) -> int:
+        """Roll a fair die with ``sides`` faces: 1..sides, each exactly equally likely.
+
+        >>> rng = SplitMix64(3)
+        >>> all(1 <= rng.roll(4) <= 4 for _ in range(100))
+        True
+        """
+        if sides < 1:
+            raise OptionError(f"a die needs at least one side, not {sides}")
+        limit = (1 << 64) // sides * sides
+        while True:
+            x = self.next_u64()
+            if x < limit:
+                return 1 + x % sides
+
+    def pick(self, candidates: list[Cell]) -> Cell:
+        """A uniformly random candidate (1d``len(candidates)``, 1-based index)."""
+        return candidates[self.roll(len(candidates)) - 1]
+
+
+@dataclass(frozen=True)
+class GeneratorOptions:
+    """The tunable parameters of :func:`roll_forest` (defaults: RULES.md §1.8).
+
+    The 2d6 terrain table is given by its upper bounds: a sum up to ``tree_max`` is a tree, up to
+    ``undergrowth_max`` undergrowth, up to ``open_max`` open trail, up to ``puddle_max`` a puddle,
+    and anything higher rolls on the ``distractions`` sub-table (one entry per die face, a die with
+    as many sides as entries). A bound equal to the previous one (or 1 for ``tree_max``) leaves
+    that kind out; ``puddle_max = 12`` leaves out the sub-table.
+
+    >>> GeneratorOptions().distractions
+    ('squirrel', 'scent', 'dog', 'stick', 'open', 'open')
+    >>> GeneratorOptions(tree_max=1).tree_max  # no trees at all
+    1
+    >>> GeneratorOptions(arrow_min=5, arrow_max=3)
+    Traceback (most recent call last):
+    ...
+    solver.errors.OptionError: arrow_min (5) must not exceed arrow_max (3)
+    """
+
+    tree_max: int = 4
+    """2d6 sums 2..tree_max are trees (default 2–4)."""
+    undergrowth_max: int = 6
+    """Sums above tree_max up to this are undergrowth (default 5–6)."""
+    open_max: int = 9
+    """Sums above undergrowth_max up to this are open trail (default 7–9)."""
+    puddle_max: int = 10
+    """Sums above open_max up to this are puddles (default 10); higher: the distraction table."""
+    puddle_spread_min: int = 4
+    """A rolled puddle spreads on a 1d6 of at least this (default 4+; 1 always, 7 never)."""
+    distractions: tuple[str, ...] = ("squirrel", "scent", "dog", "stick", "open", "open")
+    """The distraction sub-table, one entry per face; names from :data:`DISTRACTION_NAMES`."""
+    shouters: int = 1
+    """How many shouters stand in the middle rows (default 1, 0 for none)."""
+    arrow_min: int = 2
+    """Shortest arrow (default 2: 1d3 + 1)."""
+    arrow_max: int = 4
+    """Longest arrow (default 4: 1d3 + 1); at most 6."""
+    turns: int = 20
+    """The forest's turn limit (1..255)."""
+    start_column: int | None = None
+    """The dog's column on the bottom row; ``None``: ``(width - 1) // 2``."""
+    human_column: int | None = None
+    """The human's column on the top row; ``None``: rolled (1d``width``)."""
+
+    def __post_init__(self) -> None:
+        distractions = self.distractions
+        if isinstance(distractions, str) or not isinstance(distractions, (tuple, list)):
+            raise OptionError(
+                f"distractions must be a sequence of names, not {type(distractions).__name__}"
+            )
+        object.__setattr__(self, "distractions", tuple(distractions))
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "distractions" or (value is None and f.name.endswith("_column")):
+                continue
+            object.__setattr__(self, f.name, _whole(f.name, value))
+        bounds = [
+            ("tree_max", self.tree_max),
+            ("undergrowth_max", self.undergrowth_max),
+            ("open_max", self.open_max),
+            ("puddle_max", self.puddle_max),
+        ]
+        for name, value in bounds:
+            if not 1 <= value <= 12:
+                raise OptionError(f"{name} must be a 2d6 bound from 1 to 12, not {value}")
+        for (lo_name, lo), (hi_name, hi) in pairwise(bounds):
+            if lo > hi:
+                raise OptionError(f"{lo_name} ({lo}) must not exceed {hi_name} ({hi})")
+        if not 1 <= self.puddle_spread_min <= 7:
+            raise OptionError(
+                f"puddle_spread_min must be from 1 (always) to 7 (never), not "
+                f"{self.puddle_spread_min}"
+            )
+        if not self.distractions:
+            raise OptionError("distractions must have at least one entry")
+        for entry in self.distractions:
+            if not isinstance(entry, str) or entry not in DISTRACTION_NAMES:
+                raise OptionError(
+                    f"unknown distraction {entry!r}; expected one of {', '.join(DISTRACTION_NAMES)}"
+                )
+        if self.shouters < 0:
+            raise OptionError(f"shouters must be 0 or more, not {self.shouters}")
+        for name, value in (("arrow_min", self.arrow_min), ("arrow_max", self.arrow_max)):
+            if not 1 <= value <= MAX_ARROW:
+                raise OptionError(f"{name} must be from 1 to {MAX_ARROW}, not {value}")
+        if self.arrow_min > self.arrow_max:
+            raise OptionError(
+                f"arrow_min ({self.arrow_min}) must not exceed arrow_max ({self.arrow_max})"
+            )
+        if not 1 <= self.turns <= 255:
+            raise OptionError(f"turns must be from 1 to 255, not {self.turns}")
+        for name in ("start_column", "human_column"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                raise OptionError(f"{name} must be 0 or more (or None), not {value}")
+
+
+def middle_rows(height: int) -> range:
+    """The rows where shouters stand: ``height // 3`` to ``height - 1 - height // 3``.
+
+    >>> list(middle_rows(9)), list(middle_rows(12)), list(middle_rows(3)), list(middle_rows(2))
+    ([3, 4, 5], [4, 5, 6, 7], [1], [0, 1])
+    """
+    third = height // 3
+    return range(third, height - third)
+
+
+def start_cell(width: int, height: int, options: GeneratorOptions | None = None) -> Cell:
+    """Where the dog starts: the bottom row, the middle column (the left-middle one if even).
+
+    >>> start_cell(9, 9), start_cell(8, 5), start_cell(2, 2)
+    ((8, 4), (4, 3), (1, 0))
+    """
+    column = options.start_column if options is not None else None
+    return (height - 1, (width - 1) // 2 if column is None else column)
+
+
+def _check_size(width: int, height: int, options: GeneratorOptions) -> None:
+    for name, value in (("width", width), ("height", height)):
+        if not MIN_SIZE <= value <= MAX_SIZE:
+            raise OptionError(f"{name} must be from {MIN_SIZE} to {MAX_SIZE}, not {value}")
+    for name in ("start_column", "human_column"):
+        value = getattr(options, name)
+        if value is not None and value >= width:
+            raise OptionError(f"{name} {value} is outside a forest {width} columns wide")
+    start = start_cell(width, height, options)
+    rows = middle_rows(height)
+    # The start (bottom row) and the human (top row) are never the same cell.
+    room = width * len(rows) - (start[0] in rows) - (0 in rows)
+    if options.shouters > room:
+        raise OptionError(
+            f"shouters ({options.shouters}) do not fit: a {width}x{height} forest has only "
+            f"{room} middle-row cells (rows {rows.start}..{rows.stop - 1}) besides the start "
+            f"and the human"
+        )
+
+
+def roll_forest(
+    width: int = 9,
+    height: int = 9,
+    seed: int = 0,
+    options: GeneratorOptions | None = None,
+) -> Forest:
+    """Roll a ``width`` × ``height`` forest from ``seed`` (the procedure: see the module doc).
+
+    >>> forest = roll_forest(4, 3, seed=2)
+    >>> forest.name, forest.start, forest.human[0]
+    ('rolled-4x3-seed2', (2, 1), 0)
+    >>> roll_forest(1, 9)
+    Traceback (most recent call last):
+    ...
+    solver.errors.OptionError: width must be from 2 to 16, not 1
+    >>> roll_forest(9, 9, seed=-1)
+    Traceback (most recent call last):
+    ...
+    solver.errors.OptionError: seed must be a whole number from 0 to 2**64 - 1, not -1
+    """
+    if options is None:
+        options = GeneratorOptions()
+    elif not isinstance(options, GeneratorOptions):
+        raise OptionError(f"options must be GeneratorOptions, not {type(options).__name__}")
+    width, height, seed = _whole("width", width), _whole("height", height), _seed(seed)
+    _check_size(width, height, options)
+    rng = SplitMix64(seed)
+
+    # 1-2. The start and the human.
+    start = start_cell(width, height, options)
+    if options.human_column is not None:
+        human = (0, options.human_column)
+    else:
+        human = (0, rng.roll(width) - 1)
+    special = {start, human}
+
+    # 3. Terrain, row-major.
+    cells = [[Terrain.OPEN] * width for _ in range(height)]
+    rolled_puddles: list[Cell] = []
+    o = options
+    for r in range(height):
+        for c in range(width):
+            if (r, c) in special:
+                continue
+            total = rng.roll(6) + rng.roll(6)
+            if total <= o.tree_max:
+                terrain = Terrain.TREE
+            elif total <= o.undergrowth_max:
+                terrain = Terrain.UNDERGROWTH
+            elif total <= o.open_max:
+                terrain = Terrain.OPEN
+            elif total <= o.puddle_max:
+                terrain = Terrain.PUDDLE
+                rolled_puddles.append((r, c))
+            else:
+                entry = o.distractions[rng.roll(len(o.distractions)) - 1]
+                terrain = DISTRACTION_NAMES[entry]
+                if terrain == Terrain.SCENT_N:
+                    terrain = _SCENTS[rng.roll(4) - 1]
+            cells[r][c] = terrain
+
+    # 4. Puddle spreading.
+    for r, c in rolled_puddles:
+        if rng.roll(6) < o.puddle_spread_min:
+            continue
+        around: list[Cell] = []
+        for direction in DIRECTIONS:
+            dr, dc = DELTAS[direction]
+            cell = (r + dr, c + dc)
+            if (
+                0 <= cell[0] < height
+                and 0 <= cell[1] < width
+                and cell not in special
+                and cells[cell[0]][cell[1]] == Terrain.OPEN
+            ):
+                around.append(cell)
+        if around:
+            nr, nc = rng.pick(around)
+            cells[nr][nc] = Terrain.PUDDLE
+
+    # 5. Shouters.
+    shouters: list[Shouter] = []
+    taken = set(special)
+    rows = middle_rows(height)
+    for _ in range(o.shouters):
+        free = [(r, c) for r in rows for c in range(width) if (r, c) not in taken]
+        open_free = [(r, c) for r, c in free if cells[r][c] == Terrain.OPEN]
+        r, c = rng.pick(open_free or free)
+        cells[r][c] = Terrain.OPEN
+        direction = DIRECTIONS[rng.roll(4) - 1]
+        length = o.arrow_min + rng.roll(o.arrow_max - o.arrow_min + 1) - 1
+        shouters.append(Shouter(r, c, direction, length))
+        taken.add((r, c))
+
+    # 6. The forest.
+    return Forest(
+        width=width,
+        height=height,
+        cells=cells,
+        start=start,
+        human=human,
+        shouters=shouters,
+        turns=o.turns,
+        name=f"rolled-{width}x{height}-seed{seed}",
+    )

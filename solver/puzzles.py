@@ -1,0 +1,155 @@
+"""Curated puzzles shipped with the library.
+
+A puzzle is named ``"GAME/NAME"``, for example ``"dog/tiny-example"``: the file ``NAME.forest``
+in the ``dog`` folder of the puzzle data. The data is the top-level ``puzzles/`` folder of the
+source tree, which the wheel installs as the package ``solver._puzzles``; that package is used
+when it is importable, otherwise the ``puzzles/`` folder next to the ``solver/`` package (a source
+checkout). Either way it is the same data, looked up in one place.
+
+>>> from solver import puzzles
+>>> "dog/tiny-example" in puzzles.names()
+True
+>>> forest = puzzles.load("dog/tiny-example")
+>>> forest.name, forest.width, forest.height
+('tiny-example', 6, 5)
+>>> puzzles.describe("dog/walled-in").splitlines()[0]
+'walled-in: a dog that cannot move.'
+>>> puzzles.load("dog/walledin")
+Traceback (most recent call last):
+...
+solver.errors.OptionError: unknown puzzle 'dog/walledin'; close matches: 'dog/walled-in'
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from solver.errors import OptionError
+
+if TYPE_CHECKING:
+    from solver.games.dog.forest import Forest
+
+__all__ = ["describe", "load", "names", "path"]
+
+_PACKAGE = "solver._puzzles"
+_SOURCE_ROOT = Path(__file__).resolve().parent.parent / "puzzles"
+
+EXTENSIONS: dict[str, str] = {"dog": ".forest", "guardians": ".grove"}
+"""The file extension of each game's puzzles."""
+
+_NAME = re.compile(r"([a-z]+)/([A-Za-z0-9][A-Za-z0-9_.-]*)")
+
+
+def _data_root() -> Traversable:
+    """The puzzle data: the installed package ``solver._puzzles``, else the source ``puzzles/``."""
+    try:
+        return resources.files(_PACKAGE)
+    except ModuleNotFoundError:
+        return _SOURCE_ROOT
+
+
+def _as_path(item: Traversable) -> Path:
+    return item if isinstance(item, Path) else Path(str(item))
+
+
+def names(game: str = "dog") -> list[str]:
+    """Every puzzle name of ``game``, sorted (``"dog/corridor"``, ``"dog/tiny-example"``...).
+
+    >>> "dog/corridor" in names()
+    True
+    >>> names("chess")
+    Traceback (most recent call last):
+    ...
+    solver.errors.OptionError: unknown game 'chess' for puzzles; expected one of dog, guardians
+    """
+    if game not in EXTENSIONS:
+        raise OptionError(
+            f"unknown game {game!r} for puzzles; expected one of {', '.join(EXTENSIONS)}"
+        )
+    folder = _data_root().joinpath(game)
+    if not folder.is_dir():
+        return []
+    suffix = EXTENSIONS[game]
+    return sorted(
+        f"{game}/{item.name[: -len(suffix)]}"
+        for item in folder.iterdir()
+        if item.name.endswith(suffix) and item.is_file() and _NAME.fullmatch(f"{game}/{item.name}")
+    )
+
+
+def _unknown(name: str) -> OptionError:
+    game, _, stem = name.rpartition("/")
+    game = game or "dog"
+    known = names(game) if game in EXTENSIONS else [n for g in EXTENSIONS for n in names(g)]
+    stems = {n.split("/", 1)[1].lower(): n for n in known}
+    stem = stem.lower()
+    close = [stems[s] for s in difflib.get_close_matches(stem, list(stems), n=6, cutoff=0.6)]
+    close += [n for s, n in stems.items() if len(stem) >= 3 and stem in s and n not in close]
+    if game not in EXTENSIONS:
+        hint = f"puzzle names start with {' or '.join(g + '/' for g in EXTENSIONS)}"
+        if close:
+            hint += "; close matches: " + ", ".join(repr(n) for n in close[:6])
+    elif close:
+        hint = "close matches: " + ", ".join(repr(n) for n in close[:6])
+    elif known:
+        hint = "known puzzles: " + ", ".join(known)
+    else:
+        hint = f"there are no {game} puzzles"
+    return OptionError(f"unknown puzzle {name!r}; {hint}")
+
+
+def _resource(name: str) -> Traversable:
+    if not isinstance(name, str):
+        raise OptionError(f"a puzzle name must be a string like 'dog/NAME', not {name!r}")
+    match = _NAME.fullmatch(name)
+    if match is None or match.group(1) not in EXTENSIONS:
+        raise _unknown(name)
+    game, stem = match.groups()
+    item = _data_root().joinpath(game).joinpath(stem + EXTENSIONS[game])
+    if not item.is_file():
+        raise _unknown(name)
+    return item
+
+
+def path(name: str) -> Path:
+    """The file of puzzle ``name``.
+
+    >>> path("dog/tiny-example").name
+    'tiny-example.forest'
+    """
+    return _as_path(_resource(name))
+
+
+def load(name: str) -> Forest:
+    """The :class:`~solver.games.dog.forest.Forest` of the dog puzzle ``name``.
+
+    >>> load("dog/corridor").turns
+    3
+    """
+    from solver.games.dog.format import load_forest
+
+    item = _resource(name)
+    if not name.startswith("dog/"):
+        raise OptionError(f"load() reads dog forests; {name!r} is not a dog puzzle")
+    return load_forest(_as_path(item))
+
+
+def describe(name: str) -> str:
+    """The leading comment of puzzle ``name`` (its ``#`` lines before anything else).
+
+    >>> describe("dog/tiny-example")
+    'The example of RULES.md §1.7: one shouter, a squirrel, a scent trail, a puddle.'
+    """
+    text = _resource(name).read_text(encoding="utf-8-sig")
+    lines: list[str] = []
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        body = line[1:]
+        lines.append(body[1:] if body.startswith(" ") else body)
+    return "\n".join(lines).strip()

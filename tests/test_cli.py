@@ -1,0 +1,95 @@
+"""The `forest` command: each dog subcommand end to end, and one-line errors."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from solver.cli import main
+from solver.games.dog.format import load_forest, parse_forest
+from solver.games.dog.generator import roll_forest
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_generate_writes_the_rolled_forest(tmp_path, capsys):
+    target = tmp_path / "seven.forest"
+    code, out, err = run(capsys, "dog", "generate", "--seed", "7", "--size", "9x9", "-o", str(target))
+    assert (code, out, err) == (0, "", "")
+    assert load_forest(target) == roll_forest(9, 9, seed=7)
+
+
+def test_generate_to_stdout_with_turns(capsys):
+    code, out, _ = run(capsys, "dog", "generate", "--seed", "3", "--size", "5x4", "--turns", "6")
+    assert code == 0
+    forest = parse_forest(out)
+    assert (forest.width, forest.height, forest.turns) == (5, 4, 6)
+
+
+def test_show_prints_the_grid(capsys):
+    code, out, _ = run(capsys, "dog", "show", "dog/tiny-example")
+    assert code == 0
+    assert "T . . H . ." in out
+    assert "shouter (1,4) W 3" in out
+
+
+def test_render_svg_with_a_random_game(tmp_path, capsys):
+    target = tmp_path / "sheet.svg"
+    code, out, _ = run(capsys, "dog", "render", "dog/tiny-example", "-o", str(target),
+                       "--random-game", "3")  # fmt: skip
+    assert code == 0 and "wrote" in out
+    root = ET.fromstring(target.read_text(encoding="utf-8"))
+    assert root.tag.endswith("svg")
+    assert "trail" in target.read_text(encoding="utf-8")
+
+
+def test_list_names_every_puzzle(capsys):
+    from solver import puzzles
+
+    code, out, _ = run(capsys, "dog", "list")
+    assert code == 0
+    for name in puzzles.names("dog"):
+        assert name in out
+
+
+def test_random_game_is_reproducible(capsys):
+    first = run(capsys, "dog", "random-game", "dog/tiny-example", "--seed", "5")
+    second = run(capsys, "dog", "random-game", "dog/tiny-example", "--seed", "5",
+                 "--engine", "reference")  # fmt: skip
+    assert first[0] == 0 and first[1] == second[1]
+    assert "turn  1: roll:" in first[1]
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["dog", "show", "/no/such/file.forest"], "No such file"),
+        (["dog", "show", "dog/no-such-puzzle"], "no-such-puzzle"),
+        (["dog", "generate", "--size", "40x3"], "width must be from 2 to 16"),
+    ],
+)
+def test_errors_are_one_line(capsys, argv, needle):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("forest: error: ")
+    assert needle in err
+
+
+def test_bad_forest_file_names_line_and_column(tmp_path, capsys):
+    bad = tmp_path / "bad.forest"
+    bad.write_text("grid:\n. x\n", encoding="utf-8")
+    code, _, err = run(capsys, "dog", "show", str(bad))
+    assert code == 2
+    assert "line 2, column 3: expected a cell symbol" in err
+
+
+def test_bad_size_is_an_argparse_error(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["dog", "generate", "--size", "nine"])
+    assert exc.value.code == 2
+    assert "expected a size like 9x9" in capsys.readouterr().err
