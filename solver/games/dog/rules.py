@@ -29,6 +29,8 @@ Choices made where RULES.md is silent (players would expect these):
   are never listed.
 - A shout roll that cannot be shrugged off (printed number 1) is not a chance node: the 3 stamina
   are paid at once.
+- A walled-in dog (RULES.md §1.6) still rolls each turn: the roll comes before the move (§1.3),
+  and the dog then stays.
 - A second stick changes nothing (the dog already carries one); the curiosity gain still applies.
 - The turn counter is the turn being played; after the last turn ends without a win the state is
   terminal with ``turn == turns``.
