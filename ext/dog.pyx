@@ -1,0 +1,1192 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
+"""The dog game's compiled kernel: an exact twin of ``solver/games/dog/rules.py``.
+
+The reference module is the executable specification; this file transcribes it function by
+function (``_begin_turn`` -> ``begin_turn``, ``_step`` -> ``do_step``...) on a packed, fixed-size
+C state, so that the differential tests can hold the two engines to every observable.
+
+C level (``ext/state.pxd``)
+---------------------------
+* ``DogGameData``: the forest's static tables, built once per game (one ``malloc``): terrain per
+  cell, the neighbour of every cell in every direction (-1 for the grid edge or a tree), the
+  arrows over every cell as (shouter index, printed number) in header order, the squirrel's
+  nearest edges per cell, the distraction cells as a bitset and a BFS distance to the human.
+* ``DogState``: 120 bytes, no pointers, padding spelled out and always zero, so a copy is a
+  ``memcpy`` and equal positions are equal bytes (the hash reads all of them).
+* ``DOG_VTABLE``: the ``KernelVTable`` of C functions, ``nogil`` and ``noexcept``, allocation free.
+
+Python level
+------------
+``DogKernelGame`` and ``DogKernelState`` speak the same protocol as the reference's ``DogGame``
+and ``DogState`` (``solver.games.dog.kernel.KernelDogGame`` is the public entry). State JSON is
+byte-identical to the reference's for equal states; reading JSON reuses the reference's
+validation (``rules._validated_fields``), which is data checking, not game logic.
+
+The heuristic (``dog_heuristic``): 1 for a win, 0 for a loss; otherwise, with ``d`` the BFS
+distance from the dog to the human through cells that are not trees (``d`` unreachable -> 0), and
+``reach`` = the steps left in the current move + (turns still to roll, less one for a pending
+skip and one for a pending rest) × the expected budget of a roll (2, or 4/3 with the stick), the
+value is ``reach² / (reach² + d²)``: 1/2 when the expected reach equals the distance, increasing in
+the reach, decreasing in the distance. It ignores stamina costs, shouts and distractions: it is a
+cheap ordering signal, not a probability.
+"""
+
+cimport cython
+from cpython.pycapsule cimport (
+    PyCapsule_GetContext, PyCapsule_GetPointer, PyCapsule_New, PyCapsule_SetContext,
+)
+from cpython.ref cimport Py_INCREF, Py_DECREF, PyObject
+from libc.stdint cimport int16_t, uint8_t, uint64_t, int64_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset, memcmp
+
+from state cimport (
+    KernelVTable, KernelHandle, KERNEL_CHANCE, KERNEL_TERMINAL, KERNEL_MAX_ACTIONS,
+)
+
+# -- constants shared with rules.py ----------------------------------------------------------
+cdef enum:
+    MAX_CELLS = 256
+    MAX_ARROW_ENTRIES = 7 * MAX_CELLS   # at most one shouter per cell, each covers <= 7 cells
+
+cdef enum:
+    STEP_N = 0
+    STEP_E = 1
+    STEP_S = 2
+    STEP_W = 3
+    IGNORE = 4
+    INVESTIGATE = 5
+    RUN_N = 6
+    RUN_W = 9
+    ROLL_1 = 10
+    ROLL_2 = 11
+    ROLL_3 = 12
+    SHOUT_SHRUG = 13
+    SHOUT_HIT = 14
+    N_ACTIONS = 15
+
+cdef enum:
+    PH_ROLL = 0
+    PH_STEP = 1
+    PH_SHOUT = 2
+    PH_OFFER = 3
+    PH_SQUIRREL = 4
+    PH_OVER = 5
+
+cdef enum:
+    T_OPEN = 0
+    T_UNDERGROWTH = 1
+    T_PUDDLE = 2
+    T_TREE = 3
+    T_SQUIRREL = 4
+    T_SCENT_N = 5
+    T_SCENT_W = 8
+    T_DOG = 9
+    T_STICK = 10
+
+cdef enum:
+    START_STAMINA = 6
+    REST_STAMINA = 3
+    START_CURIOSITY = 2
+    SHOUT_COST = 3
+    SQUIRREL_RUN = 3
+    SCENT_RUN = 2
+
+# Offer slots in "row-major order" N, W, E, S, as direction indices (N=0, E=1, S=2, W=3).
+cdef int OFFER_DIR[4]
+OFFER_DIR[0] = 0
+OFFER_DIR[1] = 3
+OFFER_DIR[2] = 1
+OFFER_DIR[3] = 2
+
+
+ctypedef struct DogState:
+    uint64_t marked[4]       # 256-bit bitsets, bit = row * width + col
+    uint64_t resolved[4]
+    uint64_t offered[4]
+    int16_t pos              # cell index
+    int16_t last_left        # cell index, -1 for none
+    int16_t stamina
+    int16_t curiosity
+    int16_t turn
+    int16_t pending          # shout: shouter index; offer: offer slot; else -1
+    uint8_t phase
+    uint8_t budget
+    uint8_t skip_next
+    uint8_t stick
+    uint8_t valve
+    uint8_t won
+    uint8_t _pad[6]          # explicit, always zero: equal states are equal bytes
+
+
+ctypedef struct DogGameData:
+    int width
+    int height
+    int ncells
+    int turns
+    int start
+    int human
+    uint64_t distraction[4]              # static: cells holding a distraction
+    uint8_t terrain[MAX_CELLS]
+    int16_t nbr[MAX_CELLS * 4]           # neighbour per direction N, E, S, W; -1 edge or tree
+    uint8_t edges[MAX_CELLS]             # squirrel's nearest edges: bit d for direction d
+    int16_t dist[MAX_CELLS]              # BFS steps to the human through non-tree cells, -1 none
+    int16_t arrow_start[MAX_CELLS + 1]   # arrows over cell c: entries arrow_start[c]..[c+1]-1
+    int16_t arrow_index[MAX_ARROW_ENTRIES]
+    uint8_t arrow_number[MAX_ARROW_ENTRIES]
+
+
+STATE_SIZE = sizeof(DogState)
+GAME_DATA_SIZE = sizeof(DogGameData)
+NUM_DISTINCT_ACTIONS = N_ACTIONS
+MAX_CHANCE_OUTCOMES = 3
+MAX_LEGAL_ACTIONS = 4
+KERNEL_HANDLE_CAPSULE = "forest_solver.KernelHandle"
+KERNEL_STATE_CAPSULE = "forest_solver.KernelState"
+PHASE_CODES = {"roll": PH_ROLL, "step": PH_STEP, "shout": PH_SHOUT, "offer": PH_OFFER,
+               "squirrel": PH_SQUIRREL, "over": PH_OVER}
+
+cdef const char* HANDLE_NAME = "forest_solver.KernelHandle"
+cdef const char* STATE_NAME = "forest_solver.KernelState"
+
+assert sizeof(DogState) == 120, "DogState must have no implicit padding"
+
+
+# -- bitsets -------------------------------------------------------------------------------------
+cdef inline bint bit_get(const uint64_t* bits, int cell) noexcept nogil:
+    return (bits[cell >> 6] >> (cell & 63)) & 1
+
+cdef inline void bit_set(uint64_t* bits, int cell) noexcept nogil:
+    bits[cell >> 6] |= (<uint64_t>1) << (cell & 63)
+
+cdef inline void bits_clear(uint64_t* bits) noexcept nogil:
+    bits[0] = 0
+    bits[1] = 0
+    bits[2] = 0
+    bits[3] = 0
+
+
+# -- geometry (rules.py: _is_distraction, _ends_move, _complete_move_exists, _step_is_legal) ------
+cdef inline bint is_distraction(const DogGameData* g, const DogState* s, int cell) noexcept nogil:
+    return bit_get(g.distraction, cell) and not bit_get(s.resolved, cell)
+
+cdef inline bint ends_move(const DogGameData* g, const DogState* s, int cell) noexcept nogil:
+    return cell == g.human or is_distraction(g, s, cell)
+
+cdef bint complete_move_exists(const DogGameData* g, const DogState* s, int cell, int left,
+                               int budget, bint valve) noexcept nogil:
+    cdef int d, nxt
+    if budget == 0:
+        return True
+    for d in range(4):
+        nxt = g.nbr[cell * 4 + d]
+        if nxt < 0 or (not valve and nxt == left):
+            continue
+        if ends_move(g, s, nxt) or complete_move_exists(g, s, nxt, cell, budget - 1, valve):
+            return True
+    return False
+
+cdef inline bint step_is_legal(const DogGameData* g, const DogState* s, int d) noexcept nogil:
+    cdef int nxt = g.nbr[s.pos * 4 + d]
+    if nxt < 0 or (not s.valve and nxt == s.last_left):
+        return False
+    return ends_move(g, s, nxt) or complete_move_exists(g, s, nxt, s.pos, s.budget - 1, s.valve)
+
+cdef inline int offer_cell(const DogGameData* g, int pos, int slot) noexcept nogil:
+    # The cell in offer slot ``slot``; -1 outside the grid or a tree (never a distraction).
+    return g.nbr[pos * 4 + OFFER_DIR[slot]]
+
+cdef inline int pending_arrow_number(const DogGameData* g, const DogState* s) noexcept nogil:
+    cdef int i
+    for i in range(g.arrow_start[s.pos], g.arrow_start[s.pos + 1]):
+        if g.arrow_index[i] == s.pending:
+            return g.arrow_number[i]
+    return 0
+
+
+# -- costs ----------------------------------------------------------------------------------------
+cdef inline void lose_stamina(DogState* s, int amount) noexcept nogil:
+    s.stamina = s.stamina - amount if s.stamina > amount else 0
+
+cdef inline void lose_curiosity(DogState* s) noexcept nogil:
+    if not s.stick and s.curiosity > 0:  # the stick gives +1 whenever curiosity would be lost
+        s.curiosity -= 1
+
+
+# -- the turn (rules.py: _begin_turn ... _forced_run) ---------------------------------------------
+cdef void begin_turn(const DogGameData* g, DogState* s) noexcept nogil:
+    while s.phase != PH_OVER:
+        if s.skip_next:
+            s.skip_next = 0
+        elif s.stamina == 0:
+            s.stamina = REST_STAMINA
+        else:
+            s.phase = PH_ROLL
+            return
+        end_turn(g, s)
+
+cdef void end_turn(const DogGameData* g, DogState* s) noexcept nogil:
+    s.budget = 0
+    s.valve = 0
+    bits_clear(s.offered)
+    s.pending = -1
+    if s.turn >= g.turns:
+        s.phase = PH_OVER
+        s.won = 0
+    else:
+        s.turn += 1
+
+cdef inline void end_move(const DogGameData* g, DogState* s) noexcept nogil:
+    end_turn(g, s)
+    begin_turn(g, s)
+
+cdef void start_move(const DogGameData* g, DogState* s, int budget) noexcept nogil:
+    if complete_move_exists(g, s, s.pos, s.last_left, budget, False):
+        s.valve = 0
+    elif complete_move_exists(g, s, s.pos, -1, budget, True):
+        s.valve = 1
+    else:  # walled in: the dog stays
+        end_move(g, s)
+        return
+    s.budget = budget
+    s.phase = PH_STEP
+    s.pending = -1
+
+cdef void win(DogState* s) noexcept nogil:
+    s.won = 1
+    s.phase = PH_OVER
+    s.pending = -1
+    s.budget = 0
+    s.valve = 0
+    bits_clear(s.offered)
+
+cdef void do_step(const DogGameData* g, DogState* s, int d) noexcept nogil:
+    cdef int nxt = g.nbr[s.pos * 4 + d]
+    cdef int terrain
+    s.last_left = s.pos
+    s.pos = nxt
+    s.budget -= 1
+    if nxt == g.human:  # a. the human: win at once
+        win(s)
+        return
+    if bit_get(s.marked, nxt):  # b. crossing the trail
+        lose_curiosity(s)
+    bit_set(s.marked, nxt)
+    terrain = g.terrain[nxt]  # c. terrain
+    if terrain == T_UNDERGROWTH:
+        lose_stamina(s, 1)
+    elif terrain == T_PUDDLE:
+        lose_stamina(s, 2)
+    next_shout(g, s, 0)  # d. arrows, then e./f.
+
+cdef void next_shout(const DogGameData* g, DogState* s, int first_index) noexcept nogil:
+    cdef int i, index, number
+    for i in range(g.arrow_start[s.pos], g.arrow_start[s.pos + 1]):
+        index = g.arrow_index[i]
+        if index < first_index:
+            continue
+        number = g.arrow_number[i]
+        if number == 1:  # no roll can shrug it off
+            lose_stamina(s, SHOUT_COST)
+            continue
+        s.phase = PH_SHOUT
+        s.pending = index
+        return
+    s.pending = -1
+    if is_distraction(g, s, s.pos):  # e. stepped onto a distraction
+        investigate(g, s, s.pos)
+    else:
+        offers(g, s, 0)  # f.
+
+cdef void offers(const DogGameData* g, DogState* s, int first_slot) noexcept nogil:
+    cdef int slot, cell
+    for slot in range(first_slot, 4):
+        cell = offer_cell(g, s.pos, slot)
+        if cell < 0 or not is_distraction(g, s, cell):
+            continue
+        if bit_get(s.offered, cell):
+            continue
+        bit_set(s.offered, cell)
+        s.phase = PH_OFFER
+        s.pending = slot
+        return
+    s.pending = -1
+    if s.budget > 0:
+        s.phase = PH_STEP
+    else:
+        end_move(g, s)
+
+cdef void hop(const DogGameData* g, DogState* s, int cell) noexcept nogil:
+    s.last_left = s.pos
+    s.pos = cell
+    if bit_get(s.marked, cell):
+        lose_curiosity(s)
+    bit_set(s.marked, cell)
+    investigate(g, s, cell)
+
+cdef inline int first_edge(uint8_t edges) noexcept nogil:
+    cdef int d
+    for d in range(4):
+        if edges & (1 << d):
+            return d
+    return 0
+
+cdef inline bint several_edges(uint8_t edges) noexcept nogil:
+    return (edges & (edges - 1)) != 0
+
+cdef void investigate(const DogGameData* g, DogState* s, int cell) noexcept nogil:
+    cdef int terrain = g.terrain[cell]
+    s.curiosity += 2 if terrain == T_DOG else 1
+    bit_set(s.resolved, cell)
+    s.pending = -1
+    s.budget = 0  # investigating ends the move: the rest of the budget is lost
+    s.valve = 0
+    bits_clear(s.offered)
+    if terrain == T_SQUIRREL:
+        if several_edges(g.edges[cell]):
+            s.phase = PH_SQUIRREL
+            return
+        squirrel_run(g, s, first_edge(g.edges[cell]))
+        return
+    if terrain == T_DOG:
+        s.skip_next = 1
+    elif terrain == T_STICK:
+        s.stick = 1
+    else:  # a scent trail
+        if forced_run(g, s, terrain - T_SCENT_N, SCENT_RUN):
+            return
+    end_move(g, s)
+
+cdef void squirrel_run(const DogGameData* g, DogState* s, int d) noexcept nogil:
+    if forced_run(g, s, d, SQUIRREL_RUN):
+        return
+    lose_stamina(s, 1)
+    s.skip_next = 1
+    end_move(g, s)
+
+cdef bint forced_run(const DogGameData* g, DogState* s, int d, int length) noexcept nogil:
+    cdef int i, nxt
+    for i in range(length):
+        nxt = g.nbr[s.pos * 4 + d]
+        if nxt < 0:
+            break
+        s.last_left = s.pos
+        s.pos = nxt
+        if nxt == g.human:
+            win(s)
+            return True
+        bit_set(s.marked, nxt)
+    return False
+
+
+# -- the KernelVTable functions ----------------------------------------------------------------------
+cdef void dog_init_state(const DogGameData* g, DogState* s) noexcept nogil:
+    memset(s, 0, sizeof(DogState))
+    s.pos = g.start
+    s.last_left = -1
+    s.stamina = START_STAMINA
+    s.curiosity = START_CURIOSITY
+    s.turn = 1
+    s.pending = -1
+    s.phase = PH_ROLL
+    bit_set(s.marked, g.start)
+    begin_turn(g, s)
+
+cdef int dog_current_player(const void* game, const void* state) noexcept nogil:
+    cdef int phase = (<const DogState*>state).phase
+    if phase == PH_OVER:
+        return KERNEL_TERMINAL
+    if phase == PH_ROLL or phase == PH_SHOUT:
+        return KERNEL_CHANCE
+    return 0
+
+cdef bint dog_is_terminal(const void* game, const void* state) noexcept nogil:
+    return (<const DogState*>state).phase == PH_OVER
+
+cdef int dog_chance_outcomes(const void* game, const void* state, int* actions,
+                             double* probs) noexcept nogil:
+    cdef const DogGameData* g = <const DogGameData*>game
+    cdef const DogState* s = <const DogState*>state
+    cdef int number
+    if s.phase == PH_ROLL:
+        if s.stick:  # budget = max(1, steps - 1): 1-4 -> 1, 5-6 -> 2
+            actions[0] = ROLL_1
+            probs[0] = 2.0 / 3.0
+            actions[1] = ROLL_2
+            probs[1] = 1.0 / 3.0
+            return 2
+        actions[0] = ROLL_1
+        probs[0] = 1.0 / 3.0
+        actions[1] = ROLL_2
+        probs[1] = 1.0 / 3.0
+        actions[2] = ROLL_3
+        probs[2] = 1.0 / 3.0
+        return 3
+    if s.phase == PH_SHOUT:
+        number = pending_arrow_number(g, s)
+        actions[0] = SHOUT_SHRUG
+        probs[0] = (number - 1) / 6.0
+        actions[1] = SHOUT_HIT
+        probs[1] = (7 - number) / 6.0
+        return 2
+    return 0
+
+cdef int dog_legal_actions(const void* game, const void* state, int* actions) noexcept nogil:
+    cdef const DogGameData* g = <const DogGameData*>game
+    cdef const DogState* s = <const DogState*>state
+    cdef int n = 0, d
+    cdef uint8_t edges
+    cdef int phase = s.phase
+    if phase == PH_ROLL:
+        actions[0] = ROLL_1
+        actions[1] = ROLL_2
+        if s.stick:
+            return 2
+        actions[2] = ROLL_3
+        return 3
+    if phase == PH_SHOUT:
+        actions[0] = SHOUT_SHRUG
+        actions[1] = SHOUT_HIT
+        return 2
+    if phase == PH_STEP:
+        for d in range(4):
+            if step_is_legal(g, s, d):
+                actions[n] = STEP_N + d
+                n += 1
+        return n
+    if phase == PH_OFFER:
+        if s.curiosity == 0 and not s.stick:
+            actions[0] = INVESTIGATE
+            return 1
+        actions[0] = IGNORE
+        actions[1] = INVESTIGATE
+        return 2
+    if phase == PH_SQUIRREL:
+        edges = g.edges[s.pos]
+        for d in range(4):
+            if edges & (1 << d):
+                actions[n] = RUN_N + d
+                n += 1
+        return n
+    return 0
+
+cdef bint dog_is_legal(const DogGameData* g, const DogState* s, int action) noexcept nogil:
+    """Is ``action`` legal? (Cheaper than listing: one step is checked, not four.)"""
+    cdef int phase = s.phase
+    if phase == PH_ROLL:
+        return action == ROLL_1 or action == ROLL_2 or (action == ROLL_3 and not s.stick)
+    if phase == PH_STEP:
+        return STEP_N <= action <= STEP_W and step_is_legal(g, s, action - STEP_N)
+    if phase == PH_SHOUT:
+        return action == SHOUT_SHRUG or action == SHOUT_HIT
+    if phase == PH_OFFER:
+        return action == INVESTIGATE or (action == IGNORE and (s.curiosity > 0 or s.stick))
+    if phase == PH_SQUIRREL:
+        return RUN_N <= action <= RUN_W and (g.edges[s.pos] >> (action - RUN_N)) & 1
+    return False
+
+cdef void dog_apply_action(const void* game, void* state, int action) noexcept nogil:
+    cdef const DogGameData* g = <const DogGameData*>game
+    cdef DogState* s = <DogState*>state
+    cdef int phase = s.phase
+    if phase == PH_ROLL:
+        start_move(g, s, action - ROLL_1 + 1)
+    elif phase == PH_STEP:
+        do_step(g, s, action - STEP_N)
+    elif phase == PH_SHOUT:
+        if action == SHOUT_HIT:
+            lose_stamina(s, SHOUT_COST)
+        next_shout(g, s, s.pending + 1)
+    elif phase == PH_OFFER:
+        if action == IGNORE:
+            lose_curiosity(s)
+            offers(g, s, s.pending + 1)
+        else:
+            hop(g, s, offer_cell(g, s.pos, s.pending))
+    elif phase == PH_SQUIRREL:
+        squirrel_run(g, s, action - RUN_N)
+
+cdef void dog_returns(const void* game, const void* state, double* out) noexcept nogil:
+    out[0] = 1.0 if (<const DogState*>state).won else 0.0
+
+cdef inline uint64_t rotl64(uint64_t x, int r) noexcept nogil:
+    return (x << r) | (x >> (64 - r))
+
+cdef uint64_t dog_hash(const void* game, const void* state) noexcept nogil:
+    # xxHash64-style accumulation over the 15 words of the state, then the SplitMix64 finaliser.
+    cdef const uint64_t* w = <const uint64_t*>state
+    cdef uint64_t h = 0x27D4EB2F165667C5ULL + sizeof(DogState)
+    cdef int i, nwords = <int>(sizeof(DogState) // 8)
+    for i in range(nwords):
+        h ^= rotl64(w[i] * 0xC2B2AE3D27D4EB4FULL, 31) * 0x9E3779B185EBCA87ULL
+        h = rotl64(h, 27) * 0x9E3779B185EBCA87ULL + 0x85EBCA77C2B2AE63ULL
+    h ^= h >> 30
+    h *= 0xBF58476D1CE4E5B9ULL
+    h ^= h >> 27
+    h *= 0x94D049BB133111EBULL
+    h ^= h >> 31
+    return h
+
+cdef double dog_heuristic(const void* game, const void* state, int player) noexcept nogil:
+    cdef const DogGameData* g = <const DogGameData*>game
+    cdef const DogState* s = <const DogState*>state
+    cdef int d, future
+    cdef double reach
+    if s.phase == PH_OVER:
+        return 1.0 if s.won else 0.0
+    d = g.dist[s.pos]
+    if d < 0:
+        return 0.0
+    if d == 0:
+        return 1.0
+    future = g.turns - s.turn  # turns after this one
+    if s.phase == PH_ROLL:
+        future += 1  # this turn's roll is still to come
+    if s.skip_next:
+        future -= 1
+    if s.stamina == 0:
+        future -= 1
+    if future < 0:
+        future = 0
+    reach = s.budget + future * ((4.0 / 3.0) if s.stick else 2.0)
+    if reach <= 0.0:
+        return 0.0
+    return (reach * reach) / (reach * reach + <double>d * d)
+
+
+cdef KernelVTable DOG_VTABLE
+DOG_VTABLE.name = "dog"
+DOG_VTABLE.state_size = sizeof(DogState)
+DOG_VTABLE.num_players = 1
+DOG_VTABLE.num_distinct_actions = N_ACTIONS
+DOG_VTABLE.max_actions = 4
+DOG_VTABLE.current_player = dog_current_player
+DOG_VTABLE.is_terminal = dog_is_terminal
+DOG_VTABLE.legal_actions = dog_legal_actions
+DOG_VTABLE.chance_outcomes = dog_chance_outcomes
+DOG_VTABLE.apply_action = dog_apply_action
+DOG_VTABLE.returns = dog_returns
+DOG_VTABLE.hash = dog_hash
+DOG_VTABLE.heuristic = dog_heuristic
+
+
+# -- building the static tables -------------------------------------------------------------------
+cdef int _build_game_data(DogGameData* g, object forest) except -1:
+    cdef int w = forest.width, h = forest.height
+    cdef int r, c, cell, d, nr, nc, nxt, n, head, tail, best
+    cdef int16_t queue[MAX_CELLS]
+    cdef int dists[4]
+    memset(g, 0, sizeof(DogGameData))
+    g.width = w
+    g.height = h
+    g.ncells = w * h
+    g.turns = forest.turns
+    g.start = forest.start[0] * w + forest.start[1]
+    g.human = forest.human[0] * w + forest.human[1]
+    cdef int DR[4]
+    cdef int DC[4]
+    DR[:] = [-1, 0, 1, 0]
+    DC[:] = [0, 1, 0, -1]
+    for r in range(h):
+        row = forest.cells[r]
+        for c in range(w):
+            g.terrain[r * w + c] = <uint8_t>int(row[c])
+    for r in range(h):
+        for c in range(w):
+            cell = r * w + c
+            if g.terrain[cell] >= T_SQUIRREL:
+                bit_set(g.distraction, cell)
+            for d in range(4):
+                nr = r + DR[d]
+                nc = c + DC[d]
+                if 0 <= nr < h and 0 <= nc < w and g.terrain[nr * w + nc] != T_TREE:
+                    g.nbr[cell * 4 + d] = nr * w + nc
+                else:
+                    g.nbr[cell * 4 + d] = -1
+            dists[0] = r
+            dists[1] = w - 1 - c
+            dists[2] = h - 1 - r
+            dists[3] = c
+            best = min(dists[0], dists[1], dists[2], dists[3])
+            g.edges[cell] = 0
+            for d in range(4):
+                if dists[d] == best:
+                    g.edges[cell] |= <uint8_t>(1 << d)
+    # Arrows over each cell, in header order (forest.arrows_at is that list).
+    n = 0
+    for cell in range(g.ncells):
+        g.arrow_start[cell] = n
+        for index, number in forest.arrows_at((cell // w, cell % w)):
+            g.arrow_index[n] = index
+            g.arrow_number[n] = number
+            n += 1
+    g.arrow_start[g.ncells] = n
+    # BFS distance to the human through non-tree cells.
+    for cell in range(MAX_CELLS):
+        g.dist[cell] = -1
+    g.dist[g.human] = 0
+    queue[0] = g.human
+    head = 0
+    tail = 1
+    while head < tail:
+        cell = queue[head]
+        head += 1
+        for d in range(4):
+            nxt = g.nbr[cell * 4 + d]
+            if nxt >= 0 and g.dist[nxt] < 0:
+                g.dist[nxt] = g.dist[cell] + 1
+                queue[tail] = nxt
+                tail += 1
+    return 0
+
+
+# -- capsules ------------------------------------------------------------------------------------------
+cdef void _release_capsule_owner(object capsule) noexcept:
+    cdef void* owner = PyCapsule_GetContext(capsule)
+    if owner != NULL:
+        Py_DECREF(<object>owner)
+
+
+cdef object _capsule(void* pointer, const char* name, object owner):
+    """A capsule that keeps ``owner`` (the Python object holding ``pointer``) alive."""
+    capsule = PyCapsule_New(pointer, name, _release_capsule_owner)
+    Py_INCREF(owner)
+    PyCapsule_SetContext(capsule, <void*>owner)
+    return capsule
+
+
+# -- the Python level -----------------------------------------------------------------------------------
+_PHASE_NAMES = ("roll", "step", "shout", "offer", "squirrel", "over")
+_LABELS = (
+    "N", "E", "S", "W", "ignore", "investigate",
+    "squirrel runs N", "squirrel runs E", "squirrel runs S", "squirrel runs W",
+    "roll: 1 step", "roll: 2 steps", "roll: 3 steps", "shout: shrugged off", "shout: -3 stamina",
+)
+_ROLL_OUTCOMES = ((ROLL_1, 1.0 / 3.0), (ROLL_2, 1.0 / 3.0), (ROLL_3, 1.0 / 3.0))
+_STICK_ROLL_OUTCOMES = ((ROLL_1, 2.0 / 3.0), (ROLL_2, 1.0 / 3.0))
+_SHOUT_OUTCOMES = tuple(
+    ((SHOUT_SHRUG, (k - 1) / 6.0), (SHOUT_HIT, (7 - k) / 6.0)) for k in range(7)
+)
+_RETURNS_WIN = 1.0
+_RETURNS_LOSS = 0.0
+
+
+cdef inline object _bits_cells_json(const uint64_t* bits, tuple cell_json, int ncells):
+    cdef int cell
+    cdef list parts = []
+    for cell in range(ncells):
+        if (bits[cell >> 6] >> (cell & 63)) & 1:
+            parts.append(cell_json[cell])
+    return "[" + ",".join(parts) + "]"
+
+
+cdef inline list _bits_cells(const uint64_t* bits, int width, int ncells):
+    cdef int cell
+    return [[cell // width, cell % width] for cell in range(ncells)
+            if (bits[cell >> 6] >> (cell & 63)) & 1]
+
+
+cdef inline set _bits_cell_set(const uint64_t* bits, tuple cells, int ncells):
+    cdef int cell
+    return {cells[cell] for cell in range(ncells) if (bits[cell >> 6] >> (cell & 63)) & 1}
+
+
+cdef class DogKernelGame:
+    """The dog game on one forest, compiled kernel (see ``solver.games.dog.kernel``)."""
+
+    cdef DogGameData* data
+    cdef KernelHandle handle
+    cdef readonly object forest
+    cdef tuple _cells       # cell index -> (row, col)
+    cdef tuple _cell_json   # cell index -> "[row,col]"
+    cdef tuple _offer_labels  # (cell * 2 + (action - IGNORE)) -> label, for offer cells
+
+    def __cinit__(self, forest, *args, **kwargs):
+        self.data = NULL
+        self.handle.vtable = &DOG_VTABLE
+        self.handle.game = NULL
+
+    def __init__(self, forest, **options):
+        from solver.games.dog.forest import Forest
+
+        if not isinstance(forest, Forest):
+            from solver.errors import OptionError
+
+            raise OptionError(f"forest must be a Forest, not {type(forest).__name__}")
+        if options:
+            from solver.errors import OptionError
+
+            raise OptionError(
+                f"the dog game takes no option {sorted(options)[0]!r} (only the forest)"
+            )
+        if self.data == NULL:
+            self.data = <DogGameData*>malloc(sizeof(DogGameData))
+            if self.data == NULL:
+                raise MemoryError()
+        _build_game_data(self.data, forest)
+        self.handle.game = self.data
+        self.forest = forest
+        w = forest.width
+        ncells = forest.width * forest.height
+        self._cells = tuple((c // w, c % w) for c in range(ncells))
+        self._cell_json = tuple(f"[{c // w},{c % w}]" for c in range(ncells))
+        labels = []
+        for c in range(ncells):
+            kind = forest.terrain(self._cells[c]).label
+            labels.append(f"ignore {kind} at ({c // w},{c % w})")
+            labels.append(f"investigate {kind} at ({c // w},{c % w})")
+        self._offer_labels = tuple(labels)
+
+    def __dealloc__(self):
+        if self.data != NULL:
+            free(self.data)
+            self.data = NULL
+
+    def new_initial_state(self):
+        cdef DogKernelState state = DogKernelState.__new__(DogKernelState)
+        state.game = self
+        dog_init_state(self.data, &state.st)
+        return state
+
+    def num_players(self):
+        return 1
+
+    def num_distinct_actions(self):
+        return N_ACTIONS
+
+    def max_chance_outcomes(self):
+        return 3
+
+    def max_game_length(self):
+        """An upper bound on the number of actions in a game (for buffers and tests)."""
+        # Per turn: a roll, then per step a step, the shouts over the cell and up to 4 offers.
+        cdef int i, most = 0, c
+        for c in range(self.data.ncells):
+            i = self.data.arrow_start[c + 1] - self.data.arrow_start[c]
+            if i > most:
+                most = i
+        return self.data.turns * (1 + 3 * (1 + most + 4) + 1)
+
+    def state_from_json(self, text):
+        """Read a state written by ``to_json`` (either engine's, for this game's forest)."""
+        from solver.games.dog.rules import _load_state_dict
+
+        return self.state_from_dict(_load_state_dict(text))
+
+    def state_from_dict(self, data):
+        """A state from a dictionary as ``to_dict`` writes it (validated like the reference)."""
+        from solver.games.dog.rules import _validated_fields
+
+        fields = _validated_fields(self.forest, data)
+        cdef DogKernelState state = DogKernelState.__new__(DogKernelState)
+        cdef DogState* s = &state.st
+        cdef int w = self.data.width
+        state.game = self
+        memset(s, 0, sizeof(DogState))
+        s.pos = fields["pos"][0] * w + fields["pos"][1]
+        last_left = fields["last_left"]
+        s.last_left = -1 if last_left is None else last_left[0] * w + last_left[1]
+        s.stamina = fields["stamina"]
+        s.curiosity = fields["curiosity"]
+        s.turn = fields["turn"]
+        s.skip_next = fields["skip_next"]
+        s.stick = fields["stick"]
+        for r, c in fields["resolved"]:
+            bit_set(s.resolved, r * w + c)
+        for r, c in fields["marked"]:
+            bit_set(s.marked, r * w + c)
+        for r, c in fields["offered"]:
+            bit_set(s.offered, r * w + c)
+        s.budget = fields["budget"]
+        s.valve = fields["valve"]
+        s.phase = int(fields["phase"])
+        s.pending = fields["pending"]
+        s.won = fields["won"]
+        return state
+
+    def _kernel_handle(self):
+        """A PyCapsule ``forest_solver.KernelHandle`` pointing at this game's ``KernelHandle``.
+
+        The capsule keeps the game alive while it exists.
+        """
+        return _capsule(&self.handle, HANDLE_NAME, self)
+
+    def _state_from_capsule(self, capsule):
+        """A Python state holding a copy of the struct a ``forest_solver.KernelState`` points to."""
+        cdef DogState* src = <DogState*>PyCapsule_GetPointer(capsule, STATE_NAME)
+        cdef DogKernelState state = DogKernelState.__new__(DogKernelState)
+        state.game = self
+        memcpy(&state.st, src, sizeof(DogState))
+        return state
+
+    def _state_from_bytes(self, bytes raw):
+        """A state from ``STATE_SIZE`` raw bytes (as ``state._to_bytes()`` gives; unchecked)."""
+        if len(raw) != sizeof(DogState):
+            raise ValueError(f"a dog kernel state is {sizeof(DogState)} bytes, not {len(raw)}")
+        cdef DogKernelState state = DogKernelState.__new__(DogKernelState)
+        state.game = self
+        memcpy(&state.st, <const char*>raw, sizeof(DogState))
+        return state
+
+    def __reduce__(self):
+        return (type(self), (self.forest,))
+
+    def __repr__(self):
+        return f"{type(self).__name__}(forest={self.forest.name or '<unnamed>'!r}, engine='kernel')"
+
+
+def _restore_state(game, text):
+    """Unpickling helper: ``game.state_from_json(text)``."""
+    return game.state_from_json(text)
+
+
+@cython.freelist(64)
+cdef class DogKernelState:
+    """One position of the dog game, compiled kernel: a ``DogState`` struct and its game."""
+
+    cdef DogState st
+    cdef readonly DogKernelGame game
+
+    # -- the protocol ----------------------------------------------------------------------------
+    def current_player(self):
+        return dog_current_player(self.game.data, &self.st)
+
+    def is_terminal(self):
+        return self.st.phase == PH_OVER
+
+    def is_chance_node(self):
+        return self.st.phase == PH_ROLL or self.st.phase == PH_SHOUT
+
+    def returns(self):
+        return [_RETURNS_WIN if self.st.won else _RETURNS_LOSS]
+
+    def chance_outcomes(self):
+        cdef int phase = self.st.phase
+        if phase == PH_ROLL:
+            return list(_STICK_ROLL_OUTCOMES if self.st.stick else _ROLL_OUTCOMES)
+        if phase == PH_SHOUT:
+            return list(_SHOUT_OUTCOMES[pending_arrow_number(self.game.data, &self.st)])
+        return []
+
+    def legal_actions(self):
+        cdef int actions[KERNEL_MAX_ACTIONS]
+        cdef int n = dog_legal_actions(self.game.data, &self.st, actions)
+        cdef int i
+        return [actions[i] for i in range(n)]
+
+    def apply_action(self, action):
+        cdef long a
+        if type(action) is int:
+            try:
+                a = action
+            except OverflowError:
+                a = -1
+            if 0 <= a < N_ACTIONS and dog_is_legal(self.game.data, &self.st, <int>a):
+                dog_apply_action(self.game.data, &self.st, <int>a)
+                return
+        self._apply_slow(action)
+
+    cdef _apply_slow(self, action):
+        legal = self.legal_actions()
+        if action in legal:  # the reference's test: ``action in legal_actions()``
+            dog_apply_action(self.game.data, &self.st, <int>legal[legal.index(action)])
+            return
+        from solver.errors import IllegalActionError
+
+        raise IllegalActionError(
+            f"action {action!r} ({_safe_label(action)}) is not legal in this state "
+            f"(phase {_PHASE_NAMES[self.st.phase]}, turn {self.st.turn}, dog at {self.pos}); "
+            f"legal: {legal}"
+        )
+
+    def clone(self):
+        cdef DogKernelState other = DogKernelState.__new__(DogKernelState)
+        other.game = self.game
+        memcpy(&other.st, &self.st, sizeof(DogState))
+        return other
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def child(self, action):
+        """A copy with ``action`` applied."""
+        other = self.clone()
+        other.apply_action(action)
+        return other
+
+    def action_to_string(self, action):
+        cdef int a
+        if type(action) is int and (action == IGNORE or action == INVESTIGATE):
+            if self.st.phase == PH_OFFER:
+                a = action
+                return self.game._offer_labels[
+                    offer_cell(self.game.data, self.st.pos, self.st.pending) * 2 + (a - IGNORE)
+                ]
+            return _LABELS[action]
+        if type(action) is int and 0 <= action < N_ACTIONS:
+            return _LABELS[action]
+        from solver.games.dog.rules import action_label
+
+        if action in (IGNORE, INVESTIGATE) and self.st.phase == PH_OFFER:
+            return self.action_to_string(int(action))
+        return action_label(action)
+
+    def string_to_action(self, label):
+        """The legal action whose label is ``label`` (case-insensitive)."""
+        wanted = label.strip().lower()
+        legal = self.legal_actions()
+        for action in legal:
+            if self.action_to_string(action).lower() == wanted:
+                return action
+        for action in legal:  # "ignore" / "investigate" without the cell
+            if _LABELS[action].lower() == wanted:
+                return action
+        from solver.errors import IllegalActionError
+
+        labels = ", ".join(repr(self.action_to_string(a)) for a in legal)
+        raise IllegalActionError(f"no legal action is labelled {label!r}; legal: {labels}")
+
+    # -- serialisation -------------------------------------------------------------------------
+    def to_dict(self):
+        cdef DogState* s = &self.st
+        cdef int w = self.game.data.width, n = self.game.data.ncells
+        return {
+            "budget": s.budget,
+            "curiosity": s.curiosity,
+            "last_left": [s.last_left // w, s.last_left % w] if s.last_left >= 0 else None,
+            "marked": _bits_cells(s.marked, w, n),
+            "offered": _bits_cells(s.offered, w, n),
+            "outcome": ("win" if s.won else "loss") if s.phase == PH_OVER else None,
+            "pending": s.pending,
+            "phase": _PHASE_NAMES[s.phase],
+            "pos": [s.pos // w, s.pos % w],
+            "resolved": _bits_cells(s.resolved, w, n),
+            "skip_next": bool(s.skip_next),
+            "stamina": s.stamina,
+            "stick": bool(s.stick),
+            "turn": s.turn,
+            "valve": bool(s.valve),
+        }
+
+    def to_json(self):
+        """The full state as canonical JSON, byte-identical to the reference's."""
+        cdef DogState* s = &self.st
+        cdef tuple cj = self.game._cell_json
+        cdef int n = self.game.data.ncells
+        if s.phase == PH_OVER:
+            outcome = '"win"' if s.won else '"loss"'
+        else:
+            outcome = "null"
+        return (
+            f'{{"budget":{s.budget},"curiosity":{s.curiosity},'
+            f'"last_left":{cj[s.last_left] if s.last_left >= 0 else "null"},'
+            f'"marked":{_bits_cells_json(s.marked, cj, n)},'
+            f'"offered":{_bits_cells_json(s.offered, cj, n)},'
+            f'"outcome":{outcome},"pending":{s.pending},"phase":"{_PHASE_NAMES[s.phase]}",'
+            f'"pos":{cj[s.pos]},"resolved":{_bits_cells_json(s.resolved, cj, n)},'
+            f'"skip_next":{"true" if s.skip_next else "false"},"stamina":{s.stamina},'
+            f'"stick":{"true" if s.stick else "false"},"turn":{s.turn},'
+            f'"valve":{"true" if s.valve else "false"}}}'
+        )
+
+    def __reduce__(self):
+        return (_restore_state, (self.game, self.to_json()))
+
+    def __eq__(self, other):
+        if not isinstance(other, DogKernelState):
+            return False
+        return memcmp(&self.st, &(<DogKernelState>other).st, sizeof(DogState)) == 0
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        cdef int64_t h = <int64_t>(dog_hash(self.game.data, &self.st) >> 1)
+        return h
+
+    def _hash(self):
+        """The kernel's 64-bit hash of the state, as an int."""
+        return dog_hash(self.game.data, &self.st)
+
+    def heuristic(self, int player=0):
+        """The kernel's cheap win-chance estimate in [0, 1] (see the module docstring)."""
+        return dog_heuristic(self.game.data, &self.st, player)
+
+    def _state_capsule(self):
+        """A PyCapsule ``forest_solver.KernelState`` pointing at this state's struct.
+
+        The capsule keeps the state alive while it exists; the struct may be changed in place
+        through it (by a searcher's ``apply_action``).
+        """
+        return _capsule(&self.st, STATE_NAME, self)
+
+    def _to_bytes(self):
+        """The state struct's ``STATE_SIZE`` raw bytes."""
+        return (<char*>&self.st)[:sizeof(DogState)]
+
+    def __str__(self):
+        from solver.games.dog.render import render_ascii
+
+        cdef DogState* s = &self.st
+        forest = self.game.forest
+        sheet = render_ascii(forest, position=self.pos, marked=self.marked, resolved=self.resolved)
+        status = (
+            f"turn {s.turn}/{forest.turns}  stamina {s.stamina}  "
+            f"curiosity {s.curiosity}  {'stick  ' if s.stick else ''}"
+            f"{'skip next  ' if s.skip_next else ''}phase {_PHASE_NAMES[s.phase]}"
+        )
+        if s.phase == PH_OVER:
+            status += "  (won)" if s.won else "  (lost)"
+        return f"{sheet}\n{status}"
+
+    def __repr__(self):
+        return f"DogKernelState({self.to_json()})"
+
+    # -- the reference's attributes, read-only -----------------------------------------------
+    @property
+    def forest(self):
+        return self.game.forest
+
+    @property
+    def pos(self):
+        return self.game._cells[self.st.pos]
+
+    @property
+    def last_left(self):
+        return self.game._cells[self.st.last_left] if self.st.last_left >= 0 else None
+
+    @property
+    def stamina(self):
+        return self.st.stamina
+
+    @property
+    def curiosity(self):
+        return self.st.curiosity
+
+    @property
+    def turn(self):
+        return self.st.turn
+
+    @property
+    def skip_next(self):
+        return bool(self.st.skip_next)
+
+    @property
+    def stick(self):
+        return bool(self.st.stick)
+
+    @property
+    def budget(self):
+        return self.st.budget
+
+    @property
+    def valve(self):
+        return bool(self.st.valve)
+
+    @property
+    def pending(self):
+        return self.st.pending
+
+    @property
+    def won(self):
+        return bool(self.st.won)
+
+    @property
+    def phase(self):
+        from solver.games.dog.rules import Phase
+
+        return Phase(self.st.phase)
+
+    @property
+    def marked(self):
+        return _bits_cell_set(self.st.marked, self.game._cells, self.game.data.ncells)
+
+    @property
+    def resolved(self):
+        return _bits_cell_set(self.st.resolved, self.game._cells, self.game.data.ncells)
+
+    @property
+    def offered(self):
+        return _bits_cell_set(self.st.offered, self.game._cells, self.game.data.ncells)
+
+
+def _safe_label(action):
+    from solver.errors import IllegalActionError
+    from solver.games.dog.rules import action_label
+
+    try:
+        return action_label(action)
+    except (IllegalActionError, TypeError):
+        return "not an action"
+
+
+# -- a C-level random playout loop (benchmarks) ------------------------------------------------------
+cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:
+    x[0] += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = x[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef void _playouts(const DogGameData* g, long n_games, uint64_t seed, long* games,
+                    long long* actions_applied, long* wins) noexcept nogil:
+    cdef DogState s
+    cdef int actions[KERNEL_MAX_ACTIONS]
+    cdef double probs[KERNEL_MAX_ACTIONS]
+    cdef int n, i, chosen
+    cdef double u, acc
+    cdef uint64_t rng = seed
+    cdef long k
+    games[0] = 0
+    actions_applied[0] = 0
+    wins[0] = 0
+    for k in range(n_games):
+        dog_init_state(g, &s)
+        while s.phase != PH_OVER:
+            if s.phase == PH_ROLL or s.phase == PH_SHOUT:
+                n = dog_chance_outcomes(g, &s, actions, probs)
+                u = (splitmix64(&rng) >> 11) * (1.0 / 9007199254740992.0)
+                chosen = actions[n - 1]
+                acc = 0.0
+                for i in range(n):
+                    acc += probs[i]
+                    if u < acc:
+                        chosen = actions[i]
+                        break
+            else:
+                n = dog_legal_actions(g, &s, actions)
+                if n == 0:  # only a state read from hand-written JSON can be stuck
+                    break
+                chosen = actions[<int>(((splitmix64(&rng) >> 32) * <uint64_t>n) >> 32)]
+            dog_apply_action(g, &s, chosen)
+            actions_applied[0] += 1
+        games[0] += 1
+        if s.won:
+            wins[0] += 1
+
+
+def random_playouts(DogKernelGame game, long n_games, seed):
+    """Play ``n_games`` random games in C: chance by its probabilities, decisions uniformly.
+
+    Returns ``(games, actions applied, wins)``; deterministic for a given ``seed`` (0 ≤ seed <
+    2**64). The generator is SplitMix64.
+    """
+    if n_games < 0:
+        from solver.errors import OptionError
+
+        raise OptionError(f"n_games must be at least 0, not {n_games}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
+        from solver.errors import OptionError
+
+        raise OptionError(f"seed must be a whole number from 0 to 2**64 - 1, not {seed!r}")
+    cdef uint64_t c_seed = seed
+    cdef long games = 0, wins = 0
+    cdef long long applied = 0
+    with nogil:
+        _playouts(game.data, n_games, c_seed, &games, &applied, &wins)
+    return (games, applied, wins)

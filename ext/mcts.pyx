@@ -1,0 +1,635 @@
+# cython: language_level=3
+"""UCT Monte Carlo tree search over the C interface of ``state.pxd`` (knows no game).
+
+This is the hot loop behind :func:`solver.search.mcts.mcts` for compiled kernels; the Python
+wrapper validates options, builds labels and the ``SearchResult``. Everything here is written
+against ``KernelVTable`` only, so every kernel gets MCTS for free.
+
+The algorithm (the pure-Python adapter in ``solver/search/mcts.py`` mirrors it step by step,
+with the same pseudo-random generator and the same floating-point operations in the same order):
+
+One *iteration* (simulation):
+
+1. Copy the root state into a work state; start at the root node.
+2. Selection, while the node is expanded and not terminal:
+   - chance node: draw ``u`` uniform in [0, 1) and take the first child whose cumulative
+     probability exceeds ``u`` (the last child if rounding leaves none);
+   - decision node of player ``p``: if some children are unvisited, take one of them uniformly
+     at random; otherwise take the child maximising ``Q_p + c * sqrt(ln N / n)`` where ``Q_p`` is
+     the child's mean return for ``p`` (max^n: every node stores a value sum per player), ``N``
+     the node's visits and ``n`` the child's; ties go to the lower action id.
+   Apply the child's action to the work state.
+3. Expansion: an unexpanded node learns its player from the work state and gets one child per
+   legal action (decision) or per chance outcome with its probability (chance). One node is
+   expanded per iteration.
+4. Evaluation of the reached node: its returns if terminal, else the evaluator: ``rollout``
+   plays ``rollouts`` games to the end (decisions uniformly at random, chance by probability)
+   and averages their returns; ``heuristic`` asks ``vtable.heuristic`` for every player.
+5. Backpropagation: every node on the path gets one visit and the returns added per player.
+
+Random numbers come from the searcher's own SplitMix64 stream seeded with the search's seed
+(64-bit state; ``next``: add 0x9E3779B97F4A7C15, then the two xor-shift-multiply rounds);
+``u = (next >> 11) * 2**-53``; a uniform index below ``k`` is ``((next >> 32) * k) >> 32``.
+
+Memory: states are **not** stored per node; every iteration replays the actions from the root
+state (a kernel ``apply`` is cheap, and a rollout costs more applies than the replay). A node is
+a 24-byte ``Node`` (probability: double; first child index: int32, -1 while unexpanded; visits:
+uint32; action: int16; number of children: uint8; player: int8) plus ``num_players`` doubles of
+value sums in a parallel array: **24 + 8 * num_players bytes per node** (32 for one player). The
+children of a node are contiguous in one flat arena grown with ``realloc`` (no Python object per
+node); ``advance`` re-roots the tree by copying the chosen child's subtree into a fresh compact
+arena. Besides the nodes, the tree holds three state buffers of ``vtable.state_size`` bytes and
+the path of the current iteration.
+
+The search loop runs without the GIL. A ``Tree`` must not be used by two threads at once (it
+raises ``RuntimeError`` if a second search or advance starts while one is running).
+Seconds budgets read a monotonic clock every ``check_every`` iterations (default 16): they are not
+deterministic, iteration budgets are.
+"""
+
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcmp, memcpy
+from libc.math cimport log, sqrt, INFINITY
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
+
+from state cimport (
+    KernelHandle,
+    KernelVTable,
+    KERNEL_CHANCE,
+    KERNEL_MAX_ACTIONS,
+    KERNEL_TERMINAL,
+)
+
+KERNEL_HANDLE_CAPSULE = "forest_solver.KernelHandle"
+KERNEL_STATE_CAPSULE = "forest_solver.KernelState"
+
+cdef enum:
+    EVAL_ROLLOUT = 0
+    EVAL_HEURISTIC = 1
+
+EVALUATOR_ROLLOUT = EVAL_ROLLOUT
+EVALUATOR_HEURISTIC = EVAL_HEURISTIC
+
+NODE_BYTES = sizeof(Node)
+"""Bytes of one ``Node`` (the value sums add ``8 * num_players`` bytes per node)."""
+
+MAX_VISITS = 4294967295
+"""Visits are counted in 32 bits: a tree's root never gets more visits than this."""
+
+cdef enum:
+    NODE_UNEXPANDED = -2      # player code of a node not expanded yet
+    ERR_NONE = 0
+    ERR_MEMORY = 1
+    ERR_NO_ACTIONS = 2
+    ERR_TOO_MANY_ACTIONS = 3
+    ERR_BAD_PLAYER = 4
+    ERR_NO_HEURISTIC = 5
+
+cdef const char* _HANDLE_NAME = b"forest_solver.KernelHandle"
+cdef const char* _STATE_NAME = b"forest_solver.KernelState"
+
+ctypedef struct Node:
+    double prob            # chance probability of this node as a child of a chance node, else 0
+    int32_t first_child    # index of the first child (children are contiguous); -1: none
+    uint32_t visits
+    int16_t action         # the action leading here from the parent; -1 at the root
+    uint8_t num_children
+    int8_t player          # 0..n-1, KERNEL_CHANCE, KERNEL_TERMINAL, or NODE_UNEXPANDED
+
+
+# -- the pseudo-random generator: SplitMix64 --------------------------------------------------
+cdef inline uint64_t _next(uint64_t* s) noexcept nogil:
+    s[0] += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = s[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline double _uniform(uint64_t* s) noexcept nogil:
+    return <double>(_next(s) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef inline int _below(uint64_t* s, int k) noexcept nogil:
+    return <int>(((_next(s) >> 32) * <uint64_t>k) >> 32)
+
+
+cdef inline double _now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return <double>ts.tv_sec + <double>ts.tv_nsec * 1e-9
+
+
+def splitmix64_stream(uint64_t seed, int count):
+    """The first ``count`` raw outputs of the searcher's generator (for cross-checks).
+
+    >>> splitmix64_stream(0, 2)
+    [16294208416658607535, 7960286522194355700]
+    """
+    cdef uint64_t s = seed
+    return [_next(&s) for _ in range(count)]
+
+
+cdef const KernelHandle* _handle_pointer(object capsule) except NULL:
+    if not PyCapsule_IsValid(capsule, _HANDLE_NAME):
+        raise TypeError(f"expected a PyCapsule named {KERNEL_HANDLE_CAPSULE!r}")
+    return <const KernelHandle*>PyCapsule_GetPointer(capsule, _HANDLE_NAME)
+
+
+cdef const void* _state_pointer(object capsule) except NULL:
+    if not PyCapsule_IsValid(capsule, _STATE_NAME):
+        raise TypeError(f"expected a PyCapsule named {KERNEL_STATE_CAPSULE!r}")
+    return <const void*>PyCapsule_GetPointer(capsule, _STATE_NAME)
+
+
+def kernel_has_heuristic(handle_capsule):
+    """Whether the kernel behind ``handle_capsule`` fills ``vtable.heuristic``."""
+    return _handle_pointer(handle_capsule).vtable.heuristic != NULL
+
+
+cdef class Tree:
+    """A UCT search tree over one kernel game, rooted at a copy of a kernel state.
+
+    ``Tree(game, handle_capsule, state_capsule)``: ``game`` is the Python kernel game (kept
+    alive while the tree uses its handle), the capsules come from ``game._kernel_handle()`` and
+    ``state._state_capsule()``. The root is node 0 and always stays node 0.
+    """
+
+    cdef object _game
+    cdef object _handle_capsule
+    cdef const KernelVTable* vt
+    cdef const void* kgame
+    cdef int np
+    cdef size_t ssize
+    cdef Node* nodes
+    cdef double* values
+    cdef int32_t count
+    cdef int32_t capacity
+    cdef char* root_state
+    cdef char* work
+    cdef char* scratch
+    cdef double* ret
+    cdef double* acc
+    cdef int32_t* path
+    cdef int32_t path_cap
+    cdef bint busy
+
+    def __cinit__(self, game, handle_capsule, state_capsule):
+        cdef const KernelHandle* handle = _handle_pointer(handle_capsule)
+        cdef const void* src = _state_pointer(state_capsule)
+        self._game = game
+        self._handle_capsule = handle_capsule
+        self.vt = handle.vtable
+        self.kgame = handle.game
+        self.np = self.vt.num_players
+        self.ssize = self.vt.state_size
+        if self.np < 1 or self.np > 127:
+            raise ValueError(f"kernel {self.vt.name.decode()!r} has {self.np} players")
+        if self.vt.num_distinct_actions > 32767:
+            raise ValueError(f"kernel {self.vt.name.decode()!r}: action ids must fit in int16")
+        self.count = 0
+        self.capacity = 0
+        self.path_cap = 256
+        self.root_state = <char*>malloc(self.ssize)
+        self.work = <char*>malloc(self.ssize)
+        self.scratch = <char*>malloc(self.ssize)
+        self.ret = <double*>malloc(self.np * sizeof(double))
+        self.acc = <double*>malloc(self.np * sizeof(double))
+        self.path = <int32_t*>malloc(self.path_cap * sizeof(int32_t))
+        if (self.root_state == NULL or self.work == NULL or self.scratch == NULL
+                or self.ret == NULL or self.acc == NULL or self.path == NULL):
+            raise MemoryError("cannot allocate the MCTS state buffers")
+        memcpy(self.root_state, src, self.ssize)
+        self._fresh_root()
+
+    def __dealloc__(self):
+        free(self.nodes)
+        free(self.values)
+        free(self.root_state)
+        free(self.work)
+        free(self.scratch)
+        free(self.ret)
+        free(self.acc)
+        free(self.path)
+
+    cdef int _fresh_root(self) except -1:
+        free(self.nodes)
+        free(self.values)
+        self.nodes = NULL
+        self.values = NULL
+        self.count = 0
+        self.capacity = 0
+        if self._reserve(1024) != ERR_NONE:
+            raise MemoryError("cannot allocate the MCTS node arena")
+        self._init_node(0, -1, 1.0)
+        self.count = 1
+        return 0
+
+    # -- the arena ----------------------------------------------------------------------------
+    cdef int _reserve(self, int64_t needed) noexcept nogil:
+        cdef int64_t cap = self.capacity
+        cdef Node* nodes
+        cdef double* values
+        if needed <= cap:
+            return ERR_NONE
+        if needed > 2147483647:
+            return ERR_MEMORY
+        if cap < 1024:
+            cap = 1024
+        while cap < needed:
+            cap *= 2
+        if cap > 2147483647:
+            cap = 2147483647
+        nodes = <Node*>realloc(self.nodes, cap * sizeof(Node))
+        if nodes == NULL:
+            return ERR_MEMORY
+        self.nodes = nodes
+        values = <double*>realloc(self.values, cap * self.np * sizeof(double))
+        if values == NULL:
+            return ERR_MEMORY
+        self.values = values
+        self.capacity = <int32_t>cap
+        return ERR_NONE
+
+    cdef inline void _init_node(self, int32_t i, int action, double prob) noexcept nogil:
+        cdef int p
+        self.nodes[i].prob = prob
+        self.nodes[i].first_child = -1
+        self.nodes[i].visits = 0
+        self.nodes[i].action = <int16_t>action
+        self.nodes[i].num_children = 0
+        self.nodes[i].player = NODE_UNEXPANDED
+        for p in range(self.np):
+            self.values[<int64_t>i * self.np + p] = 0.0
+
+    cdef int _expand(self, int32_t node, const void* state) noexcept nogil:
+        cdef int actions[KERNEL_MAX_ACTIONS]
+        cdef double probs[KERNEL_MAX_ACTIONS]
+        cdef int player = self.vt.current_player(self.kgame, state)
+        cdef int n, k, err
+        cdef int32_t first
+        if player == KERNEL_TERMINAL:
+            self.nodes[node].player = KERNEL_TERMINAL
+            return ERR_NONE
+        if player == KERNEL_CHANCE:
+            n = self.vt.chance_outcomes(self.kgame, state, actions, probs)
+        elif 0 <= player < self.np:
+            n = self.vt.legal_actions(self.kgame, state, actions)
+        else:
+            return ERR_BAD_PLAYER
+        if n <= 0:
+            return ERR_NO_ACTIONS
+        if n > KERNEL_MAX_ACTIONS:
+            return ERR_TOO_MANY_ACTIONS
+        err = self._reserve(<int64_t>self.count + n)
+        if err != ERR_NONE:
+            return err
+        first = self.count
+        for k in range(n):
+            self._init_node(first + k, actions[k], probs[k] if player == KERNEL_CHANCE else 0.0)
+        self.count += n
+        self.nodes[node].first_child = first
+        self.nodes[node].num_children = <uint8_t>n
+        self.nodes[node].player = <int8_t>player
+        return ERR_NONE
+
+    # -- one iteration ------------------------------------------------------------------------
+    cdef int32_t _select(self, int32_t node, uint64_t* rng, double c) noexcept nogil:
+        cdef int32_t first = self.nodes[node].first_child
+        cdef int n = self.nodes[node].num_children
+        cdef int k, unvisited, r, p
+        cdef int32_t child, best
+        cdef double u, total, q, score, best_score, logn, visits
+        if self.nodes[node].player == KERNEL_CHANCE:
+            u = _uniform(rng)
+            total = 0.0
+            for k in range(n):
+                total += self.nodes[first + k].prob
+                if u < total:
+                    return first + k
+            return first + n - 1
+        p = self.nodes[node].player
+        unvisited = 0
+        for k in range(n):
+            if self.nodes[first + k].visits == 0:
+                unvisited += 1
+        if unvisited > 0:
+            r = _below(rng, unvisited)
+            for k in range(n):
+                if self.nodes[first + k].visits == 0:
+                    if r == 0:
+                        return first + k
+                    r -= 1
+        logn = log(<double>self.nodes[node].visits)
+        best = first
+        best_score = -INFINITY
+        for k in range(n):
+            child = first + k
+            visits = <double>self.nodes[child].visits
+            q = self.values[<int64_t>child * self.np + p] / visits
+            score = q + c * sqrt(logn / visits)
+            if score > best_score:
+                best_score = score
+                best = child
+        return best
+
+    cdef int _rollout(self, uint64_t* rng, double* out) noexcept nogil:
+        """Play the scratch state to the end at random; its returns into ``out``."""
+        cdef int actions[KERNEL_MAX_ACTIONS]
+        cdef double probs[KERNEL_MAX_ACTIONS]
+        cdef int player, n, k, action
+        cdef double u, total
+        while True:
+            player = self.vt.current_player(self.kgame, self.scratch)
+            if player == KERNEL_TERMINAL:
+                self.vt.returns(self.kgame, self.scratch, out)
+                return ERR_NONE
+            if player == KERNEL_CHANCE:
+                n = self.vt.chance_outcomes(self.kgame, self.scratch, actions, probs)
+                if n <= 0:
+                    return ERR_NO_ACTIONS
+                u = _uniform(rng)
+                total = 0.0
+                action = actions[n - 1]
+                for k in range(n):
+                    total += probs[k]
+                    if u < total:
+                        action = actions[k]
+                        break
+            else:
+                n = self.vt.legal_actions(self.kgame, self.scratch, actions)
+                if n <= 0:
+                    return ERR_NO_ACTIONS
+                action = actions[_below(rng, n)]
+            self.vt.apply_action(self.kgame, self.scratch, action)
+
+    cdef int _evaluate(self, uint64_t* rng, int evaluator, int rollouts) noexcept nogil:
+        """Evaluate the (non-terminal) work state into ``self.ret``."""
+        cdef int i, p, err
+        if evaluator == EVAL_HEURISTIC:
+            if self.vt.heuristic == NULL:
+                return ERR_NO_HEURISTIC
+            for p in range(self.np):
+                self.ret[p] = self.vt.heuristic(self.kgame, self.work, p)
+            return ERR_NONE
+        if rollouts == 1:
+            memcpy(self.scratch, self.work, self.ssize)
+            return self._rollout(rng, self.ret)
+        for p in range(self.np):
+            self.acc[p] = 0.0
+        for i in range(rollouts):
+            memcpy(self.scratch, self.work, self.ssize)
+            err = self._rollout(rng, self.ret)
+            if err != ERR_NONE:
+                return err
+            for p in range(self.np):
+                self.acc[p] += self.ret[p]
+        for p in range(self.np):
+            self.ret[p] = self.acc[p] / rollouts
+        return ERR_NONE
+
+    cdef int _iterate(self, uint64_t* rng, double c, int evaluator, int rollouts) noexcept nogil:
+        cdef int32_t node = 0
+        cdef int32_t depth = 1
+        cdef int32_t* grown
+        cdef int err, p, i
+        cdef int64_t base
+        memcpy(self.work, self.root_state, self.ssize)
+        self.path[0] = 0
+        while (self.nodes[node].player != NODE_UNEXPANDED
+               and self.nodes[node].player != KERNEL_TERMINAL):
+            node = self._select(node, rng, c)
+            self.vt.apply_action(self.kgame, self.work, self.nodes[node].action)
+            if depth == self.path_cap:
+                grown = <int32_t*>realloc(self.path, 2 * self.path_cap * sizeof(int32_t))
+                if grown == NULL:
+                    return ERR_MEMORY
+                self.path = grown
+                self.path_cap *= 2
+            self.path[depth] = node
+            depth += 1
+        if self.nodes[node].player == NODE_UNEXPANDED:
+            err = self._expand(node, self.work)
+            if err != ERR_NONE:
+                return err
+        if self.nodes[node].player == KERNEL_TERMINAL:
+            self.vt.returns(self.kgame, self.work, self.ret)
+        else:
+            err = self._evaluate(rng, evaluator, rollouts)
+            if err != ERR_NONE:
+                return err
+        for i in range(depth):
+            node = self.path[i]
+            self.nodes[node].visits += 1
+            base = <int64_t>node * self.np
+            for p in range(self.np):
+                self.values[base + p] += self.ret[p]
+        return ERR_NONE
+
+    # -- the Python face ----------------------------------------------------------------------
+    def search(self, int64_t iterations, double seconds, uint64_t seed, double c,
+               int evaluator, int rollouts, int check_every=16):
+        """Run simulations from the root; return ``(simulations, stopped_by_time)``.
+
+        ``iterations < 0``: no iteration budget; ``seconds <= 0``: no time budget (at least one
+        must be given). At least one simulation always runs. Root visits are capped at
+        ``MAX_VISITS``.
+        """
+        cdef uint64_t rng = seed
+        cdef int64_t done = 0
+        cdef int64_t limit
+        cdef int err = ERR_NONE
+        cdef bint timed = seconds > 0.0
+        cdef bint by_time = False
+        cdef double deadline = 0.0
+        if iterations == 0 or (iterations < 0 and not timed):
+            raise ValueError("give a budget: iterations > 0 and/or seconds > 0")
+        if rollouts < 1:
+            raise ValueError("rollouts must be at least 1")
+        if check_every < 1:
+            check_every = 1
+        if evaluator == EVAL_HEURISTIC and self.vt.heuristic == NULL:
+            raise ValueError(f"kernel {self.vt.name.decode()!r} has no heuristic")
+        if self.busy:
+            raise RuntimeError("this MCTS tree is already in use by another thread")
+        limit = <int64_t>MAX_VISITS - <int64_t>self.nodes[0].visits
+        if iterations > 0 and iterations < limit:
+            limit = iterations
+        if limit <= 0:
+            raise ValueError("the tree's root has reached the maximum number of visits")
+        self.busy = True
+        try:
+            with nogil:
+                if timed:
+                    deadline = _now() + seconds
+                while True:
+                    err = self._iterate(&rng, c, evaluator, rollouts)
+                    if err != ERR_NONE:
+                        break
+                    done += 1
+                    if done >= limit:
+                        break
+                    if timed and done % check_every == 0 and _now() >= deadline:
+                        by_time = True
+                        break
+        finally:
+            self.busy = False
+        if err == ERR_MEMORY:
+            raise MemoryError(f"MCTS node arena: cannot grow beyond {self.count} nodes")
+        if err == ERR_NO_ACTIONS:
+            raise RuntimeError(f"kernel {self.vt.name.decode()!r}: a non-terminal node "
+                               "without legal actions or chance outcomes")
+        if err == ERR_TOO_MANY_ACTIONS:
+            raise RuntimeError(f"kernel {self.vt.name.decode()!r}: more than "
+                               f"{KERNEL_MAX_ACTIONS} actions at a node")
+        if err == ERR_BAD_PLAYER:
+            raise RuntimeError(f"kernel {self.vt.name.decode()!r}: current_player out of range")
+        if err == ERR_NO_HEURISTIC:
+            raise ValueError(f"kernel {self.vt.name.decode()!r} has no heuristic")
+        return done, by_time
+
+    def matches(self, state_capsule):
+        """Whether the root state equals the state behind ``state_capsule`` (byte for byte)."""
+        return memcmp(self.root_state, _state_pointer(state_capsule), self.ssize) == 0
+
+    def advance(self, int action):
+        """Apply ``action`` to the root state and re-root the tree on that child.
+
+        The child's subtree keeps its statistics; the rest is freed. Raises ``ValueError`` if
+        the action is not legal at the root (or the game is over).
+        """
+        cdef int actions[KERNEL_MAX_ACTIONS]
+        cdef double probs[KERNEL_MAX_ACTIONS]
+        cdef int player, n, k
+        cdef bint legal = False
+        cdef int32_t child = -1
+        if self.busy:
+            raise RuntimeError("this MCTS tree is already in use by another thread")
+        player = self.vt.current_player(self.kgame, self.root_state)
+        if player == KERNEL_TERMINAL:
+            raise ValueError(f"action {action}: the game is over")
+        if player == KERNEL_CHANCE:
+            n = self.vt.chance_outcomes(self.kgame, self.root_state, actions, probs)
+        else:
+            n = self.vt.legal_actions(self.kgame, self.root_state, actions)
+        for k in range(n):
+            if actions[k] == action:
+                legal = True
+        if not legal:
+            raise ValueError(
+                f"action {action} is not legal at the tree's root; legal: "
+                f"{[actions[k] for k in range(n)]}")
+        self.vt.apply_action(self.kgame, self.root_state, action)
+        if self.nodes[0].first_child >= 0:
+            for k in range(self.nodes[0].num_children):
+                if self.nodes[self.nodes[0].first_child + k].action == action:
+                    child = self.nodes[0].first_child + k
+        if child < 0 or self.nodes[child].visits == 0:
+            self._fresh_root()
+        else:
+            self._reroot(child)
+
+    cdef int _reroot(self, int32_t child) except -1:
+        """Copy the subtree under ``child`` into a fresh arena, breadth first, as node 0."""
+        cdef int64_t size = 0
+        cdef int32_t head, old, first, k, n
+        cdef int32_t* origin
+        cdef Node* nodes
+        cdef double* values
+        cdef int32_t count = 1
+        cdef int np = self.np
+        cdef int p
+        # size of the subtree
+        origin = <int32_t*>malloc(self.count * sizeof(int32_t))
+        if origin == NULL:
+            raise MemoryError("cannot re-root the MCTS tree")
+        origin[0] = child
+        head = 0
+        while head < count:
+            old = origin[head]
+            first = self.nodes[old].first_child
+            if first >= 0:
+                for k in range(self.nodes[old].num_children):
+                    origin[count] = first + k
+                    count += 1
+            head += 1
+        size = count
+        nodes = <Node*>malloc((size if size > 1024 else 1024) * sizeof(Node))
+        values = <double*>malloc((size if size > 1024 else 1024) * np * sizeof(double))
+        if nodes == NULL or values == NULL:
+            free(origin)
+            free(nodes)
+            free(values)
+            raise MemoryError("cannot re-root the MCTS tree")
+        # breadth-first order keeps every node's children contiguous: the children of the node
+        # at new index ``head`` are appended together, so a running counter gives their block
+        count = 1
+        for head in range(size):
+            old = origin[head]
+            nodes[head] = self.nodes[old]
+            for p in range(np):
+                values[<int64_t>head * np + p] = self.values[<int64_t>old * np + p]
+            if self.nodes[old].first_child >= 0:
+                nodes[head].first_child = count
+                count += self.nodes[old].num_children
+        nodes[0].action = -1
+        nodes[0].prob = 1.0
+        free(origin)
+        free(self.nodes)
+        free(self.values)
+        self.nodes = nodes
+        self.values = values
+        self.count = <int32_t>size
+        self.capacity = <int32_t>(size if size > 1024 else 1024)
+        return 0
+
+    # -- reading the tree ---------------------------------------------------------------------
+    @property
+    def num_players(self):
+        return self.np
+
+    @property
+    def node_count(self):
+        """Nodes in the arena (expanded or not)."""
+        return self.count
+
+    @property
+    def bytes_per_node(self):
+        return sizeof(Node) + self.np * sizeof(double)
+
+    def player(self, int32_t node):
+        """The node's player: 0..n-1, CHANCE (-1), TERMINAL (-4) or -2 (not expanded)."""
+        self._check(node)
+        return self.nodes[node].player
+
+    def visits(self, int32_t node):
+        self._check(node)
+        return self.nodes[node].visits
+
+    def value_sums(self, int32_t node):
+        """The node's summed returns, one per player (divide by visits for the means)."""
+        self._check(node)
+        return tuple(self.values[<int64_t>node * self.np + p] for p in range(self.np))
+
+    def children(self, int32_t node):
+        """``[(index, action, probability, visits, value sums)]`` of the node's children."""
+        cdef int32_t first, k
+        self._check(node)
+        first = self.nodes[node].first_child
+        if first < 0:
+            return []
+        return [
+            (first + k, self.nodes[first + k].action, self.nodes[first + k].prob,
+             self.nodes[first + k].visits,
+             tuple(self.values[<int64_t>(first + k) * self.np + p] for p in range(self.np)))
+            for k in range(self.nodes[node].num_children)
+        ]
+
+    cdef int _check(self, int32_t node) except -1:
+        if self.busy:
+            raise RuntimeError("this MCTS tree is being searched by another thread")
+        if node < 0 or node >= self.count:
+            raise IndexError(f"node {node} is not in the tree (0..{self.count - 1})")
+        return 0

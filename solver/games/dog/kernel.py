@@ -1,0 +1,73 @@
+"""The dog game's compiled engine: a thin entry over ``solver._ext.dog`` (built from ``ext/dog.pyx``).
+
+:class:`KernelDogGame` speaks the same protocol as the reference :class:`~solver.games.dog.rules.DogGame`
+and agrees with it on every observable (the differential tests check that). Its states are
+``solver._ext.dog.DogKernelState`` objects: a fixed-size C struct each, so ``clone()`` is a
+``memcpy``. There is no fallback to the reference: without the compiled extension, building a
+:class:`KernelDogGame` raises :class:`~solver.errors.ExtensionMissingError` saying how to build it.
+
+>>> from solver import puzzles
+>>> game = KernelDogGame(puzzles.load("dog/tiny-example"))
+>>> state = game.new_initial_state()
+>>> state.chance_outcomes()
+[(10, 0.3333333333333333), (11, 0.3333333333333333), (12, 0.3333333333333333)]
+>>> state.apply_action(11)
+>>> [state.action_to_string(a) for a in state.legal_actions()]
+['N', 'E', 'W']
+"""
+
+from __future__ import annotations
+
+from solver.errors import ExtensionMissingError
+
+__all__ = ["KernelDogGame", "extension_module"]
+
+_BUILD_HINT = (
+    "the compiled dog kernel (solver._ext.dog, built from ext/dog.pyx) is not available: "
+    "build it with `make install` (or `pip install -e .`) in the source tree, "
+    "or choose the pure-Python engine with engine='reference' or SOLVER_ENGINE=reference"
+)
+
+try:
+    from solver._ext import dog as _dog
+except ImportError as exc:  # no silent fallback: say so when a kernel game is asked for
+    _dog = None
+    _IMPORT_ERROR: ImportError | None = exc
+else:
+    _IMPORT_ERROR = None
+
+
+def _missing() -> ExtensionMissingError:
+    return ExtensionMissingError(f"{_BUILD_HINT} (import failed: {_IMPORT_ERROR})")
+
+
+def extension_module():
+    """The compiled module ``solver._ext.dog``; raises ExtensionMissingError if it is not built."""
+    if _dog is None:
+        raise _missing() from _IMPORT_ERROR
+    return _dog
+
+
+if _dog is not None:
+
+    class KernelDogGame(_dog.DogKernelGame):
+        """The dog game on one forest, compiled engine (same protocol as the reference).
+
+        ``new_initial_state``, ``num_players``, ``num_distinct_actions``,
+        ``max_chance_outcomes`` and ``state_from_json`` are the compiled class's own methods.
+        """
+
+        __slots__ = ()
+        name = "dog"
+        engine = "kernel"
+
+else:
+
+    class KernelDogGame:  # type: ignore[no-redef]
+        """Stands in for the compiled game when the extension is not built: raises on use."""
+
+        name = "dog"
+        engine = "kernel"
+
+        def __init__(self, forest=None, **options) -> None:
+            raise _missing() from _IMPORT_ERROR

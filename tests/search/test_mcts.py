@@ -1,0 +1,447 @@
+"""Tests of the MCTS searcher (``solver.search.mcts``, ``ext/mcts.pyx``).
+
+Convergence is checked against an exact brute-force expectimax over the protocol (max over
+decisions, probability-weighted over chance outcomes, memoised on the state JSON) on tiny
+forests built in code. The compiled path is tested where ``solver._ext.dog`` is built.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+import solver
+from solver import CHANCE, TERMINAL
+from solver.errors import IllegalActionError, OptionError
+from solver.games.dog.forest import Forest, Shouter
+from solver.games.dog.forest import Terrain as T
+from solver.games.dog.rules import DogGame
+from solver.search.mcts import DEFAULT_C, MCTS, MCTSTree, mcts
+from solver.search.result import SearchResult
+
+O, U, P, TREE, SQ, DOG = T.OPEN, T.UNDERGROWTH, T.PUDDLE, T.TREE, T.SQUIRREL, T.DOG  # noqa: E741
+ROLLS = (10, 11, 12)  # roll: 1, 2, 3 steps
+
+FORESTS = {
+    # Two routes round a tree; the east route passes under a shout that cannot be shrugged off.
+    "shout-3x3": Forest(
+        width=3, height=3, cells=[[O, O, O], [U, TREE, O], [O, O, O]],
+        start=(2, 0), human=(0, 2), turns=2, shouters=[Shouter(1, 2, "S", 1)],
+    ),
+    # A squirrel in the middle: stepping next to it costs curiosity or a forced run.
+    "squirrel-3x3": Forest(
+        width=3, height=3, cells=[[O, O, O], [O, SQ, O], [O, O, O]],
+        start=(2, 0), human=(0, 2), turns=2,
+    ),
+    # Another dog, undergrowth and a shout with a real roll (number 2).
+    "dog-4x3": Forest(
+        width=4, height=3, cells=[[O, O, O, O], [O, TREE, DOG, O], [O, O, U, O]],
+        start=(2, 0), human=(0, 3), turns=2, shouters=[Shouter(0, 1, "S", 2)],
+    ),
+    # Three turns, a puddle, undergrowth and a long shout up the east column.
+    "puddle-4x4": Forest(
+        width=4, height=4,
+        cells=[[O, O, O, O], [O, TREE, U, O], [O, P, TREE, O], [O, O, O, O]],
+        start=(3, 0), human=(0, 3), turns=3, shouters=[Shouter(3, 3, "N", 3)],
+    ),
+}  # fmt: skip
+
+
+# -- helpers ------------------------------------------------------------------------------------
+def _exact(state, memo: dict[str, float]) -> float:
+    """The exact win probability under optimal play (expectimax over the protocol)."""
+    key = state.to_json()
+    if key in memo:
+        return memo[key]
+    if state.is_terminal():
+        value = state.returns()[0]
+    elif state.is_chance_node():
+        value = 0.0
+        for action, prob in state.chance_outcomes():
+            child = state.clone()
+            child.apply_action(action)
+            value += prob * _exact(child, memo)
+    else:
+        value = 0.0
+        for action in state.legal_actions():
+            child = state.clone()
+            child.apply_action(action)
+            value = max(value, _exact(child, memo))
+    memo[key] = value
+    return value
+
+
+@functools.cache
+def _exact_table(name: str, roll: int) -> tuple[float, dict[int, float]]:
+    """(root value, {action: value}) after ``roll`` on forest ``name``."""
+    state = DogGame(FORESTS[name]).new_initial_state()
+    state.apply_action(roll)
+    memo: dict[str, float] = {}
+    values = {}
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply_action(action)
+        values[action] = _exact(child, memo)
+    return _exact(state, memo), values
+
+
+def _reference_state(forest, *actions):
+    game = solver.load_game("dog", forest=forest, engine="reference")
+    state = game.new_initial_state()
+    for action in actions:
+        state.apply_action(action)
+    return state
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    """Skip the compiled-path tests where the dog kernel or the MCTS loop is not built."""
+    pytest.importorskip("solver._ext.dog")
+    pytest.importorskip("solver._ext.mcts")
+
+    def make(forest, *actions):
+        game = solver.load_game("dog", forest=forest, engine="kernel")
+        state = game.new_initial_state()
+        for action in actions:
+            state.apply_action(action)
+        return state
+
+    return make
+
+
+def _assert_converged(result: SearchResult, name: str, roll: int, tolerance: float) -> None:
+    value, action_values = _exact_table(name, roll)
+    assert abs(result.value - value) <= tolerance, (name, roll, result.value, value)
+    assert action_values[result.best_action] == pytest.approx(value, abs=1e-12), (
+        f"{name} roll {roll}: chose {result.best_label} worth {action_values[result.best_action]}"
+        f", the best is worth {value}"
+    )
+
+
+# -- the result's shape ---------------------------------------------------------------------------
+def test_result_shape_on_the_reference_engine():
+    state = _reference_state("dog/tiny-example", 11)
+    result = mcts(state, iterations=400, seed=3)
+    assert isinstance(result, SearchResult)
+    assert result.exact is False
+    assert result.iterations == 400
+    assert result.nodes > 1
+    assert result.extra["engine"] == "python"
+    assert result.extra["root_visits"] == 400
+    assert sorted(m.action for m in result.moves) == state.legal_actions()
+    assert sum(m.visits for m in result.moves) == 399  # the first iteration expands the root
+    ranked = [(-m.visits, -m.value, m.action) for m in result.moves]
+    assert ranked == sorted(ranked)
+    assert result.best_action == result.moves[0].action
+    assert result.best_label == state.action_to_string(result.best_action)
+    for move in result.moves:
+        assert move.label == state.action_to_string(move.action)
+        assert move.pv[0] == move.label
+        assert 0.0 <= move.value <= 1.0
+    assert result.value == result.moves[0].value
+    assert any(label.startswith("roll: ") for label in result.moves[0].pv)  # chance in the pv
+    assert result.to_dict()["moves"][0]["pv"][0] == result.best_label
+
+
+def test_pv_replays_legally():
+    state = _reference_state("dog/tiny-example", 12)
+    result = mcts(state, iterations=2000, seed=1)
+    replay = state.clone()
+    for label in result.moves[0].pv:
+        replay.apply_action(replay.string_to_action(label))
+
+
+def test_mcts_alias():
+    assert MCTS is MCTSTree
+    assert DEFAULT_C == 1.4
+
+
+# -- determinism --------------------------------------------------------------------------------
+def test_determinism_python_adapter():
+    state = _reference_state("dog/tiny-example", 11)
+    first = mcts(state, iterations=300, seed=7)
+    assert first.same_search(mcts(state, iterations=300, seed=7))
+    others = [mcts(state, iterations=300, seed=s) for s in range(1, 5)]
+    assert any(not first.same_search(o) for o in others)
+
+
+def test_determinism_kernel(kernel):
+    state = kernel("dog/open-meadow-9x9", 11)
+    first = mcts(state, iterations=20000, seed=7)
+    assert first.extra["engine"] == "kernel"
+    assert first.same_search(mcts(state, iterations=20000, seed=7))
+    others = [mcts(state, iterations=20000, seed=s) for s in range(1, 5)]
+    assert any(not first.same_search(o) for o in others)
+
+
+def test_search_does_not_change_the_state(kernel):
+    for state in (kernel("dog/tiny-example", 11), _reference_state("dog/tiny-example", 11)):
+        before = state.to_json()
+        mcts(state, iterations=200, seed=0)
+        assert state.to_json() == before
+
+
+@pytest.mark.parametrize("puzzle", ["dog/tiny-example", "dog/shout-gauntlet", "dog/stick"])
+@pytest.mark.parametrize("rollouts", [1, 3])
+def test_paths_agree_on_the_dog_game(kernel, puzzle, rollouts):
+    # Not a promise of the API (only each path's determinism is), but the adapter mirrors the
+    # compiled loop step by step, and the dog engines agree on every observable: so they agree.
+    ref = mcts(_reference_state(puzzle, 11), iterations=600, seed=11, rollouts=rollouts)
+    ker = mcts(kernel(puzzle, 11), iterations=600, seed=11, rollouts=rollouts)
+    assert ref.extra["engine"] == "python" and ker.extra["engine"] == "kernel"
+    assert ref.same_search(ker)
+
+
+# -- convergence to the exact value ---------------------------------------------------------------
+@pytest.mark.parametrize("roll", ROLLS)
+@pytest.mark.parametrize("name", sorted(FORESTS))
+def test_kernel_converges_to_the_exact_value(kernel, name, roll):
+    state = kernel(FORESTS[name], roll)
+    result = mcts(state, iterations=100_000, seed=1)
+    _assert_converged(result, name, roll, tolerance=0.02)
+
+
+@pytest.mark.parametrize("roll", [11, 12])
+def test_python_adapter_converges(roll):
+    state = _reference_state(FORESTS["shout-3x3"], roll)
+    result = mcts(state, iterations=20_000, seed=2)
+    assert result.extra["engine"] == "python"
+    _assert_converged(result, "shout-3x3", roll, tolerance=0.02)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("roll", ROLLS)
+@pytest.mark.parametrize("name", ["squirrel-3x3", "puddle-4x4"])
+def test_python_adapter_converges_slow(name, roll):
+    state = _reference_state(FORESTS[name], roll)
+    result = mcts(state, iterations=60_000, seed=1)
+    _assert_converged(result, name, roll, tolerance=0.02)
+
+
+def test_heuristic_evaluator_kernel(kernel):
+    state = kernel(FORESTS["shout-3x3"], 12)  # N wins for sure, E walks under the shout
+    result = mcts(state, iterations=3000, seed=0, evaluator="heuristic")
+    assert result.extra["evaluator"] == "heuristic"
+    assert result.best_label == "N"
+    assert result.value == pytest.approx(1.0, abs=0.01)  # heuristic leaves pull a little
+    assert result.same_search(mcts(state, iterations=3000, seed=0, evaluator="heuristic"))
+
+
+def test_heuristic_evaluator_needs_a_heuristic():
+    state = _reference_state("dog/tiny-example", 11)
+    with pytest.raises(OptionError, match="heuristic"):
+        mcts(state, iterations=10, evaluator="heuristic")
+
+
+# -- several players: max^n --------------------------------------------------------------------
+# Player 0 picks L/R, a coin lands (1/4, 3/4), player 1 picks l/r. Player 1 maximises its own
+# return, so L (which would give player 0 a 1.0 if player 1 cooperated) is worth only 0.225 to
+# player 0, and R is worth 0.675: max^n picks R.
+_PAY = {  # (a0, coin, a1) -> (return 0, return 1)
+    (0, 0, 0): (0.3, 0.9), (0, 0, 1): (1.0, 0.1), (0, 1, 0): (0.2, 0.8), (0, 1, 1): (1.0, 0.2),
+    (1, 0, 0): (0.6, 0.5), (1, 0, 1): (0.0, 0.4), (1, 1, 0): (0.1, 0.3), (1, 1, 1): (0.7, 0.6),
+}  # fmt: skip
+
+
+class _TwoPlayerState:
+    """A tiny two-player game with a chance node, over the protocol only."""
+
+    def __init__(self, moves=()):
+        self.moves = tuple(moves)
+
+    def current_player(self):
+        return (0, CHANCE, 1, TERMINAL)[len(self.moves)]
+
+    def is_terminal(self):
+        return len(self.moves) == 3
+
+    def is_chance_node(self):
+        return len(self.moves) == 1
+
+    def legal_actions(self):
+        return [[0, 1], [2, 3], [4, 5], []][len(self.moves)]
+
+    def chance_outcomes(self):
+        return [(2, 0.25), (3, 0.75)] if len(self.moves) == 1 else []
+
+    def apply_action(self, action):
+        if action not in self.legal_actions():
+            raise IllegalActionError(f"action {action} is not legal")
+        self.moves += (action,)
+
+    def clone(self):
+        return _TwoPlayerState(self.moves)
+
+    def returns(self):
+        if len(self.moves) < 3:
+            return [0.0, 0.0]
+        a0, coin, a1 = self.moves
+        return list(_PAY[(a0, coin - 2, a1 - 4)])
+
+    def action_to_string(self, action):
+        return ["L", "R", "heads", "tails", "l", "r"][action]
+
+    def to_json(self):
+        return repr(self.moves)
+
+
+def test_max_n_two_players():
+    result = mcts(_TwoPlayerState(), iterations=20_000, seed=4)
+    assert result.best_label == "R"
+    assert result.value == pytest.approx(0.675, abs=0.05)
+    assert result.moves[0].pv == ("R", "tails", "r")
+    by_label = {m.label: m for m in result.moves}
+    assert by_label["L"].value == pytest.approx(0.225, abs=0.1)
+    # player 1 to move after (R, tails): it maximises its own return (r: 0.6 > l: 0.3)
+    state = _TwoPlayerState((1, 3))
+    result = mcts(state, iterations=500, seed=0)
+    assert result.best_label == "r"
+    assert result.value == pytest.approx(0.6)
+
+
+# -- budgets and options -----------------------------------------------------------------------
+def test_seconds_budget(kernel):
+    for state in (kernel("dog/tiny-example", 11), _reference_state("dog/tiny-example", 11)):
+        result = mcts(state, iterations=None, seconds=0.05, seed=0)
+        assert result.extra["stopped_by"] == "seconds"
+        assert result.iterations >= 1
+        both = mcts(state, iterations=25, seconds=60.0, seed=0)
+        assert both.extra["stopped_by"] == "iterations"
+        assert both.iterations == 25
+
+
+@pytest.mark.parametrize(
+    ("options", "match"),
+    [
+        ({"iterations": 0}, "iterations"),
+        ({"iterations": -5}, "iterations"),
+        ({"iterations": 2.5}, "iterations"),
+        ({"iterations": True}, "iterations"),
+        ({"iterations": None}, "budget"),
+        ({"iterations": None, "seconds": 0}, "seconds"),
+        ({"seconds": -1.0}, "seconds"),
+        ({"seconds": float("nan")}, "seconds"),
+        ({"seconds": float("inf")}, "seconds"),
+        ({"seconds": "1"}, "seconds"),
+        ({"seed": -1}, "seed"),
+        ({"seed": 2**64}, "seed"),
+        ({"seed": "7"}, "seed"),
+        ({"c": -0.1}, "c must"),
+        ({"c": float("nan")}, "c must"),
+        ({"evaluator": "neural"}, "unknown evaluator 'neural'"),
+        ({"rollouts": 0}, "rollouts"),
+        ({"reuse": object()}, "reuse"),
+    ],
+)
+def test_bad_options_raise(options, match):
+    state = _reference_state("dog/tiny-example", 11)
+    with pytest.raises(OptionError, match=match):
+        mcts(state, **options)
+
+
+def test_terminal_and_chance_roots_raise(kernel):
+    for make in (_reference_state, kernel):
+        with pytest.raises(OptionError, match="chance node"):
+            mcts(make("dog/tiny-example"), iterations=10)
+        over = make("dog/tiny-2x2", 10, 0)  # one turn, one step north: the game is lost
+        assert over.is_terminal()
+        with pytest.raises(OptionError, match="the game is over"):
+            mcts(over, iterations=10)
+
+
+def test_c_zero_and_large_budgets_work(kernel):
+    state = kernel("dog/tiny-example", 11)
+    assert mcts(state, iterations=500, c=0).iterations == 500
+    assert mcts(state, iterations=1, seed=0).iterations == 1  # root expanded, nothing visited
+
+
+# -- tree reuse ---------------------------------------------------------------------------------
+def _reuse_walk(state):
+    """search, advance through a move and a roll, search again: (tree, results, states)."""
+    tree = MCTSTree()
+    first = tree.search(state, iterations=3000, seed=5)
+    best = first.best_action
+    kept = next(m.visits for m in first.moves if m.action == best)
+    tree.advance(best)
+    state.apply_action(best)
+    assert tree.root_visits == kept
+    while state.is_chance_node():
+        outcome = state.chance_outcomes()[0][0]
+        tree.advance(outcome)
+        state.apply_action(outcome)
+    reused = tree.root_visits
+    assert 0 < reused <= kept
+    second = tree.search(state, iterations=500, seed=6)
+    assert second.extra["reused_visits"] == reused
+    assert second.extra["root_visits"] == reused + 500
+    assert second.iterations == 500
+    return tree, first, second
+
+
+def test_tree_reuse_keeps_statistics_python():
+    tree, _, second = _reuse_walk(_reference_state("dog/tiny-example", 11))
+    assert tree.engine == "python"
+    assert tree.nodes == second.nodes
+
+
+def test_tree_reuse_keeps_statistics_kernel(kernel):
+    tree, _, _ = _reuse_walk(kernel("dog/tiny-example", 11))
+    assert tree.engine == "kernel"
+    assert tree.bytes_per_node == 32  # 24-byte node + one player's value sum
+
+
+def test_tree_reuse_paths_agree(kernel):
+    _, r1, r2 = _reuse_walk(_reference_state("dog/tiny-example", 11))
+    _, k1, k2 = _reuse_walk(kernel("dog/tiny-example", 11))
+    assert r1.same_search(k1) and r2.same_search(k2)
+
+
+def test_tree_reuse_through_mcts_reuse_argument(kernel):
+    state = kernel("dog/tiny-example", 11)
+    tree = MCTSTree()
+    a = mcts(state, iterations=1000, seed=1, reuse=tree)
+    b = mcts(state, iterations=1000, seed=2, reuse=tree)
+    assert b.extra["reused_visits"] == 1000 and b.extra["root_visits"] == 2000
+    assert sum(m.visits for m in b.moves) == sum(m.visits for m in a.moves) + 1000
+
+
+def test_tree_reuse_rejects_another_state(kernel):
+    for make in (_reference_state, kernel):
+        tree = MCTSTree()
+        tree.search(make("dog/tiny-example", 11), iterations=50)
+        with pytest.raises(OptionError, match="root is not this state"):
+            tree.search(make("dog/tiny-example", 12), iterations=50)
+        with pytest.raises(IllegalActionError):
+            tree.advance(13)  # a shout outcome at a step
+        with pytest.raises(IllegalActionError):
+            tree.advance(2**40)
+        with pytest.raises(IllegalActionError):
+            tree.advance("N")
+        tree.reset()
+        assert tree.nodes == 0 and tree.engine is None
+        tree.advance(0)  # nothing to advance before a search
+        assert tree.search(make("dog/tiny-example", 12), iterations=50).iterations == 50
+
+
+def test_tree_reuse_rejects_the_other_engine(kernel):
+    tree = MCTSTree()
+    tree.search(kernel("dog/tiny-example", 11), iterations=50)
+    with pytest.raises(OptionError, match="root is not this state"):
+        tree.search(_reference_state("dog/tiny-example", 11), iterations=50)
+
+
+def test_advance_to_an_unvisited_child_starts_fresh(kernel):
+    for make in (_reference_state, kernel):
+        state = make("dog/tiny-example", 11)
+        tree = MCTSTree()
+        tree.search(state, iterations=1)  # the root is expanded, no child visited
+        action = state.legal_actions()[-1]
+        tree.advance(action)
+        state.apply_action(action)
+        assert tree.root_visits == 0 and tree.nodes == 1
+        while state.is_chance_node():
+            outcome = state.chance_outcomes()[0][0]
+            tree.advance(outcome)
+            state.apply_action(outcome)
+        assert tree.search(state, iterations=20).extra["reused_visits"] == 0
