@@ -27,6 +27,34 @@ from solver.game import CHANCE, TERMINAL, Game, State, load_game, registered_gam
 
 __version__ = "0.1.0"
 
+
+def best_move(state: State, **budget: object):
+    """The best move at a decision node (see :func:`solver.search.best_move`).
+
+    >>> import solver
+    >>> game = solver.load_game("dog", forest="dog/tiny-2x2", engine="reference")
+    >>> state = game.new_initial_state()
+    >>> state.apply_action(11)                      # roll: 2 steps
+    >>> solver.best_move(state, exact=True).value
+    1.0
+    """
+    from solver.search import best_move as search_best_move
+
+    return search_best_move(state, **budget)
+
+
+def evaluate(state: State, **budget: object) -> float:
+    """The win probability from ``state`` (see :func:`solver.search.evaluate`).
+
+    >>> import solver
+    >>> game = solver.load_game("dog", forest="dog/tiny-2x2", engine="reference")
+    >>> round(solver.evaluate(game.new_initial_state(), exact=True), 4)
+    0.6667
+    """
+    from solver.search import evaluate as search_evaluate
+
+    return search_evaluate(state, **budget)
+
 __all__ = [
     "CHANCE",
     "TERMINAL",
@@ -39,6 +67,8 @@ __all__ = [
     "SolverError",
     "State",
     "__version__",
+    "best_move",
+    "evaluate",
     "load_game",
     "puzzles",
     "registered_games",

@@ -118,6 +118,169 @@ def _dog_play_random(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- searcher-backed commands --------------------------------------------------------------------
+def _game_and_state(args: argparse.Namespace):
+    import solver
+
+    game = solver.load_game("dog", forest=_load_forest(args.forest), engine=args.engine)
+    if getattr(args, "state", None):
+        text = args.state
+        if not text.lstrip().startswith("{"):
+            text = Path(text).read_text(encoding="utf-8")
+        return game, game.state_from_json(text)
+    return game, game.new_initial_state()
+
+
+def _search(state, args: argparse.Namespace):
+    from solver.search import best_move
+
+    if args.exact:
+        return best_move(state, exact=True, memory_mb=args.memory_mb)
+    return best_move(state, iterations=args.iterations, seed=args.seed)
+
+
+def _move_rows(result) -> list[dict]:
+    return [
+        {"action": m.action, "label": m.label, "value": m.value, "visits": m.visits,
+         "pv": list(m.pv)}
+        for m in result.moves
+    ]  # fmt: skip
+
+
+def _best_moves_by_outcome(state, args: argparse.Namespace) -> dict:
+    """Best moves for a decision node, or for every outcome of a chance node."""
+    if not state.is_chance_node():
+        result = _search(state, args)
+        return {"win_probability": result.value, "exact": result.exact,
+                "best_action": result.best_label, "moves": _move_rows(result)}  # fmt: skip
+    outcomes = []
+    total = 0.0
+    for action, probability in state.chance_outcomes():
+        child = state.clone()
+        child.apply_action(action)
+        label = state.action_to_string(action)
+        if child.is_terminal() or child.is_chance_node():
+            from solver.search import evaluate
+
+            value = evaluate(child, exact=args.exact, iterations=args.iterations, seed=args.seed)
+            row = {"outcome": label, "probability": probability, "win_probability": value,
+                   "best_action": None, "moves": []}  # fmt: skip
+        else:
+            result = _search(child, args)
+            row = {"outcome": label, "probability": probability,
+                   "win_probability": result.value, "best_action": result.best_label,
+                   "moves": _move_rows(result)}  # fmt: skip
+        total += probability * row["win_probability"]
+        outcomes.append(row)
+    return {"win_probability": total, "exact": bool(args.exact), "best_action": None,
+            "chance": True, "outcomes": outcomes}  # fmt: skip
+
+
+def _print_moves(rows: list[dict], indent: str = "") -> None:
+    for rank, row in enumerate(rows, 1):
+        visits = f"  visits {row['visits']:>6}" if row["visits"] else ""
+        pv = " ".join(row["pv"][:8])
+        print(f"{indent}{rank}. {row['label']:<28} win {row['value']:.4f}{visits}  pv: {pv}")
+
+
+def _dog_best_move(args: argparse.Namespace) -> int:
+    import json
+
+    _, state = _game_and_state(args)
+    report = _best_moves_by_outcome(state, args)
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    kind = "exact" if report["exact"] else "estimated"
+    print(f"win probability ({kind}): {report['win_probability']:.4f}")
+    if report.get("chance"):
+        for row in report["outcomes"]:
+            print(f"if {row['outcome']} (p={row['probability']:.3f}):")
+            _print_moves(row["moves"], indent="   ")
+    else:
+        _print_moves(report["moves"])
+    return 0
+
+
+def _dog_solve(args: argparse.Namespace) -> int:
+    import json
+
+    from solver.agents import make_agent
+    from solver.games.dog.play import play_game
+    from solver.stats import wilson_interval
+
+    game, state = _game_and_state(args)
+    if args.exact:
+        from solver.search import expectimax
+
+        result = expectimax(state, exact=True, memory_mb=args.memory_mb)
+        report = {"win_probability": result.value, "exact": True,
+                  "best_action": result.best_label, "states": result.nodes,
+                  "seconds": round(result.elapsed, 3)}  # fmt: skip
+    else:
+        agent = make_agent("mcts", game, seed=args.seed, iterations=args.iterations)
+        wins = sum(
+            play_game(game, agent, seed=args.seed * 1_000_003 + i, state=state).won
+            for i in range(args.games)
+        )
+        low, high = wilson_interval(wins, args.games)
+        report = {"win_probability": wins / args.games, "exact": False, "best_action": None,
+                  "ci_low": low, "ci_high": high, "games": args.games,
+                  "iterations": args.iterations}  # fmt: skip
+        if not state.is_chance_node() and not state.is_terminal():
+            report["best_action"] = _search(state, args).best_label
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    if report["exact"]:
+        print(f"exact win probability: {report['win_probability']:.6f}"
+              f"  ({report['states']} states, {report['seconds']} s)")  # fmt: skip
+    else:
+        print(f"MCTS policy win rate: {report['win_probability']:.4f}  95% CI "
+              f"[{report['ci_low']:.4f}, {report['ci_high']:.4f}] over {args.games} games "
+              f"({args.iterations} iterations per decision)")  # fmt: skip
+    if report["best_action"]:
+        print(f"best action: {report['best_action']}")
+    return 0
+
+
+def _dog_play(args: argparse.Namespace) -> int:
+    import json
+
+    import solver
+    from solver.agents import make_agent
+    from solver.games.dog.play import play_game
+    from solver.stats import wilson_interval
+
+    game = solver.load_game("dog", forest=_load_forest(args.forest), engine=args.engine)
+    if args.games < 1:
+        raise OptionError(f"--games must be at least 1, not {args.games}")
+    agent = make_agent(args.agent, game, seed=args.seed, iterations=args.iterations)
+    wins = sum(
+        play_game(game, agent, seed=args.seed * 1_000_003 + i).won for i in range(args.games)
+    )
+    low, high = wilson_interval(wins, args.games)
+    report = {"agent": args.agent, "games": args.games, "wins": wins,
+              "win_rate": wins / args.games, "ci_low": low, "ci_high": high}  # fmt: skip
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(f"{args.agent}: won {wins}/{args.games} = {wins / args.games:.4f}  "
+              f"95% CI [{low:.4f}, {high:.4f}]")  # fmt: skip
+    return 0
+
+
+def _add_search_options(p: argparse.ArgumentParser, *, exact: bool = True) -> None:
+    p.add_argument("forest", help="a .forest file or a puzzle name such as dog/tiny-example")
+    p.add_argument("--iterations", type=int, default=1000, help="MCTS iterations per decision")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--engine", choices=("kernel", "reference"), default=None)
+    p.add_argument("--json", action="store_true", help="print a JSON object")
+    if exact:
+        p.add_argument("--exact", action="store_true", help="exact expectimax instead of MCTS")
+        p.add_argument("--memory-mb", type=float, default=1024, help="exact search memory cap")
+
+
 # -- the parser ----------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -156,6 +319,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--engine", choices=("kernel", "reference"), default=None)
     p.set_defaults(handler=_dog_play_random)
 
+    p = commands.add_parser("best-move", help="the best move (MCTS, or exact with --exact)")
+    _add_search_options(p)
+    p.add_argument("--state", default=None, help="a state as JSON (text or file) instead of the start")
+    p.set_defaults(handler=_dog_best_move)
+
+    p = commands.add_parser("solve", help="the win probability from the start")
+    _add_search_options(p)
+    p.add_argument("--state", default=None, help="a state as JSON (text or file) instead of the start")
+    p.add_argument("--games", type=int, default=200, help="games played for the MCTS estimate")
+    p.set_defaults(handler=_dog_solve)
+
+    p = commands.add_parser("play", help="play games with an agent and report the win rate")
+    _add_search_options(p, exact=False)
+    p.add_argument("--agent", choices=("mcts", "exact", "greedy", "random"), default="mcts")
+    p.add_argument("--games", type=int, default=100)
+    p.set_defaults(handler=_dog_play)
     return parser
 
 
