@@ -4,7 +4,7 @@ Every error caused by bad input is a :class:`ValueError` subclass whose message 
 thing, so callers can catch ``ValueError`` or the precise class.
 
 >>> from solver.errors import FormatError
->>> err = FormatError("expected a cell symbol", line=3, column=5, found="'x'")
+>>> err = FormatError("a cell symbol", line=3, column=5, found="'x'")
 >>> str(err)
 "line 3, column 5: expected a cell symbol, found 'x'"
 >>> isinstance(err, ValueError)
@@ -57,3 +57,27 @@ class OptionError(SolverError, ValueError):
 
 class ExtensionMissingError(SolverError, ImportError):
     """The compiled kernels are not built; the message says how to build them."""
+
+
+class SearchBudgetError(SolverError):
+    """A search ran out of the budget it was given (for expectimax: the table's memory cap).
+
+    The message names the cap, how much was stored when it was hit and how to raise it;
+    ``cap_bytes`` and ``entries`` carry the numbers. Nothing partial is returned.
+
+    >>> err = SearchBudgetError("the table hit its cap", cap_bytes=1024, entries=3)
+    >>> err.cap_bytes, err.entries
+    (1024, 3)
+    """
+
+    def __init__(self, message: str, *, cap_bytes: int, entries: int):
+        self.cap_bytes = cap_bytes
+        self.entries = entries
+        super().__init__(message)
+
+    def __reduce__(self):  # keep the keyword-only constructor picklable (worker processes)
+        return (_rebuild_search_budget_error, (str(self), self.cap_bytes, self.entries))
+
+
+def _rebuild_search_budget_error(message: str, cap_bytes: int, entries: int) -> SearchBudgetError:
+    return SearchBudgetError(message, cap_bytes=cap_bytes, entries=entries)

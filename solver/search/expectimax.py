@@ -1,0 +1,739 @@
+"""Expectimax: the exact value of a game with chance, or a depth-limited estimate of it.
+
+Three modes, one algorithm (an explicit-stack depth-first search with a transposition table):
+
+- **exact** (default): every node down to the end of the game. Chance nodes take the expectation
+  over their outcomes, decision nodes the best action of the player to move (max^n when there are
+  several players: each player maximises its own return). The root value is the exact win
+  probability (or expected return), ``SearchResult.exact`` is true.
+- **depth-limited** (``exact=False``): ``depth`` plies (decision *and* chance nodes each count
+  one) below the root; a non-terminal node reached with no depth left is valued by the game's
+  heuristic (the kernel's ``vtable.heuristic``; for pure-Python states ``state.heuristic(player)``
+  or the ``heuristic=`` callable). Chance pruning: a node whose path probability (the product of
+  the chance outcomes' probabilities from the root) is below ``min_probability`` is not expanded
+  but valued by the heuristic as well -- *pruned outcomes are valued by the heuristic, not dropped
+  and renormalised*, so every chance node's weights still sum to one and no outcome is ignored.
+  ``depth=None`` means no depth limit (only the probability pruning cuts).
+- **adversarial** (``adversarial=True``): chance picks its worst outcome instead of the average
+  (the minimum of the value of the *target* player: the player to move at the first root searched,
+  player 0 under a chance root). For win/loss games the root value is 1 exactly when the player can
+  win whatever the dice do; the strategy that guarantees it is the table's best action at every
+  decision node (:meth:`Solution.best_action`). Combines with ``exact=False`` (heuristic leaves).
+
+Tie-break (RULES.md §1.5, "faster wins may break ties"): among actions whose values are within
+``1e-12`` of each other, the one with the smaller *win-weighted expected length* is preferred:
+``E[plies to the end of the game × return]`` under the chosen play, i.e. wins that come sooner.
+A ply is any node (a decision or a chance roll), so for the dog game this counts the nodes of the
+game rather than turns; losses weigh zero, so losing lines never make an action look faster. Where
+that ties too (within ``1e-9``), the lower action id wins. The adversarial chance player, among
+equally bad outcomes, picks the slowest one (largest win-weighted length), then the lowest id.
+
+The transposition table holds one entry per expanded node (terminal states and heuristic leaves
+are not stored). Compiled kernels use the C loop of ``solver._ext.expectimax`` (keys: the kernel's
+64-bit hash, verified with a byte comparison of the stored state copy; the GIL is released while it
+runs); pure-Python protocol states (the reference engines) use the same algorithm written here,
+keyed by ``state.to_json()``. Both visit nodes in the same order and give the same values, best
+actions, node and entry counts. In depth-limited mode an entry is reused only when it was computed
+with at least as much remaining depth and (with pruning on) at least as large a path probability;
+otherwise the node is searched again and its entry overwritten.
+
+``memory_mb`` caps the table (C: its real allocation, entries plus index plus search stack;
+Python: an estimate of ``len(key) + 350`` bytes per entry). Hitting it raises
+:class:`~solver.errors.SearchBudgetError`; nothing partial is returned. ``seed`` is accepted for
+symmetry with the other searchers: expectimax is deterministic and never draws a random number.
+
+>>> import solver
+>>> from solver.search.expectimax import expectimax, solve
+>>> game = solver.load_game("dog", forest="dog/tiny-2x2", engine="reference")
+>>> result = expectimax(game.new_initial_state())
+>>> round(result.value, 6), result.best_action, result.exact
+(0.666667, None, True)
+>>> state = game.new_initial_state()
+>>> state.apply_action(11)  # roll: 2 steps
+>>> solution = solve(state)
+>>> solution.result.value, state.action_to_string(solution.best_action(state))
+(1.0, 'N')
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from solver.errors import OptionError, SearchBudgetError, SolverError
+from solver.game import CHANCE
+from solver.search.result import MoveInfo, SearchResult
+
+__all__ = ["Solution", "expectimax", "solve"]
+
+VALUE_EPS = 1e-12
+"""Two values closer than this are equal for the tie-break."""
+PLIES_EPS = 1e-9
+"""Two win-weighted lengths closer than this are equal for the tie-break."""
+UNLIMITED_DEPTH = 2**31 - 1
+"""The remaining depth stored with exact entries (never decremented in exact mode)."""
+MAX_PLIES = 65536
+"""Depth guard: a search deeper than this many plies stops with an error (the game never ends?)."""
+MAX_PLAYERS = 8
+PV_MAX = 64
+"""The longest principal variation reported (labels)."""
+PY_ENTRY_OVERHEAD = 350
+"""Python tables: estimated bytes per entry on top of the key's length (dict slot, tuples)."""
+MB = 1 << 20
+
+Heuristic = Callable[[Any, int], float]
+
+
+# -- options -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Options:
+    exact: bool
+    depth: int | None
+    adversarial: bool
+    memory_bytes: int
+    min_probability: float
+
+    @property
+    def limited(self) -> bool:
+        """Leaves can be valued by the heuristic (depth limit or probability pruning)."""
+        return not self.exact
+
+    @property
+    def depth_left(self) -> int:
+        if self.exact or self.depth is None:
+            return UNLIMITED_DEPTH
+        return self.depth
+
+    @property
+    def mode(self) -> str:
+        if self.adversarial:
+            return "adversarial" if self.exact else "adversarial depth-limited"
+        return "exact" if self.exact else "depth-limited"
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_options(
+    exact: Any, depth: Any, adversarial: Any, memory_mb: Any, min_probability: Any, seed: Any
+) -> _Options:
+    if not isinstance(exact, bool):
+        raise OptionError(f"exact must be True or False, not {exact!r}")
+    if not isinstance(adversarial, bool):
+        raise OptionError(f"adversarial must be True or False, not {adversarial!r}")
+    if depth is not None:
+        if not _is_int(depth) or depth < 1:
+            raise OptionError(f"depth must be a whole number of plies ≥ 1 or None, not {depth!r}")
+        if depth >= UNLIMITED_DEPTH:
+            raise OptionError(f"depth must be below {UNLIMITED_DEPTH}, not {depth!r}")
+        if exact:
+            raise OptionError(
+                f"depth={depth} limits the search, which exact=True does not allow; "
+                "pass exact=False for a depth-limited search"
+            )
+    if isinstance(min_probability, bool) or not isinstance(min_probability, (int, float)):
+        raise OptionError(f"min_probability must be a number in [0, 1), not {min_probability!r}")
+    min_probability = float(min_probability)
+    if not 0.0 <= min_probability < 1.0 or math.isnan(min_probability):
+        raise OptionError(f"min_probability must be in [0, 1), not {min_probability!r}")
+    if min_probability > 0.0 and exact:
+        raise OptionError(
+            f"min_probability={min_probability} prunes chance outcomes, which exact=True does "
+            "not allow; pass exact=False"
+        )
+    if min_probability > 0.0 and adversarial:
+        raise OptionError(
+            "min_probability prunes unlikely chance outcomes, which adversarial=True does not "
+            "allow (the worst outcome counts however unlikely it is)"
+        )
+    if isinstance(memory_mb, bool) or not isinstance(memory_mb, (int, float)):
+        raise OptionError(f"memory_mb must be a positive number of megabytes, not {memory_mb!r}")
+    if not memory_mb > 0 or math.isinf(memory_mb):
+        raise OptionError(
+            f"memory_mb must be a positive, finite number of megabytes, not {memory_mb!r}"
+        )
+    if not _is_int(seed):
+        raise OptionError(f"seed must be a whole number, not {seed!r}")
+    return _Options(
+        exact=exact,
+        depth=depth,
+        adversarial=adversarial,
+        memory_bytes=max(1, int(memory_mb * MB)),
+        min_probability=min_probability,
+    )
+
+
+def budget_error(cap_bytes: int, entries: int, entry_bytes: int | None = None) -> SearchBudgetError:
+    """The error raised when a table hits its memory cap (shared by both engines)."""
+    per = f" ({entry_bytes} bytes each)" if entry_bytes else ""
+    return SearchBudgetError(
+        f"expectimax table hit its memory cap of {cap_bytes / MB:.4g} MB ({cap_bytes} bytes) "
+        f"after storing {entries} entries{per}; raise the cap with memory_mb= "
+        f"(e.g. memory_mb={max(1.0, 4 * cap_bytes / MB):.4g}), or search less with "
+        "exact=False and a depth= or min_probability=",
+        cap_bytes=cap_bytes,
+        entries=entries,
+    )
+
+
+# -- what a search reports -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Entry:
+    """One table entry: the node's player, its chosen action, values and win-weighted lengths.
+
+    ``best_action`` is the best action at a decision node; at a chance node it is the outcome the
+    principal variation follows (the most likely one, or the worst one in adversarial mode).
+    """
+
+    player: int
+    best_action: int
+    values: tuple[float, ...]
+    plies: tuple[float, ...]
+    depth_left: int
+    path_probability: float
+
+
+@dataclass(frozen=True)
+class RootReport:
+    """The root of one search: its entry and the value of each of its children."""
+
+    entry: Entry
+    children: tuple[tuple[int, tuple[float, ...], tuple[float, ...]], ...]
+    expanded: int
+    leaves: int
+
+
+def _better(
+    player: int,
+    values: Sequence[float],
+    plies: Sequence[float],
+    best_values: Sequence[float],
+    best_plies: Sequence[float],
+) -> bool:
+    """Decision nodes: is this child strictly preferred (value, then faster win)?"""
+    v, b = values[player], best_values[player]
+    if v > b + VALUE_EPS:
+        return True
+    return abs(v - b) <= VALUE_EPS and plies[player] < best_plies[player] - PLIES_EPS
+
+
+def _worse(
+    target: int,
+    values: Sequence[float],
+    plies: Sequence[float],
+    best_values: Sequence[float],
+    best_plies: Sequence[float],
+) -> bool:
+    """Adversarial chance nodes: is this outcome strictly worse for the target player?"""
+    v, b = values[target], best_values[target]
+    if v < b - VALUE_EPS:
+        return True
+    return abs(v - b) <= VALUE_EPS and plies[target] > best_plies[target] + PLIES_EPS
+
+
+# -- the pure-Python table and search ------------------------------------------------------------
+class _Frame:
+    __slots__ = (
+        "actions",
+        "best",
+        "depth_left",
+        "have",
+        "i",
+        "key",
+        "path_probability",
+        "player",
+        "plies",
+        "probs",
+        "state",
+        "values",
+    )
+
+    def __init__(
+        self, state: Any, key: str, depth_left: int, path_probability: float, num_players: int
+    ) -> None:
+        self.state = state
+        self.key = key
+        self.depth_left = depth_left
+        self.path_probability = path_probability
+        self.player = state.current_player()
+        self.i = 0
+        self.have = False
+        self.best = -1
+        self.values = [0.0] * num_players
+        self.plies = [0.0] * num_players
+        if self.player == CHANCE:
+            outcomes = state.chance_outcomes()
+            self.actions = [a for a, _ in outcomes]
+            self.probs = [float(p) for _, p in outcomes]
+            top = -1.0
+            for a, p in zip(self.actions, self.probs, strict=True):  # the most likely outcome
+                if p > top:
+                    top, self.best = p, a
+        else:
+            self.actions = list(state.legal_actions())
+            self.probs = []
+        if not self.actions:
+            raise SolverError(
+                f"the game reports no legal action at a non-terminal node: {state.to_json()}"
+            )
+
+
+class PyTable:
+    """The transposition table and search loop for protocol states (keys: ``to_json()``)."""
+
+    engine = "python"
+
+    def __init__(
+        self,
+        game: Any,
+        num_players: int,
+        options: _Options,
+        target: int,
+        heuristic: Heuristic | None,
+    ) -> None:
+        self.game = game
+        self.num_players = num_players
+        self.options = options
+        self.target = target
+        self.heuristic = heuristic
+        self.table: dict[str, Entry] = {}
+        self.bytes = 0
+
+    @property
+    def entries(self) -> int:
+        return len(self.table)
+
+    def lookup(self, state: Any) -> Entry | None:
+        return self.table.get(state.to_json())
+
+    def _leaf(self, state: Any) -> tuple[float, ...]:
+        assert self.heuristic is not None
+        return tuple(float(self.heuristic(state, k)) for k in range(self.num_players))
+
+    def _valid(self, entry: Entry, depth_left: int, path_probability: float) -> bool:
+        opts = self.options
+        if opts.limited and entry.depth_left < depth_left:
+            return False
+        return not (opts.min_probability > 0.0 and entry.path_probability < path_probability)
+
+    def search(self, root: Any, depth_left: int) -> RootReport:
+        opts = self.options
+        n = self.num_players
+        adversarial, limited, min_p = opts.adversarial, opts.limited, opts.min_probability
+        target = self.target
+        zeros = (0.0,) * n
+        expanded = 0
+        leaves = 0
+        children: list[tuple[int, tuple[float, ...], tuple[float, ...]]] = []
+        stack = [_Frame(root.clone(), root.to_json(), depth_left, 1.0, n)]
+        expanded += 1
+        result: tuple[tuple[float, ...], tuple[float, ...]] | None = None
+        while stack:
+            frame = stack[-1]
+            if result is None:
+                if frame.i == len(frame.actions):  # done: store and hand the value up
+                    entry = Entry(
+                        frame.player,
+                        frame.best,
+                        tuple(frame.values),
+                        tuple(frame.plies),
+                        frame.depth_left,
+                        frame.path_probability,
+                    )
+                    if frame.key not in self.table:
+                        cost = len(frame.key) + PY_ENTRY_OVERHEAD
+                        if self.bytes + cost > opts.memory_bytes:
+                            raise budget_error(opts.memory_bytes, len(self.table))
+                        self.bytes += cost
+                    self.table[frame.key] = entry
+                    stack.pop()
+                    result = (entry.values, entry.plies)
+                    continue
+                action = frame.actions[frame.i]
+                chance = frame.player == CHANCE
+                child = frame.state.clone()
+                child.apply_action(action)
+                child_depth = (
+                    frame.depth_left
+                    if frame.depth_left == UNLIMITED_DEPTH
+                    else frame.depth_left - 1
+                )
+                child_p = (
+                    frame.path_probability * frame.probs[frame.i]
+                    if chance
+                    else frame.path_probability
+                )
+                if child.is_terminal():
+                    result = (tuple(float(r) for r in child.returns()), zeros)
+                elif limited and (child_depth <= 0 or (min_p > 0.0 and child_p < min_p)):
+                    leaves += 1
+                    result = (self._leaf(child), zeros)
+                else:
+                    key = child.to_json()
+                    entry = self.table.get(key)
+                    if entry is not None and self._valid(entry, child_depth, child_p):
+                        result = (entry.values, entry.plies)
+                    else:
+                        if len(stack) >= MAX_PLIES:
+                            raise SolverError(
+                                f"expectimax went deeper than {MAX_PLIES} plies: "
+                                "the game does not seem to end"
+                            )
+                        stack.append(_Frame(child, key, child_depth, child_p, n))
+                        expanded += 1
+                        continue
+            # absorb the child's result into the frame on top
+            values, plies = result
+            result = None
+            frame = stack[-1]
+            i = frame.i
+            action = frame.actions[i]
+            wplies = tuple(plies[k] + values[k] for k in range(n))
+            if len(stack) == 1:
+                children.append((action, values, wplies))
+            if frame.player == CHANCE:
+                if adversarial:
+                    if not frame.have or _worse(target, values, wplies, frame.values, frame.plies):
+                        frame.values, frame.plies = list(values), list(wplies)
+                        frame.best, frame.have = action, True
+                else:
+                    p = frame.probs[i]
+                    for k in range(n):
+                        frame.values[k] += p * values[k]
+                        frame.plies[k] += p * wplies[k]
+            elif not frame.have or _better(frame.player, values, wplies, frame.values, frame.plies):
+                frame.values, frame.plies = list(values), list(wplies)
+                frame.best, frame.have = action, True
+            frame.i = i + 1
+        root_entry = self.table[root.to_json()]
+        return RootReport(root_entry, tuple(children), expanded, leaves)
+
+
+# -- the compiled table --------------------------------------------------------------------------
+class KernelTable:
+    """The same interface over ``solver._ext.expectimax.ExpectimaxTable`` (kernel states)."""
+
+    engine = "kernel"
+
+    def __init__(
+        self, game: Any, num_players: int, options: _Options, target: int, hash_bits: int = 64
+    ) -> None:
+        from solver._ext.expectimax import ExpectimaxTable
+
+        self.game = game
+        self.num_players = num_players
+        self.options = options
+        self.target = target
+        self._table = ExpectimaxTable(
+            game,
+            options.memory_bytes,
+            adversarial=options.adversarial,
+            limited=options.limited,
+            min_probability=options.min_probability,
+            target=target,
+            hash_bits=hash_bits,
+        )
+
+    @property
+    def entries(self) -> int:
+        return self._table.entries
+
+    @property
+    def bytes(self) -> int:
+        return self._table.bytes
+
+    @property
+    def entry_bytes(self) -> int:
+        return self._table.entry_size
+
+    def lookup(self, state: Any) -> Entry | None:
+        found = self._table.lookup(state)
+        return None if found is None else Entry(*found)
+
+    def search(self, root: Any, depth_left: int) -> RootReport:
+        entry, children, expanded, leaves = self._table.search(root, depth_left)
+        return RootReport(Entry(*entry), tuple(children), expanded, leaves)
+
+
+def _game_of(state: Any) -> Any:
+    game = getattr(state, "game", None)
+    if game is None and hasattr(state, "get_game"):
+        game = state.get_game()
+    if game is None:
+        raise OptionError(f"{type(state).__name__} does not say which game it belongs to (.game)")
+    return game
+
+
+def _is_kernel_state(state: Any, game: Any) -> bool:
+    return hasattr(state, "_state_capsule") and hasattr(game, "_kernel_handle")
+
+
+def _make_table(
+    state: Any,
+    options: _Options,
+    heuristic: Heuristic | None,
+    engine: str | None,
+    hash_bits: int = 64,
+) -> PyTable | KernelTable:
+    game = _game_of(state)
+    num_players = int(game.num_players())
+    if not 1 <= num_players <= MAX_PLAYERS:
+        raise OptionError(f"expectimax handles 1..{MAX_PLAYERS} players, not {num_players}")
+    player = state.current_player()
+    target = player if player >= 0 else 0
+    kernel = _is_kernel_state(state, game)
+    if engine is None:
+        engine = "kernel" if kernel else "python"
+    if engine not in ("kernel", "python"):
+        raise OptionError(f"_engine must be 'kernel' or 'python', not {engine!r}")
+    if engine == "kernel":
+        if not kernel:
+            raise OptionError(f"{type(state).__name__} is not a compiled-kernel state")
+        if heuristic is not None:
+            raise OptionError(
+                "heuristic= is for pure-Python states; kernel states use the kernel's own heuristic"
+            )
+        return KernelTable(game, num_players, options, target, hash_bits)
+    if heuristic is None and hasattr(state, "heuristic"):
+
+        def heuristic(s: Any, k: int) -> float:
+            return float(s.heuristic(k))
+
+    if options.limited and heuristic is None:
+        raise OptionError(
+            f"a depth-limited search needs a heuristic, and {type(state).__name__} has none: "
+            "pass heuristic=callable(state, player) -> [0, 1], or use exact=True"
+        )
+    return PyTable(game, num_players, options, target, heuristic)
+
+
+# -- the public functions ------------------------------------------------------------------------
+class Solution:
+    """A solved (or searched) position, able to answer for positions reached later.
+
+    ``result`` is the :class:`SearchResult` of the root. :meth:`best_action` and :meth:`value`
+    read the table for any state of the same game; a state the table does not hold (off the
+    searched tree, or in depth-limited mode where every query is searched afresh with the same
+    depth) is searched then, reusing and growing the same table. In adversarial mode the best
+    actions are the guaranteeing strategy.
+    """
+
+    def __init__(self, table: PyTable | KernelTable, options: _Options, result: SearchResult):
+        self._table = table
+        self._options = options
+        self.result = result
+
+    @property
+    def mode(self) -> str:
+        return self._options.mode
+
+    @property
+    def entries(self) -> int:
+        return self._table.entries
+
+    def _check_game(self, state: Any) -> None:
+        game, solved = _game_of(state), self._table.game
+        if game is solved:
+            return
+        forest = getattr(game, "forest", None)
+        if type(game) is not type(solved) or forest is None or forest != solved.forest:
+            raise OptionError(
+                f"this state belongs to another game ({game!r}) than the one solved ({solved!r})"
+            )
+
+    def entry(self, state: Any) -> Entry | None:
+        """The table entry for ``state`` (searching it if needed); None when terminal."""
+        self._check_game(state)
+        if state.is_terminal():
+            return None
+        if not self._options.limited:
+            entry = self._table.lookup(state)
+            if entry is not None:
+                return entry
+        return self._table.search(state, self._options.depth_left).entry
+
+    def best_action(self, state: Any) -> int | None:
+        """The best action at ``state``; None at chance nodes and terminal states.
+
+        >>> import solver
+        >>> game = solver.load_game("dog", forest="dog/tiny-2x2", engine="reference")
+        >>> solution = solve(game.new_initial_state())
+        >>> state = game.new_initial_state()
+        >>> state.apply_action(12)  # roll: 3 steps
+        >>> state.action_to_string(solution.best_action(state))
+        'N'
+        """
+        self._check_game(state)
+        if state.is_terminal() or state.current_player() == CHANCE:
+            return None
+        entry = self.entry(state)
+        assert entry is not None
+        return entry.best_action
+
+    def value(self, state: Any, player: int | None = None) -> float:
+        """The value of ``state`` for ``player`` (default: the player to move, else player 0)."""
+        self._check_game(state)
+        if player is None:
+            current = state.current_player()
+            player = current if current >= 0 else 0
+        if state.is_terminal():
+            return float(state.returns()[player])
+        entry = self.entry(state)
+        assert entry is not None
+        return entry.values[player]
+
+    def __repr__(self) -> str:
+        return f"Solution(mode={self.mode!r}, value={self.result.value!r}, entries={self.entries})"
+
+
+def _pv(table: PyTable | KernelTable, state: Any, limit: int = PV_MAX) -> list[str]:
+    """Labels following the table's choices from ``state`` (best actions, pv chance outcomes)."""
+    labels: list[str] = []
+    state = state.clone()
+    while len(labels) < limit and not state.is_terminal():
+        entry = table.lookup(state)
+        if entry is None or entry.best_action < 0:
+            break
+        labels.append(state.action_to_string(entry.best_action))
+        state.apply_action(entry.best_action)
+    return labels
+
+
+def _rank(
+    player: int, children: Sequence[tuple[int, tuple[float, ...], tuple[float, ...]]], best: int
+) -> list[tuple[int, tuple[float, ...], tuple[float, ...]]]:
+    def compare(a: tuple, b: tuple) -> int:
+        if _better(player, a[1], a[2], b[1], b[2]):
+            return -1
+        if _better(player, b[1], b[2], a[1], a[2]):
+            return 1
+        return -1 if a[0] < b[0] else (1 if a[0] > b[0] else 0)
+
+    first = [c for c in children if c[0] == best]
+    rest = sorted((c for c in children if c[0] != best), key=functools.cmp_to_key(compare))
+    return first + rest
+
+
+def solve(
+    state: Any,
+    exact: bool = True,
+    depth: int | None = None,
+    adversarial: bool = False,
+    memory_mb: float = 1024,
+    min_probability: float = 0.0,
+    seed: int = 0,
+    *,
+    heuristic: Heuristic | None = None,
+    _engine: str | None = None,
+    _hash_bits: int = 64,
+) -> Solution:
+    """Search ``state`` like :func:`expectimax` and keep the table: a :class:`Solution`.
+
+    >>> import solver
+    >>> game = solver.load_game("dog", forest="dog/tiny-3x3", engine="reference")
+    >>> solution = solve(game.new_initial_state(), adversarial=True)
+    >>> solution.result.value, solution.mode
+    (0.0, 'adversarial')
+    """
+    options = _check_options(exact, depth, adversarial, memory_mb, min_probability, seed)
+    if state.is_terminal():
+        raise OptionError("the game is over in this state: there is nothing to search")
+    start = time.perf_counter()
+    table = _make_table(state, options, heuristic, _engine, _hash_bits)
+    report = table.search(state, options.depth_left)
+    elapsed = time.perf_counter() - start
+    entry = report.entry
+    player = entry.player
+    extra: dict[str, Any] = {
+        "mode": options.mode,
+        "engine": table.engine,
+        "values": list(entry.values),
+        "leaves": report.leaves,
+        "table_bytes": table.bytes,
+        "win_weighted_plies": entry.plies[player if player >= 0 else table.target],
+    }
+    if player == CHANCE:
+        value_player = table.target
+        moves: tuple[MoveInfo, ...] = ()
+        best_action = best_label = None
+        extra["pv"] = _pv(table, state)
+    else:
+        value_player = player
+        infos = []
+        for action, values, _plies in _rank(player, report.children, entry.best_action):
+            child = state.clone()
+            child.apply_action(action)
+            label = state.action_to_string(action)
+            pv = (label, *_pv(table, child, PV_MAX - 1))
+            infos.append(
+                MoveInfo(action=action, label=label, visits=0, value=values[player], pv=pv)
+            )
+        moves = tuple(infos)
+        best_action = entry.best_action
+        best_label = state.action_to_string(best_action)
+        extra["pv"] = list(moves[0].pv)
+    result = SearchResult(
+        best_action=best_action,
+        best_label=best_label,
+        moves=moves,
+        value=entry.values[value_player],
+        iterations=report.expanded,
+        nodes=table.entries,
+        elapsed=elapsed,
+        exact=options.exact,
+        extra=extra,
+    )
+    return Solution(table, options, result)
+
+
+def expectimax(
+    state: Any,
+    exact: bool = True,
+    depth: int | None = None,
+    adversarial: bool = False,
+    memory_mb: float = 1024,
+    min_probability: float = 0.0,
+    seed: int = 0,
+    *,
+    heuristic: Heuristic | None = None,
+    _engine: str | None = None,
+    _hash_bits: int = 64,
+) -> SearchResult:
+    """Search ``state`` with expectimax (see the module docstring for the modes).
+
+    Returns a :class:`SearchResult`: ``moves`` rank every root action with its value (exact values
+    in exact mode), ``pv`` follows best actions and the most likely chance outcomes (adversarial:
+    the worst ones), ``iterations`` counts nodes expanded, ``nodes`` table entries, ``exact`` is
+    true in exact mode (adversarial: the guaranteed value). From a chance node the result has the
+    value only (``best_action`` None, no moves; ``extra["pv"]`` follows the likeliest outcome).
+    ``heuristic`` values leaves of pure-Python states in depth-limited mode. The private
+    ``_engine`` (``"kernel"``/``"python"``) forces one loop, ``_hash_bits`` narrows the kernel
+    hash the compiled table sees (tests of collision handling).
+
+    >>> import solver
+    >>> game = solver.load_game("dog", forest="dog/stick", engine="reference")
+    >>> state = game.new_initial_state()
+    >>> state.apply_action(10)  # roll: 1 step
+    >>> result = expectimax(state)
+    >>> [(m.label, round(m.value, 4)) for m in result.moves]
+    [('W', 0.8889), ('N', 0.8889), ('E', 0.1111)]
+    >>> result.moves[2].pv[:2]
+    ('E', 'investigate interesting stick at (2,2)')
+    """
+    return solve(
+        state,
+        exact,
+        depth,
+        adversarial,
+        memory_mb,
+        min_probability,
+        seed,
+        heuristic=heuristic,
+        _engine=_engine,
+        _hash_bits=_hash_bits,
+    ).result
