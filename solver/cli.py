@@ -61,10 +61,7 @@ def _dog_generate(args: argparse.Namespace) -> int:
 def _dog_show(args: argparse.Namespace) -> int:
     from solver.games.dog.render import render_ascii
 
-    forest = _load_forest(args.forest)
-    title = f"{forest.name or args.forest}  ({forest.width}x{forest.height}, {forest.turns} turns)"
-    print(title)
-    print(render_ascii(forest))
+    print(render_ascii(_load_forest(args.forest)))
     return 0
 
 
