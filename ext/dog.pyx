@@ -702,7 +702,7 @@ cdef class DogKernelGame:
     cdef tuple _cell_json   # cell index -> "[row,col]"
     cdef tuple _offer_labels  # (cell * 2 + (action - IGNORE)) -> label, for offer cells
 
-    def __cinit__(self, forest, *args, **kwargs):
+    def __cinit__(self, *args, **kwargs):
         self.data = NULL
         self.handle.vtable = &DOG_VTABLE
         self.handle.game = NULL
@@ -743,7 +743,13 @@ cdef class DogKernelGame:
             free(self.data)
             self.data = NULL
 
+    cdef int _check(self) except -1:
+        if self.data == NULL or self.forest is None:
+            raise TypeError(f"{type(self).__name__} was not initialised with a forest")
+        return 0
+
     def new_initial_state(self):
+        self._check()
         cdef DogKernelState state = DogKernelState.__new__(DogKernelState)
         state.game = self
         dog_init_state(self.data, &state.st)
@@ -778,6 +784,7 @@ cdef class DogKernelGame:
         """A state from a dictionary as ``to_dict`` writes it (validated like the reference)."""
         from solver.games.dog.rules import _validated_fields
 
+        self._check()
         fields = _validated_fields(self.forest, data)
         cdef DogKernelState state = DogKernelState.__new__(DogKernelState)
         cdef DogState* s = &state.st
@@ -810,10 +817,12 @@ cdef class DogKernelGame:
 
         The capsule keeps the game alive while it exists.
         """
+        self._check()
         return _capsule(&self.handle, HANDLE_NAME, self)
 
     def _state_from_capsule(self, capsule):
         """A Python state holding a copy of the struct a ``forest_solver.KernelState`` points to."""
+        self._check()
         cdef DogState* src = <DogState*>PyCapsule_GetPointer(capsule, STATE_NAME)
         cdef DogKernelState state = DogKernelState.__new__(DogKernelState)
         state.game = self
@@ -822,6 +831,7 @@ cdef class DogKernelGame:
 
     def _state_from_bytes(self, bytes raw):
         """A state from ``STATE_SIZE`` raw bytes (as ``state._to_bytes()`` gives; unchecked)."""
+        self._check()
         if len(raw) != sizeof(DogState):
             raise ValueError(f"a dog kernel state is {sizeof(DogState)} bytes, not {len(raw)}")
         cdef DogKernelState state = DogKernelState.__new__(DogKernelState)
@@ -847,6 +857,10 @@ cdef class DogKernelState:
 
     cdef DogState st
     cdef readonly DogKernelGame game
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("dog kernel states come from game.new_initial_state() or "
+                        "game.state_from_json(), not from the class")
 
     # -- the protocol ----------------------------------------------------------------------------
     def current_player(self):
@@ -1170,6 +1184,23 @@ cdef void _playouts(const DogGameData* g, long n_games, uint64_t seed, long* gam
             wins[0] += 1
 
 
+def copy_loop(DogKernelState state, long n):
+    """Copy ``state``'s struct ``n`` times in C, each copy from the previous one (benchmarks).
+
+    Returns a checksum so that the copies cannot be optimised away.
+    """
+    cdef DogState scratch[2]
+    cdef long i
+    cdef uint64_t check = 0
+    memcpy(&scratch[0], &state.st, sizeof(DogState))
+    with nogil:
+        for i in range(n):
+            memcpy(&scratch[(i + 1) & 1], &scratch[i & 1], sizeof(DogState))
+            scratch[(i + 1) & 1].marked[0] ^= <uint64_t>i
+            check += scratch[(i + 1) & 1].marked[0]
+    return check
+
+
 def random_playouts(DogKernelGame game, long n_games, seed):
     """Play ``n_games`` random games in C: chance by its probabilities, decisions uniformly.
 
@@ -1184,6 +1215,7 @@ def random_playouts(DogKernelGame game, long n_games, seed):
         from solver.errors import OptionError
 
         raise OptionError(f"seed must be a whole number from 0 to 2**64 - 1, not {seed!r}")
+    game._check()
     cdef uint64_t c_seed = seed
     cdef long games = 0, wins = 0
     cdef long long applied = 0

@@ -1,10 +1,11 @@
-"""The dog game's compiled engine: a thin entry over ``solver._ext.dog`` (built from ``ext/dog.pyx``).
+"""The dog game's compiled engine: a thin entry over ``solver._ext.dog`` (from ``ext/dog.pyx``).
 
-:class:`KernelDogGame` speaks the same protocol as the reference :class:`~solver.games.dog.rules.DogGame`
-and agrees with it on every observable (the differential tests check that). Its states are
-``solver._ext.dog.DogKernelState`` objects: a fixed-size C struct each, so ``clone()`` is a
-``memcpy``. There is no fallback to the reference: without the compiled extension, building a
-:class:`KernelDogGame` raises :class:`~solver.errors.ExtensionMissingError` saying how to build it.
+:class:`KernelDogGame` speaks the same protocol as the reference
+:class:`~solver.games.dog.rules.DogGame` and agrees with it on every observable (the
+differential tests check that). Its states are ``solver._ext.dog.DogKernelState`` objects: a
+fixed-size C struct each, so ``clone()`` is a ``memcpy``. There is no fallback to the reference:
+without the compiled extension, building a :class:`KernelDogGame` raises
+:class:`~solver.errors.ExtensionMissingError` saying how to build it.
 
 >>> from solver import puzzles
 >>> game = KernelDogGame(puzzles.load("dog/tiny-example"))

@@ -1,0 +1,196 @@
+"""Dog-game engine speed: the compiled kernel against the reference, measured in the same run.
+
+Run with ``make bench`` (or ``pytest bench/test_bench_dog.py --benchmark-enable -s``). Measured on
+the curated 9x9 forest ``dog/open-meadow-9x9``:
+
+* actions/s of a seeded random playout loop (chance sampled by its probabilities, decisions
+  uniformly) three ways: the kernel's C loop (``solver._ext.dog.random_playouts``), the kernel
+  through the Python protocol, and the reference (the baseline); the ratios go to
+  ``benchmark.extra_info`` and are printed;
+* the size of a state (the C struct, and the Python object that holds it) and the time to copy
+  one: a ``memcpy`` in C, ``clone()`` in Python, and the reference's ``clone()``.
+
+Nothing here asserts a wall-clock time (DESIGN.md, conventions).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+
+import pytest
+
+from solver import puzzles
+from solver.games.dog.kernel import KernelDogGame
+from solver.games.dog.rules import DogGame
+
+dog = pytest.importorskip("solver._ext.dog")
+
+FOREST = "dog/open-meadow-9x9"
+SEED = 2024
+GAMES = {"c-loop": 20_000, "kernel-python": 2_000, "reference": 200}  # about 0.1 s each
+RATES: dict[str, float] = {}  # actions/s per way, filled by the tests of this run
+
+
+def python_playouts(game, n_games: int, seed: int) -> tuple[int, int, int]:
+    """The random playout loop over the Python protocol: (games, actions applied, wins)."""
+    rnd = random.Random(seed).random
+    actions = wins = 0
+    for _ in range(n_games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                u = rnd()
+                action = outcomes[-1][0]
+                acc = 0.0
+                for outcome, probability in outcomes:
+                    acc += probability
+                    if u < acc:
+                        action = outcome
+                        break
+            else:
+                legal = state.legal_actions()
+                action = legal[int(rnd() * len(legal))]
+            state.apply_action(action)
+            actions += 1
+        if state.returns()[0] == 1.0:
+            wins += 1
+    return n_games, actions, wins
+
+
+def _runner(way: str):
+    forest = puzzles.load(FOREST)
+    n = GAMES[way]
+    if way == "c-loop":
+        game = KernelDogGame(forest)
+        return lambda: dog.random_playouts(game, n, SEED)
+    game = KernelDogGame(forest) if way == "kernel-python" else DogGame(forest)
+    return lambda: python_playouts(game, n, SEED)
+
+
+def _seconds_per_call(benchmark, run) -> float:
+    """The best time of one call: from pytest-benchmark's stats, or timed here when disabled."""
+    stats = getattr(benchmark, "stats", None)
+    if stats is not None and getattr(stats, "stats", None) is not None:
+        return stats.stats.min
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _rate(way: str) -> float:
+    """Actions/s of ``way`` (measured here if its benchmark has not run in this session)."""
+    if way not in RATES:
+        run = _runner(way)
+        actions = run()[1]
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            run()
+            best = min(best, time.perf_counter() - start)
+        RATES[way] = actions / best
+    return RATES[way]
+
+
+@pytest.mark.parametrize("way", ["c-loop", "kernel-python", "reference"])
+def test_playout_actions_per_second(benchmark, way):
+    run = _runner(way)
+    games, actions, wins = benchmark.pedantic(run, rounds=5, iterations=1, warmup_rounds=1)
+    assert games == GAMES[way] and actions > games
+    RATES[way] = actions / _seconds_per_call(benchmark, run)
+    benchmark.extra_info.update(
+        forest=FOREST, games=games, actions=actions, wins=wins, actions_per_second=RATES[way]
+    )
+
+
+def test_ratios(benchmark, capsys):
+    """Kernel against reference, in this run; printed and kept in ``extra_info``."""
+    rates = {way: _rate(way) for way in GAMES}
+    ratios = {
+        "c-loop / reference": rates["c-loop"] / rates["reference"],
+        "kernel-python / reference": rates["kernel-python"] / rates["reference"],
+        "c-loop / kernel-python": rates["c-loop"] / rates["kernel-python"],
+    }
+    state = KernelDogGame(puzzles.load(FOREST)).new_initial_state()
+    benchmark(state.clone)  # something to time; the point of this test is the ratios
+    benchmark.extra_info.update({f"{w} actions/s": round(r) for w, r in rates.items()})
+    benchmark.extra_info.update({k: round(v, 1) for k, v in ratios.items()})
+    with capsys.disabled():
+        print(f"\ndog playouts on {FOREST}:")
+        for way, rate in rates.items():
+            print(f"  {way:14s} {rate:14,.0f} actions/s")
+        for name, ratio in ratios.items():
+            print(f"  {name:26s} {ratio:8.1f}x")
+    assert all(r > 0 for r in ratios.values())
+
+
+# -- state size and copy time ----------------------------------------------------------------------
+def _mid_game_state(game):
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    for _ in range(12):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def _deep_size(obj, seen=None) -> int:
+    """Bytes of ``obj`` and what it holds (instance dict, sets, tuples), the forest excepted."""
+    seen = set() if seen is None else seen
+    if id(obj) in seen or isinstance(obj, (DogGame, KernelDogGame)):
+        return 0
+    seen.add(id(obj))
+    size = sys.getsizeof(obj)
+    if isinstance(obj, dict):
+        size += sum(_deep_size(k, seen) + _deep_size(v, seen) for k, v in obj.items())
+    elif isinstance(obj, (set, frozenset, tuple, list)):
+        size += sum(_deep_size(v, seen) for v in obj)
+    elif hasattr(obj, "__dict__"):
+        size += _deep_size(
+            {k: v for k, v in vars(obj).items() if k not in ("game", "forest")}, seen
+        )
+    return size
+
+
+def test_state_size(benchmark, capsys):
+    forest = puzzles.load(FOREST)
+    kernel_state = _mid_game_state(KernelDogGame(forest))
+    reference_state = _mid_game_state(DogGame(forest))
+    python_object = sys.getsizeof(kernel_state)
+    sizes = {
+        "kernel struct (STATE_SIZE)": dog.STATE_SIZE,
+        "kernel Python object (sys.getsizeof, holds the struct inline)": python_object,
+        "kernel getsizeof + STATE_SIZE": python_object + dog.STATE_SIZE,
+        "reference state (deep)": _deep_size(reference_state),
+    }
+    benchmark(sys.getsizeof, kernel_state)
+    benchmark.extra_info.update(sizes)
+    with capsys.disabled():
+        print("\ndog state sizes (bytes):")
+        for name, size in sizes.items():
+            print(f"  {name:62s} {size:6d}")
+    assert dog.STATE_SIZE == 120
+
+
+def test_copy_struct_in_c(benchmark):
+    state = _mid_game_state(KernelDogGame(puzzles.load(FOREST)))
+    n = 1_000_000
+    benchmark(dog.copy_loop, state, n)
+    stats = getattr(benchmark, "stats", None)
+    if stats is not None and getattr(stats, "stats", None) is not None:
+        benchmark.extra_info["ns per memcpy"] = stats.stats.min / n * 1e9
+
+
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+def test_clone(benchmark, engine):
+    forest = puzzles.load(FOREST)
+    game = KernelDogGame(forest) if engine == "kernel" else DogGame(forest)
+    state = _mid_game_state(game)
+    copy = benchmark(state.clone)
+    assert copy.to_json() == state.to_json()
