@@ -17,8 +17,8 @@ from __future__ import annotations
 from solver import puzzles
 from solver.errors import (
     ExtensionMissingError,
-    FormatError,
     ForestError,
+    FormatError,
     IllegalActionError,
     OptionError,
     SolverError,
@@ -54,6 +54,7 @@ def evaluate(state: State, **budget: object) -> float:
     from solver.search import evaluate as search_evaluate
 
     return search_evaluate(state, **budget)
+
 
 __all__ = [
     "CHANCE",

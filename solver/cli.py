@@ -318,12 +318,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = commands.add_parser("best-move", help="the best move (MCTS, or exact with --exact)")
     _add_search_options(p)
-    p.add_argument("--state", default=None, help="a state as JSON (text or file) instead of the start")
+    p.add_argument(
+        "--state", default=None, help="a state as JSON (text or file) instead of the start"
+    )
     p.set_defaults(handler=_dog_best_move)
 
     p = commands.add_parser("solve", help="the win probability from the start")
     _add_search_options(p)
-    p.add_argument("--state", default=None, help="a state as JSON (text or file) instead of the start")
+    p.add_argument(
+        "--state", default=None, help="a state as JSON (text or file) instead of the start"
+    )
     p.add_argument("--games", type=int, default=200, help="games played for the MCTS estimate")
     p.set_defaults(handler=_dog_solve)
 

@@ -62,8 +62,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  exact: {result.value:.4f}  ({result.nodes:,} states solved in "
               f"{time.perf_counter() - began:.2f} s)")  # fmt: skip
     except SearchBudgetError:
-        print(f"  too many states to solve exactly within {args.memory_mb:g} MB; "
-              "the MCTS policy's win rate below estimates it")
+        print(
+            f"  too many states to solve exactly within {args.memory_mb:g} MB; "
+            "the MCTS policy's win rate below estimates it"
+        )
 
     print("\n== Best first move for each first roll ==")
     print("  (values: MCTS with random-playout leaves, which play worse than MCTS itself)")
@@ -79,8 +81,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def agent(state) -> int:
         legal = state.legal_actions()
-        return legal[0] if len(legal) == 1 else int(
-            mcts(state, iterations=args.iterations, seed=args.seed).best_action
+        return (
+            legal[0]
+            if len(legal) == 1
+            else int(mcts(state, iterations=args.iterations, seed=args.seed).best_action)
         )
 
     record = play_game(game, agent, seed=args.seed)

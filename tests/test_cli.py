@@ -19,7 +19,9 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 def test_generate_writes_the_rolled_forest(tmp_path, capsys):
     target = tmp_path / "seven.forest"
-    code, out, err = run(capsys, "dog", "generate", "--seed", "7", "--size", "9x9", "-o", str(target))
+    code, out, err = run(
+        capsys, "dog", "generate", "--seed", "7", "--size", "9x9", "-o", str(target)
+    )
     assert (code, out, err) == (0, "", "")
     assert load_forest(target) == roll_forest(9, 9, seed=7)
 

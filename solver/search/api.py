@@ -76,4 +76,6 @@ def evaluate(
                 child, iterations=iterations, seconds=seconds, seed=seed + index, **options
             )
         return total
-    return float(best_move(state, iterations=iterations, seconds=seconds, seed=seed, **options).value)
+    return float(
+        best_move(state, iterations=iterations, seconds=seconds, seed=seed, **options).value
+    )

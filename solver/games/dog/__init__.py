@@ -37,7 +37,9 @@ def resolve_forest(forest: Any) -> Forest:
         from solver.games.dog.format import load_forest
 
         return load_forest(text)
-    raise OptionError(f"forest must be a Forest, a path or a puzzle name, not {type(forest).__name__}")
+    raise OptionError(
+        f"forest must be a Forest, a path or a puzzle name, not {type(forest).__name__}"
+    )
 
 
 def _reference(forest: Any = None, **options: Any):

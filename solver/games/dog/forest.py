@@ -141,9 +141,13 @@ class Forest:
         seen: set[Cell] = set()
         for shouter in self.shouters:
             if shouter.direction not in DELTAS:
-                raise ForestError(f"shouter direction must be N, E, S or W, not {shouter.direction!r}")
+                raise ForestError(
+                    f"shouter direction must be N, E, S or W, not {shouter.direction!r}"
+                )
             if not (1 <= shouter.length <= MAX_ARROW):
-                raise ForestError(f"shouter arrow length must be 1..{MAX_ARROW}, not {shouter.length}")
+                raise ForestError(
+                    f"shouter arrow length must be 1..{MAX_ARROW}, not {shouter.length}"
+                )
             self._check_open("shouter", shouter.cell)
             if shouter.cell in (self.start, self.human):
                 raise ForestError(f"shouter at {shouter.cell} stands on the start or the human")

@@ -114,7 +114,9 @@ def action_label(action: int) -> str:
         return "shout: shrugged off"
     if action == SHOUT_HIT:
         return "shout: -3 stamina"
-    raise IllegalActionError(f"{action!r} is not a dog-game action id (0..{NUM_DISTINCT_ACTIONS - 1})")
+    raise IllegalActionError(
+        f"{action!r} is not a dog-game action id (0..{NUM_DISTINCT_ACTIONS - 1})"
+    )
 
 
 class DogGame:
@@ -369,7 +371,9 @@ class DogState:
     def _ends_move(self, cell: Cell) -> bool:
         return cell == self.forest.human or self._is_distraction(cell)
 
-    def _complete_move_exists(self, cell: Cell, left: Cell | None, budget: int, valve: bool) -> bool:
+    def _complete_move_exists(
+        self, cell: Cell, left: Cell | None, budget: int, valve: bool
+    ) -> bool:
         """Is there a complete move of ``budget`` steps from ``cell`` (RULES.md §1.3 step 4)?"""
         if budget == 0:
             return True
@@ -579,7 +583,9 @@ def _load_state_dict(text: str) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise FormatError("a JSON object", line=exc.lineno, column=exc.colno, found=exc.msg) from None
+        raise FormatError(
+            "a JSON object", line=exc.lineno, column=exc.colno, found=exc.msg
+        ) from None
     except TypeError:
         raise FormatError("a JSON string", line=1, column=1, found=type(text).__name__) from None
     if not isinstance(data, dict):
@@ -588,7 +594,9 @@ def _load_state_dict(text: str) -> dict[str, Any]:
 
 
 def _state_error(field: str, expected: str, found: Any) -> FormatError:
-    return FormatError(f"state field {field!r} to be {expected}", line=1, column=1, found=repr(found))
+    return FormatError(
+        f"state field {field!r} to be {expected}", line=1, column=1, found=repr(found)
+    )
 
 
 def _validated_fields(forest: Forest, data: dict[str, Any]) -> dict[str, Any]:
