@@ -14,7 +14,7 @@ $(VENV)/bin/python:
 
 # Re-install when the build description or the Cython sources change.
 $(STAMP): $(VENV)/bin/python pyproject.toml setup.py $(wildcard ext/*.pyx ext/*.pxd)
-	$(PY) -m pip install --quiet -e ".[dev]"
+	$(PY) -m pip install --quiet -e ".[dev,openspiel]"
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -29,7 +29,7 @@ test-all: $(STAMP)
 	$(PY) -m pytest -q -m "slow or not slow"
 
 bench: $(STAMP)
-	$(PY) -m pytest bench -q --benchmark-enable -p no:randomly --benchmark-columns=min,median,max,rounds
+	$(PY) -m pytest bench -q -s --benchmark-enable -o addopts="--import-mode=importlib" --benchmark-columns=min,median,max,rounds
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check solver tests bench
