@@ -21,7 +21,11 @@ Python level
 ``DogKernelGame`` and ``DogKernelState`` speak the same protocol as the reference's ``DogGame``
 and ``DogState`` (``solver.games.dog.kernel.KernelDogGame`` is the public entry). State JSON is
 byte-identical to the reference's for equal states; reading JSON reuses the reference's
-validation (``rules._validated_fields``), which is data checking, not game logic.
+validation (``rules._validated_fields``), which is data checking, not game logic. Extras:
+``game._kernel_handle()`` and ``state._state_capsule()`` (PyCapsules, see ``state.pxd``; each keeps
+its owner alive), ``state._hash()`` (the 64-bit hash), ``state.heuristic()``, ``STATE_SIZE``, and
+for benchmarks ``random_playouts(game, n_games, seed)`` (a seeded playout loop in C) and
+``copy_loop(state, n)``.
 
 The heuristic (``dog_heuristic``): 1 for a win, 0 for a loss; otherwise, with ``d`` the BFS
 distance from the dog to the human through cells that are not trees (``d`` unreachable -> 0), and
@@ -36,7 +40,7 @@ cimport cython
 from cpython.pycapsule cimport (
     PyCapsule_GetContext, PyCapsule_GetPointer, PyCapsule_New, PyCapsule_SetContext,
 )
-from cpython.ref cimport Py_INCREF, Py_DECREF, PyObject
+from cpython.ref cimport Py_DECREF, Py_INCREF
 from libc.stdint cimport int16_t, uint8_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset, memcmp
@@ -899,20 +903,7 @@ cdef class DogKernelState:
             if 0 <= a < N_ACTIONS and dog_is_legal(self.game.data, &self.st, <int>a):
                 dog_apply_action(self.game.data, &self.st, <int>a)
                 return
-        self._apply_slow(action)
-
-    cdef _apply_slow(self, action):
-        legal = self.legal_actions()
-        if action in legal:  # the reference's test: ``action in legal_actions()``
-            dog_apply_action(self.game.data, &self.st, <int>legal[legal.index(action)])
-            return
-        from solver.errors import IllegalActionError
-
-        raise IllegalActionError(
-            f"action {action!r} ({_safe_label(action)}) is not legal in this state "
-            f"(phase {_PHASE_NAMES[self.st.phase]}, turn {self.st.turn}, dog at {self.pos}); "
-            f"legal: {legal}"
-        )
+        _apply_slow(self, action)
 
     def clone(self):
         cdef DogKernelState other = DogKernelState.__new__(DogKernelState)
@@ -1126,6 +1117,24 @@ cdef class DogKernelState:
     @property
     def offered(self):
         return _bits_cell_set(self.st.offered, self.game._cells, self.game.data.ncells)
+
+
+cdef _apply_slow(DogKernelState state, action):
+    """``apply_action`` for anything but a legal plain int: the reference's test and message."""
+    from solver.games.dog.rules import as_action_id
+
+    action = as_action_id(action)
+    legal = state.legal_actions()
+    if action in legal:  # the reference's test: ``action in legal_actions()``
+        dog_apply_action(state.game.data, &state.st, <int>legal[legal.index(action)])
+        return
+    from solver.errors import IllegalActionError
+
+    raise IllegalActionError(
+        f"action {action!r} ({_safe_label(action)}) is not legal in this state "
+        f"(phase {_PHASE_NAMES[state.st.phase]}, turn {state.st.turn}, dog at {state.pos}); "
+        f"legal: {legal}"
+    )
 
 
 def _safe_label(action):

@@ -51,6 +51,7 @@ Choices made where RULES.md is silent (players would expect these):
 from __future__ import annotations
 
 import json
+import operator
 from enum import IntEnum
 from typing import Any
 
@@ -117,6 +118,27 @@ def action_label(action: int) -> str:
     raise IllegalActionError(
         f"{action!r} is not a dog-game action id (0..{NUM_DISTINCT_ACTIONS - 1})"
     )
+
+
+def as_action_id(action: object) -> int:
+    """``action`` as a plain int id: ints and integer-like numbers (NumPy) pass, anything else
+    (floats, bools, strings) raises :class:`IllegalActionError`.
+
+    >>> as_action_id(3)
+    3
+    >>> as_action_id(3.0)
+    Traceback (most recent call last):
+    ...
+    solver.errors.IllegalActionError: action 3.0 is not an action id (expected an integer)
+    """
+    if isinstance(action, bool):
+        raise IllegalActionError(f"action {action!r} is not an action id (expected an integer)")
+    try:
+        return operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        raise IllegalActionError(
+            f"action {action!r} is not an action id (expected an integer)"
+        ) from None
 
 
 class DogGame:
@@ -223,6 +245,7 @@ class DogState:
         return []
 
     def apply_action(self, action: int) -> None:
+        action = as_action_id(action)
         if action not in self.legal_actions():
             raise IllegalActionError(
                 f"action {action!r} ({self._safe_label(action)}) is not legal in this state "

@@ -287,3 +287,20 @@ def test_a_million_actions():
         total += drive(rolled(*spec), seed=extra, games=20, thorough=False)
         extra += 1
     assert total >= 1_000_000
+
+
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+@pytest.mark.parametrize("bad", [11.0, "11", True, None, 99, -1])
+def test_non_action_ids_are_rejected_alike(engine, bad):
+    import numpy as np
+
+    import solver
+    from solver.errors import IllegalActionError
+
+    state = solver.load_game("dog", forest="dog/tiny-example", engine=engine).new_initial_state()
+    before = state.to_json()
+    with pytest.raises(IllegalActionError):
+        state.apply_action(bad)
+    assert state.to_json() == before
+    state.apply_action(np.int64(11))  # integer-like numbers are accepted
+    assert state.to_dict()["budget"] == 2
