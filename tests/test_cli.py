@@ -95,3 +95,78 @@ def test_bad_size_is_an_argparse_error(capsys):
         main(["dog", "generate", "--size", "nine"])
     assert exc.value.code == 2
     assert "expected a size like 9x9" in capsys.readouterr().err
+
+
+# -- searcher-backed commands --------------------------------------------------------------------
+def test_solve_exact_json_gives_the_hand_derived_value(capsys):
+    import json
+
+    # tiny-2x2: the human is two steps away and there is one turn; the dog wins iff the roll
+    # gives at least 2 steps (rolls 3-6), so the exact win probability is 4/6 = 2/3.
+    code, out, _ = run(capsys, "dog", "solve", "dog/tiny-2x2", "--exact", "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["exact"] is True
+    assert report["win_probability"] == pytest.approx(2 / 3, abs=1e-12)
+    assert "best_action" in report
+
+
+def test_solve_estimate_has_a_confidence_interval(capsys):
+    import json
+
+    code, out, _ = run(capsys, "dog", "solve", "dog/tiny-2x2", "--json", "--games", "60",
+                       "--iterations", "50")  # fmt: skip
+    assert code == 0
+    report = json.loads(out)
+    assert report["exact"] is False
+    assert report["ci_low"] <= report["win_probability"] <= report["ci_high"]
+    assert report["games"] == 60
+
+
+def test_best_move_lists_every_roll_at_the_start(capsys):
+    import json
+
+    code, out, _ = run(capsys, "dog", "best-move", "dog/tiny-3x3", "--exact", "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["chance"] is True
+    assert [row["outcome"] for row in report["outcomes"]] == [
+        "roll: 1 step", "roll: 2 steps", "roll: 3 steps",
+    ]  # fmt: skip
+    total = sum(row["probability"] * row["win_probability"] for row in report["outcomes"])
+    assert total == pytest.approx(report["win_probability"])
+
+
+def test_best_move_from_a_state_json(capsys):
+    import json
+
+    import solver
+
+    state = solver.load_game("dog", forest="dog/tiny-2x2").new_initial_state()
+    state.apply_action(11)  # roll: 2 steps, so the human is reachable this turn
+    code, out, _ = run(capsys, "dog", "best-move", "dog/tiny-2x2", "--state", state.to_json(),
+                       "--exact", "--json")  # fmt: skip
+    assert code == 0
+    report = json.loads(out)
+    assert report["win_probability"] == 1.0
+    assert report["best_action"] in {"N", "E", "S", "W"}
+
+
+def test_best_move_rejects_a_bad_state(capsys):
+    code, _, err = run(capsys, "dog", "best-move", "dog/tiny-2x2", "--state", '{"phase": 3}')
+    assert code == 2
+    assert "every field" in err
+
+
+@pytest.mark.parametrize("agent", ["random", "greedy", "mcts", "exact"])
+def test_play_reports_a_reproducible_win_rate(capsys, agent):
+    import json
+
+    argv = ["dog", "play", "dog/tiny-2x2", "--agent", agent, "--games", "30", "--seed", "4",
+            "--iterations", "50", "--json"]  # fmt: skip
+    first = run(capsys, *argv)
+    second = run(capsys, *argv)
+    assert first[0] == 0 and first[1] == second[1]
+    report = json.loads(first[1])
+    assert report["games"] == 30 and 0 <= report["wins"] <= 30
+    assert report["ci_low"] <= report["win_rate"] <= report["ci_high"]
