@@ -10,7 +10,7 @@ all: test
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet --upgrade pip setuptools
 
 # Re-install when the build description or the Cython sources change.
 $(STAMP): $(VENV)/bin/python pyproject.toml setup.py $(wildcard ext/*.pyx ext/*.pxd)

@@ -24,7 +24,13 @@ One *iteration* (simulation):
    expanded per iteration.
 4. Evaluation of the reached node: its returns if terminal, else the evaluator: ``rollout``
    plays ``rollouts`` games to the end (decisions uniformly at random, chance by probability)
-   and averages their returns; ``heuristic`` asks ``vtable.heuristic`` for every player.
+   and averages their returns; ``heuristic`` asks ``vtable.heuristic`` for every player;
+   ``guided`` plays ``rollouts`` games like ``rollout`` except that every decision of player
+   ``p`` takes the legal action whose successor state has the highest ``vtable.heuristic`` for
+   ``p`` (one-ply greedy; ties broken uniformly at random by reservoir sampling: the ``t``-th
+   tying action replaces the pick when ``below(t) == 0``, so no random number is drawn
+   without a tie); ``mixed`` is ``(heuristic + guided) / 2`` per player (the guided average
+   first, then ``0.5 * (h + g)``).
 5. Backpropagation: every node on the path gets one visit and the returns added per player.
 
 Random numbers come from the searcher's own SplitMix64 stream seeded with the search's seed
@@ -68,9 +74,13 @@ KERNEL_STATE_CAPSULE = "forest_solver.KernelState"
 cdef enum:
     EVAL_ROLLOUT = 0
     EVAL_HEURISTIC = 1
+    EVAL_GUIDED = 2
+    EVAL_MIXED = 3
 
 EVALUATOR_ROLLOUT = EVAL_ROLLOUT
 EVALUATOR_HEURISTIC = EVAL_HEURISTIC
+EVALUATOR_GUIDED = EVAL_GUIDED
+EVALUATOR_MIXED = EVAL_MIXED
 
 NODE_BYTES = sizeof(Node)
 """Bytes of one ``Node`` (the value sums add ``8 * num_players`` bytes per node)."""
@@ -170,6 +180,7 @@ cdef class Tree:
     cdef char* root_state
     cdef char* work
     cdef char* scratch
+    cdef char* probe
     cdef double* ret
     cdef double* acc
     cdef int32_t* path
@@ -195,11 +206,12 @@ cdef class Tree:
         self.root_state = <char*>malloc(self.ssize)
         self.work = <char*>malloc(self.ssize)
         self.scratch = <char*>malloc(self.ssize)
+        self.probe = <char*>malloc(self.ssize)
         self.ret = <double*>malloc(self.np * sizeof(double))
         self.acc = <double*>malloc(self.np * sizeof(double))
         self.path = <int32_t*>malloc(self.path_cap * sizeof(int32_t))
         if (self.root_state == NULL or self.work == NULL or self.scratch == NULL
-                or self.ret == NULL or self.acc == NULL or self.path == NULL):
+                or self.probe == NULL or self.ret == NULL or self.acc == NULL or self.path == NULL):
             raise MemoryError("cannot allocate the MCTS state buffers")
         memcpy(self.root_state, src, self.ssize)
         self._fresh_root()
@@ -210,6 +222,7 @@ cdef class Tree:
         free(self.root_state)
         free(self.work)
         free(self.scratch)
+        free(self.probe)
         free(self.ret)
         free(self.acc)
         free(self.path)
@@ -335,12 +348,12 @@ cdef class Tree:
                 best = child
         return best
 
-    cdef int _rollout(self, uint64_t* rng, double* out) noexcept nogil:
-        """Play the scratch state to the end at random; its returns into ``out``."""
+    cdef int _rollout(self, uint64_t* rng, double* out, bint guided) noexcept nogil:
+        """Play the scratch state to the end (random or heuristic-greedy decisions)."""
         cdef int actions[KERNEL_MAX_ACTIONS]
         cdef double probs[KERNEL_MAX_ACTIONS]
-        cdef int player, n, k, action
-        cdef double u, total
+        cdef int player, n, k, action, ties
+        cdef double u, total, h, best_h
         while True:
             player = self.vt.current_player(self.kgame, self.scratch)
             if player == KERNEL_TERMINAL:
@@ -362,32 +375,58 @@ cdef class Tree:
                 n = self.vt.legal_actions(self.kgame, self.scratch, actions)
                 if n <= 0:
                     return ERR_NO_ACTIONS
-                action = actions[_below(rng, n)]
+                if not guided:
+                    action = actions[_below(rng, n)]
+                elif n == 1:
+                    action = actions[0]
+                else:
+                    action = actions[0]
+                    best_h = -INFINITY
+                    ties = 0
+                    for k in range(n):
+                        memcpy(self.probe, self.scratch, self.ssize)
+                        self.vt.apply_action(self.kgame, self.probe, actions[k])
+                        h = self.vt.heuristic(self.kgame, self.probe, player)
+                        if h > best_h:
+                            best_h = h
+                            action = actions[k]
+                            ties = 1
+                        elif h == best_h:
+                            ties += 1
+                            if _below(rng, ties) == 0:
+                                action = actions[k]
             self.vt.apply_action(self.kgame, self.scratch, action)
 
     cdef int _evaluate(self, uint64_t* rng, int evaluator, int rollouts) noexcept nogil:
         """Evaluate the (non-terminal) work state into ``self.ret``."""
         cdef int i, p, err
+        cdef bint guided = evaluator == EVAL_GUIDED or evaluator == EVAL_MIXED
+        if evaluator != EVAL_ROLLOUT and self.vt.heuristic == NULL:
+            return ERR_NO_HEURISTIC
         if evaluator == EVAL_HEURISTIC:
-            if self.vt.heuristic == NULL:
-                return ERR_NO_HEURISTIC
             for p in range(self.np):
                 self.ret[p] = self.vt.heuristic(self.kgame, self.work, p)
             return ERR_NONE
         if rollouts == 1:
             memcpy(self.scratch, self.work, self.ssize)
-            return self._rollout(rng, self.ret)
-        for p in range(self.np):
-            self.acc[p] = 0.0
-        for i in range(rollouts):
-            memcpy(self.scratch, self.work, self.ssize)
-            err = self._rollout(rng, self.ret)
+            err = self._rollout(rng, self.ret, guided)
             if err != ERR_NONE:
                 return err
+        else:
             for p in range(self.np):
-                self.acc[p] += self.ret[p]
-        for p in range(self.np):
-            self.ret[p] = self.acc[p] / rollouts
+                self.acc[p] = 0.0
+            for i in range(rollouts):
+                memcpy(self.scratch, self.work, self.ssize)
+                err = self._rollout(rng, self.ret, guided)
+                if err != ERR_NONE:
+                    return err
+                for p in range(self.np):
+                    self.acc[p] += self.ret[p]
+            for p in range(self.np):
+                self.ret[p] = self.acc[p] / rollouts
+        if evaluator == EVAL_MIXED:
+            for p in range(self.np):
+                self.ret[p] = 0.5 * (self.vt.heuristic(self.kgame, self.work, p) + self.ret[p])
         return ERR_NONE
 
     cdef int _iterate(self, uint64_t* rng, double c, int evaluator, int rollouts) noexcept nogil:
@@ -450,7 +489,7 @@ cdef class Tree:
             raise ValueError("rollouts must be at least 1")
         if check_every < 1:
             check_every = 1
-        if evaluator == EVAL_HEURISTIC and self.vt.heuristic == NULL:
+        if evaluator != EVAL_ROLLOUT and self.vt.heuristic == NULL:
             raise ValueError(f"kernel {self.vt.name.decode()!r} has no heuristic")
         if self.busy:
             raise RuntimeError("this MCTS tree is already in use by another thread")

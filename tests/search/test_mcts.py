@@ -17,7 +17,7 @@ from solver.errors import IllegalActionError, OptionError
 from solver.games.dog.forest import Forest, Shouter
 from solver.games.dog.forest import Terrain as T
 from solver.games.dog.rules import DogGame
-from solver.search.mcts import DEFAULT_C, MCTS, MCTSTree, mcts
+from solver.search.mcts import DEFAULT_C, DEFAULT_C_HEURISTIC, MCTS, MCTSTree, mcts
 from solver.search.result import SearchResult
 
 O, U, P, TREE, SQ, DOG = T.OPEN, T.UNDERGROWTH, T.PUDDLE, T.TREE, T.SQUIRREL, T.DOG  # noqa: E741
@@ -228,10 +228,78 @@ def test_heuristic_evaluator_kernel(kernel):
     assert result.same_search(mcts(state, iterations=3000, seed=0, evaluator="heuristic"))
 
 
-def test_heuristic_evaluator_needs_a_heuristic():
+@pytest.mark.parametrize("evaluator", ["heuristic", "guided", "mixed"])
+def test_heuristic_evaluator_needs_a_heuristic(evaluator):
     state = _reference_state("dog/tiny-example", 11)
-    with pytest.raises(OptionError, match="heuristic"):
-        mcts(state, iterations=10, evaluator="heuristic")
+    with pytest.raises(OptionError, match=evaluator):
+        mcts(state, iterations=10, evaluator=evaluator)
+
+
+def test_default_c_depends_on_the_evaluator(kernel):
+    state = kernel(FORESTS["shout-3x3"], 12)
+    assert DEFAULT_C_HEURISTIC == 0.1
+    assert mcts(state, iterations=50, evaluator="heuristic").extra["c"] == DEFAULT_C_HEURISTIC
+    assert mcts(state, iterations=50).extra["c"] == DEFAULT_C
+    assert mcts(state, iterations=50, evaluator="guided").extra["c"] == DEFAULT_C
+    assert mcts(state, iterations=50, evaluator="heuristic", c=0.7).extra["c"] == 0.7
+
+
+class _NoCapsule:
+    """A kernel state without ``_state_capsule``: the pure-Python adapter searches it."""
+
+    def __init__(self, state) -> None:
+        self._s = state
+
+    def clone(self):
+        return _NoCapsule(self._s.clone())
+
+    def __getattr__(self, name):
+        if name == "_state_capsule":
+            raise AttributeError(name)
+        return getattr(self._s, name)
+
+
+def test_guided_evaluator_kernel(kernel):
+    state = kernel(FORESTS["shout-3x3"], 12)  # N wins for sure, E walks under the shout
+    result = mcts(state, iterations=3000, seed=0, evaluator="guided")
+    assert result.extra["evaluator"] == "guided"
+    assert result.best_label == "N"
+    assert result.value == pytest.approx(1.0, abs=0.02)
+    assert result.same_search(mcts(state, iterations=3000, seed=0, evaluator="guided"))
+
+
+@pytest.mark.parametrize("evaluator", ["heuristic", "guided", "mixed"])
+@pytest.mark.parametrize("rollouts", [1, 2])
+def test_paths_agree_with_a_heuristic(kernel, evaluator, rollouts):
+    # The adapter over the kernel state's protocol (heuristic() included) mirrors the compiled
+    # loop, guided rollouts' tie-breaking included.
+    for puzzle in ("dog/another-dog", "dog/stick"):
+        state = kernel(puzzle, 11)
+        ker = mcts(state, iterations=400, seed=5, evaluator=evaluator, rollouts=rollouts)
+        ref = mcts(_NoCapsule(state), iterations=400, seed=5, evaluator=evaluator,
+                   rollouts=rollouts)  # fmt: skip
+        assert ref.extra["engine"] == "python" and ker.extra["engine"] == "kernel"
+        assert ref.same_search(ker)
+
+
+def test_mcts_agent_uses_the_heuristic_on_kernels(kernel, monkeypatch):
+    from solver.agents import make_agent
+    from solver.search import mcts as search_mcts
+
+    seen = []
+
+    def spy(state, **options):
+        seen.append(options.get("evaluator"))
+        return search_mcts(state, **options)
+
+    monkeypatch.setattr("solver.search.mcts", spy)
+    for engine, expected in (("kernel", "heuristic"), ("reference", "rollout")):
+        game = solver.load_game("dog", forest="dog/tiny-3x3", engine=engine)
+        state = game.new_initial_state()
+        state.apply_action(12)
+        agent = make_agent("mcts", game, seed=1, iterations=50)
+        assert agent(state) in state.legal_actions()
+        assert seen[-1] == expected
 
 
 # -- several players: max^n --------------------------------------------------------------------
