@@ -98,6 +98,7 @@ from typing import Any
 
 from solver.errors import ExtensionMissingError, IllegalActionError, OptionError
 from solver.game import CHANCE, TERMINAL
+from solver.rng import SplitMix64
 from solver.search.result import MoveInfo, SearchResult
 
 __all__ = ["DEFAULT_C", "DEFAULT_C_HEURISTIC", "EVALUATORS", "MCTS", "MCTSTree", "mcts"]
@@ -192,32 +193,7 @@ def _state_game(state: Any) -> Any:
     return game
 
 
-# -- the searcher's generator: SplitMix64 -------------------------------------------------------
-class _SplitMix64:
-    """The stream of ``ext/mcts.pyx``.
-
-    ``u = (next >> 11) * 2**-53``; an index below ``k`` is ``((next >> 32) * k) >> 32``.
-    """
-
-    __slots__ = ("s",)
-
-    def __init__(self, seed: int) -> None:
-        self.s = seed & _MASK64
-
-    def next(self) -> int:
-        self.s = s = (self.s + 0x9E3779B97F4A7C15) & _MASK64
-        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        return z ^ (z >> 31)
-
-    def uniform(self) -> float:
-        return (self.next() >> 11) * _TWO_POW_M53
-
-    def below(self, k: int) -> int:
-        return ((self.next() >> 32) * k) >> 32
-
-
-def _greedy_action(state: Any, actions: Any, player: int, rng: _SplitMix64) -> int:
+def _greedy_action(state: Any, actions: Any, player: int, rng: SplitMix64) -> int:
     """The ``guided`` rollout's decision: the highest heuristic after the action.
 
     Ties are broken by reservoir sampling, as in ``ext/mcts.pyx``: the ``t``-th tying action
@@ -298,7 +274,7 @@ class _PyTree:
         self.nchild[node] = n
         self.player_[node] = player
 
-    def _select(self, node: int, rng: _SplitMix64, c: float) -> int:
+    def _select(self, node: int, rng: SplitMix64, c: float) -> int:
         first = self.first[node]
         n = self.nchild[node]
         if self.player_[node] == CHANCE:
@@ -329,7 +305,7 @@ class _PyTree:
                 best = k
         return best
 
-    def _rollout(self, state: Any, rng: _SplitMix64, guided: bool = False) -> list[float]:
+    def _rollout(self, state: Any, rng: SplitMix64, guided: bool = False) -> list[float]:
         while True:
             player = state.current_player()
             if player == TERMINAL:
@@ -358,7 +334,7 @@ class _PyTree:
                     action = _greedy_action(state, actions, player, rng)
             state.apply_action(action)
 
-    def _evaluate(self, state: Any, rng: _SplitMix64, evaluator: int, rollouts: int) -> list[float]:
+    def _evaluate(self, state: Any, rng: SplitMix64, evaluator: int, rollouts: int) -> list[float]:
         if evaluator == 1:
             return [float(state.heuristic(p)) for p in range(self.num_players)]
         guided = evaluator >= 2
@@ -377,7 +353,7 @@ class _PyTree:
             ret = [0.5 * (float(state.heuristic(p)) + ret[p]) for p in range(self.num_players)]
         return ret
 
-    def _iterate(self, rng: _SplitMix64, c: float, evaluator: int, rollouts: int) -> None:
+    def _iterate(self, rng: SplitMix64, c: float, evaluator: int, rollouts: int) -> None:
         work = self.root_state.clone()
         node = 0
         path = [0]
@@ -412,7 +388,7 @@ class _PyTree:
         rollouts: int,
         check_every: int = 1,
     ) -> tuple[int, bool]:
-        rng = _SplitMix64(seed)
+        rng = SplitMix64(seed)
         timed = seconds > 0.0
         limit = _MAX_VISITS - self.visits_[0]
         if 0 < iterations < limit:

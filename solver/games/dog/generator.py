@@ -61,7 +61,6 @@ Impossible options raise :class:`~solver.errors.OptionError` naming the bad opti
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass, fields
 from itertools import pairwise
 
@@ -77,6 +76,7 @@ from solver.games.dog.forest import (
     Shouter,
     Terrain,
 )
+from solver.rng import SplitMix64, check_seed, whole_number
 
 __all__ = [
     "DISTRACTION_NAMES",
@@ -87,8 +87,6 @@ __all__ = [
     "start_cell",
 ]
 
-_MASK64 = (1 << 64) - 1
-_GOLDEN_GAMMA = 0x9E3779B97F4A7C15
 
 DISTRACTION_NAMES: dict[str, Terrain] = {
     "squirrel": Terrain.SQUIRREL,
@@ -100,72 +98,6 @@ DISTRACTION_NAMES: dict[str, Terrain] = {
 """The entries allowed in :attr:`GeneratorOptions.distractions` and what each one rolls."""
 
 _SCENTS = (Terrain.SCENT_N, Terrain.SCENT_E, Terrain.SCENT_S, Terrain.SCENT_W)
-
-
-def _whole(name: str, value: object) -> int:
-    """``value`` as an ``int`` (any integer type, such as NumPy's, but not ``bool``)."""
-    if not isinstance(value, bool):
-        try:
-            return operator.index(value)  # type: ignore[arg-type]
-        except TypeError:
-            pass
-    raise OptionError(f"{name} must be a whole number, not {value!r}")
-
-
-def _seed(value: object) -> int:
-    try:
-        seed = _whole("seed", value)
-    except OptionError:
-        seed = -1
-    if not 0 <= seed <= _MASK64:
-        raise OptionError(f"seed must be a whole number from 0 to 2**64 - 1, not {value!r}")
-    return seed
-
-
-class SplitMix64:
-    """The SplitMix64 generator (64-bit state, 64-bit outputs) on plain Python integers.
-
-    >>> rng = SplitMix64(0)
-    >>> hex(rng.next_u64())
-    '0xe220a8397b1dcdaf'
-    >>> hex(rng.next_u64())
-    '0x6e789e6aa1b965f4'
-    >>> rng = SplitMix64(7)
-    >>> [rng.roll(6) for _ in range(8)]
-    [4, 1, 1, 4, 5, 4, 5, 1]
-    """
-
-    __slots__ = ("state",)
-
-    def __init__(self, seed: int) -> None:
-        self.state = _seed(seed)
-
-    def next_u64(self) -> int:
-        """The next 64-bit output."""
-        self.state = (self.state + _GOLDEN_GAMMA) & _MASK64
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        return z ^ (z >> 31)
-
-    def roll(self, sides: int) -> int:
-        """Roll a fair die with ``sides`` faces: 1..sides, each exactly equally likely.
-
-        >>> rng = SplitMix64(3)
-        >>> all(1 <= rng.roll(4) <= 4 for _ in range(100))
-        True
-        """
-        if sides < 1:
-            raise OptionError(f"a die needs at least one side, not {sides}")
-        limit = (1 << 64) // sides * sides
-        while True:
-            x = self.next_u64()
-            if x < limit:
-                return 1 + x % sides
-
-    def pick(self, candidates: list[Cell]) -> Cell:
-        """A uniformly random candidate (1d``len(candidates)``, 1-based index)."""
-        return candidates[self.roll(len(candidates)) - 1]
 
 
 @dataclass(frozen=True)
@@ -224,7 +156,7 @@ class GeneratorOptions:
             value = getattr(self, f.name)
             if f.name == "distractions" or (value is None and f.name.endswith("_column")):
                 continue
-            object.__setattr__(self, f.name, _whole(f.name, value))
+            object.__setattr__(self, f.name, whole_number(f.name, value))
         bounds = [
             ("tree_max", self.tree_max),
             ("undergrowth_max", self.undergrowth_max),
@@ -330,7 +262,11 @@ def roll_forest(
         options = GeneratorOptions()
     elif not isinstance(options, GeneratorOptions):
         raise OptionError(f"options must be GeneratorOptions, not {type(options).__name__}")
-    width, height, seed = _whole("width", width), _whole("height", height), _seed(seed)
+    width, height, seed = (
+        whole_number("width", width),
+        whole_number("height", height),
+        check_seed(seed),
+    )
     _check_size(width, height, options)
     rng = SplitMix64(seed)
 

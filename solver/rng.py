@@ -1,0 +1,104 @@
+"""The library's own pseudo-random generator: SplitMix64 on plain integers.
+
+Everything random in the library (the forest generator, the searchers' sampling) draws from this
+generator, never from Python's ``random`` module, whose algorithms may change between versions:
+the same seed gives the same numbers on every platform, and the compiled searchers implement the
+same stream in C.
+
+>>> rng = SplitMix64(7)
+>>> [rng.roll(6) for _ in range(4)]
+[4, 1, 1, 4]
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from typing import TypeVar
+
+from solver.errors import OptionError
+
+T = TypeVar("T")
+MASK64 = (1 << 64) - 1
+_MASK64 = MASK64
+_GOLDEN_GAMMA = 0x9E3779B97F4A7C15
+_TWO_POW_M53 = 1.0 / 9007199254740992.0
+
+
+def whole_number(name: str, value: object) -> int:
+    """``value`` as an ``int`` (any integer type, such as NumPy's, but not ``bool``)."""
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise OptionError(f"{name} must be a whole number, not {value!r}")
+
+
+def check_seed(value: object) -> int:
+    try:
+        seed = whole_number("seed", value)
+    except OptionError:
+        seed = -1
+    if not 0 <= seed <= _MASK64:
+        raise OptionError(f"seed must be a whole number from 0 to 2**64 - 1, not {value!r}")
+    return seed
+
+
+class SplitMix64:
+    """The SplitMix64 generator (64-bit state, 64-bit outputs) on plain Python integers.
+
+    >>> rng = SplitMix64(0)
+    >>> hex(rng.next_u64())
+    '0xe220a8397b1dcdaf'
+    >>> hex(rng.next_u64())
+    '0x6e789e6aa1b965f4'
+    >>> rng = SplitMix64(7)
+    >>> [rng.roll(6) for _ in range(8)]
+    [4, 1, 1, 4, 5, 4, 5, 1]
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = check_seed(seed)
+
+    def next_u64(self) -> int:
+        """The next 64-bit output."""
+        self.state = (self.state + _GOLDEN_GAMMA) & _MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def roll(self, sides: int) -> int:
+        """Roll a fair die with ``sides`` faces: 1..sides, each exactly equally likely.
+
+        >>> rng = SplitMix64(3)
+        >>> all(1 <= rng.roll(4) <= 4 for _ in range(100))
+        True
+        """
+        if sides < 1:
+            raise OptionError(f"a die needs at least one side, not {sides}")
+        limit = (1 << 64) // sides * sides
+        while True:
+            x = self.next_u64()
+            if x < limit:
+                return 1 + x % sides
+
+    def pick(self, candidates: Sequence[T]) -> T:
+        """A uniformly random candidate (1d``len(candidates)``, 1-based index)."""
+        return candidates[self.roll(len(candidates)) - 1]
+
+    # The stream used by the searchers (``ext/mcts.pyx`` draws the same numbers in C).
+    def next(self) -> int:
+        """The next 64-bit output (alias of :meth:`next_u64`)."""
+        return self.next_u64()
+
+    def uniform(self) -> float:
+        """A float in [0, 1): ``(next >> 11) * 2**-53``."""
+        return (self.next_u64() >> 11) * _TWO_POW_M53
+
+    def below(self, k: int) -> int:
+        """An index below ``k``: ``((next >> 32) * k) >> 32`` (as the compiled searchers do)."""
+        return ((self.next_u64() >> 32) * k) >> 32
