@@ -14,7 +14,7 @@ $(VENV)/bin/python:
 
 # Re-install when the build description or the Cython sources change.
 $(STAMP): $(VENV)/bin/python pyproject.toml setup.py $(wildcard ext/*.pyx ext/*.pxd)
-	$(PY) -m pip install --quiet -e ".[dev,openspiel]"
+	$(PY) -m pip install --quiet -e ".[dev,openspiel,analysis,dask]"
 	touch $(STAMP)
 
 install: $(STAMP)

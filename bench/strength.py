@@ -4,7 +4,9 @@ Two tables, written as markdown (to ``--out`` and to stdout):
 
 1. **Generated 9x9 forests.** ``--forests`` forests ``roll_forest(9, 9, seed)`` for consecutive
    seeds from ``--seed``; on each, ``--games`` games per agent: ``mcts`` (``--iterations``
-   simulations per decision), ``greedy`` and ``random``. Win rates with Wilson 95% intervals, per
+   simulations per decision; UCT with leaves valued by the kernel's heuristic, a
+   win-probability estimate: ``evaluator="heuristic"``, c = 0.1, see ``solver.agents``),
+   ``greedy`` and ``random``. Win rates with Wilson 95% intervals, per
    forest and pooled over all forests (the pooled interval treats every game as independent).
 2. **Small forests solved exactly.** Curated tiny puzzles and ``--small-forests`` generated 4x4
    forests cut to 4 turns: the exact optimum (exact expectimax from the start: the best possible
@@ -250,8 +252,9 @@ def report(args, specs_9x9, specs_small, optimum, wins, elapsed) -> str:
         "kernel engine.",
         "",
         "Win rates with Wilson 95% intervals. The dice of game *i* on a forest come from the same "
-        "seed for every agent; `mcts` is UCT with "
-        f"{args.iterations} simulations per decision (c = 1.4, one random rollout each), "
+        "seed for every agent; `mcts` is the agent of `solver.agents`: UCT with "
+        f"{args.iterations} simulations per decision, leaves valued by the kernel's heuristic "
+        "(a win-probability estimate; `evaluator=\"heuristic\"`, c = 0.1), "
         "`greedy` the stamina-weighted shortest path, `random` uniform over legal actions.",
         "",
         f"## Generated 9x9 forests ({args.games} games per agent and forest, "

@@ -284,6 +284,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="forest", description="Play, solve and analyse the forest games."
     )
     games = parser.add_subparsers(dest="game", required=True, metavar="GAME")
+    from solver.analysis.cli_analyse import add_analyse_command
+
+    add_analyse_command(games)
     dog = games.add_parser("dog", help="the dog game (RULES.md §1)")
     commands = dog.add_subparsers(dest="command", required=True, metavar="COMMAND")
 

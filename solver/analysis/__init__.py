@@ -1,0 +1,1 @@
+"""Batch analysis of many forests: classes, bounds, win probabilities, reports, curation."""

@@ -1,0 +1,99 @@
+"""Cheap, deterministic stand-ins for the per-forest analysis, for testing the batch machinery.
+
+They are top-level functions of an importable module, so worker processes (loky, Dask) can
+unpickle them. :func:`fake_analyse` derives every column from the forest's cells alone (no
+search, no randomness), so the same forest always gives the same row.
+
+Two environment variables help the tests that run a batch in another process:
+``FOREST_FAKE_DELAY`` (seconds to sleep per forest) and ``FOREST_FAKE_LOG`` (a file to which each
+call appends its source, one line per forest, to count the forests analysed).
+
+>>> from solver.analysis.batch import Source
+>>> row = fake_analyse(Source.generated(3, 5, 4))
+>>> row["width"], row["height"], row["class"] in CLASSES
+(5, 4, True)
+>>> fake_analyse(Source.generated(3, 5, 4)) == row
+True
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+from solver.games.dog.forest import Terrain
+
+__all__ = ["CLASSES", "failing_analyse", "fake_analyse", "not_a_dict_analyse"]
+
+#: The classes :func:`fake_analyse` hands out.
+CLASSES = ("always", "uncertain", "never")
+
+
+def _log_call(source: Any) -> None:
+    log = os.environ.get("FOREST_FAKE_LOG")
+    if log:
+        fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, f"{source.source}\n".encode())
+        finally:
+            os.close(fd)
+    delay = float(os.environ.get("FOREST_FAKE_DELAY") or 0)
+    if delay > 0:
+        time.sleep(delay)
+
+
+def fake_analyse(source: Any) -> dict[str, Any]:
+    """A fake analysis row of ``source``: counts trees and undergrowth and makes up the rest.
+
+    The class is ``never`` when trees cover a fifth of the forest or more, ``always`` when they
+    cover an eighth or less, ``uncertain`` otherwise; the route walks from the start up the dog's
+    column and across the top row to the human.
+    """
+    _log_call(source)
+    forest = source.load()
+    cells = [forest.terrain((r, c)) for r in range(forest.height) for c in range(forest.width)]
+    area = forest.width * forest.height
+    trees = sum(t == Terrain.TREE for t in cells)
+    brush = sum(t == Terrain.UNDERGROWTH for t in cells)
+    start_row, start_col = forest.start
+    human_col = forest.human[1]
+    route = [[r, start_col] for r in range(start_row, -1, -1)]
+    step = 1 if human_col >= start_col else -1
+    route += [[0, c] for c in range(start_col + step, human_col + step, step)]
+    if trees * 5 >= area:
+        klass, probability, par, exact = "never", 0.0, None, True
+        route = []
+    elif trees * 8 <= area:
+        klass, probability, par, exact = "always", 1.0, len(route) - 1, True
+    else:
+        klass = "uncertain"
+        probability = round(1.0 - trees / area * 4.0 + brush / (10.0 * area), 6)
+        probability = min(0.99, max(0.01, probability))
+        par, exact = len(route) - 1 + brush % 3, trees % 2 == 0
+    half = 0.0 if exact else round(0.5 / (1 + trees), 6)
+    return {
+        "width": forest.width,
+        "height": forest.height,
+        "class": klass,
+        "par": par,
+        "win_probability": probability,
+        "exact": exact,
+        "ci_low": max(0.0, probability - half),
+        "ci_high": min(1.0, probability + half),
+        "upper_bound": min(1.0, probability + half + brush / (4.0 * area)),
+        "route": route,
+        "trees": trees,
+    }
+
+
+def failing_analyse(source: Any) -> dict[str, Any]:
+    """:func:`fake_analyse`, except that it raises for every seed divisible by 7."""
+    if source.seed is not None and source.seed % 7 == 0:
+        raise RuntimeError(f"fake failure for {source.source}")
+    return fake_analyse(source)
+
+
+def not_a_dict_analyse(source: Any) -> Any:
+    """A broken analysis that returns a list instead of a row."""
+    return [source.source]

@@ -1,0 +1,477 @@
+"""Curation: choose forests from a results table by a condition and save them as ``.forest`` files.
+
+:func:`select` reads a condition in a small, safe subset of Python, the one ``DataFrame.query``
+users know, and evaluates it column-wise itself (nothing is passed to ``eval``):
+
+- column names (``class`` and other Python keywords too), numbers, strings, ``True``, ``False``,
+  ``None``;
+- comparisons, chained ones too (``0.3 < win_probability < 0.6``), ``in`` / ``not in`` a list of
+  constants, ``is None`` / ``is not None`` (also ``== None``) for missing values;
+- ``and``, ``or``, ``not`` (and ``&``, ``|``, ``~``), parentheses;
+- ``+``, ``-``, ``*``, ``/``, ``//``, ``%`` on numbers and numeric columns.
+
+Everything else (calls, attributes, subscripts, ``@`` variables, double underscores, lambdas,
+``**``...) is refused with an :class:`~solver.errors.OptionError` naming the bad part. As in SQL,
+a comparison with a missing value is unknown, ``not`` unknown is still unknown, and rows whose
+condition is unknown are left out; ask for missing values with ``is None``.
+
+:func:`save_selected` writes the chosen forests: a rolled forest is rolled again from its seed
+and size, a file is copied.
+
+>>> import pandas as pd
+>>> table = pd.DataFrame({"source": ["a", "b", "c"], "class": ["uncertain", "never", "uncertain"],
+...                       "win_probability": [0.45, 0.0, 0.9]})
+>>> list(select(table, "class == 'uncertain' and 0.3 < win_probability < 0.6")["source"])
+['a']
+>>> select(table, "__import__('os')")
+Traceback (most recent call last):
+...
+solver.errors.OptionError: bad selection "__import__('os')": double underscores are not allowed
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import keyword
+import operator
+import os
+import shutil
+import tokenize
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from solver.errors import OptionError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+    from solver.games.dog.forest import Forest
+
+__all__ = ["check_expression", "save_selected", "select"]
+
+#: The longest selection accepted (characters).
+MAX_LENGTH = 2000
+
+_OPERATOR_WORDS = {"and", "or", "not", "in", "is", "True", "False", "None"}
+
+_COMPARE: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+}
+_ARITHMETIC: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+}
+_SYMBOLS: dict[type, str] = {
+    ast.Pow: "**",
+    ast.MatMult: "@",
+    ast.LShift: "<<",
+    ast.RShift: ">>",
+    ast.BitXor: "^",
+}
+
+
+class _Bad(Exception):
+    """A refused part of the expression: ``node`` is where, ``why`` says what is wrong."""
+
+    def __init__(self, node: ast.AST | None, why: str):
+        super().__init__(why)
+        self.node = node
+        self.why = why
+
+
+class _Parsed:
+    """A checked selection: its syntax tree and the column names it uses."""
+
+    def __init__(self, expression: str):
+        self.expression = expression
+        if not isinstance(expression, str):
+            raise OptionError(f"a selection must be text, not {type(expression).__name__}")
+        if not expression.strip():
+            raise self.error("an empty selection")
+        if len(expression) > MAX_LENGTH:
+            raise self.error(f"longer than {MAX_LENGTH} characters")
+        for bad, why in (
+            ("__", "double underscores are not allowed"),
+            ("@", "'@' (local variables) is not allowed"),
+            ("`", "backticks are not supported: column names are plain words"),
+            ("\\", "backslashes are not allowed"),
+        ):
+            if bad in expression:
+                raise self.error(why)
+        self.text, self.names = self._rename_keywords(expression)
+        try:
+            self.tree = ast.parse(self.text.strip(), mode="eval")
+        except SyntaxError as err:
+            raise self.error(f"not a valid expression ({err.msg})") from None
+        except (RecursionError, MemoryError):
+            raise self.error("too deeply nested") from None
+        try:
+            self.columns = self._check(self.tree.body)
+        except _Bad as bad:
+            raise self.error(self._explain(bad)) from None
+        except RecursionError:
+            raise self.error("too deeply nested") from None
+
+    def error(self, why: str) -> OptionError:
+        return OptionError(f"bad selection {self.expression!r}: {why}")
+
+    def _rename_keywords(self, expression: str) -> tuple[str, dict[str, str]]:
+        """Replace column names that are Python keywords (``class``) by placeholders."""
+        try:
+            tokens = list(tokenize.generate_tokens(io.StringIO(expression).readline))
+        except (tokenize.TokenError, SyntaxError, IndentationError) as err:
+            raise self.error(f"not a valid expression ({err})") from None
+        line_starts = [0]
+        for line in expression.splitlines(keepends=True):
+            line_starts.append(line_starts[-1] + len(line))
+        names: dict[str, str] = {}
+        edits: list[tuple[int, int, str]] = []
+        for tok in tokens:
+            if tok.type != tokenize.NAME:
+                continue
+            if keyword.iskeyword(tok.string) and tok.string not in _OPERATOR_WORDS:
+                placeholder = f"__column{len(names)}__"
+                names[placeholder] = tok.string
+                start = line_starts[tok.start[0] - 1] + tok.start[1]
+                end = line_starts[tok.end[0] - 1] + tok.end[1]
+                edits.append((start, end, placeholder))
+        text = expression
+        for start, end, placeholder in reversed(edits):
+            text = text[:start] + placeholder + text[end:]
+        return text, names
+
+    def column(self, node: ast.Name) -> str:
+        return self.names.get(node.id, node.id)
+
+    def _explain(self, bad: _Bad) -> str:
+        if bad.node is None:
+            return bad.why
+        segment = ast.get_source_segment(self.text.strip(), bad.node) or ""
+        for placeholder, name in self.names.items():
+            segment = segment.replace(placeholder, name)
+        return f"{bad.why} (found {segment!r})" if segment else bad.why
+
+    # -- the allowed shapes ----------------------------------------------------------------------
+    def _check(self, node: ast.AST) -> set[str]:
+        columns: set[str] = set()
+        if isinstance(node, ast.Name):
+            columns.add(self.column(node))
+        elif isinstance(node, ast.Constant):
+            if not (node.value is None or isinstance(node.value, (bool, int, float, str))):
+                raise _Bad(node, f"{type(node.value).__name__} constants are not allowed")
+        elif isinstance(node, ast.BoolOp):
+            for value in node.values:
+                columns |= self._check(value)
+        elif isinstance(node, ast.UnaryOp):
+            columns |= self._check(node.operand)
+        elif isinstance(node, ast.BinOp):
+            if type(node.op) not in _ARITHMETIC and not isinstance(
+                node.op, (ast.BitAnd, ast.BitOr)
+            ):
+                symbol = _SYMBOLS.get(type(node.op), type(node.op).__name__)
+                raise _Bad(node, f"the operator {symbol!r} is not allowed")
+            columns |= self._check(node.left) | self._check(node.right)
+        elif isinstance(node, ast.Compare):
+            columns |= self._check(node.left)
+            for op, right in zip(node.ops, node.comparators, strict=True):
+                if isinstance(op, (ast.In, ast.NotIn)):
+                    self._check_list(right)
+                elif isinstance(op, (ast.Is, ast.IsNot)):
+                    if not (isinstance(right, ast.Constant) and right.value is None):
+                        raise _Bad(right, "'is' and 'is not' compare with None only")
+                else:
+                    columns |= self._check(right)
+        elif isinstance(node, ast.Call):
+            raise _Bad(node, "function calls are not allowed")
+        elif isinstance(node, ast.Attribute):
+            raise _Bad(node, "attributes are not allowed")
+        elif isinstance(node, ast.Subscript):
+            raise _Bad(node, "subscripts are not allowed")
+        elif isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            raise _Bad(node, "a list may only follow 'in' or 'not in'")
+        else:
+            kind = {
+                ast.Lambda: "lambdas",
+                ast.IfExp: "'if ... else' expressions",
+                ast.NamedExpr: "':=' assignments",
+                ast.JoinedStr: "f-strings",
+                ast.Dict: "dicts",
+                ast.Starred: "'*' unpacking",
+            }.get(type(node), f"{type(node).__name__} expressions")
+            raise _Bad(node, f"{kind} are not allowed")
+        return columns
+
+    def _check_list(self, node: ast.AST) -> None:
+        if not isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            raise _Bad(node, "'in' must be followed by a list of constants such as ['a', 'b']")
+        for element in node.elts:
+            if _constant(element) is _NOT_CONSTANT:
+                raise _Bad(element, "a list after 'in' may hold numbers, strings and None only")
+
+
+_NOT_CONSTANT = object()
+
+
+def _constant(node: ast.AST) -> Any:
+    """The value of a constant (a negative number too), or :data:`_NOT_CONSTANT`."""
+    if isinstance(node, ast.Constant) and (
+        node.value is None or isinstance(node.value, (bool, int, float, str))
+    ):
+        return node.value
+    if (
+        isinstance(node, ast.UnaryOp)
+        and isinstance(node.op, (ast.USub, ast.UAdd))
+        and isinstance(node.operand, ast.Constant)
+        and isinstance(node.operand.value, (int, float))
+        and not isinstance(node.operand.value, bool)
+    ):
+        value = node.operand.value
+        return -value if isinstance(node.op, ast.USub) else value
+    return _NOT_CONSTANT
+
+
+def check_expression(expression: str) -> set[str]:
+    """Check ``expression`` without any data; return the column names it uses.
+
+    Lets a command refuse a bad ``--select`` before a long batch runs.
+
+    >>> sorted(check_expression("class == 'uncertain' and 0.3 < win_probability < 0.6"))
+    ['class', 'win_probability']
+    >>> check_expression("win_probability ** 2 > 0.1")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    solver.errors.OptionError: bad selection '...': the operator '**' is not allowed (found ...)
+    """
+    return _Parsed(expression).columns
+
+
+class _Evaluator:
+    """Evaluates a checked tree column-wise over a DataFrame."""
+
+    def __init__(self, parsed: _Parsed, frame: pd.DataFrame):
+        import pandas as pd
+
+        self.pd = pd
+        self.parsed = parsed
+        self.frame = frame
+
+    def mask(self) -> pd.Series:
+        pd = self.pd
+        value = self.visit(self.parsed.tree.body)
+        if isinstance(value, bool):
+            return pd.Series(value, index=self.frame.index, dtype=bool)
+        if not isinstance(value, pd.Series) or not _is_boolean(value):
+            raise _Bad(self.parsed.tree.body, "the selection must be a condition (true or false)")
+        return value.astype("boolean").fillna(False).astype(bool)
+
+    def visit(self, node: ast.AST) -> Any:
+        pd = self.pd
+        if isinstance(node, ast.Name):
+            name = self.parsed.column(node)
+            if name not in self.frame.columns:
+                known = ", ".join(map(str, self.frame.columns))
+                raise _Bad(node, f"unknown column {name!r} (the columns are: {known})")
+            return self.frame[name]
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.BoolOp):
+            values = [self._condition(v) for v in node.values]
+            result = values[0]
+            for value in values[1:]:
+                result = (result & value) if isinstance(node.op, ast.And) else (result | value)
+            return result
+        if isinstance(node, ast.UnaryOp):
+            operand = self.visit(node.operand)
+            if isinstance(node.op, (ast.Not, ast.Invert)):
+                operand = self._condition(node.operand, operand)
+                return (not operand) if isinstance(operand, bool) else ~operand
+            self._number(node.operand, operand)
+            return -operand if isinstance(node.op, ast.USub) else +operand
+        if isinstance(node, ast.BinOp):
+            left, right = self.visit(node.left), self.visit(node.right)
+            if isinstance(node.op, (ast.BitAnd, ast.BitOr)):
+                left = self._condition(node.left, left)
+                right = self._condition(node.right, right)
+                return (left & right) if isinstance(node.op, ast.BitAnd) else (left | right)
+            self._number(node.left, left)
+            self._number(node.right, right)
+            return self._apply(node, _ARITHMETIC[type(node.op)], left, right)
+        if isinstance(node, ast.Compare):
+            result: Any = None
+            left = self.visit(node.left)
+            for op, right_node in zip(node.ops, node.comparators, strict=True):
+                if isinstance(op, (ast.In, ast.NotIn)):
+                    values = [_constant(e) for e in right_node.elts]  # type: ignore[attr-defined]
+                    part = self._isin(left, values)
+                    if isinstance(op, ast.NotIn):
+                        part = ~part if isinstance(part, pd.Series) else not part
+                    right: Any = None
+                elif isinstance(op, (ast.Is, ast.IsNot)) or (
+                    isinstance(op, (ast.Eq, ast.NotEq))
+                    and isinstance(right_node, ast.Constant)
+                    and right_node.value is None
+                ):
+                    part = self._isna(left)
+                    if isinstance(op, (ast.IsNot, ast.NotEq)):
+                        part = ~part if isinstance(part, pd.Series) else not part
+                    right = None
+                else:
+                    right = self.visit(right_node)
+                    part = self._apply(node, _COMPARE[type(op)], left, right)
+                    if isinstance(part, pd.Series):  # a missing value compares as unknown
+                        part = part.astype("boolean")
+                        for side in (left, right):
+                            if isinstance(side, pd.Series):
+                                part = part.mask(side.isna().to_numpy(), pd.NA)
+                result = part if result is None else (result & part)
+                left = right
+            return result
+        raise _Bad(node, "not allowed")  # pragma: no cover - refused by the check
+
+    def _apply(self, node: ast.AST, fn: Callable[[Any, Any], Any], left: Any, right: Any) -> Any:
+        try:
+            return fn(left, right)
+        except (TypeError, ValueError, ArithmeticError) as exc:
+            raise _Bad(node, f"cannot be evaluated: {' '.join(str(exc).split())}") from None
+
+    def _isin(self, value: Any, values: list[Any]) -> Any:
+        pd = self.pd
+        if isinstance(value, pd.Series):
+            present = [v for v in values if v is not None]
+            part = value.isin(present).astype("boolean")
+            missing = value.isna().to_numpy()
+            if None in values:
+                return part.mask(missing, True)
+            return part.mask(missing, pd.NA)  # unknown, as for any comparison
+        return value in values
+
+    def _isna(self, value: Any) -> Any:
+        pd = self.pd
+        if isinstance(value, pd.Series):
+            return value.isna()
+        return value is None
+
+    def _condition(self, node: ast.AST, value: Any = _NOT_CONSTANT) -> Any:
+        pd = self.pd
+        if value is _NOT_CONSTANT:
+            value = self.visit(node)
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, pd.Series) and _is_boolean(value):
+            return value.astype("boolean")
+        raise _Bad(node, "expected a condition (true or false) here")
+
+    def _number(self, node: ast.AST, value: Any) -> None:
+        pd = self.pd
+        if isinstance(value, bool):
+            raise _Bad(node, "arithmetic needs numbers, not true/false")
+        if isinstance(value, (int, float)):
+            return
+        if (
+            isinstance(value, pd.Series)
+            and pd.api.types.is_numeric_dtype(value)
+            and not _is_boolean(value)
+        ):
+            return
+        raise _Bad(node, "arithmetic needs numbers or numeric columns")
+
+
+def _is_boolean(series: Any) -> bool:
+    import pandas as pd
+
+    return pd.api.types.is_bool_dtype(series.dtype)
+
+
+def select(frame: pd.DataFrame, expression: str) -> pd.DataFrame:
+    """The rows of ``frame`` where ``expression`` holds (see the module docstring), in order.
+
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"class": ["never", "always"], "par": [None, 7]})
+    >>> len(select(table, "par is None")), len(select(table, "class in ['always', 'sometimes']"))
+    (1, 1)
+    >>> select(table, "cost > 3")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    solver.errors.OptionError: bad selection 'cost > 3': unknown column 'cost' (the columns are: ...
+    """
+    parsed = _Parsed(expression)
+    try:
+        mask = _Evaluator(parsed, frame).mask()
+    except _Bad as bad:
+        raise parsed.error(parsed._explain(bad)) from None
+    except RecursionError:
+        raise parsed.error("too deeply nested") from None
+    return frame[mask]
+
+
+def _file_name(source: Any) -> str:
+    """The file name a source is saved under: ``rolled-WxH-seedN.forest`` or the file's own."""
+    if source.kind == "generated":
+        return f"rolled-{source.width}x{source.height}-seed{source.seed}.forest"
+    name = Path(source.source).name or "forest"
+    return name if name.endswith(".forest") else name + ".forest"
+
+
+def save_selected(
+    frame: pd.DataFrame,
+    directory: str | os.PathLike[str],
+    *,
+    forests_loader: Callable[[Any], Forest] | None = None,
+) -> list[Path]:
+    """Write the forests of ``frame``'s rows to ``directory`` as ``.forest`` files; return them.
+
+    A rolled forest (``source`` ``seed:N`` with ``width`` and ``height``) is rolled again and
+    saved as ``rolled-WxH-seedN.forest``; a file source is copied under its own name. Two sources
+    with the same file name get ``-2``, ``-3``... before the extension. ``forests_loader`` (a row
+    as a dict → a :class:`~solver.games.dog.forest.Forest`) replaces the rolling and copying.
+
+    >>> import tempfile, pandas as pd
+    >>> table = pd.DataFrame({"source": ["seed:4"], "width": [5], "height": [4]})
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     [p.name for p in save_selected(table, tmp)]
+    ['rolled-5x4-seed4.forest']
+    """
+    from solver.analysis.batch import Source
+    from solver.games.dog.format import save_forest
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    used: set[str] = set()
+    for row in _rows(frame):
+        source = Source.from_row(row)
+        target = directory / _unique(_file_name(source), used)
+        if forests_loader is not None:
+            save_forest(forests_loader(row), target)
+        elif source.kind == "generated":
+            save_forest(source.load(), target)
+        else:
+            shutil.copyfile(source.path or source.source, target)
+        written.append(target)
+    return written
+
+
+def _rows(frame: pd.DataFrame) -> Iterable[dict[str, Any]]:
+    for record in frame.to_dict(orient="records"):
+        yield {str(k): v for k, v in record.items()}
+
+
+def _unique(name: str, used: set[str]) -> str:
+    stem, suffix = (name[: -len(".forest")], ".forest") if name.endswith(".forest") else (name, "")
+    candidate, n = name, 1
+    while candidate in used:
+        n += 1
+        candidate = f"{stem}-{n}{suffix}"
+    used.add(candidate)
+    return candidate

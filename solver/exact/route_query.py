@@ -1,0 +1,284 @@
+"""Constrained route questions: par and hindsight routes with a designer's extra conditions.
+
+A :class:`RouteQuery` adds conditions to the route questions of :mod:`solver.exact.dog_routes`:
+
+- ``visit``: cells the dog must enter on its way (the start cell counts as entered);
+- ``avoid``: cells the dog must never enter (by a step, a hop or a forced run);
+- ``stamina_floor``: stamina never below this after any action before the win;
+- ``never_under_arrow``: never enter a cell under a shouter's arrow (the human's cell excepted:
+  entering it wins before any shout, RULES.md §1.3 4a);
+- ``win_by``: the human must be reached by this turn;
+- ``rolls`` / ``shouts``: a known sequence of step rolls and shout outcomes (a *hindsight* query,
+  consumed as :mod:`solver.exact.dog_routes` describes); without them the player chooses every
+  chance outcome (a *par* query).
+
+The answer is the route that wins soonest under every condition, or a proof that none does. The
+conditions filter the game graph (arcs that enter a forbidden cell or drop stamina under the
+floor, wins that miss a required cell or come too late); CP-SAT then picks the route on the
+filtered graph (``method="cp-sat"``) or a breadth-first search finds it
+(``method="brute-force"``). :func:`check_route` verifies a route against a query independently, by
+replaying it through the reference engine.
+
+>>> from solver.games.dog.forest import Forest, Terrain
+>>> grid = [[Terrain.OPEN] * 4 for _ in range(3)]
+>>> forest = Forest(width=4, height=3, cells=grid, start=(2, 0), human=(0, 3), turns=4)
+>>> solve_route(forest, RouteQuery()).turns
+2
+>>> answer = solve_route(forest, RouteQuery(visit=frozenset({(2, 3)})))
+>>> answer.turns, check_route(forest, RouteQuery(visit=frozenset({(2, 3)})), answer.actions)
+(2, True)
+>>> solve_route(forest, RouteQuery(win_by=1)).turns is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from solver.errors import OptionError
+from solver.exact import dog_routes
+from solver.exact.dog_routes import Node, RouteAnswer, Successors
+from solver.games.dog.forest import Cell, Forest
+from solver.games.dog.rules import DogGame
+
+__all__ = ["RouteQuery", "check_route", "solve_route"]
+
+METHODS = ("cp-sat", "brute-force")
+
+
+@dataclass(frozen=True)
+class RouteQuery:
+    """Conditions on a route (see the module docstring). The default asks for plain par."""
+
+    visit: frozenset[Cell] = field(default_factory=frozenset)
+    avoid: frozenset[Cell] = field(default_factory=frozenset)
+    stamina_floor: int = 0
+    never_under_arrow: bool = False
+    win_by: int | None = None
+    rolls: tuple[int, ...] | None = None
+    shouts: tuple[bool, ...] | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "visit", frozenset(tuple(c) for c in self.visit))
+        object.__setattr__(self, "avoid", frozenset(tuple(c) for c in self.avoid))
+        if self.visit & self.avoid:
+            raise OptionError(
+                f"cells both to visit and to avoid: {sorted(self.visit & self.avoid)}"
+            )
+        if not 0 <= self.stamina_floor <= 6:
+            raise OptionError(f"stamina_floor must be 0..6, not {self.stamina_floor!r}")
+        if self.win_by is not None and self.win_by < 1:
+            raise OptionError(f"win_by must be a turn ≥ 1, not {self.win_by!r}")
+        if (self.rolls is None) != (self.shouts is None):
+            raise OptionError("give both rolls and shouts (a hindsight query) or neither (par)")
+        if self.rolls is not None:
+            rolls = tuple(self.rolls)
+            if any(r not in (1, 2, 3) for r in rolls):
+                raise OptionError(f"a step roll reads 1, 2 or 3 steps, not {rolls!r}")
+            object.__setattr__(self, "rolls", rolls)
+            object.__setattr__(self, "shouts", tuple(bool(s) for s in self.shouts or ()))
+
+    @classmethod
+    def parse(cls, text: str) -> RouteQuery:
+        """A query from a small text form, ``;``-separated clauses (as the CLI takes it).
+
+        Clauses: ``visit R,C [R,C ...]``, ``avoid R,C ...``, ``stamina >= N``,
+        ``never under arrow``, ``win by T``, ``rolls 1 2 3 ...``, ``shouts hit shrug ...``.
+
+        >>> q = RouteQuery.parse("visit 2,3; avoid 1,1 0,0; stamina >= 2; never under arrow")
+        >>> sorted(q.visit), sorted(q.avoid), q.stamina_floor, q.never_under_arrow
+        ([(2, 3)], [(0, 0), (1, 1)], 2, True)
+        >>> RouteQuery.parse("win by 5; rolls 1 2; shouts hit").rolls
+        (1, 2)
+        >>> RouteQuery.parse("fly away")
+        Traceback (most recent call last):
+        ...
+        solver.errors.OptionError: unknown route condition 'fly away'; expected visit, avoid, \
+stamina >= N, never under arrow, win by T, rolls ..., shouts ...
+        """
+        fields: dict = {}
+        for clause in (c.strip() for c in text.split(";")):
+            if not clause:
+                continue
+            words = clause.split()
+            head = words[0].lower()
+            if head in ("visit", "avoid"):
+                fields[head] = frozenset(_cells(words[1:], clause))
+            elif (m := re.fullmatch(r"stamina\s*>=\s*(\d+)", clause, re.IGNORECASE)) is not None:
+                fields["stamina_floor"] = int(m.group(1))
+            elif re.fullmatch(r"never\s+under\s+(the\s+)?arrow", clause, re.IGNORECASE):
+                fields["never_under_arrow"] = True
+            elif (m := re.fullmatch(r"win\s+by\s+(\d+)", clause, re.IGNORECASE)) is not None:
+                fields["win_by"] = int(m.group(1))
+            elif head == "rolls":
+                fields["rolls"] = tuple(_integer(w, clause) for w in words[1:])
+            elif head == "shouts":
+                fields["shouts"] = tuple(_shout(w, clause) for w in words[1:])
+            else:
+                raise OptionError(
+                    f"unknown route condition {clause!r}; expected visit, avoid, stamina >= N, "
+                    "never under arrow, win by T, rolls ..., shouts ..."
+                )
+        return cls(**fields)
+
+    def check_forest(self, forest: Forest) -> None:
+        """Raise :class:`OptionError` when a condition names a cell outside ``forest``."""
+        for cell in sorted(self.visit | self.avoid):
+            if not forest.inside(cell):
+                raise OptionError(
+                    f"cell {cell} lies outside the {forest.width}x{forest.height} grid"
+                )
+        if forest.start in self.avoid:
+            raise OptionError(f"the start {forest.start} cannot be avoided: the dog stands there")
+
+
+def _integer(word: str, clause: str) -> int:
+    if not re.fullmatch(r"-?\d+", word):
+        raise OptionError(f"expected a whole number in {clause!r}, found {word!r}")
+    return int(word)
+
+
+def _cells(words: Iterable[str], clause: str) -> list[Cell]:
+    cells = []
+    for word in words:
+        m = re.fullmatch(r"\(?(\d+),(\d+)\)?", word)
+        if m is None:
+            raise OptionError(f"expected cells like 2,3 in {clause!r}, found {word!r}")
+        cells.append((int(m.group(1)), int(m.group(2))))
+    if not cells:
+        raise OptionError(f"{clause!r} names no cell")
+    return cells
+
+
+def _shout(word: str, clause: str) -> bool:
+    lowered = word.lower()
+    if lowered in ("hit", "h", "1"):
+        return True
+    if lowered in ("shrug", "s", "0"):
+        return False
+    raise OptionError(f"expected hit or shrug in {clause!r}, found {word!r}")
+
+
+# -- the filtered game graph ---------------------------------------------------------------------
+def _entered(parent_marked: frozenset | set, parent_pos: Cell, child) -> set[Cell]:
+    """The cells an action entered: newly marked ones and the cell the dog ends on.
+
+    A re-entered cell is already marked, so it was entered earlier on the same route: a route
+    that breaks an ``avoid`` or ``never_under_arrow`` condition is caught at its first entry.
+    """
+    entered = set(child.marked) - set(parent_marked)
+    if child.pos != parent_pos and not (child.is_terminal() and child.won):
+        entered.add(child.pos)
+    return entered
+
+
+def _filtered(forest: Forest, query: RouteQuery, base: Successors) -> Successors:
+    arrow_cells = {
+        (r, c)
+        for r in range(forest.height)
+        for c in range(forest.width)
+        if forest.arrows_at((r, c)) and (r, c) != forest.human
+    }
+    forbidden = set(query.avoid) | (arrow_cells if query.never_under_arrow else set())
+    last_turn = query.win_by if query.win_by is not None else forest.turns
+
+    def allowed(parent: Node, child: Node) -> bool:
+        before, after = parent[0], child[0]
+        if after.is_terminal():
+            return after.won and after.turn <= last_turn and query.visit <= set(after.marked)
+        if after.turn > last_turn or after.stamina < query.stamina_floor:
+            return False
+        return not (forbidden & _entered(before.marked, before.pos, after))
+
+    def successors(node: Node) -> list[tuple[int, Node]]:
+        return [(a, child) for a, child in base(node) if allowed(node, child)]
+
+    return successors
+
+
+def solve_route(
+    forest: Forest, query: RouteQuery, *, method: str = "cp-sat", time_limit: float = 10.0
+) -> RouteAnswer:
+    """The soonest winning route meeting ``query``, or an answer with ``turns=None``."""
+    if method not in METHODS:
+        raise OptionError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
+    query.check_forest(forest)
+    if forest.start in query.avoid:  # pragma: no cover - check_forest refuses it
+        raise OptionError("the start cannot be avoided")
+    if query.stamina_floor > 6:  # pragma: no cover - the query refuses it
+        raise OptionError("stamina never exceeds 6")
+    if query.rolls is None:
+        base: Successors = dog_routes._par_successors
+    else:
+        base = dog_routes._hindsight_successors(query.rolls, query.shouts or ())
+    successors = _filtered(forest, query, base)
+    if method == "brute-force":
+        return dog_routes._brute_force(forest, successors)
+    return dog_routes._cp_sat(forest, successors, time_limit)
+
+
+def check_route(forest: Forest, query: RouteQuery, actions: Sequence[int] | None) -> bool:
+    """Replay ``actions`` through the reference engine and check every condition of ``query``.
+
+    Independent of the solvers: it follows the dog cell by cell (forced runs included) instead of
+    reading the graph filter.
+    """
+    if actions is None:
+        return False
+    state = DogGame(forest).new_initial_state()
+    entered: set[Cell] = {forest.start}
+    roll_index = shout_index = 0
+    for action in actions:
+        if action not in state.legal_actions():
+            return False
+        if query.rolls is not None and state.is_chance_node():
+            if state.phase.name == "ROLL":
+                if roll_index >= len(query.rolls):
+                    return False
+                reading = query.rolls[roll_index]
+                budget = max(1, reading - 1) if state.stick else reading
+                if action != 10 + budget - 1:
+                    return False
+                roll_index += 1
+            else:
+                if shout_index >= len(query.shouts or ()):
+                    return False
+                if (action == 14) != (query.shouts or ())[shout_index]:
+                    return False
+                shout_index += 1
+        before = state.pos
+        state.apply_action(action)
+        for cell in _walk(before, state.pos, state):
+            entered.add(cell)
+            if cell in query.avoid:
+                return False
+            if query.never_under_arrow and forest.arrows_at(cell) and cell != forest.human:
+                return False
+        if not state.is_terminal() and state.stamina < query.stamina_floor:
+            return False
+    if not (state.is_terminal() and state.won):
+        return False
+    if query.win_by is not None and state.turn > query.win_by:
+        return False
+    return query.visit <= entered
+
+
+def _walk(a: Cell, b: Cell, state) -> list[Cell]:
+    """The cells entered going from ``a`` to ``b`` in one action (a step, a hop, or a hop and a
+    forced run): every newly marked cell and the end cell, in any order."""
+    if a == b:
+        return []
+    cells = {b}
+    cells |= {c for c in state.marked if _between(a, c, b)}
+    return sorted(cells)
+
+
+def _between(a: Cell, c: Cell, b: Cell) -> bool:
+    """Is ``c`` adjacent to ``a`` or on the straight line to ``b`` (the hop and the run)?"""
+    adjacent = abs(a[0] - c[0]) + abs(a[1] - c[1]) == 1
+    in_line = (c[0] == b[0] and min(a[1], b[1]) <= c[1] <= max(a[1], b[1])) or (
+        c[1] == b[1] and min(a[0], b[0]) <= c[0] <= max(a[0], b[0])
+    )
+    return c != a and (adjacent or in_line)
