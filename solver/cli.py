@@ -267,6 +267,34 @@ def _dog_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _dog_route(args: argparse.Namespace) -> int:
+    import json
+
+    from solver.exact.route_query import RouteQuery, solve_route
+
+    forest = _load_forest(args.forest)
+    query = RouteQuery.parse(args.query or "")
+    answer = solve_route(forest, query, method=args.method, time_limit=args.time_limit)
+    report = {
+        "turns": answer.turns,
+        "route": [list(t) for t in answer.route or ()],
+        "status": answer.status,
+        "method": answer.method,
+        "states": answer.states,
+    }
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    if answer.turns is None:
+        proof = "proven" if answer.proven else "not proven (time limit)"
+        print(f"no route wins within {forest.turns} turns under these conditions ({proof})")
+        return 0
+    print(f"wins in turn {answer.turns} ({answer.status}, {answer.method}, {answer.states} states)")
+    for turn, labels in enumerate(answer.route or (), 1):
+        print(f"turn {turn:>2}: {', '.join(labels) if labels else '(no move)'}")
+    return 0
+
+
 def _add_search_options(p: argparse.ArgumentParser, *, exact: bool = True) -> None:
     p.add_argument("forest", help="a .forest file or a puzzle name such as dog/tiny-example")
     p.add_argument("--iterations", type=int, default=1000, help="MCTS iterations per decision")
@@ -334,6 +362,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=200, help="games played for the MCTS estimate")
     p.set_defaults(handler=_dog_solve)
 
+    p = commands.add_parser(
+        "route", help="the soonest winning route, the player choosing the rolls (par)"
+    )
+    p.add_argument("forest", help="a .forest file or a puzzle name")
+    p.add_argument(
+        "--query", default="", metavar="CONDITIONS",
+        help="conditions separated by ';': visit R,C ...; avoid R,C ...; stamina >= N; "
+        "never under arrow; win by T; rolls 1 2 3 ...; shouts hit shrug ... (a hindsight route)",
+    )  # fmt: skip
+    p.add_argument("--method", choices=("cp-sat", "brute-force"), default="cp-sat")
+    p.add_argument("--time-limit", type=float, default=10.0, help="CP-SAT deterministic limit")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=_dog_route)
+
     p = commands.add_parser("play", help="play games with an agent and report the win rate")
     _add_search_options(p, exact=False)
     p.add_argument("--agent", choices=("mcts", "exact", "greedy", "random"), default="mcts")
@@ -349,6 +391,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Handler = args.handler
     try:
         return handler(args)
+    except BrokenPipeError:  # pragma: no cover - `forest ... | head`
+        return 0
     except (SolverError, ValueError, OSError) as exc:
         message = str(exc) if not isinstance(exc, OSError) else f"{exc.strerror}: {exc.filename}"
         print(f"forest: error: {message}", file=sys.stderr)
@@ -356,8 +400,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("forest: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # pragma: no cover - `forest ... | head`
-        return 0
 
 
 __all__ = ["OptionError", "build_parser", "main"]

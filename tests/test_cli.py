@@ -170,3 +170,19 @@ def test_play_reports_a_reproducible_win_rate(capsys, agent):
     report = json.loads(first[1])
     assert report["games"] == 30 and 0 <= report["wins"] <= 30
     assert report["ci_low"] <= report["win_rate"] <= report["ci_high"]
+
+
+def test_route_with_conditions(capsys):
+    import json
+
+    # tiny-3x3: the human is 4 steps away, so par is 2 turns (a 3-step roll then 1 more).
+    code, out, _ = run(capsys, "dog", "route", "dog/tiny-3x3", "--json")
+    assert code == 0
+    assert json.loads(out)["turns"] == 2
+    code, out, _ = run(capsys, "dog", "route", "dog/tiny-3x3", "--query", "win by 1", "--json")
+    assert code == 0
+    assert json.loads(out) | {"states": 0} == {
+        "turns": None, "route": [], "status": "infeasible", "method": "cp-sat", "states": 0,
+    }  # fmt: skip
+    code, _, err = run(capsys, "dog", "route", "dog/tiny-3x3", "--query", "fly")
+    assert code == 2 and "unknown route condition 'fly'" in err

@@ -40,8 +40,8 @@ from dataclasses import dataclass, field
 from solver.errors import OptionError
 from solver.exact import dog_routes
 from solver.exact.dog_routes import Node, RouteAnswer, Successors
-from solver.games.dog.forest import Cell, Forest
-from solver.games.dog.rules import DogGame
+from solver.games.dog.forest import DELTAS, DIRECTIONS, Cell, Forest
+from solver.games.dog.rules import INVESTIGATE, OFFER_ORDER, STEP_N, STEP_W, DogGame
 
 __all__ = ["RouteQuery", "check_route", "solve_route"]
 
@@ -248,9 +248,9 @@ def check_route(forest: Forest, query: RouteQuery, actions: Sequence[int] | None
                 if (action == 14) != (query.shouts or ())[shout_index]:
                     return False
                 shout_index += 1
-        before = state.pos
+        path = _path(state, action)
         state.apply_action(action)
-        for cell in _walk(before, state.pos, state):
+        for cell in path(state.pos):
             entered.add(cell)
             if cell in query.avoid:
                 return False
@@ -265,20 +265,39 @@ def check_route(forest: Forest, query: RouteQuery, actions: Sequence[int] | None
     return query.visit <= entered
 
 
-def _walk(a: Cell, b: Cell, state) -> list[Cell]:
-    """The cells entered going from ``a`` to ``b`` in one action (a step, a hop, or a hop and a
-    forced run): every newly marked cell and the end cell, in any order."""
+def _path(state, action: int):
+    """A function of the cell an action ends on, giving the cells it entered in order.
+
+    A step enters its neighbour, an investigation hops onto the offered cell; either may then be
+    followed by a forced run in a straight line to the end cell. A squirrel's edge choice runs
+    straight from where the dog stands.
+    """
+    start = state.pos
+    if STEP_N <= action <= STEP_W:
+        dr, dc = DELTAS[DIRECTIONS[action - STEP_N]]
+        first: Cell | None = (start[0] + dr, start[1] + dc)
+    elif action == INVESTIGATE:
+        dr, dc = DELTAS[OFFER_ORDER[state.pending]]
+        first = (start[0] + dr, start[1] + dc)
+    else:
+        first = None  # chance outcomes and ignoring do not move; a squirrel run starts here
+
+    def cells(end: Cell) -> list[Cell]:
+        if first is None:
+            return _line(start, end)[1:]
+        return [first, *_line(first, end)[1:]]
+
+    return cells
+
+
+def _line(a: Cell, b: Cell) -> list[Cell]:
+    """The cells from ``a`` to ``b`` inclusive along a row or a column (``[a]`` when equal)."""
     if a == b:
-        return []
-    cells = {b}
-    cells |= {c for c in state.marked if _between(a, c, b)}
-    return sorted(cells)
-
-
-def _between(a: Cell, c: Cell, b: Cell) -> bool:
-    """Is ``c`` adjacent to ``a`` or on the straight line to ``b`` (the hop and the run)?"""
-    adjacent = abs(a[0] - c[0]) + abs(a[1] - c[1]) == 1
-    in_line = (c[0] == b[0] and min(a[1], b[1]) <= c[1] <= max(a[1], b[1])) or (
-        c[1] == b[1] and min(a[0], b[0]) <= c[0] <= max(a[0], b[0])
-    )
-    return c != a and (adjacent or in_line)
+        return [a]
+    assert a[0] == b[0] or a[1] == b[1], "a forced run is straight"
+    dr = (b[0] > a[0]) - (b[0] < a[0])
+    dc = (b[1] > a[1]) - (b[1] < a[1])
+    out = [a]
+    while out[-1] != b:
+        out.append((out[-1][0] + dr, out[-1][1] + dc))
+    return out

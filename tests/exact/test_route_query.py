@@ -1,0 +1,160 @@
+"""Constrained routes: CP-SAT and brute force agree, and every route meets its query."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver.errors import OptionError
+from solver.exact.route_query import RouteQuery, check_route, solve_route
+from solver.games.dog.forest import Forest, Shouter, Terrain
+from solver.games.dog.generator import roll_forest
+
+O = Terrain.OPEN  # noqa: E741
+T, U = Terrain.TREE, Terrain.UNDERGROWTH
+
+
+def open_forest(width: int, height: int, start, human, turns: int, **kw) -> Forest:
+    grid = [[O] * width for _ in range(height)]
+    return Forest(
+        width=width, height=height, cells=grid, start=start, human=human, turns=turns, **kw
+    )
+
+
+def test_hand_derived_detour():
+    # A 4x3 meadow, start (2,0), human (0,3): 5 steps, so par is 2 turns (3 + 2 steps).
+    # Visiting the far corner (2,3) is on a 5-step route too (E,E,E,N,N): still 2 turns.
+    # Avoiding the whole middle row except (1,3) and (1,0)... keep it simple: avoiding (1,0),
+    # (1,1), (1,2) forces the route along row 2 then up column 3: 5 steps, 2 turns.
+    forest = open_forest(4, 3, (2, 0), (0, 3), turns=4)
+    assert solve_route(forest, RouteQuery()).turns == 2
+    corner = RouteQuery(visit=frozenset({(2, 3)}))
+    answer = solve_route(forest, corner)
+    assert answer.turns == 2 and check_route(forest, corner, answer.actions)
+    wall = RouteQuery(avoid=frozenset({(1, 0), (1, 1), (1, 2)}))
+    answer = solve_route(forest, wall)
+    assert answer.turns == 2 and check_route(forest, wall, answer.actions)
+    # Visiting (0,0) and (2,3) needs 2 (up) + 3 (east) ... (0,0)->(2,3) is 5 more and (2,3)->(0,3)
+    # 2 more: 9 steps at most 3 per turn: 3 turns.
+    both = RouteQuery(visit=frozenset({(0, 0), (2, 3)}))
+    answer = solve_route(forest, both)
+    assert answer.turns == 3 and check_route(forest, both, answer.actions)
+    assert solve_route(forest, RouteQuery(win_by=1)).turns is None
+
+
+def test_never_under_arrow_blocks_the_only_corridor():
+    # Row 1 is a wall of trees but for (1,1), which is under the arrow of the shouter at (2,2)
+    # shouting W: every route crosses (1,1), so "never under arrow" has no answer.
+    grid = [[O, O, O], [T, O, T], [O, O, O]]
+    forest = Forest(width=3, height=3, cells=grid, start=(2, 0), human=(0, 2), turns=5,
+                    shouters=[Shouter(2, 2, "W", 1)])  # fmt: skip
+    assert forest.arrow_numbers((2, 1)) == (1,)
+    assert solve_route(forest, RouteQuery()).turns is not None
+    blocked = RouteQuery(never_under_arrow=True)
+    assert solve_route(forest, blocked).turns is None
+    assert solve_route(forest, blocked, method="brute-force").turns is None
+
+
+def test_stamina_floor_forbids_the_undergrowth():
+    # Start (2,0), human (0,0), a tree at (1,1). Through the undergrowth (1,0) it is N, N: a roll
+    # of 2 wins in turn 1. With stamina never below 6 the undergrowth (-1) is out, and the open way
+    # round (E, E, N, N, W, W) is 6 steps: 2 turns of 3.
+    grid = [[O, O, O], [U, T, O], [O, O, O]]
+    forest = Forest(width=3, height=3, cells=grid, start=(2, 0), human=(0, 0), turns=4)
+    assert solve_route(forest, RouteQuery()).turns == 1
+    floor = RouteQuery(stamina_floor=6)
+    for method in ("cp-sat", "brute-force"):
+        answer = solve_route(forest, floor, method=method)
+        assert answer.turns == 2 and check_route(forest, floor, answer.actions)
+        assert answer.route[0] == ("roll: 3 steps", "E", "E", "N")
+
+
+def test_hindsight_query():
+    forest = open_forest(5, 2, (1, 0), (0, 4), turns=5)
+    query = RouteQuery(rolls=(1, 1, 1, 1, 1), shouts=())
+    answer = solve_route(forest, query)
+    assert answer.turns == 5 and check_route(forest, query, answer.actions)
+    assert solve_route(forest, RouteQuery(rolls=(1, 1, 1, 1, 1), shouts=(), win_by=4)).turns is None
+
+
+def _random_query(forest: Forest, rng: random.Random) -> RouteQuery:
+    cells = [(r, c) for r in range(forest.height) for c in range(forest.width)
+             if forest.cells[r][c] != T and (r, c) not in (forest.start, forest.human)]  # fmt: skip
+    rng.shuffle(cells)
+    kind = rng.randrange(5)
+    if kind == 0:
+        return RouteQuery(visit=frozenset(cells[:1]))
+    if kind == 1:
+        return RouteQuery(avoid=frozenset(cells[:2]))
+    if kind == 2:
+        return RouteQuery(stamina_floor=rng.choice([2, 4]))
+    if kind == 3:
+        return RouteQuery(never_under_arrow=True, win_by=forest.turns - 1)
+    rolls = tuple(rng.choice([1, 2, 3]) for _ in range(forest.turns))
+    shouts = tuple(rng.random() < 0.5 for _ in range(12))
+    return RouteQuery(rolls=rolls, shouts=shouts, visit=frozenset(cells[:1]))
+
+
+def _agreement(count: int, first_seed: int) -> None:
+    rng = random.Random(first_seed)
+    infeasible = 0
+    for seed in range(first_seed, first_seed + count):
+        size = rng.choice([3, 4])
+        forest = roll_forest(size, size, seed=seed).replace(turns=rng.choice([2, 3, 4]))
+        query = _random_query(forest, rng)
+        cp = solve_route(forest, query)
+        bf = solve_route(forest, query, method="brute-force")
+        assert cp.turns == bf.turns, (seed, query)
+        if cp.turns is None:
+            infeasible += 1
+            continue
+        assert check_route(forest, query, cp.actions), (seed, query, cp.route)
+        assert check_route(forest, query, bf.actions), (seed, query, bf.route)
+    assert 0 < infeasible < count  # both kinds of answer were exercised
+
+
+def test_cp_sat_agrees_with_brute_force_on_a_slice():
+    _agreement(40, first_seed=100)
+
+
+@pytest.mark.slow
+def test_cp_sat_agrees_with_brute_force_on_300_forests():
+    _agreement(300, first_seed=1000)
+
+
+def test_check_route_rejects_a_violation():
+    forest = open_forest(4, 3, (2, 0), (0, 3), turns=4)
+    plain = solve_route(forest, RouteQuery())
+    entered_first = {"N": (1, 0), "E": (2, 1)}[plain.route[0][1]]
+    assert not check_route(forest, RouteQuery(avoid=frozenset({entered_first})), plain.actions)
+    assert not check_route(forest, RouteQuery(win_by=1), plain.actions)
+    assert not check_route(forest, RouteQuery(), None)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("visit", "names no cell"),
+        ("visit a,b", "expected cells like 2,3"),
+        ("stamina >= 9", "stamina_floor must be 0..6"),
+        ("win by 0", "win_by must be a turn"),
+        ("rolls 1 4; shouts hit", "a step roll reads 1, 2 or 3"),
+        ("rolls 1 2", "give both rolls and shouts"),
+        ("shouts maybe; rolls 1", "expected hit or shrug"),
+        ("visit 1,1; avoid 1,1", "both to visit and to avoid"),
+    ],
+)
+def test_bad_queries_name_the_problem(text, message):
+    with pytest.raises(OptionError, match=message):
+        RouteQuery.parse(text)
+
+
+def test_cells_outside_the_forest_are_refused():
+    forest = open_forest(3, 3, (2, 0), (0, 2), turns=3)
+    with pytest.raises(OptionError, match="outside the 3x3 grid"):
+        solve_route(forest, RouteQuery(visit=frozenset({(5, 5)})))
+    with pytest.raises(OptionError, match="cannot be avoided"):
+        solve_route(forest, RouteQuery(avoid=frozenset({(2, 0)})))
+    with pytest.raises(OptionError, match="unknown method"):
+        solve_route(forest, RouteQuery(), method="magic")
