@@ -1,0 +1,614 @@
+"""Solvability classes of dog forests: unreachable, hopeless, guaranteed or uncertain.
+
+:func:`analyse_forest` answers, for one forest, with a :class:`ForestAnalysis`;
+:func:`analyse_source` is the picklable entry the batch runner calls with a small descriptor and
+which returns a flat, JSON-friendly row.
+
+The tests, in this order (the first that decides wins)
+------------------------------------------------------
+1. **unreachable**: no tree-free path from the dog's start to the human (``networkx`` on the
+   grid graph whose nodes are the non-tree cells and whose edges join orthogonal neighbours).
+   Why nothing else in the rules can connect two components (RULES.md §1.3–1.6): every change of
+   the dog's position is (a) a *step* to an orthogonal neighbour that is not a tree, (b) the *hop*
+   onto an offered distraction, which is an orthogonal neighbour and a distraction cell, never a
+   tree, or (c) a *forced run* (squirrel, scent trail), which enters one cell at a time in a
+   straight line and stops before a tree or the grid edge, so each cell it enters is an
+   orthogonal non-tree neighbour of the previous one. Resolving a distraction turns it into open
+   trail; nothing ever creates or removes a tree. So the dog never leaves the start's component
+   of that graph, and an unreachable forest has win probability exactly 0.
+2. **hopeless**: no *par* -- no win within the turn limit even when the player chooses every
+   step roll and every shout roll (:func:`first_win` with every chance outcome open, the same
+   question as :func:`solver.exact.dog_routes.par_brute_force`, whose answers the tests compare).
+   Every chance outcome the engine lists has a positive probability (zero-probability outcomes
+   are never listed and an arrow number 1 is not a chance node), so a forest *with* a par has a
+   win probability of at least the product of the probabilities along the par route: strictly
+   positive. Hopeless therefore means win probability exactly 0, and an uncertain forest's
+   exact value is never 0 (asserted).
+3. **guaranteed**: the adversarial expectimax (chance picks its worst outcome) proves value 1:
+   the dog wins whatever the dice do. Win probability 1, exact.
+4. **uncertain**, with the win probability: the exact expectimax value when the table fits in
+   ``exact_memory_mb``; otherwise the win rate of the MCTS agent (``mcts_games`` games,
+   ``mcts_iterations`` simulations per decision) with its 95% Wilson interval. That rate is the
+   value of one (good) policy, so it estimates a *lower* bound of the optimum.
+
+Both expectimax searches expand every reachable position (no pruning), so they store the same
+table: when the adversarial search hits the memory cap the exact one is not tried (it would hit
+it too) and the forest goes straight to MCTS. Every search is bounded: expectimax by its memory
+cap, the breadth-first searches by node caps (``par_max_nodes``, ``upper_max_nodes``), MCTS by
+its game and simulation counts. When the par search hits its cap the par is unknown
+(``par_status == "budget"``): the forest cannot be called hopeless, and the analysis goes on.
+
+The par search here is a breadth-first search bucketed by turn like ``par_brute_force``, with
+three differences that keep it bounded and fast: it runs on the compiled engine when it is
+available (keys: the kernel's byte image of the state), it stops at ``par_max_nodes`` stored
+positions, and it prunes positions that cannot reach the human in the turns left (the graph
+distance to the human exceeds the most a turn can cover: 3 steps, plus a 1-cell hop and a forced
+run of up to 3 cells when the forest has distractions). Pruning only drops positions from which
+no win is possible in time, so the first win found is still in the smallest turn.
+
+The clairvoyant upper bound
+---------------------------
+``upper_samples`` *worlds* are drawn with a seeded generator. A world is a list of step-roll
+readings (1, 2 or 3, uniform; the stick turns a reading r into ``max(1, r - 1)``) and a list of
+shout d6 values (1..6, uniform). Both lists are consumed *along a route*: the k-th step roll of
+the route reads ``rolls[k]``, the j-th shout chance node reads ``dice[j]`` and is shrugged off iff
+``dice[j] < k`` for the arrow's printed number k (probability (k - 1)/6, as in the rules).
+Booleans per shout would not do: the hit probability depends on the number under the dog, and a
+route decides which number the j-th shout meets. Coupled this way, any policy played in the real
+game has exactly the distribution of the same policy played in a random world (each entry is used
+at most once along a play and is independent of everything before it), and it wins only in
+worlds where *some* route wins. So P(policy wins) ≤ P(a hindsight route wins) for every policy,
+the optimal one included: the share of worlds with a hindsight win estimates an upper bound on
+the win probability, reported with its Wilson interval. A world whose search hits
+``upper_max_nodes`` counts as a win (the bound stays an upper bound; ``upper_undecided`` counts
+them). Unreachable and hopeless forests have bound 0 (no world has a win without a par) and
+guaranteed ones 1, without sampling.
+
+Difficulty
+----------
+``difficulty = 0.8 * (1 - p) + 0.2 * (par / turns)``, with p the win probability (exact or
+estimated) and ``par / turns`` taken as 1 when there is no par (or it is unknown). It lies in
+[0, 1], falls as p rises and rises with the par: 1 for unreachable and hopeless forests, close to
+0 for a guaranteed forest won in the first turn.
+
+Determinism: every random draw comes from a seed derived (SHA-256) from ``options.seed``, the
+source string and the purpose, so a row is the same in every run and process, ``seconds`` aside.
+
+>>> from solver.games.dog.forest import Forest, Terrain
+>>> grid = [[Terrain.OPEN] * 3 for _ in range(2)]
+>>> forest = Forest(width=3, height=2, cells=grid, start=(1, 0), human=(0, 0), turns=2)
+>>> result = analyse_forest(forest, AnalysisOptions(mcts_games=10, upper_samples=10))
+>>> result.klass, result.win_probability, result.par
+('guaranteed', 1.0, 1)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import random
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import networkx as nx
+
+import solver
+from solver.errors import OptionError, SearchBudgetError
+from solver.games.dog.forest import Cell, Forest, Terrain
+from solver.games.dog.rules import ROLL_1, SHOUT_HIT, SHOUT_SHRUG, Phase
+from solver.stats import wilson_interval
+
+__all__ = [
+    "CLASSES",
+    "AnalysisOptions",
+    "FirstWin",
+    "ForestAnalysis",
+    "analyse_forest",
+    "analyse_source",
+    "clairvoyant_win",
+    "difficulty_score",
+    "first_win",
+    "is_reachable",
+    "route_cells",
+    "sample_world",
+]
+
+CLASSES = ("unreachable", "hopeless", "guaranteed", "uncertain")
+VALUE_EPS = 1e-9
+"""An expectimax value within this of 1 counts as 1 (the values are sums of float products)."""
+STEP_REACH = 3
+"""The most steps a move can take (a roll of 5-6)."""
+
+
+# -- options --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class AnalysisOptions:
+    """The budgets and the seed of one analysis (every search is bounded by one of these).
+
+    - ``exact_memory_mb``: the table cap of each expectimax search (adversarial, then exact).
+    - ``mcts_games`` / ``mcts_iterations``: games played by the MCTS agent when exact solving does
+      not fit, and simulations per decision.
+    - ``upper_samples``: sampled worlds for the clairvoyant bound; ``upper_max_nodes`` caps the
+      positions stored by each world's search.
+    - ``par_max_nodes``: caps the positions stored by the par search.
+    - ``engine``: ``"kernel"``/``"reference"`` or None for the default (``$SOLVER_ENGINE``).
+    - ``seed``: the root of every random draw.
+    """
+
+    exact_memory_mb: float = 256
+    mcts_games: int = 200
+    mcts_iterations: int = 300
+    upper_samples: int = 200
+    upper_max_nodes: int = 200_000
+    par_max_nodes: int = 1_000_000
+    engine: str | None = None
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("mcts_games", "mcts_iterations", "upper_samples"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise OptionError(f"{name} must be a whole number ≥ 0, not {value!r}")
+        if self.mcts_iterations < 1:
+            raise OptionError(f"mcts_iterations must be at least 1, not {self.mcts_iterations}")
+        for name in ("upper_max_nodes", "par_max_nodes"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise OptionError(f"{name} must be a whole number ≥ 1, not {value!r}")
+        mb = self.exact_memory_mb
+        if isinstance(mb, bool) or not isinstance(mb, (int, float)) or not 0 < mb < float("inf"):
+            raise OptionError(f"exact_memory_mb must be a positive number, not {mb!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise OptionError(f"seed must be a whole number, not {self.seed!r}")
+        if self.engine not in (None, "kernel", "reference"):
+            raise OptionError(f"engine must be 'kernel', 'reference' or None, not {self.engine!r}")
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> AnalysisOptions:
+        """Options from a plain dict (unknown keys are an error naming them)."""
+        if not data:
+            return cls()
+        if not isinstance(data, dict):
+            raise OptionError(f"options must be a dict, not {type(data).__name__}")
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise OptionError(f"unknown analysis options {unknown}; known: {sorted(known)}")
+        return cls(**data)
+
+
+# -- the answer -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ForestAnalysis:
+    """What :func:`analyse_forest` found about one forest (see the module doc for the meaning).
+
+    ``klass`` is one of :data:`CLASSES`; ``method`` says what decided the win probability
+    (``"graph"``, ``"par"``, ``"adversarial"``, ``"expectimax"`` or ``"mcts"``). ``ci_low``/
+    ``ci_high`` equal the probability when ``exact``. ``route`` lists the cells of the par route
+    (start first, forced-run cells included), empty when there is no par.
+    """
+
+    source: str
+    width: int
+    height: int
+    turns: int
+    klass: str
+    par: int | None
+    par_status: str
+    win_probability: float
+    exact: bool
+    method: str
+    ci_low: float
+    ci_high: float
+    games: int
+    upper_bound: float
+    upper_low: float
+    upper_high: float
+    upper_samples: int
+    upper_undecided: int
+    difficulty: float
+    route: tuple[Cell, ...]
+    seconds: float
+
+    def to_row(self) -> dict[str, Any]:
+        """A flat, JSON-friendly row (``class`` for ``klass``, ``route`` as a JSON string)."""
+        row: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name == "klass":
+                row["class"] = value
+            elif f.name == "route":
+                row["route"] = json.dumps([[r, c] for r, c in value])
+            else:
+                row[f.name] = value
+        return row
+
+
+def difficulty_score(win_probability: float, par: int | None, turns: int) -> float:
+    """``0.8 * (1 - p) + 0.2 * (par / turns)`` (no par: 1), in [0, 1].
+
+    >>> difficulty_score(0.0, None, 20), difficulty_score(1.0, 2, 20)
+    (1.0, 0.02)
+    """
+    share = 1.0 if par is None else min(1.0, par / turns)
+    p = min(1.0, max(0.0, win_probability))
+    return round(0.8 * (1.0 - p) + 0.2 * share, 12)
+
+
+SEED_BITS = 40
+"""Derived seeds stay below 2**40: the MCTS agent multiplies its seed by about 10**6 and the
+searcher wants seeds below 2**64."""
+
+
+def _derived_seed(seed: int, source: str, purpose: str) -> int:
+    digest = hashlib.sha256(f"{seed}\x00{source}\x00{purpose}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % (1 << SEED_BITS)
+
+
+# -- 1. reachability ------------------------------------------------------------------------------
+def _grid_graph(forest: Forest) -> nx.Graph:
+    graph = nx.Graph()
+    for r in range(forest.height):
+        for c in range(forest.width):
+            if forest.cells[r][c] == Terrain.TREE:
+                continue
+            graph.add_node((r, c))
+            for dr, dc in ((1, 0), (0, 1)):
+                nr, nc = r + dr, c + dc
+                if forest.inside((nr, nc)) and forest.cells[nr][nc] != Terrain.TREE:
+                    graph.add_edge((r, c), (nr, nc))
+    return graph
+
+
+def is_reachable(forest: Forest) -> bool:
+    """Whether a tree-free orthogonal path joins the start and the human (module doc, test 1)."""
+    return bool(nx.has_path(_grid_graph(forest), forest.start, forest.human))
+
+
+def _distances_to_human(forest: Forest) -> dict[Cell, int]:
+    return dict(nx.single_source_shortest_path_length(_grid_graph(forest), forest.human))
+
+
+def _turn_reach(forest: Forest) -> int:
+    """The most graph distance one turn can cover: steps, a hop and a forced run."""
+    kinds = {forest.terrain(c) for c in forest.distractions()}
+    if not kinds:
+        return STEP_REACH
+    run = 3 if Terrain.SQUIRREL in kinds else (2 if kinds - {Terrain.DOG, Terrain.STICK} else 0)
+    return STEP_REACH + 1 + run
+
+
+# -- 2. breadth-first first wins (par and hindsight) ----------------------------------------------
+@dataclass(frozen=True)
+class FirstWin:
+    """The soonest win of a breadth-first search: ``turns`` (None: none found), the actions of
+    the route, ``status`` (``"optimal"``, ``"infeasible"`` or ``"budget"``) and nodes stored."""
+
+    turns: int | None
+    actions: tuple[int, ...]
+    status: str
+    nodes: int
+
+
+# successors(state, k, j) -> [(action, k', j')]
+Chooser = Callable[[Any, int, int], list[tuple[int, int, int]]]
+
+
+def _key(state: Any) -> Any:
+    to_bytes = getattr(state, "_to_bytes", None)
+    return to_bytes() if to_bytes is not None else state.to_json()
+
+
+def _par_chooser(state: Any, k: int, j: int) -> list[tuple[int, int, int]]:
+    return [(a, 0, 0) for a in state.legal_actions()]
+
+
+def _world_chooser(forest: Forest, rolls: Sequence[int], dice: Sequence[int]) -> Chooser:
+    def choose(state: Any, k: int, j: int) -> list[tuple[int, int, int]]:
+        phase = state.phase
+        if phase == Phase.ROLL:
+            if k >= len(rolls):
+                return []
+            budget = max(1, rolls[k] - 1) if state.stick else rolls[k]
+            return [(ROLL_1 + budget - 1, k + 1, j)]
+        if phase == Phase.SHOUT:
+            if j >= len(dice):
+                return []
+            number = dict(forest.arrows_at(tuple(state.pos)))[state.pending]
+            action = SHOUT_SHRUG if dice[j] < number else SHOUT_HIT
+            return [(action, k, j + 1)]
+        return [(a, k, j) for a in state.legal_actions()]
+
+    return choose
+
+
+def first_win(
+    forest: Forest, choose: Chooser, max_nodes: int, engine: str | None = None
+) -> FirstWin:
+    """Breadth-first search, bucketed by turn, for the soonest win (chance fixed by ``choose``).
+
+    Keys are the full state plus the sequence counters, so the first win found is in the smallest
+    turn; positions too far from the human for the turns left are pruned (module doc).
+    """
+    game = solver.load_game("dog", forest=forest, engine=engine)
+    root = game.new_initial_state()
+    distance = _distances_to_human(forest)
+    reach = _turn_reach(forest)
+    turns = forest.turns
+
+    def hopeless_node(state: Any) -> bool:
+        d = distance.get(tuple(state.pos))
+        return d is None or d > reach * (turns - state.turn + 1)
+
+    root_key = (_key(root), 0, 0)
+    parent: dict[Any, tuple[Any, int] | None] = {root_key: None}
+    buckets: dict[int, deque] = {}
+    if not root.is_terminal() and not hopeless_node(root):
+        buckets[root.turn] = deque([(root, 0, 0, root_key)])
+    win = None
+    while buckets and win is None:
+        queue = buckets.pop(min(buckets))
+        while queue and win is None:
+            state, k, j, key = queue.popleft()
+            for action, k2, j2 in choose(state, k, j):
+                child = state.child(action)
+                child_key = (_key(child), k2, j2)
+                if child_key in parent:
+                    continue
+                if child.is_terminal():
+                    if child.won:
+                        parent[child_key] = (key, action)
+                        win = child_key
+                        break
+                    continue
+                if hopeless_node(child):
+                    continue
+                if len(parent) >= max_nodes:
+                    return FirstWin(None, (), "budget", len(parent))
+                parent[child_key] = (key, action)
+                buckets.setdefault(child.turn, deque()).append((child, k2, j2, child_key))
+    if win is None:
+        return FirstWin(None, (), "infeasible", len(parent))
+    actions: list[int] = []
+    step = parent[win]
+    while step is not None:
+        key, action = step
+        actions.append(action)
+        step = parent[key]
+    actions.reverse()
+    state = root.clone()
+    for action in actions:
+        state.apply_action(action)
+    assert state.is_terminal() and state.won
+    return FirstWin(state.turn, tuple(actions), "optimal", len(parent))
+
+
+def route_cells(forest: Forest, actions: Sequence[int]) -> tuple[Cell, ...]:
+    """The cells the dog stands on along ``actions`` from the start (forced-run cells included)."""
+    state = solver.load_game("dog", forest=forest, engine="reference").new_initial_state()
+    cells = [forest.start]
+    for action in actions:
+        state.apply_action(action)
+        pos = tuple(state.pos)
+        last = cells[-1]
+        if pos == last:
+            continue
+        dr = (pos[0] > last[0]) - (pos[0] < last[0])
+        dc = (pos[1] > last[1]) - (pos[1] < last[1])
+        if dr and dc:  # not a straight line: cannot happen, but never invent cells
+            cells.append(pos)
+            continue
+        r, c = last
+        while (r, c) != pos:
+            r, c = r + dr, c + dc
+            cells.append((r, c))
+    return tuple(cells)
+
+
+def sample_world(forest: Forest, rng: random.Random) -> tuple[list[int], list[int]]:
+    """One world for the clairvoyant bound: step-roll readings and shout d6 values.
+
+    There are ``turns`` readings (at most one roll a turn) and enough dice for the most shout
+    rolls a game can have (3 steps a turn, one roll per arrow over a cell).
+    """
+    rolls = [rng.randint(1, 3) for _ in range(forest.turns)]
+    dice = [rng.randint(1, 6) for _ in range(forest.turns * STEP_REACH * len(forest.shouters))]
+    return rolls, dice
+
+
+def clairvoyant_win(
+    forest: Forest,
+    rolls: Sequence[int],
+    dice: Sequence[int],
+    max_nodes: int = 200_000,
+    engine: str | None = None,
+) -> FirstWin:
+    """The soonest win in one world (rolls and shout dice known in advance; module doc)."""
+    for r in rolls:
+        if r not in (1, 2, 3):
+            raise OptionError(f"a step-roll reading is 1, 2 or 3, not {r!r}")
+    for d in dice:
+        if d not in range(1, 7):
+            raise OptionError(f"a shout die reads 1..6, not {d!r}")
+    return first_win(forest, _world_chooser(forest, rolls, dice), max_nodes, engine)
+
+
+# -- 3./4. the analysis ---------------------------------------------------------------------------
+def _expectimax(forest: Forest, options: AnalysisOptions, adversarial: bool) -> float | None:
+    from solver.search.expectimax import expectimax
+
+    game = solver.load_game("dog", forest=forest, engine=options.engine)
+    try:
+        result = expectimax(
+            game.new_initial_state(),
+            exact=True,
+            adversarial=adversarial,
+            memory_mb=options.exact_memory_mb,
+        )
+    except SearchBudgetError:
+        return None
+    return float(result.value)
+
+
+def _mcts_rate(forest: Forest, options: AnalysisOptions, source: str) -> tuple[int, int]:
+    from solver.agents import make_agent
+    from solver.games.dog.play import play_game
+
+    game = solver.load_game("dog", forest=forest, engine=options.engine)
+    base = _derived_seed(options.seed, source, "mcts")
+    wins = 0
+    for g in range(options.mcts_games):
+        seed = (base + g) % (1 << SEED_BITS)
+        agent = make_agent("mcts", game, seed=seed, iterations=options.mcts_iterations)
+        wins += play_game(game, agent, seed=seed).won
+    return wins, options.mcts_games
+
+
+def _upper(forest: Forest, options: AnalysisOptions, source: str) -> tuple[int, int, int]:
+    rng = random.Random(_derived_seed(options.seed, source, "clairvoyant"))
+    wins = undecided = 0
+    for _ in range(options.upper_samples):
+        rolls, dice = sample_world(forest, rng)
+        answer = clairvoyant_win(forest, rolls, dice, options.upper_max_nodes, options.engine)
+        if answer.status == "budget":
+            undecided += 1
+            wins += 1
+        elif answer.turns is not None:
+            wins += 1
+    return wins, options.upper_samples, undecided
+
+
+def analyse_forest(
+    forest: Forest, options: AnalysisOptions | None = None, *, source: str = ""
+) -> ForestAnalysis:
+    """Classify ``forest`` and measure its win probability and bounds (see the module doc)."""
+    options = options if options is not None else AnalysisOptions()
+    if not isinstance(forest, Forest):
+        raise OptionError(f"analyse_forest needs a Forest, not {type(forest).__name__}")
+    source = source or forest.name
+    started = time.perf_counter()
+    par: int | None = None
+    par_status = "infeasible"
+    route: tuple[Cell, ...] = ()
+    games = 0
+    upper = (0.0, 0.0, 0.0)
+    samples = undecided = 0
+
+    if not is_reachable(forest):
+        klass, method, p, exact, ci = "unreachable", "graph", 0.0, True, (0.0, 0.0)
+    else:
+        found = first_win(forest, _par_chooser, options.par_max_nodes, options.engine)
+        par, par_status = found.turns, found.status
+        if found.turns is not None:
+            route = route_cells(forest, found.actions)
+        if par_status == "infeasible":
+            klass, method, p, exact, ci = "hopeless", "par", 0.0, True, (0.0, 0.0)
+        else:
+            klass, method, p, exact, ci = _classify_play(forest, options, source, par_status)
+            if klass == "guaranteed":
+                upper = (1.0, 1.0, 1.0)
+            else:
+                wins, samples, undecided = _upper(forest, options, source)
+                lo, hi = wilson_interval(wins, samples)
+                upper = (wins / samples if samples else 1.0, lo, hi)
+            if method == "mcts":
+                games = options.mcts_games
+    difficulty = difficulty_score(p, par, forest.turns)
+    return ForestAnalysis(
+        source=source,
+        width=forest.width,
+        height=forest.height,
+        turns=forest.turns,
+        klass=klass,
+        par=par,
+        par_status=par_status,
+        win_probability=p,
+        exact=exact,
+        method=method,
+        ci_low=ci[0],
+        ci_high=ci[1],
+        games=games,
+        upper_bound=upper[0],
+        upper_low=upper[1],
+        upper_high=upper[2],
+        upper_samples=samples,
+        upper_undecided=undecided,
+        difficulty=difficulty,
+        route=route,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def _classify_play(
+    forest: Forest, options: AnalysisOptions, source: str, par_status: str
+) -> tuple[str, str, float, bool, tuple[float, float]]:
+    """Tests 3 and 4 for a reachable forest that is not known to be hopeless."""
+    guaranteed = _expectimax(forest, options, adversarial=True)
+    if guaranteed is not None:
+        if guaranteed >= 1.0 - VALUE_EPS:
+            return "guaranteed", "adversarial", 1.0, True, (1.0, 1.0)
+        value = _expectimax(forest, options, adversarial=False)
+        if value is not None:
+            # A par route has positive probability, so the exact value cannot be 0 (module doc);
+            # with the par search over its budget there is no par to lean on, so 0 may happen.
+            if value <= 0.0:
+                assert par_status != "optimal", "a forest with a par has a positive win probability"
+                return "hopeless", "expectimax", 0.0, True, (0.0, 0.0)
+            value = min(1.0, value)
+            return "uncertain", "expectimax", value, True, (value, value)
+    wins, games = _mcts_rate(forest, options, source)
+    lo, hi = wilson_interval(wins, games)
+    return "uncertain", "mcts", (wins / games if games else 0.0), False, (lo, hi)
+
+
+# -- the batch runner's entry ---------------------------------------------------------------------
+def _descriptor_forest(descriptor: Any) -> tuple[Forest, str]:
+    if not isinstance(descriptor, dict) and callable(getattr(descriptor, "load", None)):
+        # a batch Source (solver.analysis.batch): it knows how to load its forest
+        return descriptor.load(), str(descriptor.source)
+    if not isinstance(descriptor, dict):
+        raise OptionError(f"a source descriptor is a dict, not {type(descriptor).__name__}")
+    if "path" in descriptor:
+        from solver.games.dog.format import load_forest
+
+        path = descriptor["path"]
+        forest = load_forest(path)
+        source = str(descriptor.get("source") or path)
+    elif {"width", "height", "seed"} <= set(descriptor):
+        from solver.games.dog.generator import roll_forest
+
+        forest = roll_forest(descriptor["width"], descriptor["height"], descriptor["seed"])
+        source = str(descriptor.get("source") or f"seed:{descriptor['seed']}")
+    else:
+        raise OptionError(
+            "a source descriptor needs 'path', or 'width', 'height' and 'seed'; "
+            f"got keys {sorted(descriptor)}"
+        )
+    if descriptor.get("turns") is not None:
+        forest = forest.replace(turns=descriptor["turns"])
+    return forest, source
+
+
+def analyse_source(descriptor: Any) -> dict[str, Any]:
+    """Analyse one forest described by a small dict; return a flat row (module doc).
+
+    A :class:`solver.analysis.batch.Source` (anything with ``.load()`` and ``.source``) is
+    accepted too and analysed with the default options.
+
+    ``{"source": "seed:17", "width": 9, "height": 9, "seed": 17}`` rolls a forest,
+    ``{"source": "x.forest", "path": "x.forest"}`` reads one; an optional ``"turns"`` overrides
+    the turn limit and ``"options"`` holds :class:`AnalysisOptions` fields. Bad input raises.
+
+    >>> row = analyse_source({"width": 3, "height": 3, "seed": 0, "turns": 2,
+    ...                       "options": {"mcts_games": 5, "upper_samples": 5}})
+    >>> row["source"], row["class"], row["par"], row["route"]
+    ('seed:0', 'guaranteed', 1, '[[2, 1], [1, 1], [0, 1]]')
+    """
+    forest, source = _descriptor_forest(descriptor)
+    raw = descriptor.get("options") if isinstance(descriptor, dict) else None
+    options = AnalysisOptions.from_dict(raw)
+    return analyse_forest(forest, options, source=source).to_row()
