@@ -33,7 +33,7 @@ def _first_moves(state, iterations: int, seed: int) -> None:
         if child.is_terminal() or child.is_chance_node():
             print(f"  {label} (p={probability:.3f}): no decision")
             continue
-        result = mcts(child, iterations=iterations, seed=seed)
+        result = mcts(child, iterations=iterations, seed=seed, evaluator="heuristic")
         moves = ", ".join(f"{m.label} {m.value:.3f}" for m in result.moves)
         print(f"  {label} (p={probability:.3f}): best {result.best_label:<4}  [{moves}]")
 
@@ -68,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
 
     print("\n== Best first move for each first roll ==")
-    print("  (values: MCTS with random-playout leaves, which play worse than MCTS itself)")
+    print("  (values: MCTS win-probability estimates, leaves valued by the kernel's heuristic)")
     _first_moves(start, args.iterations, args.seed)
     games = args.games
     policy = make_agent("mcts", game, seed=args.seed, iterations=args.policy_iterations)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from solver.game import Game, State
 
 Agent = Callable[[State], int]
+QUIET_TURN = "(no move: a skipped turn or a rest)"
 
 
 @dataclass
@@ -75,6 +76,9 @@ def play_game(game: Game, agent: Agent, seed: int = 0, state: State | None = Non
     while not state.is_terminal():
         turn = _turn(state)
         if not turns or turns[-1].turn != turn:
+            first_missing = turns[-1].turn + 1 if turns else 1
+            for quiet in range(first_missing, turn):  # turns spent with no action at all
+                turns.append(TurnRecord(quiet, [QUIET_TURN]))
             turns.append(TurnRecord(turn))
         action = sample_chance(state, rng) if state.is_chance_node() else agent(state)
         turns[-1].actions.append(state.action_to_string(action))
