@@ -469,13 +469,16 @@ cdef class Tree:
 
     # -- the Python face ----------------------------------------------------------------------
     def search(self, int64_t iterations, double seconds, uint64_t seed, double c,
-               int evaluator, int rollouts, int check_every=16):
-        """Run simulations from the root; return ``(simulations, stopped_by_time)``.
+               int evaluator, int rollouts, int check_every=16, int64_t max_nodes=-1):
+        """Run simulations from the root; return ``(simulations, stop_reason)``.
 
         ``iterations < 0``: no iteration budget; ``seconds <= 0``: no time budget (at least one
         must be given). At least one simulation always runs. Root visits are capped at
-        ``MAX_VISITS``.
+        ``MAX_VISITS``. ``max_nodes > 0`` caps the tree: a simulation starts only while the tree
+        has room for one more expansion (``count + KERNEL_MAX_ACTIONS <= max_nodes``).
+        ``stop_reason`` is ``"iterations"``, ``"seconds"`` or ``"max_nodes"``.
         """
+        cdef bint by_nodes = False
         cdef uint64_t rng = seed
         cdef int64_t done = 0
         cdef int64_t limit
@@ -504,6 +507,11 @@ cdef class Tree:
                 if timed:
                     deadline = _now() + seconds
                 while True:
+                    if max_nodes > 0 and done > 0 and (
+                        <int64_t>self.count + KERNEL_MAX_ACTIONS > max_nodes
+                    ):
+                        by_nodes = True
+                        break
                     err = self._iterate(&rng, c, evaluator, rollouts)
                     if err != ERR_NONE:
                         break
@@ -527,7 +535,7 @@ cdef class Tree:
             raise RuntimeError(f"kernel {self.vt.name.decode()!r}: current_player out of range")
         if err == ERR_NO_HEURISTIC:
             raise ValueError(f"kernel {self.vt.name.decode()!r} has no heuristic")
-        return done, by_time
+        return done, ("max_nodes" if by_nodes else "seconds" if by_time else "iterations")
 
     def matches(self, state_capsule):
         """Whether the root state equals the state behind ``state_capsule`` (byte for byte)."""

@@ -119,6 +119,9 @@ EVALUATORS = ("rollout", "heuristic", "guided", "mixed")
 _EVALUATOR_CODES = {"rollout": 0, "heuristic": 1, "guided": 2, "mixed": 3}
 _UNEXPANDED = -2
 _MAX_VISITS = 2**32 - 1
+_MAX_ACTIONS = 64  # KERNEL_MAX_ACTIONS of ext/state.pxd: children one expansion may add
+DEFAULT_MAX_NODES = 20_000_000
+"""The default tree cap: 20 million nodes (640 MB for a one-player game at 32 bytes a node)."""
 _MASK64 = 2**64 - 1
 _TWO_POW_M53 = 1.0 / 9007199254740992.0
 
@@ -387,7 +390,8 @@ class _PyTree:
         evaluator: int,
         rollouts: int,
         check_every: int = 1,
-    ) -> tuple[int, bool]:
+        max_nodes: int = -1,
+    ) -> tuple[int, str]:
         rng = SplitMix64(seed)
         timed = seconds > 0.0
         limit = _MAX_VISITS - self.visits_[0]
@@ -398,12 +402,14 @@ class _PyTree:
         deadline = time.perf_counter() + seconds if timed else 0.0
         done = 0
         while True:
+            if max_nodes > 0 and done > 0 and len(self.first) + _MAX_ACTIONS > max_nodes:
+                return done, "max_nodes"
             self._iterate(rng, c, evaluator, rollouts)
             done += 1
             if done >= limit:
-                return done, False
+                return done, "iterations"
             if timed and done % check_every == 0 and time.perf_counter() >= deadline:
-                return done, True
+                return done, "seconds"
 
     # -- reading and re-rooting --------------------------------------------------------------------
     def player(self, node: int) -> int:
@@ -539,6 +545,7 @@ class MCTSTree:
         c: float | None = None,
         evaluator: str = "rollout",
         rollouts: int = 1,
+        max_nodes: int = DEFAULT_MAX_NODES,
     ) -> SearchResult:
         """Search from ``state`` (equal to the tree's root); see :func:`mcts`."""
         if c is None:
@@ -566,13 +573,16 @@ class MCTSTree:
         tree = self._tree
         reused = tree.visits(0)
         start = time.perf_counter()
-        done, by_time = tree.search(
+        if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
+            raise OptionError(f"max_nodes must be a whole number ≥ 1, not {max_nodes!r}")
+        done, stop_reason = tree.search(
             -1 if iterations is None else iterations,
             0.0 if seconds is None else seconds,
             seed,
             c,
             _EVALUATOR_CODES[evaluator],
             rollouts,
+            max_nodes=max_nodes,
         )
         elapsed = time.perf_counter() - start
         extra = {
@@ -582,7 +592,7 @@ class MCTSTree:
             "seed": seed,
             "rollouts": rollouts,
             "reused_visits": reused,
-            "stopped_by": "seconds" if by_time else "iterations",
+            "stopped_by": stop_reason,
             "simulations_per_second": done / elapsed if elapsed > 0 else math.inf,
         }
         return _build_result(tree, state, root_player, done, elapsed, extra)
@@ -624,6 +634,7 @@ def mcts(
     evaluator: str = "rollout",
     rollouts: int = 1,
     reuse: MCTSTree | None = None,
+    max_nodes: int = DEFAULT_MAX_NODES,
 ) -> SearchResult:
     """Search ``state`` (a decision node) with UCT and return the ranked moves.
 
@@ -636,7 +647,9 @@ def mcts(
     method), ``"guided"`` (``rollouts`` playouts per leaf whose decisions greedily maximise the
     heuristic one ply ahead; needs a heuristic too) or ``"mixed"`` (the mean of ``heuristic``
     and ``guided``). ``reuse``: an :class:`MCTSTree`
-    whose statistics the search continues (its root must equal ``state``).
+    whose statistics the search continues (its root must equal ``state``). ``max_nodes`` caps
+    the tree's size (memory: 24 + 8 × players bytes a node on the compiled path): the search
+    stops early, with ``extra["stopped_by"] == "max_nodes"``, rather than grow past it.
 
     Raises :class:`~solver.errors.OptionError` for bad options, for a terminal state
     ("the game is over") and for a chance node (a best move exists only at a decision node).
@@ -660,6 +673,7 @@ def mcts(
         c=c,
         evaluator=evaluator,
         rollouts=rollouts,
+        max_nodes=max_nodes,
     )
 
 

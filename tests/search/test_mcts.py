@@ -513,3 +513,31 @@ def test_advance_to_an_unvisited_child_starts_fresh(kernel):
             tree.advance(outcome)
             state.apply_action(outcome)
         assert tree.search(state, iterations=20).extra["reused_visits"] == 0
+
+
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+def test_max_nodes_stops_the_search_early_and_alike(engine):
+    import solver
+    from solver.search import mcts
+
+    state = solver.load_game("dog", forest="dog/tiny-example", engine=engine).new_initial_state()
+    state.apply_action(11)
+    capped = mcts(state, iterations=5000, seed=2, max_nodes=300)
+    assert capped.extra["stopped_by"] == "max_nodes"
+    assert 1 <= capped.iterations < 5000
+    assert capped.nodes <= 300
+    again = mcts(state, iterations=5000, seed=2, max_nodes=300)
+    assert again.same_search(capped)
+    free = mcts(state, iterations=200, seed=2)
+    assert free.extra["stopped_by"] == "iterations"
+
+
+def test_max_nodes_must_be_positive():
+    import solver
+    from solver.errors import OptionError
+    from solver.search import mcts
+
+    state = solver.load_game("dog", forest="dog/tiny-example").new_initial_state()
+    state.apply_action(11)
+    with pytest.raises(OptionError, match="max_nodes"):
+        mcts(state, iterations=10, max_nodes=0)
