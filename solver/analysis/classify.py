@@ -24,8 +24,14 @@ The tests, in this order (the first that decides wins)
    win probability of at least the product of the probabilities along the par route: strictly
    positive. Hopeless therefore means win probability exactly 0, and an uncertain forest's
    exact value is never 0 (asserted).
-3. **guaranteed**: the adversarial expectimax (chance picks its worst outcome) proves value 1:
-   the dog wins whatever the dice do. Win probability 1, exact.
+3. **guaranteed**: the dog wins whatever the dice do. Win probability 1, exact. Decided by the
+   AND-OR proof search of :mod:`solver.analysis.proof` (method ``"proof"``): depth-first, it
+   stops at the first winning choice and at the first refuting roll, and it prunes positions
+   that cannot win against the smallest roll, so it settles rolled 9x9 and 12x12 forests in
+   milliseconds where the adversarial expectimax (which expands every position) overflows its
+   table. Its answer comes with a strategy that is checked by replay in the tests. Only when the
+   proof search runs out of its node budget (``proof_max_nodes``) is the adversarial expectimax
+   tried (method ``"adversarial"``), within the ``exact_memory_mb`` cap.
 4. **uncertain**, with the win probability: the exact expectimax value when the table fits in
    ``exact_memory_mb``; otherwise the win rate of the MCTS agent (``mcts_games`` games,
    ``mcts_iterations`` simulations per decision) with its 95% Wilson interval. That rate is the
@@ -33,10 +39,29 @@ The tests, in this order (the first that decides wins)
 
 Both expectimax searches expand every reachable position (no pruning), so they store the same
 table: when the adversarial search hits the memory cap the exact one is not tried (it would hit
-it too) and the forest goes straight to MCTS. Every search is bounded: expectimax by its memory
-cap, the breadth-first searches by node caps (``par_max_nodes``, ``upper_max_nodes``), MCTS by
-its game and simulation counts. When the par search hits its cap the par is unknown
+it too) and the forest goes straight to MCTS. The cap is small by default (32 MB): a table that
+fits does so in a fraction of a second, and one that does not fails fast instead of filling
+hundreds of megabytes for seconds first (on rolled 9x9 forests with 20 turns a 256 MB table does
+not suffice either). Every search is bounded: the proof search by ``proof_max_nodes``,
+expectimax by its memory cap, the breadth-first searches by node caps (``par_max_nodes``,
+``upper_max_nodes`` per world and ``upper_total_nodes`` over all worlds), MCTS by its game and
+simulation counts. When the par search hits its cap the par is unknown
 (``par_status == "budget"``): the forest cannot be called hopeless, and the analysis goes on.
+
+Default budgets (batch use)
+---------------------------
+The defaults aim at a few seconds per forest at most, with every search bounded:
+``proof_max_nodes=200_000`` (about 1 s of search at worst; rolled 9x9 and 12x12 forests need a
+few hundred to a few thousand nodes), ``exact_memory_mb=32``, ``mcts_games=100`` and
+``mcts_iterations=200`` (a win rate within about ±0.1 at 95% for a rate near 1/2; raise both
+for a tighter estimate), ``upper_samples=100`` worlds with ``upper_max_nodes=50_000`` positions
+each and ``upper_total_nodes=1_000_000`` over all worlds (when the total runs out, the bound
+is estimated from the worlds sampled so far: ``upper_samples`` in the row says how many), and
+``par_max_nodes=150_000`` (about 1-2 s at worst; on some 12x12 forests the par stays unknown,
+``par_status == "budget"``, as it did with 1_000_000). With them the rolled 9x9 and 12x12
+forests with 20 turns we measured are all guaranteed (no MCTS, no sampling): a 9x9 takes about
+0.1 s, a 12x12 up to about 2 s (the par search); an uncertain forest also pays for the MCTS
+games and the sampled bound.
 
 The par search here is a breadth-first search bucketed by turn like ``par_brute_force``, with
 three differences that keep it bounded and fast: it runs on the compiled engine when it is
@@ -62,7 +87,10 @@ the optimal one included: the share of worlds with a hindsight win estimates an 
 the win probability, reported with its Wilson interval. A world whose search hits
 ``upper_max_nodes`` counts as a win (the bound stays an upper bound; ``upper_undecided`` counts
 them). Unreachable and hopeless forests have bound 0 (no world has a win without a par) and
-guaranteed ones 1, without sampling.
+guaranteed ones 1, without sampling. Early exit: when the MCTS policy won every one of its games,
+no world is sampled and the bound reported is the trivial 1 (``upper_samples == 0``, interval
+[1, 1]): sampling could only confirm a value near 1, and 1 is an upper bound of any probability.
+This never makes the forest ``guaranteed`` nor its probability exact.
 
 Difficulty
 ----------
@@ -129,22 +157,27 @@ STEP_REACH = 3
 class AnalysisOptions:
     """The budgets and the seed of one analysis (every search is bounded by one of these).
 
+    - ``proof_max_nodes``: the positions the guaranteed-win proof search may expand.
     - ``exact_memory_mb``: the table cap of each expectimax search (adversarial, then exact).
     - ``mcts_games`` / ``mcts_iterations``: games played by the MCTS agent when exact solving does
       not fit, and simulations per decision.
     - ``upper_samples``: sampled worlds for the clairvoyant bound; ``upper_max_nodes`` caps the
-      positions stored by each world's search.
+      positions stored by each world's search, ``upper_total_nodes`` those of all worlds.
     - ``par_max_nodes``: caps the positions stored by the par search.
+
+    The module doc ("Default budgets") explains the defaults and their effect.
     - ``engine``: ``"kernel"``/``"reference"`` or None for the default (``$SOLVER_ENGINE``).
     - ``seed``: the root of every random draw.
     """
 
-    exact_memory_mb: float = 256
-    mcts_games: int = 200
-    mcts_iterations: int = 300
-    upper_samples: int = 200
-    upper_max_nodes: int = 200_000
-    par_max_nodes: int = 1_000_000
+    exact_memory_mb: float = 32
+    mcts_games: int = 100
+    mcts_iterations: int = 200
+    upper_samples: int = 100
+    upper_max_nodes: int = 50_000
+    upper_total_nodes: int = 1_000_000
+    par_max_nodes: int = 150_000
+    proof_max_nodes: int = 200_000
     engine: str | None = None
     seed: int = 0
 
@@ -155,7 +188,7 @@ class AnalysisOptions:
                 raise OptionError(f"{name} must be a whole number ≥ 0, not {value!r}")
         if self.mcts_iterations < 1:
             raise OptionError(f"mcts_iterations must be at least 1, not {self.mcts_iterations}")
-        for name in ("upper_max_nodes", "par_max_nodes"):
+        for name in ("upper_max_nodes", "upper_total_nodes", "par_max_nodes", "proof_max_nodes"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise OptionError(f"{name} must be a whole number ≥ 1, not {value!r}")
@@ -187,9 +220,9 @@ class ForestAnalysis:
     """What :func:`analyse_forest` found about one forest (see the module doc for the meaning).
 
     ``klass`` is one of :data:`CLASSES`; ``method`` says what decided the win probability
-    (``"graph"``, ``"par"``, ``"adversarial"``, ``"expectimax"`` or ``"mcts"``). ``ci_low``/
-    ``ci_high`` equal the probability when ``exact``. ``route`` lists the cells of the par route
-    (start first, forced-run cells included), empty when there is no par.
+    (``"graph"``, ``"par"``, ``"proof"``, ``"adversarial"``, ``"expectimax"`` or ``"mcts"``).
+    ``ci_low``/``ci_high`` equal the probability when ``exact``. ``route`` lists the cells of the
+    par route (start first, forced-run cells included), empty when there is no par.
     """
 
     source: str
@@ -469,17 +502,24 @@ def _mcts_rate(forest: Forest, options: AnalysisOptions, source: str) -> tuple[i
 
 
 def _upper(forest: Forest, options: AnalysisOptions, source: str) -> tuple[int, int, int]:
+    """Sampled worlds: (wins, worlds sampled, undecided); stops early when the worlds' searches
+    have stored ``upper_total_nodes`` positions (the worlds sampled so far are kept)."""
     rng = random.Random(_derived_seed(options.seed, source, "clairvoyant"))
-    wins = undecided = 0
+    wins = undecided = samples = spent = 0
     for _ in range(options.upper_samples):
+        if spent >= options.upper_total_nodes:
+            break
         rolls, dice = sample_world(forest, rng)
-        answer = clairvoyant_win(forest, rolls, dice, options.upper_max_nodes, options.engine)
+        cap = min(options.upper_max_nodes, max(1, options.upper_total_nodes - spent))
+        answer = clairvoyant_win(forest, rolls, dice, cap, options.engine)
+        spent += answer.nodes
+        samples += 1
         if answer.status == "budget":
             undecided += 1
             wins += 1
         elif answer.turns is not None:
             wins += 1
-    return wins, options.upper_samples, undecided
+    return wins, samples, undecided
 
 
 def analyse_forest(
@@ -509,8 +549,8 @@ def analyse_forest(
             klass, method, p, exact, ci = "hopeless", "par", 0.0, True, (0.0, 0.0)
         else:
             klass, method, p, exact, ci = _classify_play(forest, options, source, par_status)
-            if klass == "guaranteed":
-                upper = (1.0, 1.0, 1.0)
+            if klass == "guaranteed" or (method == "mcts" and p == 1.0):
+                upper = (1.0, 1.0, 1.0)  # proven, or the trivial bound (module doc: early exit)
             else:
                 wins, samples, undecided = _upper(forest, options, source)
                 lo, hi = wilson_interval(wins, samples)
@@ -547,10 +587,19 @@ def _classify_play(
     forest: Forest, options: AnalysisOptions, source: str, par_status: str
 ) -> tuple[str, str, float, bool, tuple[float, float]]:
     """Tests 3 and 4 for a reachable forest that is not known to be hopeless."""
-    guaranteed = _expectimax(forest, options, adversarial=True)
-    if guaranteed is not None:
-        if guaranteed >= 1.0 - VALUE_EPS:
+    from solver.analysis.proof import prove_guaranteed
+
+    root = solver.load_game("dog", forest=forest, engine=options.engine).new_initial_state()
+    proof = prove_guaranteed(root, options.proof_max_nodes)
+    if proof.status == "win":
+        return "guaranteed", "proof", 1.0, True, (1.0, 1.0)
+    fits = True
+    if proof.status == "unknown":  # the proof search ran out: the adversarial table may fit
+        guaranteed = _expectimax(forest, options, adversarial=True)
+        fits = guaranteed is not None
+        if guaranteed is not None and guaranteed >= 1.0 - VALUE_EPS:
             return "guaranteed", "adversarial", 1.0, True, (1.0, 1.0)
+    if fits:
         value = _expectimax(forest, options, adversarial=False)
         if value is not None:
             # A par route has positive probability, so the exact value cannot be 0 (module doc);

@@ -199,7 +199,7 @@ def test_open_forest_with_the_human_one_step_away_is_guaranteed() -> None:
     grid = [[OP] * 3 for _ in range(2)]
     forest = Forest(width=3, height=2, cells=grid, start=(1, 0), human=(0, 0), turns=1)
     result = analyse_forest(forest, SMALL)
-    assert (result.klass, result.method, result.win_probability) == ("guaranteed", "adversarial", 1)
+    assert (result.klass, result.method, result.win_probability) == ("guaranteed", "proof", 1)
     assert result.par == 1 and result.route == ((1, 0), (0, 0))
     assert (result.upper_bound, result.ci_low, result.ci_high) == (1.0, 1.0, 1.0)
 
