@@ -1,0 +1,49 @@
+"""The real analysis (not the fake) gives identical rows on every backend.
+
+``seconds`` is wall time and differs between runs; everything else must be equal.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pd = pytest.importorskip("pandas")
+pytest.importorskip("pyarrow")
+
+from solver.analysis.batch import Job, read_results, run_batch, without_timing  # noqa: E402
+from solver.analysis.classify import analyse_source  # noqa: E402
+
+
+def _backends(job: Job, tmp_path) -> list[pd.DataFrame]:
+    frames = [
+        read_results(run_batch(job, analyse_source, out=tmp_path / "one.parquet", jobs=1,
+                               progress=False)),
+        read_results(run_batch(job, analyse_source, out=tmp_path / "two.parquet", jobs=2,
+                               chunk_size=5, progress=False)),
+    ]  # fmt: skip
+    if pytest.importorskip("distributed"):
+        frames.append(
+            read_results(run_batch(job, analyse_source, out=tmp_path / "dask.parquet",
+                                   backend="dask", dask_local=2, chunk_size=7, progress=False))
+        )  # fmt: skip
+    return frames
+
+
+def _check(job: Job, tmp_path) -> pd.DataFrame:
+    frames = _backends(job, tmp_path)
+    for other in frames[1:]:
+        pd.testing.assert_frame_equal(without_timing(frames[0]), without_timing(other))
+    return frames[0]
+
+
+def test_real_analysis_rows_agree_across_backends(tmp_path):
+    rows = _check(Job.generated(30, size=(6, 6), seed=0), tmp_path)
+    assert len(rows) == 30
+    assert set(rows["class"]) <= {"unreachable", "hopeless", "guaranteed", "uncertain"}
+    assert rows["error"].isna().all() or (rows["error"] == "").all()
+
+
+@pytest.mark.slow
+def test_real_analysis_of_200_forests_agrees_across_backends(tmp_path):
+    rows = _check(Job.generated(200, size=(9, 9), seed=0), tmp_path)
+    assert len(rows) == 200
