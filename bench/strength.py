@@ -254,7 +254,7 @@ def report(args, specs_9x9, specs_small, optimum, wins, elapsed) -> str:
         "Win rates with Wilson 95% intervals. The dice of game *i* on a forest come from the same "
         "seed for every agent; `mcts` is the agent of `solver.agents`: UCT with "
         f"{args.iterations} simulations per decision, leaves valued by the kernel's heuristic "
-        "(a win-probability estimate; `evaluator=\"heuristic\"`, c = 0.1), "
+        '(a win-probability estimate; `evaluator="heuristic"`, c = 0.1), '
         "`greedy` the stamina-weighted shortest path, `random` uniform over legal actions.",
         "",
         f"## Generated 9x9 forests ({args.games} games per agent and forest, "

@@ -371,7 +371,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="conditions separated by ';': visit R,C ...; avoid R,C ...; stamina >= N; "
         "never under arrow; win by T; rolls 1 2 3 ...; shouts hit shrug ... (a hindsight route)",
     )  # fmt: skip
-    p.add_argument("--method", choices=("cp-sat", "brute-force"), default="cp-sat")
+    p.add_argument("--method", choices=("cp-sat", "graph", "brute-force"), default="cp-sat")
     p.add_argument("--time-limit", type=float, default=10.0, help="CP-SAT deterministic limit")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=_dog_route)

@@ -1,6 +1,6 @@
 """Par as a time-expanded CP-SAT model of the dog rules (RULES.md §1, DESIGN.md "Exact questions").
 
-:func:`par_cpsat_model` answers the same question as :func:`solver.exact.dog_routes.par` (the
+:func:`par_cpsat_model` answers the same question as :func:`solver.exact.dog_routes.par_graph` (the
 fewest turns to the human when the player also chooses every step roll and every shout roll) but
 writes the *rules* as constraints instead of enumerating the reference engine's state graph.
 The engine is used only afterwards, to turn the solution into a route and check it (every returned
@@ -53,11 +53,26 @@ Pruning (sound, only removes impossible values): cells the dog cannot reach by t
 over-approximation of one turn: 3 steps, a hop and a forced run) and cells from which the human is
 more turns away than are left are not given variables.
 
+Route conditions (:func:`route_cpsat_model`, the default method of
+:func:`solver.exact.route_query.solve_route`): a forbidden cell (``avoid``, the arrow cells but
+the human's for ``never_under_arrow``) is never the cell of a taken step, a hop or a forced run;
+a cell to ``visit`` is marked by the end (marks are exactly the entered cells and the start);
+``win_by`` is the horizon; a ``stamina_floor`` bounds the stamina after every action that leaves
+the game going, as :func:`solver.exact.route_query.check_route` replays it. Within a move stamina
+only falls, so it is enough to bound the value before the move's last action (``st`` less the
+earlier steps' costs; in the last step, everything but the last shout and the number-1 arrows
+after it, or the whole step when offers or a squirrel's edge choice follow) and the start of
+every turn of a game still going, unless it is 0: the rest then happens within the same action,
+and its 3 is the next turn's start.
+
+The public names :func:`par` and :func:`hindsight` (``solver.exact.par``) are this model.
+
 Hindsight: :func:`hindsight_cpsat_model` is the same model with the chance fixed: a counter of
 roll turns (walled-in turns included) picks ``rolls[k]`` by an element constraint (read through
 the stick), and a running count of shout rolls (arrows of number ≥ 2 over each entered cell, in
 step and header order) picks ``shouts[j]`` for each arrow; a route needing an entry past the end
-of either sequence is infeasible, as in :func:`solver.exact.dog_routes.hindsight`.
+of either sequence is infeasible, as in :func:`solver.exact.dog_routes.hindsight_graph`. The arrows
+over the human's cell are no shout rolls (entering it wins first).
 
 Solving: by default horizon after horizon (*deepening*): ``k`` from a static lower bound on the
 turns to the human up to ``forest.turns``, each model asking "a win by turn k?"; the first feasible
@@ -105,7 +120,15 @@ from solver.games.dog.rules import (
     Phase,
 )
 
-__all__ = ["METHOD", "hindsight_cpsat_model", "par_cpsat_model"]
+__all__ = [
+    "METHOD",
+    "Conditions",
+    "hindsight",
+    "hindsight_cpsat_model",
+    "par",
+    "par_cpsat_model",
+    "route_cpsat_model",
+]
 
 METHOD = "cp-sat rules model"
 NONE_DIR = 4  # last_left "none" (index after the four directions N, E, S, W)
@@ -121,6 +144,20 @@ class _RunOption:
     direction: int  # index into DIRECTIONS, -1 for no run (another dog, stick)
     cells: tuple[Cell, ...]  # the cells the run enters (the human last if it reaches it)
     end: Cell
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """Route conditions on top of the rules (a :class:`~solver.exact.route_query.RouteQuery`).
+
+    ``visit``: cells the route must enter (the start and the human's cell always count);
+    ``forbidden``: cells no step, hop or forced run may enter (the start included: it may not be
+    re-entered); ``stamina_floor``: stamina after every action that leaves the game going.
+    """
+
+    visit: frozenset[Cell] = frozenset()
+    forbidden: frozenset[Cell] = frozenset()
+    stamina_floor: int = 0
 
 
 class _Geometry:
@@ -281,10 +318,12 @@ class _Model:
         forest: Forest,
         rolls: Sequence[int] | None = None,
         shouts: Sequence[bool] | None = None,
+        conditions: Conditions | None = None,
     ) -> None:
         self.forest = forest
         self.rolls = None if rolls is None else list(rolls)
         self.shouts = None if shouts is None else [bool(x) for x in shouts]
+        self.conditions = conditions or Conditions()
         self.g = _Geometry(forest)
         self.m = cp_model.CpModel()
         self._cond_cache: dict[tuple[int, Cond], Lit] = {}
@@ -383,7 +422,8 @@ class _Model:
         assert shouts is not None
         ranks: dict[Cell, dict[int, int]] = {}
         for c in Xs:
-            chance = [i for i, k in arrows[c] if k >= 2]
+            # entering the human's cell wins before any shout: its arrows read nothing
+            chance = [i for i, k in arrows[c] if k >= 2] if c != self.g.human else []
             ranks[c] = {i: r for r, i in enumerate(chance)}
         for i, h in hs.items():
             cells = [c for c in Xs if i in ranks[c]]
@@ -417,6 +457,62 @@ class _Model:
         real = [x for x in lits if x is not True]
         if real:
             ct.only_enforce_if(real)
+
+    # route conditions (RouteQuery, :mod:`solver.exact.route_query`)
+    def _forbid(self, X, A, inv, RN) -> None:
+        """No step, hop or forced-run cell of this turn is a forbidden cell."""
+        forbidden = self.conditions.forbidden
+        for s in (1, 2, 3):
+            for c in forbidden.intersection(X[s]):
+                self.clause([_neg(A[s]), _neg(X[s][c])])  # X without A is the previous cell
+            for y, lit in inv[s].items():
+                if y in forbidden:
+                    self.clause([_neg(lit)])
+        for y, lits in RN.items():
+            for j, opt in enumerate(self.g.runs[y]):
+                if forbidden.intersection(opt.cells):
+                    self.clause([_neg(lits[j])])
+
+    def _at_least(self, expr, floor: int, lits: list[Lit]) -> None:
+        """``expr >= floor`` whenever every literal of ``lits`` holds."""
+        if isinstance(expr, int):
+            if expr < floor:
+                self.clause([_neg(x) for x in lits])
+            return
+        self._enforce(self.m.add(expr >= floor), lits)
+
+    def _stamina_floor(self, t, st, over, z, X, A, of, es, hits, sc, arrows) -> None:
+        """Stamina ≥ the floor after every action that leaves the game going.
+
+        Within a move stamina only falls, so the values seen after its actions are checked by the
+        value *before its last action* (the last one itself may win, and a move that ends on 0
+        stamina is followed, in the same action, by the rest: 3 is what is seen). Before step
+        ``s``: ``st`` less the whole cost of the earlier steps. In the last step: when offers or a
+        squirrel's edge choice follow, the whole cost of the step (ignoring and investigating cost
+        nothing; the squirrel's −1 comes with the last action); when the last action is a shout,
+        everything but that shout and the number-1 arrows after it. Across turns, ``st[t]`` of
+        a game still going is seen unless it is 0 (then the rest's 3 is ``st[t + 1]``).
+        """
+        floor, g, f = self.conditions.stamina_floor, self.g, self.forest
+        if t > 1:
+            self._at_least(st, floor, [_neg(over), _neg(z)])
+        base = st
+        for s in (1, 2, 3):
+            self._at_least(base, floor, [A[s]])
+            for c, xc in X[s].items():
+                chance = [n for n, (_, k) in enumerate(arrows[c]) if k >= 2]
+                if c == g.human or not chance:
+                    continue
+                last_arrow = arrows[c][chance[-1]][0]
+                ones = sum(1 for _, k in arrows[c][: chance[-1]] if k == 1)
+                terrain = {Terrain.UNDERGROWTH: 1, Terrain.PUDDLE: 2}.get(f.terrain(c), 0)
+                before = terrain + SHOUT_COST * ones
+                others = [h for i, h in hits[s].items() if i != last_arrow]
+                self._at_least(base - before - SHOUT_COST * sum(others), floor, [A[s], xc])
+            ties = [v for y, v in es[s].items() if len(g.runs[y]) > 1]
+            more = self.or_of([*of[s].values(), *ties], f"after{t}_{s}")
+            base = base - sc[s - 1]
+            self._at_least(base, floor, [more])
 
     # the model
     def build(self) -> None:
@@ -696,7 +792,7 @@ class _Model:
                 cover: dict[int, list[Lit]] = {}
                 for c, xc in X[s].items():
                     for i, k in arrows[c]:
-                        if k >= 2:
+                        if k >= 2 and c != human:  # the human's cell wins before any shout
                             cover.setdefault(i, []).append(xc)
                 for i, lits in cover.items():
                     h = self.bool(f"hit{t}_{s}_{i}")
@@ -715,6 +811,8 @@ class _Model:
                 m.add(cost == 0).only_enforce_if(_neg(A[s]))
                 sc.append(cost)
             self.hit.append(hits)
+            if self.conditions.stamina_floor > 0:
+                self._stamina_floor(t, st, over, z, X, A, of, es, hits, sc, arrows)
             squirrels = [ivs[y] for y in ivs if f.terrain(y) == Terrain.SQUIRREL]
             total = sum(sc) + sum(squirrels)
             diff = m.new_int_var(-maxcost, MAX_STAMINA, f"diff{t}")
@@ -820,6 +918,12 @@ class _Model:
                     )
             for d in range(5):
                 self.clause([move, _neg(L[d]), L1[d]])
+            if self.conditions.forbidden:
+                self._forbid(X, A, inv, RN)
+
+        # route condition: every cell to visit is entered (marked) by the end
+        for cell in sorted(self.conditions.visit - {f.start, human}):
+            self.clause([self.M[N + 1].get(cell, False)])  # a tree is never entered
 
         # objective: the win turn
         not_won = [_neg(self.P[t + 1].get(human, False)) for t in range(1, N + 1)]
@@ -878,8 +982,8 @@ def _by_turn(forest: Forest, actions: list[int]) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(x) for x in labels[: state.turn])
 
 
-def _solve(forest: Forest, horizon: int, time_limit: float, rolls=None, shouts=None):
-    model = _Model(forest.replace(turns=horizon), rolls, shouts)
+def _solve(forest: Forest, horizon: int, time_limit: float, rolls, shouts, conditions):
+    model = _Model(forest.replace(turns=horizon), rolls, shouts, conditions)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = 0
@@ -900,7 +1004,7 @@ def par_cpsat_model(
     all the solves; an unproven answer says so in ``status`` (``"feasible"`` or ``"unknown"``).
     ``states`` counts the variables of the last model solved.
     """
-    return _run(forest, time_limit, deepening, None, None)
+    return _run(forest, time_limit, deepening, None, None, Conditions(), forest.turns)
 
 
 def hindsight_cpsat_model(
@@ -913,31 +1017,67 @@ def hindsight_cpsat_model(
 ) -> RouteAnswer:
     """The hindsight route from the rules model: rolls and shout outcomes are fixed.
 
-    The sequences are consumed exactly as :func:`solver.exact.dog_routes.hindsight` documents:
+    The sequences are consumed exactly as :mod:`solver.exact.dog_routes` documents:
     ``rolls[k]`` (a reading 1..3, budget ``max(1, reading - 1)`` with the stick) is read by the
     k-th roll turn of the route (walled-in turns included, skipped and rest turns not);
     ``shouts[j]`` (True = hit) by the j-th shout roll (arrows of number ≥ 2, in step order and
     header order). A route that would need a roll or a shout past the end does not win.
     """
+    rolls, shouts = _sequences(rolls, shouts)
+    return _run(forest, time_limit, deepening, rolls, shouts, Conditions(), forest.turns)
+
+
+def route_cpsat_model(
+    forest: Forest,
+    *,
+    rolls: Sequence[int] | None = None,
+    shouts: Sequence[bool] | None = None,
+    conditions: Conditions = Conditions(),
+    win_by: int | None = None,
+    time_limit: float = 10.0,
+    deepening: bool = True,
+) -> RouteAnswer:
+    """The soonest win under route ``conditions``, won by turn ``win_by`` (default: the limit).
+
+    Par without ``rolls``/``shouts``, hindsight with them (give both or neither). The conditions
+    restrict the player's choices, never the rules (a forced run into a forbidden cell rules out
+    the route that triggers it); :func:`solver.exact.route_query.solve_route` is the front end.
+    """
+    if (rolls is None) != (shouts is None):
+        raise ValueError("give both rolls and shouts (hindsight) or neither (par)")
+    if rolls is not None and shouts is not None:
+        rolls, shouts = _sequences(rolls, shouts)
+    last = forest.turns if win_by is None else min(win_by, forest.turns)
+    return _run(forest, time_limit, deepening, rolls, shouts, conditions, last)
+
+
+def _sequences(rolls: Sequence[int], shouts: Sequence[bool]) -> tuple[list[int], list[bool]]:
     for value in rolls:
         if value not in (1, 2, 3):
             raise ValueError(f"a step roll reads 1, 2 or 3 steps, not {value!r}")
-    return _run(forest, time_limit, deepening, list(rolls), [bool(x) for x in shouts])
+    return list(rolls), [bool(x) for x in shouts]
 
 
-def _run(forest, time_limit, deepening, rolls, shouts) -> RouteAnswer:
-    """Solve horizon after horizon (or once); read the route back and check it."""
+#: The public names (``solver.exact.par`` / ``solver.exact.hindsight``): the rules model.
+par = par_cpsat_model
+hindsight = hindsight_cpsat_model
+
+
+def _run(forest, time_limit, deepening, rolls, shouts, conditions, last) -> RouteAnswer:
+    """Solve horizon after horizon (or once) up to turn ``last``; read the route back, check it."""
+    if last < 1:
+        return RouteAnswer(None, None, None, METHOD, "infeasible", 0)
     if deepening:
         dist = _Geometry(forest).turns_to_human()
-        if forest.start not in dist or dist[forest.start] > forest.turns:
+        if forest.start not in dist or dist[forest.start] > last:
             return RouteAnswer(None, None, None, METHOD, "infeasible", 0)  # a static proof
-        horizons = list(range(max(1, dist[forest.start]), forest.turns + 1))
+        horizons = list(range(max(1, dist[forest.start]), last + 1))
     else:
-        horizons = [forest.turns]
+        horizons = [last]
     budget = time_limit
     size = 0
     for horizon in horizons:
-        model, solver, status, size = _solve(forest, horizon, budget, rolls, shouts)
+        model, solver, status, size = _solve(forest, horizon, budget, rolls, shouts, conditions)
         budget -= solver.deterministic_time
         if status == cp_model.INFEASIBLE:
             continue

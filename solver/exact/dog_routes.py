@@ -1,17 +1,26 @@
-"""The dog's exact route questions: *par* and the *hindsight* route (DESIGN.md "Exact questions").
+"""The dog's exact route questions on the engine's state graph, and the brute-force twins.
 
-Two questions, each with a CP-SAT model and a brute-force twin:
+Two questions (DESIGN.md "Exact questions"):
 
-- :func:`par` / :func:`par_brute_force`: the fewest turns to reach the human when the player
-  also chooses every chance outcome (every step roll and every shout roll).
-- :func:`hindsight` / :func:`hindsight_brute_force`: the soonest win for a *known* sequence of
-  step rolls and shout outcomes.
+- *par*: the fewest turns to reach the human when the player also chooses every chance outcome
+  (every step roll and every shout roll);
+- *hindsight*: the soonest win for a *known* sequence of step rolls and shout outcomes.
+
+The public :func:`solver.exact.par` / :func:`solver.exact.hindsight` are the CP-SAT *rules model*
+of :mod:`solver.exact.dog_cpsat`: the rules of RULES.md §1 written as time-expanded constraints
+(position one-hot per (turn, step), no-reversal and valve, stamina and rests, curiosity, marks,
+offers, forced runs, skipped turns), which scales to 16x16 forests of 20 turns. This module keeps
+the two formulations it is checked against:
+
+- :func:`par_graph` / :func:`hindsight_graph`: CP-SAT over the enumerated state graph (below):
+  exact, but the graph blows up (6x6 forests with 20 turns are already out of reach);
+- :func:`par_brute_force` / :func:`hindsight_brute_force`: the twins, a breadth-first search.
 
 What is modelled where (read this before trusting a number)
 -----------------------------------------------------------
-The rules of RULES.md §1 are **not** written as CP-SAT constraints here. The time-expanded
-first-principles model (position one-hot per (turn, step), no-reversal and valve, stamina and
-rests, curiosity, marks, offers, forced runs, skipped turns) is future work. Instead:
+The rules of RULES.md §1 are **not** written as CP-SAT constraints here (that is
+:mod:`solver.exact.dog_cpsat`, the time-expanded rules model behind :func:`solver.exact.par`).
+Instead:
 
 1. The game graph is enumerated with the reference engine (:mod:`solver.games.dog.rules`): every
    position reachable from the start, chance nodes treated as decisions (par) or fixed by the
@@ -49,11 +58,11 @@ Determinism: every CP-SAT solve uses one worker, ``random_seed = 0`` and a deter
 >>> from solver.games.dog.forest import Forest, Terrain
 >>> grid = [[Terrain.OPEN] * 5 for _ in range(2)]
 >>> forest = Forest(width=5, height=2, cells=grid, start=(1, 0), human=(0, 4), turns=3)
->>> par(forest).turns, par_brute_force(forest).turns
+>>> par_graph(forest).turns, par_brute_force(forest).turns
 (2, 2)
->>> hindsight(forest.replace(turns=5), [1, 1, 1, 1, 1], []).turns
+>>> hindsight_graph(forest.replace(turns=5), [1, 1, 1, 1, 1], []).turns
 5
->>> par(forest.replace(turns=1)).turns is None
+>>> par_graph(forest.replace(turns=1)).turns is None
 True
 """
 
@@ -77,10 +86,10 @@ from solver.games.dog.rules import (
 
 __all__ = [
     "RouteAnswer",
-    "hindsight",
     "hindsight_brute_force",
-    "par",
+    "hindsight_graph",
     "par_brute_force",
+    "par_graph",
     "replay",
 ]
 
@@ -93,7 +102,9 @@ class RouteAnswer:
     ``forest.turns`` (proven when ``status`` is ``"optimal"``/``"infeasible"``).
     ``route[t - 1]`` lists the labels of the actions taken in turn ``t`` (empty for skipped, rest
     and walled-in turns); ``actions`` is the same route as flat action ids. ``method`` names the
-    solver (``"cp-sat"`` or ``"brute-force"``); ``states`` counts the positions looked at.
+    solver (``"cp-sat rules model"``, ``"cp-sat"`` for the graph model, ``"brute-force"``, or the
+    method a route query asked for); ``states`` counts the positions looked at (the rules model:
+    its variables).
     """
 
     turns: int | None
@@ -338,17 +349,19 @@ def _cp_sat(forest: Forest, successors: Successors, time_limit: float) -> RouteA
     return _answer(forest, actions, "cp-sat", name, len(states))
 
 
-def par(forest: Forest, *, time_limit: float = 10.0) -> RouteAnswer:
-    """Par with CP-SAT: the fewest turns to the human when the player chooses every roll."""
+def par_graph(forest: Forest, *, time_limit: float = 10.0) -> RouteAnswer:
+    """Par with CP-SAT over the enumerated state graph (the rules model is
+    :func:`solver.exact.par`): the fewest turns to the human when the player chooses every roll."""
     return _cp_sat(forest, _par_successors, time_limit)
 
 
-def hindsight(
+def hindsight_graph(
     forest: Forest,
     rolls: Sequence[int],
     shouts: Sequence[bool],
     *,
     time_limit: float = 10.0,
 ) -> RouteAnswer:
-    """The soonest win for known step rolls and shout outcomes, with CP-SAT (see the module doc)."""
+    """The soonest win for known step rolls and shout outcomes, with CP-SAT over the enumerated
+    state graph (see the module doc; the rules model is :func:`solver.exact.hindsight`)."""
     return _cp_sat(forest, _hindsight_successors(rolls, shouts), time_limit)

@@ -12,12 +12,26 @@ A :class:`RouteQuery` adds conditions to the route questions of :mod:`solver.exa
   consumed as :mod:`solver.exact.dog_routes` describes); without them the player chooses every
   chance outcome (a *par* query).
 
-The answer is the route that wins soonest under every condition, or a proof that none does. The
-conditions filter the game graph (arcs that enter a forbidden cell or drop stamina under the
-floor, wins that miss a required cell or come too late); CP-SAT then picks the route on the
-filtered graph (``method="cp-sat"``) or a breadth-first search finds it
-(``method="brute-force"``). :func:`check_route` verifies a route against a query independently, by
-replaying it through the reference engine.
+The answer is the route that wins soonest under every condition, or a proof that none does.
+Three methods:
+
+- ``method="cp-sat"`` (the default): the conditions are constraints of the CP-SAT rules model
+  (:func:`solver.exact.dog_cpsat.route_cpsat_model`): a forbidden cell is never a step's, a hop's
+  or a forced run's cell; a cell to visit is marked by the end; the stamina after every action
+  that leaves the game going is at least the floor (checked before the last action of each move,
+  stamina only falling within a move, and at the start of every turn but a rest's); the horizon is
+  ``win_by``. It scales like the model (no state graph is built).
+- ``method="graph"``: the conditions filter the engine's game graph (arcs that enter a forbidden
+  cell or leave stamina under the floor, wins that miss a required cell or come too late) and
+  CP-SAT picks the route on the filtered graph (:func:`solver.exact.dog_routes.par_graph`'s
+  formulation); exact, but the graph blows up beyond small forests.
+- ``method="brute-force"``: a breadth-first search over the same filtered graph: the twin.
+
+:func:`check_route` verifies a route against a query independently, by replaying it through the
+reference engine: every returned route passes it (asserted by the tests for all three methods).
+"Entered" means what it checks: every cell a step, a hop or a forced run moves the dog onto, the
+human's cell included (a query that avoids it has no answer; visiting it is met by any win), the
+start only when the dog comes back to it.
 
 >>> from solver.games.dog.forest import Forest, Terrain
 >>> grid = [[Terrain.OPEN] * 4 for _ in range(3)]
@@ -35,17 +49,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from solver.errors import OptionError
-from solver.exact import dog_routes
+from solver.exact import dog_cpsat, dog_routes
 from solver.exact.dog_routes import Node, RouteAnswer, Successors
 from solver.games.dog.forest import DELTAS, DIRECTIONS, Cell, Forest
 from solver.games.dog.rules import INVESTIGATE, OFFER_ORDER, STEP_N, STEP_W, DogGame
 
 __all__ = ["RouteQuery", "check_route", "solve_route"]
 
-METHODS = ("cp-sat", "brute-force")
+METHODS = ("cp-sat", "graph", "brute-force")
 
 
 @dataclass(frozen=True)
@@ -174,26 +188,38 @@ def _entered(parent_marked: frozenset | set, parent_pos: Cell, child) -> set[Cel
     return entered
 
 
-def _filtered(forest: Forest, query: RouteQuery, base: Successors) -> Successors:
+def _forbidden(forest: Forest, query: RouteQuery) -> frozenset[Cell]:
+    """The cells no action may enter: ``avoid``, and the arrow cells but the human's."""
     arrow_cells = {
         (r, c)
         for r in range(forest.height)
         for c in range(forest.width)
         if forest.arrows_at((r, c)) and (r, c) != forest.human
     }
-    forbidden = set(query.avoid) | (arrow_cells if query.never_under_arrow else set())
-    last_turn = query.win_by if query.win_by is not None else forest.turns
+    return frozenset(query.avoid) | (arrow_cells if query.never_under_arrow else frozenset())
 
-    def allowed(parent: Node, child: Node) -> bool:
+
+def _filtered(forest: Forest, query: RouteQuery, base: Successors) -> Successors:
+    forbidden = _forbidden(forest, query)
+    last_turn = query.win_by if query.win_by is not None else forest.turns
+    visit = query.visit - {forest.human}  # every win enters the human's cell
+
+    def allowed(parent: Node, action: int, child: Node) -> bool:
         before, after = parent[0], child[0]
-        if after.is_terminal():
-            return after.won and after.turn <= last_turn and query.visit <= set(after.marked)
-        if after.turn > last_turn or after.stamina < query.stamina_floor:
+        if forest.start in forbidden:  # a marked start may be re-entered unseen: follow the path
+            entered = set(_path(before, action)(after.pos))
+        else:
+            entered = _entered(before.marked, before.pos, after)
+            if after.is_terminal() and after.won:
+                entered.add(forest.human)
+        if forbidden & entered:
             return False
-        return not (forbidden & _entered(before.marked, before.pos, after))
+        if after.is_terminal():
+            return after.won and after.turn <= last_turn and visit <= set(after.marked)
+        return after.turn <= last_turn and after.stamina >= query.stamina_floor
 
     def successors(node: Node) -> list[tuple[int, Node]]:
-        return [(a, child) for a, child in base(node) if allowed(node, child)]
+        return [(a, child) for a, child in base(node) if allowed(node, a, child)]
 
     return successors
 
@@ -201,7 +227,11 @@ def _filtered(forest: Forest, query: RouteQuery, base: Successors) -> Successors
 def solve_route(
     forest: Forest, query: RouteQuery, *, method: str = "cp-sat", time_limit: float = 10.0
 ) -> RouteAnswer:
-    """The soonest winning route meeting ``query``, or an answer with ``turns=None``."""
+    """The soonest winning route meeting ``query``, or an answer with ``turns=None``.
+
+    ``answer.method`` is ``method`` (``"cp-sat"`` is the rules model, ``"graph"`` CP-SAT over the
+    filtered state graph, ``"brute-force"`` the breadth-first twin).
+    """
     if method not in METHODS:
         raise OptionError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
     query.check_forest(forest)
@@ -209,6 +239,21 @@ def solve_route(
         raise OptionError("the start cannot be avoided")
     if query.stamina_floor > 6:  # pragma: no cover - the query refuses it
         raise OptionError("stamina never exceeds 6")
+    if method == "cp-sat":
+        conditions = dog_cpsat.Conditions(
+            visit=query.visit,
+            forbidden=_forbidden(forest, query),
+            stamina_floor=query.stamina_floor,
+        )
+        answer = dog_cpsat.route_cpsat_model(
+            forest,
+            rolls=query.rolls,
+            shouts=query.shouts,
+            conditions=conditions,
+            win_by=query.win_by,
+            time_limit=time_limit,
+        )
+        return replace(answer, method=method)  # the answer names the method asked for
     if query.rolls is None:
         base: Successors = dog_routes._par_successors
     else:
@@ -216,7 +261,7 @@ def solve_route(
     successors = _filtered(forest, query, base)
     if method == "brute-force":
         return dog_routes._brute_force(forest, successors)
-    return dog_routes._cp_sat(forest, successors, time_limit)
+    return replace(dog_routes._cp_sat(forest, successors, time_limit), method=method)
 
 
 def check_route(forest: Forest, query: RouteQuery, actions: Sequence[int] | None) -> bool:

@@ -9,7 +9,7 @@ import pytest
 
 from solver.exact.dog_cpsat import METHOD, hindsight_cpsat_model, par_cpsat_model
 from solver.exact.dog_routes import RouteAnswer, hindsight_brute_force, par_brute_force, replay
-from solver.games.dog.forest import Forest, Terrain
+from solver.games.dog.forest import Forest, Shouter, Terrain
 from solver.games.dog.generator import GeneratorOptions, roll_forest
 from solver.games.dog.rules import INVESTIGATE, RUN_N, DogGame, Phase
 
@@ -201,3 +201,24 @@ def test_agrees_with_brute_force_on_many_forests() -> None:
     for name in ("investigate", "ignore", "shout", "turn without a move"):
         assert features[name] > 0, features
     assert {Terrain.SQUIRREL, Terrain.DOG, Terrain.STICK, Terrain.SCENT_N} <= kinds
+
+
+def test_the_public_names_are_the_rules_model() -> None:
+    import solver.exact as exact
+
+    assert exact.par is par_cpsat_model and exact.hindsight is hindsight_cpsat_model
+    assert exact.par(_corridor(3)).method == METHOD
+    assert exact.hindsight(_corridor(5), [2, 3], []).method == METHOD
+
+
+def test_arrows_over_the_human_read_no_shout() -> None:
+    # . . . H     the shouter at (2,3) shouts N over (1,3) (number 1) and the human (0,3)
+    # . . . .     (number 2). Entering the human wins before any shout roll: no shout is needed.
+    # @ . . S
+    grid = [[Terrain.OPEN] * 4 for _ in range(3)]
+    forest = Forest(width=4, height=3, cells=grid, start=(2, 0), human=(0, 3), turns=4,
+                    shouters=[Shouter(2, 3, "N", 2)])  # fmt: skip
+    assert forest.arrow_numbers((0, 3)) == (2,)
+    for rolls in ([3, 2], [1, 1, 1, 1], [2, 2, 1]):
+        assert _check_hindsight(forest, rolls, []) == hindsight_brute_force(forest, rolls, []).turns
+    assert _check_hindsight(forest, [3, 2], []) == 2

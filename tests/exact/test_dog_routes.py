@@ -1,4 +1,4 @@
-"""The exact dog route models against their brute-force twins (DESIGN.md "Exact questions")."""
+"""The graph route models (CP-SAT over the state graph) against their brute-force twins."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import pytest
 
 from solver.exact.dog_routes import (
     RouteAnswer,
-    hindsight,
     hindsight_brute_force,
-    par,
+    hindsight_graph,
     par_brute_force,
+    par_graph,
     replay,
 )
 from solver.games.dog.forest import Forest, Terrain
@@ -49,7 +49,7 @@ def _check_route(forest: Forest, answer: RouteAnswer) -> None:
 
 def _check_par(forest: Forest) -> int | None:
     exact = par_brute_force(forest)
-    model = par(forest)
+    model = par_graph(forest)
     assert model.method == "cp-sat" and exact.method == "brute-force"
     assert model.turns == exact.turns, forest
     _check_route(forest, exact)
@@ -59,7 +59,7 @@ def _check_par(forest: Forest) -> int | None:
 
 def _check_hindsight(forest: Forest, rolls: list[int], shouts: list[bool]) -> int | None:
     exact = hindsight_brute_force(forest, rolls, shouts)
-    model = hindsight(forest, rolls, shouts)
+    model = hindsight_graph(forest, rolls, shouts)
     assert model.turns == exact.turns, (forest, rolls, shouts)
     _check_route(forest, exact)
     _check_route(forest, model)
@@ -75,7 +75,7 @@ def _corridor(turns: int = 20) -> Forest:
 
 def test_par_by_hand() -> None:
     # At most 3 steps a turn: the 5 steps take 2 turns (rolls 2+3 or 3+2), and no single turn can.
-    for solve in (par, par_brute_force):
+    for solve in (par_graph, par_brute_force):
         answer = solve(_corridor(turns=3))
         assert answer.turns == 2
         assert answer.route is not None
@@ -86,7 +86,7 @@ def test_par_by_hand() -> None:
 
 def test_hindsight_by_hand() -> None:
     # Rolls of 1 step each: five turns; with four turns the human is out of reach.
-    for solve in (hindsight, hindsight_brute_force):
+    for solve in (hindsight_graph, hindsight_brute_force):
         assert solve(_corridor(), [1] * 20, []).turns == 5
         assert solve(_corridor(turns=4), [1] * 4, []).turns is None
         # 2 + 3 steps: turn 2. Too few rolls: the route stops and cannot win.
@@ -100,17 +100,17 @@ def test_stick_reads_the_roll_minus_one() -> None:
     # With the stick a reading of 3 is a budget of 2: (1,3) in turn 2, the human in turn 3.
     cells = [[Terrain.TREE] * 5, [Terrain.OPEN, Terrain.STICK] + [Terrain.OPEN] * 3]
     forest = Forest(width=5, height=2, cells=cells, start=(1, 0), human=(1, 4), turns=6)
-    for solve in (hindsight, hindsight_brute_force):
+    for solve in (hindsight_graph, hindsight_brute_force):
         assert solve(forest, [1, 3, 3, 3], []).turns == 3
         assert solve(forest, [1, 1, 1, 1, 1, 1], []).turns == 4
         assert solve(forest, [3, 3, 3], []).turns == 3  # the stick is entered either way
-    for solve in (par, par_brute_force):
+    for solve in (par_graph, par_brute_force):
         assert solve(forest).turns == 3
 
 
 def test_bad_roll_value() -> None:
     with pytest.raises(ValueError):
-        hindsight(_corridor(), [4], [])
+        hindsight_graph(_corridor(), [4], [])
 
 
 # -- agreement on rolled forests ---------------------------------------------------------------

@@ -1,8 +1,10 @@
-"""Constrained routes: CP-SAT and brute force agree, and every route meets its query."""
+"""Constrained routes: the rules model, the graph filter and brute force agree; every route meets
+its query (checked by replay)."""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
@@ -96,31 +98,54 @@ def _random_query(forest: Forest, rng: random.Random) -> RouteQuery:
     return RouteQuery(rolls=rolls, shouts=shouts, visit=frozenset(cells[:1]))
 
 
-def _agreement(count: int, first_seed: int) -> None:
+def _agreement(count: int, first_seed: int, graph_every: int = 4) -> Counter[str]:
+    """Rules model against brute force on ``count`` random queries (and the graph filter on every
+    ``graph_every``-th); returns how many were won, had no answer, and used each condition."""
     rng = random.Random(first_seed)
-    infeasible = 0
+    seen: Counter[str] = Counter()
     for seed in range(first_seed, first_seed + count):
         size = rng.choice([3, 4])
         forest = roll_forest(size, size, seed=seed).replace(turns=rng.choice([2, 3, 4]))
         query = _random_query(forest, rng)
         cp = solve_route(forest, query)
         bf = solve_route(forest, query, method="brute-force")
-        assert cp.turns == bf.turns, (seed, query)
+        assert cp.method == "cp-sat" and cp.proven, (seed, query, cp)
+        assert cp.states > 0 or cp.turns is None  # the rules model: variables, not states
+        assert cp.turns == bf.turns, (seed, query, cp.turns, bf.turns)
+        answers = [cp, bf]
+        if seed % graph_every == 0:
+            graph = solve_route(forest, query, method="graph")
+            assert graph.turns == bf.turns, (seed, query)
+            answers.append(graph)
+        seen.update(_kinds(query))
         if cp.turns is None:
-            infeasible += 1
+            seen["no answer"] += 1
+            assert all(a.actions is None for a in answers)
             continue
-        assert check_route(forest, query, cp.actions), (seed, query, cp.route)
-        assert check_route(forest, query, bf.actions), (seed, query, bf.route)
-    assert 0 < infeasible < count  # both kinds of answer were exercised
+        seen["won"] += 1
+        for answer in answers:
+            assert check_route(forest, query, answer.actions), (seed, query, answer.route)
+    assert seen["won"] and seen["no answer"]  # both kinds of answer were exercised
+    return seen
 
 
-def test_cp_sat_agrees_with_brute_force_on_a_slice():
-    _agreement(40, first_seed=100)
+def _kinds(query: RouteQuery) -> list[str]:
+    kinds = [name for name in ("visit", "avoid") if getattr(query, name)]
+    kinds += ["stamina"] * (query.stamina_floor > 0) + ["arrow"] * query.never_under_arrow
+    return kinds + ["hindsight"] * (query.rolls is not None)
+
+
+def test_rules_model_agrees_with_brute_force_on_a_slice():
+    seen = _agreement(40, first_seed=100)
+    assert seen["won"] + seen["no answer"] == 40
 
 
 @pytest.mark.slow
-def test_cp_sat_agrees_with_brute_force_on_300_forests():
-    _agreement(300, first_seed=1000)
+def test_rules_model_agrees_with_brute_force_on_300_forests():
+    seen = _agreement(300, first_seed=1000, graph_every=10)
+    assert seen["won"] + seen["no answer"] == 300
+    for kind in ("visit", "avoid", "stamina", "arrow", "hindsight"):
+        assert seen[kind] >= 20, seen
 
 
 def test_check_route_rejects_a_violation():
@@ -158,3 +183,44 @@ def test_cells_outside_the_forest_are_refused():
         solve_route(forest, RouteQuery(avoid=frozenset({(2, 0)})))
     with pytest.raises(OptionError, match="unknown method"):
         solve_route(forest, RouteQuery(), method="magic")
+
+
+def _quirk_corridor() -> Forest:
+    # @ U P . H   the puddle (0,2) is also under a number-1 arrow (the shouter below it): 2 + 3 = 5
+    # T T S T T   stamina on entering it. The top row is the only way (the shouter's cell is a
+    #             dead end).
+    grid = [[O, U, Terrain.PUDDLE, O, O], [T, T, O, T, T]]
+    return Forest(width=5, height=2, cells=grid, start=(0, 0), human=(0, 4), turns=6,
+                  shouters=[Shouter(1, 2, "N", 1)])  # fmt: skip
+
+
+@pytest.mark.parametrize("method", ["cp-sat", "graph", "brute-force"])
+def test_stamina_floor_sees_the_rest_not_the_zero(method):
+    # The floor is checked after every action that leaves the game going, as check_route replays
+    # it. Par without a floor: E (6 -> 5) in turn 1, then E, E, E in turn 2 through the puddle at
+    # stamina 0 (the move goes on): 2 turns. With a floor of 3 the 0 must be the move's last
+    # value: the rest follows in the same action and 3 is what is seen. So E, E (5, then 0) in
+    # turn 1, a rest in turn 2, E, E in turn 3. A floor of 4 rejects the rest's 3: no route.
+    forest = _quirk_corridor()
+    assert forest.arrow_numbers((0, 2)) == (1,)
+    assert solve_route(forest, RouteQuery(), method=method).turns == 2
+    floor = RouteQuery(stamina_floor=3)
+    answer = solve_route(forest, floor, method=method)
+    assert answer.turns == 3 and check_route(forest, floor, answer.actions)
+    assert answer.route[0] == ("roll: 2 steps", "E", "E") and answer.route[1] == ()
+    assert solve_route(forest, RouteQuery(stamina_floor=4), method=method).turns is None
+    hindsight = RouteQuery(stamina_floor=3, rolls=(1,) * 6, shouts=())
+    answer = solve_route(forest, hindsight, method=method)  # E; E (0, rest); rest; E; E
+    assert answer.turns == 5 and check_route(forest, hindsight, answer.actions)
+
+
+@pytest.mark.parametrize("method", ["cp-sat", "graph", "brute-force"])
+def test_the_humans_cell_is_entered_by_every_win(method):
+    forest = open_forest(4, 3, (2, 0), (0, 3), turns=4)
+    visit = RouteQuery(visit=frozenset({forest.human}))
+    answer = solve_route(forest, visit, method=method)
+    assert answer.turns == 2 and check_route(forest, visit, answer.actions)
+    assert (
+        solve_route(forest, RouteQuery(avoid=frozenset({forest.human})), method=method).turns
+        is None
+    )
