@@ -145,6 +145,8 @@ class Source:
     height: int | None = None
     seed: int | None = None
     path: str | None = None
+    turns: int | None = None
+    """For a rolled forest: the turn limit instead of the generator's (``--turns``)."""
 
     @property
     def kind(self) -> str:
@@ -152,9 +154,10 @@ class Source:
         return "generated" if self.seed is not None else "file"
 
     @classmethod
-    def generated(cls, seed: int, width: int, height: int) -> Source:
-        """The forest :func:`~solver.games.dog.generator.roll_forest` rolls from ``seed``."""
-        return cls(f"{_SEED_PREFIX}{seed}", width=width, height=height, seed=seed)
+    def generated(cls, seed: int, width: int, height: int, turns: int | None = None) -> Source:
+        """The forest :func:`~solver.games.dog.generator.roll_forest` rolls from ``seed`` (with
+        ``turns`` as its turn limit when given)."""
+        return cls(f"{_SEED_PREFIX}{seed}", width=width, height=height, seed=seed, turns=turns)
 
     @classmethod
     def file(cls, path: str | os.PathLike[str]) -> Source:
@@ -171,7 +174,7 @@ class Source:
         if text.startswith(_SEED_PREFIX) and seed_text.isdigit():
             if width is None or height is None:
                 raise OptionError(f"the row for {text!r} has no width and height to roll it")
-            return cls.generated(int(seed_text), width, height)
+            return cls.generated(int(seed_text), width, height, _int_or_none(row.get("turns")))
         return cls.file(text)
 
     def load(self) -> Forest:
@@ -181,7 +184,8 @@ class Source:
 
             if self.width is None or self.height is None:
                 raise OptionError(f"{self.source}: a rolled forest needs a width and a height")
-            return roll_forest(self.width, self.height, seed=self.seed)
+            forest = roll_forest(self.width, self.height, seed=self.seed)
+            return forest if self.turns is None else forest.replace(turns=self.turns)
         from solver.games.dog.format import load_forest
 
         return load_forest(self.path if self.path is not None else self.source)
@@ -218,10 +222,14 @@ class Job:
     first_seed: int = 0
     count: int = 0
     paths: tuple[str, ...] = ()
+    turns: int | None = None
 
     @classmethod
-    def generated(cls, count: int, size: tuple[int, int] = (9, 9), seed: int = 0) -> Job:
-        """``count`` forests rolled from seeds ``seed``, ``seed + 1``, ... at ``size``."""
+    def generated(
+        cls, count: int, size: tuple[int, int] = (9, 9), seed: int = 0, turns: int | None = None
+    ) -> Job:
+        """``count`` forests rolled from seeds ``seed``, ``seed + 1``, ... at ``size``; ``turns``
+        replaces the generator's turn limit (20) when given."""
         from solver.games.dog.forest import MAX_SIZE, MIN_SIZE
 
         count, seed = _whole("--count", count), _whole("--seed", seed)
@@ -240,7 +248,13 @@ class Job:
             raise OptionError(
                 f"--seed {seed} with --count {count} leaves the seed range 0 to 2**64 - 1"
             )
-        return cls("generated", width=width, height=height, first_seed=seed, count=count)
+        if turns is not None:
+            turns = _whole("--turns", turns)
+            if not 1 <= turns <= 255:
+                raise OptionError(f"--turns must be from 1 to 255, not {turns}")
+        return cls(
+            "generated", width=width, height=height, first_seed=seed, count=count, turns=turns
+        )
 
     @classmethod
     def files(cls, paths: Iterable[str | os.PathLike[str]]) -> Job:
@@ -255,7 +269,7 @@ class Job:
         if self.kind == "generated":
             assert self.width is not None and self.height is not None
             return [
-                Source.generated(seed, self.width, self.height)
+                Source.generated(seed, self.width, self.height, self.turns)
                 for seed in range(self.first_seed, self.first_seed + self.count)
             ]
         return [Source.file(path) for path in self.paths]
@@ -379,7 +393,8 @@ def _fingerprint(sources: Sequence[Source], analyse_fn: AnalyseFn) -> str:
     digest = hashlib.sha256()
     digest.update(_function_name(analyse_fn).encode("utf-8"))
     for s in sources:
-        digest.update(json.dumps([s.source, s.width, s.height, s.seed, s.path]).encode("utf-8"))
+        fields = [s.source, s.width, s.height, s.seed, s.path, s.turns]
+        digest.update(json.dumps(fields).encode("utf-8"))
         digest.update(b"\n")
     return digest.hexdigest()
 

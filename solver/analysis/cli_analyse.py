@@ -71,6 +71,10 @@ def add_analyse_command(subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the first seed (default 0)")
     p.add_argument(
+        "--turns", type=int, default=None, metavar="T",
+        help="turn limit of the rolled forests (default: the generator's 20)",
+    )  # fmt: skip
+    p.add_argument(
         "--jobs", "-j", type=int, default=None, metavar="J",
         help="worker processes for a local run (default: one per CPU)",
     )  # fmt: skip
@@ -179,7 +183,7 @@ def run_analyse(args: argparse.Namespace) -> int:
 
     if has_sources:
         job = (
-            Job.generated(args.count, size=args.size, seed=args.seed)
+            Job.generated(args.count, size=args.size, seed=args.seed, turns=args.turns)
             if args.count is not None
             else Job.files(args.files)
         )

@@ -432,8 +432,9 @@ def write_report(
         "## Bounds against estimates",
         "",
         "Each point is a forest: its estimated (or exact) win probability across, its upper "
-        "bound up; the bar is the 95% confidence interval. No point should lie below the "
-        "dashed line.",
+        "bound up; the bar is the 95% confidence interval. The true win probability never "
+        "exceeds the true bound, but both are estimated from samples here (the bound from "
+        "sampled dice), so a point may fall slightly below the dashed line by chance.",
         "",
         "![Bounds against estimates](bounds_vs_estimates.png)",
         "",

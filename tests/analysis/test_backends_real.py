@@ -47,3 +47,17 @@ def test_real_analysis_rows_agree_across_backends(tmp_path):
 def test_real_analysis_of_200_forests_agrees_across_backends(tmp_path):
     rows = _check(Job.generated(200, size=(9, 9), seed=0), tmp_path)
     assert len(rows) == 200
+
+
+def test_turns_shorten_the_rolled_forests_and_change_the_batch(tmp_path):
+    from solver.analysis.batch import _fingerprint
+
+    short = Job.generated(6, size=(6, 6), seed=3, turns=4)
+    assert {s.load().turns for s in short.sources()} == {4}
+    assert _fingerprint(short.sources(), analyse_source) != _fingerprint(
+        Job.generated(6, size=(6, 6), seed=3).sources(), analyse_source
+    )
+    rows = read_results(run_batch(short, analyse_source, out=tmp_path / "r.csv", progress=False))
+    assert (rows["turns"] == 4).all()
+    with pytest.raises(Exception, match="--turns must be from 1 to 255"):
+        Job.generated(2, turns=0)
