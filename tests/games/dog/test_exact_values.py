@@ -16,24 +16,10 @@ import pytest
 
 import solver
 from solver import CHANCE, TERMINAL
-from solver.games.dog.forest import Forest, Shouter, Terrain
+from solver.games.dog.forest import Forest, Shouter
+from solver.games.dog.format import SYMBOLS
 
-_SYMBOLS = {
-    ".": Terrain.OPEN,
-    ",": Terrain.UNDERGROWTH,
-    "~": Terrain.PUDDLE,
-    "T": Terrain.TREE,
-    "S": Terrain.SQUIRREL,
-    "^": Terrain.SCENT_N,
-    ">": Terrain.SCENT_E,
-    "v": Terrain.SCENT_S,
-    "<": Terrain.SCENT_W,
-    "D": Terrain.DOG,
-    "I": Terrain.STICK,
-    "@": Terrain.OPEN,
-    "H": Terrain.OPEN,
-    "Y": Terrain.OPEN,
-}
+_SYMBOLS = SYMBOLS  # the sheet symbols of RULES.md §1.7 ('@', 'H', 'Y' are open trail)
 
 
 def make_forest(picture: str, *, turns: int, shouters: tuple[Shouter, ...] = ()) -> Forest:

@@ -22,7 +22,8 @@ import pytest
 
 from solver import CHANCE, TERMINAL
 from solver.errors import IllegalActionError
-from solver.games.dog.forest import Forest, Shouter, Terrain
+from solver.games.dog.forest import Forest, Shouter
+from solver.games.dog.format import SYMBOLS
 from solver.games.dog.rules import DogGame, Phase
 
 N, E, S, W = 0, 1, 2, 3
@@ -31,22 +32,7 @@ RUN_N, RUN_E, RUN_S, RUN_W = 6, 7, 8, 9
 ROLL1, ROLL2, ROLL3 = 10, 11, 12
 SHRUG, HIT = 13, 14
 
-_SYMBOLS = {
-    ".": Terrain.OPEN,
-    ",": Terrain.UNDERGROWTH,
-    "~": Terrain.PUDDLE,
-    "T": Terrain.TREE,
-    "S": Terrain.SQUIRREL,
-    "^": Terrain.SCENT_N,
-    ">": Terrain.SCENT_E,
-    "v": Terrain.SCENT_S,
-    "<": Terrain.SCENT_W,
-    "D": Terrain.DOG,
-    "I": Terrain.STICK,
-    "@": Terrain.OPEN,
-    "H": Terrain.OPEN,
-    "Y": Terrain.OPEN,
-}
+_SYMBOLS = SYMBOLS  # the sheet symbols of RULES.md §1.7 ('@', 'H', 'Y' are open trail)
 
 
 def make_forest(picture: str, *, turns: int = 20, shouters: tuple[Shouter, ...] = ()) -> Forest:
