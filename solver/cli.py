@@ -289,7 +289,9 @@ def _dog_route(args: argparse.Namespace) -> int:
         proof = "proven" if answer.proven else "not proven (time limit)"
         print(f"no route wins within {forest.turns} turns under these conditions ({proof})")
         return 0
-    print(f"wins in turn {answer.turns} ({answer.status}, {answer.method}, {answer.states} states)")
+    counted = "model variables" if args.method == "cp-sat" else "states"
+    print(f"wins in turn {answer.turns} ({answer.status}, {answer.method}, "
+          f"{answer.states} {counted})")  # fmt: skip
     for turn, labels in enumerate(answer.route or (), 1):
         print(f"turn {turn:>2}: {', '.join(labels) if labels else '(no move)'}")
     return 0
