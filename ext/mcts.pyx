@@ -32,6 +32,13 @@ One *iteration* (simulation):
    without a tie); ``mixed`` is ``(heuristic + guided) / 2`` per player (the guided average
    first, then ``0.5 * (h + g)``).
 5. Backpropagation: every node on the path gets one visit and the returns added per player.
+6. Only with a max backup (``backup = w`` in [0, 1]; ``w < 0`` is the plain mean): the path's
+   nodes but the last are re-valued bottom up, each only once all its children have visits:
+   chance node: ``V = sum(prob * mean) / sum(prob)`` over the children; decision node of player
+   ``p``: ``V = w * mean(best child for p) + (1 - w) * (children's value sums / their visits)``
+   (best: the first child with the highest mean for ``p``); then the node's value sums become
+   ``V * visits``. With ``evaluator == heuristic``, expanding a decision node also primes each
+   child with one visit and its heuristic (its returns if terminal) as value sums.
 
 Random numbers come from the searcher's own SplitMix64 stream seeded with the search's seed
 (64-bit state; ``next``: add 0x9E3779B97F4A7C15, then the two xor-shift-multiply rounds);
@@ -183,6 +190,7 @@ cdef class Tree:
     cdef char* probe
     cdef double* ret
     cdef double* acc
+    cdef double* tmp
     cdef int32_t* path
     cdef int32_t path_cap
     cdef bint busy
@@ -209,9 +217,11 @@ cdef class Tree:
         self.probe = <char*>malloc(self.ssize)
         self.ret = <double*>malloc(self.np * sizeof(double))
         self.acc = <double*>malloc(self.np * sizeof(double))
+        self.tmp = <double*>malloc(2 * self.np * sizeof(double))
         self.path = <int32_t*>malloc(self.path_cap * sizeof(int32_t))
         if (self.root_state == NULL or self.work == NULL or self.scratch == NULL
-                or self.probe == NULL or self.ret == NULL or self.acc == NULL or self.path == NULL):
+                or self.probe == NULL or self.ret == NULL or self.acc == NULL or self.tmp == NULL
+                or self.path == NULL):
             raise MemoryError("cannot allocate the MCTS state buffers")
         memcpy(self.root_state, src, self.ssize)
         self._fresh_root()
@@ -225,6 +235,7 @@ cdef class Tree:
         free(self.probe)
         free(self.ret)
         free(self.acc)
+        free(self.tmp)
         free(self.path)
 
     cdef int _fresh_root(self) except -1:
@@ -277,11 +288,11 @@ cdef class Tree:
         for p in range(self.np):
             self.values[<int64_t>i * self.np + p] = 0.0
 
-    cdef int _expand(self, int32_t node, const void* state) noexcept nogil:
+    cdef int _expand(self, int32_t node, const void* state, bint prior) noexcept nogil:
         cdef int actions[KERNEL_MAX_ACTIONS]
         cdef double probs[KERNEL_MAX_ACTIONS]
         cdef int player = self.vt.current_player(self.kgame, state)
-        cdef int n, k, err
+        cdef int n, k, err, p
         cdef int32_t first
         if player == KERNEL_TERMINAL:
             self.nodes[node].player = KERNEL_TERMINAL
@@ -303,6 +314,18 @@ cdef class Tree:
         for k in range(n):
             self._init_node(first + k, actions[k], probs[k] if player == KERNEL_CHANCE else 0.0)
         self.count += n
+        if prior and player != KERNEL_CHANCE:
+            for k in range(n):
+                memcpy(self.probe, state, self.ssize)
+                self.vt.apply_action(self.kgame, self.probe, actions[k])
+                if self.vt.current_player(self.kgame, self.probe) == KERNEL_TERMINAL:
+                    self.vt.returns(self.kgame, self.probe, self.tmp)
+                else:
+                    for p in range(self.np):
+                        self.tmp[p] = self.vt.heuristic(self.kgame, self.probe, p)
+                self.nodes[first + k].visits = 1
+                for p in range(self.np):
+                    self.values[<int64_t>(first + k) * self.np + p] = self.tmp[p]
         self.nodes[node].first_child = first
         self.nodes[node].num_children = <uint8_t>n
         self.nodes[node].player = <int8_t>player
@@ -429,7 +452,68 @@ cdef class Tree:
                 self.ret[p] = 0.5 * (self.vt.heuristic(self.kgame, self.work, p) + self.ret[p])
         return ERR_NONE
 
-    cdef int _iterate(self, uint64_t* rng, double c, int evaluator, int rollouts) noexcept nogil:
+    cdef void _rebackup(self, int32_t node, double w) noexcept nogil:
+        """Reset the node's value sums to ``visits * V`` (``backup``: see the module docstring)."""
+        cdef int32_t first = self.nodes[node].first_child
+        cdef int n = self.nodes[node].num_children
+        cdef int np = self.np
+        cdef int k, p, player
+        cdef int32_t child, best
+        cdef double tot, visits, mean, best_q
+        cdef double* csum = self.tmp
+        cdef double* cbest = self.tmp + np
+        cdef uint32_t cvis
+        player = self.nodes[node].player
+        for k in range(n):
+            if self.nodes[first + k].visits == 0:
+                return  # not all children tried yet: keep the plain mean (own evaluation in it)
+        for p in range(np):
+            self.acc[p] = 0.0
+        if player == KERNEL_CHANCE:
+            tot = 0.0
+            for k in range(n):
+                child = first + k
+                if self.nodes[child].visits == 0:
+                    continue
+                visits = <double>self.nodes[child].visits
+                tot += self.nodes[child].prob
+                for p in range(np):
+                    mean = self.values[<int64_t>child * np + p] / visits
+                    self.acc[p] += self.nodes[child].prob * mean
+            if tot <= 0.0:
+                return
+            for p in range(np):
+                self.acc[p] = self.acc[p] / tot
+        else:
+            best = -1
+            best_q = -INFINITY
+            cvis = 0
+            for p in range(np):
+                csum[p] = 0.0
+            for k in range(n):
+                child = first + k
+                if self.nodes[child].visits == 0:
+                    continue
+                visits = <double>self.nodes[child].visits
+                cvis += self.nodes[child].visits
+                for p in range(np):
+                    csum[p] += self.values[<int64_t>child * np + p]
+                mean = self.values[<int64_t>child * np + player] / visits
+                if mean > best_q:
+                    best_q = mean
+                    best = child
+            if best < 0:
+                return
+            visits = <double>self.nodes[best].visits
+            for p in range(np):
+                cbest[p] = self.values[<int64_t>best * np + p] / visits
+                self.acc[p] = w * cbest[p] + (1.0 - w) * (csum[p] / <double>cvis)
+        visits = <double>self.nodes[node].visits
+        for p in range(np):
+            self.values[<int64_t>node * np + p] = self.acc[p] * visits
+
+    cdef int _iterate(self, uint64_t* rng, double c, int evaluator, int rollouts,
+                      double backup) noexcept nogil:
         cdef int32_t node = 0
         cdef int32_t depth = 1
         cdef int32_t* grown
@@ -450,7 +534,7 @@ cdef class Tree:
             self.path[depth] = node
             depth += 1
         if self.nodes[node].player == NODE_UNEXPANDED:
-            err = self._expand(node, self.work)
+            err = self._expand(node, self.work, backup >= 0.0 and evaluator == EVAL_HEURISTIC)
             if err != ERR_NONE:
                 return err
         if self.nodes[node].player == KERNEL_TERMINAL:
@@ -465,11 +549,15 @@ cdef class Tree:
             base = <int64_t>node * self.np
             for p in range(self.np):
                 self.values[base + p] += self.ret[p]
+        if backup >= 0.0:
+            for i in range(depth - 2, -1, -1):
+                self._rebackup(self.path[i], backup)
         return ERR_NONE
 
     # -- the Python face ----------------------------------------------------------------------
     def search(self, int64_t iterations, double seconds, uint64_t seed, double c,
-               int evaluator, int rollouts, int check_every=16, int64_t max_nodes=-1):
+               int evaluator, int rollouts, int check_every=16, int64_t max_nodes=-1,
+               double backup=-1.0):
         """Run simulations from the root; return ``(simulations, stop_reason)``.
 
         ``iterations < 0``: no iteration budget; ``seconds <= 0``: no time budget (at least one
@@ -512,7 +600,7 @@ cdef class Tree:
                     ):
                         by_nodes = True
                         break
-                    err = self._iterate(&rng, c, evaluator, rollouts)
+                    err = self._iterate(&rng, c, evaluator, rollouts, backup)
                     if err != ERR_NONE:
                         break
                     done += 1

@@ -5,8 +5,8 @@ An agent is a callable ``agent(state) -> action`` for decision nodes.
 - ``random``: uniform among the legal actions.
 - ``greedy``: the stamina-weighted shortest path, no look-ahead (:mod:`solver.games.dog.greedy`).
 - ``mcts``: UCT with ``iterations`` simulations per decision (seeded per decision); leaves are
-  valued by the game's heuristic (``evaluator="heuristic"``, c = 0.1) where the state has one
-  (compiled kernels), else by one random rollout (c = 1.4).
+  valued by the game's heuristic (``evaluator="heuristic"``, c = 0.1, ``backup="max"``) where
+  the state has one (compiled kernels), else by one random rollout (c = 1.4, mean backup).
 - ``exact``: the optimal policy of exact expectimax, solved once from the start.
 
 >>> import solver
@@ -66,12 +66,15 @@ def make_agent(name: str, game: Game, *, seed: int = 0, iterations: int = 1000) 
                 return legal[0]
             # The heuristic evaluator (and its default c = 0.1) where the state has one: on the
             # dog game random rollouts are nearly uninformative (see solver.search.mcts).
-            evaluator = "heuristic" if _has_heuristic(state) else "rollout"
+            # With the heuristic, backup="max" (children primed by the heuristic, max at
+            # decisions, expectation at chance nodes): measured better (solver.search.mcts).
+            heuristic = _has_heuristic(state)
             result = mcts(
                 state,
                 iterations=iterations,
                 seed=seed * 1_000_003 + next(counter),
-                evaluator=evaluator,
+                evaluator="heuristic" if heuristic else "rollout",
+                backup="max" if heuristic else "mean",
             )
             return int(result.best_action)  # type: ignore[arg-type]
 

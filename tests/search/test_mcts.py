@@ -282,14 +282,63 @@ def test_paths_agree_with_a_heuristic(kernel, evaluator, rollouts):
         assert ref.same_search(ker)
 
 
+@pytest.mark.parametrize("backup", ["max", 0.5, 0.0])
+@pytest.mark.parametrize("evaluator", ["heuristic", "rollout"])
+def test_paths_agree_with_a_max_backup(kernel, backup, evaluator):
+    # The max backup (and, with the heuristic, the children primed at expansion) is mirrored too.
+    for puzzle in ("dog/another-dog", "dog/stick", "dog/shout-gauntlet"):
+        state = kernel(puzzle, 11)
+        ker = mcts(state, iterations=500, seed=3, evaluator=evaluator, backup=backup)
+        ref = mcts(_NoCapsule(state), iterations=500, seed=3, evaluator=evaluator,
+                   backup=backup)  # fmt: skip
+        assert ref.extra["engine"] == "python" and ker.extra["engine"] == "kernel"
+        assert ref.same_search(ker)
+        assert ker.same_search(
+            mcts(state, iterations=500, seed=3, evaluator=evaluator, backup=backup)
+        )
+        assert ker.extra["backup"] == backup
+
+
+def test_max_backup_primes_children_with_the_heuristic(kernel):
+    state = kernel("dog/another-dog", 11)
+    one = mcts(state, iterations=1, seed=0, evaluator="heuristic", backup="max")
+    # one simulation expands the root: every child got one visit valued by the heuristic
+    assert all(m.visits == 1 for m in one.moves)
+    for move in one.moves:
+        child = state.clone()
+        child.apply_action(move.action)
+        expected = child.returns()[0] if child.is_terminal() else child.heuristic(0)
+        assert move.value == pytest.approx(expected)
+    # the rollout evaluator is not primed: one simulation visits no child
+    plain = mcts(state, iterations=1, seed=0, backup="max")
+    assert all(m.visits == 0 for m in plain.moves)
+
+
+@pytest.mark.parametrize("roll", ROLLS)
+@pytest.mark.parametrize("name", sorted(FORESTS))
+def test_kernel_max_backup_converges_to_the_exact_value(kernel, name, roll):
+    state = kernel(FORESTS[name], roll)
+    result = mcts(state, iterations=30_000, seed=1, evaluator="heuristic", backup="max")
+    _assert_converged(result, name, roll, tolerance=0.02)
+
+
+def test_bad_backup_raises():
+    state = _reference_state("dog/tiny-example", 11)
+    for bad in ("median", -0.1, 1.5, True, float("nan"), None):
+        with pytest.raises(OptionError, match="backup"):
+            mcts(state, iterations=10, backup=bad)
+
+
 def test_mcts_agent_uses_the_heuristic_on_kernels(kernel, monkeypatch):
     from solver.agents import make_agent
     from solver.search import mcts as search_mcts
 
     seen = []
+    backups = []
 
     def spy(state, **options):
         seen.append(options.get("evaluator"))
+        backups.append(options.get("backup"))
         return search_mcts(state, **options)
 
     monkeypatch.setattr("solver.search.mcts", spy)
@@ -300,6 +349,7 @@ def test_mcts_agent_uses_the_heuristic_on_kernels(kernel, monkeypatch):
         agent = make_agent("mcts", game, seed=1, iterations=50)
         assert agent(state) in state.legal_actions()
         assert seen[-1] == expected
+        assert backups[-1] == ("max" if expected == "heuristic" else "mean")
 
 
 # -- several players: max^n --------------------------------------------------------------------
