@@ -5,7 +5,8 @@ Two tables, written as markdown (to ``--out`` and to stdout):
 1. **Generated 9x9 forests.** ``--forests`` forests ``roll_forest(9, 9, seed)`` for consecutive
    seeds from ``--seed``; on each, ``--games`` games per agent: ``mcts`` (``--iterations``
    simulations per decision; UCT with leaves valued by the kernel's heuristic, a
-   win-probability estimate: ``evaluator="heuristic"``, c = 0.1, see ``solver.agents``),
+   win-probability estimate: ``evaluator="heuristic"``, c = 0.1, ``backup="max"``, see
+  ``solver.agents``),
    ``greedy`` and ``random``. Win rates with Wilson 95% intervals, per
    forest and pooled over all forests (the pooled interval treats every game as independent).
 2. **Small forests solved exactly.** Curated tiny puzzles and ``--small-forests`` generated 4x4
@@ -254,7 +255,8 @@ def report(args, specs_9x9, specs_small, optimum, wins, elapsed) -> str:
         "Win rates with Wilson 95% intervals. The dice of game *i* on a forest come from the same "
         "seed for every agent; `mcts` is the agent of `solver.agents`: UCT with "
         f"{args.iterations} simulations per decision, leaves valued by the kernel's heuristic "
-        '(a win-probability estimate; `evaluator="heuristic"`, c = 0.1), '
+        '(a win-probability estimate; `evaluator="heuristic"`, c = 0.1, `backup="max"`: '
+        "children primed with the heuristic, max backups at decision nodes), "
         "`greedy` the stamina-weighted shortest path, `random` uniform over legal actions.",
         "",
         f"## Generated 9x9 forests ({args.games} games per agent and forest, "
