@@ -308,6 +308,20 @@ def _pencil_ring(cx: float, cy: float, r: float, width: float, class_: str = "ti
 
 
 # -- glyphs: each draws inside the square (x, y, s) ------------------------------------------------
+def _round_stroke(d: str, colour: str, width: float) -> str:
+    """An unfilled path with round line caps (the hand-drawn strokes of the glyphs)."""
+    return _el(
+        "path",
+        {
+            "d": d,
+            "stroke": colour,
+            "stroke-width": width,
+            "stroke-linecap": "round",
+            "fill": "none",
+        },
+    )
+
+
 def _glyph_undergrowth(x: float, y: float, s: float) -> list[str]:
     out = []
     a = s * 0.055
@@ -329,18 +343,7 @@ def _glyph_undergrowth(x: float, y: float, s: float) -> list[str]:
             f"M{_f(bx)} {_f(by)}l0 {_f(-2 * a)}"
             f"M{_f(bx)} {_f(by)}l{_f(a)} {_f(-1.6 * a)}"
         )
-    out.append(
-        _el(
-            "path",
-            {
-                "d": d,
-                "stroke": "#5f8a4a",
-                "stroke-width": max(0.2, s * 0.022),
-                "stroke-linecap": "round",
-                "fill": "none",
-            },
-        )
-    )
+    out.append(_round_stroke(d, "#5f8a4a", max(0.2, s * 0.022)))
     return out
 
 
@@ -353,18 +356,7 @@ def _glyph_puddle(x: float, y: float, s: float) -> list[str]:
         d = f"M{_f(x0)} {_f(y + fy * s)}"
         for i in range(4):
             d += f"q{_f(step / 2)} {_f(-amp if i % 2 == 0 else amp)} {_f(step)} 0"
-        out.append(
-            _el(
-                "path",
-                {
-                    "d": d,
-                    "stroke": "#3a86c0",
-                    "stroke-width": max(0.25, s * 0.03),
-                    "stroke-linecap": "round",
-                    "fill": "none",
-                },
-            )
-        )
+        out.append(_round_stroke(d, "#3a86c0", max(0.25, s * 0.03)))
     return out
 
 
@@ -546,16 +538,7 @@ def _glyph_stick(cx: float, cy: float, s: float) -> list[str]:
         f"q{_f(-s * 0.1)} {_f(s * 0.02)} {_f(-s * 0.1)} {_f(-s * 0.08)}Z"
     )
     return [
-        _el(
-            "path",
-            {
-                "d": d,
-                "stroke": "#7a5230",
-                "stroke-width": max(0.4, s * 0.055),
-                "stroke-linecap": "round",
-                "fill": "none",
-            },
-        ),
+        _round_stroke(d, "#7a5230", max(0.4, s * 0.055)),
         _el(
             "path",
             {
