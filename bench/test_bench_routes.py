@@ -31,9 +31,9 @@ import time
 
 import pytest
 
-from solver.exact import hindsight, par
-from solver.exact.dog_routes import hindsight_brute_force, par_brute_force
 from solver.games.dog.generator import roll_forest
+from solver.games.dog.routes import hindsight, par
+from solver.games.dog.routes.graph import hindsight_brute_force, par_brute_force
 
 SIZES = (6, 8, 10, 12, 16)
 SEEDS = {6: 1006, 8: 1008, 10: 1010, 12: 1013, 16: 1016}  # 1012 is unreachable: no contest

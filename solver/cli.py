@@ -270,7 +270,7 @@ def _dog_play(args: argparse.Namespace) -> int:
 def _dog_route(args: argparse.Namespace) -> int:
     import json
 
-    from solver.exact.route_query import RouteQuery, solve_route
+    from solver.games.dog.routes.query import RouteQuery, solve_route
 
     forest = _load_forest(args.forest)
     query = RouteQuery.parse(args.query or "")

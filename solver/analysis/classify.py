@@ -18,7 +18,7 @@ The tests, in this order (the first that decides wins)
    of that graph, and an unreachable forest has win probability exactly 0.
 2. **hopeless**: no *par* -- no win within the turn limit even when the player chooses every
    step roll and every shout roll (:func:`first_win` with every chance outcome open, the same
-   question as :func:`solver.exact.dog_routes.par_brute_force`, whose answers the tests compare).
+   question as :func:`dog.routes.graph.par_brute_force`, whose answers the tests compare).
    Every chance outcome the engine lists has a positive probability (zero-probability outcomes
    are never listed and an arrow number 1 is not a chance node), so a forest *with* a par has a
    win probability of at least the product of the probabilities along the par route: strictly

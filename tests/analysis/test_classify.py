@@ -22,7 +22,7 @@ from solver.analysis.classify import (
     sample_world,
 )
 from solver.errors import FormatError, OptionError
-from solver.exact.dog_routes import hindsight_brute_force, par_brute_force, replay
+from solver.games.dog.routes.graph import hindsight_brute_force, par_brute_force, replay
 from solver.games.dog.forest import Forest, Shouter, Terrain
 from solver.games.dog.format import save_forest
 from solver.games.dog.generator import GeneratorOptions, roll_forest

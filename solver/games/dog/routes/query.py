@@ -1,6 +1,6 @@
 """Constrained route questions: par and hindsight routes with a designer's extra conditions.
 
-A :class:`RouteQuery` adds conditions to the route questions of :mod:`solver.exact.dog_routes`:
+A :class:`RouteQuery` adds conditions to the route questions of :mod:`dog.routes.graph`:
 
 - ``visit``: cells the dog must enter on its way (the start cell counts as entered);
 - ``avoid``: cells the dog must never enter (by a step, a hop or a forced run);
@@ -9,21 +9,21 @@ A :class:`RouteQuery` adds conditions to the route questions of :mod:`solver.exa
   entering it wins before any shout, RULES.md §1.3 4a);
 - ``win_by``: the human must be reached by this turn;
 - ``rolls`` / ``shouts``: a known sequence of step rolls and shout outcomes (a *hindsight* query,
-  consumed as :mod:`solver.exact.dog_routes` describes); without them the player chooses every
+  consumed as :mod:`dog.routes.graph` describes); without them the player chooses every
   chance outcome (a *par* query).
 
 The answer is the route that wins soonest under every condition, or a proof that none does.
 Three methods:
 
 - ``method="cp-sat"`` (the default): the conditions are constraints of the CP-SAT rules model
-  (:func:`solver.exact.dog_cpsat.route_cpsat_model`): a forbidden cell is never a step's, a hop's
+  (:func:`dog.routes.cpsat.route_cpsat_model`): a forbidden cell is never a step's, a hop's
   or a forced run's cell; a cell to visit is marked by the end; the stamina after every action
   that leaves the game going is at least the floor (checked before the last action of each move,
   stamina only falling within a move, and at the start of every turn but a rest's); the horizon is
   ``win_by``. It scales like the model (no state graph is built).
 - ``method="graph"``: the conditions filter the engine's game graph (arcs that enter a forbidden
   cell or leave stamina under the floor, wins that miss a required cell or come too late) and
-  CP-SAT picks the route on the filtered graph (:func:`solver.exact.dog_routes.par_graph`'s
+  CP-SAT picks the route on the filtered graph (:func:`dog.routes.graph.par_graph`'s
   formulation); exact, but the graph blows up beyond small forests.
 - ``method="brute-force"``: a breadth-first search over the same filtered graph: the twin.
 
@@ -52,9 +52,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from solver.errors import OptionError
-from solver.exact import dog_cpsat, dog_routes
-from solver.exact.dog_routes import Node, RouteAnswer, Successors
 from solver.games.dog.forest import DELTAS, DIRECTIONS, Cell, Forest
+from solver.games.dog.routes import cpsat as dog_cpsat
+from solver.games.dog.routes import graph as dog_routes
+from solver.games.dog.routes.graph import Node, RouteAnswer, Successors
 from solver.games.dog.rules import INVESTIGATE, OFFER_ORDER, STEP_N, STEP_W, DogGame
 
 __all__ = ["RouteQuery", "check_route", "solve_route"]

@@ -6,8 +6,8 @@ Two questions (DESIGN.md "Exact questions"):
   (every step roll and every shout roll);
 - *hindsight*: the soonest win for a *known* sequence of step rolls and shout outcomes.
 
-The public :func:`solver.exact.par` / :func:`solver.exact.hindsight` are the CP-SAT *rules model*
-of :mod:`solver.exact.dog_cpsat`: the rules of RULES.md §1 written as time-expanded constraints
+The public :func:`dog.routes.par` / :func:`dog.routes.hindsight` are the CP-SAT *rules model*
+of :mod:`dog.routes.cpsat`: the rules of RULES.md §1 written as time-expanded constraints
 (position one-hot per (turn, step), no-reversal and valve, stamina and rests, curiosity, marks,
 offers, forced runs, skipped turns), which scales to 16x16 forests of 20 turns. This module keeps
 the two formulations it is checked against:
@@ -19,7 +19,7 @@ the two formulations it is checked against:
 What is modelled where (read this before trusting a number)
 -----------------------------------------------------------
 The rules of RULES.md §1 are **not** written as CP-SAT constraints here (that is
-:mod:`solver.exact.dog_cpsat`, the time-expanded rules model behind :func:`solver.exact.par`).
+:mod:`dog.routes.cpsat`, the time-expanded rules model behind :func:`dog.routes.par`).
 Instead:
 
 1. The game graph is enumerated with the reference engine (:mod:`solver.games.dog.rules`): every
@@ -74,6 +74,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from solver.exact import deterministic_solver
 from solver.games.dog.forest import Forest
 from solver.games.dog.rules import (
     ROLL_1,
@@ -328,10 +329,7 @@ def _cp_sat(forest: Forest, successors: Successors, time_limit: float) -> RouteA
             model.add(into == out_of)
     model.add(sum(wins) == 1)
     model.minimize(sum(objective))
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = 0
-    solver.parameters.max_deterministic_time = time_limit
+    solver = deterministic_solver(time_limit)
     status = solver.solve(model)
     if status == cp_model.INFEASIBLE:
         return _answer(forest, None, "cp-sat", "infeasible", len(states))
@@ -351,7 +349,7 @@ def _cp_sat(forest: Forest, successors: Successors, time_limit: float) -> RouteA
 
 def par_graph(forest: Forest, *, time_limit: float = 10.0) -> RouteAnswer:
     """Par with CP-SAT over the enumerated state graph (the rules model is
-    :func:`solver.exact.par`): the fewest turns to the human when the player chooses every roll."""
+    :func:`dog.routes.par`): the fewest turns to the human when the player chooses every roll."""
     return _cp_sat(forest, _par_successors, time_limit)
 
 
@@ -363,5 +361,5 @@ def hindsight_graph(
     time_limit: float = 10.0,
 ) -> RouteAnswer:
     """The soonest win for known step rolls and shout outcomes, with CP-SAT over the enumerated
-    state graph (see the module doc; the rules model is :func:`solver.exact.hindsight`)."""
+    state graph (see the module doc; the rules model is :func:`dog.routes.hindsight`)."""
     return _cp_sat(forest, _hindsight_successors(rolls, shouts), time_limit)

@@ -6,7 +6,9 @@ import random
 
 import pytest
 
-from solver.exact.dog_routes import (
+from solver.games.dog.forest import Forest, Terrain
+from solver.games.dog.generator import roll_forest
+from solver.games.dog.routes.graph import (
     RouteAnswer,
     hindsight_brute_force,
     hindsight_graph,
@@ -14,8 +16,6 @@ from solver.exact.dog_routes import (
     par_graph,
     replay,
 )
-from solver.games.dog.forest import Forest, Terrain
-from solver.games.dog.generator import roll_forest
 
 SIZES = [(w, h) for w in range(3, 6) for h in range(3, 6)]
 

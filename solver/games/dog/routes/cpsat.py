@@ -1,6 +1,6 @@
 """Par as a time-expanded CP-SAT model of the dog rules (RULES.md §1, DESIGN.md "Exact questions").
 
-:func:`par_cpsat_model` answers the same question as :func:`solver.exact.dog_routes.par_graph` (the
+:func:`par_cpsat_model` answers the same question as :func:`dog.routes.graph.par_graph` (the
 fewest turns to the human when the player also chooses every step roll and every shout roll) but
 writes the *rules* as constraints instead of enumerating the reference engine's state graph.
 The engine is used only afterwards, to turn the solution into a route and check it (every returned
@@ -54,24 +54,24 @@ over-approximation of one turn: 3 steps, a hop and a forced run) and cells from 
 more turns away than are left are not given variables.
 
 Route conditions (:func:`route_cpsat_model`, the default method of
-:func:`solver.exact.route_query.solve_route`): a forbidden cell (``avoid``, the arrow cells but
+:func:`dog.routes.query.solve_route`): a forbidden cell (``avoid``, the arrow cells but
 the human's for ``never_under_arrow``) is never the cell of a taken step, a hop or a forced run;
 a cell to ``visit`` is marked by the end (marks are exactly the entered cells and the start);
 ``win_by`` is the horizon; a ``stamina_floor`` bounds the stamina after every action that leaves
-the game going, as :func:`solver.exact.route_query.check_route` replays it. Within a move stamina
+the game going, as :func:`dog.routes.query.check_route` replays it. Within a move stamina
 only falls, so it is enough to bound the value before the move's last action (``st`` less the
 earlier steps' costs; in the last step, everything but the last shout and the number-1 arrows
 after it, or the whole step when offers or a squirrel's edge choice follow) and the start of
 every turn of a game still going, unless it is 0: the rest then happens within the same action,
 and its 3 is the next turn's start.
 
-The public names :func:`par` and :func:`hindsight` (``solver.exact.par``) are this model.
+The public names :func:`par` and :func:`hindsight` (``dog.routes.par``) are this model.
 
 Hindsight: :func:`hindsight_cpsat_model` is the same model with the chance fixed: a counter of
 roll turns (walled-in turns included) picks ``rolls[k]`` by an element constraint (read through
 the stick), and a running count of shout rolls (arrows of number ≥ 2 over each entered cell, in
 step and header order) picks ``shouts[j]`` for each arrow; a route needing an entry past the end
-of either sequence is infeasible, as in :func:`solver.exact.dog_routes.hindsight_graph`. The arrows
+of either sequence is infeasible, as in :func:`dog.routes.graph.hindsight_graph`. The arrows
 over the human's cell are no shout rolls (entering it wins first).
 
 Solving: by default horizon after horizon (*deepening*): ``k`` from a static lower bound on the
@@ -98,8 +98,9 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from solver.exact.dog_routes import RouteAnswer, replay
+from solver.exact import deterministic_solver
 from solver.games.dog.forest import DELTAS, DIRECTIONS, Cell, Forest, Terrain
+from solver.games.dog.routes.graph import RouteAnswer, replay
 from solver.games.dog.rules import (
     IGNORE,
     INVESTIGATE,
@@ -148,7 +149,7 @@ class _RunOption:
 
 @dataclass(frozen=True)
 class Conditions:
-    """Route conditions on top of the rules (a :class:`~solver.exact.route_query.RouteQuery`).
+    """Route conditions on top of the rules (a :class:`~solver.games.dog.routes.query.RouteQuery`).
 
     ``visit``: cells the route must enter (the start and the human's cell always count);
     ``forbidden``: cells no step, hop or forced run may enter (the start included: it may not be
@@ -458,7 +459,7 @@ class _Model:
         if real:
             ct.only_enforce_if(real)
 
-    # route conditions (RouteQuery, :mod:`solver.exact.route_query`)
+    # route conditions (RouteQuery, :mod:`dog.routes.query`)
     def _forbid(self, X, A, inv, RN) -> None:
         """No step, hop or forced-run cell of this turn is a forbidden cell."""
         forbidden = self.conditions.forbidden
@@ -984,10 +985,7 @@ def _by_turn(forest: Forest, actions: list[int]) -> tuple[tuple[str, ...], ...]:
 
 def _solve(forest: Forest, horizon: int, time_limit: float, rolls, shouts, conditions):
     model = _Model(forest.replace(turns=horizon), rolls, shouts, conditions)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = 0
-    solver.parameters.max_deterministic_time = max(time_limit, 0.01)
+    solver = deterministic_solver(time_limit)
     status = solver.solve(model.m)
     return model, solver, status, len(model.m.Proto().variables)
 
@@ -1017,7 +1015,7 @@ def hindsight_cpsat_model(
 ) -> RouteAnswer:
     """The hindsight route from the rules model: rolls and shout outcomes are fixed.
 
-    The sequences are consumed exactly as :mod:`solver.exact.dog_routes` documents:
+    The sequences are consumed exactly as :mod:`dog.routes.graph` documents:
     ``rolls[k]`` (a reading 1..3, budget ``max(1, reading - 1)`` with the stick) is read by the
     k-th roll turn of the route (walled-in turns included, skipped and rest turns not);
     ``shouts[j]`` (True = hit) by the j-th shout roll (arrows of number ≥ 2, in step order and
@@ -1041,7 +1039,7 @@ def route_cpsat_model(
 
     Par without ``rolls``/``shouts``, hindsight with them (give both or neither). The conditions
     restrict the player's choices, never the rules (a forced run into a forbidden cell rules out
-    the route that triggers it); :func:`solver.exact.route_query.solve_route` is the front end.
+    the route that triggers it); :func:`dog.routes.query.solve_route` is the front end.
     """
     if (rolls is None) != (shouts is None):
         raise ValueError("give both rolls and shouts (hindsight) or neither (par)")
@@ -1058,7 +1056,7 @@ def _sequences(rolls: Sequence[int], shouts: Sequence[bool]) -> tuple[list[int],
     return list(rolls), [bool(x) for x in shouts]
 
 
-#: The public names (``solver.exact.par`` / ``solver.exact.hindsight``): the rules model.
+#: The public names (``dog.routes.par`` / ``dog.routes.hindsight``): the rules model.
 par = par_cpsat_model
 hindsight = hindsight_cpsat_model
 

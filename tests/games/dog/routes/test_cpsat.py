@@ -7,10 +7,15 @@ from collections import Counter
 
 import pytest
 
-from solver.exact.dog_cpsat import METHOD, hindsight_cpsat_model, par_cpsat_model
-from solver.exact.dog_routes import RouteAnswer, hindsight_brute_force, par_brute_force, replay
 from solver.games.dog.forest import Forest, Shouter, Terrain
 from solver.games.dog.generator import GeneratorOptions, roll_forest
+from solver.games.dog.routes.cpsat import METHOD, hindsight_cpsat_model, par_cpsat_model
+from solver.games.dog.routes.graph import (
+    RouteAnswer,
+    hindsight_brute_force,
+    par_brute_force,
+    replay,
+)
 from solver.games.dog.rules import INVESTIGATE, RUN_N, DogGame, Phase
 
 # Generator tables: the default one, one rich in distractions and shouters (every kind, ties for
@@ -204,7 +209,7 @@ def test_agrees_with_brute_force_on_many_forests() -> None:
 
 
 def test_the_public_names_are_the_rules_model() -> None:
-    import solver.exact as exact
+    import solver.games.dog.routes as exact
 
     assert exact.par is par_cpsat_model and exact.hindsight is hindsight_cpsat_model
     assert exact.par(_corridor(3)).method == METHOD

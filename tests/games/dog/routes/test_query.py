@@ -9,9 +9,9 @@ from collections import Counter
 import pytest
 
 from solver.errors import OptionError
-from solver.exact.route_query import RouteQuery, check_route, solve_route
 from solver.games.dog.forest import Forest, Shouter, Terrain
 from solver.games.dog.generator import roll_forest
+from solver.games.dog.routes.query import RouteQuery, check_route, solve_route
 
 O = Terrain.OPEN  # noqa: E741
 T, U = Terrain.TREE, Terrain.UNDERGROWTH

@@ -1,0 +1,26 @@
+"""The dog game's exact route questions: CP-SAT models with brute-force twins.
+
+:func:`par` and :func:`hindsight` are the CP-SAT rules model (:mod:`.cpsat`); :func:`par_graph` /
+:func:`hindsight_graph` the CP-SAT model over the engine's state graph and
+:func:`par_brute_force` / :func:`hindsight_brute_force` the breadth-first twins (:mod:`.graph`);
+constrained routes (designer conditions) are :mod:`.query`.
+"""
+
+from solver.games.dog.routes.cpsat import hindsight, par
+from solver.games.dog.routes.graph import (
+    RouteAnswer,
+    hindsight_brute_force,
+    hindsight_graph,
+    par_brute_force,
+    par_graph,
+)
+
+__all__ = [
+    "RouteAnswer",
+    "hindsight",
+    "hindsight_brute_force",
+    "hindsight_graph",
+    "par",
+    "par_brute_force",
+    "par_graph",
+]
