@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 from solver import puzzles
+from solver._version import __version__
 from solver.errors import (
     ExtensionMissingError,
     ForestError,
@@ -23,9 +24,9 @@ from solver.errors import (
     OptionError,
     SolverError,
 )
-from solver.game import CHANCE, TERMINAL, Game, State, load_game, registered_games
-
-__version__ = "0.1.0"
+from solver.game import CHANCE, TERMINAL, Game, State
+from solver.registry import game_spec, load_game, registered_games
+from solver.spec import GameSpec
 
 
 def best_move(state: State, **budget: object):
@@ -63,6 +64,7 @@ __all__ = [
     "ForestError",
     "FormatError",
     "Game",
+    "GameSpec",
     "IllegalActionError",
     "OptionError",
     "SolverError",
@@ -70,6 +72,7 @@ __all__ = [
     "__version__",
     "best_move",
     "evaluate",
+    "game_spec",
     "load_game",
     "puzzles",
     "registered_games",

@@ -11,7 +11,8 @@ The protocol follows OpenSpiel's shape so its users feel at home::
 
 Each game has a readable pure-Python reference engine and, where speed matters, a compiled
 kernel. ``engine="kernel"`` (the default where a kernel exists) or ``engine="reference"`` picks one;
-the environment variable ``SOLVER_ENGINE`` sets the default. There is no silent fallback.
+the environment variable ``SOLVER_ENGINE`` sets the default. There is no silent fallback. The
+registry of games (built-in and from other distributions) is :mod:`solver.registry`.
 
 >>> import solver
 >>> game = solver.load_game("dog", forest="dog/tiny-example", engine="reference")
@@ -22,18 +23,12 @@ True
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
-
-from solver.errors import OptionError
 
 CHANCE: int = -1
 """``current_player()`` at a chance node (as in OpenSpiel)."""
 TERMINAL: int = -4
 """``current_player()`` once the game is over (as in OpenSpiel)."""
-
-ENGINES = ("kernel", "reference")
 
 
 @runtime_checkable
@@ -66,59 +61,21 @@ class Game(Protocol):
     def state_from_json(self, text: str) -> State: ...
 
 
-GameFactory = Callable[..., Game]
-_REGISTRY: dict[str, dict[str, GameFactory]] = {}
-
-
-def register_game(name: str, engine: str, factory: GameFactory) -> None:
-    """Make ``load_game(name, engine=engine, **options)`` call ``factory(**options)``."""
-    if engine not in ENGINES:
-        raise OptionError(f"unknown engine {engine!r}; expected one of {', '.join(ENGINES)}")
-    _REGISTRY.setdefault(name, {})[engine] = factory
-
-
-def registered_games() -> list[str]:
-    """The names :func:`load_game` accepts.
-
-    >>> "dog" in registered_games()
-    True
-    """
-    _ensure_builtin_games()
-    return sorted(_REGISTRY)
-
-
-def default_engine() -> str:
-    """The engine used when none is named: ``$SOLVER_ENGINE``, else ``"kernel"``."""
-    engine = os.environ.get("SOLVER_ENGINE", "kernel")
-    if engine not in ENGINES:
-        raise OptionError(
-            f"SOLVER_ENGINE={engine!r} is not an engine; expected one of {', '.join(ENGINES)}"
-        )
-    return engine
-
-
 def load_game(name: str, *, engine: str | None = None, **options: Any) -> Game:
-    """Build a game by name.
-
-    ``engine`` is ``"kernel"`` (compiled) or ``"reference"`` (pure Python); the default comes from
-    ``$SOLVER_ENGINE`` and is otherwise ``"kernel"``.
+    """Build game ``name`` (see :func:`solver.registry.load_game`).
 
     >>> game = load_game("dog", forest="dog/tiny-example", engine="reference")
     >>> game.engine, game.num_players()
     ('reference', 1)
     """
-    _ensure_builtin_games()
-    if name not in _REGISTRY:
-        raise OptionError(f"unknown game {name!r}; expected one of {', '.join(sorted(_REGISTRY))}")
-    engine = engine if engine is not None else default_engine()
-    engines = _REGISTRY[name]
-    if engine not in engines:
-        raise OptionError(
-            f"game {name!r} has no {engine!r} engine; available: {', '.join(sorted(engines))}"
-        )
-    return engines[engine](**options)
+    from solver.registry import load_game as registry_load_game
+
+    game: Game = registry_load_game(name, engine=engine, **options)
+    return game
 
 
-def _ensure_builtin_games() -> None:
-    # Importing the game packages registers them; done lazily to keep `import solver` light.
-    import solver.games.dog  # noqa: F401
+def registered_games() -> list[str]:
+    """The names :func:`load_game` accepts (see :func:`solver.registry.registered_games`)."""
+    from solver.registry import registered_games as registry_games
+
+    return registry_games()

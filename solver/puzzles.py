@@ -27,20 +27,26 @@ import re
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 from solver.errors import OptionError
-
-if TYPE_CHECKING:
-    from solver.games.dog.forest import Forest
 
 __all__ = ["describe", "load", "names", "path"]
 
 _PACKAGE = "solver._puzzles"
 _SOURCE_ROOT = Path(__file__).resolve().parent.parent / "puzzles"
 
-EXTENSIONS: dict[str, str] = {"dog": ".forest", "guardians": ".grove"}
-"""The file extension of each game's puzzles."""
+
+def _extensions() -> dict[str, str]:
+    """The puzzle folder of each registered game that ships puzzles, with its file extension."""
+    from solver.registry import game_specs
+
+    return {
+        spec.puzzles: spec.extensions[0]
+        for spec in game_specs()
+        if spec.puzzles is not None and spec.extensions
+    }
+
 
 _NAME = re.compile(r"([a-z]+)/([A-Za-z0-9][A-Za-z0-9_.-]*)")
 
@@ -65,16 +71,17 @@ def names(game: str = "dog") -> list[str]:
     >>> names("chess")
     Traceback (most recent call last):
     ...
-    solver.errors.OptionError: unknown game 'chess' for puzzles; expected one of dog, guardians
+    solver.errors.OptionError: unknown game 'chess' for puzzles; expected one of dog
     """
-    if game not in EXTENSIONS:
+    extensions = _extensions()
+    if game not in extensions:
         raise OptionError(
-            f"unknown game {game!r} for puzzles; expected one of {', '.join(EXTENSIONS)}"
+            f"unknown game {game!r} for puzzles; expected one of {', '.join(extensions)}"
         )
     folder = _data_root().joinpath(game)
     if not folder.is_dir():
         return []
-    suffix = EXTENSIONS[game]
+    suffix = extensions[game]
     return sorted(
         f"{game}/{item.name[: -len(suffix)]}"
         for item in folder.iterdir()
@@ -85,13 +92,14 @@ def names(game: str = "dog") -> list[str]:
 def _unknown(name: str) -> OptionError:
     game, _, stem = name.rpartition("/")
     game = game or "dog"
-    known = names(game) if game in EXTENSIONS else [n for g in EXTENSIONS for n in names(g)]
+    extensions = _extensions()
+    known = names(game) if game in extensions else [n for g in extensions for n in names(g)]
     stems = {n.split("/", 1)[1].lower(): n for n in known}
     stem = stem.lower()
     close = [stems[s] for s in difflib.get_close_matches(stem, list(stems), n=6, cutoff=0.6)]
     close += [n for s, n in stems.items() if len(stem) >= 3 and stem in s and n not in close]
-    if game not in EXTENSIONS:
-        hint = f"puzzle names start with {' or '.join(g + '/' for g in EXTENSIONS)}"
+    if game not in extensions:
+        hint = f"puzzle names start with {' or '.join(g + '/' for g in extensions)}"
         if close:
             hint += "; close matches: " + ", ".join(repr(n) for n in close[:6])
     elif close:
@@ -106,11 +114,12 @@ def _unknown(name: str) -> OptionError:
 def _resource(name: str) -> Traversable:
     if not isinstance(name, str):
         raise OptionError(f"a puzzle name must be a string like 'dog/NAME', not {name!r}")
+    extensions = _extensions()
     match = _NAME.fullmatch(name)
-    if match is None or match.group(1) not in EXTENSIONS:
+    if match is None or match.group(1) not in extensions:
         raise _unknown(name)
     game, stem = match.groups()
-    item = _data_root().joinpath(game).joinpath(stem + EXTENSIONS[game])
+    item = _data_root().joinpath(game).joinpath(stem + extensions[game])
     if not item.is_file():
         raise _unknown(name)
     return item
@@ -125,18 +134,18 @@ def path(name: str) -> Path:
     return _as_path(_resource(name))
 
 
-def load(name: str) -> Forest:
-    """The :class:`~solver.games.dog.forest.Forest` of the dog puzzle ``name``.
+def load(name: str) -> Any:
+    """Puzzle ``name`` read by its game's file reader (a dog puzzle gives a ``Forest``).
 
     >>> load("dog/corridor").turns
     3
     """
-    from solver.games.dog.format import load_forest
+    from solver.registry import game_spec
 
     item = _resource(name)
-    if not name.startswith("dog/"):
-        raise OptionError(f"load() reads dog forests; {name!r} is not a dog puzzle")
-    return load_forest(_as_path(item))
+    spec = game_spec(name.split("/", 1)[0])
+    reader = spec.require("load_file", "reading puzzle files")
+    return reader(str(_as_path(item)))
 
 
 def describe(name: str) -> str:

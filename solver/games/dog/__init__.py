@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import OptionError
-from solver.game import register_game
 from solver.games.dog.forest import Forest, Shouter, Terrain
+from solver.spec import GameSpec
 
-__all__ = ["Forest", "Shouter", "Terrain", "resolve_forest"]
+__all__ = ["SPEC", "Forest", "Shouter", "Terrain", "resolve_forest"]
 
 
 def resolve_forest(forest: Any) -> Forest:
@@ -54,5 +54,38 @@ def _kernel(forest: Any = None, **options: Any):
     return KernelDogGame(resolve_forest(forest), **options)
 
 
-register_game("dog", "reference", _reference)
-register_game("dog", "kernel", _kernel)
+def _spec() -> GameSpec:
+    from solver.games.dog import hooks
+
+    return GameSpec(
+        name="dog",
+        title="the dog game",
+        summary="a dice roll-and-write: a dog crosses a grid forest to its human in N turns",
+        players=(1,),
+        engines={"kernel": _kernel, "reference": _reference},
+        open=hooks.open_forest,
+        extensions=(".forest",),
+        load_file=_load_file,
+        puzzles="dog",
+        agents={"greedy": hooks.greedy},
+        render_text=hooks.render_text,
+        render_svg=hooks.render_svg,
+        puzzle_summary=hooks.puzzle_summary,
+        add_commands=_add_commands,
+    )
+
+
+def _load_file(path: str) -> Forest:
+    from solver.games.dog.format import load_forest
+
+    return load_forest(path)
+
+
+def _add_commands(subparsers: Any) -> None:
+    from solver.games.dog.cli import add_commands
+
+    add_commands(subparsers)
+
+
+SPEC = _spec()
+"""The dog game's declaration (see :class:`solver.spec.GameSpec`)."""

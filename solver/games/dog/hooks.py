@@ -1,0 +1,92 @@
+"""The dog game's hooks for the shared machinery: opening files, pictures of a state, listings.
+
+These small adapters turn the protocol's objects (a game, a state, the actions played) into the
+dog modules' own arguments (a :class:`Forest`, the trail, the marked cells), so the generic CLI,
+the hint engine and the analysis runner never touch dog internals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from solver.errors import OptionError
+from solver.spec import Opened
+
+
+def open_forest(
+    source: str | None, *, engine: str | None = None, players: int | None = None
+) -> Opened:
+    """The dog game on the forest ``source`` (a path or ``dog/NAME``), at its start."""
+    from solver.games.dog import resolve_forest
+    from solver.registry import load_game
+
+    if source is None:
+        raise OptionError("the dog game needs a forest: a .forest file or a puzzle name dog/NAME")
+    if players not in (None, 1):
+        raise OptionError(f"the dog game is played by 1 player, not {players}")
+    forest = resolve_forest(source)
+    game = load_game("dog", engine=engine, forest=forest)
+    return Opened(game=game, state=game.new_initial_state(), source=str(source))
+
+
+def _pencil(game: Any, state: Any | None, actions: Sequence[int] = ()) -> dict[str, Any]:
+    """The render arguments of a played state: trail, marks, resolved cells, counters."""
+    if state is None:
+        return {}
+    data = state.to_dict()
+    pencil: dict[str, Any] = {
+        "marked": [tuple(c) for c in data["marked"]],
+        "resolved": [tuple(c) for c in data["resolved"]],
+        "position": tuple(data["pos"]),
+    }
+    if actions:
+        pencil["trail"] = trail_of(game, actions)
+    return pencil
+
+
+def trail_of(game: Any, actions: Sequence[int]) -> list[tuple[int, int]]:
+    """The cells the dog stood on, in order, when ``actions`` are played from the start."""
+    from solver.games.dog.play import _straight_cells as straight_cells
+
+    state = game.new_initial_state()
+    trail = [tuple(state.to_dict()["pos"])]
+    for action in actions:
+        state.apply_action(action)
+        position = tuple(state.to_dict()["pos"])
+        if position != trail[-1]:
+            trail.extend(straight_cells(trail[-1], position))
+    return trail
+
+
+def render_text(game: Any, state: Any | None) -> str:
+    """The forest as text, with the state pencilled in when given."""
+    from solver.games.dog.render import render_ascii
+
+    return render_ascii(game.forest, **_pencil(game, state))
+
+
+def render_svg(game: Any, state: Any | None, actions: Sequence[int] = ()) -> str:
+    """The printable sheet, with the state (and the trail of ``actions``) pencilled in."""
+    from solver.games.dog.render import render_svg as sheet
+
+    extra = _pencil(game, state, actions)
+    if state is not None:
+        data = state.to_dict()
+        extra.update(turn=data["turn"], stamina=data["stamina"], curiosity=data["curiosity"])
+    return sheet(game.forest, **extra)
+
+
+def puzzle_summary(source: str) -> str:
+    """``"6x5 20 turns"``: the size and turn limit of a forest file or puzzle."""
+    from solver.games.dog import resolve_forest
+
+    forest = resolve_forest(source)
+    return f"{forest.width:>2}x{forest.height:<2} {forest.turns:>2} turns"
+
+
+def greedy(game: Any, *, seed: int = 0, iterations: int = 0) -> Any:
+    """The greedy agent: the stamina-weighted shortest path, no look-ahead."""
+    from solver.games.dog.greedy import greedy_agent
+
+    return greedy_agent(game.forest)

@@ -1,0 +1,177 @@
+"""The game registry: built-in games, games from other distributions, and ``load_game``.
+
+Games are found in two places, both read lazily on first use:
+
+- the built-in list :data:`solver.games.BUILTIN_GAMES` (``"package:SPEC"`` strings);
+- the entry-point group ``forest_solver.games``: another distribution declares
+  ``[project.entry-points."forest_solver.games"] mygame = "mypackage:SPEC"`` and its game appears
+  in ``forest games``, ``load_game`` and every generic command (``docs/adding-a-game.md``).
+
+An entry point may name a :class:`~solver.spec.GameSpec` or a callable returning one. A broken
+entry point does not break the other games: asking for it raises an
+:class:`~solver.errors.OptionError` that names the entry point and what went wrong.
+
+>>> import solver
+>>> "dog" in solver.registered_games()
+True
+>>> solver.load_game("chess")
+Traceback (most recent call last):
+...
+solver.errors.OptionError: unknown game 'chess'; expected one of dog
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import threading
+from importlib.metadata import entry_points
+from typing import Any
+
+from solver.errors import OptionError
+from solver.spec import GameSpec
+
+__all__ = [
+    "ENGINES",
+    "ENTRY_POINT_GROUP",
+    "default_engine",
+    "game_spec",
+    "game_specs",
+    "load_game",
+    "register",
+    "registered_games",
+]
+
+ENTRY_POINT_GROUP = "forest_solver.games"
+ENGINES = ("kernel", "reference")
+"""The engine names the built-in games use (a third-party game may declare others)."""
+
+_LOCK = threading.Lock()
+_SPECS: dict[str, GameSpec] = {}
+_BROKEN: dict[str, str] = {}
+_LOADED = False
+
+
+def register(spec: GameSpec) -> None:
+    """Add ``spec`` to the registry (replacing a game of the same name)."""
+    if not isinstance(spec, GameSpec):
+        raise OptionError(f"register() takes a GameSpec, not {type(spec).__name__}")
+    _SPECS[spec.name] = spec
+    _BROKEN.pop(spec.name, None)
+
+
+def _resolve(target: str) -> Any:
+    module, _, attribute = target.partition(":")
+    value: Any = importlib.import_module(module)
+    for part in attribute.split(".") if attribute else ():
+        value = getattr(value, part)
+    return value
+
+
+def _as_spec(value: Any, where: str) -> GameSpec:
+    if callable(value) and not isinstance(value, GameSpec):
+        value = value()
+    if not isinstance(value, GameSpec):
+        raise OptionError(f"{where} is not a GameSpec (found {type(value).__name__})")
+    return value
+
+
+def _load_all() -> None:
+    global _LOADED
+    if _LOADED:
+        return
+    with _LOCK:
+        if _LOADED:
+            return
+        from solver.games import BUILTIN_GAMES
+
+        for target in BUILTIN_GAMES:
+            spec = _as_spec(_resolve(target), target)
+            _SPECS.setdefault(spec.name, spec)
+        for point in entry_points(group=ENTRY_POINT_GROUP):
+            if point.name in _SPECS:
+                continue  # a built-in (or an explicitly registered) game wins
+            try:
+                spec = _as_spec(point.load(), f"entry point {point.name!r} ({point.value})")
+            except Exception as exc:  # a third party's bug must not break the other games
+                _BROKEN[point.name] = f"{type(exc).__name__}: {exc}"
+                continue
+            if spec.name != point.name:
+                _BROKEN[point.name] = f"its spec is named {spec.name!r}"
+                continue
+            _SPECS[spec.name] = spec
+        _LOADED = True
+
+
+def registered_games() -> list[str]:
+    """The names :func:`load_game` accepts, sorted.
+
+    >>> "dog" in registered_games()
+    True
+    """
+    _load_all()
+    return sorted(_SPECS)
+
+
+def game_specs() -> list[GameSpec]:
+    """Every registered game's spec, sorted by name."""
+    _load_all()
+    return [_SPECS[name] for name in sorted(_SPECS)]
+
+
+def game_spec(name: str) -> GameSpec:
+    """The spec of game ``name``; an :class:`OptionError` for an unknown or broken game."""
+    _load_all()
+    if not isinstance(name, str):
+        raise OptionError(f"a game name is a string, not {type(name).__name__}")
+    if name in _SPECS:
+        return _SPECS[name]
+    if name in _BROKEN:
+        raise OptionError(
+            f"game {name!r} (entry point of group {ENTRY_POINT_GROUP}) failed to load: "
+            f"{_BROKEN[name]}"
+        )
+    raise OptionError(f"unknown game {name!r}; expected one of {', '.join(sorted(_SPECS))}")
+
+
+def default_engine(spec: GameSpec | None = None) -> str:
+    """The engine used when none is named: ``$SOLVER_ENGINE``, else the game's default.
+
+    A game that lacks the engine ``$SOLVER_ENGINE`` names uses its own default (a game with only
+    a reference engine still loads under ``SOLVER_ENGINE=kernel``); a value that is no engine of
+    any game is an error.
+    """
+    wanted = os.environ.get("SOLVER_ENGINE")
+    if wanted is not None:
+        known = set(ENGINES) | {e for s in _SPECS.values() for e in s.engines}
+        if wanted not in known:
+            raise OptionError(
+                f"SOLVER_ENGINE={wanted!r} is not an engine; expected one of {', '.join(ENGINES)}"
+            )
+        if spec is None or wanted in spec.engines:
+            return wanted
+    if spec is None:
+        return "kernel"
+    if spec.default_engine in spec.engines:
+        return spec.default_engine
+    return spec.engine_names()[0]
+
+
+def load_game(name: str, *, engine: str | None = None, **options: Any) -> Any:
+    """Build game ``name`` with ``options`` (for the dog game: ``forest=``).
+
+    ``engine`` is ``"kernel"`` (compiled) or ``"reference"`` (pure Python); the default comes from
+    ``$SOLVER_ENGINE`` and is otherwise the game's default (``"kernel"`` where there is one). There
+    is no silent fallback: asking for an engine the game lacks is an error.
+
+    >>> game = load_game("dog", forest="dog/tiny-example", engine="reference")
+    >>> game.engine, game.num_players()
+    ('reference', 1)
+    """
+    spec = game_spec(name)
+    engine = engine if engine is not None else default_engine(spec)
+    if engine not in spec.engines:
+        raise OptionError(
+            f"game {name!r} has no {engine!r} engine; available: {', '.join(spec.engine_names())}"
+        )
+    return spec.engines[engine](**options)
