@@ -37,22 +37,23 @@ cheap ordering signal, not a probability.
 """
 
 cimport cython
-from cpython.pycapsule cimport (
-    PyCapsule_GetContext, PyCapsule_GetPointer, PyCapsule_New, PyCapsule_SetContext,
-)
-from cpython.ref cimport Py_DECREF, Py_INCREF
 from libc.stdint cimport int16_t, uint8_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset, memcmp
 
+from rng cimport splitmix64_below, splitmix64_mix, splitmix64_uniform
 from state cimport (
-    KernelVTable, KernelHandle, KERNEL_CHANCE, KERNEL_TERMINAL, KERNEL_MAX_ACTIONS,
+    KERNEL_CHANCE, KERNEL_HANDLE_NAME, KERNEL_MAX_ACTIONS, KERNEL_STATE_NAME, KERNEL_TERMINAL,
+    KernelHandle, KernelVTable, handle_capsule, state_capsule, state_from_capsule,
 )
 
 # -- constants shared with rules.py ----------------------------------------------------------
 cdef enum:
     MAX_CELLS = 256
     MAX_ARROW_ENTRIES = 7 * MAX_CELLS   # at most one shouter per cell, each covers <= 7 cells
+    NUM_PLAYERS = 1
+    MAX_CHANCE = 3                      # a roll: 3 outcomes (2 with the stick); a shout: 2
+    MAX_LEGAL = 4                       # four steps, or a squirrel's four runs
 
 cdef enum:
     STEP_N = 0
@@ -62,6 +63,8 @@ cdef enum:
     IGNORE = 4
     INVESTIGATE = 5
     RUN_N = 6
+    RUN_E = 7
+    RUN_S = 8
     RUN_W = 9
     ROLL_1 = 10
     ROLL_2 = 11
@@ -144,15 +147,38 @@ ctypedef struct DogGameData:
 STATE_SIZE = sizeof(DogState)
 GAME_DATA_SIZE = sizeof(DogGameData)
 NUM_DISTINCT_ACTIONS = N_ACTIONS
-MAX_CHANCE_OUTCOMES = 3
-MAX_LEGAL_ACTIONS = 4
-KERNEL_HANDLE_CAPSULE = "forest_solver.KernelHandle"
-KERNEL_STATE_CAPSULE = "forest_solver.KernelState"
+MAX_CHANCE_OUTCOMES = MAX_CHANCE
+MAX_LEGAL_ACTIONS = MAX_LEGAL
+ACTION_IDS = {
+    "STEP_N": STEP_N, "STEP_E": STEP_E, "STEP_S": STEP_S, "STEP_W": STEP_W,
+    "IGNORE": IGNORE, "INVESTIGATE": INVESTIGATE,
+    "RUN_N": RUN_N, "RUN_E": RUN_E, "RUN_S": RUN_S, "RUN_W": RUN_W,
+    "ROLL_1": ROLL_1, "ROLL_2": ROLL_2, "ROLL_3": ROLL_3,
+    "SHOUT_SHRUG": SHOUT_SHRUG, "SHOUT_HIT": SHOUT_HIT,
+}
+"""The action ids of ``ext/dog.pyx`` by name (tests hold them to ``rules.py``)."""
+TERRAIN_CODES = {
+    "OPEN": T_OPEN, "UNDERGROWTH": T_UNDERGROWTH, "PUDDLE": T_PUDDLE, "TREE": T_TREE,
+    "SQUIRREL": T_SQUIRREL, "SCENT_N": T_SCENT_N, "SCENT_W": T_SCENT_W, "DOG": T_DOG,
+    "STICK": T_STICK,
+}
+"""The terrain codes the kernel reads (tests hold them to ``forest.Terrain``)."""
+RULE_CONSTANTS = {
+    "START_STAMINA": START_STAMINA, "REST_STAMINA": REST_STAMINA,
+    "START_CURIOSITY": START_CURIOSITY, "SHOUT_COST": SHOUT_COST,
+    "SQUIRREL_RUN": SQUIRREL_RUN, "SCENT_RUN": SCENT_RUN,
+}
+"""The rule numbers compiled in (tests hold them to ``rules.py``)."""
+KERNEL_HANDLE_CAPSULE = KERNEL_HANDLE_NAME.decode("ascii")
+KERNEL_STATE_CAPSULE = KERNEL_STATE_NAME.decode("ascii")
+KERNEL_CONSTANTS = {
+    "KERNEL_CHANCE": KERNEL_CHANCE,
+    "KERNEL_TERMINAL": KERNEL_TERMINAL,
+    "KERNEL_MAX_ACTIONS": KERNEL_MAX_ACTIONS,
+}
+"""The ``state.pxd`` constants as compiled (tests hold ``solver.game`` to them)."""
 PHASE_CODES = {"roll": PH_ROLL, "step": PH_STEP, "shout": PH_SHOUT, "offer": PH_OFFER,
                "squirrel": PH_SQUIRREL, "over": PH_OVER}
-
-cdef const char* HANDLE_NAME = "forest_solver.KernelHandle"
-cdef const char* STATE_NAME = "forest_solver.KernelState"
 
 assert sizeof(DogState) == 120, "DogState must have no implicit padding"
 
@@ -525,12 +551,7 @@ cdef uint64_t dog_hash(const void* game, const void* state) noexcept nogil:
     for i in range(nwords):
         h ^= rotl64(w[i] * 0xC2B2AE3D27D4EB4FULL, 31) * 0x9E3779B185EBCA87ULL
         h = rotl64(h, 27) * 0x9E3779B185EBCA87ULL + 0x85EBCA77C2B2AE63ULL
-    h ^= h >> 30
-    h *= 0xBF58476D1CE4E5B9ULL
-    h ^= h >> 27
-    h *= 0x94D049BB133111EBULL
-    h ^= h >> 31
-    return h
+    return splitmix64_mix(h)
 
 cdef double dog_heuristic(const void* game, const void* state, int player) noexcept nogil:
     cdef const DogGameData* g = <const DogGameData*>game
@@ -562,9 +583,9 @@ cdef double dog_heuristic(const void* game, const void* state, int player) noexc
 cdef KernelVTable DOG_VTABLE
 DOG_VTABLE.name = "dog"
 DOG_VTABLE.state_size = sizeof(DogState)
-DOG_VTABLE.num_players = 1
+DOG_VTABLE.num_players = NUM_PLAYERS
 DOG_VTABLE.num_distinct_actions = N_ACTIONS
-DOG_VTABLE.max_actions = 4
+DOG_VTABLE.max_actions = MAX_LEGAL if MAX_LEGAL > MAX_CHANCE else MAX_CHANCE
 DOG_VTABLE.current_player = dog_current_player
 DOG_VTABLE.is_terminal = dog_is_terminal
 DOG_VTABLE.legal_actions = dog_legal_actions
@@ -643,21 +664,6 @@ cdef int _build_game_data(DogGameData* g, object forest) except -1:
                 queue[tail] = nxt
                 tail += 1
     return 0
-
-
-# -- capsules ------------------------------------------------------------------------------------------
-cdef void _release_capsule_owner(object capsule) noexcept:
-    cdef void* owner = PyCapsule_GetContext(capsule)
-    if owner != NULL:
-        Py_DECREF(<object>owner)
-
-
-cdef object _capsule(void* pointer, const char* name, object owner):
-    """A capsule that keeps ``owner`` (the Python object holding ``pointer``) alive."""
-    capsule = PyCapsule_New(pointer, name, _release_capsule_owner)
-    Py_INCREF(owner)
-    PyCapsule_SetContext(capsule, <void*>owner)
-    return capsule
 
 
 # -- the Python level -----------------------------------------------------------------------------------
@@ -760,13 +766,13 @@ cdef class DogKernelGame:
         return state
 
     def num_players(self):
-        return 1
+        return NUM_PLAYERS
 
     def num_distinct_actions(self):
         return N_ACTIONS
 
     def max_chance_outcomes(self):
-        return 3
+        return MAX_CHANCE
 
     def max_game_length(self):
         """An upper bound on the number of actions in a game (for buffers and tests)."""
@@ -822,12 +828,12 @@ cdef class DogKernelGame:
         The capsule keeps the game alive while it exists.
         """
         self._check()
-        return _capsule(&self.handle, HANDLE_NAME, self)
+        return handle_capsule(&self.handle, self)
 
     def _state_from_capsule(self, capsule):
         """A Python state holding a copy of the struct a ``forest_solver.KernelState`` points to."""
         self._check()
-        cdef DogState* src = <DogState*>PyCapsule_GetPointer(capsule, STATE_NAME)
+        cdef const DogState* src = <const DogState*>state_from_capsule(capsule)
         cdef DogKernelState state = DogKernelState.__new__(DogKernelState)
         state.game = self
         memcpy(&state.st, src, sizeof(DogState))
@@ -1027,7 +1033,7 @@ cdef class DogKernelState:
         The capsule keeps the state alive while it exists; the struct may be changed in place
         through it (by a searcher's ``apply_action``).
         """
-        return _capsule(&self.st, STATE_NAME, self)
+        return state_capsule(&self.st, self)
 
     def _to_bytes(self):
         """The state struct's ``STATE_SIZE`` raw bytes."""
@@ -1148,14 +1154,6 @@ def _safe_label(action):
 
 
 # -- a C-level random playout loop (benchmarks) ------------------------------------------------------
-cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:
-    x[0] += 0x9E3779B97F4A7C15ULL
-    cdef uint64_t z = x[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
 cdef void _playouts(const DogGameData* g, long n_games, uint64_t seed, long* games,
                     long long* actions_applied, long* wins) noexcept nogil:
     cdef DogState s
@@ -1173,7 +1171,7 @@ cdef void _playouts(const DogGameData* g, long n_games, uint64_t seed, long* gam
         while s.phase != PH_OVER:
             if s.phase == PH_ROLL or s.phase == PH_SHOUT:
                 n = dog_chance_outcomes(g, &s, actions, probs)
-                u = (splitmix64(&rng) >> 11) * (1.0 / 9007199254740992.0)
+                u = splitmix64_uniform(&rng)
                 chosen = actions[n - 1]
                 acc = 0.0
                 for i in range(n):
@@ -1185,7 +1183,7 @@ cdef void _playouts(const DogGameData* g, long n_games, uint64_t seed, long* gam
                 n = dog_legal_actions(g, &s, actions)
                 if n == 0:  # only a state read from hand-written JSON can be stuck
                     break
-                chosen = actions[<int>(((splitmix64(&rng) >> 32) * <uint64_t>n) >> 32)]
+                chosen = actions[splitmix64_below(&rng, n)]
             dog_apply_action(g, &s, chosen)
             actions_applied[0] += 1
         games[0] += 1

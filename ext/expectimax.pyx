@@ -27,17 +27,17 @@ from libc.math cimport fabs
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
-from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 
-from state cimport KERNEL_CHANCE, KERNEL_MAX_ACTIONS, KERNEL_TERMINAL, KernelHandle, KernelVTable
-
-cdef extern from *:
-    """
-    #define FS_HANDLE_CAPSULE "forest_solver.KernelHandle"
-    #define FS_STATE_CAPSULE "forest_solver.KernelState"
-    """
-    const char* FS_HANDLE_CAPSULE
-    const char* FS_STATE_CAPSULE
+from rng cimport splitmix64_mix
+from state cimport (
+    KERNEL_CHANCE,
+    KERNEL_MAX_ACTIONS,
+    KERNEL_TERMINAL,
+    KernelHandle,
+    KernelVTable,
+    handle_from_capsule,
+    state_from_capsule,
+)
 
 cdef enum:
     MAX_PLAYERS = 8
@@ -124,16 +124,6 @@ ctypedef struct Search:
 
 
 # -- the table -----------------------------------------------------------------------------------
-cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
-    # splitmix64's finaliser: spreads any kernel hash over the slots
-    x ^= x >> 30
-    x *= <uint64_t>0xbf58476d1ce4e5b9ULL
-    x ^= x >> 27
-    x *= <uint64_t>0x94d049bb133111ebULL
-    x ^= x >> 31
-    return x
-
-
 cdef inline uint64_t state_hash(Table* t, const void* state) noexcept nogil:
     return t.vt.hash(t.game, state) & t.hash_mask
 
@@ -192,7 +182,7 @@ cdef void table_free(Table* t) noexcept nogil:
 
 cdef int64_t table_find(Table* t, uint64_t h, const void* state) noexcept nogil:
     """The index of the entry holding ``state`` (hash ``h``), or -1."""
-    cdef uint64_t m = mix64(h)
+    cdef uint64_t m = splitmix64_mix(h)
     cdef uint64_t tag = m >> 32
     cdef size_t mask = t.nslots - 1
     cdef size_t pos = <size_t>m & mask
@@ -210,7 +200,7 @@ cdef int64_t table_find(Table* t, uint64_t h, const void* state) noexcept nogil:
 
 
 cdef void slot_place(Table* t, uint64_t h, size_t index) noexcept nogil:
-    cdef uint64_t m = mix64(h)
+    cdef uint64_t m = splitmix64_mix(h)
     cdef size_t mask = t.nslots - 1
     cdef size_t pos = <size_t>m & mask
     while t.slots[pos] != 0:
@@ -485,11 +475,8 @@ cdef int run_search(Table* t, Search* s, const char* root, int32_t depth_left) n
 
 # -- the Python face -----------------------------------------------------------------------------
 cdef const void* _state_pointer(object state) except NULL:
-    capsule = state._state_capsule()
-    if not PyCapsule_IsValid(capsule, FS_STATE_CAPSULE):
-        raise TypeError(f"{type(state).__name__}._state_capsule() did not return a "
-                        "'forest_solver.KernelState' capsule")
-    return PyCapsule_GetPointer(capsule, FS_STATE_CAPSULE)
+    # ``state`` (held by the caller) owns the struct: the pointer outlives the capsule.
+    return state_from_capsule(state._state_capsule())
 
 
 cdef class ExpectimaxTable:
@@ -522,11 +509,7 @@ cdef class ExpectimaxTable:
         if self._ready:
             raise RuntimeError("ExpectimaxTable is already initialised")
         capsule = game._kernel_handle()
-        if not PyCapsule_IsValid(capsule, FS_HANDLE_CAPSULE):
-            raise TypeError(f"{type(game).__name__}._kernel_handle() did not return a "
-                            "'forest_solver.KernelHandle' capsule")
-        cdef const KernelHandle* handle = <const KernelHandle*>PyCapsule_GetPointer(
-            capsule, FS_HANDLE_CAPSULE)
+        cdef const KernelHandle* handle = handle_from_capsule(capsule)
         cdef const KernelVTable* vt = handle.vtable
         if vt == NULL or vt.state_size == 0:
             raise TypeError("the kernel handle has no vtable or a zero state size")

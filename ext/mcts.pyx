@@ -41,8 +41,8 @@ One *iteration* (simulation):
    child with one visit and its heuristic (its returns if terminal) as value sums.
 
 Random numbers come from the searcher's own SplitMix64 stream seeded with the search's seed
-(64-bit state; ``next``: add 0x9E3779B97F4A7C15, then the two xor-shift-multiply rounds);
-``u = (next >> 11) * 2**-53``; a uniform index below ``k`` is ``((next >> 32) * k) >> 32``.
+(``ext/rng.pxd``, the twin of ``solver/rng.py``): ``u = (next >> 11) * 2**-53``; a uniform index
+below ``k`` is ``((next >> 32) * k) >> 32``.
 
 Memory: states are **not** stored per node; every iteration replays the actions from the root
 state (a kernel ``apply`` is cheap, and a rollout costs more applies than the replay). A node is
@@ -65,18 +65,28 @@ from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy
 from libc.math cimport log, sqrt, INFINITY
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
-from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 
+from rng cimport splitmix64_below, splitmix64_next, splitmix64_uniform
 from state cimport (
+    KERNEL_CHANCE,
+    KERNEL_HANDLE_NAME,
+    KERNEL_MAX_ACTIONS,
+    KERNEL_STATE_NAME,
+    KERNEL_TERMINAL,
     KernelHandle,
     KernelVTable,
-    KERNEL_CHANCE,
-    KERNEL_MAX_ACTIONS,
-    KERNEL_TERMINAL,
+    handle_from_capsule,
+    state_from_capsule,
 )
 
-KERNEL_HANDLE_CAPSULE = "forest_solver.KernelHandle"
-KERNEL_STATE_CAPSULE = "forest_solver.KernelState"
+KERNEL_HANDLE_CAPSULE = KERNEL_HANDLE_NAME.decode("ascii")
+KERNEL_STATE_CAPSULE = KERNEL_STATE_NAME.decode("ascii")
+KERNEL_CONSTANTS = {
+    "KERNEL_CHANCE": KERNEL_CHANCE,
+    "KERNEL_TERMINAL": KERNEL_TERMINAL,
+    "KERNEL_MAX_ACTIONS": KERNEL_MAX_ACTIONS,
+}
+"""The ``state.pxd`` constants the searcher was compiled with (tests hold Python to them)."""
 
 cdef enum:
     EVAL_ROLLOUT = 0
@@ -104,8 +114,6 @@ cdef enum:
     ERR_BAD_PLAYER = 4
     ERR_NO_HEURISTIC = 5
 
-cdef const char* _HANDLE_NAME = b"forest_solver.KernelHandle"
-cdef const char* _STATE_NAME = b"forest_solver.KernelState"
 
 ctypedef struct Node:
     double prob            # chance probability of this node as a child of a chance node, else 0
@@ -116,54 +124,34 @@ ctypedef struct Node:
     int8_t player          # 0..n-1, KERNEL_CHANCE, KERNEL_TERMINAL, or NODE_UNEXPANDED
 
 
-# -- the pseudo-random generator: SplitMix64 --------------------------------------------------
-cdef inline uint64_t _next(uint64_t* s) noexcept nogil:
-    s[0] += 0x9E3779B97F4A7C15ULL
-    cdef uint64_t z = s[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
-cdef inline double _uniform(uint64_t* s) noexcept nogil:
-    return <double>(_next(s) >> 11) * (1.0 / 9007199254740992.0)
-
-
-cdef inline int _below(uint64_t* s, int k) noexcept nogil:
-    return <int>(((_next(s) >> 32) * <uint64_t>k) >> 32)
-
-
 cdef inline double _now() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return <double>ts.tv_sec + <double>ts.tv_nsec * 1e-9
 
 
-def splitmix64_stream(uint64_t seed, int count):
-    """The first ``count`` raw outputs of the searcher's generator (for cross-checks).
+def _splitmix_stream(uint64_t seed, int count, str kind="next", int k=1):
+    """The first ``count`` numbers of the searcher's generator seeded with ``seed`` (a test hook).
 
-    >>> splitmix64_stream(0, 2)
-    [16294208416658607535, 7960286522194355700]
+    ``kind``: ``"next"`` (raw 64-bit outputs), ``"uniform"`` (doubles in [0, 1)) or ``"below"``
+    (indices below ``k``, 1 <= k < 2**31), drawn by the same inline functions the search uses.
     """
     cdef uint64_t s = seed
-    return [_next(&s) for _ in range(count)]
-
-
-cdef const KernelHandle* _handle_pointer(object capsule) except NULL:
-    if not PyCapsule_IsValid(capsule, _HANDLE_NAME):
-        raise TypeError(f"expected a PyCapsule named {KERNEL_HANDLE_CAPSULE!r}")
-    return <const KernelHandle*>PyCapsule_GetPointer(capsule, _HANDLE_NAME)
-
-
-cdef const void* _state_pointer(object capsule) except NULL:
-    if not PyCapsule_IsValid(capsule, _STATE_NAME):
-        raise TypeError(f"expected a PyCapsule named {KERNEL_STATE_CAPSULE!r}")
-    return <const void*>PyCapsule_GetPointer(capsule, _STATE_NAME)
+    cdef int i
+    if kind == "next":
+        return [splitmix64_next(&s) for i in range(count)]
+    if kind == "uniform":
+        return [splitmix64_uniform(&s) for i in range(count)]
+    if kind == "below":
+        if k < 1:
+            raise ValueError(f"k must be at least 1, not {k}")
+        return [splitmix64_below(&s, k) for i in range(count)]
+    raise ValueError(f"kind must be 'next', 'uniform' or 'below', not {kind!r}")
 
 
 def kernel_has_heuristic(handle_capsule):
     """Whether the kernel behind ``handle_capsule`` fills ``vtable.heuristic``."""
-    return _handle_pointer(handle_capsule).vtable.heuristic != NULL
+    return handle_from_capsule(handle_capsule).vtable.heuristic != NULL
 
 
 cdef class Tree:
@@ -196,8 +184,8 @@ cdef class Tree:
     cdef bint busy
 
     def __cinit__(self, game, handle_capsule, state_capsule):
-        cdef const KernelHandle* handle = _handle_pointer(handle_capsule)
-        cdef const void* src = _state_pointer(state_capsule)
+        cdef const KernelHandle* handle = handle_from_capsule(handle_capsule)
+        cdef const void* src = state_from_capsule(state_capsule)
         self._game = game
         self._handle_capsule = handle_capsule
         self.vt = handle.vtable
@@ -339,7 +327,7 @@ cdef class Tree:
         cdef int32_t child, best
         cdef double u, total, q, score, best_score, logn, visits
         if self.nodes[node].player == KERNEL_CHANCE:
-            u = _uniform(rng)
+            u = splitmix64_uniform(rng)
             total = 0.0
             for k in range(n):
                 total += self.nodes[first + k].prob
@@ -352,7 +340,7 @@ cdef class Tree:
             if self.nodes[first + k].visits == 0:
                 unvisited += 1
         if unvisited > 0:
-            r = _below(rng, unvisited)
+            r = splitmix64_below(rng, unvisited)
             for k in range(n):
                 if self.nodes[first + k].visits == 0:
                     if r == 0:
@@ -386,7 +374,7 @@ cdef class Tree:
                 n = self.vt.chance_outcomes(self.kgame, self.scratch, actions, probs)
                 if n <= 0:
                     return ERR_NO_ACTIONS
-                u = _uniform(rng)
+                u = splitmix64_uniform(rng)
                 total = 0.0
                 action = actions[n - 1]
                 for k in range(n):
@@ -399,7 +387,7 @@ cdef class Tree:
                 if n <= 0:
                     return ERR_NO_ACTIONS
                 if not guided:
-                    action = actions[_below(rng, n)]
+                    action = actions[splitmix64_below(rng, n)]
                 elif n == 1:
                     action = actions[0]
                 else:
@@ -416,7 +404,7 @@ cdef class Tree:
                             ties = 1
                         elif h == best_h:
                             ties += 1
-                            if _below(rng, ties) == 0:
+                            if splitmix64_below(rng, ties) == 0:
                                 action = actions[k]
             self.vt.apply_action(self.kgame, self.scratch, action)
 
@@ -627,7 +615,7 @@ cdef class Tree:
 
     def matches(self, state_capsule):
         """Whether the root state equals the state behind ``state_capsule`` (byte for byte)."""
-        return memcmp(self.root_state, _state_pointer(state_capsule), self.ssize) == 0
+        return memcmp(self.root_state, state_from_capsule(state_capsule), self.ssize) == 0
 
     def advance(self, int action):
         """Apply ``action`` to the root state and re-root the tree on that child.

@@ -7,9 +7,11 @@ bytes. Every function takes ``(game, state)`` pointers, allocates nothing, touch
 object and runs without the GIL.
 
 A Python-level kernel game object hands its ``KernelHandle`` to searchers as a PyCapsule named
-``KERNEL_HANDLE_CAPSULE`` (method ``_kernel_handle()``), and a kernel state object hands a
-pointer to its state struct the same way (``_state_capsule()``, name ``KERNEL_STATE_CAPSULE``).
-The searcher keeps a reference to the Python game while it uses the handle.
+``forest_solver.KernelHandle`` (method ``_kernel_handle()``), and a kernel state object hands a
+pointer to its state struct the same way (``_state_capsule()``, ``forest_solver.KernelState``).
+Each capsule keeps its owner alive. The helpers at the end of this file make and read them, so a
+kernel module writes only its structs, its transitions and its ``KernelVTable``; the full
+contract is ``docs/kernel-abi.md``.
 """
 
 from libc.stdint cimport uint64_t
@@ -56,3 +58,67 @@ ctypedef struct KernelVTable:
 ctypedef struct KernelHandle:
     const KernelVTable* vtable
     const void* game
+
+
+# -- capsules: how Python objects hand these structs to searchers ----------------------------------
+# Capsule names are compared by content (``strcmp``), so every module may use its own copy of
+# the literals. A capsule's *context* holds a strong reference to the Python object that owns the
+# pointed-to memory (the game or the state); the capsule's destructor drops it.
+
+from cpython.pycapsule cimport (
+    PyCapsule_GetContext, PyCapsule_GetPointer, PyCapsule_IsValid, PyCapsule_New,
+    PyCapsule_SetContext,
+)
+from cpython.ref cimport Py_DECREF, Py_INCREF
+
+cdef extern from *:
+    """
+    #define FOREST_SOLVER_HANDLE_CAPSULE "forest_solver.KernelHandle"
+    #define FOREST_SOLVER_STATE_CAPSULE "forest_solver.KernelState"
+    """
+    const char* KERNEL_HANDLE_NAME "FOREST_SOLVER_HANDLE_CAPSULE"
+    const char* KERNEL_STATE_NAME "FOREST_SOLVER_STATE_CAPSULE"
+
+
+cdef inline void release_capsule_owner(object capsule) noexcept:
+    # The capsule destructor: drop the reference to the owner taken by ``make_capsule``.
+    cdef void* owner = PyCapsule_GetContext(capsule)
+    if owner != NULL:
+        Py_DECREF(<object>owner)
+
+
+cdef inline object make_capsule(void* pointer, const char* name, object owner):
+    # A capsule named ``name`` pointing at ``pointer``, memory that ``owner`` holds; the capsule
+    # keeps ``owner`` alive as long as it exists.
+    capsule = PyCapsule_New(pointer, name, release_capsule_owner)
+    Py_INCREF(owner)
+    PyCapsule_SetContext(capsule, <void*>owner)
+    return capsule
+
+
+cdef inline object handle_capsule(KernelHandle* handle, object game):
+    # ``game._kernel_handle()`` in one line: ``return handle_capsule(&self.handle, self)``.
+    return make_capsule(handle, KERNEL_HANDLE_NAME, game)
+
+
+cdef inline object state_capsule(void* state, object owner):
+    # ``state._state_capsule()`` in one line: ``return state_capsule(&self.st, self)``.
+    return make_capsule(state, KERNEL_STATE_NAME, owner)
+
+
+cdef inline const KernelHandle* handle_from_capsule(object capsule) except NULL:
+    # The ``KernelHandle`` behind a ``forest_solver.KernelHandle`` capsule (TypeError otherwise).
+    # Valid while the capsule (or its game) lives.
+    if not PyCapsule_IsValid(capsule, KERNEL_HANDLE_NAME):
+        raise TypeError(f"expected a PyCapsule named 'forest_solver.KernelHandle' "
+                        f"(from game._kernel_handle()), not {capsule!r}")
+    return <const KernelHandle*>PyCapsule_GetPointer(capsule, KERNEL_HANDLE_NAME)
+
+
+cdef inline void* state_from_capsule(object capsule) except NULL:
+    # The state struct behind a ``forest_solver.KernelState`` capsule (TypeError otherwise).
+    # Valid while the capsule (or its state object) lives.
+    if not PyCapsule_IsValid(capsule, KERNEL_STATE_NAME):
+        raise TypeError(f"expected a PyCapsule named 'forest_solver.KernelState' "
+                        f"(from state._state_capsule()), not {capsule!r}")
+    return PyCapsule_GetPointer(capsule, KERNEL_STATE_NAME)

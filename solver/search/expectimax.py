@@ -66,6 +66,7 @@ from typing import Any
 
 from solver.errors import OptionError, SearchBudgetError, SolverError
 from solver.game import CHANCE
+from solver.kernels import kernel_of
 from solver.search.result import MoveInfo, SearchResult
 
 __all__ = ["Solution", "expectimax", "solve"]
@@ -469,10 +470,6 @@ def _game_of(state: Any) -> Any:
     return game
 
 
-def _is_kernel_state(state: Any, game: Any) -> bool:
-    return hasattr(state, "_state_capsule") and hasattr(game, "_kernel_handle")
-
-
 def _make_table(
     state: Any,
     options: _Options,
@@ -486,7 +483,7 @@ def _make_table(
         raise OptionError(f"expectimax handles 1..{MAX_PLAYERS} players, not {num_players}")
     player = state.current_player()
     target = player if player >= 0 else 0
-    kernel = _is_kernel_state(state, game)
+    kernel = kernel_of(state) is not None
     if engine is None:
         engine = "kernel" if kernel else "python"
     if engine not in ("kernel", "python"):

@@ -1,0 +1,58 @@
+"""Which states run on a compiled kernel: the one test every searcher and agent asks.
+
+A kernel state hands its C struct to compiled searchers as a ``forest_solver.KernelState``
+capsule (``state._state_capsule()``) and its game hands the kernel's function table as a
+``forest_solver.KernelHandle`` capsule (``game._kernel_handle()``); ``docs/kernel-abi.md`` is the
+contract. :func:`kernel_of` gives both capsules, or ``None`` for a state of a pure-Python engine,
+so no caller tests for the methods by hand. This module imports nothing compiled: it works
+without the extension, where every state is a reference state.
+
+>>> import solver
+>>> game = solver.load_game("dog", forest="dog/tiny-example", engine="reference")
+>>> kernel_of(game.new_initial_state()) is None
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from solver.errors import OptionError
+
+__all__ = ["KernelCapsules", "game_of", "kernel_of"]
+
+
+class KernelCapsules(NamedTuple):
+    """The two capsules a compiled searcher takes; each keeps its owner alive."""
+
+    handle: object
+    """``forest_solver.KernelHandle``: the game's ``KernelHandle`` (vtable and static data)."""
+    state: object
+    """``forest_solver.KernelState``: the state's struct."""
+
+
+def game_of(state: Any) -> Any:
+    """The game ``state`` belongs to: ``state.game``, else ``state.get_game()``, else ``None``."""
+    game = getattr(state, "game", None)
+    if game is None:
+        get_game = getattr(state, "get_game", None)
+        if callable(get_game):
+            game = get_game()
+    return game
+
+
+def kernel_of(state: Any) -> KernelCapsules | None:
+    """``(handle capsule, state capsule)`` of a compiled-kernel state; ``None`` for any other.
+
+    A state with ``_state_capsule()`` whose game lacks ``_kernel_handle()`` is a broken kernel
+    wrapper, not a reference state: that raises :class:`~solver.errors.OptionError`.
+    """
+    make_state = getattr(state, "_state_capsule", None)
+    if not callable(make_state):
+        return None
+    make_handle = getattr(game_of(state), "_kernel_handle", None)
+    if not callable(make_handle):
+        raise OptionError(
+            f"{type(state).__name__} has _state_capsule() but its game has no _kernel_handle()"
+        )
+    return KernelCapsules(make_handle(), make_state())
