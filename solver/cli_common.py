@@ -16,6 +16,7 @@ argparse.ArgumentTypeError: expected a positive number, found '0'
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import sys
@@ -118,16 +119,7 @@ def write_output(text: str, path: str | None, *, overwrite: bool = False) -> Non
         os.unlink(temporary)
         raise OptionError(f"{path}: already exists (add --overwrite to replace it)") from None
     except OSError as exc:
-        with _quiet():
+        with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise OptionError(f"{path}: cannot write: {exc.strerror or exc}") from None
 
-
-class _quiet:
-    """Ignore an OSError (cleaning up a temporary file that may be gone)."""
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: object, value: object, traceback: object) -> bool:
-        return isinstance(value, OSError)
