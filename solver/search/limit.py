@@ -1,0 +1,141 @@
+"""The budget of a search, as one typed object: :class:`Limit`.
+
+Every searcher takes its budget either as keywords (``mcts(state, iterations=1000)``) or as a
+``Limit`` (``mcts(state, limit=Limit(iterations=1000))``); giving the same field both ways is an
+:class:`~solver.errors.OptionError`. A field left ``None`` is not a bound. Each searcher uses the
+fields that make sense for it and refuses the others by name (see ``docs/search.md``).
+
+>>> from solver.search.limit import Limit
+>>> Limit(iterations=2000, seconds=1.5)
+Limit(iterations=2000, seconds=1.5, depth=None, memory_mb=None, top_k=None)
+>>> Limit(seconds=-1)
+Traceback (most recent call last):
+...
+solver.errors.OptionError: seconds must be a finite number > 0 or None, not -1
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import operator
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from solver.errors import OptionError
+
+__all__ = ["UNSET", "Limit", "Unset", "merge_limit", "reject_unknown"]
+
+
+class Unset(enum.Enum):
+    """The type of :data:`UNSET`: a keyword the caller did not pass."""
+
+    UNSET = enum.auto()
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET = Unset.UNSET
+"""Default of the keyword forms, so that a keyword given as ``None`` still counts as given."""
+
+
+def whole(name: str, value: object, *, minimum: int = 1, optional: bool = True) -> int | None:
+    """``value`` as an int ≥ ``minimum`` (any integer type but ``bool``), or None if allowed."""
+    if value is None and optional:
+        return None
+    if not isinstance(value, bool):
+        try:
+            number = operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+        else:
+            if number >= minimum:
+                return int(number)
+    tail = " or None" if optional else ""
+    raise OptionError(f"{name} must be a whole number ≥ {minimum}{tail}, not {value!r}")
+
+
+def positive(name: str, value: object, *, optional: bool = True) -> float | None:
+    """``value`` as a finite float > 0 (not ``bool``, not NaN or infinite), or None if allowed."""
+    if value is None and optional:
+        return None
+    tail = " or None" if optional else ""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not math.isfinite(value)
+        or value <= 0
+    ):
+        raise OptionError(f"{name} must be a finite number > 0{tail}, not {value!r}")
+    return float(value)
+
+
+@dataclass(frozen=True)
+class Limit:
+    """How much a search may do; it stops at the first bound reached.
+
+    - ``iterations``: MCTS simulations (a whole number ≥ 1).
+    - ``seconds``: wall-clock seconds (> 0); a search bounded by time is not deterministic.
+    - ``depth``: plies below the root for a depth-limited expectimax (decision and chance nodes
+      each count one); needs ``ExpectimaxOptions(exact=False)``.
+    - ``memory_mb``: megabytes for the search's tables (expectimax: its transposition table,
+      default 1024; MCTS: the tree, as a node count at the compiled layout's bytes per node).
+    - ``top_k``: report only the ``top_k`` best root moves in ``SearchResult.moves``.
+
+    Values are checked on construction (``OptionError`` naming the field).
+    """
+
+    iterations: int | None = None
+    seconds: float | None = None
+    depth: int | None = None
+    memory_mb: float | None = None
+    top_k: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "iterations", whole("iterations", self.iterations))
+        object.__setattr__(self, "seconds", positive("seconds", self.seconds))
+        object.__setattr__(self, "depth", whole("depth", self.depth))
+        object.__setattr__(self, "memory_mb", positive("memory_mb", self.memory_mb))
+        object.__setattr__(self, "top_k", whole("top_k", self.top_k))
+
+    def refuse(self, searcher: str, names: Iterable[str], why: str) -> None:
+        """Raise ``OptionError`` if a field of ``names`` is set: ``searcher`` has no such bound."""
+        for name in names:
+            if getattr(self, name) is not None:
+                raise OptionError(f"{searcher} takes no {name} limit: {why}")
+
+
+LIMIT_FIELDS = tuple(f.name for f in fields(Limit))
+
+
+def merge_limit(limit: Limit | None, given: Mapping[str, object]) -> Limit:
+    """The ``Limit`` of a call: ``limit`` with the budget keywords the caller passed.
+
+    ``given`` maps field names to keyword values (:data:`UNSET` when not passed). A field passed
+    as a keyword and also set in ``limit`` is an ``OptionError``.
+    """
+    if limit is not None and not isinstance(limit, Limit):
+        raise OptionError(f"limit must be a Limit or None, not {type(limit).__name__}")
+    base = limit if limit is not None else Limit()
+    changes: dict[str, Any] = {}
+    for name, value in given.items():
+        if value is UNSET:
+            continue
+        if getattr(base, name) is not None:
+            raise OptionError(
+                f"{name} is given twice: as a keyword and in limit= (keep one of them)"
+            )
+        changes[name] = value
+    return replace(base, **changes) if changes else base
+
+
+def reject_unknown(function: str, unknown: Mapping[str, object], known: Iterable[str]) -> None:
+    """Raise ``OptionError`` naming the first keyword of ``unknown`` (a ``**`` catch-all)."""
+    if unknown:
+        name = next(iter(unknown))
+        expected = ", ".join(sorted(known))
+        raise OptionError(
+            f"{function}() got an unknown option {name!r}; expected one of {expected}"
+        )
