@@ -72,8 +72,12 @@ from solver.games.dog.forest import (
 )
 
 __all__ = [
+    "HUMAN_SYMBOL",
     "MAX_TURNS",
+    "SHOUTER_SYMBOL",
+    "START_SYMBOL",
     "SYMBOLS",
+    "TERRAIN_SYMBOLS",
     "forest_from_dict",
     "forest_from_json",
     "forest_to_dict",
@@ -115,9 +119,14 @@ SYMBOLS: dict[str, Terrain] = {
     "v": Terrain.SCENT_S,
     "<": Terrain.SCENT_W,
 }
+#: The symbols of the three open-trail cells whose positions the forest keeps apart.
+START_SYMBOL, HUMAN_SYMBOL, SHOUTER_SYMBOL = "@", "H", "Y"
 _SYMBOL_LIST = " ".join(SYMBOLS)
-_TERRAIN_SYMBOL: dict[Terrain, str] = {
-    terrain: symbol for symbol, terrain in SYMBOLS.items() if symbol not in "@HY"
+#: Terrain -> sheet symbol: the inverse of :data:`SYMBOLS` without the start, human and shouter.
+TERRAIN_SYMBOLS: dict[Terrain, str] = {
+    terrain: symbol
+    for symbol, terrain in SYMBOLS.items()
+    if symbol not in (START_SYMBOL, HUMAN_SYMBOL, SHOUTER_SYMBOL)
 }
 
 _HEADER_KEYS = ("name", "turns", "shouter")
@@ -560,11 +569,11 @@ def parse_forest(text: str) -> Forest:
 
 def _row_symbols(forest: Forest) -> list[str]:
     """The grid rows of ``forest`` as sheet text (single spaces between symbols)."""
-    symbols = [[_TERRAIN_SYMBOL[Terrain(v)] for v in row] for row in forest.cells]
+    symbols = [[TERRAIN_SYMBOLS[Terrain(v)] for v in row] for row in forest.cells]
     for shouter in forest.shouters:
-        symbols[shouter.row][shouter.col] = "Y"
-    symbols[forest.start[0]][forest.start[1]] = "@"
-    symbols[forest.human[0]][forest.human[1]] = "H"
+        symbols[shouter.row][shouter.col] = SHOUTER_SYMBOL
+    symbols[forest.start[0]][forest.start[1]] = START_SYMBOL
+    symbols[forest.human[0]][forest.human[1]] = HUMAN_SYMBOL
     return [" ".join(row) for row in symbols]
 
 

@@ -10,9 +10,19 @@ from pathlib import Path
 import pytest
 
 from solver.errors import OptionError
-from solver.games.dog import render
-from solver.games.dog.format import load_forest, parse_forest
-from solver.games.dog.render import render_ascii, render_svg
+from solver.games.dog import (
+    glyphs,
+    render,
+    render_overlays,
+    render_text,
+    sheet_legend,
+)
+from solver.games.dog import (
+    render_svg as render_svg_module,
+)
+from solver.games.dog.forest import Terrain
+from solver.games.dog.format import SYMBOLS, TERRAIN_SYMBOLS, load_forest, parse_forest
+from solver.games.dog.render import render_ascii, render_legend, render_svg
 
 TINY = Path(__file__).resolve().parents[3] / "puzzles" / "dog" / "tiny-example.forest"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -198,6 +208,71 @@ def test_svg_rejects_cells_outside_the_grid(tiny):
         render_svg(tiny, marked=[(-1, 0)])
 
 
-def test_doctests():
-    failures, tried = doctest.testmod(render)
+# -- the text legend -------------------------------------------------------------------------------
+def legend_symbols(text: str) -> list[str]:
+    """The symbols the legend lists, in order (an entry may list several: ``^ >``)."""
+    lines = text.splitlines()
+    start = lines.index("legend:")
+    out = []
+    for line in lines[start + 1 :]:
+        assert line.startswith("  ")
+        symbols, _, meaning = line[2:].partition("  ")
+        assert meaning.strip() and meaning.isascii()
+        out += symbols.split()
+    return out
+
+
+def grid_symbols(text: str, height: int) -> set[str]:
+    """The symbols printed in the grid rows (after the two-space gap behind the row number)."""
+    rows = text.splitlines()[2 : 2 + height]
+    return {symbol for row in rows for symbol in row.split("  ", 1)[1].split()}
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{}, {"trail": TRAIL, "resolved": [(2, 3)]}, {"position": (3, 0), "resolved": [(3, 1)]}],
+)
+def test_legend_lists_exactly_the_printed_symbols(tiny, kwargs):
+    text = render_ascii(tiny, legend=True, **kwargs)
+    assert text.startswith(render_ascii(tiny, **kwargs) + "\nlegend:\n")
+    listed = legend_symbols(text)
+    assert len(listed) == len(set(listed))
+    assert set(listed) == grid_symbols(text, tiny.height)
+    assert text.endswith(render_legend(tiny, **kwargs))
+
+
+def test_legend_covers_every_sheet_symbol_with_its_terrain_name():
+    # A forest holding every symbol of the sheet format.
+    forest = parse_forest(
+        "shouter: 3 0 E 2\ngrid:\nT . S ^ > H\n. , ~ v < D\n. I T ~ . ,\nY . . . . .\n. . @ . . T\n"
+    )
+    text = render_legend(forest, position=(4, 0), marked=[(4, 1)])
+    assert set(legend_symbols(text)) == set(SYMBOLS) | {"d", "x"}
+    lines = {line[2:].split("  ", 1)[0]: line for line in text.splitlines()[1:]}
+    for terrain, symbol in TERRAIN_SYMBOLS.items():
+        if terrain.scent_direction is None:
+            assert terrain.label in lines[symbol], symbol
+    assert "scent trail" in lines["^ > v <"]
+
+
+def test_legend_says_when_open_trail_hides_a_resolved_distraction(tiny):
+    plain = render_legend(tiny).splitlines()[1]
+    resolved = render_legend(tiny, resolved=[(2, 3)]).splitlines()[1]
+    assert plain == "  .  open trail: 1 step"
+    assert resolved == plain + " (also a crossed-off distraction)"
+    # resolved under a mark prints x: the open-trail line need not explain anything
+    assert render_legend(tiny, marked=[(2, 3)], resolved=[(2, 3)]).splitlines()[1] == plain
+
+
+def test_text_symbols_are_the_sheet_format_symbols():
+    # One table: the text picture prints what the .forest format reads.
+    assert {SYMBOLS[symbol] for symbol in TERRAIN_SYMBOLS.values()} == set(Terrain)
+    assert all(SYMBOLS[symbol] == terrain for terrain, symbol in TERRAIN_SYMBOLS.items())
+
+
+@pytest.mark.parametrize(
+    "module", [render, render_text, render_svg_module, render_overlays, glyphs, sheet_legend]
+)
+def test_doctests(module):
+    failures, tried = doctest.testmod(module)
     assert tried > 0 and failures == 0

@@ -1,0 +1,64 @@
+"""Shared drawing helpers for the games' pictures: SVG building blocks and plain-text layouts.
+
+Every game draws its sheet with these, so all pictures print numbers, escape text and lay out
+grids and legends the same way. The helpers know nothing of any game: positions, sizes, colours
+and classes are arguments.
+
+- :mod:`solver.render.svg`: number formatting, XML escaping, elements, text, points, boxes,
+  groups and the standalone document (a printable page in millimetres).
+- :mod:`solver.render.pencil`: pencil marks (a cross, a ring) and round-capped strokes.
+- :mod:`solver.render.grid`: a square grid's cell rectangles and row/column labels.
+- :mod:`solver.render.legend`: an SVG legend of swatches with labels and explanations.
+- :mod:`solver.render.ascii`: one-line labels, a text grid with headers, a text legend.
+
+>>> from solver.render import document, text
+>>> svg = document(50.0, 20.0, [text(5.0, 10.0, "hello", 4.0)], title="greeting")
+>>> svg.splitlines()[-2]
+'<text x="5" y="10" font-size="4" fill="#222222">hello</text>'
+"""
+
+from __future__ import annotations
+
+from solver.render.ascii import legend_lines, one_line, text_grid
+from solver.render.grid import cell_centre, cell_rects, grid_labels
+from solver.render.legend import LegendEntry, legend_entries
+from solver.render.pencil import PENCIL, pencil_ring, pencil_x, round_stroke
+from solver.render.svg import (
+    FONT,
+    INK,
+    box,
+    document,
+    element,
+    escape,
+    fmt,
+    group,
+    points,
+    text,
+    xml_char,
+)
+
+__all__ = [
+    "FONT",
+    "INK",
+    "PENCIL",
+    "LegendEntry",
+    "box",
+    "cell_centre",
+    "cell_rects",
+    "document",
+    "element",
+    "escape",
+    "fmt",
+    "grid_labels",
+    "group",
+    "legend_entries",
+    "legend_lines",
+    "one_line",
+    "pencil_ring",
+    "pencil_x",
+    "points",
+    "round_stroke",
+    "text",
+    "text_grid",
+    "xml_char",
+]

@@ -1,0 +1,76 @@
+"""Plain-text pictures: one-line labels, a character grid with row and column headers, a legend.
+
+The text pictures print in a terminal and in logs, so every helper returns lines without trailing
+spaces and without control characters, and aligns columns with spaces only.
+
+>>> print("\\n".join(text_grid([["T", "."], [".", "H"]])))
+   0 1
+0  T .
+1  . H
+>>> print("\\n".join(legend_lines([("T", "tree"), ("~", "puddle")])))
+legend:
+  T  tree
+  ~  puddle
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = ["legend_lines", "one_line", "text_grid"]
+
+
+def one_line(value: str) -> str:
+    """``value`` on one line: control characters (line breaks, tabs...) become spaces; stripped.
+
+    >>> one_line("  a\\nb\\tc ")
+    'a b c'
+    """
+    return "".join(ch if ch.isprintable() else " " for ch in value).strip()
+
+
+def text_grid(
+    cells: Sequence[Sequence[str]],
+    *,
+    col_labels: Sequence[str] | None = None,
+    row_labels: Sequence[str] | None = None,
+    gap: str = "  ",
+) -> list[str]:
+    """A grid of short strings under a column header and beside row labels, as lines.
+
+    Every column is as wide as its widest entry or label (all columns alike), entries are
+    right-aligned and separated by one space; ``gap`` separates the row labels from the grid.
+    Labels default to the indices 0, 1, 2... . Rows must all have the same length.
+
+    >>> print("\\n".join(text_grid([["a", "bb", "c"]], row_labels=["row"])))
+          0  1  2
+    row   a bb  c
+    """
+    width = len(cells[0]) if cells else len(col_labels or ())
+    if any(len(row) != width for row in cells):
+        raise ValueError("text_grid needs rows of equal length")
+    cols = [str(c) for c in range(width)] if col_labels is None else list(col_labels)
+    rows = [str(r) for r in range(len(cells))] if row_labels is None else list(row_labels)
+    if len(cols) != width or len(rows) != len(cells):
+        raise ValueError("text_grid needs one label per column and per row")
+    cw = max([len(label) for label in cols] + [len(cell) for row in cells for cell in row] + [1])
+    rw = max([len(label) for label in rows] + [1])
+    lines = [(" " * (rw + len(gap)) + " ".join(label.rjust(cw) for label in cols)).rstrip()]
+    for label, row in zip(rows, cells, strict=True):
+        lines.append((label.rjust(rw) + gap + " ".join(cell.rjust(cw) for cell in row)).rstrip())
+    return lines
+
+
+def legend_lines(
+    entries: Sequence[tuple[str, str]], *, title: str | None = "legend:", indent: str = "  "
+) -> list[str]:
+    """A legend: ``title``, then one line per (symbol, meaning), the meanings aligned.
+
+    >>> legend_lines([("x", "a marked cell"), ("^ >", "scent trail")], title=None)
+    ['  x    a marked cell', '  ^ >  scent trail']
+    """
+    lines = [] if title is None else [title]
+    width = max((len(symbol) for symbol, _ in entries), default=0)
+    for symbol, meaning in entries:
+        lines.append(f"{indent}{symbol.ljust(width)}  {one_line(meaning)}".rstrip())
+    return lines
