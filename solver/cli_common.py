@@ -1,125 +1,31 @@
-"""Helpers shared by the ``forest`` command's modules: argument types and safe output files.
-
-Argument types raise :class:`argparse.ArgumentTypeError`, which argparse turns into one line
-``forest ...: error: argument --size: ...`` and exit status 2. Output files are written whole or
-not at all (a temporary file in the same folder, then an atomic rename) and an existing file is
-never replaced unless the user asked with ``--overwrite``.
+"""Small helpers shared by the command-line modules (argument types).
 
 >>> parse_size("9x7")
 (9, 7)
->>> positive_float("0")
-Traceback (most recent call last):
-...
-argparse.ArgumentTypeError: expected a positive number, found '0'
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import math
-import os
-import sys
-import tempfile
-from pathlib import Path
 
-from solver.errors import OptionError
-
-__all__ = [
-    "nonnegative_int",
-    "parse_size",
-    "positive_float",
-    "positive_int",
-    "write_output",
-]
+__all__ = ["parse_size"]
 
 
 def parse_size(text: str) -> tuple[int, int]:
-    """``"9x9"`` → (width, height)."""
+    """``"9x9"`` → ``(width, height)``; an :class:`argparse.ArgumentTypeError` otherwise.
+
+    The range is checked by the command that uses the size (it depends on the game).
+
+    >>> parse_size("12X4")
+    (12, 4)
+    >>> parse_size("9")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a size like 9x9, found '9'
+    """
+    parts = text.strip().lower().split("x")
     try:
-        width, height = (int(part) for part in text.lower().split("x"))
+        width, height = (int(part) for part in parts)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a size like 9x9, found {text!r}") from None
-    if width < 1 or height < 1:
-        raise argparse.ArgumentTypeError(f"expected a size like 9x9, found {text!r}")
     return width, height
-
-
-def positive_int(text: str) -> int:
-    """A whole number ≥ 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, found {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, found {text!r}")
-    return value
-
-
-def nonnegative_int(text: str) -> int:
-    """A whole number ≥ 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, found {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0, found {text!r}")
-    return value
-
-
-def positive_float(text: str) -> float:
-    """A finite number > 0 (``nan``, ``inf``, 0 and negatives are refused)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, found {text!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number, found {text!r}")
-    return value
-
-
-def write_output(text: str, path: str | None, *, overwrite: bool = False) -> None:
-    """Write ``text`` to ``path`` (``None`` or ``"-"``: stdout), whole or not at all.
-
-    An existing file is refused unless ``overwrite``; a folder, a missing parent folder or a full
-    disk is an :class:`OptionError` naming the path, and leaves no partial file behind.
-    """
-    if not text.endswith("\n"):
-        text += "\n"
-    if path is None or path == "-":
-        sys.stdout.write(text)
-        return
-    target = Path(path)
-    if target.is_dir():
-        raise OptionError(f"{path}: is a folder, not a file to write")
-    if target.exists() and not overwrite and target.is_file():
-        raise OptionError(f"{path}: already exists (add --overwrite to replace it)")
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise OptionError(f"{path}: the folder {folder} does not exist")
-    if target.exists() and not target.is_file():  # a device such as /dev/null or /dev/full
-        try:
-            with target.open("w", encoding="utf-8") as handle:
-                handle.write(text)
-        except OSError as exc:
-            raise OptionError(f"{path}: cannot write: {exc.strerror or exc}") from None
-        return
-    handle_fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=folder)
-    try:
-        with os.fdopen(handle_fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if overwrite:
-            os.replace(temporary, target)
-        else:
-            os.link(temporary, target)  # fails if a file appeared meanwhile: never replaced
-            os.unlink(temporary)
-    except FileExistsError:
-        os.unlink(temporary)
-        raise OptionError(f"{path}: already exists (add --overwrite to replace it)") from None
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise OptionError(f"{path}: cannot write: {exc.strerror or exc}") from None
-
