@@ -4,6 +4,19 @@ An *agent* is any callable ``agent(state) -> action`` used at decision nodes; ch
 sampled from the game's exact probabilities with a seeded generator, so a game is a pure function
 of (forest, agent, seed).
 
+The turn log has one record per turn played, quiet turns included. A quiet turn has no action:
+the engine spends it inside the action that ended the turn before. It is one of
+
+- ``skipped: another dog`` or ``skipped: squirrel``: the turn after investigating that
+  distraction (both set "skip the next turn");
+- ``resting``: the turn at stamina 0, which brings stamina back to 3.
+
+A skipped turn comes first and a rest can follow it (a squirrel's -1 stamina can empty it), so a
+quiet stretch is one skip, one rest, or a skip then a rest. The log tells them apart from the
+state before and after the action that ended the turn: the distraction investigated by that
+action (or the squirrel whose run it chose) is the skip's cause; the other quiet turns are rests.
+Quiet turns at the very end of a lost game are logged too.
+
 >>> import solver
 >>> from solver.games.dog.play import play_game, random_agent
 >>> game = solver.load_game("dog", forest="dog/tiny-example", engine="reference")
@@ -17,11 +30,17 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from solver.game import Game, State
+from solver.games.dog.forest import Forest, Terrain
 
 Agent = Callable[[State], int]
-QUIET_TURN = "(no move: a skipped turn or a rest)"
+SKIPPED_DOG = "skipped: another dog"
+SKIPPED_SQUIRREL = "skipped: squirrel"
+RESTING = "resting"
+#: Every label a quiet turn (a turn with no action) may carry in the log.
+QUIET_TURNS = (SKIPPED_DOG, SKIPPED_SQUIRREL, RESTING)
 
 
 @dataclass
@@ -71,31 +90,60 @@ def play_game(game: Game, agent: Agent, seed: int = 0, state: State | None = Non
     """Play to the end from ``state`` (default: the start), sampling chance with ``seed``."""
     rng = random.Random(seed)
     state = state.clone() if state is not None else game.new_initial_state()
-    trail = [_position(state)]
-    turns: list[TurnRecord] = []
+    forest = game.forest  # type: ignore[attr-defined]
+    before = _view(state)
+    trail = [_position(before)]
+    turns: list[TurnRecord] = [] if state.is_terminal() else [TurnRecord(before["turn"])]
     while not state.is_terminal():
-        turn = _turn(state)
-        if not turns or turns[-1].turn != turn:
-            first_missing = turns[-1].turn + 1 if turns else 1
-            for quiet in range(first_missing, turn):  # turns spent with no action at all
-                turns.append(TurnRecord(quiet, [QUIET_TURN]))
-            turns.append(TurnRecord(turn))
         action = sample_chance(state, rng) if state.is_chance_node() else agent(state)
         turns[-1].actions.append(state.action_to_string(action))
         state.apply_action(action)
-        position = _position(state)
+        after = _view(state)
+        turn = turns[-1].turn
+        if state.is_terminal():
+            if after["outcome"] == "loss":  # quiet turns up to the last one, included
+                turns += _quiet_turns(forest, before, after, turn + 1, after["turn"] + 1)
+        elif after["turn"] != turn:  # the action ended the turn
+            turns += _quiet_turns(forest, before, after, turn + 1, after["turn"])
+            turns.append(TurnRecord(after["turn"]))
+        position = _position(after)
         if position != trail[-1]:
             trail.extend(_straight_cells(trail[-1], position))
+        before = after
     return PlayRecord(final=state, trail=trail, turns=turns)
 
 
-def _position(state: State) -> tuple[int, int]:
-    pos = state.to_dict()["pos"]  # type: ignore[attr-defined]
-    return (pos[0], pos[1])
+def _quiet_turns(
+    forest: Forest, before: dict[str, Any], after: dict[str, Any], first: int, stop: int
+) -> list[TurnRecord]:
+    """Records for the quiet turns ``first..stop-1`` spent inside one action (see the module)."""
+    skip = _skip_cause(forest, before, after)
+    return [
+        TurnRecord(turn, [skip if k == 0 and skip is not None else RESTING])
+        for k, turn in enumerate(range(first, stop))
+    ]
 
 
-def _turn(state: State) -> int:
-    return int(state.to_dict()["turn"])  # type: ignore[attr-defined]
+def _skip_cause(forest: Forest, before: dict[str, Any], after: dict[str, Any]) -> str | None:
+    """Why the action between ``before`` and ``after`` skips the next turn, or None."""
+    if before["phase"] == "squirrel":  # the action chose the squirrel's run
+        return SKIPPED_SQUIRREL
+    resolved = {tuple(c) for c in after["resolved"]} - {tuple(c) for c in before["resolved"]}
+    for row, col in resolved:  # investigating ends the move: one distraction at most
+        terrain = forest.terrain((row, col))
+        if terrain == Terrain.DOG:
+            return SKIPPED_DOG
+        if terrain == Terrain.SQUIRREL:
+            return SKIPPED_SQUIRREL
+    return None
+
+
+def _view(state: State) -> dict[str, Any]:
+    return state.to_dict()  # type: ignore[attr-defined,no-any-return]
+
+
+def _position(view: dict[str, Any]) -> tuple[int, int]:
+    return (view["pos"][0], view["pos"][1])
 
 
 def _straight_cells(a: tuple[int, int], b: tuple[int, int]) -> list[tuple[int, int]]:
