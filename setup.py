@@ -27,8 +27,12 @@ def _extensions() -> list[Extension]:
 
 
 def _packages() -> list[str]:
-    """The library's packages plus the shipped data under ``puzzles/`` as ``solver._puzzles``."""
-    data = ["solver._puzzles"] + [
+    """The library's packages plus the shipped data.
+
+    ``puzzles/`` ships as ``solver._puzzles``; the kernel interface's ``.pxd`` files in ``ext/``
+    ship as ``solver/include`` (``solver.get_include()``), so other Cython code can cimport it.
+    """
+    data = ["solver._puzzles", "solver.include"] + [
         "solver._puzzles." + ".".join(d.relative_to(HERE / "puzzles").parts)
         for d in sorted((HERE / "puzzles").rglob("*"))
         if d.is_dir() and not d.name.startswith((".", "__"))

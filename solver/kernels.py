@@ -7,6 +7,9 @@ contract. :func:`kernel_of` gives both capsules, or ``None`` for a state of a pu
 so no caller tests for the methods by hand. This module imports nothing compiled: it works
 without the extension, where every state is a reference state.
 
+:func:`get_include` (also ``solver.get_include()``) is the folder of the interface's ``.pxd``
+files, for other Cython code that wants to ``cimport`` it.
+
 >>> import solver
 >>> game = solver.load_game("dog", forest="dog/tiny-example", engine="reference")
 >>> kernel_of(game.new_initial_state()) is None
@@ -15,11 +18,16 @@ True
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
 from typing import Any, NamedTuple
 
-from solver.errors import OptionError
+from solver.errors import ExtensionMissingError, OptionError
 
-__all__ = ["KernelCapsules", "game_of", "kernel_of"]
+__all__ = ["KernelCapsules", "game_of", "get_include", "kernel_of"]
+
+_INCLUDE_PACKAGE = "solver.include"  # ext/*.pxd, shipped in the wheel as solver/include/
+_SOURCE_INCLUDE = Path(__file__).resolve().parent.parent / "ext"
 
 
 class KernelCapsules(NamedTuple):
@@ -56,3 +64,29 @@ def kernel_of(state: Any) -> KernelCapsules | None:
             f"{type(state).__name__} has _state_capsule() but its game has no _kernel_handle()"
         )
     return KernelCapsules(make_handle(), make_state())
+
+
+def get_include() -> str:
+    """The folder holding the kernel interface's ``.pxd`` files (``state.pxd``, ``rng.pxd``).
+
+    Like ``numpy.get_include()``: give it to Cython so another project's kernel or searcher can
+    ``from state cimport KernelVTable, KernelHandle, handle_capsule`` and
+    ``from rng cimport splitmix64_next``::
+
+        cythonize(extensions, include_path=[solver.get_include()])
+
+    The wheel installs the files as ``solver/include/``; a source checkout uses ``ext/``.
+
+    >>> from pathlib import Path
+    >>> sorted(p.name for p in Path(get_include()).glob("*.pxd"))
+    ['rng.pxd', 'state.pxd']
+    """
+    spec = importlib.util.find_spec(_INCLUDE_PACKAGE)
+    folders = list(spec.submodule_search_locations or []) if spec is not None else []
+    for folder in [*folders, str(_SOURCE_INCLUDE)]:
+        if (Path(folder) / "state.pxd").is_file():
+            return str(Path(folder).resolve())
+    raise ExtensionMissingError(
+        "the kernel interface's .pxd files are not installed (expected solver/include/state.pxd "
+        "in the installed package); reinstall forest-solver"
+    )

@@ -36,6 +36,7 @@ from typing import Any, Protocol
 
 from solver.errors import ExtensionMissingError, IllegalActionError, OptionError
 from solver.game import CHANCE, TERMINAL
+from solver.kernels import game_of, kernel_of
 from solver.rng import SplitMix64, check_seed
 from solver.search.evaluators import (
     DEFAULT_C,
@@ -90,10 +91,6 @@ def default_c(evaluator: str) -> float:
 
 
 # -- kernel states ----------------------------------------------------------------------------
-def _is_kernel_state(state: Any) -> bool:
-    return callable(getattr(state, "_state_capsule", None))
-
-
 def _kernel_module() -> Any:
     try:
         import solver._ext.mcts as ext
@@ -106,25 +103,15 @@ def _kernel_module() -> Any:
     return ext
 
 
-def _state_game(state: Any) -> Any:
-    game = getattr(state, "game", None)
-    if game is None and callable(getattr(state, "get_game", None)):
-        game = state.get_game()
-    if game is None or not callable(getattr(game, "_kernel_handle", None)):
-        raise OptionError(
-            f"{type(state).__name__} has _state_capsule() but its game has no _kernel_handle()"
-        )
-    return game
-
-
 def has_heuristic(state: Any) -> bool:
     """Whether ``state`` can be valued by a heuristic: a kernel with one, or ``heuristic()``."""
-    if _is_kernel_state(state):
+    capsules = kernel_of(state)
+    if capsules is not None:
         try:
             ext = _kernel_module()
         except ExtensionMissingError:
             return False
-        return bool(ext.kernel_has_heuristic(_state_game(state)._kernel_handle()))
+        return bool(ext.kernel_has_heuristic(capsules.handle))
     return callable(getattr(state, "heuristic", None))
 
 
@@ -169,7 +156,10 @@ class _KernelTree:
 
     def __init__(self, state: Any, game: Any) -> None:
         ext = _kernel_module()
-        self.tree = ext.Tree(game, game._kernel_handle(), state._state_capsule())
+        capsules = kernel_of(state)
+        if capsules is None:
+            raise OptionError(f"{type(state).__name__} is not a compiled-kernel state")
+        self.tree = ext.Tree(game, capsules.handle, capsules.state)
 
     @property
     def node_count(self) -> int:
@@ -192,7 +182,8 @@ class _KernelTree:
         return list(self.tree.children(node))
 
     def matches(self, state: Any) -> bool:
-        return bool(self.tree.matches(state._state_capsule()))
+        capsules = kernel_of(state)
+        return capsules is not None and bool(self.tree.matches(capsules.state))
 
     def advance(self, action: int) -> None:
         try:
@@ -262,10 +253,11 @@ def _engine_for(state: Any, evaluator: Evaluator | EvaluatorLike) -> tuple[str, 
     """
     needs = isinstance(evaluator, Evaluator) and evaluator.needs_heuristic
     name = name_of(evaluator)
-    if _is_kernel_state(state) and type(evaluator) in _CODES:
+    capsules = kernel_of(state)
+    if capsules is not None and type(evaluator) in _CODES:
         ext = _kernel_module()
-        game = _state_game(state)
-        if needs and not ext.kernel_has_heuristic(game._kernel_handle()):
+        game = game_of(state)
+        if needs and not ext.kernel_has_heuristic(capsules.handle):
             raise OptionError(
                 f"evaluator {name!r} needs a kernel with a heuristic; {game!r} has none"
             )

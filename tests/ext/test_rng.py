@@ -1,0 +1,92 @@
+"""The compiled SplitMix64 (``ext/rng.pxd``) and its Python twin (``solver/rng.py``) agree.
+
+The searchers' results for a seed depend on the two drawing the same stream: the raw outputs,
+the uniform doubles and the bounded indices are compared number for number, and the dog
+kernel's C playout loop (which draws from ``rng.pxd`` too) is replayed in Python on the
+*reference* engine with ``solver.rng.SplitMix64``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from solver import puzzles
+from solver.games.dog.rules import DogGame
+from solver.rng import MASK64, SplitMix64
+
+mcts = pytest.importorskip("solver._ext.mcts")
+
+SEEDS = [0, 1, 7, 42, 0x9E3779B97F4A7C15, MASK64 - 1, MASK64]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_raw_outputs_agree(seed):
+    rng = SplitMix64(seed)
+    assert mcts._splitmix_stream(seed, 200) == [rng.next() for _ in range(200)]
+
+
+def test_known_outputs():
+    # The published first outputs of SplitMix64 seeded with 0.
+    assert mcts._splitmix_stream(0, 2) == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_uniform_doubles_agree(seed):
+    rng = SplitMix64(seed)
+    compiled = mcts._splitmix_stream(seed, 200, "uniform")
+    assert compiled == [rng.uniform() for _ in range(200)]
+    assert all(0.0 <= u < 1.0 for u in compiled)
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 7, 64, 1000, 2**31 - 1])
+@pytest.mark.parametrize("seed", [0, 3, MASK64])
+def test_bounded_indices_agree(seed, k):
+    rng = SplitMix64(seed)
+    compiled = mcts._splitmix_stream(seed, 100, "below", k)
+    assert compiled == [rng.below(k) for _ in range(100)]
+    assert all(0 <= i < k for i in compiled)
+
+
+def test_stream_hook_rejects_bad_arguments():
+    with pytest.raises(ValueError, match="kind"):
+        mcts._splitmix_stream(0, 1, "gauss")
+    with pytest.raises(ValueError, match="at least 1"):
+        mcts._splitmix_stream(0, 1, "below", 0)
+    with pytest.raises(OverflowError):
+        mcts._splitmix_stream(-1, 1)
+
+
+def _python_playouts(game, n_games: int, seed: int) -> tuple[int, int, int]:
+    """``solver._ext.dog.random_playouts`` in Python: the same draws, in the same order."""
+    rng = SplitMix64(seed)
+    applied = wins = 0
+    for _ in range(n_games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                u = rng.uniform()
+                chosen, total = outcomes[-1][0], 0.0
+                for action, probability in outcomes:
+                    total += probability
+                    if u < total:
+                        chosen = action
+                        break
+            else:
+                legal = state.legal_actions()
+                chosen = legal[rng.below(len(legal))]
+            state.apply_action(chosen)
+            applied += 1
+        wins += state.returns()[0] == 1.0
+    return n_games, applied, wins
+
+
+@pytest.mark.parametrize(
+    ("name", "seed"), [("dog/tiny-example", 5), ("dog/shout-gauntlet", 11), ("dog/stick", 3)]
+)
+def test_kernel_playout_loop_draws_the_python_stream(name, seed):
+    dog = pytest.importorskip("solver._ext.dog")
+    forest = puzzles.load(name)
+    reference = DogGame(forest)
+    expected = _python_playouts(reference, 60, seed)
+    assert dog.random_playouts(dog.DogKernelGame(forest), 60, seed) == expected
