@@ -25,6 +25,7 @@ from solver.errors import (
     SolverError,
 )
 from solver.game import CHANCE, TERMINAL, Game, State
+from solver.kernels import get_include
 from solver.registry import game_spec, load_game, registered_games
 from solver.spec import GameSpec
 
@@ -73,6 +74,7 @@ __all__ = [
     "best_move",
     "evaluate",
     "game_spec",
+    "get_include",
     "load_game",
     "puzzles",
     "registered_games",
