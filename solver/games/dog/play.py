@@ -139,7 +139,7 @@ def _skip_cause(forest: Forest, before: dict[str, Any], after: dict[str, Any]) -
 
 
 def _view(state: State) -> dict[str, Any]:
-    return state.to_dict()  # type: ignore[attr-defined,no-any-return]
+    return state.to_dict()  # type: ignore[attr-defined]
 
 
 def _position(view: dict[str, Any]) -> tuple[int, int]:
