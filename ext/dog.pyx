@@ -88,6 +88,8 @@ cdef enum:
     T_TREE = 3
     T_SQUIRREL = 4
     T_SCENT_N = 5
+    T_SCENT_E = 6
+    T_SCENT_S = 7
     T_SCENT_W = 8
     T_DOG = 9
     T_STICK = 10
@@ -159,8 +161,8 @@ ACTION_IDS = {
 """The action ids of ``ext/dog.pyx`` by name (tests hold them to ``rules.py``)."""
 TERRAIN_CODES = {
     "OPEN": T_OPEN, "UNDERGROWTH": T_UNDERGROWTH, "PUDDLE": T_PUDDLE, "TREE": T_TREE,
-    "SQUIRREL": T_SQUIRREL, "SCENT_N": T_SCENT_N, "SCENT_W": T_SCENT_W, "DOG": T_DOG,
-    "STICK": T_STICK,
+    "SQUIRREL": T_SQUIRREL, "SCENT_N": T_SCENT_N, "SCENT_E": T_SCENT_E, "SCENT_S": T_SCENT_S,
+    "SCENT_W": T_SCENT_W, "DOG": T_DOG, "STICK": T_STICK,
 }
 """The terrain codes the kernel reads (tests hold them to ``forest.Terrain``)."""
 RULE_CONSTANTS = {

@@ -59,6 +59,15 @@ cdef enum Status:
 cdef double VALUE_EPS = 1e-12
 cdef double PLIES_EPS = 1e-9
 
+SEARCH_CONSTANTS = {
+    "MAX_PLAYERS": MAX_PLAYERS,
+    "MAX_PLIES": MAX_PLIES,
+    "VALUE_EPS": VALUE_EPS,
+    "PLIES_EPS": PLIES_EPS,
+    "KERNEL_MAX_ACTIONS": KERNEL_MAX_ACTIONS,
+}
+"""The limits and tolerances compiled in (tests hold ``solver.search.expectimax`` to them)."""
+
 
 ctypedef struct EntryHeader:      # 32 bytes, then values, plies, state
     uint64_t hash

@@ -12,6 +12,7 @@ import gc
 import importlib.util
 import pickle
 import random
+import struct
 import sys
 from ctypes import (
     CFUNCTYPE,
@@ -35,6 +36,7 @@ from solver.errors import ExtensionMissingError, OptionError
 from solver.game import CHANCE, TERMINAL
 from solver.games.dog.kernel import KernelDogGame
 from solver.games.dog.rules import DogGame
+from solver.rng import MASK64
 
 dog = pytest.importorskip("solver._ext.dog")
 
@@ -94,6 +96,20 @@ def test_capsule_names_and_constants():
     assert len(state._to_bytes()) == dog.STATE_SIZE
     assert dog.NUM_DISTINCT_ACTIONS == game.num_distinct_actions() == 15
     assert dog.MAX_CHANCE_OUTCOMES == game.max_chance_outcomes() == 3
+
+
+def test_compiled_codes_are_the_reference_rules():
+    # The kernel's enums are its own copy of rules.py's numbers: every one must agree.
+    from solver.games.dog import rules
+    from solver.games.dog.forest import Terrain
+
+    assert {name: getattr(rules, name) for name in dog.ACTION_IDS} == dog.ACTION_IDS
+    assert sorted(dog.ACTION_IDS.values()) == list(range(rules.NUM_DISTINCT_ACTIONS))
+    assert dog.NUM_DISTINCT_ACTIONS == rules.NUM_DISTINCT_ACTIONS
+    assert {t.name: int(t) for t in Terrain} == dog.TERRAIN_CODES
+    assert {name: int(phase) for phase, name in rules.PHASE_NAMES.items()} == dog.PHASE_CODES
+    assert {name: getattr(rules, name) for name in dog.RULE_CONSTANTS} == dog.RULE_CONSTANTS
+    assert set(dog.RULE_CONSTANTS) >= {"START_STAMINA", "REST_STAMINA", "SHOUT_COST"}
 
 
 def test_vtable_fields():
@@ -176,6 +192,33 @@ def test_state_from_capsule_copies_the_struct():
 
 
 # -- hashing and equality --------------------------------------------------------------------------
+def _rotl(x: int, r: int) -> int:
+    return ((x << r) | (x >> (64 - r))) & MASK64
+
+
+def _hash_twin(raw: bytes) -> int:
+    """``dog_hash`` in Python: xxHash64-style rounds over the struct's words, SplitMix64's mix."""
+    h = (0x27D4EB2F165667C5 + len(raw)) & MASK64
+    for (word,) in struct.iter_unpack("<Q", raw):
+        h ^= (_rotl((word * 0xC2B2AE3D27D4EB4F) & MASK64, 31) * 0x9E3779B185EBCA87) & MASK64
+        h = (_rotl(h, 27) * 0x9E3779B185EBCA87 + 0x85EBCA77C2B2AE63) & MASK64
+    h = ((h ^ (h >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    h = ((h ^ (h >> 27)) * 0x94D049BB133111EB) & MASK64
+    return h ^ (h >> 31)
+
+
+def test_hash_is_the_documented_function():
+    game = _game("dog/shout-gauntlet")
+    rng = random.Random(3)
+    for _ in range(5):
+        state = game.new_initial_state()
+        while True:
+            assert state._hash() == _hash_twin(state._to_bytes())
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
 def test_equal_states_hash_equal():
     game = _game()
     state = game.new_initial_state()
