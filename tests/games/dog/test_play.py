@@ -1,8 +1,8 @@
 """Tests of the dog game driver's turn log: quiet turns say what happened.
 
-The hand-made forests force each kind of quiet turn (RULES: a skipped turn after another dog or a
-squirrel, a rest at stamina 0, a skip then a rest) whatever the dice roll, so the expected logs are
-derived by hand from the rules; both engines must give them.
+The hand-made forests force each kind of quiet turn (see docs/rules/dog.md: a skipped turn after
+another dog or a squirrel, a rest at stamina 0, a skip then a rest) whatever the dice roll, so the
+expected logs are derived by hand from the rules; both engines must give them.
 """
 
 from __future__ import annotations
