@@ -1,14 +1,43 @@
-"""Small helpers shared by the command-line modules (argument types).
+"""Helpers shared by the ``forest`` command's modules: argument types and safe output files.
+
+Argument types raise :class:`argparse.ArgumentTypeError`, which argparse turns into one line
+``forest ...: error: argument --size: ...`` and exit status 2. Output files are written whole or
+not at all (a temporary file in the same folder, then an atomic rename) and an existing file is
+never replaced unless the user asked with ``--overwrite``.
 
 >>> parse_size("9x7")
 (9, 7)
+>>> positive_float("0")
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: expected a positive number, found '0'
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import math
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
 
-__all__ = ["parse_size"]
+from solver.errors import OptionError
+from solver.files import MAX_FILE_BYTES, read_bytes
+
+__all__ = [
+    "MAX_INPUT_BYTES",
+    "nonnegative_int",
+    "parse_size",
+    "positive_float",
+    "positive_int",
+    "progress_line",
+    "read_state_text",
+    "read_text_file",
+    "write_output",
+]
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -29,3 +58,116 @@ def parse_size(text: str) -> tuple[int, int]:
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a size like 9x9, found {text!r}") from None
     return width, height
+
+
+def positive_int(text: str) -> int:
+    """A whole number ≥ 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, found {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, found {text!r}")
+    return value
+
+
+def nonnegative_int(text: str) -> int:
+    """A whole number ≥ 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, found {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0, found {text!r}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """A finite number > 0 (``nan``, ``inf``, 0 and negatives are refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, found {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number, found {text!r}")
+    return value
+
+
+MAX_INPUT_BYTES = MAX_FILE_BYTES
+"""The largest state or game file the command line reads."""
+
+
+def read_text_file(path: str, what: str = "file") -> str:
+    """A UTF-8 text file read whole, refused past :data:`MAX_INPUT_BYTES` with a clear error."""
+    data = read_bytes(path, what, MAX_INPUT_BYTES)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise OptionError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+
+
+def read_state_text(value: str) -> str:
+    """``--state``: JSON text as given (it starts with ``{``), or the text of the file it names."""
+    if value.lstrip().startswith("{"):
+        if len(value) > MAX_INPUT_BYTES:
+            raise OptionError(f"--state is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MB")
+        return value
+    return read_text_file(value, "state file")
+
+
+def progress_line(label: str, total: int) -> Callable[[int], None] | None:
+    """A progress callback that redraws ``label 37/500`` on stderr, or ``None`` off a terminal."""
+    if not sys.stderr.isatty() or total < 2:
+        return None
+
+    def show(done: int) -> None:
+        end = "\n" if done >= total else ""
+        print(f"\r{label} {done}/{total}", end=end, file=sys.stderr, flush=True)
+
+    return show
+
+
+def write_output(text: str, path: str | None, *, overwrite: bool = False) -> None:
+    """Write ``text`` to ``path`` (``None`` or ``"-"``: stdout), whole or not at all.
+
+    An existing file is refused unless ``overwrite``; a folder, a missing parent folder or a full
+    disk is an :class:`OptionError` naming the path, and leaves no partial file behind.
+    """
+    if not text.endswith("\n"):
+        text += "\n"
+    if path is None or path == "-":
+        sys.stdout.write(text)
+        return
+    target = Path(path)
+    if target.is_dir():
+        raise OptionError(f"{path}: is a folder, not a file to write")
+    if target.exists() and not overwrite and target.is_file():
+        raise OptionError(f"{path}: already exists (add --overwrite to replace it)")
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise OptionError(f"{path}: the folder {folder} does not exist")
+    if target.exists() and not target.is_file():  # a device such as /dev/null or /dev/full
+        try:
+            with target.open("w", encoding="utf-8") as handle:
+                handle.write(text)
+        except OSError as exc:
+            raise OptionError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        return
+    handle_fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=folder)
+    try:
+        with os.fdopen(handle_fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if overwrite:
+            os.replace(temporary, target)
+        else:
+            os.link(temporary, target)  # fails if a file appeared meanwhile: never replaced
+            os.unlink(temporary)
+    except FileExistsError:
+        os.unlink(temporary)
+        raise OptionError(f"{path}: already exists (add --overwrite to replace it)") from None
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise OptionError(f"{path}: cannot write: {exc.strerror or exc}") from None

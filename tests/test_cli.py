@@ -70,7 +70,7 @@ def test_random_game_is_reproducible(capsys):
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [
-        (["dog", "show", "/no/such/file.forest"], "No such file"),
+        (["dog", "show", "/no/such/file.forest"], "/no/such/file.forest: no such forest file"),
         (["dog", "show", "dog/no-such-puzzle"], "no-such-puzzle"),
         (["dog", "generate", "--size", "40x3"], "width must be from 2 to 16"),
     ],
@@ -152,6 +152,31 @@ def test_best_move_from_a_state_json(capsys):
     assert report["best_action"] in {"N", "E", "S", "W"}
 
 
+@pytest.mark.parametrize(
+    ("puzzle", "exact"),
+    [
+        # tiny-example: a win whatever the dice do (`forest analyse` classes it "guaranteed"
+        # with its AND-OR proof search); too large for today's plain exact expectimax
+        ("dog/tiny-example", 1.0),
+        ("dog/another-dog", None),  # None: solved exactly here
+    ],
+)
+def test_best_move_estimate_agrees_with_the_exact_value(capsys, puzzle, exact):
+    import json
+
+    # best-move searches with the mcts agent's configuration, so its estimate from the start
+    # (a chance node: every roll searched) lands near the exact value, which the random-rollout
+    # search did not (0.82 against 1.00 on tiny-example).
+    if exact is None:
+        code, out, _ = run(capsys, "dog", "solve", puzzle, "--exact", "--json")
+        exact = json.loads(out)["value"]
+    code, out, _ = run(capsys, "dog", "best-move", puzzle, "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["value_kind"] == "win probability" and report["exact"] is False
+    assert report["value"] == pytest.approx(exact, abs=0.03)
+
+
 def test_best_move_rejects_a_bad_state(capsys):
     code, _, err = run(capsys, "dog", "best-move", "dog/tiny-2x2", "--state", '{"phase": 3}')
     assert code == 2
@@ -168,8 +193,59 @@ def test_play_reports_a_reproducible_win_rate(capsys, agent):
     second = run(capsys, *argv)
     assert first[0] == 0 and first[1] == second[1]
     report = json.loads(first[1])
-    assert report["games"] == 30 and 0 <= report["wins"] <= 30
-    assert report["ci_low"] <= report["win_rate"] <= report["ci_high"]
+    assert set(report) >= {"game", "games", "seed", "players", "ties"}
+    assert (report["game"], report["games"], report["seed"], report["ties"]) == ("dog", 30, 4, 0)
+    (player,) = report["players"]
+    assert set(player) >= {"seat", "agent", "wins", "win_rate", "ci_low", "ci_high", "mean_score"}
+    assert (player["seat"], player["agent"]) == (0, agent)
+    assert 0 <= player["wins"] <= 30 and player["win_rate"] == player["wins"] / 30
+    assert player["ci_low"] <= player["win_rate"] <= player["ci_high"]
+    # one player, returns 1 or 0: the mean score is the win rate
+    assert player["mean_score"] == pytest.approx(player["win_rate"])
+
+
+def test_play_exact_agent_wins_at_the_exact_rate(capsys):
+    import json
+
+    # tiny-2x2 is won with probability exactly 2/3 (the test above); 600 games of the exact
+    # agent must land within a 4-sigma band of it.
+    code, out, _ = run(capsys, "dog", "play", "dog/tiny-2x2", "--agent", "exact", "--games",
+                       "600", "--seed", "1", "--json")  # fmt: skip
+    assert code == 0
+    rate = json.loads(out)["players"][0]["win_rate"]
+    assert abs(rate - 2 / 3) < 4 * (2 / 9 / 600) ** 0.5
+
+
+def test_version_and_games(capsys):
+    import json
+    import tomllib
+    from pathlib import Path
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    version = tomllib.loads(
+        (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text(encoding="utf-8")
+    )["project"]["version"]
+    assert capsys.readouterr().out == f"forest {version}\n"
+    code, out, _ = run(capsys, "games", "--json")
+    assert code == 0
+    games = {row["name"]: row for row in json.loads(out)}
+    assert games["dog"]["engines"] == ["kernel", "reference"] and games["dog"]["players"] == [1]
+    assert all(set(row) >= {"name", "engines", "players"} for row in games.values())
+
+
+def test_play_flag_errors_are_one_line(capsys):
+    for argv, needle in [
+        (["--agents", "mcts,random"], "dog is played by 1 player(s), not 2"),
+        (["--agents", "mcts,,random"], "comma-separated list of agent names"),
+        (["--agent", "mcts", "--agents", "mcts"], "not both"),
+        (["--agent", "alphazero"], "unknown agent 'alphazero' for dog"),
+        (["--players", "3"], "dog is played by 1 player(s), not 3"),
+    ]:
+        code, out, err = run(capsys, "dog", "play", "dog/tiny-2x2", "--games", "2", *argv)
+        assert (code, out) == (2, ""), argv
+        assert err.count("\n") == 1 and needle in err, (argv, err)
 
 
 def test_route_with_conditions(capsys):

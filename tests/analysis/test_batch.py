@@ -255,7 +255,7 @@ def test_a_malformed_forest_is_reported_in_its_row(tmp_path):
     with pytest.raises(FormatError) as expected:
         load_forest(bad)
     assert row["error"] == f"FormatError: {expected.value}"
-    assert by_source.loc[str(tmp_path / "missing.forest"), "error"].startswith("FileNotFoundError")
+    assert by_source.loc[str(tmp_path / "missing.forest"), "error"].startswith("OptionError")
     good = frame[frame["error"].isna()]
     assert len(good) == 4 and (good["width"] == 6).all() and (good["height"] == 5).all()
     assert pd.isna(row["width"])  # unknown for a file that could not be read

@@ -305,7 +305,7 @@ def test_analyse_source_bad_input_raises(tmp_path) -> None:
         analyse_source({"source": "nothing"})
     with pytest.raises(OptionError):
         AnalysisOptions(mcts_games=-1)
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(OptionError):
         analyse_source({"path": str(tmp_path / "missing.forest")})
 
 

@@ -120,7 +120,7 @@ def test_unloadable_forests_and_bad_routes_are_noted(tmp_path):
     )  # fmt: skip
     text = write_report(frame, tmp_path).read_text(encoding="utf-8")
     hardest = text.split("## The 5 hardest")[1].split("## The 5 easiest")[0]
-    assert "cannot load the forest (FileNotFoundError" in hardest
+    assert "cannot load the forest (OptionError" in hardest
     assert "route not drawn (trail cell (9, 9) lies outside the 5x5 grid)" in hardest
     assert "| 4 | seed:5 | 5x5 | uncertain |  | 0.5000 | route not drawn" in hardest
     assert "hardest-2" not in hardest  # nothing drawn for the forest that is gone

@@ -615,7 +615,7 @@ def load_forest(path: str | os.PathLike[str]) -> Forest:
     """Read a ``.forest`` file (UTF-8, an optional byte-order mark).
 
     Bad UTF-8 raises :class:`~solver.errors.FormatError` at the line and column of the bad byte;
-    a missing or unreadable file raises the usual :class:`OSError`.
+    a missing, unreadable or oversized file raises :class:`~solver.errors.OptionError` naming it.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as tmp:
@@ -629,7 +629,9 @@ def load_forest(path: str | os.PathLike[str]) -> Forest:
     ...
     solver.errors.FormatError: line 2, column 3: expected UTF-8 text, found the byte 0xff
     """
-    return parse_forest(_decode(Path(path).read_bytes()))
+    from solver.files import read_bytes
+
+    return parse_forest(_decode(read_bytes(path, "forest file")))
 
 
 def _decode(data: bytes) -> str:

@@ -1,0 +1,491 @@
+"""The commands every game gets: ``forest GAME show | list | render | best-move | solve | play``.
+
+They are written once, over the game protocol and the game's declaration
+(:class:`~solver.spec.GameSpec`); a game adds its own commands through ``GameSpec.add_commands``.
+A command whose hook a game lacks says ``... is not supported for GAME`` (exit 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from solver.cli_common import (
+    nonnegative_int,
+    positive_float,
+    positive_int,
+    progress_line,
+    read_state_text,
+    write_output,
+)
+from solver.errors import FormatError, OptionError, SearchBudgetError
+from solver.spec import GameSpec, Opened
+
+__all__ = ["add_game_commands"]
+
+DEFAULT_ITERATIONS = 1000
+DEFAULT_MEMORY_MB = 1024.0
+
+
+# -- opening a position ----------------------------------------------------------------------------
+def _open(spec: GameSpec, args: argparse.Namespace) -> Opened:
+    """The game and position the command's FILE, ``--engine``, ``--players`` and ``--state`` say."""
+    players = getattr(args, "players", None)
+    if players is not None and players not in spec.players:
+        allowed = ", ".join(str(p) for p in spec.players)
+        raise OptionError(f"{spec.name} is played by {allowed} player(s), not {players}")
+    opened = spec.open(getattr(args, "file", None), engine=args.engine, players=players)
+    state_text = getattr(args, "state", None)
+    if state_text:
+        try:
+            state = opened.game.state_from_json(read_state_text(state_text))
+        except RecursionError:
+            raise FormatError("a state nested this deeply", line=1, column=1) from None
+        return Opened(game=opened.game, state=state, source=opened.source)
+    return opened
+
+
+def _value_view(opened: Opened, player: int | None) -> int:
+    """The player whose view the values are given from (``--player``; default: the one to move)."""
+    state = opened.state
+    to_move = state.current_player()
+    if player is None:
+        return to_move if to_move >= 0 else 0
+    n = opened.game.num_players()
+    if not 0 <= player < n:
+        raise OptionError(f"--player must be a seat from 0 to {n - 1}, not {player}")
+    if to_move >= 0 and player != to_move and not hasattr(state, "resample_hidden"):
+        raise OptionError(
+            f"player {player} is not to move (player {to_move} is): a best move is for the "
+            "player to move"
+        )
+    return player
+
+
+def _budget_message(exc: SearchBudgetError, memory_mb: float) -> OptionError:
+    cap = getattr(exc, "cap_bytes", None)
+    entries = getattr(exc, "entries", None)
+    if cap is None:
+        return OptionError(str(exc))
+    return OptionError(
+        f"the exact search hit its memory cap of {memory_mb:g} MB after storing {entries} "
+        f"positions; raise it with --memory-mb (e.g. --memory-mb {max(1.0, 4 * memory_mb):g}) "
+        "or drop --exact for an MCTS estimate"
+    )
+
+
+# -- searching -----------------------------------------------------------------------------------
+def _search(state: Any, args: argparse.Namespace) -> Any:
+    from solver.agents import strong_mcts_options
+    from solver.search import best_move
+
+    if args.exact:
+        try:
+            return best_move(state, exact=True, memory_mb=args.memory_mb)
+        except SearchBudgetError as exc:
+            raise _budget_message(exc, args.memory_mb) from None
+    return best_move(
+        state, iterations=args.iterations, seed=args.seed, **strong_mcts_options(state)
+    )
+
+
+def _move_rows(result: Any) -> list[dict[str, Any]]:
+    return [
+        {"action": m.action, "label": m.label, "value": m.value, "visits": m.visits,
+         "pv": list(m.pv)}
+        for m in result.moves
+    ]  # fmt: skip
+
+
+def _decision_report(state: Any, args: argparse.Namespace) -> dict[str, Any]:
+    result = _search(state, args)
+    return {
+        "win_probability": result.value,
+        "value": result.value,
+        "exact": result.exact,
+        "best_action": result.best_label,
+        "moves": _move_rows(result),
+    }
+
+
+def _chance_report(state: Any, args: argparse.Namespace) -> dict[str, Any]:
+    """Best moves for every outcome of a chance node, each searched within the budget."""
+    from solver.search import evaluate
+
+    outcomes = []
+    total = 0.0
+    for action, probability in state.chance_outcomes():
+        child = state.clone()
+        child.apply_action(action)
+        label = state.action_to_string(action)
+        row: dict[str, Any] = {"outcome": label, "probability": probability}
+        if child.is_terminal() or child.is_chance_node():
+            try:
+                value = evaluate(
+                    child, exact=args.exact, iterations=args.iterations, seed=args.seed,
+                    **({"memory_mb": args.memory_mb} if args.exact else {}),
+                )  # fmt: skip
+            except SearchBudgetError as exc:
+                raise _budget_message(exc, args.memory_mb) from None
+            row.update(win_probability=value, best_action=None, moves=[])
+        else:
+            decision = _decision_report(child, args)
+            row.update(
+                win_probability=decision["value"],
+                best_action=decision["best_action"],
+                moves=decision["moves"],
+            )
+        total += probability * row["win_probability"]
+        outcomes.append(row)
+    return {
+        "win_probability": total,
+        "value": total,
+        "exact": bool(args.exact),
+        "best_action": None,
+        "chance": True,
+        "outcomes": outcomes,
+    }
+
+
+def _what_estimates(spec: GameSpec, args: argparse.Namespace) -> str:
+    if args.exact:
+        return f"{spec.value_kind} (exact)"
+    return (
+        f"{spec.value_kind} (MCTS estimate, {args.iterations} iterations, the mcts agent's "
+        "configuration)"
+    )
+
+
+def _print_moves(rows: list[dict[str, Any]], indent: str = "") -> None:
+    for rank, row in enumerate(rows, 1):
+        visits = f"  visits {row['visits']:>6}" if row["visits"] else ""
+        pv = " ".join(row["pv"][:8])
+        print(f"{indent}{rank}. {row['label']:<28} value {row['value']:.4f}{visits}  pv: {pv}")
+
+
+def _best_move(spec: GameSpec, args: argparse.Namespace) -> int:
+    opened = _open(spec, args)
+    state = opened.state
+    if state.is_terminal():
+        raise OptionError("the game is over: there is no move to choose")
+    player = _value_view(opened, args.player)
+    report = (
+        _chance_report(state, args) if state.is_chance_node() else _decision_report(state, args)
+    )
+    report = {"game": spec.name, "player": player, "value_kind": spec.value_kind, **report}
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    print(f"{_what_estimates(spec, args)}: {report['value']:.4f}")
+    if report.get("chance"):
+        for row in report["outcomes"]:
+            print(f"if {row['outcome']} (p={row['probability']:.3f}):")
+            _print_moves(row["moves"], indent="   ")
+    else:
+        _print_moves(report["moves"])
+    return 0
+
+
+def _solve(spec: GameSpec, args: argparse.Namespace) -> int:
+    from solver.agents import make_agent
+    from solver.play import play_match
+
+    opened = _open(spec, args)
+    game, state = opened.game, opened.state
+    report: dict[str, Any]
+    if args.exact:
+        from solver.search import expectimax
+
+        try:
+            result = expectimax(state, exact=True, memory_mb=args.memory_mb)
+        except SearchBudgetError as exc:
+            raise _budget_message(exc, args.memory_mb) from None
+        report = {"win_probability": result.value, "value": result.value, "exact": True,
+                  "best_action": result.best_label, "states": result.nodes,
+                  "seconds": round(result.elapsed, 3)}  # fmt: skip
+    else:
+        if state.is_terminal():
+            raise OptionError("the game is over: its value is its returns")
+        n = game.num_players()
+        agents = [make_agent("mcts", game, seed=args.seed, iterations=args.iterations)] * n
+        match = play_match(
+            game, ["mcts"] * n, agents, games=args.games, seed=args.seed, state=state,
+            progress=progress_line("played", args.games),
+        )  # fmt: skip
+        mcts = match.players[0]
+        report = {"win_probability": mcts.win_rate, "value": mcts.win_rate, "exact": False,
+                  "best_action": None, "ci_low": mcts.ci_low, "ci_high": mcts.ci_high,
+                  "games": args.games, "iterations": args.iterations,
+                  "mean_score": mcts.mean_score}  # fmt: skip
+        if not state.is_chance_node():
+            report["best_action"] = _search(state, args).best_label
+    report = {"game": spec.name, "value_kind": spec.value_kind, **report}
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    if report["exact"]:
+        print(f"exact {spec.value_kind}: {report['value']:.6f}"
+              f"  ({report['states']} states, {report['seconds']} s)")  # fmt: skip
+    else:
+        print(f"MCTS policy win rate: {report['value']:.4f}  95% CI "
+              f"[{report['ci_low']:.4f}, {report['ci_high']:.4f}] over {args.games} games "
+              f"({args.iterations} iterations per decision; an estimate of what the mcts agent "
+              "wins from here)")  # fmt: skip
+    if report["best_action"]:
+        print(f"best action: {report['best_action']}")
+    return 0
+
+
+def _agent_names(args: argparse.Namespace) -> list[str]:
+    """``--agents A,B,...`` or ``--agent A`` (default ``mcts``) as a list of names."""
+    if args.agents and args.agent:
+        raise OptionError("give --agents or --agent, not both")
+    text = args.agents or args.agent or "mcts"
+    names = [name.strip() for name in text.split(",")]
+    if any(not name for name in names):
+        raise OptionError(f"--agents is a comma-separated list of agent names, not {text!r}")
+    return names
+
+
+def _agent_list(names: list[str], players: int) -> list[str]:
+    """One agent name per seat: one name fills every seat."""
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise OptionError(
+            f"--agents names {len(names)} agent(s) for {players} player(s): give one per seat, "
+            "or one for every seat"
+        )
+    return names
+
+
+def _play(spec: GameSpec, args: argparse.Namespace) -> int:
+    from solver.agents import make_agent
+    from solver.play import play_match
+    from solver.rng import derive_seed
+
+    given = _agent_names(args)
+    if args.players is None and len(given) > 1:
+        args.players = len(given)
+    opened = _open(spec, args)
+    game = opened.game
+    names = _agent_list(given, game.num_players())
+    agents = [
+        make_agent(
+            name, game, seed=derive_seed(args.seed, seat), iterations=args.iterations,
+            memory_mb=args.memory_mb,
+        )
+        for seat, name in enumerate(names)
+    ]  # fmt: skip
+    try:
+        match = play_match(
+            game, names, agents, games=args.games, seed=args.seed, scores=spec.scores,
+            progress=progress_line("played", args.games),
+        )  # fmt: skip
+    except SearchBudgetError as exc:
+        raise _budget_message(exc, args.memory_mb or DEFAULT_MEMORY_MB) from None
+    if args.json:
+        print(json.dumps(match.to_dict(), indent=2))
+        return 0
+    for p in match.players:
+        score = f"  mean score {p.mean_score:.3f}" if players > 1 else ""
+        print(f"{p.agent}: won {p.wins}/{match.games} = {p.win_rate:.4f}  "
+              f"95% CI [{p.ci_low:.4f}, {p.ci_high:.4f}]{score}")  # fmt: skip
+    if players > 1:
+        print(f"shared first places: {match.ties}")
+    return 0
+
+
+# -- pictures and listings -----------------------------------------------------------------------
+def _show(spec: GameSpec, args: argparse.Namespace) -> int:
+    render = spec.require("render_text", "drawing a position as text")
+    opened = _open(spec, args)
+    state = opened.state if args.state else None
+    print(render(opened.game, state))
+    if spec.legend is not None:
+        print(spec.legend(opened.game))
+    return 0
+
+
+def _random_actions(opened: Opened, seed: int) -> tuple[Any, list[int]]:
+    from solver.agents import make_agent
+    from solver.play import play_game
+
+    game = opened.game
+    agents = [make_agent("random", game, seed=seed + seat) for seat in range(game.num_players())]
+    record = play_game(game, agents, seed=seed, state=opened.state)
+    return record.final, record.actions
+
+
+def _render(spec: GameSpec, args: argparse.Namespace) -> int:
+    render = spec.require("render_svg", "drawing a position as SVG")
+    opened = _open(spec, args)
+    state, actions = (opened.state if args.state else None), []
+    if args.random_game is not None:
+        if args.state:
+            raise OptionError("give --state or --random-game, not both")
+        state, actions = _random_actions(opened, args.random_game)
+    svg = render(opened.game, state, actions)
+    write_output(svg, args.output, overwrite=args.overwrite)
+    if args.output not in (None, "-"):
+        print(f"wrote {args.output}")
+    return 0
+
+
+def _list(spec: GameSpec, args: argparse.Namespace) -> int:
+    from solver import puzzles
+
+    if spec.puzzles is None:
+        raise OptionError(f"{spec.name} ships no puzzles")
+    rows = []
+    for name in puzzles.names(spec.puzzles):
+        summary = spec.puzzle_summary(name) if spec.puzzle_summary else ""
+        described = puzzles.describe(name)
+        rows.append(
+            {"name": name, "summary": summary.strip(),
+             "description": described.splitlines()[0] if described else ""}
+        )  # fmt: skip
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    for row in rows:
+        print(f"{row['name']:<28} {row['summary']}  {row['description']}".rstrip())
+    return 0
+
+
+# -- the parser ----------------------------------------------------------------------------------
+def _file_argument(p: argparse.ArgumentParser, spec: GameSpec) -> None:
+    extensions = "/".join(spec.extensions) or "game"
+    example = f" such as {spec.puzzles}/NAME" if spec.puzzles else ""
+    if spec.default_source:
+        p.add_argument(
+            "file", nargs="?", default=None, metavar="FILE",
+            help=f"a {extensions} file or a puzzle name{example} (default: a new game)",
+        )  # fmt: skip
+    else:
+        p.add_argument(
+            "file", metavar="FILE", help=f"a {extensions} file or a puzzle name{example}"
+        )
+
+
+def _common(p: argparse.ArgumentParser, spec: GameSpec, *, players: bool = False) -> None:
+    _file_argument(p, spec)
+    p.add_argument(
+        "--engine", choices=spec.engine_names(), default=None,
+        help="the engine (default: $SOLVER_ENGINE, else the compiled kernel where there is one)",
+    )  # fmt: skip
+    if players or len(spec.players) > 1:
+        counts = ", ".join(str(n) for n in spec.players)
+        p.add_argument(
+            "--players", type=positive_int, default=None,
+            help=f"the number of players ({counts}; default: the game's or the file's)",
+        )  # fmt: skip
+
+
+def _state_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--state", default=None, metavar="STATE",
+        help="a state as JSON (the text, or a file holding it) instead of the file's position",
+    )  # fmt: skip
+
+
+def _search_options(p: argparse.ArgumentParser, *, exact: bool = True) -> None:
+    p.add_argument(
+        "--iterations", type=positive_int, default=DEFAULT_ITERATIONS,
+        help=f"MCTS simulations per decision (default {DEFAULT_ITERATIONS})",
+    )  # fmt: skip
+    p.add_argument(
+        "--seed", type=nonnegative_int, default=0, help="the seed of searches and dice (default 0)"
+    )
+    p.add_argument("--json", action="store_true", help="print a JSON object")
+    if exact:
+        p.add_argument(
+            "--exact", action="store_true",
+            help="exact expectimax instead of MCTS (small positions only)",
+        )  # fmt: skip
+    p.add_argument(
+        "--memory-mb", type=positive_float, default=DEFAULT_MEMORY_MB,
+        help=f"the exact search's memory cap in megabytes (default {DEFAULT_MEMORY_MB:g})",
+    )  # fmt: skip
+
+
+def add_game_commands(games: Any, spec: GameSpec) -> None:
+    """Add ``forest NAME`` with the generic commands and the game's own to ``games``."""
+    parser = games.add_parser(
+        spec.name, help=f"{spec.title}: {spec.summary}",
+        description=f"{spec.title[:1].upper()}{spec.title[1:]}: {spec.summary}.",
+    )  # fmt: skip
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def bind(p: argparse.ArgumentParser, handler: Any) -> None:
+        p.set_defaults(handler=lambda args: handler(spec, args))
+
+    p = commands.add_parser("show", help="draw a position as text")
+    _common(p, spec)
+    _state_option(p)
+    bind(p, _show)
+
+    p = commands.add_parser("render", help="draw a position as an SVG picture")
+    _common(p, spec)
+    _state_option(p)
+    p.add_argument("-o", "--output", default=None, help="the .svg file to write (default: stdout)")
+    p.add_argument("--overwrite", action="store_true", help="replace an existing output file")
+    p.add_argument(
+        "--random-game", type=nonnegative_int, metavar="SEED", default=None,
+        help="draw the end of a random game played with this seed",
+    )  # fmt: skip
+    bind(p, _render)
+
+    p = commands.add_parser("list", help="list the curated puzzles shipped with the library")
+    p.add_argument("--json", action="store_true", help="print a JSON list")
+    bind(p, _list)
+
+    p = commands.add_parser(
+        "best-move", help="the best move from a position (MCTS, or exact with --exact)"
+    )
+    _common(p, spec)
+    _state_option(p)
+    p.add_argument(
+        "--player", type=int, default=None, metavar="P",
+        help="the seat whose view the values are from (default: the player to move)",
+    )  # fmt: skip
+    _search_options(p)
+    bind(p, _best_move)
+
+    p = commands.add_parser(
+        "solve", help="the value of a position: exact, or the mcts agent's win rate from there"
+    )
+    _common(p, spec)
+    _state_option(p)
+    _search_options(p)
+    p.add_argument(
+        "--games", type=positive_int, default=200,
+        help="games played for the MCTS estimate (default 200)",
+    )  # fmt: skip
+    bind(p, _solve)
+
+    p = commands.add_parser("play", help="play games between agents and report their win rates")
+    _common(p, spec, players=True)
+    p.add_argument(
+        "--agents", default=None, metavar="A[,B,...]",
+        help="one agent per seat, comma-separated (seats rotate between games); "
+        "one name fills every seat",
+    )  # fmt: skip
+    p.add_argument(
+        "--agent", default=None, metavar="A", help="one agent in every seat (default mcts)"
+    )
+    p.add_argument(
+        "--games", type=positive_int, default=100, help="the number of games (default 100)"
+    )
+    _search_options(p, exact=False)
+    bind(p, _play)
+
+    if spec.add_commands is not None:
+        spec.add_commands(commands)
+
+
+def print_error(message: str) -> None:
+    """One line on stderr: ``forest: error: ...``."""
+    print(f"forest: error: {message}", file=sys.stderr)

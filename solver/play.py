@@ -1,0 +1,210 @@
+"""Playing whole games with agents in seats, and matches of many games with rotating seats.
+
+Chance nodes are sampled from the game's exact probabilities with the library's own SplitMix64
+(:mod:`solver.rng`), so a game is a pure function of (game, agents, seed). A match plays ``games``
+games; with several players the agents' seats rotate from one game to the next (game ``g`` seats
+agent ``i`` at ``(i + g) mod n``), so no agent keeps the first-player advantage.
+
+>>> import solver
+>>> from solver.agents import make_agent
+>>> game = solver.load_game("dog", forest="dog/tiny-example", engine="reference")
+>>> record = play_game(game, [make_agent("greedy", game)], seed=1)
+>>> record.final.is_terminal(), len(record.actions) == len(record.labels)
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from solver.errors import OptionError, SearchBudgetError
+from solver.game import Game, State
+from solver.rng import SplitMix64, check_seed, derive_seed
+from solver.spec import Agent
+from solver.stats import wilson_interval
+
+__all__ = [
+    "MAX_ACTIONS",
+    "GameRecord",
+    "MatchReport",
+    "PlayerReport",
+    "play_game",
+    "play_match",
+    "sample_chance",
+]
+
+MAX_ACTIONS = 1_000_000
+"""No game of the library is this long; a longer one is a bug in the game, stopped with an error."""
+
+
+def sample_chance(state: State, rng: SplitMix64) -> int:
+    """A chance outcome drawn by its exact probability (one uniform draw)."""
+    outcomes = state.chance_outcomes()
+    x = rng.uniform()
+    total = 0.0
+    for action, probability in outcomes:
+        total += probability
+        if x < total:
+            return action
+    return outcomes[-1][0]
+
+
+@dataclass
+class GameRecord:
+    """A finished game: the final state and every action taken (chance included), in order."""
+
+    final: State
+    actions: list[int] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
+
+
+def play_game(
+    game: Game,
+    agents: Sequence[Agent],
+    *,
+    seed: int = 0,
+    state: State | None = None,
+    max_actions: int = MAX_ACTIONS,
+) -> GameRecord:
+    """Play to the end from ``state`` (default: the start); seat ``p`` plays ``agents[p]``."""
+    rng = SplitMix64(check_seed(seed))
+    state = state.clone() if state is not None else game.new_initial_state()
+    if len(agents) != game.num_players():
+        raise OptionError(
+            f"{game.num_players()} player(s) need {game.num_players()} agent(s), not {len(agents)}"
+        )
+    record = GameRecord(final=state)
+    while not state.is_terminal():
+        if len(record.actions) >= max_actions:
+            raise SearchBudgetError(f"the game did not end within {max_actions} actions")
+        if state.is_chance_node():
+            action = sample_chance(state, rng)
+        else:
+            action = agents[state.current_player()](state)
+        record.labels.append(state.action_to_string(action))
+        record.actions.append(action)
+        state.apply_action(action)
+    return record
+
+
+@dataclass(frozen=True)
+class PlayerReport:
+    """One agent's results over a match (merged over every seat it held)."""
+
+    seat: int
+    agent: str
+    wins: int
+    win_rate: float
+    ci_low: float
+    ci_high: float
+    mean_score: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "agent": self.agent,
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "ci_low": self.ci_low,
+            "ci_high": self.ci_high,
+            "mean_score": self.mean_score,
+        }
+
+
+@dataclass(frozen=True)
+class MatchReport:
+    """A match's results: one entry per agent name, and the games whose first place was shared."""
+
+    game: str
+    games: int
+    seed: int
+    players: tuple[PlayerReport, ...]
+    ties: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "games": self.games,
+            "seed": self.seed,
+            "players": [p.to_dict() for p in self.players],
+            "ties": self.ties,
+        }
+
+
+def _winners(returns: Sequence[float]) -> list[int]:
+    """The seats in first place (a one-player game is won with a return above one half)."""
+    if len(returns) == 1:
+        return [0] if returns[0] > 0.5 else []
+    best = max(returns)
+    return [seat for seat, value in enumerate(returns) if value == best]
+
+
+def play_match(
+    game: Game,
+    agent_names: Sequence[str],
+    agents: Sequence[Agent],
+    *,
+    games: int,
+    seed: int,
+    state: State | None = None,
+    scores: Callable[[State], list[float]] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> MatchReport:
+    """Play ``games`` games; agent ``i`` sits at seat ``(i + g) mod n`` in game ``g``.
+
+    A game won outright counts one win for its winner's agent; a game whose first place is
+    shared counts in ``ties`` and as no one's win. ``mean_score`` is the mean of ``scores`` (the
+    game's final scores, by default its returns) over every seat the agent held.
+    """
+    if games < 1:
+        raise OptionError(f"--games must be at least 1, not {games}")
+    n = game.num_players()
+    if len(agents) != n or len(agent_names) != n:
+        raise OptionError(f"{n} player(s) need {n} agent(s), not {len(agents)}")
+    names = list(dict.fromkeys(agent_names))
+    wins = dict.fromkeys(names, 0)
+    score_sum = dict.fromkeys(names, 0.0)
+    seats_held = dict.fromkeys(names, 0)
+    ties = 0
+    for g in range(games):
+        seating = [0] * n  # seating[seat] = index of the agent in that seat
+        for i in range(n):
+            seating[(i + g) % n] = i
+        record = play_game(
+            game, [agents[i] for i in seating], seed=derive_seed(seed, g), state=state
+        )
+        returns = record.final.returns()
+        values = scores(record.final) if scores is not None else returns
+        for seat, i in enumerate(seating):
+            score_sum[agent_names[i]] += float(values[seat])
+            seats_held[agent_names[i]] += 1
+        first = _winners(returns)
+        if len(first) == 1:
+            wins[agent_names[seating[first[0]]]] += 1
+        elif len(first) > 1:
+            ties += 1
+        if progress is not None:
+            progress(g + 1)
+    players = []
+    for name in names:
+        low, high = wilson_interval(wins[name], games)
+        players.append(
+            PlayerReport(
+                seat=list(agent_names).index(name),
+                agent=name,
+                wins=wins[name],
+                win_rate=wins[name] / games,
+                ci_low=low,
+                ci_high=high,
+                mean_score=score_sum[name] / seats_held[name],
+            )
+        )
+    return MatchReport(
+        game=str(getattr(game, "name", "")),
+        games=games,
+        seed=seed,
+        players=tuple(players),
+        ties=ties,
+    )
