@@ -14,6 +14,8 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from solver import puzzles
 from solver._version import __version__
 from solver.errors import (
@@ -29,9 +31,15 @@ from solver.kernels import get_include
 from solver.registry import game_spec, load_game, registered_games
 from solver.spec import GameSpec
 
+if TYPE_CHECKING:
+    from solver.search.result import SearchResult
 
-def best_move(state: State, **budget: object):
+
+def best_move(state: State, **keywords: Any) -> SearchResult:
     """The best move at a decision node (see :func:`solver.search.best_move`).
+
+    MCTS with the strong configuration (what the ``mcts`` agent plays) within a budget, or exact
+    expectimax with ``exact=True``.
 
     >>> import solver
     >>> game = solver.load_game("dog", forest="dog/tiny-2x2", engine="reference")
@@ -42,10 +50,10 @@ def best_move(state: State, **budget: object):
     """
     from solver.search import best_move as search_best_move
 
-    return search_best_move(state, **budget)
+    return search_best_move(state, **keywords)
 
 
-def evaluate(state: State, **budget: object) -> float:
+def evaluate(state: State, **keywords: Any) -> float:
     """The win probability from ``state`` (see :func:`solver.search.evaluate`).
 
     >>> import solver
@@ -55,7 +63,7 @@ def evaluate(state: State, **budget: object) -> float:
     """
     from solver.search import evaluate as search_evaluate
 
-    return search_evaluate(state, **budget)
+    return search_evaluate(state, **keywords)
 
 
 __all__ = [

@@ -1,4 +1,8 @@
-"""Searchers over the game protocol: MCTS and expectimax, one result type.
+"""Searchers over the game protocol: MCTS and expectimax, one budget type, one result type.
+
+The budget is a :class:`Limit`, the options :class:`MCTSOptions` / :class:`ExpectimaxOptions`
+(or the same names as keywords); leaves are valued by evaluator objects
+(:mod:`solver.search.evaluators`). ``docs/search.md`` describes the algorithms and options.
 
 >>> import solver
 >>> from solver.search import mcts
@@ -11,14 +15,31 @@
 """
 
 from solver.search.result import MoveInfo, SearchResult  # noqa: I001  (result first)
+from solver.search.limit import Limit
+from solver.search.evaluators import (
+    Evaluator,
+    GuidedEvaluator,
+    HeuristicEvaluator,
+    MixedEvaluator,
+    RolloutEvaluator,
+)
+from solver.search.options import ExpectimaxOptions, MCTSOptions
 from solver.search.expectimax import Solution, expectimax, solve
-from solver.search.mcts import MCTS, MCTSTree, mcts
+from solver.search.mcts import MCTS, MCTSTree, mcts, strong_mcts_options
 from solver.search.api import best_move, evaluate
 
 __all__ = [
     "MCTS",
+    "Evaluator",
+    "ExpectimaxOptions",
+    "GuidedEvaluator",
+    "HeuristicEvaluator",
+    "Limit",
+    "MCTSOptions",
     "MCTSTree",
+    "MixedEvaluator",
     "MoveInfo",
+    "RolloutEvaluator",
     "SearchResult",
     "Solution",
     "best_move",
@@ -26,4 +47,5 @@ __all__ = [
     "expectimax",
     "mcts",
     "solve",
+    "strong_mcts_options",
 ]

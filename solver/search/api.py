@@ -1,5 +1,9 @@
 """One-call answers: the best move in a state and the win probability from a state.
 
+Both search with the strong MCTS configuration (:func:`~solver.search.mcts.strong_mcts_options`,
+what the ``mcts`` agent plays) unless told otherwise, or exactly with expectimax
+(``exact=True``); both honour a budget, so neither can run without bound.
+
 >>> import solver
 >>> game = solver.load_game("dog", forest="dog/tiny-2x2", engine="reference")
 >>> state = game.new_initial_state()
@@ -12,30 +16,95 @@ True
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from solver.errors import OptionError
 from solver.search.expectimax import expectimax
-from solver.search.mcts import mcts
+from solver.search.limit import UNSET, Limit, Unset, merge_limit
+from solver.search.mcts import DEFAULT_ITERATIONS, mcts, search_value, strong_mcts_options
+from solver.search.options import ExpectimaxOptions, MCTSOptions, options_from
 from solver.search.result import SearchResult
 
-DEFAULT_ITERATIONS = 1000
+__all__ = ["DEFAULT_ITERATIONS", "best_move", "evaluate"]
+
+_MCTS_OPTIONS = ("c", "evaluator", "rollouts", "backup", "max_nodes")
+_EXPECTIMAX_OPTIONS = ("adversarial", "min_probability", "heuristic")
+_MCTS_BUDGET = ("memory_mb", "top_k")
+_EXPECTIMAX_BUDGET = ("depth", "memory_mb", "top_k")
+
+
+def _check_keywords(function: str, exact: bool, keywords: dict[str, Any]) -> None:
+    """Every keyword must be an option or budget field of the searcher ``exact`` selects."""
+    if not isinstance(exact, bool):
+        raise OptionError(f"exact must be True or False, not {exact!r}")
+    allowed = _EXPECTIMAX_OPTIONS + _EXPECTIMAX_BUDGET if exact else _MCTS_OPTIONS + _MCTS_BUDGET
+    for name in keywords:
+        if name in allowed:
+            continue
+        if name in _MCTS_OPTIONS + _EXPECTIMAX_OPTIONS + _EXPECTIMAX_BUDGET:
+            searcher = "exact=True (expectimax)" if exact else "exact=False (MCTS)"
+            raise OptionError(f"{function}(): {name} is not an option of {searcher}")
+        known = ", ".join(sorted({"exact", "iterations", "seconds", "seed", "limit", "options",
+                                  *allowed}))  # fmt: skip
+        raise OptionError(f"{function}() got an unknown option {name!r}; expected one of {known}")
+
+
+def _mcts_call(
+    state: Any,
+    iterations: int | Unset | None,
+    seconds: float | Unset | None,
+    limit: Limit | None,
+    options: object,
+    keywords: dict[str, Any],
+) -> tuple[Limit, MCTSOptions]:
+    """The budget and options of a non-exact call (strong options unless any are given)."""
+    if limit is None and iterations is UNSET:
+        iterations = DEFAULT_ITERATIONS
+    given = {name: keywords.get(name, UNSET) for name in _MCTS_BUDGET}
+    budget = merge_limit(limit, {"iterations": iterations, "seconds": seconds, **given})
+    passed = {name: keywords.get(name, UNSET) for name in _MCTS_OPTIONS}
+    if options is None and all(value is UNSET for value in passed.values()):
+        return budget, strong_mcts_options(state)
+    return budget, options_from(MCTSOptions, options, passed, {})
+
+
+def _exact_call(
+    limit: Limit | None, options: object, keywords: dict[str, Any]
+) -> tuple[Limit, ExpectimaxOptions]:
+    """The budget and options of an exact call (an MCTS budget in ``limit`` is not used)."""
+    base = None if limit is None else replace(limit, iterations=None, seconds=None)
+    given = {name: keywords.get(name, UNSET) for name in _EXPECTIMAX_BUDGET}
+    budget = merge_limit(base, given)
+    passed = {name: keywords.get(name, UNSET) for name in _EXPECTIMAX_OPTIONS}
+    opts: ExpectimaxOptions = options_from(ExpectimaxOptions, options, passed, {"exact": True})
+    return budget, opts
 
 
 def best_move(
     state: Any,
     *,
     exact: bool = False,
-    iterations: int | None = None,
-    seconds: float | None = None,
+    iterations: int | Unset | None = UNSET,
+    seconds: float | Unset | None = UNSET,
     seed: int = 0,
-    **options: Any,
+    limit: Limit | None = None,
+    options: MCTSOptions | ExpectimaxOptions | None = None,
+    **keywords: Any,
 ) -> SearchResult:
-    """The best move at a decision node: exact expectimax, or MCTS within the budget.
+    """The best move at a decision node: MCTS within the budget, or exact expectimax.
 
-    Without a budget MCTS runs ``DEFAULT_ITERATIONS`` iterations. Extra ``options`` go to the
-    searcher (:func:`solver.search.mcts` or :func:`solver.search.expectimax`).
+    MCTS (the default) runs ``iterations`` simulations (default ``DEFAULT_ITERATIONS``) and/or
+    ``seconds``, with the strong configuration (:func:`~solver.search.mcts.strong_mcts_options`)
+    unless MCTS options are given: as keywords (``c``, ``evaluator``, ``rollouts``, ``backup``,
+    ``max_nodes``; the rest keep :func:`~solver.search.mcts.mcts`'s defaults) or one
+    ``options=MCTSOptions(...)``. ``exact=True`` solves with expectimax (options: ``adversarial``,
+    ``min_probability``, ``heuristic`` or ``options=ExpectimaxOptions(...)``; budget
+    ``memory_mb``, default 1024 MB; ``iterations`` and ``seconds`` are not used). ``memory_mb``,
+    ``top_k`` and ``depth`` may come as keywords or in ``limit``. Unknown keywords, and options
+    of the other searcher, are an :class:`~solver.errors.OptionError`.
     """
+    _check_keywords("best_move", exact, keywords)
     if state.is_terminal():
         raise OptionError("the game is over: there is no move to choose")
     if state.is_chance_node():
@@ -43,39 +112,39 @@ def best_move(
             "this is a chance node (the dice roll next): a best move exists only at a decision node"
         )
     if exact:
-        return expectimax(state, exact=True, seed=seed, **options)
-    if iterations is None and seconds is None:
-        iterations = DEFAULT_ITERATIONS
-    return mcts(state, iterations=iterations, seconds=seconds, seed=seed, **options)
+        budget, xopts = _exact_call(limit, options, keywords)
+        return expectimax(state, seed=seed, limit=budget, options=xopts)
+    mbudget, mopts = _mcts_call(state, iterations, seconds, limit, options, keywords)
+    return mcts(state, seed=seed, limit=mbudget, options=mopts)
 
 
 def evaluate(
     state: Any,
     *,
     exact: bool = False,
-    iterations: int | None = None,
-    seconds: float | None = None,
+    iterations: int | Unset | None = UNSET,
+    seconds: float | Unset | None = UNSET,
     seed: int = 0,
-    **options: Any,
+    limit: Limit | None = None,
+    options: MCTSOptions | ExpectimaxOptions | None = None,
+    **keywords: Any,
 ) -> float:
     """The win probability (expected return of player 0) from ``state``.
 
-    Exact mode solves the game with expectimax. Otherwise MCTS estimates it at decision nodes;
-    at a chance node the estimate is the probability-weighted mean over the outcomes.
+    Exact mode solves the game with expectimax. Otherwise it is MCTS's estimate, within the
+    same budget and options as :func:`best_move`, from a decision node or a chance node alike
+    (one search from the chance node: its outcomes share the budget). The estimate is the mean
+    return of the moves the search prefers (at a chance node, weighted by the outcomes'
+    probabilities): the win probability of that play, an estimate of the optimal one.
     """
+    _check_keywords("evaluate", exact, keywords)
+    if exact:
+        budget, xopts = _exact_call(limit, options, keywords)
+        if state.is_terminal():
+            return float(state.returns()[0])
+        result = expectimax(state, seed=seed, limit=budget, options=xopts)
+        return float(result.extra["values"][0])
+    mbudget, mopts = _mcts_call(state, iterations, seconds, limit, options, keywords)
     if state.is_terminal():
         return float(state.returns()[0])
-    if exact:
-        return float(expectimax(state, exact=True, seed=seed, **options).value)
-    if state.is_chance_node():
-        total = 0.0
-        for index, (action, probability) in enumerate(state.chance_outcomes()):
-            child = state.clone()
-            child.apply_action(action)
-            total += probability * evaluate(
-                child, iterations=iterations, seconds=seconds, seed=seed + index, **options
-            )
-        return total
-    return float(
-        best_move(state, iterations=iterations, seconds=seconds, seed=seed, **options).value
-    )
+    return search_value(state, mbudget, mopts, seed)

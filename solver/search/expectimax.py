@@ -1,46 +1,16 @@
 """Expectimax: the exact value of a game with chance, or a depth-limited estimate of it.
 
-Three modes, one algorithm (an explicit-stack depth-first search with a transposition table):
-
-- **exact** (default): every node down to the end of the game. Chance nodes take the expectation
-  over their outcomes, decision nodes the best action of the player to move (max^n when there are
-  several players: each player maximises its own return). The root value is the exact win
-  probability (or expected return), ``SearchResult.exact`` is true.
-- **depth-limited** (``exact=False``): ``depth`` plies (decision *and* chance nodes each count
-  one) below the root; a non-terminal node reached with no depth left is valued by the game's
-  heuristic (the kernel's ``vtable.heuristic``; for pure-Python states ``state.heuristic(player)``
-  or the ``heuristic=`` callable). Chance pruning: a node whose path probability (the product of
-  the chance outcomes' probabilities from the root) is below ``min_probability`` is not expanded
-  but valued by the heuristic as well -- *pruned outcomes are valued by the heuristic, not dropped
-  and renormalised*, so every chance node's weights still sum to one and no outcome is ignored.
-  ``depth=None`` means no depth limit (only the probability pruning cuts).
-- **adversarial** (``adversarial=True``): chance picks its worst outcome instead of the average
-  (the minimum of the value of the *target* player: the player to move at the first root searched,
-  player 0 under a chance root). For win/loss games the root value is 1 exactly when the player can
-  win whatever the dice do; the strategy that guarantees it is the table's best action at every
-  decision node (:meth:`Solution.best_action`). Combines with ``exact=False`` (heuristic leaves).
-
-Tie-break (RULES.md §1.5, "faster wins may break ties"): among actions whose values are within
-``1e-12`` of each other, the one with the smaller *win-weighted expected length* is preferred:
-``E[plies to the end of the game × return]`` under the chosen play, i.e. wins that come sooner.
-A ply is any node (a decision or a chance roll), so for the dog game this counts the nodes of the
-game rather than turns; losses weigh zero, so losing lines never make an action look faster. Where
-that ties too (within ``1e-9``), the lower action id wins. The adversarial chance player, among
-equally bad outcomes, picks the slowest one (largest win-weighted length), then the lowest id.
-
-The transposition table holds one entry per expanded node (terminal states and heuristic leaves
-are not stored). Compiled kernels use the C loop of ``solver._ext.expectimax`` (keys: the kernel's
-64-bit hash, verified with a byte comparison of the stored state copy; the GIL is released while it
-runs); pure-Python protocol states (the reference engines) use the same algorithm written here,
-keyed by ``state.to_json()``. Both visit nodes in the same order and give the same values, best
-actions, node and entry counts. In depth-limited mode an entry is reused only when it was computed
-with at least as much remaining depth and (with pruning on) at least as large a path probability;
-otherwise the node is searched again and its entry overwritten.
-
-``memory_mb`` caps the table (C: its real allocation, entries plus index plus search stack;
-Python: an estimate of ``len(key) + 350`` bytes per entry). Hitting it raises
-:class:`~solver.errors.SearchBudgetError`; nothing partial is returned. ``seed`` is accepted for
-symmetry with the other searchers: expectimax is deterministic and never draws a random number.
+One algorithm (an explicit-stack depth-first search with a transposition table), three modes:
+**exact** (the default: every node to the end of the game, the exact win probability),
+**depth-limited** (``exact=False`` with ``Limit(depth=...)`` and/or ``min_probability``: leaves
+valued by the game's heuristic) and **adversarial** (chance picks its worst outcome: the value
+the player can guarantee whatever the dice do). Ties go to the faster win, then the lower action
+id. The options are :class:`~solver.search.options.ExpectimaxOptions`; the budget is the table's
+memory (``memory_mb``, default 1024: hitting it raises
+:class:`~solver.errors.SearchBudgetError`) and, for a depth-limited search, ``depth``. Kernel
+states run the compiled loop of ``solver._ext.expectimax``, other states the same algorithm
+written here; both give the same values, best actions and counts. The modes, the tie-break and
+the table in detail: ``docs/search.md``.
 
 >>> import solver
 >>> from solver.search.expectimax import expectimax, solve
@@ -58,15 +28,16 @@ symmetry with the other searchers: expectimax is deterministic and never draws a
 from __future__ import annotations
 
 import functools
-import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from solver.errors import OptionError, SearchBudgetError, SolverError
 from solver.game import CHANCE
 from solver.kernels import kernel_of
+from solver.search.limit import UNSET, Limit, Unset, merge_limit, reject_unknown
+from solver.search.options import ExpectimaxOptions, Heuristic, options_from
 from solver.search.result import MoveInfo, SearchResult
 
 __all__ = ["Solution", "expectimax", "solve"]
@@ -85,8 +56,6 @@ PV_MAX = 64
 PY_ENTRY_OVERHEAD = 350
 """Python tables: estimated bytes per entry on top of the key's length (dict slot, tuples)."""
 MB = 1 << 20
-
-Heuristic = Callable[[Any, int], float]
 
 
 # -- options -------------------------------------------------------------------------------------
@@ -116,57 +85,56 @@ class _Options:
         return "exact" if self.exact else "depth-limited"
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+DEFAULT_MEMORY_MB = 1024.0
+"""The table's default memory cap, in megabytes."""
+
+_OPTION_NAMES = ("exact", "adversarial", "min_probability", "heuristic")
+_KNOWN = ("depth", "memory_mb", "top_k", "seed", "limit", "options", "_engine", "_hash_bits",
+          *_OPTION_NAMES)  # fmt: skip
 
 
-def _check_options(
-    exact: Any, depth: Any, adversarial: Any, memory_mb: Any, min_probability: Any, seed: Any
-) -> _Options:
-    if not isinstance(exact, bool):
-        raise OptionError(f"exact must be True or False, not {exact!r}")
-    if not isinstance(adversarial, bool):
-        raise OptionError(f"adversarial must be True or False, not {adversarial!r}")
+def _check_options(opts: ExpectimaxOptions, budget: Limit, seed: object) -> _Options:
+    """The internal options of a search, once the options and the budget agree."""
+    budget.refuse(
+        "expectimax",
+        ["iterations", "seconds"],
+        "its budget is the table's memory_mb (and depth, with exact=False)",
+    )
+    depth = budget.depth
     if depth is not None:
-        if not _is_int(depth) or depth < 1:
-            raise OptionError(f"depth must be a whole number of plies ≥ 1 or None, not {depth!r}")
         if depth >= UNLIMITED_DEPTH:
             raise OptionError(f"depth must be below {UNLIMITED_DEPTH}, not {depth!r}")
-        if exact:
+        if opts.exact:
             raise OptionError(
                 f"depth={depth} limits the search, which exact=True does not allow; "
                 "pass exact=False for a depth-limited search"
             )
-    if isinstance(min_probability, bool) or not isinstance(min_probability, (int, float)):
-        raise OptionError(f"min_probability must be a number in [0, 1), not {min_probability!r}")
-    min_probability = float(min_probability)
-    if not 0.0 <= min_probability < 1.0 or math.isnan(min_probability):
-        raise OptionError(f"min_probability must be in [0, 1), not {min_probability!r}")
-    if min_probability > 0.0 and exact:
-        raise OptionError(
-            f"min_probability={min_probability} prunes chance outcomes, which exact=True does "
-            "not allow; pass exact=False"
-        )
-    if min_probability > 0.0 and adversarial:
-        raise OptionError(
-            "min_probability prunes unlikely chance outcomes, which adversarial=True does not "
-            "allow (the worst outcome counts however unlikely it is)"
-        )
-    if isinstance(memory_mb, bool) or not isinstance(memory_mb, (int, float)):
-        raise OptionError(f"memory_mb must be a positive number of megabytes, not {memory_mb!r}")
-    if not memory_mb > 0 or math.isinf(memory_mb):
-        raise OptionError(
-            f"memory_mb must be a positive, finite number of megabytes, not {memory_mb!r}"
-        )
-    if not _is_int(seed):
+    if isinstance(seed, bool) or not isinstance(seed, int):
         raise OptionError(f"seed must be a whole number, not {seed!r}")
+    memory_mb = DEFAULT_MEMORY_MB if budget.memory_mb is None else budget.memory_mb
     return _Options(
-        exact=exact,
+        exact=opts.exact,
         depth=depth,
-        adversarial=adversarial,
+        adversarial=opts.adversarial,
         memory_bytes=max(1, int(memory_mb * MB)),
-        min_probability=min_probability,
+        min_probability=opts.min_probability,
     )
+
+
+def _call(
+    function: str,
+    unknown: Mapping[str, object],
+    options: ExpectimaxOptions | None,
+    given: Mapping[str, object],
+    limit: Limit | None,
+    budget_given: Mapping[str, object],
+    seed: object,
+) -> tuple[ExpectimaxOptions, Limit, _Options]:
+    """Check a call's keywords, options and budget; nothing runs before this."""
+    reject_unknown(function, unknown, _KNOWN)
+    opts: ExpectimaxOptions = options_from(ExpectimaxOptions, options, given, {})
+    budget = merge_limit(limit, budget_given)
+    return opts, budget, _check_options(opts, budget, seed)
 
 
 def budget_error(cap_bytes: int, entries: int, entry_bytes: int | None = None) -> SearchBudgetError:
@@ -618,16 +586,20 @@ def _rank(
 
 def solve(
     state: Any,
-    exact: bool = True,
-    depth: int | None = None,
-    adversarial: bool = False,
-    memory_mb: float = 1024,
-    min_probability: float = 0.0,
-    seed: int = 0,
     *,
-    heuristic: Heuristic | None = None,
+    exact: bool | Unset = UNSET,
+    depth: int | Unset | None = UNSET,
+    adversarial: bool | Unset = UNSET,
+    memory_mb: float | Unset | None = UNSET,
+    min_probability: float | Unset = UNSET,
+    seed: int = 0,
+    heuristic: Heuristic | Unset | None = UNSET,
+    top_k: int | Unset | None = UNSET,
+    limit: Limit | None = None,
+    options: ExpectimaxOptions | None = None,
     _engine: str | None = None,
     _hash_bits: int = 64,
+    **unknown: object,
 ) -> Solution:
     """Search ``state`` like :func:`expectimax` and keep the table: a :class:`Solution`.
 
@@ -637,11 +609,25 @@ def solve(
     >>> solution.result.value, solution.mode
     (0.0, 'adversarial')
     """
-    options = _check_options(exact, depth, adversarial, memory_mb, min_probability, seed)
+    given = {"exact": exact, "adversarial": adversarial, "min_probability": min_probability,
+             "heuristic": heuristic}  # fmt: skip
+    budget_given = {"depth": depth, "memory_mb": memory_mb, "top_k": top_k}
+    opts, budget, internal = _call("solve", unknown, options, given, limit, budget_given, seed)
+    return _solve(state, opts, budget, internal, _engine, _hash_bits)
+
+
+def _solve(
+    state: Any,
+    opts: ExpectimaxOptions,
+    budget: Limit,
+    options: _Options,
+    engine: str | None,
+    hash_bits: int,
+) -> Solution:
     if state.is_terminal():
         raise OptionError("the game is over in this state: there is nothing to search")
     start = time.perf_counter()
-    table = _make_table(state, options, heuristic, _engine, _hash_bits)
+    table = _make_table(state, options, opts.heuristic, engine, hash_bits)
     report = table.search(state, options.depth_left)
     elapsed = time.perf_counter() - start
     entry = report.entry
@@ -670,7 +656,7 @@ def solve(
             infos.append(
                 MoveInfo(action=action, label=label, visits=0, value=values[player], pv=pv)
             )
-        moves = tuple(infos)
+        moves = tuple(infos if budget.top_k is None else infos[: budget.top_k])
         best_action = entry.best_action
         best_label = state.action_to_string(best_action)
         extra["pv"] = list(moves[0].pv)
@@ -690,27 +676,36 @@ def solve(
 
 def expectimax(
     state: Any,
-    exact: bool = True,
-    depth: int | None = None,
-    adversarial: bool = False,
-    memory_mb: float = 1024,
-    min_probability: float = 0.0,
-    seed: int = 0,
     *,
-    heuristic: Heuristic | None = None,
+    exact: bool | Unset = UNSET,
+    depth: int | Unset | None = UNSET,
+    adversarial: bool | Unset = UNSET,
+    memory_mb: float | Unset | None = UNSET,
+    min_probability: float | Unset = UNSET,
+    seed: int = 0,
+    heuristic: Heuristic | Unset | None = UNSET,
+    top_k: int | Unset | None = UNSET,
+    limit: Limit | None = None,
+    options: ExpectimaxOptions | None = None,
     _engine: str | None = None,
     _hash_bits: int = 64,
+    **unknown: object,
 ) -> SearchResult:
     """Search ``state`` with expectimax (see the module docstring for the modes).
+
+    The options ``exact`` (default True), ``adversarial``, ``min_probability`` and ``heuristic``
+    (:class:`~solver.search.options.ExpectimaxOptions`) are keywords or one ``options=``; the
+    budget ``depth``, ``memory_mb`` (default 1024) and ``top_k`` keywords or one
+    ``limit=Limit(...)`` (``iterations``/``seconds`` do not apply: ``OptionError``).
 
     Returns a :class:`SearchResult`: ``moves`` rank every root action with its value (exact values
     in exact mode), ``pv`` follows best actions and the most likely chance outcomes (adversarial:
     the worst ones), ``iterations`` counts nodes expanded, ``nodes`` table entries, ``exact`` is
     true in exact mode (adversarial: the guaranteed value). From a chance node the result has the
     value only (``best_action`` None, no moves; ``extra["pv"]`` follows the likeliest outcome).
-    ``heuristic`` values leaves of pure-Python states in depth-limited mode. The private
-    ``_engine`` (``"kernel"``/``"python"``) forces one loop, ``_hash_bits`` narrows the kernel
-    hash the compiled table sees (tests of collision handling).
+    ``heuristic`` values leaves of pure-Python states in depth-limited mode. The private ``_engine``
+    (``"kernel"``/``"python"``) forces one loop, ``_hash_bits`` narrows the kernel hash the compiled
+    table sees (tests of collision handling).
 
     >>> import solver
     >>> game = solver.load_game("dog", forest="dog/stick", engine="reference")
@@ -722,15 +717,8 @@ def expectimax(
     >>> result.moves[2].pv[:2]
     ('E', 'investigate interesting stick at (2,2)')
     """
-    return solve(
-        state,
-        exact,
-        depth,
-        adversarial,
-        memory_mb,
-        min_probability,
-        seed,
-        heuristic=heuristic,
-        _engine=_engine,
-        _hash_bits=_hash_bits,
-    ).result
+    given = {"exact": exact, "adversarial": adversarial, "min_probability": min_probability,
+             "heuristic": heuristic}  # fmt: skip
+    budget_given = {"depth": depth, "memory_mb": memory_mb, "top_k": top_k}
+    opts, budget, internal = _call("expectimax", unknown, options, given, limit, budget_given, seed)
+    return _solve(state, opts, budget, internal, _engine, _hash_bits).result

@@ -337,8 +337,9 @@ def test_mcts_agent_uses_the_heuristic_on_kernels(kernel, monkeypatch):
     backups = []
 
     def spy(state, **options):
-        seen.append(options.get("evaluator"))
-        backups.append(options.get("backup"))
+        typed = options.get("options")  # the agent may pass an MCTSOptions or the keywords
+        seen.append(typed.evaluator if typed is not None else options.get("evaluator"))
+        backups.append(typed.backup if typed is not None else options.get("backup"))
         return search_mcts(state, **options)
 
     monkeypatch.setattr("solver.search.mcts", spy)

@@ -1,0 +1,148 @@
+"""Tests of the evaluator objects (``solver.search.evaluators``).
+
+The built-in objects must be the public names (the same search, step by step, on both paths);
+a user-defined evaluator runs on the Python path, even for a kernel state, and one written to do
+what the built-in rollout does must reproduce the compiled loop's search exactly.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import solver
+from solver.errors import OptionError
+from solver.rng import SplitMix64
+from solver.search import (
+    Evaluator,
+    GuidedEvaluator,
+    HeuristicEvaluator,
+    MCTSOptions,
+    MixedEvaluator,
+    RolloutEvaluator,
+    mcts,
+)
+from solver.search.evaluators import rollout
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    pytest.importorskip("solver._ext.dog")
+    pytest.importorskip("solver._ext.mcts")
+
+    def make(forest, *actions):
+        state = solver.load_game("dog", forest=forest, engine="kernel").new_initial_state()
+        for action in actions:
+            state.apply_action(action)
+        return state
+
+    return make
+
+
+def _reference(forest, *actions):
+    state = solver.load_game("dog", forest=forest, engine="reference").new_initial_state()
+    for action in actions:
+        state.apply_action(action)
+    return state
+
+
+@pytest.mark.parametrize(
+    ("name", "rollouts", "obj"),
+    [
+        ("rollout", 1, RolloutEvaluator()),
+        ("rollout", 3, RolloutEvaluator(3)),
+        ("heuristic", None, HeuristicEvaluator()),
+        ("guided", 2, GuidedEvaluator(2)),
+        ("mixed", 1, MixedEvaluator(1)),
+    ],
+)
+def test_objects_are_the_public_names_on_the_compiled_path(kernel, name, rollouts, obj):
+    state = kernel("dog/another-dog", 11)
+    by_name = mcts(state, iterations=400, seed=5, evaluator=name, rollouts=rollouts, backup="max")
+    by_object = mcts(
+        state, iterations=400, seed=5, options=MCTSOptions(evaluator=obj, backup="max")
+    )
+    assert by_object.extra["engine"] == "kernel" and by_object.extra["evaluator"] == name
+    assert by_object.same_search(by_name)
+
+
+def test_objects_are_the_public_names_on_the_python_path():
+    state = _reference("dog/tiny-example", 11)
+    by_name = mcts(state, iterations=300, seed=9, rollouts=2)
+    by_object = mcts(state, iterations=300, seed=9, evaluator=RolloutEvaluator(2))
+    assert by_object.extra["engine"] == "python"
+    assert by_object.same_search(by_name)
+
+
+def test_rollouts_go_in_the_object():
+    with pytest.raises(OptionError, match="carries its own"):
+        MCTSOptions(evaluator=RolloutEvaluator(2), rollouts=2)
+    with pytest.raises(OptionError, match="rollouts"):
+        RolloutEvaluator(0)
+
+
+class _MyRollout(Evaluator):
+    """A user evaluator doing what the built-in rollout does, with the search's generator."""
+
+    def evaluate(self, state, rng=None):
+        return rollout(state.clone(), rng)
+
+
+def test_a_user_evaluator_runs_on_the_python_path_and_mirrors_the_compiled_loop(kernel):
+    state = kernel("dog/stick", 11)
+    mine = mcts(state, iterations=500, seed=3, evaluator=_MyRollout())
+    compiled = mcts(state, iterations=500, seed=3, evaluator="rollout")
+    assert mine.extra["engine"] == "python" and compiled.extra["engine"] == "kernel"
+    assert mine.extra["evaluator"] == "_MyRollout"
+    assert mine.same_search(compiled)
+
+
+class _OpenSpielShaped:
+    """Not an Evaluator subclass: called as ``evaluate(state)``; its prior restricts the moves."""
+
+    def __init__(self, keep: str) -> None:
+        self.keep = keep
+        self.calls = 0
+
+    def evaluate(self, state):
+        self.calls += 1
+        return [0.5]
+
+    def prior(self, state):
+        actions = state.legal_actions()
+        kept = [a for a in actions if state.action_to_string(a) == self.keep] or actions
+        return [(a, 1.0 / len(kept)) for a in kept]
+
+
+def test_an_openspiel_shaped_evaluator_names_the_moves_searched():
+    state = _reference("dog/tiny-example", 11)
+    evaluator = _OpenSpielShaped("W")
+    result = mcts(state, iterations=50, seed=0, evaluator=evaluator)
+    assert [m.label for m in result.moves] == ["W"]
+    assert evaluator.calls > 0
+    assert result.same_search(mcts(state, iterations=50, seed=0, evaluator=_OpenSpielShaped("W")))
+
+
+def test_evaluate_does_not_change_the_state_and_follows_the_generator(kernel):
+    state = kernel("dog/another-dog", 11)
+    before = state.to_json()
+    for evaluator in (
+        RolloutEvaluator(3),
+        HeuristicEvaluator(),
+        GuidedEvaluator(),
+        MixedEvaluator(),
+    ):
+        one = evaluator.evaluate(state, SplitMix64(4))
+        assert state.to_json() == before
+        assert one == evaluator.evaluate(state, SplitMix64(4))
+        assert len(one) == 1 and 0.0 <= one[0] <= 1.0
+    assert HeuristicEvaluator().evaluate(state) == [state.heuristic(0)]
+    mixed = MixedEvaluator(2).evaluate(state, SplitMix64(8))
+    guided = GuidedEvaluator(2).evaluate(state, SplitMix64(8))
+    assert mixed == [0.5 * (state.heuristic(0) + guided[0])]
+
+
+def test_heuristic_objects_need_a_heuristic():
+    state = _reference("dog/tiny-example", 11)
+    for evaluator in (HeuristicEvaluator(), GuidedEvaluator(), MixedEvaluator()):
+        with pytest.raises(OptionError, match=evaluator.name):
+            mcts(state, iterations=10, evaluator=evaluator)

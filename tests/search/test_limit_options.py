@@ -1,0 +1,247 @@
+"""Tests of the typed search API: ``Limit``, ``MCTSOptions``, ``ExpectimaxOptions``.
+
+The typed forms must give exactly what the keyword forms give (the same search, step by step),
+every bad value must be refused by name before anything runs, and a field given twice (keyword
+and object) or an unknown keyword must be an ``OptionError`` on every searcher and engine.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+import solver
+from solver.errors import OptionError
+from solver.search import (
+    ExpectimaxOptions,
+    Limit,
+    MCTSOptions,
+    MCTSTree,
+    best_move,
+    evaluate,
+    expectimax,
+    mcts,
+    solve,
+)
+
+ENGINES = ["reference", "kernel"]
+
+
+def _state(engine: str, forest: str = "dog/tiny-example", *actions: int):
+    if engine == "kernel":
+        pytest.importorskip("solver._ext.dog")
+        pytest.importorskip("solver._ext.mcts")
+    state = solver.load_game("dog", forest=forest, engine=engine).new_initial_state()
+    for action in actions:
+        state.apply_action(action)
+    return state
+
+
+# -- Limit ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["iterations", "depth", "top_k"])
+@pytest.mark.parametrize("bad", [0, -3, 2.5, True, "7", float("nan")])
+def test_limit_refuses_bad_whole_numbers(name, bad):
+    with pytest.raises(OptionError, match=name):
+        Limit(**{name: bad})
+
+
+@pytest.mark.parametrize("name", ["seconds", "memory_mb"])
+@pytest.mark.parametrize("bad", [0, -1.0, float("nan"), float("inf"), True, "1"])
+def test_limit_refuses_bad_amounts(name, bad):
+    with pytest.raises(OptionError, match=name):
+        Limit(**{name: bad})
+
+
+def test_limit_keeps_good_values_and_is_frozen():
+    limit = Limit(iterations=5, seconds=2, depth=3, memory_mb=0.5, top_k=1)
+    assert (limit.iterations, limit.seconds, limit.depth, limit.memory_mb, limit.top_k) == (
+        5, 2.0, 3, 0.5, 1,
+    )  # fmt: skip
+    assert isinstance(limit.seconds, float)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        limit.iterations = 6  # type: ignore[misc]
+    assert Limit() == Limit(None, None, None, None, None)
+
+
+# -- the options objects ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("options", "match"),
+    [
+        ({"c": -0.1}, "c must"),
+        ({"c": float("inf")}, "c must"),
+        ({"c": True}, "c must"),
+        ({"evaluator": "neural"}, "unknown evaluator 'neural'"),
+        ({"evaluator": 3}, "unknown evaluator"),
+        ({"rollouts": 0}, "rollouts"),
+        ({"rollouts": 1.5}, "rollouts"),
+        ({"backup": "median"}, "backup"),
+        ({"backup": 1.5}, "backup"),
+        ({"max_nodes": 0}, "max_nodes"),
+        ({"max_nodes": 10.0}, "max_nodes"),
+    ],
+)
+def test_mcts_options_refuse_bad_values(options, match):
+    with pytest.raises(OptionError, match=match):
+        MCTSOptions(**options)
+
+
+@pytest.mark.parametrize(
+    ("options", "match"),
+    [
+        ({"exact": "yes"}, "exact"),
+        ({"adversarial": 1}, "adversarial"),
+        ({"exact": False, "min_probability": 1.0}, "min_probability"),
+        ({"min_probability": 0.1}, "exact=True"),
+        ({"exact": False, "adversarial": True, "min_probability": 0.1}, "adversarial"),
+        ({"heuristic": "h"}, "heuristic"),
+    ],
+)
+def test_expectimax_options_refuse_bad_values(options, match):
+    with pytest.raises(OptionError, match=match):
+        ExpectimaxOptions(**options)
+
+
+# -- typed and keyword forms agree -----------------------------------------------------------------
+@pytest.mark.parametrize("engine", ENGINES)
+def test_mcts_typed_form_is_the_keyword_form(engine):
+    state = _state(engine, "dog/tiny-example", 11)
+    keywords = mcts(state, iterations=300, seed=4, c=0.7, rollouts=2, backup=0.5)
+    typed = mcts(
+        state,
+        limit=Limit(iterations=300),
+        options=MCTSOptions(c=0.7, rollouts=2, backup=0.5),
+        seed=4,
+    )
+    assert typed.same_search(keywords)
+    assert typed.extra["c"] == 0.7 and typed.extra["rollouts"] == 2
+    tree = MCTSTree()
+    again = tree.search(
+        state,
+        limit=Limit(iterations=300),
+        seed=4,
+        options=MCTSOptions(c=0.7, rollouts=2, backup=0.5),
+    )
+    assert again.same_search(keywords)
+
+
+def _leaf_value(state, player: int) -> float:
+    return (0.1 * len(state.to_json())) % 1.0  # any deterministic leaf value in [0, 1) will do
+
+
+def test_expectimax_typed_form_is_the_keyword_form():
+    state = _state("reference", "dog/stick", 11)
+    keywords = expectimax(state, exact=False, depth=4, memory_mb=64, heuristic=_leaf_value)
+    typed = expectimax(
+        state,
+        limit=Limit(depth=4, memory_mb=64),
+        options=ExpectimaxOptions(exact=False, heuristic=_leaf_value),
+    )
+    assert typed.same_search(keywords)
+    assert solve(state, options=ExpectimaxOptions(adversarial=True)).result.same_search(
+        expectimax(state, adversarial=True)
+    )
+
+
+def test_keyword_budget_merges_with_other_limit_fields():
+    state = _state("reference", "dog/tiny-example", 11)
+    merged = mcts(state, limit=Limit(top_k=2), iterations=200, seed=1)
+    plain = mcts(state, iterations=200, seed=1)
+    assert merged.iterations == 200
+    assert merged.moves == plain.moves[:2]
+
+
+# -- conflicts and unknown keywords ----------------------------------------------------------------
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_field_given_twice_is_an_option_error(engine):
+    state = _state(engine, "dog/tiny-example", 11)
+    with pytest.raises(OptionError, match="iterations is given twice"):
+        mcts(state, iterations=10, limit=Limit(iterations=10))
+    with pytest.raises(OptionError, match="c is given twice"):
+        mcts(state, c=0.5, options=MCTSOptions(c=0.5))
+    with pytest.raises(OptionError, match="evaluator is given twice"):
+        best_move(state, evaluator="rollout", options=MCTSOptions())
+    with pytest.raises(OptionError, match="memory_mb is given twice"):
+        expectimax(state, memory_mb=8, limit=Limit(memory_mb=8))
+    with pytest.raises(OptionError, match="exact is given twice"):
+        solve(state, exact=True, options=ExpectimaxOptions())
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_unknown_keywords_are_option_errors_everywhere(engine):
+    decision = _state(engine, "dog/tiny-example", 11)
+    chance = _state(engine, "dog/tiny-2x2")
+    calls = [
+        lambda: mcts(decision, iterations=10, itertions=5),
+        lambda: MCTSTree().search(decision, iterations=10, itertions=5),
+        lambda: expectimax(chance, depht=3),
+        lambda: solve(chance, depht=3),
+        lambda: best_move(decision, itertions=5),
+        lambda: best_move(decision, exact=True, itertions=5),
+        lambda: evaluate(chance, itertions=5),
+        lambda: evaluate(chance, exact=True, depht=3),
+        lambda: solver.best_move(decision, itertions=5),
+        lambda: solver.evaluate(chance, itertions=5),
+    ]
+    for call in calls:
+        with pytest.raises(OptionError, match="unknown option"):
+            call()
+
+
+def test_options_of_the_other_searcher_are_refused():
+    state = _state("reference", "dog/tiny-2x2", 11)
+    with pytest.raises(OptionError, match="evaluator is not an option of exact=True"):
+        best_move(state, exact=True, evaluator="rollout")
+    with pytest.raises(OptionError, match="adversarial is not an option of exact=False"):
+        evaluate(state, adversarial=True)
+    with pytest.raises(OptionError, match="options must be a MCTSOptions"):
+        best_move(state, options=ExpectimaxOptions())
+
+
+def test_each_searcher_refuses_the_bounds_it_has_not():
+    state = _state("reference", "dog/tiny-2x2", 11)
+    with pytest.raises(OptionError, match="MCTS takes no depth limit"):
+        mcts(state, limit=Limit(iterations=10, depth=3))
+    with pytest.raises(OptionError, match="expectimax takes no seconds limit"):
+        expectimax(state, limit=Limit(seconds=1.0))
+    with pytest.raises(OptionError, match="expectimax takes no iterations limit"):
+        solve(state, limit=Limit(iterations=10))
+    with pytest.raises(OptionError, match="needs a budget"):
+        mcts(state, limit=Limit(top_k=1))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_bad_options_change_nothing(engine):
+    state = _state(engine, "dog/tiny-example", 11)
+    tree = MCTSTree()
+    for bad in ({"backup": "median"}, {"max_nodes": 0}, {"c": -1}, {"seed": -1},
+                {"iterations": 0}, {"memory_mb": 0}):  # fmt: skip
+        with pytest.raises(OptionError):
+            tree.search(state, **bad)
+        assert tree.engine is None and tree.nodes == 0  # nothing adopted
+    tree.search(state, iterations=100, seed=1)
+    nodes, visits = tree.nodes, tree.root_visits
+    with pytest.raises(OptionError):
+        tree.search(state, iterations=100, backup="median")
+    assert (tree.nodes, tree.root_visits) == (nodes, visits)
+
+
+# -- the budget's other fields ---------------------------------------------------------------------
+@pytest.mark.parametrize("engine", ENGINES)
+def test_top_k_keeps_the_best_moves(engine):
+    state = _state(engine, "dog/tiny-example", 11)
+    full = mcts(state, iterations=300, seed=2)
+    top = mcts(state, iterations=300, seed=2, top_k=1)
+    assert top.moves == full.moves[:1] and top.best_action == full.best_action
+    exact = expectimax(_state(engine, "dog/stick", 10))
+    assert expectimax(_state(engine, "dog/stick", 10), top_k=2).moves == exact.moves[:2]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_memory_mb_caps_the_mcts_tree(engine):
+    state = _state(engine, "dog/tiny-example", 11)
+    capped = mcts(state, iterations=5000, seed=2, memory_mb=0.01)
+    assert capped.extra["stopped_by"] == "max_nodes"
+    bytes_per_node = 24 + 8  # the compiled layout, one player
+    assert capped.nodes * bytes_per_node <= 0.01 * 2**20
+    assert capped.same_search(mcts(state, iterations=5000, seed=2, max_nodes=327))
