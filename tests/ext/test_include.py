@@ -1,0 +1,138 @@
+"""The kernel interface ships: ``solver.get_include()``, the wheel's ``solver/include/*.pxd``.
+
+The fast tests check the folder and the packaging declaration; the slow ones build the wheel and
+list it, and compile a second kernel (``coin_kernel.pyx``) out of tree against
+``get_include()`` alone, then let the compiled searchers solve it against a Python twin.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+import tomllib
+import zipfile
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+import solver
+from solver.kernels import kernel_of
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCE_PXDS = sorted(p.name for p in (ROOT / "ext").glob("*.pxd"))
+
+
+def test_get_include_holds_every_interface_file():
+    folder = Path(solver.get_include())
+    assert folder.is_dir()
+    assert {"state.pxd", "rng.pxd"} <= set(SOURCE_PXDS)
+    for name in SOURCE_PXDS:
+        assert (folder / name).read_bytes() == (ROOT / "ext" / name).read_bytes(), name
+
+
+def test_the_pxd_files_are_declared_as_package_data():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert config["package-dir"]["solver.include"] == "ext"
+    assert "*.pxd" in config["package-data"]["solver.include"]
+    assert {"*.pyx", "*.c"} <= set(config["exclude-package-data"]["solver.include"])
+
+
+@pytest.mark.slow
+def test_the_wheel_ships_the_pxd_files_and_no_sources(tmp_path):
+    build = [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation"]
+    subprocess.run([*build, "-q", "-w", str(tmp_path)], check=True, capture_output=True)
+    (wheel,) = tmp_path.glob("forest_solver-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    shipped = sorted(n.removeprefix("solver/include/") for n in names if "/include/" in n)
+    assert shipped == SOURCE_PXDS
+    assert any(n.startswith("solver/_ext/mcts.") for n in names)
+
+
+# -- a second kernel, built out of tree --------------------------------------------------------
+_SETUP = """
+import solver
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=cythonize(
+        [Extension("coin_kernel", ["coin_kernel.pyx"], extra_compile_args=["-O1"])],
+        include_path=[solver.get_include()],
+        language_level=3,
+        quiet=True,
+    ),
+    script_args=["build_ext", "--inplace", "-q"],
+)
+"""
+
+
+def _coin_module(folder: Path):
+    (folder / "coin_kernel.pyx").write_bytes(
+        (Path(__file__).parent / "coin_kernel.pyx").read_bytes()
+    )
+    (folder / "setup.py").write_text(_SETUP)
+    subprocess.run(
+        [sys.executable, "setup.py"], cwd=folder, check=True, capture_output=True, text=True
+    )
+    (built,) = folder.glob("coin_kernel*.so")
+    spec = importlib.util.spec_from_file_location("coin_kernel", built)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@cache
+def _twin(total: int, turn: int, phase: int, target: int, turns: int) -> float:
+    """The coin game's exact win probability, by recursion over its rules."""
+    if phase == 2:
+        return 1.0 if total == target else 0.0
+    if phase == 0:
+        return max(_twin(total + step, turn, 1, target, turns) for step in (1, 2))
+    values = []
+    for coin in (0, 1):
+        t, n = total + coin, turn + 1
+        values.append(_twin(t, n, 2 if t >= target or n >= turns else 0, target, turns))
+    return 0.5 * values[0] + 0.5 * values[1]
+
+
+@pytest.fixture(scope="module")
+def coin(tmp_path_factory):
+    return _coin_module(tmp_path_factory.mktemp("coin"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("target", "turns"), [(5, 3), (4, 3), (8, 4), (9, 5)])
+def test_expectimax_solves_a_kernel_built_against_get_include(coin, target, turns):
+    expectimax = pytest.importorskip("solver._ext.expectimax")
+    game = coin.CoinGame(target, turns)
+    state = game.new_initial_state()
+    table = expectimax.ExpectimaxTable(game, 1 << 20)
+    entry, children, expanded, _leaves = table.search(state, 10**6)
+    assert entry[2][0] == pytest.approx(_twin(0, 0, 0, target, turns), abs=1e-12)
+    best = max((_twin(a + 1, 0, 1, target, turns), -a) for a in (0, 1))
+    assert [action for action, *_ in children] == [0, 1]
+    assert children[-best[1]][1][0] == pytest.approx(best[0], abs=1e-12)
+    assert expanded > 0
+
+
+@pytest.mark.slow
+def test_mcts_searches_a_kernel_built_against_get_include(coin):
+    mcts = pytest.importorskip("solver._ext.mcts")
+    game = coin.CoinGame(5, 3)
+    state = game.new_initial_state()
+    handle, state_capsule = kernel_of(state)
+    assert not mcts.kernel_has_heuristic(handle)  # the coin kernel leaves it NULL
+    tree = mcts.Tree(game, handle, state_capsule)
+    done, reason = tree.search(20_000, 0.0, 7, 1.4, mcts.EVALUATOR_ROLLOUT, 1)
+    assert (done, reason) == (20_000, "iterations")
+    children = {
+        action: (visits, sums[0] / visits) for _, action, _, visits, sums in tree.children(0)
+    }
+    exact = {a: _twin(a + 1, 0, 1, 5, 3) for a in (0, 1)}
+    best = max(exact, key=exact.__getitem__)
+    assert max(children, key=lambda a: children[a][0]) == best
+    assert children[best][1] == pytest.approx(exact[best], abs=0.02)
+    with pytest.raises(ValueError, match="no heuristic"):
+        tree.search(10, 0.0, 7, 0.1, mcts.EVALUATOR_HEURISTIC, 1)
