@@ -344,9 +344,9 @@ class PyTable:
                     result = (self._leaf(child), zeros)
                 else:
                     key = child.to_json()
-                    entry = self.table.get(key)
-                    if entry is not None and self._valid(entry, child_depth, child_p):
-                        result = (entry.values, entry.plies)
+                    stored = self.table.get(key)
+                    if stored is not None and self._valid(stored, child_depth, child_p):
+                        result = (stored.values, stored.plies)
                     else:
                         if len(stack) >= MAX_PLIES:
                             raise SolverError(
