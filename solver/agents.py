@@ -26,6 +26,7 @@ from typing import Any
 
 from solver.errors import OptionError
 from solver.game import Game, State
+from solver.kernels import kernel_of
 from solver.rng import SplitMix64, check_seed, derive_seed
 from solver.spec import Agent
 
@@ -37,13 +38,13 @@ SHARED_AGENTS = ("mcts", "exact", "random")
 
 def _has_heuristic(state: State) -> bool:
     """Whether ``mcts(state, evaluator="heuristic")`` can run: a kernel with a heuristic."""
-    if callable(getattr(state, "_state_capsule", None)):
-        game = getattr(state, "game", None) or state.get_game()  # type: ignore[attr-defined]
+    capsules = kernel_of(state)
+    if capsules is not None:
         try:
             from solver._ext import mcts as ext
         except ImportError:
             return False
-        return bool(ext.kernel_has_heuristic(game._kernel_handle()))
+        return bool(ext.kernel_has_heuristic(capsules.handle))
     return callable(getattr(state, "heuristic", None))
 
 
