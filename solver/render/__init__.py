@@ -6,6 +6,8 @@ and classes are arguments.
 
 - :mod:`solver.render.svg`: number formatting, XML escaping, elements, text, points, boxes,
   groups and the standalone document (a printable page in millimetres).
+- :mod:`solver.render.shapes`: circles, lines, polylines, polygons and labelled tokens (pawns,
+  pieces, badges): what a board graph or a tile grid's pawns are drawn with.
 - :mod:`solver.render.pencil`: pencil marks (a cross, a ring) and round-capped strokes.
 - :mod:`solver.render.grid`: a square grid's cell rectangles and row/column labels.
 - :mod:`solver.render.legend`: an SVG legend of swatches with labels and explanations.
@@ -23,6 +25,7 @@ from solver.render.ascii import legend_lines, one_line, text_grid
 from solver.render.grid import cell_centre, cell_rects, grid_labels
 from solver.render.legend import LegendEntry, legend_entries
 from solver.render.pencil import PENCIL, pencil_ring, pencil_x, round_stroke
+from solver.render.shapes import circle, line, polygon, polyline, token
 from solver.render.svg import (
     FONT,
     INK,
@@ -45,6 +48,7 @@ __all__ = [
     "box",
     "cell_centre",
     "cell_rects",
+    "circle",
     "document",
     "element",
     "escape",
@@ -53,12 +57,16 @@ __all__ = [
     "group",
     "legend_entries",
     "legend_lines",
+    "line",
     "one_line",
     "pencil_ring",
     "pencil_x",
     "points",
+    "polygon",
+    "polyline",
     "round_stroke",
     "text",
     "text_grid",
+    "token",
     "xml_char",
 ]

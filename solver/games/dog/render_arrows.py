@@ -10,36 +10,24 @@ from __future__ import annotations
 
 from solver.games.dog.forest import DELTAS, Cell, Forest
 from solver.games.dog.glyphs import ARROW
-from solver.render.svg import element, points, text
+from solver.render.shapes import line, polygon, token
 
 __all__ = ["draw_arrows"]
 
 
 def _number_badge(cx: float, cy: float, s: float, number: int) -> list[str]:
-    r = s * 0.09
-    return [
-        element(
-            "circle",
-            {
-                "cx": cx,
-                "cy": cy,
-                "r": r,
-                "fill": "#ffffff",
-                "stroke": ARROW,
-                "stroke-width": max(0.25, s * 0.022),
-            },
-        ),
-        text(
-            cx,
-            cy + r * 0.5,
-            str(number),
-            r * 1.35,
-            anchor="middle",
-            weight="bold",
-            fill=ARROW,
-            class_="arrow-number",
-        ),
-    ]
+    """The printed number of an arrow cell, in a small red-rimmed circle."""
+    return token(
+        cx,
+        cy,
+        s * 0.09,
+        str(number),
+        fill="#ffffff",
+        stroke=ARROW,
+        stroke_width=max(0.25, s * 0.022),
+        label_fill=ARROW,
+        label_class="arrow-number",
+    )
 
 
 def draw_arrows(forest: Forest, gx: float, gy: float, s: float) -> list[str]:
@@ -64,36 +52,23 @@ def draw_arrows(forest: Forest, gx: float, gy: float, s: float) -> list[str]:
         y1 += dr * s * 0.34
         width = max(0.35, s * 0.035)
         out.append(
-            element(
-                "line",
-                {
-                    "class_": "arrow",
-                    "x1": x0,
-                    "y1": y0,
-                    "x2": x1,
-                    "y2": y1,
-                    "stroke": ARROW,
-                    "stroke-width": width,
-                    "stroke-linecap": "round",
-                    "opacity": "0.85",
-                },
+            line(
+                x0,
+                y0,
+                x1,
+                y1,
+                stroke=ARROW,
+                stroke_width=width,
+                class_="arrow",
+                stroke_linecap="round",
+                opacity="0.85",
             )
         )
         h = s * 0.1
         tip = (x1 + dc * h * 0.6, y1 + dr * h * 0.6)
         wing1 = (x1 - dc * h + dr * h * 0.8, y1 - dr * h + dc * h * 0.8)
         wing2 = (x1 - dc * h - dr * h * 0.8, y1 - dr * h - dc * h * 0.8)
-        out.append(
-            element(
-                "polygon",
-                {
-                    "class_": "arrow",
-                    "points": points([tip, wing1, wing2]),
-                    "fill": ARROW,
-                    "opacity": "0.9",
-                },
-            )
-        )
+        out.append(polygon([tip, wing1, wing2], fill=ARROW, class_="arrow", opacity="0.9"))
         for cell, number in covered:
             axis = "h" if horizontal else "v"
             k = used.get((cell, axis), 0)

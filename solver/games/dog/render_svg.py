@@ -26,7 +26,8 @@ from solver.games.dog.render_tracks import MARGIN, PAGE_H, PAGE_W, lower_block
 from solver.render.ascii import one_line
 from solver.render.grid import cell_centre, cell_rects, grid_labels
 from solver.render.pencil import PENCIL, pencil_x
-from solver.render.svg import INK, document, element, fmt, group, points, text
+from solver.render.shapes import polyline
+from solver.render.svg import INK, document, element, fmt, group, text
 
 __all__ = ["render_svg"]
 
@@ -141,18 +142,14 @@ def _pencil(ov: Overlays, gx: float, gy: float, s: float) -> list[str]:
     out: list[str] = []
     if ov.trail:
         out.append(
-            element(
-                "polyline",
-                {
-                    "class_": "trail",
-                    "points": points(cell_centre(gx, gy, s, r, c) for r, c in ov.trail),
-                    "fill": "none",
-                    "stroke": "#8a8a8a",
-                    "stroke-width": max(0.4, s * 0.06),
-                    "stroke-linejoin": "round",
-                    "stroke-linecap": "round",
-                    "opacity": "0.7",
-                },
+            polyline(
+                (cell_centre(gx, gy, s, r, c) for r, c in ov.trail),
+                stroke="#8a8a8a",
+                stroke_width=max(0.4, s * 0.06),
+                class_="trail",
+                stroke_linejoin="round",
+                stroke_linecap="round",
+                opacity="0.7",
             )
         )
     for r, c in sorted(ov.marked):

@@ -1,0 +1,113 @@
+"""Basic SVG shapes with the attributes the games' pictures use: circles, lines, polylines,
+polygons, and labelled tokens (a pawn, a piece, a numbered badge).
+
+Each shape takes its geometry and its main paint as arguments; any further SVG attribute is a
+keyword (``stroke_linecap="round"``, ``opacity="0.8"``), written after the main ones in the order
+given. A board graph is drawn with :func:`line` for its edges and :func:`token` for its nodes and
+pieces; a tile grid's pawns are tokens too.
+
+>>> line(0.0, 0.0, 10.0, 5.0, stroke="#333", stroke_width=0.5, class_="edge")
+'<line class="edge" x1="0" y1="0" x2="10" y2="5" stroke="#333" stroke-width="0.5"/>'
+>>> for part in token(5.0, 5.0, 2.0, "3", fill="#fff", stroke="#c00", label_fill="#c00"):
+...     print(part)
+<circle cx="5" cy="5" r="2" fill="#fff" stroke="#c00" stroke-width="0.3"/>
+<text x="5" y="6" font-size="2.7" text-anchor="middle" font-weight="bold" fill="#c00">3</text>
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from solver.render.svg import INK, element, points, text
+
+__all__ = ["circle", "line", "polygon", "polyline", "token"]
+
+
+def circle(
+    cx: float,
+    cy: float,
+    r: float,
+    *,
+    fill: str,
+    stroke: str | None = None,
+    stroke_width: float | None = None,
+    class_: str | None = None,
+    **extra: object,
+) -> str:
+    """A circle of radius ``r`` centred on (cx, cy)."""
+    attrs: dict[str, object] = {"class_": class_, "cx": cx, "cy": cy, "r": r, "fill": fill}
+    attrs |= {"stroke": stroke, "stroke_width": stroke_width, **extra}
+    return element("circle", attrs)
+
+
+def line(
+    x1: float,
+    y1: float,
+    x2: float,
+    y2: float,
+    *,
+    stroke: str = INK,
+    stroke_width: float = 0.3,
+    class_: str | None = None,
+    **extra: object,
+) -> str:
+    """A straight line from (x1, y1) to (x2, y2): an edge, an arrow's shaft, a rule."""
+    attrs: dict[str, object] = {"class_": class_, "x1": x1, "y1": y1, "x2": x2, "y2": y2}
+    attrs |= {"stroke": stroke, "stroke_width": stroke_width, **extra}
+    return element("line", attrs)
+
+
+def polygon(
+    coords: Iterable[tuple[float, float]], *, fill: str, class_: str | None = None, **extra: object
+) -> str:
+    """A closed, filled shape through ``coords`` (an arrowhead, a hexagon, a tile outline)."""
+    return element("polygon", {"class_": class_, "points": points(coords), "fill": fill, **extra})
+
+
+def polyline(
+    coords: Iterable[tuple[float, float]],
+    *,
+    stroke: str = INK,
+    stroke_width: float = 0.3,
+    class_: str | None = None,
+    **extra: object,
+) -> str:
+    """An open path through ``coords``, unfilled (a trail, a route)."""
+    attrs = {"class_": class_, "points": points(coords), "fill": "none", "stroke": stroke}
+    return element("polyline", {**attrs, "stroke_width": stroke_width, **extra})
+
+
+def token(
+    cx: float,
+    cy: float,
+    r: float,
+    label: str | None = None,
+    *,
+    fill: str,
+    stroke: str = INK,
+    stroke_width: float = 0.3,
+    label_fill: str = INK,
+    weight: str | None = "bold",
+    class_: str | None = None,
+    label_class: str | None = None,
+) -> list[str]:
+    """A disc with an optional centred label: a pawn, a piece, a numbered badge.
+
+    The label's font size is 1.35 ``r`` and its baseline ``r / 2`` below the centre, which
+    centres one or two digits or capitals in the disc.
+    """
+    out = [circle(cx, cy, r, fill=fill, stroke=stroke, stroke_width=stroke_width, class_=class_)]
+    if label is not None:
+        out.append(
+            text(
+                cx,
+                cy + r * 0.5,
+                label,
+                r * 1.35,
+                anchor="middle",
+                weight=weight,
+                fill=label_fill,
+                class_=label_class,
+            )
+        )
+    return out
