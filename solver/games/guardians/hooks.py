@@ -1,0 +1,71 @@
+"""Forest guardians' hooks for the shared machinery: opening positions, pictures, listings.
+
+Small adapters from the protocol's objects (a game, a state) to the guardians modules, so the
+generic CLI, the hint engine and the analysis runner never touch guardians internals.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solver.errors import OptionError
+from solver.spec import Opened
+
+__all__ = ["greedy", "legend", "open_position", "puzzle_summary", "render_text", "scores"]
+
+
+def open_position(
+    source: str | None, *, engine: str | None = None, players: int | None = None
+) -> Opened:
+    """A fresh game (``source`` ``None``; 2 players unless told) or the position ``source``
+    (a ``.grove`` path or ``guardians/NAME``) at player 0's mission step."""
+    from solver.games.guardians import resolve_position
+    from solver.registry import load_game
+
+    if source is None:
+        game = load_game("guardians", engine=engine, players=players if players else 2)
+        return Opened(game=game, state=game.new_initial_state(), source="default")
+    position = resolve_position(source)
+    assert position is not None
+    if players is not None and (players == 1) != (position.mode == "solo"):
+        raise OptionError(
+            f"{source} is a {position.mode} position; it cannot be played by {players} players"
+        )
+    game = load_game("guardians", engine=engine, players=players, position=position)
+    return Opened(game=game, state=game.new_initial_state(), source=str(source))
+
+
+def render_text(game: Any, state: Any | None) -> str:
+    """Every player's forest as text (the set-up when ``state`` is ``None``)."""
+    from solver.games.guardians.render_text import render_state
+
+    return render_state(state if state is not None else game.new_initial_state())
+
+
+def legend(game: Any) -> str:
+    """The text legend of the tile tokens."""
+    from solver.games.guardians.render_text import LEGEND
+    from solver.render.ascii import legend_lines
+
+    return "\n".join(legend_lines(LEGEND))
+
+
+def puzzle_summary(source: str) -> str:
+    """``"5x3 11 tiles solo"``: the size, tile count and mode of a position."""
+    from solver.games.guardians import resolve_position
+
+    grove = resolve_position(source)
+    assert grove is not None
+    return f"{grove.width:>2}x{grove.height:<2} {grove.tile_count():>2} tiles {grove.mode}"
+
+
+def scores(state: Any) -> list[float]:
+    """The final (or current) scores per player, for reports."""
+    return [float(s) for s in state.scores()]
+
+
+def greedy(game: Any, *, seed: int = 0, iterations: int = 0) -> Any:
+    """The greedy baseline: the richest walk first, placements that open the most walks."""
+    from solver.games.guardians.greedy import greedy_agent
+
+    return greedy_agent

@@ -1,0 +1,102 @@
+"""The guardians' positions as text: each player's forest as a grid of tile tokens.
+
+Tokens are those of the ``.grove`` format: ``B:GRE`` a tile forest side up (colour B, mission
+G-R-E on its back), ``[GRE]`` mission side up, ``[GRE]b`` with a pawn (solo colours ``b g y r``,
+``p`` with 2-4 players), ``[*]`` the start tile, ``.`` no tile. Rows and columns are labelled
+with the board coordinates that the action labels use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from solver.games.guardians.board import Cell, Face
+from solver.games.guardians.solo import PAWN_COLOURS
+from solver.games.guardians.tiles import Tile
+from solver.render.ascii import legend_lines, text_grid
+
+if TYPE_CHECKING:
+    from solver.games.guardians.rules import GuardiansState
+
+__all__ = ["LEGEND", "forest_lines", "render_state", "tile_token"]
+
+LEGEND: list[tuple[str, str]] = [
+    ("B:GRE", "a tile forest side up: colour B, mission G-R-E on its back"),
+    ("[GRE]", "a mission tile (sequence G-R-E); a letter after it is a pawn"),
+    ("[*]", "the start tile (mission A-B-C-D-E-A)"),
+    ("B G R E P Y", "blue green red grey purple yellow"),
+    ("b g y r / p", "solo pawns blue green yellow red / a pawn with 2-4 players"),
+]
+
+
+def tile_token(tile: Tile, mission: bool, pawn: str | None = None) -> str:
+    """The ``.grove`` token of a tile."""
+    if tile.start:
+        return "[*]" + (pawn or "")
+    if mission:
+        return f"[{tile.sequence}]" + (pawn or "")
+    return f"{tile.colour}:{tile.sequence}"
+
+
+def forest_lines(
+    forest: Mapping[Cell, Face],
+    tiles: Mapping[int, Tile],
+    pawns: Mapping[Cell, str],
+) -> list[str]:
+    """The forest as a labelled text grid over its bounding box."""
+    if not forest:
+        return ["(no tiles)"]
+    rows = [r for r, _ in forest]
+    cols = [c for _, c in forest]
+    r0, r1, c0, c1 = min(rows), max(rows), min(cols), max(cols)
+    grid = []
+    for r in range(r0, r1 + 1):
+        line = []
+        for c in range(c0, c1 + 1):
+            face = forest.get((r, c))
+            if face is None:
+                line.append(".")
+            else:
+                line.append(tile_token(tiles[face.tile], face.mission, pawns.get((r, c))))
+        grid.append(line)
+    return text_grid(
+        grid,
+        col_labels=[str(c) for c in range(c0, c1 + 1)],
+        row_labels=[str(r) for r in range(r0, r1 + 1)],
+    )
+
+
+def render_state(state: GuardiansState, *, legend: bool = False) -> str:
+    """Every player's forest, then the pool, the bag and whose turn it is."""
+    from solver.games.guardians.rules import PHASE_NAMES
+
+    game = state.game
+    lines: list[str] = []
+    for index, who in enumerate(state.people):
+        letters = {
+            cell: (PAWN_COLOURS[p] if game.solo else "p")
+            for p, cell in enumerate(who.pawns)
+            if cell is not None
+        }
+        title = "forest" if game.solo else f"player {index} forest"
+        lines.append(
+            f"{title}: score {state.score(index)}, {len(who.pile)} missions, "
+            f"{len(who.forest)} tiles, {len(who.reserve())} pawns in reserve"
+        )
+        lines.extend(forest_lines(who.forest, game.catalogue, letters))
+        lines.append("")
+    pool = " ".join(f"{t}={tile_token(game.tile(t), False)}" for t in state.pool) or "(empty)"
+    lines.append(f"pool: {pool}")
+    status = f"bag {len(state.bag)} tiles, round {state.round}"
+    if game.solo:
+        status += f"/{state.rounds()}"
+    status += f", phase {PHASE_NAMES[state.phase]}"
+    if not state.is_terminal():
+        status += f", player {state.current} to move" if not game.solo else ""
+    else:
+        status += f", scores {state.scores()}"
+    lines.append(status)
+    if legend:
+        lines.extend(legend_lines(LEGEND))
+    return "\n".join(lines)

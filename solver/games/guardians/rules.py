@@ -1,0 +1,661 @@
+"""Forest guardians' reference rules: readable pure Python, the executable specification.
+
+This module implements ``docs/rules/guardians.md`` for 1 (solo) to 4 players. A game is a
+sequence of *nodes*: a chance node (a tile drawn from the bag, its outcomes the bag's tiles, each
+equally likely) or a decision of the player whose turn it is. A turn is:
+
+1. refill the pool to 6 (chance draws); in the first solo turn, put a pawn on the start tile;
+2. growth: ``reset the pool`` (at most once, flipping a completed mission for -1 VP, then 6 new
+   draws), then ``take 2 tiles`` (two ``place tile T at (r,c)`` forest side up) or
+   ``take 1 tile`` (one placement mission side up, with a pawn from the reserve);
+3. missions: any number of ``walk ... pawn: (r,c) -> ...`` actions, then ``end turn``.
+
+The action ids are :mod:`solver.games.guardians.actions`; walks, connectivity, scoring and solo
+levels each have their own module. Everything automatic (combo cards, the end of a round, the
+solo round track's colour removal, level tasks) happens inside :meth:`GuardiansState.apply_action`.
+
+>>> game = GuardiansGame(players=2)
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes())
+(True, 72)
+>>> for _ in range(6):
+...     state.apply_action(state.chance_outcomes()[0][0])
+>>> [state.action_to_string(a) for a in state.legal_actions()]
+['take 2 tiles', 'take 1 tile']
+"""
+
+from __future__ import annotations
+
+import json
+import operator
+from enum import IntEnum
+from typing import Any
+
+from solver.errors import IllegalActionError, OptionError
+from solver.game import CHANCE, TERMINAL
+from solver.games.guardians.actions import (
+    END_TURN,
+    PAWN_BASE,
+    PAWNS,
+    RESET,
+    TAKE_ONE,
+    TAKE_TWO,
+    ActionCodec,
+    in_window,
+)
+from solver.games.guardians.board import Cell, Face, cell_text, frontier
+from solver.games.guardians.connectivity import splits_forest
+from solver.games.guardians.grove_model import Grove
+from solver.games.guardians.scoring import COMBO_SUPPLY, MISSION_LIMITS, combo_card, winners_share
+from solver.games.guardians.solo import (
+    BASE_ROUNDS,
+    PAWN_COLOURS,
+    PAWN_NAMES,
+    Level,
+    Task,
+    level_by_number,
+)
+from solver.games.guardians.tiles import START_ID, Tile, TileSet, default_tile_set, start_tile
+from solver.games.guardians.walks import path_code, path_from_code, walks_from
+
+__all__ = ["POOL_SIZE", "GuardiansGame", "GuardiansState", "Phase", "PlayerState"]
+
+POOL_SIZE = 6
+ORIGIN: Cell = (0, 0)
+
+
+class Phase(IntEnum):
+    """What the state waits for. The integer codes are shared with a compiled kernel."""
+
+    DRAW = 0  # chance: a tile from the bag into the pool
+    START_PAWN = 1  # solo set-up: which pawn stands on the start tile
+    GROW = 2  # decision: reset, take 2 tiles or take 1 tile
+    PLACE = 3  # decision: which pool tile goes where
+    PAWN = 4  # solo: which pawn goes on the mission tile just placed
+    MISSIONS = 5  # decision: a walk, or end turn
+    TRACK = 6  # chance (solo): the tile drawn onto the round track
+    OVER = 7  # terminal
+
+
+PHASE_NAMES = {p: p.name.lower() for p in Phase}
+CHANCE_PHASES = (Phase.DRAW, Phase.TRACK)
+
+
+def as_action_id(action: object) -> int:
+    """``action`` as a plain int id (NumPy integers pass; floats, bools, strings do not)."""
+    if isinstance(action, bool):
+        raise IllegalActionError(f"action {action!r} is not an action id (expected an integer)")
+    try:
+        return operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        raise IllegalActionError(
+            f"action {action!r} is not an action id (expected an integer)"
+        ) from None
+
+
+class PlayerState:
+    """One player's forest, pawns, points pile, resets and combo cards.
+
+    ``pawns[p]`` is the cell of pawn ``p`` or ``None`` while it waits in the reserve; ``pile``
+    lists the completed missions as ``(tile id, pawn, round)`` in the order they were done.
+    """
+
+    __slots__ = ("cards", "forest", "pawns", "pile", "resets")
+
+    def __init__(self) -> None:
+        self.forest: dict[Cell, Face] = {}
+        self.pawns: list[Cell | None] = [None] * PAWNS
+        self.pile: list[tuple[int, int, int]] = []
+        self.resets = 0
+        self.cards: list[int] = []
+
+    def copy(self) -> PlayerState:
+        other = PlayerState()
+        other.forest = dict(self.forest)
+        other.pawns = list(self.pawns)
+        other.pile = list(self.pile)
+        other.resets = self.resets
+        other.cards = list(self.cards)
+        return other
+
+    def reserve(self) -> list[int]:
+        """The pawns still in the reserve."""
+        return [p for p, cell in enumerate(self.pawns) if cell is None]
+
+    def pawn_at(self, cell: Cell) -> int | None:
+        for p, where in enumerate(self.pawns):
+            if where == cell:
+                return p
+        return None
+
+
+class GuardiansGame:
+    """Forest guardians for ``players`` players (1 = solo at ``level``), reference engine.
+
+    ``tiles`` is the tile set (default: the shipped 72 tiles); ``position`` a :class:`Grove`
+    whose forest player 0 holds at the mission step of the first turn (the question "what can I
+    complete this turn?"); without it, a fresh game starts from the set-up.
+
+    >>> GuardiansGame(players=1, level=3).level.threshold
+    74
+    """
+
+    name = "guardians"
+    engine = "reference"
+
+    def __init__(
+        self,
+        players: int | None = None,
+        *,
+        tiles: TileSet | None = None,
+        level: int | Level = 1,
+        position: Grove | None = None,
+    ) -> None:
+        if players is None:
+            players = 1 if position is None or position.mode == "solo" else 2
+        if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
+            raise OptionError(f"forest guardians is played by 1 to 4 players, not {players!r}")
+        if position is not None and (position.mode == "solo") != (players == 1):
+            raise OptionError(
+                f"a {position.mode} position cannot start a game of {players} player(s)"
+            )
+        self.players = players
+        self.solo = players == 1
+        self.tiles = tiles if tiles is not None else default_tile_set()
+        self.level: Level | None = level_by_number(level) if self.solo else None
+        self.position = position
+        self.codec = ActionCodec(len(self.tiles))
+        # The catalogue: the start tile (id 0), the set's tiles 1..N, the position's tiles N+1...
+        self.catalogue: dict[int, Tile] = {START_ID: start_tile(self.tiles.start_points)}
+        for tile in self.tiles.tiles:
+            self.catalogue[tile.id] = tile
+        self._position_forest: dict[Cell, Face] = {}
+        self._position_pawns: list[Cell | None] = [None] * PAWNS
+        if position is not None:
+            self._read_position(position)
+        self.mission_limit = MISSION_LIMITS.get(players, 0)
+
+    def _read_position(self, position: Grove) -> None:
+        if position.mode == "solo":
+            start_points = position.points[4]
+            self.catalogue[START_ID] = start_tile(start_points)
+        next_id = len(self.tiles) + 1
+        multi_pawns = 0
+        for cell, item in position.tiles():
+            if item.start:
+                tile_id = START_ID
+                self.catalogue[START_ID] = start_tile(position.points[4])
+            else:
+                tile_id = next_id
+                next_id += 1
+                points = position.points_for(item)
+                self.catalogue[tile_id] = Tile(tile_id, item.colour, item.sequence, points)
+            self._position_forest[cell] = Face(tile_id, item.mission)
+            if item.pawn is not None:
+                if item.pawn == "p":
+                    self._position_pawns[multi_pawns] = cell
+                    multi_pawns += 1
+                else:
+                    self._position_pawns[PAWN_COLOURS.index(item.pawn)] = cell
+
+    # -- the protocol ----------------------------------------------------------------------------
+    def new_initial_state(self) -> GuardiansState:
+        return GuardiansState(self)
+
+    def num_players(self) -> int:
+        return self.players
+
+    def num_distinct_actions(self) -> int:
+        return self.codec.num_distinct_actions()
+
+    def max_chance_outcomes(self) -> int:
+        return len(self.tiles)
+
+    def state_from_json(self, text: str) -> GuardiansState:
+        """Read a state written by :meth:`GuardiansState.to_json` (for this game)."""
+        from solver.games.guardians.state_json import state_from_json
+
+        return state_from_json(self, text)
+
+    def tile(self, tile_id: int) -> Tile:
+        return self.catalogue[tile_id]
+
+    def __repr__(self) -> str:
+        extra = f", level={self.level.number}" if self.level is not None else ""
+        return f"GuardiansGame(players={self.players}{extra}, engine='reference')"
+
+
+class GuardiansState:
+    """One position of forest guardians. See the module docstring for the turn."""
+
+    def __init__(self, game: GuardiansGame, *, _blank: bool = False) -> None:
+        self.game = game
+        if _blank:
+            return
+        n = game.players
+        self.people = [PlayerState() for _ in range(n)]
+        self.pool: list[int] = []
+        self.bag: list[int] = [t.id for t in game.tiles.tiles]
+        self.discard: list[int] = []
+        self.track: list[int] = []
+        self.supply = list(COMBO_SUPPLY) if not game.solo else [0, 0, 0, 0]
+        self.current = 0
+        self.round = 1
+        self.phase = Phase.DRAW
+        self.draws_left = 0
+        self.reset_used = False
+        self.to_place = 0
+        self.mission_side = False
+        self.placed: Cell | None = None
+        self.turn_missions = 0
+        self.end_triggered = False
+        self.tasks_done = [False] * (len(game.level.tasks) if game.level else 0)
+        for player in self.people:
+            player.forest[ORIGIN] = Face(START_ID, True)
+            if not game.solo:
+                player.pawns[0] = ORIGIN
+        if game.position is not None:
+            me = self.people[0]
+            me.forest = dict(game._position_forest)
+            me.pawns = list(game._position_pawns)
+            self.phase = Phase.MISSIONS
+        else:
+            self._begin_turn()
+
+    # -- the protocol ----------------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.phase == Phase.OVER:
+            return TERMINAL
+        if self.phase in CHANCE_PHASES:
+            return CHANCE
+        return self.current
+
+    def is_terminal(self) -> bool:
+        return self.phase == Phase.OVER
+
+    def is_chance_node(self) -> bool:
+        return self.phase in CHANCE_PHASES
+
+    def scores(self) -> list[int]:
+        """Each player's score now: mission points + combo cards - resets."""
+        return [self.score(i) for i in range(self.game.players)]
+
+    def score(self, player: int) -> int:
+        who = self.people[player]
+        points = sum(self.game.tile(t).points for t, _, _ in who.pile)
+        return points + sum(who.cards) - who.resets
+
+    def tile_count(self, player: int) -> int:
+        """Tiles in the player's forest and pile together (the tie-break: fewer wins)."""
+        who = self.people[player]
+        return len(who.forest) + len(who.pile)
+
+    def returns(self) -> list[float]:
+        """At the end: 1 for the winner (tied players share 1), 0 for the others; solo: 1 when
+        the level's threshold is reached. Before the end: 0 for everyone."""
+        n = self.game.players
+        if self.phase != Phase.OVER:
+            return [0.0] * n
+        if self.game.solo:
+            assert self.game.level is not None
+            return [1.0 if self.score(0) >= self.game.level.threshold else 0.0]
+        return winners_share(self.scores(), [self.tile_count(i) for i in range(n)])
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.phase not in CHANCE_PHASES:
+            return []
+        p = 1.0 / len(self.bag)
+        return [(self.game.codec.draw(t), p) for t in self.bag]
+
+    def legal_actions(self) -> list[int]:
+        phase = self.phase
+        codec = self.game.codec
+        if phase in CHANCE_PHASES:
+            return [codec.draw(t) for t in self.bag]
+        me = self.people[self.current]
+        if phase == Phase.START_PAWN:
+            return [PAWN_BASE + p for p in range(PAWNS)]
+        if phase == Phase.GROW:
+            actions = [TAKE_TWO]
+            if me.reserve():
+                actions.append(TAKE_ONE)
+            if self._may_reset():
+                actions.append(RESET)
+            return actions
+        if phase == Phase.PLACE:
+            cells = [c for c in frontier(me.forest) if in_window(c)]
+            return sorted(codec.place(t, c) for t in self.pool for c in cells)
+        if phase == Phase.PAWN:
+            return [PAWN_BASE + p for p in me.reserve()]
+        if phase == Phase.MISSIONS:
+            return [END_TURN, *sorted(codec.walk(p, code) for p, code in self._walks())]
+        return []
+
+    def apply_action(self, action: int) -> None:
+        action = as_action_id(action)
+        if action not in self.legal_actions():
+            raise IllegalActionError(
+                f"action {action} ({self._safe_label(action)}) is not legal in this state "
+                f"(phase {PHASE_NAMES[self.phase]}, round {self.round}, player {self.current})"
+            )
+        codec = self.game.codec
+        phase = self.phase
+        me = self.people[self.current]
+        if phase == Phase.DRAW:
+            self._draw(codec.decode_draw(action))
+        elif phase == Phase.TRACK:
+            self._round_track(codec.decode_draw(action))
+        elif phase == Phase.START_PAWN:
+            me.pawns[action - PAWN_BASE] = ORIGIN
+            self._enter_growth()
+        elif phase == Phase.GROW:
+            self._grow(action)
+        elif phase == Phase.PLACE:
+            self._place(*codec.decode_place(action))
+        elif phase == Phase.PAWN:
+            assert self.placed is not None
+            me.pawns[action - PAWN_BASE] = self.placed
+            self.placed = None
+            self._after_placement()
+        elif action == END_TURN:
+            self._end_turn()
+        else:
+            self._walk(*codec.decode_walk(action))
+
+    def clone(self) -> GuardiansState:
+        other = GuardiansState(self.game, _blank=True)
+        other.__dict__.update(self.__dict__)
+        other.people = [p.copy() for p in self.people]
+        other.pool = list(self.pool)
+        other.bag = list(self.bag)
+        other.discard = list(self.discard)
+        other.track = list(self.track)
+        other.supply = list(self.supply)
+        other.tasks_done = list(self.tasks_done)
+        return other
+
+    def child(self, action: int) -> GuardiansState:
+        """A copy with ``action`` applied."""
+        other = self.clone()
+        other.apply_action(action)
+        return other
+
+    # -- labels ----------------------------------------------------------------------------------
+    def pawn_name(self, pawn: int) -> str:
+        """``"blue pawn"`` in solo, ``"pawn"`` with 2-4 players (their pawns are alike)."""
+        return f"{PAWN_NAMES[pawn]} pawn" if self.game.solo else "pawn"
+
+    def action_to_string(self, action: int) -> str:
+        action = as_action_id(action)
+        codec = self.game.codec
+        kind = codec.kind(action)
+        if kind == "end":
+            return "end turn"
+        if kind == "take2":
+            return "take 2 tiles"
+        if kind == "take1":
+            return "take 1 tile"
+        if kind == "reset":
+            return "reset the pool"
+        if kind == "pawn":
+            pawn = PAWN_NAMES[action - PAWN_BASE]
+            if self.phase == Phase.PAWN and self.placed is not None:
+                return f"put {pawn} pawn on {cell_text(self.placed)}"
+            return f"put {pawn} pawn on the start tile"
+        if kind == "draw":
+            tile = codec.decode_draw(action)
+            if self.phase == Phase.TRACK:
+                return f"round track: tile {tile}"
+            return f"draw tile {tile}"
+        if kind == "place":
+            tile, cell = codec.decode_place(action)
+            side = " mission side up" if self.phase == Phase.PLACE and self.mission_side else ""
+            return f"place tile {tile} at {cell_text(cell)}{side}"
+        if kind == "walk":
+            pawn, code = codec.decode_walk(action)
+            start = self.people[self.current].pawns[pawn] if self.phase != Phase.OVER else None
+            if start is None:
+                return f"walk {self.pawn_name(pawn)}: code {code}"
+            path = path_from_code(start, code)
+            cells = " ".join(cell_text(c) for c in path)
+            return f"walk {self.pawn_name(pawn)}: {cell_text(start)} -> {cells}"
+        raise IllegalActionError(
+            f"{action} is not a guardians action id (0..{codec.num_distinct_actions() - 1})"
+        )
+
+    def string_to_action(self, label: str) -> int:
+        """The legal action whose label is ``label`` (case and spacing at the ends ignored)."""
+        wanted = " ".join(label.split()).lower()
+        for action in self.legal_actions():
+            if self.action_to_string(action).lower() == wanted:
+                return action
+        labels = ", ".join(repr(self.action_to_string(a)) for a in self.legal_actions()[:12])
+        raise IllegalActionError(f"no legal action is labelled {label!r}; legal: {labels}")
+
+    def _safe_label(self, action: int) -> str:
+        try:
+            return self.action_to_string(action)
+        except (IllegalActionError, ValueError, KeyError, IndexError):
+            return "not an action"
+
+    # -- serialisation -------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        from solver.games.guardians.state_json import state_to_dict
+
+        return state_to_dict(self)
+
+    def to_json(self) -> str:
+        """The full state as canonical JSON (equal states give equal strings)."""
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GuardiansState) and other.to_json() == self.to_json()
+
+    def __hash__(self) -> int:
+        return hash(self.to_json())
+
+    def __str__(self) -> str:
+        from solver.games.guardians.render_text import render_state
+
+        return render_state(self)
+
+    def __repr__(self) -> str:
+        return f"GuardiansState({self.to_json()})"
+
+    # -- queries ---------------------------------------------------------------------------------
+    def _may_reset(self) -> bool:
+        me = self.people[self.current]
+        return not self.reset_used and len(me.pile) > me.resets
+
+    def _walks(self) -> list[tuple[int, int]]:
+        """Every legal walk of the player to move as ``(pawn, direction code)``."""
+        me = self.people[self.current]
+        out = []
+        for pawn, cell in enumerate(me.pawns):
+            if cell is None or splits_forest(me.forest.keys(), cell):
+                continue
+            for path in walks_from(me.forest, self.game.catalogue, cell):
+                out.append((pawn, path_code(cell, path)))
+        return out
+
+    def walks(self) -> list[tuple[int, Cell, tuple[Cell, ...]]]:
+        """The legal walks now, as ``(pawn, mission cell, path)`` (empty off the mission step)."""
+        if self.phase != Phase.MISSIONS:
+            return []
+        me = self.people[self.current]
+        out = []
+        for pawn, code in self._walks():
+            cell = me.pawns[pawn]
+            assert cell is not None
+            out.append((pawn, cell, path_from_code(cell, code)))
+        return out
+
+    # -- the turn --------------------------------------------------------------------------------
+    def _begin_turn(self) -> None:
+        """Start the turn of ``self.current``: refill the pool (chance) or go on to growth."""
+        self.reset_used = False
+        self.turn_missions = 0
+        need = POOL_SIZE - len(self.pool)
+        self.draws_left = min(need, len(self.bag))
+        if len(self.pool) + self.draws_left < POOL_SIZE:
+            self.end_triggered = True  # the pool cannot be refilled: this is the last round
+        if self.draws_left:
+            self.phase = Phase.DRAW
+        else:
+            self._after_draws()
+
+    def _draw(self, tile: int) -> None:
+        self.bag.remove(tile)
+        self.pool.append(tile)
+        self.pool.sort()
+        self.draws_left -= 1
+        if self.draws_left == 0:
+            self._after_draws()
+
+    def _after_draws(self) -> None:
+        me = self.people[self.current]
+        fresh = self.game.solo and self.game.position is None and self.round == 1
+        if fresh and all(p is None for p in me.pawns):
+            self.phase = Phase.START_PAWN
+            return
+        self._enter_growth()
+
+    def _enter_growth(self) -> None:
+        # With an empty pool (the bag is empty too) there is nothing to grow: go to missions.
+        self.phase = Phase.GROW if self.pool else Phase.MISSIONS
+
+    def _grow(self, action: int) -> None:
+        if action == RESET:
+            me = self.people[self.current]
+            me.resets += 1
+            self.reset_used = True
+            self.discard.extend(self.pool)
+            self.discard.sort()
+            self.pool = []
+            self.draws_left = min(POOL_SIZE, len(self.bag))
+            if self.draws_left:
+                self.phase = Phase.DRAW
+            else:
+                self._enter_growth()
+            return
+        self.mission_side = action == TAKE_ONE
+        self.to_place = 1 if action == TAKE_ONE else min(2, len(self.pool))
+        self.phase = Phase.PLACE
+
+    def _place(self, tile: int, cell: Cell) -> None:
+        me = self.people[self.current]
+        self.pool.remove(tile)
+        me.forest[cell] = Face(tile, self.mission_side)
+        self.to_place -= 1
+        if self.mission_side:
+            if self.game.solo:
+                self.placed = cell
+                self.phase = Phase.PAWN
+                return
+            me.pawns[me.reserve()[0]] = cell
+        self._after_placement()
+
+    def _after_placement(self) -> None:
+        if self.to_place > 0 and self.pool:
+            self.phase = Phase.PLACE
+            return
+        self.to_place = 0
+        self.mission_side = False
+        self.phase = Phase.MISSIONS
+
+    def _walk(self, pawn: int, code: int) -> None:
+        me = self.people[self.current]
+        start = me.pawns[pawn]
+        assert start is not None
+        path = path_from_code(start, code)
+        done = me.forest.pop(start)
+        me.pile.append((done.tile, pawn, self.round))
+        end = path[-1]
+        me.forest[end] = Face(me.forest[end].tile, True)
+        me.pawns[pawn] = end
+        self.turn_missions += 1
+
+    def _end_turn(self) -> None:
+        me = self.people[self.current]
+        if not self.game.solo:
+            card = combo_card(self.turn_missions, self.supply)
+            if card is not None:
+                self.supply[card - 2] -= 1
+                me.cards.append(card)
+            if len(me.pile) >= self.game.mission_limit:
+                self.end_triggered = True
+        self.turn_missions = 0
+        self.reset_used = False
+        if self.current < self.game.players - 1:
+            self.current += 1
+            self._begin_turn()
+            return
+        self._end_round()
+
+    def _end_round(self) -> None:
+        if self.game.solo:
+            self._check_tasks()
+            if self.end_triggered or self.round >= self.rounds():
+                self._finish()
+                return
+            if self.bag:
+                self.phase = Phase.TRACK
+                return
+        elif self.end_triggered:
+            self._finish()
+            return
+        self._next_round()
+
+    def _next_round(self) -> None:
+        self.round += 1
+        self.current = 0
+        self._begin_turn()
+
+    def _round_track(self, tile: int) -> None:
+        """Solo: ``tile`` goes to the round track; pool tiles of its colour leave the game."""
+        self.bag.remove(tile)
+        self.track.append(tile)
+        colour = self.game.tile(tile).colour
+        gone = [t for t in self.pool if self.game.tile(t).colour == colour]
+        self.pool = [t for t in self.pool if t not in gone]
+        self.discard = sorted(self.discard + gone)
+        self._next_round()
+
+    def _finish(self) -> None:
+        self.phase = Phase.OVER
+        self.draws_left = 0
+
+    # -- solo ------------------------------------------------------------------------------------
+    def rounds(self) -> int:
+        """Solo: the rounds on the track, 12 plus one per completed level task."""
+        return BASE_ROUNDS + sum(self.tasks_done)
+
+    def colour_points(self) -> list[int]:
+        """Solo: mission points credited to each pawn colour (blue, green, yellow, red)."""
+        out = [0] * PAWNS
+        for tile, pawn, _ in self.people[0].pile:
+            out[pawn] += self.game.tile(tile).points
+        return out
+
+    def task_met(self, task: Task) -> bool:
+        """Whether the solo player meets ``task`` now (tasks are checked at each round's end)."""
+        me = self.people[0]
+        if task.kind == "all_colours":
+            return {pawn for _, pawn, _ in me.pile} == set(range(PAWNS))
+        if task.kind == "start_tile":
+            return any(tile == START_ID for tile, _, _ in me.pile)
+        if task.kind == "colour_points":
+            return self.colour_points()[task.colour] >= task.value
+        if task.kind == "missions_in_turn":
+            rounds = [r for _, _, r in me.pile]
+            return any(rounds.count(r) >= task.value for r in set(rounds))
+        if task.kind == "long_mission":
+            return any(self.game.tile(t).walk_length >= task.value for t, _, _ in me.pile)
+        return self.round >= BASE_ROUNDS and len(me.forest) <= task.value
+
+    def _check_tasks(self) -> None:
+        level = self.game.level
+        assert level is not None
+        for i, task in enumerate(level.tasks):
+            if not self.tasks_done[i] and self.task_met(task):
+                self.tasks_done[i] = True

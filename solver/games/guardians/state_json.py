@@ -1,0 +1,299 @@
+"""The JSON form of a guardians state, and its strict validation when read back.
+
+The state's JSON holds everything that changes during play; the game (players, tile set, level,
+starting position) is fixed and not repeated. Reading checks every field against the game and
+raises :class:`~solver.errors.FormatError` naming the field, so a bad document never becomes a
+half-valid state. Every tile of the set must be in exactly one place (bag, pool, discard, round
+track, a forest or a points pile).
+
+Fields: ``players`` (per player: ``forest`` as ``[row, col, tile, "forest"|"mission"]`` sorted by
+cell, ``pawns`` four ``[row, col]`` or ``null``, ``pile`` as ``[tile, pawn, round]`` in order,
+``resets``, ``cards``), ``pool``, ``bag``, ``discard`` (sorted tile ids), ``track`` (in order),
+``supply`` (the +2..+5 combo cards left), ``current``, ``round``, ``phase``, ``draws_left``,
+``reset_used``, ``to_place``, ``mission_side``, ``placed``, ``turn_missions``,
+``end_triggered``, ``tasks_done``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from solver.errors import FormatError
+from solver.games.guardians.actions import PAWNS, in_window
+from solver.games.guardians.board import Cell, Face
+from solver.games.guardians.connectivity import is_connected
+from solver.games.guardians.scoring import COMBO_SUPPLY
+from solver.games.guardians.tiles import START_ID
+
+if TYPE_CHECKING:
+    from solver.games.guardians.rules import GuardiansGame, GuardiansState
+
+__all__ = ["state_from_json", "state_to_dict"]
+
+_FIELDS = (
+    "bag", "current", "discard", "draws_left", "end_triggered", "mission_side", "phase",
+    "placed", "players", "pool", "reset_used", "round", "supply", "tasks_done", "to_place",
+    "track", "turn_missions",
+)  # fmt: skip
+_PLAYER_FIELDS = ("cards", "forest", "pawns", "pile", "resets")
+
+
+def state_to_dict(state: GuardiansState) -> dict[str, Any]:
+    """The state as a JSON-ready dictionary (canonical: equal states, equal dictionaries)."""
+    from solver.games.guardians.rules import PHASE_NAMES
+
+    players = []
+    for who in state.people:
+        players.append(
+            {
+                "forest": [
+                    [r, c, face.tile, "mission" if face.mission else "forest"]
+                    for (r, c), face in sorted(who.forest.items())
+                ],
+                "pawns": [list(p) if p is not None else None for p in who.pawns],
+                "pile": [list(entry) for entry in who.pile],
+                "resets": who.resets,
+                "cards": list(who.cards),
+            }
+        )
+    return {
+        "players": players,
+        "pool": list(state.pool),
+        "bag": list(state.bag),
+        "discard": list(state.discard),
+        "track": list(state.track),
+        "supply": list(state.supply),
+        "current": state.current,
+        "round": state.round,
+        "phase": PHASE_NAMES[state.phase],
+        "draws_left": state.draws_left,
+        "reset_used": state.reset_used,
+        "to_place": state.to_place,
+        "mission_side": state.mission_side,
+        "placed": list(state.placed) if state.placed is not None else None,
+        "turn_missions": state.turn_missions,
+        "end_triggered": state.end_triggered,
+        "tasks_done": list(state.tasks_done),
+    }
+
+
+def _bad(field: str, expected: str, found: Any) -> FormatError:
+    try:
+        shown = json.dumps(found)
+    except (TypeError, ValueError):
+        shown = type(found).__name__
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    return FormatError(f"state field {field} to be {expected}", line=1, column=1, found=shown)
+
+
+def _int(value: Any, field: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _bad(field, f"a whole number {low}..{high}", value)
+    return value
+
+
+def _flag(value: Any, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise _bad(field, "true or false", value)
+    return value
+
+
+def _cell(value: Any, field: str) -> Cell:
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or any(isinstance(v, bool) or not isinstance(v, int) for v in value)
+        or not in_window((value[0], value[1]))
+    ):
+        raise _bad(field, "a [row, col] with rows and columns -128..127", value)
+    return (value[0], value[1])
+
+
+def _ids(value: Any, field: str, high: int, *, ordered: bool) -> list[int]:
+    if not isinstance(value, list):
+        raise _bad(field, "a list of tile ids", value)
+    ids = [_int(v, f"{field}[{i}]", 1, high) for i, v in enumerate(value)]
+    if ordered and ids != sorted(set(ids)):
+        raise _bad(field, "tile ids in increasing order, each once", value)
+    return ids
+
+
+def state_from_json(game: GuardiansGame, text: str) -> GuardiansState:
+    """A validated state of ``game`` from the JSON of :func:`state_to_dict`."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(
+            "a JSON object", line=exc.lineno, column=exc.colno, found=exc.msg
+        ) from None
+    except TypeError:
+        raise FormatError("a JSON string", line=1, column=1, found=type(text).__name__) from None
+    if not isinstance(data, dict):
+        raise _bad("(top level)", "a JSON object", data)
+    return state_from_dict(game, data)
+
+
+def state_from_dict(game: GuardiansGame, data: dict[str, Any]) -> GuardiansState:
+    """A validated state of ``game`` from its dictionary form."""
+    from solver.games.guardians.rules import PHASE_NAMES, GuardiansState, Phase, PlayerState
+
+    missing = [f for f in _FIELDS if f not in data]
+    if missing:
+        raise _bad(missing[0], "present", None)
+    extra = sorted(set(data) - set(_FIELDS))
+    if extra:
+        raise _bad(extra[0], "absent (not a state field)", extra[0])
+    n_set = len(game.tiles)
+    top = max(game.catalogue)
+    state = GuardiansState(game, _blank=True)
+    phases = {name: phase for phase, name in PHASE_NAMES.items()}
+    if data["phase"] not in phases:
+        raise _bad("phase", f"one of {', '.join(phases)}", data["phase"])
+    state.phase = phases[data["phase"]]
+    players = data["players"]
+    if not isinstance(players, list) or len(players) != game.players:
+        raise _bad("players", f"a list of {game.players} players", players)
+    seen: dict[int, str] = {}
+
+    def place(tile: int, where: str) -> None:
+        if tile != START_ID and tile in seen:
+            raise _bad(where, f"tile {tile} in one place only (also in {seen[tile]})", tile)
+        seen[tile] = where
+
+    state.people = []
+    for index, raw in enumerate(players):
+        where = f"players[{index}]"
+        if not isinstance(raw, dict) or set(raw) != set(_PLAYER_FIELDS):
+            raise _bad(where, f"an object with {', '.join(_PLAYER_FIELDS)}", raw)
+        who = PlayerState()
+        if not isinstance(raw["forest"], list):
+            raise _bad(f"{where}.forest", "a list of [row, col, tile, side]", raw["forest"])
+        starts = 0
+        for i, item in enumerate(raw["forest"]):
+            f = f"{where}.forest[{i}]"
+            if not isinstance(item, list) or len(item) != 4:
+                raise _bad(f, "[row, col, tile, side]", item)
+            cell = _cell(item[:2], f)
+            tile = _int(item[2], f"{f}.tile", 0, top)
+            if item[3] not in ("forest", "mission"):
+                raise _bad(f"{f}.side", '"forest" or "mission"', item[3])
+            mission = item[3] == "mission"
+            if cell in who.forest:
+                raise _bad(f, "one tile per cell", item)
+            if (tile == START_ID or game.tile(tile).colour is None) and not mission:
+                raise _bad(f"{f}.side", '"mission" (this tile has no known forest side)', item[3])
+            starts += tile == START_ID
+            place(tile, f)
+            who.forest[cell] = Face(tile, mission)
+        if not who.forest or not is_connected(who.forest):
+            raise _bad(f"{where}.forest", "a non-empty forest in one piece", raw["forest"])
+        pawns = raw["pawns"]
+        if not isinstance(pawns, list) or len(pawns) != PAWNS:
+            raise _bad(f"{where}.pawns", f"a list of {PAWNS} cells or nulls", pawns)
+        for p, cell_raw in enumerate(pawns):
+            if cell_raw is None:
+                continue
+            cell = _cell(cell_raw, f"{where}.pawns[{p}]")
+            face = who.forest.get(cell)
+            if face is None or not face.mission or cell in who.pawns:
+                raise _bad(f"{where}.pawns[{p}]", "a mission tile without another pawn", cell_raw)
+            who.pawns[p] = cell
+        if not game.solo and any(
+            who.pawns[p] is None and who.pawns[p + 1] is not None for p in range(PAWNS - 1)
+        ):
+            raise _bad(f"{where}.pawns", "pawns entering in order (no gap before a pawn)", pawns)
+        if not isinstance(raw["pile"], list):
+            raise _bad(f"{where}.pile", "a list of [tile, pawn, round]", raw["pile"])
+        for i, entry in enumerate(raw["pile"]):
+            f = f"{where}.pile[{i}]"
+            if not isinstance(entry, list) or len(entry) != 3:
+                raise _bad(f, "[tile, pawn, round]", entry)
+            tile = _int(entry[0], f"{f}.tile", 0, top)
+            starts += tile == START_ID
+            place(tile, f)
+            who.pile.append(
+                (
+                    tile,
+                    _int(entry[1], f"{f}.pawn", 0, PAWNS - 1),
+                    _int(entry[2], f"{f}.round", 1, 10_000),
+                )
+            )
+        if starts > 1:
+            raise _bad(f"{where}.forest", "one start tile at most (forest and pile)", starts)
+        who.resets = _int(raw["resets"], f"{where}.resets", 0, len(who.pile))
+        cards = raw["cards"]
+        if not isinstance(cards, list) or (game.solo and cards):
+            raise _bad(f"{where}.cards", "a list of combo card values (none in solo)", cards)
+        who.cards = [_int(v, f"{where}.cards[{i}]", 2, 5) for i, v in enumerate(cards)]
+        state.people.append(who)
+    state.pool = _ids(data["pool"], "pool", n_set, ordered=True)
+    state.bag = _ids(data["bag"], "bag", n_set, ordered=True)
+    state.discard = _ids(data["discard"], "discard", n_set, ordered=True)
+    state.track = _ids(data["track"], "track", n_set, ordered=False)
+    for field in ("pool", "bag", "discard", "track"):
+        for i, tile in enumerate(getattr(state, field)):
+            place(tile, f"{field}[{i}]")
+    lost = [t for t in range(1, n_set + 1) if t not in seen]
+    if lost:
+        raise _bad(
+            "bag", f"every tile of the set somewhere (tile {lost[0]} is nowhere)", data["bag"]
+        )
+    if len(state.pool) > 6:
+        raise _bad("pool", "at most 6 tiles", data["pool"])
+    supply = data["supply"]
+    if not isinstance(supply, list) or len(supply) != len(COMBO_SUPPLY):
+        raise _bad("supply", "a list of 4 card counts", supply)
+    state.supply = [
+        _int(v, f"supply[{i}]", 0, 0 if game.solo else COMBO_SUPPLY[i])
+        for i, v in enumerate(supply)
+    ]
+    if not game.solo:
+        for value in range(2, 6):
+            taken = sum(who.cards.count(value) for who in state.people)
+            if taken + state.supply[value - 2] != COMBO_SUPPLY[value - 2]:
+                raise _bad("supply", f"the +{value} cards taken and left to add up", supply)
+    state.current = _int(data["current"], "current", 0, game.players - 1)
+    state.round = _int(data["round"], "round", 1, 10_000)
+    state.draws_left = _int(data["draws_left"], "draws_left", 0, min(6, len(state.bag)))
+    state.reset_used = _flag(data["reset_used"], "reset_used")
+    state.to_place = _int(data["to_place"], "to_place", 0, 2)
+    state.mission_side = _flag(data["mission_side"], "mission_side")
+    state.placed = None if data["placed"] is None else _cell(data["placed"], "placed")
+    state.turn_missions = _int(data["turn_missions"], "turn_missions", 0, 10_000)
+    state.end_triggered = _flag(data["end_triggered"], "end_triggered")
+    tasks = data["tasks_done"]
+    n_tasks = len(game.level.tasks) if game.level is not None else 0
+    if not isinstance(tasks, list) or len(tasks) != n_tasks:
+        raise _bad("tasks_done", f"a list of {n_tasks} true/false", tasks)
+    state.tasks_done = [_flag(v, f"tasks_done[{i}]") for i, v in enumerate(tasks)]
+    _check_phase(game, state, Phase)
+    return state
+
+
+def _check_phase(game: GuardiansGame, state: GuardiansState, phase_enum: Any) -> None:
+    """The phase-dependent fields must describe a node the rules can reach."""
+    phase = state.phase
+    me = state.people[state.current]
+    if (phase == phase_enum.DRAW) != (state.draws_left > 0):
+        raise _bad("draws_left", "above 0 exactly while drawing", state.draws_left)
+    if phase == phase_enum.TRACK and (not game.solo or not state.bag):
+        raise _bad("phase", "track only in solo with tiles in the bag", "track")
+    if phase in (phase_enum.START_PAWN, phase_enum.PAWN) and not game.solo:
+        raise _bad("phase", "a pawn choice only in solo", phase.name.lower())
+    if phase == phase_enum.START_PAWN and any(p is not None for p in me.pawns):
+        raise _bad("phase", "start_pawn only before any pawn stands", "start_pawn")
+    if phase == phase_enum.PAWN:
+        face = me.forest.get(state.placed) if state.placed is not None else None
+        if face is None or not face.mission or state.placed in me.pawns or not me.reserve():
+            raise _bad("placed", "the new mission tile waiting for a pawn", state.placed)
+    elif state.placed is not None:
+        raise _bad("placed", "null outside the pawn choice", state.placed)
+    if phase == phase_enum.PLACE:
+        if state.to_place < 1 or not state.pool:
+            raise _bad("to_place", "1 or 2 with tiles in the pool while placing", state.to_place)
+    elif phase != phase_enum.PAWN and (state.to_place or state.mission_side):
+        raise _bad("to_place", "0 (and mission_side false) outside growth", state.to_place)
+    if phase == phase_enum.GROW and not state.pool:
+        raise _bad("pool", "tiles to take at the growth step", [])

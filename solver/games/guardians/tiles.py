@@ -1,0 +1,218 @@
+"""Colours, tiles and tile sets of forest guardians (docs/rules/guardians.md, "Tiles").
+
+A tile has two public faces: its forest side (one colour) and its mission side (a sequence of
+2 to 5 colours worth some victory points). Tile ids of a tile set run 1..N; id 0 is the start
+tile (one per player, all alike), whose mission is the special A-B-C-D-E-A walk.
+
+A tile set is data (``puzzles/guardians/tiles.json`` is the default); :func:`tile_set_from_dict`
+validates one completely before anything is built, so a bad file never half-loads.
+
+>>> tiles = default_tile_set()
+>>> len(tiles.tiles), tiles.start_points
+(72, 12)
+>>> tiles.tile(17).id
+17
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from solver.errors import FormatError, OptionError
+
+__all__ = [
+    "COLOURS",
+    "COLOUR_NAMES",
+    "DEFAULT_POINTS",
+    "MAX_SEQUENCE",
+    "MIN_SEQUENCE",
+    "START_ID",
+    "Tile",
+    "TileSet",
+    "default_tile_set",
+    "load_tile_set",
+    "start_tile",
+    "tile_set_from_dict",
+    "tile_set_to_dict",
+]
+
+#: The six forest colours by their one-letter codes, in the project's fixed order.
+COLOURS = "BGREPY"
+COLOUR_NAMES: dict[str, str] = {
+    "B": "blue",
+    "G": "green",
+    "R": "red",
+    "E": "grey",
+    "P": "purple",
+    "Y": "yellow",
+}
+MIN_SEQUENCE, MAX_SEQUENCE = 2, 5
+#: Mission points by sequence length, and the start tile's points (the default table).
+DEFAULT_POINTS: dict[str, int] = {"2": 3, "3": 5, "4": 8, "5": 12, "start": 12}
+#: The id of the start tile in every tile catalogue.
+START_ID = 0
+#: The start tile's walk visits this many forest tiles (A B C D E A).
+START_WALK = 6
+_MAX_TILES = 4096
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One tile: ``colour`` of its forest side (``None`` when unknown or for the start tile),
+    ``sequence`` of its mission side (colour codes; empty for the start tile), its ``points``."""
+
+    id: int
+    colour: str | None
+    sequence: str
+    points: int
+    start: bool = False
+
+    @property
+    def walk_length(self) -> int:
+        """How many forest tiles the mission's walk visits."""
+        return START_WALK if self.start else len(self.sequence)
+
+    def mission_text(self) -> str:
+        """The mission as text: ``G-R-E`` or ``A-B-C-D-E-A`` for the start tile."""
+        return "A-B-C-D-E-A" if self.start else "-".join(self.sequence)
+
+
+def start_tile(points: int = 12) -> Tile:
+    """The start tile (id 0) worth ``points``."""
+    return Tile(START_ID, None, "", points, start=True)
+
+
+@dataclass(frozen=True)
+class TileSet:
+    """A bag's worth of tiles with ids 1..N, and the start tile's points."""
+
+    name: str
+    tiles: tuple[Tile, ...]
+    start_points: int = 12
+
+    def tile(self, tile_id: int) -> Tile:
+        """Tile ``tile_id`` (1..N), or the start tile for 0."""
+        if tile_id == START_ID:
+            return start_tile(self.start_points)
+        if not 1 <= tile_id <= len(self.tiles):
+            raise OptionError(f"tile {tile_id} is not in tile set {self.name!r} (1..{len(self)})")
+        return self.tiles[tile_id - 1]
+
+    def __len__(self) -> int:
+        return len(self.tiles)
+
+
+def _bad(field: str, expected: str, found: Any) -> FormatError:
+    shown = json.dumps(found) if isinstance(found, (str, int, float, bool, type(None))) else None
+    return FormatError(
+        f"tile set field {field} to be {expected}",
+        line=1,
+        column=1,
+        found=shown if shown is not None else type(found).__name__,
+    )
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def tile_set_from_dict(data: Any) -> TileSet:
+    """A validated :class:`TileSet` from its JSON form; :class:`FormatError` naming the field.
+
+    >>> tile_set_from_dict({"name": "x", "tiles": [{"id": 1, "colour": "B",
+    ...     "sequence": "GR", "points": 3}]}).tiles[0].sequence
+    'GR'
+    >>> try:
+    ...     tile_set_from_dict({"name": "x", "tiles": [{"id": 1, "colour": "Q",
+    ...         "sequence": "GR", "points": 3}]})
+    ... except FormatError as err:
+    ...     print(err.expected)
+    tile set field tiles[0].colour to be one of B G R E P Y
+    """
+    if not isinstance(data, Mapping):
+        raise _bad("(top level)", "a JSON object", data)
+    unknown = sorted(set(data) - {"name", "tiles", "start_points"})
+    if unknown:
+        raise _bad(unknown[0], "absent (known fields: name, tiles, start_points)", unknown[0])
+    name = data.get("name", "")
+    if not isinstance(name, str):
+        raise _bad("name", "a string", name)
+    start_points = data.get("start_points", DEFAULT_POINTS["start"])
+    if not _is_int(start_points) or not 0 <= start_points <= 1000:
+        raise _bad("start_points", "a whole number 0..1000", start_points)
+    raw = data.get("tiles")
+    if not isinstance(raw, list) or not 1 <= len(raw) <= _MAX_TILES:
+        raise _bad("tiles", f"a list of 1..{_MAX_TILES} tiles", raw)
+    tiles: list[Tile] = []
+    for index, item in enumerate(raw):
+        where = f"tiles[{index}]"
+        if not isinstance(item, Mapping):
+            raise _bad(where, "a JSON object", item)
+        extra = sorted(set(item) - {"id", "colour", "sequence", "points"})
+        if extra:
+            raise _bad(f"{where}.{extra[0]}", "absent (known: id, colour, sequence, points)", 0)
+        for key in ("id", "colour", "sequence", "points"):
+            if key not in item:
+                raise _bad(f"{where}.{key}", "present", None)
+        if item["id"] != index + 1 or not _is_int(item["id"]):
+            raise _bad(f"{where}.id", f"{index + 1} (ids run 1..N in order)", item["id"])
+        colour = item["colour"]
+        if not isinstance(colour, str) or len(colour) != 1 or colour not in COLOURS:
+            raise _bad(f"{where}.colour", "one of B G R E P Y", colour)
+        sequence = item["sequence"]
+        if (
+            not isinstance(sequence, str)
+            or not MIN_SEQUENCE <= len(sequence) <= MAX_SEQUENCE
+            or any(c not in COLOURS for c in sequence)
+        ):
+            raise _bad(
+                f"{where}.sequence",
+                f"{MIN_SEQUENCE}..{MAX_SEQUENCE} colour codes from BGREPY",
+                sequence,
+            )
+        points = item["points"]
+        if not _is_int(points) or not 0 <= points <= 1000:
+            raise _bad(f"{where}.points", "a whole number 0..1000", points)
+        tiles.append(Tile(index + 1, colour, sequence, points))
+    return TileSet(name, tuple(tiles), start_points)
+
+
+def tile_set_to_dict(tiles: TileSet) -> dict[str, Any]:
+    """The JSON form of a tile set (the inverse of :func:`tile_set_from_dict`)."""
+    return {
+        "name": tiles.name,
+        "start_points": tiles.start_points,
+        "tiles": [
+            {"id": t.id, "colour": t.colour, "sequence": t.sequence, "points": t.points}
+            for t in tiles.tiles
+        ],
+    }
+
+
+def load_tile_set(path: str | os.PathLike[str]) -> TileSet:
+    """Read and validate a tile set file (JSON)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError as exc:
+        raise OptionError(f"cannot read tile set {os.fspath(path)!r}: {exc.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(
+            "a JSON tile set", line=exc.lineno, column=exc.colno, found=exc.msg
+        ) from None
+    return tile_set_from_dict(data)
+
+
+@lru_cache(maxsize=1)
+def default_tile_set() -> TileSet:
+    """The default 72-tile set shipped as ``puzzles/guardians/tiles.json``."""
+    from solver.games.guardians.data import data_file
+
+    return load_tile_set(data_file("tiles.json"))
