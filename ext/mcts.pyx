@@ -196,6 +196,9 @@ cdef class Tree:
             raise ValueError(f"kernel {self.vt.name.decode()!r} has {self.np} players")
         if self.vt.num_distinct_actions > 32767:
             raise ValueError(f"kernel {self.vt.name.decode()!r}: action ids must fit in int16")
+        if self.vt.max_actions > KERNEL_MAX_ACTIONS:
+            raise ValueError(f"kernel {self.vt.name.decode()!r}: max_actions "
+                             f"{self.vt.max_actions} exceeds KERNEL_MAX_ACTIONS {KERNEL_MAX_ACTIONS}")
         self.count = 0
         self.capacity = 0
         self.path_cap = 256

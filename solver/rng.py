@@ -2,8 +2,8 @@
 
 Everything random in the library (the forest generator, the searchers' sampling) draws from this
 generator, never from Python's ``random`` module, whose algorithms may change between versions:
-the same seed gives the same numbers on every platform, and the compiled searchers implement the
-same stream in C.
+the same seed gives the same numbers on every platform. ``ext/rng.pxd`` is the compiled twin the
+kernels' C loops draw from; ``tests/ext/test_rng.py`` holds the two to the same stream.
 
 >>> rng = SplitMix64(7)
 >>> [rng.roll(6) for _ in range(4)]
@@ -90,7 +90,7 @@ class SplitMix64:
         """A uniformly random candidate (1d``len(candidates)``, 1-based index)."""
         return candidates[self.roll(len(candidates)) - 1]
 
-    # The stream used by the searchers (``ext/mcts.pyx`` draws the same numbers in C).
+    # The draws the searchers make (``ext/rng.pxd``: splitmix64_next, _uniform, _below in C).
     def next(self) -> int:
         """The next 64-bit output (alias of :meth:`next_u64`)."""
         return self.next_u64()

@@ -136,3 +136,20 @@ def test_mcts_searches_a_kernel_built_against_get_include(coin):
     assert children[best][1] == pytest.approx(exact[best], abs=0.02)
     with pytest.raises(ValueError, match="no heuristic"):
         tree.search(10, 0.0, 7, 0.1, mcts.EVALUATOR_HEURISTIC, 1)
+
+
+@pytest.mark.slow
+def test_searchers_refuse_a_vtable_declaring_too_many_actions(coin):
+    mcts = pytest.importorskip("solver._ext.mcts")
+    expectimax = pytest.importorskip("solver._ext.expectimax")
+    game = coin.CoinGame(5, 3)
+    state = game.new_initial_state()
+    coin._declare_max_actions(mcts.KERNEL_CONSTANTS["KERNEL_MAX_ACTIONS"] + 1)
+    try:
+        with pytest.raises(ValueError, match="exceeds KERNEL_MAX_ACTIONS"):
+            mcts.Tree(game, *kernel_of(state))
+        with pytest.raises(solver.OptionError, match="exceeds KERNEL_MAX_ACTIONS"):
+            expectimax.ExpectimaxTable(game, 1 << 20)
+    finally:
+        coin._declare_max_actions(2)
+    assert mcts.Tree(game, *kernel_of(state)).node_count == 1
