@@ -875,6 +875,10 @@ cdef class DogKernelState:
                         "game.state_from_json(), not from the class")
 
     # -- the protocol ----------------------------------------------------------------------------
+    def get_game(self):
+        """The game this state belongs to (as OpenSpiel's ``State.get_game()``)."""
+        return self.game
+
     def current_player(self):
         return dog_current_player(self.game.data, &self.st)
 

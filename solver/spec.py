@@ -138,6 +138,8 @@ class GameSpec:
     """Final scores per player (for reports); ``None``: the returns are the scores."""
     add_commands: Callable[[Any], None] | None = None
     """Adds the game's own sub-commands to ``forest GAME`` (an argparse subparsers object)."""
+    demo: Callable[[Sequence[str]], int] | None = None
+    """``python -m solver.demo --game NAME``: a demonstration on embedded data (argv → status)."""
     analysis: AnalysisHooks | None = None
     """How ``forest analyse --game NAME`` handles the game; ``None``: not supported."""
     default_engine: str = "kernel"

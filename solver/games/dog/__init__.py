@@ -72,6 +72,7 @@ def _spec() -> GameSpec:
         render_svg=hooks.render_svg,
         puzzle_summary=hooks.puzzle_summary,
         add_commands=_add_commands,
+        demo=_demo,
     )
 
 
@@ -79,6 +80,12 @@ def _load_file(path: str) -> Forest:
     from solver.games.dog.format import load_forest
 
     return load_forest(path)
+
+
+def _demo(argv: Any) -> int:
+    from solver.games.dog.demo import main
+
+    return main(argv)
 
 
 def _add_commands(subparsers: Any) -> None:

@@ -271,6 +271,10 @@ class DogState:
         elif phase == Phase.SQUIRREL:
             self._squirrel_run(DIRECTIONS[action - RUN_N])
 
+    def get_game(self) -> DogGame:
+        """The game this state belongs to (as OpenSpiel's ``State.get_game()``)."""
+        return self.game
+
     def clone(self) -> DogState:
         other = DogState(self.game, _blank=True)
         other.__dict__.update(self.__dict__)

@@ -1,0 +1,206 @@
+"""The protocol conformance checks every game passes, for this project's tests and for yours.
+
+:func:`check_random_play` plays seeded random games and checks, after every action, the
+invariants every searcher relies on (in the manner of OpenSpiel's ``random_sim_test``). A game
+shipped by another distribution runs the same checks in its own tests::
+
+    from solver.testing import check_random_play
+    check_random_play(my_game, seeds=range(50))
+
+>>> import solver
+>>> game = solver.load_game("dog", forest="dog/tiny-example", engine="reference")
+>>> report = check_random_play(game, seeds=range(3))
+>>> report.games, report.actions > 0
+(3, True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from solver.errors import IllegalActionError, SolverError
+from solver.game import CHANCE, TERMINAL, Game, State
+from solver.rng import SplitMix64
+
+__all__ = ["ConformanceReport", "check_random_play", "check_state", "game_cases"]
+
+MAX_ACTIONS_PER_GAME = 100_000
+
+
+class ConformanceError(AssertionError):
+    """A protocol invariant that does not hold, with the game, seed and action count."""
+
+
+@dataclass(frozen=True)
+class ConformanceReport:
+    """What :func:`check_random_play` checked."""
+
+    games: int
+    actions: int
+    chance_nodes: int
+    decision_nodes: int
+
+
+def _fail(where: str, message: str) -> ConformanceError:
+    return ConformanceError(f"{where}: {message}")
+
+
+def check_state(game: Game, state: State, where: str = "state") -> None:
+    """Check one state's invariants (raises :class:`ConformanceError` naming the broken one)."""
+    n = game.num_players()
+    player = state.current_player()
+    terminal = state.is_terminal()
+    chance = state.is_chance_node()
+    if terminal != (player == TERMINAL):
+        raise _fail(where, f"is_terminal() is {terminal} but current_player() is {player}")
+    if chance != (player == CHANCE):
+        raise _fail(where, f"is_chance_node() is {chance} but current_player() is {player}")
+    if not (terminal or chance) and not 0 <= player < n:
+        raise _fail(where, f"current_player() {player} is not a seat of {n} players")
+    returns = state.returns()
+    if len(returns) != n:
+        raise _fail(where, f"returns() has {len(returns)} values for {n} players")
+    if not all(isinstance(r, float) and math.isfinite(r) for r in returns):
+        raise _fail(where, f"returns() {returns} are not finite floats")
+    if not terminal and any(r != 0.0 for r in returns):
+        raise _fail(where, f"returns() {returns} before the end of the game")
+    legal = state.legal_actions()
+    if legal != sorted(set(legal)) or not all(isinstance(a, int) for a in legal):
+        raise _fail(where, f"legal_actions() {legal} are not sorted distinct ints")
+    if terminal:
+        if legal:
+            raise _fail(where, f"a finished game lists legal actions {legal}")
+        return
+    if not legal:
+        raise _fail(where, "a game still going has no legal action")
+    if not all(0 <= a < game.num_distinct_actions() for a in legal) and not chance:
+        raise _fail(where, f"legal_actions() {legal} leave 0..num_distinct_actions()-1")
+    outcomes = state.chance_outcomes()
+    if chance:
+        actions = [a for a, _ in outcomes]
+        if actions != legal:
+            raise _fail(where, f"chance outcomes {actions} differ from legal_actions() {legal}")
+        if any(not (p > 0) for _, p in outcomes):
+            raise _fail(where, f"a chance outcome without a positive probability: {outcomes}")
+        if not math.isclose(sum(p for _, p in outcomes), 1.0, abs_tol=1e-9):
+            raise _fail(where, f"chance probabilities sum to {sum(p for _, p in outcomes)}")
+    elif outcomes:
+        raise _fail(where, f"a decision node lists chance outcomes {outcomes}")
+    for action in legal:
+        label = state.action_to_string(action)
+        if not isinstance(label, str) or not label:
+            raise _fail(where, f"action {action} has no label")
+        if state.string_to_action(label) != action:
+            raise _fail(where, f"string_to_action({label!r}) is not {action}")
+    text = state.to_json()
+    again = game.state_from_json(text)
+    if again.to_json() != text or again.legal_actions() != legal:
+        raise _fail(where, "state_from_json(to_json()) is not the same state")
+
+
+def _illegal(state: State, game: Game) -> int | None:
+    legal = set(state.legal_actions())
+    for candidate in (-1, game.num_distinct_actions(), *range(game.num_distinct_actions())):
+        if candidate not in legal:
+            return candidate
+    return None
+
+
+def check_random_play(
+    game: Game,
+    seeds: Iterable[int] = range(20),
+    *,
+    start: State | None = None,
+    check_every: int = 1,
+) -> ConformanceReport:
+    """Play one seeded random game per seed and check every state on the way.
+
+    Also checks that ``clone()`` is independent of the original, that an illegal action raises
+    :class:`~solver.errors.IllegalActionError` and leaves the state unchanged, and that the same
+    seed plays the same game. ``check_every`` > 1 checks every k-th state only (long games).
+    """
+    games = actions = chance_nodes = decisions = 0
+    for seed in seeds:
+        transcript = _play(game, seed, start, check_every, name=f"{game.name} seed {seed}")
+        again = _play(game, seed, start, 0, name=f"{game.name} seed {seed} (replay)")
+        if transcript.actions != again.actions:
+            raise _fail(f"{game.name} seed {seed}", "the same seed played a different game")
+        games += 1
+        actions += len(transcript.actions)
+        chance_nodes += transcript.chance_nodes
+        decisions += len(transcript.actions) - transcript.chance_nodes
+    return ConformanceReport(games, actions, chance_nodes, decisions)
+
+
+@dataclass
+class _Transcript:
+    actions: list[int]
+    chance_nodes: int
+
+
+def _play(game: Game, seed: int, start: State | None, check_every: int, name: str) -> _Transcript:
+    rng = SplitMix64(seed)
+    state = start.clone() if start is not None else game.new_initial_state()
+    transcript = _Transcript([], 0)
+    while True:
+        where = f"{name}, after {len(transcript.actions)} actions"
+        if check_every and len(transcript.actions) % check_every == 0:
+            check_state(game, state, where)
+        if state.is_terminal():
+            return transcript
+        if len(transcript.actions) >= MAX_ACTIONS_PER_GAME:
+            raise _fail(where, f"no end within {MAX_ACTIONS_PER_GAME} actions")
+        if check_every and len(transcript.actions) % check_every == 0:
+            _check_clone_and_illegal(game, state, where)
+        if state.is_chance_node():
+            transcript.chance_nodes += 1
+            x, total = rng.uniform(), 0.0
+            outcomes = state.chance_outcomes()
+            action = outcomes[-1][0]
+            for candidate, probability in outcomes:
+                total += probability
+                if x < total:
+                    action = candidate
+                    break
+        else:
+            action = rng.pick(state.legal_actions())
+        state.apply_action(action)
+        transcript.actions.append(action)
+
+
+def _check_clone_and_illegal(game: Game, state: State, where: str) -> None:
+    before = state.to_json()
+    copy = state.clone()
+    copy.apply_action(copy.legal_actions()[0])
+    if state.to_json() != before:
+        raise _fail(where, "applying an action to a clone changed the original")
+    bad = _illegal(state, game)
+    if bad is not None:
+        try:
+            state.apply_action(bad)
+        except IllegalActionError:
+            pass
+        except SolverError as exc:
+            raise _fail(where, f"illegal action {bad} raised {type(exc).__name__}") from None
+        else:
+            raise _fail(where, f"illegal action {bad} was accepted")
+        if state.to_json() != before:
+            raise _fail(where, f"the refused action {bad} changed the state")
+
+
+def game_cases(puzzles_per_game: int = 3) -> list[tuple[str, str, str | None]]:
+    """(game, engine, source) for every registered game and engine: the game's default set-up
+    (when it has one) and up to ``puzzles_per_game`` of its curated puzzles."""
+    from solver import puzzles
+    from solver.registry import game_specs
+
+    cases = []
+    for spec in game_specs():
+        sources: list[str | None] = [None] if spec.default_source else []
+        if spec.puzzles is not None:
+            sources += puzzles.names(spec.puzzles)[:puzzles_per_game]
+        for engine in spec.engine_names():
+            cases.extend((spec.name, engine, source) for source in sources)
+    return cases

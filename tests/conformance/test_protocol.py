@@ -1,0 +1,81 @@
+"""The protocol conformance suite: every registered game, with every engine, passes it.
+
+Random play from many seeds with the invariants of :mod:`solver.testing` checked after every
+action (decision nodes have legal actions; chance probabilities are positive and sum to 1;
+``clone`` is independent; ``to_json`` round-trips; returns only at the end; the same seed plays
+the same game; illegal actions are refused), plus the searchers finishing within a tiny budget.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.errors import IllegalActionError
+from solver.testing import ConformanceError, check_random_play, check_state, game_cases
+
+CASES = [pytest.param(*case, id="-".join(map(str, case))) for case in game_cases()]
+
+
+def _open(name: str, engine: str, source: str | None):
+    from solver.registry import game_spec
+
+    return game_spec(name).open(source, engine=engine)
+
+
+@pytest.mark.parametrize(("name", "engine", "source"), CASES)
+def test_random_play_keeps_every_invariant(name, engine, source):
+    opened = _open(name, engine, source)
+    report = check_random_play(opened.game, seeds=range(12), start=opened.state)
+    assert report.games == 12 and report.actions >= 12
+    assert report.decision_nodes + report.chance_nodes == report.actions
+
+
+@pytest.mark.parametrize(("name", "engine", "source"), CASES)
+def test_searchers_answer_within_a_tiny_budget(name, engine, source):
+    from solver.search import mcts
+
+    opened = _open(name, engine, source)
+    state = opened.state.clone()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    if state.is_terminal():
+        pytest.skip("the position is over before any decision")
+    result = mcts(state, iterations=20, seed=1)
+    assert result.best_action in state.legal_actions()
+    assert result.iterations == 20
+    assert result.same_search(mcts(state, iterations=20, seed=1))
+
+
+@pytest.mark.parametrize(("name", "engine", "source"), CASES)
+def test_engines_of_a_game_agree_on_random_play(name, engine, source):
+    from solver.registry import game_spec
+
+    spec = game_spec(name)
+    others = [e for e in spec.engine_names() if e != engine]
+    if not others:
+        pytest.skip(f"{name} has one engine")
+    mine = _open(name, engine, source)
+    theirs = _open(name, others[0], source)
+    a = check_random_play(mine.game, seeds=range(5), start=mine.state)
+    b = check_random_play(theirs.game, seeds=range(5), start=theirs.state)
+    assert a == b
+
+
+def test_the_checks_catch_a_broken_game():
+    """The suite can fail: a game whose chance probabilities do not sum to 1 is caught."""
+    import solver
+
+    game = solver.load_game("dog", forest="dog/tiny-2x2", engine="reference")
+    state = game.new_initial_state()
+
+    class Skewed:
+        def __getattr__(self, attribute):
+            return getattr(state, attribute)
+
+        def chance_outcomes(self):
+            return [(a, p * 0.9) for a, p in state.chance_outcomes()]
+
+    with pytest.raises(ConformanceError, match="sum to"):
+        check_state(game, Skewed())  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError):
+        state.apply_action(999)

@@ -1,0 +1,140 @@
+"""A game defined outside ``solver/``, installed the way a third party ships one.
+
+``tests/plugin_game`` is its own distribution (``pebbles-game``) declaring the entry point
+``forest_solver.games: pebbles = "pebbles_game:SPEC"``, as ``docs/adding-a-game.md`` says. It is
+installed with pip into a temporary folder (never into the test environment) and driven through
+the generic CLI commands and the searchers in subprocesses that see that folder.
+
+Pebbles: a die rolls a pile of 4, 5 or 6; players take 1 or 2 in turn; the last pebble wins. The
+first player wins exactly when the pile is not a multiple of 3: from the start, with probability
+2/3; after a roll of 4 the winning move is "take 1" (leave 3), after 5 "take 2".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+
+
+@pytest.fixture(scope="module")
+def plugin_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    work = tmp_path_factory.mktemp("plugin")
+    source = work / "src"
+    shutil.copytree(HERE / "plugin_game", source)
+    target = work / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+         "--target", str(target), str(source)],
+        check=True, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(target), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    return env
+
+
+def forest(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "solver.cli", *argv],
+        capture_output=True, text=True, env=env, timeout=300,
+    )  # fmt: skip
+
+
+def test_the_game_is_registered(plugin_env):
+    run = forest(plugin_env, "games", "--json")
+    assert run.returncode == 0, run.stderr
+    games = {row["name"]: row for row in json.loads(run.stdout)}
+    assert games["pebbles"]["engines"] == ["reference"] and games["pebbles"]["players"] == [2]
+    assert "dog" in games
+
+
+def test_solve_exact_gives_the_hand_derived_value(plugin_env):
+    run = forest(plugin_env, "pebbles", "solve", "--exact", "--json")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["value"] == pytest.approx(2 / 3, abs=1e-12)
+
+
+def test_best_move_finds_the_winning_takes(plugin_env):
+    run = forest(plugin_env, "pebbles", "best-move", "--exact", "--json")
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    best = {row["outcome"]: row["best_action"] for row in report["outcomes"]}
+    assert best["roll: 4 pebbles"] == "take 1" and best["roll: 5 pebbles"] == "take 2"
+    values = {row["outcome"]: row["win_probability"] for row in report["outcomes"]}
+    assert values == {"roll: 4 pebbles": 1.0, "roll: 5 pebbles": 1.0, "roll: 6 pebbles": 0.0}
+
+
+def test_play_rotates_seats_and_reports_the_pinned_json(plugin_env):
+    argv = ["pebbles", "play", "--players", "2", "--agents", "exact,random", "--games", "60",
+            "--seed", "3", "--json"]  # fmt: skip
+    run = forest(plugin_env, *argv)
+    assert run.returncode == 0, run.stderr
+    assert forest(plugin_env, *argv).stdout == run.stdout  # same seed, same report
+    report = json.loads(run.stdout)
+    summary = (report["game"], report["games"], report["seed"], report["ties"])
+    assert summary == ("pebbles", 60, 3, 0)
+    exact, rand = report["players"]
+    seats = (exact["agent"], exact["seat"], rand["agent"], rand["seat"])
+    assert seats == ("exact", 0, "random", 1)
+    assert exact["wins"] + rand["wins"] == 60
+    # The exact agent never loses a won position: as first player it wins every pile of 4 or 5,
+    # as second player every pile of 6 and then some, so it wins well over half.
+    assert exact["wins"] > 40 and exact["mean_score"] == exact["win_rate"]
+
+
+def test_searchers_and_hooks_it_lacks(plugin_env):
+    code = (
+        "import solver\n"
+        "from solver.search import mcts, expectimax\n"
+        "game = solver.load_game('pebbles')\n"
+        "state = game.new_initial_state(); state.apply_action(10)\n"
+        "print(mcts(state, iterations=300, seed=1).best_label)\n"
+        "print(expectimax(state, exact=True).best_label)\n"
+        "from solver.testing import check_random_play\n"
+        "print(check_random_play(game, seeds=range(30)).games)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=plugin_env, timeout=300)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["take", "1", "take", "1", "30"]
+    run = forest(plugin_env, "pebbles", "render")
+    assert run.returncode == 2
+    assert run.stderr == "forest: error: drawing a position as SVG is not supported for pebbles\n"
+    run = forest(plugin_env, "pebbles", "list")
+    assert (run.returncode, run.stderr) == (2, "forest: error: pebbles ships no puzzles\n")
+
+
+def test_a_broken_entry_point_does_not_break_the_others(plugin_env, tmp_path):
+    broken = tmp_path / "broken"
+    (broken / "broken_game").mkdir(parents=True)
+    (broken / "broken_game" / "__init__.py").write_text("raise ImportError('no such thing')\n")
+    (broken / "pyproject.toml").write_text(
+        '[build-system]\nrequires = ["setuptools>=77"]\nbuild-backend = "setuptools.build_meta"\n'
+        '[project]\nname = "broken-game"\nversion = "1.0"\n'
+        '[project.entry-points."forest_solver.games"]\nbroken = "broken_game:SPEC"\n'
+        '[tool.setuptools]\npackages = ["broken_game"]\n'
+    )
+    target = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+         "--target", str(target), str(broken)],
+        check=True, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    env = dict(plugin_env, PYTHONPATH=os.pathsep.join([str(target), plugin_env["PYTHONPATH"]]))
+    run = forest(env, "games", "--json")
+    assert run.returncode == 0, run.stderr
+    assert {row["name"] for row in json.loads(run.stdout)} >= {"dog", "pebbles"}
+    code = (
+        "import solver\ntry:\n    solver.load_game('broken')\n"
+        "except solver.OptionError as e:\n    print(e)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         timeout=300)  # fmt: skip
+    assert "failed to load: ImportError: no such thing" in run.stdout
