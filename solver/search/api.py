@@ -59,8 +59,8 @@ def _mcts_call(
     keywords: dict[str, Any],
 ) -> tuple[Limit, MCTSOptions]:
     """The budget and options of a non-exact call (strong options unless any are given)."""
-    if limit is None and iterations is UNSET:
-        iterations = DEFAULT_ITERATIONS
+    if limit is None and iterations in (UNSET, None) and seconds in (UNSET, None):
+        iterations = DEFAULT_ITERATIONS  # no budget given: the default one (a time alone is one)
     given = {name: keywords.get(name, UNSET) for name in _MCTS_BUDGET}
     budget = merge_limit(limit, {"iterations": iterations, "seconds": seconds, **given})
     passed = {name: keywords.get(name, UNSET) for name in _MCTS_OPTIONS}
@@ -94,15 +94,16 @@ def best_move(
 ) -> SearchResult:
     """The best move at a decision node: MCTS within the budget, or exact expectimax.
 
-    MCTS (the default) runs ``iterations`` simulations (default ``DEFAULT_ITERATIONS``) and/or
-    ``seconds``, with the strong configuration (:func:`~solver.search.mcts.strong_mcts_options`)
-    unless MCTS options are given: as keywords (``c``, ``evaluator``, ``rollouts``, ``backup``,
-    ``max_nodes``; the rest keep :func:`~solver.search.mcts.mcts`'s defaults) or one
-    ``options=MCTSOptions(...)``. ``exact=True`` solves with expectimax (options: ``adversarial``,
-    ``min_probability``, ``heuristic`` or ``options=ExpectimaxOptions(...)``; budget
-    ``memory_mb``, default 1024 MB; ``iterations`` and ``seconds`` are not used). ``memory_mb``,
-    ``top_k`` and ``depth`` may come as keywords or in ``limit``. Unknown keywords, and options
-    of the other searcher, are an :class:`~solver.errors.OptionError`.
+    MCTS (the default) runs ``iterations`` simulations and/or ``seconds`` (neither given:
+    ``DEFAULT_ITERATIONS`` simulations), with the strong configuration
+    (:func:`~solver.search.mcts.strong_mcts_options`) unless MCTS options are given: as keywords
+    (``c``, ``evaluator``, ``rollouts``, ``backup``, ``max_nodes``; the rest keep
+    :func:`~solver.search.mcts.mcts`'s defaults) or one ``options=MCTSOptions(...)``. ``exact=True``
+    solves with expectimax (options: ``adversarial``, ``min_probability``, ``heuristic`` or
+    ``options=ExpectimaxOptions(...)``; budget ``memory_mb``, default 1024 MB; ``iterations`` and
+    ``seconds`` are not used). ``memory_mb``, ``top_k`` and ``depth`` may come as keywords or in
+    ``limit``. Unknown keywords, and options of the other searcher, are an
+    :class:`~solver.errors.OptionError`.
     """
     _check_keywords("best_move", exact, keywords)
     if state.is_terminal():

@@ -122,3 +122,13 @@ def test_evaluate_at_a_decision_node_is_the_best_moves_value():
 def test_evaluate_is_deterministic():
     state = _game("reference", "dog/tiny-3x3").new_initial_state()
     assert evaluate(state, iterations=500, seed=7) == evaluate(state, iterations=500, seed=7)
+
+
+def test_best_move_default_budget_only_without_one():
+    state = _game("kernel", "dog/stick").new_initial_state()
+    state.apply_action(11)
+    assert best_move(state, iterations=None).iterations == DEFAULT_ITERATIONS
+    timed = best_move(state, seconds=0.2)  # a time alone is a budget: no iteration cap added
+    assert timed.extra["stopped_by"] == "seconds"
+    assert timed.iterations > DEFAULT_ITERATIONS
+    assert best_move(state, iterations=200, seconds=60.0).iterations == 200
