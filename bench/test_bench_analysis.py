@@ -1,7 +1,7 @@
 """Forest analysis throughput: forests per second per core, and the batch speed-up from workers.
 
-- classification alone (``upper_samples=0``) and the full analysis at the default budgets of
-  :class:`~solver.analysis.classify.AnalysisOptions`, on a handful of rolled 9x9 and 12x12
+- classification alone (``clairvoyant_samples=0``) and the full analysis at the default budgets of
+  :class:`~solver.games.dog.analysis.classify.AnalysisOptions`, on a handful of rolled 9x9 and 12x12
   forests (fixed seeds, 20 turns);
 - :func:`~solver.analysis.batch.run_batch` with ``analyse_source`` on 1 and 2 worker processes.
 
@@ -19,7 +19,7 @@ import time
 import pytest
 
 from solver.analysis.batch import Job, run_batch
-from solver.analysis.classify import AnalysisOptions, analyse_forest, analyse_source
+from solver.games.dog.analysis.classify import AnalysisOptions, analyse_forest, analyse_source
 from solver.games.dog.generator import roll_forest
 
 SEEDS = range(5)
@@ -40,7 +40,7 @@ def _analyse_all(size: int, options: AnalysisOptions) -> list[float]:
 @pytest.mark.parametrize("size", [9, 12])
 @pytest.mark.parametrize("mode", ["classify", "full"])
 def test_bench_analysis(benchmark, size: int, mode: str) -> None:
-    options = AnalysisOptions(upper_samples=0) if mode == "classify" else AnalysisOptions()
+    options = AnalysisOptions(clairvoyant_samples=0) if mode == "classify" else AnalysisOptions()
     runs: list[list[float]] = []
     benchmark.pedantic(lambda: runs.append(_analyse_all(size, options)), rounds=1, iterations=1)
     per_forest = runs[-1]

@@ -69,30 +69,51 @@ default set-up (a game without one raises :class:`~solver.errors.OptionError`)."
 
 @dataclass(frozen=True)
 class AnalysisHooks:
-    """How ``forest analyse`` handles one game's instances (the runner itself is game-agnostic).
+    """How ``forest analyse --game NAME`` handles one game's instances.
 
-    - ``roll(seed, size, turns)``: the instance the game's generator rolls (``size`` is a
-      ``(width, height)`` pair, ``turns`` an optional turn limit); ``None`` if the game has no
-      generator.
-    - ``load(path)``: an instance read from a file; ``dump(instance)``: its file text, so curated
+    The runner (:mod:`solver.analysis`) is game-agnostic: it rolls or reads instances, runs the
+    analysis function in worker processes, journals and writes the rows, reports and curates, all
+    through these hooks.
+
+    - ``load(path)``: an instance read from a file (a parse error is a
+      :class:`~solver.errors.FormatError`); ``dump(instance)``: its file text, so curated
       instances are re-serialised, never copied byte for byte.
-    - ``analyse``: ``"module:function"``, a picklable function ``fn(descriptor) -> row`` run in
-      worker processes (see :mod:`solver.analysis`).
-    - ``columns``: the game's own result columns, in order, after the shared ones.
-    - ``classes``: the solvability classes with a one-line definition each, in report order.
+    - ``analyse``: ``"module:function"``, a picklable function ``fn(source) -> row`` run in worker
+      processes; ``source`` is a :class:`solver.analysis.sources.Source` (``source.load()`` gives
+      the instance), the row a flat dict holding at least ``class``.
+    - ``roll(seed, size, turns)``: the instance the game's generator rolls (``size`` a
+      ``(width, height)`` pair, ``turns`` an optional turn limit); ``None``: no generator, so
+      ``--count`` is refused.
+    - ``columns``: the game's own result columns in order, each with its type (``"Int64"``,
+      ``"float64"``, ``"boolean"`` or ``"string"``); the shared ones (``source``, ``width``,
+      ``height``, ``class``, ``seconds``, ``error``) need no declaration.
+    - ``classes``: the solvability classes, each with a one-line definition, in report order.
+    - ``advice``: per class, what to change when every instance of a batch lands in it.
+    - ``value_column``: the column holding each instance's value (for the report's histogram).
+    - ``budgets``: one line naming the analysis budgets, recorded in the report.
+    - ``report(frame, directory, load_row)``: the game's own report sections (markdown lines,
+      plots written into ``directory``); ``load_row(row)`` gives a row's instance.
     - ``extension``: the file extension of saved instances; ``noun``: what an instance is called.
-    - ``size_range``: the smallest and largest width/height the generator accepts.
+    - ``size_range``: the smallest and largest width/height the generator accepts;
+      ``turns_range``: the turn limits ``--turns`` accepts (``None``: no turn limit).
+    - ``max_file_bytes``: the largest instance file read (a longer one is refused unread).
     """
 
     load: Callable[[str], Any]
     dump: Callable[[Any], str]
     analyse: str
     roll: Callable[[int, tuple[int, int], int | None], Any] | None = None
-    columns: tuple[str, ...] = ()
+    columns: Mapping[str, str] = field(default_factory=dict)
     classes: Mapping[str, str] = field(default_factory=dict)
+    advice: Mapping[str, str] = field(default_factory=dict)
+    value_column: str | None = None
+    budgets: str = ""
+    report: Callable[..., list[str]] | None = None
     extension: str = ""
     noun: str = "instance"
     size_range: tuple[int, int] = (1, 1)
+    turns_range: tuple[int, int] | None = None
+    max_file_bytes: int = 1 << 20
 
 
 @dataclass(frozen=True)

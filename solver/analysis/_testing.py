@@ -6,9 +6,13 @@ search, no randomness), so the same forest always gives the same row.
 
 Two environment variables help the tests that run a batch in another process:
 ``FOREST_FAKE_DELAY`` (seconds to sleep per forest) and ``FOREST_FAKE_LOG`` (a file to which each
-call appends its source, one line per forest, to count the forests analysed).
+call appends its source and its process id, one line per forest, to count the forests analysed
+and see which processes did the work).
 
->>> from solver.analysis.batch import Source
+:func:`toy_spec` declares a tiny game that is not the dog (its instances are words) with analysis
+hooks, so the runner's game-agnosticism is tested against something other than the dog.
+
+>>> from solver.analysis.sources import Source
 >>> row = fake_analyse(Source.generated(3, 5, 4))
 >>> row["width"], row["height"], row["class"] in CLASSES
 (5, 4, True)
@@ -22,9 +26,15 @@ import os
 import time
 from typing import Any
 
-from solver.games.dog.forest import Terrain
-
-__all__ = ["CLASSES", "failing_analyse", "fake_analyse", "not_a_dict_analyse"]
+__all__ = [
+    "CLASSES",
+    "TOY_CLASSES",
+    "failing_analyse",
+    "fake_analyse",
+    "not_a_dict_analyse",
+    "toy_analyse",
+    "toy_spec",
+]
 
 #: The classes :func:`fake_analyse` hands out.
 CLASSES = ("always", "uncertain", "never")
@@ -35,7 +45,7 @@ def _log_call(source: Any) -> None:
     if log:
         fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
-            os.write(fd, f"{source.source}\n".encode())
+            os.write(fd, f"{source.source} {os.getpid()}\n".encode())
         finally:
             os.close(fd)
     delay = float(os.environ.get("FOREST_FAKE_DELAY") or 0)
@@ -52,10 +62,10 @@ def fake_analyse(source: Any) -> dict[str, Any]:
     """
     _log_call(source)
     forest = source.load()
-    cells = [forest.terrain((r, c)) for r in range(forest.height) for c in range(forest.width)]
+    kinds = [forest.terrain((r, c)).name for r in range(forest.height) for c in range(forest.width)]
     area = forest.width * forest.height
-    trees = sum(t == Terrain.TREE for t in cells)
-    brush = sum(t == Terrain.UNDERGROWTH for t in cells)
+    trees = kinds.count("TREE")
+    brush = kinds.count("UNDERGROWTH")
     start_row, start_col = forest.start
     human_col = forest.human[1]
     route = [[r, start_col] for r in range(start_row, -1, -1)]
@@ -81,7 +91,7 @@ def fake_analyse(source: Any) -> dict[str, Any]:
         "exact": exact,
         "ci_low": max(0.0, probability - half),
         "ci_high": min(1.0, probability + half),
-        "upper_bound": min(1.0, probability + half + brush / (4.0 * area)),
+        "clairvoyant_estimate": min(1.0, probability + half + brush / (4.0 * area)),
         "route": route,
         "trees": trees,
     }
@@ -97,3 +107,62 @@ def failing_analyse(source: Any) -> dict[str, Any]:
 def not_a_dict_analyse(source: Any) -> Any:
     """A broken analysis that returns a list instead of a row."""
     return [source.source]
+
+
+# -- a toy game that is not the dog ----------------------------------------------------------------
+TOY_CLASSES = {"short": "a word of at most 4 letters", "long": "a word of 5 letters or more"}
+
+
+def _toy_roll(seed: int, size: tuple[int, int], turns: int | None) -> str:
+    letters = "abcdefghij"
+    length = 1 + (seed * 7 + size[0]) % (size[0] + size[1])
+    return "".join(letters[(seed + i) % len(letters)] for i in range(length))
+
+
+def _toy_load(path: str) -> str:
+    from solver.errors import FormatError
+
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read().strip()
+    if not text.isalpha():
+        raise FormatError("a word of letters", line=1, column=1, found=repr(text[:20]))
+    return text
+
+
+def toy_analyse(source: Any) -> dict[str, Any]:
+    """The toy game's analysis: a word's length and its class."""
+    word = source.load()
+    return {"class": "short" if len(word) <= 4 else "long", "length": len(word), "word": word}
+
+
+def toy_spec(name: str = "toy", analysis: bool = True) -> Any:
+    """A :class:`~solver.spec.GameSpec` of a toy game whose instances are words (with analysis
+    hooks unless ``analysis=False``); register it with :func:`solver.registry.register`."""
+    from solver.spec import AnalysisHooks, GameSpec
+
+    def no_engine(**options: Any) -> Any:
+        raise NotImplementedError("the toy game is for the analysis runner only")
+
+    hooks = AnalysisHooks(
+        load=_toy_load,
+        dump=lambda word: word + "\n",
+        analyse="solver.analysis._testing:toy_analyse",
+        roll=_toy_roll,
+        columns={"length": "Int64", "word": "string"},
+        classes=TOY_CLASSES,
+        advice={"short": "roll bigger sizes (--size)"},
+        value_column="length",
+        budgets="none",
+        extension=".word",
+        noun="word",
+        size_range=(1, 9),
+    )
+    return GameSpec(
+        name=name,
+        title="a toy game",
+        summary="words, for testing the analysis runner",
+        players=(1,),
+        engines={"reference": no_engine},
+        open=no_engine,
+        analysis=hooks if analysis else None,
+    )

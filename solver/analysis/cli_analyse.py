@@ -1,78 +1,79 @@
-"""The ``forest analyse`` command: batch analysis, the report and curation.
+"""The ``forest analyse`` command: batch analysis of any game with analysis hooks, the report and
+curation.
 
 Examples::
 
-    forest analyse --count 1000 --size 9x9 --seed 0 --jobs 8 --out results.parquet --report rep
-    forest analyse --count 100000 --scheduler tcp://10.0.0.5:8786 --out big.parquet --resume
-    forest analyse puzzles/*.forest --out mine.csv
-    forest analyse --out results.parquet --save-to balanced \\
+    forest analyse --count 1000 --size 9x9 --seed 0 --jobs 8 -o results.parquet --report rep
+    forest analyse --count 100000 --scheduler tcp://10.0.0.5:8786 -o big.parquet --resume
+    forest analyse puzzles/*.forest -o mine.csv
+    forest analyse -o results.parquet --save-to balanced \\
         --select "class == 'uncertain' and 0.3 < win_probability < 0.6"
 
-With forests to analyse (``--count`` or files) the command runs the batch and writes ``--out``
-(without ``--out`` the results go to a temporary file and a table is printed). With none, ``--out``
-names an existing results file, which ``--report``, ``--select`` and ``--save-to`` then use
-without analysing anything again. ``--select`` keeps the rows where its condition holds
-(:mod:`solver.analysis.curate`): they are printed, or saved as ``.forest`` files with
-``--save-to``; ``--save-to`` alone saves every forest analysed without error. The results file
-and the report always cover every forest.
+``--game NAME`` (default ``dog``) picks the game; a game without analysis hooks is refused. With
+instances to analyse (``--count`` or files) the command runs the batch and writes ``-o/--output``
+(``--out`` is the same option; without it the results go to a temporary file and a table is
+printed). With none, the output names an existing results file, which ``--report``, ``--select``
+and ``--save-to`` then use without analysing anything again. ``--select`` keeps the rows where its
+condition holds (:mod:`solver.analysis.curate`): they are printed, or saved with ``--save-to``
+(which never replaces a file unless ``--overwrite``); ``--save-to`` alone saves every instance
+analysed without error. The results file and the report always cover every instance.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
+import shlex
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from solver.errors import OptionError, SolverError
+from solver.analysis.batch import analysis_function
+from solver.analysis.sources import DEFAULT_GAME, analysis_hooks
+from solver.cli_common import parse_size
+from solver.errors import OptionError
 
 __all__ = ["add_analyse_command", "analysis_function", "run_analyse"]
 
-_DEFAULT_ANALYSIS = "solver.analysis.classify:analyse_source"
 _PRINT_LIMIT = 50
-
-
-def _size(text: str) -> tuple[int, int]:
-    """``"9x9"`` → (width, height)."""
-    try:
-        width, height = (int(part) for part in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a size like 9x9, found {text!r}") from None
-    return width, height
 
 
 def add_analyse_command(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``analyse`` command to ``subparsers`` (the top-level ones of ``forest``).
 
     >>> parser = argparse.ArgumentParser(prog="forest")
-    >>> _ = add_analyse_command(parser.add_subparsers(dest="game"))
+    >>> _ = add_analyse_command(parser.add_subparsers(dest="command"))
     >>> args = parser.parse_args(["analyse", "--count", "5", "--size", "6x4", "--out", "r.csv"])
-    >>> args.count, args.size, args.out, args.handler is run_analyse
-    (5, (6, 4), 'r.csv', True)
+    >>> args.count, args.size, args.output, args.analysis_game, args.handler is run_analyse
+    (5, (6, 4), 'r.csv', 'dog', True)
     """
     p = subparsers.add_parser(
         "analyse",
-        help="analyse many forests: classes, bounds, win probabilities, a report",
+        help="analyse many instances of a game: classes, values, a report, curation",
         description=(
-            "Analyse rolled forests (--count) or .forest files: one row per forest with its "
-            "class, par, win probability and bounds, as Parquet or CSV; a markdown report with "
-            "plots; curation of chosen forests into .forest files."
+            "Analyse rolled instances (--count) or files of a game (--game, default dog): one "
+            "row per instance with its class and the game's columns (for the dog: par, win "
+            "probability, the clairvoyant estimate), as Parquet or CSV; a markdown report with "
+            "plots; curation of chosen instances into files."
         ),
     )
-    p.add_argument("files", nargs="*", metavar="FILE", help=".forest files to analyse")
+    p.add_argument("files", nargs="*", metavar="FILE", help="instance files to analyse")
     p.add_argument(
-        "--count", type=int, default=None, metavar="N", help="roll N forests (seeds S..S+N-1)"
+        "--game", dest="analysis_game", default=DEFAULT_GAME, metavar="NAME",
+        help=f"the game to analyse (default {DEFAULT_GAME})",
+    )  # fmt: skip
+    p.add_argument(
+        "--count", type=int, default=None, metavar="N", help="roll N instances (seeds S..S+N-1)"
     )
     p.add_argument(
-        "--size", type=_size, default=(9, 9), metavar="WxH", help="forest size (default 9x9)"
-    )
+        "--size", type=parse_size, default=(9, 9), metavar="WxH",
+        help="size of the rolled instances, width x height cells (default 9x9)",
+    )  # fmt: skip
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the first seed (default 0)")
     p.add_argument(
         "--turns", type=int, default=None, metavar="T",
-        help="turn limit of the rolled forests (default: the generator's 20)",
+        help="turn limit of the rolled instances (default: the generator's; 20 for the dog)",
     )  # fmt: skip
     p.add_argument(
         "--jobs", "-j", type=int, default=None, metavar="J",
@@ -88,15 +89,19 @@ def add_analyse_command(subparsers: Any) -> argparse.ArgumentParser:
     )  # fmt: skip
     p.add_argument(
         "--chunk-size", type=int, default=None, metavar="N",
-        help="forests per task (default: about four tasks per worker)",
+        help="instances per task (default: about four tasks per worker, at most 32 locally)",
     )  # fmt: skip
     p.add_argument(
-        "--out", "-o", default=None, metavar="FILE",
-        help="the results file, .parquet or .csv (with no forests given: the file to read)",
+        "-o", "--output", "--out", dest="output", default=None, metavar="FILE",
+        help="the results file, .parquet or .csv (with no instances given: the file to read)",
     )  # fmt: skip
     p.add_argument(
         "--resume", action="store_true",
-        help="continue an interrupted run into the same --out without redoing finished forests",
+        help="continue an interrupted run into the same output without redoing finished ones",
+    )  # fmt: skip
+    p.add_argument(
+        "--repair", action="store_true",
+        help="with --resume: keep the good rows of a damaged journal and redo the rest",
     )  # fmt: skip
     p.add_argument("--report", default=None, metavar="DIR", help="write report.md and plots here")
     p.add_argument(
@@ -105,42 +110,17 @@ def add_analyse_command(subparsers: Any) -> argparse.ArgumentParser:
     )  # fmt: skip
     p.add_argument(
         "--save-to", default=None, metavar="DIR",
-        help="write the selected forests here as .forest files",
+        help="write the selected instances here as files (re-serialised, never copied)",
+    )  # fmt: skip
+    p.add_argument(
+        "--overwrite", action="store_true",
+        help="let --save-to replace files of the same name (default: refuse)",
     )  # fmt: skip
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     # A developer's hook: another analysis function, as module:function (tests, experiments).
     p.add_argument("--analysis", default=None, help=argparse.SUPPRESS)
     p.set_defaults(handler=run_analyse)
     return p
-
-
-def analysis_function(spec: str | None = None) -> Any:
-    """The per-forest analysis ``module:function`` (default: the classify module's).
-
-    >>> analysis_function("solver.analysis._testing:fake_analyse").__name__
-    'fake_analyse'
-    >>> analysis_function("solver.analysis._testing:nothing")
-    Traceback (most recent call last):
-    ...
-    solver.errors.OptionError: the analysis 'solver.analysis._testing:nothing' does not exist
-    """
-    text = spec or _DEFAULT_ANALYSIS
-    module_name, _, name = text.partition(":")
-    if not module_name or not name:
-        raise OptionError(f"an analysis is given as module:function, not {text!r}")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as err:
-        if spec is None and err.name in (module_name, "solver.analysis.classify"):
-            raise SolverError(
-                "the per-forest analysis (solver.analysis.classify) is not available in this "
-                "installation"
-            ) from None
-        raise OptionError(f"cannot import the analysis module {module_name!r}: {err}") from None
-    fn = getattr(module, name, None)
-    if not callable(fn):
-        raise OptionError(f"the analysis {text!r} does not exist")
-    return fn
 
 
 def _say(message: str) -> None:
@@ -153,12 +133,9 @@ def _summary(frame: Any) -> str:
     return ", ".join(f"{count} {name}" for name, count in counts.items())
 
 
-def _print_rows(frame: Any) -> None:
-    columns = [
-        c
-        for c in ("source", "class", "par", "win_probability", "ci_low", "ci_high", "error")
-        if c in frame.columns
-    ]
+def _print_rows(frame: Any, value_column: str | None) -> None:
+    wanted = ("source", "class", "par", value_column, "ci_low", "ci_high", "error")
+    columns = [c for c in wanted if c is not None and c in frame.columns]
     table = frame[columns].head(_PRINT_LIMIT)
     if "error" in columns and table["error"].isna().all():
         table = table.drop(columns=["error"])
@@ -167,39 +144,89 @@ def _print_rows(frame: Any) -> None:
         print(f"... {len(frame) - _PRINT_LIMIT} more rows")
 
 
-def run_analyse(args: argparse.Namespace) -> int:
-    """Carry out ``forest analyse`` (the handler the parser sets)."""
-    from solver.analysis.batch import Job, read_results, results_format, run_batch
+def _check(args: argparse.Namespace) -> bool:
+    """Every option checked before anything runs; returns whether there is a batch to run."""
+    from solver.analysis.results import check_output, results_format
 
+    hooks = analysis_hooks(args.analysis_game)  # "analysis is not supported for GAME"
     if args.select is not None:  # refuse a bad condition before any long run
         from solver.analysis.curate import check_expression
 
         check_expression(args.select)
     if args.count is not None and args.files:
-        raise OptionError("give either --count (rolled forests) or forest files, not both")
-    if args.out is not None:
-        results_format(args.out)
+        raise OptionError(f"give either --count (rolled {hooks.noun}s) or files, not both")
     has_sources = args.count is not None or bool(args.files)
-
+    if args.repair and not args.resume:
+        raise OptionError("--repair mends the journal of a run being resumed: add --resume")
+    if args.overwrite and args.save_to is None:
+        raise OptionError("--overwrite is for --save-to")
+    if args.output is not None:
+        if has_sources:
+            check_output(args.output)
+        else:
+            results_format(args.output)
+    for name in ("report", "save_to"):
+        where = getattr(args, name)
+        if where is not None and Path(where).exists() and not Path(where).is_dir():
+            flag = "--" + name.replace("_", "-")
+            raise OptionError(f"{flag} {where!r} is a file, not a directory")
     if has_sources:
-        job = (
-            Job.generated(args.count, size=args.size, seed=args.seed, turns=args.turns)
-            if args.count is not None
-            else Job.files(args.files)
-        )
-        analyse_fn = analysis_function(args.analysis)
         dask = args.scheduler is not None or args.dask_local is not None
         if dask and args.jobs is not None:
             raise OptionError(
                 "--jobs is for local runs; with Dask the workers are set by the cluster "
                 "(--dask-local WORKERS)"
             )
-        if args.resume and args.out is None:
-            raise OptionError("--resume needs the --out of the interrupted run")
+        if args.resume and args.output is None:
+            raise OptionError("--resume needs the --output of the interrupted run")
+        return True
+    if args.output is None:
+        raise OptionError(
+            f"nothing to analyse: give --count N or {hooks.noun} files, or --output with an "
+            "existing results file to report on or select from"
+        )
+    if args.resume:
+        raise OptionError(
+            f"--resume needs the {hooks.noun}s of the interrupted run (--count or files)"
+        )
+    if args.report is None and args.select is None and args.save_to is None:
+        raise OptionError(
+            "with nothing to analyse, say what to do with the results: --report, --select "
+            "or --save-to"
+        )
+    return False
+
+
+def run_analyse(args: argparse.Namespace) -> int:
+    """Carry out ``forest analyse`` (the handler the parser sets)."""
+    from solver.analysis.batch import execute_batch
+    from solver.analysis.results import read_results
+    from solver.analysis.sources import Job
+
+    has_sources = _check(args)
+    hooks = analysis_hooks(args.analysis_game)
+    noun = hooks.noun
+    command = "forest " + shlex.join(getattr(args, "argv", None) or sys.argv[1:])
+    if has_sources:
+        job = (
+            Job.generated(
+                args.count,
+                size=args.size,
+                seed=args.seed,
+                turns=args.turns,
+                game=args.analysis_game,
+            )
+            if args.count is not None
+            else Job.files(args.files, game=args.analysis_game)
+        )
+        analyse_fn = analysis_function(args.analysis) if args.analysis else None
+        dask = args.scheduler is not None or args.dask_local is not None
         jobs = args.jobs if args.jobs is not None else max(1, os.cpu_count() or 1)
         with tempfile.TemporaryDirectory(prefix="forest-analyse-") as scratch:
-            out = Path(args.out) if args.out is not None else Path(scratch) / "results.parquet"
-            run_batch(
+            out = (
+                Path(args.output) if args.output is not None else Path(scratch) / "results.parquet"
+            )
+            frame = execute_batch(
                 job,
                 analyse_fn,
                 out=out,
@@ -209,35 +236,27 @@ def run_analyse(args: argparse.Namespace) -> int:
                 dask_local=args.dask_local,
                 chunk_size=args.chunk_size,
                 resume=args.resume,
+                repair=args.repair,
                 progress=not args.no_progress,
                 notify=_say,
-            )
-            frame = read_results(out)
-        where = f" -> {args.out}" if args.out is not None else ""
-        print(f"analysed {len(frame)} forests{where}: {_summary(frame)}")
-        if args.out is None and args.select is None:
-            _print_rows(frame)
+            ).frame
+        where = f" -> {args.output}" if args.output is not None else ""
+        print(f"analysed {len(frame)} {noun}s{where}: {_summary(frame)}")
+        if args.output is None and args.select is None:
+            _print_rows(frame, hooks.value_column)
     else:
-        if args.out is None:
-            raise OptionError(
-                "nothing to analyse: give --count N or forest files, or --out with an existing "
-                "results file to report on or select from"
-            )
-        if args.resume:
-            raise OptionError(
-                "--resume needs the forests of the interrupted run (--count or files)"
-            )
-        if args.report is None and args.select is None and args.save_to is None:
-            raise OptionError(
-                "with no forests to analyse, say what to do with the results: --report, --select "
-                "or --save-to"
-            )
-        frame = read_results(args.out)
+        frame = read_results(args.output, args.analysis_game)
+        command = None  # the command that made the results is not known
 
+    from solver.analysis.report import one_class
+
+    notice = one_class(frame, hooks)
+    if notice is not None:
+        _say(notice)
     if args.report is not None:
         from solver.analysis.report import write_report
 
-        report = write_report(frame, args.report)
+        report = write_report(frame, args.report, game=args.analysis_game, command=command)
         print(f"wrote {report}")
     if args.select is not None or args.save_to is not None:
         from solver.analysis.curate import save_selected, select
@@ -247,10 +266,12 @@ def run_analyse(args: argparse.Namespace) -> int:
         else:
             chosen = frame[frame["error"].isna().to_numpy()]
         if args.save_to is not None:
-            written = save_selected(chosen, args.save_to)
-            print(f"saved {len(written)} forests to {args.save_to}")
+            written = save_selected(
+                chosen, args.save_to, game=args.analysis_game, overwrite=args.overwrite
+            )
+            print(f"saved {len(written)} {noun}s to {args.save_to}")
         else:
-            print(f"{len(chosen)} of {len(frame)} forests selected")
+            print(f"{len(chosen)} of {len(frame)} {noun}s selected")
             if len(chosen):
-                _print_rows(chosen)
+                _print_rows(chosen, hooks.value_column)
     return 0

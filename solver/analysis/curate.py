@@ -8,15 +8,17 @@ users know, and evaluates it column-wise itself (nothing is passed to ``eval``):
 - comparisons, chained ones too (``0.3 < win_probability < 0.6``), ``in`` / ``not in`` a list of
   constants, ``is None`` / ``is not None`` (also ``== None``) for missing values;
 - ``and``, ``or``, ``not`` (and ``&``, ``|``, ``~``), parentheses;
-- ``+``, ``-``, ``*``, ``/``, ``//``, ``%`` on numbers and numeric columns.
+- ``+``, ``-``, ``*``, ``/``, ``//``, ``%`` on numbers and numeric columns (a division by zero
+  is refused, whether by a constant or by a column's value).
 
 Everything else (calls, attributes, subscripts, ``@`` variables, double underscores, lambdas,
 ``**``...) is refused with an :class:`~solver.errors.OptionError` naming the bad part. As in SQL,
 a comparison with a missing value is unknown, ``not`` unknown is still unknown, and rows whose
 condition is unknown are left out; ask for missing values with ``is None``.
 
-:func:`save_selected` writes the chosen forests: a rolled forest is rolled again from its seed
-and size, a file is copied.
+:func:`save_selected` writes the chosen instances, re-serialised through the game's hooks: a
+rolled instance is rolled again from its seed and size, a file is read (after checks) and written
+anew, never copied byte for byte; existing files are not replaced unless asked to.
 
 >>> import pandas as pd
 >>> table = pd.DataFrame({"source": ["a", "b", "c"], "class": ["uncertain", "never", "uncertain"],
@@ -36,18 +38,16 @@ import io
 import keyword
 import operator
 import os
-import shutil
 import tokenize
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from solver.analysis.sources import DEFAULT_GAME, Source, analysis_hooks, load_checked
 from solver.errors import OptionError
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
-
-    from solver.games.dog.forest import Forest
 
 __all__ = ["check_expression", "save_selected", "select"]
 
@@ -306,6 +306,8 @@ class _Evaluator:
                 return (left & right) if isinstance(node.op, ast.BitAnd) else (left | right)
             self._number(node.left, left)
             self._number(node.right, right)
+            if isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)):
+                self._nonzero(node, right)
             return self._apply(node, _ARITHMETIC[type(node.op)], left, right)
         if isinstance(node, ast.Compare):
             result: Any = None
@@ -338,6 +340,17 @@ class _Evaluator:
                 left = right
             return result
         raise _Bad(node, "not allowed")  # pragma: no cover - refused by the check
+
+    def _nonzero(self, node: ast.AST, divisor: Any) -> None:
+        """Refuse a division by zero, by a constant or by a column's value (pandas would give
+        inf or NaN and the condition would quietly hold or fail)."""
+        pd = self.pd
+        if isinstance(divisor, pd.Series):
+            zeros = int((divisor == 0).fillna(False).sum())
+            if zeros:
+                raise _Bad(node, f"cannot be evaluated: division by zero (in {zeros} rows)")
+        elif divisor == 0:
+            raise _Bad(node, "cannot be evaluated: division by zero")
 
     def _apply(self, node: ast.AST, fn: Callable[[Any, Any], Any], left: Any, right: Any) -> Any:
         try:
@@ -415,26 +428,34 @@ def select(frame: pd.DataFrame, expression: str) -> pd.DataFrame:
     return frame[mask]
 
 
-def _file_name(source: Any) -> str:
-    """The file name a source is saved under: ``rolled-WxH-seedN.forest`` or the file's own."""
+def _file_name(source: Any, extension: str) -> str:
+    """The file name a source is saved under: ``rolled-WxH-seedN`` (``-turnsT``) or the file's
+    own name, with the game's extension."""
     if source.kind == "generated":
-        return f"rolled-{source.width}x{source.height}-seed{source.seed}.forest"
-    name = Path(source.source).name or "forest"
-    return name if name.endswith(".forest") else name + ".forest"
+        turns = "" if source.turns is None else f"-turns{source.turns}"
+        return f"rolled-{source.width}x{source.height}-seed{source.seed}{turns}{extension}"
+    name = Path(source.source).name or "instance"
+    return name if name.endswith(extension) else name + extension
 
 
 def save_selected(
     frame: pd.DataFrame,
     directory: str | os.PathLike[str],
     *,
-    forests_loader: Callable[[Any], Forest] | None = None,
+    game: str = DEFAULT_GAME,
+    overwrite: bool = False,
+    forests_loader: Callable[[dict[str, Any]], Any] | None = None,
 ) -> list[Path]:
-    """Write the forests of ``frame``'s rows to ``directory`` as ``.forest`` files; return them.
+    """Write the instances of ``frame``'s rows to ``directory`` as files; return their paths.
 
-    A rolled forest (``source`` ``seed:N`` with ``width`` and ``height``) is rolled again and
-    saved as ``rolled-WxH-seedN.forest``; a file source is copied under its own name. Two sources
-    with the same file name get ``-2``, ``-3``... before the extension. ``forests_loader`` (a row
-    as a dict → a :class:`~solver.games.dog.forest.Forest`) replaces the rolling and copying.
+    Every instance is re-serialised through the game's hooks (``dump``), never copied byte for
+    byte: a rolled instance (``seed:N`` with ``width`` and ``height``) is rolled again and saved as
+    ``rolled-WxH-seedN.forest``; a file named by a row is read only if it passes
+    :func:`~solver.analysis.sources.load_checked` (the game's extension, a regular file of a sane
+    size that parses), then saved under its own name. Two sources with the same file name get
+    ``-2``, ``-3``... An existing file is never replaced unless ``overwrite``: the names are all
+    checked before anything is written. ``forests_loader`` (a row as a dict → an instance)
+    replaces the rolling and reading.
 
     >>> import tempfile, pandas as pd
     >>> table = pd.DataFrame({"source": ["seed:4"], "width": [5], "height": [4]})
@@ -442,22 +463,36 @@ def save_selected(
     ...     [p.name for p in save_selected(table, tmp)]
     ['rolled-5x4-seed4.forest']
     """
-    from solver.analysis.batch import Source
-    from solver.games.dog.format import save_forest
-
+    hooks = analysis_hooks(game)
     directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
+    if directory.exists() and not directory.is_dir():
+        raise OptionError(f"--save-to {os.fspath(directory)!r} is a file, not a directory")
+    plan: list[tuple[dict[str, Any], Path]] = []
     used: set[str] = set()
     for row in _rows(frame):
-        source = Source.from_row(row)
-        target = directory / _unique(_file_name(source), used)
+        source = Source.from_row(row, game)
+        plan.append((row, directory / _unique(_file_name(source, hooks.extension), used)))
+    if not overwrite:
+        taken = [target for _, target in plan if os.path.lexists(target)]
+        if taken:
+            more = f" and {len(taken) - 1} more" if len(taken) > 1 else ""
+            raise OptionError(
+                f"{os.fspath(taken[0])!r}{more} exists already; nothing was saved (add "
+                "--overwrite to replace, or choose another --save-to)"
+            )
+    directory.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for row, target in plan:
         if forests_loader is not None:
-            save_forest(forests_loader(row), target)
-        elif source.kind == "generated":
-            save_forest(source.load(), target)
+            instance = forests_loader(row)
         else:
-            shutil.copyfile(source.path or source.source, target)
+            instance = load_checked(Source.from_row(row, game))
+        text = hooks.dump(instance)
+        if not overwrite and os.path.lexists(target):  # appeared since the check
+            raise OptionError(f"{os.fspath(target)!r} exists already; it was not replaced")
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, target)
         written.append(target)
     return written
 
@@ -468,7 +503,7 @@ def _rows(frame: pd.DataFrame) -> Iterable[dict[str, Any]]:
 
 
 def _unique(name: str, used: set[str]) -> str:
-    stem, suffix = (name[: -len(".forest")], ".forest") if name.endswith(".forest") else (name, "")
+    stem, suffix = os.path.splitext(name)
     candidate, n = name, 1
     while candidate in used:
         n += 1

@@ -1,450 +1,224 @@
 """The analysis report: a markdown page with plots of a results table (matplotlib, PNG).
 
-:func:`write_report` writes into one directory:
+:func:`write_report` writes into one directory ``report.md`` with:
 
-- ``report.md``: counts, the class table, win-probability figures, the plots below, the five
-  hardest and the five easiest solvable forests and the forests whose analysis failed;
-- ``class_shares.png``: the share of each class;
-- ``win_probability.png``: the distribution of win probabilities;
-- ``par_vs_win_probability.png``: par against win probability;
-- ``bounds_vs_estimates.png``: each forest's upper bound against its estimate, with the
-  confidence interval as a bar;
-- ``sheets/hardest-N.png`` and ``sheets/easiest-N.png``: those forests drawn as paper sheets
-  (:func:`~solver.games.dog.render.render_svg`) with their optimal route (the ``route`` column, a
-  JSON list of ``[row, col]`` cells) pencilled in. The SVG is converted with ``rsvg-convert`` or
-  ``cairosvg`` when either is there; otherwise the report links the ``.svg`` sheets.
-
-A *solvable* forest is one analysed without error whose win probability is above zero. The
-hardest have the lowest win probability (ties: the longer par first, then source order), the
-easiest the highest (ties: the shorter par first, then source order).
+- how the results were made: the command (when known), the game, the number of instances, their
+  sizes, turn limits and seed range, and the analysis budgets the game's hooks name;
+- the classes, each with its definition from the game's hooks, its count and share, and
+  ``class_shares.png``; when every instance landed in one class, the report says so and what to
+  change (the hooks' advice);
+- the distribution of the game's value column (``<value_column>.png``, e.g. the dog's
+  ``win_probability.png``);
+- the game's own sections (its hooks' ``report``), e.g. the dog's par and clairvoyant plots and
+  its hardest and easiest forests;
+- the instances whose analysis failed.
 
 The report copes with what the table lacks: a missing column or one with no values gives a plot
-that says "no data", and a forest that cannot be loaded or a route that does not fit its forest is
-noted instead of drawn.
+that says "no data".
 """
 
 from __future__ import annotations
 
-import json
-import math
 import os
-import shutil
-import subprocess
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from solver.analysis.results import read_results, require
+from solver.analysis.sources import DEFAULT_GAME, SEED_PREFIX, Source, analysis_hooks, load_checked
+from solver.analysis.tables import figure, md_table, no_data, numbers, save_figure, texts
+from solver.spec import AnalysisHooks
+
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
-    from matplotlib.figure import Figure
 
-    from solver.games.dog.forest import Forest
+__all__ = ["ERROR_CLASS", "one_class", "plots", "write_report"]
 
-__all__ = ["PLOTS", "load_row_forest", "solvable", "write_report"]
-
-#: The plot files, in the order the report shows them.
-PLOTS: tuple[str, ...] = (
-    "class_shares.png",
-    "win_probability.png",
-    "par_vs_win_probability.png",
-    "bounds_vs_estimates.png",
-)
-
-_TOP = 5
-_DPI = 100
+ERROR_CLASS = "error"
+ERROR_DEFINITION = "the analysis failed; the error column says why"
+_FAILED_SHOWN = 50
 
 
-def load_row_forest(row: dict[str, Any]) -> Forest:
-    """The forest of a results row: rolled again from ``seed:N`` and its size, or read from file."""
-    from solver.analysis.batch import Source
+def plots(game: str = DEFAULT_GAME) -> tuple[str, ...]:
+    """The shared plot files of a report of ``game`` (the game's own sections add theirs).
 
-    return Source.from_row(row).load()
-
-
-# -- the table -----------------------------------------------------------------------------------
-def _column(frame: pd.DataFrame, name: str) -> pd.Series:
-    """A column as floats (NaN where missing); all-NaN when the table lacks it."""
-    import pandas as pd
-
-    if name not in frame.columns:
-        return pd.Series(math.nan, index=frame.index, dtype="float64")
-    return pd.to_numeric(frame[name], errors="coerce").astype("float64")
+    >>> plots("dog")
+    ('class_shares.png', 'win_probability.png')
+    """
+    hooks = analysis_hooks(game)
+    return ("class_shares.png",) + ((f"{hooks.value_column}.png",) if hooks.value_column else ())
 
 
-def _text_column(frame: pd.DataFrame, name: str) -> pd.Series:
-    import pandas as pd
-
-    if name not in frame.columns:
-        return pd.Series([""] * len(frame), index=frame.index, dtype=object)
-    return frame[name].astype(object).map(lambda v: "" if _missing(v) else str(v))
-
-
-def _missing(value: Any) -> bool:
-    if value is None:
-        return True
-    if isinstance(value, float):
-        return math.isnan(value)
-    try:
-        import pandas as pd
-
-        return bool(pd.isna(value))
-    except (TypeError, ValueError):
-        return False
-
-
-def solvable(frame: pd.DataFrame) -> pd.DataFrame:
-    """The rows analysed without error whose win probability is above zero.
+def one_class(frame: pd.DataFrame, hooks: AnalysisHooks) -> str | None:
+    """When every instance analysed without error is in one class: a sentence saying so and what
+    to change; otherwise None.
 
     >>> import pandas as pd
-    >>> table = pd.DataFrame({"source": ["a", "b", "c"], "class": ["x", "error", "y"],
-    ...                       "win_probability": [0.5, None, 0.0]})
-    >>> list(solvable(table)["source"])
-    ['a']
+    >>> hooks = analysis_hooks("dog")
+    >>> print(one_class(pd.DataFrame({"class": ["guaranteed"] * 3}), hooks))  # doctest: +ELLIPSIS
+    Every forest (3 of 3) landed in one class, guaranteed: ... (--turns, ...
+    >>> one_class(pd.DataFrame({"class": ["guaranteed", "hopeless"]}), hooks) is None
+    True
     """
-    probability = _column(frame, "win_probability")
-    errors = _text_column(frame, "error")
-    classes = _text_column(frame, "class")
-    keep = (probability > 0) & (errors == "") & (classes != "error")
-    return frame[keep.to_numpy()]
+    classes = texts(frame, "class")
+    good = classes[(classes != ERROR_CLASS) & (classes != "")]
+    if len(frame) < 2 or good.empty or good.nunique() != 1:
+        return None
+    klass = str(good.iloc[0])
+    advice = hooks.advice.get(klass, "")
+    return (
+        f"Every {hooks.noun} ({len(good)} of {len(frame)}) landed in one class, {klass}: "
+        + (advice if advice else "the batch cannot tell them apart")
+        + "."
+    )
 
 
-def _ranked(frame: pd.DataFrame, hardest: bool) -> pd.DataFrame:
-    table = solvable(frame).copy()
-    table["_p"] = _column(table, "win_probability")
-    table["_par"] = _column(table, "par").fillna(-1.0 if hardest else math.inf)
-    table["_order"] = range(len(table))
-    if hardest:
-        table = table.sort_values(["_p", "_par", "_order"], ascending=[True, False, True])
-    else:
-        table = table.sort_values(["_p", "_par", "_order"], ascending=[False, True, True])
-    return table.drop(columns=["_p", "_par", "_order"]).head(_TOP)
+def _batch_facts(frame: pd.DataFrame, hooks: AnalysisHooks) -> list[tuple[str, str]]:
+    """What the table says about how it was made: sizes, turns, seeds, files."""
+    facts: list[tuple[str, str]] = []
+    widths, heights = numbers(frame, "width"), numbers(frame, "height")
+    sizes = sorted(
+        {(int(w), int(h)) for w, h in zip(widths, heights, strict=True) if w == w and h == h}
+    )
+    facts.append(("sizes", ", ".join(f"{w}x{h}" for w, h in sizes) if sizes else "not recorded"))
+    turns = sorted({int(t) for t in numbers(frame, "turns").dropna()})
+    if hooks.turns_range is not None:
+        facts.append(("turn limits", ", ".join(map(str, turns)) if turns else "not recorded"))
+    sources = texts(frame, "source")
+    seeds = [int(s[len(SEED_PREFIX) :]) for s in sources if re.fullmatch(r"seed:\d+", s)]
+    if seeds:
+        first, last = min(seeds), max(seeds)
+        gaps = "" if last - first + 1 == len(seeds) else f" ({len(seeds)} seeds, with gaps)"
+        facts.append(("seeds", f"{first} to {last}{gaps}"))
+    files = len(sources) - len(seeds)
+    if files:
+        facts.append((f"{hooks.noun} files", str(files)))
+    return facts
 
 
-# -- plots ---------------------------------------------------------------------------------------
-def _figure(title: str) -> tuple[Figure, Any]:
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(6.4, 4.2), layout="constrained")
-    ax = fig.add_subplot()
-    ax.set_title(title)
-    return fig, ax
-
-
-def _no_data(ax: Any, why: str) -> None:
-    ax.text(0.5, 0.5, why, ha="center", va="center", transform=ax.transAxes, color="#666666")
-    ax.set_xticks([])
-    ax.set_yticks([])
-
-
-def _save(fig: Figure, path: Path) -> None:
-    fig.savefig(path, dpi=_DPI, format="png")
-
-
-def _plot_classes(frame: pd.DataFrame, path: Path) -> None:
-    fig, ax = _figure("Class shares")
-    classes = _text_column(frame, "class").replace("", "(none)")
-    counts = classes.value_counts(sort=False)
+def _plot_classes(frame: pd.DataFrame, path: Path, order: list[str]) -> None:
+    fig, ax = figure("Class shares")
     if len(frame) == 0 or "class" not in frame.columns:
-        _no_data(ax, "no class column" if "class" not in frame.columns else "no forests")
+        no_data(ax, "no class column" if "class" not in frame.columns else "no instances")
     else:
-        counts = counts.sort_values(ascending=False, kind="stable")
-        shares = counts / counts.sum()
-        bars = ax.bar([str(k) for k in counts.index], shares.to_numpy(), color="#4c72b0")
-        for bar, count, share in zip(bars, counts.to_numpy(), shares.to_numpy(), strict=True):
+        counts = texts(frame, "class").replace("", "(none)").value_counts()
+        names = [c for c in order if c in counts.index] + [
+            c for c in counts.index if c not in order
+        ]
+        values = [int(counts[c]) for c in names]
+        total = sum(values)
+        bars = ax.bar(names, [v / total for v in values], color="#4c72b0")
+        for bar, count in zip(bars, values, strict=True):
             ax.annotate(
-                f"{share:.0%} ({count})",
+                f"{count / total:.0%} ({count})",
                 (bar.get_x() + bar.get_width() / 2, bar.get_height()),
-                ha="center",
-                va="bottom",
-                fontsize=8,
-            )
-        ax.set_ylabel("share of forests")
-        ax.set_ylim(0, min(1.0, float(shares.max()) * 1.18 + 0.02))
-    _save(fig, path)
-
-
-def _plot_win_probability(frame: pd.DataFrame, path: Path) -> None:
-    fig, ax = _figure("Win probabilities")
-    values = _column(frame, "win_probability").dropna()
-    if values.empty:
-        _no_data(ax, "no win probabilities")
-    else:
-        ax.hist(values.to_numpy(), bins=20, range=(0.0, 1.0), color="#55a868", edgecolor="white")
-        ax.set_xlabel("win probability")
-        ax.set_ylabel("forests")
-    _save(fig, path)
-
-
-def _plot_par(frame: pd.DataFrame, path: Path) -> None:
-    fig, ax = _figure("Par against win probability")
-    par = _column(frame, "par")
-    probability = _column(frame, "win_probability")
-    both = par.notna() & probability.notna()
-    if not both.any():
-        _no_data(ax, "no forest with both a par and a win probability")
-    else:
-        ax.scatter(par[both], probability[both], s=14, alpha=0.6, color="#c44e52")
-        ax.set_xlabel("par (optimal number of turns)")
-        ax.set_ylabel("win probability")
-        ax.set_ylim(-0.03, 1.03)
-    _save(fig, path)
-
-
-def _plot_bounds(frame: pd.DataFrame, path: Path) -> None:
-    import numpy as np
-
-    fig, ax = _figure("Upper bounds against estimates")
-    estimate = _column(frame, "win_probability")
-    bound = _column(frame, "upper_bound")
-    both = estimate.notna() & bound.notna()
-    if not both.any():
-        _no_data(ax, "no forest with both an estimate and an upper bound")
-    else:
-        low = _column(frame, "ci_low").fillna(estimate)[both].to_numpy()
-        high = _column(frame, "ci_high").fillna(estimate)[both].to_numpy()
-        x, y = estimate[both].to_numpy(), bound[both].to_numpy()
-        exact = _text_column(frame, "exact")[both].str.lower().isin(["true", "1"]).to_numpy()
-        xerr = np.vstack([np.clip(x - low, 0, None), np.clip(high - x, 0, None)])
-        ax.errorbar(
-            x, y, xerr=xerr, fmt="none", ecolor="#999999", elinewidth=0.8, alpha=0.6, zorder=1
-        )
-        ax.scatter(x[~exact], y[~exact], s=14, color="#4c72b0", label="estimate (95% CI)", zorder=2)
-        if exact.any():
-            ax.scatter(
-                x[exact], y[exact], s=18, marker="D", color="#dd8452", label="exact", zorder=3
-            )
-        ax.plot(
-            [0, 1], [0, 1], color="#333333", linewidth=0.8, linestyle="--", label="bound = value"
-        )
-        ax.set_xlabel("win probability (estimate)")
-        ax.set_ylabel("upper bound")
-        ax.set_xlim(-0.03, 1.03)
-        ax.set_ylim(-0.03, 1.03)
-        ax.legend(loc="lower right", fontsize=8)
-    _save(fig, path)
-
-
-# -- sheets --------------------------------------------------------------------------------------
-def _route(value: Any) -> list[tuple[int, int]]:
-    """The route cells of a row (a JSON list of ``[row, col]``); empty when unknown."""
-    if not isinstance(value, (list, tuple, str)) and _missing(value):
-        return []
-    if isinstance(value, str):
-        if not value.strip():
-            return []
-        value = json.loads(value)
-    if hasattr(value, "tolist"):
-        value = value.tolist()
-    if not isinstance(value, (list, tuple)):
-        raise ValueError(f"a route is a list of [row, col] cells, not {type(value).__name__}")
-    cells = []
-    for cell in value:
-        if hasattr(cell, "tolist"):
-            cell = cell.tolist()
-        if not isinstance(cell, (list, tuple)) or len(cell) != 2:
-            raise ValueError(f"a route cell is a [row, col] pair, not {cell!r}")
-        cells.append((int(cell[0]), int(cell[1])))
-    return cells
-
-
-def _svg_to_png(svg: Path, png: Path) -> bool:
-    """Convert with rsvg-convert or cairosvg; False when neither is there or both fail."""
-    tool = shutil.which("rsvg-convert")
-    if tool is not None:
-        try:
-            subprocess.run(
-                [tool, "--format", "png", "--width", "620", "--background-color", "white",
-                 "--output", os.fspath(png), os.fspath(svg)],
-                check=True, capture_output=True, timeout=120,
+                ha="center", va="bottom", fontsize=8,
             )  # fmt: skip
-            if png.exists() and png.stat().st_size > 0:
-                return True
-        except (OSError, subprocess.SubprocessError):
-            pass
-    try:
-        import cairosvg  # type: ignore[import-not-found]
-    except ImportError:  # optional
-        return False
-    try:
-        cairosvg.svg2png(url=os.fspath(svg), write_to=os.fspath(png), output_width=620)
-    except Exception:  # any failure of the optional converter: link the SVG instead
-        return False
-    return png.exists() and png.stat().st_size > 0
+        ax.set_ylabel("share of instances")
+        ax.set_ylim(0, min(1.0, max(values) / total * 1.18 + 0.02))
+    save_figure(fig, path)
 
 
-def _sheet(
-    row: dict[str, Any],
-    label: str,
-    title: str,
-    directory: Path,
-    loader: Callable[[dict[str, Any]], Forest],
-) -> tuple[str | None, str]:
-    """Draw one sheet; return (the image's path relative to the report, a note)."""
-    from solver.games.dog.render import render_svg
-
-    try:
-        forest = loader(row)
-    except Exception as exc:  # the report goes on without this sheet
-        return None, f"cannot load the forest ({type(exc).__name__}: {' '.join(str(exc).split())})"
-    note = ""
-    try:
-        route = _route(row.get("route"))
-        svg_text = render_svg(forest, trail=route, title=title)
-        if not route:
-            note = "no route known"
-    except (ValueError, TypeError) as exc:  # a route that does not fit: draw the blank sheet
-        svg_text = render_svg(forest, title=title)
-        note = f"route not drawn ({' '.join(str(exc).split())})"
-    sheets = directory / "sheets"
-    sheets.mkdir(exist_ok=True)
-    svg = sheets / f"{label}.svg"
-    svg.write_text(svg_text, encoding="utf-8")
-    png = sheets / f"{label}.png"
-    if _svg_to_png(svg, png):
-        return f"sheets/{png.name}", note
-    return f"sheets/{svg.name}", note
-
-
-# -- markdown ------------------------------------------------------------------------------------
-def _md(value: Any) -> str:
-    """A table cell: text with ``|`` escaped and line breaks removed."""
-    if _missing(value):
-        return ""
-    text = f"{value:.4f}" if isinstance(value, float) else str(value)
-    return " ".join(text.split()).replace("|", "\\|")
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(_md(v) for v in row) + " |" for row in rows]
-    return lines
-
-
-def _size(row: dict[str, Any]) -> str:
-    width, height = row.get("width"), row.get("height")
-    if _missing(width) or _missing(height):
-        return ""
-    return f"{int(width)}x{int(height)}"
-
-
-def _ranking_section(
-    frame: pd.DataFrame,
-    hardest: bool,
-    directory: Path,
-    loader: Callable[[dict[str, Any]], Forest],
-) -> list[str]:
-    which = "hardest" if hardest else "easiest"
-    table = _ranked(frame, hardest)
-    lines = [f"## The {_TOP} {which} solvable forests", ""]
-    if table.empty:
-        return [*lines, "No solvable forest.", ""]
-    rows, images = [], []
-    for rank, row in enumerate(table.to_dict(orient="records"), 1):
-        row = {str(k): v for k, v in row.items()}
-        probability = _column(table, "win_probability").iloc[rank - 1]
-        title = f"{which.capitalize()} #{rank}: {row.get('source')} (win {probability:.3f})"
-        image, note = _sheet(row, f"{which}-{rank}", title, directory, loader)
-        rows.append(
-            [rank, row.get("source"), _size(row), row.get("class"), row.get("par"),
-             probability, note]
-        )  # fmt: skip
-        if image is not None:
-            images.append(f"![{which} #{rank}: {_md(row.get('source'))}]({image})")
-    lines += _table(["#", "source", "size", "class", "par", "win probability", "note"], rows)
-    lines.append("")
-    for image in images:
-        lines += [image, ""]
-    return lines
+def _plot_values(frame: pd.DataFrame, column: str, path: Path) -> None:
+    fig, ax = figure(f"Distribution of {column.replace('_', ' ')}")
+    values = numbers(frame, column).dropna()
+    if values.empty:
+        no_data(ax, f"no {column.replace('_', ' ')} values")
+    else:
+        low, high = float(values.min()), float(values.max())
+        span = (0.0, 1.0) if low >= 0.0 and high <= 1.0 else (low, high if high > low else low + 1)
+        ax.hist(values.to_numpy(), bins=20, range=span, color="#55a868", edgecolor="white")
+        ax.set_xlabel(column.replace("_", " "))
+        ax.set_ylabel("instances")
+    save_figure(fig, path)
 
 
 def write_report(
     results: str | os.PathLike[str] | pd.DataFrame,
     directory: str | os.PathLike[str],
     *,
-    forests_loader: Callable[[dict[str, Any]], Forest] | None = None,
-    title: str = "Forest analysis report",
+    game: str = DEFAULT_GAME,
+    command: str | None = None,
+    forests_loader: Callable[[dict[str, Any]], Any] | None = None,
+    title: str | None = None,
 ) -> Path:
-    """Write ``report.md`` and its plots for ``results`` (a results file or table) into
-    ``directory``; return the path of ``report.md``.
+    """Write ``report.md`` and its plots for ``results`` (a results file or table) of ``game``
+    into ``directory``; return the path of ``report.md``.
 
-    ``forests_loader`` turns a results row (a dict) into its forest for the sheets; by default
-    :func:`load_row_forest` rolls ``seed:N`` forests again and reads files.
+    ``command`` is the command line that made the results (recorded when given);
+    ``forests_loader`` turns a results row (a dict) into its instance for the game's sections (by
+    default: rolled again, or read from a file that must pass :func:`load_checked`).
 
     >>> import tempfile, pandas as pd
     >>> table = pd.DataFrame({"source": ["seed:1", "seed:2"], "width": [5, 5], "height": [4, 4],
-    ...                       "class": ["uncertain", "never"], "win_probability": [0.4, 0.0]})
+    ...                       "class": ["uncertain", "hopeless"], "win_probability": [0.4, 0.0]})
     >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     report = write_report(table, tmp)
-    ...     sorted(p.name for p in Path(tmp).glob("*.png")) == sorted(PLOTS)
+    ...     text = write_report(table, tmp).read_text()
+    ...     all((Path(tmp) / name).exists() for name in plots("dog"))
     True
     """
     import pandas as pd
 
-    from solver.analysis.batch import _check_writer, read_results
-
-    _check_writer("csv")
-    _require_matplotlib()
-    frame = results if isinstance(results, pd.DataFrame) else read_results(results)
+    require("pandas", "analysis", "the report")
+    require("matplotlib", "analysis", "the report's plots")
+    hooks = analysis_hooks(game)
+    frame = results if isinstance(results, pd.DataFrame) else read_results(results, game)
     frame = frame.reset_index(drop=True)
     directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    loader = forests_loader if forests_loader is not None else load_row_forest
+    if directory.exists() and not directory.is_dir():
+        from solver.errors import OptionError
 
-    for name, plot in zip(
-        PLOTS, (_plot_classes, _plot_win_probability, _plot_par, _plot_bounds), strict=True
-    ):
-        plot(frame, directory / name)
+        raise OptionError(f"the report directory {os.fspath(directory)!r} is a file")
+    directory.mkdir(parents=True, exist_ok=True)
+
+    def default_loader(row: dict[str, Any]) -> Any:
+        return load_checked(Source.from_row(row, game))
+
+    loader = forests_loader if forests_loader is not None else default_loader
+    definitions: dict[str, str] = {**hooks.classes, ERROR_CLASS: ERROR_DEFINITION}
+    shared = plots(game)
+    _plot_classes(frame, directory / shared[0], list(definitions))
+    if hooks.value_column:
+        _plot_values(frame, hooks.value_column, directory / shared[1])
 
     total = len(frame)
-    classes = _text_column(frame, "class")
-    errors = _text_column(frame, "error")
-    failed = frame[((errors != "") | (classes == "error")).to_numpy()]
-    probability = _column(frame, "win_probability").dropna()
-    exact = _text_column(frame, "exact").str.lower().isin(["true", "1"])
-    sizes = sorted({_size(r) for r in frame.to_dict(orient="records")} - {""})
-
-    lines = [f"# {title}", ""]
-    lines.append(
-        f"{total} forests"
-        + (f" ({', '.join(sizes)})" if sizes else "")
-        + f"; {len(solvable(frame))} solvable; {int(exact.sum())} solved exactly; "
-        f"{len(failed)} failed."
-    )
-    lines += ["", "## Classes", ""]
-    counts = classes.replace("", "(none)").value_counts(sort=False)
-    counts = counts.sort_values(ascending=False, kind="stable")
-    lines += _table(
-        ["class", "forests", "share"],
-        [[k, int(v), f"{v / max(total, 1):.1%}"] for k, v in counts.items()],
-    )
-    lines += ["", "![Class shares](class_shares.png)", "", "## Win probabilities", ""]
-    if probability.empty:
-        lines.append("No win probabilities.")
-    else:
-        lines.append(
-            f"Mean {probability.mean():.4f}, median {probability.median():.4f}, "
-            f"min {probability.min():.4f}, max {probability.max():.4f} "
-            f"over {len(probability)} forests."
+    classes = texts(frame, "class")
+    errors = texts(frame, "error")
+    failed = frame[((errors != "") | (classes == ERROR_CLASS)).to_numpy()]
+    noun = hooks.noun
+    lines = [f"# {title or f'Analysis report: {game}'}", "", "## How these results were made", ""]
+    made = [
+        (
+            "command",
+            f"`{command}`" if command else "not recorded (a report of an existing results file)",
         )
-    lines += ["", "![Win probabilities](win_probability.png)", ""]
-    lines += ["## Par against win probability", "", "![Par](par_vs_win_probability.png)", ""]
-    lines += [
-        "## Bounds against estimates",
-        "",
-        "Each point is a forest: its estimated (or exact) win probability across, its upper "
-        "bound up; the bar is the 95% confidence interval. The true win probability never "
-        "exceeds the true bound, but both are estimated from samples here (the bound from "
-        "sampled dice), so a point may fall slightly below the dashed line by chance.",
-        "",
-        "![Bounds against estimates](bounds_vs_estimates.png)",
-        "",
     ]
-    lines += _ranking_section(frame, True, directory, loader)
-    lines += _ranking_section(frame, False, directory, loader)
+    made += [("game", game), (f"{noun}s", str(total)), *_batch_facts(frame, hooks)]
+    if hooks.budgets:
+        made.append(("analysis budgets", hooks.budgets))
+    lines += md_table(["", ""], made)
+    lines += ["", "## Classes", ""]
+    counts = classes.replace("", "(none)").value_counts()
+    rows: list[list[Any]] = []
+    for name in list(definitions) + [c for c in counts.index if c not in definitions]:
+        count = int(counts.get(name, 0))
+        if name == ERROR_CLASS and count == 0:
+            continue
+        rows.append([name, count, f"{count / max(total, 1):.1%}", definitions.get(name, "")])
+    lines += md_table(["class", f"{noun}s", "share", "definition"], rows)
+    notice = one_class(frame, hooks)
+    if notice:
+        lines += ["", f"**{notice}**"]
+    lines += ["", f"![Class shares]({shared[0]})", ""]
+    if hooks.value_column:
+        lines += _value_section(frame, hooks.value_column, shared[1], noun)
+    if hooks.report is not None:
+        lines += hooks.report(frame, directory, loader)
     if len(failed):
-        lines += ["## Failed forests", ""]
-        shown = failed.head(50).to_dict(orient="records")
-        lines += _table(["source", "error"], [[r.get("source"), r.get("error")] for r in shown])
+        lines += [f"## Failed {noun}s", ""]
+        shown = failed.head(_FAILED_SHOWN).to_dict(orient="records")
+        lines += md_table(["source", "error"], [[r.get("source"), r.get("error")] for r in shown])
         if len(failed) > len(shown):
             lines += ["", f"... and {len(failed) - len(shown)} more."]
         lines.append("")
@@ -453,7 +227,23 @@ def write_report(
     return report
 
 
-def _require_matplotlib() -> None:
-    from solver.analysis.batch import _require
+def _value_section(frame: pd.DataFrame, column: str, image: str, noun: str) -> list[str]:
+    name = column.replace("_", " ")
+    values = numbers(frame, column).dropna()
+    lines = [f"## {name.capitalize()}", ""]
+    if values.empty:
+        lines.append(f"No {name} values.")
+    else:
+        exact = texts(frame, "exact").str.lower().isin(["true", "1"])
+        estimated = int((numbers(frame, column).notna() & ~exact).sum())
+        lines.append(
+            f"Mean {values.mean():.4f}, median {values.median():.4f}, min {values.min():.4f}, "
+            f"max {values.max():.4f} over {len(values)} {noun}s"
+            + (f" ({estimated} of them estimates, not exact values)." if "exact" in frame else ".")
+        )
+    return [*lines, "", f"![{name.capitalize()}]({image})", ""]
 
-    _require("matplotlib", "analysis", "the report's plots")
+
+def describe_classes(hooks: AnalysisHooks) -> Mapping[str, str]:
+    """The class definitions of a game, the shared ``error`` class included."""
+    return {**hooks.classes, ERROR_CLASS: ERROR_DEFINITION}

@@ -11,7 +11,7 @@ pd = pytest.importorskip("pandas")
 pytest.importorskip("pyarrow")
 
 from solver.analysis.batch import Job, read_results, run_batch, without_timing  # noqa: E402
-from solver.analysis.classify import analyse_source  # noqa: E402
+from solver.games.dog.analysis.classify import analyse_source  # noqa: E402
 
 
 def _backends(job: Job, tmp_path) -> list[pd.DataFrame]:
@@ -50,12 +50,12 @@ def test_real_analysis_of_200_forests_agrees_across_backends(tmp_path):
 
 
 def test_turns_shorten_the_rolled_forests_and_change_the_batch(tmp_path):
-    from solver.analysis.batch import _fingerprint
+    from solver.analysis.batch import journal_header
 
     short = Job.generated(6, size=(6, 6), seed=3, turns=4)
     assert {s.load().turns for s in short.sources()} == {4}
-    assert _fingerprint(short.sources(), analyse_source) != _fingerprint(
-        Job.generated(6, size=(6, 6), seed=3).sources(), analyse_source
+    assert journal_header(short, analyse_source) != journal_header(
+        Job.generated(6, size=(6, 6), seed=3), analyse_source
     )
     rows = read_results(run_batch(short, analyse_source, out=tmp_path / "r.csv", progress=False))
     assert (rows["turns"] == 4).all()

@@ -24,21 +24,25 @@ pytest.importorskip("pyarrow")
 from solver.analysis import _testing  # noqa: E402
 from solver.analysis._testing import failing_analyse, fake_analyse, not_a_dict_analyse  # noqa: E402
 from solver.analysis.batch import (  # noqa: E402
-    BASE_COLUMNS,
     Job,
     Source,
     analyse_one,
+    journal_header,
     journal_path,
     read_results,
     run_batch,
     without_timing,
 )
 from solver.analysis.cli_analyse import add_analyse_command, analysis_function  # noqa: E402
+from solver.analysis.journal import lock_path  # noqa: E402
+from solver.analysis.results import column_types  # noqa: E402
+from solver.analysis.sources import analysis_hooks  # noqa: E402
 from solver.errors import FormatError, OptionError, SolverError  # noqa: E402
 from solver.games.dog.format import format_forest, load_forest  # noqa: E402
 from solver.games.dog.generator import roll_forest  # noqa: E402
 
 FAKE = "solver.analysis._testing:fake_analyse"
+BASE_COLUMNS = list(column_types(analysis_hooks("dog").columns))
 JOB = Job.generated(200, size=(9, 9), seed=0)
 
 
@@ -181,7 +185,7 @@ def test_resume_after_a_kill_gives_the_same_file(reference, tmp_path, monkeypatc
     monkeypatch.setenv("FOREST_FAKE_LOG", str(log))
     notes: list[str] = []
     run_batch(JOB, fake_analyse, out=out, jobs=1, resume=True, progress=False, notify=notes.append)
-    calls = log.read_text(encoding="utf-8").split()
+    calls = [line.split()[0] for line in log.read_text(encoding="utf-8").splitlines()]
     assert len(calls) == 200 - done  # the finished forests are not analysed again
     assert len(set(calls)) == len(calls)
     assert notes and f"{done} of 200" in notes[0]
@@ -193,7 +197,7 @@ def test_resume_refuses_another_batch(tmp_path):
     out = tmp_path / "r.csv"
     journal = journal_path(out)
     journal.write_text(
-        json.dumps({"journal": "forest analyse", "version": 1, "fingerprint": "0" * 64}) + "\n",
+        json.dumps({"journal": "forest analyse", "version": 2, "fingerprint": "0" * 64}) + "\n",
         encoding="utf-8",
     )
     with pytest.raises(OptionError, match="belongs to another batch"):
@@ -210,13 +214,10 @@ def test_resume_without_a_journal_starts_afresh(tmp_path):
 
 
 def test_a_damaged_journal_is_refused(tmp_path):
-    from solver.analysis.batch import _fingerprint
-
     out, job = tmp_path / "r.csv", Job.generated(3)
-    header = {"journal": "forest analyse", "version": 1,
-              "fingerprint": _fingerprint(job.sources(), fake_analyse)}  # fmt: skip
+    header = journal_header(job, fake_analyse)
     journal_path(out).write_text(json.dumps(header) + "\nnot json\n{}\n", encoding="utf-8")
-    with pytest.raises(OptionError, match="damaged at line 2"):
+    with pytest.raises(OptionError, match=r"damaged at line 2 .*--resume --repair"):
         run_batch(job, fake_analyse, out=out, resume=True, progress=False)
 
 
@@ -225,9 +226,9 @@ def test_a_second_run_on_the_same_output_is_refused(tmp_path):
     out = tmp_path / "r.csv"
     journal = journal_path(out)
     journal.write_text("the other run's rows\n", encoding="utf-8")
-    with journal.open("a") as held:
+    with lock_path(out).open("a") as held:
         fcntl.flock(held.fileno(), fcntl.LOCK_EX)
-        with pytest.raises(OptionError, match="another run is writing the journal"):
+        with pytest.raises(OptionError, match="another run is writing"):
             run_batch(Job.generated(3), fake_analyse, out=out, progress=False)
     assert journal.read_text(encoding="utf-8") == "the other run's rows\n"  # left alone
 
@@ -360,7 +361,7 @@ def test_bad_jobs_are_refused(make, message):
 
 def test_sources_round_trip_through_rows(tmp_path):
     job = Job.files([tmp_path / "a.forest"])
-    source = job.sources()[0]
+    source = job.source_at(0)
     assert source.kind == "file" and source.path == str(tmp_path / "a.forest")
     assert Source.from_row({"source": source.source}) == source
     rolled = Source.generated(12, 7, 5)
@@ -371,7 +372,7 @@ def test_sources_round_trip_through_rows(tmp_path):
 # -- the command ---------------------------------------------------------------------------------
 def run_cli(*argv: str) -> int:
     parser = argparse.ArgumentParser(prog="forest")
-    add_analyse_command(parser.add_subparsers(dest="game"))
+    add_analyse_command(parser.add_subparsers(dest="command"))
     args = parser.parse_args(["analyse", *argv])
     return args.handler(args)
 
@@ -413,7 +414,7 @@ def test_the_command_without_out_prints_a_table(tmp_path, capsys):
         (["--count", "2", "a.forest"], "not both"),
         ([], "nothing to analyse"),
         (["--out", "r.csv"], "say what to do"),
-        (["--count", "2", "--resume"], "--resume needs the --out"),
+        (["--count", "2", "--resume"], "--resume needs the --output"),
         (["--count", "2", "--dask-local", "2", "--jobs", "2"], "--jobs is for local runs"),
         (["--count", "2", "--select", "len(source) > 2"], "function calls are not allowed"),
         (["--count", "2", "--out", "r.txt"], "cannot tell the format"),
@@ -427,14 +428,10 @@ def test_the_command_refuses_bad_options(tmp_path, monkeypatch, argv, message):
         run_cli(*argv)
 
 
-def test_the_default_analysis_is_the_classify_module():
-    try:
-        import solver.analysis.classify as classify
-    except ImportError:
-        with pytest.raises(SolverError, match=r"solver\.analysis\.classify"):
-            analysis_function(None)
-    else:
-        assert analysis_function(None) is classify.analyse_source
+def test_the_dog_analysis_is_the_one_its_hooks_name():
+    import solver.games.dog.analysis.classify as classify
+
+    assert analysis_function(analysis_hooks("dog").analyse) is classify.analyse_source
 
 
 def test_the_forest_command_has_analyse_when_wired(tmp_path, capsys):

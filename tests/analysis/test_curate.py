@@ -135,25 +135,63 @@ def test_saving_rolls_generated_forests_again(table, tmp_path):
     assert load_forest(written[1]) == roll_forest(5, 4, seed=3)
 
 
-def test_saving_copies_file_sources(tmp_path):
+def test_saving_re_serialises_file_sources(tmp_path):
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     first, second = tmp_path / "a" / "same.forest", tmp_path / "b" / "same.forest"
-    text = "# a comment that a copy keeps\n" + format_forest(roll_forest(4, 4, seed=8))
+    text = "# a comment that a copy would keep\n" + format_forest(roll_forest(4, 4, seed=8))
     first.write_text(text, encoding="utf-8")
     second.write_text(format_forest(roll_forest(4, 4, seed=9)), encoding="utf-8")
     frame = pd.DataFrame({"source": [str(first), str(second), "seed:2"], "width": [None, None, 3],
                           "height": [None, None, 3]})  # fmt: skip
     written = save_selected(frame, tmp_path / "out")
     assert [p.name for p in written] == ["same.forest", "same-2.forest", "rolled-3x3-seed2.forest"]
-    assert written[0].read_text(encoding="utf-8") == text
+    # the forest, written anew: the comment (bytes that are not the forest) is gone
+    assert written[0].read_text(encoding="utf-8") == format_forest(roll_forest(4, 4, seed=8))
     assert load_forest(written[1]) == roll_forest(4, 4, seed=9)
 
 
 def test_saving_a_missing_file_names_it(tmp_path):
     frame = pd.DataFrame({"source": [str(tmp_path / "gone.forest")]})
-    with pytest.raises(FileNotFoundError, match=r"gone\.forest"):
+    with pytest.raises(OptionError, match=r"gone\.forest"):
         save_selected(frame, tmp_path / "out")
+
+
+def test_saving_refuses_files_that_are_not_forests(tmp_path):
+    """Issue 8, defect 3: a results file naming /etc/passwd must not get it copied."""
+    secret = tmp_path / "secret.forest"
+    secret.write_text("root:x:0:0:root:/root:/bin/bash\n", encoding="utf-8")
+    for source, message in (
+        ("/etc/passwd", "ends with .forest"),
+        (str(tmp_path), "ends with .forest"),
+        (str(secret), "line 1"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            save_selected(pd.DataFrame({"source": [source]}), tmp_path / "out")
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_saving_never_replaces_a_file_unless_asked(tmp_path):
+    """Issue 8, defect 4: --save-to overwrote a file of the same name without a word."""
+    out = tmp_path / "out"
+    out.mkdir()
+    mine = out / "rolled-5x4-seed3.forest"
+    mine.write_text("my own notes\n", encoding="utf-8")
+    table = pd.DataFrame({"source": ["seed:1", "seed:3"], "width": [5, 5], "height": [4, 4]})
+    with pytest.raises(OptionError, match=r"rolled-5x4-seed3\.forest' exists already.*--overwrite"):
+        save_selected(table, out)
+    assert mine.read_text(encoding="utf-8") == "my own notes\n"
+    assert sorted(p.name for p in out.iterdir()) == ["rolled-5x4-seed3.forest"]  # nothing written
+    written = save_selected(table, out, overwrite=True)
+    assert load_forest(written[1]) == roll_forest(5, 4, seed=3)
+
+
+@pytest.mark.parametrize("expression", ["par // 0 > -100", "par % 0 == 0", "par / 0 > 1",
+                                        "win_probability / (par - par) > 0"])  # fmt: skip
+def test_division_by_zero_is_refused_like_a_constant_one(table, expression):
+    """Issue 8, defect 6: `par // 0` and `par % 0` gave 0 rows quietly; `1 // 0` was refused."""
+    with pytest.raises(OptionError, match="division by zero"):
+        select(table, expression)
 
 
 def test_a_generated_row_needs_its_size(tmp_path):

@@ -13,10 +13,13 @@ pd = pytest.importorskip("pandas")
 pytest.importorskip("pyarrow")
 pytest.importorskip("matplotlib")
 
-from solver.analysis import report as report_module  # noqa: E402
 from solver.analysis._testing import fake_analyse  # noqa: E402
 from solver.analysis.batch import Job, read_results, run_batch  # noqa: E402
-from solver.analysis.report import PLOTS, solvable, write_report  # noqa: E402
+from solver.analysis.report import plots, write_report  # noqa: E402
+from solver.games.dog.analysis import report as dog_report  # noqa: E402
+from solver.games.dog.analysis.report import winnable  # noqa: E402
+
+PLOTS = plots("dog") + dog_report.PLOTS
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -53,10 +56,11 @@ def test_the_report_has_every_plot_and_sheet(results, tmp_path):
     for name in PLOTS:
         assert is_png(directory / name), name
         assert f"]({name})" in text
-    assert text.startswith("# Forest analysis report\n")
-    assert "40 forests (7x7)" in text
-    assert "## The 5 hardest solvable forests" in text
-    assert "## The 5 easiest solvable forests" in text
+    assert text.startswith("# Analysis report: dog\n")
+    assert "| forests | 40 |" in text and "| sizes | 7x7 |" in text
+    assert "| seeds | 10 to 49 |" in text
+    assert "## The 5 hardest winnable forests" in text
+    assert "## The 5 easiest winnable forests" in text
     linked = images(text)
     sheets = [link for link in linked if link.startswith("sheets/")]
     assert len(sheets) == 10
@@ -81,11 +85,11 @@ def test_hardest_and_easiest_are_ranked_by_win_probability(results, tmp_path):
         assert len(sources) == 5
         return [probability[source] for source in sources]
 
-    candidates = solvable(frame)["win_probability"]
+    candidates = winnable(frame)["win_probability"]
     hardest, easiest = ranked(hardest_part), ranked(easiest_part)
     assert hardest == sorted(hardest) and hardest[0] == candidates.min()
     assert easiest == sorted(easiest, reverse=True) and easiest[0] == candidates.max()
-    assert min(hardest) > 0  # solvable forests only
+    assert min(hardest) > 0  # winnable forests only
 
 
 def test_the_report_copes_with_missing_columns(tmp_path):
@@ -94,8 +98,8 @@ def test_the_report_copes_with_missing_columns(tmp_path):
     for name in PLOTS:
         assert is_png(tmp_path / name), name
     text = report.read_text(encoding="utf-8")
-    assert "No solvable forest." in text
-    assert "No win probabilities." in text
+    assert "No winnable forest." in text
+    assert "No win probability values." in text
 
 
 def test_failed_forests_are_listed(tmp_path):
@@ -107,7 +111,7 @@ def test_failed_forests_are_listed(tmp_path):
     text = write_report(frame, tmp_path).read_text(encoding="utf-8")
     assert "## Failed forests" in text
     assert "| a.forest | FormatError: line 2, column 3: expected a \\| b |" in text
-    assert "1 failed." in text
+    assert "| error | 1 | 50.0% | the analysis failed" in text
 
 
 def test_unloadable_forests_and_bad_routes_are_noted(tmp_path):
@@ -122,13 +126,13 @@ def test_unloadable_forests_and_bad_routes_are_noted(tmp_path):
     hardest = text.split("## The 5 hardest")[1].split("## The 5 easiest")[0]
     assert "cannot load the forest (OptionError" in hardest
     assert "route not drawn (trail cell (9, 9) lies outside the 5x5 grid)" in hardest
-    assert "| 4 | seed:5 | 5x5 | uncertain |  | 0.5000 | route not drawn" in hardest
+    assert "| 4 | seed:5 | 5x5 | uncertain |  | 0.5000 | estimate | route not drawn" in hardest
     assert "hardest-2" not in hardest  # nothing drawn for the forest that is gone
     assert 'class="trail"' in (tmp_path / "sheets" / "hardest-1.svg").read_text(encoding="utf-8")
 
 
 def test_sheets_are_linked_as_svg_without_a_converter(results, tmp_path, monkeypatch):
-    monkeypatch.setattr(report_module, "_svg_to_png", lambda svg, png: False)
+    monkeypatch.setattr(dog_report, "svg_to_png", lambda svg, png: False)
     text = write_report(results, tmp_path).read_text(encoding="utf-8")
     sheets = [link for link in images(text) if link.startswith("sheets/")]
     assert sheets and all(link.endswith(".svg") for link in sheets)

@@ -73,6 +73,7 @@ def _spec() -> GameSpec:
         puzzle_summary=hooks.puzzle_summary,
         add_commands=_add_commands,
         demo=_demo,
+        analysis=_analysis_hooks(),
     )
 
 
@@ -80,6 +81,12 @@ def _load_file(path: str) -> Forest:
     from solver.games.dog.format import load_forest
 
     return load_forest(path)
+
+
+def _analysis_hooks() -> Any:
+    from solver.games.dog.analysis import analysis_hooks
+
+    return analysis_hooks()
 
 
 def _demo(argv: Any) -> int:

@@ -25,7 +25,7 @@ The tests, in this order (the first that decides wins)
    positive. Hopeless therefore means win probability exactly 0, and an uncertain forest's
    exact value is never 0 (asserted).
 3. **guaranteed**: the dog wins whatever the dice do. Win probability 1, exact. Decided by the
-   AND-OR proof search of :mod:`solver.analysis.proof` (method ``"proof"``): depth-first, it
+   AND-OR proof search of :mod:`.proof` (method ``"proof"``): depth-first, it
    stops at the first winning choice and at the first refuting roll, and it prunes positions
    that cannot win against the smallest roll, so it settles rolled 9x9 and 12x12 forests in
    milliseconds where the adversarial expectimax (which expands every position) overflows its
@@ -44,8 +44,8 @@ fits does so in a fraction of a second, and one that does not fails fast instead
 hundreds of megabytes for seconds first (on rolled 9x9 forests with 20 turns a 256 MB table does
 not suffice either). Every search is bounded: the proof search by ``proof_max_nodes``,
 expectimax by its memory cap, the breadth-first searches by node caps (``par_max_nodes``,
-``upper_max_nodes`` per world and ``upper_total_nodes`` over all worlds), MCTS by its game and
-simulation counts. When the par search hits its cap the par is unknown
+``clairvoyant_max_nodes`` per world and ``clairvoyant_total_nodes`` over all worlds), MCTS by
+its game and simulation counts. When the par search hits its cap the par is unknown
 (``par_status == "budget"``): the forest cannot be called hopeless, and the analysis goes on.
 
 Default budgets (batch use)
@@ -54,9 +54,10 @@ The defaults aim at a few seconds per forest at most, with every search bounded:
 ``proof_max_nodes=200_000`` (about 1 s of search at worst; rolled 9x9 and 12x12 forests need a
 few hundred to a few thousand nodes), ``exact_memory_mb=32``, ``mcts_games=100`` and
 ``mcts_iterations=200`` (a win rate within about ±0.1 at 95% for a rate near 1/2; raise both
-for a tighter estimate), ``upper_samples=100`` worlds with ``upper_max_nodes=50_000`` positions
-each and ``upper_total_nodes=1_000_000`` over all worlds (when the total runs out, the bound
-is estimated from the worlds sampled so far: ``upper_samples`` in the row says how many), and
+for a tighter estimate), ``clairvoyant_samples=100`` worlds with
+``clairvoyant_max_nodes=50_000`` positions each and ``clairvoyant_total_nodes=1_000_000`` over all
+worlds (when the total runs out, the estimate is made from the worlds sampled so far:
+``clairvoyant_samples`` in the row says how many), and
 ``par_max_nodes=150_000`` (about 1-2 s at worst; on some 12x12 forests the par stays unknown,
 ``par_status == "budget"``, as it did with 1_000_000). With them the rolled 9x9 and 12x12
 forests with 20 turns we measured are all guaranteed (no MCTS, no sampling): a 9x9 takes about
@@ -71,9 +72,13 @@ distance to the human exceeds the most a turn can cover: 3 steps, plus a 1-cell 
 run of up to 3 cells when the forest has distractions). Pruning only drops positions from which
 no win is possible in time, so the first win found is still in the smallest turn.
 
-The clairvoyant upper bound
----------------------------
-``upper_samples`` *worlds* are drawn with a seeded generator. A world is a list of step-roll
+The clairvoyant estimate (``clairvoyant_estimate``, ``clairvoyant_low``, ``clairvoyant_high``)
+-------------------------------------------------------------------------------------------------
+It is a *sampled estimate* of an upper bound, not a proven bound: with finitely many worlds it can
+fall below the exact win probability by chance (it did in 5 of 12 rows of a small study), so read
+its interval, not the point. Proven bounds are the par (hopeless) and the proof (guaranteed).
+
+``clairvoyant_samples`` *worlds* are drawn with a seeded generator. A world is a list of step-roll
 readings (1, 2 or 3, uniform; the stick turns a reading r into ``max(1, r - 1)``) and a list of
 shout d6 values (1..6, uniform). Both lists are consumed *along a route*: the k-th step roll of
 the route reads ``rolls[k]``, the j-th shout chance node reads ``dice[j]`` and is shrugged off iff
@@ -84,13 +89,14 @@ game has exactly the distribution of the same policy played in a random world (e
 at most once along a play and is independent of everything before it), and it wins only in
 worlds where *some* route wins. So P(policy wins) ≤ P(a hindsight route wins) for every policy,
 the optimal one included: the share of worlds with a hindsight win estimates an upper bound on
-the win probability, reported with its Wilson interval. A world whose search hits
-``upper_max_nodes`` counts as a win (the bound stays an upper bound; ``upper_undecided`` counts
-them). Unreachable and hopeless forests have bound 0 (no world has a win without a par) and
-guaranteed ones 1, without sampling. Early exit: when the MCTS policy won every one of its games,
-no world is sampled and the bound reported is the trivial 1 (``upper_samples == 0``, interval
-[1, 1]): sampling could only confirm a value near 1, and 1 is an upper bound of any probability.
-This never makes the forest ``guaranteed`` nor its probability exact.
+the win probability, reported with its Wilson interval (``clairvoyant_low``, ``clairvoyant_high``).
+A world whose search hits ``clairvoyant_max_nodes`` counts as a win (the estimate stays one of an
+upper bound; ``clairvoyant_undecided`` counts them). Unreachable and hopeless forests have
+estimate 0 (no world has a win without a par) and guaranteed ones 1, without sampling. Early
+exit: when the MCTS policy won every one of its games, no world is sampled and the estimate
+reported is the trivial 1 (``clairvoyant_samples == 0``, interval [1, 1]): sampling could only
+confirm a value near 1, and 1 is an upper bound of any probability. This never makes the forest
+``guaranteed`` nor its probability exact.
 
 Difficulty
 ----------
@@ -105,7 +111,7 @@ source string and the purpose, so a row is the same in every run and process, ``
 >>> from solver.games.dog.forest import Forest, Terrain
 >>> grid = [[Terrain.OPEN] * 3 for _ in range(2)]
 >>> forest = Forest(width=3, height=2, cells=grid, start=(1, 0), human=(0, 0), turns=2)
->>> result = analyse_forest(forest, AnalysisOptions(mcts_games=10, upper_samples=10))
+>>> result = analyse_forest(forest, AnalysisOptions(mcts_games=10, clairvoyant_samples=10))
 >>> result.klass, result.win_probability, result.par
 ('guaranteed', 1.0, 1)
 """
@@ -126,6 +132,7 @@ import networkx as nx
 
 import solver
 from solver.errors import OptionError, SearchBudgetError
+from solver.games.dog.analysis.options import AnalysisOptions
 from solver.games.dog.forest import Cell, Forest, Terrain
 from solver.games.dog.rules import ROLL_1, SHOUT_HIT, SHOUT_SHRUG, Phase
 from solver.stats import wilson_interval
@@ -152,68 +159,6 @@ STEP_REACH = 3
 """The most steps a move can take (a roll of 5-6)."""
 
 
-# -- options --------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class AnalysisOptions:
-    """The budgets and the seed of one analysis (every search is bounded by one of these).
-
-    - ``proof_max_nodes``: the positions the guaranteed-win proof search may expand.
-    - ``exact_memory_mb``: the table cap of each expectimax search (adversarial, then exact).
-    - ``mcts_games`` / ``mcts_iterations``: games played by the MCTS agent when exact solving does
-      not fit, and simulations per decision.
-    - ``upper_samples``: sampled worlds for the clairvoyant bound; ``upper_max_nodes`` caps the
-      positions stored by each world's search, ``upper_total_nodes`` those of all worlds.
-    - ``par_max_nodes``: caps the positions stored by the par search.
-
-    The module doc ("Default budgets") explains the defaults and their effect.
-    - ``engine``: ``"kernel"``/``"reference"`` or None for the default (``$SOLVER_ENGINE``).
-    - ``seed``: the root of every random draw.
-    """
-
-    exact_memory_mb: float = 32
-    mcts_games: int = 100
-    mcts_iterations: int = 200
-    upper_samples: int = 100
-    upper_max_nodes: int = 50_000
-    upper_total_nodes: int = 1_000_000
-    par_max_nodes: int = 150_000
-    proof_max_nodes: int = 200_000
-    engine: str | None = None
-    seed: int = 0
-
-    def __post_init__(self) -> None:
-        for name in ("mcts_games", "mcts_iterations", "upper_samples"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise OptionError(f"{name} must be a whole number ≥ 0, not {value!r}")
-        if self.mcts_iterations < 1:
-            raise OptionError(f"mcts_iterations must be at least 1, not {self.mcts_iterations}")
-        for name in ("upper_max_nodes", "upper_total_nodes", "par_max_nodes", "proof_max_nodes"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise OptionError(f"{name} must be a whole number ≥ 1, not {value!r}")
-        mb = self.exact_memory_mb
-        if isinstance(mb, bool) or not isinstance(mb, (int, float)) or not 0 < mb < float("inf"):
-            raise OptionError(f"exact_memory_mb must be a positive number, not {mb!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
-            raise OptionError(f"seed must be a whole number, not {self.seed!r}")
-        if self.engine not in (None, "kernel", "reference"):
-            raise OptionError(f"engine must be 'kernel', 'reference' or None, not {self.engine!r}")
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any] | None) -> AnalysisOptions:
-        """Options from a plain dict (unknown keys are an error naming them)."""
-        if not data:
-            return cls()
-        if not isinstance(data, dict):
-            raise OptionError(f"options must be a dict, not {type(data).__name__}")
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise OptionError(f"unknown analysis options {unknown}; known: {sorted(known)}")
-        return cls(**data)
-
-
 # -- the answer -----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class ForestAnalysis:
@@ -238,11 +183,11 @@ class ForestAnalysis:
     ci_low: float
     ci_high: float
     games: int
-    upper_bound: float
-    upper_low: float
-    upper_high: float
-    upper_samples: int
-    upper_undecided: int
+    clairvoyant_estimate: float
+    clairvoyant_low: float
+    clairvoyant_high: float
+    clairvoyant_samples: int
+    clairvoyant_undecided: int
     difficulty: float
     route: tuple[Cell, ...]
     seconds: float
@@ -503,14 +448,14 @@ def _mcts_rate(forest: Forest, options: AnalysisOptions, source: str) -> tuple[i
 
 def _upper(forest: Forest, options: AnalysisOptions, source: str) -> tuple[int, int, int]:
     """Sampled worlds: (wins, worlds sampled, undecided); stops early when the worlds' searches
-    have stored ``upper_total_nodes`` positions (the worlds sampled so far are kept)."""
+    have stored ``clairvoyant_total_nodes`` positions (the worlds sampled so far are kept)."""
     rng = random.Random(_derived_seed(options.seed, source, "clairvoyant"))
     wins = undecided = samples = spent = 0
-    for _ in range(options.upper_samples):
-        if spent >= options.upper_total_nodes:
+    for _ in range(options.clairvoyant_samples):
+        if spent >= options.clairvoyant_total_nodes:
             break
         rolls, dice = sample_world(forest, rng)
-        cap = min(options.upper_max_nodes, max(1, options.upper_total_nodes - spent))
+        cap = min(options.clairvoyant_max_nodes, max(1, options.clairvoyant_total_nodes - spent))
         answer = clairvoyant_win(forest, rolls, dice, cap, options.engine)
         spent += answer.nodes
         samples += 1
@@ -572,11 +517,11 @@ def analyse_forest(
         ci_low=ci[0],
         ci_high=ci[1],
         games=games,
-        upper_bound=upper[0],
-        upper_low=upper[1],
-        upper_high=upper[2],
-        upper_samples=samples,
-        upper_undecided=undecided,
+        clairvoyant_estimate=upper[0],
+        clairvoyant_low=upper[1],
+        clairvoyant_high=upper[2],
+        clairvoyant_samples=samples,
+        clairvoyant_undecided=undecided,
         difficulty=difficulty,
         route=route,
         seconds=time.perf_counter() - started,
@@ -587,7 +532,7 @@ def _classify_play(
     forest: Forest, options: AnalysisOptions, source: str, par_status: str
 ) -> tuple[str, str, float, bool, tuple[float, float]]:
     """Tests 3 and 4 for a reachable forest that is not known to be hopeless."""
-    from solver.analysis.proof import prove_guaranteed
+    from solver.games.dog.analysis.proof import prove_guaranteed
 
     root = solver.load_game("dog", forest=forest, engine=options.engine).new_initial_state()
     proof = prove_guaranteed(root, options.proof_max_nodes)
@@ -617,7 +562,7 @@ def _classify_play(
 # -- the batch runner's entry ---------------------------------------------------------------------
 def _descriptor_forest(descriptor: Any) -> tuple[Forest, str]:
     if not isinstance(descriptor, dict) and callable(getattr(descriptor, "load", None)):
-        # a batch Source (solver.analysis.batch): it knows how to load its forest
+        # a batch Source (solver.analysis.sources): it knows how to load its forest
         return descriptor.load(), str(descriptor.source)
     if not isinstance(descriptor, dict):
         raise OptionError(f"a source descriptor is a dict, not {type(descriptor).__name__}")
@@ -645,7 +590,7 @@ def _descriptor_forest(descriptor: Any) -> tuple[Forest, str]:
 def analyse_source(descriptor: Any) -> dict[str, Any]:
     """Analyse one forest described by a small dict; return a flat row (module doc).
 
-    A :class:`solver.analysis.batch.Source` (anything with ``.load()`` and ``.source``) is
+    A :class:`solver.analysis.sources.Source` (anything with ``.load()`` and ``.source``) is
     accepted too and analysed with the default options.
 
     ``{"source": "seed:17", "width": 9, "height": 9, "seed": 17}`` rolls a forest,
@@ -653,7 +598,7 @@ def analyse_source(descriptor: Any) -> dict[str, Any]:
     the turn limit and ``"options"`` holds :class:`AnalysisOptions` fields. Bad input raises.
 
     >>> row = analyse_source({"width": 3, "height": 3, "seed": 0, "turns": 2,
-    ...                       "options": {"mcts_games": 5, "upper_samples": 5}})
+    ...                       "options": {"mcts_games": 5, "clairvoyant_samples": 5}})
     >>> row["source"], row["class"], row["par"], row["route"]
     ('seed:0', 'guaranteed', 1, '[[2, 1], [1, 1], [0, 1]]')
     """

@@ -1,7 +1,8 @@
 """Can the dog win whatever the dice do? A depth-first AND-OR proof search.
 
 :func:`prove_guaranteed` answers the question of the ``guaranteed`` class of
-:mod:`solver.analysis.classify` (adversarial expectimax value 1) without expanding every position:
+:mod:`solver.games.dog.analysis.classify` (adversarial expectimax value 1) without expanding
+every position:
 
 - **OR** at decision nodes (steps, offers, squirrel edges): the node is won as soon as *one* child
   is proven won; the other children are never searched.

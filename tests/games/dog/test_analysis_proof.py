@@ -1,13 +1,13 @@
-"""The guaranteed-win proof search (solver.analysis.proof), checked against adversarial expectimax
-and by replaying its strategy against every roll sequence."""
+"""The guaranteed-win proof search (solver.games.dog.analysis.proof), checked against adversarial
+expectimax and by replaying its strategy against every roll sequence."""
 
 from __future__ import annotations
 
 import pytest
 
 import solver
-from solver.analysis.proof import check_strategy, prove_guaranteed, turns_needed
 from solver.errors import OptionError
+from solver.games.dog.analysis.proof import check_strategy, prove_guaranteed, turns_needed
 from solver.games.dog.forest import Forest, Terrain
 from solver.games.dog.generator import roll_forest
 from solver.search.expectimax import expectimax

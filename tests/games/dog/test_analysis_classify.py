@@ -1,4 +1,5 @@
-"""Solvability classes, bounds and rows (solver.analysis.classify), checked against exact values."""
+"""The dog's solvability classes, bounds and rows (solver.games.dog.analysis.classify), checked
+against exact values."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from functools import cache
 import pytest
 
 import solver
-from solver.analysis.classify import (
+from solver.errors import FormatError, OptionError
+from solver.games.dog.analysis.classify import (
     CLASSES,
     AnalysisOptions,
     analyse_forest,
@@ -21,16 +23,15 @@ from solver.analysis.classify import (
     is_reachable,
     sample_world,
 )
-from solver.errors import FormatError, OptionError
-from solver.games.dog.routes.graph import hindsight_brute_force, par_brute_force, replay
 from solver.games.dog.forest import Forest, Shouter, Terrain
 from solver.games.dog.format import save_forest
 from solver.games.dog.generator import GeneratorOptions, roll_forest
+from solver.games.dog.routes.graph import hindsight_brute_force, par_brute_force, replay
 from solver.search.expectimax import expectimax
 from solver.stats import wilson_interval
 
 OP, T = Terrain.OPEN, Terrain.TREE
-SMALL = AnalysisOptions(mcts_games=20, mcts_iterations=50, upper_samples=40, seed=3)
+SMALL = AnalysisOptions(mcts_games=20, mcts_iterations=50, clairvoyant_samples=40, seed=3)
 # 60 small forests: sizes 3..5, turn limits 1..5 (so that every class shows up)
 SMALL_CASES = [
     (w, h, seed, 1 + (seed + w + h) % 5)
@@ -76,11 +77,11 @@ def test_class_agrees_with_exact_value(case: tuple[int, int, int, int]) -> None:
     assert result.exact  # small forests are always solved exactly
     if result.klass in ("unreachable", "hopeless"):
         assert value == 0.0
-        assert result.win_probability == 0.0 and result.upper_bound == 0.0
+        assert result.win_probability == 0.0 and result.clairvoyant_estimate == 0.0
         assert result.difficulty == 1.0
     elif result.klass == "guaranteed":
         assert value == pytest.approx(1.0, abs=1e-9)
-        assert result.win_probability == 1.0 and result.upper_bound == 1.0
+        assert result.win_probability == 1.0 and result.clairvoyant_estimate == 1.0
     else:
         assert result.klass == "uncertain" and result.method == "expectimax"
         assert result.win_probability == pytest.approx(value, abs=1e-12)
@@ -91,10 +92,10 @@ def test_class_agrees_with_exact_value(case: tuple[int, int, int, int]) -> None:
     if result.klass == "unreachable":
         assert result.par is None
     # the clairvoyant bound is an upper bound (up to sampling noise)
-    wins = round(result.upper_bound * result.upper_samples)
-    if result.upper_samples:
-        assert wilson_interval(wins, result.upper_samples, z=Z_WIDE)[1] >= value - 1e-12
-        assert result.upper_low <= result.upper_bound <= result.upper_high
+    wins = round(result.clairvoyant_estimate * result.clairvoyant_samples)
+    if result.clairvoyant_samples:
+        assert wilson_interval(wins, result.clairvoyant_samples, z=Z_WIDE)[1] >= value - 1e-12
+        assert result.clairvoyant_low <= result.clairvoyant_estimate <= result.clairvoyant_high
     assert 0.0 <= result.difficulty <= 1.0
 
 
@@ -115,10 +116,10 @@ def test_par_matches_par_brute_force(case: tuple[int, int, int, int]) -> None:
             assert forest.cells[r2][c2] != Terrain.TREE
 
 
-def test_upper_bound_is_not_below_the_exact_values_on_average() -> None:
+def test_clairvoyant_estimate_is_not_below_the_exact_values_on_average() -> None:
     cases = [c for c in SMALL_CASES if analysed(*c).klass == "uncertain"]
     assert len(cases) >= 10
-    bound = sum(analysed(*c).upper_bound for c in cases) / len(cases)
+    bound = sum(analysed(*c).clairvoyant_estimate for c in cases) / len(cases)
     value = sum(exact_value(*c) for c in cases) / len(cases)
     assert bound >= value - 0.03
 
@@ -201,7 +202,7 @@ def test_open_forest_with_the_human_one_step_away_is_guaranteed() -> None:
     result = analyse_forest(forest, SMALL)
     assert (result.klass, result.method, result.win_probability) == ("guaranteed", "proof", 1)
     assert result.par == 1 and result.route == ((1, 0), (0, 0))
-    assert (result.upper_bound, result.ci_low, result.ci_high) == (1.0, 1.0, 1.0)
+    assert (result.clairvoyant_estimate, result.ci_low, result.ci_high) == (1.0, 1.0, 1.0)
 
 
 def test_human_two_steps_away_in_one_turn_is_uncertain() -> None:
@@ -229,7 +230,7 @@ def test_memory_cap_falls_back_to_mcts_with_an_interval() -> None:
 
 def test_par_budget_leaves_the_par_unknown_and_never_claims_hopeless() -> None:
     forest = small_forest(4, 4, 0, 4)
-    result = analyse_forest(forest, AnalysisOptions(par_max_nodes=1, upper_samples=5))
+    result = analyse_forest(forest, AnalysisOptions(par_max_nodes=1, clairvoyant_samples=5))
     assert result.par is None and result.par_status == "budget"
     assert result.klass != "hopeless"
     assert result.win_probability == pytest.approx(exact_value(4, 4, 0, 4))
@@ -248,9 +249,10 @@ def _without_seconds(row: dict) -> dict:
 
 ROW_KEYS = {
     "source", "width", "height", "class", "par", "win_probability", "exact", "ci_low",
-    "ci_high", "upper_bound", "upper_low", "upper_high", "difficulty", "route", "seconds",
+    "ci_high", "clairvoyant_estimate", "clairvoyant_low", "clairvoyant_high", "difficulty",
+    "route", "seconds",
 }  # fmt: skip
-TINY = {"mcts_games": 10, "mcts_iterations": 30, "upper_samples": 20}
+TINY = {"mcts_games": 10, "mcts_iterations": 30, "clairvoyant_samples": 20}
 
 
 def test_analyse_source_generated_is_deterministic() -> None:
@@ -285,7 +287,7 @@ def test_analyse_source_reads_files(tmp_path) -> None:
 
 
 def test_analyse_source_accepts_a_batch_source(tmp_path) -> None:
-    from solver.analysis.batch import Source
+    from solver.analysis.sources import Source
 
     forest = roll_forest(3, 3, seed=0).replace(turns=2)
     path = tmp_path / "y.forest"
@@ -322,7 +324,9 @@ def test_difficulty_is_monotone() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3))
 def test_full_analysis_of_a_9x9_forest(seed: int) -> None:
-    row = analyse_source({"width": 9, "height": 9, "seed": seed, "options": {"upper_samples": 50}})
+    row = analyse_source(
+        {"width": 9, "height": 9, "seed": seed, "options": {"clairvoyant_samples": 50}}
+    )
     assert row["class"] in CLASSES
     if row["class"] == "uncertain":
-        assert row["upper_high"] >= row["ci_low"]
+        assert row["clairvoyant_high"] >= row["ci_low"]

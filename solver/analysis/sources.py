@@ -1,0 +1,287 @@
+"""The instances of a batch: rolled ones (a seed and a size) and files, streamed, never listed.
+
+A :class:`Source` is the small, picklable descriptor a worker receives; :meth:`Source.load` turns
+it into the game's instance through the game's :class:`~solver.spec.AnalysisHooks` (rolled again
+from its seed, or read from its file). A :class:`Job` describes a whole batch (``count`` rolled
+instances from consecutive seeds, or a list of files) and yields its sources one at a time, so a
+batch of a billion instances costs no memory up front.
+
+>>> job = Job.generated(3, size=(4, 3), seed=5)
+>>> [s.source for s in job.sources()]
+['seed:5', 'seed:6', 'seed:7']
+>>> job.source_at(0).load().name
+'rolled-4x3-seed5'
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import stat
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from solver.errors import OptionError
+from solver.spec import AnalysisHooks
+
+__all__ = ["DEFAULT_GAME", "Job", "Source", "analysis_hooks", "load_checked"]
+
+DEFAULT_GAME = "dog"
+"""The game ``forest analyse`` analyses when ``--game`` is not given."""
+
+SEED_PREFIX = "seed:"
+MAX_SEED = 2**64 - 1
+
+
+def analysis_hooks(game: str) -> AnalysisHooks:
+    """The analysis hooks of ``game``; an :class:`OptionError` when it has none.
+
+    >>> analysis_hooks("dog").extension
+    '.forest'
+    """
+    from solver.registry import game_spec
+
+    hooks = game_spec(game).require("analysis", "analysis")
+    if not isinstance(hooks, AnalysisHooks):
+        raise OptionError(f"game {game!r} declares analysis hooks that are not AnalysisHooks")
+    return hooks
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """One instance of a batch: a rolled one (``seed`` and size) or a file (``path``).
+
+    ``source`` is what the results call it: ``seed:17`` for a rolled instance, the path as the
+    user gave it for a file (``path`` holds it made absolute, so workers find it whatever their
+    directory). ``width`` and ``height`` are known up front for rolled instances only; ``turns``
+    replaces the generator's turn limit when given.
+
+    >>> s = Source.generated(17, 9, 9)
+    >>> s.source, s.kind, (s.width, s.height), s.game
+    ('seed:17', 'generated', (9, 9), 'dog')
+    >>> Source.from_row({"source": "seed:17", "width": 9, "height": 9}) == s
+    True
+    """
+
+    source: str
+    width: int | None = None
+    height: int | None = None
+    seed: int | None = None
+    path: str | None = None
+    turns: int | None = None
+    game: str = DEFAULT_GAME
+
+    @property
+    def kind(self) -> str:
+        """``"generated"`` or ``"file"``."""
+        return "generated" if self.seed is not None else "file"
+
+    @classmethod
+    def generated(
+        cls,
+        seed: int,
+        width: int,
+        height: int,
+        turns: int | None = None,
+        game: str = DEFAULT_GAME,
+    ) -> Source:
+        """The instance the game's generator rolls from ``seed`` at ``width`` x ``height``."""
+        return cls(f"{SEED_PREFIX}{seed}", width, height, seed, None, turns, game)
+
+    @classmethod
+    def file(cls, path: str | os.PathLike[str], game: str = DEFAULT_GAME) -> Source:
+        """An instance file; ``source`` keeps the path as given."""
+        text = os.fspath(path)
+        return cls(text, path=os.path.abspath(text), game=game)
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any], game: str = DEFAULT_GAME) -> Source:
+        """The source of a results row (``seed:N`` with its width and height, or a path).
+
+        A path read from a results file is not trusted: load it with :func:`load_checked`.
+        """
+        text = str(row.get("source", ""))
+        width, height = _int_or_none(row.get("width")), _int_or_none(row.get("height"))
+        seed_text = text[len(SEED_PREFIX) :]
+        if text.startswith(SEED_PREFIX) and seed_text.isdigit():
+            if width is None or height is None:
+                raise OptionError(f"the row for {text!r} has no width and height to roll it")
+            return cls.generated(
+                int(seed_text), width, height, _int_or_none(row.get("turns")), game
+            )
+        return cls.file(text, game)
+
+    def hooks(self) -> AnalysisHooks:
+        """The analysis hooks of this source's game."""
+        return analysis_hooks(self.game)
+
+    def load(self) -> Any:
+        """The instance itself: rolled again from its seed, or read from its file."""
+        hooks = self.hooks()
+        if self.seed is not None:
+            if hooks.roll is None:
+                raise OptionError(f"the {self.game} game has no generator to roll {self.source}")
+            if self.width is None or self.height is None:
+                raise OptionError(
+                    f"{self.source}: a rolled {hooks.noun} needs a width and a height"
+                )
+            return hooks.roll(self.seed, (self.width, self.height), self.turns)
+        return hooks.load(self.path if self.path is not None else self.source)
+
+
+def load_checked(source: Source) -> Any:
+    """``source``'s instance, where a file must be a regular file of the game's extension and size.
+
+    This is how an instance named by a results file is read (a results file may come from anyone):
+    the path must end with the game's extension, name a regular file no larger than the hooks'
+    ``max_file_bytes``, and parse as an instance; anything else raises an
+    :class:`~solver.errors.OptionError` naming the path, before a byte of it is read.
+
+    >>> load_checked(Source.file("/etc/passwd"))
+    Traceback (most recent call last):
+    ...
+    solver.errors.OptionError: refusing '/etc/passwd': a dog instance file ends with .forest
+    """
+    if source.kind == "generated":
+        return source.load()
+    hooks = source.hooks()
+    path = source.path if source.path is not None else source.source
+    shown = source.source
+    if hooks.extension and not path.lower().endswith(hooks.extension.lower()):
+        raise OptionError(
+            f"refusing {shown!r}: a {source.game} instance file ends with {hooks.extension}"
+        )
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise OptionError(f"the {hooks.noun} file {shown!r} does not exist") from None
+    except OSError as exc:
+        raise OptionError(f"cannot read {shown!r}: {exc.strerror}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise OptionError(f"refusing {shown!r}: not a regular file")
+    if info.st_size > hooks.max_file_bytes:
+        raise OptionError(
+            f"refusing {shown!r}: {info.st_size} bytes, more than a {hooks.noun} file holds "
+            f"({hooks.max_file_bytes})"
+        )
+    return hooks.load(path)
+
+
+def _int_or_none(value: Any) -> int | None:
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        if isinstance(value, float) and math.isnan(value):
+            return None
+        return int(value)
+    except (TypeError, ValueError, OverflowError):  # pandas.NA and friends
+        return None
+
+
+def _whole(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise OptionError(f"{name} must be a whole number, not {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class Job:
+    """A batch: ``count`` rolled instances of one size from consecutive seeds, or files.
+
+    :meth:`sources` yields the sources in batch order, one at a time.
+
+    >>> job = Job.generated(2, size=(9, 9), seed=40)
+    >>> len(job), [s.source for s in job.sources()]
+    (2, ['seed:40', 'seed:41'])
+    >>> Job.generated(0)
+    Traceback (most recent call last):
+    ...
+    solver.errors.OptionError: --count must be at least 1, not 0
+    """
+
+    kind: str
+    width: int | None = None
+    height: int | None = None
+    first_seed: int = 0
+    count: int = 0
+    paths: tuple[str, ...] = ()
+    turns: int | None = None
+    game: str = DEFAULT_GAME
+
+    @classmethod
+    def generated(
+        cls,
+        count: int,
+        size: tuple[int, int] = (9, 9),
+        seed: int = 0,
+        turns: int | None = None,
+        game: str = DEFAULT_GAME,
+    ) -> Job:
+        """``count`` instances rolled from seeds ``seed``, ``seed + 1``, ... at ``size``;
+        ``turns`` replaces the generator's turn limit when given."""
+        hooks = analysis_hooks(game)
+        if hooks.roll is None:
+            raise OptionError(f"the {game} game has no generator: analyse files instead of --count")
+        count, seed = _whole("--count", count), _whole("--seed", seed)
+        if count < 1:
+            raise OptionError(f"--count must be at least 1, not {count}")
+        try:
+            width, height = (_whole("--size", v) for v in size)
+        except (TypeError, ValueError):
+            raise OptionError(f"--size must be a (width, height) pair, not {size!r}") from None
+        low, high = hooks.size_range
+        for name, value in (("width", width), ("height", height)):
+            if not low <= value <= high:
+                raise OptionError(f"--size {name} must be from {low} to {high}, not {value}")
+        if seed < 0 or seed + count - 1 > MAX_SEED:
+            raise OptionError(
+                f"--seed {seed} with --count {count} leaves the seed range 0 to 2**64 - 1"
+            )
+        if turns is not None:
+            turns = _whole("--turns", turns)
+            if hooks.turns_range is None:
+                raise OptionError(f"the {game} game has no turn limit to change (--turns)")
+            first, last = hooks.turns_range
+            if not first <= turns <= last:
+                raise OptionError(f"--turns must be from {first} to {last}, not {turns}")
+        return cls("generated", width, height, seed, count, (), turns, game)
+
+    @classmethod
+    def files(cls, paths: Iterable[str | os.PathLike[str]], game: str = DEFAULT_GAME) -> Job:
+        """The given instance files, in order (they are read only when analysed)."""
+        hooks = analysis_hooks(game)
+        paths = tuple(os.fspath(p) for p in paths)
+        if not paths:
+            raise OptionError(f"no {hooks.noun} files given")
+        return cls("files", count=len(paths), paths=paths, game=game)
+
+    def sources(self) -> Iterator[Source]:
+        """The sources in batch order, made one at a time."""
+        for index in range(self.count):
+            yield self.source_at(index)
+
+    def source_at(self, index: int) -> Source:
+        """The source at position ``index`` of the batch."""
+        if not 0 <= index < self.count:
+            raise IndexError(f"source {index} of a batch of {self.count}")
+        if self.kind == "generated":
+            assert self.width is not None and self.height is not None
+            return Source.generated(
+                self.first_seed + index, self.width, self.height, self.turns, self.game
+            )
+        return Source.file(self.paths[index], self.game)
+
+    def describe(self) -> dict[str, Any]:
+        """What defines the batch (its fingerprint and the report's header use this)."""
+        if self.kind == "generated":
+            return {
+                "game": self.game,
+                "size": f"{self.width}x{self.height}",
+                "seeds": [self.first_seed, self.first_seed + self.count - 1],
+                "turns": self.turns,
+            }
+        return {"game": self.game, "files": self.count}
+
+    def __len__(self) -> int:
+        return self.count

@@ -1,0 +1,99 @@
+"""The budgets and the seed of one dog-forest analysis (:mod:`.classify`).
+
+Kept apart from the analysis itself so that the dog's analysis hooks can describe the budgets
+without importing the searchers.
+
+>>> AnalysisOptions().proof_max_nodes
+200000
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from solver.errors import OptionError
+
+__all__ = ["AnalysisOptions", "describe_budgets"]
+
+
+@dataclass(frozen=True)
+class AnalysisOptions:
+    """The budgets and the seed of one analysis (every search is bounded by one of these).
+
+    - ``proof_max_nodes``: the positions the guaranteed-win proof search may expand.
+    - ``exact_memory_mb``: the table cap of each expectimax search (adversarial, then exact).
+    - ``mcts_games`` / ``mcts_iterations``: games played by the MCTS agent when exact solving does
+      not fit, and simulations per decision.
+    - ``clairvoyant_samples``: sampled worlds for the clairvoyant estimate;
+      ``clairvoyant_max_nodes`` caps the positions stored by each world's search,
+      ``clairvoyant_total_nodes`` those of all worlds.
+    - ``par_max_nodes``: caps the positions stored by the par search.
+
+    The module doc of :mod:`.classify` ("Default budgets") explains the defaults and their effect.
+    - ``engine``: ``"kernel"``/``"reference"`` or None for the default (``$SOLVER_ENGINE``).
+    - ``seed``: the root of every random draw.
+    """
+
+    exact_memory_mb: float = 32
+    mcts_games: int = 100
+    mcts_iterations: int = 200
+    clairvoyant_samples: int = 100
+    clairvoyant_max_nodes: int = 50_000
+    clairvoyant_total_nodes: int = 1_000_000
+    par_max_nodes: int = 150_000
+    proof_max_nodes: int = 200_000
+    engine: str | None = None
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("mcts_games", "mcts_iterations", "clairvoyant_samples"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise OptionError(f"{name} must be a whole number ≥ 0, not {value!r}")
+        if self.mcts_iterations < 1:
+            raise OptionError(f"mcts_iterations must be at least 1, not {self.mcts_iterations}")
+        for name in (
+            "clairvoyant_max_nodes",
+            "clairvoyant_total_nodes",
+            "par_max_nodes",
+            "proof_max_nodes",
+        ):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise OptionError(f"{name} must be a whole number ≥ 1, not {value!r}")
+        mb = self.exact_memory_mb
+        if isinstance(mb, bool) or not isinstance(mb, (int, float)) or not 0 < mb < float("inf"):
+            raise OptionError(f"exact_memory_mb must be a positive number, not {mb!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise OptionError(f"seed must be a whole number, not {self.seed!r}")
+        if self.engine not in (None, "kernel", "reference"):
+            raise OptionError(f"engine must be 'kernel', 'reference' or None, not {self.engine!r}")
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> AnalysisOptions:
+        """Options from a plain dict (unknown keys are an error naming them)."""
+        if not data:
+            return cls()
+        if not isinstance(data, dict):
+            raise OptionError(f"options must be a dict, not {type(data).__name__}")
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise OptionError(f"unknown analysis options {unknown}; known: {sorted(known)}")
+        return cls(**data)
+
+
+def describe_budgets(options: AnalysisOptions | None = None) -> str:
+    """The budgets of ``options`` (default: the defaults) as one line, for reports.
+
+    >>> describe_budgets().split(", ")[:2]
+    ['exact_memory_mb=32', 'mcts_games=100']
+    """
+    options = options if options is not None else AnalysisOptions()
+    return ", ".join(
+        f"{f.name}={getattr(options, f.name)}"
+        for f in dataclasses.fields(options)
+        if f.name not in ("engine", "seed")
+    )

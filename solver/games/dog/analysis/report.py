@@ -1,0 +1,322 @@
+"""The dog's sections of the analysis report: par, the clairvoyant estimate, the hardest and the
+easiest winnable forests drawn as sheets.
+
+:func:`report_sections` writes, into the report's directory:
+
+- ``par_vs_win_probability.png``: par (integer ticks) against win probability; forests that share
+  a point are drawn as one bigger marker labelled with their count; exact values are diamonds,
+  MCTS estimates circles with their 95% interval;
+- ``clairvoyant_vs_win_probability.png``: each forest's clairvoyant estimate (a sampled estimate
+  of an upper bound, with its interval) against its win probability, exact and estimated points
+  told apart the same way;
+- ``sheets/hardest-N`` and ``sheets/easiest-N``: those forests drawn as paper sheets with their
+  par route (the ``route`` column) pencilled in, as PNG when ``rsvg-convert`` or ``cairosvg`` is
+  there, otherwise as SVG.
+
+A *winnable* forest is one analysed without error whose win probability (exact or estimated) is
+above zero. The hardest have the lowest win probability (ties: the longer par first, then batch
+order), the easiest the highest (ties: the shorter par first, then batch order).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from solver.analysis.tables import (
+    figure,
+    is_missing,
+    md,
+    md_table,
+    no_data,
+    numbers,
+    save_figure,
+    texts,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = ["PLOTS", "report_sections", "winnable"]
+
+PLOTS: tuple[str, ...] = ("par_vs_win_probability.png", "clairvoyant_vs_win_probability.png")
+"""The dog's plot files, in the order the report shows them."""
+
+TOP = 5
+EXACT_LABEL = "exact (diamond)"
+ESTIMATE_LABEL = "MCTS estimate, 95% interval (circle)"
+
+
+def winnable(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows analysed without error whose win probability is above zero.
+
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"source": ["a", "b", "c"], "class": ["x", "error", "y"],
+    ...                       "win_probability": [0.5, None, 0.0]})
+    >>> list(winnable(table)["source"])
+    ['a']
+    """
+    probability = numbers(frame, "win_probability")
+    keep = (probability > 0) & (texts(frame, "error") == "") & (texts(frame, "class") != "error")
+    return frame[keep.to_numpy()]
+
+
+def _exact(frame: pd.DataFrame) -> Any:
+    return texts(frame, "exact").str.lower().isin(["true", "1"]).to_numpy()
+
+
+# -- plots ---------------------------------------------------------------------------------------
+def _plot_par(frame: pd.DataFrame, path: Path) -> None:
+    from matplotlib.ticker import MaxNLocator
+
+    fig, ax = figure("Par against win probability")
+    par, probability = numbers(frame, "par"), numbers(frame, "win_probability")
+    both = (par.notna() & probability.notna()).to_numpy()
+    if not both.any():
+        no_data(ax, "no forest with both a par and a win probability")
+        save_figure(fig, path)
+        return
+    exact = _exact(frame)[both]
+    points: dict[tuple[float, float, bool], int] = {}
+    for x, y, e in zip(par.to_numpy()[both], probability.to_numpy()[both], exact, strict=True):
+        key = (float(x), round(float(y), 3), bool(e))
+        points[key] = points.get(key, 0) + 1
+    for is_exact, marker, colour, label in (
+        (True, "D", "#dd8452", EXACT_LABEL),
+        (False, "o", "#4c72b0", ESTIMATE_LABEL),
+    ):
+        chosen = [(k, n) for k, n in points.items() if k[2] == is_exact]
+        if not chosen:
+            continue
+        xs = [k[0] for k, _ in chosen]
+        ys = [k[1] for k, _ in chosen]
+        sizes = [18 + 10 * math.sqrt(n - 1) * 4 for _, n in chosen]
+        ax.scatter(xs, ys, s=sizes, marker=marker, color=colour, alpha=0.7, label=label)
+        for (x, y, _), n in chosen:
+            if n > 1:
+                ax.annotate(str(n), (x, y), ha="center", va="center", fontsize=7, color="white")
+    if not exact.all():
+        low, high = (
+            numbers(frame, "ci_low").to_numpy()[both],
+            numbers(frame, "ci_high").to_numpy()[both],
+        )
+        xs, ys = par.to_numpy()[both][~exact], probability.to_numpy()[both][~exact]
+        ax.errorbar(
+            xs, ys, yerr=[ys - low[~exact], high[~exact] - ys], fmt="none",
+            ecolor="#999999", elinewidth=0.8, zorder=1,
+        )  # fmt: skip
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("par (fewest turns when the player chooses every roll)")
+    ax.set_ylabel("win probability (exact or MCTS estimate)")
+    ax.set_ylim(-0.03, 1.03)
+    ax.legend(
+        loc="lower left", fontsize=8, title="marker size: forests at the point", title_fontsize=7
+    )
+    save_figure(fig, path)
+
+
+def _plot_clairvoyant(frame: pd.DataFrame, path: Path) -> None:
+    import numpy as np
+
+    fig, ax = figure("Clairvoyant estimate against win probability")
+    value, estimate = numbers(frame, "win_probability"), numbers(frame, "clairvoyant_estimate")
+    both = (value.notna() & estimate.notna()).to_numpy()
+    if not both.any():
+        no_data(ax, "no forest with both a win probability and a clairvoyant estimate")
+        save_figure(fig, path)
+        return
+    x, y = value.to_numpy()[both], estimate.to_numpy()[both]
+    exact = _exact(frame)[both]
+    low = numbers(frame, "ci_low").fillna(value).to_numpy()[both]
+    high = numbers(frame, "ci_high").fillna(value).to_numpy()[both]
+    y_low = numbers(frame, "clairvoyant_low").fillna(estimate).to_numpy()[both]
+    y_high = numbers(frame, "clairvoyant_high").fillna(estimate).to_numpy()[both]
+    ax.errorbar(
+        x, y,
+        xerr=np.vstack([np.clip(x - low, 0, None), np.clip(high - x, 0, None)]),
+        yerr=np.vstack([np.clip(y - y_low, 0, None), np.clip(y_high - y, 0, None)]),
+        fmt="none", ecolor="#999999", elinewidth=0.8, alpha=0.6, zorder=1,
+    )  # fmt: skip
+    if (~exact).any():
+        ax.scatter(x[~exact], y[~exact], s=14, color="#4c72b0", label=ESTIMATE_LABEL, zorder=2)
+    if exact.any():
+        ax.scatter(
+            x[exact], y[exact], s=18, marker="D", color="#dd8452", label=EXACT_LABEL, zorder=3
+        )
+    ax.plot(
+        [0, 1], [0, 1], color="#333333", linewidth=0.8, linestyle="--", label="estimate = value"
+    )
+    ax.set_xlabel("win probability (diamond: exact; circle: MCTS estimate)")
+    ax.set_ylabel("clairvoyant estimate (sampled, 95% interval)")
+    ax.set_xlim(-0.03, 1.03)
+    ax.set_ylim(-0.03, 1.03)
+    ax.legend(loc="lower right", fontsize=8)
+    save_figure(fig, path)
+
+
+# -- sheets --------------------------------------------------------------------------------------
+def route_cells(value: Any) -> list[tuple[int, int]]:
+    """The route cells of a row (a JSON list of ``[row, col]``); empty when unknown.
+
+    >>> route_cells("[[2, 1], [1, 1]]"), route_cells(None)
+    ([(2, 1), (1, 1)], [])
+    """
+    if not isinstance(value, (list, tuple, str)) and is_missing(value):
+        return []
+    if isinstance(value, str):
+        if not value.strip():
+            return []
+        value = json.loads(value)
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"a route is a list of [row, col] cells, not {type(value).__name__}")
+    cells = []
+    for cell in value[:10_000]:
+        if not isinstance(cell, (list, tuple)) or len(cell) != 2:
+            raise ValueError(f"a route cell is a [row, col] pair, not {cell!r}")
+        cells.append((int(cell[0]), int(cell[1])))
+    return cells
+
+
+def svg_to_png(svg: Path, png: Path) -> bool:
+    """Convert with rsvg-convert or cairosvg; False when neither is there or both fail."""
+    tool = shutil.which("rsvg-convert")
+    if tool is not None:
+        try:
+            subprocess.run(
+                [tool, "--format", "png", "--width", "620", "--background-color", "white",
+                 "--output", os.fspath(png), os.fspath(svg)],
+                check=True, capture_output=True, timeout=120,
+            )  # fmt: skip
+            if png.exists() and png.stat().st_size > 0:
+                return True
+        except (OSError, subprocess.SubprocessError):
+            pass
+    try:
+        import cairosvg  # type: ignore[import-not-found]
+    except ImportError:  # optional
+        return False
+    try:
+        cairosvg.svg2png(url=os.fspath(svg), write_to=os.fspath(png), output_width=620)
+    except Exception:  # any failure of the optional converter: link the SVG instead
+        return False
+    return png.exists() and png.stat().st_size > 0
+
+
+def _sheet(
+    row: dict[str, Any], label: str, title: str, directory: Path, load_row: Callable[..., Any]
+) -> tuple[str | None, str]:
+    """Draw one sheet; return (the image's path relative to the report, a note)."""
+    from solver.games.dog.render import render_svg
+
+    try:
+        forest = load_row(row)
+    except Exception as exc:  # the report goes on without this sheet
+        return None, f"cannot load the forest ({type(exc).__name__}: {' '.join(str(exc).split())})"
+    note = ""
+    try:
+        route = route_cells(row.get("route"))
+        svg_text = render_svg(forest, trail=route, title=title)
+        if not route:
+            note = "no route known"
+    except (ValueError, TypeError) as exc:  # a route that does not fit: draw the blank sheet
+        svg_text = render_svg(forest, title=title)
+        note = f"route not drawn ({' '.join(str(exc).split())})"
+    sheets = directory / "sheets"
+    sheets.mkdir(exist_ok=True)
+    svg = sheets / f"{label}.svg"
+    svg.write_text(svg_text, encoding="utf-8")
+    png = sheets / f"{label}.png"
+    if svg_to_png(svg, png):
+        return f"sheets/{png.name}", note
+    return f"sheets/{svg.name}", note
+
+
+def _ranked(frame: pd.DataFrame, hardest: bool) -> pd.DataFrame:
+    table = winnable(frame).copy()
+    table["_p"] = numbers(table, "win_probability")
+    table["_par"] = numbers(table, "par").fillna(-1.0 if hardest else math.inf)
+    table["_order"] = range(len(table))
+    ascending = [True, False, True] if hardest else [False, True, True]
+    table = table.sort_values(["_p", "_par", "_order"], ascending=ascending)
+    return table.drop(columns=["_p", "_par", "_order"]).head(TOP)
+
+
+def _size(row: dict[str, Any]) -> str:
+    width, height = row.get("width"), row.get("height")
+    if is_missing(width) or is_missing(height):
+        return ""
+    return f"{int(width)}x{int(height)}"
+
+
+def _ranking(
+    frame: pd.DataFrame, hardest: bool, directory: Path, load_row: Callable[..., Any]
+) -> list[str]:
+    which = "hardest" if hardest else "easiest"
+    table = _ranked(frame, hardest)
+    lines = [f"## The {TOP} {which} winnable forests", ""]
+    if table.empty:
+        return [*lines, "No winnable forest.", ""]
+    rows, images = [], []
+    probabilities = numbers(table, "win_probability").to_numpy()
+    exact = _exact(table)
+    for rank, record in enumerate(table.to_dict(orient="records"), 1):
+        row = {str(k): v for k, v in record.items()}
+        probability = float(probabilities[rank - 1])
+        kind = "exact" if exact[rank - 1] else "estimate"
+        title = f"{which.capitalize()} #{rank}: {row.get('source')} (win {probability:.3f})"
+        image, note = _sheet(row, f"{which}-{rank}", title, directory, load_row)
+        rows.append(
+            [rank, row.get("source"), _size(row), row.get("class"), row.get("par"),
+             probability, kind, note]
+        )  # fmt: skip
+        if image is not None:
+            images.append(f"![{which} #{rank}: {md(row.get('source'))}]({image})")
+    header = ["#", "source", "size", "class", "par", "win probability", "exact or estimate", "note"]
+    lines += md_table(header, rows)
+    lines.append("")
+    for image in images:
+        lines += [image, ""]
+    return lines
+
+
+def report_sections(
+    frame: pd.DataFrame, directory: Path, load_row: Callable[[dict[str, Any]], Any]
+) -> list[str]:
+    """The dog's report sections (markdown lines); writes :data:`PLOTS` and the sheets."""
+    _plot_par(frame, directory / PLOTS[0])
+    _plot_clairvoyant(frame, directory / PLOTS[1])
+    exact = _exact(frame)
+    probability = numbers(frame, "win_probability").notna().to_numpy()
+    lines = [
+        "## Par against win probability",
+        "",
+        "The par is the fewest turns to the human when the player also chooses every roll. "
+        f"{int((exact & probability).sum())} win probabilities are exact (diamonds), "
+        f"{int((~exact & probability).sum())} are MCTS estimates with their 95% interval "
+        "(circles); a bigger marker holds several forests, labelled with their count.",
+        "",
+        f"![Par against win probability]({PLOTS[0]})",
+        "",
+        "## Clairvoyant estimate against win probability",
+        "",
+        "The clairvoyant estimate is the share of sampled dice sequences (worlds) in which some "
+        "route wins when the dice are known in advance. Its true value bounds the win "
+        "probability from above, but the estimate is sampled: with few worlds it can fall below "
+        "the exact value by chance, so read its interval (the vertical bar), not the point. "
+        "Guaranteed, hopeless and unreachable forests are not sampled (1, 0 and 0).",
+        "",
+        f"![Clairvoyant estimate against win probability]({PLOTS[1]})",
+        "",
+        "A *winnable* forest was analysed without error and has a win probability above zero "
+        "(exact or estimated).",
+        "",
+    ]
+    lines += _ranking(frame, True, directory, load_row)
+    lines += _ranking(frame, False, directory, load_row)
+    return lines
