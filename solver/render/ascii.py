@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from solver.errors import OptionError
+
 __all__ = ["legend_lines", "one_line", "text_grid"]
 
 
@@ -40,7 +42,8 @@ def text_grid(
 
     Every column is as wide as its widest entry or label (all columns alike), entries are
     right-aligned and separated by one space; ``gap`` separates the row labels from the grid.
-    Labels default to the indices 0, 1, 2... . Rows must all have the same length.
+    Labels default to the indices 0, 1, 2... . Rows of unequal length, or a label list of the
+    wrong length, raise :class:`~solver.errors.OptionError`.
 
     >>> print("\\n".join(text_grid([["a", "bb", "c"]], row_labels=["row"])))
           0  1  2
@@ -48,11 +51,11 @@ def text_grid(
     """
     width = len(cells[0]) if cells else len(col_labels or ())
     if any(len(row) != width for row in cells):
-        raise ValueError("text_grid needs rows of equal length")
+        raise OptionError("text_grid needs rows of equal length")
     cols = [str(c) for c in range(width)] if col_labels is None else list(col_labels)
     rows = [str(r) for r in range(len(cells))] if row_labels is None else list(row_labels)
     if len(cols) != width or len(rows) != len(cells):
-        raise ValueError("text_grid needs one label per column and per row")
+        raise OptionError("text_grid needs one label per column and per row")
     cw = max([len(label) for label in cols] + [len(cell) for row in cells for cell in row] + [1])
     rw = max([len(label) for label in rows] + [1])
     lines = [(" " * (rw + len(gap)) + " ".join(label.rjust(cw) for label in cols)).rstrip()]

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from solver.errors import OptionError
 from solver.render import ascii as ascii_module
 from solver.render.ascii import legend_lines, one_line, text_grid
 
@@ -49,9 +50,9 @@ def test_text_grid_custom_labels_and_errors():
         "     x yy",
         "r |  a  b",
     ]
-    with pytest.raises(ValueError, match="equal length"):
+    with pytest.raises(OptionError, match="equal length"):
         text_grid([["a"], ["b", "c"]])
-    with pytest.raises(ValueError, match="one label"):
+    with pytest.raises(OptionError, match="one label"):
         text_grid([["a"]], col_labels=["x", "y"])
 
 
