@@ -66,6 +66,8 @@ def check_state(game: Game, state: State, where: str = "state") -> None:
         raise _fail(where, f"returns() {returns} are not finite floats")
     if not terminal and any(r != 0.0 for r in returns):
         raise _fail(where, f"returns() {returns} before the end of the game")
+    if any(not 0.0 <= r <= 1.0 for r in returns):
+        raise _fail(where, f"returns() {returns} leave [0, 1]")
     legal = state.legal_actions()
     if legal != sorted(set(legal)) or not all(isinstance(a, int) for a in legal):
         raise _fail(where, f"legal_actions() {legal} are not sorted distinct ints")
