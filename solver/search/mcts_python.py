@@ -162,7 +162,7 @@ class PythonTree:
         if node.player == TERMINAL:
             returns = [float(r) for r in state.returns()]
         else:
-            returns = evaluate_with(evaluator, state, rng)
+            returns = self._evaluate(evaluator, state, rng)
         for visited in path:
             visited.add(returns)
         if backup is not None:
@@ -225,7 +225,18 @@ class PythonTree:
                 if probe.current_player() == TERMINAL or probe.is_terminal():
                     child.add([float(r) for r in probe.returns()])
                 else:
-                    child.add(evaluate_with(evaluator, probe, rng))
+                    child.add(self._evaluate(evaluator, probe, rng))
+
+    def _evaluate(
+        self, evaluator: Evaluator | EvaluatorLike, state: Any, rng: SplitMix64
+    ) -> list[float]:
+        returns = evaluate_with(evaluator, state, rng)
+        if len(returns) != self.num_players:
+            raise OptionError(
+                f"evaluator {type(evaluator).__name__} returned {len(returns)} values for a "
+                f"game of {self.num_players} players (one value per player expected)"
+            )
+        return returns
 
     def revalue(self, node: Node, w: float) -> None:
         """The max backup: once every child has a visit, set the node's value from them.

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from solver.errors import OptionError
 from solver.search.evaluators import (
@@ -148,9 +148,15 @@ class ExpectimaxOptions:
                               f"{self.heuristic!r}")  # fmt: skip
 
 
+OptionsT = TypeVar("OptionsT", "MCTSOptions", "ExpectimaxOptions")
+
+
 def options_from(
-    kind: type[Any], options: object, given: Mapping[str, object], defaults: Mapping[str, object]
-) -> Any:
+    kind: type[OptionsT],
+    options: object,
+    given: Mapping[str, object],
+    defaults: Mapping[str, object],
+) -> OptionsT:
     """The options object of a call: ``options`` whole, or one built from the keywords given.
 
     ``given`` maps option names to keyword values (``UNSET`` when not passed); ``defaults`` holds
@@ -169,4 +175,4 @@ def options_from(
                 f"holds every option; use dataclasses.replace(options, {name}=...))"
             )
         return options
-    return kind(**{**defaults, **passed})
+    return kind(**{**defaults, **passed})  # type: ignore[arg-type]

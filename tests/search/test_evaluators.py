@@ -146,3 +146,14 @@ def test_heuristic_objects_need_a_heuristic():
     for evaluator in (HeuristicEvaluator(), GuidedEvaluator(), MixedEvaluator()):
         with pytest.raises(OptionError, match=evaluator.name):
             mcts(state, iterations=10, evaluator=evaluator)
+
+
+class _TwoValues(Evaluator):
+    def evaluate(self, state, rng=None):
+        return [0.5, 0.5]
+
+
+def test_an_evaluator_must_value_every_player_once():
+    state = _reference("dog/tiny-example", 11)
+    with pytest.raises(OptionError, match="returned 2 values for a game of 1 players"):
+        mcts(state, iterations=10, evaluator=_TwoValues())
