@@ -85,11 +85,6 @@ _KNOWN = ("iterations", "seconds", "memory_mb", "top_k", "seed", "limit", "optio
           *_OPTION_NAMES)  # fmt: skip
 
 
-def default_c(evaluator: str) -> float:
-    """The default UCT constant for the evaluator called ``evaluator``: 0.1 or 1.4."""
-    return DEFAULT_C_HEURISTIC if evaluator == "heuristic" else DEFAULT_C
-
-
 # -- kernel states ----------------------------------------------------------------------------
 def _kernel_module() -> Any:
     try:
