@@ -271,7 +271,8 @@ def _play(spec: GameSpec, args: argparse.Namespace) -> int:
         args.players = len(given)
     opened = _open(spec, args)
     game = opened.game
-    names = _agent_list(given, game.num_players())
+    players = game.num_players()
+    names = _agent_list(given, players)
     agents = [
         make_agent(
             name, game, seed=derive_seed(args.seed, seat), iterations=args.iterations,
@@ -305,7 +306,7 @@ def _show(spec: GameSpec, args: argparse.Namespace) -> int:
     state = opened.state if args.state else None
     print(render(opened.game, state))
     if spec.legend is not None:
-        print(spec.legend(opened.game))
+        print(spec.legend(opened.game, state))
     return 0
 
 

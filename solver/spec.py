@@ -149,8 +149,8 @@ class GameSpec:
     shared and need no declaration."""
     render_text: Callable[[Game, State | None], str] | None = None
     """The position as text (``forest GAME show``); ``None`` state: the set-up itself."""
-    legend: Callable[[Game], str] | None = None
-    """A legend printed under the text picture."""
+    legend: Callable[[Game, State | None], str] | None = None
+    """A legend of the text picture's symbols, printed under it (same arguments)."""
     render_svg: Callable[[Game, State | None, Sequence[int]], str] | None = None
     """The position as SVG, given the actions played from the start (``forest GAME render``)."""
     puzzle_summary: Callable[[str], str] | None = None

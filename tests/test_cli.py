@@ -204,6 +204,13 @@ def test_play_reports_a_reproducible_win_rate(capsys, agent):
     assert player["mean_score"] == pytest.approx(player["win_rate"])
 
 
+def test_play_prints_one_line_per_agent(capsys):
+    code, out, err = run(capsys, "dog", "play", "dog/tiny-2x2", "--agent", "greedy", "--games",
+                         "10", "--seed", "2")  # fmt: skip
+    assert (code, err) == (0, "")
+    assert out.startswith("greedy: won ") and out.count("\n") == 1 and "/10 = " in out
+
+
 def test_play_exact_agent_wins_at_the_exact_rate(capsys):
     import json
 

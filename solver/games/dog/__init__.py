@@ -69,6 +69,7 @@ def _spec() -> GameSpec:
         puzzles="dog",
         agents={"greedy": hooks.greedy},
         render_text=hooks.render_text,
+        legend=hooks.legend,
         render_svg=hooks.render_svg,
         puzzle_summary=hooks.puzzle_summary,
         add_commands=_add_commands,

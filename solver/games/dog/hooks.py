@@ -66,6 +66,13 @@ def render_text(game: Any, state: Any | None) -> str:
     return render_ascii(game.forest, **_pencil(game, state))
 
 
+def legend(game: Any, state: Any | None) -> str:
+    """The meaning of every symbol :func:`render_text` prints for this forest and state."""
+    from solver.games.dog.render import render_legend
+
+    return render_legend(game.forest, **_pencil(game, state))
+
+
 def render_svg(game: Any, state: Any | None, actions: Sequence[int] = ()) -> str:
     """The printable sheet, with the state (and the trail of ``actions``) pencilled in."""
     from solver.games.dog.render import render_svg as sheet
