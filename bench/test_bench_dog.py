@@ -10,7 +10,7 @@ the curated 9x9 forest ``dog/open-meadow-9x9``:
 * the size of a state (the C struct, and the Python object that holds it) and the time to copy
   one: a ``memcpy`` in C, ``clone()`` in Python, and the reference's ``clone()``.
 
-Nothing here asserts a wall-clock time (DESIGN.md, conventions).
+Nothing here asserts a wall-clock time: timings depend on the machine.
 """
 
 from __future__ import annotations

@@ -19,8 +19,8 @@ n     brute force        rules model     note
 16    > 40 / > 40        4.4 / 18        par 10, hindsight 13: skipped
 ====  =================  ==============  ===========================
 
-Nothing here asserts a wall-clock time (DESIGN.md, conventions); the answers of the two methods
-are asserted equal wherever both run.
+Nothing here asserts a wall-clock time (timings depend on the machine); the answers of the two
+methods are asserted equal wherever both run.
 """
 
 from __future__ import annotations

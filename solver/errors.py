@@ -44,7 +44,7 @@ def _rebuild_format_error(expected: str, line: int, column: int, found: str | No
 
 
 class ForestError(SolverError, ValueError):
-    """A forest built in code breaks a rule of RULES.md §1.1 (size, cells, shouters...)."""
+    """A forest built in code breaks a rule of docs/rules/dog.md §1 (size, cells, shouters...)."""
 
 
 class IllegalActionError(SolverError, ValueError):

@@ -152,7 +152,7 @@ def describe(name: str) -> str:
     """The leading comment of puzzle ``name`` (its ``#`` lines before anything else).
 
     >>> describe("dog/tiny-example")
-    'The example of RULES.md §1.7: one shouter, a squirrel, a scent trail, a puddle.'
+    'The example of docs/rules/dog.md §9: one shouter, a squirrel, a scent trail, a puddle.'
     """
     text = _resource(name).read_text(encoding="utf-8-sig")
     lines: list[str] = []

@@ -59,7 +59,7 @@ def test_sizes_range_from_tiny_to_big() -> None:
 
 def test_describe_returns_the_leading_comment() -> None:
     assert puzzles.describe("dog/tiny-example") == (
-        "The example of RULES.md §1.7: one shouter, a squirrel, a scent trail, a puddle."
+        "The example of docs/rules/dog.md §9: one shouter, a squirrel, a scent trail, a puddle."
     )
     assert puzzles.describe("dog/walled-in").splitlines()[0] == "walled-in: a dog that cannot move."
 

@@ -1,4 +1,4 @@
-"""The dog game (RULES.md §1): a dog crosses a grid forest to reach its human in N turns.
+"""The dog game (docs/rules/dog.md): a dog crosses a grid forest to reach its human in N turns.
 
 ``solver.load_game("dog", forest=F)`` accepts a :class:`Forest`, a path to a ``.forest`` file, or
 a curated puzzle name such as ``"dog/tiny-example"``.

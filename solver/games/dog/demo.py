@@ -1,6 +1,6 @@
 """``make demo``: roll a forest, find its best first moves, and play one game with MCTS.
 
-1. Roll a forest (RULES.md §1.8) and draw it.
+1. Roll a forest (docs/rules/dog.md §12) and draw it.
 2. Its win probability: exact expectimax when it fits in the memory cap, else MCTS estimates.
 3. The best first move for every possible first roll, with the values of the alternatives.
 4. One game on the compiled kernel, MCTS choosing every decision, each turn shown.

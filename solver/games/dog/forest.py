@@ -1,4 +1,4 @@
-"""The forest: the static board of the dog game (RULES.md §1.1).
+"""The forest: the static board of the dog game (docs/rules/dog.md §1).
 
 A :class:`Forest` is immutable and validated on construction. Cells are :class:`Terrain` codes;
 the dog's start, the human and the shouters stand on open trail and are stored as positions.
@@ -105,7 +105,10 @@ class Shouter:
 
 @dataclass(frozen=True)
 class Forest:
-    """A validated dog-game forest. Raises :class:`ForestError` when a rule of §1.1 is broken."""
+    """A validated dog-game forest.
+
+    Raises :class:`ForestError` when a rule of docs/rules/dog.md §1 is broken.
+    """
 
     width: int
     height: int

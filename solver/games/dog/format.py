@@ -1,4 +1,4 @@
-"""The ``.forest`` sheet format and its JSON form (RULES.md §1.7).
+"""The ``.forest`` sheet format and its JSON form (docs/rules/dog.md §9, §10).
 
 A sheet is plain UTF-8 text: ``#`` comment lines, optional ``key: value`` headers, a line
 ``grid:``, then one text row per grid row with the cell symbols separated by single spaces::
@@ -19,7 +19,7 @@ A sheet is plain UTF-8 text: ``#`` comment lines, optional ``key: value`` header
 ``t``). The JSON form (:func:`forest_to_dict`, :func:`forest_from_dict` and the ``*_json`` pair)
 carries the same content for the API.
 
-Choices where §1.7 is silent (the reading a player would expect):
+Choices where docs/rules/dog.md §9 is silent (the reading a player would expect):
 
 - ``turns`` is a whole number from 1 to 255: 255 is the engine's cap, the range that
   :class:`~solver.games.dog.forest.Forest` enforces.
@@ -88,7 +88,7 @@ __all__ = [
     "save_forest",
 ]
 
-# The example sheet of RULES.md §1.7 (used by the examples in the docstrings).
+# The example sheet of docs/rules/dog.md §9 (used by the examples in the docstrings).
 _EXAMPLE = """name: tiny-example
 shouter: 1 4 W 3
 grid:
@@ -401,7 +401,7 @@ def _lines(text: str) -> list[str]:
 
 
 def parse_forest(text: str) -> Forest:
-    """Read a ``.forest`` sheet (RULES.md §1.7) into a validated :class:`Forest`.
+    """Read a ``.forest`` sheet (docs/rules/dog.md §9) into a validated :class:`Forest`.
 
     Raises :class:`~solver.errors.FormatError` (with the 1-based line and column of the problem)
     for every bad sheet, and :class:`TypeError` if ``text`` is not a ``str``.

@@ -1,4 +1,4 @@
-"""Rolling a forest: the default dog-forest generator (RULES.md §1.8).
+"""Rolling a forest: the default dog-forest generator (docs/rules/dog.md §12).
 
 :func:`roll_forest` turns a size, a seed and :class:`GeneratorOptions` into a :class:`Forest`.
 The result is the same on every platform and every Python version: all dice come from
@@ -44,7 +44,7 @@ are listed (always row-major, or N, E, S, W for neighbours).
    of its orthogonal neighbours (listed N, E, S, W) that is inside the grid, is *currently* open
    trail and is neither the start nor the human. With no such neighbour nothing spreads and no
    further die is rolled. A spread cell does not spread again. Neighbouring puddles may so form
-   regions of three or more cells (allowed by §1.6).
+   regions of three or more cells (allowed by docs/rules/dog.md §8).
 5. Shouters, one after the other (``options.shouters`` of them, default 1). The *middle rows*
    are rows ``height // 3`` to ``height - 1 - height // 3`` inclusive (rows 3–5 of 9, 4–7 of 12,
    1 of 3, both rows of 2). The candidates are the middle-row cells, in row-major order, that are
@@ -102,7 +102,7 @@ _SCENTS = (Terrain.SCENT_N, Terrain.SCENT_E, Terrain.SCENT_S, Terrain.SCENT_W)
 
 @dataclass(frozen=True)
 class GeneratorOptions:
-    """The tunable parameters of :func:`roll_forest` (defaults: RULES.md §1.8).
+    """The tunable parameters of :func:`roll_forest` (defaults: docs/rules/dog.md §12).
 
     The 2d6 terrain table is given by its upper bounds: a sum up to ``tree_max`` is a tree, up to
     ``undergrowth_max`` undergrowth, up to ``open_max`` open trail, up to ``puddle_max`` a puddle,

@@ -1,6 +1,6 @@
 """The dog game's reference rules: readable pure Python, the executable specification.
 
-This module implements RULES.md §1.2–1.6 exactly; the compiled kernel (``ext/dog.pyx``) must
+This module implements docs/rules/dog.md §2–8 exactly; the compiled kernel (``ext/dog.pyx``) must
 agree with it on every observable, and the differential tests check that it does.
 
 A game is a sequence of *nodes*; each is a chance node (a step roll or a shout roll) or a decision
@@ -22,14 +22,14 @@ id    label                           when
 14    ``shout: -3 stamina``           a shout roll that hits (chance)
 ====  ==============================  =====================================================
 
-Choices made where RULES.md is silent (players would expect these):
+Choices made where the rule text is silent (docs/rules/dog.md §8 lists them all):
 
 - The step roll's chance outcomes are the *budget* after the stick, so with the stick the
   outcomes are ``roll: 1 step`` (2/3) and ``roll: 2 steps`` (1/3). Outcomes of probability zero
   are never listed.
 - A shout roll that cannot be shrugged off (printed number 1) is not a chance node: the 3 stamina
   are paid at once.
-- A walled-in dog (RULES.md §1.6) still rolls each turn: the roll comes before the move (§1.3),
+- A walled-in dog (docs/rules/dog.md §8) still rolls each turn: the roll comes before the move (§3),
   and the dog then stays.
 - A second stick changes nothing (the dog already carries one); the curiosity gain still applies.
 - The turn counter is the turn being played; after the last turn ends without a win the state is
@@ -74,7 +74,7 @@ START_CURIOSITY = 2
 SHOUT_COST = 3
 ROLL_SIDES = 6
 
-# Offers are made in "row-major order" of the neighbours: N, W, E, S (RULES.md §1.6).
+# Offers are made in "row-major order" of the neighbours: N, W, E, S (docs/rules/dog.md §8).
 OFFER_ORDER: tuple[str, ...] = ("N", "W", "E", "S")
 SQUIRREL_RUN = 3
 SCENT_RUN = 2
@@ -401,7 +401,7 @@ class DogState:
     def _complete_move_exists(
         self, cell: Cell, left: Cell | None, budget: int, valve: bool
     ) -> bool:
-        """Is there a complete move of ``budget`` steps from ``cell`` (RULES.md §1.3 step 4)?"""
+        """Is there a complete move of ``budget`` steps from ``cell`` (dog rules §3)?"""
         if budget == 0:
             return True
         for direction in DIRECTIONS:
@@ -549,7 +549,7 @@ class DogState:
             self._end_move()
 
     def _hop(self, cell: Cell) -> None:
-        """Investigate an offered distraction: the hop onto it (RULES.md §1.6)."""
+        """Investigate an offered distraction: the hop onto it (docs/rules/dog.md §5)."""
         self.last_left = self.pos
         self.pos = cell
         if cell in self.marked:

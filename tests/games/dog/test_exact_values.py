@@ -4,8 +4,9 @@ The recursion is written here against the protocol only (``current_player``, ``l
 ``chance_outcomes``, ``apply_action``, ``clone``, ``returns``, ``to_json``): the maximum over the
 player's decisions, the probability-weighted sum over chance outcomes, with exact fractions
 (``Fraction(p).limit_denominator(36)``: every probability of the game is a multiple of 1/6 or 1/3).
-Some values are derived by hand below (RULES.md §1) and asserted exactly; every forest is solved by
-both engines, which must agree (the compiled half is skipped until ``solver._ext.dog`` exists).
+Some values are derived by hand below (docs/rules/dog.md) and asserted exactly; every forest is
+solved by both engines, which must agree (the compiled half is skipped until ``solver._ext.dog``
+exists).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from solver import CHANCE, TERMINAL
 from solver.games.dog.forest import Forest, Shouter
 from solver.games.dog.format import SYMBOLS
 
-_SYMBOLS = SYMBOLS  # the sheet symbols of RULES.md §1.7 ('@', 'H', 'Y' are open trail)
+_SYMBOLS = SYMBOLS  # the sheet symbols of docs/rules/dog.md §9 ('@', 'H', 'Y' are open trail)
 
 
 def make_forest(picture: str, *, turns: int, shouters: tuple[Shouter, ...] = ()) -> Forest:

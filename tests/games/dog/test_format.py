@@ -1,4 +1,4 @@
-"""Tests of the ``.forest`` sheet format and its JSON form (RULES.md §1.7)."""
+"""Tests of the ``.forest`` sheet format and its JSON form (docs/rules/dog.md §9, §10)."""
 
 from __future__ import annotations
 

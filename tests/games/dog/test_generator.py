@@ -1,4 +1,4 @@
-"""Tests of the forest generator (RULES.md §1.8, solver/games/dog/generator.py)."""
+"""Tests of the forest generator (docs/rules/dog.md §12, solver/games/dog/generator.py)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""Independent checks of the dog game's reference rules against RULES.md §1.3–1.6.
+"""Independent checks of the dog game's reference rules against docs/rules/dog.md §3–8.
 
 Every test builds a tiny forest by hand, drives ``DogGame(forest).new_initial_state()`` with
 explicit action ids and asserts exact field values. The expected values are derived from the
-RULES.md text in each test's comments (not from the engine).
+rules page's text in each test's comments (not from the engine).
 
 Action ids (solver/games/dog/rules.py): steps 0..3 = N E S W; 4 ignore; 5 investigate; 6..9 the
 squirrel runs N E S W; 10..12 the roll (the move's budget); 13 shout shrugged off; 14 shout hit.
@@ -32,7 +32,7 @@ RUN_N, RUN_E, RUN_S, RUN_W = 6, 7, 8, 9
 ROLL1, ROLL2, ROLL3 = 10, 11, 12
 SHRUG, HIT = 13, 14
 
-_SYMBOLS = SYMBOLS  # the sheet symbols of RULES.md §1.7 ('@', 'H', 'Y' are open trail)
+_SYMBOLS = SYMBOLS  # the sheet symbols of docs/rules/dog.md §9 ('@', 'H', 'Y' are open trail)
 
 
 def make_forest(picture: str, *, turns: int = 20, shouters: tuple[Shouter, ...] = ()) -> Forest:
@@ -80,10 +80,10 @@ THIRD = Fraction(1, 3)
 
 
 # ---------------------------------------------------------------------------------------------
-# §1.2 setup, §1.3.3 the roll, §1.6 no offers at the start
+# §2 the state, §3 step 3 the roll, §8 no offers at the start
 # ---------------------------------------------------------------------------------------------
 def test_initial_state():
-    # §1.2: stamina 6, curiosity 2, turn 1, last_left none, the start cell marked; §1.3.3: the
+    # §2: stamina 6, curiosity 2, turn 1, last_left none, the start cell marked; §3 step 3: the
     # first node is the step roll with three outcomes of 1/3.
     s = new_state(
         """
@@ -102,7 +102,7 @@ def test_initial_state():
 
 
 def test_no_offers_at_start_of_game():
-    # §1.6 "Offers happen only after a *step* enters a cell: never at the start of the game or of a
+    # §8 "Offers happen only after a *step* enters a cell: never at the start of the game or of a
     # move". The start touches a squirrel (E) and another dog (S): after the roll the dog is asked
     # for a step, nothing is offered, curiosity stays 2. Both distraction cells may be entered (a
     # step onto an unresolved distraction is a complete move).
@@ -137,7 +137,7 @@ def test_illegal_actions_raise():
 
 
 # ---------------------------------------------------------------------------------------------
-# §1.3.4 movement: no reversal, the U-turn valve, complete moves
+# §3 step 4 movement: no reversal, the U-turn valve, complete moves
 # ---------------------------------------------------------------------------------------------
 OPEN3 = """
 . . .
@@ -257,7 +257,7 @@ def test_short_move_onto_distraction_keeps_valve_closed():
 
 
 def test_walled_in_start_stays_every_turn_and_loses():
-    # §1.3.4 / §1.6: no complete move even with the valve -> the dog stays, the turn is spent.
+    # §3 step 4 / §8: no complete move even with the valve -> the dog stays, the turn is spent.
     # The roll still happens (step 3 comes before the move). turns=3: three rolls, then a loss.
     s = new_state(
         """
@@ -281,7 +281,7 @@ def test_walled_in_start_stays_every_turn_and_loses():
 # ---------------------------------------------------------------------------------------------
 def test_overshoot_wins_on_step_one_of_three():
     # 4a: entering the human's cell wins at once, overshoot is fine; the human's cell is never
-    # marked (§1.6).
+    # marked (§8).
     s = play(
         new_state(
             """
@@ -374,7 +374,7 @@ def test_undergrowth_costs_one_stamina():
 
 
 def test_puddle_costs_two_per_cell_even_in_a_long_region():
-    # Three puddle cells in a row (allowed, §1.6): -2 each, 6 -> 4 -> 2 -> 0.
+    # Three puddle cells in a row (allowed, §8): -2 each, 6 -> 4 -> 2 -> 0.
     s = play(
         new_state(
             """
@@ -488,7 +488,7 @@ def _skip_at_zero(turns):
 
 
 def test_skipped_turn_is_spent_even_at_stamina_zero():
-    # §1.6: "A skipped turn is spent even at stamina 0; the rest then comes on the following
+    # §8: "A skipped turn is spent even at stamina 0; the rest then comes on the following
     # turn." Turn 2 is the skip, turn 3 the rest (stamina 3), the next roll is on turn 4.
     s = _skip_at_zero(20)
     assert s.phase == Phase.ROLL and s.turn == 4 and s.stamina == 3 and s.skip_next is False
@@ -622,7 +622,7 @@ def test_arrow_keeps_its_number_after_the_distraction_is_resolved():
 
 
 # ---------------------------------------------------------------------------------------------
-# 4e distractions entered by a step (§1.4)
+# 4e distractions entered by a step (§5)
 # ---------------------------------------------------------------------------------------------
 def _big_squirrel(tree_at=None):
     # 10 rows x 11 columns, squirrel (4,5): N=4, E=5, S=5, W=5 -> N is the single nearest edge.
@@ -654,7 +654,7 @@ def test_squirrel_run_stops_before_a_tree():
 
 def test_squirrel_on_an_edge_runs_zero_cells():
     # Squirrel (0,1) in a 2x3 grid: N=0 is the single nearest edge -> 0 cells; still -1 stamina
-    # and the skip (§1.6).
+    # and the skip (§5, §8).
     s = play(
         new_state(
             """
@@ -806,7 +806,7 @@ def test_stick_makes_ignoring_free():
 
 
 # ---------------------------------------------------------------------------------------------
-# 4f offers and the hop (§1.6)
+# 4f offers and the hop (§4 f, §5)
 # ---------------------------------------------------------------------------------------------
 OFFER_FOREST = """
 @ . . .
@@ -941,7 +941,7 @@ def test_offer_order_north_east_south():
 
 
 def test_stick_keeps_ignore_legal_at_curiosity_zero():
-    # §1.3 4f: "With curiosity 0 (and no stick) investigating is the only choice." In play a dog
+    # §4 f: "With curiosity 0 (and no stick) investigating is the only choice." In play a dog
     # carrying the stick always has curiosity >= 1 (the pick-up gives +1, nothing takes it
     # away), so the state is built through the serialisation: same offer, curiosity 0.
     game = DogGame(make_forest(OFFER_FOREST))
@@ -958,7 +958,7 @@ def test_stick_keeps_ignore_legal_at_curiosity_zero():
 
 
 # ---------------------------------------------------------------------------------------------
-# forced runs over distractions, ending on them, winning (§1.4, §1.6)
+# forced runs over distractions, ending on them, winning (§5, §8)
 # ---------------------------------------------------------------------------------------------
 def test_forced_run_passes_over_a_distraction():
     # The scent (0,1) runs E over the dog (0,2) to (0,3): the dog is passed over without

@@ -8,14 +8,14 @@ The tests, in this order (the first that decides wins)
 ------------------------------------------------------
 1. **unreachable**: no tree-free path from the dog's start to the human (``networkx`` on the
    grid graph whose nodes are the non-tree cells and whose edges join orthogonal neighbours).
-   Why nothing else in the rules can connect two components (RULES.md §1.3–1.6): every change of
-   the dog's position is (a) a *step* to an orthogonal neighbour that is not a tree, (b) the *hop*
-   onto an offered distraction, which is an orthogonal neighbour and a distraction cell, never a
-   tree, or (c) a *forced run* (squirrel, scent trail), which enters one cell at a time in a
-   straight line and stops before a tree or the grid edge, so each cell it enters is an
-   orthogonal non-tree neighbour of the previous one. Resolving a distraction turns it into open
-   trail; nothing ever creates or removes a tree. So the dog never leaves the start's component
-   of that graph, and an unreachable forest has win probability exactly 0.
+   Why nothing else in the rules can connect two components (docs/rules/dog.md §3–5): every change
+   of the dog's position is (a) a *step* to an orthogonal neighbour that is not a tree, (b) the
+   *hop* onto an offered distraction, which is an orthogonal neighbour and a distraction cell, never
+   a tree, or (c) a *forced run* (squirrel, scent trail), which enters one cell at a time in a
+   straight line and stops before a tree or the grid edge, so each cell it enters is an orthogonal
+   non-tree neighbour of the previous one. Resolving a distraction turns it into open trail; nothing
+   ever creates or removes a tree. So the dog never leaves the start's component of that graph, and
+   an unreachable forest has win probability exactly 0.
 2. **hopeless**: no *par* -- no win within the turn limit even when the player chooses every
    step roll and every shout roll (:func:`first_win` with every chance outcome open, the same
    question as :func:`dog.routes.graph.par_brute_force`, whose answers the tests compare).

@@ -1,4 +1,4 @@
-"""Par as a time-expanded CP-SAT model of the dog rules (RULES.md §1, DESIGN.md "Exact questions").
+"""Par as a time-expanded CP-SAT model of the dog rules (docs/rules/dog.md; docs/analysis.md §4).
 
 :func:`par_cpsat_model` answers the same question as :func:`dog.routes.graph.par_graph` (the
 fewest turns to the human when the player also chooses every step roll and every shout roll) but

@@ -1,13 +1,13 @@
 """The dog's exact route questions on the engine's state graph, and the brute-force twins.
 
-Two questions (DESIGN.md "Exact questions"):
+Two questions (docs/analysis.md §4, "Routes"):
 
 - *par*: the fewest turns to reach the human when the player also chooses every chance outcome
   (every step roll and every shout roll);
 - *hindsight*: the soonest win for a *known* sequence of step rolls and shout outcomes.
 
 The public :func:`dog.routes.par` / :func:`dog.routes.hindsight` are the CP-SAT *rules model*
-of :mod:`dog.routes.cpsat`: the rules of RULES.md §1 written as time-expanded constraints
+of :mod:`dog.routes.cpsat`: the rules of docs/rules/dog.md written as time-expanded constraints
 (position one-hot per (turn, step), no-reversal and valve, stamina and rests, curiosity, marks,
 offers, forced runs, skipped turns), which scales to 16x16 forests of 20 turns. This module keeps
 the two formulations it is checked against:
@@ -18,7 +18,7 @@ the two formulations it is checked against:
 
 What is modelled where (read this before trusting a number)
 -----------------------------------------------------------
-The rules of RULES.md §1 are **not** written as CP-SAT constraints here (that is
+The rules of docs/rules/dog.md are **not** written as CP-SAT constraints here (that is
 :mod:`dog.routes.cpsat`, the time-expanded rules model behind :func:`dog.routes.par`).
 Instead:
 
@@ -45,12 +45,12 @@ How a hindsight sequence is consumed
 ``rolls[k]`` is the *die reading in steps* (1, 2 or 3; a 1d6 of 1–2, 3–4, 5–6) of the k-th step
 roll along the route (k = 0, 1, ...). Turns without a roll (skipped, rest) consume nothing; a
 walled-in dog still rolls and consumes one. The budget is the reading itself, or with the stick
-``max(1, reading - 1)`` (RULES.md §1.3). ``shouts[j]`` is the outcome of the j-th shout *chance
-node* along the route: ``True`` = hit (−3 stamina), ``False`` = shrugged off. Arrows with printed
-number 1 are not chance nodes (they always hit) and consume nothing. Counters are per route, so
-two routes may read different entries for the same turn. A route that needs a roll or shout
-beyond the end of its sequence stops there and does not win (give ``turns`` rolls and enough
-shouts to avoid this).
+``max(1, reading - 1)`` (docs/rules/dog.md §3 step 3). ``shouts[j]`` is the outcome of the j-th
+shout *chance node* along the route: ``True`` = hit (−3 stamina), ``False`` = shrugged off. Arrows
+with printed number 1 are not chance nodes (they always hit) and consume nothing. Counters are per
+route, so two routes may read different entries for the same turn. A route that needs a roll or
+shout beyond the end of its sequence stops there and does not win (give ``turns`` rolls and
+enough shouts to avoid this).
 
 Determinism: every CP-SAT solve uses one worker, ``random_seed = 0`` and a deterministic time limit
 (``max_deterministic_time = time_limit``); an unproven answer says so in ``status``.

@@ -6,7 +6,7 @@ A :class:`RouteQuery` adds conditions to the route questions of :mod:`dog.routes
 - ``avoid``: cells the dog must never enter (by a step, a hop or a forced run);
 - ``stamina_floor``: stamina never below this after any action before the win;
 - ``never_under_arrow``: never enter a cell under a shouter's arrow (the human's cell excepted:
-  entering it wins before any shout, RULES.md §1.3 4a);
+  entering it wins before any shout, docs/rules/dog.md §4 a);
 - ``win_by``: the human must be reached by this turn;
 - ``rolls`` / ``shouts``: a known sequence of step rolls and shout outcomes (a *hindsight* query,
   consumed as :mod:`dog.routes.graph` describes); without them the player chooses every

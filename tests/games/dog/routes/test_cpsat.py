@@ -1,4 +1,4 @@
-"""The CP-SAT rules model of par against the brute-force twin (DESIGN.md "Exact questions")."""
+"""The CP-SAT rules model of par against the brute-force twin (docs/analysis.md §4, "Routes")."""
 
 from __future__ import annotations
 
