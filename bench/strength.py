@@ -51,6 +51,7 @@ except ImportError:  # run from a checkout without installing: python bench/stre
 from solver.agents import make_agent
 from solver.games.dog.generator import roll_forest
 from solver.games.dog.play import play_game
+from solver.rng import derive_seed
 from solver.stats import wilson_interval
 
 AGENTS_9X9 = ("mcts", "greedy", "random")
@@ -117,8 +118,8 @@ def _agent(name: str, spec: ForestSpec, seed: int, iterations: int):
 
 
 def _game_seed(base: int, forest_index: int, game: int) -> int:
-    """The seed of game ``game`` on forest ``forest_index`` (dice and searcher), < 2**62."""
-    return (base * 1_000_003 + forest_index * 100_003 + game) % (1 << 40)
+    """The seed of game ``game`` on forest ``forest_index`` (dice and searcher)."""
+    return derive_seed(derive_seed(base, forest_index), game)
 
 
 @dataclass(frozen=True)

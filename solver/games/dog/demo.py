@@ -20,6 +20,7 @@ from solver.errors import SearchBudgetError
 from solver.games.dog.generator import roll_forest
 from solver.games.dog.play import play_game
 from solver.games.dog.render import render_ascii
+from solver.rng import derive_seed
 from solver.search import expectimax, mcts
 from solver.stats import wilson_interval
 
@@ -72,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _first_moves(start, args.iterations, args.seed)
     games = args.games
     policy = make_agent("mcts", game, seed=args.seed, iterations=args.policy_iterations)
-    wins = sum(play_game(game, policy, seed=args.seed * 1_000_003 + i).won for i in range(games))
+    wins = sum(play_game(game, policy, seed=derive_seed(args.seed, i)).won for i in range(games))
     low, high = wilson_interval(wins, games)
     print(f"  MCTS policy ({args.policy_iterations} iterations per decision) won {wins}/{games}"
           f" games: {wins / games:.3f}, 95% CI [{low:.3f}, {high:.3f}]")  # fmt: skip
