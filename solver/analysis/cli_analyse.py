@@ -198,7 +198,20 @@ def _check(args: argparse.Namespace) -> bool:
 
 
 def run_analyse(args: argparse.Namespace) -> int:
-    """Carry out ``forest analyse`` (the handler the parser sets)."""
+    """Carry out ``forest analyse`` (the handler the parser sets).
+
+    A file-system error (a folder that cannot be written, a full disk) is the user's to fix: it
+    is raised as an :class:`~solver.errors.OptionError` naming the file, not as a traceback.
+    """
+    try:
+        return _run_analyse(args)
+    except OSError as exc:
+        where = f" {exc.filename!r}" if exc.filename else ""
+        why = exc.strerror or " ".join(str(exc).split()) or type(exc).__name__
+        raise OptionError(f"cannot read or write{where}: {why}") from exc
+
+
+def _run_analyse(args: argparse.Namespace) -> int:
     from solver.analysis.batch import execute_batch
     from solver.analysis.results import read_results
     from solver.analysis.sources import Job

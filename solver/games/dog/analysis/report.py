@@ -42,8 +42,9 @@ from solver.analysis.tables import (
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
+    from matplotlib.figure import Figure
 
-__all__ = ["PLOTS", "report_sections", "winnable"]
+__all__ = ["PLOTS", "clairvoyant_figure", "par_figure", "report_sections", "winnable"]
 
 PLOTS: tuple[str, ...] = ("par_vs_win_probability.png", "clairvoyant_vs_win_probability.png")
 """The dog's plot files, in the order the report shows them."""
@@ -72,7 +73,9 @@ def _exact(frame: pd.DataFrame) -> Any:
 
 
 # -- plots ---------------------------------------------------------------------------------------
-def _plot_par(frame: pd.DataFrame, path: Path) -> None:
+def par_figure(frame: pd.DataFrame) -> Figure:
+    """Par (integer ticks) against win probability; points shared by several forests are one
+    bigger marker labelled with the count; diamonds exact, circles estimates with their interval."""
     from matplotlib.ticker import MaxNLocator
 
     fig, ax = figure("Par against win probability")
@@ -80,8 +83,7 @@ def _plot_par(frame: pd.DataFrame, path: Path) -> None:
     both = (par.notna() & probability.notna()).to_numpy()
     if not both.any():
         no_data(ax, "no forest with both a par and a win probability")
-        save_figure(fig, path)
-        return
+        return fig
     exact = _exact(frame)[both]
     points: dict[tuple[float, float, bool], int] = {}
     for x, y, e in zip(par.to_numpy()[both], probability.to_numpy()[both], exact, strict=True):
@@ -102,13 +104,13 @@ def _plot_par(frame: pd.DataFrame, path: Path) -> None:
             if n > 1:
                 ax.annotate(str(n), (x, y), ha="center", va="center", fontsize=7, color="white")
     if not exact.all():
-        low, high = (
-            numbers(frame, "ci_low").to_numpy()[both],
-            numbers(frame, "ci_high").to_numpy()[both],
-        )
+        import numpy as np
+
         xs, ys = par.to_numpy()[both][~exact], probability.to_numpy()[both][~exact]
+        low = numbers(frame, "ci_low").fillna(probability).to_numpy()[both][~exact]
+        high = numbers(frame, "ci_high").fillna(probability).to_numpy()[both][~exact]
         ax.errorbar(
-            xs, ys, yerr=[ys - low[~exact], high[~exact] - ys], fmt="none",
+            xs, ys, yerr=[np.clip(ys - low, 0, None), np.clip(high - ys, 0, None)], fmt="none",
             ecolor="#999999", elinewidth=0.8, zorder=1,
         )  # fmt: skip
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -118,10 +120,11 @@ def _plot_par(frame: pd.DataFrame, path: Path) -> None:
     ax.legend(
         loc="lower left", fontsize=8, title="marker size: forests at the point", title_fontsize=7
     )
-    save_figure(fig, path)
+    return fig
 
 
-def _plot_clairvoyant(frame: pd.DataFrame, path: Path) -> None:
+def clairvoyant_figure(frame: pd.DataFrame) -> Figure:
+    """Each forest's clairvoyant estimate (with its interval) against its win probability."""
     import numpy as np
 
     fig, ax = figure("Clairvoyant estimate against win probability")
@@ -129,8 +132,7 @@ def _plot_clairvoyant(frame: pd.DataFrame, path: Path) -> None:
     both = (value.notna() & estimate.notna()).to_numpy()
     if not both.any():
         no_data(ax, "no forest with both a win probability and a clairvoyant estimate")
-        save_figure(fig, path)
-        return
+        return fig
     x, y = value.to_numpy()[both], estimate.to_numpy()[both]
     exact = _exact(frame)[both]
     low = numbers(frame, "ci_low").fillna(value).to_numpy()[both]
@@ -157,7 +159,7 @@ def _plot_clairvoyant(frame: pd.DataFrame, path: Path) -> None:
     ax.set_xlim(-0.03, 1.03)
     ax.set_ylim(-0.03, 1.03)
     ax.legend(loc="lower right", fontsize=8)
-    save_figure(fig, path)
+    return fig
 
 
 # -- sheets --------------------------------------------------------------------------------------
@@ -289,8 +291,8 @@ def report_sections(
     frame: pd.DataFrame, directory: Path, load_row: Callable[[dict[str, Any]], Any]
 ) -> list[str]:
     """The dog's report sections (markdown lines); writes :data:`PLOTS` and the sheets."""
-    _plot_par(frame, directory / PLOTS[0])
-    _plot_clairvoyant(frame, directory / PLOTS[1])
+    save_figure(par_figure(frame), directory / PLOTS[0])
+    save_figure(clairvoyant_figure(frame), directory / PLOTS[1])
     exact = _exact(frame)
     probability = numbers(frame, "win_probability").notna().to_numpy()
     lines = [

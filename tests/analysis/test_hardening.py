@@ -1,0 +1,358 @@
+"""Regressions of issue 8's analysis defects, each driven the way a user met it: ``forest analyse``
+as a subprocess, and two real processes for the race (made deterministic by the run's test-only
+pause points, :data:`solver.analysis.batch.PAUSE_VARIABLE`, not by sleeping).
+
+The analysis is the cheap fake of :mod:`solver.analysis._testing` unless the defect needs the real
+one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pd = pytest.importorskip("pandas")
+pytest.importorskip("pyarrow")
+
+from solver.analysis.batch import PAUSE_VARIABLE, Job, journal_header, read_results  # noqa: E402
+from solver.analysis.journal import journal_path, lock_path  # noqa: E402
+from solver.analysis.worker import analyse_one  # noqa: E402
+
+FAKE = "solver.analysis._testing:fake_analyse"
+PAUSED = "forest-analyse-pause: "
+
+
+def forest_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FOREST_")}
+    env.update(extra)
+    return env
+
+
+def forest(*argv: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """``forest ARGV...`` in a new process, to completion."""
+    return subprocess.run(
+        [sys.executable, "-m", "solver.cli", *argv],
+        cwd=cwd,
+        env=forest_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def start(*argv: str, cwd: Path, **env: str) -> subprocess.Popen[str]:
+    """``forest ARGV...`` started in a new process; its stdin releases the pause points."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "solver.cli", *argv],
+        cwd=cwd,
+        env=forest_env(**env),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def wait_for_pause(proc: subprocess.Popen[str], point: str) -> None:
+    """Read the process's stderr until it says it paused at ``point`` (a blocking read)."""
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        if line.strip() == PAUSED + point:
+            return
+    proc.wait(timeout=60)
+    pytest.fail(f"the run ended (status {proc.returncode}) before pausing at {point}")
+
+
+def refused(result: subprocess.CompletedProcess[str], *needles: str) -> str:
+    """The one-line error of a refused command (exit 2, no traceback), checked for ``needles``."""
+    assert result.returncode == 2, (result.returncode, result.stderr)
+    assert "Traceback" not in result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.startswith("forest: error:")]
+    assert len(lines) == 1, result.stderr
+    for needle in needles:
+        assert needle in lines[0], (needle, lines[0])
+    return lines[0]
+
+
+# -- defect 2: the race
+def test_a_second_run_while_the_first_writes_its_output_is_refused(tmp_path):
+    """Run A paused with its rows done and its output not yet written (where it used to release
+    the lock): run B on the same output is refused, and A's output holds A's rows."""
+    first = start(
+        "analyse", "--count", "30", "--size", "6x6", "--jobs", "1", "-o", "r.csv",
+        "--analysis", FAKE, "--no-progress", cwd=tmp_path, **{PAUSE_VARIABLE: "finalise"},
+    )  # fmt: skip
+    try:
+        wait_for_pause(first, "finalise")
+        second = forest(
+            "analyse", "--count", "3", "--size", "5x5", "--jobs", "1", "-o", "r.csv",
+            "--analysis", FAKE, "--no-progress", cwd=tmp_path,
+        )  # fmt: skip
+        refused(second, "another run is writing", "r.csv")
+        assert journal_path(tmp_path / "r.csv").exists()  # B did not touch A's journal
+        out, _ = first.communicate("\n", timeout=120)
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+    assert first.returncode == 0
+    assert "analysed 30 forests" in out
+    frame = read_results(tmp_path / "r.csv")
+    assert list(frame["source"]) == [f"seed:{s}" for s in range(30)]
+    assert (frame["width"] == 6).all()
+    assert not journal_path(tmp_path / "r.csv").exists()
+    assert not lock_path(tmp_path / "r.csv").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.csv"]  # no temporary file left
+
+
+def test_a_run_after_the_first_finished_takes_the_lock_afresh(tmp_path):
+    for count in (4, 2):
+        result = forest(
+            "analyse", "--count", str(count), "--jobs", "1", "-o", "r.csv", "--analysis", FAKE,
+            "--no-progress", cwd=tmp_path,
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        assert len(read_results(tmp_path / "r.csv")) == count
+
+
+# -- defects 3 and 4: --save-to
+def test_save_to_never_copies_a_file_a_results_file_names(tmp_path):
+    (tmp_path / "evil.csv").write_text(
+        "source,width,height,class\n/etc/passwd,,,uncertain\n", encoding="utf-8"
+    )
+    result = forest("analyse", "--out", "evil.csv", "--save-to", "saved", cwd=tmp_path)
+    refused(result, "/etc/passwd", ".forest")
+    saved = tmp_path / "saved"
+    assert not saved.exists() or not any(saved.iterdir())
+
+
+def test_save_to_refuses_to_replace_a_file(tmp_path):
+    made = forest(
+        "analyse", "--count", "3", "--size", "5x4", "--jobs", "1", "-o", "r.csv",
+        "--analysis", FAKE, "--no-progress", cwd=tmp_path,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    (tmp_path / "saved").mkdir()
+    mine = tmp_path / "saved" / "rolled-5x4-seed1.forest"
+    mine.write_text("my notes\n", encoding="utf-8")
+    refused(forest("analyse", "-o", "r.csv", "--save-to", "saved", cwd=tmp_path), "--overwrite")
+    assert mine.read_text(encoding="utf-8") == "my notes\n"
+    assert [p.name for p in (tmp_path / "saved").iterdir()] == [mine.name]
+    again = forest("analyse", "-o", "r.csv", "--save-to", "saved", "--overwrite", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert "saved 3 forests" in again.stdout
+    assert mine.read_text(encoding="utf-8").startswith("name: rolled-5x4-seed1")
+
+
+# -- defect 5: a billion forests
+def test_a_billion_forests_are_streamed_not_listed(tmp_path):
+    """``--count 1000000000`` built every source in memory first (MemoryError); now the first
+    chunk is done within a 1.5 GB address-space limit."""
+    resource = pytest.importorskip("resource")
+    limit = 1536 * 2**20
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "solver.cli", "analyse", "--count", "1000000000", "--size", "2x2",
+         "--jobs", "1", "--out", "h.csv", "--analysis", FAKE, "--no-progress"],
+        cwd=tmp_path, env=forest_env(**{PAUSE_VARIABLE: "chunk"}, OPENBLAS_NUM_THREADS="1"),
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=cap,
+    )  # fmt: skip
+    try:
+        wait_for_pause(proc, "chunk")
+        journal = journal_path(tmp_path / "h.csv").read_text(encoding="utf-8").splitlines()
+        assert json.loads(journal[0])["count"] == 1_000_000_000
+        assert len(journal) == 1 + 32  # one chunk of 32 forests
+    finally:
+        proc.kill()
+        proc.communicate(timeout=60)
+
+
+# -- defect 6: silent wrong answers
+def test_a_tampered_journal_value_is_a_damaged_line_and_repair_keeps_the_rest(tmp_path):
+    job = Job.generated(6, size=(6, 6), seed=0)
+    from solver.analysis._testing import fake_analyse
+
+    rows = [analyse_one(fake_analyse, job.source_at(i)) for i in range(4)]
+    rows[1]["par"] = "12; DROP TABLE"  # a tampered value in an Int64 column
+    lines = [json.dumps(journal_header(job, fake_analyse))]
+    lines += [json.dumps({"i": i, "row": row}) for i, row in enumerate(rows)]
+    journal = journal_path(tmp_path / "r.csv")
+    journal.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    argv = ["analyse", "--count", "6", "--size", "6x6", "--jobs", "1", "-o", "r.csv",
+            "--analysis", FAKE, "--no-progress", "--resume"]  # fmt: skip
+    refused(forest(*argv, cwd=tmp_path), "damaged at line 3", "--resume --repair")
+    assert journal.read_text(encoding="utf-8") == "\n".join(lines) + "\n"  # untouched
+
+    log = tmp_path / "calls.log"
+    repaired = forest(*argv, "--repair", cwd=tmp_path, FOREST_FAKE_LOG=str(log))
+    assert repaired.returncode == 0, repaired.stderr
+    assert "dropped 1 damaged lines (line 3)" in repaired.stderr
+    calls = sorted(line.split()[0] for line in log.read_text(encoding="utf-8").splitlines())
+    assert calls == ["seed:1", "seed:4", "seed:5"]  # the three good rows were kept
+    frame = read_results(tmp_path / "r.csv")
+    assert str(frame["par"].dtype) == "Int64"
+    expected = fake_analyse(job.source_at(1))["par"]
+    assert frame.loc[1, "par"] == expected or (expected is None and pd.isna(frame.loc[1, "par"]))
+
+
+@pytest.mark.parametrize(
+    ("text", "needles"),
+    [
+        ("a,b\n1,2\n3,4,5\n", ["ragged.csv", "line 3", "2 fields"]),
+        ("name,size\nx,9\n", ["ragged.csv", "not a results file", "'source'"]),
+        ("source,class,par\nseed:1,uncertain,seven\n", ["ragged.csv", "column 'par'", "line 2"]),
+        ("", ["ragged.csv", "empty"]),
+    ],
+)
+def test_a_report_of_a_file_that_is_no_results_file_is_refused(tmp_path, text, needles):
+    (tmp_path / "ragged.csv").write_text(text, encoding="utf-8")
+    refused(forest("analyse", "--out", "ragged.csv", "--report", "r", cwd=tmp_path), *needles)
+    assert not (tmp_path / "r" / "report.md").exists()
+
+
+# -- defect 7: inconsistent errors
+def test_an_output_that_is_a_directory_fails_before_the_batch(tmp_path):
+    (tmp_path / "results.csv").mkdir()
+    log = tmp_path / "calls.log"
+    result = forest(
+        "analyse", "--count", "5", "--jobs", "1", "-o", "results.csv", "--analysis", FAKE,
+        cwd=tmp_path, FOREST_FAKE_LOG=str(log),
+    )  # fmt: skip
+    refused(result, "'results.csv' is a directory")
+    assert not log.exists()  # nothing was analysed
+
+
+def test_the_csv_decode_error_names_the_file(tmp_path):
+    (tmp_path / "bad.csv").write_bytes(b"source,class\nseed:1,un\xffcertain\n")
+    refused(
+        forest("analyse", "--out", "bad.csv", "--select", "class == 'x'", cwd=tmp_path),
+        "bad.csv", "line 2, column 10", "0xff",
+    )  # fmt: skip
+
+
+def test_an_unreachable_scheduler_leaves_no_journal(tmp_path, monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    from solver.analysis._testing import fake_analyse
+    from solver.analysis.batch import run_batch
+    from solver.errors import SolverError
+
+    def refuse(*args, **kwargs):
+        raise OSError("Timed out trying to connect to tcp://127.0.0.1:9")
+
+    monkeypatch.setattr(distributed, "Client", refuse)
+    out = tmp_path / "r.csv"
+    with pytest.raises(SolverError, match="cannot reach the Dask scheduler"):
+        run_batch(Job.generated(2), fake_analyse, out=out, backend="dask",
+                  scheduler="tcp://127.0.0.1:9", progress=False)  # fmt: skip
+    assert sorted(tmp_path.iterdir()) == []  # no journal, no lock, no output
+
+
+# -- defect 8: leftovers
+def _alive(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text(encoding="utf-8")
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    state = next((line for line in status.splitlines() if line.startswith("State:")), "")
+    return "Z" not in state.split(":", 1)[1][:3]  # a zombie has ended
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
+def test_local_workers_end_when_the_run_is_killed(tmp_path):
+    log = tmp_path / "calls.log"
+    proc = start(
+        "analyse", "--count", "5000", "--size", "5x5", "--jobs", "2", "-o", "r.csv",
+        "--analysis", FAKE, "--no-progress", "--chunk-size", "2", cwd=tmp_path,
+        FOREST_FAKE_LOG=str(log), FOREST_FAKE_DELAY="0.02",
+    )  # fmt: skip
+    workers: set[int] = set()
+    try:
+        deadline = time.monotonic() + 120
+        while len(workers) < 2:
+            assert time.monotonic() < deadline, "the workers never started"
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            if log.exists():
+                workers = {int(line.split()[1]) for line in log.read_text().splitlines()[:-1]}
+                workers.discard(proc.pid)
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGKILL)  # the parent only: it cannot clean up
+        proc.communicate(timeout=60)
+        deadline = time.monotonic() + 30  # loky's idle workers used to linger for ~5 minutes
+        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [pid for pid in workers if _alive(pid)], "workers outlived the run"
+    finally:
+        for pid in workers:  # this test's own (indirect) children, if the check failed
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+# -- defect 9: the report tells the whole truth
+def test_one_class_batches_are_called_out_with_what_to_change(tmp_path):
+    result = forest(
+        "analyse", "--count", "4", "--size", "6x6", "--seed", "1", "--jobs", "1", "-o", "r.csv",
+        "--report", "rep", "--no-progress", cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "4 guaranteed" in result.stdout
+    notice = [line for line in result.stderr.splitlines() if "one class" in line]
+    assert notice == [
+        "forest: Every forest (4 of 4) landed in one class, guaranteed: the forests are too easy "
+        "to tell apart: try a shorter turn limit (--turns, e.g. 8 instead of the generator's 20) "
+        "or a larger --size."
+    ]
+    text = (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")
+    assert "**Every forest (4 of 4) landed in one class, guaranteed:" in text
+    for fact in (
+        "| command | `forest analyse --count 4 --size 6x6 --seed 1 --jobs 1 -o r.csv --report rep "
+        "--no-progress` |",
+        "| game | dog |",
+        "| forests | 4 |",
+        "| sizes | 6x6 |",
+        "| turn limits | 20 |",
+        "| seeds | 1 to 4 |",
+        "| analysis budgets | exact_memory_mb=32, mcts_games=100,",
+    ):
+        assert fact in text, fact
+    from solver.games.dog.analysis import CLASSES
+
+    for name, definition in CLASSES.items():  # every class defined, found or not
+        assert f"| {name} | " in text and definition in text
+    assert "solvable" not in text  # the undefined word is gone; "winnable" is defined
+    assert "A *winnable* forest was analysed without error" in text
+
+
+def test_the_par_plot_has_integer_ticks_counts_and_says_exact_or_estimate():
+    pytest.importorskip("matplotlib")
+    from solver.games.dog.analysis.report import par_figure
+
+    frame = pd.DataFrame(
+        {"par": [3, 3, 3, 4, 5], "win_probability": [1.0, 1.0, 1.0, 0.5, 0.25],
+         "exact": [True, True, True, False, True], "ci_low": [1.0, 1.0, 1.0, 0.4, 0.25],
+         "ci_high": [1.0, 1.0, 1.0, 0.6, 0.25]}
+    )  # fmt: skip
+    fig = par_figure(frame)
+    ax = fig.axes[0]
+    fig.canvas.draw() if hasattr(fig.canvas, "draw") else None
+    ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
+    assert ticks and all(float(t).is_integer() for t in ticks)
+    assert "3" in [t.get_text() for t in ax.texts]  # three forests share (3, 1.0)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any("exact" in label for label in labels)
+    assert any("estimate" in label for label in labels)
+    assert "exact" in ax.get_ylabel() and "estimate" in ax.get_ylabel()
