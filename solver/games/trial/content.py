@@ -66,7 +66,7 @@ class PackError(FormatError):
     def __str__(self) -> str:
         return str(self.args[0])
 
-    def __reduce__(self):  # type: ignore[override]  # picklable across worker processes
+    def __reduce__(self):  # picklable across worker processes
         return (_rebuild, (self.file, self.where, self.field, self.problem, self.line))
 
 

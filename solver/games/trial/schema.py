@@ -108,14 +108,14 @@ def _cond_company(ctx: _Ctx, path: str, v: Any) -> None:
         raise ctx.fail(path, f"expected true or 'evil', found {v!r}")
 
 
-CONDITIONS: dict[str, Callable[[_Ctx, str, Any], None]] = {
+CONDITIONS: dict[str, Callable[[_Ctx, str, Any], object]] = {
     "at": _cond_at,
     "company": _cond_company,
-    "morality": lambda c, p, v: _one_of(c, p, v, ("good", "evil")) and None,
-    "paws": lambda c, p, v: _one_of(c, p, v, ("corners", "diagonal", "four_types")) and None,
-    "tracker": lambda c, p, v: _int(c, p, v, 1) and None,
+    "morality": lambda c, p, v: _one_of(c, p, v, ("good", "evil")),
+    "paws": lambda c, p, v: _one_of(c, p, v, ("corners", "diagonal", "four_types")),
+    "tracker": lambda c, p, v: _int(c, p, v, 1),
     "no_tunnel": lambda c, p, v: _true(c, p, v),
-    "story_evil": lambda c, p, v: _int(c, p, v, 1) and None,
+    "story_evil": lambda c, p, v: _int(c, p, v, 1),
 }
 """Conditions a card (or an option) requires; only checked, never paid."""
 
@@ -249,14 +249,14 @@ def _allowed_keys(ctx: _Ctx, path: str, v: dict[str, Any], allowed: set[str]) ->
         raise ctx.fail(f"{path}.{sorted(extra)[0]}", "unknown field")
 
 
-def _word(*words: str) -> Callable[[_Ctx, str, Any], None]:
+def _word(*words: str) -> Callable[[_Ctx, str, Any], object]:
     return lambda c, p, v: _one_of(c, p, v, words) and None
 
 
-VERBS: dict[str, Callable[[_Ctx, str, Any], None]] = {
+VERBS: dict[str, Callable[[_Ctx, str, Any], object]] = {
     "gain": _gains,
     "others_gain": _gains,
-    "all_draw": lambda c, p, v: _int(c, p, v, 1) and None,
+    "all_draw": lambda c, p, v: _int(c, p, v, 1),
     "give": _word("food", "tea", "card"),
     "morality": lambda c, p, v: None if v in (-1, 1) and not isinstance(v, bool) else _bad(c, p, v),
     "fight": _fight,
@@ -272,10 +272,10 @@ VERBS: dict[str, Callable[[_Ctx, str, Any], None]] = {
     "item": _word("common"),
     "story_from_hand": _word("faceup", "facedown"),
     "take_discard": _take_discard,
-    "encounter_to_hand": lambda c, p, v: _int(c, p, v, 1) and None,
+    "encounter_to_hand": lambda c, p, v: _int(c, p, v, 1),
     "first_player": _true,
     "tent_from_box": _word("campsite"),
-    "move_flag": lambda c, p, v: _int(c, p, v, 1) and None,
+    "move_flag": lambda c, p, v: _int(c, p, v, 1),
     "place_flag": _word("nearest"),
     "reveal_tops": _word("expeditions"),
     "peek": _word("this_deck"),
@@ -283,7 +283,7 @@ VERBS: dict[str, Callable[[_Ctx, str, Any], None]] = {
     "swindle": _swindle,
     "others_may": _others_may,
     "then": _word("discard", "facedown", "story"),
-    "draw_to_story": lambda c, p, v: _int(c, p, v, 1) and None,
+    "draw_to_story": lambda c, p, v: _int(c, p, v, 1),
     "swap_strong_paw": _true,
 }
 """Every effect verb and the check of its argument (see ``docs/rules/trial.md``)."""

@@ -1,0 +1,162 @@
+"""Action ids: one flat integer space per pack, in families whose meaning the current step names.
+
+A family is a base id plus an index: ``CARD + i`` is card ``i`` of the pack (played, discarded for
+an enhancement, paid, given... depending on the step the state waits for), ``SPACE + i`` a space,
+``ITEM + i`` an item or artifact kind, and so on. Chance outcomes use the same families (a drawn
+card is ``CARD + i``, a die face ``DIE + i``). The layout depends only on the pack's sizes.
+
+>>> from solver.games.trial.content import default_pack
+>>> layout = Layout(default_pack())
+>>> layout.END_TURN, layout.family(layout.CARD + 3)
+(0, ('card', 3))
+"""
+
+from __future__ import annotations
+
+from solver.games.trial.content import Pack
+from solver.games.trial.schema import FOODS, TENT_BONUSES
+
+NAMED: tuple[str, ...] = (
+    "end turn",
+    "done",
+    "yes",
+    "leave expedition",
+    "move",
+    "camp",
+    "token",
+    "elixir",
+)
+COLUMNS: tuple[str, ...] = ("moral", "trading", "pioneering", "fighting")
+PAW_TARGETS: tuple[str, ...] = (
+    "location",
+    "encounter 1",
+    "encounter 2",
+    "encounter 3",
+    "help",
+    "expedition",
+)
+BONUSES: tuple[str, ...] = ("card", "food", "tea")
+
+
+class Layout:
+    """The families and their base ids for one pack."""
+
+    END_TURN, DONE, YES, LEAVE, MOVE, CAMP, TOKEN, ELIXIR = range(8)
+
+    def __init__(self, pack: Pack):
+        from solver.games.trial.board import Board
+
+        board = Board(pack)
+        self.item_kinds: list[str] = [i["id"] for i in pack.items] + [
+            a["id"] for a in pack.artifacts
+        ]
+        self.tiles: list[str] = [t["id"] for t in pack.locations]
+        self.spaces: list[str] = board.spaces
+        self.cards: list[str] = pack.card_ids()
+        self.die_faces = len(pack.components["die"])
+        sizes: list[tuple[str, int]] = [
+            ("named", len(NAMED)),
+            ("paw", 2 * len(PAW_TARGETS)),
+            ("option", 8),
+            ("food", len(FOODS)),
+            ("column", len(COLUMNS)),
+            ("player", 4),
+            ("tent", len(TENT_BONUSES)),
+            ("cell", 16),
+            ("bonus", len(BONUSES)),
+            ("die", self.die_faces),
+            ("tile", len(self.tiles)),
+            ("item", len(self.item_kinds)),
+            ("sell", len(self.item_kinds)),
+            ("space", len(self.spaces)),
+            ("card", len(self.cards)),
+        ]
+        self.bases: dict[str, int] = {}
+        base = 0
+        for name, size in sizes:
+            self.bases[name] = base
+            base += size
+        self.sizes = dict(sizes)
+        self.size = base
+        self.PAW = self.bases["paw"]
+        self.OPTION = self.bases["option"]
+        self.FOOD = self.bases["food"]
+        self.COLUMN = self.bases["column"]
+        self.PLAYER = self.bases["player"]
+        self.TENT = self.bases["tent"]
+        self.CELL = self.bases["cell"]
+        self.BONUS = self.bases["bonus"]
+        self.DIE = self.bases["die"]
+        self.TILE = self.bases["tile"]
+        self.ITEM = self.bases["item"]
+        self.SELL = self.bases["sell"]
+        self.SPACE = self.bases["space"]
+        self.CARD = self.bases["card"]
+        self.card_index = {c: i for i, c in enumerate(self.cards)}
+        self.space_index = {s: i for i, s in enumerate(self.spaces)}
+        self.item_index = {k: i for i, k in enumerate(self.item_kinds)}
+        self.tile_index = {t: i for i, t in enumerate(self.tiles)}
+
+    def family(self, action: int) -> tuple[str, int]:
+        """The family of ``action`` and its index in the family."""
+        for name, base in sorted(self.bases.items(), key=lambda kv: -kv[1]):
+            if action >= base:
+                if action - base >= self.sizes[name]:
+                    break
+                return name, action - base
+        raise ValueError(action)
+
+    # shorthands -------------------------------------------------------------------------------
+    def card(self, cid: str) -> int:
+        return self.CARD + self.card_index[cid]
+
+    def space(self, sid: str) -> int:
+        return self.SPACE + self.space_index[sid]
+
+    def item(self, kind: str) -> int:
+        return self.ITEM + self.item_index[kind]
+
+    def sell(self, kind: str) -> int:
+        return self.SELL + self.item_index[kind]
+
+    def food(self, f: str) -> int:
+        return self.FOOD + FOODS.index(f)
+
+    def tent(self, bonus: str) -> int:
+        return self.TENT + TENT_BONUSES.index(bonus)
+
+    def paw(self, target: int, strong: bool) -> int:
+        return self.PAW + 2 * target + int(strong)
+
+    def label(self, action: int) -> str:
+        """A label independent of the state (the state adds what the step means)."""
+        name, i = self.family(action)
+        if name == "named":
+            return NAMED[i]
+        if name == "paw":
+            return f"{'strong ' if i % 2 else ''}paw: {PAW_TARGETS[i // 2]}"
+        if name == "option":
+            return f"option {i + 1}"
+        if name == "food":
+            return FOODS[i]
+        if name == "column":
+            return f"column {COLUMNS[i]}"
+        if name == "player":
+            return f"player {i}"
+        if name == "tent":
+            return f"tent {TENT_BONUSES[i]}"
+        if name == "cell":
+            return f"cell {i // 4 + 1},{i % 4 + 1}"
+        if name == "bonus":
+            return f"bonus {BONUSES[i]}"
+        if name == "die":
+            return f"die face {i + 1}"
+        if name == "tile":
+            return f"tile {self.tiles[i]}"
+        if name == "item":
+            return self.item_kinds[i]
+        if name == "sell":
+            return f"give up {self.item_kinds[i]}"
+        if name == "space":
+            return self.spaces[i]
+        return self.cards[i]

@@ -1,0 +1,116 @@
+"""Invariants of every Trial state, for tests and self-play checks.
+
+:class:`Checker` is called after every action of a game; it raises ``AssertionError`` naming the
+broken invariant: components conserved (cards, food, items, artifacts, tents, paws), backpacks
+within their slots, hands cut to the limit at the end of each turn, morality on its track, and no
+card hidden from a player appearing in that player's observation.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from solver.games.trial.core import slots_used
+
+if TYPE_CHECKING:
+    from solver.games.trial.rules import TrialState
+
+
+def card_places(st: TrialState) -> Counter[str]:
+    """How many times each card id lies somewhere (every card must lie exactly once)."""
+    d = st.d
+    seen: Counter[str] = Counter()
+    for me in d["players"]:
+        seen.update(me["hand"])
+        seen.update(me["pending"])
+        seen.update(s[0] for s in me["story"])
+    for deck in d["decks"].values():
+        for layer in deck["layers"]:
+            seen.update(layer)
+        seen.update(deck["discard"])
+        if deck["top"] is not None:
+            seen[deck["top"]["card"]] += 1
+    seen.update(c for c in d["row"] if c is not None)
+    for frame in d["stack"]:
+        if frame["k"] == "resolve":
+            seen.update(frame["held"])
+        elif frame["k"] == "fight":
+            for held in frame["held"]:
+                seen.update(held)
+        elif frame["k"] == "swindle":
+            seen.update(frame["held"])
+        elif frame["k"] == "pick_column":
+            seen[frame["card"]] += 1
+        elif frame["k"] == "expedition" and frame["drawn"] is not None:
+            seen[frame["drawn"]] += 1
+    return seen
+
+
+class Checker:
+    """Checks a game's states one after another (it remembers whose turn ended)."""
+
+    def __init__(self, observations: bool = True):
+        self.last_turn: int | None = None
+        self.observations = observations
+
+    def __call__(self, st: TrialState) -> None:
+        d, g = st.d, st.g
+        places = card_places(st)
+        assert set(places) == set(g.pack.cards), "cards lost or invented"
+        assert max(places.values()) == 1, f"a card lies twice: {places.most_common(1)}"
+        for food, n in d["tray"].items():
+            total = n + d["gallery_food"][food] + sum(me["food"][food] for me in d["players"])
+            assert total == g.components["food_per_kind"], f"{food} not conserved: {total}"
+            assert n >= 0 and all(me["food"][food] >= 0 for me in d["players"]), "negative food"
+        items: Counter[str] = Counter(d["box"]["items"])
+        for row in d["store"]:
+            for stack in row:
+                assert len(set(stack)) <= 1, f"a store slot mixes kinds: {stack}"
+                items.update(stack)
+        for ruin in d["ruins"].values():
+            items.update(ruin["items"])
+        for me in d["players"]:
+            items.update(k for k in me["pack"] if k not in g.artifact_ids)
+        items.update(f["kind"] for f in d["stack"] if f["k"] == "sell_cell")
+        for pool in ("common", "rare"):
+            items.update(d.get("pool", {}).get(pool, []))
+        expected = Counter({i["id"]: i["copies"] for i in g.pack.items})
+        assert items == expected, f"items not conserved: {items - expected} / {expected - items}"
+        arts: Counter[str] = Counter(d["artifacts"]) + Counter(d["box"]["artifacts"])
+        for me in d["players"]:
+            arts.update(k for k in me["pack"] if k in g.artifact_ids)
+            arts.update(me["gallery"])
+        assert arts == Counter(g.artifact_ids), "artifacts not conserved"
+        tents: Counter[str] = Counter(d["box"]["tents"]) + Counter(d["box"]["used_tents"])
+        for me in d["players"]:
+            tents.update(me["tents"])
+        tents.update(c["tent"] for c in d["camps"].values() if c is not None)
+        assert tents == Counter(t["bonus"] for t in g.pack.tents), "tents not conserved"
+        slots = g.components["character_board"]["backpack_slots"]
+        track = g.components["morality"]
+        for q, me in enumerate(d["players"]):
+            paws = me["paws"] + int(me["strong"]) + len(me["placed"])
+            assert paws == g.components["paws"], f"player {q} has {paws} paws"
+            assert sum(1 for _, strong in me["placed"] if strong) + me["strong"] == 1
+            assert slots_used(st, q) <= slots, f"player {q}'s backpack overflows"
+            assert track["min"] <= me["morality"] <= track["max"], "morality off the track"
+        if d["turn"] != self.last_turn:
+            if self.last_turn is not None:
+                me = d["players"][self.last_turn]
+                limit = g.components["hand_limit"]
+                assert len(me["hand"]) <= limit, f"player {self.last_turn} ended over the limit"
+                assert not me["pending"], "cards left aside after the turn"
+            self.last_turn = d["turn"]
+        if self.observations:
+            deeds = {c["id"] for c in g.pack.deeds}
+            for p in range(d["n"]):
+                seen = json.dumps(st.observation(p))
+                for q, me in enumerate(d["players"]):
+                    if q == p:
+                        continue
+                    hidden = list(me["hand"]) + list(me["pending"])
+                    hidden += [s[0] for s in me["story"] if not s[1] and s[0] in deeds]
+                    for cid in hidden:
+                        assert f'"{cid}"' not in seen, f"player {p} sees {cid} held by {q}"

@@ -1,0 +1,253 @@
+"""The Trial of the Forest's reference rules: readable pure Python, the executable specification.
+
+``TrialGame(pack, players)`` is the game (the content pack, ``docs/rules/trial.md``); its states
+follow the shared protocol (:mod:`solver.game`): decisions of one player, chance nodes with exact
+probabilities (setup, deck draws, dice), and a terminal state whose ``returns()`` give 1 to the
+winner after the tie-break (shared equally if still tied) and 0 to the others. Hidden information
+is explicit: ``observation(player)``, ``information_state_string(player)`` and
+``resample_hidden(player, rng)``.
+
+The rule sections live in their own modules, each registering the steps it needs
+(:mod:`.core`): :mod:`.setup`, :mod:`.turns` (turn, move, paw, hand limit, days), :mod:`.effects`
+(resolving cards: costs and the effect language), :mod:`.fights`, :mod:`.locations` and
+:mod:`.store`, :mod:`.expeditions`, :mod:`.camping`, :mod:`.scoring`, :mod:`.hidden`.
+
+>>> game = TrialGame(players=2)
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes())
+(True, 3)
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+from solver.errors import FormatError, IllegalActionError, OptionError
+from solver.game import CHANCE, TERMINAL
+from solver.games.trial import (  # noqa: F401  (importing registers the steps)
+    camping,
+    effects,
+    expeditions,
+    fights,
+    locations,
+    setup,
+    store,
+    turns,
+)
+from solver.games.trial.actions import Layout
+from solver.games.trial.board import Board
+from solver.games.trial.content import Pack, default_pack, load_pack
+from solver.games.trial.core import STEPS, Frame
+
+__all__ = ["TrialGame", "TrialState"]
+
+
+class TrialGame:
+    """The Trial for ``players`` adventurers (2–4) on a content pack (default: the shipped one).
+
+    >>> TrialGame(players=3).num_players()
+    3
+    """
+
+    name = "trial"
+    engine = "reference"
+
+    def __init__(self, pack: Pack | str | None = None, players: int = 4, **options: Any):
+        if options:
+            raise OptionError(f"unknown trial option(s): {', '.join(sorted(options))}")
+        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+            raise OptionError(f"the Trial is played by 2 to 4 players, not {players!r}")
+        if pack is None:
+            pack = default_pack()
+        elif not isinstance(pack, Pack):
+            pack = load_pack(pack)
+        self.pack = pack
+        self.players = players
+        self.board = Board(pack)
+        self.layout = Layout(pack)
+        self.components = pack.components
+        self.artifact_ids = {a["id"] for a in pack.artifacts}
+        self.deck_of: dict[str, str] = {c["id"]: "deeds" for c in pack.deeds}
+        self.deck_of.update({c["id"]: "encounters" for c in pack.encounters})
+        self.deck_of.update({c["id"]: f"exp:{c['area']}" for c in pack.expeditions})
+
+    def num_players(self) -> int:
+        return self.players
+
+    def num_distinct_actions(self) -> int:
+        return self.layout.size
+
+    def new_initial_state(self) -> TrialState:
+        return TrialState(self, setup.initial_data(self))
+
+    def state_from_json(self, text: str) -> TrialState:
+        """The state serialised by :meth:`TrialState.to_json`."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise FormatError("a JSON trial state", line=exc.lineno, column=exc.colno) from None
+        if not isinstance(data, dict) or data.get("game") != "trial" or "state" not in data:
+            raise FormatError("a trial state object with 'game': 'trial'", line=1, column=1)
+        if data["state"].get("n") != self.players:
+            raise FormatError(
+                f"a state for {self.players} players",
+                line=1,
+                column=1,
+                found=str(data["state"].get("n")),
+            )
+        return TrialState(self, data["state"])
+
+
+class TrialState:
+    """One position of the Trial (see the module docstring)."""
+
+    def __init__(self, game: TrialGame, data: dict[str, Any]):
+        self.g = game
+        self.L = game.layout
+        self.d = data
+        self._settle()
+
+    # -- the step machine ---------------------------------------------------------------------
+    def _top(self) -> Frame | None:
+        return self.d["stack"][-1] if self.d["stack"] else None
+
+    def _settle(self) -> None:
+        """Run automatic steps and drop steps with nothing to decide, until a decision, a chance
+        node or the end."""
+        while True:
+            frame = self._top()
+            if frame is None:
+                if not self.d["over"]:
+                    turns.next_turn(self)
+                    continue
+                return
+            handler = STEPS[frame["k"]]
+            if getattr(handler, "auto", False):
+                handler.run(self, frame)
+            elif getattr(handler, "chance", False):
+                if handler.outcomes(self, frame):
+                    return
+                self.d["stack"].pop()
+            else:
+                if handler.legal(self, frame):
+                    return
+                self.d["stack"].pop()
+
+    # -- protocol -----------------------------------------------------------------------------
+    def current_player(self) -> int:
+        frame = self._top()
+        if frame is None:
+            return TERMINAL
+        handler = STEPS[frame["k"]]
+        if getattr(handler, "chance", False):
+            return CHANCE
+        who = getattr(handler, "who", None)
+        return int(who(self, frame) if who else frame["p"])
+
+    def is_terminal(self) -> bool:
+        return self._top() is None
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def legal_actions(self) -> list[int]:
+        frame = self._top()
+        if frame is None:
+            return []
+        handler = STEPS[frame["k"]]
+        if getattr(handler, "chance", False):
+            return [a for a, _ in handler.outcomes(self, frame)]
+        return sorted(set(handler.legal(self, frame)))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        frame = self._top()
+        if frame is None or not getattr(STEPS[frame["k"]], "chance", False):
+            return []
+        return list(STEPS[frame["k"]].outcomes(self, frame))
+
+    def apply_action(self, action: int) -> None:
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalActionError(f"action {action!r} is not an action id (an integer)")
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(
+                f"action {action} ({self._label(action)}) is not legal here "
+                f"(step {self._step_name()}, legal: {', '.join(self._label(a) for a in legal)})"
+            )
+        frame = self._top()
+        assert frame is not None
+        STEPS[frame["k"]].apply(self, frame, action)
+        self._settle()
+
+    def _step_name(self) -> str:
+        frame = self._top()
+        return "over" if frame is None else str(frame["k"])
+
+    def _label(self, action: int) -> str:
+        try:
+            return self.L.label(action)
+        except ValueError:
+            return str(action)
+
+    def action_to_string(self, action: int) -> str:
+        """A readable label: what the action does at the current step."""
+        frame = self._top()
+        base = self._label(action)
+        if frame is None:
+            return base
+        describe = getattr(STEPS[frame["k"]], "describe", None)
+        text = describe(self, frame, action) if describe else None
+        return text or f"{frame['k']}: {base}"
+
+    def string_to_action(self, label: str) -> int:
+        for a in self.legal_actions():
+            if self.action_to_string(a) == label or self._label(a) == label:
+                return a
+        raise IllegalActionError(f"no legal action is labelled {label!r}")
+
+    def clone(self) -> TrialState:
+        twin = TrialState.__new__(TrialState)
+        twin.g, twin.L, twin.d = self.g, self.L, copy.deepcopy(self.d)
+        return twin
+
+    def returns(self) -> list[float]:
+        from solver.games.trial.scoring import winners
+
+        if not self.is_terminal():
+            return [0.0] * self.d["n"]
+        best = winners(self)
+        return [1.0 / len(best) if p in best else 0.0 for p in range(self.d["n"])]
+
+    def scores(self) -> list[int]:
+        """Every player's fame as it stands (final at the end)."""
+        from solver.games.trial.scoring import fame
+
+        return [fame(self, p)["total"] for p in range(self.d["n"])]
+
+    def to_json(self) -> str:
+        return json.dumps({"game": "trial", "state": self.d}, sort_keys=True)
+
+    def __str__(self) -> str:
+        from solver.games.trial.hidden import describe
+
+        return describe(self)
+
+    # -- hidden information -------------------------------------------------------------------
+    def observation(self, p: int) -> dict[str, Any]:
+        """What player ``p`` sees (their own hand and tents; every other hidden thing as counts)."""
+        from solver.games.trial.hidden import observation
+
+        return observation(self, p)
+
+    def information_state_string(self, p: int) -> str:
+        return json.dumps(self.observation(p), sort_keys=True)
+
+    def resample_hidden(self, p: int, rng: random.Random) -> TrialState:
+        """A copy with everything hidden from ``p`` redealt at random, consistent with what ``p``
+        sees (hands and face-down cards of others, deck contents, unseen tents and ruin items)."""
+        from solver.games.trial.hidden import resample
+
+        return resample(self, p, rng)

@@ -1,0 +1,118 @@
+"""Random self-play from many seeds, with every invariant checked after every action, and
+determinisations that never change what the observer sees."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver.game import CHANCE
+from solver.games.trial.invariants import Checker
+from solver.games.trial.rules import TrialGame, TrialState
+
+GAMES = {n: TrialGame(players=n) for n in (2, 3, 4)}
+
+
+def random_game(seed: int, players: int, check=None, every=None) -> TrialState:
+    """Play a whole game with uniform random decisions and exact chance sampling."""
+    rng = random.Random(seed)
+    state = GAMES[players].new_initial_state()
+    actions = 0
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            outcomes = state.chance_outcomes()
+            assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            legal = state.legal_actions()
+            assert legal == sorted(set(legal)) and legal
+            action = rng.choice(legal)
+        state.apply_action(action)
+        actions += 1
+        assert actions < 20_000, "a game that does not end"
+        if check is not None:
+            check(state)
+        if every is not None:
+            every(state, rng)
+    return state
+
+
+def _finished(state: TrialState) -> None:
+    returns = state.returns()
+    assert abs(sum(returns) - 1.0) < 1e-9 and all(r >= 0 for r in returns)
+    assert all(not me["tents"] and not me["paws"] and not me["strong"] for me in state.d["players"])
+    assert state.d["day"] == 4
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_games_keep_every_invariant(seed):
+    state = random_game(seed, 2 + seed % 3, check=Checker(observations=True))
+    _finished(state)
+
+
+@pytest.mark.parametrize("seed", range(12, 40))
+def test_random_games_keep_the_component_invariants(seed):
+    state = random_game(seed, 2 + seed % 3, check=Checker(observations=False))
+    _finished(state)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(40, 440))
+def test_many_random_games(seed):
+    state = random_game(seed, 2 + seed % 3, check=Checker(observations=seed % 4 == 0))
+    _finished(state)
+
+
+def _same_view(state: TrialState, rng: random.Random) -> None:
+    if rng.random() > 0.05:
+        return
+    for p in range(state.d["n"]):
+        twin = state.resample_hidden(p, rng)
+        assert twin.observation(p) == state.observation(p)
+        assert twin.information_state_string(p) == state.information_state_string(p)
+        assert twin.legal_actions() == state.legal_actions() or state.current_player() != p
+        Checker(observations=False)(twin)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_resample_hidden_never_changes_what_the_observer_sees(seed):
+    random_game(100 + seed, 2 + seed % 3, every=_same_view)
+
+
+def test_a_determinisation_changes_hidden_cards():
+    rng = random.Random(7)
+    state = GAMES[4].new_initial_state()
+    while state.d["day"] < 2 and not state.is_terminal():
+        if state.is_chance_node():
+            outs = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outs], [p for _, p in outs])[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    hands = [sorted(me["hand"]) for me in state.d["players"]]
+    changed = False
+    for k in range(5):
+        twin = state.resample_hidden(0, random.Random(k))
+        assert sorted(twin.d["players"][0]["hand"]) == hands[0]
+        changed |= any(sorted(twin.d["players"][q]["hand"]) != hands[q] for q in (1, 2, 3))
+    assert changed
+
+
+def test_json_round_trip_mid_game():
+    rng = random.Random(3)
+    game = GAMES[3]
+    state = game.new_initial_state()
+    for _ in range(300):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outs = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outs], [p for _, p in outs])[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    twin = game.state_from_json(state.to_json())
+    assert twin.to_json() == state.to_json()
+    assert twin.legal_actions() == state.legal_actions()
+    assert [state.action_to_string(a) for a in state.legal_actions()] == [
+        twin.action_to_string(a) for a in twin.legal_actions()
+    ]
