@@ -788,16 +788,19 @@ cdef class DogKernelGame:
 
     def state_from_json(self, text):
         """Read a state written by ``to_json`` (either engine's, for this game's forest)."""
-        from solver.games.dog.rules import _load_state_dict
+        from solver.games.dog.rules import parse_state_json
 
-        return self.state_from_dict(_load_state_dict(text))
+        self._check()
+        return self._state_from_fields(parse_state_json(self.forest, text))
 
     def state_from_dict(self, data):
         """A state from a dictionary as ``to_dict`` writes it (validated like the reference)."""
         from solver.games.dog.rules import _validated_fields
 
         self._check()
-        fields = _validated_fields(self.forest, data)
+        return self._state_from_fields(_validated_fields(self.forest, data))
+
+    def _state_from_fields(self, fields):
         cdef DogKernelState state = DogKernelState.__new__(DogKernelState)
         cdef DogState* s = &state.st
         cdef int w = self.data.width

@@ -4,10 +4,10 @@ An agent is a callable ``agent(state) -> action`` for decision nodes. Every game
 agents; a game adds its own through its spec (``GameSpec.agents``: the dog's ``greedy``).
 
 - ``random``: uniform among the legal actions (the library's SplitMix64, seeded).
-- ``mcts``: the strong configuration of MCTS with ``iterations`` simulations per decision (seeded
-  per decision): leaves valued by the game's heuristic where the state has one (compiled
-  kernels; c = 0.1, ``backup="max"``), else by one random rollout (c = 1.4, mean backup). This is
-  also what ``forest GAME best-move`` and ``solve`` use, so their numbers agree with ``play``.
+- ``mcts``: MCTS with ``iterations`` simulations per decision (seeded per decision) in the
+  strong configuration, :func:`solver.search.strong_mcts_options`: leaves valued by the game's
+  heuristic where the state has one (compiled kernels), else by a random rollout. ``forest GAME
+  best-move`` and ``solve`` search with the same options, so their numbers agree with ``play``.
 - ``exact``: the optimal policy of exact expectimax, solved once from the start.
 
 >>> import solver
@@ -26,38 +26,13 @@ from typing import Any
 
 from solver.errors import OptionError
 from solver.game import Game, State
-from solver.kernels import kernel_of
 from solver.rng import SplitMix64, check_seed, derive_seed
 from solver.spec import Agent
 
-__all__ = ["SHARED_AGENTS", "Agent", "agent_names", "make_agent", "strong_mcts_options"]
+__all__ = ["SHARED_AGENTS", "Agent", "agent_names", "make_agent", "random_agent"]
 
 SHARED_AGENTS = ("mcts", "exact", "random")
 """The agents every game gets."""
-
-
-def _has_heuristic(state: State) -> bool:
-    """Whether ``mcts(state, evaluator="heuristic")`` can run: a kernel with a heuristic."""
-    capsules = kernel_of(state)
-    if capsules is not None:
-        try:
-            from solver._ext import mcts as ext
-        except ImportError:
-            return False
-        return bool(ext.kernel_has_heuristic(capsules.handle))
-    return callable(getattr(state, "heuristic", None))
-
-
-def strong_mcts_options(state: State) -> dict[str, Any]:
-    """The MCTS configuration the ``mcts`` agent plays (and ``best-move`` shows) for ``state``.
-
-    With a heuristic (compiled kernels): the heuristic evaluator, its default c = 0.1 and
-    ``backup="max"`` (measured stronger, see ``docs/search.md``); without: one random rollout per
-    leaf, c = 1.4, mean backup.
-    """
-    if _has_heuristic(state):
-        return {"evaluator": "heuristic", "backup": "max"}
-    return {"evaluator": "rollout", "backup": "mean"}
 
 
 def agent_names(game_name: str) -> list[str]:
@@ -78,7 +53,7 @@ def random_agent(seed: int = 0) -> Agent:
 
 
 def _mcts_agent(seed: int, iterations: int) -> Agent:
-    from solver.search import mcts
+    from solver.search import mcts, strong_mcts_options
 
     counter = itertools.count()
 
@@ -90,7 +65,7 @@ def _mcts_agent(seed: int, iterations: int) -> Agent:
             state,
             iterations=iterations,
             seed=derive_seed(seed, next(counter)),
-            **strong_mcts_options(state),
+            options=strong_mcts_options(state),
         )
         return int(result.best_action)  # type: ignore[arg-type]
 

@@ -78,8 +78,7 @@ def _budget_message(exc: SearchBudgetError, memory_mb: float) -> OptionError:
 
 # -- searching -----------------------------------------------------------------------------------
 def _search(state: Any, args: argparse.Namespace) -> Any:
-    from solver.agents import strong_mcts_options
-    from solver.search import best_move
+    from solver.search import best_move, strong_mcts_options
 
     if args.exact:
         try:
@@ -87,7 +86,7 @@ def _search(state: Any, args: argparse.Namespace) -> Any:
         except SearchBudgetError as exc:
             raise _budget_message(exc, args.memory_mb) from None
     return best_move(
-        state, iterations=args.iterations, seed=args.seed, **strong_mcts_options(state)
+        state, iterations=args.iterations, seed=args.seed, options=strong_mcts_options(state)
     )
 
 
@@ -273,14 +272,14 @@ def _play(spec: GameSpec, args: argparse.Namespace) -> int:
     game = opened.game
     players = game.num_players()
     names = _agent_list(given, players)
-    agents = [
-        make_agent(
-            name, game, seed=derive_seed(args.seed, seat), iterations=args.iterations,
-            memory_mb=args.memory_mb,
-        )
-        for seat, name in enumerate(names)
-    ]  # fmt: skip
     try:
+        agents = [
+            make_agent(
+                name, game, seed=derive_seed(args.seed, seat), iterations=args.iterations,
+                memory_mb=args.memory_mb,
+            )
+            for seat, name in enumerate(names)
+        ]  # fmt: skip
         match = play_match(
             game, names, agents, games=args.games, seed=args.seed, scores=spec.scores,
             progress=progress_line("played", args.games),

@@ -90,6 +90,13 @@ def names(game: str = "dog") -> list[str]:
 
 
 def _unknown(name: str) -> OptionError:
+    first = name.partition("/")[0]
+    if first in _extensions() and not _NAME.fullmatch(name):
+        return OptionError(
+            f"{name!r} is neither a file nor a puzzle name: a puzzle is {first}/NAME, NAME made "
+            "of letters, digits, '-', '_' and '.' (no '/'); `forest "
+            f"{first} list` shows them"
+        )
     game, _, stem = name.rpartition("/")
     game = game or "dog"
     extensions = _extensions()

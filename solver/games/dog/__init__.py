@@ -30,6 +30,11 @@ def resolve_forest(forest: Any) -> Forest:
         raise OptionError("the dog game needs a forest: a Forest, a .forest path or 'dog/NAME'")
     if isinstance(forest, (str, os.PathLike)):
         text = os.fspath(forest)
+        if "\n" in text:
+            raise OptionError(
+                "forest= holds text with line breaks: give a .forest path, a puzzle name or a "
+                "Forest (solver.games.dog.format.parse_forest reads a sheet's text)"
+            )
         if isinstance(forest, str) and text.startswith("dog/") and not Path(text).exists():
             from solver import puzzles
 

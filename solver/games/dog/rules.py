@@ -168,8 +168,12 @@ class DogGame:
         return 3
 
     def state_from_json(self, text: str) -> DogState:
-        """Read a state written by :meth:`DogState.to_json` (for this game's forest)."""
-        return DogState.from_dict(self, _load_state_dict(text))
+        """Read a state written by :meth:`DogState.to_json` (for this game's forest).
+
+        A field that breaks the rules' invariants is a :class:`FormatError` at that field's
+        position in ``text``, naming it.
+        """
+        return DogState._from_fields(self, parse_state_json(self.forest, text))
 
     def __repr__(self) -> str:
         return f"DogGame(forest={self.forest.name or '<unnamed>'!r}, engine='reference')"
@@ -341,7 +345,10 @@ class DogState:
 
     @classmethod
     def from_dict(cls, game: DogGame, data: dict[str, Any]) -> DogState:
-        fields = _validated_fields(game.forest, data)
+        return cls._from_fields(game, _validated_fields(game.forest, data))
+
+    @classmethod
+    def _from_fields(cls, game: DogGame, fields: dict[str, Any]) -> DogState:
         state = cls(game, _blank=True)
         state.pos = fields["pos"]
         state.last_left = fields["last_left"]
@@ -615,15 +622,50 @@ def _load_state_dict(text: str) -> dict[str, Any]:
         ) from None
     except TypeError:
         raise FormatError("a JSON string", line=1, column=1, found=type(text).__name__) from None
+    except RecursionError:
+        raise FormatError("a dog state", line=1, column=1, found="JSON nested too deeply") from None
     if not isinstance(data, dict):
         raise FormatError("a JSON object", line=1, column=1, found=type(data).__name__)
     return data
 
 
+class _StateFieldError(FormatError):
+    """A state field breaking an invariant; :func:`parse_state_json` moves it to its place."""
+
+    def __init__(self, field: str, expected: str, found: Any) -> None:
+        super().__init__(
+            f"state field {field!r} to be {expected}", line=1, column=1, found=repr(found)
+        )
+        self.field = field
+
+
 def _state_error(field: str, expected: str, found: Any) -> FormatError:
-    return FormatError(
-        f"state field {field!r} to be {expected}", line=1, column=1, found=repr(found)
-    )
+    return _StateFieldError(field, expected, found)
+
+
+def _field_position(text: str, field: str) -> tuple[int, int]:
+    """The line and column of ``"field"`` as a key in ``text`` (1, 1 if not found)."""
+    at = text.find(json.dumps(field) + ":")
+    if at < 0:
+        at = text.find(json.dumps(field))
+    if at < 0:
+        return 1, 1
+    line = text.count("\n", 0, at) + 1
+    return line, at - (text.rfind("\n", 0, at) + 1) + 1
+
+
+def parse_state_json(forest: Forest, text: str) -> dict[str, Any]:
+    """A state's JSON read and checked against the rules' invariants (both engines use it).
+
+    Returns the validated fields; a bad field is a :class:`FormatError` at the line and column of
+    its key in ``text``, naming the field.
+    """
+    data = _load_state_dict(text)
+    try:
+        return _validated_fields(forest, data)
+    except _StateFieldError as exc:
+        line, column = _field_position(text, exc.field)
+        raise FormatError(exc.expected, line=line, column=column, found=exc.found) from None
 
 
 def _validated_fields(forest: Forest, data: dict[str, Any]) -> dict[str, Any]:
@@ -635,6 +677,9 @@ def _validated_fields(forest: Forest, data: dict[str, Any]) -> dict[str, Any]:
     missing = sorted(names - set(data))
     if missing:
         raise FormatError("a dog state with every field", line=1, column=1, found=f"no {missing}")
+    unknown = sorted(str(key) for key in set(data) - names)
+    if unknown:
+        raise _state_error(unknown[0], "absent: a dog state has no such field", data[unknown[0]])
 
     def integer(field: str, low: int, high: int) -> int:
         value = data[field]
@@ -696,8 +741,29 @@ def _validated_fields(forest: Forest, data: dict[str, Any]) -> dict[str, Any]:
         raise _state_error("marked", "cells other than the human's", list(forest.human))
     if forest.terrain(out["pos"]) == Terrain.TREE:
         raise _state_error("pos", "a cell that is not a tree", list(out["pos"]))
+    for c in out["marked"]:
+        if forest.terrain(c) == Terrain.TREE:
+            raise _state_error("marked", "passable cells only (not a tree)", list(c))
+    on_human = out["pos"] == forest.human
+    if on_human != (phase == Phase.OVER and out["won"]):
+        if on_human:
+            raise _state_error("pos", "the human's cell only in a won game", list(out["pos"]))
+        raise _state_error("outcome", "a win only with the dog on the human's cell", outcome)
+    if not on_human and out["pos"] not in out["marked"]:
+        raise _state_error(
+            "marked", "the dog's cell (every entered cell is marked)", data["marked"]
+        )
     _check_phase_fields(forest, out)
+    _check_has_moves(forest, out)
     return out
+
+
+def _check_has_moves(forest: Forest, fields: dict[str, Any]) -> None:
+    """A decision node must offer a move (the rules never reach one without)."""
+    state = DogState._from_fields(DogGame(forest), fields)
+    if not state.is_terminal() and not state.is_chance_node() and not state.legal_actions():
+        raise _state_error("phase", "a node with a legal action (no move is possible here)",
+                           PHASE_NAMES[fields["phase"]])  # fmt: skip
 
 
 def _check_phase_fields(forest: Forest, out: dict[str, Any]) -> None:
