@@ -72,7 +72,7 @@ def finish(st: TrialState, p: int, space: str, resource: bool = True) -> None:
     st.d["stack"] = [f for f in st.d["stack"] if not (f["k"] == "advance" and f["p"] == p)]
     turn = find(st, "turn")
     if turn is not None and turn["p"] == p:
-        turn["end"] = True
+        turn["end"] = turn["acted"]  # a finish during a move (Cartographer) leaves the paw to do
 
 
 def push_advance(st: TrialState, p: int, line: str, steps: int = 1) -> None:

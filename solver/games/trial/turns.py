@@ -132,7 +132,6 @@ class Turn:
         me = player(st, p)
         if f["end"] and f["acted"]:
             return [L.END_TURN]
-        f["end"] = False
         acts: list[int] = []
         if f["acted"]:
             acts.append(L.END_TURN)

@@ -1,0 +1,652 @@
+"""One test per rule section, with expectations derived by hand from the rulebook.
+
+Positions are set up by playing the set-up with fixed chance outcomes, then arranging the pieces,
+cards and tokens a test needs (cards are moved, never copied, so every card still lies once).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.errors import IllegalActionError
+from solver.games.trial.rules import TrialGame, TrialState
+from solver.games.trial.scoring import fame, winners
+
+GAME = {n: TrialGame(players=n) for n in (2, 3, 4)}
+PACK = GAME[2].pack
+# the die's distinct faces, in pack order: the winning symbol (0 strength), 1, 2, 3
+WIN, ONE, TWO, THREE = 0, 1, 2, 3
+
+
+def ready(players: int = 2) -> TrialState:
+    """The first decision of the game: set-up with the first outcome of every chance node, every
+    piece on start-1."""
+    st = GAME[players].new_initial_state()
+    while st.d["turn"] is None:
+        st.apply_action(
+            st.chance_outcomes()[0][0] if st.is_chance_node() else st.legal_actions()[0]
+        )
+    return st
+
+
+def cid(name: str) -> str:
+    return next(c["id"] for c in PACK.cards.values() if c["name"] == name)
+
+
+def take(st: TrialState, card: str) -> str:
+    """Remove ``card`` from wherever it lies."""
+    d = st.d
+    for me in d["players"]:
+        for key in ("hand", "pending"):
+            if card in me[key]:
+                me[key].remove(card)
+                return card
+    for deck in d["decks"].values():
+        for layer in deck["layers"]:
+            if card in layer:
+                layer.remove(card)
+                return card
+        if card in deck["discard"]:
+            deck["discard"].remove(card)
+            return card
+    if card in d["row"]:
+        d["row"][d["row"].index(card)] = None
+        return card
+    raise AssertionError(card)
+
+
+def set_hand(st: TrialState, p: int, *names: str) -> None:
+    me = st.d["players"][p]
+    for card in me["hand"]:
+        st.d["decks"][st.g.deck_of[card]]["layers"][0].append(card)
+    me["hand"] = [take(st, cid(n)) for n in names]
+
+
+def set_row(st: TrialState, slot: int, name: str) -> None:
+    old = st.d["row"][slot]
+    if old is not None:
+        st.d["decks"]["encounters"]["layers"][0].append(old)
+        st.d["row"][slot] = None
+    st.d["row"][slot] = take(st, cid(name))
+
+
+def to_story(st: TrialState, p: int, name: str, faceup: bool = True) -> None:
+    from solver.games.trial.core import column_of
+
+    card = take(st, cid(name))
+    st.d["players"][p]["story"].append([card, faceup, column_of(st, card)])
+
+
+def give_item(st: TrialState, p: int, kind: str) -> None:
+    """Move one ``kind`` from the store (or a ruins) into ``p``'s backpack."""
+    for row in st.d["store"]:
+        for stack in row:
+            if stack and stack[0] == kind:
+                stack.pop()
+                st.d["players"][p]["pack"].append(kind)
+                return
+    for ruin in st.d["ruins"].values():
+        if kind in ruin["items"]:
+            ruin["items"].remove(kind)
+            st.d["players"][p]["pack"].append(kind)
+            return
+    if kind in st.d["artifacts"]:
+        st.d["artifacts"].remove(kind)
+        st.d["players"][p]["pack"].append(kind)
+        return
+    raise AssertionError(kind)
+
+
+def set_food(st: TrialState, p: int, **food: int) -> None:
+    me = st.d["players"][p]
+    for f in me["food"]:
+        st.d["tray"][f] += me["food"][f]
+        me["food"][f] = 0
+    for f, n in food.items():
+        st.d["tray"][f] -= n
+        me["food"][f] = n
+
+
+def act(st: TrialState, label: str) -> None:
+    st.apply_action(st.string_to_action(label))
+
+
+def labels(st: TrialState) -> list[str]:
+    return [st.action_to_string(a) for a in st.legal_actions()]
+
+
+def die(st: TrialState, face: int) -> None:
+    assert st.is_chance_node() and st._top()["k"] == "die"
+    st.apply_action(st.L.DIE + face)
+
+
+# -- turns -------------------------------------------------------------------------------------
+def test_a_turn_needs_its_paw_and_allows_one_deed_and_one_move():
+    st = ready()
+    assert "turn: end turn" not in labels(st)  # the paw token is obligatory
+    act(st, "turn: move")
+    act(st, "stay")
+    assert "turn: move" not in labels(st)  # one move per turn
+    act(st, "turn: paw: help")
+    act(st, "help: gain acorn")
+    assert st.d["players"][0]["food"]["acorn"] == 2 and st.d["players"][0]["paws"] == 2
+    assert not any(lab.startswith("turn: paw") for lab in labels(st))
+    act(st, "turn: end turn")
+    assert st.current_player() == 1
+
+
+def test_cards_gained_mid_turn_wait_and_the_hand_is_cut_to_seven():
+    st = ready()
+    me = st.d["players"][0]
+    assert len(me["hand"]) == 5
+    act(st, "turn: paw: help")
+    act(st, "help: draw a deed card")
+    st.apply_action(st.chance_outcomes()[0][0])
+    assert len(me["hand"]) == 5 and len(me["pending"]) == 1
+    assert st.legal_actions().count(st.L.card(me["pending"][0])) == 0  # not usable this turn
+    me["hand"] += [take(st, cid("Market Day")), take(st, cid("Haggler"))]
+    act(st, "turn: end turn")  # 7 + 1 aside = 8: one card must go
+    assert st._top()["k"] == "hand_limit" and st.current_player() == 0
+    st.apply_action(st.legal_actions()[0])
+    assert len(me["hand"]) == 7 and not me["pending"] and st.current_player() == 1
+
+
+# -- movement ----------------------------------------------------------------------------------
+def test_movement_counts_backpack_slots_tunnels_and_discarded_cards():
+    st = ready()
+    me = st.d["players"][0]
+    me["pos"] = "lookout-1"
+    act(st, "turn: move")
+    # 1 on the board + 2 uncovered backpack slots; lookout-1 has a printed tunnel to lookout-3
+    assert st._top()["base"] == 3
+    dests = {lab for lab in labels(st) if lab.startswith("move to")}
+    assert "move to lookout-3" in dests and "move to camp-5" in dests  # tunnel, then one step
+    assert "move to store-3" not in dests  # 5 steps away even through the tunnels
+    act(st, "stay")
+    st2 = ready()
+    m2 = st2.d["players"][0]
+    give_item(st2, 0, "sword")
+    give_item(st2, 0, "bow")  # 4 slots used: one movement slot covered
+    set_hand(st2, 0, "Market Day")  # enhancement: 2 movement
+    act(st2, "turn: move")
+    assert st2._top()["base"] == 2
+    act(st2, "discard Market Day for movement")
+    assert st2._top()["base"] + st2._top()["extra"] == 4
+    assert m2["hand"] == [] and "move to grove-2" in labels(st2)
+
+
+def test_an_expedition_start_ends_the_move_and_a_finished_area_is_closed():
+    st = ready()
+    me = st.d["players"][0]
+    me["pos"] = "path-06"  # next to exit-frosty
+    act(st, "turn: move")
+    assert "move to frosty-0" in labels(st) and "move to frosty-1" not in labels(st)
+    me["flags"]["frosty"] = "frosty-2"
+    assert "move to frosty-0" not in labels(st)
+
+
+# -- fights ------------------------------------------------------------------------------------
+def _knight_fight(face: int) -> TrialState:
+    st = ready()
+    set_row(st, 0, "Knight")
+    give_item(st, 0, "axe")
+    set_hand(st, 0, "Delver")  # enhancement: 2 strength
+    act(st, "turn: paw: encounter 1")
+    act(st, "fight with axe")
+    die(st, face)  # the Knight: 3 + one die
+    act(st, "play Delver face down")
+    act(st, "fight_cards: done")
+    return st
+
+
+def test_a_tie_goes_to_the_defender_and_the_loser_takes_back_its_cards():
+    st = _knight_fight(TWO)  # Knight 3 + 2 = 5; adventurer 1 (board) + 2 (axe) + 2 (card) = 5
+    me = st.d["players"][0]
+    assert me["story"] == [] and me["morality"] == 0
+    assert me["hand"] == [cid("Delver")]
+    assert cid("Knight") in st.d["decks"]["encounters"]["layers"][-1]  # discarded under the deck
+
+
+def test_a_won_fight_puts_the_card_in_the_story_and_the_winner_discards():
+    st = _knight_fight(ONE)  # Knight 4 < adventurer 5
+    me = st.d["players"][0]
+    assert me["story"] == [[cid("Knight"), True, "fighting"]]
+    assert me["morality"] == 1  # the Knight's evil symbol
+    assert me["hand"] == [] and st.d["decks"]["deeds"]["discard"][-1] == cid("Delver")
+
+
+def test_the_bow_wins_at_once_on_the_winning_symbol():
+    st = ready()
+    set_row(st, 0, "Swordmaster")
+    give_item(st, 0, "bow")
+    act(st, "turn: paw: encounter 1")
+    act(st, "fight with bow")
+    die(st, WIN)
+    assert not st.is_chance_node() or st._top()["k"] == "draw"  # no more dice: the fight is over
+    assert st.d["players"][0]["story"] == [[cid("Swordmaster"), True, "fighting"]]
+
+
+def test_a_missed_bow_roll_fights_on_and_a_lost_swordmaster_goes_face_down():
+    st = ready()
+    set_row(st, 0, "Swordmaster")
+    give_item(st, 0, "bow")
+    set_hand(st, 0)
+    act(st, "turn: paw: encounter 1")
+    act(st, "fight with bow")
+    die(st, THREE)  # not the winning symbol: the fight goes on, the bow adds no strength
+    die(st, ONE)  # Swordmaster 6 + 1 = 7 against 1
+    act(st, "fight_cards: done")
+    assert st.d["players"][0]["story"] == [[cid("Swordmaster"), False, "fighting"]]
+    assert fame(st, 0)["story"] == 0
+
+
+def test_the_shield_takes_one_die_from_a_foe():
+    rolled = {}
+    for shield in (False, True):
+        st = ready()
+        set_row(st, 0, "Bandits")
+        if shield:
+            give_item(st, 0, "shield")
+        act(st, "turn: paw: encounter 1")
+        count = 0
+        while st.is_chance_node() and st._top()["k"] == "die":
+            die(st, ONE)
+            count += 1
+        rolled[shield] = count
+        # Bandits: 1 per die (2 or 3) against the adventurer's 1 + nothing: a loss, discarded
+        assert st.d["players"][0]["story"] == []
+    assert rolled == {False: 3, True: 2}
+
+
+def test_a_duel_is_won_by_the_defender_on_a_tie_and_the_winner_takes_the_card():
+    st = ready()
+    mary, mark = st.d["players"]
+    set_hand(st, 0, "Duel", "Delver", "Cave-in")
+    set_hand(st, 1, "Postal Service")
+    set_food(st, 0, acorn=2)
+    set_food(st, 1, mushroom=1)
+    act(st, "play Duel")
+    act(st, "pay with acorn")
+    # Mary: 1 (board) + 2 (Delver) = 3; Mark: 1 + 2 (Postal Service) = 3: a tie
+    act(st, "play Delver face down")
+    act(st, "fight_cards: done")
+    assert st.current_player() == 1 and st.observation(1)["stack"][-2]["held"][0] == 1
+    act(st, "play Postal Service face down")
+    act(st, "fight_cards: done")
+    assert sorted(mary["hand"]) == sorted([cid("Delver"), cid("Cave-in")])
+    assert st.d["decks"]["deeds"]["discard"][-1] == cid("Postal Service")
+    # the stake: the loser gives the winner a food of her choice; then the winner's story
+    act(st, "give acorn to player 1")
+    assert mark["food"]["acorn"] == 1 and mary["food"]["acorn"] == 0
+    assert mark["story"] == [[cid("Duel"), True, "fighting"]] and mary["story"] == []
+
+
+# -- store ---------------------------------------------------------------------------------------
+def _at_store(strong: bool = False) -> TrialState:
+    st = ready()
+    st.d["players"][0]["pos"] = "store-1"
+    st.d["tiles"]["store-1"] = ["store-swap", False]
+    act(st, f"turn: {'strong ' if strong else ''}paw: location")
+    return st
+
+
+def test_buying_costs_column_plus_row_and_a_tea_leaf_stands_in():
+    st = _at_store()
+    store = st.d["store"]
+    store[0][0], store[0][1] = ["shovel"] * 2, ["kettle"] * 2  # row 0: any food; acorn / mushroom
+    set_food(st, 0, tea=1, raspberry=1)
+    act(st, "buy shovel")  # 1 acorn + any food: the tea leaf pays the acorn
+    assert labels(st) == ["pay with tea"]  # the raspberry cannot stand in for an acorn
+    act(st, "pay with tea")
+    assert labels(st) == ["pay with raspberry"]
+    act(st, "pay with raspberry")
+    me = st.d["players"][0]
+    assert me["pack"] == ["shovel"] and not any(me["food"].values())
+    assert "sell shovel" not in labels(st)  # not sold on the visit it was bought
+
+
+def test_selling_to_an_empty_slot_pays_its_symbols_and_the_gallery_takes_artifacts():
+    st = _at_store()
+    store = st.d["store"]
+    for row in store:
+        for c, stack in enumerate(row):
+            if stack and stack[0] == "kettle":
+                row[c] = []
+    store[0][1] = []
+    give_item(st, 0, "kettle")
+    set_food(st, 0)
+    act(st, "sell kettle")
+    assert st._top()["k"] == "sell_cell"
+    act(st, "cell 1,2")  # mushroom column, any-food row
+    act(st, "gain acorn")
+    me = st.d["players"][0]
+    assert me["food"] == {"raspberry": 0, "acorn": 1, "mushroom": 1, "tea": 0}
+    assert "buy kettle" not in labels(st)  # not bought back on the visit it was sold
+    me["pack"].append(st.d["artifacts"].pop(st.d["artifacts"].index("yeti-horn")))
+    act(st, "leave yeti-horn in the gallery")  # a large artifact: a tea leaf
+    assert me["food"]["tea"] == 1 and me["gallery"] == ["yeti-horn"]
+    assert fame(st, 0)["gallery"] == 4
+
+
+def test_trading_bonuses_as_in_the_rulebooks_example():
+    st = _at_store()
+    me = st.d["players"][0]
+    to_story(st, 0, "Haggler")  # 2 trading symbols + 1 on the board = 3
+    set_hand(st, 0, "Bandits")  # enhancement: 2 trading symbols
+    act(st, "finish trading (then the trading bonus)")
+    act(st, "discard Bandits (trade)")
+    act(st, "store: done")
+    assert st._top()["points"] == 5
+    assert labels(st) == [
+        "no more bonuses (5 symbols unused)",
+        "trading bonus: card for 2 symbols",
+        "trading bonus: food for 3 symbols",
+        "trading bonus: tea for 4 symbols",
+    ]
+    act(st, "trading bonus: card for 2 symbols")
+    st.apply_action(st.chance_outcomes()[0][0])
+    act(st, "trading bonus: food for 3 symbols")
+    act(st, "gain raspberry")
+    assert labels(st) == ["no more bonuses (0 symbols unused)"]
+    act(st, "no more bonuses (0 symbols unused)")
+    assert st._top()["k"] == "turn" and len(me["pending"]) == 1
+
+
+def test_the_strong_paw_pays_with_cards_and_a_ruined_store_sells_once():
+    st = _at_store(strong=True)
+    set_food(st, 0)
+    set_hand(st, 0, "Market Day", "Haggler")
+    assert "buy " + st.d["store"][0][0][0] in labels(st)
+    st2 = ready()
+    st2.d["players"][0]["pos"] = "store-1"
+    st2.d["tiles"]["store-1"] = ["store-tea", True]
+    give_item(st2, 0, "rope")
+    set_food(st2, 0)
+    act(st2, "turn: paw: location")
+    assert labels(st2) == ["ruined_store: done", "ruined_store: give up rope"]
+    act(st2, "ruined_store: give up rope")
+    assert st2.d["players"][0]["food"]["tea"] == 2 and st2._top()["k"] == "turn"
+
+
+# -- locations ---------------------------------------------------------------------------------
+def test_a_grove_with_the_strong_paw_story_symbols_and_an_enhancement():
+    st = ready()
+    me = st.d["players"][0]
+    me["pos"] = "grove-1"
+    st.d["tiles"]["grove-1"] = ["grove-acorn", False]
+    to_story(st, 0, "Forager")  # grove bonus: an acorn
+    berry = next(c["name"] for c in PACK.deeds if c["enhance"] == {"raspberry": 1})
+    set_hand(st, 0, berry)
+    set_food(st, 0)
+    act(st, "turn: strong paw: location")
+    act(st, f"discard {berry} (food)")
+    act(st, "grove: done")
+    assert me["food"] == {"raspberry": 1, "acorn": 2, "mushroom": 0, "tea": 1}
+    assert "turn: paw: location" not in labels(st)  # one token per player per location
+
+
+def test_a_ruined_grove_swaps_its_food_for_tea_and_ignores_the_strong_paw():
+    st = ready()
+    me = st.d["players"][0]
+    me["pos"] = "grove-1"
+    st.d["tiles"]["grove-1"] = ["grove-acorn", True]
+    set_food(st, 0, acorn=1)
+    act(st, "turn: strong paw: location")
+    act(st, "exchange: yes")
+    assert me["food"] == {"raspberry": 0, "acorn": 0, "mushroom": 0, "tea": 1}
+
+
+def test_lookout_towers_and_their_ruined_side():
+    st = ready()
+    me = st.d["players"][0]
+    me["pos"] = "lookout-1"
+    st.d["tiles"]["lookout-1"] = ["lookout-1", False]
+    to_story(st, 0, "Watchman")  # +1 card at lookouts
+    act(st, "turn: strong paw: location")
+    act(st, "lookout: done")
+    draws = 0
+    while st.is_chance_node():
+        st.apply_action(st.chance_outcomes()[0][0])
+        draws += 1
+    assert draws == 5 and len(me["pending"]) == 5  # 2 + 2 (strong) + 1 (story)
+    st2 = ready()
+    m2 = st2.d["players"][0]
+    m2["pos"] = "lookout-1"
+    st2.d["tiles"]["lookout-1"] = ["lookout-1", True]
+    pile = st2.d["decks"]["deeds"]["discard"]
+    pile += [take(st2, cid("Haggler")), take(st2, cid("Caravan")), take(st2, cid("Tinker"))]
+    act(st2, "turn: paw: location")
+    act(st2, f"from_discard: {cid('Caravan')}")
+    act(st2, f"from_discard: {cid('Tinker')}")
+    assert m2["pending"] == [cid("Caravan"), cid("Tinker")] and pile == [cid("Haggler")]
+
+
+def test_ruins_sell_an_item_for_food_and_a_second_for_tea_with_the_strong_paw():
+    st = ready()
+    me = st.d["players"][0]
+    me["pos"] = "ruins-1"
+    st.d["tiles"]["ruins-1"] = ["ruins-store", False]
+    st.d["ruins"]["ruins-1"]["items"] = ["axe", "rope", "wings"]
+    set_food(st, 0, mushroom=1, tea=1)
+    assert st.observation(1)["ruins"]["ruins-1"] == 3  # face down for the others
+    act(st, "turn: strong paw: location")
+    assert st.observation(0)["ruins"]["ruins-1"] == ["axe", "rope", "wings"]
+    act(st, "take wings from the ruins for a food")
+    act(st, "pay with mushroom")
+    act(st, "take axe from the ruins for a tea leaf")
+    act(st, "pay with tea")
+    assert sorted(me["pack"]) == ["axe", "wings"] and not any(me["food"].values())
+    assert st.d["ruins"]["ruins-1"]["items"] == ["rope"]
+
+
+def test_restoring_ruins_sends_their_items_to_the_store_and_opens_the_restored_side():
+    st = ready()
+    me = st.d["players"][0]
+    me["pos"] = "ruins-1"
+    st.d["tiles"]["ruins-1"] = ["ruins-grove", False]
+    st.d["ruins"]["ruins-1"]["items"] = ["rope"]
+    give_item(st, 0, "axe")
+    set_food(st, 0, acorn=1)
+    set_hand(st, 0, "Restorer")
+    act(st, "play Restorer")
+    act(st, "pay with axe")
+    act(st, "pay with acorn")
+    assert st.d["tiles"]["ruins-1"] == ["ruins-grove", True]
+    assert st.d["ruins"]["ruins-1"]["items"] == [] and any(
+        "rope" in stack for row in st.d["store"] for stack in row
+    )
+    act(st, "turn: strong paw: location")  # restored grove: 1 tea + 1 (strong)
+    act(st, "grove: done")
+    assert me["food"]["tea"] == 2
+
+
+# -- expeditions -------------------------------------------------------------------------------
+def test_frosty_hill_paid_paths_finishing_and_the_flag():
+    st = ready()
+    me = st.d["players"][0]
+    me["pos"] = "frosty-0"
+    deck = st.d["decks"]["exp:frosty"]
+    deck["top"] = {"card": take(st, cid("Mountain Goat")), "viewers": []}
+    set_food(st, 0, acorn=1, mushroom=1)
+    assert labels(st) == [
+        "turn: leave expedition",
+        "turn: paw: expedition",
+        "turn: strong paw: expedition",
+    ]
+    act(st, "turn: paw: expedition")
+    assert st.chance_outcomes() == [(st.L.card(cid("Mountain Goat")), 1.0)]  # the known top
+    st.apply_action(st.L.card(cid("Mountain Goat")))
+    assert labels(st) == ["advance to frosty-1", "advance to frosty-2"]
+    act(st, "advance to frosty-2")  # the shortcut: 2 food
+    act(st, "pay with acorn")
+    act(st, "pay with mushroom")
+    act(st, "finish on frosty-2 (1 fame)")
+    assert me["flags"]["frosty"] == "frosty-2" and me["pos"] == "exit-frosty"
+    assert labels(st) == ["turn: end turn"]  # finishing ends the turn
+    assert me["story"] == [[cid("Mountain Goat"), True, "pioneering"]]
+    assert deck["top"] is None and len(deck["layers"][0]) == 11
+
+
+def test_dark_caverns_lines_and_an_exhausted_deck():
+    st = ready()
+    me = st.d["players"][0]
+    me["pos"] = "caverns-0"
+    deck = st.d["decks"]["exp:caverns"]
+    deck["top"] = {"card": take(st, cid("Echoes")), "viewers": []}
+    act(st, "turn: paw: expedition")
+    st.apply_action(st.chance_outcomes()[0][0])
+    act(st, "choose: listen (good)")
+    assert labels(st) == ["advance to caverns-1a"]  # the dotted line only
+    act(st, "advance to caverns-1a")
+    assert me["morality"] == -1
+    st2 = ready()
+    m2 = st2.d["players"][0]
+    m2["pos"] = "swamps-0"
+    st2.d["decks"]["exp:swamps"]["layers"] = []
+    for c in PACK.expeditions:
+        if c["area"] == "swamps":
+            st2.d["decks"]["exp:swamps"]["discard"] = []
+    set_food(st2, 0, raspberry=2)
+    act(st2, "turn: paw: expedition")
+    act(st2, "exhausted: yes")
+    act(st2, "pay with raspberry")
+    act(st2, "pay with raspberry")
+    act(st2, "advance to swamps-1a")
+    assert m2["pos"] == "swamps-1a" and not any(m2["food"].values())
+
+
+def test_leaving_an_expedition_returns_to_the_exit_without_a_flag():
+    st = ready()
+    me = st.d["players"][0]
+    me["pos"] = "swamps-2"
+    act(st, "turn: leave expedition")
+    assert me["pos"] == "exit-swamps" and me["flags"]["swamps"] is None
+    assert "turn: leave expedition" not in labels(st)
+
+
+# -- camping -----------------------------------------------------------------------------------
+def test_camping_takes_the_campsite_and_tent_bonuses_and_returns_the_paws():
+    st = ready()
+    me = st.d["players"][0]
+    me["paws"], me["strong"] = 0, False
+    me["placed"] = [["help", False]] * 3 + [["help", True]]
+    me["pos"] = "camp-3"  # bonus: a tea leaf
+    st.d["camps"]["camp-3"] = {"tent": "strength", "owner": 1}
+    set_food(st, 0)
+    me["tents"] = ["none", "acorn"]
+    assert "turn: camp" in labels(st) and not any("paw" in lab for lab in labels(st))
+    act(st, "turn: camp")
+    act(st, "leave your tent acorn at camp-3")
+    assert me["food"]["tea"] == 1 and me["onetime"]["strength"] == 1
+    assert st.d["camps"]["camp-3"] == {"tent": "acorn", "owner": 0}
+    assert me["paws"] == 3 and me["strong"] and me["placed"] == [] and me["camped"]
+    assert labels(st) == ["turn: end turn"]
+    assert st.observation(1)["camps"]["camp-3"] == "face down"
+
+
+def test_camping_on_an_expedition_uses_the_universal_campsite():
+    st = ready()
+    me = st.d["players"][0]
+    me["paws"], me["strong"] = 0, False
+    me["placed"] = [["help", False]] * 3 + [["help", True]]
+    me["pos"] = "swamps-1a"
+    act(st, "turn: camp")
+    assert labels(st) == [
+        "camp bonus: raspberry",
+        "camp bonus: acorn",
+        "camp bonus: mushroom",
+        "camp bonus: a deed card",
+    ]
+    act(st, "camp bonus: mushroom")
+    st.apply_action(st.legal_actions()[0])
+    assert st.d["camps"]["universal"]["owner"] == 0 and me["pos"] == "swamps-1a"
+
+
+# -- legendary tokens, morality, scoring -------------------------------------------------------
+def test_the_first_to_five_cards_in_a_column_takes_the_legendary_token():
+    from solver.games.trial.core import add_to_story
+
+    st = ready()
+    for name in ("Market Day", "Honest Bargain", "Spice Merchant", "Haggler"):
+        add_to_story(st, 1, take(st, cid(name)), True)
+    assert st.d["legendary"]["trader"] is None
+    add_to_story(st, 1, take(st, cid("Tinker")), False, column="trading")  # face down counts
+    assert st.d["legendary"]["trader"] == 1
+    for name in ("Caravan", "Tea Trader", "Pedlar", "Bookkeeper", "Tool Swap"):
+        add_to_story(st, 0, take(st, cid(name)), True)
+    assert st.d["legendary"]["trader"] == 1 and fame(st, 1)["legendary"] == 3
+
+
+def test_morality_stays_on_its_track():
+    from solver.games.trial.core import move_morality
+
+    st = ready()
+    for _ in range(9):
+        move_morality(st, 0, -1)
+    assert st.d["players"][0]["morality"] == -5 and fame(st, 0)["morality"] == 7
+
+
+def test_the_rulebooks_scoring_example_gives_36():
+    st = ready()
+    mary = st.d["players"][0]
+    story = [
+        "Wolf",
+        "Yeti",
+        "Cave Troll",
+        "Border Ranger",
+        "Wanderer",
+        "Swordmaster",
+        "Bridge Keeper",
+        "Duel",
+    ]  # 3 + 4 + 4 + 4 + 4 + 3 + 2 + 2 = 26
+    for name in story:
+        to_story(st, 0, name)
+    to_story(st, 0, "Bear Hunt", faceup=False)  # face down: no fame
+    give_item(st, 0, "compass")  # 2 fame in the backpack
+    mary["flags"]["swamps"] = "swamps-f2"  # 2 fame
+    mary["morality"] = 2  # 2 fame
+    mary["gallery"] = [st.d["artifacts"].pop(st.d["artifacts"].index("swamp-pearl"))]  # 4
+    st.d["first"] = 1
+    parts = fame(st, 0)
+    assert parts == {
+        "story": 26,
+        "backpack": 2,
+        "gallery": 4,
+        "flags": 2,
+        "morality": 2,
+        "legendary": 0,
+        "first_player": 0,
+        "total": 36,
+    }
+
+
+def test_ties_go_to_the_longer_story_then_are_shared():
+    st = ready(3)
+    for p in range(3):
+        st.d["players"][p]["morality"] = 0
+    st.d["first"] = 2
+    to_story(st, 2, "Bear Hunt", faceup=False)  # 0 fame each... player 2 has the token (1)
+    to_story(st, 0, "Training")  # 1 fame
+    to_story(st, 1, "Market Day")  # 1 fame
+    to_story(st, 1, "Cave-in", faceup=False)
+    assert [fame(st, p)["total"] for p in range(3)] == [1, 1, 1]
+    assert winners(st) == [1]  # 2 cards in the story against 1
+    to_story(st, 0, "Brawl", faceup=False)
+    to_story(st, 2, "Haggler", faceup=False)
+    assert winners(st) == [0, 1, 2]  # 1 fame and 2 cards each: shared
+
+
+def test_returns_share_the_victory_equally():
+    st = ready()
+    st.d["stack"] = []
+    st.d["over"] = True
+    to_story(st, 1, "Training")  # 1 fame, as player 0's first-player token
+    assert st.is_terminal() and st.returns() == [0.0, 1.0]  # the longer story
+    to_story(st, 0, "Brawl", faceup=False)
+    assert st.returns() == [0.5, 0.5]
+
+
+def test_an_illegal_action_is_named():
+    st = ready()
+    with pytest.raises(IllegalActionError, match="not legal here"):
+        st.apply_action(st.L.END_TURN)
