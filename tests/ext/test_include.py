@@ -104,8 +104,9 @@ def coin(tmp_path_factory):
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("target", "turns"), [(5, 3), (4, 3), (8, 4), (9, 5)])
-def test_expectimax_solves_a_kernel_built_against_get_include(coin, target, turns):
-    expectimax = pytest.importorskip("solver._ext.expectimax")
+def test_expectimax_solves_a_kernel_built_against_get_include(coin, target, turns, require_kernels):
+    from solver._ext import expectimax
+
     game = coin.CoinGame(target, turns)
     state = game.new_initial_state()
     table = expectimax.ExpectimaxTable(game, 1 << 20)
@@ -118,8 +119,9 @@ def test_expectimax_solves_a_kernel_built_against_get_include(coin, target, turn
 
 
 @pytest.mark.slow
-def test_mcts_searches_a_kernel_built_against_get_include(coin):
-    mcts = pytest.importorskip("solver._ext.mcts")
+def test_mcts_searches_a_kernel_built_against_get_include(coin, require_kernels):
+    from solver._ext import mcts
+
     game = coin.CoinGame(5, 3)
     state = game.new_initial_state()
     handle, state_capsule = kernel_of(state)
@@ -139,9 +141,9 @@ def test_mcts_searches_a_kernel_built_against_get_include(coin):
 
 
 @pytest.mark.slow
-def test_searchers_refuse_a_vtable_declaring_too_many_actions(coin):
-    mcts = pytest.importorskip("solver._ext.mcts")
-    expectimax = pytest.importorskip("solver._ext.expectimax")
+def test_searchers_refuse_a_vtable_declaring_too_many_actions(coin, require_kernels):
+    from solver._ext import expectimax, mcts
+
     game = coin.CoinGame(5, 3)
     state = game.new_initial_state()
     coin._declare_max_actions(mcts.KERNEL_CONSTANTS["KERNEL_MAX_ACTIONS"] + 1)

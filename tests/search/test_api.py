@@ -16,9 +16,6 @@ ISOLATED = "grid:\n@ T H\nT . .\n"  # the dog is walled in: every turn is a roll
 
 
 def _game(engine: str, forest):
-    if engine == "kernel":
-        pytest.importorskip("solver._ext.dog")
-        pytest.importorskip("solver._ext.mcts")
     return solver.load_game("dog", forest=forest, engine=engine)
 
 
@@ -29,7 +26,7 @@ def isolated(tmp_path):
     return str(path)
 
 
-def test_strong_options_follow_the_heuristic():
+def test_strong_options_follow_the_heuristic(require_kernels):
     assert strong_mcts_options(_game("kernel", "dog/stick").new_initial_state()) == MCTSOptions(
         c=0.1, evaluator="heuristic", backup="max"
     )
@@ -52,7 +49,7 @@ def test_best_move_plays_the_strong_options(engine):
     assert plain.same_search(mcts(state, iterations=400, seed=3))
 
 
-def test_best_move_matches_the_mcts_agent(monkeypatch):
+def test_best_move_matches_the_mcts_agent(monkeypatch, require_kernels):
     # the agent builds its options from strong_mcts_options (or the same values as keywords)
     from solver.agents import make_agent
 
@@ -111,7 +108,7 @@ def test_evaluate_at_a_chance_node_estimates_the_exact_value(engine, forest):
         assert evaluate(state, iterations=20_000, seed=2) == pytest.approx(exact, abs=0.03)
 
 
-def test_evaluate_at_a_decision_node_is_the_best_moves_value():
+def test_evaluate_at_a_decision_node_is_the_best_moves_value(require_kernels):
     state = _game("kernel", "dog/stick").new_initial_state()
     state.apply_action(11)
     value = evaluate(state, iterations=3000, seed=4)
@@ -124,7 +121,7 @@ def test_evaluate_is_deterministic():
     assert evaluate(state, iterations=500, seed=7) == evaluate(state, iterations=500, seed=7)
 
 
-def test_best_move_default_budget_only_without_one():
+def test_best_move_default_budget_only_without_one(require_kernels):
     state = _game("kernel", "dog/stick").new_initial_state()
     state.apply_action(11)
     assert best_move(state, iterations=None).iterations == DEFAULT_ITERATIONS

@@ -25,9 +25,7 @@ from solver.search.evaluators import rollout
 
 
 @pytest.fixture(scope="module")
-def kernel():
-    pytest.importorskip("solver._ext.dog")
-    pytest.importorskip("solver._ext.mcts")
+def kernel(require_kernels):
 
     def make(forest, *actions):
         state = solver.load_game("dog", forest=forest, engine="kernel").new_initial_state()

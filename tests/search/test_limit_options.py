@@ -29,9 +29,6 @@ ENGINES = ["reference", "kernel"]
 
 
 def _state(engine: str, forest: str = "dog/tiny-example", *actions: int):
-    if engine == "kernel":
-        pytest.importorskip("solver._ext.dog")
-        pytest.importorskip("solver._ext.mcts")
     state = solver.load_game("dog", forest=forest, engine=engine).new_initial_state()
     for action in actions:
         state.apply_action(action)

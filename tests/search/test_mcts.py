@@ -95,10 +95,8 @@ def _reference_state(forest, *actions):
 
 
 @pytest.fixture(scope="module")
-def kernel():
-    """Skip the compiled-path tests where the dog kernel or the MCTS loop is not built."""
-    pytest.importorskip("solver._ext.dog")
-    pytest.importorskip("solver._ext.mcts")
+def kernel(require_kernels):
+    """The compiled-path states (the extension policy of ``tests/conftest.py`` applies)."""
 
     def make(forest, *actions):
         game = solver.load_game("dog", forest=forest, engine="kernel")

@@ -5,8 +5,8 @@ The recursion is written here against the protocol only (``current_player``, ``l
 player's decisions, the probability-weighted sum over chance outcomes, with exact fractions
 (``Fraction(p).limit_denominator(36)``: every probability of the game is a multiple of 1/6 or 1/3).
 Some values are derived by hand below (docs/rules/dog.md) and asserted exactly; every forest is
-solved by both engines, which must agree (the compiled half is skipped until ``solver._ext.dog``
-exists).
+solved by both engines, which must agree (the compiled half needs ``solver._ext``: see
+``require_kernels`` in ``tests/conftest.py``).
 """
 
 from __future__ import annotations
@@ -276,13 +276,8 @@ def test_more_turns_never_hurt():
 # ---------------------------------------------------------------------------------------------
 # The compiled kernel must give the same exact values (and the same tree, node by node).
 # ---------------------------------------------------------------------------------------------
-def _kernel_or_skip():
-    pytest.importorskip("solver._ext.dog")
-
-
 @pytest.mark.parametrize("name", list(FORESTS))
-def test_kernel_agrees_on_exact_value(name):
-    _kernel_or_skip()
+def test_kernel_agrees_on_exact_value(name, require_kernels):
     forest, expected = FORESTS[name]
     kernel_value = solve(forest, "kernel")
     assert kernel_value == solve(forest, "reference")
@@ -315,8 +310,7 @@ def _walk_both(ref, ker, seen: set[str]) -> int:
 
 
 @pytest.mark.parametrize("name", list(FORESTS))
-def test_kernel_agrees_node_by_node(name):
-    _kernel_or_skip()
+def test_kernel_agrees_node_by_node(name, require_kernels):
     forest, _ = FORESTS[name]
     ref = solver.load_game("dog", forest=forest, engine="reference").new_initial_state()
     ker = solver.load_game("dog", forest=forest, engine="kernel").new_initial_state()
