@@ -25,6 +25,7 @@ import json
 import sys
 import traceback
 from collections.abc import Callable, Sequence
+from typing import NoReturn
 
 from solver.errors import OptionError, SolverError
 
@@ -54,6 +55,13 @@ def _games(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``forest dog play: error: ...`` and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The whole ``forest`` parser, with one sub-command per registered game."""
     from solver import __version__
@@ -61,9 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     from solver.cli_game import add_game_commands
     from solver.registry import game_specs
 
-    parser = argparse.ArgumentParser(
-        prog="forest", description="Play, solve and analyse the forest games."
-    )
+    parser = _Parser(prog="forest", description="Play, solve and analyse the forest games.")
     parser.add_argument("--version", action="version", version=f"forest {__version__}")
     commands = parser.add_subparsers(dest="game", required=True, metavar="COMMAND")
     p = commands.add_parser("games", help="list the registered games")

@@ -708,7 +708,7 @@ def _validated_fields(forest: Forest, data: dict[str, Any]) -> dict[str, Any]:
         return [cell(field, v) for v in data[field]]
 
     phases = {name: phase for phase, name in PHASE_NAMES.items()}
-    if data["phase"] not in phases:
+    if not isinstance(data["phase"], str) or data["phase"] not in phases:
         raise _state_error("phase", f"one of {sorted(phases)}", data["phase"])
     phase = phases[data["phase"]]
     out: dict[str, Any] = {
