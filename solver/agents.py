@@ -22,9 +22,8 @@ True
 from __future__ import annotations
 
 import itertools
-from typing import Any
 
-from solver.errors import OptionError
+from solver.errors import OptionError, SearchBudgetError
 from solver.game import Game, State
 from solver.rng import SplitMix64, check_seed, derive_seed
 from solver.spec import Agent
@@ -67,16 +66,20 @@ def _mcts_agent(seed: int, iterations: int) -> Agent:
             seed=derive_seed(seed, next(counter)),
             options=strong_mcts_options(state),
         )
-        return int(result.best_action)  # type: ignore[arg-type]
+        if result.best_action is None:  # no simulation expanded the root
+            raise SearchBudgetError(f"MCTS found no move in {iterations} iteration(s)")
+        return result.best_action
 
     return choose
 
 
 def _exact_agent(game: Game, memory_mb: float | None) -> Agent:
     from solver.search import solve
+    from solver.search.limit import UNSET
 
-    budget = {} if memory_mb is None else {"memory_mb": memory_mb}
-    solution: Any = solve(game.new_initial_state(), exact=True, **budget)
+    solution = solve(
+        game.new_initial_state(), exact=True, memory_mb=UNSET if memory_mb is None else memory_mb
+    )
 
     def optimal(state: State) -> int:
         action = solution.best_action(state)

@@ -25,7 +25,7 @@ import json
 import sys
 import traceback
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from solver.errors import OptionError, SolverError
 
@@ -38,7 +38,7 @@ REPORT_BUGS = "this is a bug in forest-solver: please report it with the command
 def _games(args: argparse.Namespace) -> int:
     from solver.registry import game_specs
 
-    rows = [
+    rows: list[dict[str, Any]] = [
         {"name": spec.name, "engines": spec.engine_names(), "players": list(spec.players),
          "title": spec.title, "summary": spec.summary}
         for spec in game_specs()

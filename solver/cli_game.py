@@ -65,12 +65,10 @@ def _value_view(opened: Opened, player: int | None) -> int:
 
 
 def _budget_message(exc: SearchBudgetError, memory_mb: float) -> OptionError:
-    cap = getattr(exc, "cap_bytes", None)
-    entries = getattr(exc, "entries", None)
-    if cap is None:
+    if exc.cap_bytes is None:
         return OptionError(str(exc))
     return OptionError(
-        f"the exact search hit its memory cap of {memory_mb:g} MB after storing {entries} "
+        f"the exact search hit its memory cap of {memory_mb:g} MB after storing {exc.entries} "
         f"positions; raise it with --memory-mb (e.g. --memory-mb {max(1.0, 4 * memory_mb):g}) "
         "or drop --exact for an MCTS estimate"
     )
@@ -322,7 +320,8 @@ def _random_actions(opened: Opened, seed: int) -> tuple[Any, list[int]]:
 def _render(spec: GameSpec, args: argparse.Namespace) -> int:
     render = spec.require("render_svg", "drawing a position as SVG")
     opened = _open(spec, args)
-    state, actions = (opened.state if args.state else None), []
+    state = opened.state if args.state else None
+    actions: list[int] = []
     if args.random_game is not None:
         if args.state:
             raise OptionError("give --state or --random-game, not both")

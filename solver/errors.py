@@ -62,15 +62,16 @@ class ExtensionMissingError(SolverError, ImportError):
 class SearchBudgetError(SolverError):
     """A search ran out of the budget it was given (for expectimax: the table's memory cap).
 
-    The message names the cap, how much was stored when it was hit and how to raise it;
-    ``cap_bytes`` and ``entries`` carry the numbers. Nothing partial is returned.
+    The message names the cap, how much was stored when it was hit and how to raise it; for a
+    memory cap ``cap_bytes`` and ``entries`` carry the numbers (``None`` for any other budget,
+    such as a game's action cap). Nothing partial is returned.
 
     >>> err = SearchBudgetError("the table hit its cap", cap_bytes=1024, entries=3)
     >>> err.cap_bytes, err.entries
     (1024, 3)
     """
 
-    def __init__(self, message: str, *, cap_bytes: int, entries: int):
+    def __init__(self, message: str, *, cap_bytes: int | None = None, entries: int | None = None):
         self.cap_bytes = cap_bytes
         self.entries = entries
         super().__init__(message)
@@ -79,5 +80,7 @@ class SearchBudgetError(SolverError):
         return (_rebuild_search_budget_error, (str(self), self.cap_bytes, self.entries))
 
 
-def _rebuild_search_budget_error(message: str, cap_bytes: int, entries: int) -> SearchBudgetError:
+def _rebuild_search_budget_error(
+    message: str, cap_bytes: int | None, entries: int | None
+) -> SearchBudgetError:
     return SearchBudgetError(message, cap_bytes=cap_bytes, entries=entries)

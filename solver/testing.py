@@ -198,7 +198,7 @@ def game_cases(puzzles_per_game: int = 3) -> list[tuple[str, str, str | None]]:
     from solver import puzzles
     from solver.registry import game_specs
 
-    cases = []
+    cases: list[tuple[str, str, str | None]] = []
     for spec in game_specs():
         sources: list[str | None] = [None] if spec.default_source else []
         if spec.puzzles is not None:

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import solver
 from solver.agents import make_agent
 from solver.errors import SearchBudgetError
+from solver.game import State
 from solver.games.dog.generator import roll_forest
 from solver.games.dog.play import play_game
 from solver.games.dog.render import render_ascii
@@ -80,13 +81,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     print(f"\n== One game, MCTS ({args.iterations} iterations per decision) ==")
 
-    def agent(state) -> int:
+    def agent(state: State) -> int:
         legal = state.legal_actions()
-        return (
-            legal[0]
-            if len(legal) == 1
-            else int(mcts(state, iterations=args.iterations, seed=args.seed).best_action)
-        )
+        if len(legal) == 1:
+            return legal[0]
+        best = mcts(state, iterations=args.iterations, seed=args.seed).best_action
+        if best is None:  # no simulation expanded the root
+            raise SearchBudgetError(f"MCTS found no move in {args.iterations} iteration(s)")
+        return best
 
     record = play_game(game, agent, seed=args.seed)
     for turn in record.turns:

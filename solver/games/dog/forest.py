@@ -172,7 +172,7 @@ class Forest:
 
     # -- queries -----------------------------------------------------------------------------
     def terrain(self, cell: Cell) -> Terrain:
-        return self.cells[cell[0]][cell[1]]  # type: ignore[return-value]
+        return self.cells[cell[0]][cell[1]]
 
     def inside(self, cell: Cell) -> bool:
         return 0 <= cell[0] < self.height and 0 <= cell[1] < self.width

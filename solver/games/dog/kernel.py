@@ -30,7 +30,7 @@ _BUILD_HINT = (
 )
 
 try:
-    from solver._ext import dog as _dog
+    import solver._ext.dog as _dog
 except ImportError as exc:  # no silent fallback: say so when a kernel game is asked for
     _dog = None
     _IMPORT_ERROR: ImportError | None = exc

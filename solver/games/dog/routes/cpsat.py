@@ -95,6 +95,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from ortools.sat.python import cp_model
 
@@ -306,7 +307,7 @@ class _Geometry:
 
 
 # -- the model ------------------------------------------------------------------------------------
-Lit = cp_model.IntVar | bool
+Lit: TypeAlias = "cp_model.IntVar | bool"
 
 
 def _neg(lit: Lit) -> Lit:
@@ -332,7 +333,7 @@ class _Model:
         self.build()
 
     # small helpers
-    def bool(self, name: str) -> cp_model.IntVar:
+    def new_bool(self, name: str) -> cp_model.IntVar:
         return self.m.new_bool_var(name)
 
     def clause(self, lits: list[Lit]) -> None:
@@ -356,7 +357,7 @@ class _Model:
             return True
         if len(lits) == 1:
             return lits[0]
-        v = self.bool(name)
+        v = self.new_bool(name)
         for x in lits:
             self.m.add_implication(v, x)
         self.clause([v] + [_neg(x) for x in lits])
@@ -370,7 +371,7 @@ class _Model:
             return False
         if len(lits) == 1:
             return lits[0]
-        v = self.bool(name)
+        v = self.new_bool(name)
         for x in lits:
             self.clause([_neg(x), v])
         self.clause([_neg(v), *lits])
@@ -529,9 +530,9 @@ class _Model:
         reach: list[set[Cell]] = [set(), {f.start}]
         layers_at: list[list[set[Cell]]] = [[]]
         for t in range(1, N + 1):
-            layers, end = g.one_turn(reach[t])
+            layers, ends = g.one_turn(reach[t])
             layers_at.append(layers)
-            reach.append(end)
+            reach.append(ends)
 
         def alive(t: int, c: Cell) -> bool:
             return c in dist and t + dist[c] - 1 <= N
@@ -560,19 +561,19 @@ class _Model:
                 self.R.append({y: False for y in D})
                 continue
             cells = dom(t, 0) if t <= N else [c for c in g.cells if c in reach[t] and c == human]
-            P = {c: self.bool(f"P{t}_{c}") for c in cells}
+            P = {c: self.new_bool(f"P{t}_{c}") for c in cells}
             self.P.append(P)
             if not P:
                 m.add_bool_or([False])
             m.add_exactly_one(P.values())
-            self.L.append([self.bool(f"L{t}_{d}") for d in range(5)])
+            self.L.append([self.new_bool(f"L{t}_{d}") for d in range(5)])
             m.add_exactly_one(self.L[t])
             self.st.append(m.new_int_var(0, MAX_STAMINA, f"st{t}"))
             self.cu.append(m.new_int_var(0, cmax, f"cu{t}"))
-            self.stick.append(self.bool(f"stick{t}"))
-            self.skip.append(self.bool(f"skip{t}"))
-            self.M.append({c: self.bool(f"M{t}_{c}") for c in g.cells if c != human})
-            self.R.append({y: self.bool(f"R{t}_{y}") for y in D})
+            self.stick.append(self.new_bool(f"stick{t}"))
+            self.skip.append(self.new_bool(f"skip{t}"))
+            self.M.append({c: self.new_bool(f"M{t}_{c}") for c in g.cells if c != human})
+            self.R.append({y: self.new_bool(f"R{t}_{y}") for y in D})
         if human not in self.P[N + 1]:
             m.add_bool_or([False])
             self.P[N + 1][human] = False
@@ -603,20 +604,20 @@ class _Model:
             if isinstance(st, int):
                 z: Lit = st == 0
             else:
-                z = self.bool(f"z{t}")
+                z = self.new_bool(f"z{t}")
                 m.add(st == 0).only_enforce_if(z)
                 m.add(st >= 1).only_enforce_if(~z)
             skip_t = self.and_of([_neg(over), skip], f"skipT{t}")
             rest = self.and_of([_neg(over), _neg(skip), z], f"rest{t}")
             roll = self.and_of([_neg(over), _neg(skip), _neg(z)], f"roll{t}")
             walled, move, valve = (
-                self.bool(f"walled{t}"),
-                self.bool(f"move{t}"),
-                self.bool(f"valve{t}"),
+                self.new_bool(f"walled{t}"),
+                self.new_bool(f"move{t}"),
+                self.new_bool(f"valve{t}"),
             )
             m.add(walled + move == roll)
             self.clause([_neg(valve), roll])
-            B = [False] + [self.bool(f"B{t}_{b}") for b in (1, 2, 3)]
+            B = [False] + [self.new_bool(f"B{t}_{b}") for b in (1, 2, 3)]
             self.B.append(B)
             m.add(sum(B[1:]) == roll)
             self.clause([_neg(B[3]), _neg(stick)])
@@ -647,10 +648,10 @@ class _Model:
             A: list[Lit] = [True]
             G: list[list[Lit]] = [[]]
             for s in (1, 2, 3):
-                Xs = {c: self.bool(f"X{t}_{s}_{c}") for c in dom(t, s)}
+                Xs = {c: self.new_bool(f"X{t}_{s}_{c}") for c in dom(t, s)}
                 m.add_exactly_one(Xs.values())
-                a = move if s == 1 else self.bool(f"A{t}_{s}")
-                Gs = [self.bool(f"G{t}_{s}_{d}") for d in range(4)]
+                a = move if s == 1 else self.new_bool(f"A{t}_{s}")
+                Gs = [self.new_bool(f"G{t}_{s}_{d}") for d in range(4)]
                 m.add(sum(Gs) == a)
                 for c, xc in X[s - 1].items():
                     for d in range(4):
@@ -724,11 +725,11 @@ class _Model:
                     if o is False:
                         continue
                     of[s][y] = o
-                    inv[s][y] = self.bool(f"inv{t}_{s}_{y}")
-                    ign[s][y] = self.bool(f"ign{t}_{s}_{y}")
+                    inv[s][y] = self.new_bool(f"inv{t}_{s}_{y}")
+                    ign[s][y] = self.new_bool(f"ign{t}_{s}_{y}")
                     m.add(inv[s][y] + ign[s][y] == o)
                 # crossing the own trail
-                cr = self.bool(f"cross{t}_{s}")
+                cr = self.new_bool(f"cross{t}_{s}")
                 self.clause([_neg(cr), A[s]])
                 self.clause([_neg(cr), _neg(Xs.get(human, False))])
                 for c, xc in Xs.items():
@@ -772,7 +773,7 @@ class _Model:
                 if isinstance(H[y], int) and isinstance(E[y], int):
                     continue
                 ivs[y] = H[y] + E[y]
-                RN[y] = [self.bool(f"RN{t}_{y}_{j}") for j in range(len(g.runs[y]))]
+                RN[y] = [self.new_bool(f"RN{t}_{y}_{j}") for j in range(len(g.runs[y]))]
                 m.add(sum(RN[y]) == ivs[y])
             self.RN.append(RN)
             m.add(sum(ivs.values()) <= 1)
@@ -780,7 +781,7 @@ class _Model:
             for y in D:
                 if isinstance(H[y], int):
                     continue
-                hy = self.bool(f"H{t}_{y}")
+                hy = self.new_bool(f"H{t}_{y}")
                 m.add(hy == H[y])
                 hopcross.append(self.and_of([hy, M[y]], f"hm{t}_{y}"))
 
@@ -796,7 +797,7 @@ class _Model:
                         if k >= 2 and c != human:  # the human's cell wins before any shout
                             cover.setdefault(i, []).append(xc)
                 for i, lits in cover.items():
-                    h = self.bool(f"hit{t}_{s}_{i}")
+                    h = self.new_bool(f"hit{t}_{s}_{i}")
                     covered = self.and_of([A[s], self.or_of(lits, f"cov{t}_{s}")], f"covA{t}")
                     self.clause([_neg(h), covered])
                     hs[i] = h
@@ -883,7 +884,7 @@ class _Model:
                 self.clause([_neg(m1), M[c], *lits])
 
             # position after the turn
-            no_inv = self.bool(f"noI{t}")
+            no_inv = self.new_bool(f"noI{t}")
             m.add(sum(ivs.values()) == 0).only_enforce_if(no_inv)
             m.add(sum(ivs.values()) == 1).only_enforce_if(~no_inv)
             for c, xc in X[3].items():
@@ -906,10 +907,10 @@ class _Model:
                             if y not in inv[s]:
                                 continue
                             for d in range(4):
-                                c = g.nbr[y][d]  # the dog hopped from c, which lies d of y
-                                if c is not None and c in X[s]:
+                                fro = g.nbr[y][d]  # the dog hopped from fro, which lies d of y
+                                if fro is not None and fro in X[s]:
                                     self.clause(
-                                        [_neg(inv[s][y]), _neg(X[s][c]), _neg(lits[j]), L1[d]]
+                                        [_neg(inv[s][y]), _neg(X[s][fro]), _neg(lits[j]), L1[d]]
                                     )
             for s in (1, 2, 3):
                 last = [A[s]] + ([_neg(A[s + 1])] if s < 3 else [])

@@ -312,7 +312,7 @@ def _cp_sat(forest: Forest, successors: Successors, time_limit: float) -> RouteA
             outgoing[i].append((action, x))
             incoming[c].append(x)
     wins: list[cp_model.IntVar] = []
-    objective = []
+    objective: list[cp_model.LinearExprT] = []
     for i, state in enumerate(states):
         into = sum(incoming[i])
         out_of = sum(x for _, x in outgoing[i])
