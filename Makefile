@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: all install demo test test-all bench lint format clean
+.PHONY: all install demo test test-all bench lint typecheck format clean
 
 all: test
 
@@ -22,7 +22,8 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(PY) -m solver.demo
 
-test: $(STAMP)
+# CI runs `make test`: the linters first, then the tests.
+test: lint
 	$(PY) -m pytest -q
 
 test-all: $(STAMP)
@@ -34,6 +35,10 @@ bench: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check solver tests bench
 	$(VENV)/bin/ruff format --check solver tests bench
+
+# Not part of `lint` yet: solver/games/guardians still has mypy errors.
+typecheck: $(STAMP)
+	$(PY) -m mypy solver
 
 format: $(STAMP)
 	$(VENV)/bin/ruff format solver tests bench
