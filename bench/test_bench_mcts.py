@@ -48,9 +48,7 @@ def _best_rate(state, iterations: int, repeat: int, **options) -> tuple[float, o
 
 
 @pytest.fixture(scope="module")
-def kernel_state():
-    pytest.importorskip("solver._ext.dog")
-    pytest.importorskip("solver._ext.mcts")
+def kernel_state(require_kernels):
     return _root("kernel")
 
 

@@ -232,9 +232,7 @@ def test_bench_openspiel_python(benchmark, forest):
 
 @pytest.mark.benchmark(group="mcts-ours")
 @pytest.mark.parametrize("forest", FORESTS)
-def test_bench_ours(benchmark, forest):
-    pytest.importorskip("solver._ext.dog")
-    pytest.importorskip("solver._ext.mcts")
+def test_bench_ours(benchmark, forest, require_kernels):
     state = _our_root(forest)
     row = _bench(benchmark, "ours", forest, _ours(state, N_OURS), N_OURS)
     result = row["result"]
