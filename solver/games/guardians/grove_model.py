@@ -19,7 +19,7 @@ __all__ = ["DEFAULT_TABLE", "MAX_GROVE_SIZE", "Grove", "GroveCell", "PointsTable
 PointsTable = tuple[int, int, int, int, int]
 DEFAULT_TABLE: PointsTable = (3, 5, 8, 12, 12)
 #: The largest grid a ``.grove`` file may have (rows and columns).
-MAX_GROVE_SIZE = 64
+MAX_GROVE_SIZE = 16
 
 
 @dataclass(frozen=True)

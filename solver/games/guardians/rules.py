@@ -26,8 +26,10 @@ solo round track's colour removal, level tasks) happens inside :meth:`GuardiansS
 
 from __future__ import annotations
 
+import itertools
 import json
 import operator
+import re
 from enum import IntEnum
 from typing import Any
 
@@ -62,6 +64,12 @@ __all__ = ["POOL_SIZE", "GuardiansGame", "GuardiansState", "Phase", "PlayerState
 
 POOL_SIZE = 6
 ORIGIN: Cell = (0, 0)
+_LABEL = re.compile(
+    r"(?P<kind>draw tile|round track: tile|place tile|put|walk)"
+    r"(?: (?P<colour>blue|green|yellow|red))?(?: pawn)?:? ?(?P<tile>\d+)?"
+    r"(?P<cells>(?: at| on| ->)? ?(?:\(-?\d+,-?\d+\)| ->| )*)?.*"
+)
+_CELL = re.compile(r"\((-?\d+),(-?\d+)\)")
 
 
 class Phase(IntEnum):
@@ -230,6 +238,7 @@ class GuardiansState:
 
     def __init__(self, game: GuardiansGame, *, _blank: bool = False) -> None:
         self.game = game
+        self._legal: list[int] | None = None
         if _blank:
             return
         n = game.players
@@ -308,6 +317,13 @@ class GuardiansState:
         return [(self.game.codec.draw(t), p) for t in self.bag]
 
     def legal_actions(self) -> list[int]:
+        """The legal actions, sorted (computed once per state: the reference engine's states
+        change only through :meth:`apply_action`)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def _compute_legal(self) -> list[int]:
         phase = self.phase
         codec = self.game.codec
         if phase in CHANCE_PHASES:
@@ -324,7 +340,7 @@ class GuardiansState:
             return actions
         if phase == Phase.PLACE:
             cells = [c for c in frontier(me.forest) if in_window(c)]
-            return sorted(codec.place(t, c) for t in self.pool for c in cells)
+            return sorted(codec.place(s, c) for s in range(len(self.pool)) for c in cells)
         if phase == Phase.PAWN:
             return [PAWN_BASE + p for p in me.reserve()]
         if phase == Phase.MISSIONS:
@@ -338,6 +354,7 @@ class GuardiansState:
                 f"action {action} ({self._safe_label(action)}) is not legal in this state "
                 f"(phase {PHASE_NAMES[self.phase]}, round {self.round}, player {self.current})"
             )
+        self._legal = None
         codec = self.game.codec
         phase = self.phase
         me = self.people[self.current]
@@ -351,7 +368,8 @@ class GuardiansState:
         elif phase == Phase.GROW:
             self._grow(action)
         elif phase == Phase.PLACE:
-            self._place(*codec.decode_place(action))
+            slot, cell = codec.decode_place(action)
+            self._place(self.pool[slot], cell)
         elif phase == Phase.PAWN:
             assert self.placed is not None
             me.pawns[action - PAWN_BASE] = self.placed
@@ -372,6 +390,7 @@ class GuardiansState:
         other.track = list(self.track)
         other.supply = list(self.supply)
         other.tasks_done = list(self.tasks_done)
+        other._legal = None
         return other
 
     def child(self, action: int) -> GuardiansState:
@@ -408,9 +427,11 @@ class GuardiansState:
                 return f"round track: tile {tile}"
             return f"draw tile {tile}"
         if kind == "place":
-            tile, cell = codec.decode_place(action)
-            side = " mission side up" if self.phase == Phase.PLACE and self.mission_side else ""
-            return f"place tile {tile} at {cell_text(cell)}{side}"
+            slot, cell = codec.decode_place(action)
+            if self.phase != Phase.PLACE or slot >= len(self.pool):
+                return f"place the pool's tile {slot + 1} at {cell_text(cell)}"
+            side = " mission side up" if self.mission_side else ""
+            return f"place tile {self.pool[slot]} at {cell_text(cell)}{side}"
         if kind == "walk":
             pawn, code = codec.decode_walk(action)
             start = self.people[self.current].pawns[pawn] if self.phase != Phase.OVER else None
@@ -424,13 +445,47 @@ class GuardiansState:
         )
 
     def string_to_action(self, label: str) -> int:
-        """The legal action whose label is ``label`` (case and spacing at the ends ignored)."""
-        wanted = " ".join(label.split()).lower()
-        for action in self.legal_actions():
+        """The legal action whose label is ``label`` (case and runs of spaces ignored)."""
+        wanted = " ".join(str(label).split()).lower()
+        legal = self.legal_actions()
+        candidate = self._parse_label(wanted)
+        if candidate in legal and self.action_to_string(candidate).lower() == wanted:
+            return candidate
+        for action in legal:
             if self.action_to_string(action).lower() == wanted:
                 return action
         labels = ", ".join(repr(self.action_to_string(a)) for a in self.legal_actions()[:12])
         raise IllegalActionError(f"no legal action is labelled {label!r}; legal: {labels}")
+
+    def _parse_label(self, label: str) -> int | None:
+        """The action id a label names, read from its text (``None`` if it names none)."""
+        codec = self.game.codec
+        fixed = {"end turn": END_TURN, "take 2 tiles": TAKE_TWO, "take 1 tile": TAKE_ONE}
+        fixed["reset the pool"] = RESET
+        if label in fixed:
+            return fixed[label]
+        match = _LABEL.fullmatch(label)
+        if match is None:
+            return None
+        kind, colour, tile, cells = match.group("kind", "colour", "tile", "cells")
+        points = [(int(r), int(c)) for r, c in _CELL.findall(cells or "")]
+        if kind in ("draw tile", "round track: tile"):
+            return codec.draw(int(tile)) if 1 <= int(tile) <= len(self.game.tiles) else None
+        if kind == "place tile":
+            ok = len(points) == 1 and int(tile) in self.pool
+            if not ok or not in_window(points[0]):
+                return None
+            return codec.place(self.pool.index(int(tile)), points[0])
+        if kind == "put" and colour in PAWN_NAMES:
+            return PAWN_BASE + PAWN_NAMES.index(colour)
+        if kind == "walk" and len(points) >= 2:
+            pawn = self.people[self.current].pawn_at(points[0])
+            if pawn is None or any(
+                abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1 for a, b in itertools.pairwise(points)
+            ):
+                return None
+            return codec.walk(pawn, path_code(points[0], tuple(points[1:])))
+        return None
 
     def _safe_label(self, action: int) -> str:
         try:

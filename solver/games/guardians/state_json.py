@@ -107,7 +107,7 @@ def _cell(value: Any, field: str) -> Cell:
         or any(isinstance(v, bool) or not isinstance(v, int) for v in value)
         or not in_window((value[0], value[1]))
     ):
-        raise _bad(field, "a [row, col] with rows and columns -128..127", value)
+        raise _bad(field, "a [row, col] with rows and columns -32..31", value)
     return (value[0], value[1])
 
 

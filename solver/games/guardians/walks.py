@@ -6,9 +6,11 @@ mission's sequence forwards or backwards (k is the sequence's length). Mission t
 tile included, are never walked through. The start tile's walk visits 6 tiles: t1 and t6 have the
 same colour, and t2..t5 have four different colours, all unlike t1's.
 
-A walk is identified by its *direction code*: the directions N=0 E=1 S=2 W=3 of its k steps
-(from M to t1, then t1 to t2, ...) read as a base-4 number with the first step as the lowest
-digit, plus an offset for its length, so codes of different lengths never collide.
+A walk is identified by its *direction code*. Its first step (from M to t1) is a direction
+N=0 E=1 S=2 W=3; every later step turns left (0), goes straight (1) or turns right (2) — a path of
+distinct tiles never steps back. The code is ``offset(k) + d1 + 4 * (t2 + 3 t3 + 9 t4 + ...)``
+with ``offset(k) = 4 (1 + 3 + ... + 3^(k-2))``, so codes of different lengths never collide:
+1456 codes for the lengths 1 to 6.
 
 >>> from solver.games.guardians.board import Face
 >>> from solver.games.guardians.tiles import Tile
@@ -19,6 +21,8 @@ digit, plus an offset for its length, so codes of different lengths never collid
 [((0, 1), (0, 2))]
 >>> path_code((0, 0), ((0, 1), (0, 2))), path_from_code((0, 0), 9)
 (9, ((0, 1), (0, 2)))
+>>> path_code((0, 0), ((-1, 0), (-1, -1), (0, -1)))
+16
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ __all__ = [
 MAX_WALK = START_WALK
 _OFFSETS = [0] * (MAX_WALK + 2)
 for _k in range(1, MAX_WALK + 1):
-    _OFFSETS[_k + 1] = _OFFSETS[_k] + 4**_k
+    _OFFSETS[_k + 1] = _OFFSETS[_k] + 4 * 3 ** (_k - 1)
 WALK_CODES = _OFFSETS[MAX_WALK + 1]
 _STEP = {delta: index for index, delta in enumerate(DELTAS)}
 
@@ -52,8 +56,17 @@ def path_code(start: Cell, path: Path) -> int:
     """The direction code of ``path`` walked from ``start`` (see the module docstring)."""
     code = 0
     here = start
+    previous = -1
     for i, cell in enumerate(path):
-        code += _STEP[(cell[0] - here[0], cell[1] - here[1])] * 4**i
+        direction = _STEP[(cell[0] - here[0], cell[1] - here[1])]
+        if i == 0:
+            code = direction
+        else:
+            turn = (direction - previous + 1) % 4  # left 0, straight 1, right 2 (back: 3)
+            if turn == 3:
+                raise ValueError(f"a walk never steps back: {path}")
+            code += 4 * turn * 3 ** (i - 1)
+        previous = direction
         here = cell
     return _OFFSETS[len(path)] + code
 
@@ -66,11 +79,15 @@ def path_from_code(start: Cell, code: int) -> Path:
     while _OFFSETS[k + 1] <= code:
         k += 1
     code -= _OFFSETS[k]
-    cells = []
+    direction = code % 4
+    code //= 4
     r, c = start
-    for _ in range(k):
-        dr, dc = DELTAS[code % 4]
-        code //= 4
+    cells = []
+    for i in range(k):
+        if i:
+            direction = (direction + code % 3 + 3) % 4
+            code //= 3
+        dr, dc = DELTAS[direction]
         r, c = r + dr, c + dc
         cells.append((r, c))
     return tuple(cells)

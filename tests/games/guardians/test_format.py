@@ -131,8 +131,8 @@ def error(text: str) -> FormatError:
         ("mode: multi\ngrid:\n[*]p [RR]p [RR]p [RR]p [RR]p\n", 3, 24, "at most 4 pawns"),
         ("grid:\n[*] . G:RR\n", 2, 7, "one piece"),
         ("grid:\n[*] G:RR\rG:RR\n", 2, 9, "a line end"),
-        ("grid:\n" + " ".join(["G:RR"] * 65) + "\n", 2, 321, "at most 64 columns"),
-        ("grid:\n" + "G:RR\n" * 65, 66, 1, "at most 64 rows"),
+        ("grid:\n" + " ".join(["G:RR"] * 17) + "\n", 2, 81, "at most 16 columns"),
+        ("grid:\n" + "G:RR\n" * 17, 18, 1, "at most 16 rows"),
     ],
 )
 def test_every_bad_input_names_line_and_column(text, line, column, expected):

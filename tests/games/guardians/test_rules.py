@@ -69,7 +69,7 @@ def test_placement_must_touch_the_forest_by_a_side():
     assert cells == {"(-1,0)", "(1,0)", "(0,-1)", "(-1,1)", "(1,1)", "(0,2)"}
     assert len(labels(state)) == 30
     with pytest.raises(IllegalActionError):
-        state.apply_action(state.game.codec.place(1, (1, 2)))  # diagonal to (0,1)
+        state.apply_action(state.game.codec.place(0, (1, 2)))  # diagonal to (0,1)
     play(state, "place tile 1 at (1,1)")
     assert state.phase == Phase.MISSIONS and labels(state) == ["end turn"]
 
