@@ -138,6 +138,12 @@ class GameSpec:
     """Reads one of the game's files (a path) into the game's own object (a ``Forest``...)."""
     puzzles: str | None = None
     """The folder of the shipped puzzle data holding this game's curated files, or ``None``."""
+    example: str | None = None
+    """A puzzle to use wherever an example is needed (OpenSpiel's default parameter, docs)."""
+    file_parameter: str = "source"
+    """The name of the file option where one is named (OpenSpiel's parameter: ``forest``...)."""
+    max_game_length: Callable[[Game], int] | None = None
+    """The most actions (chance included) a game can last, for OpenSpiel; ``None``: unknown."""
     default_source: bool = False
     """Whether ``open(None)`` works (a default set-up), so a FILE argument is optional."""
     value_kind: str = "win probability"

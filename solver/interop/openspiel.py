@@ -1,22 +1,27 @@
-"""OpenSpiel interop: the dog game as a pyspiel Python game (extra ``[openspiel]``).
+"""OpenSpiel interop: every registered game as a pyspiel Python game (extra ``[openspiel]``).
 
-After :func:`register`, OpenSpiel users load it like any other game::
+After :func:`register`, OpenSpiel users load a game like any other, as ``forest_<name>``::
 
     import pyspiel
     from solver.interop import openspiel
-    openspiel.register()
+    openspiel.register()                       # every registered game; or register("dog")
     game = pyspiel.load_game("forest_dog", {"forest": "dog/tiny-example"})
 
-The action ids and chance outcomes are exactly those of ``solver.load_game("dog", ...)`` (see
-:mod:`solver.games.dog.rules`); each pyspiel state wraps one of this library's states (the
-compiled kernel by default, ``{"engine": "reference"}`` for the pure-Python rules).
+The parameters are the game's file (named by ``GameSpec.file_parameter``: ``forest`` for the dog,
+``source`` otherwise; the default is ``GameSpec.example``, or the game's default set-up), the
+``engine`` and, for games of several player counts, ``players``. The action ids and chance
+outcomes are exactly those of ``solver.load_game``; each pyspiel state wraps one of this
+library's states. Games with hidden information (states with ``information_state_string``) are
+registered as imperfect-information games, and their observers give each player's information
+state and observation strings.
 
 Known limitation of OpenSpiel 2.0.2: the C++ ``pyspiel.MCTSBot(...).step(state)`` crashes on
 Python-defined games, while ``MCTSBot.mcts_search(state)`` works; use the latter (or OpenSpiel's
 pure-Python ``open_spiel.python.algorithms.mcts.MCTSBot``).
 
 >>> import pytest; pyspiel = pytest.importorskip("pyspiel")
->>> register()
+>>> register("dog")
+['forest_dog']
 >>> game = pyspiel.load_game("forest_dog", {"forest": "dog/tiny-example"})
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), state.chance_outcomes()[0][0]
@@ -28,10 +33,13 @@ from __future__ import annotations
 from typing import Any
 
 from solver.errors import OptionError
+from solver.spec import GameSpec
 
-SHORT_NAME = "forest_dog"
-DEFAULT_FOREST = "dog/tiny-example"
-_REGISTERED = False
+__all__ = ["DEFAULT_MAX_GAME_LENGTH", "register", "short_name"]
+
+DEFAULT_MAX_GAME_LENGTH = 100_000
+"""OpenSpiel's ``max_game_length`` for a game that does not declare one."""
+_REGISTERED: set[str] = set()
 
 
 def _pyspiel() -> Any:
@@ -44,46 +52,77 @@ def _pyspiel() -> Any:
     return pyspiel
 
 
-def register() -> None:
-    """Register ``forest_dog`` with pyspiel (idempotent)."""
-    global _REGISTERED
-    if _REGISTERED:
-        return
+def short_name(game: str) -> str:
+    """The pyspiel name of game ``game``: ``forest_<name>``."""
+    return f"forest_{game}"
+
+
+def register(*games: str) -> list[str]:
+    """Register ``games`` (default: every registered game) with pyspiel; idempotent.
+
+    Returns the pyspiel short names.
+    """
+    from solver.registry import game_spec, registered_games
+
     pyspiel = _pyspiel()
-    game_type = pyspiel.GameType(
-        short_name=SHORT_NAME,
-        long_name="forest-solver dog game",
+    names = []
+    for name in games or tuple(registered_games()):
+        spec = game_spec(name)
+        short = short_name(spec.name)
+        if short not in _REGISTERED:
+            game_type = _game_type(pyspiel, spec)
+            pyspiel.register_game(game_type, _make_game_class(pyspiel, game_type, spec))
+            _REGISTERED.add(short)
+        names.append(short)
+    return names
+
+
+def _defaults(spec: GameSpec) -> dict[str, Any]:
+    from solver.registry import default_engine
+
+    params: dict[str, Any] = {
+        spec.file_parameter: spec.example or "",
+        "engine": default_engine(spec),
+    }
+    if len(spec.players) > 1:
+        params["players"] = spec.players[0]
+    return params
+
+
+def _hidden(spec: GameSpec) -> bool:
+    source = spec.example if spec.example else None
+    opened = spec.open(source)
+    return callable(getattr(opened.state, "information_state_string", None))
+
+
+def _game_type(pyspiel: Any, spec: GameSpec) -> Any:
+    hidden = _hidden(spec)
+    info = pyspiel.GameType.Information
+    return pyspiel.GameType(
+        short_name=short_name(spec.name),
+        long_name=f"forest-solver {spec.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        information=info.IMPERFECT_INFORMATION if hidden else info.PERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=1,
-        min_num_players=1,
-        provides_information_state_string=False,
+        max_num_players=max(spec.players),
+        min_num_players=min(spec.players),
+        provides_information_state_string=hidden,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=False,
-        parameter_specification={"forest": DEFAULT_FOREST, "engine": "kernel"},
+        parameter_specification=_defaults(spec),
     )
-    pyspiel.register_game(game_type, _make_game_class(pyspiel, game_type))
-    _REGISTERED = True
 
 
-def _max_game_length(forest: Any) -> int:
-    # Per turn: the roll, up to 3 steps, each with a shout roll per arrow and up to 4 offers,
-    # and the squirrel's choice.
-    per_step = 1 + len(forest.shouters) + 4
-    return forest.turns * (2 + 3 * per_step)
-
-
-def _make_game_class(pyspiel: Any, game_type: Any) -> type:
+def _make_game_class(pyspiel: Any, game_type: Any, spec: GameSpec) -> type:
     import solver
 
-    class ForestDogState(pyspiel.State):
+    class ForestState(pyspiel.State):  # type: ignore[misc]
         def __init__(self, game: Any, inner: Any = None) -> None:
             super().__init__(game)
-            self._inner = inner if inner is not None else game._inner.new_initial_state()
+            self._inner = inner if inner is not None else game._start.clone()
 
         def current_player(self) -> int:
             player = self._inner.current_player()
@@ -91,62 +130,74 @@ def _make_game_class(pyspiel: Any, game_type: Any) -> type:
                 return int(pyspiel.PlayerId.CHANCE)
             if player == solver.TERMINAL:
                 return int(pyspiel.PlayerId.TERMINAL)
-            return player
+            return int(player)
 
         def _legal_actions(self, player: int) -> list[int]:
-            return self._inner.legal_actions()
+            return list(self._inner.legal_actions())
 
         def chance_outcomes(self) -> list[tuple[int, float]]:
-            return self._inner.chance_outcomes()
+            return list(self._inner.chance_outcomes())
 
         def _apply_action(self, action: int) -> None:
             self._inner.apply_action(action)
 
         def _action_to_string(self, player: int, action: int) -> str:
-            return self._inner.action_to_string(action)
+            return str(self._inner.action_to_string(action))
 
         def is_terminal(self) -> bool:
-            return self._inner.is_terminal()
+            return bool(self._inner.is_terminal())
 
         def returns(self) -> list[float]:
-            return self._inner.returns()
+            return list(self._inner.returns())
 
         def __str__(self) -> str:
-            return self._inner.to_json()
+            return str(self._inner.to_json())
 
-    class ForestDogObserver:
+    class ForestObserver:
+        """Strings only: the information state (perfect recall) or the observation."""
+
         def __init__(self, iig_obs_type: Any = None, params: Any = None) -> None:
             self.tensor = None
-            self.dict: dict = {}
+            self.dict: dict[str, Any] = {}
+            self._recall = iig_obs_type is None or bool(getattr(iig_obs_type, "perfect_recall", 0))
 
         def set_from(self, state: Any, player: int) -> None:
             pass
 
         def string_from(self, state: Any, player: int) -> str:
-            return state._inner.to_json()
+            inner = state._inner
+            if self._recall and callable(getattr(inner, "information_state_string", None)):
+                return str(inner.information_state_string(player))
+            if callable(getattr(inner, "observation", None)):
+                observed = inner.observation(player)
+                return observed if isinstance(observed, str) else repr(observed)
+            return str(inner.to_json())
 
-    class ForestDogGame(pyspiel.Game):
-        def __init__(self, params: dict | None = None) -> None:
-            params = dict(params or {})
-            forest_name = params.get("forest", DEFAULT_FOREST)
-            engine = params.get("engine", "kernel")
-            self._inner = solver.load_game("dog", forest=forest_name, engine=engine)
-            forest = self._inner.forest
+    class ForestGame(pyspiel.Game):  # type: ignore[misc]
+        def __init__(self, params: dict[str, Any] | None = None) -> None:
+            values = _defaults(spec) | dict(params or {})
+            source = values[spec.file_parameter] or None
+            players = values.get("players")
+            opened = spec.open(source, engine=values["engine"], players=players)
+            self._inner = opened.game
+            self._start = opened.state
+            length = spec.max_game_length(opened.game) if spec.max_game_length else None
             info = pyspiel.GameInfo(
                 num_distinct_actions=self._inner.num_distinct_actions(),
                 max_chance_outcomes=self._inner.num_distinct_actions(),
-                num_players=1,
+                num_players=self._inner.num_players(),
                 min_utility=0.0,
                 max_utility=1.0,
                 utility_sum=None,
-                max_game_length=_max_game_length(forest),
+                max_game_length=length or DEFAULT_MAX_GAME_LENGTH,
             )
-            super().__init__(game_type, info, {"forest": forest_name, "engine": engine})
+            super().__init__(game_type, info, values)
 
         def new_initial_state(self) -> Any:
-            return ForestDogState(self)
+            return ForestState(self)
 
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
-            return ForestDogObserver(iig_obs_type, params)
+            return ForestObserver(iig_obs_type, params)
 
-    return ForestDogGame
+    ForestGame.__name__ = f"Forest{spec.name.title()}Game"
+    return ForestGame

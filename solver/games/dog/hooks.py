@@ -84,6 +84,13 @@ def render_svg(game: Any, state: Any | None, actions: Sequence[int] = ()) -> str
     return sheet(game.forest, **extra)
 
 
+def max_game_length(game: Any) -> int:
+    """The most actions a game on this forest can take: per turn the roll, then up to 3 steps,
+    each with a shout roll per arrow, up to 4 offers, and the squirrel's choice."""
+    per_step = 1 + len(game.forest.shouters) + 4
+    return int(game.forest.turns * (2 + 3 * per_step))
+
+
 def puzzle_summary(source: str) -> str:
     """``"6x5 20 turns"``: the size and turn limit of a forest file or puzzle."""
     from solver.games.dog import resolve_forest

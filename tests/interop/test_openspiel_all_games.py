@@ -1,0 +1,54 @@
+"""Every registered game is loadable in OpenSpiel as ``forest_<name>`` and is the same game there:
+the same legal actions, chance outcomes, labels and returns along seeded random trajectories, and
+for games with hidden information the players' information-state strings."""
+
+from __future__ import annotations
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from solver.interop import openspiel  # noqa: E402
+from solver.registry import game_spec, registered_games  # noqa: E402
+from solver.rng import SplitMix64  # noqa: E402
+
+
+@pytest.fixture(scope="module", autouse=True)
+def registered():
+    return openspiel.register()
+
+
+def test_every_game_is_registered(registered):
+    assert registered == [f"forest_{name}" for name in registered_games()]
+    assert set(registered) <= set(pyspiel.registered_names())
+
+
+@pytest.mark.parametrize("name", registered_games())
+def test_the_same_game_along_random_trajectories(name):
+    spec = game_spec(name)
+    theirs = pyspiel.load_game(f"forest_{name}")
+    ours = spec.open(spec.example, engine=theirs.get_parameters()["engine"],
+                     players=theirs.get_parameters().get("players"))  # fmt: skip
+    assert theirs.num_players() == ours.game.num_players()
+    hidden = theirs.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert hidden == callable(getattr(ours.state, "information_state_string", None))
+    for seed in range(3):
+        rng = SplitMix64(seed)
+        a, b = theirs.new_initial_state(), ours.state.clone()
+        for _ in range(150):
+            assert a.is_terminal() == b.is_terminal()
+            if b.is_terminal():
+                assert a.returns() == b.returns()
+                break
+            assert a.legal_actions() == b.legal_actions()
+            if b.is_chance_node():
+                assert a.chance_outcomes() == b.chance_outcomes()
+            else:
+                player = b.current_player()
+                assert a.current_player() == player
+                if hidden:
+                    assert a.information_state_string(player) == b.information_state_string(player)
+            action = rng.pick(b.legal_actions())
+            assert a.action_to_string(action) == b.action_to_string(action)
+            a.apply_action(action)
+            b.apply_action(action)
