@@ -171,6 +171,13 @@ class GameSpec:
     """How ``forest analyse --game NAME`` handles the game; ``None``: not supported."""
     default_engine: str = "kernel"
     """The engine used when none is named and ``$SOLVER_ENGINE`` is unset (if it exists)."""
+    source_option: str | None = None
+    """The game option that names the game's file (the dog's ``forest``): the hint engine reads
+    a request's ``options[source_option]`` as a puzzle name, the file's text or (``forest hint
+    --stdio`` only) a path. ``None``: requests open the game's default set-up."""
+    open_text: Callable[..., Opened] | None = None
+    """``open_text(text, *, engine=None, players=None) -> Opened``: the game from its file's text
+    (a request's inline file; a parse error is a :class:`~solver.errors.FormatError`)."""
 
     def __post_init__(self) -> None:
         if not self.name or not self.name.isidentifier() or self.name != self.name.lower():

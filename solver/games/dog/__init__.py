@@ -69,6 +69,8 @@ def _spec() -> GameSpec:
         players=(1,),
         engines={"kernel": _kernel, "reference": _reference},
         open=hooks.open_forest,
+        open_text=hooks.open_forest_text,
+        source_option="forest",
         extensions=(".forest",),
         load_file=_load_file,
         puzzles="dog",

@@ -30,6 +30,20 @@ def open_forest(
     return Opened(game=game, state=game.new_initial_state(), source=str(source))
 
 
+def open_forest_text(text: str, *, engine: str | None = None, players: int | None = None) -> Opened:
+    """The dog game on the forest whose ``.forest`` text is ``text``, at its start."""
+    from solver.games.dog.format import parse_forest
+    from solver.registry import load_game
+
+    if players not in (None, 1):
+        raise OptionError(f"the dog game is played by 1 player, not {players}")
+    if not isinstance(text, str):
+        raise OptionError(f"a forest's text is a string, not {type(text).__name__}")
+    forest = parse_forest(text)
+    game = load_game("dog", engine=engine, forest=forest)
+    return Opened(game=game, state=game.new_initial_state(), source="inline forest")
+
+
 def _pencil(game: Any, state: Any | None, actions: Sequence[int] = ()) -> dict[str, Any]:
     """The render arguments of a played state: trail, marks, resolved cells, counters."""
     if state is None:

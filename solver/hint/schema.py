@@ -1,0 +1,295 @@
+"""The hint engine's one schema: requests, answers and errors, as pydantic v2 models.
+
+Both transports (``forest hint --stdio``, one JSON object a line; ``forest serve``, the body of
+``POST /v1/hint``) speak it; :func:`json_schema` publishes it as JSON Schema (``forest hint
+--schema``) and the HTTP service in its OpenAPI document. Field names follow the KataGo analysis
+engine where it has one (``id``, ``moveInfos``, ``rootInfo``, ``isDuringSearch``,
+``reportDuringSearchEvery``, ``terminateId``); the issue's own names (``top_k``, ``limit``,
+``exact``, ``player``) are kept as written. Unknown fields are ignored (a newer client may send
+more); a known field with a wrong type or value is an error naming it.
+
+>>> request = HintRequest.model_validate(
+...     {"id": "q1", "game": "dog", "options": {"forest": "dog/another-dog"}, "actions": [],
+...      "limit": {"iterations": 2000}, "exact": True, "top_k": 3, "colour": "ignored"})
+>>> request.limit.iterations, request.top_k, request.version
+(2000, 3, 1)
+>>> sorted(json_schema()["$defs"])[:3]
+['AnalyseAnswer', 'AnalyseRequest', 'ErrorAnswer']
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
+
+__all__ = [
+    "MAX_ACTIONS",
+    "SCHEMA_VERSION",
+    "AnalyseAnswer",
+    "AnalyseRequest",
+    "ErrorAnswer",
+    "HintAnswer",
+    "HintLimit",
+    "HintRequest",
+    "LimitApplied",
+    "MoveInfoOut",
+    "ReviewAnswer",
+    "ReviewRequest",
+    "RootInfo",
+    "TerminateRequest",
+    "ValidationError",
+    "error_from_validation",
+    "json_schema",
+]
+
+SCHEMA_VERSION: Literal[1] = 1
+"""The schema's version: requests may name it (``"version": 1``), every answer carries it."""
+
+MAX_ACTIONS = 10_000
+"""The most actions a request may replay from its position."""
+
+_ID = Field(min_length=1, max_length=200, description="echoed in the answer (any string)")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+
+class HintLimit(_Model):
+    """The search budget (the search API's :class:`~solver.search.Limit`); the server caps it."""
+
+    iterations: StrictInt | None = Field(
+        default=None, ge=1, description="MCTS simulations (default 1000 when neither is given)"
+    )
+    seconds: float | None = Field(
+        default=None, gt=0, allow_inf_nan=False, description="wall-clock seconds"
+    )
+    memory_mb: float | None = Field(
+        default=None,
+        gt=0,
+        allow_inf_nan=False,
+        alias="memoryMb",
+        description="the exact search's table cap (and the MCTS tree's), megabytes",
+    )
+
+
+class _Position(_Model):
+    """A game and a position: options, an optional state, the actions played from there."""
+
+    version: Literal[1] = Field(default=SCHEMA_VERSION, description="the schema version")
+    game: str = Field(min_length=1, max_length=64, description="a registered game's name")
+    engine: str | None = Field(
+        default=None, max_length=32, description="'kernel' or 'reference' (default: the game's)"
+    )
+    options: dict[str, Any] = Field(
+        default_factory=dict,
+        description=(
+            "the game's options: the file option the game declares (the dog's 'forest') holds a "
+            "puzzle name, the file's text, or (stdio only) a path; 'players' a player count"
+        ),
+    )
+    state: dict[str, Any] | str | None = Field(
+        default=None,
+        description="a state's JSON (an object, or its text) to start from instead of the start",
+    )
+    actions: list[StrictInt | str] = Field(
+        default_factory=list,
+        max_length=MAX_ACTIONS,
+        description="actions played from the position, by id or by label (chance outcomes too)",
+    )
+
+
+class HintRequest(_Position):
+    """One hint request."""
+
+    id: str = _ID
+    limit: HintLimit = Field(default_factory=HintLimit)
+    top_k: StrictInt | None = Field(
+        default=None, ge=1, le=1000, description="report only the best k moves (MultiPV)"
+    )
+    exact: StrictBool = Field(
+        default=False, description="exact expectimax where the game offers it (else an error)"
+    )
+    player: StrictInt | None = Field(
+        default=None,
+        ge=0,
+        le=64,
+        description=(
+            "the observer: in a hidden-information game the search sees only what this seat "
+            "sees (default: the player to move)"
+        ),
+    )
+    seed: StrictInt = Field(default=0, ge=0, le=2**64 - 1, description="the search's seed")
+    report_during_search_every: float | None = Field(
+        default=None,
+        gt=0,
+        allow_inf_nan=False,
+        alias="reportDuringSearchEvery",
+        description="stdio only: a partial answer (isDuringSearch true) every this many seconds",
+    )
+
+
+class TerminateRequest(_Model):
+    """Stops the search of request ``terminateId``, which is answered with what it has."""
+
+    id: str = _ID
+    action: Literal["terminate"]
+    terminate_id: str = Field(alias="terminateId", min_length=1, max_length=200)
+
+
+class MoveInfoOut(_Model):
+    """One candidate move, ranked by ``order`` (0 is the best)."""
+
+    action: int
+    label: str
+    order: int
+    visits: int = Field(description="MCTS visits (0 for an exact search)")
+    value: float = Field(description="the value after this move, from rootInfo.player's view")
+    pv: list[int] = Field(description="the principal variation as action ids, this move first")
+    pv_labels: list[str] = Field(alias="pvLabels", description="the same as labels")
+
+
+class RootInfo(_Model):
+    """The position's own value."""
+
+    value: float = Field(description="rootInfo.valueKind, from the view of rootInfo.player")
+    value_kind: str = Field(alias="valueKind", description="'win probability' or 'expected score'")
+    player: int = Field(description="the seat whose view every value is given from")
+    current_player: int = Field(alias="currentPlayer", description="-1 chance, -4 game over")
+    visits: int = Field(description="MCTS simulations of this search (0 for exact)")
+    exact: bool
+    determinizations: int = Field(
+        default=0, description="hidden information: the observer's views searched (0: none)"
+    )
+
+
+class LimitApplied(_Model):
+    """The budget the search ran under, after the server's caps."""
+
+    iterations: int | None = None
+    seconds: float | None = None
+    memory_mb: float | None = Field(default=None, alias="memoryMb")
+    capped: list[str] = Field(
+        default_factory=list, description="the fields the server lowered (or set) below the ask"
+    )
+
+
+class HintAnswer(_Model):
+    """The answer to a :class:`HintRequest` (final, or partial with ``isDuringSearch``)."""
+
+    id: str
+    version: int = SCHEMA_VERSION
+    game: str
+    is_during_search: bool = Field(alias="isDuringSearch")
+    move_infos: list[MoveInfoOut] = Field(
+        alias="moveInfos", description="ranked; [] at a chance node or a finished game"
+    )
+    root_info: RootInfo = Field(alias="rootInfo")
+    limit_applied: LimitApplied = Field(alias="limitApplied")
+    elapsed: float = Field(description="seconds spent on the request")
+    terminated: bool = Field(default=False, description="stopped early by a terminate request")
+    notes: list[str] = Field(default_factory=list, description="what the engine changed and why")
+
+
+class ErrorAnswer(_Model):
+    """An error: the request's ``id`` (``null`` when it had none), a message, the bad field."""
+
+    id: str | None
+    error: str
+    field: str | None = Field(description="the request field at fault, dotted ('limit.seconds')")
+    code: str = Field(description="a stable error code (docs/hint-engine.md)")
+    version: int = SCHEMA_VERSION
+
+
+class AnalyseRequest(_Position):
+    """A game file's solvability (games with analysis hooks): its class, par and value."""
+
+    id: str = Field(default="analyse", min_length=1, max_length=200)
+
+
+class AnalyseAnswer(_Model):
+    id: str
+    version: int = SCHEMA_VERSION
+    game: str
+    row: dict[str, Any] = Field(description="the game's analysis row (class, par, value, ...)")
+    elapsed: float
+
+
+class ReviewRequest(_Model):
+    """A game record to review: ``{"game", "options", "seed", "actions"}`` plus the budget."""
+
+    version: Literal[1] = SCHEMA_VERSION
+    id: str = Field(default="review", min_length=1, max_length=200)
+    game: str = Field(min_length=1, max_length=64)
+    engine: str | None = Field(default=None, max_length=32)
+    options: dict[str, Any] = Field(default_factory=dict)
+    seed: StrictInt = Field(default=0, ge=0, le=2**64 - 1)
+    actions: list[StrictInt | str] = Field(default_factory=list, max_length=MAX_ACTIONS)
+    limit: HintLimit = Field(default_factory=HintLimit)
+    exact: StrictBool | None = Field(
+        default=None, description="exact values (default: where the game offers them and fits)"
+    )
+
+
+class ReviewAnswer(_Model):
+    id: str
+    version: int = SCHEMA_VERSION
+    game: str
+    value_kind: str = Field(alias="valueKind")
+    exact: bool
+    thresholds: dict[str, float]
+    decisions: list[dict[str, Any]]
+    curve: list[dict[str, Any]]
+    summary: dict[str, int]
+    elapsed: float
+
+
+_TYPE_TAGS = {"body", "int", "str", "float", "bool", "none", "literal"}
+
+
+def _type_tag(part: Any) -> bool:
+    """A location part naming a union member's type (``int``, ``dict[str,any]``), not a field."""
+    return isinstance(part, str) and (part.lower() in _TYPE_TAGS or "[" in part)
+
+
+def error_from_validation(exc: ValidationError, raw: Any) -> ErrorAnswer:
+    """The first validation error as an :class:`ErrorAnswer` (the dotted field and a message)."""
+    first = exc.errors(include_url=False)[0]
+    loc = [str(part) for part in first.get("loc", ()) if not _type_tag(part)]
+    field = ".".join(loc) or None
+    message = first.get("msg", "invalid request")
+    if field:
+        message = f"{field}: {message}"
+    ident = raw.get("id") if isinstance(raw, dict) else None
+    return ErrorAnswer(
+        id=ident if isinstance(ident, str) else None,
+        error=message,
+        field=field,
+        code="invalid_request",
+    )
+
+
+def json_schema() -> dict[str, Any]:
+    """Every model of the schema as one JSON Schema document (``$defs`` by model name)."""
+    models: list[type[BaseModel]] = [
+        HintRequest,
+        TerminateRequest,
+        HintAnswer,
+        ErrorAnswer,
+        AnalyseRequest,
+        AnalyseAnswer,
+        ReviewRequest,
+        ReviewAnswer,
+    ]
+    defs: dict[str, Any] = {}
+    for model in models:
+        schema = model.model_json_schema(by_alias=True, ref_template="#/$defs/{model}")
+        defs.update(schema.pop("$defs", {}))
+        defs[model.__name__] = schema
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "forest-solver hint engine",
+        "version": SCHEMA_VERSION,
+        "$defs": dict(sorted(defs.items())),
+    }
