@@ -67,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     from solver import __version__
     from solver.analysis.cli_analyse import add_analyse_command
     from solver.cli_game import add_game_commands
+    from solver.hint.cli import add_hint_command
     from solver.registry import game_specs
 
     parser = _Parser(prog="forest", description="Play, solve and analyse the forest games.")
@@ -76,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print a JSON list")
     p.set_defaults(handler=_games)
     add_analyse_command(commands)
+    add_hint_command(commands)
     for spec in game_specs():
         add_game_commands(commands, spec)
     return parser

@@ -34,6 +34,7 @@ __all__ = [
     "HintRequest",
     "LimitApplied",
     "MoveInfoOut",
+    "PositionRequest",
     "ReviewAnswer",
     "ReviewRequest",
     "RootInfo",
@@ -128,6 +129,13 @@ class HintRequest(_Position):
         alias="reportDuringSearchEvery",
         description="stdio only: a partial answer (isDuringSearch true) every this many seconds",
     )
+
+
+class PositionRequest(_Position):
+    """A position as the web table shows it (``POST /v1/position``); ``pv``: actions whose path
+    on the picture is wanted (the hinted line)."""
+
+    pv: list[StrictInt] = Field(default_factory=list, max_length=256)
 
 
 class TerminateRequest(_Model):

@@ -1,0 +1,119 @@
+"""``forest hint`` (JSON lines on stdin/stdout) and ``forest serve`` (the HTTP service).
+
+Examples::
+
+    forest hint --stdio < requests.jsonl
+    forest hint --schema > hint-schema.json
+    forest serve --port 8000            # http://127.0.0.1:8000/ is the web table
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from solver.cli_common import positive_float, positive_int
+from solver.errors import OptionError
+from solver.hint.engine import Caps
+
+__all__ = ["add_hint_command", "caps_from"]
+
+_DEFAULTS = Caps()
+
+
+def _cap_options(p: argparse.ArgumentParser, workers: int) -> None:
+    p.add_argument(
+        "--max-iterations", type=positive_int, default=_DEFAULTS.max_iterations,
+        help=f"cap on a request's MCTS simulations (default {_DEFAULTS.max_iterations})",
+    )  # fmt: skip
+    p.add_argument(
+        "--max-seconds", type=positive_float, default=_DEFAULTS.max_seconds,
+        help=f"cap on a request's search seconds (default {_DEFAULTS.max_seconds:g})",
+    )  # fmt: skip
+    p.add_argument(
+        "--max-memory-mb", type=positive_float, default=_DEFAULTS.max_memory_mb,
+        help=f"cap on a search's memory in MB (default {_DEFAULTS.max_memory_mb:g})",
+    )  # fmt: skip
+    p.add_argument(
+        "--workers", type=positive_int, default=workers,
+        help=f"searches run at once (default {workers}, the CPU count)",
+    )  # fmt: skip
+
+
+def caps_from(args: argparse.Namespace) -> Caps:
+    """The budget caps the command's options name."""
+    return Caps(
+        max_iterations=args.max_iterations,
+        max_seconds=args.max_seconds,
+        max_memory_mb=args.max_memory_mb,
+    )
+
+
+def _hint(args: argparse.Namespace) -> int:
+    if args.schema:
+        from solver.hint.schema import json_schema
+
+        print(json.dumps(json_schema(), indent=2))
+        return 0
+    if not args.stdio:
+        raise OptionError("give --stdio (JSON lines on stdin and stdout) or --schema")
+    from solver.hint.stdio import serve_lines
+
+    return serve_lines(sys.stdin, sys.stdout, workers=args.workers, caps=caps_from(args))
+
+
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        from solver.hint.server import run_server
+    except ImportError as exc:
+        raise OptionError(
+            f"forest serve needs the serve extra ({exc.name} is missing): "
+            "pip install 'forest-solver[serve]'"
+        ) from None
+    return run_server(args)
+
+
+def add_hint_command(commands: Any) -> None:
+    """Add ``forest hint`` and ``forest serve`` to the ``forest`` sub-commands."""
+    cpus = os.cpu_count() or 1
+    p = commands.add_parser(
+        "hint", help="the hint engine over JSON lines (stdin to stdout)",
+        description="Answer hint requests, one JSON object a line (docs/hint-engine.md).",
+    )  # fmt: skip
+    p.add_argument("--stdio", action="store_true", help="read requests on stdin, answer on stdout")
+    p.add_argument("--schema", action="store_true", help="print the JSON Schema and exit")
+    _cap_options(p, max(2, cpus))
+    p.set_defaults(handler=_hint)
+
+    p = commands.add_parser(
+        "serve", help="the hint engine over HTTP, with the web table at /",
+        description="Serve hints, analyses and reviews over HTTP (docs/hint-engine.md).",
+    )  # fmt: skip
+    p.add_argument(
+        "--host", default="127.0.0.1", help="the address to bind (default 127.0.0.1, local only)"
+    )
+    p.add_argument(
+        "--port", type=int, default=8000, help="the port (default 8000; 0 picks a free one)"
+    )
+    p.add_argument(
+        "--queue", type=positive_int, default=32,
+        help="requests admitted beyond the running ones before 503 (default 32)",
+    )  # fmt: skip
+    p.add_argument(
+        "--max-body-bytes", type=positive_int, default=1 << 20,
+        help="the largest request body (default 1 MiB; larger: 413)",
+    )  # fmt: skip
+    p.add_argument(
+        "--cors-origin", action="append", default=[], metavar="ORIGIN",
+        help="allow cross-origin requests from ORIGIN (repeatable; default: none)",
+    )  # fmt: skip
+    p.add_argument(
+        "--port-file", default=None, metavar="FILE",
+        help="write the port actually bound to FILE once the server listens",
+    )  # fmt: skip
+    p.add_argument("--quiet", action="store_true", help="no access logs")
+    _cap_options(p, cpus)
+    p.set_defaults(handler=_serve)

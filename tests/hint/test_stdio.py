@@ -1,0 +1,205 @@
+"""``forest hint --stdio`` driven as a real subprocess: JSON lines in, JSON lines out."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from typing import Any
+
+import pytest
+
+import solver
+
+DOG = {"game": "dog", "options": {"forest": "dog/another-dog"}}
+TIMEOUT = 60
+
+
+class Engine:
+    """A running ``forest hint --stdio`` with line-by-line access (every read bounded in time)."""
+
+    def __init__(self, *extra: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "solver.cli", "hint", "--stdio", "--workers", "2", *extra],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+
+    def send(self, message: Any) -> None:
+        assert self.proc.stdin is not None
+        line = message if isinstance(message, str) else json.dumps(message)
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def read(self) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        assert line, (
+            f"the engine closed its output: {self.proc.stderr.read() if self.proc.stderr else ''}"
+        )
+        return json.loads(line)
+
+    def read_until(self, ident: str, final: bool = True, limit: int = 10_000) -> list[dict]:
+        seen = []
+        for _ in range(limit):
+            message = self.read()
+            seen.append(message)
+            if message.get("id") == ident and (not final or not message.get("isDuringSearch")):
+                return seen
+        raise AssertionError(f"no answer to {ident}")
+
+    def close(self) -> tuple[int, str]:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        try:
+            code = self.proc.wait(timeout=TIMEOUT)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+        rest = self.proc.stdout.read() if self.proc.stdout else ""
+        return code, rest
+
+
+@pytest.fixture
+def engine():
+    running = Engine("--max-iterations", "50000", "--max-seconds", "8")
+    yield running
+    if running.proc.poll() is None:
+        running.proc.kill()
+        running.proc.wait(timeout=TIMEOUT)
+
+
+def test_the_issue_example(engine: Engine) -> None:
+    request = {"id": "q1", **DOG, "actions": [], "limit": {"iterations": 2000}, "exact": True,
+               "top_k": 3}  # fmt: skip
+    engine.send(request)
+    first = engine.read()
+    assert first["id"] == "q1" and round(first["rootInfo"]["value"], 6) == 0.962963
+    engine.send({**request, "id": "q2", "actions": [10]})
+    second = engine.read()
+    rows = [(m["label"], round(m["value"], 6)) for m in second["moveInfos"]]
+    assert sorted(rows[:2]) == [("N", 0.888889), ("W", 0.888889)] and rows[2] == ("E", 0.333333)
+    assert engine.close() == (0, "")
+
+
+def test_concurrent_requests_are_answered_out_of_order(engine: Engine) -> None:
+    slow = {"id": "slow", **DOG, "actions": [10], "limit": {"iterations": 50_000, "seconds": 4}}
+    engine.send(slow)
+    time.sleep(0.2)  # the slow search is running
+    engine.send({"id": "fast", **DOG, "exact": True})
+    order = [m["id"] for m in engine.read_until("slow")]
+    assert order.index("fast") < order.index("slow")
+    code, rest = engine.close()
+    assert code == 0 and rest == ""
+
+
+def test_partial_reports_then_terminate(engine: Engine) -> None:
+    engine.send({"id": "long", **DOG, "actions": [10], "limit": {"seconds": 6},
+                 "reportDuringSearchEvery": 0.2})  # fmt: skip
+    partials = []
+    for _ in range(100):
+        message = engine.read()
+        assert message["id"] == "long"
+        if message["isDuringSearch"]:
+            partials.append(message)
+        if len(partials) >= 2:
+            break
+    assert all(p["moveInfos"] for p in partials)
+    assert partials[1]["rootInfo"]["visits"] > partials[0]["rootInfo"]["visits"]
+    started = time.monotonic()
+    engine.send({"id": "t1", "action": "terminate", "terminateId": "long"})
+    messages = engine.read_until("long")
+    assert time.monotonic() - started < 3  # stopped well before its 6 s budget
+    final = messages[-1]
+    assert final["terminated"] is True and final["isDuringSearch"] is False
+    assert final["moveInfos"] and final["rootInfo"]["visits"] >= partials[1]["rootInfo"]["visits"]
+    acks = [m for m in messages if m.get("action") == "terminate"]
+    assert acks == [{"id": "t1", "action": "terminate", "terminateId": "long", "found": True}]
+    assert engine.close()[0] == 0
+
+
+def test_malformed_lines_get_errors_and_the_engine_keeps_serving(engine: Engine) -> None:
+    bad = [
+        "{not json",
+        "[1, 2]",
+        '{"game": "dog"}',
+        json.dumps({"id": "u", "game": "chess"}),
+        json.dumps({"id": "i", **DOG, "actions": [2]}),
+        json.dumps({"id": "s", **DOG, "state": {"pos": "x"}}),
+        json.dumps({"id": "x", "action": "terminate"}),
+    ]
+    for line in bad:
+        engine.send(line)
+    answers = [engine.read() for _ in bad]
+    assert all("error" in a and "field" in a for a in answers)
+    by_id = {a["id"]: a for a in answers}
+    assert by_id["u"]["field"] == "game" and by_id["u"]["code"] == "unknown_game"
+    assert by_id["i"]["field"] == "actions.0" and by_id["i"]["code"] == "illegal_action"
+    assert by_id["s"]["field"] == "state" and by_id["s"]["code"] == "bad_state"
+    assert by_id["x"]["field"] == "terminateId"
+    assert sum(a["id"] is None for a in answers) == 3
+    engine.send({"id": "ok", **DOG, "exact": True, "unknownField": {"ignored": True}})
+    assert round(engine.read()["rootInfo"]["value"], 6) == 0.962963
+    assert engine.close()[0] == 0
+
+
+def test_a_huge_budget_is_capped(engine: Engine) -> None:
+    engine.send({"id": "big", **DOG, "actions": [10], "limit": {"iterations": 10**12}})
+    reply = engine.read()
+    assert reply["limitApplied"]["iterations"] == 50_000
+    assert reply["limitApplied"]["capped"] == ["iterations"]
+    assert reply["rootInfo"]["visits"] == 50_000
+    assert engine.close()[0] == 0
+
+
+def test_eof_finishes_the_work_in_flight() -> None:
+    engine = Engine()
+    for n in range(3):
+        engine.send({"id": f"r{n}", **DOG, "actions": [10], "limit": {"iterations": 3000}})
+    code, rest = engine.close()
+    ids = sorted(json.loads(line)["id"] for line in rest.splitlines())
+    assert code == 0 and ids == ["r0", "r1", "r2"]
+
+
+def test_a_path_works_on_stdio(engine: Engine) -> None:
+    path = str(solver.puzzles.path("dog/another-dog"))
+    engine.send({"id": "p", "game": "dog", "options": {"forest": path}, "exact": True})
+    assert round(engine.read()["rootInfo"]["value"], 6) == 0.962963
+    assert engine.close()[0] == 0
+
+
+@pytest.mark.parametrize("game", sorted(set(solver.registered_games()) - {"dog"}))
+def test_every_other_registered_game(engine: Engine, game: str) -> None:
+    """Requests for the other games (guardians once registered, the trial): an answer each."""
+    spec = solver.registry.game_spec(game)
+    players = spec.players[0]
+    request = {"id": game, "game": game, "options": {"players": players} if len(spec.players) > 1
+               else {}, "limit": {"iterations": 32, "seconds": 5}}  # fmt: skip
+    if not spec.default_source:
+        name = solver.puzzles.names(spec.puzzles)[0]
+        request["options"] = {spec.source_option: name}
+    engine.send(request)
+    reply = engine.read()
+    assert "error" not in reply, reply
+    assert reply["rootInfo"]["valueKind"] == spec.value_kind
+    assert 0.0 <= reply["rootInfo"]["value"] <= 1.0
+    assert engine.close()[0] == 0
+
+
+def test_schema_is_printed() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "solver.cli", "hint", "--schema"],
+        capture_output=True, text=True, timeout=TIMEOUT, check=True,
+    )  # fmt: skip
+    assert "HintRequest" in json.loads(out.stdout)["$defs"]
+
+
+def test_hint_without_a_transport_is_a_usage_error() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "solver.cli", "hint"], capture_output=True, text=True,
+        timeout=TIMEOUT,
+    )  # fmt: skip
+    assert out.returncode == 2 and "--stdio" in out.stderr and "Traceback" not in out.stderr
