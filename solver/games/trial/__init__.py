@@ -1,7 +1,49 @@
-"""The Trial of the Forest (RULES.md §3, ``docs/rules/trial.md``): 2–4 adventurers, 4 days,
-hidden hands and decks.
+"""The Trial of the Forest (``docs/rules/trial.md``): 2–4 adventurers, 4 days, hidden hands
+and decks.
 
-The content (board, components, cards) is a pack of JSON files (:mod:`.content`, checked by
-:mod:`.schema`); the reference rules are :mod:`.rules`. The game is registered with the shared
-machinery only once its rules are complete (see ``docs/rules/trial.md``).
+``solver.load_game("trial", players=N, pack=PATH)`` builds the game; ``pack`` is a content-pack
+folder (default: the shipped pack in ``puzzles/trial/``). The content is read by
+:mod:`.content` and checked by :mod:`.schema`; the reference rules are :mod:`.rules`.
+
+>>> import solver
+>>> game = solver.load_game("trial", players=2)
+>>> game.num_players(), game.engine
+(2, 'reference')
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+from solver.spec import GameSpec
+
+__all__ = ["SPEC"]
+
+
+def _reference(pack: Any = None, players: int = 4, **options: Any) -> Any:
+    from solver.games.trial.rules import TrialGame
+
+    return TrialGame(pack, players, **options)
+
+
+def _spec() -> GameSpec:
+    from solver.games.trial import hooks
+
+    return GameSpec(
+        name="trial",
+        title="the Trial of the Forest",
+        summary="2-4 adventurers, 4 days of deeds, fights, stores and expeditions; hidden hands",
+        players=(2, 3, 4),
+        engines={"reference": _reference},
+        open=hooks.open_trial,
+        default_source=True,
+        value_kind="win probability",
+        exact=False,
+        render_text=hooks.render_text,
+        scores=hooks.scores,
+        default_engine="reference",
+    )
+
+
+SPEC = _spec()
+"""The Trial's declaration (see :class:`solver.spec.GameSpec`)."""

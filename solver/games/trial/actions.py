@@ -13,6 +13,8 @@ card is ``CARD + i``, a die face ``DIE + i``). The layout depends only on the pa
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from solver.games.trial.content import Pack
 from solver.games.trial.schema import FOODS, TENT_BONUSES
 
@@ -92,6 +94,8 @@ class Layout:
         self.SELL = self.bases["sell"]
         self.SPACE = self.bases["space"]
         self.CARD = self.bases["card"]
+        self._starts = sorted((b, n) for n, b in self.bases.items())
+        self._base_list = [b for b, _ in self._starts]
         self.card_index = {c: i for i, c in enumerate(self.cards)}
         self.space_index = {s: i for i, s in enumerate(self.spaces)}
         self.item_index = {k: i for i, k in enumerate(self.item_kinds)}
@@ -99,12 +103,11 @@ class Layout:
 
     def family(self, action: int) -> tuple[str, int]:
         """The family of ``action`` and its index in the family."""
-        for name, base in sorted(self.bases.items(), key=lambda kv: -kv[1]):
-            if action >= base:
-                if action - base >= self.sizes[name]:
-                    break
-                return name, action - base
-        raise ValueError(action)
+        at = bisect_right(self._base_list, action) - 1
+        if at < 0 or action >= self.size:
+            raise ValueError(action)
+        base, name = self._starts[at]
+        return name, action - base
 
     # shorthands -------------------------------------------------------------------------------
     def card(self, cid: str) -> int:

@@ -25,7 +25,6 @@ from solver.games.trial.core import (
     push,
     remove_from_pack,
     return_item,
-    slots_used,
     step,
 )
 
@@ -153,8 +152,7 @@ class Turn:
                 acts.append(L.CAMP)
         if "elixir" in me["pack"] and me["hand"]:
             acts.append(L.ELIXIR)
-        if st.g.components["character_board"]["backpack_slots"] - slots_used(st, p) < 2:
-            acts += [L.sell(k) for k in me["pack"]]
+        acts += [L.sell(k) for k in me["pack"]]  # objects may be dropped at any time
         return acts
 
     @staticmethod

@@ -1,0 +1,56 @@
+"""The Trial's hooks for the shared machinery: opening a game, its text picture, its scores.
+
+``open(None)`` is the default game (the shipped content pack, 4 players); a source may be a
+content-pack folder (a user's own pack) or a saved state (``.json`` written by ``to_json``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from solver.errors import OptionError
+from solver.spec import Opened
+
+
+def open_trial(
+    source: str | None, *, engine: str | None = None, players: int | None = None
+) -> Opened:
+    """The Trial from ``source`` (``None``: the shipped pack), for ``players`` (default 4)."""
+    from solver.registry import load_game
+
+    if engine not in (None, "reference"):
+        raise OptionError(f"the trial has only the reference engine, not {engine!r}")
+    count = 4 if players is None else players
+    if source is None:
+        game = load_game("trial", engine="reference", players=count)
+        return Opened(game=game, state=game.new_initial_state(), source="default")
+    path = Path(os.fspath(source))
+    if path.is_dir():
+        game = load_game("trial", engine="reference", players=count, pack=str(path))
+        return Opened(game=game, state=game.new_initial_state(), source=str(source))
+    if path.suffix == ".json" and path.is_file():
+        import json
+
+        text = path.read_text(encoding="utf-8")
+        try:
+            n = json.loads(text)["state"]["n"]
+        except (ValueError, KeyError, TypeError):
+            n = count
+        game = load_game("trial", engine="reference", players=n)
+        return Opened(game=game, state=game.state_from_json(text), source=str(source))
+    raise OptionError(
+        f"a trial source is a content-pack folder or a saved state (.json), not {source!r}"
+    )
+
+
+def render_text(game: Any, state: Any | None) -> str:
+    from solver.games.trial.render import render_text as text
+
+    return text(game, state)
+
+
+def scores(state: Any) -> list[float]:
+    """Final fame per player."""
+    return [float(s) for s in state.scores()]

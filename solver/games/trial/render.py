@@ -1,0 +1,126 @@
+"""Text pictures of the Trial: the board with its pieces and tokens, and one player's view.
+
+The board is drawn on the pack's grid coordinates: every forest space is a 9-character box
+``kind:pieces``, where the kind is ``st`` (start), ``..`` (path), ``cp`` (campsite), ``ex``
+(exit), or the location's letter (``G`` grove, ``R`` ruins, ``L`` lookout, ``S`` store; lower case
+when ruined, ``+`` when restored); ``~`` marks an open tunnel, ``x`` a collapsed one; the pieces are
+the players' numbers. Expedition areas are listed below the grid. The player's view shows only
+what that player can see (:func:`solver.games.trial.hidden.observation`).
+
+>>> from solver.games.trial.rules import TrialGame
+>>> text = render_board(TrialGame(players=2).new_initial_state())
+>>> text.splitlines()[0].startswith("day 1")
+True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from solver.games.trial.effects import location_type
+from solver.games.trial.turns import open_tunnels
+
+if TYPE_CHECKING:
+    from solver.games.trial.rules import TrialState
+
+LETTER = {"grove": "G", "ruins": "R", "lookout": "L", "store": "S"}
+KIND = {"start": "st", "path": "..", "campsite": "cp", "exit": "ex"}
+
+
+def _space_box(st: TrialState, space: str) -> str:
+    board = st.g.board
+    kind = board.kind[space]
+    if kind == "location":
+        tile = st.d["tiles"].get(space)
+        if tile is None:
+            mark = LETTER[board.slot[space]] + "?"
+        else:
+            entry = next(t for t in st.g.pack.locations if t["id"] == tile[0])
+            letter = LETTER[entry["type"]]
+            if entry["type"] == "ruins" and tile[1]:
+                mark = LETTER[str(location_type(st, space))] + "+"
+            else:
+                mark = (letter.lower() if tile[1] else letter) + " "
+    else:
+        mark = KIND[kind]
+    if space in open_tunnels(st):
+        mark += "~"
+    elif st.d["tunnels"].get(space) == "collapsed":
+        mark += "x"
+    else:
+        mark += " "
+    pieces = "".join(str(q) for q, me in enumerate(st.d["players"]) if me["pos"] == space)
+    return f"[{mark}{pieces:<4}]"
+
+
+def render_board(st: TrialState) -> str:
+    """The board with every piece, tile side and tunnel; the encounter row; the store grid."""
+    board = st.g.board
+    d = st.d
+    forest = [s for s in board.spaces if s not in board.area_of]
+    width = int(max(board.xy[s][0] for s in forest)) + 1
+    height = int(max(board.xy[s][1] for s in forest)) + 1
+    grid = [["         "] * width for _ in range(height)]
+    for s in forest:
+        x, y = board.xy[s]
+        grid[int(y)][int(x)] = _space_box(st, s)
+    top = d["stack"][-1]["k"] if d["stack"] else "over"
+    lines = [f"day {d['day']}, first player {d['first']}, turn {d['turn']}, waiting for {top}"]
+    lines += ["".join(row) for row in grid]
+    for area in board.areas:
+        inner = [s for s in board.spaces if board.area_of.get(s) == area]
+        cells = []
+        for s in inner:
+            pieces = "".join(str(q) for q, me in enumerate(d["players"]) if me["pos"] == s)
+            flags = "".join(str(q) for q, me in enumerate(d["players"]) if me["flags"][area] == s)
+            fame = f"({board.finish[s]})" if s in board.finish else ""
+            cells.append(
+                f"{s.split('-', 1)[1]}{fame}"
+                + (f"@{pieces}" if pieces else "")
+                + (f"!{flags}" if flags else "")
+            )
+        lines.append(f"{area}: " + " ".join(cells))
+    row = [st.g.pack.card(c)["name"] if c else "-" for c in d["row"]]
+    lines.append("encounters: " + " | ".join(row))
+    store = [
+        " ".join(f"{(stack[0] + 'x' + str(len(stack))) if stack else '-':<14}" for stack in cells)
+        for cells in d["store"]
+    ]
+    lines += ["store:", *("  " + line.rstrip() for line in store)]
+    return "\n".join(lines)
+
+
+def render_player(st: TrialState, p: int) -> str:
+    """What player ``p`` sees of their own board and of the others (counts for hidden things)."""
+    obs = st.observation(p)
+    out = []
+    for q, view in enumerate(obs["players"]):
+        who = f"you, player {q}," if q == p else f"player {q}"
+        food = ", ".join(f"{k} {v}" for k, v in view["food"].items())
+        hand: Any = view["hand"]
+        if isinstance(hand, list):
+            hand = ", ".join(st.g.pack.card(c)["name"] for c in hand) or "-"
+        story = [
+            st.g.pack.card(c)["name"] if c else f"(face down, {col})" for c, _, col in view["story"]
+        ]
+        out.append(f"{who} at {view['pos']}, morality {view['morality']:+d}")
+        out.append(f"  food: {food}")
+        out.append(
+            f"  hand: {hand}; tents: {view['tents']}; paws {view['paws']}"
+            f"{' + strong' if view['strong'] else ''}"
+        )
+        out.append(
+            f"  backpack: {', '.join(view['pack']) or '-'}; gallery: "
+            f"{', '.join(view['gallery']) or '-'}"
+        )
+        out.append(f"  story: {'; '.join(story) or '-'}")
+    return "\n".join(out)
+
+
+def render_text(game: Any, state: TrialState | None) -> str:
+    """The board and the view of the player to move (player 0 outside decisions)."""
+    if state is None:
+        state = game.new_initial_state()
+    viewer = state.current_player()
+    viewer = viewer if 0 <= viewer < state.d["n"] else 0
+    return render_board(state) + "\n" + render_player(state, viewer)

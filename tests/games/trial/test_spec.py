@@ -1,0 +1,61 @@
+"""The Trial's declaration: opening the default game, a user's pack or a saved state; pictures."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from solver.errors import OptionError
+from solver.games.trial import SPEC
+from solver.games.trial.content import FILES
+from solver.games.trial.render import render_player, render_text
+
+SHIPPED = Path(__file__).resolve().parents[3] / "puzzles" / "trial"
+
+
+def test_the_spec_declares_the_game():
+    assert SPEC.name == "trial" and SPEC.players == (2, 3, 4)
+    assert SPEC.engine_names() == ["reference"] and SPEC.default_source
+    assert SPEC.value_kind == "win probability"
+
+
+def test_open_builds_the_default_game_a_users_pack_and_a_saved_state(tmp_path):
+    opened = SPEC.open(None)
+    assert opened.game.num_players() == 4 and opened.source == "default"
+    assert SPEC.open(None, players=2).game.num_players() == 2
+    for name in FILES:
+        shutil.copy(SHIPPED / name, tmp_path / name)
+    mine = SPEC.open(str(tmp_path), players=3)
+    assert mine.game.pack.source == str(tmp_path) and mine.game.num_players() == 3
+    state = SPEC.open(None, players=3).state
+    rng = random.Random(2)
+    for _ in range(150):
+        state.apply_action(rng.choice(state.legal_actions()))
+    saved = tmp_path / "state.json"
+    saved.write_text(state.to_json())
+    again = SPEC.open(str(saved))
+    assert again.state.to_json() == state.to_json() and again.game.num_players() == 3
+    with pytest.raises(OptionError, match="content-pack folder"):
+        SPEC.open(str(tmp_path / "nothing.txt"))
+    with pytest.raises(OptionError, match="2 to 4 players"):
+        SPEC.open(None, players=5)
+
+
+def test_the_text_picture_shows_the_board_and_only_one_players_secrets():
+    game = SPEC.open(None, players=2).game
+    state = game.new_initial_state()
+    rng = random.Random(4)
+    while state.d["turn"] is None:
+        state.apply_action(rng.choice(state.legal_actions()))
+    text = render_text(game, state)
+    assert text.startswith("day 1") and "encounters:" in text and "store:" in text
+    assert text.count("[st") == 4 and "frosty:" in text
+    mine = [game.pack.card(c)["name"] for c in state.d["players"][0]["hand"]]
+    theirs = [game.pack.card(c)["name"] for c in state.d["players"][1]["hand"]]
+    view = render_player(state, 0)
+    assert all(name in view for name in mine)
+    assert f"hand: {len(theirs)};" in view
+    assert render_text(game, None).startswith("day 1")
