@@ -123,7 +123,6 @@ import hashlib
 import json
 import random
 import time
-from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -133,6 +132,7 @@ import networkx as nx
 import solver
 from solver.errors import OptionError, SearchBudgetError
 from solver.games.dog.analysis.options import AnalysisOptions
+from solver.games.dog.analysis.turn_search import soonest_win
 from solver.games.dog.forest import Cell, Forest, Terrain
 from solver.games.dog.rules import ROLL_1, SHOUT_HIT, SHOUT_SHRUG, Phase
 from solver.stats import wilson_interval
@@ -276,11 +276,6 @@ class FirstWin:
 Chooser = Callable[[Any, int, int], list[tuple[int, int, int]]]
 
 
-def _key(state: Any) -> Any:
-    to_bytes = getattr(state, "_to_bytes", None)
-    return to_bytes() if to_bytes is not None else state.to_json()
-
-
 def _par_chooser(state: Any, k: int, j: int) -> list[tuple[int, int, int]]:
     return [(a, 0, 0) for a in state.legal_actions()]
 
@@ -304,10 +299,27 @@ def _world_chooser(forest: Forest, rolls: Sequence[int], dice: Sequence[int]) ->
     return choose
 
 
+def _par_moves(state: Any, k: int, j: int) -> list[tuple[int, Any, int, int]]:
+    """:func:`_par_chooser` with the children made (the par search's hot loop)."""
+    child = state.child
+    return [(a, child(a), 0, 0) for a in state.legal_actions()]
+
+
+def _moves(choose: Chooser) -> Any:
+    if choose is _par_chooser:
+        return _par_moves
+
+    def moves(state: Any, k: int, j: int) -> list[tuple[int, Any, int, int]]:
+        return [(a, state.child(a), k2, j2) for a, k2, j2 in choose(state, k, j)]
+
+    return moves
+
+
 def first_win(
     forest: Forest, choose: Chooser, max_nodes: int, engine: str | None = None
 ) -> FirstWin:
-    """Breadth-first search, bucketed by turn, for the soonest win (chance fixed by ``choose``).
+    """Breadth-first search, bucketed by turn, for the soonest win (chance fixed by ``choose``;
+    the search itself is :func:`~solver.games.dog.analysis.turn_search.soonest_win`).
 
     Keys are the full state plus the sequence counters, so the first win found is in the smallest
     turn; positions too far from the human for the turns left are pruned (module doc).
@@ -322,47 +334,28 @@ def first_win(
         d = distance.get(tuple(state.pos))
         return d is None or d > reach * (turns - state.turn + 1)
 
-    root_key = (_key(root), 0, 0)
-    parent: dict[Any, tuple[Any, int] | None] = {root_key: None}
-    buckets: dict[int, deque] = {}
-    if not root.is_terminal() and not hopeless_node(root):
-        buckets[root.turn] = deque([(root, 0, 0, root_key)])
-    win = None
-    while buckets and win is None:
-        queue = buckets.pop(min(buckets))
-        while queue and win is None:
-            state, k, j, key = queue.popleft()
-            for action, k2, j2 in choose(state, k, j):
-                child = state.child(action)
-                child_key = (_key(child), k2, j2)
-                if child_key in parent:
-                    continue
-                if child.is_terminal():
-                    if child.won:
-                        parent[child_key] = (key, action)
-                        win = child_key
-                        break
-                    continue
-                if hopeless_node(child):
-                    continue
-                if len(parent) >= max_nodes:
-                    return FirstWin(None, (), "budget", len(parent))
-                parent[child_key] = (key, action)
-                buckets.setdefault(child.turn, deque()).append((child, k2, j2, child_key))
-    if win is None:
-        return FirstWin(None, (), "infeasible", len(parent))
-    actions: list[int] = []
-    step = parent[win]
-    while step is not None:
-        key, action = step
-        actions.append(action)
-        step = parent[key]
-    actions.reverse()
+    def key(state: Any, k: int, j: int) -> Any:
+        return (state._to_bytes(), k, j)
+
+    def json_key(state: Any, k: int, j: int) -> Any:
+        return (state.to_json(), k, j)
+
+    found = soonest_win(
+        root,
+        _moves(choose),
+        key if hasattr(root, "_to_bytes") else json_key,
+        prune=hopeless_node,
+        max_nodes=max_nodes,
+        store_losses=False,
+    )
+    if found.actions is None:
+        return FirstWin(None, (), found.status, found.nodes)
+    actions = found.actions
     state = root.clone()
     for action in actions:
         state.apply_action(action)
     assert state.is_terminal() and state.won
-    return FirstWin(state.turn, tuple(actions), "optimal", len(parent))
+    return FirstWin(state.turn, actions, "optimal", found.nodes)
 
 
 def route_cells(forest: Forest, actions: Sequence[int]) -> tuple[Cell, ...]:

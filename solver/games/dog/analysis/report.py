@@ -251,7 +251,7 @@ def _ranked(frame: pd.DataFrame, hardest: bool) -> pd.DataFrame:
 
 def _size(row: dict[str, Any]) -> str:
     width, height = row.get("width"), row.get("height")
-    if is_missing(width) or is_missing(height):
+    if width is None or height is None or is_missing(width) or is_missing(height):
         return ""
     return f"{int(width)}x{int(height)}"
 

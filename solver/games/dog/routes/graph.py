@@ -156,10 +156,6 @@ def _hindsight_successors(rolls: Sequence[int], shouts: Sequence[bool]) -> Succe
     return successors
 
 
-def _key(node: Node) -> Key:
-    return (node[0].to_json(), node[1], node[2])
-
-
 def _fast_key(node: Node) -> tuple:
     """The same equality as :func:`_key` (every field of ``to_dict``), cheaper to build."""
     st = node[0]
@@ -204,43 +200,19 @@ def _answer(
 
 # -- brute force ----------------------------------------------------------------------------------
 def _brute_force(forest: Forest, successors: Successors) -> RouteAnswer:
-    """BFS bucketed by turn: all positions of turn t are expanded before any of turn t + 1."""
-    root = _root(forest)
-    root_key = _key(root)
-    parent: dict[Key, tuple[Key, int] | None] = {root_key: None}
-    buckets: dict[int, deque[Node]] = {root[0].turn: deque([root])}
-    turn = root[0].turn
-    win: Key | None = None
-    if root[0].is_terminal():  # the start is never a win; nothing to expand
-        buckets = {}
-    while buckets and win is None:
-        turn = min(buckets)
-        queue = buckets.pop(turn)
-        while queue and win is None:
-            node = queue.popleft()
-            key = _key(node)
-            for action, child in successors(node):
-                child_key = _key(child)
-                if child_key in parent:
-                    continue
-                parent[child_key] = (key, action)
-                state = child[0]
-                if state.is_terminal():
-                    if state.won:
-                        win = child_key
-                        break
-                    continue
-                buckets.setdefault(state.turn, deque()).append(child)
-    if win is None:
-        return _answer(forest, None, "brute-force", "infeasible", len(parent))
-    actions: list[int] = []
-    step = parent[win]
-    while step is not None:
-        key, action = step
-        actions.append(action)
-        step = parent[key]
-    actions.reverse()
-    return _answer(forest, actions, "brute-force", "optimal", len(parent))
+    """BFS bucketed by turn: all positions of turn t are expanded before any of turn t + 1 (the
+    search is the analysis's :func:`~solver.games.dog.analysis.turn_search.soonest_win`)."""
+    from solver.games.dog.analysis.turn_search import soonest_win
+
+    def moves(state: DogState, k: int, j: int) -> list[tuple[int, DogState, int, int]]:
+        return [(a, child[0], child[1], child[2]) for a, child in successors((state, k, j))]
+
+    def key(state: DogState, k: int, j: int) -> Key:  # every field of to_dict, and the counters
+        return (state.to_json(), k, j)
+
+    found = soonest_win(_root(forest)[0], moves, key)
+    actions = list(found.actions) if found.actions is not None else None
+    return _answer(forest, actions, "brute-force", found.status, found.nodes)
 
 
 def par_brute_force(forest: Forest) -> RouteAnswer:
