@@ -175,6 +175,9 @@ class GameSpec:
     """The game option that names the game's file (the dog's ``forest``): the hint engine reads
     a request's ``options[source_option]`` as a puzzle name, the file's text or (``forest hint
     --stdio`` only) a path. ``None``: requests open the game's default set-up."""
+    svg_point: Callable[[Game, State], tuple[float, float] | None] | None = None
+    """Where a state stands on :attr:`render_svg`'s picture (the dog's cell), in the picture's
+    units: the web table moves by clicking there and draws a hinted path through such points."""
     open_text: Callable[..., Opened] | None = None
     """``open_text(text, *, engine=None, players=None) -> Opened``: the game from its file's text
     (a request's inline file; a parse error is a :class:`~solver.errors.FormatError`)."""

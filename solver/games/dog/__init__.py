@@ -71,6 +71,7 @@ def _spec() -> GameSpec:
         open=hooks.open_forest,
         open_text=hooks.open_forest_text,
         source_option="forest",
+        svg_point=hooks.svg_point,
         extensions=(".forest",),
         load_file=_load_file,
         puzzles="dog",

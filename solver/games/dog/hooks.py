@@ -105,6 +105,23 @@ def max_game_length(game: Any) -> int:
     return int(game.forest.turns * (2 + 3 * per_step))
 
 
+def svg_point(game: Any, state: Any) -> tuple[float, float] | None:
+    """The centre of the dog's cell on :func:`render_svg`'s sheet (millimetres)."""
+    import re
+
+    row, col = state.to_dict()["pos"]
+    sheet = render_svg(game, None)
+    pattern = (
+        rf'<rect class="cell" data-row="{row}" data-col="{col}" x="([0-9.]+)" y="([0-9.]+)" '
+        r'width="([0-9.]+)" height="([0-9.]+)"'
+    )
+    found = re.search(pattern, sheet)
+    if found is None:
+        return None
+    x, y, w, h = (float(v) for v in found.groups())
+    return (x + w / 2, y + h / 2)
+
+
 def puzzle_summary(source: str) -> str:
     """``"6x5 20 turns"``: the size and turn limit of a forest file or puzzle."""
     from solver.games.dog import resolve_forest

@@ -1,0 +1,230 @@
+"""Game records and their review, the way chess sites review a game.
+
+A game record is ``{"game", "options", "seed", "actions": [...]}`` (``forest GAME play --record
+FILE`` writes one; ``labels``, ``agents`` and ``engine`` may ride along). :func:`review_record`
+replays it and, at every decision, asks the hint engine (:func:`solver.hint.engine.answer`, so
+caps, exact search and hidden information work as for a hint) for the value of every legal move:
+the chosen move's value against the best move's, the loss between them, and a mark when the loss
+reaches a threshold of :data:`THRESHOLDS` (the value lost, in the game's value unit: a win
+probability or an expected score scaled to [0, 1]):
+
+==============  ======
+mark            loss ≥
+==============  ======
+``inaccuracy``  0.05
+``mistake``     0.10
+``blunder``     0.20
+==============  ======
+
+The curve holds the position's value after every action (chance outcomes too), from the view of
+the player to move at each decision (player 0 at chance nodes); :func:`write_plot` draws it.
+
+>>> record = {"game": "dog", "options": {"forest": "dog/another-dog"}, "seed": 0,
+...           "actions": [10, 1]}
+>>> review = review_record(record, exact=True)
+>>> [(d["label"], d["mark"]) for d in review["decisions"]]
+[('E', 'blunder')]
+>>> round(review["decisions"][0]["loss"], 6)
+0.555556
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from solver.errors import OptionError
+
+__all__ = [
+    "THRESHOLDS",
+    "game_record",
+    "mark_of",
+    "read_record",
+    "review_record",
+    "write_plot",
+]
+
+THRESHOLDS: dict[str, float] = {"inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.20}
+"""The loss (value given away by a move) from which a move gets each mark."""
+
+_TOLERANCE = 1e-9
+
+
+def mark_of(loss: float | None) -> str | None:
+    """The mark of a move that gave away ``loss`` (``None``: no mark, or an unknown loss)."""
+    if loss is None:
+        return None
+    found = None
+    for name, threshold in THRESHOLDS.items():  # ascending
+        if loss >= threshold - _TOLERANCE:
+            found = name
+    return found
+
+
+def game_record(
+    game: str,
+    options: Mapping[str, Any],
+    seed: int,
+    actions: Sequence[int],
+    **extra: Any,
+) -> dict[str, Any]:
+    """A game record (the shape :func:`review_record` reads)."""
+    return {"game": game, "options": dict(options), "seed": seed, "actions": list(actions),
+            **extra}  # fmt: skip
+
+
+def read_record(path: str) -> dict[str, Any]:
+    """A game record read from a JSON file (an :class:`OptionError` naming what is wrong)."""
+    from solver.cli_common import read_text_file
+
+    text = read_text_file(path, "game record")
+    try:
+        record = json.loads(text)
+    except ValueError as exc:
+        raise OptionError(f"{path}: not a JSON game record ({exc})") from None
+    if not isinstance(record, dict) or not isinstance(record.get("game"), str):
+        raise OptionError(f'{path}: a game record is an object with "game", "options", "actions"')
+    if not isinstance(record.get("actions", []), list):
+        raise OptionError(f'{path}: "actions" must be a list')
+    return record
+
+
+def _ask(base: dict[str, Any], actions: list[Any], ident: str, **kw: Any) -> dict[str, Any]:
+    from solver.hint.engine import answer
+
+    reply = answer({**base, "id": ident, "actions": actions}, **kw)
+    if "error" in reply:
+        field = reply.get("field") or ""
+        if field.startswith("actions."):
+            raise OptionError(f"the record's {field}: {reply['error']}")
+        raise OptionError(f"cannot review this record: {reply['error']}")
+    return reply
+
+
+def review_record(
+    record: Mapping[str, Any],
+    *,
+    iterations: int | None = None,
+    seconds: float | None = None,
+    exact: bool | None = None,
+    caps: Any = None,
+    allow_paths: bool = False,
+) -> dict[str, Any]:
+    """Review a game record: every decision's loss and mark, and the value curve (module doc).
+
+    ``exact``: ``None`` searches exactly where the game offers it (falling back to MCTS when the
+    exact search hits its memory cap), ``True`` insists, ``False`` uses MCTS with ``iterations``
+    and/or ``seconds`` a position. Raises :class:`OptionError` for a bad record.
+    """
+    from solver.hint.engine import Caps
+    from solver.registry import game_spec
+
+    started = time.monotonic()
+    name = record.get("game")
+    if not isinstance(name, str):
+        raise OptionError('a game record needs "game"')
+    spec = game_spec(name)
+    actions = record.get("actions", [])
+    if not isinstance(actions, list):
+        raise OptionError('a game record\'s "actions" is a list')
+    options = record.get("options", {})
+    if not isinstance(options, dict):
+        raise OptionError('a game record\'s "options" is an object')
+    use_exact = spec.exact if exact is None else exact
+    limit: dict[str, Any] = {}
+    if iterations is not None:
+        limit["iterations"] = iterations
+    if seconds is not None:
+        limit["seconds"] = seconds
+    base: dict[str, Any] = {"game": name, "options": options, "limit": limit,
+                            "exact": bool(use_exact)}  # fmt: skip
+    if isinstance(record.get("engine"), str):
+        base["engine"] = record["engine"]
+    kw = {"caps": caps or Caps(), "allow_paths": allow_paths}
+    try:
+        first = _ask(base, [], "review-0", **kw)
+    except OptionError:
+        if exact is None and use_exact:  # the game offers exact search, this position not
+            base["exact"] = False
+            first = _ask(base, [], "review-0", **kw)
+        else:
+            raise
+    curve = [{"ply": 0, "value": first["rootInfo"]["value"], "player": first["rootInfo"]["player"]}]
+    decisions: list[dict[str, Any]] = []
+    before = first
+    for ply, action in enumerate(actions, 1):
+        prefix = actions[:ply]
+        after = _ask(base, prefix, f"review-{ply}", **kw)
+        if before["rootInfo"]["currentPlayer"] >= 0:
+            moves = before["moveInfos"]
+            chosen = next((m for m in moves if action in (m["action"], m["label"])), None)
+            best = moves[0] if moves else None
+            value = chosen["value"] if chosen is not None else None
+            loss = None
+            if best is not None and value is not None:
+                loss = max(0.0, best["value"] - value)
+            decisions.append({
+                "ply": ply, "player": before["rootInfo"]["currentPlayer"],
+                "action": chosen["action"] if chosen else action,
+                "label": chosen["label"] if chosen else str(action),
+                "value": value, "best": best["value"] if best else None,
+                "bestAction": best["action"] if best else None,
+                "bestLabel": best["label"] if best else None,
+                "loss": loss, "mark": mark_of(loss),
+            })  # fmt: skip
+        curve.append({"ply": ply, "value": after["rootInfo"]["value"],
+                      "player": after["rootInfo"]["player"]})  # fmt: skip
+        before = after
+    summary = {mark: sum(d["mark"] == mark for d in decisions) for mark in THRESHOLDS}
+    return {
+        "game": name,
+        "valueKind": spec.value_kind,
+        "exact": bool(first["rootInfo"]["exact"]),
+        "thresholds": dict(THRESHOLDS),
+        "decisions": decisions,
+        "curve": curve,
+        "summary": summary,
+        "elapsed": round(time.monotonic() - started, 6),
+    }
+
+
+def write_plot(review: Mapping[str, Any], path: str, *, title: str | None = None) -> None:
+    """The value over the game as a PNG or SVG (by ``path``'s extension), marks as dots."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in (".png", ".svg"):
+        raise OptionError(f"the plot is a .png or .svg file, not {path!r}")
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise OptionError(
+            "the plot needs matplotlib: pip install 'forest-solver[analysis]'"
+        ) from None
+    curve = review["curve"]
+    fig, ax = plt.subplots(figsize=(8, 3.2))
+    try:
+        ax.plot([p["ply"] for p in curve], [p["value"] for p in curve], color="#2b6cb0", lw=1.6)
+        colours = {"inaccuracy": "#d69e2e", "mistake": "#dd6b20", "blunder": "#c53030"}
+        for mark, colour in colours.items():
+            points = [d for d in review["decisions"] if d["mark"] == mark]
+            if points:
+                values = {p["ply"]: p["value"] for p in curve}
+                ax.scatter([d["ply"] for d in points], [values[d["ply"]] for d in points],
+                           color=colour, label=mark, zorder=3)  # fmt: skip
+        ax.set_ylim(-0.02, 1.02)
+        ax.set_xlabel("ply (actions played, dice included)")
+        ax.set_ylabel(str(review["valueKind"]))
+        kind = "exact" if review["exact"] else "MCTS estimate"
+        ax.set_title(title or f"{review['game']}: {review['valueKind']} over the game ({kind})")
+        if any(d["mark"] for d in review["decisions"]):
+            ax.legend(loc="lower left", fontsize=8)
+        ax.grid(alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(path)
+    finally:
+        plt.close(fig)

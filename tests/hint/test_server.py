@@ -1,0 +1,202 @@
+"""``forest serve`` as a real uvicorn process on 127.0.0.1: every endpoint, every error status."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+
+import solver
+from solver.hint.engine import Caps, answer
+
+from .conftest import Server
+
+DOG = {"game": "dog", "options": {"forest": "dog/another-dog"}}
+EXAMPLE = {"id": "q1", **DOG, "actions": [], "limit": {"iterations": 2000}, "exact": True,
+           "top_k": 3}  # fmt: skip
+
+
+def post(server: Server, path: str, body: object, **kw: object) -> httpx.Response:
+    return httpx.post(f"{server.url}{path}", json=body, timeout=60, **kw)
+
+
+def test_health_games_schema_openapi(server: Server) -> None:
+    health = httpx.get(f"{server.url}/health", timeout=10).json()
+    assert health["status"] == "ok" and health["capacity"] == 10
+    games = httpx.get(f"{server.url}/v1/games", timeout=10).json()
+    dog = next(g for g in games if g["name"] == "dog")
+    assert "dog/another-dog" in dog["puzzles"] and dog["sourceOption"] == "forest"
+    assert {g["name"] for g in games} == set(solver.registered_games())
+    schema = httpx.get(f"{server.url}/v1/schema", timeout=10).json()
+    assert "HintRequest" in schema["$defs"]
+    openapi = httpx.get(f"{server.url}/openapi.json", timeout=10).json()
+    for path in ("/v1/hint", "/v1/analyse", "/v1/review", "/v1/games", "/health"):
+        assert path in openapi["paths"]
+    assert "400" in openapi["paths"]["/v1/hint"]["post"]["responses"]
+
+
+def test_the_issue_example_over_http(server: Server) -> None:
+    response = post(server, "/v1/hint", EXAMPLE)
+    assert response.status_code == 200
+    assert round(response.json()["rootInfo"]["value"], 6) == 0.962963
+    after = post(server, "/v1/hint", {**EXAMPLE, "actions": [10]}).json()
+    rows = [(m["label"], round(m["value"], 6)) for m in after["moveInfos"]]
+    assert sorted(rows[:2]) == [("N", 0.888889), ("W", 0.888889)] and rows[2] == ("E", 0.333333)
+
+
+def test_http_answer_equals_the_in_process_engine(server: Server) -> None:
+    request = {**EXAMPLE, "exact": False, "actions": [11], "limit": {"iterations": 500}}
+    over_http = post(server, "/v1/hint", request).json()
+    here = answer(request, caps=Caps(max_seconds=2, max_iterations=20000))
+    strip = ("elapsed",)
+    assert {k: v for k, v in over_http.items() if k not in strip} == {
+        k: v for k, v in here.items() if k not in strip
+    }
+
+
+def test_inline_text_but_never_a_path(server: Server) -> None:
+    path = solver.puzzles.path("dog/another-dog")
+    inline = post(server, "/v1/hint", {**EXAMPLE, "options": {"forest": path.read_text()}})
+    assert round(inline.json()["rootInfo"]["value"], 6) == 0.962963
+    refused = post(server, "/v1/hint", {**EXAMPLE, "options": {"forest": str(path)}})
+    assert refused.status_code == 400 and refused.json()["field"] == "options.forest"
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "code"),
+    [
+        ({**EXAMPLE, "limit": {"iterations": "many"}}, "limit.iterations", "invalid_request"),
+        ({**EXAMPLE, "top_k": 0}, "top_k", "invalid_request"),
+        ({k: v for k, v in EXAMPLE.items() if k != "game"}, "game", "invalid_request"),
+        ({**EXAMPLE, "game": "chess"}, "game", "unknown_game"),
+        ({**EXAMPLE, "actions": [2]}, "actions.0", "illegal_action"),
+        ({**EXAMPLE, "state": {"pos": []}}, "state", "bad_state"),
+        ({**EXAMPLE, "game": "trial", "options": {}, "exact": True}, "exact", "unsupported"),
+    ],
+)
+def test_errors_are_400_with_id_error_field(server: Server, body: dict, field: str, code: str):
+    response = post(server, "/v1/hint", body)
+    assert response.status_code == 400
+    reply = response.json()
+    assert (reply["id"], reply["field"], reply["code"]) == ("q1", field, code)
+    assert reply["error"]
+
+
+def test_malformed_json_is_400(server: Server) -> None:
+    response = httpx.post(f"{server.url}/v1/hint", content=b"{not json",
+                          headers={"content-type": "application/json"}, timeout=30)  # fmt: skip
+    assert response.status_code == 400
+    assert response.json()["code"] == "malformed" and response.json()["field"] is None
+
+
+def test_a_huge_budget_is_capped(server: Server) -> None:
+    reply = post(server, "/v1/hint", {**EXAMPLE, "exact": False, "actions": [10],
+                                      "limit": {"iterations": 10**12}}).json()  # fmt: skip
+    assert reply["limitApplied"]["iterations"] == 20000 and reply["limitApplied"]["capped"]
+
+
+def test_a_large_body_is_413(server: Server) -> None:
+    body = {**EXAMPLE, "padding": "x" * 70_000}
+    response = post(server, "/v1/hint", body)
+    assert response.status_code == 413 and response.json()["code"] == "too_large"
+    chunked = httpx.post(f"{server.url}/v1/hint", content=iter([b"{" + b" " * 40_000] * 3),
+                         headers={"content-type": "application/json"}, timeout=30)  # fmt: skip
+    assert chunked.status_code == 413
+
+
+def test_analyse(server: Server) -> None:
+    refused = post(server, "/v1/analyse", {"game": "trial"})
+    assert refused.status_code == 400 and refused.json()["code"] == "unsupported"
+    no_file = post(server, "/v1/analyse", {"game": "dog", "options": {"forest": "/etc/hosts"}})
+    assert no_file.status_code == 400 and no_file.json()["field"] == "options.forest"
+    response = post(server, "/v1/analyse", {"game": "dog", "options": {"forest": "dog/tiny-2x2"}})
+    assert response.status_code in (200, 400), response.text
+    if response.status_code == 200:
+        assert "class" in response.json()["row"]
+
+
+def test_review(server: Server) -> None:
+    body = {**DOG, "seed": 0, "actions": [10, 1]}
+    reply = post(server, "/v1/review", body).json()
+    assert reply["exact"] is True
+    assert [(d["label"], d["mark"]) for d in reply["decisions"]] == [("E", "blunder")]
+    assert round(reply["curve"][0]["value"], 6) == 0.962963
+    bad = post(server, "/v1/review", {**DOG, "actions": [10, 2]})
+    assert bad.status_code == 400 and "actions.1" in bad.json()["error"]
+
+
+def test_position_and_the_web_table(server: Server) -> None:
+    reply = post(server, "/v1/position", {**DOG, "actions": [10], "pv": [3]}).json()
+    assert {m["label"] for m in reply["moves"]} == {"N", "E", "W"}
+    assert reply["svg"].lstrip().startswith("<?xml") and len(reply["pvPoints"]) == 2
+    page = httpx.get(f"{server.url}/", timeout=10)
+    assert page.status_code == 200 and "/static/app.js" in page.text
+    assert httpx.get(f"{server.url}/static/app.js", timeout=10).status_code == 200
+
+
+def test_cors_is_off_by_default(server: Server) -> None:
+    response = httpx.get(f"{server.url}/v1/games", headers={"Origin": "http://example.org"},
+                         timeout=10)  # fmt: skip
+    assert "access-control-allow-origin" not in response.headers
+
+
+def test_access_logs_are_json_lines(server: Server) -> None:
+    httpx.get(f"{server.url}/health", timeout=10)
+    lines = [json.loads(line) for line in server.logs().splitlines() if line.startswith("{")]
+    assert any(entry["path"] == "/health" and entry["status"] == 200 for entry in lines)
+    assert all({"method", "path", "status", "ms"} <= set(entry) for entry in lines)
+
+
+def test_a_full_queue_is_503_with_retry_after_and_health_answers(tmp_path) -> None:
+    busy = Server(tmp_path, "--workers", "1", "--queue", "1", "--max-seconds", "2")
+    try:
+        slow = {**EXAMPLE, "exact": False, "actions": [10],
+                "limit": {"iterations": 10**9, "seconds": 1.5}}  # fmt: skip
+        with concurrent.futures.ThreadPoolExecutor(6) as pool:
+            futures = [pool.submit(post, busy, "/v1/hint", {**slow, "id": f"s{n}"})
+                       for n in range(6)]  # fmt: skip
+            time.sleep(0.5)
+            health = httpx.get(f"{busy.url}/health", timeout=5)
+            assert health.status_code == 200 and health.json()["inside"] == 2
+            statuses = sorted(f.result().status_code for f in futures)
+        assert statuses.count(200) == 2 and statuses.count(503) == 4
+        refused = next(f.result() for f in futures if f.result().status_code == 503)
+        assert refused.headers["retry-after"] == "1" and refused.json()["code"] == "overloaded"
+    finally:
+        assert busy.stop() == 0
+
+
+def test_graceful_shutdown_finishes_the_work_in_flight(tmp_path) -> None:
+    running = Server(tmp_path, "--workers", "1", "--max-seconds", "3")
+    request = {**EXAMPLE, "exact": False, "actions": [10],
+               "limit": {"iterations": 10**9, "seconds": 1.5}}  # fmt: skip
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        future = pool.submit(post, running, "/v1/hint", request)
+        time.sleep(0.5)
+        code = running.stop()
+        response = future.result()
+    assert code == 0
+    assert response.status_code == 200 and response.json()["rootInfo"]["visits"] > 0
+
+
+def test_serve_refuses_a_bad_port() -> None:
+    out = subprocess.run([sys.executable, "-m", "solver.cli", "serve", "--port", "70000"],
+                         capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert out.returncode == 2 and "--port" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_schemathesis_finds_no_server_error(server: Server) -> None:
+    """Property-based requests from /openapi.json (about 20 an operation): never a 5xx."""
+    out = subprocess.run(
+        [sys.executable, "-m", "schemathesis.cli", "run", f"{server.url}/openapi.json",
+         "--checks", "not_a_server_error", "--max-examples", "20", "--seed", "1",
+         "--request-timeout", "30", "--workers", "1",
+         "--generation-database", ":memory:"],
+        capture_output=True, text=True, timeout=170,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
