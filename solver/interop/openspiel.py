@@ -119,7 +119,7 @@ def _game_type(pyspiel: Any, spec: GameSpec) -> Any:
 def _make_game_class(pyspiel: Any, game_type: Any, spec: GameSpec) -> type:
     import solver
 
-    class ForestState(pyspiel.State):  # type: ignore[misc]
+    class ForestState(pyspiel.State):
         def __init__(self, game: Any, inner: Any = None) -> None:
             super().__init__(game)
             self._inner = inner if inner is not None else game._start.clone()
@@ -173,7 +173,7 @@ def _make_game_class(pyspiel: Any, game_type: Any, spec: GameSpec) -> type:
                 return observed if isinstance(observed, str) else repr(observed)
             return str(inner.to_json())
 
-    class ForestGame(pyspiel.Game):  # type: ignore[misc]
+    class ForestGame(pyspiel.Game):
         def __init__(self, params: dict[str, Any] | None = None) -> None:
             values = _defaults(spec) | dict(params or {})
             source = values[spec.file_parameter] or None
