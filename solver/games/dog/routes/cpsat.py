@@ -308,6 +308,7 @@ class _Geometry:
 
 # -- the model ------------------------------------------------------------------------------------
 Lit: TypeAlias = "cp_model.IntVar | bool"
+Count: TypeAlias = "cp_model.IntVar | int"  # a running count: 0, then a model variable
 
 
 def _neg(lit: Lit) -> Lit:
@@ -397,7 +398,7 @@ class _Model:
             self._formula_cache[key] = self.or_of(lits, f"form{t}")
         return self._formula_cache[key]
 
-    def _fixed_roll(self, t: int, roll: Lit, stick: Lit, B: list[Lit], count):
+    def _fixed_roll(self, t: int, roll: Lit, stick: Lit, B: list[Lit], count: Count) -> Count:
         """Hindsight: the budget of a roll turn is ``rolls[count]`` read through the stick."""
         m, rolls = self.m, self.rolls
         assert rolls is not None
@@ -418,7 +419,16 @@ class _Model:
         m.add(nxt == count + roll)
         return nxt
 
-    def _fixed_shouts(self, t, s, Xs, a, hs, arrows, count):
+    def _fixed_shouts(
+        self,
+        t: int,
+        s: int,
+        Xs: dict[Cell, Lit],
+        a: Lit,
+        hs: dict[int, Lit],
+        arrows: dict[Cell, tuple[tuple[int, int], ...]],
+        count: Count,
+    ) -> cp_model.IntVar:
         """Hindsight: each arrow of number >= 2 over the entered cell reads the next shout."""
         m, shouts = self.m, self.shouts
         assert shouts is not None
@@ -475,7 +485,7 @@ class _Model:
                 if forbidden.intersection(opt.cells):
                     self.clause([_neg(lits[j])])
 
-    def _at_least(self, expr, floor: int, lits: list[Lit]) -> None:
+    def _at_least(self, expr: cp_model.LinearExprT, floor: int, lits: list[Lit]) -> None:
         """``expr >= floor`` whenever every literal of ``lits`` holds."""
         if isinstance(expr, int):
             if expr < floor:
@@ -593,8 +603,8 @@ class _Model:
             for c in g.cells
         }
 
-        roll_count: cp_model.IntVar | int = 0
-        shout_count: cp_model.IntVar | int = 0
+        roll_count: Count = 0
+        shout_count: Count = 0
         for t in range(1, N + 1):
             P, L, R, M = self.P[t], self.L[t], self.R[t], self.M[t]
             st, cu, stick, skip = self.st[t], self.cu[t], self.stick[t], self.skip[t]
