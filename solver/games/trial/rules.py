@@ -94,14 +94,54 @@ class TrialGame:
             raise FormatError("a JSON trial state", line=exc.lineno, column=exc.colno) from None
         if not isinstance(data, dict) or data.get("game") != "trial" or "state" not in data:
             raise FormatError("a trial state object with 'game': 'trial'", line=1, column=1)
-        if data["state"].get("n") != self.players:
+        state = data["state"]
+        if not isinstance(state, dict) or state.get("n") != self.players:
+            found = state.get("n") if isinstance(state, dict) else type(state).__name__
+            raise FormatError(f"a state for {self.players} players", line=1, column=1,
+                              found=str(found))  # fmt: skip
+        _check_shape(self, state)
+        try:
+            built = TrialState(self, state)
+            built.legal_actions()
+            built.current_player()
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, AssertionError) as exc:
             raise FormatError(
-                f"a state for {self.players} players",
-                line=1,
-                column=1,
-                found=str(data["state"].get("n")),
-            )
-        return TrialState(self, data["state"])
+                "a consistent trial state", line=1, column=1, found=f"{type(exc).__name__}: {exc}"
+            ) from None
+        return built
+
+
+STATE_KEYS = {
+    "n", "day", "first", "turn", "over", "players", "tray", "gallery_food", "tiles", "ruins",
+    "tunnels", "tunnel_tokens", "store", "box", "artifacts", "decks", "row", "camps", "legendary",
+    "stack",
+}  # fmt: skip
+PLAYER_KEYS = {
+    "pos", "hand", "pending", "food", "pack", "gallery", "story", "morality", "paws", "strong",
+    "placed", "tents", "flags", "onetime", "camped",
+}  # fmt: skip
+
+
+def _check_shape(game: TrialGame, state: dict[str, Any]) -> None:
+    """The keys of a saved state, its players and its steps (a :class:`FormatError` names the
+    first that is missing, unknown or of the wrong kind)."""
+    keys = set(state) - {"pool"}
+    if keys != STATE_KEYS:
+        wrong = sorted(keys ^ STATE_KEYS)[0]
+        raise FormatError("the trial state's fields", line=1, column=1, found=repr(wrong))
+    players = state["players"]
+    if not isinstance(players, list) or len(players) != game.players:
+        raise FormatError(f"{game.players} players", line=1, column=1, found=repr(players)[:40])
+    for me in players:
+        if not isinstance(me, dict) or set(me) != PLAYER_KEYS:
+            raise FormatError("a player's fields", line=1, column=1, found=repr(me)[:40])
+    stack = state["stack"]
+    if not isinstance(stack, list) or not all(
+        isinstance(f, dict) and f.get("k") in STEPS for f in stack
+    ):
+        raise FormatError("a list of known steps", line=1, column=1, found=repr(stack)[:60])
+    if not stack and not state["over"]:
+        raise FormatError("a waiting step (or a finished game)", line=1, column=1, found="[]")
 
 
 def _copy(value: Any) -> Any:

@@ -116,3 +116,23 @@ def test_json_round_trip_mid_game():
     assert [state.action_to_string(a) for a in state.legal_actions()] == [
         twin.action_to_string(a) for a in twin.legal_actions()
     ]
+
+
+def test_a_bad_saved_state_is_a_format_error():
+    import json
+
+    from solver.errors import FormatError
+
+    game = GAMES[2]
+    good = json.loads(game.new_initial_state().to_json())
+    for broken in (
+        "{",
+        json.dumps({"game": "dog", "state": {}}),
+        json.dumps({"game": "trial", "state": {**good["state"], "n": 3}}),
+        json.dumps({"game": "trial", "state": {**good["state"], "extra": 1}}),
+        json.dumps({"game": "trial", "state": {**good["state"], "stack": [{"k": "fly"}]}}),
+        json.dumps({"game": "trial", "state": {**good["state"], "players": [{}, {}]}}),
+        json.dumps({"game": "trial", "state": {**good["state"], "stack": [{"k": "turn"}]}}),
+    ):
+        with pytest.raises(FormatError):
+            game.state_from_json(broken)
