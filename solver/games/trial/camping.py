@@ -33,6 +33,7 @@ def camp_spot(st: TrialState, p: int) -> str:
 
 
 def camp(st: TrialState, p: int) -> None:
+    """Start ``p``'s camping action where they stand."""
     push(st, "camp", p=p, spot=camp_spot(st, p), stage=0)
 
 
@@ -53,6 +54,7 @@ def tent_bonus(st: TrialState, p: int, bonus: str) -> None:
 
 
 def campsite_bonus(st: TrialState, p: int, spot: str) -> None:
+    """The bonus of the campsite ``spot`` (or the universal campsite's)."""
     if spot == "universal":
         push(st, "universal", p=p)
         return

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from solver.errors import IllegalActionError
-from solver.games.trial.schema import COLUMN_OF, FOODS
+from solver.games.trial.schema import COLUMN_OF
 
 if TYPE_CHECKING:
     from solver.games.trial.rules import TrialState
@@ -66,6 +66,7 @@ def find(st: TrialState, kind: str) -> Frame | None:
 
 # -- players' belongings -------------------------------------------------------------------------
 def player(st: TrialState, p: int) -> dict[str, Any]:
+    """Player ``p``'s part of the state."""
     return st.d["players"][p]
 
 
@@ -97,24 +98,29 @@ def spend_food(st: TrialState, p: int, food: str, to: str = "tray") -> None:
 
 
 def transfer_food(st: TrialState, giver: int, taker: int, food: str) -> None:
+    """One ``food`` token passes from ``giver`` to ``taker``."""
     player(st, giver)["food"][food] -= 1
     player(st, taker)["food"][food] += 1
 
 
 def item_size(st: TrialState, kind: str) -> int:
+    """Backpack slots a kind takes: rare items and large artifacts 2, others 1."""
     entry = st.g.pack.item(kind)
     return 2 if entry.get("rarity") == "rare" or entry.get("size") == "large" else 1
 
 
 def is_artifact(st: TrialState, kind: str) -> bool:
+    """Whether ``kind`` is an artifact (not an item)."""
     return kind in st.g.artifact_ids
 
 
 def slots_used(st: TrialState, p: int) -> int:
+    """Backpack slots ``p``'s items and artifacts fill."""
     return sum(item_size(st, k) for k in player(st, p)["pack"])
 
 
 def fits(st: TrialState, p: int, kind: str) -> bool:
+    """Whether ``kind`` fits in ``p``'s backpack now."""
     return (
         slots_used(st, p) + item_size(st, kind)
         <= st.g.components["character_board"]["backpack_slots"]
@@ -122,11 +128,13 @@ def fits(st: TrialState, p: int, kind: str) -> bool:
 
 
 def store_cells(st: TrialState) -> list[tuple[int, int]]:
+    """Every store cell as ``(row, column)``."""
     store = st.g.pack.store
     return [(r, c) for r in range(len(store["rows"])) for c in range(len(store["columns"]))]
 
 
 def cell_size(st: TrialState, cell: tuple[int, int]) -> str:
+    """``small`` or ``large``: the size of a store cell's column."""
     return str(st.g.pack.store["columns"][cell[1]]["size"])
 
 
@@ -140,6 +148,7 @@ def cell_of(st: TrialState, kind: str) -> tuple[int, int] | None:
 
 
 def empty_cells(st: TrialState, kind: str) -> list[tuple[int, int]]:
+    """The empty store cells of ``kind``'s size."""
     size = "large" if item_size(st, kind) == 2 else "small"
     return [
         (r, c)
@@ -166,6 +175,7 @@ def return_item(st: TrialState, kind: str) -> tuple[int, int] | None:
 
 
 def remove_from_pack(st: TrialState, p: int, kind: str) -> None:
+    """Take ``kind`` out of ``p``'s backpack (an error if absent)."""
     pack = player(st, p)["pack"]
     if kind not in pack:
         raise IllegalActionError(f"player {p} does not carry {kind}")
@@ -197,6 +207,7 @@ def story_bonus(st: TrialState, p: int, key: str) -> list[Any]:
 
 
 def has_skill(st: TrialState, p: int, skill: str) -> bool:
+    """Whether a face-up story card gives ``p`` the unique skill ``skill``."""
     return any(
         faceup and st.g.pack.card(cid).get("skill") == skill
         for cid, faceup, _ in player(st, p)["story"]
@@ -217,16 +228,19 @@ def move_budget(st: TrialState, p: int) -> int:
 
 
 def trade_symbols(st: TrialState, p: int) -> int:
+    """Trading symbols: the board's, the story's and the items'."""
     board = st.g.components["character_board"]
     return board["trade"] + story_symbols(st, p, "trade") + item_value(st, p, "trade")
 
 
 def morality_side(st: TrialState, p: int) -> str:
+    """``good`` (left of the middle), ``evil`` (right) or ``neutral``."""
     m = player(st, p)["morality"]
     return "good" if m < 0 else "evil" if m > 0 else "neutral"
 
 
 def move_morality(st: TrialState, p: int, delta: int) -> None:
+    """Move ``p``'s morality token, staying on the track."""
     track = st.g.components["morality"]
     me = player(st, p)
     me["morality"] = max(track["min"], min(track["max"], me["morality"] + delta))
@@ -234,6 +248,7 @@ def move_morality(st: TrialState, p: int, delta: int) -> None:
 
 # -- cards ---------------------------------------------------------------------------------------
 def column_of(st: TrialState, cid: str) -> str:
+    """The story column of ``cid`` (from its first symbol)."""
     return COLUMN_OF[st.g.pack.card(cid)["symbols"][0]]
 
 
@@ -279,6 +294,7 @@ def add_to_story(
 
 
 def check_legendary(st: TrialState, p: int) -> None:
+    """Give ``p`` every unclaimed legendary token whose column now holds enough cards."""
     for token in st.g.components["legendary"]:
         if st.d["legendary"][token["id"]] is not None:
             continue
@@ -316,11 +332,13 @@ def deck_top_layer(st: TrialState, deck: str) -> list[str]:
 
 
 def deck_size(st: TrialState, deck: str) -> int:
+    """Cards left in ``deck`` (its revealed top included)."""
     d = st.d["decks"][deck]
     return sum(len(layer) for layer in d["layers"]) + (d["top"] is not None)
 
 
 def take_card(st: TrialState, deck: str, cid: str) -> None:
+    """Remove ``cid`` from ``deck`` (its top or a layer)."""
     d = st.d["decks"][deck]
     if d["top"] is not None and d["top"]["card"] == cid:
         d["top"] = None
@@ -386,7 +404,3 @@ class Draw:
             st.d["decks"][f["deck"]]["top"] = {"card": cid, "viewers": f["viewers"]}
         else:  # pragma: no cover - a programming error
             raise IllegalActionError(f"internal: unknown draw destination {to}")
-
-
-def food_names() -> tuple[str, ...]:
-    return FOODS

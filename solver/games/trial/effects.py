@@ -40,6 +40,7 @@ RAW_FOODS = FOODS[:3]
 
 
 def get_path(card: dict[str, Any], path: list[Any]) -> Any:
+    """The part of ``card`` at ``path`` (keys and indices)."""
     node: Any = card
     for key in path:
         node = node[key]
@@ -59,10 +60,12 @@ def location_type(st: TrialState, slot: str) -> str | None:
 
 
 def paw_locations(st: TrialState, p: int) -> list[str]:
+    """The locations holding one of ``p``'s paw tokens."""
     return [t[4:] for t, _ in player(st, p)["placed"] if t.startswith("loc:")]
 
 
 def condition_ok(st: TrialState, p: int, cond: dict[str, Any]) -> bool:
+    """Whether ``p`` meets one condition of the effect language."""
     from solver.games.trial.turns import open_tunnels
 
     ((key, arg),) = cond.items()
@@ -118,6 +121,7 @@ def units_of(st: TrialState, p: int, terms: list[dict[str, Any]]) -> list[dict[s
 
 
 def haves_ok(st: TrialState, p: int, terms: list[dict[str, Any]]) -> bool:
+    """Whether ``p`` owns one alternative of every ``have`` term."""
     me = player(st, p)
     return all(any(_owns(st, me, alt) for alt in term["have"]) for term in terms if "have" in term)
 
@@ -318,6 +322,7 @@ class Resolve:
 
 
 def current_resolve(st: TrialState, cid: str) -> Frame | None:
+    """The ``resolve`` step of card ``cid`` (where its destination is decided)."""
     for frame in reversed(st.d["stack"]):
         if frame["k"] == "resolve" and frame["card"] == cid:
             return frame
@@ -593,6 +598,7 @@ VERBS: dict[str, Verb] = {
 
 # -- decision steps used by the verbs ------------------------------------------------------------
 def option_open(st: TrialState, p: int, option: dict[str, Any]) -> bool:
+    """Whether ``p`` meets an option's conditions and can pay its cost."""
     if not all(condition_ok(st, p, c) for c in option.get("requires", [])):
         return False
     cost = option.get("cost", [])

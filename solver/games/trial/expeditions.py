@@ -76,6 +76,7 @@ def finish(st: TrialState, p: int, space: str, resource: bool = True) -> None:
 
 
 def push_advance(st: TrialState, p: int, line: str, steps: int = 1) -> None:
+    """Push an advance of ``steps`` spaces along ``line`` (not off an expedition; not ``none``)."""
     if line == "none" or not st.g.board.on_expedition(player(st, p)["pos"]):
         return
     push(st, "advance", p=p, line=line, steps=steps, optional=False)

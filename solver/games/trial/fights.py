@@ -43,6 +43,7 @@ def die_faces(st: TrialState) -> list[tuple[int, bool, float]]:
 
 
 def push_die(st: TrialState, p: int, parent: str, side: int = 0, purpose: str = "strength") -> None:
+    """Push one roll of the die whose result goes to the nearest ``parent`` step."""
     push(st, "die", p=p, parent=parent, side=side, purpose=purpose)
 
 

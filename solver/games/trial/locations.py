@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 
 def tile_entry(st: TrialState, slot: str) -> tuple[dict[str, Any], bool]:
+    """The tile on ``slot`` and whether it shows its other side."""
     tile_id, flipped = st.d["tiles"][slot]
     return next(t for t in st.g.pack.locations if t["id"] == tile_id), bool(flipped)
 

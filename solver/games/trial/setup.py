@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from solver.games.trial.core import Frame, draw, player, pop, push, step
+from solver.games.trial.core import Frame, player, pop, step
 from solver.games.trial.schema import FOODS
 
 if TYPE_CHECKING:
@@ -254,6 +254,3 @@ class SetupDone:
     def run(st: TrialState, f: Frame) -> None:
         pop(st, f)
         st.d.pop("pool", None)
-
-
-__all__ = ["draw", "initial_data", "push"]

@@ -32,10 +32,12 @@ BONUS_COSTS = {"card": 2, "food": 3, "tea": 4}
 
 
 def trade_points(st: TrialState, p: int) -> int:
+    """Trading symbols counted for the store bonus."""
     return trade_symbols(st, p)
 
 
 def price_units(st: TrialState, cell: tuple[int, int]) -> list[dict[str, object]]:
+    """A cell's price as two units to pay: column, then row."""
     store = st.g.pack.store
     return [
         {"alts": [store["columns"][cell[1]]["price"]], "to": "tray"},
@@ -50,10 +52,12 @@ def start_store(st: TrialState, p: int, card_units: int) -> None:
 
 
 def start_ruined_store(st: TrialState, p: int, mode: str) -> None:
+    """A ruined store visit: one sale for the tile's reward."""
     push(st, "ruined_store", p=p, mode=mode)
 
 
 def sellable(st: TrialState, kind: str) -> bool:
+    """Whether the store can take ``kind`` (its stack or an empty slot)."""
     return cell_of(st, kind) is not None or bool(empty_cells(st, kind))
 
 

@@ -67,10 +67,12 @@ def next_turn(st: TrialState) -> None:
 
 
 def on_expedition(st: TrialState, p: int) -> bool:
+    """Whether ``p`` stands inside an expedition area."""
     return st.g.board.on_expedition(player(st, p)["pos"])
 
 
 def own_token_on(st: TrialState, p: int, slot: str) -> bool:
+    """Whether ``p`` already has a paw token on location ``slot``."""
     return any(t == f"loc:{slot}" for t, _ in player(st, p)["placed"])
 
 
