@@ -270,6 +270,10 @@ def _play(spec: GameSpec, args: argparse.Namespace) -> int:
     game = opened.game
     players = game.num_players()
     names = _agent_list(given, players)
+    if args.human or args.record:
+        from solver.cli_review import play_recorded
+
+        return play_recorded(spec, args, opened, names)
     try:
         agents = [
             make_agent(
@@ -294,6 +298,12 @@ def _play(spec: GameSpec, args: argparse.Namespace) -> int:
     if players > 1:
         print(f"shared first places: {match.ties}")
     return 0
+
+
+def _review(spec: GameSpec, args: argparse.Namespace) -> int:
+    from solver.cli_review import review_command
+
+    return review_command(spec, args)
 
 
 # -- pictures and listings -----------------------------------------------------------------------
@@ -479,7 +489,37 @@ def add_game_commands(games: Any, spec: GameSpec) -> None:
         "--games", type=positive_int, default=100, help="the number of games (default 100)"
     )
     _search_options(p, exact=False)
+    p.add_argument(
+        "--human", action="store_true",
+        help="play one game yourself in seat 0 (moves by number or label; 'hint' asks the engine)",
+    )  # fmt: skip
+    p.add_argument(
+        "--record", default=None, metavar="FILE",
+        help="play one game and write its record (JSON) to FILE, for `review`",
+    )  # fmt: skip
+    p.add_argument("--overwrite", action="store_true", help="replace an existing --record file")
     bind(p, _play)
+
+    p = commands.add_parser(
+        "review", help="review a recorded game: every move against the best, marks, a plot"
+    )
+    p.add_argument("file", metavar="FILE", help="a game record (play --record FILE)")
+    p.add_argument(
+        "--iterations", type=positive_int, default=None,
+        help="MCTS simulations a position where the review is not exact (default 1000)",
+    )  # fmt: skip
+    p.add_argument("--seconds", type=positive_float, default=None, help="MCTS seconds a position")
+    searcher = p.add_mutually_exclusive_group()
+    searcher.add_argument(
+        "--exact", action="store_true", help="exact values only (default: where the game allows)"
+    )
+    searcher.add_argument("--mcts", action="store_true", help="MCTS estimates only")
+    p.add_argument(
+        "--plot", default=None, metavar="FILE.png|FILE.svg", help="draw the value over the game"
+    )
+    p.add_argument("--overwrite", action="store_true", help="replace an existing --plot file")
+    p.add_argument("--json", action="store_true", help="print the review as JSON")
+    p.set_defaults(handler=lambda args: _review(spec, args))
 
     if spec.add_commands is not None:
         spec.add_commands(commands)

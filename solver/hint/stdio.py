@@ -26,6 +26,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import IO, Any
 
+from solver.errors import OptionError
 from solver.hint.engine import Caps, answer, error_answer
 from solver.hint.schema import TerminateRequest, ValidationError, error_from_validation
 
@@ -50,6 +51,15 @@ class _Writer:
         with self._lock:
             self._out.write(line + "\n")
             self._out.flush()
+
+
+def _read_line(source: IO[str]) -> str:
+    try:
+        return source.readline()
+    except OSError as exc:  # a closed or captured input
+        raise OptionError(f"cannot read the requests: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise OptionError(f"the requests are not UTF-8 text (byte {exc.start})") from None
 
 
 def serve_lines(
@@ -92,7 +102,7 @@ def serve_lines(
                "found": event is not None})  # fmt: skip
 
     with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="hint") as pool:
-        for line in iter(source.readline, ""):
+        for line in iter(lambda: _read_line(source), ""):
             if len(line) > MAX_LINE_BYTES:
                 write(error_answer(None, f"a line longer than {MAX_LINE_BYTES} bytes", None,
                                    "too_large"))  # fmt: skip

@@ -1,0 +1,155 @@
+"""Game review: the exact agent makes no mistake; a random agent's blunders are where the exact
+values drop (checked against the exact solution, computed independently); the CLI commands."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import solver
+from solver.agents import make_agent
+from solver.play import play_game
+from solver.review import THRESHOLDS, mark_of, review_record
+from solver.search import solve
+
+PUZZLE = "dog/another-dog"
+TIMEOUT = 120
+
+
+def _record(agent: str, seed: int) -> dict:
+    game = solver.load_game("dog", forest=PUZZLE)
+    played = play_game(game, [make_agent(agent, game, seed=seed)], seed=seed)
+    return {"game": "dog", "options": {"forest": PUZZLE}, "seed": seed,
+            "actions": played.actions}  # fmt: skip
+
+
+def _exact_losses(actions: list[int]) -> dict[int, float]:
+    """Per decision ply: the best child's exact value minus the chosen child's (the solution)."""
+    game = solver.load_game("dog", forest=PUZZLE)
+    state = game.new_initial_state()
+    solution = solve(state, exact=True)
+
+    def value(s) -> float:
+        return float(s.returns()[0]) if s.is_terminal() else float(solution.value(s))
+
+    losses = {}
+    for ply, action in enumerate(actions, 1):
+        if not state.is_chance_node():
+            children = {}
+            for a in state.legal_actions():
+                child = state.clone()
+                child.apply_action(a)
+                children[a] = value(child)
+            losses[ply] = max(children.values()) - children[action]
+        state.apply_action(action)
+    return losses
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_exact_agent_makes_no_mistake(seed: int) -> None:
+    review = review_record(_record("exact", seed))
+    assert review["exact"] is True and review["decisions"]
+    assert all(d["mark"] is None for d in review["decisions"])
+    assert all(d["loss"] == pytest.approx(0.0, abs=1e-9) for d in review["decisions"])
+    assert review["summary"] == {"inaccuracy": 0, "mistake": 0, "blunder": 0}
+
+
+def test_a_random_agents_blunders_are_where_the_exact_values_drop() -> None:
+    blunders = 0
+    for seed in range(8):
+        record = _record("random", seed)
+        review = review_record(record)
+        expected = _exact_losses(record["actions"])
+        assert {d["ply"] for d in review["decisions"]} == set(expected)
+        for decision in review["decisions"]:
+            assert decision["loss"] == pytest.approx(expected[decision["ply"]], abs=1e-9)
+            assert decision["mark"] == mark_of(expected[decision["ply"]])
+        blunders += sum(loss >= THRESHOLDS["blunder"] for loss in expected.values())
+        assert review["summary"]["blunder"] == sum(
+            loss >= THRESHOLDS["blunder"] - 1e-9 for loss in expected.values()
+        )
+    assert blunders > 0  # the check above had something to find
+
+
+def test_the_curve_starts_at_the_exact_value_and_ends_at_the_result() -> None:
+    record = _record("random", 1)
+    review = review_record(record)
+    assert round(review["curve"][0]["value"], 6) == 0.962963
+    game = solver.load_game("dog", forest=PUZZLE)
+    state = game.new_initial_state()
+    for action in record["actions"]:
+        state.apply_action(action)
+    assert review["curve"][-1]["value"] == state.returns()[0]
+    assert len(review["curve"]) == len(record["actions"]) + 1
+
+
+def test_mcts_review_where_exact_is_not_asked() -> None:
+    review = review_record(_record("exact", 0), exact=False, iterations=300)
+    assert review["exact"] is False
+    assert all(d["value"] is not None for d in review["decisions"])
+
+
+def test_mark_thresholds() -> None:
+    assert [mark_of(x) for x in (0.0, 0.049, 0.05, 0.1, 0.19, 0.2, 1.0, None)] == [
+        None, None, "inaccuracy", "mistake", "mistake", "blunder", "blunder", None,
+    ]  # fmt: skip
+
+
+def _forest(*args: str, stdin: str | None = None, cwd: Path | None = None):
+    return subprocess.run(
+        [sys.executable, "-m", "solver.cli", *args], input=stdin, capture_output=True,
+        text=True, timeout=TIMEOUT, cwd=cwd,
+    )  # fmt: skip
+
+
+def test_play_human_with_a_hint_then_record_and_review(tmp_path: Path) -> None:
+    record_path = tmp_path / "game.json"
+    answers = "hint\nfly\n" + "1\n" * 40
+    out = _forest("dog", "play", PUZZLE, "--human", "--seed", "2", "--record", str(record_path),
+                  stdin=answers)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "hint: win probability" in out.stdout and "'fly' is not a move here" in out.stdout
+    assert "chance: roll:" in out.stdout and "game over after" in out.stdout
+    record = json.loads(record_path.read_text())
+    assert record["game"] == "dog" and record["options"] == {"forest": PUZZLE}
+    assert record["seed"] == 2 and record["agents"] == ["human"]
+    png, svg = tmp_path / "curve.png", tmp_path / "curve.svg"
+    text = _forest("dog", "review", str(record_path), "--plot", str(png))
+    assert text.returncode == 0, text.stderr
+    assert "blunder" in text.stdout and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    as_json = _forest("dog", "review", str(record_path), "--json", "--plot", str(svg))
+    assert json.loads(as_json.stdout) | {"elapsed": 0} == review_record(record) | {"elapsed": 0}
+    assert "<svg" in svg.read_text()
+    again = _forest("dog", "review", str(record_path), "--plot", str(png))
+    assert again.returncode == 2 and "--overwrite" in again.stderr
+
+
+def test_play_record_with_agents_and_a_path_embedded(tmp_path: Path) -> None:
+    forest = tmp_path / "mine.forest"
+    forest.write_text(solver.puzzles.path(PUZZLE).read_text())
+    record_path = tmp_path / "agents.json"
+    out = _forest("dog", "play", str(forest), "--agent", "exact", "--seed", "5",
+                  "--record", str(record_path))  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    record = json.loads(record_path.read_text())
+    assert record["options"]["forest"] == forest.read_text()  # the file travels with the record
+    assert record["actions"] == _record("exact", 5)["actions"]
+    review = _forest("dog", "review", str(record_path), "--json")
+    assert json.loads(review.stdout)["summary"] == {"inaccuracy": 0, "mistake": 0, "blunder": 0}
+
+
+def test_review_errors_are_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text(json.dumps({"game": "dog", "options": {"forest": PUZZLE}, "actions": [10, 2]}))
+    for path, words in ((bad, "not a JSON game record"), (wrong, "actions.1"),
+                        (tmp_path / "missing.json", "missing.json")):  # fmt: skip
+        out = _forest("dog", "review", str(path))
+        assert out.returncode == 2 and words in out.stderr and "Traceback" not in out.stderr
+    ended = _forest("dog", "play", PUZZLE, "--human", stdin="")
+    assert ended.returncode == 2 and "input ended" in ended.stderr
