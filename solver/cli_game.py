@@ -414,6 +414,8 @@ def _search_options(p: argparse.ArgumentParser, *, exact: bool = True) -> None:
             "--exact", action="store_true",
             help="exact expectimax instead of MCTS (small positions only)",
         )  # fmt: skip
+    else:  # a game without small enough positions (GameSpec.exact false) offers no --exact
+        p.set_defaults(exact=False)
     p.add_argument(
         "--memory-mb", type=positive_float, default=DEFAULT_MEMORY_MB,
         help=f"the exact search's memory cap in megabytes (default {DEFAULT_MEMORY_MB:g})",
@@ -460,7 +462,7 @@ def add_game_commands(games: Any, spec: GameSpec) -> None:
         "--player", type=int, default=None, metavar="P",
         help="the seat whose view the values are from (default: the player to move)",
     )  # fmt: skip
-    _search_options(p)
+    _search_options(p, exact=spec.exact)
     bind(p, _best_move)
 
     p = commands.add_parser(
@@ -468,7 +470,7 @@ def add_game_commands(games: Any, spec: GameSpec) -> None:
     )
     _common(p, spec)
     _state_option(p)
-    _search_options(p)
+    _search_options(p, exact=spec.exact)
     p.add_argument(
         "--games", type=positive_int, default=200,
         help="games played for the MCTS estimate (default 200)",

@@ -6,5 +6,9 @@ the games. Games shipped by other distributions register through the ``forest_so
 entry-point group instead (see ``docs/adding-a-game.md``).
 """
 
-BUILTIN_GAMES: tuple[str, ...] = ("solver.games.dog:SPEC", "solver.games.trial:SPEC")
+BUILTIN_GAMES: tuple[str, ...] = (
+    "solver.games.dog:SPEC",
+    "solver.games.guardians:SPEC",
+    "solver.games.trial:SPEC",
+)
 """Where each built-in game's :class:`~solver.spec.GameSpec` lives."""

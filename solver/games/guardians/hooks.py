@@ -42,7 +42,7 @@ def render_text(game: Any, state: Any | None) -> str:
     return render_state(state if state is not None else game.new_initial_state())
 
 
-def legend(game: Any) -> str:
+def legend(game: Any, state: Any | None = None) -> str:
     """The text legend of the tile tokens."""
     from solver.games.guardians.render_text import LEGEND
     from solver.render.ascii import legend_lines

@@ -93,7 +93,7 @@ def render_state(state: GuardiansState, *, legend: bool = False) -> str:
         status += f"/{state.rounds()}"
     status += f", phase {PHASE_NAMES[state.phase]}"
     if not state.is_terminal():
-        status += f", player {state.current} to move" if not game.solo else ""
+        status += f", player {state.current}'s turn" if not game.solo else ""
     else:
         status += f", scores {state.scores()}"
     lines.append(status)

@@ -294,6 +294,12 @@ class GuardiansState:
         points = sum(self.game.tile(t).points for t, _, _ in who.pile)
         return points + sum(who.cards) - who.resets
 
+    def heuristic(self, player: int) -> float:
+        """An estimate of the return of ``player`` in [0, 1] (see the heuristic module)."""
+        from solver.games.guardians.heuristic import heuristic
+
+        return heuristic(self, player)
+
     def tile_count(self, player: int) -> int:
         """Tiles in the player's forest and pile together (the tie-break: fewer wins)."""
         who = self.people[player]

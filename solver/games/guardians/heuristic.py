@@ -1,0 +1,88 @@
+"""A heuristic value of a guardians position, in [0, 1], for depth-limited and MCTS searches.
+
+Each player's *prospect* is the score plus half of the points the pawns are on their way to:
+a pawn whose mission has the first j of its k colours already lined up beside it (forwards or
+backwards) counts ``points * j / k``. Solo: the prospect over the level's threshold, capped at 1.
+With 2-4 players: a softmax of the prospects (temperature 5 VP), so the values sum to 1 like
+the returns. Terminal states get their returns.
+
+>>> from solver.games.guardians.grove import parse_grove
+>>> from solver.games.guardians.rules import GuardiansGame
+>>> state = GuardiansGame(position=parse_grove("grid:\\n[GRE]b G:BB R:BB\\n")).new_initial_state()
+>>> round(progress(state, 0), 3)   # G-R-E: two of three colours lined up, 5 points
+3.333
+>>> 0.0 <= heuristic(state, 0) <= 1.0
+True
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from solver.games.guardians.board import neighbours
+
+if TYPE_CHECKING:
+    from solver.games.guardians.rules import GuardiansState
+
+__all__ = ["heuristic", "progress"]
+
+TEMPERATURE = 5.0
+
+
+def _lined_up(state: GuardiansState, player: int, start: tuple[int, int], sequence: str) -> int:
+    """How many leading colours of ``sequence`` a path of forest tiles from ``start`` matches."""
+    me = state.people[player]
+    tiles = state.game.catalogue
+    best = 0
+    path: list[tuple[int, int]] = []
+
+    def extend(here: tuple[int, int]) -> None:
+        nonlocal best
+        best = max(best, len(path))
+        if len(path) == len(sequence) or best == len(sequence):
+            return
+        want = sequence[len(path)]
+        for n in neighbours(here):
+            face = me.forest.get(n)
+            if face is None or face.mission or n in path or tiles[face.tile].colour != want:
+                continue
+            path.append(n)
+            extend(n)
+            path.pop()
+
+    extend(start)
+    return best
+
+
+def progress(state: GuardiansState, player: int) -> float:
+    """The points a player's pawns are on their way to (see the module docstring)."""
+    me = state.people[player]
+    total = 0.0
+    for cell in me.pawns:
+        if cell is None:
+            continue
+        tile = state.game.tile(me.forest[cell].tile)
+        if tile.start:
+            continue  # the start walk's pattern is not a fixed sequence: left out
+        k = len(tile.sequence)
+        j = max(
+            _lined_up(state, player, cell, tile.sequence),
+            _lined_up(state, player, cell, tile.sequence[::-1]),
+        )
+        total += tile.points * j / k
+    return total
+
+
+def heuristic(state: GuardiansState, player: int) -> float:
+    """The estimated return of ``player`` at ``state``, in [0, 1]."""
+    if state.is_terminal():
+        return state.returns()[player]
+    game = state.game
+    prospects = [state.score(p) + 0.5 * progress(state, p) for p in range(game.players)]
+    if game.solo:
+        assert game.level is not None
+        return max(0.0, min(1.0, prospects[0] / game.level.threshold))
+    top = max(prospects)
+    weights = [math.exp((v - top) / TEMPERATURE) for v in prospects]
+    return weights[player] / sum(weights)
