@@ -144,6 +144,17 @@ ctypedef struct DogGameData:
     int16_t arrow_start[MAX_CELLS + 1]   # arrows over cell c: entries arrow_start[c]..[c+1]-1
     int16_t arrow_index[MAX_ARROW_ENTRIES]
     uint8_t arrow_number[MAX_ARROW_ENTRIES]
+    # the packed key (dog_pack): field widths in bits and the cells each bitset keeps
+    int pack_bytes
+    int bits_cell                        # pos
+    int bits_last                        # last_left + 1
+    int bits_curiosity
+    int bits_turn
+    int bits_pending                     # pending + 1
+    int nopen                            # cells a trail can mark (not a tree, not the human)
+    int ndistr                           # distraction cells
+    int16_t open_cells[MAX_CELLS]
+    int16_t distr_cells[MAX_CELLS]
 
 
 STATE_SIZE = sizeof(DogState)
@@ -582,6 +593,80 @@ cdef double dog_heuristic(const void* game, const void* state, int player) noexc
     return (reach * reach) / (reach * reach + <double>d * d)
 
 
+# -- the packed key (KernelVTable.pack) -------------------------------------------------------------
+cdef inline int bit_length(int x) noexcept nogil:
+    cdef int n = 0
+    while x > 0:
+        n += 1
+        x >>= 1
+    return n if n > 0 else 1
+
+cdef inline int put_bits(unsigned char* out, int at, uint64_t value, int width) noexcept nogil:
+    cdef int i
+    for i in range(width):
+        if (value >> i) & 1:
+            out[(at + i) >> 3] |= <unsigned char>(1 << ((at + i) & 7))
+    return at + width
+
+cdef size_t dog_pack(const void* game, const void* state, unsigned char* out) noexcept nogil:
+    # The fields of a state in as few bits as the forest allows: pos, last_left, stamina (3 bits),
+    # curiosity, turn, pending, phase (3), budget (2), the four flags, then the marked bit of every
+    # cell a trail can mark and the resolved and offered bits of every distraction cell.
+    cdef const DogGameData* g = <const DogGameData*>game
+    cdef const DogState* s = <const DogState*>state
+    cdef int at = 0, i
+    if state == NULL or out == NULL:
+        return <size_t>g.pack_bytes
+    memset(out, 0, g.pack_bytes)
+    at = put_bits(out, at, <uint64_t>s.pos, g.bits_cell)
+    at = put_bits(out, at, <uint64_t>(s.last_left + 1), g.bits_last)
+    at = put_bits(out, at, <uint64_t>s.stamina, 3)
+    at = put_bits(out, at, <uint64_t>s.curiosity, g.bits_curiosity)
+    at = put_bits(out, at, <uint64_t>s.turn, g.bits_turn)
+    at = put_bits(out, at, <uint64_t>(s.pending + 1), g.bits_pending)
+    at = put_bits(out, at, s.phase, 3)
+    at = put_bits(out, at, s.budget, 2)
+    at = put_bits(out, at, s.skip_next | (s.stick << 1) | (s.valve << 2) | (s.won << 3), 4)
+    for i in range(g.nopen):
+        if bit_get(s.marked, g.open_cells[i]):
+            out[at >> 3] |= <unsigned char>(1 << (at & 7))
+        at += 1
+    for i in range(g.ndistr):
+        if bit_get(s.resolved, g.distr_cells[i]):
+            out[at >> 3] |= <unsigned char>(1 << (at & 7))
+        at += 1
+    for i in range(g.ndistr):
+        if bit_get(s.offered, g.distr_cells[i]):
+            out[at >> 3] |= <unsigned char>(1 << (at & 7))
+        at += 1
+    return <size_t>g.pack_bytes
+
+
+cdef void _pack_layout(DogGameData* g) noexcept nogil:
+    cdef int cell, i, shouters = 0, bits
+    g.nopen = 0
+    g.ndistr = 0
+    for cell in range(g.ncells):
+        if g.terrain[cell] != T_TREE and cell != g.human:
+            g.open_cells[g.nopen] = cell
+            g.nopen += 1
+        if bit_get(g.distraction, cell):
+            g.distr_cells[g.ndistr] = cell
+            g.ndistr += 1
+    for i in range(g.arrow_start[g.ncells]):
+        if g.arrow_index[i] + 1 > shouters:
+            shouters = g.arrow_index[i] + 1
+    g.bits_cell = bit_length(g.ncells - 1)
+    g.bits_last = bit_length(g.ncells)
+    # a state read from JSON may carry any curiosity up to 30000; play adds at most 2 a distraction
+    g.bits_curiosity = bit_length(30000 + 2 * g.ndistr)
+    g.bits_turn = bit_length(g.turns)
+    g.bits_pending = bit_length(shouters if shouters > 4 else 4)
+    bits = (g.bits_cell + g.bits_last + 3 + g.bits_curiosity + g.bits_turn + g.bits_pending
+            + 3 + 2 + 4 + g.nopen + 2 * g.ndistr)
+    g.pack_bytes = (bits + 7) >> 3
+
+
 cdef KernelVTable DOG_VTABLE
 DOG_VTABLE.name = "dog"
 DOG_VTABLE.state_size = sizeof(DogState)
@@ -596,6 +681,9 @@ DOG_VTABLE.apply_action = dog_apply_action
 DOG_VTABLE.returns = dog_returns
 DOG_VTABLE.hash = dog_hash
 DOG_VTABLE.heuristic = dog_heuristic
+DOG_VTABLE.utility_min = 0.0   # a loss
+DOG_VTABLE.utility_max = 1.0   # a win
+DOG_VTABLE.pack = dog_pack
 
 
 # -- building the static tables -------------------------------------------------------------------
@@ -665,6 +753,7 @@ cdef int _build_game_data(DogGameData* g, object forest) except -1:
                 g.dist[nxt] = g.dist[cell] + 1
                 queue[tail] = nxt
                 tail += 1
+    _pack_layout(g)
     return 0
 
 
@@ -853,6 +942,55 @@ cdef class DogKernelGame:
         state.game = self
         memcpy(&state.st, <const char*>raw, sizeof(DogState))
         return state
+
+    def _state_from_packed(self, bytes raw):
+        """The state a packed key (``state._packed()``) stands for: the inverse of the pack."""
+        self._check()
+        cdef DogGameData* g = self.data
+        if len(raw) != g.pack_bytes:
+            raise ValueError(f"a packed key of this forest is {g.pack_bytes} bytes, not {len(raw)}")
+        value = int.from_bytes(raw, "little")
+        at = 0
+
+        def take(width):
+            nonlocal at
+            field = (value >> at) & ((1 << width) - 1)
+            at += width
+            return field
+
+        cdef DogKernelState state = DogKernelState.__new__(DogKernelState)
+        state.game = self
+        cdef DogState* s = &state.st
+        memset(s, 0, sizeof(DogState))
+        s.pos = take(g.bits_cell)
+        s.last_left = take(g.bits_last) - 1
+        s.stamina = take(3)
+        s.curiosity = take(g.bits_curiosity)
+        s.turn = take(g.bits_turn)
+        s.pending = take(g.bits_pending) - 1
+        s.phase = take(3)
+        s.budget = take(2)
+        flags = take(4)
+        s.skip_next = flags & 1
+        s.stick = (flags >> 1) & 1
+        s.valve = (flags >> 2) & 1
+        s.won = (flags >> 3) & 1
+        for i in range(g.nopen):
+            if take(1):
+                bit_set(s.marked, g.open_cells[i])
+        for i in range(g.ndistr):
+            if take(1):
+                bit_set(s.resolved, g.distr_cells[i])
+        for i in range(g.ndistr):
+            if take(1):
+                bit_set(s.offered, g.distr_cells[i])
+        return state
+
+    @property
+    def _pack_bytes(self):
+        """The size of this forest's packed key, in bytes."""
+        self._check()
+        return self.data.pack_bytes
 
     def __reduce__(self):
         return (type(self), (self.forest,))
@@ -1047,6 +1185,12 @@ cdef class DogKernelState:
     def _to_bytes(self):
         """The state struct's ``STATE_SIZE`` raw bytes."""
         return (<char*>&self.st)[:sizeof(DogState)]
+
+    def _packed(self):
+        """The packed key (``KernelVTable.pack``): the bytes a transposition table stores."""
+        cdef unsigned char buf[256]
+        cdef size_t n = dog_pack(self.game.data, &self.st, buf)
+        return (<char*>buf)[:n]
 
     def __str__(self):
         from solver.games.dog.render import render_ascii

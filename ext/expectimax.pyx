@@ -670,3 +670,770 @@ cdef class ExpectimaxTable:
             ))
         entry = self.lookup(state)
         return entry, children, self.s.expanded, self.s.leaves
+
+
+# == the pruning exact search ======================================================================
+# A recursive fail-soft alpha-beta over expectimax (Ballard's *-minimax, Star1 at chance nodes) for
+# one-player kernels that declare their utility range [L, U] (``vtable.utility_min/max``). Every
+# node returns an interval [lo, hi] holding its exact value; a search of a node with the window
+# (alpha, beta) returns one with ``hi <= alpha`` (fail low), ``lo >= beta`` (fail high) or
+# ``lo == hi`` (exact). The transposition table stores those intervals (bounds), keyed by the
+# kernel's packed key (``vtable.pack``, else the state bytes). ``solver/search/pruning.py`` is the
+# Python face; ``docs/search.md`` has the algorithm.
+
+cdef enum:
+    PE_HEADER = 19             # double lo, double hi, uint8 best, uint8 work, uint8 used
+    PE_BUCKET = 4              # entries a key may live in (one bucket, consecutive)
+    PE_MIN_SLOTS = 64
+    PE_MAX_PLIES = 4096
+    ERR_INEXACT = 6
+    ERR_WBUDGET = 7
+
+cdef double PRUNE_EXACT_EPS = 1e-12
+
+
+ctypedef struct PTable:
+    unsigned char* data
+    size_t nslots              # a power of two, a multiple of PE_BUCKET
+    size_t count
+    size_t stride
+    size_t key_size
+    size_t cap_bytes           # the most bytes this table may take
+    int64_t replaced
+    uint64_t hash_mask
+
+
+ctypedef struct PFrame:
+    int actions[KERNEL_MAX_ACTIONS]
+    double probs[KERNEL_MAX_ACTIONS]
+    double suffix[KERNEL_MAX_ACTIONS + 1]   # chance: suffix sums of probabilities; decision: move order keys
+    unsigned char key[256]
+
+
+ctypedef struct PSearch:
+    const KernelVTable* vt
+    const void* game
+    size_t state_size
+    size_t state_stride
+    double lo_bound            # L
+    double hi_bound            # U
+    bint memo_chance_only
+    bint order
+    PTable table               # bounds: a = lo, b = hi
+    PTable wtable              # the fastest-win pass: a = W, b = V
+    char* states               # PE_MAX_PLIES states, grown on demand
+    PFrame* frames
+    size_t plies_cap
+    size_t stack_bytes
+    size_t cap_bytes
+    int64_t expanded
+    int64_t wexpanded
+    int64_t wbudget            # the fastest-win pass stops (ERR_WBUDGET) past this many nodes
+
+
+cdef inline unsigned char* pe_at(PTable* t, size_t i) noexcept nogil:
+    return t.data + i * t.stride
+
+
+cdef inline uint64_t key_hash(const unsigned char* key, size_t n) noexcept nogil:
+    cdef uint64_t h = 0x9E3779B97F4A7C15ULL ^ n
+    cdef size_t i = 0
+    cdef uint64_t w
+    while i + 8 <= n:
+        memcpy(&w, key + i, 8)
+        h = splitmix64_mix(h ^ w)
+        i += 8
+    w = 0
+    if i < n:
+        memcpy(&w, key + i, n - i)
+        h = splitmix64_mix(h ^ w ^ 0xFF51AFD7ED558CCDULL)
+    return h
+
+
+cdef int pt_init(PTable* t, size_t key_size, size_t cap_bytes) noexcept nogil:
+    memset(t, 0, sizeof(PTable))
+    t.key_size = key_size
+    t.stride = PE_HEADER + key_size
+    t.cap_bytes = cap_bytes
+    t.hash_mask = ~(<uint64_t>0)
+    if PE_MIN_SLOTS * t.stride > cap_bytes:
+        return ERR_BUDGET
+    t.data = <unsigned char*>malloc(PE_MIN_SLOTS * t.stride)
+    if t.data == NULL:
+        return ERR_NOMEM
+    memset(t.data, 0, PE_MIN_SLOTS * t.stride)
+    t.nslots = PE_MIN_SLOTS
+    return OK
+
+
+cdef void pt_free(PTable* t) noexcept nogil:
+    free(t.data)
+    t.data = NULL
+    t.nslots = 0
+    t.count = 0
+
+
+cdef inline size_t pt_bucket(PTable* t, uint64_t h) noexcept nogil:
+    return <size_t>((h & t.hash_mask) * 0x9E3779B97F4A7C15ULL >> 20) & ((t.nslots // PE_BUCKET) - 1)
+
+
+cdef int64_t pt_find(PTable* t, const unsigned char* key) noexcept nogil:
+    cdef size_t b = pt_bucket(t, key_hash(key, t.key_size)) * PE_BUCKET
+    cdef size_t i
+    cdef unsigned char* e
+    for i in range(b, b + PE_BUCKET):
+        e = pe_at(t, i)
+        if e[18] and memcmp(e + PE_HEADER, key, t.key_size) == 0:
+            return <int64_t>i
+    return -1
+
+
+cdef void pt_put(PTable* t, const unsigned char* key, double a, double b, int best,
+                 int work) noexcept nogil:
+    """Store (replacing the same key, else an empty slot, else the bucket's least work)."""
+    cdef size_t start = pt_bucket(t, key_hash(key, t.key_size)) * PE_BUCKET
+    cdef size_t i, victim = start
+    cdef int least = 1000
+    cdef unsigned char* e
+    for i in range(start, start + PE_BUCKET):
+        e = pe_at(t, i)
+        if e[18] and memcmp(e + PE_HEADER, key, t.key_size) == 0:
+            victim = i
+            least = -1
+            break
+        if not e[18]:
+            if least >= 0:
+                victim = i
+                least = -1
+        elif least >= 0 and e[17] < least:
+            least = e[17]
+            victim = i
+    e = pe_at(t, victim)
+    if not e[18]:
+        t.count += 1
+    elif memcmp(e + PE_HEADER, key, t.key_size) != 0:
+        t.replaced += 1
+    memcpy(e, &a, 8)
+    memcpy(e + 8, &b, 8)
+    e[16] = <unsigned char>(best if 0 <= best < 255 else 255)
+    e[17] = <unsigned char>(work if work < 255 else 255)
+    e[18] = 1
+    memcpy(e + PE_HEADER, key, t.key_size)
+
+
+cdef int pt_grow(PTable* t) noexcept nogil:
+    """Double the table if the cap allows (else keep it: the bucket replaces)."""
+    cdef size_t n = t.nslots * 2, i
+    cdef unsigned char* old = t.data
+    cdef size_t old_n = t.nslots
+    cdef unsigned char* e
+    cdef double a, b
+    if n * t.stride > t.cap_bytes:
+        return OK
+    cdef unsigned char* data = <unsigned char*>malloc(n * t.stride)
+    if data == NULL:
+        return OK  # no memory to grow: keep replacing
+    memset(data, 0, n * t.stride)
+    t.data = data
+    t.nslots = n
+    t.count = 0
+    for i in range(old_n):
+        e = old + i * t.stride
+        if e[18]:
+            memcpy(&a, e, 8)
+            memcpy(&b, e + 8, 8)
+            pt_put(t, e + PE_HEADER, a, b, e[16] if e[16] != 255 else -1, e[17])
+    free(old)
+    return OK
+
+
+cdef bint pt_bucket_full(PTable* t, const unsigned char* key) noexcept nogil:
+    """Is the key's bucket full of other keys?"""
+    cdef size_t start = pt_bucket(t, key_hash(key, t.key_size)) * PE_BUCKET
+    cdef size_t i
+    cdef unsigned char* e
+    for i in range(start, start + PE_BUCKET):
+        e = pe_at(t, i)
+        if not e[18] or memcmp(e + PE_HEADER, key, t.key_size) == 0:
+            return False
+    return True
+
+
+cdef inline void pt_store(PTable* t, const unsigned char* key, double a, double b, int best,
+                          int work, size_t room) noexcept nogil:
+    # grow (by ``room`` more bytes at most, and within the table's own cap) at three quarters
+    # full or when the key's bucket is full; at the cap the bucket's entry with the least work
+    # below it is replaced
+    if ((t.count + 1) * 4 > t.nslots * 3 or pt_bucket_full(t, key)) and (
+            t.nslots * 2 * t.stride <= t.cap_bytes and t.nslots * t.stride <= room):
+        pt_grow(t)
+    pt_put(t, key, a, b, best, work)
+
+
+cdef inline size_t ps_room(PSearch* s) noexcept nogil:
+    """Bytes the tables may still take: the cap less what is allocated and a reserve for the
+    search stack (twice its size now, at least 64 plies)."""
+    cdef size_t per = s.state_stride + sizeof(PFrame)
+    cdef size_t reserve = 2 * s.plies_cap * per
+    cdef size_t used = (s.table.nslots * s.table.stride + s.wtable.nslots * s.wtable.stride
+                        + s.stack_bytes)
+    if reserve < 64 * per:
+        reserve = 64 * per
+    if used + reserve >= s.cap_bytes:
+        return 0
+    return s.cap_bytes - used - reserve
+
+
+cdef inline int work_of(int64_t n) noexcept nogil:
+    cdef int w = 0
+    while n > 1 and w < 254:
+        n >>= 1
+        w += 1
+    return w
+
+
+cdef int ps_reserve(PSearch* s, size_t ply) noexcept nogil:
+    """Room for the states and frames of plies 0..ply (grown by doubling, within the cap)."""
+    cdef size_t cap, per
+    cdef char* states
+    cdef PFrame* frames
+    if ply < s.plies_cap:
+        return OK
+    if ply >= PE_MAX_PLIES:
+        return ERR_DEPTH
+    cap = s.plies_cap * 2 if s.plies_cap else 16
+    while cap <= ply:
+        cap *= 2
+    if cap > PE_MAX_PLIES:
+        cap = PE_MAX_PLIES
+    per = s.state_stride + sizeof(PFrame)
+    if cap * per + s.table.nslots * s.table.stride + s.wtable.nslots * s.wtable.stride > s.cap_bytes:
+        return ERR_BUDGET
+    states = <char*>realloc(s.states, cap * s.state_stride)
+    if states == NULL:
+        return ERR_NOMEM
+    s.states = states
+    frames = <PFrame*>realloc(s.frames, cap * sizeof(PFrame))
+    if frames == NULL:
+        return ERR_NOMEM
+    s.frames = frames
+    s.plies_cap = cap
+    s.stack_bytes = cap * per
+    return OK
+
+
+cdef inline char* ps_state(PSearch* s, size_t ply) noexcept nogil:
+    return s.states + ply * s.state_stride
+
+
+cdef inline void ps_key(PSearch* s, const char* state, unsigned char* key) noexcept nogil:
+    if s.vt.pack != NULL:
+        s.vt.pack(s.game, state, key)
+    else:
+        memcpy(key, state, s.state_size)
+
+
+cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t depth,
+                 double* lo_out, double* hi_out, int* best_out) noexcept nogil:
+    """The interval of the state at ``ply`` within the window (alpha, beta); see above."""
+    cdef const KernelVTable* vt = s.vt
+    cdef char* state = ps_state(s, ply)
+    cdef char* child
+    cdef PFrame* f
+    cdef int err, n, i, j, k, player, best = -1, tmp_a, stored_best = -1
+    cdef int64_t idx, before
+    cdef double L = s.lo_bound, U = s.hi_bound
+    cdef double elo = L, ehi = U, lo, hi, clo, chi, known_lo, known_hi, a, b, p, tmp_h, top
+    cdef double r[MAX_PLAYERS]
+    cdef bint memo, have = False
+    cdef unsigned char* e
+    if vt.is_terminal(s.game, state):
+        vt.returns(s.game, state, r)
+        lo_out[0] = r[0]
+        hi_out[0] = r[0]
+        best_out[0] = -1
+        return OK
+    if depth == 0:
+        lo_out[0] = L
+        hi_out[0] = U
+        best_out[0] = -1
+        return OK
+    if alpha < L:  # the window never needs to reach past the utility range
+        alpha = L
+    if beta > U:
+        beta = U
+    err = ps_reserve(s, ply + 1)
+    if err != OK:
+        return err
+    state = ps_state(s, ply)
+    f = &s.frames[ply]
+    player = vt.current_player(s.game, state)
+    memo = player == KERNEL_CHANCE or not s.memo_chance_only
+    if memo:
+        ps_key(s, state, f.key)
+        idx = pt_find(&s.table, f.key)
+        if idx >= 0:
+            e = pe_at(&s.table, <size_t>idx)
+            memcpy(&elo, e, 8)
+            memcpy(&ehi, e + 8, 8)
+            stored_best = e[16] if e[16] != 255 else -1
+            if elo >= ehi or ehi <= alpha or elo >= beta:
+                lo_out[0] = elo
+                hi_out[0] = ehi
+                best_out[0] = stored_best
+                return OK
+            if elo > alpha:
+                alpha = elo
+            if ehi < beta:
+                beta = ehi
+    s.expanded += 1
+    before = s.expanded
+    if player == KERNEL_CHANCE:
+        n = vt.chance_outcomes(s.game, state, f.actions, f.probs)
+    else:
+        n = vt.legal_actions(s.game, state, f.actions)
+    if n <= 0:
+        return ERR_NO_ACTIONS
+    if n > KERNEL_MAX_ACTIONS:
+        return ERR_TOO_MANY
+    child = ps_state(s, ply + 1)
+    if player == KERNEL_CHANCE:
+        f.suffix[n] = 0.0
+        for i in range(n - 1, -1, -1):
+            f.suffix[i] = f.suffix[i + 1] + f.probs[i]
+        known_lo = 0.0
+        known_hi = 0.0
+        lo = L
+        hi = U
+        for i in range(n):
+            f = &s.frames[ply]
+            p = f.probs[i]
+            a = (alpha - known_hi - f.suffix[i + 1] * U) / p
+            b = (beta - known_lo - f.suffix[i + 1] * L) / p
+            child = ps_state(s, ply + 1)
+            memcpy(child, ps_state(s, ply), s.state_size)
+            vt.apply_action(s.game, child, f.actions[i])
+            err = psearch(s, ply + 1, a, b, depth - 1 if depth > 0 else depth, &clo, &chi, &j)
+            if err != OK:
+                return err
+            f = &s.frames[ply]
+            known_lo += p * clo
+            known_hi += p * chi
+            lo = known_lo + f.suffix[i + 1] * L
+            hi = known_hi + f.suffix[i + 1] * U
+            if hi <= alpha or lo >= beta:
+                break
+        top = -1.0
+        for i in range(n):  # the principal variation's outcome: the likeliest (first of equals)
+            if f.probs[i] > top:
+                top = f.probs[i]
+                best = f.actions[i]
+    else:
+        # move ordering: the table's best move first, then the heuristic, then the action id
+        if s.order and vt.heuristic != NULL:
+            for i in range(n):
+                memcpy(child, state, s.state_size)
+                vt.apply_action(s.game, child, f.actions[i])
+                f.suffix[i] = 2.0 if f.actions[i] == stored_best else vt.heuristic(s.game, child, 0)
+            for i in range(1, n):
+                j = i
+                while j > 0 and f.suffix[j - 1] < f.suffix[j]:
+                    tmp_h = f.suffix[j]
+                    f.suffix[j] = f.suffix[j - 1]
+                    f.suffix[j - 1] = tmp_h
+                    tmp_a = f.actions[j]
+                    f.actions[j] = f.actions[j - 1]
+                    f.actions[j - 1] = tmp_a
+                    j -= 1
+        lo = L
+        hi = L
+        for i in range(n):
+            f = &s.frames[ply]
+            a = alpha if alpha > lo else lo
+            child = ps_state(s, ply + 1)
+            memcpy(child, ps_state(s, ply), s.state_size)
+            vt.apply_action(s.game, child, f.actions[i])
+            err = psearch(s, ply + 1, a, beta, depth - 1 if depth > 0 else depth, &clo, &chi, &j)
+            if err != OK:
+                return err
+            f = &s.frames[ply]
+            if not have or chi > hi:
+                hi = chi
+            if not have or clo > lo:
+                lo = clo
+                best = f.actions[i]
+            have = True
+            if lo >= beta:
+                if i + 1 < n:
+                    hi = U
+                break
+    # merge with what the table knew, then store
+    if elo > lo:
+        lo = elo
+    if ehi < hi:
+        hi = ehi
+    if lo > hi:  # rounding: the two bounds crossed by an ulp
+        hi = lo
+    if memo:
+        f = &s.frames[ply]
+        pt_store(&s.table, f.key, lo, hi, best, work_of(s.expanded - before + 1), ps_room(s))
+    lo_out[0] = lo
+    hi_out[0] = hi
+    best_out[0] = best
+    return OK
+
+
+cdef int exact_at(PSearch* s, size_t ply, double* v, int* best) noexcept nogil:
+    """The exact value of the state at ``ply`` (re-searching if rounding left a gap)."""
+    cdef double lo, hi, lo2, hi2
+    cdef int err, k, b2
+    err = psearch(s, ply, s.lo_bound, s.hi_bound, -1, &lo, &hi, best)
+    if err != OK:
+        return err
+    for k in range(8):
+        if hi - lo <= PRUNE_EXACT_EPS:
+            break
+        err = psearch(s, ply, lo, hi, -1, &lo2, &hi2, &b2)
+        if err != OK:
+            return err
+        if lo2 > lo:
+            lo = lo2
+        if hi2 < hi:
+            hi = hi2
+    if hi - lo > 1e-9:
+        return ERR_INEXACT
+    v[0] = lo
+    return OK
+
+
+cdef int pfastest(PSearch* s, size_t ply, double* w_out, double* v_out, int* best_out) noexcept nogil:
+    """The fastest-win pass: the value, the win-weighted length under the tie-break, the move.
+
+    Among the moves whose value is the node's (within ``VALUE_EPS``) the one with the smaller
+    win-weighted length ``E[plies x return]`` is chosen, then the lower action id: the plain
+    search's tie-break, computed over the optimal moves only.
+    """
+    cdef const KernelVTable* vt = s.vt
+    cdef char* state = ps_state(s, ply)
+    cdef char* child
+    cdef PFrame* f
+    cdef int err, n, i, player, best = -1, j
+    cdef int64_t idx, before
+    cdef double V, W, cv, cw, wp, clo, chi, top, bv, bw
+    cdef double r[MAX_PLAYERS]
+    cdef unsigned char* e
+    cdef bint have = False
+    if vt.is_terminal(s.game, state):
+        vt.returns(s.game, state, r)
+        w_out[0] = 0.0
+        v_out[0] = r[0]
+        best_out[0] = -1
+        return OK
+    err = ps_reserve(s, ply + 1)
+    if err != OK:
+        return err
+    state = ps_state(s, ply)
+    f = &s.frames[ply]
+    ps_key(s, state, f.key)
+    idx = pt_find(&s.wtable, f.key)
+    if idx >= 0:
+        e = pe_at(&s.wtable, <size_t>idx)
+        memcpy(w_out, e, 8)
+        memcpy(v_out, e + 8, 8)
+        best_out[0] = e[16] if e[16] != 255 else -1
+        return OK
+    if s.wbudget >= 0 and s.expanded + s.wexpanded > s.wbudget:
+        return ERR_WBUDGET
+    err = exact_at(s, ply, &V, &j)
+    if err != OK:
+        return err
+    s.wexpanded += 1
+    if s.wbudget >= 0 and s.expanded + s.wexpanded > s.wbudget:
+        return ERR_WBUDGET
+    before = s.expanded + s.wexpanded
+    state = ps_state(s, ply)
+    f = &s.frames[ply]
+    player = vt.current_player(s.game, state)
+    if player == KERNEL_CHANCE:
+        n = vt.chance_outcomes(s.game, state, f.actions, f.probs)
+    else:
+        n = vt.legal_actions(s.game, state, f.actions)
+    if n <= 0:
+        return ERR_NO_ACTIONS
+    child = ps_state(s, ply + 1)
+    W = 0.0
+    if player == KERNEL_CHANCE:
+        top = -1.0
+        for i in range(n):
+            if f.probs[i] > top:
+                top = f.probs[i]
+                best = f.actions[i]
+        if not (s.lo_bound >= 0.0 and V <= 0.0):  # a value-0 node has W = 0 (returns >= 0)
+            for i in range(n):
+                f = &s.frames[ply]
+                child = ps_state(s, ply + 1)
+                memcpy(child, ps_state(s, ply), s.state_size)
+                vt.apply_action(s.game, child, f.actions[i])
+                err = pfastest(s, ply + 1, &cw, &cv, &j)
+                if err != OK:
+                    return err
+                f = &s.frames[ply]
+                W += f.probs[i] * (cw + cv)
+    else:
+        bv = 0.0
+        bw = 0.0
+        for i in range(n):
+            f = &s.frames[ply]
+            child = ps_state(s, ply + 1)
+            memcpy(child, ps_state(s, ply), s.state_size)
+            vt.apply_action(s.game, child, f.actions[i])
+            if s.lo_bound >= 0.0 and V <= 0.0:
+                best = f.actions[0]  # every move is worth 0 and wins never: the lowest id
+                break
+            # is this move optimal (within VALUE_EPS)? a narrow window tells, exactly if so
+            err = psearch(s, ply + 1, V - VALUE_EPS, V + VALUE_EPS, -1, &clo, &chi, &j)
+            if err != OK:
+                return err
+            if chi <= V - VALUE_EPS:
+                continue
+            if clo < chi:  # rounding at the window's edge: settle the value
+                err = exact_at(s, ply + 1, &cv, &j)
+                if err != OK:
+                    return err
+            else:
+                cv = clo
+            if cv < V - VALUE_EPS:
+                continue
+            err = pfastest(s, ply + 1, &cw, &cv, &j)
+            if err != OK:
+                return err
+            f = &s.frames[ply]
+            wp = cw + cv
+            if (not have or cv > bv + VALUE_EPS
+                    or (fabs(cv - bv) <= VALUE_EPS and wp < bw - PLIES_EPS)):
+                bv = cv
+                bw = wp
+                best = f.actions[i]
+                have = True
+        W = bw if have else 0.0
+    f = &s.frames[ply]
+    pt_store(&s.wtable, f.key, W, V, best, work_of(s.expanded + s.wexpanded - before + 1),
+             ps_room(s))
+    w_out[0] = W
+    v_out[0] = V
+    best_out[0] = best
+    return OK
+
+
+def pruning_supported(game):
+    """Whether the pruning search takes this kernel game: one player and a declared range."""
+    cdef const KernelHandle* handle = handle_from_capsule(game._kernel_handle())
+    cdef const KernelVTable* vt = handle.vtable
+    return (vt != NULL and vt.num_players == 1 and vt.utility_min < vt.utility_max
+            and vt.max_actions <= KERNEL_MAX_ACTIONS
+            and (vt.pack != NULL or vt.state_size <= 256))
+
+
+cdef class PruningSearch:
+    """The pruning exact search over one kernel game, with its bounds table.
+
+    ``PruningSearch(game, memory_bytes, memo="all", order=True, hash_bits=64)``: ``memo`` is
+    ``"all"`` (store every node) or ``"chance"`` (chance nodes only: turn starts and shouts);
+    ``order`` sorts moves by the kernel heuristic; ``hash_bits`` narrows the key hash (tests).
+    The tables and the search stack never grow past ``memory_bytes`` (the fastest-win table takes
+    at most a quarter, and room for the stack to double is kept free); once full, new entries replace the bucket's entry with the least work
+    below it, so a small cap costs re-search, not the answer. A cap too small for the minimal
+    tables and the search stack raises ``SearchBudgetError``. One search at a time per object;
+    different objects may search in parallel threads (the GIL is released).
+    """
+
+    cdef PSearch s
+    cdef object _game
+    cdef object _capsule
+    cdef bint _busy
+    cdef bint _ready
+
+    def __cinit__(self):
+        memset(&self.s, 0, sizeof(PSearch))
+        self._busy = False
+        self._ready = False
+
+    def __init__(self, game, memory_bytes, *, memo="all", order=True, hash_bits=64):
+        from solver.errors import OptionError
+
+        capsule = game._kernel_handle()
+        cdef const KernelHandle* handle = handle_from_capsule(capsule)
+        cdef const KernelVTable* vt = handle.vtable
+        if not pruning_supported(game):
+            raise OptionError("the pruning search needs a one-player kernel that declares its "
+                              "utility range (vtable.utility_min < utility_max)")
+        if memo not in ("all", "chance"):
+            raise OptionError(f"memo must be 'all' or 'chance', not {memo!r}")
+        if not 0 <= hash_bits <= 64:
+            raise OptionError(f"hash_bits must be in 0..64, not {hash_bits}")
+        if memory_bytes < 1:
+            raise OptionError(f"memory_bytes must be positive, not {memory_bytes}")
+        self._game = game
+        self._capsule = capsule
+        self.s.vt = vt
+        self.s.game = handle.game
+        self.s.state_size = vt.state_size
+        self.s.state_stride = (vt.state_size + 7) & ~(<size_t>7)
+        self.s.lo_bound = vt.utility_min
+        self.s.hi_bound = vt.utility_max
+        self.s.memo_chance_only = memo == "chance"
+        self.s.order = bool(order)
+        self.s.wbudget = -1
+        self.s.cap_bytes = <size_t>memory_bytes
+        cdef size_t key_size = vt.pack(handle.game, NULL, NULL) if vt.pack != NULL else vt.state_size
+        # the bounds table may take all the room the stack leaves, the fastest-win table a quarter
+        cdef int err = pt_init(&self.s.table, key_size, self.s.cap_bytes)
+        if err == OK:
+            err = pt_init(&self.s.wtable, key_size, self.s.cap_bytes // 4)
+        if err == OK:
+            err = ps_reserve(&self.s, 0)
+        if err == OK and hash_bits < 64:
+            self.s.table.hash_mask = ((<uint64_t>1) << <int>hash_bits) - 1
+            self.s.wtable.hash_mask = self.s.table.hash_mask
+        if err != OK:
+            self._release()
+            self._raise(err)
+        self._ready = True
+
+    def __dealloc__(self):
+        self._release()
+
+    cdef void _release(self) noexcept:
+        pt_free(&self.s.table)
+        pt_free(&self.s.wtable)
+        free(self.s.states)
+        free(self.s.frames)
+        self.s.states = NULL
+        self.s.frames = NULL
+        self.s.plies_cap = 0
+
+    cdef _raise(self, int err):
+        from solver.errors import SearchBudgetError, SolverError
+
+        if err == ERR_BUDGET:
+            raise SearchBudgetError(
+                f"the pruning expectimax needs more than its memory cap of "
+                f"{self.s.cap_bytes / 1048576:.4g} MB ({self.s.cap_bytes} bytes) for its minimal "
+                f"tables and search stack; raise the cap with memory_mb=",
+                cap_bytes=self.s.cap_bytes, entries=self.s.table.count,
+            )
+        if err == ERR_NOMEM:
+            raise MemoryError("the pruning expectimax could not allocate memory")
+        if err == ERR_DEPTH:
+            raise SolverError(f"the pruning expectimax went deeper than {PE_MAX_PLIES} plies")
+        if err == ERR_NO_ACTIONS:
+            raise SolverError("the kernel reports no legal action at a non-terminal node")
+        if err == ERR_TOO_MANY:
+            raise SolverError(f"the kernel reports more than {KERNEL_MAX_ACTIONS} actions")
+        if err == ERR_INEXACT:
+            raise SolverError("the pruning expectimax could not close its bounds (rounding)")
+        raise SolverError(f"the pruning expectimax failed with status {err}")
+
+    cdef int _load(self, object state) except -1:
+        if not self._ready:
+            raise RuntimeError("PruningSearch is not initialised")
+        if self._busy:
+            raise RuntimeError("this PruningSearch is already searching (one search at a time)")
+        cdef const void* ptr = _state_pointer(state)
+        memcpy(ps_state(&self.s, 0), ptr, self.s.state_size)
+        return 0
+
+    def value(self, state):
+        """The exact value of ``state`` (player 0's; terminal states too)."""
+        self._load(state)
+        cdef double v
+        cdef int err, best
+        self._busy = True
+        try:
+            with nogil:
+                err = exact_at(&self.s, 0, &v, &best)
+        finally:
+            self._busy = False
+        if err != OK:
+            self._raise(err)
+        return v
+
+    def interval(self, state, depth=-1, alpha=None, beta=None):
+        """``(lo, hi)`` holding the value of ``state``: one search with the window (alpha, beta)
+        (default: the utility range) and ``depth`` plies (-1: no limit; nodes below are only
+        known to lie in the utility range). A proven interval however the search was cut."""
+        self._load(state)
+        cdef double lo, hi
+        cdef double a = self.s.lo_bound if alpha is None else float(alpha)
+        cdef double b = self.s.hi_bound if beta is None else float(beta)
+        cdef int32_t d = <int32_t>depth
+        cdef int err, best
+        self._busy = True
+        try:
+            with nogil:
+                err = psearch(&self.s, 0, a, b, d, &lo, &hi, &best)
+        finally:
+            self._busy = False
+        if err != OK:
+            self._raise(err)
+        return lo, hi
+
+    def fastest(self, state, budget=-1):
+        """``(value, win-weighted length, best action)`` of ``state`` under the tie-break; the
+        action is the likeliest outcome at a chance node, -1 at a terminal. With ``budget`` ≥ 0
+        the pass expands at most that many new nodes and returns None past it (what it stored
+        stays valid)."""
+        self._load(state)
+        self.s.wbudget = -1 if budget < 0 else self.s.expanded + self.s.wexpanded + int(budget)
+        cdef double v, w
+        cdef int err, best
+        self._busy = True
+        try:
+            with nogil:
+                err = pfastest(&self.s, 0, &w, &v, &best)
+        finally:
+            self._busy = False
+            self.s.wbudget = -1
+        if err == ERR_WBUDGET:
+            return None
+        if err != OK:
+            self._raise(err)
+        return v, w, best
+
+    @property
+    def game(self):
+        return self._game
+
+    @property
+    def expanded(self):
+        """Nodes expanded by every search so far (the bounds search and the fastest-win pass)."""
+        return self.s.expanded + self.s.wexpanded
+
+    @property
+    def entries(self):
+        """Entries held (bounds table and fastest-win table)."""
+        return self.s.table.count + self.s.wtable.count
+
+    @property
+    def replaced(self):
+        """Entries overwritten by another key (the table was full)."""
+        return self.s.table.replaced + self.s.wtable.replaced
+
+    @property
+    def entry_size(self):
+        """Bytes per entry: the bounds, the best move, a work count, a flag and the packed key."""
+        return self.s.table.stride
+
+    @property
+    def key_size(self):
+        return self.s.table.key_size
+
+    @property
+    def bytes(self):
+        """Bytes allocated now: both tables and the search stack."""
+        return (self.s.table.nslots * self.s.table.stride
+                + self.s.wtable.nslots * self.s.wtable.stride + self.s.stack_bytes)
+
+    @property
+    def cap_bytes(self):
+        return self.s.cap_bytes

@@ -39,6 +39,12 @@ ctypedef uint64_t (*kernel_hash_fn)(const void* game, const void* state) noexcep
 # depth-limited searches and heuristic MCTS evaluation. May be NULL.
 ctypedef double (*kernel_heuristic_fn)(const void* game, const void* state,
                                        int player) noexcept nogil
+# Optional: a compact key of ``state`` into ``out`` (the bytes that tell states apart, equal for
+# equal states, different for different ones); returns how many bytes it wrote. Called with
+# ``state`` and ``out`` NULL it returns the key's size for this game (the same for every state).
+# May be NULL: the whole state struct is the key.
+ctypedef size_t (*kernel_pack_fn)(const void* game, const void* state,
+                                  unsigned char* out) noexcept nogil
 
 ctypedef struct KernelVTable:
     const char* name
@@ -54,6 +60,12 @@ ctypedef struct KernelVTable:
     kernel_returns_fn returns
     kernel_hash_fn hash
     kernel_heuristic_fn heuristic
+    # -- optional fields (a kernel that leaves them zero keeps working) --
+    # The utility range: every return of every player lies in [utility_min, utility_max]. Declared
+    # when utility_min < utility_max (both 0: not declared). The pruning exact search needs it.
+    double utility_min
+    double utility_max
+    kernel_pack_fn pack       # may be NULL (see kernel_pack_fn)
 
 ctypedef struct KernelHandle:
     const KernelVTable* vtable

@@ -66,6 +66,8 @@ class _Options:
     adversarial: bool
     memory_bytes: int
     min_probability: float
+    prune: bool | None = None
+    threads: int = 1
 
     @property
     def limited(self) -> bool:
@@ -88,7 +90,7 @@ class _Options:
 DEFAULT_MEMORY_MB = 1024.0
 """The table's default memory cap, in megabytes."""
 
-_OPTION_NAMES = ("exact", "adversarial", "min_probability", "heuristic")
+_OPTION_NAMES = ("exact", "adversarial", "min_probability", "heuristic", "prune", "threads")
 _KNOWN = ("depth", "memory_mb", "top_k", "seed", "limit", "options", "_engine", "_hash_bits",
           *_OPTION_NAMES)  # fmt: skip
 
@@ -118,6 +120,8 @@ def _check_options(opts: ExpectimaxOptions, budget: Limit, seed: object) -> _Opt
         adversarial=opts.adversarial,
         memory_bytes=max(1, int(memory_mb * MB)),
         min_probability=opts.min_probability,
+        prune=opts.prune,
+        threads=opts.threads,
     )
 
 
@@ -444,7 +448,7 @@ def _make_table(
     heuristic: Heuristic | None,
     engine: str | None,
     hash_bits: int = 64,
-) -> PyTable | KernelTable:
+) -> Any:
     game = _game_of(state)
     num_players = int(game.num_players())
     if not 1 <= num_players <= MAX_PLAYERS:
@@ -463,7 +467,18 @@ def _make_table(
             raise OptionError(
                 "heuristic= is for pure-Python states; kernel states use the kernel's own heuristic"
             )
+        if options.exact and not options.adversarial and options.prune is not False:
+            from solver.search.pruning import PrunedTable, pruning_available
+
+            if pruning_available(state):
+                return PrunedTable(game, options, threads=options.threads, hash_bits=hash_bits)
+        if options.prune:
+            raise OptionError(
+                "prune=True needs a one-player compiled kernel that declares its utility range"
+            )
         return KernelTable(game, num_players, options, target, hash_bits)
+    if options.prune:
+        raise OptionError(f"prune=True needs a compiled kernel; {type(state).__name__} is not one")
     if heuristic is None and hasattr(state, "heuristic"):
 
         def heuristic(s: Any, k: int) -> float:
@@ -488,7 +503,7 @@ class Solution:
     actions are the guaranteeing strategy.
     """
 
-    def __init__(self, table: PyTable | KernelTable, options: _Options, result: SearchResult):
+    def __init__(self, table: Any, options: _Options, result: SearchResult):
         self._table = table
         self._options = options
         self.result = result
@@ -556,7 +571,7 @@ class Solution:
         return f"Solution(mode={self.mode!r}, value={self.result.value!r}, entries={self.entries})"
 
 
-def _pv(table: PyTable | KernelTable, state: Any, limit: int = PV_MAX) -> list[str]:
+def _pv(table: Any, state: Any, limit: int = PV_MAX) -> list[str]:
     """Labels following the table's choices from ``state`` (best actions, pv chance outcomes)."""
     labels: list[str] = []
     state = state.clone()
@@ -595,6 +610,8 @@ def solve(
     seed: int = 0,
     heuristic: Heuristic | Unset | None = UNSET,
     top_k: int | Unset | None = UNSET,
+    prune: bool | Unset | None = UNSET,
+    threads: int | Unset = UNSET,
     limit: Limit | None = None,
     options: ExpectimaxOptions | None = None,
     _engine: str | None = None,
@@ -610,7 +627,7 @@ def solve(
     (0.0, 'adversarial')
     """
     given = {"exact": exact, "adversarial": adversarial, "min_probability": min_probability,
-             "heuristic": heuristic}  # fmt: skip
+             "heuristic": heuristic, "prune": prune, "threads": threads}  # fmt: skip
     budget_given = {"depth": depth, "memory_mb": memory_mb, "top_k": top_k}
     opts, budget, internal = _call("solve", unknown, options, given, limit, budget_given, seed)
     return _solve(state, opts, budget, internal, _engine, _hash_bits)
@@ -639,7 +656,14 @@ def _solve(
         "leaves": report.leaves,
         "table_bytes": table.bytes,
         "win_weighted_plies": entry.plies[player if player >= 0 else table.target],
+        "algorithm": getattr(table, "algorithm", "plain"),
     }
+    if extra["algorithm"] == "pruning":
+        extra["win_weighted_plies"] = table.win_weighted_plies
+        extra["tie_break"] = table.tie_break
+        extra["threads"] = table.threads
+        extra["replaced"] = table.replaced
+        extra["entry_bytes"] = table.entry_bytes
     if player == CHANCE:
         value_player = table.target
         moves: tuple[MoveInfo, ...] = ()
@@ -660,12 +684,13 @@ def _solve(
         best_action = entry.best_action
         best_label = state.action_to_string(best_action)
         extra["pv"] = list(moves[0].pv)
+    pruning = extra["algorithm"] == "pruning"
     result = SearchResult(
         best_action=best_action,
         best_label=best_label,
         moves=moves,
         value=entry.values[value_player],
-        iterations=report.expanded,
+        iterations=table.expanded if pruning else report.expanded,
         nodes=table.entries,
         elapsed=elapsed,
         exact=options.exact,
@@ -685,6 +710,8 @@ def expectimax(
     seed: int = 0,
     heuristic: Heuristic | Unset | None = UNSET,
     top_k: int | Unset | None = UNSET,
+    prune: bool | Unset | None = UNSET,
+    threads: int | Unset = UNSET,
     limit: Limit | None = None,
     options: ExpectimaxOptions | None = None,
     _engine: str | None = None,
@@ -718,7 +745,7 @@ def expectimax(
     ('E', 'investigate interesting stick at (2,2)')
     """
     given = {"exact": exact, "adversarial": adversarial, "min_probability": min_probability,
-             "heuristic": heuristic}  # fmt: skip
+             "heuristic": heuristic, "prune": prune, "threads": threads}  # fmt: skip
     budget_given = {"depth": depth, "memory_mb": memory_mb, "top_k": top_k}
     opts, budget, internal = _call("expectimax", unknown, options, given, limit, budget_given, seed)
     return _solve(state, opts, budget, internal, _engine, _hash_bits).result

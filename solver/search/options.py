@@ -115,12 +115,20 @@ class ExpectimaxOptions:
       below it is valued by the heuristic instead of searched (not with ``adversarial``).
     - ``heuristic``: ``heuristic(state, player)`` for the leaves of pure-Python states (None:
       ``state.heuristic(player)`` where it exists); kernel states use the kernel's.
+    - ``prune``: the exact search by alpha-beta expectimax with bounds
+      (:mod:`solver.search.pruning`); None (default) uses it wherever it applies (an exact,
+      non-adversarial search of a one-player kernel that declares its utility range), True
+      requires it (``OptionError`` where it does not apply), False keeps the plain search.
+    - ``threads``: threads for the pruning search (1 to 64): the root's children are solved in
+      parallel, each thread with its own table and an equal share of ``memory_mb``.
     """
 
     exact: bool = True
     adversarial: bool = False
     min_probability: float = 0.0
     heuristic: Heuristic | None = None
+    prune: bool | None = None
+    threads: int = 1
 
     def __post_init__(self) -> None:
         if not isinstance(self.exact, bool):
@@ -146,6 +154,26 @@ class ExpectimaxOptions:
         if self.heuristic is not None and not callable(self.heuristic):
             raise OptionError(f"heuristic must be a callable(state, player) or None, not "
                               f"{self.heuristic!r}")  # fmt: skip
+        if self.prune is not None and not isinstance(self.prune, bool):
+            raise OptionError(f"prune must be True, False or None, not {self.prune!r}")
+        if self.prune and (not self.exact or self.adversarial):
+            raise OptionError(
+                "prune=True is the exact, non-adversarial search: pass exact=True and "
+                "adversarial=False, or prune=None"
+            )
+        _check_threads(self.threads)
+
+
+MAX_THREADS = 64
+"""The most threads a search may use."""
+
+
+def _check_threads(threads: object) -> int:
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise OptionError(
+            f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}"
+        )
+    return threads
 
 
 OptionsT = TypeVar("OptionsT", "MCTSOptions", "ExpectimaxOptions")

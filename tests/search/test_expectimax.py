@@ -265,7 +265,7 @@ def test_root_moves_are_exact_child_values(f):
 
 @pytest.mark.parametrize("f", TINY_FORESTS, ids=lambda f: f.name)
 def test_engines_give_the_same_answers(f):
-    kernel = expectimax(new_state(f, "kernel"))
+    kernel = expectimax(new_state(f, "kernel"), prune=False)
     reference = expectimax(new_state(f, "reference"))
     python_on_kernel = expectimax(new_state(f, "kernel"), _engine="python")
     for other in (reference, python_on_kernel):
@@ -277,10 +277,16 @@ def test_engines_give_the_same_answers(f):
 @pytest.mark.parametrize("f", TINY_FORESTS[:8], ids=lambda f: f.name)
 def test_hash_collisions_change_nothing(f):
     # keep 0..3 bits of the kernel hash: every state collides; the byte comparison tells them apart
-    full = expectimax(new_state(f, "kernel"))
+    full = expectimax(new_state(f, "kernel"), prune=False)
+    pruned = expectimax(new_state(f, "kernel"))
     for bits in (0, 3):
-        narrow = expectimax(new_state(f, "kernel"), _hash_bits=bits)
+        narrow = expectimax(new_state(f, "kernel"), _hash_bits=bits, prune=False)
         assert full.same_search(narrow)
+        # the pruning table too: a bucket full of colliding keys replaces, the answers stay
+        narrow = expectimax(new_state(f, "kernel"), _hash_bits=bits)
+        assert narrow.value == pytest.approx(pruned.value, abs=1e-12)
+        assert narrow.best_action == pruned.best_action
+        assert [m.value for m in narrow.moves] == pytest.approx([m.value for m in pruned.moves])
 
 
 def test_chance_root_gives_value_only():
@@ -451,7 +457,7 @@ def test_pruning_uses_the_heuristic():
 def test_memory_cap_raises_search_budget_error(engine):
     f = TINY_FORESTS[10]  # meadow-4x4: thousands of entries
     with pytest.raises(SearchBudgetError) as info:
-        expectimax(new_state(f, engine), memory_mb=0.05)
+        expectimax(new_state(f, engine), memory_mb=0.05, prune=False)
     err = info.value
     assert isinstance(err, SolverError)
     assert err.cap_bytes == int(0.05 * 2**20) and err.entries > 0

@@ -1,0 +1,246 @@
+"""The pruning exact search: the table behind ``expectimax(exact=True)`` on kernels that allow it.
+
+Kernels with one player that declare their utility range (``vtable.utility_min/max``, see
+``docs/kernel-abi.md``) are solved by the compiled alpha-beta expectimax of
+``solver._ext.expectimax.PruningSearch`` (Star1 cut-offs at chance nodes, heuristic move ordering,
+a bounds table keyed by the kernel's packed key, a replacement policy under the memory cap). It
+gives the same values as the plain search (``prune=False``, the twin the tests hold it to), but it
+proves a move optimal without valuing every other move exactly, so it reports:
+
+- ``moves``: every root move with its exact value (each root child is solved on its own);
+- the best move by the plain search's tie-break (value, then the faster win, then the lower id),
+  computed by a second pass over the optimal moves only (``fastest``). That pass visits every
+  optimal line, which on forests with many winning lines is large; it stops after
+  ``FASTEST_BUDGET`` nodes and the tie is then broken by the kernel heuristic, then the lower id
+  (``extra["tie_break"]`` says which).
+
+``threads`` > 1 solves the root's children (or grandchildren) in parallel, each thread with its own
+table (the cap split evenly) and a fixed share of the tasks: the values do not depend on the
+thread count, the counts of a given thread count do not vary between runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from solver.game import CHANCE
+from solver.search.expectimax import VALUE_EPS, Entry, RootReport, _Options
+
+__all__ = ["FASTEST_BUDGET", "PrunedTable", "pruning_available"]
+
+FASTEST_BUDGET = 50_000
+"""Nodes the fastest-win pass may expand per query before the tie goes to the heuristic."""
+
+
+def pruning_available(state: Any) -> bool:
+    """Can ``state`` (a kernel state) be solved by the pruning search?"""
+    from solver._ext.expectimax import pruning_supported
+
+    game = getattr(state, "game", None) or state.get_game()
+    return bool(pruning_supported(game))
+
+
+def _parallel(calls: Sequence[Callable[[], Any]], threads: int) -> list[Any]:
+    """Run ``calls``: call ``i`` in worker ``i % threads`` (in order within a worker)."""
+    if threads <= 1 or len(calls) <= 1:
+        return [call() for call in calls]
+    out: list[Any] = [None] * len(calls)
+
+    def work(w: int) -> None:
+        for i in range(w, len(calls), threads):
+            out[i] = calls[i]()
+
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        for future in [pool.submit(work, w) for w in range(threads)]:
+            future.result()
+    return out
+
+
+class PrunedTable:
+    """The :class:`~solver.search.expectimax.KernelTable` interface over the pruning search."""
+
+    engine = "kernel"
+    algorithm = "pruning"
+
+    def __init__(
+        self,
+        game: Any,
+        options: _Options,
+        *,
+        threads: int = 1,
+        memo: str = "all",
+        hash_bits: int = 64,
+        fastest_budget: int = FASTEST_BUDGET,
+    ) -> None:
+        from solver._ext.expectimax import PruningSearch
+
+        self.game = game
+        self.num_players = 1
+        self.options = options
+        self.target = 0
+        self.threads = threads
+        self.fastest_budget = fastest_budget
+        per = max(1, options.memory_bytes // threads)
+        self._workers = [
+            PruningSearch(game, per, memo=memo, hash_bits=hash_bits) for _ in range(threads)
+        ]
+        self._ps = self._workers[0]
+        self.tie_break = "fastest"
+
+    # -- what Solution and _solve read ------------------------------------------------------------
+    @property
+    def entries(self) -> int:
+        return sum(w.entries for w in self._workers)
+
+    @property
+    def bytes(self) -> int:
+        return sum(w.bytes for w in self._workers)
+
+    @property
+    def entry_bytes(self) -> int:
+        return int(self._ps.entry_size)
+
+    @property
+    def expanded(self) -> int:
+        return sum(w.expanded for w in self._workers)
+
+    @property
+    def replaced(self) -> int:
+        return sum(w.replaced for w in self._workers)
+
+    def value(self, state: Any) -> float:
+        return float(self._ps.value(state))
+
+    def interval(self, state: Any, depth: int = -1) -> tuple[float, float]:
+        lo, hi = self._ps.interval(state, depth)
+        return float(lo), float(hi)
+
+    def _choose(
+        self, state: Any, values: dict[int, float] | None = None
+    ) -> tuple[int, float | None]:
+        """The best move at a decision node and its win-weighted length (None if not computed)."""
+        found = (
+            self._ps.fastest(state, self.fastest_budget) if self.tie_break == "fastest" else None
+        )
+        if found is not None:
+            _value, plies, best = found
+            return int(best), float(plies)
+        self.tie_break = "heuristic"
+        if values is None:
+            values = {}
+            for action in state.legal_actions():
+                child = state.clone()
+                child.apply_action(action)
+                values[action] = self.value(child)
+        top = max(values.values())
+        tied = [a for a in sorted(values) if values[a] >= top - VALUE_EPS]
+
+        def heuristic(action: int) -> float:
+            child = state.clone()
+            child.apply_action(action)
+            return float(child.heuristic(0)) if hasattr(child, "heuristic") else 0.0
+
+        return max(tied, key=lambda a: (heuristic(a), -a)), None
+
+    def lookup(self, state: Any) -> Entry | None:
+        """The entry of any non-terminal state (solved on demand: the table is a cache)."""
+        if state.is_terminal():
+            return None
+        player = state.current_player()
+        value = self.value(state)
+        plies: float = 0.0
+        if player == CHANCE:
+            best, top = -1, -1.0
+            for action, p in state.chance_outcomes():
+                if p > top:
+                    best, top = action, p
+        else:
+            best, maybe = self._choose(state)
+            plies = 0.0 if maybe is None else maybe
+        return Entry(player, best, (value,), (plies,), 2**31 - 1, 1.0)
+
+    def search(self, root: Any, depth_left: int) -> RootReport:
+        before = self.expanded
+        player = root.current_player()
+        actions: list[int]
+        if player == CHANCE:
+            outcomes = list(root.chance_outcomes())
+            actions = [a for a, _ in outcomes]
+        else:
+            actions = list(root.legal_actions())
+        children = []
+        for action in actions:
+            child = root.clone()
+            child.apply_action(action)
+            children.append(child)
+        values = self._solve_all(children)
+        by_action = dict(zip(actions, values, strict=True))
+        plies: float | None = None
+        if player == CHANCE:
+            value = sum(float(p) * by_action[a] for a, p in outcomes)
+            value = self.value(root) if self.threads == 1 else value
+            best = max(outcomes, key=lambda o: (o[1], -o[0]))[0]
+        else:
+            value = max(values)
+            best, plies = self._choose(root, by_action)
+        self.win_weighted_plies = plies
+        entry = Entry(player, best, (value,), (0.0 if plies is None else plies,), 2**31 - 1, 1.0)
+        report_children = tuple((a, (v,), (0.0,)) for a, v in zip(actions, values, strict=True))
+        return RootReport(entry, report_children, self.expanded - before, 0)
+
+    def _solve_all(self, states: Sequence[Any]) -> list[float]:
+        """Exact values of ``states``, split over the threads (terminal states: their return)."""
+        if self.threads > 1:
+            return self._split(states)
+        return [self._value_or_return(self._ps, state) for state in states]
+
+    def _split(self, states: Sequence[Any]) -> list[float]:
+        """Parallel values: each state, or (too few states) each of its children, as one task."""
+        tasks: list[Any] = []
+        shapes: list[tuple[str, Any, int, int]] = []  # kind, outcomes, first task, count
+        few = len(states) < 2 * self.threads
+        for state in states:
+            if state.is_terminal():
+                shapes.append(("terminal", float(state.returns()[0]), 0, 0))
+                continue
+            if few:
+                player = state.current_player()
+                if player == CHANCE:
+                    outcomes = list(state.chance_outcomes())
+                    actions = [a for a, _ in outcomes]
+                else:
+                    outcomes = None
+                    actions = list(state.legal_actions())
+                first = len(tasks)
+                for action in actions:
+                    child = state.clone()
+                    child.apply_action(action)
+                    tasks.append(child)
+                shapes.append(("chance" if outcomes else "decision", outcomes, first, len(actions)))
+            else:
+                shapes.append(("whole", None, len(tasks), 1))
+                tasks.append(state)
+        calls = [
+            (lambda s=s, w=self._workers[i % self.threads]: self._value_or_return(w, s))
+            for i, s in enumerate(tasks)
+        ]
+        values = _parallel(calls, self.threads)
+        out: list[float] = []
+        for kind, extra, first, count in shapes:
+            if kind == "terminal":
+                out.append(extra)
+            elif kind == "whole":
+                out.append(values[first])
+            elif kind == "chance":
+                out.append(sum(float(p) * values[first + k] for k, (_a, p) in enumerate(extra)))
+            else:
+                out.append(max(values[first : first + count]))
+        return out
+
+    @staticmethod
+    def _value_or_return(worker: Any, state: Any) -> float:
+        if state.is_terminal():
+            return float(state.returns()[0])
+        return float(worker.value(state))

@@ -1,0 +1,222 @@
+"""The pruning exact search (solver.search.pruning over solver._ext.expectimax.PruningSearch).
+
+Its twin is the plain exact expectimax (``prune=False``), which expands every node: the two
+must give the same root value and the same exact value for every root move, on every curated
+forest where the twin fits its cap and on rolled forests of at most 5x5. The dog kernel's
+packed key is held to ``to_json`` (equal keys exactly for equal states) and to its inverse.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import solver
+from solver.errors import OptionError, SearchBudgetError
+from solver.games.dog.generator import roll_forest
+from solver.games.dog.kernel import KernelDogGame
+from solver.rng import SplitMix64
+from solver.search import expectimax, solve
+from solver.search.expectimax import ExpectimaxOptions
+
+pytestmark = pytest.mark.usefixtures("require_kernels")
+
+TWIN_MB = 96  # the plain search's cap here: curated forests that need more are skipped
+
+
+def _compare(state, twin_mb=TWIN_MB):
+    """Both searches from ``state``; False when the twin does not fit its cap."""
+    try:
+        twin = expectimax(state, prune=False, memory_mb=twin_mb)
+    except SearchBudgetError:
+        return False
+    pruned = expectimax(state)
+    assert pruned.extra["algorithm"] == "pruning" and twin.extra["algorithm"] == "plain"
+    assert pruned.value == pytest.approx(twin.value, abs=1e-9)
+    assert {m.action: m.value for m in pruned.moves} == pytest.approx(
+        {m.action: m.value for m in twin.moves}, abs=1e-9
+    )
+    if twin.best_action is not None:
+        # the best move is optimal, and the tie-break's when the fastest pass completed
+        best = {m.action: m.value for m in twin.moves}[pruned.best_action]
+        assert best == pytest.approx(twin.value, abs=1e-9)
+        if pruned.extra["tie_break"] == "fastest":
+            assert pruned.best_action == twin.best_action
+            assert pruned.extra["win_weighted_plies"] == pytest.approx(
+                twin.extra["win_weighted_plies"], abs=1e-9
+            )
+    return True
+
+
+def _decision_states(game, seed, count=3):
+    """The initial state and a few decision nodes along one seeded random game."""
+    rng = SplitMix64(seed)
+    state = game.new_initial_state()
+    out = [state.clone()]
+    while not state.is_terminal() and len(out) <= count:
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.below(len(outcomes))][0])
+        else:
+            actions = state.legal_actions()
+            out.append(state.clone())
+            state.apply_action(actions[rng.below(len(actions))])
+    return out
+
+
+@pytest.mark.parametrize("name", solver.puzzles.names("dog"))
+def test_equals_the_twin_on_curated_forests(name):
+    game = solver.load_game("dog", forest=name, engine="kernel")
+    compared = 0
+    for state in _decision_states(game, 11):
+        compared += _compare(state)
+    if not compared:
+        pytest.skip(f"{name}: the plain search does not fit {TWIN_MB} MB")
+
+
+def _rolled(seed):
+    width, height = 3 + seed % 3, 3 + (seed // 3) % 3
+    forest = roll_forest(width, height, seed=seed)
+    return KernelDogGame(forest.replace(turns=3 + seed % 4))
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_equals_the_twin_on_rolled_forests(seed):
+    game = _rolled(seed)
+    for state in _decision_states(game, seed, count=2):
+        assert _compare(state, twin_mb=512)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(30, 330))
+def test_equals_the_twin_on_rolled_forests_slow(seed):
+    game = _rolled(seed)
+    for state in _decision_states(game, seed, count=2):
+        assert _compare(state, twin_mb=512)
+
+
+def test_pack_round_trips_and_tells_states_apart():
+    for seed in range(6):
+        game = (
+            _rolled(seed)
+            if seed % 2
+            else solver.load_game("dog", forest="dog/tiny-example", engine="kernel")
+        )
+        keys: dict[bytes, str] = {}
+        rng = SplitMix64(seed)
+        for _game in range(40):
+            state = game.new_initial_state()
+            while True:
+                key = state._packed()
+                assert len(key) == game._pack_bytes
+                text = state.to_json()
+                assert keys.setdefault(key, text) == text  # one key, one state
+                assert game._state_from_packed(key).to_json() == text
+                assert game._state_from_packed(key) == state  # byte for byte
+                if state.is_terminal():
+                    break
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(outcomes[rng.below(len(outcomes))][0])
+                else:
+                    actions = state.legal_actions()
+                    state.apply_action(actions[rng.below(len(actions))])
+        texts = list(keys.values())
+        assert len(set(texts)) == len(texts)  # distinct states, distinct keys
+
+
+def test_entries_fit_forty_bytes_up_to_9x9():
+    from solver._ext.expectimax import PruningSearch
+
+    for seed in range(20):
+        game = KernelDogGame(roll_forest(9, 9, seed=seed))
+        assert PruningSearch(game, 1 << 20).entry_size <= 40
+
+
+@pytest.mark.parametrize("name", ["dog/stick", "dog/shout-gauntlet", "dog/trail-crossing"])
+def test_a_tiny_cap_gives_the_exact_value_or_the_cap_error(name):
+    game = solver.load_game("dog", forest=name, engine="kernel")
+    state = game.new_initial_state()
+    exact = expectimax(state, memory_mb=64).value
+    raised = answered = replaced = 0
+    for memory_mb in (0.02, 0.04, 0.06, 0.08, 0.12):
+        try:
+            result = expectimax(state, memory_mb=memory_mb)
+        except SearchBudgetError:
+            raised += 1
+            continue
+        answered += 1
+        assert result.value == pytest.approx(exact, abs=1e-12)
+        assert result.extra["table_bytes"] <= memory_mb * 2**20
+        replaced += result.extra["replaced"]
+    assert answered >= 2 and replaced > 0  # replacement: a cap below the table still answers
+    with pytest.raises(SearchBudgetError):
+        expectimax(state, memory_mb=1e-5)  # below the minimal tables
+
+
+@pytest.mark.parametrize("name", ["dog/stick", "dog/trail-crossing", "dog/squirrel-corner"])
+def test_threads_give_the_same_values(name):
+    game = solver.load_game("dog", forest=name, engine="kernel")
+    for state in _decision_states(game, 5, count=2):
+        one = expectimax(state)
+        for threads in (2, 3):
+            many = expectimax(state, threads=threads)
+            assert many.value == pytest.approx(one.value, abs=1e-12)
+            assert [m.value for m in many.moves] == pytest.approx([m.value for m in one.moves])
+            assert many.best_action == one.best_action
+            again = expectimax(state, threads=threads)
+            assert again.same_search(many)  # deterministic for a thread count
+
+
+def test_memo_at_chance_nodes_only_gives_the_same_values():
+    from solver._ext.expectimax import PruningSearch
+
+    game = solver.load_game("dog", forest="dog/trail-crossing", engine="kernel")
+    for state in _decision_states(game, 3, count=3):
+        every = PruningSearch(game, 1 << 24, memo="all").value(state)
+        chance = PruningSearch(game, 1 << 24, memo="chance").value(state)
+        unordered = PruningSearch(game, 1 << 24, order=False).value(state)
+        assert every == pytest.approx(chance, abs=1e-12) and every == pytest.approx(unordered)
+
+
+def test_intervals_hold_the_exact_value():
+    from solver._ext.expectimax import PruningSearch
+
+    game = solver.load_game("dog", forest="dog/trail-crossing", engine="kernel")
+    state = game.new_initial_state()
+    exact = expectimax(state, prune=False).value
+    for depth in (1, 4, 8, 16, -1):
+        lo, hi = PruningSearch(game, 1 << 24).interval(state, depth)
+        assert lo - 1e-12 <= exact <= hi + 1e-12
+    assert PruningSearch(game, 1 << 24).interval(state, -1) == pytest.approx((exact, exact))
+
+
+def test_options_are_checked():
+    reference = solver.load_game("dog", forest="dog/stick", engine="reference")
+    with pytest.raises(OptionError, match="prune=True needs a compiled kernel"):
+        expectimax(reference.new_initial_state(), prune=True)
+    with pytest.raises(OptionError, match="prune=True is the exact"):
+        ExpectimaxOptions(prune=True, adversarial=True)
+    for bad in (0, 65, True, 1.5):
+        with pytest.raises(OptionError, match="threads"):
+            ExpectimaxOptions(threads=bad)
+    kernel = solver.load_game("dog", forest="dog/stick", engine="kernel")
+    assert expectimax(kernel.new_initial_state(), prune=False).extra["algorithm"] == "plain"
+
+
+def test_solution_follows_optimal_moves():
+    game = solver.load_game("dog", forest="dog/trail-crossing", engine="kernel")
+    solution = solve(game.new_initial_state())
+    twin = solve(game.new_initial_state(), prune=False, memory_mb=256)
+    state = game.new_initial_state()
+    rng = SplitMix64(9)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.below(len(outcomes))][0])
+            continue
+        action = solution.best_action(state)
+        child = state.clone()
+        child.apply_action(action)
+        assert twin.value(child) == pytest.approx(twin.value(state), abs=1e-9)
+        assert solution.value(state) == pytest.approx(twin.value(state), abs=1e-9)
+        state = child
