@@ -76,7 +76,14 @@ def _spec() -> GameSpec:
         puzzle_summary=hooks.puzzle_summary,
         scores=hooks.scores,
         default_engine="reference",
+        add_commands=_add_commands,
     )
+
+
+def _add_commands(subparsers: Any) -> None:
+    from solver.games.guardians.cli import add_commands
+
+    add_commands(subparsers)
 
 
 SPEC = _spec()

@@ -1,0 +1,112 @@
+"""Forest guardians' own commands: ``forest guardians order FILE.grove [--json]``.
+
+The commands every game gets (``show``, ``best-move``, ``solve``, ``play``, ``list``,
+``render``) come from the generic CLI; ``order`` answers the guardians' headline question:
+which missions can I complete this turn, in what order, without splitting my forest?
+
+``--json`` prints exactly ``{"count", "points", "sequence": [{"pawn", "mission", "walk",
+"removed", "label"}]}`` (cells as 0-based ``[row, col]`` of the ``.grove`` grid) plus the keys
+``optimal``, ``method`` and ``seconds``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any
+
+from solver.cli_common import positive_float
+
+__all__ = ["add_commands", "order_lines"]
+
+
+def order_lines(state: Any, plan: Any) -> list[str]:
+    """The forest drawn with the order numbered: ``1[GR]b`` is the first mission's tile."""
+    from solver.games.guardians.render_text import tile_token
+    from solver.games.guardians.solo import PAWN_COLOURS
+    from solver.render.ascii import text_grid
+
+    me = state.people[state.current]
+    order = {step.mission: n for n, step in enumerate(plan.steps, 1)}
+    letters = {
+        cell: (PAWN_COLOURS[p] if state.game.solo else "p")
+        for p, cell in enumerate(me.pawns)
+        if cell is not None
+    }
+    rows = [r for r, _ in me.forest]
+    cols = [c for _, c in me.forest]
+    grid = []
+    for r in range(min(rows), max(rows) + 1):
+        line = []
+        for c in range(min(cols), max(cols) + 1):
+            face = me.forest.get((r, c))
+            if face is None:
+                line.append(".")
+                continue
+            token = tile_token(state.game.tile(face.tile), face.mission, letters.get((r, c)))
+            line.append(f"{order[(r, c)]}{token}" if (r, c) in order else token)
+        grid.append(line)
+    return text_grid(
+        grid,
+        col_labels=[str(c) for c in range(min(cols), max(cols) + 1)],
+        row_labels=[str(r) for r in range(min(rows), max(rows) + 1)],
+    )
+
+
+def _order(args: argparse.Namespace) -> int:
+    from solver.games.guardians import resolve_position
+    from solver.games.guardians.order_model import cpsat_order
+    from solver.games.guardians.ordering import best_order, plan_to_dict
+    from solver.games.guardians.rules import GuardiansGame
+
+    position = resolve_position(args.position)
+    state = GuardiansGame(position=position).new_initial_state()
+    started = time.perf_counter()
+    if args.method == "brute-force":
+        plan, optimal = best_order(state), True
+    else:
+        answer = cpsat_order(state, time_limit=args.time_limit)
+        plan, optimal = answer.plan, answer.optimal
+    seconds = time.perf_counter() - started
+    if args.json:
+        report = plan_to_dict(state, plan)
+        report.update(optimal=optimal, method=args.method, seconds=round(seconds, 3))
+        print(json.dumps(report, indent=2))
+        return 0
+    proof = "the most possible" if optimal else "the best found within the time limit"
+    if plan.count == 0:
+        print("no mission can be completed this turn")
+    else:
+        missions = "mission" if plan.count == 1 else "missions"
+        print(f"{plan.count} {missions} for {plan.points} points ({proof}), in this order:")
+        for n, step in enumerate(plan.steps, 1):
+            print(f"{n:>2}. {step.label}  (+{step.points})")
+    print()
+    print("\n".join(order_lines(state, plan)))
+    return 0
+
+
+def add_commands(commands: Any) -> None:
+    """Add the guardians' own sub-commands to ``forest guardians``."""
+    p = commands.add_parser(
+        "order",
+        help="the most missions completable this turn, and an order keeping the forest whole",
+        description="Which missions can be completed this turn, in what order, without "
+        "splitting the forest: the most missions, then the most points (combo cards aside).",
+    )
+    p.add_argument("position", help="a .grove file or a puzzle name such as guardians/chain")
+    p.add_argument("--json", action="store_true", help="print a JSON object")
+    p.add_argument(
+        "--method",
+        choices=("cp-sat", "brute-force"),
+        default="cp-sat",
+        help="the solver (default cp-sat; brute-force tries every order)",
+    )
+    p.add_argument(
+        "--time-limit",
+        type=positive_float,
+        default=10.0,
+        help="CP-SAT's deterministic time limit in seconds (default 10)",
+    )
+    p.set_defaults(handler=_order)

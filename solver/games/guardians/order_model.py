@@ -1,0 +1,196 @@
+"""Mission ordering as a CP-SAT model: the most missions this turn, then the most points.
+
+The model is time-expanded over steps 1..T, one mission per step at most:
+
+- *candidate walks*: every walk that could ever be taken this turn, from a cell that a pawn can
+  reach by a chain (its starting cell, or the end of a candidate walk), computed on the forest at
+  the start of the mission step. Walkability only shrinks during a turn (tiles leave, tiles flip
+  to their mission side), so no other walk can appear. T is the number of such start cells (each
+  cell is the start of one mission at most: it then leaves the forest).
+- ``x[s, w]``: walk ``w`` is step ``s``. Whether a cell still holds a tile, is forest side up, or
+  holds a pawn before step ``s`` are linear expressions of the earlier ``x``.
+- a walk needs a pawn on its start cell and its path's tiles present and forest side up;
+- *connectivity*: after every step the remaining tiles are connected — a single-commodity flow
+  from a root tile (one that never leaves, when there is one) to every remaining tile along
+  shared sides;
+- objective: ``(missions) * BIG + (mission points)``, steps used without gaps.
+
+The plan is replayed through the reference rules before it is returned, so an answer is always
+a legal order. :func:`cpsat_order` agrees with the exhaustive :func:`~solver.games.guardians.
+ordering.best_order` on count and points (the tests check hundreds of positions).
+
+>>> from solver.games.guardians.grove import parse_grove
+>>> from solver.games.guardians.rules import GuardiansGame
+>>> state = GuardiansGame(position=parse_grove(
+...     "grid:\\n[GR]b G:BB R:BB Y:BB\\n. . [YR]g .\\n")).new_initial_state()
+>>> answer = cpsat_order(state)
+>>> answer.plan.count, answer.plan.points, answer.optimal
+(2, 6, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from solver.games.guardians.board import Cell, Face, neighbours
+from solver.games.guardians.ordering import Plan, _check, _step
+from solver.games.guardians.walks import path_code, walks_from
+
+if TYPE_CHECKING:
+    from solver.games.guardians.rules import GuardiansState
+
+__all__ = ["CandidateWalk", "OrderAnswer", "candidate_walks", "cpsat_order"]
+
+DEFAULT_TIME_LIMIT = 10.0
+
+
+@dataclass(frozen=True)
+class CandidateWalk:
+    """A walk that may be taken this turn: its start cell, path and the start tile's points."""
+
+    start: Cell
+    path: tuple[Cell, ...]
+    points: int
+
+    @property
+    def end(self) -> Cell:
+        return self.path[-1]
+
+
+@dataclass(frozen=True)
+class OrderAnswer:
+    """The model's plan, whether it is proven optimal, and the model's size."""
+
+    plan: Plan
+    optimal: bool
+    candidates: int
+    steps: int
+
+
+def candidate_walks(state: GuardiansState) -> list[CandidateWalk]:
+    """Every walk reachable by a chain from the pawns, on the forest at the mission step."""
+    me = state.people[state.current]
+    tiles = state.game.catalogue
+    seen: set[Cell] = set()
+    todo = [cell for cell in me.pawns if cell is not None]
+    out: list[CandidateWalk] = []
+    while todo:
+        cell = todo.pop()
+        if cell in seen:
+            continue
+        seen.add(cell)
+        forest = dict(me.forest)
+        forest[cell] = Face(forest[cell].tile, True)  # a forest tile reached by a chain flips
+        points = tiles[forest[cell].tile].points
+        for path in walks_from(forest, tiles, cell):
+            out.append(CandidateWalk(cell, path, points))
+            todo.append(path[-1])
+    out.sort(key=lambda w: (w.start, path_code(w.start, w.path)))
+    return out
+
+
+def cpsat_order(
+    state: GuardiansState, *, time_limit: float = DEFAULT_TIME_LIMIT, fixed_root: bool = True
+) -> OrderAnswer:
+    """The best mission order from a state at the mission step, by CP-SAT.
+
+    ``fixed_root=False`` lets the model choose the flow's root at every step even when a tile
+    that never leaves could serve (the general form, for tests).
+    """
+    from ortools.sat.python import cp_model
+
+    from solver.exact import deterministic_solver
+
+    _check(state)
+    me = state.people[state.current]
+    walks = candidate_walks(state)
+    starts = sorted({w.start for w in walks})
+    steps = len(starts)
+    if not walks:
+        return OrderAnswer(Plan(()), True, 0, 0)
+    cells = sorted(me.forest)
+    index = {c: i for i, c in enumerate(cells)}
+    edges = [(a, b) for a in cells for b in neighbours(a) if b in me.forest]
+    model = cp_model.CpModel()
+    x = {(s, i): model.NewBoolVar(f"x{s}_{i}") for s in range(steps) for i in range(len(walks))}
+    used = [sum(x[s, i] for i in range(len(walks))) for s in range(steps)]
+    for s in range(steps):
+        model.Add(used[s] <= 1)
+        if s:
+            model.Add(used[s] <= used[s - 1])
+
+    def started(c: Cell, s: int) -> cp_model.LinearExpr:  # missions from c before step s
+        return sum(x[t, i] for t in range(s) for i, w in enumerate(walks) if w.start == c)
+
+    def ended(c: Cell, s: int) -> cp_model.LinearExpr:  # walks ending on c before step s
+        return sum(x[t, i] for t in range(s) for i, w in enumerate(walks) if w.end == c)
+
+    pawn0 = {c: 1 for c in me.pawns if c is not None}
+    for s in range(steps):
+        for i, w in enumerate(walks):
+            # a pawn on the start cell; the path's tiles still forest side up
+            model.Add(x[s, i] <= pawn0.get(w.start, 0) - started(w.start, s) + ended(w.start, s))
+            for c in w.path:
+                forest_side = 0 if me.forest[c].mission else 1
+                model.Add(x[s, i] <= forest_side - ended(c, s))
+    # connectivity after every step: a flow from the root to every remaining tile
+    total = len(cells)
+    fixed_roots = [c for c in cells if c not in set(starts)] if fixed_root else []
+    for s in range(steps):
+        present = {c: 1 - started(c, s + 1) for c in cells}
+        count = total - sum(used[: s + 1])
+        flow = {(a, b): model.NewIntVar(0, total, f"f{s}_{index[a]}_{index[b]}") for a, b in edges}
+        for a, b in edges:
+            if a in starts:
+                model.Add(flow[a, b] <= total * present[a])
+            if b in starts:
+                model.Add(flow[a, b] <= total * present[b])
+        if fixed_roots:
+            root = fixed_roots[0]
+            for c in cells:
+                out = sum(flow[c, n] for n in neighbours(c) if n in me.forest)
+                into = sum(flow[n, c] for n in neighbours(c) if n in me.forest)
+                if c == root:
+                    model.Add(out - into == count - 1)
+                else:
+                    model.Add(into - out == present[c])
+        else:
+            roots = {c: model.NewBoolVar(f"r{s}_{index[c]}") for c in cells}
+            model.AddExactlyOne(roots.values())
+            for c in cells:
+                model.Add(roots[c] <= present[c])
+                out = sum(flow[c, n] for n in neighbours(c) if n in me.forest)
+                into = sum(flow[n, c] for n in neighbours(c) if n in me.forest)
+                supply = model.NewIntVar(0, total, f"g{s}_{index[c]}")
+                model.Add(supply == count - 1).OnlyEnforceIf(roots[c])
+                model.Add(supply == 0).OnlyEnforceIf(roots[c].Not())
+                # the root sends count - 1 units; any other present tile keeps one
+                model.Add(out - into == supply - present[c] + roots[c])
+    big = sum(w.points for w in walks) + 1
+    model.Maximize(
+        sum(x[s, i] * (big + w.points) for s in range(steps) for i, w in enumerate(walks))
+    )
+    solver = deterministic_solver(time_limit)
+    status = solver.Solve(model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return OrderAnswer(Plan(()), False, len(walks), steps)
+    chosen = [walks[i] for s in range(steps) for i in range(len(walks)) if solver.Value(x[s, i])]
+    return OrderAnswer(_replay(state, chosen), status == cp_model.OPTIMAL, len(walks), steps)
+
+
+def _replay(state: GuardiansState, chosen: list[CandidateWalk]) -> Plan:
+    """The chosen walks as a plan, each applied through the reference rules (so it is legal)."""
+    s = state.clone()
+    plan = []
+    for walk in chosen:
+        me = s.people[s.current]
+        pawn = me.pawn_at(walk.start)
+        if pawn is None:
+            raise AssertionError(f"the model's plan has no pawn on {walk.start}")
+        action = s.game.codec.walk(pawn, path_code(walk.start, walk.path))
+        if action not in s.legal_actions():
+            raise AssertionError(f"the model's plan is not legal: {walk}")
+        plan.append(_step(s, action))
+        s.apply_action(action)
+    return Plan(tuple(plan))
