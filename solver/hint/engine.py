@@ -23,10 +23,12 @@ then the move alone, since what follows it depends on cards the observer cannot 
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -48,6 +50,7 @@ from solver.hint.schema import (
     ValidationError,
     error_from_validation,
 )
+from solver.spec import Opened
 
 __all__ = [
     "CHUNK_ITERATIONS",
@@ -61,8 +64,13 @@ __all__ = [
 ]
 
 CHUNK_ITERATIONS = 256
-"""MCTS runs in slices of this many simulations on one tree, so a search can report partial
-answers and stop on ``terminate`` between slices."""
+"""When a search may be stopped or report partial answers (stdio), MCTS runs in slices on one
+tree: the first of this many simulations, each next one twice as many (at most
+:data:`MAX_CHUNK_ITERATIONS`), with a report or a stop between slices. Otherwise (HTTP) it is one
+search. Both are deterministic for a given request and iteration budget."""
+
+MAX_CHUNK_ITERATIONS = 8192
+"""The largest slice."""
 
 DETERMINIZATIONS = 8
 """Hidden-information games: the observer's views searched (the budget is shared)."""
@@ -118,8 +126,36 @@ class OpenedPosition:
     actions: list[int]
 
 
-def _open_game(spec: Any, engine: str | None, options: dict[str, Any], allow_paths: bool) -> Any:
+_GAMES: OrderedDict[str, Any] = OrderedDict()
+_GAMES_LOCK = threading.Lock()
+GAME_CACHE_SIZE = 32
+"""Games opened from a puzzle name or inline text are kept (least recently used dropped), so a
+stream of hints on one game does not read and parse its file every time."""
+
+
+@functools.lru_cache(maxsize=64)
+def _puzzle_names(folder: str) -> frozenset[str]:
     from solver import puzzles
+
+    return frozenset(puzzles.names(folder))
+
+
+def _cached_open(key: str, opener: Callable[[], Any]) -> Any:
+    with _GAMES_LOCK:
+        if key in _GAMES:
+            _GAMES.move_to_end(key)
+            kept = _GAMES[key]
+            return Opened(game=kept.game, state=kept.state.clone(), source=kept.source)
+    opened = opener()
+    with _GAMES_LOCK:
+        _GAMES[key] = opened
+        while len(_GAMES) > GAME_CACHE_SIZE:
+            _GAMES.popitem(last=False)
+    return Opened(game=opened.game, state=opened.state.clone(), source=opened.source)
+
+
+def _open_game(spec: Any, engine: str | None, options: dict[str, Any], allow_paths: bool) -> Any:
+    """The game the options name, opened (a cached game for puzzle names and inline text)."""
 
     players = options.get("players")
     if players is not None and (
@@ -153,12 +189,13 @@ def _open_game(spec: Any, engine: str | None, options: dict[str, Any], allow_pat
             return spec.open(None, engine=engine, players=players)
         if not isinstance(source, str) or not source.strip():
             raise HintError(f"{field} must be a puzzle name or a file's text", field)
-        if spec.puzzles is not None and source in puzzles.names(spec.puzzles):
-            return spec.open(source, engine=engine, players=players)
+        key = json.dumps([spec.name, engine, players, source])
+        if spec.puzzles is not None and source in _puzzle_names(spec.puzzles):
+            return _cached_open(key, lambda: spec.open(source, engine=engine, players=players))
         if "\n" in source:
             if spec.open_text is None:
                 raise HintError(f"{spec.name} cannot read a file's text", field, "unsupported")
-            return spec.open_text(source, engine=engine, players=players)
+            return _cached_open(key, lambda: spec.open_text(source, engine=engine, players=players))
         if not allow_paths:
             raise HintError(
                 f"{field}: {source[:80]!r} is not a puzzle name; this transport takes puzzle "
@@ -301,13 +338,20 @@ def _chunked_mcts(
     total = 0
     result = None
     target = limit.iterations
+    whole = cancel is None and partial is None  # nobody to stop or report to: one search
+    size = CHUNK_ITERATIONS
     for index in range(1_000_000_000):  # bounded by the budget: every slice runs ≥ 1 simulation
         left = deadline - time.monotonic()
         if cancel is not None and cancel.is_set():
             return result, total, True
         if left <= 0 or (target is not None and total >= target):
             break
-        size = CHUNK_ITERATIONS if target is None else min(CHUNK_ITERATIONS, target - total)
+        if index:
+            size = min(2 * size, MAX_CHUNK_ITERATIONS)
+        if whole:
+            size = target - total if target is not None else 1 << 62
+        elif target is not None:
+            size = min(size, target - total)
         budget = Limit(iterations=size, seconds=left, memory_mb=limit.memory_mb)
         result = tree.search(state, limit=budget, options=options, seed=derive_seed(seed, index))
         total += result.iterations

@@ -1,0 +1,92 @@
+"""A bounded load test against a real ``forest serve`` on 127.0.0.1 (at most 60 s): 300 hint
+requests, 16 at a time, against 2 workers and a queue of 6. Every admitted request is answered
+correctly (the in-process engine's answer for the same request) within its budget plus a stated
+slack counted from admission; requests beyond the queue get 503 and are retried after
+``Retry-After``; ``/health`` answers throughout."""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+
+from solver.hint.engine import Caps, answer
+from solver.hint.server import ADMITTED_HEADER
+
+from .conftest import Server
+
+REQUESTS = 300
+CLIENTS = 16
+WORKERS, QUEUE = 2, 6
+SLACK = 5.0
+"""Seconds allowed beyond a request's applied budget, from admission to answer: the wait behind
+the at most ``QUEUE`` requests ahead of it (each a few milliseconds here) and the transport."""
+DEADLINE = 60.0
+MAX_TRIES = 200
+BASE = {"game": "dog", "options": {"forest": "dog/another-dog"}, "limit": {"iterations": 400,
+        "seconds": 2.0}, "top_k": 3}  # fmt: skip
+POSITIONS = [[10], [11], [12], [10, 0, 4], [11, 3], [12, 3]]
+
+
+def test_bounded_load(tmp_path) -> None:
+    server = Server(tmp_path, "--workers", str(WORKERS), "--queue", str(QUEUE), "--quiet",
+                    "--max-seconds", "3")  # fmt: skip
+    caps = Caps(max_seconds=3)
+    expected = {}
+    for n, actions in enumerate(POSITIONS):
+        reply = answer({**BASE, "id": "x", "actions": actions}, caps=caps)
+        expected[n] = (reply["moveInfos"], reply["rootInfo"]["value"])
+    started = time.monotonic()
+    stop = threading.Event()
+    health: list[tuple[object, float]] = []
+    refused = [0]
+    lock = threading.Lock()
+
+    def watch_health() -> None:
+        with httpx.Client(timeout=5) as client:
+            while not stop.is_set() and time.monotonic() - started < DEADLINE:
+                t = time.monotonic()
+                try:
+                    status = client.get(f"{server.url}/health").status_code
+                except httpx.HTTPError as exc:
+                    status = repr(exc)
+                health.append((status, time.monotonic() - t))
+                time.sleep(0.05)
+
+    def one(index: int) -> float:
+        n = index % len(POSITIONS)
+        body = {**BASE, "id": f"r{index}", "actions": POSITIONS[n]}
+        with httpx.Client(timeout=30) as client:
+            for _ in range(MAX_TRIES):
+                assert time.monotonic() - started < DEADLINE, "the load test ran out of time"
+                response = client.post(f"{server.url}/v1/hint", json=body)
+                if response.status_code == 503:
+                    assert response.json()["code"] == "overloaded"
+                    with lock:
+                        refused[0] += 1
+                    time.sleep(float(response.headers["retry-after"]))
+                    continue
+                assert response.status_code == 200, response.text
+                reply = response.json()
+                assert reply["id"] == body["id"]
+                assert (reply["moveInfos"], reply["rootInfo"]["value"]) == expected[n]
+                since_admission = float(response.headers[ADMITTED_HEADER])
+                assert since_admission <= reply["limitApplied"]["seconds"] + SLACK
+                return since_admission
+        raise AssertionError(f"request {index} was refused {MAX_TRIES} times")
+
+    watcher = threading.Thread(target=watch_health)
+    watcher.start()
+    try:
+        with ThreadPoolExecutor(CLIENTS) as pool:
+            latencies = list(pool.map(one, range(REQUESTS)))
+    finally:
+        stop.set()
+        watcher.join(timeout=10)
+        assert server.stop() == 0
+    assert len(latencies) == REQUESTS
+    assert refused[0] > 0  # the queue did fill up, and the refused requests were retried
+    assert health and all(status == 200 and seconds < 2.0 for status, seconds in health), health
+    assert time.monotonic() - started < DEADLINE
