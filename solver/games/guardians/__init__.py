@@ -72,6 +72,7 @@ def _spec() -> GameSpec:
         exact=False,
         agents={"greedy": hooks.greedy},
         render_text=hooks.render_text,
+        render_svg=hooks.render_svg,
         legend=hooks.legend,
         puzzle_summary=hooks.puzzle_summary,
         scores=hooks.scores,

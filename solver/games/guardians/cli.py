@@ -6,7 +6,7 @@ which missions can I complete this turn, in what order, without splitting my for
 
 ``--json`` prints exactly ``{"count", "points", "sequence": [{"pawn", "mission", "walk",
 "removed", "label"}]}`` (cells as 0-based ``[row, col]`` of the ``.grove`` grid) plus the keys
-``optimal``, ``method`` and ``seconds``.
+``optimal``, ``method`` and ``seconds``. ``--svg FILE`` also draws the plan as SVG.
 """
 
 from __future__ import annotations
@@ -69,6 +69,12 @@ def _order(args: argparse.Namespace) -> int:
         answer = cpsat_order(state, time_limit=args.time_limit)
         plan, optimal = answer.plan, answer.optimal
     seconds = time.perf_counter() - started
+    if args.svg is not None:
+        from solver.cli_common import write_output
+        from solver.games.guardians.render_svg import render_state_svg
+
+        order = {step.mission: n for n, step in enumerate(plan.steps, 1)}
+        write_output(render_state_svg(state, order=order), args.svg, overwrite=True)
     if args.json:
         report = plan_to_dict(state, plan)
         report.update(optimal=optimal, method=args.method, seconds=round(seconds, 3))
@@ -108,5 +114,11 @@ def add_commands(commands: Any) -> None:
         type=positive_float,
         default=10.0,
         help="CP-SAT's deterministic time limit in seconds (default 10)",
+    )
+    p.add_argument(
+        "--svg",
+        default=None,
+        metavar="FILE",
+        help="also draw the forest with the order numbered as SVG into FILE",
     )
     p.set_defaults(handler=_order)

@@ -36,7 +36,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from solver.errors import FormatError, OptionError
@@ -261,7 +261,7 @@ def parse_grove(text: str) -> Grove:
     return grove
 
 
-def _check_forest(grove: Grove, where: Any) -> None:
+def _check_forest(grove: Grove, where: Callable[[int, int], tuple[int, int]]) -> None:
     """The tiles must form one forest with at most one start tile and valid pawns."""
     tiles = grove.tiles()
     if not tiles:
@@ -288,11 +288,11 @@ def _check_forest(grove: Grove, where: Any) -> None:
             if n in occupied and n not in seen:
                 seen.add(n)
                 stack.append(n)
-    for cell, _ in tiles:
-        if cell not in seen:
+    for place, _ in tiles:
+        if place not in seen:
             raise _fail(
                 "a tile sharing a side with the rest of the forest (one piece)",
-                *where(*cell),
+                *where(*place),
                 "a separate piece",
             )
 

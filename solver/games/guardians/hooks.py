@@ -6,12 +6,21 @@ generic CLI, the hint engine and the analysis runner never touch guardians inter
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from solver.errors import OptionError
 from solver.spec import Opened
 
-__all__ = ["greedy", "legend", "open_position", "puzzle_summary", "render_text", "scores"]
+__all__ = [
+    "greedy",
+    "legend",
+    "open_position",
+    "puzzle_summary",
+    "render_svg",
+    "render_text",
+    "scores",
+]
 
 
 def open_position(
@@ -40,6 +49,13 @@ def render_text(game: Any, state: Any | None) -> str:
     from solver.games.guardians.render_text import render_state
 
     return render_state(state if state is not None else game.new_initial_state())
+
+
+def render_svg(game: Any, state: Any | None, actions: Sequence[int] = ()) -> str:
+    """Every player's forest as SVG (the set-up when ``state`` is ``None``)."""
+    from solver.games.guardians.render_svg import render_state_svg
+
+    return render_state_svg(state if state is not None else game.new_initial_state())
 
 
 def legend(game: Any, state: Any | None = None) -> str:

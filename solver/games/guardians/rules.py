@@ -423,10 +423,10 @@ class GuardiansState:
         if kind == "reset":
             return "reset the pool"
         if kind == "pawn":
-            pawn = PAWN_NAMES[action - PAWN_BASE]
+            colour = PAWN_NAMES[action - PAWN_BASE]
             if self.phase == Phase.PAWN and self.placed is not None:
-                return f"put {pawn} pawn on {cell_text(self.placed)}"
-            return f"put {pawn} pawn on the start tile"
+                return f"put {colour} pawn on {cell_text(self.placed)}"
+            return f"put {colour} pawn on the start tile"
         if kind == "draw":
             tile = codec.decode_draw(action)
             if self.phase == Phase.TRACK:

@@ -131,10 +131,10 @@ def _task(data: Any, where: str) -> Task:
         value = v
     colour = -1
     if kind == "colour_points":
-        name = data.get("colour")
-        if name not in PAWN_NAMES:
-            raise _bad(f"{where}.colour", f"one of {', '.join(PAWN_NAMES)}", name)
-        colour = PAWN_NAMES.index(name)
+        colour_name = data.get("colour")
+        if colour_name not in PAWN_NAMES:
+            raise _bad(f"{where}.colour", f"one of {', '.join(PAWN_NAMES)}", colour_name)
+        colour = PAWN_NAMES.index(colour_name)
     return Task(kind, value, colour)
 
 

@@ -1,0 +1,37 @@
+"""Pictures of positions: the text grid and the SVG carry every tile, pawn and order number."""
+
+from __future__ import annotations
+
+from solver.games.guardians.grove import EXAMPLE, parse_grove
+from solver.games.guardians.render_svg import render_state_svg
+from solver.games.guardians.render_text import render_state
+from solver.games.guardians.rules import GuardiansGame
+from solver.registry import game_spec
+
+
+def test_text_picture_shows_the_grove_tokens_at_their_coordinates():
+    state = GuardiansGame(position=parse_grove(EXAMPLE)).new_initial_state()
+    lines = render_state(state).splitlines()
+    assert lines[0] == "forest: score 0, 0 missions, 11 tiles, 2 pawns in reserve"
+    grid = lines[1:5]
+    # the rows of the .grove file, right-aligned under their column numbers
+    assert grid[1].split() == ["0", ".", "B:GR", "[GRE]b", "R:BY", "."]
+    assert grid[3].split() == ["2", ".", "R:GE", "G:YY", "[RG]y", "."]
+
+
+def test_svg_has_every_tile_pawn_and_order_badge():
+    state = GuardiansGame(position=parse_grove(EXAMPLE)).new_initial_state()
+    svg = render_state_svg(state)
+    assert svg.count('class="tile"') == 11
+    assert svg.count("<circle") == 2  # two pawns
+    numbered = render_state_svg(state, order={(2, 3): 1, (2, 1): 2})
+    assert numbered.count("<circle") == 4
+
+
+def test_spec_pictures_of_a_fresh_game():
+    spec = game_spec("guardians")
+    opened = spec.open(None, players=3)
+    text = spec.render_text(opened.game, opened.state)
+    assert text.count("[*]p") == 3 and "player 2 forest" in text
+    svg = spec.render_svg(opened.game, opened.state, [])
+    assert svg.count('class="tile"') == 3
