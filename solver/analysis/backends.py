@@ -12,7 +12,7 @@ import contextlib
 import logging
 import math
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Generator, Iterator, Mapping
 from itertools import islice
 from typing import Any
 
@@ -51,7 +51,9 @@ class Local:
     def __init__(self, jobs: int):
         self.workers = jobs
 
-    def run(self, fn: AnalyseFn, todo: Iterator[Chunk], types: Mapping[str, str]) -> Iterator[Rows]:
+    def run(
+        self, fn: AnalyseFn, todo: Iterator[Chunk], types: Mapping[str, str]
+    ) -> Generator[Rows, None, None]:
         if self.workers == 1:
             for chunk in todo:
                 yield run_chunk(fn, chunk, types)
@@ -106,7 +108,9 @@ class Dask:
             raise SolverError(f"cannot reach the Dask scheduler at {where}: {exc}") from exc
         self.workers = max(1, sum(self.client.nthreads().values()))
 
-    def run(self, fn: AnalyseFn, todo: Iterator[Chunk], types: Mapping[str, str]) -> Iterator[Rows]:
+    def run(
+        self, fn: AnalyseFn, todo: Iterator[Chunk], types: Mapping[str, str]
+    ) -> Generator[Rows, None, None]:
         client = self.client
 
         def submit(chunk: Chunk) -> Any:

@@ -112,7 +112,7 @@ def analysis_function(spec: str) -> AnalyseFn:
     fn = getattr(module, name, None)
     if not callable(fn):
         raise OptionError(f"the analysis {spec!r} does not exist")
-    return fn  # type: ignore[no-any-return]
+    return fn  # type: ignore[no-any-return,unused-ignore]
 
 
 @dataclass(frozen=True)
@@ -287,7 +287,7 @@ def _run(
             executor = Local(min(workers, -(-pending_count // size)))
         bar = _progress_bar(batch.count, len(done), progress)
         results = executor.run(fn, chunks(pending, size), types)
-        with contextlib.closing(results):  # type: ignore[arg-type]
+        with contextlib.closing(results):
             for chunk_rows in results:
                 journal.append(chunk_rows)
                 for index, row in chunk_rows:

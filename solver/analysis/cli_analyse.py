@@ -219,7 +219,7 @@ def _run_analyse(args: argparse.Namespace) -> int:
     has_sources = _check(args)
     hooks = analysis_hooks(args.analysis_game)
     noun = hooks.noun
-    command = "forest " + shlex.join(getattr(args, "argv", None) or sys.argv[1:])
+    command: str | None = "forest " + shlex.join(getattr(args, "argv", None) or sys.argv[1:])
     if has_sources:
         job = (
             Job.generated(

@@ -287,10 +287,12 @@ class _Evaluator:
             return node.value
         if isinstance(node, ast.BoolOp):
             values = [self._condition(v) for v in node.values]
-            result = values[0]
+            combined = values[0]
             for value in values[1:]:
-                result = (result & value) if isinstance(node.op, ast.And) else (result | value)
-            return result
+                combined = (
+                    (combined & value) if isinstance(node.op, ast.And) else (combined | value)
+                )
+            return combined
         if isinstance(node, ast.UnaryOp):
             operand = self.visit(node.operand)
             if isinstance(node.op, (ast.Not, ast.Invert)):
@@ -299,16 +301,18 @@ class _Evaluator:
             self._number(node.operand, operand)
             return -operand if isinstance(node.op, ast.USub) else +operand
         if isinstance(node, ast.BinOp):
-            left, right = self.visit(node.left), self.visit(node.right)
+            left, right_value = self.visit(node.left), self.visit(node.right)
             if isinstance(node.op, (ast.BitAnd, ast.BitOr)):
                 left = self._condition(node.left, left)
-                right = self._condition(node.right, right)
-                return (left & right) if isinstance(node.op, ast.BitAnd) else (left | right)
+                right_value = self._condition(node.right, right_value)
+                if isinstance(node.op, ast.BitAnd):
+                    return left & right_value
+                return left | right_value
             self._number(node.left, left)
-            self._number(node.right, right)
+            self._number(node.right, right_value)
             if isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)):
-                self._nonzero(node, right)
-            return self._apply(node, _ARITHMETIC[type(node.op)], left, right)
+                self._nonzero(node, right_value)
+            return self._apply(node, _ARITHMETIC[type(node.op)], left, right_value)
         if isinstance(node, ast.Compare):
             result: Any = None
             left = self.visit(node.left)

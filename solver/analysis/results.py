@@ -358,10 +358,10 @@ def _read_csv(path: Path) -> pd.DataFrame:
         text = _one_line(exc)
         found = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", text)
         if found:
-            expected, line, saw = found.groups()
+            expected, at, saw = found.groups()
             raise FormatError(
                 f"{expected} fields as in the header of the results file {shown}",
-                line=int(line),
+                line=int(at),
                 column=1,
                 found=f"{saw} fields",
             ) from None

@@ -251,10 +251,10 @@ class Job:
     def files(cls, paths: Iterable[str | os.PathLike[str]], game: str = DEFAULT_GAME) -> Job:
         """The given instance files, in order (they are read only when analysed)."""
         hooks = analysis_hooks(game)
-        paths = tuple(os.fspath(p) for p in paths)
-        if not paths:
+        names = tuple(os.fspath(p) for p in paths)
+        if not names:
             raise OptionError(f"no {hooks.noun} files given")
-        return cls("files", count=len(paths), paths=paths, game=game)
+        return cls("files", count=len(names), paths=names, game=game)
 
     def sources(self) -> Iterator[Source]:
         """The sources in batch order, made one at a time."""
