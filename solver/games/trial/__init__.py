@@ -40,6 +40,7 @@ def _spec() -> GameSpec:
         value_kind="win probability",
         exact=False,
         render_text=hooks.render_text,
+        legend=hooks.legend,
         scores=hooks.scores,
         default_engine="reference",
     )

@@ -51,6 +51,12 @@ def render_text(game: Any, state: Any | None) -> str:
     return text(game, state)
 
 
+def legend(game: Any, state: Any | None = None) -> str:
+    from solver.games.trial.render import legend as text
+
+    return text(game, state)
+
+
 def scores(state: Any) -> list[float]:
     """Final fame per player."""
     return [float(s) for s in state.scores()]

@@ -117,6 +117,21 @@ def render_player(st: TrialState, p: int) -> str:
     return "\n".join(out)
 
 
+LEGEND = """\
+[Xmn...] a forest space: X its kind, m its tunnel, n... the players standing there
+  kinds: st start, .. path, cp campsite, ex expedition exit; G grove, R ruins, L lookout tower,
+  S store (lower case: ruined; a letter and +: restored ruins of that type; ?: not yet placed)
+  tunnels: ~ open, x collapsed
+areas: each expedition space, (N) a finishing space worth N fame, @ the players there,
+  ! the players whose flag stands there
+store: one cell per slot, KINDxN a stack of N items"""
+
+
+def legend(game: Any, state: Any | None = None) -> str:
+    """What the text picture's symbols mean."""
+    return LEGEND
+
+
 def render_text(game: Any, state: TrialState | None) -> str:
     """The board and the view of the player to move (player 0 outside decisions)."""
     if state is None:

@@ -59,3 +59,4 @@ def test_the_text_picture_shows_the_board_and_only_one_players_secrets():
     assert all(name in view for name in mine)
     assert f"hand: {len(theirs)};" in view
     assert render_text(game, None).startswith("day 1")
+    assert "~ open, x collapsed" in SPEC.legend(game, state)
