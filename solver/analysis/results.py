@@ -373,6 +373,9 @@ def _checked(
     series: pd.Series, dtype: str, name: str, position: int, shown: str, fmt: str
 ) -> pd.Series:
     """``series`` converted to ``dtype``; the first value that does not fit is a FormatError."""
+    fast = _vectorised(series, dtype)
+    if fast is not None:
+        return fast
     converted = []
     for number, value in enumerate(series):
         fitted = _fit(value, dtype)
@@ -388,6 +391,40 @@ def _checked(
     import pandas as pd
 
     return _typed(pd.Series(converted, index=series.index, dtype=object), dtype)
+
+
+def _vectorised(series: pd.Series, dtype: str) -> pd.Series | None:
+    """``series`` as ``dtype`` when every value plainly fits (the common case, converted column by
+    column); None when some value needs the cell-by-cell check."""
+    import pandas as pd
+
+    missing = series.isna().to_numpy()
+    try:
+        if dtype == "string":
+            kind = pd.api.types.infer_dtype(series, skipna=True)
+            return series.astype("string") if kind in ("string", "empty") else None
+        if dtype == "boolean":
+            words = {"true": True, "false": False, "True": True, "False": False, True: True,
+                     False: False}  # fmt: skip
+            mapped = series.map(lambda v: words.get(v) if isinstance(v, (str, bool)) else None)
+            ok = (mapped.isna().to_numpy() == missing).all()
+            return mapped.astype("boolean") if ok else None
+        kind = pd.api.types.infer_dtype(series, skipna=True)
+        if kind not in ("string", "integer", "floating", "mixed-integer-float", "empty"):
+            return None
+        numbers = pd.to_numeric(series, errors="coerce")
+        if not (numbers.isna().to_numpy() == missing).all():
+            return None
+        if dtype == "float64":
+            return numbers.astype("float64")
+        values = numbers.dropna()
+        if kind == "string" and values.abs().ge(2**53).any():
+            return None  # beyond exact floats: let the cell-by-cell check read the digits
+        if not (values == values.round()).all():
+            return None
+        return numbers.astype("Int64")
+    except (TypeError, ValueError, OverflowError):
+        return None
 
 
 _BAD = object()
