@@ -12,7 +12,7 @@ import pytest
 
 from solver.errors import FormatError
 from solver.games.trial.content import FILES, PackError, load_pack
-from solver.games.trial.schema import COLUMN_OF, VERBS
+from solver.games.trial.schema import COLUMN_OF, CONDITIONS, VERBS
 
 SHIPPED = Path(__file__).resolve().parents[3] / "puzzles" / "trial"
 
@@ -65,8 +65,15 @@ def test_every_card_is_flagged_authored_and_uses_known_verbs():
         assert card["authored"] is True
         assert card["symbols"][0] in COLUMN_OF
         used |= verbs(card.get("effect", []))
-    assert used <= set(VERBS)
-    assert {"fight", "duel", "choose", "advance", "ruin", "restore", "dig", "collapse"} <= used
+    assert used == set(VERBS)  # every verb of the language has an example card in the pack
+    conditions = {
+        key
+        for card in load_pack().cards.values()
+        for cond in card.get("requires", [])
+        for key in cond
+    }
+    conditions |= {"story_evil"}  # required by an option (The Sword on the Peak), not a card
+    assert conditions == set(CONDITIONS)
 
 
 @pytest.fixture
