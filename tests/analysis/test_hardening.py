@@ -259,6 +259,17 @@ def test_an_unreachable_scheduler_leaves_no_journal(tmp_path, monkeypatch):
     assert sorted(tmp_path.iterdir()) == []  # no journal, no lock, no output
 
 
+@pytest.mark.slow
+def test_an_unreachable_scheduler_on_the_command_line_leaves_nothing(tmp_path):
+    pytest.importorskip("distributed")
+    result = forest(
+        "analyse", "--count", "2", "--scheduler", "tcp://127.0.0.1:9", "-o", "r.csv",
+        "--analysis", FAKE, "--no-progress", cwd=tmp_path,
+    )  # fmt: skip
+    refused(result, "cannot reach the Dask scheduler at tcp://127.0.0.1:9")
+    assert sorted(tmp_path.iterdir()) == []
+
+
 # -- defect 8: leftovers
 def _alive(pid: int) -> bool:
     try:
