@@ -167,6 +167,14 @@ def cpsat_order(
                 model.Add(supply == 0).OnlyEnforceIf(roots[c].Not())
                 # the root sends count - 1 units; any other present tile keeps one
                 model.Add(out - into == supply - present[c] + roots[c])
+    # a hint: the first legal order (always a legal plan), so a time-limited solve starts there
+    from solver.games.guardians.ordering import first_legal_order
+
+    hint = first_legal_order(state)
+    position = {(w.start, w.path): i for i, w in enumerate(walks)}
+    hinted = {(s, position[(step.mission, step.walk)]) for s, step in enumerate(hint.steps)}
+    for key, var in x.items():
+        model.AddHint(var, 1 if key in hinted else 0)
     big = sum(w.points for w in walks) + 1
     model.Maximize(
         sum(x[s, i] * (big + w.points) for s in range(steps) for i, w in enumerate(walks))

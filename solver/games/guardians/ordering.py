@@ -33,7 +33,14 @@ from solver.games.guardians.solo import PAWN_COLOURS
 if TYPE_CHECKING:
     from solver.games.guardians.rules import GuardiansState
 
-__all__ = ["Plan", "Step", "best_order", "first_legal_order", "plan_to_dict"]
+__all__ = [
+    "Plan",
+    "Step",
+    "best_order",
+    "bounded_best_order",
+    "first_legal_order",
+    "plan_to_dict",
+]
 
 
 @dataclass(frozen=True)
@@ -94,8 +101,24 @@ def _key(state: GuardiansState) -> tuple[Any, ...]:
     return (tuple(sorted(me.forest.items())), tuple(me.pawns))
 
 
-def best_order(state: GuardiansState) -> Plan:
-    """The best plan from a state at the mission step (exhaustive search, exact)."""
+class _OutOfStates(Exception):
+    """The exhaustive search met more positions than it was allowed."""
+
+
+def best_order(state: GuardiansState, *, max_states: int | None = None) -> Plan:
+    """The best plan from a state at the mission step (exhaustive search, exact).
+
+    ``max_states`` caps the positions searched: beyond it :class:`OptionError` is raised (use
+    :func:`bounded_best_order` to get ``None`` instead).
+    """
+    plan = bounded_best_order(state, max_states)
+    if plan is None:
+        raise OptionError(f"the exhaustive mission search needs more than {max_states} positions")
+    return plan
+
+
+def bounded_best_order(state: GuardiansState, max_states: int | None) -> Plan | None:
+    """:func:`best_order`, or ``None`` when more than ``max_states`` positions would be searched."""
     _check(state)
     memo: dict[tuple[Any, ...], tuple[int, int, tuple[Step, ...]]] = {}
 
@@ -103,6 +126,8 @@ def best_order(state: GuardiansState) -> Plan:
         key = _key(s)
         if key in memo:
             return memo[key]
+        if max_states is not None and len(memo) >= max_states:
+            raise _OutOfStates
         best: tuple[int, int, tuple[Step, ...]] = (0, 0, ())
         for action in s.legal_actions():
             if action == END_TURN:
@@ -116,7 +141,10 @@ def best_order(state: GuardiansState) -> Plan:
         memo[key] = best
         return best
 
-    return Plan(search(state.clone())[2])
+    try:
+        return Plan(search(state.clone())[2])
+    except _OutOfStates:
+        return None
 
 
 def first_legal_order(state: GuardiansState) -> Plan:

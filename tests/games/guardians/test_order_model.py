@@ -116,6 +116,11 @@ def test_order_command_json_shape(capsys):
     assert (report["count"], report["points"]) == (2, 6)
     assert [step["pawn"] for step in report["sequence"]] == ["g", "b"]
     assert set(report["sequence"][0]) == {"pawn", "mission", "walk", "removed", "label"}
+    assert report["optimal"] is True and report["method"] == "brute-force"  # auto: small enough
+    code, out, _ = run(
+        capsys, "guardians", "order", "guardians/order-matters", "--json", "--method", "cp-sat"
+    )
+    assert code == 0 and json.loads(out)["method"] == "cp-sat" and json.loads(out)["count"] == 2
     assert report["sequence"][1] == {
         "pawn": "b",
         "mission": [0, 0],

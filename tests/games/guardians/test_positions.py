@@ -122,3 +122,14 @@ def test_best_order_agrees_with_a_memo_free_search(name):
     state = at_missions(FOLDER / f"{name}.grove")
     plan = best_order(state)
     assert all_orders(state) == (plan.count, plan.points)
+
+
+def test_the_exhaustive_search_respects_its_cap():
+    from solver.errors import OptionError
+    from solver.games.guardians.ordering import bounded_best_order
+
+    state = at_missions(FOLDER / "order-trap.grove")
+    assert bounded_best_order(state, 2) is None
+    assert bounded_best_order(state, 10_000) == best_order(state)
+    with pytest.raises(OptionError, match="more than 2 positions"):
+        best_order(state, max_states=2)
