@@ -729,6 +729,7 @@ ctypedef struct PSearch:
     int64_t expanded
     int64_t wexpanded
     int64_t wbudget            # the fastest-win pass stops (ERR_WBUDGET) past this many nodes
+    int64_t node_budget        # any search stops (ERR_WBUDGET) once ``expanded`` passes it
 
 
 cdef inline unsigned char* pe_at(PTable* t, size_t i) noexcept nogil:
@@ -987,6 +988,8 @@ cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t dept
             if ehi < beta:
                 beta = ehi
     s.expanded += 1
+    if s.node_budget >= 0 and s.expanded > s.node_budget:
+        return ERR_WBUDGET
     before = s.expanded
     if player == KERNEL_CHANCE:
         n = vt.chance_outcomes(s.game, state, f.actions, f.probs)
@@ -1284,6 +1287,7 @@ cdef class PruningSearch:
         self.s.memo_chance_only = memo == "chance"
         self.s.order = bool(order)
         self.s.wbudget = -1
+        self.s.node_budget = -1
         self.s.cap_bytes = <size_t>memory_bytes
         cdef size_t key_size = vt.pack(handle.game, NULL, NULL) if vt.pack != NULL else vt.state_size
         # the bounds table may take all the room the stack leaves, the fastest-win table a quarter
@@ -1343,26 +1347,33 @@ cdef class PruningSearch:
         memcpy(ps_state(&self.s, 0), ptr, self.s.state_size)
         return 0
 
-    def value(self, state):
-        """The exact value of ``state`` (player 0's; terminal states too)."""
+    def value(self, state, max_nodes=-1):
+        """The exact value of ``state`` (player 0's; terminal states too); None when
+        ``max_nodes`` ≥ 0 and the search expands more nodes than that."""
         self._load(state)
         cdef double v
         cdef int err, best
+        self.s.node_budget = -1 if max_nodes < 0 else self.s.expanded + int(max_nodes)
         self._busy = True
         try:
             with nogil:
                 err = exact_at(&self.s, 0, &v, &best)
         finally:
             self._busy = False
+            self.s.node_budget = -1
+        if err == ERR_WBUDGET:
+            return None
         if err != OK:
             self._raise(err)
         return v
 
-    def interval(self, state, depth=-1, alpha=None, beta=None):
+    def interval(self, state, depth=-1, alpha=None, beta=None, max_nodes=-1):
         """``(lo, hi)`` holding the value of ``state``: one search with the window (alpha, beta)
         (default: the utility range) and ``depth`` plies (-1: no limit; nodes below are only
-        known to lie in the utility range). A proven interval however the search was cut."""
+        known to lie in the utility range). A proven interval however the search was cut.
+        None when ``max_nodes`` ≥ 0 and the search expands more nodes than that."""
         self._load(state)
+        self.s.node_budget = -1 if max_nodes < 0 else self.s.expanded + int(max_nodes)
         cdef double lo, hi
         cdef double a = self.s.lo_bound if alpha is None else float(alpha)
         cdef double b = self.s.hi_bound if beta is None else float(beta)
@@ -1374,6 +1385,9 @@ cdef class PruningSearch:
                 err = psearch(&self.s, 0, a, b, d, &lo, &hi, &best)
         finally:
             self._busy = False
+            self.s.node_budget = -1
+        if err == ERR_WBUDGET:
+            return None
         if err != OK:
             self._raise(err)
         return lo, hi

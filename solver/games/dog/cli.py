@@ -9,20 +9,68 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from typing import Any
 
 from solver.cli_common import parse_size, positive_float, write_output
 
 
+def _band(text: str) -> tuple[float, float]:
+    """``"LO:HI"`` → ``(lo, hi)`` with 0 <= lo < hi <= 1 (an argparse error otherwise)."""
+    parts = text.split(":")
+    try:
+        lo, hi = (float(p) for p in parts) if len(parts) == 2 else (math.nan, math.nan)
+    except ValueError:
+        lo = hi = math.nan
+    if not (0.0 <= lo < hi <= 1.0):  # also refuses nan
+        raise argparse.ArgumentTypeError(
+            f"expected LO:HI with 0 <= LO < HI <= 1 (e.g. 0.3:0.6), not {text!r}"
+        )
+    return lo, hi
+
+
 def _generate(args: argparse.Namespace) -> int:
+    import sys
+
+    from solver.errors import OptionError
     from solver.games.dog.format import format_forest
-    from solver.games.dog.generator import roll_forest
+    from solver.games.dog.generator import roll_forest, roll_forest_with_value
 
     width, height = args.size
-    forest = roll_forest(width, height, seed=args.seed)
-    if args.turns is not None:
-        forest = forest.replace(turns=args.turns)
-    write_output(format_forest(forest), args.output)
+    if args.win_probability is None:
+        for flag in ("par_at_least", "max_tries", "allow_interval"):
+            if getattr(args, flag) not in (None, False):
+                name = "--" + flag.replace("_", "-")
+                raise OptionError(f"{name} needs --win-probability LO:HI")
+        forest = roll_forest(width, height, seed=args.seed)
+        if args.turns is not None:
+            forest = forest.replace(turns=args.turns)
+        write_output(format_forest(forest), args.output)
+        return 0
+    lo, hi = args.win_probability
+    found = roll_forest_with_value(
+        width,
+        height,
+        lo,
+        hi,
+        seed=args.seed,
+        turns=args.turns,
+        par_at_least=args.par_at_least,
+        max_tries=10_000 if args.max_tries is None else args.max_tries,
+        allow_interval=args.allow_interval,
+    )
+    write_output(format_forest(found.forest), args.output)
+    proven = (
+        f"win probability {found.value:.6f} (exact)"
+        if found.value is not None
+        else f"win probability in [{found.value_low:.6f}, {found.value_high:.6f}] (proven)"
+    )
+    par = f", par {found.par}" if found.par is not None else ""
+    plural = "forest" if found.tries == 1 else "forests"
+    print(
+        f"tried {found.tries} {plural}: seed {found.seed}, {proven}{par}",
+        file=sys.stderr,
+    )
     return 0
 
 
@@ -83,6 +131,24 @@ def add_commands(commands: Any) -> None:
     p.add_argument(
         "--turns", type=int, default=None,
         help="the turn limit (default: the generator's, 20 turns)",
+    )  # fmt: skip
+    p.add_argument(
+        "--win-probability", type=_band, default=None, metavar="LO:HI",
+        help="roll seeds S, S+1, ... until a forest whose exact optimal win probability lies in "
+        "the closed band [LO, HI] (stderr says how many were tried)",
+    )  # fmt: skip
+    p.add_argument(
+        "--par-at-least", type=int, default=None, metavar="N",
+        help="with --win-probability: also a par (soonest possible win) of at least N turns",
+    )  # fmt: skip
+    p.add_argument(
+        "--max-tries", type=int, default=None, metavar="K",
+        help="with --win-probability: give up after K forests (default 10000)",
+    )  # fmt: skip
+    p.add_argument(
+        "--allow-interval", action="store_true",
+        help="with --win-probability: accept a forest whose proven interval lies inside the band "
+        "when its exact search does not fit",
     )  # fmt: skip
     p.add_argument(
         "-o", "--output", default=None, help="write the .forest file here (default: stdout)"

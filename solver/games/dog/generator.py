@@ -82,8 +82,10 @@ __all__ = [
     "DISTRACTION_NAMES",
     "GeneratorOptions",
     "SplitMix64",
+    "ValuedForest",
     "middle_rows",
     "roll_forest",
+    "roll_forest_with_value",
     "start_cell",
 ]
 
@@ -346,4 +348,157 @@ def roll_forest(
         shouters=shouters,
         turns=o.turns,
         name=f"rolled-{width}x{height}-seed{seed}",
+    )
+
+
+# -- forests made to order ------------------------------------------------------------------------
+DEFAULT_MAX_TRIES = 10_000
+"""Seeds :func:`roll_forest_with_value` tries before giving up."""
+DEFAULT_MAX_NODES = 2_000_000
+"""Nodes the exact search of one forest may expand before it counts as not fitting."""
+VALUE_TOLERANCE = 1e-12
+"""A value this close outside the band still counts as inside (floating-point sums)."""
+
+
+@dataclass(frozen=True)
+class ValuedForest:
+    """A forest :func:`roll_forest_with_value` found, with what it proved about it.
+
+    ``value`` is the exact optimal win probability (None when only an interval was proven, with
+    ``allow_interval``); ``value_low``/``value_high`` bound it (equal to it when exact);
+    ``tries`` counts the forests rolled, this one included; ``par`` is its par when
+    ``par_at_least`` asked for one, else None.
+    """
+
+    forest: Forest
+    seed: int
+    tries: int
+    value: float | None
+    value_low: float
+    value_high: float
+    par: int | None = None
+
+    @property
+    def exact(self) -> bool:
+        return self.value is not None
+
+
+def _check_band(low: object, high: object) -> tuple[float, float]:
+    for name, x in (("low", low), ("high", high)):
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or x != x:
+            raise OptionError(f"the win-probability band's {name} end must be a number, not {x!r}")
+    lo, hi = float(low), float(high)  # type: ignore[arg-type]
+    if not 0.0 <= lo < hi <= 1.0:
+        raise OptionError(
+            f"the win-probability band must satisfy 0 <= LO < HI <= 1, not {lo:g}:{hi:g}"
+        )
+    return lo, hi
+
+
+def _par(forest: Forest, max_nodes: int) -> int | None:
+    from solver.games.dog.analysis.classify import _par_chooser, first_win
+
+    return first_win(forest, _par_chooser, max_nodes, "kernel").turns
+
+
+def _proven(
+    search: object, state: object, low: float, high: float, max_nodes: int, allow_interval: bool
+) -> tuple[float | None, float, float] | None:
+    """``(value, lo, hi)`` when the forest's value is proven inside [low, high], else None."""
+    # one search with the band as its window: outside it fails low or high, inside it is exact
+    found = search.interval(state, -1, low, high, max_nodes)  # type: ignore[attr-defined]
+    if found is not None:
+        lo, hi = found
+        if hi < low - VALUE_TOLERANCE or lo > high + VALUE_TOLERANCE:
+            return None
+        value = search.value(state, max_nodes)  # type: ignore[attr-defined]
+        if value is None:
+            return None
+        if low - VALUE_TOLERANCE <= value <= high + VALUE_TOLERANCE:
+            return value, value, value
+        return None
+    if not allow_interval:
+        return None
+    # the exact search does not fit: the deepest depth-limited interval that does
+    best: tuple[float, float] | None = None
+    depth = 4
+    while depth <= 1024:
+        found = search.interval(state, depth, None, None, max_nodes)  # type: ignore[attr-defined]
+        if found is None:
+            break
+        best = found
+        if found[1] < low - VALUE_TOLERANCE or found[0] > high + VALUE_TOLERANCE:
+            return None  # proven outside the band
+        depth *= 2
+    if best is None or best[0] < low - VALUE_TOLERANCE or best[1] > high + VALUE_TOLERANCE:
+        return None
+    return None, best[0], best[1]
+
+
+def roll_forest_with_value(
+    width: int,
+    height: int,
+    low: float,
+    high: float,
+    *,
+    seed: int = 0,
+    turns: int | None = None,
+    par_at_least: int | None = None,
+    max_tries: int = DEFAULT_MAX_TRIES,
+    allow_interval: bool = False,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    memory_mb: float = 256.0,
+    options: GeneratorOptions | None = None,
+) -> ValuedForest:
+    """A forest of a chosen difficulty: roll the forests of seeds ``seed``, ``seed + 1``, ...
+    until one whose exact optimal win probability lies in the closed band [``low``, ``high``]
+    (and, with ``par_at_least``, whose par is at least that many turns).
+
+    Each forest is solved by the pruning exact search (``solver.search.pruning``) within
+    ``max_nodes`` expanded nodes and ``memory_mb``; a forest whose search does not fit is skipped,
+    or with ``allow_interval`` accepted when a depth-limited search proves an interval inside
+    the band. Deterministic: the same arguments give the same forest. Raises ``OptionError`` for a
+    bad band (0 <= low < high <= 1 is required) and ``SolverError`` when none of ``max_tries``
+    forests qualifies. Needs the compiled kernel.
+
+    >>> found = roll_forest_with_value(5, 5, 0.3, 0.6, seed=0, turns=6)
+    >>> found.forest.name, found.tries, round(found.value, 4)
+    ('rolled-5x5-seed52', 53, 0.583)
+    """
+    from solver._ext.expectimax import PruningSearch
+    from solver.errors import SolverError
+    from solver.games.dog.kernel import KernelDogGame
+
+    lo, hi = _check_band(low, high)
+    start = check_seed(seed)
+    tries = whole_number("max_tries", max_tries)
+    if tries < 1:
+        raise OptionError(f"max_tries must be a whole number >= 1, not {max_tries!r}")
+    if par_at_least is not None and whole_number("par_at_least", par_at_least) < 1:
+        raise OptionError(f"par_at_least must be a whole number >= 1, not {par_at_least!r}")
+    for k in range(tries):
+        current = start + k
+        if current >= 2**64:
+            break
+        forest = roll_forest(width, height, seed=current, options=options)
+        if turns is not None:
+            forest = forest.replace(turns=turns)
+        game = KernelDogGame(forest)
+        search = PruningSearch(game, max(1, int(memory_mb * 2**20)))
+        proven = _proven(search, game.new_initial_state(), lo, hi, max_nodes, allow_interval)
+        if proven is None:
+            continue
+        par = None
+        if par_at_least is not None:
+            par = _par(forest, max_nodes)
+            if par is None or par < par_at_least:
+                continue
+        value, vlo, vhi = proven
+        return ValuedForest(forest, current, k + 1, value, vlo, vhi, par)
+    what = "an exact" if not allow_interval else "an exact or proven"
+    par_text = f" and a par of at least {par_at_least}" if par_at_least is not None else ""
+    raise SolverError(
+        f"no forest of seeds {start} to {start + tries - 1} has {what} win probability in "
+        f"[{lo:g}, {hi:g}]{par_text} (tried {tries}); widen the band, raise --max-tries, or "
+        "change the size or turns"
     )
