@@ -320,9 +320,13 @@ def _show(spec: GameSpec, args: argparse.Namespace) -> int:
 def _random_actions(opened: Opened, seed: int) -> tuple[Any, list[int]]:
     from solver.agents import make_agent
     from solver.play import play_game
+    from solver.rng import derive_seed
 
     game = opened.game
-    agents = [make_agent("random", game, seed=seed + seat) for seat in range(game.num_players())]
+    agents = [
+        make_agent("random", game, seed=derive_seed(seed, seat))
+        for seat in range(game.num_players())
+    ]
     record = play_game(game, agents, seed=seed, state=opened.state)
     return record.final, record.actions
 

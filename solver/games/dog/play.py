@@ -27,13 +27,13 @@ Quiet turns at the very end of a lost game are logged too.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from solver.game import Game, State
 from solver.games.dog.forest import Forest, Terrain
+from solver.rng import SplitMix64, check_seed
 
 Agent = Callable[[State], int]
 SKIPPED_DOG = "skipped: another dog"
@@ -64,10 +64,10 @@ class PlayRecord:
         return self.final.returns()[0] > 0.5
 
 
-def sample_chance(state: State, rng: random.Random) -> int:
-    """A chance outcome drawn by its exact probability."""
+def sample_chance(state: State, rng: SplitMix64) -> int:
+    """A chance outcome drawn by its exact probability (one uniform draw)."""
     outcomes = state.chance_outcomes()
-    x = rng.random()
+    x = rng.uniform()
     total = 0.0
     for action, probability in outcomes:
         total += probability
@@ -78,17 +78,17 @@ def sample_chance(state: State, rng: random.Random) -> int:
 
 def random_agent(seed: int = 0) -> Agent:
     """An agent choosing uniformly among the legal actions, seeded."""
-    rng = random.Random(seed)
+    rng = SplitMix64(check_seed(seed))
 
     def choose(state: State) -> int:
-        return rng.choice(state.legal_actions())
+        return rng.pick(state.legal_actions())
 
     return choose
 
 
 def play_game(game: Game, agent: Agent, seed: int = 0, state: State | None = None) -> PlayRecord:
     """Play to the end from ``state`` (default: the start), sampling chance with ``seed``."""
-    rng = random.Random(seed)
+    rng = SplitMix64(check_seed(seed))
     state = state.clone() if state is not None else game.new_initial_state()
     forest = game.forest  # type: ignore[attr-defined]
     before = _view(state)
