@@ -28,7 +28,7 @@ from solver.search.result import SearchResult
 
 __all__ = ["DEFAULT_ITERATIONS", "best_move", "evaluate"]
 
-_MCTS_OPTIONS = ("c", "evaluator", "rollouts", "backup", "max_nodes")
+_MCTS_OPTIONS = ("c", "evaluator", "rollouts", "backup", "max_nodes", "threads")
 _EXPECTIMAX_OPTIONS = ("adversarial", "min_probability", "heuristic", "prune", "threads")
 _MCTS_BUDGET = ("memory_mb", "top_k")
 _EXPECTIMAX_BUDGET = ("depth", "memory_mb", "top_k")

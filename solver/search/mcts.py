@@ -30,14 +30,16 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
 from solver.errors import ExtensionMissingError, IllegalActionError, OptionError
 from solver.game import CHANCE, TERMINAL
 from solver.kernels import game_of, kernel_of
-from solver.rng import SplitMix64, check_seed
+from solver.rng import SplitMix64, check_seed, derive_seed
 from solver.search.evaluators import (
     DEFAULT_C,
     DEFAULT_C_HEURISTIC,
@@ -80,7 +82,7 @@ _CODES: dict[type, int] = {
 }
 """The compiled loop's evaluator codes (``EVAL_*`` of ``ext/mcts.pyx``) of the built-ins."""
 
-_OPTION_NAMES = ("c", "evaluator", "rollouts", "backup", "max_nodes")
+_OPTION_NAMES = ("c", "evaluator", "rollouts", "backup", "max_nodes", "threads")
 _KNOWN = ("iterations", "seconds", "memory_mb", "top_k", "seed", "limit", "options", "reuse",
           *_OPTION_NAMES)  # fmt: skip
 
@@ -350,6 +352,7 @@ class MCTSTree:
         backup: str | float | Unset = UNSET,
         memory_mb: float | Unset | None = UNSET,
         top_k: int | Unset | None = UNSET,
+        threads: int | Unset = UNSET,
         limit: Limit | None = None,
         options: MCTSOptions | None = None,
         **unknown: object,
@@ -357,7 +360,7 @@ class MCTSTree:
         """Search from ``state`` (equal to the tree's root); see :func:`mcts`."""
         reject_unknown("search", unknown, _KNOWN)
         given = {"c": c, "evaluator": evaluator, "rollouts": rollouts, "backup": backup,
-                 "max_nodes": max_nodes}  # fmt: skip
+                 "max_nodes": max_nodes, "threads": threads}  # fmt: skip
         opts: MCTSOptions = options_from(MCTSOptions, options, given, {})
         budget = _budget(limit, iterations, seconds, memory_mb, top_k)
         return self._search(state, budget, opts, check_seed(seed), allow_chance=False)
@@ -366,6 +369,13 @@ class MCTSTree:
         self, state: Any, budget: Limit, opts: MCTSOptions, seed: int, allow_chance: bool
     ) -> SearchResult:
         """The search itself, once every option is checked (chance roots: for evaluate)."""
+        if opts.threads > 1:
+            if self._tree is not None:
+                raise OptionError(
+                    "threads > 1 searches fresh trees (root parallelism): it cannot continue a "
+                    "reused tree; reset() it or search with threads=1"
+                )
+            return _root_parallel(state, budget, opts, seed, allow_chance)
         root_player = _check_root(state, allow_chance)
         evaluator = opts.evaluator_object()
         kind, game = _engine_for(state, evaluator)
@@ -442,6 +452,7 @@ def mcts(
     backup: str | float | Unset = UNSET,
     memory_mb: float | Unset | None = UNSET,
     top_k: int | Unset | None = UNSET,
+    threads: int | Unset = UNSET,
     limit: Limit | None = None,
     options: MCTSOptions | None = None,
     **unknown: object,
@@ -485,8 +496,88 @@ def mcts(
         backup=backup,
         memory_mb=memory_mb,
         top_k=top_k,
+        threads=threads,
         limit=limit,
         options=options,
+    )
+
+
+def _root_parallel(
+    state: Any, budget: Limit, opts: MCTSOptions, seed: int, allow_chance: bool
+) -> SearchResult:
+    """Root parallelism: ``opts.threads`` independent trees (tree ``i`` seeded with
+    ``derive_seed(seed, i)``, an equal share of the iterations), merged by root move."""
+    threads = opts.threads
+    _check_root(state, allow_chance)
+    if budget.iterations is not None and budget.iterations < threads:
+        raise OptionError(
+            f"iterations ({budget.iterations}) must be at least threads ({threads}): every tree "
+            "gets a share"
+        )
+    single = dataclasses.replace(opts, threads=1)
+    shares: list[int | None] = [
+        None
+        if budget.iterations is None
+        else budget.iterations // threads + (1 if i < budget.iterations % threads else 0)
+        for i in range(threads)
+    ]
+    seeds = [derive_seed(seed, i) for i in range(threads)]
+    results: list[SearchResult | None] = [None] * threads
+
+    def run(i: int) -> None:
+        part = dataclasses.replace(budget, iterations=shares[i], top_k=None)
+        results[i] = MCTSTree()._search(state, part, single, seeds[i], allow_chance)
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        for future in [pool.submit(run, i) for i in range(threads)]:
+            future.result()
+    elapsed = time.perf_counter() - start
+    done = [r for r in results if r is not None]
+    merged: dict[int, list[Any]] = {}  # action -> [visits, value sum, pv visits, pv, label]
+    for r in done:
+        for m in r.moves:
+            slot = merged.setdefault(m.action, [0, 0.0, -1, (), m.label])
+            slot[0] += m.visits
+            slot[1] += m.value * m.visits
+            if m.visits > slot[2]:
+                slot[2], slot[3] = m.visits, m.pv
+    moves = [
+        MoveInfo(action=a, label=v[4], visits=v[0], value=v[1] / v[0] if v[0] else 0.0, pv=v[3])
+        for a, v in merged.items()
+    ]
+    moves.sort(key=lambda m: (-m.visits, -m.value, m.action))
+    root_visits = sum(int(r.extra["root_visits"]) for r in done)
+    root_mean = (
+        sum(float(r.extra["root_mean"]) * int(r.extra["root_visits"]) for r in done) / root_visits
+        if root_visits
+        else 0.0
+    )
+    total = sum(r.iterations for r in done)
+    extra = dict(done[0].extra)
+    extra.update(
+        threads=threads,
+        seed=seed,
+        tree_seeds=seeds,
+        root_visits=root_visits,
+        root_mean=root_mean,
+        reused_visits=0,
+        stopped_by=done[0].extra["stopped_by"],
+        simulations_per_second=total / elapsed if elapsed > 0 else math.inf,
+    )
+    best = moves[0] if moves else None
+    value = best.value if best is not None and best.visits > 0 else root_mean
+    shown = tuple(moves if budget.top_k is None else moves[: budget.top_k])
+    return SearchResult(
+        best_action=best.action if best else None,
+        best_label=best.label if best else None,
+        moves=shown,
+        value=value,
+        iterations=total,
+        nodes=sum(r.nodes for r in done),
+        elapsed=elapsed,
+        exact=False,
+        extra=extra,
     )
 
 
@@ -498,8 +589,12 @@ def search_value(state: Any, budget: Limit, options: MCTSOptions, seed: int) -> 
     (a decision outcome: the mean of its most visited move). One search, one budget, however
     many chance nodes follow each other.
     """
+    if options.threads > 1 and state.current_player() != CHANCE:
+        return _root_parallel(state, budget, options, check_seed(seed), False).value
     holder = MCTSTree()
-    holder._search(state, budget, options, check_seed(seed), allow_chance=True)
+    # a chance root reads the tree itself: one thread
+    single = dataclasses.replace(options, threads=1)
+    holder._search(state, budget, single, check_seed(seed), allow_chance=True)
     assert holder._tree is not None
     tree: _Tree = holder._tree
     if state.current_player() == CHANCE:

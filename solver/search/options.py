@@ -70,6 +70,10 @@ class MCTSOptions:
       deterministic evaluator new decision children are primed with one evaluated visit each.
     - ``max_nodes``: the most nodes the tree may hold; the search stops early
       (``extra["stopped_by"] == "max_nodes"``) rather than grow past it.
+    - ``threads``: root parallelism (1 to 64): ``threads`` trees, tree ``i`` seeded with
+      ``derive_seed(seed, i)`` and given an equal share of the iterations (and each the whole of
+      ``seconds`` and ``max_nodes``), searched in parallel and merged by root move (visits and
+      value sums added). Deterministic for a seed, an iteration budget and a thread count.
     """
 
     c: float | None = None
@@ -77,6 +81,7 @@ class MCTSOptions:
     rollouts: int | None = None
     backup: str | float = "mean"
     max_nodes: int = DEFAULT_MAX_NODES
+    threads: int = 1
 
     def __post_init__(self) -> None:
         c = self.c
@@ -89,6 +94,7 @@ class MCTSOptions:
         m = self.max_nodes
         if isinstance(m, bool) or not isinstance(m, int) or m < 1:
             raise OptionError(f"max_nodes must be a whole number ≥ 1, not {m!r}")
+        _check_threads(self.threads)
 
     def evaluator_object(self) -> Evaluator | EvaluatorLike:
         """The evaluator as an object (a public name becomes its built-in class)."""
