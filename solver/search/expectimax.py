@@ -571,6 +571,27 @@ class Solution:
         return f"Solution(mode={self.mode!r}, value={self.result.value!r}, entries={self.entries})"
 
 
+def _proven_interval(
+    state: Any, options: _Options, expanded: int
+) -> tuple[float | None, float | None]:
+    """A proven interval on the root value of a depth-limited search: the pruning search's
+    bounds with the same depth (nodes below it only known to lie in the utility range), within
+    a node budget of 4 x the search's own nodes; (None, None) where it does not apply or fit."""
+    if options.depth is None or kernel_of(state) is None:
+        return None, None
+    from solver.search.pruning import pruning_available
+
+    if not pruning_available(state):
+        return None, None
+    from solver._ext.expectimax import PruningSearch
+
+    search = PruningSearch(_game_of(state), options.memory_bytes)
+    found = search.interval(state, options.depth, None, None, 4 * expanded + 10_000)
+    if found is None:
+        return None, None
+    return float(found[0]), float(found[1])
+
+
 def _pv(table: Any, state: Any, limit: int = PV_MAX) -> list[str]:
     """Labels following the table's choices from ``state`` (best actions, pv chance outcomes)."""
     labels: list[str] = []
@@ -658,6 +679,8 @@ def _solve(
         "win_weighted_plies": entry.plies[player if player >= 0 else table.target],
         "algorithm": getattr(table, "algorithm", "plain"),
     }
+    if options.limited and not options.adversarial:
+        extra["value_low"], extra["value_high"] = _proven_interval(state, options, report.expanded)
     if extra["algorithm"] == "pruning":
         extra["win_weighted_plies"] = table.win_weighted_plies
         extra["tie_break"] = table.tie_break

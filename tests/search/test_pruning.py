@@ -220,3 +220,20 @@ def test_solution_follows_optimal_moves():
         assert twin.value(child) == pytest.approx(twin.value(state), abs=1e-9)
         assert solution.value(state) == pytest.approx(twin.value(state), abs=1e-9)
         state = child
+
+
+@pytest.mark.parametrize("name", ["dog/trail-crossing", "dog/stick", "dog/puddles"])
+def test_depth_limited_results_carry_a_proven_interval(name):
+    game = solver.load_game("dog", forest=name, engine="kernel")
+    state = game.new_initial_state()
+    exact = expectimax(state, prune=False, memory_mb=256).value
+    closed = False
+    for depth in (2, 6, 12, 24, 48):
+        result = expectimax(state, exact=False, depth=depth)
+        lo, hi = result.extra["value_low"], result.extra["value_high"]
+        assert lo is not None and lo - 1e-12 <= exact <= hi + 1e-12
+        closed |= hi - lo < 1e-9
+    assert closed  # deep enough, the interval is the exact value
+    reference = solver.load_game("dog", forest=name, engine="reference").new_initial_state()
+    result = expectimax(reference, exact=False, depth=4, heuristic=lambda s, k: 0.5)
+    assert result.extra["value_low"] is None  # no pruning search on the reference engine
