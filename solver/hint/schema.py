@@ -37,6 +37,7 @@ __all__ = [
     "PositionRequest",
     "ReviewAnswer",
     "ReviewRequest",
+    "RollRequest",
     "RootInfo",
     "TerminateRequest",
     "ValidationError",
@@ -136,6 +137,16 @@ class PositionRequest(_Position):
     on the picture is wanted (the hinted line)."""
 
     pv: list[StrictInt] = Field(default_factory=list, max_length=256)
+
+
+class RollRequest(_Model):
+    """A new instance rolled by the game's generator (``POST /v1/roll``)."""
+
+    game: str = Field(min_length=1, max_length=64)
+    seed: StrictInt = Field(default=0, ge=0, le=2**63 - 1)
+    width: StrictInt = Field(default=6, ge=1, le=64)
+    height: StrictInt = Field(default=6, ge=1, le=64)
+    turns: StrictInt | None = Field(default=None, ge=1, le=1000)
 
 
 class TerminateRequest(_Model):

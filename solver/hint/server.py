@@ -47,6 +47,7 @@ from solver.hint.schema import (
     PositionRequest,
     ReviewAnswer,
     ReviewRequest,
+    RollRequest,
     json_schema,
 )
 
@@ -197,6 +198,34 @@ def _analyse_job(raw: dict[str, Any]) -> dict[str, Any]:
     return AnalyseAnswer(
         id=request.id, game=spec.name, row=clean, elapsed=round(time.monotonic() - started, 6)
     ).model_dump(by_alias=True)
+
+
+def _roll_job(raw: dict[str, Any]) -> dict[str, Any]:
+    """A rolled instance as the options of a request (its file's text inline)."""
+    from solver.registry import game_spec
+
+    request = RollRequest.model_validate(raw)
+    try:
+        spec = game_spec(request.game)
+    except OptionError as exc:
+        raise HintError(str(exc), "game", "unknown_game") from None
+    hooks = spec.analysis
+    if hooks is None or hooks.roll is None or spec.source_option is None:
+        raise HintError(f"rolling an instance is not supported for {spec.name}", "game",
+                        "unsupported")  # fmt: skip
+    low, high = hooks.size_range
+    for name in ("width", "height"):
+        value = getattr(request, name)
+        if not low <= value <= high:
+            raise HintError(f"{name} must be {low}..{high} for {spec.name}", name)
+    if request.turns is not None and hooks.turns_range is not None:
+        first, last = hooks.turns_range
+        if not first <= request.turns <= last:
+            raise HintError(f"turns must be {first}..{last} for {spec.name}", "turns")
+    instance = hooks.roll(request.seed, (request.width, request.height), request.turns)
+    text = hooks.dump(instance)
+    return {"game": spec.name, "options": {spec.source_option: text},
+            "source": f"seed:{request.seed} {request.width}x{request.height}"}  # fmt: skip
 
 
 def _review_job(raw: dict[str, Any], caps: Caps) -> dict[str, Any]:
@@ -428,6 +457,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         """A position as the web table shows it: picture, legal moves, chance outcomes."""
         return await run(_position_job, request.model_dump(by_alias=True, exclude_unset=True))
 
+    @app.post("/v1/roll", responses=errors)  # type: ignore[arg-type]
+    async def roll(request: RollRequest) -> JSONResponse:
+        """A new instance from the game's generator, as a request's ``options`` (inline text)."""
+        return await run(_roll_job, request.model_dump())
+
     @app.get("/v1/games")
     async def games() -> list[dict[str, Any]]:
         """The registered games, with what the web table needs to offer them."""
@@ -443,6 +477,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 "valueKind": spec.value_kind, "exact": spec.exact, "puzzles": names,
                 "sourceOption": spec.source_option, "defaultSource": spec.default_source,
                 "svg": spec.render_svg is not None, "analysis": spec.analysis is not None,
+                "roll": bool(spec.analysis and spec.analysis.roll and spec.source_option),
             })  # fmt: skip
         return rows
 

@@ -139,6 +139,24 @@ def test_position_and_the_web_table(server: Server) -> None:
     assert httpx.get(f"{server.url}/static/app.js", timeout=10).status_code == 200
 
 
+def test_roll_a_new_forest(server: Server) -> None:
+    rolled = post(server, "/v1/roll", {"game": "dog", "seed": 7, "width": 5, "height": 4})
+    assert rolled.status_code == 200
+    from solver.games.dog.format import parse_forest
+
+    forest = parse_forest(rolled.json()["options"]["forest"])
+    from solver.games.dog.generator import roll_forest
+
+    assert (forest.width, forest.height) == (5, 4)
+    assert forest.cells == roll_forest(5, 4, seed=7).cells
+    reply = post(server, "/v1/hint", {"id": "r", "game": "dog", **rolled.json(),
+                                      "limit": {"iterations": 50}})  # fmt: skip
+    assert reply.status_code == 200
+    for body, field in (({"game": "dog", "width": 99}, "width"), ({"game": "trial"}, "game")):
+        refused = post(server, "/v1/roll", body)
+        assert refused.status_code == 400 and refused.json()["field"] == field
+
+
 def test_cors_is_off_by_default(server: Server) -> None:
     response = httpx.get(f"{server.url}/v1/games", headers={"Origin": "http://example.org"},
                          timeout=10)  # fmt: skip

@@ -80,6 +80,8 @@ function chooseGame() {
     option.textContent = name;
     puzzles.appendChild(option);
   }
+  $("size-label").hidden = !spec.roll;
+  $("roll-new").hidden = !spec.roll;
   const players = $("players");
   players.innerHTML = "";
   $("players-label").hidden = spec.players.length < 2;
@@ -91,12 +93,12 @@ function chooseGame() {
   }
 }
 
-async function newGame(event) {
+async function newGame(event, rolled) {
   if (event) event.preventDefault();
   showError(null);
   const spec = table.spec;
-  table.options = {};
-  if (spec.sourceOption && spec.puzzles.length) {
+  table.options = rolled ? { ...rolled } : {};
+  if (!rolled && spec.sourceOption && spec.puzzles.length) {
     table.options[spec.sourceOption] = $("puzzle").value;
   }
   if (spec.players.length > 1) {
@@ -106,6 +108,19 @@ async function newGame(event) {
   table.rng = seeded(Number($("seed").value) || 0);
   $("history").innerHTML = "";
   await refresh();
+}
+
+async function rollNew() {
+  showError(null);
+  const [width, height] = $("size").value.toLowerCase().split("x").map(Number);
+  try {
+    const rolled = await api("/v1/roll", {
+      game: table.spec.name, seed: Number($("seed").value) || 0, width, height,
+    });
+    await newGame(null, rolled.options);
+  } catch (error) {
+    showError(error);
+  }
 }
 
 function clearHint() {
@@ -285,5 +300,6 @@ async function hint() {
 $("game").addEventListener("change", chooseGame);
 $("setup").addEventListener("submit", newGame);
 $("roll").addEventListener("click", roll);
+$("roll-new").addEventListener("click", rollNew);
 $("hint").addEventListener("click", hint);
 loadGames().then(() => newGame()).catch(showError);
