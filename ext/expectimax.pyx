@@ -1240,7 +1240,7 @@ def pruning_supported(game):
 cdef class PruningSearch:
     """The pruning exact search over one kernel game, with its bounds table.
 
-    ``PruningSearch(game, memory_bytes, memo="all", order=True, hash_bits=64)``: ``memo`` is
+    ``PruningSearch(game, memory_bytes, memo="chance", order=True, hash_bits=64)``: ``memo`` is
     ``"all"`` (store every node) or ``"chance"`` (chance nodes only: turn starts and shouts);
     ``order`` sorts moves by the kernel heuristic; ``hash_bits`` narrows the key hash (tests).
     The tables and the search stack never grow past ``memory_bytes`` (the fastest-win table takes
@@ -1261,7 +1261,7 @@ cdef class PruningSearch:
         self._busy = False
         self._ready = False
 
-    def __init__(self, game, memory_bytes, *, memo="all", order=True, hash_bits=64):
+    def __init__(self, game, memory_bytes, *, memo="chance", order=True, hash_bits=64):
         from solver.errors import OptionError
 
         capsule = game._kernel_handle()

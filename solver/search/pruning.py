@@ -70,7 +70,7 @@ class PrunedTable:
         options: _Options,
         *,
         threads: int = 1,
-        memo: str = "all",
+        memo: str = "chance",
         hash_bits: int = 64,
         fastest_budget: int = FASTEST_BUDGET,
     ) -> None:

@@ -132,25 +132,30 @@ def test_entries_fit_forty_bytes_up_to_9x9():
         assert PruningSearch(game, 1 << 20).entry_size <= 40
 
 
-@pytest.mark.parametrize("name", ["dog/stick", "dog/shout-gauntlet", "dog/trail-crossing"])
-def test_a_tiny_cap_gives_the_exact_value_or_the_cap_error(name):
-    game = solver.load_game("dog", forest=name, engine="kernel")
+@pytest.mark.parametrize("seed", range(3))
+def test_a_tiny_cap_gives_the_exact_value_or_the_cap_error(seed):
+    from solver._ext.expectimax import PruningSearch
+
+    game = KernelDogGame(roll_forest(7, 7, seed=seed).replace(turns=5))
     state = game.new_initial_state()
-    exact = expectimax(state, memory_mb=64).value
-    raised = answered = replaced = 0
-    for memory_mb in (0.02, 0.04, 0.06, 0.08, 0.12):
-        try:
-            result = expectimax(state, memory_mb=memory_mb)
-        except SearchBudgetError:
-            raised += 1
-            continue
-        answered += 1
-        assert result.value == pytest.approx(exact, abs=1e-12)
-        assert result.extra["table_bytes"] <= memory_mb * 2**20
-        replaced += result.extra["replaced"]
-    assert answered >= 2 and replaced > 0  # replacement: a cap below the table still answers
-    with pytest.raises(SearchBudgetError):
-        expectimax(state, memory_mb=1e-5)  # below the minimal tables
+    exact = expectimax(state, prune=False, memory_mb=256).value  # the twin: thousands of entries
+    replaced = answered = 0
+    for memo in ("all", "chance"):
+        for memory_mb in (0.03, 0.05, 0.1, 0.2):
+            search = PruningSearch(game, int(memory_mb * 2**20), memo=memo)
+            try:
+                value = search.value(state)
+            except SearchBudgetError:
+                continue
+            answered += 1
+            assert value == pytest.approx(exact, abs=1e-12)
+            assert search.bytes <= memory_mb * 2**20
+            replaced += search.replaced
+    assert answered >= 4 and replaced > 0  # replacement: a cap below the table still answers
+    result = expectimax(state, memory_mb=0.1)
+    assert result.value == pytest.approx(exact, abs=1e-12)
+    with pytest.raises(SearchBudgetError, match="memory cap"):
+        expectimax(state, memory_mb=1e-5)  # below the minimal tables and stack
 
 
 @pytest.mark.parametrize("name", ["dog/stick", "dog/trail-crossing", "dog/squirrel-corner"])
