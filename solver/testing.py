@@ -50,6 +50,9 @@ def _fail(where: str, message: str) -> ConformanceError:
 def check_state(game: Game, state: State, where: str = "state") -> None:
     """Check one state's invariants (raises :class:`ConformanceError` naming the broken one)."""
     n = game.num_players()
+    owner = state.get_game()
+    if owner.name != game.name or owner.num_players() != n:
+        raise _fail(where, f"get_game() gives {owner!r}, not the game played")
     player = state.current_player()
     terminal = state.is_terminal()
     chance = state.is_chance_node()
@@ -103,8 +106,10 @@ def check_state(game: Game, state: State, where: str = "state") -> None:
 
 
 def _illegal(state: State, game: Game) -> int | None:
+    """An action id that is not legal here: among the first ``len(legal) + 1`` ids one is not
+    (pigeonhole), so the search stays short even for games with many action ids."""
     legal = set(state.legal_actions())
-    for candidate in (-1, game.num_distinct_actions(), *range(game.num_distinct_actions())):
+    for candidate in range(min(game.num_distinct_actions(), len(legal) + 1)):
         if candidate not in legal:
             return candidate
     return None

@@ -272,6 +272,10 @@ class GuardiansState:
             self._begin_turn()
 
     # -- the protocol ----------------------------------------------------------------------------
+    def get_game(self) -> GuardiansGame:
+        """The game this state belongs to (as OpenSpiel's ``State.get_game()``)."""
+        return self.game
+
     def current_player(self) -> int:
         if self.phase == Phase.OVER:
             return TERMINAL

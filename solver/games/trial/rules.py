@@ -189,6 +189,10 @@ class TrialState:
                 self.d["stack"].pop()
 
     # -- protocol -----------------------------------------------------------------------------
+    def get_game(self) -> TrialGame:
+        """The game this state belongs to (as OpenSpiel's ``State.get_game()``)."""
+        return self.g
+
     def current_player(self) -> int:
         frame = self._top()
         if frame is None:
