@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from solver.errors import SearchBudgetError
 from solver.game import CHANCE
 from solver.search.expectimax import VALUE_EPS, Entry, RootReport, _Options
 
@@ -32,6 +33,11 @@ __all__ = ["FASTEST_BUDGET", "PrunedTable", "pruning_available"]
 
 FASTEST_BUDGET = 50_000
 """Nodes the fastest-win pass may expand per query before the tie goes to the heuristic."""
+NODES_PER_ENTRY = 2
+"""The node budget: this many nodes for every entry the memory cap could hold. The table never
+fails for want of room (it replaces), so the cap bounds the work instead: a search expanding more
+nodes than that raises ``SearchBudgetError`` like the plain search's full table (1024 MB: about
+54 million nodes, tens of seconds)."""
 
 
 def pruning_available(state: Any) -> bool:
@@ -88,6 +94,9 @@ class PrunedTable:
         ]
         self._ps = self._workers[0]
         self.tie_break = "fastest"
+        entry = int(self._ps.entry_size)
+        self.node_limit = max(100_000, NODES_PER_ENTRY * options.memory_bytes // entry)
+        self._per_worker = max(1, self.node_limit // threads)
 
     # -- what Solution and _solve read ------------------------------------------------------------
     @property
@@ -111,7 +120,7 @@ class PrunedTable:
         return sum(w.replaced for w in self._workers)
 
     def value(self, state: Any) -> float:
-        return float(self._ps.value(state))
+        return self._value_or_return(self._ps, state)
 
     def interval(self, state: Any, depth: int = -1) -> tuple[float, float]:
         lo, hi = self._ps.interval(state, depth)
@@ -239,8 +248,17 @@ class PrunedTable:
                 out.append(max(values[first : first + count]))
         return out
 
-    @staticmethod
-    def _value_or_return(worker: Any, state: Any) -> float:
+    def _value_or_return(self, worker: Any, state: Any) -> float:
         if state.is_terminal():
             return float(state.returns()[0])
-        return float(worker.value(state))
+        value = worker.value(state, max(0, self._per_worker - worker.expanded))
+        if value is None:
+            raise SearchBudgetError(
+                f"the pruning expectimax expanded more than its budget of {self.node_limit} "
+                f"nodes ({NODES_PER_ENTRY} for every entry its memory cap of "
+                f"{self.options.memory_bytes / 2**20:.4g} MB holds); raise the cap with "
+                "memory_mb= to search further, or search less with exact=False and a depth=",
+                cap_bytes=self.options.memory_bytes,
+                entries=self.entries,
+            )
+        return float(value)

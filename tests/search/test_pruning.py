@@ -152,8 +152,10 @@ def test_a_tiny_cap_gives_the_exact_value_or_the_cap_error(seed):
             assert search.bytes <= memory_mb * 2**20
             replaced += search.replaced
     assert answered >= 4 and replaced > 0  # replacement: a cap below the table still answers
-    result = expectimax(state, memory_mb=0.1)
-    assert result.value == pytest.approx(exact, abs=1e-12)
+    try:  # through expectimax the cap also bounds the nodes: the value or the cap error
+        assert expectimax(state, memory_mb=0.1).value == pytest.approx(exact, abs=1e-12)
+    except SearchBudgetError as err:
+        assert "budget" in str(err) and "memory_mb" in str(err)
     with pytest.raises(SearchBudgetError, match="memory cap"):
         expectimax(state, memory_mb=1e-5)  # below the minimal tables and stack
 
@@ -242,3 +244,15 @@ def test_depth_limited_results_carry_a_proven_interval(name):
     reference = solver.load_game("dog", forest=name, engine="reference").new_initial_state()
     result = expectimax(reference, exact=False, depth=4, heuristic=lambda s, k: 0.5)
     assert result.extra["value_low"] is None  # no pruning search on the reference engine
+
+
+def test_the_memory_cap_bounds_the_work():
+    # the table never fails (it replaces), so memory_mb also bounds the nodes expanded
+    game = KernelDogGame(roll_forest(9, 9, seed=3).replace(turns=8))  # ~170,000 nodes
+    state = game.new_initial_state()
+    with pytest.raises(SearchBudgetError, match="budget of 100000 nodes") as info:
+        expectimax(state, memory_mb=0.1)
+    assert info.value.cap_bytes == int(0.1 * 2**20)
+    assert expectimax(state, memory_mb=64).value == pytest.approx(
+        expectimax(state, memory_mb=256, threads=2).value, abs=1e-12
+    )
