@@ -9,6 +9,9 @@ agents; a game adds its own through its spec (``GameSpec.agents``: the dog's ``g
   heuristic where the state has one (compiled kernels), else by a random rollout. ``forest GAME
   best-move`` and ``solve`` search with the same options, so their numbers agree with ``play``.
 - ``exact``: the optimal policy of exact expectimax, solved once from the start.
+- ``ismcts``: information-set MCTS (:func:`solver.search.ismcts.ismcts`) from the seat's own
+  view, ``iterations`` simulations per decision (seeded per decision), in its default
+  configuration; only for games whose states have ``resample_hidden`` (hidden information).
 
 >>> import solver
 >>> from solver.agents import make_agent
@@ -30,15 +33,17 @@ from solver.spec import Agent
 
 __all__ = ["SHARED_AGENTS", "Agent", "agent_names", "make_agent", "random_agent"]
 
-SHARED_AGENTS = ("mcts", "exact", "random")
+SHARED_AGENTS = ("mcts", "ismcts", "exact", "random")
 """The agents every game gets."""
 
 
 def agent_names(game_name: str) -> list[str]:
-    """The agents ``make_agent`` builds for game ``game_name``: shared first, then the game's."""
+    """The agents ``make_agent`` builds for game ``game_name``: shared first, then the game's
+    (a game's own agent named like a shared one replaces it and is listed once)."""
     from solver.registry import game_spec
 
-    return list(SHARED_AGENTS) + sorted(game_spec(game_name).agents)
+    own = game_spec(game_name).agents
+    return list(SHARED_AGENTS) + sorted(name for name in own if name not in SHARED_AGENTS)
 
 
 def random_agent(seed: int = 0) -> Agent:
@@ -73,6 +78,27 @@ def _mcts_agent(seed: int, iterations: int) -> Agent:
     return choose
 
 
+def _ismcts_agent(game: Game, seed: int, iterations: int) -> Agent:
+    from solver.search.ismcts import has_hidden_information, ismcts
+
+    if not has_hidden_information(game.new_initial_state()):
+        from solver.spec import unsupported
+
+        raise unsupported("the ismcts agent (hidden information)", game.name)
+    counter = itertools.count()
+
+    def choose(state: State) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        result = ismcts(state, iterations=iterations, seed=derive_seed(seed, next(counter)))
+        if result.best_action is None:
+            raise SearchBudgetError(f"ISMCTS found no move in {iterations} iteration(s)")
+        return result.best_action
+
+    return choose
+
+
 def _exact_agent(game: Game, memory_mb: float | None) -> Agent:
     from solver.search import solve
     from solver.search.limit import UNSET
@@ -98,20 +124,25 @@ def make_agent(
     iterations: int = 1000,
     memory_mb: float | None = None,
 ) -> Agent:
-    """Build the agent called ``name`` for ``game`` (a shared agent or one of the game's own)."""
+    """Build the agent called ``name`` for ``game``: the game's own agent of that name if it has
+    one (a game may replace a shared agent, as guardians does ``mcts``), else the shared one."""
+    from solver.registry import game_spec
+
+    spec = game_spec(game.name)
+    if name in spec.agents:
+        return spec.agents[name](game, seed=seed, iterations=iterations)
     if name == "random":
         return random_agent(seed)
     if name == "mcts":
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise OptionError(f"iterations must be a whole number of at least 1, not {iterations}")
         return _mcts_agent(seed, iterations)
+    if name == "ismcts":
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+            raise OptionError(f"iterations must be a whole number of at least 1, not {iterations}")
+        return _ismcts_agent(game, seed, iterations)
     if name == "exact":
         return _exact_agent(game, memory_mb)
-    from solver.registry import game_spec
-
-    spec = game_spec(game.name)
-    if name in spec.agents:
-        return spec.agents[name](game, seed=seed, iterations=iterations)
     raise OptionError(
         f"unknown agent {name!r} for {game.name}; expected one of "
         f"{', '.join(agent_names(game.name))}"

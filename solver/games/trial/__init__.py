@@ -26,6 +26,12 @@ def _reference(pack: Any = None, players: int = 4, **options: Any) -> Any:
     return TrialGame(pack, players, **options)
 
 
+def _heuristic(game: Any, *, seed: int = 0, iterations: int = 0) -> Any:
+    from solver.games.trial.agents import heuristic_agent
+
+    return heuristic_agent(game, seed=seed, iterations=iterations)
+
+
 def _spec() -> GameSpec:
     from solver.games.trial import hooks
 
@@ -42,6 +48,7 @@ def _spec() -> GameSpec:
         render_text=hooks.render_text,
         legend=hooks.legend,
         scores=hooks.scores,
+        agents={"heuristic": _heuristic},
         default_engine="reference",
     )
 

@@ -134,6 +134,10 @@ def resample(st: TrialState, p: int, rng: random.Random) -> TrialState:
     pool += [f["card"] for f in columns]
     deck = d["decks"]["deeds"]
     pool += [c for layer in deck["layers"] for c in layer]
+    deed_top = deck["top"] if deck["top"] is not None and p not in deck["top"]["viewers"] else None
+    if deed_top is not None:
+        pool.append(deed_top["card"])
+    pool.sort()  # the pool as a set: the redeal depends on what p sees and rng, not on the truth
     rng.shuffle(pool)
     for slot in slots:
         n = len(slot)
@@ -145,23 +149,29 @@ def resample(st: TrialState, p: int, rng: random.Random) -> TrialState:
         entry[0] = pool.pop()
     for frame in columns:
         frame["card"] = pool.pop()
+    if deed_top is not None:
+        deed_top["card"] = pool.pop()
     sizes = [len(layer) for layer in deck["layers"]]
     deck["layers"] = []
     for n in sizes:
         deck["layers"].append(pool[:n])
         del pool[:n]
-    # deck tops known to others only
-    for deck in d["decks"].values():
+    # deck tops known to others only; a layer's order means nothing (draws are uniform over it)
+    for name, deck in d["decks"].items():
+        for layer in deck["layers"]:
+            layer.sort()
         top = deck["top"]
-        if top is not None and p not in top["viewers"] and deck["layers"]:
+        if name != "deeds" and top is not None and p not in top["viewers"] and deck["layers"]:
             layer = deck["layers"][0]
             layer.append(top["card"])
+            layer.sort()
             top["card"] = layer.pop(rng.randrange(len(layer)))
     # tents
     tent_slots: list[list[str]] = [me["tents"] for q, me in enumerate(d["players"]) if q != p]
     tent_slots.append(d["box"]["tents"])
     camp_tents = [c for c in d["camps"].values() if c is not None and c["owner"] != p]
     tent_pool = [t for slot in tent_slots for t in slot] + [c["tent"] for c in camp_tents]
+    tent_pool.sort()
     rng.shuffle(tent_pool)
     for slot in tent_slots:
         n = len(slot)
@@ -173,7 +183,7 @@ def resample(st: TrialState, p: int, rng: random.Random) -> TrialState:
     unseen = [r for r in d["ruins"].values() if p not in r["known"]]
     for rarity in ("common", "rare"):
         per = [[k for k in r["items"] if st.g.pack.item(k)["rarity"] == rarity] for r in unseen]
-        item_pool = [k for group in per for k in group]
+        item_pool = sorted(k for group in per for k in group)
         rng.shuffle(item_pool)
         for r, group in zip(unseen, per, strict=True):
             for k in group:

@@ -1,0 +1,93 @@
+"""The Trial's agents: ismcts and heuristic decide from their own view only, deterministically;
+the generic play command reports fame through the spec's scores."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import solver
+from solver.agents import agent_names, make_agent
+from solver.errors import OptionError
+from solver.game import CHANCE
+from solver.games.trial.rules import TrialGame, TrialState
+
+
+def positions(players: int, seed: int, count: int) -> list[TrialState]:
+    """Decision nodes with at least two legal actions along one random game."""
+    rng = random.Random(seed)
+    state = TrialGame(players=players).new_initial_state()
+    found: list[TrialState] = []
+    while not state.is_terminal() and len(found) < count:
+        if state.current_player() == CHANCE:
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            continue
+        legal = state.legal_actions()
+        if len(legal) > 1 and rng.random() < 0.15:
+            found.append(state.clone())
+        state.apply_action(rng.choice(legal))
+    return found
+
+
+@pytest.mark.parametrize("name", ["heuristic", "ismcts"])
+def test_an_agent_decides_from_its_own_view(name: str) -> None:
+    """The same seed picks the same action in the real state and in any redeal of what the seat
+    cannot see: the agent's decision does not depend on other players' hidden cards."""
+    game = TrialGame(players=3)
+    for state in positions(3, seed=11, count=6):
+        p = state.current_player()
+        world = state.resample_hidden(p, random.Random(5))
+        assert world.observation(p) == state.observation(p)
+        real = make_agent(name, game, seed=3, iterations=30)(state)
+        redealt = make_agent(name, game, seed=3, iterations=30)(world)
+        assert real == redealt
+        assert real in state.legal_actions()
+
+
+def test_ismcts_is_offered_only_with_hidden_information() -> None:
+    assert "ismcts" in agent_names("trial") and "heuristic" in agent_names("trial")
+    dog = solver.load_game("dog", forest="dog/tiny-2x2", engine="reference")
+    with pytest.raises(OptionError, match="not supported for dog"):
+        make_agent("ismcts", dog)
+    with pytest.raises(OptionError, match="iterations"):
+        make_agent("ismcts", TrialGame(players=2), iterations=0)
+
+
+def test_the_heuristic_prefers_fame_at_the_turn_step() -> None:
+    """At a turn step offering deed cards, the heuristic plays the one worth the most fame."""
+    game = TrialGame(players=2)
+    agent = make_agent("heuristic", game, seed=1)
+    checked = 0
+    for state in positions(2, seed=21, count=40):
+        if state.d["stack"][-1]["k"] != "turn":
+            continue
+        cards = [a for a in state.legal_actions() if state.L.family(a)[0] == "card"]
+        if not cards:
+            continue
+        fame = {a: game.pack.card(state.L.cards[state.L.family(a)[1]])["fame"] for a in cards}
+        choice = agent(state)
+        assert choice in cards and fame[choice] == max(fame.values())
+        checked += 1
+    assert checked >= 2
+
+
+def test_play_reports_fame_as_the_mean_score(capsys: pytest.CaptureFixture[str]) -> None:
+    from solver.cli import main
+
+    code = main(
+        ["trial", "play", "--players", "4", "--agents", "ismcts,heuristic,heuristic,random",
+         "--iterations", "4", "--games", "2", "--seed", "3", "--json"]
+    )  # fmt: skip
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["game"] == "trial" and report["games"] == 2
+    rows = {row["agent"]: row for row in report["players"]}
+    assert set(rows) == {"ismcts", "heuristic", "random"}
+    # fame, not returns: a 4-player game's winner has far more than 1 point
+    assert max(row["mean_score"] for row in rows.values()) > 1.0
+    assert sum(row["wins"] for row in rows.values()) + report["ties"] == 2
+    for row in rows.values():
+        assert row["ci_low"] <= row["win_rate"] <= row["ci_high"]
