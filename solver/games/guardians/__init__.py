@@ -70,7 +70,7 @@ def _spec() -> GameSpec:
         default_source=True,
         value_kind="win probability",
         exact=False,
-        agents={"greedy": hooks.greedy},
+        agents={"greedy": hooks.greedy, "mcts": hooks.mcts},
         render_text=hooks.render_text,
         render_svg=hooks.render_svg,
         legend=hooks.legend,

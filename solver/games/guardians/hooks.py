@@ -15,6 +15,7 @@ from solver.spec import Opened
 __all__ = [
     "greedy",
     "legend",
+    "mcts",
     "open_position",
     "puzzle_summary",
     "render_svg",
@@ -85,3 +86,11 @@ def greedy(game: Any, *, seed: int = 0, iterations: int = 0) -> Any:
     from solver.games.guardians.greedy import greedy_agent
 
     return greedy_agent
+
+
+def mcts(game: Any, *, seed: int = 0, iterations: int = 1000) -> Any:
+    """MCTS for growth and placement, the exact mission plan at the mission step (replaces the
+    shared ``mcts`` for guardians; :mod:`solver.games.guardians.agent`)."""
+    from solver.games.guardians.agent import mcts_agent
+
+    return mcts_agent(game, seed=seed, iterations=iterations)

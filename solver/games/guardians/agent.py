@@ -1,0 +1,73 @@
+"""Forest guardians' ``mcts`` agent: MCTS for growth and placement, the exact plan for missions.
+
+At the mission step the agent does not search: it plays the first step of the best mission
+order (the most missions this turn, then the most points; :func:`plan_missions`), and ``end
+turn`` once the plan is empty. The exhaustive search answers while it needs at most
+:data:`~solver.games.guardians.cli.AUTO_STATES` positions, else the CP-SAT model — the same rule
+as ``forest guardians order``. Every other decision with more than one legal action is searched
+by the shared MCTS in its strong configuration (heuristic leaves,
+:func:`solver.search.strong_mcts_options`), seeded per decision; inside the search the tree
+orders missions by itself.
+
+>>> import solver
+>>> from solver.games.guardians.grove import parse_grove
+>>> game = solver.load_game("guardians", position=parse_grove(
+...     "grid:\\n[GR]b G:BB R:BB Y:BB\\n. . [YR]g .\\n"))
+>>> agent = mcts_agent(game, seed=1, iterations=10)
+>>> state = game.new_initial_state()
+>>> state.action_to_string(agent(state))   # the chain first: 2 missions, not 1
+'walk green pawn: (1,2) -> (0,2) (0,3)'
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from solver.errors import OptionError, SearchBudgetError
+from solver.games.guardians.actions import END_TURN
+from solver.rng import derive_seed
+from solver.spec import Agent
+
+__all__ = ["mcts_agent", "plan_missions"]
+
+
+def plan_missions(state: Any) -> Any:
+    """The best mission plan at the mission step (exhaustive search, else CP-SAT)."""
+    from solver.games.guardians.cli import AUTO_STATES
+    from solver.games.guardians.order_model import cpsat_order
+    from solver.games.guardians.ordering import bounded_best_order
+
+    plan = bounded_best_order(state, AUTO_STATES)
+    if plan is None:
+        plan = cpsat_order(state).plan
+    return plan
+
+
+def mcts_agent(game: Any, *, seed: int = 0, iterations: int = 1000) -> Agent:
+    """The guardians ``mcts`` agent (see the module docstring)."""
+    from solver.games.guardians.rules import Phase
+    from solver.search import mcts, strong_mcts_options
+
+    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+        raise OptionError(f"iterations must be a whole number of at least 1, not {iterations}")
+    counter = itertools.count()
+
+    def choose(state: Any) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return int(legal[0])
+        if state.phase == Phase.MISSIONS:
+            plan = plan_missions(state)
+            return plan.steps[0].action if plan.steps else END_TURN
+        result = mcts(
+            state,
+            iterations=iterations,
+            seed=derive_seed(seed, next(counter)),
+            options=strong_mcts_options(state),
+        )
+        if result.best_action is None:
+            raise SearchBudgetError(f"MCTS found no move in {iterations} iteration(s)")
+        return int(result.best_action)
+
+    return choose
