@@ -83,6 +83,11 @@ def _search(state: Any, args: argparse.Namespace) -> Any:
             return best_move(state, exact=True, memory_mb=args.memory_mb)
         except SearchBudgetError as exc:
             raise _budget_message(exc, args.memory_mb) from None
+    if hasattr(state, "resample_hidden"):  # hidden information: ISMCTS from one player's view
+        from solver.search.ismcts import ismcts
+
+        observer = getattr(args, "observer", None)
+        return ismcts(state, observer=observer, iterations=args.iterations, seed=args.seed)
     return best_move(
         state, iterations=args.iterations, seed=args.seed, options=strong_mcts_options(state)
     )
@@ -149,6 +154,11 @@ def _chance_report(state: Any, args: argparse.Namespace) -> dict[str, Any]:
 def _what_estimates(spec: GameSpec, args: argparse.Namespace) -> str:
     if args.exact:
         return f"{spec.value_kind} (exact)"
+    if getattr(args, "hidden", False):
+        return (
+            f"{spec.value_kind} (ISMCTS estimate from player {args.observer}'s view, "
+            f"{args.iterations} iterations)"
+        )
     return (
         f"{spec.value_kind} (MCTS estimate, {args.iterations} iterations, the mcts agent's "
         "configuration)"
@@ -168,9 +178,16 @@ def _best_move(spec: GameSpec, args: argparse.Namespace) -> int:
     if state.is_terminal():
         raise OptionError("the game is over: there is no move to choose")
     player = _value_view(opened, args.player)
-    report = (
-        _chance_report(state, args) if state.is_chance_node() else _decision_report(state, args)
-    )
+    args.observer, args.hidden = player, hasattr(state, "resample_hidden")
+    if state.is_chance_node() and hasattr(state, "resample_hidden"):
+        # the outcomes may be hidden from the player: only the value from their view
+        value = _search(state, args).value
+        report = {"win_probability": value, "value": value, "exact": False, "best_action": None,
+                  "moves": []}  # fmt: skip
+    elif state.is_chance_node():
+        report = _chance_report(state, args)
+    else:
+        report = _decision_report(state, args)
     report = {"game": spec.name, "player": player, "value_kind": spec.value_kind, **report}
     if args.json:
         print(json.dumps(report, indent=2))

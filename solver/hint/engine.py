@@ -8,10 +8,10 @@ MCTS in the strong configuration otherwise. It never raises for a client's mista
 then ``{"id", "error", "field", "code"}``. Nothing here knows any game.
 
 Hidden information: when the state can ``resample_hidden(player, rng)``, the search never sees
-the real hidden cards. It searches :data:`DETERMINIZATIONS` states redealt from the observer's
-view (``player``, default the player to move), each with a share of the budget, and merges the
-root statistics by action (visits summed, values visit-weighted); the principal variation is
-then the move alone, since what follows it depends on cards the observer cannot see.
+the real hidden cards. It is information-set MCTS (:func:`solver.search.ismcts.ismcts`) from the
+observer's view (``player``, default the player to move): every simulation starts from a state
+redealt from what the observer sees (``rootInfo.determinizations`` counts them); the principal
+variation is the move alone.
 
 >>> reply = answer({"id": "q1", "game": "dog", "options": {"forest": "dog/another-dog"},
 ...                 "actions": [10], "exact": True, "top_k": 3})
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import functools
 import json
-import random
 import threading
 import time
 from collections import OrderedDict
@@ -54,7 +53,6 @@ from solver.spec import Opened
 
 __all__ = [
     "CHUNK_ITERATIONS",
-    "DETERMINIZATIONS",
     "Caps",
     "HintError",
     "OpenedPosition",
@@ -71,9 +69,6 @@ search. Both are deterministic for a given request and iteration budget."""
 
 MAX_CHUNK_ITERATIONS = 8192
 """The largest slice."""
-
-DETERMINIZATIONS = 8
-"""Hidden-information games: the observer's views searched (the budget is shared)."""
 
 
 @dataclass(frozen=True)
@@ -401,64 +396,18 @@ def _hidden(
     deadline: float,
     cancel: threading.Event | None,
 ) -> _Found:
-    """Search determinisations of the observer's view and merge the root moves by action."""
+    """ISMCTS from the observer's view (:mod:`solver.search.ismcts`): every simulation a state
+    redealt from what the observer sees; the principal variation is the move alone."""
     from solver.search import Limit
-    from solver.search.mcts import search_value, strong_mcts_options
+    from solver.search.ismcts import ismcts
 
-    rng = random.Random(seed)
-    count = DETERMINIZATIONS
-    share = None if limit.iterations is None else max(1, limit.iterations // count)
-    visits: dict[int, int] = {}
-    sums: dict[int, float] = {}
-    labels: dict[int, str] = {}
-    total = 0
-    chance_values: list[float] = []
-    stopped = False
-    used = 0
-    for index in range(count):
-        if cancel is not None and cancel.is_set():
-            stopped = True
-            break
-        left = deadline - time.monotonic()
-        if left <= 0:
-            break
-        world = state.resample_hidden(observer, rng)
-        slice_limit = LimitApplied(
-            iterations=share, seconds=left / (count - index), memoryMb=limit.memory_mb
-        )
-        used += 1
-        if world.is_chance_node():
-            budget = Limit(iterations=share, seconds=slice_limit.seconds, memory_mb=limit.memory_mb)
-            chance_values.append(search_value(world, budget, strong_mcts_options(world), seed))
-            total += share or 0
-            continue
-        result, done, stopped = _chunked_mcts(
-            world,
-            slice_limit,
-            seed + index,
-            time.monotonic() + left / (count - index),
-            cancel,
-            None,
-        )
-        total += done
-        if result is None:
-            continue
-        for move in result.moves:
-            visits[move.action] = visits.get(move.action, 0) + move.visits
-            sums[move.action] = sums.get(move.action, 0.0) + move.value * move.visits
-            labels[move.action] = move.label
-        if stopped:
-            break
-    if state.is_chance_node():
-        value = sum(chance_values) / len(chance_values) if chance_values else 0.0
-        return _Found([], value, total, False, 0, used, stopped)
-    moves = [
-        (a, labels[a], visits[a], sums[a] / visits[a] if visits[a] else 0.0, [labels[a]])
-        for a in visits
-    ]
-    moves.sort(key=lambda m: (-m[2], -m[3], m[0]))
-    value = moves[0][3] if moves else 0.0
-    return _Found(moves, value, total, False, state.current_player(), used, stopped)
+    if cancel is not None and cancel.is_set():
+        return _Found([], 0.0, 0, False, observer, 0, True)
+    budget = Limit(iterations=limit.iterations, seconds=max(1e-3, deadline - time.monotonic()))
+    result = ismcts(state, observer=observer, limit=budget, seed=seed)
+    moves = [(m.action, m.label, m.visits, float(m.value), [m.label]) for m in result.moves]
+    player = observer if state.is_chance_node() else state.current_player()
+    return _Found(moves, float(result.value), result.iterations, False, player, result.iterations)
 
 
 def _build(

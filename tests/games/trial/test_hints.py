@@ -1,0 +1,103 @@
+"""Hints from one player's view: ``forest trial best-move --player P`` and the hint engine search
+with ISMCTS from P's view and show nothing of another player's hidden cards."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from solver.cli import main
+from solver.game import CHANCE
+from solver.games.trial.rules import TrialGame, TrialState
+from solver.hint.engine import answer
+
+
+def decision(players: int, seed: int, skip: int) -> TrialState:
+    """The first decision with several legal actions after ``skip`` random decisions."""
+    rng = random.Random(seed)
+    state = TrialGame(players=players).new_initial_state()
+    decisions = 0
+    while True:
+        if state.current_player() == CHANCE:
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            continue
+        legal = state.legal_actions()
+        if decisions >= skip and len(legal) > 2:
+            return state
+        state.apply_action(rng.choice(legal))
+        decisions += 1
+
+
+def hidden_names(state: TrialState, p: int) -> set[str]:
+    """Names of the cards in other players' hands that p cannot see anywhere (no visible card
+    carries the same name)."""
+    pack = state.g.pack
+    seen = json.dumps(state.observation(p))
+    visible = {pack.card(c)["name"] for c in pack.card_ids() if f'"{c}"' in seen}
+    hidden = set()
+    for q, me in enumerate(state.d["players"]):
+        if q != p:
+            hidden |= {pack.card(c)["name"] for c in me["hand"] + me["pending"]}
+    return hidden - visible
+
+
+def best_move(tmp_path: Path, state: TrialState, name: str, player: int, capsys) -> dict:
+    path = tmp_path / f"{name}.json"
+    path.write_text(state.to_json(), encoding="utf-8")
+    argv = ["trial", "best-move", "--players", str(state.d["n"]), "--state", str(path),
+            "--player", str(player),
+            "--iterations", "60", "--seed", "4", "--json"]  # fmt: skip
+    assert main(argv) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize(("seed", "skip"), [(1, 6), (2, 30)])
+def test_best_move_searches_the_players_view_only(tmp_path, capsys, seed, skip) -> None:
+    state = decision(3, seed, skip)
+    p = state.current_player()
+    report = best_move(tmp_path, state, "real", p, capsys)
+    assert report["player"] == p and report["moves"]
+    assert {m["action"] for m in report["moves"]} <= set(state.legal_actions())
+    # the same answer for a state that differs only in what p cannot see
+    other = state.resample_hidden(p, random.Random(1234))
+    assert other.observation(p) == state.observation(p)
+    assert other.to_json() != state.to_json()
+    assert best_move(tmp_path, other, "other", p, capsys) == report
+    # no label names a card hidden from p
+    secret = hidden_names(state, p)
+    assert secret  # the other players do hold cards p cannot see
+    text = " ".join(m["label"] + " " + " ".join(m["pv"]) for m in report["moves"])
+    assert not [name for name in secret if name in text]
+
+
+def test_best_move_for_a_seat_not_to_move_depends_on_its_view_only(tmp_path, capsys) -> None:
+    state = decision(3, 5, 10)
+    watcher = (state.current_player() + 1) % 3
+    report = best_move(tmp_path, state, "real", watcher, capsys)
+    other = state.resample_hidden(watcher, random.Random(77))
+    assert best_move(tmp_path, other, "other", watcher, capsys) == report
+    assert report["player"] == watcher
+    assert all(len(m["pv"]) == 1 for m in report["moves"])  # the mover's moves, never beyond
+
+
+def test_the_hint_engine_answers_from_the_requests_player(tmp_path) -> None:
+    state = decision(2, 3, 8)
+    p = state.current_player()
+    request = {"id": "t", "game": "trial", "options": {"players": 2}, "state": state.to_json(),
+               "player": p, "limit": {"iterations": 60}, "seed": 2}  # fmt: skip
+    reply = answer(request)
+    assert reply["rootInfo"]["player"] == p and reply["rootInfo"]["determinizations"] == 60
+    other = state.resample_hidden(p, random.Random(8))
+    twin = answer({**request, "state": other.to_json()})
+    strip = ("elapsed",)
+    assert {k: v for k, v in twin.items() if k not in strip} == {
+        k: v for k, v in reply.items() if k not in strip
+    }
+    secret = hidden_names(state, p)
+    assert secret
+    text = json.dumps(reply["moveInfos"])
+    assert not [name for name in secret if name in text]
