@@ -1,4 +1,5 @@
-"""Forest guardians' own commands: ``forest guardians order FILE.grove [--json]``.
+"""Forest guardians' own commands: ``forest guardians order FILE.grove [--json]`` and
+``forest guardians solo --level L --agent mcts --games N [--seed S] [--iterations I] [--json]``.
 
 The commands every game gets (``show``, ``best-move``, ``solve``, ``play``, ``list``,
 ``render``) come from the generic CLI; ``order`` answers the guardians' headline question:
@@ -7,6 +8,10 @@ which missions can I complete this turn, in what order, without splitting my for
 ``--json`` prints exactly ``{"count", "points", "sequence": [{"pawn", "mission", "walk",
 "removed", "label"}]}`` (cells as 0-based ``[row, col]`` of the ``.grove`` grid) plus the keys
 ``optimal``, ``method`` and ``seconds``. ``--svg FILE`` also draws the plan as SVG.
+
+``solo`` plays a level ``--games`` times with an agent and prints the win rate with its Wilson
+95% interval and the score distribution (min/median/max and a histogram; ``--json``: the
+report with every score, game 0 first; :mod:`solver.games.guardians.solo_runs`).
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import json
 import time
 from typing import Any
 
-from solver.cli_common import positive_float
+from solver.cli_common import positive_float, positive_int
 
 __all__ = ["AUTO_STATES", "add_commands", "order_lines"]
 
@@ -102,6 +107,43 @@ def _order(args: argparse.Namespace) -> int:
     return 0
 
 
+def _solo(args: argparse.Namespace) -> int:
+    import statistics
+
+    from solver.agents import agent_names
+    from solver.cli_common import progress_line
+    from solver.errors import OptionError
+    from solver.games.guardians.solo_runs import histogram_lines, solo_run
+
+    if args.agent not in agent_names("guardians"):
+        raise OptionError(
+            f"unknown agent {args.agent!r} for guardians; expected one of "
+            f"{', '.join(agent_names('guardians'))}"
+        )
+    report = solo_run(
+        args.level,
+        args.agent,
+        games=args.games,
+        seed=args.seed,
+        iterations=args.iterations,
+        progress=progress_line("played", args.games),
+    )
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=2))
+        return 0
+    print(
+        f"level {report.level} (threshold {report.threshold}), agent {report.agent}: won "
+        f"{report.wins}/{report.games} = {report.win_rate:.4f}  95% CI "
+        f"[{report.ci_low:.4f}, {report.ci_high:.4f}]"
+    )
+    print(
+        f"score: min {min(report.scores)}, median {statistics.median(report.scores):g}, "
+        f"max {max(report.scores)}"
+    )
+    print("\n".join(histogram_lines(report.scores, report.threshold)))
+    return 0
+
+
 def add_commands(commands: Any) -> None:
     """Add the guardians' own sub-commands to ``forest guardians``."""
     p = commands.add_parser(
@@ -132,3 +174,23 @@ def add_commands(commands: Any) -> None:
         help="also draw the forest with the order numbered as SVG into FILE",
     )
     p.set_defaults(handler=_order)
+
+    p = commands.add_parser(
+        "solo",
+        help="play a solo level many times: the win rate and the score distribution",
+        description="Play solo level L --games times with an agent; print the win rate with "
+        "its Wilson 95%% interval and the scores (min/median/max and a histogram of 10-point "
+        "bins, * on the threshold's bin).",
+    )
+    p.add_argument("--level", type=int, choices=range(1, 7), default=1, help="the level, 1..6")
+    p.add_argument("--agent", default="mcts", help="mcts (default), greedy, random, ...")
+    p.add_argument("--games", type=positive_int, default=10, help="games to play (default 10)")
+    p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
+    p.add_argument(
+        "--iterations",
+        type=positive_int,
+        default=1000,
+        help="MCTS simulations per decision (default 1000)",
+    )
+    p.add_argument("--json", action="store_true", help="print a JSON object")
+    p.set_defaults(handler=_solo)
