@@ -72,7 +72,8 @@ def solo_game(level: int, agent: str, seed: int, index: int, iterations: int = 1
     game_seed = derive_seed(check_seed(seed), index)
     player = make_agent(agent, game, seed=derive_seed(game_seed, 1), iterations=iterations)
     record = play_game(game, [player], seed=game_seed)
-    return int(record.final.scores()[0])
+    final: Any = record.final
+    return int(final.scores()[0])
 
 
 def solo_report(
