@@ -32,6 +32,12 @@ def _heuristic(game: Any, *, seed: int = 0, iterations: int = 0) -> Any:
     return heuristic_agent(game, seed=seed, iterations=iterations)
 
 
+def _render_svg(game: Any, state: Any, actions: Any) -> str:
+    from solver.games.trial.svg import render_svg
+
+    return render_svg(game, state, actions)
+
+
 def _spec() -> GameSpec:
     from solver.games.trial import hooks
 
@@ -49,6 +55,7 @@ def _spec() -> GameSpec:
         legend=hooks.legend,
         scores=hooks.scores,
         agents={"heuristic": _heuristic},
+        render_svg=_render_svg,
         default_engine="reference",
     )
 
