@@ -64,6 +64,8 @@ def _spec() -> GameSpec:
         players=(1, 2, 3, 4),
         engines={"reference": _reference},
         open=hooks.open_position,
+        open_text=hooks.open_text,
+        source_option="position",
         extensions=(".grove",),
         load_file=_load_file,
         puzzles="guardians",

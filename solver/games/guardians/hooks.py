@@ -17,6 +17,7 @@ __all__ = [
     "legend",
     "mcts",
     "open_position",
+    "open_text",
     "puzzle_summary",
     "render_svg",
     "render_text",
@@ -43,6 +44,23 @@ def open_position(
         )
     game = load_game("guardians", engine=engine, players=players, position=position)
     return Opened(game=game, state=game.new_initial_state(), source=str(source))
+
+
+def open_text(text: str, *, engine: str | None = None, players: int | None = None) -> Opened:
+    """The position whose ``.grove`` text is ``text``, at player 0's mission step (the hint
+    engine's inline file; a parse error is a :class:`~solver.errors.FormatError`)."""
+    from solver.games.guardians.grove import parse_grove
+    from solver.registry import load_game
+
+    if not isinstance(text, str):
+        raise OptionError(f"a position's text is a string, not {type(text).__name__}")
+    position = parse_grove(text)
+    if players is not None and (players == 1) != (position.mode == "solo"):
+        raise OptionError(
+            f"the position is a {position.mode} position; it cannot be played by {players} players"
+        )
+    game = load_game("guardians", engine=engine, players=players, position=position)
+    return Opened(game=game, state=game.new_initial_state(), source="inline position")
 
 
 def render_text(game: Any, state: Any | None) -> str:
