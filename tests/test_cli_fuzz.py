@@ -87,11 +87,15 @@ def test_malformed_values_for_every_option(path, options, capsys, tmp_path, monk
     if path and path[0] == "dog" and path[-1] not in ("list", "generate"):
         base.append("dog/tiny-2x2")
     for option in options:
+        # tiny budgets on the other options, so that a command that runs finishes quickly
+        budget = [
+            flag_value
+            for flag, value in (("--games", "1"), ("--iterations", "2"), ("--agent", "random"))
+            if flag in options and option not in (flag, "--agents")
+            for flag_value in (flag, value)
+        ]
         for value in ("-1", "nan", "x", ""):
-            argv = [*base, option, value, "--games", "1", "--iterations", "1"]
-            argv = [a for a in argv if a]  # an empty value stands for a missing one
-            if path[-1] not in ("play", "solve"):
-                argv = [*base, option, value] if value else [*base, option]
+            argv = [*base, option, *([value] if value else []), *budget]  # "" leaves it out
             code, err = _run(argv, capsys)
             _check(argv, code, err)
 
@@ -110,7 +114,8 @@ def test_random_argument_vectors(data, capsys, tmp_path, monkeypatch):
         if data.draw(st.booleans()):
             argv.append(data.draw(st.sampled_from(GOOD_VALUES + BAD_VALUES)))
     # tiny budgets, so that a command that runs finishes quickly
-    argv += ["--games", "1", "--iterations", "2"] if path[-1] in ("play", "solve") else []
+    argv += ["--games", "1"] if "--games" in options else []
+    argv += ["--iterations", "2"] if "--iterations" in options else []
     argv += ["--count", "1", "--size", "3x3"] if path == ["analyse"] else []
     code, err = _run(argv, capsys)
     _check(argv, code, err)

@@ -121,8 +121,9 @@ def strong_mcts_options(state: Any) -> MCTSOptions:
 
     >>> import solver
     >>> game = solver.load_game("dog", forest="dog/tiny-2x2", engine="reference")
-    >>> strong_mcts_options(game.new_initial_state())   # the reference engine has no heuristic
-    MCTSOptions(c=1.4, evaluator='rollout', rollouts=None, backup='mean', max_nodes=20000000)
+    >>> options = strong_mcts_options(game.new_initial_state())  # the reference has no heuristic
+    >>> options.evaluator, options.c, options.backup
+    ('rollout', 1.4, 'mean')
     """
     if has_heuristic(state):
         return MCTSOptions(c=DEFAULT_C_HEURISTIC, evaluator="heuristic", backup="max")
