@@ -14,9 +14,10 @@ proves a move optimal without valuing every other move exactly, so it reports:
   ``FASTEST_BUDGET`` nodes and the tie is then broken by the kernel heuristic, then the lower id
   (``extra["tie_break"]`` says which).
 
-``threads`` > 1 solves the root's children (or grandchildren) in parallel, each thread with its own
-table (the cap split evenly) and a fixed share of the tasks: the values do not depend on the
-thread count, the counts of a given thread count do not vary between runs.
+``threads`` > 1 solves the root's children (or a chance child's outcomes) in parallel, each
+thread with its own table (the cap split evenly) and a fixed share of the tasks: the values do
+not depend on the thread count, the counts of a given thread count do not vary between runs.
+Separate tables lose the transpositions between the threads' subtrees (more states in all).
 """
 
 from __future__ import annotations
@@ -206,7 +207,8 @@ class PrunedTable:
         return [self._value_or_return(self._ps, state) for state in states]
 
     def _split(self, states: Sequence[Any]) -> list[float]:
-        """Parallel values: each state, or (too few states) each of its children, as one task."""
+        """Parallel values: each state as one task, or (fewer than 2 per thread) each outcome of
+        a chance state."""
         tasks: list[Any] = []
         shapes: list[tuple[str, Any, int, int]] = []  # kind, outcomes, first task, count
         few = len(states) < 2 * self.threads
@@ -214,20 +216,17 @@ class PrunedTable:
             if state.is_terminal():
                 shapes.append(("terminal", float(state.returns()[0]), 0, 0))
                 continue
-            if few:
-                player = state.current_player()
-                if player == CHANCE:
-                    outcomes = list(state.chance_outcomes())
-                    actions = [a for a, _ in outcomes]
-                else:
-                    outcomes = None
-                    actions = list(state.legal_actions())
+            if few and state.current_player() == CHANCE:
+                # a chance child needs every outcome's exact value anyway: its outcomes are
+                # tasks of their own (a decision child's moves are not: solving each exactly
+                # would lose the cut at the first winning move)
+                outcomes = list(state.chance_outcomes())
                 first = len(tasks)
-                for action in actions:
+                for action, _p in outcomes:
                     child = state.clone()
                     child.apply_action(action)
                     tasks.append(child)
-                shapes.append(("chance" if outcomes else "decision", outcomes, first, len(actions)))
+                shapes.append(("chance", outcomes, first, len(outcomes)))
             else:
                 shapes.append(("whole", None, len(tasks), 1))
                 tasks.append(state)
@@ -237,15 +236,13 @@ class PrunedTable:
         ]
         values = _parallel(calls, self.threads)
         out: list[float] = []
-        for kind, extra, first, count in shapes:
+        for kind, extra, first, _count in shapes:
             if kind == "terminal":
                 out.append(extra)
             elif kind == "whole":
                 out.append(values[first])
-            elif kind == "chance":
+            else:  # a chance state split into its outcomes
                 out.append(sum(float(p) * values[first + k] for k, (_a, p) in enumerate(extra)))
-            else:
-                out.append(max(values[first : first + count]))
         return out
 
     def _value_or_return(self, worker: Any, state: Any) -> float:
