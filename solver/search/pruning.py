@@ -32,7 +32,7 @@ from solver.search.expectimax import VALUE_EPS, Entry, RootReport, _Options
 
 __all__ = ["FASTEST_BUDGET", "PrunedTable", "pruning_available"]
 
-FASTEST_BUDGET = 50_000
+FASTEST_BUDGET = 5_000
 """Nodes the fastest-win pass may expand per query before the tie goes to the heuristic."""
 NODES_PER_ENTRY = 2
 """The node budget: this many nodes for every entry the memory cap could hold. The table never
