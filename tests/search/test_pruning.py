@@ -256,3 +256,23 @@ def test_the_memory_cap_bounds_the_work():
     assert expectimax(state, memory_mb=64).value == pytest.approx(
         expectimax(state, memory_mb=256, threads=2).value, abs=1e-12
     )
+
+
+def test_analysis_rows_carry_proven_bounds():
+    from solver.games.dog.analysis.classify import analyse_forest
+    from solver.games.dog.analysis.options import AnalysisOptions
+
+    tight = AnalysisOptions(exact_memory_mb=1e-4, mcts_games=10, mcts_iterations=20, seed=1)
+    seen_mcts = 0
+    for seed in range(6):
+        forest = roll_forest(5, 5, seed=seed).replace(turns=4)
+        exact = expectimax(KernelDogGame(forest).new_initial_state(), prune=False).value
+        row = analyse_forest(forest, tight, source="x").to_row()
+        assert row["value_low"] - 1e-12 <= exact <= row["value_high"] + 1e-12
+        if row["exact"]:
+            assert row["value_low"] == row["value_high"] == row["win_probability"]
+        else:
+            seen_mcts += 1
+        full = analyse_forest(forest, AnalysisOptions(mcts_games=10, seed=1), source="x")
+        assert full.exact and full.value_low == full.value_high == pytest.approx(exact)
+    assert seen_mcts  # the tight cap sent some forest to MCTS, with proven bounds beside it

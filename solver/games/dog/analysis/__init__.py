@@ -66,6 +66,8 @@ COLUMNS: dict[str, str] = {
     "clairvoyant_samples": "Int64",
     "clairvoyant_undecided": "Int64",
     "difficulty": "float64",
+    "value_low": "float64",
+    "value_high": "float64",
 }
 """The dog's result columns with their types (the meaning of each: :mod:`.classify`)."""
 

@@ -168,6 +168,9 @@ class ForestAnalysis:
     (``"graph"``, ``"par"``, ``"proof"``, ``"adversarial"``, ``"expectimax"`` or ``"mcts"``).
     ``ci_low``/``ci_high`` equal the probability when ``exact``. ``route`` lists the cells of the
     par route (start first, forced-run cells included), empty when there is no par.
+    ``value_low``/``value_high`` are proven bounds on the optimal win probability: the value itself
+    when ``exact``, else the pruning search's deepest depth-limited interval within its node budget
+    (None without the compiled kernel).
     """
 
     source: str
@@ -191,6 +194,8 @@ class ForestAnalysis:
     difficulty: float
     route: tuple[Cell, ...]
     seconds: float
+    value_low: float | None = None
+    value_high: float | None = None
 
     def to_row(self) -> dict[str, Any]:
         """A flat, JSON-friendly row (``class`` for ``klass``, ``route`` as a JSON string)."""
@@ -496,6 +501,7 @@ def analyse_forest(
             if method == "mcts":
                 games = options.mcts_games
     difficulty = difficulty_score(p, par, forest.turns)
+    value_low, value_high = (p, p) if exact else _proven_interval(forest, options)
     return ForestAnalysis(
         source=source,
         width=forest.width,
@@ -518,7 +524,39 @@ def analyse_forest(
         difficulty=difficulty,
         route=route,
         seconds=time.perf_counter() - started,
+        value_low=value_low,
+        value_high=value_high,
     )
+
+
+INTERVAL_MAX_NODES = 500_000
+"""Nodes each depth of :func:`_proven_interval` may expand (its table: at least 16 MB, at most
+``exact_memory_mb``, a cache that replaces rather than fails)."""
+
+
+def _proven_interval(forest: Forest, options: AnalysisOptions) -> tuple[float | None, float | None]:
+    """Bounds proven on the optimal win probability of a forest not solved exactly: the pruning
+    search's interval at depths 4, 8, 16, ... plies (below the depth a node is only known to lie
+    in [0, 1]), the deepest that fits ``INTERVAL_MAX_NODES``; (None, None) without the kernel."""
+    try:
+        from solver._ext.expectimax import PruningSearch
+        from solver.games.dog.kernel import KernelDogGame
+    except ImportError:
+        return None, None
+    game = KernelDogGame(forest)
+    search = PruningSearch(game, max(16 << 20, int(options.exact_memory_mb * 2**20)))
+    state = game.new_initial_state()
+    best: tuple[float | None, float | None] = (None, None)
+    depth = 4
+    while depth <= 4096:
+        found = search.interval(state, depth, None, None, INTERVAL_MAX_NODES)
+        if found is None:
+            break
+        best = (float(found[0]), float(found[1]))
+        if found[1] - found[0] < 1e-12:
+            break
+        depth *= 2
+    return best
 
 
 def _classify_play(

@@ -299,7 +299,8 @@ def report_sections(
         "## Par against win probability",
         "",
         "The par is the fewest turns to the human when the player also chooses every roll. "
-        f"{int((exact & probability).sum())} win probabilities are exact (diamonds), "
+        f"{int((exact & probability).sum())} win probabilities are exact (diamonds: "
+        f"{100 * (exact & probability).sum() / max(1, probability.sum()):.0f} % of them), "
         f"{int((~exact & probability).sum())} are MCTS estimates with their 95% interval "
         "(circles); a bigger marker holds several forests, labelled with their count.",
         "",
