@@ -60,26 +60,26 @@ def parse_size(text: str) -> tuple[int, int]:
     return width, height
 
 
-def positive_int(text: str) -> int:
-    """A whole number ≥ 1."""
+def _whole_at_least(text: str, minimum: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, found {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, found {text!r}")
+    if value < minimum:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of at least {minimum}, found {text!r}"
+        )
     return value
+
+
+def positive_int(text: str) -> int:
+    """A whole number ≥ 1."""
+    return _whole_at_least(text, 1)
 
 
 def nonnegative_int(text: str) -> int:
     """A whole number ≥ 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, found {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0, found {text!r}")
-    return value
+    return _whole_at_least(text, 0)
 
 
 def positive_float(text: str) -> float:

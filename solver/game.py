@@ -80,3 +80,16 @@ def registered_games() -> list[str]:
     from solver.registry import registered_games as registry_games
 
     return registry_games()
+
+
+def sample_chance(state: State, rng: Any) -> int:
+    """A chance outcome of ``state`` drawn by its exact probability with one uniform draw from
+    ``rng`` (a :class:`solver.rng.SplitMix64`): the way every driver in the library rolls dice."""
+    outcomes = state.chance_outcomes()
+    x = rng.uniform()
+    total = 0.0
+    for action, probability in outcomes:
+        total += probability
+        if x < total:
+            return action
+    return outcomes[-1][0]

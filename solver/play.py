@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solver.errors import OptionError, SearchBudgetError
-from solver.game import Game, State
+from solver.game import Game, State, sample_chance
 from solver.rng import SplitMix64, check_seed, derive_seed
 from solver.spec import Agent
 from solver.stats import wilson_interval
@@ -37,18 +37,6 @@ __all__ = [
 
 MAX_ACTIONS = 1_000_000
 """No game of the library is this long; a longer one is a bug in the game, stopped with an error."""
-
-
-def sample_chance(state: State, rng: SplitMix64) -> int:
-    """A chance outcome drawn by its exact probability (one uniform draw)."""
-    outcomes = state.chance_outcomes()
-    x = rng.uniform()
-    total = 0.0
-    for action, probability in outcomes:
-        total += probability
-        if x < total:
-            return action
-    return outcomes[-1][0]
 
 
 @dataclass

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from solver.errors import IllegalActionError, SolverError
-from solver.game import CHANCE, TERMINAL, Game, State
+from solver.game import CHANCE, TERMINAL, Game, State, sample_chance
 from solver.rng import SplitMix64
 
 __all__ = ["ConformanceReport", "check_random_play", "check_state", "game_cases"]
@@ -163,14 +163,7 @@ def _play(game: Game, seed: int, start: State | None, check_every: int, name: st
             _check_clone_and_illegal(game, state, where)
         if state.is_chance_node():
             transcript.chance_nodes += 1
-            x, total = rng.uniform(), 0.0
-            outcomes = state.chance_outcomes()
-            action = outcomes[-1][0]
-            for candidate, probability in outcomes:
-                total += probability
-                if x < total:
-                    action = candidate
-                    break
+            action = sample_chance(state, rng)
         else:
             action = rng.pick(state.legal_actions())
         state.apply_action(action)

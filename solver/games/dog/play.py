@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.game import Game, State
+from solver.game import Game, State, sample_chance
 from solver.games.dog.forest import Forest, Terrain
 from solver.rng import SplitMix64, check_seed
 
@@ -62,18 +62,6 @@ class PlayRecord:
     @property
     def won(self) -> bool:
         return self.final.returns()[0] > 0.5
-
-
-def sample_chance(state: State, rng: SplitMix64) -> int:
-    """A chance outcome drawn by its exact probability (one uniform draw)."""
-    outcomes = state.chance_outcomes()
-    x = rng.uniform()
-    total = 0.0
-    for action, probability in outcomes:
-        total += probability
-        if x < total:
-            return action
-    return outcomes[-1][0]
 
 
 def random_agent(seed: int = 0) -> Agent:
