@@ -18,6 +18,7 @@ from solver.games.guardians.board import Face
 from solver.games.guardians.grove import parse_grove
 from solver.games.guardians.rules import GuardiansGame, GuardiansState, Phase
 from solver.games.guardians.scoring import combo_card, winners_share
+from solver.games.guardians.solo import levels_from_dict
 from solver.games.guardians.tiles import tile_set_from_dict
 
 
@@ -348,11 +349,17 @@ START = "grid:\n[*]b B:BB G:BB R:BB E:BB P:BB B:BB\n"
 
 
 @pytest.mark.parametrize(
-    ("level", "done", "rounds"), [(1, [True, False], 13), (2, [True, True], 14)]
-)
-def test_level_tasks_give_extra_rounds(level, done, rounds):
-    # level 1: a walk of 3+ tiles (done: the start walk visits 6), 2 missions in a turn (not done)
-    # level 2: the start tile (done), a walk of 4+ tiles (done)
+    ("tasks", "done", "rounds"),
+    [
+        ([{"kind": "long_mission", "length": 3}, {"kind": "missions_in_turn", "count": 2}],
+         [True, False], 13),
+        ([{"kind": "start_tile"}, {"kind": "long_mission", "length": 4}], [True, True], 14),
+    ],
+)  # fmt: skip
+def test_level_tasks_give_extra_rounds(tasks, done, rounds):
+    # a walk of 3+ tiles (done: the start walk visits 6), 2 missions in a turn (not done);
+    # the start tile (done), a walk of 4+ tiles (done); the levels are given here, so the
+    # tuned levels.json does not change the test
     # a big tile set, so that the bag outlasts the extra rounds
     tiles = tile_set_from_dict(
         {
@@ -362,6 +369,10 @@ def test_level_tasks_give_extra_rounds(level, done, rounds):
             ]
         }
     )
+    level = levels_from_dict(
+        {"levels": [{"level": n, "threshold": t, "tasks": tasks}
+                    for n, t in enumerate((60, 67, 74, 81, 88, 95), 1)]}
+    )[0]  # fmt: skip
     game = GuardiansGame(1, position=parse_grove(START), level=level, tiles=tiles)
     state = game.new_initial_state()
     play(state, "walk blue pawn: (0,0) -> (0,1) (0,2) (0,3) (0,4) (0,5) (0,6)", "end turn")
