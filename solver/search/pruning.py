@@ -139,11 +139,18 @@ class PrunedTable:
             return int(best), float(plies)
         self.tie_break = "heuristic"
         if values is None:
+            # which moves are optimal: a null window at the node's value tells, and a move that
+            # is not fails low at once (no exact value needed)
+            top = self.value(state)
             values = {}
             for action in state.legal_actions():
                 child = state.clone()
                 child.apply_action(action)
-                values[action] = self.value(child)
+                if child.is_terminal():
+                    values[action] = float(child.returns()[0])
+                    continue
+                _lo, hi = self._ps.interval(child, -1, top - VALUE_EPS, top + VALUE_EPS)
+                values[action] = top if hi > top - VALUE_EPS else float(hi)
         top = max(values.values())
         tied = [a for a in sorted(values) if values[a] >= top - VALUE_EPS]
 
