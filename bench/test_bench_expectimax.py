@@ -1,5 +1,8 @@
 """Exact expectimax on the curated dog forests: compiled kernel against the pure-Python reference.
 
+Both run the plain search (``prune=False``): the pruning search, the kernel's default, is measured
+against it in ``bench/exact_scale.py``.
+
 For every curated forest small enough to solve exactly (the kernel's table fits in
 ``KERNEL_CAP_MB``), one benchmark times the compiled solve; the same run times the reference
 solve as the baseline (when the table has at most ``REFERENCE_MAX_NODES`` entries, else the
@@ -41,7 +44,7 @@ def _kernel_run(name: str):
         state = _state(name, "kernel")
         start = time.perf_counter()
         try:
-            result = expectimax(state, memory_mb=KERNEL_CAP_MB)
+            result = expectimax(state, memory_mb=KERNEL_CAP_MB, prune=False)
         except SearchBudgetError:
             return None
         best = min(best, time.perf_counter() - start)
@@ -73,5 +76,7 @@ def test_bench_expectimax_exact(benchmark, name):
     else:
         info["reference_seconds"] = None
         info["ratio"] = None
-    result = benchmark(lambda: expectimax(_state(name, "kernel"), memory_mb=KERNEL_CAP_MB))
+    result = benchmark(
+        lambda: expectimax(_state(name, "kernel"), memory_mb=KERNEL_CAP_MB, prune=False)
+    )
     assert result.same_search(kernel)
