@@ -33,14 +33,16 @@ DEFAULT_MEMORY_MB = 1024.0
 def _open(spec: GameSpec, args: argparse.Namespace) -> Opened:
     """The game and position the command's FILE, ``--engine``, ``--players`` and ``--state`` say."""
     players = getattr(args, "players", None)
+    state_text = read_state_text(args.state) if getattr(args, "state", None) else None
+    if players is None and state_text is not None and spec.state_players is not None:
+        players = spec.state_players(state_text)
     if players is not None and players not in spec.players:
         allowed = ", ".join(str(p) for p in spec.players)
         raise OptionError(f"{spec.name} is played by {allowed} player(s), not {players}")
     opened = spec.open(getattr(args, "file", None), engine=args.engine, players=players)
-    state_text = getattr(args, "state", None)
-    if state_text:
+    if state_text is not None:
         try:
-            state = opened.game.state_from_json(read_state_text(state_text))
+            state = opened.game.state_from_json(state_text)
         except RecursionError:
             raise FormatError("a state nested this deeply", line=1, column=1) from None
         return Opened(game=opened.game, state=state, source=opened.source)

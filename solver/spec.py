@@ -144,6 +144,8 @@ class GameSpec:
     """The name of the file option where one is named (OpenSpiel's parameter: ``forest``...)."""
     max_game_length: Callable[[Game], int] | None = None
     """The most actions (chance included) a game can last, for OpenSpiel; ``None``: unknown."""
+    state_players: Callable[[str], int | None] | None = None
+    """The player count a saved state's JSON is for (``--state`` without ``--players``)."""
     default_source: bool = False
     """Whether ``open(None)`` works (a default set-up), so a FILE argument is optional."""
     value_kind: str = "win probability"

@@ -145,3 +145,15 @@ def test_a_huge_sheet_is_refused_before_it_is_read(tmp_path):
         handle.truncate(17 * 1024 * 1024)
     run = forest("dog", "show", str(big))
     one_line_error(run, "larger than 16 MB")
+
+
+def test_a_saved_state_sets_the_player_count(tmp_path):
+    # A 2-player Trial state given with --state opens a 2-player game (the default is 4).
+    from solver.registry import game_spec
+
+    opened = game_spec("trial").open(None, players=2)
+    (tmp_path / "two.json").write_text(opened.state.to_json(), encoding="utf-8")
+    run = forest("trial", "show", "--state", "two.json", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    run = forest("trial", "show", "--state", "two.json", "--players", "3", cwd=tmp_path)
+    one_line_error(run, "3 players")

@@ -48,6 +48,7 @@ def _spec() -> GameSpec:
         players=(2, 3, 4),
         engines={"reference": _reference},
         open=hooks.open_trial,
+        state_players=hooks.state_players,
         default_source=True,
         value_kind="win probability",
         exact=False,

@@ -45,6 +45,17 @@ def open_trial(
     )
 
 
+def state_players(text: str) -> int | None:
+    """The player count of a saved state (``None`` when the text does not say)."""
+    import json
+
+    try:
+        count = json.loads(text)["state"]["n"]
+    except (ValueError, KeyError, TypeError, RecursionError):
+        return None
+    return count if isinstance(count, int) and not isinstance(count, bool) else None
+
+
 def render_text(game: Any, state: Any | None) -> str:
     from solver.games.trial.render import render_text as text
 
