@@ -10,7 +10,7 @@ interval, and the score's min/median/max.
 
 The committed table (``bench/results/guardians_levels.md``) was made by::
 
-    python bench/guardians_levels.py --games 12 --iterations 100 --jobs 2 --seed 0 \\
+    python bench/guardians_levels.py --games 16 --iterations 100 --jobs 2 --seed 0 \\
         --out bench/results/guardians_levels.md
 
 ``make test`` reads the committed table back (:func:`parse_table`): its shape, and that its
