@@ -86,7 +86,9 @@ def test_the_issue_example(engine: Engine) -> None:
 
 
 def test_concurrent_requests_are_answered_out_of_order(engine: Engine) -> None:
-    slow = {"id": "slow", **DOG, "actions": [10], "limit": {"iterations": 50_000, "seconds": 4}}
+    # slow: a time budget only (3 s, no simulation count to finish early), so the exact "fast"
+    # request sent 0.2 s later is answered first on any machine
+    slow = {"id": "slow", **DOG, "actions": [10], "limit": {"seconds": 3}}
     engine.send(slow)
     time.sleep(0.2)  # the slow search is running
     engine.send({"id": "fast", **DOG, "exact": True})
