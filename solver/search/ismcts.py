@@ -51,7 +51,7 @@ from solver.search.evaluators import (
     evaluate_with,
     name_of,
 )
-from solver.search.limit import UNSET, Limit, Unset, merge_limit, reject_unknown
+from solver.search.limit import UNSET, Limit, Unset, reject_unknown, sampling_budget
 from solver.search.options import MCTSOptions, options_from
 from solver.search.result import MoveInfo, SearchResult
 
@@ -286,14 +286,11 @@ def _budget(
     memory_mb: float | Unset | None,
     top_k: int | Unset | None,
 ) -> Limit:
-    if limit is None and iterations is UNSET:
-        iterations = DEFAULT_ITERATIONS
     given = {"iterations": iterations, "seconds": seconds, "memory_mb": memory_mb, "top_k": top_k}
-    budget = merge_limit(limit, given)
-    budget.refuse("ISMCTS", ["depth", "memory_mb"], "bound it by iterations or seconds")
-    if budget.iterations is None and budget.seconds is None:
-        raise OptionError("ISMCTS needs a budget: give iterations and/or seconds")
-    return budget
+    return sampling_budget(
+        "ISMCTS", limit, given, default_iterations=DEFAULT_ITERATIONS,
+        refused=["depth", "memory_mb"], why="bound it by iterations or seconds",
+    )  # fmt: skip
 
 
 def ismcts(

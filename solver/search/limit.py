@@ -19,13 +19,13 @@ from __future__ import annotations
 import enum
 import math
 import operator
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from solver.errors import OptionError
 
-__all__ = ["UNSET", "Limit", "Unset", "merge_limit", "reject_unknown"]
+__all__ = ["UNSET", "Limit", "Unset", "merge_limit", "reject_unknown", "sampling_budget"]
 
 
 class Unset(enum.Enum):
@@ -129,6 +129,27 @@ def merge_limit(limit: Limit | None, given: Mapping[str, object]) -> Limit:
             )
         changes[name] = value
     return replace(base, **changes) if changes else base
+
+
+def sampling_budget(
+    searcher: str,
+    limit: Limit | None,
+    given: Mapping[str, object],
+    *,
+    default_iterations: int,
+    refused: Sequence[str],
+    why: str,
+) -> Limit:
+    """The budget of a sampling search (MCTS, ISMCTS): ``limit`` merged with the keywords in
+    ``given``, ``default_iterations`` when neither names a budget, the fields this searcher
+    cannot honour refused, and at least one of iterations and seconds required."""
+    if limit is None and given.get("iterations", UNSET) is UNSET:
+        given = {**given, "iterations": default_iterations}
+    budget = merge_limit(limit, given)
+    budget.refuse(searcher, list(refused), why)
+    if budget.iterations is None and budget.seconds is None:
+        raise OptionError(f"{searcher} needs a budget: give iterations and/or seconds")
+    return budget
 
 
 def reject_unknown(function: str, unknown: Mapping[str, object], known: Iterable[str]) -> None:

@@ -52,7 +52,7 @@ from solver.search.evaluators import (
     RolloutEvaluator,
     name_of,
 )
-from solver.search.limit import UNSET, Limit, Unset, merge_limit, reject_unknown
+from solver.search.limit import UNSET, Limit, Unset, reject_unknown, sampling_budget
 from solver.search.mcts_python import MAX_VISITS, PythonTree
 from solver.search.options import DEFAULT_MAX_NODES, MCTSOptions, options_from
 from solver.search.result import MoveInfo, SearchResult
@@ -219,13 +219,11 @@ def _budget(
     memory_mb: float | Unset | None,
     top_k: int | Unset | None,
 ) -> Limit:
-    if limit is None and iterations is UNSET:
-        iterations = DEFAULT_ITERATIONS
     given = {"iterations": iterations, "seconds": seconds, "memory_mb": memory_mb, "top_k": top_k}
-    budget = merge_limit(limit, given)
-    budget.refuse("MCTS", ["depth"], "bound it by iterations, seconds or memory_mb")
-    if budget.iterations is None and budget.seconds is None:
-        raise OptionError("MCTS needs a budget: give iterations and/or seconds")
+    budget = sampling_budget(
+        "MCTS", limit, given, default_iterations=DEFAULT_ITERATIONS, refused=["depth"],
+        why="bound it by iterations, seconds or memory_mb",
+    )  # fmt: skip
     if budget.iterations is not None and budget.iterations > MAX_VISITS:
         raise OptionError(f"iterations must be at most {MAX_VISITS}, not {budget.iterations!r}")
     return budget
