@@ -23,7 +23,10 @@ True
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Protocol, runtime_checkable
+
+from solver.errors import IllegalActionError
 
 CHANCE: int = -1
 """``current_player()`` at a chance node (as in OpenSpiel)."""
@@ -93,3 +96,24 @@ def sample_chance(state: State, rng: Any) -> int:
         if x < total:
             return action
     return outcomes[-1][0]
+
+
+def as_action_id(action: object) -> int:
+    """``action`` as a plain int id: ints and integer-like numbers (NumPy) pass, anything else
+    (floats, bools, strings) raises :class:`IllegalActionError`.
+
+    >>> as_action_id(3)
+    3
+    >>> as_action_id(3.0)
+    Traceback (most recent call last):
+    ...
+    solver.errors.IllegalActionError: action 3.0 is not an action id (expected an integer)
+    """
+    if isinstance(action, bool):
+        raise IllegalActionError(f"action {action!r} is not an action id (expected an integer)")
+    try:
+        return operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        raise IllegalActionError(
+            f"action {action!r} is not an action id (expected an integer)"
+        ) from None

@@ -51,12 +51,11 @@ Choices made where the rule text is silent (docs/rules/dog.md §8 lists them all
 from __future__ import annotations
 
 import json
-import operator
 from enum import IntEnum
 from typing import Any
 
 from solver.errors import FormatError, IllegalActionError
-from solver.game import CHANCE, TERMINAL
+from solver.game import CHANCE, TERMINAL, as_action_id
 from solver.games.dog.forest import DELTAS, DIRECTIONS, Cell, Forest, Terrain
 
 # -- action ids ----------------------------------------------------------------------------------
@@ -118,27 +117,6 @@ def action_label(action: int) -> str:
     raise IllegalActionError(
         f"{action!r} is not a dog-game action id (0..{NUM_DISTINCT_ACTIONS - 1})"
     )
-
-
-def as_action_id(action: object) -> int:
-    """``action`` as a plain int id: ints and integer-like numbers (NumPy) pass, anything else
-    (floats, bools, strings) raises :class:`IllegalActionError`.
-
-    >>> as_action_id(3)
-    3
-    >>> as_action_id(3.0)
-    Traceback (most recent call last):
-    ...
-    solver.errors.IllegalActionError: action 3.0 is not an action id (expected an integer)
-    """
-    if isinstance(action, bool):
-        raise IllegalActionError(f"action {action!r} is not an action id (expected an integer)")
-    try:
-        return operator.index(action)  # type: ignore[arg-type]
-    except TypeError:
-        raise IllegalActionError(
-            f"action {action!r} is not an action id (expected an integer)"
-        ) from None
 
 
 class DogGame:

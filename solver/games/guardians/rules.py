@@ -28,13 +28,12 @@ from __future__ import annotations
 
 import itertools
 import json
-import operator
 import re
 from enum import IntEnum
 from typing import Any
 
 from solver.errors import IllegalActionError, OptionError
-from solver.game import CHANCE, TERMINAL
+from solver.game import CHANCE, TERMINAL, as_action_id
 from solver.games.guardians.actions import (
     END_TURN,
     PAWN_BASE,
@@ -87,18 +86,6 @@ class Phase(IntEnum):
 
 PHASE_NAMES = {p: p.name.lower() for p in Phase}
 CHANCE_PHASES = (Phase.DRAW, Phase.TRACK)
-
-
-def as_action_id(action: object) -> int:
-    """``action`` as a plain int id (NumPy integers pass; floats, bools, strings do not)."""
-    if isinstance(action, bool):
-        raise IllegalActionError(f"action {action!r} is not an action id (expected an integer)")
-    try:
-        return operator.index(action)  # type: ignore[arg-type]
-    except TypeError:
-        raise IllegalActionError(
-            f"action {action!r} is not an action id (expected an integer)"
-        ) from None
 
 
 class PlayerState:
