@@ -114,6 +114,33 @@ def _decision_report(state: Any, args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+MAX_TURN_ACTIONS = 64
+"""The longest turn ``best-move`` spells out (a guard; no game's turn comes near it)."""
+
+
+def _best_turn(state: Any, args: argparse.Namespace, first: int) -> list[str]:
+    """The player's whole turn from ``state``: the best action, then the best next one, searched
+    again (same budget and seed) after each, while the same player is still to move.
+
+    A turn ends at a chance node, the game's end or another player's move. Games whose turn is one
+    action (or one step of a chance-split move, as the dog's) get a one-item list.
+    """
+    player = state.current_player()
+    labels = [state.action_to_string(first)]
+    state = state.clone()
+    state.apply_action(first)
+    while (
+        len(labels) < MAX_TURN_ACTIONS
+        and not state.is_terminal()
+        and not state.is_chance_node()
+        and state.current_player() == player
+    ):
+        action = _search(state, args).best_action
+        labels.append(state.action_to_string(action))
+        state.apply_action(action)
+    return labels
+
+
 def _chance_report(state: Any, args: argparse.Namespace) -> dict[str, Any]:
     """Best moves for every outcome of a chance node, each searched within the budget."""
     from solver.search import evaluate
@@ -190,6 +217,9 @@ def _best_move(spec: GameSpec, args: argparse.Namespace) -> int:
         report = _chance_report(state, args)
     else:
         report = _decision_report(state, args)
+        best = report["moves"][0]["action"] if report["moves"] else None
+        if best is not None:
+            report["turn"] = _best_turn(state, args, best)
     report = {"game": spec.name, "player": player, "value_kind": spec.value_kind, **report}
     if args.json:
         print(json.dumps(report, indent=2))
@@ -201,6 +231,8 @@ def _best_move(spec: GameSpec, args: argparse.Namespace) -> int:
             _print_moves(row["moves"], indent="   ")
     else:
         _print_moves(report["moves"])
+        if len(report.get("turn", ())) > 1:
+            print("best turn: " + "; ".join(report["turn"]))
     return 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -269,3 +270,27 @@ def test_route_with_conditions(capsys):
     }  # fmt: skip
     code, _, err = run(capsys, "dog", "route", "dog/tiny-3x3", "--query", "fly")
     assert code == 2 and "unknown route condition 'fly'" in err
+
+
+def test_best_move_spells_out_the_whole_turn(capsys):
+    # guardians' mission step is several actions by one player; the turn must replay legally from
+    # the position, start with the best action, stay with the player and end the turn, and it must
+    # complete as many missions as the exact ordering says is possible (order-trap: 6)
+    import solver
+    from solver.games.guardians.ordering import best_order
+
+    code, out, _ = run(capsys, "guardians", "best-move", "guardians/order-trap", "--json")
+    assert code == 0
+    report = json.loads(out)
+    turn = report["turn"]
+    assert turn[0] == report["best_action"] and turn[-1] == "end turn"
+    game = solver.load_game("guardians", position="guardians/order-trap")
+    state = game.new_initial_state()
+    player = state.current_player()
+    for label in turn:
+        assert state.current_player() == player
+        by_label = {state.action_to_string(a): a for a in state.legal_actions()}
+        state.apply_action(by_label[label])
+    assert state.is_chance_node() or state.current_player() != player
+    walks = [label for label in turn if label.startswith("walk ")]
+    assert len(walks) == best_order(game.new_initial_state()).count
