@@ -127,7 +127,14 @@ def _best_turn(state: Any, args: argparse.Namespace, first: int) -> list[str]:
     """
     player = state.current_player()
     labels = [state.action_to_string(first)]
-    state = state.clone()
+    if getattr(args, "hidden", False):
+        # walk a redeal from the observer's view: the real state's hidden cards (a fight's
+        # face-down cards...) must not decide what the rest of the turn shows
+        import random
+
+        state = state.resample_hidden(args.observer, random.Random(args.seed or 0))
+    else:
+        state = state.clone()
     state.apply_action(first)
     while (
         len(labels) < MAX_TURN_ACTIONS

@@ -157,21 +157,59 @@ def empty_cells(st: TrialState, kind: str) -> list[tuple[int, int]]:
     ]
 
 
-def return_item(st: TrialState, kind: str) -> tuple[int, int] | None:
-    """Put an item back in the store (onto its stack, else the first empty slot of its size, else
-    the box); artifacts go to the box. Returns the cell used."""
+def return_item(st: TrialState, kind: str, p: int | None = None) -> None:
+    """Put an item given up by player ``p`` back in the store: onto its stack; else on an empty
+    slot of its size, ``p``'s choice when there are several (a ``return_slot`` step; the first
+    one when nobody chooses); else, with no slot free, into the box. Artifacts go to the box."""
     if is_artifact(st, kind):
         st.d["box"]["artifacts"].append(kind)
-        return None
+        return
     cell = cell_of(st, kind)
     if cell is None:
         free = empty_cells(st, kind)
+        if len(free) > 1 and p is not None:
+            push(st, "return_slot", p=p, kind=kind)
+            return
         cell = free[0] if free else None
     if cell is None:
         st.d["box"]["items"].append(kind)
-        return None
+        return
     st.d["store"][cell[0]][cell[1]].append(kind)
-    return cell
+
+
+def return_slots(st: TrialState, kind: str) -> list[tuple[int, int]]:
+    """Where ``kind`` may go back now: its stack if the store has one, else the empty slots of
+    its size (none: the box)."""
+    cell = cell_of(st, kind)
+    return [cell] if cell is not None else empty_cells(st, kind)
+
+
+@step("return_slot")
+class ReturnSlot:
+    """Decision: the store slot an item given up goes to (its stack if there is one, else any
+    empty slot of its size; ``done`` puts it in the box when no slot is free any more)."""
+
+    @staticmethod
+    def legal(st: TrialState, f: Frame) -> list[int]:
+        ncol = len(st.g.pack.store["columns"])
+        cells = return_slots(st, f["kind"])
+        return [st.L.CELL + r * ncol + c for r, c in cells] or [st.L.DONE]
+
+    @staticmethod
+    def apply(st: TrialState, f: Frame, a: int) -> None:
+        pop(st, f)
+        if a == st.L.DONE:
+            st.d["box"]["items"].append(f["kind"])
+            return
+        r, c = divmod(a - st.L.CELL, len(st.g.pack.store["columns"]))
+        st.d["store"][r][c].append(f["kind"])
+
+    @staticmethod
+    def describe(st: TrialState, f: Frame, a: int) -> str:
+        if a == st.L.DONE:
+            return f"put {f['kind']} in the box"
+        r, c = divmod(a - st.L.CELL, len(st.g.pack.store["columns"]))
+        return f"put {f['kind']} on store slot row {r + 1}, column {c + 1}"
 
 
 def remove_from_pack(st: TrialState, p: int, kind: str) -> None:

@@ -236,7 +236,7 @@ class Pay:
         elif family == "item":
             kind = st.L.item_kinds[index]
             me["pack"].remove(kind)
-            return_item(st, kind)
+            return_item(st, kind, p)
         else:
             cid = st.L.cards[index]
             me["hand"].remove(cid)
@@ -293,6 +293,24 @@ def resolve(st: TrialState, p: int, cid: str, src: str) -> None:
     )
 
 
+def resolve_unpaid(st: TrialState, p: int, cid: str) -> None:
+    """Push what an expedition card says to do when ``p`` cannot pay its cost (its ``unpaid``
+    effects, nothing to pay); the card is then discarded unless those effects say otherwise."""
+    push(
+        st,
+        "resolve",
+        p=p,
+        card=cid,
+        src="expedition",
+        stage=1,
+        dest="discard",
+        side=None,
+        owner=p,
+        held=[cid],
+        effect="unpaid",
+    )
+
+
 @step("resolve")
 class Resolve:
     """Automatic, in three stages: pay the cost, run the effects, place the card."""
@@ -308,8 +326,9 @@ class Resolve:
             pay(st, p, units_of(st, p, card.get("cost", [])))
         elif f["stage"] == 1:
             f["stage"] = 2
-            if card.get("effect"):
-                push(st, "effects", p=p, card=f["card"], path=["effect"], i=0)
+            key = f.get("effect", "effect")
+            if card.get(key):
+                push(st, "effects", p=p, card=f["card"], path=[key], i=0)
         else:
             pop(st, f)
             cid, dest = f["card"], f["dest"]
@@ -319,6 +338,11 @@ class Resolve:
                 add_to_story(st, f["owner"], cid, False)
             elif dest == "discard":
                 discard_card(st, cid)
+            if f.get("leave"):
+                from solver.games.trial.expeditions import leave
+
+                if st.g.board.on_expedition(player(st, p)["pos"]):
+                    leave(st, p)
 
 
 def current_resolve(st: TrialState, cid: str) -> Frame | None:
@@ -388,11 +412,19 @@ def v_others_gain(st: TrialState, p: int, cid: str, e: dict[str, Any], path: lis
 
 
 def v_all_draw(st: TrialState, p: int, cid: str, e: dict[str, Any], path: list[Any]) -> None:
-    frames = [
-        {"k": "draw", "p": q, "deck": "deeds", "to": "pending"}
-        for q in order_from(st, p, include_self=True)
-        for _ in range(e["all_draw"])
-    ]
+    """Every adventurer, from ``p`` on, draws; with ``optional`` each decides in turn whether to
+    take the cards (Postal Service), else everyone draws (Dangling Postman)."""
+    if e.get("optional"):
+        frames = [
+            {"k": "draw_offer", "p": q, "n": e["all_draw"]}
+            for q in order_from(st, p, include_self=True)
+        ]
+    else:
+        frames = [
+            {"k": "draw", "p": q, "deck": "deeds", "to": "pending"}
+            for q in order_from(st, p, include_self=True)
+            for _ in range(e["all_draw"])
+        ]
     _push_all(st, frames)
 
 
@@ -428,7 +460,7 @@ def v_tile(st: TrialState, p: int, cid: str, e: dict[str, Any], path: list[Any])
     if verb == "flip":
         push(st, "flip_choice", p=p)
     else:
-        turn_tile(st, player(st, p)["pos"], verb)
+        turn_tile(st, player(st, p)["pos"], verb, p)
 
 
 def v_dig(st: TrialState, p: int, cid: str, e: dict[str, Any], path: list[Any]) -> None:
@@ -504,9 +536,9 @@ def v_reveal_tops(st: TrialState, p: int, cid: str, e: dict[str, Any], path: lis
     for area in st.g.board.areas:
         deck = st.d["decks"][f"exp:{area}"]
         if deck["top"] is not None:
-            deck["top"]["viewers"] = everyone
+            deck["top"]["viewers"] = list(everyone)
         elif any(deck["layers"]):
-            draw(st, p, f"exp:{area}", "top", viewers=everyone)
+            draw(st, p, f"exp:{area}", "top", viewers=list(everyone))
 
 
 def v_peek(st: TrialState, p: int, cid: str, e: dict[str, Any], path: list[Any]) -> None:
@@ -541,6 +573,14 @@ def v_then(st: TrialState, p: int, cid: str, e: dict[str, Any], path: list[Any])
     frame = current_resolve(st, cid)
     if frame is not None:
         frame["dest"] = e["then"]
+
+
+def v_leave(st: TrialState, p: int, cid: str, e: dict[str, Any], path: list[Any]) -> None:
+    """Leave the expedition once the card is placed (back to the exit space, no flag; the area's
+    discards, this card among them, are shuffled back)."""
+    frame = current_resolve(st, cid)
+    if frame is not None:
+        frame["leave"] = True
 
 
 def v_draw_to_story(st: TrialState, p: int, cid: str, e: dict[str, Any], path: list[Any]) -> None:
@@ -592,6 +632,7 @@ VERBS: dict[str, Verb] = {
     "then": v_then,
     "draw_to_story": v_draw_to_story,
     "swap_strong_paw": v_swap_strong_paw,
+    "leave": v_leave,
 }
 """The interpreter of every verb of the effect language."""
 
@@ -846,6 +887,27 @@ class Offer:
         pay(st, f["p"], units_of(st, f["p"], arg["cost"]))
 
 
+@step("draw_offer")
+class DrawOffer:
+    """Decision of each adventurer in turn (an optional ``all_draw``): draw the deed cards
+    (``yes``) or decline (``done``)."""
+
+    @staticmethod
+    def legal(st: TrialState, f: Frame) -> list[int]:
+        return [st.L.DONE, st.L.YES]
+
+    @staticmethod
+    def apply(st: TrialState, f: Frame, a: int) -> None:
+        pop(st, f)
+        if a == st.L.YES:
+            for _ in range(f["n"]):
+                draw(st, f["p"], "deeds", "pending")
+
+    @staticmethod
+    def describe(st: TrialState, f: Frame, a: int) -> str:
+        return f"draw {f['n']} deed card(s)" if a == st.L.YES else "decline the deed card(s)"
+
+
 @step("collapse")
 class Collapse:
     """Decision: the tunnel to collapse (a token face down on a printed tunnel, or a dug token
@@ -883,7 +945,7 @@ class FlipChoice:
         from solver.games.trial.locations import turn_tile
 
         pop(st, f)
-        turn_tile(st, player(st, f["p"])["pos"], "restore" if a == st.L.YES else "ruin")
+        turn_tile(st, player(st, f["p"])["pos"], "restore" if a == st.L.YES else "ruin", f["p"])
 
 
 __all__ = ["column_of", "find", "playable", "resolve"]

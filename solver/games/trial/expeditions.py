@@ -3,7 +3,9 @@ finishing with a flag, leaving, exhausted decks; the flag-moving cards (Explorer
 
 On an expedition space the only action is a paw in that area's section: the top card of its deck
 is drawn (a strong paw, and the compass, each let the player discard it and draw again) and
-resolved; a card the player cannot pay for is discarded and the player stays. Advancing follows
+resolved; a card the player cannot pay for does what its ``unpaid`` effects say (then it is
+discarded unless they say otherwise; without ``unpaid``, it is just discarded and the player
+stays). Advancing follows
 the area's directed paths (never backward): Frosty Hill paths may have a price, Dark Caverns cards
 name the line type. Reaching a finishing space the player may finish there (flag placed, piece on
 the exit space, turn over) or stay to go deeper later.
@@ -90,7 +92,7 @@ class Expedition:
 
     @staticmethod
     def run(st: TrialState, f: Frame) -> None:
-        from solver.games.trial.effects import playable, resolve
+        from solver.games.trial.effects import playable, resolve, resolve_unpaid
 
         deck = f"exp:{f['area']}"
         if f["drawn"] is None:
@@ -108,7 +110,7 @@ class Expedition:
         if playable(st, f["p"], cid):
             resolve(st, f["p"], cid, "expedition")
         else:
-            discard_card(st, cid)
+            resolve_unpaid(st, f["p"], cid)
 
 
 @step("redraw")

@@ -3,9 +3,11 @@
 A fight is an automatic ``fight`` step walking through the stages of the rulebook: the attacker
 picks a weapon (a bow rolls first: the winning symbol wins at once), then the defender does (a
 duel only); the defender's dice are rolled (a foe's printed dice, one fewer against a shield),
-then the attacker's; the attacker plays up to 2 face-down cards, then the defender (a duel only);
-strengths are compared and the attacker needs strictly more (a tie goes to the defender). The
-winner discards the cards they played, the loser takes theirs back. Dice are ``die`` chance steps
+then the attacker's; the attacker plays up to 2 face-down cards from hand (any cards), then the
+defender (a duel only); the cards are revealed and each gives 1 strength point per symbol in its
+enhancement section, whatever the symbol; strengths are compared and the attacker needs strictly
+more (a tie goes to the defender). The winner discards the cards they played, the loser takes
+theirs back. Dice are ``die`` chance steps
 with the exact probabilities of the pack's die faces.
 """
 
@@ -178,8 +180,15 @@ def totals(st: TrialState, f: Frame) -> tuple[int, int]:
         q = _side_player(f, side)
         weapon = f["weapon"][side]
         wstrength = int(st.g.pack.item(weapon).get("strength", 0)) if weapon else 0
-        result.append(base_strength(st, q) + wstrength + sums[side] + f["bonus"][side])
+        cards = sum(card_strength(st, cid) for cid in f["held"][side])
+        result.append(base_strength(st, q) + wstrength + sums[side] + f["bonus"][side] + cards)
     return result[0], result[1]
+
+
+def card_strength(st: TrialState, cid: str) -> int:
+    """Strength of a card played face down in a fight: 1 per symbol of its enhancement section,
+    whatever the symbol (movement, food, card draw, trading or strength)."""
+    return sum(int(n) for n in st.g.pack.card(cid).get("enhance", {}).values())
 
 
 @step("fight")
@@ -280,8 +289,9 @@ class FightWeapon:
 
 @step("fight_cards")
 class FightCards:
-    """Decision: a face-down card with strength enhancement symbols (up to 2), the one-time
-    strength tent symbol, or ``done``."""
+    """Decision: a card from hand played face down (up to 2; any card, it counts the symbols of
+    its enhancement section when revealed), the one-time strength tent symbol, or ``done``. The
+    cards' strength stays hidden from the other side until the fight is decided."""
 
     @staticmethod
     def legal(st: TrialState, f: Frame) -> list[int]:
@@ -290,7 +300,7 @@ class FightCards:
         me = player(st, f["p"])
         acts = [st.L.DONE]
         if len(fight["held"][f["side"]]) < 2:
-            acts += [st.L.card(c) for c in me["hand"] if "strength" in st.g.pack.card(c)["enhance"]]
+            acts += [st.L.card(c) for c in me["hand"]]
         if me["onetime"]["strength"] and not f.get("token"):
             acts.append(st.L.TOKEN)
         return acts
@@ -310,7 +320,6 @@ class FightCards:
             cid = st.L.cards[a - st.L.CARD]
             me["hand"].remove(cid)
             fight["held"][f["side"]].append(cid)
-            fight["bonus"][f["side"]] += st.g.pack.card(cid)["enhance"]["strength"]
 
     @staticmethod
     def describe(st: TrialState, f: Frame, a: int) -> str | None:

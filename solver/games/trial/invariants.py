@@ -73,7 +73,7 @@ class Checker:
             items.update(ruin["items"])
         for me in d["players"]:
             items.update(k for k in me["pack"] if k not in g.artifact_ids)
-        items.update(f["kind"] for f in d["stack"] if f["k"] == "sell_cell")
+        items.update(f["kind"] for f in d["stack"] if f["k"] in ("sell_cell", "return_slot"))
         for pool in ("common", "rare"):
             items.update(d.get("pool", {}).get(pool, []))
         expected = Counter({i["id"]: i["copies"] for i in g.pack.items})

@@ -70,9 +70,9 @@ def use_location(st: TrialState, p: int, slot: str, strong: bool) -> None:
         push(st, "facedown_optional", p=p)
 
 
-def turn_tile(st: TrialState, slot: str, verb: str) -> None:
+def turn_tile(st: TrialState, slot: str, verb: str, p: int | None = None) -> None:
     """Ruin or restore the location on ``slot`` (nothing if it already shows that side).
-    Items lying on ruins that are restored go to the store."""
+    Items lying on ruins that are restored go to the store (slots of ``p``'s choice)."""
     if slot not in st.d["tiles"] or not st.d["tiles"][slot]:
         return
     entry, flipped = tile_entry(st, slot)
@@ -83,7 +83,7 @@ def turn_tile(st: TrialState, slot: str, verb: str) -> None:
     if entry["type"] == "ruins" and target:
         ruin = st.d["ruins"][slot]
         for kind in ruin["items"]:
-            return_item(st, kind)
+            return_item(st, kind, p)
         ruin["items"] = []
         ruin["known"] = list(range(st.d["n"]))
 

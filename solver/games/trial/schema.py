@@ -285,9 +285,10 @@ VERBS: dict[str, Callable[[_Ctx, str, Any], object]] = {
     "then": _word("discard", "facedown", "story"),
     "draw_to_story": lambda c, p, v: _int(c, p, v, 1),
     "swap_strong_paw": _true,
+    "leave": _word("expedition"),
 }
 """Every effect verb and the check of its argument (see ``docs/rules/trial.md``)."""
-MODIFIERS: dict[str, set[str]] = {"advance": {"steps"}}
+MODIFIERS: dict[str, set[str]] = {"advance": {"steps"}, "all_draw": {"optional"}}
 
 
 def _bad(ctx: _Ctx, path: str, v: Any) -> None:
@@ -329,6 +330,7 @@ CARD_FIELDS = {
     "rulebook",
     "authored",
     "note",
+    "unpaid",
 }
 
 
@@ -351,7 +353,13 @@ def check_card(ctx: _Ctx, card: Any, deck: str) -> None:
         _one_of(ctx, "area", card.get("area"), AREAS)
         if "enhance" in card:
             raise ctx.fail("enhance", "expedition cards have no enhancement")
+        if "unpaid" in card:
+            if not card.get("cost") and not card.get("requires"):
+                raise ctx.fail("unpaid", "only a card with a cost or conditions can go unpaid")
+            check_effects(ctx, "unpaid", card["unpaid"])
     else:
+        if "unpaid" in card:
+            raise ctx.fail("unpaid", f"only expedition cards can go unpaid, not a {deck} card")
         if "area" in card:
             raise ctx.fail("area", f"only expedition cards have an area, not a {deck} card")
         enhance = _dict(ctx, "enhance", card.get("enhance"))

@@ -195,7 +195,7 @@ class Turn:
         elif family == "sell":
             kind = L.item_kinds[index]
             remove_from_pack(st, p, kind)
-            return_item(st, kind)
+            return_item(st, kind, p)
 
     @staticmethod
     def describe(st: TrialState, f: Frame, a: int) -> str | None:

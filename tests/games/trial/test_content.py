@@ -64,7 +64,7 @@ def test_every_card_is_flagged_authored_and_uses_known_verbs():
     for card in load_pack().cards.values():
         assert card["authored"] is True
         assert card["symbols"][0] in COLUMN_OF
-        used |= verbs(card.get("effect", []))
+        used |= verbs(card.get("effect", [])) | verbs(card.get("unpaid", []))
     assert used == set(VERBS)  # every verb of the language has an example card in the pack
     conditions = {
         key
