@@ -1,10 +1,11 @@
 """Shared fixtures: the compiled-extension policy.
 
-A test that needs the compiled extension (``solver._ext``: the dog kernel and the two compiled
-searchers) goes through ``require_kernels``: without the extension it is skipped locally, but
-under ``CI=true`` it fails, so a broken build cannot pass CI unnoticed. A test asks for it as a
-fixture argument, a module with ``pytestmark = pytest.mark.usefixtures("require_kernels")``, and
-every test parametrised with ``engine="kernel"`` gets it automatically.
+A test that needs the compiled extension (``solver._ext``: the dog kernel, the two compiled
+searchers and the Trial's compiled helpers) goes through ``require_kernels``: without the
+extension it is skipped locally, but under ``CI=true`` it fails, so a broken build cannot pass
+CI unnoticed. A test asks for it as a fixture argument, a module with
+``pytestmark = pytest.mark.usefixtures("require_kernels")``, and every test parametrised with
+``engine="kernel"`` gets it automatically.
 """
 
 from __future__ import annotations
@@ -14,7 +15,12 @@ import os
 
 import pytest
 
-KERNEL_MODULES = ("solver._ext.dog", "solver._ext.mcts", "solver._ext.expectimax")
+KERNEL_MODULES = (
+    "solver._ext.dog",
+    "solver._ext.mcts",
+    "solver._ext.expectimax",
+    "solver._ext.trial",
+)
 
 
 @pytest.fixture(scope="session")

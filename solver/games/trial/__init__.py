@@ -3,7 +3,9 @@ and decks.
 
 ``solver.load_game("trial", players=N, pack=PATH)`` builds the game; ``pack`` is a content-pack
 folder (default: the shipped pack in ``puzzles/trial/``). The content is read by
-:mod:`.content` and checked by :mod:`.schema`; the reference rules are :mod:`.rules`.
+:mod:`.content` and checked by :mod:`.schema`; the reference rules are :mod:`.rules`, and
+``engine="kernel"`` runs the same rules with compiled helpers for the state copy, movement and
+scoring (:mod:`.kernel`).
 
 >>> import solver
 >>> game = solver.load_game("trial", players=2)
@@ -26,6 +28,12 @@ def _reference(pack: Any = None, players: int = 4, **options: Any) -> Any:
     return TrialGame(pack, players, **options)
 
 
+def _kernel(pack: Any = None, players: int = 4, **options: Any) -> Any:
+    from solver.games.trial.kernel import KernelTrialGame
+
+    return KernelTrialGame(pack, players, **options)
+
+
 def _heuristic(game: Any, *, seed: int = 0, iterations: int = 0) -> Any:
     from solver.games.trial.agents import heuristic_agent
 
@@ -46,7 +54,7 @@ def _spec() -> GameSpec:
         title="the Trial of the Forest",
         summary="2-4 adventurers, 4 days of deeds, fights, stores and expeditions; hidden hands",
         players=(2, 3, 4),
-        engines={"reference": _reference},
+        engines={"reference": _reference, "kernel": _kernel},
         open=hooks.open_trial,
         state_players=hooks.state_players,
         default_source=True,

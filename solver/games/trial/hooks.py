@@ -20,15 +20,13 @@ def open_trial(
     """The Trial from ``source`` (``None``: the shipped pack), for ``players`` (default 4)."""
     from solver.registry import load_game
 
-    if engine not in (None, "reference"):
-        raise OptionError(f"the trial has only the reference engine, not {engine!r}")
     count = 4 if players is None else players
     if source is None:
-        game = load_game("trial", engine="reference", players=count)
+        game = load_game("trial", engine=engine, players=count)
         return Opened(game=game, state=game.new_initial_state(), source="default")
     path = Path(os.fspath(source))
     if path.is_dir():
-        game = load_game("trial", engine="reference", players=count, pack=str(path))
+        game = load_game("trial", engine=engine, players=count, pack=str(path))
         return Opened(game=game, state=game.new_initial_state(), source=str(source))
     if path.suffix == ".json" and path.is_file():
         import json
@@ -38,7 +36,7 @@ def open_trial(
             n = json.loads(text)["state"]["n"]
         except (ValueError, KeyError, TypeError):
             n = count
-        game = load_game("trial", engine="reference", players=n)
+        game = load_game("trial", engine=engine, players=n)
         return Opened(game=game, state=game.state_from_json(text), source=str(source))
     raise OptionError(
         f"a trial source is a content-pack folder or a saved state (.json), not {source!r}"

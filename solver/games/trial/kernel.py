@@ -1,0 +1,162 @@
+"""The Trial's ``kernel`` engine: the reference rules with compiled helpers for their hot spots.
+
+A profile of ISMCTS self-play (``bench/results/trial.md``) put the time in the rules' Python: the
+deep copy behind ``clone()`` (every determinisation copies the whole state), the fame scoring
+behind the leaf heuristic, and the legal-action generation, movement reach among it. This engine
+runs exactly the reference rules (:mod:`solver.games.trial.rules`) and replaces three functions by
+compiled twins from ``solver._ext.trial`` (``ext/trial.pyx``):
+
+* ``clone()`` copies the state data with ``copy_data`` (twin of ``rules._copy``);
+* the board's ``reachable`` (movement: lines, tunnels, expedition starts) is ``BoardGraph``'s
+  breadth-first search over an integer adjacency table (twin of ``board.Board.reachable``);
+* ``scores()``, ``returns()`` and ``heuristic()`` read every player's fame total from
+  ``FameTables`` (twin of ``scoring.fame``), once per call instead of once per player.
+
+Everything else (steps, effects, fights, hidden information) is the reference code itself, so the
+two engines agree on every observable; ``tests/games/trial/test_compiled_*.py`` check the twins
+against the reference functions over many seeded games. There is no fallback: without the
+compiled module, building a :class:`KernelTrialGame` raises
+:class:`~solver.errors.ExtensionMissingError` saying how to build it. This is not yet a full
+kernel (the state is still the reference's dict, so compiled searchers treat these states as
+Python states).
+
+>>> game = KernelTrialGame(players=2)
+>>> state = game.new_initial_state()
+>>> game.engine, type(state.clone()).__name__
+('kernel', 'KernelTrialState')
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from types import ModuleType
+from typing import Any
+
+from solver.errors import ExtensionMissingError
+from solver.games.trial.board import Board
+from solver.games.trial.content import Pack
+from solver.games.trial.rules import HEURISTIC_SPREAD, TrialGame, TrialState
+
+__all__ = ["KernelTrialGame", "KernelTrialState", "extension_module"]
+
+_BUILD_HINT = (
+    "the Trial's compiled helpers (solver._ext.trial, built from ext/trial.pyx) are not "
+    "available: build them with `make install` (or `pip install -e .`) in the source tree, "
+    "or choose the pure-Python engine with engine='reference' or SOLVER_ENGINE=reference"
+)
+
+_ext: ModuleType | None
+try:
+    _ext = importlib.import_module("solver._ext.trial")
+except ImportError as exc:  # no silent fallback: say so when a kernel game is asked for
+    _ext = None
+    _IMPORT_ERROR: ImportError | None = exc
+else:
+    _IMPORT_ERROR = None
+
+
+def extension_module() -> ModuleType:
+    """The compiled module ``solver._ext.trial`` (ExtensionMissingError when it is not built)."""
+    if _ext is None:
+        raise ExtensionMissingError(f"{_BUILD_HINT} (import failed: {_IMPORT_ERROR})")
+    return _ext
+
+
+class KernelBoard(Board):
+    """The reference board whose ``reachable`` is the compiled breadth-first search."""
+
+    def __init__(self, pack: Pack):
+        super().__init__(pack)
+        self._graph = extension_module().BoardGraph(self)
+
+    def reachable(self, origin: str, budget: int, open_tunnels: set[str]) -> dict[str, int]:
+        return self._graph.reachable(origin, budget, open_tunnels)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        del state["_graph"]  # C tables: rebuilt on unpickling
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._graph = extension_module().BoardGraph(self)
+
+
+def fame_tables(game: TrialGame) -> Any:
+    """The compiled ``FameTables`` of ``game``'s pack: every fame value ``scoring.fame`` reads."""
+    pack, comp = game.pack, game.components
+    card = {cid: int(c["fame"]) for cid, c in pack.cards.items() if "fame" in c}
+    item: dict[str, int] = {}
+    for entry in (*pack.items, *pack.artifacts):  # pack.item(): the first entry of an id wins
+        item.setdefault(entry["id"], int(entry.get("fame", 0)))
+    track = comp["morality"]
+    return extension_module().FameTables(
+        card,
+        item,
+        dict(game.board.finish),
+        [int(v) for v in track["fame"]],
+        int(track["min"]),
+        [(t["id"], int(t["fame"])) for t in comp["legendary"]],
+        int(comp["first_player_fame"]),
+    )
+
+
+class KernelTrialGame(TrialGame):
+    """The Trial with the compiled helpers (same rules, same protocol as :class:`TrialGame`)."""
+
+    engine = "kernel"
+
+    def __init__(self, pack: Pack | str | None = None, players: int = 4, **options: Any):
+        extension_module()  # fail before any work when the module is missing
+        super().__init__(pack, players, **options)
+        self.board = KernelBoard(self.pack)
+        self._fame = fame_tables(self)
+
+    def new_initial_state(self) -> KernelTrialState:
+        return KernelTrialState.adopt(super().new_initial_state())
+
+    def state_from_json(self, text: str) -> KernelTrialState:
+        return KernelTrialState.adopt(super().state_from_json(text))
+
+
+class KernelTrialState(TrialState):
+    """A reference state whose copy and scoring run compiled."""
+
+    g: KernelTrialGame
+
+    @classmethod
+    def adopt(cls, state: TrialState) -> KernelTrialState:
+        """``state``'s position as a kernel state (sharing its data: ``state`` is handed over)."""
+        twin = cls.__new__(cls)
+        twin.__dict__.update(state.__dict__)
+        return twin
+
+    def clone(self) -> KernelTrialState:
+        twin = KernelTrialState.__new__(KernelTrialState)
+        twin.__dict__.update(self.__dict__)
+        twin.d = extension_module().copy_data(self.d)
+        return twin
+
+    def scores(self) -> list[int]:
+        return self.g._fame.totals(self.d)
+
+    def _winners(self) -> list[int]:
+        totals = self.g._fame.totals(self.d)
+        keys = [(totals[p], len(me["story"])) for p, me in enumerate(self.d["players"])]
+        best = max(keys)
+        return [p for p in range(self.d["n"]) if keys[p] == best]
+
+    def returns(self) -> list[float]:
+        if not self.is_terminal():
+            return [0.0] * self.d["n"]
+        best = self._winners()
+        return [1.0 / len(best) if p in best else 0.0 for p in range(self.d["n"])]
+
+    def heuristic(self, p: int) -> float:
+        if self.is_terminal():
+            return self.returns()[p]
+        totals = self.g._fame.totals(self.d)
+        top = max(totals)
+        weights = [math.exp((t - top) / HEURISTIC_SPREAD) for t in totals]
+        return weights[p] / sum(weights)

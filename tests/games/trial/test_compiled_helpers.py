@@ -1,0 +1,203 @@
+"""The Trial's compiled helpers (``solver._ext.trial``) against the reference functions they
+replace: the state copy (``rules._copy``), the movement reach (``Board.reachable``) and the fame
+totals (``scoring.fame``), on positions taken from seeded random games of 2, 3 and 4 players."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from solver.game import CHANCE
+from solver.games.trial.board import Board
+from solver.games.trial.rules import TrialGame, TrialState, _copy
+from solver.games.trial.scoring import fame
+from solver.games.trial.turns import open_tunnels
+
+pytestmark = pytest.mark.usefixtures("require_kernels")
+
+GAMES = {n: TrialGame(players=n) for n in (2, 3, 4)}
+
+
+def _positions(seeds: range, every: int) -> list[TrialState]:
+    """Every ``every``-th position of random games (uniform decisions, exact chance)."""
+    found = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = GAMES[2 + seed % 3].new_initial_state()
+        actions = 0
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                outcomes = state.chance_outcomes()
+                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+            actions += 1
+            if actions % every == 0:
+                found.append(state.clone())
+        found.append(state)
+    return found
+
+
+@pytest.fixture(scope="module")
+def positions() -> list[TrialState]:
+    return _positions(range(24), every=23)
+
+
+@pytest.fixture(scope="module")
+def ext() -> Any:
+    from solver.games.trial.kernel import extension_module
+
+    return extension_module()
+
+
+def _containers(value: Any, into: list[Any]) -> None:
+    """Every dict and list inside ``value``, one entry per place (a list reachable by two paths
+    counts twice)."""
+    if type(value) in (dict, list):
+        into.append(value)
+        for item in value.values() if type(value) is dict else value:
+            _containers(item, into)
+
+
+def _shared_leaves(a: Any, b: Any) -> bool:
+    """Whether every non-container value of ``b`` is the very object at the same place in ``a``."""
+    if type(a) is dict:
+        return list(a) == list(b) and all(_shared_leaves(a[k], b[k]) for k in a)
+    if type(a) is list:
+        return len(a) == len(b) and all(_shared_leaves(x, y) for x, y in zip(a, b, strict=True))
+    return a is b
+
+
+# -- the copy -------------------------------------------------------------------------------------
+def test_copy_of_hand_built_data_matches_the_reference(ext):
+    class Tagged(dict):  # a dict subclass is a leaf for both copies: shared, not rebuilt
+        pass
+
+    inner = [1, [2, {"x": (3, [4])}]]
+    data = {"b": inner, "a": {"t": ("log", 1), "d": Tagged(k=[5])}, "s": "text", "n": None}
+    mine, theirs = ext.copy_data(data), _copy(data)
+    assert mine == theirs == data
+    assert list(mine) == ["b", "a", "s", "n"]  # key order kept
+    assert mine["b"] is not inner and mine["b"][1] is not inner[1]
+    assert mine["a"]["t"] is data["a"]["t"] and mine["a"]["d"] is data["a"]["d"]
+    assert mine["b"][1][1]["x"] is inner[1][1]["x"]  # a tuple is shared, its list inside too
+    assert _shared_leaves(theirs, mine)
+    assert ext.copy_data(7) == 7 and ext.copy_data([]) == [] and ext.copy_data({}) == {}
+
+
+def test_copy_of_game_states_equals_the_reference_copy(ext, positions):
+    for state in positions:
+        mine, theirs = ext.copy_data(state.d), _copy(state.d)
+        assert json.dumps(mine) == json.dumps(theirs) == json.dumps(state.d)  # order too
+        assert _shared_leaves(state.d, mine)
+        source: list[Any] = []
+        copied: list[Any] = []
+        _containers(state.d, source)
+        _containers(mine, copied)
+        assert len(copied) == len(source)
+        assert not {id(c) for c in source} & {id(c) for c in copied}  # nothing shared
+        assert len({id(c) for c in copied}) == len(copied)  # nor aliased (as the reference)
+
+
+def test_a_copied_state_is_independent(ext, positions):
+    state = positions[len(positions) // 2]
+    before = json.dumps(state.d)
+    twin = ext.copy_data(state.d)
+    twin["players"][0]["hand"].append("extra")
+    twin["stack"].clear()
+    twin["players"][1]["food"]["acorn"] = 99
+    assert json.dumps(state.d) == before
+
+
+# -- movement -------------------------------------------------------------------------------------
+def test_reach_on_the_shipped_board_by_hand(ext):
+    graph = ext.BoardGraph(GAMES[2].board)
+    assert sorted(graph.reachable("start-1", 1, set())) == [
+        "grove-2",
+        "path-05",
+        "start-2",
+        "start-3",
+    ]
+    assert graph.reachable("start-1", 0, set()) == {}
+    assert graph.reachable("not-a-space", 3, set()) == {}
+    with pytest.raises(KeyError):
+        graph.reachable("start-1", 2, {"not-a-space"})
+
+
+def test_reach_equals_the_reference_from_every_space(ext, positions):
+    board: Board = GAMES[4].board
+    graph = ext.BoardGraph(board)
+    rng = random.Random(5)
+    land = [s for s in board.spaces if s not in board.area_of]
+    tunnel_sets = [open_tunnels(st) for st in positions[::7]]
+    tunnel_sets += [set(rng.sample(land, k)) for k in (0, 1, 2, 5, 9)]
+    for tunnels in tunnel_sets:
+        for origin in board.spaces:
+            for budget in (0, 1, 2, 3, 5, 8):
+                mine = graph.reachable(origin, budget, tunnels)
+                theirs = board.reachable(origin, budget, tunnels)
+                assert list(mine.items()) == list(theirs.items()), (origin, budget, tunnels)
+
+
+def test_reach_from_game_positions_equals_the_reference(ext, positions):
+    graph = ext.BoardGraph(GAMES[3].board)
+    for state in positions:
+        tunnels = open_tunnels(state)
+        for me in state.d["players"]:
+            for budget in (1, 3, 6):
+                mine = graph.reachable(me["pos"], budget, tunnels)
+                assert mine == state.g.board.reachable(me["pos"], budget, tunnels)
+
+
+# -- scoring --------------------------------------------------------------------------------------
+def test_fame_totals_equal_the_reference(positions):
+    from solver.games.trial.kernel import fame_tables
+
+    tables = {n: fame_tables(game) for n, game in GAMES.items()}
+    nonzero = 0
+    for state in positions:
+        totals = tables[state.d["n"]].totals(state.d)
+        assert totals == [fame(state, p)["total"] for p in range(state.d["n"])]
+        nonzero += any(totals)
+    assert nonzero > len(positions) // 2  # the positions do score
+
+
+def test_fame_totals_by_hand():
+    """The parts one by one on a hand-set state: a face-up and a face-down story card, an item,
+    a gallery artifact, a flag, the morality track, a legendary token, the first player."""
+    from solver.games.trial.kernel import fame_tables
+
+    game = GAMES[2]
+    pack, comp = game.pack, game.components
+    state = game.new_initial_state()
+    d = state.d
+    card = next(c for c in pack.deeds if int(c["fame"]) > 0)
+    item = next(i for i in pack.items if int(i.get("fame", 0)) > 0)
+    artifact = next(a for a in pack.artifacts if int(a.get("fame", 0)) > 0)
+    finish, value = next(iter(game.board.finish.items()))
+    area = game.board.area_of[finish]
+    token = comp["legendary"][0]
+    track = comp["morality"]
+    me = d["players"][1]
+    me["story"] = [[card["id"], True, "moral"], [card["id"], False, "moral"]]
+    me["pack"] = [item["id"]]
+    me["gallery"] = [artifact["id"]]
+    me["flags"] = {a: (finish if a == area else None) for a in game.board.areas}
+    me["morality"] = track["max"]
+    d["legendary"] = {t["id"]: (1 if t is token else None) for t in comp["legendary"]}
+    d["first"] = 1
+    expected = (
+        int(card["fame"])
+        + int(item["fame"])
+        + int(artifact["fame"])
+        + value
+        + int(track["fame"][-1])
+        + int(token["fame"])
+        + int(comp["first_player_fame"])
+    )
+    assert fame(state, 1)["total"] == expected
+    assert fame_tables(game).totals(d)[1] == expected
