@@ -14,14 +14,21 @@ same budget in OpenSpiel's ISMCTS (``open_spiel.python.algorithms.ismcts``) on `
   Medians of the simulations per second.
 - **Profile** (``--profile``): cProfile of one ISMCTS search; the functions with the most own
   time.
+- **Engines** (``--engines reference,kernel``, the default when the compiled helpers are built):
+  both measures on every engine named, interleaved game by game and position by position in
+  the one process (the ``kernel`` engine runs the same rules with compiled helpers,
+  ``solver/games/trial/kernel.py``). The games and searches must come out identical on every
+  engine (checked); the ratio is of the medians, against the first engine named.
 
     python bench/trial_speed.py --games 20 --positions 8 --iterations 200 --profile
+    python bench/trial_speed.py --games 30 --positions 10 --iterations 200 --skip-openspiel
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import functools
 import io
 import platform
 import pstats
@@ -33,19 +40,28 @@ from typing import Any
 import numpy as np
 
 
-def random_games(count: int, seed: int) -> list[float]:
+def random_games(
+    count: int, seed: int, engines: tuple[str, ...] = ("reference",)
+) -> dict[str, list[float]]:
+    """Seconds of ``count`` random four-player games on each engine (game by game, engines
+    interleaved); the same seed must play the same game on every engine."""
     import solver
     from solver.agents import make_agent
     from solver.play import play_game
     from solver.rng import derive_seed
 
-    game = solver.load_game("trial", players=4)
-    seconds = []
+    games = {e: solver.load_game("trial", engine=e, players=4) for e in engines}
+    seconds: dict[str, list[float]] = {e: [] for e in engines}
     for g in range(count):
-        agents = [make_agent("random", game, seed=derive_seed(seed + g, s)) for s in range(4)]
-        start = time.perf_counter()
-        play_game(game, agents, seed=seed + g)
-        seconds.append(time.perf_counter() - start)
+        played = []
+        for engine, game in games.items():
+            agents = [make_agent("random", game, seed=derive_seed(seed + g, s)) for s in range(4)]
+            start = time.perf_counter()
+            record = play_game(game, agents, seed=seed + g)
+            seconds[engine].append(time.perf_counter() - start)
+            played.append((record.actions, record.final.returns()))
+        if any(p != played[0] for p in played):
+            raise AssertionError(f"game {seed + g} differs between the engines {engines}")
     return seconds
 
 
@@ -113,6 +129,32 @@ def openspiel_rate(state: Any, iterations: int, c: float, seed: int) -> float:
     return iterations / (time.perf_counter() - start)
 
 
+def default_engines() -> tuple[str, ...]:
+    """``reference`` and ``kernel`` when the compiled helpers are built, else ``reference``."""
+    import importlib.util
+
+    if importlib.util.find_spec("solver._ext.trial") is None:
+        return ("reference",)
+    return ("reference", "kernel")
+
+
+@functools.cache
+def engine_game(engine: str, players: int) -> Any:
+    import solver
+
+    return solver.load_game("trial", engine=engine, players=players)
+
+
+def as_engine(state: Any, engine: str) -> Any:
+    """``state``'s position on ``engine`` (through its JSON, which every engine reads)."""
+    return engine_game(engine, state.get_game().num_players()).state_from_json(state.to_json())
+
+
+def ratio(numerator: float, denominator: float, engine: str, base: str) -> str:
+    """``"; x1.23 vs base"`` (speed-up of ``engine`` over ``base``), empty for the base itself."""
+    return "" if engine == base else f"; x{numerator / denominator:.2f} vs {base}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
@@ -121,29 +163,53 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--skip-openspiel", action="store_true")
+    parser.add_argument(
+        "--engines",
+        default=None,
+        help="comma-separated Trial engines, the first the baseline (default: reference,kernel "
+        "when the compiled helpers are built, else reference)",
+    )
     args = parser.parse_args(argv)
     from solver.search.ismcts import DEFAULT_C_ISMCTS, ismcts
 
-    games = random_games(args.games, args.seed)
-    print(f"random self-play: {args.games} four-player games, median {statistics.median(games):.3f}"
-          f" s a game = {1 / statistics.median(games):.1f} games/s")  # fmt: skip
-    ours, theirs = [], []
+    engines = tuple(args.engines.split(",")) if args.engines else default_engines()
+    base = engines[0]
+    games = random_games(args.games, args.seed, engines)
+    for engine, times in games.items():
+        median = statistics.median(times)
+        print(f"random self-play [{engine}]: {args.games} four-player games, median {median:.3f}"
+              f" s a game = {1 / median:.1f} games/s"
+              + ratio(statistics.median(games[base]), median, engine, base))  # fmt: skip
+    rates: dict[str, list[float]] = {e: [] for e in engines}
+    theirs = []
     for i, state in enumerate(positions(args.positions, args.seed)):
-        result = ismcts(state, iterations=args.iterations, seed=i)
-        ours.append(result.extra["simulations_per_second"])
+        results = []
+        for engine in engines:
+            mine = as_engine(state, engine)
+            result = ismcts(mine, iterations=args.iterations, seed=i)
+            rates[engine].append(result.extra["simulations_per_second"])
+            results.append(result)
+        if not all(r.same_search(results[0]) for r in results):
+            raise AssertionError(f"position {i}: the engines {engines} searched differently")
         if not args.skip_openspiel:
             theirs.append(openspiel_rate(state, args.iterations, DEFAULT_C_ISMCTS, i))
-        print(f"position {i}: {len(state.legal_actions())} actions, ours {ours[-1]:.0f}/s"
+        print(f"position {i}: {len(state.legal_actions())} actions, "
+              + ", ".join(f"{e} {rates[e][-1]:.0f}/s" for e in engines)
               + (f", OpenSpiel {theirs[-1]:.0f}/s" if theirs else ""))  # fmt: skip
-    print(f"ISMCTS: median {statistics.median(ours):.0f} simulations/s "
-          f"({args.iterations} a search, {args.positions} positions)")  # fmt: skip
+    for engine in engines:
+        median = statistics.median(rates[engine])
+        print(f"ISMCTS [{engine}]: median {median:.0f} simulations/s "
+              f"({args.iterations} a search, {args.positions} positions)"
+              + ratio(median, statistics.median(rates[base]), engine, base))  # fmt: skip
     if theirs:
+        ours = rates[base]
         print(
             f"OpenSpiel ISMCTS: median {statistics.median(theirs):.0f} simulations/s; "
-            f"ratio ours/theirs {statistics.median(ours) / statistics.median(theirs):.2f}"
+            f"ratio ours [{base}]/theirs {statistics.median(ours) / statistics.median(theirs):.2f}"
         )
     if args.profile:
-        state = positions(1, args.seed + 100)[0]
+        state = as_engine(positions(1, args.seed + 100)[0], engines[-1])
+        print(f"profile of one search [{engines[-1]}]:")
         profiler = cProfile.Profile()
         profiler.enable()
         ismcts(state, iterations=args.iterations, seed=1)
