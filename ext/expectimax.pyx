@@ -674,33 +674,107 @@ cdef class ExpectimaxTable:
 
 # == the pruning exact search ======================================================================
 # A recursive fail-soft alpha-beta over expectimax (Ballard's *-minimax, Star1 at chance nodes) for
-# one-player kernels that declare their utility range [L, U] (``vtable.utility_min/max``). Every
-# node returns an interval [lo, hi] holding its exact value; a search of a node with the window
-# (alpha, beta) returns one with ``hi <= alpha`` (fail low), ``lo >= beta`` (fail high) or
-# ``lo == hi`` (exact). The transposition table stores those intervals (bounds), keyed by the
-# kernel's packed key (``vtable.pack``, else the state bytes). ``solver/search/pruning.py`` is the
-# Python face; ``docs/search.md`` has the algorithm.
+# kernels that declare their utility range [L, U] (``vtable.utility_min/max``) and have one player,
+# or two players whose returns always add up to L + U (constant-sum: player 1 minimises player 0's
+# return). Every node returns an interval [lo, hi] holding player 0's exact value; a search of a
+# node with the window (alpha, beta) returns one with ``hi <= alpha`` (fail low), ``lo >= beta``
+# (fail high) or ``lo == hi`` (exact). The transposition table stores those intervals (bounds),
+# keyed by the kernel's packed key (``vtable.pack``, else the state bytes).
+#
+# Threads share the bounds table: every entry is a proven interval whoever stored it, so a worker
+# may use what another proved. Access is guarded by striped spin locks (one per group of buckets;
+# a growth takes them all); one thread alone takes no lock. ``solver/search/pruning.py`` is the
+# Python face; ``docs/search.md`` has the algorithm and the thread scheme.
+
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    #include <windows.h>
+    static __inline void fs_lock(unsigned char* l) {
+        int spins = 0;
+        while (_InterlockedExchange8((volatile char*)l, 1)) {
+            while (*(volatile unsigned char*)l) { if (++spins > 1000) { SwitchToThread(); spins = 0; } }
+        }
+    }
+    static __inline void fs_unlock(unsigned char* l) { _InterlockedExchange8((volatile char*)l, 0); }
+    static __inline size_t fs_load_size(size_t* p) { return *(volatile size_t*)p; }
+    static __inline void fs_store_size(size_t* p, size_t v) { *(volatile size_t*)p = v; MemoryBarrier(); }
+    static __inline int fs_cas_size(size_t* p, size_t expected, size_t v) {
+        return (size_t)_InterlockedCompareExchange64((volatile __int64*)p, (__int64)v, (__int64)expected) == expected; }
+    static __inline void fs_add_size(size_t* p, size_t d) {
+        _InterlockedExchangeAdd64((volatile __int64*)p, (__int64)d); }
+    static __inline void fs_add_i64(long long* p, long long d) {
+        _InterlockedExchangeAdd64((volatile __int64*)p, (__int64)d); }
+    static __inline unsigned char fs_load_u8(const unsigned char* p) { return *(volatile const unsigned char*)p; }
+    static __inline void fs_store_u8(unsigned char* p, unsigned char v) { _InterlockedExchange8((volatile char*)p, (char)v); }
+    static __inline int fs_load_int(int* p) { return *(volatile int*)p; }
+    static __inline void fs_add_int(int* p, int d) { _InterlockedExchangeAdd((volatile long*)p, (long)d); }
+    #else
+    #include <sched.h>
+    static inline void fs_lock(unsigned char* l) {
+        int spins = 0;
+        while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE)) {
+            while (__atomic_load_n(l, __ATOMIC_RELAXED)) { if (++spins > 1000) { sched_yield(); spins = 0; } }
+        }
+    }
+    static inline void fs_unlock(unsigned char* l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
+    static inline size_t fs_load_size(size_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+    static inline void fs_store_size(size_t* p, size_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+    static inline void fs_add_size(size_t* p, size_t d) { __atomic_fetch_add(p, d, __ATOMIC_RELAXED); }
+    static inline int fs_cas_size(size_t* p, size_t expected, size_t v) {
+        return __atomic_compare_exchange_n(p, &expected, v, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE); }
+    static inline void fs_add_i64(long long* p, long long d) { __atomic_fetch_add(p, d, __ATOMIC_RELAXED); }
+    static inline unsigned char fs_load_u8(const unsigned char* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+    static inline void fs_store_u8(unsigned char* p, unsigned char v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+    static inline int fs_load_int(int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void fs_add_int(int* p, int d) { __atomic_fetch_add(p, d, __ATOMIC_RELAXED); }
+    #endif
+    """
+    void fs_lock(unsigned char* l) noexcept nogil
+    void fs_unlock(unsigned char* l) noexcept nogil
+    size_t fs_load_size(size_t* p) noexcept nogil
+    void fs_store_size(size_t* p, size_t v) noexcept nogil
+    void fs_add_size(size_t* p, size_t d) noexcept nogil
+    bint fs_cas_size(size_t* p, size_t expected, size_t v) noexcept nogil
+    void fs_add_i64(long long* p, long long d) noexcept nogil
+    unsigned char fs_load_u8(const unsigned char* p) noexcept nogil
+    void fs_store_u8(unsigned char* p, unsigned char v) noexcept nogil
+    int fs_load_int(int* p) noexcept nogil
+    void fs_add_int(int* p, int d) noexcept nogil
+
 
 cdef enum:
     PE_HEADER = 19             # double lo, double hi, uint8 best, uint8 work, uint8 used
     PE_BUCKET = 4              # entries a key may live in (one bucket, consecutive)
     PE_MIN_SLOTS = 64
     PE_MAX_PLIES = 4096
+    PE_STRIPES = 4096          # spin locks of a shared table (bucket b takes lock b % PE_STRIPES)
+    PE_MAX_THREADS = 64
+    PE_BUSY = 65536            # threads: counters of the workers inside a state (by hash)
     ERR_INEXACT = 6
     ERR_WBUDGET = 7
+    ERR_ABANDONED = 8          # a worker's task was finished by another worker (or all stop)
+    ERR_NOT_CONSTANT_SUM = 9
 
 cdef double PRUNE_EXACT_EPS = 1e-12
+cdef double CONSTANT_SUM_EPS = 1e-9
+
+PRUNING_CONSTANTS = {"PE_MAX_THREADS": PE_MAX_THREADS, "CONSTANT_SUM_EPS": CONSTANT_SUM_EPS}
 
 
 ctypedef struct PTable:
     unsigned char* data
     size_t nslots              # a power of two, a multiple of PE_BUCKET
-    size_t count
     size_t stride
     size_t key_size
     size_t cap_bytes           # the most bytes this table may take
-    int64_t replaced
     uint64_t hash_mask
+    unsigned char* locks       # PE_STRIPES spin locks when threads share the table, else NULL
+    char pad0[64]              # (the counters below change often: off the cache line read above)
+    size_t count
+    long long replaced
+    char pad1[64]
 
 
 ctypedef struct PFrame:
@@ -710,7 +784,20 @@ ctypedef struct PFrame:
     unsigned char key[256]
 
 
+ctypedef struct PShared:
+    # what the workers of one PruningSearch share
+    PTable table               # bounds: a = lo, b = hi
+    PTable wtable              # the fastest-win pass: a = W, b = V
+    size_t cap_bytes
+    size_t stack_total         # every worker's stack (atomic)
+    int nthreads
+    unsigned char stop         # set when a worker fails: the others leave their tasks
+    int* busy                  # threads: PE_BUSY counters, how many workers search a state now
+
+
 ctypedef struct PSearch:
+    # one worker: the settings, its stack and counters
+    PShared* sh
     const KernelVTable* vt
     const void* game
     size_t state_size
@@ -719,17 +806,18 @@ ctypedef struct PSearch:
     double hi_bound            # U
     bint memo_chance_only
     bint order
-    PTable table               # bounds: a = lo, b = hi
-    PTable wtable              # the fastest-win pass: a = W, b = V
+    bint two_player            # constant-sum two-player: player 1 minimises player 0's value
+    int tid                    # the worker's index
     char* states               # PE_MAX_PLIES states, grown on demand
     PFrame* frames
+    double* ivals              # threads: per ply, the outcomes' intervals (2 x KERNEL_MAX_ACTIONS)
     size_t plies_cap
     size_t stack_bytes
-    size_t cap_bytes
     int64_t expanded
     int64_t wexpanded
     int64_t wbudget            # the fastest-win pass stops (ERR_WBUDGET) past this many nodes
     int64_t node_budget        # any search stops (ERR_WBUDGET) once ``expanded`` passes it
+    unsigned char* abandon     # threads: the current task's done flag (stop once another set it)
 
 
 cdef inline unsigned char* pe_at(PTable* t, size_t i) noexcept nogil:
@@ -751,7 +839,7 @@ cdef inline uint64_t key_hash(const unsigned char* key, size_t n) noexcept nogil
     return h
 
 
-cdef int pt_init(PTable* t, size_t key_size, size_t cap_bytes) noexcept nogil:
+cdef int pt_init(PTable* t, size_t key_size, size_t cap_bytes, bint shared) noexcept nogil:
     memset(t, 0, sizeof(PTable))
     t.key_size = key_size
     t.stride = PE_HEADER + key_size
@@ -764,35 +852,70 @@ cdef int pt_init(PTable* t, size_t key_size, size_t cap_bytes) noexcept nogil:
         return ERR_NOMEM
     memset(t.data, 0, PE_MIN_SLOTS * t.stride)
     t.nslots = PE_MIN_SLOTS
+    if shared:
+        t.locks = <unsigned char*>malloc(PE_STRIPES)
+        if t.locks == NULL:
+            return ERR_NOMEM
+        memset(t.locks, 0, PE_STRIPES)
     return OK
 
 
 cdef void pt_free(PTable* t) noexcept nogil:
     free(t.data)
+    free(t.locks)
     t.data = NULL
+    t.locks = NULL
     t.nslots = 0
     t.count = 0
 
 
-cdef inline size_t pt_bucket(PTable* t, uint64_t h) noexcept nogil:
-    return <size_t>((h & t.hash_mask) * 0x9E3779B97F4A7C15ULL >> 20) & ((t.nslots // PE_BUCKET) - 1)
+cdef inline size_t pt_bucket(PTable* t, uint64_t h, size_t nslots) noexcept nogil:
+    return <size_t>((h & t.hash_mask) * 0x9E3779B97F4A7C15ULL >> 20) & ((nslots // PE_BUCKET) - 1)
 
 
-cdef int64_t pt_find(PTable* t, const unsigned char* key) noexcept nogil:
-    cdef size_t b = pt_bucket(t, key_hash(key, t.key_size)) * PE_BUCKET
+cdef inline size_t pt_acquire(PTable* t, uint64_t h) noexcept nogil:
+    """The first slot of the bucket of hash ``h``; with threads, its stripe's lock is taken (the
+    table cannot grow while a lock is held, so the bucket stays valid until ``pt_release``)."""
+    cdef size_t n, b
+    if t.locks == NULL:
+        return pt_bucket(t, h, t.nslots) * PE_BUCKET
+    while True:
+        n = fs_load_size(&t.nslots)
+        b = pt_bucket(t, h, n)
+        fs_lock(&t.locks[b & (PE_STRIPES - 1)])
+        if fs_load_size(&t.nslots) == n:
+            return b * PE_BUCKET
+        fs_unlock(&t.locks[b & (PE_STRIPES - 1)])
+
+
+cdef inline void pt_release(PTable* t, size_t start) noexcept nogil:
+    if t.locks != NULL:
+        fs_unlock(&t.locks[(start // PE_BUCKET) & (PE_STRIPES - 1)])
+
+
+cdef bint pt_probe(PTable* t, const unsigned char* key, double* a, double* b,
+                   int* best) noexcept nogil:
+    """Copy the entry of ``key`` into ``a``, ``b``, ``best``; False if absent."""
+    cdef size_t start = pt_acquire(t, key_hash(key, t.key_size))
     cdef size_t i
     cdef unsigned char* e
-    for i in range(b, b + PE_BUCKET):
+    cdef bint found = False
+    for i in range(start, start + PE_BUCKET):
         e = pe_at(t, i)
         if e[18] and memcmp(e + PE_HEADER, key, t.key_size) == 0:
-            return <int64_t>i
-    return -1
+            memcpy(a, e, 8)
+            memcpy(b, e + 8, 8)
+            best[0] = e[16] if e[16] != 255 else -1
+            found = True
+            break
+    pt_release(t, start)
+    return found
 
 
-cdef void pt_put(PTable* t, const unsigned char* key, double a, double b, int best,
-                 int work) noexcept nogil:
-    """Store (replacing the same key, else an empty slot, else the bucket's least work)."""
-    cdef size_t start = pt_bucket(t, key_hash(key, t.key_size)) * PE_BUCKET
+cdef void pt_put_at(PTable* t, size_t start, const unsigned char* key, double a, double b,
+                    int best, int work) noexcept nogil:
+    """Store in the bucket at ``start`` (held): replacing the same key, else an empty slot, else
+    the bucket's entry with the least work."""
     cdef size_t i, victim = start
     cdef int least = 1000
     cdef unsigned char* e
@@ -811,9 +934,15 @@ cdef void pt_put(PTable* t, const unsigned char* key, double a, double b, int be
             victim = i
     e = pe_at(t, victim)
     if not e[18]:
-        t.count += 1
+        if t.locks != NULL:
+            fs_add_size(&t.count, 1)
+        else:
+            t.count += 1
     elif memcmp(e + PE_HEADER, key, t.key_size) != 0:
-        t.replaced += 1
+        if t.locks != NULL:
+            fs_add_i64(&t.replaced, 1)
+        else:
+            t.replaced += 1
     memcpy(e, &a, 8)
     memcpy(e + 8, &b, 8)
     e[16] = <unsigned char>(best if 0 <= best < 255 else 255)
@@ -822,35 +951,43 @@ cdef void pt_put(PTable* t, const unsigned char* key, double a, double b, int be
     memcpy(e + PE_HEADER, key, t.key_size)
 
 
-cdef int pt_grow(PTable* t) noexcept nogil:
-    """Double the table if the cap allows (else keep it: the bucket replaces)."""
-    cdef size_t n = t.nslots * 2, i
-    cdef unsigned char* old = t.data
-    cdef size_t old_n = t.nslots
+cdef void pt_grow(PTable* t, size_t expected) noexcept nogil:
+    """Double the table (if it still has ``expected`` slots and the cap allows; else keep it: the
+    bucket replaces). With threads every stripe lock is held meanwhile."""
+    cdef size_t n, i, old_n
+    cdef unsigned char* old
     cdef unsigned char* e
+    cdef unsigned char* data
     cdef double a, b
-    if n * t.stride > t.cap_bytes:
-        return OK
-    cdef unsigned char* data = <unsigned char*>malloc(n * t.stride)
-    if data == NULL:
-        return OK  # no memory to grow: keep replacing
-    memset(data, 0, n * t.stride)
-    t.data = data
-    t.nslots = n
-    t.count = 0
-    for i in range(old_n):
-        e = old + i * t.stride
-        if e[18]:
-            memcpy(&a, e, 8)
-            memcpy(&b, e + 8, 8)
-            pt_put(t, e + PE_HEADER, a, b, e[16] if e[16] != 255 else -1, e[17])
-    free(old)
-    return OK
+    cdef int k
+    if t.locks != NULL:
+        for k in range(PE_STRIPES):
+            fs_lock(&t.locks[k])
+    n = t.nslots * 2
+    if t.nslots == expected and n * t.stride <= t.cap_bytes:
+        data = <unsigned char*>malloc(n * t.stride)
+        if data != NULL:  # no memory to grow: keep replacing
+            memset(data, 0, n * t.stride)
+            old = t.data
+            old_n = t.nslots
+            t.data = data
+            fs_store_size(&t.nslots, n)
+            t.count = 0
+            for i in range(old_n):
+                e = old + i * t.stride
+                if e[18]:
+                    memcpy(&a, e, 8)
+                    memcpy(&b, e + 8, 8)
+                    pt_put_at(t, pt_bucket(t, key_hash(e + PE_HEADER, t.key_size), n) * PE_BUCKET,
+                              e + PE_HEADER, a, b, e[16] if e[16] != 255 else -1, e[17])
+            free(old)
+    if t.locks != NULL:
+        for k in range(PE_STRIPES):
+            fs_unlock(&t.locks[k])
 
 
-cdef bint pt_bucket_full(PTable* t, const unsigned char* key) noexcept nogil:
-    """Is the key's bucket full of other keys?"""
-    cdef size_t start = pt_bucket(t, key_hash(key, t.key_size)) * PE_BUCKET
+cdef bint pt_bucket_full_at(PTable* t, size_t start, const unsigned char* key) noexcept nogil:
+    """Is the bucket at ``start`` (held) full of other keys?"""
     cdef size_t i
     cdef unsigned char* e
     for i in range(start, start + PE_BUCKET):
@@ -860,29 +997,42 @@ cdef bint pt_bucket_full(PTable* t, const unsigned char* key) noexcept nogil:
     return True
 
 
-cdef inline void pt_store(PTable* t, const unsigned char* key, double a, double b, int best,
-                          int work, size_t room) noexcept nogil:
+cdef void pt_store(PTable* t, const unsigned char* key, double a, double b, int best,
+                   int work, size_t room) noexcept nogil:
     # grow (by ``room`` more bytes at most, and within the table's own cap) at three quarters
     # full or when the key's bucket is full; at the cap the bucket's entry with the least work
     # below it is replaced
-    if ((t.count + 1) * 4 > t.nslots * 3 or pt_bucket_full(t, key)) and (
-            t.nslots * 2 * t.stride <= t.cap_bytes and t.nslots * t.stride <= room):
-        pt_grow(t)
-    pt_put(t, key, a, b, best, work)
+    cdef uint64_t h = key_hash(key, t.key_size)
+    cdef size_t start, n
+    cdef bint tried = False
+    while True:
+        start = pt_acquire(t, h)
+        n = t.nslots
+        if (not tried and ((fs_load_size(&t.count) + 1) * 4 > n * 3
+                           or pt_bucket_full_at(t, start, key))
+                and n * 2 * t.stride <= t.cap_bytes and n * t.stride <= room):
+            pt_release(t, start)
+            pt_grow(t, n)
+            tried = True
+            continue
+        pt_put_at(t, start, key, a, b, best, work)
+        pt_release(t, start)
+        return
 
 
 cdef inline size_t ps_room(PSearch* s) noexcept nogil:
     """Bytes the tables may still take: the cap less what is allocated and a reserve for the
-    search stack (twice its size now, at least 64 plies)."""
-    cdef size_t per = s.state_stride + sizeof(PFrame)
-    cdef size_t reserve = 2 * s.plies_cap * per
-    cdef size_t used = (s.table.nslots * s.table.stride + s.wtable.nslots * s.wtable.stride
-                        + s.stack_bytes)
-    if reserve < 64 * per:
-        reserve = 64 * per
-    if used + reserve >= s.cap_bytes:
+    search stacks (twice their size now, at least 64 plies each)."""
+    cdef PShared* sh = s.sh
+    cdef size_t stacks = fs_load_size(&sh.stack_total)
+    cdef size_t reserve = 2 * stacks
+    cdef size_t used = (fs_load_size(&sh.table.nslots) * sh.table.stride
+                        + fs_load_size(&sh.wtable.nslots) * sh.wtable.stride + stacks)
+    if reserve < 64 * ps_per_ply(s) * <size_t>sh.nthreads:
+        reserve = 64 * ps_per_ply(s) * <size_t>sh.nthreads
+    if used + reserve >= sh.cap_bytes:
         return 0
-    return s.cap_bytes - used - reserve
+    return sh.cap_bytes - used - reserve
 
 
 cdef inline int work_of(int64_t n) noexcept nogil:
@@ -893,11 +1043,20 @@ cdef inline int work_of(int64_t n) noexcept nogil:
     return w
 
 
+cdef inline size_t ps_per_ply(PSearch* s) noexcept nogil:
+    cdef size_t per = s.state_stride + sizeof(PFrame)
+    if s.sh.nthreads > 1:
+        per += 2 * KERNEL_MAX_ACTIONS * sizeof(double)
+    return per
+
+
 cdef int ps_reserve(PSearch* s, size_t ply) noexcept nogil:
     """Room for the states and frames of plies 0..ply (grown by doubling, within the cap)."""
-    cdef size_t cap, per
+    cdef size_t cap, per, total
     cdef char* states
     cdef PFrame* frames
+    cdef double* ivals
+    cdef PShared* sh = s.sh
     if ply < s.plies_cap:
         return OK
     if ply >= PE_MAX_PLIES:
@@ -907,9 +1066,14 @@ cdef int ps_reserve(PSearch* s, size_t ply) noexcept nogil:
         cap *= 2
     if cap > PE_MAX_PLIES:
         cap = PE_MAX_PLIES
-    per = s.state_stride + sizeof(PFrame)
-    if cap * per + s.table.nslots * s.table.stride + s.wtable.nslots * s.wtable.stride > s.cap_bytes:
-        return ERR_BUDGET
+    per = ps_per_ply(s)
+    while True:  # claim the bytes first (workers grow their stacks concurrently)
+        total = fs_load_size(&sh.stack_total)
+        if (total - s.stack_bytes + cap * per + fs_load_size(&sh.table.nslots) * sh.table.stride
+                + fs_load_size(&sh.wtable.nslots) * sh.wtable.stride > sh.cap_bytes):
+            return ERR_BUDGET
+        if fs_cas_size(&sh.stack_total, total, total - s.stack_bytes + cap * per):
+            break
     states = <char*>realloc(s.states, cap * s.state_stride)
     if states == NULL:
         return ERR_NOMEM
@@ -918,9 +1082,27 @@ cdef int ps_reserve(PSearch* s, size_t ply) noexcept nogil:
     if frames == NULL:
         return ERR_NOMEM
     s.frames = frames
+    if s.sh.nthreads > 1:
+        ivals = <double*>realloc(s.ivals, cap * 2 * KERNEL_MAX_ACTIONS * sizeof(double))
+        if ivals == NULL:
+            return ERR_NOMEM
+        s.ivals = ivals
     s.plies_cap = cap
     s.stack_bytes = cap * per
     return OK
+
+
+cdef void ps_free(PSearch* s) noexcept nogil:
+    free(s.states)
+    free(s.frames)
+    free(s.ivals)
+    s.states = NULL
+    s.frames = NULL
+    s.ivals = NULL
+    if s.sh != NULL:
+        s.sh.stack_total -= s.stack_bytes
+    s.stack_bytes = 0
+    s.plies_cap = 0
 
 
 cdef inline char* ps_state(PSearch* s, size_t ply) noexcept nogil:
@@ -934,6 +1116,17 @@ cdef inline void ps_key(PSearch* s, const char* state, unsigned char* key) noexc
         memcpy(key, state, s.state_size)
 
 
+cdef inline int ps_terminal(PSearch* s, const char* state, double* v) noexcept nogil:
+    """Player 0's return at a terminal ``state``; a two-player game's returns must add up to
+    L + U (the constant-sum promise the minimising player rests on)."""
+    cdef double r[MAX_PLAYERS]
+    s.vt.returns(s.game, state, r)
+    v[0] = r[0]
+    if s.two_player and fabs(r[0] + r[1] - (s.lo_bound + s.hi_bound)) > CONSTANT_SUM_EPS:
+        return ERR_NOT_CONSTANT_SUM
+    return OK
+
+
 cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t depth,
                  double* lo_out, double* hi_out, int* best_out) noexcept nogil:
     """The interval of the state at ``ply`` within the window (alpha, beta); see above."""
@@ -941,19 +1134,20 @@ cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t dept
     cdef char* state = ps_state(s, ply)
     cdef char* child
     cdef PFrame* f
-    cdef int err, n, i, j, k, player, best = -1, tmp_a, stored_best = -1
-    cdef int64_t idx, before
+    cdef int err, n, i, j, k, player, best = -1, tmp_a, stored_best = -1, left, rounds
+    cdef size_t mark
+    cdef int64_t before
     cdef double L = s.lo_bound, U = s.hi_bound
-    cdef double elo = L, ehi = U, lo, hi, clo, chi, known_lo, known_hi, a, b, p, tmp_h, top
-    cdef double r[MAX_PLAYERS]
-    cdef bint memo, have = False
-    cdef unsigned char* e
+    cdef double elo = L, ehi = U, lo, hi, clo, chi, known_lo, known_hi, a, b, p, tmp_h, top, v
+    cdef double rest
+    cdef double* iv
+    cdef bint memo, have = False, complete
     if vt.is_terminal(s.game, state):
-        vt.returns(s.game, state, r)
-        lo_out[0] = r[0]
-        hi_out[0] = r[0]
+        err = ps_terminal(s, state, &v)
+        lo_out[0] = v
+        hi_out[0] = v
         best_out[0] = -1
-        return OK
+        return err
     if depth == 0:
         lo_out[0] = L
         hi_out[0] = U
@@ -972,12 +1166,7 @@ cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t dept
     memo = player == KERNEL_CHANCE or not s.memo_chance_only
     if memo:
         ps_key(s, state, f.key)
-        idx = pt_find(&s.table, f.key)
-        if idx >= 0:
-            e = pe_at(&s.table, <size_t>idx)
-            memcpy(&elo, e, 8)
-            memcpy(&ehi, e + 8, 8)
-            stored_best = e[16] if e[16] != 255 else -1
+        if pt_probe(&s.sh.table, f.key, &elo, &ehi, &stored_best):
             if elo >= ehi or ehi <= alpha or elo >= beta:
                 lo_out[0] = elo
                 hi_out[0] = ehi
@@ -990,6 +1179,8 @@ cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t dept
     s.expanded += 1
     if s.node_budget >= 0 and s.expanded > s.node_budget:
         return ERR_WBUDGET
+    if s.abandon != NULL and (fs_load_u8(s.abandon) or fs_load_u8(&s.sh.stop)):
+        return ERR_ABANDONED
     before = s.expanded
     if player == KERNEL_CHANCE:
         n = vt.chance_outcomes(s.game, state, f.actions, f.probs)
@@ -1000,7 +1191,7 @@ cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t dept
     if n > KERNEL_MAX_ACTIONS:
         return ERR_TOO_MANY
     child = ps_state(s, ply + 1)
-    if player == KERNEL_CHANCE:
+    if player == KERNEL_CHANCE and s.sh.busy == NULL:
         f.suffix[n] = 0.0
         for i in range(n - 1, -1, -1):
             f.suffix[i] = f.suffix[i + 1] + f.probs[i]
@@ -1026,18 +1217,79 @@ cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t dept
             hi = known_hi + f.suffix[i + 1] * U
             if hi <= alpha or lo >= beta:
                 break
+    elif player == KERNEL_CHANCE:
+        # threads: an outcome another worker is searching now is deferred to a second pass (by
+        # then it is often in the table); Star1 uses the mass still unsearched, the exact value
+        # sums in the kernel's order (the same rounding whoever searched what)
+        for i in range(n):
+            f.suffix[i] = 0.0  # 0: to search, 1: searched
+        known_lo = 0.0
+        known_hi = 0.0
+        lo = L
+        hi = U
+        left = n
+        complete = True
+        for rounds in range(2):
+            for i in range(n):
+                f = &s.frames[ply]
+                if f.suffix[i] != 0.0:
+                    continue
+                child = ps_state(s, ply + 1)
+                memcpy(child, ps_state(s, ply), s.state_size)
+                vt.apply_action(s.game, child, f.actions[i])
+                mark = <size_t>(vt.hash(s.game, child) >> 20) & (PE_BUSY - 1)
+                if rounds == 0 and fs_load_int(&s.sh.busy[mark]) > 0:
+                    continue
+                p = f.probs[i]
+                rest = 0.0
+                for k in range(n - 1, -1, -1):
+                    if k != i and f.suffix[k] == 0.0:
+                        rest += f.probs[k]
+                a = (alpha - known_hi - rest * U) / p
+                b = (beta - known_lo - rest * L) / p
+                fs_add_int(&s.sh.busy[mark], 1)
+                err = psearch(s, ply + 1, a, b, depth - 1 if depth > 0 else depth, &clo, &chi, &j)
+                fs_add_int(&s.sh.busy[mark], -1)
+                if err != OK:
+                    return err
+                f = &s.frames[ply]
+                f.suffix[i] = 1.0
+                left -= 1
+                iv = s.ivals + ply * 2 * KERNEL_MAX_ACTIONS
+                iv[2 * i] = clo
+                iv[2 * i + 1] = chi
+                known_lo += p * clo
+                known_hi += p * chi
+                lo = known_lo + rest * L
+                hi = known_hi + rest * U
+                if hi <= alpha or lo >= beta:
+                    complete = left == 0
+                    break
+            if left == 0 or hi <= alpha or lo >= beta:
+                break
+        f = &s.frames[ply]
+        if complete:
+            iv = s.ivals + ply * 2 * KERNEL_MAX_ACTIONS
+            lo = 0.0
+            hi = 0.0
+            for i in range(n):
+                lo += f.probs[i] * iv[2 * i]
+                hi += f.probs[i] * iv[2 * i + 1]
+    if player == KERNEL_CHANCE:
         top = -1.0
         for i in range(n):  # the principal variation's outcome: the likeliest (first of equals)
             if f.probs[i] > top:
                 top = f.probs[i]
                 best = f.actions[i]
     else:
-        # move ordering: the table's best move first, then the heuristic, then the action id
+        # move ordering: the table's best move first, then the heuristic (the mover's), then the
+        # action id
         if s.order and vt.heuristic != NULL:
             for i in range(n):
                 memcpy(child, state, s.state_size)
                 vt.apply_action(s.game, child, f.actions[i])
-                f.suffix[i] = 2.0 if f.actions[i] == stored_best else vt.heuristic(s.game, child, 0)
+                f.suffix[i] = (2.0 if f.actions[i] == stored_best
+                               else vt.heuristic(s.game, child, player))
             for i in range(1, n):
                 j = i
                 while j > 0 and f.suffix[j - 1] < f.suffix[j]:
@@ -1048,28 +1300,54 @@ cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t dept
                     f.actions[j] = f.actions[j - 1]
                     f.actions[j - 1] = tmp_a
                     j -= 1
-        lo = L
-        hi = L
-        for i in range(n):
-            f = &s.frames[ply]
-            a = alpha if alpha > lo else lo
-            child = ps_state(s, ply + 1)
-            memcpy(child, ps_state(s, ply), s.state_size)
-            vt.apply_action(s.game, child, f.actions[i])
-            err = psearch(s, ply + 1, a, beta, depth - 1 if depth > 0 else depth, &clo, &chi, &j)
-            if err != OK:
-                return err
-            f = &s.frames[ply]
-            if not have or chi > hi:
-                hi = chi
-            if not have or clo > lo:
-                lo = clo
-                best = f.actions[i]
-            have = True
-            if lo >= beta:
-                if i + 1 < n:
-                    hi = U
-                break
+        if player == 0:
+            lo = L
+            hi = L
+            for i in range(n):
+                f = &s.frames[ply]
+                a = alpha if alpha > lo else lo
+                child = ps_state(s, ply + 1)
+                memcpy(child, ps_state(s, ply), s.state_size)
+                vt.apply_action(s.game, child, f.actions[i])
+                err = psearch(s, ply + 1, a, beta, depth - 1 if depth > 0 else depth,
+                              &clo, &chi, &j)
+                if err != OK:
+                    return err
+                f = &s.frames[ply]
+                if not have or chi > hi:
+                    hi = chi
+                if not have or clo > lo:
+                    lo = clo
+                    best = f.actions[i]
+                have = True
+                if lo >= beta:
+                    if i + 1 < n:
+                        hi = U
+                    break
+        else:  # player 1 of a constant-sum game: the mirror image, minimising player 0's value
+            lo = U
+            hi = U
+            for i in range(n):
+                f = &s.frames[ply]
+                b = beta if beta < hi else hi
+                child = ps_state(s, ply + 1)
+                memcpy(child, ps_state(s, ply), s.state_size)
+                vt.apply_action(s.game, child, f.actions[i])
+                err = psearch(s, ply + 1, alpha, b, depth - 1 if depth > 0 else depth,
+                              &clo, &chi, &j)
+                if err != OK:
+                    return err
+                f = &s.frames[ply]
+                if not have or clo < lo:
+                    lo = clo
+                if not have or chi < hi:
+                    hi = chi
+                    best = f.actions[i]
+                have = True
+                if hi <= alpha:
+                    if i + 1 < n:
+                        lo = L
+                    break
     # merge with what the table knew, then store
     if elo > lo:
         lo = elo
@@ -1079,13 +1357,11 @@ cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t dept
         hi = lo
     if memo:
         f = &s.frames[ply]
-        pt_store(&s.table, f.key, lo, hi, best, work_of(s.expanded - before + 1), ps_room(s))
+        pt_store(&s.sh.table, f.key, lo, hi, best, work_of(s.expanded - before + 1), ps_room(s))
     lo_out[0] = lo
     hi_out[0] = hi
     best_out[0] = best
     return OK
-
-
 cdef int exact_at(PSearch* s, size_t ply, double* v, int* best) noexcept nogil:
     """The exact value of the state at ``ply`` (re-searching if rounding left a gap)."""
     cdef double lo, hi, lo2, hi2
@@ -1121,10 +1397,9 @@ cdef int pfastest(PSearch* s, size_t ply, double* w_out, double* v_out, int* bes
     cdef char* child
     cdef PFrame* f
     cdef int err, n, i, player, best = -1, j
-    cdef int64_t idx, before
+    cdef int64_t before
     cdef double V, W, cv, cw, wp, clo, chi, top, bv, bw
     cdef double r[MAX_PLAYERS]
-    cdef unsigned char* e
     cdef bint have = False
     if vt.is_terminal(s.game, state):
         vt.returns(s.game, state, r)
@@ -1138,12 +1413,7 @@ cdef int pfastest(PSearch* s, size_t ply, double* w_out, double* v_out, int* bes
     state = ps_state(s, ply)
     f = &s.frames[ply]
     ps_key(s, state, f.key)
-    idx = pt_find(&s.wtable, f.key)
-    if idx >= 0:
-        e = pe_at(&s.wtable, <size_t>idx)
-        memcpy(w_out, e, 8)
-        memcpy(v_out, e + 8, 8)
-        best_out[0] = e[16] if e[16] != 255 else -1
+    if pt_probe(&s.sh.wtable, f.key, w_out, v_out, best_out):
         return OK
     if s.wbudget >= 0 and s.expanded + s.wexpanded > s.wbudget:
         return ERR_WBUDGET
@@ -1220,7 +1490,7 @@ cdef int pfastest(PSearch* s, size_t ply, double* w_out, double* v_out, int* bes
                 have = True
         W = bw if have else 0.0
     f = &s.frames[ply]
-    pt_store(&s.wtable, f.key, W, V, best, work_of(s.expanded + s.wexpanded - before + 1),
+    pt_store(&s.sh.wtable, f.key, W, V, best, work_of(s.expanded + s.wexpanded - before + 1),
              ps_room(s))
     w_out[0] = W
     v_out[0] = V
@@ -1228,56 +1498,113 @@ cdef int pfastest(PSearch* s, size_t ply, double* w_out, double* v_out, int* bes
     return OK
 
 
+
+
+cdef int solve_tasks(PSearch* s, const char* tasks, size_t n, size_t first, unsigned char* done,
+                     double* values, unsigned char* mine) noexcept nogil:
+    """One worker's share of a parallel solve: the exact value of every task not yet done, from
+    task ``first`` on (wrapping). A task another worker finishes meanwhile is left at once."""
+    cdef size_t k, i
+    cdef double v
+    cdef int err, best
+    for k in range(n):
+        i = (first + k) % n
+        if fs_load_u8(&done[i]) or fs_load_u8(&s.sh.stop):
+            continue
+        memcpy(ps_state(s, 0), tasks + i * s.state_stride, s.state_size)
+        s.abandon = &done[i]
+        err = exact_at(s, 0, &v, &best)
+        s.abandon = NULL
+        if err == ERR_ABANDONED:
+            continue
+        if err != OK:
+            if err != ERR_WBUDGET:  # the node budget stops this worker only
+                fs_store_u8(&s.sh.stop, 1)
+            return err
+        values[i] = v
+        mine[i] = 1
+        fs_store_u8(&done[i], 1)
+    return OK
+
+
 def pruning_supported(game):
-    """Whether the pruning search takes this kernel game: one player and a declared range."""
+    """Whether the pruning search takes this kernel game: a declared utility range and one
+    player, or two players of a game that declares itself constant-sum (``game.constant_sum``)."""
     cdef const KernelHandle* handle = handle_from_capsule(game._kernel_handle())
     cdef const KernelVTable* vt = handle.vtable
-    return (vt != NULL and vt.num_players == 1 and vt.utility_min < vt.utility_max
-            and vt.max_actions <= KERNEL_MAX_ACTIONS
-            and (vt.pack != NULL or vt.state_size <= 256))
+    if vt == NULL or not vt.utility_min < vt.utility_max or vt.max_actions > KERNEL_MAX_ACTIONS:
+        return False
+    if not (vt.pack != NULL or vt.state_size <= 256):
+        return False
+    return vt.num_players == 1 or (vt.num_players == 2 and getattr(game, "constant_sum", False) is True)
 
 
 cdef class PruningSearch:
     """The pruning exact search over one kernel game, with its bounds table.
 
-    ``PruningSearch(game, memory_bytes, memo="chance", order=True, hash_bits=64)``: ``memo`` is
-    ``"all"`` (store every node) or ``"chance"`` (chance nodes only: turn starts and shouts);
-    ``order`` sorts moves by the kernel heuristic; ``hash_bits`` narrows the key hash (tests).
-    The tables and the search stack never grow past ``memory_bytes`` (the fastest-win table takes
-    at most a quarter, and room for the stack to double is kept free); once full, new entries replace the bucket's entry with the least work
-    below it, so a small cap costs re-search, not the answer. A cap too small for the minimal
-    tables and the search stack raises ``SearchBudgetError``. One search at a time per object;
-    different objects may search in parallel threads (the GIL is released).
+    ``PruningSearch(game, memory_bytes, memo="chance", order=True, hash_bits=64, threads=1)``:
+    ``memo`` is ``"all"`` (store every node) or ``"chance"`` (chance nodes only: turn starts and
+    shouts); ``order`` sorts moves by the kernel heuristic; ``hash_bits`` narrows the key hash
+    (tests); ``threads`` workers share the tables (see :meth:`values`).
+    The tables and the search stacks never grow past ``memory_bytes`` (the fastest-win table
+    takes at most a quarter, and room for the stacks to double is kept free); once full, new
+    entries replace the bucket's entry with the least work below it, so a small cap costs
+    re-search, not the answer. A cap too small for the minimal tables and the search stack
+    raises ``SearchBudgetError``. One search at a time per object (the GIL is released).
+
+    Two-player kernels are searched as constant-sum games: player 0 maximises its return,
+    player 1 minimises it; a terminal whose returns do not add up to ``utility_min +
+    utility_max`` stops the search with ``SolverError``. The fastest-win pass is one-player only.
     """
 
-    cdef PSearch s
+    cdef PShared sh
+    cdef PSearch s             # worker 0: value(), interval(), fastest() and the first of values()
+    cdef PSearch* helpers      # workers 1 .. threads - 1
+    cdef int nthreads
     cdef object _game
     cdef object _capsule
     cdef bint _busy
     cdef bint _ready
 
     def __cinit__(self):
+        memset(&self.sh, 0, sizeof(PShared))
         memset(&self.s, 0, sizeof(PSearch))
+        self.helpers = NULL
+        self.nthreads = 1
         self._busy = False
         self._ready = False
 
-    def __init__(self, game, memory_bytes, *, memo="chance", order=True, hash_bits=64):
+    def __init__(self, game, memory_bytes, *, memo="chance", order=True, hash_bits=64,
+                 threads=1):
         from solver.errors import OptionError
 
         capsule = game._kernel_handle()
         cdef const KernelHandle* handle = handle_from_capsule(capsule)
         cdef const KernelVTable* vt = handle.vtable
+        if self._ready:
+            raise RuntimeError("PruningSearch is already initialised")
+        if vt != NULL and vt.max_actions > KERNEL_MAX_ACTIONS:
+            raise OptionError(f"the kernel's max_actions {vt.max_actions} exceeds "
+                              f"KERNEL_MAX_ACTIONS {KERNEL_MAX_ACTIONS}")
         if not pruning_supported(game):
-            raise OptionError("the pruning search needs a one-player kernel that declares its "
-                              "utility range (vtable.utility_min < utility_max)")
+            raise OptionError("the pruning search needs a kernel that declares its utility range "
+                              "(vtable.utility_min < utility_max) with one player, or two players "
+                              "and game.constant_sum = True")
         if memo not in ("all", "chance"):
             raise OptionError(f"memo must be 'all' or 'chance', not {memo!r}")
         if not 0 <= hash_bits <= 64:
             raise OptionError(f"hash_bits must be in 0..64, not {hash_bits}")
         if memory_bytes < 1:
             raise OptionError(f"memory_bytes must be positive, not {memory_bytes}")
+        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= PE_MAX_THREADS:
+            raise OptionError(f"threads must be a whole number from 1 to {PE_MAX_THREADS}, "
+                              f"not {threads!r}")
         self._game = game
         self._capsule = capsule
+        self.nthreads = threads
+        self.sh.cap_bytes = <size_t>memory_bytes
+        self.sh.nthreads = threads
+        self.s.sh = &self.sh
         self.s.vt = vt
         self.s.game = handle.game
         self.s.state_size = vt.state_size
@@ -1286,19 +1613,44 @@ cdef class PruningSearch:
         self.s.hi_bound = vt.utility_max
         self.s.memo_chance_only = memo == "chance"
         self.s.order = bool(order)
+        self.s.two_player = vt.num_players == 2
         self.s.wbudget = -1
         self.s.node_budget = -1
-        self.s.cap_bytes = <size_t>memory_bytes
         cdef size_t key_size = vt.pack(handle.game, NULL, NULL) if vt.pack != NULL else vt.state_size
-        # the bounds table may take all the room the stack leaves, the fastest-win table a quarter
-        cdef int err = pt_init(&self.s.table, key_size, self.s.cap_bytes)
+        cdef int k
+        # the bounds table may take all the room the stacks leave, the fastest-win table a quarter
+        cdef int err = pt_init(&self.sh.table, key_size, self.sh.cap_bytes, threads > 1)
         if err == OK:
-            err = pt_init(&self.s.wtable, key_size, self.s.cap_bytes // 4)
+            err = pt_init(&self.sh.wtable, key_size, self.sh.cap_bytes // 4, threads > 1)
         if err == OK:
             err = ps_reserve(&self.s, 0)
+        if err == OK and threads > 1:
+            self.sh.busy = <int*>malloc(PE_BUSY * sizeof(int))
+            if self.sh.busy == NULL:
+                err = ERR_NOMEM
+            else:
+                memset(self.sh.busy, 0, PE_BUSY * sizeof(int))
+        if err == OK and threads > 1:
+            self.helpers = <PSearch*>malloc((threads - 1) * sizeof(PSearch))
+            if self.helpers == NULL:
+                err = ERR_NOMEM
+            else:
+                for k in range(threads - 1):
+                    memcpy(&self.helpers[k], &self.s, sizeof(PSearch))
+                    self.helpers[k].tid = k + 1
+                    self.helpers[k].states = NULL
+                    self.helpers[k].frames = NULL
+                    self.helpers[k].ivals = NULL
+                    self.helpers[k].plies_cap = 0
+                    self.helpers[k].stack_bytes = 0
+                    self.helpers[k].expanded = 0
+                    self.helpers[k].wexpanded = 0
+                for k in range(threads - 1):
+                    if err == OK:
+                        err = ps_reserve(&self.helpers[k], 0)
         if err == OK and hash_bits < 64:
-            self.s.table.hash_mask = ((<uint64_t>1) << <int>hash_bits) - 1
-            self.s.wtable.hash_mask = self.s.table.hash_mask
+            self.sh.table.hash_mask = ((<uint64_t>1) << <int>hash_bits) - 1
+            self.sh.wtable.hash_mask = self.sh.table.hash_mask
         if err != OK:
             self._release()
             self._raise(err)
@@ -1308,13 +1660,20 @@ cdef class PruningSearch:
         self._release()
 
     cdef void _release(self) noexcept:
-        pt_free(&self.s.table)
-        pt_free(&self.s.wtable)
-        free(self.s.states)
-        free(self.s.frames)
-        self.s.states = NULL
-        self.s.frames = NULL
-        self.s.plies_cap = 0
+        cdef int k
+        if self.helpers != NULL:
+            for k in range(self.nthreads - 1):
+                ps_free(&self.helpers[k])
+            free(self.helpers)
+            self.helpers = NULL
+        ps_free(&self.s)
+        free(self.sh.busy)
+        self.sh.busy = NULL
+        pt_free(&self.sh.table)
+        pt_free(&self.sh.wtable)
+
+    cdef PSearch* _worker(self, int t) noexcept:
+        return &self.s if t == 0 else &self.helpers[t - 1]
 
     cdef _raise(self, int err):
         from solver.errors import SearchBudgetError, SolverError
@@ -1322,9 +1681,9 @@ cdef class PruningSearch:
         if err == ERR_BUDGET:
             raise SearchBudgetError(
                 f"the pruning expectimax needs more than its memory cap of "
-                f"{self.s.cap_bytes / 1048576:.4g} MB ({self.s.cap_bytes} bytes) for its minimal "
+                f"{self.sh.cap_bytes / 1048576:.4g} MB ({self.sh.cap_bytes} bytes) for its minimal "
                 f"tables and search stack; raise the cap with memory_mb=",
-                cap_bytes=self.s.cap_bytes, entries=self.s.table.count,
+                cap_bytes=self.sh.cap_bytes, entries=self.sh.table.count,
             )
         if err == ERR_NOMEM:
             raise MemoryError("the pruning expectimax could not allocate memory")
@@ -1336,6 +1695,11 @@ cdef class PruningSearch:
             raise SolverError(f"the kernel reports more than {KERNEL_MAX_ACTIONS} actions")
         if err == ERR_INEXACT:
             raise SolverError("the pruning expectimax could not close its bounds (rounding)")
+        if err == ERR_NOT_CONSTANT_SUM:
+            raise SolverError(
+                f"a terminal's returns do not add up to utility_min + utility_max = "
+                f"{self.s.lo_bound + self.s.hi_bound:g}: the two-player pruning search needs a "
+                "constant-sum game")
         raise SolverError(f"the pruning expectimax failed with status {err}")
 
     cdef int _load(self, object state) except -1:
@@ -1367,6 +1731,90 @@ cdef class PruningSearch:
             self._raise(err)
         return v
 
+    def values(self, states, max_nodes=-1):
+        """The exact values of ``states`` (player 0's) by every worker at once: a list, None for
+        a state no worker solved within ``max_nodes`` nodes of its own (≥ 0; -1: no limit).
+
+        Worker ``t`` of ``T`` takes the states from the ``t * n / T``-th on, wrapping, skips those
+        another worker has finished and leaves a state as soon as another worker finishes it; all
+        share the bounds table, so a worker reuses what the others proved, and worker ``t > 0``
+        visits each chance node's outcomes from the ``t * n / T``-th on so that workers meeting in
+        one subtree split it. The values do not depend on which worker found them (exact, summed
+        in the kernel's order); the node counts vary from run to run with more than one thread.
+        """
+        import threading
+
+        if not self._ready:
+            raise RuntimeError("PruningSearch is not initialised")
+        if self._busy:
+            raise RuntimeError("this PruningSearch is already searching (one search at a time)")
+        cdef size_t n = len(states), i
+        cdef size_t stride = self.s.state_stride
+        cdef int T = self.nthreads, t
+        if n == 0:
+            return []
+        cdef char* tasks = <char*>malloc(n * stride)
+        cdef unsigned char* done = <unsigned char*>malloc(n * (1 + T))
+        cdef double* vals = <double*>malloc(n * T * sizeof(double))
+        cdef int* errs = <int*>malloc(T * sizeof(int))
+        if tasks == NULL or done == NULL or vals == NULL or errs == NULL:
+            free(tasks)
+            free(done)
+            free(vals)
+            free(errs)
+            raise MemoryError("the pruning expectimax could not allocate its task list")
+        memset(tasks, 0, n * stride)
+        memset(done, 0, n * (1 + T))
+        for i in range(n):
+            memcpy(tasks + i * stride, _state_pointer(states[i]), self.s.state_size)
+        cdef PSearch* w
+        for t in range(T):
+            w = self._worker(t)
+            w.node_budget = -1 if max_nodes < 0 else w.expanded + int(max_nodes)
+            errs[t] = OK
+        self.sh.stop = 0
+        cdef size_t addr_tasks = <size_t>tasks, addr_done = <size_t>done, addr_vals = <size_t>vals
+        cdef size_t addr_errs = <size_t>errs
+
+        def run(int tid):
+            cdef PSearch* ws = self._worker(tid)
+            cdef size_t first = 0  # every worker in the kernel's order: they part at chance nodes
+            cdef int e
+            with nogil:
+                e = solve_tasks(ws, <const char*>addr_tasks, n, first, <unsigned char*>addr_done,
+                                (<double*>addr_vals) + tid * n,
+                                (<unsigned char*>addr_done) + (1 + tid) * n)
+            (<int*>addr_errs)[tid] = e
+
+        self._busy = True
+        try:
+            pool = [threading.Thread(target=run, args=(t,)) for t in range(1, T)]
+            for thread in pool:
+                thread.start()
+            run(0)
+            for thread in pool:
+                thread.join()
+            out = []
+            for i in range(n):
+                value = None
+                for t in range(T):  # the lowest worker that solved it
+                    if done[(1 + t) * n + i]:
+                        value = vals[t * n + i]
+                        break
+                out.append(value)
+            failed = [errs[t] for t in range(T) if errs[t] not in (OK, ERR_WBUDGET)]
+        finally:
+            self._busy = False
+            for t in range(T):
+                self._worker(t).node_budget = -1
+            free(tasks)
+            free(done)
+            free(vals)
+            free(errs)
+        if failed:
+            self._raise(failed[0])
+        return out
+
     def interval(self, state, depth=-1, alpha=None, beta=None, max_nodes=-1):
         """``(lo, hi)`` holding the value of ``state``: one search with the window (alpha, beta)
         (default: the utility range) and ``depth`` plies (-1: no limit; nodes below are only
@@ -1396,7 +1844,11 @@ cdef class PruningSearch:
         """``(value, win-weighted length, best action)`` of ``state`` under the tie-break; the
         action is the likeliest outcome at a chance node, -1 at a terminal. With ``budget`` ≥ 0
         the pass expands at most that many new nodes and returns None past it (what it stored
-        stays valid)."""
+        stays valid). One-player kernels only."""
+        from solver.errors import OptionError
+
+        if self.s.two_player:
+            raise OptionError("the fastest-win pass is for one-player kernels")
         self._load(state)
         self.s.wbudget = -1 if budget < 0 else self.s.expanded + self.s.wexpanded + int(budget)
         cdef double v, w
@@ -1419,35 +1871,53 @@ cdef class PruningSearch:
         return self._game
 
     @property
+    def threads(self):
+        return self.nthreads
+
+    @property
+    def num_players(self):
+        return 2 if self.s.two_player else 1
+
+    @property
+    def utility_range(self):
+        """``(utility_min, utility_max)``: the kernel's declared range."""
+        return self.s.lo_bound, self.s.hi_bound
+
+    @property
     def expanded(self):
-        """Nodes expanded by every search so far (the bounds search and the fastest-win pass)."""
-        return self.s.expanded + self.s.wexpanded
+        """Nodes expanded by every search so far (the bounds search and the fastest-win pass,
+        every worker)."""
+        cdef int t
+        total = 0
+        for t in range(self.nthreads):
+            total += self._worker(t).expanded + self._worker(t).wexpanded
+        return total
 
     @property
     def entries(self):
         """Entries held (bounds table and fastest-win table)."""
-        return self.s.table.count + self.s.wtable.count
+        return self.sh.table.count + self.sh.wtable.count
 
     @property
     def replaced(self):
         """Entries overwritten by another key (the table was full)."""
-        return self.s.table.replaced + self.s.wtable.replaced
+        return self.sh.table.replaced + self.sh.wtable.replaced
 
     @property
     def entry_size(self):
         """Bytes per entry: the bounds, the best move, a work count, a flag and the packed key."""
-        return self.s.table.stride
+        return self.sh.table.stride
 
     @property
     def key_size(self):
-        return self.s.table.key_size
+        return self.sh.table.key_size
 
     @property
     def bytes(self):
-        """Bytes allocated now: both tables and the search stack."""
-        return (self.s.table.nslots * self.s.table.stride
-                + self.s.wtable.nslots * self.s.wtable.stride + self.s.stack_bytes)
+        """Bytes allocated now: both tables and every worker's search stack."""
+        return (self.sh.table.nslots * self.sh.table.stride
+                + self.sh.wtable.nslots * self.sh.wtable.stride + self.sh.stack_total)
 
     @property
     def cap_bytes(self):
-        return self.s.cap_bytes
+        return self.sh.cap_bytes

@@ -14,16 +14,18 @@ proves a move optimal without valuing every other move exactly, so it reports:
   ``FASTEST_BUDGET`` nodes and the tie is then broken by the kernel heuristic, then the lower id
   (``extra["tie_break"]`` says which).
 
-``threads`` > 1 solves the root's children (or a chance child's outcomes) in parallel, each
-thread with its own table (the cap split evenly) and a fixed share of the tasks: the values do
-not depend on the thread count, the counts of a given thread count do not vary between runs.
-Separate tables lose the transpositions between the threads' subtrees (more states in all).
+``threads`` > 1 solves the root's children with that many workers sharing one bounds table
+(``PruningSearch.values``): each worker takes the children from a different one on, skips those
+already solved, and leaves one as soon as another worker solves it; workers that meet in one
+subtree split it, worker ``t`` visiting chance outcomes from the ``t * n / threads``-th on. Every
+table entry is a proven interval, so the values do not depend on the thread count or on timing
+(exact values are summed in the kernel's order); the node counts do vary between runs. Each
+worker may expand up to the remaining node budget.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from typing import Any
 
 from solver.errors import SearchBudgetError
@@ -47,22 +49,6 @@ def pruning_available(state: Any) -> bool:
 
     game = getattr(state, "game", None) or state.get_game()
     return bool(pruning_supported(game))
-
-
-def _parallel(calls: Sequence[Callable[[], Any]], threads: int) -> list[Any]:
-    """Run ``calls``: call ``i`` in worker ``i % threads`` (in order within a worker)."""
-    if threads <= 1 or len(calls) <= 1:
-        return [call() for call in calls]
-    out: list[Any] = [None] * len(calls)
-
-    def work(w: int) -> None:
-        for i in range(w, len(calls), threads):
-            out[i] = calls[i]()
-
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        for future in [pool.submit(work, w) for w in range(threads)]:
-            future.result()
-    return out
 
 
 class PrunedTable:
@@ -89,24 +75,21 @@ class PrunedTable:
         self.target = 0
         self.threads = threads
         self.fastest_budget = fastest_budget
-        per = max(1, options.memory_bytes // threads)
-        self._workers = [
-            PruningSearch(game, per, memo=memo, hash_bits=hash_bits) for _ in range(threads)
-        ]
-        self._ps = self._workers[0]
+        self._ps = PruningSearch(
+            game, options.memory_bytes, memo=memo, hash_bits=hash_bits, threads=threads
+        )
         self.tie_break = "fastest"
         entry = int(self._ps.entry_size)
         self.node_limit = max(100_000, NODES_PER_ENTRY * options.memory_bytes // entry)
-        self._per_worker = max(1, self.node_limit // threads)
 
     # -- what Solution and _solve read ------------------------------------------------------------
     @property
     def entries(self) -> int:
-        return sum(w.entries for w in self._workers)
+        return int(self._ps.entries)
 
     @property
     def bytes(self) -> int:
-        return sum(w.bytes for w in self._workers)
+        return int(self._ps.bytes)
 
     @property
     def entry_bytes(self) -> int:
@@ -114,14 +97,14 @@ class PrunedTable:
 
     @property
     def expanded(self) -> int:
-        return sum(w.expanded for w in self._workers)
+        return int(self._ps.expanded)
 
     @property
     def replaced(self) -> int:
-        return sum(w.replaced for w in self._workers)
+        return int(self._ps.replaced)
 
     def value(self, state: Any) -> float:
-        return self._value_or_return(self._ps, state)
+        return self._value_or_return(state)
 
     def interval(self, state: Any, depth: int = -1) -> tuple[float, float]:
         lo, hi = self._ps.interval(state, depth)
@@ -208,61 +191,40 @@ class PrunedTable:
         return RootReport(entry, report_children, self.expanded - before, 0)
 
     def _solve_all(self, states: Sequence[Any]) -> list[float]:
-        """Exact values of ``states``, split over the threads (terminal states: their return)."""
-        if self.threads > 1:
-            return self._split(states)
-        return [self._value_or_return(self._ps, state) for state in states]
-
-    def _split(self, states: Sequence[Any]) -> list[float]:
-        """Parallel values: each state as one task, or (fewer than 2 per thread) each outcome of
-        a chance state."""
-        tasks: list[Any] = []
-        shapes: list[tuple[str, Any, int, int]] = []  # kind, outcomes, first task, count
-        few = len(states) < 2 * self.threads
-        for state in states:
+        """Exact values of ``states`` (terminal states: their return); with threads, every
+        worker on the whole list (``PruningSearch.values``: a shared table, each worker starting
+        elsewhere)."""
+        if self.threads == 1:
+            return [self._value_or_return(state) for state in states]
+        out: list[float | None] = [None] * len(states)
+        open_ = [i for i, state in enumerate(states) if not state.is_terminal()]
+        for i, state in enumerate(states):
             if state.is_terminal():
-                shapes.append(("terminal", float(state.returns()[0]), 0, 0))
-                continue
-            if few and state.current_player() == CHANCE:
-                # a chance child needs every outcome's exact value anyway: its outcomes are
-                # tasks of their own (a decision child's moves are not: solving each exactly
-                # would lose the cut at the first winning move)
-                outcomes = list(state.chance_outcomes())
-                first = len(tasks)
-                for action, _p in outcomes:
-                    child = state.clone()
-                    child.apply_action(action)
-                    tasks.append(child)
-                shapes.append(("chance", outcomes, first, len(outcomes)))
-            else:
-                shapes.append(("whole", None, len(tasks), 1))
-                tasks.append(state)
-        calls = [
-            (lambda s=s, w=self._workers[i % self.threads]: self._value_or_return(w, s))
-            for i, s in enumerate(tasks)
-        ]
-        values = _parallel(calls, self.threads)
-        out: list[float] = []
-        for kind, extra, first, _count in shapes:
-            if kind == "terminal":
-                out.append(extra)
-            elif kind == "whole":
-                out.append(values[first])
-            else:  # a chance state split into its outcomes
-                out.append(sum(float(p) * values[first + k] for k, (_a, p) in enumerate(extra)))
-        return out
+                out[i] = float(state.returns()[0])
+        found = self._ps.values([states[i] for i in open_], self._budget_left())
+        for i, value in zip(open_, found, strict=True):
+            if value is None:
+                raise self._budget_error()
+            out[i] = float(value)
+        return [float(v) for v in out if v is not None]
 
-    def _value_or_return(self, worker: Any, state: Any) -> float:
+    def _budget_left(self) -> int:
+        return max(0, self.node_limit - self.expanded)
+
+    def _budget_error(self) -> SearchBudgetError:
+        return SearchBudgetError(
+            f"the pruning expectimax expanded more than its budget of {self.node_limit} "
+            f"nodes ({NODES_PER_ENTRY} for every entry its memory cap of "
+            f"{self.options.memory_bytes / 2**20:.4g} MB holds); raise the cap with "
+            "memory_mb= to search further, or search less with exact=False and a depth=",
+            cap_bytes=self.options.memory_bytes,
+            entries=self.entries,
+        )
+
+    def _value_or_return(self, state: Any) -> float:
         if state.is_terminal():
             return float(state.returns()[0])
-        value = worker.value(state, max(0, self._per_worker - worker.expanded))
+        value = self._ps.value(state, self._budget_left())
         if value is None:
-            raise SearchBudgetError(
-                f"the pruning expectimax expanded more than its budget of {self.node_limit} "
-                f"nodes ({NODES_PER_ENTRY} for every entry its memory cap of "
-                f"{self.options.memory_bytes / 2**20:.4g} MB holds); raise the cap with "
-                "memory_mb= to search further, or search less with exact=False and a depth=",
-                cap_bytes=self.options.memory_bytes,
-                entries=self.entries,
-            )
+            raise self._budget_error()
         return float(value)
