@@ -6,7 +6,8 @@ never looks at another player's hand or at a deck's order). At the turn step it 
 priorities: play the deed card worth the most fame, else use a paw on the location, else on an
 encounter, else move (once), else help, else end the turn; a strong paw only when no plain paw is
 left for the same target. Moving, it prefers a location, a campsite or an expedition's exit to a
-bare path. In a fight it adds a face-down card while it holds more than two. Every other step
+bare path. In a fight it adds a face-down card while it holds more than two (the one with the
+most enhancement symbols), and it always takes an optional free card. Every other step
 (paying, choosing, picking food, the store...) is decided one action ahead by
 :func:`material`: its fame plus small weights on food, cards in hand, backpack items and story
 cards. Ties are broken at random (seeded SplitMix64).
@@ -84,6 +85,23 @@ def _space_priority(state: Any, action: int) -> float:
     return 1.0
 
 
+def _fight_card_priority(state: Any, action: int, keep: bool) -> float:
+    """A face-down fight card while the hand holds more than two: the one with the most
+    enhancement symbols (each is a strength point), the least fame on a tie."""
+    from solver.games.trial.fights import card_strength
+
+    layout = state.L
+    if action == layout.TOKEN:
+        return 0.5  # the one-time strength tent symbol: better than stopping
+    name, i = layout.family(action)
+    if name != "card":
+        return 0.0 if keep else 1.0
+    if not keep:
+        return 0.0
+    cid = layout.cards[i]
+    return 1.0 + card_strength(state, cid) - 0.01 * float(state.g.pack.card(cid).get("fame", 0))
+
+
 def heuristic_agent(game: Any, *, seed: int = 0, iterations: int = 0) -> Agent:
     """The rule-based player (``iterations`` is ignored: it does not search)."""
     rng = SplitMix64(check_seed(seed))
@@ -100,10 +118,9 @@ def heuristic_agent(game: Any, *, seed: int = 0, iterations: int = 0) -> Agent:
             scores = [_space_priority(state, a) for a in legal]
         elif step == "fight_cards":
             keep = len(state.d["players"][p]["hand"]) > 2
-            done = state.L.DONE
-            scores = [
-                (0.0 if keep else 1.0) if a == done else (1.0 if keep else 0.0) for a in legal
-            ]
+            scores = [_fight_card_priority(state, a, keep) for a in legal]
+        elif step == "draw_offer":
+            scores = [1.0 if a == state.L.YES else 0.0 for a in legal]
         else:
             scores = []
             for a in legal:

@@ -89,6 +89,9 @@ class Camp:
         elif stage == 1:
             lying = st.d["camps"][spot]
             if lying is not None:
+                from solver.games.trial.hidden import PUBLIC, note
+
+                note(st, PUBLIC, f"tent:{spot}:{lying['tent']}")
                 st.d["camps"][spot] = None
                 st.d["box"]["used_tents"].append(lying["tent"])
                 tent_bonus(st, p, lying["tent"])

@@ -31,6 +31,7 @@ from solver.games.trial.core import (
     spend_food,
     step,
 )
+from solver.games.trial.hidden import PUBLIC, note
 from solver.games.trial.schema import FOODS
 
 if TYPE_CHECKING:
@@ -537,6 +538,7 @@ def v_reveal_tops(st: TrialState, p: int, cid: str, e: dict[str, Any], path: lis
         deck = st.d["decks"][f"exp:{area}"]
         if deck["top"] is not None:
             deck["top"]["viewers"] = list(everyone)
+            note(st, PUBLIC, f"top:{area}:{deck['top']['card']}")
         elif any(deck["layers"]):
             draw(st, p, f"exp:{area}", "top", viewers=list(everyone))
 
@@ -549,6 +551,7 @@ def v_peek(st: TrialState, p: int, cid: str, e: dict[str, Any], path: list[Any])
     if deck["top"] is not None:
         if p not in deck["top"]["viewers"]:
             deck["top"]["viewers"] = sorted([*deck["top"]["viewers"], p])
+            note(st, str(p), f"top:{area}:{deck['top']['card']}", f"top:{area}:?")
     elif any(deck["layers"]):
         draw(st, p, f"exp:{area}", "top", viewers=[p])
 

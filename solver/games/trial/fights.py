@@ -236,6 +236,10 @@ def _finish(st: TrialState, f: Frame) -> None:
         attack, defend = totals(st, f)
         f["winner"] = 0 if attack > defend else 1
     winner = f["winner"]
+    if f["held"][0] or f["held"][1]:
+        from solver.games.trial.hidden import PUBLIC, note
+
+        note(st, PUBLIC, f"reveal:fight:{','.join(f['held'][0])}:{','.join(f['held'][1])}")
     for side in (0, 1):
         if side == 1 and f["opp"] is None:
             continue
@@ -400,7 +404,10 @@ class Swindle:
     @staticmethod
     def apply(st: TrialState, f: Frame, a: int) -> None:
         if a == st.L.DONE:
+            from solver.games.trial.hidden import PUBLIC, note
+
             pop(st, f)
+            note(st, PUBLIC, f"reveal:swindle:{','.join(f['held'])}")
             for cid in f["held"]:
                 discard_card(st, cid)
             push(

@@ -1,4 +1,5 @@
-"""Hidden information: what one player sees, and determinisations consistent with it.
+"""Hidden information: what one player sees, what they have seen (their information state), and
+determinisations consistent with it.
 
 Hidden from a player: the other players' hands, the cards they gained this turn, the tents on
 their boards, their face-down story cards and the face-down cards they play in a fight; the order
@@ -10,6 +11,7 @@ looked at; a deck's top card revealed to others only. The observation shows coun
 from __future__ import annotations
 
 import copy
+import json
 import random
 from typing import TYPE_CHECKING, Any
 
@@ -29,12 +31,18 @@ def _frame_view(frame: dict[str, Any], p: int) -> dict[str, Any]:
     return view
 
 
-def observation(st: TrialState, p: int) -> dict[str, Any]:
-    """Everything player ``p`` sees, as a JSON-able dict (hidden things as counts)."""
+def _same(value: Any) -> Any:
+    return value
+
+
+def observation(st: TrialState, p: int, fresh: bool = True) -> dict[str, Any]:
+    """Everything player ``p`` sees, as a JSON-able dict (hidden things as counts). With
+    ``fresh=False`` parts of the state are shared, not copied (to be serialised at once)."""
     d = st.d
+    dup = copy.deepcopy if fresh else _same
     players = []
     for q, me in enumerate(d["players"]):
-        view = {k: copy.deepcopy(v) for k, v in me.items() if k not in ("hand", "pending", "tents")}
+        view = {k: dup(v) for k, v in me.items() if k not in ("hand", "pending", "tents")}
         if q == p:
             view["hand"] = sorted(me["hand"])
             view["pending"] = sorted(me["pending"])
@@ -63,14 +71,14 @@ def observation(st: TrialState, p: int) -> dict[str, Any]:
         "players": players,
         "tray": dict(d["tray"]),
         "gallery_food": dict(d["gallery_food"]),
-        "tiles": copy.deepcopy(d["tiles"]),
+        "tiles": dup(d["tiles"]),
         "ruins": {
             s: sorted(r["items"]) if p in r["known"] else len(r["items"])
             for s, r in d["ruins"].items()
         },
         "tunnels": dict(d["tunnels"]),
         "tunnel_tokens": d["tunnel_tokens"],
-        "store": copy.deepcopy(d["store"]),
+        "store": dup(d["store"]),
         "artifacts": sorted(d["artifacts"]),
         "row": list(d["row"]),
         "legendary": dict(d["legendary"]),
@@ -90,6 +98,81 @@ def observation(st: TrialState, p: int) -> dict[str, Any]:
     }
 
 
+# -- the history: what each player has seen and done ----------------------------------------------
+# ``st.d["log"]`` is a tuple of entries ``(seen_by, text, redacted)``, one per action and one per
+# automatic revelation, in order: ``seen_by`` is ``"*"`` (everyone) or the digits of the players
+# who see ``text``; the others see ``redacted``. The tuple is never changed in place (a new tuple
+# is made for each entry), so copies of a state share it.
+PUBLIC = "*"
+Entry = tuple[str, str, str]
+
+
+def note(st: TrialState, seen_by: str, text: str, redacted: str = "") -> None:
+    """Append one entry to the history (``seen_by``: ``"*"`` or the digits of the players who see
+    ``text``; the others see ``redacted``)."""
+    st.d["log"] = (*st.d["log"], (seen_by, text, redacted))
+
+
+def _players(players: Any) -> str:
+    return "".join(str(q) for q in sorted(set(players)))
+
+
+def action_entry(st: TrialState, frame: dict[str, Any], actor: int, action: int) -> Entry:
+    """The history entry of ``action`` taken at ``frame`` by ``actor`` (-1: chance): public, or
+    seen by the actor (and whoever else the rules show it to) with a redacted text for the
+    others. Hidden: which card goes face down into a story, to a fight or to a Swindler, which
+    card is given (the giver and the taker see it), which tent is left on a campsite; a card
+    drawn (its drawer sees it; a deck top revealed: its viewers), a tent dealt (its owner) or
+    taken from the box, the items laid on ruins (nobody)."""
+    k = frame["k"]
+    who = "c" if actor < 0 else str(actor)
+    text = f"{who}:{k}:{action}"
+    hidden = f"{who}:{k}:?"
+    L = st.L
+    if actor < 0:
+        if k == "draw":
+            to = frame["to"]
+            if to in ("pending", "hand"):
+                return (str(frame["p"]), text, f"{hidden}{frame['p']}")
+            if to == "top":
+                viewers = frame["viewers"]
+                if len(viewers) < st.d["n"]:
+                    return (_players(viewers), text, hidden)
+        elif k == "deal_tent":
+            return (str(frame["p"]), text, f"{hidden}{frame['p']}")
+        elif k in ("ruin_item", "box_tent"):
+            return ("", hidden, hidden)
+        return (PUBLIC, text, "")
+    if k in ("fight_cards", "swindle", "facedown_optional"):
+        if L.family(action)[0] == "card":
+            return (who, text, hidden)
+    elif k == "pick_card":
+        purpose = frame["purpose"]
+        if purpose == "story_facedown":
+            return (who, text, hidden)
+        if purpose == "give":
+            return (_players([actor, frame["to"]]), text, hidden)
+    elif k == "pick_tent":
+        return (who, text, hidden)
+    return (PUBLIC, text, "")
+
+
+def history(st: TrialState, p: int) -> list[str]:
+    """Player ``p``'s view of the history, one line per entry."""
+    mine = str(p)
+    return [
+        text if seen == PUBLIC or mine in seen else redacted for seen, text, redacted in st.d["log"]
+    ]
+
+
+def information_state(st: TrialState, p: int) -> str:
+    """Player ``p``'s information state: the history as ``p`` saw it, then the current
+    observation (canonical JSON)."""
+    lines = history(st, p)
+    lines.append(json.dumps(observation(st, p, fresh=False), sort_keys=True))
+    return "\n".join(lines)
+
+
 def _redeal(slots: list[list[Any]], pool: list[Any], rng: random.Random) -> None:
     """Refill each slot (a list, emptied) with as many items as it had, from a shuffled pool."""
     rng.shuffle(pool)
@@ -103,6 +186,9 @@ def resample(st: TrialState, p: int, rng: random.Random) -> TrialState:
     """A copy of ``st`` with what ``p`` cannot see redealt at random (see the module docstring)."""
     twin = st.clone()
     d = twin.d
+    # the history: what p did not see is forgotten by everyone in the redeal (it may not match it)
+    mine = str(p)
+    d["log"] = tuple(e if e[0] == PUBLIC or mine in e[0] else ("", e[2], e[2]) for e in d["log"])
     deeds = set(c["id"] for c in st.g.pack.deeds)
     # deed cards: others' hands, cards aside, face-down cards; the deed deck
     slots: list[list[str]] = []

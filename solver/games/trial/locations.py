@@ -55,10 +55,14 @@ def use_location(st: TrialState, p: int, slot: str, strong: bool) -> None:
     elif kind == "store":
         start_ruined_store(st, p, entry["ruined"]["sell_once"])
     elif not flipped:  # ruins
+        from solver.games.trial.hidden import note
+
         known = st.d["ruins"][slot]["known"]
         if p not in known:
             known.append(p)
             known.sort()
+        items = ",".join(sorted(st.d["ruins"][slot]["items"]))
+        note(st, str(p), f"look:{slot}:{items}", f"look:{slot}:?")
         push(st, "ruins", p=p, slot=slot, strong=strong, stage="food")
     elif entry["restored"] == "store":
         start_store(st, p, card_units=2 if strong else 0)
@@ -81,7 +85,10 @@ def turn_tile(st: TrialState, slot: str, verb: str, p: int | None = None) -> Non
         return
     st.d["tiles"][slot][1] = target
     if entry["type"] == "ruins" and target:
+        from solver.games.trial.hidden import PUBLIC, note
+
         ruin = st.d["ruins"][slot]
+        note(st, PUBLIC, f"restore:{slot}:{','.join(sorted(ruin['items']))}")
         for kind in ruin["items"]:
             return_item(st, kind, p)
         ruin["items"] = []

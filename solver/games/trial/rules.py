@@ -41,6 +41,7 @@ from solver.games.trial.actions import Layout
 from solver.games.trial.board import Board
 from solver.games.trial.content import Pack, default_pack, load_pack
 from solver.games.trial.core import STEPS, Frame
+from solver.games.trial.hidden import action_entry
 
 __all__ = ["TrialGame", "TrialState"]
 
@@ -125,7 +126,7 @@ PLAYER_KEYS = {
 def _check_shape(game: TrialGame, state: dict[str, Any]) -> None:
     """The keys of a saved state, its players and its steps (a :class:`FormatError` names the
     first that is missing, unknown or of the wrong kind)."""
-    keys = set(state) - {"pool"}
+    keys = set(state) - {"pool", "log"}
     if keys != STATE_KEYS:
         wrong = sorted(keys ^ STATE_KEYS)[0]
         raise FormatError("the trial state's fields", line=1, column=1, found=repr(wrong))
@@ -142,6 +143,13 @@ def _check_shape(game: TrialGame, state: dict[str, Any]) -> None:
         raise FormatError("a list of known steps", line=1, column=1, found=repr(stack)[:60])
     if not stack and not state["over"]:
         raise FormatError("a waiting step (or a finished game)", line=1, column=1, found="[]")
+    log = state.get("log", [])
+    if not isinstance(log, (list, tuple)) or not all(
+        isinstance(e, (list, tuple)) and len(e) == 3 and all(isinstance(x, str) for x in e)
+        for e in log
+    ):
+        raise FormatError("a history of [seen_by, text, redacted] entries", line=1, column=1,
+                          found=repr(log)[:60])  # fmt: skip
 
 
 def _copy(value: Any) -> Any:
@@ -160,6 +168,7 @@ class TrialState:
         self.g = game
         self.L = game.layout
         self.d = data
+        data["log"] = tuple(tuple(e) for e in data.get("log", ()))
         self._settle()
 
     # -- the step machine ---------------------------------------------------------------------
@@ -235,6 +244,7 @@ class TrialState:
             )
         frame = self._top()
         assert frame is not None
+        self.d["log"] = (*self.d["log"], action_entry(self, frame, self.current_player(), action))
         STEPS[frame["k"]].apply(self, frame, action)
         self._settle()
 
@@ -315,7 +325,13 @@ class TrialState:
         return observation(self, p)
 
     def information_state_string(self, p: int) -> str:
-        return json.dumps(self.observation(p), sort_keys=True)
+        """Player ``p``'s information state (perfect recall): every action and revelation in
+        order as ``p`` saw it (their own actions and draws in full, other players' public actions,
+        hidden ones redacted), then the current observation. Equal for two histories ``p`` cannot
+        tell apart."""
+        from solver.games.trial.hidden import information_state
+
+        return information_state(self, p)
 
     def resample_hidden(self, p: int, rng: random.Random) -> TrialState:
         """A copy with everything hidden from ``p`` redealt at random, consistent with what ``p``

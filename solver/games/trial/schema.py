@@ -312,6 +312,8 @@ def check_effects(ctx: _Ctx, path: str, value: Any) -> None:
         VERBS[verb](ctx, f"{here}.{verb}", effect[verb])
         if "steps" in effect:
             _int(ctx, f"{here}.steps", effect["steps"], 1)
+        if "optional" in effect:
+            _true(ctx, f"{here}.optional", effect["optional"])
 
 
 # -- cards ---------------------------------------------------------------------------------------

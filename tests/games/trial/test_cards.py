@@ -135,3 +135,33 @@ def test_every_card_resolves(card_id):
     discards = [c for deck in st.d["decks"].values() for c in deck["discard"]]
     discards += [c for c in st.d["decks"]["encounters"]["layers"][-1]]
     assert card_id in where or card_id in discards
+
+
+@pytest.mark.parametrize("card_id", sorted(c["id"] for c in PACK.expeditions if "unpaid" in c))
+def test_every_unpaid_expedition_card_does_what_it_says(card_id):
+    card = PACK.card(card_id)
+    st = helpers.ready(2)
+    me = st.d["players"][0]
+    helpers.set_food(st, 0)
+    helpers.set_hand(st, 0)
+    me["pos"] = st.g.board.area_start[card["area"]]
+    deck = st.d["decks"][f"exp:{card['area']}"]
+    deck["top"] = {"card": helpers.take(st, card_id), "viewers": []}
+    assert not playable(st, 0, card_id)
+    helpers.act(st, "turn: paw: expedition")
+    st.apply_action(st.chance_outcomes()[0][0])
+    check = Checker(observations=False)
+    rng = random.Random(card_id)
+    while _resolving(st, card_id):
+        st.apply_action(rng.choice(st.legal_actions()))
+        check(st)
+    effects = [next(iter(e)) for e in card["unpaid"]]
+    if "leave" in effects:  # back on the exit space; the card shuffled back into the deck
+        assert me["pos"] == st.g.board.area_exit[card["area"]]
+        assert any(card_id in layer for layer in deck["layers"]) and not deck["discard"]
+    elif {"then": "facedown"} in card["unpaid"]:
+        assert [s[:2] for s in me["story"]] == [[card_id, False]]
+    else:
+        assert deck["discard"] == [card_id] and me["story"] == []
+    if "advance" in effects:
+        assert me["pos"] != st.g.board.area_start[card["area"]]  # advanced anyway

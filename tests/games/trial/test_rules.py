@@ -6,6 +6,8 @@ cards and tokens a test needs (cards are moved, never copied, so every card stil
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from solver.errors import IllegalActionError
@@ -650,3 +652,232 @@ def test_an_illegal_action_is_named():
     st = ready()
     with pytest.raises(IllegalActionError, match="not legal here"):
         st.apply_action(st.L.END_TURN)
+
+
+# -- the rulebook in full: details once simplified ----------------------------------------------
+def test_a_face_down_fight_card_counts_every_symbol_of_its_enhancement():
+    # the rulebook: "1 strength point for every symbol visible in the enhancement effect section"
+    # Dangling Postman shows 2 movement symbols: 2 strength in a fight
+    st = ready()
+    set_row(st, 0, "Knight")
+    give_item(st, 0, "axe")
+    set_hand(st, 0, "Dangling Postman", "Tool Swap")
+    act(st, "turn: paw: encounter 1")
+    act(st, "fight with axe")
+    die(st, TWO)  # the Knight: 3 + 2 = 5
+    assert "play Tool Swap face down" in labels(st)  # any card may be played
+    act(st, "play Dangling Postman face down")
+    act(st, "fight_cards: done")  # adventurer: 1 (board) + 2 (axe) + 2 (movement symbols) = 5
+    me = st.d["players"][0]
+    assert me["story"] == []  # a tie goes to the defender: the card comes back
+    assert sorted(me["hand"]) == sorted([cid("Dangling Postman"), cid("Tool Swap")])
+    st = ready()
+    set_row(st, 0, "Knight")
+    give_item(st, 0, "axe")
+    set_hand(st, 0, "Dangling Postman", "Tool Swap")
+    act(st, "turn: paw: encounter 1")
+    act(st, "fight with axe")
+    die(st, ONE)  # the Knight: 3 + 1 = 4
+    act(st, "play Tool Swap face down")  # 1 acorn symbol: 1 + 2 + 1 = 4, a tie again
+    act(st, "play Dangling Postman face down")  # + 2 = 6 > 4: a win, both cards discarded
+    assert labels(st) == ["fight_cards: done"]  # two cards at most
+    act(st, "fight_cards: done")
+    me = st.d["players"][0]
+    assert me["story"] == [[cid("Knight"), True, "fighting"]]
+    assert me["hand"] == []
+    assert st.d["decks"]["deeds"]["discard"][-2:] == [cid("Tool Swap"), cid("Dangling Postman")]
+
+
+def test_the_defender_sees_how_many_cards_the_attacker_played_not_their_strength():
+    st = ready()
+    set_hand(st, 0, "Duel", "Delver")
+    set_hand(st, 1, "Postal Service")
+    set_food(st, 0, acorn=2)
+    act(st, "play Duel")
+    act(st, "pay with acorn")
+    act(st, "play Delver face down")
+    act(st, "fight_cards: done")
+    fight = st.observation(1)["stack"][-2]
+    assert fight["held"] == [1, []] and fight["bonus"] == [0, 0]
+    assert cid("Delver") not in st.information_state_string(1)
+    act(st, "play Postal Service face down")
+    act(st, "fight_cards: done")  # revealed: 1 + 2 against 1 + 2, a tie to the defender
+    assert f"reveal:fight:{cid('Delver')}:{cid('Postal Service')}" in (
+        st.information_state_string(1)
+    )
+
+
+def test_postal_service_may_be_declined_and_dangling_postman_may_not():
+    st = ready(3)
+    set_hand(st, 0, "Postal Service")
+    act(st, "play Postal Service")
+    # in the order of the round, from the player who played it
+    assert st.current_player() == 0 and labels(st) == [
+        "decline the deed card(s)",
+        "draw 1 deed card(s)",
+    ]
+    act(st, "decline the deed card(s)")
+    assert st.current_player() == 1
+    act(st, "draw 1 deed card(s)")
+    hand1 = len(st.d["players"][1]["hand"])
+    st.apply_action(st.chance_outcomes()[0][0])
+    assert len(st.d["players"][1]["hand"]) == hand1 + 1  # outside their turn: straight to hand
+    assert st.current_player() == 2
+    act(st, "decline the deed card(s)")
+    assert st.d["players"][0]["pending"] == [] and st.current_player() == 0
+    st = ready(3)
+    set_hand(st, 0, "Dangling Postman")
+    act(st, "play Dangling Postman")
+    drawers = []
+    while st.is_chance_node():
+        drawers.append(st._top()["p"])
+        st.apply_action(st.chance_outcomes()[0][0])
+    assert drawers == [0, 1, 2]
+    assert len(st.d["players"][0]["pending"]) == 1
+
+
+def _store_without(st: TrialState, kind: str) -> None:
+    """Arrange the store's small slots: none holds ``kind``, only rows 2 column 1 and row 3
+    column 2 are empty (the items moved aside wait in the box)."""
+    store, box = st.d["store"], st.d["box"]["items"]
+    for row in store:
+        for c in range(2):
+            box += row[c]
+            row[c] = []
+    for r in range(3):
+        for c in range(2):
+            if (r, c) not in ((1, 0), (2, 1)):
+                filler = next(k for k in box if k != kind and all(k not in x for x in store[r]))
+                box.remove(filler)
+                store[r][c] = [filler]
+    assert all(kind not in stack for row in store for stack in row)
+
+
+def _carry(st: TrialState, p: int, kind: str) -> None:
+    st.d["box"]["items"].remove(kind)
+    st.d["players"][p]["pack"].append(kind)
+
+
+def test_an_item_given_up_goes_on_its_stack_or_on_an_empty_slot_of_the_players_choice():
+    st = ready()
+    me = st.d["players"][0]
+    _store_without(st, "shovel")
+    _carry(st, 0, "shovel")
+    _carry(st, 0, "shovel")
+    act(st, "drop shovel")
+    # no shovel in the store: any empty small slot, the player's choice
+    assert labels(st) == [
+        "put shovel on store slot row 2, column 1",
+        "put shovel on store slot row 3, column 2",
+    ]
+    act(st, "put shovel on store slot row 3, column 2")
+    assert st.d["store"][2][1] == ["shovel"] and st.d["store"][1][0] == []
+    # the second goes onto that stack, without a choice
+    act(st, "drop shovel")
+    assert st.d["store"][2][1] == ["shovel", "shovel"] and me["pack"] == []
+    assert st._top()["k"] == "turn"
+
+
+def test_an_item_spent_on_a_cost_goes_where_its_spender_puts_it():
+    st = ready()
+    give_item(st, 0, "torch")
+    _store_without(st, "torch")
+    set_hand(st, 0, "Blaster")
+    st.d["players"][0]["pos"] = "path-01"
+    act(st, "play Blaster")
+    act(st, "pay with torch")  # the only way to pay: no decision... then the slot
+    assert st._top()["k"] == "return_slot"
+    act(st, "put torch on store slot row 2, column 1")
+    assert st.d["store"][1][0] == ["torch"]
+
+
+def _on_swamps_start(card: str) -> TrialState:
+    st = ready()
+    st.d["players"][0]["pos"] = "swamps-0"
+    deck = st.d["decks"]["exp:swamps"]
+    deck["top"] = {"card": take(st, cid(card)), "viewers": []}
+    set_food(st, 0)
+    act(st, "turn: paw: expedition")
+    st.apply_action(st.chance_outcomes()[0][0])  # the revealed top card
+    return st
+
+
+def test_an_unpaid_expedition_card_does_what_its_description_says():
+    # Sinking Mud without a rope: back to the exit space; the card is discarded, then shuffled
+    # back into the deck as the area is left
+    st = _on_swamps_start("Sinking Mud")
+    me = st.d["players"][0]
+    deck = st.d["decks"]["exp:swamps"]
+    assert me["pos"] == "exit-swamps" and me["story"] == []
+    assert deck["discard"] == [] and any(cid("Sinking Mud") in layer for layer in deck["layers"])
+    # Reed Raft without food: discarded, the player stays
+    st = _on_swamps_start("Reed Raft")
+    me = st.d["players"][0]
+    assert me["pos"] == "swamps-0" and st.d["decks"]["exp:swamps"]["discard"] == [cid("Reed Raft")]
+    assert me["story"] == []
+    # Hermit (Frosty Hill) without food: face down in the story, the player stays
+    st = ready()
+    me = st.d["players"][0]
+    me["pos"] = "frosty-0"
+    st.d["decks"]["exp:frosty"]["top"] = {"card": take(st, cid("Hermit")), "viewers": []}
+    set_food(st, 0)
+    act(st, "turn: paw: expedition")
+    st.apply_action(st.chance_outcomes()[0][0])
+    assert me["story"] == [[cid("Hermit"), False, "moral"]] and me["pos"] == "frosty-0"
+    assert me["food"]["tea"] == 0  # the Hermit's tea leaf is not gained
+    # paid, the Hermit's own effect runs
+    st = ready()
+    me = st.d["players"][0]
+    me["pos"] = "frosty-0"
+    st.d["decks"]["exp:frosty"]["top"] = {"card": take(st, cid("Hermit")), "viewers": []}
+    set_food(st, 0, acorn=1)
+    act(st, "turn: paw: expedition")
+    st.apply_action(st.chance_outcomes()[0][0])
+    act(st, "pay with acorn")
+    assert me["food"]["tea"] == 1 and me["food"]["acorn"] == 0
+    assert st._top()["k"] == "advance"
+
+
+# -- information states ---------------------------------------------------------------------------
+def _two_draws(outcome0: int, outcome1: int) -> TrialState:
+    st = ready()
+    set_hand(st, 0, "Dangling Postman")
+    act(st, "play Dangling Postman")
+    st.apply_action(st.chance_outcomes()[outcome0][0])  # player 0's card
+    st.apply_action(st.chance_outcomes()[outcome1][0])  # player 1's card
+    return st
+
+
+def test_an_information_state_is_what_its_player_has_seen_and_done():
+    a, b, c = _two_draws(0, 1), _two_draws(0, 2), _two_draws(1, 2)
+    # player 1's draw differs between a and b: player 0 cannot tell them apart, player 1 can
+    assert a.information_state_string(0) == b.information_state_string(0)
+    assert a.information_state_string(1) != b.information_state_string(1)
+    # player 0's own draw differs between b and c
+    assert b.information_state_string(0) != c.information_state_string(0)
+    # the same card for player 1 in b and c (the third of the cards left): player 1 cannot tell
+    assert b.d["players"][1]["hand"] == c.d["players"][1]["hand"]
+    assert b.information_state_string(1) == c.information_state_string(1)
+    lines = a.information_state_string(0).split("\n")
+    assert lines[-1] == json.dumps(a.observation(0), sort_keys=True)  # the current view last
+    assert lines[-3].startswith("c:draw:") and lines[-2] == "c:draw:?1"  # theirs: redacted
+
+
+def test_an_information_state_remembers_the_order_of_what_happened():
+    # the same position reached by paying two food in either order: one observation, two
+    # histories the player saw
+    states = []
+    for first, second in (("acorn", "mushroom"), ("mushroom", "acorn")):
+        st = ready()
+        set_hand(st, 0, "Haggler")
+        set_food(st, 0, acorn=1, mushroom=1)
+        st.d["players"][0]["pos"] = "store-1"
+        st.d["tiles"]["store-1"] = ["store-swap", False]
+        act(st, "play Haggler")
+        act(st, f"pay with {first}")
+        act(st, f"pay with {second}")
+        states.append(st)
+    a, b = states
+    for p in (0, 1):
+        assert a.observation(p) == b.observation(p)
+        assert a.information_state_string(p) != b.information_state_string(p)

@@ -136,3 +136,22 @@ def test_a_bad_saved_state_is_a_format_error():
     ):
         with pytest.raises(FormatError):
             game.state_from_json(broken)
+
+
+def _grows(seen: dict[int, list[str]]):
+    """A check that every player's information state keeps what it held (perfect recall): the
+    history part of each new string starts with the previous one's."""
+
+    def check(state: TrialState, rng: random.Random) -> None:
+        for p in range(state.d["n"]):
+            lines = state.information_state_string(p).split("\n")[:-1]
+            before = seen.get(p, [])
+            assert lines[: len(before)] == before, f"player {p} forgot part of the history"
+            seen[p] = lines
+
+    return check
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_an_information_state_never_forgets(seed):
+    random_game(200 + seed, 2 + seed, every=_grows({}))
