@@ -47,12 +47,15 @@ below ``k`` is ``((next >> 32) * k) >> 32``.
 Memory: states are **not** stored per node; every iteration replays the actions from the root
 state (a kernel ``apply`` is cheap, and a rollout costs more applies than the replay). A node is
 a 24-byte ``Node`` (probability: double; first child index: int32, -1 while unexpanded; visits:
-uint32; action: int16; number of children: uint8; player: int8) plus ``num_players`` doubles of
+uint32; action: int16; number of children: uint16; player: int8) plus ``num_players`` doubles of
 value sums in a parallel array: **24 + 8 * num_players bytes per node** (32 for one player). The
 children of a node are contiguous in one flat arena grown with ``realloc`` (no Python object per
 node); ``advance`` re-roots the tree by copying the chosen child's subtree into a fresh compact
-arena. Besides the nodes, the tree holds three state buffers of ``vtable.state_size`` bytes and
-the path of the current iteration.
+arena. Besides the nodes, the tree holds four state buffers of ``vtable.state_size`` bytes, the
+path of the current iteration, and one buffer of actions and probabilities sized by the kernel's
+``vtable.max_actions`` (at least ``KERNEL_MAX_ACTIONS``), on the heap: a kernel may have more
+actions at a node than a stack buffer of ``KERNEL_MAX_ACTIONS`` holds (guardians: up to 6 pool
+tiles times the frontier of a forest), up to 65535.
 
 The search loop runs without the GIL. A ``Tree`` must not be used by two threads at once (it
 raises ``RuntimeError`` if a second search or advance starts while one is running).
@@ -60,7 +63,7 @@ Seconds budgets read a monotonic clock every ``check_every`` iterations (default
 deterministic, iteration budgets are.
 """
 
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy
 from libc.math cimport log, sqrt, INFINITY
@@ -120,7 +123,7 @@ ctypedef struct Node:
     int32_t first_child    # index of the first child (children are contiguous); -1: none
     uint32_t visits
     int16_t action         # the action leading here from the parent; -1 at the root
-    uint8_t num_children
+    uint16_t num_children
     int8_t player          # 0..n-1, KERNEL_CHANCE, KERNEL_TERMINAL, or NODE_UNEXPANDED
 
 
@@ -181,6 +184,9 @@ cdef class Tree:
     cdef double* tmp
     cdef int32_t* path
     cdef int32_t path_cap
+    cdef int maxa             # capacity of abuf / pbuf: max(vtable.max_actions, KERNEL_MAX_ACTIONS)
+    cdef int* abuf            # actions of the node being expanded / the rollout's node
+    cdef double* pbuf         # their chance probabilities
     cdef bint busy
 
     def __cinit__(self, game, handle_capsule, state_capsule):
@@ -196,9 +202,10 @@ cdef class Tree:
             raise ValueError(f"kernel {self.vt.name.decode()!r} has {self.np} players")
         if self.vt.num_distinct_actions > 32767:
             raise ValueError(f"kernel {self.vt.name.decode()!r}: action ids must fit in int16")
-        if self.vt.max_actions > KERNEL_MAX_ACTIONS:
+        if self.vt.max_actions > 65535:
             raise ValueError(f"kernel {self.vt.name.decode()!r}: max_actions "
-                             f"{self.vt.max_actions} exceeds KERNEL_MAX_ACTIONS {KERNEL_MAX_ACTIONS}")
+                             f"{self.vt.max_actions} exceeds 65535 (children per node)")
+        self.maxa = self.vt.max_actions if self.vt.max_actions > KERNEL_MAX_ACTIONS else KERNEL_MAX_ACTIONS
         self.count = 0
         self.capacity = 0
         self.path_cap = 256
@@ -210,7 +217,9 @@ cdef class Tree:
         self.acc = <double*>malloc(self.np * sizeof(double))
         self.tmp = <double*>malloc(2 * self.np * sizeof(double))
         self.path = <int32_t*>malloc(self.path_cap * sizeof(int32_t))
-        if (self.root_state == NULL or self.work == NULL or self.scratch == NULL
+        self.abuf = <int*>malloc(self.maxa * sizeof(int))
+        self.pbuf = <double*>malloc(self.maxa * sizeof(double))
+        if (self.abuf == NULL or self.pbuf == NULL or self.root_state == NULL or self.work == NULL or self.scratch == NULL
                 or self.probe == NULL or self.ret == NULL or self.acc == NULL or self.tmp == NULL
                 or self.path == NULL):
             raise MemoryError("cannot allocate the MCTS state buffers")
@@ -228,6 +237,8 @@ cdef class Tree:
         free(self.acc)
         free(self.tmp)
         free(self.path)
+        free(self.abuf)
+        free(self.pbuf)
 
     cdef int _fresh_root(self) except -1:
         free(self.nodes)
@@ -280,8 +291,8 @@ cdef class Tree:
             self.values[<int64_t>i * self.np + p] = 0.0
 
     cdef int _expand(self, int32_t node, const void* state, bint prior) noexcept nogil:
-        cdef int actions[KERNEL_MAX_ACTIONS]
-        cdef double probs[KERNEL_MAX_ACTIONS]
+        cdef int* actions = self.abuf
+        cdef double* probs = self.pbuf
         cdef int player = self.vt.current_player(self.kgame, state)
         cdef int n, k, err, p
         cdef int32_t first
@@ -296,7 +307,7 @@ cdef class Tree:
             return ERR_BAD_PLAYER
         if n <= 0:
             return ERR_NO_ACTIONS
-        if n > KERNEL_MAX_ACTIONS:
+        if n > self.maxa:
             return ERR_TOO_MANY_ACTIONS
         err = self._reserve(<int64_t>self.count + n)
         if err != ERR_NONE:
@@ -318,7 +329,7 @@ cdef class Tree:
                 for p in range(self.np):
                     self.values[<int64_t>(first + k) * self.np + p] = self.tmp[p]
         self.nodes[node].first_child = first
-        self.nodes[node].num_children = <uint8_t>n
+        self.nodes[node].num_children = <uint16_t>n
         self.nodes[node].player = <int8_t>player
         return ERR_NONE
 
@@ -364,8 +375,8 @@ cdef class Tree:
 
     cdef int _rollout(self, uint64_t* rng, double* out, bint guided) noexcept nogil:
         """Play the scratch state to the end (random or heuristic-greedy decisions)."""
-        cdef int actions[KERNEL_MAX_ACTIONS]
-        cdef double probs[KERNEL_MAX_ACTIONS]
+        cdef int* actions = self.abuf
+        cdef double* probs = self.pbuf
         cdef int player, n, k, action, ties
         cdef double u, total, h, best_h
         while True:
@@ -609,7 +620,7 @@ cdef class Tree:
                                "without legal actions or chance outcomes")
         if err == ERR_TOO_MANY_ACTIONS:
             raise RuntimeError(f"kernel {self.vt.name.decode()!r}: more than "
-                               f"{KERNEL_MAX_ACTIONS} actions at a node")
+                               f"{self.maxa} actions at a node (its max_actions)")
         if err == ERR_BAD_PLAYER:
             raise RuntimeError(f"kernel {self.vt.name.decode()!r}: current_player out of range")
         if err == ERR_NO_HEURISTIC:
@@ -626,8 +637,8 @@ cdef class Tree:
         The child's subtree keeps its statistics; the rest is freed. Raises ``ValueError`` if
         the action is not legal at the root (or the game is over).
         """
-        cdef int actions[KERNEL_MAX_ACTIONS]
-        cdef double probs[KERNEL_MAX_ACTIONS]
+        cdef int* actions = self.abuf
+        cdef double* probs = self.pbuf
         cdef int player, n, k
         cdef bint legal = False
         cdef int32_t child = -1

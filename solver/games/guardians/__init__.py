@@ -48,6 +48,12 @@ def _reference(position: Any = None, **options: Any) -> Any:
     return GuardiansGame(position=resolve_position(position), **options)
 
 
+def _kernel(position: Any = None, **options: Any) -> Any:
+    from solver.games.guardians.kernel import KernelGuardiansGame
+
+    return KernelGuardiansGame(position=resolve_position(position), **options)
+
+
 def _load_file(path: str) -> Grove:
     from solver.games.guardians.grove import load_grove
 
@@ -62,7 +68,7 @@ def _spec() -> GameSpec:
         title="forest guardians",
         summary="1-4 players grow tile forests and walk pawns to complete missions",
         players=(1, 2, 3, 4),
-        engines={"reference": _reference},
+        engines={"kernel": _kernel, "reference": _reference},
         open=hooks.open_position,
         open_text=hooks.open_text,
         source_option="position",
@@ -72,7 +78,7 @@ def _spec() -> GameSpec:
         default_source=True,
         value_kind="win probability",
         exact=False,
-        agents={"greedy": hooks.greedy, "mcts": hooks.mcts},
+        agents={"greedy": hooks.greedy, "mcts": hooks.mcts, "planner": hooks.planner},
         render_text=hooks.render_text,
         render_svg=hooks.render_svg,
         legend=hooks.legend,

@@ -1,0 +1,1882 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
+"""Forest guardians' compiled kernel: an exact twin of ``solver/games/guardians/rules.py``.
+
+The reference module is the executable specification; this file transcribes it function by
+function (``_begin_turn`` -> ``begin_turn``, ``_walk`` -> ``do_walk``...) on a fixed-size C
+state, so that the differential tests can hold the two engines to every observable.
+
+C level (``ext/state.pxd``)
+---------------------------
+* ``GGame``: the static data of one game, built once (one ``malloc``): per catalogue tile its
+  forest colour, mission sequence, points and walk length; the level's tasks; the initial state;
+  and the game's own ``KernelVTable`` (its ``state_size`` covers the players in play only and its
+  ``max_actions`` is this game's bound, so the table lives in the game, not in a static).
+* ``GState``: every player's forest as bitboards over the 64 x 64 board window (one ``uint64``
+  per row, bit = column + 32): ``occ`` (a tile), and three planes holding the forest-side colour
+  code 1..6 (0 on the mission side). Tile identities are kept per tile id (``tile_cell``: the
+  player and cell of every tile in a forest), the pool, track and points piles as short arrays,
+  bag and discard as 256-bit sets. No pointers, padding spelled out: a copy is a ``memcpy`` of
+  ``vtable.state_size`` bytes and equal positions are equal bytes. The players come last, so a
+  solo state is 4 KB and a four-player state 10 KB.
+* Walk enumeration is a depth-first search over the colour planes (direction codes computed on
+  the way); the connectivity rule is a breadth-first search from one neighbour of the mission
+  tile that stops as soon as it has met all of them (every forest is one piece: the rules keep
+  it so, and the kernel refuses a starting position that is not). ``articulation_points`` (a
+  Tarjan depth-first search, all cut vertices at once) is there for the measurements.
+
+Python level
+------------
+``GuardiansKernelGame`` and ``GuardiansKernelState`` speak the same protocol as the reference's
+``GuardiansGame`` and ``GuardiansState`` (``solver.games.guardians.kernel.KernelGuardiansGame``
+is the public entry) and expose the reference's attributes read-only (``people``, ``pool``,
+``bag``, ``phase``...), built from the struct on demand. The game keeps a reference game for its
+data (tile set, level, position, catalogue): validation and parsing are the reference's.
+
+Limits (checked when a game is built, ``OptionError`` otherwise): at most 255 catalogue tiles
+(the set's tiles plus a position's), at most 8 level tasks, a starting forest in one piece.
+"""
+
+cimport cython
+from libc.math cimport exp
+from libc.stdint cimport int16_t, int64_t, uint8_t, uint16_t, uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcmp, memcpy, memset
+
+from rng cimport splitmix64_below, splitmix64_mix, splitmix64_uniform
+from state cimport (
+    KERNEL_CHANCE, KERNEL_HANDLE_NAME, KERNEL_MAX_ACTIONS, KERNEL_STATE_NAME, KERNEL_TERMINAL,
+    KernelHandle, KernelVTable, handle_capsule, state_capsule, state_from_capsule,
+)
+
+cdef extern from *:
+    """
+    #define GD_POPCOUNT(x) __builtin_popcountll(x)
+    #define GD_CTZ(x) __builtin_ctzll(x)
+    """
+    int GD_POPCOUNT(uint64_t x) nogil
+    int GD_CTZ(uint64_t x) nogil
+
+# -- constants shared with rules.py / actions.py --------------------------------------------------
+cdef enum:
+    END_TURN = 0
+    TAKE_TWO = 1
+    TAKE_ONE = 2
+    RESET = 3
+    PAWNS = 4
+    PAWN_BASE = 4
+    WALK_BASE = 8
+    WALK_CODES = 1456
+    BOARD = 64
+    BOARD_MIN = -32
+    CELLS = 4096
+    POOL_SIZE = 6
+    PLACE_BASE = WALK_BASE + PAWNS * WALK_CODES
+    DRAW_BASE = PLACE_BASE + POOL_SIZE * CELLS
+    MAX_PLAYERS = 4
+    MAX_TILES = 256          # catalogue ids 0..255 (0: the start tile)
+    MAX_PILE = MAX_TILES + MAX_PLAYERS
+    MAX_TASKS = 8
+    MAX_SEQ = 5
+    START_WALK = 6
+    BASE_ROUNDS = 12
+    MAX_WALKS = 1024         # walks of one pawn before deduplication (4 * 3**5 = 972 at most)
+    ORIGIN_CELL = 32 * 64 + 32
+
+cdef enum:
+    PH_DRAW = 0
+    PH_START_PAWN = 1
+    PH_GROW = 2
+    PH_PLACE = 3
+    PH_PAWN = 4
+    PH_MISSIONS = 5
+    PH_TRACK = 6
+    PH_OVER = 7
+
+cdef enum:
+    TASK_ALL_COLOURS = 0
+    TASK_START_TILE = 1
+    TASK_COLOUR_POINTS = 2
+    TASK_MISSIONS_IN_TURN = 3
+    TASK_LONG_MISSION = 4
+    TASK_SMALL_FOREST = 5
+
+cdef int WALK_OFFSETS[8]
+WALK_OFFSETS[:] = [0, 0, 4, 16, 52, 160, 484, 1456]
+cdef int POW3[6]
+POW3[:] = [1, 3, 9, 27, 81, 243]
+cdef int COMBO_SUPPLY_C[4]
+COMBO_SUPPLY_C[:] = [4, 3, 2, 1]
+
+
+ctypedef struct GPlayer:
+    uint64_t occ[64]          # a tile on the cell (either side)
+    uint64_t col[3][64]       # forest-side colour code 1..6 in three bit planes; 0: mission side
+    int16_t pawns[4]          # cell of each pawn, -1 in the reserve
+    int16_t start_cell        # cell of this player's start tile, -1 once completed
+    uint16_t resets
+    uint8_t pawn_tile[4]      # the tile id under each pawn (meaningful while it stands)
+    uint8_t cards[10]         # combo cards in the order taken
+    uint8_t ncards
+    uint8_t _pad[5]           # explicit, always zero
+
+
+ctypedef struct GState:
+    uint64_t bag[4]           # tile ids in the bag (bit = id)
+    uint64_t discard[4]
+    int16_t tile_cell[256]    # tile id -> player * 4096 + cell while in a forest, else -1
+    uint16_t pile_round[260]  # the points piles, in the order missions were completed
+    uint16_t ntrack
+    uint16_t npile_total
+    uint16_t npile[4]
+    uint16_t round
+    uint16_t turn_missions
+    int16_t placed
+    uint8_t pile_tile[260]
+    uint8_t pile_who[260]     # player * 4 + pawn
+    uint8_t track[256]
+    uint8_t pool[6]           # sorted by tile id
+    uint8_t npool
+    uint8_t supply[4]
+    uint8_t current
+    uint8_t phase
+    uint8_t draws_left
+    uint8_t reset_used
+    uint8_t to_place
+    uint8_t mission_side
+    uint8_t end_triggered
+    uint8_t tasks_done        # bit i: level task i done
+    uint8_t _pad[3]           # explicit, always zero
+    GPlayer players[4]        # only the first ``players`` are copied and hashed
+
+
+ctypedef struct GGame:
+    KernelVTable vt
+    int players
+    int solo
+    int has_position
+    int n_set
+    int ncat
+    int mission_limit
+    int threshold
+    int ntasks
+    int task_kind[8]
+    int task_value[8]
+    int task_colour[8]
+    uint8_t colour[256]
+    uint8_t seq[256][5]
+    uint8_t seqlen[256]
+    uint8_t is_start[256]
+    uint8_t palindrome[256]
+    uint8_t walklen[256]
+    int points[256]
+    GState initial
+
+
+cdef size_t HEADER_SIZE = sizeof(GState) - MAX_PLAYERS * sizeof(GPlayer)
+assert sizeof(GPlayer) == 2080, "GPlayer must have no implicit padding"
+assert HEADER_SIZE == 1912, "GState's header must have no implicit padding"
+
+STATE_SIZE = sizeof(GState)
+NUM_DISTINCT_BASE = DRAW_BASE
+PHASE_CODES = {"draw": PH_DRAW, "start_pawn": PH_START_PAWN, "grow": PH_GROW,
+               "place": PH_PLACE, "pawn": PH_PAWN, "missions": PH_MISSIONS,
+               "track": PH_TRACK, "over": PH_OVER}
+ACTION_LAYOUT = {"END_TURN": END_TURN, "TAKE_TWO": TAKE_TWO, "TAKE_ONE": TAKE_ONE,
+                 "RESET": RESET, "PAWN_BASE": PAWN_BASE, "WALK_BASE": WALK_BASE,
+                 "WALK_CODES": WALK_CODES, "PLACE_BASE": PLACE_BASE, "DRAW_BASE": DRAW_BASE,
+                 "CELLS": CELLS, "POOL_SLOTS": POOL_SIZE}
+"""The action layout compiled in (tests hold it to ``actions.py``)."""
+KERNEL_HANDLE_CAPSULE = KERNEL_HANDLE_NAME.decode("ascii")
+KERNEL_STATE_CAPSULE = KERNEL_STATE_NAME.decode("ascii")
+
+
+# -- bits and cells -------------------------------------------------------------------------------
+cdef inline bint bit64(const uint64_t* bits, int i) noexcept nogil:
+    return (bits[i >> 6] >> (i & 63)) & 1
+
+cdef inline void set64(uint64_t* bits, int i) noexcept nogil:
+    bits[i >> 6] |= (<uint64_t>1) << (i & 63)
+
+cdef inline void clear64(uint64_t* bits, int i) noexcept nogil:
+    bits[i >> 6] &= ~((<uint64_t>1) << (i & 63))
+
+cdef inline int count256(const uint64_t* bits) noexcept nogil:
+    return GD_POPCOUNT(bits[0]) + GD_POPCOUNT(bits[1]) + GD_POPCOUNT(bits[2]) + GD_POPCOUNT(bits[3])
+
+cdef inline int step_cell(int cell, int d) noexcept nogil:
+    # The neighbour of ``cell`` in direction d (N, E, S, W) inside the window, else -1.
+    cdef int r = cell >> 6, b = cell & 63
+    if d == 0:
+        return cell - 64 if r > 0 else -1
+    if d == 1:
+        return cell + 1 if b < 63 else -1
+    if d == 2:
+        return cell + 64 if r < 63 else -1
+    return cell - 1 if b > 0 else -1
+
+cdef inline bint occupied(const GPlayer* P, int cell) noexcept nogil:
+    return (P.occ[cell >> 6] >> (cell & 63)) & 1
+
+cdef inline int colour_at(const GPlayer* P, int cell) noexcept nogil:
+    # The colour code (1..6) of a forest-side tile on ``cell``; 0 for no tile or a mission tile.
+    cdef int r = cell >> 6, b = cell & 63
+    return (<int>((P.col[0][r] >> b) & 1) | (<int>((P.col[1][r] >> b) & 1) << 1)
+            | (<int>((P.col[2][r] >> b) & 1) << 2))
+
+cdef inline void set_colour(GPlayer* P, int cell, int code) noexcept nogil:
+    cdef int r = cell >> 6, b = cell & 63, k
+    cdef uint64_t m = (<uint64_t>1) << b
+    for k in range(3):
+        if (code >> k) & 1:
+            P.col[k][r] |= m
+        else:
+            P.col[k][r] &= ~m
+
+cdef inline int forest_size(const GPlayer* P) noexcept nogil:
+    cdef int r, n = 0
+    for r in range(64):
+        n += GD_POPCOUNT(P.occ[r])
+    return n
+
+cdef int cell_tile(const GState* s, int p, int cell) noexcept nogil:
+    # The id of the tile on ``cell`` of player p's forest (-1: none).
+    cdef int t, key = p * CELLS + cell
+    if s.players[p].start_cell == cell:
+        return 0
+    for t in range(1, MAX_TILES):
+        if s.tile_cell[t] == key:
+            return t
+    return -1
+
+cdef inline void forest_add(const GGame* g, GState* s, int p, int cell, int tile,
+                            bint mission) noexcept nogil:
+    cdef GPlayer* P = &s.players[p]
+    set64(P.occ, cell)
+    set_colour(P, cell, 0 if mission else g.colour[tile])
+    if tile == 0:
+        P.start_cell = cell
+    else:
+        s.tile_cell[tile] = p * CELLS + cell
+
+cdef inline void forest_remove(GState* s, int p, int cell, int tile) noexcept nogil:
+    cdef GPlayer* P = &s.players[p]
+    clear64(P.occ, cell)
+    set_colour(P, cell, 0)
+    if tile == 0:
+        P.start_cell = -1
+    else:
+        s.tile_cell[tile] = -1
+
+
+# -- the connectivity rule (connectivity.py: splits_forest) ---------------------------------------
+cdef bint splits_forest(const GPlayer* P, int v) noexcept nogil:
+    """Whether removing the tile on ``v`` splits the forest (which is one piece)."""
+    cdef int nb[4]
+    cdef int count = 0, d, n, found, head, tail, here, k
+    cdef int16_t queue[MAX_PILE + 8]
+    cdef uint64_t seen[64]
+    for d in range(4):
+        n = step_cell(v, d)
+        if n >= 0 and occupied(P, n):
+            nb[count] = n
+            count += 1
+    if count <= 1:
+        return False  # a leaf (or the last tile) never splits a connected forest
+    memset(seen, 0, sizeof(seen))
+    set64(seen, v)
+    set64(seen, nb[0])
+    queue[0] = <int16_t>nb[0]
+    head = 0
+    tail = 1
+    found = 1
+    while head < tail:
+        here = queue[head]
+        head += 1
+        for d in range(4):
+            n = step_cell(here, d)
+            if n < 0 or not occupied(P, n) or bit64(seen, n):
+                continue
+            set64(seen, n)
+            for k in range(1, count):
+                if nb[k] == n:
+                    found += 1
+            if found == count:
+                return False
+            queue[tail] = <int16_t>n
+            tail += 1
+    return True
+
+
+# -- walks (walks.py) -----------------------------------------------------------------------------
+ctypedef struct WalkSearch:
+    const GPlayer* P
+    int start
+    int length
+    const uint8_t* want       # the sequence's colour codes (a sequence walk)
+    bint start_walk
+    int path[6]
+    int colours[6]
+    int* out
+    int n
+
+cdef void walk_dfs(WalkSearch* w, int here, int depth, int prev_dir, int code) noexcept nogil:
+    cdef int d, n, colour, k, turn, c
+    cdef bint clash
+    if depth == w.length:
+        if w.n < MAX_WALKS:
+            w.out[w.n] = WALK_OFFSETS[w.length] + code
+            w.n += 1
+        return
+    for d in range(4):
+        n = step_cell(here, d)
+        if n < 0:
+            continue
+        colour = colour_at(w.P, n)
+        if colour == 0:
+            continue
+        clash = False
+        for k in range(depth):
+            if w.path[k] == n:
+                clash = True
+                break
+        if clash:
+            continue
+        if w.start_walk:
+            if 1 <= depth <= 4:
+                for k in range(depth):
+                    if w.colours[k] == colour:
+                        clash = True
+                        break
+                if clash:
+                    continue
+            elif depth == 5 and colour != w.colours[0]:
+                continue
+        elif colour != w.want[depth]:
+            continue
+        if depth == 0:
+            c = d
+        else:
+            turn = (d - prev_dir + 1) & 3
+            c = code + 4 * turn * POW3[depth - 1]
+        w.path[depth] = n
+        w.colours[depth] = colour
+        walk_dfs(w, n, depth + 1, d, c)
+
+cdef inline void sort_unique(int* a, int* n) noexcept nogil:
+    cdef int i, j, x, m
+    for i in range(1, n[0]):
+        x = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x
+    m = 0
+    for i in range(n[0]):
+        if m == 0 or a[m - 1] != a[i]:
+            a[m] = a[i]
+            m += 1
+    n[0] = m
+
+cdef int walks_from(const GGame* g, const GPlayer* P, int start, int tile, int* out) noexcept nogil:
+    """The direction codes of every walk completing the mission ``tile`` on ``start``, sorted."""
+    cdef WalkSearch w
+    cdef uint8_t rev[5]
+    cdef int k, L
+    w.P = P
+    w.start = start
+    w.out = out
+    w.n = 0
+    if g.is_start[tile]:
+        w.start_walk = True
+        w.length = START_WALK
+        w.want = NULL
+        walk_dfs(&w, start, 0, 0, 0)
+    else:
+        w.start_walk = False
+        L = g.seqlen[tile]
+        w.length = L
+        w.want = g.seq[tile]
+        walk_dfs(&w, start, 0, 0, 0)
+        if not g.palindrome[tile]:
+            for k in range(L):
+                rev[k] = g.seq[tile][L - 1 - k]
+            w.want = rev
+            walk_dfs(&w, start, 0, 0, 0)
+    sort_unique(out, &w.n)
+    return w.n
+
+cdef inline int path_end(int start, int code) noexcept nogil:
+    # The last cell of the walk ``code`` from ``start`` (walks.path_from_code).
+    cdef int k = 1, i, direction, cell = start
+    while WALK_OFFSETS[k + 1] <= code:
+        k += 1
+    code -= WALK_OFFSETS[k]
+    direction = code % 4
+    code = code // 4
+    for i in range(k):
+        if i:
+            direction = (direction + code % 3 + 3) % 4
+            code = code // 3
+        cell = step_cell(cell, direction)
+    return cell
+
+
+# -- queries --------------------------------------------------------------------------------------
+cdef inline int reserve_count(const GPlayer* P) noexcept nogil:
+    cdef int p, n = 0
+    for p in range(PAWNS):
+        if P.pawns[p] < 0:
+            n += 1
+    return n
+
+cdef inline bint may_reset(const GState* s) noexcept nogil:
+    return not s.reset_used and s.npile[s.current] > s.players[s.current].resets
+
+cdef inline int pile_start(const GState* s, int p) noexcept nogil:
+    cdef int q, at = 0
+    for q in range(p):
+        at += s.npile[q]
+    return at
+
+cdef void pile_push(GState* s, int p, int tile, int pawn, int rnd) noexcept nogil:
+    # The piles are one array grouped by player (player 0's missions first), each group in the
+    # order its missions were completed: equal positions are equal bytes however play went.
+    cdef int at = pile_start(s, p) + s.npile[p], i
+    i = s.npile_total
+    while i > at:
+        s.pile_tile[i] = s.pile_tile[i - 1]
+        s.pile_who[i] = s.pile_who[i - 1]
+        s.pile_round[i] = s.pile_round[i - 1]
+        i -= 1
+    s.pile_tile[at] = <uint8_t>tile
+    s.pile_who[at] = <uint8_t>(p * 4 + pawn)
+    s.pile_round[at] = <uint16_t>rnd
+    s.npile_total += 1
+    s.npile[p] += 1
+
+cdef int score_of(const GGame* g, const GState* s, int p) noexcept nogil:
+    cdef int i, total = 0, at = pile_start(s, p)
+    cdef const GPlayer* P = &s.players[p]
+    for i in range(at, at + s.npile[p]):
+        total += g.points[s.pile_tile[i]]
+    for i in range(P.ncards):
+        total += P.cards[i]
+    return total - P.resets
+
+cdef inline int tile_count(const GState* s, int p) noexcept nogil:
+    return forest_size(&s.players[p]) + s.npile[p]
+
+cdef inline int rounds_of(const GGame* g, const GState* s) noexcept nogil:
+    return BASE_ROUNDS + GD_POPCOUNT(s.tasks_done)
+
+
+# -- the turn (rules.py: _begin_turn ... _finish) -------------------------------------------------
+cdef void enter_growth(GState* s) noexcept nogil:
+    s.phase = PH_GROW if s.npool else PH_MISSIONS
+
+cdef void after_draws(const GGame* g, GState* s) noexcept nogil:
+    cdef const GPlayer* P = &s.players[s.current]
+    cdef int p
+    cdef bint none = True
+    if g.solo and not g.has_position and s.round == 1:
+        for p in range(PAWNS):
+            if P.pawns[p] >= 0:
+                none = False
+        if none:
+            s.phase = PH_START_PAWN
+            return
+    enter_growth(s)
+
+cdef void begin_turn(const GGame* g, GState* s) noexcept nogil:
+    cdef int need, bagn
+    s.reset_used = 0
+    s.turn_missions = 0
+    need = POOL_SIZE - s.npool
+    bagn = count256(s.bag)
+    s.draws_left = <uint8_t>(need if need < bagn else bagn)
+    if s.npool + s.draws_left < POOL_SIZE:
+        s.end_triggered = 1
+    if s.draws_left:
+        s.phase = PH_DRAW
+    else:
+        after_draws(g, s)
+
+cdef void pool_insert(GState* s, int tile) noexcept nogil:
+    cdef int i = s.npool
+    while i > 0 and s.pool[i - 1] > tile:
+        s.pool[i] = s.pool[i - 1]
+        i -= 1
+    s.pool[i] = <uint8_t>tile
+    s.npool += 1
+
+cdef void pool_remove_slot(GState* s, int slot) noexcept nogil:
+    cdef int i
+    for i in range(slot, s.npool - 1):
+        s.pool[i] = s.pool[i + 1]
+    s.npool -= 1
+    s.pool[s.npool] = 0
+
+cdef void do_draw(const GGame* g, GState* s, int tile) noexcept nogil:
+    clear64(s.bag, tile)
+    pool_insert(s, tile)
+    s.draws_left -= 1
+    if s.draws_left == 0:
+        after_draws(g, s)
+
+cdef void do_grow(const GGame* g, GState* s, int action) noexcept nogil:
+    cdef int i, bagn
+    if action == RESET:
+        s.players[s.current].resets += 1
+        s.reset_used = 1
+        for i in range(s.npool):
+            set64(s.discard, s.pool[i])
+            s.pool[i] = 0
+        s.npool = 0
+        bagn = count256(s.bag)
+        s.draws_left = <uint8_t>(POOL_SIZE if POOL_SIZE < bagn else bagn)
+        if s.draws_left:
+            s.phase = PH_DRAW
+        else:
+            enter_growth(s)
+        return
+    s.mission_side = action == TAKE_ONE
+    if action == TAKE_ONE:
+        s.to_place = 1
+    else:
+        s.to_place = 2 if s.npool >= 2 else s.npool
+    s.phase = PH_PLACE
+
+cdef void after_placement(GState* s) noexcept nogil:
+    if s.to_place > 0 and s.npool:
+        s.phase = PH_PLACE
+        return
+    s.to_place = 0
+    s.mission_side = 0
+    s.phase = PH_MISSIONS
+
+cdef void do_place(const GGame* g, GState* s, int slot, int cell) noexcept nogil:
+    cdef int p = s.current, tile = s.pool[slot], k
+    cdef GPlayer* P = &s.players[p]
+    pool_remove_slot(s, slot)
+    forest_add(g, s, p, cell, tile, s.mission_side)
+    s.to_place -= 1
+    if s.mission_side:
+        if g.solo:
+            s.placed = <int16_t>cell
+            s.phase = PH_PAWN
+            return
+        for k in range(PAWNS):
+            if P.pawns[k] < 0:
+                P.pawns[k] = <int16_t>cell
+                P.pawn_tile[k] = <uint8_t>tile
+                break
+    after_placement(s)
+
+cdef void do_walk(const GGame* g, GState* s, int pawn, int code) noexcept nogil:
+    cdef int p = s.current
+    cdef GPlayer* P = &s.players[p]
+    cdef int start = P.pawns[pawn]
+    cdef int done = P.pawn_tile[pawn]
+    cdef int end = path_end(start, code)
+    cdef int end_tile
+    forest_remove(s, p, start, done)
+    pile_push(s, p, done, pawn, s.round)
+    end_tile = cell_tile(s, p, end)
+    set_colour(P, end, 0)  # the end tile turns mission side up
+    P.pawns[pawn] = <int16_t>end
+    P.pawn_tile[pawn] = <uint8_t>end_tile
+    s.turn_missions += 1
+
+cdef inline int combo_card(int missions, const uint8_t* supply) noexcept nogil:
+    cdef int value
+    if missions < 2:
+        return 0
+    value = missions if missions < 5 else 5
+    while value > 1:
+        if supply[value - 2] > 0:
+            return value
+        value -= 1
+    return 0
+
+cdef bint task_met(const GGame* g, const GState* s, int i) noexcept nogil:
+    cdef int kind = g.task_kind[i], value = g.task_value[i], k, j, seen = 0, total, r, n
+    if kind == TASK_ALL_COLOURS:
+        for k in range(s.npile_total):
+            seen |= 1 << (s.pile_who[k] & 3)
+        return seen == 15
+    if kind == TASK_START_TILE:
+        for k in range(s.npile_total):
+            if s.pile_tile[k] == 0:
+                return True
+        return False
+    if kind == TASK_COLOUR_POINTS:
+        total = 0
+        for k in range(s.npile_total):
+            if (s.pile_who[k] & 3) == g.task_colour[i]:
+                total += g.points[s.pile_tile[k]]
+        return total >= value
+    if kind == TASK_MISSIONS_IN_TURN:
+        for k in range(s.npile_total):
+            r = s.pile_round[k]
+            n = 0
+            for j in range(s.npile_total):
+                if s.pile_round[j] == r:
+                    n += 1
+            if n >= value:
+                return True
+        return False
+    if kind == TASK_LONG_MISSION:
+        for k in range(s.npile_total):
+            if g.walklen[s.pile_tile[k]] >= value:
+                return True
+        return False
+    return s.round >= BASE_ROUNDS and forest_size(&s.players[0]) <= value
+
+cdef void finish(GState* s) noexcept nogil:
+    s.phase = PH_OVER
+    s.draws_left = 0
+
+cdef void next_round(const GGame* g, GState* s) noexcept nogil:
+    s.round += 1
+    s.current = 0
+    begin_turn(g, s)
+
+cdef void end_round(const GGame* g, GState* s) noexcept nogil:
+    cdef int i
+    if g.solo:
+        for i in range(g.ntasks):
+            if not (s.tasks_done >> i) & 1 and task_met(g, s, i):
+                s.tasks_done |= <uint8_t>(1 << i)
+        if s.end_triggered or s.round >= rounds_of(g, s):
+            finish(s)
+            return
+        if count256(s.bag):
+            s.phase = PH_TRACK
+            return
+    elif s.end_triggered:
+        finish(s)
+        return
+    next_round(g, s)
+
+cdef void end_turn(const GGame* g, GState* s) noexcept nogil:
+    cdef GPlayer* P = &s.players[s.current]
+    cdef int card
+    if not g.solo:
+        card = combo_card(s.turn_missions, s.supply)
+        if card:
+            s.supply[card - 2] -= 1
+            P.cards[P.ncards] = <uint8_t>card
+            P.ncards += 1
+        if s.npile[s.current] >= g.mission_limit:
+            s.end_triggered = 1
+    s.turn_missions = 0
+    s.reset_used = 0
+    if s.current < g.players - 1:
+        s.current += 1
+        begin_turn(g, s)
+        return
+    end_round(g, s)
+
+cdef void round_track(const GGame* g, GState* s, int tile) noexcept nogil:
+    cdef int colour = g.colour[tile], i, m = 0
+    clear64(s.bag, tile)
+    s.track[s.ntrack] = <uint8_t>tile
+    s.ntrack += 1
+    for i in range(s.npool):
+        if g.colour[s.pool[i]] == colour:
+            set64(s.discard, s.pool[i])
+        else:
+            s.pool[m] = s.pool[i]
+            m += 1
+    for i in range(m, s.npool):
+        s.pool[i] = 0
+    s.npool = <uint8_t>m
+    next_round(g, s)
+
+
+# -- the KernelVTable functions -------------------------------------------------------------------
+cdef int gd_current_player(const void* game, const void* state) noexcept nogil:
+    cdef const GState* s = <const GState*>state
+    if s.phase == PH_OVER:
+        return KERNEL_TERMINAL
+    if s.phase == PH_DRAW or s.phase == PH_TRACK:
+        return KERNEL_CHANCE
+    return s.current
+
+cdef bint gd_is_terminal(const void* game, const void* state) noexcept nogil:
+    return (<const GState*>state).phase == PH_OVER
+
+cdef int bag_actions(const GState* s, int* actions) noexcept nogil:
+    cdef int w, n = 0
+    cdef uint64_t x
+    for w in range(4):
+        x = s.bag[w]
+        while x:
+            actions[n] = DRAW_BASE + w * 64 + GD_CTZ(x) - 1
+            n += 1
+            x &= x - 1
+    return n
+
+cdef int gd_chance_outcomes(const void* game, const void* state, int* actions,
+                            double* probs) noexcept nogil:
+    cdef const GState* s = <const GState*>state
+    cdef int n, i
+    cdef double p
+    if s.phase != PH_DRAW and s.phase != PH_TRACK:
+        return 0
+    n = bag_actions(s, actions)
+    p = 1.0 / n
+    for i in range(n):
+        probs[i] = p
+    return n
+
+cdef int mission_actions(const GGame* g, const GState* s, int* actions) noexcept nogil:
+    cdef const GPlayer* P = &s.players[s.current]
+    cdef int n = 1, pawn, k, m, cell
+    actions[0] = END_TURN
+    for pawn in range(PAWNS):
+        cell = P.pawns[pawn]
+        if cell < 0 or splits_forest(P, cell):
+            continue
+        m = walks_from(g, P, cell, P.pawn_tile[pawn], actions + n)
+        for k in range(m):
+            actions[n + k] += WALK_BASE + pawn * WALK_CODES
+        n += m
+    return n
+
+cdef int gd_legal_actions(const void* game, const void* state, int* actions) noexcept nogil:
+    cdef const GGame* g = <const GGame*>game
+    cdef const GState* s = <const GState*>state
+    cdef const GPlayer* P
+    cdef int phase = s.phase, n = 0, p, slot, r, base
+    cdef uint64_t f[64]
+    cdef uint64_t o, x
+    if phase == PH_DRAW or phase == PH_TRACK:
+        return bag_actions(s, actions)
+    if phase == PH_OVER:
+        return 0
+    P = &s.players[s.current]
+    if phase == PH_START_PAWN:
+        for p in range(PAWNS):
+            actions[p] = PAWN_BASE + p
+        return PAWNS
+    if phase == PH_GROW:
+        actions[0] = TAKE_TWO
+        n = 1
+        if reserve_count(P):
+            actions[n] = TAKE_ONE
+            n += 1
+        if may_reset(s):
+            actions[n] = RESET
+            n += 1
+        return n
+    if phase == PH_PLACE:
+        for r in range(64):
+            o = P.occ[r]
+            x = (o << 1) | (o >> 1)
+            if r > 0:
+                x |= P.occ[r - 1]
+            if r < 63:
+                x |= P.occ[r + 1]
+            f[r] = x & ~o
+        for slot in range(s.npool):
+            base = PLACE_BASE + slot * CELLS
+            for r in range(64):
+                x = f[r]
+                while x:
+                    actions[n] = base + r * 64 + GD_CTZ(x)
+                    n += 1
+                    x &= x - 1
+        return n
+    if phase == PH_PAWN:
+        for p in range(PAWNS):
+            if P.pawns[p] < 0:
+                actions[n] = PAWN_BASE + p
+                n += 1
+        return n
+    if phase == PH_MISSIONS:
+        return mission_actions(g, s, actions)
+    return 0
+
+cdef bint gd_is_legal(const GGame* g, const GState* s, int action) noexcept nogil:
+    """Is ``action`` legal? (Cheaper than listing for the common kinds.)"""
+    cdef int phase = s.phase, slot, cell, r, b, d, n, pawn, code, m, k
+    cdef const GPlayer* P
+    cdef int codes[MAX_WALKS]
+    if phase == PH_DRAW or phase == PH_TRACK:
+        return DRAW_BASE <= action < DRAW_BASE + MAX_TILES - 1 and bit64(s.bag, action - DRAW_BASE + 1)
+    if phase == PH_OVER:
+        return False
+    P = &s.players[s.current]
+    if phase == PH_START_PAWN:
+        return PAWN_BASE <= action < PAWN_BASE + PAWNS
+    if phase == PH_PAWN:
+        return PAWN_BASE <= action < PAWN_BASE + PAWNS and P.pawns[action - PAWN_BASE] < 0
+    if phase == PH_GROW:
+        return (action == TAKE_TWO or (action == TAKE_ONE and reserve_count(P) > 0)
+                or (action == RESET and may_reset(s)))
+    if phase == PH_PLACE:
+        if action < PLACE_BASE or action >= DRAW_BASE:
+            return False
+        slot = (action - PLACE_BASE) // CELLS
+        cell = (action - PLACE_BASE) % CELLS
+        if slot >= s.npool or occupied(P, cell):
+            return False
+        for d in range(4):
+            n = step_cell(cell, d)
+            if n >= 0 and occupied(P, n):
+                return True
+        return False
+    if phase == PH_MISSIONS:
+        if action == END_TURN:
+            return True
+        if action < WALK_BASE or action >= PLACE_BASE:
+            return False
+        pawn = (action - WALK_BASE) // WALK_CODES
+        code = (action - WALK_BASE) % WALK_CODES
+        cell = P.pawns[pawn]
+        if cell < 0 or splits_forest(P, cell):
+            return False
+        m = walks_from(g, P, cell, P.pawn_tile[pawn], codes)
+        for k in range(m):
+            if codes[k] == code:
+                return True
+        return False
+    return False
+
+cdef void gd_apply_action(const void* game, void* state, int action) noexcept nogil:
+    cdef const GGame* g = <const GGame*>game
+    cdef GState* s = <GState*>state
+    cdef int phase = s.phase, pawn
+    cdef GPlayer* P = &s.players[s.current]
+    if phase == PH_DRAW:
+        do_draw(g, s, action - DRAW_BASE + 1)
+    elif phase == PH_TRACK:
+        round_track(g, s, action - DRAW_BASE + 1)
+    elif phase == PH_START_PAWN:
+        pawn = action - PAWN_BASE
+        P.pawns[pawn] = ORIGIN_CELL
+        P.pawn_tile[pawn] = <uint8_t>cell_tile(s, s.current, ORIGIN_CELL)
+        enter_growth(s)
+    elif phase == PH_GROW:
+        do_grow(g, s, action)
+    elif phase == PH_PLACE:
+        do_place(g, s, (action - PLACE_BASE) // CELLS, (action - PLACE_BASE) % CELLS)
+    elif phase == PH_PAWN:
+        pawn = action - PAWN_BASE
+        P.pawns[pawn] = s.placed
+        P.pawn_tile[pawn] = <uint8_t>cell_tile(s, s.current, s.placed)
+        s.placed = -1
+        after_placement(s)
+    elif action == END_TURN:
+        end_turn(g, s)
+    else:
+        do_walk(g, s, (action - WALK_BASE) // WALK_CODES, (action - WALK_BASE) % WALK_CODES)
+
+cdef void gd_returns(const void* game, const void* state, double* out) noexcept nogil:
+    cdef const GGame* g = <const GGame*>game
+    cdef const GState* s = <const GState*>state
+    cdef int p, best = -2147483647, fewest = 2147483647, winners = 0
+    cdef int scores[4]
+    cdef int tiles[4]
+    for p in range(g.players):
+        out[p] = 0.0
+    if s.phase != PH_OVER:
+        return
+    if g.solo:
+        out[0] = 1.0 if score_of(g, s, 0) >= g.threshold else 0.0
+        return
+    for p in range(g.players):
+        scores[p] = score_of(g, s, p)
+        tiles[p] = tile_count(s, p)
+        if scores[p] > best:
+            best = scores[p]
+    for p in range(g.players):
+        if scores[p] == best and tiles[p] < fewest:
+            fewest = tiles[p]
+    for p in range(g.players):
+        if scores[p] == best and tiles[p] == fewest:
+            winners += 1
+    for p in range(g.players):
+        if scores[p] == best and tiles[p] == fewest:
+            out[p] = 1.0 / winners
+
+cdef inline uint64_t rotl64(uint64_t x, int r) noexcept nogil:
+    return (x << r) | (x >> (64 - r))
+
+cdef uint64_t gd_hash(const void* game, const void* state) noexcept nogil:
+    # xxHash64-style accumulation over the used words of the state, then SplitMix64's finaliser.
+    cdef const GGame* g = <const GGame*>game
+    cdef const uint64_t* w = <const uint64_t*>state
+    cdef uint64_t h = 0x27D4EB2F165667C5ULL + g.vt.state_size
+    cdef size_t i, nwords = g.vt.state_size // 8
+    for i in range(nwords):
+        h ^= rotl64(w[i] * 0xC2B2AE3D27D4EB4FULL, 31) * 0x9E3779B185EBCA87ULL
+        h = rotl64(h, 27) * 0x9E3779B185EBCA87ULL + 0x85EBCA77C2B2AE63ULL
+    return splitmix64_mix(h)
+
+
+# -- the heuristic (heuristic.py) -----------------------------------------------------------------
+cdef int lined_up_dfs(const GPlayer* P, int here, const uint8_t* want, int length, int depth,
+                      int* path, int best) noexcept nogil:
+    cdef int d, n, k
+    cdef bint clash
+    if depth > best:
+        best = depth
+    if depth == length or best == length:
+        return best
+    for d in range(4):
+        n = step_cell(here, d)
+        if n < 0 or colour_at(P, n) != want[depth]:
+            continue
+        clash = False
+        for k in range(depth):
+            if path[k] == n:
+                clash = True
+                break
+        if clash:
+            continue
+        path[depth] = n
+        best = lined_up_dfs(P, n, want, length, depth + 1, path, best)
+    return best
+
+cdef double progress(const GGame* g, const GState* s, int p) noexcept nogil:
+    cdef const GPlayer* P = &s.players[p]
+    cdef double total = 0.0
+    cdef int pawn, tile, L, j, j2, k
+    cdef int path[6]
+    cdef uint8_t rev[5]
+    for pawn in range(PAWNS):
+        if P.pawns[pawn] < 0:
+            continue
+        tile = P.pawn_tile[pawn]
+        if g.is_start[tile]:
+            continue
+        L = g.seqlen[tile]
+        for k in range(L):
+            rev[k] = g.seq[tile][L - 1 - k]
+        j = lined_up_dfs(P, P.pawns[pawn], g.seq[tile], L, 0, path, 0)
+        j2 = lined_up_dfs(P, P.pawns[pawn], rev, L, 0, path, 0)
+        if j2 > j:
+            j = j2
+        total += <double>(g.points[tile] * j) / L
+    return total
+
+cdef double standing(const GGame* g, const GState* s, int p) noexcept nogil:
+    cdef const GPlayer* P = &s.players[p]
+    cdef double total = 0.0
+    cdef int pawn, tile
+    for pawn in range(PAWNS):
+        if P.pawns[pawn] < 0:
+            continue
+        tile = P.pawn_tile[pawn]
+        if not g.is_start[tile]:
+            total += g.points[tile]
+    return total
+
+cdef double gd_heuristic(const void* game, const void* state, int player) noexcept nogil:
+    cdef const GGame* g = <const GGame*>game
+    cdef const GState* s = <const GState*>state
+    cdef double prospects[4]
+    cdef double out[4]
+    cdef double top, total, v
+    cdef int p
+    if s.phase == PH_OVER:
+        gd_returns(game, state, out)
+        return out[player]
+    for p in range(g.players):
+        prospects[p] = score_of(g, s, p) + 0.5 * progress(g, s, p) + 0.25 * standing(g, s, p)
+    if g.solo:
+        v = prospects[0] / g.threshold
+        return 0.0 if v < 0.0 else (1.0 if v > 1.0 else v)
+    top = prospects[0]
+    for p in range(1, g.players):
+        if prospects[p] > top:
+            top = prospects[p]
+    total = 0.0
+    for p in range(g.players):
+        out[p] = exp((prospects[p] - top) / 5.0)
+        total += out[p]
+    return out[player] / total
+
+
+cdef KernelVTable GUARDIANS_VTABLE
+GUARDIANS_VTABLE.name = "guardians"
+GUARDIANS_VTABLE.state_size = sizeof(GState)
+GUARDIANS_VTABLE.num_players = 1
+GUARDIANS_VTABLE.num_distinct_actions = DRAW_BASE
+GUARDIANS_VTABLE.max_actions = 1
+GUARDIANS_VTABLE.current_player = gd_current_player
+GUARDIANS_VTABLE.is_terminal = gd_is_terminal
+GUARDIANS_VTABLE.legal_actions = gd_legal_actions
+GUARDIANS_VTABLE.chance_outcomes = gd_chance_outcomes
+GUARDIANS_VTABLE.apply_action = gd_apply_action
+GUARDIANS_VTABLE.returns = gd_returns
+GUARDIANS_VTABLE.hash = gd_hash
+GUARDIANS_VTABLE.heuristic = gd_heuristic
+GUARDIANS_VTABLE.utility_min = 0.0
+GUARDIANS_VTABLE.utility_max = 1.0
+GUARDIANS_VTABLE.pack = NULL
+
+
+# -- building the game data ----------------------------------------------------------------------
+_COLOUR_CODES = {c: i + 1 for i, c in enumerate("BGREPY")}
+_COLOUR_LETTERS = " BGREPY"
+_TASK_CODES = {"all_colours": TASK_ALL_COLOURS, "start_tile": TASK_START_TILE,
+               "colour_points": TASK_COLOUR_POINTS, "missions_in_turn": TASK_MISSIONS_IN_TURN,
+               "long_mission": TASK_LONG_MISSION, "small_forest": TASK_SMALL_FOREST}
+
+
+cdef inline int cell_index(object cell):
+    return (cell[0] - BOARD_MIN) * BOARD + (cell[1] - BOARD_MIN)
+
+
+cdef inline tuple cell_pair(int cell):
+    return ((cell >> 6) + BOARD_MIN, (cell & 63) + BOARD_MIN)
+
+
+cdef int max_actions_bound(int ncat, int players, int n_set) noexcept:
+    # Placements: 6 pool slots x the frontier of the largest forest (at most 2 n + 2 cells);
+    # missions: end turn + 4 pawns x 4 * 3**5 walks; chance: the bag; pawns and growth: 4.
+    cdef int forest = ncat + 1
+    cdef int frontier = 2 * forest + 2
+    cdef int most = 1 + PAWNS * MAX_WALKS
+    if frontier > CELLS:
+        frontier = CELLS
+    if POOL_SIZE * frontier > most:
+        most = POOL_SIZE * frontier
+    if n_set > most:
+        most = n_set
+    return most
+
+
+cdef int _build(GGame* g, object ref) except -1:
+    from solver.errors import OptionError
+    from solver.games.guardians.connectivity import is_connected
+
+    cdef GState* s = &g.initial
+    cdef GPlayer* P
+    cdef int p, k, t
+    memset(g, 0, sizeof(GGame))
+    memcpy(&g.vt, &GUARDIANS_VTABLE, sizeof(KernelVTable))
+    catalogue = ref.catalogue
+    ncat = max(catalogue) + 1
+    if ncat > MAX_TILES - 1:
+        raise OptionError(
+            f"the guardians kernel holds at most {MAX_TILES - 2} tiles (tile set and position "
+            f"together), not {ncat - 1}; use engine='reference'")
+    g.players = ref.players
+    g.solo = 1 if ref.solo else 0
+    g.has_position = 1 if ref.position is not None else 0
+    g.n_set = len(ref.tiles)
+    g.ncat = ncat
+    g.mission_limit = ref.mission_limit
+    if ref.level is not None:
+        g.threshold = ref.level.threshold
+        if len(ref.level.tasks) > MAX_TASKS:
+            raise OptionError(f"the guardians kernel holds at most {MAX_TASKS} level tasks")
+        g.ntasks = len(ref.level.tasks)
+        for i, task in enumerate(ref.level.tasks):
+            g.task_kind[i] = _TASK_CODES.get(task.kind, TASK_SMALL_FOREST)
+            g.task_value[i] = task.value
+            g.task_colour[i] = task.colour
+    for tid, tile in catalogue.items():
+        g.colour[tid] = _COLOUR_CODES.get(tile.colour, 0) if tile.colour else 0
+        g.is_start[tid] = 1 if tile.start else 0
+        g.points[tid] = tile.points
+        g.walklen[tid] = tile.walk_length
+        seq = tile.sequence
+        g.seqlen[tid] = len(seq)
+        for j, letter in enumerate(seq):
+            g.seq[tid][j] = _COLOUR_CODES[letter]
+        g.palindrome[tid] = 1 if seq == seq[::-1] else 0
+    if ref.position is not None and not is_connected(ref._position_forest):
+        raise OptionError("the guardians kernel needs a starting forest in one piece")
+    g.vt.num_players = g.players
+    g.vt.num_distinct_actions = DRAW_BASE + g.n_set
+    g.vt.state_size = HEADER_SIZE + g.players * sizeof(GPlayer)
+    g.vt.max_actions = max_actions_bound(ncat, g.players, g.n_set)
+    # the initial state (rules.GuardiansState.__init__)
+    memset(s, 0, sizeof(GState))
+    for t in range(MAX_TILES):
+        s.tile_cell[t] = -1
+    for t in range(1, g.n_set + 1):
+        set64(s.bag, t)
+    if not g.solo:
+        for k in range(4):
+            s.supply[k] = COMBO_SUPPLY_C[k]
+    s.round = 1
+    s.placed = -1
+    s.phase = PH_DRAW
+    for p in range(g.players):
+        for k in range(PAWNS):
+            s.players[p].pawns[k] = -1
+        s.players[p].start_cell = -1
+        forest_add(g, s, p, ORIGIN_CELL, 0, True)
+        if not g.solo:
+            s.players[p].pawns[0] = ORIGIN_CELL
+            s.players[p].pawn_tile[0] = 0
+    if ref.position is not None:
+        P = &s.players[0]
+        memset(P.occ, 0, sizeof(P.occ))
+        memset(P.col, 0, sizeof(P.col))
+        P.start_cell = -1
+        for cell, face in ref._position_forest.items():
+            forest_add(g, s, 0, cell_index(cell), face.tile, face.mission)
+        for k, cell in enumerate(ref._position_pawns):
+            if cell is None:
+                P.pawns[k] = -1
+                P.pawn_tile[k] = 0
+            else:
+                P.pawns[k] = cell_index(cell)
+                P.pawn_tile[k] = ref._position_forest[cell].tile
+        s.phase = PH_MISSIONS
+    else:
+        begin_turn(g, s)
+    return 0
+
+
+# -- the Python level -----------------------------------------------------------------------------
+_PHASE_NAMES = ("draw", "start_pawn", "grow", "place", "pawn", "missions", "track", "over")
+_PAWN_NAMES = ("blue", "green", "yellow", "red")
+
+
+def _restore_state(game, text):
+    """Unpickling helper: ``game.state_from_json(text)``."""
+    return game.state_from_json(text)
+
+
+cdef class GuardiansKernelGame:
+    """Forest guardians, compiled kernel (see ``solver.games.guardians.kernel``).
+
+    Takes the reference game's options; the reference game it builds (``reference``) holds the
+    data (tile set, level, position) and does all validation.
+    """
+
+    cdef GGame* data
+    cdef KernelHandle handle
+    cdef readonly object reference
+
+    def __cinit__(self, *args, **kwargs):
+        self.data = NULL
+        self.handle.vtable = NULL
+        self.handle.game = NULL
+
+    def __init__(self, players=None, **options):
+        from solver.games.guardians.rules import GuardiansGame
+
+        ref = GuardiansGame(players, **options)
+        if self.data == NULL:
+            self.data = <GGame*>malloc(sizeof(GGame))
+            if self.data == NULL:
+                raise MemoryError()
+        _build(self.data, ref)
+        self.handle.vtable = &self.data.vt
+        self.handle.game = self.data
+        self.reference = ref
+
+    def __dealloc__(self):
+        if self.data != NULL:
+            free(self.data)
+            self.data = NULL
+
+    cdef int _check(self) except -1:
+        if self.data == NULL or self.reference is None:
+            raise TypeError(f"{type(self).__name__} was not initialised")
+        return 0
+
+    # -- the reference's attributes --------------------------------------------------------------
+    @property
+    def players(self):
+        return self.reference.players
+
+    @property
+    def solo(self):
+        return self.reference.solo
+
+    @property
+    def tiles(self):
+        return self.reference.tiles
+
+    @property
+    def level(self):
+        return self.reference.level
+
+    @property
+    def position(self):
+        return self.reference.position
+
+    @property
+    def codec(self):
+        return self.reference.codec
+
+    @property
+    def catalogue(self):
+        return self.reference.catalogue
+
+    @property
+    def mission_limit(self):
+        return self.reference.mission_limit
+
+    @property
+    def _position_forest(self):
+        return self.reference._position_forest
+
+    @property
+    def _position_pawns(self):
+        return self.reference._position_pawns
+
+    def tile(self, tile_id):
+        return self.reference.tile(tile_id)
+
+    # -- the protocol ----------------------------------------------------------------------------
+    def new_initial_state(self):
+        self._check()
+        cdef GuardiansKernelState state = GuardiansKernelState.__new__(GuardiansKernelState)
+        state.game = self
+        memcpy(&state.st, &self.data.initial, sizeof(GState))
+        return state
+
+    def num_players(self):
+        return self.data.players
+
+    def num_distinct_actions(self):
+        return self.data.vt.num_distinct_actions
+
+    def max_chance_outcomes(self):
+        return self.data.n_set
+
+    @property
+    def max_actions(self):
+        """The bound on legal actions or chance outcomes at one node (``vtable.max_actions``)."""
+        return self.data.vt.max_actions
+
+    @property
+    def state_size(self):
+        """The bytes of a state a copy moves (``vtable.state_size``)."""
+        return self.data.vt.state_size
+
+    def state_from_json(self, text):
+        """Read a state written by ``to_json`` (either engine's), validated by the reference."""
+        self._check()
+        return self.from_reference(self.reference.state_from_json(text))
+
+    def from_reference(self, ref_state):
+        """The kernel state equal to the reference state ``ref_state`` (of this game's twin)."""
+        self._check()
+        cdef GuardiansKernelState state = GuardiansKernelState.__new__(GuardiansKernelState)
+        cdef GState* s = &state.st
+        cdef GGame* g = self.data
+        cdef GPlayer* P
+        cdef int p, k, i
+        state.game = self
+        memset(s, 0, sizeof(GState))
+        for k in range(MAX_TILES):
+            s.tile_cell[k] = -1
+        for t in ref_state.bag:
+            set64(s.bag, t)
+        for t in ref_state.discard:
+            set64(s.discard, t)
+        for t in ref_state.pool:
+            pool_insert(s, t)
+        for i, t in enumerate(ref_state.track):
+            s.track[i] = t
+        s.ntrack = len(ref_state.track)
+        for k in range(4):
+            s.supply[k] = ref_state.supply[k]
+        s.current = ref_state.current
+        s.round = ref_state.round
+        s.phase = int(ref_state.phase)
+        s.draws_left = ref_state.draws_left
+        s.reset_used = ref_state.reset_used
+        s.to_place = ref_state.to_place
+        s.mission_side = ref_state.mission_side
+        s.placed = -1 if ref_state.placed is None else cell_index(ref_state.placed)
+        s.turn_missions = ref_state.turn_missions
+        s.end_triggered = ref_state.end_triggered
+        for i, done in enumerate(ref_state.tasks_done):
+            if done:
+                s.tasks_done |= 1 << i
+        for p, who in enumerate(ref_state.people):
+            P = &s.players[p]
+            P.start_cell = -1
+            for cell, face in who.forest.items():
+                forest_add(g, s, p, cell_index(cell), face.tile, face.mission)
+            for k, cell in enumerate(who.pawns):
+                if cell is None:
+                    P.pawns[k] = -1
+                else:
+                    P.pawns[k] = cell_index(cell)
+                    P.pawn_tile[k] = who.forest[cell].tile
+            P.resets = who.resets
+            for i, card in enumerate(who.cards):
+                P.cards[i] = card
+            P.ncards = len(who.cards)
+        for p, who in enumerate(ref_state.people):
+            for tile, pawn, rnd in who.pile:
+                pile_push(s, p, tile, pawn, rnd)
+        return state
+
+    def _kernel_handle(self):
+        """A PyCapsule ``forest_solver.KernelHandle`` (keeps the game alive)."""
+        self._check()
+        return handle_capsule(&self.handle, self)
+
+    def _state_from_capsule(self, capsule):
+        """A Python state holding a copy of the struct a ``forest_solver.KernelState`` points to."""
+        self._check()
+        cdef const GState* src = <const GState*>state_from_capsule(capsule)
+        cdef GuardiansKernelState state = GuardiansKernelState.__new__(GuardiansKernelState)
+        state.game = self
+        memset(&state.st, 0, sizeof(GState))
+        memcpy(&state.st, src, self.data.vt.state_size)
+        return state
+
+    def __reduce__(self):
+        ref = self.reference
+        options = {"tiles": ref.tiles, "position": ref.position}
+        if ref.level is not None:
+            options["level"] = ref.level
+        return (_make_game, (type(self), ref.players, options))
+
+    def __repr__(self):
+        extra = f", level={self.reference.level.number}" if self.reference.level is not None else ""
+        return f"GuardiansGame(players={self.reference.players}{extra}, engine='kernel')"
+
+
+def _make_game(cls, players, options):
+    """Unpickling helper."""
+    return cls(players, **options)
+
+
+cdef class GuardiansKernelState:
+    """One position of forest guardians, compiled kernel: a ``GState`` struct and its game."""
+
+    cdef GState st
+    cdef readonly GuardiansKernelGame game
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("guardians kernel states come from game.new_initial_state() or "
+                        "game.state_from_json(), not from the class")
+
+    # -- the protocol ----------------------------------------------------------------------------
+    def get_game(self):
+        """The game this state belongs to (as OpenSpiel's ``State.get_game()``)."""
+        return self.game
+
+    def current_player(self):
+        return gd_current_player(self.game.data, &self.st)
+
+    def is_terminal(self):
+        return self.st.phase == PH_OVER
+
+    def is_chance_node(self):
+        return self.st.phase == PH_DRAW or self.st.phase == PH_TRACK
+
+    def returns(self):
+        cdef double out[4]
+        gd_returns(self.game.data, &self.st, out)
+        return [out[p] for p in range(self.game.data.players)]
+
+    def chance_outcomes(self):
+        cdef int actions[MAX_TILES]
+        cdef int n, i
+        cdef double p
+        if self.st.phase != PH_DRAW and self.st.phase != PH_TRACK:
+            return []
+        n = bag_actions(&self.st, actions)
+        p = 1.0 / n
+        return [(actions[i], p) for i in range(n)]
+
+    def legal_actions(self):
+        cdef int* actions = <int*>malloc(self.game.data.vt.max_actions * sizeof(int))
+        cdef int n, i
+        if actions == NULL:
+            raise MemoryError()
+        try:
+            n = gd_legal_actions(self.game.data, &self.st, actions)
+            return [actions[i] for i in range(n)]
+        finally:
+            free(actions)
+
+    def apply_action(self, action):
+        cdef long a
+        if type(action) is int:
+            try:
+                a = action
+            except OverflowError:
+                a = -1
+            if 0 <= a < DRAW_BASE + MAX_TILES and gd_is_legal(self.game.data, &self.st, <int>a):
+                gd_apply_action(self.game.data, &self.st, <int>a)
+                return
+        _apply_slow(self, action)
+
+    def clone(self):
+        cdef GuardiansKernelState other = GuardiansKernelState.__new__(GuardiansKernelState)
+        other.game = self.game
+        memcpy(&other.st, &self.st, sizeof(GState))
+        return other
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def child(self, action):
+        """A copy with ``action`` applied."""
+        other = self.clone()
+        other.apply_action(action)
+        return other
+
+    # -- scores ----------------------------------------------------------------------------------
+    def scores(self):
+        """Each player's score now: mission points + combo cards - resets."""
+        return [score_of(self.game.data, &self.st, p) for p in range(self.game.data.players)]
+
+    def score(self, int player):
+        self._player(player)
+        return score_of(self.game.data, &self.st, player)
+
+    def tile_count(self, int player):
+        """Tiles in the player's forest and pile together (the tie-break: fewer wins)."""
+        self._player(player)
+        return tile_count(&self.st, player)
+
+    def heuristic(self, int player=0):
+        """The kernel's heuristic (the twin of ``heuristic.heuristic``), in [0, 1]."""
+        self._player(player)
+        return gd_heuristic(self.game.data, &self.st, player)
+
+    cdef int _player(self, int player) except -1:
+        if not 0 <= player < self.game.data.players:
+            raise IndexError(f"player {player} is not in this game (0..{self.game.data.players - 1})")
+        return 0
+
+    def rounds(self):
+        """Solo: the rounds on the track, 12 plus one per completed level task."""
+        return rounds_of(self.game.data, &self.st)
+
+    def colour_points(self):
+        """Solo: mission points credited to each pawn colour (blue, green, yellow, red)."""
+        out = [0] * PAWNS
+        for tile, pawn, _ in self._pile(0):
+            out[pawn] += self.game.data.points[tile]
+        return out
+
+    def task_met(self, task):
+        """Whether the solo player meets ``task`` now (the reference's rule)."""
+        return self.to_reference().task_met(task)
+
+    def pawn_name(self, int pawn):
+        return f"{_PAWN_NAMES[pawn]} pawn" if self.game.data.solo else "pawn"
+
+    def walks(self):
+        """The legal walks now, as ``(pawn, mission cell, path)`` (empty off the mission step)."""
+        from solver.games.guardians.walks import path_from_code
+
+        if self.st.phase != PH_MISSIONS:
+            return []
+        out = []
+        for action in self.legal_actions()[1:]:
+            pawn, code = divmod(action - WALK_BASE, WALK_CODES)
+            cell = cell_pair(self.st.players[self.st.current].pawns[pawn])
+            out.append((pawn, cell, path_from_code(cell, code)))
+        return out
+
+    # -- labels ----------------------------------------------------------------------------------
+    def action_to_string(self, action):
+        from solver.errors import IllegalActionError
+        from solver.game import as_action_id
+
+        cdef int a = -1
+        cdef GState* s = &self.st
+        action = as_action_id(action)
+        if not 0 <= action < self.game.data.vt.num_distinct_actions:
+            raise IllegalActionError(
+                f"{action} is not a guardians action id "
+                f"(0..{self.game.data.vt.num_distinct_actions - 1})")
+        a = action
+        if a == END_TURN:
+            return "end turn"
+        if a == TAKE_TWO:
+            return "take 2 tiles"
+        if a == TAKE_ONE:
+            return "take 1 tile"
+        if a == RESET:
+            return "reset the pool"
+        if a < WALK_BASE:
+            colour = _PAWN_NAMES[a - PAWN_BASE]
+            if s.phase == PH_PAWN and s.placed >= 0:
+                r, c = cell_pair(s.placed)
+                return f"put {colour} pawn on ({r},{c})"
+            return f"put {colour} pawn on the start tile"
+        if a >= DRAW_BASE:
+            if s.phase == PH_TRACK:
+                return f"round track: tile {a - DRAW_BASE + 1}"
+            return f"draw tile {a - DRAW_BASE + 1}"
+        if a >= PLACE_BASE:
+            slot, cell = divmod(a - PLACE_BASE, CELLS)
+            r, c = cell_pair(cell)
+            if s.phase != PH_PLACE or slot >= s.npool:
+                return f"place the pool's tile {slot + 1} at ({r},{c})"
+            side = " mission side up" if s.mission_side else ""
+            return f"place tile {s.pool[slot]} at ({r},{c}){side}"
+        pawn, code = divmod(a - WALK_BASE, WALK_CODES)
+        start = s.players[s.current].pawns[pawn] if s.phase != PH_OVER else -1
+        name = self.pawn_name(pawn)
+        if start < 0:
+            return f"walk {name}: code {code}"
+        from solver.games.guardians.walks import path_from_code
+
+        here = cell_pair(start)
+        cells = " ".join(f"({r},{c})" for r, c in path_from_code(here, code))
+        return f"walk {name}: ({here[0]},{here[1]}) -> {cells}"
+
+    def string_to_action(self, label):
+        """The legal action whose label is ``label`` (the reference's reading)."""
+        return self.to_reference().string_to_action(label)
+
+    def _safe_label(self, action):
+        from solver.errors import IllegalActionError
+
+        try:
+            return self.action_to_string(action)
+        except (IllegalActionError, ValueError, KeyError, IndexError):
+            return "not an action"
+
+    # -- the reference's attributes, read-only -----------------------------------------------
+    cdef list _pile(self, int p):
+        cdef int i
+        return [(self.st.pile_tile[i], self.st.pile_who[i] & 3, self.st.pile_round[i])
+                for i in range(self.st.npile_total) if (self.st.pile_who[i] >> 2) == p]
+
+    cdef dict _forest(self, int p):
+        from solver.games.guardians.board import Face
+
+        cdef GPlayer* P = &self.st.players[p]
+        cdef int r, b, cell, tile
+        cdef uint64_t x
+        cdef dict tiles = {}
+        cdef dict out = {}
+        for tile in range(1, MAX_TILES):
+            if self.st.tile_cell[tile] >= 0 and self.st.tile_cell[tile] // CELLS == p:
+                tiles[self.st.tile_cell[tile] % CELLS] = tile
+        if P.start_cell >= 0:
+            tiles[P.start_cell] = 0
+        for r in range(64):
+            x = P.occ[r]
+            while x:
+                b = GD_CTZ(x)
+                x &= x - 1
+                cell = r * 64 + b
+                out[cell_pair(cell)] = Face(tiles[cell], colour_at(P, cell) == 0)
+        return out
+
+    @property
+    def people(self):
+        """Every player as a fresh reference ``PlayerState`` (a copy: changing it changes nothing)."""
+        from solver.games.guardians.rules import PlayerState
+
+        cdef GPlayer* P
+        out = []
+        for p in range(self.game.data.players):
+            P = &self.st.players[p]
+            who = PlayerState()
+            who.forest = self._forest(p)
+            who.pawns = [cell_pair(P.pawns[k]) if P.pawns[k] >= 0 else None for k in range(PAWNS)]
+            who.pile = self._pile(p)
+            who.resets = P.resets
+            who.cards = [P.cards[k] for k in range(P.ncards)]
+            out.append(who)
+        return out
+
+    @property
+    def pool(self):
+        return [self.st.pool[i] for i in range(self.st.npool)]
+
+    @property
+    def bag(self):
+        return [t for t in range(1, MAX_TILES) if bit64(self.st.bag, t)]
+
+    @property
+    def discard(self):
+        return [t for t in range(1, MAX_TILES) if bit64(self.st.discard, t)]
+
+    @property
+    def track(self):
+        return [self.st.track[i] for i in range(self.st.ntrack)]
+
+    @property
+    def supply(self):
+        return [self.st.supply[i] for i in range(4)]
+
+    @property
+    def current(self):
+        return self.st.current
+
+    @property
+    def round(self):
+        return self.st.round
+
+    @property
+    def phase(self):
+        from solver.games.guardians.rules import Phase
+
+        return Phase(self.st.phase)
+
+    @property
+    def draws_left(self):
+        return self.st.draws_left
+
+    @property
+    def reset_used(self):
+        return bool(self.st.reset_used)
+
+    @property
+    def to_place(self):
+        return self.st.to_place
+
+    @property
+    def mission_side(self):
+        return bool(self.st.mission_side)
+
+    @property
+    def placed(self):
+        return cell_pair(self.st.placed) if self.st.placed >= 0 else None
+
+    @property
+    def turn_missions(self):
+        return self.st.turn_missions
+
+    @property
+    def end_triggered(self):
+        return bool(self.st.end_triggered)
+
+    @property
+    def tasks_done(self):
+        return [bool((self.st.tasks_done >> i) & 1) for i in range(self.game.data.ntasks)]
+
+    # -- serialisation -------------------------------------------------------------------------
+    def to_dict(self):
+        from solver.games.guardians.state_json import state_to_dict
+
+        return state_to_dict(self)
+
+    def to_json(self):
+        """The full state as canonical JSON, identical to the reference's for equal states."""
+        import json
+
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    def to_reference(self):
+        """The equal state of the reference engine (for its game ``game.reference``)."""
+        return self.game.reference.state_from_json(self.to_json())
+
+    def __reduce__(self):
+        return (_restore_state, (self.game, self.to_json()))
+
+    def __eq__(self, other):
+        if not isinstance(other, GuardiansKernelState):
+            return False
+        if (<GuardiansKernelState>other).game is not self.game:
+            return other.to_json() == self.to_json()
+        return memcmp(&self.st, &(<GuardiansKernelState>other).st, self.game.data.vt.state_size) == 0
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(self.to_json())
+
+    def _hash(self):
+        """The kernel's 64-bit hash of the state, as an int."""
+        return gd_hash(self.game.data, &self.st)
+
+    def _state_capsule(self):
+        """A PyCapsule ``forest_solver.KernelState`` pointing at this state's struct."""
+        return state_capsule(&self.st, self)
+
+    def _to_bytes(self):
+        """The state's ``vtable.state_size`` raw bytes."""
+        return (<char*>&self.st)[:self.game.data.vt.state_size]
+
+    def _splits(self, int player, cell):
+        """The kernel's connectivity test: does removing ``cell`` split the player's forest?"""
+        self._player(player)
+        return bool(splits_forest(&self.st.players[player], cell_index(cell)))
+
+    def _walk_codes(self, int player, cell):
+        """The kernel's walk enumeration from the mission on ``cell`` (direction codes)."""
+        cdef int codes[MAX_WALKS]
+        cdef int n, i, tile
+        self._player(player)
+        tile = cell_tile(&self.st, player, cell_index(cell))
+        if tile < 0 or colour_at(&self.st.players[player], cell_index(cell)) != 0:
+            return []
+        n = walks_from(self.game.data, &self.st.players[player], cell_index(cell), tile, codes)
+        return [codes[i] for i in range(n)]
+
+    def __str__(self):
+        from solver.games.guardians.render_text import render_state
+
+        return render_state(self)
+
+    def __repr__(self):
+        return f"GuardiansState({self.to_json()})"
+
+
+cdef _apply_slow(GuardiansKernelState state, action):
+    """``apply_action`` for anything but a legal plain int: the reference's test and message."""
+    from solver.errors import IllegalActionError
+    from solver.game import as_action_id
+
+    action = as_action_id(action)
+    legal = state.legal_actions()
+    if action in legal:
+        gd_apply_action(state.game.data, &state.st, <int>legal[legal.index(action)])
+        return
+    raise IllegalActionError(
+        f"action {action} ({state._safe_label(action)}) is not legal in this state "
+        f"(phase {_PHASE_NAMES[state.st.phase]}, round {state.st.round}, "
+        f"player {state.st.current})"
+    )
+
+
+# -- measurements -------------------------------------------------------------------------------
+cdef void _playouts(const GGame* g, long n_games, uint64_t seed, int* actions, double* probs,
+                    long* games, long long* applied, long long* score_sum) noexcept nogil:
+    cdef GState s
+    cdef int n, i, chosen
+    cdef double u, acc
+    cdef uint64_t rng = seed
+    cdef long k
+    games[0] = 0
+    applied[0] = 0
+    score_sum[0] = 0
+    for k in range(n_games):
+        memcpy(&s, &g.initial, g.vt.state_size)
+        while s.phase != PH_OVER:
+            if s.phase == PH_DRAW or s.phase == PH_TRACK:
+                n = gd_chance_outcomes(g, &s, actions, probs)
+                u = splitmix64_uniform(&rng)
+                chosen = actions[n - 1]
+                acc = 0.0
+                for i in range(n):
+                    acc += probs[i]
+                    if u < acc:
+                        chosen = actions[i]
+                        break
+            else:
+                n = gd_legal_actions(g, &s, actions)
+                if n == 0:
+                    break
+                chosen = actions[splitmix64_below(&rng, n)]
+            gd_apply_action(g, &s, chosen)
+            applied[0] += 1
+        games[0] += 1
+        score_sum[0] += score_of(g, &s, 0)
+
+
+def random_playouts(GuardiansKernelGame game, long n_games, seed):
+    """Play ``n_games`` random games in C (chance by its probabilities, decisions uniformly).
+
+    Returns ``(games, actions applied, sum of player 0's final scores)``; deterministic for a
+    given ``seed`` (SplitMix64).
+    """
+    from solver.errors import OptionError
+
+    if n_games < 0:
+        raise OptionError(f"n_games must be at least 0, not {n_games}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
+        raise OptionError(f"seed must be a whole number from 0 to 2**64 - 1, not {seed!r}")
+    game._check()
+    cdef uint64_t c_seed = seed
+    cdef long games = 0
+    cdef long long applied = 0, scores = 0
+    cdef int* actions = <int*>malloc(game.data.vt.max_actions * sizeof(int))
+    cdef double* probs = <double*>malloc(game.data.vt.max_actions * sizeof(double))
+    if actions == NULL or probs == NULL:
+        free(actions)
+        free(probs)
+        raise MemoryError()
+    with nogil:
+        _playouts(game.data, n_games, c_seed, actions, probs, &games, &applied, &scores)
+    free(actions)
+    free(probs)
+    return (games, applied, scores)
+
+
+def cut_vertices(GuardiansKernelState state, int player):
+    """Every tile of the player's forest whose removal splits it (the kernel's test, per tile)."""
+    cdef GPlayer* P = &state.st.players[player]
+    cdef int r, b, cell
+    cdef uint64_t x
+    out = []
+    for r in range(64):
+        x = P.occ[r]
+        while x:
+            b = GD_CTZ(x)
+            x &= x - 1
+            cell = r * 64 + b
+            if splits_forest(P, cell):
+                out.append(cell_pair(cell))
+    return out
+
+
+def time_cut_vertices(GuardiansKernelState state, int player, long repeat):
+    """Run the per-tile cut-vertex test over the whole forest ``repeat`` times in C; returns
+    how many cut vertices one pass finds (benchmarks)."""
+    cdef GPlayer* P = &state.st.players[player]
+    cdef int r, b, cell, found = 0
+    cdef long k
+    cdef uint64_t x
+    with nogil:
+        for k in range(repeat):
+            found = 0
+            for r in range(64):
+                x = P.occ[r]
+                while x:
+                    b = GD_CTZ(x)
+                    x &= x - 1
+                    cell = r * 64 + b
+                    if splits_forest(P, cell):
+                        found += 1
+    return found
+
+
+def time_walks(GuardiansKernelState state, int player, long repeat):
+    """Enumerate the walks of every mission tile of the player's forest ``repeat`` times in C;
+    returns how many walks one pass finds (benchmarks)."""
+    cdef GPlayer* P = &state.st.players[player]
+    cdef const GGame* g = state.game.data
+    cdef int r, b, cell, found = 0, tile
+    cdef int codes[MAX_WALKS]
+    cdef long k
+    cdef uint64_t x
+    cells = []
+    tiles = []
+    for r in range(64):
+        x = P.occ[r]
+        while x:
+            b = GD_CTZ(x)
+            x &= x - 1
+            cell = r * 64 + b
+            if colour_at(P, cell) == 0:
+                cells.append(cell)
+                tiles.append(cell_tile(&state.st, player, cell))
+    cdef int m = len(cells), i
+    cdef int cs[4096]
+    cdef int ts[4096]
+    for i in range(m):
+        cs[i] = cells[i]
+        ts[i] = tiles[i]
+    with nogil:
+        for k in range(repeat):
+            found = 0
+            for i in range(m):
+                if ts[i] >= 0:
+                    found += walks_from(g, P, cs[i], ts[i], codes)
+    return found

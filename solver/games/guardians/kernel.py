@@ -1,0 +1,73 @@
+"""Forest guardians' compiled engine: a thin entry over ``solver._ext.guardians``
+(from ``ext/guardians.pyx``).
+
+:class:`KernelGuardiansGame` takes the reference game's options and speaks the same protocol
+as :class:`~solver.games.guardians.rules.GuardiansGame`; the differential tests hold the two to
+every observable. Its states are fixed-size C structs (a ``clone()`` is a ``memcpy``) that the
+compiled searchers take as they are. There is no fallback to the reference: without the
+compiled extension, building a :class:`KernelGuardiansGame` raises
+:class:`~solver.errors.ExtensionMissingError` saying how to build it.
+
+>>> game = KernelGuardiansGame(players=2)
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes())
+(True, 72)
+>>> for _ in range(6):
+...     state.apply_action(state.chance_outcomes()[0][0])
+>>> [state.action_to_string(a) for a in state.legal_actions()]
+['take 2 tiles', 'take 1 tile']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solver.errors import ExtensionMissingError
+
+__all__ = ["KernelGuardiansGame", "extension_module"]
+
+_BUILD_HINT = (
+    "the compiled guardians kernel (solver._ext.guardians, built from ext/guardians.pyx) is not "
+    "available: build it with `make install` (or `pip install -e .`) in the source tree, "
+    "or choose the pure-Python engine with engine='reference' or SOLVER_ENGINE=reference"
+)
+
+try:
+    import solver._ext.guardians as _guardians
+except ImportError as exc:  # no silent fallback: say so when a kernel game is asked for
+    _guardians = None
+    _IMPORT_ERROR: ImportError | None = exc
+else:
+    _IMPORT_ERROR = None
+
+
+def _missing() -> ExtensionMissingError:
+    return ExtensionMissingError(f"{_BUILD_HINT} (import failed: {_IMPORT_ERROR})")
+
+
+def extension_module() -> Any:
+    """The compiled module ``solver._ext.guardians``; ExtensionMissingError if it is not built."""
+    if _guardians is None:
+        raise _missing() from _IMPORT_ERROR
+    return _guardians
+
+
+if _guardians is not None:
+
+    class KernelGuardiansGame(_guardians.GuardiansKernelGame):
+        """Forest guardians, compiled engine (same protocol and options as the reference)."""
+
+        __slots__ = ()
+        name = "guardians"
+        engine = "kernel"
+
+else:
+
+    class KernelGuardiansGame:  # type: ignore[no-redef]
+        """Stands in for the compiled game when the extension is not built: raises on use."""
+
+        name = "guardians"
+        engine = "kernel"
+
+        def __init__(self, players: Any = None, **options: Any) -> None:
+            raise _missing() from _IMPORT_ERROR
