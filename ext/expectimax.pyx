@@ -752,6 +752,9 @@ cdef enum:
     PE_STRIPES = 4096          # spin locks of a shared table (bucket b takes lock b % PE_STRIPES)
     PE_MAX_THREADS = 64
     PE_BUSY = 65536            # threads: counters of the workers inside a state (by hash)
+    PE_GROW_NUM = 1
+    PE_GROW_DEN = 2
+    PE_GROW_ON_FULL = 0
     ERR_INEXACT = 6
     ERR_WBUDGET = 7
     ERR_ABANDONED = 8          # a worker's task was finished by another worker (or all stop)
@@ -1008,8 +1011,8 @@ cdef void pt_store(PTable* t, const unsigned char* key, double a, double b, int 
     while True:
         start = pt_acquire(t, h)
         n = t.nslots
-        if (not tried and ((fs_load_size(&t.count) + 1) * 4 > n * 3
-                           or pt_bucket_full_at(t, start, key))
+        if (not tried and ((fs_load_size(&t.count) + 1) * PE_GROW_DEN > n * PE_GROW_NUM
+                           or (PE_GROW_ON_FULL and pt_bucket_full_at(t, start, key)))
                 and n * 2 * t.stride <= t.cap_bytes and n * t.stride <= room):
             pt_release(t, start)
             pt_grow(t, n)
@@ -1136,6 +1139,7 @@ cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t dept
     cdef PFrame* f
     cdef int err, n, i, j, k, player, best = -1, tmp_a, stored_best = -1, left, rounds
     cdef size_t mark
+    cdef uint64_t node_mark
     cdef int64_t before
     cdef double L = s.lo_bound, U = s.hi_bound
     cdef double elo = L, ehi = U, lo, hi, clo, chi, known_lo, known_hi, a, b, p, tmp_h, top, v
@@ -1223,6 +1227,7 @@ cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t dept
         # sums in the kernel's order (the same rounding whoever searched what)
         for i in range(n):
             f.suffix[i] = 0.0  # 0: to search, 1: searched
+        node_mark = key_hash(f.key, s.sh.table.key_size)  # (a chance node is always memoised)
         known_lo = 0.0
         known_hi = 0.0
         lo = L
@@ -1234,12 +1239,14 @@ cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t dept
                 f = &s.frames[ply]
                 if f.suffix[i] != 0.0:
                     continue
+                # the outcome's mark: this node's key and the outcome (cheaper than the child's
+                # hash; a child reached from two chance nodes is not seen as busy, only slower)
+                mark = <size_t>(splitmix64_mix(node_mark + <uint64_t>i) >> 20) & (PE_BUSY - 1)
+                if rounds == 0 and i > 0 and fs_load_int(&s.sh.busy[mark]) > 0:
+                    continue
                 child = ps_state(s, ply + 1)
                 memcpy(child, ps_state(s, ply), s.state_size)
                 vt.apply_action(s.game, child, f.actions[i])
-                mark = <size_t>(vt.hash(s.game, child) >> 20) & (PE_BUSY - 1)
-                if rounds == 0 and fs_load_int(&s.sh.busy[mark]) > 0:
-                    continue
                 p = f.probs[i]
                 rest = 0.0
                 for k in range(n - 1, -1, -1):
@@ -1892,6 +1899,11 @@ cdef class PruningSearch:
         for t in range(self.nthreads):
             total += self._worker(t).expanded + self._worker(t).wexpanded
         return total
+
+    @property
+    def worker_expanded(self):
+        """Nodes expanded so far by each worker (a list, worker 0 first)."""
+        return [self._worker(t).expanded + self._worker(t).wexpanded for t in range(self.nthreads)]
 
     @property
     def entries(self):
