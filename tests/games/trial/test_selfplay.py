@@ -113,6 +113,8 @@ def test_json_round_trip_mid_game():
     twin = game.state_from_json(state.to_json())
     assert twin.to_json() == state.to_json()
     assert twin.legal_actions() == state.legal_actions()
+    for p in range(3):  # the history comes back too
+        assert twin.information_state_string(p) == state.information_state_string(p)
     assert [state.action_to_string(a) for a in state.legal_actions()] == [
         twin.action_to_string(a) for a in twin.legal_actions()
     ]
@@ -133,6 +135,8 @@ def test_a_bad_saved_state_is_a_format_error():
         json.dumps({"game": "trial", "state": {**good["state"], "stack": [{"k": "fly"}]}}),
         json.dumps({"game": "trial", "state": {**good["state"], "players": [{}, {}]}}),
         json.dumps({"game": "trial", "state": {**good["state"], "stack": [{"k": "turn"}]}}),
+        json.dumps({"game": "trial", "state": {**good["state"], "log": [["*", "a"]]}}),
+        json.dumps({"game": "trial", "state": {**good["state"], "log": "history"}}),
     ):
         with pytest.raises(FormatError):
             game.state_from_json(broken)
