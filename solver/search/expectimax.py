@@ -474,7 +474,8 @@ def _make_table(
                 return PrunedTable(game, options, threads=options.threads, hash_bits=hash_bits)
         if options.prune:
             raise OptionError(
-                "prune=True needs a one-player compiled kernel that declares its utility range"
+                "prune=True needs a compiled kernel that declares its utility range, with one "
+                "player or two (constant-sum, game.constant_sum = True)"
             )
         return KernelTable(game, num_players, options, target, hash_bits)
     if options.prune:

@@ -1,7 +1,8 @@
 """The pruning exact search: the table behind ``expectimax(exact=True)`` on kernels that allow it.
 
-Kernels with one player that declare their utility range (``vtable.utility_min/max``, see
-``docs/kernel-abi.md``) are solved by the compiled alpha-beta expectimax of
+Kernels that declare their utility range (``vtable.utility_min/max``, see ``docs/kernel-abi.md``)
+with one player, or with two players and ``game.constant_sum = True`` (returns always adding up to
+``utility_min + utility_max``), are solved by the compiled alpha-beta expectimax of
 ``solver._ext.expectimax.PruningSearch`` (Star1 cut-offs at chance nodes, heuristic move ordering,
 a bounds table keyed by the kernel's packed key, a replacement policy under the memory cap). It
 gives the same values as the plain search (``prune=False``, the twin the tests hold it to), but it
@@ -12,15 +13,16 @@ proves a move optimal without valuing every other move exactly, so it reports:
   computed by a second pass over the optimal moves only (``fastest``). That pass visits every
   optimal line, which on forests with many winning lines is large; it stops after
   ``FASTEST_BUDGET`` nodes and the tie is then broken by the kernel heuristic, then the lower id
-  (``extra["tie_break"]`` says which).
+  (``extra["tie_break"]`` says which). Two-player games always break ties that second way (the
+  fastest-win pass is one-player).
 
 ``threads`` > 1 solves the root's children with that many workers sharing one bounds table
-(``PruningSearch.values``): each worker takes the children from a different one on, skips those
-already solved, and leaves one as soon as another worker solves it; workers that meet in one
-subtree split it, worker ``t`` visiting chance outcomes from the ``t * n / threads``-th on. Every
-table entry is a proven interval, so the values do not depend on the thread count or on timing
-(exact values are summed in the kernel's order); the node counts do vary between runs. Each
-worker may expand up to the remaining node budget.
+(``PruningSearch.values``): every worker takes the children in order, skips those already
+solved and leaves one as soon as another worker solves it; inside, a worker defers a chance
+outcome (other than the first) that another worker is searching, so workers following one line
+part where an outcome is done. Every table entry is a proven interval, so the values do not
+depend on the thread count or on timing (exact values are summed in the kernel's order); the
+node counts do vary between runs. Each worker may expand up to the remaining node budget.
 """
 
 from __future__ import annotations
@@ -63,22 +65,30 @@ class PrunedTable:
         options: _Options,
         *,
         threads: int = 1,
-        memo: str = "chance",
+        memo: str | None = None,
         hash_bits: int = 64,
         fastest_budget: int = FASTEST_BUDGET,
     ) -> None:
         from solver._ext.expectimax import PruningSearch
 
         self.game = game
-        self.num_players = 1
         self.options = options
         self.target = 0
         self.threads = threads
         self.fastest_budget = fastest_budget
+        if memo is None:
+            # chance nodes only for one player (the dog: turn starts, where its transpositions
+            # are), every node for two (the duel test game: 4x fewer nodes than chance only)
+            memo = "chance" if int(game.num_players()) == 1 else "all"
         self._ps = PruningSearch(
             game, options.memory_bytes, memo=memo, hash_bits=hash_bits, threads=threads
         )
-        self.tie_break = "fastest"
+        self.num_players = int(self._ps.num_players)
+        low, high = self._ps.utility_range
+        self._total = float(low) + float(high)  # two players: player 1's return is this less 0's
+        # the fastest-win pass is one-player: two-player ties go to the heuristic at once
+        self.tie_break = "fastest" if self.num_players == 1 else "heuristic"
+        self.win_weighted_plies: float | None = None
         entry = int(self._ps.entry_size)
         self.node_limit = max(100_000, NODES_PER_ENTRY * options.memory_bytes // entry)
 
@@ -110,20 +120,28 @@ class PrunedTable:
         lo, hi = self._ps.interval(state, depth)
         return float(lo), float(hi)
 
+    def _values(self, value: float) -> tuple[float, ...]:
+        """Every player's value from player 0's (two players: constant-sum)."""
+        return (value,) if self.num_players == 1 else (value, self._total - value)
+
     def _choose(
         self, state: Any, values: dict[int, float] | None = None
     ) -> tuple[int, float | None]:
-        """The best move at a decision node and its win-weighted length (None if not computed)."""
+        """The best move at a decision node and its win-weighted length (None if not computed).
+        ``values`` are player 0's; player 1 (two players) picks the lowest."""
         found = (
             self._ps.fastest(state, self.fastest_budget) if self.tie_break == "fastest" else None
         )
         if found is not None:
             _value, plies, best = found
             return int(best), float(plies)
-        self.tie_break = "heuristic"
+        if self.num_players == 1:
+            self.tie_break = "heuristic"
+        player = state.current_player()
+        sign = 1.0 if player == 0 else -1.0  # the mover's order on player 0's values
         if values is None:
             # which moves are optimal: a null window at the node's value tells, and a move that
-            # is not fails low at once (no exact value needed)
+            # is not fails at once on the mover's side (no exact value needed)
             top = self.value(state)
             values = {}
             for action in state.legal_actions():
@@ -132,15 +150,18 @@ class PrunedTable:
                 if child.is_terminal():
                     values[action] = float(child.returns()[0])
                     continue
-                _lo, hi = self._ps.interval(child, -1, top - VALUE_EPS, top + VALUE_EPS)
-                values[action] = top if hi > top - VALUE_EPS else float(hi)
-        top = max(values.values())
-        tied = [a for a in sorted(values) if values[a] >= top - VALUE_EPS]
+                lo, hi = self._ps.interval(child, -1, top - VALUE_EPS, top + VALUE_EPS)
+                if player == 0:
+                    values[action] = top if hi > top - VALUE_EPS else float(hi)
+                else:
+                    values[action] = top if lo < top + VALUE_EPS else float(lo)
+        top = max(sign * v for v in values.values())
+        tied = [a for a in sorted(values) if sign * values[a] >= top - VALUE_EPS]
 
         def heuristic(action: int) -> float:
             child = state.clone()
             child.apply_action(action)
-            return float(child.heuristic(0)) if hasattr(child, "heuristic") else 0.0
+            return float(child.heuristic(player)) if hasattr(child, "heuristic") else 0.0
 
         return max(tied, key=lambda a: (heuristic(a), -a)), None
 
@@ -159,7 +180,7 @@ class PrunedTable:
         else:
             best, maybe = self._choose(state)
             plies = 0.0 if maybe is None else maybe
-        return Entry(player, best, (value,), (plies,), 2**31 - 1, 1.0)
+        return Entry(player, best, self._values(value), (plies,) * self.num_players, 2**31 - 1, 1.0)
 
     def search(self, root: Any, depth_left: int) -> RootReport:
         before = self.expanded
@@ -183,17 +204,20 @@ class PrunedTable:
             value = self.value(root) if self.threads == 1 else value
             best = max(outcomes, key=lambda o: (o[1], -o[0]))[0]
         else:
-            value = max(values)
+            value = max(values) if player == 0 else min(values)
             best, plies = self._choose(root, by_action)
         self.win_weighted_plies = plies
-        entry = Entry(player, best, (value,), (0.0 if plies is None else plies,), 2**31 - 1, 1.0)
-        report_children = tuple((a, (v,), (0.0,)) for a, v in zip(actions, values, strict=True))
+        lengths = (0.0 if plies is None else plies,) * self.num_players
+        entry = Entry(player, best, self._values(value), lengths, 2**31 - 1, 1.0)
+        zeros = (0.0,) * self.num_players
+        report_children = tuple(
+            (a, self._values(v), zeros) for a, v in zip(actions, values, strict=True)
+        )
         return RootReport(entry, report_children, self.expanded - before, 0)
 
     def _solve_all(self, states: Sequence[Any]) -> list[float]:
-        """Exact values of ``states`` (terminal states: their return); with threads, every
-        worker on the whole list (``PruningSearch.values``: a shared table, each worker starting
-        elsewhere)."""
+        """Exact values of ``states`` (player 0's; terminal states: their return); with threads,
+        every worker on the whole list (``PruningSearch.values``: one shared table)."""
         if self.threads == 1:
             return [self._value_or_return(state) for state in states]
         out: list[float | None] = [None] * len(states)
