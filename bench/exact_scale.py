@@ -12,7 +12,7 @@ Sections (medians where a set is summarised):
    finished the ratio of states;
 2. where to memoise: every node or chance nodes (turn starts and shouts) only;
 3. 9x9 forests at 8 turns: the share solved exactly within 1 s each;
-4. threads: the exact search (root split) and MCTS (root parallelism) with 1 and 2 threads;
+4. threads: the exact search (shared table) and MCTS (root parallelism) with 1 and 2 threads;
    MCTS's strength at equal total simulations (1000 a move) with 1 and 2 threads on
    ``bench/strength.py``'s small set, the same dice for both;
 5. ``roll_forest_with_value`` forests found per minute, bands 0.3-0.6 and 0.6-0.9 at 9x9.
@@ -190,58 +190,125 @@ def _wilson(wins: int, n: int) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def threads(args, out: list[str]) -> None:
-    out += ["## 4. Threads: 1 and 2", ""]
-    out += [
-        f"Load average when the section started: {os.getloadavg()[0]:.1f} on "
-        f"{os.cpu_count()} cores. 'cpu' is the process's CPU seconds: with idle cores, 2 threads "
-        "take about the same CPU time in half the wall time.",
-        "",
-    ]
-    # exact: the root split, from the initial state (a chance root) and after a roll (a
-    # decision root, what best_move(exact=True) searches)
-    rows, speedups = [], []
+def _children(state) -> list:
+    """The root's children that are not over (the tasks of the threaded search)."""
+    actions = (
+        [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+    )
+    out = []
+    for action in actions:
+        child = state.clone()
+        child.apply_action(action)
+        if not child.is_terminal():
+            out.append(child)
+    return out
+
+
+def _thread_cases(args) -> list:
+    """Rolled forests (from the initial state and after a 2-step roll) whose single-thread value
+    search takes 0.1-10 CPU seconds, the first ``--thread-cases`` of them."""
+    from solver._ext.expectimax import PruningSearch
+
     cases = []
-    for s in range(12):
-        cases.append((f"rolled 9x9 seed {s}, 8 turns", _rolled(9, s, 8), None))
-        cases.append((f"rolled 9x9 seed {s}, 8 turns, after a 2-step roll", _rolled(9, s, 8), 11))
-    for label, forest, roll in cases:
-        game = KernelDogGame(forest)
-        state = game.new_initial_state()
-        if roll is not None:
-            state.apply_action(roll)
-            if state.is_terminal() or state.is_chance_node():
-                continue
-        cells = []
-        values = []
-        for t in (1, 2):
-            c0 = _cpu()
-            try:
-                r, sec = _timed(lambda state=state, t=t: expectimax(state, threads=t))
-            except SearchBudgetError:
-                break
-            cells.append((sec, _cpu() - c0, r.iterations))
-            values.append(r.value)
-        if len(cells) < 2 or cells[0][0] < 0.05 or cells[0][0] > 30:
-            continue
-        assert abs(values[0] - values[1]) < 1e-12
-        (s1, c1, n1), (s2, c2, n2) = cells
-        speedups.append(s1 / s2)
+    for size, turns in ((8, 12), (9, 12), (8, 14), (9, 10), (9, 14), (8, 16)):
+        for seed in range(8):
+            forest = _rolled(size, seed, turns)
+            game = KernelDogGame(forest)
+            root = game.new_initial_state()
+            rolled = root.clone()
+            rolled.apply_action(11)
+            for label, state in ((f"rolled {size}x{size} seed {seed}, {turns} turns", root),
+                                 (f"rolled {size}x{size} seed {seed}, {turns} turns, "
+                                  "after a 2-step roll", rolled)):  # fmt: skip
+                if state.is_terminal() or not _children(state):
+                    continue
+                search = PruningSearch(game, 1 << 30)
+                c0 = _cpu()
+                found = search.values(_children(state), 40_000_000)
+                spent = _cpu() - c0
+                if None not in found and 0.1 <= spent <= 10:
+                    cases.append((label, game, state))
+                    print(f"case {label}: {spent:.2f} cpu s", file=sys.stderr)
+                if len(cases) >= args.thread_cases:
+                    return cases
+    return cases
+
+
+def threads(args, out: list[str]) -> None:
+    from solver._ext.expectimax import PruningSearch
+
+    out += ["## 4. Threads: 1 and 2", ""]
+    load0 = os.getloadavg()[0]
+    repeats = args.repeats
+    cases = _thread_cases(args)
+    rows, wall_ratios, split_ratios, full_ratios = [], [], [], []
+    for label, game, state in cases:
+        walls: dict[int, list[float]] = {1: [], 2: []}
+        cpus: dict[int, list[float]] = {1: [], 2: []}
+        nodes: dict[int, list[int]] = {1: [], 2: []}
+        splits: list[float] = []
+        fulls: dict[int, list[float]] = {1: [], 2: []}
+        reference = None
+        for _ in range(repeats):
+            for t in (1, 2):  # alternating, so that both see the same load
+                search = PruningSearch(game, 1 << 30, threads=t)
+                tasks = _children(state)
+                c0 = _cpu()
+                found, sec = _timed(lambda search=search, tasks=tasks: search.values(tasks))
+                cpus[t].append(_cpu() - c0)
+                walls[t].append(sec)
+                nodes[t].append(search.expanded)
+                if t == 2:
+                    splits.append(nodes[1][-1] / max(search.worker_expanded))
+                reference = reference or found
+                assert max(abs(a - b) for a, b in zip(found, reference, strict=True)) < 1e-12
+                r, sec = _timed(lambda t=t, state=state: expectimax(state, threads=t))
+                fulls[t].append(sec)
+        med = {t: statistics.median(walls[t]) for t in (1, 2)}
+        full = {t: statistics.median(fulls[t]) for t in (1, 2)}
+        split = statistics.median(splits)
+        wall_ratios.append(med[1] / med[2])
+        split_ratios.append(split)
+        full_ratios.append(full[1] / full[2])
         rows.append(
-            f"| {label} | {values[0]:.6f} | {s1:.3f} / {c1:.3f} / {n1:,} | "
-            f"{s2:.3f} / {c2:.3f} / {n2:,} | {s1 / s2:.2f}x |"
+            f"| {label} | {r.value:.6f} | {med[1]:.3f} / {statistics.median(cpus[1]):.3f} / "
+            f"{statistics.median(nodes[1]):,.0f} | {med[2]:.3f} / {statistics.median(cpus[2]):.3f}"
+            f" / {statistics.median(nodes[2]):,.0f} | {med[1] / med[2]:.2f}x | {split:.2f}x | "
+            f"{full[1]:.3f} / {full[2]:.3f} = {full[1] / full[2]:.2f}x |"
         )
+        print(rows[-1], file=sys.stderr)
+    load1 = os.getloadavg()[0]
     out += [
-        "Exact search (root split: each thread its own table and half the cap):",
+        f"Load average (1 min) when the section started: {load0:.1f}, when the exact part "
+        f"ended: {load1:.1f}, on {os.cpu_count()} cores. The machine was shared with other "
+        "work: a load above 1 means the second thread did not always find a free core, so the "
+        "wall-clock ratio understates what 2 idle cores give; 'work split' does not depend on "
+        "the load.",
         "",
-        "| forest | value | 1 thread: s / cpu / states | 2 threads: s / cpu / states | speed-up |",
-        "|---|---|---|---|---|",
+        "Exact search: the value search of the root's children (`PruningSearch(threads=T)"
+        ".values`: one shared table, workers defer a chance outcome another worker is inside), "
+        f"1 and 2 threads alternating, {repeats} runs each, medians. 'work split' is the "
+        "1-thread node count over the busiest worker's nodes with 2 threads: the speed-up 2 "
+        "free cores give at an equal cost per node. 'expectimax()' is the whole result (every "
+        "root move, the fastest-win pass and the principal variation; the pass runs on one "
+        "thread) with 1 / 2 threads.",
+        "",
+        "| forest | value | 1 thread: s / cpu / nodes | 2 threads: s / cpu / nodes | wall "
+        "speed-up | work split | expectimax(): 1 / 2 threads s |",
+        "|---|---|---|---|---|---|---|",
         *rows,
         "",
-        f"Median speed-up {statistics.median(speedups) if speedups else math.nan:.2f}x over "
-        f"{len(speedups)} searches (those taking 0.05-30 s on one thread).",
-        "",
     ]
+    if rows:
+        out += [
+            f"Medians over {len(rows)} searches (those taking 0.1-10 CPU s on one thread): wall "
+            f"speed-up {statistics.median(wall_ratios):.2f}x, work split "
+            f"{statistics.median(split_ratios):.2f}x, expectimax() whole result "
+            f"{statistics.median(full_ratios):.2f}x.",
+            "",
+        ]
+    if args.threads_exact_only:
+        return
     # MCTS throughput
     game = solver.load_game("dog", forest="dog/rolled-9x9-seed7", engine="kernel")
     state = game.new_initial_state()
@@ -346,6 +413,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="smaller sets")
     parser.add_argument("--plain-mb", type=float, default=1024.0)
     parser.add_argument("--sections", default="1,2,3,4,5")
+    parser.add_argument("--repeats", type=int, default=5, help="runs per thread count (4.)")
+    parser.add_argument("--thread-cases", type=int, default=10, help="searches in 4.")
+    parser.add_argument("--threads-exact-only", action="store_true",
+                        help="4. measures the exact search only (no MCTS)")  # fmt: skip
     parser.add_argument("-o", "--output", default="bench/results/exact-scale.md")
     args = parser.parse_args(argv)
     out = [

@@ -751,6 +751,7 @@ cdef enum:
     PE_MAX_PLIES = 4096
     PE_STRIPES = 4096          # spin locks of a shared table (bucket b takes lock b % PE_STRIPES)
     PE_MAX_THREADS = 64
+    PE_KEY_MAX = 256           # the most bytes of a key (pack's, or the state struct's)
     PE_BUSY = 65536            # threads: counters of the workers inside a state (by hash)
     PE_GROW_NUM = 1
     PE_GROW_DEN = 2
@@ -784,7 +785,7 @@ ctypedef struct PFrame:
     int actions[KERNEL_MAX_ACTIONS]
     double probs[KERNEL_MAX_ACTIONS]
     double suffix[KERNEL_MAX_ACTIONS + 1]   # chance: suffix sums of probabilities; decision: move order keys
-    unsigned char key[256]
+    unsigned char key[PE_KEY_MAX]
 
 
 ctypedef struct PShared:
@@ -1541,7 +1542,7 @@ def pruning_supported(game):
     cdef const KernelVTable* vt = handle.vtable
     if vt == NULL or not vt.utility_min < vt.utility_max or vt.max_actions > KERNEL_MAX_ACTIONS:
         return False
-    if not (vt.pack != NULL or vt.state_size <= 256):
+    if not (vt.pack != NULL or vt.state_size <= PE_KEY_MAX):
         return False
     return vt.num_players == 1 or (vt.num_players == 2 and getattr(game, "constant_sum", False) is True)
 
@@ -1625,6 +1626,9 @@ cdef class PruningSearch:
         self.s.node_budget = -1
         cdef size_t key_size = vt.pack(handle.game, NULL, NULL) if vt.pack != NULL else vt.state_size
         cdef int k
+        if key_size > PE_KEY_MAX or key_size == 0:
+            raise OptionError(f"the kernel's key is {key_size} bytes; the pruning search takes "
+                              f"1 to {PE_KEY_MAX}")
         # the bounds table may take all the room the stacks leave, the fastest-win table a quarter
         cdef int err = pt_init(&self.sh.table, key_size, self.sh.cap_bytes, threads > 1)
         if err == OK:

@@ -123,10 +123,11 @@ class ExpectimaxOptions:
       ``state.heuristic(player)`` where it exists); kernel states use the kernel's.
     - ``prune``: the exact search by alpha-beta expectimax with bounds
       (:mod:`solver.search.pruning`); None (default) uses it wherever it applies (an exact,
-      non-adversarial search of a one-player kernel that declares its utility range), True
-      requires it (``OptionError`` where it does not apply), False keeps the plain search.
-    - ``threads``: threads for the pruning search (1 to 64): the root's children are solved in
-      parallel, each thread with its own table and an equal share of ``memory_mb``.
+      non-adversarial search of a kernel that declares its utility range, with one player or
+      two constant-sum ones), True requires it (``OptionError`` where it does not apply), False
+      keeps the plain search.
+    - ``threads``: threads for the pruning search (1 to 64): workers sharing one table and the
+      whole ``memory_mb`` solve the root's children together (the same values as one thread).
     """
 
     exact: bool = True
