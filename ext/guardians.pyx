@@ -1488,13 +1488,15 @@ cdef class GuardiansKernelState:
 
     # -- labels ----------------------------------------------------------------------------------
     def action_to_string(self, action):
-        from solver.errors import IllegalActionError
-        from solver.game import as_action_id
-
         cdef int a = -1
         cdef GState* s = &self.st
-        action = as_action_id(action)
+        if type(action) is not int:
+            from solver.game import as_action_id
+
+            action = as_action_id(action)
         if not 0 <= action < self.game.data.vt.num_distinct_actions:
+            from solver.errors import IllegalActionError
+
             raise IllegalActionError(
                 f"{action} is not a guardians action id "
                 f"(0..{self.game.data.vt.num_distinct_actions - 1})")
@@ -1661,15 +1663,66 @@ cdef class GuardiansKernelState:
 
     # -- serialisation -------------------------------------------------------------------------
     def to_dict(self):
-        from solver.games.guardians.state_json import state_to_dict
-
-        return state_to_dict(self)
-
-    def to_json(self):
-        """The full state as canonical JSON, identical to the reference's for equal states."""
+        """The state as a JSON-ready dictionary (the reference's ``to_dict``)."""
         import json
 
-        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        return json.loads(self.to_json())
+
+    def to_json(self):
+        """The full state as canonical JSON, byte-identical to the reference's for equal states
+        (``json.dumps(to_dict(), sort_keys=True, separators=(",", ":"))``, written directly)."""
+        cdef GState* s = &self.st
+        cdef GPlayer* P
+        cdef int p, k, r, b, cell, at
+        cdef uint64_t x
+        cdef list people = []
+        cdef list forest, tiles
+        for p in range(self.game.data.players):
+            P = &s.players[p]
+            tiles = [None] * CELLS
+            for k in range(1, MAX_TILES):
+                if s.tile_cell[k] >= 0 and s.tile_cell[k] // CELLS == p:
+                    tiles[s.tile_cell[k] % CELLS] = k
+            if P.start_cell >= 0:
+                tiles[P.start_cell] = 0
+            forest = []
+            for r in range(64):
+                x = P.occ[r]
+                while x:
+                    b = GD_CTZ(x)
+                    x &= x - 1
+                    cell = r * 64 + b
+                    side = "mission" if colour_at(P, cell) == 0 else "forest"
+                    forest.append(f'[{r + BOARD_MIN},{b + BOARD_MIN},{tiles[cell]},"{side}"]')
+            pawns = ",".join(
+                f"[{(P.pawns[k] >> 6) + BOARD_MIN},{(P.pawns[k] & 63) + BOARD_MIN}]"
+                if P.pawns[k] >= 0 else "null" for k in range(PAWNS))
+            at = pile_start(s, p)
+            pile = ",".join(f"[{s.pile_tile[k]},{s.pile_who[k] & 3},{s.pile_round[k]}]"
+                            for k in range(at, at + s.npile[p]))
+            cards = ",".join(str(P.cards[k]) for k in range(P.ncards))
+            people.append(f'{{"cards":[{cards}],"forest":[{",".join(forest)}],"pawns":[{pawns}],'
+                          f'"pile":[{pile}],"resets":{P.resets}}}')
+        placed = "null"
+        if s.placed >= 0:
+            placed = f"[{(s.placed >> 6) + BOARD_MIN},{(s.placed & 63) + BOARD_MIN}]"
+        tasks = ",".join("true" if (s.tasks_done >> k) & 1 else "false"
+                         for k in range(self.game.data.ntasks))
+        return (
+            f'{{"bag":[{",".join(str(t) for t in self.bag)}],"current":{s.current},'
+            f'"discard":[{",".join(str(t) for t in self.discard)}],'
+            f'"draws_left":{s.draws_left},'
+            f'"end_triggered":{"true" if s.end_triggered else "false"},'
+            f'"mission_side":{"true" if s.mission_side else "false"},'
+            f'"phase":"{_PHASE_NAMES[s.phase]}","placed":{placed},'
+            f'"players":[{",".join(people)}],'
+            f'"pool":[{",".join(str(s.pool[k]) for k in range(s.npool))}],'
+            f'"reset_used":{"true" if s.reset_used else "false"},"round":{s.round},'
+            f'"supply":[{s.supply[0]},{s.supply[1]},{s.supply[2]},{s.supply[3]}],'
+            f'"tasks_done":[{tasks}],"to_place":{s.to_place},'
+            f'"track":[{",".join(str(s.track[k]) for k in range(s.ntrack))}],'
+            f'"turn_missions":{s.turn_missions}}}'
+        )
 
     def to_reference(self):
         """The equal state of the reference engine (for its game ``game.reference``)."""

@@ -84,7 +84,7 @@ def _spec() -> GameSpec:
         legend=hooks.legend,
         puzzle_summary=hooks.puzzle_summary,
         scores=hooks.scores,
-        default_engine="reference",
+        default_engine="kernel",
         add_commands=_add_commands,
     )
 
