@@ -17,6 +17,19 @@
 The committed table was made by::
 
     python bench/guardians_perf.py --out bench/results/guardians.md
+
+``--kernel`` measures the compiled kernel (``ext/guardians.pyx``) against the reference in the
+same process instead, and ``--append FILE`` adds that section to a results file:
+
+5. random play actions/s: the reference, the kernel through the same Python loop, and the
+   kernel's C playout loop (``random_playouts``);
+6. the cut-vertex test on every tile and walk enumeration from every mission tile, kernel
+   against the reference and networkx, on the named positions (the answers are checked equal
+   before they are timed);
+7. MCTS simulations per second, the compiled loop on kernel states against the Python path on
+   reference states (heuristic leaves and random rollouts; both build the same tree).
+
+    python bench/guardians_perf.py --kernel --append bench/results/guardians.md
 """
 
 from __future__ import annotations
@@ -42,7 +55,7 @@ from solver.games.guardians.grove import format_grove, load_grove
 from solver.games.guardians.grove_model import DEFAULT_TABLE, Grove, GroveCell
 from solver.games.guardians.rules import GuardiansGame, Phase
 from solver.games.guardians.tiles import Tile
-from solver.games.guardians.walks import start_walk_ok, walks_from
+from solver.games.guardians.walks import path_code, start_walk_ok, walks_from
 from solver.rng import SplitMix64
 
 POSITIONS = Path(__file__).resolve().parent / "guardians_positions"
@@ -63,8 +76,8 @@ def _median_seconds(run: Callable[[], Any], repeat: int = 5) -> float:
 
 
 # -- 1. actions/s --------------------------------------------------------------------------------
-def actions_per_second(players: int, games: int) -> float:
-    game = solver.load_game("guardians", players=players)
+def actions_per_second(players: int, games: int, engine: str = "reference") -> float:
+    game = solver.load_game("guardians", players=players, engine=engine)
     actions = 0
     started = time.perf_counter()
     for seed in range(games):
@@ -267,8 +280,8 @@ def mcts_rate(state: Any, iterations: int) -> float:
     return iterations / seconds
 
 
-def mcts_states() -> list[tuple[str, Any]]:
-    game = solver.load_game("guardians", players=1, level=1)
+def mcts_states(engine: str = "reference") -> list[tuple[str, Any]]:
+    game = solver.load_game("guardians", players=1, level=1, engine=engine)
     rng = SplitMix64(7)
     state = game.new_initial_state()
     found = []
@@ -287,6 +300,158 @@ def mcts_states() -> list[tuple[str, Any]]:
     return found
 
 
+# -- 5-7. the compiled kernel against the reference ---------------------------------------------
+def kernel_playout_rate(players: int, games: int) -> float:
+    """Actions/s of the kernel's C playout loop (random play, chance by its probabilities)."""
+    from solver._ext.guardians import random_playouts
+
+    game = solver.load_game("guardians", players=players, engine="kernel")
+    applied = 0
+
+    def run() -> None:
+        nonlocal applied
+        applied = random_playouts(game, games, 1)[1]
+
+    seconds = _median_seconds(run)
+    return applied / seconds
+
+
+def _kernel_position(path: Path) -> tuple[Any, Any]:
+    grove = load_grove(path)
+    kernel = solver.load_game("guardians", position=grove, engine="kernel").new_initial_state()
+    reference = GuardiansGame(position=grove).new_initial_state()
+    return kernel, reference
+
+
+def kernel_cut_and_walks(size: int) -> dict[str, float]:
+    """Per pass over the positions ``n{size}-*``: the cut-vertex test on every tile and walk
+    enumeration from every mission tile, kernel vs reference (and networkx for cut vertices)."""
+    from solver._ext.guardians import cut_vertices as k_cut
+    from solver._ext.guardians import time_cut_vertices, time_walks
+
+    paths = sorted(POSITIONS.glob(f"n{size}-*.grove"))
+    pairs = [_kernel_position(p) for p in paths]
+    out = {"positions": len(pairs), "kernel_cut": 0.0, "kernel_test": 0.0, "ref_cut": 0.0,
+           "nx_cut": 0.0, "kernel_walks": 0.0, "ref_walks": 0.0, "walks": 0}  # fmt: skip
+    repeat = 2000
+    for kernel, reference in pairs:
+        forest = reference.people[0].forest
+        catalogue = reference.game.catalogue
+        cells = set(forest)
+        missions = [c for c, f in forest.items() if f.mission]
+        ours = {c for c in cells if splits_forest(cells, c)}
+        assert set(k_cut(kernel, 0)) == ours == set(nx.articulation_points(graph(cells)))
+        assert set(k_cut(kernel, 0, "test")) == ours
+        ref_walks = [walks_from(forest, catalogue, c) for c in missions]
+        count = sum(len(w) for w in ref_walks)
+        assert time_walks(kernel, 0, 1) == count
+        for c, walks in zip(missions, ref_walks, strict=True):
+            assert kernel._walk_codes(0, c) == sorted(path_code(c, w) for w in walks)
+        out["walks"] += count
+        out["kernel_cut"] += _median_seconds(lambda k=kernel: time_cut_vertices(k, 0, repeat))
+        out["kernel_test"] += _median_seconds(
+            lambda k=kernel: time_cut_vertices(k, 0, repeat, "test")
+        )
+        out["ref_cut"] += _median_seconds(lambda x=cells: [splits_forest(x, c) for c in x])
+        out["nx_cut"] += _median_seconds(lambda x=cells: set(nx.articulation_points(graph(x))))
+        out["kernel_walks"] += _median_seconds(lambda k=kernel: time_walks(k, 0, repeat))
+        out["ref_walks"] += _median_seconds(
+            lambda f=forest, t=catalogue, m=missions: [walks_from(f, t, c) for c in m]
+        )
+    out["kernel_cut"] /= repeat
+    out["kernel_test"] /= repeat
+    out["kernel_walks"] /= repeat
+    return out
+
+
+def mcts_rates(state: Any, iterations: int, evaluator: str) -> float:
+    from solver.search import MCTSOptions, mcts, strong_mcts_options
+
+    options = strong_mcts_options(state) if evaluator == "heuristic" else MCTSOptions()
+    seconds = _median_seconds(
+        lambda: mcts(state, iterations=iterations, seed=1, options=options), repeat=3
+    )
+    return iterations / seconds
+
+
+def kernel_section(games: int) -> list[str]:
+    out = [
+        "",
+        "## The compiled kernel against the reference (same process)",
+        "",
+        f"Made by `python bench/guardians_perf.py --kernel --games {games} --append "
+        f"bench/results/guardians.md` (Python {platform.python_version()}, "
+        f"{platform.machine()}, 2 shared cores, load average {os.getloadavg()[0]:.1f} at the "
+        "start: other work ran alongside; ratios are taken within one run). Medians of 5 runs "
+        "(MCTS: 3).",
+        "",
+        "### Random play, actions/s",
+        "",
+        "Fresh games, decisions uniformly at random, chance by its probabilities. 'kernel, Python "
+        "loop': the same Python loop as the reference over kernel states (`legal_actions()`, "
+        "`apply_action()`); 'kernel, C loop': `solver._ext.guardians.random_playouts`.",
+        "",
+        "| players | reference | kernel, Python loop | kernel, C loop | C loop / reference |",
+        "|---|---|---|---|---|",
+    ]
+    for players in (1, 2, 3, 4):
+        ref = statistics.median(actions_per_second(players, games) for _ in range(3))
+        py = statistics.median(actions_per_second(players, games, "kernel") for _ in range(3))
+        c = kernel_playout_rate(players, 20 * games)
+        out.append(
+            f"| {players} | {ref:,.0f} | {py:,.0f} ({py / ref:.1f}x) | {c:,.0f} | {c / ref:,.0f}x |"
+        )
+    out += [
+        "",
+        "### Cut-vertex test and walk enumeration",
+        "",
+        "Per pass over the named positions `bench/guardians_positions/n{tiles}-*` (12 per size, "
+        "times summed): 'cut' finds every cut vertex of the forest (kernel, all at once: Tarjan's "
+        "search of `ext/guardians.pyx`; kernel, per tile: the rules' breadth-first test that "
+        "legal move generation runs for each pawn; reference: `connectivity.splits_forest` on "
+        "every tile; networkx: `articulation_points`, all at once); 'walks' enumerates the walks "
+        "from every mission tile (kernel: the depth-first search over the colour bitboards; "
+        "reference: `walks.walks_from`). The kernel's answers equal both twins' on every "
+        "position.",
+        "",
+        "| tiles | cut: kernel, all at once | kernel, per tile | reference | networkx | "
+        "kernel vs networkx | walks: kernel | walks: reference | kernel vs reference | "
+        "walks found |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for size in SIZES:
+        r = kernel_cut_and_walks(size)
+        out.append(
+            f"| {size} | {r['kernel_cut'] * 1e6:.2f} µs | {r['kernel_test'] * 1e6:.2f} µs | "
+            f"{r['ref_cut'] * 1e3:.2f} ms | "
+            f"{r['nx_cut'] * 1e3:.2f} ms | {r['nx_cut'] / r['kernel_cut']:,.0f}x | "
+            f"{r['kernel_walks'] * 1e6:.2f} µs | {r['ref_walks'] * 1e3:.2f} ms | "
+            f"{r['ref_walks'] / r['kernel_walks']:,.0f}x | {r['walks']} |"
+        )
+    out += [
+        "",
+        "### MCTS simulations per second, compiled vs Python path",
+        "",
+        "The same solo game (level 1, seed 7) on both engines; 'heuristic': the strong "
+        "configuration the `mcts` agent plays (heuristic leaves, max backup); 'rollout': one "
+        "random playout per leaf. Python path: 200 simulations; compiled: 20 000. Both paths "
+        "build the same tree (`tests/games/guardians/test_kernel_search.py`).",
+        "",
+        "| state | legal actions | evaluator | Python path | compiled | speed-up |",
+        "|---|---|---|---|---|---|",
+    ]
+    for (label, ref), (_, ker) in zip(mcts_states(), mcts_states("kernel"), strict=True):
+        assert ref.to_json() == ker.to_json()
+        for evaluator in ("heuristic", "rollout"):
+            py = mcts_rates(ref, 200, evaluator)
+            c = mcts_rates(ker, 20_000, evaluator)
+            out.append(
+                f"| {label} | {len(ref.legal_actions())} | {evaluator} | {py:,.0f} | "
+                f"{c:,.0f} | {c / py:,.0f}x |"
+            )
+    return out
+
+
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -298,9 +463,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--write-positions", action="store_true")
     p.add_argument("--games", type=int, default=20, help="random games for actions/s")
     p.add_argument("--order-repeat", type=int, default=5)
+    p.add_argument("--kernel", action="store_true", help="the kernel against the reference")
+    p.add_argument("--append", default=None, help="append the --kernel section to this file")
     args = p.parse_args(argv)
     if args.write_positions:
         write_positions()
+    if args.kernel:
+        section = "\n".join(kernel_section(args.games)) + "\n"
+        print(section)
+        if args.append:
+            with open(args.append, "a", encoding="utf-8") as handle:
+                handle.write(section)
+        return 0
     out = [
         "# Forest guardians benches (Python reference path)",
         "",

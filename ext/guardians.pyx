@@ -308,6 +308,75 @@ cdef bint splits_forest(const GPlayer* P, int v) noexcept nogil:
     return True
 
 
+cdef int articulation_points(const GPlayer* P, uint64_t* ap) noexcept nogil:
+    """Every cut vertex of the forest at once into the bitboard ``ap`` (64 words); returns how
+    many. Tarjan's depth-first search (iterative): a non-root tile u is a cut vertex when a
+    child v has ``low[v] >= disc[u]``; the root when it has two children or more. Each piece of
+    a forest in several pieces gets its own search."""
+    cdef int16_t idx[CELLS]
+    cdef int16_t cellof[MAX_PILE + 8]
+    cdef int16_t disc[MAX_PILE + 8]
+    cdef int16_t low[MAX_PILE + 8]
+    cdef int16_t parent[MAX_PILE + 8]
+    cdef int16_t stack[MAX_PILE + 8]
+    cdef uint8_t nexti[MAX_PILE + 8]
+    cdef int n = 0, r, b, u, v, d, nc, sp, root, rootkids, clock = 0, count = 0, p
+    cdef uint64_t x
+    memset(ap, 0, 64 * sizeof(uint64_t))
+    for r in range(64):
+        x = P.occ[r]
+        while x:
+            b = GD_CTZ(x)
+            x &= x - 1
+            idx[r * 64 + b] = <int16_t>n
+            cellof[n] = <int16_t>(r * 64 + b)
+            disc[n] = -1
+            n += 1
+    for root in range(n):
+        if disc[root] >= 0:
+            continue
+        disc[root] = low[root] = <int16_t>clock
+        clock += 1
+        parent[root] = -1
+        nexti[root] = 0
+        sp = 0
+        stack[0] = <int16_t>root
+        rootkids = 0
+        while sp >= 0:
+            u = stack[sp]
+            if nexti[u] < 4:
+                d = nexti[u]
+                nexti[u] += 1
+                nc = step_cell(cellof[u], d)
+                if nc < 0 or not occupied(P, nc):
+                    continue
+                v = idx[nc]
+                if disc[v] < 0:
+                    parent[v] = <int16_t>u
+                    disc[v] = low[v] = <int16_t>clock
+                    clock += 1
+                    nexti[v] = 0
+                    sp += 1
+                    stack[sp] = <int16_t>v
+                    if u == root:
+                        rootkids += 1
+                elif v != parent[u] and disc[v] < low[u]:
+                    low[u] = disc[v]
+            else:
+                sp -= 1
+                if sp >= 0:
+                    p = stack[sp]
+                    if low[u] < low[p]:
+                        low[p] = low[u]
+                    if p != root and low[u] >= disc[p]:
+                        set64(ap, cellof[p])
+        if rootkids >= 2:
+            set64(ap, cellof[root])
+    for r in range(64):
+        count += GD_POPCOUNT(ap[r])
+    return count
+
+
 # -- walks (walks.py) -----------------------------------------------------------------------------
 ctypedef struct WalkSearch:
     const GPlayer* P
@@ -1862,33 +1931,53 @@ def random_playouts(GuardiansKernelGame game, long n_games, seed):
     return (games, applied, scores)
 
 
-def cut_vertices(GuardiansKernelState state, int player):
-    """Every tile of the player's forest whose removal splits it (the kernel's test, per tile)."""
+def cut_vertices(GuardiansKernelState state, int player, method="tarjan"):
+    """The tiles of the player's forest whose removal splits it, in cell order: all at once by
+    Tarjan's search (``method="tarjan"``) or by the rules' test on every tile (``"test"``)."""
     cdef GPlayer* P = &state.st.players[player]
+    cdef uint64_t ap[64]
     cdef int r, b, cell
     cdef uint64_t x
+    if not 0 <= player < state.game.data.players:
+        raise IndexError(f"player {player} is not in this game")
+    if method == "tarjan":
+        articulation_points(P, ap)
+    elif method == "test":
+        memset(ap, 0, sizeof(ap))
+        for r in range(64):
+            x = P.occ[r]
+            while x:
+                b = GD_CTZ(x)
+                x &= x - 1
+                if splits_forest(P, r * 64 + b):
+                    set64(ap, r * 64 + b)
+    else:
+        raise ValueError(f"method must be 'tarjan' or 'test', not {method!r}")
     out = []
     for r in range(64):
-        x = P.occ[r]
+        x = ap[r]
         while x:
             b = GD_CTZ(x)
             x &= x - 1
-            cell = r * 64 + b
-            if splits_forest(P, cell):
-                out.append(cell_pair(cell))
+            out.append(cell_pair(r * 64 + b))
     return out
 
 
-def time_cut_vertices(GuardiansKernelState state, int player, long repeat):
-    """Run the per-tile cut-vertex test over the whole forest ``repeat`` times in C; returns
-    how many cut vertices one pass finds (benchmarks)."""
+def time_cut_vertices(GuardiansKernelState state, int player, long repeat, method="tarjan"):
+    """Find the player's cut vertices ``repeat`` times in C (``method`` as for
+    :func:`cut_vertices`); returns how many one pass finds (benchmarks)."""
     cdef GPlayer* P = &state.st.players[player]
+    cdef uint64_t ap[64]
     cdef int r, b, cell, found = 0
+    cdef bint tarjan = method == "tarjan"
     cdef long k
     cdef uint64_t x
     with nogil:
         for k in range(repeat):
             found = 0
+            if tarjan:
+                found = articulation_points(P, ap)
+                continue
             for r in range(64):
                 x = P.occ[r]
                 while x:

@@ -21,6 +21,7 @@ import pytest
 
 from solver.errors import IllegalActionError, OptionError
 from solver.games.guardians.board import neighbours
+from solver.games.guardians.connectivity import splits_forest
 from solver.games.guardians.grove import load_grove
 from solver.games.guardians.grove_model import DEFAULT_TABLE, Grove, GroveCell
 from solver.games.guardians.heuristic import heuristic as reference_heuristic
@@ -30,6 +31,7 @@ from solver.games.guardians.tiles import TileSet, tile_set_from_dict
 from solver.rng import SplitMix64
 
 guardians_ext = pytest.importorskip("solver._ext.guardians")
+cut_vertices = guardians_ext.cut_vertices
 
 PUZZLES = sorted((Path(__file__).resolve().parents[3] / "puzzles" / "guardians").glob("*.grove"))
 
@@ -103,6 +105,10 @@ def compare(k, r, rng: SplitMix64, step: int, kgame) -> None:
         assert k.string_to_action(label) == r.string_to_action(label) == a, where
     if step % 41 == 0:
         assert str(k) == str(r), where
+        for p, who in enumerate(r.people):  # the cut vertices: Tarjan, the rules' test, reference
+            cells = set(who.forest)
+            cuts = sorted(c for c in cells if splits_forest(cells, c))
+            assert cut_vertices(k, p) == cut_vertices(k, p, "test") == cuts, where
         back = kgame.state_from_json(text)
         assert back == k and back._to_bytes() == k._to_bytes() and back._hash() == k._hash()
     if step % 37 == 0 and not r.is_terminal():
