@@ -14,7 +14,7 @@ import pytest
 
 from solver.errors import OptionError, SearchBudgetError, SolverError
 from solver.rng import SplitMix64
-from solver.search import expectimax
+from solver.search import expectimax, solve
 
 CONFIGS = [(4, 6), (5, 8), (6, 9), (8, 10)]  # (target, plies)
 
@@ -159,6 +159,27 @@ def test_expectimax_uses_it_for_either_player(duel, threads):
             assert pruned.moves[0].action == pruned.best_action
             assert pruned.moves[0].value == pytest.approx(plain.value, abs=1e-12)  # optimal
     assert seen == {0, 1}
+
+
+def test_solution_plays_optimally_for_both_players(duel):
+    # solve() keeps the searcher: along a game, each mover's chosen move keeps its own value
+    game = duel.DuelGame(7, 10)
+    solution = solve(game.new_initial_state())
+    assert solution.result.extra["algorithm"] == "pruning"
+    state = game.new_initial_state()
+    rng = SplitMix64(3)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.below(len(outcomes))][0])
+            continue
+        mover = state.current_player()
+        value = solution.value(state)
+        exact = _value(state, 7)
+        assert value == pytest.approx(exact if mover == 0 else 1.0 - exact, abs=1e-12)
+        state.apply_action(solution.best_action(state))
+        after = _value(state, 7)
+        assert (after if mover == 0 else 1.0 - after) == pytest.approx(value, abs=1e-12)
 
 
 def test_refuses_what_is_not_constant_sum(duel):
