@@ -241,7 +241,7 @@ def threads(args, out: list[str]) -> None:
     load0 = os.getloadavg()[0]
     repeats = args.repeats
     cases = _thread_cases(args)
-    rows, wall_ratios, split_ratios, full_ratios = [], [], [], []
+    rows, wall_ratios, split_ratios, full_ratios, idle_ratios = [], [], [], [], []
     for label, game, state in cases:
         walls: dict[int, list[float]] = {1: [], 2: []}
         cpus: dict[int, list[float]] = {1: [], 2: []}
@@ -267,14 +267,18 @@ def threads(args, out: list[str]) -> None:
         med = {t: statistics.median(walls[t]) for t in (1, 2)}
         full = {t: statistics.median(fulls[t]) for t in (1, 2)}
         split = statistics.median(splits)
+        # the work split at the measured CPU cost per node of each thread count
+        per_node = {t: statistics.median(cpus[t]) / statistics.median(nodes[t]) for t in (1, 2)}
+        idle = split * per_node[1] / per_node[2]
         wall_ratios.append(med[1] / med[2])
         split_ratios.append(split)
         full_ratios.append(full[1] / full[2])
+        idle_ratios.append(idle)
         rows.append(
             f"| {label} | {r.value:.6f} | {med[1]:.3f} / {statistics.median(cpus[1]):.3f} / "
             f"{statistics.median(nodes[1]):,.0f} | {med[2]:.3f} / {statistics.median(cpus[2]):.3f}"
             f" / {statistics.median(nodes[2]):,.0f} | {med[1] / med[2]:.2f}x | {split:.2f}x | "
-            f"{full[1]:.3f} / {full[2]:.3f} = {full[1] / full[2]:.2f}x |"
+            f"{idle:.2f}x | {full[1]:.3f} / {full[2]:.3f} = {full[1] / full[2]:.2f}x |"
         )
         print(rows[-1], file=sys.stderr)
     load1 = os.getloadavg()[0]
@@ -289,13 +293,15 @@ def threads(args, out: list[str]) -> None:
         ".values`: one shared table, workers defer a chance outcome another worker is inside), "
         f"1 and 2 threads alternating, {repeats} runs each, medians. 'work split' is the "
         "1-thread node count over the busiest worker's nodes with 2 threads: the speed-up 2 "
-        "free cores give at an equal cost per node. 'expectimax()' is the whole result (every "
+        "free cores give at an equal cost per node; 'at CPU cost' multiplies it by the "
+        "1-thread CPU seconds per node over the 2-thread ones (locks, shared cache lines). "
+        "'expectimax()' is the whole result (every "
         "root move, the fastest-win pass and the principal variation; the pass runs on one "
         "thread) with 1 / 2 threads.",
         "",
         "| forest | value | 1 thread: s / cpu / nodes | 2 threads: s / cpu / nodes | wall "
-        "speed-up | work split | expectimax(): 1 / 2 threads s |",
-        "|---|---|---|---|---|---|---|",
+        "speed-up | work split | at CPU cost | expectimax(): 1 / 2 threads s |",
+        "|---|---|---|---|---|---|---|---|",
         *rows,
         "",
     ]
@@ -303,7 +309,8 @@ def threads(args, out: list[str]) -> None:
         out += [
             f"Medians over {len(rows)} searches (those taking 0.1-10 CPU s on one thread): wall "
             f"speed-up {statistics.median(wall_ratios):.2f}x, work split "
-            f"{statistics.median(split_ratios):.2f}x, expectimax() whole result "
+            f"{statistics.median(split_ratios):.2f}x, at CPU cost "
+            f"{statistics.median(idle_ratios):.2f}x, expectimax() whole result "
             f"{statistics.median(full_ratios):.2f}x.",
             "",
         ]
