@@ -382,8 +382,9 @@ def kernel_section(games: int) -> list[str]:
         f"Made by `python bench/guardians_perf.py --kernel --games {games} --append "
         f"bench/results/guardians.md` (Python {platform.python_version()}, "
         f"{platform.machine()}, 2 shared cores, load average {os.getloadavg()[0]:.1f} at the "
-        "start: other work ran alongside; ratios are taken within one run). Medians of 5 runs "
-        "(MCTS: 3).",
+        "start: other work ran alongside; ratios are taken within one run). Random play: median "
+        f"of 3 runs of {games} games (C loop: of 5 runs of {20 * games} games); the rest: "
+        "medians of 5 runs (MCTS: 3).",
         "",
         "### Random play, actions/s",
         "",

@@ -142,16 +142,21 @@ def test_mcts_searches_a_kernel_built_against_get_include(coin, require_kernels)
 
 @pytest.mark.slow
 def test_searchers_refuse_a_vtable_declaring_too_many_actions(coin, require_kernels):
+    """Expectimax's buffers hold KERNEL_MAX_ACTIONS; MCTS sizes its own by max_actions (children
+    counts are 16 bits) and takes any kernel up to 65535."""
     from solver._ext import expectimax, mcts
 
     game = coin.CoinGame(5, 3)
     state = game.new_initial_state()
     coin._declare_max_actions(mcts.KERNEL_CONSTANTS["KERNEL_MAX_ACTIONS"] + 1)
     try:
-        with pytest.raises(ValueError, match="exceeds KERNEL_MAX_ACTIONS"):
-            mcts.Tree(game, *kernel_of(state))
         with pytest.raises(solver.OptionError, match="exceeds KERNEL_MAX_ACTIONS"):
             expectimax.ExpectimaxTable(game, 1 << 20)
+        tree = mcts.Tree(game, *kernel_of(state))
+        assert tree.search(50, 0.0, 7, 1.4, mcts.EVALUATOR_ROLLOUT, 1)[0] == 50
+        coin._declare_max_actions(65536)
+        with pytest.raises(ValueError, match="exceeds 65535"):
+            mcts.Tree(game, *kernel_of(state))
     finally:
         coin._declare_max_actions(2)
     assert mcts.Tree(game, *kernel_of(state)).node_count == 1
