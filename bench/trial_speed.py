@@ -18,10 +18,13 @@ same budget in OpenSpiel's ISMCTS (``open_spiel.python.algorithms.ismcts``) on `
   both measures on every engine named, interleaved game by game and position by position in
   the one process (the ``kernel`` engine runs the same rules with compiled helpers,
   ``solver/games/trial/kernel.py``). The games and searches must come out identical on every
-  engine (checked); the ratio is of the medians, against the first engine named.
+  engine (checked); the ratio is of the medians, against the first engine named. With
+  ``--repeats R`` each position is searched R times per engine (orders alternating) and its rate
+  is the median of those.
 
     python bench/trial_speed.py --games 20 --positions 8 --iterations 200 --profile
-    python bench/trial_speed.py --games 30 --positions 10 --iterations 200 --skip-openspiel
+    python bench/trial_speed.py --games 40 --positions 10 --iterations 200 --repeats 3 \
+        --skip-openspiel
 """
 
 from __future__ import annotations
@@ -44,7 +47,8 @@ def random_games(
     count: int, seed: int, engines: tuple[str, ...] = ("reference",)
 ) -> dict[str, list[float]]:
     """Seconds of ``count`` random four-player games on each engine (game by game, engines
-    interleaved); the same seed must play the same game on every engine."""
+    interleaved, their order alternating); the same seed must play the same game on every
+    engine."""
     import solver
     from solver.agents import make_agent
     from solver.play import play_game
@@ -54,7 +58,8 @@ def random_games(
     seconds: dict[str, list[float]] = {e: [] for e in engines}
     for g in range(count):
         played = []
-        for engine, game in games.items():
+        for engine in engines if g % 2 == 0 else engines[::-1]:
+            game = games[engine]
             agents = [make_agent("random", game, seed=derive_seed(seed + g, s)) for s in range(4)]
             start = time.perf_counter()
             record = play_game(game, agents, seed=seed + g)
@@ -164,6 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--skip-openspiel", action="store_true")
     parser.add_argument(
+        "--repeats", type=int, default=1, help="searches per position and engine (median)"
+    )
+    parser.add_argument(
         "--engines",
         default=None,
         help="comma-separated Trial engines, the first the baseline (default: reference,kernel "
@@ -184,11 +192,14 @@ def main(argv: list[str] | None = None) -> int:
     theirs = []
     for i, state in enumerate(positions(args.positions, args.seed)):
         results = []
+        runs: dict[str, list[float]] = {e: [] for e in engines}
+        for r in range(args.repeats):
+            for engine in engines if r % 2 == 0 else engines[::-1]:
+                result = ismcts(as_engine(state, engine), iterations=args.iterations, seed=i)
+                runs[engine].append(result.extra["simulations_per_second"])
+                results.append(result)
         for engine in engines:
-            mine = as_engine(state, engine)
-            result = ismcts(mine, iterations=args.iterations, seed=i)
-            rates[engine].append(result.extra["simulations_per_second"])
-            results.append(result)
+            rates[engine].append(statistics.median(runs[engine]))
         if not all(r.same_search(results[0]) for r in results):
             raise AssertionError(f"position {i}: the engines {engines} searched differently")
         if not args.skip_openspiel:

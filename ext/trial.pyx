@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False
-"""Compiled helpers for the Trial of the Forest: the three hot spots of its reference rules.
+"""Compiled helpers for the Trial of the Forest: the hot spots of its reference rules.
 
 The Trial's rules stay the pure-Python reference (``solver/games/trial/``); its ``kernel`` engine
 (``solver.games.trial.kernel``) runs those same rules and swaps in these twins where a profile of
@@ -19,6 +19,9 @@ agree with it on every input (``tests/games/trial/test_compiled_*.py`` hold them
 * :class:`FameTables` ``.totals`` is ``scoring.fame(st, p)["total"]`` for every player at once:
   the per-card, per-item and per-finishing-space fame read from precomputed tables instead of
   scanning the pack.
+* :class:`PlayTables` ``.playable`` is ``effects.playable``: a card's conditions (the effect
+  language's ``requires``) and whether its cost can be paid, with every card's terms classified
+  once and the payment backtracking (``effects.can_pay``) on C counters.
 
 These are helpers, not a full kernel: the state stays a Python dict, so there is no fixed-size
 struct and no ``KernelVTable`` (``ext/state.pxd``) to fill yet; compiled searchers see the
@@ -286,3 +289,295 @@ cdef class FameTables:
     cdef long _morality(self, object morality) except? -1:
         # Python indexing, negative indices included, as the reference's list lookup.
         return self.morality[morality - self.morality_min]
+
+
+# -- card playability ------------------------------------------------------------------------------
+cdef enum:
+    MAX_UNITS = 64          # spend units of one cost (terms, ``per: item`` expanded)
+    MAX_KINDS = 64          # distinct kinds in one backpack
+    NUM_FOODS = 4           # FOODS: raspberry, acorn, mushroom, tea (tea stands in for the raw three)
+
+cdef enum:
+    C_AT_CAMPSITE = 0
+    C_AT_TUNNEL = 1
+    C_AT_LOCATION = 2
+    C_AT_TYPE = 3
+    C_COMPANY = 4
+    C_COMPANY_EVIL = 5
+    C_MORALITY = 6
+    C_PAWS_CORNERS = 7
+    C_PAWS_DIAGONAL = 8
+    C_PAWS_TYPES = 9
+    C_TRACKER = 10
+    C_NO_TUNNEL = 11
+    C_STORY_EVIL = 12
+    C_NEVER = 13
+
+
+cdef class _Unit:
+    # One spend term, classified once: which foods pay it (bit f for FOODS[f]), which item kinds
+    # (``any_item`` or the set ``kinds``), whether a card does, whether it is food-like.
+    cdef int food_mask
+    cdef bint any_item
+    cdef frozenset kinds
+    cdef bint card
+    cdef bint foodlike
+    cdef bint per_item
+
+
+cdef class _Card:
+    cdef list conditions      # (code, argument) pairs
+    cdef list haves           # each a list of alternatives
+    cdef list units           # _Unit, in cost order
+
+
+ctypedef struct PaySearch:
+    # The backtracking of ``effects.can_pay`` on C counters (on the caller's stack: reentrant).
+    int n_units
+    int n_kinds
+    int card_units
+    int food[NUM_FOODS]
+    int count[MAX_KINDS]
+    int food_mask[MAX_UNITS]
+    char match[MAX_UNITS][MAX_KINDS]
+    char card[MAX_UNITS]
+    char foodlike[MAX_UNITS]
+
+
+cdef bint pay_search(PaySearch* s, int i, int hand_left) noexcept nogil:
+    cdef int f, j, skip
+    cdef bint ok
+    if i >= s.n_units:
+        return True
+    for f in range(NUM_FOODS):
+        if s.food[f] > 0 and (s.food_mask[i] >> f) & 1:
+            s.food[f] -= 1
+            ok = pay_search(s, i + 1, hand_left)
+            s.food[f] += 1
+            if ok:
+                return True
+    for j in range(s.n_kinds):
+        if s.count[j] > 0 and s.match[i][j]:
+            s.count[j] -= 1
+            ok = pay_search(s, i + 1, hand_left)
+            s.count[j] += 1
+            if ok:
+                return True
+    if hand_left > 0 and (s.card[i] or (s.card_units and s.foodlike[i])):
+        skip = 1 + (s.card_units - 1 if s.card_units > 1 and s.foodlike[i] else 0)
+        return pay_search(s, min(s.n_units, i + skip), hand_left - 1)
+    return False
+
+
+cdef class PlayTables:
+    """What ``effects.playable`` reads, precomputed per pack: every card's conditions, ``have``
+    terms and spend terms (classified), and the board and tile facts the conditions ask about.
+
+    ``playable(data, p, cid)`` is ``effects.playable(st, p, cid)`` for the state data ``data``:
+    the card's conditions hold and its cost can be paid (the same backtracking over food, tea
+    standing in, backpack items and cards in hand)."""
+
+    cdef dict cards
+    cdef tuple foods
+    cdef frozenset amphibians
+    cdef frozenset campsites
+    cdef frozenset slots
+    cdef frozenset printed_tunnels
+    cdef dict quarter
+    cdef dict tile_type       # tile id -> (type, restored type or None)
+    cdef frozenset evil_cards
+
+    def __init__(self, dict cards, tuple foods, amphibians, campsites, slots, printed_tunnels,
+                 dict quarter, dict tile_type, evil_cards):
+        # ``cards``: id -> the card's ``requires`` and ``cost`` lists (as in the pack).
+        if len(foods) != NUM_FOODS or foods[3] != "tea":
+            raise ValueError(f"expected {NUM_FOODS} foods, tea last, not {foods!r}")
+        self.foods = foods
+        self.amphibians = frozenset(amphibians)
+        self.campsites = frozenset(campsites)
+        self.slots = frozenset(slots)
+        self.printed_tunnels = frozenset(printed_tunnels)
+        self.quarter = quarter
+        self.tile_type = tile_type
+        self.evil_cards = frozenset(evil_cards)
+        self.cards = {cid: self._card(requires, cost) for cid, (requires, cost) in cards.items()}
+
+    cdef _Card _card(self, list requires, list cost):
+        cdef _Card card = _Card()
+        card.conditions = [self._condition(c) for c in requires]
+        card.haves = [list(term["have"]) for term in cost if "have" in term]
+        card.units = [self._unit(term) for term in cost if "spend" in term]
+        return card
+
+    cdef tuple _condition(self, dict cond):
+        ((key, arg),) = cond.items()
+        if key == "at":
+            if arg == "campsite":
+                return (C_AT_CAMPSITE, arg)
+            if arg == "tunnel":
+                return (C_AT_TUNNEL, arg)
+            if arg == "location":
+                return (C_AT_LOCATION, arg)
+            return (C_AT_TYPE, arg)
+        if key == "company":
+            return (C_COMPANY_EVIL if arg == "evil" else C_COMPANY, arg)
+        if key == "morality":
+            return (C_MORALITY, arg)
+        if key == "paws":
+            if arg == "corners":
+                return (C_PAWS_CORNERS, arg)
+            if arg == "diagonal":
+                return (C_PAWS_DIAGONAL, arg)
+            return (C_PAWS_TYPES, arg)
+        if key == "tracker":
+            return (C_TRACKER, arg)
+        if key == "no_tunnel":
+            return (C_NO_TUNNEL, arg)
+        if key == "story_evil":
+            return (C_STORY_EVIL, arg)
+        return (C_NEVER, arg)
+
+    cdef _Unit _unit(self, dict term):
+        cdef _Unit unit = _Unit()
+        cdef int f
+        alts = list(term["spend"])
+        raw = self.foods[:3]
+        unit.food_mask = 0
+        for f in range(NUM_FOODS):
+            food = self.foods[f]
+            if food in alts or "food" in alts or (f == 3 and any(a in raw for a in alts)):
+                unit.food_mask |= 1 << f
+        items = [a for a in alts if a not in (*self.foods, "food", "card")]
+        unit.any_item = "item" in items
+        kinds = set(a for a in items if a not in ("item", "amphibian"))
+        if "amphibian" in items:
+            kinds |= self.amphibians
+        unit.kinds = frozenset(kinds)
+        unit.card = "card" in alts
+        unit.foodlike = any(a in self.foods or a == "food" for a in alts)
+        unit.per_item = term.get("per") == "item"
+        return unit
+
+    cdef object _location_type(self, dict data, object slot):
+        tile = data["tiles"].get(slot)
+        if not tile:
+            return None
+        kind, restored = self.tile_type[tile[0]]
+        if kind == "ruins" and tile[1]:
+            return restored
+        return kind
+
+    cdef bint _condition_ok(self, dict data, list players, int p, int code, object arg) except -1:
+        cdef dict me = players[p]
+        cdef int q
+        pos = me["pos"]
+        if code == C_AT_CAMPSITE:
+            return pos in self.campsites
+        if code == C_AT_TUNNEL:
+            state = data["tunnels"].get(pos)
+            return (pos in self.printed_tunnels and state != "collapsed") or state == "open"
+        if code == C_AT_LOCATION:
+            return pos in self.slots
+        if code == C_AT_TYPE:
+            return self._location_type(data, pos) == arg
+        if code == C_COMPANY or code == C_COMPANY_EVIL:
+            for q in range(<int>data["n"]):
+                if q != p and players[q]["pos"] == pos:
+                    if code == C_COMPANY or players[q]["morality"] > 0:
+                        return True
+            return False
+        if code == C_MORALITY:
+            m = me["morality"]
+            return ("good" if m < 0 else "evil" if m > 0 else "neutral") == arg
+        if code == C_PAWS_CORNERS or code == C_PAWS_DIAGONAL or code == C_PAWS_TYPES:
+            locs = _paw_locations(me)
+            quarters = {self.quarter[s] for s in locs}
+            if code == C_PAWS_CORNERS:
+                return quarters >= {"NW", "NE", "SW", "SE"}
+            if code == C_PAWS_DIAGONAL:
+                return {"NW", "SE"} <= quarters or {"NE", "SW"} <= quarters
+            return len({self._location_type(data, s) for s in locs}) >= 4
+        if code == C_TRACKER:
+            mine = set(_paw_locations(me))
+            for q in range(<int>data["n"]):
+                if q != p and len(mine & set(_paw_locations(players[q]))) >= arg:
+                    return True
+            return False
+        if code == C_NO_TUNNEL:
+            return pos not in self.printed_tunnels and pos not in data["tunnels"]
+        if code == C_STORY_EVIL:
+            count = 0
+            for entry in me["story"]:
+                if entry[1] and entry[0] in self.evil_cards:
+                    count += 1
+            return count >= arg
+        return False
+
+    cdef bint _owns(self, dict me, str alt) except -1:
+        cdef dict food = me["food"]
+        if alt in self.foods:
+            return food[alt] > 0 or (alt != "tea" and food["tea"] > 0)
+        if alt == "food":
+            return any(food.values())
+        for kind in me["pack"]:
+            if alt == "item" or kind == alt or (alt == "amphibian" and kind in self.amphibians):
+                return True
+        return False
+
+    def playable(self, dict data, int p, str cid):
+        """``effects.playable``: whether player ``p`` may resolve card ``cid`` now (``data``:
+        the state's data)."""
+        return self._playable(data, p, cid)
+
+    def state_playable(self, state, int p, str cid):
+        """The same for a state object (``state.d``): ``effects.playable``'s signature, so a
+        game can offer it as its ``playable``."""
+        return self._playable(state.d, p, cid)
+
+    cdef bint _playable(self, dict data, int p, str cid) except -1:
+        cdef _Card card = self.cards[cid]
+        cdef list players = data["players"]
+        cdef dict me = players[p]
+        cdef PaySearch s
+        cdef _Unit unit
+        cdef int f, i, j, n = 0, times, kinds = 0
+        for code, arg in card.conditions:
+            if not self._condition_ok(data, players, p, code, arg):
+                return False
+        for alts in card.haves:
+            for alt in alts:
+                if self._owns(me, alt):
+                    break
+            else:
+                return False
+        if not card.units:
+            return True
+        pack = me["pack"]
+        distinct = sorted(set(pack))
+        if len(distinct) > MAX_KINDS:
+            raise ValueError(f"more than {MAX_KINDS} kinds in a backpack")
+        for i in range(len(distinct)):
+            s.count[i] = pack.count(distinct[i])
+        kinds = len(distinct)
+        for unit in card.units:
+            times = len(pack) if unit.per_item else 1
+            if n + times > MAX_UNITS:
+                raise ValueError(f"a cost of more than {MAX_UNITS} units")
+            for _ in range(times):
+                s.food_mask[n] = unit.food_mask
+                s.card[n] = unit.card
+                s.foodlike[n] = unit.foodlike
+                for j in range(kinds):
+                    s.match[n][j] = unit.any_item or distinct[j] in unit.kinds
+                n += 1
+        food = me["food"]
+        for f in range(NUM_FOODS):
+            s.food[f] = food[self.foods[f]]
+        s.n_units = n
+        s.n_kinds = kinds
+        s.card_units = 0
+        return pay_search(&s, 0, len(me["hand"]))
+
+
+cdef list _paw_locations(dict me):
+    return [t[4:] for t, _ in me["placed"] if t.startswith("loc:")]

@@ -2,15 +2,18 @@
 
 A profile of ISMCTS self-play (``bench/results/trial.md``) put the time in the rules' Python: the
 deep copy behind ``clone()`` (every determinisation copies the whole state), the fame scoring
-behind the leaf heuristic, and the legal-action generation, movement reach among it. This engine
-runs exactly the reference rules (:mod:`solver.games.trial.rules`) and replaces three functions by
-compiled twins from ``solver._ext.trial`` (``ext/trial.pyx``):
+behind the leaf heuristic, and the legal-action generation (card playability, movement reach).
+This engine runs exactly the reference rules (:mod:`solver.games.trial.rules`) and replaces four
+functions by compiled twins from ``solver._ext.trial`` (``ext/trial.pyx``):
 
 * ``clone()`` copies the state data with ``copy_data`` (twin of ``rules._copy``);
 * the board's ``reachable`` (movement: lines, tunnels, expedition starts) is ``BoardGraph``'s
   breadth-first search over an integer adjacency table (twin of ``board.Board.reachable``);
 * ``scores()``, ``returns()`` and ``heuristic()`` read every player's fame total from
-  ``FameTables`` (twin of ``scoring.fame``), once per call instead of once per player.
+  ``FameTables`` (twin of ``scoring.fame``), once per call instead of once per player;
+* the game's ``playable`` (may a player resolve a card now: its conditions and its cost, asked
+  for every card in hand and every encounter at each turn step) is ``PlayTables`` (twin of
+  ``effects.playable``).
 
 Everything else (steps, effects, fights, hidden information) is the reference code itself, so the
 two engines agree on every observable; ``tests/games/trial/test_compiled_*.py`` check the twins
@@ -102,6 +105,27 @@ def fame_tables(game: TrialGame) -> Any:
     )
 
 
+def play_tables(game: TrialGame) -> Any:
+    """The compiled ``PlayTables`` of ``game``: what ``effects.playable`` reads of the pack."""
+    from solver.games.trial.schema import FOODS
+
+    pack, board = game.pack, game.board
+    return extension_module().PlayTables(
+        {
+            cid: (list(c.get("requires", [])), list(c.get("cost", [])))
+            for cid, c in pack.cards.items()
+        },
+        tuple(FOODS),
+        [k["id"] for k in (*pack.items, *pack.artifacts) if k.get("amphibian")],
+        list(board.campsite),
+        list(board.slot),
+        list(board.printed_tunnels),
+        dict(board.quarter),
+        {t["id"]: (str(t["type"]), t.get("restored")) for t in pack.locations},
+        [cid for cid, c in pack.cards.items() if "evil" in c["symbols"]],
+    )
+
+
 class KernelTrialGame(TrialGame):
     """The Trial with the compiled helpers (same rules, same protocol as :class:`TrialGame`)."""
 
@@ -112,6 +136,8 @@ class KernelTrialGame(TrialGame):
         super().__init__(pack, players, **options)
         self.board = KernelBoard(self.pack)
         self._fame = fame_tables(self)
+        self._play = play_tables(self)
+        self.playable = self._play.state_playable  # effects.playable's signature, compiled
 
     def new_initial_state(self) -> KernelTrialState:
         return KernelTrialState.adopt(super().new_initial_state())

@@ -58,6 +58,9 @@ class TrialGame:
 
     name = "trial"
     engine = "reference"
+    playable = staticmethod(effects.playable)
+    """Whether a player may resolve a card now (the turn step asks it of every card in hand and
+    every encounter): :func:`effects.playable`; the kernel engine offers a compiled twin."""
 
     def __init__(self, pack: Pack | str | None = None, players: int = 4, **options: Any):
         if options:

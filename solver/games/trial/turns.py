@@ -87,7 +87,7 @@ def paw_targets(st: TrialState, p: int) -> list[int]:
         targets.append(0)
     for t in ENCOUNTER_TARGETS:
         cid = st.d["row"][t - 1]
-        if cid is not None and effects.playable(st, p, cid):
+        if cid is not None and st.g.playable(st, p, cid):
             targets.append(t)
     return targets
 
@@ -140,7 +140,7 @@ class Turn:
         if f["fresh"] and away:
             acts.append(L.LEAVE)
         if not f["played"] and not away:
-            acts += [L.card(c) for c in me["hand"] if effects.playable(st, p, c)]
+            acts += [L.card(c) for c in me["hand"] if st.g.playable(st, p, c)]
         if not f["moved"] and not away:
             acts.append(L.MOVE)
         if not f["acted"]:

@@ -201,3 +201,72 @@ def test_fame_totals_by_hand():
     )
     assert fame(state, 1)["total"] == expected
     assert fame_tables(game).totals(d)[1] == expected
+
+
+# -- card playability -----------------------------------------------------------------------------
+def test_playability_equals_the_reference_on_game_positions(positions):
+    from solver.games.trial.effects import playable
+    from solver.games.trial.kernel import play_tables
+
+    tables = {n: play_tables(game) for n, game in GAMES.items()}
+    seen = set()
+    for state in positions[::3]:
+        for p in range(state.d["n"]):
+            for cid in state.g.pack.cards:
+                expected = playable(state, p, cid)
+                assert tables[state.d["n"]].playable(state.d, p, cid) == expected, (cid, p)
+                seen.add(expected)
+    assert seen == {True, False}
+
+
+def _scrambled(state: TrialState, rng: random.Random) -> TrialState:
+    """``state`` with every player's belongings and the board's tunnels and tiles redrawn at
+    random (not a reachable position: a fuzz of what the conditions and costs read)."""
+    twin = state.clone()
+    d, game = twin.d, twin.g
+    board, pack = game.board, game.pack
+    land = [s for s in board.spaces if s not in board.area_of]
+    slots = list(board.location_slots)
+    kinds = [k["id"] for k in (*pack.items, *pack.artifacts)]
+    cards = list(pack.cards)
+    track = game.components["morality"]
+    shared = rng.choice(land)
+    for me in d["players"]:
+        me["pos"] = shared if rng.random() < 0.5 else rng.choice(slots + land)
+        me["placed"] = [[f"loc:{s}", False] for s in rng.sample(slots, rng.randrange(6))]
+        me["morality"] = rng.randint(track["min"], track["max"])
+        me["food"] = {f: rng.choice((0, 0, 1, 2)) for f in me["food"]}
+        me["pack"] = [rng.choice(kinds) for _ in range(rng.randrange(5))]
+        me["hand"] = rng.sample(cards, rng.randrange(4))
+        me["story"] = [
+            [c, rng.random() < 0.7, "moral"] for c in rng.sample(cards, rng.randrange(8))
+        ]
+    d["tunnels"] = {s: rng.choice(("open", "collapsed", "hidden")) for s in rng.sample(land, 4)}
+    tiles = [t["id"] for t in pack.locations]
+    rng.shuffle(tiles)
+    d["tiles"] = {s: ([tiles[i], rng.random() < 0.5] if rng.random() < 0.9 else None)
+                  for i, s in enumerate(slots)}  # fmt: skip
+    return twin
+
+
+def test_playability_equals_the_reference_on_scrambled_states(positions):
+    """Every condition of the effect language and every kind of cost, both ways."""
+    from solver.games.trial.effects import condition_ok, playable
+    from solver.games.trial.kernel import play_tables
+
+    tables = {n: play_tables(game) for n, game in GAMES.items()}
+    rng = random.Random(11)
+    outcomes: dict[str, set[bool]] = {}
+    for i in range(150):
+        state = _scrambled(positions[i % len(positions)], rng)
+        for p in range(state.d["n"]):
+            for cid, card in state.g.pack.cards.items():
+                expected = playable(state, p, cid)
+                assert tables[state.d["n"]].playable(state.d, p, cid) == expected, (cid, p)
+                for cond in card.get("requires", []):
+                    outcomes.setdefault(json.dumps(cond), set()).add(condition_ok(state, p, cond))
+                if card.get("cost"):
+                    outcomes.setdefault("cost:" + cid, set()).add(expected)
+    conditions = [k for k in outcomes if not k.startswith("cost:")]
+    assert len(conditions) >= 14 and all(outcomes[k] == {True, False} for k in conditions)
+    assert sum(outcomes[k] == {True, False} for k in outcomes if k.startswith("cost:")) >= 40
