@@ -14,6 +14,8 @@ same budget in OpenSpiel's ISMCTS (``open_spiel.python.algorithms.ismcts``) on `
   Medians of the simulations per second.
 - **Profile** (``--profile``): cProfile of one ISMCTS search; the functions with the most own
   time.
+- **Helpers** (with the ``kernel`` engine): each compiled twin against the reference function
+  it replaces, microseconds a call on the same positions.
 - **Engines** (``--engines reference,kernel``, the default when the compiled helpers are built):
   both measures on every engine named, interleaved game by game and position by position in
   the one process (the ``kernel`` engine runs the same rules with compiled helpers,
@@ -143,6 +145,58 @@ def default_engines() -> tuple[str, ...]:
     return ("reference", "kernel")
 
 
+def helper_times(states: list[Any], rounds: int = 5) -> dict[str, tuple[float, float]]:
+    """Microseconds a call, reference function vs compiled twin, medians over ``rounds`` passes
+    over ``states``: the state copy, the reach of a 4-step move from every player's space, the
+    four fame totals, and every card's playability for the player to move."""
+    from solver.games.trial.effects import playable
+    from solver.games.trial.kernel import extension_module, fame_tables, play_tables
+    from solver.games.trial.rules import _copy
+    from solver.games.trial.scoring import fame
+    from solver.games.trial.turns import open_tunnels
+
+    ext = extension_module()
+    game = states[0].get_game()
+    graph, fames, plays = ext.BoardGraph(game.board), fame_tables(game), play_tables(game)
+    cards = list(game.pack.cards)
+    n = len(states)
+    spaces = [(me["pos"], open_tunnels(st)) for st in states for me in st.d["players"]]
+    pairs: dict[str, tuple[Any, Any, int]] = {
+        "state copy (clone)": (
+            lambda: [_copy(st.d) for st in states],
+            lambda: [ext.copy_data(st.d) for st in states],
+            n,
+        ),
+        "movement reach (4 steps)": (
+            lambda: [game.board.reachable(o, 4, t) for o, t in spaces],
+            lambda: [graph.reachable(o, 4, t) for o, t in spaces],
+            len(spaces),
+        ),
+        "fame totals (all 4 players)": (
+            lambda: [[fame(st, p)["total"] for p in range(4)] for st in states],
+            lambda: [fames.totals(st.d) for st in states],
+            n,
+        ),
+        "card playability (one card)": (
+            lambda: [playable(st, 0, c) for st in states for c in cards],
+            lambda: [plays.playable(st.d, 0, c) for st in states for c in cards],
+            n * len(cards),
+        ),
+    }
+    out = {}
+    for name, (reference, compiled, calls) in pairs.items():
+        timing = []
+        for function in (reference, compiled):
+            passes = []
+            for _ in range(rounds):
+                start = time.perf_counter()
+                function()
+                passes.append((time.perf_counter() - start) / calls * 1e6)
+            timing.append(statistics.median(passes))
+        out[name] = (timing[0], timing[1])
+    return out
+
+
 @functools.cache
 def engine_game(engine: str, players: int) -> Any:
     import solver
@@ -218,6 +272,10 @@ def main(argv: list[str] | None = None) -> int:
             f"OpenSpiel ISMCTS: median {statistics.median(theirs):.0f} simulations/s; "
             f"ratio ours [{base}]/theirs {statistics.median(ours) / statistics.median(theirs):.2f}"
         )
+    if "kernel" in engines:
+        print("compiled helpers, microseconds a call (reference -> compiled):")
+        for name, (ref, ker) in helper_times(positions(args.positions, args.seed)).items():
+            print(f"  {name}: {ref:.2f} -> {ker:.2f} (x{ref / ker:.1f})")
     if args.profile:
         state = as_engine(positions(1, args.seed + 100)[0], engines[-1])
         print(f"profile of one search [{engines[-1]}]:")
