@@ -99,10 +99,6 @@ cdef class BoardGraph:
     cdef int* exit_to        # the expedition start spaces behind an exit, in area order
     cdef char* in_area       # the space lies in an expedition area (its start included)
     cdef char* is_start      # the space is an expedition's start space
-    cdef int* dist           # scratch, n ints
-    cdef int* queue          # scratch, n ints
-    cdef int* tunnels        # scratch, n ints
-    cdef char* tunnel_open   # scratch, n flags
     cdef readonly list spaces
     cdef readonly dict index
 
@@ -128,14 +124,8 @@ cdef class BoardGraph:
         self.exit_to = <int*>malloc((total_exit + 1) * sizeof(int))
         self.in_area = <char*>malloc(n + 1)
         self.is_start = <char*>malloc(n + 1)
-        self.dist = <int*>malloc((n + 1) * sizeof(int))
-        self.queue = <int*>malloc((n + 1) * sizeof(int))
-        self.tunnels = <int*>malloc((n + 1) * sizeof(int))
-        self.tunnel_open = <char*>malloc(n + 1)
         if (self.adj_start == NULL or self.adj == NULL or self.exit_start == NULL
-                or self.exit_to == NULL or self.in_area == NULL or self.is_start == NULL
-                or self.dist == NULL or self.queue == NULL or self.tunnels == NULL
-                or self.tunnel_open == NULL):
+                or self.exit_to == NULL or self.in_area == NULL or self.is_start == NULL):
             raise MemoryError()
         start_spaces = set(board.area_start.values())
         k = 0
@@ -155,7 +145,6 @@ cdef class BoardGraph:
         for i in range(n):
             self.in_area[i] = spaces[i] in board.area_of
             self.is_start[i] = spaces[i] in start_spaces
-            self.tunnel_open[i] = 0
 
     def __dealloc__(self):
         free(self.adj_start)
@@ -164,69 +153,83 @@ cdef class BoardGraph:
         free(self.exit_to)
         free(self.in_area)
         free(self.is_start)
-        free(self.dist)
-        free(self.queue)
-        free(self.tunnels)
-        free(self.tunnel_open)
 
     def __reduce__(self):
         raise TypeError("a BoardGraph is not picklable; rebuild it from its Board")
 
-    def reachable(self, str origin, int budget, open_tunnels):
+    def reachable(self, origin, int budget, open_tunnels):
         """Every space a move of at most ``budget`` steps from ``origin`` can end on, with its
         distance (``Board.reachable``). ``open_tunnels``: the spaces with a usable tunnel."""
-        cdef int here, nxt, head = 0, tail = 0, count = 0, i, j, o
+        cdef int n = self.n, o, j, count = 0, tail, i, here
         cdef object found = self.index.get(origin)
         if found is None:
             return {}  # as the reference: nothing is reachable from an unknown space
         o = found
-        for t in open_tunnels:  # the set's own iteration order, as the reference walks it
-            j = self.index[t]   # KeyError for a tunnel that is no space of the board
-            self.tunnels[count] = j
-            count += 1
-        for i in range(count):
-            self.tunnel_open[self.tunnels[i]] = 1
+        # scratch per call (no state shared between threads): dist, queue, tunnels, open flags
+        cdef int* work = <int*>malloc(4 * (n + 1) * sizeof(int))
+        if work == NULL:
+            raise MemoryError()
+        cdef int* dist = work
+        cdef int* queue = work + (n + 1)
+        cdef int* tunnels = work + 2 * (n + 1)
+        cdef int* tunnel_open = work + 3 * (n + 1)
+        try:
+            for i in range(n):
+                tunnel_open[i] = 0
+            for t in open_tunnels:  # the iteration order the reference walks them in
+                j = self.index[t]   # KeyError for a tunnel that is no space of the board
+                if not tunnel_open[j]:
+                    tunnel_open[j] = 1
+                    tunnels[count] = j
+                    count += 1
+            tail = self._search(o, budget, dist, queue, tunnels, count, tunnel_open)
+            spaces = self.spaces
+            out = {}
+            for i in range(1, tail):
+                here = queue[i]
+                out[<object>PyList_GET_ITEM(spaces, here)] = dist[here]
+            return out
+        finally:
+            free(work)
+
+    cdef int _search(self, int o, int budget, int* dist, int* queue, const int* tunnels,
+                     int count, const int* tunnel_open) noexcept nogil:
+        # Breadth-first from ``o``; fills ``dist`` and ``queue`` and returns the queue's length.
+        cdef int here, nxt, head = 0, tail = 0, i, j
         for i in range(self.n):
-            self.dist[i] = -1
-        self.dist[o] = 0
-        self.queue[tail] = o
+            dist[i] = -1
+        dist[o] = 0
+        queue[tail] = o
         tail += 1
         while head < tail:
-            here = self.queue[head]
+            here = queue[head]
             head += 1
-            if self.dist[here] >= budget:
+            if dist[here] >= budget:
                 continue
             if here != o and self.in_area[here]:
                 continue  # an expedition start space stops the move
             for j in range(self.adj_start[here], self.adj_start[here + 1]):
                 nxt = self.adj[j]
-                if self.dist[nxt] < 0 and (not self.in_area[nxt] or self.is_start[nxt]):
-                    self.dist[nxt] = self.dist[here] + 1
-                    self.queue[tail] = nxt
+                if dist[nxt] < 0 and (not self.in_area[nxt] or self.is_start[nxt]):
+                    dist[nxt] = dist[here] + 1
+                    queue[tail] = nxt
                     tail += 1
-            if self.tunnel_open[here]:
+            if tunnel_open[here]:
                 for i in range(count):
-                    nxt = self.tunnels[i]
-                    if nxt != here and self.dist[nxt] < 0 and (
+                    nxt = tunnels[i]
+                    if nxt != here and dist[nxt] < 0 and (
                         not self.in_area[nxt] or self.is_start[nxt]
                     ):
-                        self.dist[nxt] = self.dist[here] + 1
-                        self.queue[tail] = nxt
+                        dist[nxt] = dist[here] + 1
+                        queue[tail] = nxt
                         tail += 1
             for j in range(self.exit_start[here], self.exit_start[here + 1]):
                 nxt = self.exit_to[j]
-                if self.dist[nxt] < 0 and (not self.in_area[nxt] or self.is_start[nxt]):
-                    self.dist[nxt] = self.dist[here] + 1
-                    self.queue[tail] = nxt
+                if dist[nxt] < 0 and (not self.in_area[nxt] or self.is_start[nxt]):
+                    dist[nxt] = dist[here] + 1
+                    queue[tail] = nxt
                     tail += 1
-        for i in range(count):
-            self.tunnel_open[self.tunnels[i]] = 0
-        spaces = self.spaces
-        out = {}
-        for i in range(1, tail):
-            here = self.queue[i]
-            out[<object>PyList_GET_ITEM(spaces, here)] = self.dist[here]
-        return out
+        return tail
 
 
 # -- scoring ---------------------------------------------------------------------------------------

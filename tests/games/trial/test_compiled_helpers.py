@@ -126,6 +126,14 @@ def test_reach_on_the_shipped_board_by_hand(ext):
     assert graph.reachable("not-a-space", 3, set()) == {}
     with pytest.raises(KeyError):
         graph.reachable("start-1", 2, {"not-a-space"})
+    board = GAMES[2].board
+    tunnels = ["path-05", "grove-2", "path-05", "start-3"]  # any iterable, repeats harmless
+    for budget in (1, 2, 4):
+        mine, theirs = (
+            graph.reachable("start-1", budget, tunnels),
+            board.reachable("start-1", budget, tunnels),
+        )
+        assert list(mine.items()) == list(theirs.items())
 
 
 def test_reach_equals_the_reference_from_every_space(ext, positions):
