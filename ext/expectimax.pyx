@@ -749,10 +749,11 @@ cdef enum:
     PE_BUCKET = 4              # entries a key may live in (one bucket, consecutive)
     PE_MIN_SLOTS = 64
     PE_MAX_PLIES = 4096
-    PE_STRIPES = 4096          # spin locks of a shared table (bucket b takes lock b % PE_STRIPES)
+    PE_STRIPES = 1024          # spin locks of a shared table (bucket b takes lock b % PE_STRIPES)
+    PE_LINE = 64               # a stripe's bytes: its lock, its entry and replacement counts
     PE_MAX_THREADS = 64
     PE_KEY_MAX = 256           # the most bytes of a key (pack's, or the state struct's)
-    PE_BUSY = 65536            # threads: counters of the workers inside a state (by hash)
+    PE_BUSY = 16384            # threads: counters of the workers inside a state (by hash)
     PE_GROW_NUM = 1
     PE_GROW_DEN = 2
     PE_GROW_ON_FULL = 0
@@ -774,11 +775,9 @@ ctypedef struct PTable:
     size_t key_size
     size_t cap_bytes           # the most bytes this table may take
     uint64_t hash_mask
-    unsigned char* locks       # PE_STRIPES spin locks when threads share the table, else NULL
-    char pad0[64]              # (the counters below change often: off the cache line read above)
-    size_t count
+    unsigned char* locks       # threads: PE_STRIPES stripes of PE_LINE bytes, else NULL
+    size_t count               # one thread: entries held (threads: counted per stripe)
     long long replaced
-    char pad1[64]
 
 
 ctypedef struct PFrame:
@@ -793,7 +792,7 @@ ctypedef struct PShared:
     PTable table               # bounds: a = lo, b = hi
     PTable wtable              # the fastest-win pass: a = W, b = V
     size_t cap_bytes
-    size_t stack_total         # every worker's stack (atomic)
+    size_t stack_total         # every worker's stack and the threads' stripes and marks (atomic)
     int nthreads
     unsigned char stop         # set when a worker fails: the others leave their tasks
     int* busy                  # threads: PE_BUSY counters, how many workers search a state now
@@ -828,6 +827,41 @@ cdef inline unsigned char* pe_at(PTable* t, size_t i) noexcept nogil:
     return t.data + i * t.stride
 
 
+# A stripe (PE_LINE bytes, one cache line): byte 0 its lock, then at 8 the entries held in its
+# buckets and at 16 the replacements there (size_t each). Keeping the counts beside the lock
+# means a store touches no cache line the other workers write.
+cdef inline unsigned char* stripe_at(PTable* t, size_t start) noexcept nogil:
+    return t.locks + ((start // PE_BUCKET) & (PE_STRIPES - 1)) * PE_LINE
+
+
+cdef inline size_t* stripe_count(unsigned char* stripe) noexcept nogil:
+    return <size_t*>(stripe + 8)
+
+
+cdef inline size_t* stripe_replaced(unsigned char* stripe) noexcept nogil:
+    return <size_t*>(stripe + 16)
+
+
+cdef size_t pt_count(PTable* t) noexcept nogil:
+    """Entries held (at rest: the stripes' counts are read without their locks)."""
+    cdef size_t k, n = 0
+    if t.locks == NULL:
+        return t.count
+    for k in range(PE_STRIPES):
+        n += stripe_count(t.locks + k * PE_LINE)[0]
+    return n
+
+
+cdef long long pt_replaced(PTable* t) noexcept nogil:
+    cdef size_t k
+    cdef long long n = 0
+    if t.locks == NULL:
+        return t.replaced
+    for k in range(PE_STRIPES):
+        n += <long long>stripe_replaced(t.locks + k * PE_LINE)[0]
+    return n
+
+
 cdef inline uint64_t key_hash(const unsigned char* key, size_t n) noexcept nogil:
     cdef uint64_t h = 0x9E3779B97F4A7C15ULL ^ n
     cdef size_t i = 0
@@ -857,10 +891,10 @@ cdef int pt_init(PTable* t, size_t key_size, size_t cap_bytes, bint shared) noex
     memset(t.data, 0, PE_MIN_SLOTS * t.stride)
     t.nslots = PE_MIN_SLOTS
     if shared:
-        t.locks = <unsigned char*>malloc(PE_STRIPES)
+        t.locks = <unsigned char*>malloc(PE_STRIPES * PE_LINE)
         if t.locks == NULL:
             return ERR_NOMEM
-        memset(t.locks, 0, PE_STRIPES)
+        memset(t.locks, 0, PE_STRIPES * PE_LINE)
     return OK
 
 
@@ -886,15 +920,15 @@ cdef inline size_t pt_acquire(PTable* t, uint64_t h) noexcept nogil:
     while True:
         n = fs_load_size(&t.nslots)
         b = pt_bucket(t, h, n)
-        fs_lock(&t.locks[b & (PE_STRIPES - 1)])
+        fs_lock(stripe_at(t, b * PE_BUCKET))
         if fs_load_size(&t.nslots) == n:
             return b * PE_BUCKET
-        fs_unlock(&t.locks[b & (PE_STRIPES - 1)])
+        fs_unlock(stripe_at(t, b * PE_BUCKET))
 
 
 cdef inline void pt_release(PTable* t, size_t start) noexcept nogil:
     if t.locks != NULL:
-        fs_unlock(&t.locks[(start // PE_BUCKET) & (PE_STRIPES - 1)])
+        fs_unlock(stripe_at(t, start))
 
 
 cdef bint pt_probe(PTable* t, const unsigned char* key, double* a, double* b,
@@ -939,12 +973,12 @@ cdef void pt_put_at(PTable* t, size_t start, const unsigned char* key, double a,
     e = pe_at(t, victim)
     if not e[18]:
         if t.locks != NULL:
-            fs_add_size(&t.count, 1)
+            stripe_count(stripe_at(t, start))[0] += 1
         else:
             t.count += 1
     elif memcmp(e + PE_HEADER, key, t.key_size) != 0:
         if t.locks != NULL:
-            fs_add_i64(&t.replaced, 1)
+            stripe_replaced(stripe_at(t, start))[0] += 1
         else:
             t.replaced += 1
     memcpy(e, &a, 8)
@@ -966,7 +1000,7 @@ cdef void pt_grow(PTable* t, size_t expected) noexcept nogil:
     cdef int k
     if t.locks != NULL:
         for k in range(PE_STRIPES):
-            fs_lock(&t.locks[k])
+            fs_lock(t.locks + k * PE_LINE)
     n = t.nslots * 2
     if t.nslots == expected and n * t.stride <= t.cap_bytes:
         data = <unsigned char*>malloc(n * t.stride)
@@ -977,6 +1011,9 @@ cdef void pt_grow(PTable* t, size_t expected) noexcept nogil:
             t.data = data
             fs_store_size(&t.nslots, n)
             t.count = 0
+            if t.locks != NULL:
+                for k in range(PE_STRIPES):
+                    stripe_count(t.locks + k * PE_LINE)[0] = 0
             for i in range(old_n):
                 e = old + i * t.stride
                 if e[18]:
@@ -987,7 +1024,7 @@ cdef void pt_grow(PTable* t, size_t expected) noexcept nogil:
             free(old)
     if t.locks != NULL:
         for k in range(PE_STRIPES):
-            fs_unlock(&t.locks[k])
+            fs_unlock(t.locks + k * PE_LINE)
 
 
 cdef bint pt_bucket_full_at(PTable* t, size_t start, const unsigned char* key) noexcept nogil:
@@ -1007,12 +1044,19 @@ cdef void pt_store(PTable* t, const unsigned char* key, double a, double b, int 
     # full or when the key's bucket is full; at the cap the bucket's entry with the least work
     # below it is replaced
     cdef uint64_t h = key_hash(key, t.key_size)
-    cdef size_t start, n
+    cdef size_t start, n, count, used
     cdef bint tried = False
     while True:
         start = pt_acquire(t, h)
         n = t.nslots
-        if (not tried and ((fs_load_size(&t.count) + 1) * PE_GROW_DEN > n * PE_GROW_NUM
+        if t.locks == NULL:
+            count = t.count
+        else:  # threads: this stripe's count times the stripes in use (no shared counter)
+            used = n // PE_BUCKET
+            if used > PE_STRIPES:
+                used = PE_STRIPES
+            count = stripe_count(stripe_at(t, start))[0] * used
+        if (not tried and ((count + 1) * PE_GROW_DEN > n * PE_GROW_NUM
                            or (PE_GROW_ON_FULL and pt_bucket_full_at(t, start, key)))
                 and n * 2 * t.stride <= t.cap_bytes and n * t.stride <= room):
             pt_release(t, start)
@@ -1632,7 +1676,8 @@ cdef class PruningSearch:
         # the bounds table may take all the room the stacks leave, the fastest-win table a quarter
         cdef int err = pt_init(&self.sh.table, key_size, self.sh.cap_bytes, threads > 1)
         if err == OK:
-            err = pt_init(&self.sh.wtable, key_size, self.sh.cap_bytes // 4, threads > 1)
+            # (only worker 0 runs the fastest-win pass, one search at a time: no locks)
+            err = pt_init(&self.sh.wtable, key_size, self.sh.cap_bytes // 4, False)
         if err == OK:
             err = ps_reserve(&self.s, 0)
         if err == OK and threads > 1:
@@ -1641,6 +1686,11 @@ cdef class PruningSearch:
                 err = ERR_NOMEM
             else:
                 memset(self.sh.busy, 0, PE_BUSY * sizeof(int))
+                # the threads' bookkeeping (stripes, marks) counts against the cap too
+                self.sh.stack_total += PE_STRIPES * PE_LINE + PE_BUSY * sizeof(int)
+                if (self.sh.stack_total + self.sh.table.nslots * self.sh.table.stride
+                        + self.sh.wtable.nslots * self.sh.wtable.stride > self.sh.cap_bytes):
+                    err = ERR_BUDGET
         if err == OK and threads > 1:
             self.helpers = <PSearch*>malloc((threads - 1) * sizeof(PSearch))
             if self.helpers == NULL:
@@ -1694,7 +1744,7 @@ cdef class PruningSearch:
                 f"the pruning expectimax needs more than its memory cap of "
                 f"{self.sh.cap_bytes / 1048576:.4g} MB ({self.sh.cap_bytes} bytes) for its minimal "
                 f"tables and search stack; raise the cap with memory_mb=",
-                cap_bytes=self.sh.cap_bytes, entries=self.sh.table.count,
+                cap_bytes=self.sh.cap_bytes, entries=pt_count(&self.sh.table),
             )
         if err == ERR_NOMEM:
             raise MemoryError("the pruning expectimax could not allocate memory")
@@ -1912,12 +1962,12 @@ cdef class PruningSearch:
     @property
     def entries(self):
         """Entries held (bounds table and fastest-win table)."""
-        return self.sh.table.count + self.sh.wtable.count
+        return pt_count(&self.sh.table) + pt_count(&self.sh.wtable)
 
     @property
     def replaced(self):
         """Entries overwritten by another key (the table was full)."""
-        return self.sh.table.replaced + self.sh.wtable.replaced
+        return pt_replaced(&self.sh.table) + pt_replaced(&self.sh.wtable)
 
     @property
     def entry_size(self):
