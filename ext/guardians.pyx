@@ -1483,9 +1483,10 @@ cdef class GuardiansKernelState:
         _apply_slow(self, action)
 
     def clone(self):
+        # a new object's struct is zeroed: copying the players in play is enough
         cdef GuardiansKernelState other = GuardiansKernelState.__new__(GuardiansKernelState)
         other.game = self.game
-        memcpy(&other.st, &self.st, sizeof(GState))
+        memcpy(&other.st, &self.st, self.game.data.vt.state_size)
         return other
 
     def __copy__(self):
