@@ -18,6 +18,7 @@ __all__ = [
     "mcts",
     "open_position",
     "open_text",
+    "planner",
     "puzzle_summary",
     "render_svg",
     "render_text",
@@ -112,3 +113,11 @@ def mcts(game: Any, *, seed: int = 0, iterations: int = 1000) -> Any:
     from solver.games.guardians.agent import mcts_agent
 
     return mcts_agent(game, seed=seed, iterations=iterations)
+
+
+def planner(game: Any, *, seed: int = 0, iterations: int = 0) -> Any:
+    """The solo turn planner: whole turns planned with mission prospects and the exact mission
+    search (deterministic, fixed budget; :mod:`solver.games.guardians.planner`)."""
+    from solver.games.guardians.planner import planner_agent
+
+    return planner_agent(game, seed=seed, iterations=iterations)

@@ -1,0 +1,810 @@
+"""Forest guardians' ``planner`` agent: a fast, deterministic turn planner for solo play.
+
+Why: MCTS with heuristic leaves at a budget the calibration can afford (100 simulations per
+decision) barely gets pawns moving (median score 13.5); the levels' thresholds (60-95) need a
+player that builds colour paths on purpose and keeps re-using them. The planner plans a whole
+turn at once, at the growth step:
+
+1. **Candidates.** Every single placement of a pool tile on a frontier cell is scored by how
+   much it brings the pawns' missions closer (see *mission prospects* below); the best singles
+   are paired (and extended by a second tile on the cells the first one opens) and the best
+   pairs, plus the best ``take 1 tile`` placements (a new pawn on a mission side), go on.
+2. **Missions.** For each candidate the rest of the turn is searched exactly: every order of
+   walks, chains included, stopping anywhere (a memoised search over forests and pawns, the
+   connectivity rule checked on each removal); each end of the turn is valued as the points won
+   plus the *position value*.
+3. The best candidate's actions are played one by one (the placements, the pawn, the walks);
+   a state the plan did not expect (another caller, a different turn) is planned afresh.
+
+**Position value** = the mission prospects of the pawns + ``TILE_VALUE`` per forest-side tile
+(material for later walks) + ``EDGE_VALUE`` per side shared by two tiles (compact forests have
+more paths and fewer cut vertices) + ``RESERVE_VALUE`` per pawn still in the reserve + a bonus
+per level task newly met (each adds a round); all of it only while rounds remain after the turn.
+
+**Mission prospects.** For a pawn on mission tile M with sequence s worth p points, every path
+of ``len(s)`` distinct cells from M (forwards or backwards reading) whose cells are forest-side
+tiles of the right colour or empty cells is a *template*; its deficiency d is the number of empty
+cells (at most :data:`MAX_DEFICIENCY`), which the next turns must fill with tiles of the needed
+colours. The prospect is ``p * max over templates of WEIGHT[d] * q``, q the chance that the
+needed colours are in the next pool (the tiles left in this pool, minus the round track's colour
+removal, plus the refill drawn from the bag's colour mix). A complete template (d = 0) on a cut
+vertex counts as d = 1. The start tile's A-B-C-D-E-A walk treats empty cells as wildcards.
+
+The agent is deterministic: ties go to the first candidate in a fixed order, and nothing is
+random (the seed is accepted for the common agent signature and unused).
+
+>>> import solver
+>>> from solver.games.guardians.grove import parse_grove
+>>> game = solver.load_game("guardians", position=parse_grove(
+...     "grid:\\n[GR]b G:BB R:BB Y:BB\\n. . [YR]g .\\n"))
+>>> agent = planner_agent(game)
+>>> state = game.new_initial_state()
+>>> state.action_to_string(agent(state))   # the chain first: 2 missions, not 1
+'walk green pawn: (1,2) -> (0,2) (0,3)'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from solver.games.guardians.actions import END_TURN, PAWN_BASE, PAWNS, TAKE_ONE, TAKE_TWO
+from solver.games.guardians.board import Cell, neighbours
+from solver.games.guardians.tiles import START_ID, START_WALK
+from solver.spec import Agent
+
+if TYPE_CHECKING:
+    from solver.games.guardians.rules import GuardiansState
+
+__all__ = [
+    "EDGE_VALUE",
+    "FILL_COST",
+    "MAX_DEFICIENCY",
+    "RESERVE_VALUE",
+    "START_FILL",
+    "TASK_VALUE",
+    "TILE_VALUE",
+    "WEIGHT",
+    "Board",
+    "plan_turn",
+    "planner_agent",
+]
+
+COLOURS = "BGREPY"
+#: A template's weight by its deficiency (empty cells still to fill).
+WEIGHT = (0.95, 0.75, 0.5, 0.3, 0.15, 0.07, 0.03)
+#: The chance that an empty cell of the start tile's walk gets a fitting colour in time.
+START_FILL = 0.8
+#: The most empty cells a start tile template may have (more: valued as the floor).
+START_BUDGET = 4
+#: The cost of each empty cell a template needs (the placement it takes from other pawns).
+FILL_COST = 0.0
+MAX_DEFICIENCY = len(WEIGHT) - 1
+TILE_VALUE = 0.6
+EDGE_VALUE = 0.15
+RESERVE_VALUE = 2.5
+#: The value of a pawn in the forest per round left (it can complete a mission each round).
+PAWN_STREAM = 0.25
+TASK_VALUE = 7.0
+#: Before this round a pawn is put in only if it completes a mission at once (the forest first).
+OPENING_ROUNDS = 3
+#: How many single placements are paired, how many pairs and take-1 placements are searched.
+SINGLES = 12
+PAIRS = 14
+TAKE_ONES = 5
+
+
+@dataclass
+class Board:
+    """The planner's light copy of the solo player's forest.
+
+    ``col`` maps forest-side cells to their colour, ``mis`` mission-side cells to their tile id,
+    ``pawns`` the four pawn cells (``None`` in the reserve); ``gained`` the mission points won
+    this turn, ``done`` the turn's completed missions as ``(tile, pawn, walk length)``.
+    """
+
+    col: dict[Cell, str]
+    mis: dict[Cell, int]
+    pawns: list[Cell | None]
+    gained: int = 0
+    done: list[tuple[int, int, int]] = field(default_factory=list)
+
+    def copy(self) -> Board:
+        return Board(dict(self.col), dict(self.mis), list(self.pawns), self.gained, list(self.done))
+
+    def key(self) -> tuple[Any, ...]:
+        return (tuple(sorted(self.mis.items())), tuple(self.pawns))
+
+
+@dataclass
+class Context:
+    """What the valuation needs besides the board: tiles, rounds, the next pool's colours."""
+
+    seq: dict[int, str]
+    points: dict[int, int]
+    rounds_left: int
+    avail: dict[str, float]
+    pile: list[tuple[int, int]]
+    tasks: list[Any]
+    tasks_done: list[bool]
+    walk_length: dict[int, int]
+
+
+def board_of(state: GuardiansState) -> Board:
+    """The planner's board for the player to move."""
+    me = state.people[state.current]
+    col: dict[Cell, str] = {}
+    mis: dict[Cell, int] = {}
+    for cell, face in me.forest.items():
+        if face.mission:
+            mis[cell] = face.tile
+        else:
+            colour = state.game.tile(face.tile).colour
+            col[cell] = colour or ""
+    return Board(col, mis, list(me.pawns))
+
+
+def _context(state: GuardiansState, pool_after: list[int]) -> Context:
+    game = state.game
+    seq = {t: tile.sequence for t, tile in game.catalogue.items()}
+    points = {t: tile.points for t, tile in game.catalogue.items()}
+    walk_length = {t: tile.walk_length for t, tile in game.catalogue.items()}
+    rounds_left = max(0, state.rounds() - state.round) if game.solo else 6
+    avail = _next_pool(state, pool_after)
+    me = state.people[state.current]
+    level = game.level
+    tasks = list(level.tasks) if level is not None else []
+    done = list(state.tasks_done) if level is not None else []
+    return Context(
+        seq, points, rounds_left, avail, [(t, p) for t, p, _ in me.pile], tasks, done, walk_length
+    )
+
+
+def _next_pool(state: GuardiansState, pool_after: list[int]) -> dict[str, float]:
+    """The chance that each colour is in the next turn's pool, given the tiles left in this one."""
+    game = state.game
+    bag = [game.tile(t).colour for t in state.bag]
+    left = [game.tile(t).colour for t in pool_after]
+    n = len(bag)
+    draws = max(0, 6 - len(left)) + 1  # the refill, plus about one for the round track's removal
+    out = {}
+    for c in COLOURS:
+        share = bag.count(c) / n if n else 0.0
+        fresh = 1.0 - (1.0 - share) ** draws
+        if c in left:
+            keep = 1.0 - share if n else 1.0  # the round track takes this colour away
+            out[c] = keep + (1.0 - keep) * fresh
+        else:
+            out[c] = fresh
+    return out
+
+
+# -- the rules on the light board -----------------------------------------------------------------
+def _splits(board: Board, removed: Cell) -> bool:
+    """Whether removing ``removed`` splits the forest (flood fill)."""
+    cells = set(board.col)
+    cells.update(board.mis)
+    cells.discard(removed)
+    if not cells:
+        return False
+    first = next(iter(cells))
+    seen = {first}
+    stack = [first]
+    while stack:
+        for n in neighbours(stack.pop()):
+            if n in cells and n not in seen:
+                seen.add(n)
+                stack.append(n)
+    return len(seen) != len(cells)
+
+
+def _walks(board: Board, start: Cell, tile: int, ctx: Context) -> list[tuple[Cell, ...]]:
+    """Every walk completing the mission on ``start`` (as the rules' ``walks_from``)."""
+    col = board.col
+    found: set[tuple[Cell, ...]] = set()
+    path: list[Cell] = []
+    if tile == START_ID:
+        colours: list[str] = []
+
+        def start_walk(here: Cell) -> None:
+            depth = len(path)
+            if depth == START_WALK:
+                found.add(tuple(path))
+                return
+            for n in neighbours(here):
+                colour = col.get(n)
+                if not colour or n in path:
+                    continue
+                if 1 <= depth <= 4 and colour in colours:
+                    continue
+                if depth == 5 and colour != colours[0]:
+                    continue
+                path.append(n)
+                colours.append(colour)
+                start_walk(n)
+                path.pop()
+                colours.pop()
+
+        start_walk(start)
+    else:
+        sequence = ctx.seq[tile]
+
+        def extend(here: Cell, s: str) -> None:
+            if len(path) == len(s):
+                found.add(tuple(path))
+                return
+            want = s[len(path)]
+            for n in neighbours(here):
+                if col.get(n) == want and n not in path:
+                    path.append(n)
+                    extend(n, s)
+                    path.pop()
+
+        extend(start, sequence)
+        if sequence[::-1] != sequence:
+            extend(start, sequence[::-1])
+    return sorted(found)
+
+
+Step = tuple[int, Cell, tuple[Cell, ...]]
+
+
+# -- valuation ------------------------------------------------------------------------------------
+_BOUNDS: dict[tuple[Any, ...], tuple[list[float], list[float]]] = {}
+
+
+def _bounds(points: int) -> tuple[list[float], list[float]]:
+    """The best value a template with d empty cells or more can reach, for a sequence and for
+    the start tile's walk (the branch and bound's bounds; cached per parameter set)."""
+    key = (points, WEIGHT, FILL_COST, START_FILL)
+    if key not in _BOUNDS:
+        n = len(WEIGHT)
+        plain = [points * max(WEIGHT[d:]) - FILL_COST * d for d in range(n)]
+        start = [
+            points * max(WEIGHT[e] * START_FILL**e for e in range(d, n)) - FILL_COST * d
+            for d in range(n)
+        ]
+        _BOUNDS[key] = (plain, start)
+    return _BOUNDS[key]
+
+
+def _prospect(board: Board, start: Cell, tile: int, ctx: Context, budget: int) -> float:
+    """The mission prospect of a pawn on ``start`` (see the module docstring), in points. A
+    branch and bound search: a path is given up as soon as its empty cells' weight cannot beat
+    the best template found."""
+    col, mis = board.col, board.mis
+    avail = ctx.avail
+    points = ctx.points[tile]
+    bound, start_bound = _bounds(points)
+    best = bound[-1] if budget >= len(WEIGHT) - 1 else -FILL_COST * (budget + 1)
+    path: list[Cell] = [start]
+    if tile == START_ID:
+        fixed: list[str] = []
+
+        def fits(colour: str, depth: int) -> bool:
+            """Whether a fixed ``colour`` at ``depth`` keeps the walk's pattern possible."""
+            if depth == 0:
+                return True
+            if depth < START_WALK - 1:
+                return colour != fixed[0] and colour not in fixed[1:]
+            first = fixed[0]
+            return (colour == first if first else True) and colour not in fixed[1:]
+
+        def start_templates(here: Cell, d: int) -> None:
+            nonlocal best
+            if start_bound[d] <= best:
+                return
+            depth = len(fixed)
+            if depth == START_WALK:
+                best = points * WEIGHT[d] * START_FILL**d - FILL_COST * d
+                return
+            for n in neighbours(here):
+                colour = col.get(n)
+                if colour is None or n in path or not fits(colour, depth):
+                    continue
+                path.append(n)
+                fixed.append(colour)
+                start_templates(n, d)
+                path.pop()
+                fixed.pop()
+            if d >= budget:
+                return
+            for n in neighbours(here):
+                if n in col or n in mis or n in path:
+                    continue
+                path.append(n)
+                fixed.append("")
+                start_templates(n, d + 1)
+                path.pop()
+                fixed.pop()
+
+        budget = min(budget, START_BUDGET)
+        start_templates(start, 0)
+        return best
+
+    sequence = ctx.seq[tile]
+    k = len(sequence) + 1
+
+    def templates(here: Cell, s: str, d: int, q: float) -> None:
+        nonlocal best
+        if (bound[d] + FILL_COST * d) * q - FILL_COST * d <= best:
+            return
+        depth = len(path)
+        if depth == k:
+            best = points * WEIGHT[d] * q - FILL_COST * d
+            return
+        want = s[depth - 1]
+        for n in neighbours(here):
+            if col.get(n) == want and n not in path:
+                path.append(n)
+                templates(n, s, d, q)
+                path.pop()
+        if d >= budget:
+            return
+        fill = q * avail[want]
+        for n in neighbours(here):
+            if n in col or n in mis or n in path:
+                continue
+            path.append(n)
+            templates(n, s, d + 1, fill)
+            path.pop()
+
+    templates(start, sequence, 0, 1.0)
+    if sequence[::-1] != sequence:
+        templates(start, sequence[::-1], 0, 1.0)
+    return best
+
+
+def pawn_value(board: Board, pawn: int, ctx: Context) -> float:
+    """The prospect of one pawn in points (0 in the reserve or with no rounds left)."""
+    cell = board.pawns[pawn]
+    if cell is None or ctx.rounds_left <= 0:
+        return 0.0
+    tile = board.mis[cell]
+    budget = min(MAX_DEFICIENCY, 2 * ctx.rounds_left)
+    value = _prospect(board, cell, tile, ctx, budget)
+    if value >= ctx.points[tile] * WEIGHT[0] and _splits(board, cell):
+        value = ctx.points[tile] * WEIGHT[1] - FILL_COST
+    return value
+
+
+def _edges(board: Board) -> int:
+    cells = set(board.col)
+    cells.update(board.mis)
+    count = 0
+    for r, c in cells:
+        if (r + 1, c) in cells:
+            count += 1
+        if (r, c + 1) in cells:
+            count += 1
+    return count
+
+
+def _tasks_value(board: Board, ctx: Context) -> float:
+    """The bonus for level tasks the turn's missions meet (each adds a round)."""
+    if not ctx.tasks or ctx.rounds_left <= 0 or not board.done:
+        return 0.0
+    pile = ctx.pile + [(t, p) for t, p, _ in board.done]
+    bonus = 0.0
+    for task, met in zip(ctx.tasks, ctx.tasks_done, strict=True):
+        if met:
+            continue
+        kind = task.kind
+        ok = False
+        if kind == "long_mission":
+            ok = any(length >= task.value for _, _, length in board.done)
+        elif kind == "missions_in_turn":
+            ok = len(board.done) >= task.value
+        elif kind == "start_tile":
+            ok = any(t == START_ID for t, _ in pile)
+        elif kind == "all_colours":
+            ok = {p for _, p in pile} == set(range(PAWNS))
+        elif kind == "colour_points":
+            ok = sum(ctx.points[t] for t, p in pile if p == task.colour) >= task.value
+        if ok:
+            bonus += TASK_VALUE
+    return bonus
+
+
+def position_value(board: Board, ctx: Context) -> float:
+    """Points won this turn + the value of the position for the rounds left."""
+    value = float(board.gained) + _tasks_value(board, ctx)
+    if ctx.rounds_left <= 0:
+        return value
+    for pawn in range(PAWNS):
+        if board.pawns[pawn] is None:
+            value += RESERVE_VALUE if ctx.rounds_left > 1 else 0.0
+        else:
+            value += pawn_value(board, pawn, ctx) + PAWN_STREAM * ctx.rounds_left
+    value += TILE_VALUE * len(board.col) + EDGE_VALUE * _edges(board)
+    return value
+
+
+# -- growth ---------------------------------------------------------------------------------------
+def _frontier(board: Board) -> list[Cell]:
+    cells = set(board.col)
+    cells.update(board.mis)
+    out: set[Cell] = set()
+    for cell in cells:
+        for n in neighbours(cell):
+            if n not in cells and -32 <= n[0] <= 31 and -32 <= n[1] <= 31:
+                out.add(n)
+    return sorted(out)
+
+
+def _near(board: Board, cell: Cell, ctx: Context) -> list[int]:
+    """The pawns whose missions a tile on ``cell`` could be part of."""
+    out = []
+    for pawn, where in enumerate(board.pawns):
+        if where is None:
+            continue
+        tile = board.mis[where]
+        reach = START_WALK if tile == START_ID else len(ctx.seq[tile])
+        if abs(where[0] - cell[0]) + abs(where[1] - cell[1]) <= reach:
+            out.append(pawn)
+    return out
+
+
+def _neighbour_count(board: Board, cell: Cell) -> int:
+    return sum(1 for n in neighbours(cell) if n in board.col or n in board.mis)
+
+
+def _fillings(
+    board: Board, start: Cell, tile: int, ctx: Context, by_colour: dict[str, list[int]]
+) -> list[list[tuple[Cell, str]]]:
+    """The ways to complete the mission on ``start`` by filling one or two empty cells with
+    colours the pool has: each a list of ``(cell, colour)`` in walk order (the first placeable
+    first)."""
+    col, mis = board.col, board.mis
+    out: list[list[tuple[Cell, str]]] = []
+    seen: set[tuple[tuple[Cell, str], ...]] = set()
+    path: list[Cell] = []
+    needs: list[tuple[Cell, str]] = []
+
+    def record() -> None:
+        counts: dict[str, int] = {}
+        for _, c in needs:
+            counts[c] = counts.get(c, 0) + 1
+        if any(len(by_colour.get(c, ())) < n for c, n in counts.items()):
+            return
+        key = tuple(needs)
+        if needs and key not in seen:
+            seen.add(key)
+            out.append(list(needs))
+
+    if tile == START_ID:
+        fixed: list[str] = []
+
+        def start_fill(here: Cell) -> None:
+            depth = len(path)
+            if depth == START_WALK:
+                if fixed[0] != fixed[5]:
+                    return
+                if len(set(fixed[1:5])) != 4 or fixed[0] in fixed[1:5]:
+                    return
+                record()
+                return
+            for n in neighbours(here):
+                if n in path or n in mis or n == start:
+                    continue
+                colour = col.get(n)
+                options = [colour] if colour is not None else list(by_colour)
+                if colour is None and len(needs) >= 2:
+                    continue
+                for c in options:
+                    if 1 <= depth <= 4 and c in fixed:
+                        continue
+                    if depth == 5 and c != fixed[0]:
+                        continue
+                    path.append(n)
+                    fixed.append(c)
+                    if colour is None:
+                        needs.append((n, c))
+                    start_fill(n)
+                    if colour is None:
+                        needs.pop()
+                    path.pop()
+                    fixed.pop()
+
+        start_fill(start)
+        return out
+    sequence = ctx.seq[tile]
+
+    def fill(here: Cell, s: str) -> None:
+        depth = len(path)
+        if depth == len(s):
+            record()
+            return
+        want = s[depth]
+        for n in neighbours(here):
+            if n in path or n == start or n in mis:
+                continue
+            colour = col.get(n)
+            if colour is None:
+                if len(needs) >= 2 or want not in by_colour:
+                    continue
+                path.append(n)
+                needs.append((n, want))
+                fill(n, s)
+                needs.pop()
+                path.pop()
+            elif colour == want:
+                path.append(n)
+                fill(n, s)
+                path.pop()
+
+    fill(start, sequence)
+    if sequence[::-1] != sequence:
+        fill(start, sequence[::-1])
+    return out
+
+
+@dataclass(frozen=True)
+class TurnPlan:
+    """A planned turn: the growth action, the placements ``(tile, cell)``, the pawn put on a
+    mission tile (or -1), the walks, and its value."""
+
+    growth: int
+    placements: tuple[tuple[int, Cell], ...]
+    pawn: int
+    walks: tuple[Step, ...]
+    value: float
+
+
+def plan_turn(state: GuardiansState) -> TurnPlan:
+    """The planner's turn from a state at the growth step (see the module docstring)."""
+    options = turn_options(state)
+    best = options[0]
+    for option in options[1:]:
+        if option.value > best.value + 1e-9:
+            best = option
+    return best
+
+
+def turn_options(state: GuardiansState) -> list[TurnPlan]:
+    """Every turn the planner searched from a state at the growth step, valued."""
+    from solver.games.guardians.rules import Phase
+
+    assert state.phase == Phase.GROW
+    game = state.game
+    board = board_of(state)
+    pool = list(state.pool)
+    me = state.people[state.current]
+    tiles_at = {cell: face.tile for cell, face in me.forest.items()}
+    colour = {t: game.tile(t).colour or "" for t in pool}
+    options: list[TurnPlan] = []
+    distinct = sorted(set(pool), key=pool.index)
+    frontier = _frontier(board)
+    base_ctx = _context(state, pool)
+
+    def full(placed: list[tuple[int, Cell]], mission: bool, pawn: int) -> TurnPlan:
+        b = board.copy()
+        positions = dict(tiles_at)
+        left = list(pool)
+        for tile, cell in placed:
+            left.remove(tile)
+            positions[cell] = tile
+            if mission:
+                b.mis[cell] = tile
+                b.pawns[pawn] = cell
+            else:
+                b.col[cell] = colour[tile]
+        ctx = _context(state, left)
+        value, walks = best_missions(b, ctx, positions)
+        growth = TAKE_ONE if mission else TAKE_TWO
+        return TurnPlan(growth, tuple(placed), pawn, tuple(walks), value)
+
+    # take 2 tiles: singles, then pairs
+    base = {p: pawn_value(board, p, base_ctx) for p in range(PAWNS) if board.pawns[p] is not None}
+    singles: list[tuple[float, int, Cell]] = []
+    for tile in distinct:
+        for cell in frontier:
+            board.col[cell] = colour[tile]
+            near = _near(board, cell, base_ctx)
+            gain = sum(pawn_value(board, p, base_ctx) - base[p] for p in near)
+            del board.col[cell]
+            gain += EDGE_VALUE * _neighbour_count(board, cell)
+            singles.append((gain, tile, cell))
+    order = sorted(range(len(singles)), key=lambda i: (-singles[i][0], i))
+    top = [singles[i] for i in order[:SINGLES]]
+    if len(pool) == 1 or len(frontier) == 0:
+        for _, tile, cell in top[:PAIRS]:
+            options.append(full([(tile, cell)], False, -1))
+    else:
+        pairs: list[tuple[float, tuple[int, Cell], tuple[int, Cell]]] = []
+        seen: set[tuple[Any, ...]] = set()
+
+        def add_pair(first: tuple[int, Cell], second: tuple[int, Cell]) -> None:
+            (t1, c1), (t2, c2) = first, second
+            if t1 == t2 or c1 == c2:
+                return
+            key = tuple(sorted([first, second]))
+            if key in seen:
+                return
+            seen.add(key)
+            board.col[c1] = colour[t1]
+            board.col[c2] = colour[t2]
+            near = set(_near(board, c1, base_ctx)) | set(_near(board, c2, base_ctx))
+            gain = sum(pawn_value(board, p, base_ctx) - base[p] for p in near)
+            del board.col[c2]
+            del board.col[c1]
+            gain += EDGE_VALUE * (_neighbour_count(board, c1) + _neighbour_count(board, c2))
+            pairs.append((gain, first, second))
+
+        for i, (_, t1, c1) in enumerate(top):
+            for _, t2, c2 in top[i + 1 :]:
+                add_pair((t1, c1), (t2, c2))
+            occupied = set(board.col) | set(board.mis) | {c1}
+            for n in neighbours(c1):
+                if n not in occupied and n not in frontier:
+                    for t2 in distinct:
+                        add_pair((t1, c1), (t2, n))
+        # the placements that complete a mission outright (one or two empty cells of a walk)
+        by_colour: dict[str, list[int]] = {}
+        for tile in distinct:
+            by_colour.setdefault(colour[tile], []).append(tile)
+        for where in board.pawns:
+            if where is None:
+                continue
+            for needs in _fillings(board, where, board.mis[where], base_ctx, by_colour):
+                if len(needs) == 2:
+                    (x1, k1), (x2, k2) = needs
+                    for t1 in by_colour[k1]:
+                        for t2 in by_colour[k2]:
+                            add_pair((t1, x1), (t2, x2))
+                elif len(needs) == 1:
+                    (x1, k1) = needs[0]
+                    for t1 in by_colour[k1]:
+                        for _, t2, c2 in top[:4]:
+                            add_pair((t1, x1), (t2, c2))
+        pair_order = sorted(range(len(pairs)), key=lambda i: (-pairs[i][0], i))
+        for i in pair_order[:PAIRS]:
+            _, first, second = pairs[i]
+            options.append(full([first, second], False, -1))
+    # take 1 tile: a new pawn on a mission side
+    reserve = [p for p in range(PAWNS) if board.pawns[p] is None]
+    if reserve:
+        pawn = _choose_pawn(reserve, base_ctx)
+        ones: list[tuple[float, int, Cell]] = []
+        for tile in distinct:
+            for cell in frontier:
+                board.mis[cell] = tile
+                board.pawns[pawn] = cell
+                ones.append((pawn_value(board, pawn, base_ctx), tile, cell))
+                board.pawns[pawn] = None
+                del board.mis[cell]
+        one_order = sorted(range(len(ones)), key=lambda i: (-ones[i][0], i))
+        for i in one_order[:TAKE_ONES]:
+            _, tile, cell = ones[i]
+            option = full([(tile, cell)], True, pawn)
+            if state.round >= OPENING_ROUNDS or option.walks:
+                options.append(option)
+    return options
+
+
+def _choose_pawn(reserve: list[int], ctx: Context) -> int:
+    """The reserve pawn to put in: a colour a task still asks for, else the first."""
+    for task, met in zip(ctx.tasks, ctx.tasks_done, strict=True):
+        if not met and task.kind == "colour_points" and task.colour in reserve:
+            return int(task.colour)
+    return reserve[0]
+
+
+def best_missions(
+    board: Board, ctx: Context, positions: dict[Cell, int]
+) -> tuple[float, list[Step]]:
+    """The best way to end the turn from ``board``: ``(value, walks)``, every order and every
+    stopping point tried (memoised on the forest and pawns); ``positions`` gives the tile under
+    every cell (a walk's last tile turns to its mission side)."""
+    memo: dict[tuple[Any, ...], tuple[float, list[Step]]] = {}
+
+    def search(b: Board) -> tuple[float, list[Step]]:
+        key = b.key()
+        if key in memo:
+            return memo[key]
+        best: tuple[float, list[Step]] = (position_value(b, ctx), [])
+        for pawn, cell in enumerate(b.pawns):
+            if cell is None:
+                continue
+            tile = b.mis[cell]
+            walks = _walks(b, cell, tile, ctx)
+            if not walks or _splits(b, cell):
+                continue
+            for path in walks:
+                child = b.copy()
+                child.mis.pop(cell)
+                end = path[-1]
+                del child.col[end]
+                child.mis[end] = positions[end]
+                child.pawns[pawn] = end
+                child.gained += ctx.points[tile]
+                child.done.append((tile, pawn, ctx.walk_length[tile]))
+                value, steps = search(child)
+                if value > best[0] + 1e-9:
+                    best = (value, [(pawn, cell, path), *steps])
+        memo[key] = best
+        return best
+
+    return search(board)
+
+
+def plan_missions(state: GuardiansState) -> list[Step]:
+    """The planner's walks for the rest of the turn, from a state at the mission step."""
+    board = board_of(state)
+    me = state.people[state.current]
+    positions = {cell: face.tile for cell, face in me.forest.items()}
+    ctx = _context(state, list(state.pool))
+    _, steps = best_missions(board, ctx, positions)
+    return steps
+
+
+def planner_agent(game: Any, *, seed: int = 0, iterations: int = 0) -> Agent:
+    """The guardians ``planner`` agent (see the module docstring); ``seed`` and ``iterations``
+    are accepted for the common agent signature: the planner is deterministic and has a fixed
+    budget."""
+    from solver.games.guardians.rules import Phase
+    from solver.games.guardians.walks import path_code
+
+    pending: dict[str, Any] = {}
+
+    def fingerprint(state: Any) -> tuple[Any, ...]:
+        me = state.people[state.current]
+        return (state.round, state.current, tuple(state.pool), len(me.forest), tuple(me.pawns))
+
+    def choose(state: Any) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return int(legal[0])
+        phase = state.phase
+        codec = state.game.codec
+        if phase == Phase.START_PAWN:
+            level = state.game.level
+            for task in level.tasks if level is not None else ():
+                if task.kind == "colour_points":
+                    return PAWN_BASE + task.colour
+            return int(legal[0])
+        if phase == Phase.GROW:
+            turn = plan_turn(state)
+            pending.clear()
+            pending["plan"] = turn
+            pending["next"] = 0
+            return turn.growth
+        if phase == Phase.MISSIONS:
+            pending.clear()
+            steps = plan_missions(state)
+            if not steps:
+                return END_TURN
+            pawn, start, path = steps[0]
+            return codec.walk(pawn, path_code(start, path))
+        plan = pending.get("plan")
+        if phase == Phase.PLACE and plan is not None:
+            index = pending["next"]
+            if index < len(plan.placements):
+                tile, cell = plan.placements[index]
+                if tile in state.pool:
+                    action = codec.place(state.pool.index(tile), cell)
+                    if action in legal:
+                        pending["next"] = index + 1
+                        return action
+        if phase == Phase.PAWN and plan is not None and PAWN_BASE + plan.pawn in legal:
+            return PAWN_BASE + plan.pawn
+        return _fallback(state, legal)
+
+    return choose
+
+
+def _fallback(state: Any, legal: list[int]) -> int:
+    """A placement or pawn off the plan (a state the planner did not reach itself): the one
+    whose position values best, by the same valuation."""
+    from solver.games.guardians.rules import Phase
+
+    if state.phase == Phase.PAWN:
+        return int(legal[0])
+    best, best_value = int(legal[0]), float("-inf")
+    ctx = _context(state, list(state.pool))
+    for action in legal:
+        child = state.child(action)
+        value = position_value(board_of(child), ctx)
+        if value > best_value + 1e-9:
+            best, best_value = int(action), value
+    return best
