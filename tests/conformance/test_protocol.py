@@ -54,6 +54,8 @@ def test_engines_of_a_game_agree_on_random_play(name, engine, source):
     others = [e for e in spec.engine_names() if e != engine]
     if not others:
         pytest.skip(f"{name} has one engine")
+    if engine != spec.engine_names()[0]:
+        pytest.skip(f"the comparison is symmetric: run once, from {spec.engine_names()[0]}")
     mine = _open(name, engine, source)
     theirs = _open(name, others[0], source)
     a = check_random_play(mine.game, seeds=range(5), start=mine.state)
