@@ -296,8 +296,9 @@ def threads(args, out: list[str]) -> None:
         "free cores give at an equal cost per node; 'at CPU cost' multiplies it by the "
         "1-thread CPU seconds per node over the 2-thread ones (locks, shared cache lines). "
         "'expectimax()' is the whole result (every "
-        "root move, the fastest-win pass and the principal variation; the pass runs on one "
-        "thread) with 1 / 2 threads.",
+        "root move, the fastest-win pass and the principal variation: every value search in it "
+        "uses all the workers, the fastest-win pass and the null windows of the tie-break one) "
+        "with 1 / 2 threads.",
         "",
         "| forest | value | 1 thread: s / cpu / nodes | 2 threads: s / cpu / nodes | wall "
         "speed-up | work split | at CPU cost | expectimax(): 1 / 2 threads s |",

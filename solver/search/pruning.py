@@ -22,7 +22,9 @@ solved and leaves one as soon as another worker solves it; inside, a worker defe
 outcome (other than the first) that another worker is searching, so workers following one line
 part where an outcome is done. Every table entry is a proven interval, so the values do not
 depend on the thread count or on timing (exact values are summed in the kernel's order); the
-node counts do vary between runs. Each worker may expand up to the remaining node budget.
+node counts do vary between runs. Each worker may expand up to the remaining node budget. Every
+value the result needs (the root's children, the principal variation's positions) is searched by
+all the workers; the fastest-win pass and the tie-break's null windows run on one.
 """
 
 from __future__ import annotations
@@ -248,7 +250,10 @@ class PrunedTable:
     def _value_or_return(self, state: Any) -> float:
         if state.is_terminal():
             return float(state.returns()[0])
-        value = self._ps.value(state, self._budget_left())
+        if self.threads > 1:  # every worker on this one state (they part at chance nodes)
+            value = self._ps.values([state], self._budget_left())[0]
+        else:
+            value = self._ps.value(state, self._budget_left())
         if value is None:
             raise self._budget_error()
         return float(value)
