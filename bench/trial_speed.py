@@ -14,6 +14,8 @@ same budget in OpenSpiel's ISMCTS (``open_spiel.python.algorithms.ismcts``) on `
   Medians of the simulations per second.
 - **Profile** (``--profile``): cProfile of one ISMCTS search; the functions with the most own
   time.
+- **Shares** (``--shares``): per engine, cProfile's cumulative share of the named hot
+  functions (``SHARED``) in 5 searches of 200 simulations and in 10 random games.
 - **Helpers** (with the ``kernel`` engine): each compiled twin against the reference function
   it replaces, microseconds a call on the same positions.
 - **Engines** (``--engines reference,kernel``, the default when the compiled helpers are built):
@@ -197,6 +199,49 @@ def helper_times(states: list[Any], rounds: int = 5) -> dict[str, tuple[float, f
     return out
 
 
+SHARED = {
+    ("rules.py", "_copy"): "state copy",
+    ("scoring.py", "fame"): "fame scoring",
+    ("effects.py", "playable"): "card playability",
+    ("board.py", "reachable"): "movement reach",
+    ("hidden.py", "resample"): "determinisation (its copy included)",
+    ("hidden.py", "information_state"): "information-state strings",
+    ("rules.py", "legal_actions"): "legal actions",
+    ("rules.py", "apply_action"): "apply_action (its settling included)",
+}
+"""The reference functions whose cumulative share ``--shares`` reports (the compiled twins are
+invisible to cProfile: their time counts in their callers')."""
+
+
+def profile_shares(states: list[Any], games: int, seed: int, engine: str) -> dict[str, str]:
+    """cProfile's cumulative share of the time of 200-simulation searches on ``states`` and of
+    ``games`` random games taken by the functions in ``SHARED``."""
+    from solver.search.ismcts import ismcts
+
+    out = {}
+    for kind in ("ismcts", "random"):
+        profiler = cProfile.Profile()
+        if kind == "ismcts":
+            mine = [as_engine(state, engine) for state in states]
+            profiler.enable()
+            for i, state in enumerate(mine):
+                ismcts(state, iterations=200, seed=i)
+            profiler.disable()
+        else:
+            profiler.enable()
+            random_games(games, seed, (engine,))
+            profiler.disable()
+        stats = pstats.Stats(profiler)
+        total = stats.total_tt  # type: ignore[attr-defined]
+        found = dict.fromkeys(SHARED.values(), 0.0)
+        for (path, _, name), row in stats.stats.items():  # type: ignore[attr-defined]
+            label = SHARED.get((path.rsplit("/", 1)[-1], name)) if "/trial/" in path else None
+            if label is not None:
+                found[label] = max(found[label], row[3])
+        out[kind] = ", ".join(f"{label} {t / total:.0%}" for label, t in found.items())
+    return out
+
+
 @functools.cache
 def engine_game(engine: str, players: int) -> Any:
     import solver
@@ -221,6 +266,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument(
+        "--shares", action="store_true", help="cProfile shares of the hot functions per engine"
+    )
     parser.add_argument("--skip-openspiel", action="store_true")
     parser.add_argument(
         "--repeats", type=int, default=1, help="searches per position and engine (median)"
@@ -276,6 +324,11 @@ def main(argv: list[str] | None = None) -> int:
         print("compiled helpers, microseconds a call (reference -> compiled):")
         for name, (ref, ker) in helper_times(positions(args.positions, args.seed)).items():
             print(f"  {name}: {ref:.2f} -> {ker:.2f} (x{ref / ker:.1f})")
+    if args.shares:
+        sample = positions(5, args.seed + 100)
+        for engine in engines:
+            for kind, text in profile_shares(sample, 10, args.seed, engine).items():
+                print(f"profile shares [{engine}, {kind}]: {text}")
     if args.profile:
         state = as_engine(positions(1, args.seed + 100)[0], engines[-1])
         print(f"profile of one search [{engines[-1]}]:")
