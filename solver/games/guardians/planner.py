@@ -48,7 +48,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from solver.games.guardians.actions import END_TURN, PAWN_BASE, PAWNS, TAKE_ONE, TAKE_TWO
+from solver.games.guardians.actions import END_TURN, PAWN_BASE, PAWNS, RESET, TAKE_ONE, TAKE_TWO
 from solver.games.guardians.board import Cell, neighbours
 from solver.games.guardians.tiles import START_ID, START_WALK
 from solver.spec import Agent
@@ -88,6 +88,9 @@ PAWN_STREAM = 0.25
 TASK_VALUE = 7.0
 #: Before this round a pawn is put in only if it completes a mission at once (the forest first).
 OPENING_ROUNDS = 3
+#: Fresh pools sampled to value a reset, and how much better than the pool at hand they must be.
+RESET_SAMPLES = 3
+RESET_MARGIN = 1.0
 #: How many single placements are paired, how many pairs and take-1 placements are searched.
 SINGLES = 12
 PAIRS = 14
@@ -765,6 +768,9 @@ def planner_agent(game: Any, *, seed: int = 0, iterations: int = 0) -> Agent:
             return int(legal[0])
         if phase == Phase.GROW:
             turn = plan_turn(state)
+            if RESET in legal and not turn.walks and _reset_pays(state, turn, seed):
+                pending.clear()
+                return RESET
             pending.clear()
             pending["plan"] = turn
             pending["next"] = 0
@@ -791,6 +797,25 @@ def planner_agent(game: Any, *, seed: int = 0, iterations: int = 0) -> Agent:
         return _fallback(state, legal)
 
     return choose
+
+
+def _reset_pays(state: Any, turn: TurnPlan, seed: int) -> bool:
+    """Whether resetting the pool (-1 VP, 6 new tiles) beats the best turn with this pool, by
+    the mean value of :data:`RESET_SAMPLES` fresh pools drawn with the agent's own generator."""
+    from solver.rng import SplitMix64, derive_seed
+
+    rng = SplitMix64(derive_seed(seed, state.round))
+    total = 0.0
+    for _ in range(RESET_SAMPLES):
+        child = state.clone()
+        child.apply_action(RESET)
+        while child.is_chance_node():
+            outcomes = child.chance_outcomes()
+            child.apply_action(outcomes[rng.below(len(outcomes))][0])
+        if child.phase != state.phase:
+            return False
+        total += plan_turn(child).value
+    return total / RESET_SAMPLES - 1.0 > turn.value + RESET_MARGIN
 
 
 def _fallback(state: Any, legal: list[int]) -> int:
