@@ -788,7 +788,9 @@ ctypedef struct PFrame:
 
 
 ctypedef struct PShared:
-    # what the workers of one PruningSearch share
+    # what the workers of one PruningSearch share (read by all, written rarely; the padding keeps
+    # it off the cache lines of worker 0, which sits beside it and writes its counters per node)
+    char pad0[128]
     PTable table               # bounds: a = lo, b = hi
     PTable wtable              # the fastest-win pass: a = W, b = V
     size_t cap_bytes
@@ -796,10 +798,12 @@ ctypedef struct PShared:
     int nthreads
     unsigned char stop         # set when a worker fails: the others leave their tasks
     int* busy                  # threads: PE_BUSY counters, how many workers search a state now
+    char pad1[128]
 
 
 ctypedef struct PSearch:
-    # one worker: the settings, its stack and counters
+    # one worker: the settings, its stack and counters (padded: workers write theirs per node)
+    char pad0[128]
     PShared* sh
     const KernelVTable* vt
     const void* game
@@ -821,6 +825,7 @@ ctypedef struct PSearch:
     int64_t wbudget            # the fastest-win pass stops (ERR_WBUDGET) past this many nodes
     int64_t node_budget        # any search stops (ERR_WBUDGET) once ``expanded`` passes it
     unsigned char* abandon     # threads: the current task's done flag (stop once another set it)
+    char pad1[128]
 
 
 cdef inline unsigned char* pe_at(PTable* t, size_t i) noexcept nogil:
