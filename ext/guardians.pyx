@@ -1537,8 +1537,10 @@ cdef class GuardiansKernelState:
         return out
 
     def task_met(self, task):
-        """Whether the solo player meets ``task`` now (the reference's rule)."""
-        return self.to_reference().task_met(task)
+        """Whether the solo player meets ``task`` now (the reference's method on this state)."""
+        from solver.games.guardians.rules import GuardiansState
+
+        return GuardiansState.task_met(self, task)
 
     def pawn_name(self, int pawn):
         return f"{_PAWN_NAMES[pawn]} pawn" if self.game.data.solo else "pawn"
@@ -1608,8 +1610,16 @@ cdef class GuardiansKernelState:
         return f"walk {name}: ({here[0]},{here[1]}) -> {cells}"
 
     def string_to_action(self, label):
-        """The legal action whose label is ``label`` (the reference's reading)."""
-        return self.to_reference().string_to_action(label)
+        """The legal action whose label is ``label`` (case and runs of spaces ignored): the
+        reference's method, run on this state's attributes."""
+        from solver.games.guardians.rules import GuardiansState
+
+        return GuardiansState.string_to_action(self, label)
+
+    def _parse_label(self, label):
+        from solver.games.guardians.rules import GuardiansState
+
+        return GuardiansState._parse_label(self, label)
 
     def _safe_label(self, action):
         from solver.errors import IllegalActionError

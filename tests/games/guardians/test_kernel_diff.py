@@ -109,6 +109,11 @@ def compare(k, r, rng: SplitMix64, step: int, kgame) -> None:
             cells = set(who.forest)
             cuts = sorted(c for c in cells if splits_forest(cells, c))
             assert cut_vertices(k, p) == cut_vertices(k, p, "test") == cuts, where
+        if r.game.level is not None:
+            assert [k.task_met(t) for t in r.game.level.tasks] == [
+                r.task_met(t) for t in r.game.level.tasks
+            ], where
+            assert k.rounds() == r.rounds() and k.colour_points() == r.colour_points(), where
         back = kgame.state_from_json(text)
         assert back == k and back._to_bytes() == k._to_bytes() and back._hash() == k._hash()
     if step % 37 == 0 and not r.is_terminal():
