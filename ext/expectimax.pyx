@@ -682,8 +682,8 @@ cdef class ExpectimaxTable:
 # keyed by the kernel's packed key (``vtable.pack``, else the state bytes).
 #
 # Threads share the bounds table: every entry is a proven interval whoever stored it, so a worker
-# may use what another proved. Access is guarded by striped spin locks (one per group of buckets;
-# a growth takes them all); one thread alone takes no lock. ``solver/search/pruning.py`` is the
+# may use what another proved. A worker locks the one bucket it touches (a bit beside the entries);
+# a growth waits until every other worker is out of the table; one thread alone takes no lock. ``solver/search/pruning.py`` is the
 # Python face; ``docs/search.md`` has the algorithm and the thread scheme.
 
 cdef extern from *:
@@ -710,6 +710,16 @@ cdef extern from *:
     static __inline void fs_store_u8(unsigned char* p, unsigned char v) { _InterlockedExchange8((volatile char*)p, (char)v); }
     static __inline int fs_load_int(int* p) { return *(volatile int*)p; }
     static __inline void fs_add_int(int* p, int d) { _InterlockedExchangeAdd((volatile long*)p, (long)d); }
+    static __inline void fs_store_u8_sc(unsigned char* p, unsigned char v) { _InterlockedExchange8((volatile char*)p, (char)v); }
+    static __inline int fs_load_int_sc(int* p) { return _InterlockedOr((volatile long*)p, 0); }
+    static __inline unsigned char fs_load_u8_sc(unsigned char* p) { return (unsigned char)_InterlockedOr8((volatile char*)p, 0); }
+    static __inline int fs_cas_int(int* p, int expected, int v) {
+        return _InterlockedCompareExchange((volatile long*)p, (long)v, (long)expected) == expected; }
+    static __inline int fs_cas_u8(unsigned char* p, unsigned char expected, unsigned char v) {
+        return (unsigned char)_InterlockedCompareExchange8((volatile char*)p, (char)v, (char)expected) == expected; }
+    static __inline void fs_and_u8(unsigned char* p, unsigned char v) { _InterlockedAnd8((volatile char*)p, (char)v); }
+    static __inline void fs_store_int(int* p, int v) { _InterlockedExchange((volatile long*)p, (long)v); }
+    static __inline void fs_pause(int* spins) { YieldProcessor(); if (++*spins > 1000) { SwitchToThread(); *spins = 0; } }
     #else
     #include <sched.h>
     static inline void fs_lock(unsigned char* l) {
@@ -729,6 +739,21 @@ cdef extern from *:
     static inline void fs_store_u8(unsigned char* p, unsigned char v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
     static inline int fs_load_int(int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static inline void fs_add_int(int* p, int d) { __atomic_fetch_add(p, d, __ATOMIC_RELAXED); }
+    static inline void fs_store_u8_sc(unsigned char* p, unsigned char v) { __atomic_store_n(p, v, __ATOMIC_SEQ_CST); }
+    static inline int fs_load_int_sc(int* p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
+    static inline unsigned char fs_load_u8_sc(unsigned char* p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
+    static inline int fs_cas_int(int* p, int expected, int v) {
+        return __atomic_compare_exchange_n(p, &expected, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); }
+    static inline int fs_cas_u8(unsigned char* p, unsigned char expected, unsigned char v) {
+        return __atomic_compare_exchange_n(p, &expected, v, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED); }
+    static inline void fs_and_u8(unsigned char* p, unsigned char v) { __atomic_fetch_and(p, v, __ATOMIC_RELEASE); }
+    static inline void fs_store_int(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_SEQ_CST); }
+    static inline void fs_pause(int* spins) {
+    #if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+    #endif
+        if (++*spins > 1000) { sched_yield(); *spins = 0; }
+    }
     #endif
     """
     void fs_lock(unsigned char* l) noexcept nogil
@@ -742,6 +767,14 @@ cdef extern from *:
     void fs_store_u8(unsigned char* p, unsigned char v) noexcept nogil
     int fs_load_int(int* p) noexcept nogil
     void fs_add_int(int* p, int d) noexcept nogil
+    void fs_store_u8_sc(unsigned char* p, unsigned char v) noexcept nogil
+    int fs_load_int_sc(int* p) noexcept nogil
+    unsigned char fs_load_u8_sc(unsigned char* p) noexcept nogil
+    bint fs_cas_int(int* p, int expected, int v) noexcept nogil
+    bint fs_cas_u8(unsigned char* p, unsigned char expected, unsigned char v) noexcept nogil
+    void fs_and_u8(unsigned char* p, unsigned char v) noexcept nogil
+    void fs_store_int(int* p, int v) noexcept nogil
+    void fs_pause(int* spins) noexcept nogil
 
 
 cdef enum:
@@ -749,8 +782,8 @@ cdef enum:
     PE_BUCKET = 4              # entries a key may live in (one bucket, consecutive)
     PE_MIN_SLOTS = 64
     PE_MAX_PLIES = 4096
-    PE_STRIPES = 1024          # spin locks of a shared table (bucket b takes lock b % PE_STRIPES)
-    PE_LINE = 64               # a stripe's bytes: its lock, its entry and replacement counts
+    PE_LINE = 64               # a cache line: each worker's presence flag has one of its own
+    PE_LOCK = 2                # threads: the bucket's lock, a bit of its first entry's flag byte
     PE_MAX_THREADS = 64
     PE_KEY_MAX = 256           # the most bytes of a key (pack's, or the state struct's)
     PE_BUSY = 16384            # threads: counters of the workers inside a state (by hash)
@@ -768,6 +801,14 @@ cdef double CONSTANT_SUM_EPS = 1e-9
 PRUNING_CONSTANTS = {"PE_MAX_THREADS": PE_MAX_THREADS, "CONSTANT_SUM_EPS": CONSTANT_SUM_EPS}
 
 
+ctypedef struct PCaller:
+    # a worker as a user of a shared table: its index, and what it added and replaced there
+    # since the last growth (its own cache line: no counter the workers share)
+    int me
+    size_t added
+    long long replaced
+
+
 ctypedef struct PTable:
     unsigned char* data
     size_t nslots              # a power of two, a multiple of PE_BUCKET
@@ -775,9 +816,12 @@ ctypedef struct PTable:
     size_t key_size
     size_t cap_bytes           # the most bytes this table may take
     uint64_t hash_mask
-    unsigned char* locks       # threads: PE_STRIPES stripes of PE_LINE bytes, else NULL
-    size_t count               # one thread: entries held (threads: counted per stripe)
-    long long replaced
+    size_t count               # entries held (threads: at the last growth, plus the callers')
+    long long replaced         # (threads: plus the callers')
+    int nworkers               # threads sharing the table; 0: one thread, no synchronisation
+    unsigned char* active      # threads: per worker a line, byte 0 set while it is in the table
+    PCaller** callers          # threads: every worker's counters
+    int growing                # threads: set while a worker grows the table (the others wait)
 
 
 ctypedef struct PFrame:
@@ -794,7 +838,7 @@ ctypedef struct PShared:
     PTable table               # bounds: a = lo, b = hi
     PTable wtable              # the fastest-win pass: a = W, b = V
     size_t cap_bytes
-    size_t stack_total         # every worker's stack and the threads' stripes and marks (atomic)
+    size_t stack_total         # every worker's stack and the threads' flags and marks (atomic)
     int nthreads
     unsigned char stop         # set when a worker fails: the others leave their tasks
     int* busy                  # threads: PE_BUSY counters, how many workers search a state now
@@ -815,6 +859,7 @@ ctypedef struct PSearch:
     bint order
     bint two_player            # constant-sum two-player: player 1 minimises player 0's value
     int tid                    # the worker's index
+    PCaller tc                 # the worker as a user of the shared table (its own counters)
     char* states               # PE_MAX_PLIES states, grown on demand
     PFrame* frames
     double* ivals              # threads: per ply, the outcomes' intervals (2 x KERNEL_MAX_ACTIONS)
@@ -832,41 +877,6 @@ cdef inline unsigned char* pe_at(PTable* t, size_t i) noexcept nogil:
     return t.data + i * t.stride
 
 
-# A stripe (PE_LINE bytes, one cache line): byte 0 its lock, then at 8 the entries held in its
-# buckets and at 16 the replacements there (size_t each). Keeping the counts beside the lock
-# means a store touches no cache line the other workers write.
-cdef inline unsigned char* stripe_at(PTable* t, size_t start) noexcept nogil:
-    return t.locks + ((start // PE_BUCKET) & (PE_STRIPES - 1)) * PE_LINE
-
-
-cdef inline size_t* stripe_count(unsigned char* stripe) noexcept nogil:
-    return <size_t*>(stripe + 8)
-
-
-cdef inline size_t* stripe_replaced(unsigned char* stripe) noexcept nogil:
-    return <size_t*>(stripe + 16)
-
-
-cdef size_t pt_count(PTable* t) noexcept nogil:
-    """Entries held (at rest: the stripes' counts are read without their locks)."""
-    cdef size_t k, n = 0
-    if t.locks == NULL:
-        return t.count
-    for k in range(PE_STRIPES):
-        n += stripe_count(t.locks + k * PE_LINE)[0]
-    return n
-
-
-cdef long long pt_replaced(PTable* t) noexcept nogil:
-    cdef size_t k
-    cdef long long n = 0
-    if t.locks == NULL:
-        return t.replaced
-    for k in range(PE_STRIPES):
-        n += <long long>stripe_replaced(t.locks + k * PE_LINE)[0]
-    return n
-
-
 cdef inline uint64_t key_hash(const unsigned char* key, size_t n) noexcept nogil:
     cdef uint64_t h = 0x9E3779B97F4A7C15ULL ^ n
     cdef size_t i = 0
@@ -882,7 +892,31 @@ cdef inline uint64_t key_hash(const unsigned char* key, size_t n) noexcept nogil
     return h
 
 
-cdef int pt_init(PTable* t, size_t key_size, size_t cap_bytes, bint shared) noexcept nogil:
+# Threads: a worker announces itself (its presence flag, on a line of its own) before it touches
+# the table and takes the lock of the one bucket it needs, a bit in that bucket's first flag byte:
+# the lock shares its cache line with the entries it guards, and workers in different parts of
+# the table write no common line. A worker that grows the table first raises ``growing`` and waits
+# for every other worker to be out of the table; a worker arriving meanwhile waits for it.
+cdef size_t pt_count(PTable* t) noexcept nogil:
+    """Entries held (at rest: read without synchronisation)."""
+    cdef size_t n = t.count
+    cdef int k
+    for k in range(t.nworkers):
+        if t.callers[k] != NULL:
+            n += t.callers[k].added
+    return n
+
+
+cdef long long pt_replaced(PTable* t) noexcept nogil:
+    cdef long long n = t.replaced
+    cdef int k
+    for k in range(t.nworkers):
+        if t.callers[k] != NULL:
+            n += t.callers[k].replaced
+    return n
+
+
+cdef int pt_init(PTable* t, size_t key_size, size_t cap_bytes, int nworkers) noexcept nogil:
     memset(t, 0, sizeof(PTable))
     t.key_size = key_size
     t.stride = PE_HEADER + key_size
@@ -895,19 +929,25 @@ cdef int pt_init(PTable* t, size_t key_size, size_t cap_bytes, bint shared) noex
         return ERR_NOMEM
     memset(t.data, 0, PE_MIN_SLOTS * t.stride)
     t.nslots = PE_MIN_SLOTS
-    if shared:
-        t.locks = <unsigned char*>malloc(PE_STRIPES * PE_LINE)
-        if t.locks == NULL:
+    if nworkers > 1:
+        t.active = <unsigned char*>malloc(nworkers * PE_LINE)
+        t.callers = <PCaller**>malloc(nworkers * sizeof(PCaller*))
+        if t.active == NULL or t.callers == NULL:
             return ERR_NOMEM
-        memset(t.locks, 0, PE_STRIPES * PE_LINE)
+        memset(t.active, 0, nworkers * PE_LINE)
+        memset(t.callers, 0, nworkers * sizeof(PCaller*))
+        t.nworkers = nworkers  # (the callers are filled in once the workers exist)
     return OK
 
 
 cdef void pt_free(PTable* t) noexcept nogil:
     free(t.data)
-    free(t.locks)
+    free(t.active)
+    free(t.callers)
     t.data = NULL
-    t.locks = NULL
+    t.active = NULL
+    t.callers = NULL
+    t.nworkers = 0
     t.nslots = 0
     t.count = 0
 
@@ -916,59 +956,84 @@ cdef inline size_t pt_bucket(PTable* t, uint64_t h, size_t nslots) noexcept nogi
     return <size_t>((h & t.hash_mask) * 0x9E3779B97F4A7C15ULL >> 20) & ((nslots // PE_BUCKET) - 1)
 
 
-cdef inline size_t pt_acquire(PTable* t, uint64_t h) noexcept nogil:
-    """The first slot of the bucket of hash ``h``; with threads, its stripe's lock is taken (the
-    table cannot grow while a lock is held, so the bucket stays valid until ``pt_release``)."""
-    cdef size_t n, b
-    if t.locks == NULL:
-        return pt_bucket(t, h, t.nslots) * PE_BUCKET
+cdef inline void pt_enter(PTable* t, PCaller* c) noexcept nogil:
+    """Threads: announce the caller in the table (it cannot grow until ``pt_leave``)."""
+    cdef unsigned char* mine
+    cdef int spins = 0
+    if t.nworkers == 0:
+        return
+    mine = t.active + c.me * PE_LINE
     while True:
-        n = fs_load_size(&t.nslots)
-        b = pt_bucket(t, h, n)
-        fs_lock(stripe_at(t, b * PE_BUCKET))
-        if fs_load_size(&t.nslots) == n:
-            return b * PE_BUCKET
-        fs_unlock(stripe_at(t, b * PE_BUCKET))
+        fs_store_u8_sc(mine, 1)
+        if not fs_load_int_sc(&t.growing):
+            return
+        fs_store_u8(mine, 0)
+        while fs_load_int(&t.growing):
+            fs_pause(&spins)
 
 
-cdef inline void pt_release(PTable* t, size_t start) noexcept nogil:
-    if t.locks != NULL:
-        fs_unlock(stripe_at(t, start))
+cdef inline void pt_leave(PTable* t, PCaller* c) noexcept nogil:
+    if t.nworkers:
+        fs_store_u8(t.active + c.me * PE_LINE, 0)
 
 
-cdef bint pt_probe(PTable* t, const unsigned char* key, double* a, double* b,
+cdef inline void pt_lock(PTable* t, size_t start) noexcept nogil:
+    """Threads: take the lock of the bucket at ``start`` (the caller is in the table)."""
+    cdef unsigned char* flag
+    cdef unsigned char v
+    cdef int spins = 0
+    if t.nworkers == 0:
+        return
+    flag = t.data + start * t.stride + 18
+    while True:
+        v = fs_load_u8(flag)
+        if not (v & PE_LOCK) and fs_cas_u8(flag, v, v | PE_LOCK):
+            return
+        fs_pause(&spins)
+
+
+cdef inline void pt_unlock(PTable* t, size_t start) noexcept nogil:
+    if t.nworkers:
+        fs_and_u8(t.data + start * t.stride + 18, <unsigned char>~PE_LOCK)
+
+
+cdef bint pt_probe(PTable* t, PCaller* c, const unsigned char* key, double* a, double* b,
                    int* best) noexcept nogil:
     """Copy the entry of ``key`` into ``a``, ``b``, ``best``; False if absent."""
-    cdef size_t start = pt_acquire(t, key_hash(key, t.key_size))
-    cdef size_t i
+    cdef uint64_t h = key_hash(key, t.key_size)
+    cdef size_t start, i
     cdef unsigned char* e
     cdef bint found = False
+    pt_enter(t, c)
+    start = pt_bucket(t, h, t.nslots) * PE_BUCKET
+    pt_lock(t, start)
     for i in range(start, start + PE_BUCKET):
         e = pe_at(t, i)
-        if e[18] and memcmp(e + PE_HEADER, key, t.key_size) == 0:
+        if (e[18] & 1) and memcmp(e + PE_HEADER, key, t.key_size) == 0:
             memcpy(a, e, 8)
             memcpy(b, e + 8, 8)
             best[0] = e[16] if e[16] != 255 else -1
             found = True
             break
-    pt_release(t, start)
+    pt_unlock(t, start)
+    pt_leave(t, c)
     return found
 
 
-cdef void pt_put_at(PTable* t, size_t start, const unsigned char* key, double a, double b,
-                    int best, int work) noexcept nogil:
+cdef void pt_put_at(PTable* t, PCaller* c, size_t start, const unsigned char* key, double a,
+                    double b, int best, int work) noexcept nogil:
     """Store in the bucket at ``start`` (held): replacing the same key, else an empty slot, else
-    the bucket's entry with the least work."""
+    the bucket's entry with the least work. ``c`` NULL: count in the table itself."""
     cdef size_t i, victim = start
     cdef int least = 1000
     cdef unsigned char* e
     for i in range(start, start + PE_BUCKET):
         e = pe_at(t, i)
-        if e[18] and memcmp(e + PE_HEADER, key, t.key_size) == 0:
+        if (e[18] & 1) and memcmp(e + PE_HEADER, key, t.key_size) == 0:
             victim = i
             least = -1
             break
-        if not e[18]:
+        if not (e[18] & 1):
             if least >= 0:
                 victim = i
                 least = -1
@@ -976,60 +1041,71 @@ cdef void pt_put_at(PTable* t, size_t start, const unsigned char* key, double a,
             least = e[17]
             victim = i
     e = pe_at(t, victim)
-    if not e[18]:
-        if t.locks != NULL:
-            stripe_count(stripe_at(t, start))[0] += 1
+    if not (e[18] & 1):
+        if c != NULL and t.nworkers:
+            c.added += 1
         else:
             t.count += 1
     elif memcmp(e + PE_HEADER, key, t.key_size) != 0:
-        if t.locks != NULL:
-            stripe_replaced(stripe_at(t, start))[0] += 1
+        if c != NULL and t.nworkers:
+            c.replaced += 1
         else:
             t.replaced += 1
     memcpy(e, &a, 8)
     memcpy(e + 8, &b, 8)
     e[16] = <unsigned char>(best if 0 <= best < 255 else 255)
     e[17] = <unsigned char>(work if work < 255 else 255)
-    e[18] = 1
     memcpy(e + PE_HEADER, key, t.key_size)
+    e[18] = (e[18] & PE_LOCK) | 1  # (the first entry's byte carries the held lock)
 
 
 cdef void pt_grow(PTable* t, size_t expected) noexcept nogil:
     """Double the table (if it still has ``expected`` slots and the cap allows; else keep it: the
-    bucket replaces). With threads every stripe lock is held meanwhile."""
+    bucket replaces). With threads, only with every other worker out of the table."""
     cdef size_t n, i, old_n
     cdef unsigned char* old
     cdef unsigned char* e
     cdef unsigned char* data
     cdef double a, b
     cdef int k
-    if t.locks != NULL:
-        for k in range(PE_STRIPES):
-            fs_lock(t.locks + k * PE_LINE)
     n = t.nslots * 2
-    if t.nslots == expected and n * t.stride <= t.cap_bytes:
-        data = <unsigned char*>malloc(n * t.stride)
-        if data != NULL:  # no memory to grow: keep replacing
-            memset(data, 0, n * t.stride)
-            old = t.data
-            old_n = t.nslots
-            t.data = data
-            fs_store_size(&t.nslots, n)
-            t.count = 0
-            if t.locks != NULL:
-                for k in range(PE_STRIPES):
-                    stripe_count(t.locks + k * PE_LINE)[0] = 0
-            for i in range(old_n):
-                e = old + i * t.stride
-                if e[18]:
-                    memcpy(&a, e, 8)
-                    memcpy(&b, e + 8, 8)
-                    pt_put_at(t, pt_bucket(t, key_hash(e + PE_HEADER, t.key_size), n) * PE_BUCKET,
-                              e + PE_HEADER, a, b, e[16] if e[16] != 255 else -1, e[17])
-            free(old)
-    if t.locks != NULL:
-        for k in range(PE_STRIPES):
-            fs_unlock(t.locks + k * PE_LINE)
+    if t.nslots != expected or n * t.stride > t.cap_bytes:
+        return
+    data = <unsigned char*>malloc(n * t.stride)
+    if data == NULL:  # no memory to grow: keep replacing
+        return
+    memset(data, 0, n * t.stride)
+    old = t.data
+    old_n = t.nslots
+    t.data = data
+    t.nslots = n
+    t.count = 0
+    for k in range(t.nworkers):  # every entry is counted anew below
+        if t.callers[k] != NULL:
+            t.callers[k].added = 0
+    for i in range(old_n):
+        e = old + i * t.stride
+        if e[18] & 1:
+            memcpy(&a, e, 8)
+            memcpy(&b, e + 8, 8)
+            pt_put_at(t, NULL, pt_bucket(t, key_hash(e + PE_HEADER, t.key_size), n) * PE_BUCKET,
+                      e + PE_HEADER, a, b, e[16] if e[16] != 255 else -1, e[17])
+    free(old)
+
+
+cdef void pt_grow_shared(PTable* t, PCaller* c, size_t expected) noexcept nogil:
+    """Threads: grow with every other worker out of the table (the caller is out too)."""
+    cdef int k, spins = 0
+    if not fs_cas_int(&t.growing, 0, 1):
+        while fs_load_int(&t.growing):  # another worker grows: wait, then store again
+            fs_pause(&spins)
+        return
+    for k in range(t.nworkers):
+        if k != c.me:
+            while fs_load_u8_sc(t.active + k * PE_LINE):
+                fs_pause(&spins)
+    pt_grow(t, expected)
+    fs_store_int(&t.growing, 0)
 
 
 cdef bint pt_bucket_full_at(PTable* t, size_t start, const unsigned char* key) noexcept nogil:
@@ -1038,38 +1114,39 @@ cdef bint pt_bucket_full_at(PTable* t, size_t start, const unsigned char* key) n
     cdef unsigned char* e
     for i in range(start, start + PE_BUCKET):
         e = pe_at(t, i)
-        if not e[18] or memcmp(e + PE_HEADER, key, t.key_size) == 0:
+        if not (e[18] & 1) or memcmp(e + PE_HEADER, key, t.key_size) == 0:
             return False
     return True
 
 
-cdef void pt_store(PTable* t, const unsigned char* key, double a, double b, int best,
-                   int work, size_t room) noexcept nogil:
-    # grow (by ``room`` more bytes at most, and within the table's own cap) at three quarters
-    # full or when the key's bucket is full; at the cap the bucket's entry with the least work
-    # below it is replaced
+cdef void pt_store(PTable* t, PCaller* c, const unsigned char* key, double a, double b,
+                   int best, int work, size_t room) noexcept nogil:
+    # grow (by ``room`` more bytes at most, and within the table's own cap) at half full; a new
+    # entry meeting a full bucket replaces the bucket's entry with the least work below it
     cdef uint64_t h = key_hash(key, t.key_size)
-    cdef size_t start, n, count, used
+    cdef size_t start, n, count
     cdef bint tried = False
     while True:
-        start = pt_acquire(t, h)
+        pt_enter(t, c)
         n = t.nslots
-        if t.locks == NULL:
-            count = t.count
-        else:  # threads: this stripe's count times the stripes in use (no shared counter)
-            used = n // PE_BUCKET
-            if used > PE_STRIPES:
-                used = PE_STRIPES
-            count = stripe_count(stripe_at(t, start))[0] * used
+        start = pt_bucket(t, h, n) * PE_BUCKET
+        pt_lock(t, start)
+        # threads: the entries at the last growth plus this worker's since, once per worker
+        count = t.count if t.nworkers == 0 else t.count + c.added * <size_t>t.nworkers
         if (not tried and ((count + 1) * PE_GROW_DEN > n * PE_GROW_NUM
                            or (PE_GROW_ON_FULL and pt_bucket_full_at(t, start, key)))
                 and n * 2 * t.stride <= t.cap_bytes and n * t.stride <= room):
-            pt_release(t, start)
-            pt_grow(t, n)
+            pt_unlock(t, start)
+            pt_leave(t, c)
+            if t.nworkers:
+                pt_grow_shared(t, c, n)
+            else:
+                pt_grow(t, n)
             tried = True
             continue
-        pt_put_at(t, start, key, a, b, best, work)
-        pt_release(t, start)
+        pt_put_at(t, c, start, key, a, b, best, work)
+        pt_unlock(t, start)
+        pt_leave(t, c)
         return
 
 
@@ -1220,7 +1297,7 @@ cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t dept
     memo = player == KERNEL_CHANCE or not s.memo_chance_only
     if memo:
         ps_key(s, state, f.key)
-        if pt_probe(&s.sh.table, f.key, &elo, &ehi, &stored_best):
+        if pt_probe(&s.sh.table, &s.tc, f.key, &elo, &ehi, &stored_best):
             if elo >= ehi or ehi <= alpha or elo >= beta:
                 lo_out[0] = elo
                 hi_out[0] = ehi
@@ -1414,7 +1491,7 @@ cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t dept
         hi = lo
     if memo:
         f = &s.frames[ply]
-        pt_store(&s.sh.table, f.key, lo, hi, best, work_of(s.expanded - before + 1), ps_room(s))
+        pt_store(&s.sh.table, &s.tc, f.key, lo, hi, best, work_of(s.expanded - before + 1), ps_room(s))
     lo_out[0] = lo
     hi_out[0] = hi
     best_out[0] = best
@@ -1470,7 +1547,7 @@ cdef int pfastest(PSearch* s, size_t ply, double* w_out, double* v_out, int* bes
     state = ps_state(s, ply)
     f = &s.frames[ply]
     ps_key(s, state, f.key)
-    if pt_probe(&s.sh.wtable, f.key, w_out, v_out, best_out):
+    if pt_probe(&s.sh.wtable, &s.tc, f.key, w_out, v_out, best_out):
         return OK
     if s.wbudget >= 0 and s.expanded + s.wexpanded > s.wbudget:
         return ERR_WBUDGET
@@ -1547,7 +1624,7 @@ cdef int pfastest(PSearch* s, size_t ply, double* w_out, double* v_out, int* bes
                 have = True
         W = bw if have else 0.0
     f = &s.frames[ply]
-    pt_store(&s.sh.wtable, f.key, W, V, best, work_of(s.expanded + s.wexpanded - before + 1),
+    pt_store(&s.sh.wtable, &s.tc, f.key, W, V, best, work_of(s.expanded + s.wexpanded - before + 1),
              ps_room(s))
     w_out[0] = W
     v_out[0] = V
@@ -1679,10 +1756,10 @@ cdef class PruningSearch:
             raise OptionError(f"the kernel's key is {key_size} bytes; the pruning search takes "
                               f"1 to {PE_KEY_MAX}")
         # the bounds table may take all the room the stacks leave, the fastest-win table a quarter
-        cdef int err = pt_init(&self.sh.table, key_size, self.sh.cap_bytes, threads > 1)
+        cdef int err = pt_init(&self.sh.table, key_size, self.sh.cap_bytes, threads)
         if err == OK:
             # (only worker 0 runs the fastest-win pass, one search at a time: no locks)
-            err = pt_init(&self.sh.wtable, key_size, self.sh.cap_bytes // 4, False)
+            err = pt_init(&self.sh.wtable, key_size, self.sh.cap_bytes // 4, 1)
         if err == OK:
             err = ps_reserve(&self.s, 0)
         if err == OK and threads > 1:
@@ -1691,8 +1768,8 @@ cdef class PruningSearch:
                 err = ERR_NOMEM
             else:
                 memset(self.sh.busy, 0, PE_BUSY * sizeof(int))
-                # the threads' bookkeeping (stripes, marks) counts against the cap too
-                self.sh.stack_total += PE_STRIPES * PE_LINE + PE_BUSY * sizeof(int)
+                # the threads' bookkeeping (presence flags, marks) counts against the cap too
+                self.sh.stack_total += threads * PE_LINE + PE_BUSY * sizeof(int)
                 if (self.sh.stack_total + self.sh.table.nslots * self.sh.table.stride
                         + self.sh.wtable.nslots * self.sh.wtable.stride > self.sh.cap_bytes):
                     err = ERR_BUDGET
@@ -1704,6 +1781,9 @@ cdef class PruningSearch:
                 for k in range(threads - 1):
                     memcpy(&self.helpers[k], &self.s, sizeof(PSearch))
                     self.helpers[k].tid = k + 1
+                    self.helpers[k].tc.me = k + 1
+                    self.helpers[k].tc.added = 0
+                    self.helpers[k].tc.replaced = 0
                     self.helpers[k].states = NULL
                     self.helpers[k].frames = NULL
                     self.helpers[k].ivals = NULL
@@ -1714,6 +1794,9 @@ cdef class PruningSearch:
                 for k in range(threads - 1):
                     if err == OK:
                         err = ps_reserve(&self.helpers[k], 0)
+                self.sh.table.callers[0] = &self.s.tc
+                for k in range(threads - 1):
+                    self.sh.table.callers[k + 1] = &self.helpers[k].tc
         if err == OK and hash_bits < 64:
             self.sh.table.hash_mask = ((<uint64_t>1) << <int>hash_bits) - 1
             self.sh.wtable.hash_mask = self.sh.table.hash_mask
