@@ -719,6 +719,8 @@ cdef extern from *:
         return (unsigned char)_InterlockedCompareExchange8((volatile char*)p, (char)v, (char)expected) == expected; }
     static __inline void fs_and_u8(unsigned char* p, unsigned char v) { _InterlockedAnd8((volatile char*)p, (char)v); }
     static __inline void fs_store_int(int* p, int v) { _InterlockedExchange((volatile long*)p, (long)v); }
+    static __inline unsigned long long fs_load_u64(unsigned long long* p) { return *(volatile unsigned long long*)p; }
+    static __inline void fs_store_u64(unsigned long long* p, unsigned long long v) { *(volatile unsigned long long*)p = v; }
     static __inline void fs_pause(int* spins) { YieldProcessor(); if (++*spins > 1000) { SwitchToThread(); *spins = 0; } }
     #else
     #include <sched.h>
@@ -748,6 +750,8 @@ cdef extern from *:
         return __atomic_compare_exchange_n(p, &expected, v, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED); }
     static inline void fs_and_u8(unsigned char* p, unsigned char v) { __atomic_fetch_and(p, v, __ATOMIC_RELEASE); }
     static inline void fs_store_int(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_SEQ_CST); }
+    static inline unsigned long long fs_load_u64(unsigned long long* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void fs_store_u64(unsigned long long* p, unsigned long long v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
     static inline void fs_pause(int* spins) {
     #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
@@ -775,6 +779,8 @@ cdef extern from *:
     void fs_and_u8(unsigned char* p, unsigned char v) noexcept nogil
     void fs_store_int(int* p, int v) noexcept nogil
     void fs_pause(int* spins) noexcept nogil
+    unsigned long long fs_load_u64(unsigned long long* p) noexcept nogil
+    void fs_store_u64(unsigned long long* p, unsigned long long v) noexcept nogil
 
 
 cdef enum:
@@ -786,7 +792,6 @@ cdef enum:
     PE_LOCK = 2                # threads: the bucket's lock, a bit of its first entry's flag byte
     PE_MAX_THREADS = 64
     PE_KEY_MAX = 256           # the most bytes of a key (pack's, or the state struct's)
-    PE_BUSY = 16384            # threads: counters of the workers inside a state (by hash)
     PE_GROW_NUM = 1
     PE_GROW_DEN = 2
     PE_GROW_ON_FULL = 0
@@ -841,7 +846,9 @@ ctypedef struct PShared:
     size_t stack_total         # every worker's stack and the threads' flags and marks (atomic)
     int nthreads
     unsigned char stop         # set when a worker fails: the others leave their tasks
-    int* busy                  # threads: PE_BUSY counters, how many workers search a state now
+    # threads: per worker PE_MAX_PLIES marks, the chance outcome it is searching at each ply
+    # (0: none); each worker writes only its own, and reads the others' at its own ply
+    unsigned long long* paths
     char pad1[128]
 
 
@@ -1246,6 +1253,15 @@ cdef inline void ps_key(PSearch* s, const char* state, unsigned char* key) noexc
         memcpy(key, state, s.state_size)
 
 
+cdef inline bint ps_other_inside(PSearch* s, size_t ply, uint64_t mark) noexcept nogil:
+    """Is another worker searching the chance outcome ``mark`` at this ply?"""
+    cdef int w
+    for w in range(s.sh.nthreads):
+        if w != s.tid and fs_load_u64(&s.sh.paths[w * PE_MAX_PLIES + ply]) == mark:
+            return True
+    return False
+
+
 cdef inline int ps_terminal(PSearch* s, const char* state, double* v) noexcept nogil:
     """Player 0's return at a terminal ``state``; a two-player game's returns must add up to
     L + U (the constant-sum promise the minimising player rests on)."""
@@ -1265,8 +1281,7 @@ cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t dept
     cdef char* child
     cdef PFrame* f
     cdef int err, n, i, j, k, player, best = -1, tmp_a, stored_best = -1, left, rounds
-    cdef size_t mark
-    cdef uint64_t node_mark
+    cdef uint64_t node_mark, mark
     cdef int64_t before
     cdef double L = s.lo_bound, U = s.hi_bound
     cdef double elo = L, ehi = U, lo, hi, clo, chi, known_lo, known_hi, a, b, p, tmp_h, top, v
@@ -1322,7 +1337,7 @@ cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t dept
     if n > KERNEL_MAX_ACTIONS:
         return ERR_TOO_MANY
     child = ps_state(s, ply + 1)
-    if player == KERNEL_CHANCE and s.sh.busy == NULL:
+    if player == KERNEL_CHANCE and s.sh.paths == NULL:
         f.suffix[n] = 0.0
         for i in range(n - 1, -1, -1):
             f.suffix[i] = f.suffix[i + 1] + f.probs[i]
@@ -1366,10 +1381,11 @@ cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t dept
                 f = &s.frames[ply]
                 if f.suffix[i] != 0.0:
                     continue
-                # the outcome's mark: this node's key and the outcome (cheaper than the child's
-                # hash; a child reached from two chance nodes is not seen as busy, only slower)
-                mark = <size_t>(splitmix64_mix(node_mark + <uint64_t>i) >> 20) & (PE_BUSY - 1)
-                if rounds == 0 and i > 0 and fs_load_int(&s.sh.busy[mark]) > 0:
+                # the outcome's mark: this node's key and the outcome; another worker is in it
+                # when its path holds the mark at the same ply (where workers that came down the
+                # same line meet; one that came another way is not seen, only slower)
+                mark = splitmix64_mix(node_mark + <uint64_t>i) | 1
+                if rounds == 0 and i > 0 and ps_other_inside(s, ply, mark):
                     continue
                 child = ps_state(s, ply + 1)
                 memcpy(child, ps_state(s, ply), s.state_size)
@@ -1381,9 +1397,9 @@ cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t dept
                         rest += f.probs[k]
                 a = (alpha - known_hi - rest * U) / p
                 b = (beta - known_lo - rest * L) / p
-                fs_add_int(&s.sh.busy[mark], 1)
+                fs_store_u64(&s.sh.paths[s.tid * PE_MAX_PLIES + ply], mark)
                 err = psearch(s, ply + 1, a, b, depth - 1 if depth > 0 else depth, &clo, &chi, &j)
-                fs_add_int(&s.sh.busy[mark], -1)
+                fs_store_u64(&s.sh.paths[s.tid * PE_MAX_PLIES + ply], 0)
                 if err != OK:
                     return err
                 f = &s.frames[ply]
@@ -1763,13 +1779,13 @@ cdef class PruningSearch:
         if err == OK:
             err = ps_reserve(&self.s, 0)
         if err == OK and threads > 1:
-            self.sh.busy = <int*>malloc(PE_BUSY * sizeof(int))
-            if self.sh.busy == NULL:
+            self.sh.paths = <unsigned long long*>malloc(threads * PE_MAX_PLIES * 8)
+            if self.sh.paths == NULL:
                 err = ERR_NOMEM
             else:
-                memset(self.sh.busy, 0, PE_BUSY * sizeof(int))
+                memset(self.sh.paths, 0, threads * PE_MAX_PLIES * 8)
                 # the threads' bookkeeping (presence flags, marks) counts against the cap too
-                self.sh.stack_total += threads * PE_LINE + PE_BUSY * sizeof(int)
+                self.sh.stack_total += threads * (PE_LINE + PE_MAX_PLIES * 8)
                 if (self.sh.stack_total + self.sh.table.nslots * self.sh.table.stride
                         + self.sh.wtable.nslots * self.sh.wtable.stride > self.sh.cap_bytes):
                     err = ERR_BUDGET
@@ -1816,8 +1832,8 @@ cdef class PruningSearch:
             free(self.helpers)
             self.helpers = NULL
         ps_free(&self.s)
-        free(self.sh.busy)
-        self.sh.busy = NULL
+        free(self.sh.paths)
+        self.sh.paths = NULL
         pt_free(&self.sh.table)
         pt_free(&self.sh.wtable)
 

@@ -126,7 +126,7 @@ def test_threads_and_tiny_caps(duel):
         shared = PruningSearch(game, 1 << 22, threads=threads)
         assert shared.values(states) == pytest.approx(exact, abs=1e-12)
     answered = 0
-    for cap in (20_000, 150_000, 200_000, 400_000):  # (threads keep 64 KB of marks)
+    for cap in (20_000, 150_000, 200_000, 400_000):  # (a thread keeps 32 KB of marks)
         try:
             found = PruningSearch(game, cap, threads=2).values(states)
         except SearchBudgetError as err:
