@@ -1,9 +1,9 @@
 """Shared fixtures: the compiled-extension policy.
 
-A test that needs the compiled extension (``solver._ext``: the dog kernel, the two compiled
-searchers and the Trial's compiled helpers) goes through ``require_kernels``: without the
-extension it is skipped locally, but under ``CI=true`` it fails, so a broken build cannot pass
-CI unnoticed. A test asks for it as a fixture argument, a module with
+A test that needs the compiled extension (``solver._ext``: the dog and guardians kernels, the
+two compiled searchers and the Trial's compiled helpers) goes through ``require_kernels``:
+without the extension it is skipped locally, but under ``CI=true`` it fails, so a broken build
+cannot pass CI unnoticed. A test asks for it as a fixture argument, a module with
 ``pytestmark = pytest.mark.usefixtures("require_kernels")``, and every test parametrised with
 ``engine="kernel"`` gets it automatically.
 """
@@ -20,6 +20,7 @@ KERNEL_MODULES = (
     "solver._ext.mcts",
     "solver._ext.expectimax",
     "solver._ext.trial",
+    "solver._ext.guardians",
 )
 
 

@@ -21,8 +21,7 @@ from solver.games.guardians.grove import parse_grove
 from solver.rng import SplitMix64
 from solver.search import MCTSTree, mcts, strong_mcts_options
 
-pytest.importorskip("solver._ext.guardians")
-pytest.importorskip("solver._ext.mcts")
+pytestmark = pytest.mark.usefixtures("require_kernels")
 
 
 def _decision(players: int, engine: str, seed: int, position=None):
