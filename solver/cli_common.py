@@ -127,6 +127,22 @@ def progress_line(label: str, total: int) -> Callable[[int], None] | None:
     return show
 
 
+def check_output(path: str | None, *, overwrite: bool = False) -> None:
+    """Refuse at once an output path :func:`write_output` would refuse (a folder, a missing
+    parent folder, an existing file without ``overwrite``), so a long computation is not run
+    for an answer that cannot be written. ``None`` and ``"-"`` (stdout) always pass."""
+    if path is None or path == "-":
+        return
+    target = Path(path)
+    if target.is_dir():
+        raise OptionError(f"{path}: is a folder, not a file to write")
+    if target.exists() and not overwrite and target.is_file():
+        raise OptionError(f"{path}: already exists (add --overwrite to replace it)")
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise OptionError(f"{path}: the folder {folder} does not exist")
+
+
 def write_output(text: str, path: str | None, *, overwrite: bool = False) -> None:
     """Write ``text`` to ``path`` (``None`` or ``"-"``: stdout), whole or not at all.
 
@@ -138,14 +154,9 @@ def write_output(text: str, path: str | None, *, overwrite: bool = False) -> Non
     if path is None or path == "-":
         sys.stdout.write(text)
         return
+    check_output(path, overwrite=overwrite)
     target = Path(path)
-    if target.is_dir():
-        raise OptionError(f"{path}: is a folder, not a file to write")
-    if target.exists() and not overwrite and target.is_file():
-        raise OptionError(f"{path}: already exists (add --overwrite to replace it)")
     folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise OptionError(f"{path}: the folder {folder} does not exist")
     if target.exists() and not target.is_file():  # a device such as /dev/null or /dev/full
         try:
             with target.open("w", encoding="utf-8") as handle:

@@ -295,12 +295,15 @@ def _solve(spec: GameSpec, args: argparse.Namespace) -> int:
 
 def _agent_names(args: argparse.Namespace) -> list[str]:
     """``--agents A,B,...`` or ``--agent A`` (default ``mcts``) as a list of names."""
-    if args.agents and args.agent:
+    if args.agents is not None and args.agent is not None:
         raise OptionError("give --agents or --agent, not both")
-    text = args.agents or args.agent or "mcts"
+    flag = "--agent" if args.agent is not None else "--agents"
+    text = args.agents if args.agents is not None else args.agent
+    if text is None:
+        text = "mcts"
     names = [name.strip() for name in text.split(",")]
-    if any(not name for name in names):
-        raise OptionError(f"--agents is a comma-separated list of agent names, not {text!r}")
+    if any(not name for name in names):  # '' too: an empty list never means the default
+        raise OptionError(f"{flag} is a comma-separated list of agent names, not {text!r}")
     return names
 
 

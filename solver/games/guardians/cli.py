@@ -7,7 +7,8 @@ which missions can I complete this turn, in what order, without splitting my for
 
 ``--json`` prints exactly ``{"count", "points", "sequence": [{"pawn", "mission", "walk",
 "removed", "label"}]}`` (cells as 0-based ``[row, col]`` of the ``.grove`` grid) plus the keys
-``optimal``, ``method`` and ``seconds``. ``--svg FILE`` also draws the plan as SVG.
+``optimal``, ``method`` and ``seconds``. ``--svg FILE`` also draws the plan as SVG (an
+existing FILE is replaced only with ``--overwrite``).
 
 ``solo`` plays a level ``--games`` times with an agent and prints the win rate with its Wilson
 95% interval and the score distribution (min/median/max and a histogram; ``--json``: the
@@ -70,6 +71,10 @@ def _order(args: argparse.Namespace) -> int:
     from solver.games.guardians.ordering import best_order, bounded_best_order, plan_to_dict
     from solver.games.guardians.rules import GuardiansGame
 
+    if args.svg is not None:
+        from solver.cli_common import check_output
+
+        check_output(args.svg, overwrite=args.overwrite)
     position = resolve_position(args.position)
     state = GuardiansGame(position=position).new_initial_state()
     started = time.perf_counter()
@@ -88,7 +93,7 @@ def _order(args: argparse.Namespace) -> int:
         from solver.games.guardians.render_svg import render_state_svg
 
         order = {step.mission: n for n, step in enumerate(plan.steps, 1)}
-        write_output(render_state_svg(state, order=order), args.svg, overwrite=True)
+        write_output(render_state_svg(state, order=order), args.svg, overwrite=args.overwrite)
     if args.json:
         report = plan_to_dict(state, plan)
         report.update(optimal=optimal, method=method, seconds=round(seconds, 3))
@@ -173,6 +178,7 @@ def add_commands(commands: Any) -> None:
         metavar="FILE",
         help="also draw the forest with the order numbered as SVG into FILE",
     )
+    p.add_argument("--overwrite", action="store_true", help="replace an existing --svg file")
     p.set_defaults(handler=_order)
 
     p = commands.add_parser(

@@ -48,7 +48,7 @@ from solver.games.guardians.grove_model import (
     GroveCell,
     PointsTable,
 )
-from solver.games.guardians.tiles import COLOURS, MAX_SEQUENCE, MIN_SEQUENCE
+from solver.games.guardians.tiles import COLOURS, MAX_SEQUENCE, MIN_SEQUENCE, read_user_file
 
 __all__ = [
     "EXAMPLE",
@@ -325,12 +325,9 @@ def format_grove(grove: Grove) -> str:
 
 
 def load_grove(path: str | os.PathLike[str]) -> Grove:
-    """Read a ``.grove`` file (UTF-8)."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise OptionError(f"cannot read position {os.fspath(path)!r}: {exc.strerror}") from None
+    """Read a ``.grove`` file (UTF-8), refused unread past :data:`solver.files.MAX_FILE_BYTES`
+    (a real position is a few hundred bytes; a device such as ``/dev/zero`` never ends)."""
+    data = read_user_file(path, "position")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -373,7 +370,7 @@ def grove_from_dict(data: Any) -> Grove:
     if extra:
         raise _schema(extra[0], "absent (known: name, mode, points, grid)", extra[0])
     name = data.get("name", "")
-    if not isinstance(name, str) or "\n" in name or "\r" in name:
+    if not isinstance(name, str) or "\n" in name or "\r" in name or _SURROGATE.search(name):
         raise _schema("name", "a one-line string", name)
     mode = data.get("mode", "solo")
     if mode not in _MODES:
@@ -419,4 +416,6 @@ def grove_from_json(text: str) -> Grove:
         raise FormatError(
             "a JSON object", line=exc.lineno, column=exc.colno, found=exc.msg
         ) from None
+    except RecursionError:
+        raise FormatError("a position nested less deeply", line=1, column=1) from None
     return grove_from_dict(data)

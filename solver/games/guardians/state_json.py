@@ -130,6 +130,8 @@ def state_from_json(game: GuardiansGame, text: str) -> GuardiansState:
         ) from None
     except TypeError:
         raise FormatError("a JSON string", line=1, column=1, found=type(text).__name__) from None
+    except RecursionError:
+        raise FormatError("a state nested less deeply", line=1, column=1) from None
     if not isinstance(data, dict):
         raise _bad("(top level)", "a JSON object", data)
     return state_from_dict(game, data)
@@ -149,7 +151,7 @@ def state_from_dict(game: GuardiansGame, data: dict[str, Any]) -> GuardiansState
     top = max(game.catalogue)
     state = GuardiansState(game, _blank=True)
     phases = {name: phase for phase, name in PHASE_NAMES.items()}
-    if data["phase"] not in phases:
+    if not isinstance(data["phase"], str) or data["phase"] not in phases:
         raise _bad("phase", f"one of {', '.join(phases)}", data["phase"])
     state.phase = phases[data["phase"]]
     players = data["players"]

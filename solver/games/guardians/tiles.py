@@ -194,20 +194,46 @@ def tile_set_to_dict(tiles: TileSet) -> dict[str, Any]:
     }
 
 
+def read_user_file(path: str | os.PathLike[str], what: str) -> bytes:
+    """The bytes of a user's data file, read at most :data:`solver.files.MAX_FILE_BYTES` (a
+    device such as ``/dev/zero`` or a huge file is refused, never read whole); errors are
+    :class:`~solver.errors.OptionError` reading ``cannot read WHAT 'PATH': why``."""
+    from solver.files import MAX_FILE_BYTES
+
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise OptionError(f"cannot read {what} {name!r}: {exc.strerror or exc}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise OptionError(
+            f"cannot read {what} {name!r}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MB"
+        )
+    return data
+
+
+def decode_json(data: bytes, what: str) -> Any:
+    """The JSON document in ``data``; bad UTF-8, bad JSON and nesting too deep for Python are
+    :class:`~solver.errors.FormatError` with the line and column where known."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start].decode("utf-8", errors="replace").split("\n")
+        raise FormatError(
+            "UTF-8 text", line=len(before), column=len(before[-1]) + 1, found="an invalid byte"
+        ) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(what, line=exc.lineno, column=exc.colno, found=exc.msg) from None
+    except RecursionError:
+        raise FormatError(f"{what} nested less deeply", line=1, column=1) from None
+
+
 def load_tile_set(path: str | os.PathLike[str]) -> TileSet:
     """Read and validate a tile set file (JSON)."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as exc:
-        raise OptionError(f"cannot read tile set {os.fspath(path)!r}: {exc.strerror}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(
-            "a JSON tile set", line=exc.lineno, column=exc.colno, found=exc.msg
-        ) from None
-    return tile_set_from_dict(data)
+    return tile_set_from_dict(decode_json(read_user_file(path, "tile set"), "a JSON tile set"))
 
 
 @lru_cache(maxsize=1)
