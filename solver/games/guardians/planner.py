@@ -91,10 +91,11 @@ OPENING_ROUNDS = 3
 #: Fresh pools sampled to value a reset, and how much better than the pool at hand they must be.
 RESET_SAMPLES = 3
 RESET_MARGIN = 1.0
+RESET_ANY = False
 #: How many single placements are paired, how many pairs and take-1 placements are searched.
-SINGLES = 12
-PAIRS = 14
-TAKE_ONES = 5
+SINGLES = 20
+PAIRS = 28
+TAKE_ONES = 8
 
 
 @dataclass
@@ -131,6 +132,7 @@ class Context:
     tasks: list[Any]
     tasks_done: list[bool]
     walk_length: dict[int, int]
+    cache: dict[tuple[Any, ...], float] = field(default_factory=dict)
 
 
 def board_of(state: GuardiansState) -> Board:
@@ -358,6 +360,23 @@ def _prospect(board: Board, start: Cell, tile: int, ctx: Context, budget: int) -
     return best
 
 
+_DIAMONDS: dict[int, list[Cell]] = {}
+
+
+def _diamond(tile: int, ctx: Context) -> list[Cell]:
+    """The offsets of the cells a walk of this tile's mission can reach (its prospect reads
+    nothing else: the key of the prospect cache)."""
+    reach = START_WALK if tile == START_ID else len(ctx.seq[tile])
+    if reach not in _DIAMONDS:
+        _DIAMONDS[reach] = [
+            (dr, dc)
+            for dr in range(-reach, reach + 1)
+            for dc in range(-reach, reach + 1)
+            if 0 < abs(dr) + abs(dc) <= reach
+        ]
+    return _DIAMONDS[reach]
+
+
 def pawn_value(board: Board, pawn: int, ctx: Context) -> float:
     """The prospect of one pawn in points (0 in the reserve or with no rounds left)."""
     cell = board.pawns[pawn]
@@ -365,7 +384,16 @@ def pawn_value(board: Board, pawn: int, ctx: Context) -> float:
         return 0.0
     tile = board.mis[cell]
     budget = min(MAX_DEFICIENCY, 2 * ctx.rounds_left)
-    value = _prospect(board, cell, tile, ctx, budget)
+    col, mis = board.col, board.mis
+    r, c = cell
+    signature = tuple(
+        [col.get(x) or (x in mis) for x in [(r + dr, c + dc) for dr, dc in _diamond(tile, ctx)]]
+    )
+    key = (cell, tile, signature)
+    value = ctx.cache.get(key)
+    if value is None:
+        value = _prospect(board, cell, tile, ctx, budget)
+        ctx.cache[key] = value
     if value >= ctx.points[tile] * WEIGHT[0] and _splits(board, cell):
         value = ctx.points[tile] * WEIGHT[1] - FILL_COST
     return value
@@ -768,7 +796,7 @@ def planner_agent(game: Any, *, seed: int = 0, iterations: int = 0) -> Agent:
             return int(legal[0])
         if phase == Phase.GROW:
             turn = plan_turn(state)
-            if RESET in legal and not turn.walks and _reset_pays(state, turn, seed):
+            if RESET in legal and (RESET_ANY or not turn.walks) and _reset_pays(state, turn, seed):
                 pending.clear()
                 return RESET
             pending.clear()
