@@ -361,8 +361,11 @@ def deck_top_layer(st: TrialState, deck: str) -> list[str]:
     empty deed deck is refilled from its discard pile first."""
     d = st.d["decks"][deck]
     if deck == "deeds" and not any(d["layers"]) and d["top"] is None and d["discard"]:
+        from solver.games.trial.hidden import PUBLIC, know
+
         d["layers"] = [list(d["discard"])]
         d["discard"] = []
+        know(st, d["layers"][0], PUBLIC)  # the public discard pile becomes the deck
     for layer in d["layers"]:
         if layer:
             return layer

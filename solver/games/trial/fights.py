@@ -237,9 +237,10 @@ def _finish(st: TrialState, f: Frame) -> None:
         f["winner"] = 0 if attack > defend else 1
     winner = f["winner"]
     if f["held"][0] or f["held"][1]:
-        from solver.games.trial.hidden import PUBLIC, note
+        from solver.games.trial.hidden import PUBLIC, know, note
 
         note(st, PUBLIC, f"reveal:fight:{','.join(f['held'][0])}:{','.join(f['held'][1])}")
+        know(st, f["held"][1 - winner], PUBLIC)  # the loser takes them back in sight of all
     for side in (0, 1):
         if side == 1 and f["opp"] is None:
             continue

@@ -157,6 +157,85 @@ def action_entry(st: TrialState, frame: dict[str, Any], actor: int, action: int)
     return (PUBLIC, text, "")
 
 
+# -- who knows where a card is --------------------------------------------------------------------
+# ``st.d["known"]`` is a tuple of pairs ``(card, seen_by)``: the digits of the players who know
+# which container the card lies in (a player's hand, cards aside, face-down story, a fight or a
+# Swindler's held cards, a card waiting for its column, the deed deck). Without a pair a deed card
+# is known to nobody (beyond what its own container shows), any other card to everyone (encounter
+# and expedition cards only ever move in sight of all, until one of them leaves a hand unseen).
+# The tuple is replaced, never changed in place, so copies of a state share it.
+def _everyone(st: TrialState) -> str:
+    return "".join(str(q) for q in range(st.d["n"]))
+
+
+def known_to(st: TrialState, cid: str, known: dict[str, str] | None = None) -> str:
+    """The digits of the players who know where ``cid`` lies (see the comment above)."""
+    if known is None:
+        known = dict(st.d["known"])
+    if cid in known:
+        return known[cid]
+    return "" if st.g.deck_of[cid] == "deeds" else _everyone(st)
+
+
+def know(st: TrialState, cards: list[str], seen_by: str) -> None:
+    """The players ``seen_by`` (digits, or ``"*"``: everyone) see ``cards`` arrive where they lie
+    now: they, and nobody else, know where these cards are."""
+    if seen_by == PUBLIC:
+        seen_by = _everyone(st)
+    known = dict(st.d["known"])
+    for cid in cards:
+        known[cid] = seen_by
+    st.d["known"] = tuple(sorted(known.items()))
+
+
+def forget(st: TrialState, cards: list[str], seen_by: str) -> None:
+    """A card left the container holding ``cards`` and only the players ``seen_by`` saw which:
+    the others no longer know that any of ``cards`` is still there (it may be the one that
+    left), so they forget where these cards are."""
+    if seen_by == PUBLIC or not cards:
+        return
+    known = dict(st.d["known"])
+    for cid in cards:
+        known[cid] = "".join(q for q in known_to(st, cid, known) if q in seen_by)
+    st.d["known"] = tuple(sorted(known.items()))
+
+
+_CARD_OPTION = ("help", "universal")
+"""Steps whose first card action is the option "a deed card" (a draw follows), not a card."""
+
+
+def track(
+    st: TrialState,
+    frame: dict[str, Any],
+    actor: int,
+    action: int,
+    entry: Entry,
+    top_viewers: list[int] | None = None,
+) -> None:
+    """Update who knows where cards are after ``action`` (its history ``entry``) at ``frame``:
+    the card the action names is known to those who see the entry (and, for a draw of a deck
+    top revealed before, to its viewers); a card drawn or played out of a hand unseen makes the
+    others forget where the rest of that deck or hand is."""
+    L = st.L
+    if frame["k"] in _CARD_OPTION or L.family(action)[0] != "card":
+        return
+    cid = L.cards[action - L.CARD]
+    seen_by = entry[0]
+    if top_viewers and seen_by != PUBLIC:
+        seen_by = _players([*(int(q) for q in seen_by), *top_viewers])
+    know(st, [cid], seen_by)
+    if seen_by == PUBLIC:
+        return
+    if frame["k"] == "draw":
+        deck = st.d["decks"][frame["deck"]]
+        rest = [c for layer in deck["layers"] for c in layer]
+        if deck["top"] is not None:
+            rest.append(deck["top"]["card"])
+        forget(st, rest, seen_by)
+    elif actor >= 0:
+        forget(st, list(st.d["players"][actor]["hand"]), seen_by)
+
+
 def history(st: TrialState, p: int) -> list[str]:
     """Player ``p``'s view of the history, one line per entry."""
     mine = str(p)
@@ -183,65 +262,80 @@ def _redeal(slots: list[list[Any]], pool: list[Any], rng: random.Random) -> None
 
 
 def resample(st: TrialState, p: int, rng: random.Random) -> TrialState:
-    """A copy of ``st`` with what ``p`` cannot see redealt at random (see the module docstring)."""
+    """A copy of ``st`` with what ``p`` cannot see redealt at random (see the module docstring).
+
+    Cards whose place ``p`` knows (``known_to``) stay where they are; the others lying in places
+    hidden from ``p`` are pooled and dealt back into those places, each keeping its size (the
+    deed deck takes deed cards only)."""
     twin = st.clone()
     d = twin.d
     # the history: what p did not see is forgotten by everyone in the redeal (it may not match it)
     mine = str(p)
     d["log"] = tuple(e if e[0] == PUBLIC or mine in e[0] else ("", e[2], e[2]) for e in d["log"])
-    deeds = set(c["id"] for c in st.g.pack.deeds)
-    # deed cards: others' hands, cards aside, face-down cards; the deed deck
-    slots: list[list[str]] = []
-    owners: list[tuple[list[Any], list[str]]] = []
+    known = dict(d["known"])
+    deck_of = st.g.deck_of
+
+    def unknown(c: str) -> bool:
+        where = known.get(c)
+        return deck_of[c] == "deeds" if where is None else mine not in where
+
+    # places hidden from p: lists of cards (others' hands, cards aside and held cards) and single
+    # cards (face-down story cards, a card waiting for its column, an unseen deed deck top)
+    lists: list[list[str]] = []
     for q, me in enumerate(d["players"]):
-        if q == p:
-            continue
-        for key in ("hand", "pending"):
-            hidden = [c for c in me[key] if c in deeds]
-            owners.append((me[key], hidden))
+        if q != p:
+            lists += [me["hand"], me["pending"]]
     for frame in d["stack"]:
         if frame["k"] == "fight":
             for side, who in enumerate((frame["p"], frame["opp"])):
                 if who is not None and who != p:
-                    owners.append((frame["held"][side], list(frame["held"][side])))
+                    lists.append(frame["held"][side])
         if frame["k"] == "swindle" and frame["p"] != p:
-            owners.append((frame["held"], list(frame["held"])))
-    columns = [f for f in d["stack"] if f["k"] == "pick_column" and f["p"] != p]
-    columns = [f for f in columns if f["card"] in deeds]
-    for container, hidden in owners:
-        for c in hidden:
-            container.remove(c)
-        slots.append(hidden)
-    facedown: list[list[Any]] = []
+            lists.append(frame["held"])
+    singles: list[tuple[Any, Any]] = []  # (container, key)
     for q, me in enumerate(d["players"]):
         if q != p:
-            facedown += [s for s in me["story"] if not s[1] and s[0] in deeds]
-    pool = [c for slot in slots for c in slot] + [s[0] for s in facedown]
-    pool += [f["card"] for f in columns]
+            singles += [(s, 0) for s in me["story"] if not s[1]]
+    singles += [(f, "card") for f in d["stack"] if f["k"] == "pick_column" and f["p"] != p]
     deck = d["decks"]["deeds"]
-    pool += [c for layer in deck["layers"] for c in layer]
-    deed_top = deck["top"] if deck["top"] is not None and p not in deck["top"]["viewers"] else None
-    if deed_top is not None:
-        pool.append(deed_top["card"])
+    deck_lists = list(deck["layers"])
+    deck_singles: list[tuple[Any, Any]] = []
+    if deck["top"] is not None and p not in deck["top"]["viewers"]:
+        deck_singles.append((deck["top"], "card"))
+    # take out what p does not know, remembering the free places
+    pool: list[str] = []
+    list_free: list[int] = []
+    for cards in lists + deck_lists:
+        hidden = [c for c in cards if unknown(c)]
+        for c in hidden:
+            cards.remove(c)
+        pool += hidden
+        list_free.append(len(hidden))
+    single_free = [(box, key) for box, key in singles + deck_singles if unknown(box[key])]
+    pool += [box[key] for box, key in single_free]
     pool.sort()  # the pool as a set: the redeal depends on what p sees and rng, not on the truth
     rng.shuffle(pool)
-    for slot in slots:
-        n = len(slot)
-        slot[:] = pool[:n]
-        del pool[:n]
-    for (container, _), slot in zip(owners, slots, strict=True):
-        container.extend(slot)
-    for entry in facedown:
-        entry[0] = pool.pop()
-    for frame in columns:
-        frame["card"] = pool.pop()
-    if deed_top is not None:
-        deed_top["card"] = pool.pop()
-    sizes = [len(layer) for layer in deck["layers"]]
-    deck["layers"] = []
-    for n in sizes:
-        deck["layers"].append(pool[:n])
-        del pool[:n]
+    # the deed deck's free places first, with deed cards (in shuffled order), then the rest
+    deck_free = sum(list_free[len(lists) :]) + sum(
+        1 for box, _ in single_free if any(box is b for b, _ in deck_singles)
+    )
+    deeds = [c for c in pool if deck_of[c] == "deeds"][:deck_free]
+    taken = set(deeds)
+    rest = [c for c in pool if c not in taken]
+    for cards, n in zip(deck_lists, list_free[len(lists) :], strict=True):
+        cards += deeds[:n]
+        del deeds[:n]
+    for box, key in single_free:
+        if any(box is b for b, _ in deck_singles):
+            box[key] = deeds.pop()
+        else:
+            box[key] = rest.pop()
+    for cards, n in zip(lists, list_free[: len(lists)], strict=True):
+        cards += rest[:n]
+        del rest[:n]
+    assert not deeds and not rest, "internal: the redeal lost track of its places"
+    # who knows what, in the redeal: only where the places p knows are (they did not move)
+    d["known"] = tuple((c, s) for c, s in d["known"] if mine in s)
     # deck tops known to others only; a layer's order means nothing (draws are uniform over it)
     for name, deck in d["decks"].items():
         for layer in deck["layers"]:

@@ -41,7 +41,7 @@ from solver.games.trial.actions import Layout
 from solver.games.trial.board import Board
 from solver.games.trial.content import Pack, default_pack, load_pack
 from solver.games.trial.core import STEPS, Frame
-from solver.games.trial.hidden import action_entry
+from solver.games.trial.hidden import action_entry, track
 
 __all__ = ["TrialGame", "TrialState"]
 
@@ -129,7 +129,7 @@ PLAYER_KEYS = {
 def _check_shape(game: TrialGame, state: dict[str, Any]) -> None:
     """The keys of a saved state, its players and its steps (a :class:`FormatError` names the
     first that is missing, unknown or of the wrong kind)."""
-    keys = set(state) - {"pool", "log"}
+    keys = set(state) - {"pool", "log", "known"}
     if keys != STATE_KEYS:
         wrong = sorted(keys ^ STATE_KEYS)[0]
         raise FormatError("the trial state's fields", line=1, column=1, found=repr(wrong))
@@ -153,6 +153,13 @@ def _check_shape(game: TrialGame, state: dict[str, Any]) -> None:
     ):
         raise FormatError("a history of [seen_by, text, redacted] entries", line=1, column=1,
                           found=repr(log)[:60])  # fmt: skip
+    known = state.get("known", [])
+    if not isinstance(known, (list, tuple)) or not all(
+        isinstance(e, (list, tuple)) and len(e) == 2 and e[0] in game.deck_of
+        and isinstance(e[1], str) for e in known
+    ):  # fmt: skip
+        raise FormatError("a list of [card, seen_by] pairs", line=1, column=1,
+                          found=repr(known)[:60])  # fmt: skip
 
 
 def _copy(value: Any) -> Any:
@@ -172,6 +179,7 @@ class TrialState:
         self.L = game.layout
         self.d = data
         data["log"] = tuple(tuple(e) for e in data.get("log", ()))
+        data["known"] = tuple(tuple(e) for e in data.get("known", ()))
         self._settle()
 
     # -- the step machine ---------------------------------------------------------------------
@@ -247,8 +255,12 @@ class TrialState:
             )
         frame = self._top()
         assert frame is not None
-        self.d["log"] = (*self.d["log"], action_entry(self, frame, self.current_player(), action))
+        actor = self.current_player()
+        entry = action_entry(self, frame, actor, action)
+        self.d["log"] = (*self.d["log"], entry)
+        top = self.d["decks"][frame["deck"]]["top"] if frame["k"] == "draw" else None
         STEPS[frame["k"]].apply(self, frame, action)
+        track(self, frame, actor, action, entry, top["viewers"] if top else None)
         self._settle()
 
     def _step_name(self) -> str:

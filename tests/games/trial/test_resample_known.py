@@ -1,0 +1,370 @@
+"""``resample_hidden(p, rng)`` keeps every card whose place player ``p`` knows and redeals the rest.
+
+Hand-built situations, one per way a card's place becomes known (a fight's revealed cards taken
+back, a gift, a deck top shown to a player, a refilled deed deck, the items of a ruins looked at),
+with the expected places read off the situation; then seeded random self-play against an
+independent twin of the knowledge bookkeeping: the twin diffs every card's place before and after
+each action and reads the history to decide who saw which card move, where the rules record
+knowledge at the few places cards move. Over many states and every player: the observer's view
+and information state survive the redeal, the cards the twin says the observer knows stay put,
+components are conserved, and the redeal does move what the observer cannot know.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from solver.games.trial.core import draw, push
+from solver.games.trial.hidden import known_to
+from solver.games.trial.invariants import card_places
+from solver.games.trial.locations import use_location
+from solver.games.trial.rules import TrialGame, TrialState
+
+GAME = {n: TrialGame(players=n) for n in (2, 3, 4)}
+PACK = GAME[2].pack
+TWO = 2  # the die face showing 2 strength
+RNGS = 12
+
+
+def ready(players: int) -> TrialState:
+    """The first decision of the game (set-up with the first outcome of every chance node)."""
+    st = GAME[players].new_initial_state()
+    while st.d["turn"] is None:
+        st.apply_action(
+            st.chance_outcomes()[0][0] if st.is_chance_node() else st.legal_actions()[0]
+        )
+    return st
+
+
+def cid(name: str) -> str:
+    return next(c["id"] for c in PACK.cards.values() if c["name"] == name)
+
+
+def deal(st: TrialState, hands: dict[int, list[str]]) -> None:
+    """Give players these hands (cards named; old hands back into the deed deck) and forget who
+    knew what: the arranged cards are known to their holders only."""
+    deck = st.d["decks"]["deeds"]
+    for me in st.d["players"]:
+        deck["layers"][0] += me["hand"]
+        me["hand"] = []
+    for p, names in hands.items():
+        for name in names:
+            card = cid(name)
+            for layer in deck["layers"]:
+                if card in layer:
+                    layer.remove(card)
+            st.d["players"][p]["hand"].append(card)
+    st.d["known"] = ()
+
+
+def act(st: TrialState, label: str) -> None:
+    st.apply_action(st.string_to_action(label))
+
+
+def chance(st: TrialState, outcome: int = 0) -> None:
+    st.apply_action(st.chance_outcomes()[outcome][0])
+
+
+def worlds(st: TrialState, p: int) -> list[TrialState]:
+    twins = [st.resample_hidden(p, random.Random(seed)) for seed in range(RNGS)]
+    for twin in twins:  # the observer's view and history never change
+        assert twin.information_state_string(p) == st.information_state_string(p)
+        assert card_places(twin) == card_places(st)
+    return twins
+
+
+def hand(st: TrialState, q: int) -> list[str]:
+    me = st.d["players"][q]
+    return sorted(me["hand"] + me["pending"])
+
+
+# -- hand-built situations ------------------------------------------------------------------------
+def take(st: TrialState, card: str) -> str:
+    """Remove ``card`` from the deck or the row it lies in."""
+    for deck in st.d["decks"].values():
+        for layer in deck["layers"]:
+            if card in layer:
+                layer.remove(card)
+                return card
+    st.d["row"][st.d["row"].index(card)] = None
+    return card
+
+
+def test_a_fight_card_taken_back_stays_in_the_losers_hand_for_everyone():
+    st = ready(3)
+    deal(st, {0: ["Delver", "Tool Swap"]})
+    knight = take(st, cid("Knight"))
+    st.d["decks"]["encounters"]["layers"][0].append(st.d["row"][0])
+    st.d["row"][0] = knight
+    cell = next(stack for row in st.d["store"] for stack in row if stack and stack[0] == "axe")
+    st.d["players"][0]["pack"].append(cell.pop())
+    act(st, "turn: paw: encounter 1")
+    act(st, "fight with axe")
+    st.apply_action(st.L.DIE + TWO)  # the Knight: 3 + 2 = 5
+    act(st, "play Delver face down")
+    # face down in the fight: the others do not know it, the redeal swaps it
+    held = [w.d["stack"] for w in worlds(st, 1)]
+    assert any(cid("Delver") not in str(s) for s in held)
+    act(st, "fight_cards: done")  # 1 + 2 (axe) + 2 (Delver) = 5: a tie, the defender wins
+    assert hand(st, 0) == sorted([cid("Delver"), cid("Tool Swap")])
+    for p in (1, 2):
+        twins = worlds(st, p)
+        assert all(cid("Delver") in hand(w, 0) for w in twins)  # revealed and taken back
+        assert any(cid("Tool Swap") not in hand(w, 0) for w in twins)  # never shown
+    # a card of that hand goes face down unseen: it may have been Delver, the others forget
+    push(st, "pick_card", p=0, purpose="story_facedown")
+    st.apply_action(st.L.card(cid("Tool Swap")))
+    st.apply_action(st.legal_actions()[0])  # its column
+    assert known_to(st, cid("Delver")) == "0"
+    assert any(cid("Delver") not in hand(w, 0) for w in worlds(st, 1))
+
+
+def test_a_given_card_stays_with_its_taker_for_the_giver_only():
+    st = ready(3)
+    deal(st, {0: ["Delver", "Tool Swap"], 1: ["Postal Service"], 2: ["Cave-in"]})
+    push(st, "pick_card", p=0, purpose="give", to=1)
+    st.apply_action(st.L.card(cid("Delver")))
+    assert hand(st, 1) == sorted([cid("Delver"), cid("Postal Service")])
+    twins = worlds(st, 0)
+    assert all(cid("Delver") in hand(w, 1) for w in twins)  # the giver knows where it went
+    assert any(cid("Postal Service") not in hand(w, 1) for w in twins)  # not what was there
+    twins = worlds(st, 2)  # a bystander saw a card change hands, not which
+    assert any(cid("Delver") not in hand(w, 1) for w in twins)
+    assert any(cid("Tool Swap") not in hand(w, 0) for w in twins)
+
+
+@pytest.mark.parametrize("deck", ["exp", "deeds"])
+def test_a_deck_top_shown_to_a_player_stays_on_top_for_them(deck: str):
+    st = ready(3)
+    name = f"exp:{st.g.board.areas[0]}" if deck == "exp" else "deeds"
+    draw(st, 0, name, "top", viewers=[0])
+    chance(st, 3)
+    top = st.d["decks"][name]["top"]["card"]
+    assert all(w.d["decks"][name]["top"]["card"] == top for w in worlds(st, 0))
+    assert any(w.d["decks"][name]["top"]["card"] != top for w in worlds(st, 1))
+    if deck == "deeds":  # player 1 draws that top card: its viewer knows where it went
+        draw(st, 1, name, "hand")
+        chance(st)
+        assert top in hand(st, 1)
+        assert all(top in hand(w, 1) for w in worlds(st, 0))
+        assert any(top not in hand(w, 1) for w in worlds(st, 2))
+
+
+def test_a_refilled_deed_deck_is_known_until_a_card_leaves_it_unseen():
+    st = ready(2)
+    deal(st, {0: ["Delver"], 1: ["Postal Service"]})
+    deck = st.d["decks"]["deeds"]
+    deck["discard"] = sorted(c for layer in deck["layers"] for c in layer)[:6]
+    rest = sorted(c for layer in deck["layers"] for c in layer)[6:]
+    st.d["players"][0]["story"] += [[c, False, "moral"] for c in rest]  # out of the way, hidden
+    deck["layers"] = []
+    draw(st, 1, "deeds", "hand")
+    st.chance_outcomes()  # the discard pile becomes the deck, in sight of everyone
+    pile = sorted(deck["layers"][0])
+    assert len(pile) == 6
+    for p in (0, 1):
+        assert all(sorted(w.d["decks"]["deeds"]["layers"][0]) == pile for w in worlds(st, p))
+    chance(st, 2)
+    drawn = sorted(set(pile) - set(deck["layers"][0]))
+    assert drawn and drawn[0] in hand(st, 1)
+    # the drawer knows the rest is still there; the other player no longer knows which left
+    assert all(sorted(w.d["decks"]["deeds"]["layers"][0]) == sorted(set(pile) - set(drawn))
+               for w in worlds(st, 1))  # fmt: skip
+    assert any(drawn[0] in w.d["decks"]["deeds"]["layers"][0] for w in worlds(st, 0))
+
+
+def test_the_items_of_a_ruins_looked_at_stay_for_the_player_who_looked():
+    st = ready(2)
+    slots = sorted(st.d["ruins"])
+    mine = slots[0]
+    use_location(st, 0, mine, False)
+    st._settle()
+    items = sorted(st.d["ruins"][mine]["items"])
+    assert all(sorted(w.d["ruins"][mine]["items"]) == items for w in worlds(st, 0))
+    assert any(sorted(w.d["ruins"][mine]["items"]) != items for w in worlds(st, 1))
+    others = {s: sorted(st.d["ruins"][s]["items"]) for s in slots[1:]}
+    assert any(
+        any(sorted(w.d["ruins"][s]["items"]) != v for s, v in others.items()) for w in worlds(st, 0)
+    )
+
+
+# -- an independent twin of the bookkeeping, over random self-play ---------------------------------
+def places(st: TrialState) -> dict[str, str]:
+    """Every card's place: ``h``/``a``/``s``/``f``/``w``/``c`` + the holder (hand, aside, a
+    face-down story card with its position, fight, Swindler, waiting for its column), ``deck``
+    (the deed deck; its top ``top``), or ``public`` (anywhere everyone sees, and the other decks,
+    which are never redealt but for their top)."""
+    where: dict[str, str] = {}
+    d = st.d
+    for q, me in enumerate(d["players"]):
+        for c in me["hand"]:
+            where[c] = f"h{q}"
+        for c in me["pending"]:
+            where[c] = f"a{q}"
+        for i, (c, up, _) in enumerate(me["story"]):
+            where[c] = "public" if up else f"s{q}.{i}"
+    for name, deck in d["decks"].items():
+        for layer in deck["layers"]:
+            for c in layer:
+                where[c] = "deck" if name == "deeds" else "public"
+        for c in deck["discard"]:
+            where[c] = "public"
+        if deck["top"] is not None:
+            where[deck["top"]["card"]] = "top" if name == "deeds" else "public"
+    for frame in d["stack"]:
+        if frame["k"] == "fight":
+            for side, who in enumerate((frame["p"], frame["opp"])):
+                for c in frame["held"][side]:
+                    where[c] = f"f{who}"
+        elif frame["k"] == "swindle":
+            for c in frame["held"]:
+                where[c] = f"w{frame['p']}"
+        elif frame["k"] == "pick_column":
+            where[frame["card"]] = f"c{frame['p']}"
+    for c in card_places(st):
+        where.setdefault(c, "public")
+    return where
+
+
+def owner(place: str) -> int | None:
+    """The player who sees what lies at ``place`` (None: nobody, or everyone for public)."""
+    return int(place[1]) if place[0] in "hasfwc" else None
+
+
+class Twin:
+    """Who knows where each card is, from place diffs and the history only."""
+
+    def __init__(self, st: TrialState):
+        self.n = st.d["n"]
+        self.where = places(st)
+        self.top_viewers: set[int] = set()
+        # the deed deck is unknown to all; every other card starts in sight of everyone
+        self.knows = {c: set() if st.g.deck_of[c] == "deeds" else set(range(self.n))
+                      for c in self.where}  # fmt: skip
+
+    def step(self, st: TrialState, before_log: int) -> None:
+        after = places(st)
+        seen_lines = [[] for _ in range(self.n)]
+        for seen, text, redacted in st.d["log"][before_log:]:
+            for q in range(self.n):
+                seen_lines[q].append(text if seen == "*" or str(q) in seen else redacted)
+        moved = [c for c in after if after[c] != self.where[c]]
+        unseen: list[tuple[int, str]] = []
+        for c in moved:
+            old, new = self.where[c], after[c]
+            if old[0] == "a" and new[0] == "h" and old[1] == new[1]:
+                continue  # cards aside join the hand at the end of the turn, in sight of all
+            number = str(st.L.card(c))
+            saw = set(self.top_viewers) if old == "top" else set()
+            for q in range(self.n):
+                if (
+                    old == "public"
+                    or owner(old) == q
+                    or owner(new) == q
+                    or any(
+                        line.split(":")[-1] == number or c in line.replace(",", ":").split(":")
+                        for line in seen_lines[q]
+                    )
+                ):
+                    saw.add(q)
+            self.knows[c] = saw
+            unseen += [(q, old) for q in range(self.n) if q not in saw and old != "public"]
+        # then (a refill of the deed deck comes before the draw of the same action): a card left
+        # a place and q cannot tell which, so q no longer knows where the cards still there are
+        for q, old in unseen:
+            for x, place in after.items():
+                if place == old or (old in ("deck", "top") and place in ("deck", "top")):
+                    self.knows[x].discard(q)
+        self.where = after
+        top = st.d["decks"]["deeds"]["top"]
+        self.top_viewers = set(top["viewers"]) if top else set()
+
+    def known(self, p: int) -> dict[str, str]:
+        """The cards in places hidden from ``p`` whose place ``p`` knows."""
+        return {
+            c: place
+            for c, place in self.where.items()
+            if place != "public" and owner(place) != p and p in self.knows[c]
+        }
+
+    def unknown(self, p: int) -> set[str]:
+        return {
+            c
+            for c, place in self.where.items()
+            if place != "public" and owner(place) != p and p not in self.knows[c]
+        }
+
+
+def _play(players: int, seed: int, every: int) -> Counter[str]:
+    """A seeded random game; every ``every`` actions each player's redeals are checked. Counts
+    the (state, player) pairs checked, those with a card pinned by knowledge, those where the
+    redeal had room to move a card and those where one of four redeals did."""
+    game = GAME[players]
+    rng = random.Random(seed)
+    st = game.new_initial_state()
+    twin = Twin(st)
+    tally: Counter[str] = Counter()
+    count = 0
+    while not st.is_terminal():
+        if st.is_chance_node():
+            outcomes = st.chance_outcomes()
+            a = rng.choices([o for o, _ in outcomes], [w for _, w in outcomes])[0]
+        else:
+            a = rng.choice(st.legal_actions())
+        mark = len(st.d["log"])
+        st.apply_action(a)
+        twin.step(st, mark)
+        count += 1
+        if count % every:
+            continue
+        for p in range(players):
+            known, unknown = twin.known(p), twin.unknown(p)
+            # the rules' bookkeeping agrees with the twin on every card hidden from p
+            for c in known:
+                assert p in map(int, known_to(st, c)), (c, known[c], p)
+            for c in unknown:
+                assert str(p) not in known_to(st, c), (c, twin.where[c], p)
+            moved = False
+            for r in range(4):
+                w = st.resample_hidden(p, random.Random(seed * 1000 + count * 10 + r))
+                assert w.observation(p) == st.observation(p)
+                assert w.information_state_string(p) == st.information_state_string(p)
+                assert card_places(w) == card_places(st)
+                got = places(w)
+                assert all(got[c] == place for c, place in known.items())
+                moved = moved or any(got[c] != twin.where[c] for c in unknown)
+                tents = Counter(t for me in w.d["players"] for t in me["tents"])
+                tents += Counter(w.d["box"]["tents"])
+                tents += Counter(c["tent"] for c in w.d["camps"].values() if c is not None)
+                truth = Counter(t for me in st.d["players"] for t in me["tents"])
+                truth += Counter(st.d["box"]["tents"])
+                truth += Counter(c["tent"] for c in st.d["camps"].values() if c is not None)
+                assert tents == truth
+            places_of_unknown = {twin.where[c] for c in unknown}
+            if len(unknown) >= 4 and len(places_of_unknown) >= 2:
+                tally["room"] += 1
+                tally["moved"] += moved
+            tally["checked"] += 1
+            tally["pinned"] += bool(known)
+    return tally
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_redeals_keep_what_each_player_knows_over_random_games(players: int):
+    tally: Counter[str] = Counter()
+    for seed in range(2):
+        tally += _play(players, seed, every=12)
+    assert tally["checked"] > 60 and tally["pinned"] > tally["checked"] // 10  # common knowledge
+    assert tally["moved"] >= 0.95 * tally["room"] > 0  # the redeal does move hidden cards
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_redeals_keep_what_each_player_knows_over_many_random_games(players: int):
+    tally: Counter[str] = Counter()
+    for seed in range(2, 40):
+        tally += _play(players, seed, every=3)
+    assert tally["moved"] >= 0.95 * tally["room"] > 0
