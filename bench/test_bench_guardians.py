@@ -1,0 +1,135 @@
+"""Forest guardians engine speed: the compiled kernel against the reference, in the same run.
+
+Run with ``make bench`` (or ``pytest bench/test_bench_guardians.py --benchmark-enable -s``).
+Fresh three-player games:
+
+* actions/s of a seeded random playout loop (chance sampled by its probabilities, decisions
+  uniformly) three ways: the kernel's C loop (``solver._ext.guardians.random_playouts``), the
+  kernel through the Python protocol, and the reference (the baseline); the ratios go to
+  ``benchmark.extra_info`` and are printed;
+* ``clone()`` on both engines (the kernel's is one ``memcpy`` of ``state_size`` bytes).
+
+Nothing here asserts a wall-clock time. The fuller table (cut vertices, walks, MCTS) is
+``bench/guardians_perf.py --kernel``, recorded in ``bench/results/guardians.md``.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from solver.games.guardians.kernel import KernelGuardiansGame
+from solver.games.guardians.rules import GuardiansGame
+from solver.rng import SplitMix64
+
+try:  # absent: require_kernels (tests/conftest.py) skips these benches, or fails them under CI
+    from solver._ext import guardians
+except ImportError:
+    guardians = None
+
+pytestmark = pytest.mark.usefixtures("require_kernels")
+
+PLAYERS = 3
+SEED = 2024
+GAMES = {"c-loop": 2_000, "kernel-python": 40, "reference": 8}  # about 0.1-0.3 s each
+RATES: dict[str, float] = {}
+
+
+def python_playouts(game, n_games: int, seed: int) -> tuple[int, int, int]:
+    """The random playout loop over the Python protocol: (games, actions, player 0's scores)."""
+    rng = SplitMix64(seed)
+    actions = scores = 0
+    for _ in range(n_games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                u = rng.uniform()
+                action, acc = outcomes[-1][0], 0.0
+                for outcome, probability in outcomes:
+                    acc += probability
+                    if u < acc:
+                        action = outcome
+                        break
+            else:
+                legal = state.legal_actions()
+                action = legal[rng.below(len(legal))]
+            state.apply_action(action)
+            actions += 1
+        scores += state.score(0)
+    return n_games, actions, scores
+
+
+def _runner(way: str):
+    n = GAMES[way]
+    if way == "c-loop":
+        game = KernelGuardiansGame(PLAYERS)
+        return lambda: guardians.random_playouts(game, n, SEED)
+    game = KernelGuardiansGame(PLAYERS) if way == "kernel-python" else GuardiansGame(PLAYERS)
+    return lambda: python_playouts(game, n, SEED)
+
+
+def _best_seconds(run) -> float:
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _rate(way: str) -> float:
+    if way not in RATES:
+        run = _runner(way)
+        RATES[way] = run()[1] / _best_seconds(run)
+    return RATES[way]
+
+
+@pytest.mark.parametrize("way", ["c-loop", "kernel-python", "reference"])
+def test_playout_actions_per_second(benchmark, way):
+    run = _runner(way)
+    games, actions, _ = benchmark.pedantic(run, rounds=3, iterations=1, warmup_rounds=1)
+    assert games == GAMES[way] and actions > games
+    stats = getattr(benchmark, "stats", None)
+    seconds = stats.stats.min if stats is not None and stats.stats is not None else None
+    RATES[way] = actions / (seconds if seconds else _best_seconds(run))
+    benchmark.extra_info.update(games=games, actions=actions, actions_per_second=RATES[way])
+
+
+def test_the_loops_play_the_same_games():
+    """The C loop and the Python loop on both engines draw the same numbers: same games."""
+    c = guardians.random_playouts(KernelGuardiansGame(PLAYERS), 3, SEED)
+    assert python_playouts(KernelGuardiansGame(PLAYERS), 3, SEED) == c
+    assert python_playouts(GuardiansGame(PLAYERS), 3, SEED) == c
+
+
+def test_ratios(benchmark, capsys):
+    """Kernel against reference, in this run; printed and kept in ``extra_info``."""
+    rates = {way: _rate(way) for way in GAMES}
+    ratios = {
+        "c-loop / reference": rates["c-loop"] / rates["reference"],
+        "kernel-python / reference": rates["kernel-python"] / rates["reference"],
+    }
+    state = KernelGuardiansGame(PLAYERS).new_initial_state()
+    benchmark(state.clone)
+    benchmark.extra_info.update({f"{w} actions/s": round(r) for w, r in rates.items()})
+    benchmark.extra_info.update({k: round(v, 1) for k, v in ratios.items()})
+    with capsys.disabled():
+        print(f"\nguardians playouts, {PLAYERS} players:")
+        for way, rate in rates.items():
+            print(f"  {way:14s} {rate:14,.0f} actions/s")
+        for name, ratio in ratios.items():
+            print(f"  {name:26s} {ratio:8.1f}x")
+    assert all(r > 0 for r in ratios.values())
+
+
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+def test_clone(benchmark, engine):
+    game = KernelGuardiansGame(PLAYERS) if engine == "kernel" else GuardiansGame(PLAYERS)
+    state = game.new_initial_state()
+    rng = SplitMix64(1)
+    for _ in range(60):
+        state.apply_action(rng.pick(state.legal_actions()))
+    copy = benchmark(state.clone)
+    assert copy.to_json() == state.to_json()
