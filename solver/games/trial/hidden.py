@@ -334,8 +334,9 @@ def resample(st: TrialState, p: int, rng: random.Random) -> TrialState:
         cards += rest[:n]
         del rest[:n]
     assert not deeds and not rest, "internal: the redeal lost track of its places"
-    # who knows what, in the redeal: only where the places p knows are (they did not move)
-    d["known"] = tuple((c, s) for c, s in d["known"] if mine in s)
+    # who knows what, in the redeal: the cards p knows did not move, everyone who knew where
+    # they are still does; the others' knowledge is forgotten (as their part of the history)
+    d["known"] = tuple((c, s if mine in s else "") for c, s in d["known"])
     # deck tops known to others only; a layer's order means nothing (draws are uniform over it)
     for name, deck in d["decks"].items():
         for layer in deck["layers"]:
