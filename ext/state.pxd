@@ -19,7 +19,7 @@ from libc.stdint cimport uint64_t
 cdef enum:
     KERNEL_CHANCE = -1        # current_player() at a chance node
     KERNEL_TERMINAL = -4      # current_player() once the game is over
-    KERNEL_MAX_ACTIONS = 64   # no kernel has more legal actions or chance outcomes at a node
+    KERNEL_MAX_ACTIONS = 64   # a stack buffer of actions; a vtable may declare more (see the docs)
 
 ctypedef int (*kernel_player_fn)(const void* game, const void* state) noexcept nogil
 ctypedef bint (*kernel_terminal_fn)(const void* game, const void* state) noexcept nogil
