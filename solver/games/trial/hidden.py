@@ -6,6 +6,10 @@ their boards, their face-down story cards and the face-down cards they play in a
 (and, for the deed deck, the content) of the decks; tents lying face down on campsites that the
 player did not put there and the tents left in the box; the items on ruins the player has not
 looked at; a deck's top card revealed to others only. The observation shows counts instead.
+
+Determinisations (``resample``) keep what the player knows: the state records, per card, the
+players who know which place it lies in (see ``known_to``), and only the cards a player cannot
+locate are redealt, so a redeal never contradicts that player's information state.
 """
 
 from __future__ import annotations
