@@ -40,6 +40,12 @@ def _open(spec: GameSpec, args: argparse.Namespace) -> Opened:
         allowed = ", ".join(str(p) for p in spec.players)
         raise OptionError(f"{spec.name} is played by {allowed} player(s), not {players}")
     opened = spec.open(getattr(args, "file", None), engine=args.engine, players=players)
+    if players is not None and opened.game.num_players() != players:
+        # a file that fixes its own player count (a saved state) never silently overrides
+        raise OptionError(
+            f"{opened.source} is a game of {opened.game.num_players()} player(s), not the "
+            f"{players} --players asks for"
+        )
     if state_text is not None:
         try:
             state = opened.game.state_from_json(state_text)
@@ -116,6 +122,9 @@ def _decision_report(state: Any, args: argparse.Namespace) -> dict[str, Any]:
 
 MAX_TURN_ACTIONS = 64
 """The longest turn ``best-move`` spells out (a guard; no game's turn comes near it)."""
+REDEALS = 32
+"""Hidden information: the redeals tried for one where the best move is legal (the observer's
+own moves are legal in every redeal; this only bounds the search for odd cases)."""
 
 
 def _best_turn(state: Any, args: argparse.Namespace, first: int) -> list[str]:
@@ -126,14 +135,27 @@ def _best_turn(state: Any, args: argparse.Namespace, first: int) -> list[str]:
     action (or one step of a chance-split move, as the dog's) get a one-item list.
     """
     player = state.current_player()
-    labels = [state.action_to_string(first)]
     if getattr(args, "hidden", False):
         # walk a redeal from the observer's view: the real state's hidden cards (a fight's
-        # face-down cards...) must not decide what the rest of the turn shows
+        # face-down cards...) must not decide what the rest of the turn shows. Another seat's
+        # turn is its own hidden business: only the move the observer's search ranked first.
+        # The first redeal in which that move is legal carries the walk on (the move came from
+        # the search's redeals; the real state is never asked, not even for a label).
         import random
 
-        state = state.resample_hidden(args.observer, random.Random(args.seed or 0))
+        deal = random.Random(args.seed or 0)
+        world = None
+        for _ in range(REDEALS):
+            candidate = state.resample_hidden(args.observer, deal)
+            if first in candidate.legal_actions():
+                world = candidate
+                break
+        if world is None or player != args.observer:
+            return [args.first_label]
+        state = world
+        labels = [state.action_to_string(first)]
     else:
+        labels = [state.action_to_string(first)]
         state = state.clone()
     state.apply_action(first)
     while (
@@ -226,6 +248,7 @@ def _best_move(spec: GameSpec, args: argparse.Namespace) -> int:
         report = _decision_report(state, args)
         best = report["moves"][0]["action"] if report["moves"] else None
         if best is not None:
+            args.first_label = report["best_action"]
             report["turn"] = _best_turn(state, args, best)
     report = {"game": spec.name, "player": player, "value_kind": spec.value_kind, **report}
     if args.json:

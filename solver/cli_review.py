@@ -4,9 +4,10 @@ Written once over the game protocol, its declaration and the hint engine, like t
 commands every game gets (:mod:`solver.cli_game` wires them into the parser).
 
 - ``play --human``: you hold seat 0, the agents (``--agent``/``--agents``, default ``mcts``) the
-  others; the position is redrawn after every action, rolls and draws are shown, your legal moves
-  numbered. Answer a number or a move's label, ``hint`` (the engine's top moves with their
-  values) or ``quit``. Dice come from ``--seed`` as in ``play``.
+  others; the position is redrawn after every action, rolls and draws are shown (in a
+  hidden-information game only those your seat can see: the rest read "(hidden from you)"), your
+  legal moves numbered. Answer a number or a move's label, ``hint`` (the engine's top moves with
+  their values) or ``quit``. Dice come from ``--seed`` as in ``play``.
 - ``play --record FILE``: plays one game (with ``--human`` or the agents) and writes its record
   ``{"game", "options", "seed", "actions", ...}``; a game file named by path is embedded as text,
   so the record stands alone.
@@ -146,6 +147,53 @@ def _human_agent(
     return choose
 
 
+REDEALS = 2
+"""``play --human``: redeals of what the human cannot see, besides the real state, searched for
+an event the human could not tell from the real one (enough for a single-outcome draw whose
+content depends on earlier hidden ones)."""
+HIDDEN_LABEL = "(hidden from you)"
+"""What ``play --human`` prints for a chance outcome or another seat's move that the human's seat
+cannot see (a card dealt to another player, a face-down card, a ruin's item)."""
+
+
+def _shown_label(state: Any, action: int, viewer: int) -> str:
+    """``action``'s label as the human in seat ``viewer`` may see it.
+
+    In a hidden-information game (states with ``resample_hidden`` and
+    ``information_state_string``) a chance outcome or another seat's move is shown only when the
+    viewer could tell it from every other one: no other outcome or legal move — in this state or
+    in a redeal of what the viewer cannot see — leaves the viewer with the same information state
+    under a different label. Otherwise the label would print what the viewer cannot see (another
+    player's dealt cards, a ruin's item, a face-down card), and :data:`HIDDEN_LABEL` is shown.
+    """
+    label = str(state.action_to_string(action))
+    hidden = hasattr(state, "resample_hidden") and hasattr(state, "information_state_string")
+    if not hidden or (not state.is_chance_node() and state.current_player() == viewer):
+        return label
+
+    def seen_after(world: Any, choice: int) -> str:
+        child = world.clone()
+        child.apply_action(choice)
+        return str(child.information_state_string(viewer))
+
+    mine = seen_after(state, action)
+    import random
+
+    deal = random.Random(0)
+    worlds = [state, *(state.resample_hidden(viewer, deal) for _ in range(REDEALS))]
+    for world in worlds:
+        if world.is_chance_node():
+            choices = [a for a, _ in world.chance_outcomes()]
+        else:
+            choices = list(world.legal_actions())
+        for choice in choices:
+            if world is state and choice == action:
+                continue
+            if world.action_to_string(choice) != label and seen_after(world, choice) == mine:
+                return HIDDEN_LABEL
+    return label
+
+
 def play_recorded(
     spec: GameSpec, args: argparse.Namespace, opened: Opened, names: list[str]
 ) -> int:
@@ -181,12 +229,13 @@ def play_recorded(
         if state.is_chance_node():
             action = sample_chance(state, rng)
             if args.human:
-                screen.print(f"chance: {state.action_to_string(action)}", style="cyan")
+                shown = _shown_label(state, action, 0)
+                screen.print(f"chance: {shown}", style="cyan")
         else:
             seat = state.current_player()
             action = agents[seat](state)
             if args.human and seats[seat] != "human":
-                screen.print(f"player {seat} ({seats[seat]}): {state.action_to_string(action)}")
+                screen.print(f"player {seat} ({seats[seat]}): {_shown_label(state, action, 0)}")
         labels.append(state.action_to_string(action))
         state.apply_action(action)
         played.append(action)

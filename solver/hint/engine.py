@@ -212,10 +212,21 @@ def open_position(request: Any, *, allow_paths: bool = False) -> OpenedPosition:
         spec = game_spec(request.game)
     except OptionError as exc:
         raise HintError(str(exc), "game", "unknown_game") from None
-    opened = _open_game(spec, request.engine, dict(request.options), allow_paths)
-    game, state = opened.game, opened.state
+    options = dict(request.options)
+    text = None
     if request.state is not None:
-        text = request.state if isinstance(request.state, str) else json.dumps(request.state)
+        try:
+            text = request.state if isinstance(request.state, str) else json.dumps(request.state)
+        except (RecursionError, ValueError):
+            raise HintError("state: nested too deeply", "state", "bad_state") from None
+        if "players" not in options and spec.state_players is not None:
+            # a saved state says its player count (as `forest GAME best-move --state` reads it)
+            count = spec.state_players(text)
+            if count is not None and count in spec.players:
+                options["players"] = count
+    opened = _open_game(spec, request.engine, options, allow_paths)
+    game, state = opened.game, opened.state
+    if text is not None:
         try:
             state = game.state_from_json(text)
         except RecursionError:
