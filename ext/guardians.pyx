@@ -32,20 +32,22 @@ Python level
 is the public entry) and expose the reference's attributes read-only (``people``, ``pool``,
 ``bag``, ``phase``...), built from the struct on demand. The game keeps a reference game for its
 data (tile set, level, position, catalogue): validation and parsing are the reference's.
+Module functions for tests and measurements: ``random_playouts`` (seeded random games in C),
+``cut_vertices`` (Tarjan's search or the rules' test on every tile), ``time_cut_vertices`` and
+``time_walks`` (the C routines in a loop, without the GIL).
 
 Limits (checked when a game is built, ``OptionError`` otherwise): at most 255 catalogue tiles
 (the set's tiles plus a position's), at most 8 level tasks, a starting forest in one piece.
 """
 
-cimport cython
 from libc.math cimport exp
-from libc.stdint cimport int16_t, int64_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int16_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
 from rng cimport splitmix64_below, splitmix64_mix, splitmix64_uniform
 from state cimport (
-    KERNEL_CHANCE, KERNEL_HANDLE_NAME, KERNEL_MAX_ACTIONS, KERNEL_STATE_NAME, KERNEL_TERMINAL,
+    KERNEL_CHANCE, KERNEL_HANDLE_NAME, KERNEL_STATE_NAME, KERNEL_TERMINAL,
     KernelHandle, KernelVTable, handle_capsule, state_capsule, state_from_capsule,
 )
 
@@ -178,7 +180,6 @@ assert sizeof(GPlayer) == 2080, "GPlayer must have no implicit padding"
 assert HEADER_SIZE == 1912, "GState's header must have no implicit padding"
 
 STATE_SIZE = sizeof(GState)
-NUM_DISTINCT_BASE = DRAW_BASE
 PHASE_CODES = {"draw": PH_DRAW, "start_pawn": PH_START_PAWN, "grow": PH_GROW,
                "place": PH_PLACE, "pawn": PH_PAWN, "missions": PH_MISSIONS,
                "track": PH_TRACK, "over": PH_OVER}
