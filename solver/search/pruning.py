@@ -24,7 +24,8 @@ part where an outcome is done. Every table entry is a proven interval, so the va
 depend on the thread count or on timing (exact values are summed in the kernel's order); the
 node counts do vary between runs. Each worker may expand up to the remaining node budget. Every
 value the result needs (the root's children, the principal variation's positions) is searched by
-all the workers; the fastest-win pass and the tie-break's null windows run on one.
+all the workers (a single position's search calls them in past ``SOLO_NODES`` nodes); the
+fastest-win pass and the tie-break's null windows run on one.
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ __all__ = ["FASTEST_BUDGET", "PrunedTable", "pruning_available"]
 
 FASTEST_BUDGET = 5_000
 """Nodes the fastest-win pass may expand per query before the tie goes to the heuristic."""
+SOLO_NODES = 50_000
+"""With threads, a single state's value search starts on one worker and calls the others in
+only past this many nodes (starting threads costs more than a small search)."""
 NODES_PER_ENTRY = 2
 """The node budget: this many nodes for every entry the memory cap could hold. The table never
 fails for want of room (it replaces), so the cap bounds the work instead: a search expanding more
@@ -250,10 +254,14 @@ class PrunedTable:
     def _value_or_return(self, state: Any) -> float:
         if state.is_terminal():
             return float(state.returns()[0])
-        if self.threads > 1:  # every worker on this one state (they part at chance nodes)
-            value = self._ps.values([state], self._budget_left())[0]
-        else:
+        if self.threads == 1:
             value = self._ps.value(state, self._budget_left())
+        else:
+            value = self._ps.value(state, min(self._budget_left(), SOLO_NODES))
+            if value is None and self._budget_left() > 0:
+                # a large search: every worker on it (they part at chance nodes), the table
+                # keeping what the first try proved
+                value = self._ps.values([state], self._budget_left())[0]
         if value is None:
             raise self._budget_error()
         return float(value)
