@@ -205,6 +205,22 @@ def test_shared_table_workers_equal_the_single_search(threads):
         assert shared.values([]) == []
 
 
+def test_shared_table_with_colliding_keys_and_many_workers():
+    # 8 hash bits: a handful of buckets, every store replacing; 4 and 8 workers contending
+    from solver._ext.expectimax import PruningSearch
+
+    game = KernelDogGame(roll_forest(7, 7, seed=4).replace(turns=8))  # ~14,000 nodes
+    tasks = _tasks(game, 4, 2)
+    alone = [PruningSearch(game, 1 << 24).value(task) for task in tasks]
+    for threads in (4, 8):
+        crowded = PruningSearch(game, 1 << 24, threads=threads, hash_bits=8)
+        assert crowded.values(tasks) == pytest.approx(alone, abs=1e-12)
+        assert sum(crowded.worker_expanded) == crowded.expanded
+        assert crowded.replaced > 0
+    with pytest.raises(OptionError, match="threads"):
+        PruningSearch(game, 1 << 24, threads=0)
+
+
 def test_shared_table_under_a_tiny_cap_is_exact_or_refuses():
     from solver._ext.expectimax import PruningSearch
 
