@@ -202,6 +202,10 @@ def play_recorded(
     from solver.play import MAX_ACTIONS, sample_chance
     from solver.rng import SplitMix64, check_seed, derive_seed
 
+    if args.record:
+        from solver.cli_common import check_output
+
+        check_output(args.record, overwrite=args.overwrite)  # before a game of minutes
     game = opened.game
     players = game.num_players()
     screen = _Screen()
@@ -263,13 +267,17 @@ def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
     if record.get("game") != spec.name:
         raise OptionError(f"{args.file} records a game of {record.get('game')!r}, not {spec.name}")
     exact = True if args.exact else (False if args.mcts else None)
-    if args.plot and os.path.exists(args.plot) and not args.overwrite:
-        raise OptionError(f"{args.plot}: already exists (add --overwrite to replace it)")
+    if args.plot:
+        from solver.cli_common import check_output
+
+        if Path(args.plot).suffix.lower() not in (".png", ".svg"):
+            raise OptionError(f"the plot is a .png or .svg file, not {args.plot!r}")
+        check_output(args.plot, overwrite=args.overwrite)  # before the review's searches
     review = review_record(
         record, iterations=args.iterations, seconds=args.seconds, exact=exact, allow_paths=True
     )
     if args.plot:
-        write_plot(review, args.plot)
+        _write_plot_whole(review, args.plot, overwrite=args.overwrite, write_plot=write_plot)
     if args.json:
         print(json.dumps(review, indent=2))
         return 0
@@ -289,6 +297,41 @@ def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
         screen.print(f"wrote {args.plot}")
     sys.stdout.flush()
     return 0
+
+
+def _write_plot_whole(
+    review: dict[str, Any], path: str, *, overwrite: bool, write_plot: Callable[..., None]
+) -> None:
+    """Draw the plot into a temporary file beside ``path``, then put it in place whole (never
+    replacing a file without ``overwrite``, even one that appeared meanwhile); a write error is
+    an :class:`OptionError` naming the path and leaves nothing behind."""
+    import contextlib
+    import tempfile
+
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    handle, temporary = tempfile.mkstemp(
+        prefix=f".{target.name}.", suffix=target.suffix, dir=folder
+    )
+    os.close(handle)
+    try:
+        write_plot(review, temporary)
+        if overwrite:
+            os.replace(temporary, target)
+        else:
+            os.link(temporary, target)  # fails if a file appeared meanwhile: never replaced
+            os.unlink(temporary)
+    except FileExistsError:
+        os.unlink(temporary)
+        raise OptionError(f"{path}: already exists (add --overwrite to replace it)") from None
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise OptionError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def _num(value: float | None) -> str:

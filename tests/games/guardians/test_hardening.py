@@ -168,3 +168,55 @@ def test_the_api_raises_only_solver_errors_for_a_fuzzed_grove():
         for engine in ("reference", "kernel"):
             with contextlib.suppress(SolverError):
                 load_game("guardians", engine=engine, position=grove).new_initial_state()
+
+
+# -- play --record and review --plot ---------------------------------------------------------------
+def test_play_record_checks_its_file_before_playing(tmp_path):
+    # Defect: an existing --record file (or a missing folder) was refused only after the whole
+    # game had been played (minutes with mcts).
+    target = tmp_path / "game.json"
+    target.write_text("keep me", encoding="utf-8")
+    run = forest("guardians", "play", "--players", "2", "--agents", "random", "--record",
+                 str(target))  # fmt: skip
+    one_line_error(run, "--overwrite")
+    assert "game over" not in run.stdout
+    assert target.read_text(encoding="utf-8") == "keep me"
+    run = forest("guardians", "play", "--players", "2", "--agents", "random", "--record",
+                 str(tmp_path / "no" / "game.json"))  # fmt: skip
+    one_line_error(run, "does not exist")
+
+
+@pytest.fixture(scope="module")
+def recorded_game(tmp_path_factory):
+    path = tmp_path_factory.mktemp("record") / "game.json"
+    run = forest("guardians", "play", "--players", "2", "--agents", "random", "--seed", "4",
+                 "--record", str(path))  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    return path
+
+
+@pytest.mark.parametrize(
+    ("plot", "needle"),
+    [("no/such/folder/plot.png", "does not exist"), ("a-folder.png", "folder"),
+     ("plot.gif", ".png or .svg")],
+)  # fmt: skip
+def test_review_refuses_a_bad_plot_path_before_reviewing(tmp_path, recorded_game, plot, needle):
+    # Defect: `review --plot /missing/dir/x.png` ended in a FileNotFoundError traceback from
+    # matplotlib after the whole review had run; a folder named x.png too.
+    (tmp_path / "a-folder.png").mkdir()
+    run = forest("guardians", "review", str(recorded_game), "--iterations", "2", "--plot",
+                 str(tmp_path / plot), cwd=tmp_path)  # fmt: skip
+    one_line_error(run, needle)
+
+
+def test_review_plot_is_written_whole_and_never_replaced_without_overwrite(tmp_path, recorded_game):
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "plot.svg"
+    run = forest("guardians", "review", str(recorded_game), "--iterations", "2", "--plot",
+                 str(target))  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert target.read_text(encoding="utf-8").rstrip().endswith("</svg>")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plot.svg"]  # no temporary left
+    run = forest("guardians", "review", str(recorded_game), "--iterations", "2", "--plot",
+                 str(target))  # fmt: skip
+    one_line_error(run, "--overwrite")
