@@ -1136,7 +1136,8 @@ cdef int _build(GGame* g, object ref) except -1:
     if ncat > MAX_TILES - 1:
         raise OptionError(
             f"the guardians kernel holds at most {MAX_TILES - 2} tiles (tile set and position "
-            f"together), not {ncat - 1}; use engine='reference'")
+            f"together), not {ncat - 1}; use the reference engine (--engine reference, "
+            "engine='reference')")
     g.players = ref.players
     g.solo = 1 if ref.solo else 0
     g.has_position = 1 if ref.position is not None else 0

@@ -42,8 +42,9 @@ def agent_names(game_name: str) -> list[str]:
     (a game's own agent named like a shared one replaces it and is listed once)."""
     from solver.registry import game_spec
 
-    own = game_spec(game_name).agents
-    return list(SHARED_AGENTS) + sorted(name for name in own if name not in SHARED_AGENTS)
+    spec = game_spec(game_name)
+    shared = [name for name in SHARED_AGENTS if name != "exact" or spec.exact]
+    return shared + sorted(name for name in spec.agents if name not in SHARED_AGENTS)
 
 
 def random_agent(seed: int = 0) -> Agent:
@@ -142,6 +143,11 @@ def make_agent(
             raise OptionError(f"iterations must be a whole number of at least 1, not {iterations}")
         return _ismcts_agent(game, seed, iterations)
     if name == "exact":
+        if not spec.exact:
+            raise OptionError(
+                f"the exact agent is not supported for {game.name}: its positions are too large "
+                "for an exact search (use mcts)"
+            )
         return _exact_agent(game, memory_mb)
     raise OptionError(
         f"unknown agent {name!r} for {game.name}; expected one of "

@@ -42,16 +42,45 @@ def resolve_position(position: Any) -> Grove | None:
     )
 
 
+GAME_OPTIONS = ("players", "tiles", "level")
+"""The keyword options ``load_game("guardians", ...)`` takes besides ``position`` and ``engine``."""
+
+
+def game_options(options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` checked: unknown names refused by name; ``tiles`` may be a :class:`TileSet`,
+    a tile-set file's path or its JSON form (a dict), read and validated here."""
+    unknown = sorted(set(options) - set(GAME_OPTIONS))
+    if unknown:
+        raise OptionError(
+            f"unknown guardians option(s): {', '.join(unknown)} "
+            f"(expected {', '.join(GAME_OPTIONS)}, position or engine)"
+        )
+    tiles = options.get("tiles")
+    if tiles is not None:
+        from solver.games.guardians.tiles import TileSet, load_tile_set, tile_set_from_dict
+
+        if isinstance(tiles, (str, os.PathLike)):
+            options = {**options, "tiles": load_tile_set(tiles)}
+        elif isinstance(tiles, dict):
+            options = {**options, "tiles": tile_set_from_dict(tiles)}
+        elif not isinstance(tiles, TileSet):
+            raise OptionError(
+                "tiles must be a TileSet, a tile-set file's path or its JSON form, "
+                f"not {type(tiles).__name__}"
+            )
+    return options
+
+
 def _reference(position: Any = None, **options: Any) -> Any:
     from solver.games.guardians.rules import GuardiansGame
 
-    return GuardiansGame(position=resolve_position(position), **options)
+    return GuardiansGame(position=resolve_position(position), **game_options(options))
 
 
 def _kernel(position: Any = None, **options: Any) -> Any:
     from solver.games.guardians.kernel import KernelGuardiansGame
 
-    return KernelGuardiansGame(position=resolve_position(position), **options)
+    return KernelGuardiansGame(position=resolve_position(position), **game_options(options))
 
 
 def _load_file(path: str) -> Grove:
