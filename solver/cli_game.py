@@ -316,14 +316,20 @@ def _solve(spec: GameSpec, args: argparse.Namespace) -> int:
     return 0
 
 
-def _agent_names(args: argparse.Namespace) -> list[str]:
-    """``--agents A,B,...`` or ``--agent A`` (default ``mcts``) as a list of names."""
+DEFAULT_AGENT = "mcts"
+HIDDEN_DEFAULT_AGENT = "ismcts"
+"""The default agent where states hide cards (``resample_hidden``): the shared ``mcts`` searches
+the real state, so it would play reading every hand (a human's too)."""
+
+
+def _agent_names(args: argparse.Namespace) -> list[str] | None:
+    """``--agents A,B,...`` or ``--agent A`` as a list of names (``None``: neither given)."""
     if args.agents is not None and args.agent is not None:
         raise OptionError("give --agents or --agent, not both")
     flag = "--agent" if args.agent is not None else "--agents"
     text = args.agents if args.agents is not None else args.agent
     if text is None:
-        text = "mcts"
+        return None
     names = [name.strip() for name in text.split(",")]
     if any(not name for name in names):  # '' too: an empty list never means the default
         raise OptionError(f"{flag} is a comma-separated list of agent names, not {text!r}")
@@ -348,11 +354,14 @@ def _play(spec: GameSpec, args: argparse.Namespace) -> int:
     from solver.rng import derive_seed
 
     given = _agent_names(args)
-    if args.players is None and len(given) > 1:
+    if args.players is None and given is not None and len(given) > 1:
         args.players = len(given)
     opened = _open(spec, args)
     game = opened.game
     players = game.num_players()
+    if given is None:
+        hidden = hasattr(opened.state, "resample_hidden")
+        given = [HIDDEN_DEFAULT_AGENT if hidden else DEFAULT_AGENT]
     names = _agent_list(given, players)
     if args.human or args.record:
         from solver.cli_review import play_recorded
@@ -573,7 +582,10 @@ def add_game_commands(games: Any, spec: GameSpec) -> None:
         "one name fills every seat",
     )  # fmt: skip
     p.add_argument(
-        "--agent", default=None, metavar="A", help="one agent in every seat (default mcts)"
+        "--agent",
+        default=None,
+        metavar="A",
+        help="one agent in every seat (default mcts; ismcts where cards are hidden)",
     )
     p.add_argument(
         "--games", type=positive_int, default=100, help="the number of games (default 100)"

@@ -3,11 +3,12 @@
 Written once over the game protocol, its declaration and the hint engine, like the other
 commands every game gets (:mod:`solver.cli_game` wires them into the parser).
 
-- ``play --human``: you hold seat 0, the agents (``--agent``/``--agents``, default ``mcts``) the
-  others; the position is redrawn after every action, rolls and draws are shown (in a
-  hidden-information game only those your seat can see: the rest read "(hidden from you)"), your
-  legal moves numbered. Answer a number or a move's label, ``hint`` (the engine's top moves with
-  their values) or ``quit``. Dice come from ``--seed`` as in ``play``.
+- ``play --human``: you hold seat 0, the agents (``--agent``/``--agents``, default ``mcts``;
+  ``ismcts`` where cards are hidden) the others; the position is redrawn after every action,
+  rolls and draws are shown (in a hidden-information game only those your seat can see: the rest
+  read "(hidden from you)"), your legal moves numbered. Answer a number or a move's label,
+  ``hint`` (the engine's top moves with their values) or ``quit``. Dice come from ``--seed`` as
+  in ``play``.
 - ``play --record FILE``: plays one game (with ``--human`` or the agents) and writes its record
   ``{"game", "options", "seed", "actions", ...}``; a game file named by path is embedded as text,
   so the record stands alone.

@@ -161,3 +161,12 @@ def test_a_hint_request_with_a_state_and_no_player_count_takes_the_states(hidden
     )  # fmt: skip
     assert "error" not in found, found
     assert found["rootInfo"]["player"] == state.current_player()
+
+
+def test_play_defaults_to_an_agent_that_does_not_read_hidden_cards():
+    # Defect: `forest trial play` (and `play --human`) defaulted to the shared mcts agent, which
+    # searches the real state: opponents that read every hand, the human's included.
+    code, out, err = cli(["trial", "play", "--players", "2", "--games", "1", "--iterations", "2",
+                          "--json"])  # fmt: skip
+    assert code == 0, err
+    assert [p["agent"] for p in json.loads(out)["players"]] == ["ismcts"]
