@@ -365,6 +365,6 @@ def test_redeals_keep_what_each_player_knows_over_random_games(players: int):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_redeals_keep_what_each_player_knows_over_many_random_games(players: int):
     tally: Counter[str] = Counter()
-    for seed in range(2, 40):
+    for seed in range(2, 20):
         tally += _play(players, seed, every=3)
     assert tally["moved"] >= 0.95 * tally["room"] > 0
