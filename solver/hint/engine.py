@@ -478,6 +478,14 @@ def _observer(request: HintRequest, game: Any, state: Any, hidden: bool) -> int:
             "player",
             "hidden_information",
         )
+    if to_move >= 0 and request.player != to_move:
+        # the search values moves from the mover's view: never answer another seat silently
+        # (the CLI's best-move --player refuses the same way)
+        raise HintError(
+            f"player {request.player} is not to move (player {to_move} is): a hint is for the "
+            "player to move",
+            "player",
+        )
     return request.player
 
 

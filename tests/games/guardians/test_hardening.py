@@ -220,3 +220,27 @@ def test_review_plot_is_written_whole_and_never_replaced_without_overwrite(tmp_p
     run = forest("guardians", "review", str(recorded_game), "--iterations", "2", "--plot",
                  str(target))  # fmt: skip
     one_line_error(run, "--overwrite")
+
+
+# -- the hint engine -------------------------------------------------------------------------------
+def test_a_hint_for_a_seat_not_to_move_is_refused_as_on_the_command_line():
+    # Defect: {"player": 1} with player 0 to move was silently answered from player 0's view
+    # (rootInfo.player 0), where `forest guardians best-move --player 1` refuses.
+    from solver.hint.engine import answer
+
+    request = {"id": "q", "game": "guardians", "options": {"players": 3},
+               "limit": {"iterations": 4}}  # fmt: skip
+    game = load_game("guardians", players=3)
+    state = game.new_initial_state()
+    actions = []
+    while state.is_chance_node():
+        action = state.chance_outcomes()[0][0]
+        state.apply_action(action)
+        actions.append(action)
+    mover = state.current_player()
+    request["actions"] = actions
+    wrong = answer({**request, "player": (mover + 1) % 3})
+    assert (wrong.get("field"), wrong.get("code")) == ("player", "invalid_request"), wrong
+    assert "not to move" in wrong["error"]
+    right = answer({**request, "player": mover})
+    assert right["rootInfo"]["player"] == mover
