@@ -169,7 +169,7 @@ def action_entry(st: TrialState, frame: dict[str, Any], actor: int, action: int)
 # and expedition cards only ever move in sight of all, until one of them leaves a hand unseen).
 # The tuple is replaced, never changed in place, so copies of a state share it.
 def _everyone(st: TrialState) -> str:
-    return "".join(str(q) for q in range(st.d["n"]))
+    return "0123456789"[: st.d["n"]]
 
 
 def known_to(st: TrialState, cid: str, known: dict[str, str] | None = None) -> str:
@@ -181,27 +181,47 @@ def known_to(st: TrialState, cid: str, known: dict[str, str] | None = None) -> s
     return "" if st.g.deck_of[cid] == "deeds" else _everyone(st)
 
 
+def _default(st: TrialState, cid: str) -> str:
+    return "" if st.g.deck_of[cid] == "deeds" else _everyone(st)
+
+
 def know(st: TrialState, cards: list[str], seen_by: str) -> None:
     """The players ``seen_by`` (digits, or ``"*"``: everyone) see ``cards`` arrive where they lie
     now: they, and nobody else, know where these cards are."""
     if seen_by == PUBLIC:
         seen_by = _everyone(st)
     known = dict(st.d["known"])
+    changed = False
     for cid in cards:
-        known[cid] = seen_by
-    st.d["known"] = tuple(sorted(known.items()))
+        if seen_by == _default(st, cid):  # the default needs no record (the record stays short)
+            changed = known.pop(cid, None) is not None or changed
+        elif known.get(cid) != seen_by:
+            known[cid] = seen_by
+            changed = True
+    if changed:
+        st.d["known"] = tuple(known.items())
 
 
 def forget(st: TrialState, cards: list[str], seen_by: str) -> None:
     """A card left the container holding ``cards`` and only the players ``seen_by`` saw which:
     the others no longer know that any of ``cards`` is still there (it may be the one that
     left), so they forget where these cards are."""
-    if seen_by == PUBLIC or not cards:
+    if seen_by == PUBLIC:
         return
     known = dict(st.d["known"])
+    changed = False
     for cid in cards:
-        known[cid] = "".join(q for q in known_to(st, cid, known) if q in seen_by)
-    st.d["known"] = tuple(sorted(known.items()))
+        old = known.get(cid)
+        if old is None:
+            if st.g.deck_of[cid] == "deeds":
+                continue  # known to nobody already
+            old = _everyone(st)
+        new = "".join(q for q in old if q in seen_by)
+        if new != old:
+            known[cid] = new
+            changed = True
+    if changed:
+        st.d["known"] = tuple(known.items())
 
 
 _CARD_OPTION = ("help", "universal")
