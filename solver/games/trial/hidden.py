@@ -241,9 +241,10 @@ def track(
     top revealed before, to its viewers); a card drawn or played out of a hand unseen makes the
     others forget where the rest of that deck or hand is."""
     L = st.L
-    if frame["k"] in _CARD_OPTION or L.family(action)[0] != "card":
+    index = action - L.CARD
+    if not 0 <= index < len(L.cards) or frame["k"] in _CARD_OPTION:
         return
-    cid = L.cards[action - L.CARD]
+    cid = L.cards[index]
     seen_by = entry[0]
     if top_viewers and seen_by != PUBLIC:
         seen_by = _players([*(int(q) for q in seen_by), *top_viewers])
