@@ -94,8 +94,10 @@ RESET_MARGIN = 1.0
 RESET_ANY = False
 #: How many single placements are paired, how many pairs and take-1 placements are searched.
 SINGLES = 20
-PAIRS = 28
+PAIRS = 20
 TAKE_ONES = 8
+#: How many pairs that complete a mission outright are searched besides.
+COMPLETING = 16
 
 
 @dataclass
@@ -303,7 +305,9 @@ def _prospect(board: Board, start: Cell, tile: int, ctx: Context, budget: int) -
             if depth == START_WALK:
                 best = points * WEIGHT[d] * START_FILL**d - FILL_COST * d
                 return
-            for n in neighbours(here):
+            r, c = here
+            around = ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1))
+            for n in around:
                 colour = col.get(n)
                 if colour is None or n in path or not fits(colour, depth):
                     continue
@@ -314,7 +318,7 @@ def _prospect(board: Board, start: Cell, tile: int, ctx: Context, budget: int) -
                 fixed.pop()
             if d >= budget:
                 return
-            for n in neighbours(here):
+            for n in around:
                 if n in col or n in mis or n in path:
                     continue
                 path.append(n)
@@ -330,16 +334,20 @@ def _prospect(board: Board, start: Cell, tile: int, ctx: Context, budget: int) -
     sequence = ctx.seq[tile]
     k = len(sequence) + 1
 
+    cost = FILL_COST
+
     def templates(here: Cell, s: str, d: int, q: float) -> None:
         nonlocal best
-        if (bound[d] + FILL_COST * d) * q - FILL_COST * d <= best:
+        if (bound[d] + cost * d) * q - cost * d <= best:
             return
         depth = len(path)
         if depth == k:
-            best = points * WEIGHT[d] * q - FILL_COST * d
+            best = points * WEIGHT[d] * q - cost * d
             return
         want = s[depth - 1]
-        for n in neighbours(here):
+        r, c = here
+        around = ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1))
+        for n in around:
             if col.get(n) == want and n not in path:
                 path.append(n)
                 templates(n, s, d, q)
@@ -347,7 +355,7 @@ def _prospect(board: Board, start: Cell, tile: int, ctx: Context, budget: int) -
         if d >= budget:
             return
         fill = q * avail[want]
-        for n in neighbours(here):
+        for n in around:
             if n in col or n in mis or n in path:
                 continue
             path.append(n)
@@ -670,10 +678,14 @@ def turn_options(state: GuardiansState) -> list[TurnPlan]:
                 if n not in occupied and n not in frontier:
                     for t2 in distinct:
                         add_pair((t1, c1), (t2, n))
-        # the placements that complete a mission outright (one or two empty cells of a walk)
+        # the placements that complete a mission outright (one or two empty cells of a walk);
+        # the cheap score undervalues them (it sees a prospect, not the points and the chain),
+        # so the best of them are searched whatever their cheap score
         by_colour: dict[str, list[int]] = {}
         for tile in distinct:
             by_colour.setdefault(colour[tile], []).append(tile)
+        completing: list[tuple[tuple[int, Cell], tuple[int, Cell]]] = []
+        singles_done: list[tuple[int, Cell]] = []
         for where in board.pawns:
             if where is None:
                 continue
@@ -682,14 +694,28 @@ def turn_options(state: GuardiansState) -> list[TurnPlan]:
                     (x1, k1), (x2, k2) = needs
                     for t1 in by_colour[k1]:
                         for t2 in by_colour[k2]:
-                            add_pair((t1, x1), (t2, x2))
+                            completing.append(((t1, x1), (t2, x2)))
                 elif len(needs) == 1:
                     (x1, k1) = needs[0]
                     for t1 in by_colour[k1]:
-                        for _, t2, c2 in top[:4]:
-                            add_pair((t1, x1), (t2, c2))
+                        singles_done.append((t1, x1))
+        for i, first in enumerate(singles_done):
+            for _, t2, c2 in top[:4]:
+                completing.append((first, (t2, c2)))
+            for second in singles_done[i + 1 :]:
+                completing.append((first, second))
+        wanted: set[tuple[Any, ...]] = set()
+        for first, second in completing:
+            add_pair(first, second)
+            wanted.add(tuple(sorted([first, second])))
         pair_order = sorted(range(len(pairs)), key=lambda i: (-pairs[i][0], i))
-        for i in pair_order[:PAIRS]:
+        chosen = [i for i in pair_order if tuple(sorted(pairs[i][1:])) in wanted][:COMPLETING]
+        for i in pair_order:
+            if len(chosen) >= PAIRS + min(COMPLETING, len(wanted)):
+                break
+            if i not in chosen:
+                chosen.append(i)
+        for i in chosen:
             _, first, second = pairs[i]
             options.append(full([first, second], False, -1))
     # take 1 tile: a new pawn on a mission side
