@@ -137,6 +137,12 @@ def make_agent(
     if name == "mcts":
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise OptionError(f"iterations must be a whole number of at least 1, not {iterations}")
+        if hasattr(game.new_initial_state(), "resample_hidden"):
+            # the shared MCTS searches the true state: it would read every hidden card
+            raise OptionError(
+                f"the mcts agent would read the hidden cards of {game.name} (it searches the "
+                "true state); use ismcts, which searches from the player's view"
+            )
         return _mcts_agent(seed, iterations)
     if name == "ismcts":
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:

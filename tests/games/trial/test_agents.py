@@ -91,3 +91,14 @@ def test_play_reports_fame_as_the_mean_score(capsys: pytest.CaptureFixture[str])
     assert sum(row["wins"] for row in rows.values()) + report["ties"] == 2
     for row in rows.values():
         assert row["ci_low"] <= row["win_rate"] <= row["ci_high"]
+
+
+def test_the_clairvoyant_mcts_agent_is_refused_for_the_trial(capsys):
+    # the shared MCTS searches the true state: in the Trial it would read every hidden hand
+    from solver.cli import main
+
+    with pytest.raises(OptionError, match="use ismcts"):
+        make_agent("mcts", solver.load_game("trial", players=2))
+    code = main(["trial", "play", "--players", "2", "--agents", "mcts,random", "--games", "1"])
+    err = capsys.readouterr().err
+    assert code == 2 and "would read the hidden cards" in err
