@@ -182,9 +182,13 @@ def cpsat_order(
     solver = deterministic_solver(time_limit)
     status = solver.Solve(model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return OrderAnswer(Plan(()), False, len(walks), steps)
+        # no solution within the time limit (the hint not yet checked): the hint is one
+        return OrderAnswer(hint, False, len(walks), steps)
     chosen = [walks[i] for s in range(steps) for i in range(len(walks)) if solver.Value(x[s, i])]
-    return OrderAnswer(_replay(state, chosen), status == cp_model.OPTIMAL, len(walks), steps)
+    plan = _replay(state, chosen)
+    if status != cp_model.OPTIMAL and (hint.count, hint.points) > (plan.count, plan.points):
+        plan = hint  # a time-limited solve never reports less than the first legal order
+    return OrderAnswer(plan, status == cp_model.OPTIMAL, len(walks), steps)
 
 
 def _replay(state: GuardiansState, chosen: list[CandidateWalk]) -> Plan:

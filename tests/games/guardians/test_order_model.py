@@ -141,3 +141,16 @@ def test_order_command_nothing_and_text(capsys, tmp_path):
     path.write_text("grid:\n[GR]q\n", encoding="utf-8")
     code, _, err = run(capsys, "guardians", "order", str(path))
     assert code != 0 and "line 2, column 5" in err
+
+
+def test_a_time_limited_cpsat_never_reports_less_than_the_first_legal_order():
+    # order-trap: the first legal order completes 2 missions, the optimum 6; a solve stopped
+    # before its first solution must still answer with the first legal order, not an empty plan
+    from solver.games.guardians import resolve_position
+
+    state = GuardiansGame(position=resolve_position("guardians/order-trap")).new_initial_state()
+    naive = first_legal_order(state)
+    assert (naive.count, best_order(state).count) == (2, 6)
+    for limit in (1e-6, 1e-3, 0.05):
+        answer = cpsat_order(state, time_limit=limit)
+        assert (answer.plan.count, answer.plan.points) >= (naive.count, naive.points)
