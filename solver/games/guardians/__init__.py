@@ -100,6 +100,7 @@ def _spec() -> GameSpec:
         engines={"kernel": _kernel, "reference": _reference},
         open=hooks.open_position,
         open_text=hooks.open_text,
+        state_players=hooks.state_players,
         source_option="position",
         extensions=(".grove",),
         load_file=_load_file,

@@ -47,6 +47,18 @@ def open_position(
     return Opened(game=game, state=game.new_initial_state(), source=str(source))
 
 
+def state_players(text: str) -> int | None:
+    """The player count of a saved state: the length of its ``players`` list (``None`` when the
+    text does not say), so ``--state`` needs no ``--players``."""
+    import json
+
+    try:
+        people = json.loads(text)["players"]
+    except (ValueError, KeyError, TypeError, RecursionError):
+        return None
+    return len(people) if isinstance(people, list) else None
+
+
 def open_text(text: str, *, engine: str | None = None, players: int | None = None) -> Opened:
     """The position whose ``.grove`` text is ``text``, at player 0's mission step (the hint
     engine's inline file; a parse error is a :class:`~solver.errors.FormatError`)."""

@@ -67,3 +67,18 @@ def test_a_forest_too_big_for_the_kernel_points_to_the_reference_engine(tmp_path
     assert code == 2 and "--engine reference" in err and len(err.strip().splitlines()) == 1
     assert main(["guardians", "show", str(grove), "--engine", "reference"]) == 0
     assert "256 tiles" in capsys.readouterr().out
+
+
+def test_a_saved_state_says_its_player_count(tmp_path, capsys):
+    # --state alone is enough: the state's players list tells the count (3 here, not the default 2)
+    game = solver.load_game("guardians", players=3)
+    state = game.new_initial_state()
+    for _ in range(12):
+        state.apply_action(
+            state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[-1]
+        )
+    path = tmp_path / "three.json"
+    path.write_text(state.to_json())
+    assert main(["guardians", "show", "--state", str(path)]) == 0
+    assert main(["guardians", "best-move", "--state", str(path), "--iterations", "20"]) == 0
+    assert "value" in capsys.readouterr().out
