@@ -387,6 +387,8 @@ def resample(st: TrialState, p: int, rng: random.Random) -> TrialState:
         c["tent"] = tent_pool.pop()
     # items on ruins the player has not seen (commons and rares keep their counts per ruins)
     unseen = [r for r in d["ruins"].values() if p not in r["known"]]
+    if "pool" in d:
+        _redeal_setup_pools(twin, unseen, rng)
     for rarity in ("common", "rare"):
         per = [[k for k in r["items"] if st.g.pack.item(k)["rarity"] == rarity] for r in unseen]
         item_pool = sorted(k for group in per for k in group)
@@ -397,6 +399,54 @@ def resample(st: TrialState, p: int, rng: random.Random) -> TrialState:
             r["items"] += item_pool[: len(group)]
             del item_pool[: len(group)]
     return twin
+
+
+def _redeal_setup_pools(st: TrialState, unseen: list[dict[str, Any]], rng: random.Random) -> None:
+    """During the set-up, swap the items on ruins nobody showed ``p`` with the pools still to be
+    dealt, so a redeal does not know which kinds are left (sizes kept).
+
+    Rares: the unseen ruins' rares and the undealt ``rare`` pool are one pool, dealt back with
+    the same counts. Commons: the ruins take one copy of distinct kinds (``one_each``); a kind
+    still in ``one_each`` and a kind on an unseen ruins can trade places, their copy moving
+    between the ruins and the ``common`` pool, unless the kind already lies in the store (its
+    stack then shows whether a copy is missing, so the swap would contradict the store)."""
+    pools = st.d["pool"]
+    rarity = {k: st.g.pack.item(k)["rarity"] for r in unseen for k in r["items"]}
+    if "rare" in pools:
+        places = [[k for k in r["items"] if rarity[k] == "rare"] for r in unseen]
+        both = sorted([*pools["rare"], *(k for group in places for k in group)])
+        rng.shuffle(both)
+        for r, group in zip(unseen, places, strict=True):
+            for k in group:
+                r["items"].remove(k)
+            r["items"] += both[: len(group)]
+            del both[: len(group)]
+        pools["rare"] = sorted(both)
+    left = pools.get("one_each")
+    if not left:
+        return
+    stocked = {k for row in st.d["store"] for cell in row for k in cell}
+    free_left = sorted(k for k in left if k not in stocked)
+    slots = [
+        (r, i)
+        for r in unseen
+        for i, k in enumerate(r["items"])
+        if rarity.get(k) == "common" and k not in stocked and k not in left
+    ]
+    kinds = sorted([*free_left, *(r["items"][i] for r, i in slots)])
+    if not free_left or not slots or len(set(kinds)) != len(kinds):
+        return
+    rng.shuffle(kinds)
+    for k in free_left:
+        pools["one_each"].remove(k)
+    for r, i in slots:  # the copy on a ruins goes back to the common pool ...
+        pools["common"].append(r["items"][i])
+    for r, i in slots:  # ... and the dealt kinds take one copy from it
+        kind = kinds.pop()
+        r["items"][i] = kind
+        pools["common"].remove(kind)
+    pools["one_each"] = sorted([*pools["one_each"], *kinds])
+    pools["common"].sort()
 
 
 def describe(st: TrialState) -> str:

@@ -368,3 +368,81 @@ def test_redeals_keep_what_each_player_knows_over_many_random_games(players: int
     for seed in range(2, 20):
         tally += _play(players, seed, every=3)
     assert tally["moved"] >= 0.95 * tally["room"] > 0
+
+
+# -- the set-up pools: what is still to be dealt is redealt with the ruins it feeds ---------------
+def dealt_ruin_items(players: int, commons: int) -> TrialState:
+    """The set-up up to the moment ``commons`` of the ``one_each`` ruin items lie face down."""
+    st = GAME[players].new_initial_state()
+    while True:
+        frame = st.d["stack"][-1]
+        laid = sum(
+            1
+            for r in st.d["ruins"].values()
+            for k in r["items"]
+            if PACK.item(k)["rarity"] == "common"
+        )
+        if frame["k"] == "ruin_item" and frame["pool"] == "one_each" and laid == commons:
+            return st
+        st.apply_action(st.chance_outcomes()[0][0])
+
+
+def item_totals(st: TrialState) -> Counter[str]:
+    """Every item copy still in the set-up: on ruins, in the store and in the pools."""
+    total: Counter[str] = Counter()
+    for r in st.d["ruins"].values():
+        total.update(r["items"])
+    for row in st.d["store"]:
+        for cell in row:
+            total.update(cell)
+    total.update(st.d["pool"]["common"])
+    total.update(st.d["pool"]["rare"])
+    return total
+
+
+def test_the_undealt_one_each_kind_is_redealt_with_the_hidden_ruin_items():
+    st = dealt_ruin_items(2, 5)
+    kinds = sorted({i["id"] for i in PACK.items if i["rarity"] == "common"})
+    (truth,) = st.d["pool"]["one_each"]  # the 6th kind, still to be dealt
+    left = Counter()
+    for seed in range(60):
+        w = st.resample_hidden(0, random.Random(seed))
+        (sixth,) = w.d["pool"]["one_each"]
+        left[sixth] += 1
+        on_ruins = sorted(k for r in w.d["ruins"].values() for k in r["items"] if k in kinds)
+        assert sorted([*on_ruins, sixth]) == kinds  # one copy of each kind, one still to deal
+        assert item_totals(w) == item_totals(st)  # the copy moves between ruins and pool
+        for k in kinds:  # a kind on a ruins has one copy fewer left in the common pool
+            assert w.d["pool"]["common"].count(k) == 3 - (k in on_ruins)
+        assert w.observation(0) == st.observation(0)
+        assert w.chance_outcomes() == [(st.L.item(sixth), 1.0)]
+    assert len(left) >= 4 and left[truth] < 30  # the 6th kind varies, the truth is not favoured
+
+
+def test_the_undealt_rares_are_redealt_with_the_rares_on_ruins():
+    st = dealt_ruin_items(3, 4)  # two ruins have their items, the third is being dealt
+    while st.d["stack"][-1]["k"] == "ruin_item":  # every ruin item dealt, the store not yet
+        st.apply_action(st.chance_outcomes()[0][0])
+    assert st.d["stack"][-1]["k"] == "stock" and len(st.d["pool"]["rare"]) == 3
+    rares = sorted(i["id"] for i in PACK.items if i["rarity"] == "rare")
+    on_ruins = {k for r in st.d["ruins"].values() for k in r["items"] if k in rares}
+    seen: set[frozenset[str]] = set()
+    for seed in range(30):
+        w = st.resample_hidden(1, random.Random(seed))
+        assert sorted(w.d["pool"]["rare"] + [k for r in w.d["ruins"].values() for k in r["items"]
+                      if k in rares]) == rares  # fmt: skip
+        seen.add(frozenset(k for r in w.d["ruins"].values() for k in r["items"] if k in rares))
+        assert item_totals(w) == item_totals(st)
+    assert frozenset(on_ruins) in seen and len(seen) >= 5
+
+
+def test_a_kind_in_the_store_is_not_swapped_with_the_ruins():
+    st = dealt_ruin_items(2, 5)
+    (sixth,) = st.d["pool"]["one_each"]
+    copies = [k for k in st.d["pool"]["common"] if k == sixth]
+    st.d["pool"]["common"] = [k for k in st.d["pool"]["common"] if k != sixth]
+    st.d["store"][0][0] = copies  # as if the 6th kind were stocked already: it shows 3 copies
+    for seed in range(20):
+        w = st.resample_hidden(0, random.Random(seed))
+        assert w.d["pool"]["one_each"] == [sixth]
+        assert sixth not in {k for r in w.d["ruins"].values() for k in r["items"]}
