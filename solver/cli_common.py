@@ -72,9 +72,19 @@ def _whole_at_least(text: str, minimum: int) -> int:
     return value
 
 
+MAX_COUNT = 2**63 - 1
+"""The largest count (simulations, games, workers...) a command takes: what a signed 64-bit
+integer holds, as the compiled searchers read their budgets."""
+
+
 def positive_int(text: str) -> int:
-    """A whole number ≥ 1."""
-    return _whole_at_least(text, 1)
+    """A whole number from 1 to :data:`MAX_COUNT`."""
+    value = _whole_at_least(text, 1)
+    if value > MAX_COUNT:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of at most {MAX_COUNT}, found {text!r}"
+        )
+    return value
 
 
 def nonnegative_int(text: str) -> int:

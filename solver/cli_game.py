@@ -39,7 +39,13 @@ def _open(spec: GameSpec, args: argparse.Namespace) -> Opened:
     if players is not None and players not in spec.players:
         allowed = ", ".join(str(p) for p in spec.players)
         raise OptionError(f"{spec.name} is played by {allowed} player(s), not {players}")
-    opened = spec.open(getattr(args, "file", None), engine=args.engine, players=players)
+    source = getattr(args, "file", None)
+    try:
+        opened = spec.open(source, engine=args.engine, players=players)
+    except UnicodeDecodeError as exc:  # a game's opener reading a file that is not text
+        raise OptionError(f"{source}: not UTF-8 text (byte {exc.start})") from None
+    except RecursionError:
+        raise OptionError(f"{source}: nested too deeply to read") from None
     if players is not None and opened.game.num_players() != players:
         # a file that fixes its own player count (a saved state) never silently overrides
         raise OptionError(

@@ -264,7 +264,10 @@ def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
     """``forest GAME review FILE``: the review as a table (or JSON), and the plot."""
     from solver.review import read_record, review_record, write_plot
 
-    record = read_record(args.file)
+    try:
+        record = read_record(args.file)
+    except RecursionError:
+        raise OptionError(f"{args.file}: a game record nested too deeply") from None
     if record.get("game") != spec.name:
         raise OptionError(f"{args.file} records a game of {record.get('game')!r}, not {spec.name}")
     exact = True if args.exact else (False if args.mcts else None)

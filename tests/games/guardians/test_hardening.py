@@ -244,3 +244,19 @@ def test_a_hint_for_a_seat_not_to_move_is_refused_as_on_the_command_line():
     assert "not to move" in wrong["error"]
     right = answer({**request, "player": mover})
     assert right["rootInfo"]["player"] == mover
+
+
+def test_a_count_beyond_64_bits_is_refused_by_the_argument_type():
+    # Defect: `best-move --iterations 99999999999999999999` reached the compiled MCTS and ended in
+    # "OverflowError: Python int too large to convert to C long" (a traceback).
+    run = forest("guardians", "best-move", "guardians/chain", "--iterations", "9" * 20)
+    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+    assert "--iterations" in run.stderr and run.stderr.count("\n") == 1, run.stderr
+
+
+def test_a_review_record_nested_too_deeply_is_one_line(tmp_path):
+    # Defect: `forest guardians review deep.json` was a RecursionError traceback.
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000, encoding="utf-8")
+    run = forest("guardians", "review", str(path))
+    one_line_error(run, "deep.json")

@@ -170,3 +170,20 @@ def test_play_defaults_to_an_agent_that_does_not_read_hidden_cards():
                           "--json"])  # fmt: skip
     assert code == 0, err
     assert [p["agent"] for p in json.loads(out)["players"]] == ["ismcts"]
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"\xff\xfe\x00garbage", b'{"game": "trial", "state": ' + b"[" * 100_000],
+    ids=["binary", "deep"],
+)
+def test_a_bad_saved_state_named_as_file_is_one_line(tmp_path, content):
+    # Defect: `forest trial show bad.json` (a binary file, or one nested too deeply) ended in a
+    # UnicodeDecodeError or RecursionError traceback (the --state option already refused them).
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    for command in (["show"], ["best-move", "--iterations", "2"]):
+        code, out, err = cli(["trial", *command, str(path)])
+        assert code == 2 and out == "", err
+        assert err.startswith("forest: error: ") and err.count("\n") == 1, err
+        assert "bad.json" in err, err
