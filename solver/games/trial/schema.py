@@ -392,21 +392,77 @@ def check_card(ctx: _Ctx, card: Any, deck: str) -> None:
 
 
 # -- components ----------------------------------------------------------------------------------
+NOTE_KEYS = {"note", "authored"}
+"""Fields any document or component may carry for people (checked for their type only)."""
+
+
+def _keys(
+    ctx: _Ctx,
+    path: str,
+    v: Any,
+    required: set[str],
+    optional: set[str] | frozenset[str] = frozenset(),
+) -> dict[str, Any]:
+    """``v`` is an object with every ``required`` field and no field but those and ``optional``
+    (and a ``note`` or ``authored`` for people)."""
+    v = _dict(ctx, path, v)
+    for key in sorted(required):
+        if key not in v:
+            raise ctx.fail(f"{path}.{key}", "the field is missing")
+    _allowed_keys(ctx, path, v, required | set(optional) | NOTE_KEYS)
+    if "note" in v and not isinstance(v["note"], str):
+        raise ctx.fail(f"{path}.note", f"expected a text, found {v['note']!r}")
+    if "authored" in v and not isinstance(v["authored"], bool):
+        raise ctx.fail(f"{path}.authored", f"expected true or false, found {v['authored']!r}")
+    return v
+
+
+def _id(ctx: _Ctx, path: str, v: Any, seen: set[str]) -> str:
+    """A new non-empty text id (not in ``seen``; added to it)."""
+    if not isinstance(v, str) or not v or v in seen:
+        raise ctx.fail(path, f"expected a new id (a non-empty text), found {v!r}")
+    seen.add(v)
+    return v
+
+
+def _range(ctx: _Ctx, path: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ctx.fail(path, f"expected an integer from {low} to {high}, found {value!r}")
+    return value
+
+
+def _number(ctx: _Ctx, path: str, value: Any) -> float:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not abs(value) < 1e6  # also refuses nan
+    ):
+        raise ctx.fail(path, f"expected a coordinate (a number), found {value!r}")
+    return float(value)
+
+
 def _check_board(ctx: _Ctx, board: Any) -> None:
-    board = _dict(ctx, "board", board)
+    board = _keys(
+        ctx, "board", board, {"spaces", "edges", "areas", "tunnel_tokens"}, {"universal_campsite"}
+    )
     spaces = _list(ctx, "spaces", board.get("spaces"), 1)
     ids: set[str] = set()
     slots: dict[str, int] = {}
     campsites: list[str] = []
+    kinds: dict[str, str] = {}
     for i, space in enumerate(spaces):
         space = _dict(ctx, f"spaces[{i}]", space)
-        sid = space.get("id")
-        if not isinstance(sid, str) or sid in ids:
-            raise ctx.fail(f"spaces[{i}].id", f"expected a new space id, found {sid!r}")
-        ids.add(sid)
+        sid = _id(ctx, f"spaces[{i}].id", space.get("id"), ids)
         kind = _one_of(
             ctx, f"{sid}.kind", space.get("kind"), ("path", "location", "start", "campsite", "exit")
         )
+        kinds[sid] = kind
+        extra = {"location": {"slot", "quarter"}, "campsite": {"campsite"}, "exit": {"area"}}
+        _keys(ctx, sid, space, {"id", "kind", "x", "y"}, {"tunnel", *extra.get(kind, ())})
+        _number(ctx, f"{sid}.x", space["x"])
+        _number(ctx, f"{sid}.y", space["y"])
+        if "tunnel" in space and not isinstance(space["tunnel"], bool):
+            raise ctx.fail(f"{sid}.tunnel", f"expected true or false, found {space['tunnel']!r}")
         if kind == "location":
             slot = _one_of(ctx, f"{sid}.slot", space.get("slot"), LOCATION_TYPES)
             slots[slot] = slots.get(slot, 0) + 1
@@ -422,19 +478,34 @@ def _check_board(ctx: _Ctx, board: Any) -> None:
             raise ctx.fail("spaces", f"expected 3 {t} slots, found {slots.get(t, 0)}")
     if sorted(campsites) != sorted(CAMPSITE_BONUSES):
         raise ctx.fail("spaces", f"expected one campsite per bonus, found {sorted(campsites)}")
-    if sum(1 for s in spaces if s["kind"] == "start") != 4:
+    if sum(1 for k in kinds.values() if k == "start") != 4:
         raise ctx.fail("spaces", "expected 4 start spaces")
     for i, edge in enumerate(_list(ctx, "edges", board.get("edges"), 1)):
         edge = _list(ctx, f"edges[{i}]", edge, 2)
+        if len(edge) != 2:
+            raise ctx.fail(f"edges[{i}]", f"expected two spaces, found {edge!r}")
         for end in edge:
             _one_of(ctx, f"edges[{i}]", end, ids)
+        if edge[0] == edge[1]:
+            raise ctx.fail(f"edges[{i}]", f"expected two different spaces, found {edge!r}")
     areas = _dict(ctx, "areas", board.get("areas"))
     if sorted(areas) != sorted(AREAS):
         raise ctx.fail("areas", f"expected the areas {', '.join(AREAS)}")
+    exits = {s for s, k in kinds.items() if k == "exit"}
     for name, area in areas.items():
-        area = _dict(ctx, f"areas.{name}", area)
-        inner = {s["id"]: s for s in _list(ctx, f"areas.{name}.spaces", area.get("spaces"), 2)}
-        _one_of(ctx, f"areas.{name}.exit", area.get("exit"), ids)
+        area = _keys(ctx, f"areas.{name}", area, {"exit", "start", "spaces", "paths"}, {"name"})
+        if "name" in area and not isinstance(area["name"], str):
+            raise ctx.fail(f"areas.{name}.name", f"expected a text, found {area['name']!r}")
+        inner: dict[str, dict[str, Any]] = {}
+        for i, s in enumerate(_list(ctx, f"areas.{name}.spaces", area.get("spaces"), 2)):
+            here = f"areas.{name}.spaces[{i}]"
+            s = _dict(ctx, here, s)
+            sid = _id(ctx, f"{here}.id", s.get("id"), ids)
+            _keys(ctx, here, s, {"id", "x", "y"}, {"finish", "resource"})
+            _number(ctx, f"{here}.x", s["x"])
+            _number(ctx, f"{here}.y", s["y"])
+            inner[sid] = s
+        _one_of(ctx, f"areas.{name}.exit", area.get("exit"), exits)
         _one_of(ctx, f"areas.{name}.start", area.get("start"), set(inner))
         if not any("finish" in s for s in inner.values()):
             raise ctx.fail(f"areas.{name}.spaces", "expected at least one finishing space")
@@ -445,7 +516,7 @@ def _check_board(ctx: _Ctx, board: Any) -> None:
                 _one_of(ctx, f"areas.{name}.{sid}.resource", s["resource"], FOODS)
         for j, p in enumerate(_list(ctx, f"areas.{name}.paths", area.get("paths"), 1)):
             here = f"areas.{name}.paths[{j}]"
-            p = _dict(ctx, here, p)
+            p = _keys(ctx, here, p, {"from", "to"}, {"line", "pay"})
             _one_of(ctx, f"{here}.from", p.get("from"), set(inner))
             _one_of(ctx, f"{here}.to", p.get("to"), set(inner))
             if "line" in p:
@@ -454,94 +525,222 @@ def _check_board(ctx: _Ctx, board: Any) -> None:
                 for key, n in _dict(ctx, f"{here}.pay", p["pay"]).items():
                     _one_of(ctx, f"{here}.pay", key, ("food", "tea"))
                     _int(ctx, f"{here}.pay.{key}", n, 1)
-    _int(ctx, "tunnel_tokens", board.get("tunnel_tokens"))
+    if "universal_campsite" in board:
+        _dict(ctx, "universal_campsite", board["universal_campsite"])
+    _range(ctx, "tunnel_tokens", board.get("tunnel_tokens"), 0, 20)
+
+
+ITEM_NUMBERS = ("strength", "trade", "move", "redraw", "shield", "dice")
+"""The numeric abilities of an item or artifact (each a positive integer when present)."""
+
+
+def _check_kind(ctx: _Ctx, path: str, entry: dict[str, Any]) -> None:
+    """The abilities an item or an artifact may carry."""
+    _int(ctx, f"{path}.fame", entry.get("fame"))
+    for key in ITEM_NUMBERS:
+        if key in entry:
+            _range(ctx, f"{path}.{key}", entry[key], 1, 20)
+    for key in ("bow", "amphibian"):
+        if key in entry:
+            _true(ctx, f"{path}.{key}", entry[key])
+    if "ability" in entry:
+        _one_of(ctx, f"{path}.ability", entry["ability"], ("elixir",))
 
 
 def _check_items(ctx: _Ctx, doc: Any) -> None:
+    doc = _keys(ctx, "document", doc, {"items", "artifacts"})
     items = _list(ctx, "items", doc.get("items"), 1)
-    commons = sum(
-        _int(ctx, f"{i['id']}.copies", i.get("copies"), 1)
-        for i in items
-        if i.get("rarity") == "common"
-    )
-    rares = sum(i.get("copies", 0) for i in items if i.get("rarity") == "rare")
-    for item in items:
-        _one_of(ctx, f"{item.get('id')}.rarity", item.get("rarity"), ("common", "rare"))
-        _int(ctx, f"{item['id']}.fame", item.get("fame"))
-    if commons != 18 or rares != 6:
-        raise ctx.fail("items", f"expected 18 common and 6 rare items, found {commons} and {rares}")
+    abilities = {*ITEM_NUMBERS, "bow", "amphibian", "ability"}
+    seen: set[str] = set()
+    counts = {"common": 0, "rare": 0}
+    common_kinds = 0
+    for i, item in enumerate(items):
+        item = _dict(ctx, f"items[{i}]", item)
+        iid = _id(ctx, f"items[{i}].id", item.get("id"), seen)
+        _keys(ctx, iid, item, {"id", "rarity", "copies", "fame"}, abilities)
+        rarity = _one_of(ctx, f"{iid}.rarity", item.get("rarity"), ("common", "rare"))
+        counts[rarity] += _range(ctx, f"{iid}.copies", item.get("copies"), 1, 18)
+        common_kinds += rarity == "common"
+        _check_kind(ctx, iid, item)
+    if counts["common"] != 18 or counts["rare"] != 6:
+        raise ctx.fail(
+            "items",
+            f"expected 18 common and 6 rare items, found {counts['common']} and {counts['rare']}",
+        )
+    if common_kinds < 6:
+        raise ctx.fail(
+            "items", f"expected at least 6 common kinds (2 per ruins), found {common_kinds}"
+        )
     artifacts = _list(ctx, "artifacts", doc.get("artifacts"), 1)
-    for art in artifacts:
-        _one_of(ctx, f"{art.get('id')}.area", art.get("area"), AREAS)
-        _one_of(ctx, f"{art['id']}.size", art.get("size"), ("small", "large"))
-        _int(ctx, f"{art['id']}.fame", art.get("fame"))
-    if len(artifacts) != 9:
-        raise ctx.fail("artifacts", f"expected 9 artifacts, found {len(artifacts)}")
+    per_area = {a: 0 for a in AREAS}
+    for i, art in enumerate(artifacts):
+        art = _dict(ctx, f"artifacts[{i}]", art)
+        aid = _id(ctx, f"artifacts[{i}].id", art.get("id"), seen)
+        _keys(ctx, aid, art, {"id", "area", "size", "fame"}, abilities)
+        per_area[_one_of(ctx, f"{aid}.area", art.get("area"), AREAS)] += 1
+        _one_of(ctx, f"{aid}.size", art.get("size"), ("small", "large"))
+        _check_kind(ctx, aid, art)
+    if len(artifacts) != 9 or set(per_area.values()) != {3}:
+        raise ctx.fail("artifacts", f"expected 9 artifacts, 3 per area, found {per_area}")
 
 
 def _check_tents(ctx: _Ctx, doc: Any) -> None:
+    doc = _keys(ctx, "document", doc, {"tents"})
     tents = _list(ctx, "tents", doc.get("tents"), 1)
-    for t in tents:
-        _one_of(ctx, f"{t.get('id')}.bonus", t.get("bonus"), TENT_BONUSES)
+    seen: set[str] = set()
+    for i, t in enumerate(tents):
+        t = _dict(ctx, f"tents[{i}]", t)
+        tid = _id(ctx, f"tents[{i}].id", t.get("id"), seen)
+        _keys(ctx, tid, t, {"id", "bonus"})
+        _one_of(ctx, f"{tid}.bonus", t.get("bonus"), TENT_BONUSES)
     if len(tents) != 14:
         raise ctx.fail("tents", f"expected 14 tent tokens, found {len(tents)}")
 
 
+RUINED_SIDES = {
+    "grove": ("exchange", FOODS[:3]),
+    "lookout": ("discard_pick", None),
+    "store": ("sell_once", ("common_item", "two_tea", "two_food_two_cards")),
+}
+"""What the reverse (ruined) side of each type of tile does, and its allowed values."""
+
+
 def _check_locations(ctx: _Ctx, doc: Any) -> None:
+    doc = _keys(ctx, "document", doc, {"tiles"})
     tiles = _list(ctx, "tiles", doc.get("tiles"), 1)
     counts: dict[str, int] = {}
-    for tile in tiles:
-        kind = _one_of(ctx, f"{tile.get('id')}.type", tile.get("type"), LOCATION_TYPES)
+    seen: set[str] = set()
+    for i, tile in enumerate(tiles):
+        tile = _dict(ctx, f"tiles[{i}]", tile)
+        tid = _id(ctx, f"tiles[{i}].id", tile.get("id"), seen)
+        kind = _one_of(ctx, f"{tid}.type", tile.get("type"), LOCATION_TYPES)
         counts[kind] = counts.get(kind, 0) + 1
         if kind == "ruins":
-            _one_of(
-                ctx, f"{tile['id']}.restored", tile.get("restored"), ("store", "lookout", "grove")
-            )
-        elif kind == "grove":
-            _one_of(ctx, f"{tile['id']}.food", tile.get("food"), FOODS[:3])
-        if kind != "ruins":
-            _dict(ctx, f"{tile['id']}.ruined", tile.get("ruined"))
-        if kind == "store":
-            _one_of(
-                ctx,
-                f"{tile['id']}.ruined.sell_once",
-                tile["ruined"].get("sell_once"),
-                ("common_item", "two_tea", "two_food_two_cards"),
-            )
+            _keys(ctx, tid, tile, {"id", "type", "restored"})
+            _one_of(ctx, f"{tid}.restored", tile.get("restored"), ("store", "lookout", "grove"))
+            continue
+        _keys(ctx, tid, tile, {"id", "type", "ruined", *(["food"] if kind == "grove" else [])})
+        if kind == "grove":
+            _one_of(ctx, f"{tid}.food", tile.get("food"), FOODS[:3])
+        field_name, allowed = RUINED_SIDES[kind]
+        ruined = _keys(ctx, f"{tid}.ruined", tile["ruined"], {field_name})
+        if allowed is None:
+            _range(ctx, f"{tid}.ruined.{field_name}", ruined[field_name], 1, 20)
+        else:
+            _one_of(ctx, f"{tid}.ruined.{field_name}", ruined[field_name], allowed)
     if any(counts.get(t, 0) != 3 for t in LOCATION_TYPES):
         raise ctx.fail("tiles", f"expected 3 tiles of each type, found {counts}")
+
+
+PRICES: tuple[str, ...] = (*FOODS, "food")
+STORE_SIZES = ("small", "small", "large", "large")
+"""The store's four columns: two of small items (stocked with commons at set-up), two of large
+ones (the first stocked with rares); the rules deal the columns by position."""
+
+
+def _check_store(ctx: _Ctx, doc: Any) -> None:
+    doc = _keys(ctx, "document", doc, {"columns", "rows"}, {"trading_bonuses", "gallery"})
+    columns = _list(ctx, "columns", doc["columns"])
+    if len(columns) != len(STORE_SIZES):
+        raise ctx.fail("columns", f"expected {len(STORE_SIZES)} columns, found {len(columns)}")
+    for i, col in enumerate(columns):
+        col = _keys(ctx, f"columns[{i}]", col, {"size", "price"})
+        _one_of(ctx, f"columns[{i}].size", col["size"], (STORE_SIZES[i],))
+        _one_of(ctx, f"columns[{i}].price", col["price"], PRICES)
+    rows = _list(ctx, "rows", doc["rows"])
+    if len(rows) != 3:
+        raise ctx.fail("rows", f"expected 3 rows, found {len(rows)}")
+    for i, row in enumerate(rows):
+        row = _keys(ctx, f"rows[{i}]", row, {"price"})
+        _one_of(ctx, f"rows[{i}].price", row["price"], PRICES)
+    for i, bonus in enumerate(_list(ctx, "trading_bonuses", doc.get("trading_bonuses", []))):
+        bonus = _keys(ctx, f"trading_bonuses[{i}]", bonus, {"symbols", "gain"})
+        _int(ctx, f"trading_bonuses[{i}].symbols", bonus["symbols"], 1)
+        _one_of(ctx, f"trading_bonuses[{i}].gain", bonus["gain"], ("card", "food", "tea"))
+    if "gallery" in doc:
+        gallery = _keys(ctx, "gallery", doc["gallery"], {"small", "large"})
+        for size in ("small", "large"):
+            _one_of(ctx, f"gallery.{size}", gallery[size], PRICES)
+
+
+COLUMNS: tuple[str, ...] = ("moral", "trading", "pioneering", "fighting")
+COMPONENT_KEYS = {
+    "food_per_kind", "die", "character_board", "morality", "legendary", "first_player_fame",
+    "hand_limit", "start_hand", "start_food", "paws", "tents_each", "days", "encounter_row",
+    "characters",
+}  # fmt: skip
+
+
+def _check_components(ctx: _Ctx, doc: Any) -> None:
+    """Counts and tracks. The bounds keep a game playable with 4 players: the start hands come
+    out of the 70 deeds, the dealt tents out of the 14 tents, the encounter row out of the 20
+    encounters, the start food out of the tray."""
+    doc = _keys(ctx, "document", doc, COMPONENT_KEYS)
+    food = _range(ctx, "food_per_kind", doc["food_per_kind"], 1, 1000)
+    faces = _list(ctx, "die", doc["die"], 1)
+    if len(faces) > 20:
+        raise ctx.fail("die", f"expected at most 20 faces, found {len(faces)}")
+    for i, face in enumerate(faces):
+        face = _keys(ctx, f"die[{i}]", face, {"strength"}, {"win"})
+        _range(ctx, f"die[{i}].strength", face["strength"], 0, 20)
+        if "win" in face and not isinstance(face["win"], bool):
+            raise ctx.fail(f"die[{i}].win", f"expected true or false, found {face['win']!r}")
+    board = _keys(
+        ctx, "character_board", doc["character_board"],
+        {"move", "strength", "trade", "backpack_slots", "backpack_move_slots"},
+    )  # fmt: skip
+    for key in ("move", "strength", "trade"):
+        _range(ctx, f"character_board.{key}", board[key], 0, 20)
+    slots = _range(ctx, "character_board.backpack_slots", board["backpack_slots"], 1, 20)
+    _range(ctx, "character_board.backpack_move_slots", board["backpack_move_slots"], 0, slots)
+    track = _keys(ctx, "morality", doc["morality"], {"min", "max", "fame"})
+    low = _range(ctx, "morality.min", track["min"], -20, 0)
+    high = _range(ctx, "morality.max", track["max"], 0, 20)
+    fame = _list(ctx, "morality.fame", track["fame"])
+    if len(fame) != high - low + 1:
+        raise ctx.fail("morality.fame", f"expected {high - low + 1} values (min to max)")
+    for i, v in enumerate(fame):
+        _range(ctx, f"morality.fame[{i}]", v, 0, 100)
+    seen: set[str] = set()
+    for i, token in enumerate(_list(ctx, "legendary", doc["legendary"])):
+        token = _keys(ctx, f"legendary[{i}]", token, {"id", "column", "cards", "fame"})
+        _id(ctx, f"legendary[{i}].id", token["id"], seen)
+        _one_of(ctx, f"legendary[{i}].column", token["column"], COLUMNS)
+        _range(ctx, f"legendary[{i}].cards", token["cards"], 1, 70)
+        _range(ctx, f"legendary[{i}].fame", token["fame"], 0, 100)
+    _range(ctx, "first_player_fame", doc["first_player_fame"], 0, 100)
+    _range(ctx, "hand_limit", doc["hand_limit"], 1, 30)
+    _range(ctx, "start_hand", doc["start_hand"], 0, 10)
+    start = _dict(ctx, "start_food", doc["start_food"])
+    for kind, n in start.items():
+        _one_of(ctx, f"start_food.{kind}", kind, FOODS)
+        _range(ctx, f"start_food.{kind}", n, 0, food // 4)
+    _range(ctx, "paws", doc["paws"], 1, 10)
+    _range(ctx, "tents_each", doc["tents_each"], 0, 3)
+    _range(ctx, "days", doc["days"], 1, 10)
+    _range(ctx, "encounter_row", doc["encounter_row"], 3, 3)  # the paw targets name 3 cards
+    characters = _list(ctx, "characters", doc["characters"], 4)
+    for i, name in enumerate(characters):
+        if not isinstance(name, str) or not name:
+            raise ctx.fail(f"characters[{i}]", f"expected a name, found {name!r}")
 
 
 def check_pack(documents: dict[str, Any], texts: dict[str, str]) -> None:
     """Check every document of a pack (see the module docstring)."""
     items_doc = documents["items.json"]
-    if not isinstance(items_doc, dict):
-        raise PackError("items.json", "items", "items", "expected an object")
-    artifacts = {a.get("id") for a in items_doc.get("artifacts", []) if isinstance(a, dict)}
-    items = {i.get("id") for i in items_doc.get("items", []) if isinstance(i, dict)}
-    known = {str(a) for a in artifacts}, {str(i) for i in items}
+    known: tuple[set[str], set[str]] = (set(), set())
 
     def ctx(file: str, where: str) -> _Ctx:
         return _Ctx(file, where, texts[file], *known)
 
     _check_items(ctx("items.json", "items"), items_doc)
+    known[0].update(a["id"] for a in items_doc["artifacts"])
+    known[1].update(i["id"] for i in items_doc["items"])
     _check_board(ctx("board.json", "board"), documents["board.json"])
-    _check_locations(
-        ctx("locations.json", "tiles"),
-        _dict(ctx("locations.json", "tiles"), "document", documents["locations.json"]),
-    )
-    _check_tents(
-        ctx("tents.json", "tents"),
-        _dict(ctx("tents.json", "tents"), "document", documents["tents.json"]),
-    )
-    store = _dict(ctx("store.json", "store"), "document", documents["store.json"])
-    for i, col in enumerate(_list(ctx("store.json", "store"), "columns", store.get("columns"), 1)):
-        _one_of(
-            ctx("store.json", "store"), f"columns[{i}].price", col.get("price"), (*FOODS, "food")
-        )
-    for i, row in enumerate(_list(ctx("store.json", "store"), "rows", store.get("rows"), 1)):
-        _one_of(ctx("store.json", "store"), f"rows[{i}].price", row.get("price"), (*FOODS, "food"))
-    _dict(ctx("components.json", "components"), "document", documents["components.json"])
+    _check_locations(ctx("locations.json", "tiles"), documents["locations.json"])
+    _check_tents(ctx("tents.json", "tents"), documents["tents.json"])
+    _check_store(ctx("store.json", "store"), documents["store.json"])
+    _check_components(ctx("components.json", "components"), documents["components.json"])
     expected = {"deeds.json": 70, "encounters.json": 20, "expeditions.json": 36}
     seen: set[str] = set()
     for file, deck in DECKS.items():
