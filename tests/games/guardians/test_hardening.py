@@ -260,3 +260,25 @@ def test_a_review_record_nested_too_deeply_is_one_line(tmp_path):
     path.write_text("[" * 100_000, encoding="utf-8")
     run = forest("guardians", "review", str(path))
     one_line_error(run, "deep.json")
+
+
+def test_save_grove_writes_whole_and_never_replaces_without_overwrite(tmp_path):
+    # Defect: save_grove opened the target for writing at once (an existing file replaced, a
+    # half-written file on error, a raw OSError for a missing folder).
+    from solver.games.guardians.grove import load_grove, parse_grove, save_grove
+
+    grove = parse_grove("name: kept\ngrid:\n[*]b B:GR\n")
+    target = tmp_path / "a.grove"
+    target.write_text("keep me", encoding="utf-8")
+    with pytest.raises(OptionError, match="already exists"):
+        save_grove(grove, target)
+    assert target.read_text(encoding="utf-8") == "keep me"
+    save_grove(grove, target, overwrite=True)
+    assert load_grove(target) == grove
+    with pytest.raises(OptionError, match="folder"):
+        save_grove(grove, tmp_path / "missing" / "b.grove")
+    bad = parse_grove("grid:\n[*]\n")
+    object.__setattr__(bad, "name", "two\nlines")
+    with pytest.raises(OptionError):
+        save_grove(bad, tmp_path / "c.grove")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.grove"]
