@@ -132,7 +132,14 @@ def _human_agent(
                     continue
                 rows = [[str(m["order"] + 1), m["label"], f"{m['value']:.4f}", str(m["visits"]),
                          " ".join(m["pvLabels"][1:6])] for m in found["moveInfos"]]  # fmt: skip
-                kind = "exact" if found["rootInfo"]["exact"] else "MCTS estimate"
+                root = found["rootInfo"]
+                kind = (
+                    "exact"
+                    if root["exact"]
+                    else "ISMCTS estimate from your view"
+                    if root.get("determinizations")
+                    else "MCTS estimate"
+                )
                 screen.table(
                     f"hint: {found['rootInfo']['valueKind']} ({kind})",
                     ["#", "move", "value", "visits", "then"], rows,

@@ -187,3 +187,15 @@ def test_a_bad_saved_state_named_as_file_is_one_line(tmp_path, content):
         assert code == 2 and out == "", err
         assert err.startswith("forest: error: ") and err.count("\n") == 1, err
         assert "bad.json" in err, err
+
+
+def test_a_human_hint_in_a_hidden_information_game_says_it_is_an_ismcts_estimate():
+    # Defect: `play --human` titled the Trial's hint "MCTS estimate" (it is ISMCTS from the
+    # human's view, over redealt states).
+    run = subprocess.run(
+        [sys.executable, "-m", "solver.cli", "trial", "play", "--human", "--players", "2",
+         "--agents", "random", "--iterations", "4"],
+        input="hint\nquit\n", capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 2 and "you left the game" in run.stderr, run.stderr
+    assert "ISMCTS" in run.stdout  # the table title (rich may wrap it)
