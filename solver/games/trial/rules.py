@@ -42,6 +42,7 @@ from solver.games.trial.board import Board
 from solver.games.trial.content import Pack, default_pack, load_pack
 from solver.games.trial.core import STEPS, Frame
 from solver.games.trial.hidden import action_entry, track
+from solver.games.trial.state_check import check_counts, check_values
 
 __all__ = ["TrialGame", "TrialState"]
 
@@ -141,7 +142,7 @@ def _check_shape(game: TrialGame, state: dict[str, Any]) -> None:
             raise FormatError("a player's fields", line=1, column=1, found=repr(me)[:40])
     stack = state["stack"]
     if not isinstance(stack, list) or not all(
-        isinstance(f, dict) and f.get("k") in STEPS for f in stack
+        isinstance(f, dict) and isinstance(f.get("k"), str) and f["k"] in STEPS for f in stack
     ):
         raise FormatError("a list of known steps", line=1, column=1, found=repr(stack)[:60])
     if not stack and not state["over"]:
@@ -155,11 +156,15 @@ def _check_shape(game: TrialGame, state: dict[str, Any]) -> None:
                           found=repr(log)[:60])  # fmt: skip
     known = state.get("known", [])
     if not isinstance(known, (list, tuple)) or not all(
-        isinstance(e, (list, tuple)) and len(e) == 2 and e[0] in game.deck_of
-        and isinstance(e[1], str) for e in known
+        isinstance(e, (list, tuple)) and len(e) == 2 and isinstance(e[0], str)
+        and e[0] in game.deck_of
+        and isinstance(e[1], str) and set(e[1]) <= set("0123456789"[: game.players])
+        for e in known
     ):  # fmt: skip
         raise FormatError("a list of [card, seen_by] pairs", line=1, column=1,
                           found=repr(known)[:60])  # fmt: skip
+    check_values(game, state)
+    check_counts(game, state)
 
 
 def _copy(value: Any) -> Any:

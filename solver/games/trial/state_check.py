@@ -1,0 +1,575 @@
+"""The values of a saved Trial state, checked before play (a bad state fails at load, not later).
+
+:func:`check_values` walks every field of a state read from JSON: its type, its range, and every
+reference to a card, space, slot, tile, item, artifact, tent, deck or player of the game; then
+:func:`check_counts` checks that the pack's components add up (every card lies once, food, items,
+artifacts, tents and paws are conserved, backpacks fit, morality is on its track). A problem is a
+:class:`~solver.errors.FormatError` naming the field (``players[1].food.acorn``).
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+from solver.errors import FormatError
+from solver.games.trial.schema import FOODS
+
+if TYPE_CHECKING:
+    from solver.games.trial.rules import TrialGame
+
+
+def _fail(path: str, what: str, value: Any) -> FormatError:
+    return FormatError(f"state field {path} to be {what}", line=1, column=1, found=repr(value)[:60])
+
+
+def _int(path: str, v: Any, low: int, high: int) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+        raise _fail(path, f"an integer from {low} to {high}", v)
+    return v
+
+
+def _bool(path: str, v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise _fail(path, "true or false", v)
+    return v
+
+
+def _one(path: str, v: Any, allowed: Any, what: str) -> Any:
+    if not isinstance(v, str) or v not in allowed:
+        raise _fail(path, what, v)
+    return v
+
+
+def _list(path: str, v: Any, size: int | None = None) -> list[Any]:
+    if not isinstance(v, list) or (size is not None and len(v) != size):
+        raise _fail(path, "a list" if size is None else f"a list of {size}", v)
+    return v
+
+
+def _dict(path: str, v: Any, keys: Any = None) -> dict[str, Any]:
+    if not isinstance(v, dict):
+        raise _fail(path, "an object", v)
+    if keys is not None and set(v) != set(keys):
+        raise _fail(path, f"an object with the fields {', '.join(sorted(keys))}", sorted(v))
+    return v
+
+
+def _ids(path: str, v: Any, allowed: Any, what: str) -> list[Any]:
+    for i, x in enumerate(_list(path, v)):
+        _one(f"{path}[{i}]", x, allowed, what)
+    return v
+
+
+def _player(path: str, v: Any, n: int, none: bool = False) -> None:
+    if v is None and none:
+        return
+    _int(path, v, 0, n - 1)
+
+
+def _players(path: str, v: Any, n: int) -> None:
+    for i, q in enumerate(_list(path, v)):
+        _player(f"{path}[{i}]", q, n)
+    if len(set(v)) != len(v):
+        raise _fail(path, "distinct players", v)
+
+
+def _food(path: str, v: Any, top: int) -> None:
+    _dict(path, v, FOODS)
+    for f in FOODS:
+        _int(f"{path}.{f}", v[f], 0, top)
+
+
+# -- the steps waiting on the stack ---------------------------------------------------------------
+# Each step kind and the fields its frame is pushed with (every one required; the rules read them
+# without a default); ``test_state_fuzz`` derives this table again from the rules' source.
+FRAME_FIELDS: dict[str, tuple[str, ...]] = {
+    "advance": ("line", "optional", "p", "steps"),
+    "box_tent": ("p", "spot"),
+    "camp": ("p", "spot", "stage"),
+    "choose": ("card", "p", "path"),
+    "collapse": ("p",),
+    "deal_tent": ("p",),
+    "die": ("p", "parent", "purpose", "side"),
+    "draw": ("deck", "p", "to"),
+    "draw_offer": ("n", "p"),
+    "duel_target": ("card", "p", "stake", "targets"),
+    "effects": ("card", "i", "p", "path"),
+    "end_turn": ("p",),
+    "enhance": ("after", "args", "cards", "extra", "foods", "kind", "p", "token"),
+    "exchange": ("food", "p"),
+    "exhausted": ("p",),
+    "expedition": ("area", "asked", "drawn", "p", "redraws"),
+    "facedown_optional": ("p",),
+    "fight": (
+        "bonus", "card", "foe", "held", "opp", "p", "path", "rolls", "stage", "stake", "weapon",
+        "winner",
+    ),
+    "fight_cards": ("p", "side"),
+    "fight_weapon": ("p", "side"),
+    "finish": ("p",),
+    "flag": ("mode", "p"),
+    "flip_choice": ("p",),
+    "from_discard": ("choices", "left", "p"),
+    "gift_tent": ("p",),
+    "give": ("company", "p", "what"),
+    "hand_limit": ("p",),
+    "help": ("p",),
+    "move": ("base", "cards", "extra", "p"),
+    "new_day": ("p",),
+    "offer": ("card", "owner", "p", "path"),
+    "pay": ("card_units", "p", "units"),
+    "pick_card": ("p", "purpose"),
+    "pick_column": ("card", "p"),
+    "pick_food": ("p", "purpose"),
+    "pick_tent": ("p", "spot"),
+    "place_tile": ("slot",),
+    "redraw": ("p",),
+    "reroll": ("p",),
+    "resolve": ("card", "dest", "held", "owner", "p", "side", "src", "stage"),
+    "return_slot": ("kind", "p"),
+    "roll": ("card", "p", "path", "rerolled", "rolled"),
+    "ruin_item": ("pool", "slot"),
+    "ruined_store": ("mode", "p"),
+    "ruins": ("p", "slot", "stage", "strong"),
+    "sell_cell": ("cells", "kind", "p", "reward"),
+    "setup": (),
+    "setup_done": (),
+    "side": ("card", "p"),
+    "start_space": ("p",),
+    "stock": ("cell", "pool"),
+    "store": ("bought", "card_units", "p", "sold"),
+    "swindle": ("card", "fame", "held", "p", "path", "rolling"),
+    "swindle_roll": ("card", "fame", "p", "path", "rolls"),
+    "take_encounter": ("p",),
+    "take_item": ("p", "rarity"),
+    "trade_bonus": ("p", "points"),
+    "turn": ("acted", "end", "fresh", "moved", "p", "played"),
+    "universal": ("p",),
+}  # fmt: skip
+NEEDS_BELOW = {
+    "die": None,  # its ``parent`` field names the kind
+    "fight_cards": "fight",
+    "fight_weapon": "fight",
+    "redraw": "expedition",
+    "reroll": "roll",
+}
+"""Steps that hand their result to the nearest step of a kind further down the stack."""
+FIGHT_STAGES = ("weapon_a", "bow_a", "weapon_d", "bow_d", "roll_d", "roll_a", "cards_a", "cards_d",
+                "end")  # fmt: skip
+PATH_NODE = {"effects": list, "choose": list, "roll": dict, "swindle": dict, "swindle_roll": dict,
+             "fight": dict, "offer": dict}  # fmt: skip
+"""What a frame's ``path`` must lead to inside its card: an effect list, options, a verb's
+argument."""
+
+
+class _Frames:
+    """Checks the frames of one state (the game's names and the player count at hand)."""
+
+    def __init__(self, game: TrialGame, n: int, row: int):
+        from solver.games.trial.schema import CAMPSITE_BONUSES, LINES
+
+        self.g = game
+        self.n = n
+        self.cards = game.deck_of
+        board = game.board
+        self.decks = ("deeds", "encounters", *(f"exp:{a}" for a in board.areas))
+        self.spots = (*board.campsites, "universal")
+        self.items = {i["id"] for i in game.pack.items}
+        self.kinds = self.items | game.artifact_ids
+        self.costs = {*FOODS, "food", "item", "amphibian", "card", *self.kinds}
+        self.lines = LINES
+        self.modes = (*CAMPSITE_BONUSES, "common_item", "two_tea", "two_food_two_cards")
+        self.draw_to = ("pending", "hand", "parent", "story", "top", *(f"row:{i}" for i in
+                        range(row)))  # fmt: skip
+
+    def check(self, path: str, f: Any, below: list[dict[str, Any]]) -> None:
+        f = _dict(path, f)
+        kind = f.get("k")
+        fields = FRAME_FIELDS.get(kind) if isinstance(kind, str) else None
+        if fields is None:
+            raise _fail(f"{path}.k", "a step kind", kind)
+        for key in fields:
+            if key not in f:
+                raise _fail(f"{path}.{key}", f"present in a {kind} step", None)
+        for key, v in f.items():
+            check = getattr(self, f"f_{key}", None)
+            if check is not None:
+                check(f"{path}.{key}", v, f)
+        need = NEEDS_BELOW.get(kind, "")
+        if need is None:
+            need = f["parent"]
+        if need and not any(b.get("k") == need for b in below):
+            raise _fail(path, f"a {kind} step above a {need} step", kind)
+        if kind == "draw" and f["to"] == "parent" and (not below or "drawn" not in below[-1]):
+            raise _fail(f"{path}.to", "parent only above a step waiting for the card", f["to"])
+        if kind in PATH_NODE:
+            self._path(path, f, PATH_NODE[kind])
+
+    def _path(self, path: str, f: dict[str, Any], node_type: type) -> None:
+        node: Any = self.g.pack.card(f["card"])
+        for key in f["path"]:
+            in_dict = isinstance(node, dict) and isinstance(key, str) and key in node
+            in_list = isinstance(node, list) and type(key) is int and 0 <= key < len(node)
+            if in_dict or in_list:
+                node = node[key]
+            else:
+                raise _fail(f"{path}.path", f"a path inside card {f['card']}", f["path"])
+        if not isinstance(node, node_type) or not node:
+            raise _fail(f"{path}.path", f"a path to a {node_type.__name__} of the card", f["path"])
+
+    # the checks of fields, by name (the same name means the same thing in every step)
+    def f_p(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _player(path, v, self.n)
+
+    def f_owner(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _player(path, v, self.n)
+
+    def f_opp(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _player(path, v, self.n, none=True)
+
+    def f_to(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        if f.get("k") == "draw":
+            _one(path, v, self.draw_to, "a draw destination")
+        else:
+            _player(path, v, self.n)
+
+    def f_targets(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _players(path, v, self.n)
+
+    def f_viewers(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _players(path, v, self.n)
+
+    def f_card(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        if v is not None or f.get("k") != "side":
+            _one(path, v, self.cards, "a card id")
+
+    def f_drawn(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        if v is not None:
+            _one(path, v, self.cards, "a card id")
+
+    def f_held(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        if f.get("k") == "fight":
+            _list(path, v, 2)
+            for side in (0, 1):
+                _ids(f"{path}[{side}]", v[side], self.cards, "a card id")
+        else:
+            _ids(path, v, self.cards, "a card id")
+
+    def f_choices(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _ids(path, v, self.cards, "a card id")
+
+    def f_path(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        for i, key in enumerate(_list(path, v)):
+            if not isinstance(key, str) and type(key) is not int:
+                raise _fail(f"{path}[{i}]", "a field name or an index", key)
+
+    def f_slot(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        slots = self.g.board.slot
+        allowed = [s for s in slots if slots[s] == "ruins"] if f.get("k") != "place_tile" else slots
+        _one(path, v, allowed, "a location slot")
+
+    def f_spot(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _one(path, v, self.spots, "a campsite")
+
+    def f_deck(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _one(path, v, self.decks, "a deck")
+
+    def f_pool(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _one(path, v, ("common", "rare", "one_each"), "a set-up pool")
+
+    def f_cell(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        store = self.g.pack.store
+        _list(path, v, 2)
+        _int(f"{path}[0]", v[0], 0, len(store["rows"]) - 1)
+        _int(f"{path}[1]", v[1], 0, len(store["columns"]) - 1)
+
+    def f_cells(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        for i, cell in enumerate(_list(path, v)):
+            self.f_cell(f"{path}[{i}]", cell, f)
+
+    def f_kind(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        if f.get("k") == "enhance":
+            _one(path, v, ("food", "card", "trade"), "an enhancement kind")
+        else:
+            _one(path, v, self.items, "an item kind")
+
+    def f_after(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        kind = f.get("kind")
+        after = (
+            {"food": "grove", "card": "lookout", "trade": "store"}.get(kind, "")
+            if isinstance(kind, str)
+            else ""
+        )
+        _one(path, v, (after,) if after else (), f"the location after {f.get('kind')!r}")
+
+    def f_args(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        """What the location gives after the enhancements (see ``locations.AFTER``)."""
+        v = _dict(path, v)
+        after = f.get("after")
+        needs = (
+            {"grove": ("food", "tea"), "lookout": ("base",)}.get(after, ())
+            if isinstance(after, str)
+            else ()
+        )
+        for key in needs:
+            if key not in v:
+                raise _fail(f"{path}.{key}", "present", None)
+        if v.get("food") is not None:
+            _one(f"{path}.food", v["food"], FOODS[:3], "a food")
+        for key in ("tea", "base"):
+            if key in v:
+                _int(f"{path}.{key}", v[key], 0, 20)
+
+    def f_foods(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _food(path, v, 1000)
+
+    def f_food(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _one(path, v, FOODS[:3], "a food")
+
+    def f_area(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _one(path, v, self.g.board.areas, "an area")
+
+    def f_line(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _one(path, v, self.lines, "a line")
+
+    def f_mode(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        allowed = ("move", "place") if f.get("k") == "flag" else self.modes
+        _one(path, v, allowed, "a mode")
+
+    def f_what(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _one(path, v, ("food", "tea", "card"), "food, tea or card")
+
+    def f_purpose(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        allowed = {
+            "die": ("strength", "bow", "roll", "swindle"),
+            "pick_food": ("gain", "give"),
+            "pick_card": ("give", "story_faceup", "story_facedown"),
+        }.get(f.get("k", ""), ())
+        _one(path, v, allowed, "a purpose")
+        if f.get("k") in ("pick_food", "pick_card") and v == "give" and "to" not in f:
+            raise _fail(f"{path[: -len('purpose')]}to", "the player given to", None)
+
+    def f_parent(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _one(path, v, ("fight", "roll", "swindle_roll"), "a step rolling dice")
+
+    def f_side(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        if f.get("k") == "resolve":
+            if v is not None:
+                _one(path, v, ("good", "evil"), "a side")
+        elif f.get("k") != "side":
+            _int(path, v, 0, 1)
+
+    def f_stage(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        kind = f.get("k")
+        if kind == "fight":
+            _one(path, v, FIGHT_STAGES, "a fight stage")
+        elif kind == "ruins":
+            _one(path, v, ("food", "tea"), "food or tea")
+        else:
+            _int(path, v, 0, 3)
+
+    def f_src(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _one(path, v, ("deed", "encounter", "expedition"), "a card's source")
+
+    def f_dest(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _one(path, v, ("story", "facedown", "discard"), "a card's destination")
+
+    def f_stake(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        if v is not None:
+            _one(path, v, ("food",), "food")
+
+    def f_rarity(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _one(path, v, ("common", "rare"), "common or rare")
+
+    def f_weapon(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _list(path, v, 2)
+        for side in (0, 1):
+            if v[side] is not None:
+                _one(f"{path}[{side}]", v[side], self.kinds, "an item or artifact")
+
+    def f_winner(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        if v is not None:
+            _int(path, v, 0, 1)
+
+    def f_rolled(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        if v is not None:
+            _int(path, v, 0, len(self.g.components["die"]) - 1)
+
+    def f_rolls(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        faces = len(self.g.components["die"])
+        for i, roll in enumerate(_list(path, v)):
+            _list(f"{path}[{i}]", roll, 3)
+            _int(f"{path}[{i}][0]", roll[0], 0, 1)
+            _one(f"{path}[{i}][1]", roll[1], ("strength", "bow", "roll", "swindle"), "a purpose")
+            _int(f"{path}[{i}][2]", roll[2], 0, faces - 1)
+
+    def f_bonus(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        self._pair(path, v)
+
+    def f_foe(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        self._pair(path, v)
+
+    def _pair(self, path: str, v: Any) -> None:
+        _list(path, v, 2)
+        _int(f"{path}[0]", v[0], -100, 100)
+        _int(f"{path}[1]", v[1], 0, 100)
+
+    def f_units(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        for i, unit in enumerate(_list(path, v)):
+            unit = _dict(f"{path}[{i}]", unit)
+            if "alts" not in unit or "to" not in unit:
+                raise _fail(f"{path}[{i}]", "a unit with alts and to", unit)
+            for j, alt in enumerate(_list(f"{path}[{i}].alts", unit["alts"])):
+                _one(f"{path}[{i}].alts[{j}]", alt, self.costs, "a cost")
+            _one(f"{path}[{i}].to", unit["to"], ("tray", "gallery"), "tray or gallery")
+
+    def f_bought(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _ids(path, v, self.kinds, "an item kind")
+
+    def f_sold(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _ids(path, v, self.kinds, "an item kind")
+
+    def f_effect(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _one(path, v, ("unpaid",), "unpaid")
+
+
+_BOOLS = ("leave", "optional", "asked", "rerolled", "rolling", "company", "token", "strong",
+          "reward", "acted", "end", "fresh", "moved", "played")  # fmt: skip
+for _name in _BOOLS:
+    setattr(_Frames, f"f_{_name}", lambda self, path, v, f: _bool(path, v))
+for _name in ("i", "n", "left", "steps", "points", "fame", "base", "extra", "cards", "card_units",
+              "redraws"):  # fmt: skip
+    setattr(_Frames, f"f_{_name}", lambda self, path, v, f: _int(path, v, 0, 1000))
+
+
+def check_values(game: TrialGame, state: dict[str, Any]) -> None:
+    """Every field of ``state`` (already known to have the right keys) holds a value of its kind
+    that refers to things of ``game`` (see the module docstring)."""
+    pack, board, comp = game.pack, game.board, game.components
+    n = game.players
+    cards = game.deck_of
+    items = {i["id"] for i in pack.items}
+    artifacts = game.artifact_ids
+    tents = {t["bonus"] for t in pack.tents}
+    spaces = set(board.spaces)
+    track = comp["morality"]
+    _int("day", state["day"], 1, int(comp["days"]))
+    _player("first", state["first"], n)
+    _player("turn", state["turn"], n, none=True)
+    _bool("over", state["over"])
+    food = int(comp["food_per_kind"])
+    _food("tray", state["tray"], food)
+    _food("gallery_food", state["gallery_food"], food)
+    tiles = _dict("tiles", state["tiles"], board.location_slots)
+    kinds = {t["id"]: t["type"] for t in pack.locations}
+    for slot, tile in tiles.items():
+        if tile is None:
+            continue
+        _list(f"tiles.{slot}", tile, 2)
+        _one(f"tiles.{slot}[0]", tile[0], kinds, "a location tile")
+        if kinds[tile[0]] != board.slot[slot]:
+            raise _fail(f"tiles.{slot}[0]", f"a {board.slot[slot]} tile", tile[0])
+        _bool(f"tiles.{slot}[1]", tile[1])
+    placed = [t[0] for t in tiles.values() if t is not None]
+    if len(set(placed)) != len(placed):
+        raise _fail("tiles", "each tile at most once", placed)
+    ruins = [s for s in board.location_slots if board.slot[s] == "ruins"]
+    for slot, ruin in _dict("ruins", state["ruins"], ruins).items():
+        ruin = _dict(f"ruins.{slot}", ruin, ("items", "known"))
+        _ids(f"ruins.{slot}.items", ruin["items"], items, "an item kind")
+        _players(f"ruins.{slot}.known", ruin["known"], n)
+    for space, status in _dict("tunnels", state["tunnels"]).items():
+        _one("tunnels", space, spaces, "a space")
+        _one(f"tunnels.{space}", status, ("open", "collapsed"), "open or collapsed")
+    _int("tunnel_tokens", state["tunnel_tokens"], 0, int(pack.board["tunnel_tokens"]))
+    rows = _list("store", state["store"], len(pack.store["rows"]))
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(_list(f"store[{r}]", row, len(pack.store["columns"]))):
+            _ids(f"store[{r}][{c}]", cell, items, "an item kind")
+    box = _dict("box", state["box"], ("tents", "used_tents", "items", "artifacts"))
+    _ids("box.tents", box["tents"], tents, "a tent")
+    _ids("box.used_tents", box["used_tents"], tents, "a tent")
+    _ids("box.items", box["items"], items, "an item kind")
+    _ids("box.artifacts", box["artifacts"], artifacts, "an artifact")
+    _ids("artifacts", state["artifacts"], artifacts, "an artifact")
+    names = ["deeds", "encounters", *(f"exp:{a}" for a in board.areas)]
+    for name, deck in _dict("decks", state["decks"], names).items():
+        here = f"decks.{name}"
+        deck = _dict(here, deck, ("layers", "discard", "top"))
+        mine = {c for c, d in cards.items() if d == name}
+        for i, layer in enumerate(_list(f"{here}.layers", deck["layers"])):
+            _ids(f"{here}.layers[{i}]", layer, mine, f"a card of the {name} deck")
+        _ids(f"{here}.discard", deck["discard"], cards, "a card id")
+        if deck["top"] is not None:
+            top = _dict(f"{here}.top", deck["top"], ("card", "viewers"))
+            _one(f"{here}.top.card", top["card"], mine, f"a card of the {name} deck")
+            _players(f"{here}.top.viewers", top["viewers"], n)
+    encounters = {c for c, d in cards.items() if d == "encounters"}
+    for i, cid in enumerate(_list("row", state["row"], int(comp["encounter_row"]))):
+        if cid is not None:
+            _one(f"row[{i}]", cid, encounters, "an encounter card")
+    camps = _dict("camps", state["camps"], [*board.campsites, "universal"])
+    for site, camp in camps.items():
+        if camp is not None:
+            camp = _dict(f"camps.{site}", camp, ("tent", "owner"))
+            _one(f"camps.{site}.tent", camp["tent"], tents, "a tent")
+            _player(f"camps.{site}.owner", camp["owner"], n, none=True)
+    legendary = _dict("legendary", state["legendary"], [t["id"] for t in comp["legendary"]])
+    for token, holder in legendary.items():
+        _player(f"legendary.{token}", holder, n, none=True)
+    if "pool" in state:
+        pools = _dict("pool", state["pool"])
+        for name, pool in pools.items():
+            _one("pool", name, ("common", "rare", "one_each"), "a set-up pool")
+            _ids(f"pool.{name}", pool, items, "an item kind")
+    columns = ("moral", "trading", "pioneering", "fighting")
+    for q, me in enumerate(state["players"]):
+        here = f"players[{q}]"
+        if me["pos"] is not None:
+            _one(f"{here}.pos", me["pos"], spaces, "a space")
+        _ids(f"{here}.hand", me["hand"], cards, "a card id")
+        _ids(f"{here}.pending", me["pending"], cards, "a card id")
+        _food(f"{here}.food", me["food"], food)
+        _ids(f"{here}.pack", me["pack"], items | artifacts, "an item or artifact")
+        _ids(f"{here}.gallery", me["gallery"], artifacts, "an artifact")
+        for i, s in enumerate(_list(f"{here}.story", me["story"])):
+            _list(f"{here}.story[{i}]", s, 3)
+            _one(f"{here}.story[{i}][0]", s[0], cards, "a card id")
+            _bool(f"{here}.story[{i}][1]", s[1])
+            _one(f"{here}.story[{i}][2]", s[2], columns, "a story column")
+        _int(f"{here}.morality", me["morality"], int(track["min"]), int(track["max"]))
+        _int(f"{here}.paws", me["paws"], 0, int(comp["paws"]))
+        _bool(f"{here}.strong", me["strong"])
+        for i, paw in enumerate(_list(f"{here}.placed", me["placed"])):
+            _list(f"{here}.placed[{i}]", paw, 2)
+            if not isinstance(paw[0], str):
+                raise _fail(f"{here}.placed[{i}][0]", "a paw target", paw[0])
+            _bool(f"{here}.placed[{i}][1]", paw[1])
+        _ids(f"{here}.tents", me["tents"], tents, "a tent")
+        flags = _dict(f"{here}.flags", me["flags"], board.areas)
+        for area, flag in flags.items():
+            if flag is not None:
+                _one(f"{here}.flags.{area}", flag, spaces, "a space")
+        onetime = _dict(
+            f"{here}.onetime", me["onetime"], ("move", "trade", "strength", "card_draw")
+        )
+        for key, v in onetime.items():
+            _int(f"{here}.onetime.{key}", v, 0, 100)
+        _bool(f"{here}.camped", me["camped"])
+    frames = _Frames(game, n, int(comp["encounter_row"]))
+    for i, frame in enumerate(state["stack"]):
+        frames.check(f"stack[{i}]", frame, state["stack"][:i])
+
+
+def check_counts(game: TrialGame, state: dict[str, Any]) -> None:
+    """The components add up (see :class:`solver.games.trial.invariants.Checker`)."""
+    from solver.games.trial.invariants import Checker
+
+    view = SimpleNamespace(d=state, g=game)
+    try:
+        Checker(observations=False)(view)  # type: ignore[arg-type]
+    except AssertionError as exc:
+        raise FormatError(
+            "a state whose components add up", line=1, column=1, found=str(exc)[:80]
+        ) from None

@@ -1,0 +1,291 @@
+"""Malformed saved states: every one is refused at load with a :class:`FormatError` naming the
+field, or plays on; none crashes later, during play or search.
+
+Targeted cases, one per class of defect found by fuzzing (a value of the wrong kind in a top-level
+field, a short encounter row, an unknown card, components that no longer add up), then a seeded
+fuzz: one to three random edits of states saved mid-game, each either refused at load or played
+for 200 random actions on both engines.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import pytest
+
+from solver.errors import FormatError, SolverError
+from solver.games.trial.kernel import KernelTrialGame
+from solver.games.trial.rules import TrialGame, TrialState
+
+GAMES = {(e, n): (TrialGame if e == "reference" else KernelTrialGame)(players=n)
+         for e in ("reference", "kernel") for n in (2, 3, 4)}  # fmt: skip
+
+
+def saved(players: int, seed: int, actions: int) -> dict[str, Any]:
+    """The JSON of a state ``actions`` random actions into a game."""
+    rng = random.Random(seed)
+    st = GAMES["reference", players].new_initial_state()
+    for _ in range(actions):
+        if st.is_terminal():
+            break
+        if st.is_chance_node():
+            st.apply_action(rng.choice([a for a, _ in st.chance_outcomes()]))
+        else:
+            st.apply_action(rng.choice(st.legal_actions()))
+    return json.loads(st.to_json())
+
+
+def load(doc: dict[str, Any], engine: str = "reference", players: int = 2) -> TrialState:
+    return GAMES[engine, players].state_from_json(json.dumps(doc))
+
+
+MID = saved(2, 7, 200)
+assert MID["state"]["stack"] and not MID["state"]["over"]  # mid-game
+
+
+def edit(**changes: Any) -> dict[str, Any]:
+    doc = copy.deepcopy(MID)
+    doc["state"].update(changes)
+    return doc
+
+
+def in_a_fight() -> dict[str, Any]:
+    for seed in range(200):
+        doc = saved(2, seed, 300)
+        if any(f["k"] == "fight" for f in doc["state"]["stack"]):
+            return doc
+    raise AssertionError("no fight in 200 games")
+
+
+def test_an_unchanged_saved_state_loads_on_both_engines():
+    for engine in ("reference", "kernel"):
+        assert json.loads(load(MID, engine).to_json()) == MID
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"camps": "over"}, "camps"),
+        ({"tunnels": True}, "tunnels"),
+        ({"tray": -1}, "tray"),
+        ({"decks": True}, "decks"),
+        ({"row": [1, 2, 3, "forest"]}, "row"),
+        ({"day": 0}, "day"),
+        ({"first": 2}, "first"),
+        ({"turn": "0"}, "turn"),
+        ({"over": 0}, "over"),
+        ({"tunnel_tokens": 3}, "tunnel_tokens"),
+        ({"artifacts": ["no-such-artifact"]}, "artifacts[0]"),
+        ({"legendary": {"trader": 5, "pioneer": None, "fighter": None}}, "legendary.trader"),
+        ({"tiles": {}}, "tiles"),
+        ({"store": [[[], [], [], []]]}, "store"),
+    ],
+    ids=lambda v: v if isinstance(v, str) else None,
+)
+def test_a_top_level_field_of_the_wrong_kind_is_named(changes, field):
+    pattern = field.replace("[", r"\[").replace("]", r"\]").replace(".", r"\.")
+    with pytest.raises(FormatError, match=rf"state field {pattern} "):
+        load(edit(**changes))
+
+
+def test_a_short_encounter_row_or_an_unknown_card_is_named():
+    doc = copy.deepcopy(MID)
+    del doc["state"]["row"][1]
+    with pytest.raises(FormatError, match="state field row "):
+        load(doc)
+    doc = copy.deepcopy(MID)
+    doc["state"]["players"][1]["hand"].append("deed-99")
+    with pytest.raises(FormatError, match=r"state field players\[1\]\.hand\[\d+\] "):
+        load(doc)
+
+
+def test_a_player_field_of_the_wrong_kind_is_named():
+    for key, value, field in [
+        ("food", {"acorn": 1}, r"players\[0\]\.food "),
+        ("morality", 9, r"players\[0\]\.morality "),
+        ("pos", "nowhere", r"players\[0\]\.pos "),
+        ("story", [["deed-01", True]], r"players\[0\]\.story\[0\] "),
+        ("flags", {"swamps": None}, r"players\[0\]\.flags "),
+    ]:
+        doc = copy.deepcopy(MID)
+        doc["state"]["players"][0][key] = value
+        with pytest.raises(FormatError, match=f"state field {field}"):
+            load(doc)
+
+
+def test_components_that_do_not_add_up_are_refused():
+    doc = copy.deepcopy(MID)
+    doc["state"]["box"]["tents"] += ["none"] * 3  # a tent invented
+    with pytest.raises(FormatError, match="tents not conserved"):
+        load(doc)
+    doc = copy.deepcopy(MID)
+    doc["state"]["tray"]["acorn"] += 1  # food invented
+    with pytest.raises(FormatError, match="acorn not conserved"):
+        load(doc)
+    doc = copy.deepcopy(MID)
+    doc["state"]["row"][0] = doc["state"]["row"][1]  # a card lies twice
+    with pytest.raises(FormatError, match=r"lies twice|lost or invented"):
+        load(doc)
+
+
+def test_a_fight_frame_with_unknown_held_cards_is_named():
+    doc = in_a_fight()
+    frame = next(f for f in doc["state"]["stack"] if f["k"] == "fight")
+    i = doc["state"]["stack"].index(frame)
+    frame["held"] = [["not-a-card"], []]
+    with pytest.raises(FormatError, match=rf"state field stack\[{i}\]\.held"):
+        load(doc)
+
+
+# -- the seeded fuzz ---------------------------------------------------------------------------
+ODD = [0, -1, 1, 10**6, None, True, "x", [], {}, 1.5, "over", [0, 0], [1, 2, 3, "forest"]]
+
+
+def mutate(rng: random.Random, value: Any) -> Any:
+    """``value`` with one random edit somewhere inside (delete, duplicate, replace, nudge)."""
+    if isinstance(value, dict) and value:
+        key = rng.choice(sorted(value))
+        r = rng.random()
+        if r < 0.15:
+            del value[key]
+        elif r < 0.2:
+            value["zz"] = 1
+        elif r < 0.75:
+            value[key] = mutate(rng, value[key])
+        else:
+            value[key] = copy.deepcopy(rng.choice(ODD))
+        return value
+    if isinstance(value, list) and value:
+        i = rng.randrange(len(value))
+        r = rng.random()
+        if r < 0.15:
+            del value[i]
+        elif r < 0.25:
+            value.append(copy.deepcopy(value[i]))
+        elif r < 0.75:
+            value[i] = mutate(rng, value[i])
+        else:
+            value[i] = copy.deepcopy(rng.choice(ODD))
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value + rng.choice([-1, 1, -100, 100, 1000])
+    return copy.deepcopy(rng.choice(ODD))
+
+
+def play(st: TrialState, rng: random.Random, actions: int) -> None:
+    for _ in range(actions):
+        if st.is_terminal():
+            break
+        if st.is_chance_node():
+            st.apply_action(rng.choice([a for a, _ in st.chance_outcomes()]))
+        else:
+            st.apply_action(rng.choice(st.legal_actions()))
+        st.observation(st.d["n"] - 1)
+    st.returns()
+    str(st)
+
+
+def fuzz(seed: int, count: int, actions: int = 200, stack_only: bool = False) -> dict[str, int]:
+    rng = random.Random(seed)
+    tally = {"refused": 0, "played": 0}
+    for _ in range(count):
+        players = rng.choice([2, 3, 4])
+        doc = saved(players, rng.randrange(10**6), rng.randrange(0, 600))
+        for _ in range(rng.randint(1, 3)):
+            if stack_only and doc["state"].get("stack"):
+                doc["state"]["stack"] = mutate(rng, doc["state"]["stack"])
+            else:
+                doc["state"] = mutate(rng, doc["state"])
+        doc = json.loads(json.dumps(doc))
+        played = False
+        for engine in ("reference", "kernel"):
+            try:
+                st = load(doc, engine, players)
+            except FormatError:
+                continue
+            try:
+                play(st, random.Random(seed), actions)
+                played = True
+            except SolverError as exc:  # an illegal action would be a bug
+                raise AssertionError(f"{engine}: {exc}") from None
+        tally["played" if played else "refused"] += 1
+    return tally
+
+
+def test_randomly_edited_states_are_refused_or_play():
+    tally = fuzz(20261130, 40)
+    assert tally["refused"] >= 20, tally
+
+
+def test_randomly_edited_steps_are_refused_or_play():
+    tally = fuzz(11, 20, stack_only=True)
+    assert tally["refused"] >= 5 and tally["played"] >= 1, tally
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_many_randomly_edited_states_are_refused_or_play(seed):
+    tally = fuzz(seed, 300)
+    tally_stack = fuzz(seed + 100, 300, stack_only=True)
+    assert tally["refused"] >= 100 and tally_stack["played"] >= 10, (tally, tally_stack)
+
+
+def test_the_table_of_step_fields_matches_the_rules_source():
+    """Every field a rule module pushes a step with is in ``FRAME_FIELDS`` (read again from the
+    source: ``push(st, "kind", field=...)`` calls and ``{"k": "kind", ...}`` literals)."""
+    import ast
+    from pathlib import Path
+
+    import solver.games.trial as package
+    from solver.games.trial.core import STEPS
+    from solver.games.trial.state_check import FRAME_FIELDS
+
+    sites: dict[str, list[set[str]]] = {}
+    for path in Path(package.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", None) == "push"
+                and len(node.args) >= 2
+                and isinstance(node.args[1], ast.Constant)
+            ):
+                fields = {k.arg for k in node.keywords if k.arg}
+                sites.setdefault(node.args[1].value, []).append(fields)
+            elif isinstance(node, ast.Dict) and all(isinstance(k, ast.Constant) for k in node.keys):
+                keys = [k.value for k in node.keys]  # type: ignore[union-attr]
+                kind = node.values[keys.index("k")] if "k" in keys else None
+                if isinstance(kind, ast.Constant) and kind.value in STEPS:
+                    sites.setdefault(kind.value, []).append(set(keys) - {"k"})
+    required = {kind: tuple(sorted(set.intersection(*found))) for kind, found in sites.items()}
+    assert required == {k: v for k, v in FRAME_FIELDS.items() if k in required}
+    assert set(FRAME_FIELDS) == set(STEPS)
+
+
+def test_a_die_roll_without_the_step_it_rolls_for_is_refused():
+    doc = in_a_fight()
+    stack = doc["state"]["stack"]
+    i = next(i for i, f in enumerate(stack) if f["k"] == "fight")
+    stack.append({"k": "die", "p": 0, "parent": "roll", "side": 0, "purpose": "strength"})
+    with pytest.raises(FormatError, match=r"a die step above a roll step"):
+        load(doc)
+    stack[-1]["parent"] = "fight"
+    del stack[i]
+    with pytest.raises(FormatError):
+        load(doc)
+
+
+def test_a_path_outside_its_card_is_refused():
+    for seed in range(300):
+        doc = saved(2, seed, 250)
+        stack = doc["state"]["stack"]
+        frames = [f for f in stack if f["k"] == "effects"]
+        if frames:
+            break
+    else:
+        raise AssertionError("no effects step in 300 games")
+    frames[0]["path"] = [*frames[0]["path"], 99]
+    with pytest.raises(FormatError, match=r"\.path to be a path"):
+        load(doc)
