@@ -216,3 +216,8 @@ cdef class DuelPosition:
 
     def _state_capsule(self):
         return state_capsule(&self.st, self)
+
+
+def _declare_max_actions(int n):
+    """Test knob: make the vtable claim ``n`` as its ``max_actions`` (the searchers check it)."""
+    DUEL_VTABLE.max_actions = n

@@ -197,3 +197,19 @@ def test_refuses_what_is_not_constant_sum(duel):
     assert expectimax(state).extra["algorithm"] == "plain"  # the others keep the plain search
     with pytest.raises(OptionError, match="one-player"):
         PruningSearch(duel.DuelGame(4, 6), 1 << 20).fastest(state)
+
+
+def test_refuses_more_actions_than_its_buffers(duel):
+    from solver._ext.expectimax import SEARCH_CONSTANTS, PruningSearch, pruning_supported
+
+    game = duel.DuelGame(4, 6)
+    duel._declare_max_actions(SEARCH_CONSTANTS["KERNEL_MAX_ACTIONS"] + 1)
+    try:
+        assert not pruning_supported(game)
+        with pytest.raises(OptionError, match="exceeds KERNEL_MAX_ACTIONS"):
+            PruningSearch(game, 1 << 20)
+    finally:
+        duel._declare_max_actions(3)
+    assert PruningSearch(game, 1 << 20).value(game.new_initial_state()) == pytest.approx(
+        _value(game.new_initial_state(), 4), abs=1e-12
+    )
