@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 from typing import Any
 
@@ -71,6 +72,8 @@ class TrialGame:
         if pack is None:
             pack = default_pack()
         elif not isinstance(pack, Pack):
+            if not isinstance(pack, (str, os.PathLike)):
+                raise OptionError(f"pack must be a Pack or a pack folder's path, not {pack!r}")
             pack = load_pack(pack)
         self.pack = pack
         self.players = players
@@ -93,10 +96,15 @@ class TrialGame:
 
     def state_from_json(self, text: str) -> TrialState:
         """The state serialised by :meth:`TrialState.to_json`."""
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise FormatError("a JSON text", line=1, column=1, found=type(text).__name__)
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise FormatError("a JSON trial state", line=exc.lineno, column=exc.colno) from None
+        except (RecursionError, UnicodeDecodeError):
+            raise FormatError("a JSON trial state", line=1, column=1,
+                              found="text nested too deeply or not UTF-8") from None  # fmt: skip
         if not isinstance(data, dict) or data.get("game") != "trial" or "state" not in data:
             raise FormatError("a trial state object with 'game': 'trial'", line=1, column=1)
         state = data["state"]
@@ -278,8 +286,17 @@ class TrialState:
         except ValueError:
             return str(action)
 
+    def _seat(self, p: int) -> int:
+        """``p`` if it is a seat of this game (an :class:`OptionError` otherwise)."""
+        if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < self.d["n"]:
+            raise OptionError(f"player {p!r} is not a seat of this {self.d['n']}-player game")
+        return p
+
     def action_to_string(self, action: int) -> str:
         """A readable label: what the action does at the current step."""
+        size = self.L.size
+        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < size:
+            raise IllegalActionError(f"{action!r} is not a trial action id (0..{size - 1})")
         frame = self._top()
         base = self._label(action)
         if frame is None:
@@ -342,7 +359,7 @@ class TrialState:
         """What player ``p`` sees (their own hand and tents; every other hidden thing as counts)."""
         from solver.games.trial.hidden import observation
 
-        return observation(self, p)
+        return observation(self, self._seat(p))
 
     def information_state_string(self, p: int) -> str:
         """Player ``p``'s information state (perfect recall): every action and revelation in
@@ -351,11 +368,11 @@ class TrialState:
         tell apart."""
         from solver.games.trial.hidden import information_state
 
-        return information_state(self, p)
+        return information_state(self, self._seat(p))
 
     def resample_hidden(self, p: int, rng: random.Random) -> TrialState:
         """A copy with everything hidden from ``p`` redealt at random, consistent with what ``p``
         sees (hands and face-down cards of others, deck contents, unseen tents and ruin items)."""
         from solver.games.trial.hidden import resample
 
-        return resample(self, p, rng)
+        return resample(self, self._seat(p), rng)

@@ -289,3 +289,31 @@ def test_a_path_outside_its_card_is_refused():
     frames[0]["path"] = [*frames[0]["path"], 99]
     with pytest.raises(FormatError, match=r"\.path to be a path"):
         load(doc)
+
+
+# -- API mistakes are solver errors --------------------------------------------------------------
+def test_api_mistakes_raise_solver_errors():
+    from solver.errors import IllegalActionError, OptionError
+    from solver.registry import load_game
+
+    for engine in ("reference", "kernel"):
+        with pytest.raises(OptionError, match="pack must be"):
+            load_game("trial", engine=engine, pack=3)
+        game = GAMES[engine, 2]
+        st = game.new_initial_state()
+        size = game.num_distinct_actions()
+        for action in (size, -1, 10**6, "1", True):
+            with pytest.raises(IllegalActionError, match="not a trial action id"):
+                st.action_to_string(action)  # type: ignore[arg-type]
+        assert st.action_to_string(st.legal_actions()[0])  # in range: a label
+        with pytest.raises(FormatError, match="a JSON text"):
+            game.state_from_json(None)  # type: ignore[arg-type]
+        with pytest.raises(FormatError, match="nested too deeply"):
+            game.state_from_json('{"game": "trial", "state": ' + "[" * 100000)
+        for seat in (2, 5, -1, True, "0"):
+            with pytest.raises(OptionError, match="not a seat"):
+                st.observation(seat)  # type: ignore[arg-type]
+            with pytest.raises(OptionError, match="not a seat"):
+                st.information_state_string(seat)  # type: ignore[arg-type]
+            with pytest.raises(OptionError, match="not a seat"):
+                st.resample_hidden(seat, random.Random(0))  # type: ignore[arg-type]
