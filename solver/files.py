@@ -12,11 +12,13 @@ solver.errors.OptionError: /no/such/file.forest: no such forest file
 
 from __future__ import annotations
 
+import json
 import os
+from typing import Any
 
-from solver.errors import OptionError
+from solver.errors import FormatError, OptionError
 
-__all__ = ["MAX_FILE_BYTES", "read_bytes"]
+__all__ = ["MAX_FILE_BYTES", "decode_json", "read_bytes"]
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 """The largest game, state or position file read (16 MB): no real one comes close."""
@@ -43,3 +45,21 @@ def read_bytes(
             f"{name}: larger than {limit // (1024 * 1024)} MB, too large for a {what}"
         )
     return data
+
+
+def decode_json(data: bytes, what: str) -> Any:
+    """The JSON document in ``data``; bad UTF-8, bad JSON and nesting too deep for Python are
+    :class:`~solver.errors.FormatError` with the line and column where known."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start].decode("utf-8", errors="replace").split("\n")
+        raise FormatError(
+            "UTF-8 text", line=len(before), column=len(before[-1]) + 1, found="an invalid byte"
+        ) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(what, line=exc.lineno, column=exc.colno, found=exc.msg) from None
+    except RecursionError:
+        raise FormatError(f"{what} nested less deeply", line=1, column=1) from None

@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import Any
 
 from solver.errors import FormatError, OptionError
+from solver.files import decode_json
 
 __all__ = [
     "COLOURS",
@@ -211,24 +212,6 @@ def read_user_file(path: str | os.PathLike[str], what: str) -> bytes:
             f"cannot read {what} {name!r}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MB"
         )
     return data
-
-
-def decode_json(data: bytes, what: str) -> Any:
-    """The JSON document in ``data``; bad UTF-8, bad JSON and nesting too deep for Python are
-    :class:`~solver.errors.FormatError` with the line and column where known."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        before = data[: exc.start].decode("utf-8", errors="replace").split("\n")
-        raise FormatError(
-            "UTF-8 text", line=len(before), column=len(before[-1]) + 1, found="an invalid byte"
-        ) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(what, line=exc.lineno, column=exc.colno, found=exc.msg) from None
-    except RecursionError:
-        raise FormatError(f"{what} nested less deeply", line=1, column=1) from None
 
 
 def load_tile_set(path: str | os.PathLike[str]) -> TileSet:

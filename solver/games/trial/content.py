@@ -124,11 +124,23 @@ def _read(root: Traversable | Path, name: str) -> tuple[Any, str]:
     entry = root / name
     if not entry.is_file():
         raise PackError(name, "pack", "file", "the file is missing")
-    text = entry.read_text(encoding="utf-8")
+    if isinstance(entry, Path):  # a user's pack: size-capped, bad bytes named
+        from solver.files import read_bytes
+
+        data = read_bytes(entry, "content-pack file")
+    else:
+        data = entry.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise PackError(name, "json", f"line {line}", "not UTF-8 text", line=line) from None
     try:
         return json.loads(text), text
     except json.JSONDecodeError as exc:
         raise PackError(name, "json", f"line {exc.lineno}", exc.msg, line=exc.lineno) from None
+    except RecursionError:
+        raise PackError(name, "json", "line 1", "nested too deeply", line=1) from None
 
 
 def load_pack(path: str | os.PathLike[str] | None = None) -> Pack:

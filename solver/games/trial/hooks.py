@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from solver.errors import OptionError
+from solver.errors import FormatError, OptionError
 from solver.spec import Opened
 
 
@@ -29,12 +29,19 @@ def open_trial(
         game = load_game("trial", engine=engine, players=count, pack=str(path))
         return Opened(game=game, state=game.new_initial_state(), source=str(source))
     if path.suffix == ".json" and path.is_file():
-        import json
+        from solver.files import decode_json, read_bytes
 
-        text = path.read_text(encoding="utf-8")
+        data = read_bytes(path, "saved Trial state")
         try:
-            n = json.loads(text)["state"]["n"]
-        except (ValueError, KeyError, TypeError):
+            document = decode_json(data, "a saved Trial state (JSON)")
+        except FormatError as exc:  # bad bytes or nesting: the error names the file
+            raise FormatError(
+                f"{exc.expected} in {path}", line=exc.line, column=exc.column, found=exc.found
+            ) from None
+        text = data.decode("utf-8")
+        try:
+            n = document["state"]["n"]
+        except (KeyError, TypeError):
             n = count
         game = load_game("trial", engine=engine, players=n)
         return Opened(game=game, state=game.state_from_json(text), source=str(source))

@@ -199,3 +199,30 @@ def test_a_human_hint_in_a_hidden_information_game_says_it_is_an_ismcts_estimate
     )  # fmt: skip
     assert run.returncode == 2 and "you left the game" in run.stderr, run.stderr
     assert "ISMCTS" in run.stdout  # the table title (rich may wrap it)
+
+
+def test_the_api_refuses_a_binary_or_deep_state_file_and_pack_file(tmp_path):
+    # through the API (not only the CLI): solver.errors classes, never UnicodeDecodeError or
+    # RecursionError, for a saved state and for a user's pack file
+    import shutil
+    from pathlib import Path
+
+    from solver.errors import FormatError
+    from solver.games.trial.content import PackError, load_pack
+    from solver.games.trial.hooks import open_trial
+
+    state = tmp_path / "bin.json"
+    state.write_bytes(bytes(range(128, 256)))
+    with pytest.raises(FormatError, match="UTF-8"):
+        open_trial(str(state))
+    state.write_text('{"game": "trial", "state": ' + "[" * 100_000)
+    with pytest.raises(FormatError):
+        open_trial(str(state))
+    pack = tmp_path / "pack"
+    shutil.copytree(Path(__file__).parents[3] / "puzzles" / "trial", pack)
+    (pack / "deeds.json").write_bytes(bytes(range(128, 256)))
+    with pytest.raises(PackError, match=r"deeds\.json.*not UTF-8"):
+        load_pack(pack)
+    (pack / "deeds.json").write_text("[" * 100_000)
+    with pytest.raises(PackError, match=r"deeds\.json.*nested too deeply"):
+        load_pack(pack)
