@@ -2,9 +2,10 @@
 
 At the mission step the agent does not search: it plays the first step of the best mission
 order (the most missions this turn, then the most points; :func:`plan_missions`), and ``end
-turn`` once the plan is empty. The exhaustive search answers while it needs at most
-:data:`~solver.games.guardians.cli.AUTO_STATES` positions, else the CP-SAT model — the same rule
-as ``forest guardians order``. Every other decision with more than one legal action is searched
+turn`` once the plan is empty. The plan comes from
+:func:`~solver.games.guardians.order_solve.solve_order`, the rule of ``forest guardians order``
+(exhaustive search, else CP-SAT within its model cap, else the first legal order). Every other
+decision with more than one legal action is searched
 by the shared MCTS in its strong configuration (heuristic leaves,
 :func:`solver.search.strong_mcts_options`), seeded per decision; inside the search the tree
 orders missions by itself. On the kernel engine (the default) the simulations run in the compiled
@@ -36,16 +37,18 @@ from solver.spec import Agent
 __all__ = ["mcts_agent", "plan_missions"]
 
 
-def plan_missions(state: Any) -> Any:
-    """The best mission plan at the mission step (exhaustive search, else CP-SAT)."""
-    from solver.games.guardians.cli import AUTO_STATES
-    from solver.games.guardians.order_model import cpsat_order
-    from solver.games.guardians.ordering import bounded_best_order
+PLAN_TIME_LIMIT = 2.0
+"""Seconds a mission step's CP-SAT solve may take in play (the best plan found by then, never
+worse than the first legal order)."""
 
-    plan = bounded_best_order(state, AUTO_STATES)
-    if plan is None:
-        plan = cpsat_order(state).plan
-    return plan
+
+def plan_missions(state: Any) -> Any:
+    """The best mission plan at the mission step, by the ``order`` command's rule
+    (:func:`~solver.games.guardians.order_solve.solve_order`, ``auto``): exhaustive search,
+    else CP-SAT within its model cap and :data:`PLAN_TIME_LIMIT`, else the first legal order."""
+    from solver.games.guardians.order_solve import solve_order
+
+    return solve_order(state, time_limit=PLAN_TIME_LIMIT).plan
 
 
 def mcts_agent(game: Any, *, seed: int = 0, iterations: int = 1000) -> Agent:

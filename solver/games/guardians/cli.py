@@ -23,19 +23,9 @@ import time
 from typing import Any
 
 from solver.cli_common import positive_float, positive_int
+from solver.games.guardians.order_solve import AUTO_STATES, MODEL_CAP
 
 __all__ = ["AUTO_STATES", "add_commands", "order_lines"]
-
-MODEL_CAP = 2_000
-"""The largest CP-SAT model ``order`` builds, in candidate walks times mission steps (measured:
-about 700 build and solve in 1-3 s; the construction grows with the square of this size and is
-not bounded by ``--time-limit``). Past it ``auto`` answers the first legal order (``method``
-``first-legal``, ``optimal`` false) and ``cp-sat`` is refused."""
-
-AUTO_STATES = 3_000
-"""``--method auto``: the exhaustive search's cap before CP-SAT takes over (measured: the
-exhaustive search answers most positions of up to 80 tiles within it, in milliseconds; at about
-2 ms a position on 80 tiles, the cap bounds it to a few seconds)."""
 
 
 def order_lines(state: Any, plan: Any) -> list[str]:
@@ -72,15 +62,9 @@ def order_lines(state: Any, plan: Any) -> list[str]:
 
 
 def _order(args: argparse.Namespace) -> int:
-    from solver.errors import OptionError
     from solver.games.guardians import resolve_position
-    from solver.games.guardians.order_model import candidate_walks, cpsat_order
-    from solver.games.guardians.ordering import (
-        best_order,
-        bounded_best_order,
-        first_legal_order,
-        plan_to_dict,
-    )
+    from solver.games.guardians.order_solve import solve_order
+    from solver.games.guardians.ordering import plan_to_dict
     from solver.games.guardians.rules import GuardiansGame
 
     if args.svg is not None:
@@ -90,26 +74,8 @@ def _order(args: argparse.Namespace) -> int:
     position = resolve_position(args.position)
     state = GuardiansGame(position=position).new_initial_state()
     started = time.perf_counter()
-    method = args.method
-    quick = bounded_best_order(state, AUTO_STATES) if method == "auto" else None
-    if quick is not None:
-        plan, optimal, method = quick, True, "brute-force"
-    elif method == "brute-force":
-        plan, optimal = best_order(state), True
-    else:
-        walks = candidate_walks(state)
-        size = len(walks) * len({w.start for w in walks})
-        if size <= MODEL_CAP:
-            answer = cpsat_order(state, time_limit=args.time_limit)
-            plan, optimal, method = answer.plan, answer.optimal, "cp-sat"
-        elif method == "auto":
-            plan, optimal, method = first_legal_order(state), False, "first-legal"
-        else:
-            raise OptionError(
-                f"the position is too large for the CP-SAT model ({len(walks)} candidate walks "
-                f"x mission steps = {size}, over {MODEL_CAP}); --method auto answers with a "
-                "legal order"
-            )
+    solution = solve_order(state, args.method, time_limit=args.time_limit)
+    plan, optimal, method = solution.plan, solution.optimal, solution.method
     seconds = time.perf_counter() - started
     if args.svg is not None:
         from solver.cli_common import write_output

@@ -1,0 +1,72 @@
+"""The best mission order within a budget: the one rule the ``order`` command and the agents use.
+
+``auto`` tries every order while that needs at most :data:`AUTO_STATES` positions (exact), then
+the CP-SAT model while it has at most :data:`MODEL_CAP` walk-steps (candidate walks × mission
+steps; past it, building the model alone takes minutes), else answers the first legal order,
+marked not optimal. A time-limited CP-SAT solve never answers less than the first legal order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solver.errors import OptionError
+from solver.games.guardians.order_model import DEFAULT_TIME_LIMIT, candidate_walks, cpsat_order
+from solver.games.guardians.ordering import (
+    Plan,
+    best_order,
+    bounded_best_order,
+    first_legal_order,
+)
+from solver.games.guardians.rules import GuardiansState
+
+__all__ = ["AUTO_STATES", "METHODS", "MODEL_CAP", "OrderSolution", "solve_order"]
+
+AUTO_STATES = 3_000
+"""``auto``: the exhaustive search's cap (positions) before CP-SAT takes over (the exhaustive
+search answers most positions of up to 80 tiles within it, in milliseconds; at about 2 ms a
+position on 80 tiles, the cap bounds it to a few seconds)."""
+MODEL_CAP = 2_000
+"""The largest CP-SAT model built, in candidate walks times mission steps (about 700 build and
+solve in 1-3 s; the construction grows with the square of this size and is not bounded by the
+time limit). Past it ``auto`` answers the first legal order and ``cp-sat`` is refused."""
+METHODS = ("auto", "brute-force", "cp-sat")
+
+
+@dataclass(frozen=True)
+class OrderSolution:
+    """A plan, whether it is proven the best, and the method that found it (``brute-force``,
+    ``cp-sat`` or ``first-legal``)."""
+
+    plan: Plan
+    optimal: bool
+    method: str
+
+
+def solve_order(
+    state: GuardiansState, method: str = "auto", *, time_limit: float = DEFAULT_TIME_LIMIT
+) -> OrderSolution:
+    """The best mission order of ``state`` (at the mission step) by ``method``, within budget.
+
+    ``brute-force`` is exact without a budget (small positions); ``cp-sat`` refuses a model over
+    :data:`MODEL_CAP` with an :class:`~solver.errors.OptionError`.
+    """
+    if method not in METHODS:
+        raise OptionError(f"unknown ordering method {method!r}; expected one of {METHODS}")
+    if method == "auto":
+        quick = bounded_best_order(state, AUTO_STATES)
+        if quick is not None:
+            return OrderSolution(quick, True, "brute-force")
+    elif method == "brute-force":
+        return OrderSolution(best_order(state), True, "brute-force")
+    walks = candidate_walks(state)
+    size = len(walks) * len({w.start for w in walks})
+    if size <= MODEL_CAP:
+        answer = cpsat_order(state, time_limit=time_limit)
+        return OrderSolution(answer.plan, answer.optimal, "cp-sat")
+    if method == "auto":
+        return OrderSolution(first_legal_order(state), False, "first-legal")
+    raise OptionError(
+        f"the position is too large for the CP-SAT model ({len(walks)} candidate walks "
+        f"x mission steps = {size}, over {MODEL_CAP}); --method auto answers with a legal order"
+    )
