@@ -317,3 +317,62 @@ def test_api_mistakes_raise_solver_errors():
                 st.information_state_string(seat)  # type: ignore[arg-type]
             with pytest.raises(OptionError, match="not a seat"):
                 st.resample_hidden(seat, random.Random(0))  # type: ignore[arg-type]
+
+
+# -- plausible edits: a value swapped for another of the same kind found in the state ----------
+def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], Any]]:
+    if isinstance(value, dict):
+        return [leaf for k, v in value.items() for leaf in _leaves(v, (*path, k))]
+    if isinstance(value, list):
+        return [leaf for i, v in enumerate(value) for leaf in _leaves(v, (*path, i))]
+    return [(path, value)]
+
+
+def plausible_fuzz(seed: int, count: int) -> dict[str, int]:
+    """Edits that keep every value's kind (a flag flipped, a number moved by one, a text swapped
+    for another text of the state), mostly in the waiting steps: many pass the type checks, so
+    they test that what loads also plays."""
+    rng = random.Random(seed)
+    tally = {"refused": 0, "played": 0}
+    for _ in range(count):
+        players = rng.choice([2, 3, 4])
+        doc = saved(players, rng.randrange(10**6), rng.randrange(0, 600))
+        state = doc["state"]
+        leaves = [(p, v) for p, v in _leaves(state) if p and p[0] not in ("log", "known")]
+        if rng.random() < 0.6:
+            leaves = [leaf for leaf in leaves if leaf[0][0] == "stack"] or leaves
+        texts = sorted({v for _, v in leaves if isinstance(v, str)})
+        path, old = rng.choice(leaves)
+        if isinstance(old, bool):
+            new: Any = not old
+        elif isinstance(old, int):
+            new = old + rng.choice([-1, 1])
+        else:
+            new = rng.choice([*texts, 0, 1])
+        node: Any = state
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = new
+        for engine in ("reference", "kernel"):
+            try:
+                st = load(doc, engine, players)
+            except FormatError:
+                tally["refused"] += 1
+                continue
+            try:
+                play(st, random.Random(seed), 200)
+            except SolverError as exc:
+                raise AssertionError(f"{engine}: {path} {old!r} -> {new!r}: {exc}") from None
+            tally["played"] += 1
+    return tally
+
+
+def test_plausible_edits_are_refused_or_play():
+    tally = plausible_fuzz(5, 25)
+    assert tally["refused"] >= 5 and tally["played"] >= 5, tally
+
+
+@pytest.mark.slow
+def test_many_plausible_edits_are_refused_or_play():
+    tally = plausible_fuzz(6, 600)
+    assert tally["refused"] >= 200 and tally["played"] >= 200, tally
