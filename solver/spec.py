@@ -97,6 +97,11 @@ class AnalysisHooks:
     - ``size_range``: the smallest and largest width/height the generator accepts;
       ``turns_range``: the turn limits ``--turns`` accepts (``None``: no turn limit).
     - ``max_file_bytes``: the largest instance file read (a longer one is refused unread).
+    - ``size_names``: what the two numbers of ``--size AxB`` are (the dog's ``width`` and
+      ``height``; a game without a grid may give them another meaning, such as players and
+      games); the results keep them in the ``width`` and ``height`` columns.
+      ``size_ranges``: per number, the values accepted (``None``: ``size_range`` for both);
+      ``default_size``: the size rolled when ``--size`` is not given.
     """
 
     load: Callable[[str], Any]
@@ -114,6 +119,9 @@ class AnalysisHooks:
     size_range: tuple[int, int] = (1, 1)
     turns_range: tuple[int, int] | None = None
     max_file_bytes: int = 1 << 20
+    size_names: tuple[str, str] = ("width", "height")
+    size_ranges: tuple[tuple[int, int], tuple[int, int]] | None = None
+    default_size: tuple[int, int] = (9, 9)
 
 
 @dataclass(frozen=True)

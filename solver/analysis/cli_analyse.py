@@ -67,13 +67,15 @@ def add_analyse_command(subparsers: Any) -> argparse.ArgumentParser:
         "--count", type=int, default=None, metavar="N", help="roll N instances (seeds S..S+N-1)"
     )
     p.add_argument(
-        "--size", type=parse_size, default=(9, 9), metavar="WxH",
-        help="size of the rolled instances, width x height cells (default 9x9)",
+        "--size", type=parse_size, default=None, metavar="AxB",
+        help="size of the rolled instances, two numbers whose meaning the game's analysis "
+        "defines (width x height cells for the grid games, default 9x9; docs/analysis.md)",
     )  # fmt: skip
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the first seed (default 0)")
     p.add_argument(
         "--turns", type=int, default=None, metavar="T",
-        help="turn limit of the rolled instances (default: the generator's; 20 for the dog)",
+        help="turn limit of the rolled instances (default: the generator's; 20 for the dog; "
+        "a game may define it as another length budget, docs/analysis.md)",
     )  # fmt: skip
     p.add_argument(
         "--jobs", "-j", type=int, default=None, metavar="J",

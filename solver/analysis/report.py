@@ -81,7 +81,12 @@ def _batch_facts(frame: pd.DataFrame, hooks: AnalysisHooks) -> list[tuple[str, s
     sizes = sorted(
         {(int(w), int(h)) for w, h in zip(widths, heights, strict=True) if w == w and h == h}
     )
-    facts.append(("sizes", ", ".join(f"{w}x{h}" for w, h in sizes) if sizes else "not recorded"))
+    label = (
+        "sizes"
+        if hooks.size_names == ("width", "height")
+        else "sizes ({} x {})".format(*hooks.size_names)
+    )
+    facts.append((label, ", ".join(f"{w}x{h}" for w, h in sizes) if sizes else "not recorded"))
     turns = sorted({int(t) for t in numbers(frame, "turns").dropna()})
     if hooks.turns_range is not None:
         facts.append(("turn limits", ", ".join(map(str, turns)) if turns else "not recorded"))

@@ -213,14 +213,16 @@ class Job:
     def generated(
         cls,
         count: int,
-        size: tuple[int, int] = (9, 9),
+        size: tuple[int, int] | None = None,
         seed: int = 0,
         turns: int | None = None,
         game: str = DEFAULT_GAME,
     ) -> Job:
-        """``count`` instances rolled from seeds ``seed``, ``seed + 1``, ... at ``size``;
-        ``turns`` replaces the generator's turn limit when given."""
+        """``count`` instances rolled from seeds ``seed``, ``seed + 1``, ... at ``size`` (``None``:
+        the hooks' ``default_size``); ``turns`` replaces the generator's turn limit when given."""
         hooks = analysis_hooks(game)
+        if size is None:
+            size = hooks.default_size
         if hooks.roll is None:
             raise OptionError(f"the {game} game has no generator: analyse files instead of --count")
         count, seed = _whole("--count", count), _whole("--seed", seed)
@@ -230,8 +232,8 @@ class Job:
             width, height = (_whole("--size", v) for v in size)
         except (TypeError, ValueError):
             raise OptionError(f"--size must be a (width, height) pair, not {size!r}") from None
-        low, high = hooks.size_range
-        for name, value in (("width", width), ("height", height)):
+        ranges = hooks.size_ranges or (hooks.size_range, hooks.size_range)
+        for name, value, (low, high) in zip(hooks.size_names, (width, height), ranges, strict=True):
             if not low <= value <= high:
                 raise OptionError(f"--size {name} must be from {low} to {high}, not {value}")
         if seed < 0 or seed + count - 1 > MAX_SEED:

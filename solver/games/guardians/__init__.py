@@ -90,7 +90,7 @@ def _load_file(path: str) -> Grove:
 
 
 def _spec() -> GameSpec:
-    from solver.games.guardians import hooks
+    from solver.games.guardians import analysis, hooks
 
     return GameSpec(
         name="guardians",
@@ -116,6 +116,7 @@ def _spec() -> GameSpec:
         scores=hooks.scores,
         default_engine="kernel",
         add_commands=_add_commands,
+        analysis=analysis.analysis_hooks(),
     )
 
 

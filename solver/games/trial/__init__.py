@@ -47,7 +47,7 @@ def _render_svg(game: Any, state: Any, actions: Any) -> str:
 
 
 def _spec() -> GameSpec:
-    from solver.games.trial import hooks
+    from solver.games.trial import analysis, hooks
 
     return GameSpec(
         name="trial",
@@ -66,6 +66,7 @@ def _spec() -> GameSpec:
         agents={"heuristic": _heuristic},
         render_svg=_render_svg,
         default_engine="reference",
+        analysis=analysis.analysis_hooks(),
     )
 
 

@@ -1,0 +1,198 @@
+"""Forest guardians' batch analysis: how many missions a position's best order completes, and
+whether the naive order (the first legal walk, again and again) loses some.
+
+An instance is a ``.grove`` position (one player's forest at the mission step of a turn), read
+from a file or rolled by :func:`roll_grove`: a random forest of ``width`` x ``height`` cells
+grown tile by tile from the middle (so it is one piece), forest side up in three colours, with
+up to four pawns standing on mission-side tiles. :func:`analyse_source` answers the headline
+question exactly within a state budget: the best mission order (:func:`~.ordering.best_order`,
+most missions then most points), the first legal order, and the position's shape (tiles, pawns,
+candidate walks, cut vertices).
+
+Classes (docs/analysis.md): ``none`` (no mission can be completed), ``easy`` (the first legal
+order is already optimal), ``trap`` (it ends with fewer missions, or as many for fewer points),
+``unsolved`` (the exhaustive search needed more than :data:`MAX_STATES` positions).
+
+>>> hooks = analysis_hooks()
+>>> list(hooks.classes)
+['none', 'easy', 'trap', 'unsolved']
+>>> grove = hooks.roll(3, (5, 4), None)
+>>> grove.name, (grove.width, grove.height)
+('rolled-5x4-seed3', (5, 4))
+>>> hooks.load is not None and hooks.dump(grove).startswith("name: rolled-5x4-seed3")
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solver.spec import AnalysisHooks
+
+__all__ = ["ADVICE", "CLASSES", "COLUMNS", "MAX_STATES", "analyse_source", "analysis_hooks"]
+
+MAX_STATES = 20_000
+"""The most positions the exhaustive mission search may memoise per instance (its budget)."""
+
+CLASSES: dict[str, str] = {
+    "none": "no mission can be completed at this mission step (no legal walk)",
+    "easy": "the first legal order (the first legal walk, again and again) already completes as "
+    "many missions for as many points as the best order",
+    "trap": "the first legal order completes fewer missions than the best order, or as many for "
+    "fewer points: the order matters",
+    "unsolved": f"the exhaustive best-order search needed more than {MAX_STATES} positions "
+    "(best_count unknown; the first legal order is still given)",
+}
+"""The classes, in report order, with their definitions."""
+
+ADVICE: dict[str, str] = {
+    "none": "the forests are too sparse for any walk: roll a larger --size",
+    "easy": "no position punishes the naive order: roll a larger --size for longer chains",
+    "trap": "every position punishes the naive order: roll a smaller --size to see easy ones",
+    "unsolved": "the positions are too large for the exhaustive search: roll a smaller --size",
+}
+"""What to change when every position of a batch lands in one class."""
+
+COLUMNS: dict[str, str] = {
+    "tiles": "Int64",
+    "pawns": "Int64",
+    "mission_tiles": "Int64",
+    "candidate_walks": "Int64",
+    "cut_vertices": "Int64",
+    "best_count": "Int64",
+    "best_points": "Int64",
+    "first_count": "Int64",
+    "first_points": "Int64",
+    "lost_missions": "Int64",
+    "exact": "boolean",
+    "best_order": "string",
+}
+"""The result columns (besides the shared ones) with their types."""
+
+_PALETTE = "BGR"
+_PAWNS = "bgyr"
+
+
+def roll_grove(seed: int, width: int, height: int) -> Any:
+    """A random position of ``width`` x ``height`` cells from ``seed`` (same seed, same grove).
+
+    Between half and four fifths of the cells get a tile, grown one neighbour at a time from the
+    middle cell so the forest is one piece; a tile is forest side up (colour from B G R, a
+    mission of 2 or 3 colours on its back) or, one time in three while pawns remain, mission side
+    up with a solo pawn on it; at least one pawn is placed.
+    """
+    from solver.games.guardians.board import neighbours
+    from solver.games.guardians.grove_model import DEFAULT_TABLE, Grove, GroveCell
+    from solver.rng import SplitMix64
+
+    rng = SplitMix64(seed)
+    area = width * height
+    target = max(2, min(area, area // 2 + rng.below(area * 3 // 10 + 1)))
+    cells = {(height // 2, width // 2)}
+    while len(cells) < target:
+        r, c = rng.pick(sorted(cells))
+        n = rng.pick(neighbours((r, c)))
+        if 0 <= n[0] < height and 0 <= n[1] < width:
+            cells.add(n)
+    letters = list(_PAWNS)
+    grid: list[list[Any]] = [[None] * width for _ in range(height)]
+    order = sorted(cells)
+    for index, (r, c) in enumerate(order):
+        length = 2 if rng.roll(3) > 1 else 3
+        sequence = "".join(rng.pick(_PALETTE) for _ in range(length))
+        last_chance = index == len(order) - 1 and len(letters) == len(_PAWNS)
+        if letters and (rng.roll(3) == 1 or last_chance):
+            pawn = letters.pop(rng.below(len(letters)))
+            grid[r][c] = GroveCell(None, sequence, True, False, pawn)
+        else:
+            grid[r][c] = GroveCell(rng.pick(_PALETTE), sequence)
+    name = f"rolled-{width}x{height}-seed{seed}"
+    return Grove(name, "solo", DEFAULT_TABLE, tuple(tuple(row) for row in grid))
+
+
+def cut_vertices(cells: set[tuple[int, int]]) -> int:
+    """How many tiles would split the forest if removed (the forest's cut vertices)."""
+    from solver.games.guardians.connectivity import splits_forest
+
+    return sum(1 for cell in cells if splits_forest(cells, cell))
+
+
+def analyse_grove(grove: Any, max_states: int = MAX_STATES) -> dict[str, Any]:
+    """The analysis row of a position (see the module docstring for the classes)."""
+    from solver.games.guardians.order_model import candidate_walks
+    from solver.games.guardians.ordering import bounded_best_order, first_legal_order
+    from solver.games.guardians.rules import GuardiansGame
+
+    state = GuardiansGame(position=grove).new_initial_state()
+    tiles = grove.tiles()
+    first = first_legal_order(state)
+    row: dict[str, Any] = {
+        "width": grove.width,
+        "height": grove.height,
+        "tiles": len(tiles),
+        "pawns": sum(1 for _, cell in tiles if cell.pawn is not None),
+        "mission_tiles": sum(1 for _, cell in tiles if cell.mission),
+        "candidate_walks": len(candidate_walks(state)),
+        "cut_vertices": cut_vertices({place for place, _ in tiles}),
+        "first_count": first.count,
+        "first_points": first.points,
+    }
+    if first.count == 0:  # no legal walk at all: the best order is empty too
+        return {**row, "class": "none", "best_count": 0, "best_points": 0, "lost_missions": 0,
+                "exact": True, "best_order": ""}  # fmt: skip
+    best = bounded_best_order(state, max_states)
+    if best is None:
+        return {**row, "class": "unsolved", "exact": False}
+    easy = (first.count, first.points) >= (best.count, best.points)
+    return {
+        **row,
+        "class": "easy" if easy else "trap",
+        "best_count": best.count,
+        "best_points": best.points,
+        "lost_missions": best.count - first.count,
+        "exact": True,
+        "best_order": "; ".join(step.label for step in best.steps),
+    }
+
+
+def analyse_source(source: Any) -> dict[str, Any]:
+    """The function ``forest analyse --game guardians`` runs on each instance."""
+    return analyse_grove(source.load())
+
+
+def _load(path: str) -> Any:
+    from solver.games.guardians.grove import load_grove
+
+    return load_grove(path)
+
+
+def _dump(grove: Any) -> str:
+    from solver.games.guardians.grove import format_grove
+
+    return str(format_grove(grove))
+
+
+def _roll(seed: int, size: tuple[int, int], turns: int | None) -> Any:
+    return roll_grove(seed, size[0], size[1])
+
+
+def analysis_hooks() -> AnalysisHooks:
+    """Forest guardians' analysis hooks (see :class:`~solver.spec.AnalysisHooks`)."""
+    from solver.games.guardians.grove_model import MAX_GROVE_SIZE
+
+    return AnalysisHooks(
+        load=_load,
+        dump=_dump,
+        analyse="solver.games.guardians.analysis:analyse_source",
+        roll=_roll,
+        columns=COLUMNS,
+        classes=CLASSES,
+        advice=ADVICE,
+        value_column="best_count",
+        budgets=f"exhaustive best-order search: at most {MAX_STATES} positions per instance",
+        extension=".grove",
+        noun="position",
+        size_range=(2, MAX_GROVE_SIZE),
+        default_size=(6, 5),
+        max_file_bytes=1 << 16,
+    )

@@ -1,0 +1,264 @@
+"""The Trial's batch analysis: seeded self-play games of a set-up, their length, fame and ending.
+
+An instance is a :class:`TrialSetup`: a seed, a player count, how many self-play games to play,
+the length budget of each game (in actions, chance events included; the results' ``turns``
+column) and the content pack (``None``: the shipped one). Rolled instances come from ``--count``
+(``--size PxG``: ``P`` players, ``G`` games; ``--turns T``: the length budget); files are small
+JSON documents (extension ``.trial``) whose ``pack`` may name a content-pack folder, relative to
+the file.
+
+:func:`analyse_source` plays the games: every seat the Trial's heuristic agent (seeded per game
+and seat), every chance event drawn from its exact probabilities by a SplitMix64 stream seeded
+from the instance's seed and the game's index, so a row is reproducible. Each game ends at the
+rules' end (nobody has a paw or a tent left) or when it reaches the length budget ("stalled").
+
+Classes (docs/analysis.md): ``stalled`` (some game hit the length budget), ``tied`` (some game
+ended in a shared win), ``decided`` (every game had one winner, by fame or by the story-card
+tie-break).
+
+>>> hooks = analysis_hooks()
+>>> list(hooks.classes)
+['decided', 'tied', 'stalled']
+>>> setup = hooks.roll(5, (3, 2), None)
+>>> (setup.seed, setup.players, setup.games, setup.max_actions)
+(5, 3, 2, 5000)
+>>> parse_setup(hooks.dump(setup)) == setup
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from solver.errors import FormatError
+from solver.spec import AnalysisHooks
+
+__all__ = [
+    "ADVICE",
+    "CLASSES",
+    "COLUMNS",
+    "DEFAULT_MAX_ACTIONS",
+    "TrialSetup",
+    "analyse_setup",
+    "analyse_source",
+    "analysis_hooks",
+    "parse_setup",
+]
+
+DEFAULT_MAX_ACTIONS = 5000
+"""The default length budget of one self-play game, in actions (a heuristic game of 4 players
+takes about 800, of 2 players about 400)."""
+MAX_GAMES = 64
+"""The most self-play games per instance."""
+ACTIONS_RANGE = (10, 100_000)
+"""The length budgets ``--turns`` accepts."""
+
+CLASSES: dict[str, str] = {
+    "decided": "every self-play game ended with one winner (most fame, or the story-card "
+    "tie-break)",
+    "tied": "some self-play game ended in a shared win (same fame and same story-card count)",
+    "stalled": "some self-play game reached the length budget before the rules ended it",
+}
+"""The classes, in report order, with their definitions."""
+
+ADVICE: dict[str, str] = {
+    "decided": "to look for ties, play more games per set-up (--size PxG with a larger G)",
+    "tied": "every set-up had a shared win: check the content pack's fame values",
+    "stalled": "raise the length budget (--turns) or check the content pack for a loop",
+}
+"""What to change when every set-up of a batch lands in one class."""
+
+COLUMNS: dict[str, str] = {
+    "players": "Int64",
+    "games": "Int64",
+    "turns": "Int64",
+    "stalled_games": "Int64",
+    "tied_games": "Int64",
+    "story_breaks": "Int64",
+    "mean_length": "float64",
+    "max_length": "Int64",
+    "winner_fame": "float64",
+    "fame_spread": "float64",
+    "first_seat_wins": "float64",
+    "seat_wins": "string",
+}
+"""The result columns (besides the shared ones) with their types."""
+
+
+@dataclass(frozen=True)
+class TrialSetup:
+    """One instance: a seed, players (2-4), self-play games, the length budget, the pack."""
+
+    seed: int
+    players: int
+    games: int
+    max_actions: int = DEFAULT_MAX_ACTIONS
+    pack: str | None = None
+
+
+def _bad(field: str, expected: str, found: Any) -> FormatError:
+    return FormatError(f"{expected} for {field!r}", line=1, column=1, found=repr(found)[:40])
+
+
+def parse_setup(text: str, base: str | None = None) -> TrialSetup:
+    """A set-up from its JSON text; a relative ``pack`` is resolved against ``base`` (a folder)."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise FormatError("a JSON object (a Trial set-up)", line=1, column=1) from None
+    if not isinstance(data, dict):
+        raise _bad("set-up", "a JSON object", data)
+    unknown = sorted(set(data) - {"seed", "players", "games", "max_actions", "pack"})
+    if unknown:
+        raise _bad(unknown[0], "only seed, players, games, max_actions and pack", unknown[0])
+
+    def whole(name: str, low: int, high: int, default: int | None = None) -> int:
+        value = data.get(name, default)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise _bad(name, f"a whole number from {low} to {high}", value)
+        return value
+
+    pack = data.get("pack")
+    if pack is not None:
+        if not isinstance(pack, str) or not pack:
+            raise _bad("pack", "a content-pack folder's path or null", pack)
+        if base is not None and not os.path.isabs(pack):
+            pack = os.path.normpath(os.path.join(base, pack))
+    return TrialSetup(
+        seed=whole("seed", 0, 2**64 - 1),
+        players=whole("players", 2, 4),
+        games=whole("games", 1, MAX_GAMES, 1),
+        max_actions=whole("max_actions", *ACTIONS_RANGE, DEFAULT_MAX_ACTIONS),
+        pack=pack,
+    )
+
+
+def format_setup(setup: TrialSetup) -> str:
+    """The JSON text of a set-up (one line, keys in a fixed order)."""
+    data: dict[str, Any] = {
+        "seed": setup.seed,
+        "players": setup.players,
+        "games": setup.games,
+        "max_actions": setup.max_actions,
+        "pack": setup.pack,
+    }
+    return json.dumps(data) + "\n"
+
+
+def play_game(game: Any, seed: int, index: int, max_actions: int) -> tuple[Any, int]:
+    """One seeded self-play game of heuristic agents; the final (or stalled) state and length."""
+    from solver.games.trial.agents import heuristic_agent
+    from solver.rng import SplitMix64, derive_seed
+
+    chance = SplitMix64(derive_seed(seed, 2 * index))
+    seat_seed = derive_seed(seed, 2 * index + 1)
+    agents = [heuristic_agent(game, seed=derive_seed(seat_seed, p)) for p in range(game.players)]
+    state = game.new_initial_state()
+    length = 0
+    while not state.is_terminal() and length < max_actions:
+        if state.is_chance_node():
+            draw, action = chance.uniform(), None
+            for outcome, probability in state.chance_outcomes():
+                action = outcome
+                draw -= probability
+                if draw < 0:
+                    break
+        else:
+            action = agents[state.current_player()](state)
+        state.apply_action(action)
+        length += 1
+    return state, length
+
+
+def analyse_setup(setup: TrialSetup) -> dict[str, Any]:
+    """The analysis row of a set-up (see the module docstring for the classes)."""
+    from solver.games.trial.rules import TrialGame
+    from solver.games.trial.scoring import winners
+
+    game = TrialGame(setup.pack, setup.players)
+    lengths: list[int] = []
+    stalled = tied = story = 0
+    winner_fame: list[int] = []
+    spreads: list[int] = []
+    seat_wins = [0.0] * setup.players
+    for index in range(setup.games):
+        state, length = play_game(game, setup.seed, index, setup.max_actions)
+        lengths.append(length)
+        if not state.is_terminal():
+            stalled += 1
+            continue
+        fame = state.scores()
+        best = winners(state)
+        if len(best) > 1:
+            tied += 1
+        elif fame.count(max(fame)) > 1:
+            story += 1
+        winner_fame.append(fame[best[0]])
+        spreads.append(max(fame) - min(fame))
+        for p in best:
+            seat_wins[p] += 1 / len(best)
+    finished = setup.games - stalled
+    klass = "stalled" if stalled else "tied" if tied else "decided"
+    return {
+        "width": setup.players,
+        "height": setup.games,
+        "class": klass,
+        "players": setup.players,
+        "games": setup.games,
+        "turns": setup.max_actions,
+        "stalled_games": stalled,
+        "tied_games": tied,
+        "story_breaks": story,
+        "mean_length": sum(lengths) / len(lengths),
+        "max_length": max(lengths),
+        "winner_fame": sum(winner_fame) / finished if finished else None,
+        "fame_spread": sum(spreads) / finished if finished else None,
+        "first_seat_wins": seat_wins[0] / finished if finished else None,
+        "seat_wins": ",".join(f"{w:g}" for w in seat_wins),
+    }
+
+
+def analyse_source(source: Any) -> dict[str, Any]:
+    """The function ``forest analyse --game trial`` runs on each instance."""
+    return analyse_setup(source.load())
+
+
+def _load(path: str) -> TrialSetup:
+    from solver.files import read_bytes
+
+    data = read_bytes(path, "Trial set-up")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise FormatError("UTF-8 text (a Trial set-up)", line=1, column=1) from None
+    return parse_setup(text, os.path.dirname(os.path.abspath(path)))
+
+
+def _roll(seed: int, size: tuple[int, int], turns: int | None) -> TrialSetup:
+    return TrialSetup(seed, size[0], size[1], DEFAULT_MAX_ACTIONS if turns is None else turns)
+
+
+def analysis_hooks() -> AnalysisHooks:
+    """The Trial's analysis hooks (see :class:`~solver.spec.AnalysisHooks`)."""
+    return AnalysisHooks(
+        load=_load,
+        dump=format_setup,
+        analyse="solver.games.trial.analysis:analyse_source",
+        roll=_roll,
+        columns=COLUMNS,
+        classes=CLASSES,
+        advice=ADVICE,
+        value_column="winner_fame",
+        budgets="self-play games of heuristic agents; each game at most max_actions actions "
+        f"(default {DEFAULT_MAX_ACTIONS}, --turns), at most {MAX_GAMES} games per set-up",
+        extension=".trial",
+        noun="set-up",
+        size_names=("players", "games"),
+        size_ranges=((2, 4), (1, MAX_GAMES)),
+        default_size=(2, 4),
+        turns_range=ACTIONS_RANGE,
+        max_file_bytes=1 << 12,
+    )
