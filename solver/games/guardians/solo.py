@@ -20,7 +20,7 @@ Task kinds (``kind`` and its parameters in the JSON form):
 >>> [level.threshold for level in levels]
 [60, 67, 74, 81, 88, 95]
 >>> levels[0].tasks[0].text()
-'complete a mission whose walk visits at least 2 tiles'
+'complete a mission whose walk visits at least 3 tiles'
 """
 
 from __future__ import annotations

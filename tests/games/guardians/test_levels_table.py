@@ -48,6 +48,35 @@ def test_committed_table_shape_and_tasks():
     assert len({r["games"] for r in rows}) == 1  # the same budget for every level
 
 
+def test_committed_table_meets_the_calibration_targets():
+    text = (ROOT / "bench" / "results" / "guardians_levels.md").read_text(encoding="utf-8")
+    checks = BENCH.targets(BENCH.parse_table(text))
+    assert len(checks) == 4 and all(ok for _, ok in checks), checks
+    for name, _ in checks:  # the file states each target as met
+        assert f"- {name}: met" in text
+
+
+def _rows(wins: list[int], games: int = 200) -> list[dict]:
+    rows = []
+    for w in wins:
+        low, high = wilson_interval(w, games)
+        rows.append({"win_rate": w / games, "wins": w, "ci_low": low, "ci_high": high})
+    return rows
+
+
+def _met(wins: list[int], games: int = 200) -> list[bool]:
+    return [ok for _, ok in BENCH.targets(_rows(wins, games))]
+
+
+def test_targets_by_hand():
+    assert _met([150, 120, 70, 30, 10, 2]) == [True] * 4
+    # a rise from level 3 to 4; level 1 at half; level 6 never won; overlapping intervals
+    assert _met([150, 120, 70, 80, 10, 2]) == [False, True, True, True]
+    assert _met([100, 90, 70, 30, 10, 2]) == [True, False, True, True]
+    assert _met([150, 120, 70, 30, 10, 0]) == [True, True, False, True]
+    assert _met([9, 8, 7, 6, 5, 4], games=12) == [True, True, True, False]
+
+
 def test_parse_table_refuses_a_broken_table():
     good = "\n".join([BENCH.HEADER, BENCH._rule()] + [
         f"| {n} | {t} | {BENCH.tasks_text(n)} | 5 | 0 | 0.000 | [0.000, 0.434] | 0 | 0 | 0 |"
