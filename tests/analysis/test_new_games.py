@@ -94,6 +94,10 @@ def test_guardians_batch_rows_match_the_exhaustive_search(tmp_path, capsys):
     for name, definition in GUARDIANS_CLASSES.items():
         assert f"| {name} |" in text and definition in text
     assert (report / "best_count.png").exists()
+    assert "## Mission orders" in text  # the game's own section, from its hooks
+    worst = frame.sort_values("lost_missions", ascending=False, kind="stable").iloc[0]
+    if worst["lost_missions"] > 0:
+        assert f"| {worst['source']} | {worst['best_count']} | {worst['first_count']} |" in text
 
 
 def test_guardians_rolls_are_one_piece_with_a_pawn_and_reproducible():
@@ -147,6 +151,7 @@ def test_trial_batch_rows_are_consistent(tmp_path, capsys):
     assert "| sizes (players x games) | 2x2 |" in text and "| turn limits | 5000 |" in text
     for name, definition in TRIAL_CLASSES.items():
         assert f"| {name} |" in text and definition in text
+    assert "## Self-play" in text and f"| 2 | 2 | 4 | {frame['mean_length'].mean():.0f} |" in text
     # the curated files are set-ups that analyse to the same rows
     files = sorted(saved.iterdir())
     assert [p.name for p in files] == [f"rolled-2x2-seed{s}-turns5000.trial" for s in (3, 4)]

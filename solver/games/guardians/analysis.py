@@ -176,6 +176,37 @@ def _roll(seed: int, size: tuple[int, int], turns: int | None) -> Any:
     return roll_grove(seed, size[0], size[1])
 
 
+def report_sections(frame: Any, directory: Any, load_row: Any) -> list[str]:
+    """The report's guardians section: per class, the mean shape and orders of its positions,
+    then the positions where the first legal order loses the most missions."""
+    from solver.analysis.tables import md_table, numbers, texts
+
+    classes = texts(frame, "class")
+    shown = ("tiles", "candidate_walks", "cut_vertices", "best_count", "first_count")
+    rows: list[list[Any]] = []
+    for name in CLASSES:
+        chosen = (classes == name).to_numpy()
+        if not chosen.any():
+            continue
+        means = [numbers(frame[chosen], column).mean() for column in shown]
+        rows.append([name, int(chosen.sum()), *(f"{m:.1f}" if m == m else "" for m in means)])
+    lines = ["## Mission orders", ""]
+    lines += md_table(["class", "positions", *(c.replace("_", " ") for c in shown)], rows)
+    lost = numbers(frame, "lost_missions")
+    worst = frame[(lost > 0).to_numpy()].assign(_lost=lost[lost > 0])
+    worst = worst.sort_values("_lost", ascending=False, kind="stable").head(5)
+    lines += ["", "The positions where the first legal order loses the most missions:", ""]
+    if worst.empty:
+        lines.append("None: the first legal order never lost a mission.")
+    else:
+        table = [
+            [r["source"], r["best_count"], r["first_count"], r["best_order"]]
+            for r in worst.to_dict(orient="records")
+        ]
+        lines += md_table(["source", "best", "first legal", "best order"], table)
+    return [*lines, ""]
+
+
 def analysis_hooks() -> AnalysisHooks:
     """Forest guardians' analysis hooks (see :class:`~solver.spec.AnalysisHooks`)."""
     from solver.games.guardians.grove_model import MAX_GROVE_SIZE
@@ -190,6 +221,7 @@ def analysis_hooks() -> AnalysisHooks:
         advice=ADVICE,
         value_column="best_count",
         budgets=f"exhaustive best-order search: at most {MAX_STATES} positions per instance",
+        report=report_sections,
         extension=".grove",
         noun="position",
         size_range=(2, MAX_GROVE_SIZE),

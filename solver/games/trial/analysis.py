@@ -237,6 +237,33 @@ def _load(path: str) -> TrialSetup:
     return parse_setup(text, os.path.dirname(os.path.abspath(path)))
 
 
+def report_sections(frame: Any, directory: Any, load_row: Any) -> list[str]:
+    """The report's Trial section: per player count, the games, their length, fame and endings."""
+    from solver.analysis.tables import md_table, numbers
+
+    players = numbers(frame, "players")
+    rows: list[list[Any]] = []
+    for count in sorted({int(p) for p in players.dropna()}):
+        part = frame[(players == count).to_numpy()]
+        games = numbers(part, "games")
+        rows.append([
+            count,
+            len(part),
+            int(games.sum()),
+            f"{numbers(part, 'mean_length').mean():.0f}",
+            f"{numbers(part, 'winner_fame').mean():.1f}",
+            f"{numbers(part, 'fame_spread').mean():.1f}",
+            f"{numbers(part, 'first_seat_wins').mean():.2f}",
+            int(numbers(part, "story_breaks").sum()),
+            int(numbers(part, "tied_games").sum()),
+            int(numbers(part, "stalled_games").sum()),
+        ])  # fmt: skip
+    header = ["players", "set-ups", "games", "mean length", "winner's fame", "fame spread",
+              "seat 0 wins", "story tie-breaks", "shared wins", "stalled"]  # fmt: skip
+    lines = ["## Self-play", "", "Heuristic agents in every seat; means over the set-ups.", ""]
+    return [*lines, *md_table(header, rows), ""]
+
+
 def _roll(seed: int, size: tuple[int, int], turns: int | None) -> TrialSetup:
     return TrialSetup(seed, size[0], size[1], DEFAULT_MAX_ACTIONS if turns is None else turns)
 
@@ -254,6 +281,7 @@ def analysis_hooks() -> AnalysisHooks:
         value_column="winner_fame",
         budgets="self-play games of heuristic agents; each game at most max_actions actions "
         f"(default {DEFAULT_MAX_ACTIONS}, --turns), at most {MAX_GAMES} games per set-up",
+        report=report_sections,
         extension=".trial",
         noun="set-up",
         size_names=("players", "games"),
