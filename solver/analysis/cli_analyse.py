@@ -69,7 +69,8 @@ def add_analyse_command(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--size", type=parse_size, default=None, metavar="AxB",
         help="size of the rolled instances, two numbers whose meaning the game's analysis "
-        "defines (width x height cells for the grid games, default 9x9; docs/analysis.md)",
+        "defines (width x height cells for the grid games; default: the game's, 9x9 for the "
+        "dog; docs/analysis.md)",
     )  # fmt: skip
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the first seed (default 0)")
     p.add_argument(
