@@ -164,6 +164,21 @@ def test_trial_batch_rows_are_consistent(tmp_path, capsys):
     assert reread[columns].to_dict(orient="records") == frame[columns].to_dict(orient="records")
 
 
+def test_trial_set_up_files_may_seat_random_players(tmp_path):
+    from solver.games.trial.analysis import format_setup
+
+    text = '{"seed": 2, "players": 2, "games": 3, "agents": ["random", "heuristic"]}'
+    setup = parse_setup(text)
+    assert setup.agents == ("random", "heuristic")
+    assert parse_setup(format_setup(setup)) == setup
+    row = analyse_setup(setup)
+    assert row["agents"] == "random,heuristic" and row["games"] == 3
+    # a random seat plays other moves than the heuristic one: the games differ
+    plain = analyse_setup(TrialSetup(2, 2, 3))
+    keys = ("mean_length", "max_length", "winner_fame", "fame_spread")
+    assert [row[k] for k in keys] != [plain[k] for k in keys]
+
+
 def test_trial_length_budget_stalls_every_game():
     row = analyse_setup(TrialSetup(seed=1, players=3, games=2, max_actions=40))
     assert row["class"] == "stalled" and row["stalled_games"] == 2
@@ -176,6 +191,8 @@ def test_trial_setup_files_are_checked(tmp_path):
     assert setup == TrialSetup(4, 3, 1, 5000, str(tmp_path / "pack"))
     bad = ['{"seed": 1, "players": 5}', '{"seed": -1, "players": 2}', "[1]", "{"]
     bad += ['{"seed": 1, "players": 2, "extra": 1}', '{"seed": 1, "players": 2, "pack": 3}']
+    bad += ['{"seed": 1, "players": 2, "agents": ["random"]}']
+    bad += ['{"seed": 1, "players": 2, "agents": ["random", "mcts"]}']
     for text in bad:
         with pytest.raises(FormatError):
             parse_setup(text, base)

@@ -53,6 +53,8 @@ DEFAULT_MAX_ACTIONS = 5000
 takes about 800, of 2 players about 400)."""
 MAX_GAMES = 64
 """The most self-play games per instance."""
+AGENTS = ("heuristic", "random")
+"""The agents a set-up may seat."""
 ACTIONS_RANGE = (10, 100_000)
 """The length budgets ``--turns`` accepts."""
 
@@ -84,6 +86,7 @@ COLUMNS: dict[str, str] = {
     "fame_spread": "float64",
     "first_seat_wins": "float64",
     "seat_wins": "string",
+    "agents": "string",
 }
 """The result columns (besides the shared ones) with their types."""
 
@@ -97,6 +100,9 @@ class TrialSetup:
     games: int
     max_actions: int = DEFAULT_MAX_ACTIONS
     pack: str | None = None
+    agents: tuple[str, ...] | None = None
+    """The agent of each seat, ``"heuristic"`` or ``"random"`` (``None``: heuristic in every
+    seat); a file may set it to study, say, the heuristic agent against random players."""
 
 
 def _bad(field: str, expected: str, found: Any) -> FormatError:
@@ -111,9 +117,11 @@ def parse_setup(text: str, base: str | None = None) -> TrialSetup:
         raise FormatError("a JSON object (a Trial set-up)", line=1, column=1) from None
     if not isinstance(data, dict):
         raise _bad("set-up", "a JSON object", data)
-    unknown = sorted(set(data) - {"seed", "players", "games", "max_actions", "pack"})
+    unknown = sorted(set(data) - {"seed", "players", "games", "max_actions", "pack", "agents"})
     if unknown:
-        raise _bad(unknown[0], "only seed, players, games, max_actions and pack", unknown[0])
+        raise _bad(
+            unknown[0], "only seed, players, games, max_actions, pack and agents", unknown[0]
+        )
 
     def whole(name: str, low: int, high: int, default: int | None = None) -> int:
         value = data.get(name, default)
@@ -127,12 +135,25 @@ def parse_setup(text: str, base: str | None = None) -> TrialSetup:
             raise _bad("pack", "a content-pack folder's path or null", pack)
         if base is not None and not os.path.isabs(pack):
             pack = os.path.normpath(os.path.join(base, pack))
+    players = whole("players", 2, 4)
+    agents = data.get("agents")
+    if agents is not None:
+        if (
+            not isinstance(agents, list)
+            or len(agents) != players
+            or any(a not in AGENTS for a in agents)
+        ):
+            raise _bad(
+                "agents", f"a list of {players} agents ({', '.join(AGENTS)}) or null", agents
+            )
+        agents = tuple(agents)
     return TrialSetup(
         seed=whole("seed", 0, 2**64 - 1),
-        players=whole("players", 2, 4),
+        players=players,
         games=whole("games", 1, MAX_GAMES, 1),
         max_actions=whole("max_actions", *ACTIONS_RANGE, DEFAULT_MAX_ACTIONS),
         pack=pack,
+        agents=agents,
     )
 
 
@@ -145,17 +166,40 @@ def format_setup(setup: TrialSetup) -> str:
         "max_actions": setup.max_actions,
         "pack": setup.pack,
     }
+    if setup.agents is not None:
+        data["agents"] = list(setup.agents)
     return json.dumps(data) + "\n"
 
 
-def play_game(game: Any, seed: int, index: int, max_actions: int) -> tuple[Any, int]:
-    """One seeded self-play game of heuristic agents; the final (or stalled) state and length."""
+def _random_agent(seed: int) -> Any:
+    from solver.rng import SplitMix64
+
+    rng = SplitMix64(seed)
+
+    def choose(state: Any) -> int:
+        legal = state.legal_actions()
+        return int(legal[rng.below(len(legal))])
+
+    return choose
+
+
+def play_game(
+    game: Any, seed: int, index: int, max_actions: int, seats: tuple[str, ...] | None = None
+) -> tuple[Any, int]:
+    """One seeded self-play game (``seats``: each seat's agent, default heuristic everywhere);
+    the final (or stalled) state and its length in actions."""
     from solver.games.trial.agents import heuristic_agent
     from solver.rng import SplitMix64, derive_seed
 
     chance = SplitMix64(derive_seed(seed, 2 * index))
     seat_seed = derive_seed(seed, 2 * index + 1)
-    agents = [heuristic_agent(game, seed=derive_seed(seat_seed, p)) for p in range(game.players)]
+    names = seats or ("heuristic",) * game.players
+    agents = [
+        heuristic_agent(game, seed=derive_seed(seat_seed, p))
+        if name == "heuristic"
+        else _random_agent(derive_seed(seat_seed, p))
+        for p, name in enumerate(names)
+    ]
     state = game.new_initial_state()
     length = 0
     while not state.is_terminal() and length < max_actions:
@@ -185,7 +229,7 @@ def analyse_setup(setup: TrialSetup) -> dict[str, Any]:
     spreads: list[int] = []
     seat_wins = [0.0] * setup.players
     for index in range(setup.games):
-        state, length = play_game(game, setup.seed, index, setup.max_actions)
+        state, length = play_game(game, setup.seed, index, setup.max_actions, setup.agents)
         lengths.append(length)
         if not state.is_terminal():
             stalled += 1
@@ -218,6 +262,7 @@ def analyse_setup(setup: TrialSetup) -> dict[str, Any]:
         "fame_spread": sum(spreads) / finished if finished else None,
         "first_seat_wins": seat_wins[0] / finished if finished else None,
         "seat_wins": ",".join(f"{w:g}" for w in seat_wins),
+        "agents": ",".join(setup.agents or ("heuristic",) * setup.players),
     }
 
 
@@ -260,7 +305,8 @@ def report_sections(frame: Any, directory: Any, load_row: Any) -> list[str]:
         ])  # fmt: skip
     header = ["players", "set-ups", "games", "mean length", "winner's fame", "fame spread",
               "seat 0 wins", "story tie-breaks", "shared wins", "stalled"]  # fmt: skip
-    lines = ["## Self-play", "", "Heuristic agents in every seat; means over the set-ups.", ""]
+    lines = ["## Self-play", "", "Means over the set-ups (rolled ones seat the heuristic agent "
+             "everywhere; a set-up file may seat random players).", ""]  # fmt: skip
     return [*lines, *md_table(header, rows), ""]
 
 
@@ -279,8 +325,9 @@ def analysis_hooks() -> AnalysisHooks:
         classes=CLASSES,
         advice=ADVICE,
         value_column="winner_fame",
-        budgets="self-play games of heuristic agents; each game at most max_actions actions "
-        f"(default {DEFAULT_MAX_ACTIONS}, --turns), at most {MAX_GAMES} games per set-up",
+        budgets="self-play games (heuristic agents unless a set-up names others); each game "
+        f"at most max_actions actions (default {DEFAULT_MAX_ACTIONS}, --turns), at most "
+        f"{MAX_GAMES} games per set-up",
         report=report_sections,
         extension=".trial",
         noun="set-up",
