@@ -15,6 +15,11 @@ The committed table (``bench/results/guardians_levels.md``) was made by::
     python bench/guardians_levels.py --games 200 --agent planner --jobs 2 --seed 0 \\
         --out bench/results/guardians_levels.md
 
+The tasks were chosen from a pilot run (``bench/results/guardians_levels_pilot.md``, made by
+``python bench/guardians_levels.py --pilot --games 200 --jobs 2 --seed 1000 --out
+bench/results/guardians_levels_pilot.md``): level 1 games with the score at the end of every
+round and the round each candidate task would be met (:func:`pilot_game`, :func:`task_round`).
+
 ``make test`` reads the committed table back (:func:`parse_table`): its shape, its tasks equal
 to ``puzzles/guardians/levels.json``'s, and the targets; and plays a 5-game smoke run per level.
 """
@@ -166,6 +171,98 @@ def _agent_text(agent: str, iterations: int) -> str:
     return f"Agent `{agent}`"
 
 
+#: The tasks the pilot reports on: (label, kind, parameter, pawn colour).
+PILOT_TASKS = (
+    ("long_mission length=3", "long_mission", 3, -1),
+    ("long_mission length=4", "long_mission", 4, -1),
+    ("long_mission length=5", "long_mission", 5, -1),
+    ("start_tile", "start_tile", 0, -1),
+    ("missions_in_turn count=2", "missions_in_turn", 2, -1),
+    ("missions_in_turn count=3", "missions_in_turn", 3, -1),
+    ("all_colours", "all_colours", 0, -1),
+    ("colour_points colour=blue points=10", "colour_points", 10, 0),
+    ("colour_points colour=green points=12", "colour_points", 12, 1),
+    ("colour_points colour=red points=10", "colour_points", 10, 3),
+)
+
+
+def pilot_game(seed: int, index: int) -> dict[str, Any]:
+    """Game ``index`` of ``forest guardians solo --level 1 --agent planner --seed S``, with the
+    score at the end of every round and the completed missions ``(tile, pawn, round, points,
+    walk length)``: what the level tasks could do to it."""
+    from solver.agents import make_agent
+    from solver.game import sample_chance
+    from solver.registry import load_game
+    from solver.rng import SplitMix64, derive_seed
+
+    game = load_game("guardians", players=1, level=1)
+    game_seed = derive_seed(seed, index)
+    agent = make_agent("planner", game, seed=derive_seed(game_seed, 1))
+    rng = SplitMix64(game_seed)
+    state: Any = game.new_initial_state()
+    by_round: dict[int, int] = {}
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        by_round.setdefault(state.round - 1, state.score(0))  # before the round's first move
+        state.apply_action(agent(state))
+    by_round[state.round] = state.score(0)
+    pile = [
+        (t, p, r, game.tile(t).points, game.tile(t).walk_length) for t, p, r in state.people[0].pile
+    ]
+    return {"by_round": by_round, "pile": pile}
+
+
+def task_round(pile: list[tuple[int, int, int, int, int]], kind: str, value: int, colour: int
+               ) -> int | None:  # fmt: skip
+    """The round at whose end a task would first be met by these missions (``None``: never)."""
+    rounds = sorted({r for _, _, r, _, _ in pile})
+    for end in rounds:
+        done = [m for m in pile if m[2] <= end]
+        if kind == "long_mission":
+            ok = any(length >= value for *_, length in done)
+        elif kind == "start_tile":
+            ok = any(t == 0 for t, *_ in done)
+        elif kind == "missions_in_turn":
+            ok = any(sum(1 for m in done if m[2] == r) >= value for r in rounds if r <= end)
+        elif kind == "all_colours":
+            ok = len({p for _, p, *_ in done}) == 4
+        else:
+            ok = sum(points for _, p, _, points, _ in done if p == colour) >= value
+        if ok:
+            return end
+    return None
+
+
+def pilot_lines(games: list[dict[str, Any]]) -> list[str]:
+    """The pilot's two tables: how often each task is met by rounds 12 and 13, and how often
+    the score by the end of rounds 12, 13 and 14 reaches each threshold."""
+    n = len(games)
+    lines = ["| task | met by round 12 | met by round 13 |", "|---|---|---|"]
+    for label, kind, value, colour in PILOT_TASKS:
+        met = [task_round(g["pile"], kind, value, colour) for g in games]
+        by12 = sum(1 for r in met if r is not None and r <= 12) / n
+        by13 = sum(1 for r in met if r is not None and r <= 13) / n
+        lines.append(f"| {label} | {by12:.3f} | {by13:.3f} |")
+    lines += [
+        "",
+        "| threshold | score by round 12 | by round 13 | by round 14 |",
+        "|---|---|---|---|",
+    ]
+    for level in default_levels():
+        rates = []
+        for end in (12, 13, 14):
+            reached = 0
+            for g in games:
+                by_round = {int(k): v for k, v in g["by_round"].items()}
+                last = max(by_round)
+                reached += by_round[min(end, last)] >= level.threshold
+            rates.append(f"{reached / n:.3f}")
+        lines.append(f"| {level.threshold} | " + " | ".join(rates) + " |")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=200)
@@ -174,7 +271,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--out", default=None)
+    p.add_argument("--pilot", action="store_true", help="level 1 games, per-round scores")
     args = p.parse_args(argv)
+    if args.pilot:
+        return _pilot(args, argv)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     started = time.perf_counter()
     reports = measure(
@@ -198,6 +298,38 @@ def main(argv: list[str] | None = None) -> int:
         "Targets:",
         "",
         *[f"- {name}: {'met' if ok else 'NOT met'}" for name, ok in checks],
+        "",
+    ]
+    text = "\n".join(lines)
+    print(text)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    return 0
+
+
+def _pilot(args: argparse.Namespace, argv: list[str] | None) -> int:
+    started = time.perf_counter()
+    if args.jobs > 1:
+        from joblib import Parallel, delayed
+
+        games = Parallel(n_jobs=args.jobs, backend="loky")(
+            delayed(pilot_game)(args.seed, g) for g in range(args.games)
+        )
+    else:
+        games = [pilot_game(args.seed, g) for g in range(args.games)]
+    seconds = time.perf_counter() - started
+    command = " ".join(["python bench/guardians_levels.py", *(argv or sys.argv[1:])])
+    lines = [
+        "# Forest guardians: the pilot run behind the level tasks",
+        "",
+        f"Made by `{command}` in {seconds:.0f} s ({args.jobs} processes, machine shared with "
+        "other work). The planner plays level 1 (its tasks are met early, so games last 14 "
+        "rounds); game g is `forest guardians solo --level 1 --agent planner "
+        f"--seed {args.seed}`'s game g. A task met by the end of round 12 adds round 13, and "
+        "a second one met by the end of round 13 adds round 14.",
+        "",
+        *pilot_lines(games),
         "",
     ]
     text = "\n".join(lines)

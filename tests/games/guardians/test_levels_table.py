@@ -77,6 +77,19 @@ def test_targets_by_hand():
     assert _met([9, 8, 7, 6, 5, 4], games=12) == [True, True, True, False]
 
 
+def test_pilot_task_rounds_by_hand():
+    # (tile, pawn, round, points, walk length): the start tile (tile 0) and another in round 4
+    pile = [(5, 0, 2, 5, 3), (0, 0, 4, 12, 6), (7, 1, 4, 3, 2), (9, 2, 6, 8, 4), (10, 3, 7, 3, 2)]
+    assert BENCH.task_round(pile, "long_mission", 4, -1) == 4
+    assert BENCH.task_round(pile, "long_mission", 3, -1) == 2
+    assert BENCH.task_round(pile, "start_tile", 0, -1) == 4
+    assert BENCH.task_round(pile, "missions_in_turn", 2, -1) == 4
+    assert BENCH.task_round(pile, "missions_in_turn", 3, -1) is None
+    assert BENCH.task_round(pile, "all_colours", 0, -1) == 7
+    assert BENCH.task_round(pile, "colour_points", 10, 0) == 4  # blue: 5, then 17
+    assert BENCH.task_round(pile, "colour_points", 10, 3) is None  # red: 3
+
+
 def test_parse_table_refuses_a_broken_table():
     good = "\n".join([BENCH.HEADER, BENCH._rule()] + [
         f"| {n} | {t} | {BENCH.tasks_text(n)} | 5 | 0 | 0.000 | [0.000, 0.434] | 0 | 0 | 0 |"
