@@ -71,7 +71,7 @@ class Local:
             if isinstance(exc, SolverError):
                 raise
             raise SolverError(
-                f"a worker process failed ({describe(exc)}); the finished forests are "
+                f"a worker process failed ({describe(exc)}); the finished instances are "
                 "journaled: run again with --resume"
             ) from exc
 
@@ -127,7 +127,7 @@ class Dask:
                 rows = future.result()
             except Exception as exc:
                 raise SolverError(
-                    f"a Dask task failed ({describe(exc)}); the finished forests are "
+                    f"a Dask task failed ({describe(exc)}); the finished instances are "
                     "journaled: run again with --resume"
                 ) from exc
             future.release()

@@ -231,7 +231,7 @@ def execute_batch(
         require("joblib", "analysis", "--jobs above 1")
     batch = _Batch(sources)
     if batch.count == 0:
-        raise OptionError("nothing to analyse: the batch has no forests")
+        raise OptionError("nothing to analyse: the batch has no instances")
     hooks = analysis_hooks(batch.game)
     fn = analyse_fn if analyse_fn is not None else analysis_function(hooks.analyse)
     types = column_types(hooks.columns)
@@ -270,6 +270,7 @@ def _run(
 ) -> None:
     """Analyse the instances not in ``done``, journaling each chunk as it finishes."""
     pending_count = batch.count - len(done)
+    noun = analysis_hooks(batch.game).noun
     if pending_count == 0:
         return
     pending: Iterator[tuple[int, Source]] = (
@@ -285,7 +286,7 @@ def _run(
             workers = min(jobs, pending_count)
             size = chunk_size or auto_chunk_size(pending_count, workers, Local.cap)
             executor = Local(min(workers, -(-pending_count // size)))
-        bar = _progress_bar(batch.count, len(done), progress)
+        bar = _progress_bar(batch.count, len(done), progress, noun)
         results = executor.run(fn, chunks(pending, size), types)
         with contextlib.closing(results):
             for chunk_rows in results:
@@ -297,7 +298,7 @@ def _run(
                 _pause("chunk")
     except KeyboardInterrupt:
         notify(
-            f"interrupted: {len(done)} of {batch.count} forests are journaled in {journal.path}; "
+            f"interrupted: {len(done)} of {batch.count} {noun}s are journaled in {journal.path}; "
             "run again with --resume to continue"
         )
         raise
@@ -345,7 +346,7 @@ def _pause(point: str) -> None:
     sys.stdin.readline()
 
 
-def _progress_bar(total: int, initial: int, wanted: bool) -> Any:
+def _progress_bar(total: int, initial: int, wanted: bool, noun: str = "instance") -> Any:
     if not wanted or not sys.stderr.isatty():
         return None
     try:
@@ -353,5 +354,5 @@ def _progress_bar(total: int, initial: int, wanted: bool) -> Any:
     except ImportError:  # the bar is a nicety
         return None
     return tqdm(
-        total=total, initial=initial, unit="forest", desc="analyse", file=sys.stderr, leave=False
+        total=total, initial=initial, unit=noun, desc="analyse", file=sys.stderr, leave=False
     )

@@ -147,7 +147,7 @@ class Journal:
             return {}
         rows = self._read(count, source_at, types, repair, notify)
         self.file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
-        notify(f"resuming {self.path}: {len(rows)} of {count} forests already analysed")
+        notify(f"resuming {self.path}: {len(rows)} of {count} instances already analysed")
         return rows
 
     def _read(
@@ -219,7 +219,7 @@ class Journal:
             )
         if record.get("fingerprint") != self.header["fingerprint"]:
             raise OptionError(
-                f"the journal {self.path} belongs to another batch (other forests or another "
+                f"the journal {self.path} belongs to another batch (other instances or another "
                 f"analysis: {record.get('analysis')}); run without --resume to start afresh"
             )
 
