@@ -221,3 +221,16 @@ def test_larger_batches_agree_across_worker_counts(tmp_path):
             frames.append(read_results(out, game).drop(columns=["seconds"]))
         pd.testing.assert_frame_equal(frames[0], frames[1])
         assert frames[0]["error"].isna().all()
+
+
+@pytest.mark.slow
+def test_the_dask_backend_gives_the_same_rows(tmp_path):
+    pytest.importorskip("distributed")
+    for game, size in (("guardians", "7x6"), ("trial", "3x1")):
+        frames = []
+        for backend in (["--jobs", "1"], ["--dask-local", "1"]):
+            out = tmp_path / f"{game}-{backend[0]}.csv"
+            assert run_cli("--game", game, "--count", "3", "--size", size, *backend,
+                           "--out", str(out), "--no-progress") == 0  # fmt: skip
+            frames.append(read_results(out, game).drop(columns=["seconds"]))
+        pd.testing.assert_frame_equal(frames[0], frames[1])
