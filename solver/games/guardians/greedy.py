@@ -5,7 +5,11 @@
   the first legal order" and can miss the best order (see the mission-ordering model);
 - growth: ``take 1 tile`` while fewer than two pawns stand in the forest, else ``take 2 tiles``;
   never a reset;
-- placement: the placement after which the most walks are legal (ties: the lowest action id);
+- placement: the placement after which the most walks are legal, then the most progress of the
+  pawns toward their missions (:func:`~solver.games.guardians.heuristic.progress`: colours lined
+  up beside them; without it the ties fell to the lowest action id, a straight line of tiles
+  along which no pawn ever scored), then the cell nearest a pawn (a forest grown around the
+  pawns offers them paths); remaining ties: the lowest action id;
 - pawn choices: the lowest legal id.
 """
 
@@ -33,12 +37,20 @@ def greedy_agent(state: Any) -> int:
             return TAKE_ONE
         return TAKE_TWO
     if phase == Phase.PLACE:
-        best, best_count = legal[0], -1
+        from solver.games.guardians.heuristic import progress
+
+        player = state.current
+        me = state.people[player]
+        pawns = [cell for cell in me.pawns if cell is not None]
+        best, best_key = legal[0], (-1, -1.0, -(10**9))
         for action in legal:
             child = state.child(action)
             count = len(child.walks()) if child.phase == Phase.MISSIONS else 0
-            if count > best_count:
-                best, best_count = action, count
+            (cell,) = set(child.people[player].forest) - set(me.forest)
+            near = min((abs(cell[0] - r) + abs(cell[1] - c) for r, c in pawns), default=0)
+            key = (count, progress(child, player), -near)
+            if key > best_key:
+                best, best_key = action, key
         return best
     return legal[0]
 

@@ -72,3 +72,18 @@ def test_play_command_with_three_agents():
     assert [p["agent"] for p in report["players"]] == ["mcts", "greedy", "random"]
     assert report["games"] == 1
     assert sum(p["wins"] for p in report["players"]) + report["ties"] == 1
+
+
+def test_the_greedy_baseline_scores_in_multiplayer_games():
+    # a baseline that never scores makes every win rate against it meaningless: greedy used to
+    # grow a straight line of tiles (ties fell to the lowest action id) and scored 0 in every game
+    from solver.games.guardians.hooks import scores
+    from solver.play import play_match
+
+    game = solver.load_game("guardians", players=2)
+    agents = [make_agent("greedy", game, seed=0), make_agent("random", game, seed=1)]
+    report = play_match(
+        game, ["greedy", "random"], agents, games=4, seed=3, scores=scores
+    ).to_dict()
+    greedy = report["players"][0]
+    assert greedy["mean_score"] > 5 and greedy["wins"] >= 3
