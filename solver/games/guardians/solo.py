@@ -33,6 +33,7 @@ from functools import lru_cache
 from typing import Any
 
 from solver.errors import FormatError, OptionError
+from solver.files import decode_json
 
 __all__ = [
     "BASE_ROUNDS",
@@ -182,19 +183,12 @@ def levels_to_dict(levels: tuple[Level, ...]) -> dict[str, Any]:
 
 
 def load_levels(path: str | os.PathLike[str]) -> tuple[Level, ...]:
-    """Read and validate a levels file (JSON)."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as exc:
-        raise OptionError(f"cannot read levels {os.fspath(path)!r}: {exc.strerror}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(
-            "a JSON levels file", line=exc.lineno, column=exc.colno, found=exc.msg
-        ) from None
-    return levels_from_dict(data)
+    """Read and validate a levels file (JSON): read at most 16 MB, bad UTF-8, bad JSON and
+    nesting too deep are :class:`~solver.errors.FormatError`, an unreadable path an
+    :class:`~solver.errors.OptionError`."""
+    from solver.games.guardians.tiles import read_user_file
+
+    return levels_from_dict(decode_json(read_user_file(path, "levels"), "a JSON levels file"))
 
 
 @lru_cache(maxsize=1)

@@ -82,3 +82,20 @@ def test_a_saved_state_says_its_player_count(tmp_path, capsys):
     assert main(["guardians", "show", "--state", str(path)]) == 0
     assert main(["guardians", "best-move", "--state", str(path), "--iterations", "20"]) == 0
     assert "value" in capsys.readouterr().out
+
+
+def test_a_levels_file_that_is_binary_deep_or_endless_is_refused(tmp_path):
+    from solver.games.guardians.solo import load_levels
+
+    binary = tmp_path / "bin.json"
+    binary.write_bytes(bytes(range(128, 256)))
+    with pytest.raises(FormatError, match="UTF-8"):
+        load_levels(binary)
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000)
+    with pytest.raises(FormatError, match="nested"):
+        load_levels(deep)
+    with pytest.raises(OptionError, match="larger than"):
+        load_levels("/dev/zero")
+    with pytest.raises(OptionError):
+        load_levels(tmp_path / "missing.json")
