@@ -139,5 +139,5 @@ def histogram_lines(scores: Sequence[int], threshold: int, width: int = 40) -> l
         bar = "#" * max(1 if count else 0, round(width * count / top))
         low, high = b * HISTOGRAM_BIN, b * HISTOGRAM_BIN + HISTOGRAM_BIN - 1
         mark = "*" if low <= threshold <= high else " "
-        lines.append(f"{low:>4}-{high:<4}{mark} {count:>5}  {bar}")
+        lines.append(f"{low:>4}-{high:<4}{mark} {count:>5}  {bar}".rstrip())
     return lines
