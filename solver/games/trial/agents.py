@@ -1,16 +1,20 @@
 """The Trial's own agent: ``heuristic``, a rule-based player (``forest trial play --agents
 heuristic,...``).
 
-It sees only what its seat sees in practice: its hand, the board and its own possessions (it
-never looks at another player's hand or at a deck's order). At the turn step it follows fixed
-priorities: play the deed card worth the most fame, else use a paw on the location, else on an
-encounter, else move (once), else help, else end the turn; a strong paw only when no plain paw is
-left for the same target. Moving, it prefers a location, a campsite or an expedition's exit to a
-bare path. In a fight it adds a face-down card while it holds more than two (the one with the
-most enhancement symbols), and it always takes an optional free card. Every other step
-(paying, choosing, picking food, the store...) is decided one action ahead by
-:func:`material`: its fame plus small weights on food, cards in hand, backpack items and story
-cards. Ties are broken at random (seeded SplitMix64).
+It sees only what its seat sees in practice: its hand, the board and its own possessions (it never
+looks at another player's hand or at a deck's order). At the turn step it follows fixed
+priorities: play the deed card worth the most fame; else a paw on an encounter without a fight (a
+sure story card) or on a fight it expects to win (its board and story strength, best weapon and
+two best face-down cards against the foe's strength plus 1.5 a die; never one it expects to lose:
+help comes first); else on the location; else on the expedition, move (once), help, and end the
+turn; a strong paw only when no plain paw is left for the same target. It never drops an item or
+artifact (that only loses what it is worth). Moving, it prefers a location where it has no paw yet
+(its next paw can go there), with every paw used a campsite (its bonus when it camps), then any
+location, an expedition's exit or a campsite before a bare path. In a fight it adds a face-down
+card while it holds more than two (the one with the most enhancement symbols), and it always takes
+an optional free card. Every other step (paying, choosing, picking food, the store...) is decided
+one action ahead by :func:`material`: its fame plus small weights on food, cards in hand, backpack
+items and story cards. Ties are broken at random (seeded SplitMix64).
 
 >>> import solver
 >>> from solver.play import play_game
@@ -56,6 +60,28 @@ def material(state: Any, p: int) -> float:
     )
 
 
+def _encounter_priority(state: Any, cid: str) -> float:
+    """An encounter without a fight is a sure story card: before the location. A fight only when
+    the player's expected strength beats the foe's (a lost fight wastes the paw)."""
+    from solver.games.trial.fights import base_strength, card_strength
+
+    card = state.g.pack.card(cid)
+    fame = float(card.get("fame", 0))
+    fights = [e["fight"] for e in card.get("effect", []) if "fight" in e]
+    if not fights:
+        return 8.5 + 0.1 * fame
+    p = state.current_player()
+    me = state.d["players"][p]
+    pack = state.g.pack
+    weapon = max((int(pack.item(k).get("strength", 0)) + 1.5 * int(pack.item(k).get("dice", 0))
+                  for k in me["pack"]), default=0.0)  # fmt: skip
+    cards = sorted((card_strength(state, c) for c in me["hand"]), reverse=True)[:2]
+    mine = base_strength(state, p) + weapon + sum(cards)
+    foe = fights[0]
+    theirs = float(foe.get("strength", 0)) + 1.5 * float(foe.get("dice", 0))
+    return (8.5 if mine > theirs + 0.5 else 2.0) + 0.1 * fame
+
+
 def _turn_priority(state: Any, action: int) -> float:
     layout = state.L
     name, i = layout.family(action)
@@ -64,21 +90,35 @@ def _turn_priority(state: Any, action: int) -> float:
         return 10.0 + float(card.get("fame", 0))
     if name == "paw":
         target, strong = divmod(i, 2)
-        base = {0: 8.0, 1: 7.0, 2: 7.0, 3: 7.0, 4: 3.0, 5: 6.0}.get(target, 2.0)
+        if target in (1, 2, 3):
+            base = _encounter_priority(state, state.d["row"][target - 1])
+        else:
+            base = {0: 8.0, 4: 3.0, 5: 6.0}.get(target, 2.0)
         return base - 0.5 * strong
     if action == layout.MOVE:
         return 5.0
     if action == layout.END_TURN:
         return 0.0
+    if name == "sell":
+        return -1.0  # dropping an item or artifact only loses what it is worth
     return 1.0
 
 
-def _space_priority(state: Any, action: int) -> float:
+def _space_priority(state: Any, action: int, p: int) -> float:
+    """A location where ``p`` has no paw yet (a paw can go there next); with every paw used, a
+    campsite (camping there takes its bonus); then the fixed preference."""
+    from solver.games.trial.turns import own_token_on
+
     layout = state.L
     name, i = layout.family(action)
     if name != "space":
         return 0.0
     space = layout.spaces[i]
+    me = state.d["players"][p]
+    if not me["paws"] and not me["strong"]:
+        return 4.0 if space.startswith("camp") else 1.0
+    if space in state.g.board.slot and own_token_on(state, p, space):
+        return 0.5
     for prefix, value in _SPACE_PREFERENCE:
         if space.startswith(prefix):
             return value
@@ -115,7 +155,7 @@ def heuristic_agent(game: Any, *, seed: int = 0, iterations: int = 0) -> Agent:
         if step == "turn":
             scores = [_turn_priority(state, a) for a in legal]
         elif step == "move":
-            scores = [_space_priority(state, a) for a in legal]
+            scores = [_space_priority(state, a, p) for a in legal]
         elif step == "fight_cards":
             keep = len(state.d["players"][p]["hand"]) > 2
             scores = [_fight_card_priority(state, a, keep) for a in legal]
