@@ -18,16 +18,52 @@ True
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 from pathlib import Path
+from types import ModuleType
 from typing import Any, NamedTuple
 
 from solver.errors import ExtensionMissingError, OptionError
 
-__all__ = ["KernelCapsules", "game_of", "get_include", "kernel_of"]
+__all__ = ["CompiledModule", "KernelCapsules", "game_of", "get_include", "kernel_of"]
 
 _INCLUDE_PACKAGE = "solver.include"  # ext/*.pxd, shipped in the wheel as solver/include/
 _SOURCE_INCLUDE = Path(__file__).resolve().parent.parent / "ext"
+
+
+class CompiledModule:
+    """A game's compiled module ``solver._ext.NAME``, imported once when its engine module loads.
+
+    Its absence is not an error until a kernel game is asked for: then :meth:`get` (or
+    :meth:`missing`) gives an :class:`~solver.errors.ExtensionMissingError` saying how to build it
+    and naming the pure-Python engine. There is no silent fallback from one engine to the other.
+    """
+
+    def __init__(self, name: str, what: str) -> None:
+        self.name = name
+        self.what = what
+        self.module: ModuleType | None
+        self.error: ImportError | None
+        try:
+            self.module, self.error = importlib.import_module(f"solver._ext.{name}"), None
+        except ImportError as exc:
+            self.module, self.error = None, exc
+
+    def missing(self) -> ExtensionMissingError:
+        """The error for a kernel game asked for without the module."""
+        return ExtensionMissingError(
+            f"{self.what} (solver._ext.{self.name}, built from ext/{self.name}.pyx) is not "
+            "available: build it with `make install` (or `pip install -e .`) in the source tree, "
+            "or choose the pure-Python engine with engine='reference' or "
+            f"SOLVER_ENGINE=reference (import failed: {self.error})"
+        )
+
+    def get(self) -> ModuleType:
+        """The module; :meth:`missing`'s error when it is not built."""
+        if self.module is None:
+            raise self.missing() from self.error
+        return self.module
 
 
 class KernelCapsules(NamedTuple):

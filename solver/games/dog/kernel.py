@@ -19,27 +19,20 @@ without the compiled extension, building a :class:`KernelDogGame` raises
 
 from __future__ import annotations
 
+from typing import Any
+
 from solver.errors import ExtensionMissingError
+from solver.kernels import CompiledModule
 
 __all__ = ["KernelDogGame", "extension_module"]
 
-_BUILD_HINT = (
-    "the compiled dog kernel (solver._ext.dog, built from ext/dog.pyx) is not available: "
-    "build it with `make install` (or `pip install -e .`) in the source tree, "
-    "or choose the pure-Python engine with engine='reference' or SOLVER_ENGINE=reference"
-)
-
-try:
-    import solver._ext.dog as _dog
-except ImportError as exc:  # no silent fallback: say so when a kernel game is asked for
-    _dog = None
-    _IMPORT_ERROR: ImportError | None = exc
-else:
-    _IMPORT_ERROR = None
+_COMPILED = CompiledModule("dog", "the compiled dog kernel")
+_dog: Any = _COMPILED.module
+_IMPORT_ERROR = _COMPILED.error
 
 
 def _missing() -> ExtensionMissingError:
-    return ExtensionMissingError(f"{_BUILD_HINT} (import failed: {_IMPORT_ERROR})")
+    return _COMPILED.missing()
 
 
 def extension_module():

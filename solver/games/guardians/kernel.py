@@ -23,26 +23,17 @@ from __future__ import annotations
 from typing import Any
 
 from solver.errors import ExtensionMissingError
+from solver.kernels import CompiledModule
 
 __all__ = ["KernelGuardiansGame", "extension_module"]
 
-_BUILD_HINT = (
-    "the compiled guardians kernel (solver._ext.guardians, built from ext/guardians.pyx) is not "
-    "available: build it with `make install` (or `pip install -e .`) in the source tree, "
-    "or choose the pure-Python engine with engine='reference' or SOLVER_ENGINE=reference"
-)
-
-try:
-    import solver._ext.guardians as _guardians
-except ImportError as exc:  # no silent fallback: say so when a kernel game is asked for
-    _guardians = None
-    _IMPORT_ERROR: ImportError | None = exc
-else:
-    _IMPORT_ERROR = None
+_COMPILED = CompiledModule("guardians", "the compiled guardians kernel")
+_guardians: Any = _COMPILED.module
+_IMPORT_ERROR = _COMPILED.error
 
 
 def _missing() -> ExtensionMissingError:
-    return ExtensionMissingError(f"{_BUILD_HINT} (import failed: {_IMPORT_ERROR})")
+    return _COMPILED.missing()
 
 
 def extension_module() -> Any:

@@ -31,39 +31,25 @@ Python states).
 
 from __future__ import annotations
 
-import importlib
 import math
 from types import ModuleType
 from typing import Any
 
-from solver.errors import ExtensionMissingError
 from solver.games.trial.board import Board
 from solver.games.trial.content import Pack
 from solver.games.trial.rules import HEURISTIC_SPREAD, TrialGame, TrialState
+from solver.kernels import CompiledModule
 
 __all__ = ["KernelTrialGame", "KernelTrialState", "extension_module"]
 
-_BUILD_HINT = (
-    "the Trial's compiled helpers (solver._ext.trial, built from ext/trial.pyx) are not "
-    "available: build them with `make install` (or `pip install -e .`) in the source tree, "
-    "or choose the pure-Python engine with engine='reference' or SOLVER_ENGINE=reference"
-)
-
-_ext: ModuleType | None
-try:
-    _ext = importlib.import_module("solver._ext.trial")
-except ImportError as exc:  # no silent fallback: say so when a kernel game is asked for
-    _ext = None
-    _IMPORT_ERROR: ImportError | None = exc
-else:
-    _IMPORT_ERROR = None
+_COMPILED = CompiledModule("trial", "the Trial's compiled helpers")
+_ext: ModuleType | None = _COMPILED.module
+_IMPORT_ERROR = _COMPILED.error
 
 
 def extension_module() -> ModuleType:
     """The compiled module ``solver._ext.trial`` (ExtensionMissingError when it is not built)."""
-    if _ext is None:
-        raise ExtensionMissingError(f"{_BUILD_HINT} (import failed: {_IMPORT_ERROR})")
-    return _ext
+    return _COMPILED.get()
 
 
 class KernelBoard(Board):
