@@ -24,14 +24,14 @@ from typing import Any
 AGENTS = ("ismcts", "heuristic", "heuristic", "random")
 
 
-def play_one(index: int, seed: int, iterations: int) -> dict[str, Any]:
+def play_one(index: int, seed: int, iterations: int, engine: str = "kernel") -> dict[str, Any]:
     """Game ``index``: the returns and fame per agent slot (0..3), and the seconds it took."""
     import solver
     from solver.agents import make_agent
     from solver.play import play_game
     from solver.rng import derive_seed
 
-    game = solver.load_game("trial", players=4)
+    game = solver.load_game("trial", players=4, engine=engine)  # the engines play identical games
     n = 4
     seat_of = [(i + index) % n for i in range(n)]
     agents: list[Any] = [None] * n
@@ -59,7 +59,8 @@ def table(rows: list[dict[str, Any]], iterations: int) -> list[str]:
     games = len(rows)
     lines = [
         f"{games} four-player games, ISMCTS at {iterations} simulations a decision "
-        "(default configuration: heuristic leaves, c = 0.4).",
+        "(the Trial's ismcts agent: leaves valued after up to 24 actions of the heuristic "
+        "agent's rules, c = 0.4).",
         "",
         "| agent | seats | wins | win rate | 95% interval (Wilson) | mean fame |",
         "|---|---:|---:|---:|---|---:|",
@@ -89,13 +90,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=64)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--engine", default="kernel", help="kernel (default) or reference")
     parser.add_argument("--out", default=None)
     args = parser.parse_args(argv)
     from joblib import Parallel, delayed
 
     start = time.perf_counter()
     rows = Parallel(n_jobs=args.workers, backend="loky", verbose=5)(
-        delayed(play_one)(g, args.seed, args.iterations) for g in range(args.games)
+        delayed(play_one)(g, args.seed, args.iterations, args.engine) for g in range(args.games)
     )
     wall = time.perf_counter() - start
     command = "python bench/trial_strength.py " + " ".join(sys.argv[1:] if argv is None else argv)

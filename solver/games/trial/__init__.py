@@ -40,6 +40,12 @@ def _heuristic(game: Any, *, seed: int = 0, iterations: int = 0) -> Any:
     return heuristic_agent(game, seed=seed, iterations=iterations)
 
 
+def _ismcts(game: Any, *, seed: int = 0, iterations: int = 64) -> Any:
+    from solver.games.trial.playouts import ismcts_agent
+
+    return ismcts_agent(game, seed=seed, iterations=iterations)
+
+
 def _render_svg(game: Any, state: Any, actions: Any) -> str:
     from solver.games.trial.svg import render_svg
 
@@ -63,7 +69,7 @@ def _spec() -> GameSpec:
         render_text=hooks.render_text,
         legend=hooks.legend,
         scores=hooks.scores,
-        agents={"heuristic": _heuristic},
+        agents={"heuristic": _heuristic, "ismcts": _ismcts},
         render_svg=_render_svg,
         default_engine="reference",
         analysis=analysis.analysis_hooks(),

@@ -132,3 +132,29 @@ def test_the_heuristic_beats_random_play_in_two_player_games() -> None:
             state.apply_action(action)
         wins += state.returns()[seat]
     assert wins >= 10
+
+
+def test_the_playout_evaluator_leaves_the_state_alone_and_repeats_with_its_seed() -> None:
+    # ISMCTS's Trial leaves: the heuristic agent's rules played on a copy, then the heuristic
+    from solver.games.trial.playouts import PlayoutEvaluator
+    from solver.rng import SplitMix64
+
+    evaluator = PlayoutEvaluator(depth=30)
+    for state in positions(3, seed=4, count=5):
+        before = state.to_json()
+        first = evaluator.evaluate(state, SplitMix64(9))
+        assert state.to_json() == before
+        assert first == evaluator.evaluate(state, SplitMix64(9))
+        assert len(first) == 3 and all(0.0 <= v <= 1.0 for v in first)
+    # no actions played: the heuristic itself
+    state = positions(2, seed=1, count=1)[0]
+    assert PlayoutEvaluator(depth=0).evaluate(state) == [state.heuristic(p) for p in range(2)]
+
+
+def test_the_trial_ismcts_agent_is_the_playout_one_and_deterministic() -> None:
+    game = TrialGame(players=2)
+    state = positions(2, seed=8, count=1)[0]
+    first = make_agent("ismcts", game, seed=5, iterations=16)(state)
+    assert first == make_agent("ismcts", game, seed=5, iterations=16)(state)
+    assert first in state.legal_actions()
+    assert make_agent("ismcts", game, seed=5).__qualname__.startswith("ismcts_agent")

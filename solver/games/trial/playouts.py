@@ -1,0 +1,91 @@
+"""The Trial's ISMCTS: leaves valued by playing the heuristic agent's rules a few actions on.
+
+At 64 simulations a decision, ISMCTS with the plain heuristic leaf value could not find the
+heuristic agent's tactics (keep the items, take an encounter before the location) in the Trial's
+wide turns, and lost to that agent. Here a new leaf of a determinisation is played on by the
+heuristic agent's rules (chance by its probabilities) for at most :data:`PLAYOUT_DEPTH` actions,
+then valued by the state's heuristic (its returns if the game ended): a "heavy playout". The
+rules see only the determinised world the search is already in, so no hidden card of the real
+state is read. The agent's tie-breaks draw from the search's own random stream, so a search
+stays deterministic given its seed.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, ClassVar
+
+from solver.game import CHANCE, TERMINAL
+from solver.rng import SplitMix64, derive_seed
+from solver.search.evaluators import Evaluator
+
+__all__ = ["PLAYOUT_DEPTH", "PlayoutEvaluator", "ismcts_agent"]
+
+PLAYOUT_DEPTH = 24
+"""Actions played on from a leaf (about two turns of one player, chance included)."""
+
+
+class PlayoutEvaluator(Evaluator):
+    """The heuristic after up to ``depth`` actions of the heuristic agent's rules."""
+
+    name: ClassVar[str] = "heuristic-playout"
+    default_c: ClassVar[float] = 0.4
+    deterministic: ClassVar[bool] = False
+
+    def __init__(self, depth: int = PLAYOUT_DEPTH) -> None:
+        self.depth = depth
+
+    def evaluate(self, state: Any, rng: SplitMix64 | None = None) -> list[float]:
+        from solver.games.trial.agents import heuristic_agent
+
+        rng = rng if rng is not None else SplitMix64(0)
+        world = state.clone()
+        n = len(world.returns())
+        choose = heuristic_agent(None, seed=rng.next_u64() >> 1)
+        for _ in range(self.depth):
+            player = world.current_player()
+            if player == TERMINAL:
+                return [float(r) for r in world.returns()]
+            if player == CHANCE:
+                outcomes = world.chance_outcomes()
+                u, total, action = rng.uniform(), 0.0, int(outcomes[-1][0])
+                for outcome, probability in outcomes:
+                    total += probability
+                    if u < total:
+                        action = int(outcome)
+                        break
+                world.apply_action(action)
+            else:
+                world.apply_action(choose(world))
+        if world.is_terminal():
+            return [float(r) for r in world.returns()]
+        return [float(world.heuristic(p)) for p in range(n)]
+
+
+def ismcts_agent(game: Any, *, seed: int = 0, iterations: int = 64) -> Any:
+    """The Trial's ``ismcts`` agent: shared ISMCTS from the seat's own view with
+    :class:`PlayoutEvaluator` leaves (it replaces the shared agent of that name for the Trial)."""
+    from solver.errors import OptionError, SearchBudgetError
+    from solver.search.ismcts import ismcts
+
+    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+        raise OptionError(f"iterations must be a whole number of at least 1, not {iterations}")
+    counter = itertools.count()
+    evaluator = PlayoutEvaluator()
+
+    def choose(state: Any) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return int(legal[0])
+        result = ismcts(
+            state,
+            iterations=iterations,
+            seed=derive_seed(seed, next(counter)),
+            evaluator=evaluator,
+            c=PlayoutEvaluator.default_c,
+        )
+        if result.best_action is None:
+            raise SearchBudgetError(f"ISMCTS found no move in {iterations} iteration(s)")
+        return int(result.best_action)
+
+    return choose
