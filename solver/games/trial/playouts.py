@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 from typing import Any, ClassVar
 
-from solver.game import CHANCE, TERMINAL
+from solver.game import CHANCE, TERMINAL, sample_chance
 from solver.rng import SplitMix64, derive_seed
 from solver.search.evaluators import Evaluator
 
@@ -47,14 +47,7 @@ class PlayoutEvaluator(Evaluator):
             if player == TERMINAL:
                 return [float(r) for r in world.returns()]
             if player == CHANCE:
-                outcomes = world.chance_outcomes()
-                u, total, action = rng.uniform(), 0.0, int(outcomes[-1][0])
-                for outcome, probability in outcomes:
-                    total += probability
-                    if u < total:
-                        action = int(outcome)
-                        break
-                world.apply_action(action)
+                world.apply_action(sample_chance(world, rng))
             else:
                 world.apply_action(choose(world))
         if world.is_terminal():
