@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from solver.errors import SolverError
+from solver.fuzzing import mutate_json
 from solver.games.trial.content import FILES, PackError, load_pack
 from solver.registry import load_game
 
@@ -128,35 +129,7 @@ ODD = [0, -1, 1, 10**9, None, True, "x", [], {}, 1.5, "", [1], {"k": 1}]
 
 def mutate(rng: random.Random, value: Any) -> Any:
     """``value`` with one random edit somewhere inside (delete, duplicate, replace, nudge)."""
-    if isinstance(value, dict) and value:
-        key = rng.choice(sorted(value))
-        r = rng.random()
-        if r < 0.15:
-            del value[key]
-        elif r < 0.2:
-            value["zz"] = 1
-        elif r < 0.8:
-            value[key] = mutate(rng, value[key])
-        else:
-            value[key] = copy.deepcopy(rng.choice(ODD))
-        return value
-    if isinstance(value, list) and value:
-        i = rng.randrange(len(value))
-        r = rng.random()
-        if r < 0.15:
-            del value[i]
-        elif r < 0.25:
-            value.append(copy.deepcopy(value[i]))
-        elif r < 0.8:
-            value[i] = mutate(rng, value[i])
-        else:
-            value[i] = copy.deepcopy(rng.choice(ODD))
-        return value
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value + rng.choice([-1, 1, -100, 100])
-    if isinstance(value, str) and value and rng.random() < 0.5:
-        return value + "x"
-    return copy.deepcopy(rng.choice(ODD))
+    return mutate_json(rng, value, odd=ODD, grow_strings=True)
 
 
 def play(pack: Path, rng: random.Random, engine: str, actions: int = 400) -> None:

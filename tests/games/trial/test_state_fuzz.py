@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from solver.errors import FormatError, SolverError
+from solver.fuzzing import mutate_json
 from solver.games.trial.kernel import KernelTrialGame
 from solver.games.trial.rules import TrialGame, TrialState
 
@@ -146,33 +147,7 @@ ODD = [0, -1, 1, 10**6, None, True, "x", [], {}, 1.5, "over", [0, 0], [1, 2, 3, 
 
 def mutate(rng: random.Random, value: Any) -> Any:
     """``value`` with one random edit somewhere inside (delete, duplicate, replace, nudge)."""
-    if isinstance(value, dict) and value:
-        key = rng.choice(sorted(value))
-        r = rng.random()
-        if r < 0.15:
-            del value[key]
-        elif r < 0.2:
-            value["zz"] = 1
-        elif r < 0.75:
-            value[key] = mutate(rng, value[key])
-        else:
-            value[key] = copy.deepcopy(rng.choice(ODD))
-        return value
-    if isinstance(value, list) and value:
-        i = rng.randrange(len(value))
-        r = rng.random()
-        if r < 0.15:
-            del value[i]
-        elif r < 0.25:
-            value.append(copy.deepcopy(value[i]))
-        elif r < 0.75:
-            value[i] = mutate(rng, value[i])
-        else:
-            value[i] = copy.deepcopy(rng.choice(ODD))
-        return value
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value + rng.choice([-1, 1, -100, 100, 1000])
-    return copy.deepcopy(rng.choice(ODD))
+    return mutate_json(rng, value, odd=ODD, descend=0.75, nudges=(-1, 1, -100, 100, 1000))
 
 
 def play(st: TrialState, rng: random.Random, actions: int) -> None:
