@@ -16,16 +16,12 @@ argparse.ArgumentTypeError: expected a positive number, found '0'
 from __future__ import annotations
 
 import argparse
-import contextlib
 import math
-import os
 import sys
-import tempfile
 from collections.abc import Callable
-from pathlib import Path
 
 from solver.errors import OptionError
-from solver.files import MAX_FILE_BYTES, read_bytes
+from solver.files import MAX_FILE_BYTES, check_writable, read_bytes, write_whole
 
 __all__ = [
     "MAX_INPUT_BYTES",
@@ -143,18 +139,12 @@ def check_output(path: str | None, *, overwrite: bool = False) -> None:
     for an answer that cannot be written. ``None`` and ``"-"`` (stdout) always pass."""
     if path is None or path == "-":
         return
-    target = Path(path)
-    if target.is_dir():
-        raise OptionError(f"{path}: is a folder, not a file to write")
-    if target.exists() and not overwrite and target.is_file():
-        raise OptionError(f"{path}: already exists (add --overwrite to replace it)")
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise OptionError(f"{path}: the folder {folder} does not exist")
+    check_writable(path, overwrite=overwrite)
 
 
 def write_output(text: str, path: str | None, *, overwrite: bool = False) -> None:
-    """Write ``text`` to ``path`` (``None`` or ``"-"``: stdout), whole or not at all.
+    """Write ``text`` to ``path`` (``None`` or ``"-"``: stdout), whole or not at all
+    (:func:`solver.files.write_whole`).
 
     An existing file is refused unless ``overwrite``; a folder, a missing parent folder or a full
     disk is an :class:`OptionError` naming the path, and leaves no partial file behind.
@@ -164,31 +154,4 @@ def write_output(text: str, path: str | None, *, overwrite: bool = False) -> Non
     if path is None or path == "-":
         sys.stdout.write(text)
         return
-    check_output(path, overwrite=overwrite)
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if target.exists() and not target.is_file():  # a device such as /dev/null or /dev/full
-        try:
-            with target.open("w", encoding="utf-8") as handle:
-                handle.write(text)
-        except OSError as exc:
-            raise OptionError(f"{path}: cannot write: {exc.strerror or exc}") from None
-        return
-    handle_fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=folder)
-    try:
-        with os.fdopen(handle_fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if overwrite:
-            os.replace(temporary, target)
-        else:
-            os.link(temporary, target)  # fails if a file appeared meanwhile: never replaced
-            os.unlink(temporary)
-    except FileExistsError:
-        os.unlink(temporary)
-        raise OptionError(f"{path}: already exists (add --overwrite to replace it)") from None
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise OptionError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    write_whole(path, text, overwrite=overwrite)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -288,7 +287,10 @@ def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
         record, iterations=args.iterations, seconds=args.seconds, exact=exact, allow_paths=True
     )
     if args.plot:
-        _write_plot_whole(review, args.plot, overwrite=args.overwrite, write_plot=write_plot)
+        from solver.files import write_whole
+
+        write_whole(args.plot, lambda temporary: write_plot(review, temporary),
+                    overwrite=args.overwrite)  # fmt: skip
     if args.json:
         print(json.dumps(review, indent=2))
         return 0
@@ -308,41 +310,6 @@ def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
         screen.print(f"wrote {args.plot}")
     sys.stdout.flush()
     return 0
-
-
-def _write_plot_whole(
-    review: dict[str, Any], path: str, *, overwrite: bool, write_plot: Callable[..., None]
-) -> None:
-    """Draw the plot into a temporary file beside ``path``, then put it in place whole (never
-    replacing a file without ``overwrite``, even one that appeared meanwhile); a write error is
-    an :class:`OptionError` naming the path and leaves nothing behind."""
-    import contextlib
-    import tempfile
-
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(
-        prefix=f".{target.name}.", suffix=target.suffix, dir=folder
-    )
-    os.close(handle)
-    try:
-        write_plot(review, temporary)
-        if overwrite:
-            os.replace(temporary, target)
-        else:
-            os.link(temporary, target)  # fails if a file appeared meanwhile: never replaced
-            os.unlink(temporary)
-    except FileExistsError:
-        os.unlink(temporary)
-        raise OptionError(f"{path}: already exists (add --overwrite to replace it)") from None
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise OptionError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
 
 
 def _num(value: float | None) -> str:

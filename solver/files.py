@@ -1,8 +1,13 @@
-"""Reading the user's files safely: a size cap and errors that name the file.
+"""Reading and writing the user's files safely: a size cap, whole writes, errors that name the file.
 
 Every game file, state file and results file the library reads goes through :func:`read_bytes`, so
 a missing file, a folder, an unreadable file or a file far too large for what it claims to be is an
 :class:`~solver.errors.OptionError` naming the path, never a raw ``OSError`` or a ``MemoryError``.
+
+Every file a command writes goes through :func:`write_whole`: written under a temporary name
+beside the target, synced, then put in place in one step, so a reader never sees half a file;
+an existing file is never replaced unless the caller says ``overwrite`` (the user's
+``--overwrite``), not even one that appeared while the file was being written.
 
 >>> read_bytes("/no/such/file.forest", "forest file")
 Traceback (most recent call last):
@@ -12,13 +17,18 @@ solver.errors.OptionError: /no/such/file.forest: no such forest file
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from solver.errors import FormatError, OptionError
 
-__all__ = ["MAX_FILE_BYTES", "decode_json", "read_bytes"]
+__all__ = ["MAX_FILE_BYTES", "check_writable", "decode_json", "read_bytes", "write_whole"]
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 """The largest game, state or position file read (16 MB): no real one comes close."""
@@ -63,3 +73,132 @@ def decode_json(data: bytes, what: str) -> Any:
         raise FormatError(what, line=exc.lineno, column=exc.colno, found=exc.msg) from None
     except RecursionError:
         raise FormatError(f"{what} nested less deeply", line=1, column=1) from None
+
+
+EXISTS_HINT = "add --overwrite to replace it"
+"""How an error about an existing output file says what to do (the commands' flag)."""
+
+
+def check_writable(path: str | os.PathLike[str], *, overwrite: bool = False) -> Path:
+    """``path`` as a file to write, refused at once when :func:`write_whole` would refuse it
+    (a folder, a missing parent folder, an existing file without ``overwrite``), so a long
+    computation is never run for an answer that cannot be written.
+
+    >>> check_writable("/no/such/folder/out.txt")
+    Traceback (most recent call last):
+    ...
+    solver.errors.OptionError: /no/such/folder/out.txt: the folder /no/such/folder does not exist
+    """
+    name = os.fspath(path)
+    target = Path(name)
+    if name == "":
+        raise OptionError("an empty path is not a file to write")
+    if target.is_dir():
+        raise OptionError(f"{name}: is a folder, not a file to write")
+    if not overwrite and target.is_file():
+        raise OptionError(f"{name}: already exists ({EXISTS_HINT})")
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise OptionError(f"{name}: the folder {folder} does not exist")
+    return target
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_whole(
+    path: str | os.PathLike[str],
+    content: str | bytes | Callable[[str], None],
+    *,
+    overwrite: bool = False,
+) -> Path:
+    """Write ``content`` to ``path`` whole or not at all; return the path written.
+
+    ``content`` is text (UTF-8), bytes, or a function writing the file it is given (a plot's
+    ``savefig``; the temporary name keeps the target's suffix, which such writers read). An
+    existing file is refused unless ``overwrite``, also one that appears meanwhile; a folder, a
+    missing parent folder or a full disk is an :class:`OptionError` naming the path and leaves
+    nothing behind. A device that exists (``/dev/null``) is written in place. The file gets the
+    permissions a plain ``open`` would give (``0o666`` less the umask).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     target = write_whole(tmp + "/a.txt", "one")
+    ...     write_whole(target, "two")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    solver.errors.OptionError: .../a.txt: already exists (add --overwrite to replace it)
+    """
+    name = os.fspath(path)
+    target = Path(name)
+    if target.exists() and not target.is_file() and not target.is_dir():
+        return _write_device(target, content)  # /dev/null, /dev/full, a FIFO the user named
+    check_writable(target, overwrite=overwrite)
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{target.name}.", suffix=target.suffix, dir=folder
+        )
+    except OSError as exc:
+        raise OptionError(f"{name}: cannot write: {exc.strerror or exc}") from None
+    try:
+        try:
+            os.fchmod(handle, 0o666 & ~_umask())
+            if callable(content):
+                os.close(handle)
+                handle = -1
+                content(temporary)
+                handle = os.open(temporary, os.O_RDONLY)
+            else:
+                data = content.encode("utf-8") if isinstance(content, str) else content
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(handle, view) :]
+            os.fsync(handle)
+        finally:
+            if handle >= 0:
+                os.close(handle)
+        if overwrite:
+            os.replace(temporary, target)
+        else:
+            os.link(temporary, target)  # fails if a file appeared meanwhile: never replaced
+            os.unlink(temporary)
+    except FileExistsError:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise OptionError(f"{name}: already exists ({EXISTS_HINT})") from None
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise OptionError(f"{name}: cannot write: {exc.strerror or exc}") from None
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    return target
+
+
+def _write_device(target: Path, content: str | bytes | Callable[[str], None]) -> Path:
+    """A device or pipe the user named (``/dev/null``, ``/dev/stdout``): written in place. A
+    named pipe nobody reads is refused at once (opened without blocking), never waited on."""
+    if callable(content):
+        raise OptionError(f"{target}: not a regular file to write this into")
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    try:
+        handle = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        why = "nothing reads this pipe" if exc.errno == errno.ENXIO else exc.strerror or exc
+        raise OptionError(f"{target}: cannot write: {why}") from None
+    try:
+        os.set_blocking(handle, True)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(handle, view) :]
+    except OSError as exc:
+        raise OptionError(f"{target}: cannot write: {exc.strerror or exc}") from None
+    finally:
+        os.close(handle)
+    return target

@@ -204,6 +204,7 @@ def execute_batch(
     repair: bool = False,
     progress: bool = True,
     notify: Notify | None = None,
+    overwrite: bool = True,
 ) -> BatchResult:
     """Analyse every source and write the results file ``out``; return it with its table.
 
@@ -214,8 +215,9 @@ def execute_batch(
     (default: about four chunks per worker, at most 32 locally and 256 on Dask). ``resume=True``
     continues from the journal an interrupted run left, ``repair=True`` keeps the good rows of a
     damaged one (module docstring). ``progress`` shows a tqdm bar on stderr when stderr is a
-    terminal. ``notify`` receives one-line notes. Impossible options raise
-    :class:`~solver.errors.OptionError` before anything runs.
+    terminal. ``notify`` receives one-line notes. ``overwrite=False`` refuses an existing
+    ``out`` (before anything runs, and again when the file is put in place). Impossible options
+    raise :class:`~solver.errors.OptionError` before anything runs.
     """
     notify = notify if notify is not None else (lambda message: None)
     # 1. Everything checked before anything runs.
@@ -225,6 +227,8 @@ def execute_batch(
     if repair and not resume:
         raise OptionError("--repair mends the journal of a run being resumed: add --resume")
     out = check_output(out)
+    if not overwrite and out.is_file() and not resume:
+        raise OptionError(f"{os.fspath(out)}: already exists (add --overwrite to replace it)")
     if backend == "dask":
         require("distributed", "dask", "Dask runs (--scheduler, --dask-local)")
     elif jobs > 1:
@@ -247,7 +251,10 @@ def execute_batch(
                  chunk_size, progress, notify)  # fmt: skip
             _pause("finalise")
             # 3. The final file, in batch order; then the journal goes.
-            frame = write_results([done[i] for i in range(batch.count)], out, hooks.columns)
+            frame = write_results(
+                [done[i] for i in range(batch.count)], out, hooks.columns,
+                overwrite=overwrite or resume,
+            )  # fmt: skip
             journal.remove()
         finally:
             journal.close()

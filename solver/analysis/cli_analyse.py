@@ -117,7 +117,8 @@ def add_analyse_command(subparsers: Any) -> argparse.ArgumentParser:
     )  # fmt: skip
     p.add_argument(
         "--overwrite", action="store_true",
-        help="let --save-to replace files of the same name (default: refuse)",
+        help="let -o, --report and --save-to replace existing files (default: refuse; "
+        "--resume continues its own -o)",
     )  # fmt: skip
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     # A developer's hook: another analysis function, as module:function (tests, experiments).
@@ -161,13 +162,20 @@ def _check(args: argparse.Namespace) -> bool:
     has_sources = args.count is not None or bool(args.files)
     if args.repair and not args.resume:
         raise OptionError("--repair mends the journal of a run being resumed: add --resume")
-    if args.overwrite and args.save_to is None:
-        raise OptionError("--overwrite is for --save-to")
     if args.output is not None:
         if has_sources:
             check_output(args.output)
+            if Path(args.output).is_file() and not (args.overwrite or args.resume):
+                raise OptionError(
+                    f"{args.output}: already exists (add --overwrite to replace it, or "
+                    "--resume to continue the run that writes it)"
+                )
         else:
             results_format(args.output)
+    if args.report is not None and not args.overwrite:
+        from solver.analysis.report_files import check_report_folder
+
+        check_report_folder(args.report)
     for name in ("report", "save_to"):
         where = getattr(args, name)
         if where is not None and Path(where).exists() and not Path(where).is_dir():
@@ -255,6 +263,7 @@ def _run_analyse(args: argparse.Namespace) -> int:
                 repair=args.repair,
                 progress=not args.no_progress,
                 notify=_say,
+                overwrite=args.overwrite,
             ).frame
         where = f" -> {args.output}" if args.output is not None else ""
         print(f"analysed {len(frame)} {noun}s{where}: {_summary(frame)}")
@@ -270,9 +279,11 @@ def _run_analyse(args: argparse.Namespace) -> int:
     if notice is not None:
         _say(notice)
     if args.report is not None:
-        from solver.analysis.report import write_report
+        from solver.analysis.report_files import write_report_whole
 
-        report = write_report(frame, args.report, game=args.analysis_game, command=command)
+        report = write_report_whole(
+            frame, args.report, game=args.analysis_game, command=command, overwrite=args.overwrite
+        )
         print(f"wrote {report}")
     if args.select is not None or args.save_to is not None:
         from solver.analysis.curate import save_selected, select

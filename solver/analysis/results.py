@@ -18,7 +18,6 @@ text silently.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import math
 import os
@@ -244,34 +243,36 @@ def write_results(
     rows: Sequence[Mapping[str, Any]],
     path: str | os.PathLike[str],
     game_columns: Mapping[str, str] | None = None,
+    *,
+    overwrite: bool = True,
 ) -> pd.DataFrame:
     """Write ``rows`` (in their order) to ``path``, Parquet or CSV by the extension; return the
     table written.
 
-    The file is written under a temporary name in the same folder, synced, and renamed into place,
-    so a reader never sees half a file and a crash leaves the old file whole. In CSV, missing
-    values are empty and booleans read ``true``/``false``.
+    The file is written under a temporary name in the same folder, synced, and renamed into place
+    (:func:`solver.files.write_whole`), so a reader never sees half a file and a crash leaves the
+    old file whole; ``overwrite=False`` never replaces an existing file (``forest analyse``
+    without ``--overwrite``). In CSV, missing values are empty and booleans read
+    ``true``/``false``.
     """
+    from solver.files import write_whole
+
     path = Path(path)
     fmt = results_format(path)
     check_writer(fmt)
     frame = frame_of(rows, column_types(game_columns))
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
+
+    def write(temporary: str) -> None:
         if fmt == "parquet":
-            frame.to_parquet(tmp, index=False, engine="pyarrow")
-        else:
-            out = frame.copy()
-            for col in out.columns:
-                if str(out[col].dtype) == "boolean":
-                    out[col] = [_csv_bool(v) for v in frame[col].astype(object)]
-            out.to_csv(tmp, index=False)
-        with open(tmp, "rb") as handle:
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
+            frame.to_parquet(temporary, index=False, engine="pyarrow")
+            return
+        out = frame.copy()
+        for col in out.columns:
+            if str(out[col].dtype) == "boolean":
+                out[col] = [_csv_bool(v) for v in frame[col].astype(object)]
+        out.to_csv(temporary, index=False)
+
+    write_whole(path, write, overwrite=overwrite)
     return frame
 
 

@@ -117,7 +117,7 @@ def test_a_run_after_the_first_finished_takes_the_lock_afresh(tmp_path):
     for count in (4, 2):
         result = forest(
             "analyse", "--count", str(count), "--jobs", "1", "-o", "r.csv", "--analysis", FAKE,
-            "--no-progress", cwd=tmp_path,
+            "--no-progress", "--overwrite", cwd=tmp_path,
         )  # fmt: skip
         assert result.returncode == 0, result.stderr
         assert len(read_results(tmp_path / "r.csv")) == count

@@ -12,7 +12,7 @@ import json
 import math
 from typing import Any
 
-from solver.cli_common import parse_size, positive_float, write_output
+from solver.cli_common import check_output, parse_size, positive_float, write_output
 
 
 def _band(text: str) -> tuple[float, float]:
@@ -36,6 +36,7 @@ def _generate(args: argparse.Namespace) -> int:
     from solver.games.dog.format import format_forest
     from solver.games.dog.generator import roll_forest, roll_forest_with_value
 
+    check_output(args.output, overwrite=args.overwrite)  # before a search of many forests
     width, height = args.size
     if args.win_probability is None:
         for flag in ("par_at_least", "max_tries", "allow_interval"):
@@ -45,7 +46,7 @@ def _generate(args: argparse.Namespace) -> int:
         forest = roll_forest(width, height, seed=args.seed)
         if args.turns is not None:
             forest = forest.replace(turns=args.turns)
-        write_output(format_forest(forest), args.output)
+        write_output(format_forest(forest), args.output, overwrite=args.overwrite)
         return 0
     lo, hi = args.win_probability
     found = roll_forest_with_value(
@@ -59,7 +60,7 @@ def _generate(args: argparse.Namespace) -> int:
         max_tries=10_000 if args.max_tries is None else args.max_tries,
         allow_interval=args.allow_interval,
     )
-    write_output(format_forest(found.forest), args.output)
+    write_output(format_forest(found.forest), args.output, overwrite=args.overwrite)
     proven = (
         f"win probability {found.value:.6f} (exact)"
         if found.value is not None
@@ -153,6 +154,7 @@ def add_commands(commands: Any) -> None:
     p.add_argument(
         "-o", "--output", default=None, help="write the .forest file here (default: stdout)"
     )
+    p.add_argument("--overwrite", action="store_true", help="replace an existing -o file")
     p.set_defaults(handler=_generate)
 
     p = commands.add_parser("random-game", help="play one game with a seeded random policy")

@@ -1,0 +1,98 @@
+"""``forest analyse --report DIR``: the report put in place whole, never replacing a file unasked.
+
+:func:`solver.analysis.report.write_report` writes ``report.md`` and its plots into a folder. The
+command writes them into a new temporary folder beside ``DIR`` first; then a new ``DIR`` is that
+folder renamed (one step), and an existing ``DIR`` receives each file by an atomic rename, after
+checking that none of them would replace a file (unless ``--overwrite``). So an interrupted or
+failed report leaves ``DIR`` as it was, and a user's ``report.md`` is never lost.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from solver.errors import OptionError
+
+__all__ = ["REPORT_NAME", "check_report_folder", "write_report_whole"]
+
+REPORT_NAME = "report.md"
+
+
+def check_report_folder(directory: str | os.PathLike[str]) -> None:
+    """Refuse at once a ``--report`` folder that already holds a report (without
+    ``--overwrite``), before a batch of minutes is run for it."""
+    existing = Path(directory) / REPORT_NAME
+    if existing.exists():
+        raise OptionError(
+            f"{os.fspath(existing)}: already exists (add --overwrite to replace the report, or "
+            "choose another --report folder)"
+        )
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _files(folder: Path) -> list[Path]:
+    return sorted(p.relative_to(folder) for p in folder.rglob("*") if not p.is_dir())
+
+
+def write_report_whole(
+    frame: Any,
+    directory: str | os.PathLike[str],
+    *,
+    game: str,
+    command: str | None,
+    overwrite: bool = False,
+) -> Path:
+    """The report of ``frame`` written into ``directory`` whole (module docstring); returns the
+    path of its ``report.md``."""
+    from solver.analysis.report import write_report
+
+    target = Path(directory)
+    if target.exists() and not target.is_dir():
+        raise OptionError(f"--report {os.fspath(target)!r} is a file, not a directory")
+    parent = target.parent if str(target.parent) else Path(".")
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name or 'report'}.", dir=parent))
+    except OSError as exc:
+        raise OptionError(f"{os.fspath(target)}: cannot write: {exc.strerror or exc}") from None
+    try:
+        os.chmod(staging, 0o777 & ~_umask())
+        write_report(frame, staging, game=game, command=command)
+        if not target.exists():
+            os.rename(staging, target)
+            return target / REPORT_NAME
+        files = _files(staging)
+        if not overwrite:
+            taken = [name for name in files if os.path.lexists(target / name)]
+            if taken:
+                more = f" and {len(taken) - 1} more" if len(taken) > 1 else ""
+                raise OptionError(
+                    f"{os.fspath(target / taken[0])}{more}: already exists; the report was not "
+                    "written (add --overwrite to replace it)"
+                )
+        for name in files:
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            if overwrite:
+                os.replace(staging / name, target / name)
+            else:
+                os.link(staging / name, target / name)  # never replaces one that appeared
+        return target / REPORT_NAME
+    except FileExistsError as exc:
+        where = exc.filename2 or exc.filename
+        raise OptionError(f"{where}: already exists; it was not replaced") from None
+    except OSError as exc:
+        where = exc.filename or os.fspath(target)
+        raise OptionError(f"{where}: cannot write: {exc.strerror or exc}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            shutil.rmtree(staging)

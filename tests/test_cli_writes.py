@@ -1,0 +1,161 @@
+"""Every ``forest`` command that writes a file: never a replaced file without ``--overwrite``,
+never a half-written one, the umask respected (issue 16 §3: ``forest analyse -o results.csv``
+silently replaced an 8-row file with 2 rows, and ``--report`` replaced ``report.md``).
+
+Each command runs as the user runs it, a ``forest`` subprocess, against a file that holds the
+user's own text: the text must survive, the error is one line naming the flag, and with
+``--overwrite`` the file is replaced whole, with no temporary file left beside it.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+MINE = "my own notes\n"
+
+
+def forest(*argv: str, cwd: Path, umask: int | None = None) -> subprocess.CompletedProcess[str]:
+    def set_umask() -> None:
+        if umask is not None:
+            os.umask(umask)
+
+    return subprocess.run(
+        [sys.executable, "-m", "solver.cli", *argv],
+        capture_output=True, text=True, cwd=cwd, timeout=300, stdin=subprocess.DEVNULL,
+        preexec_fn=set_umask,
+    )  # fmt: skip
+
+
+def _record(cwd: Path, name: str = "game.json") -> str:
+    made = forest("dog", "play", "dog/tiny-2x2", "--agent", "random", "--record", name, cwd=cwd)
+    assert made.returncode == 0, made.stderr
+    return name
+
+
+# (a label, the output file, the command's arguments); {out} is the output file
+WRITERS: list[tuple[str, str, list[str]]] = [
+    ("dog render -o", "sheet.svg", ["dog", "render", "dog/tiny-2x2", "-o", "{out}"]),
+    ("guardians render -o", "g.svg", ["guardians", "render", "-o", "{out}"]),
+    ("trial render -o", "t.svg", ["trial", "render", "--players", "2", "-o", "{out}"]),
+    ("dog generate -o", "r.forest", ["dog", "generate", "--size", "5x4", "-o", "{out}"]),
+    ("dog play --record", "game.json",
+     ["dog", "play", "dog/tiny-2x2", "--agent", "random", "--record", "{out}"]),
+    ("guardians play --record", "game.json",
+     ["guardians", "play", "--players", "2", "--agent", "random", "--record", "{out}"]),
+    ("trial play --record", "game.json",
+     ["trial", "play", "--players", "2", "--agent", "random", "--record", "{out}"]),
+    ("guardians order --svg", "order.svg",
+     ["guardians", "order", "guardians/order-trap", "--svg", "{out}"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("label", "name", "argv"), WRITERS, ids=[w[0] for w in WRITERS])
+def test_a_command_never_replaces_a_file_unasked(tmp_path, label, name, argv):
+    target = tmp_path / name
+    target.write_text(MINE, encoding="utf-8")
+    command = [part.replace("{out}", name) for part in argv]
+    refused = forest(*command, cwd=tmp_path)
+    assert refused.returncode == 2, (label, refused.stderr)
+    assert refused.stderr.startswith("forest: error: ") and refused.stderr.count("\n") == 1
+    assert "--overwrite" in refused.stderr and name in refused.stderr
+    assert target.read_text(encoding="utf-8") == MINE
+    replaced = forest(*command, "--overwrite", cwd=tmp_path, umask=0o022)
+    assert replaced.returncode == 0, (label, replaced.stderr)
+    assert target.read_text(encoding="utf-8") != MINE
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644  # the umask, not mkstemp's 0600
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]  # no temporary left
+
+
+@pytest.mark.parametrize("game", ["dog", "guardians", "trial"])
+def test_a_new_output_file_respects_the_umask(tmp_path, game):
+    made = forest(game, "render", "-o", "new.svg", *(["dog/tiny-2x2"] if game == "dog" else []),
+                  cwd=tmp_path, umask=0o027)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    assert stat.S_IMODE((tmp_path / "new.svg").stat().st_mode) == 0o640
+
+
+def test_review_plot_is_never_replaced_unasked(tmp_path):
+    pytest.importorskip("matplotlib")
+    record = _record(tmp_path)
+    plot = tmp_path / "curve.svg"
+    plot.write_text(MINE, encoding="utf-8")
+    argv = ["dog", "review", record, "--iterations", "20", "--plot", "curve.svg"]
+    refused = forest(*argv, cwd=tmp_path)
+    assert refused.returncode == 2 and "--overwrite" in refused.stderr
+    assert plot.read_text(encoding="utf-8") == MINE
+    replaced = forest(*argv, "--overwrite", cwd=tmp_path)
+    assert replaced.returncode == 0, replaced.stderr
+    assert "<svg" in plot.read_text(encoding="utf-8")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([record, "curve.svg"])
+
+
+FAKE = "solver.analysis._testing:fake_analyse"
+
+
+def _analyse(cwd: Path, count: int, *extra: str) -> subprocess.CompletedProcess[str]:
+    return forest("analyse", "--count", str(count), "--size", "6x6", "--jobs", "1", "--analysis",
+                  FAKE, "--no-progress", *extra, cwd=cwd)  # fmt: skip
+
+
+def test_analyse_never_replaces_its_results_file_unasked(tmp_path):
+    # the defect as met: an 8-row results file silently became a 2-row one
+    pytest.importorskip("pandas")
+    assert _analyse(tmp_path, 8, "-o", "results.csv").returncode == 0
+    before = (tmp_path / "results.csv").read_text(encoding="utf-8")
+    assert len(before.splitlines()) == 9
+    refused = _analyse(tmp_path, 2, "-o", "results.csv")
+    assert refused.returncode == 2 and "results.csv: already exists" in refused.stderr
+    assert "--overwrite" in refused.stderr and refused.stderr.count("\n") == 1
+    assert (tmp_path / "results.csv").read_text(encoding="utf-8") == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.csv"]  # no journal, no lock
+    replaced = _analyse(tmp_path, 2, "-o", "results.csv", "--overwrite")
+    assert replaced.returncode == 0, replaced.stderr
+    assert len((tmp_path / "results.csv").read_text(encoding="utf-8").splitlines()) == 3
+
+
+def test_analyse_never_replaces_a_report_unasked(tmp_path):
+    pytest.importorskip("matplotlib")
+    assert _analyse(tmp_path, 4, "-o", "r.csv", "--report", "report").returncode == 0
+    report = tmp_path / "report" / "report.md"
+    report.write_text(MINE, encoding="utf-8")
+    plots = {p.name: p.read_bytes() for p in (tmp_path / "report").glob("*.png")}
+    # on its own results, and with a new batch: refused before anything runs
+    for argv in (["-o", "r.csv", "--report", "report"],
+                 ["-o", "r2.csv", "--report", "report"]):  # fmt: skip
+        run = (
+            forest("analyse", *argv, cwd=tmp_path)
+            if argv[1] == "r.csv"
+            else _analyse(tmp_path, 3, *argv)
+        )
+        assert run.returncode == 2 and "report.md: already exists" in run.stderr, run.stderr
+        assert report.read_text(encoding="utf-8") == MINE
+    assert not (tmp_path / "r2.csv").exists()
+    assert {p.name: p.read_bytes() for p in (tmp_path / "report").glob("*.png")} == plots
+    again = forest("analyse", "-o", "r.csv", "--report", "report", "--overwrite", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert report.read_text(encoding="utf-8").startswith("#")
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no staging left
+
+
+def test_a_report_into_a_folder_holding_other_files_keeps_them(tmp_path):
+    pytest.importorskip("matplotlib")
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "mine.txt").write_text(MINE, encoding="utf-8")
+    run = _analyse(tmp_path, 3, "-o", "r.csv", "--report", "notes")
+    assert run.returncode == 0, run.stderr
+    assert (folder / "mine.txt").read_text(encoding="utf-8") == MINE
+    assert (folder / "report.md").is_file()
+
+
+def test_a_named_pipe_nobody_reads_is_refused_not_waited_on(tmp_path):
+    pipe = tmp_path / "pipe.svg"
+    os.mkfifo(pipe)
+    run = forest("dog", "render", "dog/tiny-2x2", "-o", str(pipe), cwd=tmp_path)
+    assert run.returncode == 2 and "nothing reads this pipe" in run.stderr, run.stderr
