@@ -11,7 +11,11 @@ agents; a game adds its own through its spec (``GameSpec.agents``: the dog's ``g
 - ``exact``: the optimal policy of exact expectimax, solved once from the start.
 - ``ismcts``: information-set MCTS (:func:`solver.search.ismcts.ismcts`) from the seat's own
   view, ``iterations`` simulations per decision (seeded per decision), in its default
-  configuration; only for games whose states have ``resample_hidden`` (hidden information).
+  configuration; only for games that declare hidden information (``mcts`` only for those that
+  do not: it would read the hidden cards).
+
+Which agents a game offers and their play defaults (the ``iterations`` used when none is given)
+are declared in its spec (:meth:`solver.spec.GameSpec.offered_agents`).
 
 >>> import solver
 >>> from solver.agents import make_agent
@@ -29,22 +33,31 @@ import itertools
 from solver.errors import OptionError, SearchBudgetError
 from solver.game import Game, State
 from solver.rng import SplitMix64, check_seed, derive_seed
-from solver.spec import Agent
+from solver.spec import SHARED_AGENTS as SHARED_AGENT_SPECS
+from solver.spec import Agent, unsupported
 
-__all__ = ["SHARED_AGENTS", "Agent", "agent_names", "make_agent", "random_agent"]
+__all__ = [
+    "SHARED_AGENTS",
+    "Agent",
+    "agent_names",
+    "exact_agent",
+    "ismcts_agent",
+    "make_agent",
+    "mcts_agent",
+    "random_agent",
+    "random_factory",
+]
 
-SHARED_AGENTS = ("mcts", "ismcts", "exact", "random")
-"""The agents every game gets."""
+SHARED_AGENTS = tuple(SHARED_AGENT_SPECS)
+"""The agents every game gets where its capabilities allow (:data:`solver.spec.SHARED_AGENTS`)."""
 
 
 def agent_names(game_name: str) -> list[str]:
-    """The agents ``make_agent`` builds for game ``game_name``: shared first, then the game's
-    (a game's own agent named like a shared one replaces it and is listed once)."""
+    """The agents ``make_agent`` builds for game ``game_name`` (:meth:`GameSpec.agent_names`):
+    the shared ones its capabilities allow first, then the game's own."""
     from solver.registry import game_spec
 
-    spec = game_spec(game_name)
-    shared = [name for name in SHARED_AGENTS if name != "exact" or spec.exact]
-    return shared + sorted(name for name in spec.agents if name not in SHARED_AGENTS)
+    return game_spec(game_name).agent_names()
 
 
 def random_agent(seed: int = 0) -> Agent:
@@ -57,9 +70,23 @@ def random_agent(seed: int = 0) -> Agent:
     return choose
 
 
-def _mcts_agent(seed: int, iterations: int) -> Agent:
+def random_factory(game: Game, *, seed: int = 0, iterations: int | None = None) -> Agent:
+    """The shared ``random`` agent for ``game`` (:func:`random_agent`; it searches nothing, so
+    ``iterations`` is ignored)."""
+    return random_agent(seed)
+
+
+def _check_iterations(iterations: object) -> None:
+    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+        raise OptionError(f"iterations must be a whole number of at least 1, not {iterations}")
+
+
+def mcts_agent(game: Game, *, seed: int = 0, iterations: int = 1000) -> Agent:
+    """The shared ``mcts`` agent: MCTS in the strong configuration, ``iterations`` simulations per
+    decision, seeded per decision."""
     from solver.search import mcts, strong_mcts_options
 
+    _check_iterations(iterations)
     counter = itertools.count()
 
     def choose(state: State) -> int:
@@ -79,13 +106,12 @@ def _mcts_agent(seed: int, iterations: int) -> Agent:
     return choose
 
 
-def _ismcts_agent(game: Game, seed: int, iterations: int) -> Agent:
-    from solver.search.ismcts import has_hidden_information, ismcts
+def ismcts_agent(game: Game, *, seed: int = 0, iterations: int = 1000) -> Agent:
+    """The shared ``ismcts`` agent: ISMCTS from the seat's own view in its default
+    configuration, ``iterations`` simulations per decision, seeded per decision."""
+    from solver.search.ismcts import ismcts
 
-    if not has_hidden_information(game.new_initial_state()):
-        from solver.spec import unsupported
-
-        raise unsupported("the ismcts agent (hidden information)", game.name)
+    _check_iterations(iterations)
     counter = itertools.count()
 
     def choose(state: State) -> int:
@@ -100,7 +126,12 @@ def _ismcts_agent(game: Game, seed: int, iterations: int) -> Agent:
     return choose
 
 
-def _exact_agent(game: Game, memory_mb: float | None) -> Agent:
+def exact_agent(
+    game: Game, *, seed: int = 0, iterations: int | None = None, memory_mb: float | None = None
+) -> Agent:
+    """The shared ``exact`` agent: the optimal policy of exact expectimax, solved once from the
+    start within ``memory_mb`` (the search's default cap when ``None``); ``seed`` and
+    ``iterations`` are accepted for the common signature (the exact policy needs neither)."""
     from solver.search import solve
     from solver.search.limit import UNSET
 
@@ -122,40 +153,34 @@ def make_agent(
     game: Game,
     *,
     seed: int = 0,
-    iterations: int = 1000,
+    iterations: int | None = None,
     memory_mb: float | None = None,
 ) -> Agent:
     """Build the agent called ``name`` for ``game``: the game's own agent of that name if it has
-    one (a game may replace a shared agent, as guardians does ``mcts``), else the shared one."""
+    one (a game may replace a shared agent, as guardians does ``mcts``), else the shared one its
+    declared capabilities allow (:meth:`GameSpec.offered_agents`).
+
+    ``iterations``: simulations per decision; ``None``: the agent's play default
+    (:meth:`GameSpec.play_iterations`). ``memory_mb`` is the exact agent's table cap.
+    """
     from solver.registry import game_spec
 
     spec = game_spec(game.name)
     if name in spec.agents:
-        return spec.agents[name](game, seed=seed, iterations=iterations)
-    if name == "random":
-        return random_agent(seed)
-    if name == "mcts":
-        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
-            raise OptionError(f"iterations must be a whole number of at least 1, not {iterations}")
-        if hasattr(game.new_initial_state(), "resample_hidden"):
-            # the shared MCTS searches the true state: it would read every hidden card
-            raise OptionError(
-                f"the mcts agent would read the hidden cards of {game.name} (it searches the "
-                "true state); use ismcts, which searches from the player's view"
-            )
-        return _mcts_agent(seed, iterations)
-    if name == "ismcts":
-        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
-            raise OptionError(f"iterations must be a whole number of at least 1, not {iterations}")
-        return _ismcts_agent(game, seed, iterations)
+        return spec.agents[name].build(game, seed=seed, iterations=iterations)
+    if name == "mcts" and spec.hidden_information:
+        # the shared MCTS searches the true state: it would read every hidden card
+        raise OptionError(
+            f"the mcts agent would read the hidden cards of {game.name} (it searches the "
+            "true state); use ismcts, which searches from the player's view"
+        )
+    if name == "ismcts" and not spec.hidden_information:
+        raise unsupported("the ismcts agent (hidden information)", game.name)
+    if name == "exact" and not spec.exact:
+        raise OptionError(
+            f"the exact agent is not supported for {game.name}: its positions are too large "
+            "for an exact search (use mcts)"
+        )
     if name == "exact":
-        if not spec.exact:
-            raise OptionError(
-                f"the exact agent is not supported for {game.name}: its positions are too large "
-                "for an exact search (use mcts)"
-            )
-        return _exact_agent(game, memory_mb)
-    raise OptionError(
-        f"unknown agent {name!r} for {game.name}; expected one of "
-        f"{', '.join(agent_names(game.name))}"
-    )
+        return exact_agent(game, seed=seed, memory_mb=memory_mb)
+    return spec.agent(name).build(game, seed=seed, iterations=iterations)

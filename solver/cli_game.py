@@ -61,6 +61,13 @@ def _open(spec: GameSpec, args: argparse.Namespace) -> Opened:
     return opened
 
 
+def _hides(game: Any) -> bool:
+    """Whether ``game`` declares hidden information (its spec's ``hidden_information``)."""
+    from solver.registry import game_spec
+
+    return game_spec(game.name).hidden_information
+
+
 def _value_view(opened: Opened, player: int | None) -> int:
     """The player whose view the values are given from (``--player``; default: the one to move)."""
     state = opened.state
@@ -70,7 +77,7 @@ def _value_view(opened: Opened, player: int | None) -> int:
     n = opened.game.num_players()
     if not 0 <= player < n:
         raise OptionError(f"--player must be a seat from 0 to {n - 1}, not {player}")
-    if to_move >= 0 and player != to_move and not hasattr(state, "resample_hidden"):
+    if to_move >= 0 and player != to_move and not _hides(opened.game):
         raise OptionError(
             f"player {player} is not to move (player {to_move} is): a best move is for the "
             "player to move"
@@ -97,7 +104,7 @@ def _search(state: Any, args: argparse.Namespace) -> Any:
             return best_move(state, exact=True, memory_mb=args.memory_mb)
         except SearchBudgetError as exc:
             raise _budget_message(exc, args.memory_mb) from None
-    if hasattr(state, "resample_hidden"):  # hidden information: ISMCTS from one player's view
+    if _hides(state.get_game()):  # hidden information: ISMCTS from one player's view
         from solver.search.ismcts import ismcts
 
         observer = getattr(args, "observer", None)
@@ -242,8 +249,8 @@ def _best_move(spec: GameSpec, args: argparse.Namespace) -> int:
     if state.is_terminal():
         raise OptionError("the game is over: there is no move to choose")
     player = _value_view(opened, args.player)
-    args.observer, args.hidden = player, hasattr(state, "resample_hidden")
-    if state.is_chance_node() and hasattr(state, "resample_hidden"):
+    args.observer, args.hidden = player, spec.hidden_information
+    if state.is_chance_node() and spec.hidden_information:
         # the outcomes may be hidden from the player: only the value from their view
         value = _search(state, args).value
         report = {"win_probability": value, "value": value, "exact": False, "best_action": None,
@@ -322,12 +329,6 @@ def _solve(spec: GameSpec, args: argparse.Namespace) -> int:
     return 0
 
 
-DEFAULT_AGENT = "mcts"
-HIDDEN_DEFAULT_AGENT = "ismcts"
-"""The default agent where states hide cards (``resample_hidden``): the shared ``mcts`` searches
-the real state, so it would play reading every hand (a human's too)."""
-
-
 def _agent_names(args: argparse.Namespace) -> list[str] | None:
     """``--agents A,B,...`` or ``--agent A`` as a list of names (``None``: neither given)."""
     if args.agents is not None and args.agent is not None:
@@ -366,8 +367,7 @@ def _play(spec: GameSpec, args: argparse.Namespace) -> int:
     game = opened.game
     players = game.num_players()
     if given is None:
-        hidden = hasattr(opened.state, "resample_hidden")
-        given = [HIDDEN_DEFAULT_AGENT if hidden else DEFAULT_AGENT]
+        given = [spec.strongest_agent]
     names = _agent_list(given, players)
     if args.human or args.record:
         from solver.cli_review import play_recorded

@@ -166,15 +166,17 @@ cannot see (a card dealt to another player, a face-down card, a ruin's item)."""
 def _shown_label(state: Any, action: int, viewer: int) -> str:
     """``action``'s label as the human in seat ``viewer`` may see it.
 
-    In a hidden-information game (states with ``resample_hidden`` and
-    ``information_state_string``) a chance outcome or another seat's move is shown only when the
-    viewer could tell it from every other one: no other outcome or legal move — in this state or
-    in a redeal of what the viewer cannot see — leaves the viewer with the same information state
-    under a different label. Otherwise the label would print what the viewer cannot see (another
-    player's dealt cards, a ruin's item, a face-down card), and :data:`HIDDEN_LABEL` is shown.
+    In a game that declares hidden information (``GameSpec.hidden_information``) a chance outcome
+    or another seat's move is shown only when the viewer could tell it from every other one: no
+    other outcome or legal move — in this state or in a redeal of what the viewer cannot see —
+    leaves the viewer with the same information state under a different label. Otherwise the
+    label would print what the viewer cannot see (another player's dealt cards, a ruin's item, a
+    face-down card), and :data:`HIDDEN_LABEL` is shown.
     """
+    from solver.registry import game_spec
+
     label = str(state.action_to_string(action))
-    hidden = hasattr(state, "resample_hidden") and hasattr(state, "information_state_string")
+    hidden = game_spec(state.get_game().name).hidden_information
     if not hidden or (not state.is_chance_node() and state.current_player() == viewer):
         return label
 

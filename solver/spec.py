@@ -1,14 +1,18 @@
 """A game's declaration: everything the shared machinery needs to know about one game.
 
 Every game, built in or shipped by another distribution, declares itself once with a
-:class:`GameSpec`: its name, its engines, its player counts, its files and puzzles, its agents, its
-pictures, its own command-line commands and its analysis hooks. The registry
-(:mod:`solver.registry`) collects the specs; the CLI, the agents, the analysis runner and the hint
-engine read only the spec and the game protocol (:mod:`solver.game`). A hook a game lacks is
-``None``, and the generic command that needs it says "not supported for GAME".
+:class:`GameSpec`: its name, its engines, its player counts, its capabilities (hidden
+information, constant sum, a heuristic, the utility range, exact search, its agents and their
+play defaults), its files and puzzles, its pictures, its own command-line commands and its
+analysis hooks. The registry (:mod:`solver.registry`) collects the specs; the CLI, the agents, the
+analysis runner and the hint engine read only the spec and the game protocol (:mod:`solver.game`),
+never probing a state for optional methods. A hook a game lacks is ``None``, and the generic
+command that needs it says "not supported for GAME".
 
-A spec holds callables, not imports: a game package can declare itself without importing its
-heavy parts (the kernel, CP-SAT models), which load on first use.
+A hook is a callable or a ``"module:attribute"`` string naming one; a string is imported on first
+use, so a declaration imports nothing heavy (the kernel, CP-SAT models, plotting) and no
+forwarding function is needed. Every field is described in ``docs/game-spec.md`` (generated from
+this module by :mod:`solver.spec_reference`).
 
 >>> from solver.registry import game_spec
 >>> spec = game_spec("dog")
@@ -16,13 +20,20 @@ heavy parts (the kernel, CP-SAT models), which load on first use.
 ('dog', (1,), ['kernel', 'reference'])
 >>> spec.supports("render_svg"), spec.extensions
 (True, ('.forest',))
+>>> spec.hidden_information, spec.has_heuristic("kernel"), spec.has_heuristic("reference")
+(False, True, False)
+>>> spec.agent_names(), spec.strongest_agent, spec.play_iterations("mcts")
+(['mcts', 'exact', 'random', 'greedy'], 'mcts', 1000)
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
+import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from solver.errors import OptionError
 
@@ -30,11 +41,15 @@ if TYPE_CHECKING:
     from solver.game import Game, State
 
 __all__ = [
+    "SHARED_AGENTS",
     "Agent",
     "AgentFactory",
+    "AgentSpec",
     "AnalysisHooks",
     "GameSpec",
+    "Hook",
     "Opened",
+    "resolve_reference",
     "unsupported",
 ]
 
@@ -47,12 +62,252 @@ AgentFactory = Callable[..., Agent]
 GameFactory = Callable[..., "Game"]
 """``factory(**options) -> Game``: builds a game with one engine."""
 
+T = TypeVar("T")
+
+
+def _check_shape(reference: str, what: str) -> None:
+    """Refuse a reference that is not ``"module:attribute"`` (nothing is imported)."""
+    module, colon, attribute = reference.partition(":")
+    if not colon or not module or not attribute:
+        raise OptionError(f"{what}: a reference is 'module:attribute', not {reference!r}")
+
+
+def resolve_reference(reference: str, what: str) -> Any:
+    """The object ``reference`` (``"package.module:attribute"``, the attribute possibly dotted)
+    names, imported now. ``what`` names the reference in errors (``"game 'dog': render_text"``).
+
+    A malformed reference, a missing module (the one named, or one it needs) or a missing
+    attribute is an :class:`~solver.errors.OptionError` naming ``what`` and the reference; any
+    other error raised while the module runs (a bug in it) propagates unchanged.
+
+    >>> resolve_reference("solver.errors:OptionError", "a test").__name__
+    'OptionError'
+    >>> resolve_reference("solver.errors", "a test")
+    Traceback (most recent call last):
+    ...
+    solver.errors.OptionError: a test: a reference is 'module:attribute', not 'solver.errors'
+    """
+    _check_shape(reference, what)
+    module, _, attribute = reference.partition(":")
+    try:
+        value: Any = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        missing = exc.name or "?"
+        if module == missing or module.startswith(missing + "."):
+            raise OptionError(f"{what}: no module {missing!r} ({reference})") from exc
+        raise OptionError(
+            f"{what} ({reference}) needs the module {missing!r}, which is not installed"
+        ) from exc
+    for part in attribute.split("."):
+        try:
+            value = getattr(value, part)
+        except AttributeError:
+            raise OptionError(f"{what}: {module} has no attribute {attribute!r}") from None
+    return value
+
+
+class LazyCallable:
+    """A callable named by a ``"module:attribute"`` reference, imported on its first call."""
+
+    __slots__ = ("_target", "reference", "what")
+
+    def __init__(self, reference: str, what: str) -> None:
+        _check_shape(reference, what)
+        self.reference = reference
+        self.what = what
+        self._target: Callable[..., Any] | None = None
+
+    def resolve(self) -> Callable[..., Any]:
+        """The callable itself (imported now if it is not yet)."""
+        if self._target is None:
+            target = resolve_reference(self.reference, self.what)
+            if not callable(target):
+                raise OptionError(f"{self.what} ({self.reference}) is not callable")
+            self._target = target
+        return self._target
+
+    def __call__(self, *args: Any, **keywords: Any) -> Any:
+        return self.resolve()(*args, **keywords)
+
+    def __repr__(self) -> str:
+        return f"<{self.what}: {self.reference}>"
+
+
+def as_callable(value: Any, what: str) -> Callable[..., Any]:
+    """``value`` as a callable: a reference string becomes a :class:`LazyCallable` (imported on
+    first call); anything else must be callable."""
+    if isinstance(value, str):
+        return LazyCallable(value, what)
+    if not callable(value):
+        raise OptionError(
+            f"{what} must be a callable or a 'module:attribute' string, not {type(value).__name__}"
+        )
+    return value
+
+
+_REQUIRED: Any = object()
+
+
+class _Field:
+    """A :class:`GameSpec` field that converts what is declared (a dataclass descriptor field:
+    its ``__set__`` type is the constructor's, its ``__get__`` type the attribute's)."""
+
+    def __init__(self, default: Any = None) -> None:
+        self.default = default
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def _default(self) -> Any:
+        if self.default is _REQUIRED:  # the dataclass reads the default this way: none
+            raise AttributeError(self.name)
+        return self.default
+
+
+def check_game_name(spec_name: str, game: Any, where: str) -> None:
+    """Refuse a game object whose ``name`` is not its spec's: the registry finds a game's spec
+    by ``game.name``, so a mismatch would make ``solve`` and ``play`` say "unknown game"."""
+    name = getattr(game, "name", None)
+    if name != spec_name:
+        raise OptionError(
+            f"game {spec_name!r}: {where} gave a game whose name is {name!r}; a game's "
+            f"`name` must be its GameSpec's name (set name = {spec_name!r} on the game class)"
+        )
+
+
+def _named_opener(spec_name: str, hook: str, opener: Callable[..., Any]) -> Callable[..., Any]:
+    """``opener`` checking that the game it opens carries ``spec_name``."""
+
+    @functools.wraps(opener)
+    def open_checked(*args: Any, **keywords: Any) -> Any:
+        opened = opener(*args, **keywords)
+        check_game_name(spec_name, opened.game, hook)
+        return opened
+
+    return open_checked
+
+
+def _named_factory(spec_name: str, engine: str, factory: Callable[..., Any]) -> Callable[..., Any]:
+    """``factory`` checking that the game it builds carries ``spec_name``."""
+
+    @functools.wraps(factory)
+    def build_checked(**options: Any) -> Any:
+        game = factory(**options)
+        check_game_name(spec_name, game, f"engine {engine!r}")
+        return game
+
+    return build_checked
+
+
+class Hook(_Field, Generic[T]):
+    """A hook: ``None``, a value, or a ``"module:attribute"`` string imported the first time the
+    field is read (then kept). ``callable_hook=False`` (``analysis``): the reference may name the
+    value or a zero-argument function building it. ``opener=True`` (``open``, ``open_text``):
+    the game it opens must carry the spec's name."""
+
+    def __init__(
+        self, default: Any = None, *, callable_hook: bool = True, opener: bool = False
+    ) -> None:
+        super().__init__(default)
+        self.callable_hook = callable_hook
+        self.opener = opener
+
+    def __get__(self, spec: Any, owner: Any = None) -> T:
+        if spec is None:
+            return self._default()
+        value = spec.__dict__[self.name]
+        if isinstance(value, str):
+            value = self._finish(spec, self._resolve(spec, value))
+            spec.__dict__[self.name] = value
+        return value
+
+    def __set__(self, spec: Any, value: T | str) -> None:
+        what = f"game {spec.name!r}: {self.name}"
+        if isinstance(value, str):
+            _check_shape(value, what)
+        elif value is not None and self.callable_hook and not callable(value):
+            raise OptionError(
+                f"{what} must be a callable or a 'module:attribute' string, not "
+                f"{type(value).__name__}"
+            )
+        elif value is not None:
+            value = self._finish(spec, value)
+        spec.__dict__[self.name] = value
+
+    def _finish(self, spec: Any, value: Any) -> Any:
+        return _named_opener(spec.name, self.name, value) if self.opener else value
+
+    def _resolve(self, spec: Any, reference: str) -> Any:
+        what = f"game {spec.name!r}: {self.name}"
+        value = resolve_reference(reference, what)
+        if self.callable_hook:
+            if not callable(value):
+                raise OptionError(f"{what} ({reference}) is not callable")
+        elif callable(value):
+            value = value()
+        return value
+
+
+class _Engines(_Field):
+    """``engines``: factories or references to them (each imported on its first call)."""
+
+    def __get__(self, spec: Any, owner: Any = None) -> Mapping[str, GameFactory]:
+        if spec is None:
+            return self._default()
+        return spec.__dict__[self.name]
+
+    def __set__(self, spec: Any, value: Mapping[str, GameFactory | str]) -> None:
+        if not isinstance(value, Mapping):
+            raise OptionError(f"game {spec.name!r}: engines is a mapping, not {value!r}")
+        spec.__dict__[self.name] = {
+            engine: _named_factory(
+                spec.name, engine, as_callable(factory, f"game {spec.name!r}: engine {engine!r}")
+            )
+            for engine, factory in value.items()
+        }
+
+
+class _Agents(_Field):
+    """``agents``: each an :class:`AgentSpec`, a factory or a reference to one (default: none)."""
+
+    def __get__(self, spec: Any, owner: Any = None) -> Mapping[str, AgentSpec]:
+        if spec is None:
+            return self._default()
+        return spec.__dict__[self.name]
+
+    def __set__(
+        self, spec: Any, value: Mapping[str, AgentSpec | AgentFactory | str] | None
+    ) -> None:
+        if value is None:  # the default: no agents of its own
+            value = {}
+        if not isinstance(value, Mapping):
+            raise OptionError(f"game {spec.name!r}: agents is a mapping, not {value!r}")
+        agents = {}
+        for name, declared in value.items():
+            if not isinstance(name, str) or not name.isidentifier():
+                raise OptionError(
+                    f"game {spec.name!r}: an agent name is an identifier, not {name!r}"
+                )
+            if not isinstance(declared, AgentSpec):
+                declared = AgentSpec(as_callable(declared, f"game {spec.name!r}: agent {name!r}"))
+            agents[name] = declared
+        spec.__dict__[self.name] = agents
+
 
 @dataclass(frozen=True)
 class Opened:
     """A game and a position, as opened from a file, a puzzle name or the game's default.
 
-    ``source`` is what to call it in messages and reports (a puzzle name, a path, ``"default"``).
+    What a game's :data:`Opener` returns, and what the generic commands (``forest GAME show``,
+    ``solve``, ``play``...), the hint engine and the OpenSpiel wrapper work on.
+
+    - ``game``: the game object (it speaks the protocol of :mod:`solver.game`; its ``name`` is
+      the spec's ``name``).
+    - ``state``: the position opened: the game's start (``game.new_initial_state()``), or for a
+      saved state or a position file the state it holds.
+    - ``source``: what to call it in messages and reports: the puzzle name, the path as given, or
+      ``"default"`` for the game's default set-up.
     """
 
     game: Game
@@ -65,6 +320,64 @@ Opener = Callable[..., Opened]
 
 ``source`` is a path, a puzzle name such as ``"dog/tiny-example"``, or ``None`` for the game's
 default set-up (a game without one raises :class:`~solver.errors.OptionError`)."""
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """One agent a game offers: how to build it and how it plays by default.
+
+    - ``factory``: ``factory(game, *, seed, iterations) -> agent`` (or a ``"module:attribute"``
+      string naming it); ``iterations`` is the search budget per decision.
+    - ``iterations``: its play default, the simulations per decision it uses when the caller
+      (``forest GAME play`` without ``--iterations``) names none; ``None``: it searches nothing
+      (greedy, scripted and exact agents), so no budget is passed unless one is asked for.
+    - ``summary``: one line saying what it is (``forest GAME play --help``).
+    """
+
+    factory: AgentFactory | str
+    iterations: int | None = None
+    summary: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "factory", as_callable(self.factory, "an agent factory"))
+        it = self.iterations
+        if it is not None and (isinstance(it, bool) or not isinstance(it, int) or it < 1):
+            raise OptionError(f"an agent's play default is a whole number, 1 or more, not {it!r}")
+
+    def build(self, game: Game, *, seed: int = 0, iterations: int | None = None) -> Agent:
+        """The agent for ``game``: ``iterations`` simulations per decision when given, else its
+        play default (a factory is called without ``iterations`` when neither says any)."""
+        factory: Any = self.factory  # a callable since __post_init__
+        budget = self.iterations if iterations is None else iterations
+        if budget is None:
+            return factory(game, seed=seed)
+        return factory(game, seed=seed, iterations=budget)
+
+    def __call__(self, game: Game, *, seed: int = 0, iterations: int | None = None) -> Agent:
+        return self.build(game, seed=seed, iterations=iterations)
+
+
+SHARED_AGENTS: Mapping[str, AgentSpec] = {
+    "mcts": AgentSpec(
+        "solver.agents:mcts_agent",
+        iterations=1000,
+        summary="MCTS in the strong configuration (leaves valued by the game's heuristic where "
+        "it has one); perfect-information games",
+    ),
+    "ismcts": AgentSpec(
+        "solver.agents:ismcts_agent",
+        iterations=1000,
+        summary="information-set MCTS from the seat's own view; hidden-information games",
+    ),
+    "exact": AgentSpec(
+        "solver.agents:exact_agent",
+        summary="the optimal policy of exact expectimax; games offering exact search",
+    ),
+    "random": AgentSpec("solver.agents:random_factory", summary="uniform among the legal moves"),
+}
+"""The agents every game gets where its capabilities allow: ``mcts`` without hidden information,
+``ismcts`` with it, ``exact`` where exact search is offered, ``random`` always. A game's own agent
+of the same name replaces the shared one (guardians' ``mcts``)."""
 
 
 @dataclass(frozen=True)
@@ -124,96 +437,220 @@ class AnalysisHooks:
     default_size: tuple[int, int] = (9, 9)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class GameSpec:
-    """One game's declaration (see the module docstring).
+    """One game's declaration (see the module docstring and ``docs/game-spec.md``).
 
-    Required: ``name`` (lower-case, used on the command line and in puzzle names), ``title`` and
-    ``summary`` (for listings), ``players`` (the player counts the game supports), ``engines``
-    (engine name to factory; ``"kernel"`` for compiled, ``"reference"`` for pure Python) and
-    ``open`` (an :data:`Opener`). Everything else is optional.
+    Required: ``name``, ``title``, ``summary``, ``players``, ``engines`` and ``open``. Everything
+    else is optional. Hooks (the callable fields, ``engines``' and ``agents``' values,
+    ``analysis``) may be given as ``"module:attribute"`` strings, imported on first use.
     """
 
     name: str
+    """The game's name: a lower-case identifier, used on the command line (``forest NAME``), in
+    puzzle names (``NAME/PUZZLE``) and as ``load_game(NAME)``; every game object its engines
+    build must carry it as ``game.name`` (checked when a game is built)."""
     title: str
+    """The game's title for listings (``forest games``): ``"the dog game"``."""
     summary: str
+    """One line saying what the game is, for listings."""
     players: tuple[int, ...]
-    engines: Mapping[str, GameFactory]
-    open: Opener
+    """The player counts the game supports: ``(1,)``, ``(2, 3, 4)``..."""
+    engines: _Engines = _Engines(_REQUIRED)
+    """Engine name to factory, ``factory(**options) -> Game``: ``"kernel"`` for a compiled
+    engine, ``"reference"`` for the pure-Python rules. The options are the game's own
+    (``load_game("dog", forest=...)``)."""
+    open: Hook[Opener] = Hook(_REQUIRED, opener=True)
+    """An :data:`Opener`: ``open(source, *, engine=None, players=None) -> Opened``, the game and
+    position from a path, a puzzle name or ``None`` (the default set-up)."""
+
+    # -- capabilities -------------------------------------------------------------------------
+    hidden_information: bool = False
+    """Whether players hide information from each other (hands, decks): its states then give
+    ``observation(player)``, ``information_state_string(player)`` and
+    ``resample_hidden(player, rng)``, the searchers play ``ismcts`` from a seat's view, and the
+    shared ``mcts`` agent (which would read every hidden card) is not offered."""
+    constant_sum: bool = False
+    """Whether, with two or more players, every game's final returns add up to the top of
+    :attr:`utility_range` (one win, shared among the winners): a zero-sum contest, OpenSpiel's
+    ``CONSTANT_SUM``. ``False``: general sum, or one player."""
+    heuristic: bool | tuple[str, ...] = False
+    """Whether states give ``heuristic(player)``, an estimate in the utility range of the
+    player's return (the MCTS leaf evaluator and depth-limited expectimax use it): ``True`` for
+    every engine, or the engines that have one (the dog: ``("kernel",)``)."""
+    utility_range: tuple[float, float] = (0.0, 1.0)
+    """The smallest and largest return any player can get (the protocol's returns lie in
+    ``[0, 1]``: a win probability, or a score scaled into it)."""
+    exact: bool = True
+    """Whether exact expectimax is offered (``--exact``, the ``exact`` agent): small enough
+    positions exist for the whole game tree to be searched."""
+    agents: _Agents = _Agents()
+    """The game's own agents by name, each an :class:`AgentSpec` (its factory, play default and
+    summary), a factory or a ``"module:attribute"`` string naming one (a factory alone declares
+    no play default). The shared agents (:data:`SHARED_AGENTS`) need no declaration; a game's
+    agent named like a shared one replaces it."""
+    default_agent: str | None = None
+    """The game's strongest agent, the one ``solve``, ``best-move`` and ``play`` use unless told:
+    one of :meth:`agent_names`. ``None``: ``ismcts`` with hidden information, else ``mcts``."""
+    value_kind: str = "win probability"
+    """What a state's value is: ``"win probability"`` or ``"expected score"``."""
+
+    # -- files and puzzles --------------------------------------------------------------------
     extensions: tuple[str, ...] = ()
     """File extensions of the game's files (``.forest``); the first is the canonical one."""
-    load_file: Callable[[str], Any] | None = None
+    load_file: Hook[Callable[[str], Any] | None] = Hook()
     """Reads one of the game's files (a path) into the game's own object (a ``Forest``...)."""
     puzzles: str | None = None
-    """The folder of the shipped puzzle data holding this game's curated files, or ``None``."""
+    """Where the game's curated puzzles are: ``"module:folder"`` (a folder of the package
+    ``module``, as a plug-in ships them: ``"pebbles_game:puzzles"``), or a plain folder name of
+    this library's own puzzle data (the built-in games: ``"dog"``). A puzzle is then named
+    ``NAME/STEM`` for the file ``STEM + extensions[0]`` there, read by ``load_file``.
+    ``None``: no puzzles."""
     example: str | None = None
     """A puzzle to use wherever an example is needed (OpenSpiel's default parameter, docs)."""
     file_parameter: str = "source"
     """The name of the file option where one is named (OpenSpiel's parameter: ``forest``...)."""
-    max_game_length: Callable[[Game], int] | None = None
+    max_game_length: Hook[Callable[[Game], int] | None] = Hook()
     """The most actions (chance included) a game can last, for OpenSpiel; ``None``: unknown."""
-    state_players: Callable[[str], int | None] | None = None
+    state_players: Hook[Callable[[str], int | None] | None] = Hook()
     """The player count a saved state's JSON is for (``--state`` without ``--players``)."""
     default_source: bool = False
     """Whether ``open(None)`` works (a default set-up), so a FILE argument is optional."""
-    value_kind: str = "win probability"
-    """What a state's value is: ``"win probability"`` or ``"expected score"``."""
-    exact: bool = True
-    """Whether exact expectimax is offered (``--exact``): small enough positions exist."""
-    agents: Mapping[str, AgentFactory] = field(default_factory=dict)
-    """The game's own agents (``greedy`` for the dog); ``mcts``, ``exact`` and ``random`` are
-    shared and need no declaration."""
-    render_text: Callable[[Game, State | None], str] | None = None
-    """The position as text (``forest GAME show``); ``None`` state: the set-up itself."""
-    legend: Callable[[Game, State | None], str] | None = None
-    """A legend of the text picture's symbols, printed under it (same arguments)."""
-    render_svg: Callable[[Game, State | None, Sequence[int]], str] | None = None
-    """The position as SVG, given the actions played from the start (``forest GAME render``)."""
-    puzzle_summary: Callable[[str], str] | None = None
-    """One line describing a puzzle file (size, turns...) for ``forest GAME list``."""
-    scores: Callable[[State], list[float]] | None = None
-    """Final scores per player (for reports); ``None``: the returns are the scores."""
-    add_commands: Callable[[Any], None] | None = None
-    """Adds the game's own sub-commands to ``forest GAME`` (an argparse subparsers object)."""
-    demo: Callable[[Sequence[str]], int] | None = None
-    """``python -m solver.demo --game NAME``: a demonstration on embedded data (argv → status)."""
-    analysis: AnalysisHooks | None = None
-    """How ``forest analyse --game NAME`` handles the game; ``None``: not supported."""
-    default_engine: str = "kernel"
-    """The engine used when none is named and ``$SOLVER_ENGINE`` is unset (if it exists)."""
     source_option: str | None = None
     """The game option that names the game's file (the dog's ``forest``): the hint engine reads
     a request's ``options[source_option]`` as a puzzle name, the file's text or (``forest hint
     --stdio`` only) a path. ``None``: requests open the game's default set-up."""
-    svg_point: Callable[[Game, State], tuple[float, float] | None] | None = None
-    """Where a state stands on :attr:`render_svg`'s picture (the dog's cell), in the picture's
-    units: the web table moves by clicking there and draws a hinted path through such points."""
-    open_text: Callable[..., Opened] | None = None
+    open_text: Hook[Callable[..., Opened] | None] = Hook(opener=True)
     """``open_text(text, *, engine=None, players=None) -> Opened``: the game from its file's text
     (a request's inline file; a parse error is a :class:`~solver.errors.FormatError`)."""
+
+    # -- pictures and listings ----------------------------------------------------------------
+    render_text: Hook[Callable[[Game, State | None], str] | None] = Hook()
+    """The position as text (``forest GAME show``); ``None`` state: the set-up itself."""
+    legend: Hook[Callable[[Game, State | None], str] | None] = Hook()
+    """A legend of the text picture's symbols, printed under it (same arguments)."""
+    render_svg: Hook[Callable[[Game, State | None, Sequence[int]], str] | None] = Hook()
+    """The position as SVG, given the actions played from the start (``forest GAME render``)."""
+    svg_point: Hook[Callable[[Game, State], tuple[float, float] | None] | None] = Hook()
+    """Where a state stands on :attr:`render_svg`'s picture (the dog's cell), in the picture's
+    units: the web table moves by clicking there and draws a hinted path through such points."""
+    puzzle_summary: Hook[Callable[[str], str] | None] = Hook()
+    """One line describing a puzzle file (size, turns...) for ``forest GAME list``."""
+    scores: Hook[Callable[[State], list[float]] | None] = Hook()
+    """Final scores per player (for reports); ``None``: the returns are the scores."""
+
+    # -- commands and analysis ----------------------------------------------------------------
+    add_commands: Hook[Callable[[Any], None] | None] = Hook()
+    """Adds the game's own sub-commands to ``forest GAME`` (an argparse subparsers object)."""
+    demo: Hook[Callable[[Sequence[str]], int] | None] = Hook()
+    """``python -m solver.demo --game NAME``: a demonstration on embedded data (argv → status)."""
+    analysis: Hook[AnalysisHooks | None] = Hook(callable_hook=False)
+    """How ``forest analyse --game NAME`` handles the game (an :class:`AnalysisHooks`, or a
+    reference to one or to a function building it); ``None``: not supported."""
+    default_engine: str = "kernel"
+    """The engine used when none is named and ``$SOLVER_ENGINE`` is unset (if it exists)."""
 
     def __post_init__(self) -> None:
         if not self.name or not self.name.isidentifier() or self.name != self.name.lower():
             raise OptionError(f"a game name is a lower-case identifier, not {self.name!r}")
         if not self.engines:
             raise OptionError(f"game {self.name!r} declares no engine")
-        if not self.players or any(p < 1 for p in self.players):
+        if not self.players or any(
+            isinstance(p, bool) or not isinstance(p, int) or p < 1 for p in self.players
+        ):
             raise OptionError(f"game {self.name!r} must declare its player counts (1 or more)")
+        self._check_capabilities()
 
+    def _check_capabilities(self) -> None:
+        where = f"game {self.name!r}"
+        low, high = self.utility_range
+        if not (math.isfinite(low) and math.isfinite(high) and low < high):
+            raise OptionError(f"{where}: utility_range must be two finite numbers, low < high")
+        heuristic = self.heuristic
+        if not isinstance(heuristic, bool):
+            unknown = sorted(set(heuristic) - set(self.engines))
+            if unknown:
+                raise OptionError(f"{where}: heuristic names unknown engine(s) {unknown}")
+        if self.default_agent is not None and self.default_agent not in self.offered_agents():
+            raise OptionError(
+                f"{where}: default_agent {self.default_agent!r} is not one of its agents "
+                f"({', '.join(self.agent_names())})"
+            )
+
+    # -- reading the declaration --------------------------------------------------------------
     def supports(self, hook: str) -> bool:
-        """Whether the optional hook ``hook`` (a field name) is declared."""
+        """Whether the optional hook ``hook`` (a field name) is declared (nothing is imported)."""
+        if hook in self.__dict__:
+            return self.__dict__[hook] is not None
         return getattr(self, hook, None) is not None
 
     def require(self, hook: str, what: str) -> Any:
         """The hook ``hook``, or an :class:`OptionError` saying ``what`` is not supported."""
-        value = getattr(self, hook, None)
-        if value is None:
+        if not self.supports(hook):
             raise unsupported(what, self.name)
-        return value
+        return getattr(self, hook)
 
     def engine_names(self) -> list[str]:
         """The engines, sorted."""
         return sorted(self.engines)
+
+    def has_heuristic(self, engine: str) -> bool:
+        """Whether the states of ``engine`` give ``heuristic(player)``."""
+        if isinstance(self.heuristic, bool):
+            return self.heuristic
+        return engine in self.heuristic
+
+    def offered_agents(self) -> dict[str, AgentSpec]:
+        """Every agent the game offers, by name: the shared ones its capabilities allow (see
+        :data:`SHARED_AGENTS`), then its own (which replace shared ones of the same name)."""
+        shared = {
+            "mcts": not self.hidden_information,
+            "ismcts": self.hidden_information,
+            "exact": self.exact,
+            "random": True,
+        }
+        offered = {name: SHARED_AGENTS[name] for name, on in shared.items() if on}
+        offered.update(self.agents)
+        return offered
+
+    def agent_names(self) -> list[str]:
+        """The agents' names: the shared ones first (in :data:`SHARED_AGENTS`' order), then the
+        game's own, sorted."""
+        offered = self.offered_agents()
+        shared = [name for name in SHARED_AGENTS if name in offered]
+        return shared + sorted(name for name in offered if name not in SHARED_AGENTS)
+
+    def agent(self, name: str) -> AgentSpec:
+        """The agent ``name`` (an :class:`OptionError` listing the agents if the game has none
+        of that name)."""
+        offered = self.offered_agents()
+        if name not in offered:
+            raise OptionError(
+                f"unknown agent {name!r} for {self.name}; expected one of "
+                f"{', '.join(self.agent_names())}"
+            )
+        return offered[name]
+
+    @property
+    def strongest_agent(self) -> str:
+        """:attr:`default_agent` where declared, else ``ismcts`` with hidden information, else
+        ``mcts``."""
+        if self.default_agent is not None:
+            return self.default_agent
+        return "ismcts" if self.hidden_information else "mcts"
+
+    def play_iterations(self, agent: str) -> int | None:
+        """The simulations per decision agent ``agent`` plays with by default (``None``: it
+        takes no budget)."""
+        return self.agent(agent).iterations
+
+    def __repr__(self) -> str:
+        shown = ", ".join(
+            f"{f.name}={self.__dict__.get(f.name, None)!r}"
+            for f in fields(self)
+            if f.name in ("name", "players", "engines")
+        )
+        return f"GameSpec({shown}, ...)"
 
 
 def unsupported(what: str, game: str) -> OptionError:

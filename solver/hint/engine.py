@@ -7,11 +7,11 @@ caps the budget (:class:`Caps`) and searches: exact expectimax when asked and th
 MCTS in the strong configuration otherwise. It never raises for a client's mistake: the answer is
 then ``{"id", "error", "field", "code"}``. Nothing here knows any game.
 
-Hidden information: when the state can ``resample_hidden(player, rng)``, the search never sees
-the real hidden cards. It is information-set MCTS (:func:`solver.search.ismcts.ismcts`) from the
-observer's view (``player``, default the player to move): every simulation starts from a state
-redealt from what the observer sees (``rootInfo.determinizations`` counts them); the principal
-variation is the move alone.
+Hidden information: when the game declares it (``GameSpec.hidden_information``), the search
+never sees the real hidden cards. It is information-set MCTS (:func:`solver.search.ismcts.ismcts`)
+from the observer's view (``player``, default the player to move): every simulation starts from a
+state redealt from what the observer sees (``rootInfo.determinizations`` counts them); the
+principal variation is the move alone.
 
 >>> reply = answer({"id": "q1", "game": "dog", "options": {"forest": "dog/another-dog"},
 ...                 "actions": [10], "exact": True, "top_k": 3})
@@ -506,7 +506,7 @@ def _answer(
     limit = applied_limit(request, caps)
     assert limit.seconds is not None
     deadline = started + limit.seconds
-    hidden = hasattr(state, "resample_hidden")
+    hidden = spec.hidden_information
     observer = _observer(request, game, state, hidden)
     notes: list[str] = []
     if request.exact and not spec.exact:

@@ -89,14 +89,19 @@ def _defaults(spec: GameSpec) -> dict[str, Any]:
     return params
 
 
-def _hidden(spec: GameSpec) -> bool:
-    source = spec.example if spec.example else None
-    opened = spec.open(source)
-    return callable(getattr(opened.state, "information_state_string", None))
+def _utility(pyspiel: Any, spec: GameSpec) -> Any:
+    """Constant-sum where the spec declares it for every player count it allows, else general."""
+    if _constant(spec):
+        return pyspiel.GameType.Utility.CONSTANT_SUM
+    return pyspiel.GameType.Utility.GENERAL_SUM
+
+
+def _constant(spec: GameSpec) -> bool:
+    return spec.constant_sum and min(spec.players) >= 2
 
 
 def _game_type(pyspiel: Any, spec: GameSpec) -> Any:
-    hidden = _hidden(spec)
+    hidden = spec.hidden_information
     info = pyspiel.GameType.Information
     return pyspiel.GameType(
         short_name=short_name(spec.name),
@@ -104,7 +109,7 @@ def _game_type(pyspiel: Any, spec: GameSpec) -> Any:
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=info.IMPERFECT_INFORMATION if hidden else info.PERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=_utility(pyspiel, spec),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=max(spec.players),
         min_num_players=min(spec.players),
@@ -166,9 +171,9 @@ def _make_game_class(pyspiel: Any, game_type: Any, spec: GameSpec) -> type:
 
         def string_from(self, state: Any, player: int) -> str:
             inner = state._inner
-            if self._recall and callable(getattr(inner, "information_state_string", None)):
+            if spec.hidden_information and self._recall:
                 return str(inner.information_state_string(player))
-            if callable(getattr(inner, "observation", None)):
+            if spec.hidden_information:
                 observed = inner.observation(player)
                 return observed if isinstance(observed, str) else repr(observed)
             return str(inner.to_json())
@@ -186,9 +191,9 @@ def _make_game_class(pyspiel: Any, game_type: Any, spec: GameSpec) -> type:
                 num_distinct_actions=self._inner.num_distinct_actions(),
                 max_chance_outcomes=self._inner.num_distinct_actions(),
                 num_players=self._inner.num_players(),
-                min_utility=0.0,
-                max_utility=1.0,
-                utility_sum=None,
+                min_utility=spec.utility_range[0],
+                max_utility=spec.utility_range[1],
+                utility_sum=spec.utility_range[1] if _constant(spec) else None,
                 max_game_length=length or DEFAULT_MAX_GAME_LENGTH,
             )
             super().__init__(game_type, info, values)

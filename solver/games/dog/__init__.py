@@ -17,7 +17,7 @@ from typing import Any
 
 from solver.errors import OptionError
 from solver.games.dog.forest import Forest, Shouter, Terrain
-from solver.spec import GameSpec
+from solver.spec import AgentSpec, GameSpec
 
 __all__ = ["SPEC", "Forest", "Shouter", "Terrain", "resolve_forest"]
 
@@ -59,59 +59,40 @@ def _kernel(forest: Any = None, **options: Any):
     return KernelDogGame(resolve_forest(forest), **options)
 
 
-def _spec() -> GameSpec:
-    from solver.games.dog import hooks
-
-    return GameSpec(
-        name="dog",
-        title="the dog game",
-        summary="a dice roll-and-write: a dog crosses a grid forest to its human in N turns",
-        players=(1,),
-        engines={"kernel": _kernel, "reference": _reference},
-        open=hooks.open_forest,
-        open_text=hooks.open_forest_text,
-        source_option="forest",
-        svg_point=hooks.svg_point,
-        extensions=(".forest",),
-        load_file=_load_file,
-        puzzles="dog",
-        example="dog/tiny-example",
-        file_parameter="forest",
-        max_game_length=hooks.max_game_length,
-        agents={"greedy": hooks.greedy},
-        render_text=hooks.render_text,
-        legend=hooks.legend,
-        render_svg=hooks.render_svg,
-        puzzle_summary=hooks.puzzle_summary,
-        add_commands=_add_commands,
-        demo=_demo,
-        analysis=_analysis_hooks(),
-    )
-
-
-def _load_file(path: str) -> Forest:
-    from solver.games.dog.format import load_forest
-
-    return load_forest(path)
-
-
-def _analysis_hooks() -> Any:
-    from solver.games.dog.analysis import analysis_hooks
-
-    return analysis_hooks()
-
-
-def _demo(argv: Any) -> int:
-    from solver.games.dog.demo import main
-
-    return main(argv)
-
-
-def _add_commands(subparsers: Any) -> None:
-    from solver.games.dog.cli import add_commands
-
-    add_commands(subparsers)
-
-
-SPEC = _spec()
+SPEC = GameSpec(
+    name="dog",
+    title="the dog game",
+    summary="a dice roll-and-write: a dog crosses a grid forest to its human in N turns",
+    players=(1,),
+    engines={"kernel": _kernel, "reference": _reference},
+    open="solver.games.dog.hooks:open_forest",
+    hidden_information=False,
+    constant_sum=False,
+    heuristic=("kernel",),
+    utility_range=(0.0, 1.0),
+    exact=True,
+    agents={
+        "greedy": AgentSpec(
+            "solver.games.dog.hooks:greedy",
+            summary="the stamina-weighted shortest path, no look-ahead",
+        ),
+    },
+    default_agent="mcts",
+    open_text="solver.games.dog.hooks:open_forest_text",
+    source_option="forest",
+    svg_point="solver.games.dog.hooks:svg_point",
+    extensions=(".forest",),
+    load_file="solver.games.dog.format:load_forest",
+    puzzles="dog",
+    example="dog/tiny-example",
+    file_parameter="forest",
+    max_game_length="solver.games.dog.hooks:max_game_length",
+    render_text="solver.games.dog.hooks:render_text",
+    legend="solver.games.dog.hooks:legend",
+    render_svg="solver.games.dog.hooks:render_svg",
+    puzzle_summary="solver.games.dog.hooks:puzzle_summary",
+    add_commands="solver.games.dog.cli:add_commands",
+    demo="solver.games.dog.demo:main",
+    analysis="solver.games.dog.analysis:analysis_hooks",
+)
 """The dog game's declaration (see :class:`solver.spec.GameSpec`)."""

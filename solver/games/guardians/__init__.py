@@ -18,7 +18,7 @@ from typing import Any
 
 from solver.errors import OptionError
 from solver.games.guardians.grove_model import Grove
-from solver.spec import GameSpec
+from solver.spec import AgentSpec, GameSpec
 
 __all__ = ["SPEC", "Grove", "resolve_position"]
 
@@ -83,48 +83,50 @@ def _kernel(position: Any = None, **options: Any) -> Any:
     return KernelGuardiansGame(position=resolve_position(position), **game_options(options))
 
 
-def _load_file(path: str) -> Grove:
-    from solver.games.guardians.grove import load_grove
+_HOOKS = "solver.games.guardians.hooks"
 
-    return load_grove(path)
-
-
-def _spec() -> GameSpec:
-    from solver.games.guardians import analysis, hooks
-
-    return GameSpec(
-        name="guardians",
-        title="forest guardians",
-        summary="1-4 players grow tile forests and walk pawns to complete missions",
-        players=(1, 2, 3, 4),
-        engines={"kernel": _kernel, "reference": _reference},
-        open=hooks.open_position,
-        open_text=hooks.open_text,
-        state_players=hooks.state_players,
-        source_option="position",
-        extensions=(".grove",),
-        load_file=_load_file,
-        puzzles="guardians",
-        default_source=True,
-        value_kind="win probability",
-        exact=False,
-        agents={"greedy": hooks.greedy, "mcts": hooks.mcts, "planner": hooks.planner},
-        render_text=hooks.render_text,
-        render_svg=hooks.render_svg,
-        legend=hooks.legend,
-        puzzle_summary=hooks.puzzle_summary,
-        scores=hooks.scores,
-        default_engine="kernel",
-        add_commands=_add_commands,
-        analysis=analysis.analysis_hooks(),
-    )
-
-
-def _add_commands(subparsers: Any) -> None:
-    from solver.games.guardians.cli import add_commands
-
-    add_commands(subparsers)
-
-
-SPEC = _spec()
+SPEC = GameSpec(
+    name="guardians",
+    title="forest guardians",
+    summary="1-4 players grow tile forests and walk pawns to complete missions",
+    players=(1, 2, 3, 4),
+    engines={"kernel": _kernel, "reference": _reference},
+    open=f"{_HOOKS}:open_position",
+    hidden_information=False,
+    constant_sum=True,
+    heuristic=True,
+    utility_range=(0.0, 1.0),
+    exact=False,
+    agents={
+        "greedy": AgentSpec(
+            f"{_HOOKS}:greedy",
+            summary="the richest walk first, placements that open the most walks",
+        ),
+        "mcts": AgentSpec(
+            "solver.games.guardians.agent:mcts_agent",
+            iterations=1000,
+            summary="MCTS for growth and placement, the exact mission plan at the mission step",
+        ),
+        "planner": AgentSpec(
+            "solver.games.guardians.planner:planner_agent",
+            summary="whole turns planned with mission prospects and the exact mission search",
+        ),
+    },
+    open_text=f"{_HOOKS}:open_text",
+    state_players=f"{_HOOKS}:state_players",
+    source_option="position",
+    extensions=(".grove",),
+    load_file="solver.games.guardians.grove:load_grove",
+    puzzles="guardians",
+    default_source=True,
+    value_kind="win probability",
+    render_text=f"{_HOOKS}:render_text",
+    render_svg=f"{_HOOKS}:render_svg",
+    legend=f"{_HOOKS}:legend",
+    puzzle_summary=f"{_HOOKS}:puzzle_summary",
+    scores=f"{_HOOKS}:scores",
+    default_engine="kernel",
+    add_commands="solver.games.guardians.cli:add_commands",
+    analysis="solver.games.guardians.analysis:analysis_hooks",
+)
 """Forest guardians' declaration (see :class:`solver.spec.GameSpec`)."""

@@ -15,10 +15,8 @@ from solver.spec import Opened
 __all__ = [
     "greedy",
     "legend",
-    "mcts",
     "open_position",
     "open_text",
-    "planner",
     "puzzle_summary",
     "render_svg",
     "render_text",
@@ -117,19 +115,3 @@ def greedy(game: Any, *, seed: int = 0, iterations: int = 0) -> Any:
     from solver.games.guardians.greedy import greedy_agent
 
     return greedy_agent
-
-
-def mcts(game: Any, *, seed: int = 0, iterations: int = 1000) -> Any:
-    """MCTS for growth and placement, the exact mission plan at the mission step (replaces the
-    shared ``mcts`` for guardians; :mod:`solver.games.guardians.agent`)."""
-    from solver.games.guardians.agent import mcts_agent
-
-    return mcts_agent(game, seed=seed, iterations=iterations)
-
-
-def planner(game: Any, *, seed: int = 0, iterations: int = 0) -> Any:
-    """The solo turn planner: whole turns planned with mission prospects and the exact mission
-    search (deterministic, fixed budget; :mod:`solver.games.guardians.planner`)."""
-    from solver.games.guardians.planner import planner_agent
-
-    return planner_agent(game, seed=seed, iterations=iterations)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.spec import GameSpec
+from solver.spec import AgentSpec, GameSpec
 
 __all__ = ["SPEC"]
 
@@ -34,47 +34,38 @@ def _kernel(pack: Any = None, players: int = 4, **options: Any) -> Any:
     return KernelTrialGame(pack, players, **options)
 
 
-def _heuristic(game: Any, *, seed: int = 0, iterations: int = 0) -> Any:
-    from solver.games.trial.agents import heuristic_agent
-
-    return heuristic_agent(game, seed=seed, iterations=iterations)
-
-
-def _ismcts(game: Any, *, seed: int = 0, iterations: int = 64) -> Any:
-    from solver.games.trial.playouts import ismcts_agent
-
-    return ismcts_agent(game, seed=seed, iterations=iterations)
-
-
-def _render_svg(game: Any, state: Any, actions: Any) -> str:
-    from solver.games.trial.svg import render_svg
-
-    return render_svg(game, state, actions)
-
-
-def _spec() -> GameSpec:
-    from solver.games.trial import analysis, hooks
-
-    return GameSpec(
-        name="trial",
-        title="the Trial of the Forest",
-        summary="2-4 adventurers, 4 days of deeds, fights, stores and expeditions; hidden hands",
-        players=(2, 3, 4),
-        engines={"reference": _reference, "kernel": _kernel},
-        open=hooks.open_trial,
-        state_players=hooks.state_players,
-        default_source=True,
-        value_kind="win probability",
-        exact=False,
-        render_text=hooks.render_text,
-        legend=hooks.legend,
-        scores=hooks.scores,
-        agents={"heuristic": _heuristic, "ismcts": _ismcts},
-        render_svg=_render_svg,
-        default_engine="reference",
-        analysis=analysis.analysis_hooks(),
-    )
-
-
-SPEC = _spec()
+SPEC = GameSpec(
+    name="trial",
+    title="the Trial of the Forest",
+    summary="2-4 adventurers, 4 days of deeds, fights, stores and expeditions; hidden hands",
+    players=(2, 3, 4),
+    engines={"reference": _reference, "kernel": _kernel},
+    open="solver.games.trial.hooks:open_trial",
+    hidden_information=True,
+    constant_sum=True,
+    heuristic=True,
+    utility_range=(0.0, 1.0),
+    exact=False,
+    agents={
+        "heuristic": AgentSpec(
+            "solver.games.trial.agents:heuristic_agent",
+            summary="rule-based play: fights it expects to win, then the locations",
+        ),
+        "ismcts": AgentSpec(
+            "solver.games.trial.playouts:ismcts_agent",
+            iterations=64,
+            summary="ISMCTS from the seat's own view, leaves valued by heavy playouts",
+        ),
+    },
+    default_agent="ismcts",
+    state_players="solver.games.trial.hooks:state_players",
+    default_source=True,
+    value_kind="win probability",
+    render_text="solver.games.trial.render:render_text",
+    legend="solver.games.trial.render:legend",
+    scores="solver.games.trial.hooks:scores",
+    render_svg="solver.games.trial.svg:render_svg",
+    default_engine="reference",
+    analysis="solver.games.trial.analysis:analysis_hooks",
+)
 """The Trial's declaration (see :class:`solver.spec.GameSpec`)."""

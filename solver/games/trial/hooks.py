@@ -1,4 +1,4 @@
-"""The Trial's hooks for the shared machinery: opening a game, its text picture, its scores.
+"""The Trial's hooks for the shared machinery: opening a game, its saved states, its scores.
 
 ``open(None)`` is the default game (the shipped content pack, 4 players); a source may be a
 content-pack folder (a user's own pack) or a saved state (``.json`` written by ``to_json``).
@@ -59,18 +59,6 @@ def state_players(text: str) -> int | None:
     except (ValueError, KeyError, TypeError, RecursionError):
         return None
     return count if isinstance(count, int) and not isinstance(count, bool) else None
-
-
-def render_text(game: Any, state: Any | None) -> str:
-    from solver.games.trial.render import render_text as text
-
-    return text(game, state)
-
-
-def legend(game: Any, state: Any | None = None) -> str:
-    from solver.games.trial.render import legend as text
-
-    return text(game, state)
 
 
 def scores(state: Any) -> list[float]:
