@@ -38,7 +38,7 @@ cheap ordering signal, not a probability.
 
 cimport cython
 from libc.stdint cimport int16_t, uint8_t, uint64_t, int64_t
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport malloc, free, realloc
 from libc.string cimport memcpy, memset, memcmp
 
 from rng cimport splitmix64_below, splitmix64_mix, splitmix64_uniform
@@ -1382,3 +1382,269 @@ def random_playouts(DogKernelGame game, long n_games, seed):
     with nogil:
         _playouts(game.data, n_games, c_seed, &games, &applied, &wins)
     return (games, applied, wins)
+
+
+# -- the soonest win, breadth-first by turn (the analysis's par and clairvoyant searches) ---------
+# The compiled twin of ``solver.games.dog.analysis.turn_search.soonest_win`` as
+# ``solver.games.dog.analysis.classify.first_win`` calls it: the same nodes, visited in the same
+# order (all of turn t, first found first, before any of turn t + 1), deduplicated by the same
+# key (the full state struct and the two counters), pruned by the same distance test, capped at
+# the same count of stored nodes, so it answers with the same route and the same node count.
+ctypedef struct SearchNode:
+    DogState st
+    uint64_t hash
+    int k                    # step rolls consumed along the route (0 with every outcome open)
+    int j                    # shout rolls consumed along the route
+    int parent               # node index, -1 for the root
+    int next                 # the next node queued for the same turn, -1 for none
+    int action               # the action that led here from the parent
+    int _pad
+
+
+ctypedef struct SoonestSearch:
+    SearchNode* nodes
+    int count                # nodes stored (the root included)
+    int capacity
+    int* table               # open addressing: node index + 1, 0 for an empty slot
+    uint64_t mask            # table size - 1 (a power of two)
+    int win_parent           # the node the winning action leaves from
+    int win_action
+    int win_turn             # the turn of the win
+
+
+cdef enum:
+    SOONEST_INFEASIBLE = 0
+    SOONEST_OPTIMAL = 1
+    SOONEST_BUDGET = 2
+    SOONEST_NO_MEMORY = -1
+
+
+cdef inline uint64_t search_hash(const DogState* s, int k, int j) noexcept nogil:
+    return dog_hash(NULL, s) ^ splitmix64_mix(((<uint64_t>k) << 32) ^ <uint64_t>j ^ 0x5851F42D4C957F2DULL)
+
+
+cdef int search_grow_table(SoonestSearch* S) noexcept nogil:
+    cdef uint64_t size = (S.mask + 1) * 2, slot
+    cdef int* table = <int*>malloc(size * sizeof(int))
+    cdef int i
+    if table == NULL:
+        return -1
+    memset(table, 0, size * sizeof(int))
+    for i in range(S.count):
+        slot = S.nodes[i].hash & (size - 1)
+        while table[slot] != 0:
+            slot = (slot + 1) & (size - 1)
+        table[slot] = i + 1
+    free(S.table)
+    S.table = table
+    S.mask = size - 1
+    return 0
+
+
+cdef int search_find(const SoonestSearch* S, const DogState* s, int k, int j,
+                     uint64_t h) noexcept nogil:
+    # The index of the stored node (s, k, j), or -1.
+    cdef uint64_t slot = h & S.mask
+    cdef int entry
+    cdef const SearchNode* node
+    while True:
+        entry = S.table[slot]
+        if entry == 0:
+            return -1
+        node = &S.nodes[entry - 1]
+        if (node.hash == h and node.k == k and node.j == j
+                and memcmp(&node.st, s, sizeof(DogState)) == 0):
+            return entry - 1
+        slot = (slot + 1) & S.mask
+
+
+cdef int search_store(SoonestSearch* S, const DogState* s, int k, int j, uint64_t h,
+                      int parent, int action) noexcept nogil:
+    # Store a node that is not stored yet; returns its index (-1: out of memory).
+    cdef SearchNode* grown
+    cdef uint64_t slot
+    cdef int index
+    if S.count == S.capacity:
+        grown = <SearchNode*>realloc(S.nodes, 2 * <size_t>S.capacity * sizeof(SearchNode))
+        if grown == NULL:
+            return -1
+        S.nodes = grown
+        S.capacity *= 2
+    if 2 * (<uint64_t>S.count + 1) > S.mask + 1 and search_grow_table(S) != 0:
+        return -1
+    index = S.count
+    memcpy(&S.nodes[index].st, s, sizeof(DogState))
+    S.nodes[index].hash = h
+    S.nodes[index].k = k
+    S.nodes[index].j = j
+    S.nodes[index].parent = parent
+    S.nodes[index].next = -1
+    S.nodes[index].action = action
+    S.nodes[index]._pad = 0
+    S.count += 1
+    slot = h & S.mask
+    while S.table[slot] != 0:
+        slot = (slot + 1) & S.mask
+    S.table[slot] = index + 1
+    return index
+
+
+cdef inline bint search_hopeless(const DogGameData* g, const DogState* s, int reach) noexcept nogil:
+    # No win in time: the human is farther than the most the turns left can cover.
+    cdef int d = g.dist[s.pos]
+    return d < 0 or d > reach * (g.turns - s.turn + 1)
+
+
+cdef int soonest_win_search(const DogGameData* g, const DogState* root, const int* rolls,
+                            int nrolls, const int* dice, int ndice, bint open_chance, int reach,
+                            long max_nodes, SoonestSearch* S) noexcept nogil:
+    # The search itself (see the section comment); S holds the stored nodes afterwards.
+    # ``open_chance``: every chance outcome is tried (the par); else ``rolls`` and ``dice`` decide.
+    cdef int head[256]
+    cdef int tail[256]
+    cdef int actions[KERNEL_MAX_ACTIONS]
+    cdef int n, i, t, index, k, j, k2, j2, reading, budget, stored
+    cdef DogState st, child
+    cdef uint64_t h
+    for t in range(256):
+        head[t] = -1
+        tail[t] = -1
+    h = search_hash(root, 0, 0)
+    if search_store(S, root, 0, 0, h, -1, -1) < 0:
+        return SOONEST_NO_MEMORY
+    if root.phase == PH_OVER or search_hopeless(g, root, reach):
+        return SOONEST_INFEASIBLE
+    head[root.turn] = 0
+    tail[root.turn] = 0
+    for t in range(root.turn, g.turns + 1):
+        index = head[t]
+        while index >= 0:
+            memcpy(&st, &S.nodes[index].st, sizeof(DogState))
+            k = S.nodes[index].k
+            j = S.nodes[index].j
+            k2 = k
+            j2 = j
+            if open_chance or (st.phase != PH_ROLL and st.phase != PH_SHOUT):
+                n = dog_legal_actions(g, &st, actions)
+            elif st.phase == PH_ROLL:
+                n = 0
+                if k < nrolls:
+                    reading = rolls[k]
+                    budget = (reading - 1 if reading > 1 else 1) if st.stick else reading
+                    actions[0] = ROLL_1 + budget - 1
+                    k2 = k + 1
+                    n = 1
+            else:
+                n = 0
+                if j < ndice:
+                    actions[0] = SHOUT_SHRUG if dice[j] < pending_arrow_number(g, &st) else SHOUT_HIT
+                    j2 = j + 1
+                    n = 1
+            for i in range(n):
+                memcpy(&child, &st, sizeof(DogState))
+                dog_apply_action(g, &child, actions[i])
+                if child.phase == PH_OVER:
+                    if child.won:
+                        S.win_parent = index
+                        S.win_action = actions[i]
+                        S.win_turn = child.turn
+                        return SOONEST_OPTIMAL
+                    continue
+                if search_hopeless(g, &child, reach):
+                    continue
+                h = search_hash(&child, k2, j2)
+                if search_find(S, &child, k2, j2, h) >= 0:
+                    continue
+                if S.count >= max_nodes:
+                    return SOONEST_BUDGET
+                stored = search_store(S, &child, k2, j2, h, index, actions[i])
+                if stored < 0:
+                    return SOONEST_NO_MEMORY
+                if tail[child.turn] >= 0:
+                    S.nodes[tail[child.turn]].next = stored
+                else:
+                    head[child.turn] = stored
+                tail[child.turn] = stored
+            index = S.nodes[index].next
+    return SOONEST_INFEASIBLE
+
+
+cdef int* _int_array(object values, int low, int high, str what) except? NULL:
+    # ``values`` as a malloc'ed C array (freed by the caller), each checked to lie in low..high.
+    cdef Py_ssize_t n = len(values), i
+    cdef int* out = <int*>malloc((n if n > 0 else 1) * sizeof(int))
+    if out == NULL:
+        raise MemoryError()
+    for i in range(n):
+        v = values[i]
+        if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+            free(out)
+            from solver.errors import OptionError
+
+            raise OptionError(f"{what} reads {low}..{high}, not {v!r}")
+        out[i] = v
+    return out
+
+
+def soonest_win(DogKernelState root, rolls, dice, long max_nodes, int reach):
+    """The soonest win from ``root`` by breadth-first search bucketed by turn, in C.
+
+    ``rolls`` and ``dice`` are a clairvoyant world (step-roll readings 1..3 and shout d6 values
+    consumed along the route: ``solver.games.dog.analysis.classify``), or both ``None`` to try
+    every chance outcome (the par). ``reach`` is the most graph distance a turn can cover (nodes
+    farther from the human than the turns left allow are pruned); at most ``max_nodes`` nodes are
+    stored. Returns ``(status, nodes, actions, turn)``: ``"optimal"`` with the actions of a soonest
+    win and its turn, or ``"infeasible"`` / ``"budget"`` with ``None, None``; ``nodes`` counts the
+    nodes stored, the winning one included, exactly as the pure-Python search does.
+    """
+    cdef DogKernelGame game = root.game
+    cdef SoonestSearch S
+    cdef int* c_rolls = NULL
+    cdef int* c_dice = NULL
+    cdef int nrolls = 0, ndice = 0, status, index
+    cdef bint open_chance = rolls is None and dice is None
+    game._check()
+    if max_nodes < 1:
+        from solver.errors import OptionError
+
+        raise OptionError(f"max_nodes must be at least 1, not {max_nodes}")
+    if not open_chance:
+        if rolls is None or dice is None:
+            from solver.errors import OptionError
+
+            raise OptionError("give both the step rolls and the shout dice of a world, or neither")
+        nrolls = len(rolls)
+        ndice = len(dice)
+    memset(&S, 0, sizeof(SoonestSearch))
+    try:
+        if not open_chance:
+            c_rolls = _int_array(rolls, 1, 3, "a step-roll reading")
+            c_dice = _int_array(dice, 1, 6, "a shout die")
+        S.capacity = 1024
+        S.nodes = <SearchNode*>malloc(S.capacity * sizeof(SearchNode))
+        S.table = <int*>malloc(4096 * sizeof(int))
+        if S.nodes == NULL or S.table == NULL:
+            raise MemoryError()
+        memset(S.table, 0, 4096 * sizeof(int))
+        S.mask = 4095
+        with nogil:
+            status = soonest_win_search(game.data, &root.st, c_rolls, nrolls, c_dice, ndice,
+                                        open_chance, reach, max_nodes, &S)
+        if status == SOONEST_NO_MEMORY:
+            raise MemoryError()
+        if status == SOONEST_BUDGET:
+            return ("budget", S.count, None, None)
+        if status == SOONEST_INFEASIBLE:
+            return ("infeasible", S.count, None, None)
+        route = [S.win_action]
+        index = S.win_parent
+        while S.nodes[index].parent >= 0:
+            route.append(S.nodes[index].action)
+            index = S.nodes[index].parent
+        route.reverse()
+        return ("optimal", S.count + 1, tuple(route), S.win_turn)
+    finally:
+        free(c_rolls)
+        free(c_dice)
+        free(S.nodes)
+        free(S.table)

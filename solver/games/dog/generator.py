@@ -396,9 +396,9 @@ def _check_band(low: object, high: object) -> tuple[float, float]:
 
 
 def _par(forest: Forest, max_nodes: int) -> int | None:
-    from solver.games.dog.analysis.classify import _par_chooser, first_win
+    from solver.games.dog.analysis.soonest import SoonestWins
 
-    return first_win(forest, _par_chooser, max_nodes, "kernel").turns
+    return SoonestWins(forest, "kernel").par(max_nodes).turns
 
 
 def _proven(

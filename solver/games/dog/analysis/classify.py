@@ -6,8 +6,9 @@ which returns a flat, JSON-friendly row.
 
 The tests, in this order (the first that decides wins)
 ------------------------------------------------------
-1. **unreachable**: no tree-free path from the dog's start to the human (``networkx`` on the
-   grid graph whose nodes are the non-tree cells and whose edges join orthogonal neighbours).
+1. **unreachable**: no tree-free path from the dog's start to the human (a breadth-first search
+   on the grid graph whose nodes are the non-tree cells and whose edges join orthogonal
+   neighbours).
    Why nothing else in the rules can connect two components (docs/rules/dog.md §3–5): every change
    of the dog's position is (a) a *step* to an orthogonal neighbour that is not a tree, (b) the
    *hop* onto an offered distraction, which is an orthogonal neighbour and a distraction cell, never
@@ -123,18 +124,24 @@ import hashlib
 import json
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
-
-import networkx as nx
 
 import solver
 from solver.errors import OptionError, SearchBudgetError
 from solver.games.dog.analysis.options import AnalysisOptions
-from solver.games.dog.analysis.turn_search import soonest_win
-from solver.games.dog.forest import Cell, Forest, Terrain
-from solver.games.dog.rules import ROLL_1, SHOUT_HIT, SHOUT_SHRUG, Phase
+from solver.games.dog.analysis.soonest import (
+    STEP_REACH,
+    FirstWin,
+    SoonestWins,
+    clairvoyant_win,
+    distances_to_human,
+    first_win,
+    par_chooser,
+    sample_world,
+)
+from solver.games.dog.forest import Cell, Forest
 from solver.stats import wilson_interval
 
 __all__ = [
@@ -152,11 +159,12 @@ __all__ = [
     "sample_world",
 ]
 
+_par_chooser = par_chooser  # the name callers used before the searches had their own module
+
 CLASSES = ("unreachable", "hopeless", "guaranteed", "uncertain")
 VALUE_EPS = 1e-9
 """An expectimax value within this of 1 counts as 1 (the values are sums of float products)."""
-STEP_REACH = 3
-"""The most steps a move can take (a roll of 5-6)."""
+assert STEP_REACH == 3  # the most steps a move can take (a roll of 5-6), from .soonest
 
 
 # -- the answer -----------------------------------------------------------------------------------
@@ -233,136 +241,12 @@ def _derived_seed(seed: int, source: str, purpose: str) -> int:
 
 
 # -- 1. reachability ------------------------------------------------------------------------------
-def _grid_graph(forest: Forest) -> nx.Graph:
-    graph = nx.Graph()
-    for r in range(forest.height):
-        for c in range(forest.width):
-            if forest.cells[r][c] == Terrain.TREE:
-                continue
-            graph.add_node((r, c))
-            for dr, dc in ((1, 0), (0, 1)):
-                nr, nc = r + dr, c + dc
-                if forest.inside((nr, nc)) and forest.cells[nr][nc] != Terrain.TREE:
-                    graph.add_edge((r, c), (nr, nc))
-    return graph
-
-
 def is_reachable(forest: Forest) -> bool:
     """Whether a tree-free orthogonal path joins the start and the human (module doc, test 1)."""
-    return bool(nx.has_path(_grid_graph(forest), forest.start, forest.human))
+    return tuple(forest.start) in distances_to_human(forest)
 
 
-def _distances_to_human(forest: Forest) -> dict[Cell, int]:
-    return dict(nx.single_source_shortest_path_length(_grid_graph(forest), forest.human))
-
-
-def _turn_reach(forest: Forest) -> int:
-    """The most graph distance one turn can cover: steps, a hop and a forced run."""
-    kinds = {forest.terrain(c) for c in forest.distractions()}
-    if not kinds:
-        return STEP_REACH
-    run = 3 if Terrain.SQUIRREL in kinds else (2 if kinds - {Terrain.DOG, Terrain.STICK} else 0)
-    return STEP_REACH + 1 + run
-
-
-# -- 2. breadth-first first wins (par and hindsight) ----------------------------------------------
-@dataclass(frozen=True)
-class FirstWin:
-    """The soonest win of a breadth-first search: ``turns`` (None: none found), the actions of
-    the route, ``status`` (``"optimal"``, ``"infeasible"`` or ``"budget"``) and nodes stored."""
-
-    turns: int | None
-    actions: tuple[int, ...]
-    status: str
-    nodes: int
-
-
-# successors(state, k, j) -> [(action, k', j')]
-Chooser = Callable[[Any, int, int], list[tuple[int, int, int]]]
-
-
-def _par_chooser(state: Any, k: int, j: int) -> list[tuple[int, int, int]]:
-    return [(a, 0, 0) for a in state.legal_actions()]
-
-
-def _world_chooser(forest: Forest, rolls: Sequence[int], dice: Sequence[int]) -> Chooser:
-    def choose(state: Any, k: int, j: int) -> list[tuple[int, int, int]]:
-        phase = state.phase
-        if phase == Phase.ROLL:
-            if k >= len(rolls):
-                return []
-            budget = max(1, rolls[k] - 1) if state.stick else rolls[k]
-            return [(ROLL_1 + budget - 1, k + 1, j)]
-        if phase == Phase.SHOUT:
-            if j >= len(dice):
-                return []
-            number = dict(forest.arrows_at(tuple(state.pos)))[state.pending]
-            action = SHOUT_SHRUG if dice[j] < number else SHOUT_HIT
-            return [(action, k, j + 1)]
-        return [(a, k, j) for a in state.legal_actions()]
-
-    return choose
-
-
-def _par_moves(state: Any, k: int, j: int) -> list[tuple[int, Any, int, int]]:
-    """:func:`_par_chooser` with the children made (the par search's hot loop)."""
-    child = state.child
-    return [(a, child(a), 0, 0) for a in state.legal_actions()]
-
-
-def _moves(choose: Chooser) -> Any:
-    if choose is _par_chooser:
-        return _par_moves
-
-    def moves(state: Any, k: int, j: int) -> list[tuple[int, Any, int, int]]:
-        return [(a, state.child(a), k2, j2) for a, k2, j2 in choose(state, k, j)]
-
-    return moves
-
-
-def first_win(
-    forest: Forest, choose: Chooser, max_nodes: int, engine: str | None = None
-) -> FirstWin:
-    """Breadth-first search, bucketed by turn, for the soonest win (chance fixed by ``choose``;
-    the search itself is :func:`~solver.games.dog.analysis.turn_search.soonest_win`).
-
-    Keys are the full state plus the sequence counters, so the first win found is in the smallest
-    turn; positions too far from the human for the turns left are pruned (module doc).
-    """
-    game = solver.load_game("dog", forest=forest, engine=engine)
-    root = game.new_initial_state()
-    distance = _distances_to_human(forest)
-    reach = _turn_reach(forest)
-    turns = forest.turns
-
-    def hopeless_node(state: Any) -> bool:
-        d = distance.get(tuple(state.pos))
-        return d is None or d > reach * (turns - state.turn + 1)
-
-    def key(state: Any, k: int, j: int) -> Any:
-        return (state._to_bytes(), k, j)
-
-    def json_key(state: Any, k: int, j: int) -> Any:
-        return (state.to_json(), k, j)
-
-    found = soonest_win(
-        root,
-        _moves(choose),
-        key if hasattr(root, "_to_bytes") else json_key,
-        prune=hopeless_node,
-        max_nodes=max_nodes,
-        store_losses=False,
-    )
-    if found.actions is None:
-        return FirstWin(None, (), found.status, found.nodes)
-    actions = found.actions
-    state = root.clone()
-    for action in actions:
-        state.apply_action(action)
-    assert state.is_terminal() and state.won
-    return FirstWin(state.turn, actions, "optimal", found.nodes)
-
-
+# -- 2. the par route ------------------------------------------------------------------------------
 def route_cells(forest: Forest, actions: Sequence[int]) -> tuple[Cell, ...]:
     """The cells the dog stands on along ``actions`` from the start (forced-run cells included)."""
     state = solver.load_game("dog", forest=forest, engine="reference").new_initial_state()
@@ -383,34 +267,6 @@ def route_cells(forest: Forest, actions: Sequence[int]) -> tuple[Cell, ...]:
             r, c = r + dr, c + dc
             cells.append((r, c))
     return tuple(cells)
-
-
-def sample_world(forest: Forest, rng: random.Random) -> tuple[list[int], list[int]]:
-    """One world for the clairvoyant bound: step-roll readings and shout d6 values.
-
-    There are ``turns`` readings (at most one roll a turn) and enough dice for the most shout
-    rolls a game can have (3 steps a turn, one roll per arrow over a cell).
-    """
-    rolls = [rng.randint(1, 3) for _ in range(forest.turns)]
-    dice = [rng.randint(1, 6) for _ in range(forest.turns * STEP_REACH * len(forest.shouters))]
-    return rolls, dice
-
-
-def clairvoyant_win(
-    forest: Forest,
-    rolls: Sequence[int],
-    dice: Sequence[int],
-    max_nodes: int = 200_000,
-    engine: str | None = None,
-) -> FirstWin:
-    """The soonest win in one world (rolls and shout dice known in advance; module doc)."""
-    for r in rolls:
-        if r not in (1, 2, 3):
-            raise OptionError(f"a step-roll reading is 1, 2 or 3, not {r!r}")
-    for d in dice:
-        if d not in range(1, 7):
-            raise OptionError(f"a shout die reads 1..6, not {d!r}")
-    return first_win(forest, _world_chooser(forest, rolls, dice), max_nodes, engine)
 
 
 # -- 3./4. the analysis ---------------------------------------------------------------------------
@@ -444,9 +300,14 @@ def _mcts_rate(forest: Forest, options: AnalysisOptions, source: str) -> tuple[i
     return wins, options.mcts_games
 
 
-def _upper(forest: Forest, options: AnalysisOptions, source: str) -> tuple[int, int, int]:
+def _upper(
+    forest: Forest, options: AnalysisOptions, source: str, searches: SoonestWins | None = None
+) -> tuple[int, int, int]:
     """Sampled worlds: (wins, worlds sampled, undecided); stops early when the worlds' searches
-    have stored ``clairvoyant_total_nodes`` positions (the worlds sampled so far are kept)."""
+    have stored ``clairvoyant_total_nodes`` positions (the worlds sampled so far are kept).
+    ``searches``: the forest's :class:`SoonestWins` (default: compiled on the kernel engine)."""
+    if searches is None:
+        searches = SoonestWins(forest, options.engine)
     rng = random.Random(_derived_seed(options.seed, source, "clairvoyant"))
     wins = undecided = samples = spent = 0
     for _ in range(options.clairvoyant_samples):
@@ -454,7 +315,7 @@ def _upper(forest: Forest, options: AnalysisOptions, source: str) -> tuple[int, 
             break
         rolls, dice = sample_world(forest, rng)
         cap = min(options.clairvoyant_max_nodes, max(1, options.clairvoyant_total_nodes - spent))
-        answer = clairvoyant_win(forest, rolls, dice, cap, options.engine)
+        answer = searches.world(rolls, dice, cap)
         spent += answer.nodes
         samples += 1
         if answer.status == "budget":
@@ -484,7 +345,8 @@ def analyse_forest(
     if not is_reachable(forest):
         klass, method, p, exact, ci = "unreachable", "graph", 0.0, True, (0.0, 0.0)
     else:
-        found = first_win(forest, _par_chooser, options.par_max_nodes, options.engine)
+        searches = SoonestWins(forest, options.engine)
+        found = searches.par(options.par_max_nodes)
         par, par_status = found.turns, found.status
         if found.turns is not None:
             route = route_cells(forest, found.actions)
@@ -495,7 +357,7 @@ def analyse_forest(
             if klass == "guaranteed" or (method == "mcts" and p == 1.0):
                 upper = (1.0, 1.0, 1.0)  # proven, or the trivial bound (module doc: early exit)
             else:
-                wins, samples, undecided = _upper(forest, options, source)
+                wins, samples, undecided = _upper(forest, options, source, searches)
                 lo, hi = wilson_interval(wins, samples)
                 upper = (wins / samples if samples else 1.0, lo, hi)
             if method == "mcts":

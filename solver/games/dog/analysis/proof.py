@@ -45,7 +45,6 @@ It runs over the Python protocol of the compiled kernel (``clone``, ``apply_acti
 from __future__ import annotations
 
 import sys
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,22 +84,9 @@ def _key(state: Any) -> Any:
 
 def _distances(forest: Any) -> dict[tuple[int, int], int]:
     """Graph distance to the human through non-tree cells (missing: unreachable)."""
-    from solver.games.dog.forest import Terrain
+    from solver.games.dog.analysis.soonest import distances_to_human
 
-    dist = {tuple(forest.human): 0}
-    queue = deque([tuple(forest.human)])
-    while queue:
-        r, c = queue.popleft()
-        for nr, nc in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)):
-            if (
-                0 <= nr < forest.height
-                and 0 <= nc < forest.width
-                and (nr, nc) not in dist
-                and forest.cells[nr][nc] != Terrain.TREE
-            ):
-                dist[(nr, nc)] = dist[(r, c)] + 1
-                queue.append((nr, nc))
-    return dist
+    return distances_to_human(forest)
 
 
 def _extra_reach(forest: Any) -> int:
