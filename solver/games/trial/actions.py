@@ -72,6 +72,7 @@ class Layout:
             ("sell", len(self.item_kinds)),
             ("space", len(self.spaces)),
             ("card", len(self.cards)),
+            ("drop", len(self.item_kinds)),
         ]
         self.bases: dict[str, int] = {}
         base = 0
@@ -94,6 +95,7 @@ class Layout:
         self.SELL = self.bases["sell"]
         self.SPACE = self.bases["space"]
         self.CARD = self.bases["card"]
+        self.DROP = self.bases["drop"]
         self._starts = sorted((b, n) for n, b in self.bases.items())
         self._base_list = [b for b, _ in self._starts]
         self.card_index = {c: i for i, c in enumerate(self.cards)}
@@ -121,6 +123,9 @@ class Layout:
 
     def sell(self, kind: str) -> int:
         return self.SELL + self.item_index[kind]
+
+    def drop(self, kind: str) -> int:
+        return self.DROP + self.item_index[kind]
 
     def food(self, f: str) -> int:
         return self.FOOD + FOODS.index(f)
@@ -162,4 +167,6 @@ class Layout:
             return f"give up {self.item_kinds[i]}"
         if name == "space":
             return self.spaces[i]
+        if name == "drop":
+            return f"drop {self.item_kinds[i]}"
         return self.cards[i]

@@ -220,6 +220,66 @@ def remove_from_pack(st: TrialState, p: int, kind: str) -> None:
     pack.remove(kind)
 
 
+def drop(st: TrialState, p: int, kind: str) -> None:
+    """``p`` gets rid of ``kind`` to make room ("at any moment"): an item goes back to the store
+    (:func:`return_item`), an artifact to the box; nothing is gained for it."""
+    remove_from_pack(st, p, kind)
+    return_item(st, kind, p)
+
+
+def drop_actions(st: TrialState, p: int) -> list[int]:
+    """The actions dropping one of the kinds ``p`` carries (``DROP`` family)."""
+    return [st.L.drop(k) for k in sorted(set(player(st, p)["pack"]))]
+
+
+def drops_if_full(st: TrialState, p: int, gains: list[str]) -> list[int]:
+    """Drop actions when one of ``gains`` (kinds offered now) does not fit ``p``'s backpack:
+    wherever a gain would not fit, the player may make room first."""
+    return drop_actions(st, p) if any(not fits(st, p, k) for k in gains) else []
+
+
+@step("make_room")
+class MakeRoom:
+    """Decision: an artifact won that does not fit the backpack: drop something (``DROP``; once
+    it fits the artifact is taken) or leave the artifact where it is (``done``)."""
+
+    @staticmethod
+    def legal(st: TrialState, f: Frame) -> list[int]:
+        if f["kind"] not in st.d["artifacts"]:
+            return []
+        return [st.L.DONE, *drop_actions(st, f["p"])]
+
+    @staticmethod
+    def apply(st: TrialState, f: Frame, a: int) -> None:
+        if a == st.L.DONE:
+            pop(st, f)
+            return
+        kind = st.L.item_kinds[a - st.L.DROP]
+        remove_from_pack(st, f["p"], kind)
+        if fits(st, f["p"], f["kind"]):
+            pop(st, f)
+            take_artifact(st, f["p"], f["kind"])
+        return_item(st, kind, f["p"])
+
+    @staticmethod
+    def describe(st: TrialState, f: Frame, a: int) -> str:
+        if a == st.L.DONE:
+            return f"leave {f['kind']} (no room)"
+        return f"drop {st.L.item_kinds[a - st.L.DROP]} to make room for {f['kind']}"
+
+
+def take_artifact(st: TrialState, p: int, kind: str) -> None:
+    """``p`` wins artifact ``kind`` (if it is still available): into the backpack if it fits,
+    else a ``make_room`` decision (drop something or leave it)."""
+    if kind not in st.d["artifacts"]:
+        return
+    if fits(st, p, kind):
+        st.d["artifacts"].remove(kind)
+        player(st, p)["pack"].append(kind)
+    else:
+        push(st, "make_room", p=p, kind=kind)
+
+
 # -- symbols and skills --------------------------------------------------------------------------
 def story_symbols(st: TrialState, p: int, symbol: str) -> int:
     """How many ``symbol`` the face-up cards of ``p``'s story show (wildcards count for the

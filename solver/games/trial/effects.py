@@ -17,6 +17,8 @@ from solver.games.trial.core import (
     column_of,
     discard_card,
     draw,
+    drop,
+    drops_if_full,
     find,
     fits,
     gain_food,
@@ -30,6 +32,7 @@ from solver.games.trial.core import (
     return_item,
     spend_food,
     step,
+    take_artifact,
 )
 from solver.games.trial.hidden import PUBLIC, note
 from solver.games.trial.schema import FOODS
@@ -488,10 +491,7 @@ def v_advance(st: TrialState, p: int, cid: str, e: dict[str, Any], path: list[An
 
 
 def v_artifact(st: TrialState, p: int, cid: str, e: dict[str, Any], path: list[Any]) -> None:
-    kind = e["artifact"]
-    if kind in st.d["artifacts"] and fits(st, p, kind):
-        st.d["artifacts"].remove(kind)
-        player(st, p)["pack"].append(kind)
+    take_artifact(st, p, e["artifact"])
 
 
 def v_item(st: TrialState, p: int, cid: str, e: dict[str, Any], path: list[Any]) -> None:
@@ -792,25 +792,27 @@ class PickColumn:
 
 @step("take_item")
 class TakeItem:
-    """Decision: a common item from the store (one that fits), or none."""
+    """Decision: a common item from the store (one that fits), or none; when one does not fit,
+    dropping something first (``DROP``)."""
 
     @staticmethod
     def legal(st: TrialState, f: Frame) -> list[int]:
-        acts = [st.L.DONE]
-        for row in st.d["store"]:
-            for stack in row:
-                if (
-                    stack
-                    and st.g.pack.item(stack[0])["rarity"] == f["rarity"]
-                    and fits(st, f["p"], stack[0])
-                ):
-                    acts.append(st.L.item(stack[0]))
-        return acts
+        offered = [
+            stack[0]
+            for row in st.d["store"]
+            for stack in row
+            if stack and st.g.pack.item(stack[0])["rarity"] == f["rarity"]
+        ]
+        acts = [st.L.DONE] + [st.L.item(k) for k in offered if fits(st, f["p"], k)]
+        return acts + drops_if_full(st, f["p"], offered)
 
     @staticmethod
     def apply(st: TrialState, f: Frame, a: int) -> None:
         from solver.games.trial.core import cell_of
 
+        if st.L.family(a)[0] == "drop":
+            drop(st, f["p"], st.L.item_kinds[a - st.L.DROP])
+            return
         pop(st, f)
         if a == st.L.DONE:
             return
@@ -819,6 +821,14 @@ class TakeItem:
         assert cell is not None
         st.d["store"][cell[0]][cell[1]].pop()
         player(st, f["p"])["pack"].append(kind)
+
+    @staticmethod
+    def describe(st: TrialState, f: Frame, a: int) -> str:
+        if a == st.L.DONE:
+            return "take no item"
+        family, index = st.L.family(a)
+        kind = st.L.item_kinds[index]
+        return f"drop {kind} to make room" if family == "drop" else f"take {kind} from the store"
 
 
 @step("from_discard")

@@ -1,18 +1,37 @@
-"""Fights and dice: weapons, the bow and the shield, dice, face-down enhancement cards, ties.
+"""Fights and dice: weapons, the bow and the shield, the dice, the two card stages, ties.
 
-A fight is an automatic ``fight`` step walking through the stages of the rulebook: the attacker
-picks a weapon (a bow rolls first: the winning symbol wins at once), then the defender does (a
-duel only); the defender's dice are rolled (a foe's printed dice, one fewer against a shield),
-then the attacker's; the attacker plays up to 2 face-down cards from hand (any cards), then the
-defender (a duel only); the cards are revealed and each gives 1 strength point per symbol in its
-enhancement section, whatever the symbol; strengths are compared and the attacker needs strictly
-more (a tie goes to the defender). The winner discards the cards they played, the loser takes
-theirs back. Dice are ``die`` chance steps
-with the exact probabilities of the pack's die faces.
+A fight is an automatic ``fight`` step walking through the stages of the rulebook (``STAGES``):
+
+1. ``weapon_a`` / ``bow_a``: the attacker picks a weapon (an item or artifact with strength, dice
+   or the bow); a bow rolls one die first and the winning symbol wins the fight at once;
+2. ``weapon_d`` / ``bow_d``: the same for the defender in a duel (a foe has no weapon);
+3. ``roll_d``: the defender's dice: a foe rolls its printed dice (one fewer against an attacker
+   carrying the shield); an adventurer rolls one die, plus one per die symbol in their story,
+   plus the weapon's dice (the rulebook's examples: "Mary rolls 1 die"; the die symbol "roll an
+   extra die");
+4. ``roll_a``: the attacker's dice, counted the same way;
+5. ``discard_a`` / ``discard_d``: the attacker, then the defender in a duel, may discard up to 2
+   cards whose enhancement shows strength symbols (1 strength point per symbol, in the open; the
+   Knight example) and use a one-time strength tent symbol;
+6. ``cards_a`` / ``cards_d``: the attacker, then the defender in a duel, may play up to 2 cards
+   face down (any cards); revealed, each gives 1 strength point per symbol of its enhancement
+   section, whatever the symbol (the Duel example);
+   A card stage is passed over when the fighter has no card in hand (and, to discard, no tent
+   symbol): what everyone can see, so passing over it tells nobody anything.
+7. ``end``: the attacker needs strictly more strength (a tie goes to the defender); the winner
+   discards the face-down cards they played, the loser takes theirs back. The fight's result
+   (both strengths, the dice, the winner) is written to the history and kept in the state's
+   ``last_fight`` for every player to see.
+
+Strength = the character board's strength symbols + the story's + the weapon's + the dice + the
+discarded cards' strength symbols (and the tent symbol) + the face-down cards' symbols. A foe's
+strength is its printed value plus its dice. Dice are ``die`` chance steps with the exact
+probabilities of the pack's die faces; :func:`win_chance` gives the exact odds of a fight.
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
@@ -30,10 +49,18 @@ from solver.games.trial.core import (
 if TYPE_CHECKING:
     from solver.games.trial.rules import TrialState
 
-STAGES = ("weapon_a", "bow_a", "weapon_d", "bow_d", "roll_d", "roll_a", "cards_a", "cards_d", "end")
+STAGES = (
+    "weapon_a", "bow_a", "weapon_d", "bow_d", "roll_d", "roll_a", "discard_a", "discard_d",
+    "cards_a", "cards_d", "end",
+)  # fmt: skip
+"""The fight's stages, in order (a stage with nothing to do is passed over)."""
+CARDS_PER_STAGE = 2
+"""Cards a fighter may discard for strength, and (separately) play face down."""
+Faces = list[tuple[int, bool, float]]
+"""The die's distinct faces: (strength, winning symbol, probability)."""
 
 
-def die_faces(st: TrialState) -> list[tuple[int, bool, float]]:
+def die_faces(st: TrialState) -> Faces:
     """The die's distinct faces ``(strength, winning symbol, probability)``, in pack order."""
     faces = [(int(f["strength"]), bool(f.get("win", False))) for f in st.g.components["die"]]
     counts = Counter(faces)
@@ -42,6 +69,26 @@ def die_faces(st: TrialState) -> list[tuple[int, bool, float]]:
         if face not in seen:
             seen.append(face)
     return [(s, w, counts[(s, w)] / len(faces)) for s, w in seen]
+
+
+def dice_sum(faces: Faces, k: int) -> dict[int, float]:
+    """The exact distribution of the strength of ``k`` dice with these ``faces`` (from
+    :func:`die_faces`): the sum of independent rolls."""
+    total = {0: 1.0}
+    for _ in range(k):
+        nxt: dict[int, float] = {}
+        for a, pa in total.items():
+            for s, _, pf in faces:
+                nxt[a + s] = nxt.get(a + s, 0.0) + pa * pf
+        total = nxt
+    return total
+
+
+def win_chance(faces: Faces, margin: int, mine: int, theirs: int) -> float:
+    """The attacker's chance to win when their strength before dice exceeds the defender's by
+    ``margin`` and they roll ``mine`` dice against ``theirs`` (a tie goes to the defender)."""
+    a, d = dice_sum(faces, mine), dice_sum(faces, theirs)
+    return sum(pa * pd for x, pa in a.items() for y, pd in d.items() if margin + x > y)
 
 
 def push_die(st: TrialState, p: int, parent: str, side: int = 0, purpose: str = "strength") -> None:
@@ -85,6 +132,30 @@ def weapons(st: TrialState, p: int) -> list[str]:
         if entry.get("strength") or entry.get("dice") or entry.get("bow"):
             found.append(kind)
     return found
+
+
+def adventurer_dice(st: TrialState, p: int, weapon: str | None) -> int:
+    """Dice an adventurer rolls: one, plus one per die symbol in the story, plus the weapon's."""
+    extra = int(st.g.pack.item(weapon).get("dice", 0)) if weapon else 0
+    return 1 + story_symbols(st, p, "die") + extra
+
+
+def foe_dice(st: TrialState, p: int, printed: int) -> int:
+    """Dice a card's foe rolls against ``p``: its printed dice, one fewer if ``p`` carries the
+    shield."""
+    shield = any(st.g.pack.item(k).get("shield") for k in player(st, p)["pack"])
+    return max(0, printed - (1 if shield else 0))
+
+
+def strength_card(st: TrialState, cid: str) -> int:
+    """Strength of a card discarded for its enhancement: its strength symbols (0 without)."""
+    return int(st.g.pack.card(cid).get("enhance", {}).get("strength", 0))
+
+
+def card_strength(st: TrialState, cid: str) -> int:
+    """Strength of a card played face down in a fight: 1 per symbol of its enhancement section,
+    whatever the symbol (movement, food, card draw, trading or strength)."""
+    return sum(int(n) for n in st.g.pack.card(cid).get("enhance", {}).values())
 
 
 def start_fight(st: TrialState, p: int, cid: str, path: list[Any]) -> None:
@@ -157,38 +228,32 @@ def _side_player(f: Frame, side: int) -> int:
 
 def _dice_count(st: TrialState, f: Frame, side: int) -> int:
     if side == 1 and f["opp"] is None:
-        shield = any(st.g.pack.item(k).get("shield") for k in player(st, f["p"])["pack"])
-        return max(0, int(f["foe"][1]) - (1 if shield else 0))
-    q = _side_player(f, side)
-    weapon = f["weapon"][side]
-    extra = int(st.g.pack.item(weapon).get("dice", 0)) if weapon else 0
-    return story_symbols(st, q, "die") + extra
+        return foe_dice(st, f["p"], int(f["foe"][1]))
+    return adventurer_dice(st, _side_player(f, side), f["weapon"][side])
 
 
-def totals(st: TrialState, f: Frame) -> tuple[int, int]:
-    """Attacker's and defender's strength from everything recorded in the fight step."""
+def rolled(st: TrialState, f: Frame, side: int) -> list[int]:
+    """The strength of each die ``side`` rolled for strength so far (the bow's roll aside)."""
     faces = die_faces(st)
-    sums = [0, 0]
-    for side, purpose, j in f["rolls"]:
-        if purpose == "strength":
-            sums[side] += faces[j][0]
+    return [faces[j][0] for s, purpose, j in f["rolls"] if s == side and purpose == "strength"]
+
+
+def totals(st: TrialState, f: Frame, face_down: bool = True) -> tuple[int, int]:
+    """Attacker's and defender's strength from everything recorded in the fight step (without
+    the face-down cards when ``face_down`` is false: what everyone sees before they are
+    revealed)."""
     result = []
     for side in (0, 1):
+        dice = sum(rolled(st, f, side))
         if side == 1 and f["opp"] is None:
-            result.append(int(f["foe"][0]) + sums[1])
+            result.append(int(f["foe"][0]) + dice)
             continue
         q = _side_player(f, side)
         weapon = f["weapon"][side]
         wstrength = int(st.g.pack.item(weapon).get("strength", 0)) if weapon else 0
-        cards = sum(card_strength(st, cid) for cid in f["held"][side])
-        result.append(base_strength(st, q) + wstrength + sums[side] + f["bonus"][side] + cards)
+        cards = sum(card_strength(st, cid) for cid in f["held"][side]) if face_down else 0
+        result.append(base_strength(st, q) + wstrength + dice + f["bonus"][side] + cards)
     return result[0], result[1]
-
-
-def card_strength(st: TrialState, cid: str) -> int:
-    """Strength of a card played face down in a fight: 1 per symbol of its enhancement section,
-    whatever the symbol (movement, food, card draw, trading or strength)."""
-    return sum(int(n) for n in st.g.pack.card(cid).get("enhance", {}).values())
 
 
 @step("fight")
@@ -220,16 +285,42 @@ class Fight:
             side = 1 if stage == "roll_d" else 0
             for _ in range(_dice_count(st, f, side)):
                 push_die(st, f["p"], "fight", side)
-        elif stage == "cards_a":
-            push(st, "fight_cards", p=f["p"], side=0)
-        elif stage == "cards_d" and duel:
-            push(st, "fight_cards", p=f["opp"], side=1)
+        elif stage in ("discard_a", "discard_d") and (stage == "discard_a" or duel):
+            q = f["p"] if stage == "discard_a" else f["opp"]
+            me = player(st, q)
+            if me["hand"] or me["onetime"]["strength"]:  # (what everyone sees: no leak)
+                push(st, "fight_discard", p=q, side=int(q != f["p"]), cards=0, token=False)
+        elif stage in ("cards_a", "cards_d") and (stage == "cards_a" or duel):
+            q = f["p"] if stage == "cards_a" else f["opp"]
+            if player(st, q)["hand"]:
+                push(st, "fight_cards", p=q, side=int(q != f["p"]))
         elif stage == "end":
             _finish(st, f)
 
 
+def fight_record(st: TrialState, f: Frame) -> dict[str, Any]:
+    """The public account of a decided fight: who fought, both strengths, the dice each side
+    rolled (their strength; a bow's roll apart), how it was decided and the winner."""
+    attack, defend = totals(st, f)
+    faces = die_faces(st)
+    bow = [[side, "win" if faces[j][1] else faces[j][0]]
+           for side, purpose, j in f["rolls"] if purpose == "bow"]  # fmt: skip
+    bow_win = f["winner"] is not None and any(r == "win" for _, r in bow)
+    return {
+        "card": f["card"],
+        "attacker": f["p"],
+        "defender": f["opp"],
+        "strength": [attack, defend],
+        "dice": [rolled(st, f, 0), rolled(st, f, 1)],
+        "bow": bow,
+        "by": "bow" if bow_win else "strength",
+        "winner": "attacker" if f["winner"] == 0 else "defender",
+    }
+
+
 def _finish(st: TrialState, f: Frame) -> None:
     from solver.games.trial.effects import current_resolve, get_path, run_effects
+    from solver.games.trial.hidden import PUBLIC, know, note
 
     pop(st, f)
     if f["winner"] is None:
@@ -237,10 +328,11 @@ def _finish(st: TrialState, f: Frame) -> None:
         f["winner"] = 0 if attack > defend else 1
     winner = f["winner"]
     if f["held"][0] or f["held"][1]:
-        from solver.games.trial.hidden import PUBLIC, know, note
-
         note(st, PUBLIC, f"reveal:fight:{','.join(f['held'][0])}:{','.join(f['held'][1])}")
         know(st, f["held"][1 - winner], PUBLIC)  # the loser takes them back in sight of all
+    record = fight_record(st, f)
+    st.d["last_fight"] = record
+    note(st, PUBLIC, "fight:" + json.dumps(record, sort_keys=True, separators=(",", ":")))
     for side in (0, 1):
         if side == 1 and f["opp"] is None:
             continue
@@ -271,6 +363,25 @@ def _finish(st: TrialState, f: Frame) -> None:
             run_effects(st, f["p"], f["card"], [*f["path"], "lose"])
 
 
+def live_fight(st: TrialState) -> dict[str, Any] | None:
+    """The fight being fought, as everyone sees it (the face-down cards counted, not shown), or
+    ``None``."""
+    f = find(st, "fight")
+    if f is None:
+        return None
+    shown = totals(st, f, face_down=False)
+    return {
+        "card": f["card"],
+        "attacker": f["p"],
+        "defender": f["opp"],
+        "stage": f["stage"],
+        "weapon": list(f["weapon"]),
+        "dice": [rolled(st, f, 0), rolled(st, f, 1)],
+        "strength_shown": list(shown),
+        "face_down": [len(f["held"][0]), len(f["held"][1])],
+    }
+
+
 @step("fight_weapon")
 class FightWeapon:
     """Decision: the item or artifact used as a weapon (``done``: none)."""
@@ -292,21 +403,18 @@ class FightWeapon:
         return "fight without a weapon" if a == st.L.DONE else f"fight with {st.L.label(a)}"
 
 
-@step("fight_cards")
-class FightCards:
-    """Decision: a card from hand played face down (up to 2; any card, it counts the symbols of
-    its enhancement section when revealed), the one-time strength tent symbol, or ``done``. The
-    cards' strength stays hidden from the other side until the fight is decided."""
+@step("fight_discard")
+class FightDiscard:
+    """Decision: discard a card whose enhancement shows strength symbols (up to 2, in the open:
+    1 strength point per symbol), use the one-time strength tent symbol, or ``done``."""
 
     @staticmethod
     def legal(st: TrialState, f: Frame) -> list[int]:
-        fight = find(st, "fight")
-        assert fight is not None
         me = player(st, f["p"])
         acts = [st.L.DONE]
-        if len(fight["held"][f["side"]]) < 2:
-            acts += [st.L.card(c) for c in me["hand"]]
-        if me["onetime"]["strength"] and not f.get("token"):
+        if f["cards"] < CARDS_PER_STAGE:
+            acts += [st.L.card(c) for c in me["hand"] if strength_card(st, c)]
+        if me["onetime"]["strength"] and not f["token"]:
             acts.append(st.L.TOKEN)
         return acts
 
@@ -324,7 +432,46 @@ class FightCards:
         else:
             cid = st.L.cards[a - st.L.CARD]
             me["hand"].remove(cid)
-            fight["held"][f["side"]].append(cid)
+            discard_card(st, cid)
+            fight["bonus"][f["side"]] += strength_card(st, cid)
+            f["cards"] += 1
+
+    @staticmethod
+    def describe(st: TrialState, f: Frame, a: int) -> str | None:
+        if a >= st.L.CARD:
+            cid = st.L.cards[a - st.L.CARD]
+            name = st.g.pack.card(cid)["name"]
+            return f"discard {name} for {strength_card(st, cid)} strength"
+        if a == st.L.TOKEN:
+            return "use the one-time strength tent symbol"
+        return None
+
+
+@step("fight_cards")
+class FightCards:
+    """Decision: a card from hand played face down (up to 2; any card, it counts the symbols of
+    its enhancement section when revealed), or ``done``. The cards' strength stays hidden from
+    the other side until the fight is decided."""
+
+    @staticmethod
+    def legal(st: TrialState, f: Frame) -> list[int]:
+        fight = find(st, "fight")
+        assert fight is not None
+        acts = [st.L.DONE]
+        if len(fight["held"][f["side"]]) < CARDS_PER_STAGE:
+            acts += [st.L.card(c) for c in player(st, f["p"])["hand"]]
+        return acts
+
+    @staticmethod
+    def apply(st: TrialState, f: Frame, a: int) -> None:
+        fight = find(st, "fight")
+        assert fight is not None
+        if a == st.L.DONE:
+            pop(st, f)
+            return
+        cid = st.L.cards[a - st.L.CARD]
+        player(st, f["p"])["hand"].remove(cid)
+        fight["held"][f["side"]].append(cid)
 
     @staticmethod
     def describe(st: TrialState, f: Frame, a: int) -> str | None:

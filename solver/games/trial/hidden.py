@@ -41,7 +41,13 @@ def _same(value: Any) -> Any:
 
 def observation(st: TrialState, p: int, fresh: bool = True) -> dict[str, Any]:
     """Everything player ``p`` sees, as a JSON-able dict (hidden things as counts). With
-    ``fresh=False`` parts of the state are shared, not copied (to be serialised at once)."""
+    ``fresh=False`` parts of the state are shared, not copied (to be serialised at once).
+
+    ``last_fight`` is the account of the latest decided fight (both strengths, the dice, the
+    winner: :func:`solver.games.trial.fights.fight_record`), ``fight`` the fight being fought as
+    everyone sees it (:func:`solver.games.trial.fights.live_fight`)."""
+    from solver.games.trial.fights import live_fight
+
     d = st.d
     dup = copy.deepcopy if fresh else _same
     players = []
@@ -98,6 +104,8 @@ def observation(st: TrialState, p: int, fresh: bool = True) -> dict[str, Any]:
             "artifacts": sorted(d["box"]["artifacts"]),
         },
         "setup_pool": {k: len(v) for k, v in d.get("pool", {}).items()},
+        "last_fight": dup(d["last_fight"]),
+        "fight": live_fight(st),
         "stack": [_frame_view(f, p) for f in d["stack"]],
     }
 

@@ -3,7 +3,8 @@
 :class:`Checker` is called after every action of a game; it raises ``AssertionError`` naming the
 broken invariant: components conserved (cards, food, items, artifacts, tents, paws), backpacks
 within their slots, hands cut to the limit at the end of each turn, morality on its track, and no
-card hidden from a player appearing in that player's observation.
+card hidden from a player appearing in that player's observation (unless the player saw it go
+where it lies: a card played in the open and then put face down).
 """
 
 from __future__ import annotations
@@ -104,7 +105,10 @@ class Checker:
                 assert not me["pending"], "cards left aside after the turn"
             self.last_turn = d["turn"]
         if self.observations:
+            from solver.games.trial.hidden import known_to
+
             deeds = {c["id"] for c in g.pack.deeds}
+            known = dict(d.get("known", ()))
             for p in range(d["n"]):
                 seen = json.dumps(st.observation(p))
                 for q, me in enumerate(d["players"]):
@@ -113,4 +117,6 @@ class Checker:
                     hidden = list(me["hand"]) + list(me["pending"])
                     hidden += [s[0] for s in me["story"] if not s[1] and s[0] in deeds]
                     for cid in hidden:
+                        if str(p) in known_to(st, cid, known):
+                            continue  # p saw it go there (a card played in the open)
                         assert f'"{cid}"' not in seen, f"player {p} sees {cid} held by {q}"

@@ -14,6 +14,8 @@ from solver.games.trial.core import (
     Frame,
     discard_card,
     draw,
+    drop,
+    drops_if_full,
     fits,
     gain_food,
     player,
@@ -219,7 +221,8 @@ class Exchange:
 @step("ruins")
 class Ruins:
     """Decision (ruins): an item lying there, bought with any food (the strong paw: a second
-    one with a tea leaf), or ``done``."""
+    one with a tea leaf), or ``done``; with an item that does not fit, dropping something
+    first (``DROP``)."""
 
     @staticmethod
     def legal(st: TrialState, f: Frame) -> list[int]:
@@ -227,8 +230,9 @@ class Ruins:
         need = any(me["food"].values()) if f["stage"] == "food" else me["food"]["tea"] > 0
         acts = [st.L.DONE]
         if need:
-            items = st.d["ruins"][f["slot"]]["items"]
-            acts += [st.L.item(k) for k in sorted(set(items)) if fits(st, f["p"], k)]
+            items = sorted(set(st.d["ruins"][f["slot"]]["items"]))
+            acts += [st.L.item(k) for k in items if fits(st, f["p"], k)]
+            acts += drops_if_full(st, f["p"], items)
         return acts
 
     @staticmethod
@@ -237,6 +241,9 @@ class Ruins:
 
         if a == st.L.DONE:
             pop(st, f)
+            return
+        if st.L.family(a)[0] == "drop":
+            drop(st, f["p"], st.L.item_kinds[a - st.L.DROP])
             return
         kind = st.L.item_kinds[a - st.L.ITEM]
         st.d["ruins"][f["slot"]]["items"].remove(kind)
@@ -252,6 +259,8 @@ class Ruins:
     def describe(st: TrialState, f: Frame, a: int) -> str | None:
         if a == st.L.DONE:
             return "leave the ruins"
+        if st.L.family(a)[0] == "drop":
+            return f"drop {st.L.item_kinds[a - st.L.DROP]} to make room"
         price = "a food" if f["stage"] == "food" else "a tea leaf"
         return f"take {st.L.label(a)} from the ruins for {price}"
 

@@ -112,6 +112,7 @@ class TrialGame:
             found = state.get("n") if isinstance(state, dict) else type(state).__name__
             raise FormatError(f"a state for {self.players} players", line=1, column=1,
                               found=str(found))  # fmt: skip
+        state.setdefault("last_fight", None)  # saved before fights were recorded
         _check_shape(self, state)
         try:
             built = TrialState(self, state)
@@ -127,7 +128,7 @@ class TrialGame:
 STATE_KEYS = {
     "n", "day", "first", "turn", "over", "players", "tray", "gallery_food", "tiles", "ruins",
     "tunnels", "tunnel_tokens", "store", "box", "artifacts", "decks", "row", "camps", "legendary",
-    "stack",
+    "last_fight", "stack",
 }  # fmt: skip
 PLAYER_KEYS = {
     "pos", "hand", "pending", "food", "pack", "gallery", "story", "morality", "paws", "strong",

@@ -1,8 +1,10 @@
-"""Setting up the Trial: tiles, ruin items, the store, tents, hands, encounters, start spaces.
+"""Setting up the Trial in the rulebook's order: the board (tiles, ruin items, the store, the
+encounter row), then the players' preparation (pieces on start spaces, tents, hands).
 
 Every random part of the set-up is a chance node with exact probabilities (a tile for each slot
-of its type, the items hidden in each ruins, the stacks in the store, each dealt tent, each card
-drawn); the players then choose their start spaces in turn order from the first player.
+of its type, the items hidden in each ruins, the stacks in the store, each card drawn, each dealt
+tent). The players choose their start spaces in turn order from the first player (set-up step 2)
+before they see their tents (step 5) and hands (step 7).
 """
 
 from __future__ import annotations
@@ -85,6 +87,7 @@ def initial_data(game: TrialGame) -> dict[str, Any]:
         "row": [None] * comp["encounter_row"],
         "camps": {s: None for s in [*board.campsites, "universal"]},
         "legendary": {t["id"]: None for t in comp["legendary"]},
+        "last_fight": None,
         "stack": [],
     }
     for area in board.areas:
@@ -119,14 +122,15 @@ class Setup:
                 queue.append({"k": "stock", "cell": [r, c], "pool": "common"})
             elif c == 2 and column["size"] == "large":
                 queue.append({"k": "stock", "cell": [r, c], "pool": "rare"})
+        for i in range(comp["encounter_row"]):
+            queue.append({"k": "draw", "p": 0, "deck": "encounters", "to": f"row:{i}"})
         n = st.d["n"]
+        # the players' preparation: pieces on start spaces (step 2), tents (5), hands (7)
+        queue += [{"k": "start_space", "p": p} for p in range(n)]
         for _ in range(comp["tents_each"]):
             queue += [{"k": "deal_tent", "p": p} for p in range(n)]
         for p in range(n):
             queue += [{"k": "draw", "p": p, "deck": "deeds", "to": "hand"}] * comp["start_hand"]
-        for i in range(comp["encounter_row"]):
-            queue.append({"k": "draw", "p": 0, "deck": "encounters", "to": f"row:{i}"})
-        queue += [{"k": "start_space", "p": p} for p in range(n)]
         queue.append({"k": "setup_done"})
         for frame in reversed(queue):
             st.d["stack"].append(dict(frame))

@@ -13,6 +13,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from solver.errors import FormatError
+from solver.games.trial.fights import STAGES
 from solver.games.trial.schema import FOODS
 
 if TYPE_CHECKING:
@@ -106,6 +107,7 @@ FRAME_FIELDS: dict[str, tuple[str, ...]] = {
         "winner",
     ),
     "fight_cards": ("p", "side"),
+    "fight_discard": ("cards", "p", "side", "token"),
     "fight_weapon": ("p", "side"),
     "finish": ("p",),
     "flag": ("mode", "p"),
@@ -114,6 +116,7 @@ FRAME_FIELDS: dict[str, tuple[str, ...]] = {
     "gift_tent": ("p",),
     "give": ("company", "p", "what"),
     "hand_limit": ("p",),
+    "make_room": ("kind", "p"),
     "help": ("p",),
     "move": ("base", "cards", "extra", "p"),
     "new_day": ("p",),
@@ -150,13 +153,12 @@ FRAME_FIELDS: dict[str, tuple[str, ...]] = {
 NEEDS_BELOW = {
     "die": None,  # its ``parent`` field names the kind
     "fight_cards": "fight",
+    "fight_discard": "fight",
     "fight_weapon": "fight",
     "redraw": "expedition",
     "reroll": "roll",
 }
 """Steps that hand their result to the nearest step of a kind further down the stack."""
-FIGHT_STAGES = ("weapon_a", "bow_a", "weapon_d", "bow_d", "roll_d", "roll_a", "cards_a", "cards_d",
-                "end")  # fmt: skip
 PATH_NODE = {"effects": list, "choose": list, "roll": dict, "swindle": dict, "swindle_roll": dict,
              "fight": dict, "offer": dict}  # fmt: skip
 """What a frame's ``path`` must lead to inside its card: an effect list, options, a verb's
@@ -291,6 +293,8 @@ class _Frames:
     def f_kind(self, path: str, v: Any, f: dict[str, Any]) -> None:
         if f.get("k") == "enhance":
             _one(path, v, ("food", "card", "trade"), "an enhancement kind")
+        elif f.get("k") == "make_room":
+            _one(path, v, self.g.artifact_ids, "an artifact")
         else:
             _one(path, v, self.items, "an item kind")
 
@@ -363,7 +367,7 @@ class _Frames:
     def f_stage(self, path: str, v: Any, f: dict[str, Any]) -> None:
         kind = f.get("k")
         if kind == "fight":
-            _one(path, v, FIGHT_STAGES, "a fight stage")
+            _one(path, v, STAGES, "a fight stage")
         elif kind == "ruins":
             _one(path, v, ("food", "tea"), "food or tea")
         else:
@@ -557,9 +561,37 @@ def check_values(game: TrialGame, state: dict[str, Any]) -> None:
         for key, v in onetime.items():
             _int(f"{here}.onetime.{key}", v, 0, 100)
         _bool(f"{here}.camped", me["camped"])
+    _last_fight(game, state["last_fight"], cards)
     frames = _Frames(game, n, int(comp["encounter_row"]))
     for i, frame in enumerate(state["stack"]):
         frames.check(f"stack[{i}]", frame, state["stack"][:i])
+
+
+FIGHT_RECORD = ("attacker", "bow", "by", "card", "defender", "dice", "strength", "winner")
+"""The fields of a decided fight's account (``fights.fight_record``)."""
+
+
+def _last_fight(game: TrialGame, v: Any, cards: Any) -> None:
+    if v is None:
+        return
+    v = _dict("last_fight", v, FIGHT_RECORD)
+    n = game.players
+    _one("last_fight.card", v["card"], cards, "a card id")
+    _player("last_fight.attacker", v["attacker"], n)
+    _player("last_fight.defender", v["defender"], n, none=True)
+    for key in ("strength", "dice"):
+        _list(f"last_fight.{key}", v[key], 2)
+    for side in (0, 1):
+        _int(f"last_fight.strength[{side}]", v["strength"][side], -100, 1000)
+        for i, x in enumerate(_list(f"last_fight.dice[{side}]", v["dice"][side])):
+            _int(f"last_fight.dice[{side}][{i}]", x, 0, 100)
+    for i, roll in enumerate(_list("last_fight.bow", v["bow"])):
+        _list(f"last_fight.bow[{i}]", roll, 2)
+        _int(f"last_fight.bow[{i}][0]", roll[0], 0, 1)
+        if roll[1] != "win":
+            _int(f"last_fight.bow[{i}][1]", roll[1], 0, 100)
+    _one("last_fight.by", v["by"], ("bow", "strength"), "bow or strength")
+    _one("last_fight.winner", v["winner"], ("attacker", "defender"), "attacker or defender")
 
 
 def check_counts(game: TrialGame, state: dict[str, Any]) -> None:

@@ -14,6 +14,8 @@ from solver.games.trial.core import (
     Frame,
     cell_of,
     draw,
+    drop,
+    drops_if_full,
     empty_cells,
     fits,
     gain_food,
@@ -91,8 +93,9 @@ def sell(st: TrialState, p: int, kind: str, reward: bool) -> None:
 
 @step("store")
 class Store:
-    """Decision: buy (``ITEM``), sell an item or leave an artifact in the gallery (``SELL``), or
-    ``done`` (then trading bonuses)."""
+    """Decision: buy (``ITEM``), sell an item or leave an artifact in the gallery (``SELL``),
+    drop something when an affordable item does not fit (``DROP``), or ``done`` (then trading
+    bonuses)."""
 
     @staticmethod
     def legal(st: TrialState, f: Frame) -> list[int]:
@@ -101,16 +104,18 @@ class Store:
         L, p = st.L, f["p"]
         me = player(st, p)
         acts = [L.DONE]
+        affordable = []
         for r, row in enumerate(st.d["store"]):
             for c, stack in enumerate(row):
-                if not stack or stack[0] in f["sold"] or not fits(st, p, stack[0]):
+                if not stack or stack[0] in f["sold"]:
                     continue
                 if can_pay(st, p, price_units(st, (r, c)), f["card_units"]):
-                    acts.append(L.item(stack[0]))
+                    affordable.append(stack[0])
+        acts += [L.item(k) for k in affordable if fits(st, p, k)]
         for kind in sorted(set(me["pack"])):
             if is_artifact(st, kind) or (kind not in f["bought"] and sellable(st, kind)):
                 acts.append(L.sell(kind))
-        return acts
+        return acts + drops_if_full(st, p, affordable)
 
     @staticmethod
     def apply(st: TrialState, f: Frame, a: int) -> None:
@@ -122,6 +127,8 @@ class Store:
         if a == L.DONE:
             pop(st, f)
             enhance(st, p, "trade", "store")
+        elif family == "drop":
+            drop(st, p, L.item_kinds[index])
         elif family == "item":
             kind = L.item_kinds[index]
             cell = cell_of(st, kind)
@@ -151,6 +158,8 @@ class Store:
         kind = st.L.item_kinds[index]
         if family == "item":
             return f"buy {kind}"
+        if family == "drop":
+            return f"drop {kind} to make room"
         return f"leave {kind} in the gallery" if is_artifact(st, kind) else f"sell {kind}"
 
 

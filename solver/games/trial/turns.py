@@ -17,6 +17,8 @@ from solver.games.trial.core import (
     Frame,
     discard_card,
     draw,
+    drop,
+    drop_actions,
     is_artifact,
     item_size,
     move_budget,
@@ -24,7 +26,6 @@ from solver.games.trial.core import (
     pop,
     push,
     remove_from_pack,
-    return_item,
     step,
 )
 
@@ -154,7 +155,7 @@ class Turn:
                 acts.append(L.CAMP)
         if "elixir" in me["pack"] and me["hand"]:
             acts.append(L.ELIXIR)
-        acts += [L.sell(k) for k in me["pack"]]  # objects may be dropped at any time
+        acts += drop_actions(st, p)  # objects may be dropped at any time
         return acts
 
     @staticmethod
@@ -192,17 +193,15 @@ class Turn:
         elif family == "paw":
             f["acted"] = True
             use_paw(st, p, index // 2, bool(index % 2))
-        elif family == "sell":
-            kind = L.item_kinds[index]
-            remove_from_pack(st, p, kind)
-            return_item(st, kind, p)
+        elif family == "drop":
+            drop(st, p, L.item_kinds[index])
 
     @staticmethod
     def describe(st: TrialState, f: Frame, a: int) -> str | None:
         family, index = st.L.family(a)
         if family == "card":
             return f"play {st.g.pack.card(st.L.cards[index])['name']}"
-        if family == "sell":
+        if family == "drop":
             kind = st.L.item_kinds[index]
             return f"drop {kind}" + (" (to the box)" if is_artifact(st, kind) else "")
         return None

@@ -70,6 +70,8 @@ def test_crocodiles_nest_shows_the_next_card_to_the_winner_only():
     h.die(st, h.ONE)  # crocodile 3 + 1 = 4 ...
     me["story"].append([h.take(st, h.cid("Bear Hunt")), True, "fighting"])  # ... against 1 + 2 + 2
     me["story"].append([h.take(st, h.cid("Stoat Gang")), True, "fighting"])
+    h.die(st, h.WIN)  # ... + 0 (the adventurer's die: the winning symbol is worth no strength)
+    h.act(st, "fight_discard: done")
     h.act(st, "fight_cards: done")
     st.apply_action(st.chance_outcomes()[0][0])  # the peeked card
     top = st.d["decks"]["exp:swamps"]["top"]

@@ -106,7 +106,7 @@ def test_play_human_never_prints_what_seat_0_cannot_see():
     game = load_game("trial", engine="reference", players=2)
     state = game.new_initial_state()
     rng = random.Random(3)
-    while state.is_chance_node() or state.current_player() != 0:
+    while state.is_chance_node() or state.current_player() != 0 or state.d["turn"] is None:
         if state.is_chance_node():
             state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
         else:

@@ -26,6 +26,7 @@ from solver.games.trial.rules import TrialGame, TrialState
 GAME = {n: TrialGame(players=n) for n in (2, 3, 4)}
 PACK = GAME[2].pack
 TWO = 2  # the die face showing 2 strength
+WIN = 0  # the die face showing the winning symbol (0 strength)
 RNGS = 12
 
 
@@ -104,11 +105,13 @@ def test_a_fight_card_taken_back_stays_in_the_losers_hand_for_everyone():
     act(st, "turn: paw: encounter 1")
     act(st, "fight with axe")
     st.apply_action(st.L.DIE + TWO)  # the Knight: 3 + 2 = 5
+    st.apply_action(st.L.DIE + WIN)  # the adventurer's die: the winning symbol, 0 strength
+    act(st, "fight_discard: done")
     act(st, "play Delver face down")
     # face down in the fight: the others do not know it, the redeal swaps it
     held = [w.d["stack"] for w in worlds(st, 1)]
     assert any(cid("Delver") not in str(s) for s in held)
-    act(st, "fight_cards: done")  # 1 + 2 (axe) + 2 (Delver) = 5: a tie, the defender wins
+    act(st, "fight_cards: done")  # 1 + 2 (axe) + 0 + 2 (Delver) = 5: a tie, the defender wins
     assert hand(st, 0) == sorted([cid("Delver"), cid("Tool Swap")])
     for p in (1, 2):
         twins = worlds(st, p)

@@ -11,6 +11,7 @@ import json
 import pytest
 
 from solver.errors import IllegalActionError
+from solver.games.trial.core import push
 from solver.games.trial.rules import TrialGame, TrialState
 from solver.games.trial.scoring import fame, winners
 
@@ -187,100 +188,7 @@ def test_an_expedition_start_ends_the_move_and_a_finished_area_is_closed():
     assert "move to frosty-0" not in labels(st)
 
 
-# -- fights ------------------------------------------------------------------------------------
-def _knight_fight(face: int) -> TrialState:
-    st = ready()
-    set_row(st, 0, "Knight")
-    give_item(st, 0, "axe")
-    set_hand(st, 0, "Delver")  # enhancement: 2 strength
-    act(st, "turn: paw: encounter 1")
-    act(st, "fight with axe")
-    die(st, face)  # the Knight: 3 + one die
-    act(st, "play Delver face down")
-    act(st, "fight_cards: done")
-    return st
-
-
-def test_a_tie_goes_to_the_defender_and_the_loser_takes_back_its_cards():
-    st = _knight_fight(TWO)  # Knight 3 + 2 = 5; adventurer 1 (board) + 2 (axe) + 2 (card) = 5
-    me = st.d["players"][0]
-    assert me["story"] == [] and me["morality"] == 0
-    assert me["hand"] == [cid("Delver")]
-    assert cid("Knight") in st.d["decks"]["encounters"]["layers"][-1]  # discarded under the deck
-
-
-def test_a_won_fight_puts_the_card_in_the_story_and_the_winner_discards():
-    st = _knight_fight(ONE)  # Knight 4 < adventurer 5
-    me = st.d["players"][0]
-    assert me["story"] == [[cid("Knight"), True, "fighting"]]
-    assert me["morality"] == 1  # the Knight's evil symbol
-    assert me["hand"] == [] and st.d["decks"]["deeds"]["discard"][-1] == cid("Delver")
-
-
-def test_the_bow_wins_at_once_on_the_winning_symbol():
-    st = ready()
-    set_row(st, 0, "Swordmaster")
-    give_item(st, 0, "bow")
-    act(st, "turn: paw: encounter 1")
-    act(st, "fight with bow")
-    die(st, WIN)
-    assert not st.is_chance_node() or st._top()["k"] == "draw"  # no more dice: the fight is over
-    assert st.d["players"][0]["story"] == [[cid("Swordmaster"), True, "fighting"]]
-
-
-def test_a_missed_bow_roll_fights_on_and_a_lost_swordmaster_goes_face_down():
-    st = ready()
-    set_row(st, 0, "Swordmaster")
-    give_item(st, 0, "bow")
-    set_hand(st, 0)
-    act(st, "turn: paw: encounter 1")
-    act(st, "fight with bow")
-    die(st, THREE)  # not the winning symbol: the fight goes on, the bow adds no strength
-    die(st, ONE)  # Swordmaster 6 + 1 = 7 against 1
-    act(st, "fight_cards: done")
-    assert st.d["players"][0]["story"] == [[cid("Swordmaster"), False, "fighting"]]
-    assert fame(st, 0)["story"] == 0
-
-
-def test_the_shield_takes_one_die_from_a_foe():
-    rolled = {}
-    for shield in (False, True):
-        st = ready()
-        set_row(st, 0, "Bandits")
-        if shield:
-            give_item(st, 0, "shield")
-        act(st, "turn: paw: encounter 1")
-        count = 0
-        while st.is_chance_node() and st._top()["k"] == "die":
-            die(st, ONE)
-            count += 1
-        rolled[shield] = count
-        # Bandits: 1 per die (2 or 3) against the adventurer's 1 + nothing: a loss, discarded
-        assert st.d["players"][0]["story"] == []
-    assert rolled == {False: 3, True: 2}
-
-
-def test_a_duel_is_won_by_the_defender_on_a_tie_and_the_winner_takes_the_card():
-    st = ready()
-    mary, mark = st.d["players"]
-    set_hand(st, 0, "Duel", "Delver", "Cave-in")
-    set_hand(st, 1, "Postal Service")
-    set_food(st, 0, acorn=2)
-    set_food(st, 1, mushroom=1)
-    act(st, "play Duel")
-    act(st, "pay with acorn")
-    # Mary: 1 (board) + 2 (Delver) = 3; Mark: 1 + 2 (Postal Service) = 3: a tie
-    act(st, "play Delver face down")
-    act(st, "fight_cards: done")
-    assert st.current_player() == 1 and st.observation(1)["stack"][-2]["held"][0] == 1
-    act(st, "play Postal Service face down")
-    act(st, "fight_cards: done")
-    assert sorted(mary["hand"]) == sorted([cid("Delver"), cid("Cave-in")])
-    assert st.d["decks"]["deeds"]["discard"][-1] == cid("Postal Service")
-    # the stake: the loser gives the winner a food of her choice; then the winner's story
-    act(st, "give acorn to player 1")
-    assert mark["food"]["acorn"] == 1 and mary["food"]["acorn"] == 0
-    assert mark["story"] == [[cid("Duel"), True, "fighting"]] and mary["story"] == []
+# -- fights: test_fights.py ------------------------------------------------------------------
 
 
 # -- store ---------------------------------------------------------------------------------------
@@ -655,58 +563,6 @@ def test_an_illegal_action_is_named():
 
 
 # -- the rulebook in full: details once simplified ----------------------------------------------
-def test_a_face_down_fight_card_counts_every_symbol_of_its_enhancement():
-    # the rulebook: "1 strength point for every symbol visible in the enhancement effect section"
-    # Dangling Postman shows 2 movement symbols: 2 strength in a fight
-    st = ready()
-    set_row(st, 0, "Knight")
-    give_item(st, 0, "axe")
-    set_hand(st, 0, "Dangling Postman", "Tool Swap")
-    act(st, "turn: paw: encounter 1")
-    act(st, "fight with axe")
-    die(st, TWO)  # the Knight: 3 + 2 = 5
-    assert "play Tool Swap face down" in labels(st)  # any card may be played
-    act(st, "play Dangling Postman face down")
-    act(st, "fight_cards: done")  # adventurer: 1 (board) + 2 (axe) + 2 (movement symbols) = 5
-    me = st.d["players"][0]
-    assert me["story"] == []  # a tie goes to the defender: the card comes back
-    assert sorted(me["hand"]) == sorted([cid("Dangling Postman"), cid("Tool Swap")])
-    st = ready()
-    set_row(st, 0, "Knight")
-    give_item(st, 0, "axe")
-    set_hand(st, 0, "Dangling Postman", "Tool Swap")
-    act(st, "turn: paw: encounter 1")
-    act(st, "fight with axe")
-    die(st, ONE)  # the Knight: 3 + 1 = 4
-    act(st, "play Tool Swap face down")  # 1 acorn symbol: 1 + 2 + 1 = 4, a tie again
-    act(st, "play Dangling Postman face down")  # + 2 = 6 > 4: a win, both cards discarded
-    assert labels(st) == ["fight_cards: done"]  # two cards at most
-    act(st, "fight_cards: done")
-    me = st.d["players"][0]
-    assert me["story"] == [[cid("Knight"), True, "fighting"]]
-    assert me["hand"] == []
-    assert st.d["decks"]["deeds"]["discard"][-2:] == [cid("Tool Swap"), cid("Dangling Postman")]
-
-
-def test_the_defender_sees_how_many_cards_the_attacker_played_not_their_strength():
-    st = ready()
-    set_hand(st, 0, "Duel", "Delver")
-    set_hand(st, 1, "Postal Service")
-    set_food(st, 0, acorn=2)
-    act(st, "play Duel")
-    act(st, "pay with acorn")
-    act(st, "play Delver face down")
-    act(st, "fight_cards: done")
-    fight = st.observation(1)["stack"][-2]
-    assert fight["held"] == [1, []] and fight["bonus"] == [0, 0]
-    assert cid("Delver") not in st.information_state_string(1)
-    act(st, "play Postal Service face down")
-    act(st, "fight_cards: done")  # revealed: 1 + 2 against 1 + 2, a tie to the defender
-    assert f"reveal:fight:{cid('Delver')}:{cid('Postal Service')}" in (
-        st.information_state_string(1)
-    )
-
-
 def test_postal_service_may_be_declined_and_dangling_postman_may_not():
     st = ready(3)
     set_hand(st, 0, "Postal Service")
@@ -881,3 +737,128 @@ def test_an_information_state_remembers_the_order_of_what_happened():
     for p in (0, 1):
         assert a.observation(p) == b.observation(p)
         assert a.information_state_string(p) != b.information_state_string(p)
+
+
+# -- set-up order, drops at any moment, the Cartographer on the map ------------------------------
+def test_pieces_go_on_start_spaces_before_tents_and_hands_are_dealt():
+    # Player preparation: 2. the piece on a start space, 5. tents, 7. a hand of 5 deed cards;
+    # the board's set-up (tiles, ruins, store, the 3 encounter cards) comes before all of it
+    st = GAME[3].new_initial_state()
+    order: list[str] = []
+    while st.d["turn"] is None:
+        top = st._top()
+        kind = top["k"] if top["k"] != "draw" else f"draw:{top['to'].split(':')[0]}"
+        if not order or order[-1] != kind:
+            order.append(kind)
+        if kind == "start_space":
+            assert all(not me["tents"] and not me["hand"] for me in st.d["players"])
+            assert all(c is not None for c in st.d["row"])
+        st.apply_action(
+            st.chance_outcomes()[0][0] if st.is_chance_node() else st.legal_actions()[0]
+        )
+    assert order == ["place_tile", "ruin_item", "stock", "draw:row", "start_space",
+                     "deal_tent", "draw:hand"]  # fmt: skip
+    assert all(len(me["hand"]) == 5 and len(me["tents"]) == 3 for me in st.d["players"])
+
+
+def _full_backpack(st: TrialState) -> None:
+    for kind in ("sword", "wings", "axe"):  # 2 + 2 + 1 = 5 slots
+        give_item(st, 0, kind)
+
+
+def test_ruins_with_a_full_backpack_offer_to_drop_first():
+    st = ready()
+    me = st.d["players"][0]
+    _full_backpack(st)
+    me["pos"] = "ruins-1"
+    st.d["tiles"]["ruins-1"] = ["ruins-store", False]
+    st.d["ruins"]["ruins-1"]["items"] = ["rope", "bow"]
+    set_food(st, 0, mushroom=2)
+    act(st, "turn: paw: location")
+    assert labels(st) == ["leave the ruins", "drop axe to make room", "drop sword to make room",
+                          "drop wings to make room"]  # fmt: skip
+    act(st, "drop axe to make room")  # back onto the store's axe stack
+    assert "axe" in [s[0] for row in st.d["store"] for s in row if s]
+    # the rope (1 slot) fits now; the bow (2) still does not, so drops stay on offer
+    assert labels(st) == ["leave the ruins", "take rope from the ruins for a food",
+                          "drop sword to make room", "drop wings to make room"]  # fmt: skip
+    act(st, "take rope from the ruins for a food")
+    act(st, "pay with mushroom")
+    assert sorted(me["pack"]) == ["rope", "sword", "wings"]
+    assert st.d["ruins"]["ruins-1"]["items"] == ["bow"]
+
+
+def test_an_expedition_artifact_that_does_not_fit_waits_for_a_drop_or_is_left():
+    for keep in (True, False):
+        st = ready()
+        me = st.d["players"][0]
+        _full_backpack(st)
+        me["pos"] = "caverns-0"
+        st.d["decks"]["exp:caverns"]["top"] = {"card": take(st, cid("Mole King")), "viewers": []}
+        set_food(st, 0, acorn=2)
+        act(st, "turn: paw: expedition")
+        st.apply_action(st.L.card(cid("Mole King")))
+        act(st, "pay with acorn")
+        act(st, "pay with acorn")
+        # the stone tablet (large: 2 slots) does not fit: the player chooses
+        assert labels(st) == ["leave stone-tablet (no room)",
+                              "drop axe to make room for stone-tablet",
+                              "drop sword to make room for stone-tablet",
+                              "drop wings to make room for stone-tablet"]  # fmt: skip
+        if not keep:
+            act(st, "leave stone-tablet (no room)")
+            assert "stone-tablet" in st.d["artifacts"] and "stone-tablet" not in me["pack"]
+            continue
+        act(st, "drop axe to make room for stone-tablet")  # 4 slots: not enough yet
+        assert st._top()["k"] == "make_room"
+        act(st, "drop wings to make room for stone-tablet")  # 2 slots: it fits, it is taken
+        assert sorted(me["pack"]) == ["stone-tablet", "sword"]
+        assert "stone-tablet" not in st.d["artifacts"]
+        while st._top()["k"] == "return_slot":  # the wings go back to a large store slot
+            st.apply_action(st.legal_actions()[0])
+        assert "wings" in [s[0] for row in st.d["store"] for s in row if s]
+
+
+def test_a_common_item_from_the_store_and_a_purchase_offer_drops_when_full():
+    st = ready()
+    _full_backpack(st)
+    push(st, "take_item", p=0, rarity="common")  # a campsite's common item, Tool Swap...
+    assert labels(st) == ["take no item", "drop axe to make room", "drop sword to make room",
+                          "drop wings to make room"]  # fmt: skip
+    act(st, "drop axe to make room")
+    assert "take shovel from the store" in labels(st)  # a common item fits now
+    st = _at_store()
+    _full_backpack(st)
+    set_food(st, 0, acorn=2, mushroom=2)
+    assert "drop axe to make room" in labels(st)
+    assert not [x for x in labels(st) if x.startswith("buy ")]
+
+
+def test_the_cartographer_can_finish_in_the_swamps_at_once():
+    # "In the Forgotten Swamps area, you may use the nearest finishing spaces immediately—then
+    # you put your flag token on a chosen space right away." (its next space may be one)
+    st = ready()
+    me = st.d["players"][0]
+    to_story(st, 0, "Cartographer")
+    me["pos"] = "exit-swamps"
+    food = dict(me["food"])
+    act(st, "turn: move")
+    act(st, "move to swamps-0")
+    assert labels(st) == ["advance to swamps-1a", "advance to swamps-1b",
+                          "advance to swamps-f1a", "advance to swamps-f1b"]  # fmt: skip
+    act(st, "advance to swamps-f1a")
+    assert labels(st) == ["finish on swamps-f1a (1 fame)"]  # no path goes on from there
+    act(st, "finish on swamps-f1a (1 fame)")
+    assert me["flags"]["swamps"] == "swamps-f1a" and me["pos"] == "exit-swamps"
+    assert me["food"]["raspberry"] == food["raspberry"] + 1  # the space's resource
+    assert "turn: paw: help" in labels(st)  # the paw is still due
+    # the Dark Caverns: either line; the Frosty Hill: the short path, paid
+    for start, wanted in (("caverns", ["advance to caverns-1a", "advance to caverns-1b"]),
+                          ("frosty", ["advance to frosty-1", "advance to frosty-2"])):  # fmt: skip
+        st = ready()
+        to_story(st, 0, "Cartographer")
+        st.d["players"][0]["pos"] = st.g.board.area_exit[start]
+        set_food(st, 0, acorn=1, mushroom=1)
+        act(st, "turn: move")
+        act(st, f"move to {start}-0")
+        assert labels(st) == wanted
