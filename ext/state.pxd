@@ -9,9 +9,10 @@ object and runs without the GIL.
 A Python-level kernel game object hands its ``KernelHandle`` to searchers as a PyCapsule named
 ``forest_solver.KernelHandle`` (method ``_kernel_handle()``), and a kernel state object hands a
 pointer to its state struct the same way (``_state_capsule()``, ``forest_solver.KernelState``).
-Each capsule keeps its owner alive. The helpers at the end of this file make and read them, so a
-kernel module writes only its structs, its transitions and its ``KernelVTable``; the full
-contract is ``docs/kernel-abi.md``.
+Each capsule keeps its owner alive, and a handle capsule records the table layout its kernel was
+compiled with (``KERNEL_ABI_VERSION``: the hidden-information slots exist from 2 on). The helpers
+at the end of this file make and read them, so a kernel module writes only its structs, its
+transitions and its ``KernelVTable``; the full contract is ``docs/kernel-abi.md``.
 """
 
 from libc.stdint cimport uint64_t
@@ -20,6 +21,7 @@ cdef enum:
     KERNEL_CHANCE = -1        # current_player() at a chance node
     KERNEL_TERMINAL = -4      # current_player() once the game is over
     KERNEL_MAX_ACTIONS = 64   # a stack buffer of actions; a vtable may declare more (see the docs)
+    KERNEL_ABI_VERSION = 2    # the KernelVTable layout of this file (1: it ended at ``pack``)
 
 ctypedef int (*kernel_player_fn)(const void* game, const void* state) noexcept nogil
 ctypedef bint (*kernel_terminal_fn)(const void* game, const void* state) noexcept nogil
@@ -45,6 +47,21 @@ ctypedef double (*kernel_heuristic_fn)(const void* game, const void* state,
 # May be NULL: the whole state struct is the key.
 ctypedef size_t (*kernel_pack_fn)(const void* game, const void* state,
                                   unsigned char* out) noexcept nogil
+# -- hidden information (optional; ABI 2, see ``docs/kernel-abi.md``) --
+# A 64-bit key of what ``observer`` knows at ``state``: equal for states the observer cannot tell
+# apart, different (as a good hash is) for states it can. ISMCTS keys a step of another player
+# or of chance by the observer's key after it.
+ctypedef uint64_t (*kernel_info_key_fn)(const void* game, const void* state,
+                                         int observer) noexcept nogil
+# Redeal, in place, everything ``observer`` cannot see, at random from the caller's SplitMix64
+# state ``rng`` and consistently with the observer's information; the redeal reads only what the
+# observer sees (never the hidden cards it replaces). Returns 0, or non-zero when it cannot.
+ctypedef int (*kernel_resample_fn)(const void* game, void* state, int observer,
+                                   uint64_t* rng) noexcept nogil
+# The action the kernel's playout policy takes at a decision node (one of its legal actions),
+# drawing any tie-break from ``rng``: the moves of ISMCTS's heavy playouts.
+ctypedef int (*kernel_policy_fn)(const void* game, const void* state,
+                                 uint64_t* rng) noexcept nogil
 
 ctypedef struct KernelVTable:
     const char* name
@@ -66,6 +83,10 @@ ctypedef struct KernelVTable:
     double utility_min
     double utility_max
     kernel_pack_fn pack       # may be NULL (see kernel_pack_fn)
+    # -- hidden information (each may be NULL; read only from a kernel of ABI 2 or later) --
+    kernel_info_key_fn information_state_key
+    kernel_resample_fn resample_hidden
+    kernel_policy_fn playout_action
 
 ctypedef struct KernelHandle:
     const KernelVTable* vtable
@@ -75,7 +96,8 @@ ctypedef struct KernelHandle:
 # -- capsules: how Python objects hand these structs to searchers ----------------------------------
 # Capsule names are compared by content (``strcmp``), so every module may use its own copy of
 # the literals. A capsule's *context* holds a strong reference to the Python object that owns the
-# pointed-to memory (the game or the state); the capsule's destructor drops it.
+# pointed-to memory (the state; for a handle, the ABI record holding the game); the capsule's
+# destructor drops it.
 
 from cpython.pycapsule cimport (
     PyCapsule_GetContext, PyCapsule_GetPointer, PyCapsule_IsValid, PyCapsule_New,
@@ -110,7 +132,10 @@ cdef inline object make_capsule(void* pointer, const char* name, object owner):
 
 cdef inline object handle_capsule(KernelHandle* handle, object game):
     # ``game._kernel_handle()`` in one line: ``return handle_capsule(&self.handle, self)``.
-    return make_capsule(handle, KERNEL_HANDLE_NAME, game)
+    # The context is ``(game, "forest_solver.abi", KERNEL_ABI_VERSION)``: it keeps the game alive
+    # and records the vtable layout the kernel was compiled with (``handle_abi_version``).
+    record = (game, "forest_solver.abi", KERNEL_ABI_VERSION)
+    return make_capsule(handle, KERNEL_HANDLE_NAME, record)
 
 
 cdef inline object state_capsule(void* state, object owner):
@@ -125,6 +150,20 @@ cdef inline const KernelHandle* handle_from_capsule(object capsule) except NULL:
         raise TypeError(f"expected a PyCapsule named 'forest_solver.KernelHandle' "
                         f"(from game._kernel_handle()), not {capsule!r}")
     return <const KernelHandle*>PyCapsule_GetPointer(capsule, KERNEL_HANDLE_NAME)
+
+
+cdef inline int handle_abi_version(object capsule) except -1:
+    # The ``KernelVTable`` layout the kernel behind a handle capsule was compiled with: the
+    # version its capsule records, or 1 for a kernel built before versions were recorded (its
+    # table ends at ``pack``: a searcher must not read the fields after it).
+    handle_from_capsule(capsule)
+    cdef void* context = PyCapsule_GetContext(capsule)
+    if context == NULL:
+        return 1
+    record = <object>context
+    if type(record) is tuple and len(record) == 3 and record[1] == "forest_solver.abi":
+        return record[2]
+    return 1
 
 
 cdef inline void* state_from_capsule(object capsule) except NULL:
