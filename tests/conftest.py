@@ -1,19 +1,25 @@
-"""Shared fixtures: the compiled-extension policy.
+"""Shared fixtures: the compiled-extension policy, and the hidden-information test kernel.
 
 A test that needs the compiled extension (``solver._ext``: the dog and guardians kernels, the
-two compiled searchers and the Trial's compiled helpers) goes through ``require_kernels``:
+three compiled searchers and the Trial's compiled helpers) goes through ``require_kernels``:
 without the extension it is skipped locally, but under ``CI=true`` it fails, so a broken build
 cannot pass CI unnoticed. A test asks for it as a fixture argument, a module with
 ``pytestmark = pytest.mark.usefixtures("require_kernels")``, and every test parametrised with
-``engine="kernel"`` gets it automatically.
+``engine="kernel"`` gets it automatically. ``cards`` and ``cards_twin`` are the test kernel of a
+card game with hidden hands (compiled once a session) and its pure-Python twin.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
+from pathlib import Path
+from types import ModuleType
 
 import pytest
+
+_EXT_TESTS = Path(__file__).resolve().parent / "ext"
 
 KERNEL_MODULES = (
     "solver._ext.dog",
@@ -21,6 +27,7 @@ KERNEL_MODULES = (
     "solver._ext.expectimax",
     "solver._ext.trial",
     "solver._ext.guardians",
+    "solver._ext.ismcts",
 )
 
 
@@ -42,3 +49,27 @@ def _kernel_engine_policy(request: pytest.FixtureRequest) -> None:
     callspec = getattr(request.node, "callspec", None)
     if callspec is not None and callspec.params.get("engine") == "kernel":
         request.getfixturevalue("require_kernels")
+
+
+# -- the hidden-information test kernel (tests/ext/cards_kernel.pyx) and its Python twin ---------
+def _load_module(name: str, path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def cards(tmp_path_factory: pytest.TempPathFactory, require_kernels: None) -> ModuleType:
+    """The high-cards kernel (ABI 2, every hidden-information slot filled), compiled out of tree
+    against ``solver.get_include()`` once a session (``tests/ext/conftest.py``'s
+    ``build_kernel``)."""
+    helpers = _load_module("_ext_test_kernels", _EXT_TESTS / "conftest.py")
+    return helpers.build_kernel("cards_kernel", tmp_path_factory.mktemp("cards"))
+
+
+@pytest.fixture(scope="session")
+def cards_twin() -> ModuleType:
+    """The pure-Python twin of the high-cards kernel (``tests/ext/cards_twin.py``)."""
+    return _load_module("cards_twin", _EXT_TESTS / "cards_twin.py")

@@ -1,4 +1,4 @@
-"""Searchers over the game protocol: MCTS and expectimax, one budget type, one result type.
+"""Searchers over the game protocol (MCTS, ISMCTS, expectimax): one budget type, one result type.
 
 The budget is a :class:`Limit`, the options :class:`MCTSOptions` / :class:`ExpectimaxOptions`
 (or the same names as keywords); leaves are valued by evaluator objects
@@ -21,6 +21,7 @@ from solver.search.evaluators import (
     GuidedEvaluator,
     HeuristicEvaluator,
     MixedEvaluator,
+    PlayoutEvaluator,
     RolloutEvaluator,
 )
 from solver.search.options import ExpectimaxOptions, MCTSOptions
@@ -39,6 +40,7 @@ __all__ = [
     "MCTSTree",
     "MixedEvaluator",
     "MoveInfo",
+    "PlayoutEvaluator",
     "RolloutEvaluator",
     "SearchResult",
     "Solution",

@@ -23,6 +23,9 @@ The built-ins, by their public names (``mcts(state, evaluator="guided")``):
   highest heuristic one ply ahead (ties at random).
 - ``"mixed"``, :class:`MixedEvaluator`: the mean of the heuristic and a guided rollout.
 
+:class:`PlayoutEvaluator` (an object, no name) is the heavy playout of ISMCTS: a few actions
+of the game's playout policy, then the heuristic.
+
 On the compiled path these four are mapped to the loop's internal codes; any other evaluator
 makes the search run on the pure-Python path (``extra["engine"] == "python"``).
 
@@ -57,6 +60,7 @@ __all__ = [
     "GuidedEvaluator",
     "HeuristicEvaluator",
     "MixedEvaluator",
+    "PlayoutEvaluator",
     "RolloutEvaluator",
     "evaluator_from",
 ]
@@ -241,6 +245,46 @@ class MixedEvaluator(Evaluator):
         guided = GuidedEvaluator(self.n_rollouts).evaluate(state, rng)
         heuristic = _heuristic(state, len(guided))
         return [0.5 * (h + g) for h, g in zip(heuristic, guided, strict=True)]
+
+
+@dataclass(frozen=True)
+class PlayoutEvaluator(Evaluator):
+    """A heavy playout: up to ``depth`` actions of the game's playout policy (chance by its
+    probabilities), then the heuristic for every player (the returns if the game ended).
+
+    The policy is :meth:`policy`: ``state.playout_action(rng)`` (the game's own move rules,
+    drawing tie-breaks from the search's generator); a subclass may override it for states
+    without one. On a compiled kernel (the compiled ISMCTS) the kernel's ``playout_action`` slot
+    plays instead, with the same draws. Not among the named evaluators: pass the object.
+    """
+
+    depth: int = 24
+    name: ClassVar[str] = "playout"
+    default_c: ClassVar[float] = 0.4
+    needs_heuristic: ClassVar[bool] = True
+
+    def __post_init__(self) -> None:
+        if isinstance(self.depth, bool) or not isinstance(self.depth, int) or self.depth < 0:
+            raise OptionError(f"depth must be a whole number ≥ 0, not {self.depth!r}")
+
+    def policy(self, state: Any, rng: SplitMix64) -> int:
+        """The action the playout takes at the decision node ``state``."""
+        return int(state.playout_action(rng))
+
+    def evaluate(self, state: Any, rng: SplitMix64 | None = None) -> list[float]:
+        rng = rng if rng is not None else SplitMix64(0)
+        world = state.clone()
+        for _ in range(self.depth):
+            player = world.current_player()
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                world.apply_action(_sample_outcome(world.chance_outcomes(), rng))
+            else:
+                world.apply_action(self.policy(world, rng))
+        if world.is_terminal():
+            return [float(r) for r in world.returns()]
+        return _heuristic(world, _players(world))
 
 
 EVALUATORS = ("rollout", "heuristic", "guided", "mixed")

@@ -21,6 +21,14 @@ A state without ``resample_hidden`` (perfect information) is searched with plain
 every step keyed by its action id: UCT with availability counts, where every child of a node is
 available at each visit.
 
+Two paths: a compiled-kernel state whose kernel fills the hidden-information slots of its table
+(or has no hidden information) is searched by the compiled loop of ``solver._ext.ismcts``, the
+twin of :class:`ISMCTSTree`, with the same draws; any other state by :class:`ISMCTSTree` here
+(``compiled=`` chooses explicitly; :mod:`solver.search.ismcts_kernel` has the rule). Two random
+streams: the tree's ``SplitMix64(seed)`` (chance, expansion, leaves) and the deals'
+``SplitMix64(deal_seed(seed))``, handed to ``resample_hidden`` as a :class:`DealRandom`.
+``threads > 1`` is root parallelism, as for MCTS.
+
 >>> import solver
 >>> game = solver.load_game("trial", players=2)
 >>> state = game.new_initial_state()
@@ -33,29 +41,41 @@ available at each visit.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 import random
 import time
 from collections.abc import Hashable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from solver.errors import OptionError
 from solver.game import CHANCE, TERMINAL
-from solver.rng import SplitMix64, check_seed
+from solver.rng import MASK64, SplitMix64, check_seed, derive_seed
 from solver.search.evaluators import (
     Evaluator,
     EvaluatorLike,
     HeuristicEvaluator,
+    PlayoutEvaluator,
     RolloutEvaluator,
     evaluate_with,
     name_of,
 )
+from solver.search.ismcts_kernel import KernelTree, Plan, plan
 from solver.search.limit import UNSET, Limit, Unset, reject_unknown, sampling_budget
 from solver.search.options import MCTSOptions, options_from
 from solver.search.result import MoveInfo, SearchResult
 
-__all__ = ["DEFAULT_C_ISMCTS", "ISMCTSTree", "has_hidden_information", "ismcts", "ismcts_options"]
+__all__ = [
+    "DEFAULT_C_ISMCTS",
+    "DealRandom",
+    "ISMCTSTree",
+    "deal_seed",
+    "has_hidden_information",
+    "ismcts",
+    "ismcts_options",
+]
 
 DEFAULT_ITERATIONS = 1000
 """Simulations when no budget is given."""
@@ -65,7 +85,54 @@ DEFAULT_C_ISMCTS = 0.4
 
 _OPTIONS = ("c", "evaluator", "rollouts", "backup", "max_nodes", "threads")
 _KNOWN = ("iterations", "seconds", "top_k", "memory_mb", "seed", "limit", "options", "observer",
-          *_OPTIONS)  # fmt: skip
+          "compiled", *_OPTIONS)  # fmt: skip
+
+DEAL_SALT = 0x6A09E667F3BCC909
+"""Mixed into a search's seed to seed its deal stream (the first 64 bits of √2's fraction)."""
+
+
+def deal_seed(seed: int) -> int:
+    """The seed of the determinisations' stream of a search seeded with ``seed``."""
+    return (seed ^ DEAL_SALT) & MASK64
+
+
+class DealRandom(random.Random):
+    """A ``random.Random`` drawing from SplitMix64: what ``resample_hidden`` is handed.
+
+    ``getrandbits(64)`` is the generator's next 64-bit output (so a kernel state's
+    ``resample_hidden`` seeds its C redeal with exactly the number the compiled ISMCTS draws),
+    ``random()`` is ``(next >> 11) * 2**-53``; ``shuffle``, ``randrange`` and ``choice`` build on
+    ``getrandbits`` as in ``random.Random``. The same seed gives the same deals on every Python.
+
+    >>> DealRandom(0).getrandbits(64) == SplitMix64(0).next_u64()
+    True
+    """
+
+    def __init__(self, seed: int = 0) -> None:
+        self._mix = SplitMix64(seed)
+        super().__init__(seed)
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        if isinstance(a, int):
+            self._mix = SplitMix64(a & MASK64)
+
+    def random(self) -> float:
+        return self._mix.uniform()
+
+    def getrandbits(self, k: int) -> int:
+        if k < 0:
+            raise ValueError("number of bits must be non-negative")
+        out, have = 0, 0
+        while have < k:
+            out = (out << 64) | self._mix.next_u64()
+            have += 64
+        return out >> (have - k)
+
+    def getstate(self) -> Any:
+        return self._mix.state
+
+    def setstate(self, state: Any) -> None:
+        self._mix.state = int(state)
 
 
 def has_hidden_information(state: Any) -> bool:
@@ -76,7 +143,9 @@ def has_hidden_information(state: Any) -> bool:
 def ismcts_options(state: Any) -> MCTSOptions:
     """ISMCTS's default configuration: the heuristic evaluator with ``c = 0.4`` where the state
     has ``heuristic(player)``, else one random rollout per leaf with ``c = 1.4``."""
-    if callable(getattr(state, "heuristic", None)):
+    from solver.search.mcts import has_heuristic
+
+    if has_heuristic(state):
         return MCTSOptions(c=DEFAULT_C_ISMCTS, evaluator="heuristic")
     return MCTSOptions(c=1.4, evaluator="rollout")
 
@@ -141,6 +210,7 @@ class ISMCTSTree:
         evaluator: Evaluator | EvaluatorLike,
         c: float,
     ) -> None:
+        """One simulation: a determinisation drawn from ``deal``, a walk down, a leaf, a backup."""
         world = self._world(deal)
         node = self.root
         path: list[tuple[_Node, int | None]] = []
@@ -293,6 +363,111 @@ def _budget(
     )  # fmt: skip
 
 
+# -- one tree, either path -------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class _Searched:
+    """What one tree found: its root edges ``(action, visits, sums, pv labels)`` and totals."""
+
+    edges: list[tuple[int, int, tuple[float, ...], tuple[str, ...]]]
+    root_visits: int
+    root_sums: tuple[float, ...]
+    nodes: int
+    done: int
+    reason: str
+
+
+def _python_tree(
+    state: Any, chosen: Plan, observer: int, n: int, seed: int, budget: Limit, opts: MCTSOptions
+) -> _Searched:
+    tree = ISMCTSTree(state, observer, n)
+    done, reason = tree.search(
+        SplitMix64(seed),
+        DealRandom(deal_seed(seed)),
+        iterations=budget.iterations,
+        seconds=budget.seconds,
+        evaluator=opts.evaluator_object(),
+        c=opts.resolved_c(),
+        max_nodes=opts.max_nodes,
+    )
+    root = tree.root
+    edges = [(a, int(e[0]), tuple(e[2]), tree.pv(a)) for a, e in root.edges.items()]
+    return _Searched(edges, root.visits, tuple(root.sums), tree.node_count, done, reason)
+
+
+def _labels(world: Any, actions: list[int]) -> tuple[str, ...]:
+    """The labels of ``actions`` played one after another from ``world`` (changed), as far as
+    they stay legal there."""
+    labels = []
+    for a in actions:
+        labels.append(str(world.action_to_string(a)))
+        if a not in world.legal_actions():
+            break
+        world.apply_action(a)
+    return tuple(labels)
+
+
+def _label_world(state: Any, chosen: Plan, observer: int, seed: int) -> Any:
+    """Where the compiled path's labels are read: a determinisation of the root (a copy of it
+    without hidden information), so no label shows what the observer cannot see."""
+    if chosen.hidden and callable(getattr(state, "resample_hidden", None)):
+        return state.resample_hidden(observer, DealRandom(derive_seed(deal_seed(seed), 1)))
+    return state.clone()
+
+
+def _kernel_tree(
+    state: Any, chosen: Plan, observer: int, seed: int, budget: Limit, opts: MCTSOptions
+) -> _Searched:
+    tree = KernelTree(state, chosen, observer)
+    done, reason = tree.search(
+        seed,
+        deal_seed(seed),
+        budget.iterations,
+        budget.seconds,
+        opts.resolved_c(),
+        opts.max_nodes,
+    )
+    world = _label_world(state, chosen, observer, seed)
+    edges = [
+        (a, visits, sums, _labels(world.clone(), tree.pv_actions(a)))
+        for a, visits, sums in tree.root_edges()
+    ]
+    visits, sums = tree.root()
+    return _Searched(edges, visits, sums, tree.node_count, done, reason)
+
+
+def _one_tree(
+    state: Any, chosen: Plan, observer: int, n: int, seed: int, budget: Limit, opts: MCTSOptions
+) -> _Searched:
+    if chosen.compiled:
+        return _kernel_tree(state, chosen, observer, seed, budget, opts)
+    return _python_tree(state, chosen, observer, n, seed, budget, opts)
+
+
+def _merge(found: list[_Searched], observer: int) -> list[MoveInfo]:
+    """The root moves of the trees, merged by action (visits and value sums added; a move's pv
+    from the tree that visited it most), ranked by visits, then the observer's mean, then id."""
+    merged: dict[int, list[Any]] = {}  # action -> [visits, observer's sum, pv visits, pv]
+    for tree in found:
+        for action, visits, sums, pv in tree.edges:
+            slot = merged.setdefault(action, [0, 0.0, -1, ()])
+            slot[0] += visits
+            slot[1] += sums[observer]
+            if visits > slot[2]:
+                slot[2], slot[3] = visits, pv
+    moves = [
+        MoveInfo(
+            action=a,
+            label=slot[3][0] if slot[3] else str(a),
+            visits=slot[0],
+            value=float(slot[1] / slot[0]) if slot[0] else 0.0,
+            pv=slot[3],
+        )
+        for a, slot in merged.items()
+    ]
+    moves.sort(key=lambda m: (-m.visits, -m.value, m.action))
+    return moves
+
+
 def ismcts(
     state: Any,
     *,
@@ -310,15 +485,21 @@ def ismcts(
     top_k: int | Unset | None = UNSET,
     limit: Limit | None = None,
     options: MCTSOptions | None = None,
+    compiled: bool | None = None,
     **unknown: object,
 ) -> SearchResult:
     """Search ``state`` from ``observer``'s view (default: the player to move) with ISMCTS.
 
     The budget is ``iterations`` (default 1000) and/or ``seconds``, ``top_k`` (moves reported),
     as keywords or a :class:`~solver.search.limit.Limit` (``depth`` and ``memory_mb`` are
-    refused). Options as for :func:`~solver.search.mcts.mcts` (``c``, ``evaluator``,
-    ``rollouts``, ``max_nodes``; ``backup`` must be ``"mean"``, ``threads`` 1); none given:
-    :func:`ismcts_options`. The same seed and iteration budget give the same result.
+    refused). Options as for :func:`~solver.search.mcts.mcts` (``c``, ``evaluator`` — also a
+    :class:`~solver.search.evaluators.PlayoutEvaluator` — ``rollouts``, ``max_nodes``,
+    ``threads`` for root parallelism; ``backup`` must be ``"mean"``); without ``evaluator``
+    (and ``options``) the evaluator and ``c`` are :func:`ismcts_options`'s. The same seed,
+    iteration budget and thread count give the same result. ``compiled``: None picks the path
+    by the state's kind (a compiled kernel that fills the hidden-information slots, or has no
+    hidden information: the compiled loop), True requires the compiled loop, False the
+    Python tree (``extra["compiled"]`` says which ran).
 
     ``state`` may be a decision node or (for its value) a chance node, where ``observer`` is
     required. ``moves`` are the root's actions met in the determinisations, ranked by visits;
@@ -328,14 +509,13 @@ def ismcts(
     reject_unknown("ismcts", unknown, _KNOWN)
     given = {"c": c, "evaluator": evaluator, "rollouts": rollouts, "backup": backup,
              "max_nodes": max_nodes, "threads": threads}  # fmt: skip
-    if options is None and all(v is UNSET for v in given.values()):
-        opts = ismcts_options(state)
-    else:
-        opts = options_from(MCTSOptions, options, given, {})
+    defaults: dict[str, object] = {}
+    if options is None and evaluator is UNSET:
+        base = ismcts_options(state)
+        defaults = {"evaluator": base.evaluator, "c": base.c}
+    opts = options_from(MCTSOptions, options, given, defaults)
     if opts.backup_weight() is not None:
         raise OptionError("ISMCTS backs up the mean: backup must be 'mean'")
-    if opts.threads != 1:
-        raise OptionError("ISMCTS searches one tree: threads must be 1")
     budget = _budget(limit, iterations, seconds, memory_mb, top_k)
     seed = check_seed(seed)
     mover = state.current_player()
@@ -349,62 +529,110 @@ def ismcts(
     if isinstance(observer, bool) or not isinstance(observer, int) or not 0 <= observer < n:
         raise OptionError(f"observer must be a seat from 0 to {n - 1}, not {observer!r}")
     evaluator_object = opts.evaluator_object()
-    c_value = opts.resolved_c()
-    tree = ISMCTSTree(state, observer, n)
-    start = time.perf_counter()
-    done, reason = tree.search(
-        SplitMix64(seed),
-        random.Random(seed),
-        iterations=budget.iterations,
-        seconds=budget.seconds,
-        evaluator=evaluator_object,
-        c=c_value,
-        max_nodes=opts.max_nodes,
-    )
-    elapsed = time.perf_counter() - start
-    root = tree.root
-    ranked = sorted(root.edges.items(), key=lambda kv: (-kv[1][0], -_mean(kv[1], observer), kv[0]))
-    if budget.top_k is not None:
-        ranked = ranked[: budget.top_k]
-    moves = tuple(
-        MoveInfo(
-            action=a,
-            label=str(edge[3]),
-            visits=int(edge[0]),
-            value=_mean(edge, observer),
-            pv=tree.pv(a),
+    chosen = plan(state, evaluator_object, compiled)
+    _check_policy(state, chosen, evaluator_object)
+    threads_n = opts.threads
+    if budget.iterations is not None and budget.iterations < threads_n:
+        raise OptionError(
+            f"iterations ({budget.iterations}) must be at least threads ({threads_n}): every "
+            "tree gets a share"
         )
-        for a, edge in ranked
+    seeds = [seed] if threads_n == 1 else [derive_seed(seed, i) for i in range(threads_n)]
+    total = budget.iterations
+    shares = [
+        None if total is None else total // threads_n + (1 if i < total % threads_n else 0)
+        for i in range(threads_n)
+    ]
+    start = time.perf_counter()
+    found = _run_trees(state, chosen, observer, n, seeds, shares, budget, opts)
+    elapsed = time.perf_counter() - start
+    return _result(found, state, mover, observer, chosen, opts, seed, seeds, budget, elapsed)
+
+
+def _check_policy(state: Any, chosen: Plan, evaluator: Evaluator | EvaluatorLike) -> None:
+    """A PlayoutEvaluator on the Python path needs the state's playout_action (or a policy)."""
+    if chosen.compiled or not isinstance(evaluator, PlayoutEvaluator):
+        return
+    kind = type(evaluator)
+    own = (
+        kind.policy is not PlayoutEvaluator.policy or kind.evaluate is not PlayoutEvaluator.evaluate
     )
-    root_mean = root.sums[observer] / root.visits if root.visits else 0.0
+    if not own and not callable(getattr(state, "playout_action", None)):
+        raise OptionError(
+            f"{type(state).__name__} has no playout_action(rng): the playout evaluator has no "
+            "policy to play"
+        )
+
+
+def _run_trees(
+    state: Any,
+    chosen: Plan,
+    observer: int,
+    n: int,
+    seeds: list[int],
+    shares: list[int | None],
+    budget: Limit,
+    opts: MCTSOptions,
+) -> list[_Searched]:
+    """One tree per seed, each with its share of the iterations (and the whole of ``seconds``):
+    in parallel on the compiled path (the loop releases the GIL), one after another otherwise."""
+
+    def run(i: int) -> _Searched:
+        part = dataclasses.replace(budget, iterations=shares[i], top_k=None)
+        return _one_tree(state, chosen, observer, n, seeds[i], part, opts)
+
+    if len(seeds) == 1 or not chosen.compiled:
+        return [run(i) for i in range(len(seeds))]
+    with ThreadPoolExecutor(max_workers=len(seeds)) as pool:
+        return list(pool.map(run, range(len(seeds))))
+
+
+def _result(
+    found: list[_Searched],
+    state: Any,
+    mover: int,
+    observer: int,
+    chosen: Plan,
+    opts: MCTSOptions,
+    seed: int,
+    seeds: list[int],
+    budget: Limit,
+    elapsed: float,
+) -> SearchResult:
+    moves = _merge(found, observer)
+    if budget.top_k is not None:
+        moves = moves[: budget.top_k]
+    root_visits = sum(t.root_visits for t in found)
+    root_sum = sum(t.root_sums[observer] for t in found)
+    root_mean = root_sum / root_visits if root_visits else 0.0
     if mover == CHANCE:
         value = root_mean
     else:
         value = moves[0].value if moves and moves[0].visits > 0 else root_mean
     best = moves[0] if moves and mover != CHANCE else None
+    done = sum(t.done for t in found)
     extra: dict[str, Any] = {
         "engine": "ismcts",
+        "compiled": chosen.compiled,
         "observer": observer,
-        "hidden_information": tree.hidden,
-        "evaluator": name_of(evaluator_object),
-        "c": c_value,
+        "hidden_information": chosen.hidden,
+        "evaluator": name_of(opts.evaluator_object()),
+        "c": opts.resolved_c(),
         "seed": seed,
-        "stopped_by": reason,
-        "root_visits": root.visits,
+        "stopped_by": found[0].reason,
+        "root_visits": root_visits,
         "simulations_per_second": done / elapsed if elapsed > 0 else math.inf,
     }
+    if len(found) > 1:
+        extra.update(threads=len(found), tree_seeds=seeds)
     return SearchResult(
         best_action=best.action if best else None,
         best_label=best.label if best else None,
-        moves=moves if mover != CHANCE else (),
+        moves=tuple(moves) if mover != CHANCE else (),
         value=value,
         iterations=done,
-        nodes=tree.node_count,
+        nodes=sum(t.nodes for t in found),
         elapsed=elapsed,
         exact=False,
         extra=extra,
     )
-
-
-def _mean(edge: list[Any], player: int) -> float:
-    return float(edge[2][player] / edge[0]) if edge[0] else 0.0

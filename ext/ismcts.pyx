@@ -1,0 +1,780 @@
+# cython: language_level=3
+"""Single-observer information-set MCTS over the C interface of ``state.pxd`` (knows no game).
+
+The hot loop behind :func:`solver.search.ismcts.ismcts` for compiled kernels; the Python wrapper
+checks the options, reads the tree back and builds the ``SearchResult``. It is the twin of the
+pure-Python ``ISMCTSTree`` of ``solver/search/ismcts.py``: the same steps, the same random draws
+and the same floating-point operations in the same order, so on the same game the two build the
+same tree (``tests/search/test_ismcts_kernel.py`` holds them to it).
+
+One simulation:
+
+1. Copy the root state into the work state. With hidden information (the kernel fills
+   ``resample_hidden`` and ``information_state_key``), draw the next number ``d`` of the *deal*
+   stream and let the kernel redeal, in place, everything the observer cannot see, from a
+   SplitMix64 seeded with ``d``: the determinisation.
+2. Walk the observer's tree from the root. Every node records the mover it met last. At a chance
+   node draw ``u`` from the tree stream and take the first outcome whose running probability
+   exceeds ``u``. At a decision node take the legal actions of this determinisation: every one
+   that already has an edge gains one *availability*; if some have none, one of them (uniform,
+   ``below(untried)``, in the order of the legal actions) gets a new edge with availability 1,
+   is applied, and the walk stops there; else the edge maximising
+   ``mean_mover + c * sqrt(ln(availability) / visits)`` is taken (the first on ties).
+   A step is keyed below its node by its action when the observer took it (or without hidden
+   information), else by the observer's information key after the step.
+3. The reached leaf is valued: its returns if terminal, else the evaluator (``rollout``:
+   ``rollouts`` random games to the end; ``heuristic``; ``guided``/``mixed`` as in
+   ``ext/mcts.pyx``; ``playout``: up to ``depth`` actions of the kernel's ``playout_action``, chance
+   by its probabilities, then the heuristic, or the returns if the game ended).
+4. Every node on the path, and every edge taken, gains a visit and the returns of every player.
+
+Memory: a node is 32 bytes (its key, parent, first edge, visits, kind and mover) plus
+``num_players`` doubles of value sums; an edge 20 bytes plus ``num_players`` doubles; two
+open-addressed hash tables of 32-bit indices find a node's child by key and a node's edge by
+action (at most half full). The loop runs without the GIL; a tree serves one thread at a time.
+A ``seconds`` budget reads a monotonic clock after every simulation.
+"""
+
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy, memset
+from libc.math cimport log, sqrt, INFINITY
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from rng cimport splitmix64_below, splitmix64_mix, splitmix64_next, splitmix64_uniform
+from state cimport (
+    KERNEL_ABI_VERSION,
+    KERNEL_CHANCE,
+    KERNEL_MAX_ACTIONS,
+    KERNEL_TERMINAL,
+    KernelHandle,
+    KernelVTable,
+    handle_abi_version,
+    handle_from_capsule,
+    state_from_capsule,
+)
+
+cdef enum:
+    EVAL_ROLLOUT = 0
+    EVAL_HEURISTIC = 1
+    EVAL_GUIDED = 2
+    EVAL_MIXED = 3
+    EVAL_PLAYOUT = 4
+
+EVALUATOR_ROLLOUT = EVAL_ROLLOUT
+EVALUATOR_HEURISTIC = EVAL_HEURISTIC
+EVALUATOR_GUIDED = EVAL_GUIDED
+EVALUATOR_MIXED = EVAL_MIXED
+EVALUATOR_PLAYOUT = EVAL_PLAYOUT
+ABI_VERSION = KERNEL_ABI_VERSION
+"""The ``KernelVTable`` layout this searcher was compiled with."""
+
+cdef enum:
+    ERR_NONE = 0
+    ERR_MEMORY = 1
+    ERR_NO_ACTIONS = 2
+    ERR_TOO_MANY_ACTIONS = 3
+    ERR_BAD_PLAYER = 4
+    ERR_RESAMPLE = 5
+    ERR_BAD_POLICY = 6
+
+cdef enum:
+    KEY_ACTION = 0      # a step keyed by its action id
+    KEY_INFO = 1        # a step keyed by the observer's information key after it
+
+
+ctypedef struct INode:
+    uint64_t key        # the step from the parent: an action id or an information key
+    int32_t parent      # -1 at the root
+    int32_t first_edge  # the node's edges, linked by IEdge.next in creation order; -1: none
+    uint32_t visits
+    uint8_t kind        # KEY_ACTION or KEY_INFO
+    int8_t player       # the mover met at the last visit; KERNEL_TERMINAL before any
+    uint8_t _pad[10]
+
+ctypedef struct IEdge:
+    int32_t node
+    int32_t action
+    int32_t next
+    uint32_t visits
+    uint32_t availability
+
+ctypedef struct Step:
+    int32_t node
+    int32_t edge        # -1: a chance step (no edge)
+
+
+cdef inline double _now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return <double>ts.tv_sec + <double>ts.tv_nsec * 1e-9
+
+
+cdef const KernelVTable* _vtable(object handle_capsule) except NULL:
+    return handle_from_capsule(handle_capsule).vtable
+
+
+def kernel_abi(handle_capsule):
+    """The ``KernelVTable`` layout the kernel behind ``handle_capsule`` was compiled with."""
+    return handle_abi_version(handle_capsule)
+
+
+def kernel_slots(handle_capsule):
+    """The optional slots the kernel fills: a set of ``"heuristic"``, ``"information_state_key"``,
+    ``"resample_hidden"`` and ``"playout_action"`` (the last three only from a kernel of ABI 2 or
+    later: an older kernel's table ends before them and they are never read)."""
+    cdef const KernelVTable* vt = _vtable(handle_capsule)
+    slots = set()
+    if vt.heuristic != NULL:
+        slots.add("heuristic")
+    if handle_abi_version(handle_capsule) >= 2:
+        if vt.information_state_key != NULL:
+            slots.add("information_state_key")
+        if vt.resample_hidden != NULL:
+            slots.add("resample_hidden")
+        if vt.playout_action != NULL:
+            slots.add("playout_action")
+    return slots
+
+
+cdef class Tree:
+    """An ISMCTS tree for one observer over one kernel game, rooted at a copy of a state.
+
+    ``Tree(game, handle_capsule, state_capsule, observer, hidden)``: ``game`` is kept alive while
+    the tree uses its handle; ``hidden`` asks for determinisations and information keys (the
+    kernel must fill both slots and be of ABI 2), else every step is keyed by its action (perfect
+    information). The root is node 0.
+    """
+
+    cdef object _game
+    cdef object _handle_capsule
+    cdef const KernelVTable* vt
+    cdef const void* kgame
+    cdef int np
+    cdef readonly int observer
+    cdef readonly bint hidden
+    cdef size_t ssize
+    cdef INode* nodes
+    cdef double* nsums
+    cdef int32_t ncount
+    cdef int32_t ncap
+    cdef IEdge* edges
+    cdef double* esums
+    cdef int32_t ecount
+    cdef int32_t ecap
+    cdef int32_t* ntable       # child lookup: (parent, kind, key) -> node + 1; 0 empty
+    cdef int32_t* etable       # edge lookup: (node, action) -> edge + 1; 0 empty
+    cdef int64_t nmask
+    cdef int64_t emask
+    cdef char* root_state
+    cdef char* work
+    cdef char* scratch
+    cdef char* probe
+    cdef double* ret
+    cdef double* acc
+    cdef Step* path
+    cdef int32_t path_cap
+    cdef int maxa
+    cdef int* abuf
+    cdef double* pbuf
+    cdef int32_t* ebuf
+    cdef bint busy
+
+    def __cinit__(self, game, handle_capsule, state_capsule, int observer, bint hidden):
+        cdef const KernelHandle* handle = handle_from_capsule(handle_capsule)
+        cdef const void* src = state_from_capsule(state_capsule)
+        cdef const KernelVTable* vt = handle.vtable
+        self._game = game
+        self._handle_capsule = handle_capsule
+        self.vt = vt
+        self.kgame = handle.game
+        self.np = vt.num_players
+        self.ssize = vt.state_size
+        name = vt.name.decode()
+        if self.np < 1 or self.np > 127:
+            raise ValueError(f"kernel {name!r} has {self.np} players")
+        if not 0 <= observer < self.np:
+            raise ValueError(f"observer {observer} is not a player of kernel {name!r}")
+        if hidden and not {"information_state_key", "resample_hidden"} <= kernel_slots(
+                handle_capsule):
+            raise ValueError(f"kernel {name!r} fills no information_state_key and "
+                             "resample_hidden: it cannot be searched with hidden information")
+        self.observer = observer
+        self.hidden = hidden
+        self.maxa = vt.max_actions if vt.max_actions > KERNEL_MAX_ACTIONS else KERNEL_MAX_ACTIONS
+        self.path_cap = 256
+        self.root_state = <char*>malloc(self.ssize)
+        self.work = <char*>malloc(self.ssize)
+        self.scratch = <char*>malloc(self.ssize)
+        self.probe = <char*>malloc(self.ssize)
+        self.ret = <double*>malloc(self.np * sizeof(double))
+        self.acc = <double*>malloc(self.np * sizeof(double))
+        self.path = <Step*>malloc(self.path_cap * sizeof(Step))
+        self.abuf = <int*>malloc(self.maxa * sizeof(int))
+        self.pbuf = <double*>malloc(self.maxa * sizeof(double))
+        self.ebuf = <int32_t*>malloc(self.maxa * sizeof(int32_t))
+        if (self.root_state == NULL or self.work == NULL or self.scratch == NULL
+                or self.probe == NULL or self.ret == NULL or self.acc == NULL
+                or self.path == NULL or self.abuf == NULL or self.pbuf == NULL
+                or self.ebuf == NULL):
+            raise MemoryError("cannot allocate the ISMCTS buffers")
+        memcpy(self.root_state, src, self.ssize)
+        if (self._grow_nodes(1024) != ERR_NONE or self._grow_edges(1024) != ERR_NONE
+                or self._rehash_nodes(2048) != ERR_NONE or self._rehash_edges(2048) != ERR_NONE):
+            raise MemoryError("cannot allocate the ISMCTS tree")
+        self._new_node(-1, KEY_ACTION, 0)
+
+    def __dealloc__(self):
+        free(self.nodes)
+        free(self.nsums)
+        free(self.edges)
+        free(self.esums)
+        free(self.ntable)
+        free(self.etable)
+        free(self.root_state)
+        free(self.work)
+        free(self.scratch)
+        free(self.probe)
+        free(self.ret)
+        free(self.acc)
+        free(self.path)
+        free(self.abuf)
+        free(self.pbuf)
+        free(self.ebuf)
+
+    # -- storage ----------------------------------------------------------------------------------
+    cdef int _grow_nodes(self, int64_t cap) noexcept nogil:
+        cdef INode* nodes
+        cdef double* sums
+        if cap > 1073741823:
+            return ERR_MEMORY
+        nodes = <INode*>realloc(self.nodes, cap * sizeof(INode))
+        if nodes == NULL:
+            return ERR_MEMORY
+        self.nodes = nodes
+        sums = <double*>realloc(self.nsums, cap * self.np * sizeof(double))
+        if sums == NULL:
+            return ERR_MEMORY
+        self.nsums = sums
+        self.ncap = <int32_t>cap
+        return ERR_NONE
+
+    cdef int _grow_edges(self, int64_t cap) noexcept nogil:
+        cdef IEdge* edges
+        cdef double* sums
+        if cap > 1073741823:
+            return ERR_MEMORY
+        edges = <IEdge*>realloc(self.edges, cap * sizeof(IEdge))
+        if edges == NULL:
+            return ERR_MEMORY
+        self.edges = edges
+        sums = <double*>realloc(self.esums, cap * self.np * sizeof(double))
+        if sums == NULL:
+            return ERR_MEMORY
+        self.esums = sums
+        self.ecap = <int32_t>cap
+        return ERR_NONE
+
+    cdef inline uint64_t _node_slot(self, int32_t parent, int kind, uint64_t key) noexcept nogil:
+        return splitmix64_mix(key ^ splitmix64_mix((<uint64_t>(parent + 1) << 1) | <uint64_t>kind))
+
+    cdef inline uint64_t _edge_slot(self, int32_t node, int action) noexcept nogil:
+        return splitmix64_mix((<uint64_t>node << 32) | <uint32_t>action)
+
+    cdef int _rehash_nodes(self, int64_t size) noexcept nogil:
+        cdef int32_t* table = <int32_t*>malloc(size * sizeof(int32_t))
+        cdef int64_t mask = size - 1
+        cdef int64_t slot
+        cdef int32_t i
+        if table == NULL:
+            return ERR_MEMORY
+        memset(table, 0, size * sizeof(int32_t))
+        for i in range(1, self.ncount):  # the root is in no table
+            slot = <int64_t>(self._node_slot(self.nodes[i].parent, self.nodes[i].kind,
+                                             self.nodes[i].key) & <uint64_t>mask)
+            while table[slot] != 0:
+                slot = (slot + 1) & mask
+            table[slot] = i + 1
+        free(self.ntable)
+        self.ntable = table
+        self.nmask = mask
+        return ERR_NONE
+
+    cdef int _rehash_edges(self, int64_t size) noexcept nogil:
+        cdef int32_t* table = <int32_t*>malloc(size * sizeof(int32_t))
+        cdef int64_t mask = size - 1
+        cdef int64_t slot
+        cdef int32_t i
+        if table == NULL:
+            return ERR_MEMORY
+        memset(table, 0, size * sizeof(int32_t))
+        for i in range(self.ecount):
+            slot = <int64_t>(self._edge_slot(self.edges[i].node, self.edges[i].action)
+                             & <uint64_t>mask)
+            while table[slot] != 0:
+                slot = (slot + 1) & mask
+            table[slot] = i + 1
+        free(self.etable)
+        self.etable = table
+        self.emask = mask
+        return ERR_NONE
+
+    cdef int32_t _new_node(self, int32_t parent, int kind, uint64_t key) noexcept nogil:
+        """Append a node (and index it below ``parent``); -1 when memory runs out."""
+        cdef int32_t i = self.ncount
+        cdef int64_t slot
+        cdef int p
+        if i == self.ncap and self._grow_nodes(2 * <int64_t>self.ncap) != ERR_NONE:
+            return -1
+        if 2 * (<int64_t>i + 1) > self.nmask + 1:
+            if self._rehash_nodes(2 * (self.nmask + 1)) != ERR_NONE:
+                return -1
+        self.nodes[i].key = key
+        self.nodes[i].parent = parent
+        self.nodes[i].first_edge = -1
+        self.nodes[i].visits = 0
+        self.nodes[i].kind = <uint8_t>kind
+        self.nodes[i].player = KERNEL_TERMINAL
+        memset(self.nodes[i]._pad, 0, sizeof(self.nodes[i]._pad))
+        for p in range(self.np):
+            self.nsums[<int64_t>i * self.np + p] = 0.0
+        self.ncount = i + 1
+        if parent >= 0:
+            slot = <int64_t>(self._node_slot(parent, kind, key) & <uint64_t>self.nmask)
+            while self.ntable[slot] != 0:
+                slot = (slot + 1) & self.nmask
+            self.ntable[slot] = i + 1
+        return i
+
+    cdef int32_t _child(self, int32_t parent, int kind, uint64_t key) noexcept nogil:
+        """The child of ``parent`` by this step key, made if new; -1 when memory runs out."""
+        cdef int64_t slot = <int64_t>(self._node_slot(parent, kind, key) & <uint64_t>self.nmask)
+        cdef int32_t found
+        while self.ntable[slot] != 0:
+            found = self.ntable[slot] - 1
+            if (self.nodes[found].parent == parent and self.nodes[found].kind == kind
+                    and self.nodes[found].key == key):
+                return found
+            slot = (slot + 1) & self.nmask
+        return self._new_node(parent, kind, key)
+
+    cdef int32_t _find_child(self, int32_t parent, int kind, uint64_t key) noexcept nogil:
+        cdef int64_t slot = <int64_t>(self._node_slot(parent, kind, key) & <uint64_t>self.nmask)
+        cdef int32_t found
+        while self.ntable[slot] != 0:
+            found = self.ntable[slot] - 1
+            if (self.nodes[found].parent == parent and self.nodes[found].kind == kind
+                    and self.nodes[found].key == key):
+                return found
+            slot = (slot + 1) & self.nmask
+        return -1
+
+    cdef int32_t _find_edge(self, int32_t node, int action) noexcept nogil:
+        cdef int64_t slot = <int64_t>(self._edge_slot(node, action) & <uint64_t>self.emask)
+        cdef int32_t found
+        while self.etable[slot] != 0:
+            found = self.etable[slot] - 1
+            if self.edges[found].node == node and self.edges[found].action == action:
+                return found
+            slot = (slot + 1) & self.emask
+        return -1
+
+    cdef int32_t _new_edge(self, int32_t node, int action) noexcept nogil:
+        """A new edge of ``node`` for ``action``, availability 1; -1 when memory runs out."""
+        cdef int32_t e = self.ecount
+        cdef int32_t last
+        cdef int64_t slot
+        cdef int p
+        if e == self.ecap and self._grow_edges(2 * <int64_t>self.ecap) != ERR_NONE:
+            return -1
+        if 2 * (<int64_t>e + 1) > self.emask + 1:
+            if self._rehash_edges(2 * (self.emask + 1)) != ERR_NONE:
+                return -1
+        self.edges[e].node = node
+        self.edges[e].action = action
+        self.edges[e].next = -1
+        self.edges[e].visits = 0
+        self.edges[e].availability = 1
+        for p in range(self.np):
+            self.esums[<int64_t>e * self.np + p] = 0.0
+        self.ecount = e + 1
+        if self.nodes[node].first_edge < 0:
+            self.nodes[node].first_edge = e
+        else:
+            last = self.nodes[node].first_edge
+            while self.edges[last].next >= 0:
+                last = self.edges[last].next
+            self.edges[last].next = e
+        slot = <int64_t>(self._edge_slot(node, action) & <uint64_t>self.emask)
+        while self.etable[slot] != 0:
+            slot = (slot + 1) & self.emask
+        self.etable[slot] = e + 1
+        return e
+
+    # -- one simulation ---------------------------------------------------------------------------
+    cdef inline int _sample(self, const void* state, uint64_t* rng, int* action) noexcept nogil:
+        cdef int n = self.vt.chance_outcomes(self.kgame, state, self.abuf, self.pbuf)
+        cdef int k
+        cdef double u, total
+        if n <= 0:
+            return ERR_NO_ACTIONS
+        if n > self.maxa:
+            return ERR_TOO_MANY_ACTIONS
+        u = splitmix64_uniform(rng)
+        total = 0.0
+        action[0] = self.abuf[n - 1]
+        for k in range(n):
+            total += self.pbuf[k]
+            if u < total:
+                action[0] = self.abuf[k]
+                break
+        return ERR_NONE
+
+    cdef int _rollout(self, uint64_t* rng, double* out, bint guided) noexcept nogil:
+        """Play the scratch state to the end (random or heuristic-greedy decisions)."""
+        cdef int* actions = self.abuf
+        cdef int player, n, k, action, ties, err
+        cdef double h, best_h
+        while True:
+            player = self.vt.current_player(self.kgame, self.scratch)
+            if player == KERNEL_TERMINAL:
+                self.vt.returns(self.kgame, self.scratch, out)
+                return ERR_NONE
+            if player == KERNEL_CHANCE:
+                err = self._sample(self.scratch, rng, &action)
+                if err != ERR_NONE:
+                    return err
+            else:
+                n = self.vt.legal_actions(self.kgame, self.scratch, actions)
+                if n <= 0:
+                    return ERR_NO_ACTIONS
+                if n > self.maxa:
+                    return ERR_TOO_MANY_ACTIONS
+                if not guided:
+                    action = actions[splitmix64_below(rng, n)]
+                elif n == 1:
+                    action = actions[0]
+                else:
+                    action = actions[0]
+                    best_h = -INFINITY
+                    ties = 0
+                    for k in range(n):
+                        memcpy(self.probe, self.scratch, self.ssize)
+                        self.vt.apply_action(self.kgame, self.probe, actions[k])
+                        h = self.vt.heuristic(self.kgame, self.probe, player)
+                        if h > best_h:
+                            best_h = h
+                            action = actions[k]
+                            ties = 1
+                        elif h == best_h:
+                            ties += 1
+                            if splitmix64_below(rng, ties) == 0:
+                                action = actions[k]
+            self.vt.apply_action(self.kgame, self.scratch, action)
+
+    cdef int _playout(self, uint64_t* rng, int depth) noexcept nogil:
+        """Up to ``depth`` actions of the kernel's policy from the work state, then the heuristic
+        (the returns if the game ended), into ``self.ret``."""
+        cdef int step, player, action, err, p
+        memcpy(self.scratch, self.work, self.ssize)
+        for step in range(depth):
+            player = self.vt.current_player(self.kgame, self.scratch)
+            if player == KERNEL_TERMINAL:
+                break
+            if player == KERNEL_CHANCE:
+                err = self._sample(self.scratch, rng, &action)
+                if err != ERR_NONE:
+                    return err
+            else:
+                action = self.vt.playout_action(self.kgame, self.scratch, rng)
+                if action < 0 or action >= self.vt.num_distinct_actions:
+                    return ERR_BAD_POLICY
+            self.vt.apply_action(self.kgame, self.scratch, action)
+        if self.vt.current_player(self.kgame, self.scratch) == KERNEL_TERMINAL:
+            self.vt.returns(self.kgame, self.scratch, self.ret)
+        else:
+            for p in range(self.np):
+                self.ret[p] = self.vt.heuristic(self.kgame, self.scratch, p)
+        return ERR_NONE
+
+    cdef int _evaluate(self, uint64_t* rng, int evaluator, int rollouts, int depth) noexcept nogil:
+        """Value the (non-terminal) work state into ``self.ret``."""
+        cdef int i, p, err
+        cdef bint guided = evaluator == EVAL_GUIDED or evaluator == EVAL_MIXED
+        if evaluator == EVAL_HEURISTIC:
+            for p in range(self.np):
+                self.ret[p] = self.vt.heuristic(self.kgame, self.work, p)
+            return ERR_NONE
+        if evaluator == EVAL_PLAYOUT:
+            return self._playout(rng, depth)
+        if rollouts == 1:
+            memcpy(self.scratch, self.work, self.ssize)
+            err = self._rollout(rng, self.ret, guided)
+            if err != ERR_NONE:
+                return err
+        else:
+            for p in range(self.np):
+                self.acc[p] = 0.0
+            for i in range(rollouts):
+                memcpy(self.scratch, self.work, self.ssize)
+                err = self._rollout(rng, self.ret, guided)
+                if err != ERR_NONE:
+                    return err
+                for p in range(self.np):
+                    self.acc[p] += self.ret[p]
+            for p in range(self.np):
+                self.ret[p] = self.acc[p] / rollouts
+        if evaluator == EVAL_MIXED:
+            for p in range(self.np):
+                self.ret[p] = 0.5 * (self.vt.heuristic(self.kgame, self.work, p) + self.ret[p])
+        return ERR_NONE
+
+    cdef int _push(self, int32_t* depth, int32_t node, int32_t edge) noexcept nogil:
+        cdef Step* grown
+        if depth[0] == self.path_cap:
+            grown = <Step*>realloc(self.path, 2 * self.path_cap * sizeof(Step))
+            if grown == NULL:
+                return ERR_MEMORY
+            self.path = grown
+            self.path_cap *= 2
+        self.path[depth[0]].node = node
+        self.path[depth[0]].edge = edge
+        depth[0] += 1
+        return ERR_NONE
+
+    cdef int32_t _step(self, int32_t node, int mover, int action) noexcept nogil:
+        """The child of ``node`` after ``mover`` took ``action`` (already applied to work)."""
+        if not self.hidden or mover == self.observer:
+            return self._child(node, KEY_ACTION, <uint64_t>action)
+        return self._child(node, KEY_INFO,
+                           self.vt.information_state_key(self.kgame, self.work, self.observer))
+
+    cdef int _simulate(self, uint64_t* rng, uint64_t* deal, double c, int evaluator,
+                       int rollouts, int depth) noexcept nogil:
+        cdef int32_t node = 0
+        cdef int32_t steps = 0
+        cdef int32_t e, best, k, i
+        cdef int mover, n, action, untried, r, err, p
+        cdef uint64_t sub
+        cdef double score, best_score, visits
+        cdef int64_t base
+        memcpy(self.work, self.root_state, self.ssize)
+        if self.hidden:
+            sub = splitmix64_next(deal)
+            if self.vt.resample_hidden(self.kgame, self.work, self.observer, &sub) != 0:
+                return ERR_RESAMPLE
+        while True:
+            mover = self.vt.current_player(self.kgame, self.work)
+            if mover == KERNEL_TERMINAL:
+                self.vt.returns(self.kgame, self.work, self.ret)
+                break
+            self.nodes[node].player = <int8_t>mover
+            if mover == KERNEL_CHANCE:
+                err = self._sample(self.work, rng, &action)
+                if err != ERR_NONE:
+                    return err
+                self.vt.apply_action(self.kgame, self.work, action)
+                if self._push(&steps, node, -1) != ERR_NONE:
+                    return ERR_MEMORY
+                node = self._step(node, mover, action)
+                if node < 0:
+                    return ERR_MEMORY
+                continue
+            if mover < 0 or mover >= self.np:
+                return ERR_BAD_PLAYER
+            n = self.vt.legal_actions(self.kgame, self.work, self.abuf)
+            if n <= 0:
+                return ERR_NO_ACTIONS
+            if n > self.maxa:
+                return ERR_TOO_MANY_ACTIONS
+            untried = 0
+            for k in range(n):
+                e = self._find_edge(node, self.abuf[k])
+                self.ebuf[k] = e
+                if e < 0:
+                    untried += 1
+                else:
+                    self.edges[e].availability += 1
+            if untried > 0:
+                r = splitmix64_below(rng, untried)
+                action = -1
+                for k in range(n):
+                    if self.ebuf[k] < 0:
+                        if r == 0:
+                            action = self.abuf[k]
+                            break
+                        r -= 1
+                e = self._new_edge(node, action)
+                if e < 0:
+                    return ERR_MEMORY
+                self.vt.apply_action(self.kgame, self.work, action)
+                if self._push(&steps, node, e) != ERR_NONE:
+                    return ERR_MEMORY
+                node = self._step(node, mover, action)
+                if node < 0:
+                    return ERR_MEMORY
+                if self.vt.current_player(self.kgame, self.work) == KERNEL_TERMINAL:
+                    self.vt.returns(self.kgame, self.work, self.ret)
+                else:
+                    err = self._evaluate(rng, evaluator, rollouts, depth)
+                    if err != ERR_NONE:
+                        return err
+                break
+            best = self.ebuf[0]
+            best_score = -INFINITY
+            for k in range(n):
+                e = self.ebuf[k]
+                if self.edges[e].visits == 0:
+                    best = e
+                    break
+                visits = <double>self.edges[e].visits
+                score = (self.esums[<int64_t>e * self.np + mover] / visits
+                         + c * sqrt(log(<double>self.edges[e].availability) / visits))
+                if score > best_score:
+                    best = e
+                    best_score = score
+            action = self.edges[best].action
+            self.vt.apply_action(self.kgame, self.work, action)
+            if self._push(&steps, node, best) != ERR_NONE:
+                return ERR_MEMORY
+            node = self._step(node, mover, action)
+            if node < 0:
+                return ERR_MEMORY
+        self._add(node)
+        for i in range(steps):
+            self._add(self.path[i].node)
+            e = self.path[i].edge
+            if e >= 0:
+                self.edges[e].visits += 1
+                base = <int64_t>e * self.np
+                for p in range(self.np):
+                    self.esums[base + p] += self.ret[p]
+        return ERR_NONE
+
+    cdef inline void _add(self, int32_t node) noexcept nogil:
+        cdef int64_t base = <int64_t>node * self.np
+        cdef int p
+        self.nodes[node].visits += 1
+        for p in range(self.np):
+            self.nsums[base + p] += self.ret[p]
+
+    # -- the Python face --------------------------------------------------------------------------
+    def search(self, int64_t iterations, double seconds, uint64_t seed, uint64_t deal_seed,
+               double c, int evaluator, int rollouts=1, int depth=0, int64_t max_nodes=-1):
+        """Run simulations; return ``(simulations, stop_reason)``.
+
+        ``iterations < 0``: no iteration budget; ``seconds <= 0``: no time budget (one of them
+        must be given). At least one simulation runs; before each further one the tree must have
+        fewer than ``max_nodes`` nodes (``max_nodes <= 0``: no cap). ``seed`` seeds the tree's
+        stream (chance, expansion, leaves), ``deal_seed`` the determinisations'.
+        ``stop_reason``: ``"iterations"``, ``"seconds"`` or ``"max_nodes"``.
+        """
+        cdef uint64_t rng = seed
+        cdef uint64_t deal = deal_seed
+        cdef int64_t done = 0
+        cdef int err = ERR_NONE
+        cdef bint timed = seconds > 0.0
+        cdef double deadline = 0.0
+        cdef int reason = 0
+        name = self.vt.name.decode()
+        if iterations == 0 or (iterations < 0 and not timed):
+            raise ValueError("give a budget: iterations > 0 and/or seconds > 0")
+        if rollouts < 1:
+            raise ValueError("rollouts must be at least 1")
+        if evaluator < EVAL_ROLLOUT or evaluator > EVAL_PLAYOUT:
+            raise ValueError(f"unknown evaluator code {evaluator}")
+        if evaluator != EVAL_ROLLOUT and self.vt.heuristic == NULL:
+            raise ValueError(f"kernel {name!r} has no heuristic")
+        if evaluator == EVAL_PLAYOUT:
+            if "playout_action" not in kernel_slots(self._handle_capsule):
+                raise ValueError(f"kernel {name!r} has no playout_action")
+            if depth < 0:
+                raise ValueError("depth must be at least 0")
+        if self.busy:
+            raise RuntimeError("this ISMCTS tree is already in use by another thread")
+        self.busy = True
+        try:
+            with nogil:
+                if timed:
+                    deadline = _now() + seconds
+                while True:
+                    if max_nodes > 0 and done > 0 and self.ncount >= max_nodes:
+                        reason = 2
+                        break
+                    if self.nodes[0].visits == <uint32_t>0xFFFFFFFF:
+                        break
+                    err = self._simulate(&rng, &deal, c, evaluator, rollouts, depth)
+                    if err != ERR_NONE:
+                        break
+                    done += 1
+                    if iterations > 0 and done >= iterations:
+                        break
+                    if timed and _now() >= deadline:
+                        reason = 1
+                        break
+        finally:
+            self.busy = False
+        if err == ERR_MEMORY:
+            raise MemoryError(f"ISMCTS tree: cannot grow beyond {self.ncount} nodes")
+        if err == ERR_NO_ACTIONS:
+            raise RuntimeError(f"kernel {name!r}: a non-terminal node without legal actions or "
+                               "chance outcomes")
+        if err == ERR_TOO_MANY_ACTIONS:
+            raise RuntimeError(f"kernel {name!r}: more than {self.maxa} actions at a node "
+                               "(its max_actions)")
+        if err == ERR_BAD_PLAYER:
+            raise RuntimeError(f"kernel {name!r}: current_player out of range")
+        if err == ERR_RESAMPLE:
+            raise RuntimeError(f"kernel {name!r}: resample_hidden could not redeal the state "
+                               f"for observer {self.observer}")
+        if err == ERR_BAD_POLICY:
+            raise RuntimeError(f"kernel {name!r}: playout_action returned an action id out of "
+                               "range")
+        return done, ("max_nodes" if reason == 2 else "seconds" if reason == 1 else "iterations")
+
+    # -- reading the tree -------------------------------------------------------------------------
+    @property
+    def node_count(self):
+        """Information sets in the tree (the root included)."""
+        return self.ncount
+
+    @property
+    def edge_count(self):
+        return self.ecount
+
+    def player(self, int32_t node):
+        """The mover met at the node's last visit (``KERNEL_TERMINAL`` if none)."""
+        self._check(node)
+        return self.nodes[node].player
+
+    def visits(self, int32_t node):
+        self._check(node)
+        return self.nodes[node].visits
+
+    def value_sums(self, int32_t node):
+        self._check(node)
+        return tuple(self.nsums[<int64_t>node * self.np + p] for p in range(self.np))
+
+    def edges_of(self, int32_t node):
+        """``[(action, visits, availability, value sums)]`` of the node's edges, oldest first."""
+        cdef int32_t e
+        self._check(node)
+        out = []
+        e = self.nodes[node].first_edge
+        while e >= 0:
+            out.append((self.edges[e].action, self.edges[e].visits, self.edges[e].availability,
+                        tuple(self.esums[<int64_t>e * self.np + p] for p in range(self.np))))
+            e = self.edges[e].next
+        return out
+
+    def child_by_action(self, int32_t node, int action):
+        """The child of ``node`` keyed by ``action`` (a step of the observer), or -1."""
+        self._check(node)
+        return self._find_child(node, KEY_ACTION, <uint64_t>action)
+
+    cdef int _check(self, int32_t node) except -1:
+        if self.busy:
+            raise RuntimeError("this ISMCTS tree is being searched by another thread")
+        if node < 0 or node >= self.ncount:
+            raise IndexError(f"node {node} is not in the tree (0..{self.ncount - 1})")
+        return 0
