@@ -15,6 +15,13 @@ library's states. Games with hidden information (states with ``information_state
 registered as imperfect-information games, and their observers give each player's information
 state and observation strings.
 
+Hidden information: :func:`ismcts_bot` is a ``pyspiel.Bot`` playing this library's ISMCTS on a
+registered game's states (the compiled loop wherever the game's engine is a kernel that fills the
+hidden-information slots, ``docs/search.md``), and :func:`resampler` is what OpenSpiel's own
+``ISMCTSBot.set_resampler`` needs to redeal a state from a player's view. :func:`register_spec`
+registers a game declared by a :class:`~solver.spec.GameSpec` that is not in the registry (a
+plug-in under development, a test game).
+
 Known limitation of OpenSpiel 2.0.2: the C++ ``pyspiel.MCTSBot(...).step(state)`` crashes on
 Python-defined games, while ``MCTSBot.mcts_search(state)`` works; use the latter (or OpenSpiel's
 pure-Python ``open_spiel.python.algorithms.mcts.MCTSBot``).
@@ -35,7 +42,14 @@ from typing import Any
 from solver.errors import OptionError
 from solver.spec import GameSpec
 
-__all__ = ["DEFAULT_MAX_GAME_LENGTH", "register", "short_name"]
+__all__ = [
+    "DEFAULT_MAX_GAME_LENGTH",
+    "ismcts_bot",
+    "register",
+    "register_spec",
+    "resampler",
+    "short_name",
+]
 
 DEFAULT_MAX_GAME_LENGTH = 100_000
 """OpenSpiel's ``max_game_length`` for a game that does not declare one."""
@@ -64,17 +78,73 @@ def register(*games: str) -> list[str]:
     """
     from solver.registry import game_spec, registered_games
 
+    _pyspiel()
+    return [register_spec(game_spec(name)) for name in games or tuple(registered_games())]
+
+
+def register_spec(spec: GameSpec) -> str:
+    """Register the game ``spec`` declares with pyspiel as ``forest_<name>``; idempotent.
+
+    The same as :func:`register` for a game that is not in the registry. Returns the short name.
+    """
     pyspiel = _pyspiel()
-    names = []
-    for name in games or tuple(registered_games()):
-        spec = game_spec(name)
-        short = short_name(spec.name)
-        if short not in _REGISTERED:
-            game_type = _game_type(pyspiel, spec)
-            pyspiel.register_game(game_type, _make_game_class(pyspiel, game_type, spec))
-            _REGISTERED.add(short)
-        names.append(short)
-    return names
+    short = short_name(spec.name)
+    if short not in _REGISTERED:
+        game_type = _game_type(pyspiel, spec)
+        pyspiel.register_game(game_type, _make_game_class(pyspiel, game_type, spec))
+        _REGISTERED.add(short)
+    return short
+
+
+def resampler(seed: int = 0) -> Any:
+    """``fn(state, player)``: a copy of a ``forest_*`` pyspiel state with what ``player`` cannot
+    see redealt (its inner state's ``resample_hidden``), for OpenSpiel's
+    ``ISMCTSBot.set_resampler``. The redeals draw from one :class:`DealRandom` seeded ``seed``."""
+    from solver.search.ismcts import DealRandom
+
+    deal = DealRandom(seed)
+
+    def resample(state: Any, player: int) -> Any:
+        inner = state._inner.resample_hidden(player, deal)
+        return type(state)(state.get_game(), inner)
+
+    return resample
+
+
+def ismcts_bot(player: int, *, seed: int = 0, **options: Any) -> Any:
+    """A ``pyspiel.Bot`` for seat ``player`` that plays this library's ISMCTS
+    (:func:`solver.search.ismcts.ismcts` from that seat's view, with ``options``: ``iterations``,
+    ``seconds``, ``evaluator``, ``threads``...) on a ``forest_*`` game's states; decision ``k``
+    is seeded ``derive_seed(seed, k)``. Its ``last_result`` is the last search's ``SearchResult``.
+    """
+    from solver.rng import derive_seed
+    from solver.search.ismcts import ismcts
+
+    pyspiel = _pyspiel()
+
+    class ForestISMCTSBot(pyspiel.Bot):  # type: ignore[name-defined]
+        def __init__(self) -> None:
+            super().__init__()
+            self.decisions = 0
+            self.last_result: Any = None
+
+        def restart_at(self, state: Any) -> None:
+            self.decisions = 0
+
+        def step(self, state: Any) -> int:
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                return int(legal[0])
+            self.last_result = ismcts(
+                state._inner,
+                observer=player,
+                seed=derive_seed(seed, self.decisions),
+                **options,
+            )
+            self.decisions += 1
+            return int(self.last_result.best_action)
+
+    return ForestISMCTSBot()
 
 
 def _defaults(spec: GameSpec) -> dict[str, Any]:

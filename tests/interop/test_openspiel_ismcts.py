@@ -1,0 +1,69 @@
+"""The OpenSpiel interop under hidden information: this library's ISMCTS as a ``pyspiel.Bot``
+(the compiled loop on a kernel with the hidden-information slots) and a resampler for
+OpenSpiel's own ``ISMCTSBot``, on the high-cards test kernel registered by its ``GameSpec``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from solver.interop import openspiel  # noqa: E402
+from solver.rng import SplitMix64  # noqa: E402
+
+
+def _dealt(game: Any, seed: int) -> Any:
+    state = game.new_initial_state()
+    rng = SplitMix64(seed)
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(outcomes[rng.below(len(outcomes))][0])
+    return state
+
+
+def test_a_game_between_our_ismcts_and_openspiels(cards, cards_twin):
+    from open_spiel.python.algorithms import ismcts as os_ismcts
+    from open_spiel.python.algorithms import mcts as os_mcts
+
+    short = openspiel.register_spec(cards_twin.cards_spec(cards))
+    assert openspiel.register_spec(cards_twin.cards_spec(cards)) == short  # idempotent
+    game = pyspiel.load_game(short)
+    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    ours = openspiel.ismcts_bot(0, seed=3, iterations=400, evaluator="rollout")
+    theirs = os_ismcts.ISMCTSBot(
+        game,
+        os_mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)),
+        1.4,
+        200,
+        random_state=np.random.RandomState(1),
+        allow_inconsistent_action_sets=True,
+    )
+    theirs.set_resampler(openspiel.resampler(5))
+    state = _dealt(game, 2)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[0][0])
+            continue
+        bot = ours if state.current_player() == 0 else theirs
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert sorted(state.returns()) in ([0.0, 1.0], [0.5, 0.5])
+    assert ours.last_result.extra["compiled"] and ours.last_result.extra["observer"] == 0
+
+
+def test_the_resampler_keeps_the_players_view(cards, cards_twin):
+    game = pyspiel.load_game(openspiel.register_spec(cards_twin.cards_spec(cards)))
+    state = _dealt(game, 4)
+    resample = openspiel.resampler(1)
+    deals = set()
+    for _ in range(30):
+        world = resample(state, 0)
+        assert world.information_state_string(0) == state.information_state_string(0)
+        assert world.legal_actions() == state.legal_actions()
+        deals.add(tuple(world._inner.hand_of(1)))
+    assert len(deals) > 1
