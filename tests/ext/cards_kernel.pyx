@@ -280,6 +280,7 @@ CARDS_VTABLE.playout_action = cards_policy
 cdef class CardsGame:
     cdef cards_data_t data
     cdef KernelHandle handle
+    cdef public str name
 
     def __init__(self, int cards=8, int hand=2):
         if not (1 <= hand and 2 * hand <= cards <= MAX_CARDS):
@@ -290,6 +291,7 @@ cdef class CardsGame:
         self.data.full = <uint16_t>((1 << cards) - 1)
         self.handle.vtable = &CARDS_VTABLE
         self.handle.game = &self.data
+        self.name = "cards"
 
     @property
     def cards(self):

@@ -155,20 +155,27 @@ def cards_spec(cards: Any, n: int = 10, hand: int = 3) -> GameSpec:
     """A declaration of the compiled kernel ``cards`` (the module) with ``n`` cards and ``hand``
     a hand: one engine, one set-up, for :func:`solver.interop.openspiel.register_spec`."""
 
+    name = f"cards{n}x{hand}"
+
     def make(**_options: Any) -> Any:
-        return cards.CardsGame(n, hand)
+        game = cards.CardsGame(n, hand)
+        game.name = name
+        return game
 
     def open_game(source: Any = None, *, engine: Any = None, players: Any = None) -> Opened:
         game = make()
         return Opened(game, game.new_initial_state(), "default")
 
     return GameSpec(
-        name=f"cards{n}x{hand}",
+        name=name,
         title=f"high cards ({n} cards, {hand} a hand)",
         summary="the hidden-information test kernel",
         players=(2,),
         engines={"kernel": make},
         open=open_game,
+        hidden_information=True,
+        constant_sum=True,
+        heuristic=True,
         default_source=True,
         max_game_length=lambda game: game.max_game_length(),
     )
