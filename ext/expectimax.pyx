@@ -24,6 +24,7 @@ memory cap; a growth that would pass it stops the search with ``SearchBudgetErro
 """
 
 from libc.math cimport fabs
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
@@ -55,9 +56,25 @@ cdef enum Status:
     ERR_DEPTH = 3
     ERR_NO_ACTIONS = 4
     ERR_TOO_MANY = 5
+    ERR_DEADLINE = 10          # the deadline passed, or stop() was called (shared with the pruning search)
+
+cdef enum:
+    CLOCK_EVERY = 4096         # nodes expanded between two looks at the clock (a power of two)
 
 cdef double VALUE_EPS = 1e-12
 cdef double PLIES_EPS = 1e-9
+
+
+cdef inline double _now() noexcept nogil:
+    """The monotonic clock (Python's ``time.monotonic()`` on Linux), in seconds."""
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return <double>ts.tv_sec + <double>ts.tv_nsec * 1e-9
+
+
+cdef inline bint _past(double deadline, const unsigned char* stop) noexcept nogil:
+    """Whether a search must stop: ``stop()`` was called, or the deadline (> 0) has passed."""
+    return stop[0] != 0 or (deadline > 0.0 and _now() >= deadline)
 
 SEARCH_CONSTANTS = {
     "MAX_PLAYERS": MAX_PLAYERS,
@@ -117,6 +134,8 @@ ctypedef struct Search:
     bint limited
     double min_probability
     int target
+    double deadline            # time.monotonic() past which the search stops (ERR_DEADLINE); 0: none
+    unsigned char stop         # set by stop() from another thread: the search stops (ERR_DEADLINE)
     # the explicit stack: frames and their states (state_stride bytes each)
     Frame* frames
     char* states
@@ -316,6 +335,8 @@ cdef int push(Table* t, Search* s, const char* state, uint64_t h, int64_t entry_
     memcpy(state_at(t, s, s.depth), state, t.state_size)
     s.depth += 1
     s.expanded += 1
+    if (s.expanded & (CLOCK_EVERY - 1)) == 0 and _past(s.deadline, &s.stop):
+        return ERR_DEADLINE
     f.i = 0
     f.have = 0
     f.best_action = -1
@@ -483,6 +504,17 @@ cdef int run_search(Table* t, Search* s, const char* root, int32_t depth_left) n
 
 
 # -- the Python face -----------------------------------------------------------------------------
+def _deadline_error(double deadline, unsigned char stopped, entries):
+    """The ``SearchTimeoutError`` of a search stopped by its deadline or by ``stop()``."""
+    from solver.errors import SearchTimeoutError
+
+    if stopped:
+        return SearchTimeoutError("the exact search was stopped before it finished",
+                                  entries=entries)
+    return SearchTimeoutError("the exact search did not finish before its deadline (seconds=)",
+                              entries=entries)
+
+
 cdef const void* _state_pointer(object state) except NULL:
     # ``state`` (held by the caller) owns the struct: the pointer outlives the capsule.
     return state_from_capsule(state._state_capsule())
@@ -587,7 +619,20 @@ cdef class ExpectimaxTable:
             raise SolverError("the kernel reports no legal action at a non-terminal node")
         if err == ERR_TOO_MANY:
             raise SolverError(f"the kernel reports more than {KERNEL_MAX_ACTIONS} actions")
+        if err == ERR_DEADLINE:
+            raise _deadline_error(self.s.deadline, self.s.stop, self.t.count)
         raise SolverError(f"expectimax failed with status {err}")
+
+    def set_deadline(self, deadline):
+        """Stop every later search at ``deadline`` (a ``time.monotonic()`` value; None: never)
+        with ``SearchTimeoutError``; the table keeps what it stored before. Clears ``stop()``."""
+        self.s.deadline = 0.0 if deadline is None else max(1e-9, float(deadline))
+        self.s.stop = 0
+
+    def stop(self):
+        """Make the running search (called from another thread) and later ones stop soon, with
+        ``SearchTimeoutError``, until :meth:`set_deadline` is called again."""
+        self.s.stop = 1
 
     @property
     def game(self):
@@ -846,6 +891,8 @@ ctypedef struct PShared:
     size_t stack_total         # every worker's stack and the threads' flags and marks (atomic)
     int nthreads
     unsigned char stop         # set when a worker fails: the others leave their tasks
+    double deadline            # time.monotonic() past which every worker stops (ERR_DEADLINE); 0: none
+    unsigned char halt         # set by stop() from another thread: every worker stops (ERR_DEADLINE)
     # threads: per worker PE_MAX_PLIES marks, the chance outcome it is searching at each ply
     # (0: none); each worker writes only its own, and reads the others' at its own ply
     unsigned long long* paths
@@ -1325,6 +1372,8 @@ cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t dept
     s.expanded += 1
     if s.node_budget >= 0 and s.expanded > s.node_budget:
         return ERR_WBUDGET
+    if (s.expanded & (CLOCK_EVERY - 1)) == 0 and _past(s.sh.deadline, &s.sh.halt):
+        return ERR_DEADLINE
     if s.abandon != NULL and (fs_load_u8(s.abandon) or fs_load_u8(&s.sh.stop)):
         return ERR_ABANDONED
     before = s.expanded
@@ -1573,6 +1622,8 @@ cdef int pfastest(PSearch* s, size_t ply, double* w_out, double* v_out, int* bes
     s.wexpanded += 1
     if s.wbudget >= 0 and s.expanded + s.wexpanded > s.wbudget:
         return ERR_WBUDGET
+    if (s.wexpanded & (CLOCK_EVERY - 1)) == 0 and _past(s.sh.deadline, &s.sh.halt):
+        return ERR_DEADLINE
     before = s.expanded + s.wexpanded
     state = ps_state(s, ply)
     f = &s.frames[ply]
@@ -1860,12 +1911,25 @@ cdef class PruningSearch:
             raise SolverError(f"the kernel reports more than {KERNEL_MAX_ACTIONS} actions")
         if err == ERR_INEXACT:
             raise SolverError("the pruning expectimax could not close its bounds (rounding)")
+        if err == ERR_DEADLINE:
+            raise _deadline_error(self.sh.deadline, self.sh.halt, pt_count(&self.sh.table))
         if err == ERR_NOT_CONSTANT_SUM:
             raise SolverError(
                 f"a terminal's returns do not add up to utility_min + utility_max = "
                 f"{self.s.lo_bound + self.s.hi_bound:g}: the two-player pruning search needs a "
                 "constant-sum game")
         raise SolverError(f"the pruning expectimax failed with status {err}")
+
+    def set_deadline(self, deadline):
+        """Stop every later search at ``deadline`` (a ``time.monotonic()`` value; None: never)
+        with ``SearchTimeoutError``; what the tables hold stays valid. Clears ``stop()``."""
+        self.sh.deadline = 0.0 if deadline is None else max(1e-9, float(deadline))
+        self.sh.halt = 0
+
+    def stop(self):
+        """Make the running search (called from another thread: every worker) and later ones
+        stop soon, with ``SearchTimeoutError``, until :meth:`set_deadline` is called again."""
+        self.sh.halt = 1
 
     cdef int _load(self, object state) except -1:
         if not self._ready:

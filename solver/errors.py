@@ -84,3 +84,21 @@ def _rebuild_search_budget_error(
     message: str, cap_bytes: int | None, entries: int | None
 ) -> SearchBudgetError:
     return SearchBudgetError(message, cap_bytes=cap_bytes, entries=entries)
+
+
+class SearchTimeoutError(SearchBudgetError):
+    """A search that cannot answer partially (the exact expectimax) ran out of its ``seconds``,
+    or was stopped from another thread. What its table stored stays valid; nothing partial is
+    returned. A :class:`SearchBudgetError`, so code that falls back on a full table falls back
+    on a timeout too.
+
+    >>> isinstance(SearchTimeoutError("past the deadline"), SearchBudgetError)
+    True
+    """
+
+    def __reduce__(self):
+        return (_rebuild_search_timeout_error, (str(self), self.entries))
+
+
+def _rebuild_search_timeout_error(message: str, entries: int | None) -> SearchTimeoutError:
+    return SearchTimeoutError(message, entries=entries)

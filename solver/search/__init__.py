@@ -28,10 +28,12 @@ from solver.search.options import ExpectimaxOptions, MCTSOptions
 from solver.search.expectimax import Solution, expectimax, solve
 from solver.search.mcts import MCTS, MCTSTree, mcts, strong_mcts_options
 from solver.search.api import best_move, evaluate
+from solver.search.auto import ExactPlan, Valued, plan_exact, search_position
 
 __all__ = [
     "MCTS",
     "Evaluator",
+    "ExactPlan",
     "ExpectimaxOptions",
     "GuidedEvaluator",
     "HeuristicEvaluator",
@@ -44,10 +46,13 @@ __all__ = [
     "RolloutEvaluator",
     "SearchResult",
     "Solution",
+    "Valued",
     "best_move",
     "evaluate",
     "expectimax",
     "mcts",
+    "plan_exact",
+    "search_position",
     "solve",
     "strong_mcts_options",
 ]

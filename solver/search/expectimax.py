@@ -27,13 +27,15 @@ the table in detail: ``docs/search.md``.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from solver.errors import OptionError, SearchBudgetError, SolverError
+from solver.errors import OptionError, SearchBudgetError, SearchTimeoutError, SolverError
 from solver.game import CHANCE
 from solver.kernels import kernel_of
 from solver.search.limit import UNSET, Limit, Unset, merge_limit, reject_unknown
@@ -68,6 +70,7 @@ class _Options:
     min_probability: float
     prune: bool | None = None
     threads: int = 1
+    seconds: float | None = None
 
     @property
     def limited(self) -> bool:
@@ -91,16 +94,20 @@ DEFAULT_MEMORY_MB = 1024.0
 """The table's default memory cap, in megabytes."""
 
 _OPTION_NAMES = ("exact", "adversarial", "min_probability", "heuristic", "prune", "threads")
-_KNOWN = ("depth", "memory_mb", "top_k", "seed", "limit", "options", "_engine", "_hash_bits",
-          *_OPTION_NAMES)  # fmt: skip
+_KNOWN = ("depth", "memory_mb", "seconds", "top_k", "seed", "limit", "options", "_engine",
+          "_hash_bits", "_cancel", *_OPTION_NAMES)  # fmt: skip
+CLOCK_EVERY = 1024
+"""The pure-Python loop looks at the clock every this many nodes (the compiled one every 4096)."""
+CANCEL_POLL = 0.02
+"""Seconds between two looks at a search's cancel event (``_cancel=``)."""
 
 
 def _check_options(opts: ExpectimaxOptions, budget: Limit, seed: object) -> _Options:
     """The internal options of a search, once the options and the budget agree."""
     budget.refuse(
         "expectimax",
-        ["iterations", "seconds"],
-        "its budget is the table's memory_mb (and depth, with exact=False)",
+        ["iterations"],
+        "its budget is the table's memory_mb and seconds (and depth, with exact=False)",
     )
     depth = budget.depth
     if depth is not None:
@@ -122,6 +129,7 @@ def _check_options(opts: ExpectimaxOptions, budget: Limit, seed: object) -> _Opt
         min_probability=opts.min_probability,
         prune=opts.prune,
         threads=opts.threads,
+        seconds=budget.seconds,
     )
 
 
@@ -276,6 +284,27 @@ class PyTable:
         self.heuristic = heuristic
         self.table: dict[str, Entry] = {}
         self.bytes = 0
+        self.deadline: float | None = None
+        self.stopped = False
+
+    def set_deadline(self, deadline: float | None) -> None:
+        """Stop later searches at ``deadline`` (``time.monotonic()``; None: never)."""
+        self.deadline = deadline
+        self.stopped = False
+
+    def stop(self) -> None:
+        """Make the running search (another thread) and later ones stop soon."""
+        self.stopped = True
+
+    def _check_clock(self) -> None:
+        if self.stopped:
+            raise SearchTimeoutError("the exact search was stopped before it finished",
+                                     entries=len(self.table))  # fmt: skip
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise SearchTimeoutError(
+                "the exact search did not finish before its deadline (seconds=)",
+                entries=len(self.table),
+            )
 
     @property
     def entries(self) -> int:
@@ -359,6 +388,8 @@ class PyTable:
                             )
                         stack.append(_Frame(child, key, child_depth, child_p, n))
                         expanded += 1
+                        if expanded % CLOCK_EVERY == 0:
+                            self._check_clock()
                         continue
             # absorb the child's result into the frame on top
             values, plies = result
@@ -419,6 +450,12 @@ class KernelTable:
     @property
     def bytes(self) -> int:
         return self._table.bytes
+
+    def set_deadline(self, deadline: float | None) -> None:
+        self._table.set_deadline(deadline)
+
+    def stop(self) -> None:
+        self._table.stop()
 
     @property
     def entry_bytes(self) -> int:
@@ -628,6 +665,7 @@ def solve(
     depth: int | Unset | None = UNSET,
     adversarial: bool | Unset = UNSET,
     memory_mb: float | Unset | None = UNSET,
+    seconds: float | Unset | None = UNSET,
     min_probability: float | Unset = UNSET,
     seed: int = 0,
     heuristic: Heuristic | Unset | None = UNSET,
@@ -638,6 +676,7 @@ def solve(
     options: ExpectimaxOptions | None = None,
     _engine: str | None = None,
     _hash_bits: int = 64,
+    _cancel: threading.Event | None = None,
     **unknown: object,
 ) -> Solution:
     """Search ``state`` like :func:`expectimax` and keep the table: a :class:`Solution`.
@@ -650,9 +689,38 @@ def solve(
     """
     given = {"exact": exact, "adversarial": adversarial, "min_probability": min_probability,
              "heuristic": heuristic, "prune": prune, "threads": threads}  # fmt: skip
-    budget_given = {"depth": depth, "memory_mb": memory_mb, "top_k": top_k}
+    budget_given = {"depth": depth, "memory_mb": memory_mb, "seconds": seconds, "top_k": top_k}
     opts, budget, internal = _call("solve", unknown, options, given, limit, budget_given, seed)
-    return _solve(state, opts, budget, internal, _engine, _hash_bits)
+    return _solve(state, opts, budget, internal, _engine, _hash_bits, _cancel)
+
+
+@contextlib.contextmanager
+def _clock(table: Any, seconds: float | None, cancel: threading.Event | None) -> Iterator[None]:
+    """The table's deadline (``seconds`` from now) while the block runs, and a watcher that
+    stops the search when ``cancel`` is set; afterwards the table has no deadline (a
+    :class:`Solution` answers later queries without one)."""
+    table.set_deadline(None if seconds is None else time.monotonic() + seconds)
+    done = threading.Event()
+    watcher = None
+    if cancel is not None:
+        if cancel.is_set():
+            table.stop()
+
+        def watch() -> None:
+            while not done.is_set():
+                if cancel.wait(CANCEL_POLL):
+                    table.stop()
+                    return
+
+        watcher = threading.Thread(target=watch, name="expectimax-cancel", daemon=True)
+        watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        if watcher is not None:
+            watcher.join()
+        table.set_deadline(None)
 
 
 def _solve(
@@ -662,12 +730,38 @@ def _solve(
     options: _Options,
     engine: str | None,
     hash_bits: int,
+    cancel: threading.Event | None = None,
 ) -> Solution:
     if state.is_terminal():
         raise OptionError("the game is over in this state: there is nothing to search")
+    if cancel is not None and not isinstance(cancel, threading.Event):
+        raise OptionError(f"_cancel must be a threading.Event or None, not {cancel!r}")
     start = time.perf_counter()
     table = _make_table(state, options, opts.heuristic, engine, hash_bits)
-    report = table.search(state, options.depth_left)
+    with _clock(table, options.seconds, cancel):
+        report = table.search(state, options.depth_left)
+        result = _result_of(state, table, report, budget, options, start)
+    return Solution(table, options, result)
+
+
+def _pv_or_cut(table: Any, state: Any, limit: int, cut: list[bool]) -> list[str]:
+    """:func:`_pv`, or none past the deadline (``cut[0]`` then says so): the values are known,
+    the lines only cost more searching (the pruning table solves each position on demand)."""
+    if cut[0]:
+        return []
+    try:
+        return _pv(table, state, limit)
+    except SearchTimeoutError:
+        cut[0] = True
+        return []
+
+
+def _result_of(
+    state: Any, table: Any, report: RootReport, budget: Limit, options: _Options, start: float
+) -> SearchResult:
+    """The :class:`SearchResult` of a finished root search (principal variations read from
+    the table, cut short if the deadline passes while they are read)."""
+    cut = [False]
     elapsed = time.perf_counter() - start
     entry = report.entry
     player = entry.player
@@ -692,7 +786,7 @@ def _solve(
         value_player = table.target
         moves: tuple[MoveInfo, ...] = ()
         best_action = best_label = None
-        extra["pv"] = _pv(table, state)
+        extra["pv"] = _pv_or_cut(table, state, PV_MAX, cut)
     else:
         value_player = player
         infos = []
@@ -700,7 +794,7 @@ def _solve(
             child = state.clone()
             child.apply_action(action)
             label = state.action_to_string(action)
-            pv = (label, *_pv(table, child, PV_MAX - 1))
+            pv = (label, *_pv_or_cut(table, child, PV_MAX - 1, cut))
             infos.append(
                 MoveInfo(action=action, label=label, visits=0, value=values[player], pv=pv)
             )
@@ -709,7 +803,9 @@ def _solve(
         best_label = state.action_to_string(best_action)
         extra["pv"] = list(moves[0].pv)
     pruning = extra["algorithm"] == "pruning"
-    result = SearchResult(
+    if cut[0]:
+        extra["pv_cut"] = True  # the deadline passed while the lines were read: some are short
+    return SearchResult(
         best_action=best_action,
         best_label=best_label,
         moves=moves,
@@ -720,7 +816,6 @@ def _solve(
         exact=options.exact,
         extra=extra,
     )
-    return Solution(table, options, result)
 
 
 def expectimax(
@@ -730,6 +825,7 @@ def expectimax(
     depth: int | Unset | None = UNSET,
     adversarial: bool | Unset = UNSET,
     memory_mb: float | Unset | None = UNSET,
+    seconds: float | Unset | None = UNSET,
     min_probability: float | Unset = UNSET,
     seed: int = 0,
     heuristic: Heuristic | Unset | None = UNSET,
@@ -740,14 +836,20 @@ def expectimax(
     options: ExpectimaxOptions | None = None,
     _engine: str | None = None,
     _hash_bits: int = 64,
+    _cancel: threading.Event | None = None,
     **unknown: object,
 ) -> SearchResult:
     """Search ``state`` with expectimax (see the module docstring for the modes).
 
     The options ``exact`` (default True), ``adversarial``, ``min_probability`` and ``heuristic``
     (:class:`~solver.search.options.ExpectimaxOptions`) are keywords or one ``options=``; the
-    budget ``depth``, ``memory_mb`` (default 1024) and ``top_k`` keywords or one
-    ``limit=Limit(...)`` (``iterations``/``seconds`` do not apply: ``OptionError``).
+    budget ``depth``, ``memory_mb`` (default 1024), ``seconds`` and ``top_k`` keywords or one
+    ``limit=Limit(...)`` (``iterations`` does not apply: ``OptionError``). ``seconds`` is a
+    deadline: a search still running then stops with
+    :class:`~solver.errors.SearchTimeoutError` (nothing partial; the compiled loops look at the
+    clock every 4096 nodes, the Python one every 1024); principal variations still being read
+    then are cut short (``extra["pv_cut"]``). The private ``_cancel`` (a ``threading.Event``)
+    stops the search the same way when set from another thread.
 
     Returns a :class:`SearchResult`: ``moves`` rank every root action with its value (exact values
     in exact mode), ``pv`` follows best actions and the most likely chance outcomes (adversarial:
@@ -770,6 +872,6 @@ def expectimax(
     """
     given = {"exact": exact, "adversarial": adversarial, "min_probability": min_probability,
              "heuristic": heuristic, "prune": prune, "threads": threads}  # fmt: skip
-    budget_given = {"depth": depth, "memory_mb": memory_mb, "top_k": top_k}
+    budget_given = {"depth": depth, "memory_mb": memory_mb, "seconds": seconds, "top_k": top_k}
     opts, budget, internal = _call("expectimax", unknown, options, given, limit, budget_given, seed)
-    return _solve(state, opts, budget, internal, _engine, _hash_bits).result
+    return _solve(state, opts, budget, internal, _engine, _hash_bits, _cancel).result

@@ -119,6 +119,12 @@ class PrunedTable:
     def replaced(self) -> int:
         return int(self._ps.replaced)
 
+    def set_deadline(self, deadline: float | None) -> None:
+        self._ps.set_deadline(deadline)
+
+    def stop(self) -> None:
+        self._ps.stop()
+
     def value(self, state: Any) -> float:
         return self._value_or_return(state)
 

@@ -199,8 +199,8 @@ def test_each_searcher_refuses_the_bounds_it_has_not():
     state = _state("reference", "dog/tiny-2x2", 11)
     with pytest.raises(OptionError, match="MCTS takes no depth limit"):
         mcts(state, limit=Limit(iterations=10, depth=3))
-    with pytest.raises(OptionError, match="expectimax takes no seconds limit"):
-        expectimax(state, limit=Limit(seconds=1.0))
+    with pytest.raises(OptionError, match="expectimax takes no iterations limit"):
+        expectimax(state, limit=Limit(iterations=10))
     with pytest.raises(OptionError, match="expectimax takes no iterations limit"):
         solve(state, limit=Limit(iterations=10))
     with pytest.raises(OptionError, match="needs a budget"):

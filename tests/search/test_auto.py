@@ -1,0 +1,158 @@
+"""Exact where it fits (solver.search.auto) and the exact search's deadline.
+
+The exact values are checked against expectimax run on its own (itself held to a brute force in
+test_expectimax.py); the deadline by its mechanism, never by the wall clock: a deadline already
+past stops a search that needs millions of nodes with SearchTimeoutError after a few thousand,
+on both loops and with threads; a cancel event does the same from another thread.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+import solver
+from solver.errors import OptionError, SearchBudgetError, SearchTimeoutError
+from solver.search import Limit, expectimax, plan_exact, search_position
+from solver.search.auto import EXACT_SHARE, INSISTED_SHARE, UNTIMED_EXACT_SECONDS
+
+BIG_TEXT: dict[str, str] = {}
+
+
+def _big_state(engine: str) -> object:
+    """A rolled 16x16 forest after a 1-step roll: its exact search takes tens of seconds."""
+    from solver.registry import game_spec
+
+    spec = game_spec("dog")
+    hooks = spec.analysis
+    assert hooks is not None and hooks.roll is not None and spec.open_text is not None
+    if "text" not in BIG_TEXT:
+        BIG_TEXT["text"] = hooks.dump(hooks.roll(1, (16, 16), None))
+    state = spec.open_text(BIG_TEXT["text"], engine=engine, players=None).state
+    state.apply_action(10)
+    return state
+
+
+def _small_state(engine: str = "kernel") -> object:
+    state = solver.load_game("dog", forest="dog/another-dog", engine=engine).new_initial_state()
+    state.apply_action(10)  # roll: 1 step
+    return state
+
+
+def test_plan_exact_is_three_valued() -> None:
+    assert plan_exact(None, offered=True, seconds=4.0).seconds == EXACT_SHARE * 4.0
+    assert plan_exact(None, offered=True, seconds=None).seconds == UNTIMED_EXACT_SECONDS
+    insisted = plan_exact(True, offered=True, seconds=4.0)
+    assert insisted.attempt and insisted.insisted and insisted.seconds == INSISTED_SHARE * 4.0
+    assert plan_exact(True, offered=True, seconds=None).seconds is None
+    assert not plan_exact(False, offered=True, seconds=4.0).attempt
+    assert not plan_exact(None, offered=False, seconds=4.0).attempt
+    with pytest.raises(OptionError, match="hides cards"):
+        plan_exact(True, offered=False, seconds=1.0, why_not="this game hides cards")
+    with pytest.raises(OptionError, match="True, False or None"):
+        plan_exact("yes", offered=True, seconds=1.0)  # type: ignore[arg-type]
+
+
+DEADLINE_CASES = [("kernel", {}), ("kernel", {"threads": 2}), ("kernel", {"prune": False}),
+                  ("reference", {})]  # fmt: skip
+
+
+@pytest.mark.parametrize(("engine", "kw"), DEADLINE_CASES)
+def test_a_past_deadline_stops_the_exact_search(engine: str, kw: dict) -> None:
+    state = _big_state(engine)
+    with pytest.raises(SearchTimeoutError, match="deadline") as info:
+        expectimax(state, seconds=1e-9, **kw)
+    assert isinstance(info.value, SearchBudgetError)  # the fallbacks that catch a full table
+    # the table stored a few thousand entries at most before it looked at the clock
+    assert info.value.entries is not None and info.value.entries < 50_000
+
+
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+def test_a_cancel_event_stops_the_exact_search(engine: str) -> None:
+    state = _big_state(engine)
+    cancel = threading.Event()
+    threading.Timer(0.2, cancel.set).start()
+    with pytest.raises(SearchTimeoutError, match="stopped"):
+        expectimax(state, _cancel=cancel)
+
+
+def test_a_deadline_that_is_not_reached_changes_nothing() -> None:
+    state = _small_state()
+    timed = expectimax(state, seconds=60.0)
+    plain = expectimax(state)
+    assert timed.same_search(plain) and "pv_cut" not in timed.extra
+
+
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+def test_exact_where_it_fits(engine: str) -> None:
+    state = _small_state(engine)
+    found = search_position(state, limit=Limit(seconds=10.0))
+    alone = expectimax(state)
+    assert found.method == "exact" and found.exact and found.simulations == 0
+    assert found.value == alone.value and found.result is not None
+    assert [m.label for m in found.result.moves] == [m.label for m in alone.moves]
+    assert found.notes == ()
+
+
+def test_exact_false_is_never_exact_and_deterministic() -> None:
+    state = _small_state()
+    one = search_position(state, exact=False, limit=Limit(iterations=400), seed=3)
+    two = search_position(state, exact=False, limit=Limit(iterations=400), seed=3)
+    assert one.method == two.method == "mcts" and one.simulations == 400
+    assert one.result is not None and two.result is not None
+    assert one.result.same_search(two.result) and one.values == two.values
+
+
+def test_a_chance_root_gives_every_players_value() -> None:
+    state = solver.load_game("dog", forest="dog/another-dog").new_initial_state()
+    exact = search_position(state, limit=Limit(seconds=10.0))
+    assert exact.method == "exact" and exact.result is not None and exact.result.moves == ()
+    assert exact.value == pytest.approx(26 / 27)  # docs/hint-engine.md: 0.962963
+    estimate = search_position(state, exact=False, limit=Limit(iterations=2000))
+    assert estimate.result is not None and estimate.result.moves == ()
+    assert abs(estimate.value - exact.value) < 0.05
+
+
+@pytest.mark.parametrize("exact", [None, True])
+def test_an_exact_search_that_does_not_fit_falls_back_with_a_note(exact: bool | None) -> None:
+    state = _big_state("kernel")
+    found = search_position(state, exact=exact, limit=Limit(seconds=0.4))
+    assert found.method == "mcts" and not found.exact
+    assert found.simulations >= len(state.legal_actions())  # type: ignore[attr-defined]
+    (note,) = found.notes
+    share = INSISTED_SHARE if exact else EXACT_SHARE
+    assert f"did not finish within {share * 0.4:.3g} s" in note and "simulations" in note
+    assert found.result is not None and all(m.visits >= 1 for m in found.result.moves)
+
+
+def test_a_tiny_time_budget_still_values_every_move() -> None:
+    """W2: seconds=1e-300 at a decision node: one simulation per legal move, never an invented
+    value."""
+    state = _big_state("kernel")
+    found = search_position(state, exact=False, limit=Limit(seconds=1e-300))
+    assert found.result is not None
+    legal = state.legal_actions()  # type: ignore[attr-defined]
+    assert sorted(m.action for m in found.result.moves) == sorted(legal)
+    assert all(m.visits >= 1 for m in found.result.moves)
+    assert found.simulations == len(legal) and 0.0 < found.value <= 1.0
+
+
+def test_a_full_table_falls_back_too() -> None:
+    state = _big_state("kernel")
+    found = search_position(state, exact=True, limit=Limit(iterations=300, memory_mb=1.0))
+    assert found.method == "mcts" and "memory cap of 1 MB" in found.notes[0]
+
+
+def test_exact_true_where_not_offered_is_an_error() -> None:
+    with pytest.raises(OptionError, match="no exact here"):
+        search_position(_small_state(), exact=True, offered=False, why_not="no exact here")
+
+
+def test_cancel_ends_the_estimate_after_the_floor() -> None:
+    state = _big_state("kernel")
+    cancel = threading.Event()
+    cancel.set()
+    found = search_position(state, exact=False, limit=Limit(seconds=30.0), cancel=cancel)
+    legal = state.legal_actions()  # type: ignore[attr-defined]
+    assert found.terminated and found.simulations == len(legal)
