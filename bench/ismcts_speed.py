@@ -18,9 +18,9 @@ c = 1.4 by:
 
 With ``--playout`` the heavy-playout evaluator too (``PlayoutEvaluator(24)``: the kernel's
 policy, then its heuristic), compiled against the twin. Each position's runs alternate their
-order; the figures are medians over the positions, the ratios of the medians (one process),
-with the load (``os.getloadavg``) before and after. The compiled search is checked to give the
-Python twin's exact result at the Python budget before anything is timed.
+order; the rates are medians over the positions, the ratios medians of the per-position ratios
+(one process), with the load (``os.getloadavg``) before and after. The compiled search is
+checked to give the Python twin's exact result at the Python budget before anything is timed.
 
     nice -n 10 python bench/ismcts_speed.py --positions 12 --write bench/results/ismcts-speed.md
 """
@@ -169,17 +169,20 @@ def run(args: argparse.Namespace) -> list[str]:
         text = ", ".join(f"{name} {rows[name][-1]:,.0f}/s" for name, _ in runs)
         print(f"position {i}: {text}", flush=True)
     load_after = os.getloadavg()
-    base = statistics.median(rows["compiled"])
-    out.append("| search | simulations/s (median) | compiled / this |")
+    base = rows["compiled"]
+    out.append("| search | simulations/s (median) | compiled / this (median over positions) |")
     out.append("|---|---:|---:|")
     for name, rates in rows.items():
-        median = statistics.median(rates)
-        out.append(f"| {name} | {median:,.0f} | {base / median:,.1f}x |")
+        ratio = statistics.median(b / r for b, r in zip(base, rates, strict=True))
+        out.append(f"| {name} | {statistics.median(rates):,.0f} | {ratio:,.1f}x |")
     if args.playout:
-        heavy = statistics.median(rows["compiled, heavy playouts"])
-        twin_heavy = statistics.median(rows["python (twin), heavy playouts"])
+        heavy = rows["compiled, heavy playouts"]
+        twin_heavy = rows["python (twin), heavy playouts"]
+        ratio = statistics.median(a / b for a, b in zip(heavy, twin_heavy, strict=True))
         out.append("")
-        out.append(f"Heavy playouts: compiled / python (twin) = {heavy / twin_heavy:,.1f}x.")
+        out.append(
+            f"Heavy playouts: compiled / python (twin) = {ratio:,.1f}x (median over positions)."
+        )
     out.append("")
     out.append(
         f"{len(lines)} positions of the {args.cards}-card, {args.hand}-a-hand game; "
