@@ -17,19 +17,25 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
+import threading
+import time
 from collections.abc import Callable
+from typing import TextIO
 
 from solver.errors import OptionError
 from solver.files import MAX_FILE_BYTES, check_writable, read_bytes, write_whole
 
 __all__ = [
     "MAX_INPUT_BYTES",
+    "Progress",
     "nonnegative_int",
     "parse_size",
     "positive_float",
     "positive_int",
-    "progress_line",
+    "progress_of",
+    "progress_option",
     "read_state_text",
     "read_text_file",
     "write_output",
@@ -121,16 +127,119 @@ def read_state_text(value: str) -> str:
     return read_text_file(value, "state file")
 
 
-def progress_line(label: str, total: int) -> Callable[[int], None] | None:
-    """A progress callback that redraws ``label 37/500`` on stderr, or ``None`` off a terminal."""
-    if not sys.stderr.isatty() or total < 2:
-        return None
+PROGRESS_AFTER = 2.0
+"""Seconds of work before a command says on stderr what it is doing (``$FOREST_PROGRESS_AFTER``
+sets another delay, 0 for at once)."""
+PROGRESS_EVERY = 0.5
+"""Seconds between two redraws of the progress line."""
 
-    def show(done: int) -> None:
-        end = "\n" if done >= total else ""
-        print(f"\r{label} {done}/{total}", end=end, file=sys.stderr, flush=True)
 
-    return show
+def _progress_after() -> float:
+    text = os.environ.get("FOREST_PROGRESS_AFTER")
+    if text is None:
+        return PROGRESS_AFTER
+    try:
+        value = float(text)
+    except ValueError:
+        return PROGRESS_AFTER
+    return value if math.isfinite(value) and value >= 0 else PROGRESS_AFTER
+
+
+class Progress:
+    """What a long command is doing, on one line of stderr redrawn in place.
+
+    Shown only when stderr is a terminal and the command was not given ``--no-progress``, and
+    only once the work has lasted :data:`PROGRESS_AFTER` seconds (quick answers stay clean). The
+    line reads ``forest: WHAT: DETAIL (12 s)``; :meth:`update` changes the detail (``game 3/10,
+    action 57``), :meth:`counter` gives a callback for a count of ``total``. A background thread
+    draws it, so work that reports nothing (one long search) is still seen to be running; the
+    line is cleared when the work ends, before the command prints its answer.
+
+    >>> with Progress("solving", enabled=False) as progress:
+    ...     progress.update("game 1/2")
+    >>> progress.shown
+    False
+    """
+
+    def __init__(self, what: str, *, enabled: bool = True, stream: TextIO | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = enabled and _isatty(self.stream)
+        self.what = what
+        self.detail = ""
+        self.shown = False
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._started = 0.0
+
+    def __enter__(self) -> Progress:
+        if self.enabled:
+            self._started = time.monotonic()
+            self._thread = threading.Thread(target=self._draw, name="forest-progress", daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop drawing and clear the line (idempotent)."""
+        if self._thread is not None:
+            self._stop.set()
+            self._thread.join()
+            self._thread = None
+            if self.shown:
+                self._write("\r\x1b[K")
+
+    def update(self, detail: str) -> None:
+        """The part after ``WHAT:`` from now on."""
+        self.detail = detail
+
+    def counter(self, noun: str, total: int) -> Callable[[int], None]:
+        """A callback ``done -> None`` showing ``NOUN done/total``."""
+
+        def show(done: int) -> None:
+            self.detail = f"{noun} {done}/{total}"
+
+        return show
+
+    def _write(self, text: str) -> None:
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):  # a closed terminal: the work goes on
+            self.enabled = False
+
+    def _draw(self) -> None:
+        if self._stop.wait(_progress_after()):
+            return
+        while self.enabled:
+            elapsed = time.monotonic() - self._started
+            detail = f": {self.detail}" if self.detail else ""
+            self._write(f"\r\x1b[Kforest: {self.what}{detail} ({elapsed:.0f} s)")
+            self.shown = True
+            if self._stop.wait(PROGRESS_EVERY):
+                return
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def progress_option(p: argparse.ArgumentParser) -> None:
+    """``--no-progress``: no progress line on stderr (shown only on a terminal anyway)."""
+    p.add_argument(
+        "--no-progress", action="store_true",
+        help=f"no progress line on stderr (by default a terminal is told what the command is "
+        f"doing once it has run {PROGRESS_AFTER:g} s)",
+    )  # fmt: skip
+
+
+def progress_of(args: argparse.Namespace, what: str) -> Progress:
+    """The :class:`Progress` of a command given ``--no-progress`` or not."""
+    return Progress(what, enabled=not getattr(args, "no_progress", False))
 
 
 def check_output(path: str | None, *, overwrite: bool = False) -> None:

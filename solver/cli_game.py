@@ -10,17 +10,22 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from solver.cli_common import (
+    check_output,
     nonnegative_int,
     positive_float,
     positive_int,
-    progress_line,
+    progress_of,
+    progress_option,
     read_state_text,
+    read_text_file,
     write_output,
 )
 from solver.errors import FormatError, OptionError, SearchBudgetError
+from solver.render.ascii import count
 from solver.spec import GameSpec, Opened
 
 __all__ = ["add_game_commands"]
@@ -30,16 +35,45 @@ DEFAULT_MEMORY_MB = 1024.0
 
 
 # -- opening a position ----------------------------------------------------------------------------
+def _saved_state_file(spec: GameSpec, source: str | None) -> bool:
+    """Whether FILE names a saved state (``.json``, as ``state.to_json()`` writes) rather than
+    one of the game's own files."""
+    if source is None or Path(source).suffix.lower() != ".json" or ".json" in spec.extensions:
+        return False
+    return Path(source).is_file()
+
+
 def _open(spec: GameSpec, args: argparse.Namespace) -> Opened:
-    """The game and position the command's FILE, ``--engine``, ``--players`` and ``--state`` say."""
+    """The game and position the command's FILE, ``--engine``, ``--players`` and ``--state`` say.
+
+    A FILE that is a saved state (``.json``) is read as ``--state FILE`` in the game's default
+    set-up where the game has one (a state holds the whole position); a game whose states need
+    its file (the dog's forest) refuses it, saying how to give both. ``args.state_given`` tells
+    the drawing commands that the position is a saved state, not a file's set-up.
+    """
     players = getattr(args, "players", None)
+    source = getattr(args, "file", None)
     state_text = read_state_text(args.state) if getattr(args, "state", None) else None
+    named = state_text is not None and not args.state.lstrip().startswith("{")
+    state_path = args.state if named else None  # --state names a file (not JSON text)
+    if _saved_state_file(spec, source):
+        assert source is not None
+        if state_text is not None:
+            raise OptionError(f"{source} is a saved state: give it as FILE or as --state, not both")
+        if not spec.default_source:
+            kind = spec.extensions[0] if spec.extensions else "game"
+            raise OptionError(
+                f"{source} is a saved state, not a {kind} file: a {spec.name} state goes with "
+                f"the {kind} file it was played on: give that file and --state {source}"
+            )
+        state_text = read_text_file(source, "saved state")
+        state_path, source = source, None
+    args.state_given = state_text is not None
     if players is None and state_text is not None and spec.state_players is not None:
         players = spec.state_players(state_text)
     if players is not None and players not in spec.players:
         allowed = ", ".join(str(p) for p in spec.players)
         raise OptionError(f"{spec.name} is played by {allowed} player(s), not {players}")
-    source = getattr(args, "file", None)
     try:
         opened = spec.open(source, engine=args.engine, players=players)
     except UnicodeDecodeError as exc:  # a game's opener reading a file that is not text
@@ -54,9 +88,14 @@ def _open(spec: GameSpec, args: argparse.Namespace) -> Opened:
         )
     if state_text is not None:
         try:
-            state = opened.game.state_from_json(state_text)
-        except RecursionError:
-            raise FormatError("a state nested this deeply", line=1, column=1) from None
+            try:
+                state = opened.game.state_from_json(state_text)
+            except RecursionError:
+                raise FormatError("a state nested less deeply", line=1, column=1) from None
+        except FormatError as exc:
+            if state_path is None:
+                raise
+            raise OptionError(f"{state_path}: {exc}") from None  # the error names the file
         return Opened(game=opened.game, state=state, source=opened.source)
     return opened
 
@@ -177,6 +216,8 @@ def _best_turn(state: Any, args: argparse.Namespace, first: int) -> list[str]:
         and not state.is_chance_node()
         and state.current_player() == player
     ):
+        if getattr(args, "progress", None) is not None:
+            args.progress.update(f"action {len(labels) + 1} of the turn")
         action = _search(state, args).best_action
         labels.append(state.action_to_string(action))
         state.apply_action(action)
@@ -189,7 +230,10 @@ def _chance_report(state: Any, args: argparse.Namespace) -> dict[str, Any]:
 
     outcomes = []
     total = 0.0
-    for action, probability in state.chance_outcomes():
+    chances = state.chance_outcomes()
+    for number, (action, probability) in enumerate(chances, 1):
+        if getattr(args, "progress", None) is not None:
+            args.progress.update(f"outcome {number}/{len(chances)}")
         child = state.clone()
         child.apply_action(action)
         label = state.action_to_string(action)
@@ -250,19 +294,9 @@ def _best_move(spec: GameSpec, args: argparse.Namespace) -> int:
         raise OptionError("the game is over: there is no move to choose")
     player = _value_view(opened, args.player)
     args.observer, args.hidden = player, spec.hidden_information
-    if state.is_chance_node() and spec.hidden_information:
-        # the outcomes may be hidden from the player: only the value from their view
-        value = _search(state, args).value
-        report = {"win_probability": value, "value": value, "exact": False, "best_action": None,
-                  "moves": []}  # fmt: skip
-    elif state.is_chance_node():
-        report = _chance_report(state, args)
-    else:
-        report = _decision_report(state, args)
-        best = report["moves"][0]["action"] if report["moves"] else None
-        if best is not None:
-            args.first_label = report["best_action"]
-            report["turn"] = _best_turn(state, args, best)
+    with progress_of(args, f"searching ({_what_estimates(spec, args)})") as progress:
+        args.progress = progress
+        report = _best_move_report(spec, state, args)
     report = {"game": spec.name, "player": player, "value_kind": spec.value_kind, **report}
     if args.json:
         print(json.dumps(report, indent=2))
@@ -279,6 +313,23 @@ def _best_move(spec: GameSpec, args: argparse.Namespace) -> int:
     return 0
 
 
+def _best_move_report(spec: GameSpec, state: Any, args: argparse.Namespace) -> dict[str, Any]:
+    if state.is_chance_node() and spec.hidden_information:
+        # the outcomes may be hidden from the player: only the value from their view
+        value = _search(state, args).value
+        report = {"win_probability": value, "value": value, "exact": False, "best_action": None,
+                  "moves": []}  # fmt: skip
+    elif state.is_chance_node():
+        report = _chance_report(state, args)
+    else:
+        report = _decision_report(state, args)
+        best = report["moves"][0]["action"] if report["moves"] else None
+        if best is not None:
+            args.first_label = report["best_action"]
+            report["turn"] = _best_turn(state, args, best)
+    return report
+
+
 def _solve(spec: GameSpec, args: argparse.Namespace) -> int:
     from solver.agents import make_agent
     from solver.play import play_match
@@ -290,7 +341,8 @@ def _solve(spec: GameSpec, args: argparse.Namespace) -> int:
         from solver.search import expectimax
 
         try:
-            result = expectimax(state, exact=True, memory_mb=args.memory_mb)
+            with progress_of(args, f"solving exactly (expectimax, at most {args.memory_mb:g} MB)"):
+                result = expectimax(state, exact=True, memory_mb=args.memory_mb)
         except SearchBudgetError as exc:
             raise _budget_message(exc, args.memory_mb) from None
         report = {"win_probability": result.value, "value": result.value, "exact": True,
@@ -300,18 +352,22 @@ def _solve(spec: GameSpec, args: argparse.Namespace) -> int:
         if state.is_terminal():
             raise OptionError("the game is over: its value is its returns")
         n = game.num_players()
-        agents = [make_agent("mcts", game, seed=args.seed, iterations=args.iterations)] * n
-        match = play_match(
-            game, ["mcts"] * n, agents, games=args.games, seed=args.seed, state=state,
-            progress=progress_line("played", args.games),
-        )  # fmt: skip
+        with progress_of(
+            args, f"playing {count(args.games, 'game')} of mcts from the position"
+        ) as progress:
+            agents = [make_agent("mcts", game, seed=args.seed, iterations=args.iterations)] * n
+            match = play_match(
+                game, ["mcts"] * n, agents, games=args.games, seed=args.seed, state=state,
+                on_action=lambda g, k: progress.update(f"game {g}/{args.games}, action {k}"),
+            )  # fmt: skip
         mcts = match.players[0]
         report = {"win_probability": mcts.win_rate, "value": mcts.win_rate, "exact": False,
                   "best_action": None, "ci_low": mcts.ci_low, "ci_high": mcts.ci_high,
                   "games": args.games, "iterations": args.iterations,
                   "mean_score": mcts.mean_score}  # fmt: skip
         if not state.is_chance_node():
-            report["best_action"] = _search(state, args).best_label
+            with progress_of(args, "searching the best action"):
+                report["best_action"] = _search(state, args).best_label
     report = {"game": spec.name, "value_kind": spec.value_kind, **report}
     if args.json:
         print(json.dumps(report, indent=2))
@@ -320,9 +376,10 @@ def _solve(spec: GameSpec, args: argparse.Namespace) -> int:
         print(f"exact {spec.value_kind}: {report['value']:.6f}"
               f"  ({report['states']} states, {report['seconds']} s)")  # fmt: skip
     else:
+        games, per_move = count(args.games, "game"), count(args.iterations, "iteration")
         print(f"MCTS policy win rate: {report['value']:.4f}  95% CI "
-              f"[{report['ci_low']:.4f}, {report['ci_high']:.4f}] over {args.games} games "
-              f"({args.iterations} iterations per decision; an estimate of what the mcts agent "
+              f"[{report['ci_low']:.4f}, {report['ci_high']:.4f}] over {games} "
+              f"({per_move} per decision; an estimate of what the mcts agent "
               "wins from here)")  # fmt: skip
     if report["best_action"]:
         print(f"best action: {report['best_action']}")
@@ -373,30 +430,45 @@ def _play(spec: GameSpec, args: argparse.Namespace) -> int:
         from solver.cli_review import play_recorded
 
         return play_recorded(spec, args, opened, names)
-    try:
-        agents = [
-            make_agent(
-                name, game, seed=derive_seed(args.seed, seat), iterations=args.iterations,
-                memory_mb=args.memory_mb,
-            )
-            for seat, name in enumerate(names)
-        ]  # fmt: skip
-        match = play_match(
-            game, names, agents, games=args.games, seed=args.seed, scores=spec.scores,
-            progress=progress_line("played", args.games),
-        )  # fmt: skip
-    except SearchBudgetError as exc:
-        raise _budget_message(exc, args.memory_mb or DEFAULT_MEMORY_MB) from None
+    games = count(args.games, "game")
+    with progress_of(args, f"playing {games} ({', '.join(names)})") as progress:
+        try:
+            agents = [
+                make_agent(
+                    name, game, seed=derive_seed(args.seed, seat), iterations=args.iterations,
+                    memory_mb=args.memory_mb,
+                )
+                for seat, name in enumerate(names)
+            ]  # fmt: skip
+            match = play_match(
+                game, names, agents, games=args.games, seed=args.seed, scores=spec.scores,
+                on_action=lambda g, n: progress.update(f"game {g}/{args.games}, action {n}"),
+            )  # fmt: skip
+        except SearchBudgetError as exc:
+            raise _budget_message(exc, args.memory_mb or DEFAULT_MEMORY_MB) from None
     if args.json:
         print(json.dumps(match.to_dict(), indent=2))
         return 0
-    for p in match.players:
+    _print_match(match, players)
+    return 0
+
+
+def _print_match(match: Any, players: int) -> None:
+    """One line per agent name; with an agent named twice or more, one line per position too."""
+
+    def line(p: Any, name: str) -> str:
         score = f"  mean score {p.mean_score:.3f}" if players > 1 else ""
-        print(f"{p.agent}: won {p.wins}/{match.games} = {p.win_rate:.4f}  "
-              f"95% CI [{p.ci_low:.4f}, {p.ci_high:.4f}]{score}")  # fmt: skip
+        return (f"{name}: won {p.wins}/{match.games} = {p.win_rate:.4f}  "
+                f"95% CI [{p.ci_low:.4f}, {p.ci_high:.4f}]{score}")  # fmt: skip
+
+    for p in match.players:
+        print(line(p, p.agent))
+    if len(match.seats) > len(match.players):
+        print("by position in --agents (seat in game 0; seats rotate):")
+        for p in match.seats:
+            print("  " + line(p, f"{p.seat}. {p.agent}"))
     if players > 1:
         print(f"shared first places: {match.ties}")
-    return 0
 
 
 def _review(spec: GameSpec, args: argparse.Namespace) -> int:
@@ -409,7 +481,7 @@ def _review(spec: GameSpec, args: argparse.Namespace) -> int:
 def _show(spec: GameSpec, args: argparse.Namespace) -> int:
     render = spec.require("render_text", "drawing a position as text")
     opened = _open(spec, args)
-    state = opened.state if args.state else None
+    state = opened.state if args.state_given else None
     print(render(opened.game, state))
     if spec.legend is not None:
         print(spec.legend(opened.game, state))
@@ -432,12 +504,13 @@ def _random_actions(opened: Opened, seed: int) -> tuple[Any, list[int]]:
 
 def _render(spec: GameSpec, args: argparse.Namespace) -> int:
     render = spec.require("render_svg", "drawing a position as SVG")
+    check_output(args.output, overwrite=args.overwrite)
     opened = _open(spec, args)
-    state = opened.state if args.state else None
+    state = opened.state if args.state_given else None
     actions: list[int] = []
     if args.random_game is not None:
-        if args.state:
-            raise OptionError("give --state or --random-game, not both")
+        if args.state_given:
+            raise OptionError("give a saved state or --random-game, not both")
         state, actions = _random_actions(opened, args.random_game)
     svg = render(opened.game, state, actions)
     write_output(svg, args.output, overwrite=args.overwrite)
@@ -512,6 +585,7 @@ def _search_options(p: argparse.ArgumentParser, *, exact: bool = True) -> None:
         "--seed", type=nonnegative_int, default=0, help="the seed of searches and dice (default 0)"
     )
     p.add_argument("--json", action="store_true", help="print a JSON object")
+    progress_option(p)
     if exact:
         p.add_argument(
             "--exact", action="store_true",
@@ -627,6 +701,7 @@ def add_game_commands(games: Any, spec: GameSpec) -> None:
     )
     p.add_argument("--overwrite", action="store_true", help="replace an existing --plot file")
     p.add_argument("--json", action="store_true", help="print the review as JSON")
+    progress_option(p)
     p.set_defaults(handler=lambda args: _review(spec, args))
 
     if spec.add_commands is not None:

@@ -26,10 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import OptionError
+from solver.render.ascii import count
 from solver.spec import GameSpec, Opened
 
 __all__ = ["play_recorded", "review_command"]
 
+MARK_PLURALS = {"inaccuracy": "inaccuracies"}
+"""The review's marks whose plural is not the name and an ``s``."""
 MAX_PROMPTS = 10_000
 """The most answers one decision reads before giving up (a stuck input never loops forever)."""
 
@@ -66,7 +69,7 @@ class _Screen:
 
     def print(self, text: str = "", style: str | None = None) -> None:
         if self.console is not None:
-            self.console.print(text, style=style, markup=False)
+            self.console.print(text, style=style, markup=False, soft_wrap=True)
         else:
             print(text)
 
@@ -305,7 +308,9 @@ def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
         f"review of {args.file}: {review['valueKind']} ({kind})",
         ["ply", "player", "move", "value", "best", "best value", "loss", "mark"], rows,
     )  # fmt: skip
-    marks = ", ".join(f"{n} {name}(s)" for name, n in review["summary"].items())
+    marks = ", ".join(
+        count(n, name, MARK_PLURALS.get(name)) for name, n in review["summary"].items()
+    )
     limits = ", ".join(f"{name} ≥ {t:g}" for name, t in review["thresholds"].items())
     screen.print(f"{marks}  (loss thresholds: {limits})")
     if args.plot:

@@ -5,6 +5,11 @@ Chance nodes are sampled from the game's exact probabilities with the library's 
 games; with several players the agents' seats rotate from one game to the next (game ``g`` seats
 agent ``i`` at ``(i + g) mod n``), so no agent keeps the first-player advantage.
 
+A match's report has two views of the same games: ``players``, one entry per agent *name*
+(agents of the same name merged: ``heuristic,heuristic,random`` gives two entries), and ``seats``,
+one entry per agent *position* in the list given (three entries there), with the same fields;
+an entry's ``seat`` is the position's first seat (the seat it held in game 0).
+
 >>> import solver
 >>> from solver.agents import make_agent
 >>> game = solver.load_game("dog", forest="dog/tiny-example", engine="reference")
@@ -55,8 +60,12 @@ def play_game(
     seed: int = 0,
     state: State | None = None,
     max_actions: int = MAX_ACTIONS,
+    on_action: Callable[[int], None] | None = None,
 ) -> GameRecord:
-    """Play to the end from ``state`` (default: the start); seat ``p`` plays ``agents[p]``."""
+    """Play to the end from ``state`` (default: the start); seat ``p`` plays ``agents[p]``.
+
+    ``on_action(n)`` is called after each action with the number of actions played so far (a
+    progress line)."""
     rng = SplitMix64(check_seed(seed))
     state = state.clone() if state is not None else game.new_initial_state()
     if len(agents) != game.num_players():
@@ -74,12 +83,15 @@ def play_game(
         record.labels.append(state.action_to_string(action))
         record.actions.append(action)
         state.apply_action(action)
+        if on_action is not None:
+            on_action(len(record.actions))
     return record
 
 
 @dataclass(frozen=True)
 class PlayerReport:
-    """One agent's results over a match (merged over every seat it held)."""
+    """One agent's results over a match: an agent name's (merged over every position of that
+    name, in ``players``) or one position's of the agents given (in ``seats``)."""
 
     seat: int
     agent: str
@@ -103,13 +115,15 @@ class PlayerReport:
 
 @dataclass(frozen=True)
 class MatchReport:
-    """A match's results: one entry per agent name, and the games whose first place was shared."""
+    """A match's results: one entry per agent name (``players``), one per agent position
+    (``seats``), and the games whose first place was shared."""
 
     game: str
     games: int
     seed: int
     players: tuple[PlayerReport, ...]
     ties: int
+    seats: tuple[PlayerReport, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -117,6 +131,7 @@ class MatchReport:
             "games": self.games,
             "seed": self.seed,
             "players": [p.to_dict() for p in self.players],
+            "seats": [p.to_dict() for p in self.seats],
             "ties": self.ties,
         }
 
@@ -129,6 +144,12 @@ def _winners(returns: Sequence[float]) -> list[int]:
     return [seat for seat, value in enumerate(returns) if value == best]
 
 
+def _report(seat: int, agent: str, wins: int, games: int, score: float) -> PlayerReport:
+    low, high = wilson_interval(wins, games)
+    return PlayerReport(seat=seat, agent=agent, wins=wins, win_rate=wins / games, ci_low=low,
+                        ci_high=high, mean_score=score)  # fmt: skip
+
+
 def play_match(
     game: Game,
     agent_names: Sequence[str],
@@ -139,60 +160,59 @@ def play_match(
     state: State | None = None,
     scores: Callable[[State], list[float]] | None = None,
     progress: Callable[[int], None] | None = None,
+    on_action: Callable[[int, int], None] | None = None,
 ) -> MatchReport:
     """Play ``games`` games; agent ``i`` sits at seat ``(i + g) mod n`` in game ``g``.
 
     A game won outright counts one win for its winner's agent; a game whose first place is
     shared counts in ``ties`` and as no one's win. ``mean_score`` is the mean of ``scores`` (the
-    game's final scores, by default its returns) over every seat the agent held.
+    game's final scores, by default its returns) over every seat the agent held. ``progress(g)``
+    is called when ``g`` games are done, ``on_action(g, n)`` after the ``n``-th action of game
+    ``g`` (counted from 1).
     """
     if games < 1:
         raise OptionError(f"--games must be at least 1, not {games}")
     n = game.num_players()
     if len(agents) != n or len(agent_names) != n:
         raise OptionError(f"{n} player(s) need {n} agent(s), not {len(agents)}")
-    names = list(dict.fromkeys(agent_names))
-    wins = dict.fromkeys(names, 0)
-    score_sum = dict.fromkeys(names, 0.0)
-    seats_held = dict.fromkeys(names, 0)
+    position_wins = [0] * n
+    position_scores = [0.0] * n
     ties = 0
     for g in range(games):
         seating = [0] * n  # seating[seat] = index of the agent in that seat
         for i in range(n):
             seating[(i + g) % n] = i
+        step = None if on_action is None else (lambda k, g=g: on_action(g + 1, k))
         record = play_game(
-            game, [agents[i] for i in seating], seed=derive_seed(seed, g), state=state
-        )
+            game, [agents[i] for i in seating], seed=derive_seed(seed, g), state=state,
+            on_action=step,
+        )  # fmt: skip
         returns = record.final.returns()
         values = scores(record.final) if scores is not None else returns
         for seat, i in enumerate(seating):
-            score_sum[agent_names[i]] += float(values[seat])
-            seats_held[agent_names[i]] += 1
+            position_scores[i] += float(values[seat])
         first = _winners(returns)
         if len(first) == 1:
-            wins[agent_names[seating[first[0]]]] += 1
+            position_wins[seating[first[0]]] += 1
         elif len(first) > 1:
             ties += 1
         if progress is not None:
             progress(g + 1)
+    seats = tuple(
+        _report(i, agent_names[i], position_wins[i], games, position_scores[i] / games)
+        for i in range(n)
+    )
     players = []
-    for name in names:
-        low, high = wilson_interval(wins[name], games)
-        players.append(
-            PlayerReport(
-                seat=list(agent_names).index(name),
-                agent=name,
-                wins=wins[name],
-                win_rate=wins[name] / games,
-                ci_low=low,
-                ci_high=high,
-                mean_score=score_sum[name] / seats_held[name],
-            )
-        )
+    for name in dict.fromkeys(agent_names):
+        held = [i for i in range(n) if agent_names[i] == name]
+        wins = sum(position_wins[i] for i in held)
+        score = sum(position_scores[i] for i in held) / (games * len(held))
+        players.append(_report(held[0], name, wins, games, score))
     return MatchReport(
         game=str(getattr(game, "name", "")),
         games=games,
         seed=seed,
         players=tuple(players),
         ties=ties,
+        seats=seats,
     )

@@ -21,7 +21,7 @@ and classes are arguments.
 
 from __future__ import annotations
 
-from solver.render.ascii import legend_lines, one_line, text_grid
+from solver.render.ascii import count, legend_lines, one_line, text_grid
 from solver.render.grid import cell_centre, cell_rects, grid_labels
 from solver.render.legend import LegendEntry, legend_entries
 from solver.render.pencil import PENCIL, pencil_ring, pencil_x, round_stroke
@@ -49,6 +49,7 @@ __all__ = [
     "cell_centre",
     "cell_rects",
     "circle",
+    "count",
     "document",
     "element",
     "escape",

@@ -19,7 +19,18 @@ from collections.abc import Sequence
 
 from solver.errors import OptionError
 
-__all__ = ["legend_lines", "one_line", "text_grid"]
+__all__ = ["count", "legend_lines", "one_line", "text_grid"]
+
+
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is one: never ``1 turns`` nor ``inaccuracy(s)``.
+
+    ``plural`` is given where adding an ``s`` is wrong.
+
+    >>> count(1, "turn"), count(20, "turn"), count(0, "inaccuracy", "inaccuracies")
+    ('1 turn', '20 turns', '0 inaccuracies')
+    """
+    return f"{n} {noun if n == 1 else (plural if plural is not None else noun + 's')}"
 
 
 def one_line(value: str) -> str:

@@ -79,9 +79,13 @@ def _random_game(args: argparse.Namespace) -> int:
     from solver.games.dog import resolve_forest
     from solver.games.dog.play import play_game, random_agent
     from solver.registry import load_game
+    from solver.rng import derive_seed
 
     game = load_game("dog", forest=resolve_forest(args.forest), engine=args.engine)
-    record = play_game(game, random_agent(args.seed), seed=args.seed)
+    # the policy seeded as every seeded random player is (seat 0 of `forest GAME render
+    # --random-game SEED` and `play --agent random --seed SEED`), the dice with the seed itself:
+    # one seed, one game, whichever command plays it
+    record = play_game(game, random_agent(derive_seed(args.seed, 0)), seed=args.seed)
     for turn in record.turns:
         print(f"turn {turn.turn:>2}: {', '.join(turn.actions)}")
     print(record.final)

@@ -127,7 +127,8 @@ def puzzle_summary(source: str) -> str:
     from solver.games.dog import resolve_forest
 
     forest = resolve_forest(source)
-    return f"{forest.width:>2}x{forest.height:<2} {forest.turns:>2} turns"
+    unit = "turn " if forest.turns == 1 else "turns"
+    return f"{forest.width:>2}x{forest.height:<2} {forest.turns:>2} {unit}"
 
 
 def greedy(game: Any, *, seed: int = 0, iterations: int = 0) -> Any:

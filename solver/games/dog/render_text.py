@@ -16,7 +16,7 @@ from solver.games.dog.forest import Forest, Terrain
 from solver.games.dog.format import HUMAN_SYMBOL, SHOUTER_SYMBOL, START_SYMBOL, TERRAIN_SYMBOLS
 from solver.games.dog.render_overlays import Overlays, cell_text, overlays
 from solver.games.dog.sheet_legend import DOG_SYMBOL, MARK_SYMBOL, text_legend_entries
-from solver.render.ascii import legend_lines, one_line, text_grid
+from solver.render.ascii import count, legend_lines, one_line, text_grid
 
 __all__ = ["render_ascii", "render_legend"]
 
@@ -103,7 +103,7 @@ def render_ascii(
     ov = overlays(forest, trail, position, marked, resolved)
     symbols, resolved_shown = _symbols(forest, ov)
     name = one_line(forest.name) or "forest"
-    lines = [f"{name}: {forest.width}x{forest.height}, {forest.turns} turns"]
+    lines = [f"{name}: {forest.width}x{forest.height}, {count(forest.turns, 'turn')}"]
     lines += text_grid(symbols)
     for shouter in forest.shouters:
         covered = " ".join(
@@ -117,8 +117,7 @@ def render_ascii(
     if ov.position is not None:
         summary.append(f"dog at {cell_text(ov.position)}")
     if ov.marked:
-        count = len(ov.marked)
-        summary.append(f"{count} cell{'s' if count != 1 else ''} marked")
+        summary.append(f"{count(len(ov.marked), 'cell')} marked")
     if ov.resolved:
         summary.append("resolved " + " ".join(cell_text(cell) for cell in sorted(ov.resolved)))
     if summary:

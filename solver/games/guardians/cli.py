@@ -22,7 +22,7 @@ import json
 import time
 from typing import Any
 
-from solver.cli_common import positive_float, positive_int
+from solver.cli_common import positive_float, positive_int, progress_option
 from solver.games.guardians.order_solve import AUTO_STATES, MODEL_CAP
 
 __all__ = ["AUTO_STATES", "add_commands", "order_lines"]
@@ -111,23 +111,26 @@ def _solo(args: argparse.Namespace) -> int:
     import statistics
 
     from solver.agents import agent_names
-    from solver.cli_common import progress_line
+    from solver.cli_common import progress_of
     from solver.errors import OptionError
     from solver.games.guardians.solo_runs import histogram_lines, solo_run
+    from solver.render.ascii import count
 
     if args.agent not in agent_names("guardians"):
         raise OptionError(
             f"unknown agent {args.agent!r} for guardians; expected one of "
             f"{', '.join(agent_names('guardians'))}"
         )
-    report = solo_run(
-        args.level,
-        args.agent,
-        games=args.games,
-        seed=args.seed,
-        iterations=args.iterations,
-        progress=progress_line("played", args.games),
-    )
+    games = count(args.games, "game")
+    with progress_of(args, f"playing level {args.level}, {games} of {args.agent}") as progress:
+        report = solo_run(
+            args.level,
+            args.agent,
+            games=args.games,
+            seed=args.seed,
+            iterations=args.iterations,
+            progress=progress.counter("games played", args.games),
+        )
     if args.json:
         print(json.dumps(report.to_dict(), indent=2))
         return 0
@@ -195,4 +198,5 @@ def add_commands(commands: Any) -> None:
         help="MCTS simulations per decision (default 1000)",
     )
     p.add_argument("--json", action="store_true", help="print a JSON object")
+    progress_option(p)
     p.set_defaults(handler=_solo)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from solver.games.guardians.board import Cell, Face
 from solver.games.guardians.solo import PAWN_COLOURS
 from solver.games.guardians.tiles import Tile
-from solver.render.ascii import legend_lines, text_grid
+from solver.render.ascii import count, legend_lines, text_grid
 
 if TYPE_CHECKING:
     from solver.games.guardians.rules import GuardiansState
@@ -81,14 +81,14 @@ def render_state(state: GuardiansState, *, legend: bool = False) -> str:
         }
         title = "forest" if game.solo else f"player {index} forest"
         lines.append(
-            f"{title}: score {state.score(index)}, {len(who.pile)} missions, "
-            f"{len(who.forest)} tiles, {len(who.reserve())} pawns in reserve"
+            f"{title}: score {state.score(index)}, {count(len(who.pile), 'mission')}, "
+            f"{count(len(who.forest), 'tile')}, {count(len(who.reserve()), 'pawn')} in reserve"
         )
         lines.extend(forest_lines(who.forest, game.catalogue, letters))
         lines.append("")
     pool = " ".join(f"{t}={tile_token(game.tile(t), False)}" for t in state.pool) or "(empty)"
     lines.append(f"pool: {pool}")
-    status = f"bag {len(state.bag)} tiles, round {state.round}"
+    status = f"bag {count(len(state.bag), 'tile')}, round {state.round}"
     if game.solo:
         status += f"/{state.rounds()}"
     status += f", phase {PHASE_NAMES[state.phase]}"

@@ -65,7 +65,8 @@ def render_board(st: TrialState) -> str:
         x, y = board.xy[s]
         grid[int(y)][int(x)] = _space_box(st, s)
     top = d["stack"][-1]["k"] if d["stack"] else "over"
-    lines = [f"day {d['day']}, first player {d['first']}, turn {d['turn']}, waiting for {top}"]
+    turn = "setting up" if d["turn"] is None else f"player {d['turn']}'s turn"
+    lines = [f"day {d['day']}, first player {d['first']}, {turn}, waiting for {top}"]
     lines += ["".join(row) for row in grid]
     for area in board.areas:
         inner = [s for s in board.spaces if board.area_of.get(s) == area]
@@ -103,7 +104,8 @@ def render_player(st: TrialState, p: int) -> str:
         story = [
             st.g.pack.card(c)["name"] if c else f"(face down, {col})" for c, _, col in view["story"]
         ]
-        out.append(f"{who} at {view['pos']}, morality {view['morality']:+d}")
+        where = "not on the board yet" if view["pos"] is None else f"at {view['pos']}"
+        out.append(f"{who} {where}, morality {view['morality']:+d}")
         out.append(f"  food: {food}")
         out.append(
             f"  hand: {hand}; tents: {view['tents']}; paws {view['paws']}"

@@ -1,0 +1,282 @@
+"""The command line's contracts of issue 16 §3, each driven the way a user meets it (a ``forest``
+subprocess, or the CLI entry point where many runs are needed): progress on a terminal, the two
+views of ``play --json``, one seed one game, saved states named as FILE, text views without
+``None`` or ``1 turns``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+import solver
+from solver.cli import main
+
+
+def forest(*argv: str, cwd: Path | None = None, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "solver.cli", *argv],
+        capture_output=True, text=True, cwd=cwd, timeout=600, stdin=subprocess.DEVNULL,
+        env={**os.environ, **env},
+    )  # fmt: skip
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def on_a_terminal(*argv: str, **env: str) -> tuple[int, str, str]:
+    """``forest ARGV`` with stderr on a pseudo-terminal (stdout a pipe): (status, stdout, what
+    the terminal received)."""
+    master, slave = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "solver.cli", *argv], stdout=subprocess.PIPE, stderr=slave,
+        stdin=subprocess.DEVNULL, text=True, env={**os.environ, **env},
+    )  # fmt: skip
+    os.close(slave)
+    received: list[bytes] = []
+
+    def drain() -> None:
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # the other side closed
+                return
+            if not chunk:
+                return
+            received.append(chunk)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    out, _ = process.communicate(timeout=600)
+    reader.join(timeout=10)
+    os.close(master)
+    return process.returncode, out, b"".join(received).decode("utf-8", "replace")
+
+
+# -- progress ------------------------------------------------------------------------------------
+PROGRESS_COMMANDS = [
+    ["dog", "play", "dog/tiny-example", "--agent", "mcts", "--games", "3", "--iterations", "50"],
+    ["dog", "solve", "dog/tiny-2x2", "--games", "3", "--iterations", "20"],
+    ["dog", "best-move", "dog/tiny-example", "--iterations", "50"],
+    ["guardians", "solo", "--level", "1", "--agent", "greedy", "--games", "1"],
+    ["trial", "play", "--players", "2", "--agents", "heuristic,random", "--games", "1"],
+]
+
+
+@pytest.mark.parametrize(
+    "argv", PROGRESS_COMMANDS, ids=[" ".join(a[:2]) for a in PROGRESS_COMMANDS]
+)
+def test_long_work_says_what_it_is_doing_on_a_terminal(argv):
+    # FOREST_PROGRESS_AFTER=0: the line a terminal gets after 2 s of work, at once
+    code, out, terminal = on_a_terminal(*argv, FOREST_PROGRESS_AFTER="0")
+    assert code == 0, terminal
+    assert re.search(r"forest: (playing|searching|solving)[^\r\n]*\(\d+ s\)", terminal), terminal
+    assert terminal.endswith("\r\x1b[K")  # the line is cleared before the answer
+    assert "forest:" not in out  # the answer on stdout is untouched
+    code, _, quiet = on_a_terminal(*argv, "--no-progress", FOREST_PROGRESS_AFTER="0")
+    assert code == 0 and quiet == ""
+
+
+def test_progress_stays_off_a_pipe():
+    run = forest("dog", "play", "dog/tiny-2x2", "--agent", "random", "--games", "5",
+                 FOREST_PROGRESS_AFTER="0")  # fmt: skip
+    assert run.returncode == 0 and run.stderr == ""
+
+
+def test_a_quick_answer_prints_no_progress_on_a_terminal():
+    code, out, terminal = on_a_terminal("dog", "solve", "dog/tiny-2x2", "--exact")
+    assert code == 0 and "exact win probability" in out
+    assert terminal == ""  # done within the 2 s delay: nothing drawn
+
+
+# -- play --json: players and seats ----------------------------------------------------------------
+def test_play_json_keeps_players_per_name_and_adds_seats_per_position(capsys):
+    # Defect: `--agents heuristic,heuristic,random` gave 2 entries: seat 1 disappeared.
+    agents = "heuristic,heuristic,random"
+    code, out, err = run(capsys, "trial", "play", "--players", "3", "--agents", agents,
+                         "--games", "3", "--seed", "1", "--json")  # fmt: skip
+    assert code == 0, err
+    report = json.loads(out)
+    assert [p["agent"] for p in report["players"]] == ["heuristic", "random"]
+    assert [(s["seat"], s["agent"]) for s in report["seats"]] == [
+        (0, "heuristic"), (1, "heuristic"), (2, "random"),
+    ]  # fmt: skip
+    fields = {"seat", "agent", "wins", "win_rate", "ci_low", "ci_high", "mean_score"}
+    assert all(set(entry) == fields for entry in report["players"] + report["seats"])
+    seats, players = report["seats"], report["players"]
+    # the name's entry is the sum of its positions' (wins) and their mean (scores)
+    assert players[0]["wins"] == seats[0]["wins"] + seats[1]["wins"]
+    assert players[0]["mean_score"] == pytest.approx(
+        (seats[0]["mean_score"] + seats[1]["mean_score"]) / 2
+    )
+    assert players[1] == seats[2]
+    assert sum(s["wins"] for s in seats) + report["ties"] <= report["games"] == 3
+
+
+def test_play_text_lists_each_position_when_a_name_repeats(capsys):
+    code, out, _ = run(capsys, "trial", "play", "--players", "3", "--agents",
+                       "heuristic,heuristic,random", "--games", "2", "--seed", "1")  # fmt: skip
+    assert code == 0
+    assert "  0. heuristic: won" in out and "  1. heuristic: won" in out
+    assert "  2. random: won" in out
+
+
+# -- one seed, one game --------------------------------------------------------------------------
+def test_random_game_and_render_random_game_play_the_same_game(tmp_path):
+    from solver.agents import make_agent
+    from solver.play import play_game
+    from solver.rng import derive_seed
+
+    for seed in (3, 11):
+        game = solver.load_game("dog", forest="dog/tiny-example")
+        record = play_game(game, [make_agent("random", game, seed=derive_seed(seed, 0))],
+                           seed=seed)  # fmt: skip
+        printed = forest("dog", "random-game", "dog/tiny-example", "--seed", str(seed))
+        assert printed.returncode == 0, printed.stderr
+        turns = [line.split(": ", 1)[1] for line in printed.stdout.splitlines()
+                 if line.startswith("turn ") and ": " in line]  # fmt: skip
+        played = [label for turn in turns for label in turn.split(", ")]
+        quiet = ("skipped: another dog", "skipped: squirrel", "resting")
+        assert [label for label in played if label not in quiet] == record.labels
+        sheet = tmp_path / f"s{seed}.svg"
+        drawn = forest("dog", "render", "dog/tiny-example", "--random-game", str(seed),
+                       "-o", str(sheet))  # fmt: skip
+        assert drawn.returncode == 0, drawn.stderr
+        spec = solver.registry.game_spec("dog")
+        expected = spec.render_svg(game, record.final, record.actions)
+        assert sheet.read_text(encoding="utf-8") == expected + (
+            "" if expected.endswith("\n") else "\n"
+        )
+
+
+# -- a saved state named as FILE -----------------------------------------------------------------
+def _saved_state(game_name: str, actions: int, **options: object) -> str:
+    from solver.agents import make_agent
+    from solver.play import play_game
+
+    game = solver.load_game(game_name, **options)
+    agents = [make_agent("random", game, seed=s) for s in range(game.num_players())]
+    record = play_game(game, agents, seed=5)
+    state = game.new_initial_state()
+    for action in record.actions[:actions]:
+        state.apply_action(action)
+    return state.to_json()
+
+
+@pytest.mark.parametrize(("game", "options"), [("guardians", {"players": 2}),
+                                               ("trial", {"players": 2})])  # fmt: skip
+def test_show_and_render_a_saved_state_named_as_file(tmp_path, game, options):
+    # Defect: `forest trial show FILE.json` drew a new game without a word.
+    path = tmp_path / "state.json"
+    path.write_text(_saved_state(game, 40, **options), encoding="utf-8")
+    named = forest(game, "show", str(path))
+    given = forest(game, "show", "--state", str(path))
+    fresh = forest(game, "show", "--players", "2")
+    assert named.returncode == given.returncode == 0, named.stderr
+    assert named.stdout == given.stdout != fresh.stdout
+    named = forest(game, "render", str(path))
+    given = forest(game, "render", "--state", str(path))
+    assert named.returncode == 0 and named.stdout == given.stdout
+    refused = forest(game, "render", str(path), "--random-game", "1")
+    assert refused.returncode == 2 and "not both" in refused.stderr
+
+
+def test_a_dog_state_named_as_file_is_refused_saying_how(tmp_path):
+    path = tmp_path / "state.json"
+    path.write_text(_saved_state("dog", 3, forest="dog/tiny-example"), encoding="utf-8")
+    for command in ("show", "render", "best-move"):
+        run = forest("dog", command, str(path))
+        assert run.returncode == 2 and run.stdout == "" and run.stderr.count("\n") == 1
+        assert "is a saved state, not a .forest file" in run.stderr
+        assert f"--state {path}" in run.stderr
+    given = forest("dog", "show", "dog/tiny-example", "--state", str(path))
+    assert given.returncode == 0 and "dog at" in given.stdout
+
+
+def test_a_bad_state_file_error_names_the_file(tmp_path):
+    path = tmp_path / "broken.json"
+    path.write_text('{"players": 3}', encoding="utf-8")
+    for argv in (["guardians", "show", str(path)], ["guardians", "show", "--state", str(path)]):
+        run = forest(*argv)
+        assert run.returncode == 2 and run.stderr.startswith(f"forest: error: {path}: "), run.stderr
+
+
+# -- text views ----------------------------------------------------------------------------------
+BAD_TEXT = re.compile(
+    r"\bNone\b|\bnan\b|\(s\)|(?<![\d.])\b1 (?:turns|tiles|missions|pawns|cells|games|steps|actions"
+    r"|points|states|positions|forests|cards|items|days|rounds|players|moves|seconds|decisions"
+    r"|inaccuracies|mistakes|blunders|iterations|simulations)\b"
+)
+
+
+def _states_along_a_game(game_name: str, **options: object) -> list[str]:
+    """Saved states at every few actions of a seeded random game, its end included."""
+    from solver.agents import make_agent
+    from solver.play import play_game
+
+    game = solver.load_game(game_name, **options)
+    agents = [make_agent("random", game, seed=s) for s in range(game.num_players())]
+    record = play_game(game, agents, seed=2)
+    step = max(1, len(record.actions) // 12)
+    states = []
+    state = game.new_initial_state()
+    for n, action in enumerate(record.actions):
+        if n % step == 0:
+            states.append(state.to_json())
+        state.apply_action(action)
+    return [*states, state.to_json()]
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "file"),
+    [("dog", {"forest": "dog/tiny-2x2"}, ["dog/tiny-2x2"]),
+     ("dog", {"forest": "dog/big-12x12"}, ["dog/big-12x12"]),
+     ("guardians", {"players": 1}, ["--players", "1"]),
+     ("guardians", {"players": 3}, ["--players", "3"]),
+     ("trial", {"players": 2}, ["--players", "2"])],
+    ids=["dog-tiny", "dog-big", "guardians-solo", "guardians-3", "trial-2"],
+)  # fmt: skip
+def test_text_views_never_print_none_or_bad_plurals(tmp_path, capsys, game, options, file):
+    # Defect: `turn None`, `at None`, `1 turns`, `inaccuracy(s)` in the text views.
+    shown = []
+    code, out, err = run(capsys, game, "show", *file)
+    assert code == 0, err
+    shown.append(out)
+    for n, text in enumerate(_states_along_a_game(game, **options)):
+        path = tmp_path / f"s{n}.json"
+        path.write_text(text, encoding="utf-8")
+        code, out, err = run(capsys, game, "show", *file, "--state", str(path))
+        assert code == 0, err
+        shown.append(out)
+    for out in shown:
+        assert not BAD_TEXT.search(out), BAD_TEXT.search(out)
+
+
+def test_reports_never_print_bad_plurals(tmp_path, capsys):
+    outputs = [
+        run(capsys, "dog", "solve", "dog/tiny-2x2", "--games", "1", "--iterations", "5")[1],
+        run(capsys, "dog", "play", "dog/tiny-2x2", "--agent", "random", "--games", "1")[1],
+        run(capsys, "dog", "list")[1],
+        run(capsys, "guardians", "list")[1],
+        run(capsys, "guardians", "order", "guardians/chain")[1],
+        run(capsys, "guardians", "solo", "--agent", "greedy", "--games", "1")[1],
+    ]
+    record = tmp_path / "game.json"
+    code, _, err = run(capsys, "dog", "play", "dog/tiny-2x2", "--agent", "random", "--record",
+                       str(record))  # fmt: skip
+    assert code == 0, err
+    outputs.append(run(capsys, "dog", "review", str(record), "--iterations", "20")[1])
+    assert "0 inaccuracies" in outputs[-1] or "1 inaccuracy" in outputs[-1]
+    for out in outputs:
+        assert out and not BAD_TEXT.search(out), (out, BAD_TEXT.search(out))
