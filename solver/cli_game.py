@@ -153,6 +153,20 @@ def _search(state: Any, args: argparse.Namespace) -> Any:
     )
 
 
+def hint_report(
+    spec: GameSpec, state: Any, args: argparse.Namespace, *, observer: int, top: int
+) -> dict[str, Any]:
+    """The best ``top`` moves at ``state`` from seat ``observer``'s view, searched as
+    ``best-move`` searches them (``play --human``'s ``hint``): ``{"what", "moves"}``."""
+    search = argparse.Namespace(
+        exact=False, memory_mb=DEFAULT_MEMORY_MB, seed=args.seed, observer=observer,
+        iterations=args.iterations or DEFAULT_ITERATIONS,
+        hidden=spec.hidden_information,
+    )  # fmt: skip
+    result = _search(state, search)
+    return {"what": _what_estimates(spec, search), "moves": _move_rows(result)[:top]}
+
+
 def _move_rows(result: Any) -> list[dict[str, Any]]:
     return [
         {"action": m.action, "label": m.label, "value": m.value, "visits": m.visits,
@@ -427,7 +441,7 @@ def _play(spec: GameSpec, args: argparse.Namespace) -> int:
         given = [spec.strongest_agent]
     names = _agent_list(given, players)
     if args.human or args.record:
-        from solver.cli_review import play_recorded
+        from solver.cli_human import play_recorded
 
         return play_recorded(spec, args, opened, names)
     games = count(args.games, "game")
@@ -522,10 +536,8 @@ def _render(spec: GameSpec, args: argparse.Namespace) -> int:
 def _list(spec: GameSpec, args: argparse.Namespace) -> int:
     from solver import puzzles
 
-    if spec.puzzles is None:
-        raise OptionError(f"{spec.name} ships no puzzles")
     rows = []
-    for name in puzzles.names(spec.puzzles):
+    for name in puzzles.names(spec.puzzles) if spec.puzzles is not None else ():
         summary = spec.puzzle_summary(name) if spec.puzzle_summary else ""
         described = puzzles.describe(name)
         rows.append(
@@ -535,6 +547,8 @@ def _list(spec: GameSpec, args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
+    if not rows:  # an empty list, said where it does not mix with the listing
+        print(f"forest: {spec.name} ships no curated puzzles", file=sys.stderr)
     for row in rows:
         print(f"{row['name']:<28} {row['summary']}  {row['description']}".rstrip())
     return 0
@@ -576,7 +590,10 @@ def _state_option(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
-def _search_options(p: argparse.ArgumentParser, *, exact: bool = True) -> None:
+def _search_options(p: argparse.ArgumentParser, *, exact: bool = True, memory: bool = True) -> None:
+    """``--iterations``, ``--seed``, ``--json``, ``--no-progress``; ``--exact`` where ``exact``
+    and ``--memory-mb`` where ``memory`` (only where the game offers an exact search: help
+    never advertises one that is not there)."""
     p.add_argument(
         "--iterations", type=positive_int, default=DEFAULT_ITERATIONS,
         help=f"MCTS simulations per decision (default {DEFAULT_ITERATIONS})",
@@ -593,10 +610,18 @@ def _search_options(p: argparse.ArgumentParser, *, exact: bool = True) -> None:
         )  # fmt: skip
     else:  # a game without small enough positions (GameSpec.exact false) offers no --exact
         p.set_defaults(exact=False)
-    p.add_argument(
-        "--memory-mb", type=positive_float, default=DEFAULT_MEMORY_MB,
-        help=f"the exact search's memory cap in megabytes (default {DEFAULT_MEMORY_MB:g})",
-    )  # fmt: skip
+    if memory:
+        p.add_argument(
+            "--memory-mb", type=positive_float, default=DEFAULT_MEMORY_MB,
+            help=f"the exact search's memory cap in megabytes (default {DEFAULT_MEMORY_MB:g})",
+        )  # fmt: skip
+    else:  # no exact search offered: no cap to set
+        p.set_defaults(memory_mb=DEFAULT_MEMORY_MB)
+
+
+def _hides_cards(spec: GameSpec) -> bool:
+    """Whether the game hides information from players (its searches are ISMCTS)."""
+    return bool(getattr(spec, "hidden_information", False))  # declared (issue 17 §2)
 
 
 def add_game_commands(games: Any, spec: GameSpec) -> None:
@@ -630,8 +655,12 @@ def add_game_commands(games: Any, spec: GameSpec) -> None:
     p.add_argument("--json", action="store_true", help="print a JSON list")
     bind(p, _list)
 
+    searched = "ISMCTS from the player's view" if _hides_cards(spec) else "MCTS"
     p = commands.add_parser(
-        "best-move", help="the best move from a position (MCTS, or exact with --exact)"
+        "best-move",
+        help=f"the best move from a position ({searched}, or exact with --exact)"
+        if spec.exact
+        else f"the best move from a position (an estimate: {searched})",
     )
     _common(p, spec)
     _state_option(p)
@@ -639,7 +668,7 @@ def add_game_commands(games: Any, spec: GameSpec) -> None:
         "--player", type=int, default=None, metavar="P",
         help="the seat whose view the values are from (default: the player to move)",
     )  # fmt: skip
-    _search_options(p, exact=spec.exact)
+    _search_options(p, exact=spec.exact, memory=spec.exact)
     bind(p, _best_move)
 
     p = commands.add_parser(
@@ -647,7 +676,7 @@ def add_game_commands(games: Any, spec: GameSpec) -> None:
     )
     _common(p, spec)
     _state_option(p)
-    _search_options(p, exact=spec.exact)
+    _search_options(p, exact=spec.exact, memory=spec.exact)
     p.add_argument(
         "--games", type=positive_int, default=200,
         help="games played for the MCTS estimate (default 200)",
@@ -670,10 +699,11 @@ def add_game_commands(games: Any, spec: GameSpec) -> None:
     p.add_argument(
         "--games", type=positive_int, default=100, help="the number of games (default 100)"
     )
-    _search_options(p, exact=False)
+    _search_options(p, exact=False, memory=spec.exact)  # the exact agent's cap
     p.add_argument(
         "--human", action="store_true",
-        help="play one game yourself in seat 0 (moves by number or label; 'hint' asks the engine)",
+        help="play one game yourself in seat 0: moves by number or label (any case); 'hint' "
+        "asks the engine, 'undo' takes your last move back, 'help', 'quit'",
     )  # fmt: skip
     p.add_argument(
         "--record", default=None, metavar="FILE",
@@ -688,14 +718,20 @@ def add_game_commands(games: Any, spec: GameSpec) -> None:
     p.add_argument("file", metavar="FILE", help="a game record (play --record FILE)")
     p.add_argument(
         "--iterations", type=positive_int, default=None,
-        help="MCTS simulations a position where the review is not exact (default 1000)",
+        help="MCTS simulations a position"
+        + (" where the review is not exact" if spec.exact else "")
+        + " (default 1000)",
     )  # fmt: skip
     p.add_argument("--seconds", type=positive_float, default=None, help="MCTS seconds a position")
-    searcher = p.add_mutually_exclusive_group()
-    searcher.add_argument(
-        "--exact", action="store_true", help="exact values only (default: where the game allows)"
-    )
-    searcher.add_argument("--mcts", action="store_true", help="MCTS estimates only")
+    if spec.exact:
+        searcher = p.add_mutually_exclusive_group()
+        searcher.add_argument(
+            "--exact", action="store_true",
+            help="exact values only (default: exact where the position fits)",
+        )  # fmt: skip
+        searcher.add_argument("--mcts", action="store_true", help="MCTS estimates only")
+    else:  # no exact search offered: every value is an estimate
+        p.set_defaults(exact=False, mcts=True)
     p.add_argument(
         "--plot", default=None, metavar="FILE.png|FILE.svg", help="draw the value over the game"
     )

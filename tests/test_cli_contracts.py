@@ -280,3 +280,36 @@ def test_reports_never_print_bad_plurals(tmp_path, capsys):
     assert "0 inaccuracies" in outputs[-1] or "1 inaccuracy" in outputs[-1]
     for out in outputs:
         assert out and not BAD_TEXT.search(out), (out, BAD_TEXT.search(out))
+
+
+# -- help texts ------------------------------------------------------------------------------------
+def _commands(game: str) -> list[str]:
+    help_text = forest(game, "--help").stdout
+    listed = re.findall(r"^    ([a-z][a-z-]*)", help_text, flags=re.MULTILINE)
+    assert {"show", "best-move", "solve", "play", "review"} <= set(listed), help_text
+    return listed
+
+
+@pytest.mark.parametrize("game", ["dog", "guardians", "trial"])
+def test_help_never_advertises_what_is_not_offered(game):
+    # Defect: guardians' and the Trial's `review --exact`, `--memory-mb` and "exact with
+    # --exact" in best-move's help, where no exact search is offered; `95%%` in solo's help.
+    spec = solver.registry.game_spec(game)
+    overview = forest(game, "--help").stdout
+    for command in _commands(game):
+        text = forest(game, command, "--help").stdout
+        assert text.startswith("usage: "), (command, text)
+        assert "%%" not in text, command
+        if not spec.exact:
+            for needle in ("--exact", "--memory-mb", "exact with", "not exact", "exact expectimax"):
+                assert needle not in text, (command, needle)
+    if not spec.exact:
+        assert "--exact" not in overview and "exact with" not in overview
+
+
+def test_list_of_a_game_without_puzzles_is_an_empty_list(capsys):
+    # Defect: `forest trial list [--json]` exited 2 ("ships no puzzles")
+    code, out, err = run(capsys, "trial", "list", "--json")
+    assert (code, json.loads(out)) == (0, [])
+    code, out, err = run(capsys, "trial", "list")
+    assert (code, out) == (0, "") and "no curated puzzles" in err

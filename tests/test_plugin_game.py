@@ -108,7 +108,9 @@ def test_searchers_and_hooks_it_lacks(plugin_env):
     assert run.returncode == 2
     assert run.stderr == "forest: error: drawing a position as SVG is not supported for pebbles\n"
     run = forest(plugin_env, "pebbles", "list")
-    assert (run.returncode, run.stderr) == (2, "forest: error: pebbles ships no puzzles\n")
+    # a game without puzzles lists none: an empty list, not an error (issue 16 §3)
+    assert (run.returncode, run.stdout) == (0, "")
+    assert run.stderr == "forest: pebbles ships no curated puzzles\n"
 
 
 def test_a_broken_entry_point_does_not_break_the_others(plugin_env, tmp_path):

@@ -74,10 +74,30 @@ def trail_of(game: Any, actions: Sequence[int]) -> list[tuple[int, int]]:
 
 
 def render_text(game: Any, state: Any | None) -> str:
-    """The forest as text, with the state pencilled in when given."""
+    """The forest as text, with the state pencilled in when given and its counters under it."""
     from solver.games.dog.render import render_ascii
 
-    return render_ascii(game.forest, **_pencil(game, state))
+    sheet = render_ascii(game.forest, **_pencil(game, state))
+    return sheet if state is None else f"{sheet}\n{status_line(game, state)}"
+
+
+def status_line(game: Any, state: Any) -> str:
+    """``turn 3/20  stamina 5  curiosity 2  2 steps left``: what a player of the sheet tracks
+    (the steps left during a move; a skipped turn, the stick, the game's outcome)."""
+    from solver.render.ascii import count
+
+    data = state.to_dict()
+    parts = [f"turn {min(data['turn'], game.forest.turns)}/{game.forest.turns}",
+             f"stamina {data['stamina']}", f"curiosity {data['curiosity']}"]  # fmt: skip
+    if data["budget"] > 0:
+        parts.append(f"{count(data['budget'], 'step')} left")
+    if data["stick"]:
+        parts.append("stick")
+    if data["skip_next"]:
+        parts.append("skips the next turn")
+    if data["outcome"] is not None:
+        parts.append({"win": "won", "loss": "lost"}.get(data["outcome"], str(data["outcome"])))
+    return "  ".join(parts)
 
 
 def legend(game: Any, state: Any | None) -> str:

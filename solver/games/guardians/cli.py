@@ -184,7 +184,7 @@ def add_commands(commands: Any) -> None:
         "solo",
         help="play a solo level many times: the win rate and the score distribution",
         description="Play solo level L --games times with an agent; print the win rate with "
-        "its Wilson 95%% interval and the scores (min/median/max and a histogram of 10-point "
+        "its Wilson 95% interval and the scores (min/median/max and a histogram of 10-point "
         "bins, * on the threshold's bin).",
     )
     p.add_argument("--level", type=int, choices=range(1, 7), default=1, help="the level, 1..6")

@@ -1,0 +1,375 @@
+"""``forest GAME play --human`` and ``play --record FILE``: one game at the table.
+
+Written once over the game protocol and its declaration, like the other commands every game
+gets (:mod:`solver.cli_game` wires them into the parser).
+
+- ``play --human``: you hold seat 0, the agents (``--agent``/``--agents``; default: the game's
+  strongest) the others. Before each of your decisions the position is drawn as ``forest GAME
+  show`` draws it (the dog's turn, stamina, curiosity and steps left; guardians' forests, scores
+  and pool; the Trial from your seat: your hand, food, backpack), then your legal moves,
+  numbered. Rolls and draws are shown (in a hidden-information game only those your seat can
+  see: the rest read "(hidden from you)"), and every agent's move.
+- You answer a move's number or its label in any case (``n``, ``End turn``), or one of
+  :data:`COMMANDS`: ``hint`` (the engine's best moves from your view, as ``best-move`` finds
+  them), ``undo`` (back to your previous decision: the rolls and draws after it come again the
+  same, and an agent facing the same position plays the same move), ``help`` and ``quit`` (ends
+  the game cleanly, exit 0; ``--record`` is still written, marked unfinished).
+- The end says who won, with the scores.
+- ``play --record FILE``: plays one game (with ``--human`` or the agents alone) and writes its
+  record ``{"game", "options", "seed", "actions", "labels", "agents", "engine", "returns",
+  "finished"}``; a game file named by path is embedded as text, so the record stands alone
+  (``forest GAME review FILE`` reads it).
+
+Rolls and draws come from ``--seed`` as in ``play``: the same seed and the same moves give the
+same game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from solver.errors import OptionError
+from solver.render.ascii import count
+from solver.spec import GameSpec, Opened
+
+__all__ = ["COMMANDS", "HIDDEN_LABEL", "Screen", "play_recorded", "record_options", "shown_label"]
+
+COMMANDS = {
+    "hint": "the engine's best moves from here, with their values",
+    "undo": "take back your last move (the rolls and draws after it come again the same)",
+    "help": "this list",
+    "quit": "leave the game (a --record file is still written)",
+}
+"""What the human may answer besides a move, and what each does."""
+ALIASES = {"h": "hint", "u": "undo", "?": "help", "q": "quit", "exit": "quit"}
+MAX_PROMPTS = 10_000
+"""The most answers one decision reads before giving up (a stuck input never loops forever)."""
+HINT_MOVES = 3
+"""The moves a hint lists."""
+REDEALS = 2
+"""``play --human``: redeals of what the human cannot see, besides the real state, searched for
+an event the human could not tell from the real one (enough for a single-outcome draw whose
+content depends on earlier hidden ones)."""
+HIDDEN_LABEL = "(hidden from you)"
+"""What ``play --human`` prints for a chance outcome or another seat's move that the human's seat
+cannot see (a card dealt to another player, a face-down card, a ruin's item)."""
+HUMAN = "human"
+
+
+class Screen:
+    """Output through rich when it is installed, plain text otherwise."""
+
+    def __init__(self) -> None:
+        try:
+            from rich.console import Console
+        except ImportError:  # pragma: no cover - rich comes with the serve extra
+            self.console = None
+        else:
+            self.console = Console(highlight=False)
+
+    def print(self, text: str = "", style: str | None = None) -> None:
+        if self.console is not None:
+            self.console.print(text, style=style, markup=False, soft_wrap=True)
+        else:
+            print(text, flush=True)
+
+    def table(self, title: str, header: list[str], rows: list[list[str]]) -> None:
+        if self.console is None:
+            print(title)
+            for row in rows:
+                print("  ".join(row), flush=True)
+            return
+        from rich.table import Table
+
+        table = Table(title=title, title_justify="left")
+        for name in header:
+            table.add_column(name)
+        for row in rows:
+            table.add_row(*row)
+        self.console.print(table)
+
+
+def record_options(spec: GameSpec, opened: Opened, args: argparse.Namespace) -> dict[str, Any]:
+    """The game's ``options`` for a record (the hint engine's): a file path embedded as its
+    text, so the record stands alone."""
+    from solver import puzzles
+
+    options: dict[str, Any] = {}
+    source = getattr(args, "file", None)
+    if spec.source_option and source is not None:
+        known = spec.puzzles is not None and source in puzzles.names(spec.puzzles)
+        if not known and Path(source).is_file() and spec.open_text is not None:
+            from solver.cli_common import read_text_file
+
+            options[spec.source_option] = read_text_file(source, "game file")
+        else:
+            options[spec.source_option] = source
+    if len(spec.players) > 1:
+        options["players"] = opened.game.num_players()
+    return options
+
+
+def shown_label(state: Any, action: int, viewer: int) -> str:
+    """``action``'s label as the human in seat ``viewer`` may see it.
+
+    In a game that declares hidden information (``GameSpec.hidden_information``) a chance outcome
+    or another seat's move is shown only when the viewer could tell it from every other one: no
+    other outcome or legal move — in this state or in a redeal of what the viewer cannot see —
+    leaves the viewer with the same information state under a different label. Otherwise the
+    label would print what the viewer cannot see (another player's dealt cards, a ruin's item, a
+    face-down card), and :data:`HIDDEN_LABEL` is shown.
+    """
+    from solver.registry import game_spec
+
+    label = str(state.action_to_string(action))
+    hidden = game_spec(state.get_game().name).hidden_information
+    if not hidden or (not state.is_chance_node() and state.current_player() == viewer):
+        return label
+
+    def seen_after(world: Any, choice: int) -> str:
+        child = world.clone()
+        child.apply_action(choice)
+        return str(child.information_state_string(viewer))
+
+    mine = seen_after(state, action)
+    import random
+
+    deal = random.Random(0)
+    worlds = [state, *(state.resample_hidden(viewer, deal) for _ in range(REDEALS))]
+    for world in worlds:
+        if world.is_chance_node():
+            choices = [a for a, _ in world.chance_outcomes()]
+        else:
+            choices = list(world.legal_actions())
+        for choice in choices:
+            if world is state and choice == action:
+                continue
+            if world.action_to_string(choice) != label and seen_after(world, choice) == mine:
+                return HIDDEN_LABEL
+    return label
+
+
+def _folded(text: str) -> str:
+    """A label or an answer compared without case and with runs of spaces as one."""
+    return " ".join(text.split()).casefold()
+
+
+@dataclass
+class _Step:
+    """One action of the game: what it was, its label, and the dice's state before it (so an
+    undo puts the dice back where they were)."""
+
+    action: int
+    label: str
+    dice_before: int
+
+
+@dataclass
+class _Table:
+    """One game at the table: the seats, the dice, the actions played so far."""
+
+    spec: GameSpec
+    game: Any
+    start: Any
+    args: argparse.Namespace
+    seats: list[str]
+    agents: dict[int, Callable[[Any], int]]
+    read: Callable[[str], str]
+    screen: Screen = field(default_factory=Screen)
+    steps: list[_Step] = field(default_factory=list)
+    human_plies: list[int] = field(default_factory=list)
+    agent_moves: dict[tuple[int, ...], int] = field(default_factory=dict)
+
+    # -- the game ---------------------------------------------------------------------------------
+    def play(self) -> tuple[Any, bool]:
+        """Play until the end or the human's ``quit``: the last state, and whether it ended."""
+        from solver.cli_common import progress_of
+        from solver.play import MAX_ACTIONS, sample_chance
+        from solver.rng import SplitMix64, check_seed
+
+        dice = SplitMix64(check_seed(self.args.seed))
+        state = self.start.clone()
+        watching = self.args.human
+        while not state.is_terminal():
+            if len(self.steps) >= MAX_ACTIONS:
+                raise OptionError(f"the game did not end within {MAX_ACTIONS} actions")
+            before = dice.state
+            if state.is_chance_node():
+                action = sample_chance(state, dice)
+                if watching:
+                    self.screen.print(f"chance: {shown_label(state, action, 0)}", style="cyan")
+            elif self.seats[state.current_player()] == HUMAN:
+                answer = self.ask(state)
+                if answer == "quit":
+                    return state, False
+                if answer == "undo":
+                    state = self.undo(state, dice)
+                    continue
+                assert isinstance(answer, int)
+                self.human_plies.append(len(self.steps))
+                action = answer
+            else:
+                seat = state.current_player()
+                key = tuple(step.action for step in self.steps)
+                if key not in self.agent_moves:  # the same position after an undo: same move
+                    what = f"player {seat} ({self.seats[seat]}) is thinking"
+                    with progress_of(self.args, what):
+                        self.agent_moves[key] = self.agents[seat](state)
+                action = self.agent_moves[key]
+                if watching:
+                    self.screen.print(
+                        f"player {seat} ({self.seats[seat]}): {shown_label(state, action, 0)}"
+                    )
+            self.steps.append(_Step(action, state.action_to_string(action), before))
+            state.apply_action(action)
+        return state, True
+
+    def undo(self, state: Any, dice: Any) -> Any:
+        """Back to the human's previous decision (the current one when the human has not moved
+        since): the actions from there are taken back and the dice rewound."""
+        ply = len(self.steps)
+        earlier = [p for p in self.human_plies if p < ply]
+        if not earlier:
+            self.screen.print("nothing to undo: this is your first move", style="red")
+            return state
+        back = earlier[-1]
+        self.human_plies = [p for p in self.human_plies if p < back]
+        dice.state = self.steps[back].dice_before
+        del self.steps[back:]
+        state = self.start.clone()
+        for step in self.steps:
+            state.apply_action(step.action)
+        self.screen.print(f"took back your move: you are at action {back + 1} again", style="cyan")
+        return state
+
+    # -- the human's decision ---------------------------------------------------------------------
+    def ask(self, state: Any) -> int | str:
+        """The human's answer at ``state``: a legal action, ``"undo"`` or ``"quit"``."""
+        if self.spec.render_text is not None:
+            self.screen.print(self.spec.render_text(self.game, state))
+        legal = state.legal_actions()
+        labels = [str(state.action_to_string(a)) for a in legal]
+        self.screen.print(f"player {state.current_player()} (you) to move:", style="bold")
+        for number, label in enumerate(labels, 1):
+            self.screen.print(f"  {number}. {label}")
+        folded = [_folded(label) for label in labels]
+        for _ in range(MAX_PROMPTS):
+            try:
+                reply = self.read("move (number or label), hint, undo, help, quit> ").strip()
+            except EOFError:
+                raise OptionError("the input ended before the game did") from None
+            except OSError as exc:  # no terminal to read from (a captured or closed stdin)
+                raise OptionError(f"cannot read your moves: {exc}") from None
+            word = ALIASES.get(_folded(reply), _folded(reply))
+            if reply.isdigit() and 1 <= int(reply) <= len(legal):
+                return int(legal[int(reply) - 1])
+            if word in folded:
+                return int(legal[folded.index(word)])
+            if word in ("quit", "undo"):
+                return word
+            if word == "help":
+                self.help()
+            elif word == "hint":
+                self.hint(state)
+            elif reply:
+                self.screen.print(
+                    f"{reply!r} is not a move here: answer 1 to {len(legal)}, a move's label, or "
+                    "help",
+                    style="red",
+                )
+        raise OptionError(f"no move chosen after {MAX_PROMPTS} answers")
+
+    def help(self) -> None:
+        self.screen.print("answer a move's number or its label (any case), or:")
+        for word, what in COMMANDS.items():
+            self.screen.print(f"  {word:<5} {what}")
+
+    def hint(self, state: Any) -> None:
+        from solver.cli_game import hint_report
+
+        try:
+            report = hint_report(self.spec, state, self.args, observer=0, top=HINT_MOVES)
+        except OptionError as exc:
+            self.screen.print(f"no hint: {exc}", style="red")
+            return
+        rows = [[str(rank), m["label"], f"{m['value']:.4f}", str(m["visits"] or ""),
+                 " ".join(m["pv"][1:6])] for rank, m in enumerate(report["moves"], 1)]  # fmt: skip
+        self.screen.table(f"hint: {report['what']}", ["#", "move", "value", "visits", "then"], rows)
+
+
+def _result_lines(spec: GameSpec, state: Any, seats: list[str], finished: bool) -> list[str]:
+    """Who won (or where the game was left), and the scores."""
+
+    def name(seat: int) -> str:
+        return "you" if seats[seat] == HUMAN else f"player {seat} ({seats[seat]})"
+
+    returns = state.returns()
+    if not finished:
+        return []
+    if len(returns) == 1:
+        won = returns[0] > 0.5
+        if seats[0] == HUMAN:
+            return ["you won!" if won else "you lost"]
+        return [f"{name(0)} {'won' if won else 'lost'}"]
+    scores = spec.scores(state) if spec.scores is not None else returns
+    best = max(returns)
+    first = [seat for seat, value in enumerate(returns) if value == best]
+    if len(first) == 1:
+        verb = "win" if seats[first[0]] == HUMAN else "wins"
+        lines = [f"{name(first[0])} {verb}"]
+    else:
+        lines = ["shared first place: " + ", ".join(name(seat) for seat in first)]
+    lines.append("scores: " + ", ".join(f"{name(s)} {v:g}" for s, v in enumerate(scores)))
+    return lines
+
+
+def play_recorded(
+    spec: GameSpec, args: argparse.Namespace, opened: Opened, names: list[str]
+) -> int:
+    """Play one game (seat 0 human with ``--human``), show it, and write ``--record``."""
+    from solver.agents import make_agent
+    from solver.rng import derive_seed
+
+    if args.record:
+        from solver.cli_common import check_output
+
+        check_output(args.record, overwrite=args.overwrite)  # before a game of minutes
+    game = opened.game
+    seats = [HUMAN if args.human and seat == 0 else names[seat] for seat in range(len(names))]
+    agents = {
+        seat: make_agent(name, game, seed=derive_seed(args.seed, seat),
+                         iterations=args.iterations, memory_mb=args.memory_mb)
+        for seat, name in enumerate(seats) if name != HUMAN
+    }  # fmt: skip
+    table = _Table(spec, game, opened.state, args, seats, agents, read=input)
+    if args.human:
+        table.screen.print("you are player 0; answer help for the commands", style="bold")
+    state, finished = table.play()
+    screen = table.screen
+    played = len(table.steps)
+    if args.human and finished and spec.render_text is not None:
+        screen.print(spec.render_text(game, state))
+    if finished:
+        screen.print(f"game over after {count(played, 'action')}", style="bold")
+    else:
+        screen.print(f"you left the game after {count(played, 'action')}", style="bold")
+    for line in _result_lines(spec, state, seats, finished):
+        screen.print(line, style="bold")
+    if args.record:
+        from solver.cli_common import write_output
+        from solver.review import game_record
+
+        record = game_record(
+            spec.name, record_options(spec, opened, args), args.seed,
+            [step.action for step in table.steps], labels=[step.label for step in table.steps],
+            agents=seats, engine=game.engine, returns=state.returns() if finished else None,
+            finished=finished,
+        )  # fmt: skip
+        write_output(json.dumps(record, indent=1), args.record, overwrite=args.overwrite)
+        screen.print(f"wrote {args.record}")
+    return 0

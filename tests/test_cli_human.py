@@ -1,0 +1,175 @@
+"""``forest GAME play --human`` for every game, driven as a person drives it: the real command,
+its answers typed into a pipe (and once into a terminal).
+
+What the table must do (issue 16 §3): show what a player tracks (the dog's turn, stamina,
+curiosity and steps left; guardians' pool and scores; the Trial seat's hand, food and
+backpack), take moves in any case, answer ``help`` and ``hint``, ``undo`` back to the human's
+previous decision with the same rolls and draws replayed, end cleanly on ``quit`` (exit 0, the
+record still written) and say who won.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+import solver
+from solver.review import review_record
+
+ANSWERS_ENOUGH = 3000  # more answers than any of these games asks
+
+
+def play(*argv: str, answers: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "solver.cli", *argv, "--human", "--no-progress"],
+        input=answers, capture_output=True, text=True, timeout=600, cwd=cwd,
+    )  # fmt: skip
+
+
+def record_of(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+# -- the dog -------------------------------------------------------------------------------------
+DOG = ["dog", "play", "dog/another-dog", "--seed", "4"]
+
+
+def test_the_dog_table_shows_the_counters_and_says_the_outcome(tmp_path):
+    run = play(*DOG, "--record", "game.json", answers="1\n" * 50, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert "turn 1/3  stamina 6  curiosity 2" in out and "steps left" in out
+    record = record_of(tmp_path / "game.json")
+    assert record["finished"] is True and record["agents"] == ["human"]
+    won = record["returns"][0] > 0.5
+    assert out.rstrip().splitlines()[-2] == ("you won!" if won else "you lost")
+
+
+def test_moves_in_any_case_help_and_hint(tmp_path):
+    game = solver.load_game("dog", forest="dog/another-dog")
+    state = game.new_initial_state()
+    labels = []  # the first decision's labels, typed in another case
+    run = play(*DOG, "--record", "upper.json", answers="help\nhint\n" + "1\n" * 50, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    for word in ("hint", "undo", "help", "quit"):
+        assert f"  {word} " in run.stdout  # the help lists every command
+    assert "hint: win probability" in run.stdout and "value" in run.stdout
+    first = record_of(tmp_path / "upper.json")
+    state.apply_action(first["actions"][0])  # the roll
+    labels = [state.action_to_string(a) for a in state.legal_actions()]
+    typed = labels[0].swapcase() if labels[0].swapcase() != labels[0] else labels[0].upper()
+    again = play(*DOG, "--record", "typed.json", answers=f"  {typed}  \n" + "1\n" * 50,
+                 cwd=tmp_path)  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    assert record_of(tmp_path / "typed.json")["actions"] == first["actions"]
+
+
+def test_undo_goes_back_to_the_previous_decision_and_the_dice_replay(tmp_path):
+    # the same game twice: straight through, and with a detour taken back (undo at the second
+    # decision returns to the first one, whose answer is then given again): the rolls after the
+    # undo must come again the same, so both records are equal
+    straight = play(*DOG, "--record", "a.json", answers="1\n" * 50, cwd=tmp_path)
+    assert straight.returncode == 0, straight.stderr
+    detour = play(*DOG, "--record", "b.json", answers="undo\n2\nundo\n" + "1\n" * 50,
+                  cwd=tmp_path)  # fmt: skip
+    assert detour.returncode == 0, detour.stderr
+    assert "nothing to undo" in detour.stdout  # the first decision has nothing before it
+    assert "took back your move" in detour.stdout
+    a, b = record_of(tmp_path / "a.json"), record_of(tmp_path / "b.json")
+    assert a["actions"] == b["actions"] and a["returns"] == b["returns"]
+
+
+def test_quit_ends_cleanly_and_still_writes_the_record(tmp_path):
+    run = play(*DOG, "--record", "left.json", answers="1\nquit\n", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == "" and "you left the game after 2 actions" in run.stdout
+    record = record_of(tmp_path / "left.json")
+    assert record["finished"] is False and record["returns"] is None
+    assert len(record["actions"]) == 2  # the roll and the one move made
+    review = review_record(record)
+    assert len(review["decisions"]) == 1
+
+
+def test_the_input_ending_early_is_still_an_error(tmp_path):
+    run = play(*DOG, answers="1\n", cwd=tmp_path)
+    assert run.returncode == 2 and "input ended" in run.stderr
+
+
+def test_the_table_works_on_a_terminal(tmp_path):
+    # input() on a real terminal (line editing on): the answers typed into a pseudo-terminal
+    master, slave = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "solver.cli", *DOG, "--human", "--record", "t.json"],
+        stdin=slave, stdout=slave, stderr=slave, cwd=tmp_path, close_fds=True,
+    )  # fmt: skip
+    os.close(slave)
+    seen: list[bytes] = []
+
+    def drain() -> None:
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                return
+            if not chunk:
+                return
+            seen.append(chunk)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    os.write(master, b"help\r1\rquit\r")
+    process.wait(timeout=300)
+    reader.join(timeout=10)
+    os.close(master)
+    text = b"".join(seen).decode("utf-8", "replace")
+    assert process.returncode == 0, text
+    assert "you left the game" in text
+    assert record_of(tmp_path / "t.json")["finished"] is False
+
+
+# -- guardians and the Trial: whole games ----------------------------------------------------------
+@pytest.mark.parametrize(
+    ("argv", "needles"),
+    [
+        (["guardians", "play", "--players", "2", "--agents", "greedy"],
+         ["pool:", "score ", "round 1"]),
+        (["trial", "play", "--players", "2", "--agents", "heuristic"],
+         ["hand: ", "food: ", "backpack: ", "you, player 0,"]),
+    ],
+    ids=["guardians", "trial"],
+)  # fmt: skip
+def test_a_whole_game_shows_the_seat_and_says_who_won(tmp_path, argv, needles):
+    run = play(*argv, "--seed", "1", "--record", "game.json", answers="1\n" * ANSWERS_ENOUGH,
+               cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr[-2000:]
+    for needle in needles:
+        assert needle in run.stdout, needle
+    record = record_of(tmp_path / "game.json")
+    assert record["finished"] is True
+    returns = record["returns"]
+    best = max(returns)
+    first = [seat for seat, value in enumerate(returns) if value == best]
+    lines = run.stdout.rstrip().splitlines()
+    verdict, scores = lines[-3], lines[-2]
+    if first == [0]:
+        assert verdict == "you win"
+    elif len(first) == 1:
+        assert verdict == f"player {first[0]} ({record['agents'][first[0]]}) wins"
+    else:
+        assert verdict.startswith("shared first place: ")
+    assert scores.startswith("scores: you ")
+    assert lines[-1] == "wrote game.json"
+
+
+def test_hidden_information_hint_is_from_the_humans_view(tmp_path):
+    run = play("trial", "play", "--players", "2", "--agents", "random", "--iterations", "8",
+               answers="hint\nquit\n", cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "ISMCTS estimate from player 0's view" in " ".join(run.stdout.split())
