@@ -1,4 +1,6 @@
 # forest-solver: `make demo` and `make test` do the whole set-up on a fresh machine.
+# `make demo` installs what a user installs (the package with its runtime extras) and runs the demo;
+# `make test` adds the development tools and runs the linters and the test suite.
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
@@ -8,14 +10,36 @@ STAMP  := $(VENV)/.installed
 
 all: test
 
+# What a user's install holds (the package, its compiled kernels and the extras its commands use)
+# and what a developer adds (tests, linters, the browser driver, OpenSpiel for the comparisons).
+RUNTIME_EXTRAS := analysis,dask,serve
+DEV_EXTRAS     := dev,openspiel,$(RUNTIME_EXTRAS)
+RUNTIME_STAMP  := $(VENV)/.installed-runtime
+comma := ,
+define EXTRA_REQUIREMENTS
+import sys, tomllib
+extras = tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]
+print(" ".join(r for name in sys.argv[1:] for r in extras[name]))
+endef
+export EXTRA_REQUIREMENTS
+
 $(VENV)/bin/python:
+	@echo "== make: creating the virtual environment $(VENV)"
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip setuptools
+	@$(PY) -m pip install --quiet --upgrade pip setuptools
 
 # Re-install when the build description or the Cython sources change.
-$(STAMP): $(VENV)/bin/python pyproject.toml setup.py $(wildcard ext/*.pyx ext/*.pxd)
-	$(PY) -m pip install --quiet -e ".[dev,openspiel,analysis,dask,serve]"
-	touch $(STAMP)
+$(RUNTIME_STAMP): $(VENV)/bin/python pyproject.toml setup.py $(wildcard ext/*.pyx ext/*.pxd)
+	@echo "== make: installing forest-solver with its runtime extras [$(RUNTIME_EXTRAS)]:"
+	@echo "   compiling the Cython kernels (ext/*.pyx) takes a few minutes on 2 cores"
+	$(PY) -m pip install --quiet -e ".[$(RUNTIME_EXTRAS)]"
+	@touch $(RUNTIME_STAMP)
+
+# The development extras' requirements alone (the package is installed already: no second build).
+$(STAMP): $(RUNTIME_STAMP)
+	@echo "== make: adding the development tools [$(DEV_EXTRAS)] (pytest, ruff, mypy, OpenSpiel...)"
+	$(PY) -m pip install --quiet $$($(PY) -c "$$EXTRA_REQUIREMENTS" $(subst $(comma), ,$(DEV_EXTRAS)))
+	@touch $(STAMP)
 
 install: $(STAMP)
 
@@ -28,11 +52,14 @@ browser:
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } || \
 	  echo "make browser: could not install chromium (the browser test will skip; CI=true fails it)"
 
-demo: $(STAMP)
+demo: $(RUNTIME_STAMP)
+	@echo "== make: the demo (python -m solver.demo): a rolled forest, its value, a game of MCTS"
 	$(PY) -m solver.demo
+	@echo "== make: done; the forest command is $(VENV)/bin/forest (README: the command line)"
 
 # CI runs `make test`: the linters first, then the tests.
 test: lint browser
+	@echo "== make: the test suite (make test-all adds the slow exhaustive checks)"
 	$(PY) -m pytest -q
 
 test-all: $(STAMP)

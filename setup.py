@@ -30,9 +30,10 @@ def _packages() -> list[str]:
     """The library's packages plus the shipped data.
 
     ``puzzles/`` ships as ``solver._puzzles``; the kernel interface's ``.pxd`` files in ``ext/``
-    ship as ``solver/include`` (``solver.get_include()``), so other Cython code can cimport it.
+    ship as ``solver/include`` (``solver.get_include()``), so other Cython code can cimport it;
+    the web table's files are the data package ``solver.hint.static`` (no ``__init__.py``).
     """
-    data = ["solver._puzzles", "solver.include"] + [
+    data = ["solver._puzzles", "solver.include", "solver.hint.static"] + [
         "solver._puzzles." + ".".join(d.relative_to(HERE / "puzzles").parts)
         for d in sorted((HERE / "puzzles").rglob("*"))
         if d.is_dir() and not d.name.startswith((".", "__"))

@@ -1,9 +1,16 @@
 """The ``forest`` command.
 
 ``forest GAME COMMAND``: every registered game gets ``show``, ``list``, ``render``,
-``best-move``, ``solve`` and ``play`` (:mod:`solver.cli_game`) plus its own commands; ``forest
-games`` lists the games, ``forest analyse`` runs batch analyses, ``forest --version`` prints the
-version.
+``best-move``, ``solve``, ``play`` and ``review`` (:mod:`solver.cli_game`) plus its own commands;
+``forest games`` lists the games, ``forest analyse`` runs batch analyses, ``forest hint`` and
+``forest serve`` run the hint engine, ``forest --version`` prints the version.
+
+Start-up is lazy: only the command named on the line is built (its module imported, its
+arguments declared); every other command is a one-line stub for ``forest --help``, so ``forest
+--version`` or ``forest dog show`` import no searcher, no CP-SAT, no pandas and no web framework
+(``tests/test_startup.py``; ``bench/startup.py`` times it). A command that needs an optional extra
+which is not installed (``forest serve`` without ``forest-solver[serve]``, ``forest analyse``
+without ``[analysis]``) says so in one line naming the extra.
 
 An error the user can cause (a bad file, a bad option, an illegal move) prints one line
 ``forest: error: ...`` on stderr and exits 2. Anything else is a bug in forest-solver: its
@@ -29,10 +36,58 @@ from typing import Any, NoReturn
 
 from solver.errors import OptionError, SolverError
 
-__all__ = ["OptionError", "build_parser", "main"]
+__all__ = ["EXTRAS", "OptionError", "build_parser", "main", "missing_extra"]
 
 Handler = Callable[[argparse.Namespace], int]
 REPORT_BUGS = "this is a bug in forest-solver: please report it with the command and the traceback"
+
+EXTRAS: dict[str, str] = {
+    "pydantic": "serve",
+    "fastapi": "serve",
+    "uvicorn": "serve",
+    "starlette": "serve",
+    "rich": "serve",
+    "pandas": "analysis",
+    "pyarrow": "analysis",
+    "matplotlib": "analysis",
+    "joblib": "analysis",
+    "tqdm": "analysis",
+    "dask": "dask",
+    "distributed": "dask",
+    "pyspiel": "openspiel",
+    "open_spiel": "openspiel",
+}
+"""The optional dependencies, each with the extra of ``forest-solver`` that installs it."""
+
+# The commands that are not games: name -> (the function adding it, its one-line help). The help
+# is repeated here so that ``forest --help`` lists them without importing their modules.
+_BUILT_IN: dict[str, tuple[str, str]] = {
+    "analyse": (
+        "solver.analysis.cli_analyse:add_analyse_command",
+        "analyse many instances of a game: classes, values, a report, curation",
+    ),
+    "hint": (
+        "solver.hint.cli:add_hint_command",
+        "the hint engine over JSON lines (stdin to stdout)",
+    ),
+    "serve": (
+        "solver.hint.cli:add_hint_command",
+        "the hint engine over HTTP, with the web table at /",
+    ),
+}
+
+
+def missing_extra(exc: ModuleNotFoundError, what: str) -> OptionError | None:
+    """The one-line error for ``what`` (``"forest serve"``) failing because an optional
+    dependency is missing, or ``None`` when the missing module belongs to no extra."""
+    top = (exc.name or "").partition(".")[0]
+    extra = EXTRAS.get(top)
+    if extra is None:
+        return None
+    return OptionError(
+        f"{what} needs the {extra} extra ({top} is not installed): "
+        f"pip install 'forest-solver[{extra}]'"
+    )
 
 
 def _games(args: argparse.Namespace) -> int:
@@ -62,35 +117,85 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The whole ``forest`` parser, with one sub-command per registered game."""
+def _version() -> str:
     from solver import __version__
-    from solver.analysis.cli_analyse import add_analyse_command
-    from solver.cli_game import add_game_commands
-    from solver.hint.cli import add_hint_command
+
+    return f"forest {__version__}"
+
+
+def _add(commands: Any, reference: str) -> None:
+    """Import ``"module:function"`` and let it add its commands (a missing optional dependency
+    propagates as ``ModuleNotFoundError``, which :func:`main` words with the extra to install)."""
+    import importlib
+
+    module, _, function = reference.partition(":")
+    getattr(importlib.import_module(module), function)(commands)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``forest`` parser, with one sub-command per registered game.
+
+    ``command``: build only that command in full (its module imported, its arguments declared);
+    every other one is a stub that ``forest --help`` lists (``""``: stubs only). ``None``: every
+    command in full.
+    """
     from solver.registry import game_specs
 
     parser = _Parser(prog="forest", description="Play, solve and analyse the forest games.")
-    parser.add_argument("--version", action="version", version=f"forest {__version__}")
+    parser.add_argument("--version", action="version", version=_version())
     commands = parser.add_subparsers(dest="game", required=True, metavar="COMMAND")
     p = commands.add_parser("games", help="list the registered games")
     p.add_argument("--json", action="store_true", help="print a JSON list")
     p.set_defaults(handler=_games)
-    add_analyse_command(commands)
-    add_hint_command(commands)
+    built: set[str] = set()
+    for name, (reference, summary) in _BUILT_IN.items():
+        group = [n for n, (r, _) in _BUILT_IN.items() if r == reference]
+        if reference in built:
+            continue
+        if command is None or command in group:
+            _add(commands, reference)  # adds every command of its group (hint and serve)
+            built.add(reference)
+        else:
+            commands.add_parser(name, help=summary)
     for spec in game_specs():
-        add_game_commands(commands, spec)
+        if command is None or command == spec.name:
+            from solver.cli_game import add_game_commands
+
+            add_game_commands(commands, spec)
+        else:
+            commands.add_parser(spec.name, help=f"{spec.title}: {spec.summary}")
     return parser
+
+
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The command named on the line: the first word that is not an option."""
+    for word in argv:
+        if word == "--":
+            return None
+        if not word.startswith("-"):
+            return word
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``forest`` command; returns the exit status."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    command = _command_of(words)
+    if command is None and words[:1] == ["--version"]:
+        print(_version())  # the commonest call, answered before any parser is built
+        return 0
     try:
-        parser = build_parser()
+        parser = build_parser(command if command is not None else "")
     except SolverError as exc:  # e.g. a broken SOLVER_ENGINE or game declaration
         print(f"forest: error: {exc}", file=sys.stderr)
         return 2
-    args = parser.parse_args(argv)
+    except ModuleNotFoundError as exc:
+        error = missing_extra(exc, f"forest {command}")
+        if error is None:
+            raise
+        print(f"forest: error: {error}", file=sys.stderr)
+        return 2
+    args = parser.parse_args(words)
     handler: Handler = args.handler
     try:
         return handler(args)
@@ -102,6 +207,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("forest: interrupted", file=sys.stderr)
         return 130
+    except ModuleNotFoundError as exc:
+        error = missing_extra(exc, f"forest {' '.join(words[:2])}".strip())
+        if error is None:
+            traceback.print_exc()
+            print(f"forest: {REPORT_BUGS}", file=sys.stderr)
+            return 1
+        print(f"forest: error: {error}", file=sys.stderr)
+        return 2
     except Exception:
         traceback.print_exc()
         print(f"forest: {REPORT_BUGS}", file=sys.stderr)

@@ -1,0 +1,234 @@
+"""The package as people install it: ``pip install forest-solver`` without extras.
+
+Every command that does not serve works on the base install; ``forest hint``, ``forest serve``
+and ``forest analyse`` without their extra print one line naming the extra (exit 2).
+
+- The fast tests run the ``forest`` command in a subprocess of this environment where every
+  module the base install lacks is made unimportable: the distributions installed here that are
+  neither the package's declared dependencies nor theirs (computed from the metadata, so the
+  block follows ``pyproject.toml``), e.g. pydantic, fastapi, matplotlib, dask, pytest.
+- The slow test builds the wheel, installs it without extras into a fresh virtual environment
+  (its dependencies from the package index) and runs the same commands with its ``forest``
+  script.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+import tomllib
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+
+
+def _name(requirement: str) -> str:
+    match = re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", requirement)
+    assert match is not None, requirement
+    return re.sub(r"[-_.]+", "-", match.group(0)).lower()
+
+
+@cache
+def base_distributions() -> frozenset[str]:
+    """The package and every distribution its declared dependencies pull in (no extras)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    todo = [_name(r) for r in project["dependencies"]]
+    seen = {_name(project["name"])}
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            requires = metadata.requires(name) or []
+        except metadata.PackageNotFoundError:
+            continue
+        todo.extend(_name(r) for r in requires if "extra ==" not in r.partition(";")[2])
+    return frozenset(seen)
+
+
+@cache
+def blocked_modules() -> frozenset[str]:
+    """The top-level modules installed here that the base install does not have."""
+    base = base_distributions()
+    blocked = set()
+    for module, dists in metadata.packages_distributions().items():
+        if module.startswith("_") or module in ("solver", "pip", "setuptools", "pkg_resources"):
+            continue
+        if not {_name(d) for d in dists} & base:
+            blocked.add(module)
+    return frozenset(blocked)
+
+
+_RUNNER = textwrap.dedent(
+    """
+    import importlib.abc, sys
+    BLOCKED = set(sys.argv[1].split(","))
+
+    class Block(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path=None, target=None):
+            if name.partition(".")[0] in BLOCKED:
+                raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+            return None
+
+    sys.meta_path.insert(0, Block())
+    from solver.cli import main
+    sys.exit(main(sys.argv[2:]))
+    """
+)
+
+
+def forest_without_extras(*argv: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess:
+    """``forest ARGV`` in a fresh interpreter that cannot import what the base install lacks."""
+    blocked = ",".join(sorted(blocked_modules()))
+    return subprocess.run(
+        [sys.executable, "-c", _RUNNER, blocked, *argv],
+        capture_output=True, text=True, cwd=cwd, timeout=600, input=stdin,
+    )  # fmt: skip
+
+
+def _readme_output(command: str) -> list[str]:
+    """The lines the README shows under ``$ .venv/bin/forest COMMAND``."""
+    lines = README.read_text(encoding="utf-8").splitlines()
+    start = lines.index(f"$ .venv/bin/forest {command}") + 1
+    out = []
+    for line in lines[start:]:
+        if line.startswith(("$ ", "```")):
+            break
+        out.append(line)
+    return out
+
+
+def _same(expected: list[str], actual: str) -> bool:
+    got = actual.splitlines()
+    patterns = (".*".join(re.escape(part) for part in want.split("...")) for want in expected)
+    return len(got) == len(expected) and all(
+        re.fullmatch(p, g) is not None for p, g in zip(patterns, got, strict=True)
+    )
+
+
+def _version() -> str:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+
+
+# The commands of the issue, each with a check of its output made independently of the code: the
+# README's text, the version in pyproject.toml, the games' rules.
+COMMANDS: list[tuple[list[str], object]] = [
+    (["--version"], lambda out: out == f"forest {_version()}\n"),
+    (["games"], lambda out: _same(_readme_output("games"), out)),
+    (
+        ["dog", "show", "dog/tiny-example"],
+        lambda out: _same(_readme_output("dog show dog/tiny-example"), out),
+    ),
+    (
+        ["dog", "solve", "dog/another-dog", "--exact"],
+        lambda out: _same(_readme_output("dog solve dog/another-dog --exact"), out),
+    ),
+    (
+        ["guardians", "order", "guardians/order-trap"],
+        lambda out: _same(_readme_output("guardians order guardians/order-trap"), out),
+    ),
+    (["trial", "show"], lambda out: "day 1" in out and "player 0" in out),
+]
+
+
+def test_the_block_covers_the_extras():
+    blocked = blocked_modules()
+    for module in ("pydantic", "fastapi", "uvicorn", "matplotlib", "dask", "joblib", "pytest"):
+        if module in {m for m in metadata.packages_distributions()}:
+            assert module in blocked, module
+    assert not {"numpy", "networkx", "ortools"} & blocked
+
+
+@pytest.mark.parametrize(("argv", "check"), COMMANDS, ids=[" ".join(a) for a, _ in COMMANDS])
+def test_every_non_serving_command_works_without_the_extras(argv, check, tmp_path):
+    run = forest_without_extras(*argv, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert check(run.stdout), run.stdout
+    assert run.stderr == ""
+
+
+SERVING = [
+    (["hint", "--stdio"], "serve", "pydantic"),
+    (["serve"], "serve", "pydantic"),
+    (
+        ["analyse", "--count", "2", "--size", "5x5", "-o", "r.csv", "--report", "rep"],
+        "analysis",
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize(("argv", "extra", "module"), SERVING, ids=[a[0] for a, _, _ in SERVING])
+def test_serving_commands_name_their_extra_in_one_line(argv, extra, module, tmp_path):
+    run = forest_without_extras(*argv, cwd=tmp_path)
+    assert run.returncode == 2, run.stderr
+    assert run.stdout == ""
+    assert run.stderr.count("\n") == 1 and run.stderr.startswith("forest: error: ")
+    assert f"pip install 'forest-solver[{extra}]'" in run.stderr
+    if module is not None:
+        assert f"({module} is not installed)" in run.stderr
+    assert not (tmp_path / "r.csv").exists()
+
+
+def test_the_web_table_ships_as_package_data():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert config["package-data"]["solver.hint.static"] == ["*.html", "*.css", "*.js"]
+    shipped = {p.name for p in (ROOT / "solver" / "hint" / "static").iterdir()}
+    assert shipped == {"index.html", "style.css", "app.js"}
+
+
+# -- the real thing: the wheel in a fresh virtual environment -----------------------------------
+@pytest.fixture(scope="module")
+def base_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    work = tmp_path_factory.mktemp("wheel")
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
+         "-w", str(work)],
+        capture_output=True, text=True, timeout=1800,
+    )  # fmt: skip
+    assert build.returncode == 0, build.stderr
+    for warning in ("BuildBackendWarning", "Package would be ignored", "SetuptoolsDeprecation"):
+        assert warning not in build.stdout + build.stderr, warning
+    (wheel,) = work.glob("forest_solver-*.whl")
+    venv = work / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    install = subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", str(wheel)],
+        capture_output=True, text=True, timeout=1800,
+    )  # fmt: skip
+    assert install.returncode == 0, install.stderr
+    return venv
+
+
+@pytest.mark.slow
+def test_the_wheel_installed_without_extras(base_venv, tmp_path):
+    listed = subprocess.run(
+        [str(base_venv / "bin" / "python"), "-m", "pip", "list", "--format=json"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    installed = {_name(row["name"]) for row in json.loads(listed.stdout)}
+    assert not {"pydantic", "fastapi", "matplotlib", "dask", "pytest", "open-spiel"} & installed
+    forest = str(base_venv / "bin" / "forest")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    for argv, check in COMMANDS:
+        run = subprocess.run(
+            [forest, *argv], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600
+        )
+        assert run.returncode == 0, (argv, run.stderr)
+        assert check(run.stdout), (argv, run.stdout)
+    for argv, extra, _ in SERVING[:2]:
+        run = subprocess.run(
+            [forest, *argv], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600,
+            stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+        assert run.returncode == 2 and f"forest-solver[{extra}]" in run.stderr, run.stderr
