@@ -36,6 +36,9 @@ from pathlib import Path
 from typing import Any
 
 BASELINE_COMMIT = "e3a8ca9"
+CLOCK = time.process_time if os.environ.get("ANALYSIS_SPEED_CPU") else time.perf_counter
+"""The steps' clock: wall time, or this process's CPU time with ANALYSIS_SPEED_CPU=1 (less
+sensitive to other processes on a loaded machine)."""
 HERE = Path(__file__).resolve().parent.parent
 
 # -- the per-step profile (runs inside either checkout: stdlib and `solver` only) ---------------
@@ -51,7 +54,7 @@ STEPS: list[tuple[str, str, str]] = [
     ("expectimax (adversarial, exact)", "solver.games.dog.analysis.classify", "_expectimax"),
     ("MCTS games", "solver.games.dog.analysis.classify", "_mcts_rate"),
     ("clairvoyant estimate", "solver.games.dog.analysis.classify", "_upper"),
-    ("clairvoyant estimate", "solver.games.dog.analysis.clairvoyant", "clairvoyant_estimate"),
+    ("clairvoyant estimate", "solver.games.dog.analysis.classify", "clairvoyant_estimate"),
     ("proven interval", "solver.games.dog.analysis.classify", "_proven_interval"),
 ]
 # parts of a step, timed inside it (reported apart, not added to the total)
@@ -69,11 +72,11 @@ def _wrap(owner: Any, attribute: str, name: str, totals: dict[str, float], stack
     def timed(*args: Any, **kwargs: Any) -> Any:
         outermost = not stack if counted else True
         stack.append(name) if counted else None
-        started = time.perf_counter()
+        started = CLOCK()
         try:
             return original(*args, **kwargs)
         finally:
-            elapsed = time.perf_counter() - started
+            elapsed = CLOCK() - started
             if counted:
                 stack.pop()
             if outermost:
@@ -121,12 +124,12 @@ def profile_steps(descriptors: list[dict[str, Any]]) -> dict[str, Any]:
             seen.add((id(found[0]), found[1]))
             _wrap(found[0], found[1], name, parts, [], counted=False)
     classes: dict[str, int] = {}
-    started = time.perf_counter()
+    started = CLOCK()
     for descriptor in descriptors:
         row = classify.analyse_source(descriptor)
         key = f"{row['class']}/{row['method']}"
         classes[key] = classes.get(key, 0) + 1
-    analysis = time.perf_counter() - started
+    analysis = CLOCK() - started
     return {"imports": imports, "analysis": analysis, "steps": totals, "parts": parts,
             "classes": classes, "forests": len(descriptors)}  # fmt: skip
 

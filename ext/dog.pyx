@@ -37,8 +37,8 @@ cheap ordering signal, not a probability.
 """
 
 cimport cython
-from libc.stdint cimport int16_t, uint8_t, uint64_t, int64_t
-from libc.stdlib cimport malloc, free, realloc
+from libc.stdint cimport int16_t, uint8_t, uint32_t, uint64_t, int64_t
+from libc.stdlib cimport calloc, malloc, free, realloc
 from libc.string cimport memcpy, memset, memcmp
 
 from rng cimport splitmix64_below, splitmix64_mix, splitmix64_uniform
@@ -155,6 +155,10 @@ ctypedef struct DogGameData:
     int ndistr                           # distraction cells
     int16_t open_cells[MAX_CELLS]
     int16_t distr_cells[MAX_CELLS]
+    int bitset_words                     # the words of a 256-bit bitset this forest's cells use
+    uint64_t open_mask[4]                # the open_cells as a bitset
+    int16_t open_index[MAX_CELLS]        # a cell's place among open_cells (-1: not one)
+    int16_t distr_index[MAX_CELLS]       # a cell's place among distr_cells (-1: not one)
 
 
 STATE_SIZE = sizeof(DogState)
@@ -197,6 +201,12 @@ assert sizeof(DogState) == 120, "DogState must have no implicit padding"
 
 
 # -- bitsets -------------------------------------------------------------------------------------
+cdef extern from *:
+    """
+    #define DOG_CTZ(x) __builtin_ctzll(x)
+    """
+    int DOG_CTZ(uint64_t x) noexcept nogil
+
 cdef inline bint bit_get(const uint64_t* bits, int cell) noexcept nogil:
     return (bits[cell >> 6] >> (cell & 63)) & 1
 
@@ -601,44 +611,67 @@ cdef inline int bit_length(int x) noexcept nogil:
         x >>= 1
     return n if n > 0 else 1
 
-cdef inline int put_bits(unsigned char* out, int at, uint64_t value, int width) noexcept nogil:
-    cdef int i
-    for i in range(width):
-        if (value >> i) & 1:
-            out[(at + i) >> 3] |= <unsigned char>(1 << ((at + i) & 7))
-    return at + width
+cdef inline void _pack_put(uint64_t* words, int at, uint64_t value, int width) noexcept nogil:
+    # The low ``width`` bits of ``value`` at bit ``at`` of ``words`` (bits numbered from word 0's
+    # least significant one).
+    cdef int shift = at & 63
+    value &= ((<uint64_t>1) << width) - 1
+    words[at >> 6] |= value << shift
+    if shift + width > 64:
+        words[(at >> 6) + 1] |= value >> (64 - shift)
 
 cdef size_t dog_pack(const void* game, const void* state, unsigned char* out) noexcept nogil:
     # The fields of a state in as few bits as the forest allows: pos, last_left, stamina (3 bits),
     # curiosity, turn, pending, phase (3), budget (2), the four flags, then the marked bit of every
-    # cell a trail can mark and the resolved and offered bits of every distraction cell.
+    # cell a trail can mark and the resolved and offered bits of every distraction cell (bit i of
+    # the key is bit i % 8 of byte i // 8). Built in 64-bit words from the set bits only.
     cdef const DogGameData* g = <const DogGameData*>game
     cdef const DogState* s = <const DogState*>state
-    cdef int at = 0, i
+    cdef uint64_t words[16]
+    cdef uint64_t bits
+    cdef int at = 0, i, cell, base
     if state == NULL or out == NULL:
         return <size_t>g.pack_bytes
-    memset(out, 0, g.pack_bytes)
-    at = put_bits(out, at, <uint64_t>s.pos, g.bits_cell)
-    at = put_bits(out, at, <uint64_t>(s.last_left + 1), g.bits_last)
-    at = put_bits(out, at, <uint64_t>s.stamina, 3)
-    at = put_bits(out, at, <uint64_t>s.curiosity, g.bits_curiosity)
-    at = put_bits(out, at, <uint64_t>s.turn, g.bits_turn)
-    at = put_bits(out, at, <uint64_t>(s.pending + 1), g.bits_pending)
-    at = put_bits(out, at, s.phase, 3)
-    at = put_bits(out, at, s.budget, 2)
-    at = put_bits(out, at, s.skip_next | (s.stick << 1) | (s.valve << 2) | (s.won << 3), 4)
-    for i in range(g.nopen):
-        if bit_get(s.marked, g.open_cells[i]):
-            out[at >> 3] |= <unsigned char>(1 << (at & 7))
-        at += 1
-    for i in range(g.ndistr):
-        if bit_get(s.resolved, g.distr_cells[i]):
-            out[at >> 3] |= <unsigned char>(1 << (at & 7))
-        at += 1
-    for i in range(g.ndistr):
-        if bit_get(s.offered, g.distr_cells[i]):
-            out[at >> 3] |= <unsigned char>(1 << (at & 7))
-        at += 1
+    memset(words, 0, sizeof(words))
+    _pack_put(words, at, <uint64_t>s.pos, g.bits_cell)
+    at += g.bits_cell
+    _pack_put(words, at, <uint64_t>(s.last_left + 1), g.bits_last)
+    at += g.bits_last
+    _pack_put(words, at, <uint64_t>s.stamina, 3)
+    at += 3
+    _pack_put(words, at, <uint64_t>s.curiosity, g.bits_curiosity)
+    at += g.bits_curiosity
+    _pack_put(words, at, <uint64_t>s.turn, g.bits_turn)
+    at += g.bits_turn
+    _pack_put(words, at, <uint64_t>(s.pending + 1), g.bits_pending)
+    at += g.bits_pending
+    _pack_put(words, at, s.phase, 3)
+    at += 3
+    _pack_put(words, at, s.budget, 2)
+    at += 2
+    _pack_put(words, at, s.skip_next | (s.stick << 1) | (s.valve << 2) | (s.won << 3), 4)
+    at += 4
+    for i in range(g.bitset_words):
+        bits = s.marked[i] & g.open_mask[i]
+        while bits:
+            cell = i * 64 + DOG_CTZ(bits)
+            bits &= bits - 1
+            base = at + g.open_index[cell]
+            words[base >> 6] |= (<uint64_t>1) << (base & 63)
+        bits = s.resolved[i] & g.distraction[i]
+        while bits:
+            cell = i * 64 + DOG_CTZ(bits)
+            bits &= bits - 1
+            base = at + g.nopen + g.distr_index[cell]
+            words[base >> 6] |= (<uint64_t>1) << (base & 63)
+        bits = s.offered[i] & g.distraction[i]
+        while bits:
+            cell = i * 64 + DOG_CTZ(bits)
+            bits &= bits - 1
+            base = at + g.nopen + g.ndistr + g.distr_index[cell]
+            words[base >> 6] |= (<uint64_t>1) << (base & 63)
+    for i in range(g.pack_bytes):
+        out[i] = <unsigned char>(words[i >> 3] >> ((i & 7) * 8))
     return <size_t>g.pack_bytes
 
 
@@ -646,11 +679,18 @@ cdef void _pack_layout(DogGameData* g) noexcept nogil:
     cdef int cell, i, shouters = 0, bits
     g.nopen = 0
     g.ndistr = 0
+    bits_clear(g.open_mask)
+    for cell in range(MAX_CELLS):
+        g.open_index[cell] = -1
+        g.distr_index[cell] = -1
     for cell in range(g.ncells):
         if g.terrain[cell] != T_TREE and cell != g.human:
+            g.open_index[cell] = g.nopen
+            bit_set(g.open_mask, cell)
             g.open_cells[g.nopen] = cell
             g.nopen += 1
         if bit_get(g.distraction, cell):
+            g.distr_index[cell] = g.ndistr
             g.distr_cells[g.ndistr] = cell
             g.ndistr += 1
     for i in range(g.arrow_start[g.ncells]):
@@ -754,6 +794,7 @@ cdef int _build_game_data(DogGameData* g, object forest) except -1:
                 queue[tail] = nxt
                 tail += 1
     _pack_layout(g)
+    g.bitset_words = (g.ncells + 63) // 64
     return 0
 
 
@@ -1405,7 +1446,7 @@ ctypedef struct SoonestSearch:
     SearchNode* nodes
     int count                # nodes stored (the root included)
     int capacity
-    int* table               # open addressing: node index + 1, 0 for an empty slot
+    uint64_t* table          # open addressing: the hash's high 32 bits | node index + 1; 0 empty
     uint64_t mask            # table size - 1 (a power of two)
     int win_parent           # the node the winning action leaves from
     int win_action
@@ -1419,42 +1460,104 @@ cdef enum:
     SOONEST_NO_MEMORY = -1
 
 
-cdef inline uint64_t search_hash(const DogState* s, int k, int j) noexcept nogil:
-    return dog_hash(NULL, s) ^ splitmix64_mix(((<uint64_t>k) << 32) ^ <uint64_t>j ^ 0x5851F42D4C957F2DULL)
+cdef uint64_t TAG_BITS = 0xFFFFFFFF00000000ULL
+
+
+cdef inline uint64_t _hash_word(uint64_t h, uint64_t word) noexcept nogil:
+    return rotl64(h ^ (word * 0xC2B2AE3D27D4EB4FULL), 31) * 0x9E3779B185EBCA87ULL
+
+
+cdef inline uint64_t search_hash(const DogGameData* g, const DogState* s, int k,
+                                 int j) noexcept nogil:
+    # The words of the state that can be non-zero for this forest (the bitsets' words over its
+    # cells, then the scalar fields), and the counters.
+    cdef const uint64_t* w = <const uint64_t*>s
+    cdef uint64_t h = ((<uint64_t>k) << 32) ^ <uint64_t>j ^ 0x5851F42D4C957F2DULL
+    cdef int i
+    for i in range(g.bitset_words):
+        h = _hash_word(h, w[i])
+        h = _hash_word(h, w[4 + i])
+        h = _hash_word(h, w[8 + i])
+    h = _hash_word(h, w[12])
+    h = _hash_word(h, w[13])
+    h = _hash_word(h, w[14])
+    return splitmix64_mix(h)
+
+
+cdef inline bint same_state(const DogGameData* g, const DogState* a, const DogState* b) noexcept nogil:
+    # Equal states (the words search_hash reads: every other word is zero in both).
+    cdef const uint64_t* x = <const uint64_t*>a
+    cdef const uint64_t* y = <const uint64_t*>b
+    cdef int i
+    if x[12] != y[12] or x[13] != y[13] or x[14] != y[14]:
+        return False
+    for i in range(g.bitset_words):
+        if x[i] != y[i] or x[4 + i] != y[4 + i] or x[8 + i] != y[8 + i]:
+            return False
+    return True
+
+
+cdef int search_open(SoonestSearch* S) noexcept nogil:
+    # Empty buffers for a search (-1: out of memory; search_close frees what was allocated).
+    memset(S, 0, sizeof(SoonestSearch))
+    S.capacity = 1024
+    S.nodes = <SearchNode*>malloc(S.capacity * sizeof(SearchNode))
+    S.table = <uint64_t*>malloc(4096 * sizeof(uint64_t))
+    if S.nodes == NULL or S.table == NULL:
+        return -1
+    memset(S.table, 0, 4096 * sizeof(uint64_t))
+    S.mask = 4095
+    return 0
+
+
+cdef void search_reset(SoonestSearch* S) noexcept nogil:
+    # Forget the stored nodes (the buffers stay, for the next world's search).
+    S.count = 0
+    memset(S.table, 0, (S.mask + 1) * sizeof(uint64_t))
+
+
+cdef void search_close(SoonestSearch* S) noexcept nogil:
+    free(S.nodes)
+    free(S.table)
+    S.nodes = NULL
+    S.table = NULL
 
 
 cdef int search_grow_table(SoonestSearch* S) noexcept nogil:
     cdef uint64_t size = (S.mask + 1) * 2, slot
-    cdef int* table = <int*>malloc(size * sizeof(int))
+    cdef uint64_t* table = <uint64_t*>malloc(size * sizeof(uint64_t))
     cdef int i
     if table == NULL:
         return -1
-    memset(table, 0, size * sizeof(int))
+    memset(table, 0, size * sizeof(uint64_t))
     for i in range(S.count):
         slot = S.nodes[i].hash & (size - 1)
         while table[slot] != 0:
             slot = (slot + 1) & (size - 1)
-        table[slot] = i + 1
+        table[slot] = (S.nodes[i].hash & TAG_BITS) | <uint64_t>(i + 1)
     free(S.table)
     S.table = table
     S.mask = size - 1
     return 0
 
 
-cdef int search_find(const SoonestSearch* S, const DogState* s, int k, int j,
-                     uint64_t h) noexcept nogil:
+cdef int search_find(const DogGameData* g, const SoonestSearch* S, const DogState* s, int k,
+                     int j, uint64_t h) noexcept nogil:
     # The index of the stored node (s, k, j), or -1.
-    cdef uint64_t slot = h & S.mask
-    cdef int entry
+    # The table's tag (the hash's high bits) is compared first: a miss reads no node.
+    cdef uint64_t slot = h & S.mask, entry, tag = h & TAG_BITS
+    cdef int index
     cdef const SearchNode* node
     while True:
         entry = S.table[slot]
         if entry == 0:
             return -1
-        node = &S.nodes[entry - 1]
-        if (node.hash == h and node.k == k and node.j == j
-                and memcmp(&node.st, s, sizeof(DogState)) == 0):
-            return entry - 1
+        if (entry & TAG_BITS) == tag:
+            index = <int>(entry & 0xFFFFFFFFULL) - 1
+            node = &S.nodes[index]
+            if (node.hash == h and node.k == k and node.j == j
+                    and same_state(g, &node.st, s)):
+                return index
         slot = (slot + 1) & S.mask
 
 
@@ -1485,7 +1588,7 @@ cdef int search_store(SoonestSearch* S, const DogState* s, int k, int j, uint64_
     slot = h & S.mask
     while S.table[slot] != 0:
         slot = (slot + 1) & S.mask
-    S.table[slot] = index + 1
+    S.table[slot] = (h & TAG_BITS) | <uint64_t>(index + 1)
     return index
 
 
@@ -1509,7 +1612,7 @@ cdef int soonest_win_search(const DogGameData* g, const DogState* root, const in
     for t in range(256):
         head[t] = -1
         tail[t] = -1
-    h = search_hash(root, 0, 0)
+    h = search_hash(g, root, 0, 0)
     if search_store(S, root, 0, 0, h, -1, -1) < 0:
         return SOONEST_NO_MEMORY
     if root.phase == PH_OVER or search_hopeless(g, root, reach):
@@ -1552,8 +1655,8 @@ cdef int soonest_win_search(const DogGameData* g, const DogState* root, const in
                     continue
                 if search_hopeless(g, &child, reach):
                     continue
-                h = search_hash(&child, k2, j2)
-                if search_find(S, &child, k2, j2, h) >= 0:
+                h = search_hash(g, &child, k2, j2)
+                if search_find(g, S, &child, k2, j2, h) >= 0:
                     continue
                 if S.count >= max_nodes:
                     return SOONEST_BUDGET
@@ -1590,7 +1693,7 @@ def soonest_win(DogKernelState root, rolls, dice, long max_nodes, int reach):
     """The soonest win from ``root`` by breadth-first search bucketed by turn, in C.
 
     ``rolls`` and ``dice`` are a clairvoyant world (step-roll readings 1..3 and shout d6 values
-    consumed along the route: ``solver.games.dog.analysis.classify``), or both ``None`` to try
+    consumed along the route: ``solver.games.dog.analysis.soonest``), or both ``None`` to try
     every chance outcome (the par). ``reach`` is the most graph distance a turn can cover (nodes
     farther from the human than the turns left allow are pruned); at most ``max_nodes`` nodes are
     stored. Returns ``(status, nodes, actions, turn)``: ``"optimal"`` with the actions of a soonest
@@ -1620,13 +1723,8 @@ def soonest_win(DogKernelState root, rolls, dice, long max_nodes, int reach):
         if not open_chance:
             c_rolls = _int_array(rolls, 1, 3, "a step-roll reading")
             c_dice = _int_array(dice, 1, 6, "a shout die")
-        S.capacity = 1024
-        S.nodes = <SearchNode*>malloc(S.capacity * sizeof(SearchNode))
-        S.table = <int*>malloc(4096 * sizeof(int))
-        if S.nodes == NULL or S.table == NULL:
+        if search_open(&S) != 0:
             raise MemoryError()
-        memset(S.table, 0, 4096 * sizeof(int))
-        S.mask = 4095
         with nogil:
             status = soonest_win_search(game.data, &root.st, c_rolls, nrolls, c_dice, ndice,
                                         open_chance, reach, max_nodes, &S)
@@ -1646,5 +1744,325 @@ def soonest_win(DogKernelState root, rolls, dice, long max_nodes, int reach):
     finally:
         free(c_rolls)
         free(c_dice)
-        free(S.nodes)
-        free(S.table)
+        search_close(&S)
+
+
+# -- the clairvoyant estimate: the sampled worlds, one search after the other -----------------------
+# ``solver.games.dog.analysis.clairvoyant`` samples its worlds as before (Python's Mersenne
+# Twister through ``random.Random``, decoded here from bulk words exactly as ``randint`` reads
+# them: ``decode_worlds``) and hands them all to ``clairvoyant_worlds``, which runs the loop of the
+# reference in C: the world searches of ``soonest_win`` in world order, while fewer than
+# ``total_nodes`` nodes were stored, each capped at ``max_nodes`` and at what the total leaves.
+cdef int one_by_one(const DogGameData* g, const DogState* root, const uint8_t* rolls, int nrolls,
+                    const uint8_t* dice, int ndice, int nworlds, long max_nodes, long total_nodes,
+                    int reach, long* out) noexcept nogil:
+    # The world searches one after the other with the budgets applied exactly (section comment):
+    # out = (wins, samples, undecided). Returns -1 when out of memory.
+    cdef SoonestSearch S
+    cdef int* c_rolls = <int*>malloc((nrolls + 1) * sizeof(int))
+    cdef int* c_dice = <int*>malloc((ndice + 1) * sizeof(int))
+    cdef long spent = 0, cap, nodes
+    cdef int w, i, status, result = 0
+    out[0] = 0
+    out[1] = 0
+    out[2] = 0
+    if c_rolls == NULL or c_dice == NULL or search_open(&S) != 0:
+        result = -1
+    else:
+        for w in range(nworlds):
+            if spent >= total_nodes:
+                break
+            cap = total_nodes - spent
+            if cap < 1:
+                cap = 1
+            if cap > max_nodes:
+                cap = max_nodes
+            for i in range(nrolls):
+                c_rolls[i] = rolls[w * nrolls + i]
+            for i in range(ndice):
+                c_dice[i] = dice[w * ndice + i]
+            search_reset(&S)
+            status = soonest_win_search(g, root, c_rolls, nrolls, c_dice, ndice, False, reach,
+                                        cap, &S)
+            if status == SOONEST_NO_MEMORY:
+                result = -1
+                break
+            nodes = S.count + (1 if status == SOONEST_OPTIMAL else 0)
+            spent += nodes
+            out[1] += 1
+            if status == SOONEST_BUDGET:
+                out[2] += 1
+                out[0] += 1
+            elif status == SOONEST_OPTIMAL:
+                out[0] += 1
+    free(c_rolls)
+    free(c_dice)
+    search_close(&S)
+    return result
+
+
+def clairvoyant_worlds(DogKernelState root, bytes rolls, bytes dice, int nworlds, long max_nodes,
+                       long total_nodes, int reach):
+    """The clairvoyant estimate's counts over ``nworlds`` worlds (the section comment above).
+
+    ``rolls`` holds the worlds' step-roll readings (1..3) one byte each, world after world,
+    ``dice`` their shout dice (1..6); each world has ``len(rolls) // nworlds`` readings and
+    ``len(dice) // nworlds`` dice. Returns ``(wins, samples, undecided)``: the worlds with a win or
+    over their cap (undecided, counted as wins), the worlds searched, the undecided ones.
+    """
+    cdef DogKernelGame game = root.game
+    cdef const uint8_t* c_rolls = rolls
+    cdef const uint8_t* c_dice = dice
+    cdef int nrolls, ndice, status, i
+    cdef long out[3]
+    game._check()
+    if nworlds < 0 or max_nodes < 1 or total_nodes < 1:
+        from solver.errors import OptionError
+
+        raise OptionError("clairvoyant_worlds needs nworlds >= 0 and budgets >= 1")
+    if nworlds == 0:
+        return (0, 0, 0)
+    if len(rolls) % nworlds or len(dice) % nworlds:
+        from solver.errors import OptionError
+
+        raise OptionError("the rolls and dice must hold the same count for every world")
+    nrolls = len(rolls) // nworlds
+    ndice = len(dice) // nworlds
+    for i in range(len(rolls)):
+        if not 1 <= c_rolls[i] <= 3:
+            from solver.errors import OptionError
+
+            raise OptionError(f"a step-roll reading is 1, 2 or 3, not {c_rolls[i]}")
+    for i in range(len(dice)):
+        if not 1 <= c_dice[i] <= 6:
+            from solver.errors import OptionError
+
+            raise OptionError(f"a shout die reads 1..6, not {c_dice[i]}")
+    with nogil:
+        status = one_by_one(game.data, &root.st, c_rolls, nrolls, c_dice, ndice, nworlds,
+                            max_nodes, total_nodes, reach, out)
+    if status < 0:
+        raise MemoryError()
+    return (out[0], out[1], out[2])
+
+
+cdef Py_ssize_t _read_randint(const unsigned char* raw, Py_ssize_t nwords, Py_ssize_t at, int bits,
+                              int below, unsigned char* out, int count) noexcept nogil:
+    # ``count`` values of ``randint(1, below)`` from the words at ``at`` (a word's top ``bits``
+    # bits, rejected when not below ``below``) into ``out``; returns where the next word is, or
+    # -1 when the words run out first.
+    cdef uint32_t word, r
+    cdef int i = 0
+    while i < count:
+        if at >= nwords:
+            return -1
+        word = (<uint32_t>raw[4 * at] | (<uint32_t>raw[4 * at + 1] << 8)
+                | (<uint32_t>raw[4 * at + 2] << 16) | (<uint32_t>raw[4 * at + 3] << 24))
+        at += 1
+        r = word >> (32 - bits)
+        if r < <uint32_t>below:
+            out[i] = <unsigned char>(r + 1)
+            i += 1
+    return at
+
+
+def decode_worlds(bytes words, int nrolls, int ndice, int nworlds):
+    """Worlds read from 32-bit Mersenne Twister outputs (``words``: little-endian, as
+    ``random.Random.getrandbits(32 * n).to_bytes(4 * n, "little")`` gives them) exactly as
+    ``randint(1, 3)`` and ``randint(1, 6)`` read them: the top 2 (3) bits of a word, a word whose
+    value is not below 3 (6) rejected and the next one read. Each world is ``nrolls`` readings,
+    then ``ndice`` dice. Returns ``(worlds decoded, words used, rolls, dice)``, the rolls and dice
+    one byte each, world after world; fewer than ``nworlds`` when the words run out.
+    """
+    cdef const unsigned char* raw = words
+    cdef Py_ssize_t nwords = len(words) // 4, at = 0, start
+    cdef int w, done = 0
+    cdef bytearray out_rolls = bytearray(nrolls * nworlds if nworlds > 0 else 0)
+    cdef bytearray out_dice = bytearray(ndice * nworlds if nworlds > 0 else 0)
+    cdef unsigned char* pr = out_rolls
+    cdef unsigned char* pd = out_dice
+    for w in range(nworlds):
+        start = at
+        at = _read_randint(raw, nwords, at, 2, 3, pr + w * nrolls, nrolls)
+        if at >= 0:
+            at = _read_randint(raw, nwords, at, 3, 6, pd + w * ndice, ndice)
+        if at < 0:
+            at = start
+            break
+        done += 1
+    return (done, at, bytes(out_rolls[:done * nrolls]), bytes(out_dice[:done * ndice]))
+
+
+# -- the proof search's relaxation (solver.games.dog.analysis.proof.turns_needed) -------------------
+cdef int _relaxation_targets(const DogGameData* g, int n, int* out) noexcept nogil:
+    # ``{n}`` and where hops and forced runs from a dog that stepped onto ``n`` can end up
+    # (``proof.turns_needed``'s ``jumps``): out gets the cells, duplicates allowed; returns the count.
+    cdef int count = 0, i, x, d, y, length, first, last, terrain
+    out[count] = n
+    count += 1
+    for i in range(5):
+        x = n if i == 0 else g.nbr[n * 4 + (i - 1)]
+        if x < 0 or not bit_get(g.distraction, x):
+            continue
+        out[count] = x
+        count += 1
+        terrain = g.terrain[x]
+        if terrain == T_SQUIRREL:
+            first, last, length = 0, 3, SQUIRREL_RUN
+        elif T_SCENT_N <= terrain <= T_SCENT_W:
+            first = terrain - T_SCENT_N
+            last, length = first, SCENT_RUN
+        else:
+            continue
+        for d in range(first, last + 1):
+            y = x
+            for _ in range(length):
+                y = g.nbr[y * 4 + d]
+                if y < 0:
+                    break
+                out[count] = y
+                count += 1
+                if y == g.human:
+                    break
+    return count
+
+
+cdef int _heap_push(int* keys, int* values, int n, int key, int value) noexcept nogil:
+    # Push (key, value) on the binary min-heap of n entries; returns the new size.
+    cdef int i = n, parent
+    while i > 0:
+        parent = (i - 1) >> 1
+        if keys[parent] <= key:
+            break
+        keys[i] = keys[parent]
+        values[i] = values[parent]
+        i = parent
+    keys[i] = key
+    values[i] = value
+    return n + 1
+
+
+cdef int _heap_pop(int* keys, int* values, int n) noexcept nogil:
+    # Drop the smallest entry of the heap of n entries; returns the new size.
+    cdef int i = 0, child, key, value
+    n -= 1
+    if n == 0:
+        return 0
+    key = keys[n]
+    value = values[n]
+    while True:
+        child = 2 * i + 1
+        if child >= n:
+            break
+        if child + 1 < n and keys[child + 1] < keys[child]:
+            child += 1
+        if keys[child] >= key:
+            break
+        keys[i] = keys[child]
+        values[i] = values[child]
+        i = child
+    keys[i] = key
+    values[i] = value
+    return n
+
+
+def relaxation_turns(DogKernelGame game):
+    """``solver.games.dog.analysis.proof.turns_needed`` in C: a list of ``ncells * 7`` entries,
+    the bound for (cell, stamina) at ``cell * 7 + stamina`` (-1: never). The same Dijkstra over the
+    same relaxed graph, so the same numbers (tests hold the two to each other)."""
+    game._check()
+    cdef const DogGameData* g = game.data
+    cdef int nnodes = g.ncells * 7 + 1, win = g.ncells * 7
+    cdef int cell, d, n, s, left, cost, i, ntargets, x, u, v, w, e, nedges = 0, head, best
+    cdef int targets[64]
+    # forward edges (u -> v, weight w); at most ncells * 4 * 6 * 64 of them
+    cdef int cap = g.ncells * 4 * 6 * 64 + 1
+    cdef int* eu = <int*>malloc(cap * sizeof(int))
+    cdef int* ev = <int*>malloc(cap * sizeof(int))
+    cdef int* ew = <int*>malloc(cap * sizeof(int))
+    cdef int* start = <int*>calloc(nnodes + 1, sizeof(int))
+    cdef int* into = <int*>malloc(cap * sizeof(int))
+    cdef int* dist = <int*>malloc(nnodes * sizeof(int))
+    cdef int* fill = <int*>calloc(nnodes + 1, sizeof(int))
+    cdef bint* done = <bint*>calloc(nnodes, sizeof(bint))
+    cdef int* heap_d = <int*>malloc(cap * sizeof(int))
+    cdef int* heap_v = <int*>malloc(cap * sizeof(int))
+    cdef int heap_n
+    try:
+        if (eu == NULL or ev == NULL or ew == NULL or start == NULL or into == NULL
+                or dist == NULL or fill == NULL or done == NULL or heap_d == NULL
+                or heap_v == NULL):
+            raise MemoryError()
+        with nogil:
+            for cell in range(g.ncells):
+                if g.terrain[cell] == T_TREE or cell == g.human:
+                    continue
+                for d in range(4):
+                    n = g.nbr[cell * 4 + d]
+                    if n < 0:
+                        continue
+                    if n == g.human:
+                        for s in range(1, 7):
+                            eu[nedges] = cell * 7 + s
+                            ev[nedges] = win
+                            ew[nedges] = 1
+                            nedges += 1
+                        continue
+                    cost = (1 if g.terrain[n] == T_UNDERGROWTH else
+                            (2 if g.terrain[n] == T_PUDDLE else 0))
+                    cost += SHOUT_COST * (g.arrow_start[n + 1] - g.arrow_start[n])
+                    ntargets = _relaxation_targets(g, n, targets)
+                    for s in range(1, 7):
+                        left = s - cost if s > cost else 0
+                        for i in range(ntargets):
+                            x = targets[i]
+                            eu[nedges] = cell * 7 + s
+                            if x == g.human:
+                                ev[nedges] = win
+                                ew[nedges] = 1
+                            elif left == 0:
+                                ev[nedges] = x * 7 + REST_STAMINA
+                                ew[nedges] = 2
+                            else:
+                                ev[nedges] = x * 7 + left
+                                ew[nedges] = 1
+                            nedges += 1
+            # reversed adjacency (into v: the edges' sources), then Dijkstra from the win
+            for e in range(nedges):
+                start[ev[e] + 1] += 1
+            for v in range(nnodes):
+                start[v + 1] += start[v]
+            for e in range(nedges):
+                into[start[ev[e]] + fill[ev[e]]] = e
+                fill[ev[e]] += 1
+            # Dijkstra from the win over the reversed edges, a binary heap of (distance, node)
+            for v in range(nnodes):
+                dist[v] = -1
+            dist[win] = 0
+            heap_n = _heap_push(heap_d, heap_v, 0, 0, win)
+            while heap_n > 0:
+                best = heap_v[0]
+                w = heap_d[0]
+                heap_n = _heap_pop(heap_d, heap_v, heap_n)
+                if done[best] or w != dist[best]:
+                    continue
+                done[best] = True
+                for head in range(start[best], start[best + 1]):
+                    e = into[head]
+                    u = eu[e]
+                    w = dist[best] + ew[e]
+                    if dist[u] < 0 or w < dist[u]:
+                        dist[u] = w
+                        heap_n = _heap_push(heap_d, heap_v, heap_n, w, u)
+        return [dist[v] for v in range(win)]
+    finally:
+        free(eu)
+        free(ev)
+        free(ew)
+        free(start)
+        free(into)
+        free(dist)
+        free(fill)
+        free(done)
+        free(heap_d)
+        free(heap_v)

@@ -124,3 +124,15 @@ def test_rolled_forests_are_settled_quickly(size: int) -> None:
         assert proof.status in ("win", "no")
         if proof.proven:
             assert check_strategy(root, proof.strategy)
+
+
+@pytest.mark.parametrize("size", [(3, 3), (6, 5), (9, 9), (12, 12), (16, 16)])
+def test_the_kernels_relaxation_is_turns_needed(size: tuple[int, int]) -> None:
+    # solver._ext.dog.relaxation_turns: the same Dijkstra in C, read as proof.py reads it
+    from solver.games.dog.analysis.proof import _turns_needed_of
+
+    for seed in range(25):
+        forest = roll_forest(size[0], size[1], seed)
+        kernel = root_of(forest, "kernel")
+        assert _turns_needed_of(kernel) == turns_needed(forest)
+        assert _turns_needed_of(root_of(forest, "reference")) == turns_needed(forest)

@@ -9,7 +9,8 @@ import random
 import pytest
 
 from solver.errors import OptionError
-from solver.games.dog.analysis.classify import AnalysisOptions, _upper
+from solver.games.dog.analysis.clairvoyant import clairvoyant_estimate
+from solver.games.dog.analysis.classify import AnalysisOptions
 from solver.games.dog.analysis.soonest import SoonestWins, clairvoyant_win, sample_world
 from solver.games.dog.generator import roll_forest
 
@@ -66,8 +67,10 @@ def test_the_sampled_estimate_is_the_same_in_c_and_python(seed: int) -> None:
         AnalysisOptions(clairvoyant_samples=40, clairvoyant_total_nodes=3_000,
                         clairvoyant_max_nodes=400, seed=seed),
     ):  # fmt: skip
-        compiled = _upper(forest, options, "x", SoonestWins(forest, "kernel"))
-        python = _upper(forest, options, "x", SoonestWins(forest, "kernel", compiled=False))
+        compiled = clairvoyant_estimate(forest, options, "x", SoonestWins(forest, "kernel"))
+        python = clairvoyant_estimate(
+            forest, options, "x", SoonestWins(forest, "kernel", compiled=False)
+        )
         assert compiled == python
 
 

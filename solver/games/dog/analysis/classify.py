@@ -120,9 +120,7 @@ source string and the purpose, so a row is the same in every run and process, ``
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
-import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -130,7 +128,8 @@ from typing import Any
 
 import solver
 from solver.errors import OptionError, SearchBudgetError
-from solver.games.dog.analysis.options import AnalysisOptions
+from solver.games.dog.analysis.clairvoyant import clairvoyant_estimate
+from solver.games.dog.analysis.options import SEED_BITS, AnalysisOptions, derived_seed
 from solver.games.dog.analysis.soonest import (
     STEP_REACH,
     FirstWin,
@@ -230,14 +229,7 @@ def difficulty_score(win_probability: float, par: int | None, turns: int) -> flo
     return round(0.8 * (1.0 - p) + 0.2 * share, 12)
 
 
-SEED_BITS = 40
-"""Derived seeds stay below 2**40: the MCTS agent multiplies its seed by about 10**6 and the
-searcher wants seeds below 2**64."""
-
-
-def _derived_seed(seed: int, source: str, purpose: str) -> int:
-    digest = hashlib.sha256(f"{seed}\x00{source}\x00{purpose}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") % (1 << SEED_BITS)
+_derived_seed = derived_seed
 
 
 # -- 1. reachability ------------------------------------------------------------------------------
@@ -300,32 +292,6 @@ def _mcts_rate(forest: Forest, options: AnalysisOptions, source: str) -> tuple[i
     return wins, options.mcts_games
 
 
-def _upper(
-    forest: Forest, options: AnalysisOptions, source: str, searches: SoonestWins | None = None
-) -> tuple[int, int, int]:
-    """Sampled worlds: (wins, worlds sampled, undecided); stops early when the worlds' searches
-    have stored ``clairvoyant_total_nodes`` positions (the worlds sampled so far are kept).
-    ``searches``: the forest's :class:`SoonestWins` (default: compiled on the kernel engine)."""
-    if searches is None:
-        searches = SoonestWins(forest, options.engine)
-    rng = random.Random(_derived_seed(options.seed, source, "clairvoyant"))
-    wins = undecided = samples = spent = 0
-    for _ in range(options.clairvoyant_samples):
-        if spent >= options.clairvoyant_total_nodes:
-            break
-        rolls, dice = sample_world(forest, rng)
-        cap = min(options.clairvoyant_max_nodes, max(1, options.clairvoyant_total_nodes - spent))
-        answer = searches.world(rolls, dice, cap)
-        spent += answer.nodes
-        samples += 1
-        if answer.status == "budget":
-            undecided += 1
-            wins += 1
-        elif answer.turns is not None:
-            wins += 1
-    return wins, samples, undecided
-
-
 def analyse_forest(
     forest: Forest, options: AnalysisOptions | None = None, *, source: str = ""
 ) -> ForestAnalysis:
@@ -357,7 +323,8 @@ def analyse_forest(
             if klass == "guaranteed" or (method == "mcts" and p == 1.0):
                 upper = (1.0, 1.0, 1.0)  # proven, or the trivial bound (module doc: early exit)
             else:
-                wins, samples, undecided = _upper(forest, options, source, searches)
+                counts = clairvoyant_estimate(forest, options, source, searches)
+                wins, samples, undecided = counts.wins, counts.samples, counts.undecided
                 lo, hi = wilson_interval(wins, samples)
                 upper = (wins / samples if samples else 1.0, lo, hi)
             if method == "mcts":

@@ -219,6 +219,24 @@ def turns_needed(forest: Any) -> dict[tuple[tuple[int, int], int], int]:
     return best
 
 
+def _turns_needed_of(state: Any) -> dict[tuple[tuple[int, int], int], int]:
+    """:func:`turns_needed` of the state's forest: computed by the kernel for a kernel state
+    (``solver._ext.dog.relaxation_turns``, the same Dijkstra in C; the tests hold the two to each
+    other), by :func:`turns_needed` otherwise."""
+    game = state.get_game()
+    if getattr(game, "engine", None) != "kernel":
+        return turns_needed(state.forest)
+    from solver.games.dog.kernel import extension_module
+
+    flat = extension_module().relaxation_turns(game)
+    width = state.forest.width
+    return {
+        (((i // 7) // width, (i // 7) % width), i % 7): turns
+        for i, turns in enumerate(flat)
+        if turns >= 0
+    }
+
+
 def prove_guaranteed(state: Any, max_nodes: int = 200_000) -> ProofResult:
     """Prove or disprove that the dog wins from ``state`` against every chance outcome.
 
@@ -231,7 +249,7 @@ def prove_guaranteed(state: Any, max_nodes: int = 200_000) -> ProofResult:
     turns = forest.turns
     dist = _distances(forest)
     extra = _extra_reach(forest)
-    need = turns_needed(forest)
+    need = _turns_needed_of(state)
     never = 1 << 30
     table: dict[Any, bool] = {}
     strategy: dict[Any, int] = {}

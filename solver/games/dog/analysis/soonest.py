@@ -49,6 +49,7 @@ __all__ = [
     "sample_world",
     "turn_reach",
     "world_chooser",
+    "world_shape",
 ]
 
 STEP_REACH = 3
@@ -188,14 +189,19 @@ def first_win(
     return FirstWin(state.turn, actions, "optimal", found.nodes)
 
 
-def sample_world(forest: Forest, rng: random.Random) -> tuple[list[int], list[int]]:
-    """One world for the clairvoyant bound: step-roll readings and shout d6 values.
+def world_shape(forest: Forest) -> tuple[int, int]:
+    """How many step-roll readings and shout dice a world of ``forest`` holds: ``turns`` readings
+    (at most one roll a turn) and enough dice for the most shout rolls a game can have (3 steps a
+    turn, one roll per arrow over a cell)."""
+    return forest.turns, forest.turns * STEP_REACH * len(forest.shouters)
 
-    There are ``turns`` readings (at most one roll a turn) and enough dice for the most shout
-    rolls a game can have (3 steps a turn, one roll per arrow over a cell).
-    """
-    rolls = [rng.randint(1, 3) for _ in range(forest.turns)]
-    dice = [rng.randint(1, 6) for _ in range(forest.turns * STEP_REACH * len(forest.shouters))]
+
+def sample_world(forest: Forest, rng: random.Random) -> tuple[list[int], list[int]]:
+    """One world for the clairvoyant bound: step-roll readings (``randint(1, 3)``) and shout d6
+    values (``randint(1, 6)``), as many as :func:`world_shape` says, the readings first."""
+    nrolls, ndice = world_shape(forest)
+    rolls = [rng.randint(1, 3) for _ in range(nrolls)]
+    dice = [rng.randint(1, 6) for _ in range(ndice)]
     return rolls, dice
 
 
