@@ -209,7 +209,8 @@ def pilot_game(seed: int, index: int) -> dict[str, Any]:
         state.apply_action(agent(state))
     by_round[state.round] = state.score(0)
     pile = [
-        (t, p, r, game.tile(t).points, game.tile(t).walk_length) for t, p, r in state.people[0].pile
+        (t, p, r, state.tile(t).points, state.tile(t).walk_length)
+        for t, p, r in state.people[0].pile
     ]
     return {"by_round": by_round, "pile": pile}
 

@@ -336,7 +336,7 @@ def kernel_cut_and_walks(size: int) -> dict[str, float]:
     repeat = 2000
     for kernel, reference in pairs:
         forest = reference.people[0].forest
-        catalogue = reference.game.catalogue
+        catalogue = reference.catalogue
         cells = set(forest)
         missions = [c for c, f in forest.items() if f.mission]
         ours = {c for c in cells if splits_forest(cells, c)}

@@ -84,6 +84,7 @@ cdef enum:
     BASE_ROUNDS = 12
     MAX_WALKS = 1024         # walks of one pawn before deduplication (4 * 3**5 = 972 at most)
     ORIGIN_CELL = 32 * 64 + 32
+    UNSEEN = 255             # back[t] of a tile whose mission side nobody has seen
 
 cdef enum:
     PH_DRAW = 0
@@ -94,6 +95,8 @@ cdef enum:
     PH_MISSIONS = 5
     PH_TRACK = 6
     PH_OVER = 7
+    PH_PICK = 8
+    PH_REVEAL = 9
 
 cdef enum:
     TASK_ALL_COLOURS = 0
@@ -148,7 +151,10 @@ ctypedef struct GState:
     uint8_t mission_side
     uint8_t end_triggered
     uint8_t tasks_done        # bit i: level task i done
-    uint8_t _pad[3]           # explicit, always zero
+    uint8_t picked            # hidden backs: the pool tile `take 1 tile` flipped (0: none)
+    uint8_t revealing         # hidden backs: the tile the reveal node flips (0: none)
+    uint8_t _pad[1]           # explicit, always zero
+    uint8_t back[256]         # tile id -> the code of the mission it shows (UNSEEN: not flipped)
     GPlayer players[4]        # only the first ``players`` are copied and hashed
 
 
@@ -160,6 +166,8 @@ ctypedef struct GGame:
     int n_set
     int ncat
     int mission_limit
+    int open_backs
+    int pick_base
     int threshold
     int ntasks
     int task_kind[8]
@@ -172,17 +180,23 @@ ctypedef struct GGame:
     uint8_t palindrome[256]
     uint8_t walklen[256]
     int points[256]
+    uint8_t face[256]         # set tiles: the index of their face (colour and points)
+    uint8_t canon[256]        # set tiles: the code of their back (first tile of the face with it)
+    uint8_t mult[256]         # per back code: tiles of the set with that face and back
+    uint8_t face_first[256]   # per face: its first index into ``members``
+    uint8_t face_size[256]    # per face: how many set tiles it has
+    uint8_t members[256]      # the set's tile ids grouped by face, each group in id order
     GState initial
 
 
 cdef size_t HEADER_SIZE = sizeof(GState) - MAX_PLAYERS * sizeof(GPlayer)
 assert sizeof(GPlayer) == 2080, "GPlayer must have no implicit padding"
-assert HEADER_SIZE == 1912, "GState's header must have no implicit padding"
+assert HEADER_SIZE == 2168, "GState's header must have no implicit padding"
 
 STATE_SIZE = sizeof(GState)
 PHASE_CODES = {"draw": PH_DRAW, "start_pawn": PH_START_PAWN, "grow": PH_GROW,
                "place": PH_PLACE, "pawn": PH_PAWN, "missions": PH_MISSIONS,
-               "track": PH_TRACK, "over": PH_OVER}
+               "track": PH_TRACK, "over": PH_OVER, "pick": PH_PICK, "reveal": PH_REVEAL}
 ACTION_LAYOUT = {"END_TURN": END_TURN, "TAKE_TWO": TAKE_TWO, "TAKE_ONE": TAKE_ONE,
                  "RESET": RESET, "PAWN_BASE": PAWN_BASE, "WALK_BASE": WALK_BASE,
                  "WALK_CODES": WALK_CODES, "PLACE_BASE": PLACE_BASE, "DRAW_BASE": DRAW_BASE,
@@ -450,7 +464,8 @@ cdef inline void sort_unique(int* a, int* n) noexcept nogil:
     n[0] = m
 
 cdef int walks_from(const GGame* g, const GPlayer* P, int start, int tile, int* out) noexcept nogil:
-    """The direction codes of every walk completing the mission ``tile`` on ``start``, sorted."""
+    """The direction codes of every walk completing the mission on ``start``, sorted; ``tile``
+    is the code of the mission it shows (``GState.back`` of the tile there), never UNSEEN."""
     cdef WalkSearch w
     cdef uint8_t rev[5]
     cdef int k, L
@@ -614,8 +629,10 @@ cdef void do_grow(const GGame* g, GState* s, int action) noexcept nogil:
     s.mission_side = action == TAKE_ONE
     if action == TAKE_ONE:
         s.to_place = 1
-    else:
-        s.to_place = 2 if s.npool >= 2 else s.npool
+        # with hidden backs the tile is flipped (a reveal) before it is placed
+        s.phase = PH_PLACE if g.open_backs else PH_PICK
+        return
+    s.to_place = 2 if s.npool >= 2 else s.npool
     s.phase = PH_PLACE
 
 cdef void after_placement(GState* s) noexcept nogil:
@@ -630,6 +647,7 @@ cdef void do_place(const GGame* g, GState* s, int slot, int cell) noexcept nogil
     cdef int p = s.current, tile = s.pool[slot], k
     cdef GPlayer* P = &s.players[p]
     pool_remove_slot(s, slot)
+    s.picked = 0
     forest_add(g, s, p, cell, tile, s.mission_side)
     s.to_place -= 1
     if s.mission_side:
@@ -658,6 +676,15 @@ cdef void do_walk(const GGame* g, GState* s, int pawn, int code) noexcept nogil:
     P.pawns[pawn] = <int16_t>end
     P.pawn_tile[pawn] = <uint8_t>end_tile
     s.turn_missions += 1
+    if s.back[end_tile] == UNSEEN:
+        s.revealing = <uint8_t>end_tile
+        s.phase = PH_REVEAL
+
+cdef void do_reveal(GState* s, int code) noexcept nogil:
+    # the tile being flipped shows the back coded ``code``; play goes on where it was
+    s.back[s.revealing] = <uint8_t>code
+    s.revealing = 0
+    s.phase = PH_PLACE if s.picked else PH_MISSIONS
 
 cdef inline int combo_card(int missions, const uint8_t* supply) noexcept nogil:
     cdef int value
@@ -699,7 +726,7 @@ cdef bint task_met(const GGame* g, const GState* s, int i) noexcept nogil:
         return False
     if kind == TASK_LONG_MISSION:
         for k in range(s.npile_total):
-            if g.walklen[s.pile_tile[k]] >= value:
+            if g.walklen[s.back[s.pile_tile[k]]] >= value:
                 return True
         return False
     return s.round >= BASE_ROUNDS and forest_size(&s.players[0]) <= value
@@ -771,7 +798,7 @@ cdef int gd_current_player(const void* game, const void* state) noexcept nogil:
     cdef const GState* s = <const GState*>state
     if s.phase == PH_OVER:
         return KERNEL_TERMINAL
-    if s.phase == PH_DRAW or s.phase == PH_TRACK:
+    if s.phase == PH_DRAW or s.phase == PH_TRACK or s.phase == PH_REVEAL:
         return KERNEL_CHANCE
     return s.current
 
@@ -789,13 +816,75 @@ cdef int bag_actions(const GState* s, int* actions) noexcept nogil:
             x &= x - 1
     return n
 
+cdef int face_draws(const GGame* g, const GState* s, int* actions, double* probs) noexcept nogil:
+    # Hidden backs: a draw reveals a face; each face of the bag is named by its first tile there.
+    cdef int counts[256]
+    cdef int firsts[256]
+    cdef int t, f, n = 0, total = 0, k
+    for t in range(g.ncat):
+        counts[t] = 0
+    for t in range(1, g.n_set + 1):
+        if bit64(s.bag, t):
+            f = g.face[t]
+            if counts[f] == 0:
+                firsts[f] = t
+            counts[f] += 1
+            total += 1
+    for t in range(1, g.n_set + 1):
+        if bit64(s.bag, t):
+            f = g.face[t]
+            if firsts[f] == t:
+                actions[n] = DRAW_BASE + t - 1
+                if probs != NULL:
+                    probs[n] = <double>counts[f] / total
+                n += 1
+    return n
+
+cdef int back_outcomes(const GGame* g, const GState* s, int* actions, double* probs) noexcept nogil:
+    # The unseen backs of the face of the tile being flipped, by code, with their exact odds.
+    return back_outcomes_of(g, s, s.revealing, actions, probs)
+
+cdef int back_outcomes_of(const GGame* g, const GState* s, int tile, int* actions,
+                          double* probs) noexcept nogil:
+    # The unseen backs of ``tile``'s face as reveal outcomes (``DRAW_BASE + code - 1``).
+    cdef int f = g.face[tile], first = g.face_first[f], size = g.face_size[f]
+    cdef int counts[256]
+    cdef int i, j, t, u, total = 0, n = 0
+    for i in range(size):
+        counts[i] = 0
+    for i in range(size):
+        t = g.members[first + i]
+        u = g.canon[t]
+        if u == t:
+            counts[i] = g.mult[u]
+    for i in range(size):
+        t = g.members[first + i]
+        if s.back[t] != UNSEEN:
+            for j in range(size):
+                if g.members[first + j] == s.back[t]:
+                    counts[j] -= 1
+    for i in range(size):
+        total += counts[i]
+    for i in range(size):
+        if counts[i] > 0:
+            actions[n] = DRAW_BASE + g.members[first + i] - 1
+            if probs != NULL:
+                probs[n] = <double>counts[i] / total
+            n += 1
+    return n
+
 cdef int gd_chance_outcomes(const void* game, const void* state, int* actions,
                             double* probs) noexcept nogil:
+    cdef const GGame* g = <const GGame*>game
     cdef const GState* s = <const GState*>state
     cdef int n, i
     cdef double p
+    if s.phase == PH_REVEAL:
+        return back_outcomes(g, s, actions, probs)
     if s.phase != PH_DRAW and s.phase != PH_TRACK:
         return 0
+    if not g.open_backs:
+        return face_draws(g, s, actions, probs)
     n = bag_actions(s, actions)
     p = 1.0 / n
     for i in range(n):
@@ -810,7 +899,7 @@ cdef int mission_actions(const GGame* g, const GState* s, int* actions) noexcept
         cell = P.pawns[pawn]
         if cell < 0 or splits_forest(P, cell):
             continue
-        m = walks_from(g, P, cell, P.pawn_tile[pawn], actions + n)
+        m = walks_from(g, P, cell, s.back[P.pawn_tile[pawn]], actions + n)
         for k in range(m):
             actions[n + k] += WALK_BASE + pawn * WALK_CODES
         n += m
@@ -823,8 +912,10 @@ cdef int gd_legal_actions(const void* game, const void* state, int* actions) noe
     cdef int phase = s.phase, n = 0, p, slot, r, base
     cdef uint64_t f[64]
     cdef uint64_t o, x
+    if phase == PH_REVEAL:
+        return back_outcomes(g, s, actions, NULL)
     if phase == PH_DRAW or phase == PH_TRACK:
-        return bag_actions(s, actions)
+        return bag_actions(s, actions) if g.open_backs else face_draws(g, s, actions, NULL)
     if phase == PH_OVER:
         return 0
     P = &s.players[s.current]
@@ -842,6 +933,10 @@ cdef int gd_legal_actions(const void* game, const void* state, int* actions) noe
             actions[n] = RESET
             n += 1
         return n
+    if phase == PH_PICK:
+        for slot in range(s.npool):
+            actions[slot] = g.pick_base + slot
+        return s.npool
     if phase == PH_PLACE:
         for r in range(64):
             o = P.occ[r]
@@ -852,6 +947,8 @@ cdef int gd_legal_actions(const void* game, const void* state, int* actions) noe
                 x |= P.occ[r + 1]
             f[r] = x & ~o
         for slot in range(s.npool):
+            if s.picked and s.pool[slot] != s.picked:
+                continue
             base = PLACE_BASE + slot * CELLS
             for r in range(64):
                 x = f[r]
@@ -875,8 +972,18 @@ cdef bint gd_is_legal(const GGame* g, const GState* s, int action) noexcept nogi
     cdef int phase = s.phase, slot, cell, r, b, d, n, pawn, code, m, k
     cdef const GPlayer* P
     cdef int codes[MAX_WALKS]
-    if phase == PH_DRAW or phase == PH_TRACK:
-        return DRAW_BASE <= action < DRAW_BASE + MAX_TILES - 1 and bit64(s.bag, action - DRAW_BASE + 1)
+    if phase == PH_DRAW or phase == PH_TRACK or phase == PH_REVEAL:
+        if g.open_backs and phase != PH_REVEAL:
+            return (DRAW_BASE <= action < DRAW_BASE + MAX_TILES - 1
+                    and bit64(s.bag, action - DRAW_BASE + 1))
+        if phase == PH_REVEAL:
+            m = back_outcomes(g, s, codes, NULL)
+        else:
+            m = face_draws(g, s, codes, NULL)
+        for k in range(m):
+            if codes[k] == action:
+                return True
+        return False
     if phase == PH_OVER:
         return False
     P = &s.players[s.current]
@@ -887,12 +994,14 @@ cdef bint gd_is_legal(const GGame* g, const GState* s, int action) noexcept nogi
     if phase == PH_GROW:
         return (action == TAKE_TWO or (action == TAKE_ONE and reserve_count(P) > 0)
                 or (action == RESET and may_reset(s)))
+    if phase == PH_PICK:
+        return g.pick_base <= action < g.pick_base + s.npool
     if phase == PH_PLACE:
         if action < PLACE_BASE or action >= DRAW_BASE:
             return False
         slot = (action - PLACE_BASE) // CELLS
         cell = (action - PLACE_BASE) % CELLS
-        if slot >= s.npool or occupied(P, cell):
+        if slot >= s.npool or occupied(P, cell) or (s.picked and s.pool[slot] != s.picked):
             return False
         for d in range(4):
             n = step_cell(cell, d)
@@ -909,7 +1018,7 @@ cdef bint gd_is_legal(const GGame* g, const GState* s, int action) noexcept nogi
         cell = P.pawns[pawn]
         if cell < 0 or splits_forest(P, cell):
             return False
-        m = walks_from(g, P, cell, P.pawn_tile[pawn], codes)
+        m = walks_from(g, P, cell, s.back[P.pawn_tile[pawn]], codes)
         for k in range(m):
             if codes[k] == code:
                 return True
@@ -923,6 +1032,12 @@ cdef void gd_apply_action(const void* game, void* state, int action) noexcept no
     cdef GPlayer* P = &s.players[s.current]
     if phase == PH_DRAW:
         do_draw(g, s, action - DRAW_BASE + 1)
+    elif phase == PH_REVEAL:
+        do_reveal(s, action - DRAW_BASE + 1)
+    elif phase == PH_PICK:
+        s.picked = s.pool[action - g.pick_base]
+        s.revealing = s.picked
+        s.phase = PH_REVEAL
     elif phase == PH_TRACK:
         round_track(g, s, action - DRAW_BASE + 1)
     elif phase == PH_START_PAWN:
@@ -1021,9 +1136,9 @@ cdef double progress(const GGame* g, const GState* s, int p) noexcept nogil:
     for pawn in range(PAWNS):
         if P.pawns[pawn] < 0:
             continue
-        tile = P.pawn_tile[pawn]
-        if g.is_start[tile]:
-            continue
+        tile = s.back[P.pawn_tile[pawn]]
+        if tile == UNSEEN or g.is_start[tile]:
+            continue  # the start walk's pattern is no fixed sequence; an unseen back: no colours
         L = g.seqlen[tile]
         for k in range(L):
             rev[k] = g.seq[tile][L - 1 - k]
@@ -1043,7 +1158,7 @@ cdef double standing(const GGame* g, const GState* s, int p) noexcept nogil:
             continue
         tile = P.pawn_tile[pawn]
         if not g.is_start[tile]:
-            total += g.points[tile]
+            total += g.points[tile]  # the points preview: known with the face
     return total
 
 cdef double gd_heuristic(const void* game, const void* state, int player) noexcept nogil:
@@ -1153,7 +1268,25 @@ cdef int _build(GGame* g, object ref) except -1:
             g.task_kind[i] = _TASK_CODES.get(task.kind, TASK_SMALL_FOREST)
             g.task_value[i] = task.value
             g.task_colour[i] = task.colour
+    g.open_backs = 1 if ref.open_backs else 0
+    g.pick_base = DRAW_BASE + g.n_set
+    faces = {}
+    for tile in ref.tiles.tiles:
+        faces.setdefault(tile.face, []).append(tile.id)
+    at = 0
+    for f, (face, ids) in enumerate(faces.items()):
+        g.face_first[f] = at
+        g.face_size[f] = len(ids)
+        for t in ids:
+            g.face[t] = f
+            g.members[at] = t
+            g.canon[t] = ref.canon[t]
+            at += 1
+    for u, n in ref.multiplicity.items():
+        g.mult[u] = n
     for tid, tile in catalogue.items():
+        if 1 <= tid <= g.n_set:
+            tile = ref.tiles.tile(tid)  # the data of every back, whoever has seen it
         g.colour[tid] = _COLOUR_CODES.get(tile.colour, 0) if tile.colour else 0
         g.is_start[tid] = 1 if tile.start else 0
         g.points[tid] = tile.points
@@ -1166,15 +1299,20 @@ cdef int _build(GGame* g, object ref) except -1:
     if ref.position is not None and not is_connected(ref._position_forest):
         raise OptionError("the guardians kernel needs a starting forest in one piece")
     g.vt.num_players = g.players
-    g.vt.num_distinct_actions = DRAW_BASE + g.n_set
+    g.vt.num_distinct_actions = DRAW_BASE + g.n_set + POOL_SIZE
     g.vt.state_size = HEADER_SIZE + g.players * sizeof(GPlayer)
     g.vt.max_actions = max_actions_bound(ncat, g.players, g.n_set)
     # the initial state (rules.GuardiansState.__init__)
     memset(s, 0, sizeof(GState))
     for t in range(MAX_TILES):
         s.tile_cell[t] = -1
+        s.back[t] = t if t < ncat else UNSEEN
+    tokens = set(ref._position_tokens)
     for t in range(1, g.n_set + 1):
-        set64(s.bag, t)
+        if t not in tokens:
+            set64(s.bag, t)
+        if not g.open_backs:
+            s.back[t] = UNSEEN
     if not g.solo:
         for k in range(4):
             s.supply[k] = COMBO_SUPPLY_C[k]
@@ -1210,7 +1348,8 @@ cdef int _build(GGame* g, object ref) except -1:
 
 
 # -- the Python level -----------------------------------------------------------------------------
-_PHASE_NAMES = ("draw", "start_pawn", "grow", "place", "pawn", "missions", "track", "over")
+_PHASE_NAMES = ("draw", "start_pawn", "grow", "place", "pawn", "missions", "track", "over",
+                "pick", "reveal")
 _PAWN_NAMES = ("blue", "green", "yellow", "red")
 
 
@@ -1292,6 +1431,32 @@ cdef class GuardiansKernelGame:
         return self.reference.mission_limit
 
     @property
+    def open_backs(self):
+        return self.reference.open_backs
+
+    @property
+    def face_members(self):
+        return self.reference.face_members
+
+    @property
+    def canon(self):
+        return self.reference.canon
+
+    @property
+    def multiplicity(self):
+        return self.reference.multiplicity
+
+    @property
+    def _position_tokens(self):
+        return self.reference._position_tokens
+
+    def back(self, code):
+        return self.reference.back(code)
+
+    def face_of(self, tile_id):
+        return self.reference.face_of(tile_id)
+
+    @property
     def _position_forest(self):
         return self.reference._position_forest
 
@@ -1367,6 +1532,11 @@ cdef class GuardiansKernelGame:
         s.placed = -1 if ref_state.placed is None else cell_index(ref_state.placed)
         s.turn_missions = ref_state.turn_missions
         s.end_triggered = ref_state.end_triggered
+        memcpy(s.back, g.initial.back, sizeof(s.back))
+        for t, code in ref_state.backs.items():
+            s.back[t] = code
+        s.picked = ref_state.picked or 0
+        s.revealing = ref_state.revealing or 0
         for i, done in enumerate(ref_state.tasks_done):
             if done:
                 s.tasks_done |= 1 << i
@@ -1407,13 +1577,14 @@ cdef class GuardiansKernelGame:
 
     def __reduce__(self):
         ref = self.reference
-        options = {"tiles": ref.tiles, "position": ref.position}
+        options = {"tiles": ref.tiles, "position": ref.position, "open_backs": ref.open_backs}
         if ref.level is not None:
             options["level"] = ref.level
         return (_make_game, (type(self), ref.players, options))
 
     def __repr__(self):
         extra = f", level={self.reference.level.number}" if self.reference.level is not None else ""
+        extra += ", open_backs=True" if self.reference.open_backs else ""
         return f"GuardiansGame(players={self.reference.players}{extra}, engine='kernel')"
 
 
@@ -1444,7 +1615,7 @@ cdef class GuardiansKernelState:
         return self.st.phase == PH_OVER
 
     def is_chance_node(self):
-        return self.st.phase == PH_DRAW or self.st.phase == PH_TRACK
+        return self.st.phase == PH_DRAW or self.st.phase == PH_TRACK or self.st.phase == PH_REVEAL
 
     def returns(self):
         cdef double out[4]
@@ -1452,14 +1623,12 @@ cdef class GuardiansKernelState:
         return [out[p] for p in range(self.game.data.players)]
 
     def chance_outcomes(self):
+        """The outcomes with their exact probabilities (see the reference's method)."""
         cdef int actions[MAX_TILES]
+        cdef double probs[MAX_TILES]
         cdef int n, i
-        cdef double p
-        if self.st.phase != PH_DRAW and self.st.phase != PH_TRACK:
-            return []
-        n = bag_actions(&self.st, actions)
-        p = 1.0 / n
-        return [(actions[i], p) for i in range(n)]
+        n = gd_chance_outcomes(self.game.data, &self.st, actions, probs)
+        return [(actions[i], probs[i]) for i in range(n)]
 
     def legal_actions(self):
         cdef int* actions = <int*>malloc(self.game.data.vt.max_actions * sizeof(int))
@@ -1479,7 +1648,8 @@ cdef class GuardiansKernelState:
                 a = action
             except OverflowError:
                 a = -1
-            if 0 <= a < DRAW_BASE + MAX_TILES and gd_is_legal(self.game.data, &self.st, <int>a):
+            if (0 <= a < DRAW_BASE + MAX_TILES + POOL_SIZE
+                    and gd_is_legal(self.game.data, &self.st, <int>a)):
                 gd_apply_action(self.game.data, &self.st, <int>a)
                 return
         _apply_slow(self, action)
@@ -1589,9 +1759,17 @@ cdef class GuardiansKernelState:
                 r, c = cell_pair(s.placed)
                 return f"put {colour} pawn on ({r},{c})"
             return f"put {colour} pawn on the start tile"
+        if a >= self.game.data.pick_base:
+            slot = a - self.game.data.pick_base
+            if s.phase != PH_PICK or slot >= s.npool:
+                return f"flip the pool's tile {slot + 1}"
+            return f"flip tile {s.pool[slot]}"
         if a >= DRAW_BASE:
             if s.phase == PH_TRACK:
                 return f"round track: tile {a - DRAW_BASE + 1}"
+            if s.phase == PH_REVEAL and s.revealing:
+                back = "-".join(self.game.reference.back(a - DRAW_BASE + 1))
+                return f"reveal tile {s.revealing}: {back}"
             return f"draw tile {a - DRAW_BASE + 1}"
         if a >= PLACE_BASE:
             slot, cell = divmod(a - PLACE_BASE, CELLS)
@@ -1743,6 +1921,52 @@ cdef class GuardiansKernelState:
     def tasks_done(self):
         return [bool((self.st.tasks_done >> i) & 1) for i in range(self.game.data.ntasks)]
 
+    @property
+    def backs(self):
+        """Hidden backs: every flipped tile of the set with the code of the back it showed."""
+        if self.game.data.open_backs:
+            return {}
+        return {t: self.st.back[t] for t in range(1, self.game.data.n_set + 1)
+                if self.st.back[t] != UNSEEN}
+
+    @property
+    def picked(self):
+        return self.st.picked or None
+
+    @property
+    def revealing(self):
+        return self.st.revealing or None
+
+    @property
+    def known(self):
+        """Every tile as known now (the reference's ``known``; a fresh dictionary)."""
+        catalogue = self.game.reference.catalogue
+        if self.game.data.open_backs:
+            return catalogue
+        out = dict(catalogue)
+        for t, code in self.backs.items():
+            out[t] = out[t].showing(self.game.reference.back(code))
+        return out
+
+    @property
+    def catalogue(self):
+        return self.known
+
+    def tile(self, int tile_id):
+        """Tile ``tile_id`` as known now (the reference's ``tile``)."""
+        tile = self.game.reference.catalogue[tile_id]
+        if self.game.data.open_backs or not 1 <= tile_id <= self.game.data.n_set:
+            return tile
+        if self.st.back[tile_id] == UNSEEN:
+            return tile
+        return tile.showing(self.game.reference.back(self.st.back[tile_id]))
+
+    def unseen_backs(self, face):
+        """The backs not yet seen for ``face`` (the reference's ``unseen_backs``)."""
+        from solver.games.guardians.rules import GuardiansState
+
+        return GuardiansState.unseen_backs(self, face)
+
     # -- serialisation -------------------------------------------------------------------------
     def to_dict(self):
         """The state as a JSON-ready dictionary (the reference's ``to_dict``)."""
@@ -1790,20 +2014,32 @@ cdef class GuardiansKernelState:
             placed = f"[{(s.placed >> 6) + BOARD_MIN},{(s.placed & 63) + BOARD_MIN}]"
         tasks = ",".join("true" if (s.tasks_done >> k) & 1 else "false"
                          for k in range(self.game.data.ntasks))
+        hidden = not self.game.data.open_backs
+        backs = picked = revealing = unseen = ""
+        if hidden:
+            import json
+            from solver.games.guardians.state_json import unseen_multiset
+
+            ref = self.game.reference
+            backs = ",".join(f'[{t},"{ref.back(u)}"]' for t, u in sorted(self.backs.items()))
+            backs = f'"backs":[{backs}],'
+            picked = f'"picked":{s.picked if s.picked else "null"},'
+            revealing = f'"revealing":{s.revealing if s.revealing else "null"},'
+            unseen = f',"unseen":{json.dumps(unseen_multiset(self), separators=(",", ":"))}'
         return (
-            f'{{"bag":[{",".join(str(t) for t in self.bag)}],"current":{s.current},'
+            f'{{{backs}"bag":[{",".join(str(t) for t in self.bag)}],"current":{s.current},'
             f'"discard":[{",".join(str(t) for t in self.discard)}],'
             f'"draws_left":{s.draws_left},'
             f'"end_triggered":{"true" if s.end_triggered else "false"},'
             f'"mission_side":{"true" if s.mission_side else "false"},'
-            f'"phase":"{_PHASE_NAMES[s.phase]}","placed":{placed},'
+            f'"phase":"{_PHASE_NAMES[s.phase]}",{picked}"placed":{placed},'
             f'"players":[{",".join(people)}],'
             f'"pool":[{",".join(str(s.pool[k]) for k in range(s.npool))}],'
-            f'"reset_used":{"true" if s.reset_used else "false"},"round":{s.round},'
+            f'"reset_used":{"true" if s.reset_used else "false"},{revealing}"round":{s.round},'
             f'"supply":[{s.supply[0]},{s.supply[1]},{s.supply[2]},{s.supply[3]}],'
             f'"tasks_done":[{tasks}],"to_place":{s.to_place},'
             f'"track":[{",".join(str(s.track[k]) for k in range(s.ntrack))}],'
-            f'"turn_missions":{s.turn_missions}}}'
+            f'"turn_missions":{s.turn_missions}{unseen}}}'
         )
 
     def to_reference(self):
@@ -1851,7 +2087,10 @@ cdef class GuardiansKernelState:
         tile = cell_tile(&self.st, player, cell_index(cell))
         if tile < 0 or colour_at(&self.st.players[player], cell_index(cell)) != 0:
             return []
-        n = walks_from(self.game.data, &self.st.players[player], cell_index(cell), tile, codes)
+        if self.st.back[tile] == UNSEEN:
+            return []
+        n = walks_from(self.game.data, &self.st.players[player], cell_index(cell),
+                       self.st.back[tile], codes)
         return [codes[i] for i in range(n)]
 
     def __str__(self):
@@ -2019,9 +2258,9 @@ def time_walks(GuardiansKernelState state, int player, long repeat):
             b = GD_CTZ(x)
             x &= x - 1
             cell = r * 64 + b
-            if colour_at(P, cell) == 0:
+            if colour_at(P, cell) == 0 and state.st.back[cell_tile(&state.st, player, cell)] != UNSEEN:
                 cells.append(cell)
-                tiles.append(cell_tile(&state.st, player, cell))
+                tiles.append(state.st.back[cell_tile(&state.st, player, cell)])
     cdef int m = len(cells), i
     cdef int cs[4096]
     cdef int ts[4096]

@@ -2,7 +2,9 @@
 animal pawns along colour paths and complete missions without splitting their forest.
 
 ``solver.load_game("guardians", players=3)`` starts a fresh game; ``players=1`` is solo at
-``level`` (1..6). ``position=`` takes a :class:`Grove`, a ``.grove`` path or a puzzle name
+``level`` (1..6); ``open_backs=True`` plays the open variant (every tile's mission face up;
+by default a tile's mission lies face down until it is flipped). ``position=`` takes a
+:class:`Grove`, a ``.grove`` path or a puzzle name
 ``"guardians/NAME"``: player 0 then holds that forest at the mission step of the first turn.
 
 >>> from solver.games.guardians import SPEC
@@ -42,7 +44,7 @@ def resolve_position(position: Any) -> Grove | None:
     )
 
 
-GAME_OPTIONS = ("players", "tiles", "level")
+GAME_OPTIONS = ("players", "tiles", "level", "open_backs")
 """The keyword options ``load_game("guardians", ...)`` takes besides ``position`` and ``engine``."""
 
 

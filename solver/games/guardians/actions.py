@@ -11,6 +11,8 @@ ids                                   label                                     
 WALK_BASE + p * WALK_CODES + code     ``walk blue pawn: (0,1) -> (0,2) (1,2)``      missions
 PLACE_BASE + s * CELLS + cell         ``place tile 17 at (1,-2)``                   growth
 DRAW_BASE + t - 1 (t = 1..N)          ``draw tile 17`` / ``round track: tile 17``   chance
+DRAW_BASE + u - 1 (u = 1..N)          ``reveal tile 17: G-R-E``                     chance
+PICK_BASE + s (PICK_BASE = DRAW_BASE + N)  ``flip tile 17``                         growth
 ====================================  ============================================  ===========
 
 ``p`` is a pawn: in solo its colour (0 blue, 1 green, 2 yellow, 3 red); with 2-4 players the
@@ -21,13 +23,18 @@ label names the tile itself), and ``cell`` a cell of the board window,
 ``(row + 32) * 64 + (column + 32)``: forests live in rows and columns -32..31 and a placement
 outside that window is not legal (a fresh game reaches its edge only by laying a line of 32 tiles
 straight out from the start tile). The side a tile is placed on follows from the growth option
-taken, so it is not in the id either. Every id fits in 16 bits (30 480 for the default set).
+taken, so it is not in the id either. With hidden backs (the default rule) a flip is a chance
+node whose outcomes are the backs still unseen for the tile's face, each named by ``u``, the
+first tile of the set with that face and that back (the id codes the back only: the flipped
+tile keeps its own id); ``take 1 tile`` is followed by ``flip tile 17`` (the pool tile chosen,
+slot ``s``), its reveal, then its placement. Every id fits in 16 bits (30 486 for the default
+set).
 
 >>> codec = ActionCodec(72)
 >>> codec.place(2, (1, -2)) - PLACE_BASE, codec.decode_place(codec.place(2, (1, -2)))
 (10334, (2, (1, -2)))
->>> codec.num_distinct_actions()
-30480
+>>> codec.num_distinct_actions(), codec.pick(0)
+(30486, 30480)
 """
 
 from __future__ import annotations
@@ -85,7 +92,19 @@ class ActionCodec:
     draw_base: int = DRAW_BASE
 
     def num_distinct_actions(self) -> int:
+        return DRAW_BASE + self.n_tiles + POOL_SLOTS
+
+    @property
+    def pick_base(self) -> int:
+        """The first ``flip tile`` id (after the draws)."""
         return DRAW_BASE + self.n_tiles
+
+    def pick(self, slot: int) -> int:
+        """The id flipping the pool's tile of rank ``slot`` (``take 1 tile``, hidden backs)."""
+        return self.pick_base + slot
+
+    def decode_pick(self, action: int) -> int:
+        return action - self.pick_base
 
     def walk(self, pawn: int, code: int) -> int:
         return WALK_BASE + pawn * WALK_CODES + code
@@ -98,8 +117,8 @@ class ActionCodec:
         return PLACE_BASE + slot * CELLS + (cell[0] - BOARD_MIN) * BOARD_SIZE + cell[1] - BOARD_MIN
 
     def kind(self, action: int) -> str:
-        """``"end"``, ``"take2"``, ``"take1"``, ``"reset"``, ``"pawn"``, ``"walk"``, ``"draw"``,
-        ``"place"``, or ``"none"`` for an id outside the range."""
+        """``"end"``, ``"take2"``, ``"take1"``, ``"reset"``, ``"pawn"``, ``"walk"``, ``"draw"``
+        (a draw or a reveal), ``"place"``, ``"pick"``, or ``"none"`` for an id outside."""
         if action < 0 or action >= self.num_distinct_actions():
             return "none"
         if action < PAWN_BASE:
@@ -110,6 +129,8 @@ class ActionCodec:
             return "walk"
         if action < DRAW_BASE:
             return "place"
+        if action >= self.pick_base:
+            return "pick"
         return "draw"
 
     def decode_walk(self, action: int) -> tuple[int, int]:

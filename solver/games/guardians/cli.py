@@ -7,8 +7,11 @@ which missions can I complete this turn, in what order, without splitting my for
 
 ``--json`` prints exactly ``{"count", "points", "sequence": [{"pawn", "mission", "walk",
 "removed", "label"}]}`` (cells as 0-based ``[row, col]`` of the ``.grove`` grid) plus the keys
-``optimal``, ``method`` and ``seconds``. ``--svg FILE`` also draws the plan as SVG (an
-existing FILE is replaced only with ``--overwrite``).
+``optimal``, ``method`` and ``seconds``; where a chain could go on through a tile whose back is
+not known (``B:?5``), also ``expected_count`` and ``expected_points`` (the best policy over the
+reveals; ``count``, ``points`` and ``sequence`` stay the best plan that depends on no unseen
+back). ``--svg FILE`` also draws the plan as SVG (an existing FILE is replaced only with
+``--overwrite``).
 
 ``solo`` plays a level ``--games`` times with an agent and prints the win rate with its Wilson
 95% interval and the score distribution (min/median/max and a histogram; ``--json``: the
@@ -51,7 +54,7 @@ def order_lines(state: Any, plan: Any) -> list[str]:
             if face is None:
                 line.append(".")
                 continue
-            token = tile_token(state.game.tile(face.tile), face.mission, letters.get((r, c)))
+            token = tile_token(state.tile(face.tile), face.mission, letters.get((r, c)))
             line.append(f"{order[(r, c)]}{token}" if (r, c) in order else token)
         grid.append(line)
     return text_grid(
@@ -83,9 +86,14 @@ def _order(args: argparse.Namespace) -> int:
 
         order = {step.mission: n for n, step in enumerate(plan.steps, 1)}
         write_output(render_state_svg(state, order=order), args.svg, overwrite=args.overwrite)
+    expected = solution.expected
     if args.json:
         report = plan_to_dict(state, plan)
         report.update(optimal=optimal, method=method, seconds=round(seconds, 3))
+        if expected is not None:
+            report.update(
+                expected_count=round(expected.count, 6), expected_points=round(expected.points, 6)
+            )
         print(json.dumps(report, indent=2))
         return 0
     proof = (
@@ -102,6 +110,13 @@ def _order(args: argparse.Namespace) -> int:
         print(f"{plan.count} {missions} for {plan.points} points ({proof}), in this order:")
         for n, step in enumerate(plan.steps, 1):
             print(f"{n:>2}. {step.label}  (+{step.points})")
+    if expected is not None:
+        print(
+            f"playing on through the backs not yet seen: {expected.count:.3f} missions and "
+            f"{expected.points:.3f} points expected (the best policy over the reveals)"
+        )
+    elif plan.reaches_unseen:
+        print("a chain could go on through a back not yet seen (too many reveals to play out)")
     print()
     print("\n".join(order_lines(state, plan)))
     return 0

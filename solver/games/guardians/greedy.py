@@ -64,7 +64,7 @@ def _best_walk(state: Any, legal: list[int]) -> int:
             continue
         pawn, _ = codec.decode_walk(action)
         cell = me.pawns[pawn]
-        points = state.game.tile(me.forest[cell].tile).points
+        points = state.tile(me.forest[cell].tile).points
         if points > best_points:
             best, best_points = action, points
     return best

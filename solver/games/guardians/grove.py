@@ -11,8 +11,10 @@ A position is one player's forest as a user copies it from the table::
 Plain UTF-8 text: ``#`` comment lines, optional headers ``name: TEXT``, ``mode: solo|multi``
 (default solo) and ``points: 2=3 3=5 4=8 5=12 start=12`` (the default table) before a line
 ``grid:``, then one row per grid row, tokens separated by single spaces: ``.`` no tile,
-``B:GRE`` a tile forest side up (colour, then its mission on the back), ``[GRE]`` mission side
-up, ``[*]`` the start tile, either followed by a pawn letter (``b g y r`` solo, ``p`` multi).
+``B:GRE`` a tile forest side up (colour, then its mission on the back), ``B:?5`` one whose
+back is not known (colour, then its points preview: a sequence of the length the points table
+gives 5), ``[GRE]`` mission side up, ``[*]`` the start tile, either followed by a pawn letter
+(``b g y r`` solo, ``p`` multi).
 
 :func:`parse_grove` is strict: every bad text raises :class:`~solver.errors.FormatError` with the
 1-based line and column of the offending place. :func:`format_grove` writes the canonical text;
@@ -84,7 +86,9 @@ def _fail(expected: str, line: int, column: int, found: str | None = None) -> Fo
     return FormatError(expected, line=line, column=column, found=found)
 
 
-def _parse_token(token: str, mode: str, line: int, column: int) -> GroveCell | None:
+def _parse_token(
+    token: str, mode: str, line: int, column: int, points: PointsTable = DEFAULT_TABLE
+) -> GroveCell | None:
     """One grid token (at ``line``/``column``) as a cell, or ``None`` for ``.``."""
     if token == ".":
         return None
@@ -110,9 +114,23 @@ def _parse_token(token: str, mode: str, line: int, column: int) -> GroveCell | N
     if len(token) >= 2 and token[1] == ":":
         if token[0] not in COLOURS:
             raise _fail("a colour code (B G R E P Y)", line, column, _show(token[0]))
+        if token[2:3] == "?":
+            return GroveCell(token[0], "", preview=_preview(token[3:], points, line, column + 3))
         _check_sequence(token[2:], line, column + 2)
         return GroveCell(token[0], token[2:])
-    raise _fail("a tile token ('.', 'B:GRE', '[GRE]', '[*]')", line, column, _show(token))
+    raise _fail("a tile token ('.', 'B:GRE', 'B:?5', '[GRE]', '[*]')", line, column, _show(token))
+
+
+def _preview(number: str, points: PointsTable, line: int, column: int) -> int:
+    """The points preview of a ``B:?5`` token: a mission value of the points table."""
+    if not number.isascii() or not number.isdigit() or len(number) > 4:
+        raise _fail("the points preview after '?' (a whole number)", line, column, _show(number))
+    value = int(number)
+    if value not in points[:4]:
+        worth = ", ".join(str(p) for p in sorted(set(points[:4])))
+        expected = f"a points preview the points table gives a mission ({worth})"
+        raise _fail(expected, line, column, number)
+    return value
 
 
 def _check_sequence(sequence: str, line: int, column: int) -> None:
@@ -252,7 +270,7 @@ def parse_grove(text: str) -> Grove:
             )
         if len(rows) >= MAX_GROVE_SIZE:
             raise _fail(f"at most {MAX_GROVE_SIZE} rows", number, 1, "another row")
-        rows.append(tuple(_parse_token(tok, mode, number, col) for tok, col in tokens))
+        rows.append(tuple(_parse_token(tok, mode, number, col, points) for tok, col in tokens))
         places.append([(number, col) for _, col in tokens])
     if not rows:
         raise _fail("a grid row", len(lines) + 1, 1, "the end of the file")
@@ -304,6 +322,8 @@ def _token(cell: GroveCell | None) -> str:
         return "[*]" + (cell.pawn or "")
     if cell.mission:
         return f"[{cell.sequence}]" + (cell.pawn or "")
+    if cell.preview is not None:
+        return f"{cell.colour}:?{cell.preview}"
     return f"{cell.colour}:{cell.sequence}"
 
 
@@ -418,6 +438,7 @@ def grove_from_dict(data: Any) -> Grove:
         raise _schema("grid", "a non-empty list of row strings", grid)
     if len(grid) > MAX_GROVE_SIZE:
         raise _schema("grid", f"at most {MAX_GROVE_SIZE} rows", len(grid))
+    points_table: PointsTable = (values[0], values[1], values[2], values[3], values[4])
     rows: list[tuple[GroveCell | None, ...]] = []
     places: list[list[tuple[int, int]]] = []
     for r, text in enumerate(grid):
@@ -426,10 +447,9 @@ def grove_from_dict(data: Any) -> Grove:
             raise _fail(f"{len(rows[0])} tokens as in the first row", r + 1, 1, str(len(tokens)))
         if len(tokens) > MAX_GROVE_SIZE:
             raise _fail(f"at most {MAX_GROVE_SIZE} columns", r + 1, 1, str(len(tokens)))
-        rows.append(tuple(_parse_token(tok, mode, r + 1, col) for tok, col in tokens))
+        rows.append(tuple(_parse_token(tok, mode, r + 1, col, points_table) for tok, col in tokens))
         places.append([(r + 1, col) for _, col in tokens])
-    points: PointsTable = (values[0], values[1], values[2], values[3], values[4])
-    grove = Grove(name=name, mode=mode, points=points, grid=tuple(rows))
+    grove = Grove(name=name, mode=mode, points=points_table, grid=tuple(rows))
     _check_forest(grove, lambda r, c: places[r][c])
     return grove
 

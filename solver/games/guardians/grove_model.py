@@ -24,15 +24,22 @@ MAX_GROVE_SIZE = 16
 
 @dataclass(frozen=True)
 class GroveCell:
-    """A tile of a position: forest side (``colour`` known, ``sequence`` on its back) or mission
-    side up (``mission``; ``colour`` unknown), the start tile (``start``), and a pawn letter on
-    it (``b g y r`` solo, ``p`` with 2-4 players) or ``None``."""
+    """A tile of a position: forest side (``colour`` known, ``sequence`` on its back, or
+    ``preview`` points and an empty ``sequence`` when the back is not known: ``B:?5``) or
+    mission side up (``mission``; ``colour`` unknown), the start tile (``start``), and a pawn
+    letter on it (``b g y r`` solo, ``p`` with 2-4 players) or ``None``."""
 
     colour: str | None
     sequence: str
     mission: bool = False
     start: bool = False
     pawn: str | None = None
+    preview: int | None = None
+
+    @property
+    def hidden(self) -> bool:
+        """Whether the tile's back is not known (``B:?5``)."""
+        return self.preview is not None
 
 
 @dataclass(frozen=True)
@@ -69,4 +76,10 @@ class Grove:
         """The mission points of a tile by the position's points table."""
         if cell.start:
             return self.points[4]
+        if cell.preview is not None:
+            return cell.preview
         return self.points[len(cell.sequence) - 2]
+
+    def unknown_backs(self) -> int:
+        """How many tiles of the position lie forest side up with their back not known."""
+        return sum(1 for _, cell in self.tiles() if cell.hidden)

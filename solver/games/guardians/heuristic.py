@@ -39,7 +39,7 @@ STANDING = 0.25
 def _lined_up(state: GuardiansState, player: int, start: tuple[int, int], sequence: str) -> int:
     """How many leading colours of ``sequence`` a path of forest tiles from ``start`` matches."""
     me = state.people[player]
-    tiles = state.game.catalogue
+    tiles = state.catalogue
     best = 0
     path: list[tuple[int, int]] = []
 
@@ -68,9 +68,9 @@ def progress(state: GuardiansState, player: int) -> float:
     for cell in me.pawns:
         if cell is None:
             continue
-        tile = state.game.tile(me.forest[cell].tile)
-        if tile.start:
-            continue  # the start walk's pattern is not a fixed sequence: left out
+        tile = state.tile(me.forest[cell].tile)
+        if tile.start or tile.hidden:
+            continue  # the start walk's pattern is no fixed sequence; an unseen back: no colours
         k = len(tile.sequence)
         j = max(
             _lined_up(state, player, cell, tile.sequence),
@@ -87,7 +87,7 @@ def standing(state: GuardiansState, player: int) -> float:
     for cell in me.pawns:
         if cell is None:
             continue
-        tile = state.game.tile(me.forest[cell].tile)
+        tile = state.tile(me.forest[cell].tile)
         if not tile.start:
             total += tile.points
     return total

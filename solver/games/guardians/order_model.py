@@ -71,7 +71,7 @@ class OrderAnswer:
 def candidate_walks(state: GuardiansState) -> list[CandidateWalk]:
     """Every walk reachable by a chain from the pawns, on the forest at the mission step."""
     me = state.people[state.current]
-    tiles = state.game.catalogue
+    tiles = state.catalogue
     seen: set[Cell] = set()
     todo = [cell for cell in me.pawns if cell is not None]
     out: list[CandidateWalk] = []
@@ -185,14 +185,18 @@ def cpsat_order(
         # no solution within the time limit (the hint not yet checked): the hint is one
         return OrderAnswer(hint, False, len(walks), steps)
     chosen = [walks[i] for s in range(steps) for i in range(len(walks)) if solver.Value(x[s, i])]
-    plan = _replay(state, chosen)
+    plan = _replay(state, chosen, walks)
     if status != cp_model.OPTIMAL and (hint.count, hint.points) > (plan.count, plan.points):
-        plan = hint  # a time-limited solve never reports less than the first legal order
+        plan = Plan(hint.steps, plan.reaches_unseen)  # never less than the first legal order
     return OrderAnswer(plan, status == cp_model.OPTIMAL, len(walks), steps)
 
 
-def _replay(state: GuardiansState, chosen: list[CandidateWalk]) -> Plan:
-    """The chosen walks as a plan, each applied through the reference rules (so it is legal)."""
+def _replay(
+    state: GuardiansState, chosen: list[CandidateWalk], chosen_all: list[CandidateWalk]
+) -> Plan:
+    """The chosen walks as a plan, each applied through the reference rules (so it is legal);
+    ``chosen_all`` are the candidate walks (does one end on a tile whose back is unseen?)."""
+    me0 = state.people[state.current]
     s = state.clone()
     plan = []
     for walk in chosen:
@@ -205,4 +209,7 @@ def _replay(state: GuardiansState, chosen: list[CandidateWalk]) -> Plan:
             raise AssertionError(f"the model's plan is not legal: {walk}")
         plan.append(_step(s, action))
         s.apply_action(action)
-    return Plan(tuple(plan))
+        if s.is_chance_node():  # a tile whose back is unseen: no candidate walk goes on from it
+            s.apply_action(s.chance_outcomes()[0][0])
+    unseen = any(state.tile(me0.forest[w.end].tile).hidden for w in chosen_all)
+    return Plan(tuple(plan), unseen)

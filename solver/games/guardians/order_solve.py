@@ -4,6 +4,12 @@
 the CP-SAT model while it has at most :data:`MODEL_CAP` walk-steps (candidate walks × mission
 steps; past it, building the model alone takes minutes), else answers the first legal order,
 marked not optimal. A time-limited CP-SAT solve never answers less than the first legal order.
+
+With hidden backs the plan never depends on a back nobody has seen; where a chain could go on
+through one, :func:`solve_order` also plays the reveals out (:func:`~solver.games.guardians.
+ordering.expected_order`, up to :data:`EXPECTED_STATES` positions): ``expected`` holds the best
+policy's expected missions and points (``None`` when there is no unseen back to play out, or
+the expectimax needs more positions).
 """
 
 from __future__ import annotations
@@ -13,14 +19,16 @@ from dataclasses import dataclass
 from solver.errors import OptionError
 from solver.games.guardians.order_model import DEFAULT_TIME_LIMIT, candidate_walks, cpsat_order
 from solver.games.guardians.ordering import (
+    Expected,
     Plan,
     best_order,
     bounded_best_order,
+    expected_order,
     first_legal_order,
 )
 from solver.games.guardians.rules import GuardiansState
 
-__all__ = ["AUTO_STATES", "METHODS", "MODEL_CAP", "OrderSolution", "solve_order"]
+__all__ = ["AUTO_STATES", "EXPECTED_STATES", "METHODS", "MODEL_CAP", "OrderSolution", "solve_order"]
 
 AUTO_STATES = 3_000
 """``auto``: the exhaustive search's cap (positions) before CP-SAT takes over (the exhaustive
@@ -31,6 +39,8 @@ MODEL_CAP = 2_000
 solve in 1-3 s; the construction grows with the square of this size and is not bounded by the
 time limit). Past it ``auto`` answers the first legal order and ``cp-sat`` is refused."""
 METHODS = ("auto", "brute-force", "cp-sat")
+EXPECTED_STATES = 20_000
+"""The expectimax over the reveals' cap (positions: forests, pawns and backs)."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +51,7 @@ class OrderSolution:
     plan: Plan
     optimal: bool
     method: str
+    expected: Expected | None = None
 
 
 def solve_order(
@@ -51,6 +62,14 @@ def solve_order(
     ``brute-force`` is exact without a budget (small positions); ``cp-sat`` refuses a model over
     :data:`MODEL_CAP` with an :class:`~solver.errors.OptionError`.
     """
+    solution = _solve(state, method, time_limit)
+    if solution.plan.reaches_unseen:
+        expected = expected_order(state, EXPECTED_STATES)
+        return OrderSolution(solution.plan, solution.optimal, solution.method, expected)
+    return solution
+
+
+def _solve(state: GuardiansState, method: str, time_limit: float) -> OrderSolution:
     if method not in METHODS:
         raise OptionError(f"unknown ordering method {method!r}; expected one of {METHODS}")
     if method == "auto":

@@ -7,6 +7,13 @@ memoisation on the forest and pawns) and returns the best plan: most missions, t
 points (combo cards not counted), then the first in action order. It is exact and fine for the
 positions players copy from a table; the CP-SAT model answers the same question for large ones.
 
+With hidden backs a walk can end on a tile whose mission nobody has seen (a ``.grove`` position's
+``B:?5``, or a tile of the set in play): the tile is flipped there, a chance node. The plan of
+:func:`best_order` does not depend on an unseen back: the pawn that lands on one counts as done
+for the turn (whatever the back, the tile is then mission side up, so the rest of the plan holds
+for every reveal). :func:`expected_order` plays the reveals out: the best policy over them, its
+expected missions and points (``Plan.reaches_unseen`` says whether there is any to play out).
+
 :func:`first_legal_order` is the naive baseline: complete the first legal walk, again and again.
 
 >>> from solver.games.guardians.grove import parse_grove
@@ -34,10 +41,12 @@ if TYPE_CHECKING:
     from solver.games.guardians.rules import GuardiansState
 
 __all__ = [
+    "Expected",
     "Plan",
     "Step",
     "best_order",
     "bounded_best_order",
+    "expected_order",
     "first_legal_order",
     "plan_to_dict",
 ]
@@ -62,9 +71,11 @@ class Step:
 
 @dataclass(frozen=True)
 class Plan:
-    """An order of missions for the rest of the turn."""
+    """An order of missions for the rest of the turn; ``reaches_unseen``: some walk the search
+    met ends on a tile whose back is not known (a chain could go on through it)."""
 
     steps: tuple[Step, ...]
+    reaches_unseen: bool = False
 
     @property
     def count(self) -> int:
@@ -91,18 +102,35 @@ def _step(state: GuardiansState, action: int) -> Step:
     me = state.people[state.current]
     cell = me.pawns[pawn]
     assert cell is not None
-    points = state.game.tile(me.forest[cell].tile).points
+    points = state.tile(me.forest[cell].tile).points
     walk = path_from_code(cell, code)
     return Step(action, pawn, cell, walk, points, state.action_to_string(action))
 
 
-def _key(state: GuardiansState) -> tuple[Any, ...]:
+def _key(state: GuardiansState, blind: frozenset[int] = frozenset()) -> tuple[Any, ...]:
     me = state.people[state.current]
-    return (tuple(sorted(me.forest.items())), tuple(me.pawns))
+    return (tuple(sorted(me.forest.items())), tuple(me.pawns), blind)
 
 
 class _OutOfStates(Exception):
     """The exhaustive search met more positions than it was allowed."""
+
+
+def _walk_child(s: GuardiansState, action: int) -> tuple[GuardiansState, bool]:
+    """``s`` after the walk ``action`` and whether its last tile's back is unseen (then the
+    child sits at the reveal node)."""
+    from solver.games.guardians.rules import Phase
+
+    child = s.clone()
+    child.apply_action(action)
+    return child, child.phase == Phase.REVEAL
+
+
+def _any_back(s: GuardiansState) -> GuardiansState:
+    """The reveal node ``s`` resolved with its first outcome (for a pawn counted as done)."""
+    child = s.clone()
+    child.apply_action(s.chance_outcomes()[0][0])
+    return child
 
 
 def best_order(state: GuardiansState, *, max_states: int | None = None) -> Plan:
@@ -121,9 +149,11 @@ def bounded_best_order(state: GuardiansState, max_states: int | None) -> Plan | 
     """:func:`best_order`, or ``None`` when more than ``max_states`` positions would be searched."""
     _check(state)
     memo: dict[tuple[Any, ...], tuple[int, int, tuple[Step, ...]]] = {}
+    unseen = False
 
-    def search(s: GuardiansState) -> tuple[int, int, tuple[Step, ...]]:
-        key = _key(s)
+    def search(s: GuardiansState, blind: frozenset[int]) -> tuple[int, int, tuple[Step, ...]]:
+        nonlocal unseen
+        key = _key(s, blind)
         if key in memo:
             return memo[key]
         if max_states is not None and len(memo) >= max_states:
@@ -133,30 +163,109 @@ def bounded_best_order(state: GuardiansState, max_states: int | None) -> Plan | 
             if action == END_TURN:
                 continue
             step = _step(s, action)
-            child = s.clone()
-            child.apply_action(action)
-            count, points, rest = search(child)
+            if step.pawn in blind:
+                continue
+            child, reveal = _walk_child(s, action)
+            if reveal:  # the pawn's next mission is face down: done for this plan
+                unseen = True
+                count, points, rest = search(_any_back(child), blind | {step.pawn})
+            else:
+                count, points, rest = search(child, blind)
             if (count + 1, points + step.points) > best[:2]:
                 best = (count + 1, points + step.points, (step, *rest))
         memo[key] = best
         return best
 
     try:
-        return Plan(search(state.clone())[2])
+        steps = search(state.clone(), frozenset())[2]
     except _OutOfStates:
         return None
+    return Plan(steps, unseen)
+
+
+@dataclass(frozen=True)
+class Expected:
+    """The best policy over the reveals: its expected missions and points this turn and its
+    first walk (``None``: end the turn)."""
+
+    count: float
+    points: float
+    first: Step | None
+
+
+def expected_order(state: GuardiansState, max_states: int | None = None) -> Expected | None:
+    """The policy with the most expected missions, then the most expected points, playing
+    every reveal out by its exact probabilities (an expectimax, memoised on the forest, pawns
+    and backs); ``None`` past ``max_states`` positions."""
+    from solver.games.guardians.rules import Phase
+
+    _check(state)
+    memo: dict[tuple[Any, ...], tuple[float, float, Step | None]] = {}
+
+    def value(s: GuardiansState) -> tuple[float, float, Step | None]:
+        key = (*_key(s), tuple(sorted(s.backs.items())))
+        if key in memo:
+            return memo[key]
+        if max_states is not None and len(memo) >= max_states:
+            raise _OutOfStates
+        if s.phase == Phase.REVEAL:
+            count = points = 0.0
+            for outcome, p in s.chance_outcomes():
+                child = s.clone()
+                child.apply_action(outcome)
+                c, v, _ = value(child)
+                count += p * c
+                points += p * v
+            best: tuple[float, float, Step | None] = (count, points, None)
+        else:
+            best = (0.0, 0.0, None)
+            for action in s.legal_actions():
+                if action == END_TURN:
+                    continue
+                step = _step(s, action)
+                child = s.clone()
+                child.apply_action(action)
+                c, v, _ = value(child)
+                if _better(c + 1, v + step.points, best[0], best[1]):
+                    best = (c + 1, v + step.points, step)
+        memo[key] = best
+        return best
+
+    try:
+        count, points, first = value(state.clone())
+    except _OutOfStates:
+        return None
+    return Expected(count, points, first)
+
+
+def _better(count: float, points: float, best_count: float, best_points: float) -> bool:
+    """More expected missions, or as many (to rounding) and more expected points."""
+    if count > best_count + 1e-9:
+        return True
+    return abs(count - best_count) <= 1e-9 and points > best_points + 1e-9
 
 
 def first_legal_order(state: GuardiansState) -> Plan:
     """The naive plan: the first legal walk (in action order), again and again."""
+    from solver.games.guardians.rules import Phase
+
     _check(state)
     s = state.clone()
     steps = []
-    while len(s.legal_actions()) > 1:
-        action = s.legal_actions()[1]
-        steps.append(_step(s, action))
-        s.apply_action(action)
-    return Plan(tuple(steps))
+    blind: set[int] = set()
+    unseen = False
+    while True:
+        walks = [a for a in s.legal_actions()[1:] if _step(s, a).pawn not in blind]
+        if not walks:
+            break
+        step = _step(s, walks[0])
+        steps.append(step)
+        s.apply_action(walks[0])
+        if s.phase == Phase.REVEAL:
+            unseen = True
+            blind.add(step.pawn)
+            s = _any_back(s)
+    return Plan(tuple(steps), unseen)
 
 
 def plan_to_dict(state: GuardiansState, plan: Plan) -> dict[str, Any]:

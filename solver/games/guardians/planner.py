@@ -30,8 +30,14 @@ needed colours are in the next pool (the tiles left in this pool, minus the roun
 removal, plus the refill drawn from the bag's colour mix). A complete template (d = 0) on a cut
 vertex counts as d = 1. The start tile's A-B-C-D-E-A walk treats empty cells as wildcards.
 
+**Hidden backs** (the default rule) are met by expectation: a pawn whose walk ends on a tile not
+yet flipped stands on a mission nobody has seen, valued as the mean prospect over the backs still
+unseen for that tile's face (by their exact odds; no chain goes on from it in the plan); ``take 1
+tile`` is valued, per pool tile, as the mean over its possible backs of the best placement for
+each; after the flip the placement is planned for the back it shows.
+
 The agent is deterministic: ties go to the first candidate in a fixed order, and nothing is
-random (the seed is accepted for the common agent signature and unused).
+random (the seed only seeds the pools a reset is valued with).
 
 >>> import solver
 >>> from solver.games.guardians.grove import parse_grove
@@ -98,6 +104,8 @@ PAIRS = 20
 TAKE_ONES = 8
 #: How many pairs that complete a mission outright are searched besides.
 COMPLETING = 16
+#: Hidden backs: the placements searched per possible back of a tile to flip.
+FLIP_CELLS = 3
 
 
 @dataclass
@@ -135,6 +143,30 @@ class Context:
     tasks_done: list[bool]
     walk_length: dict[int, int]
     cache: dict[tuple[Any, ...], float] = field(default_factory=dict)
+    odds: dict[int, list[tuple[str, float]]] = field(default_factory=dict)
+    """Hidden backs: for a tile not yet flipped, its possible missions with their odds."""
+
+    def with_back(self, tile: int, sequence: str) -> Context:
+        """This context with ``tile`` showing ``sequence`` (a reveal supposed)."""
+        seq = dict(self.seq)
+        seq[tile] = sequence
+        walk_length = dict(self.walk_length)
+        walk_length[tile] = len(sequence)
+        return Context(
+            seq, self.points, self.rounds_left, self.avail, self.pile, self.tasks,
+            self.tasks_done, walk_length, self.cache, self.odds,
+        )  # fmt: skip
+
+
+def _hidden(tile: int, ctx: Context) -> bool:
+    """Whether the mission of ``tile`` is face down (hidden backs, not flipped yet)."""
+    return tile != START_ID and not ctx.seq[tile]
+
+
+def back_odds(state: GuardiansState, tile: int) -> list[tuple[str, float]]:
+    """The missions ``tile`` (not flipped yet) may show, with their exact odds."""
+    game = state.game
+    return [(game.back(u), n / total) for u, n, total in state.unseen_backs(game.face_of(tile))]
 
 
 def board_of(state: GuardiansState) -> Board:
@@ -153,18 +185,27 @@ def board_of(state: GuardiansState) -> Board:
 
 def _context(state: GuardiansState, pool_after: list[int]) -> Context:
     game = state.game
-    seq = {t: tile.sequence for t, tile in game.catalogue.items()}
-    points = {t: tile.points for t, tile in game.catalogue.items()}
-    walk_length = {t: tile.walk_length for t, tile in game.catalogue.items()}
+    known = state.catalogue
+    seq = {t: tile.sequence for t, tile in known.items()}
+    points = {t: tile.points for t, tile in known.items()}
+    walk_length = {t: tile.walk_length for t, tile in known.items()}
     rounds_left = max(0, state.rounds() - state.round) if game.solo else 6
     avail = _next_pool(state, pool_after)
     me = state.people[state.current]
     level = game.level
     tasks = list(level.tasks) if level is not None else []
     done = list(state.tasks_done) if level is not None else []
+    odds: dict[str, list[tuple[str, float]]] = {}
+    hidden: dict[int, list[tuple[str, float]]] = {}
+    for t, tile in known.items():
+        if tile.hidden and (t in state.pool or any(f.tile == t for f in me.forest.values())):
+            if tile.face not in odds:
+                odds[tile.face] = back_odds(state, t)
+            hidden[t] = odds[tile.face]
     return Context(
-        seq, points, rounds_left, avail, [(t, p) for t, p, _ in me.pile], tasks, done, walk_length
-    )
+        seq, points, rounds_left, avail, [(t, p) for t, p, _ in me.pile], tasks, done,
+        walk_length, odds=hidden,
+    )  # fmt: skip
 
 
 def _next_pool(state: GuardiansState, pool_after: list[int]) -> dict[str, float]:
@@ -210,6 +251,8 @@ def _walks(board: Board, start: Cell, tile: int, ctx: Context) -> list[tuple[Cel
     col = board.col
     found: set[tuple[Cell, ...]] = set()
     path: list[Cell] = []
+    if _hidden(tile, ctx):
+        return []
     if tile == START_ID:
         colours: list[str] = []
 
@@ -275,7 +318,9 @@ def _bounds(points: int) -> tuple[list[float], list[float]]:
     return _BOUNDS[key]
 
 
-def _prospect(board: Board, start: Cell, tile: int, ctx: Context, budget: int) -> float:
+def _prospect(
+    board: Board, start: Cell, tile: int, ctx: Context, budget: int, sequence: str = ""
+) -> float:
     """The mission prospect of a pawn on ``start`` (see the module docstring), in points. A
     branch and bound search: a path is given up as soon as its empty cells' weight cannot beat
     the best template found."""
@@ -331,7 +376,6 @@ def _prospect(board: Board, start: Cell, tile: int, ctx: Context, budget: int) -
         start_templates(start, 0)
         return best
 
-    sequence = ctx.seq[tile]
     k = len(sequence) + 1
 
     cost = FILL_COST
@@ -371,10 +415,16 @@ def _prospect(board: Board, start: Cell, tile: int, ctx: Context, budget: int) -
 _DIAMONDS: dict[int, list[Cell]] = {}
 
 
-def _diamond(tile: int, ctx: Context) -> list[Cell]:
-    """The offsets of the cells a walk of this tile's mission can reach (its prospect reads
-    nothing else: the key of the prospect cache)."""
-    reach = START_WALK if tile == START_ID else len(ctx.seq[tile])
+def _reach(tile: int, ctx: Context) -> int:
+    """How far a walk of this tile's mission can go (an unseen back: the longest mission)."""
+    if tile == START_ID:
+        return START_WALK
+    return len(ctx.seq[tile]) or max((len(seq) for seq, _ in ctx.odds.get(tile, ())), default=5)
+
+
+def _diamond(reach: int) -> list[Cell]:
+    """The offsets of the cells a walk of ``reach`` tiles can reach (a prospect reads nothing
+    else: the key of the prospect cache)."""
     if reach not in _DIAMONDS:
         _DIAMONDS[reach] = [
             (dr, dc)
@@ -391,16 +441,24 @@ def pawn_value(board: Board, pawn: int, ctx: Context) -> float:
     if cell is None or ctx.rounds_left <= 0:
         return 0.0
     tile = board.mis[cell]
+    if _hidden(tile, ctx):  # a mission nobody has seen: the mean over its possible backs
+        return sum(p * _mission_value(board, cell, tile, seq, ctx) for seq, p in ctx.odds[tile])
+    return _mission_value(board, cell, tile, ctx.seq[tile], ctx)
+
+
+def _mission_value(board: Board, cell: Cell, tile: int, sequence: str, ctx: Context) -> float:
+    """The prospect of a pawn on ``cell`` whose mission is ``sequence`` (see :func:`pawn_value`)."""
     budget = min(MAX_DEFICIENCY, 2 * ctx.rounds_left)
     col, mis = board.col, board.mis
     r, c = cell
+    reach = START_WALK if tile == START_ID else len(sequence)
     signature = tuple(
-        [col.get(x) or (x in mis) for x in [(r + dr, c + dc) for dr, dc in _diamond(tile, ctx)]]
+        [col.get(x) or (x in mis) for x in [(r + dr, c + dc) for dr, dc in _diamond(reach)]]
     )
-    key = (cell, tile, signature)
+    key = (cell, tile, sequence, signature)
     value = ctx.cache.get(key)
     if value is None:
-        value = _prospect(board, cell, tile, ctx, budget)
+        value = _prospect(board, cell, tile, ctx, budget, sequence)
         ctx.cache[key] = value
     if value >= ctx.points[tile] * WEIGHT[0] and _splits(board, cell):
         value = ctx.points[tile] * WEIGHT[1] - FILL_COST
@@ -477,8 +535,7 @@ def _near(board: Board, cell: Cell, ctx: Context) -> list[int]:
     for pawn, where in enumerate(board.pawns):
         if where is None:
             continue
-        tile = board.mis[where]
-        reach = START_WALK if tile == START_ID else len(ctx.seq[tile])
+        reach = _reach(board.mis[where], ctx)
         if abs(where[0] - cell[0]) + abs(where[1] - cell[1]) <= reach:
             out.append(pawn)
     return out
@@ -511,6 +568,8 @@ def _fillings(
             seen.add(key)
             out.append(list(needs))
 
+    if _hidden(tile, ctx):
+        return out
     if tile == START_ID:
         fixed: list[str] = []
 
@@ -581,13 +640,17 @@ def _fillings(
 @dataclass(frozen=True)
 class TurnPlan:
     """A planned turn: the growth action, the placements ``(tile, cell)``, the pawn put on a
-    mission tile (or -1), the walks, and its value."""
+    mission tile (or -1), the walks, and its value. With hidden backs, ``take 1 tile`` plans
+    only which tile to flip (``picked``; no placement or walks yet: they wait for the reveal),
+    valued by expectation; ``completes`` is the chance that the turn completes a mission."""
 
     growth: int
     placements: tuple[tuple[int, Cell], ...]
     pawn: int
     walks: tuple[Step, ...]
     value: float
+    picked: int | None = None
+    completes: float = 0.0
 
 
 def plan_turn(state: GuardiansState) -> TurnPlan:
@@ -616,7 +679,9 @@ def turn_options(state: GuardiansState) -> list[TurnPlan]:
     frontier = _frontier(board)
     base_ctx = _context(state, pool)
 
-    def full(placed: list[tuple[int, Cell]], mission: bool, pawn: int) -> TurnPlan:
+    def full(
+        placed: list[tuple[int, Cell]], mission: bool, pawn: int, back: str | None = None
+    ) -> TurnPlan:
         b = board.copy()
         positions = dict(tiles_at)
         left = list(pool)
@@ -629,9 +694,13 @@ def turn_options(state: GuardiansState) -> list[TurnPlan]:
             else:
                 b.col[cell] = colour[tile]
         ctx = _context(state, left)
+        if back is not None:
+            ctx = ctx.with_back(placed[0][0], back)
         value, walks = best_missions(b, ctx, positions)
         growth = TAKE_ONE if mission else TAKE_TWO
-        return TurnPlan(growth, tuple(placed), pawn, tuple(walks), value)
+        return TurnPlan(
+            growth, tuple(placed), pawn, tuple(walks), value, completes=float(bool(walks))
+        )
 
     # take 2 tiles: singles, then pairs
     base = {p: pawn_value(board, p, base_ctx) for p in range(PAWNS) if board.pawns[p] is not None}
@@ -722,21 +791,102 @@ def turn_options(state: GuardiansState) -> list[TurnPlan]:
     reserve = [p for p in range(PAWNS) if board.pawns[p] is None]
     if reserve:
         pawn = _choose_pawn(reserve, base_ctx)
-        ones: list[tuple[float, int, Cell]] = []
-        for tile in distinct:
-            for cell in frontier:
-                board.mis[cell] = tile
-                board.pawns[pawn] = cell
-                ones.append((pawn_value(board, pawn, base_ctx), tile, cell))
-                board.pawns[pawn] = None
-                del board.mis[cell]
-        one_order = sorted(range(len(ones)), key=lambda i: (-ones[i][0], i))
-        for i in one_order[:TAKE_ONES]:
-            _, tile, cell = ones[i]
-            option = full([(tile, cell)], True, pawn)
-            if state.round >= OPENING_ROUNDS or option.walks:
-                options.append(option)
+        if not _hidden(pool[0], base_ctx):
+            options.extend(take_one_options(state, board, pawn, distinct, TAKE_ONES, full))
+        else:
+            options.extend(_flip_options(state, board, pawn, distinct, full))
     return options
+
+
+def take_one_options(
+    state: GuardiansState,
+    board: Board,
+    pawn: int,
+    tiles: list[int],
+    how_many: int,
+    full: Any,
+    back: str | None = None,
+    opening: bool = True,
+) -> list[TurnPlan]:
+    """The best ``how_many`` placements of one of ``tiles`` mission side up with ``pawn`` on it
+    (each searched to the end of the turn), ``back`` the mission it shows where it is face down;
+    ``opening``: before :data:`OPENING_ROUNDS` keep only those completing a mission at once."""
+    ctx = _context(state, list(state.pool))
+    if back is not None:
+        ctx = ctx.with_back(tiles[0], back)
+    ones: list[tuple[float, int, Cell]] = []
+    for tile in tiles:
+        for cell in _frontier(board):
+            board.mis[cell] = tile
+            board.pawns[pawn] = cell
+            ones.append((pawn_value(board, pawn, ctx), tile, cell))
+            board.pawns[pawn] = None
+            del board.mis[cell]
+    one_order = sorted(range(len(ones)), key=lambda i: (-ones[i][0], i))
+    out = []
+    for i in one_order[:how_many]:
+        _, tile, cell = ones[i]
+        option = full([(tile, cell)], True, pawn, back)
+        if not opening or state.round >= OPENING_ROUNDS or option.walks:
+            out.append(option)
+    return out
+
+
+def _flip_options(
+    state: GuardiansState, board: Board, pawn: int, tiles: list[int], full: Any
+) -> list[TurnPlan]:
+    """Hidden backs: ``take 1 tile`` valued per pool face as the mean, over the backs it may
+    show, of the best placement for each (one option per face: the tile to flip)."""
+    out = []
+    faces: set[str] = set()
+    for tile in tiles:
+        face = state.game.face_of(tile)
+        if face in faces:
+            continue
+        faces.add(face)
+        value = completes = 0.0
+        for back, p in back_odds(state, tile):
+            best = take_one_options(state, board, pawn, [tile], FLIP_CELLS, full, back)
+            if not best:  # no placement worth it for this back (the opening rule)
+                break
+            top = max(best, key=lambda option: option.value)
+            value += p * top.value
+            completes += p * top.completes
+        else:
+            out.append(TurnPlan(TAKE_ONE, (), pawn, (), value, picked=tile, completes=completes))
+    return out
+
+
+def plan_flipped(state: GuardiansState) -> TurnPlan | None:
+    """Hidden backs: where the tile flipped for ``take 1 tile`` goes, now its back shows (at
+    the placement step), searched to the end of the turn as the other options."""
+    board = board_of(state)
+    reserve = [p for p in range(PAWNS) if board.pawns[p] is None]
+    if state.picked is None or not reserve:
+        return None
+    pawn = _choose_pawn(reserve, _context(state, list(state.pool)))
+    me = state.people[state.current]
+    tiles_at = {cell: face.tile for cell, face in me.forest.items()}
+    tile = state.picked
+
+    def full(placed: list[tuple[int, Cell]], mission: bool, p: int, back: str | None) -> TurnPlan:
+        b = board.copy()
+        positions = dict(tiles_at)
+        left = list(state.pool)
+        for t, cell in placed:
+            left.remove(t)
+            positions[cell] = t
+            b.mis[cell] = t
+            b.pawns[p] = cell
+        value, walks = best_missions(b, _context(state, left), positions)
+        return TurnPlan(TAKE_ONE, tuple(placed), p, tuple(walks), value)
+
+    options = take_one_options(state, board, pawn, [tile], TAKE_ONES, full, opening=False)
+    best = options[0] if options else None
+    for option in options[1:]:
+        if best is not None and option.value > best.value + 1e-9:
+            best = option
+    return best
 
 
 def _choose_pawn(reserve: list[int], ctx: Context) -> int:
@@ -822,13 +972,24 @@ def planner_agent(game: Any, *, seed: int = 0, iterations: int = 0) -> Agent:
             return int(legal[0])
         if phase == Phase.GROW:
             turn = plan_turn(state)
-            if RESET in legal and (RESET_ANY or not turn.walks) and _reset_pays(state, turn, seed):
+            idle = not turn.walks and turn.completes == 0
+            if RESET in legal and (RESET_ANY or idle) and _reset_pays(state, turn, seed):
                 pending.clear()
                 return RESET
             pending.clear()
             pending["plan"] = turn
             pending["next"] = 0
             return turn.growth
+        if phase == Phase.PICK:
+            chosen = pending.get("plan")
+            if chosen is not None and chosen.picked in state.pool:
+                return codec.pick(state.pool.index(chosen.picked))
+            return int(legal[0])
+        if phase == Phase.PLACE and state.picked is not None:
+            flipped = plan_flipped(state)
+            if flipped is not None:
+                pending["plan"] = flipped
+                pending["next"] = 0
         if phase == Phase.MISSIONS:
             pending.clear()
             steps = plan_missions(state)
@@ -877,7 +1038,7 @@ def _fallback(state: Any, legal: list[int]) -> int:
     whose position values best, by the same valuation."""
     from solver.games.guardians.rules import Phase
 
-    if state.phase == Phase.PAWN:
+    if state.phase in (Phase.PAWN, Phase.PICK):
         return int(legal[0])
     best, best_value = int(legal[0]), float("-inf")
     ctx = _context(state, list(state.pool))

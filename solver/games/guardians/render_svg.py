@@ -1,7 +1,8 @@
 """The guardians' positions as SVG: each player's forest with coloured tiles, missions and pawns.
 
-A forest-side tile is a square of its colour with its mission (the back) as small swatches along
-the bottom; a mission-side tile is white with its sequence as large swatches; the start tile shows
+A forest-side tile is a square of its colour with its points preview and, where its back is
+known (open backs, a ``.grove`` position's ``B:GRE``), its mission as small swatches along the
+bottom; a mission-side tile is white with its sequence as large swatches; the start tile shows
 ``A-B-C-D-E-A``; a pawn is a disc (solo: of its colour; with 2-4 players: grey). With a mission
 plan (``order``), each mission tile carries its step number in a badge. Drawn with the shared
 helpers of :mod:`solver.render`.
@@ -43,7 +44,13 @@ MARGIN = 8.0
 
 
 def _tile(
-    x: float, y: float, colour: str | None, sequence: str, mission: bool, start: bool
+    x: float,
+    y: float,
+    colour: str | None,
+    sequence: str,
+    mission: bool,
+    start: bool,
+    preview: int | None = None,
 ) -> list[str]:
     out = [
         box(
@@ -57,6 +64,10 @@ def _tile(
     ]
     if start:
         out.append(text(x + SIZE / 2, y + SIZE / 2 + 1.2, "A-B-C-D-E-A", 2.3, anchor="middle"))
+        return out
+    if preview is not None:  # the back is face down: the points preview only
+        label = f"?{preview}" if mission else str(preview)
+        out.append(text(x + SIZE - 2, y + SIZE - 2, label, 3.2, anchor="end"))
         return out
     if mission:
         w = (SIZE - 2) / len(sequence)
@@ -94,10 +105,11 @@ def render_state_svg(state: GuardiansState, *, order: Mapping[Cell, int] | None 
             if cell is not None
         }
         for (r, c), face in sorted(who.forest.items()):
-            tile = game.tile(face.tile)
+            tile = state.tile(face.tile)
             x = x0 + (c - c0) * SIZE
             y = MARGIN + (r - r0) * SIZE
-            parts.extend(_tile(x, y, tile.colour, tile.sequence, face.mission, tile.start))
+            preview = tile.points if tile.hidden else None
+            parts.extend(_tile(x, y, tile.colour, tile.sequence, face.mission, tile.start, preview))
             letter = pawns.get((r, c))
             if letter is not None:
                 parts.extend(

@@ -1,9 +1,11 @@
 """The guardians' positions as text: each player's forest as a grid of tile tokens.
 
 Tokens are those of the ``.grove`` format: ``B:GRE`` a tile forest side up (colour B, mission
-G-R-E on its back), ``[GRE]`` mission side up, ``[GRE]b`` with a pawn (solo colours ``b g y r``,
-``p`` with 2-4 players), ``[*]`` the start tile, ``.`` no tile. Rows and columns are labelled
-with the board coordinates that the action labels use.
+G-R-E on its back; the open variant), ``B:?5`` one whose back is not known (colour B, points
+preview 5: every unflipped tile with hidden backs), ``[GRE]`` mission side up, ``[GRE]b``
+with a pawn (solo colours ``b g y r``, ``p`` with 2-4 players), ``[*]`` the start tile, ``.``
+no tile; ``[?5]`` is a tile being flipped (at a reveal node). Rows and columns are labelled with
+the board coordinates that the action labels use.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ if TYPE_CHECKING:
 __all__ = ["LEGEND", "forest_lines", "render_state", "tile_token"]
 
 LEGEND: list[tuple[str, str]] = [
-    ("B:GRE", "a tile forest side up: colour B, mission G-R-E on its back"),
+    ("B:?5", "a tile forest side up: colour B, points 5, its mission face down"),
+    ("B:GRE", "a tile forest side up whose back G-R-E is known (open backs)"),
     ("[GRE]", "a mission tile (sequence G-R-E); a letter after it is a pawn"),
     ("[*]", "the start tile (mission A-B-C-D-E-A)"),
     ("B G R E P Y", "blue green red grey purple yellow"),
@@ -34,6 +37,9 @@ def tile_token(tile: Tile, mission: bool, pawn: str | None = None) -> str:
     """The ``.grove`` token of a tile."""
     if tile.start:
         return "[*]" + (pawn or "")
+    if tile.hidden:
+        # face down: being flipped when mission side up (a reveal node), else just unseen
+        return (f"[?{tile.points}]" + (pawn or "")) if mission else f"{tile.colour}:?{tile.points}"
     if mission:
         return f"[{tile.sequence}]" + (pawn or "")
     return f"{tile.colour}:{tile.sequence}"
@@ -84,9 +90,9 @@ def render_state(state: GuardiansState, *, legend: bool = False) -> str:
             f"{title}: score {state.score(index)}, {count(len(who.pile), 'mission')}, "
             f"{count(len(who.forest), 'tile')}, {count(len(who.reserve()), 'pawn')} in reserve"
         )
-        lines.extend(forest_lines(who.forest, game.catalogue, letters))
+        lines.extend(forest_lines(who.forest, state.catalogue, letters))
         lines.append("")
-    pool = " ".join(f"{t}={tile_token(game.tile(t), False)}" for t in state.pool) or "(empty)"
+    pool = " ".join(f"{t}={tile_token(state.tile(t), False)}" for t in state.pool) or "(empty)"
     lines.append(f"pool: {pool}")
     status = f"bag {count(len(state.bag), 'tile')}, round {state.round}"
     if game.solo:

@@ -1,14 +1,25 @@
 """Forest guardians' reference rules: readable pure Python, the executable specification.
 
 This module implements ``docs/rules/guardians.md`` for 1 (solo) to 4 players. A game is a
-sequence of *nodes*: a chance node (a tile drawn from the bag, its outcomes the bag's tiles, each
-equally likely) or a decision of the player whose turn it is. A turn is:
+sequence of *nodes*: a chance node or a decision of the player whose turn it is. A turn is:
 
 1. refill the pool to 6 (chance draws); in the first solo turn, put a pawn on the start tile;
 2. growth: ``reset the pool`` (at most once, flipping a completed mission for -1 VP, then 6 new
    draws), then ``take 2 tiles`` (two ``place tile T at (r,c)`` forest side up) or
-   ``take 1 tile`` (one placement mission side up, with a pawn from the reserve);
-3. missions: any number of ``walk ... pawn: (r,c) -> ...`` actions, then ``end turn``.
+   ``take 1 tile`` (``flip tile T``, its reveal, one placement mission side up, with a pawn
+   from the reserve);
+3. missions: any number of ``walk ... pawn: (r,c) -> ...`` actions (each flipping the walk's
+   last tile: a reveal), then ``end turn``.
+
+**Hidden backs** (the default; ``open_backs=True`` is the variant with every back face up). A
+tile lies forest side up showing its colour and points preview; its mission is face down. The
+tile set is public, so a tile's id tells its face only: which of the face's missions a tile
+carries is decided when it is flipped, a chance node whose outcomes are the missions still
+unseen for that face (bag, pool, forests and discards included), each with probability (unseen
+tiles of that face with that mission) / (unseen tiles of that face). Draws from the bag reveal
+a face: their outcomes are the bag's faces (each named by its first tile id in the bag), with
+probability (tiles of that face in the bag) / (tiles in the bag). With open backs a draw's
+outcomes are the bag's tiles, each equally likely, and a flip is no event.
 
 The action ids are :mod:`solver.games.guardians.actions`; walks, connectivity, scoring and solo
 levels each have their own module. Everything automatic (combo cards, the end of a round, the
@@ -82,10 +93,12 @@ class Phase(IntEnum):
     MISSIONS = 5  # decision: a walk, or end turn
     TRACK = 6  # chance (solo): the tile drawn onto the round track
     OVER = 7  # terminal
+    PICK = 8  # decision (hidden backs): which pool tile ``take 1 tile`` flips
+    REVEAL = 9  # chance (hidden backs): the mission on the back of the tile being flipped
 
 
 PHASE_NAMES = {p: p.name.lower() for p in Phase}
-CHANCE_PHASES = (Phase.DRAW, Phase.TRACK)
+CHANCE_PHASES = (Phase.DRAW, Phase.TRACK, Phase.REVEAL)
 
 
 class PlayerState:
@@ -129,7 +142,8 @@ class GuardiansGame:
 
     ``tiles`` is the tile set (default: the shipped 72 tiles); ``position`` a :class:`Grove`
     whose forest player 0 holds at the mission step of the first turn (the question "what can I
-    complete this turn?"); without it, a fresh game starts from the set-up.
+    complete this turn?"); without it, a fresh game starts from the set-up. ``open_backs``
+    turns every tile's mission side face up (the open variant; default: hidden backs).
 
     >>> GuardiansGame(players=1, level=3).level.threshold
     74
@@ -145,6 +159,7 @@ class GuardiansGame:
         tiles: TileSet | None = None,
         level: int | Level = 1,
         position: Grove | None = None,
+        open_backs: bool = False,
     ) -> None:
         if players is None:
             players = 1 if position is None or position.mode == "solo" else 2
@@ -154,21 +169,41 @@ class GuardiansGame:
             raise OptionError(
                 f"a {position.mode} position cannot start a game of {players} player(s)"
             )
+        if not isinstance(open_backs, bool):
+            raise OptionError(f"open_backs must be true or false, not {open_backs!r}")
         self.players = players
         self.solo = players == 1
+        self.open_backs = open_backs
         self.tiles = tiles if tiles is not None else default_tile_set()
         self.level: Level | None = level_by_number(level) if self.solo else None
         self.position = position
         self.codec = ActionCodec(len(self.tiles))
-        # The catalogue: the start tile (id 0), the set's tiles 1..N, the position's tiles N+1...
+        # The catalogue: the start tile (id 0), the set's tiles 1..N (their faces only with
+        # hidden backs), the position's tiles N+1...
         self.catalogue: dict[int, Tile] = {START_ID: start_tile(self.tiles.start_points)}
         for tile in self.tiles.tiles:
-            self.catalogue[tile.id] = tile
+            self.catalogue[tile.id] = tile if open_backs else tile.face_only()
+        self._faces()
         self._position_forest: dict[Cell, Face] = {}
         self._position_pawns: list[Cell | None] = [None] * PAWNS
+        self._position_tokens: list[int] = []
         if position is not None:
             self._read_position(position)
         self.mission_limit = MISSION_LIMITS.get(players, 0)
+
+    def _faces(self) -> None:
+        """The set's faces: ``face_members[face]`` its tile ids in order; ``canon[t]`` the first
+        tile of t's face with t's back (the code of that back); ``multiplicity[u]`` how many
+        tiles of the set have the face and back coded ``u``."""
+        self.face_members: dict[str, list[int]] = {}
+        self.canon: dict[int, int] = {}
+        self.multiplicity: dict[int, int] = {}
+        first: dict[tuple[str, str], int] = {}
+        for tile in self.tiles.tiles:
+            self.face_members.setdefault(tile.face, []).append(tile.id)
+            u = first.setdefault((tile.face, tile.sequence), tile.id)
+            self.canon[tile.id] = u
+            self.multiplicity[u] = self.multiplicity.get(u, 0) + 1
 
     def _read_position(self, position: Grove) -> None:
         if position.mode == "solo":
@@ -176,10 +211,30 @@ class GuardiansGame:
             self.catalogue[START_ID] = start_tile(start_points)
         next_id = len(self.tiles) + 1
         multi_pawns = 0
+        if position.unknown_backs() and self.open_backs:
+            raise OptionError(
+                "the position has tiles whose back is not known (B:?5); open_backs=True needs "
+                "every back stated (B:GRE)"
+            )
         for cell, item in position.tiles():
             if item.start:
                 tile_id = START_ID
                 self.catalogue[START_ID] = start_tile(position.points[4])
+            elif item.hidden:
+                # a tile of the set whose back nobody has seen: the first unused of its face
+                face = f"{item.colour}{item.preview}"
+                free = [
+                    t for t in self.face_members.get(face, []) if t not in self._position_tokens
+                ]
+                if not free:
+                    have = len(self.face_members.get(face, []))
+                    raise OptionError(
+                        f"the position has more {item.colour}:?{item.preview} tiles than the "
+                        f"tile set {self.tiles.name!r} has tiles of colour {item.colour} with "
+                        f"{item.preview} points ({have})"
+                    )
+                tile_id = free[0]
+                self._position_tokens.append(tile_id)
             else:
                 tile_id = next_id
                 next_id += 1
@@ -213,10 +268,21 @@ class GuardiansGame:
         return state_from_json(self, text)
 
     def tile(self, tile_id: int) -> Tile:
+        """Tile ``tile_id`` as the game knows it before play: with hidden backs, a set tile's
+        face only (``state.tile`` knows the backs revealed since)."""
         return self.catalogue[tile_id]
+
+    def back(self, code: int) -> str:
+        """The mission sequence a reveal outcome's back code ``code`` (a set tile id) stands for."""
+        return self.tiles.tile(code).sequence
+
+    def face_of(self, tile_id: int) -> str:
+        """The face (``"B5"``) of tile ``tile_id`` of the set."""
+        return self.catalogue[tile_id].face
 
     def __repr__(self) -> str:
         extra = f", level={self.level.number}" if self.level is not None else ""
+        extra += ", open_backs=True" if self.open_backs else ""
         return f"GuardiansGame(players={self.players}{extra}, engine='reference')"
 
 
@@ -231,7 +297,8 @@ class GuardiansState:
         n = game.players
         self.people = [PlayerState() for _ in range(n)]
         self.pool: list[int] = []
-        self.bag: list[int] = [t.id for t in game.tiles.tiles]
+        tokens = set(game._position_tokens)
+        self.bag: list[int] = [t.id for t in game.tiles.tiles if t.id not in tokens]
         self.discard: list[int] = []
         self.track: list[int] = []
         self.supply = list(COMBO_SUPPLY) if not game.solo else [0, 0, 0, 0]
@@ -246,6 +313,10 @@ class GuardiansState:
         self.turn_missions = 0
         self.end_triggered = False
         self.tasks_done = [False] * (len(game.level.tasks) if game.level else 0)
+        self.backs: dict[int, int] = {}  # hidden backs: tile -> code of the back it showed
+        self.known: dict[int, Tile] = game.catalogue  # copied before a reveal changes it
+        self.picked: int | None = None  # hidden backs: the pool tile `take 1 tile` flipped
+        self.revealing: int | None = None  # the tile whose back the reveal node decides
         for player in self.people:
             player.forest[ORIGIN] = Face(START_ID, True)
             if not game.solo:
@@ -308,10 +379,54 @@ class GuardiansState:
         return winners_share(self.scores(), [self.tile_count(i) for i in range(n)])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The outcomes with their exact probabilities: the bag's tiles (open backs) or faces
+        (hidden backs) for a draw, the unseen backs of the tile's face for a reveal."""
         if self.phase not in CHANCE_PHASES:
             return []
-        p = 1.0 / len(self.bag)
-        return [(self.game.codec.draw(t), p) for t in self.bag]
+        codec = self.game.codec
+        if self.phase == Phase.REVEAL:
+            return [(codec.draw(u), n / total) for u, n, total in self._back_counts()]
+        if self.game.open_backs:
+            p = 1.0 / len(self.bag)
+            return [(codec.draw(t), p) for t in self.bag]
+        firsts: dict[str, int] = {}
+        counts: dict[str, int] = {}
+        for t in self.bag:  # the bag is sorted: the first tile of a face names it
+            face = self.game.face_of(t)
+            firsts.setdefault(face, t)
+            counts[face] = counts.get(face, 0) + 1
+        n = len(self.bag)
+        return sorted((codec.draw(firsts[f]), counts[f] / n) for f in firsts)
+
+    def _back_counts(self) -> list[tuple[int, int, int]]:
+        """At a reveal: ``(back code, unseen tiles of the face with it, unseen of the face)``."""
+        assert self.revealing is not None
+        return self.unseen_backs(self.game.face_of(self.revealing))
+
+    def unseen_backs(self, face: str) -> list[tuple[int, int, int]]:
+        """The backs not yet seen of the set's tiles with ``face`` (``"B5"``): ``(back code,
+        how many unseen tiles of the face carry it, how many unseen tiles the face has)`` in
+        code order (hidden backs; every tile not flipped counts, wherever it lies)."""
+        game = self.game
+        counts = {}
+        for t in game.face_members.get(face, []):
+            u = game.canon[t]
+            counts[u] = game.multiplicity[u]
+        for u in self.backs.values():
+            if u in counts:
+                counts[u] -= 1
+        total = sum(counts.values())
+        return [(u, n, total) for u, n in sorted(counts.items()) if n > 0]
+
+    def tile(self, tile_id: int) -> Tile:
+        """Tile ``tile_id`` as known now: with hidden backs, a set tile not yet flipped is its
+        face only (``hidden``), a flipped one shows the back it revealed."""
+        return self.known[tile_id]
+
+    @property
+    def catalogue(self) -> dict[int, Tile]:
+        """Every tile as known now (read-only: see :meth:`tile`)."""
+        return self.known
 
     def legal_actions(self) -> list[int]:
         """The legal actions, sorted (computed once per state: the reference engine's states
@@ -324,7 +439,7 @@ class GuardiansState:
         phase = self.phase
         codec = self.game.codec
         if phase in CHANCE_PHASES:
-            return [codec.draw(t) for t in self.bag]
+            return sorted(a for a, _ in self.chance_outcomes())
         me = self.people[self.current]
         if phase == Phase.START_PAWN:
             return [PAWN_BASE + p for p in range(PAWNS)]
@@ -337,7 +452,12 @@ class GuardiansState:
             return actions
         if phase == Phase.PLACE:
             cells = [c for c in frontier(me.forest) if in_window(c)]
-            return sorted(codec.place(s, c) for s in range(len(self.pool)) for c in cells)
+            slots = range(len(self.pool))
+            if self.picked is not None:
+                slots = range(self.pool.index(self.picked), self.pool.index(self.picked) + 1)
+            return sorted(codec.place(s, c) for s in slots for c in cells)
+        if phase == Phase.PICK:
+            return [codec.pick(s) for s in range(len(self.pool))]
         if phase == Phase.PAWN:
             return [PAWN_BASE + p for p in me.reserve()]
         if phase == Phase.MISSIONS:
@@ -357,6 +477,12 @@ class GuardiansState:
         me = self.people[self.current]
         if phase == Phase.DRAW:
             self._draw(codec.decode_draw(action))
+        elif phase == Phase.REVEAL:
+            self._reveal(codec.decode_draw(action))
+        elif phase == Phase.PICK:
+            self.picked = self.pool[codec.decode_pick(action)]
+            self.revealing = self.picked
+            self.phase = Phase.REVEAL
         elif phase == Phase.TRACK:
             self._round_track(codec.decode_draw(action))
         elif phase == Phase.START_PAWN:
@@ -387,6 +513,7 @@ class GuardiansState:
         other.track = list(self.track)
         other.supply = list(self.supply)
         other.tasks_done = list(self.tasks_done)
+        other.backs = dict(self.backs)
         other._legal = None
         return other
 
@@ -422,7 +549,15 @@ class GuardiansState:
             tile = codec.decode_draw(action)
             if self.phase == Phase.TRACK:
                 return f"round track: tile {tile}"
+            if self.phase == Phase.REVEAL and self.revealing is not None:
+                back = "-".join(self.game.back(tile))
+                return f"reveal tile {self.revealing}: {back}"
             return f"draw tile {tile}"
+        if kind == "pick":
+            slot = codec.decode_pick(action)
+            if self.phase != Phase.PICK or slot >= len(self.pool):
+                return f"flip the pool's tile {slot + 1}"
+            return f"flip tile {self.pool[slot]}"
         if kind == "place":
             slot, cell = codec.decode_place(action)
             if self.phase != Phase.PLACE or slot >= len(self.pool):
@@ -526,7 +661,7 @@ class GuardiansState:
         for pawn, cell in enumerate(me.pawns):
             if cell is None or splits_forest(me.forest.keys(), cell):
                 continue
-            for path in walks_from(me.forest, self.game.catalogue, cell):
+            for path in walks_from(me.forest, self.known, cell):
                 out.append((pawn, path_code(cell, path)))
         return out
 
@@ -592,11 +727,14 @@ class GuardiansState:
             return
         self.mission_side = action == TAKE_ONE
         self.to_place = 1 if action == TAKE_ONE else min(2, len(self.pool))
-        self.phase = Phase.PLACE
+        # with hidden backs the tile is flipped (a reveal) before it is placed
+        hidden = self.mission_side and not self.game.open_backs
+        self.phase = Phase.PICK if hidden else Phase.PLACE
 
     def _place(self, tile: int, cell: Cell) -> None:
         me = self.people[self.current]
         self.pool.remove(tile)
+        self.picked = None
         me.forest[cell] = Face(tile, self.mission_side)
         self.to_place -= 1
         if self.mission_side:
@@ -623,9 +761,23 @@ class GuardiansState:
         done = me.forest.pop(start)
         me.pile.append((done.tile, pawn, self.round))
         end = path[-1]
-        me.forest[end] = Face(me.forest[end].tile, True)
+        flipped = me.forest[end].tile
+        me.forest[end] = Face(flipped, True)
         me.pawns[pawn] = end
         self.turn_missions += 1
+        if self.known[flipped].hidden:
+            self.revealing = flipped
+            self.phase = Phase.REVEAL
+
+    def _reveal(self, code: int) -> None:
+        """The tile being flipped shows the back coded ``code``; play goes on where it was."""
+        tile = self.revealing
+        assert tile is not None
+        self.backs[tile] = code
+        self.known = dict(self.known)
+        self.known[tile] = self.known[tile].showing(self.game.back(code))
+        self.revealing = None
+        self.phase = Phase.PLACE if self.picked is not None else Phase.MISSIONS
 
     def _end_turn(self) -> None:
         me = self.people[self.current]
@@ -686,7 +838,7 @@ class GuardiansState:
         """Solo: mission points credited to each pawn colour (blue, green, yellow, red)."""
         out = [0] * PAWNS
         for tile, pawn, _ in self.people[0].pile:
-            out[pawn] += self.game.tile(tile).points
+            out[pawn] += self.tile(tile).points
         return out
 
     def task_met(self, task: Task) -> bool:
@@ -702,7 +854,7 @@ class GuardiansState:
             rounds = [r for _, _, r in me.pile]
             return any(rounds.count(r) >= task.value for r in set(rounds))
         if task.kind == "long_mission":
-            return any(self.game.tile(t).walk_length >= task.value for t, _, _ in me.pile)
+            return any(self.tile(t).walk_length >= task.value for t, _, _ in me.pile)
         return self.round >= BASE_ROUNDS and len(me.forest) <= task.value
 
     def _check_tasks(self) -> None:

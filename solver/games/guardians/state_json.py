@@ -11,7 +11,12 @@ cell, ``pawns`` four ``[row, col]`` or ``null``, ``pile`` as ``[tile, pawn, roun
 ``resets``, ``cards``), ``pool``, ``bag``, ``discard`` (sorted tile ids), ``track`` (in order),
 ``supply`` (the +2..+5 combo cards left), ``current``, ``round``, ``phase``, ``draws_left``,
 ``reset_used``, ``to_place``, ``mission_side``, ``placed``, ``turn_missions``,
-``end_triggered``, ``tasks_done``.
+``end_triggered``, ``tasks_done``. With hidden backs (the default rule) also ``backs`` (every
+flipped tile of the set with the mission it showed, ``[tile, "GRE"]`` by tile id), ``unseen``
+(the missions not seen yet, as a multiset per face: ``{"B5": ["GRG", "PRG"], ...}``, sorted),
+``picked`` (the pool tile ``take 1 tile`` flipped, or ``null``) and ``revealing`` (the tile whose
+back the reveal node decides, or ``null``). A tile id alone never tells a back: the ids of the
+tiles not yet flipped stand for their faces only.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ _FIELDS = (
     "placed", "players", "pool", "reset_used", "round", "supply", "tasks_done", "to_place",
     "track", "turn_missions",
 )  # fmt: skip
+_HIDDEN_FIELDS = ("backs", "picked", "revealing", "unseen")
 _PLAYER_FIELDS = ("cards", "forest", "pawns", "pile", "resets")
 
 
@@ -57,7 +63,7 @@ def state_to_dict(state: GuardiansState) -> dict[str, Any]:
                 "cards": list(who.cards),
             }
         )
-    return {
+    out = {
         "players": players,
         "pool": list(state.pool),
         "bag": list(state.bag),
@@ -76,6 +82,24 @@ def state_to_dict(state: GuardiansState) -> dict[str, Any]:
         "end_triggered": state.end_triggered,
         "tasks_done": list(state.tasks_done),
     }
+    if not state.game.open_backs:
+        out["backs"] = [[t, state.game.back(u)] for t, u in sorted(state.backs.items())]
+        out["unseen"] = unseen_multiset(state)
+        out["picked"] = state.picked
+        out["revealing"] = state.revealing
+    return out
+
+
+def unseen_multiset(state: GuardiansState) -> dict[str, list[str]]:
+    """The missions not seen yet per face (hidden backs), each list sorted; faces with none
+    left are left out."""
+    game = state.game
+    out: dict[str, list[str]] = {}
+    for face in game.face_members:
+        backs = sorted(back for u, n, _ in state.unseen_backs(face) for back in [game.back(u)] * n)
+        if backs:
+            out[face] = backs
+    return dict(sorted(out.items()))
 
 
 def _bad(field: str, expected: str, found: Any) -> FormatError:
@@ -141,10 +165,11 @@ def state_from_dict(game: GuardiansGame, data: dict[str, Any]) -> GuardiansState
     """A validated state of ``game`` from its dictionary form."""
     from solver.games.guardians.rules import PHASE_NAMES, GuardiansState, Phase, PlayerState
 
-    missing = [f for f in _FIELDS if f not in data]
+    fields = _FIELDS if game.open_backs else tuple(sorted(_FIELDS + _HIDDEN_FIELDS))
+    missing = [f for f in fields if f not in data]
     if missing:
         raise _bad(missing[0], "present", None)
-    extra = sorted(set(data) - set(_FIELDS))
+    extra = sorted(set(data) - set(fields))
     if extra:
         raise _bad(extra[0], "absent (not a state field)", extra[0])
     n_set = len(game.tiles)
@@ -270,8 +295,78 @@ def state_from_dict(game: GuardiansGame, data: dict[str, Any]) -> GuardiansState
     if not isinstance(tasks, list) or len(tasks) != n_tasks:
         raise _bad("tasks_done", f"a list of {n_tasks} true/false", tasks)
     state.tasks_done = [_flag(v, f"tasks_done[{i}]") for i, v in enumerate(tasks)]
+    state.backs = {}
+    state.known = game.catalogue
+    state.picked = state.revealing = None
+    state._legal = None
+    if not game.open_backs:
+        _read_backs(game, state, data)
     _check_phase(game, state, Phase)
     return state
+
+
+def _read_backs(game: GuardiansGame, state: GuardiansState, data: dict[str, Any]) -> None:
+    """The hidden-backs fields: every flipped tile of the set has its back, the others none,
+    and ``unseen`` is what the tile set leaves."""
+    from solver.games.guardians.rules import Phase
+
+    n_set = len(game.tiles)
+    raw = data["backs"]
+    if not isinstance(raw, list):
+        raise _bad("backs", "a list of [tile, mission]", raw)
+    for i, item in enumerate(raw):
+        f = f"backs[{i}]"
+        if not isinstance(item, list) or len(item) != 2 or not isinstance(item[1], str):
+            raise _bad(f, "[tile, mission]", item)
+        tile = _int(item[0], f"{f}.tile", 1, n_set)
+        if tile in state.backs or (state.backs and tile < max(state.backs)):
+            raise _bad(f, "tiles in increasing order, each once", item)
+        face = game.face_of(tile)
+        codes = {game.back(u): u for u, _, _ in state.unseen_backs(face)}
+        if item[1] not in codes:
+            raise _bad(f"{f}.mission", f"a mission of face {face} still unseen", item[1])
+        state.backs[tile] = codes[item[1]]
+        state.known = dict(state.known) if state.known is game.catalogue else state.known
+        state.known[tile] = state.known[tile].showing(item[1])
+    state.picked = None if data["picked"] is None else _int(data["picked"], "picked", 1, n_set)
+    state.revealing = (
+        None if data["revealing"] is None else _int(data["revealing"], "revealing", 1, n_set)
+    )
+    shown = set(state.backs)
+    flipped = {
+        face.tile
+        for who in state.people
+        for face in who.forest.values()
+        if face.mission and 1 <= face.tile <= n_set
+    }
+    flipped |= {t for who in state.people for t, _, _ in who.pile if 1 <= t <= n_set}
+    if state.picked is not None and state.revealing != state.picked:
+        flipped.add(state.picked)
+    if state.revealing is not None:
+        flipped.discard(state.revealing)
+    if shown != flipped:
+        odd = sorted(shown ^ flipped)[0]
+        raise _bad("backs", f"the backs of the flipped tiles only (tile {odd})", raw)
+    if data["unseen"] != unseen_multiset(state):
+        raise _bad("unseen", "the missions the tile set leaves unseen", data["unseen"])
+    if state.revealing is not None:
+        if state.phase != Phase.REVEAL or state.revealing in state.backs:
+            raise _bad("revealing", "a tile being flipped, at the reveal node", state.revealing)
+        me = state.people[state.current]
+        walked = any(
+            cell is not None and me.forest[cell].tile == state.revealing for cell in me.pawns
+        )
+        if state.revealing != state.picked and not walked:
+            raise _bad("revealing", "the picked tile or a pawn's new tile", state.revealing)
+    elif state.phase == Phase.REVEAL:
+        raise _bad("revealing", "the tile being flipped at the reveal node", None)
+    if state.picked is not None:
+        if state.picked not in state.pool or not state.mission_side:
+            raise _bad("picked", "a pool tile taken mission side up", state.picked)
+        if state.phase not in (Phase.REVEAL, Phase.PLACE):
+            raise _bad("picked", "null outside the flip of `take 1 tile`", state.picked)
+    elif state.phase == Phase.PICK and not state.mission_side:
+        raise _bad("mission_side", "true while picking the tile to flip", False)
 
 
 def _check_phase(game: GuardiansGame, state: GuardiansState, phase_enum: Any) -> None:
@@ -282,6 +377,8 @@ def _check_phase(game: GuardiansGame, state: GuardiansState, phase_enum: Any) ->
         raise _bad("draws_left", "above 0 exactly while drawing", state.draws_left)
     if phase == phase_enum.TRACK and (not game.solo or not state.bag):
         raise _bad("phase", "track only in solo with tiles in the bag", "track")
+    if game.open_backs and phase in (phase_enum.PICK, phase_enum.REVEAL):
+        raise _bad("phase", "no flip node with open backs", phase.name.lower())
     if phase in (phase_enum.START_PAWN, phase_enum.PAWN) and not game.solo:
         raise _bad("phase", "a pawn choice only in solo", phase.name.lower())
     if phase == phase_enum.START_PAWN and any(p is not None for p in me.pawns):
@@ -292,9 +389,13 @@ def _check_phase(game: GuardiansGame, state: GuardiansState, phase_enum: Any) ->
             raise _bad("placed", "the new mission tile waiting for a pawn", state.placed)
     elif state.placed is not None:
         raise _bad("placed", "null outside the pawn choice", state.placed)
-    if phase == phase_enum.PLACE:
+    growing = (phase_enum.PLACE, phase_enum.PICK)
+    if phase in growing or (phase == phase_enum.REVEAL and state.picked is not None):
         if state.to_place < 1 or not state.pool:
             raise _bad("to_place", "1 or 2 with tiles in the pool while placing", state.to_place)
+        hidden_flip = state.mission_side and not game.open_backs
+        if phase == phase_enum.PLACE and hidden_flip and state.picked is None:
+            raise _bad("picked", "the flipped tile while placing it", None)
     elif phase != phase_enum.PAWN and (state.to_place or state.mission_side):
         raise _bad("to_place", "0 (and mission_side false) outside growth", state.to_place)
     if phase == phase_enum.GROW and not state.pool:

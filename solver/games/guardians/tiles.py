@@ -1,8 +1,11 @@
 """Colours, tiles and tile sets of forest guardians (docs/rules/guardians.md, "Tiles").
 
-A tile has two public faces: its forest side (one colour) and its mission side (a sequence of
-2 to 5 colours worth some victory points). Tile ids of a tile set run 1..N; id 0 is the start
-tile (one per player, all alike), whose mission is the special A-B-C-D-E-A walk.
+A tile has two faces: its forest side (one colour and a preview of its points) and its mission
+side (a sequence of 2 to 5 colours worth those points). The tile set is public, but which tile
+of a face carries which mission lies face down until the tile is flipped (the default rule,
+"hidden backs"): a tile whose back is not known is a :class:`Tile` with ``hidden`` set and an
+empty ``sequence``. Tile ids of a tile set run 1..N; id 0 is the start tile (one per player, all
+alike), whose mission is the special A-B-C-D-E-A walk.
 
 A tile set is data (``puzzles/guardians/tiles.json`` is the default); :func:`tile_set_from_dict`
 validates one completely before anything is built, so a bad file never half-loads.
@@ -65,13 +68,28 @@ _MAX_TILES = 4096
 @dataclass(frozen=True)
 class Tile:
     """One tile: ``colour`` of its forest side (``None`` when unknown or for the start tile),
-    ``sequence`` of its mission side (colour codes; empty for the start tile), its ``points``."""
+    ``sequence`` of its mission side (colour codes; empty for the start tile and for a tile whose
+    back is not known, ``hidden``), its ``points`` (the forest side's preview)."""
 
     id: int
     colour: str | None
     sequence: str
     points: int
     start: bool = False
+    hidden: bool = False
+
+    @property
+    def face(self) -> str:
+        """The forest side as a player sees it: colour and points preview, ``"B5"``."""
+        return f"{self.colour}{self.points}"
+
+    def face_only(self) -> Tile:
+        """This tile as it lies forest side up with its back unknown."""
+        return Tile(self.id, self.colour, "", self.points, hidden=True)
+
+    def showing(self, sequence: str) -> Tile:
+        """This tile with the mission ``sequence`` on its back (revealed)."""
+        return Tile(self.id, self.colour, sequence, self.points)
 
     @property
     def walk_length(self) -> int:
@@ -79,7 +97,9 @@ class Tile:
         return START_WALK if self.start else len(self.sequence)
 
     def mission_text(self) -> str:
-        """The mission as text: ``G-R-E`` or ``A-B-C-D-E-A`` for the start tile."""
+        """The mission as text: ``G-R-E``, ``A-B-C-D-E-A`` for the start tile, ``?`` unknown."""
+        if self.hidden:
+            return "?"
         return "A-B-C-D-E-A" if self.start else "-".join(self.sequence)
 
 

@@ -175,6 +175,8 @@ def walks_from(forest: Mapping[Cell, Face], tiles: Mapping[int, Tile], start: Ce
     if face is None or not face.mission:
         return []
     tile = tiles[face.tile]
+    if tile.hidden:
+        return []  # a mission nobody has seen yet (it is being flipped)
     if tile.start:
         found = _start_walks(forest, tiles, start)
     else:

@@ -63,7 +63,8 @@ def custom_tiles(seed: int = 0) -> TileSet:
 
 
 def dense_position(seed: int, mode: str) -> Grove:
-    """A random forest in one piece, short missions in two or three colours, some pawns."""
+    """A random forest in one piece, short missions in two or three colours, some pawns, and
+    (every other seed) some tiles whose back is not known (``B:?5``: chance reveals)."""
     rng = SplitMix64(seed)
     palette = "BG" if seed % 2 else "BGR"
     height, width = 5, 6
@@ -75,12 +76,19 @@ def dense_position(seed: int, mode: str) -> Grove:
             cells.add(n)
     letters = list("bgyr") if mode == "solo" else ["p"] * 4
     grid: list[list[GroveCell | None]] = [[None] * width for _ in range(height)]
+    unknown: dict[str, int] = {}
     for r, c in sorted(cells):
         sequence = "".join(rng.pick(palette) for _ in range(2 if rng.roll(3) > 1 else 3))
         if letters and rng.roll(3) == 1:
             grid[r][c] = GroveCell(None, sequence, True, False, letters.pop(0))
+            continue
+        colour, preview = rng.pick(palette), rng.pick((3, 5))
+        face = f"{colour}{preview}"
+        if seed % 2 == 0 and rng.roll(3) == 1 and unknown.get(face, 0) < 3:
+            unknown[face] = unknown.get(face, 0) + 1  # the default set has 3 tiles a face
+            grid[r][c] = GroveCell(colour, "", preview=preview)
         else:
-            grid[r][c] = GroveCell(rng.pick(palette), sequence)
+            grid[r][c] = GroveCell(colour, sequence)
     return Grove(f"dense-{seed}", mode, DEFAULT_TABLE, tuple(tuple(row) for row in grid))
 
 
@@ -136,6 +144,10 @@ def compare(k, r, rng: SplitMix64, step: int, kgame) -> None:
             r.clone().apply_action(wrong)
 
 
+REVEALS = [0]
+"""Reveal nodes the differential games met (the chance flips of hidden backs)."""
+
+
 def play(kgame, rgame, seed: int, limit: int = 20_000) -> int:
     """One random game on both engines, compared after every action; returns the actions."""
     rng = SplitMix64(seed)
@@ -143,6 +155,7 @@ def play(kgame, rgame, seed: int, limit: int = 20_000) -> int:
     step = 0
     while True:
         compare(k, r, rng, step, kgame)
+        REVEALS[0] += r.phase == Phase.REVEAL
         if r.is_terminal():
             return step
         legal = r.legal_actions()
@@ -157,7 +170,10 @@ def play(kgame, rgame, seed: int, limit: int = 20_000) -> int:
 
 
 def _fresh(players: int, seed: int, tiles: TileSet | None = None) -> tuple:
+    """The two engines' games; every fifth seed plays the open variant (open backs)."""
     options: dict = {"tiles": tiles} if tiles is not None else {}
+    if seed % 5 == 0:
+        options["open_backs"] = True
     if players == 1:
         options["level"] = 1 + seed % 6
     return KernelGuardiansGame(players, **options), GuardiansGame(players, **options)
@@ -202,15 +218,21 @@ def custom_games(seeds: range) -> int:
 
 
 def test_fresh_games_agree_on_every_observable():
+    before = REVEALS[0]
     assert fresh_games(range(340)) >= 60_000
+    assert REVEALS[0] - before >= 1_500  # the chance reveals of hidden backs, outcome by outcome
 
 
 def test_games_from_positions_agree_on_every_observable():
+    before = REVEALS[0]
     assert position_games(range(120)) >= 27_000
+    assert REVEALS[0] - before >= 300
 
 
 def test_games_with_a_custom_tile_set_agree_on_every_observable():
+    before = REVEALS[0]
     assert custom_games(range(220)) >= 13_000
+    assert REVEALS[0] - before >= 300
 
 
 @pytest.mark.slow

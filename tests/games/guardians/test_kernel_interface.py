@@ -31,9 +31,10 @@ def test_the_compiled_constants_are_the_reference_s():
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_the_vtable_is_per_game(players):
     game = solver.load_game("guardians", players=players, engine="kernel")
-    # the header (1912 bytes) and 2080 bytes per player in play
-    assert game.state_size == 1912 + 2080 * players
-    assert game.max_actions == 4097 and game.num_distinct_actions() == 30_480
+    # the header (2168 bytes: 1912 and the 256 bytes of the backs shown) and 2080 bytes per
+    # player in play; the draws (72) and the six `flip tile` ids close the action range
+    assert game.state_size == 2168 + 2080 * players
+    assert game.max_actions == 4097 and game.num_distinct_actions() == 30_486
     state = game.new_initial_state()
     assert len(state._to_bytes()) == game.state_size
     capsules = kernel_of(state)

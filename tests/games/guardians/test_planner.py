@@ -46,7 +46,7 @@ def test_walks_agree_with_the_rules():
         for cell in me.pawns:
             if cell is None:
                 continue
-            expected = set(walks_from(me.forest, state.game.catalogue, cell))
+            expected = set(walks_from(me.forest, state.catalogue, cell))
             assert set(P._walks(board, cell, board.mis[cell], ctx)) == expected
             checked += 1
     assert checked >= 150

@@ -43,7 +43,8 @@ def draw(state: GuardiansState, *tiles: int) -> None:
 
 # -- set-up, pool and placement ------------------------------------------------------------------
 def test_fresh_game_draws_six_tiles_with_exact_probabilities():
-    state = GuardiansGame(players=2).new_initial_state()
+    # open backs: every tile of the bag is an outcome
+    state = GuardiansGame(players=2, open_backs=True).new_initial_state()
     assert state.current_player() == CHANCE
     outcomes = state.chance_outcomes()
     assert len(outcomes) == 72 and all(p == pytest.approx(1 / 72) for _, p in outcomes)
@@ -54,6 +55,22 @@ def test_fresh_game_draws_six_tiles_with_exact_probabilities():
     assert state.current_player() == 0 and state.pool == [1, 2, 3, 13, 25, 37]
     # no completed mission yet: no reset; three pawns in reserve: take 1 tile is allowed
     assert labels(state) == ["take 2 tiles", "take 1 tile"]
+
+
+def test_with_hidden_backs_a_draw_shows_a_face_with_its_exact_probability():
+    state = GuardiansGame(players=2).new_initial_state()
+    # 24 faces (6 colours x 4 points), 3 tiles each: every face 3/72, named by its first tile
+    outcomes = state.chance_outcomes()
+    assert [a - outcomes[0][0] + 1 for a, _ in outcomes] == list(range(1, 73, 3))
+    assert all(p == 3 / 72 for _, p in outcomes)
+    draw(state, 1)  # a blue 3-point tile; two more of that face are in the 71 left
+    outcomes = dict(state.chance_outcomes())
+    assert (
+        outcomes[state.game.codec.draw(2)] == 2 / 71
+        and outcomes[state.game.codec.draw(4)] == 3 / 71
+    )
+    with pytest.raises(IllegalActionError):
+        play(state, "draw tile 3")  # tile 2 names the face now; 3 is the same face
 
 
 def test_placement_must_touch_the_forest_by_a_side():
@@ -76,13 +93,38 @@ def test_placement_must_touch_the_forest_by_a_side():
 
 
 def test_take_one_tile_goes_mission_side_up_with_a_pawn():
-    state = GuardiansGame(players=2).new_initial_state()
+    state = GuardiansGame(players=2, open_backs=True).new_initial_state()
     draw(state, 1, 2, 3, 4, 5, 6)
     play(state, "take 1 tile", "place tile 4 at (1,0) mission side up")
     me = state.people[0]
     assert me.forest[(1, 0)] == Face(4, True)
     assert me.pawns == [(0, 0), (1, 0), None, None]  # the next pawn of the reserve
     assert state.phase == Phase.MISSIONS
+
+
+def test_take_one_with_hidden_backs_flips_before_placing():
+    state = GuardiansGame(players=2).new_initial_state()
+    draw(state, 1, 4, 13, 16, 25, 28)  # faces B3 B5 G3 G5 R3 R5
+    play(state, "take 1 tile")
+    assert labels(state) == [f"flip tile {t}" for t in (1, 4, 13, 16, 25, 28)]
+    play(state, "flip tile 4")
+    # tile 4 is blue with 5 points: the set's three B5 missions are G-R-G, P-R-G, Y-G-E
+    assert state.is_chance_node() and state.phase == Phase.REVEAL
+    assert [(state.action_to_string(a), p) for a, p in state.chance_outcomes()] == [
+        ("reveal tile 4: G-R-G", 1 / 3),
+        ("reveal tile 4: P-R-G", 1 / 3),
+        ("reveal tile 4: Y-G-E", 1 / 3),
+    ]
+    play(state, "reveal tile 4: Y-G-E")
+    assert state.tile(4).sequence == "YGE" and state.game.tile(4).hidden
+    # only the flipped tile can be placed now, mission side up
+    assert {name.split(" at ")[0] for name in labels(state)} == {"place tile 4"}
+    play(state, "place tile 4 at (1,0) mission side up")
+    assert state.people[0].forest[(1, 0)] == Face(4, True)
+    assert state.people[0].pawns == [(0, 0), (1, 0), None, None]
+    assert state.phase == Phase.MISSIONS
+    # Y-G-E is seen: the other B5 tiles (5, 6, wherever they are) show G-R-G or P-R-G
+    assert state.unseen_backs("B5") == [(4, 1, 2), (5, 1, 2)]
 
 
 def test_take_one_needs_a_pawn_in_reserve():
@@ -101,7 +143,7 @@ def test_take_two_with_one_tile_left_places_one():
 
 
 def test_solo_pawn_choices():
-    state = GuardiansGame(players=1).new_initial_state()
+    state = GuardiansGame(players=1, open_backs=True).new_initial_state()
     draw(state, 1, 2, 3, 4, 5, 6)
     assert labels(state) == [
         "put blue pawn on the start tile",
