@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -75,7 +76,11 @@ def _open(spec: GameSpec, args: argparse.Namespace) -> Opened:
         allowed = ", ".join(str(p) for p in spec.players)
         raise OptionError(f"{spec.name} is played by {allowed} player(s), not {players}")
     try:
-        opened = spec.open(source, engine=args.engine, players=players)
+        opened = spec.open(source, engine=args.engine, players=players, **_game_options(spec, args))
+    except FormatError as exc:  # a parse error names the file it is about
+        if source is None or source in str(exc) or not os.path.isfile(source):
+            raise
+        raise OptionError(f"{source}: {exc}") from None
     except UnicodeDecodeError as exc:  # a game's opener reading a file that is not text
         raise OptionError(f"{source}: not UTF-8 text (byte {exc.start})") from None
     except RecursionError:
@@ -98,6 +103,25 @@ def _open(spec: GameSpec, args: argparse.Namespace) -> Opened:
             raise OptionError(f"{state_path}: {exc}") from None  # the error names the file
         return Opened(game=opened.game, state=state, source=opened.source)
     return opened
+
+
+def _game_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
+    """``--option NAME=VALUE`` as the opener's keywords: only the names the game declares; a
+    VALUE that reads as JSON (``3``, ``true``, ``[1, 2]``) is that value, else the text."""
+    options: dict[str, Any] = {}
+    for item in getattr(args, "option", None) or []:
+        name, equals, value = item.partition("=")
+        name = name.strip()
+        if not equals or not name:
+            raise OptionError(f"--option takes NAME=VALUE, not {item!r}")
+        if name not in spec.options:
+            known = ", ".join(spec.options) or "none"
+            raise OptionError(f"{spec.name} has no option {name!r} (its options: {known})")
+        try:
+            options[name] = json.loads(value)
+        except ValueError:
+            options[name] = value
+    return options
 
 
 def _hides(game: Any) -> bool:
@@ -571,6 +595,12 @@ def _file_argument(p: argparse.ArgumentParser, spec: GameSpec) -> None:
 
 def _common(p: argparse.ArgumentParser, spec: GameSpec, *, players: bool = False) -> None:
     _file_argument(p, spec)
+    if spec.options:
+        described = "; ".join(f"{name}: {text}" for name, text in spec.options.items())
+        p.add_argument(
+            "--option", action="append", default=[], metavar="NAME=VALUE",
+            help=f"a game option, repeatable ({described})",
+        )  # fmt: skip
     p.add_argument(
         "--engine", choices=spec.engine_names(), default=None,
         help="the engine (default: $SOLVER_ENGINE, else the compiled kernel where there is one)",

@@ -21,26 +21,60 @@ class SolverError(Exception):
 class FormatError(SolverError, ValueError):
     """A forest (or other) file or JSON document could not be read.
 
-    ``line`` and ``column`` are 1-based; the message reads
-    ``line L, column C: expected ..., found ...``.
+    ``line`` and ``column`` are 1-based and count in the text as read: ``line`` is the line
+    number (a line ends at ``\n``), ``column`` the character (not byte) within that line, a
+    tab counting as one; a byte-order mark at the start is not counted. In a JSON document
+    (a saved state) a syntax error is where the JSON decoder stopped; in a well-formed document
+    whose content is wrong, ``expected`` names the field (``state field 'stamina' to be an
+    integer in 0..6``) and the position is that field's (its key) where the reader locates it
+    (the dog's does), else line 1, column 1. The message reads ``line L, column C: expected ...,
+    found ...``, after ``PATH: `` when the document is a file (``path``; :meth:`in_file` adds
+    it).
+
+    >>> str(FormatError("a cell", line=2, column=1).in_file("my.forest"))
+    'my.forest: line 2, column 1: expected a cell'
     """
 
-    def __init__(self, expected: str, *, line: int, column: int, found: str | None = None):
+    def __init__(
+        self,
+        expected: str,
+        *,
+        line: int,
+        column: int,
+        found: str | None = None,
+        path: str | None = None,
+    ):
         self.expected = expected
         self.line = line
         self.column = column
         self.found = found
+        self.path = path
         message = f"line {line}, column {column}: expected {expected}"
         if found is not None:
             message += f", found {found}"
+        if path is not None:
+            message = f"{path}: {message}"
         super().__init__(message)
 
+    def in_file(self, path: object) -> FormatError:
+        """The same error, naming the file ``path`` it was read from (unchanged if it does)."""
+        if self.path is not None:
+            return self
+        return FormatError(
+            self.expected, line=self.line, column=self.column, found=self.found, path=str(path)
+        )
+
     def __reduce__(self):  # keep the keyword-only constructor picklable (worker processes)
-        return (_rebuild_format_error, (self.expected, self.line, self.column, self.found))
+        return (
+            _rebuild_format_error,
+            (self.expected, self.line, self.column, self.found, self.path),
+        )
 
 
-def _rebuild_format_error(expected: str, line: int, column: int, found: str | None) -> FormatError:
-    return FormatError(expected, line=line, column=column, found=found)
+def _rebuild_format_error(
+    expected: str, line: int, column: int, found: str | None, path: str | None = None
+) -> FormatError:
+    return FormatError(expected, line=line, column=column, found=found, path=path)
 
 
 class ForestError(SolverError, ValueError):

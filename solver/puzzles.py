@@ -1,10 +1,12 @@
 """Curated puzzles shipped with the library.
 
 A puzzle is named ``"GAME/NAME"``, for example ``"dog/tiny-example"``: the file ``NAME.forest``
-in the ``dog`` folder of the puzzle data. The data is the top-level ``puzzles/`` folder of the
-source tree, which the wheel installs as the package ``solver._puzzles``; that package is used
-when it is importable, otherwise the ``puzzles/`` folder next to the ``solver/`` package (a source
-checkout). Either way it is the same data, looked up in one place.
+(the game's first extension) in the game's puzzle folder, which its spec declares
+(``GameSpec.puzzles``). A built-in game's folder is one of this library's puzzle data, the
+top-level ``puzzles/`` folder of the source tree, which the wheel installs as the package
+``solver._puzzles`` (used when it is importable, otherwise the ``puzzles/`` folder next to the
+``solver/`` package: a source checkout). A plug-in ships its puzzles in its own package and
+declares ``puzzles="its_package:folder"``; they are then named, listed and loaded the same way.
 
 >>> from solver import puzzles
 >>> "dog/tiny-example" in puzzles.names()
@@ -37,18 +39,41 @@ _PACKAGE = "solver._puzzles"
 _SOURCE_ROOT = Path(__file__).resolve().parent.parent / "puzzles"
 
 
-def _extensions() -> dict[str, str]:
-    """The puzzle folder of each registered game that ships puzzles, with its file extension."""
+def _folders() -> dict[str, tuple[Traversable, str]]:
+    """Each registered game that ships puzzles: its puzzle folder and its file extension."""
     from solver.registry import game_specs
 
     return {
-        spec.puzzles: spec.extensions[0]
+        spec.name: (_folder(spec.name, spec.puzzles), spec.extensions[0])
         for spec in game_specs()
         if spec.puzzles is not None and spec.extensions
     }
 
 
-_NAME = re.compile(r"([a-z]+)/([A-Za-z0-9][A-Za-z0-9_.-]*)")
+def _folder(game: str, where: str) -> Traversable:
+    """A game's ``puzzles`` declaration as a folder: ``"module:folder"`` inside the package
+    ``module`` (a plug-in's own data), else a folder of this library's puzzle data."""
+    module, colon, folder = where.partition(":")
+    if not colon:
+        return _data_root().joinpath(where)
+    try:
+        root = resources.files(module)
+    except ModuleNotFoundError:
+        raise OptionError(f"game {game!r}: puzzles={where!r} names no module {module!r}") from None
+    return root.joinpath(folder) if folder else root
+
+
+def _game(game: str) -> str:
+    """The game whose puzzles ``game`` names: a game's name, or its ``puzzles`` declaration."""
+    from solver.registry import game_specs
+
+    for spec in game_specs():
+        if spec.puzzles is not None and game == spec.puzzles:
+            return spec.name
+    return game
+
+
+_NAME = re.compile(r"([a-z_][a-z0-9_]*)/([A-Za-z0-9][A-Za-z0-9_.-]*)")
 
 
 def _data_root() -> Traversable:
@@ -73,15 +98,14 @@ def names(game: str = "dog") -> list[str]:
     ...
     solver.errors.OptionError: unknown game 'chess' for puzzles; expected one of dog...
     """
-    extensions = _extensions()
-    if game not in extensions:
-        raise OptionError(
-            f"unknown game {game!r} for puzzles; expected one of {', '.join(extensions)}"
-        )
-    folder = _data_root().joinpath(game)
+    game = _game(game)
+    folders = _folders()
+    if game not in folders:
+        known = ", ".join(folders)
+        raise OptionError(f"unknown game {game!r} for puzzles; expected one of {known}")
+    folder, suffix = folders[game]
     if not folder.is_dir():
         return []
-    suffix = extensions[game]
     return sorted(
         f"{game}/{item.name[: -len(suffix)]}"
         for item in folder.iterdir()
@@ -91,7 +115,7 @@ def names(game: str = "dog") -> list[str]:
 
 def _unknown(name: str) -> OptionError:
     first = name.partition("/")[0]
-    if first in _extensions() and not _NAME.fullmatch(name):
+    if first in _folders() and not _NAME.fullmatch(name):
         return OptionError(
             f"{name!r} is neither a file nor a puzzle name: a puzzle is {first}/NAME, NAME made "
             "of letters, digits, '-', '_' and '.' (no '/'); `forest "
@@ -99,7 +123,7 @@ def _unknown(name: str) -> OptionError:
         )
     game, _, stem = name.rpartition("/")
     game = game or "dog"
-    extensions = _extensions()
+    extensions = _folders()
     known = names(game) if game in extensions else [n for g in extensions for n in names(g)]
     stems = {n.split("/", 1)[1].lower(): n for n in known}
     stem = stem.lower()
@@ -121,12 +145,13 @@ def _unknown(name: str) -> OptionError:
 def _resource(name: str) -> Traversable:
     if not isinstance(name, str):
         raise OptionError(f"a puzzle name must be a string like 'dog/NAME', not {name!r}")
-    extensions = _extensions()
+    folders = _folders()
     match = _NAME.fullmatch(name)
-    if match is None or match.group(1) not in extensions:
+    if match is None or match.group(1) not in folders:
         raise _unknown(name)
     game, stem = match.groups()
-    item = _data_root().joinpath(game).joinpath(stem + extensions[game])
+    folder, suffix = folders[game]
+    item = folder.joinpath(stem + suffix)
     if not item.is_file():
         raise _unknown(name)
     return item

@@ -462,7 +462,14 @@ class GameSpec:
     (``load_game("dog", forest=...)``)."""
     open: Hook[Opener] = Hook(_REQUIRED, opener=True)
     """An :data:`Opener`: ``open(source, *, engine=None, players=None) -> Opened``, the game and
-    position from a path, a puzzle name or ``None`` (the default set-up)."""
+    position from a path, a puzzle name or ``None`` (the default set-up). A game declaring
+    :attr:`options` gets them too, as keywords (only those given)."""
+    options: Mapping[str, str] = field(default_factory=dict)
+    """The game's own options besides ``engine`` and ``players`` (name → one line of help),
+    which its opener takes as keywords and hands to its engines' factories: the generic
+    commands take them as ``--option NAME=VALUE`` (repeatable; a VALUE that reads as JSON is
+    that number, boolean or list, else the text), ``load_game(NAME, **options)`` takes them
+    directly. Guardians: ``level`` and ``tiles``."""
 
     # -- capabilities -------------------------------------------------------------------------
     hidden_information: bool = False

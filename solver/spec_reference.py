@@ -16,6 +16,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import MISSING, fields
 from pathlib import Path
+from typing import Any
 
 from solver import spec as spec_module
 
@@ -85,6 +86,9 @@ def _default(field_name: str) -> str:
                 return "*required*"
             if field_name == "agents":
                 return "default `{}`"
+            if item.default is MISSING:
+                factory: Any = item.default_factory
+                return f"default `{factory()!r}`"
             return f"default `{item.default!r}`"
     raise KeyError(field_name)
 

@@ -24,13 +24,60 @@ from solver.errors import IllegalActionError, SolverError
 from solver.game import CHANCE, TERMINAL, Game, State, sample_chance
 from solver.rng import SplitMix64
 
-__all__ = ["ConformanceReport", "check_random_play", "check_state", "game_cases"]
+__all__ = [
+    "INVARIANTS",
+    "ConformanceError",
+    "ConformanceReport",
+    "check_random_play",
+    "check_state",
+    "game_cases",
+]
 
 MAX_ACTIONS_PER_GAME = 100_000
 
 
+INVARIANTS: dict[str, str] = {
+    "get-game": "state.get_game() is the game played",
+    "terminal-player": "is_terminal() exactly when current_player() is TERMINAL",
+    "chance-player": "is_chance_node() exactly when current_player() is CHANCE",
+    "seat": "at a decision node current_player() is a seat 0..num_players()-1",
+    "returns-shape": "returns() is one finite float per player",
+    "returns-at-end": "returns() are all 0 before the end of the game",
+    "returns-range": "returns() lie in [0, 1]",
+    "legal-sorted": "legal_actions() are sorted, distinct ints",
+    "terminal-no-actions": "a finished game has no legal action",
+    "decision-has-actions": "a game still going has a legal action",
+    "action-ids": "a decision's actions lie in 0..num_distinct_actions()-1",
+    "chance-actions": "a chance node's outcomes are its legal_actions()",
+    "chance-probabilities": "chance probabilities are positive and sum to 1",
+    "decision-no-outcomes": "a decision node lists no chance outcomes",
+    "labels": "action_to_string() and string_to_action() are each other's inverse",
+    "json-round-trip": "game.state_from_json(state.to_json()) is the same state",
+    "clone-independent": "applying an action to a clone leaves the original alone",
+    "illegal-refused": "an illegal action raises IllegalActionError and changes nothing",
+    "same-seed-same-game": "the same seed plays the same game",
+    "game-ends": f"a random game ends within {MAX_ACTIONS_PER_GAME} actions",
+}
+"""Every invariant :func:`check_random_play` checks, by name (a :class:`ConformanceError` names
+the one that broke)."""
+
+
 class ConformanceError(AssertionError):
-    """A protocol invariant that does not hold, with the game, seed and action count."""
+    """A protocol invariant that does not hold: ``invariant`` (a key of :data:`INVARIANTS`),
+    ``where`` (the game, seed and action count) and what was seen.
+
+    >>> str(ConformanceError("pebbles seed 3, after 2 actions", "labels", "action 1 has no label"))
+    "pebbles seed 3, after 2 actions: invariant 'labels' broken (action_to_string() and \
+string_to_action() are each other's inverse): action 1 has no label"
+    """
+
+    def __init__(self, where: str, invariant: str, message: str) -> None:
+        self.where = where
+        self.invariant = invariant
+        self.detail = message
+        super().__init__(
+            f"{where}: invariant {invariant!r} broken ({INVARIANTS[invariant]}): {message}"
+        )
 
 
 @dataclass(frozen=True)
@@ -43,8 +90,12 @@ class ConformanceReport:
     decision_nodes: int
 
 
-def _fail(where: str, message: str) -> ConformanceError:
-    return ConformanceError(f"{where}: {message}")
+def _fail(where: str, invariant: str, message: str) -> ConformanceError:
+    return ConformanceError(where, invariant, message)
+
+
+def _raised(exc: Exception) -> str:
+    return f"{type(exc).__name__}: {exc}"
 
 
 def check_state(game: Game, state: State, where: str = "state") -> None:
@@ -52,57 +103,71 @@ def check_state(game: Game, state: State, where: str = "state") -> None:
     n = game.num_players()
     owner = state.get_game()
     if owner.name != game.name or owner.num_players() != n:
-        raise _fail(where, f"get_game() gives {owner!r}, not the game played")
+        raise _fail(where, "get-game", f"get_game() gives {owner!r}, not the game played")
     player = state.current_player()
     terminal = state.is_terminal()
     chance = state.is_chance_node()
     if terminal != (player == TERMINAL):
-        raise _fail(where, f"is_terminal() is {terminal} but current_player() is {player}")
+        message = f"is_terminal() is {terminal} but current_player() is {player}"
+        raise _fail(where, "terminal-player", message)
     if chance != (player == CHANCE):
-        raise _fail(where, f"is_chance_node() is {chance} but current_player() is {player}")
+        message = f"is_chance_node() is {chance} but current_player() is {player}"
+        raise _fail(where, "chance-player", message)
     if not (terminal or chance) and not 0 <= player < n:
-        raise _fail(where, f"current_player() {player} is not a seat of {n} players")
+        raise _fail(where, "seat", f"current_player() {player} is not a seat of {n} players")
     returns = state.returns()
     if len(returns) != n:
-        raise _fail(where, f"returns() has {len(returns)} values for {n} players")
+        raise _fail(where, "returns-shape", f"returns() has {len(returns)} values for {n} players")
     if not all(isinstance(r, float) and math.isfinite(r) for r in returns):
-        raise _fail(where, f"returns() {returns} are not finite floats")
+        raise _fail(where, "returns-shape", f"returns() {returns} are not finite floats")
     if not terminal and any(r != 0.0 for r in returns):
-        raise _fail(where, f"returns() {returns} before the end of the game")
+        raise _fail(where, "returns-at-end", f"returns() {returns} before the end of the game")
     if any(not 0.0 <= r <= 1.0 for r in returns):
-        raise _fail(where, f"returns() {returns} leave [0, 1]")
+        raise _fail(where, "returns-range", f"returns() {returns} leave [0, 1]")
     legal = state.legal_actions()
     if legal != sorted(set(legal)) or not all(isinstance(a, int) for a in legal):
-        raise _fail(where, f"legal_actions() {legal} are not sorted distinct ints")
+        raise _fail(where, "legal-sorted", f"legal_actions() {legal} are not sorted distinct ints")
     if terminal:
         if legal:
-            raise _fail(where, f"a finished game lists legal actions {legal}")
+            raise _fail(where, "terminal-no-actions", f"a finished game lists {legal}")
         return
     if not legal:
-        raise _fail(where, "a game still going has no legal action")
+        raise _fail(where, "decision-has-actions", "a game still going has no legal action")
     if not all(0 <= a < game.num_distinct_actions() for a in legal) and not chance:
-        raise _fail(where, f"legal_actions() {legal} leave 0..num_distinct_actions()-1")
+        message = f"legal_actions() {legal} leave 0..{game.num_distinct_actions() - 1}"
+        raise _fail(where, "action-ids", message)
     outcomes = state.chance_outcomes()
     if chance:
         actions = [a for a, _ in outcomes]
         if actions != legal:
-            raise _fail(where, f"chance outcomes {actions} differ from legal_actions() {legal}")
+            message = f"chance outcomes {actions} differ from legal_actions() {legal}"
+            raise _fail(where, "chance-actions", message)
         if any(not (p > 0) for _, p in outcomes):
-            raise _fail(where, f"a chance outcome without a positive probability: {outcomes}")
-        if not math.isclose(sum(p for _, p in outcomes), 1.0, abs_tol=1e-9):
-            raise _fail(where, f"chance probabilities sum to {sum(p for _, p in outcomes)}")
+            message = f"a chance outcome without a positive probability: {outcomes}"
+            raise _fail(where, "chance-probabilities", message)
+        total = sum(p for _, p in outcomes)
+        if not math.isclose(total, 1.0, abs_tol=1e-9):
+            raise _fail(where, "chance-probabilities", f"chance probabilities sum to {total}")
     elif outcomes:
-        raise _fail(where, f"a decision node lists chance outcomes {outcomes}")
+        message = f"a decision node lists chance outcomes {outcomes}"
+        raise _fail(where, "decision-no-outcomes", message)
     for action in legal:
-        label = state.action_to_string(action)
-        if not isinstance(label, str) or not label:
-            raise _fail(where, f"action {action} has no label")
-        if state.string_to_action(label) != action:
-            raise _fail(where, f"string_to_action({label!r}) is not {action}")
+        try:
+            label = state.action_to_string(action)
+            back = state.string_to_action(label) if isinstance(label, str) and label else None
+        except Exception as exc:  # a conformance check reports, never crashes
+            raise _fail(where, "labels", f"action {action}: {_raised(exc)}") from exc
+        if back is None:
+            raise _fail(where, "labels", f"action {action} has no label")
+        if back != action:
+            raise _fail(where, "labels", f"string_to_action({label!r}) is {back}, not {action}")
     text = state.to_json()
-    again = game.state_from_json(text)
+    try:
+        again = game.state_from_json(text)
+    except Exception as exc:
+        raise _fail(where, "json-round-trip", f"state_from_json raised {_raised(exc)}") from exc
     if again.to_json() != text or again.legal_actions() != legal:
-        raise _fail(where, "state_from_json(to_json()) is not the same state")
+        raise _fail(where, "json-round-trip", "state_from_json(to_json()) is another state")
 
 
 def _illegal(state: State, game: Game) -> int | None:
@@ -133,7 +198,8 @@ def check_random_play(
         transcript = _play(game, seed, start, check_every, name=f"{game.name} seed {seed}")
         again = _play(game, seed, start, 0, name=f"{game.name} seed {seed} (replay)")
         if transcript.actions != again.actions:
-            raise _fail(f"{game.name} seed {seed}", "the same seed played a different game")
+            where = f"{game.name} seed {seed}"
+            raise _fail(where, "same-seed-same-game", "the replay took other actions")
         games += 1
         actions += len(transcript.actions)
         chance_nodes += transcript.chance_nodes
@@ -158,7 +224,7 @@ def _play(game: Game, seed: int, start: State | None, check_every: int, name: st
         if state.is_terminal():
             return transcript
         if len(transcript.actions) >= MAX_ACTIONS_PER_GAME:
-            raise _fail(where, f"no end within {MAX_ACTIONS_PER_GAME} actions")
+            raise _fail(where, "game-ends", f"no end within {MAX_ACTIONS_PER_GAME} actions")
         if check_every and len(transcript.actions) % check_every == 0:
             _check_clone_and_illegal(game, state, where)
         if state.is_chance_node():
@@ -175,7 +241,7 @@ def _check_clone_and_illegal(game: Game, state: State, where: str) -> None:
     copy = state.clone()
     copy.apply_action(copy.legal_actions()[0])
     if state.to_json() != before:
-        raise _fail(where, "applying an action to a clone changed the original")
+        raise _fail(where, "clone-independent", "the original's to_json() changed")
     bad = _illegal(state, game)
     if bad is not None:
         try:
@@ -183,11 +249,12 @@ def _check_clone_and_illegal(game: Game, state: State, where: str) -> None:
         except IllegalActionError:
             pass
         except SolverError as exc:
-            raise _fail(where, f"illegal action {bad} raised {type(exc).__name__}") from None
+            message = f"illegal action {bad} raised {type(exc).__name__}"
+            raise _fail(where, "illegal-refused", message) from None
         else:
-            raise _fail(where, f"illegal action {bad} was accepted")
+            raise _fail(where, "illegal-refused", f"illegal action {bad} was accepted")
         if state.to_json() != before:
-            raise _fail(where, f"the refused action {bad} changed the state")
+            raise _fail(where, "illegal-refused", f"the refused action {bad} changed the state")
 
 
 def game_cases(puzzles_per_game: int = 3) -> list[tuple[str, str, str | None]]:
@@ -200,7 +267,7 @@ def game_cases(puzzles_per_game: int = 3) -> list[tuple[str, str, str | None]]:
     for spec in game_specs():
         sources: list[str | None] = [None] if spec.default_source else []
         if spec.puzzles is not None:
-            sources += puzzles.names(spec.puzzles)[:puzzles_per_game]
+            sources += puzzles.names(spec.name)[:puzzles_per_game]
         for engine in spec.engine_names():
             cases.extend((spec.name, engine, source) for source in sources)
     return cases

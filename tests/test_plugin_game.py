@@ -107,10 +107,75 @@ def test_searchers_and_hooks_it_lacks(plugin_env):
     run = forest(plugin_env, "pebbles", "render")
     assert run.returncode == 2
     assert run.stderr == "forest: error: drawing a position as SVG is not supported for pebbles\n"
-    run = forest(plugin_env, "pebbles", "list")
     # a game without puzzles lists none: an empty list, not an error (issue 16 §3)
+    code = (
+        "import dataclasses, sys\n"
+        "from pebbles_game import SPEC\n"
+        "from solver.registry import register\n"
+        "register(dataclasses.replace(SPEC, puzzles=None, extensions=()))\n"
+        "from solver.cli import main\n"
+        "sys.exit(main(['pebbles', 'list']))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=plugin_env, timeout=300)  # fmt: skip
     assert (run.returncode, run.stdout) == (0, "")
     assert run.stderr == "forest: pebbles ships no curated puzzles\n"
+    assert run.stderr == "forest: pebbles ships no curated puzzles\n"
+
+
+def test_the_plugin_ships_and_loads_its_own_puzzles(plugin_env, tmp_path):
+    """``puzzles="pebbles_game:puzzles"``: the files live in the plug-in's package (installed by
+    pip as package data), are named ``pebbles/NAME`` and go through every generic command."""
+    run = forest(plugin_env, "pebbles", "list", "--json")
+    assert run.returncode == 0, run.stderr
+    listed = {row["name"]: row["description"] for row in json.loads(run.stdout)}
+    assert sorted(listed) == ["pebbles/four", "pebbles/six"]
+    assert listed["pebbles/four"].startswith("Four pebbles, player 0 to move")
+    # hand-derived: 4 is not a multiple of 3 (take 1 and win), 6 is (lost against best play)
+    for name, value, best in (("pebbles/four", 1.0, "take 1"), ("pebbles/six", 0.0, None)):
+        run = forest(plugin_env, "pebbles", "best-move", name, "--exact", "--json")
+        assert run.returncode == 0, run.stderr
+        report = json.loads(run.stdout)
+        assert report["value"] == value
+        if best is not None:
+            assert report["best_action"] == best
+    run = forest(plugin_env, "pebbles", "show", "pebbles/four")
+    assert (run.returncode, run.stdout) == (0, "pile 4, player 0 to move\n")
+    code = (
+        "import solver\n"
+        "print(solver.puzzles.load('pebbles/six'), solver.puzzles.path('pebbles/six').name)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=plugin_env, timeout=300)  # fmt: skip
+    assert run.stdout.split() == ["(6,", "0)", "six.pebbles"], run.stderr
+    # the plug-in's own file format, with a parse error that names the file
+    (tmp_path / "mine.pebbles").write_text("pile: 5\nto_move: 1\n")
+    run = forest(plugin_env, "pebbles", "show", str(tmp_path / "mine.pebbles"))
+    assert (run.returncode, run.stdout) == (0, "pile 5, player 1 to move\n")
+    (tmp_path / "bad.pebbles").write_text("pile: 5\npebbles: 2\n")
+    run = forest(plugin_env, "pebbles", "show", str(tmp_path / "bad.pebbles"))
+    assert run.returncode == 2
+    assert run.stderr == (
+        f"forest: error: {tmp_path / 'bad.pebbles'}: line 2, column 1: expected 'pile: N' or "
+        "'to_move: P', found 'pebbles: 2'\n"
+    )
+
+
+def test_a_misnamed_game_is_refused_when_built(plugin_env):
+    code = (
+        "import dataclasses, sys\n"
+        "import pebbles_game\n"
+        "pebbles_game.PebblesGame.name = 'pebble'\n"
+        "from solver.cli import main\n"
+        "sys.exit(main(['pebbles', 'solve', '--exact']))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=plugin_env, timeout=300)  # fmt: skip
+    assert run.returncode == 2
+    assert run.stderr == (
+        "forest: error: game 'pebbles': open gave a game whose name is 'pebble'; a game's `name` "
+        "must be its GameSpec's name (set name = 'pebbles' on the game class)\n"
+    )
 
 
 def test_a_broken_entry_point_does_not_break_the_others(plugin_env, tmp_path):

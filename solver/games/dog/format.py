@@ -624,14 +624,18 @@ def load_forest(path: str | os.PathLike[str]) -> Forest:
     (Shouter(row=1, col=4, direction='W', length=3),)
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     _ = (Path(tmp) / "bad.forest").write_bytes(b"grid:\\n@ \\xff H\\n")
-    ...     load_forest(Path(tmp) / "bad.forest")
+    ...     load_forest(Path(tmp) / "bad.forest")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    solver.errors.FormatError: line 2, column 3: expected UTF-8 text, found the byte 0xff
+    solver.errors.FormatError: ...bad.forest: line 2, column 3: expected UTF-8 text, found the ...
     """
     from solver.files import read_bytes
 
-    return parse_forest(_decode(read_bytes(path, "forest file")))
+    data = read_bytes(path, "forest file")
+    try:
+        return parse_forest(_decode(data))
+    except FormatError as exc:  # the error names the file
+        raise exc.in_file(os.fspath(path)) from None
 
 
 def _decode(data: bytes) -> str:

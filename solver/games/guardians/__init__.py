@@ -94,6 +94,10 @@ SPEC = GameSpec(
     players=(1, 2, 3, 4),
     engines={"kernel": _kernel, "reference": _reference},
     open=f"{_HOOKS}:open_position",
+    options={
+        "level": "the solo level, 1 to 6 (with --players 1)",
+        "tiles": "a tile-set file (JSON) to play with instead of the standard tiles",
+    },
     hidden_information=False,
     constant_sum=True,
     heuristic=True,

@@ -349,11 +349,14 @@ def load_grove(path: str | os.PathLike[str]) -> Grove:
     (a real position is a few hundred bytes; a device such as ``/dev/zero`` never ends)."""
     data = read_user_file(path, "position")
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        before = data[: exc.start].decode("utf-8", errors="replace").split("\n")
-        raise _fail("UTF-8 text", len(before), len(before[-1]) + 1, "an invalid byte") from None
-    return parse_grove(text)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            before = data[: exc.start].decode("utf-8", errors="replace").split("\n")
+            raise _fail("UTF-8 text", len(before), len(before[-1]) + 1, "an invalid byte") from None
+        return parse_grove(text)
+    except FormatError as exc:  # the error names the file
+        raise exc.in_file(os.fspath(path)) from None
 
 
 def save_grove(grove: Grove, path: str | os.PathLike[str], *, overwrite: bool = False) -> None:

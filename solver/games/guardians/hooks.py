@@ -25,15 +25,17 @@ __all__ = [
 
 
 def open_position(
-    source: str | None, *, engine: str | None = None, players: int | None = None
+    source: str | None, *, engine: str | None = None, players: int | None = None, **options: Any
 ) -> Opened:
     """A fresh game (``source`` ``None``; 2 players unless told) or the position ``source``
-    (a ``.grove`` path or ``guardians/NAME``) at player 0's mission step."""
+    (a ``.grove`` path or ``guardians/NAME``) at player 0's mission step. ``options``: the
+    game's own (``tiles``, ``level``: ``forest guardians ... --option level=3``)."""
     from solver.games.guardians import resolve_position
     from solver.registry import load_game
 
     if source is None:
-        game = load_game("guardians", engine=engine, players=players if players else 2)
+        count = players if players else 2
+        game = load_game("guardians", engine=engine, players=count, **options)
         return Opened(game=game, state=game.new_initial_state(), source="default")
     position = resolve_position(source)
     assert position is not None
@@ -41,7 +43,7 @@ def open_position(
         raise OptionError(
             f"{source} is a {position.mode} position; it cannot be played by {players} players"
         )
-    game = load_game("guardians", engine=engine, players=players, position=position)
+    game = load_game("guardians", engine=engine, players=players, position=position, **options)
     return Opened(game=game, state=game.new_initial_state(), source=str(source))
 
 

@@ -3,12 +3,15 @@ takes the last pebble wins. The first player wins exactly when the pile is not a
 so the first player's winning probability from the start is 2/3.
 
 The whole declaration a game needs: rules (a Game and a State speaking the protocol), an
-opener, and one GameSpec, found through the entry point in pyproject.toml.
+opener, and one GameSpec, found through the entry point in pyproject.toml. The game ships its own
+puzzles (``pebbles_game/puzzles/*.pebbles``: a rolled pile and the player to move), declared as
+``puzzles="pebbles_game:puzzles"`` and named ``pebbles/NAME``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 from solver.errors import FormatError, IllegalActionError, OptionError
@@ -19,11 +22,16 @@ ROLLS = {10: 4, 11: 5, 12: 6}  # chance actions: the pile rolled
 
 
 class PebblesGame:
+    """The game, from the roll (``pile`` None) or from a position file's pile."""
+
     name = "pebbles"
     engine = "reference"
 
+    def __init__(self, pile: int | None = None, to_move: int = 0) -> None:
+        self.pile, self.to_move = pile, to_move
+
     def new_initial_state(self) -> PebblesState:
-        return PebblesState(pile=None, to_move=0, game=self)
+        return PebblesState(pile=self.pile, to_move=self.to_move, game=self)
 
     def num_players(self) -> int:
         return 2
@@ -108,17 +116,43 @@ class PebblesState:
         return f"pile {self.pile}, player {self.to_move} to move"
 
 
+def read_position(path: str) -> tuple[int, int]:
+    """A ``.pebbles`` file: ``#`` comment lines, then ``pile: N`` (1 to 6) and ``to_move: P``."""
+    from solver.files import read_bytes
+
+    text = read_bytes(path, "pebbles file").decode("utf-8")
+    fields: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        key, colon, value = line.partition(":")
+        if not colon or key.strip() not in ("pile", "to_move") or not value.strip().isdigit():
+            raise FormatError("'pile: N' or 'to_move: P'", line=number, column=1, found=repr(line))
+        fields[key.strip()] = int(value)
+    if not 1 <= fields.get("pile", 0) <= 6 or fields.get("to_move", 0) not in (0, 1):
+        raise FormatError("a pile of 1 to 6 and a player 0 or 1", line=1, column=1)
+    return fields["pile"], fields.get("to_move", 0)
+
+
 def open_pebbles(source: Any, *, engine: str | None = None, players: int | None = None) -> Opened:
-    if source is not None:
-        raise OptionError("pebbles has no files: leave FILE out")
     if players not in (None, 2):
         raise OptionError(f"pebbles is played by 2 players, not {players}")
-    game = PebblesGame()
-    return Opened(game=game, state=game.new_initial_state(), source="default")
+    if source is None:
+        game = PebblesGame()
+        return Opened(game=game, state=game.new_initial_state(), source="default")
+    if isinstance(source, str) and source.startswith("pebbles/") and not os.path.exists(source):
+        from solver import puzzles
+
+        pile, to_move = puzzles.load(source)
+    else:
+        pile, to_move = read_position(os.fspath(source))
+    game = PebblesGame(pile, to_move)
+    return Opened(game=game, state=game.new_initial_state(), source=str(source))
 
 
 def render_text(game: Any, state: Any) -> str:
-    return "pile not rolled yet" if state is None else str(state)
+    state = game.new_initial_state() if state is None else state
+    return "pile not rolled yet" if state.pile is None else str(state)
 
 
 SPEC = GameSpec(
@@ -128,6 +162,9 @@ SPEC = GameSpec(
     players=(2,),
     engines={"reference": lambda **options: PebblesGame()},
     open=open_pebbles,
+    extensions=(".pebbles",),
+    load_file=read_position,
+    puzzles="pebbles_game:puzzles",
     default_source=True,
     default_engine="reference",
     render_text=render_text,
