@@ -517,7 +517,9 @@ cdef inline int reserve_count(const GPlayer* P) noexcept nogil:
     return n
 
 cdef inline bint may_reset(const GState* s) noexcept nogil:
-    return not s.reset_used and s.npile[s.current] > s.players[s.current].resets
+    # with an empty bag a reset would only throw the pool away: refused
+    return (not s.reset_used and s.npile[s.current] > s.players[s.current].resets
+            and count256(s.bag) > 0)
 
 cdef inline int pile_start(const GState* s, int p) noexcept nogil:
     cdef int q, at = 0
@@ -581,8 +583,6 @@ cdef void begin_turn(const GGame* g, GState* s) noexcept nogil:
     need = POOL_SIZE - s.npool
     bagn = count256(s.bag)
     s.draws_left = <uint8_t>(need if need < bagn else bagn)
-    if s.npool + s.draws_left < POOL_SIZE:
-        s.end_triggered = 1
     if s.draws_left:
         s.phase = PH_DRAW
     else:
@@ -605,6 +605,8 @@ cdef void pool_remove_slot(GState* s, int slot) noexcept nogil:
 
 cdef void do_draw(const GGame* g, GState* s, int tile) noexcept nogil:
     clear64(s.bag, tile)
+    if count256(s.bag) == 0:
+        s.end_triggered = 1  # the bag ran out: this round is the last
     pool_insert(s, tile)
     s.draws_left -= 1
     if s.draws_left == 0:
@@ -790,6 +792,10 @@ cdef void round_track(const GGame* g, GState* s, int tile) noexcept nogil:
     for i in range(m, s.npool):
         s.pool[i] = 0
     s.npool = <uint8_t>m
+    if count256(s.bag) == 0:  # the bag ran out after a finished round: the game ends
+        s.end_triggered = 1
+        finish(s)
+        return
     next_round(g, s)
 
 
@@ -1342,6 +1348,7 @@ cdef int _build(GGame* g, object ref) except -1:
                 P.pawns[k] = cell_index(cell)
                 P.pawn_tile[k] = ref._position_forest[cell].tile
         s.phase = PH_MISSIONS
+        s.end_triggered = 1 if count256(s.bag) == 0 else 0
     else:
         begin_turn(g, s)
     return 0

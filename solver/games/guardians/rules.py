@@ -326,6 +326,7 @@ class GuardiansState:
             me.forest = dict(game._position_forest)
             me.pawns = list(game._position_pawns)
             self.phase = Phase.MISSIONS
+            self.end_triggered = not self.bag  # a position holding every tile of the set
         else:
             self._begin_turn()
 
@@ -651,8 +652,10 @@ class GuardiansState:
 
     # -- queries ---------------------------------------------------------------------------------
     def _may_reset(self) -> bool:
+        """A reset needs a completed mission not flipped yet, and tiles in the bag to draw (with
+        an empty bag it would only throw the pool away: refused)."""
         me = self.people[self.current]
-        return not self.reset_used and len(me.pile) > me.resets
+        return not self.reset_used and len(me.pile) > me.resets and bool(self.bag)
 
     def _walks(self) -> list[tuple[int, int]]:
         """Every legal walk of the player to move as ``(pawn, direction code)``."""
@@ -684,8 +687,6 @@ class GuardiansState:
         self.turn_missions = 0
         need = POOL_SIZE - len(self.pool)
         self.draws_left = min(need, len(self.bag))
-        if len(self.pool) + self.draws_left < POOL_SIZE:
-            self.end_triggered = True  # the pool cannot be refilled: this is the last round
         if self.draws_left:
             self.phase = Phase.DRAW
         else:
@@ -693,6 +694,8 @@ class GuardiansState:
 
     def _draw(self, tile: int) -> None:
         self.bag.remove(tile)
+        if not self.bag:
+            self.end_triggered = True  # the bag ran out: this round is the last
         self.pool.append(tile)
         self.pool.sort()
         self.draws_left -= 1
@@ -823,6 +826,10 @@ class GuardiansState:
         gone = [t for t in self.pool if self.game.tile(t).colour == colour]
         self.pool = [t for t in self.pool if t not in gone]
         self.discard = sorted(self.discard + gone)
+        if not self.bag:  # the bag ran out after a finished round: the game ends
+            self.end_triggered = True
+            self._finish()
+            return
         self._next_round()
 
     def _finish(self) -> None:

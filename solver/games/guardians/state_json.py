@@ -377,6 +377,9 @@ def _check_phase(game: GuardiansGame, state: GuardiansState, phase_enum: Any) ->
         raise _bad("draws_left", "above 0 exactly while drawing", state.draws_left)
     if phase == phase_enum.TRACK and (not game.solo or not state.bag):
         raise _bad("phase", "track only in solo with tiles in the bag", "track")
+    if not state.bag and not state.end_triggered:
+        raise _bad("end_triggered", "true once the bag is empty (its last tile ends the game)",
+                   False)  # fmt: skip
     if game.open_backs and phase in (phase_enum.PICK, phase_enum.REVEAL):
         raise _bad("phase", "no flip node with open backs", phase.name.lower())
     if phase in (phase_enum.START_PAWN, phase_enum.PAWN) and not game.solo:

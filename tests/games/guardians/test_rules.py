@@ -353,16 +353,71 @@ def test_mission_limit_by_the_first_player_lets_the_others_play():
     assert state.is_terminal()
 
 
+def _bag_of(state: GuardiansState, n: int) -> None:
+    """Leave ``n`` tiles in the bag (the others out of the game)."""
+    state.discard = sorted(state.discard + state.bag[n:])
+    state.bag = state.bag[:n]
+
+
 def test_bag_running_out_ends_the_game_after_the_round():
     state = GuardiansGame(players=2).new_initial_state()
     while state.phase != Phase.MISSIONS:
         state.apply_action(state.legal_actions()[0])
-    state.discard = sorted(state.bag[1:])
-    state.bag = state.bag[:1]  # one tile left: player 1's refill (2 needed) falls short
+    _bag_of(state, 1)  # one tile left: player 1's refill (2 needed) draws it, the last
     play(state, "end turn")
-    assert state.end_triggered and state.draws_left == 1
+    assert not state.end_triggered and state.draws_left == 1
+    state.apply_action(state.legal_actions()[0])
+    assert state.end_triggered and not state.bag and len(state.pool) == 5
     quiet_turn(state)
-    assert state.end_triggered and state.is_terminal() and len(state.pool) == 3
+    assert state.is_terminal() and state.round == 1
+
+
+def test_the_last_tile_drawn_ends_the_game_even_with_a_full_pool():
+    # two tiles left, exactly player 1's refill: the pool is full again, but the bag is empty,
+    # so round 1 is the last (the earlier reading waited for a short refill: a whole round more)
+    state = GuardiansGame(players=2).new_initial_state()
+    while state.phase != Phase.MISSIONS:
+        state.apply_action(state.legal_actions()[0])
+    _bag_of(state, 2)
+    play(state, "end turn")
+    state.apply_action(state.legal_actions()[0])
+    assert not state.end_triggered
+    state.apply_action(state.legal_actions()[0])
+    assert state.end_triggered and len(state.pool) == 6 and state.current == 1
+    quiet_turn(state)
+    assert state.is_terminal() and state.round == 1
+
+
+def test_the_bag_emptied_by_the_first_player_lets_the_round_finish():
+    state = GuardiansGame(players=3).new_initial_state()
+    _bag_of(state, 6)  # player 0's first refill takes the whole bag
+    quiet_turn(state)
+    assert state.end_triggered and state.current == 1 and not state.is_terminal()
+    quiet_turn(state)  # players 1 and 2 play with what the pool holds (4, then 2 tiles)
+    assert state.current == 2 and len(state.pool) == 2
+    quiet_turn(state)
+    assert state.is_terminal() and state.round == 1
+
+
+def test_a_reset_with_an_empty_bag_is_refused():
+    # a reset would throw the pool away and draw nothing
+    state = at_missions("grid:\n[GR]b G:BB R:BB\n")
+    play(state, "walk blue pawn: (0,0) -> (0,1) (0,2)", "end turn", "round track: tile 1")
+    draw(state, 13, 16, 19, 22, 25, 28)
+    assert RESET in state.legal_actions()
+    _bag_of(state, 0)
+    state._legal = None
+    assert RESET not in state.legal_actions()
+
+
+def test_solo_bag_running_out_on_the_round_track_ends_the_game():
+    state = GuardiansGame(players=1).new_initial_state()
+    quiet_turn(state)
+    assert state.phase == Phase.TRACK
+    _bag_of(state, 1)
+    state._legal = None
+    state.apply_action(state.legal_actions()[0])  # the last tile goes to the round track
+    assert state.is_terminal() and state.end_triggered and state.round == 1
 
 
 def test_solo_game_lasts_twelve_rounds():
