@@ -23,8 +23,8 @@ One simulation:
    A step is keyed below its node by its action when the observer took it (or without hidden
    information), else by the observer's information key after the step.
 3. The reached leaf is valued: its returns if terminal, else the evaluator (``rollout``:
-   ``rollouts`` random games to the end; ``heuristic``; ``guided``/``mixed`` as in
-   ``ext/mcts.pyx``; ``playout``: up to ``depth`` actions of the kernel's ``playout_action``, chance
+   ``rollouts`` random games to the end; ``heuristic``; ``guided``/``mixed``: the shared leaf
+   evaluators of ``leaf.pxd``, as MCTS; ``playout``: up to ``depth`` actions of the kernel's ``playout_action``, chance
    by its probabilities, then the heuristic, or the returns if the game ended).
 4. Every node on the path, and every edge taken, gains a visit and the returns of every player.
 
@@ -38,10 +38,14 @@ A ``seconds`` budget reads a monotonic clock after every simulation.
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
-from libc.math cimport log, sqrt, INFINITY
+from libc.math cimport INFINITY, log, sqrt
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from rng cimport splitmix64_below, splitmix64_mix, splitmix64_next, splitmix64_uniform
+from leaf cimport (
+    LEAF_GUIDED, LEAF_HEURISTIC, LEAF_MIXED, LEAF_NO_ACTIONS, LEAF_ROLLOUT, LEAF_TOO_MANY_ACTIONS,
+    LeafWork, leaf_sample, leaf_value, leaf_work,
+)
+from rng cimport splitmix64_below, splitmix64_mix, splitmix64_next
 from state cimport (
     KERNEL_ABI_VERSION,
     KERNEL_CHANCE,
@@ -55,10 +59,10 @@ from state cimport (
 )
 
 cdef enum:
-    EVAL_ROLLOUT = 0
-    EVAL_HEURISTIC = 1
-    EVAL_GUIDED = 2
-    EVAL_MIXED = 3
+    EVAL_ROLLOUT = LEAF_ROLLOUT
+    EVAL_HEURISTIC = LEAF_HEURISTIC
+    EVAL_GUIDED = LEAF_GUIDED
+    EVAL_MIXED = LEAF_MIXED
     EVAL_PLAYOUT = 4
 
 EVALUATOR_ROLLOUT = EVAL_ROLLOUT
@@ -72,8 +76,8 @@ ABI_VERSION = KERNEL_ABI_VERSION
 cdef enum:
     ERR_NONE = 0
     ERR_MEMORY = 1
-    ERR_NO_ACTIONS = 2
-    ERR_TOO_MANY_ACTIONS = 3
+    ERR_NO_ACTIONS = LEAF_NO_ACTIONS
+    ERR_TOO_MANY_ACTIONS = LEAF_TOO_MANY_ACTIONS
     ERR_BAD_PLAYER = 4
     ERR_RESAMPLE = 5
     ERR_BAD_POLICY = 6
@@ -178,6 +182,7 @@ cdef class Tree:
     cdef int* abuf
     cdef double* pbuf
     cdef int32_t* ebuf
+    cdef LeafWork leaf          # the buffers the leaf evaluators use (``leaf.pxd``)
     cdef bint busy
 
     def __cinit__(self, game, handle_capsule, state_capsule, int observer, bint hidden):
@@ -219,6 +224,8 @@ cdef class Tree:
                 or self.ebuf == NULL):
             raise MemoryError("cannot allocate the ISMCTS buffers")
         memcpy(self.root_state, src, self.ssize)
+        self.leaf = leaf_work(vt, self.kgame, self.maxa, self.abuf, self.pbuf, self.scratch,
+                              self.probe, self.acc)
         if (self._grow_nodes(1024) != ERR_NONE or self._grow_edges(1024) != ERR_NONE
                 or self._rehash_nodes(2048) != ERR_NONE or self._rehash_edges(2048) != ERR_NONE):
             raise MemoryError("cannot allocate the ISMCTS tree")
@@ -412,66 +419,6 @@ cdef class Tree:
         return e
 
     # -- one simulation ---------------------------------------------------------------------------
-    cdef inline int _sample(self, const void* state, uint64_t* rng, int* action) noexcept nogil:
-        cdef int n = self.vt.chance_outcomes(self.kgame, state, self.abuf, self.pbuf)
-        cdef int k
-        cdef double u, total
-        if n <= 0:
-            return ERR_NO_ACTIONS
-        if n > self.maxa:
-            return ERR_TOO_MANY_ACTIONS
-        u = splitmix64_uniform(rng)
-        total = 0.0
-        action[0] = self.abuf[n - 1]
-        for k in range(n):
-            total += self.pbuf[k]
-            if u < total:
-                action[0] = self.abuf[k]
-                break
-        return ERR_NONE
-
-    cdef int _rollout(self, uint64_t* rng, double* out, bint guided) noexcept nogil:
-        """Play the scratch state to the end (random or heuristic-greedy decisions)."""
-        cdef int* actions = self.abuf
-        cdef int player, n, k, action, ties, err
-        cdef double h, best_h
-        while True:
-            player = self.vt.current_player(self.kgame, self.scratch)
-            if player == KERNEL_TERMINAL:
-                self.vt.returns(self.kgame, self.scratch, out)
-                return ERR_NONE
-            if player == KERNEL_CHANCE:
-                err = self._sample(self.scratch, rng, &action)
-                if err != ERR_NONE:
-                    return err
-            else:
-                n = self.vt.legal_actions(self.kgame, self.scratch, actions)
-                if n <= 0:
-                    return ERR_NO_ACTIONS
-                if n > self.maxa:
-                    return ERR_TOO_MANY_ACTIONS
-                if not guided:
-                    action = actions[splitmix64_below(rng, n)]
-                elif n == 1:
-                    action = actions[0]
-                else:
-                    action = actions[0]
-                    best_h = -INFINITY
-                    ties = 0
-                    for k in range(n):
-                        memcpy(self.probe, self.scratch, self.ssize)
-                        self.vt.apply_action(self.kgame, self.probe, actions[k])
-                        h = self.vt.heuristic(self.kgame, self.probe, player)
-                        if h > best_h:
-                            best_h = h
-                            action = actions[k]
-                            ties = 1
-                        elif h == best_h:
-                            ties += 1
-                            if splitmix64_below(rng, ties) == 0:
-                                action = actions[k]
-            self.vt.apply_action(self.kgame, self.scratch, action)
-
     cdef int _playout(self, uint64_t* rng, int depth) noexcept nogil:
         """Up to ``depth`` actions of the kernel's policy from the work state, then the heuristic
         (the returns if the game ended), into ``self.ret``."""
@@ -482,7 +429,7 @@ cdef class Tree:
             if player == KERNEL_TERMINAL:
                 break
             if player == KERNEL_CHANCE:
-                err = self._sample(self.scratch, rng, &action)
+                err = leaf_sample(&self.leaf, self.scratch, rng, &action)
                 if err != ERR_NONE:
                     return err
             else:
@@ -499,35 +446,9 @@ cdef class Tree:
 
     cdef int _evaluate(self, uint64_t* rng, int evaluator, int rollouts, int depth) noexcept nogil:
         """Value the (non-terminal) work state into ``self.ret``."""
-        cdef int i, p, err
-        cdef bint guided = evaluator == EVAL_GUIDED or evaluator == EVAL_MIXED
-        if evaluator == EVAL_HEURISTIC:
-            for p in range(self.np):
-                self.ret[p] = self.vt.heuristic(self.kgame, self.work, p)
-            return ERR_NONE
         if evaluator == EVAL_PLAYOUT:
             return self._playout(rng, depth)
-        if rollouts == 1:
-            memcpy(self.scratch, self.work, self.ssize)
-            err = self._rollout(rng, self.ret, guided)
-            if err != ERR_NONE:
-                return err
-        else:
-            for p in range(self.np):
-                self.acc[p] = 0.0
-            for i in range(rollouts):
-                memcpy(self.scratch, self.work, self.ssize)
-                err = self._rollout(rng, self.ret, guided)
-                if err != ERR_NONE:
-                    return err
-                for p in range(self.np):
-                    self.acc[p] += self.ret[p]
-            for p in range(self.np):
-                self.ret[p] = self.acc[p] / rollouts
-        if evaluator == EVAL_MIXED:
-            for p in range(self.np):
-                self.ret[p] = 0.5 * (self.vt.heuristic(self.kgame, self.work, p) + self.ret[p])
-        return ERR_NONE
+        return leaf_value(&self.leaf, self.work, rng, evaluator, rollouts, self.ret)
 
     cdef int _push(self, int32_t* depth, int32_t node, int32_t edge) noexcept nogil:
         cdef Step* grown
@@ -570,7 +491,7 @@ cdef class Tree:
                 break
             self.nodes[node].player = <int8_t>mover
             if mover == KERNEL_CHANCE:
-                err = self._sample(self.work, rng, &action)
+                err = leaf_sample(&self.leaf, self.work, rng, &action)
                 if err != ERR_NONE:
                     return err
                 self.vt.apply_action(self.kgame, self.work, action)

@@ -69,6 +69,10 @@ from libc.string cimport memcmp, memcpy
 from libc.math cimport log, sqrt, INFINITY
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
+from leaf cimport (
+    LEAF_GUIDED, LEAF_HEURISTIC, LEAF_MIXED, LEAF_NO_ACTIONS, LEAF_ROLLOUT, LEAF_TOO_MANY_ACTIONS,
+    LeafWork, leaf_value, leaf_work,
+)
 from rng cimport splitmix64_below, splitmix64_next, splitmix64_uniform
 from state cimport (
     KERNEL_CHANCE,
@@ -92,10 +96,10 @@ KERNEL_CONSTANTS = {
 """The ``state.pxd`` constants the searcher was compiled with (tests hold Python to them)."""
 
 cdef enum:
-    EVAL_ROLLOUT = 0
-    EVAL_HEURISTIC = 1
-    EVAL_GUIDED = 2
-    EVAL_MIXED = 3
+    EVAL_ROLLOUT = LEAF_ROLLOUT
+    EVAL_HEURISTIC = LEAF_HEURISTIC
+    EVAL_GUIDED = LEAF_GUIDED
+    EVAL_MIXED = LEAF_MIXED
 
 EVALUATOR_ROLLOUT = EVAL_ROLLOUT
 EVALUATOR_HEURISTIC = EVAL_HEURISTIC
@@ -112,8 +116,8 @@ cdef enum:
     NODE_UNEXPANDED = -2      # player code of a node not expanded yet
     ERR_NONE = 0
     ERR_MEMORY = 1
-    ERR_NO_ACTIONS = 2
-    ERR_TOO_MANY_ACTIONS = 3
+    ERR_NO_ACTIONS = LEAF_NO_ACTIONS
+    ERR_TOO_MANY_ACTIONS = LEAF_TOO_MANY_ACTIONS
     ERR_BAD_PLAYER = 4
     ERR_NO_HEURISTIC = 5
 
@@ -187,6 +191,7 @@ cdef class Tree:
     cdef int maxa             # capacity of abuf / pbuf: max(vtable.max_actions, KERNEL_MAX_ACTIONS)
     cdef int* abuf            # actions of the node being expanded / the rollout's node
     cdef double* pbuf         # their chance probabilities
+    cdef LeafWork leaf        # the buffers the leaf evaluators use (``leaf.pxd``)
     cdef bint busy
 
     def __cinit__(self, game, handle_capsule, state_capsule):
@@ -224,6 +229,8 @@ cdef class Tree:
                 or self.path == NULL):
             raise MemoryError("cannot allocate the MCTS state buffers")
         memcpy(self.root_state, src, self.ssize)
+        self.leaf = leaf_work(self.vt, self.kgame, self.maxa, self.abuf, self.pbuf, self.scratch,
+                              self.probe, self.acc)
         self._fresh_root()
 
     def __dealloc__(self):
@@ -373,86 +380,11 @@ cdef class Tree:
                 best = child
         return best
 
-    cdef int _rollout(self, uint64_t* rng, double* out, bint guided) noexcept nogil:
-        """Play the scratch state to the end (random or heuristic-greedy decisions)."""
-        cdef int* actions = self.abuf
-        cdef double* probs = self.pbuf
-        cdef int player, n, k, action, ties
-        cdef double u, total, h, best_h
-        while True:
-            player = self.vt.current_player(self.kgame, self.scratch)
-            if player == KERNEL_TERMINAL:
-                self.vt.returns(self.kgame, self.scratch, out)
-                return ERR_NONE
-            if player == KERNEL_CHANCE:
-                n = self.vt.chance_outcomes(self.kgame, self.scratch, actions, probs)
-                if n <= 0:
-                    return ERR_NO_ACTIONS
-                u = splitmix64_uniform(rng)
-                total = 0.0
-                action = actions[n - 1]
-                for k in range(n):
-                    total += probs[k]
-                    if u < total:
-                        action = actions[k]
-                        break
-            else:
-                n = self.vt.legal_actions(self.kgame, self.scratch, actions)
-                if n <= 0:
-                    return ERR_NO_ACTIONS
-                if not guided:
-                    action = actions[splitmix64_below(rng, n)]
-                elif n == 1:
-                    action = actions[0]
-                else:
-                    action = actions[0]
-                    best_h = -INFINITY
-                    ties = 0
-                    for k in range(n):
-                        memcpy(self.probe, self.scratch, self.ssize)
-                        self.vt.apply_action(self.kgame, self.probe, actions[k])
-                        h = self.vt.heuristic(self.kgame, self.probe, player)
-                        if h > best_h:
-                            best_h = h
-                            action = actions[k]
-                            ties = 1
-                        elif h == best_h:
-                            ties += 1
-                            if splitmix64_below(rng, ties) == 0:
-                                action = actions[k]
-            self.vt.apply_action(self.kgame, self.scratch, action)
-
     cdef int _evaluate(self, uint64_t* rng, int evaluator, int rollouts) noexcept nogil:
-        """Evaluate the (non-terminal) work state into ``self.ret``."""
-        cdef int i, p, err
-        cdef bint guided = evaluator == EVAL_GUIDED or evaluator == EVAL_MIXED
+        """Evaluate the (non-terminal) work state into ``self.ret`` (``leaf.pxd``)."""
         if evaluator != EVAL_ROLLOUT and self.vt.heuristic == NULL:
             return ERR_NO_HEURISTIC
-        if evaluator == EVAL_HEURISTIC:
-            for p in range(self.np):
-                self.ret[p] = self.vt.heuristic(self.kgame, self.work, p)
-            return ERR_NONE
-        if rollouts == 1:
-            memcpy(self.scratch, self.work, self.ssize)
-            err = self._rollout(rng, self.ret, guided)
-            if err != ERR_NONE:
-                return err
-        else:
-            for p in range(self.np):
-                self.acc[p] = 0.0
-            for i in range(rollouts):
-                memcpy(self.scratch, self.work, self.ssize)
-                err = self._rollout(rng, self.ret, guided)
-                if err != ERR_NONE:
-                    return err
-                for p in range(self.np):
-                    self.acc[p] += self.ret[p]
-            for p in range(self.np):
-                self.ret[p] = self.acc[p] / rollouts
-        if evaluator == EVAL_MIXED:
-            for p in range(self.np):
-                self.ret[p] = 0.5 * (self.vt.heuristic(self.kgame, self.work, p) + self.ret[p])
-        return ERR_NONE
+        return leaf_value(&self.leaf, self.work, rng, evaluator, rollouts, self.ret)
 
     cdef void _rebackup(self, int32_t node, double w) noexcept nogil:
         """Reset the node's value sums to ``visits * V`` (``backup``: see the module docstring)."""

@@ -103,7 +103,8 @@ def kernel_of(state: Any) -> KernelCapsules | None:
 
 
 def get_include() -> str:
-    """The folder holding the kernel interface's ``.pxd`` files (``state.pxd``, ``rng.pxd``).
+    """The folder holding the kernel interface's ``.pxd`` files (``state.pxd``, ``rng.pxd``,
+    ``leaf.pxd``).
 
     Like ``numpy.get_include()``: give it to Cython so another project's kernel or searcher can
     ``from state cimport KernelVTable, KernelHandle, handle_capsule`` and
@@ -115,7 +116,7 @@ def get_include() -> str:
 
     >>> from pathlib import Path
     >>> sorted(p.name for p in Path(get_include()).glob("*.pxd"))
-    ['rng.pxd', 'state.pxd']
+    ['leaf.pxd', 'rng.pxd', 'state.pxd']
     """
     spec = importlib.util.find_spec(_INCLUDE_PACKAGE)
     folders = list(spec.submodule_search_locations or []) if spec is not None else []

@@ -1,0 +1,162 @@
+# cython: language_level=3
+"""Leaf values over ``KernelVTable``, shared by the compiled searchers (MCTS, ISMCTS).
+
+Inline ``nogil`` functions only: a searcher fills one ``LeafWork`` with its buffers and calls
+``leaf_value`` on a non-terminal state. The evaluators, with the draws of ``rng.pxd``:
+
+- ``LEAF_ROLLOUT``: ``rollouts`` games to the end, chance by its probabilities (``u`` uniform,
+  the first outcome whose running probability exceeds it, else the last), decisions uniformly at
+  random (``below(n)``); the returns averaged (one game: its returns as they are);
+- ``LEAF_HEURISTIC``: ``vtable.heuristic`` for every player;
+- ``LEAF_GUIDED``: as rollout, but a decision takes the action whose successor has the highest
+  heuristic for the mover (ties by reservoir sampling: the ``t``-th tying action replaces the
+  pick when ``below(t) == 0``; one legal action: no draw);
+- ``LEAF_MIXED``: the guided mean, then ``0.5 * (heuristic + guided)`` per player.
+
+The pure-Python twins are ``solver/search/evaluators.py``'s evaluators.
+"""
+
+from libc.math cimport INFINITY
+from libc.stdint cimport uint64_t
+from libc.string cimport memcpy
+
+from rng cimport splitmix64_below, splitmix64_uniform
+from state cimport KERNEL_CHANCE, KERNEL_TERMINAL, KernelVTable
+
+cdef enum:
+    LEAF_ROLLOUT = 0
+    LEAF_HEURISTIC = 1
+    LEAF_GUIDED = 2
+    LEAF_MIXED = 3
+
+cdef enum:
+    LEAF_OK = 0
+    LEAF_NO_ACTIONS = 2        # a non-terminal state without actions or outcomes
+    LEAF_TOO_MANY_ACTIONS = 3  # more than max_actions of them
+
+ctypedef struct LeafWork:
+    const KernelVTable* vt
+    const void* game
+    size_t state_size
+    int num_players
+    int max_actions            # entries of ``actions`` and ``probs``
+    int* actions
+    double* probs
+    char* scratch              # the state a rollout plays on
+    char* probe                # a guided decision's look one ply ahead
+    double* acc                # num_players doubles: the rollouts' running sums
+
+
+cdef inline LeafWork leaf_work(const KernelVTable* vt, const void* game, int max_actions,
+                               int* actions, double* probs, char* scratch, char* probe,
+                               double* acc) noexcept nogil:
+    """A ``LeafWork`` over a searcher's buffers (``state_size`` and ``num_players`` from ``vt``)."""
+    cdef LeafWork w
+    w.vt = vt
+    w.game = game
+    w.state_size = vt.state_size
+    w.num_players = vt.num_players
+    w.max_actions = max_actions
+    w.actions = actions
+    w.probs = probs
+    w.scratch = scratch
+    w.probe = probe
+    w.acc = acc
+    return w
+
+
+cdef inline int leaf_sample(const LeafWork* w, const void* state, uint64_t* rng,
+                            int* action) noexcept nogil:
+    """A chance outcome of ``state`` by its probability, into ``action``."""
+    cdef int n = w.vt.chance_outcomes(w.game, state, w.actions, w.probs)
+    cdef int k
+    cdef double u, total
+    if n <= 0:
+        return LEAF_NO_ACTIONS
+    if n > w.max_actions:
+        return LEAF_TOO_MANY_ACTIONS
+    u = splitmix64_uniform(rng)
+    total = 0.0
+    action[0] = w.actions[n - 1]
+    for k in range(n):
+        total += w.probs[k]
+        if u < total:
+            action[0] = w.actions[k]
+            break
+    return LEAF_OK
+
+
+cdef inline int leaf_rollout(const LeafWork* w, uint64_t* rng, double* out,
+                             bint guided) noexcept nogil:
+    """Play ``w.scratch`` to the end (random or heuristic-greedy decisions); its returns."""
+    cdef int player, n, k, action, ties, err
+    cdef double h, best_h
+    while True:
+        player = w.vt.current_player(w.game, w.scratch)
+        if player == KERNEL_TERMINAL:
+            w.vt.returns(w.game, w.scratch, out)
+            return LEAF_OK
+        if player == KERNEL_CHANCE:
+            err = leaf_sample(w, w.scratch, rng, &action)
+            if err != LEAF_OK:
+                return err
+        else:
+            n = w.vt.legal_actions(w.game, w.scratch, w.actions)
+            if n <= 0:
+                return LEAF_NO_ACTIONS
+            if n > w.max_actions:
+                return LEAF_TOO_MANY_ACTIONS
+            if not guided:
+                action = w.actions[splitmix64_below(rng, n)]
+            elif n == 1:
+                action = w.actions[0]
+            else:
+                action = w.actions[0]
+                best_h = -INFINITY
+                ties = 0
+                for k in range(n):
+                    memcpy(w.probe, w.scratch, w.state_size)
+                    w.vt.apply_action(w.game, w.probe, w.actions[k])
+                    h = w.vt.heuristic(w.game, w.probe, player)
+                    if h > best_h:
+                        best_h = h
+                        action = w.actions[k]
+                        ties = 1
+                    elif h == best_h:
+                        ties += 1
+                        if splitmix64_below(rng, ties) == 0:
+                            action = w.actions[k]
+        w.vt.apply_action(w.game, w.scratch, action)
+
+
+cdef inline int leaf_value(const LeafWork* w, const void* state, uint64_t* rng, int evaluator,
+                           int rollouts, double* out) noexcept nogil:
+    """The ``evaluator``'s value of the non-terminal ``state`` for every player, into ``out``
+    (the heuristic evaluators need ``vtable.heuristic``: the caller checks)."""
+    cdef int i, p, err
+    cdef bint guided = evaluator == LEAF_GUIDED or evaluator == LEAF_MIXED
+    if evaluator == LEAF_HEURISTIC:
+        for p in range(w.num_players):
+            out[p] = w.vt.heuristic(w.game, state, p)
+        return LEAF_OK
+    if rollouts == 1:
+        memcpy(w.scratch, state, w.state_size)
+        err = leaf_rollout(w, rng, out, guided)
+        if err != LEAF_OK:
+            return err
+    else:
+        for p in range(w.num_players):
+            w.acc[p] = 0.0
+        for i in range(rollouts):
+            memcpy(w.scratch, state, w.state_size)
+            err = leaf_rollout(w, rng, out, guided)
+            if err != LEAF_OK:
+                return err
+            for p in range(w.num_players):
+                w.acc[p] += out[p]
+        for p in range(w.num_players):
+            out[p] = w.acc[p] / rollouts
+    if evaluator == LEAF_MIXED:
+        for p in range(w.num_players):
+            out[p] = 0.5 * (w.vt.heuristic(w.game, state, p) + out[p])
+    return LEAF_OK
