@@ -574,14 +574,19 @@ def _run_trees(
     budget: Limit,
     opts: MCTSOptions,
 ) -> list[_Searched]:
-    """One tree per seed, each with its share of the iterations (and the whole of ``seconds``):
-    in parallel on the compiled path (the loop releases the GIL), one after another otherwise."""
+    """One tree per seed, each with its share of the iterations: in parallel on the compiled
+    path (the loop releases the GIL), each with the whole of ``seconds``; one after another on
+    the Python path, each with ``seconds / trees``, so the call keeps to its budget either way."""
+    parallel = len(seeds) > 1 and chosen.compiled
+    seconds = budget.seconds
+    if seconds is not None and not parallel:
+        seconds = seconds / len(seeds)
 
     def run(i: int) -> _Searched:
-        part = dataclasses.replace(budget, iterations=shares[i], top_k=None)
+        part = dataclasses.replace(budget, iterations=shares[i], seconds=seconds, top_k=None)
         return _one_tree(state, chosen, observer, n, seeds[i], part, opts)
 
-    if len(seeds) == 1 or not chosen.compiled:
+    if not parallel:
         return [run(i) for i in range(len(seeds))]
     with ThreadPoolExecutor(max_workers=len(seeds)) as pool:
         return list(pool.map(run, range(len(seeds))))

@@ -275,6 +275,8 @@ def test_budgets_are_honoured(cards):
     assert timed.extra["stopped_by"] == "seconds" and timed.iterations >= 1
     both = ismcts(state, iterations=10**9, seconds=0.1, seed=1, threads=2)
     assert both.extra["stopped_by"] == "seconds" and both.iterations < 10**9
+    python = ismcts(state, limit=Limit(seconds=0.1), threads=2, compiled=False, evaluator="rollout")
+    assert python.extra["stopped_by"] == "seconds" and python.extra["threads"] == 2
     capped = ismcts(state, iterations=10**6, max_nodes=500, seed=1)
     assert capped.extra["stopped_by"] == "max_nodes"
     assert 500 <= capped.nodes < 500 + 4 * 12  # one simulation's new nodes past the cap at most
