@@ -11,7 +11,7 @@ compiled extension, building a :class:`KernelGuardiansGame` raises
 >>> game = KernelGuardiansGame(players=2)
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), len(state.chance_outcomes())
-(True, 72)
+(True, 24)
 >>> for _ in range(6):
 ...     state.apply_action(state.chance_outcomes()[0][0])
 >>> [state.action_to_string(a) for a in state.legal_actions()]
