@@ -28,10 +28,13 @@ One simulation:
    by its probabilities, then the heuristic, or the returns if the game ended).
 4. Every node on the path, and every edge taken, gains a visit and the returns of every player.
 
-Memory: a node is 32 bytes (its key, parent, first edge, visits, kind and mover) plus
-``num_players`` doubles of value sums; an edge 20 bytes plus ``num_players`` doubles; two
-open-addressed hash tables of 32-bit indices find a node's child by key and a node's edge by
-action (at most half full). The loop runs without the GIL; a tree serves one thread at a time.
+Memory: a node is 32 bytes (its key, parent, block of edges, visits, kind and mover) plus
+``num_players`` doubles of value sums; an edge 16 bytes (action, child, visits, availability)
+plus ``num_players`` doubles. A node's edges lie in one block sorted by action (a merge with the
+sorted legal actions finds them; a full block moves to the arena's end at twice the room, so
+edges take at most twice their size); a decision's child hangs on its edge; an open-addressed
+hash table of 32-bit indices (at most half full) finds the children reached by chance or by
+another player's move, by their key. The loop runs without the GIL; a tree serves one thread at a time.
 A ``seconds`` budget reads a monotonic clock after every simulation.
 """
 
@@ -83,23 +86,25 @@ cdef enum:
     ERR_BAD_POLICY = 6
 
 cdef enum:
-    KEY_ACTION = 0      # a step keyed by its action id
+    KEY_ACTION = 0      # a chance step without hidden information, keyed by its outcome
     KEY_INFO = 1        # a step keyed by the observer's information key after it
+    KEY_EDGE = 2        # a decision step keyed by its action: the edge's own child (no table)
 
 
 ctypedef struct INode:
     uint64_t key        # the step from the parent: an action id or an information key
     int32_t parent      # -1 at the root
-    int32_t first_edge  # the node's edges, linked by IEdge.next in creation order; -1: none
+    int32_t edges       # the node's block of edges (sorted by action); -1: none yet
     uint32_t visits
-    uint8_t kind        # KEY_ACTION or KEY_INFO
+    uint32_t num_edges
+    uint32_t cap_edges  # the block's room
+    uint8_t kind        # KEY_ACTION, KEY_INFO or KEY_EDGE
     int8_t player       # the mover met at the last visit; KERNEL_TERMINAL before any
-    uint8_t _pad[10]
+    uint8_t _pad[2]
 
 ctypedef struct IEdge:
-    int32_t node
     int32_t action
-    int32_t next
+    int32_t child       # the node this action leads to when keyed by it (KEY_EDGE); -1: none
     uint32_t visits
     uint32_t availability
 
@@ -167,9 +172,7 @@ cdef class Tree:
     cdef int32_t ecount
     cdef int32_t ecap
     cdef int32_t* ntable       # child lookup: (parent, kind, key) -> node + 1; 0 empty
-    cdef int32_t* etable       # edge lookup: (node, action) -> edge + 1; 0 empty
     cdef int64_t nmask
-    cdef int64_t emask
     cdef char* root_state
     cdef char* work
     cdef char* scratch
@@ -227,7 +230,7 @@ cdef class Tree:
         self.leaf = leaf_work(vt, self.kgame, self.maxa, self.abuf, self.pbuf, self.scratch,
                               self.probe, self.acc)
         if (self._grow_nodes(1024) != ERR_NONE or self._grow_edges(1024) != ERR_NONE
-                or self._rehash_nodes(2048) != ERR_NONE or self._rehash_edges(2048) != ERR_NONE):
+                or self._rehash_nodes(2048) != ERR_NONE):
             raise MemoryError("cannot allocate the ISMCTS tree")
         self._new_node(-1, KEY_ACTION, 0)
 
@@ -237,7 +240,6 @@ cdef class Tree:
         free(self.edges)
         free(self.esums)
         free(self.ntable)
-        free(self.etable)
         free(self.root_state)
         free(self.work)
         free(self.scratch)
@@ -285,9 +287,6 @@ cdef class Tree:
     cdef inline uint64_t _node_slot(self, int32_t parent, int kind, uint64_t key) noexcept nogil:
         return splitmix64_mix(key ^ splitmix64_mix((<uint64_t>(parent + 1) << 1) | <uint64_t>kind))
 
-    cdef inline uint64_t _edge_slot(self, int32_t node, int action) noexcept nogil:
-        return splitmix64_mix((<uint64_t>node << 32) | <uint32_t>action)
-
     cdef int _rehash_nodes(self, int64_t size) noexcept nogil:
         cdef int32_t* table = <int32_t*>malloc(size * sizeof(int32_t))
         cdef int64_t mask = size - 1
@@ -296,7 +295,9 @@ cdef class Tree:
         if table == NULL:
             return ERR_MEMORY
         memset(table, 0, size * sizeof(int32_t))
-        for i in range(1, self.ncount):  # the root is in no table
+        for i in range(1, self.ncount):  # the root and the edges' children are in no table
+            if self.nodes[i].kind == KEY_EDGE:
+                continue
             slot = <int64_t>(self._node_slot(self.nodes[i].parent, self.nodes[i].kind,
                                              self.nodes[i].key) & <uint64_t>mask)
             while table[slot] != 0:
@@ -307,27 +308,8 @@ cdef class Tree:
         self.nmask = mask
         return ERR_NONE
 
-    cdef int _rehash_edges(self, int64_t size) noexcept nogil:
-        cdef int32_t* table = <int32_t*>malloc(size * sizeof(int32_t))
-        cdef int64_t mask = size - 1
-        cdef int64_t slot
-        cdef int32_t i
-        if table == NULL:
-            return ERR_MEMORY
-        memset(table, 0, size * sizeof(int32_t))
-        for i in range(self.ecount):
-            slot = <int64_t>(self._edge_slot(self.edges[i].node, self.edges[i].action)
-                             & <uint64_t>mask)
-            while table[slot] != 0:
-                slot = (slot + 1) & mask
-            table[slot] = i + 1
-        free(self.etable)
-        self.etable = table
-        self.emask = mask
-        return ERR_NONE
-
     cdef int32_t _new_node(self, int32_t parent, int kind, uint64_t key) noexcept nogil:
-        """Append a node (and index it below ``parent``); -1 when memory runs out."""
+        """Append a node (indexed below ``parent`` unless an edge holds it); -1: out of memory."""
         cdef int32_t i = self.ncount
         cdef int64_t slot
         cdef int p
@@ -338,32 +320,22 @@ cdef class Tree:
                 return -1
         self.nodes[i].key = key
         self.nodes[i].parent = parent
-        self.nodes[i].first_edge = -1
+        self.nodes[i].edges = -1
         self.nodes[i].visits = 0
+        self.nodes[i].num_edges = 0
+        self.nodes[i].cap_edges = 0
         self.nodes[i].kind = <uint8_t>kind
         self.nodes[i].player = KERNEL_TERMINAL
         memset(self.nodes[i]._pad, 0, sizeof(self.nodes[i]._pad))
         for p in range(self.np):
             self.nsums[<int64_t>i * self.np + p] = 0.0
         self.ncount = i + 1
-        if parent >= 0:
+        if parent >= 0 and kind != KEY_EDGE:
             slot = <int64_t>(self._node_slot(parent, kind, key) & <uint64_t>self.nmask)
             while self.ntable[slot] != 0:
                 slot = (slot + 1) & self.nmask
             self.ntable[slot] = i + 1
         return i
-
-    cdef int32_t _child(self, int32_t parent, int kind, uint64_t key) noexcept nogil:
-        """The child of ``parent`` by this step key, made if new; -1 when memory runs out."""
-        cdef int64_t slot = <int64_t>(self._node_slot(parent, kind, key) & <uint64_t>self.nmask)
-        cdef int32_t found
-        while self.ntable[slot] != 0:
-            found = self.ntable[slot] - 1
-            if (self.nodes[found].parent == parent and self.nodes[found].kind == kind
-                    and self.nodes[found].key == key):
-                return found
-            slot = (slot + 1) & self.nmask
-        return self._new_node(parent, kind, key)
 
     cdef int32_t _find_child(self, int32_t parent, int kind, uint64_t key) noexcept nogil:
         cdef int64_t slot = <int64_t>(self._node_slot(parent, kind, key) & <uint64_t>self.nmask)
@@ -376,47 +348,70 @@ cdef class Tree:
             slot = (slot + 1) & self.nmask
         return -1
 
-    cdef int32_t _find_edge(self, int32_t node, int action) noexcept nogil:
-        cdef int64_t slot = <int64_t>(self._edge_slot(node, action) & <uint64_t>self.emask)
-        cdef int32_t found
-        while self.etable[slot] != 0:
-            found = self.etable[slot] - 1
-            if self.edges[found].node == node and self.edges[found].action == action:
-                return found
-            slot = (slot + 1) & self.emask
+    cdef int32_t _child(self, int32_t parent, int kind, uint64_t key) noexcept nogil:
+        """The child of ``parent`` by this step key, made if new; -1 when memory runs out."""
+        cdef int32_t found = self._find_child(parent, kind, key)
+        if found >= 0:
+            return found
+        return self._new_node(parent, kind, key)
+
+    cdef int32_t _edge_child(self, int32_t node, int32_t e) noexcept nogil:
+        """The node the edge's action leads to (keyed by the action), made if new; -1: memory."""
+        cdef int32_t child = self.edges[e].child
+        if child < 0:
+            child = self._new_node(node, KEY_EDGE, <uint64_t>self.edges[e].action)
+            self.edges[e].child = child
+        return child
+
+    cdef int32_t _edge_of(self, int32_t node, int action) noexcept nogil:
+        """The edge of ``node`` for ``action``, or -1 (a scan of the node's sorted block)."""
+        cdef int32_t first = self.nodes[node].edges
+        cdef uint32_t k
+        for k in range(self.nodes[node].num_edges):
+            if self.edges[first + k].action >= action:
+                return first + k if self.edges[first + k].action == action else -1
         return -1
 
     cdef int32_t _new_edge(self, int32_t node, int action) noexcept nogil:
-        """A new edge of ``node`` for ``action``, availability 1; -1 when memory runs out."""
-        cdef int32_t e = self.ecount
-        cdef int32_t last
-        cdef int64_t slot
-        cdef int p
-        if e == self.ecap and self._grow_edges(2 * <int64_t>self.ecap) != ERR_NONE:
-            return -1
-        if 2 * (<int64_t>e + 1) > self.emask + 1:
-            if self._rehash_edges(2 * (self.emask + 1)) != ERR_NONE:
-                return -1
-        self.edges[e].node = node
-        self.edges[e].action = action
-        self.edges[e].next = -1
-        self.edges[e].visits = 0
-        self.edges[e].availability = 1
-        for p in range(self.np):
-            self.esums[<int64_t>e * self.np + p] = 0.0
-        self.ecount = e + 1
-        if self.nodes[node].first_edge < 0:
-            self.nodes[node].first_edge = e
-        else:
-            last = self.nodes[node].first_edge
-            while self.edges[last].next >= 0:
-                last = self.edges[last].next
-            self.edges[last].next = e
-        slot = <int64_t>(self._edge_slot(node, action) & <uint64_t>self.emask)
-        while self.etable[slot] != 0:
-            slot = (slot + 1) & self.emask
-        self.etable[slot] = e + 1
-        return e
+        """A new edge of ``node`` for ``action`` (availability 1), in its place in the node's
+        sorted block, which moves to the arena's end when full; -1 when memory runs out."""
+        cdef uint32_t n = self.nodes[node].num_edges
+        cdef uint32_t cap = self.nodes[node].cap_edges
+        cdef int32_t first = self.nodes[node].edges
+        cdef int32_t block
+        cdef uint32_t k, at
+        cdef int np = self.np
+        if n == cap:
+            cap = 4 if cap == 0 else 2 * cap
+            if <int64_t>self.ecount + cap > self.ecap:
+                if self._grow_edges(2 * (<int64_t>self.ecount + cap)) != ERR_NONE:
+                    return -1
+            block = self.ecount
+            if n > 0:
+                memcpy(&self.edges[block], &self.edges[first], n * sizeof(IEdge))
+                memcpy(&self.esums[<int64_t>block * np], &self.esums[<int64_t>first * np],
+                       n * np * sizeof(double))
+            self.ecount += <int32_t>cap
+            self.nodes[node].edges = block
+            self.nodes[node].cap_edges = cap
+            first = block
+        at = n
+        while at > 0 and self.edges[first + at - 1].action > action:
+            at -= 1
+        k = n
+        while k > at:
+            self.edges[first + k] = self.edges[first + k - 1]
+            memcpy(&self.esums[<int64_t>(first + k) * np], &self.esums[<int64_t>(first + k - 1) * np],
+                   np * sizeof(double))
+            k -= 1
+        self.edges[first + at].action = action
+        self.edges[first + at].child = -1
+        self.edges[first + at].visits = 0
+        self.edges[first + at].availability = 1
+        for k in range(np):
+            self.esums[<int64_t>(first + at) * np + k] = 0.0
+        self.nodes[node].num_edges = n + 1
+        return first + at
 
     # -- one simulation ---------------------------------------------------------------------------
     cdef int _playout(self, uint64_t* rng, int depth) noexcept nogil:
@@ -463,9 +458,12 @@ cdef class Tree:
         depth[0] += 1
         return ERR_NONE
 
-    cdef int32_t _step(self, int32_t node, int mover, int action) noexcept nogil:
-        """The child of ``node`` after ``mover`` took ``action`` (already applied to work)."""
+    cdef int32_t _step(self, int32_t node, int mover, int action, int32_t edge) noexcept nogil:
+        """The child of ``node`` after ``mover`` took ``action`` (already applied to the work
+        state) through ``edge`` (-1 for chance)."""
         if not self.hidden or mover == self.observer:
+            if edge >= 0:
+                return self._edge_child(node, edge)
             return self._child(node, KEY_ACTION, <uint64_t>action)
         return self._child(node, KEY_INFO,
                            self.vt.information_state_key(self.kgame, self.work, self.observer))
@@ -474,7 +472,8 @@ cdef class Tree:
                        int rollouts, int depth) noexcept nogil:
         cdef int32_t node = 0
         cdef int32_t steps = 0
-        cdef int32_t e, best, k, i
+        cdef int32_t e, best, k, i, first
+        cdef uint32_t j, m
         cdef int mover, n, action, untried, r, err, p
         cdef uint64_t sub
         cdef double score, best_score, visits
@@ -497,7 +496,7 @@ cdef class Tree:
                 self.vt.apply_action(self.kgame, self.work, action)
                 if self._push(&steps, node, -1) != ERR_NONE:
                     return ERR_MEMORY
-                node = self._step(node, mover, action)
+                node = self._step(node, mover, action, -1)
                 if node < 0:
                     return ERR_MEMORY
                 continue
@@ -509,13 +508,19 @@ cdef class Tree:
             if n > self.maxa:
                 return ERR_TOO_MANY_ACTIONS
             untried = 0
-            for k in range(n):
-                e = self._find_edge(node, self.abuf[k])
-                self.ebuf[k] = e
-                if e < 0:
-                    untried += 1
-                else:
+            first = self.nodes[node].edges
+            j = 0
+            m = self.nodes[node].num_edges
+            for k in range(n):  # both sorted by action: one merge
+                while j < m and self.edges[first + j].action < self.abuf[k]:
+                    j += 1
+                if j < m and self.edges[first + j].action == self.abuf[k]:
+                    e = first + j
                     self.edges[e].availability += 1
+                else:
+                    e = -1
+                    untried += 1
+                self.ebuf[k] = e
             if untried > 0:
                 r = splitmix64_below(rng, untried)
                 action = -1
@@ -531,7 +536,7 @@ cdef class Tree:
                 self.vt.apply_action(self.kgame, self.work, action)
                 if self._push(&steps, node, e) != ERR_NONE:
                     return ERR_MEMORY
-                node = self._step(node, mover, action)
+                node = self._step(node, mover, action, e)
                 if node < 0:
                     return ERR_MEMORY
                 if self.vt.current_player(self.kgame, self.work) == KERNEL_TERMINAL:
@@ -558,7 +563,7 @@ cdef class Tree:
             self.vt.apply_action(self.kgame, self.work, action)
             if self._push(&steps, node, best) != ERR_NONE:
                 return ERR_MEMORY
-            node = self._step(node, mover, action)
+            node = self._step(node, mover, action, best)
             if node < 0:
                 return ERR_MEMORY
         self._add(node)
@@ -677,21 +682,24 @@ cdef class Tree:
         return tuple(self.nsums[<int64_t>node * self.np + p] for p in range(self.np))
 
     def edges_of(self, int32_t node):
-        """``[(action, visits, availability, value sums)]`` of the node's edges, oldest first."""
-        cdef int32_t e
+        """``[(action, visits, availability, value sums)]`` of the node's edges, by action."""
+        cdef int32_t first
+        cdef uint32_t k
         self._check(node)
-        out = []
-        e = self.nodes[node].first_edge
-        while e >= 0:
-            out.append((self.edges[e].action, self.edges[e].visits, self.edges[e].availability,
-                        tuple(self.esums[<int64_t>e * self.np + p] for p in range(self.np))))
-            e = self.edges[e].next
-        return out
+        first = self.nodes[node].edges
+        return [
+            (self.edges[first + k].action, self.edges[first + k].visits,
+             self.edges[first + k].availability,
+             tuple(self.esums[<int64_t>(first + k) * self.np + p] for p in range(self.np)))
+            for k in range(self.nodes[node].num_edges)
+        ]
 
     def child_by_action(self, int32_t node, int action):
-        """The child of ``node`` keyed by ``action`` (a step of the observer), or -1."""
+        """The child of ``node`` reached by its decision ``action``, or -1."""
+        cdef int32_t e
         self._check(node)
-        return self._find_child(node, KEY_ACTION, <uint64_t>action)
+        e = self._edge_of(node, action)
+        return -1 if e < 0 else self.edges[e].child
 
     cdef int _check(self, int32_t node) except -1:
         if self.busy:
