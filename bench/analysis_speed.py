@@ -7,6 +7,8 @@ one bench run, on the same forests, with the same ``-j``.
     nice -n 10 .venv/bin/python bench/analysis_speed.py run --baseline ../forest-e3a8ca9 \\
         [--count 60 --size 9x9 --turns 8 --seed 0 -j 1 --rounds 3] \\
         [-o bench/results/analysis-speed.md]
+    # the exact clairvoyant value against the sampled estimate, CPU seconds
+    .venv/bin/python bench/analysis_speed.py exact
     # the rows the baseline writes for the golden test (tests/games/dog/test_analysis_golden.py)
     .venv/bin/python bench/analysis_speed.py golden --baseline ../forest-e3a8ca9 \\
         -o tests/games/dog/golden/analysis-rows-e3a8ca9.json
@@ -17,16 +19,18 @@ two results files hold the same rows in every column both have (``seconds`` asid
 is for the same answers. The per-step profile (``steps``, run by each checkout's interpreter)
 times every step of the per-forest analysis by wrapping its function (no profiler, so compiled
 and Python steps are timed alike), and the fixed costs: the imports of a run and what the command
-spends outside the forests' analyses (start-up, workers, writing). Figures are medians over the
+spends outside the forests' analyses (start-up, workers, writing). Whole commands are timed in
+wall seconds and in CPU seconds (the command and its workers, from ``getrusage``: less sensitive
+to a loaded machine); the steps in the process's CPU seconds. Figures are medians over the
 rounds; the load (``os.getloadavg``) is written next to them.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -134,6 +138,45 @@ def profile_steps(descriptors: list[dict[str, Any]]) -> dict[str, Any]:
             "classes": classes, "forests": len(descriptors)}  # fmt: skip
 
 
+# -- exact against sampled ----------------------------------------------------------------------
+EXACT_SETS = [((6, 6), 5, 30), ((9, 9), 6, 30), ((9, 9), 8, 12), ((12, 12), 8, 20)]
+
+
+def exact_against_sampled(sets: list[tuple[tuple[int, int], int, int]] = EXACT_SETS) -> str:
+    """CPU seconds of the exact clairvoyant value (within the default 1,000,000 positions) and of
+    the default 100 sampled worlds, forest by forest (rolled forests, seeds 0..N-1)."""
+    from solver.games.dog.analysis.clairvoyant import clairvoyant_estimate, exact_clairvoyant_value
+    from solver.games.dog.analysis.classify import AnalysisOptions
+    from solver.games.dog.analysis.soonest import SoonestWins
+    from solver.games.dog.generator import roll_forest
+
+    options = AnalysisOptions()
+    lines = [
+        "| forests | exact CPU s | sampled CPU s | exact cheaper | exact did not fit |",
+        "|---|---|---|---|---|",
+    ]
+    for (width, height), turns, count in sets:
+        exact_s = sampled_s = 0.0
+        cheaper = unfit = 0
+        for seed in range(count):
+            forest = roll_forest(width, height, seed=seed).replace(turns=turns)
+            searches = SoonestWins(forest)
+            started = time.process_time()
+            value = exact_clairvoyant_value(forest, options.clairvoyant_total_nodes, searches)
+            middle = time.process_time()
+            clairvoyant_estimate(forest, options, f"seed:{seed}", searches)
+            ended = time.process_time()
+            exact_s += middle - started
+            sampled_s += ended - middle
+            cheaper += middle - started < ended - middle
+            unfit += value is None
+        lines.append(
+            f"| {count} rolled {width}x{height}, {turns} turns | {exact_s:.2f} | {sampled_s:.2f} "
+            f"| {cheaper} | {unfit} |"
+        )
+    return "\n".join(lines)
+
+
 # -- the golden rows ----------------------------------------------------------------------------
 def golden_cases() -> list[dict[str, Any]]:
     """The descriptors of the golden test: every class and method, the budgets that bind."""
@@ -180,30 +223,46 @@ def _load() -> str:
     return "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
 
 
-def _time_command(checkout: Path, args: argparse.Namespace, out: Path) -> float:
+def _time_command(checkout: Path, args: argparse.Namespace, out: Path) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system, the command and its workers) of one run."""
     command = [str(_forest(checkout)), "analyse", "--count", str(args.count), "--size", args.size,
                "--turns", str(args.turns), "--seed", str(args.seed), "-j", str(args.jobs),
-               "-o", str(out)]  # fmt: skip
+               "-o", str(out), "--no-progress"]  # fmt: skip
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL, cwd=checkout)
-    return time.perf_counter() - started
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
 
 
-def _read_rows(path: Path) -> list[dict[str, str]]:
-    with open(path, newline="", encoding="utf-8") as handle:
-        return list(csv.DictReader(handle))
+def _read_rows(path: Path) -> Any:
+    import pandas as pd
+
+    return pd.read_parquet(path)
 
 
-def compare_rows(old: list[dict[str, str]], new: list[dict[str, str]]) -> tuple[list[str], int]:
-    """The columns only the new rows have, and how many rows differ in a shared column."""
+def compare_rows(old: Any, new: Any) -> tuple[list[str], int]:
+    """The columns only the new rows have, and how many rows differ in a shared column (missing
+    values equal to missing values)."""
     if len(old) != len(new):
         raise SystemExit(f"the runs wrote {len(old)} and {len(new)} rows")
-    shared = [c for c in old[0] if c in new[0] and c != "seconds"]
-    missing = [c for c in old[0] if c not in new[0]]
+    missing = [c for c in old.columns if c not in new.columns]
     if missing:
         raise SystemExit(f"the new rows lack the columns {missing}")
-    differ = sum(any(a[c] != b[c] for c in shared) for a, b in zip(old, new, strict=True))
-    return [c for c in new[0] if c not in old[0]], differ
+    import pandas as pd
+
+    differ = set()
+    for column in old.columns:
+        if column == "seconds":
+            continue
+        a, b = old[column].astype(object), new[column].astype(object)
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            gone = pd.isna(x), pd.isna(y)
+            if gone != (True, True) and (gone != (False, False) or x != y):
+                differ.add(i)
+    return [c for c in new.columns if c not in old.columns], len(differ)
 
 
 def _steps_in(checkout: Path, args: argparse.Namespace) -> dict[str, Any]:
@@ -218,20 +277,18 @@ def _steps_in(checkout: Path, args: argparse.Namespace) -> dict[str, Any]:
         done = subprocess.run(
             [str(_python(checkout)), str(Path(__file__).resolve()), "steps", handle.name],
             check=True, capture_output=True, text=True, cwd=checkout,
+            env={**os.environ, "ANALYSIS_SPEED_CPU": "1"},
         )  # fmt: skip
     finally:
         os.unlink(handle.name)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def _sum_seconds(rows: list[dict[str, str]]) -> float:
-    return sum(float(r["seconds"]) for r in rows)
-
-
 def run(args: argparse.Namespace) -> str:
     baseline = Path(args.baseline).resolve()
     checkouts = {"e3a8ca9": baseline, "this checkout": HERE}
     walls: dict[str, list[float]] = {name: [] for name in checkouts}
+    cpus: dict[str, list[float]] = {name: [] for name in checkouts}
     inside: dict[str, list[float]] = {name: [] for name in checkouts}
     loads = [_load()]
     new_columns: list[str] = []
@@ -240,21 +297,24 @@ def run(args: argparse.Namespace) -> str:
             order = list(checkouts) if round_ % 2 == 0 else list(reversed(checkouts))
             rows = {}
             for name in order:
-                out = Path(tmp) / f"{round_}-{name.replace(' ', '-')}.csv"
-                walls[name].append(_time_command(checkouts[name], args, out))
+                out = Path(tmp) / f"{round_}-{name.replace(' ', '-')}.parquet"
+                wall, cpu = _time_command(checkouts[name], args, out)
+                walls[name].append(wall)
+                cpus[name].append(cpu)
                 rows[name] = _read_rows(out)
-                inside[name].append(_sum_seconds(rows[name]))
+                inside[name].append(float(rows[name]["seconds"].sum()))
                 loads.append(_load())
-                print(f"round {round_ + 1} {name}: {walls[name][-1]:.2f} s", file=sys.stderr)
+                print(f"round {round_ + 1} {name}: {wall:.2f} s wall, {cpu:.2f} s CPU",
+                      file=sys.stderr)  # fmt: skip
             new_columns, differ = compare_rows(rows["e3a8ca9"], rows["this checkout"])
             if differ:
                 raise SystemExit(f"round {round_ + 1}: {differ} rows differ between the two")
     profiles = {name: _steps_in(path, args) for name, path in checkouts.items()}
     loads.append(_load())
-    return report(args, walls, inside, profiles, new_columns, loads)
+    return report(args, walls, cpus, inside, profiles, new_columns, loads)
 
 
-def report(args: argparse.Namespace, walls: dict[str, list[float]],
+def report(args: argparse.Namespace, walls: dict[str, list[float]], cpus: dict[str, list[float]],
            inside: dict[str, list[float]], profiles: dict[str, Any], new_columns: list[str],
            loads: list[str]) -> str:  # fmt: skip
     old, new = "e3a8ca9", "this checkout"
@@ -278,6 +338,9 @@ def report(args: argparse.Namespace, walls: dict[str, list[float]],
         f"{', '.join(f'{w:.2f}' for w in walls[new])} |",
         f"| forests per second | {rate[old]:.3f} | {rate[new]:.3f} |",
         f"| **speed-up** | | **{rate[new] / rate[old]:.1f}x** |",
+        f"| CPU seconds of the command and its workers (median) | "
+        f"{statistics.median(cpus[old]):.2f} | {statistics.median(cpus[new]):.2f} |",
+        f"| CPU speed-up | | {statistics.median(cpus[old]) / statistics.median(cpus[new]):.1f}x |",
         f"| seconds inside the forests' analyses (sum of `seconds`, median) | "
         f"{statistics.median(inside[old]):.2f} | {statistics.median(inside[new]):.2f} |",
         f"| fixed costs (wall less the analyses: start-up, imports, workers, writing) | "
@@ -290,9 +353,9 @@ def report(args: argparse.Namespace, walls: dict[str, list[float]],
         "## The per-step profile",
         "",
         f"The same {args.count} forests analysed in one process by each checkout's interpreter "
-        "(`bench/analysis_speed.py steps`): seconds in each step (its function's calls, timed by "
-        "a wrapper; a step inside another counts in the outer one), and the share of the "
-        "analysis.",
+        "(`bench/analysis_speed.py steps`): CPU seconds of the process in each step (its "
+        "function's calls, timed by a wrapper; a step inside another counts in the outer one), "
+        "and the share of the analysis.",
         "",
         "| step | e3a8ca9 s | share | this checkout s | share | speed-up |",
         "|---|---|---|---|---|---|",
@@ -359,6 +422,7 @@ def main(argv: list[str] | None = None) -> None:
     p = sub.add_parser("golden", help="write the baseline's rows for the golden test")
     p.add_argument("--baseline", required=True)
     p.add_argument("-o", "--output", required=True)
+    sub.add_parser("exact", help="the exact clairvoyant value against the sampled estimate")
     p = sub.add_parser("steps", help="(internal) the per-step profile in this interpreter")
     p.add_argument("descriptors")
     p = sub.add_parser("golden-rows", help="(internal) the golden rows in this interpreter")
@@ -368,6 +432,9 @@ def main(argv: list[str] | None = None) -> None:
     elif args.command == "steps":
         descriptors = json.loads(Path(args.descriptors).read_text())
         print(json.dumps(profile_steps(descriptors)))
+    elif args.command == "exact":
+        print(exact_against_sampled())
+        print(f"\nload {_load()} ({os.cpu_count()} CPUs)")
     elif args.command == "golden-rows":
         print(json.dumps(golden_rows(golden_cases())))
     elif args.command == "golden":

@@ -1439,7 +1439,7 @@ ctypedef struct SearchNode:
     int parent               # node index, -1 for the root
     int next                 # the next node queued for the same turn, -1 for none
     int action               # the action that led here from the parent
-    int _pad
+    int slot                 # where the node's table entry is
 
 
 ctypedef struct SoonestSearch:
@@ -1511,9 +1511,15 @@ cdef int search_open(SoonestSearch* S) noexcept nogil:
 
 
 cdef void search_reset(SoonestSearch* S) noexcept nogil:
-    # Forget the stored nodes (the buffers stay, for the next world's search).
+    # Forget the stored nodes (the buffers stay, for the next world's search): their table
+    # entries are cleared one by one when they are few, else the whole table.
+    cdef int i
+    if 8 * <uint64_t>S.count < S.mask + 1:
+        for i in range(S.count):
+            S.table[S.nodes[i].slot] = 0
+    else:
+        memset(S.table, 0, (S.mask + 1) * sizeof(uint64_t))
     S.count = 0
-    memset(S.table, 0, (S.mask + 1) * sizeof(uint64_t))
 
 
 cdef void search_close(SoonestSearch* S) noexcept nogil:
@@ -1535,6 +1541,7 @@ cdef int search_grow_table(SoonestSearch* S) noexcept nogil:
         while table[slot] != 0:
             slot = (slot + 1) & (size - 1)
         table[slot] = (S.nodes[i].hash & TAG_BITS) | <uint64_t>(i + 1)
+        S.nodes[i].slot = <int>slot
     free(S.table)
     S.table = table
     S.mask = size - 1
@@ -1583,12 +1590,12 @@ cdef int search_store(SoonestSearch* S, const DogState* s, int k, int j, uint64_
     S.nodes[index].parent = parent
     S.nodes[index].next = -1
     S.nodes[index].action = action
-    S.nodes[index]._pad = 0
     S.count += 1
     slot = h & S.mask
     while S.table[slot] != 0:
         slot = (slot + 1) & S.mask
     S.table[slot] = (h & TAG_BITS) | <uint64_t>(index + 1)
+    S.nodes[index].slot = <int>slot
     return index
 
 
@@ -2066,3 +2073,227 @@ def relaxation_turns(DogKernelGame game):
         free(done)
         free(heap_d)
         free(heap_v)
+
+
+# -- the clairvoyant value, exactly ----------------------------------------------------------------
+# The share of *all* worlds with a hindsight win, computed by revealing a world's entries only when
+# a route needs them: the positions reachable with the readings revealed so far are expanded (a
+# win ends it: every world with this prefix has one); those left wait either for the next step
+# roll or for the next shout die. The next roll is revealed first if any position waits for it
+# (three readings, 1/3 each), else the next die (its six values grouped by what they do to the
+# waiting shouts, each group with its share of 6). No position waiting: no world with this prefix
+# wins. The value is exact (floating-point sums of those shares); every position stored on the
+# way counts against a node budget, and the search gives up (-1) beyond it.
+ctypedef struct ExactClairvoyant:
+    const DogGameData* g
+    int reach
+    long budget              # positions it may still store
+    int* rolls               # the readings revealed so far (room for every turn)
+    int* dice                # the dice revealed so far
+    int max_rolls
+    int max_dice
+    SoonestSearch* levels    # one table per reveal depth, reused
+    int nlevels
+
+
+cdef enum:
+    EXACT_WAIT_ROLL = 1      # SearchNode.action of a position waiting for the next reading
+    EXACT_WAIT_DIE = 2       # ... for the next die
+    EXACT_DEAD_END = 3       # ... for a reading or die beyond the world's (never revealed)
+    EXACT_OVER_BUDGET = -1
+    EXACT_NO_MEMORY = -2
+    EXACT_MAX_ENTRIES = 1024 # deeper reveals would need more C stack than is safe
+
+
+cdef double exact_clairvoyant_from(ExactClairvoyant* X, const SearchNode* waiting, int nwaiting,
+                                   int r, int d, int depth) noexcept nogil:
+    # The share of worlds with a win among those with the revealed prefix (rolls[:r], dice[:d]),
+    # from the positions ``waiting``; EXACT_OVER_BUDGET or EXACT_NO_MEMORY when it gives up.
+    cdef const DogGameData* g = X.g
+    cdef SoonestSearch* S
+    cdef SearchNode* blocked = NULL
+    cdef DogState st, child
+    cdef int actions[KERNEL_MAX_ACTIONS]
+    cdef int numbers[7]
+    cdef int i, n, a, k, j, k2, j2, top = 0, capacity, index, reading, budget
+    cdef int nblocked = 0, on_roll = 0, v, w, same, first, count
+    cdef double value = 0.0, part
+    cdef uint64_t h
+    cdef int* stack
+    cdef int* grown
+    if depth >= X.nlevels:
+        return EXACT_NO_MEMORY
+    S = &X.levels[depth]
+    if S.nodes == NULL and search_open(S) != 0:
+        return EXACT_NO_MEMORY
+    search_reset(S)
+    capacity = nwaiting + 64
+    stack = <int*>malloc(capacity * sizeof(int))
+    if stack == NULL:
+        return EXACT_NO_MEMORY
+    for i in range(nwaiting):
+        h = search_hash(g, &waiting[i].st, waiting[i].k, waiting[i].j)
+        if search_find(g, S, &waiting[i].st, waiting[i].k, waiting[i].j, h) < 0:
+            index = search_store(S, &waiting[i].st, waiting[i].k, waiting[i].j, h, -1, 0)
+            if index < 0:
+                free(stack)
+                return EXACT_NO_MEMORY
+            stack[top] = index
+            top += 1
+    # the closure: expand what the revealed entries allow, mark what waits (SearchNode.action)
+    while top > 0:
+        top -= 1
+        index = stack[top]
+        memcpy(&st, &S.nodes[index].st, sizeof(DogState))
+        k = S.nodes[index].k
+        j = S.nodes[index].j
+        k2 = k
+        j2 = j
+        if st.phase == PH_ROLL:
+            if k >= r:
+                S.nodes[index].action = EXACT_WAIT_ROLL if k < X.max_rolls else EXACT_DEAD_END
+                on_roll |= k < X.max_rolls
+                continue
+            reading = X.rolls[k]
+            budget = (reading - 1 if reading > 1 else 1) if st.stick else reading
+            actions[0] = ROLL_1 + budget - 1
+            n = 1
+            k2 = k + 1
+        elif st.phase == PH_SHOUT:
+            if j >= d:
+                S.nodes[index].action = EXACT_WAIT_DIE if j < X.max_dice else EXACT_DEAD_END
+                continue
+            actions[0] = SHOUT_SHRUG if X.dice[j] < pending_arrow_number(g, &st) else SHOUT_HIT
+            n = 1
+            j2 = j + 1
+        else:
+            n = dog_legal_actions(g, &st, actions)
+        for a in range(n):
+            memcpy(&child, &st, sizeof(DogState))
+            dog_apply_action(g, &child, actions[a])
+            if child.phase == PH_OVER:
+                if child.won:
+                    free(stack)
+                    return 1.0
+                continue
+            if search_hopeless(g, &child, X.reach):
+                continue
+            h = search_hash(g, &child, k2, j2)
+            if search_find(g, S, &child, k2, j2, h) >= 0:
+                continue
+            X.budget -= 1
+            if X.budget < 0:
+                free(stack)
+                return EXACT_OVER_BUDGET
+            index = search_store(S, &child, k2, j2, h, -1, 0)
+            if top == capacity:
+                capacity *= 2
+                grown = <int*>realloc(stack, capacity * sizeof(int))
+                if grown == NULL:
+                    index = -1
+                else:
+                    stack = grown
+            if index < 0:
+                free(stack)
+                return EXACT_NO_MEMORY
+            stack[top] = index
+            top += 1
+    free(stack)
+    for i in range(S.count):
+        if S.nodes[i].action == EXACT_WAIT_ROLL or S.nodes[i].action == EXACT_WAIT_DIE:
+            nblocked += 1
+    if nblocked == 0:
+        return 0.0
+    blocked = <SearchNode*>malloc(nblocked * sizeof(SearchNode))
+    if blocked == NULL:
+        return EXACT_NO_MEMORY
+    nblocked = 0
+    for v in range(7):
+        numbers[v] = 0
+    for i in range(S.count):
+        if S.nodes[i].action == EXACT_WAIT_ROLL or S.nodes[i].action == EXACT_WAIT_DIE:
+            memcpy(&blocked[nblocked], &S.nodes[i], sizeof(SearchNode))
+            nblocked += 1
+            if S.nodes[i].action == EXACT_WAIT_DIE:
+                numbers[pending_arrow_number(g, &S.nodes[i].st)] = 1
+    if on_roll:  # the next reading first: 1, 2 or 3 steps, a third each
+        for reading in range(1, 4):
+            X.rolls[r] = reading
+            part = exact_clairvoyant_from(X, blocked, nblocked, r + 1, d, depth + 1)
+            if part < 0:
+                value = part
+                break
+            value += part / 3.0
+    else:  # the next die: its values grouped by which waiting shouts they shrug off (v < number)
+        first = 1
+        while first <= 6:
+            count = 1
+            for w in range(first + 1, 7):
+                same = 1
+                for v in range(2, 7):
+                    if numbers[v] and ((first < v) != (w < v)):
+                        same = 0
+                if not same:
+                    break
+                count += 1
+            X.dice[d] = first
+            part = exact_clairvoyant_from(X, blocked, nblocked, r, d + 1, depth + 1)
+            if part < 0:
+                value = part
+                break
+            value += part * count / 6.0
+            first += count
+    free(blocked)
+    return value
+
+
+def exact_clairvoyant(DogKernelState root, int nrolls, int ndice, long max_nodes, int reach):
+    """The clairvoyant value exactly: the share of all worlds (``nrolls`` step-roll readings and
+    ``ndice`` shout dice, uniform and independent) in which some route wins, by revealing a world's
+    entries when a route needs them (the section comment above). Returns the value, or ``None``
+    when more than ``max_nodes`` positions would be stored (or the worlds hold more than
+    ``EXACT_MAX_ENTRIES`` entries: one reveal depth each)."""
+    cdef DogKernelGame game = root.game
+    cdef ExactClairvoyant X
+    cdef SearchNode start
+    cdef double value
+    cdef int i
+    game._check()
+    if nrolls < 0 or ndice < 0 or max_nodes < 1:
+        from solver.errors import OptionError
+
+        raise OptionError("exact_clairvoyant needs counts >= 0 and max_nodes >= 1")
+    if nrolls + ndice > EXACT_MAX_ENTRIES:
+        return None
+    memset(&X, 0, sizeof(ExactClairvoyant))
+    X.g = game.data
+    X.reach = reach
+    X.budget = max_nodes
+    X.max_rolls = nrolls
+    X.max_dice = ndice
+    X.nlevels = nrolls + ndice + 2
+    X.rolls = <int*>calloc(nrolls + 1, sizeof(int))
+    X.dice = <int*>calloc(ndice + 1, sizeof(int))
+    X.levels = <SoonestSearch*>calloc(X.nlevels, sizeof(SoonestSearch))
+    memset(&start, 0, sizeof(SearchNode))
+    memcpy(&start.st, &root.st, sizeof(DogState))
+    try:
+        if X.rolls == NULL or X.dice == NULL or X.levels == NULL:
+            raise MemoryError()
+        if root.st.phase == PH_OVER:
+            return 1.0 if root.st.won else 0.0
+        if search_hopeless(X.g, &root.st, reach):
+            return 0.0
+        with nogil:
+            value = exact_clairvoyant_from(&X, &start, 1, 0, 0, 0)
+        if value == EXACT_NO_MEMORY:
+            raise MemoryError()
+        return None if value < 0 else value
+    finally:
+        if X.levels != NULL:
+            for i in range(X.nlevels):
+                if X.levels[i].nodes != NULL:
+                    search_close(&X.levels[i])
+        free(X.levels)
+        free(X.rolls)
+        free(X.dice)

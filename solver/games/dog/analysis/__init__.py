@@ -68,6 +68,7 @@ COLUMNS: dict[str, str] = {
     "difficulty": "float64",
     "value_low": "float64",
     "value_high": "float64",
+    "clairvoyant_method": "string",
 }
 """The dog's result columns with their types (the meaning of each: :mod:`.classify`)."""
 

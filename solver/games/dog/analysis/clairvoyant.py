@@ -29,14 +29,27 @@ True
 from __future__ import annotations
 
 import random
+import sys
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from solver.games.dog.analysis.options import AnalysisOptions, derived_seed
-from solver.games.dog.analysis.soonest import SoonestWins, sample_world, world_shape
+from solver.games.dog.analysis.soonest import (
+    SoonestWins,
+    distances_to_human,
+    sample_world,
+    world_shape,
+)
 from solver.games.dog.forest import Forest
 
-__all__ = ["ClairvoyantCounts", "clairvoyant_estimate", "sample_worlds"]
+__all__ = [
+    "ClairvoyantCounts",
+    "clairvoyant_estimate",
+    "exact_clairvoyant_value",
+    "exact_reference",
+    "sample_worlds",
+]
 
 
 @dataclass(frozen=True)
@@ -149,3 +162,157 @@ def clairvoyant_estimate(
         searches.reach,
     )
     return ClairvoyantCounts(wins, samples, undecided)
+
+
+# -- the clairvoyant value, exactly ----------------------------------------------------------------
+def exact_clairvoyant_value(
+    forest: Forest, max_nodes: int, searches: SoonestWins | None = None
+) -> float | None:
+    """The share of *all* worlds of ``forest`` with a hindsight win, or None when that takes more
+    than ``max_nodes`` stored positions (:func:`exact_reference` says how it is computed; on the
+    compiled kernel ``solver._ext.dog.exact_clairvoyant`` computes the same, with the same
+    budget, in C)."""
+    if searches is None:
+        searches = SoonestWins(forest)
+    nrolls, ndice = world_shape(forest)
+    if not searches.compiled:
+        return exact_reference(forest, max_nodes, searches)
+    from solver.games.dog.kernel import extension_module
+
+    found = extension_module().exact_clairvoyant(
+        searches.root, nrolls, ndice, max_nodes, searches.reach
+    )
+    return None if found is None else float(found)
+
+
+EXACT_MAX_ENTRIES = 1024
+"""Worlds with more entries (readings and dice) than this are not valued exactly (one level of
+the reveal each; the compiled search's C stack)."""
+
+
+def exact_reference(
+    forest: Forest, max_nodes: int, searches: SoonestWins | None = None
+) -> float | None:
+    """The exact clairvoyant value by revealing a world's entries only when a route needs them,
+    in pure Python (the twin of the compiled one, step for step: the same positions, the same
+    order, the same budget and the same floating-point sums).
+
+    From the positions reached so far, everything the revealed entries allow is expanded, depth
+    first (a win: every world with this prefix has one, value 1). What is left waits for the
+    next step-roll reading or the next shout die. If anything waits for a reading, it is revealed
+    (1, 2 or 3, a third each), else the next die (its six values grouped by which waiting shouts
+    they shrug off, each group with its share of 6); nothing waiting: value 0. Each position
+    stored beyond those handed down counts against ``max_nodes``; over it, None.
+    """
+    from solver.games.dog.rules import ROLL_1, SHOUT_HIT, SHOUT_SHRUG, Phase
+
+    if searches is None:
+        searches = SoonestWins(forest, compiled=False)
+    nrolls, ndice = world_shape(forest)
+    if nrolls + ndice > EXACT_MAX_ENTRIES:
+        return None
+    root = searches.root
+    distance = distances_to_human(forest)
+    reach, turns = searches.reach, forest.turns
+    numbers = {cell: dict(forest.arrows_at(cell)) for cell in _cells(forest)}
+    to_key = (lambda s: s._to_bytes()) if hasattr(root, "_to_bytes") else (lambda s: s.to_json())
+    budget = [max_nodes]
+
+    def hopeless(state: Any) -> bool:
+        d = distance.get(tuple(state.pos))
+        return d is None or d > reach * (turns - state.turn + 1)
+
+    def value(waiting: list[tuple[Any, int, int]], rolls: list[int], dice: list[int]) -> float:
+        seen: dict[Any, int] = {}
+        nodes: list[tuple[Any, int, int]] = []
+        marks: list[int] = []
+        stack: list[int] = []
+        for state, k, j in waiting:
+            key = (to_key(state), k, j)
+            if key not in seen:
+                seen[key] = len(nodes)
+                stack.append(len(nodes))
+                nodes.append((state, k, j))
+                marks.append(0)
+        on_roll = False
+        while stack:
+            index = stack.pop()
+            state, k, j = nodes[index]
+            k2, j2 = k, j
+            if state.phase == Phase.ROLL:
+                if k >= len(rolls):
+                    marks[index] = 1 if k < nrolls else 3
+                    on_roll |= k < nrolls
+                    continue
+                steps = max(1, rolls[k] - 1) if state.stick else rolls[k]
+                actions, k2 = [ROLL_1 + steps - 1], k + 1
+            elif state.phase == Phase.SHOUT:
+                if j >= len(dice):
+                    marks[index] = 2 if j < ndice else 3
+                    continue
+                number = numbers[tuple(state.pos)][state.pending]
+                actions, j2 = [SHOUT_SHRUG if dice[j] < number else SHOUT_HIT], j + 1
+            else:
+                actions = state.legal_actions()
+            for action in actions:
+                child = state.child(action)
+                if child.is_terminal():
+                    if child.won:
+                        return 1.0
+                    continue
+                if hopeless(child):
+                    continue
+                key = (to_key(child), k2, j2)
+                if key in seen:
+                    continue
+                budget[0] -= 1
+                if budget[0] < 0:
+                    raise _OverBudget
+                seen[key] = len(nodes)
+                stack.append(len(nodes))
+                nodes.append((child, k2, j2))
+                marks.append(0)
+        blocked = [node for node, mark in zip(nodes, marks, strict=True) if mark in (1, 2)]
+        if not blocked:
+            return 0.0
+        total = 0.0
+        if on_roll:
+            for reading in (1, 2, 3):
+                total += value(blocked, [*rolls, reading], dice) / 3.0
+            return total
+        waiting_numbers = {
+            numbers[tuple(s.pos)][s.pending]
+            for (s, _, _), mark in zip(nodes, marks, strict=True)
+            if mark == 2
+        }
+        first = 1
+        while first <= 6:
+            count = 1
+            for w in range(first + 1, 7):
+                if any((first < n) != (w < n) for n in waiting_numbers):
+                    break
+                count += 1
+            total += value(blocked, rolls, [*dice, first]) * count / 6.0
+            first += count
+        return total
+
+    if root.is_terminal():
+        return 1.0 if root.won else 0.0
+    if hopeless(root):
+        return 0.0
+    limit = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(max(limit, 4 * (nrolls + ndice) + 200))
+        return value([(root, 0, 0)], [], [])
+    except _OverBudget:
+        return None
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+class _OverBudget(Exception):
+    pass
+
+
+def _cells(forest: Forest) -> list[tuple[int, int]]:
+    return [(r, c) for r in range(forest.height) for c in range(forest.width)]

@@ -66,12 +66,13 @@ forests with 20 turns we measured are all guaranteed (no MCTS, no sampling): a 9
 games and the sampled bound.
 
 The par search here is a breadth-first search bucketed by turn like ``par_brute_force``, with
-three differences that keep it bounded and fast: it runs on the compiled engine when it is
-available (keys: the kernel's byte image of the state), it stops at ``par_max_nodes`` stored
-positions, and it prunes positions that cannot reach the human in the turns left (the graph
-distance to the human exceeds the most a turn can cover: 3 steps, plus a 1-cell hop and a forced
-run of up to 3 cells when the forest has distractions). Pruning only drops positions from which
-no win is possible in time, so the first win found is still in the smallest turn.
+three differences that keep it bounded and fast: on the compiled engine it runs in C
+(:mod:`.soonest`: ``solver._ext.dog.soonest_win``, the transcription of the pure-Python search,
+which stays as its twin in the tests), it stops at ``par_max_nodes`` stored positions, and it
+prunes positions that cannot reach the human in the turns left (the graph distance to the human
+exceeds the most a turn can cover: 3 steps, plus a 1-cell hop and a forced run of up to 3 cells
+when the forest has distractions). Pruning only drops positions from which no win is possible in
+time, so the first win found is still in the smallest turn.
 
 The clairvoyant estimate (``clairvoyant_estimate``, ``clairvoyant_low``, ``clairvoyant_high``)
 -------------------------------------------------------------------------------------------------
@@ -98,6 +99,15 @@ exit: when the MCTS policy won every one of its games, no world is sampled and t
 reported is the trivial 1 (``clairvoyant_samples == 0``, interval [1, 1]): sampling could only
 confirm a value near 1, and 1 is an upper bound of any probability. This never makes the forest
 ``guaranteed`` nor its probability exact.
+
+The worlds are drawn and searched by :mod:`.clairvoyant` (on the compiled engine the whole loop
+runs in C, over the same worlds, with the same budgets: the same counts). With
+``clairvoyant_method="exact"`` the share of *all* worlds with a hindsight win is computed instead
+(revealing a world's readings only when a route needs them), when it fits in
+``clairvoyant_total_nodes`` stored positions: then the estimate is that share, its interval is the
+point, no world is sampled, and it is a proven upper bound of the win probability. The column
+``clairvoyant_method`` says how each row's estimate was made: ``sampled``, ``exact``, ``class``
+(0 or 1 from the class, no search) or ``trivial`` (the early exit above).
 
 Difficulty
 ----------
@@ -128,7 +138,7 @@ from typing import Any
 
 import solver
 from solver.errors import OptionError, SearchBudgetError
-from solver.games.dog.analysis.clairvoyant import clairvoyant_estimate
+from solver.games.dog.analysis.clairvoyant import clairvoyant_estimate, exact_clairvoyant_value
 from solver.games.dog.analysis.options import SEED_BITS, AnalysisOptions, derived_seed
 from solver.games.dog.analysis.soonest import (
     STEP_REACH,
@@ -203,6 +213,7 @@ class ForestAnalysis:
     seconds: float
     value_low: float | None = None
     value_high: float | None = None
+    clairvoyant_method: str = "sampled"
 
     def to_row(self) -> dict[str, Any]:
         """A flat, JSON-friendly row (``class`` for ``klass``, ``route`` as a JSON string)."""
@@ -307,6 +318,7 @@ def analyse_forest(
     games = 0
     upper = (0.0, 0.0, 0.0)
     samples = undecided = 0
+    clairvoyant_method = "class"  # unreachable and hopeless: 0, guaranteed: 1, by the class
 
     if not is_reachable(forest):
         klass, method, p, exact, ci = "unreachable", "graph", 0.0, True, (0.0, 0.0)
@@ -322,11 +334,21 @@ def analyse_forest(
             klass, method, p, exact, ci = _classify_play(forest, options, source, par_status)
             if klass == "guaranteed" or (method == "mcts" and p == 1.0):
                 upper = (1.0, 1.0, 1.0)  # proven, or the trivial bound (module doc: early exit)
+                clairvoyant_method = "class" if klass == "guaranteed" else "trivial"
             else:
-                counts = clairvoyant_estimate(forest, options, source, searches)
-                wins, samples, undecided = counts.wins, counts.samples, counts.undecided
-                lo, hi = wilson_interval(wins, samples)
-                upper = (wins / samples if samples else 1.0, lo, hi)
+                value = None
+                if options.clairvoyant_method == "exact":
+                    value = exact_clairvoyant_value(
+                        forest, options.clairvoyant_total_nodes, searches
+                    )
+                if value is not None:
+                    upper, clairvoyant_method = (value, value, value), "exact"
+                else:
+                    counts = clairvoyant_estimate(forest, options, source, searches)
+                    wins, samples, undecided = counts.wins, counts.samples, counts.undecided
+                    lo, hi = wilson_interval(wins, samples)
+                    upper = (wins / samples if samples else 1.0, lo, hi)
+                    clairvoyant_method = "sampled"
             if method == "mcts":
                 games = options.mcts_games
     difficulty = difficulty_score(p, par, forest.turns)
@@ -355,6 +377,7 @@ def analyse_forest(
         seconds=time.perf_counter() - started,
         value_low=value_low,
         value_high=value_high,
+        clairvoyant_method=clairvoyant_method,
     )
 
 

@@ -16,7 +16,16 @@ from typing import Any
 
 from solver.errors import OptionError
 
-__all__ = ["SEED_BITS", "AnalysisOptions", "derived_seed", "describe_budgets"]
+__all__ = [
+    "CLAIRVOYANT_METHODS",
+    "SEED_BITS",
+    "AnalysisOptions",
+    "derived_seed",
+    "describe_budgets",
+]
+
+CLAIRVOYANT_METHODS = ("sampled", "exact")
+"""How the clairvoyant estimate may be asked for (``AnalysisOptions.clairvoyant_method``)."""
 
 SEED_BITS = 40
 """Derived seeds stay below 2**40: the MCTS agent multiplies its seed by about 10**6 and the
@@ -46,6 +55,9 @@ class AnalysisOptions:
       ``clairvoyant_max_nodes`` caps the positions stored by each world's search,
       ``clairvoyant_total_nodes`` those of all worlds.
     - ``par_max_nodes``: caps the positions stored by the par search.
+    - ``clairvoyant_method``: ``"sampled"`` (the default: the sampled worlds above) or
+      ``"exact"`` (the share of all worlds, computed within ``clairvoyant_total_nodes`` stored
+      positions, sampled when it does not fit; the row's ``clairvoyant_method`` says which).
 
     The module doc of :mod:`.classify` ("Default budgets") explains the defaults and their effect.
     - ``engine``: ``"kernel"``/``"reference"`` or None for the default (``$SOLVER_ENGINE``).
@@ -60,6 +72,7 @@ class AnalysisOptions:
     clairvoyant_total_nodes: int = 1_000_000
     par_max_nodes: int = 150_000
     proof_max_nodes: int = 200_000
+    clairvoyant_method: str = "sampled"
     engine: str | None = None
     seed: int = 0
 
@@ -84,6 +97,11 @@ class AnalysisOptions:
             raise OptionError(f"exact_memory_mb must be a positive number, not {mb!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise OptionError(f"seed must be a whole number, not {self.seed!r}")
+        if self.clairvoyant_method not in CLAIRVOYANT_METHODS:
+            raise OptionError(
+                f"clairvoyant_method must be one of {list(CLAIRVOYANT_METHODS)}, not "
+                f"{self.clairvoyant_method!r}"
+            )
         if self.engine not in (None, "kernel", "reference"):
             raise OptionError(f"engine must be 'kernel', 'reference' or None, not {self.engine!r}")
 
@@ -111,5 +129,5 @@ def describe_budgets(options: AnalysisOptions | None = None) -> str:
     return ", ".join(
         f"{f.name}={getattr(options, f.name)}"
         for f in dataclasses.fields(options)
-        if f.name not in ("engine", "seed")
+        if f.name not in ("engine", "seed", "clairvoyant_method")
     )
