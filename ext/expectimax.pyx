@@ -378,6 +378,19 @@ cdef inline bint worse(int p, const double* v, const double* w, const double* bv
     return fabs(v[p] - bv[p]) <= VALUE_EPS and w[p] > bw[p] + PLIES_EPS
 
 
+cdef inline bint decided(const Frame* f, int target) noexcept nogil:
+    """Adversarial mode: whether no further child can change the node's value. Returns lie in
+    [0, 1] (the protocol), so a chance node (the target's minimum) that has seen a 0 and a
+    decision node whose mover has a 1 are settled. The chance cut changes nothing else (a value
+    of 0 weighs 0 plies, so later zeros tie and the first is kept anyway); the decision cut
+    keeps the first guaranteed win in action order instead of the fastest (docs/search.md)."""
+    if not f.have:
+        return False
+    if f.player == KERNEL_CHANCE:
+        return f.values[target] <= 0.0
+    return f.values[f.player] >= 1.0
+
+
 cdef int run_search(Table* t, Search* s, const char* root, int32_t depth_left) noexcept nogil:
     """Search from ``root``; the root's entry is (re)written, its children's values recorded."""
     cdef const KernelVTable* vt = t.vt
@@ -500,6 +513,8 @@ cdef int run_search(Table* t, Search* s, const char* root, int32_t depth_left) n
             f.best_action = action
             f.have = 1
         f.i = i + 1
+        if s.adversarial and s.depth > 1 and decided(f, s.target):
+            f.i = f.n  # no sibling can change the value: store the node now
     return OK
 
 

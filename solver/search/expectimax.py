@@ -4,8 +4,9 @@ One algorithm (an explicit-stack depth-first search with a transposition table),
 **exact** (the default: every node to the end of the game, the exact win probability),
 **depth-limited** (``exact=False`` with ``Limit(depth=...)`` and/or ``min_probability``: leaves
 valued by the game's heuristic) and **adversarial** (chance picks its worst outcome: the value
-the player can guarantee whatever the dice do). Ties go to the faster win, then the lower action
-id. The options are :class:`~solver.search.options.ExpectimaxOptions`; the budget is the table's
+the player can guarantee whatever the dice do; a node stops once its value is settled). Ties go
+to the faster win, then the lower action id (adversarial: the first guaranteed win). The
+options are :class:`~solver.search.options.ExpectimaxOptions`; the budget is the table's
 memory (``memory_mb``, default 1024: hitting it raises
 :class:`~solver.errors.SearchBudgetError`) and, for a depth-limited search, ``depth``. Kernel
 states run the compiled loop of ``solver._ext.expectimax``, other states the same algorithm
@@ -414,8 +415,21 @@ class PyTable:
                 frame.values, frame.plies = list(values), list(wplies)
                 frame.best, frame.have = action, True
             frame.i = i + 1
+            if adversarial and len(stack) > 1 and _decided(frame, target):
+                frame.i = len(frame.actions)  # no sibling can change the value
         root_entry = self.table[root.to_json()]
         return RootReport(root_entry, tuple(children), expanded, leaves)
+
+
+def _decided(frame: _Frame, target: int) -> bool:
+    """Adversarial mode: whether no further child can change the node's value (returns lie in
+    [0, 1]): a chance node that has seen a 0 for the target, a decision node whose mover has a 1.
+    The twin of ``decided`` in ``ext/expectimax.pyx``."""
+    if not frame.have:
+        return False
+    if frame.player == CHANCE:
+        return frame.values[target] <= 0.0
+    return frame.values[frame.player] >= 1.0
 
 
 # -- the compiled table --------------------------------------------------------------------------
