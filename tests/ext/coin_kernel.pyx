@@ -1,9 +1,11 @@
 # cython: language_level=3
 """A second kernel written only against the shipped interface (``solver.get_include()``).
 
-The smallest complete kernel: a state struct, its transitions, a filled ``KernelVTable`` and the
-two one-line capsule methods. ``tests/ext/test_include.py`` compiles it out of tree and lets the
-compiled searchers solve it, which is what ``docs/kernel-abi.md`` promises a new game.
+The smallest complete kernel: a state struct, its transitions, a filled ``KernelVTable``, the
+two one-line capsule methods and the Python protocol over the same C functions.
+``tests/ext/test_include.py`` compiles it out of tree and solves it through the public API
+(``solver.search.expectimax``, ``mcts``, ``solver.testing.check_random_play``) as well as the
+compiled searchers directly, which is what ``docs/kernel-abi.md`` promises a new game.
 
 The game (one player): each turn the player adds 1 or 2 (actions 0, 1) to a total, then a fair
 coin adds 0 or 1 (actions 2, 3). The game ends once the total reaches ``target`` or after
@@ -86,22 +88,48 @@ COIN_VTABLE.hash = coin_hash
 COIN_VTABLE.heuristic = NULL  # optional: exact search and rollouts do without
 
 
+LABELS = ("add 1", "add 2", "coin: 0", "coin: 1")
+
+
 cdef class CoinGame:
+    """The game: the protocol's game object (``solver.game.Game``) over the kernel's data."""
+
     cdef coin_data_t data
     cdef KernelHandle handle
+    cdef readonly str name
+    cdef readonly str engine
 
     def __init__(self, int target, int turns):
         self.data.target = target
         self.data.turns = turns
         self.handle.vtable = &COIN_VTABLE
         self.handle.game = &self.data
+        self.name = "coin"
+        self.engine = "kernel"
 
     def num_players(self):
         return 1
 
+    def num_distinct_actions(self):
+        return 4
+
     def new_initial_state(self):
         cdef CoinPosition position = CoinPosition.__new__(CoinPosition)
         position.game = self
+        return position
+
+    def state_from_json(self, str text):
+        import json
+
+        from solver.errors import FormatError
+
+        cdef CoinPosition position = self.new_initial_state()
+        try:
+            data = json.loads(text)
+            total, turn, phase = (int(data[k]) for k in ("total", "turn", "phase"))
+        except (ValueError, TypeError, KeyError):
+            raise FormatError("a coin state {total, turn, phase}", line=1, column=1) from None
+        position.st.total, position.st.turn, position.st.phase = total, turn, phase
         return position
 
     def _kernel_handle(self):
@@ -109,14 +137,67 @@ cdef class CoinGame:
 
 
 cdef class CoinPosition:
+    """A state: the struct inline, and the Python protocol (``solver.game.State``), every method
+    a call of the vtable function the searchers use."""
+
     cdef coin_state_t st
     cdef readonly CoinGame game
 
-    def apply_action(self, int action):
-        coin_apply(&self.game.data, &self.st, action)
+    def get_game(self):
+        return self.game
 
     def current_player(self):
         return coin_player(&self.game.data, &self.st)
+
+    def is_terminal(self):
+        return bool(coin_terminal(&self.game.data, &self.st))
+
+    def is_chance_node(self):
+        return coin_player(&self.game.data, &self.st) == KERNEL_CHANCE
+
+    def legal_actions(self):
+        cdef int actions[2]
+        cdef int n = coin_legal(&self.game.data, &self.st, actions)
+        return [actions[i] for i in range(n)]
+
+    def chance_outcomes(self):
+        cdef int actions[2]
+        cdef double probs[2]
+        cdef int n = coin_chance(&self.game.data, &self.st, actions, probs)
+        return [(actions[i], probs[i]) for i in range(n)]
+
+    def apply_action(self, action):
+        from solver.errors import IllegalActionError
+
+        if action not in self.legal_actions():
+            raise IllegalActionError(f"{action!r} is not legal here")
+        coin_apply(&self.game.data, &self.st, action)
+
+    def clone(self):
+        cdef CoinPosition copy = CoinPosition.__new__(CoinPosition)
+        copy.game = self.game
+        copy.st = self.st
+        return copy
+
+    def returns(self):
+        cdef double out[1]
+        if not coin_terminal(&self.game.data, &self.st):
+            return [0.0]
+        coin_returns(&self.game.data, &self.st, out)
+        return [out[0]]
+
+    def action_to_string(self, int action):
+        return LABELS[action]
+
+    def string_to_action(self, str label):
+        from solver.errors import IllegalActionError
+
+        if label not in LABELS:
+            raise IllegalActionError(f"no action is labelled {label!r}")
+        return LABELS.index(label)
+
+    def to_json(self):
+        return f'{{"phase": {self.st.phase}, "total": {self.st.total}, "turn": {self.st.turn}}}'
 
     def _state_capsule(self):
         return state_capsule(&self.st, self)

@@ -1,8 +1,10 @@
 """The kernel interface ships: ``solver.get_include()``, the wheel's ``solver/include/*.pxd``.
 
-The fast tests check the folder and the packaging declaration; the slow ones build the wheel and
-list it, and compile a second kernel (``coin_kernel.pyx``) out of tree against
-``get_include()`` alone, then let the compiled searchers solve it against a Python twin.
+The fast tests check the folder and the packaging declaration and compile a second kernel
+(``coin_kernel.pyx``, the example of ``docs/kernel-abi.md``) out of tree against
+``get_include()`` alone, then run it through the public API (conformance checks, expectimax,
+MCTS) against a Python twin; the slow ones build the wheel and list it, and drive the compiled
+searchers' own interfaces on the coin kernel.
 """
 
 from __future__ import annotations
@@ -116,6 +118,32 @@ def test_expectimax_solves_a_kernel_built_against_get_include(coin, target, turn
     assert [action for action, *_ in children] == [0, 1]
     assert children[-best[1]][1][0] == pytest.approx(best[0], abs=1e-12)
     assert expanded > 0
+
+
+def test_the_example_kernel_runs_through_the_public_api(coin, require_kernels):
+    """docs/kernel-abi.md's example: the coin kernel, built out of tree, is a game like any
+    other: the conformance checks pass, ``solver.search.expectimax`` solves it (through the
+    compiled loop, its states being kernel states) and ``mcts`` finds the best first move."""
+    from solver.search import expectimax, mcts
+    from solver.testing import check_random_play
+
+    for target, turns in [(5, 3), (4, 3), (8, 4), (9, 5)]:
+        game = coin.CoinGame(target, turns)
+        report = check_random_play(game, seeds=range(20))
+        assert report.games == 20 and report.chance_nodes > 0
+        state = game.new_initial_state()
+        assert kernel_of(state) is not None
+        result = expectimax(state)
+        assert result.exact and result.value == pytest.approx(_twin(0, 0, 0, target, turns))
+        values = {a: _twin(a + 1, 0, 1, target, turns) for a in (0, 1)}
+        assert {m.action: m.value for m in result.moves} == pytest.approx(values)
+        best = max(values, key=lambda a: (values[a], -a))
+        assert result.best_action == best and result.best_label == ("add 1", "add 2")[best]
+    game = coin.CoinGame(5, 3)
+    state = game.new_initial_state()
+    result = mcts(state, iterations=20_000, seed=7)
+    assert result.best_action == 1  # add 2: exact value 0.75, against add 1's 0.625
+    assert result.value == pytest.approx(_twin(2, 0, 1, 5, 3), abs=0.03)
 
 
 @pytest.mark.slow
