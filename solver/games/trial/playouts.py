@@ -13,11 +13,12 @@ stays deterministic given its seed.
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from solver.game import CHANCE, TERMINAL, sample_chance
 from solver.rng import SplitMix64, derive_seed
-from solver.search.evaluators import Evaluator
+from solver.search.evaluators import PlayoutEvaluator as SharedPlayoutEvaluator
 
 __all__ = ["PLAYOUT_DEPTH", "PlayoutEvaluator", "ismcts_agent"]
 
@@ -25,15 +26,26 @@ PLAYOUT_DEPTH = 24
 """Actions played on from a leaf (about two turns of one player, chance included)."""
 
 
-class PlayoutEvaluator(Evaluator):
-    """The heuristic after up to ``depth`` actions of the heuristic agent's rules."""
+@dataclass(frozen=True)
+class PlayoutEvaluator(SharedPlayoutEvaluator):
+    """The heuristic after up to ``depth`` actions of the heuristic agent's rules.
 
+    The shared heavy playout (:class:`solver.search.PlayoutEvaluator`) with the Trial's policy:
+    on the Python path the heuristic agent itself, seeded once a leaf from the search's stream
+    (:meth:`evaluate`); a compiled Trial kernel would play its ``playout_action`` slot instead,
+    as the shared class does on every kernel.
+    """
+
+    depth: int = PLAYOUT_DEPTH
     name: ClassVar[str] = "heuristic-playout"
     default_c: ClassVar[float] = 0.4
     deterministic: ClassVar[bool] = False
 
-    def __init__(self, depth: int = PLAYOUT_DEPTH) -> None:
-        self.depth = depth
+    def policy(self, state: Any, rng: SplitMix64) -> int:
+        """The heuristic agent's action at ``state``, its tie-breaks seeded from ``rng``."""
+        from solver.games.trial.agents import heuristic_agent
+
+        return heuristic_agent(None, seed=rng.next_u64() >> 1)(state)
 
     def evaluate(self, state: Any, rng: SplitMix64 | None = None) -> list[float]:
         from solver.games.trial.agents import heuristic_agent

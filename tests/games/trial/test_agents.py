@@ -158,3 +158,22 @@ def test_the_trial_ismcts_agent_is_the_playout_one_and_deterministic() -> None:
     assert first == make_agent("ismcts", game, seed=5, iterations=16)(state)
     assert first in state.legal_actions()
     assert make_agent("ismcts", game, seed=5).__qualname__.startswith("ismcts_agent")
+
+
+def test_the_playout_evaluator_is_the_shared_heavy_playout_with_the_heuristic_rules() -> None:
+    # a subclass of solver.search.PlayoutEvaluator (so a compiled Trial kernel's playout_action
+    # slot plays on the compiled ISMCTS), whose policy is the heuristic agent's move
+    from solver.games.trial.agents import heuristic_agent
+    from solver.games.trial.playouts import PlayoutEvaluator
+    from solver.rng import SplitMix64
+    from solver.search import PlayoutEvaluator as Shared
+
+    evaluator = PlayoutEvaluator()
+    assert isinstance(evaluator, Shared) and evaluator.depth == 24
+    for state in positions(3, seed=6, count=4):
+        if state.is_chance_node():
+            continue
+        seed = SplitMix64(11).next_u64() >> 1
+        expected = heuristic_agent(None, seed=seed)(state)
+        assert evaluator.policy(state, SplitMix64(11)) == expected
+        assert expected in state.legal_actions()
