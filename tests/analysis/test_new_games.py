@@ -164,6 +164,17 @@ def test_trial_batch_rows_are_consistent(tmp_path, capsys):
     assert reread[columns].to_dict(orient="records") == frame[columns].to_dict(orient="records")
 
 
+def test_trial_rows_are_the_reference_engines_rows(monkeypatch):
+    """The analysis plays on the kernel engine; the reference rules give the same rows."""
+    import solver.games.trial.kernel as kernel
+    from solver.games.trial.rules import TrialGame
+
+    setups = [TrialSetup(7, 2, 1), TrialSetup(8, 3, 1, agents=("random", "heuristic", "random"))]
+    fast = [analyse_setup(s) for s in setups]
+    monkeypatch.setattr(kernel, "KernelTrialGame", TrialGame)
+    assert [analyse_setup(s) for s in setups] == fast
+
+
 def test_trial_set_up_files_may_seat_random_players(tmp_path):
     from solver.games.trial.analysis import format_setup
 

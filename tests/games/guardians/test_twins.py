@@ -8,7 +8,7 @@ import networkx as nx
 import pytest
 
 from solver.games.guardians.board import Face, neighbours
-from solver.games.guardians.connectivity import is_connected, splits_forest
+from solver.games.guardians.connectivity import cut_vertices, is_connected, splits_forest
 from solver.games.guardians.tiles import Tile
 from solver.games.guardians.walks import (
     WALK_CODES,
@@ -50,6 +50,10 @@ def test_cut_vertex_rule_agrees_with_networkx(seed):
     # and on a forest with holes punched into it
     holey = {c for c in cells if rng.roll(4) > 1}
     assert is_connected(holey) == (not holey or nx.is_connected(graph(holey)))
+    assert cut_vertices(cells) == cut
+    for cell in holey | {(99, 99)}:  # pieces already: the rule asked of the rest directly
+        rest = graph(holey - {cell})
+        assert splits_forest(holey, cell) == (len(rest) > 0 and not nx.is_connected(rest)), cell
 
 
 def brute_walks(forest, tiles, start):
