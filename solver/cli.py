@@ -91,13 +91,9 @@ def missing_extra(exc: ModuleNotFoundError, what: str) -> OptionError | None:
 
 
 def _games(args: argparse.Namespace) -> int:
-    from solver.registry import game_specs
+    from solver.catalog import describe_games
 
-    rows: list[dict[str, Any]] = [
-        {"name": spec.name, "engines": spec.engine_names(), "players": list(spec.players),
-         "title": spec.title, "summary": spec.summary}
-        for spec in game_specs()
-    ]  # fmt: skip
+    rows: list[dict[str, Any]] = describe_games()  # the rows of GET /v1/games
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0

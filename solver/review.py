@@ -104,6 +104,26 @@ def _ask(base: dict[str, Any], actions: list[Any], ident: str, **kw: Any) -> dic
     return reply
 
 
+def _position_budget(
+    iterations: int | None, seconds: float | None, deadline: float | None, left_positions: int
+) -> dict[str, Any]:
+    """One position's ``limit``: the asked budget, and a fair share of the whole review's time
+    left (never below :data:`MIN_POSITION_SECONDS`)."""
+    limit: dict[str, Any] = {}
+    if iterations is not None:
+        limit["iterations"] = iterations
+    share = None
+    if deadline is not None:
+        share = max(MIN_POSITION_SECONDS, (deadline - time.monotonic()) / max(1, left_positions))
+    if seconds is not None or share is not None:
+        limit["seconds"] = min(s for s in (seconds, share) if s is not None)
+    return limit
+
+
+MIN_POSITION_SECONDS = 1e-3
+"""The least time a position of a review gets (its search still values every move once)."""
+
+
 def review_record(
     record: Mapping[str, Any],
     *,
@@ -112,17 +132,22 @@ def review_record(
     exact: bool | None = None,
     caps: Any = None,
     allow_paths: bool = False,
+    total_seconds: float | None = None,
 ) -> dict[str, Any]:
     """Review a game record: every decision's loss and mark, and the value curve (module doc).
 
-    ``exact``: ``None`` searches exactly where the game offers it (falling back to MCTS when the
-    exact search hits its memory cap), ``True`` insists, ``False`` uses MCTS with ``iterations``
-    and/or ``seconds`` a position. Raises :class:`OptionError` for a bad record.
+    ``exact``: ``None`` values each position exactly where it fits (the hint engine's rule:
+    the game offers it, within the memory cap and half of the position's seconds), else by MCTS;
+    ``True`` insists (a fallback is noted); ``False`` uses MCTS with ``iterations`` and/or
+    ``seconds`` a position. ``total_seconds`` bounds the whole review: each position gets a
+    fair share of the time left, and a review that runs out stops there (``complete`` false,
+    ``reviewed`` the plies done). Raises :class:`OptionError` for a bad record.
     """
     from solver.hint.engine import Caps
     from solver.registry import game_spec
 
     started = time.monotonic()
+    deadline = None if total_seconds is None else started + total_seconds
     name = record.get("game")
     if not isinstance(name, str):
         raise OptionError('a game record needs "game"')
@@ -133,62 +158,76 @@ def review_record(
     options = record.get("options", {})
     if not isinstance(options, dict):
         raise OptionError('a game record\'s "options" is an object')
-    use_exact = spec.exact if exact is None else exact
-    limit: dict[str, Any] = {}
-    if iterations is not None:
-        limit["iterations"] = iterations
-    if seconds is not None:
-        limit["seconds"] = seconds
-    base: dict[str, Any] = {"game": name, "options": options, "limit": limit,
-                            "exact": bool(use_exact)}  # fmt: skip
+    base: dict[str, Any] = {"game": name, "options": options}
+    if exact is not None:
+        base["exact"] = bool(exact)
     if isinstance(record.get("engine"), str):
         base["engine"] = record["engine"]
     kw = {"caps": caps or Caps(), "allow_paths": allow_paths}
-    try:
-        first = _ask(base, [], "review-0", **kw)
-    except OptionError:
-        if exact is None and use_exact:  # the game offers exact search, this position not
-            base["exact"] = False
-            first = _ask(base, [], "review-0", **kw)
-        else:
-            raise
-    curve = [{"ply": 0, "value": first["rootInfo"]["value"], "player": first["rootInfo"]["player"]}]
+
+    def ask(ply: int) -> dict[str, Any]:
+        limit = _position_budget(iterations, seconds, deadline, len(actions) + 1 - ply)
+        return _ask({**base, "limit": limit}, actions[:ply], f"review-{ply}", **kw)
+
+    first = ask(0)
+    curve = [{"ply": 0, "value": first["rootInfo"]["value"], "player": first["rootInfo"]["player"],
+              "method": first["rootInfo"]["method"]}]  # fmt: skip
+    methods = {first["rootInfo"]["method"]}
     decisions: list[dict[str, Any]] = []
+    notes: list[str] = []
     before = first
+    reviewed = 0
     for ply, action in enumerate(actions, 1):
-        prefix = actions[:ply]
-        after = _ask(base, prefix, f"review-{ply}", **kw)
+        if deadline is not None and time.monotonic() >= deadline:
+            notes.append(f"the review stopped after {reviewed} of {len(actions)} plies: its "
+                         f"{total_seconds:g} s ran out")  # fmt: skip
+            break
+        after = ask(ply)
         if before["rootInfo"]["currentPlayer"] >= 0:
-            moves = before["moveInfos"]
-            chosen = next((m for m in moves if action in (m["action"], m["label"])), None)
-            best = moves[0] if moves else None
-            value = chosen["value"] if chosen is not None else None
-            loss = None
-            if best is not None and value is not None:
-                loss = max(0.0, best["value"] - value)
-            decisions.append({
-                "ply": ply, "player": before["rootInfo"]["currentPlayer"],
-                "action": chosen["action"] if chosen else action,
-                "label": chosen["label"] if chosen else str(action),
-                "value": value, "best": best["value"] if best else None,
-                "bestAction": best["action"] if best else None,
-                "bestLabel": best["label"] if best else None,
-                "loss": loss, "mark": mark_of(loss),
-            })  # fmt: skip
+            decisions.append(_decision(before, action, ply))
         curve.append({"ply": ply, "value": after["rootInfo"]["value"],
-                      "player": after["rootInfo"]["player"]})  # fmt: skip
+                      "player": after["rootInfo"]["player"],
+                      "method": after["rootInfo"]["method"]})  # fmt: skip
+        methods.add(after["rootInfo"]["method"])
         before = after
+        reviewed = ply
     summary = {mark: sum(d["mark"] == mark for d in decisions) for mark in THRESHOLDS}
     return {
         "game": name,
         "valueKind": spec.value_kind,
-        "exact": bool(first["rootInfo"]["exact"]),
+        "exact": methods == {"exact"},
+        "methods": sorted(methods),
         "thresholds": dict(THRESHOLDS),
         "decisions": decisions,
         "curve": curve,
         "summary": summary,
+        "complete": reviewed == len(actions),
+        "reviewed": reviewed,
+        "notes": notes,
         "elapsed": round(time.monotonic() - started, 6),
     }
+
+
+def _decision(before: dict[str, Any], action: Any, ply: int) -> dict[str, Any]:
+    """One decision of the review: the move played against the best, in the hint vocabulary."""
+    moves = before["moveInfos"]
+    chosen = next((m for m in moves if action in (m["action"], m["label"])), None)
+    best = moves[0] if moves else None
+    value = chosen["value"] if chosen is not None else None
+    loss = None
+    if best is not None and value is not None:
+        loss = max(0.0, best["value"] - value)
+    return {
+        "ply": ply, "player": before["rootInfo"]["currentPlayer"],
+        "action": chosen["action"] if chosen else action,
+        "label": chosen["label"] if chosen else str(action),
+        "value": value, "best": best["value"] if best else None,
+        "bestValue": best["value"] if best else None,
+        "bestAction": best["action"] if best else None,
+        "bestLabel": best["label"] if best else None,
+        "loss": loss, "mark": mark_of(loss),
+        "method": before["rootInfo"]["method"], "valueKind": before["rootInfo"]["valueKind"],
+    }  # fmt: skip
 
 
 def write_plot(review: Mapping[str, Any], path: str, *, title: str | None = None) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from solver.cli_common import positive_float, positive_int
 from solver.errors import OptionError
-from solver.hint.engine import Caps
+from solver.hint.limits import Caps
 
 __all__ = ["add_hint_command", "caps_from"]
 
@@ -38,8 +38,40 @@ def _cap_options(p: argparse.ArgumentParser, workers: int) -> None:
         help=f"cap on a search's memory in MB (default {_DEFAULTS.max_memory_mb:g})",
     )  # fmt: skip
     p.add_argument(
+        "--max-review-seconds", type=positive_float, default=_DEFAULTS.max_review_seconds,
+        help=f"cap on a whole review's seconds (default {_DEFAULTS.max_review_seconds:g})",
+    )  # fmt: skip
+    p.add_argument(
         "--workers", type=positive_int, default=workers,
         help=f"searches run at once (default {workers}, the CPU count)",
+    )  # fmt: skip
+
+
+def _connection_options(p: argparse.ArgumentParser) -> None:
+    from solver.hint.limits import CONNECTION_DEFAULTS as d
+
+    p.add_argument(
+        "--head-timeout", type=positive_float, default=d["head_seconds"], metavar="SECONDS",
+        help=f"close a connection whose request head is not complete within SECONDS of opening "
+        f"or of the last answer (default {d['head_seconds']:g})",
+    )  # fmt: skip
+    p.add_argument(
+        "--body-timeout", type=positive_float, default=d["body_seconds"], metavar="SECONDS",
+        help=f"close a connection whose body is not complete within SECONDS of its head "
+        f"(default {d['body_seconds']:g})",
+    )  # fmt: skip
+    p.add_argument(
+        "--keep-alive", type=positive_float, default=d["keep_alive_seconds"], metavar="SECONDS",
+        help=f"close a kept-alive connection idle for SECONDS (default "
+        f"{d['keep_alive_seconds']:g})",
+    )  # fmt: skip
+    p.add_argument(
+        "--max-keepalive-requests", type=positive_int, default=d["max_requests"], metavar="N",
+        help=f"close a connection after N answers (default {d['max_requests']})",
+    )  # fmt: skip
+    p.add_argument(
+        "--max-connections", type=positive_int, default=d["max_connections"], metavar="N",
+        help=f"answer 503 past N open connections (default {d['max_connections']})",
     )  # fmt: skip
 
 
@@ -49,6 +81,7 @@ def caps_from(args: argparse.Namespace) -> Caps:
         max_iterations=args.max_iterations,
         max_seconds=args.max_seconds,
         max_memory_mb=args.max_memory_mb,
+        max_review_seconds=args.max_review_seconds,
     )
 
 
@@ -115,5 +148,6 @@ def add_hint_command(commands: Any) -> None:
         help="write the port actually bound to FILE once the server listens",
     )  # fmt: skip
     p.add_argument("--quiet", action="store_true", help="no access logs")
+    _connection_options(p)
     _cap_options(p, cpus)
     p.set_defaults(handler=_serve)

@@ -1,33 +1,38 @@
 """The hint engine: one function answering a request dict through the searchers.
 
-:func:`answer` takes a request (a dict, as parsed from a JSON line or an HTTP body), validates it
-against :class:`~solver.hint.schema.HintRequest`, opens the game through its declaration
-(:class:`~solver.spec.GameSpec`: ``open``, ``open_text``, ``source_option``), replays the actions,
-caps the budget (:class:`Caps`) and searches: exact expectimax when asked and the game offers it,
-MCTS in the strong configuration otherwise. It never raises for a client's mistake: the answer is
-then ``{"id", "error", "field", "code"}``. Nothing here knows any game.
+:func:`answer` takes a request (a dict, as parsed from a JSON line or an HTTP body), checks it
+(:mod:`solver.hint.ingress`) and validates it against :class:`~solver.hint.schema.HintRequest`,
+opens the position (:mod:`solver.hint.position`), caps the budget (:class:`Caps`) and values
+the position through :func:`solver.search.search_position`: exact where it fits (``exact``
+omitted: within half of the request's seconds and its memory cap; ``true``: exact, or an
+estimate with a note; ``false``: never exact), MCTS otherwise. ``rootInfo.method`` says which
+(``exact``, ``mcts``, ``ismcts``). It never raises for a client's mistake: the answer is then
+``{"id", "error", "field", "code"}``. Nothing here knows any game.
 
 Hidden information: when the game declares it (``GameSpec.hidden_information``), the search
 never sees the real hidden cards. It is information-set MCTS (:func:`solver.search.ismcts.ismcts`)
 from the observer's view (``player``, default the player to move): every simulation starts from a
 state redealt from what the observer sees (``rootInfo.determinizations`` counts them); the
-principal variation is the move alone.
+principal variation is the move alone. A seat not to move may ask too (as ``forest GAME best-move
+--player P`` may): the values are then from its view.
+
+Every request honours its seconds (the request's, capped): the searches stop at the deadline,
+the exact one included, and never before one simulation per legal move.
 
 >>> reply = answer({"id": "q1", "game": "dog", "options": {"forest": "dog/another-dog"},
 ...                 "actions": [10], "exact": True, "top_k": 3})
 >>> [(m["label"], round(m["value"], 6)) for m in reply["moveInfos"]][2]
 ('E', 0.333333)
+>>> reply["rootInfo"]["method"]
+'exact'
 >>> answer({"id": "q2", "game": "chess"})["field"]
 'game'
 """
 
 from __future__ import annotations
 
-import functools
-import json
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -37,8 +42,11 @@ from solver.errors import (
     IllegalActionError,
     OptionError,
     SearchBudgetError,
-    SolverError,
 )
+from solver.hint.errors import HintError
+from solver.hint.ingress import check_clean
+from solver.hint.limits import Caps
+from solver.hint.position import OpenedPosition, open_position
 from solver.hint.schema import (
     ErrorAnswer,
     HintAnswer,
@@ -49,210 +57,30 @@ from solver.hint.schema import (
     ValidationError,
     error_from_validation,
 )
-from solver.spec import Opened
+from solver.search.result import pv_actions
 
 __all__ = [
-    "CHUNK_ITERATIONS",
     "Caps",
     "HintError",
     "OpenedPosition",
     "answer",
+    "applied_limit",
     "error_answer",
     "open_position",
 ]
-
-CHUNK_ITERATIONS = 256
-"""When a search may be stopped or report partial answers (stdio), MCTS runs in slices on one
-tree: the first of this many simulations, each next one twice as many (at most
-:data:`MAX_CHUNK_ITERATIONS`), with a report or a stop between slices. Otherwise (HTTP) it is one
-search. Both are deterministic for a given request and iteration budget."""
-
-MAX_CHUNK_ITERATIONS = 8192
-"""The largest slice."""
-
-
-@dataclass(frozen=True)
-class Caps:
-    """The server's per-request budget caps (a request asking more gets these, and is told).
-
-    ``max_seconds`` also bounds a request that names iterations only, so no request runs longer.
-    """
-
-    max_iterations: int = 200_000
-    max_seconds: float = 10.0
-    max_memory_mb: float = 512.0
-    default_iterations: int = 1000
-
-    def __post_init__(self) -> None:
-        if self.max_iterations < 1 or self.default_iterations < 1:
-            raise OptionError("the iteration caps must be at least 1")
-        if not self.max_seconds > 0 or not self.max_memory_mb > 0:
-            raise OptionError("the seconds and memory caps must be positive")
-
-
-class HintError(SolverError):
-    """A request the engine cannot answer: the message, the field at fault and a code."""
-
-    def __init__(self, message: str, field: str | None = None, code: str = "invalid_request"):
-        super().__init__(message)
-        self.field = field
-        self.code = code
-
-    def __reduce__(self):  # picklable across the HTTP service's worker processes
-        return (HintError, (str(self), self.field, self.code))
 
 
 def error_answer(
     ident: Any, message: str, field: str | None = None, code: str = "invalid_request"
 ) -> dict[str, Any]:
-    """An error answer as a dict (``id`` is kept only when it is a string)."""
-    ident = ident if isinstance(ident, str) else None
-    return ErrorAnswer(id=ident, error=message, field=field, code=code).model_dump(by_alias=True)
+    """An error answer as a dict (``id`` is kept only when it is a string of Unicode text)."""
+    from solver.hint.ingress import safe_text
 
-
-# -- opening the position -------------------------------------------------------------------------
-@dataclass
-class OpenedPosition:
-    """A request's game, position and the actions replayed to reach it."""
-
-    spec: Any
-    game: Any
-    state: Any
-    actions: list[int]
-
-
-_GAMES: OrderedDict[str, Any] = OrderedDict()
-_GAMES_LOCK = threading.Lock()
-GAME_CACHE_SIZE = 32
-"""Games opened from a puzzle name or inline text are kept (least recently used dropped), so a
-stream of hints on one game does not read and parse its file every time."""
-
-
-@functools.lru_cache(maxsize=64)
-def _puzzle_names(folder: str) -> frozenset[str]:
-    from solver import puzzles
-
-    return frozenset(puzzles.names(folder))
-
-
-def _cached_open(key: str, opener: Callable[[], Any]) -> Any:
-    with _GAMES_LOCK:
-        if key in _GAMES:
-            _GAMES.move_to_end(key)
-            kept = _GAMES[key]
-            return Opened(game=kept.game, state=kept.state.clone(), source=kept.source)
-    opened = opener()
-    with _GAMES_LOCK:
-        _GAMES[key] = opened
-        while len(_GAMES) > GAME_CACHE_SIZE:
-            _GAMES.popitem(last=False)
-    return Opened(game=opened.game, state=opened.state.clone(), source=opened.source)
-
-
-def _open_game(spec: Any, engine: str | None, options: dict[str, Any], allow_paths: bool) -> Any:
-    """The game the options name, opened (a cached game for puzzle names and inline text)."""
-
-    players = options.get("players")
-    if players is not None and (
-        isinstance(players, bool) or not isinstance(players, int) or players not in spec.players
-    ):
-        allowed = ", ".join(str(p) for p in spec.players)
-        raise HintError(
-            f"{spec.name} is played by {allowed} player(s), not {players!r}", "options.players"
-        )
-    known = {"players"} | ({spec.source_option} if spec.source_option else set())
-    for key in options:
-        if key not in known:
-            raise HintError(
-                f"{spec.name} has no option {key!r}; expected one of {', '.join(sorted(known))}",
-                f"options.{key}",
-            )
-    if engine is not None and engine not in spec.engines:
-        raise HintError(
-            f"{spec.name} has no engine {engine!r}; expected one of "
-            f"{', '.join(spec.engine_names())}",
-            "engine",
-        )
-    field = f"options.{spec.source_option}" if spec.source_option else "options"
-    source = options.get(spec.source_option) if spec.source_option else None
-    try:
-        if source is None:
-            if not spec.default_source:
-                raise HintError(
-                    f"{spec.name} needs {field}: a puzzle name or the file's text", field
-                )
-            return spec.open(None, engine=engine, players=players)
-        if not isinstance(source, str) or not source.strip():
-            raise HintError(f"{field} must be a puzzle name or a file's text", field)
-        key = json.dumps([spec.name, engine, players, source])
-        if spec.puzzles is not None and source in _puzzle_names(spec.puzzles):
-            return _cached_open(key, lambda: spec.open(source, engine=engine, players=players))
-        if "\n" in source:
-            if spec.open_text is None:
-                raise HintError(f"{spec.name} cannot read a file's text", field, "unsupported")
-            return _cached_open(key, lambda: spec.open_text(source, engine=engine, players=players))
-        if not allow_paths:
-            raise HintError(
-                f"{field}: {source[:80]!r} is not a puzzle name; this transport takes puzzle "
-                "names and a file's text, never a path",
-                field,
-            )
-        return spec.open(source, engine=engine, players=players)
-    except HintError:
-        raise
-    except (SolverError, ValueError, OSError) as exc:
-        raise HintError(f"{field}: {exc}", field, "bad_game") from None
-
-
-def open_position(request: Any, *, allow_paths: bool = False) -> OpenedPosition:
-    """The game, state and replayed actions a validated request names (a :class:`HintError`)."""
-    from solver.registry import game_spec
-
-    try:
-        spec = game_spec(request.game)
-    except OptionError as exc:
-        raise HintError(str(exc), "game", "unknown_game") from None
-    options = dict(request.options)
-    text = None
-    if request.state is not None:
-        try:
-            text = request.state if isinstance(request.state, str) else json.dumps(request.state)
-        except (RecursionError, ValueError):
-            raise HintError("state: nested too deeply", "state", "bad_state") from None
-        if "players" not in options and spec.state_players is not None:
-            # a saved state says its player count (as `forest GAME best-move --state` reads it)
-            count = spec.state_players(text)
-            if count is not None and count in spec.players:
-                options["players"] = count
-    opened = _open_game(spec, request.engine, options, allow_paths)
-    game, state = opened.game, opened.state
-    if text is not None:
-        try:
-            state = game.state_from_json(text)
-        except RecursionError:
-            raise HintError("state: nested too deeply", "state", "bad_state") from None
-        except (SolverError, ValueError, TypeError, KeyError) as exc:
-            raise HintError(f"state: {exc}", "state", "bad_state") from None
-    played: list[int] = []
-    for index, item in enumerate(request.actions):
-        field = f"actions.{index}"
-        if state.is_terminal():
-            raise HintError(f"{field}: the game is over", field, "illegal_action")
-        if isinstance(item, str):
-            try:
-                action = state.string_to_action(item)
-            except (SolverError, ValueError, KeyError) as exc:
-                raise HintError(f"{field}: {exc}", field, "illegal_action") from None
-        else:
-            action = item
-        if action not in state.legal_actions():
-            raise HintError(f"{field}: action {item!r} is not legal here", field, "illegal_action")
-        try:
-            state.apply_action(action)
-        except (SolverError, ValueError) as exc:
-            raise HintError(f"{field}: {exc}", field, "illegal_action") from None
-        played.append(action)
-    return OpenedPosition(spec=spec, game=game, state=state, actions=played)
+    if not isinstance(ident, str) or safe_text(ident) != ident:
+        ident = None
+    field = None if field is None else safe_text(field)
+    reply = ErrorAnswer(id=ident, error=safe_text(message), field=field, code=code)
+    return reply.model_dump(by_alias=True)
 
 
 # -- budgets -------------------------------------------------------------------------------------
@@ -290,113 +118,67 @@ class _Found:
     moves: list[tuple[int, str, int, float, list[str]]]  # action, label, visits, value, pv
     value: float
     visits: int
-    exact: bool
+    method: str
     player: int
     determinizations: int = 0
     terminated: bool = False
+    notes: tuple[str, ...] = ()
+
+    @property
+    def exact(self) -> bool:
+        return self.method == "exact"
 
 
-def _pv_ids(state: Any, labels: list[str]) -> tuple[list[int], list[str]]:
-    """The principal variation's labels replayed as action ids (stops where a label fails)."""
-    ids: list[int] = []
-    kept: list[str] = []
-    walker = state.clone()
-    for label in labels:
-        try:
-            action = walker.string_to_action(label)
-            walker.apply_action(action)
-        except (SolverError, ValueError, KeyError):
-            break
-        ids.append(int(action))
-        kept.append(label)
-    return ids, kept
+def _found_of(valued: Any, determinizations: int = 0) -> _Found:
+    """A :class:`~solver.search.auto.Valued` as the answer's pieces."""
+    result = valued.result
+    moves = [] if result is None else [
+        (m.action, m.label, m.visits, float(m.value), list(m.pv)) for m in result.moves
+    ]  # fmt: skip
+    return _Found(moves, float(valued.value), valued.simulations, valued.method, valued.player,
+                  determinizations, valued.terminated, tuple(valued.notes))  # fmt: skip
 
 
-def _moves_of(result: Any) -> list[tuple[int, str, int, float, list[str]]]:
-    return [(m.action, m.label, m.visits, float(m.value), list(m.pv)) for m in result.moves]
-
-
-def _exact(state: Any, limit: LimitApplied, view: int) -> _Found:
-    from solver.search import Limit, expectimax
-
-    budget = Limit(memory_mb=limit.memory_mb)
-    result = expectimax(state, exact=True, limit=budget)
-    if state.is_chance_node():
-        value = float(result.extra["values"][view])
-        return _Found(moves=[], value=value, visits=0, exact=True, player=view)
-    return _Found(_moves_of(result), float(result.value), 0, True, state.current_player())
-
-
-def _chunked_mcts(
+def _searched(
     state: Any,
+    spec: Any,
+    request: HintRequest,
     limit: LimitApplied,
-    seed: int,
     deadline: float,
-    cancel: threading.Event | None,
-    partial: Callable[[Any, int], None] | None,
-) -> tuple[Any, int, bool]:
-    """MCTS on one tree in slices; returns (last result, simulations, terminated)."""
-    from solver.rng import derive_seed
-    from solver.search import Limit, MCTSTree, strong_mcts_options
-
-    options = strong_mcts_options(state)
-    tree = MCTSTree()
-    total = 0
-    result = None
-    target = limit.iterations
-    whole = cancel is None and partial is None  # nobody to stop or report to: one search
-    size = CHUNK_ITERATIONS
-    for index in range(1_000_000_000):  # bounded by the budget: every slice runs ≥ 1 simulation
-        left = deadline - time.monotonic()
-        if cancel is not None and cancel.is_set():
-            return result, total, True
-        if left <= 0 or (target is not None and total >= target):
-            break
-        if index:
-            size = min(2 * size, MAX_CHUNK_ITERATIONS)
-        if whole:
-            size = target - total if target is not None else 1 << 62
-        elif target is not None:
-            size = min(size, target - total)
-        budget = Limit(iterations=size, seconds=left, memory_mb=limit.memory_mb)
-        result = tree.search(state, limit=budget, options=options, seed=derive_seed(seed, index))
-        total += result.iterations
-        if partial is not None:
-            partial(result, total)
-        if result.iterations == 0 or result.extra.get("stopped_by") == "max_nodes":
-            break
-    return result, total, False
-
-
-def _mcts(
-    state: Any,
-    limit: LimitApplied,
-    seed: int,
-    deadline: float,
+    view: int,
     cancel: threading.Event | None,
     partial: Callable[[_Found], None] | None,
 ) -> _Found:
-    from solver.search import Limit
-    from solver.search.mcts import search_value, strong_mcts_options
+    """The position valued by :func:`solver.search.search_position`: the exact attempt planned on
+    the seconds the request named (iterations only: an untimed call's share), everything bounded
+    by what is left of the request's capped seconds."""
+    from solver.search import Limit, search_position
 
-    if state.is_chance_node():
-        budget = Limit(
-            iterations=limit.iterations,
-            seconds=max(1e-3, deadline - time.monotonic()),
-            memory_mb=limit.memory_mb,
-        )
-        value = search_value(state, budget, strong_mcts_options(state), seed)
-        return _Found([], float(value), limit.iterations or 0, False, 0)
-    player = state.current_player()
+    left = max(1e-9, deadline - time.monotonic())
+    asked = request.limit.seconds
+    budget = Limit(
+        iterations=limit.iterations,
+        seconds=None if asked is None else min(asked, left),
+        memory_mb=limit.memory_mb,
+    )
+    progress = None
+    if partial is not None:
 
-    def relay(result: Any, total: int) -> None:
-        if partial is not None:
-            partial(_Found(_moves_of(result), float(result.value), total, False, player))
+        def progress(valued: Any) -> None:
+            partial(_found_of(valued))
 
-    result, total, stopped = _chunked_mcts(state, limit, seed, deadline, cancel, relay)
-    if result is None:
-        return _Found([], 0.0, 0, False, player, terminated=stopped)
-    return _Found(_moves_of(result), float(result.value), total, False, player, terminated=stopped)
+    valued = search_position(
+        state,
+        exact=request.exact,
+        offered=spec.exact and not spec.hidden_information,
+        limit=budget,
+        seed=request.seed,
+        view=view,
+        cancel=cancel,
+        progress=progress,
+        max_seconds=left,
+    )
+    return _found_of(valued)
 
 
 def _hidden(
@@ -408,17 +190,28 @@ def _hidden(
     cancel: threading.Event | None,
 ) -> _Found:
     """ISMCTS from the observer's view (:mod:`solver.search.ismcts`): every simulation a state
-    redealt from what the observer sees; the principal variation is the move alone."""
+    redealt from what the observer sees; the principal variation is the move alone. A time
+    budget never starves it: fewer simulations than legal moves (or outcomes) are redone with
+    that many, untimed."""
     from solver.search import Limit
+    from solver.search.auto import floor_simulations
     from solver.search.ismcts import ismcts
 
-    if cancel is not None and cancel.is_set():
-        return _Found([], 0.0, 0, False, observer, 0, True)
-    budget = Limit(iterations=limit.iterations, seconds=max(1e-3, deadline - time.monotonic()))
+    floor = floor_simulations(state)
+    if limit.iterations is not None:
+        floor = min(floor, limit.iterations)
+    terminated = cancel is not None and cancel.is_set()
+    if terminated:
+        budget = Limit(iterations=floor)
+    else:
+        left = max(1e-9, deadline - time.monotonic())
+        budget = Limit(iterations=limit.iterations, seconds=left)
     result = ismcts(state, observer=observer, limit=budget, seed=seed)
+    if result.iterations < floor:
+        result = ismcts(state, observer=observer, limit=Limit(iterations=floor), seed=seed)
     moves = [(m.action, m.label, m.visits, float(m.value), [m.label]) for m in result.moves]
-    player = observer if state.is_chance_node() else state.current_player()
-    return _Found(moves, float(result.value), result.iterations, False, player, result.iterations)
+    return _Found(moves, float(result.value), result.iterations, "ismcts", observer,
+                  result.iterations, terminated)  # fmt: skip
 
 
 def _build(
@@ -429,16 +222,15 @@ def _build(
     limit: LimitApplied,
     started: float,
     during: bool,
-    notes: list[str],
 ) -> dict[str, Any]:
     moves = found.moves[: request.top_k] if request.top_k else found.moves
     infos = []
     for order, (action, label, visits, value, pv) in enumerate(moves):
-        ids, kept = _pv_ids(state, pv) if pv else ([action], [label])
+        ids, kept = pv_actions(state, pv) if pv else ([action], [label])
         infos.append(
             MoveInfoOut(
                 action=action, label=label, order=order, visits=visits, value=value,
-                pv=ids or [action], pvLabels=kept or [label],
+                pv=ids or [action], pvLabels=kept or [label], pvActions=ids or [action],
             )
         )  # fmt: skip
     root = RootInfo(
@@ -448,6 +240,7 @@ def _build(
         currentPlayer=state.current_player(),
         visits=found.visits,
         exact=found.exact,
+        method=found.method,
         determinizations=found.determinizations,
     )
     reply = HintAnswer(
@@ -459,28 +252,24 @@ def _build(
         limitApplied=limit,
         elapsed=round(time.monotonic() - started, 6),
         terminated=found.terminated,
-        notes=notes,
+        notes=list(found.notes),
     )
     return reply.model_dump(by_alias=True)
 
 
 def _observer(request: HintRequest, game: Any, state: Any, hidden: bool) -> int:
+    """The seat whose view the values are from: ``player``, default the player to move.
+
+    With hidden information any seat may ask (its own view of the position, as ``forest GAME
+    best-move --player P`` gives); with perfect information the values are the mover's, so
+    another seat is refused (as the command line refuses it)."""
     n = game.num_players()
     to_move = state.current_player()
     if request.player is not None and request.player >= n:
         raise HintError(f"player must be a seat from 0 to {n - 1}", "player")
     if request.player is None:
         return to_move if to_move >= 0 else 0
-    if hidden and to_move >= 0 and request.player != to_move:
-        raise HintError(
-            f"player {request.player} cannot see player {to_move}'s hidden cards: in a "
-            "hidden-information game a hint is for the player to move",
-            "player",
-            "hidden_information",
-        )
-    if to_move >= 0 and request.player != to_move:
-        # the search values moves from the mover's view: never answer another seat silently
-        # (the CLI's best-move --player refuses the same way)
+    if not hidden and to_move >= 0 and request.player != to_move:
         raise HintError(
             f"player {request.player} is not to move (player {to_move} is): a hint is for the "
             "player to move",
@@ -497,6 +286,8 @@ def _answer(
     cancel: threading.Event | None,
 ) -> dict[str, Any]:
     started = time.monotonic()
+    if isinstance(raw, dict):
+        check_clean(raw)
     try:
         request = HintRequest.model_validate(raw)
     except ValidationError as exc:
@@ -508,7 +299,6 @@ def _answer(
     deadline = started + limit.seconds
     hidden = spec.hidden_information
     observer = _observer(request, game, state, hidden)
-    notes: list[str] = []
     if request.exact and not spec.exact:
         raise HintError(f"exact search is not offered for {spec.name}", "exact", "unsupported")
     if request.exact and hidden:
@@ -517,8 +307,10 @@ def _answer(
         )
     if state.is_terminal():
         returns = state.returns()
-        found = _Found([], float(returns[observer]), 0, True, observer)
-        return _build(request, spec, state, found, limit, started, False, notes)
+        found = _Found([], float(returns[observer]), 0, "exact", observer)
+        return _build(request, spec, state, found, limit, started, False)
+
+    last = [started]
 
     def partial(found: _Found) -> None:
         if report is None or request.report_during_search_every is None:
@@ -526,23 +318,15 @@ def _answer(
         now = time.monotonic()
         if now - last[0] >= request.report_during_search_every:
             last[0] = now
-            report(_build(request, spec, state, found, limit, started, True, notes))
+            report(_build(request, spec, state, found, limit, started, True))
 
-    last = [started]
-    if request.exact:
-        try:
-            found = _exact(state, limit, observer)
-        except SearchBudgetError:
-            notes.append(
-                f"the exact search hit the {limit.memory_mb:g} MB cap: the values are MCTS "
-                "estimates"
-            )
-            found = _mcts(state, limit, request.seed, deadline, cancel, partial)
-    elif hidden:
+    if hidden:
         found = _hidden(state, observer, limit, request.seed, deadline, cancel)
     else:
-        found = _mcts(state, limit, request.seed, deadline, cancel, partial)
-    return _build(request, spec, state, found, limit, started, False, notes)
+        wants = report is not None and request.report_during_search_every is not None
+        found = _searched(state, spec, request, limit, deadline, observer, cancel,
+                          partial if wants else None)  # fmt: skip
+    return _build(request, spec, state, found, limit, started, False)
 
 
 def answer(

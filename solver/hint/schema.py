@@ -110,16 +110,23 @@ class HintRequest(_Position):
     top_k: StrictInt | None = Field(
         default=None, ge=1, le=1000, description="report only the best k moves (MultiPV)"
     )
-    exact: StrictBool = Field(
-        default=False, description="exact expectimax where the game offers it (else an error)"
+    exact: StrictBool | None = Field(
+        default=None,
+        description=(
+            "omitted: exact where it fits (the game offers it, perfect information, within the "
+            "memory cap and half of the seconds), else an MCTS estimate; true: exact, or an "
+            "estimate with a note saying why (an error where the game offers no exact search); "
+            "false: never exact"
+        ),
     )
     player: StrictInt | None = Field(
         default=None,
         ge=0,
         le=64,
         description=(
-            "the observer: in a hidden-information game the search sees only what this seat "
-            "sees (default: the player to move)"
+            "the seat whose view the values are from (default: the player to move); in a "
+            "hidden-information game any seat may ask and the search sees only what it sees; "
+            "with perfect information only the player to move"
         ),
     )
     seed: StrictInt = Field(default=0, ge=0, le=2**64 - 1, description="the search's seed")
@@ -167,6 +174,11 @@ class MoveInfoOut(_Model):
     value: float = Field(description="the value after this move, from rootInfo.player's view")
     pv: list[int] = Field(description="the principal variation as action ids, this move first")
     pv_labels: list[str] = Field(alias="pvLabels", description="the same as labels")
+    pv_actions: list[int] = Field(
+        default_factory=list,
+        alias="pvActions",
+        description="the same as pv (ids): the name every surface uses (best-move --json too)",
+    )
 
 
 class RootInfo(_Model):
@@ -177,7 +189,14 @@ class RootInfo(_Model):
     player: int = Field(description="the seat whose view every value is given from")
     current_player: int = Field(alias="currentPlayer", description="-1 chance, -4 game over")
     visits: int = Field(description="MCTS simulations of this search (0 for exact)")
-    exact: bool
+    exact: bool = Field(description="the values are exact (method 'exact')")
+    method: str = Field(
+        default="mcts",
+        description=(
+            "what produced the values: 'exact' (expectimax; a finished game's returns), 'mcts' "
+            "(an estimate), 'ismcts' (an estimate from the observer's view)"
+        ),
+    )
     determinizations: int = Field(
         default=0, description="hidden information: the observer's views searched (0: none)"
     )
@@ -245,9 +264,22 @@ class ReviewRequest(_Model):
     options: dict[str, Any] = Field(default_factory=dict)
     seed: StrictInt = Field(default=0, ge=0, le=2**64 - 1)
     actions: list[StrictInt | str] = Field(default_factory=list, max_length=MAX_ACTIONS)
-    limit: HintLimit = Field(default_factory=HintLimit)
+    limit: HintLimit = Field(
+        default_factory=HintLimit, description="each position's budget (as a hint request's)"
+    )
     exact: StrictBool | None = Field(
-        default=None, description="exact values (default: where the game offers them and fits)"
+        default=None,
+        description=(
+            "as a hint request's: omitted, exact where it fits; true, exact or a noted "
+            "fallback; false, never"
+        ),
+    )
+    total_seconds: float | None = Field(
+        default=None,
+        gt=0,
+        allow_inf_nan=False,
+        alias="totalSeconds",
+        description="the whole review's seconds (the server caps it: --max-review-seconds)",
     )
 
 
@@ -261,6 +293,10 @@ class ReviewAnswer(_Model):
     decisions: list[dict[str, Any]]
     curve: list[dict[str, Any]]
     summary: dict[str, int]
+    methods: list[str] = Field(default_factory=list, description="the methods of the values")
+    complete: bool = Field(default=True, description="every ply reviewed (false: out of time)")
+    reviewed: int = Field(default=0, description="the plies reviewed")
+    notes: list[str] = Field(default_factory=list)
     elapsed: float
 
 

@@ -4,16 +4,21 @@ One JSON object a line in, one a line out. Requests run concurrently on a pool o
 answers come out as each search finishes, matched to requests by ``id``. A request with
 ``reportDuringSearchEvery: S`` gets partial answers (``isDuringSearch: true``) about every ``S``
 seconds. ``{"id": "t1", "action": "terminate", "terminateId": "q1"}`` stops request ``q1``,
-which answers at once with what it has (``terminated: true``); the terminate request itself is
-answered ``{"id": "t1", "action": "terminate", "terminateId": "q1", "found": true}``. A line that
-is not JSON, or not a request, gets an error answer and the engine keeps serving. At the end of
-the input the engine finishes the work in flight, then exits with status 0.
+which answers soon with what it has (``terminated: true``; every search, the exact one
+included, looks at the stop between slices or every few thousand nodes); the terminate request
+itself is answered ``{"id": "t1", "action": "terminate", "terminateId": "q1", "found": true}``.
+A line that is not JSON, or not a request, gets an error answer and the engine keeps serving.
+At the end of the input the engine finishes the work in flight, then exits with status 0.
+
+Lines are read in bytes, at most :data:`MAX_LINE_BYTES` of a line held at once: a longer line is
+answered ``too_large`` and skipped in pieces, never read whole. Requests are checked as the HTTP
+service checks them (:mod:`solver.hint.ingress`).
 
 >>> import io, json
 >>> out = io.StringIO()
 >>> lines = ['{"id": "a", "game": "dog", "options": {"forest": "dog/another-dog"}, "exact": true}',
 ...          'not json']
->>> serve_lines(io.StringIO("\\n".join(lines) + "\\n"), out, workers=1)
+>>> serve_lines(io.BytesIO(("\\n".join(lines) + "\\n").encode()), out, workers=1)
 0
 >>> sorted((str(r["id"]), "error" in r) for r in map(json.loads, out.getvalue().splitlines()))
 [('None', True), ('a', False)]
@@ -21,22 +26,30 @@ the input the engine finishes the work in flight, then exits with status 0.
 
 from __future__ import annotations
 
+import io
 import json
 import threading
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import IO, Any
 
 from solver.errors import OptionError
-from solver.hint.engine import Caps, answer, error_answer
+from solver.hint.engine import answer, error_answer
+from solver.hint.errors import HintError
+from solver.hint.ingress import ident_of, parse_request
+from solver.hint.limits import Caps
 from solver.hint.schema import TerminateRequest, ValidationError, error_from_validation
 
-__all__ = ["MAX_LINE_BYTES", "MAX_PENDING", "serve_lines"]
+__all__ = ["MAX_LINE_BYTES", "MAX_PENDING", "read_lines", "serve_lines"]
 
 MAX_LINE_BYTES = 4 << 20
-"""The longest request line read (longer ones are answered with an error, unread)."""
+"""The longest request line read, in bytes (longer ones are answered with an error, unread)."""
 
 MAX_PENDING = 256
 """Requests queued or running at once; reading waits while this many are in flight."""
+
+READ_CHUNK = 1 << 16
+"""Bytes read at a time while skipping an over-long line."""
 
 
 class _Writer:
@@ -47,30 +60,53 @@ class _Writer:
         self._lock = threading.Lock()
 
     def __call__(self, message: dict[str, Any]) -> None:
-        line = json.dumps(message, separators=(",", ":"), allow_nan=False)
+        line = json.dumps(message, separators=(",", ":"), allow_nan=False)  # ASCII: always valid
         with self._lock:
             self._out.write(line + "\n")
             self._out.flush()
 
 
-def _read_line(source: IO[str]) -> str:
-    try:
-        return source.readline()
-    except OSError as exc:  # a closed or captured input
-        raise OptionError(f"cannot read the requests: {exc}") from None
-    except UnicodeDecodeError as exc:
-        raise OptionError(f"the requests are not UTF-8 text (byte {exc.start})") from None
+def _binary(source: IO[Any]) -> IO[bytes]:
+    """The byte stream under ``source`` (a text stream's buffer; a text-only stream encoded)."""
+    buffer = getattr(source, "buffer", None)
+    if buffer is not None:
+        return buffer
+    if isinstance(source, io.TextIOBase):
+        return io.BytesIO(source.read().encode("utf-8", "surrogateescape"))
+    return source
+
+
+def read_lines(source: IO[bytes], limit: int = MAX_LINE_BYTES) -> Iterator[bytes | None]:
+    """The lines of ``source`` as bytes (newline stripped); ``None`` for a line longer than
+    ``limit`` bytes, which is skipped in :data:`READ_CHUNK` pieces without being kept."""
+    while True:
+        try:
+            line = source.readline(limit + 1)
+        except OSError as exc:  # a closed or captured input
+            raise OptionError(f"cannot read the requests: {exc}") from None
+        if not line:
+            return
+        if len(line) > limit and not (len(line) == limit + 1 and line.endswith(b"\n")):
+            if not line.endswith(b"\n"):
+                while True:  # skip the rest of the line, a piece at a time
+                    piece = source.readline(READ_CHUNK)
+                    if not piece or piece.endswith(b"\n"):
+                        break
+            yield None
+            continue
+        yield line.rstrip(b"\r\n")
 
 
 def serve_lines(
-    source: IO[str],
+    source: IO[Any],
     out: IO[str],
     *,
     workers: int = 2,
     caps: Caps | None = None,
     allow_paths: bool = True,
 ) -> int:
-    """Answer every request line of ``source`` on ``out``; returns the exit status (0)."""
+    """Answer every request line of ``source`` (bytes, or text) on ``out``; returns the exit
+    status (0)."""
     caps = caps or Caps()
     write = _Writer(out)
     running: dict[str, threading.Event] = {}
@@ -79,14 +115,15 @@ def serve_lines(
 
     def run(raw: dict[str, Any], ident: str, cancel: threading.Event) -> None:
         try:
-            write(answer(raw, caps=caps, allow_paths=allow_paths, report=write, cancel=cancel))
+            reply = answer(raw, caps=caps, allow_paths=allow_paths, report=write, cancel=cancel)
         except Exception as exc:  # a bug must not stop the engine: answer it and keep serving
-            write(error_answer(ident, f"internal error: {type(exc).__name__}: {exc}", None,
-                               "internal"))  # fmt: skip
+            reply = error_answer(ident, f"internal error: {type(exc).__name__}: {exc}", None,
+                                 "internal")  # fmt: skip
         finally:
-            with lock:
+            with lock:  # the id is free before its answer goes out: a client may reuse it then
                 running.pop(ident, None)
             slots.release()
+        write(reply)
 
     def terminate(raw: dict[str, Any]) -> None:
         try:
@@ -102,20 +139,17 @@ def serve_lines(
                "found": event is not None})  # fmt: skip
 
     with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="hint") as pool:
-        for line in iter(lambda: _read_line(source), ""):
-            if len(line) > MAX_LINE_BYTES:
+        for line in read_lines(_binary(source)):
+            if line is None:
                 write(error_answer(None, f"a line longer than {MAX_LINE_BYTES} bytes", None,
                                    "too_large"))  # fmt: skip
                 continue
             if not line.strip():
                 continue
             try:
-                raw = json.loads(line)
-            except (ValueError, RecursionError) as exc:
-                write(error_answer(None, f"not a JSON line: {exc}", None, "malformed"))
-                continue
-            if not isinstance(raw, dict):
-                write(error_answer(None, "a request is a JSON object", None, "malformed"))
+                raw = parse_request(line)
+            except HintError as exc:
+                write(error_answer(ident_of(line), str(exc), exc.field, exc.code))
                 continue
             if raw.get("action") == "terminate":
                 terminate(raw)

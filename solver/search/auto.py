@@ -188,6 +188,7 @@ def search_position(
     cancel: threading.Event | None = None,
     progress: Progress | None = None,
     why_not: str = "exact search is not offered here",
+    max_seconds: float | None = None,
 ) -> Valued:
     """Value ``state`` (a decision or a chance node) exactly where it fits, else estimate it.
 
@@ -198,16 +199,22 @@ def search_position(
     whose value a chance node reports; ``options``: the MCTS options (default
     :func:`estimate_options`); ``cancel``: set from another thread to stop (the answer is then
     what the search had, ``terminated``); ``progress``: called with the partial answer after
-    each MCTS slice (the search then runs in slices). The whole call honours ``seconds``.
+    each MCTS slice (the search then runs in slices); ``max_seconds``: a bound on the whole call
+    on top of ``limit.seconds`` (a server's cap: a budget of iterations only still ends by then,
+    and the exact attempt takes at most its share of it). The whole call honours both.
     """
     if state.is_terminal():
         raise OptionError("the game is over: there is nothing to search")
     limit = limit if limit is not None else Limit()
     started = time.monotonic()
-    deadline = None if limit.seconds is None else started + limit.seconds
+    bound = min(s for s in (limit.seconds, max_seconds, math.inf) if s is not None)
+    deadline = None if bound == math.inf else started + bound
     plan = plan_exact(
         exact, offered=offered, seconds=limit.seconds, memory_mb=limit.memory_mb, why_not=why_not
     )
+    if plan.attempt and max_seconds is not None:
+        share = (INSISTED_SHARE if plan.insisted else EXACT_SHARE) * max_seconds
+        plan = dataclasses.replace(plan, seconds=min(plan.seconds or math.inf, share))
     why = None
     if plan.attempt:
         tried = _try_exact(state, plan, view, cancel)
@@ -219,8 +226,7 @@ def search_position(
     found = _estimate(state, limit, left, seed, view, options, cancel, progress)
     if why is None:
         return found
-    spent = f" in the {max(0.0, left):.3g} s left" if left is not None else ""
-    note = f"{why}: the values are MCTS estimates ({found.simulations} simulations{spent})"
+    note = f"{why}: the values are MCTS estimates ({found.simulations} simulations)"
     return dataclasses.replace(found, notes=(note,))
 
 

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -67,3 +68,36 @@ class SearchResult:
             and self.nodes == other.nodes
             and self.exact == other.exact
         )
+
+
+def pv_actions(state: Any, labels: Sequence[str]) -> tuple[list[int], list[str]]:
+    """A principal variation's labels replayed from ``state`` as action ids, with the labels
+    kept (it stops where a label does not name a legal action, e.g. past a hidden draw)."""
+    ids: list[int] = []
+    kept: list[str] = []
+    walker = state.clone()
+    for label in labels:
+        try:
+            action = walker.string_to_action(label)
+            walker.apply_action(action)
+        except (ValueError, KeyError):
+            break
+        ids.append(int(action))
+        kept.append(label)
+    return ids, kept
+
+
+def move_row(state: Any, move: MoveInfo, order: int) -> dict[str, Any]:
+    """One move in the vocabulary every surface shares (hints, ``best-move --json``, reviews):
+    ``action`` (id), ``label``, ``order`` (0 the best), ``visits``, ``value``, ``pvActions``
+    (ids) and ``pvLabels`` (labels), the move first."""
+    ids, kept = pv_actions(state, move.pv) if move.pv else ([move.action], [move.label])
+    return {
+        "action": move.action,
+        "label": move.label,
+        "order": order,
+        "visits": move.visits,
+        "value": float(move.value),
+        "pvActions": ids or [move.action],
+        "pvLabels": kept or [move.label],
+    }

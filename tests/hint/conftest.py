@@ -1,20 +1,25 @@
-"""A real ``forest serve`` on 127.0.0.1 (a free port), per module, stopped with SIGTERM."""
+"""A real ``forest serve`` on 127.0.0.1 (a free port), per module, stopped with SIGTERM; a real
+``forest hint --stdio`` (:class:`Engine`)."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 httpx = pytest.importorskip("httpx")
 START_TIMEOUT = 60.0
+TIMEOUT = 60
 
 
 class Server:
@@ -68,3 +73,72 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     )  # fmt: skip
     yield running
     running.stop()
+
+
+class Engine:
+    """A running ``forest hint --stdio`` with line-by-line access (every read bounded in time)."""
+
+    def __init__(self, *extra: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "solver.cli", "hint", "--stdio", "--workers", "2", *extra],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+
+    def send(self, message: Any) -> None:
+        assert self.proc.stdin is not None
+        line = message if isinstance(message, str) else json.dumps(message)
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def read(self) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        assert line, (
+            f"the engine closed its output: {self.proc.stderr.read() if self.proc.stderr else ''}"
+        )
+        return json.loads(line)
+
+    def read_until(self, ident: str, final: bool = True, limit: int = 10_000) -> list[dict]:
+        seen = []
+        for _ in range(limit):
+            message = self.read()
+            seen.append(message)
+            if message.get("id") == ident and (not final or not message.get("isDuringSearch")):
+                return seen
+        raise AssertionError(f"no answer to {ident}")
+
+    def close(self) -> tuple[int, str]:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        try:
+            code = self.proc.wait(timeout=TIMEOUT)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+        rest = self.proc.stdout.read() if self.proc.stdout else ""
+        return code, rest
+
+
+def _missing(what: str) -> None:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{what} is missing under CI=true (make test installs it)")
+    pytest.skip(f"{what} is missing (make browser installs Chromium)")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    chromium = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium")
+                                            .exists() else None)  # fmt: skip
+    if chromium is None:
+        _missing("Debian's chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("the playwright Python client")
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=chromium, headless=True)
+        yield launched
+        launched.close()

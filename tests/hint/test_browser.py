@@ -4,41 +4,16 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from .conftest import Server
 
 PUZZLE = "dog/another-dog"
 SEED = 3
 MAX_STEPS = 400
-
-
-def _missing(what: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{what} is missing under CI=true (make test installs it)")
-    pytest.skip(f"{what} is missing (make browser installs Chromium)")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Any:
-    chromium = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium")
-                                            .exists() else None)  # fmt: skip
-    if chromium is None:
-        _missing("Debian's chromium")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("the playwright Python client")
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=chromium, headless=True)
-        yield launched
-        launched.close()
 
 
 def _wait_idle(page: Any, played: int) -> None:

@@ -6,61 +6,14 @@ import json
 import subprocess
 import sys
 import time
-from typing import Any
 
 import pytest
 
 import solver
 
+from .conftest import TIMEOUT, Engine
+
 DOG = {"game": "dog", "options": {"forest": "dog/another-dog"}}
-TIMEOUT = 60
-
-
-class Engine:
-    """A running ``forest hint --stdio`` with line-by-line access (every read bounded in time)."""
-
-    def __init__(self, *extra: str) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "solver.cli", "hint", "--stdio", "--workers", "2", *extra],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-
-    def send(self, message: Any) -> None:
-        assert self.proc.stdin is not None
-        line = message if isinstance(message, str) else json.dumps(message)
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def read(self) -> dict[str, Any]:
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        assert line, (
-            f"the engine closed its output: {self.proc.stderr.read() if self.proc.stderr else ''}"
-        )
-        return json.loads(line)
-
-    def read_until(self, ident: str, final: bool = True, limit: int = 10_000) -> list[dict]:
-        seen = []
-        for _ in range(limit):
-            message = self.read()
-            seen.append(message)
-            if message.get("id") == ident and (not final or not message.get("isDuringSearch")):
-                return seen
-        raise AssertionError(f"no answer to {ident}")
-
-    def close(self) -> tuple[int, str]:
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        try:
-            code = self.proc.wait(timeout=TIMEOUT)
-        finally:
-            if self.proc.poll() is None:
-                self.proc.kill()
-        rest = self.proc.stdout.read() if self.proc.stdout else ""
-        return code, rest
 
 
 @pytest.fixture
@@ -88,7 +41,7 @@ def test_the_issue_example(engine: Engine) -> None:
 def test_concurrent_requests_are_answered_out_of_order(engine: Engine) -> None:
     # slow: a time budget only (3 s, no simulation count to finish early), so the exact "fast"
     # request sent 0.2 s later is answered first on any machine
-    slow = {"id": "slow", **DOG, "actions": [10], "limit": {"seconds": 3}}
+    slow = {"id": "slow", **DOG, "actions": [10], "exact": False, "limit": {"seconds": 3}}
     engine.send(slow)
     time.sleep(0.2)  # the slow search is running
     engine.send({"id": "fast", **DOG, "exact": True})
@@ -99,7 +52,7 @@ def test_concurrent_requests_are_answered_out_of_order(engine: Engine) -> None:
 
 
 def test_partial_reports_then_terminate(engine: Engine) -> None:
-    engine.send({"id": "long", **DOG, "actions": [10], "limit": {"seconds": 6},
+    engine.send({"id": "long", **DOG, "actions": [10], "exact": False, "limit": {"seconds": 6},
                  "reportDuringSearchEvery": 0.2})  # fmt: skip
     partials = []
     for _ in range(100):
@@ -149,7 +102,9 @@ def test_malformed_lines_get_errors_and_the_engine_keeps_serving(engine: Engine)
 
 
 def test_a_huge_budget_is_capped(engine: Engine) -> None:
-    engine.send({"id": "big", **DOG, "actions": [10], "limit": {"iterations": 10**12}})
+    engine.send(
+        {"id": "big", **DOG, "actions": [10], "exact": False, "limit": {"iterations": 10**12}}
+    )
     reply = engine.read()
     assert reply["limitApplied"]["iterations"] == 50_000
     assert reply["limitApplied"]["capped"] == ["iterations"]

@@ -110,7 +110,7 @@ def render_svg(game: Any, state: Any | None, actions: Sequence[int] = ()) -> str
                    stroke_width=0.35, class_="space", **{"data-space": space})
         )  # fmt: skip
         label = space
-        if space in tiles:
+        if tiles.get(space):  # a slot's tile; None while the set-up has not placed one yet
             tile, ruined = tiles[space][0], tiles[space][1]
             label = f"{tile}{' (ruined)' if ruined else ''}"
             if ruined:

@@ -55,6 +55,23 @@ function showError(error) {
   $("error").textContent = error ? String(error.message || error) : "";
 }
 
+// A failed request leaves a clean, visible error state: no board, no moves, nothing to act on
+// (Roll and Hint would otherwise act on the previous game's position).
+function showFailure(error) {
+  table.position = null;
+  clearHint();
+  $("board").innerHTML = "";
+  $("text-board").hidden = true;
+  $("text-board").textContent = "";
+  $("moves").innerHTML = "";
+  $("chance").hidden = true;
+  $("outcomes").textContent = "";
+  $("hint").disabled = true;
+  $("status").textContent = "Error: the position could not be shown.";
+  $("status").dataset.state = "error";
+  showError(error);
+}
+
 async function loadGames() {
   table.games = await api("/v1/games");
   const select = $("game");
@@ -68,12 +85,20 @@ async function loadGames() {
   chooseGame();
 }
 
+const DEFAULT_SETUP = "";  // the puzzle select's value for the game's default set-up
+
 function chooseGame() {
   const spec = table.games.find((g) => g.name === $("game").value) || table.games[0];
   table.spec = spec;
   const puzzles = $("puzzle");
   puzzles.innerHTML = "";
   $("puzzle-label").hidden = !spec.puzzles.length;
+  if (spec.defaultSource && spec.puzzles.length) {
+    const option = document.createElement("option");
+    option.value = DEFAULT_SETUP;
+    option.textContent = "the default set-up";
+    puzzles.appendChild(option);
+  }
   for (const name of spec.puzzles) {
     const option = document.createElement("option");
     option.value = name;
@@ -98,8 +123,9 @@ async function newGame(event, rolled) {
   showError(null);
   const spec = table.spec;
   table.options = rolled ? { ...rolled } : {};
-  if (!rolled && spec.sourceOption && spec.puzzles.length) {
-    table.options[spec.sourceOption] = $("puzzle").value;
+  const puzzle = $("puzzle").value;
+  if (!rolled && spec.sourceOption && spec.puzzles.length && puzzle !== DEFAULT_SETUP) {
+    table.options[spec.sourceOption] = puzzle;
   }
   if (spec.players.length > 1) {
     table.options.players = Number($("players").value);
@@ -119,7 +145,7 @@ async function rollNew() {
     });
     await newGame(null, rolled.options);
   } catch (error) {
-    showError(error);
+    showFailure(error);
   }
 }
 
@@ -128,6 +154,7 @@ function clearHint() {
   $("hint-table").hidden = true;
   $("hint-table").querySelector("tbody").innerHTML = "";
   $("root-value").textContent = "";
+  $("hint-notes").textContent = "";
 }
 
 async function refresh() {
@@ -135,7 +162,7 @@ async function refresh() {
   try {
     table.position = await api("/v1/position", request({}));
   } catch (error) {
-    showError(error);
+    showFailure(error);
     return;
   }
   draw();
@@ -181,6 +208,7 @@ function draw() {
 }
 
 async function play(action) {
+  if (!table.position) return;
   const label = [...table.position.moves, ...table.position.outcomes]
     .find((m) => m.action === action)?.label ?? String(action);
   table.actions = [...table.actions, action];
@@ -191,6 +219,7 @@ async function play(action) {
 }
 
 async function roll() {
+  if (!table.position) return;
   const outcomes = table.position.outcomes;
   if (!outcomes.length) return;
   const x = table.rng();
@@ -215,6 +244,7 @@ function svgPoint(svg, event) {
 
 function onBoardClick(event) {
   const position = table.position;
+  if (!position) return;
   const targets = position.movePoints || {};
   if (position.chance || position.terminal || !Object.keys(targets).length) return;
   const at = svgPoint(event.currentTarget, event);
@@ -258,6 +288,7 @@ function drawPath(points) {
 }
 
 async function hint() {
+  if (!table.position) return;
   showError(null);
   const iterations = Math.max(1, Number($("iterations").value) || 1000);
   let answer;
@@ -283,9 +314,12 @@ async function hint() {
     body.appendChild(row);
   }
   $("hint-table").hidden = !answer.moveInfos.length;
-  const kind = answer.rootInfo.exact ? "exact" : "estimate";
-  $("root-value").textContent =
-    `${answer.rootInfo.valueKind} (${kind}): ${answer.rootInfo.value.toFixed(4)}`;
+  const root = answer.rootInfo;
+  const kind = root.exact ? "exact"
+    : `${root.method === "ismcts" ? "ISMCTS" : "MCTS"} estimate, ${root.visits} simulations`;
+  $("root-value").textContent = `${root.valueKind} (${kind}): ${root.value.toFixed(4)}`;
+  $("root-value").dataset.method = root.method;
+  $("hint-notes").textContent = (answer.notes || []).join(" ");
   if (answer.moveInfos.length && table.position.movePoints
       && Object.keys(table.position.movePoints).length) {
     try {
@@ -297,9 +331,15 @@ async function hint() {
   }
 }
 
-$("game").addEventListener("change", chooseGame);
+// choosing a game starts it; choosing a player count starts the game's default set-up for it
+$("game").addEventListener("change", () => { chooseGame(); newGame(); });
+$("players").addEventListener("change", () => {
+  if (table.spec.defaultSource) $("puzzle").value = DEFAULT_SETUP;
+  newGame();
+});
+$("puzzle").addEventListener("change", () => newGame());
 $("setup").addEventListener("submit", newGame);
 $("roll").addEventListener("click", roll);
 $("roll-new").addEventListener("click", rollNew);
 $("hint").addEventListener("click", hint);
-loadGames().then(() => newGame()).catch(showError);
+loadGames().then(() => newGame()).catch(showFailure);

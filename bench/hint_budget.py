@@ -1,0 +1,123 @@
+"""How far past its ``seconds`` a hint request runs: ``python bench/hint_budget.py``.
+
+Every game, several sizes and positions, ``seconds`` from 1e-300 to 2, ``exact`` omitted, true
+(where offered) and false, each request answered in-process by ``solver.hint.engine.answer``
+(what a ``forest serve`` worker and ``forest hint --stdio`` run), timed as a whole (opening the
+game included, a fresh game each time: inline text defeats the cache). Prints the worst overrun
+(elapsed minus seconds) per game and writes ``bench/results/hint-budget.md`` with the load.
+The promise the issue pins: budget + 0.5 s at most.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+from solver.hint.engine import answer
+from solver.registry import game_spec
+
+HERE = Path(__file__).resolve().parent
+SECONDS = (1e-300, 0.05, 0.5, 2.0)
+
+
+def _walk(game: str, options: dict[str, Any], steps: int, seed: int) -> list[int]:
+    spec = game_spec(game)
+    opened = spec.open(options.get(spec.source_option) if spec.source_option else None,
+                       players=options.get("players"))  # fmt: skip
+    state, rng, actions = opened.state, random.Random(seed), []
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        actions.append(action)
+    return actions
+
+
+def _cases() -> list[tuple[str, str, dict[str, Any], list[int]]]:
+    dog = game_spec("dog")
+    assert dog.analysis is not None and dog.analysis.roll is not None
+    cases = []
+    for size in (6, 9, 12, 16, 24):
+        text = dog.analysis.dump(dog.analysis.roll(size, (size, size), None))
+        options = {"forest": text}
+        for steps in (0, 1, 7):
+            cases.append(("dog", f"rolled {size}x{size}, ply {steps}", options,
+                          _walk_text(text, steps)))  # fmt: skip
+    for game in ("guardians", "trial"):
+        spec = game_spec(game)
+        for players in spec.players:
+            options = {"players": players}
+            for steps in (0, 5, 40):
+                cases.append((game, f"{players} players, ply {steps}", options,
+                              _walk(game, options, steps, players)))  # fmt: skip
+    return cases
+
+
+def _walk_text(text: str, steps: int) -> list[int]:
+    spec = game_spec("dog")
+    assert spec.open_text is not None
+    state, rng, actions = spec.open_text(text).state, random.Random(steps), []
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        legal = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else (
+            state.legal_actions())  # fmt: skip
+        action = rng.choice(legal)
+        state.apply_action(action)
+        actions.append(action)
+    return actions
+
+
+def main() -> None:
+    rows = []
+    worst: dict[str, tuple[float, str]] = {}
+    started = time.monotonic()
+    for game, where, options, actions in _cases():
+        spec = game_spec(game)
+        modes: list[bool | None] = [None, False]
+        if spec.exact and not spec.hidden_information:
+            modes.append(True)
+        for seconds in SECONDS:
+            for exact in modes:
+                limit = {"seconds": seconds}
+                request: dict[str, Any] = {"id": "b", "game": game, "options": options,
+                                           "actions": actions, "limit": limit}  # fmt: skip
+                if exact is not None:
+                    request["exact"] = exact
+                t0 = time.monotonic()
+                reply = answer(request)
+                elapsed = time.monotonic() - t0
+                if "error" in reply:
+                    raise SystemExit(f"{game} {where}: {reply}")
+                over = elapsed - seconds
+                label = f"{where}, seconds {seconds:g}, exact {exact}"
+                if over > worst.get(game, (-1e9, ""))[0]:
+                    worst[game] = (over, label)
+                rows.append((game, label, elapsed, over, reply["rootInfo"]["method"]))
+        print(f"{game:9} {where:28} worst so far {worst[game][0]:+.3f} s", flush=True)
+    load = os.getloadavg()
+    lines = ["| game | worst overrun (elapsed − seconds) | where |", "|---|---|---|"]
+    lines += [f"| {g} | {o:+.3f} s | {w} |" for g, (o, w) in sorted(worst.items())]
+    text = (
+        "# Hint budgets: the worst overrun\n\n`python bench/hint_budget.py`: every request "
+        "answered in-process by `solver.hint.engine.answer`, timed whole (opening included), "
+        f"{len(rows)} requests; seconds {', '.join(f'{s:g}' for s in SECONDS)}; exact "
+        "omitted, false, and true where offered.\n\n" + "\n".join(lines) + "\n\n"
+        f"Load average at the end: {load[0]:.2f}, {load[1]:.2f}, {load[2]:.2f} (2 cores shared); "
+        f"{time.monotonic() - started:.0f} s in all.\n"
+    )
+    out = HERE / "results" / "hint-budget.md"
+    out.write_text(text, encoding="utf-8")
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,55 @@
+"""What each registered game offers, as JSON: one describer for ``forest games --json`` and
+``GET /v1/games``, so both carry the same fields.
+
+A capability is advertised only where the surface that uses it accepts it: ``exact`` where a
+hint or review may be exact (the game offers exact search and has no hidden information),
+``analysis`` where ``forest analyse`` and ``POST /v1/analyse`` take the game (analysis hooks and
+a file option), ``roll`` where ``POST /v1/roll`` does, ``review`` where ``POST /v1/review``
+and ``forest GAME review`` do (every game the hint engine answers), ``svg`` where positions have
+a picture.
+
+>>> row = describe_game(__import__("solver.registry").registry.game_spec("dog"))
+>>> row["name"], row["exact"], row["analysis"], row["review"], row["hiddenInformation"]
+('dog', True, True, True, False)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["describe_game", "describe_games"]
+
+
+def describe_game(spec: Any) -> dict[str, Any]:
+    """One game's row (see the module docstring for what each capability means)."""
+    from solver import puzzles
+
+    names = puzzles.names(spec.puzzles) if spec.puzzles else []
+    analysis = spec.analysis is not None and spec.source_option is not None
+    return {
+        "name": spec.name,
+        "title": spec.title,
+        "summary": spec.summary,
+        "players": list(spec.players),
+        "engines": spec.engine_names(),
+        "defaultEngine": spec.default_engine,
+        "valueKind": spec.value_kind,
+        "exact": bool(spec.exact and not spec.hidden_information),
+        "hiddenInformation": bool(spec.hidden_information),
+        "review": True,
+        "puzzles": names,
+        "sourceOption": spec.source_option,
+        "defaultSource": bool(spec.default_source),
+        "svg": spec.render_svg is not None,
+        "analysis": analysis,
+        "roll": bool(analysis and spec.analysis.roll is not None),
+        "agents": spec.agent_names(),
+        "defaultAgent": spec.strongest_agent,
+    }
+
+
+def describe_games() -> list[dict[str, Any]]:
+    """Every registered game's row, in the registry's order."""
+    from solver.registry import game_specs
+
+    return [describe_game(spec) for spec in game_specs()]

@@ -1,0 +1,188 @@
+"""What both transports accept as a request: JSON that every later step can handle.
+
+``forest hint --stdio`` (a line) and ``forest serve`` (a body) parse requests through
+:func:`parse_request`, so the same bytes meet the same checks on both:
+
+- UTF-8 text holding one JSON value; an object for a request;
+- no ``NaN``, ``Infinity`` or number too large for a float (``1e999``): JSON has none, Python's
+  parser would accept them;
+- no string (key or value) holding a lone surrogate (``"\\ud800"``): it is not Unicode text, and
+  no answer, log line or state hash could encode it;
+- nested at most :data:`MAX_DEPTH` deep (a state's JSON is nested six levels deep at most).
+
+A failure is a :class:`~solver.hint.errors.HintError` naming the field (dotted, with any unsafe
+character of a key escaped) and a code: ``malformed`` for what is not JSON, ``bad_state`` for a
+fault inside ``state``, else ``invalid_request``.
+
+>>> parse_request(b'{"id": "a", "limit": {"seconds": NaN}}')
+Traceback (most recent call last):
+...
+solver.hint.errors.HintError: limit.seconds: NaN is not a JSON number
+>>> parse_request('{"id": "\\\\ud800"}'.encode())
+Traceback (most recent call last):
+...
+solver.hint.errors.HintError: id: a lone surrogate (\\ud800) is not Unicode text
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from solver.hint.errors import HintError
+
+__all__ = ["MAX_DEPTH", "check_clean", "ident_of", "parse_json", "parse_request", "safe_text"]
+
+MAX_DEPTH = 64
+"""The deepest nesting of objects and lists a request may have."""
+
+
+def safe_text(text: str) -> str:
+    """``text`` with every lone surrogate written as its escape (``\\ud800``): printable and
+    encodable, for messages and field names."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _lone_surrogate(text: str) -> str | None:
+    """The first lone surrogate of ``text`` as an escape, or None."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return f"\\u{ord(text[exc.start]):04x}"
+    return None
+
+
+def _field(path: list[Any]) -> str | None:
+    parts = [safe_text(str(part)) for part in path]
+    if len(parts) > 8:  # a path 60 levels deep says nothing more than its start
+        parts = [*parts[:6], "...", parts[-1]]
+    return ".".join(parts) or None
+
+
+def _code(path: list[Any]) -> str:
+    return "bad_state" if path and path[0] == "state" else "invalid_request"
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def check_clean(value: Any, path: list[Any] | None = None) -> None:
+    """Raise :class:`HintError` unless ``value`` (parsed JSON) is clean: see the module doc."""
+    stack: list[tuple[Any, list[Any]]] = [(value, list(path or []))]
+    base = len(path or [])
+    while stack:
+        item, where = stack.pop()
+        if len(where) - base > MAX_DEPTH:
+            field = _field(where[: base + 3])
+            raise HintError(
+                f"{field + ': ' if field else ''}nested more than {MAX_DEPTH} deep",
+                field,
+                _code(where),
+            )
+        if isinstance(item, str):
+            bad = _lone_surrogate(item)
+            if bad is not None:
+                field = _field(where)
+                raise HintError(
+                    f"{field + ': ' if field else ''}a lone surrogate ({bad}) is not Unicode text",
+                    field,
+                    _code(where),
+                )
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                field = _field(where)
+                raise HintError(
+                    f"{field + ': ' if field else ''}{item!r} is not a finite JSON number",
+                    field,
+                    _code(where),
+                )
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                bad = _lone_surrogate(key)
+                if bad is not None:
+                    field = _field([*where, key])
+                    raise HintError(
+                        f"{field}: a key holding a lone surrogate ({bad}) is not Unicode text",
+                        field,
+                        _code(where or [key]),
+                    )
+                stack.append((child, [*where, key]))
+        elif isinstance(item, list):
+            for index, child in enumerate(item):
+                stack.append((child, [*where, index]))
+
+
+def parse_json(text: str, path: list[Any] | None = None, code: str = "malformed") -> Any:
+    """``text`` parsed as JSON and checked clean (:func:`check_clean`); ``path`` names where the
+    text sits in the request (a ``state`` given as text), ``code`` the error code when it is not
+    JSON at all."""
+    where = _field(list(path or []))
+    prefix = f"{where}: " if where else ""
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise HintError(f"{prefix}nested more than {MAX_DEPTH} deep", where, code) from None
+    except ValueError as exc:
+        if "is not a JSON number" in str(exc):
+            value = _locate_constant(text)
+            raise HintError(f"{_prefix(value)}{exc}", value, _code(_split(value))) from None
+        raise HintError(f"{prefix}not JSON: {safe_text(str(exc))}", where, code) from None
+    check_clean(value, list(path or []))
+    return value
+
+
+def _locate_constant(text: str) -> str | None:
+    """The field holding the first NaN or Infinity of ``text`` (parsed with them as strings)."""
+    marker = "\x00constant\x00"
+    try:
+        value = json.loads(text, parse_constant=lambda _name: marker)
+    except (ValueError, RecursionError):
+        return None
+    stack: list[tuple[Any, list[Any]]] = [(value, [])]
+    while stack:
+        item, where = stack.pop(0)
+        if item == marker:
+            return _field(where)
+        if isinstance(item, dict):
+            stack.extend((child, [*where, key]) for key, child in item.items())
+        elif isinstance(item, list):
+            stack.extend((child, [*where, index]) for index, child in enumerate(item))
+    return None
+
+
+def _prefix(field: str | None) -> str:
+    return f"{field}: " if field else ""
+
+
+def _split(field: str | None) -> list[str]:
+    return field.split(".") if field else []
+
+
+def parse_request(data: bytes | str) -> dict[str, Any]:
+    """A request line or body: UTF-8 JSON, clean, an object (else :class:`HintError`)."""
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise HintError(
+                f"the request is not UTF-8 text (byte {exc.start})", None, "malformed"
+            ) from None
+    else:
+        text = data
+    value = parse_json(text)
+    if not isinstance(value, dict):
+        raise HintError("a request is a JSON object", None, "malformed")
+    return value
+
+
+def ident_of(data: bytes | str) -> str | None:
+    """The ``id`` of a request that failed the checks, when it is a clean string (so the error
+    answer still carries it), else None."""
+    try:
+        value = json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+    ident = value.get("id") if isinstance(value, dict) else None
+    return ident if isinstance(ident, str) and safe_text(ident) == ident else None

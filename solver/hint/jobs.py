@@ -1,0 +1,212 @@
+"""The HTTP service's jobs: what a worker process does for each endpoint.
+
+Top-level functions (picklable), run by :class:`solver.hint.pool.WorkerPool` in its processes;
+each takes the request as a dict (already checked by :mod:`solver.hint.ingress` and validated by
+the route) and returns the answer as a dict. :func:`guarded` turns a client's mistake into an
+error answer, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from solver.errors import OptionError, SolverError
+from solver.hint.engine import Caps, HintError, answer, error_answer, open_position
+from solver.hint.schema import (
+    AnalyseAnswer,
+    AnalyseRequest,
+    PositionRequest,
+    ReviewAnswer,
+    ReviewRequest,
+    RollRequest,
+)
+
+__all__ = [
+    "analyse_job",
+    "guarded",
+    "hint_job",
+    "position_job",
+    "review_job",
+    "roll_job",
+    "warm",
+]
+
+
+def warm() -> bool:
+    import solver.hint.engine  # noqa: F401  (imports the searchers once per worker)
+
+    return True
+
+
+def hint_job(raw: dict[str, Any], caps: Caps) -> dict[str, Any]:
+    return answer(raw, caps=caps, allow_paths=False)
+
+
+def position_job(raw: dict[str, Any]) -> dict[str, Any]:
+    """What the web table shows of a position: the picture, the moves, the outcomes, the points
+    of the picture where each move lands and along ``pv`` (the hinted line)."""
+    request = PositionRequest.model_validate(raw)
+    position = open_position(request, allow_paths=False)
+    spec, game, state = position.spec, position.game, position.state
+    legal = [] if state.is_terminal() else state.legal_actions()
+    moves = [{"action": a, "label": state.action_to_string(a)} for a in legal]
+    outcomes = [
+        {"action": a, "label": state.action_to_string(a), "probability": p}
+        for a, p in (state.chance_outcomes() if state.is_chance_node() else [])
+    ]
+    svg = spec.render_svg(game, state, position.actions) if spec.render_svg else None
+    text = spec.render_text(game, state) if spec.render_text is not None else None
+    point = spec.svg_point
+    move_points: dict[str, Any] = {}
+    pv_points: list[Any] = []
+    if point is not None:
+        if not state.is_terminal() and not state.is_chance_node():
+            for a in legal:
+                child = state.clone()
+                child.apply_action(a)
+                move_points[str(a)] = point(game, child)
+        walker = state.clone()
+        pv_points.append(point(game, walker))
+        for index, action in enumerate(request.pv):
+            if walker.is_terminal() or action not in walker.legal_actions():
+                raise HintError(f"pv.{index}: action {action} is not legal there", f"pv.{index}")
+            walker.apply_action(action)
+            pv_points.append(point(game, walker))
+    return {
+        "game": spec.name,
+        "currentPlayer": state.current_player(),
+        "terminal": state.is_terminal(),
+        "chance": state.is_chance_node(),
+        "returns": state.returns() if state.is_terminal() else None,
+        "moves": moves,
+        "outcomes": outcomes,
+        "actions": position.actions,
+        "svg": svg,
+        "text": text,
+        "point": pv_points[0] if pv_points else None,
+        "movePoints": move_points,
+        "pvPoints": pv_points,
+        "valueKind": spec.value_kind,
+    }
+
+
+def analyse_job(raw: dict[str, Any]) -> dict[str, Any]:
+    import importlib
+
+    from solver.registry import game_spec
+
+    started = time.monotonic()
+    request = AnalyseRequest.model_validate(raw)
+    try:
+        spec = game_spec(request.game)
+    except OptionError as exc:
+        raise HintError(str(exc), "game", "unknown_game") from None
+    hooks = spec.analysis
+    if hooks is None or spec.source_option is None:
+        raise HintError(f"analysis is not supported for {spec.name}", "game", "unsupported")
+    field_name = f"options.{spec.source_option}"
+    source = request.options.get(spec.source_option)
+    if not isinstance(source, str) or not source.strip():
+        raise HintError(f"{field_name}: a puzzle name or the file's text", field_name)
+    from solver import puzzles
+
+    if spec.puzzles is not None and source in puzzles.names(spec.puzzles):
+        instance = hooks.load(str(puzzles.path(source)))
+        name = source
+    elif "\n" in source:
+        if len(source) > hooks.max_file_bytes:
+            raise HintError(f"{field_name}: larger than {hooks.max_file_bytes} bytes", field_name)
+        with tempfile.TemporaryDirectory() as folder:
+            target = Path(folder) / f"inline{hooks.extension}"
+            target.write_text(source, encoding="utf-8")
+            try:
+                instance = hooks.load(str(target))
+            except (SolverError, ValueError) as exc:
+                raise HintError(f"{field_name}: {exc}", field_name, "bad_game") from None
+        name = "inline"
+    else:
+        raise HintError(f"{field_name}: not a puzzle name, nor a file's text", field_name)
+
+    class _Held:
+        def __init__(self) -> None:
+            self.source = name
+
+        def load(self) -> Any:
+            return instance
+
+    module, _, function = hooks.analyse.partition(":")
+    analyse = getattr(importlib.import_module(module), function)
+    row = analyse(_Held())
+    clean = json.loads(json.dumps(row, default=str))
+    return AnalyseAnswer(
+        id=request.id, game=spec.name, row=clean, elapsed=round(time.monotonic() - started, 6)
+    ).model_dump(by_alias=True)
+
+
+def roll_job(raw: dict[str, Any]) -> dict[str, Any]:
+    """A rolled instance as the options of a request (its file's text inline)."""
+    from solver.registry import game_spec
+
+    request = RollRequest.model_validate(raw)
+    try:
+        spec = game_spec(request.game)
+    except OptionError as exc:
+        raise HintError(str(exc), "game", "unknown_game") from None
+    hooks = spec.analysis
+    if hooks is None or hooks.roll is None or spec.source_option is None:
+        raise HintError(f"rolling an instance is not supported for {spec.name}", "game",
+                        "unsupported")  # fmt: skip
+    low, high = hooks.size_range
+    for name in ("width", "height"):
+        value = getattr(request, name)
+        if not low <= value <= high:
+            raise HintError(f"{name} must be {low}..{high} for {spec.name}", name)
+    if request.turns is not None and hooks.turns_range is not None:
+        first, last = hooks.turns_range
+        if not first <= request.turns <= last:
+            raise HintError(f"turns must be {first}..{last} for {spec.name}", "turns")
+    instance = hooks.roll(request.seed, (request.width, request.height), request.turns)
+    text = hooks.dump(instance)
+    return {"game": spec.name, "options": {spec.source_option: text},
+            "source": f"seed:{request.seed} {request.width}x{request.height}"}  # fmt: skip
+
+
+def review_job(raw: dict[str, Any], caps: Caps) -> dict[str, Any]:
+    """A whole review, bounded by the review's seconds (the request's ``totalSeconds``, capped
+    by ``caps.max_review_seconds``)."""
+    from solver.review import review_record
+
+    request = ReviewRequest.model_validate(raw)
+    record = {"game": request.game, "options": request.options, "seed": request.seed,
+              "actions": request.actions}  # fmt: skip
+    if request.engine is not None:
+        record["engine"] = request.engine
+    total = min(request.total_seconds or caps.max_review_seconds, caps.max_review_seconds)
+    try:
+        result = review_record(
+            record, iterations=request.limit.iterations, seconds=request.limit.seconds,
+            exact=request.exact, caps=caps, allow_paths=False, total_seconds=total,
+        )  # fmt: skip
+    except OptionError as exc:
+        message = str(exc)
+        field = "actions" if "actions." in message else None
+        raise HintError(message, field) from None
+    return ReviewAnswer(id=request.id, **result).model_dump(by_alias=True)
+
+
+def guarded(job: Callable[..., dict[str, Any]], raw: Any, *args: Any) -> dict[str, Any]:
+    """Run ``job``; a client's mistake becomes an error answer, never a traceback."""
+    ident = raw.get("id") if isinstance(raw, dict) else None
+    try:
+        return job(raw, *args)
+    except HintError as exc:
+        return error_answer(ident, str(exc), exc.field, exc.code)
+    except SolverError as exc:
+        return error_answer(ident, str(exc), None, "invalid_request")
+    except RecursionError:
+        return error_answer(ident, "nested too deeply", None, "invalid_request")

@@ -1,0 +1,277 @@
+"""A request's position: the game its options open, the state it starts from, the actions played.
+
+:func:`open_position` is shared by every endpoint that takes a position (hints, the web table's
+pictures, reviews). The game is opened through its declaration (:class:`~solver.spec.GameSpec`:
+``open``, ``open_text``, ``source_option``); games opened from a puzzle name or inline text are
+cached. Nothing here knows any game.
+
+A file option may name a path only where the transport allows it (stdio). Then only a regular
+file is opened, without blocking (a FIFO, ``/dev/stdin`` or a device is refused by name before
+any read), at most :data:`MAX_PATH_BYTES` of it is read, and an error about it names the path and
+the problem (the parser's line, column and expectation), never the file's content.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import os
+import stat
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from solver.errors import FormatError, OptionError, SolverError
+from solver.hint.errors import HintError
+from solver.hint.ingress import parse_json
+from solver.spec import Opened
+
+__all__ = ["GAME_CACHE_SIZE", "MAX_PATH_BYTES", "OpenedPosition", "open_position", "read_path"]
+
+GAME_CACHE_SIZE = 32
+"""Games opened from a puzzle name or inline text are kept (least recently used dropped), so a
+stream of hints on one game does not read and parse its file every time."""
+
+MAX_PATH_BYTES = 16 << 20
+"""The most bytes read of a file a request names by path (16 MiB: no game file comes close)."""
+
+
+@dataclass
+class OpenedPosition:
+    """A request's game, position and the actions replayed to reach it."""
+
+    spec: Any
+    game: Any
+    state: Any
+    actions: list[int]
+
+
+_GAMES: OrderedDict[str, Any] = OrderedDict()
+_GAMES_LOCK = threading.Lock()
+
+
+@functools.lru_cache(maxsize=64)
+def _puzzle_names(folder: str) -> frozenset[str]:
+    from solver import puzzles
+
+    return frozenset(puzzles.names(folder))
+
+
+def _cached_open(key: str, opener: Callable[[], Any]) -> Any:
+    with _GAMES_LOCK:
+        if key in _GAMES:
+            _GAMES.move_to_end(key)
+            kept = _GAMES[key]
+            return Opened(game=kept.game, state=kept.state.clone(), source=kept.source)
+    opened = opener()
+    with _GAMES_LOCK:
+        _GAMES[key] = opened
+        while len(_GAMES) > GAME_CACHE_SIZE:
+            _GAMES.popitem(last=False)
+    return Opened(game=opened.game, state=opened.state.clone(), source=opened.source)
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def read_path(path: str, field: str, what: str) -> str:
+    """The text of the regular file at ``path`` (a :class:`HintError` naming ``field``, the
+    path and the problem otherwise). Opened without blocking, so a FIFO never stalls it."""
+    name = path.strip()
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(name, flags)
+    except FileNotFoundError:
+        raise HintError(f"{field}: {name}: no such file", field, "bad_game") from None
+    except OSError as exc:
+        raise HintError(f"{field}: {name}: cannot open it: {exc.strerror}", field,
+                        "bad_game") from None  # fmt: skip
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError as exc:
+        os.close(fd)
+        raise HintError(f"{field}: {name}: cannot read it: {exc.strerror}", field,
+                        "bad_game") from None  # fmt: skip
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = next((word for test, word in _KINDS if test(mode)), "not a regular file")
+        raise HintError(f"{field}: {name}: is {kind}, not a {what} file", field, "bad_game")
+    os.set_blocking(fd, True)
+    with contextlib.closing(os.fdopen(fd, "rb", buffering=0)) as handle:
+        try:
+            data = handle.read(MAX_PATH_BYTES + 1)
+        except OSError as exc:
+            raise HintError(f"{field}: {name}: cannot read it: {exc.strerror}", field,
+                            "bad_game") from None  # fmt: skip
+    if len(data) > MAX_PATH_BYTES:
+        raise HintError(f"{field}: {name}: larger than {MAX_PATH_BYTES >> 20} MiB, not a {what} "
+                        "file", field, "bad_game")  # fmt: skip
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise HintError(f"{field}: {name}: not a {what} file (not UTF-8 text at byte "
+                        f"{exc.start})", field, "bad_game") from None  # fmt: skip
+
+
+def _parse_problem(exc: Exception) -> str:
+    """What a parser said about a file, without quoting the file (a FormatError's ``found``)."""
+    if isinstance(exc, FormatError):
+        return f"line {exc.line}, column {exc.column}: expected {exc.expected}"
+    return str(exc)
+
+
+def _open_path(spec: Any, source: str, field: str, engine: str | None, players: Any) -> Any:
+    """A game named by a path (stdio only): a regular file, read here, errors without content."""
+    what = f"{spec.name} {spec.file_parameter}" if spec.file_parameter != "source" else spec.name
+    if spec.open_text is None:
+        name = source.strip()
+        try:
+            mode = os.stat(name).st_mode
+        except OSError as exc:
+            raise HintError(f"{field}: {name}: {exc.strerror}", field, "bad_game") from None
+        if not stat.S_ISREG(mode):
+            raise HintError(f"{field}: {name}: not a regular file", field, "bad_game")
+        try:
+            return spec.open(name, engine=engine, players=players)
+        except (SolverError, ValueError, OSError) as exc:
+            raise HintError(f"{field}: {name}: not a {what} file ({_parse_problem(exc)})", field,
+                            "bad_game") from None  # fmt: skip
+    text = read_path(source, field, what)
+    try:
+        return spec.open_text(text, engine=engine, players=players)
+    except (SolverError, ValueError) as exc:
+        raise HintError(f"{field}: {source.strip()}: not a {what} file: {_parse_problem(exc)}",
+                        field, "bad_game") from None  # fmt: skip
+
+
+def _check_options(spec: Any, engine: str | None, options: dict[str, Any]) -> Any:
+    players = options.get("players")
+    if players is not None and (
+        isinstance(players, bool) or not isinstance(players, int) or players not in spec.players
+    ):
+        allowed = ", ".join(str(p) for p in spec.players)
+        raise HintError(
+            f"{spec.name} is played by {allowed} player(s), not {players!r}", "options.players"
+        )
+    known = {"players"} | ({spec.source_option} if spec.source_option else set())
+    for key in options:
+        if key not in known:
+            raise HintError(
+                f"{spec.name} has no option {key!r}; expected one of {', '.join(sorted(known))}",
+                f"options.{key}",
+            )
+    if engine is not None and engine not in spec.engines:
+        raise HintError(
+            f"{spec.name} has no engine {engine!r}; expected one of "
+            f"{', '.join(spec.engine_names())}",
+            "engine",
+        )
+    return players
+
+
+def _open_game(spec: Any, engine: str | None, options: dict[str, Any], allow_paths: bool) -> Any:
+    """The game the options name, opened (a cached game for puzzle names and inline text)."""
+    players = _check_options(spec, engine, options)
+    field = f"options.{spec.source_option}" if spec.source_option else "options"
+    source = options.get(spec.source_option) if spec.source_option else None
+    try:
+        if source is None:
+            if not spec.default_source:
+                raise HintError(
+                    f"{spec.name} needs {field}: a puzzle name or the file's text", field
+                )
+            return spec.open(None, engine=engine, players=players)
+        if not isinstance(source, str) or not source.strip():
+            raise HintError(f"{field} must be a puzzle name or a file's text", field)
+        key = json.dumps([spec.name, engine, players, source])
+        if spec.puzzles is not None and source in _puzzle_names(spec.puzzles):
+            return _cached_open(key, lambda: spec.open(source, engine=engine, players=players))
+        if "\n" in source:
+            if spec.open_text is None:
+                raise HintError(f"{spec.name} cannot read a file's text", field, "unsupported")
+            return _cached_open(key, lambda: spec.open_text(source, engine=engine, players=players))
+        if not allow_paths:
+            raise HintError(
+                f"{field}: {source[:80]!r} is not a puzzle name; this transport takes puzzle "
+                "names and a file's text, never a path",
+                field,
+            )
+        return _open_path(spec, source, field, engine, players)
+    except HintError:
+        raise
+    except (SolverError, ValueError, OSError) as exc:
+        raise HintError(f"{field}: {exc}", field, "bad_game") from None
+
+
+def _state_text(spec: Any, state: Any) -> str:
+    """A request's ``state`` as canonical JSON text, checked clean (a string state is parsed)."""
+    value = parse_json(state, ["state"], code="bad_state") if isinstance(state, str) else state
+    try:
+        return json.dumps(value)
+    except (RecursionError, ValueError):
+        raise HintError("state: nested too deeply", "state", "bad_state") from None
+
+
+def open_position(request: Any, *, allow_paths: bool = False) -> OpenedPosition:
+    """The game, state and replayed actions a validated request names (a :class:`HintError`)."""
+    from solver.registry import game_spec
+
+    try:
+        spec = game_spec(request.game)
+    except OptionError as exc:
+        raise HintError(str(exc), "game", "unknown_game") from None
+    options = dict(request.options)
+    text = None
+    if request.state is not None:
+        text = _state_text(spec, request.state)
+        if "players" not in options and spec.state_players is not None:
+            # a saved state says its player count (as `forest GAME best-move --state` reads it)
+            try:
+                count = spec.state_players(text)
+            except (SolverError, ValueError, TypeError, KeyError, RecursionError):
+                count = None
+            if count is not None and count in spec.players:
+                options["players"] = count
+    opened = _open_game(spec, request.engine, options, allow_paths)
+    game, state = opened.game, opened.state
+    if text is not None:
+        try:
+            state = game.state_from_json(text)
+        except RecursionError:
+            raise HintError("state: nested too deeply", "state", "bad_state") from None
+        except (SolverError, ValueError, TypeError, KeyError, AttributeError) as exc:
+            raise HintError(f"state: {exc}", "state", "bad_state") from None
+    return OpenedPosition(spec=spec, game=game, state=state, actions=_replay(state, request))
+
+
+def _replay(state: Any, request: Any) -> list[int]:
+    """Apply the request's actions (ids or labels) to ``state``; the ids played."""
+    played: list[int] = []
+    for index, item in enumerate(request.actions):
+        field = f"actions.{index}"
+        if state.is_terminal():
+            raise HintError(f"{field}: the game is over", field, "illegal_action")
+        if isinstance(item, str):
+            try:
+                action = state.string_to_action(item)
+            except (SolverError, ValueError, KeyError) as exc:
+                raise HintError(f"{field}: {exc}", field, "illegal_action") from None
+        else:
+            action = item
+        if action not in state.legal_actions():
+            raise HintError(f"{field}: action {item!r} is not legal here", field, "illegal_action")
+        try:
+            state.apply_action(action)
+        except (SolverError, ValueError) as exc:
+            raise HintError(f"{field}: {exc}", field, "illegal_action") from None
+        played.append(action)
+    return played

@@ -1,0 +1,249 @@
+"""The HTTP service's endpoints, as routers: the API under ``/v1`` (plus ``/health``) and the
+web table's files at ``/``. :mod:`solver.hint.server` builds the app around them; a richer
+table adds its own router beside these.
+
+Every POST runs its job (:mod:`solver.hint.jobs`) on the worker pool through
+:class:`Service.run`, which admits it (or answers 503), bounds it (the job's timeout: its worker
+is recycled past it, 504) and turns the reply into a response (4xx by error code).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from solver.hint import jobs
+from solver.hint.engine import Caps, error_answer
+from solver.hint.pool import JobTimeout, WorkerDied, WorkerPool
+from solver.hint.schema import (
+    AnalyseAnswer,
+    AnalyseRequest,
+    ErrorAnswer,
+    HintAnswer,
+    HintRequest,
+    PositionRequest,
+    ReviewAnswer,
+    ReviewRequest,
+    RollRequest,
+    json_schema,
+)
+
+__all__ = ["STATUS", "SafeJSONResponse", "Service", "api_router", "mount_web"]
+
+STATUS = {
+    "invalid_request": 400,
+    "malformed": 400,
+    "unknown_game": 400,
+    "illegal_action": 400,
+    "bad_state": 400,
+    "bad_game": 400,
+    "unsupported": 400,
+    "hidden_information": 400,
+    "budget": 400,
+    "too_large": 413,
+    "overloaded": 503,
+    "timeout": 504,
+    "internal": 500,
+}
+"""The HTTP status of each error code (``docs/hint-engine.md``)."""
+
+ADMITTED_HEADER = "X-Seconds-Since-Admission"
+"""A response header: seconds from admission (queue wait included) to the answer."""
+
+GRACE_SECONDS = 5.0
+"""A job's timeout past its budget (opening the game, building the answer, a loaded machine);
+every search already stops at its budget, so this only catches a fault."""
+
+ANALYSE_SECONDS = 60.0
+"""A solvability analysis's timeout (its hooks bound their own searches; this catches the rest)."""
+
+
+class SafeJSONResponse(JSONResponse):
+    """JSON that always renders: UTF-8 where it can, ASCII escapes for anything else (a string
+    that is not Unicode text never turns an answer into a 500)."""
+
+    def render(self, content: Any) -> bytes:
+        text = json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        try:
+            return text.encode("utf-8")
+        except UnicodeEncodeError:
+            return json.dumps(content, ensure_ascii=True, allow_nan=False,
+                              separators=(",", ":")).encode("ascii")  # fmt: skip
+
+
+@dataclass
+class _Admission:
+    """Bounded admission: ``capacity`` requests in the service at once, the rest refused."""
+
+    capacity: int
+    inside: int = 0
+    served: int = 0
+    refused: int = 0
+
+    def enter(self) -> bool:
+        if self.inside >= self.capacity:
+            self.refused += 1
+            return False
+        self.inside += 1
+        return True
+
+    def leave(self) -> None:
+        self.inside -= 1
+        self.served += 1
+
+
+@dataclass
+class Service:
+    """What the endpoints share: the caps, the admission count, the worker pool."""
+
+    caps: Caps
+    workers: int
+    queue: int
+    retry_after: int = 1
+    admission: _Admission = field(init=False)
+    pool: WorkerPool | None = None
+    timeouts: int = 0
+
+    def __post_init__(self) -> None:
+        self.admission = _Admission(self.workers + self.queue)
+
+    def error_response(self, reply: dict[str, Any], headers: dict[str, str] | None = None) -> Any:
+        status = STATUS.get(reply.get("code", ""), 400)
+        return SafeJSONResponse(reply, status_code=status, headers=headers)
+
+    async def run(
+        self, job: Callable[..., dict[str, Any]], raw: Any, *args: Any, timeout: float
+    ) -> Any:
+        ident = raw.get("id") if isinstance(raw, dict) else None
+        if not self.admission.enter():
+            reply = error_answer(ident, "the server is busy: retry after the Retry-After seconds",
+                                 None, "overloaded")  # fmt: skip
+            return self.error_response(reply, {"Retry-After": str(self.retry_after)})
+        admitted = time.monotonic()
+        try:
+            assert self.pool is not None, "the service is not started"
+            try:
+                reply = await self.pool.run(jobs.guarded, job, raw, *args, timeout=timeout)
+            except JobTimeout:
+                self.timeouts += 1
+                reply = error_answer(ident, f"no answer within {timeout:g} s (the request's "
+                                     "budget and a grace): its work was stopped", None,
+                                     "timeout")  # fmt: skip
+            except (WorkerDied, RuntimeError) as exc:  # a bug: answered without a traceback
+                reply = error_answer(ident, f"internal error: {exc}", None, "internal")
+        finally:
+            self.admission.leave()
+        timing = {ADMITTED_HEADER: f"{time.monotonic() - admitted:.6f}"}
+        if "error" in reply:
+            return self.error_response(reply, timing)
+        return SafeJSONResponse(reply, headers=timing)
+
+    def health(self) -> dict[str, Any]:
+        pool = self.pool
+        busy = pool.busy if pool is not None else 0
+        alive = pool.alive if pool is not None else 0
+        return {
+            "status": "ok" if alive == self.workers else "degraded",
+            "inside": self.admission.inside,
+            "capacity": self.admission.capacity,
+            "served": self.admission.served,
+            "refused": self.admission.refused,
+            "workers": self.workers,
+            "busy": busy,
+            "idle": max(0, alive - busy),
+            "waiting": max(0, self.admission.inside - busy),
+            "alive": alive,
+            "recycled": pool.recycled if pool is not None else 0,
+            "timeouts": self.timeouts,
+        }
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorAnswer, "description": "a bad request"},
+    413: {"model": ErrorAnswer, "description": "the body is too large"},
+    503: {"model": ErrorAnswer, "description": "busy: retry after Retry-After seconds"},
+    504: {"model": ErrorAnswer, "description": "no answer within the request's budget"},
+}
+
+
+def api_router(service: Service) -> APIRouter:
+    """``/v1/*`` and ``/health``."""
+    router = APIRouter()
+    caps = service.caps
+    hint_timeout = caps.max_seconds + GRACE_SECONDS
+    review_timeout = caps.max_review_seconds + caps.max_seconds + GRACE_SECONDS
+
+    @router.post("/v1/hint", response_model=HintAnswer, responses=ERRORS)
+    async def hint(request: HintRequest) -> Any:
+        """The ranked moves and the value of a position (the schema of ``forest hint``)."""
+        raw = request.model_dump(by_alias=True, exclude_unset=True)
+        raw["id"] = request.id
+        return await service.run(jobs.hint_job, raw, caps, timeout=hint_timeout)
+
+    @router.post("/v1/analyse", response_model=AnalyseAnswer, responses=ERRORS)
+    async def analyse(request: AnalyseRequest) -> Any:
+        """A game file's solvability class, par and value (games with analysis hooks)."""
+        raw = request.model_dump(by_alias=True)
+        return await service.run(jobs.analyse_job, raw, timeout=ANALYSE_SECONDS)
+
+    @router.post("/v1/review", response_model=ReviewAnswer, responses=ERRORS)
+    async def review(request: ReviewRequest) -> Any:
+        """Every decision of a game record against the best move: losses, marks, the curve
+        (the whole review bounded by ``totalSeconds``, at most the server's review cap)."""
+        raw = request.model_dump(by_alias=True, exclude_unset=True)
+        return await service.run(jobs.review_job, raw, caps, timeout=review_timeout)
+
+    @router.post("/v1/position", responses=ERRORS)
+    async def position(request: PositionRequest) -> Any:
+        """A position as the web table shows it: picture, legal moves, chance outcomes."""
+        raw = request.model_dump(by_alias=True, exclude_unset=True)
+        return await service.run(jobs.position_job, raw, timeout=hint_timeout)
+
+    @router.post("/v1/roll", responses=ERRORS)
+    async def roll(request: RollRequest) -> Any:
+        """A new instance from the game's generator, as a request's ``options`` (inline text)."""
+        return await service.run(jobs.roll_job, request.model_dump(), timeout=hint_timeout)
+
+    @router.get("/v1/games")
+    async def games() -> list[dict[str, Any]]:
+        """The registered games and what each offers (``forest games --json``: the same rows)."""
+        from solver.catalog import describe_games
+
+        return describe_games()
+
+    @router.get("/v1/schema")
+    async def schema() -> dict[str, Any]:
+        """The request and answer schema as JSON Schema."""
+        return json_schema()
+
+    @router.get("/health")
+    async def health() -> dict[str, Any]:
+        """Liveness and load, answered by the event loop (never queued): requests inside,
+        workers busy and idle, workers recycled after a timeout."""
+        return service.health()
+
+    return router
+
+
+def static_dir() -> Path:
+    return Path(str(resources.files("solver.hint").joinpath("static")))
+
+
+def mount_web(app: Any) -> None:
+    """The web table on ``app``: ``/`` and its files under ``/static``."""
+    static = static_dir()
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(static / "index.html", media_type="text/html")
+
+    app.mount("/static", StaticFiles(directory=str(static)), name="static")

@@ -1,0 +1,112 @@
+"""W3: the web table in a real headless Chromium against a real ``forest serve``.
+
+After a failed refresh the table kept the previous game's board and Roll/Hint acted on it;
+``display: flex`` showed labels marked ``hidden``; choosing 2 players in guardians sent its first
+(solo) puzzle and failed. Now: a failed request leaves a clean, visible error state; ``hidden``
+always hides; a player count starts the game's default set-up; every game starts on the table.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import solver
+from solver.registry import game_spec
+
+from .conftest import Server
+
+
+def _ready(page: Any) -> None:
+    page.wait_for_function(
+        "() => window.table.busy === 0 && (window.table.position !== null "
+        "|| document.querySelector('#status').dataset.state === 'error')",
+        timeout=60_000,
+    )
+
+
+@pytest.fixture
+def page(browser: Any, server: Server, tmp_path: Path) -> Any:
+    opened = browser.new_page(viewport={"width": 1280, "height": 1000})
+    opened.goto(f"{server.url}/")
+    opened.wait_for_function("() => window.table.games.length > 0", timeout=30_000)
+    _ready(opened)
+    yield opened
+    opened.screenshot(path=str(tmp_path / "table.png"), full_page=True)
+    opened.close()
+
+
+@pytest.mark.parametrize("name", solver.registered_games())
+def test_every_game_starts_on_the_table(page: Any, name: str) -> None:
+    page.select_option("#game", name)
+    page.wait_for_function(f"() => window.table.spec.name === {name!r}")
+    _ready(page)
+    position = page.evaluate("() => window.table.position")
+    assert position is not None and position["game"] == name, page.inner_text("#error")
+    assert page.inner_text("#error") == ""
+    assert page.get_attribute("#status", "data-state") in ("chance", "decision")
+    if game_spec(name).render_svg is not None:
+        assert page.query_selector("#board svg") is not None
+    # a hint on the position, labelled by its method
+    page.fill("#iterations", "40")
+    page.click("#hint")
+    page.wait_for_function("() => window.table.lastHint !== null && window.table.busy === 0",
+                           timeout=60_000)  # fmt: skip
+    assert page.get_attribute("#root-value", "data-method") in ("exact", "mcts", "ismcts")
+
+
+def test_a_player_count_starts_the_default_set_up(page: Any) -> None:
+    spec = game_spec("guardians")
+    assert spec.default_source and 2 in spec.players
+    page.select_option("#game", "guardians")
+    _ready(page)
+    page.select_option("#players", "2")
+    page.wait_for_function("() => window.table.options.players === 2")
+    _ready(page)
+    options = page.evaluate("() => window.table.options")
+    assert options == {"players": 2}  # no solo puzzle sent along
+    assert page.evaluate("() => window.table.position") is not None
+    assert page.inner_text("#error") == ""
+
+
+def test_a_failed_request_leaves_a_clean_visible_error_state(page: Any) -> None:
+    page.select_option("#game", "dog")
+    _ready(page)
+    assert page.query_selector("#board svg") is not None  # a board to lose
+    failure = '{"id": null, "error": "no such position", "field": null, "code": "bad_game"}'
+    page.route("**/v1/position", lambda route: route.fulfill(
+        status=400, content_type="application/json", body=failure))  # fmt: skip
+    page.click("#new-game")
+    page.wait_for_function(
+        "() => document.querySelector('#status').dataset.state === 'error'", timeout=30_000
+    )
+    assert page.evaluate("() => window.table.position") is None
+    assert page.inner_html("#board") == "" and page.inner_html("#moves") == ""
+    assert not page.is_visible("#chance") and page.is_disabled("#hint")
+    assert "no such position" in page.inner_text("#error") and page.is_visible("#error")
+    # Roll and Hint do nothing now (no request with the old position is sent)
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.url))
+    page.evaluate("() => { roll(); hint(); }")
+    page.wait_for_timeout(300)
+    assert not [url for url in sent if "/v1/" in url]
+    page.unroute("**/v1/position")
+    page.click("#new-game")
+    _ready(page)
+    assert page.evaluate("() => window.table.position") is not None
+    assert page.get_attribute("#status", "data-state") != "error"
+
+
+def test_hidden_always_hides(page: Any) -> None:
+    for name in solver.registered_games():
+        spec = game_spec(name)
+        page.select_option("#game", name)
+        _ready(page)
+        assert page.is_visible("#players-label") == (len(spec.players) > 1)
+        assert page.is_visible("#puzzle-label") == bool(
+            spec.puzzles and solver.puzzles.names(spec.puzzles)
+        )
+        row = next(g for g in page.evaluate("() => window.table.games") if g["name"] == name)
+        assert page.is_visible("#size-label") == row["roll"]

@@ -1,0 +1,193 @@
+"""Budgets the service honours, driven over HTTP and stdio as the issue met them.
+
+H1 + W1: ``exact: true`` with ``seconds: 0.5`` on a rolled 16x16 dog forest ran 19-26 s and
+answered no moves and 0.0 with a note about estimates never made. Now the exact search stops at
+its share of the budget and the estimate gets the rest: moves, a value from simulations, and a
+note that says so. W2: ``seconds: 1e-300`` gave no moves and 0.0; now every legal move is
+simulated once. H2: after a timeout the workers stayed busy while ``/health`` said idle; now a
+job past its timeout has its worker killed and replaced (the pool, with real processes), and
+``/health`` counts busy workers.
+
+No assertion reads the wall clock: the mechanism is what is checked (the note names the exact
+search's share of the budget, every move has visits, the worker's process is gone).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+
+import httpx
+import pytest
+
+from solver.hint.pool import JobTimeout, WorkerPool
+from solver.search.auto import EXACT_SHARE, INSISTED_SHARE
+
+from .conftest import Engine, Server
+
+
+@pytest.fixture(scope="module")
+def rolled(server: Server) -> dict:
+    response = httpx.post(f"{server.url}/v1/roll",
+                          json={"game": "dog", "seed": 1, "width": 16, "height": 16},
+                          timeout=60)  # fmt: skip
+    assert response.status_code == 200, response.text
+    return response.json()["options"]
+
+
+def _hint(server: Server, body: dict) -> dict:
+    response = httpx.post(f"{server.url}/v1/hint", json=body, timeout=120)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+@pytest.mark.parametrize(("exact", "share"), [(True, INSISTED_SHARE), (None, EXACT_SHARE)])
+def test_h1_the_exact_search_keeps_to_its_share_and_the_estimate_is_real(
+    server: Server, rolled: dict, exact: bool | None, share: float
+) -> None:
+    body = {"id": "h1", "game": "dog", "options": rolled, "actions": [10],
+            "limit": {"seconds": 0.5}}  # fmt: skip
+    if exact is not None:
+        body["exact"] = exact
+    _hint(server, {**body, "id": "warm"})  # the 16x16 kernel is built once per worker
+    _hint(server, {**body, "id": "warm2"})
+    reply = _hint(server, body)
+    root = reply["rootInfo"]
+    assert root["method"] == "mcts" and root["exact"] is False
+    assert root["visits"] >= 3 and 0.0 < root["value"] <= 1.0
+    assert reply["moveInfos"] and all(m["visits"] >= 1 for m in reply["moveInfos"])
+    (note,) = reply["notes"]
+    assert "the exact search did not finish within" in note
+    within = float(note.split("within ")[1].split(" s")[0])
+    assert within <= share * 0.5 + 1e-9  # its share of the budget, no more
+    assert f"({root['visits']} simulations)" in note
+
+
+def test_w2_a_tiny_seconds_simulates_every_move_once(server: Server, rolled: dict) -> None:
+    body = {"id": "w2", "game": "dog", "options": rolled, "actions": [10], "exact": False,
+            "limit": {"seconds": 1e-300}}  # fmt: skip
+    reply = _hint(server, body)
+    assert sorted(m["label"] for m in reply["moveInfos"]) == ["E", "N", "W"]
+    assert all(m["visits"] >= 1 for m in reply["moveInfos"])
+    assert reply["rootInfo"]["visits"] == 3 and reply["rootInfo"]["value"] > 0.0
+    # the same at a chance node: every outcome once
+    chance = _hint(server, {**body, "actions": []})
+    assert chance["rootInfo"]["visits"] == 3 and chance["moveInfos"] == []
+
+
+def test_w2_over_stdio_too() -> None:
+    engine = Engine()
+    try:
+        engine.send({"id": "w", "game": "dog", "options": {"forest": "dog/big-12x12"},
+                     "actions": [10], "exact": False, "limit": {"seconds": 1e-300}})  # fmt: skip
+        reply = engine.read()
+        assert reply["moveInfos"] and all(m["visits"] >= 1 for m in reply["moveInfos"])
+    finally:
+        assert engine.close()[0] == 0
+
+
+def test_exact_false_is_never_exact_and_omitted_is_exact_where_it_fits(server: Server) -> None:
+    body = {"id": "e", "game": "dog", "options": {"forest": "dog/another-dog"}, "actions": [10],
+            "limit": {"iterations": 300}}  # fmt: skip
+    omitted = _hint(server, body)
+    assert omitted["rootInfo"]["method"] == "exact" and omitted["notes"] == []
+    never = _hint(server, {**body, "exact": False})
+    assert never["rootInfo"]["method"] == "mcts" and never["rootInfo"]["visits"] == 300
+
+
+def test_health_counts_busy_workers(server: Server) -> None:
+    import threading
+
+    body = {"id": "long", "game": "dog", "options": {"forest": "dog/big-12x12"},
+            "actions": [10], "exact": False, "limit": {"seconds": 1.5}}  # fmt: skip
+    done = threading.Event()
+    result: dict = {}
+
+    def ask() -> None:
+        result["reply"] = _hint(server, body)
+        done.set()
+
+    threading.Thread(target=ask, daemon=True).start()
+    seen = []
+    for _ in range(200):
+        health = httpx.get(f"{server.url}/health", timeout=10).json()
+        seen.append(health["busy"])
+        if health["busy"] >= 1 or done.is_set():
+            break
+        time.sleep(0.02)
+    assert max(seen) >= 1 and health["inside"] >= 1
+    assert done.wait(60)
+    for _ in range(100):  # the worker is idle again once the answer is out
+        health = httpx.get(f"{server.url}/health", timeout=10).json()
+        if health["busy"] == 0:
+            break
+        time.sleep(0.02)
+    assert health["busy"] == 0 and health["idle"] == health["workers"] == health["alive"]
+
+
+def test_h2_a_job_past_its_timeout_has_its_worker_killed_and_replaced() -> None:
+    async def scenario() -> None:
+        pool = WorkerPool(1)  # stdlib functions as jobs: importable in any worker
+        await pool.start()
+        try:
+            first = await pool.run(os.getpid, timeout=60)
+            with pytest.raises(JobTimeout):
+                await pool.run(time.sleep, 120.0, timeout=0.5)
+            assert pool.busy == 0 and pool.recycled == 1
+            # the killed worker is gone, and a fresh one answers the next job at once
+            for _ in range(200):
+                try:
+                    os.kill(first, 0)
+                except ProcessLookupError:
+                    break
+                await asyncio.sleep(0.05)
+            else:
+                raise AssertionError("the timed-out worker still runs")
+            second = await pool.run(os.getpid, timeout=120)
+            assert second != first and pool.alive == 1
+        finally:
+            await pool.close()
+
+    asyncio.run(scenario())
+
+
+def _legal_walk(forest: str, plies: int) -> list[int]:
+    import solver
+
+    state = solver.load_game("dog", forest=forest).new_initial_state()
+    actions = []
+    for _ in range(plies):
+        action = state.legal_actions()[0]
+        state.apply_action(action)
+        actions.append(action)
+    return actions
+
+
+def test_a_review_has_a_whole_request_budget(server: Server) -> None:
+    actions = _legal_walk("dog/big-12x12", 6)
+    body = {"game": "dog", "options": {"forest": "dog/big-12x12"}, "actions": actions,
+            "exact": False, "limit": {"seconds": 5}, "totalSeconds": 0.3}  # fmt: skip
+    response = httpx.post(f"{server.url}/v1/review", json=body, timeout=120)
+    assert response.status_code == 200, response.text
+    reply = response.json()
+    if not reply["complete"]:
+        assert reply["notes"] and reply["reviewed"] < len(actions)
+    full = httpx.post(f"{server.url}/v1/review",
+                      json={**body, "totalSeconds": 60, "limit": {"iterations": 50}},
+                      timeout=120).json()  # fmt: skip
+    assert full["complete"] is True and full["reviewed"] == len(actions)
+
+
+def test_each_position_of_a_review_gets_a_share_of_the_time_left() -> None:
+    from solver.review import MIN_POSITION_SECONDS, _position_budget
+
+    deadline = time.monotonic() + 100.0
+    share = _position_budget(None, 5.0, deadline, 50)["seconds"]
+    assert 1.9 < share <= 2.0  # 100 s over 50 positions, below the asked 5 s
+    assert _position_budget(None, 1.0, deadline, 50)["seconds"] == 1.0
+    assert _position_budget(20, None, time.monotonic() - 1, 3) == {
+        "iterations": 20,
+        "seconds": MIN_POSITION_SECONDS,
+    }
+    assert _position_budget(20, None, None, 3) == {"iterations": 20}

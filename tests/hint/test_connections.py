@@ -1,0 +1,138 @@
+"""H4: idle, stalled and partial connections are closed by ``forest serve`` (1,000 slowloris
+connections all stayed open for 75 s before), against a real server with short deadlines.
+
+Sockets of every kind a slowloris client opens: silent ones; ones trickling a request head a
+byte at a time; ones with a whole head and a stalled body; kept-alive ones gone idle after an
+answer. Each must be closed by the server (the read sees the end of the stream), and the server
+keeps answering while they are open and after.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import time
+
+import httpx
+import pytest
+
+from .conftest import Server
+
+HEAD = 1.0
+BODY = 1.0
+IDLE = 1.0
+WAIT = 20.0
+"""How long a socket is watched for the server to close it (the deadlines are 1 s)."""
+
+
+@pytest.fixture(scope="module")
+def strict(tmp_path_factory: pytest.TempPathFactory):
+    running = Server(
+        tmp_path_factory.mktemp("strict"), "--workers", "1", "--quiet",
+        "--head-timeout", str(HEAD), "--body-timeout", str(BODY), "--keep-alive", str(IDLE),
+        "--max-keepalive-requests", "3",
+    )  # fmt: skip
+    yield running
+    running.stop()
+
+
+def _connect(server: Server) -> socket.socket:
+    host, port = server.url.removeprefix("http://").split(":")
+    sock = socket.create_connection((host, int(port)), timeout=WAIT)
+    return sock
+
+
+def _closed_by_server(sock: socket.socket) -> bool:
+    """Read until the server closes the stream (True), or WAIT passes (False)."""
+    sock.settimeout(WAIT)
+    try:
+        while True:
+            data = sock.recv(65536)
+            if not data:
+                return True
+    except (ConnectionResetError, BrokenPipeError):
+        return True
+    except TimeoutError:
+        return False
+
+
+def _still_answers(server: Server) -> None:
+    assert httpx.get(f"{server.url}/health", timeout=30).status_code == 200
+
+
+def test_silent_connections_are_closed(strict: Server) -> None:
+    sockets = [_connect(strict) for _ in range(100)]
+    _still_answers(strict)
+    assert all(_closed_by_server(s) for s in sockets)
+    _still_answers(strict)
+
+
+def test_a_head_trickled_a_byte_at_a_time_is_closed(strict: Server) -> None:
+    socks = [_connect(strict) for _ in range(50)]
+    head = b"POST /v1/hint HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    closed = [False] * len(socks)
+    started = time.monotonic()
+    for byte_index in range(len(head)):  # one byte per socket every 0.1 s: never a whole head
+        for i, sock in enumerate(socks):
+            if closed[i]:
+                continue
+            try:
+                sock.sendall(head[byte_index : byte_index + 1])
+            except OSError:
+                closed[i] = True
+        if all(closed) or time.monotonic() - started > WAIT:
+            break
+        time.sleep(0.1)
+    assert all(closed[i] or _closed_by_server(s) for i, s in enumerate(socks))
+    _still_answers(strict)
+
+
+def test_a_stalled_body_is_closed(strict: Server) -> None:
+    socks = []
+    for _ in range(50):
+        sock = _connect(strict)
+        sock.sendall(b"POST /v1/hint HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 1000\r\n\r\n{\"id\": ")  # fmt: skip
+        socks.append(sock)
+    _still_answers(strict)
+    assert all(_closed_by_server(s) for s in socks)
+
+
+def test_a_kept_alive_connection_goes_idle_and_is_closed(strict: Server) -> None:
+    sock = _connect(strict)
+    sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+    sock.settimeout(WAIT)
+    first = sock.recv(65536)
+    assert first.startswith(b"HTTP/1.1 200")
+    assert _closed_by_server(sock)
+
+
+def test_keep_alive_is_bounded_in_requests(strict: Server) -> None:
+    sock = _connect(strict)
+    sock.settimeout(WAIT)
+    answers = 0
+    with contextlib.suppress(OSError):
+        for _ in range(10):
+            sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            data = b""
+            while b"\r\n\r\n" not in data or not data.rstrip().endswith(b"}"):
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+            if not data:
+                break
+            answers += 1
+            json.loads(data.split(b"\r\n\r\n", 1)[1])
+    assert answers == 3  # --max-keepalive-requests 3: the third answer closes the connection
+
+
+def test_the_default_deadlines_are_documented() -> None:
+    from pathlib import Path
+
+    from solver.hint.limits import CONNECTION_DEFAULTS
+
+    docs = (Path(__file__).parents[2] / "docs" / "hint-engine.md").read_text()
+    assert f"{CONNECTION_DEFAULTS['head_seconds']:g} s" in docs
+    assert "--head-timeout" in docs and "--body-timeout" in docs and "--keep-alive" in docs

@@ -1,0 +1,70 @@
+"""``POST /v1/position``: every position has its picture, the set-up included (F1: the Trial's
+set-up, a slot without its tile yet, answered 500).
+
+Over HTTP: every game's default set-up at every player count; in-process (the same job the
+workers run): random walks through every game, chance outcomes and decisions, each position
+drawn.
+"""
+
+from __future__ import annotations
+
+import random
+
+import httpx
+import pytest
+
+import solver
+from solver.hint.jobs import position_job
+from solver.registry import game_spec
+
+from .conftest import Server
+
+
+def _setups() -> list[tuple[str, dict]]:
+    cases = []
+    for name in solver.registered_games():
+        spec = game_spec(name)
+        for players in spec.players:
+            options: dict = {"players": players} if len(spec.players) > 1 else {}
+            if not spec.default_source:
+                options[spec.source_option] = solver.puzzles.names(spec.puzzles)[0]
+            cases.append((name, options))
+    return cases
+
+
+@pytest.mark.parametrize(("game", "options"), _setups())
+def test_every_set_up_has_a_picture_over_http(server: Server, game: str, options: dict) -> None:
+    response = httpx.post(f"{server.url}/v1/position",
+                          json={"game": game, "options": options, "actions": []},
+                          timeout=60)  # fmt: skip
+    assert response.status_code == 200, response.text
+    reply = response.json()
+    if game_spec(game).render_svg is not None:
+        assert reply["svg"].startswith("<svg") or "<svg" in reply["svg"][:200]
+    assert reply["moves"] or reply["outcomes"] or reply["terminal"]
+
+
+def test_the_trial_set_up_for_two_players(server: Server) -> None:
+    """The issue's request, as it was sent."""
+    body = {"game": "trial", "options": {"players": 2}, "actions": []}
+    response = httpx.post(f"{server.url}/v1/position", json=body, timeout=60)
+    assert response.status_code == 200, response.text
+    assert response.json()["chance"] is True and "<svg" in response.json()["svg"]
+
+
+@pytest.mark.parametrize(("game", "options"), _setups())
+def test_random_walks_draw_every_position(game: str, options: dict) -> None:
+    rng = random.Random(7)
+    actions: list[int] = []
+    for _ in range(40):
+        reply = position_job({"game": game, "options": options, "actions": actions})
+        if game_spec(game).render_svg is not None:
+            assert "<svg" in reply["svg"]
+        if reply["terminal"]:
+            break
+        if reply["chance"]:
+            outcomes = reply["outcomes"]
+            pick = rng.choices(outcomes, [o["probability"] for o in outcomes])[0]
+        else:
+            pick = rng.choice(reply["moves"])
+        actions.append(pick["action"])
