@@ -99,13 +99,11 @@ def _hint(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    try:
-        from solver.hint.server import run_server
-    except ImportError as exc:
-        raise OptionError(
-            f"forest serve needs the serve extra ({exc.name} is missing): "
-            "pip install 'forest-solver[serve]'"
-        ) from None
+    # the schema first: without the serve extra its pydantic is what is missing, and the
+    # ModuleNotFoundError goes to `forest`'s main, which names the extra in one line
+    import solver.hint.schema  # noqa: F401
+    from solver.hint.server import run_server
+
     return run_server(args)
 
 
