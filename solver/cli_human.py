@@ -290,7 +290,7 @@ class _Table:
             self.screen.print(f"  {word:<5} {what}")
 
     def hint(self, state: Any) -> None:
-        from solver.cli_game import hint_report
+        from solver.cli_search import hint_report
 
         try:
             report = hint_report(self.spec, state, self.args, observer=0, top=HINT_MOVES)

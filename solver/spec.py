@@ -21,7 +21,7 @@ this module by :mod:`solver.spec_reference`).
 >>> spec.supports("render_svg"), spec.extensions
 (True, ('.forest',))
 >>> spec.hidden_information, spec.has_heuristic("kernel"), spec.has_heuristic("reference")
-(False, True, False)
+(False, True, True)
 >>> spec.agent_names(), spec.strongest_agent, spec.play_iterations("mcts")
 (['mcts', 'exact', 'random', 'greedy'], 'mcts', 1000)
 """
@@ -484,7 +484,7 @@ class GameSpec:
     heuristic: bool | tuple[str, ...] = False
     """Whether states give ``heuristic(player)``, an estimate in the utility range of the
     player's return (the MCTS leaf evaluator and depth-limited expectimax use it): ``True`` for
-    every engine, or the engines that have one (the dog: ``("kernel",)``)."""
+    every engine, or the engines that have one (``("kernel",)``: only the compiled engine)."""
     utility_range: tuple[float, float] = (0.0, 1.0)
     """The smallest and largest return any player can get (the protocol's returns lie in
     ``[0, 1]``: a win probability, or a score scaled into it)."""

@@ -116,7 +116,7 @@ def test_solve_estimate_has_a_confidence_interval(capsys):
     import json
 
     code, out, _ = run(capsys, "dog", "solve", "dog/tiny-2x2", "--json", "--games", "60",
-                       "--iterations", "50")  # fmt: skip
+                       "--iterations", "50", "--mcts")  # fmt: skip
     assert code == 0
     report = json.loads(out)
     assert report["exact"] is False
@@ -171,10 +171,11 @@ def test_best_move_estimate_agrees_with_the_exact_value(capsys, puzzle, exact):
     if exact is None:
         code, out, _ = run(capsys, "dog", "solve", puzzle, "--exact", "--json")
         exact = json.loads(out)["value"]
-    code, out, _ = run(capsys, "dog", "best-move", puzzle, "--json")
+    code, out, _ = run(capsys, "dog", "best-move", puzzle, "--json", "--mcts")
     assert code == 0
     report = json.loads(out)
     assert report["value_kind"] == "win probability" and report["exact"] is False
+    assert report["method"] == "mcts"
     assert report["value"] == pytest.approx(exact, abs=0.03)
 
 

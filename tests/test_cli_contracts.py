@@ -313,3 +313,129 @@ def test_list_of_a_game_without_puzzles_is_an_empty_list(capsys):
     assert (code, json.loads(out)) == (0, [])
     code, out, err = run(capsys, "trial", "list")
     assert (code, out) == (0, "") and "no curated puzzles" in err
+
+
+# -- defaults: agents at their own play default, solve's agent, exact where it fits --------------
+def _recorded_ismcts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Patch the ISMCTS search the Trial's agent calls: record its budget, play the first move."""
+    import solver.search.ismcts as module
+    from solver.search.result import SearchResult
+
+    budgets: list[int] = []
+
+    def fake(state, *, iterations, **_: object):
+        budgets.append(iterations)
+        first = state.legal_actions()[0]
+        return SearchResult(best_action=first, best_label=state.action_to_string(first),
+                            value=0.5, moves=(), iterations=iterations, nodes=1, elapsed=0.0,
+                            exact=False)  # fmt: skip
+
+    monkeypatch.setattr(module, "ismcts", fake)
+    return budgets
+
+
+def test_an_agent_plays_at_its_own_default_unless_iterations_is_given(capsys, monkeypatch):
+    # Defect: the README's `forest trial play --players 4 --agents ismcts,heuristic,heuristic,
+    # random --games 2 --seed 0` printed nothing for > 400 s: the CLI's --iterations default of
+    # 1000 overrode the agent's own play default (64).
+    budgets = _recorded_ismcts(monkeypatch)
+    argv = ["trial", "play", "--players", "2", "--agents", "ismcts,random", "--games", "1"]
+    code, _, err = run(capsys, *argv)
+    assert code == 0, err
+    own = solver.registry.game_spec("trial").play_iterations("ismcts")
+    assert own == 64 and budgets and set(budgets) == {own}
+    budgets.clear()
+    code, _, err = run(capsys, *argv, "--iterations", "7")
+    assert code == 0 and budgets and set(budgets) == {7}
+
+
+@pytest.mark.parametrize("game", ["dog", "guardians", "trial"])
+def test_help_documents_each_agents_default(game):
+    spec = solver.registry.game_spec(game)
+    text = " ".join(forest(game, "play", "--help").stdout.split())
+    for name, agent in spec.offered_agents().items():
+        budget = f"{agent.iterations} simulations a decision" if agent.iterations else "no search"
+        assert f"{name} ({budget})" in text
+    assert f"default: the game's strongest, {spec.strongest_agent}" in text
+    solve = " ".join(forest(game, "solve", "--help").stdout.split())
+    assert "--agent" in solve and f"strongest, {spec.strongest_agent}" in solve
+
+
+def test_guardians_solo_defaults_to_the_strongest_agent(capsys):
+    # Defect: `guardians solo` defaulted to mcts, which never wins a level
+    code, out, err = run(capsys, "guardians", "solo", "--games", "1", "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["agent"] == solver.registry.game_spec("guardians").strongest_agent == "planner"
+    text = " ".join(forest("guardians", "solo", "--help").stdout.split())
+    assert "default: the game's strongest, planner" in text
+
+
+def test_every_games_solve_takes_an_agent_and_defaults_to_the_strongest(capsys):
+    # Defect: `forest trial solve` could never work (it refused mcts and had no --agent)
+    code, out, err = run(capsys, "trial", "solve", "--players", "2", "--games", "2",
+                         "--iterations", "2", "--json")  # fmt: skip
+    assert code == 0, err
+    report = json.loads(out)
+    assert (report["agent"], report["method"], report["games"]) == ("ismcts", "games", 2)
+    assert report["ci_low"] <= report["value"] <= report["ci_high"]
+    code, out, err = run(capsys, "guardians", "solve", "--agent", "greedy", "--games", "2",
+                         "--json")  # fmt: skip
+    assert code == 0, err
+    assert json.loads(out)["agent"] == "greedy"
+    code, out, err = run(capsys, "trial", "solve", "--agent", "mcts")
+    assert code == 2 and "unknown agent 'mcts' for trial" in err
+
+
+def test_solve_and_best_move_go_exact_where_it_fits(capsys):
+    # Defect: `forest dog solve dog/big-12x12` ran MCTS for 12.7 s where the exact answer takes
+    # 0.015 s. The exact value is checked against the exact search called directly.
+    from solver.search import expectimax
+
+    game = solver.load_game("dog", forest="dog/big-12x12")
+    exact = expectimax(game.new_initial_state(), exact=True).value
+    code, out, err = run(capsys, "dog", "solve", "dog/big-12x12", "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert (report["exact"], report["method"]) == (True, "exact")
+    assert report["value"] == pytest.approx(exact, abs=1e-12)
+    code, out, err = run(capsys, "dog", "best-move", "dog/big-12x12", "--json")
+    report = json.loads(out)
+    assert (report["exact"], report["method"], report["notes"]) == (True, "exact", [])
+    assert report["value"] == pytest.approx(exact, abs=1e-12)
+    # --mcts keeps the sampled meaning: the agent's games, an MCTS estimate
+    code, out, _ = run(capsys, "dog", "solve", "dog/tiny-2x2", "--mcts", "--games", "5",
+                       "--iterations", "20", "--json")  # fmt: skip
+    assert json.loads(out)["method"] == "games"
+    code, out, _ = run(capsys, "dog", "best-move", "dog/tiny-2x2", "--mcts", "--json")
+    assert json.loads(out)["method"] == "mcts"
+
+
+def test_exact_that_cannot_fit_falls_back_with_a_note(capsys):
+    code, out, err = run(capsys, "dog", "solve", "dog/big-12x12", "--exact", "--memory-mb",
+                         "0.01", "--games", "3", "--iterations", "20", "--json")  # fmt: skip
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["exact"] is False and report["method"] == "games"
+    assert len(report["notes"]) == 1 and "memory cap" in report["notes"][0]
+    assert "--memory-mb" in report["notes"][0]
+    code, out, err = run(capsys, "dog", "best-move", "dog/big-12x12", "--exact", "--memory-mb",
+                         "0.01", "--iterations", "30")  # fmt: skip
+    assert code == 0, err
+    assert "MCTS estimate" in out and "note: " in out and "memory cap" in out
+
+
+def test_the_reference_engine_searches_as_the_kernel_does(capsys):
+    # Defect: `--engine reference` silently weakened best-move (0.14 against 0.96 on
+    # dog/big-12x12, both labelled the mcts agent's configuration): the same configuration now
+    reports = []
+    for engine in ("kernel", "reference"):
+        code, out, err = run(capsys, "dog", "best-move", "dog/big-12x12", "--mcts", "--engine",
+                             engine, "--iterations", "300", "--json")  # fmt: skip
+        assert code == 0, err
+        reports.append(json.loads(out))
+    kernel, reference = reports
+    assert abs(kernel["value"] - reference["value"]) < 0.05
+    code, out, _ = run(capsys, "dog", "best-move", "dog/big-12x12", "--mcts", "--engine",
+                       "reference", "--iterations", "300")  # fmt: skip
+    assert "heuristic leaves" in out.splitlines()[0]

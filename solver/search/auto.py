@@ -59,6 +59,7 @@ __all__ = [
     "ExactPlan",
     "Valued",
     "estimate_options",
+    "exact_attempt",
     "floor_simulations",
     "plan_exact",
     "search_position",
@@ -232,6 +233,15 @@ def search_position(
 
 def _view(state: Any, view: int) -> int:
     return view if state.is_chance_node() else int(state.current_player())
+
+
+def exact_attempt(
+    state: Any, plan: ExactPlan, *, view: int = 0, cancel: threading.Event | None = None
+) -> Valued | str:
+    """The exact half of :func:`search_position` alone: the exact answer within ``plan``'s
+    budget, or why there is none (a note's start). For a caller whose fallback is not an MCTS
+    estimate (``forest GAME solve`` plays the sampled agent's games instead)."""
+    return _try_exact(state, plan, view, cancel)
 
 
 def _try_exact(

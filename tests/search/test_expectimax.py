@@ -408,7 +408,7 @@ def test_depth_limited_in_range_and_exact_when_deep_enough(f):
     deep = expectimax(new_state(f, "kernel"), exact=False, depth=10_000)
     assert deep.value == pytest.approx(exact, abs=1e-12)
     assert deep.extra["leaves"] == 0
-    # the reference engine has no heuristic of its own: pass one
+    # a heuristic passed in is used instead of the state's
     ref = expectimax(
         new_state(f, "reference"), exact=False, depth=10_000, heuristic=lambda s, p: 0.5
     )
@@ -506,8 +506,8 @@ def test_bad_options(options):
 def test_option_errors_name_the_problem():
     with pytest.raises(OptionError, match="exact=False"):
         expectimax(new_state(OPEN_3X2, "reference"), depth=3)
-    with pytest.raises(OptionError, match="heuristic"):
-        expectimax(new_state(OPEN_3X2, "reference"), exact=False, depth=3)
+    with pytest.raises(OptionError, match="heuristic"):  # a protocol game without one
+        expectimax(ToyGame(4).new_initial_state(), exact=False, depth=3)
     state = new_state(OPEN_3X2, "reference")
     state.apply_action(10)
     state.apply_action(0)  # one step north: turn 1 was the last

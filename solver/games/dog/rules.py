@@ -132,6 +132,31 @@ class DogGame:
 
     def __init__(self, forest: Forest) -> None:
         self.forest = forest
+        self._distances: dict[Cell, int] | None = None
+
+    @property
+    def human_distances(self) -> dict[Cell, int]:
+        """BFS steps from each cell to the human through cells that are not trees (cells that
+        cannot reach the human are absent): what :meth:`DogState.heuristic` reads, as the
+        kernel's ``dist`` table."""
+        if self._distances is None:
+            forest = self.forest
+            distances = {forest.human: 0}
+            frontier = [forest.human]
+            while frontier:
+                following = []
+                for row, col in frontier:
+                    for dr, dc in DELTAS.values():
+                        cell = (row + dr, col + dc)
+                        if cell in distances or not forest.inside(cell):
+                            continue
+                        if forest.terrain(cell) == Terrain.TREE:
+                            continue
+                        distances[cell] = distances[(row, col)] + 1
+                        following.append(cell)
+                frontier = following
+            self._distances = distances
+        return self._distances
 
     def new_initial_state(self) -> DogState:
         return DogState(self)
@@ -198,6 +223,33 @@ class DogState:
 
     def returns(self) -> list[float]:
         return [1.0 if self.won else 0.0]
+
+    def heuristic(self, player: int = 0) -> float:
+        """A cheap estimate of the win probability, the kernel's ``dog_heuristic`` twin (the same
+        number on both engines, so MCTS plays the same configuration on either): 1 for a win, 0
+        for a loss; otherwise, with ``d`` the BFS distance to the human through non-tree cells
+        (unreachable: 0) and ``reach`` the steps left in this move plus the turns still to roll
+        (less one for a pending skip and one for a pending rest) times a roll's expected budget
+        (2, or 4/3 with the stick), ``reach² / (reach² + d²)``."""
+        if self.phase == Phase.OVER:
+            return 1.0 if self.won else 0.0
+        d = self.game.human_distances.get(self.pos, -1)
+        if d < 0:
+            return 0.0
+        if d == 0:
+            return 1.0
+        future = self.forest.turns - self.turn  # turns after this one
+        if self.phase == Phase.ROLL:
+            future += 1  # this turn's roll is still to come
+        if self.skip_next:
+            future -= 1
+        if self.stamina == 0:
+            future -= 1
+        future = max(future, 0)
+        reach = self.budget + future * ((4.0 / 3.0) if self.stick else 2.0)
+        if reach <= 0.0:
+            return 0.0
+        return (reach * reach) / (reach * reach + float(d) * d)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.phase == Phase.ROLL:

@@ -118,6 +118,7 @@ SPEC = GameSpec(
             summary="whole turns planned with mission prospects and the exact mission search",
         ),
     },
+    default_agent="planner",  # wins the solo levels and beats greedy; mcts wins no level
     open_text=f"{_HOOKS}:open_text",
     state_players=f"{_HOOKS}:state_players",
     source_option="position",

@@ -128,9 +128,14 @@ def _solo(args: argparse.Namespace) -> int:
     from solver.agents import agent_names
     from solver.cli_common import progress_of
     from solver.errors import OptionError
+    from solver.games.guardians import SPEC
     from solver.games.guardians.solo_runs import histogram_lines, solo_run
     from solver.render.ascii import count
 
+    if args.agent is None:
+        args.agent = SPEC.strongest_agent
+    if args.iterations is None and args.agent in SPEC.offered_agents():
+        args.iterations = SPEC.play_iterations(args.agent)  # the agent's own (None: no search)
     if args.agent not in agent_names("guardians"):
         raise OptionError(
             f"unknown agent {args.agent!r} for guardians; expected one of "
@@ -164,6 +169,8 @@ def _solo(args: argparse.Namespace) -> int:
 
 def add_commands(commands: Any) -> None:
     """Add the guardians' own sub-commands to ``forest guardians``."""
+    from solver.games.guardians import SPEC
+
     p = commands.add_parser(
         "order",
         help="the most missions completable this turn, and an order keeping the forest whole",
@@ -203,14 +210,21 @@ def add_commands(commands: Any) -> None:
         "bins, * on the threshold's bin).",
     )
     p.add_argument("--level", type=int, choices=range(1, 7), default=1, help="the level, 1..6")
-    p.add_argument("--agent", default="mcts", help="mcts (default), greedy, random, ...")
+    agents = SPEC.offered_agents()
+    p.add_argument(
+        "--agent",
+        default=None,
+        help=f"the agent (default: the game's strongest, {SPEC.strongest_agent}); one of "
+        + ", ".join(agents),
+    )
     p.add_argument("--games", type=positive_int, default=10, help="games to play (default 10)")
     p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
+    searching = ", ".join(f"{n} {a.iterations}" for n, a in agents.items() if a.iterations)
     p.add_argument(
         "--iterations",
         type=positive_int,
-        default=1000,
-        help="MCTS simulations per decision (default 1000)",
+        default=None,
+        help=f"simulations a decision for a searching agent (default: its own: {searching})",
     )
     p.add_argument("--json", action="store_true", help="print a JSON object")
     progress_option(p)

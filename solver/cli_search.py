@@ -1,0 +1,412 @@
+"""``forest GAME best-move`` and ``forest GAME solve``: a position's value and its best moves.
+
+Both follow one rule for exact answers (:func:`solver.search.plan_exact`, the hint engine's):
+with neither ``--exact`` nor ``--mcts`` the exact search is tried where the game offers it and it
+fits the budget (the memory cap, and a time share), else the position is estimated; ``--exact``
+insists (exact, or an estimate with a note saying why not); ``--mcts`` never solves exactly.
+The estimate of ``best-move`` is MCTS (ISMCTS from the player's view where cards are hidden); the
+estimate of ``solve`` is what the sampled agent (``--agent``, default the game's strongest)
+wins from the position, over ``--games`` games. Every answer says how it was made (``method``)
+and, when it is not what was asked, why (``notes``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from solver.cli_common import progress_of
+from solver.cli_position import DEFAULT_ITERATIONS, DEFAULT_MEMORY_MB, open_position, value_view
+from solver.errors import OptionError
+from solver.render.ascii import count
+from solver.spec import GameSpec
+
+__all__ = [
+    "MAX_TURN_ACTIONS",
+    "SOLVE_SECONDS",
+    "best_move_command",
+    "hint_report",
+    "solve_command",
+]
+
+MAX_TURN_ACTIONS = 64
+"""The longest turn ``best-move`` spells out (a guard; no game's turn comes near it)."""
+REDEALS = 32
+"""Hidden information: the redeals tried for one where the best move is legal (the observer's
+own moves are legal in every redeal; this only bounds the search for odd cases)."""
+SOLVE_SECONDS = 20.0
+"""``solve``'s budget for the exact attempt when neither ``--exact`` nor ``--mcts`` is given: it
+may take the share :func:`plan_exact` gives of this (half: 10 s) before the games are played;
+``--exact`` sets no time bound (the memory cap still applies)."""
+
+
+def exact_mode(args: argparse.Namespace) -> bool | None:
+    """``--exact`` -> True, ``--mcts`` -> False, neither -> None (exact where it fits)."""
+    if getattr(args, "exact", False):
+        return True
+    if getattr(args, "mcts", False):
+        return False
+    return None
+
+
+# -- one search ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Searched:
+    """One position searched: the ranked moves (a decision node), the value from the viewer's
+    side, what made it (``exact``, ``mcts``, ``ismcts``), its simulations and any notes."""
+
+    result: Any
+    value: float
+    method: str
+    simulations: int
+    notes: tuple[str, ...] = ()
+
+    @property
+    def best_action(self) -> int | None:
+        return None if self.result is None else self.result.best_action
+
+    @property
+    def best_label(self) -> str | None:
+        return None if self.result is None else self.result.best_label
+
+
+def _memory_note(note: str) -> str:
+    return note + " (raise it with --memory-mb)" if "memory cap" in note else note
+
+
+def search(state: Any, args: argparse.Namespace) -> Searched:
+    """``state`` valued from ``args.observer``'s side, by the rule of the module docstring.
+
+    ``args`` carries ``spec``, ``mode`` (:func:`exact_mode`), ``iterations``, ``seed``,
+    ``memory_mb`` and ``observer``. Hidden information: ISMCTS from the observer's view (never
+    exact: an exact search would read every hidden card)."""
+    from solver.search import Limit, search_position
+
+    spec: GameSpec = args.spec
+    if state.is_terminal():
+        return Searched(None, float(state.returns()[args.observer]), "exact", 0)
+    if spec.hidden_information:
+        from solver.search.ismcts import ismcts
+
+        found = ismcts(state, observer=args.observer, iterations=args.iterations, seed=args.seed)
+        return Searched(found, float(found.value), "ismcts", int(found.iterations))
+    valued = search_position(
+        state,
+        exact=args.mode,
+        offered=spec.exact,
+        limit=Limit(iterations=args.iterations, memory_mb=args.memory_mb),
+        seed=args.seed,
+        view=args.observer,
+        why_not=f"exact search is not offered for {spec.name}",
+    )
+    notes = tuple(_memory_note(n) for n in valued.notes)
+    return Searched(valued.result, float(valued.value), valued.method, valued.simulations, notes)
+
+
+def _move_rows(result: Any) -> list[dict[str, Any]]:
+    if result is None:
+        return []
+    return [
+        {"action": m.action, "label": m.label, "value": m.value, "visits": m.visits,
+         "pv": list(m.pv)}
+        for m in result.moves
+    ]  # fmt: skip
+
+
+def _leaves(state: Any) -> str:
+    from solver.search.mcts import has_heuristic
+
+    return "heuristic leaves" if has_heuristic(state) else "random-rollout leaves"
+
+
+def describe(spec: GameSpec, args: argparse.Namespace, methods: set[str], state: Any) -> str:
+    """What the values are: ``win probability (exact)``, ``... (MCTS estimate, 1000
+    simulations a search, heuristic leaves)``... from the methods that made them."""
+    kind = spec.value_kind
+    per_search = count(args.iterations, "simulation")
+    if methods <= {"exact"}:
+        return f"{kind} (exact)"
+    if methods == {"ismcts"}:
+        return f"{kind} (ISMCTS estimate from player {args.observer}'s view, {per_search})"
+    estimate = f"MCTS estimate, {per_search} a search, {_leaves(state)}"
+    if "exact" in methods:
+        return f"{kind} (exact where it fits, else {estimate})"
+    return f"{kind} ({estimate})"
+
+
+# -- best-move -----------------------------------------------------------------------------------
+@dataclass
+class _Walk:
+    """What one ``best-move`` gathers: the methods used and the notes, in order, once each."""
+
+    methods: set[str]
+    notes: list[str]
+
+    def add(self, searched: Searched) -> Searched:
+        self.methods.add(searched.method)
+        for note in searched.notes:
+            if note not in self.notes:
+                self.notes.append(note)
+        return searched
+
+
+def _decision(state: Any, args: argparse.Namespace, walk: _Walk) -> dict[str, Any]:
+    found = walk.add(search(state, args))
+    return {
+        "win_probability": found.value,
+        "value": found.value,
+        "exact": found.method == "exact",
+        "best_action": found.best_label,
+        "moves": _move_rows(found.result),
+    }
+
+
+def _best_turn(state: Any, args: argparse.Namespace, first: int, walk: _Walk) -> list[str]:
+    """The player's whole turn from ``state``: the best action, then the best next one, searched
+    again (same budget and seed) after each, while the same player is still to move.
+
+    A turn ends at a chance node, the game's end or another player's move. Games whose turn is one
+    action (or one step of a chance-split move, as the dog's) get a one-item list.
+    """
+    player = state.current_player()
+    if args.spec.hidden_information:
+        # walk a redeal from the observer's view: the real state's hidden cards (a fight's
+        # face-down cards...) must not decide what the rest of the turn shows. Another seat's
+        # turn is its own hidden business: only the move the observer's search ranked first.
+        # The first redeal in which that move is legal carries the walk on (the move came from
+        # the search's redeals; the real state is never asked, not even for a label).
+        deal = random.Random(args.seed or 0)
+        world = None
+        for _ in range(REDEALS):
+            candidate = state.resample_hidden(args.observer, deal)
+            if first in candidate.legal_actions():
+                world = candidate
+                break
+        if world is None or player != args.observer:
+            return [args.first_label]
+        state = world
+    else:
+        state = state.clone()
+    labels = [state.action_to_string(first)]
+    state.apply_action(first)
+    while (
+        len(labels) < MAX_TURN_ACTIONS
+        and not state.is_terminal()
+        and not state.is_chance_node()
+        and state.current_player() == player
+    ):
+        args.progress.update(f"action {len(labels) + 1} of the turn")
+        action = walk.add(search(state, args)).best_action
+        assert action is not None
+        labels.append(state.action_to_string(action))
+        state.apply_action(action)
+    return labels
+
+
+def _chance(state: Any, args: argparse.Namespace, walk: _Walk) -> dict[str, Any]:
+    """Best moves for every outcome of a chance node, each searched within the budget."""
+    outcomes = []
+    total = 0.0
+    chances = state.chance_outcomes()
+    for number, (action, probability) in enumerate(chances, 1):
+        args.progress.update(f"outcome {number}/{len(chances)}")
+        child = state.clone()
+        child.apply_action(action)
+        row: dict[str, Any] = {"outcome": state.action_to_string(action),
+                               "probability": probability}  # fmt: skip
+        if child.is_terminal() or child.is_chance_node():
+            value = walk.add(search(child, args)).value
+            row.update(win_probability=value, best_action=None, moves=[])
+        else:
+            decision = _decision(child, args, walk)
+            row.update(win_probability=decision["value"], best_action=decision["best_action"],
+                       moves=decision["moves"])  # fmt: skip
+        total += probability * row["win_probability"]
+        outcomes.append(row)
+    return {"win_probability": total, "value": total, "exact": walk.methods <= {"exact"},
+            "best_action": None, "chance": True, "outcomes": outcomes}  # fmt: skip
+
+
+def _report(state: Any, args: argparse.Namespace, walk: _Walk) -> dict[str, Any]:
+    if state.is_chance_node() and args.spec.hidden_information:
+        # the outcomes may be hidden from the player: only the value from their view
+        value = walk.add(search(state, args)).value
+        return {"win_probability": value, "value": value, "exact": False, "best_action": None,
+                "moves": []}  # fmt: skip
+    if state.is_chance_node():
+        return _chance(state, args, walk)
+    report = _decision(state, args, walk)
+    if report["moves"]:
+        args.first_label = report["best_action"]
+        report["turn"] = _best_turn(state, args, report["moves"][0]["action"], walk)
+    return report
+
+
+def _print_moves(rows: list[dict[str, Any]], indent: str = "") -> None:
+    for rank, row in enumerate(rows, 1):
+        visits = f"  visits {row['visits']:>6}" if row["visits"] else ""
+        pv = " ".join(row["pv"][:8])
+        print(f"{indent}{rank}. {row['label']:<28} value {row['value']:.4f}{visits}  pv: {pv}")
+
+
+def _method(methods: set[str]) -> str:
+    return next(iter(methods)) if len(methods) == 1 else "mixed"
+
+
+def best_move_command(spec: GameSpec, args: argparse.Namespace) -> int:
+    """``forest GAME best-move``: the best move, or every outcome's at a chance node."""
+    opened = open_position(spec, args)
+    state = opened.state
+    if state.is_terminal():
+        raise OptionError("the game is over: there is no move to choose")
+    args.spec, args.mode = spec, exact_mode(args)
+    args.observer = value_view(opened, args.player)
+    walk = _Walk(set(), [])
+    with progress_of(args, "searching the best move") as progress:
+        args.progress = progress
+        report = _report(state, args, walk)
+    what = describe(spec, args, walk.methods, state)
+    report = {"game": spec.name, "player": args.observer, "value_kind": spec.value_kind,
+              **report, "method": _method(walk.methods), "notes": walk.notes}  # fmt: skip
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    print(f"{what}: {report['value']:.4f}")
+    if report.get("chance"):
+        for row in report["outcomes"]:
+            print(f"if {row['outcome']} (p={row['probability']:.3f}):")
+            _print_moves(row["moves"], indent="   ")
+    else:
+        _print_moves(report["moves"])
+        if len(report.get("turn", ())) > 1:
+            print("best turn: " + "; ".join(report["turn"]))
+    for note in walk.notes:
+        print(f"note: {note}")
+    return 0
+
+
+def hint_report(
+    spec: GameSpec, state: Any, args: argparse.Namespace, *, observer: int, top: int
+) -> dict[str, Any]:
+    """The best ``top`` moves at ``state`` from seat ``observer``'s view, searched as
+    ``best-move`` searches them (``play --human``'s ``hint``): ``{"what", "moves", "notes"}``."""
+    search_args = argparse.Namespace(
+        spec=spec, mode=None, memory_mb=DEFAULT_MEMORY_MB, seed=args.seed, observer=observer,
+        iterations=DEFAULT_ITERATIONS,
+    )  # fmt: skip
+    found = search(state, search_args)
+    return {"what": describe(spec, search_args, {found.method}, state),
+            "moves": _move_rows(found.result)[:top], "notes": list(found.notes)}  # fmt: skip
+
+
+# -- solve ---------------------------------------------------------------------------------------
+def _exact_value(state: Any, args: argparse.Namespace) -> tuple[dict[str, Any] | None, str | None]:
+    """The exact report of ``solve``, or why there is none (a note; None when not attempted)."""
+    from solver.search import plan_exact
+    from solver.search.auto import exact_attempt
+
+    spec: GameSpec = args.spec
+    offered = spec.exact and not spec.hidden_information
+    if args.mode is None and args.agent is not None:  # an agent named: its games are asked for
+        return None, None
+    seconds = None if args.mode is True else SOLVE_SECONDS  # --exact: no time bound
+    plan = plan_exact(
+        args.mode, offered=offered, seconds=seconds, memory_mb=args.memory_mb,
+        why_not=f"exact search is not offered for {spec.name}",
+    )  # fmt: skip
+    if not plan.attempt:  # --mcts, or a game without exact search: the games answer
+        return None, None
+    budget = "" if plan.seconds is None else f", at most {plan.seconds:g} s"
+    with progress_of(args, f"solving exactly (expectimax, at most {args.memory_mb:g} MB{budget})"):
+        tried = exact_attempt(state, plan, view=args.observer)
+    if isinstance(tried, str):
+        return None, _memory_note(tried)
+    result = tried.result
+    assert result is not None  # an exact answer has its search result
+    return {"win_probability": tried.value, "value": tried.value, "exact": True,
+            "best_action": result.best_label, "states": result.nodes,
+            "seconds": round(result.elapsed, 3), "method": "exact"}, None  # fmt: skip
+
+
+def _agent_games(state: Any, args: argparse.Namespace, game: Any) -> dict[str, Any]:
+    """What the sampled agent wins from ``state``, playing every seat, over ``--games`` games:
+    the mean return of the viewer's seat with its 95% interval (Wilson's, on the returns)."""
+    from solver.agents import make_agent
+    from solver.play import play_game
+    from solver.rng import derive_seed
+    from solver.stats import wilson_interval
+
+    spec: GameSpec = args.spec
+    name = args.agent or spec.strongest_agent
+    iterations = args.iterations if args.iterations is not None else spec.play_iterations(name)
+    seat = args.observer
+    total = score = 0.0
+    what = f"playing {count(args.games, 'game')} of {name} from the position"
+    with progress_of(args, what) as progress:
+        agents = [make_agent(name, game, seed=derive_seed(args.seed, p), iterations=iterations,
+                             memory_mb=args.memory_mb)
+                  for p in range(game.num_players())]  # fmt: skip
+        for g in range(args.games):
+
+            def step(k: int, g: int = g) -> None:
+                progress.update(f"game {g + 1}/{args.games}, action {k}")
+
+            record = play_game(
+                game, agents, seed=derive_seed(args.seed, g), state=state, on_action=step
+            )
+            returns = record.final.returns()
+            total += float(returns[seat])
+            scores = spec.scores(record.final) if spec.scores is not None else returns
+            score += float(scores[seat])
+    low, high = wilson_interval(total, args.games)
+    value = total / args.games
+    return {"win_probability": value, "value": value, "exact": False, "best_action": None,
+            "ci_low": low, "ci_high": high, "games": args.games, "iterations": iterations,
+            "mean_score": score / args.games, "agent": name, "method": "games"}  # fmt: skip
+
+
+def solve_command(spec: GameSpec, args: argparse.Namespace) -> int:
+    """``forest GAME solve``: the exact value where it fits, else the sampled agent's result."""
+    opened = open_position(spec, args)
+    game, state = opened.game, opened.state
+    if state.is_terminal():
+        raise OptionError("the game is over: its value is its returns")
+    args.spec, args.mode = spec, exact_mode(args)
+    to_move = state.current_player()
+    args.observer = to_move if to_move >= 0 else 0
+    if args.agent is not None:
+        spec.agent(args.agent)  # an unknown agent is refused before anything runs
+    report, why = _exact_value(state, args)
+    notes = [why] if why else []
+    if report is None:
+        report = _agent_games(state, args, game)
+        if not state.is_chance_node():
+            search_args = argparse.Namespace(**vars(args))
+            search_args.mode = False  # the exact attempt is behind us
+            search_args.iterations = DEFAULT_ITERATIONS
+            with progress_of(args, "searching the best action"):
+                report["best_action"] = search(state, search_args).best_label
+    report = {"game": spec.name, "player": args.observer, "value_kind": spec.value_kind,
+              **report, "notes": notes}  # fmt: skip
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    if report["exact"]:
+        print(f"exact {spec.value_kind}: {report['value']:.6f}"
+              f"  ({report['states']} states, {report['seconds']} s)")  # fmt: skip
+    else:
+        agent, iterations = report["agent"], report["iterations"]
+        per_move = f"{count(iterations, 'simulation')} a decision" if iterations else "no search"
+        seat = f"player {args.observer}'s " if game.num_players() > 1 else ""
+        print(f"{agent} agent, every seat: {seat}{spec.value_kind} {report['value']:.4f}  95% CI "
+              f"[{report['ci_low']:.4f}, {report['ci_high']:.4f}] over "
+              f"{count(report['games'], 'game')} ({per_move}; an estimate of what {agent} "
+              "wins from here)")  # fmt: skip
+    if report["best_action"]:
+        print(f"best action: {report['best_action']}")
+    for note in notes:
+        print(f"note: {note}")
+    return 0
