@@ -30,7 +30,14 @@ def test_strong_options_follow_the_heuristic(require_kernels):
     assert strong_mcts_options(_game("kernel", "dog/stick").new_initial_state()) == MCTSOptions(
         c=0.1, evaluator="heuristic", backup="max"
     )
+    # the reference has the kernel's heuristic (its twin): the same strong options
     assert strong_mcts_options(_game("reference", "dog/stick").new_initial_state()) == MCTSOptions(
+        c=0.1, evaluator="heuristic", backup="max"
+    )
+    # a state without heuristic(): one random rollout a leaf, the mean backup
+    from tests.search.test_mcts import _TwoPlayerState
+
+    assert strong_mcts_options(_TwoPlayerState()) == MCTSOptions(
         c=1.4, evaluator="rollout", backup="mean"
     )
 

@@ -140,7 +140,9 @@ def test_evaluate_does_not_change_the_state_and_follows_the_generator(kernel):
 
 
 def test_heuristic_objects_need_a_heuristic():
-    state = _reference("dog/tiny-example", 11)
+    from tests.search.test_mcts import _TwoPlayerState
+
+    state = _TwoPlayerState()  # a protocol game without heuristic() (both dog engines have one)
     for evaluator in (HeuristicEvaluator(), GuidedEvaluator(), MixedEvaluator()):
         with pytest.raises(OptionError, match=evaluator.name):
             mcts(state, iterations=10, evaluator=evaluator)
