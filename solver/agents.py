@@ -9,6 +9,8 @@ agents; a game adds its own through its spec (``GameSpec.agents``: the dog's ``g
   heuristic where the state has one (compiled kernels), else by a random rollout. ``forest GAME
   best-move`` and ``solve`` search with the same options, so their numbers agree with ``play``.
 - ``exact``: the optimal policy of exact expectimax, solved once from the start.
+- ``level1`` ... ``level10``: the game's strength ladder (:mod:`solver.ladder`), from a
+  beginner to its strongest agent, each a fixed budget and noise.
 - ``ismcts``: information-set MCTS (:func:`solver.search.ismcts.ismcts`) from the seat's own
   view, ``iterations`` simulations per decision (seeded per decision), in its default
   configuration; only for games that declare hidden information (``mcts`` only for those that
@@ -166,6 +168,11 @@ def make_agent(
     from solver.registry import game_spec
 
     spec = game_spec(game.name)
+    if name not in spec.agents and name.startswith("level"):
+        from solver.ladder import is_level, level_agent
+
+        if is_level(name):
+            return level_agent(game, name, seed=seed, iterations=iterations, memory_mb=memory_mb)
     if name in spec.agents:
         return spec.agents[name].build(game, seed=seed, iterations=iterations)
     if name == "mcts" and spec.hidden_information:

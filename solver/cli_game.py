@@ -71,6 +71,10 @@ def _play(spec: GameSpec, args: argparse.Namespace) -> int:
     from solver.rng import derive_seed
 
     given = _agent_names(args)
+    if args.strength is not None:
+        if given is not None:
+            raise OptionError("give --strength or --agent/--agents, not both")
+        given = [f"level{args.strength}"]
     if args.players is None and given is not None and len(given) > 1:
         args.players = len(given)
     opened = open_position(spec, args)
@@ -130,8 +134,24 @@ def _best_move(spec: GameSpec, args: argparse.Namespace) -> int:
     return best_move_command(spec, args)
 
 
+def _strength_option(p: argparse.ArgumentParser, what: str) -> None:
+    """``--strength K``: a level of the game's strength ladder (1 beginner, 10 strongest)."""
+
+    def level(text: str) -> int:
+        if not text.isdigit() or not 1 <= int(text) <= 10:
+            raise argparse.ArgumentTypeError(f"a level from 1 to 10, not {text!r}")
+        return int(text)
+
+    p.add_argument("--strength", type=level, default=None, metavar="K", help=what)
+
+
 def _solve(spec: GameSpec, args: argparse.Namespace) -> int:
     from solver.cli_search import solve_command
+
+    if args.strength is not None:  # --strength K is --agent levelK
+        if args.agent is not None:
+            raise OptionError("give --strength or --agent, not both")
+        args.agent = f"level{args.strength}"
 
     return solve_command(spec, args)
 
@@ -344,6 +364,7 @@ def add_game_commands(games: Any, spec: GameSpec) -> None:
     )  # fmt: skip
     _budget_options(p, iterations=f"{searched} simulations a search (default {DEFAULT_ITERATIONS})")
     _exact_options(p, spec, estimate="an MCTS estimate")
+    _strength_option(p, "also name the move this level of the strength ladder plays (1-10)")
     p.set_defaults(iterations=DEFAULT_ITERATIONS)
     p.set_defaults(handler=lambda args: _best_move(spec, args))
 
@@ -369,6 +390,8 @@ def add_game_commands(games: Any, spec: GameSpec) -> None:
         "--games", type=positive_int, default=200,
         help="games played for the agent's estimate (default 200)",
     )  # fmt: skip
+    _strength_option(p, "play the games with this level of the strength ladder (1-10): "
+                     "--agent levelK")  # fmt: skip
     p.set_defaults(handler=lambda args: _solve(spec, args))
 
     p = commands.add_parser("play", help="play games between agents and report their win rates")
@@ -399,6 +422,7 @@ def add_game_commands(games: Any, spec: GameSpec) -> None:
         help="play one game and write its record (JSON) to FILE, for `review`",
     )  # fmt: skip
     p.add_argument("--overwrite", action="store_true", help="replace an existing --record file")
+    _strength_option(p, "every seat the strength ladder's level K (1-10): --agent levelK")
     bind(p, _play)
 
     p = commands.add_parser(

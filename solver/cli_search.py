@@ -30,6 +30,7 @@ __all__ = [
     "best_move_command",
     "hint_report",
     "solve_command",
+    "strength_move",
 ]
 
 MAX_TURN_ACTIONS = 64
@@ -271,10 +272,14 @@ def best_move_command(spec: GameSpec, args: argparse.Namespace) -> int:
     what = describe(spec, args, walk.methods, state)
     report = {"game": spec.name, "player": args.observer, "value_kind": spec.value_kind,
               **report, "method": _method(walk.methods), "notes": walk.notes}  # fmt: skip
+    if getattr(args, "strength", None) is not None:
+        report["strength_move"] = strength_move(opened.game, state, args)
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
     print(f"{what}: {report['value']:.4f}")
+    if report.get("strength_move"):
+        print(f"level{args.strength} plays: {report['strength_move']['label']}")
     if report.get("chance"):
         for row in report["outcomes"]:
             print(f"if {row['outcome']} (p={row['probability']:.3f}):")
@@ -286,6 +291,20 @@ def best_move_command(spec: GameSpec, args: argparse.Namespace) -> int:
     for note in walk.notes:
         print(f"note: {note}")
     return 0
+
+
+def strength_move(game: Any, state: Any, args: argparse.Namespace) -> dict[str, Any] | None:
+    """The move the strength ladder's level ``args.strength`` plays at ``state`` (seeded by
+    ``--seed``; the agent ``levelK``), or ``None`` at a chance node."""
+    from solver.agents import make_agent
+
+    if state.is_chance_node():
+        return None
+    name = f"level{args.strength}"
+    agent = make_agent(name, game, seed=args.seed, memory_mb=getattr(args, "memory_mb", None))
+    action = int(agent(state))
+    return {"level": args.strength, "agent": name, "action": action,
+            "label": state.action_to_string(action)}  # fmt: skip
 
 
 def hint_report(

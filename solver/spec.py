@@ -49,6 +49,7 @@ __all__ = [
     "GameSpec",
     "Hook",
     "Opened",
+    "Rung",
     "resolve_reference",
     "unsupported",
 ]
@@ -357,6 +358,26 @@ class AgentSpec:
         return self.build(game, seed=seed, iterations=iterations)
 
 
+@dataclass(frozen=True)
+class Rung:
+    """One level of a game's strength ladder (:mod:`solver.ladder`): the agent ``agent`` (one of
+    the game's agents) at ``iterations`` simulations per decision (``None``: its play default, or
+    no budget for an agent that searches nothing), playing a uniformly random legal move instead
+    of its own with probability ``noise``; ``summary`` says in a few words what it is."""
+
+    agent: str
+    iterations: int | None = None
+    noise: float = 0.0
+    summary: str = ""
+
+    def __post_init__(self) -> None:
+        it = self.iterations
+        if it is not None and (isinstance(it, bool) or not isinstance(it, int) or it < 1):
+            raise OptionError(f"a rung's budget is a whole number, 1 or more, not {it!r}")
+        if not (isinstance(self.noise, (int, float)) and 0.0 <= self.noise <= 1.0):
+            raise OptionError(f"a rung's noise is a probability from 0 to 1, not {self.noise!r}")
+
+
 SHARED_AGENTS: Mapping[str, AgentSpec] = {
     "mcts": AgentSpec(
         "solver.agents:mcts_agent",
@@ -499,6 +520,11 @@ class GameSpec:
     default_agent: str | None = None
     """The game's strongest agent, the one ``solve``, ``best-move`` and ``play`` use unless told:
     one of :meth:`agent_names`. ``None``: ``ismcts`` with hidden information, else ``mcts``."""
+    ladder: tuple[Rung, ...] | None = None
+    """The strength ladder, ten :class:`Rung` from ``level1`` (weakest) to ``level10`` (the
+    strongest agent), each beating the one below (calibrated in ``bench/results/``); the agents
+    ``level1`` ... ``level10`` and ``--strength K`` play them. ``None``: the ladder built from
+    :attr:`strongest_agent` alone (:func:`solver.ladder.default_ladder`)."""
     value_kind: str = "win probability"
     """What a state's value is: ``"win probability"`` or ``"expected score"``."""
 
@@ -583,6 +609,16 @@ class GameSpec:
                 f"{where}: default_agent {self.default_agent!r} is not one of its agents "
                 f"({', '.join(self.agent_names())})"
             )
+        if self.ladder is not None:
+            if len(self.ladder) != 10 or not all(isinstance(r, Rung) for r in self.ladder):
+                raise OptionError(f"{where}: a ladder is ten rungs (solver.spec.Rung)")
+            offered = self.offered_agents()
+            for k, rung in enumerate(self.ladder, 1):
+                if rung.agent not in offered:
+                    raise OptionError(
+                        f"{where}: level{k}'s agent {rung.agent!r} is not one of its agents "
+                        f"({', '.join(self.agent_names())})"
+                    )
 
     # -- reading the declaration --------------------------------------------------------------
     def supports(self, hook: str) -> bool:
@@ -631,10 +667,15 @@ class GameSpec:
         """The agent ``name`` (an :class:`OptionError` listing the agents if the game has none
         of that name)."""
         offered = self.offered_agents()
+        if name not in offered and name.startswith("level"):
+            from solver.ladder import is_level, level_factory
+
+            if is_level(name):
+                return AgentSpec(level_factory(name), summary=f"the strength ladder's {name}")
         if name not in offered:
             raise OptionError(
                 f"unknown agent {name!r} for {self.name}; expected one of "
-                f"{', '.join(self.agent_names())}"
+                f"{', '.join(self.agent_names())} (or level1 to level10)"
             )
         return offered[name]
 

@@ -54,6 +54,7 @@ from solver.hint.schema import (
     LimitApplied,
     MoveInfoOut,
     RootInfo,
+    StrengthMove,
     ValidationError,
     error_from_validation,
 )
@@ -217,6 +218,7 @@ def _hidden(
 def _build(
     request: HintRequest,
     spec: Any,
+    game: Any,
     state: Any,
     found: _Found,
     limit: LimitApplied,
@@ -253,8 +255,23 @@ def _build(
         elapsed=round(time.monotonic() - started, 6),
         terminated=found.terminated,
         notes=list(found.notes),
+        strengthMove=None if during else _strength_move(request, game, state),
     )
     return reply.model_dump(by_alias=True)
+
+
+def _strength_move(request: HintRequest, game: Any, state: Any) -> StrengthMove | None:
+    """The move of the ladder's level ``request.strength`` here (seeded by the request's seed):
+    ``None`` without strength, at a chance node or at the end."""
+    if request.strength is None or state.is_terminal() or state.is_chance_node():
+        return None
+    from solver.agents import make_agent
+
+    name = f"level{request.strength}"
+    action = int(make_agent(name, game, seed=request.seed)(state))
+    return StrengthMove(
+        level=request.strength, agent=name, action=action, label=state.action_to_string(action)
+    )
 
 
 def _observer(request: HintRequest, game: Any, state: Any, hidden: bool) -> int:
@@ -308,7 +325,7 @@ def _answer(
     if state.is_terminal():
         returns = state.returns()
         found = _Found([], float(returns[observer]), 0, "exact", observer)
-        return _build(request, spec, state, found, limit, started, False)
+        return _build(request, spec, game, state, found, limit, started, False)
 
     last = [started]
 
@@ -318,7 +335,7 @@ def _answer(
         now = time.monotonic()
         if now - last[0] >= request.report_during_search_every:
             last[0] = now
-            report(_build(request, spec, state, found, limit, started, True))
+            report(_build(request, spec, game, state, found, limit, started, True))
 
     if hidden:
         found = _hidden(state, observer, limit, request.seed, deadline, cancel)
@@ -326,7 +343,7 @@ def _answer(
         wants = report is not None and request.report_during_search_every is not None
         found = _searched(state, spec, request, limit, deadline, observer, cancel,
                           partial if wants else None)  # fmt: skip
-    return _build(request, spec, state, found, limit, started, False)
+    return _build(request, spec, game, state, found, limit, started, False)
 
 
 def answer(

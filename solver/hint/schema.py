@@ -39,6 +39,7 @@ __all__ = [
     "ReviewRequest",
     "RollRequest",
     "RootInfo",
+    "StrengthMove",
     "TerminateRequest",
     "ValidationError",
     "error_from_validation",
@@ -130,6 +131,16 @@ class HintRequest(_Position):
         ),
     )
     seed: StrictInt = Field(default=0, ge=0, le=2**64 - 1, description="the search's seed")
+    strength: StrictInt | None = Field(
+        default=None,
+        ge=1,
+        le=10,
+        description=(
+            "a level of the game's strength ladder (1 beginner, 10 strongest): the answer's "
+            "strengthMove names the move that level plays here (seeded by seed); moveInfos stay "
+            "the full analysis"
+        ),
+    )
     report_during_search_every: float | None = Field(
         default=None,
         gt=0,
@@ -181,6 +192,15 @@ class MoveInfoOut(_Model):
     )
 
 
+class StrengthMove(_Model):
+    """The move the requested level of the strength ladder plays (``strength``)."""
+
+    level: int = Field(description="the level asked for (1-10)")
+    agent: str = Field(description="the agent's name, 'levelK'")
+    action: int
+    label: str
+
+
 class RootInfo(_Model):
     """The position's own value."""
 
@@ -228,6 +248,12 @@ class HintAnswer(_Model):
     elapsed: float = Field(description="seconds spent on the request")
     terminated: bool = Field(default=False, description="stopped early by a terminate request")
     notes: list[str] = Field(default_factory=list, description="what the engine changed and why")
+    strength_move: StrengthMove | None = Field(
+        default=None,
+        alias="strengthMove",
+        description="with strength: the move that level plays (null at a chance node, a "
+        "finished game, a partial answer, or without strength)",
+    )
 
 
 class ErrorAnswer(_Model):

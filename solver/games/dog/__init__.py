@@ -17,7 +17,7 @@ from typing import Any
 
 from solver.errors import OptionError
 from solver.games.dog.forest import Forest, Shouter, Terrain
-from solver.spec import AgentSpec, GameSpec
+from solver.spec import AgentSpec, GameSpec, Rung
 
 __all__ = ["SPEC", "Forest", "Shouter", "Terrain", "resolve_forest"]
 
@@ -59,6 +59,20 @@ def _kernel(forest: Any = None, **options: Any):
     return KernelDogGame(resolve_forest(forest), **options)
 
 
+LADDER = (
+    Rung("random", summary="uniform among the legal moves"),
+    Rung("greedy", noise=0.6, summary="greedy, a random move 60% of the time"),
+    Rung("greedy", noise=0.35, summary="greedy, a random move 35% of the time"),
+    Rung("greedy", noise=0.2, summary="greedy, a random move 20% of the time"),
+    Rung("greedy", noise=0.1, summary="greedy, a random move 10% of the time"),
+    Rung("greedy", summary="the stamina-weighted shortest path, no look-ahead"),
+    Rung("mcts", 8, summary="MCTS, 8 simulations a decision"),
+    Rung("mcts", 32, summary="MCTS, 32 simulations a decision"),
+    Rung("mcts", 128, summary="MCTS, 128 simulations a decision"),
+    Rung("exact", summary="the optimal policy (exact expectimax)"),
+)
+"""The dog's strength ladder, level1 to level10 (calibrated: bench/results/ladder-dog.md)."""
+
 SPEC = GameSpec(
     name="dog",
     title="the dog game",
@@ -78,6 +92,7 @@ SPEC = GameSpec(
         ),
     },
     default_agent="mcts",
+    ladder=LADDER,
     open_text="solver.games.dog.hooks:open_forest_text",
     source_option="forest",
     svg_point="solver.games.dog.hooks:svg_point",
