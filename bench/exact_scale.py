@@ -68,7 +68,7 @@ def _fmt_bytes(n: float | None) -> str:
 
 
 def per_forest(args, out: list[str]) -> None:
-    from solver._ext.expectimax import PruningSearch
+    from solver._ext.pruning import PruningSearch
 
     forests = [(name, puzzles.load(name)) for name in puzzles.names("dog")]
     seeds = range(2) if args.quick else range(3)
@@ -135,7 +135,7 @@ def per_forest(args, out: list[str]) -> None:
 
 
 def memo(args, out: list[str]) -> None:
-    from solver._ext.expectimax import PruningSearch
+    from solver._ext.pruning import PruningSearch
 
     out += [
         "## 2. Where to memoise: every node or chance nodes only",
@@ -159,7 +159,7 @@ def memo(args, out: list[str]) -> None:
 
 
 def share_9x9(args, out: list[str]) -> None:
-    from solver._ext.expectimax import PruningSearch
+    from solver._ext.pruning import PruningSearch
 
     count = 40 if args.quick else 100
     solved, times = 0, []
@@ -207,7 +207,7 @@ def _children(state) -> list:
 def _thread_cases(args) -> list:
     """Rolled forests (from the initial state and after a 2-step roll) whose single-thread value
     search takes 0.1-10 CPU seconds, the first ``--thread-cases`` of them."""
-    from solver._ext.expectimax import PruningSearch
+    from solver._ext.pruning import PruningSearch
 
     cases = []
     for size, turns in ((8, 12), (9, 12), (8, 14), (9, 10), (9, 14), (8, 16)):
@@ -235,7 +235,7 @@ def _thread_cases(args) -> list:
 
 
 def threads(args, out: list[str]) -> None:
-    from solver._ext.expectimax import PruningSearch
+    from solver._ext.pruning import PruningSearch
 
     out += ["## 4. Threads: 1 and 2", ""]
     load0 = os.getloadavg()[0]

@@ -30,11 +30,15 @@ True
 
 from __future__ import annotations
 
-import itertools
-
-from solver.errors import OptionError, SearchBudgetError
-from solver.game import Game, State
-from solver.rng import SplitMix64, check_seed, derive_seed
+from solver.errors import OptionError
+from solver.game import Game
+from solver.search.agents import (
+    exact_agent,
+    ismcts_agent,
+    mcts_agent,
+    random_agent,
+    random_factory,
+)
 from solver.spec import SHARED_AGENTS as SHARED_AGENT_SPECS
 from solver.spec import Agent, unsupported
 
@@ -60,94 +64,6 @@ def agent_names(game_name: str) -> list[str]:
     from solver.registry import game_spec
 
     return game_spec(game_name).agent_names()
-
-
-def random_agent(seed: int = 0) -> Agent:
-    """An agent choosing uniformly among the legal actions, seeded."""
-    rng = SplitMix64(check_seed(seed))
-
-    def choose(state: State) -> int:
-        return rng.pick(state.legal_actions())
-
-    return choose
-
-
-def random_factory(game: Game, *, seed: int = 0, iterations: int | None = None) -> Agent:
-    """The shared ``random`` agent for ``game`` (:func:`random_agent`; it searches nothing, so
-    ``iterations`` is ignored)."""
-    return random_agent(seed)
-
-
-def _check_iterations(iterations: object) -> None:
-    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
-        raise OptionError(f"iterations must be a whole number of at least 1, not {iterations}")
-
-
-def mcts_agent(game: Game, *, seed: int = 0, iterations: int = 1000) -> Agent:
-    """The shared ``mcts`` agent: MCTS in the strong configuration, ``iterations`` simulations per
-    decision, seeded per decision."""
-    from solver.search import mcts, strong_mcts_options
-
-    _check_iterations(iterations)
-    counter = itertools.count()
-
-    def choose(state: State) -> int:
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        result = mcts(
-            state,
-            iterations=iterations,
-            seed=derive_seed(seed, next(counter)),
-            options=strong_mcts_options(state),
-        )
-        if result.best_action is None:  # no simulation expanded the root
-            raise SearchBudgetError(f"MCTS found no move in {iterations} iteration(s)")
-        return result.best_action
-
-    return choose
-
-
-def ismcts_agent(game: Game, *, seed: int = 0, iterations: int = 1000) -> Agent:
-    """The shared ``ismcts`` agent: ISMCTS from the seat's own view in its default
-    configuration, ``iterations`` simulations per decision, seeded per decision."""
-    from solver.search.ismcts import ismcts
-
-    _check_iterations(iterations)
-    counter = itertools.count()
-
-    def choose(state: State) -> int:
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        result = ismcts(state, iterations=iterations, seed=derive_seed(seed, next(counter)))
-        if result.best_action is None:
-            raise SearchBudgetError(f"ISMCTS found no move in {iterations} iteration(s)")
-        return result.best_action
-
-    return choose
-
-
-def exact_agent(
-    game: Game, *, seed: int = 0, iterations: int | None = None, memory_mb: float | None = None
-) -> Agent:
-    """The shared ``exact`` agent: the optimal policy of exact expectimax, solved once from the
-    start within ``memory_mb`` (the search's default cap when ``None``); ``seed`` and
-    ``iterations`` are accepted for the common signature (the exact policy needs neither)."""
-    from solver.search import solve
-    from solver.search.limit import UNSET
-
-    solution = solve(
-        game.new_initial_state(), exact=True, memory_mb=UNSET if memory_mb is None else memory_mb
-    )
-
-    def optimal(state: State) -> int:
-        action = solution.best_action(state)
-        if action is None:
-            raise OptionError("the exact solution does not cover this state")
-        return int(action)
-
-    return optimal
 
 
 def make_agent(

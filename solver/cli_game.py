@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any
 
-from solver.cli_common import (
+from solver.cmdkit import (
     check_output,
     nonnegative_int,
     positive_float,
@@ -85,8 +85,9 @@ def _play(spec: GameSpec, args: argparse.Namespace) -> int:
     names = _agent_list(given, players)
     if args.human or args.record:
         from solver.cli_human import play_recorded
+        from solver.cli_search import hint_report
 
-        return play_recorded(spec, args, opened, names)
+        return play_recorded(spec, args, opened, names, hinter=hint_report)
     games = count(args.games, "game")
     with progress_of(args, f"playing {games} ({', '.join(names)})") as progress:
         try:

@@ -51,6 +51,9 @@ MAX_PROMPTS = 10_000
 """The most answers one decision reads before giving up (a stuck input never loops forever)."""
 HINT_MOVES = 3
 """The moves a hint lists."""
+Hinter = Callable[..., dict[str, Any]]
+"""``hinter(spec, state, args, *, observer, top) -> {"what", "moves"}``: the best moves shown for
+``hint`` (:func:`solver.cli_search.hint_report`)."""
 REDEALS = 2
 """``play --human``: redeals of what the human cannot see, besides the real state, searched for
 an event the human could not tell from the real one (enough for a single-outcome draw whose
@@ -104,7 +107,7 @@ def record_options(spec: GameSpec, opened: Opened, args: argparse.Namespace) -> 
     if spec.source_option and source is not None:
         known = spec.puzzles is not None and source in puzzles.names(spec.puzzles)
         if not known and Path(source).is_file() and spec.open_text is not None:
-            from solver.cli_common import read_text_file
+            from solver.cmdkit import read_text_file
 
             options[spec.source_option] = read_text_file(source, "game file")
         else:
@@ -180,6 +183,7 @@ class _Table:
     seats: list[str]
     agents: dict[int, Callable[[Any], int]]
     read: Callable[[str], str]
+    hinter: Hinter | None = None
     screen: Screen = field(default_factory=Screen)
     steps: list[_Step] = field(default_factory=list)
     human_plies: list[int] = field(default_factory=list)
@@ -188,7 +192,7 @@ class _Table:
     # -- the game ---------------------------------------------------------------------------------
     def play(self) -> tuple[Any, bool]:
         """Play until the end or the human's ``quit``: the last state, and whether it ended."""
-        from solver.cli_common import progress_of
+        from solver.cmdkit import progress_of
         from solver.play import MAX_ACTIONS, sample_chance
         from solver.rng import SplitMix64, check_seed
 
@@ -290,10 +294,11 @@ class _Table:
             self.screen.print(f"  {word:<5} {what}")
 
     def hint(self, state: Any) -> None:
-        from solver.cli_search import hint_report
-
+        if self.hinter is None:
+            self.screen.print("no hint: this table has no hint engine", style="red")
+            return
         try:
-            report = hint_report(self.spec, state, self.args, observer=0, top=HINT_MOVES)
+            report = self.hinter(self.spec, state, self.args, observer=0, top=HINT_MOVES)
         except OptionError as exc:
             self.screen.print(f"no hint: {exc}", style="red")
             return
@@ -329,14 +334,21 @@ def _result_lines(spec: GameSpec, state: Any, seats: list[str], finished: bool) 
 
 
 def play_recorded(
-    spec: GameSpec, args: argparse.Namespace, opened: Opened, names: list[str]
+    spec: GameSpec,
+    args: argparse.Namespace,
+    opened: Opened,
+    names: list[str],
+    *,
+    hinter: Hinter | None = None,
 ) -> int:
-    """Play one game (seat 0 human with ``--human``), show it, and write ``--record``."""
+    """Play one game (seat 0 human with ``--human``), show it, and write ``--record``.
+    ``hinter`` answers the human's ``hint`` (``forest GAME play`` passes
+    :func:`solver.cli_search.hint_report`; passed in, so this module never imports the command's)."""
     from solver.agents import make_agent
     from solver.rng import derive_seed
 
     if args.record:
-        from solver.cli_common import check_output
+        from solver.cmdkit import check_output
 
         check_output(args.record, overwrite=args.overwrite)  # before a game of minutes
     game = opened.game
@@ -346,7 +358,7 @@ def play_recorded(
                          iterations=args.iterations, memory_mb=args.memory_mb)
         for seat, name in enumerate(seats) if name != HUMAN
     }  # fmt: skip
-    table = _Table(spec, game, opened.state, args, seats, agents, read=input)
+    table = _Table(spec, game, opened.state, args, seats, agents, read=input, hinter=hinter)
     if args.human:
         table.screen.print("you are player 0; answer help for the commands", style="bold")
     state, finished = table.play()
@@ -361,7 +373,7 @@ def play_recorded(
     for line in _result_lines(spec, state, seats, finished):
         screen.print(line, style="bold")
     if args.record:
-        from solver.cli_common import write_output
+        from solver.cmdkit import write_output
         from solver.review import game_record
 
         record = game_record(

@@ -37,12 +37,12 @@ def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
         raise OptionError(f"{args.file} records a game of {record.get('game')!r}, not {spec.name}")
     exact = True if args.exact else (False if args.mcts else None)
     if args.plot:
-        from solver.cli_common import check_output
+        from solver.cmdkit import check_output
 
         if Path(args.plot).suffix.lower() not in (".png", ".svg"):
             raise OptionError(f"the plot is a .png or .svg file, not {args.plot!r}")
         check_output(args.plot, overwrite=args.overwrite)  # before the review's searches
-    from solver.cli_common import progress_of
+    from solver.cmdkit import progress_of
 
     actions = record.get("actions", [])
     with progress_of(args, f"reviewing {count(len(actions), 'action')} of {args.file}"):

@@ -110,6 +110,22 @@ class SearchBudgetError(SolverError):
         self.entries = entries
         super().__init__(message)
 
+    @classmethod
+    def table_full(
+        cls, cap_bytes: int, entries: int, entry_bytes: int | None = None
+    ) -> SearchBudgetError:
+        """The error of an expectimax table that hit its memory cap (both engines raise it)."""
+        per = f" ({entry_bytes} bytes each)" if entry_bytes else ""
+        mb = 1 << 20
+        return cls(
+            f"expectimax table hit its memory cap of {cap_bytes / mb:.4g} MB ({cap_bytes} bytes) "
+            f"after storing {entries} entries{per}; raise the cap with memory_mb= "
+            f"(e.g. memory_mb={max(1.0, 4 * cap_bytes / mb):.4g}), or search less with "
+            "exact=False and a depth= or min_probability=",
+            cap_bytes=cap_bytes,
+            entries=entries,
+        )
+
     def __reduce__(self):  # keep the keyword-only constructor picklable (worker processes)
         return (_rebuild_search_budget_error, (str(self), self.cap_bytes, self.entries))
 

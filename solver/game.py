@@ -1,4 +1,4 @@
-"""The Game / State protocol every game implements, and the game registry.
+"""The Game / State protocol every game implements, and the loop that plays one game through it.
 
 The protocol follows OpenSpiel's shape so its users feel at home::
 
@@ -12,7 +12,8 @@ The protocol follows OpenSpiel's shape so its users feel at home::
 Each game has a readable pure-Python reference engine and, where speed matters, a compiled
 kernel. ``engine="kernel"`` (the default where a kernel exists) or ``engine="reference"`` picks one;
 the environment variable ``SOLVER_ENGINE`` sets the default. There is no silent fallback. The
-registry of games (built-in and from other distributions) is :mod:`solver.registry`.
+registry of games (built-in and from other distributions) is :mod:`solver.registry`; this module
+is below it and below every game (a game's own commands play games with :func:`play_game`).
 
 >>> import solver
 >>> game = solver.load_game("dog", forest="dog/tiny-example", engine="reference")
@@ -24,9 +25,12 @@ True
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from solver.errors import IllegalActionError
+from solver.errors import IllegalActionError, OptionError, SearchBudgetError
+from solver.rng import SplitMix64, check_seed
 
 CHANCE: int = -1
 """``current_player()`` at a chance node (as in OpenSpiel)."""
@@ -65,26 +69,6 @@ class Game(Protocol):
     def state_from_json(self, text: str) -> State: ...
 
 
-def load_game(name: str, *, engine: str | None = None, **options: Any) -> Game:
-    """Build game ``name`` (see :func:`solver.registry.load_game`).
-
-    >>> game = load_game("dog", forest="dog/tiny-example", engine="reference")
-    >>> game.engine, game.num_players()
-    ('reference', 1)
-    """
-    from solver.registry import load_game as registry_load_game
-
-    game: Game = registry_load_game(name, engine=engine, **options)
-    return game
-
-
-def registered_games() -> list[str]:
-    """The names :func:`load_game` accepts (see :func:`solver.registry.registered_games`)."""
-    from solver.registry import registered_games as registry_games
-
-    return registry_games()
-
-
 def sample_chance(state: State, rng: Any) -> int:
     """A chance outcome of ``state`` drawn by its exact probability with one uniform draw from
     ``rng`` (a :class:`solver.rng.SplitMix64`): the way every driver in the library rolls dice."""
@@ -96,6 +80,54 @@ def sample_chance(state: State, rng: Any) -> int:
         if x < total:
             return action
     return outcomes[-1][0]
+
+
+MAX_ACTIONS = 1_000_000
+"""No game of the library is this long; a longer one is a bug in the game, stopped with an error."""
+
+
+@dataclass
+class GameRecord:
+    """A finished game: the final state and every action taken (chance included), in order."""
+
+    final: State
+    actions: list[int] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
+
+
+def play_game(
+    game: Game,
+    agents: Sequence[Callable[[State], int]],
+    *,
+    seed: int = 0,
+    state: State | None = None,
+    max_actions: int = MAX_ACTIONS,
+    on_action: Callable[[int], None] | None = None,
+) -> GameRecord:
+    """Play to the end from ``state`` (default: the start); seat ``p`` plays ``agents[p]``.
+
+    ``on_action(n)`` is called after each action with the number of actions played so far (a
+    progress line)."""
+    rng = SplitMix64(check_seed(seed))
+    state = state.clone() if state is not None else game.new_initial_state()
+    if len(agents) != game.num_players():
+        raise OptionError(
+            f"{game.num_players()} player(s) need {game.num_players()} agent(s), not {len(agents)}"
+        )
+    record = GameRecord(final=state)
+    while not state.is_terminal():
+        if len(record.actions) >= max_actions:
+            raise SearchBudgetError(f"the game did not end within {max_actions} actions")
+        if state.is_chance_node():
+            action = sample_chance(state, rng)
+        else:
+            action = agents[state.current_player()](state)
+        record.labels.append(state.action_to_string(action))
+        record.actions.append(action)
+        state.apply_action(action)
+        if on_action is not None:
+            on_action(len(record.actions))
+    return record
 
 
 def as_action_id(action: object) -> int:

@@ -21,12 +21,12 @@ an entry's ``seat`` is the position's first seat (the seat it held in game 0).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from solver.errors import OptionError, SearchBudgetError
-from solver.game import Game, State, sample_chance
-from solver.rng import SplitMix64, check_seed, derive_seed
+from solver.errors import OptionError
+from solver.game import MAX_ACTIONS, Game, GameRecord, State, play_game, sample_chance
+from solver.rng import derive_seed
 from solver.spec import Agent
 from solver.stats import wilson_interval
 
@@ -39,53 +39,6 @@ __all__ = [
     "play_match",
     "sample_chance",
 ]
-
-MAX_ACTIONS = 1_000_000
-"""No game of the library is this long; a longer one is a bug in the game, stopped with an error."""
-
-
-@dataclass
-class GameRecord:
-    """A finished game: the final state and every action taken (chance included), in order."""
-
-    final: State
-    actions: list[int] = field(default_factory=list)
-    labels: list[str] = field(default_factory=list)
-
-
-def play_game(
-    game: Game,
-    agents: Sequence[Agent],
-    *,
-    seed: int = 0,
-    state: State | None = None,
-    max_actions: int = MAX_ACTIONS,
-    on_action: Callable[[int], None] | None = None,
-) -> GameRecord:
-    """Play to the end from ``state`` (default: the start); seat ``p`` plays ``agents[p]``.
-
-    ``on_action(n)`` is called after each action with the number of actions played so far (a
-    progress line)."""
-    rng = SplitMix64(check_seed(seed))
-    state = state.clone() if state is not None else game.new_initial_state()
-    if len(agents) != game.num_players():
-        raise OptionError(
-            f"{game.num_players()} player(s) need {game.num_players()} agent(s), not {len(agents)}"
-        )
-    record = GameRecord(final=state)
-    while not state.is_terminal():
-        if len(record.actions) >= max_actions:
-            raise SearchBudgetError(f"the game did not end within {max_actions} actions")
-        if state.is_chance_node():
-            action = sample_chance(state, rng)
-        else:
-            action = agents[state.current_player()](state)
-        record.labels.append(state.action_to_string(action))
-        record.actions.append(action)
-        state.apply_action(action)
-        if on_action is not None:
-            on_action(len(record.actions))
-    return record
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from solver.errors import OptionError
-from solver.spec import GameSpec
+from solver.spec import ENGINES, GameSpec
 
 __all__ = [
     "ENGINES",
@@ -43,8 +43,6 @@ __all__ = [
 ]
 
 ENTRY_POINT_GROUP = "forest_solver.games"
-ENGINES = ("kernel", "reference")
-"""The engine names the built-in games use (a third-party game may declare others)."""
 
 _LOCK = threading.Lock()
 _SPECS: dict[str, GameSpec] = {}
@@ -139,22 +137,17 @@ def default_engine(spec: GameSpec | None = None) -> str:
 
     A game that lacks the engine ``$SOLVER_ENGINE`` names uses its own default (a game with only
     a reference engine still loads under ``SOLVER_ENGINE=kernel``); a value that is no engine of
-    any game is an error.
+    any game is an error (:meth:`GameSpec.chosen_engine`).
     """
+    known = [e for s in _SPECS.values() for e in s.engines]
+    if spec is not None:
+        return spec.chosen_engine(known=known)
     wanted = os.environ.get("SOLVER_ENGINE")
-    if wanted is not None:
-        known = set(ENGINES) | {e for s in _SPECS.values() for e in s.engines}
-        if wanted not in known:
-            raise OptionError(
-                f"SOLVER_ENGINE={wanted!r} is not an engine; expected one of {', '.join(ENGINES)}"
-            )
-        if spec is None or wanted in spec.engines:
-            return wanted
-    if spec is None:
-        return "kernel"
-    if spec.default_engine in spec.engines:
-        return spec.default_engine
-    return spec.engine_names()[0]
+    if wanted is not None and wanted not in (*ENGINES, *known):
+        raise OptionError(
+            f"SOLVER_ENGINE={wanted!r} is not an engine; expected one of {', '.join(ENGINES)}"
+        )
+    return "kernel" if wanted is None else wanted
 
 
 def load_game(name: str, *, engine: str | None = None, **options: Any) -> Any:
@@ -169,9 +162,4 @@ def load_game(name: str, *, engine: str | None = None, **options: Any) -> Any:
     ('reference', 1)
     """
     spec = game_spec(name)
-    engine = engine if engine is not None else default_engine(spec)
-    if engine not in spec.engines:
-        raise OptionError(
-            f"game {name!r} has no {engine!r} engine; available: {', '.join(spec.engine_names())}"
-        )
-    return spec.engines[engine](**options)
+    return spec.build(engine=engine if engine is not None else default_engine(spec), **options)

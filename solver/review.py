@@ -78,7 +78,7 @@ def game_record(
 
 def read_record(path: str) -> dict[str, Any]:
     """A game record read from a JSON file (an :class:`OptionError` naming what is wrong)."""
-    from solver.cli_common import read_text_file
+    from solver.cmdkit import read_text_file
 
     text = read_text_file(path, "game record")
     try:

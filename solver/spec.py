@@ -31,6 +31,7 @@ from __future__ import annotations
 import functools
 import importlib
 import math
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from solver.game import Game, State
 
 __all__ = [
+    "ENGINES",
     "SHARED_AGENTS",
     "Agent",
     "AgentFactory",
@@ -59,6 +61,9 @@ Agent = Callable[["State"], int]
 
 AgentFactory = Callable[..., Agent]
 """``factory(game, *, seed, iterations) -> Agent``: builds a game-specific agent."""
+
+ENGINES = ("kernel", "reference")
+"""The engine names the built-in games use (a third-party game may declare others)."""
 
 GameFactory = Callable[..., "Game"]
 """``factory(**options) -> Game``: builds a game with one engine."""
@@ -380,21 +385,23 @@ class Rung:
 
 SHARED_AGENTS: Mapping[str, AgentSpec] = {
     "mcts": AgentSpec(
-        "solver.agents:mcts_agent",
+        "solver.search.agents:mcts_agent",
         iterations=1000,
         summary="MCTS in the strong configuration (leaves valued by the game's heuristic where "
         "it has one); perfect-information games",
     ),
     "ismcts": AgentSpec(
-        "solver.agents:ismcts_agent",
+        "solver.search.agents:ismcts_agent",
         iterations=1000,
         summary="information-set MCTS from the seat's own view; hidden-information games",
     ),
     "exact": AgentSpec(
-        "solver.agents:exact_agent",
+        "solver.search.agents:exact_agent",
         summary="the optimal policy of exact expectimax; games offering exact search",
     ),
-    "random": AgentSpec("solver.agents:random_factory", summary="uniform among the legal moves"),
+    "random": AgentSpec(
+        "solver.search.agents:random_factory", summary="uniform among the legal moves"
+    ),
 }
 """The agents every game gets where its capabilities allow: ``mcts`` without hidden information,
 ``ismcts`` with it, ``exact`` where exact search is offered, ``random`` always. A game's own agent
@@ -636,6 +643,38 @@ class GameSpec:
     def engine_names(self) -> list[str]:
         """The engines, sorted."""
         return sorted(self.engines)
+
+    def chosen_engine(self, engine: str | None = None, known: Sequence[str] = ()) -> str:
+        """The engine ``engine`` names, else the default: ``$SOLVER_ENGINE`` where this game
+        has it, else :attr:`default_engine` (if declared), else the first engine. A
+        ``$SOLVER_ENGINE`` that names no engine of this game, of :data:`ENGINES` or of
+        ``known`` (the registry passes every game's) is an error."""
+        if engine is not None:
+            return engine
+        wanted = os.environ.get("SOLVER_ENGINE")
+        if wanted is not None:
+            if wanted in self.engines:
+                return wanted
+            if wanted not in (*ENGINES, *known):
+                raise OptionError(
+                    f"SOLVER_ENGINE={wanted!r} is not an engine; expected one of "
+                    f"{', '.join(ENGINES)}"
+                )
+        if self.default_engine in self.engines:
+            return self.default_engine
+        return self.engine_names()[0]
+
+    def build(self, *, engine: str | None = None, **options: Any) -> Any:
+        """The game built by ``engine`` (default: :meth:`chosen_engine`) with ``options``; a
+        game's own hooks build it this way (``SPEC.build(engine=engine, forest=...)``), the
+        registry's ``load_game`` too. No silent fallback: an engine the game lacks is an error."""
+        chosen = self.chosen_engine(engine)
+        if chosen not in self.engines:
+            raise OptionError(
+                f"game {self.name!r} has no {chosen!r} engine; available: "
+                f"{', '.join(self.engine_names())}"
+            )
+        return self.engines[chosen](**options)
 
     def has_heuristic(self, engine: str) -> bool:
         """Whether the states of ``engine`` give ``heuristic(player)``."""

@@ -25,6 +25,7 @@ KERNEL_MODULES = (
     "solver._ext.dog",
     "solver._ext.mcts",
     "solver._ext.expectimax",
+    "solver._ext.pruning",
     "solver._ext.trial",
     "solver._ext.guardians",
     "solver._ext.ismcts",

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import solver
-from solver import puzzles
+from solver import puzzle_data, puzzles
 from solver.errors import OptionError
 from solver.games.dog.forest import Forest
 from solver.games.dog.format import format_forest
@@ -117,7 +117,7 @@ def test_unknown_game() -> None:
 def test_the_source_tree_is_the_fallback() -> None:
     if importlib.util.find_spec("solver._puzzles") is None:
         source = Path(solver.__file__).resolve().parent.parent / "puzzles"
-        assert puzzles._data_root() == source
+        assert puzzle_data._data_root() == source
     assert {p.name for p in Path(puzzles.path("dog/tiny-example")).parent.glob("*.forest")} == {
         name.split("/")[1] + ".forest" for name in ALL
     }

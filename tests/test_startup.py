@@ -58,7 +58,7 @@ def test_a_light_command_imports_nothing_heavy(argv, tmp_path):
 def test_version_builds_no_game_command(tmp_path):
     loaded = _modules_after(tmp_path, "--version")
     assert not any(
-        m.startswith(("solver.games", "solver.cli_game", "solver.cli_common")) for m in loaded
+        m.startswith(("solver.games", "solver.cli_game", "solver.cmdkit")) for m in loaded
     )
 
 

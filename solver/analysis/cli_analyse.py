@@ -31,7 +31,7 @@ from typing import Any
 
 from solver.analysis.batch import analysis_function
 from solver.analysis.sources import DEFAULT_GAME, analysis_hooks
-from solver.cli_common import parse_size
+from solver.cmdkit import parse_size
 from solver.errors import OptionError
 
 __all__ = ["add_analyse_command", "analysis_function", "run_analyse"]

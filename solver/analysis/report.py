@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.analysis.results import read_results, require
 from solver.analysis.sources import DEFAULT_GAME, SEED_PREFIX, Source, analysis_hooks, load_checked
-from solver.analysis.tables import figure, md_table, no_data, numbers, save_figure, texts
+from solver.render.tables import figure, md_table, no_data, numbers, save_figure, texts
 from solver.spec import AnalysisHooks
 
 if TYPE_CHECKING:  # pragma: no cover

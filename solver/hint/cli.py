@@ -15,7 +15,7 @@ import os
 import sys
 from typing import Any
 
-from solver.cli_common import positive_float, positive_int
+from solver.cmdkit import positive_float, positive_int
 from solver.errors import OptionError
 from solver.hint.limits import Caps
 
@@ -104,7 +104,7 @@ def _serve(args: argparse.Namespace) -> int:
     import solver.hint.schema  # noqa: F401
     from solver.hint.server import run_server
 
-    return run_server(args)
+    return run_server(args, caps_from(args))
 
 
 def add_hint_command(commands: Any) -> None:

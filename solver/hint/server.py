@@ -205,11 +205,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     return app
 
 
-def run_server(args: argparse.Namespace) -> int:
-    """``forest serve``: bind, announce the address, serve until interrupted (status 0)."""
+def run_server(args: argparse.Namespace, caps: Any) -> int:
+    """``forest serve``: bind, announce the address, serve until interrupted (status 0).
+    ``caps``: the search caps the command line set (:func:`solver.hint.cli.caps_from`)."""
     import uvicorn
-
-    from solver.hint.cli import caps_from
 
     if not 0 <= args.port <= 65535:
         raise OptionError(f"--port must be 0..65535, not {args.port}")
@@ -220,7 +219,7 @@ def run_server(args: argparse.Namespace) -> int:
         max_requests=args.max_keepalive_requests,
     )
     config = ServerConfig(
-        caps=caps_from(args),
+        caps=caps,
         workers=args.workers,
         queue=args.queue,
         max_body_bytes=args.max_body_bytes,

@@ -12,6 +12,9 @@ and classes are arguments.
 - :mod:`solver.render.grid`: a square grid's cell rectangles and row/column labels.
 - :mod:`solver.render.legend`: an SVG legend of swatches with labels and explanations.
 - :mod:`solver.render.ascii`: one-line labels, a text grid with headers, a text legend.
+- :mod:`solver.render.tables`: markdown tables and matplotlib figures of a results table's
+  columns (the analysis report's and the games' report sections; imports pandas and matplotlib
+  only when called).
 
 >>> from solver.render import document, text
 >>> svg = document(50.0, 20.0, [text(5.0, 10.0, "hello", 4.0)], title="greeting")

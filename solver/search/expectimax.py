@@ -33,62 +33,32 @@ import functools
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from solver.errors import OptionError, SearchBudgetError, SearchTimeoutError, SolverError
 from solver.game import CHANCE
-from solver.kernels import kernel_of
+from solver.kernels import game_of, kernel_of
+from solver.search.exact_table import (
+    MAX_PLIES,
+    MB,
+    PLIES_EPS,
+    UNLIMITED_DEPTH,
+    VALUE_EPS,
+    Entry,
+    RootReport,
+    TableOptions,
+)
 from solver.search.limit import UNSET, Limit, Unset, merge_limit, reject_unknown
 from solver.search.options import ExpectimaxOptions, Heuristic, options_from
 from solver.search.result import MoveInfo, SearchResult
 
 __all__ = ["Solution", "expectimax", "solve"]
 
-VALUE_EPS = 1e-12
-"""Two values closer than this are equal for the tie-break."""
-PLIES_EPS = 1e-9
-"""Two win-weighted lengths closer than this are equal for the tie-break."""
-UNLIMITED_DEPTH = 2**31 - 1
-"""The remaining depth stored with exact entries (never decremented in exact mode)."""
-MAX_PLIES = 65536
-"""Depth guard: a search deeper than this many plies stops with an error (the game never ends?)."""
 MAX_PLAYERS = 8
 PV_MAX = 64
 """The longest principal variation reported (labels)."""
 PY_ENTRY_OVERHEAD = 350
 """Python tables: estimated bytes per entry on top of the key's length (dict slot, tuples)."""
-MB = 1 << 20
-
-
-# -- options -------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class _Options:
-    exact: bool
-    depth: int | None
-    adversarial: bool
-    memory_bytes: int
-    min_probability: float
-    prune: bool | None = None
-    threads: int = 1
-    seconds: float | None = None
-
-    @property
-    def limited(self) -> bool:
-        """Leaves can be valued by the heuristic (depth limit or probability pruning)."""
-        return not self.exact
-
-    @property
-    def depth_left(self) -> int:
-        if self.exact or self.depth is None:
-            return UNLIMITED_DEPTH
-        return self.depth
-
-    @property
-    def mode(self) -> str:
-        if self.adversarial:
-            return "adversarial" if self.exact else "adversarial depth-limited"
-        return "exact" if self.exact else "depth-limited"
 
 
 DEFAULT_MEMORY_MB = 1024.0
@@ -103,7 +73,7 @@ CANCEL_POLL = 0.02
 """Seconds between two looks at a search's cancel event (``_cancel=``)."""
 
 
-def _check_options(opts: ExpectimaxOptions, budget: Limit, seed: object) -> _Options:
+def _check_options(opts: ExpectimaxOptions, budget: Limit, seed: object) -> TableOptions:
     """The internal options of a search, once the options and the budget agree."""
     budget.refuse(
         "expectimax",
@@ -122,7 +92,7 @@ def _check_options(opts: ExpectimaxOptions, budget: Limit, seed: object) -> _Opt
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise OptionError(f"seed must be a whole number, not {seed!r}")
     memory_mb = DEFAULT_MEMORY_MB if budget.memory_mb is None else budget.memory_mb
-    return _Options(
+    return TableOptions(
         exact=opts.exact,
         depth=depth,
         adversarial=opts.adversarial,
@@ -142,52 +112,12 @@ def _call(
     limit: Limit | None,
     budget_given: Mapping[str, object],
     seed: object,
-) -> tuple[ExpectimaxOptions, Limit, _Options]:
+) -> tuple[ExpectimaxOptions, Limit, TableOptions]:
     """Check a call's keywords, options and budget; nothing runs before this."""
     reject_unknown(function, unknown, _KNOWN)
     opts: ExpectimaxOptions = options_from(ExpectimaxOptions, options, given, {})
     budget = merge_limit(limit, budget_given)
     return opts, budget, _check_options(opts, budget, seed)
-
-
-def budget_error(cap_bytes: int, entries: int, entry_bytes: int | None = None) -> SearchBudgetError:
-    """The error raised when a table hits its memory cap (shared by both engines)."""
-    per = f" ({entry_bytes} bytes each)" if entry_bytes else ""
-    return SearchBudgetError(
-        f"expectimax table hit its memory cap of {cap_bytes / MB:.4g} MB ({cap_bytes} bytes) "
-        f"after storing {entries} entries{per}; raise the cap with memory_mb= "
-        f"(e.g. memory_mb={max(1.0, 4 * cap_bytes / MB):.4g}), or search less with "
-        "exact=False and a depth= or min_probability=",
-        cap_bytes=cap_bytes,
-        entries=entries,
-    )
-
-
-# -- what a search reports -----------------------------------------------------------------------
-@dataclass(frozen=True)
-class Entry:
-    """One table entry: the node's player, its chosen action, values and win-weighted lengths.
-
-    ``best_action`` is the best action at a decision node; at a chance node it is the outcome the
-    principal variation follows (the most likely one, or the worst one in adversarial mode).
-    """
-
-    player: int
-    best_action: int
-    values: tuple[float, ...]
-    plies: tuple[float, ...]
-    depth_left: int
-    path_probability: float
-
-
-@dataclass(frozen=True)
-class RootReport:
-    """The root of one search: its entry and the value of each of its children."""
-
-    entry: Entry
-    children: tuple[tuple[int, tuple[float, ...], tuple[float, ...]], ...]
-    expanded: int
-    leaves: int
 
 
 def _better(
@@ -274,7 +204,7 @@ class PyTable:
         self,
         game: Any,
         num_players: int,
-        options: _Options,
+        options: TableOptions,
         target: int,
         heuristic: Heuristic | None,
     ) -> None:
@@ -351,7 +281,7 @@ class PyTable:
                     if frame.key not in self.table:
                         cost = len(frame.key) + PY_ENTRY_OVERHEAD
                         if self.bytes + cost > opts.memory_bytes:
-                            raise budget_error(opts.memory_bytes, len(self.table))
+                            raise SearchBudgetError.table_full(opts.memory_bytes, len(self.table))
                         self.bytes += cost
                     self.table[frame.key] = entry
                     stack.pop()
@@ -439,7 +369,7 @@ class KernelTable:
     engine = "kernel"
 
     def __init__(
-        self, game: Any, num_players: int, options: _Options, target: int, hash_bits: int = 64
+        self, game: Any, num_players: int, options: TableOptions, target: int, hash_bits: int = 64
     ) -> None:
         from solver._ext.expectimax import ExpectimaxTable
 
@@ -485,9 +415,8 @@ class KernelTable:
 
 
 def _game_of(state: Any) -> Any:
-    game = getattr(state, "game", None)
-    if game is None and hasattr(state, "get_game"):
-        game = state.get_game()
+    """:func:`solver.kernels.game_of`, or an :class:`OptionError` for a state that has none."""
+    game = game_of(state)
     if game is None:
         raise OptionError(f"{type(state).__name__} does not say which game it belongs to (.game)")
     return game
@@ -495,7 +424,7 @@ def _game_of(state: Any) -> Any:
 
 def _make_table(
     state: Any,
-    options: _Options,
+    options: TableOptions,
     heuristic: Heuristic | None,
     engine: str | None,
     hash_bits: int = 64,
@@ -555,7 +484,7 @@ class Solution:
     actions are the guaranteeing strategy.
     """
 
-    def __init__(self, table: Any, options: _Options, result: SearchResult):
+    def __init__(self, table: Any, options: TableOptions, result: SearchResult):
         self._table = table
         self._options = options
         self.result = result
@@ -572,8 +501,7 @@ class Solution:
         game, solved = _game_of(state), self._table.game
         if game is solved:
             return
-        forest = getattr(game, "forest", None)
-        if type(game) is not type(solved) or forest is None or forest != solved.forest:
+        if type(game) is not type(solved) or game != solved:  # a game may define equality
             raise OptionError(
                 f"this state belongs to another game ({game!r}) than the one solved ({solved!r})"
             )
@@ -624,7 +552,7 @@ class Solution:
 
 
 def _proven_interval(
-    state: Any, options: _Options, expanded: int
+    state: Any, options: TableOptions, expanded: int
 ) -> tuple[float | None, float | None]:
     """A proven interval on the root value of a depth-limited search: the pruning search's
     bounds with the same depth (nodes below it only known to lie in the utility range), within
@@ -635,7 +563,7 @@ def _proven_interval(
 
     if not pruning_available(state):
         return None, None
-    from solver._ext.expectimax import PruningSearch
+    from solver._ext.pruning import PruningSearch
 
     search = PruningSearch(_game_of(state), options.memory_bytes)
     found = search.interval(state, options.depth, None, None, 4 * expanded + 10_000)
@@ -741,7 +669,7 @@ def _solve(
     state: Any,
     opts: ExpectimaxOptions,
     budget: Limit,
-    options: _Options,
+    options: TableOptions,
     engine: str | None,
     hash_bits: int,
     cancel: threading.Event | None = None,
@@ -771,7 +699,7 @@ def _pv_or_cut(table: Any, state: Any, limit: int, cut: list[bool]) -> list[str]
 
 
 def _result_of(
-    state: Any, table: Any, report: RootReport, budget: Limit, options: _Options, start: float
+    state: Any, table: Any, report: RootReport, budget: Limit, options: TableOptions, start: float
 ) -> SearchResult:
     """The :class:`SearchResult` of a finished root search (principal variations read from
     the table, cut short if the deadline passes while they are read)."""

@@ -3,7 +3,7 @@
 Kernels that declare their utility range (``vtable.utility_min/max``, see ``docs/kernel-abi.md``)
 with one player, or with two players and ``game.constant_sum = True`` (returns always adding up to
 ``utility_min + utility_max``), are solved by the compiled alpha-beta expectimax of
-``solver._ext.expectimax.PruningSearch`` (Star1 cut-offs at chance nodes, heuristic move ordering,
+``solver._ext.pruning.PruningSearch`` (Star1 cut-offs at chance nodes, heuristic move ordering,
 a bounds table keyed by the kernel's packed key, a replacement policy under the memory cap). It
 gives the same values as the plain search (``prune=False``, the twin the tests hold it to), but it
 proves a move optimal without valuing every other move exactly, so it reports:
@@ -35,7 +35,8 @@ from typing import Any
 
 from solver.errors import SearchBudgetError
 from solver.game import CHANCE
-from solver.search.expectimax import VALUE_EPS, Entry, RootReport, _Options
+from solver.kernels import game_of
+from solver.search.exact_table import VALUE_EPS, Entry, RootReport, TableOptions
 
 __all__ = ["FASTEST_BUDGET", "PrunedTable", "pruning_available"]
 
@@ -53,10 +54,9 @@ nodes than that raises ``SearchBudgetError`` like the plain search's full table 
 
 def pruning_available(state: Any) -> bool:
     """Can ``state`` (a kernel state) be solved by the pruning search?"""
-    from solver._ext.expectimax import pruning_supported
+    from solver._ext.pruning import pruning_supported
 
-    game = getattr(state, "game", None) or state.get_game()
-    return bool(pruning_supported(game))
+    return bool(pruning_supported(game_of(state)))
 
 
 class PrunedTable:
@@ -68,14 +68,14 @@ class PrunedTable:
     def __init__(
         self,
         game: Any,
-        options: _Options,
+        options: TableOptions,
         *,
         threads: int = 1,
         memo: str | None = None,
         hash_bits: int = 64,
         fastest_budget: int = FASTEST_BUDGET,
     ) -> None:
-        from solver._ext.expectimax import PruningSearch
+        from solver._ext.pruning import PruningSearch
 
         self.game = game
         self.options = options

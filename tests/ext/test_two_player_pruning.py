@@ -68,7 +68,8 @@ def _states(game, seed, count=8):
 
 @pytest.mark.parametrize(("target", "plies"), CONFIGS)
 def test_equals_the_twins(duel, target, plies):
-    from solver._ext.expectimax import ExpectimaxTable, PruningSearch
+    from solver._ext.expectimax import ExpectimaxTable
+    from solver._ext.pruning import PruningSearch
 
     game = duel.DuelGame(target, plies)
     for seed in range(4):
@@ -85,7 +86,7 @@ def test_equals_the_twins(duel, target, plies):
 @pytest.mark.parametrize(("target", "plies"), CONFIGS[1:])
 def test_windows_fail_soft_around_the_exact_value(duel, target, plies):
     # (lo, hi) holds the value, and is exact, or at/below alpha, or at/above beta
-    from solver._ext.expectimax import PruningSearch
+    from solver._ext.pruning import PruningSearch
 
     game = duel.DuelGame(target, plies)
     rng = SplitMix64(target * 100 + plies)
@@ -105,7 +106,8 @@ def test_windows_fail_soft_around_the_exact_value(duel, target, plies):
 
 
 def test_prunes_where_the_plain_search_expands_everything(duel):
-    from solver._ext.expectimax import ExpectimaxTable, PruningSearch
+    from solver._ext.expectimax import ExpectimaxTable
+    from solver._ext.pruning import PruningSearch
 
     # memoising every node (the two-player default of expectimax): 10,344 nodes against 27,450
     game = duel.DuelGame(10, 14)
@@ -117,7 +119,7 @@ def test_prunes_where_the_plain_search_expands_everything(duel):
 
 
 def test_threads_and_tiny_caps(duel):
-    from solver._ext.expectimax import PruningSearch
+    from solver._ext.pruning import PruningSearch
 
     game = duel.DuelGame(8, 12)
     states = [s for seed in range(3) for s in _states(game, seed, count=6)]
@@ -183,7 +185,7 @@ def test_solution_plays_optimally_for_both_players(duel):
 
 
 def test_refuses_what_is_not_constant_sum(duel):
-    from solver._ext.expectimax import PruningSearch, pruning_supported
+    from solver._ext.pruning import PruningSearch, pruning_supported
 
     skewed = duel.DuelGame(4, 6, tie_other=0.4)  # a shared result pays 0.5 + 0.4
     with pytest.raises(SolverError, match="constant-sum"):
@@ -200,7 +202,8 @@ def test_refuses_what_is_not_constant_sum(duel):
 
 
 def test_refuses_more_actions_than_its_buffers(duel):
-    from solver._ext.expectimax import SEARCH_CONSTANTS, PruningSearch, pruning_supported
+    from solver._ext.expectimax import SEARCH_CONSTANTS
+    from solver._ext.pruning import PruningSearch, pruning_supported
 
     game = duel.DuelGame(4, 6)
     duel._declare_max_actions(SEARCH_CONSTANTS["KERNEL_MAX_ACTIONS"] + 1)

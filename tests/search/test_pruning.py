@@ -1,4 +1,4 @@
-"""The pruning exact search (solver.search.pruning over solver._ext.expectimax.PruningSearch).
+"""The pruning exact search (solver.search.pruning over solver._ext.pruning.PruningSearch).
 
 Its twin is the plain exact expectimax (``prune=False``), which expands every node: the two
 must give the same root value and the same exact value for every root move, on every curated
@@ -125,7 +125,7 @@ def test_pack_round_trips_and_tells_states_apart():
 
 
 def test_entries_fit_forty_bytes_up_to_9x9():
-    from solver._ext.expectimax import PruningSearch
+    from solver._ext.pruning import PruningSearch
 
     for seed in range(20):
         game = KernelDogGame(roll_forest(9, 9, seed=seed))
@@ -134,7 +134,7 @@ def test_entries_fit_forty_bytes_up_to_9x9():
 
 @pytest.mark.parametrize("seed", range(3))
 def test_a_tiny_cap_gives_the_exact_value_or_the_cap_error(seed):
-    from solver._ext.expectimax import PruningSearch
+    from solver._ext.pruning import PruningSearch
 
     game = KernelDogGame(roll_forest(7, 7, seed=seed).replace(turns=5))
     state = game.new_initial_state()
@@ -192,7 +192,7 @@ def _tasks(game, seed, count):
 def test_shared_table_workers_equal_the_single_search(threads):
     # every worker on the whole list, one table: each value equals a fresh single-thread
     # search's (held to the plain twin above), whatever worker found it
-    from solver._ext.expectimax import PruningSearch
+    from solver._ext.pruning import PruningSearch
 
     for seed, (size, turns) in enumerate([(7, 8), (8, 6), (6, 10)]):
         game = KernelDogGame(roll_forest(size, size, seed=seed).replace(turns=turns))
@@ -207,7 +207,7 @@ def test_shared_table_workers_equal_the_single_search(threads):
 
 def test_shared_table_with_colliding_keys_and_many_workers():
     # 8 hash bits: a handful of buckets, every store replacing; 4 and 8 workers contending
-    from solver._ext.expectimax import PruningSearch
+    from solver._ext.pruning import PruningSearch
 
     game = KernelDogGame(roll_forest(7, 7, seed=4).replace(turns=8))  # ~14,000 nodes
     tasks = _tasks(game, 4, 2)
@@ -222,7 +222,7 @@ def test_shared_table_with_colliding_keys_and_many_workers():
 
 
 def test_shared_table_under_a_tiny_cap_is_exact_or_refuses():
-    from solver._ext.expectimax import PruningSearch
+    from solver._ext.pruning import PruningSearch
 
     game = KernelDogGame(roll_forest(7, 7, seed=4).replace(turns=8))
     tasks = _tasks(game, 4, 1)
@@ -248,7 +248,7 @@ def test_shared_table_under_a_tiny_cap_is_exact_or_refuses():
 
 
 def test_memo_at_chance_nodes_only_gives_the_same_values():
-    from solver._ext.expectimax import PruningSearch
+    from solver._ext.pruning import PruningSearch
 
     game = solver.load_game("dog", forest="dog/trail-crossing", engine="kernel")
     for state in _decision_states(game, 3, count=3):
@@ -259,7 +259,7 @@ def test_memo_at_chance_nodes_only_gives_the_same_values():
 
 
 def test_intervals_hold_the_exact_value():
-    from solver._ext.expectimax import PruningSearch
+    from solver._ext.pruning import PruningSearch
 
     game = solver.load_game("dog", forest="dog/trail-crossing", engine="kernel")
     state = game.new_initial_state()

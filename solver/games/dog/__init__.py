@@ -36,9 +36,9 @@ def resolve_forest(forest: Any) -> Forest:
                 "Forest (solver.games.dog.format.parse_forest reads a sheet's text)"
             )
         if isinstance(forest, str) and text.startswith("dog/") and not Path(text).exists():
-            from solver import puzzles
+            from solver.puzzle_data import load_own
 
-            return puzzles.load(text)
+            return load_own(SPEC, text)
         from solver.games.dog.format import load_forest
 
         return load_forest(text)

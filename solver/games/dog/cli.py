@@ -12,7 +12,7 @@ import json
 import math
 from typing import Any
 
-from solver.cli_common import check_output, parse_size, positive_float, write_output
+from solver.cmdkit import check_output, parse_size, positive_float, write_output
 
 
 def _band(text: str) -> tuple[float, float]:
@@ -76,12 +76,11 @@ def _generate(args: argparse.Namespace) -> int:
 
 
 def _random_game(args: argparse.Namespace) -> int:
-    from solver.games.dog import resolve_forest
+    from solver.games.dog import SPEC, resolve_forest
     from solver.games.dog.play import play_game, random_agent
-    from solver.registry import load_game
     from solver.rng import derive_seed
 
-    game = load_game("dog", forest=resolve_forest(args.forest), engine=args.engine)
+    game = SPEC.build(engine=args.engine, forest=resolve_forest(args.forest))
     # the policy seeded as every seeded random player is (seat 0 of `forest GAME render
     # --random-game SEED` and `play --agent random --seed SEED`), the dice with the seed itself:
     # one seed, one game, whichever command plays it

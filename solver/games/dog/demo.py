@@ -14,15 +14,15 @@ import argparse
 import time
 from collections.abc import Sequence
 
-import solver
-from solver.agents import make_agent
 from solver.errors import SearchBudgetError
 from solver.game import State
+from solver.games.dog import SPEC
 from solver.games.dog.generator import roll_forest
 from solver.games.dog.play import play_game
 from solver.games.dog.render import render_ascii
 from solver.rng import derive_seed
 from solver.search import expectimax, mcts
+from solver.search.agents import mcts_agent
 from solver.stats import wilson_interval
 
 
@@ -55,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"== A rolled forest: {forest.name} ({width}x{height}, {forest.turns} turns) ==")
     print(render_ascii(forest))
 
-    game = solver.load_game("dog", forest=forest, engine="kernel")
+    game = SPEC.build(engine="kernel", forest=forest)
     start = game.new_initial_state()
     print("\n== Win probability from the start ==")
     began = time.perf_counter()
@@ -73,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("  (values: MCTS win-probability estimates, leaves valued by the kernel's heuristic)")
     _first_moves(start, args.iterations, args.seed)
     games = args.games
-    policy = make_agent("mcts", game, seed=args.seed, iterations=args.policy_iterations)
+    policy = mcts_agent(game, seed=args.seed, iterations=args.policy_iterations)
     wins = sum(play_game(game, policy, seed=derive_seed(args.seed, i)).won for i in range(games))
     low, high = wilson_interval(wins, games)
     print(f"  MCTS policy ({args.policy_iterations} iterations per decision) won {wins}/{games}"

@@ -465,7 +465,7 @@ def roll_forest_with_value(
     >>> found.forest.name, found.tries, round(found.value, 4)
     ('rolled-5x5-seed52', 53, 0.583)
     """
-    from solver._ext.expectimax import PruningSearch
+    from solver._ext.pruning import PruningSearch
     from solver.errors import SolverError
     from solver.games.dog.kernel import KernelDogGame
 

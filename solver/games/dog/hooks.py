@@ -18,29 +18,28 @@ def open_forest(
     source: str | None, *, engine: str | None = None, players: int | None = None
 ) -> Opened:
     """The dog game on the forest ``source`` (a path or ``dog/NAME``), at its start."""
-    from solver.games.dog import resolve_forest
-    from solver.registry import load_game
+    from solver.games.dog import SPEC, resolve_forest
 
     if source is None:
         raise OptionError("the dog game needs a forest: a .forest file or a puzzle name dog/NAME")
     if players not in (None, 1):
         raise OptionError(f"the dog game is played by 1 player, not {players}")
     forest = resolve_forest(source)
-    game = load_game("dog", engine=engine, forest=forest)
+    game = SPEC.build(engine=engine, forest=forest)
     return Opened(game=game, state=game.new_initial_state(), source=str(source))
 
 
 def open_forest_text(text: str, *, engine: str | None = None, players: int | None = None) -> Opened:
     """The dog game on the forest whose ``.forest`` text is ``text``, at its start."""
+    from solver.games.dog import SPEC
     from solver.games.dog.format import parse_forest
-    from solver.registry import load_game
 
     if players not in (None, 1):
         raise OptionError(f"the dog game is played by 1 player, not {players}")
     if not isinstance(text, str):
         raise OptionError(f"a forest's text is a string, not {type(text).__name__}")
     forest = parse_forest(text)
-    game = load_game("dog", engine=engine, forest=forest)
+    game = SPEC.build(engine=engine, forest=forest)
     return Opened(game=game, state=game.new_initial_state(), source="inline forest")
 
 

@@ -55,6 +55,13 @@ if _dog is not None:
         name = "dog"
         engine = "kernel"
 
+        def __eq__(self, other: object) -> bool:
+            """Games on equal forests are one game (as the reference's ``DogGame``)."""
+            return type(other) is type(self) and other.forest == self.forest
+
+        def __hash__(self) -> int:
+            return hash(self.forest)
+
 else:
 
     class KernelDogGame:  # type: ignore[no-redef]

@@ -181,6 +181,13 @@ class DogGame:
     def __repr__(self) -> str:
         return f"DogGame(forest={self.forest.name or '<unnamed>'!r}, engine='reference')"
 
+    def __eq__(self, other: object) -> bool:
+        """Games on equal forests are one game (a solved table answers for either's states)."""
+        return type(other) is type(self) and other.forest == self.forest
+
+    def __hash__(self) -> int:
+        return hash(self.forest)
+
 
 class DogState:
     """One position of the dog game. See the module docstring for actions and phases."""

@@ -32,9 +32,9 @@ def resolve_position(position: Any) -> Grove | None:
     if isinstance(position, (str, os.PathLike)):
         text = os.fspath(position)
         if isinstance(position, str) and text.startswith("guardians/") and not Path(text).exists():
-            from solver import puzzles
+            from solver.puzzle_data import load_own
 
-            grove: Grove = puzzles.load(text)
+            grove: Grove = load_own(SPEC, text)
             return grove
         from solver.games.guardians.grove import load_grove
 

@@ -179,7 +179,7 @@ def _roll(seed: int, size: tuple[int, int], turns: int | None) -> Any:
 def report_sections(frame: Any, directory: Any, load_row: Any) -> list[str]:
     """The report's guardians section: per class, the mean shape and orders of its positions,
     then the positions where the first legal order loses the most missions."""
-    from solver.analysis.tables import md_table, numbers, texts
+    from solver.render.tables import md_table, numbers, texts
 
     classes = texts(frame, "class")
     shown = ("tiles", "candidate_walks", "cut_vertices", "best_count", "first_count")

@@ -25,7 +25,7 @@ import json
 import time
 from typing import Any
 
-from solver.cli_common import positive_float, positive_int, progress_option
+from solver.cmdkit import positive_float, positive_int, progress_option
 from solver.games.guardians.order_solve import AUTO_STATES, MODEL_CAP
 
 __all__ = ["AUTO_STATES", "add_commands", "order_lines"]
@@ -71,7 +71,7 @@ def _order(args: argparse.Namespace) -> int:
     from solver.games.guardians.rules import GuardiansGame
 
     if args.svg is not None:
-        from solver.cli_common import check_output
+        from solver.cmdkit import check_output
 
         check_output(args.svg, overwrite=args.overwrite)
     position = resolve_position(args.position)
@@ -81,7 +81,7 @@ def _order(args: argparse.Namespace) -> int:
     plan, optimal, method = solution.plan, solution.optimal, solution.method
     seconds = time.perf_counter() - started
     if args.svg is not None:
-        from solver.cli_common import write_output
+        from solver.cmdkit import write_output
         from solver.games.guardians.render_svg import render_state_svg
 
         order = {step.mission: n for n, step in enumerate(plan.steps, 1)}
@@ -125,8 +125,7 @@ def _order(args: argparse.Namespace) -> int:
 def _solo(args: argparse.Namespace) -> int:
     import statistics
 
-    from solver.agents import agent_names
-    from solver.cli_common import progress_of
+    from solver.cmdkit import progress_of
     from solver.errors import OptionError
     from solver.games.guardians import SPEC
     from solver.games.guardians.solo_runs import histogram_lines, solo_run
@@ -136,10 +135,10 @@ def _solo(args: argparse.Namespace) -> int:
         args.agent = SPEC.strongest_agent
     if args.iterations is None and args.agent in SPEC.offered_agents():
         args.iterations = SPEC.play_iterations(args.agent)  # the agent's own (None: no search)
-    if args.agent not in agent_names("guardians"):
+    if args.agent not in SPEC.agent_names():
         raise OptionError(
             f"unknown agent {args.agent!r} for guardians; expected one of "
-            f"{', '.join(agent_names('guardians'))}"
+            f"{', '.join(SPEC.agent_names())}"
         )
     games = count(args.games, "game")
     with progress_of(args, f"playing level {args.level}, {games} of {args.agent}") as progress:

@@ -30,12 +30,11 @@ def open_position(
     """A fresh game (``source`` ``None``; 2 players unless told) or the position ``source``
     (a ``.grove`` path or ``guardians/NAME``) at player 0's mission step. ``options``: the
     game's own (``tiles``, ``level``: ``forest guardians ... --option level=3``)."""
-    from solver.games.guardians import resolve_position
-    from solver.registry import load_game
+    from solver.games.guardians import SPEC, resolve_position
 
     if source is None:
         count = players if players else 2
-        game = load_game("guardians", engine=engine, players=count, **options)
+        game = SPEC.build(engine=engine, players=count, **options)
         return Opened(game=game, state=game.new_initial_state(), source="default")
     position = resolve_position(source)
     assert position is not None
@@ -43,7 +42,7 @@ def open_position(
         raise OptionError(
             f"{source} is a {position.mode} position; it cannot be played by {players} players"
         )
-    game = load_game("guardians", engine=engine, players=players, position=position, **options)
+    game = SPEC.build(engine=engine, players=players, position=position, **options)
     return Opened(game=game, state=game.new_initial_state(), source=str(source))
 
 
@@ -62,8 +61,8 @@ def state_players(text: str) -> int | None:
 def open_text(text: str, *, engine: str | None = None, players: int | None = None) -> Opened:
     """The position whose ``.grove`` text is ``text``, at player 0's mission step (the hint
     engine's inline file; a parse error is a :class:`~solver.errors.FormatError`)."""
+    from solver.games.guardians import SPEC
     from solver.games.guardians.grove import parse_grove
-    from solver.registry import load_game
 
     if not isinstance(text, str):
         raise OptionError(f"a position's text is a string, not {type(text).__name__}")
@@ -72,7 +71,7 @@ def open_text(text: str, *, engine: str | None = None, players: int | None = Non
         raise OptionError(
             f"the position is a {position.mode} position; it cannot be played by {players} players"
         )
-    game = load_game("guardians", engine=engine, players=players, position=position)
+    game = SPEC.build(engine=engine, players=players, position=position)
     return Opened(game=game, state=game.new_initial_state(), source="inline position")
 
 

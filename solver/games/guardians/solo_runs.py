@@ -64,13 +64,12 @@ class SoloReport:
 
 def solo_game(level: int, agent: str, seed: int, index: int, iterations: int = 1000) -> int:
     """The final score of game ``index`` of a run (see the module docstring)."""
-    from solver.agents import make_agent
-    from solver.play import play_game
-    from solver.registry import load_game
+    from solver.game import play_game
+    from solver.games.guardians import SPEC
 
-    game = load_game("guardians", players=1, level=level)
+    game = SPEC.build(players=1, level=level)
     game_seed = derive_seed(check_seed(seed), index)
-    player = make_agent(agent, game, seed=derive_seed(game_seed, 1), iterations=iterations)
+    player = SPEC.agent(agent).build(game, seed=derive_seed(game_seed, 1), iterations=iterations)
     record = play_game(game, [player], seed=game_seed)
     final: Any = record.final
     return int(final.scores()[0])

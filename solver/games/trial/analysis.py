@@ -288,7 +288,7 @@ def _load(path: str) -> TrialSetup:
 
 def report_sections(frame: Any, directory: Any, load_row: Any) -> list[str]:
     """The report's Trial section: per player count, the games, their length, fame and endings."""
-    from solver.analysis.tables import md_table, numbers
+    from solver.render.tables import md_table, numbers
 
     players = numbers(frame, "players")
     rows: list[list[Any]] = []

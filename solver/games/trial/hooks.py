@@ -18,15 +18,15 @@ def open_trial(
     source: str | None, *, engine: str | None = None, players: int | None = None
 ) -> Opened:
     """The Trial from ``source`` (``None``: the shipped pack), for ``players`` (default 4)."""
-    from solver.registry import load_game
+    from solver.games.trial import SPEC
 
     count = 4 if players is None else players
     if source is None:
-        game = load_game("trial", engine=engine, players=count)
+        game = SPEC.build(engine=engine, players=count)
         return Opened(game=game, state=game.new_initial_state(), source="default")
     path = Path(os.fspath(source))
     if path.is_dir():
-        game = load_game("trial", engine=engine, players=count, pack=str(path))
+        game = SPEC.build(engine=engine, players=count, pack=str(path))
         return Opened(game=game, state=game.new_initial_state(), source=str(source))
     if path.suffix == ".json" and path.is_file():
         from solver.files import decode_json, read_bytes
@@ -43,7 +43,7 @@ def open_trial(
             n = document["state"]["n"]
         except (KeyError, TypeError):
             n = count
-        game = load_game("trial", engine=engine, players=n)
+        game = SPEC.build(engine=engine, players=n)
         return Opened(game=game, state=game.state_from_json(text), source=str(source))
     raise OptionError(
         f"a trial source is a content-pack folder or a saved state (.json), not {source!r}"

@@ -35,7 +35,7 @@ def test_game_agent_named_mcts_wins_over_the_shared_one():
     assert agent_names("guardians").count("mcts") == 1
     # the dog keeps the shared mcts
     dog = solver.load_game("dog", forest="dog/tiny-2x2", engine="reference")
-    assert make_agent("mcts", dog, iterations=5).__module__ == "solver.agents"
+    assert make_agent("mcts", dog, iterations=5).__module__ == "solver.search.agents"
 
 
 def test_mcts_mission_steps_play_the_best_order():

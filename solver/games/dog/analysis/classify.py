@@ -136,8 +136,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import solver
 from solver.errors import OptionError, SearchBudgetError
+from solver.games.dog import SPEC
 from solver.games.dog.analysis.clairvoyant import clairvoyant_estimate, exact_clairvoyant_value
 from solver.games.dog.analysis.options import SEED_BITS, AnalysisOptions, derived_seed
 from solver.games.dog.analysis.soonest import (
@@ -252,7 +252,7 @@ def is_reachable(forest: Forest) -> bool:
 # -- 2. the par route ------------------------------------------------------------------------------
 def route_cells(forest: Forest, actions: Sequence[int]) -> tuple[Cell, ...]:
     """The cells the dog stands on along ``actions`` from the start (forced-run cells included)."""
-    state = solver.load_game("dog", forest=forest, engine="reference").new_initial_state()
+    state = SPEC.build(engine="reference", forest=forest).new_initial_state()
     cells = [forest.start]
     for action in actions:
         state.apply_action(action)
@@ -276,7 +276,7 @@ def route_cells(forest: Forest, actions: Sequence[int]) -> tuple[Cell, ...]:
 def _expectimax(forest: Forest, options: AnalysisOptions, adversarial: bool) -> float | None:
     from solver.search.expectimax import expectimax
 
-    game = solver.load_game("dog", forest=forest, engine=options.engine)
+    game = SPEC.build(engine=options.engine, forest=forest)
     try:
         result = expectimax(
             game.new_initial_state(),
@@ -290,15 +290,15 @@ def _expectimax(forest: Forest, options: AnalysisOptions, adversarial: bool) -> 
 
 
 def _mcts_rate(forest: Forest, options: AnalysisOptions, source: str) -> tuple[int, int]:
-    from solver.agents import make_agent
     from solver.games.dog.play import play_game
+    from solver.search.agents import mcts_agent
 
-    game = solver.load_game("dog", forest=forest, engine=options.engine)
+    game = SPEC.build(engine=options.engine, forest=forest)
     base = _derived_seed(options.seed, source, "mcts")
     wins = 0
     for g in range(options.mcts_games):
         seed = (base + g) % (1 << SEED_BITS)
-        agent = make_agent("mcts", game, seed=seed, iterations=options.mcts_iterations)
+        agent = mcts_agent(game, seed=seed, iterations=options.mcts_iterations)
         wins += play_game(game, agent, seed=seed).won
     return wins, options.mcts_games
 
@@ -391,7 +391,7 @@ def _proven_interval(forest: Forest, options: AnalysisOptions) -> tuple[float | 
     search's interval at depths 4, 8, 16, ... plies (below the depth a node is only known to lie
     in [0, 1]), the deepest that fits ``INTERVAL_MAX_NODES``; (None, None) without the kernel."""
     try:
-        from solver._ext.expectimax import PruningSearch
+        from solver._ext.pruning import PruningSearch
         from solver.games.dog.kernel import KernelDogGame
     except ImportError:
         return None, None
@@ -417,7 +417,7 @@ def _classify_play(
     """Tests 3 and 4 for a reachable forest that is not known to be hopeless."""
     from solver.games.dog.analysis.proof import prove_guaranteed
 
-    root = solver.load_game("dog", forest=forest, engine=options.engine).new_initial_state()
+    root = SPEC.build(engine=options.engine, forest=forest).new_initial_state()
     proof = prove_guaranteed(root, options.proof_max_nodes)
     if proof.status == "win":
         return "guaranteed", "proof", 1.0, True, (1.0, 1.0)

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from solver.analysis.tables import (
+from solver.render.tables import (
     figure,
     is_missing,
     md,

@@ -32,8 +32,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import solver
 from solver.errors import OptionError
+from solver.games.dog import SPEC
 from solver.games.dog.analysis.turn_search import soonest_win
 from solver.games.dog.forest import Cell, Forest, Terrain
 from solver.games.dog.rules import ROLL_1, SHOUT_HIT, SHOUT_SHRUG, Phase
@@ -155,7 +155,7 @@ def first_win(
     Keys are the full state plus the sequence counters, so the first win found is in the smallest
     turn; positions too far from the human for the turns left are pruned (module doc).
     """
-    game = solver.load_game("dog", forest=forest, engine=engine)
+    game = SPEC.build(engine=engine, forest=forest)
     root = game.new_initial_state()
     distance = distances_to_human(forest)
     reach = turn_reach(forest)
@@ -228,7 +228,7 @@ class SoonestWins:
     ) -> None:
         self.forest = forest
         self.engine = engine
-        self.root = solver.load_game("dog", forest=forest, engine=engine).new_initial_state()
+        self.root = SPEC.build(engine=engine, forest=forest).new_initial_state()
         on_kernel = self.root.get_game().engine == "kernel"
         if compiled and not on_kernel:
             raise OptionError("the compiled soonest-win search runs on the kernel engine only")

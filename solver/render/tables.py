@@ -1,4 +1,5 @@
-"""Helpers the analysis report and the games' report sections share: columns, markdown, figures.
+"""Report helpers the analysis report and the games' report sections share: columns, markdown,
+figures (here, below the games, so a game's report section needs nothing of ``solver.analysis``).
 
 >>> md_table(["a", "b"], [[1, 0.5]])
 ['| a | b |', '|---|---|', '| 1 | 0.5000 |']

@@ -1,0 +1,309 @@
+"""The layers of ``docs/architecture.md`` as contracts, checked over every import in ``solver/``.
+
+Every ``import`` and ``from ... import`` counts, at module level and inside functions (a lazy
+import is still a dependency); only those under ``if TYPE_CHECKING:`` are left out (they never
+run). The Python-level imports of ``ext/*.pyx`` count as well: a game's kernel
+(``ext/<game>.pyx``) belongs to its game, the searchers' loops to the search layer.
+
+The layers, lowest first (a module may import its own layer and the ones below):
+
+1. **base**: the protocol and the declaration (``game``, ``spec``), ``errors``, ``files``, ``rng``,
+   ``stats``, ``kernels``, ``puzzle_data`` (a game's own puzzles), ``render/``, ``exact/``, the
+   compiled extensions' names and ``cmdkit`` (the argument types, progress lines and safe output
+   a command is built from);
+2. **search**: ``search/`` (the searchers, and the shared agents as functions of them);
+3. **games**: ``games/<name>/`` (and ``ext/<name>.pyx``), each knowing nothing of the others;
+4. **above**: everything else (the registry, the CLI plumbing, agents by name, play, analysis, the
+   hint engine, review, interop, testing, the demo, ``solver/__init__``).
+
+``make lint`` runs this file; it is also part of the default suite (well under a second).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SOLVER = ROOT / "solver"
+EXT = ROOT / "ext"
+
+BASE = (
+    "solver._ext",
+    "solver._version",
+    "solver.cmdkit",
+    "solver.errors",
+    "solver.exact",
+    "solver.files",
+    "solver.game",
+    "solver.kernels",
+    "solver.puzzle_data",
+    "solver.render",
+    "solver.rng",
+    "solver.spec",
+    "solver.stats",
+)
+SEARCH = ("solver.search",)
+GAMES = "solver.games."
+LAYER_NAMES = ("base", "search", "games", "above")
+
+KNOWN_CYCLES = (
+    # Game-internal circles left to their games' own restructuring (function-level imports from
+    # the rules into helpers that import the rules): guardians (issue 20), the Trial (issue 19).
+    frozenset(
+        {
+            "solver.games.guardians.heuristic",
+            "solver.games.guardians.render_text",
+            "solver.games.guardians.rules",
+            "solver.games.guardians.state_json",
+        }
+    ),
+    frozenset({"solver.games.trial.content", "solver.games.trial.schema"}),
+    frozenset(
+        "solver.games.trial." + name
+        for name in [
+            "camping",
+            "core",
+            "effects",
+            "expeditions",
+            "fights",
+            "hidden",
+            "invariants",
+            "locations",
+            "rules",
+            "scoring",
+            "setup",
+            "state_check",
+            "store",
+            "turns",
+        ]
+    ),
+)
+"""Circles that exist and are owned elsewhere; a circle found must lie inside one of these."""
+
+_PYX_IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import\s+([\w, ()]+)|import\s+([\w.]+))")
+
+
+def _modules() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for path in sorted(SOLVER.rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _resolve(name: str) -> str | None:
+    """The module of ``solver`` that ``name`` (a module or a name inside one) lives in."""
+    while name and name not in MODULES and not name.startswith("solver._ext."):
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def _type_checking_lines(tree: ast.Module) -> set[int]:
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for sub in node.body:
+                lines.update(range(sub.lineno, (sub.end_lineno or sub.lineno) + 1))
+    return lines
+
+
+def _imports_of_py(module: str, path: Path) -> list[tuple[str, int]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skipped = _type_checking_lines(tree)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    out: list[tuple[str, int]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.Import, ast.ImportFrom)) or node.lineno in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[: len(parts) - node.level + 1]
+                base = ".".join(parts + ([base] if base else []))
+            names = [
+                f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names
+            ]
+        for name in names:
+            if name == "solver" or name.startswith("solver."):
+                target = _resolve(name)
+                if target and target != module:
+                    out.append((target, node.lineno))
+    return out
+
+
+def _imports_of_pyx(path: Path) -> list[tuple[str, int]]:
+    out: list[tuple[str, int]] = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        match = _PYX_IMPORT.match(line)
+        if not match or "cimport" in line:
+            continue
+        base = match.group(1) or match.group(3)
+        if not (base == "solver" or base.startswith("solver.")):
+            continue
+        names = [base]
+        if match.group(1):
+            names = [f"{base}.{n.strip()}" for n in match.group(2).strip("() ").split(",")]
+        for name in names:
+            target = _resolve(name)
+            if target:
+                out.append((target, number))
+    return out
+
+
+def _all_imports() -> dict[str, list[tuple[str, int]]]:
+    graph = {module: _imports_of_py(module, path) for module, path in MODULES.items()}
+    for pyx in sorted(EXT.glob("*.pyx")):
+        graph[f"ext.{pyx.stem}"] = _imports_of_pyx(pyx)
+    return graph
+
+
+GRAPH = _all_imports()
+
+
+def _game(module: str) -> str | None:
+    if module.startswith(GAMES):
+        return module[len(GAMES) :].partition(".")[0]
+    if module.startswith("ext."):
+        stem = module[4:]
+        return stem if (SOLVER / "games" / stem).is_dir() else None
+    return None
+
+
+def _layer(module: str) -> int:
+    if _game(module) is not None:
+        return 2
+    if module.startswith("ext."):
+        return 1  # the searchers' compiled loops (mcts, expectimax, ismcts, ...)
+    if module.startswith(SEARCH):
+        return 1
+    if module == "solver._ext" or module.startswith(BASE):
+        return 0
+    return 3
+
+
+def _where(module: str, line: int) -> str:
+    path = MODULES.get(module)
+    shown = path.relative_to(ROOT) if path else f"ext/{module[4:]}.pyx"
+    return f"{shown}:{line}"
+
+
+def test_the_graph_sees_function_level_and_ext_imports():
+    # the checker is only as good as what it parses: a lazy import, a relative one and a .pyx's
+    lazy = [t for t, line in GRAPH["solver.registry"] if t == "solver.games"]
+    assert lazy, "the registry's function-level import of solver.games was not seen"
+    assert any(t == "solver.errors" for t, _ in GRAPH["ext.expectimax"])
+    assert any(t.startswith("solver.games.dog") for t, _ in GRAPH["ext.dog"])
+    assert _layer("solver.games.dog.cli") == 2 and _layer("ext.dog") == 2
+    assert _layer("solver.search.mcts") == 1 and _layer("ext.mcts") == 1
+    assert _layer("solver.cmdkit") == 0 and _layer("solver.registry") == 3
+    assert _layer("solver") == 3 and _layer("solver.cli_game") == 3
+
+
+def test_no_module_imports_a_layer_above_its_own():
+    upward = [
+        f"{_where(m, line)}: {LAYER_NAMES[_layer(m)]} module {m} imports {t} "
+        f"({LAYER_NAMES[_layer(t)]})"
+        for m, targets in GRAPH.items()
+        for t, line in targets
+        if _layer(t) > _layer(m) and _game(t) != _game(m)
+    ]
+    assert upward == []
+
+
+def test_a_game_imports_no_other_game():
+    crossing = [
+        f"{_where(m, line)}: {m} imports {t}"
+        for m, targets in GRAPH.items()
+        for t, line in targets
+        if _game(m) is not None and _game(t) is not None and _game(m) != _game(t)
+    ]
+    assert crossing == []
+
+
+def test_shared_code_imports_no_game():
+    naming = [
+        f"{_where(m, line)}: {m} imports {t}"
+        for m, targets in GRAPH.items()
+        for t, line in targets
+        if _game(m) is None and _game(t) is not None
+    ]
+    assert naming == []
+
+
+def _circles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The strongly connected components of more than one module (Tarjan's, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[set[str]] = []
+    counter = 0
+    for start in graph:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = set()
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.add(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(component)
+    return found
+
+
+def test_circles_finder_finds_a_circle():
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [{"a", "b", "c"}]
+    assert _circles({"a": {"b"}, "b": set()}) == []
+
+
+def _module_graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = defaultdict(set)
+    for module, targets in GRAPH.items():
+        # an extension module is one node whichever name reaches it
+        source = f"solver._ext.{module[4:]}" if module.startswith("ext.") else module
+        graph[source].update(t for t, _ in targets if t != source)
+    return graph
+
+
+def test_no_import_circle_at_module_or_function_level():
+    new = [
+        sorted(circle)
+        for circle in _circles(_module_graph())
+        if not any(circle <= known for known in KNOWN_CYCLES)
+    ]
+    assert new == []
