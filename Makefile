@@ -72,6 +72,8 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check solver tests bench
 	$(VENV)/bin/ruff format --check solver tests bench
 	$(PY) -m mypy solver
+	@echo "== make: the layers (docs/architecture.md): every import of solver/ and ext/*.pyx"
+	$(PY) -m pytest -q -p no:cacheprovider -p no:randomly tests/test_layers.py
 
 format: $(STAMP)
 	$(VENV)/bin/ruff format solver tests bench
