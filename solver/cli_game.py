@@ -12,6 +12,7 @@ import json
 import sys
 from typing import Any
 
+from solver.cli_position import DEFAULT_ITERATIONS, DEFAULT_MEMORY_MB, open_position
 from solver.cmdkit import (
     check_output,
     nonnegative_int,
@@ -21,7 +22,6 @@ from solver.cmdkit import (
     progress_option,
     write_output,
 )
-from solver.cli_position import DEFAULT_ITERATIONS, DEFAULT_MEMORY_MB, open_position
 from solver.errors import OptionError, SearchBudgetError
 from solver.render.ascii import count
 from solver.spec import GameSpec, Opened

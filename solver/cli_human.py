@@ -343,7 +343,7 @@ def play_recorded(
 ) -> int:
     """Play one game (seat 0 human with ``--human``), show it, and write ``--record``.
     ``hinter`` answers the human's ``hint`` (``forest GAME play`` passes
-    :func:`solver.cli_search.hint_report`; passed in, so this module never imports the command's)."""
+    :func:`solver.cli_search.hint_report`; passed in, so this module imports no command's)."""
     from solver.agents import make_agent
     from solver.rng import derive_seed
 

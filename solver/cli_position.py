@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from solver.cli_common import read_state_text, read_text_file
+from solver.cmdkit import read_state_text, read_text_file
 from solver.errors import FormatError, OptionError
 from solver.spec import GameSpec, Opened
 

@@ -18,8 +18,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from solver.cli_common import progress_of
 from solver.cli_position import DEFAULT_ITERATIONS, DEFAULT_MEMORY_MB, open_position, value_view
+from solver.cmdkit import progress_of
 from solver.errors import OptionError
 from solver.render.ascii import count
 from solver.spec import GameSpec

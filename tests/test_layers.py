@@ -99,10 +99,17 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
+UNRESOLVED: list[str] = []
+"""Imports of ``solver...`` names that no module of the tree holds (a renamed module)."""
+
+
 def _resolve(name: str) -> str | None:
     """The module of ``solver`` that ``name`` (a module or a name inside one) lives in."""
+    asked = name
     while name and name not in MODULES and not name.startswith("solver._ext."):
         name = name.rpartition(".")[0]
+    if name in ("", "solver") and asked != "solver":
+        UNRESOLVED.append(asked)
     return name or None
 
 
@@ -208,6 +215,10 @@ def test_the_graph_sees_function_level_and_ext_imports():
     assert _layer("solver.search.mcts") == 1 and _layer("ext.mcts") == 1
     assert _layer("solver.cmdkit") == 0 and _layer("solver.registry") == 3
     assert _layer("solver") == 3 and _layer("solver.cli_game") == 3
+
+
+def test_every_import_names_a_module_of_the_tree():
+    assert UNRESOLVED == []
 
 
 def test_no_module_imports_a_layer_above_its_own():
