@@ -128,12 +128,14 @@ def level_agent(
 
 
 def level_factory(name: str) -> AgentFactory:
-    """An agent factory (``factory(game, *, seed, iterations=None)``) for the level ``name``
-    (checked at once: an :class:`OptionError` outside level1-level10)."""
+    """An agent factory (``factory(game, *, seed, iterations=None, memory_mb=None)``) for the
+    level ``name`` (checked at once: an :class:`OptionError` outside level1-level10)."""
     k = level_number(name)
 
-    def factory(game: Game, *, seed: int = 0, iterations: int | None = None) -> Agent:
-        return level_agent(game, k, seed=seed, iterations=iterations)
+    def factory(
+        game: Game, *, seed: int = 0, iterations: int | None = None, memory_mb: float | None = None
+    ) -> Agent:
+        return level_agent(game, k, seed=seed, iterations=iterations, memory_mb=memory_mb)
 
     return factory
 

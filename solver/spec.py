@@ -707,9 +707,11 @@ class GameSpec:
         of that name)."""
         offered = self.offered_agents()
         if name not in offered and name.startswith("level"):
-            from solver.ladder import is_level, level_factory
-
+            # the ladder is above the declaration (it builds agents by name): by reference, as
+            # SHARED_AGENTS are, so this module imports nothing above it (tests/test_layers.py)
+            is_level = resolve_reference("solver.ladder:is_level", "the strength ladder")
             if is_level(name):
+                level_factory = resolve_reference("solver.ladder:level_factory", "the ladder")
                 return AgentSpec(level_factory(name), summary=f"the strength ladder's {name}")
         if name not in offered:
             raise OptionError(
