@@ -36,6 +36,7 @@ def describe_game(spec: Any) -> dict[str, Any]:
         "valueKind": spec.value_kind,
         "exact": bool(spec.exact and not spec.hidden_information),
         "hiddenInformation": bool(spec.hidden_information),
+        "constantSum": bool(spec.constant_sum),
         "review": True,
         "puzzles": names,
         "sourceOption": spec.source_option,

@@ -17,7 +17,10 @@ mark            loss ≥
 ==============  ======
 
 The curve holds the position's value after every action (chance outcomes too), from the view of
-the player to move at each decision (player 0 at chance nodes); :func:`write_plot` draws it.
+the player to move at each decision (player 0 at chance nodes), and every seat's value where the
+search knows them (``values``); :func:`write_plot` draws it. Each decision also gets Lichess's
+accuracy of its loss (:func:`accuracy_of`), averaged per player in ``accuracy``. A review may cover
+a range of plies (``start``/``stop``), so a long game is reviewed piece by piece.
 
 >>> record = {"game": "dog", "options": {"forest": "dog/another-dog"}, "seed": 0,
 ...           "actions": [10, 1]}
@@ -31,6 +34,7 @@ the player to move at each decision (player 0 at chance nodes); :func:`write_plo
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -40,10 +44,13 @@ from solver.errors import OptionError
 
 __all__ = [
     "THRESHOLDS",
+    "accuracy_of",
     "game_record",
     "mark_of",
+    "mean_accuracy",
     "read_record",
     "review_record",
+    "seat_curve",
     "write_plot",
 ]
 
@@ -51,6 +58,30 @@ THRESHOLDS: dict[str, float] = {"inaccuracy": 0.05, "mistake": 0.10, "blunder": 
 """The loss (value given away by a move) from which a move gets each mark."""
 
 _TOLERANCE = 1e-9
+
+
+def accuracy_of(loss: float | None) -> float | None:
+    """Lichess's accuracy of a move that gave away ``loss`` (a value in [0, 1]): with Δ the win
+    probability lost in percentage points, ``103.1668·e^(−0.04354·Δ) − 3.1669`` clamped to
+    [0, 100]. Lichess also weights a game's moves by the position's volatility; we do not (a
+    player's accuracy is the plain mean over their moves, docs/hint-engine.md).
+
+    >>> accuracy_of(0.0), round(accuracy_of(0.1), 2), accuracy_of(1.0)
+    (99.9999, 63.58, 0.0)
+    """
+    if loss is None:
+        return None
+    delta = min(100.0, max(0.0, 100.0 * loss))
+    return round(min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * delta) - 3.1669)), 4)
+
+
+def mean_accuracy(decisions: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+    """Each player's mean accuracy over their decisions with a known loss (keys: the seat)."""
+    kept: dict[str, list[float]] = {}
+    for decision in decisions:
+        if decision.get("accuracy") is not None:
+            kept.setdefault(str(decision["player"]), []).append(float(decision["accuracy"]))
+    return {seat: round(sum(values) / len(values), 4) for seat, values in sorted(kept.items())}
 
 
 def mark_of(loss: float | None) -> str | None:
@@ -133,6 +164,8 @@ def review_record(
     caps: Any = None,
     allow_paths: bool = False,
     total_seconds: float | None = None,
+    start: int = 0,
+    stop: int | None = None,
 ) -> dict[str, Any]:
     """Review a game record: every decision's loss and mark, and the value curve (module doc).
 
@@ -141,7 +174,11 @@ def review_record(
     ``True`` insists (a fallback is noted); ``False`` uses MCTS with ``iterations`` and/or
     ``seconds`` a position. ``total_seconds`` bounds the whole review: each position gets a
     fair share of the time left, and a review that runs out stops there (``complete`` false,
-    ``reviewed`` the plies done). Raises :class:`OptionError` for a bad record.
+    ``reviewed`` the plies done). ``start``/``stop``: review only the positions at plies
+    ``start..stop`` (the curve's points there, the decisions of plies ``start+1..stop``; ``stop``
+    defaults to the record's end), so a long game is reviewed a range at a time. A record with a
+    ``"state"`` (a saved position) is replayed from it. Raises :class:`OptionError` for a bad
+    record.
     """
     from solver.hint.engine import Caps
     from solver.registry import game_spec
@@ -159,6 +196,12 @@ def review_record(
     if not isinstance(options, dict):
         raise OptionError('a game record\'s "options" is an object')
     base: dict[str, Any] = {"game": name, "options": options}
+    if record.get("state") is not None:
+        base["state"] = record["state"]
+    last = len(actions) if stop is None else stop
+    if not 0 <= start <= last <= len(actions):
+        raise OptionError(f"the plies to review must lie in 0..{len(actions)}, from {start} to "
+                          f"{last} at most")  # fmt: skip
     if exact is not None:
         base["exact"] = bool(exact)
     if isinstance(record.get("engine"), str):
@@ -166,28 +209,25 @@ def review_record(
     kw = {"caps": caps or Caps(), "allow_paths": allow_paths}
 
     def ask(ply: int) -> dict[str, Any]:
-        limit = _position_budget(iterations, seconds, deadline, len(actions) + 1 - ply)
+        limit = _position_budget(iterations, seconds, deadline, last + 1 - ply)
         return _ask({**base, "limit": limit}, actions[:ply], f"review-{ply}", **kw)
 
-    first = ask(0)
-    curve = [{"ply": 0, "value": first["rootInfo"]["value"], "player": first["rootInfo"]["player"],
-              "method": first["rootInfo"]["method"]}]  # fmt: skip
+    first = ask(start)
+    curve = [_point(start, first)]
     methods = {first["rootInfo"]["method"]}
     decisions: list[dict[str, Any]] = []
     notes: list[str] = []
     before = first
-    reviewed = 0
-    for ply, action in enumerate(actions, 1):
+    reviewed = start
+    for ply in range(start + 1, last + 1):
         if deadline is not None and time.monotonic() >= deadline:
-            notes.append(f"the review stopped after {reviewed} of {len(actions)} plies: its "
+            notes.append(f"the review stopped after {reviewed} of {last} plies: its "
                          f"{total_seconds:g} s ran out")  # fmt: skip
             break
         after = ask(ply)
         if before["rootInfo"]["currentPlayer"] >= 0:
-            decisions.append(_decision(before, action, ply))
-        curve.append({"ply": ply, "value": after["rootInfo"]["value"],
-                      "player": after["rootInfo"]["player"],
-                      "method": after["rootInfo"]["method"]})  # fmt: skip
+            decisions.append(_decision(before, actions[ply - 1], ply))
+        curve.append(_point(ply, after))
         methods.add(after["rootInfo"]["method"])
         before = after
         reviewed = ply
@@ -201,11 +241,24 @@ def review_record(
         "decisions": decisions,
         "curve": curve,
         "summary": summary,
-        "complete": reviewed == len(actions),
+        "accuracy": mean_accuracy(decisions),
+        "complete": reviewed == last,
         "reviewed": reviewed,
+        "start": start,
+        "stop": last,
         "notes": notes,
         "elapsed": round(time.monotonic() - started, 6),
     }
+
+
+def _point(ply: int, reply: dict[str, Any]) -> dict[str, Any]:
+    """The curve's point at ``ply``: the value from ``player``'s view, every seat's where known."""
+    root = reply["rootInfo"]
+    point = {"ply": ply, "value": root["value"], "player": root["player"],
+             "method": root["method"]}  # fmt: skip
+    if root.get("values"):
+        point["values"] = root["values"]
+    return point
 
 
 def _decision(before: dict[str, Any], action: Any, ply: int) -> dict[str, Any]:
@@ -225,13 +278,36 @@ def _decision(before: dict[str, Any], action: Any, ply: int) -> dict[str, Any]:
         "bestValue": best["value"] if best else None,
         "bestAction": best["action"] if best else None,
         "bestLabel": best["label"] if best else None,
-        "loss": loss, "mark": mark_of(loss),
+        "loss": loss, "mark": mark_of(loss), "accuracy": accuracy_of(loss),
         "method": before["rootInfo"]["method"], "valueKind": before["rootInfo"]["valueKind"],
     }  # fmt: skip
 
 
-def write_plot(review: Mapping[str, Any], path: str, *, title: str | None = None) -> None:
-    """The value over the game as a PNG or SVG (by ``path``'s extension), marks as dots."""
+def seat_curve(review: Mapping[str, Any], player: int = 0) -> list[tuple[int, float]]:
+    """The curve from ``player``'s view: each point's value for that seat where it is known
+    (``values``, or the point's own value when it is that seat's), so the line does not jump
+    between the players to move. Points whose value for the seat is unknown are left out.
+
+    >>> seat_curve({"curve": [{"ply": 0, "value": 0.7, "player": 0, "values": [0.7, 0.3]},
+    ...                       {"ply": 1, "value": 0.6, "player": 1, "values": [0.4, 0.6]},
+    ...                       {"ply": 2, "value": 0.5, "player": 1}]}, 0)
+    [(0, 0.7), (1, 0.4)]
+    """
+    points = []
+    for point in review["curve"]:
+        values = point.get("values") or []
+        if len(values) > player:
+            points.append((point["ply"], float(values[player])))
+        elif point.get("player") == player:
+            points.append((point["ply"], float(point["value"])))
+    return points
+
+
+def write_plot(
+    review: Mapping[str, Any], path: str, *, title: str | None = None, player: int = 0
+) -> None:
+    """The value over the game from ``player``'s view (:func:`seat_curve`) as a PNG or SVG (by
+    ``path``'s extension), marks as dots."""
     suffix = Path(path).suffix.lower()
     if suffix not in (".png", ".svg"):
         raise OptionError(f"the plot is a .png or .svg file, not {path!r}")
@@ -244,20 +320,20 @@ def write_plot(review: Mapping[str, Any], path: str, *, title: str | None = None
         raise OptionError(
             "the plot needs matplotlib: pip install 'forest-solver[analysis]'"
         ) from None
-    curve = review["curve"]
+    curve = seat_curve(review, player)
+    values = dict(curve)
     fig, ax = plt.subplots(figsize=(8, 3.2))
     try:
-        ax.plot([p["ply"] for p in curve], [p["value"] for p in curve], color="#2b6cb0", lw=1.6)
+        ax.plot([ply for ply, _ in curve], [v for _, v in curve], color="#2b6cb0", lw=1.6)
         colours = {"inaccuracy": "#d69e2e", "mistake": "#dd6b20", "blunder": "#c53030"}
         for mark, colour in colours.items():
-            points = [d for d in review["decisions"] if d["mark"] == mark]
+            points = [d for d in review["decisions"] if d["mark"] == mark and d["ply"] in values]
             if points:
-                values = {p["ply"]: p["value"] for p in curve}
                 ax.scatter([d["ply"] for d in points], [values[d["ply"]] for d in points],
                            color=colour, label=mark, zorder=3)  # fmt: skip
         ax.set_ylim(-0.02, 1.02)
         ax.set_xlabel("ply (actions played, dice included)")
-        ax.set_ylabel(str(review["valueKind"]))
+        ax.set_ylabel(f"{review['valueKind']} (player {player})")
         kind = "exact" if review["exact"] else "MCTS estimate"
         ax.set_title(title or f"{review['game']}: {review['valueKind']} over the game ({kind})")
         if any(d["mark"] for d in review["decisions"]):

@@ -124,6 +124,7 @@ class _Found:
     determinizations: int = 0
     terminated: bool = False
     notes: tuple[str, ...] = ()
+    values: tuple[float, ...] = ()
 
     @property
     def exact(self) -> bool:
@@ -137,7 +138,8 @@ def _found_of(valued: Any, determinizations: int = 0) -> _Found:
         (m.action, m.label, m.visits, float(m.value), list(m.pv)) for m in result.moves
     ]  # fmt: skip
     return _Found(moves, float(valued.value), valued.simulations, valued.method, valued.player,
-                  determinizations, valued.terminated, tuple(valued.notes))  # fmt: skip
+                  determinizations, valued.terminated, tuple(valued.notes),
+                  tuple(float(v) for v in valued.values))  # fmt: skip
 
 
 def _searched(
@@ -244,6 +246,7 @@ def _build(
         exact=found.exact,
         method=found.method,
         determinizations=found.determinizations,
+        values=list(found.values),
     )
     reply = HintAnswer(
         id=request.id,
@@ -324,7 +327,8 @@ def _answer(
         )
     if state.is_terminal():
         returns = state.returns()
-        found = _Found([], float(returns[observer]), 0, "exact", observer)
+        found = _Found([], float(returns[observer]), 0, "exact", observer,
+                       values=tuple(float(r) for r in returns))  # fmt: skip
         return _build(request, spec, game, state, found, limit, started, False)
 
     last = [started]

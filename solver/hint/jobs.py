@@ -77,8 +77,14 @@ def position_job(raw: dict[str, Any]) -> dict[str, Any]:
                 raise HintError(f"pv.{index}: action {action} is not legal there", f"pv.{index}")
             walker.apply_action(action)
             pv_points.append(point(game, walker))
+    saved = None
+    if not spec.hidden_information and hasattr(state, "to_json"):
+        saved = state.to_json()  # a saved position: only where it hides nothing
     return {
         "game": spec.name,
+        "players": game.num_players(),
+        "line": position.line,
+        "state": saved,
         "currentPlayer": state.current_player(),
         "terminal": state.is_terminal(),
         "chance": state.is_chance_node(),
@@ -186,11 +192,14 @@ def review_job(raw: dict[str, Any], caps: Caps) -> dict[str, Any]:
               "actions": request.actions}  # fmt: skip
     if request.engine is not None:
         record["engine"] = request.engine
+    if request.state is not None:
+        record["state"] = request.state
     total = min(request.total_seconds or caps.max_review_seconds, caps.max_review_seconds)
     try:
         result = review_record(
             record, iterations=request.limit.iterations, seconds=request.limit.seconds,
             exact=request.exact, caps=caps, allow_paths=False, total_seconds=total,
+            start=request.from_ply, stop=request.to_ply,
         )  # fmt: skip
     except OptionError as exc:
         message = str(exc)

@@ -47,6 +47,9 @@ class OpenedPosition:
     game: Any
     state: Any
     actions: list[int]
+    line: list[dict[str, Any]] | None = None
+    """Each replayed action as ``{"action", "label", "player"}`` (the player who chose it, -1 a
+    chance outcome), for the web table's move list."""
 
 
 _GAMES: OrderedDict[str, Any] = OrderedDict()
@@ -250,11 +253,14 @@ def open_position(request: Any, *, allow_paths: bool = False) -> OpenedPosition:
             raise HintError("state: nested too deeply", "state", "bad_state") from None
         except (SolverError, ValueError, TypeError, KeyError, AttributeError) as exc:
             raise HintError(f"state: {exc}", "state", "bad_state") from None
-    return OpenedPosition(spec=spec, game=game, state=state, actions=_replay(state, request))
+    line: list[dict[str, Any]] = []
+    played = _replay(state, request, line)
+    return OpenedPosition(spec=spec, game=game, state=state, actions=played, line=line)
 
 
-def _replay(state: Any, request: Any) -> list[int]:
-    """Apply the request's actions (ids or labels) to ``state``; the ids played."""
+def _replay(state: Any, request: Any, line: list[dict[str, Any]]) -> list[int]:
+    """Apply the request's actions (ids or labels) to ``state``; the ids played (``line``: each
+    with its label and who chose it)."""
     played: list[int] = []
     for index, item in enumerate(request.actions):
         field = f"actions.{index}"
@@ -269,9 +275,12 @@ def _replay(state: Any, request: Any) -> list[int]:
             action = item
         if action not in state.legal_actions():
             raise HintError(f"{field}: action {item!r} is not legal here", field, "illegal_action")
+        mover = state.current_player()
+        label = state.action_to_string(action)
         try:
             state.apply_action(action)
         except (SolverError, ValueError) as exc:
             raise HintError(f"{field}: {exc}", field, "illegal_action") from None
         played.append(action)
+        line.append({"action": action, "label": label, "player": mover})
     return played

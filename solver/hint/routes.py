@@ -22,7 +22,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from solver.hint import jobs
-from solver.hint.engine import Caps, error_answer
+from solver.hint.engine import Caps, HintError, error_answer
 from solver.hint.pool import JobTimeout, WorkerDied, WorkerPool
 from solver.hint.schema import (
     AnalyseAnswer,
@@ -34,16 +34,24 @@ from solver.hint.schema import (
     ReviewAnswer,
     ReviewRequest,
     RollRequest,
+    TableHintRequest,
+    TableMoveRequest,
+    TableSessionRequest,
+    TableStartRequest,
     json_schema,
 )
+from solver.hint.session import Session, Sessions, advance_job, takeback_job
 
-__all__ = ["STATUS", "SafeJSONResponse", "Service", "api_router", "mount_web"]
+__all__ = ["STATUS", "SafeJSONResponse", "Service", "api_router", "mount_web", "table_router"]
 
 STATUS = {
     "invalid_request": 400,
     "malformed": 400,
     "unknown_game": 400,
     "illegal_action": 400,
+    "unknown_session": 404,
+    "session_busy": 409,
+    "game_not_over": 409,
     "bad_state": 400,
     "bad_game": 400,
     "unsupported": 400,
@@ -112,6 +120,7 @@ class Service:
     admission: _Admission = field(init=False)
     pool: WorkerPool | None = None
     timeouts: int = 0
+    sessions: Sessions = field(default_factory=Sessions)
 
     def __post_init__(self) -> None:
         self.admission = _Admission(self.workers + self.queue)
@@ -123,11 +132,20 @@ class Service:
     async def run(
         self, job: Callable[..., dict[str, Any]], raw: Any, *args: Any, timeout: float
     ) -> Any:
+        reply, headers = await self.call(job, raw, *args, timeout=timeout)
+        if "error" in reply:
+            return self.error_response(reply, headers)
+        return SafeJSONResponse(reply, headers=headers)
+
+    async def call(
+        self, job: Callable[..., dict[str, Any]], raw: Any, *args: Any, timeout: float
+    ) -> tuple[dict[str, Any], dict[str, str]]:
+        """The job's reply (an answer or an error answer) and the response's headers."""
         ident = raw.get("id") if isinstance(raw, dict) else None
         if not self.admission.enter():
             reply = error_answer(ident, "the server is busy: retry after the Retry-After seconds",
                                  None, "overloaded")  # fmt: skip
-            return self.error_response(reply, {"Retry-After": str(self.retry_after)})
+            return reply, {"Retry-After": str(self.retry_after)}
         admitted = time.monotonic()
         try:
             assert self.pool is not None, "the service is not started"
@@ -142,10 +160,7 @@ class Service:
                 reply = error_answer(ident, f"internal error: {exc}", None, "internal")
         finally:
             self.admission.leave()
-        timing = {ADMITTED_HEADER: f"{time.monotonic() - admitted:.6f}"}
-        if "error" in reply:
-            return self.error_response(reply, timing)
-        return SafeJSONResponse(reply, headers=timing)
+        return reply, {ADMITTED_HEADER: f"{time.monotonic() - admitted:.6f}"}
 
     def health(self) -> dict[str, Any]:
         pool = self.pool
@@ -230,6 +245,111 @@ def api_router(service: Service) -> APIRouter:
         """Liveness and load, answered by the event loop (never queued): requests inside,
         workers busy and idle, workers recycled after a timeout."""
         return service.health()
+
+    return router
+
+
+def table_router(service: Service) -> APIRouter:
+    """``/v1/table/*``: sessions the server keeps (:mod:`solver.hint.session`); each answer is the
+    human seat's view only, the record only once the game is over."""
+    router = APIRouter()
+    caps = service.caps
+    step_timeout = caps.max_review_seconds + GRACE_SECONDS
+    hint_timeout = caps.max_seconds + GRACE_SECONDS
+    busy: set[str] = set()
+
+    def fail(message: str, field: str | None, code: str) -> Any:
+        return service.error_response(error_answer(None, message, field, code))
+
+    async def step(ident: str, session: Session, job: Any, *args: Any, timeout: float) -> Any:
+        if ident in busy:
+            return fail("this session is busy with the previous request", "session",
+                        "session_busy")  # fmt: skip
+        busy.add(ident)
+        try:
+            reply, headers = await service.call(job, session.as_job(), *args, timeout=timeout)
+        finally:
+            busy.discard(ident)
+        if "error" in reply:
+            return service.error_response(reply, headers)
+        session.actions = reply["actions"]
+        view = reply["view"]
+        session.over = bool(view["terminal"])
+        return SafeJSONResponse({"session": ident, **view}, headers=headers)
+
+    def found(ident: str) -> Session | Any:
+        try:
+            return service.sessions.get(ident)
+        except HintError as exc:
+            return fail(str(exc), exc.field, exc.code)
+
+    @router.post("/v1/table/start", responses=ERRORS)
+    async def start(request: TableStartRequest) -> Any:
+        """A new session: the engine seats play until a human seat is to move."""
+        from solver.errors import OptionError
+        from solver.registry import game_spec
+
+        try:
+            spec = game_spec(request.game)
+        except OptionError as exc:
+            return fail(str(exc), "game", "unknown_game")
+        agent = request.agent or spec.strongest_agent
+        session = Session(request.game, dict(request.options), list(request.humans), agent,
+                          request.iterations, request.seed)  # fmt: skip
+        ident = service.sessions.add(session)
+        return await step(ident, session, advance_job, None, timeout=step_timeout)
+
+    @router.post("/v1/table/move", responses=ERRORS)
+    async def move(request: TableMoveRequest) -> Any:
+        """A human seat's move; then chance and the engine seats until a human is to move."""
+        session = found(request.session)
+        if not isinstance(session, Session):
+            return session
+        return await step(request.session, session, advance_job, request.action,
+                          timeout=step_timeout)  # fmt: skip
+
+    @router.post("/v1/table/view", responses=ERRORS)
+    async def view(request: TableSessionRequest) -> Any:
+        """The session's position as the human seat concerned sees it."""
+        session = found(request.session)
+        if not isinstance(session, Session):
+            return session
+        return await step(request.session, session, advance_job, None, timeout=step_timeout)
+
+    @router.post("/v1/table/takeback", responses=ERRORS)
+    async def takeback(request: TableSessionRequest) -> Any:
+        """The last human move taken back, with everything after it (the rolls and draws before
+        it stay)."""
+        session = found(request.session)
+        if not isinstance(session, Session):
+            return session
+        reply, headers = await service.call(takeback_job, session.as_job(), timeout=step_timeout)
+        if "error" in reply:
+            return service.error_response(reply, headers)
+        session.actions = session.actions[: reply["keep"]]
+        return await step(request.session, session, advance_job, None, timeout=step_timeout)
+
+    @router.post("/v1/table/hint", response_model=HintAnswer, responses=ERRORS)
+    async def table_hint(request: TableHintRequest) -> Any:
+        """A hint for the human seat to move, from its own view (ISMCTS where cards hide)."""
+        session = found(request.session)
+        if not isinstance(session, Session):
+            return session
+        raw = {"id": "table-hint", "game": session.game, "options": session.options,
+               "actions": list(session.actions), "limit": request.limit.model_dump(
+                   by_alias=True, exclude_none=True), "top_k": request.top_k}  # fmt: skip
+        return await service.run(jobs.hint_job, raw, caps, timeout=hint_timeout)
+
+    @router.post("/v1/table/record", responses=ERRORS)
+    async def record(request: TableSessionRequest) -> Any:
+        """The session's full record (every action): only once the game is over."""
+        session = found(request.session)
+        if not isinstance(session, Session):
+            return session
+        if not session.over:
+            return fail("the full record is given once the game is over (it holds every "
+                        "seat's cards)", "session", "game_not_over")  # fmt: skip
+        return SafeJSONResponse(session.record())
 
     return router
 

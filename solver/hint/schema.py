@@ -40,6 +40,10 @@ __all__ = [
     "RollRequest",
     "RootInfo",
     "StrengthMove",
+    "TableHintRequest",
+    "TableMoveRequest",
+    "TableSessionRequest",
+    "TableStartRequest",
     "TerminateRequest",
     "ValidationError",
     "error_from_validation",
@@ -220,6 +224,11 @@ class RootInfo(_Model):
     determinizations: int = Field(
         default=0, description="hidden information: the observer's views searched (0: none)"
     )
+    values: list[float] = Field(
+        default_factory=list,
+        description="every seat's value of the position, by seat, where the search knows them "
+        "([] for an estimate from one observer's view)",
+    )
 
 
 class LimitApplied(_Model):
@@ -307,6 +316,24 @@ class ReviewRequest(_Model):
         alias="totalSeconds",
         description="the whole review's seconds (the server caps it: --max-review-seconds)",
     )
+    state: dict[str, Any] | str | None = Field(
+        default=None, description="a saved position (state JSON) the record starts from"
+    )
+    from_ply: StrictInt = Field(
+        default=0,
+        ge=0,
+        le=MAX_ACTIONS,
+        alias="fromPly",
+        description="review the positions from this ply (a ranged review: a long game a piece "
+        "at a time)",
+    )
+    to_ply: StrictInt | None = Field(
+        default=None,
+        ge=0,
+        le=MAX_ACTIONS,
+        alias="toPly",
+        description="... to this ply, included (default: the record's end)",
+    )
 
 
 class ReviewAnswer(_Model):
@@ -319,9 +346,16 @@ class ReviewAnswer(_Model):
     decisions: list[dict[str, Any]]
     curve: list[dict[str, Any]]
     summary: dict[str, int]
+    accuracy: dict[str, float] = Field(
+        default_factory=dict,
+        description="each seat's mean Lichess accuracy over its reviewed decisions (no "
+        "volatility weighting)",
+    )
     methods: list[str] = Field(default_factory=list, description="the methods of the values")
     complete: bool = Field(default=True, description="every ply reviewed (false: out of time)")
     reviewed: int = Field(default=0, description="the plies reviewed")
+    start: int = Field(default=0, description="the first ply reviewed (fromPly)")
+    stop: int = Field(default=0, description="the last ply asked for (toPly, or the end)")
     notes: list[str] = Field(default_factory=list)
     elapsed: float
 
@@ -374,3 +408,41 @@ def json_schema() -> dict[str, Any]:
         "version": SCHEMA_VERSION,
         "$defs": dict(sorted(defs.items())),
     }
+
+
+class TableStartRequest(_Model):
+    """A new table session (``POST /v1/table/start``): the human seats and the engines' agent."""
+
+    game: str = Field(min_length=1, max_length=64)
+    options: dict[str, Any] = Field(default_factory=dict)
+    humans: list[StrictInt] = Field(
+        default_factory=lambda: [0], min_length=1, max_length=64,
+        description="the seats people play (several: hot seat); the others are engine seats",
+    )  # fmt: skip
+    agent: str | None = Field(
+        default=None, max_length=32, description="the engine seats' agent (default: the strongest)"
+    )
+    iterations: StrictInt | None = Field(
+        default=None, ge=1, le=100_000, description="the agent's simulations a move"
+    )
+    seed: StrictInt = Field(default=0, ge=0, le=2**63 - 1, description="chance and the engines")
+
+
+class TableMoveRequest(_Model):
+    """A human seat's move in a session (``POST /v1/table/move``)."""
+
+    session: str = Field(min_length=1, max_length=64)
+    action: StrictInt = Field(ge=0)
+
+
+class TableSessionRequest(_Model):
+    """A session named (``/v1/table/view``, ``/takeback``, ``/record``)."""
+
+    session: str = Field(min_length=1, max_length=64)
+
+
+class TableHintRequest(TableSessionRequest):
+    """A hint for the human seat to move, from its own view (``POST /v1/table/hint``)."""
+
+    limit: HintLimit = Field(default_factory=HintLimit)
+    top_k: StrictInt | None = Field(default=3, ge=1, le=1000)

@@ -51,6 +51,7 @@ from solver.hint.routes import (
     Service,
     api_router,
     mount_web,
+    table_router,
 )
 
 __all__ = ["ADMITTED_HEADER", "STATUS", "ServerConfig", "create_app", "run_server"]
@@ -201,6 +202,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return SafeJSONResponse(reply, status_code=400)
 
     app.include_router(api_router(service))
+    app.include_router(table_router(service))
     mount_web(app)
     return app
 

@@ -121,8 +121,8 @@ def _check_hint(page: Any, server: Server) -> None:
               "limit": {"iterations": iterations}, "top_k": 3, "seed": 0},
         timeout=60,
     ).json()  # fmt: skip
-    expected = [[str(m["order"] + 1), m["label"], f"{m['value']:.4f}", str(m["visits"])]
-                for m in reply["moveInfos"]]  # fmt: skip
+    expected = [[str(m["order"] + 1), m["label"], f"{m['value']:.4f}", str(m["visits"]),
+                 " \u2192 ".join(m["pvLabels"])] for m in reply["moveInfos"]]  # fmt: skip
     assert rows == expected and rows
     shown = page.evaluate("() => window.table.lastHint")
     assert shown["moveInfos"] == reply["moveInfos"]

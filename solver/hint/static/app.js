@@ -1,21 +1,33 @@
-// The forest table: plays any registered game through the hint engine's HTTP API.
-// No build step, no dependency. State lives in `table` (read by the browser test).
+// The forest table: plays and reviews any registered game through the hint engine's HTTP API,
+// as an analysis board (step through the moves, take back, the value graph, the review's marks,
+// each player's accuracy, records saved and loaded). No build step, no dependency, and no game's
+// name: everything game-specific comes from the server (/v1/games and /v1/position).
+// State lives in `table` (read by the browser tests).
 "use strict";
 
 const table = {
   games: [],
   spec: null,
   options: {},
-  actions: [],
+  start: null, // a saved position (state JSON) the game starts from, or null: the set-up
+  actions: [], // the game's line: every action, chance outcomes included
+  line: [], // each action as {action, label, player} (player -1: a chance outcome)
+  cursor: 0, // the ply shown: actions[0..cursor) are played
   position: null,
   lastHint: null,
   rng: null,
   busy: 0,
+  review: null, // {curve: {ply: point}, decisions: {ply: decision}, reviewed, total, running}
+  reviewRun: 0, // bumped to stop a running review when the line changes
+  seat: 0,
+  session: null, // a server-kept session: {id, view}; the page then holds only the seat's view
 };
 window.table = table;
 
 const $ = (id) => document.getElementById(id);
 const SVG_NS = "http://www.w3.org/2000/svg";
+const REVIEW_CHUNK = 6; // plies a ranged review request covers (each within the server's budget)
+const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 
 // mulberry32: a small seeded generator, so a dice seed replays the same game
 function seeded(seed) {
@@ -47,8 +59,14 @@ async function api(path, body) {
   }
 }
 
+function base() {
+  const body = { game: table.spec.name, options: table.options };
+  if (table.start !== null) body.state = table.start;
+  return body;
+}
+
 function request(extra) {
-  return { game: table.spec.name, options: table.options, actions: table.actions, ...extra };
+  return { ...base(), actions: table.actions.slice(0, table.cursor), ...extra };
 }
 
 function showError(error) {
@@ -72,20 +90,24 @@ function showFailure(error) {
   showError(error);
 }
 
-async function loadGames() {
-  table.games = await api("/v1/games");
-  const select = $("game");
+function fillSelect(select, values, label) {
   select.innerHTML = "";
-  for (const game of table.games) {
+  for (const value of values) {
     const option = document.createElement("option");
-    option.value = game.name;
-    option.textContent = `${game.name}: ${game.title}`;
+    option.value = String(value);
+    option.textContent = label ? label(value) : String(value);
     select.appendChild(option);
   }
+}
+
+async function loadGames() {
+  table.games = await api("/v1/games");
+  fillSelect($("game"), table.games.map((g) => g.name),
+    (name) => `${name}: ${table.games.find((g) => g.name === name).title}`);
   chooseGame();
 }
 
-const DEFAULT_SETUP = "";  // the puzzle select's value for the game's default set-up
+const DEFAULT_SETUP = ""; // the puzzle select's value for the game's default set-up
 
 function chooseGame() {
   const spec = table.games.find((g) => g.name === $("game").value) || table.games[0];
@@ -107,15 +129,27 @@ function chooseGame() {
   }
   $("size-label").hidden = !spec.roll;
   $("roll-new").hidden = !spec.roll;
-  const players = $("players");
-  players.innerHTML = "";
   $("players-label").hidden = spec.players.length < 2;
-  for (const n of spec.players) {
-    const option = document.createElement("option");
-    option.value = String(n);
-    option.textContent = String(n);
-    players.appendChild(option);
-  }
+  fillSelect($("players"), spec.players);
+  fillSelect($("agent"), spec.agents);
+  if (spec.defaultAgent) $("agent").value = spec.defaultAgent;
+  // hidden information: the server keeps the game by default, so the page never holds a
+  // card hidden from the seat
+  $("mode").value = spec.hiddenInformation ? "session" : "board";
+  showMode();
+}
+
+function showMode() {
+  const session = $("mode").value === "session";
+  $("humans-label").hidden = $("agent-label").hidden = !session;
+}
+
+function resetLine() {
+  table.actions = [];
+  table.line = [];
+  table.cursor = 0;
+  stopReview();
+  table.review = null;
 }
 
 async function newGame(event, rolled) {
@@ -123,6 +157,7 @@ async function newGame(event, rolled) {
   showError(null);
   const spec = table.spec;
   table.options = rolled ? { ...rolled } : {};
+  table.start = null;
   const puzzle = $("puzzle").value;
   if (!rolled && spec.sourceOption && spec.puzzles.length && puzzle !== DEFAULT_SETUP) {
     table.options[spec.sourceOption] = puzzle;
@@ -130,9 +165,73 @@ async function newGame(event, rolled) {
   if (spec.players.length > 1) {
     table.options.players = Number($("players").value);
   }
-  table.actions = [];
   table.rng = seeded(Number($("seed").value) || 0);
-  $("history").innerHTML = "";
+  resetLine();
+  table.session = null;
+  if ($("mode").value === "session") {
+    await startSession();
+    return;
+  }
+  await refresh();
+}
+
+// -- a server-kept session ----------------------------------------------------------------------
+
+function humanSeats() {
+  const seats = $("humans").value.split(",").map((s) => s.trim()).filter((s) => s !== "")
+    .map(Number);
+  return seats.length ? seats : [0];
+}
+
+async function startSession() {
+  await sessionCall("/v1/table/start", {
+    game: table.spec.name, options: table.options, humans: humanSeats(),
+    agent: $("agent").value || undefined, seed: Number($("seed").value) || 0,
+  });
+}
+
+// The seat's view as the board draws a position (no line, no saved state: the page holds
+// nothing the seat cannot see).
+function viewAsPosition(view) {
+  const observed = view.observation ? JSON.stringify(view.observation, null, 1) : "";
+  const text = view.text || `${view.informationState || ""}\n\n${observed}`.trim();
+  return { game: view.game, players: view.players, currentPlayer: view.currentPlayer,
+    terminal: view.terminal, chance: false, returns: view.returns, moves: view.moves,
+    outcomes: [], actions: [], svg: view.svg, text, movePoints: {}, line: [], state: null,
+    valueKind: view.valueKind };
+}
+
+async function sessionCall(path, body) {
+  clearHint();
+  let view;
+  try {
+    view = await api(path, body);
+  } catch (error) {
+    showFailure(error);
+    return;
+  }
+  table.session = { id: view.session, view };
+  table.position = viewAsPosition(view);
+  draw();
+  $("status").textContent += ` You play seat ${view.seat} (ply ${view.ply}).`;
+  if (view.terminal) await endSession();
+}
+
+// The game is over: the record (every action) comes now, and the table becomes the analysis
+// board of the whole game.
+async function endSession() {
+  let record;
+  try {
+    record = await api("/v1/table/record", { session: table.session.id });
+  } catch (error) {
+    showError(error);
+    return;
+  }
+  table.session = null;
+  table.options = record.options;
+  table.actions = [...record.actions];
+  table.line = [];
+  table.cursor = table.actions.length;
   await refresh();
 }
 
@@ -157,15 +256,32 @@ function clearHint() {
   $("hint-notes").textContent = "";
 }
 
+// -- the position at the cursor -----------------------------------------------------------------
+
 async function refresh() {
   clearHint();
+  const cursor = table.cursor;
+  let position;
   try {
-    table.position = await api("/v1/position", request({}));
+    position = await api("/v1/position", request({}));
   } catch (error) {
     showFailure(error);
     return;
   }
+  if (cursor !== table.cursor) return; // a later step asked for another ply meanwhile
+  table.position = position;
+  position.line.forEach((entry, index) => { table.line[index] = entry; });
   draw();
+}
+
+function fillSeats(count) {
+  const select = $("seat");
+  if (select.options.length !== count) {
+    fillSelect(select, [...Array(count).keys()], (seat) => `player ${seat}`);
+    select.value = String(Math.min(table.seat, count - 1));
+    table.seat = Number(select.value);
+  }
+  $("seat-label").hidden = count < 2;
 }
 
 function draw() {
@@ -187,6 +303,8 @@ function draw() {
   } else {
     status = `Player ${position.currentPlayer} to move.`;
   }
+  const total = table.actions.length;
+  if (table.cursor < total) status += ` (ply ${table.cursor} of ${total}: viewing an earlier position)`;
   $("status").textContent = status;
   $("status").dataset.state = position.terminal ? "over" : position.chance ? "chance" : "decision";
   $("chance").hidden = !position.chance;
@@ -205,16 +323,80 @@ function draw() {
     }
   }
   $("hint").disabled = position.terminal;
+  fillSeats(position.players || 1);
+  drawSteps();
+  drawHistory();
+  drawGraph();
+  drawAccuracy();
 }
+
+function drawSteps() {
+  if (table.session) { // the seat's own moves only: no line to step through until the end
+    for (const id of ["first", "back", "forward", "last", "review", "save-record", "save-position"]) {
+      $(id).disabled = true;
+    }
+    $("take-back").disabled = false;
+    return;
+  }
+  $("save-record").disabled = $("save-position").disabled = false;
+  const total = table.actions.length;
+  $("first").disabled = $("back").disabled = table.cursor === 0;
+  $("forward").disabled = $("last").disabled = table.cursor >= total;
+  $("take-back").disabled = !table.line.some((entry) => entry.player >= 0);
+  $("review").disabled = Boolean(table.review && table.review.running);
+}
+
+// -- moving along the line ----------------------------------------------------------------------
 
 async function play(action) {
   if (!table.position) return;
-  const label = [...table.position.moves, ...table.position.outcomes]
+  if (table.session) {
+    await sessionCall("/v1/table/move", { session: table.session.id, action });
+    return;
+  }
+  const position = table.position;
+  const label = [...position.moves, ...position.outcomes]
     .find((m) => m.action === action)?.label ?? String(action);
-  table.actions = [...table.actions, action];
-  const item = document.createElement("li");
-  item.textContent = label;
-  $("history").appendChild(item);
+  const player = position.chance ? -1 : position.currentPlayer;
+  cutLine(table.cursor); // a move played at an earlier ply replaces the rest of the line
+  table.actions.push(action);
+  table.line.push({ action, label, player });
+  table.cursor = table.actions.length;
+  await refresh();
+}
+
+// The line from `ply` on is dropped (and the review of the positions after it).
+function cutLine(ply) {
+  if (ply >= table.actions.length) return;
+  table.actions = table.actions.slice(0, ply);
+  table.line = table.line.slice(0, ply);
+  if (table.review) {
+    stopReview();
+    for (const key of Object.keys(table.review.curve)) if (Number(key) > ply) delete table.review.curve[key];
+    for (const key of Object.keys(table.review.decisions)) if (Number(key) > ply) delete table.review.decisions[key];
+    table.review.reviewed = Math.min(table.review.reviewed, ply);
+  }
+}
+
+async function goTo(ply) {
+  const target = Math.max(0, Math.min(table.actions.length, ply));
+  if (target === table.cursor && table.position) return;
+  table.cursor = target;
+  await refresh();
+}
+
+// Take back: the last decision of the line goes, with the chance outcomes after it (the rolls
+// and draws before it stay, so the same roll can be played differently).
+async function takeBack() {
+  if (table.session) {
+    await sessionCall("/v1/table/takeback", { session: table.session.id });
+    return;
+  }
+  let index = table.line.length - 1;
+  while (index >= 0 && table.line[index].player < 0) index -= 1;
+  if (index < 0) return;
+  cutLine(index);
+  table.cursor = index;
   await refresh();
 }
 
@@ -234,6 +416,50 @@ async function roll() {
   }
   await play(chosen);
 }
+
+function drawHistory() {
+  const list = $("history");
+  list.innerHTML = "";
+  const decisions = table.review ? table.review.decisions : {};
+  table.line.forEach((entry, index) => {
+    const ply = index + 1;
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = entry.player < 0 ? "ply chance" : "ply";
+    if (ply === table.cursor) button.classList.add("current");
+    button.dataset.ply = String(ply);
+    const who = entry.player < 0 ? "chance" : `P${entry.player}`;
+    button.textContent = `${who}: ${entry.label}`;
+    const decision = decisions[ply];
+    if (decision && decision.mark) {
+      const mark = document.createElement("span");
+      mark.className = `mark ${decision.mark}`;
+      mark.textContent = MARKS[decision.mark];
+      mark.title = `${decision.mark}: ${(100 * decision.loss).toFixed(1)} points lost; `
+        + `best ${decision.bestLabel}`;
+      button.appendChild(mark);
+      button.dataset.mark = decision.mark;
+    }
+    button.addEventListener("click", () => goTo(ply));
+    item.appendChild(button);
+    list.appendChild(item);
+  });
+  const current = list.querySelector(".current");
+  if (current && current.scrollIntoView) current.scrollIntoView({ block: "nearest" });
+}
+
+function onKey(event) {
+  const tag = event.target && event.target.tagName;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+  const steps = { ArrowLeft: table.cursor - 1, ArrowRight: table.cursor + 1, Home: 0,
+    End: table.actions.length };
+  if (!(event.key in steps) || !table.position) return;
+  event.preventDefault();
+  goTo(steps[event.key]);
+}
+
+// -- the board: clicks and the hinted line ------------------------------------------------------
 
 function svgPoint(svg, event) {
   const point = svg.createSVGPoint();
@@ -291,44 +517,272 @@ async function hint() {
   if (!table.position) return;
   showError(null);
   const iterations = Math.max(1, Number($("iterations").value) || 1000);
+  const cursor = table.cursor;
   let answer;
   try {
-    answer = await api("/v1/hint", request({
-      id: `web-${table.actions.length}`, limit: { iterations }, top_k: 3, seed: 0,
-    }));
+    answer = table.session
+      ? await api("/v1/table/hint", { session: table.session.id, limit: { iterations }, top_k: 3 })
+      : await api("/v1/hint", request({
+        id: `web-${cursor}`, limit: { iterations }, top_k: 3, seed: 0,
+      }));
   } catch (error) {
     showError(error);
     return;
   }
+  if (cursor !== table.cursor) return;
   table.lastHint = answer;
   const body = $("hint-table").querySelector("tbody");
   body.innerHTML = "";
   for (const move of answer.moveInfos) {
     const row = document.createElement("tr");
     row.dataset.action = String(move.action);
-    for (const cell of [move.order + 1, move.label, move.value.toFixed(4), move.visits]) {
+    row.title = "play this move";
+    const cells = [move.order + 1, move.label, move.value.toFixed(4), move.visits,
+      move.pvLabels.join(" \u2192 ")];
+    for (const cell of cells) {
       const td = document.createElement("td");
       td.textContent = String(cell);
       row.appendChild(td);
     }
+    row.addEventListener("click", () => play(move.action));
     body.appendChild(row);
   }
   $("hint-table").hidden = !answer.moveInfos.length;
   const root = answer.rootInfo;
   const kind = root.exact ? "exact"
     : `${root.method === "ismcts" ? "ISMCTS" : "MCTS"} estimate, ${root.visits} simulations`;
-  $("root-value").textContent = `${root.valueKind} (${kind}): ${root.value.toFixed(4)}`;
+  $("root-value").textContent = `${root.valueKind} for player ${root.player} (${kind}): `
+    + root.value.toFixed(4);
   $("root-value").dataset.method = root.method;
   $("hint-notes").textContent = (answer.notes || []).join(" ");
   if (answer.moveInfos.length && table.position.movePoints
       && Object.keys(table.position.movePoints).length) {
     try {
       const path = await api("/v1/position", request({ pv: answer.moveInfos[0].pv }));
-      drawPath(path.pvPoints);
+      if (cursor === table.cursor) drawPath(path.pvPoints);
     } catch (error) {
       showError(error);
     }
   }
+}
+
+// -- the review: ranged requests filling the graph, marks, accuracy -----------------------------
+
+function stopReview() {
+  table.reviewRun += 1;
+  if (table.review) table.review.running = false;
+}
+
+async function review() {
+  if (!table.position) return;
+  stopReview();
+  const run = table.reviewRun;
+  const total = table.actions.length;
+  const state = { curve: {}, decisions: {}, reviewed: 0, total, running: true, notes: [] };
+  table.review = state;
+  const iterations = Math.max(1, Number($("iterations").value) || 1000);
+  let from = 0;
+  showError(null);
+  drawSteps();
+  try {
+    do {
+      const to = Math.min(total, from + REVIEW_CHUNK);
+      $("review-status").textContent = `reviewing plies ${from}-${to} of ${total}...`;
+      const answer = await api("/v1/review", {
+        ...base(), id: `review-${from}`, actions: table.actions, fromPly: from, toPly: to,
+        limit: { iterations },
+      });
+      if (run !== table.reviewRun) return; // the line changed: this review is stale
+      for (const point of answer.curve) state.curve[point.ply] = point;
+      for (const decision of answer.decisions) state.decisions[decision.ply] = decision;
+      state.notes.push(...answer.notes);
+      if (answer.reviewed <= from && total > 0) {
+        throw new Error(`the review made no progress at ply ${from}: ${answer.notes.join(" ")}`);
+      }
+      state.reviewed = answer.reviewed;
+      from = answer.reviewed;
+      drawHistory();
+      drawGraph();
+      drawAccuracy();
+    } while (from < total);
+    $("review-status").textContent = `reviewed ${total} plies`;
+  } catch (error) {
+    if (run === table.reviewRun) {
+      $("review-status").textContent = "the review stopped";
+      showError(error);
+    }
+  } finally {
+    if (run === table.reviewRun) state.running = false;
+    drawSteps();
+  }
+}
+
+// A curve point's value from the chosen seat's view (null where it is not known).
+function seatValue(point) {
+  const seat = table.seat;
+  if (point.values && point.values.length > seat) return point.values[seat];
+  if (point.player === seat) return point.value;
+  const players = table.position ? table.position.players : 1;
+  if (players === 2 && table.spec.constantSum) return 1 - point.value;
+  return null;
+}
+
+function drawAccuracy() {
+  const body = $("accuracy").querySelector("tbody");
+  body.innerHTML = "";
+  const perPlayer = {};
+  for (const decision of Object.values(table.review ? table.review.decisions : {})) {
+    const row = perPlayer[decision.player] || (perPlayer[decision.player] = {
+      sum: 0, moves: 0, inaccuracy: 0, mistake: 0, blunder: 0 });
+    if (decision.accuracy !== null && decision.accuracy !== undefined) {
+      row.sum += decision.accuracy;
+      row.moves += 1;
+    }
+    if (decision.mark) row[decision.mark] += 1;
+  }
+  for (const [player, row] of Object.entries(perPlayer)) {
+    const tr = document.createElement("tr");
+    tr.dataset.player = player;
+    const accuracy = row.moves ? (row.sum / row.moves).toFixed(1) : "-";
+    for (const cell of [`player ${player}`, accuracy, row.moves, row.inaccuracy, row.mistake,
+      row.blunder]) {
+      const td = document.createElement("td");
+      td.textContent = String(cell);
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  }
+  $("accuracy").hidden = !Object.keys(perPlayer).length;
+}
+
+const GRAPH = { width: 640, height: 140, pad: 14 };
+
+function svgNode(name, attributes) {
+  const node = document.createElementNS(SVG_NS, name);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
+  return node;
+}
+
+function drawGraph() {
+  const holder = $("graph");
+  holder.innerHTML = "";
+  const total = Math.max(1, table.actions.length);
+  const { width, height, pad } = GRAPH;
+  const x = (ply) => pad + (ply * (width - 2 * pad)) / total;
+  const y = (value) => height - pad - value * (height - 2 * pad);
+  const svg = svgNode("svg", { viewBox: `0 0 ${width} ${height}`, role: "img",
+    "data-testid": "graph-svg" });
+  const title = svgNode("title", {});
+  title.textContent = `${table.spec ? table.spec.valueKind : "value"} along the game, `
+    + `from player ${table.seat}'s view (click a ply)`;
+  svg.appendChild(title);
+  svg.appendChild(svgNode("rect", { x: pad, y: pad, width: width - 2 * pad,
+    height: height - 2 * pad, class: "graph-frame" }));
+  svg.appendChild(svgNode("line", { x1: pad, x2: width - pad, y1: y(0.5), y2: y(0.5),
+    class: "graph-mid" }));
+  for (const [value, text] of [[1, "1"], [0.5, "0.5"], [0, "0"]]) {
+    const label = svgNode("text", { x: 2, y: y(value) + 3, class: "graph-label" });
+    label.textContent = text;
+    svg.appendChild(label);
+  }
+  const curve = table.review ? table.review.curve : {};
+  const plies = Object.keys(curve).map(Number).sort((a, b) => a - b);
+  let segment = [];
+  const flush = () => {
+    if (segment.length > 1) {
+      svg.appendChild(svgNode("polyline", { class: "graph-line",
+        points: segment.map(([px, py]) => `${px},${py}`).join(" ") }));
+    }
+    segment = [];
+  };
+  for (const ply of plies) {
+    const value = seatValue(curve[ply]);
+    if (value === null || value === undefined) { flush(); continue; }
+    segment.push([x(ply), y(value)]);
+    const decision = table.review.decisions[ply];
+    const dot = svgNode("circle", { cx: x(ply), cy: y(value), r: decision && decision.mark ? 3.5 : 1.8,
+      class: `graph-dot ${decision && decision.mark ? decision.mark : ""}`, "data-ply": ply });
+    svg.appendChild(dot);
+  }
+  flush();
+  svg.appendChild(svgNode("line", { x1: x(table.cursor), x2: x(table.cursor), y1: pad,
+    y2: height - pad, class: "graph-cursor" }));
+  svg.addEventListener("click", (event) => {
+    const at = svgPoint(svg, event);
+    goTo(Math.round(((at.x - pad) * total) / (width - 2 * pad)));
+  });
+  holder.appendChild(svg);
+}
+
+// -- records and positions: saved as JSON files, loaded back ------------------------------------
+
+function download(name, data) {
+  const blob = new Blob([JSON.stringify(data, null, 2) + "\n"], { type: "application/json" });
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = name;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+// A game record (the shape `forest GAME review` reads): the line from the set-up or the saved
+// position it started from.
+function saveRecord() {
+  if (!table.spec) return;
+  const record = { game: table.spec.name, options: table.options,
+    seed: Number($("seed").value) || 0, actions: table.actions,
+    labels: table.line.map((entry) => entry.label) };
+  if (table.start !== null) record.state = table.start;
+  download(`${table.spec.name}-game.json`, record);
+}
+
+// A position: a record with no actions, starting from the position's state where the game shows
+// it (never in a hidden-information game); otherwise the line up to the cursor.
+function savePosition() {
+  const position = table.position;
+  if (!position) return;
+  const record = { game: table.spec.name, options: table.options, seed: 0, actions: [] };
+  if (position.state) {
+    record.state = position.state;
+  } else {
+    if (table.start !== null) record.state = table.start;
+    record.actions = table.actions.slice(0, table.cursor);
+  }
+  download(`${table.spec.name}-position.json`, record);
+}
+
+async function loadFile(file) {
+  showError(null);
+  let record;
+  try {
+    record = JSON.parse(await file.text());
+  } catch (error) {
+    showError(`${file.name}: not JSON (${error.message})`);
+    return;
+  }
+  const known = record && typeof record === "object" && table.games.find((g) => g.name === record.game);
+  if (!known || (record.actions !== undefined && !Array.isArray(record.actions))) {
+    showError(`${file.name}: a record is {"game", "options", "actions"} of a game this server plays`);
+    return;
+  }
+  $("game").value = record.game;
+  chooseGame();
+  $("mode").value = "board"; // a record holds every action: it is reviewed on the board
+  showMode();
+  table.session = null;
+  table.options = record.options && typeof record.options === "object" ? record.options : {};
+  if (table.options.players !== undefined) $("players").value = String(table.options.players);
+  if (Number.isInteger(record.seed)) $("seed").value = String(record.seed);
+  table.rng = seeded(Number($("seed").value) || 0);
+  resetLine();
+  table.start = record.state === undefined ? null : record.state;
+  table.actions = [...(record.actions || [])];
+  table.line = [];
+  table.cursor = table.actions.length;
+  await refresh();
+  if (table.position) table.actions = table.line.map((entry) => entry.action); // labels -> ids
 }
 
 // choosing a game starts it; choosing a player count starts the game's default set-up for it
@@ -339,7 +793,22 @@ $("players").addEventListener("change", () => {
 });
 $("puzzle").addEventListener("change", () => newGame());
 $("setup").addEventListener("submit", newGame);
+$("mode").addEventListener("change", () => { showMode(); newGame(); });
 $("roll").addEventListener("click", roll);
 $("roll-new").addEventListener("click", rollNew);
 $("hint").addEventListener("click", hint);
+$("first").addEventListener("click", () => goTo(0));
+$("back").addEventListener("click", () => goTo(table.cursor - 1));
+$("forward").addEventListener("click", () => goTo(table.cursor + 1));
+$("last").addEventListener("click", () => goTo(table.actions.length));
+$("take-back").addEventListener("click", takeBack);
+$("review").addEventListener("click", review);
+$("save-record").addEventListener("click", saveRecord);
+$("save-position").addEventListener("click", savePosition);
+$("seat").addEventListener("change", () => { table.seat = Number($("seat").value); drawGraph(); });
+$("load").addEventListener("change", (event) => {
+  const file = event.target.files && event.target.files[0];
+  if (file) loadFile(file).finally(() => { event.target.value = ""; });
+});
+document.addEventListener("keydown", onKey);
 loadGames().then(() => newGame()).catch(showFailure);

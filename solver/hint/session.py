@@ -1,0 +1,238 @@
+"""A table session kept by the server (``/v1/table/*``): the game for hidden information.
+
+The stateless table sends every action, chance outcomes included, so the page would hold every
+seat's draws. A session keeps the game on the server instead: one human seat (or several, in
+hot seat) against engine seats at a chosen agent. The server samples chance and plays the engine
+seats; every answer carries only the view of the human seat concerned (:func:`seat_view`): the
+seat's observation and information state where the game hides things, its legal moves when it
+is to move. The full record (every action) is given only once the game is over.
+
+The sessions live in the service's event-loop process (:class:`Sessions`: bounded, least
+recently used dropped, unguessable ids); each step runs as a job in a worker process
+(:func:`advance_job`), which replays the session's actions, applies the human's move, then plays
+on until a human seat is to move or the game ends. Chance and the engine seats are seeded from
+the session's seed and the ply, so a session is reproducible from its record.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from solver.hint.errors import HintError
+
+__all__ = [
+    "MAX_SESSIONS",
+    "Session",
+    "Sessions",
+    "advance_job",
+    "seat_view",
+    "takeback_job",
+    "takeback_point",
+]
+
+MAX_SESSIONS = 256
+"""Sessions kept at once (the least recently used is dropped past it)."""
+
+MAX_ENGINE_PLIES = 2_000
+"""The most actions one step plays for the engine seats and chance (a bound, never reached by a
+finite game's turn)."""
+
+
+@dataclass
+class Session:
+    """One table session: the game, the human seats, the engines' agent, the actions so far."""
+
+    game: str
+    options: dict[str, Any]
+    humans: list[int]
+    agent: str
+    iterations: int | None
+    seed: int
+    actions: list[int] = field(default_factory=list)
+    over: bool = False
+
+    def as_job(self) -> dict[str, Any]:
+        return {"game": self.game, "options": self.options, "humans": self.humans,
+                "agent": self.agent, "iterations": self.iterations, "seed": self.seed,
+                "actions": list(self.actions)}  # fmt: skip
+
+    def record(self) -> dict[str, Any]:
+        """The game record (``forest GAME review`` reads it): only once the game is over."""
+        return {"game": self.game, "options": self.options, "seed": self.seed,
+                "actions": list(self.actions), "humans": self.humans,
+                "agents": self.agent}  # fmt: skip
+
+
+class Sessions:
+    """The sessions of one service (in its event-loop process)."""
+
+    def __init__(self, capacity: int = MAX_SESSIONS) -> None:
+        self.capacity = capacity
+        self._kept: OrderedDict[str, Session] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def add(self, session: Session) -> str:
+        ident = secrets.token_urlsafe(18)
+        with self._lock:
+            self._kept[ident] = session
+            while len(self._kept) > self.capacity:
+                self._kept.popitem(last=False)
+        return ident
+
+    def get(self, ident: str) -> Session:
+        with self._lock:
+            session = self._kept.get(ident)
+            if session is None:
+                raise HintError("no such table session (it ended or was dropped: start a new "
+                                "one)", "session", "unknown_session")  # fmt: skip
+            self._kept.move_to_end(ident)
+            return session
+
+
+def _rng(seed: int, ply: int) -> Any:
+    import random
+
+    return random.Random(f"table:{seed}:{ply}")
+
+
+def _sample(state: Any, rng: Any) -> int:
+    outcomes = state.chance_outcomes()
+    x = rng.random()
+    total = 0.0
+    for action, probability in outcomes:
+        total += probability
+        if x < total:
+            return int(action)
+    return int(outcomes[-1][0])
+
+
+def _open(raw: dict[str, Any]) -> Any:
+    from solver.hint.position import open_position
+    from solver.hint.schema import PositionRequest
+
+    request = PositionRequest.model_validate(
+        {"game": raw["game"], "options": raw["options"], "actions": raw["actions"]}
+    )
+    return open_position(request, allow_paths=False)
+
+
+def _check_seats(spec: Any, game: Any, raw: dict[str, Any]) -> None:
+    from solver.agents import make_agent
+
+    n = game.num_players()
+    humans = raw["humans"]
+    if not humans or any(not 0 <= seat < n for seat in humans) or len(set(humans)) != len(humans):
+        raise HintError(f"humans must be distinct seats from 0 to {n - 1}", "humans")
+    if len(humans) < n:
+        try:
+            make_agent(raw["agent"], game, seed=0, iterations=raw["iterations"])
+        except (ValueError, KeyError) as exc:
+            raise HintError(f"agent: {exc}", "agent") from None
+        except Exception as exc:  # a solver.errors class: the agent is not offered here
+            from solver.errors import SolverError
+
+            if isinstance(exc, SolverError):
+                raise HintError(f"agent: {exc}", "agent") from None
+            raise
+
+
+def advance_job(raw: dict[str, Any], move: int | None) -> dict[str, Any]:
+    """One step of a session: replay ``raw["actions"]``, apply the human's ``move`` (when given,
+    checked legal for a human seat to move), then play chance and the engine seats until a human
+    seat is to move or the game ends. Answers ``{"actions": [...], "view": {...}}``: the actions
+    stay on the server, the view goes to the page."""
+    from solver.agents import make_agent
+
+    opened = _open(raw)
+    spec, game, state = opened.spec, opened.game, opened.state
+    humans = list(raw["humans"])
+    actions = list(opened.actions)
+    if not actions:
+        _check_seats(spec, game, raw)
+    if move is not None:
+        if state.is_terminal() or state.is_chance_node() or state.current_player() not in humans:
+            raise HintError("it is not a human seat's turn", "action", "illegal_action")
+        if move not in state.legal_actions():
+            raise HintError(f"action {move} is not legal here", "action", "illegal_action")
+        state.apply_action(move)
+        actions.append(move)
+    for _ in range(MAX_ENGINE_PLIES):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            action = _sample(state, _rng(raw["seed"], len(actions)))
+        elif state.current_player() in humans:
+            break
+        else:
+            agent = make_agent(raw["agent"], game, seed=raw["seed"] * 100_003 + len(actions),
+                               iterations=raw["iterations"])  # fmt: skip
+            action = int(agent(state))
+        state.apply_action(action)
+        actions.append(action)
+    return {"actions": actions, "view": seat_view(spec, game, state, humans, len(actions))}
+
+
+def _seat(state: Any, humans: list[int]) -> int:
+    to_move = state.current_player()
+    return to_move if to_move in humans else humans[0]
+
+
+def seat_view(spec: Any, game: Any, state: Any, humans: list[int], ply: int) -> dict[str, Any]:
+    """What the human seat concerned (the one to move, else the first) may see: where the game
+    hides things, its observation and information state (no picture, no text of the whole
+    state); its legal moves when it is to move. Nothing in it depends on what the seat cannot
+    see (``tests/hint/test_table_session.py`` redeals the rest and compares)."""
+    seat = _seat(state, humans)
+    to_move = state.current_player()
+    terminal = state.is_terminal()
+    mine = not terminal and to_move == seat
+    moves = [{"action": a, "label": state.action_to_string(a)} for a in state.legal_actions()]
+    view: dict[str, Any] = {
+        "game": spec.name,
+        "seat": seat,
+        "humans": humans,
+        "players": game.num_players(),
+        "ply": ply,
+        "currentPlayer": to_move,
+        "terminal": terminal,
+        "returns": state.returns() if terminal else None,
+        "moves": moves if mine else [],
+        "valueKind": spec.value_kind,
+        "hidden": bool(spec.hidden_information),
+    }
+    if spec.hidden_information:
+        view["observation"] = state.observation(seat)
+        view["informationState"] = state.information_state_string(seat)
+        view["svg"] = None
+        view["text"] = None
+    else:
+        view["observation"] = None
+        view["informationState"] = None
+        view["svg"] = spec.render_svg(game, state, []) if spec.render_svg else None
+        view["text"] = spec.render_text(game, state) if spec.render_text is not None else None
+    return view
+
+
+def takeback_point(raw: dict[str, Any]) -> int:
+    """How many of the session's actions stay when a human takes a move back: up to (not
+    including) the last action a human seat chose; the rolls and draws before it stay."""
+    opened = _open({**raw, "actions": []})
+    state = opened.state
+    humans = set(raw["humans"])
+    last = -1
+    for index, action in enumerate(raw["actions"]):
+        if not state.is_chance_node() and state.current_player() in humans:
+            last = index
+        state.apply_action(action)
+    if last < 0:
+        raise HintError("no move of a human seat to take back", "session", "illegal_action")
+    return last
+
+
+def takeback_job(raw: dict[str, Any]) -> dict[str, Any]:
+    """:func:`takeback_point` as a worker's job: ``{"keep": actions kept}``."""
+    return {"keep": takeback_point(raw)}

@@ -1,0 +1,235 @@
+"""The analysis board (issue 21 §3, §5) in a real headless Chromium against a real ``forest serve``:
+one scripted session per game. Start from the default set-up, ask a hint, make moves by clicking,
+step with the arrow keys, take one back, review the game (ranged requests fill the graph) and
+jump along the graph, save the record and load it back; no console errors. Each session's
+screenshot is kept in ``build/test-artifacts/browser/`` (``FOREST_TEST_ARTIFACTS`` moves it).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import solver
+
+from .conftest import Server
+
+DECISIONS = 3
+"""Moves chosen in each session (and every roll or draw between them)."""
+
+MAX_PLIES = 40
+"""The most actions a session plays to make them."""
+
+ARTIFACTS = (
+    Path(
+        os.environ.get("FOREST_TEST_ARTIFACTS")
+        or Path(__file__).resolve().parents[2] / "build" / "test-artifacts"
+    )
+    / "browser"
+)
+
+
+def _ready(page: Any) -> None:
+    page.wait_for_function(
+        "() => window.table.busy === 0 && (window.table.position !== null "
+        "|| document.querySelector('#status').dataset.state === 'error')",
+        timeout=60_000,
+    )
+
+
+def _lichess(loss: float) -> float:
+    """Lichess's accuracy curve, written out again from the issue's constants."""
+    delta = min(100.0, max(0.0, loss * 100.0))
+    return min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * delta) - 3.1669))
+
+
+@pytest.fixture
+def session(browser: Any, server: Server, request: pytest.FixtureRequest) -> Any:
+    page = browser.new_page(viewport={"width": 1280, "height": 1100}, accept_downloads=True)
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.goto(f"{server.url}/")
+    page.wait_for_function("() => window.table.games.length > 0", timeout=30_000)
+    _ready(page)
+    yield page, problems
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+    page.close()
+
+
+def _play_by_clicking(page: Any, decisions: int) -> None:
+    """Click moves (rolling and drawing at chance nodes) until ``decisions`` more were made."""
+    for _ in range(MAX_PLIES):
+        if decisions <= 0:
+            break
+        state = page.get_attribute("#status", "data-state")
+        if state == "over":
+            break
+        before = page.evaluate("() => window.table.actions.length")
+        if state == "chance":
+            page.click("#roll")
+        else:
+            page.click("#moves button >> nth=0")
+            decisions -= 1
+        page.wait_for_function(f"() => window.table.actions.length === {before + 1}")
+        _ready(page)
+
+
+@pytest.mark.parametrize("name", solver.registered_games())
+def test_a_game_on_the_analysis_board(session: Any, name: str, tmp_path: Path) -> None:
+    page, problems = session
+    page.select_option("#game", name)
+    page.wait_for_function(f"() => window.table.spec.name === {name!r}")
+    _ready(page)
+    if page.input_value("#mode") != "board":  # hidden information starts a session
+        page.select_option("#mode", "board")
+        page.wait_for_function("() => window.table.session === null")
+        _ready(page)
+    page.fill("#iterations", "4")
+    # a hint, its line listed with values
+    if page.get_attribute("#status", "data-state") == "decision":
+        page.click("#hint")
+        page.wait_for_function("() => window.table.lastHint !== null && window.table.busy === 0",
+                               timeout=60_000)  # fmt: skip
+        first = page.query_selector("#hint-table tbody tr")
+        assert first is not None and first.query_selector_all("td")[4].inner_text()
+    _play_by_clicking(page, DECISIONS)
+    line = page.evaluate("() => window.table.line")
+    assert len(line) == page.evaluate("() => window.table.actions.length") >= 2
+    assert page.locator("#history button.ply").count() == len(line)
+    # the arrow keys step through the moves; the move list jumps
+    page.locator("body").press("ArrowLeft")
+    page.wait_for_function(f"() => window.table.cursor === {len(line) - 1}")
+    _ready(page)
+    page.locator("body").press("Home")
+    page.wait_for_function("() => window.table.cursor === 0")
+    _ready(page)
+    assert not page.evaluate("() => window.table.position.line.length")
+    page.locator("body").press("ArrowRight")
+    page.wait_for_function("() => window.table.cursor === 1")
+    _ready(page)
+    page.click(f"#history button[data-ply='{len(line)}']")
+    page.wait_for_function(f"() => window.table.cursor === {len(line)}")
+    _ready(page)
+    # take back: the last decision goes, with the chance outcomes after it
+    last_decision = max(i for i, entry in enumerate(line) if entry["player"] >= 0)
+    page.click("#take-back")
+    page.wait_for_function(f"() => window.table.actions.length === {last_decision}")
+    _ready(page)
+    assert page.evaluate("() => window.table.line") == line[:last_decision]
+    _play_by_clicking(page, 1)
+    line = page.evaluate("() => window.table.line")
+    total = len(line)
+    # the review: ranged requests, every ply's point on the graph, marks and accuracy
+    reviews: list[dict[str, Any]] = []
+    page.on("request", lambda r: reviews.append(json.loads(r.post_data or "{}"))
+            if r.url.endswith("/v1/review") else None)  # fmt: skip
+    page.click("#review")
+    page.wait_for_function("() => window.table.review && !window.table.review.running "
+                           "&& window.table.busy === 0", timeout=120_000)  # fmt: skip
+    assert page.inner_text("#error") == ""
+    review = page.evaluate("() => window.table.review")
+    assert sorted(int(p) for p in review["curve"]) == list(range(total + 1))
+    assert len(reviews) == math.ceil(total / 6) and all("fromPly" in r for r in reviews)
+    decisions = review["decisions"]
+    assert sorted(int(p) for p in decisions) == [i + 1 for i, e in enumerate(line)
+                                                 if e["player"] >= 0]  # fmt: skip
+    for decision in decisions.values():
+        assert decision["accuracy"] == pytest.approx(_lichess(decision["loss"]), abs=1e-3)
+    rows = page.locator("#accuracy tbody tr")
+    assert rows.count() == len({d["player"] for d in decisions.values()})
+    for decision in decisions.values():
+        if decision["mark"]:
+            assert page.get_attribute(f"#history button[data-ply='{decision['ply']}']",
+                                      "data-mark") == decision["mark"]  # fmt: skip
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"review-{name}.png"), full_page=True)
+    # a click on the graph jumps to that ply
+    box = page.locator("#graph svg").bounding_box()
+    assert box is not None
+    target = 1
+    scale = box["width"] / 640
+    page.locator("#graph svg").click(position={"x": (14 + target * (640 - 28) / total) * scale,
+                                               "y": box["height"] / 2})  # fmt: skip
+    page.wait_for_function(f"() => window.table.cursor === {target}")
+    _ready(page)
+    # save the record, start again, load it back
+    with page.expect_download() as waiting:
+        page.click("#save-record")
+    saved = tmp_path / "record.json"
+    waiting.value.save_as(str(saved))
+    record = json.loads(saved.read_text())
+    assert record["game"] == name and record["actions"] == [e["action"] for e in line]
+    page.click("#new-game")
+    page.wait_for_function("() => window.table.actions.length === 0")
+    _ready(page)
+    page.set_input_files("#load", str(saved))
+    page.wait_for_function(f"() => window.table.actions.length === {total} "
+                           "&& window.table.busy === 0")  # fmt: skip
+    _ready(page)
+    assert page.evaluate("() => window.table.line") == line
+    assert page.evaluate("() => window.table.cursor") == total
+    assert page.inner_text("#error") == ""
+    assert not problems, problems
+
+
+def test_a_saved_position_loads_back(session: Any, tmp_path: Path) -> None:
+    page, problems = session
+    page.select_option("#game", "dog")
+    _ready(page)
+    _play_by_clicking(page, 2)
+    before = page.evaluate("() => window.table.position")
+    with page.expect_download() as waiting:
+        page.click("#save-position")
+    saved = tmp_path / "position.json"
+    waiting.value.save_as(str(saved))
+    record = json.loads(saved.read_text())
+    assert record["actions"] == [] and record["state"] == before["state"]
+    page.click("#new-game")
+    _ready(page)
+    page.set_input_files("#load", str(saved))
+    page.wait_for_function("() => window.table.start !== null && window.table.busy === 0")
+    _ready(page)
+    after = page.evaluate("() => window.table.position")
+    assert after["state"] == before["state"] and after["moves"] == before["moves"]
+    assert not problems, problems
+
+
+def test_a_hidden_information_game_is_kept_by_the_server(session: Any) -> None:
+    """The Trial starts as a session: the page sends moves, never holds the line, and no answer
+    it receives carries the game's actions (tests/hint/test_table_session.py checks the views)."""
+    page, problems = session
+    answers: list[Any] = []
+    page.on("response", lambda r: answers.append(r) if "/v1/table/" in r.url else None)
+    hidden = [name for name in solver.registered_games()
+              if solver.registry.game_spec(name).hidden_information]  # fmt: skip
+    page.select_option("#game", hidden[0])
+    page.wait_for_function("() => window.table.session !== null && window.table.busy === 0",
+                           timeout=60_000)  # fmt: skip
+    assert page.input_value("#mode") == "session"
+    page.fill("#iterations", "4")
+    page.click("#hint")
+    page.wait_for_function("() => window.table.lastHint !== null && window.table.busy === 0",
+                           timeout=60_000)  # fmt: skip
+    assert page.get_attribute("#root-value", "data-method") == "ismcts"
+    for _ in range(2):
+        ply = page.evaluate("() => window.table.session.view.ply")
+        page.click("#moves button >> nth=0")
+        page.wait_for_function(f"() => window.table.session.view.ply > {ply}", timeout=60_000)
+        _ready(page)
+    ply = page.evaluate("() => window.table.session.view.ply")
+    page.click("#take-back")
+    page.wait_for_function(f"() => window.table.session.view.ply < {ply}", timeout=60_000)
+    _ready(page)
+    assert page.evaluate("() => window.table.actions") == []
+    assert page.is_disabled("#review") and page.is_disabled("#save-record")
+    bodies = [r.json() for r in answers]
+    assert len(bodies) >= 5 and all("actions" not in body for body in bodies)
+    assert page.inner_text("#error") == ""
+    assert not problems, problems

@@ -1,0 +1,143 @@
+"""Table sessions (issue 21 §1): the server keeps a hidden-information game, samples chance and
+plays the engine seats; every answer is the human seat's view only.
+
+Every answer the page receives over HTTP is checked against the view rebuilt from the true state
+(a session is reproducible: the same seed and moves replayed in-process give the same actions),
+and again after everything the seat cannot see is redealt: no answer depends on a card hidden
+from the seat, other seats' hands are counts. The record (every action) comes only at the end.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import solver
+from solver.hint.session import advance_job, seat_view, takeback_point
+from solver.registry import game_spec
+
+from .conftest import Server
+
+httpx = pytest.importorskip("httpx")
+
+GAME = "trial"
+START = {"game": GAME, "options": {"players": 2}, "humans": [0], "agent": "random", "seed": 3}
+
+
+def _post(server: Server, path: str, body: dict[str, Any]) -> Any:
+    return httpx.post(f"{server.url}{path}", json=body, timeout=120)
+
+
+def _state(actions: list[int]) -> tuple[Any, Any]:
+    game = solver.load_game(GAME, players=2)
+    state = game.new_initial_state()
+    for action in actions:
+        state.apply_action(action)
+    return game, state
+
+
+def _check_hides(view: dict[str, Any], actions: list[int], redeal: random.Random) -> None:
+    """``view`` is the seat's view of the true state after ``actions``, and stays the same when
+    everything hidden from the seat is redealt."""
+    spec = game_spec(GAME)
+    game, state = _state(actions)
+    seat = view["seat"]
+    shown = {k: v for k, v in view.items() if k != "session"}
+    assert shown == seat_view(spec, game, state, [0], len(actions))
+    assert "actions" not in view and view["svg"] is None and view["text"] is None
+    for other, player in enumerate(view["observation"]["players"]):
+        if other != seat:
+            assert isinstance(player["hand"], int)  # a count, never the cards
+    if not state.is_terminal():
+        for _ in range(2):
+            redealt = state.resample_hidden(seat, redeal)
+            assert shown == seat_view(spec, game, redealt, [0], len(actions))
+
+
+def _session(server: Server, moves: int, *, until_end: bool) -> None:
+    """A session over HTTP next to its in-process twin: every answer checked."""
+    assert game_spec(GAME).hidden_information
+    answer = _post(server, "/v1/table/start", START)
+    assert answer.status_code == 200, answer.text
+    ident = answer.json()["session"]
+    twin = {**START, "iterations": None, "actions": []}
+    kept = advance_job(twin, None)
+    chooser, redeal = random.Random(5), random.Random(11)
+    took_back = False
+    for step in range(moves):
+        view = answer.json()
+        _check_hides(view, kept["actions"], redeal)
+        if view["terminal"]:
+            break
+        if step == 3:  # a hint from the seat's own view, then a move taken back
+            hint = _post(server, "/v1/table/hint", {"session": ident, "limit": {"iterations": 8}})
+            assert hint.status_code == 200, hint.text
+            assert hint.json()["rootInfo"]["method"] == "ismcts"
+            legal = {m["action"] for m in view["moves"]}
+            assert {m["action"] for m in hint.json()["moveInfos"]} <= legal
+            refused = _post(server, "/v1/table/record", {"session": ident})
+            assert refused.status_code == 409 and refused.json()["code"] == "game_not_over"
+        if step == 6 and not took_back:
+            answer = _post(server, "/v1/table/takeback", {"session": ident})
+            assert answer.status_code == 200, answer.text
+            keep = takeback_point({**twin, "actions": kept["actions"]})
+            kept = advance_job({**twin, "actions": kept["actions"][:keep]}, None)
+            assert answer.json()["ply"] == keep < view["ply"]
+            took_back = True
+            continue
+        action = chooser.choice(view["moves"])["action"]
+        answer = _post(server, "/v1/table/move", {"session": ident, "action": action})
+        assert answer.status_code == 200, answer.text
+        kept = advance_job({**twin, "actions": kept["actions"]}, action)
+    assert took_back
+    if until_end:
+        assert answer.json()["terminal"], "the game did not end within the moves allowed"
+        record = _post(server, "/v1/table/record", {"session": ident})
+        assert record.status_code == 200 and record.json()["actions"] == kept["actions"]
+
+
+def test_a_session_shows_the_seat_only_its_own_view(server: Server) -> None:
+    _session(server, 10, until_end=False)
+
+
+@pytest.mark.slow
+def test_a_whole_session_shows_the_seat_only_its_own_view(server: Server) -> None:
+    _session(server, 1000, until_end=True)
+
+
+def test_a_finished_session_gives_its_record(server: Server) -> None:
+    start = {"game": "dog", "options": {"forest": "dog/another-dog"}, "humans": [0], "seed": 1}
+    answer = _post(server, "/v1/table/start", start).json()
+    for _ in range(200):
+        if answer["terminal"]:
+            break
+        assert answer["svg"]  # nothing hidden in the dog: its picture is shown
+        answer = _post(
+            server,
+            "/v1/table/move",
+            {"session": answer["session"], "action": answer["moves"][0]["action"]},
+        ).json()
+    assert answer["terminal"]
+    record = _post(server, "/v1/table/record", {"session": answer["session"]})
+    assert record.status_code == 200
+    game = solver.load_game("dog", forest="dog/another-dog")
+    state = game.new_initial_state()
+    for action in record.json()["actions"]:
+        state.apply_action(action)
+    assert state.is_terminal() and state.returns() == answer["returns"]
+
+
+def test_a_bad_session_request_gets_a_code(server: Server) -> None:
+    missing = _post(server, "/v1/table/move", {"session": "nope", "action": 0})
+    assert missing.status_code == 404 and missing.json()["code"] == "unknown_session"
+    seats = _post(server, "/v1/table/start", {**START, "humans": [5]})
+    assert seats.status_code == 400 and seats.json()["field"] == "humans"
+    agent = _post(server, "/v1/table/start", {**START, "agent": "mcts"})
+    assert agent.status_code == 400 and agent.json()["field"] == "agent"
+    started = _post(server, "/v1/table/start", {**START})
+    illegal = _post(
+        server, "/v1/table/move", {"session": started.json()["session"], "action": 99_999}
+    )
+    assert illegal.status_code == 400 and illegal.json()["code"] == "illegal_action"
