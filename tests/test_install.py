@@ -182,9 +182,9 @@ def test_serving_commands_name_their_extra_in_one_line(argv, extra, module, tmp_
 
 def test_the_web_table_ships_as_package_data():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    assert config["package-data"]["solver.hint.static"] == ["*.html", "*.css", "*.js"]
+    assert config["package-data"]["solver.hint.static"] == ["*.html", "*.css", "*.js", "*.svg"]
     shipped = {p.name for p in (ROOT / "solver" / "hint" / "static").iterdir()}
-    assert shipped == {"index.html", "style.css", "app.js"}
+    assert shipped == {"index.html", "style.css", "app.js", "favicon.svg"}
 
 
 # -- the real thing: the wheel in a fresh virtual environment -----------------------------------
