@@ -79,6 +79,9 @@ def _trial_work(count: int) -> Callable[[], list[dict[str, Any]]]:
 
 
 def _cpu(work: Callable[[], Any]) -> tuple[float, Any]:
+    from solver.games.guardians.connectivity import _pieces
+
+    _pieces.cache_clear()  # no side starts with the forests of an earlier round remembered
     started = time.process_time()
     rows = work()
     return time.process_time() - started, rows
