@@ -8,7 +8,8 @@ on the same instances, with the same rows.
 * guardians: rolled 6x5 positions (the default ``--size``). Before: the connectivity rule asked by
   a flood fill of the forest without the tile, once per candidate pawn and position of the best-
   order search (the old ``splits_forest``, written out here); now: the forest's cut vertices in
-  one depth-first pass, remembered per forest.
+  one depth-first pass, remembered per forest. (The walk search's colour table, read once per
+  question since, speeds both sides alike: it is not in the ratio.)
 * the Trial: rolled 2-player set-ups of 4 games (the default ``--size 2x4``). Before: the games on
   the reference engine; now: on the kernel engine (compiled copy, movement and scoring).
 

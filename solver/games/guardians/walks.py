@@ -93,27 +93,28 @@ def path_from_code(start: Cell, code: int) -> Path:
     return tuple(cells)
 
 
-def _forest_colour(forest: Mapping[Cell, Face], tiles: Mapping[int, Tile], cell: Cell) -> str:
-    """The colour of a forest-side tile on ``cell``; ``""`` for no tile or a mission tile."""
-    face = forest.get(cell)
-    if face is None or face.mission:
-        return ""
-    return tiles[face.tile].colour or ""
+def _forest_colours(forest: Mapping[Cell, Face], tiles: Mapping[int, Tile]) -> dict[Cell, str]:
+    """The colour of every forest-side tile (mission tiles and empty cells have none), read once
+    per question instead of once per step of the path search."""
+    return {
+        cell: tiles[face.tile].colour or ""
+        for cell, face in forest.items()
+        if not face.mission and tiles[face.tile].colour
+    }
 
 
-def _sequence_walks(
-    forest: Mapping[Cell, Face], tiles: Mapping[int, Tile], start: Cell, sequence: str
-) -> set[Path]:
+def _sequence_walks(colour_of: Mapping[Cell, str], start: Cell, sequence: str) -> set[Path]:
     found: set[Path] = set()
     path: list[Cell] = []
+    length = len(sequence)
 
     def extend(here: Cell) -> None:
-        if len(path) == len(sequence):
+        if len(path) == length:
             found.add(tuple(path))
             return
         want = sequence[len(path)]
         for n in neighbours(here):
-            if n not in path and _forest_colour(forest, tiles, n) == want:
+            if colour_of.get(n) == want and n not in path:
                 path.append(n)
                 extend(n)
                 path.pop()
@@ -136,7 +137,7 @@ def start_walk_ok(colours: str) -> bool:
     )
 
 
-def _start_walks(forest: Mapping[Cell, Face], tiles: Mapping[int, Tile], start: Cell) -> set[Path]:
+def _start_walks(colour_of: Mapping[Cell, str], start: Cell) -> set[Path]:
     found: set[Path] = set()
     path: list[Cell] = []
     colours: list[str] = []
@@ -149,7 +150,7 @@ def _start_walks(forest: Mapping[Cell, Face], tiles: Mapping[int, Tile], start: 
         for n in neighbours(here):
             if n in path:
                 continue
-            colour = _forest_colour(forest, tiles, n)
+            colour = colour_of.get(n, "")
             if not colour:
                 continue
             if 1 <= depth <= 4 and colour in colours:  # B..E: new colours, unlike A
@@ -177,10 +178,11 @@ def walks_from(forest: Mapping[Cell, Face], tiles: Mapping[int, Tile], start: Ce
     tile = tiles[face.tile]
     if tile.hidden:
         return []  # a mission nobody has seen yet (it is being flipped)
+    colour_of = _forest_colours(forest, tiles)
     if tile.start:
-        found = _start_walks(forest, tiles, start)
+        found = _start_walks(colour_of, start)
     else:
-        found = _sequence_walks(forest, tiles, start, tile.sequence)
+        found = _sequence_walks(colour_of, start, tile.sequence)
         if tile.sequence[::-1] != tile.sequence:
-            found |= _sequence_walks(forest, tiles, start, tile.sequence[::-1])
+            found |= _sequence_walks(colour_of, start, tile.sequence[::-1])
     return sorted(found, key=lambda p: path_code(start, p))
