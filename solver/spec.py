@@ -571,6 +571,13 @@ class GameSpec:
     """A legend of the text picture's symbols, printed under it (same arguments)."""
     render_svg: Hook[Callable[[Game, State | None, Sequence[int]], str] | None] = Hook()
     """The position as SVG, given the actions played from the start (``forest GAME render``)."""
+    table_view: Hook[Callable[[Game, State, int], dict[str, Any]] | None] = Hook()
+    """What the web table shows beside the picture for seat ``seat`` (``(game, state, seat)``):
+    ``{"panels": [{"title", "items": [{"text", "detail"?, "actions"?}]}]}``. An item's
+    ``actions`` (legal action ids) make it clickable: one action plays it, several narrow the
+    move buttons to them (pick a tile, then a cell). Only what ``seat`` may see: a
+    hidden-information game's session shows it to that seat. ``None``: the picture and the move
+    buttons alone."""
     svg_point: Hook[Callable[[Game, State], tuple[float, float] | None] | None] = Hook()
     """Where a state stands on :attr:`render_svg`'s picture (the dog's cell), in the picture's
     units: the web table moves by clicking there and draws a hinted path through such points."""

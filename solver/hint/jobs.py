@@ -77,6 +77,8 @@ def position_job(raw: dict[str, Any]) -> dict[str, Any]:
                 raise HintError(f"pv.{index}: action {action} is not legal there", f"pv.{index}")
             walker.apply_action(action)
             pv_points.append(point(game, walker))
+    seat = state.current_player() if state.current_player() >= 0 else 0
+    panels = spec.table_view(game, state, seat)["panels"] if spec.table_view else []
     saved = None
     if not spec.hidden_information and hasattr(state, "to_json"):
         saved = state.to_json()  # a saved position: only where it hides nothing
@@ -85,6 +87,7 @@ def position_job(raw: dict[str, Any]) -> dict[str, Any]:
         "players": game.num_players(),
         "line": position.line,
         "state": saved,
+        "panels": panels,
         "currentPlayer": state.current_player(),
         "terminal": state.is_terminal(),
         "chance": state.is_chance_node(),

@@ -203,6 +203,7 @@ def seat_view(spec: Any, game: Any, state: Any, humans: list[int], ply: int) -> 
         "moves": moves if mine else [],
         "valueKind": spec.value_kind,
         "hidden": bool(spec.hidden_information),
+        "panels": spec.table_view(game, state, seat)["panels"] if spec.table_view else [],
     }
     if spec.hidden_information:
         view["observation"] = state.observation(seat)

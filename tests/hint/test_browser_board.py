@@ -233,3 +233,31 @@ def test_a_hidden_information_game_is_kept_by_the_server(session: Any) -> None:
     assert len(bodies) >= 5 and all("actions" not in body for body in bodies)
     assert page.inner_text("#error") == ""
     assert not problems, problems
+
+
+def test_guardians_tile_picked_in_the_pool_then_a_cell(session: Any) -> None:
+    """A game's panels come from its declaration: picking a pool tile narrows the moves to its
+    cells, and one of them places it."""
+    page, problems = session
+    page.select_option("#game", "guardians")
+    _ready(page)
+    for _ in range(MAX_PLIES):
+        if page.locator("#panels .panel-item").count():
+            break
+        if page.get_attribute("#status", "data-state") == "chance":
+            page.click("#roll")
+        else:
+            page.click("#moves button >> nth=0")
+        _ready(page)
+    item = page.locator("#panels .panel-item").first
+    actions = [int(a) for a in (item.get_attribute("data-actions") or "").split(",")]
+    item.click()
+    shown = [int(b.get_attribute("data-action") or -1)
+             for b in page.locator("#moves button[data-action]").all()]  # fmt: skip
+    assert shown == actions and len(actions) >= 1
+    before = page.evaluate("() => window.table.actions.length")
+    page.click("#moves button[data-action] >> nth=0")
+    page.wait_for_function(f"() => window.table.actions.length === {before + 1}")
+    _ready(page)
+    assert page.evaluate("() => window.table.actions")[-1] == actions[0]
+    assert not problems, problems

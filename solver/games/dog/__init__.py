@@ -96,6 +96,7 @@ SPEC = GameSpec(
     open_text="solver.games.dog.hooks:open_forest_text",
     source_option="forest",
     svg_point="solver.games.dog.hooks:svg_point",
+    table_view="solver.games.dog.table:table_view",
     extensions=(".forest",),
     load_file="solver.games.dog.format:load_forest",
     puzzles="dog",

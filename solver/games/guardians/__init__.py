@@ -129,6 +129,7 @@ SPEC = GameSpec(
     value_kind="win probability",
     render_text=f"{_HOOKS}:render_text",
     render_svg=f"{_HOOKS}:render_svg",
+    table_view="solver.games.guardians.table:table_view",
     legend=f"{_HOOKS}:legend",
     puzzle_summary=f"{_HOOKS}:puzzle_summary",
     scores=f"{_HOOKS}:scores",

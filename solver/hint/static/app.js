@@ -21,6 +21,7 @@ const table = {
   reviewRun: 0, // bumped to stop a running review when the line changes
   seat: 0,
   session: null, // a server-kept session: {id, view}; the page then holds only the seat's view
+  picked: null, // a panel item picked: the move buttons are narrowed to its actions
 };
 window.table = table;
 
@@ -82,6 +83,7 @@ function showFailure(error) {
   $("text-board").hidden = true;
   $("text-board").textContent = "";
   $("moves").innerHTML = "";
+  $("panels").innerHTML = "";
   $("chance").hidden = true;
   $("outcomes").textContent = "";
   $("hint").disabled = true;
@@ -198,7 +200,7 @@ function viewAsPosition(view) {
   return { game: view.game, players: view.players, currentPlayer: view.currentPlayer,
     terminal: view.terminal, chance: false, returns: view.returns, moves: view.moves,
     outcomes: [], actions: [], svg: view.svg, text, movePoints: {}, line: [], state: null,
-    valueKind: view.valueKind };
+    valueKind: view.valueKind, panels: view.panels || [] };
 }
 
 async function sessionCall(path, body) {
@@ -310,10 +312,81 @@ function draw() {
   $("chance").hidden = !position.chance;
   $("outcomes").textContent = position.outcomes
     .map((o) => `${o.label} (${(100 * o.probability).toFixed(1)}%)`).join(", ");
+  table.picked = null;
+  drawPanels();
+  drawMoves();
+  $("hint").disabled = position.terminal;
+  fillSeats(position.players || 1);
+  drawSteps();
+  drawHistory();
+  drawGraph();
+  drawAccuracy();
+}
+
+// The game's panels (its declaration's table view): items with actions are buttons; one action
+// plays it, several narrow the move buttons to them (pick a tile, then a cell).
+function drawPanels() {
+  const holder = $("panels");
+  holder.innerHTML = "";
+  for (const panel of table.position.panels || []) {
+    const box = document.createElement("section");
+    box.className = "panel";
+    const title = document.createElement("h2");
+    title.textContent = panel.title;
+    box.appendChild(title);
+    const list = document.createElement("ul");
+    for (const item of panel.items) {
+      const entry = document.createElement("li");
+      const actions = item.actions || [];
+      const node = document.createElement(actions.length ? "button" : "span");
+      node.textContent = item.text;
+      if (item.detail) node.title = item.detail;
+      if (actions.length) {
+        node.type = "button";
+        node.className = "panel-item";
+        node.dataset.actions = actions.join(",");
+        node.addEventListener("click", () => pick(item, node));
+      }
+      entry.appendChild(node);
+      if (item.detail) {
+        const detail = document.createElement("small");
+        detail.textContent = ` ${item.detail}`;
+        entry.appendChild(detail);
+      }
+      list.appendChild(entry);
+    }
+    box.appendChild(list);
+    holder.appendChild(box);
+  }
+}
+
+function pick(item, node) {
+  if (item.actions.length === 1) {
+    play(item.actions[0]);
+    return;
+  }
+  const same = table.picked && table.picked.join(",") === item.actions.join(",");
+  table.picked = same ? null : [...item.actions];
+  document.querySelectorAll("#panels .panel-item").forEach((n) => n.classList.remove("picked"));
+  if (!same) node.classList.add("picked");
+  drawMoves();
+}
+
+function drawMoves() {
+  const position = table.position;
   const moves = $("moves");
   moves.innerHTML = "";
+  if (table.picked) {
+    const all = document.createElement("button");
+    all.type = "button";
+    all.className = "show-all";
+    all.textContent = "all moves";
+    all.addEventListener("click", () => { table.picked = null; drawPanels(); drawMoves(); });
+    moves.appendChild(all);
+  }
   if (!position.chance && !position.terminal) {
     for (const move of position.moves) {
+      if (table.picked && !table.picked.includes(move.action)) continue;
       const button = document.createElement("button");
       button.type = "button";
       button.textContent = move.label;
@@ -322,12 +395,6 @@ function draw() {
       moves.appendChild(button);
     }
   }
-  $("hint").disabled = position.terminal;
-  fillSeats(position.players || 1);
-  drawSteps();
-  drawHistory();
-  drawGraph();
-  drawAccuracy();
 }
 
 function drawSteps() {

@@ -1,0 +1,79 @@
+"""The games' table views (issue 21 §2, ``GameSpec.table_view``): well-formed panels whose
+clickable items carry legal action ids; guardians' pool items narrow the moves to one tile's
+placements (each placing that tile), the dog's panel shows the counters of its sheet."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+import solver
+from solver.registry import game_spec
+
+OPTIONS: dict[str, dict[str, Any]] = {"dog": {"forest": "dog/another-dog"},
+                                      "guardians": {"players": 2}}  # fmt: skip
+
+
+def _states(name: str, count: int) -> list[tuple[Any, Any]]:
+    game = solver.load_game(name, **OPTIONS.get(name, {}))
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    seen = []
+    while len(seen) < count and not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+            continue
+        seen.append((game, state.clone()))
+        state.apply_action(rng.choice(state.legal_actions()))
+    return seen
+
+
+@pytest.mark.parametrize("name", [n for n in solver.registered_games()
+                                  if game_spec(n).table_view is not None])  # fmt: skip
+def test_a_table_view_is_well_formed_and_its_actions_are_legal(name: str) -> None:
+    spec = game_spec(name)
+    for game, state in _states(name, 12):
+        view = spec.table_view(game, state, state.current_player())
+        json.dumps(view)
+        assert view["panels"]
+        legal = set(state.legal_actions())
+        for panel in view["panels"]:
+            assert panel["title"] and panel["items"]
+            for item in panel["items"]:
+                assert item["text"]
+                assert set(item.get("actions", [])) <= legal
+
+
+def test_guardians_pool_items_narrow_the_moves_to_one_tile() -> None:
+    spec = game_spec("guardians")
+    placed_some = False
+    for game, state in _states("guardians", 16):
+        (pool, *_rest) = spec.table_view(game, state, state.current_player())["panels"]
+        assert pool["title"] == "Pool"
+        picked = [item for item in pool["items"] if item.get("actions")]
+        groups = [set(item["actions"]) for item in picked]
+        union = set().union(*groups) if groups else set()
+        assert sum(len(g) for g in groups) == len(union)  # one tile's cells each
+        placements = {a for a in state.legal_actions()
+                      if state.action_to_string(a).startswith("place tile")}  # fmt: skip
+        assert union == placements
+        for item in picked:
+            tile = int(item["text"].split()[1].rstrip(":"))
+            assert tile in state.pool
+            child = state.clone()
+            child.apply_action(item["actions"][0])
+            assert tile not in child.pool
+            placed_some = True
+    assert placed_some
+
+
+def test_the_dog_panel_shows_the_sheet_s_counters() -> None:
+    spec = game_spec("dog")
+    for game, state in _states("dog", 6):
+        data = state.to_dict()
+        texts = [i["text"] for i in spec.table_view(game, state, 0)["panels"][0]["items"]]
+        assert f"stamina {data['stamina']}" in texts and f"curiosity {data['curiosity']}" in texts
+        assert texts[0] == f"turn {min(data['turn'], game.forest.turns)} of {game.forest.turns}"
