@@ -77,3 +77,21 @@ def test_the_dog_panel_shows_the_sheet_s_counters() -> None:
         texts = [i["text"] for i in spec.table_view(game, state, 0)["panels"][0]["items"]]
         assert f"stamina {data['stamina']}" in texts and f"curiosity {data['curiosity']}" in texts
         assert texts[0] == f"turn {min(data['turn'], game.forest.turns)} of {game.forest.turns}"
+
+
+def test_the_trial_panels_show_the_seat_s_hand_and_everyone_s_board() -> None:
+    spec = game_spec("trial")
+    clickable = 0
+    for game, state in _states("trial", 30):
+        seat = state.current_player()
+        panels = {p["title"]: p for p in spec.table_view(game, state, seat)["panels"]}
+        hand = state.observation(seat)["players"][seat]["hand"]
+        names = [state.g.pack.card(c)["name"] for c in hand]
+        shown = [i["text"] for i in panels["Your hand"]["items"] if i["text"] != "(empty)"]
+        assert [t.split(" (")[0] for t in shown] == names
+        assert len(panels["Players"]["items"]) == game.num_players()
+        for item in panels["Your hand"]["items"] + panels["Encounter row"]["items"]:
+            for action in item.get("actions", []):
+                assert item["text"].split(" (")[0] in state.action_to_string(action)
+                clickable += 1
+    assert clickable  # some card was playable by a click

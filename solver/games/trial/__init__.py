@@ -65,6 +65,7 @@ SPEC = GameSpec(
     legend="solver.games.trial.render:legend",
     scores="solver.games.trial.hooks:scores",
     render_svg="solver.games.trial.svg:render_svg",
+    table_view="solver.games.trial.table:table_view",
     default_engine="reference",
     analysis="solver.games.trial.analysis:analysis_hooks",
 )
