@@ -72,6 +72,10 @@ def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
     )
     limits = ", ".join(f"{name} ≥ {t:g}" for name, t in review["thresholds"].items())
     screen.print(f"{marks}  (loss thresholds: {limits})")
+    if review.get("accuracy"):
+        accuracy = ", ".join(f"player {seat} {value:.1f}" for seat, value in
+                             review["accuracy"].items())  # fmt: skip
+        screen.print(f"accuracy (Lichess's curve, unweighted mean): {accuracy}")
     if args.plot:
         screen.print(f"wrote {args.plot}")
     sys.stdout.flush()

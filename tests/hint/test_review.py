@@ -123,6 +123,8 @@ def test_play_human_with_a_hint_then_record_and_review(tmp_path: Path) -> None:
     assert "blunder" in text.stdout and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     as_json = _forest("dog", "review", str(record_path), "--json", "--plot", str(svg))
     assert json.loads(as_json.stdout) | {"elapsed": 0} == review_record(record) | {"elapsed": 0}
+    accuracy = json.loads(as_json.stdout)["accuracy"]["0"]
+    assert f"accuracy (Lichess's curve, unweighted mean): player 0 {accuracy:.1f}" in text.stdout
     assert "<svg" in svg.read_text()
     again = _forest("dog", "review", str(record_path), "--plot", str(png))
     assert again.returncode == 2 and "--overwrite" in again.stderr
