@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from solver.errors import IllegalActionError, OptionError, SearchBudgetError
-from solver.rng import SplitMix64, check_seed
+from solver.rng import SplitMix64, check_seed, sample_outcome
 
 CHANCE: int = -1
 """``current_player()`` at a chance node (as in OpenSpiel)."""
@@ -71,15 +71,9 @@ class Game(Protocol):
 
 def sample_chance(state: State, rng: Any) -> int:
     """A chance outcome of ``state`` drawn by its exact probability with one uniform draw from
-    ``rng`` (a :class:`solver.rng.SplitMix64`): the way every driver in the library rolls dice."""
-    outcomes = state.chance_outcomes()
-    x = rng.uniform()
-    total = 0.0
-    for action, probability in outcomes:
-        total += probability
-        if x < total:
-            return action
-    return outcomes[-1][0]
+    ``rng`` (a :class:`solver.rng.SplitMix64`): the way every driver in the library rolls dice
+    (:func:`solver.rng.sample_outcome`)."""
+    return sample_outcome(state.chance_outcomes(), rng)
 
 
 MAX_ACTIONS = 1_000_000

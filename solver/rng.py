@@ -104,6 +104,29 @@ class SplitMix64:
         return ((self.next_u64() >> 32) * k) >> 32
 
 
+def weighted_index(weights: Sequence[float], u: float) -> int:
+    """The index a uniform ``u`` in [0, 1) picks among ``weights`` (probabilities, in order): the
+    first whose running total exceeds ``u``, else the last (rounding). The library's one chance
+    draw, in every Python searcher and driver; ``ext/leaf.pxd``'s ``sample_chance`` is its C twin
+    (the same sums in the same order, so both pick the same outcome for the same ``u``).
+
+    >>> weighted_index([0.5, 0.25, 0.25], 0.6), weighted_index([0.5, 0.5], 0.9999999)
+    (1, 1)
+    """
+    total = 0.0
+    for index, weight in enumerate(weights):
+        total += weight
+        if u < total:
+            return index
+    return len(weights) - 1
+
+
+def sample_outcome(outcomes: Sequence[tuple[int, float]], rng: SplitMix64) -> int:
+    """A chance outcome of ``outcomes`` (``(action, probability)`` pairs) by its probability,
+    with one :meth:`SplitMix64.uniform` draw (:func:`weighted_index`)."""
+    return int(outcomes[weighted_index([p for _, p in outcomes], rng.uniform())][0])
+
+
 _SEED_STEP = 1_000_003
 
 

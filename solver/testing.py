@@ -17,8 +17,12 @@ shipped by another distribution runs the same checks in its own tests::
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from solver.errors import IllegalActionError, SolverError
 from solver.game import CHANCE, TERMINAL, Game, State, sample_chance
@@ -31,6 +35,9 @@ __all__ = [
     "check_random_play",
     "check_state",
     "game_cases",
+    "one_line_error",
+    "random_playouts",
+    "run_forest",
 ]
 
 MAX_ACTIONS_PER_GAME = 100_000
@@ -271,3 +278,69 @@ def game_cases(puzzles_per_game: int = 3) -> list[tuple[str, str, str | None]]:
         for engine in spec.engine_names():
             cases.extend((spec.name, engine, source) for source in sources)
     return cases
+
+
+# -- test helpers (this project's tests, and a plug-in's) ------------------------------------------
+def run_forest(
+    *argv: str,
+    cwd: str | os.PathLike[str] | None = None,
+    timeout: float = 300,
+    env: Mapping[str, str] | None = None,
+    inherit_env: bool = True,
+    stdin: str | None = None,
+    umask: int | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """``forest ARGV...`` in a new process (``python -m solver.cli``), to completion: its status,
+    stdout and stderr as text. ``env`` adds to this process's environment (``inherit_env=False``:
+    is the whole environment); ``stdin`` is the input (none: an empty stdin, so a command never
+    waits on the terminal); ``umask`` is set in the child."""
+
+    def set_umask() -> None:
+        if umask is not None:
+            os.umask(umask)
+
+    return subprocess.run(
+        [sys.executable, "-m", "solver.cli", *argv],
+        capture_output=True,
+        text=True,
+        cwd=None if cwd is None else Path(cwd),
+        timeout=timeout,
+        env=(None if env is None else {**os.environ, **env}) if inherit_env else dict(env or {}),
+        input=stdin,
+        stdin=subprocess.DEVNULL if stdin is None else None,
+        preexec_fn=set_umask if umask is not None else None,
+    )
+
+
+def one_line_error(run: subprocess.CompletedProcess[str], needle: str) -> None:
+    """Assert ``run`` failed the way a user's mistake must: status 2, nothing on stdout, one
+    line ``forest: error: ...`` on stderr containing ``needle``."""
+    assert run.returncode == 2, (run.returncode, run.stderr)
+    assert run.stdout == ""
+    assert run.stderr.startswith("forest: error: ") and run.stderr.count("\n") == 1, run.stderr
+    assert "Traceback" not in run.stderr
+    assert needle in run.stderr, run.stderr
+
+
+def random_playouts(
+    game: Game, n_games: int, seed: int, tally: Callable[[State], float]
+) -> tuple[int, int, float]:
+    """A kernel's compiled ``random_playouts(game, n_games, seed)`` replayed in Python, draw for
+    draw on any engine: one SplitMix64 stream seeded ``seed`` for every game, chance by
+    :func:`solver.rng.sample_outcome`, decisions by ``below(len(legal))``. Returns (games, actions
+    applied, the sum of ``tally(final state)``: the dog's wins, guardians' seat-0 score)."""
+    rng = SplitMix64(seed)
+    applied = 0
+    total: float = 0
+    for _ in range(n_games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                chosen = sample_chance(state, rng)
+            else:
+                legal = state.legal_actions()
+                chosen = legal[rng.below(len(legal))]
+            state.apply_action(chosen)
+            applied += 1
+        total += tally(state)
+    return n_games, applied, total

@@ -19,14 +19,11 @@ import pytest
 
 import solver
 from solver.cli import main
+from solver.testing import run_forest
 
 
 def forest(*argv: str, cwd: Path | None = None, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "solver.cli", *argv],
-        capture_output=True, text=True, cwd=cwd, timeout=600, stdin=subprocess.DEVNULL,
-        env={**os.environ, **env},
-    )  # fmt: skip
+    return run_forest(*argv, cwd=cwd, timeout=600, env=env)
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

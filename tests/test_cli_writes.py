@@ -12,24 +12,17 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from solver.testing import run_forest
 
 MINE = "my own notes\n"
 
 
 def forest(*argv: str, cwd: Path, umask: int | None = None) -> subprocess.CompletedProcess[str]:
-    def set_umask() -> None:
-        if umask is not None:
-            os.umask(umask)
-
-    return subprocess.run(
-        [sys.executable, "-m", "solver.cli", *argv],
-        capture_output=True, text=True, cwd=cwd, timeout=300, stdin=subprocess.DEVNULL,
-        preexec_fn=set_umask,
-    )  # fmt: skip
+    return run_forest(*argv, cwd=cwd, umask=umask)
 
 
 def _record(cwd: Path, name: str = "game.json") -> str:

@@ -6,19 +6,10 @@ and from there to ``load_game``'s factory, as ``load_game("guardians", level=3)`
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from solver.registry import game_spec
-
-
-def forest(*argv: str, cwd=None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "solver.cli", *argv],
-        capture_output=True, text=True, timeout=300, cwd=cwd,
-    )  # fmt: skip
+from solver.testing import run_forest as forest
 
 
 def test_the_opener_takes_the_declared_options():

@@ -6,34 +6,19 @@ Each test names the defect. The CLI is run as a subprocess where the user met th
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 import solver
 from solver.errors import FormatError, OptionError
+from solver.testing import one_line_error
+from solver.testing import run_forest as forest
 
 WALLED_IN_STEP = {
     "budget": 2, "curiosity": 0, "last_left": None, "marked": [[2, 1]], "offered": [],
     "outcome": None, "pending": -1, "phase": "step", "pos": [2, 1], "resolved": [],
     "skip_next": False, "stamina": 3, "stick": False, "turn": 1, "valve": False,
 }  # fmt: skip
-
-
-def forest(*argv: str, cwd=None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "solver.cli", *argv],
-        capture_output=True, text=True, cwd=cwd, timeout=timeout,
-    )  # fmt: skip
-
-
-def one_line_error(run: subprocess.CompletedProcess[str], needle: str) -> None:
-    assert run.returncode == 2, (run.returncode, run.stderr)
-    assert run.stdout == ""
-    assert run.stderr.startswith("forest: error: ") and run.stderr.count("\n") == 1, run.stderr
-    assert "Traceback" not in run.stderr
-    assert needle in run.stderr, run.stderr
 
 
 def test_best_move_on_an_isolated_forest_answers_at_once(tmp_path):

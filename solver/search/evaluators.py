@@ -49,7 +49,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from solver.errors import OptionError
 from solver.game import CHANCE, TERMINAL
-from solver.rng import SplitMix64
+from solver.rng import SplitMix64, sample_outcome
 
 __all__ = [
     "DEFAULT_C",
@@ -115,17 +115,6 @@ class Evaluator:
         return _uniform_prior(state)
 
 
-def _sample_outcome(outcomes: Sequence[tuple[int, float]], rng: SplitMix64) -> int:
-    """A chance outcome by its probability: the first whose running total exceeds ``u``."""
-    u = rng.uniform()
-    total = 0.0
-    for action, probability in outcomes:
-        total += probability
-        if u < total:
-            return int(action)
-    return int(outcomes[-1][0])
-
-
 def _greedy_action(state: Any, actions: Sequence[int], player: int, rng: SplitMix64) -> int:
     """The action whose successor has the highest heuristic for ``player``.
 
@@ -162,7 +151,7 @@ def rollout(state: Any, rng: SplitMix64, guided: bool = False) -> list[float]:
             outcomes = state.chance_outcomes()
             if not outcomes:
                 raise RuntimeError("a chance node without chance outcomes")
-            action = _sample_outcome(outcomes, rng)
+            action = sample_outcome(outcomes, rng)
         else:
             actions = state.legal_actions()
             if not actions:
@@ -279,7 +268,7 @@ class PlayoutEvaluator(Evaluator):
             if player == TERMINAL:
                 break
             if player == CHANCE:
-                world.apply_action(_sample_outcome(world.chance_outcomes(), rng))
+                world.apply_action(sample_outcome(world.chance_outcomes(), rng))
             else:
                 world.apply_action(self.policy(world, rng))
         if world.is_terminal():

@@ -52,7 +52,7 @@ from typing import Any
 
 from solver.errors import OptionError
 from solver.game import CHANCE, TERMINAL
-from solver.rng import MASK64, SplitMix64, check_seed, derive_seed
+from solver.rng import MASK64, SplitMix64, check_seed, derive_seed, sample_outcome
 from solver.search.evaluators import (
     Evaluator,
     EvaluatorLike,
@@ -222,7 +222,7 @@ class ISMCTSTree:
             mover = world.current_player()
             node.player = mover
             if mover == CHANCE:
-                action = _sample(world.chance_outcomes(), rng)
+                action = sample_outcome(world.chance_outcomes(), rng)
                 world.apply_action(action)
                 path.append((node, None))
                 node = self._child(node, self._key(world, CHANCE, action))
@@ -306,16 +306,6 @@ class ISMCTSTree:
                 break
             node = child
         return tuple(labels)
-
-
-def _sample(outcomes: list[tuple[int, float]], rng: SplitMix64) -> int:
-    u = rng.uniform()
-    total = 0.0
-    for action, probability in outcomes:
-        total += probability
-        if u < total:
-            return int(action)
-    return int(outcomes[-1][0])
 
 
 def _moves(evaluator: Evaluator | EvaluatorLike, world: Any) -> list[int]:

@@ -28,7 +28,7 @@ from typing import Any
 
 from solver.errors import OptionError
 from solver.game import CHANCE, TERMINAL
-from solver.rng import SplitMix64
+from solver.rng import SplitMix64, weighted_index
 from solver.search.evaluators import Evaluator, EvaluatorLike, evaluate_with
 
 __all__ = ["MAX_ACTIONS", "MAX_VISITS", "UNEXPANDED", "Node", "PythonTree"]
@@ -173,13 +173,7 @@ class PythonTree:
         """Chance: an outcome by its probability. Decision: an untried child, else the best UCB."""
         children = node.children
         if node.player == CHANCE:
-            u = rng.uniform()
-            total = 0.0
-            for child in children:
-                total += child.prior
-                if u < total:
-                    return child
-            return children[-1]
+            return children[weighted_index([child.prior for child in children], rng.uniform())]
         untried = [child for child in children if child.visits == 0]
         if untried:
             return untried[rng.below(len(untried))]

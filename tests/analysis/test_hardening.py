@@ -24,6 +24,7 @@ pytest.importorskip("pyarrow")
 from solver.analysis.batch import PAUSE_VARIABLE, Job, journal_header, read_results  # noqa: E402
 from solver.analysis.journal import journal_path, lock_path  # noqa: E402
 from solver.analysis.worker import analyse_one  # noqa: E402
+from solver.testing import run_forest  # noqa: E402
 
 FAKE = "solver.analysis._testing:fake_analyse"
 PAUSED = "forest-analyse-pause: "
@@ -36,16 +37,8 @@ def forest_env(**extra: str) -> dict[str, str]:
 
 
 def forest(*argv: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    """``forest ARGV...`` in a new process, to completion."""
-    return subprocess.run(
-        [sys.executable, "-m", "solver.cli", *argv],
-        cwd=cwd,
-        env=forest_env(**env),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        stdin=subprocess.DEVNULL,
-    )
+    """``forest ARGV...`` in a new process, to completion (no FOREST_* of ours leaks in)."""
+    return run_forest(*argv, cwd=cwd, env=forest_env(**env), inherit_env=False)
 
 
 def start(*argv: str, cwd: Path, **env: str) -> subprocess.Popen[str]:

@@ -13,6 +13,7 @@ import pytest
 from solver import puzzles
 from solver.games.dog.rules import DogGame
 from solver.rng import MASK64, SplitMix64
+from solver.testing import random_playouts
 
 try:  # absent: require_kernels skips these tests (fails them under CI)
     from solver._ext import dog, mcts
@@ -61,36 +62,11 @@ def test_stream_hook_rejects_bad_arguments():
         mcts._splitmix_stream(-1, 1)
 
 
-def _python_playouts(game, n_games: int, seed: int) -> tuple[int, int, int]:
-    """``solver._ext.dog.random_playouts`` in Python: the same draws, in the same order."""
-    rng = SplitMix64(seed)
-    applied = wins = 0
-    for _ in range(n_games):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                u = rng.uniform()
-                chosen, total = outcomes[-1][0], 0.0
-                for action, probability in outcomes:
-                    total += probability
-                    if u < total:
-                        chosen = action
-                        break
-            else:
-                legal = state.legal_actions()
-                chosen = legal[rng.below(len(legal))]
-            state.apply_action(chosen)
-            applied += 1
-        wins += state.returns()[0] == 1.0
-    return n_games, applied, wins
-
-
 @pytest.mark.parametrize(
     ("name", "seed"), [("dog/tiny-example", 5), ("dog/shout-gauntlet", 11), ("dog/stick", 3)]
 )
 def test_kernel_playout_loop_draws_the_python_stream(name, seed):
     forest = puzzles.load(name)
     reference = DogGame(forest)
-    expected = _python_playouts(reference, 60, seed)
+    expected = random_playouts(reference, 60, seed, lambda final: final.returns()[0] == 1.0)
     assert dog.random_playouts(dog.DogKernelGame(forest), 60, seed) == expected

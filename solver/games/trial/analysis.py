@@ -190,6 +190,7 @@ def play_game(
 ) -> tuple[Any, int]:
     """One seeded self-play game (``seats``: each seat's agent, default heuristic everywhere);
     the final (or stalled) state and its length in actions."""
+    from solver.game import sample_chance
     from solver.games.trial.agents import heuristic_agent
     from solver.rng import SplitMix64, derive_seed
 
@@ -206,12 +207,7 @@ def play_game(
     length = 0
     while not state.is_terminal() and length < max_actions:
         if state.is_chance_node():
-            draw, action = chance.uniform(), None
-            for outcome, probability in state.chance_outcomes():
-                action = outcome
-                draw -= probability
-                if draw < 0:
-                    break
+            action = sample_chance(state, chance)
         else:
             action = agents[state.current_player()](state)
         state.apply_action(action)

@@ -10,28 +10,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 
 from solver.errors import FormatError, OptionError, SolverError
 from solver.files import MAX_FILE_BYTES
 from solver.registry import load_game
-
-
-def forest(*argv: str, cwd=None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "solver.cli", *argv],
-        capture_output=True, text=True, cwd=cwd, timeout=timeout,
-    )  # fmt: skip
-
-
-def one_line_error(run: subprocess.CompletedProcess[str], needle: str) -> None:
-    assert run.returncode == 2, (run.returncode, run.stderr)
-    assert run.stdout == ""
-    assert run.stderr.startswith("forest: error: ") and run.stderr.count("\n") == 1, run.stderr
-    assert needle in run.stderr, run.stderr
+from solver.testing import one_line_error
+from solver.testing import run_forest as forest
 
 
 # -- .grove files ----------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from solver.games.guardians.kernel import KernelGuardiansGame
 from solver.games.guardians.rules import GuardiansGame, Phase
 from solver.games.guardians.tiles import TileSet, tile_set_from_dict
 from solver.rng import SplitMix64
+from solver.testing import random_playouts
 
 try:  # absent: require_kernels (tests/conftest.py) skips these tests, or fails them under CI
     from solver._ext import guardians as guardians_ext
@@ -242,35 +243,12 @@ def test_a_million_actions_agree():
     assert total >= 1_000_000
 
 
-def _replay_playouts(game: GuardiansGame, n_games: int, seed: int) -> tuple[int, int, int]:
-    """``random_playouts`` in Python on the reference engine, draw for draw."""
-    rng = SplitMix64(seed)
-    applied = scores = 0
-    for _ in range(n_games):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                u = rng.uniform()
-                chosen, acc = outcomes[-1][0], 0.0
-                for action, p in outcomes:
-                    acc += p
-                    if u < acc:
-                        chosen = action
-                        break
-            else:
-                legal = state.legal_actions()
-                chosen = legal[rng.below(len(legal))]
-            state.apply_action(chosen)
-            applied += 1
-        scores += state.score(0)
-    return n_games, applied, scores
-
-
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_the_c_playout_loop_replays_on_the_reference(players):
     kgame, rgame = _fresh(players, 3)
-    assert guardians_ext.random_playouts(kgame, 6, 99) == _replay_playouts(rgame, 6, 99)
+    assert guardians_ext.random_playouts(kgame, 6, 99) == random_playouts(
+        rgame, 6, 99, lambda final: final.score(0)
+    )
 
 
 def test_the_kernel_game_reads_its_options_like_the_reference():
