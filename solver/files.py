@@ -28,7 +28,14 @@ from typing import Any
 
 from solver.errors import FormatError, OptionError
 
-__all__ = ["MAX_FILE_BYTES", "check_writable", "decode_json", "read_bytes", "write_whole"]
+__all__ = [
+    "MAX_FILE_BYTES",
+    "check_writable",
+    "decode_json",
+    "parse_json",
+    "read_bytes",
+    "write_whole",
+]
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 """The largest game, state or position file read (16 MB): no real one comes close."""
@@ -67,12 +74,36 @@ def decode_json(data: bytes, what: str) -> Any:
         raise FormatError(
             "UTF-8 text", line=len(before), column=len(before[-1]) + 1, found="an invalid byte"
         ) from None
+    return parse_json(text, what)
+
+
+def parse_json(text: object, what: str) -> Any:
+    """The JSON document in the string ``text``: the library's one JSON-text reader. ``what``
+    says what was expected (``"a JSON object"``, ``"a saved Trial state (JSON)"``); anything
+    wrong is a :class:`~solver.errors.FormatError`: not a string, a syntax error (where the
+    decoder stopped and why), nesting too deep for Python, a number the decoder refuses.
+
+    >>> parse_json('{"a": [1, 2]}', "a JSON object")
+    {'a': [1, 2]}
+    >>> parse_json('{"a": }', "a JSON object")
+    Traceback (most recent call last):
+    ...
+    solver.errors.FormatError: line 1, column 7: expected a JSON object, found Expecting value
+    """
+    if not isinstance(text, str):
+        raise FormatError(f"a JSON text ({what})", line=1, column=1, found=type(text).__name__)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise FormatError(what, line=exc.lineno, column=exc.colno, found=exc.msg) from None
     except RecursionError:
-        raise FormatError(f"{what} nested less deeply", line=1, column=1) from None
+        raise FormatError(
+            f"{what} nested less deeply", line=1, column=1, found="JSON nested too deeply"
+        ) from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise FormatError(
+            what, line=1, column=1, found=f"a value the decoder refuses ({str(exc)[:60]})"
+        ) from None
 
 
 EXISTS_HINT = "add --overwrite to replace it"

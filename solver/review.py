@@ -33,7 +33,6 @@ a range of plies (``start``/``stop``), so a long game is reviewed piece by piece
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Mapping, Sequence
@@ -110,11 +109,13 @@ def game_record(
 def read_record(path: str) -> dict[str, Any]:
     """A game record read from a JSON file (an :class:`OptionError` naming what is wrong)."""
     from solver.cmdkit import read_text_file
+    from solver.errors import FormatError
+    from solver.files import parse_json
 
     text = read_text_file(path, "game record")
     try:
-        record = json.loads(text)
-    except ValueError as exc:
+        record = parse_json(text, "a JSON game record")
+    except FormatError as exc:
         raise OptionError(f"{path}: not a JSON game record ({exc})") from None
     if not isinstance(record, dict) or not isinstance(record.get("game"), str):
         raise OptionError(f'{path}: a game record is an object with "game", "options", "actions"')

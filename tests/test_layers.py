@@ -36,6 +36,7 @@ BASE = (
     "solver.cmdkit",
     "solver.errors",
     "solver.exact",
+    "solver.fields",
     "solver.files",
     "solver.game",
     "solver.kernels",

@@ -60,6 +60,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import ForestError, FormatError
+from solver.files import parse_json
 from solver.games.dog.forest import (
     DEFAULT_TURNS,
     DIRECTIONS,
@@ -883,19 +884,5 @@ def forest_from_json(text: str) -> Forest:
         raise TypeError(f"forest_from_json() takes the JSON as str, not {type(text).__name__}")
     if text.startswith(_BOM):
         text = text[1:]
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        found = repr(err.doc[err.pos]) if err.pos < len(err.doc) else "end of input"
-        raise FormatError(
-            f"valid JSON ({err.msg})", line=err.lineno, column=err.colno, found=found
-        ) from None
-    except RecursionError:
-        raise FormatError(
-            "valid JSON nested less deeply", line=1, column=1, found="nesting too deep to read"
-        ) from None
-    except ValueError as err:  # e.g. an integer of more than 4300 digits
-        raise FormatError(
-            "valid JSON", line=1, column=1, found=f"text the decoder rejects ({str(err)[:60]})"
-        ) from None
+    data = parse_json(text, "valid JSON")
     return forest_from_dict(data)

@@ -55,6 +55,7 @@ from enum import IntEnum
 from typing import Any
 
 from solver.errors import FormatError, IllegalActionError
+from solver.files import parse_json
 from solver.game import CHANCE, TERMINAL, as_action_id
 from solver.games.dog.forest import DELTAS, DIRECTIONS, Cell, Forest, Terrain
 
@@ -651,16 +652,7 @@ class DogState:
 
 # -- reading states back -----------------------------------------------------------------------
 def _load_state_dict(text: str) -> dict[str, Any]:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(
-            "a JSON object", line=exc.lineno, column=exc.colno, found=exc.msg
-        ) from None
-    except TypeError:
-        raise FormatError("a JSON string", line=1, column=1, found=type(text).__name__) from None
-    except RecursionError:
-        raise FormatError("a dog state", line=1, column=1, found="JSON nested too deeply") from None
+    data = parse_json(text, "a JSON object (a dog state)")
     if not isinstance(data, dict):
         raise FormatError("a JSON object", line=1, column=1, found=type(data).__name__)
     return data

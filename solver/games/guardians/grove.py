@@ -42,6 +42,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from solver.errors import FormatError, OptionError
+from solver.files import parse_json
 from solver.games.guardians.board import neighbours
 from solver.games.guardians.grove_model import (
     DEFAULT_TABLE,
@@ -462,12 +463,4 @@ def grove_to_json(grove: Grove) -> str:
 
 
 def grove_from_json(text: str) -> Grove:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(
-            "a JSON object", line=exc.lineno, column=exc.colno, found=exc.msg
-        ) from None
-    except RecursionError:
-        raise FormatError("a position nested less deeply", line=1, column=1) from None
-    return grove_from_dict(data)
+    return grove_from_dict(parse_json(text, "a JSON object (a position)"))

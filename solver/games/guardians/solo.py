@@ -25,7 +25,6 @@ Task kinds (``kind`` and its parameters in the JSON form):
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ from functools import lru_cache
 from typing import Any
 
 from solver.errors import FormatError, OptionError
+from solver.fields import field_error
 from solver.files import decode_json
 
 __all__ = [
@@ -105,11 +105,7 @@ class Level:
 
 
 def _bad(field: str, expected: str, found: Any) -> FormatError:
-    try:
-        shown = json.dumps(found)
-    except (TypeError, ValueError):
-        shown = type(found).__name__
-    return FormatError(f"levels field {field} to be {expected}", line=1, column=1, found=shown)
+    return field_error(f"levels field {field}", expected, found)
 
 
 def _task(data: Any, where: str) -> Task:

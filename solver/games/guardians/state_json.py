@@ -21,10 +21,11 @@ tiles not yet flipped stand for their faces only.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from solver.errors import FormatError
+from solver.fields import field_error, whole_number
+from solver.files import parse_json
 from solver.games.guardians.actions import PAWNS, in_window
 from solver.games.guardians.board import Cell, Face
 from solver.games.guardians.connectivity import is_connected
@@ -103,19 +104,11 @@ def unseen_multiset(state: GuardiansState) -> dict[str, list[str]]:
 
 
 def _bad(field: str, expected: str, found: Any) -> FormatError:
-    try:
-        shown = json.dumps(found)
-    except (TypeError, ValueError):
-        shown = type(found).__name__
-    if len(shown) > 60:
-        shown = shown[:57] + "..."
-    return FormatError(f"state field {field} to be {expected}", line=1, column=1, found=shown)
+    return field_error(f"state field {field}", expected, found)
 
 
 def _int(value: Any, field: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _bad(field, f"a whole number {low}..{high}", value)
-    return value
+    return whole_number(f"state field {field}", value, low, high)
 
 
 def _flag(value: Any, field: str) -> bool:
@@ -146,16 +139,7 @@ def _ids(value: Any, field: str, high: int, *, ordered: bool) -> list[int]:
 
 def state_from_json(game: GuardiansGame, text: str) -> GuardiansState:
     """A validated state of ``game`` from the JSON of :func:`state_to_dict`."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(
-            "a JSON object", line=exc.lineno, column=exc.colno, found=exc.msg
-        ) from None
-    except TypeError:
-        raise FormatError("a JSON string", line=1, column=1, found=type(text).__name__) from None
-    except RecursionError:
-        raise FormatError("a state nested less deeply", line=1, column=1) from None
+    data = parse_json(text, "a JSON object (a guardians state)")
     if not isinstance(data, dict):
         raise _bad("(top level)", "a JSON object", data)
     return state_from_dict(game, data)

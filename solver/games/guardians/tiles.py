@@ -19,7 +19,6 @@ validates one completely before anything is built, so a bad file never half-load
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from functools import lru_cache
 from typing import Any
 
 from solver.errors import FormatError, OptionError
+from solver.fields import field_error
 from solver.files import decode_json
 
 __all__ = [
@@ -129,13 +129,7 @@ class TileSet:
 
 
 def _bad(field: str, expected: str, found: Any) -> FormatError:
-    shown = json.dumps(found) if isinstance(found, (str, int, float, bool, type(None))) else None
-    return FormatError(
-        f"tile set field {field} to be {expected}",
-        line=1,
-        column=1,
-        found=shown if shown is not None else type(found).__name__,
-    )
+    return field_error(f"tile set field {field}", expected, found)
 
 
 def _is_int(value: Any) -> bool:

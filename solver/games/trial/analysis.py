@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.errors import FormatError
+from solver.fields import field_error
+from solver.files import parse_json
 from solver.spec import AnalysisHooks
 
 __all__ = [
@@ -108,15 +110,12 @@ class TrialSetup:
 
 
 def _bad(field: str, expected: str, found: Any) -> FormatError:
-    return FormatError(f"{expected} for {field!r}", line=1, column=1, found=repr(found)[:40])
+    return field_error(f"set-up field {field!r}", expected, found)
 
 
 def parse_setup(text: str, base: str | None = None) -> TrialSetup:
     """A set-up from its JSON text; a relative ``pack`` is resolved against ``base`` (a folder)."""
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        raise FormatError("a JSON object (a Trial set-up)", line=1, column=1) from None
+    data = parse_json(text, "a JSON object (a Trial set-up)")
     if not isinstance(data, dict):
         raise _bad("set-up", "a JSON object", data)
     unknown = sorted(set(data) - {"seed", "players", "games", "max_actions", "pack", "agents"})

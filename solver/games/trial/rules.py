@@ -27,6 +27,7 @@ import random
 from typing import Any
 
 from solver.errors import FormatError, IllegalActionError, OptionError
+from solver.files import decode_json, parse_json
 from solver.game import CHANCE, TERMINAL
 from solver.games.trial import (  # noqa: F401  (importing registers the steps)
     camping,
@@ -96,15 +97,10 @@ class TrialGame:
 
     def state_from_json(self, text: str) -> TrialState:
         """The state serialised by :meth:`TrialState.to_json`."""
-        if not isinstance(text, (str, bytes, bytearray)):
-            raise FormatError("a JSON text", line=1, column=1, found=type(text).__name__)
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise FormatError("a JSON trial state", line=exc.lineno, column=exc.colno) from None
-        except (RecursionError, UnicodeDecodeError):
-            raise FormatError("a JSON trial state", line=1, column=1,
-                              found="text nested too deeply or not UTF-8") from None  # fmt: skip
+        if isinstance(text, (bytes, bytearray)):
+            data = decode_json(bytes(text), "a JSON trial state")
+        else:
+            data = parse_json(text, "a JSON trial state")
         if not isinstance(data, dict) or data.get("game") != "trial" or "state" not in data:
             raise FormatError("a trial state object with 'game': 'trial'", line=1, column=1)
         state = data["state"]

@@ -13,6 +13,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from solver.errors import FormatError
+from solver.fields import field_error
 from solver.games.trial.fights import STAGES
 from solver.games.trial.schema import FOODS
 
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 
 def _fail(path: str, what: str, value: Any) -> FormatError:
-    return FormatError(f"state field {path} to be {what}", line=1, column=1, found=repr(value)[:60])
+    return field_error(f"state field {path}", what, value)
 
 
 def _int(path: str, v: Any, low: int, high: int) -> int:
