@@ -575,7 +575,10 @@ class GameSpec:
     """What the web table shows beside the picture for seat ``seat`` (``(game, state, seat)``):
     ``{"panels": [{"title", "items": [{"text", "detail"?, "actions"?}]}]}``. An item's
     ``actions`` (legal action ids) make it clickable: one action plays it, several narrow the
-    move buttons to them (pick a tile, then a cell). Only what ``seat`` may see: a
+    move buttons to them (pick a tile, then a cell). Optional keys: ``"svg"``, the seat's
+    picture (a hidden-information game's session shows it instead of none), and ``"targets"``,
+    ``[{"attr", "value", "actions"}]``: the picture's elements whose attribute ``attr`` is
+    ``value`` become clickable for those actions. Only what ``seat`` may see: a
     hidden-information game's session shows it to that seat. ``None``: the picture and the move
     buttons alone."""
     svg_point: Hook[Callable[[Game, State], tuple[float, float] | None] | None] = Hook()

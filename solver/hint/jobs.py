@@ -78,7 +78,7 @@ def position_job(raw: dict[str, Any]) -> dict[str, Any]:
             walker.apply_action(action)
             pv_points.append(point(game, walker))
     seat = state.current_player() if state.current_player() >= 0 else 0
-    panels = spec.table_view(game, state, seat)["panels"] if spec.table_view else []
+    view = spec.table_view(game, state, seat) if spec.table_view else {}
     saved = None
     if not spec.hidden_information and hasattr(state, "to_json"):
         saved = state.to_json()  # a saved position: only where it hides nothing
@@ -87,7 +87,8 @@ def position_job(raw: dict[str, Any]) -> dict[str, Any]:
         "players": game.num_players(),
         "line": position.line,
         "state": saved,
-        "panels": panels,
+        "panels": view.get("panels", []),
+        "targets": view.get("targets", []),
         "currentPlayer": state.current_player(),
         "terminal": state.is_terminal(),
         "chance": state.is_chance_node(),

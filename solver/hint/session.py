@@ -203,12 +203,14 @@ def seat_view(spec: Any, game: Any, state: Any, humans: list[int], ply: int) -> 
         "moves": moves if mine else [],
         "valueKind": spec.value_kind,
         "hidden": bool(spec.hidden_information),
-        "panels": spec.table_view(game, state, seat)["panels"] if spec.table_view else [],
     }
+    declared = spec.table_view(game, state, seat) if spec.table_view else {}
+    view["panels"] = declared.get("panels", [])
+    view["targets"] = declared.get("targets", []) if mine else []
     if spec.hidden_information:
         view["observation"] = state.observation(seat)
         view["informationState"] = state.information_state_string(seat)
-        view["svg"] = None
+        view["svg"] = declared.get("svg")  # the seat's picture, where the game draws one
         view["text"] = None
     else:
         view["observation"] = None

@@ -218,6 +218,12 @@ def test_a_hidden_information_game_is_kept_by_the_server(session: Any) -> None:
     page.wait_for_function("() => window.table.lastHint !== null && window.table.busy === 0",
                            timeout=60_000)  # fmt: skip
     assert page.get_attribute("#root-value", "data-method") == "ismcts"
+    # the seat's picture: a space a move goes to is clickable (the game's declared targets)
+    target = page.locator("#board svg .target").first
+    actions = [int(a) for a in (target.get_attribute("data-actions") or "").split(",")]
+    assert actions and set(actions) <= {
+        m["action"] for m in page.evaluate("() => window.table.position.moves")
+    }
     for _ in range(2):
         ply = page.evaluate("() => window.table.session.view.ply")
         page.click("#moves button >> nth=0")

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from solver.games.trial.svg import render_svg
+
 __all__ = ["table_view"]
 
 
@@ -37,7 +39,7 @@ def _card(pack: Any, ident: str, moves: list[tuple[int, str]]) -> dict[str, Any]
 
 
 def _player(pack: Any, q: int, view: dict[str, Any], seat: int) -> dict[str, Any]:
-    who = "you" if q == seat else f"player {q}"
+    who = "you, " if q == seat else ""
     where = view["pos"] or "not on the board yet"
     food = ", ".join(f"{k} {v}" for k, v in view["food"].items())
     tents = view["tents"] if isinstance(view["tents"], int) else len(view["tents"])
@@ -49,7 +51,7 @@ def _player(pack: Any, q: int, view: dict[str, Any], seat: int) -> dict[str, Any
               f"tents {tents}; backpack {', '.join(view['pack']) or '-'}; "
               f"story {'; '.join(story) or '-'}"
               + (f"; flags {flags}" if flags else ""))  # fmt: skip
-    return {"text": f"{who} (player {q}) at {where}, morality {view['morality']:+d}",
+    return {"text": f"{who}player {q} at {where}, morality {view['morality']:+d}",
             "detail": detail}  # fmt: skip
 
 
@@ -85,4 +87,15 @@ def table_view(game: Any, state: Any, seat: int) -> dict[str, Any]:
     fight = obs.get("last_fight")
     if fight:
         panels.append({"title": "Last fight", "items": [{"text": _terms([fight])}]})
-    return {"panels": panels}
+    return {"panels": panels, "svg": render_svg(game, state), "targets": _space_targets(moves)}
+
+
+def _space_targets(moves: list[tuple[int, str]]) -> list[dict[str, Any]]:
+    """The board's spaces a move goes to (``move to X``, ``start on X``), clickable."""
+    found: dict[str, list[int]] = {}
+    for action, label in moves:
+        for prefix in ("move to ", "start on "):
+            if label.startswith(prefix):
+                found.setdefault(label[len(prefix) :].split()[0], []).append(action)
+    return [{"attr": "data-space", "value": space, "actions": actions}
+            for space, actions in found.items()]  # fmt: skip

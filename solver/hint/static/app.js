@@ -200,7 +200,7 @@ function viewAsPosition(view) {
   return { game: view.game, players: view.players, currentPlayer: view.currentPlayer,
     terminal: view.terminal, chance: false, returns: view.returns, moves: view.moves,
     outcomes: [], actions: [], svg: view.svg, text, movePoints: {}, line: [], state: null,
-    valueKind: view.valueKind, panels: view.panels || [] };
+    valueKind: view.valueKind, panels: view.panels || [], targets: view.targets || [] };
 }
 
 async function sessionCall(path, body) {
@@ -294,6 +294,7 @@ function draw() {
   $("text-board").textContent = position.svg ? "" : position.text || "";
   const svg = board.querySelector("svg");
   if (svg) svg.addEventListener("click", onBoardClick);
+  if (svg) markTargets(svg, position.targets || []);
   let status;
   if (position.terminal) {
     const returns = position.returns || [];
@@ -395,6 +396,27 @@ function drawMoves() {
       moves.appendChild(button);
     }
   }
+}
+
+// The game's clickable elements of its picture: each target names an attribute and its value;
+// a click picks its actions (one plays it, several narrow the move buttons).
+function markTargets(svg, targets) {
+  if (positionIsOver()) return;
+  for (const target of targets) {
+    for (const node of svg.querySelectorAll(`[${target.attr}]`)) {
+      if (node.getAttribute(target.attr) !== target.value) continue;
+      node.classList.add("target");
+      node.dataset.actions = target.actions.join(",");
+      node.addEventListener("click", (event) => {
+        event.stopPropagation();
+        pick({ actions: target.actions }, node);
+      });
+    }
+  }
+}
+
+function positionIsOver() {
+  return !table.position || table.position.terminal || table.position.chance;
 }
 
 function drawSteps() {
