@@ -243,10 +243,14 @@ def test_a_hidden_information_game_is_kept_by_the_server(session: Any) -> None:
 
 def test_guardians_tile_picked_in_the_pool_then_a_cell(session: Any) -> None:
     """A game's panels come from its declaration: picking a pool tile narrows the moves to its
-    cells, and one of them places it."""
+    cells, and one of them places it. A draw from the bag lists its outcomes in one short line."""
     page, problems = session
     page.select_option("#game", "guardians")
     _ready(page)
+    outcomes = page.evaluate("() => window.table.position.outcomes")
+    assert len(outcomes) > 8  # the bag
+    shown = page.inner_text("#outcomes")
+    assert shown.startswith(f"{len(outcomes)} outcomes: ") and shown.count("(") == 7
     for _ in range(MAX_PLIES):
         if page.locator("#panels .panel-item").count():
             break

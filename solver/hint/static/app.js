@@ -311,8 +311,7 @@ function draw() {
   $("status").textContent = status;
   $("status").dataset.state = position.terminal ? "over" : position.chance ? "chance" : "decision";
   $("chance").hidden = !position.chance;
-  $("outcomes").textContent = position.outcomes
-    .map((o) => `${o.label} (${(100 * o.probability).toFixed(1)}%)`).join(", ");
+  $("outcomes").textContent = outcomesText(position.outcomes);
   table.picked = null;
   drawPanels();
   drawMoves();
@@ -322,6 +321,22 @@ function draw() {
   drawHistory();
   drawGraph();
   drawAccuracy();
+}
+
+// A chance node's outcomes in a line: all of them when few, else how many, the likeliest few
+// and the chance of the rest (a bag of 72 tiles is not a list to read).
+const OUTCOMES_SHOWN = 6;
+function outcomesText(outcomes) {
+  const percent = (p) => `${(100 * p).toFixed(1)}%`;
+  if (outcomes.length <= OUTCOMES_SHOWN + 2) {
+    return outcomes.map((o) => `${o.label} (${percent(o.probability)})`).join(", ");
+  }
+  const likeliest = [...outcomes].sort((a, b) => b.probability - a.probability)
+    .slice(0, OUTCOMES_SHOWN);
+  const rest = 1 - likeliest.reduce((total, o) => total + o.probability, 0);
+  return `${outcomes.length} outcomes: `
+    + likeliest.map((o) => `${o.label} (${percent(o.probability)})`).join(", ")
+    + `, and ${outcomes.length - OUTCOMES_SHOWN} more (${percent(Math.max(0, rest))})`;
 }
 
 // The game's panels (its declaration's table view): items with actions are buttons; one action
