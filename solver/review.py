@@ -39,7 +39,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from solver.errors import OptionError
+from solver.errors import FormatError, OptionError
+from solver.files import parse_json
 
 __all__ = [
     "THRESHOLDS",
@@ -109,8 +110,6 @@ def game_record(
 def read_record(path: str) -> dict[str, Any]:
     """A game record read from a JSON file (an :class:`OptionError` naming what is wrong)."""
     from solver.cmdkit import read_text_file
-    from solver.errors import FormatError
-    from solver.files import parse_json
 
     text = read_text_file(path, "game record")
     try:

@@ -38,6 +38,7 @@ from typing import Any
 from solver.errors import FormatError
 from solver.fields import field_error
 from solver.files import parse_json
+from solver.game import sample_chance
 from solver.spec import AnalysisHooks
 
 __all__ = [
@@ -189,7 +190,6 @@ def play_game(
 ) -> tuple[Any, int]:
     """One seeded self-play game (``seats``: each seat's agent, default heuristic everywhere);
     the final (or stalled) state and its length in actions."""
-    from solver.game import sample_chance
     from solver.games.trial.agents import heuristic_agent
     from solver.rng import SplitMix64, derive_seed
 
