@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.analysis.sources import DEFAULT_GAME, Source, analysis_hooks, load_checked
 from solver.errors import OptionError
+from solver.files import write_whole
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -491,13 +492,8 @@ def save_selected(
             instance = forests_loader(row)
         else:
             instance = load_checked(Source.from_row(row, game))
-        text = hooks.dump(instance)
-        if not overwrite and os.path.lexists(target):  # appeared since the check
-            raise OptionError(f"{os.fspath(target)!r} exists already; it was not replaced")
-        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, target)
-        written.append(target)
+        # whole or not at all; one that appeared since the check is refused, never replaced
+        written.append(write_whole(target, hooks.dump(instance), overwrite=overwrite))
     return written
 
 
