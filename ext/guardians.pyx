@@ -40,7 +40,7 @@ Limits (checked when a game is built, ``OptionError`` otherwise): at most 255 ca
 (the set's tiles plus a position's), at most 8 level tasks, a starting forest in one piece.
 """
 
-from libc.math cimport exp
+from libc.math cimport exp, pow
 from libc.stdint cimport int16_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
@@ -97,6 +97,7 @@ cdef enum:
     PH_OVER = 7
     PH_PICK = 8
     PH_REVEAL = 9
+    PH_HORIZON = 10          # a search twin's end of the turn: terminal, valued by the heuristic
 
 cdef enum:
     TASK_ALL_COLOURS = 0
@@ -167,6 +168,7 @@ ctypedef struct GGame:
     int ncat
     int mission_limit
     int open_backs
+    int horizon               # a search twin: the end of a turn ends the search (PH_HORIZON)
     int pick_base
     int threshold
     int ntasks
@@ -802,14 +804,15 @@ cdef void round_track(const GGame* g, GState* s, int tile) noexcept nogil:
 # -- the KernelVTable functions -------------------------------------------------------------------
 cdef int gd_current_player(const void* game, const void* state) noexcept nogil:
     cdef const GState* s = <const GState*>state
-    if s.phase == PH_OVER:
+    if s.phase == PH_OVER or s.phase == PH_HORIZON:
         return KERNEL_TERMINAL
     if s.phase == PH_DRAW or s.phase == PH_TRACK or s.phase == PH_REVEAL:
         return KERNEL_CHANCE
     return s.current
 
 cdef bint gd_is_terminal(const void* game, const void* state) noexcept nogil:
-    return (<const GState*>state).phase == PH_OVER
+    cdef int phase = (<const GState*>state).phase
+    return phase == PH_OVER or phase == PH_HORIZON
 
 cdef int bag_actions(const GState* s, int* actions) noexcept nogil:
     cdef int w, n = 0
@@ -922,7 +925,7 @@ cdef int gd_legal_actions(const void* game, const void* state, int* actions) noe
         return back_outcomes(g, s, actions, NULL)
     if phase == PH_DRAW or phase == PH_TRACK:
         return bag_actions(s, actions) if g.open_backs else face_draws(g, s, actions, NULL)
-    if phase == PH_OVER:
+    if phase == PH_OVER or phase == PH_HORIZON:
         return 0
     P = &s.players[s.current]
     if phase == PH_START_PAWN:
@@ -1063,6 +1066,8 @@ cdef void gd_apply_action(const void* game, void* state, int action) noexcept no
         after_placement(s)
     elif action == END_TURN:
         end_turn(g, s)
+        if g.horizon and s.phase != PH_OVER:
+            s.phase = PH_HORIZON
     else:
         do_walk(g, s, (action - WALK_BASE) // WALK_CODES, (action - WALK_BASE) % WALK_CODES)
 
@@ -1074,6 +1079,10 @@ cdef void gd_returns(const void* game, const void* state, double* out) noexcept 
     cdef int tiles[4]
     for p in range(g.players):
         out[p] = 0.0
+    if s.phase == PH_HORIZON:
+        for p in range(g.players):
+            out[p] = evaluation_of(g, s, p)
+        return
     if s.phase != PH_OVER:
         return
     if g.solo:
@@ -1109,88 +1118,337 @@ cdef uint64_t gd_hash(const void* game, const void* state) noexcept nogil:
     return splitmix64_mix(h)
 
 
-# -- the heuristic (heuristic.py) -----------------------------------------------------------------
-cdef int lined_up_dfs(const GPlayer* P, int here, const uint8_t* want, int length, int depth,
-                      int* path, int best) noexcept nogil:
-    cdef int d, n, k
-    cdef bint clash
-    if depth > best:
-        best = depth
-    if depth == length or best == length:
-        return best
-    for d in range(4):
-        n = step_cell(here, d)
-        if n < 0 or colour_at(P, n) != want[depth]:
-            continue
-        clash = False
-        for k in range(depth):
-            if path[k] == n:
-                clash = True
-                break
-        if clash:
-            continue
-        path[depth] = n
-        best = lined_up_dfs(P, n, want, length, depth + 1, path, best)
-    return best
+# -- the heuristic: the planner's evaluation (evaluation.py) -------------------------------------
+cdef double WEIGHT_C[7]
+WEIGHT_C[:] = [0.95, 0.75, 0.5, 0.3, 0.15, 0.07, 0.03]
+cdef double START_POW[7]          # START_FILL ** d
+cdef double START_BEST[7]         # max over e >= d of WEIGHT[e] * START_FILL ** e
+cdef double PLAIN_BEST[7]         # max over e >= d of WEIGHT[e]
+cdef int _e, _d
+for _e in range(7):
+    START_POW[_e] = pow(0.8, _e)
+for _d in range(7):
+    START_BEST[_d] = 0.0
+    PLAIN_BEST[_d] = 0.0
+    for _e in range(_d, 7):
+        if WEIGHT_C[_e] * START_POW[_e] > START_BEST[_d]:
+            START_BEST[_d] = WEIGHT_C[_e] * START_POW[_e]
+        if WEIGHT_C[_e] > PLAIN_BEST[_d]:
+            PLAIN_BEST[_d] = WEIGHT_C[_e]
 
-cdef double progress(const GGame* g, const GState* s, int p) noexcept nogil:
-    cdef const GPlayer* P = &s.players[p]
-    cdef double total = 0.0
-    cdef int pawn, tile, L, j, j2, k
-    cdef int path[6]
-    cdef uint8_t rev[5]
-    for pawn in range(PAWNS):
-        if P.pawns[pawn] < 0:
-            continue
-        tile = s.back[P.pawn_tile[pawn]]
-        if tile == UNSEEN or g.is_start[tile]:
-            continue  # the start walk's pattern is no fixed sequence; an unseen back: no colours
-        L = g.seqlen[tile]
-        for k in range(L):
-            rev[k] = g.seq[tile][L - 1 - k]
-        j = lined_up_dfs(P, P.pawns[pawn], g.seq[tile], L, 0, path, 0)
-        j2 = lined_up_dfs(P, P.pawns[pawn], rev, L, 0, path, 0)
-        if j2 > j:
-            j = j2
-        total += <double>(g.points[tile] * j) / L
-    return total
+cdef enum:
+    MAX_DEFICIENCY = 6
+    START_BUDGET = 4
 
-cdef double standing(const GGame* g, const GState* s, int p) noexcept nogil:
-    cdef const GPlayer* P = &s.players[p]
-    cdef double total = 0.0
-    cdef int pawn, tile
+cdef double TILE_VALUE = 0.6
+cdef double EDGE_VALUE = 0.15
+cdef double RESERVE_VALUE = 2.5
+cdef double PAWN_STREAM = 0.25
+cdef double TASK_VALUE = 7.0
+cdef double SOLO_SCALE = 30.0
+cdef double TEMPERATURE = 5.0
+
+
+ctypedef struct Prospect:
+    const GPlayer* P
+    const double* avail       # by colour code 1..6
+    double points
+    double best
+    double bound[7]
+    int budget
+    int k                     # the path's length with the mission tile
+    int depth                 # cells on the path so far (the mission tile first)
+    int path[8]
+    uint8_t want[5]           # the reading of the sequence being matched
+    int fixed[6]              # the start walk's colours so far (0: an empty cell)
+
+
+cdef inline bint on_path(const Prospect* w, int n) noexcept nogil:
+    cdef int i
+    for i in range(w.depth):
+        if w.path[i] == n:
+            return True
+    return False
+
+
+cdef void template_dfs(Prospect* w, int here, int d, double q) noexcept nogil:
+    cdef int dr, n, want
+    cdef double fill
+    if w.bound[d] * q <= w.best:
+        return
+    if w.depth == w.k:
+        w.best = w.points * WEIGHT_C[d] * q
+        return
+    want = w.want[w.depth - 1]
+    for dr in range(4):
+        n = step_cell(here, dr)
+        if n < 0 or colour_at(w.P, n) != want or on_path(w, n):
+            continue
+        w.path[w.depth] = n
+        w.depth += 1
+        template_dfs(w, n, d, q)
+        w.depth -= 1
+    if d >= w.budget:
+        return
+    fill = q * w.avail[want]
+    for dr in range(4):
+        n = step_cell(here, dr)
+        if n < 0 or occupied(w.P, n) or on_path(w, n):
+            continue
+        w.path[w.depth] = n
+        w.depth += 1
+        template_dfs(w, n, d + 1, fill)
+        w.depth -= 1
+
+
+cdef inline bint start_fits(const Prospect* w, int colour, int depth) noexcept nogil:
+    cdef int i
+    if depth == 0:
+        return True
+    if depth < START_WALK - 1:
+        if colour == w.fixed[0]:
+            return False
+    elif w.fixed[0] and colour != w.fixed[0]:
+        return False
+    for i in range(1, depth):
+        if w.fixed[i] == colour:
+            return False
+    return True
+
+
+cdef void start_dfs(Prospect* w, int here, int d) noexcept nogil:
+    cdef int dr, n, colour, depth = w.depth - 1
+    if w.points * START_BEST[d] <= w.best:
+        return
+    if depth == START_WALK:
+        w.best = w.points * WEIGHT_C[d] * START_POW[d]
+        return
+    for dr in range(4):
+        n = step_cell(here, dr)
+        if n < 0:
+            continue
+        colour = colour_at(w.P, n)
+        if colour == 0 or on_path(w, n) or not start_fits(w, colour, depth):
+            continue
+        w.path[w.depth] = n
+        w.fixed[depth] = colour
+        w.depth += 1
+        start_dfs(w, n, d)
+        w.depth -= 1
+    if d >= w.budget:
+        return
+    for dr in range(4):
+        n = step_cell(here, dr)
+        if n < 0 or occupied(w.P, n) or on_path(w, n):
+            continue
+        w.path[w.depth] = n
+        w.fixed[depth] = 0
+        w.depth += 1
+        start_dfs(w, n, d + 1)
+        w.depth -= 1
+
+
+cdef double prospect_of(const GGame* g, const GPlayer* P, int cell, int code, double points,
+                        const double* avail, int budget) noexcept nogil:
+    """The prospect of the mission coded ``code`` on ``cell`` (evaluation.prospect)."""
+    cdef Prospect w
+    cdef int d, L, i
+    w.P = P
+    w.avail = avail
+    w.points = points
+    for d in range(7):
+        w.bound[d] = points * PLAIN_BEST[d]
+    w.best = w.bound[6] if budget >= MAX_DEFICIENCY else 0.0
+    w.path[0] = cell
+    w.depth = 1
+    if g.is_start[code]:
+        w.budget = budget if budget < START_BUDGET else START_BUDGET
+        start_dfs(&w, cell, 0)
+        return w.best
+    w.budget = budget
+    L = g.seqlen[code]
+    w.k = L + 1
+    for i in range(L):
+        w.want[i] = g.seq[code][i]
+    template_dfs(&w, cell, 0, 1.0)
+    if not g.palindrome[code]:
+        for i in range(L):
+            w.want[i] = g.seq[code][L - 1 - i]
+        w.depth = 1
+        template_dfs(&w, cell, 0, 1.0)
+    return w.best
+
+
+cdef double mission_value(const GGame* g, const GPlayer* P, int cell, int code, double points,
+                          const double* avail, int turns) noexcept nogil:
+    cdef int budget = 2 * turns
+    cdef double v
+    if budget > MAX_DEFICIENCY:
+        budget = MAX_DEFICIENCY
+    v = prospect_of(g, P, cell, code, points, avail, budget)
+    if v >= points * WEIGHT_C[0] and splits_forest(P, cell):
+        v = points * WEIGHT_C[1]
+    return v
+
+
+cdef int future_turns(const GGame* g, const GState* s, int player) noexcept nogil:
+    cdef int later, most = 0, p, rounds, left
+    if g.solo:
+        left = rounds_of(g, s) - s.round
+        return left if left > 0 else 0
+    later = 1 if player > s.current else 0
+    if s.end_triggered:
+        return later
+    for p in range(g.players):
+        if s.npile[p] > most:
+            most = s.npile[p]
+    rounds = count256(s.bag) // (2 * g.players)
+    left = g.mission_limit - most
+    if left < 0:
+        left = 0
+    if left < rounds:
+        rounds = left
+    return rounds + later
+
+
+cdef void next_pool(const GGame* g, const GState* s, double* avail) noexcept nogil:
+    """The chance of each colour code 1..6 in the next pool (evaluation.next_pool)."""
+    cdef int bag[7]
+    cdef int left[7]
+    cdef int c, t, n = 0, draws
+    cdef double share, fresh, keep
+    for c in range(7):
+        bag[c] = 0
+        left[c] = 0
+    for t in range(1, g.n_set + 1):
+        if bit64(s.bag, t):
+            bag[g.colour[t]] += 1
+            n += 1
+    for t in range(s.npool):
+        left[g.colour[s.pool[t]]] += 1
+    draws = POOL_SIZE - s.npool
+    if draws < 0:
+        draws = 0
+    draws += 1
+    for c in range(1, 7):
+        share = <double>bag[c] / n if n else 0.0
+        fresh = 1.0 - pow(1.0 - share, draws)
+        if left[c]:
+            keep = 1.0 - share if n else 1.0
+            avail[c] = keep + (1.0 - keep) * fresh
+        else:
+            avail[c] = fresh
+
+
+cdef double player_value(const GGame* g, const GState* s, int player,
+                         const double* avail) noexcept nogil:
+    """The projected final score of ``player`` (evaluation.value)."""
+    cdef const GPlayer* P = &s.players[player]
+    cdef double total = <double>score_of(g, s, player), v
+    cdef int i, pawn, tile, code, turns, r, b, cell, n, edges = 0, forest_side = 0, nb
+    cdef int codes[256]
+    cdef double probs[256]
+    cdef uint64_t x
+    if not g.solo and player == s.current and s.phase != PH_OVER:
+        total += combo_card(s.turn_missions, s.supply)
+    if g.solo:
+        for i in range(g.ntasks):
+            if not (s.tasks_done >> i) & 1 and task_met(g, s, i):
+                total += TASK_VALUE
+    turns = future_turns(g, s, player)
+    if turns <= 0:
+        return total
     for pawn in range(PAWNS):
-        if P.pawns[pawn] < 0:
+        cell = P.pawns[pawn]
+        if cell < 0:
+            if turns > 1:
+                total += RESERVE_VALUE
             continue
         tile = P.pawn_tile[pawn]
-        if not g.is_start[tile]:
-            total += g.points[tile]  # the points preview: known with the face
+        code = s.back[tile]
+        if code == UNSEEN:  # being flipped: the mean over the backs it may show
+            v = 0.0
+            n = back_outcomes_of(g, s, tile, codes, probs)
+            for i in range(n):
+                v += probs[i] * mission_value(g, P, cell, codes[i] - DRAW_BASE + 1,
+                                              g.points[tile], avail, turns)
+        else:
+            v = mission_value(g, P, cell, code, g.points[tile], avail, turns)
+        total += v + PAWN_STREAM * turns
+    for r in range(64):
+        x = P.occ[r]
+        while x:
+            b = GD_CTZ(x)
+            x &= x - 1
+            cell = r * 64 + b
+            if colour_at(P, cell):
+                forest_side += 1
+            nb = step_cell(cell, 2)
+            if nb >= 0 and occupied(P, nb):
+                edges += 1
+            nb = step_cell(cell, 1)
+            if nb >= 0 and occupied(P, nb):
+                edges += 1
+    total += TILE_VALUE * forest_side + EDGE_VALUE * edges
     return total
 
+
+cdef extern from *:
+    """
+    static __thread unsigned long long gd_memo_hash = 0;
+    static __thread const void* gd_memo_game = 0;
+    static __thread int gd_memo_valid = 0;
+    static __thread double gd_memo_values[4];
+    """
+    unsigned long long gd_memo_hash
+    const void* gd_memo_game
+    int gd_memo_valid
+    double gd_memo_values[4]
+
+
 cdef double gd_heuristic(const void* game, const void* state, int player) noexcept nogil:
-    cdef const GGame* g = <const GGame*>game
     cdef const GState* s = <const GState*>state
-    cdef double prospects[4]
     cdef double out[4]
-    cdef double top, total, v
-    cdef int p
     if s.phase == PH_OVER:
         gd_returns(game, state, out)
         return out[player]
-    for p in range(g.players):
-        prospects[p] = score_of(g, s, p) + 0.5 * progress(g, s, p) + 0.25 * standing(g, s, p)
+    return evaluation_of(<const GGame*>game, s, player)
+
+
+cdef double evaluation_of(const GGame* g, const GState* s, int player) noexcept nogil:
+    """The heuristic of a state not over (evaluation.heuristic)."""
+    cdef double avail[7]
+    cdef double out[4]
+    cdef double top, total, x
+    cdef int p
+    cdef uint64_t h
+    global gd_memo_hash, gd_memo_game, gd_memo_valid
+    cdef const void* game = <const void*>g
     if g.solo:
-        v = prospects[0] / g.threshold
-        return 0.0 if v < 0.0 else (1.0 if v > 1.0 else v)
-    top = prospects[0]
+        next_pool(g, s, avail)
+        x = (player_value(g, s, 0, avail) - g.threshold) / SOLO_SCALE
+        return 1.0 / (1.0 + exp(-x))
+    # the values of every player are needed for each player's share: one state's values are
+    # kept (per thread) for the calls that follow on it
+    h = gd_hash(game, s)
+    if not (gd_memo_valid and gd_memo_game == game and gd_memo_hash == h):
+        next_pool(g, s, avail)
+        for p in range(g.players):
+            gd_memo_values[p] = player_value(g, s, p, avail)
+        gd_memo_hash = h
+        gd_memo_game = game
+        gd_memo_valid = 1
+    top = gd_memo_values[0]
     for p in range(1, g.players):
-        if prospects[p] > top:
-            top = prospects[p]
+        if gd_memo_values[p] > top:
+            top = gd_memo_values[p]
     total = 0.0
     for p in range(g.players):
-        out[p] = exp((prospects[p] - top) / 5.0)
+        out[p] = exp((gd_memo_values[p] - top) / TEMPERATURE)
         total += out[p]
     return out[player] / total
+
+
 
 
 cdef KernelVTable GUARDIANS_VTABLE
@@ -1356,7 +1614,7 @@ cdef int _build(GGame* g, object ref) except -1:
 
 # -- the Python level -----------------------------------------------------------------------------
 _PHASE_NAMES = ("draw", "start_pawn", "grow", "place", "pawn", "missions", "track", "over",
-                "pick", "reveal")
+                "pick", "reveal", "horizon")
 _PAWN_NAMES = ("blue", "green", "yellow", "red")
 
 
@@ -1567,6 +1825,33 @@ cdef class GuardiansKernelGame:
                 pile_push(s, p, tile, pawn, rnd)
         return state
 
+    def search_twin(self):
+        """A twin of this game for searching one turn: the same rules, except that ``end turn``
+        (unless it ends the game) is a terminal node whose returns are the heuristic (the
+        planner's evaluation) of the position reached. ``twin.transfer(state)`` copies a state
+        of this game into the twin. Internal: the ``mcts`` agent's search."""
+        self._check()
+        cdef GuardiansKernelGame twin = GuardiansKernelGame.__new__(GuardiansKernelGame)
+        twin.data = <GGame*>malloc(sizeof(GGame))
+        if twin.data == NULL:
+            raise MemoryError()
+        memcpy(twin.data, self.data, sizeof(GGame))
+        twin.data.horizon = 1
+        twin.handle.vtable = &twin.data.vt
+        twin.handle.game = twin.data
+        twin.reference = self.reference
+        return twin
+
+    def transfer(self, GuardiansKernelState state):
+        """A state of this game holding a copy of ``state``'s struct (a state of the same game
+        data, e.g. of the game this one is the search twin of)."""
+        self._check()
+        cdef GuardiansKernelState out = GuardiansKernelState.__new__(GuardiansKernelState)
+        out.game = self
+        memset(&out.st, 0, sizeof(GState))
+        memcpy(&out.st, &state.st, self.data.vt.state_size)
+        return out
+
     def _kernel_handle(self):
         """A PyCapsule ``forest_solver.KernelHandle`` (keeps the game alive)."""
         self._check()
@@ -1619,7 +1904,7 @@ cdef class GuardiansKernelState:
         return gd_current_player(self.game.data, &self.st)
 
     def is_terminal(self):
-        return self.st.phase == PH_OVER
+        return self.st.phase == PH_OVER or self.st.phase == PH_HORIZON
 
     def is_chance_node(self):
         return self.st.phase == PH_DRAW or self.st.phase == PH_TRACK or self.st.phase == PH_REVEAL
@@ -2281,3 +2566,12 @@ def time_walks(GuardiansKernelState state, int player, long repeat):
                 if ts[i] >= 0:
                     found += walks_from(g, P, cs[i], ts[i], codes)
     return found
+
+
+def _values(GuardiansKernelState state):
+    """Every player's projected final score by the kernel's evaluation (tests)."""
+    cdef double avail[7]
+    cdef int p
+    next_pool(state.game.data, &state.st, avail)
+    return [player_value(state.game.data, &state.st, p, avail)
+            for p in range(state.game.data.players)]

@@ -1,24 +1,27 @@
-"""Forest guardians' ``mcts`` agent: MCTS for growth and placement, the exact plan for missions.
+"""Forest guardians' ``mcts`` agent, the default: compiled MCTS searching with the planner's
+evaluation.
 
-At the mission step the agent does not search: it plays the first step of the best mission
-order (the most missions this turn, then the most points; :func:`plan_missions`), and ``end
-turn`` once the plan is empty. The plan comes from
-:func:`~solver.games.guardians.order_solve.solve_order`, the rule of ``forest guardians order``
-(exhaustive search, else CP-SAT within its model cap, else the first legal order). Every other
-decision with more than one legal action is searched
-by the shared MCTS in its strong configuration (heuristic leaves,
-:func:`solver.search.strong_mcts_options`), seeded per decision; inside the search the tree
-orders missions by itself. On the kernel engine (the default) the simulations run in the compiled
-loop (``ext/mcts.pyx``) over the kernel's C transitions and heuristic, walks included; on the
-reference engine in the Python path. Both build the same tree, so the agent plays the same moves
-on either engine (``tests/games/guardians/test_kernel_search.py``), about 70x faster on the
-kernel.
+Why: the shared MCTS with the old heuristic (colours lined up next to a pawn) won no solo game
+and built straight lines; the ``planner`` plays well because of how it values a position (its
+mission templates, :mod:`solver.games.guardians.evaluation`). This agent searches every
+decision (growth, the tile to flip, placements, pawns, missions) with the compiled MCTS loop
+(``ext/mcts.pyx``) over the kernel's C transitions, the kernel's heuristic being the planner's
+evaluation compiled (``ext/guardians.pyx``; the Python twin is ``evaluation.heuristic``). With
+the ``max`` backup every new decision node's children are primed with one evaluated visit each
+(the evaluation as the prior: the most promising moves are searched first and deepest), and
+chance nodes (draws, the reveals of hidden backs) average their outcomes by probability. So the
+search sees what the planner's scoring sees and, on top of it, tries more placements and pairs,
+every order of the missions with the chains they open, and the reveals' odds.
+
+Deterministic for a seed and an iteration budget: decision ``k`` of a game is searched with
+``derive_seed(seed, k)``. A decision with one legal action is not searched. On the reference
+engine the same tree is built in Python (hundreds of times slower; for tests).
 
 >>> import solver
 >>> from solver.games.guardians.grove import parse_grove
 >>> game = solver.load_game("guardians", position=parse_grove(
 ...     "grid:\\n[GR]b G:BB R:BB Y:BB\\n. . [YR]g .\\n"))
->>> agent = mcts_agent(game, seed=1, iterations=10)
+>>> agent = mcts_agent(game, seed=1, iterations=50)
 >>> state = game.new_initial_state()
 >>> state.action_to_string(agent(state))   # the chain first: 2 missions, not 1
 'walk green pawn: (1,2) -> (0,2) (0,3)'
@@ -30,51 +33,132 @@ import itertools
 from typing import Any
 
 from solver.errors import OptionError, SearchBudgetError
-from solver.games.guardians.actions import END_TURN
 from solver.rng import derive_seed
 from solver.spec import Agent
 
-__all__ = ["mcts_agent", "plan_missions"]
+__all__ = ["DEFAULT_ITERATIONS", "EXPLORATION", "mcts_agent", "search_options"]
+
+DEFAULT_ITERATIONS = 200
+"""Simulations per decision (measured in ``bench/results/guardians.md``: well under 0.5 s a move
+on the kernel)."""
+EXPLORATION = 0.05
+"""The UCT constant: the heuristic's values lie in [0, 1] and differ by a few hundredths
+between good placements."""
 
 
-PLAN_TIME_LIMIT = 2.0
-"""Seconds a mission step's CP-SAT solve may take in play (the best plan found by then, never
-worse than the first legal order)."""
+def search_options() -> Any:
+    """The agent's MCTS configuration: the kernel's heuristic (the planner's evaluation) at the
+    leaves, children primed with it, the max backup."""
+    from solver.search.options import MCTSOptions
+
+    return MCTSOptions(c=EXPLORATION, evaluator="heuristic", backup="max")
 
 
-def plan_missions(state: Any) -> Any:
-    """The best mission plan at the mission step, by the ``order`` command's rule
-    (:func:`~solver.games.guardians.order_solve.solve_order`, ``auto``): exhaustive search,
-    else CP-SAT within its model cap and :data:`PLAN_TIME_LIMIT`, else the first legal order."""
-    from solver.games.guardians.order_solve import solve_order
-
-    return solve_order(state, time_limit=PLAN_TIME_LIMIT).plan
-
-
-def mcts_agent(game: Any, *, seed: int = 0, iterations: int = 1000) -> Agent:
+def mcts_agent(game: Any, *, seed: int = 0, iterations: int | None = None) -> Agent:
     """The guardians ``mcts`` agent (see the module docstring)."""
-    from solver.games.guardians.rules import Phase
-    from solver.search import mcts, strong_mcts_options
+    from solver.search import mcts
 
+    if iterations is None:
+        iterations = DEFAULT_ITERATIONS
     if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
         raise OptionError(f"iterations must be a whole number of at least 1, not {iterations}")
     counter = itertools.count()
+    options = search_options()
+    twin = game.search_twin() if hasattr(game, "search_twin") else None
 
-    def choose(state: Any) -> int:
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return int(legal[0])
-        if state.phase == Phase.MISSIONS:
-            plan = plan_missions(state)
-            return plan.steps[0].action if plan.steps else END_TURN
+    def horizon(state: Any) -> Any:
+        return twin.transfer(state) if twin is not None else HorizonState(state.clone())
+
+    def search(state: Any) -> Any:
         result = mcts(
-            state,
+            horizon(state),
             iterations=iterations,
             seed=derive_seed(seed, next(counter)),
-            options=strong_mcts_options(state),
+            options=options,
         )
         if result.best_action is None:
             raise SearchBudgetError(f"MCTS found no move in {iterations} iteration(s)")
-        return int(result.best_action)
+        return result
+
+    def choose(state: Any) -> int:
+        from solver.games.guardians.actions import RESET, TAKE_ONE, TAKE_TWO
+        from solver.games.guardians.rules import Phase
+
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return int(legal[0])
+        if state.phase == Phase.GROW and TAKE_ONE in legal:
+            # the growth options lead to their gains at different depths (a placement at once;
+            # the flip, its reveal, then the placement): each is searched on its own
+            best, best_value = TAKE_TWO, -1.0
+            for option in (TAKE_TWO, TAKE_ONE):
+                child = state.child(option)
+                value = search(child).value
+                if value > best_value:
+                    best, best_value = option, value
+            return best
+        candidates = [a for a in legal if a != RESET]
+        if state.phase == Phase.GROW and len(candidates) == 1:
+            return int(candidates[0])
+        return int(search(state).best_action)
 
     return choose
+
+
+class HorizonState:
+    """A reference state seen as the kernel's search twin sees it: ``end turn`` (unless it ends
+    the game) is a terminal node whose returns are the evaluation's heuristic. The Python path
+    of the search builds the same tree on it as the compiled loop on the twin."""
+
+    def __init__(self, inner: Any, ended: bool = False) -> None:
+        self.inner = inner
+        self.ended = ended
+
+    def get_game(self) -> Any:
+        return self.inner.get_game()
+
+    def current_player(self) -> int:
+        from solver.game import TERMINAL
+
+        return TERMINAL if self.ended else int(self.inner.current_player())
+
+    def is_terminal(self) -> bool:
+        return self.ended or bool(self.inner.is_terminal())
+
+    def is_chance_node(self) -> bool:
+        return not self.ended and bool(self.inner.is_chance_node())
+
+    def legal_actions(self) -> list[int]:
+        return [] if self.ended else list(self.inner.legal_actions())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [] if self.ended else list(self.inner.chance_outcomes())
+
+    def apply_action(self, action: int) -> None:
+        from solver.games.guardians.actions import END_TURN
+        from solver.games.guardians.rules import Phase
+
+        turn_end = action == END_TURN and self.inner.phase == Phase.MISSIONS
+        self.inner.apply_action(action)
+        self.ended = turn_end and not self.inner.is_terminal()
+
+    def clone(self) -> HorizonState:
+        return HorizonState(self.inner.clone(), self.ended)
+
+    def returns(self) -> list[float]:
+        if not self.ended:
+            return list(self.inner.returns())
+        return [self.inner.heuristic(p) for p in range(self.inner.game.players)]
+
+    def heuristic(self, player: int) -> float:
+        return self.returns()[player] if self.ended else float(self.inner.heuristic(player))
+
+    def action_to_string(self, action: int) -> str:
+        return str(self.inner.action_to_string(action))
+
+    def string_to_action(self, label: str) -> int:
+        return int(self.inner.string_to_action(label))
+
+    def to_json(self) -> str:
+        return str(self.inner.to_json())
+

@@ -1,0 +1,308 @@
+"""The planner's position value as a heuristic of any state: what MCTS searches with.
+
+Why: the ``planner`` plans a turn well because it values a position by what its pawns are on
+their way to (mission *templates*: paths of forest tiles of the right colours and empty cells
+still to fill), not only by the points scored; the old MCTS heuristic counted colours lined up
+next to a pawn and lost every solo game. This module values a state the planner's way, for
+every player, so that the compiled MCTS (``ext/guardians.pyx``, ``vtable.heuristic``; this
+module is its exact twin, held to it by ``tests/games/guardians/test_kernel_diff.py``) searches
+with the planner's evaluation and primes every new node's children with it (its prior).
+
+A player's **value** is a projected final score, in points: the score now, plus, while turns
+remain (:func:`future_turns`), for each pawn in the forest the prospect of its mission
+(:func:`prospect`) and :data:`PAWN_STREAM` per turn left, :data:`RESERVE_VALUE` per pawn in the
+reserve, :data:`TILE_VALUE` per forest-side tile and :data:`EDGE_VALUE` per side two tiles share;
+with 2-4 players the combo card the turn's missions would take; in solo :data:`TASK_VALUE` per
+level task met but not yet counted (it adds a round). A pawn whose mission is face down (at a
+reveal node) is valued as the mean over the backs it may show, by their exact odds.
+
+A **prospect** (the planner's): for a mission worth ``p`` points, the best path of the mission's
+length from the pawn (either reading) over forest-side tiles of the right colours and empty
+cells; ``d`` empty cells (at most the budget: 2 per turn left, 6 at most) weigh
+``p * WEIGHT[d] * q``, ``q`` the product over the empty cells of the chance that the next pool
+holds the colour needed (:func:`next_pool`). A complete path on a cut vertex counts as one tile
+short. The start tile's A-B-C-D-E-A walk takes empty cells as wildcards (at most
+:data:`START_BUDGET`, each ``START_FILL``). With no path the prospect is ``p * WEIGHT[6]`` when
+the budget allows 6 empty cells, else 0.
+
+The **heuristic** in [0, 1]: solo, a logistic of (value - threshold) / :data:`SOLO_SCALE`; with
+2-4 players a softmax of the values (temperature :data:`TEMPERATURE` VP), as the returns sum to
+1. Terminal states get their returns.
+
+>>> from solver.games.guardians.grove import parse_grove
+>>> from solver.games.guardians.rules import GuardiansGame
+>>> state = GuardiansGame(position=parse_grove("grid:\\n[GRE]b G:BB R:BB\\n")).new_initial_state()
+>>> round(value(state, 0), 6) > 0, 0.0 < heuristic(state, 0) < 1.0
+(True, True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
+
+from solver.games.guardians.actions import in_window
+from solver.games.guardians.board import Cell, neighbours
+from solver.games.guardians.scoring import combo_card
+from solver.games.guardians.tiles import START_WALK
+
+if TYPE_CHECKING:
+    from solver.games.guardians.rules import GuardiansState
+
+__all__ = [
+    "EDGE_VALUE",
+    "PAWN_STREAM",
+    "RESERVE_VALUE",
+    "SOLO_SCALE",
+    "START_BUDGET",
+    "START_FILL",
+    "TASK_VALUE",
+    "TEMPERATURE",
+    "TILE_VALUE",
+    "WEIGHT",
+    "future_turns",
+    "heuristic",
+    "next_pool",
+    "prospect",
+    "value",
+]
+
+COLOURS = "BGREPY"
+#: A template's weight by its number of empty cells (the planner's).
+WEIGHT = (0.95, 0.75, 0.5, 0.3, 0.15, 0.07, 0.03)
+START_FILL = 0.8
+START_BUDGET = 4
+TILE_VALUE = 0.6
+EDGE_VALUE = 0.15
+RESERVE_VALUE = 2.5
+PAWN_STREAM = 0.25
+TASK_VALUE = 7.0
+SOLO_SCALE = 30.0
+"""Solo: the points over the threshold at which the heuristic reads 0.73 (a logistic)."""
+TEMPERATURE = 5.0
+"""2-4 players: the softmax temperature over the values, in VP."""
+MAX_DEFICIENCY = len(WEIGHT) - 1
+
+
+def future_turns(state: GuardiansState, player: int) -> int:
+    """How many more turns ``player`` will start after the current one: solo, the rounds left
+    on the track; with 2-4 players, once the end is triggered one for a player still to play
+    this round, else an estimate: the turns the bag feeds (two tiles a turn) or the missions
+    left before the limit, whichever is fewer, plus this round's turn for a later seat."""
+    game = state.game
+    if game.solo:
+        return max(0, state.rounds() - state.round)
+    later = 1 if player > state.current else 0
+    if state.end_triggered:
+        return later
+    players = game.players
+    most = max(len(who.pile) for who in state.people)
+    rounds = min(len(state.bag) // (2 * players), max(0, game.mission_limit - most))
+    return rounds + later
+
+
+def next_pool(state: GuardiansState) -> dict[str, float]:
+    """The chance that each colour is in the next pool (the planner's ``_next_pool`` with the
+    pool as it is): the tiles left, less about one to the round track, plus the refill drawn
+    from the bag's colour mix."""
+    bag = [state.tile(t).colour for t in state.bag]
+    left = [state.tile(t).colour for t in state.pool]
+    n = len(bag)
+    draws = max(0, 6 - len(left)) + 1
+    out = {}
+    for c in COLOURS:
+        share = bag.count(c) / n if n else 0.0
+        fresh = 1.0 - (1.0 - share) ** draws
+        if c in left:
+            keep = 1.0 - share if n else 1.0
+            out[c] = keep + (1.0 - keep) * fresh
+        else:
+            out[c] = fresh
+    return out
+
+
+def _bounds(points: int) -> tuple[list[float], list[float]]:
+    n = len(WEIGHT)
+    plain = [points * max(WEIGHT[d:]) for d in range(n)]
+    start = [points * max(WEIGHT[e] * START_FILL**e for e in range(d, n)) for d in range(n)]
+    return plain, start
+
+
+def prospect(
+    colours: Mapping[Cell, str],
+    occupied: Iterable[Cell] | set[Cell],
+    start: Cell,
+    sequence: str | None,
+    points: int,
+    avail: Mapping[str, float],
+    budget: int,
+) -> float:
+    """The prospect of a mission on ``start`` (``sequence`` ``None``: the start tile's walk);
+    ``colours`` maps forest-side cells to their colour, ``occupied`` holds every tile's cell."""
+    taken = occupied if isinstance(occupied, set) else set(occupied)
+    bound, start_bound = _bounds(points)
+    best = bound[-1] if budget >= MAX_DEFICIENCY else 0.0
+    path: list[Cell] = [start]
+
+    def empty(n: Cell) -> bool:
+        return n not in taken and n not in path and in_window(n)
+
+    if sequence is None:
+        fixed: list[str] = []
+        cap = min(budget, START_BUDGET)
+
+        def fits(colour: str, depth: int) -> bool:
+            if depth == 0:
+                return True
+            if depth < START_WALK - 1:
+                return colour != fixed[0] and colour not in fixed[1:]
+            first = fixed[0]
+            return (colour == first if first else True) and colour not in fixed[1:]
+
+        def start_templates(here: Cell, d: int) -> None:
+            nonlocal best
+            if start_bound[d] <= best:
+                return
+            depth = len(fixed)
+            if depth == START_WALK:
+                best = points * WEIGHT[d] * START_FILL**d
+                return
+            around = neighbours(here)
+            for n in around:
+                colour = colours.get(n)
+                if colour is None or n in path or not fits(colour, depth):
+                    continue
+                path.append(n)
+                fixed.append(colour)
+                start_templates(n, d)
+                path.pop()
+                fixed.pop()
+            if d >= cap:
+                return
+            for n in around:
+                if not empty(n):
+                    continue
+                path.append(n)
+                fixed.append("")
+                start_templates(n, d + 1)
+                path.pop()
+                fixed.pop()
+
+        start_templates(start, 0)
+        return best
+
+    k = len(sequence) + 1
+
+    def templates(here: Cell, s: str, d: int, q: float) -> None:
+        nonlocal best
+        if bound[d] * q <= best:
+            return
+        depth = len(path)
+        if depth == k:
+            best = points * WEIGHT[d] * q
+            return
+        want = s[depth - 1]
+        around = neighbours(here)
+        for n in around:
+            if colours.get(n) == want and n not in path:
+                path.append(n)
+                templates(n, s, d, q)
+                path.pop()
+        if d >= budget:
+            return
+        fill = q * avail[want]
+        for n in around:
+            if not empty(n):
+                continue
+            path.append(n)
+            templates(n, s, d + 1, fill)
+            path.pop()
+
+    templates(start, sequence, 0, 1.0)
+    if sequence[::-1] != sequence:
+        templates(start, sequence[::-1], 0, 1.0)
+    return best
+
+
+def _mission_value(
+    state: GuardiansState,
+    player: int,
+    cell: Cell,
+    sequence: str | None,
+    points: int,
+    avail: Mapping[str, float],
+    turns: int,
+    colours: Mapping[Cell, str],
+) -> float:
+    from solver.games.guardians.connectivity import splits_forest
+
+    forest = state.people[player].forest
+    budget = min(MAX_DEFICIENCY, 2 * turns)
+    v = prospect(colours, set(forest), cell, sequence, points, avail, budget)
+    if v >= points * WEIGHT[0] and splits_forest(forest.keys(), cell):
+        v = points * WEIGHT[1]
+    return v
+
+
+def value(state: GuardiansState, player: int, avail: Mapping[str, float] | None = None) -> float:
+    """The projected final score of ``player`` (see the module docstring), in points."""
+    game = state.game
+    who = state.people[player]
+    total = float(state.score(player))
+    if not game.solo and player == state.current and not state.is_terminal():
+        card = combo_card(state.turn_missions, state.supply)
+        total += card or 0
+    if game.solo and game.level is not None:
+        for task, done in zip(game.level.tasks, state.tasks_done, strict=True):
+            if not done and state.task_met(task):
+                total += TASK_VALUE
+    turns = future_turns(state, player)
+    if turns <= 0:
+        return total
+    if avail is None:
+        avail = next_pool(state)
+    colours: dict[Cell, str] = {}
+    for cell, face in who.forest.items():
+        if not face.mission:
+            colours[cell] = state.tile(face.tile).colour or ""
+    for where in who.pawns:
+        if where is None:
+            total += RESERVE_VALUE if turns > 1 else 0.0
+            continue
+        tile = state.tile(who.forest[where].tile)
+        if tile.start:
+            v = _mission_value(state, player, where, None, tile.points, avail, turns, colours)
+        elif tile.hidden:  # being flipped: the mean over the backs it may show
+            v = 0.0
+            for u, n, count in state.unseen_backs(game.face_of(tile.id)):
+                v += (n / count) * _mission_value(
+                    state, player, where, game.back(u), tile.points, avail, turns, colours
+                )
+        else:
+            v = _mission_value(
+                state, player, where, tile.sequence, tile.points, avail, turns, colours
+            )
+        total += v + PAWN_STREAM * turns
+    edges = 0
+    for r, c in who.forest:
+        edges += ((r + 1, c) in who.forest) + ((r, c + 1) in who.forest)
+    total += TILE_VALUE * len(colours) + EDGE_VALUE * edges
+    return total
+
+
+def heuristic(state: GuardiansState, player: int) -> float:
+    """The estimated return of ``player`` in [0, 1] (see the module docstring)."""
+    if state.is_terminal():
+        return state.returns()[player]
+    game = state.game
+    avail = next_pool(state)
+    if game.solo:
+        assert game.level is not None
+        x = (value(state, 0, avail) - game.level.threshold) / SOLO_SCALE
+        return 1.0 / (1.0 + math.exp(-x))
+    values = [value(state, p, avail) for p in range(game.players)]
+    top = max(values)
+    weights = [math.exp((v - top) / TEMPERATURE) for v in values]
+    return weights[player] / sum(weights)
+
