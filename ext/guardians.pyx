@@ -1118,6 +1118,85 @@ cdef uint64_t gd_hash(const void* game, const void* state) noexcept nogil:
     return splitmix64_mix(h)
 
 
+# -- the colour heuristic (heuristic.py): the hint engine's and the shared MCTS's leaves --------
+cdef int lined_up_dfs(const GPlayer* P, int here, const uint8_t* want, int length, int depth,
+                      int* path, int best) noexcept nogil:
+    cdef int d, n, k
+    cdef bint clash
+    if depth > best:
+        best = depth
+    if depth == length or best == length:
+        return best
+    for d in range(4):
+        n = step_cell(here, d)
+        if n < 0 or colour_at(P, n) != want[depth]:
+            continue
+        clash = False
+        for k in range(depth):
+            if path[k] == n:
+                clash = True
+                break
+        if clash:
+            continue
+        path[depth] = n
+        best = lined_up_dfs(P, n, want, length, depth + 1, path, best)
+    return best
+
+cdef double progress(const GGame* g, const GState* s, int p) noexcept nogil:
+    cdef const GPlayer* P = &s.players[p]
+    cdef double total = 0.0
+    cdef int pawn, tile, L, j, j2, k
+    cdef int path[6]
+    cdef uint8_t rev[5]
+    for pawn in range(PAWNS):
+        if P.pawns[pawn] < 0:
+            continue
+        tile = s.back[P.pawn_tile[pawn]]
+        if tile == UNSEEN or g.is_start[tile]:
+            continue  # the start walk's pattern is no fixed sequence; an unseen back: no colours
+        L = g.seqlen[tile]
+        for k in range(L):
+            rev[k] = g.seq[tile][L - 1 - k]
+        j = lined_up_dfs(P, P.pawns[pawn], g.seq[tile], L, 0, path, 0)
+        j2 = lined_up_dfs(P, P.pawns[pawn], rev, L, 0, path, 0)
+        if j2 > j:
+            j = j2
+        total += <double>(g.points[tile] * j) / L
+    return total
+
+cdef double standing(const GGame* g, const GState* s, int p) noexcept nogil:
+    cdef const GPlayer* P = &s.players[p]
+    cdef double total = 0.0
+    cdef int pawn, tile
+    for pawn in range(PAWNS):
+        if P.pawns[pawn] < 0:
+            continue
+        tile = P.pawn_tile[pawn]
+        if not g.is_start[tile]:
+            total += g.points[tile]  # the points preview: known with the face
+    return total
+
+cdef double colour_heuristic(const GGame* g, const GState* s, int player) noexcept nogil:
+    cdef double prospects[4]
+    cdef double out[4]
+    cdef double top, total, v
+    cdef int p
+    for p in range(g.players):
+        prospects[p] = score_of(g, s, p) + 0.5 * progress(g, s, p) + 0.25 * standing(g, s, p)
+    if g.solo:
+        v = prospects[0] / g.threshold
+        return 0.0 if v < 0.0 else (1.0 if v > 1.0 else v)
+    top = prospects[0]
+    for p in range(1, g.players):
+        if prospects[p] > top:
+            top = prospects[p]
+    total = 0.0
+    for p in range(g.players):
+        out[p] = exp((prospects[p] - top) / 5.0)
+        total += out[p]
+    return out[player] / total
+
+
 # -- the heuristic: the planner's evaluation (evaluation.py) -------------------------------------
 cdef double WEIGHT_C[7]
 WEIGHT_C[:] = [0.95, 0.75, 0.5, 0.3, 0.15, 0.07, 0.03]
@@ -1407,12 +1486,16 @@ cdef extern from *:
 
 
 cdef double gd_heuristic(const void* game, const void* state, int player) noexcept nogil:
+    """The colour heuristic (heuristic.py) on a game; the planner's evaluation on a search twin
+    (the ``mcts`` agent's search)."""
     cdef const GState* s = <const GState*>state
     cdef double out[4]
     if s.phase == PH_OVER:
         gd_returns(game, state, out)
         return out[player]
-    return evaluation_of(<const GGame*>game, s, player)
+    if (<const GGame*>game).horizon:
+        return evaluation_of(<const GGame*>game, s, player)
+    return colour_heuristic(<const GGame*>game, s, player)
 
 
 cdef double evaluation_of(const GGame* g, const GState* s, int player) noexcept nogil:

@@ -172,8 +172,9 @@ def test_the_built_in_games_declare_their_capabilities():
     assert "mcts" not in trial.agent_names()
     assert guardians.agent_names() == ["mcts", "random", "greedy", "planner"]
     assert (
-        guardians.play_iterations("mcts") == 1000 and guardians.play_iterations("planner") is None
+        guardians.play_iterations("mcts") == 10_000 and guardians.play_iterations("planner") is None
     )
+    assert guardians.strongest_agent == "planner"  # declared: the strongest measured
 
 
 def test_make_agent_uses_the_play_default():

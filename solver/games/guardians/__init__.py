@@ -110,15 +110,17 @@ SPEC = GameSpec(
         ),
         "mcts": AgentSpec(
             "solver.games.guardians.agent:mcts_agent",
-            iterations=1000,
-            summary="MCTS for growth and placement, the exact mission plan at the mission step",
+            iterations=10_000,
+            summary="compiled MCTS to the end of the turn on the planner's evaluation, the "
+            "exact mission plan at the mission step",
         ),
         "planner": AgentSpec(
             "solver.games.guardians.planner:planner_agent",
-            summary="whole turns planned with mission prospects and the exact mission search",
+            summary="whole turns planned with mission prospects and the exact mission search "
+            "(the strongest measured: the default)",
         ),
     },
-    default_agent="planner",  # wins the solo levels and beats greedy; mcts wins no level
+    default_agent="planner",  # measured strongest: see docs/rules/guardians.md §13
     open_text=f"{_HOOKS}:open_text",
     state_players=f"{_HOOKS}:state_players",
     source_option="position",

@@ -1,17 +1,21 @@
-"""Forest guardians' ``mcts`` agent, the default: compiled MCTS searching with the planner's
-evaluation.
+"""Forest guardians' ``mcts`` agent: compiled MCTS searching with the planner's evaluation.
 
 Why: the shared MCTS with the old heuristic (colours lined up next to a pawn) won no solo game
 and built straight lines; the ``planner`` plays well because of how it values a position (its
 mission templates, :mod:`solver.games.guardians.evaluation`). This agent searches every
 decision (growth, the tile to flip, placements, pawns, missions) with the compiled MCTS loop
-(``ext/mcts.pyx``) over the kernel's C transitions, the kernel's heuristic being the planner's
-evaluation compiled (``ext/guardians.pyx``; the Python twin is ``evaluation.heuristic``). With
+(``ext/mcts.pyx``) over the kernel's C transitions, on the game's *search twin*, whose heuristic
+is the planner's evaluation compiled (``ext/guardians.pyx``; the Python twin is
+``evaluation.heuristic``; the game's own heuristic, which the hint engine's searches read, stays
+the colour heuristic of :mod:`~solver.games.guardians.heuristic`). With
 the ``max`` backup every new decision node's children are primed with one evaluated visit each
 (the evaluation as the prior: the most promising moves are searched first and deepest), and
 chance nodes (draws, the reveals of hidden backs) average their outcomes by probability. So the
 search sees what the planner's scoring sees and, on top of it, tries more placements and pairs,
-every order of the missions with the chains they open, and the reveals' odds.
+the missions with the chains they open, and the reveals' odds. At the mission step itself the
+agent plays the best mission order (:func:`plan_missions`, the rule of ``forest guardians
+order``: the most missions, then the most points), as the search at a small budget can miss a
+long chain.
 
 Deterministic for a seed and an iteration budget: decision ``k`` of a game is searched with
 ``derive_seed(seed, k)``. A decision with one legal action is not searched. On the reference
@@ -36,11 +40,26 @@ from solver.errors import OptionError, SearchBudgetError
 from solver.rng import derive_seed
 from solver.spec import Agent
 
-__all__ = ["DEFAULT_ITERATIONS", "EXPLORATION", "mcts_agent", "search_options"]
+__all__ = ["DEFAULT_ITERATIONS", "EXPLORATION", "mcts_agent", "plan_missions", "search_options"]
 
-DEFAULT_ITERATIONS = 200
-"""Simulations per decision (measured in ``bench/results/guardians.md``: well under 0.5 s a move
-on the kernel)."""
+DEFAULT_ITERATIONS = 10_000
+"""Simulations per decision: about 0.1-0.3 s a move on the kernel on a loaded machine (the
+placements' branching is wide: at 200 the agent scored a median of 40 at solo level 1, at
+10 000-20 000 about 60)."""
+PLAN_TIME_LIMIT = 2.0
+"""Seconds a mission step's CP-SAT solve may take in play (the best plan found by then, never
+worse than the first legal order)."""
+
+
+def plan_missions(state: Any) -> Any:
+    """The best mission plan at the mission step, by the ``order`` command's rule
+    (:func:`~solver.games.guardians.order_solve.solve_order`, ``auto``): exhaustive search,
+    else CP-SAT within its model cap and :data:`PLAN_TIME_LIMIT`, else the first legal order."""
+    from solver.games.guardians.order_solve import solve_order
+
+    return solve_order(state, time_limit=PLAN_TIME_LIMIT).plan
+
+
 EXPLORATION = 0.05
 """The UCT constant: the heuristic's values lie in [0, 1] and differ by a few hundredths
 between good placements."""
@@ -81,12 +100,15 @@ def mcts_agent(game: Any, *, seed: int = 0, iterations: int | None = None) -> Ag
         return result
 
     def choose(state: Any) -> int:
-        from solver.games.guardians.actions import RESET, TAKE_ONE, TAKE_TWO
+        from solver.games.guardians.actions import END_TURN, RESET, TAKE_ONE, TAKE_TWO
         from solver.games.guardians.rules import Phase
 
         legal = state.legal_actions()
         if len(legal) == 1:
             return int(legal[0])
+        if state.phase == Phase.MISSIONS:
+            plan = plan_missions(state)
+            return int(plan.steps[0].action) if plan.steps else END_TURN
         if state.phase == Phase.GROW and TAKE_ONE in legal:
             # the growth options lead to their gains at different depths (a placement at once;
             # the flip, its reveal, then the placement): each is searched on its own
@@ -146,12 +168,16 @@ class HorizonState:
         return HorizonState(self.inner.clone(), self.ended)
 
     def returns(self) -> list[float]:
+        from solver.games.guardians.evaluation import heuristic
+
         if not self.ended:
             return list(self.inner.returns())
-        return [self.inner.heuristic(p) for p in range(self.inner.game.players)]
+        return [heuristic(self.inner, p) for p in range(self.inner.game.players)]
 
     def heuristic(self, player: int) -> float:
-        return self.returns()[player] if self.ended else float(self.inner.heuristic(player))
+        from solver.games.guardians.evaluation import heuristic
+
+        return self.returns()[player] if self.ended else float(heuristic(self.inner, player))
 
     def action_to_string(self, action: int) -> str:
         return str(self.inner.action_to_string(action))
@@ -161,4 +187,3 @@ class HorizonState:
 
     def to_json(self) -> str:
         return str(self.inner.to_json())
-

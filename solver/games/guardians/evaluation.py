@@ -4,9 +4,10 @@ Why: the ``planner`` plans a turn well because it values a position by what its 
 their way to (mission *templates*: paths of forest tiles of the right colours and empty cells
 still to fill), not only by the points scored; the old MCTS heuristic counted colours lined up
 next to a pawn and lost every solo game. This module values a state the planner's way, for
-every player, so that the compiled MCTS (``ext/guardians.pyx``, ``vtable.heuristic``; this
-module is its exact twin, held to it by ``tests/games/guardians/test_kernel_diff.py``) searches
-with the planner's evaluation and primes every new node's children with it (its prior).
+every player, so that the ``mcts`` agent's compiled search (``ext/guardians.pyx``: the heuristic
+of the game's search twin, ``search_twin()``; this module is its exact twin, held to it by
+``tests/games/guardians/test_kernel_diff.py``) searches with the planner's evaluation and primes
+every new node's children with it (its prior).
 
 A player's **value** is a projected final score, in points: the score now, plus, while turns
 remain (:func:`future_turns`), for each pawn in the forest the prospect of its mission
@@ -305,4 +306,3 @@ def heuristic(state: GuardiansState, player: int) -> float:
     top = max(values)
     weights = [math.exp((v - top) / TEMPERATURE) for v in values]
     return weights[player] / sum(weights)
-

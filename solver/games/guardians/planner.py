@@ -197,8 +197,10 @@ def _context(state: GuardiansState, pool_after: list[int]) -> Context:
     done = list(state.tasks_done) if level is not None else []
     odds: dict[str, list[tuple[str, float]]] = {}
     hidden: dict[int, list[tuple[str, float]]] = {}
+    mine = set(state.pool)
+    mine.update(f.tile for f in me.forest.values())
     for t, tile in known.items():
-        if tile.hidden and (t in state.pool or any(f.tile == t for f in me.forest.values())):
+        if tile.hidden and t in mine:
             if tile.face not in odds:
                 odds[tile.face] = back_odds(state, t)
             hidden[t] = odds[tile.face]

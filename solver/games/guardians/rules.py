@@ -358,9 +358,10 @@ class GuardiansState:
         return points + sum(who.cards) - who.resets
 
     def heuristic(self, player: int) -> float:
-        """An estimate of the return of ``player`` in [0, 1]: the planner's evaluation
-        (:mod:`solver.games.guardians.evaluation`, the twin of the kernel's)."""
-        from solver.games.guardians.evaluation import heuristic
+        """An estimate of the return of ``player`` in [0, 1] (see the heuristic module; the
+        ``mcts`` agent searches with the planner's evaluation instead,
+        :mod:`solver.games.guardians.evaluation`)."""
+        from solver.games.guardians.heuristic import heuristic
 
         return heuristic(self, player)
 

@@ -22,10 +22,11 @@ import pytest
 from solver.errors import IllegalActionError, OptionError
 from solver.games.guardians.board import neighbours
 from solver.games.guardians.connectivity import splits_forest
+from solver.games.guardians.evaluation import heuristic as reference_evaluation
+from solver.games.guardians.evaluation import value as reference_value
 from solver.games.guardians.grove import load_grove
 from solver.games.guardians.grove_model import DEFAULT_TABLE, Grove, GroveCell
-from solver.games.guardians.evaluation import heuristic as reference_heuristic
-from solver.games.guardians.evaluation import value as reference_value
+from solver.games.guardians.heuristic import heuristic as reference_heuristic
 from solver.games.guardians.kernel import KernelGuardiansGame
 from solver.games.guardians.rules import GuardiansGame, Phase
 from solver.games.guardians.tiles import TileSet, tile_set_from_dict
@@ -115,11 +116,13 @@ def compare(k, r, rng: SplitMix64, step: int, kgame) -> None:
     assert [k.action_to_string(a) for a in shown] == [r.action_to_string(a) for a in shown], where
     if r.phase == Phase.MISSIONS:
         assert k.walks() == r.walks(), where
-    if step % 7 == 0:  # the planner's evaluation: every player's value, and the heuristic
+    if step % 7 == 0:  # the planner's evaluation (values, the twin's heuristic), the heuristic
         values = guardians_ext._values(k)
+        twin = kgame.search_twin().transfer(k)  # the mcts agent's search: the evaluation
         for p in range(r.game.players):
             assert values[p] == reference_value(r, p), where
-            assert math.isclose(k.heuristic(p), reference_heuristic(r, p), abs_tol=1e-15), where
+            assert math.isclose(twin.heuristic(p), reference_evaluation(r, p), abs_tol=1e-15)
+            assert math.isclose(k.heuristic(p), reference_heuristic(r, p), abs_tol=1e-12), where
     if step % 11 == 0 and legal:
         a = rng.pick(legal)
         label = r.action_to_string(a)
