@@ -1,5 +1,5 @@
 """Forest guardians' own commands: ``forest guardians order FILE.grove [--json]`` and
-``forest guardians solo --level L --agent mcts --games N [--seed S] [--iterations I] [--json]``.
+``forest guardians solo --level L [--agent A] --games N [--seed S] [--iterations I] [--json]``.
 
 The commands every game gets (``show``, ``best-move``, ``solve``, ``play``, ``list``,
 ``render``) come from the generic CLI; ``order`` answers the guardians' headline question:

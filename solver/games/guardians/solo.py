@@ -19,8 +19,8 @@ Task kinds (``kind`` and its parameters in the JSON form):
 >>> levels = default_levels()
 >>> [level.threshold for level in levels]
 [60, 67, 74, 81, 88, 95]
->>> levels[0].tasks[0].text()
-'complete a mission whose walk visits at least 3 tiles'
+>>> levels[1].tasks[0].text()
+'complete a mission whose walk visits at least 5 tiles'
 """
 
 from __future__ import annotations

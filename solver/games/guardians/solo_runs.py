@@ -21,7 +21,14 @@ from solver.errors import OptionError
 from solver.rng import check_seed, derive_seed
 from solver.stats import wilson_interval
 
-__all__ = ["SoloReport", "histogram_lines", "solo_game", "solo_report", "solo_run"]
+__all__ = [
+    "SoloReport",
+    "histogram_lines",
+    "solo_game",
+    "solo_game_record",
+    "solo_report",
+    "solo_run",
+]
 
 HISTOGRAM_BIN = 10
 """Score histogram bins of 10 points: 0-9, 10-19, ..."""
@@ -34,7 +41,7 @@ class SoloReport:
     level: int
     threshold: int
     agent: str
-    iterations: int
+    iterations: int | None
     seed: int
     games: int
     wins: int
@@ -64,6 +71,14 @@ class SoloReport:
 
 def solo_game(level: int, agent: str, seed: int, index: int, iterations: int = 1000) -> int:
     """The final score of game ``index`` of a run (see the module docstring)."""
+    return solo_game_record(level, agent, seed, index, iterations)[0]
+
+
+def solo_game_record(
+    level: int, agent: str, seed: int, index: int, iterations: int | None = None
+) -> tuple[int, tuple[bool, ...]]:
+    """Game ``index`` of a run: its final score and, per level task, whether it was met
+    (``iterations`` ``None``: the agent's own play default)."""
     from solver.game import play_game
     from solver.games.guardians import SPEC
 
@@ -72,11 +87,11 @@ def solo_game(level: int, agent: str, seed: int, index: int, iterations: int = 1
     player = SPEC.agent(agent).build(game, seed=derive_seed(game_seed, 1), iterations=iterations)
     record = play_game(game, [player], seed=game_seed)
     final: Any = record.final
-    return int(final.scores()[0])
+    return int(final.scores()[0]), tuple(bool(done) for done in final.tasks_done)
 
 
 def solo_report(
-    level: int, agent: str, seed: int, iterations: int, scores: Sequence[int]
+    level: int, agent: str, seed: int, iterations: int | None, scores: Sequence[int]
 ) -> SoloReport:
     """The report of a run whose games scored ``scores`` (game 0 first)."""
     from solver.games.guardians.solo import level_by_number
@@ -108,7 +123,7 @@ def solo_run(
     *,
     games: int,
     seed: int = 0,
-    iterations: int = 1000,
+    iterations: int | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> SoloReport:
     """Play ``games`` solo games of ``level`` with ``agent`` (one process)."""
@@ -119,7 +134,7 @@ def solo_run(
         raise OptionError(f"--games must be at least 1, not {games}")
     scores = []
     for g in range(games):
-        scores.append(solo_game(level, agent, seed, g, iterations))
+        scores.append(solo_game_record(level, agent, seed, g, iterations)[0])
         if progress is not None:
             progress(g + 1)
     return solo_report(level, agent, seed, iterations, scores)
