@@ -308,7 +308,7 @@ def _agents_help(spec: GameSpec) -> str:
     for name, agent in spec.offered_agents().items():
         budget = f"{agent.iterations} simulations a decision" if agent.iterations else "no search"
         parts.append(f"{name} ({budget})")
-    return ", ".join(parts)
+    return ", ".join(parts) + ", or level1 ... level10 (the strength ladder)"
 
 
 def _play_iterations_help(spec: GameSpec) -> str:
