@@ -8,12 +8,13 @@ cached. Nothing here knows any game.
 A file option may name a path only where the transport allows it (stdio). Then only a regular
 file is opened, without blocking (a FIFO, ``/dev/stdin`` or a device is refused by name before
 any read), at most :data:`MAX_PATH_BYTES` of it is read, and an error about it names the path and
-the problem (the parser's line, column and expectation), never the file's content.
+the problem (the parser's line, column and expectation), never the file's content. The file is
+read without blocking too: a pseudo-file that stat calls regular but that waits for data
+(``/proc/kmsg``) is refused, not waited on.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
 import os
@@ -108,13 +109,16 @@ def read_path(path: str, field: str, what: str) -> str:
         os.close(fd)
         kind = next((word for test, word in _KINDS if test(mode)), "not a regular file")
         raise HintError(f"{field}: {name}: is {kind}, not a {what} file", field, "bad_game")
-    os.set_blocking(fd, True)
-    with contextlib.closing(os.fdopen(fd, "rb", buffering=0)) as handle:
-        try:
-            data = handle.read(MAX_PATH_BYTES + 1)
-        except OSError as exc:
-            raise HintError(f"{field}: {name}: cannot read it: {exc.strerror}", field,
-                            "bad_game") from None  # fmt: skip
+    try:
+        data = _read_without_blocking(fd, MAX_PATH_BYTES + 1)
+    except BlockingIOError:
+        raise HintError(f"{field}: {name}: reading it would wait for data, not a {what} file",
+                        field, "bad_game") from None  # fmt: skip
+    except OSError as exc:
+        raise HintError(f"{field}: {name}: cannot read it: {exc.strerror}", field,
+                        "bad_game") from None  # fmt: skip
+    finally:
+        os.close(fd)
     if len(data) > MAX_PATH_BYTES:
         raise HintError(f"{field}: {name}: larger than {MAX_PATH_BYTES >> 20} MiB, not a {what} "
                         "file", field, "bad_game")  # fmt: skip
@@ -123,6 +127,21 @@ def read_path(path: str, field: str, what: str) -> str:
     except UnicodeDecodeError as exc:
         raise HintError(f"{field}: {name}: not a {what} file (not UTF-8 text at byte "
                         f"{exc.start})", field, "bad_game") from None  # fmt: skip
+
+
+def _read_without_blocking(fd: int, limit: int) -> bytes:
+    """At most ``limit`` bytes of ``fd``, read to its end with the descriptor left non-blocking:
+    a file on disk reads as usual, while a pseudo-file that is "regular" but waits for data
+    (``/proc/kmsg``) raises :class:`BlockingIOError` instead of stalling the request."""
+    chunks: list[bytes] = []
+    size = 0
+    while size < limit:
+        chunk = os.read(fd, min(limit - size, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
 
 
 def _parse_problem(exc: Exception) -> str:

@@ -61,6 +61,29 @@ def test_h3_only_regular_files_are_opened(engine: Engine, tmp_path: Path) -> Non
     assert engine.close()[0] == 0
 
 
+def _kmsg_opens() -> bool:
+    try:
+        os.close(os.open("/proc/kmsg", os.O_RDONLY | os.O_NONBLOCK))
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _kmsg_opens(), reason="/proc/kmsg cannot be opened here (not root)")
+def test_h3_a_regular_pseudo_file_that_waits_for_data_is_refused(engine: Engine) -> None:
+    """``/proc/kmsg`` is a regular file to ``stat`` but a read waits for the next kernel
+    message: it blocked the request for ever (the check passed, then the read blocked). Now the
+    read itself never blocks. (With messages pending the read returns them and the parse fails:
+    an answer too, naming the path, not the content.)"""
+    for game, option in SOURCES.items():
+        reply = _error(engine, {"id": game, "game": game, "options": {option: "/proc/kmsg"}})
+        assert reply["code"] == "bad_game" and "/proc/kmsg" in reply["error"], reply
+        assert "would wait for data" in reply["error"] or "line 1" in reply["error"], reply
+    engine.send({"id": "ok", "game": "dog", "options": {"forest": "dog/another-dog"}})
+    assert engine.read()["id"] == "ok"
+    assert engine.close()[0] == 0
+
+
 def test_l1_an_error_about_a_file_names_the_path_never_its_content(engine: Engine) -> None:
     passwd = Path("/etc/passwd").read_text().splitlines()[0]
     environ = Path("/proc/self/environ").read_bytes().split(b"\0")[0].decode(errors="replace")
