@@ -93,7 +93,10 @@ def _hint(args: argparse.Namespace) -> int:
         return 0
     if not args.stdio:
         raise OptionError("give --stdio (JSON lines on stdin and stdout) or --schema")
+    from solver.hint.jobs import warm_games
     from solver.hint.stdio import serve_lines
+
+    warm_games()  # every game imported before the first request's clock starts (as serve's)
 
     return serve_lines(sys.stdin, sys.stdout, workers=args.workers, caps=caps_from(args))
 

@@ -133,10 +133,11 @@ def serve_lines(
             return
         with lock:
             event = running.get(request.terminate_id)
-        if event is not None:
-            event.set()
+        # the acknowledgement goes out first, so it always precedes the stopped request's answer
         write({"id": request.id, "action": "terminate", "terminateId": request.terminate_id,
                "found": event is not None})  # fmt: skip
+        if event is not None:
+            event.set()
 
     with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="hint") as pool:
         for line in read_lines(_binary(source)):
