@@ -107,14 +107,15 @@ def search(state: Any, args: argparse.Namespace) -> Searched:
     return Searched(valued.result, float(valued.value), valued.method, valued.simulations, notes)
 
 
-def _move_rows(result: Any) -> list[dict[str, Any]]:
+def _move_rows(state: Any, result: Any) -> list[dict[str, Any]]:
+    """The moves in the vocabulary hints and reviews share (``solver.search.result.move_row``:
+    ``action``, ``label``, ``order``, ``visits``, ``value``, ``pvActions``, ``pvLabels``), plus
+    the pinned ``pv`` (labels)."""
+    from solver.search.result import move_row
+
     if result is None:
         return []
-    return [
-        {"action": m.action, "label": m.label, "value": m.value, "visits": m.visits,
-         "pv": list(m.pv)}
-        for m in result.moves
-    ]  # fmt: skip
+    return [move_row(state, m, order) | {"pv": list(m.pv)} for order, m in enumerate(result.moves)]
 
 
 def _leaves(state: Any) -> str:
@@ -161,7 +162,7 @@ def _decision(state: Any, args: argparse.Namespace, walk: _Walk) -> dict[str, An
         "value": found.value,
         "exact": found.method == "exact",
         "best_action": found.best_label,
-        "moves": _move_rows(found.result),
+        "moves": _move_rows(state, found.result),
     }
 
 
@@ -318,7 +319,7 @@ def hint_report(
     )  # fmt: skip
     found = search(state, search_args)
     return {"what": describe(spec, search_args, {found.method}, state),
-            "moves": _move_rows(found.result)[:top], "notes": list(found.notes)}  # fmt: skip
+            "moves": _move_rows(state, found.result)[:top], "notes": list(found.notes)}  # fmt: skip
 
 
 # -- solve ---------------------------------------------------------------------------------------

@@ -1,0 +1,87 @@
+"""One vocabulary for moves and values on every surface (issue 16 §3): ``forest GAME best-move
+--json`` rows, hint ``moveInfos`` and review decisions name a move ``action`` / ``label`` with
+its ``value``, ``visits``, ``order``, ``pvActions`` (ids) and ``pvLabels`` (labels), whatever
+pinned names each surface keeps beside them (best-move's ``pv`` of labels, a hint's ``pv`` of
+ids). Before, best-move rows had no ``order``, ``pvActions`` or ``pvLabels`` although
+docs/hint-engine.md said they did.
+
+Driven as a user meets it: ``best-move`` as a subprocess, the hint through the engine's one
+function, on every game (the dog exactly, so the two surfaces' rows must be equal).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+import solver
+from solver.hint.engine import answer
+from solver.review import review_record
+
+SHARED = {"action", "label", "order", "visits", "value", "pvActions", "pvLabels"}
+
+
+def _decision_state(game: str, **options: Any) -> Any:
+    state = solver.load_game(game, **options).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    return state
+
+
+def _best_move(argv: list[str]) -> dict[str, Any]:
+    run = subprocess.run([sys.executable, "-m", "solver.cli", *argv, "--json", "--no-progress"],
+                         capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)
+
+
+CASES = [
+    ("dog", {"forest": "dog/tiny-2x2"}, ["dog/tiny-2x2"], {"exact": True}),
+    ("guardians", {"players": 2}, ["--players", "2"], {"limit": {"iterations": 40}}),
+    ("trial", {"players": 2}, ["--players", "2"], {"limit": {"iterations": 8}}),
+]
+
+
+@pytest.mark.parametrize(("game", "options", "where", "budget"), CASES, ids=[c[0] for c in CASES])
+def test_best_move_rows_and_hint_move_infos_share_the_vocabulary(
+    game: str, options: dict[str, Any], where: list[str], budget: dict[str, Any]
+) -> None:
+    state = _decision_state(game, **options)
+    flags = ["--exact"] if budget.get("exact") else ["--iterations", "40"]
+    if game == "trial":
+        flags = ["--iterations", "8"]
+    report = _best_move([game, "best-move", *where, "--state", state.to_json(), *flags])
+    rows = report["moves"]
+    assert rows and all(set(row) >= SHARED for row in rows), rows[:1]
+    assert [row["order"] for row in rows] == list(range(len(rows)))
+    for row in rows:
+        assert row["pvActions"][0] == row["action"] and row["pvLabels"][0] == row["label"]
+        assert row["pv"][: len(row["pvLabels"])] == row["pvLabels"]  # the pinned labels
+        walker = state.clone()  # the ids replay the labels
+        for action, label in zip(row["pvActions"], row["pvLabels"], strict=True):
+            assert walker.action_to_string(action) == label
+            walker.apply_action(action)
+    hint = answer({"id": "v", "game": game, "options": options, "state": state.to_json(),
+                   **budget})  # fmt: skip
+    assert "error" not in hint, hint
+    infos = hint["moveInfos"]
+    assert infos and all(set(info) >= SHARED for info in infos)
+    assert hint["rootInfo"]["method"] == report["method"]
+    if game == "dog":  # both exact: the same moves, values and lines
+        assert [{k: r[k] for k in SHARED} for r in rows] == [
+            {k: i[k] for k in SHARED} for i in infos
+        ]
+
+
+def test_review_decisions_share_the_vocabulary() -> None:
+    record = {"game": "dog", "options": {"forest": "dog/tiny-2x2"}, "seed": 0,
+              "actions": [11, 0, 3]}  # fmt: skip
+    review = review_record(record)
+    assert review["decisions"]
+    for decision in review["decisions"]:
+        assert {"action", "label", "value", "bestAction", "bestLabel", "bestValue", "method",
+                "valueKind"} <= set(decision), decision  # fmt: skip
