@@ -173,6 +173,22 @@ def _command_of(argv: Sequence[str]) -> str | None:
     return None
 
 
+def _named(words: list[str]) -> str:
+    """The command ``words`` name, as a user would say it: ``serve`` (not ``serve --port``),
+    ``dog review`` (a game's command), ``analyse``."""
+    from solver.registry import registered_games
+
+    games = set(registered_games())
+    named: list[str] = []
+    for word in words:
+        if word.startswith("-"):
+            break
+        named.append(word)
+        if named[0] not in games or len(named) == 2:
+            break
+    return " ".join(named)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``forest`` command; returns the exit status."""
     words = list(sys.argv[1:] if argv is None else argv)
@@ -204,7 +220,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("forest: interrupted", file=sys.stderr)
         return 130
     except ModuleNotFoundError as exc:
-        error = missing_extra(exc, f"forest {' '.join(words[:2])}".strip())
+        error = missing_extra(exc, f"forest {_named(words)}".strip())
         if error is None:
             traceback.print_exc()
             print(f"forest: {REPORT_BUGS}", file=sys.stderr)

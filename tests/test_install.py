@@ -180,6 +180,27 @@ def test_serving_commands_name_their_extra_in_one_line(argv, extra, module, tmp_
     assert not (tmp_path / "r.csv").exists()
 
 
+def test_the_extra_message_names_the_command_not_its_options(tmp_path):
+    run = forest_without_extras("serve", "--port", "0", cwd=tmp_path)
+    assert run.returncode == 2
+    assert run.stderr.startswith("forest: error: forest serve needs the serve extra"), run.stderr
+
+
+def test_analyse_at_its_defaults_runs_on_the_base_install(tmp_path):
+    """Without ``--jobs`` the batch ran one worker a CPU, which needs joblib: on a base install
+    ``forest analyse --count 2 ... -o r.csv`` said "--jobs above 1 needs ... joblib" though no
+    --jobs was given. The default is one worker there; ``--report`` (matplotlib) is refused
+    before the batch, not after it."""
+    run = forest_without_extras("analyse", "--count", "2", "--size", "5x5", "--seed", "0", "-o",
+                                "r.csv", "--no-progress", cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("analysed 2 forests -> r.csv") and (tmp_path / "r.csv").exists()
+    asked = forest_without_extras("analyse", "--count", "2", "--size", "5x5", "--jobs", "2", "-o",
+                                  "s.csv", cwd=tmp_path)  # fmt: skip
+    assert asked.returncode == 2 and "forest-solver[analysis]" in asked.stderr
+    assert not (tmp_path / "s.csv").exists()
+
+
 def test_the_web_table_ships_as_package_data():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert config["package-data"]["solver.hint.static"] == ["*.html", "*.css", "*.js", "*.svg"]

@@ -22,6 +22,7 @@ analysed without error. The results file and the report always cover every insta
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import shlex
 import sys
@@ -37,6 +38,23 @@ from solver.errors import OptionError
 __all__ = ["add_analyse_command", "analysis_function", "run_analyse"]
 
 _PRINT_LIMIT = 50
+
+
+def default_jobs() -> int:
+    """Worker processes when ``--jobs`` is not given: one per CPU where joblib (the analysis
+    extra) can run them, else 1, so ``forest analyse`` at its defaults works on a base install
+    (an explicit ``--jobs 2`` there still says which extra it needs)."""
+    if not _installed("joblib"):
+        return 1
+    return max(1, os.cpu_count() or 1)
+
+
+def _installed(module: str) -> bool:
+    """Whether ``module`` can be imported (found, not imported: it may be heavy)."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ImportError:
+        return False
 
 
 def add_analyse_command(subparsers: Any) -> argparse.ArgumentParser:
@@ -80,7 +98,8 @@ def add_analyse_command(subparsers: Any) -> argparse.ArgumentParser:
     )  # fmt: skip
     p.add_argument(
         "--jobs", "-j", type=int, default=None, metavar="J",
-        help="worker processes for a local run (default: one per CPU)",
+        help="worker processes for a local run (default: one per CPU; 1 without the analysis "
+        "extra's joblib)",
     )  # fmt: skip
     p.add_argument(
         "--scheduler", default=None, metavar="ADDRESS",
@@ -172,6 +191,11 @@ def _check(args: argparse.Namespace) -> bool:
                 )
         else:
             results_format(args.output)
+    if args.report is not None and not _installed("matplotlib"):  # before the batch, not after
+        raise OptionError(
+            "--report needs the optional package 'matplotlib': "
+            "pip install 'forest-solver[analysis]'"
+        )
     if args.report is not None and not args.overwrite:
         from solver.analysis.report_files import check_report_folder
 
@@ -245,7 +269,7 @@ def _run_analyse(args: argparse.Namespace) -> int:
         )
         analyse_fn = analysis_function(args.analysis) if args.analysis else None
         dask = args.scheduler is not None or args.dask_local is not None
-        jobs = args.jobs if args.jobs is not None else max(1, os.cpu_count() or 1)
+        jobs = args.jobs if args.jobs is not None else default_jobs()
         with tempfile.TemporaryDirectory(prefix="forest-analyse-") as scratch:
             out = (
                 Path(args.output) if args.output is not None else Path(scratch) / "results.parquet"
