@@ -8,6 +8,7 @@ machine's load (``os.getloadavg``) before and after, so a run on a busy machine 
 
     python bench/startup.py --rounds 30
     python bench/startup.py --rounds 30 --forest /tmp/venv/bin/forest --python /tmp/venv/bin/python
+    python bench/startup.py --rounds 15 --cpu    # CPU seconds: steadier on a loaded machine
 
 The defaults are the ``forest`` script and the interpreter of the running environment.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -36,8 +38,21 @@ def _seconds(argv: list[str]) -> float:
     return time.perf_counter() - started
 
 
-def measure(python: str, forest: str, rounds: int, seed: int = 0) -> dict[str, list[float]]:
-    """Wall seconds per command, ``rounds`` runs each, interleaved in a shuffled order."""
+def _cpu_seconds(argv: list[str]) -> float:
+    """The CPU seconds (user + system) the command's process took: what a loaded machine's wall
+    clock stretches, unstretched."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def measure(
+    python: str, forest: str, rounds: int, seed: int = 0, cpu: bool = False
+) -> dict[str, list[float]]:
+    """Wall seconds (``cpu``: CPU seconds) per command, ``rounds`` runs each, interleaved in a
+    shuffled order."""
+    timed = _cpu_seconds if cpu else _seconds
     runs: dict[str, list[str]] = {'python -c "import solver"': [python, "-c", "import solver"]}
     runs.update({name: [forest, *argv] for name, argv in COMMANDS.items()})
     for argv in runs.values():  # warm the file cache once
@@ -48,7 +63,7 @@ def measure(python: str, forest: str, rounds: int, seed: int = 0) -> dict[str, l
         names = list(runs)
         order.shuffle(names)
         for name in names:
-            times[name].append(_seconds(runs[name]))
+            times[name].append(timed(runs[name]))
     return times
 
 
@@ -82,9 +97,12 @@ def main() -> int:
     parser.add_argument("--python", default=sys.executable, help="the interpreter of the venv")
     parser.add_argument("--forest", default=str(here / "forest"), help="the forest script")
     parser.add_argument("--rounds", type=int, default=30, help="runs of each command")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time CPU seconds (user + system) instead of the wall clock: steadier "
+                        "on a loaded machine")  # fmt: skip
     args = parser.parse_args()
     before = _load()
-    times = measure(args.python, args.forest, args.rounds)
+    times = measure(args.python, args.forest, args.rounds, cpu=args.cpu)
     print(report(times, before, _load()))
     return 0
 
