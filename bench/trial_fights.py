@@ -114,10 +114,10 @@ def reference_table(game: Any, hands: int = 5000, seed: int = 0) -> list[str]:
 def fights_of(state: Any) -> list[dict[str, Any]]:
     """Every fight of a game, read from its history (the rules write one entry per fight)."""
     found = []
-    for _, text, _ in state.d["log"]:
+    for _, text, _ in state.data["history"]:
         if text.startswith("fight:"):
             record = json.loads(text[len("fight:") :])
-            record["name"] = state.g.pack.card(record["card"])["name"]
+            record["name"] = state.game.pack.card(record["card"])["name"]
             found.append(record)
     return found
 

@@ -151,7 +151,7 @@ def helper_times(states: list[Any], rounds: int = 5) -> dict[str, tuple[float, f
     """Microseconds a call, reference function vs compiled twin, medians over ``rounds`` passes
     over ``states``: the state copy, the reach of a 4-step move from every player's space, the
     four fame totals, and every card's playability for the player to move."""
-    from solver.games.trial.effects import playable
+    from solver.games.trial.conditions import playable
     from solver.games.trial.kernel import extension_module, fame_tables, play_tables
     from solver.games.trial.rules import _copy
     from solver.games.trial.scoring import fame
@@ -162,11 +162,11 @@ def helper_times(states: list[Any], rounds: int = 5) -> dict[str, tuple[float, f
     graph, fames, plays = ext.BoardGraph(game.board), fame_tables(game), play_tables(game)
     cards = list(game.pack.cards)
     n = len(states)
-    spaces = [(me["pos"], open_tunnels(st)) for st in states for me in st.d["players"]]
+    spaces = [(me["space"], open_tunnels(st)) for st in states for me in st.data["players"]]
     pairs: dict[str, tuple[Any, Any, int]] = {
         "state copy (clone)": (
-            lambda: [_copy(st.d) for st in states],
-            lambda: [ext.copy_data(st.d) for st in states],
+            lambda: [_copy(st.data) for st in states],
+            lambda: [ext.copy_data(st.data) for st in states],
             n,
         ),
         "movement reach (4 steps)": (
@@ -176,12 +176,12 @@ def helper_times(states: list[Any], rounds: int = 5) -> dict[str, tuple[float, f
         ),
         "fame totals (all 4 players)": (
             lambda: [[fame(st, p)["total"] for p in range(4)] for st in states],
-            lambda: [fames.totals(st.d) for st in states],
+            lambda: [fames.totals(st.data) for st in states],
             n,
         ),
         "card playability (one card)": (
             lambda: [playable(st, 0, c) for st in states for c in cards],
-            lambda: [plays.playable(st.d, 0, c) for st in states for c in cards],
+            lambda: [plays.playable(st.data, 0, c) for st in states for c in cards],
             n * len(cards),
         ),
     }
@@ -202,10 +202,10 @@ def helper_times(states: list[Any], rounds: int = 5) -> dict[str, tuple[float, f
 SHARED = {
     ("rules.py", "_copy"): "state copy",
     ("scoring.py", "fame"): "fame scoring",
-    ("effects.py", "playable"): "card playability",
+    ("conditions.py", "playable"): "card playability",
     ("board.py", "reachable"): "movement reach",
-    ("hidden.py", "resample"): "determinisation (its copy included)",
-    ("hidden.py", "information_state"): "information-state strings",
+    ("redeal.py", "resample"): "determinisation (its copy included)",
+    ("views.py", "information_state"): "information-state strings",
     ("rules.py", "legal_actions"): "legal actions",
     ("rules.py", "apply_action"): "apply_action (its settling included)",
 }

@@ -19,9 +19,9 @@ agree with it on every input (``tests/games/trial/test_compiled_*.py`` hold them
 * :class:`FameTables` ``.totals`` is ``scoring.fame(st, p)["total"]`` for every player at once:
   the per-card, per-item and per-finishing-space fame read from precomputed tables instead of
   scanning the pack.
-* :class:`PlayTables` ``.playable`` is ``effects.playable``: a card's conditions (the effect
+* :class:`PlayTables` ``.playable`` is ``conditions.playable``: a card's conditions (the effect
   language's ``requires``) and whether its cost can be paid, with every card's terms classified
-  once and the payment backtracking (``effects.can_pay``) on C counters.
+  once and the payment backtracking (``payments.can_pay``) on C counters.
 
 These are helpers, not a full kernel: the state stays a Python dict, so there is no fixed-size
 struct and no ``KernelVTable`` (``ext/state.pxd``) to fill yet; compiled searchers see the
@@ -260,7 +260,7 @@ cdef class FameTables:
         """Every player's fame total in the state data ``data`` (``scoring.fame``)."""
         cdef list players = data["players"]
         cdef dict legendary = data["legendary"]
-        cdef object first = data["first"]
+        cdef object first = data["first_player"]
         cdef Py_ssize_t p, n = len(players)
         cdef long total
         cdef list out = []
@@ -271,7 +271,7 @@ cdef class FameTables:
             for entry in me["story"]:
                 if entry[1]:
                     total += <long>self.card[entry[0]]
-            for kind in me["pack"]:
+            for kind in me["backpack"]:
                 total += <long>self.item[kind]
             for kind in me["gallery"]:
                 total += <long>self.item[kind]
@@ -335,7 +335,7 @@ cdef class _Card:
 
 
 ctypedef struct PaySearch:
-    # The backtracking of ``effects.can_pay`` on C counters (on the caller's stack: reentrant).
+    # The backtracking of ``payments.can_pay`` on C counters (on the caller's stack: reentrant).
     int n_units
     int n_kinds
     int card_units
@@ -373,10 +373,10 @@ cdef bint pay_search(PaySearch* s, int i, int hand_left) noexcept nogil:
 
 
 cdef class PlayTables:
-    """What ``effects.playable`` reads, precomputed per pack: every card's conditions, ``have``
+    """What ``conditions.playable`` reads, precomputed per pack: every card's conditions, ``have``
     terms and spend terms (classified), and the board and tile facts the conditions ask about.
 
-    ``playable(data, p, cid)`` is ``effects.playable(st, p, cid)`` for the state data ``data``:
+    ``playable(data, p, cid)`` is ``conditions.playable(st, p, cid)`` for the state data ``data``:
     the card's conditions hold and its cost can be paid (the same backtracking over food, tea
     standing in, backpack items and cards in hand)."""
 
@@ -473,7 +473,7 @@ cdef class PlayTables:
     cdef bint _condition_ok(self, dict data, list players, int p, int code, object arg) except -1:
         cdef dict me = players[p]
         cdef int q
-        pos = me["pos"]
+        pos = me["space"]
         if code == C_AT_CAMPSITE:
             return pos in self.campsites
         if code == C_AT_TUNNEL:
@@ -484,8 +484,8 @@ cdef class PlayTables:
         if code == C_AT_TYPE:
             return self._location_type(data, pos) == arg
         if code == C_COMPANY or code == C_COMPANY_EVIL:
-            for q in range(<int>data["n"]):
-                if q != p and players[q]["pos"] == pos:
+            for q in range(<int>data["player_count"]):
+                if q != p and players[q]["space"] == pos:
                     if code == C_COMPANY or players[q]["morality"] > 0:
                         return True
             return False
@@ -502,7 +502,7 @@ cdef class PlayTables:
             return len({self._location_type(data, s) for s in locs}) >= 4
         if code == C_TRACKER:
             mine = set(_paw_locations(me))
-            for q in range(<int>data["n"]):
+            for q in range(<int>data["player_count"]):
                 if q != p and len(mine & set(_paw_locations(players[q]))) >= arg:
                     return True
             return False
@@ -522,20 +522,20 @@ cdef class PlayTables:
             return food[alt] > 0 or (alt != "tea" and food["tea"] > 0)
         if alt == "food":
             return any(food.values())
-        for kind in me["pack"]:
+        for kind in me["backpack"]:
             if alt == "item" or kind == alt or (alt == "amphibian" and kind in self.amphibians):
                 return True
         return False
 
     def playable(self, dict data, int p, str cid):
-        """``effects.playable``: whether player ``p`` may resolve card ``cid`` now (``data``:
+        """``conditions.playable``: whether player ``p`` may resolve card ``cid`` now (``data``:
         the state's data)."""
         return self._playable(data, p, cid)
 
     def state_playable(self, state, int p, str cid):
-        """The same for a state object (``state.d``): ``effects.playable``'s signature, so a
+        """The same for a state object (``state.data``): ``conditions.playable``'s signature, so a
         game can offer it as its ``playable``."""
-        return self._playable(state.d, p, cid)
+        return self._playable(state.data, p, cid)
 
     cdef bint _playable(self, dict data, int p, str cid) except -1:
         cdef _Card card = self.cards[cid]
@@ -555,7 +555,7 @@ cdef class PlayTables:
                 return False
         if not card.units:
             return True
-        pack = me["pack"]
+        pack = me["backpack"]
         distinct = sorted(set(pack))
         if len(distinct) > MAX_KINDS:
             raise ValueError(f"more than {MAX_KINDS} kinds in a backpack")
@@ -583,4 +583,4 @@ cdef class PlayTables:
 
 
 cdef list _paw_locations(dict me):
-    return [t[4:] for t, _ in me["placed"] if t.startswith("loc:")]
+    return [t[4:] for t, _ in me["paws_placed"] if t.startswith("loc:")]

@@ -54,12 +54,12 @@ def material(state: Any, p: int) -> float:
     """Player ``p``'s fame plus the weighted food, hand, backpack and story cards."""
     from solver.games.trial.scoring import fame
 
-    me = state.d["players"][p]
+    me = state.data["players"][p]
     return (
         fame(state, p)["total"]
         + FOOD_WEIGHT * sum(me["food"].values())
         + CARD_WEIGHT * len(me["hand"])
-        + ITEM_WEIGHT * len(me["pack"])
+        + ITEM_WEIGHT * len(me["backpack"])
         + STORY_WEIGHT * len(me["story"])
     )
 
@@ -103,8 +103,8 @@ def fight_chance(state: Any, p: int, strength: int, dice: int, weapon: str | Non
     distribution of :func:`solver.games.trial.fights.win_chance`; the bow's instant win first."""
     from solver.games.trial.fights import adventurer_dice, base_strength, die_faces, win_chance
 
-    me = state.d["players"][p]
-    entry = state.g.pack.item(weapon) if weapon else {}
+    me = state.data["players"][p]
+    entry = state.game.pack.item(weapon) if weapon else {}
     fixed = base_strength(state, p) + int(entry.get("strength", 0))
     fixed += best_card_strength(state, me["hand"])
     faces = die_faces(state)
@@ -127,7 +127,7 @@ def foe_chance(state: Any, p: int, foe: dict[str, Any]) -> float:
 def _encounter_priority(state: Any, cid: str) -> float:
     """An encounter without a fight is a sure story card: before the location. A fight only when
     the chance of winning it is at least :data:`FIGHT_THRESHOLD` (a lost fight wastes the paw)."""
-    card = state.g.pack.card(cid)
+    card = state.game.pack.card(cid)
     fame = float(card.get("fame", 0))
     foe = _fight_of(card)
     if foe is None:
@@ -137,10 +137,10 @@ def _encounter_priority(state: Any, cid: str) -> float:
 
 
 def _turn_priority(state: Any, action: int) -> float:
-    layout = state.L
+    layout = state.layout
     name, i = layout.family(action)
     if name == "card":
-        card = state.g.pack.card(layout.cards[i])
+        card = state.game.pack.card(layout.cards[i])
         foe = _fight_of(card)
         if foe is not None and foe_chance(state, state.current_player(), foe) < FIGHT_THRESHOLD:
             return 1.5  # a fight it expects to lose: only before ending the turn
@@ -148,7 +148,7 @@ def _turn_priority(state: Any, action: int) -> float:
     if name == "paw":
         target, strong = divmod(i, 2)
         if target in (1, 2, 3):
-            base = _encounter_priority(state, state.d["row"][target - 1])
+            base = _encounter_priority(state, state.data["encounter_row"][target - 1])
         else:
             base = {0: 8.0, 4: 3.0, 5: 6.0}.get(target, 2.0)
         return base - 0.5 * strong
@@ -164,17 +164,17 @@ def _turn_priority(state: Any, action: int) -> float:
 def _space_priority(state: Any, action: int, p: int) -> float:
     """A location where ``p`` has no paw yet (a paw can go there next); with every paw used, a
     campsite (camping there takes its bonus); then the fixed preference."""
-    from solver.games.trial.turns import own_token_on
+    from solver.games.trial.belongings import own_token_on
 
-    layout = state.L
+    layout = state.layout
     name, i = layout.family(action)
     if name != "space":
         return 0.0
     space = layout.spaces[i]
-    me = state.d["players"][p]
-    if not me["paws"] and not me["strong"]:
+    me = state.data["players"][p]
+    if not me["paws"] and not me["strong_paw"]:
         return 4.0 if space.startswith("camp") else 1.0
-    if space in state.g.board.slot and own_token_on(state, p, space):
+    if space in state.game.board.slot and own_token_on(state, p, space):
         return 0.5
     for prefix, value in _SPACE_PREFERENCE:
         if space.startswith(prefix):
@@ -189,8 +189,8 @@ def _fight_margin(state: Any, fight: dict[str, Any], side: int) -> int:
 
     attack, defend = totals(state, fight, face_down=False)
     mine, theirs = (attack, defend) if side == 0 else (defend, attack)
-    mine += sum(card_strength(state, c) for c in fight["held"][side])
-    theirs += int(1.5 * len(fight["held"][1 - side]) + 0.5)
+    mine += sum(card_strength(state, c) for c in fight["face_down"][side])
+    theirs += int(1.5 * len(fight["face_down"][1 - side]) + 0.5)
     return theirs - mine + (1 if side == 0 else 0)
 
 
@@ -202,7 +202,7 @@ def card_plan(state: Any, hand: list[str], need: int, discards: int, face_down: 
 
     from solver.games.trial.fights import card_strength, strength_card
 
-    fame = {c: float(state.g.pack.card(c).get("fame", 0)) for c in hand}
+    fame = {c: float(state.game.pack.card(c).get("fame", 0)) for c in hand}
     strong = [c for c in hand if strength_card(state, c)]
     best: Any = None
     for k in range(discards + 1):
@@ -225,11 +225,11 @@ def _fight_step_choice(state: Any, step: str, legal: list[int]) -> list[float]:
     (discard its strength cards, then play its face-down cards); nothing when no plan wins."""
     from solver.games.trial.fights import CARDS_PER_STAGE
 
-    layout = state.L
-    frame = state.d["stack"][-1]
-    fight = next(f for f in reversed(state.d["stack"]) if f["k"] == "fight")
+    layout = state.layout
+    frame = state.data["stack"][-1]
+    fight = next(f for f in reversed(state.data["stack"]) if f["step"] == "fight")
     side = frame["side"]
-    me = state.d["players"][state.current_player()]
+    me = state.data["players"][state.current_player()]
     need = _fight_margin(state, fight, side)
     if step == "fight_discard":
         if need > 0 and layout.TOKEN in legal:
@@ -238,7 +238,7 @@ def _fight_step_choice(state: Any, step: str, legal: list[int]) -> list[float]:
                          CARDS_PER_STAGE) if need > 0 else None  # fmt: skip
         wanted = plan[0] if plan else []
     else:
-        room = CARDS_PER_STAGE - len(fight["held"][side])
+        room = CARDS_PER_STAGE - len(fight["face_down"][side])
         plan = card_plan(state, me["hand"], need, 0, room) if need > 0 else None
         wanted = plan[1] if plan else []
     return [1.0 if layout.family(a)[0] == "card" and layout.cards[layout.family(a)[1]] in wanted
@@ -251,13 +251,13 @@ def _weapon_choice(state: Any, legal: list[int]) -> list[float]:
     from solver.games.trial.fights import adventurer_dice, base_strength, foe_dice
 
     p = state.current_player()
-    fight = next(f for f in reversed(state.d["stack"]) if f["k"] == "fight")
-    if fight["opp"] is None:
+    fight = next(f for f in reversed(state.data["stack"]) if f["step"] == "fight")
+    if fight["defender"] is None:
         strength, dice = int(fight["foe"][0]), foe_dice(state, p, int(fight["foe"][1]))
     else:
-        other = fight["opp"] if fight["p"] == p else fight["p"]
+        other = fight["defender"] if fight["player"] == p else fight["player"]
         strength, dice = base_strength(state, other), adventurer_dice(state, other, None)
-    layout = state.L
+    layout = state.layout
     scores = []
     for a in legal:
         weapon = None if a == layout.DONE else layout.item_kinds[a - layout.ITEM]
@@ -274,7 +274,7 @@ def heuristic_agent(game: Any, *, seed: int = 0, iterations: int = 0) -> Agent:
         if len(legal) == 1:
             return int(legal[0])
         p = state.current_player()
-        step = state.d["stack"][-1]["k"]
+        step = state.data["stack"][-1]["step"]
         if step == "turn":
             scores = [_turn_priority(state, a) for a in legal]
         elif step == "move":
@@ -284,7 +284,7 @@ def heuristic_agent(game: Any, *, seed: int = 0, iterations: int = 0) -> Agent:
         elif step == "fight_weapon":
             scores = _weapon_choice(state, legal)
         elif step == "draw_offer":
-            scores = [1.0 if a == state.L.YES else 0.0 for a in legal]
+            scores = [1.0 if a == state.layout.YES else 0.0 for a in legal]
         else:
             scores = []
             for a in legal:

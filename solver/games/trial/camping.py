@@ -10,13 +10,16 @@ their own tents goes face down on that spot, and all their paw tokens come back.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
-from solver.games.trial.core import Frame, draw, gain_food, player, pop, push, step
+from solver.games.trial.belongings import gain_food
+from solver.games.trial.core import REQUIRED, Fields, Frame, Step, player, pop, push, step
+from solver.games.trial.decks import draw
+from solver.games.trial.history import PUBLIC, note
 from solver.games.trial.schema import FOODS
 
 if TYPE_CHECKING:
-    from solver.games.trial.rules import TrialState
+    from solver.games.trial.core import State
 
 ONE_TIME_TENTS = {
     "move": "move",
@@ -26,159 +29,186 @@ ONE_TIME_TENTS = {
 }
 
 
-def camp_spot(st: TrialState, p: int) -> str:
+def camp_spot(st: State, p: int) -> str:
     """Where ``p`` camps: the campsite space they stand on, else the universal campsite."""
-    pos = player(st, p)["pos"]
-    return pos if pos in st.g.board.campsite else "universal"
+    pos = player(st, p)["space"]
+    return pos if pos in st.game.board.campsite else "universal"
 
 
-def camp(st: TrialState, p: int) -> None:
-    """Start ``p``'s camping action where they stand."""
-    push(st, "camp", p=p, spot=camp_spot(st, p), stage=0)
-
-
-def tent_bonus(st: TrialState, p: int, bonus: str) -> None:
+def tent_bonus(st: State, p: int, bonus: str) -> None:
     """Apply a revealed tent token's bonus to ``p``."""
     me = player(st, p)
     if bonus == "cards":
         for _ in range(2):
-            draw(st, p, "deeds", "pending")
+            draw(st, p, "deeds", "aside")
     elif bonus == "morality":
-        push(st, "side", p=p, card=None)
+        push(st, "side", player=p, card=None)
     elif bonus in FOODS:
         gain_food(st, p, bonus)
     elif bonus == "food":
-        push(st, "pick_food", p=p, purpose="gain")
+        push(st, "pick_food", player=p, purpose="gain")
     elif bonus in ONE_TIME_TENTS:
-        me["onetime"][ONE_TIME_TENTS[bonus]] += 1
+        me["tent_symbols"][ONE_TIME_TENTS[bonus]] += 1
 
 
-def campsite_bonus(st: TrialState, p: int, spot: str) -> None:
+def campsite_bonus(st: State, p: int, spot: str) -> None:
     """The bonus of the campsite ``spot`` (or the universal campsite's)."""
     if spot == "universal":
-        push(st, "universal", p=p)
+        push(st, "universal", player=p)
         return
-    bonus = st.g.board.campsite[spot]
+    bonus = st.game.board.campsite[spot]
     if bonus == "morality":
-        push(st, "side", p=p, card=None)
+        push(st, "side", player=p, card=None)
     elif bonus == "story_facedown":
-        push(st, "facedown_optional", p=p)
+        push(st, "facedown_optional", player=p)
     elif bonus == "tea":
         gain_food(st, p, "tea")
     elif bonus == "encounter":
-        push(st, "take_encounter", p=p)
+        push(st, "take_encounter", player=p)
     elif bonus == "common_item":
-        push(st, "take_item", p=p, rarity="common")
+        push(st, "take_item", player=p, rarity="common")
     elif bonus == "first_player":
-        st.d["first"] = p
+        st.data["first_player"] = p
+
+
+CAMP_STAGES = ("campsite", "tent", "own_tent", "paws")
+"""The camping action's stages, in order."""
 
 
 @step("camp")
-class Camp:
-    """Automatic, in four stages: campsite bonus, tent bonus, own tent, paws back."""
+class Camp(Step):
+    """Automatic, in four stages: the campsite's bonus, the bonus of the tent lying there
+    (revealed, then boxed), one of the player's own tents left face down, the paws back."""
 
     auto = True
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "who camps"),
+        "spot": (None, "the campsite space, or universal (None: where the player stands)"),
+        "stage": ("campsite", "the next stage (CAMP_STAGES)"),
+    }
 
     @staticmethod
-    def run(st: TrialState, f: Frame) -> None:
-        p, spot = f["p"], f["spot"]
-        stage = f["stage"]
-        f["stage"] += 1
-        if stage == 0:
+    def run(st: State, f: Frame) -> None:
+        p = f["player"]
+        if f["spot"] is None:
+            f["spot"] = camp_spot(st, p)
+        spot, stage = f["spot"], f["stage"]
+        if stage != "paws":
+            f["stage"] = CAMP_STAGES[CAMP_STAGES.index(stage) + 1]
+        if stage == "campsite":
             campsite_bonus(st, p, spot)
-        elif stage == 1:
-            lying = st.d["camps"][spot]
+        elif stage == "tent":
+            lying = st.data["camp_tents"][spot]
             if lying is not None:
-                from solver.games.trial.hidden import PUBLIC, note
-
                 note(st, PUBLIC, f"tent:{spot}:{lying['tent']}")
-                st.d["camps"][spot] = None
-                st.d["box"]["used_tents"].append(lying["tent"])
+                st.data["camp_tents"][spot] = None
+                st.data["box"]["used_tents"].append(lying["tent"])
                 tent_bonus(st, p, lying["tent"])
-        elif stage == 2:
+        elif stage == "own_tent":
             if player(st, p)["tents"]:
-                push(st, "pick_tent", p=p, spot=spot)
+                push(st, "pick_tent", player=p, spot=spot)
         else:
             pop(st, f)
             me = player(st, p)
-            me["paws"] = st.g.components["paws"] - 1
-            me["strong"] = True
-            me["placed"] = []
+            me["paws"] = st.game.components["paws"] - 1
+            me["strong_paw"] = True
+            me["paws_placed"] = []
             me["camped"] = True
 
 
 @step("universal")
-class Universal:
+class Universal(Step):
     """Decision (universal campsite): a deed card, or a raspberry, acorn or mushroom."""
 
-    @staticmethod
-    def legal(st: TrialState, f: Frame) -> list[int]:
-        return [st.L.CARD] + [st.L.food(x) for x in FOODS[:3]]
+    fields: ClassVar[Fields] = {"player": (REQUIRED, "who camps")}
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
+    def legal(st: State, f: Frame) -> list[int]:
+        return [st.layout.CARD] + [st.layout.food(x) for x in FOODS[:3]]
+
+    @staticmethod
+    def apply(st: State, f: Frame, a: int) -> None:
         pop(st, f)
-        if a == st.L.CARD:
-            draw(st, f["p"], "deeds", "pending")
+        if a == st.layout.CARD:
+            draw(st, f["player"], "deeds", "aside")
         else:
-            gain_food(st, f["p"], FOODS[a - st.L.FOOD])
+            gain_food(st, f["player"], FOODS[a - st.layout.FOOD])
 
     @staticmethod
-    def describe(st: TrialState, f: Frame, a: int) -> str:
-        return "camp bonus: a deed card" if a == st.L.CARD else f"camp bonus: {st.L.label(a)}"
+    def describe(st: State, f: Frame, a: int) -> str:
+        return (
+            "camp bonus: a deed card"
+            if a == st.layout.CARD
+            else f"camp bonus: {st.layout.label(a)}"
+        )
 
 
 @step("pick_tent")
-class PickTent:
+class PickTent(Step):
     """Decision: which of one's own tents goes face down on the spot."""
 
-    @staticmethod
-    def legal(st: TrialState, f: Frame) -> list[int]:
-        return [st.L.tent(b) for b in sorted(set(player(st, f["p"])["tents"]))]
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "who camps"),
+        "spot": (REQUIRED, "the campsite (or universal)"),
+    }
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
+    def legal(st: State, f: Frame) -> list[int]:
+        return [st.layout.tent(b) for b in sorted(set(player(st, f["player"])["tents"]))]
+
+    @staticmethod
+    def apply(st: State, f: Frame, a: int) -> None:
         pop(st, f)
-        bonus = st.L.label(a)[len("tent ") :]
-        player(st, f["p"])["tents"].remove(bonus)
-        st.d["camps"][f["spot"]] = {"tent": bonus, "owner": f["p"]}
+        bonus = st.layout.label(a)[len("tent ") :]
+        player(st, f["player"])["tents"].remove(bonus)
+        st.data["camp_tents"][f["spot"]] = {"tent": bonus, "owner": f["player"]}
 
     @staticmethod
-    def describe(st: TrialState, f: Frame, a: int) -> str:
-        return f"leave your {st.L.label(a)} at {f['spot']}"
+    def describe(st: State, f: Frame, a: int) -> str:
+        return f"leave your {st.layout.label(a)} at {f['spot']}"
 
 
 @step("gift_tent")
-class GiftTent:
+class GiftTent(Step):
     """Decision (Campsite Gift): the empty campsite that gets a tent token from the box."""
 
-    @staticmethod
-    def legal(st: TrialState, f: Frame) -> list[int]:
-        if not st.d["box"]["tents"]:
-            return []
-        return [st.L.space(s) for s in st.g.board.campsites if st.d["camps"][s] is None]
+    fields: ClassVar[Fields] = {"player": (REQUIRED, "who played Campsite Gift")}
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
+    def legal(st: State, f: Frame) -> list[int]:
+        if not st.data["box"]["tents"]:
+            return []
+        return [
+            st.layout.space(s) for s in st.game.board.campsites if st.data["camp_tents"][s] is None
+        ]
+
+    @staticmethod
+    def apply(st: State, f: Frame, a: int) -> None:
         pop(st, f)
-        push(st, "box_tent", p=f["p"], spot=st.L.spaces[a - st.L.SPACE])
+        push(st, "box_tent", player=f["player"], spot=st.layout.spaces[a - st.layout.SPACE])
 
 
 @step("box_tent")
-class BoxTent:
+class BoxTent(Step):
     """Chance: which face-down tent comes out of the box."""
 
     chance = True
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "who played Campsite Gift"),
+        "spot": (REQUIRED, "the campsite it goes to"),
+    }
 
     @staticmethod
-    def outcomes(st: TrialState, f: Frame) -> list[tuple[int, float]]:
-        tents = st.d["box"]["tents"]
+    def outcomes(st: State, f: Frame) -> list[tuple[int, float]]:
+        tents = st.data["box"]["tents"]
         counts = Counter(tents)
-        return [(st.L.tent(b), counts[b] / len(tents)) for b in sorted(counts, key=st.L.tent)]
+        return [
+            (st.layout.tent(b), counts[b] / len(tents)) for b in sorted(counts, key=st.layout.tent)
+        ]
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
+    def apply(st: State, f: Frame, a: int) -> None:
         pop(st, f)
-        bonus = st.L.label(a)[len("tent ") :]
-        st.d["box"]["tents"].remove(bonus)
-        st.d["camps"][f["spot"]] = {"tent": bonus, "owner": None}
+        bonus = st.layout.label(a)[len("tent ") :]
+        st.data["box"]["tents"].remove(bonus)
+        st.data["camp_tents"][f["spot"]] = {"tent": bonus, "owner": None}

@@ -25,7 +25,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from solver.errors import FormatError
+from solver.games.trial.schema import PackError, check_pack
 
 __all__ = ["FILES", "Pack", "PackError", "default_pack", "load_pack"]
 
@@ -43,35 +43,6 @@ FILES: tuple[str, ...] = (
 """The files a pack folder holds."""
 
 _SOURCE_ROOT = Path(__file__).resolve().parents[3] / "puzzles" / "trial"
-
-
-class PackError(FormatError):
-    """A content pack that breaks the schema: names the file, the id and the field.
-
-    ``line`` is the line of the offending card's ``"id"`` in the file (1 when unknown).
-
-    >>> err = PackError("deeds.json", "deed-07", "fame", "expected an integer >= 0, found -1")
-    >>> str(err)
-    'deeds.json: deed-07: field fame: expected an integer >= 0, found -1'
-    """
-
-    def __init__(self, file: str, where: str, field_name: str, problem: str, *, line: int = 1):
-        super().__init__(problem, line=line, column=1)
-        self.file = file
-        self.where = where
-        self.field = field_name
-        self.problem = problem
-        self.args = (f"{file}: {where}: field {field_name}: {problem}",)
-
-    def __str__(self) -> str:
-        return str(self.args[0])
-
-    def __reduce__(self):  # picklable across worker processes
-        return (_rebuild, (self.file, self.where, self.field, self.problem, self.line))
-
-
-def _rebuild(file: str, where: str, field_name: str, problem: str, line: int) -> PackError:
-    return PackError(file, where, field_name, problem, line=line)
 
 
 @dataclass(frozen=True)
@@ -149,8 +120,6 @@ def load_pack(path: str | os.PathLike[str] | None = None) -> Pack:
     >>> load_pack().board["tunnel_tokens"]
     2
     """
-    from solver.games.trial.schema import check_pack
-
     root = _pack_root(path)
     documents: dict[str, Any] = {}
     texts: dict[str, str] = {}

@@ -33,21 +33,28 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from solver.games.trial.belongings import story_symbols
+from solver.games.trial.conditions import company
 from solver.games.trial.core import (
+    REQUIRED,
+    Fields,
     Frame,
-    discard_card,
+    Step,
     find,
+    get_path,
     player,
     pop,
     push,
     step,
-    story_symbols,
 )
+from solver.games.trial.decks import discard_card
+from solver.games.trial.history import PUBLIC, know, note
+from solver.games.trial.payments import can_pay, pay, units_of
 
 if TYPE_CHECKING:
-    from solver.games.trial.rules import TrialState
+    from solver.games.trial.core import State
 
 STAGES = (
     "weapon_a", "bow_a", "weapon_d", "bow_d", "roll_d", "roll_a", "discard_a", "discard_d",
@@ -60,9 +67,9 @@ Faces = list[tuple[int, bool, float]]
 """The die's distinct faces: (strength, winning symbol, probability)."""
 
 
-def die_faces(st: TrialState) -> Faces:
+def die_faces(st: State) -> Faces:
     """The die's distinct faces ``(strength, winning symbol, probability)``, in pack order."""
-    faces = [(int(f["strength"]), bool(f.get("win", False))) for f in st.g.components["die"]]
+    faces = [(int(f["strength"]), bool(f.get("win", False))) for f in st.game.components["die"]]
     counts = Counter(faces)
     seen: list[tuple[int, bool]] = []
     for face in faces:
@@ -91,181 +98,186 @@ def win_chance(faces: Faces, margin: int, mine: int, theirs: int) -> float:
     return sum(pa * pd for x, pa in a.items() for y, pd in d.items() if margin + x > y)
 
 
-def push_die(st: TrialState, p: int, parent: str, side: int = 0, purpose: str = "strength") -> None:
+def push_die(st: State, p: int, parent: str, side: int = 0, purpose: str = "strength") -> None:
     """Push one roll of the die whose result goes to the nearest ``parent`` step."""
-    push(st, "die", p=p, parent=parent, side=side, purpose=purpose)
+    push(st, "die", player=p, parent=parent, side=side, purpose=purpose)
 
 
 @step("die")
-class Die:
-    """Chance: one roll of the fight die; the result goes to the nearest ``parent`` step."""
+class Die(Step):
+    """Chance: one roll of the fight die; the face goes to the ``rolls`` of the nearest
+    ``parent`` step (``[side, purpose, face]``)."""
 
     chance = True
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "who rolls (for a foe: the attacker)"),
+        "parent": (REQUIRED, "the step the roll is for: fight, roll or swindle_roll"),
+        "side": (0, "in a fight: 0 the attacker, 1 the defender"),
+        "purpose": ("strength", "strength, bow (the bow's instant-win roll), roll or swindle"),
+    }
 
     @staticmethod
-    def outcomes(st: TrialState, f: Frame) -> list[tuple[int, float]]:
-        return [(st.L.DIE + j, prob) for j, (_, _, prob) in enumerate(die_faces(st))]
+    def outcomes(st: State, f: Frame) -> list[tuple[int, float]]:
+        return [(st.layout.DIE + j, prob) for j, (_, _, prob) in enumerate(die_faces(st))]
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
+    def apply(st: State, f: Frame, a: int) -> None:
         pop(st, f)
         parent = find(st, f["parent"])
         assert parent is not None
-        parent["rolls"].append([f["side"], f["purpose"], a - st.L.DIE])
+        parent["rolls"].append([f["side"], f["purpose"], a - st.layout.DIE])
 
     @staticmethod
-    def describe(st: TrialState, f: Frame, a: int) -> str:
-        strength, win, _ = die_faces(st)[a - st.L.DIE]
+    def describe(st: State, f: Frame, a: int) -> str:
+        strength, win, _ = die_faces(st)[a - st.layout.DIE]
         return f"die: {'winning symbol' if win else strength}"
 
 
-def base_strength(st: TrialState, p: int) -> int:
+def base_strength(st: State, p: int) -> int:
     """The strength symbols of ``p``'s character board and face-up story."""
-    return int(st.g.components["character_board"]["strength"]) + story_symbols(st, p, "strength")
+    board = int(st.game.components["character_board"]["strength"])
+    return board + story_symbols(st, p, "strength")
 
 
-def weapons(st: TrialState, p: int) -> list[str]:
+def weapons(st: State, p: int) -> list[str]:
     """The items and artifacts ``p`` could fight with."""
     found = []
-    for kind in sorted(set(player(st, p)["pack"])):
-        entry = st.g.pack.item(kind)
+    for kind in sorted(set(player(st, p)["backpack"])):
+        entry = st.game.pack.item(kind)
         if entry.get("strength") or entry.get("dice") or entry.get("bow"):
             found.append(kind)
     return found
 
 
-def adventurer_dice(st: TrialState, p: int, weapon: str | None) -> int:
+def adventurer_dice(st: State, p: int, weapon: str | None) -> int:
     """Dice an adventurer rolls: one, plus one per die symbol in the story, plus the weapon's."""
-    extra = int(st.g.pack.item(weapon).get("dice", 0)) if weapon else 0
+    extra = int(st.game.pack.item(weapon).get("dice", 0)) if weapon else 0
     return 1 + story_symbols(st, p, "die") + extra
 
 
-def foe_dice(st: TrialState, p: int, printed: int) -> int:
+def foe_dice(st: State, p: int, printed: int) -> int:
     """Dice a card's foe rolls against ``p``: its printed dice, one fewer if ``p`` carries the
     shield."""
-    shield = any(st.g.pack.item(k).get("shield") for k in player(st, p)["pack"])
+    shield = any(st.game.pack.item(k).get("shield") for k in player(st, p)["backpack"])
     return max(0, printed - (1 if shield else 0))
 
 
-def strength_card(st: TrialState, cid: str) -> int:
+def strength_card(st: State, cid: str) -> int:
     """Strength of a card discarded for its enhancement: its strength symbols (0 without)."""
-    return int(st.g.pack.card(cid).get("enhance", {}).get("strength", 0))
+    return int(st.game.pack.card(cid).get("enhance", {}).get("strength", 0))
 
 
-def card_strength(st: TrialState, cid: str) -> int:
+def card_strength(st: State, cid: str) -> int:
     """Strength of a card played face down in a fight: 1 per symbol of its enhancement section,
     whatever the symbol (movement, food, card draw, trading or strength)."""
-    return sum(int(n) for n in st.g.pack.card(cid).get("enhance", {}).values())
+    return sum(int(n) for n in st.game.pack.card(cid).get("enhance", {}).values())
 
 
-def start_fight(st: TrialState, p: int, cid: str, path: list[Any]) -> None:
-    """``p`` attacks the foe of card ``cid`` (the fight's argument is at ``path``)."""
-    from solver.games.trial.effects import get_path
+@step("duel")
+class Duel(Step):
+    """Automatic: a card's ``duel``: attack the adventurer on the attacker's space (evil ones
+    only for ``target: evil``); a choice when there are several, nothing when there is none."""
 
-    foe = get_path(st.g.pack.card(cid), path)
-    _push_fight(st, p, None, cid, path, foe["strength"], foe["dice"], stake=None)
+    auto = True
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "the attacker"),
+        "card": (REQUIRED, "the card whose duel this is"),
+        "stake": (None, "food: the loser hands the winner a food"),
+        "target": (None, "evil: only an evil adventurer may be attacked"),
+    }
 
-
-def start_duel(st: TrialState, p: int, cid: str, arg: dict[str, Any]) -> None:
-    """``p`` attacks an adventurer on the same space (a choice if there are several)."""
-    from solver.games.trial.core import morality_side
-
-    pos = player(st, p)["pos"]
-    targets = [q for q in range(st.d["n"]) if q != p and player(st, q)["pos"] == pos]
-    if arg.get("target") == "evil":
-        targets = [q for q in targets if morality_side(st, q) == "evil"]
-    if len(targets) == 1:
-        _push_fight(st, p, targets[0], cid, [], 0, 0, stake=arg.get("stake"))
-    elif targets:
-        push(st, "duel_target", p=p, card=cid, targets=targets, stake=arg.get("stake"))
-
-
-def _push_fight(
-    st: TrialState,
-    p: int,
-    opp: int | None,
-    cid: str,
-    path: list[Any],
-    strength: int,
-    dice: int,
-    stake: str | None,
-) -> None:
-    push(
-        st,
-        "fight",
-        p=p,
-        opp=opp,
-        card=cid,
-        path=path,
-        foe=[strength, dice],
-        stage="weapon_a",
-        weapon=[None, None],
-        rolls=[],
-        held=[[], []],
-        bonus=[0, 0],
-        winner=None,
-        stake=stake,
-    )
+    @staticmethod
+    def run(st: State, f: Frame) -> None:
+        pop(st, f)
+        targets = company(st, f["player"], evil_only=f["target"] == "evil")
+        if len(targets) == 1:
+            push(st, "fight", player=f["player"], defender=targets[0], card=f["card"],
+                 stake=f["stake"])  # fmt: skip
+        elif targets:
+            push(st, "duel_target", player=f["player"], card=f["card"], stake=f["stake"],
+                 targets=targets)  # fmt: skip
 
 
 @step("duel_target")
-class DuelTarget:
+class DuelTarget(Step):
     """Decision: which adventurer on the space to attack."""
 
-    @staticmethod
-    def legal(st: TrialState, f: Frame) -> list[int]:
-        return [st.L.PLAYER + q for q in f["targets"]]
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "the attacker"),
+        "card": (REQUIRED, "the card whose duel this is"),
+        "stake": (None, "food: the loser hands the winner a food"),
+        "targets": (REQUIRED, "the adventurers who may be attacked"),
+    }
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
+    def legal(st: State, f: Frame) -> list[int]:
+        return [st.layout.PLAYER + q for q in f["targets"]]
+
+    @staticmethod
+    def apply(st: State, f: Frame, a: int) -> None:
         pop(st, f)
-        _push_fight(st, f["p"], a - st.L.PLAYER, f["card"], [], 0, 0, stake=f["stake"])
+        push(st, "fight", player=f["player"], defender=a - st.layout.PLAYER, card=f["card"],
+             stake=f["stake"])  # fmt: skip
 
 
 def _side_player(f: Frame, side: int) -> int:
-    return int(f["p"] if side == 0 else f["opp"])
+    return int(f["player"] if side == 0 else f["defender"])
 
 
-def _dice_count(st: TrialState, f: Frame, side: int) -> int:
-    if side == 1 and f["opp"] is None:
-        return foe_dice(st, f["p"], int(f["foe"][1]))
-    return adventurer_dice(st, _side_player(f, side), f["weapon"][side])
+def _dice_count(st: State, f: Frame, side: int) -> int:
+    if side == 1 and f["defender"] is None:
+        return foe_dice(st, f["player"], int(f["foe"][1]))
+    return adventurer_dice(st, _side_player(f, side), f["weapons"][side])
 
 
-def rolled(st: TrialState, f: Frame, side: int) -> list[int]:
+def rolled(st: State, f: Frame, side: int) -> list[int]:
     """The strength of each die ``side`` rolled for strength so far (the bow's roll aside)."""
     faces = die_faces(st)
     return [faces[j][0] for s, purpose, j in f["rolls"] if s == side and purpose == "strength"]
 
 
-def totals(st: TrialState, f: Frame, face_down: bool = True) -> tuple[int, int]:
+def totals(st: State, f: Frame, face_down: bool = True) -> tuple[int, int]:
     """Attacker's and defender's strength from everything recorded in the fight step (without
     the face-down cards when ``face_down`` is false: what everyone sees before they are
     revealed)."""
     result = []
     for side in (0, 1):
         dice = sum(rolled(st, f, side))
-        if side == 1 and f["opp"] is None:
+        if side == 1 and f["defender"] is None:
             result.append(int(f["foe"][0]) + dice)
             continue
         q = _side_player(f, side)
-        weapon = f["weapon"][side]
-        wstrength = int(st.g.pack.item(weapon).get("strength", 0)) if weapon else 0
-        cards = sum(card_strength(st, cid) for cid in f["held"][side]) if face_down else 0
-        result.append(base_strength(st, q) + wstrength + dice + f["bonus"][side] + cards)
+        weapon = f["weapons"][side]
+        wstrength = int(st.game.pack.item(weapon).get("strength", 0)) if weapon else 0
+        cards = sum(card_strength(st, c) for c in f["face_down"][side]) if face_down else 0
+        result.append(base_strength(st, q) + wstrength + dice + f["discard_strength"][side] + cards)
     return result[0], result[1]
 
 
 @step("fight")
-class Fight:
+class Fight(Step):
     """Automatic: the fight's stages in order (see the module docstring)."""
 
     auto = True
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "the attacker"),
+        "defender": (None, "the adventurer attacked (a duel); None: the card's foe"),
+        "card": (REQUIRED, "the card that started the fight"),
+        "path": ([], "where the fight argument is in the card (a foe's: strength, dice, win...)"),
+        "foe": ([0, 0], "the foe's printed strength and dice"),
+        "stage": ("weapon_a", "the next stage (STAGES)"),
+        "weapons": ([None, None], "the attacker's and defender's weapons"),
+        "rolls": ([], "the dice rolled: [side, purpose, face index]"),
+        "discard_strength": ([0, 0], "each side's strength from discarded cards and the tent"),
+        "face_down": ([[], []], "each side's cards played face down (hidden until revealed)"),
+        "winner": (None, "0 attacker, 1 defender, once decided"),
+        "stake": (None, "a duel's stake: food (the loser hands the winner a food)"),
+    }
 
     @staticmethod
-    def run(st: TrialState, f: Frame) -> None:
+    def run(st: State, f: Frame) -> None:
         stage = f["stage"]
-        duel = f["opp"] is not None
+        duel = f["defender"] is not None
         faces = die_faces(st)
         for side, purpose, j in f["rolls"]:
             if purpose == "bow" and faces[j][1] and f["winner"] is None:
@@ -273,32 +285,32 @@ class Fight:
                 f["stage"] = stage = "end"
         if stage != "end":
             f["stage"] = STAGES[STAGES.index(stage) + 1]
-        if stage == "weapon_a" and weapons(st, f["p"]):
-            push(st, "fight_weapon", p=f["p"], side=0)
-        elif stage == "bow_a" and f["weapon"][0] == "bow":
-            push_die(st, f["p"], "fight", 0, "bow")
-        elif stage == "weapon_d" and duel and weapons(st, f["opp"]):
-            push(st, "fight_weapon", p=f["opp"], side=1)
-        elif stage == "bow_d" and duel and f["weapon"][1] == "bow":
-            push_die(st, f["opp"], "fight", 1, "bow")
+        if stage == "weapon_a" and weapons(st, f["player"]):
+            push(st, "fight_weapon", player=f["player"], side=0)
+        elif stage == "bow_a" and f["weapons"][0] == "bow":
+            push_die(st, f["player"], "fight", 0, "bow")
+        elif stage == "weapon_d" and duel and weapons(st, f["defender"]):
+            push(st, "fight_weapon", player=f["defender"], side=1)
+        elif stage == "bow_d" and duel and f["weapons"][1] == "bow":
+            push_die(st, f["defender"], "fight", 1, "bow")
         elif stage in ("roll_d", "roll_a"):
             side = 1 if stage == "roll_d" else 0
             for _ in range(_dice_count(st, f, side)):
-                push_die(st, f["p"], "fight", side)
+                push_die(st, f["player"], "fight", side)
         elif stage in ("discard_a", "discard_d") and (stage == "discard_a" or duel):
-            q = f["p"] if stage == "discard_a" else f["opp"]
-            me = player(st, q)
-            if me["hand"] or me["onetime"]["strength"]:  # (what everyone sees: no leak)
-                push(st, "fight_discard", p=q, side=int(q != f["p"]), cards=0, token=False)
+            side = 0 if stage == "discard_a" else 1
+            me = player(st, _side_player(f, side))
+            if me["hand"] or me["tent_symbols"]["strength"]:  # (what everyone sees: no leak)
+                push(st, "fight_discard", player=_side_player(f, side), side=side)
         elif stage in ("cards_a", "cards_d") and (stage == "cards_a" or duel):
-            q = f["p"] if stage == "cards_a" else f["opp"]
-            if player(st, q)["hand"]:
-                push(st, "fight_cards", p=q, side=int(q != f["p"]))
+            side = 0 if stage == "cards_a" else 1
+            if player(st, _side_player(f, side))["hand"]:
+                push(st, "fight_cards", player=_side_player(f, side), side=side)
         elif stage == "end":
             _finish(st, f)
 
 
-def fight_record(st: TrialState, f: Frame) -> dict[str, Any]:
+def fight_record(st: State, f: Frame) -> dict[str, Any]:
     """The public account of a decided fight: who fought, both strengths, the dice each side
     rolled (their strength; a bow's roll apart), how it was decided and the winner."""
     attack, defend = totals(st, f)
@@ -308,8 +320,8 @@ def fight_record(st: TrialState, f: Frame) -> dict[str, Any]:
     bow_win = f["winner"] is not None and any(r == "win" for _, r in bow)
     return {
         "card": f["card"],
-        "attacker": f["p"],
-        "defender": f["opp"],
+        "attacker": f["player"],
+        "defender": f["defender"],
         "strength": [attack, defend],
         "dice": [rolled(st, f, 0), rolled(st, f, 1)],
         "bow": bow,
@@ -318,274 +330,298 @@ def fight_record(st: TrialState, f: Frame) -> dict[str, Any]:
     }
 
 
-def _finish(st: TrialState, f: Frame) -> None:
-    from solver.games.trial.effects import current_resolve, get_path, run_effects
-    from solver.games.trial.hidden import PUBLIC, know, note
-
+def _finish(st: State, f: Frame) -> None:
+    """Decide the fight, tell everyone, hand the face-down cards back or discard them, and run
+    the card's consequences (a foe's ``win``/``lose``, a duel's owner and stake)."""
     pop(st, f)
     if f["winner"] is None:
         attack, defend = totals(st, f)
         f["winner"] = 0 if attack > defend else 1
     winner = f["winner"]
-    if f["held"][0] or f["held"][1]:
-        note(st, PUBLIC, f"reveal:fight:{','.join(f['held'][0])}:{','.join(f['held'][1])}")
-        know(st, f["held"][1 - winner], PUBLIC)  # the loser takes them back in sight of all
+    held = f["face_down"]
+    if held[0] or held[1]:
+        note(st, PUBLIC, f"reveal:fight:{','.join(held[0])}:{','.join(held[1])}")
+        know(st, held[1 - winner], PUBLIC)  # the loser takes them back in sight of all
     record = fight_record(st, f)
-    st.d["last_fight"] = record
+    st.data["last_fight"] = record
     note(st, PUBLIC, "fight:" + json.dumps(record, sort_keys=True, separators=(",", ":")))
-    for side in (0, 1):
-        if side == 1 and f["opp"] is None:
-            continue
-        q = _side_player(f, side)
-        for cid in f["held"][side]:
+    for side in (0, 1) if f["defender"] is not None else (0,):
+        for cid in held[side]:
             if side == winner:
                 discard_card(st, cid)
             else:
-                player(st, q)["hand"].append(cid)
-    f["held"] = [[], []]
-    resolving = current_resolve(st, f["card"])
-    if f["opp"] is not None:
-        winner_p = _side_player(f, winner)
-        loser_p = _side_player(f, 1 - winner)
+                player(st, _side_player(f, side))["hand"].append(cid)
+    f["face_down"] = [[], []]
+    resolving = find(st, "resolve", card=f["card"])
+    if f["defender"] is not None:
+        winner_p, loser_p = _side_player(f, winner), _side_player(f, 1 - winner)
         if resolving is not None:
             resolving["owner"] = winner_p
         if f["stake"] == "food" and any(player(st, loser_p)["food"].values()):
-            push(st, "pick_food", p=loser_p, purpose="give", to=winner_p)
+            push(st, "pick_food", player=loser_p, purpose="give", to=winner_p)
         return
-    foe = get_path(st.g.pack.card(f["card"]), f["path"])
-    if winner == 0:
-        if foe.get("win"):
-            run_effects(st, f["p"], f["card"], [*f["path"], "win"])
-    else:
-        if resolving is not None:
-            resolving["dest"] = foe["lose_card"]
-        if foe.get("lose"):
-            run_effects(st, f["p"], f["card"], [*f["path"], "lose"])
+    foe = get_path(st.game.pack.card(f["card"]), f["path"])
+    if winner == 1 and resolving is not None:
+        resolving["destination"] = foe["lose_card"]
+    consequence = "win" if winner == 0 else "lose"
+    if foe.get(consequence):
+        push(st, "effects", player=f["player"], card=f["card"], path=[*f["path"], consequence])
 
 
-def live_fight(st: TrialState) -> dict[str, Any] | None:
+def live_fight(st: State) -> dict[str, Any] | None:
     """The fight being fought, as everyone sees it (the face-down cards counted, not shown), or
     ``None``."""
     f = find(st, "fight")
     if f is None:
         return None
-    shown = totals(st, f, face_down=False)
     return {
         "card": f["card"],
-        "attacker": f["p"],
-        "defender": f["opp"],
+        "attacker": f["player"],
+        "defender": f["defender"],
         "stage": f["stage"],
-        "weapon": list(f["weapon"]),
+        "weapons": list(f["weapons"]),
         "dice": [rolled(st, f, 0), rolled(st, f, 1)],
-        "strength_shown": list(shown),
-        "face_down": [len(f["held"][0]), len(f["held"][1])],
+        "strength_shown": list(totals(st, f, face_down=False)),
+        "face_down": [len(f["face_down"][0]), len(f["face_down"][1])],
     }
 
 
 @step("fight_weapon")
-class FightWeapon:
+class FightWeapon(Step):
     """Decision: the item or artifact used as a weapon (``done``: none)."""
 
-    @staticmethod
-    def legal(st: TrialState, f: Frame) -> list[int]:
-        return [st.L.DONE] + [st.L.item(k) for k in weapons(st, f["p"])]
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "who chooses"),
+        "side": (REQUIRED, "0 the attacker, 1 the defender"),
+    }
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
+    def legal(st: State, f: Frame) -> list[int]:
+        return [st.layout.DONE] + [st.layout.item(k) for k in weapons(st, f["player"])]
+
+    @staticmethod
+    def apply(st: State, f: Frame, a: int) -> None:
         pop(st, f)
         fight = find(st, "fight")
         assert fight is not None
-        if a != st.L.DONE:
-            fight["weapon"][f["side"]] = st.L.item_kinds[a - st.L.ITEM]
+        if a != st.layout.DONE:
+            fight["weapons"][f["side"]] = st.layout.item_kinds[a - st.layout.ITEM]
 
     @staticmethod
-    def describe(st: TrialState, f: Frame, a: int) -> str:
-        return "fight without a weapon" if a == st.L.DONE else f"fight with {st.L.label(a)}"
+    def describe(st: State, f: Frame, a: int) -> str:
+        return (
+            "fight without a weapon" if a == st.layout.DONE else f"fight with {st.layout.label(a)}"
+        )
 
 
 @step("fight_discard")
-class FightDiscard:
+class FightDiscard(Step):
     """Decision: discard a card whose enhancement shows strength symbols (up to 2, in the open:
     1 strength point per symbol), use the one-time strength tent symbol, or ``done``."""
 
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "who discards"),
+        "side": (REQUIRED, "0 the attacker, 1 the defender"),
+        "cards": (0, "cards discarded so far"),
+        "token": (False, "the tent symbol is used"),
+    }
+
     @staticmethod
-    def legal(st: TrialState, f: Frame) -> list[int]:
-        me = player(st, f["p"])
-        acts = [st.L.DONE]
+    def legal(st: State, f: Frame) -> list[int]:
+        me = player(st, f["player"])
+        acts = [st.layout.DONE]
         if f["cards"] < CARDS_PER_STAGE:
-            acts += [st.L.card(c) for c in me["hand"] if strength_card(st, c)]
-        if me["onetime"]["strength"] and not f["token"]:
-            acts.append(st.L.TOKEN)
+            acts += [st.layout.card(c) for c in me["hand"] if strength_card(st, c)]
+        if me["tent_symbols"]["strength"] and not f["token"]:
+            acts.append(st.layout.TOKEN)
         return acts
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
+    def apply(st: State, f: Frame, a: int) -> None:
         fight = find(st, "fight")
         assert fight is not None
-        me = player(st, f["p"])
-        if a == st.L.DONE:
+        me = player(st, f["player"])
+        if a == st.layout.DONE:
             pop(st, f)
-        elif a == st.L.TOKEN:
-            me["onetime"]["strength"] -= 1
-            fight["bonus"][f["side"]] += 1
+        elif a == st.layout.TOKEN:
+            me["tent_symbols"]["strength"] -= 1
+            fight["discard_strength"][f["side"]] += 1
             f["token"] = True
         else:
-            cid = st.L.cards[a - st.L.CARD]
+            cid = st.layout.cards[a - st.layout.CARD]
             me["hand"].remove(cid)
             discard_card(st, cid)
-            fight["bonus"][f["side"]] += strength_card(st, cid)
+            fight["discard_strength"][f["side"]] += strength_card(st, cid)
             f["cards"] += 1
 
     @staticmethod
-    def describe(st: TrialState, f: Frame, a: int) -> str | None:
-        if a >= st.L.CARD:
-            cid = st.L.cards[a - st.L.CARD]
-            name = st.g.pack.card(cid)["name"]
+    def describe(st: State, f: Frame, a: int) -> str | None:
+        if a >= st.layout.CARD:
+            cid = st.layout.cards[a - st.layout.CARD]
+            name = st.game.pack.card(cid)["name"]
             return f"discard {name} for {strength_card(st, cid)} strength"
-        if a == st.L.TOKEN:
+        if a == st.layout.TOKEN:
             return "use the one-time strength tent symbol"
         return None
 
 
 @step("fight_cards")
-class FightCards:
+class FightCards(Step):
     """Decision: a card from hand played face down (up to 2; any card, it counts the symbols of
     its enhancement section when revealed), or ``done``. The cards' strength stays hidden from
     the other side until the fight is decided."""
 
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "who plays"),
+        "side": (REQUIRED, "0 the attacker, 1 the defender"),
+    }
+
     @staticmethod
-    def legal(st: TrialState, f: Frame) -> list[int]:
+    def legal(st: State, f: Frame) -> list[int]:
         fight = find(st, "fight")
         assert fight is not None
-        acts = [st.L.DONE]
-        if len(fight["held"][f["side"]]) < CARDS_PER_STAGE:
-            acts += [st.L.card(c) for c in player(st, f["p"])["hand"]]
+        acts = [st.layout.DONE]
+        if len(fight["face_down"][f["side"]]) < CARDS_PER_STAGE:
+            acts += [st.layout.card(c) for c in player(st, f["player"])["hand"]]
         return acts
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
+    def apply(st: State, f: Frame, a: int) -> None:
         fight = find(st, "fight")
         assert fight is not None
-        if a == st.L.DONE:
+        if a == st.layout.DONE:
             pop(st, f)
             return
-        cid = st.L.cards[a - st.L.CARD]
-        player(st, f["p"])["hand"].remove(cid)
-        fight["held"][f["side"]].append(cid)
+        cid = st.layout.cards[a - st.layout.CARD]
+        player(st, f["player"])["hand"].remove(cid)
+        fight["face_down"][f["side"]].append(cid)
 
     @staticmethod
-    def describe(st: TrialState, f: Frame, a: int) -> str | None:
-        if a >= st.L.CARD:
-            return f"play {st.g.pack.card(st.L.cards[a - st.L.CARD])['name']} face down"
+    def describe(st: State, f: Frame, a: int) -> str | None:
+        if a >= st.layout.CARD:
+            return (
+                f"play {st.game.pack.card(st.layout.cards[a - st.layout.CARD])['name']} face down"
+            )
         return None
 
 
 # -- the roll and swindle verbs ------------------------------------------------------------------
 @step("roll")
-class Roll:
-    """Automatic: roll the die for a card's ``roll``; one paid re-roll may be asked for."""
+class Roll(Step):
+    """Automatic: a card's ``roll``: roll the die; strength at least ``need`` (or the winning
+    face for ``need: win``) runs ``success``, else ``fail``; one paid re-roll may be asked for
+    (the new roll must be kept)."""
 
     auto = True
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "who rolls"),
+        "card": (REQUIRED, "the card"),
+        "path": (REQUIRED, "where the roll argument is in the card"),
+        "rolls": ([], "the rolls so far: [side, purpose, face index]"),
+        "rerolled": (False, "the re-roll was bought"),
+        "asked": (False, "the re-roll was offered"),
+    }
 
     @staticmethod
-    def run(st: TrialState, f: Frame) -> None:
-        from solver.games.trial.effects import can_pay, get_path, run_effects, units_of
-
-        arg = get_path(st.g.pack.card(f["card"]), f["path"])
-        if not f.get("rolls"):
-            f["rolls"] = []
-            push_die(st, f["p"], "roll")
+    def run(st: State, f: Frame) -> None:
+        arg = get_path(st.game.pack.card(f["card"]), f["path"])
+        p = f["player"]
+        if not f["rolls"]:
+            push_die(st, p, "roll", purpose="roll")
             return
         if (
             not f["rerolled"]
             and "reroll" in arg
-            and not f.get("asked")
-            and can_pay(st, f["p"], units_of(st, f["p"], arg["reroll"]))
+            and not f["asked"]
+            and can_pay(st, p, units_of(st, p, arg["reroll"]))
         ):
             f["asked"] = True
-            push(st, "reroll", p=f["p"])
+            push(st, "reroll", player=p)
             return
         pop(st, f)
         strength, win, _ = die_faces(st)[f["rolls"][-1][2]]
         ok = win if arg["need"] == "win" else strength >= arg["need"]
         key = "success" if ok else "fail"
         if arg.get(key):
-            run_effects(st, f["p"], f["card"], [*f["path"], key])
+            push(st, "effects", player=p, card=f["card"], path=[*f["path"], key])
 
 
 @step("reroll")
-class Reroll:
+class Reroll(Step):
     """Decision: pay for a re-roll (``yes``; the new roll must be kept) or keep the roll."""
 
-    @staticmethod
-    def legal(st: TrialState, f: Frame) -> list[int]:
-        return [st.L.DONE, st.L.YES]
+    fields: ClassVar[Fields] = {"player": (REQUIRED, "who rolled")}
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
-        from solver.games.trial.effects import get_path, pay, units_of
+    def legal(st: State, f: Frame) -> list[int]:
+        return [st.layout.DONE, st.layout.YES]
 
+    @staticmethod
+    def apply(st: State, f: Frame, a: int) -> None:
         pop(st, f)
-        if a == st.L.YES:
+        if a == st.layout.YES:
             roll = find(st, "roll")
             assert roll is not None
             roll["rerolled"] = True
             roll["rolls"] = []
-            arg = get_path(st.g.pack.card(roll["card"]), roll["path"])
-            pay(st, f["p"], units_of(st, f["p"], arg["reroll"]))
+            arg = get_path(st.game.pack.card(roll["card"]), roll["path"])
+            pay(st, f["player"], units_of(st, f["player"], arg["reroll"]))
 
 
 @step("swindle")
-class Swindle:
-    """Decision: a card from hand to discard for the Swindler (up to its limit), or roll."""
+class Swindle(Step):
+    """Decision: a card from hand to discard for the Swindler (face down, up to its limit), or
+    roll (``done``): a roll under the discarded cards' total fame succeeds."""
+
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "who swindles"),
+        "card": (REQUIRED, "the card"),
+        "path": (REQUIRED, "where the swindle argument is in the card"),
+        "face_down": ([], "the cards put aside (hidden until the roll)"),
+        "fame": (0, "their total fame"),
+    }
 
     @staticmethod
-    def legal(st: TrialState, f: Frame) -> list[int]:
-        from solver.games.trial.effects import get_path
-
-        arg = get_path(st.g.pack.card(f["card"]), f["path"])
-        acts = [st.L.DONE]
-        if len(f["held"]) < arg["discard_up_to"]:
-            acts += [st.L.card(c) for c in player(st, f["p"])["hand"]]
+    def legal(st: State, f: Frame) -> list[int]:
+        arg = get_path(st.game.pack.card(f["card"]), f["path"])
+        acts = [st.layout.DONE]
+        if len(f["face_down"]) < arg["discard_up_to"]:
+            acts += [st.layout.card(c) for c in player(st, f["player"])["hand"]]
         return acts
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
-        if a == st.L.DONE:
-            from solver.games.trial.hidden import PUBLIC, note
-
+    def apply(st: State, f: Frame, a: int) -> None:
+        if a == st.layout.DONE:
             pop(st, f)
-            note(st, PUBLIC, f"reveal:swindle:{','.join(f['held'])}")
-            for cid in f["held"]:
+            note(st, PUBLIC, f"reveal:swindle:{','.join(f['face_down'])}")
+            for cid in f["face_down"]:
                 discard_card(st, cid)
-            push(
-                st,
-                "swindle_roll",
-                p=f["p"],
-                card=f["card"],
-                path=f["path"],
-                fame=f["fame"],
-                rolls=[],
-            )
-            push_die(st, f["p"], "swindle_roll")
+            push(st, "swindle_roll", player=f["player"], card=f["card"], path=f["path"],
+                 fame=f["fame"])  # fmt: skip
+            push_die(st, f["player"], "swindle_roll", purpose="swindle")
             return
-        cid = st.L.cards[a - st.L.CARD]
-        player(st, f["p"])["hand"].remove(cid)
-        f["held"].append(cid)
-        f["fame"] += int(st.g.pack.card(cid)["fame"])
+        cid = st.layout.cards[a - st.layout.CARD]
+        player(st, f["player"])["hand"].remove(cid)
+        f["face_down"].append(cid)
+        f["fame"] += int(st.game.pack.card(cid)["fame"])
 
 
 @step("swindle_roll")
-class SwindleRoll:
-    """Automatic: a roll under the discarded cards' total fame succeeds."""
+class SwindleRoll(Step):
+    """Automatic: a roll under the discarded cards' total fame succeeds (runs ``success``)."""
 
     auto = True
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "who swindles"),
+        "card": (REQUIRED, "the card"),
+        "path": (REQUIRED, "where the swindle argument is in the card"),
+        "fame": (REQUIRED, "the discarded cards' total fame"),
+        "rolls": ([], "the roll: [side, purpose, face index]"),
+    }
 
     @staticmethod
-    def run(st: TrialState, f: Frame) -> None:
-        from solver.games.trial.effects import run_effects
-
+    def run(st: State, f: Frame) -> None:
         pop(st, f)
         strength = die_faces(st)[f["rolls"][-1][2]][0]
         if strength < f["fame"]:
-            run_effects(st, f["p"], f["card"], [*f["path"], "success"])
+            push(st, "effects", player=f["player"], card=f["card"], path=[*f["path"], "success"])

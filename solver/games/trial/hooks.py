@@ -38,10 +38,11 @@ def open_trial(
             raise FormatError(
                 f"{exc.expected} in {path}", line=exc.line, column=exc.column, found=exc.found
             ) from None
+        from solver.games.trial.saved import players_of
+
         text = data.decode("utf-8")
-        try:
-            n = document["state"]["n"]
-        except (KeyError, TypeError):
+        n = players_of(document) if isinstance(document, dict) else None
+        if isinstance(n, bool) or not isinstance(n, int):
             n = count
         game = SPEC.build(engine=engine, players=n)
         return Opened(game=game, state=game.state_from_json(text), source=str(source))
@@ -54,10 +55,13 @@ def state_players(text: str) -> int | None:
     """The player count of a saved state (``None`` when the text does not say)."""
     import json
 
+    from solver.games.trial.saved import players_of
+
     try:
-        count = json.loads(text)["state"]["n"]
-    except (ValueError, KeyError, TypeError, RecursionError):
+        document = json.loads(text)
+    except (ValueError, RecursionError):
         return None
+    count = players_of(document) if isinstance(document, dict) else None
     return count if isinstance(count, int) and not isinstance(count, bool) else None
 
 

@@ -11,21 +11,21 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from solver.games.trial.core import slots_used
+from solver.games.trial.belongings import slots_used
 
 if TYPE_CHECKING:
-    from solver.games.trial.rules import TrialState
+    from solver.games.trial.core import State
 
 
-def card_places(st: TrialState) -> Counter[str]:
+def card_places(st: State) -> Counter[str]:
     """How many times each card id lies somewhere (every card must lie exactly once)."""
-    d = st.d
+    d = st.data
     seen: Counter[str] = Counter()
     for me in d["players"]:
         seen.update(me["hand"])
-        seen.update(me["pending"])
+        seen.update(me["aside"])
         seen.update(s[0] for s in me["story"])
     for deck in d["decks"].values():
         for layer in deck["layers"]:
@@ -33,18 +33,18 @@ def card_places(st: TrialState) -> Counter[str]:
         seen.update(deck["discard"])
         if deck["top"] is not None:
             seen[deck["top"]["card"]] += 1
-    seen.update(c for c in d["row"] if c is not None)
+    seen.update(c for c in d["encounter_row"] if c is not None)
     for frame in d["stack"]:
-        if frame["k"] == "resolve":
-            seen.update(frame["held"])
-        elif frame["k"] == "fight":
-            for held in frame["held"]:
+        if frame["step"] == "resolve":
+            seen.update(frame["holding"])
+        elif frame["step"] == "fight":
+            for held in frame["face_down"]:
                 seen.update(held)
-        elif frame["k"] == "swindle":
-            seen.update(frame["held"])
-        elif frame["k"] == "pick_column":
+        elif frame["step"] == "swindle":
+            seen.update(frame["face_down"])
+        elif frame["step"] == "pick_column":
             seen[frame["card"]] += 1
-        elif frame["k"] == "expedition" and frame["drawn"] is not None:
+        elif frame["step"] == "expedition" and frame["drawn"] is not None:
             seen[frame["drawn"]] += 1
     return seen
 
@@ -56,8 +56,8 @@ class Checker:
         self.last_turn: int | None = None
         self.observations = observations
 
-    def __call__(self, st: TrialState) -> None:
-        d, g = st.d, st.g
+    def __call__(self, st: Any) -> None:
+        d, g = st.data, st.game
         places = card_places(st)
         assert set(places) == set(g.pack.cards), "cards lost or invented"
         assert max(places.values()) == 1, f"a card lies twice: {places.most_common(1)}"
@@ -73,48 +73,48 @@ class Checker:
         for ruin in d["ruins"].values():
             items.update(ruin["items"])
         for me in d["players"]:
-            items.update(k for k in me["pack"] if k not in g.artifact_ids)
-        items.update(f["kind"] for f in d["stack"] if f["k"] in ("sell_cell", "return_slot"))
+            items.update(k for k in me["backpack"] if k not in g.artifact_ids)
+        items.update(f["kind"] for f in d["stack"] if f["step"] in ("sale_slot", "return_slot"))
         for pool in ("common", "rare"):
-            items.update(d.get("pool", {}).get(pool, []))
+            items.update(d.get("setup_pool", {}).get(pool, []))
         expected = Counter({i["id"]: i["copies"] for i in g.pack.items})
         assert items == expected, f"items not conserved: {items - expected} / {expected - items}"
-        arts: Counter[str] = Counter(d["artifacts"]) + Counter(d["box"]["artifacts"])
+        arts: Counter[str] = Counter(d["artifacts_available"]) + Counter(d["box"]["artifacts"])
         for me in d["players"]:
-            arts.update(k for k in me["pack"] if k in g.artifact_ids)
+            arts.update(k for k in me["backpack"] if k in g.artifact_ids)
             arts.update(me["gallery"])
         assert arts == Counter(g.artifact_ids), "artifacts not conserved"
         tents: Counter[str] = Counter(d["box"]["tents"]) + Counter(d["box"]["used_tents"])
         for me in d["players"]:
             tents.update(me["tents"])
-        tents.update(c["tent"] for c in d["camps"].values() if c is not None)
+        tents.update(c["tent"] for c in d["camp_tents"].values() if c is not None)
         assert tents == Counter(t["bonus"] for t in g.pack.tents), "tents not conserved"
         slots = g.components["character_board"]["backpack_slots"]
         track = g.components["morality"]
         for q, me in enumerate(d["players"]):
-            paws = me["paws"] + int(me["strong"]) + len(me["placed"])
+            paws = me["paws"] + int(me["strong_paw"]) + len(me["paws_placed"])
             assert paws == g.components["paws"], f"player {q} has {paws} paws"
-            assert sum(1 for _, strong in me["placed"] if strong) + me["strong"] == 1
+            assert sum(1 for _, strong in me["paws_placed"] if strong) + me["strong_paw"] == 1
             assert slots_used(st, q) <= slots, f"player {q}'s backpack overflows"
             assert track["min"] <= me["morality"] <= track["max"], "morality off the track"
-        if d["turn"] != self.last_turn:
+        if d["turn_player"] != self.last_turn:
             if self.last_turn is not None:
                 me = d["players"][self.last_turn]
                 limit = g.components["hand_limit"]
                 assert len(me["hand"]) <= limit, f"player {self.last_turn} ended over the limit"
-                assert not me["pending"], "cards left aside after the turn"
-            self.last_turn = d["turn"]
+                assert not me["aside"], "cards left aside after the turn"
+            self.last_turn = d["turn_player"]
         if self.observations:
-            from solver.games.trial.hidden import known_to
+            from solver.games.trial.history import known_to
 
             deeds = {c["id"] for c in g.pack.deeds}
-            known = dict(d.get("known", ()))
-            for p in range(d["n"]):
+            known = dict(d.get("card_knowledge", ()))
+            for p in range(d["player_count"]):
                 seen = json.dumps(st.observation(p))
                 for q, me in enumerate(d["players"]):
                     if q == p:
                         continue
-                    hidden = list(me["hand"]) + list(me["pending"])
+                    hidden = list(me["hand"]) + list(me["aside"])
                     hidden += [s[0] for s in me["story"] if not s[1] and s[0] in deeds]
                     for cid in hidden:
                         if str(p) in known_to(st, cid, known):

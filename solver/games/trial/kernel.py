@@ -13,7 +13,7 @@ functions by compiled twins from ``solver._ext.trial`` (``ext/trial.pyx``):
   ``FameTables`` (twin of ``scoring.fame``), once per call instead of once per player;
 * the game's ``playable`` (may a player resolve a card now: its conditions and its cost, asked
   for every card in hand and every encounter at each turn step) is ``PlayTables`` (twin of
-  ``effects.playable``).
+  ``conditions.playable``).
 
 Everything else (steps, effects, fights, hidden information) is the reference code itself, so the
 two engines agree on every observable; ``tests/games/trial/test_compiled_*.py`` check the twins
@@ -92,7 +92,7 @@ def fame_tables(game: TrialGame) -> Any:
 
 
 def play_tables(game: TrialGame) -> Any:
-    """The compiled ``PlayTables`` of ``game``: what ``effects.playable`` reads of the pack."""
+    """The compiled ``PlayTables`` of ``game``: what ``conditions.playable`` reads of the pack."""
     from solver.games.trial.schema import FOODS
 
     pack, board = game.pack, game.board
@@ -123,7 +123,7 @@ class KernelTrialGame(TrialGame):
         self.board = KernelBoard(self.pack)
         self._fame = fame_tables(self)
         self._play = play_tables(self)
-        self.playable = self._play.state_playable  # effects.playable's signature, compiled
+        self.playable = self._play.state_playable  # conditions.playable's signature, compiled
 
     def new_initial_state(self) -> KernelTrialState:
         return KernelTrialState.adopt(super().new_initial_state())
@@ -135,7 +135,7 @@ class KernelTrialGame(TrialGame):
 class KernelTrialState(TrialState):
     """A reference state whose copy and scoring run compiled."""
 
-    g: KernelTrialGame
+    game: KernelTrialGame
 
     @classmethod
     def adopt(cls, state: TrialState) -> KernelTrialState:
@@ -147,28 +147,28 @@ class KernelTrialState(TrialState):
     def clone(self) -> KernelTrialState:
         twin = KernelTrialState.__new__(KernelTrialState)
         twin.__dict__.update(self.__dict__)
-        twin.d = extension_module().copy_data(self.d)
+        twin.data = extension_module().copy_data(self.data)
         return twin
 
     def scores(self) -> list[int]:
-        return self.g._fame.totals(self.d)
+        return self.game._fame.totals(self.data)
 
     def _winners(self) -> list[int]:
-        totals = self.g._fame.totals(self.d)
-        keys = [(totals[p], len(me["story"])) for p, me in enumerate(self.d["players"])]
+        totals = self.game._fame.totals(self.data)
+        keys = [(totals[p], len(me["story"])) for p, me in enumerate(self.data["players"])]
         best = max(keys)
-        return [p for p in range(self.d["n"]) if keys[p] == best]
+        return [p for p in range(self.data["player_count"]) if keys[p] == best]
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
-            return [0.0] * self.d["n"]
+            return [0.0] * self.data["player_count"]
         best = self._winners()
-        return [1.0 / len(best) if p in best else 0.0 for p in range(self.d["n"])]
+        return [1.0 / len(best) if p in best else 0.0 for p in range(self.data["player_count"])]
 
     def heuristic(self, p: int) -> float:
         if self.is_terminal():
             return self.returns()[p]
-        totals = self.g._fame.totals(self.d)
+        totals = self.game._fame.totals(self.data)
         top = max(totals)
         weights = [math.exp((t - top) / HEURISTIC_SPREAD) for t in totals]
         return weights[p] / sum(weights)

@@ -4,281 +4,321 @@ discarded for one-time enhancements; turning tiles over (ruin, restore).
 
 Where a tile's symbol is crossed out (a ruined tile) story symbols and enhancement cards do not
 count and the strong paw gives nothing extra; restored ruins carry a new symbol and do count.
+
+A location's gain is a step waiting under an ``enhance`` decision: the enhancement's symbols go
+into the waiting step's ``boost`` and ``foods`` (``harvest`` for a grove, ``lookout_draw`` for a
+lookout tower, the store's ``trading_bonus``), which then runs.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, ClassVar
 
-from solver.games.trial.core import (
-    Frame,
-    discard_card,
-    draw,
+from solver.games.trial.belongings import (
     drop,
     drops_if_full,
     fits,
     gain_food,
     player,
-    pop,
-    push,
     return_item,
-    step,
     story_bonus,
+    tile_entry,
 )
+from solver.games.trial.core import REQUIRED, Fields, Frame, Step, find, pop, push, step
+from solver.games.trial.decks import discard_card, draw
+from solver.games.trial.history import PUBLIC, note
+from solver.games.trial.payments import food_units, pay
 from solver.games.trial.schema import FOODS
 
 if TYPE_CHECKING:
-    from solver.games.trial.rules import TrialState
+    from solver.games.trial.core import State
+
+NO_FOOD = {f: 0 for f in FOODS}
 
 
-def tile_entry(st: TrialState, slot: str) -> tuple[dict[str, Any], bool]:
-    """The tile on ``slot`` and whether it shows its other side."""
-    tile_id, flipped = st.d["tiles"][slot]
-    return next(t for t in st.g.pack.locations if t["id"] == tile_id), bool(flipped)
+def _with_enhancement(st: State, p: int, kind: str, into: str, **gain: object) -> None:
+    """Push the gain ``into`` (a step kind) and, above it, the ``enhance`` decision feeding it."""
+    push(st, into, player=p, **gain)
+    push(st, "enhance", player=p, kind=kind, into=into)
 
 
-def use_location(st: TrialState, p: int, slot: str, strong: bool) -> None:
-    """Start the action of the location tile on ``slot`` for ``p`` (paw or strong paw)."""
-    from solver.games.trial.store import start_ruined_store, start_store
+@step("use_location")
+class UseLocation(Step):
+    """Automatic: the action of the location tile on ``slot`` for ``player`` (paw or strong
+    paw), by the tile's type and side."""
 
-    entry, flipped = tile_entry(st, slot)
-    kind = entry["type"]
-    if kind == "grove" and not flipped:
-        enhance(st, p, "food", "grove", food=entry["food"], tea=1 if strong else 0)
-    elif kind == "grove":
-        push(st, "exchange", p=p, food=entry["ruined"]["exchange"])
-    elif kind == "lookout" and not flipped:
-        enhance(st, p, "card", "lookout", base=4 if strong else 2)
-    elif kind == "lookout":
-        pile = st.d["decks"]["deeds"]["discard"]
-        push(st, "from_discard", p=p, choices=list(pile), left=entry["ruined"]["discard_pick"])
-    elif kind == "store" and not flipped:
-        start_store(st, p, card_units=1 if strong else 0)
-    elif kind == "store":
-        start_ruined_store(st, p, entry["ruined"]["sell_once"])
-    elif not flipped:  # ruins
-        from solver.games.trial.hidden import note
+    auto = True
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "who placed the paw"),
+        "slot": (REQUIRED, "the location"),
+        "strong_paw": (False, "the paw placed is the strong paw"),
+    }
 
-        known = st.d["ruins"][slot]["known"]
-        if p not in known:
-            known.append(p)
-            known.sort()
-        items = ",".join(sorted(st.d["ruins"][slot]["items"]))
-        note(st, str(p), f"look:{slot}:{items}", f"look:{slot}:?")
-        push(st, "ruins", p=p, slot=slot, strong=strong, stage="food")
-    elif entry["restored"] == "store":
-        start_store(st, p, card_units=2 if strong else 0)
-    elif entry["restored"] == "grove":
-        enhance(st, p, "food", "grove", food=None, tea=2 if strong else 1)
-    else:  # restored lookout tower
-        if strong:
-            enhance(st, p, "card", "lookout", base=2)
-        push(st, "facedown_optional", p=p)
+    @staticmethod
+    def run(st: State, f: Frame) -> None:
+        pop(st, f)
+        p, slot, strong = f["player"], f["slot"], f["strong_paw"]
+        entry, flipped = tile_entry(st, slot)
+        kind = entry["type"]
+        if kind == "grove" and not flipped:
+            _with_enhancement(st, p, "food", "harvest", food=entry["food"], tea=int(strong))
+        elif kind == "grove":
+            push(st, "exchange", player=p, food=entry["ruined"]["exchange"])
+        elif kind == "lookout" and not flipped:
+            _with_enhancement(st, p, "card", "lookout_draw", base=4 if strong else 2)
+        elif kind == "lookout":
+            pile = list(st.data["decks"]["deeds"]["discard"])
+            push(st, "from_discard", player=p, choices=pile, left=entry["ruined"]["discard_pick"])
+        elif kind == "store" and not flipped:
+            push(st, "store_visit", player=p, card_worth=1 if strong else 0)
+        elif kind == "store":
+            push(st, "ruined_store_sale", player=p, mode=entry["ruined"]["sell_once"])
+        elif not flipped:  # ruins: the items are looked at, then one may be bought
+            seen = st.data["ruins"][slot]["seen_by"]
+            if p not in seen:
+                seen.append(p)
+                seen.sort()
+            items = ",".join(sorted(st.data["ruins"][slot]["items"]))
+            note(st, str(p), f"look:{slot}:{items}", f"look:{slot}:?")
+            push(st, "ruins", player=p, slot=slot, strong_paw=strong)
+        elif entry["restored"] == "store":
+            push(st, "store_visit", player=p, card_worth=2 if strong else 0)
+        elif entry["restored"] == "grove":
+            _with_enhancement(st, p, "food", "harvest", food=None, tea=2 if strong else 1)
+        else:  # restored lookout tower: a card face down, then (strong paw) the draw
+            if strong:
+                _with_enhancement(st, p, "card", "lookout_draw", base=2)
+            push(st, "facedown_optional", player=p)
 
 
-def turn_tile(st: TrialState, slot: str, verb: str, p: int | None = None) -> None:
-    """Ruin or restore the location on ``slot`` (nothing if it already shows that side).
-    Items lying on ruins that are restored go to the store (slots of ``p``'s choice)."""
-    if slot not in st.d["tiles"] or not st.d["tiles"][slot]:
-        return
-    entry, flipped = tile_entry(st, slot)
-    target = verb == ("restore" if entry["type"] == "ruins" else "ruin")
-    if flipped == target:
-        return
-    st.d["tiles"][slot][1] = target
-    if entry["type"] == "ruins" and target:
-        from solver.games.trial.hidden import PUBLIC, note
+@step("turn_tile")
+class TurnTile(Step):
+    """Automatic: ruin or restore the location on the player's space (nothing if it already
+    shows that side, or if the space is no location). Items lying on ruins that are restored go
+    to the store (slots of the player's choice), in sight of all."""
 
-        ruin = st.d["ruins"][slot]
-        note(st, PUBLIC, f"restore:{slot}:{','.join(sorted(ruin['items']))}")
-        for kind in ruin["items"]:
-            return_item(st, kind, p)
-        ruin["items"] = []
-        ruin["known"] = list(range(st.d["n"]))
+    auto = True
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "who turns the tile (their space's)"),
+        "verb": (REQUIRED, "ruin or restore"),
+    }
+
+    @staticmethod
+    def run(st: State, f: Frame) -> None:
+        pop(st, f)
+        p = f["player"]
+        slot = player(st, p)["space"]
+        if not st.data["tiles"].get(slot):
+            return
+        entry, flipped = tile_entry(st, slot)
+        target = f["verb"] == ("restore" if entry["type"] == "ruins" else "ruin")
+        if flipped == target:
+            return
+        st.data["tiles"][slot][1] = target
+        if entry["type"] == "ruins" and target:
+            ruin = st.data["ruins"][slot]
+            note(st, PUBLIC, f"restore:{slot}:{','.join(sorted(ruin['items']))}")
+            for kind in ruin["items"]:
+                return_item(st, kind, p)
+            ruin["items"] = []
+            ruin["seen_by"] = list(range(st.data["player_count"]))
 
 
 # -- enhancements --------------------------------------------------------------------------------
-ONE_TIME = {"card": "card_draw", "trade": "trade"}
+TENT_SYMBOL = {"card": "card_draw", "trade": "trade"}
+"""The one-time tent symbol that may join a kind of enhancement."""
+LABEL = {"harvest": "grove", "lookout_draw": "lookout", "trading_bonus": "store"}
 
 
-def enhance(st: TrialState, p: int, kind: str, after: str, **args: Any) -> None:
-    """Offer up to 2 cards with ``kind`` enhancements (and the matching one-time tent symbol),
-    then run ``after`` with what they gave."""
-    push(
-        st,
-        "enhance",
-        p=p,
-        kind=kind,
-        cards=0,
-        extra=0,
-        foods={f: 0 for f in FOODS},
-        token=False,
-        after=after,
-        args=args,
-    )
-
-
-def _enhances(st: TrialState, cid: str, kind: str) -> bool:
-    enh = st.g.pack.card(cid)["enhance"]
+def _enhances(st: State, cid: str, kind: str) -> bool:
+    enh = st.game.pack.card(cid)["enhance"]
     return any(k in FOODS for k in enh) if kind == "food" else kind in enh
 
 
 @step("enhance")
-class Enhance:
-    """Decision: discard a card for its enhancement symbols (up to 2), use a one-time tent
-    symbol, or ``done``."""
+class Enhance(Step):
+    """Decision: discard a card for its enhancement symbols of ``kind`` (food, card or trade;
+    up to 2), use the matching one-time tent symbol, or ``done``: the symbols go to the waiting
+    ``into`` step below (its ``boost``, and ``foods`` for food)."""
+
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "who discards"),
+        "kind": (REQUIRED, "food, card or trade"),
+        "into": (REQUIRED, "the step waiting below: harvest, lookout_draw or trading_bonus"),
+        "cards": (0, "cards discarded so far"),
+        "token": (False, "the tent symbol is used"),
+        "boost": (0, "symbols so far (card draws, trading symbols)"),
+        "foods": (NO_FOOD, "food symbols so far, by food"),
+    }
 
     @staticmethod
-    def legal(st: TrialState, f: Frame) -> list[int]:
-        me = player(st, f["p"])
-        acts = [st.L.DONE]
+    def legal(st: State, f: Frame) -> list[int]:
+        me = player(st, f["player"])
+        acts = [st.layout.DONE]
         if f["cards"] < 2:
-            acts += [st.L.card(c) for c in me["hand"] if _enhances(st, c, f["kind"])]
-        token = ONE_TIME.get(f["kind"])
-        if token and me["onetime"][token] and not f["token"]:
-            acts.append(st.L.TOKEN)
+            acts += [st.layout.card(c) for c in me["hand"] if _enhances(st, c, f["kind"])]
+        token = TENT_SYMBOL.get(f["kind"])
+        if token and me["tent_symbols"][token] and not f["token"]:
+            acts.append(st.layout.TOKEN)
         return acts
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
-        me = player(st, f["p"])
-        if a == st.L.DONE:
+    def apply(st: State, f: Frame, a: int) -> None:
+        me = player(st, f["player"])
+        if a == st.layout.DONE:
             pop(st, f)
-            AFTER[f["after"]](st, f)
-        elif a == st.L.TOKEN:
-            me["onetime"][ONE_TIME[f["kind"]]] -= 1
-            f["extra"] += 1
+            target = find(st, f["into"])
+            assert target is not None
+            target["boost"] += f["boost"]
+            if "foods" in target:
+                for food, n in f["foods"].items():
+                    target["foods"][food] += n
+        elif a == st.layout.TOKEN:
+            me["tent_symbols"][TENT_SYMBOL[f["kind"]]] -= 1
+            f["boost"] += 1
             f["token"] = True
         else:
-            cid = st.L.cards[a - st.L.CARD]
+            cid = st.layout.cards[a - st.layout.CARD]
             me["hand"].remove(cid)
             discard_card(st, cid)
             f["cards"] += 1
-            for key, n in st.g.pack.card(cid)["enhance"].items():
+            for key, n in st.game.pack.card(cid)["enhance"].items():
                 if key in FOODS:
                     f["foods"][key] += n
                 else:
-                    f["extra"] += n
+                    f["boost"] += n
 
     @staticmethod
-    def describe(st: TrialState, f: Frame, a: int) -> str | None:
-        if a >= st.L.CARD:
-            return f"discard {st.g.pack.card(st.L.cards[a - st.L.CARD])['name']} ({f['kind']})"
-        if a == st.L.TOKEN:
-            return f"use the one-time {ONE_TIME[f['kind']]} tent symbol"
-        return f"{f['after']}: done" if a == st.L.DONE else None
+    def describe(st: State, f: Frame, a: int) -> str | None:
+        if a >= st.layout.CARD:
+            name = st.game.pack.card(st.layout.cards[a - st.layout.CARD])["name"]
+            return f"discard {name} ({f['kind']})"
+        if a == st.layout.TOKEN:
+            return f"use the one-time {TENT_SYMBOL[f['kind']]} tent symbol"
+        return f"{LABEL[f['into']]}: done" if a == st.layout.DONE else None
 
 
-def _after_grove(st: TrialState, f: Frame) -> None:
-    p, args = f["p"], f["args"]
-    if args["food"]:
-        gain_food(st, p, args["food"])
-    if args["tea"]:
-        gain_food(st, p, "tea", args["tea"])
-    for food in story_bonus(st, p, "grove"):
-        gain_food(st, p, food)
-    for food, n in f["foods"].items():
-        if n:
-            gain_food(st, p, food, n)
+@step("harvest")
+class Harvest(Step):
+    """Automatic (a grove, restored ruins' grove): the tile's food, the tea leaves, one more food
+    per grove symbol in the story, and the enhancement's foods."""
+
+    auto = True
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "who gathers"),
+        "food": (REQUIRED, "the tile's food (None: a restored grove)"),
+        "tea": (0, "tea leaves (the strong paw's, a restored grove's)"),
+        "boost": (0, "unused (enhancements give foods)"),
+        "foods": (NO_FOOD, "the enhancement's foods"),
+    }
+
+    @staticmethod
+    def run(st: State, f: Frame) -> None:
+        pop(st, f)
+        p = f["player"]
+        if f["food"]:
+            gain_food(st, p, f["food"])
+        if f["tea"]:
+            gain_food(st, p, "tea", f["tea"])
+        for food in story_bonus(st, p, "grove"):
+            gain_food(st, p, food)
+        for food, n in f["foods"].items():
+            if n:
+                gain_food(st, p, food, n)
 
 
-def _after_lookout(st: TrialState, f: Frame) -> None:
-    p = f["p"]
-    count = f["args"]["base"] + sum(story_bonus(st, p, "lookout")) + f["extra"]
-    for _ in range(count):
-        draw(st, p, "deeds", "pending")
+@step("lookout_draw")
+class LookoutDraw(Step):
+    """Automatic (a lookout tower, restored ruins' lookout): draw ``base`` deed cards, one more
+    per lookout symbol in the story, and the enhancement's."""
 
+    auto = True
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "who draws"),
+        "base": (REQUIRED, "cards the tile gives (2, the strong paw 4)"),
+        "boost": (0, "cards from the enhancement and the tent symbol"),
+    }
 
-def _after_store(st: TrialState, f: Frame) -> None:
-    from solver.games.trial.store import trade_points
-
-    push(st, "trade_bonus", p=f["p"], points=trade_points(st, f["p"]) + f["extra"])
-
-
-AFTER = {"grove": _after_grove, "lookout": _after_lookout, "store": _after_store}
+    @staticmethod
+    def run(st: State, f: Frame) -> None:
+        pop(st, f)
+        p = f["player"]
+        for _ in range(f["base"] + sum(story_bonus(st, p, "lookout")) + f["boost"]):
+            draw(st, p, "deeds", "aside")
 
 
 @step("exchange")
-class Exchange:
+class Exchange(Step):
     """Decision (ruined grove): swap one of the tile's food for a tea leaf (``yes``) or not."""
 
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "who swaps"),
+        "food": (REQUIRED, "the tile's food"),
+    }
+
     @staticmethod
-    def legal(st: TrialState, f: Frame) -> list[int]:
-        acts = [st.L.DONE]
-        if player(st, f["p"])["food"][f["food"]] and st.d["tray"]["tea"]:
-            acts.append(st.L.YES)
+    def legal(st: State, f: Frame) -> list[int]:
+        acts = [st.layout.DONE]
+        if player(st, f["player"])["food"][f["food"]] and st.data["tray"]["tea"]:
+            acts.append(st.layout.YES)
         return acts
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
+    def apply(st: State, f: Frame, a: int) -> None:
         pop(st, f)
-        if a == st.L.YES:
-            player(st, f["p"])["food"][f["food"]] -= 1
-            st.d["tray"][f["food"]] += 1
-            gain_food(st, f["p"], "tea")
+        if a == st.layout.YES:
+            player(st, f["player"])["food"][f["food"]] -= 1
+            st.data["tray"][f["food"]] += 1
+            gain_food(st, f["player"], "tea")
 
 
 @step("ruins")
-class Ruins:
+class Ruins(Step):
     """Decision (ruins): an item lying there, bought with any food (the strong paw: a second
     one with a tea leaf), or ``done``; with an item that does not fit, dropping something
     first (``DROP``)."""
 
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "who looks"),
+        "slot": (REQUIRED, "the ruins"),
+        "strong_paw": (False, "a second item may follow, for a tea leaf"),
+        "stage": ("food", "food (the first item) or tea (the strong paw's second)"),
+    }
+
     @staticmethod
-    def legal(st: TrialState, f: Frame) -> list[int]:
-        me = player(st, f["p"])
+    def legal(st: State, f: Frame) -> list[int]:
+        me = player(st, f["player"])
         need = any(me["food"].values()) if f["stage"] == "food" else me["food"]["tea"] > 0
-        acts = [st.L.DONE]
+        acts = [st.layout.DONE]
         if need:
-            items = sorted(set(st.d["ruins"][f["slot"]]["items"]))
-            acts += [st.L.item(k) for k in items if fits(st, f["p"], k)]
-            acts += drops_if_full(st, f["p"], items)
+            items = sorted(set(st.data["ruins"][f["slot"]]["items"]))
+            acts += [st.layout.item(k) for k in items if fits(st, f["player"], k)]
+            acts += drops_if_full(st, f["player"], items)
         return acts
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
-        from solver.games.trial.effects import pay
-
-        if a == st.L.DONE:
+    def apply(st: State, f: Frame, a: int) -> None:
+        if a == st.layout.DONE:
             pop(st, f)
             return
-        if st.L.family(a)[0] == "drop":
-            drop(st, f["p"], st.L.item_kinds[a - st.L.DROP])
+        if st.layout.family(a)[0] == "drop":
+            drop(st, f["player"], st.layout.item_kinds[a - st.layout.DROP])
             return
-        kind = st.L.item_kinds[a - st.L.ITEM]
-        st.d["ruins"][f["slot"]]["items"].remove(kind)
-        player(st, f["p"])["pack"].append(kind)
+        kind = st.layout.item_kinds[a - st.layout.ITEM]
+        st.data["ruins"][f["slot"]]["items"].remove(kind)
+        player(st, f["player"])["backpack"].append(kind)
         stage = f["stage"]
-        if stage == "food" and f["strong"]:
+        if stage == "food" and f["strong_paw"]:
             f["stage"] = "tea"
         else:
             pop(st, f)
-        pay(st, f["p"], [{"alts": ["food"] if stage == "food" else ["tea"], "to": "tray"}])
+        pay(st, f["player"], food_units("food" if stage == "food" else "tea"))
 
     @staticmethod
-    def describe(st: TrialState, f: Frame, a: int) -> str | None:
-        if a == st.L.DONE:
+    def describe(st: State, f: Frame, a: int) -> str | None:
+        if a == st.layout.DONE:
             return "leave the ruins"
-        if st.L.family(a)[0] == "drop":
-            return f"drop {st.L.item_kinds[a - st.L.DROP]} to make room"
+        if st.layout.family(a)[0] == "drop":
+            return f"drop {st.layout.item_kinds[a - st.layout.DROP]} to make room"
         price = "a food" if f["stage"] == "food" else "a tea leaf"
-        return f"take {st.L.label(a)} from the ruins for {price}"
-
-
-@step("facedown_optional")
-class FacedownOptional:
-    """Decision (restored lookout tower): a card from hand into any story column face down, or
-    ``done``."""
-
-    @staticmethod
-    def legal(st: TrialState, f: Frame) -> list[int]:
-        return [st.L.DONE] + [st.L.card(c) for c in player(st, f["p"])["hand"]]
-
-    @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
-        pop(st, f)
-        if a == st.L.DONE:
-            return
-        cid = st.L.cards[a - st.L.CARD]
-        player(st, f["p"])["hand"].remove(cid)
-        push(st, "pick_column", p=f["p"], card=cid)
+        return f"take {st.layout.label(a)} from the ruins for {price}"

@@ -5,7 +5,7 @@ The board is drawn on the pack's grid coordinates: every forest space is a 9-cha
 (exit), or the location's letter (``G`` grove, ``R`` ruins, ``L`` lookout, ``S`` store; lower case
 when ruined, ``+`` when restored); ``~`` marks an open tunnel, ``x`` a collapsed one; the pieces are
 the players' numbers. Expedition areas are listed below the grid. The player's view shows only
-what that player can see (:func:`solver.games.trial.hidden.observation`).
+what that player can see (:func:`solver.games.trial.views.observation`).
 
 >>> from solver.games.trial.rules import TrialGame
 >>> text = render_board(TrialGame(players=2).new_initial_state())
@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from solver.games.trial.effects import location_type
-from solver.games.trial.turns import open_tunnels
+from solver.games.trial.belongings import location_type, open_tunnels
 
 if TYPE_CHECKING:
     from solver.games.trial.rules import TrialState
@@ -28,14 +27,14 @@ KIND = {"start": "st", "path": "..", "campsite": "cp", "exit": "ex"}
 
 
 def _space_box(st: TrialState, space: str) -> str:
-    board = st.g.board
+    board = st.game.board
     kind = board.kind[space]
     if kind == "location":
-        tile = st.d["tiles"].get(space)
+        tile = st.data["tiles"].get(space)
         if tile is None:
             mark = LETTER[board.slot[space]] + "?"
         else:
-            entry = next(t for t in st.g.pack.locations if t["id"] == tile[0])
+            entry = next(t for t in st.game.pack.locations if t["id"] == tile[0])
             letter = LETTER[entry["type"]]
             if entry["type"] == "ruins" and tile[1]:
                 mark = LETTER[str(location_type(st, space))] + "+"
@@ -45,18 +44,18 @@ def _space_box(st: TrialState, space: str) -> str:
         mark = KIND[kind]
     if space in open_tunnels(st):
         mark += "~"
-    elif st.d["tunnels"].get(space) == "collapsed":
+    elif st.data["tunnels"].get(space) == "collapsed":
         mark += "x"
     else:
         mark += " "
-    pieces = "".join(str(q) for q, me in enumerate(st.d["players"]) if me["pos"] == space)
+    pieces = "".join(str(q) for q, me in enumerate(st.data["players"]) if me["space"] == space)
     return f"[{mark}{pieces:<4}]"
 
 
 def render_board(st: TrialState) -> str:
     """The board with every piece, tile side and tunnel; the encounter row; the store grid."""
-    board = st.g.board
-    d = st.d
+    board = st.game.board
+    d = st.data
     forest = [s for s in board.spaces if s not in board.area_of]
     width = int(max(board.xy[s][0] for s in forest)) + 1
     height = int(max(board.xy[s][1] for s in forest)) + 1
@@ -64,15 +63,15 @@ def render_board(st: TrialState) -> str:
     for s in forest:
         x, y = board.xy[s]
         grid[int(y)][int(x)] = _space_box(st, s)
-    top = d["stack"][-1]["k"] if d["stack"] else "over"
-    turn = "setting up" if d["turn"] is None else f"player {d['turn']}'s turn"
-    lines = [f"day {d['day']}, first player {d['first']}, {turn}, waiting for {top}"]
+    top = d["stack"][-1]["step"] if d["stack"] else "over"
+    turn = "setting up" if d["turn_player"] is None else f"player {d['turn_player']}'s turn"
+    lines = [f"day {d['day']}, first player {d['first_player']}, {turn}, waiting for {top}"]
     lines += ["".join(row) for row in grid]
     for area in board.areas:
         inner = [s for s in board.spaces if board.area_of.get(s) == area]
         cells = []
         for s in inner:
-            pieces = "".join(str(q) for q, me in enumerate(d["players"]) if me["pos"] == s)
+            pieces = "".join(str(q) for q, me in enumerate(d["players"]) if me["space"] == s)
             flags = "".join(str(q) for q, me in enumerate(d["players"]) if me["flags"][area] == s)
             fame = f"({board.finish[s]})" if s in board.finish else ""
             cells.append(
@@ -81,7 +80,7 @@ def render_board(st: TrialState) -> str:
                 + (f"!{flags}" if flags else "")
             )
         lines.append(f"{area}: " + " ".join(cells))
-    row = [st.g.pack.card(c)["name"] if c else "-" for c in d["row"]]
+    row = [st.game.pack.card(c)["name"] if c else "-" for c in d["encounter_row"]]
     lines.append("encounters: " + " | ".join(row))
     store = [
         " ".join(f"{(stack[0] + 'x' + str(len(stack))) if stack else '-':<14}" for stack in cells)
@@ -100,19 +99,20 @@ def render_player(st: TrialState, p: int) -> str:
         food = ", ".join(f"{k} {v}" for k, v in view["food"].items())
         hand: Any = view["hand"]
         if isinstance(hand, list):
-            hand = ", ".join(st.g.pack.card(c)["name"] for c in hand) or "-"
+            hand = ", ".join(st.game.pack.card(c)["name"] for c in hand) or "-"
         story = [
-            st.g.pack.card(c)["name"] if c else f"(face down, {col})" for c, _, col in view["story"]
+            st.game.pack.card(c)["name"] if c else f"(face down, {col})"
+            for c, _, col in view["story"]
         ]
-        where = "not on the board yet" if view["pos"] is None else f"at {view['pos']}"
+        where = "not on the board yet" if view["space"] is None else f"at {view['space']}"
         out.append(f"{who} {where}, morality {view['morality']:+d}")
         out.append(f"  food: {food}")
         out.append(
             f"  hand: {hand}; tents: {view['tents']}; paws {view['paws']}"
-            f"{' + strong' if view['strong'] else ''}"
+            f"{' + strong' if view['strong_paw'] else ''}"
         )
         out.append(
-            f"  backpack: {', '.join(view['pack']) or '-'}; gallery: "
+            f"  backpack: {', '.join(view['backpack']) or '-'}; gallery: "
             f"{', '.join(view['gallery']) or '-'}"
         )
         out.append(f"  story: {'; '.join(story) or '-'}")
@@ -139,5 +139,5 @@ def render_text(game: Any, state: TrialState | None) -> str:
     if state is None:
         state = game.new_initial_state()
     viewer = state.current_player()
-    viewer = viewer if 0 <= viewer < state.d["n"] else 0
+    viewer = viewer if 0 <= viewer < state.data["player_count"] else 0
     return render_board(state) + "\n" + render_player(state, viewer)

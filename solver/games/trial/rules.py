@@ -7,10 +7,14 @@ winner after the tie-break (shared equally if still tied) and 0 to the others. H
 is explicit: ``observation(player)``, ``information_state_string(player)`` and
 ``resample_hidden(player, rng)``.
 
-The rule sections live in their own modules, each registering the steps it needs
-(:mod:`.core`): :mod:`.setup`, :mod:`.turns` (turn, move, paw, hand limit, days), :mod:`.effects`
-(resolving cards: costs and the effect language), :mod:`.fights`, :mod:`.locations` and
-:mod:`.store`, :mod:`.expeditions`, :mod:`.camping`, :mod:`.scoring`, :mod:`.hidden`.
+The state is the data ``st.data`` and a stack of steps (:mod:`.core`); the rule sections live in
+their own modules, each registering the steps it needs and talking to the others only by pushing
+step kinds: :mod:`.setup`, :mod:`.turns` (turn, move, paw, hand limit, days), :mod:`.cards`
+(resolving cards: the effect language), :mod:`.fights`, :mod:`.locations`, :mod:`.store`,
+:mod:`.expeditions`, :mod:`.camping`; below them the shared bookkeeping (:mod:`.belongings`,
+:mod:`.decks`, :mod:`.history`, :mod:`.payments`, :mod:`.conditions`, :mod:`.choices`). Above:
+:mod:`.scoring`, :mod:`.views` (what a player sees), :mod:`.redeal` (determinisations) and
+:mod:`.saved` (the JSON document).
 
 >>> game = TrialGame(players=2)
 >>> state = game.new_initial_state()
@@ -20,31 +24,20 @@ The rule sections live in their own modules, each registering the steps it needs
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import random
 from typing import Any
 
 from solver.errors import FormatError, IllegalActionError, OptionError
-from solver.files import decode_json, parse_json
 from solver.game import CHANCE, TERMINAL
-from solver.games.trial import (  # noqa: F401  (importing registers the steps)
-    camping,
-    effects,
-    expeditions,
-    fights,
-    locations,
-    setup,
-    store,
-    turns,
-)
+from solver.games.trial import conditions, sections, setup, turns  # noqa: F401  (sections: registers every step)
 from solver.games.trial.actions import Layout
 from solver.games.trial.board import Board
 from solver.games.trial.content import Pack, default_pack, load_pack
 from solver.games.trial.core import STEPS, Frame
-from solver.games.trial.hidden import action_entry, track
-from solver.games.trial.state_check import check_counts, check_values
+from solver.games.trial.history import action_entry, track
+from solver.games.trial.saved import document, read_state
 
 __all__ = ["TrialGame", "TrialState"]
 
@@ -61,9 +54,9 @@ class TrialGame:
 
     name = "trial"
     engine = "reference"
-    playable = staticmethod(effects.playable)
+    playable = staticmethod(conditions.playable)
     """Whether a player may resolve a card now (the turn step asks it of every card in hand and
-    every encounter): :func:`effects.playable`; the kernel engine offers a compiled twin."""
+    every encounter): :func:`conditions.playable`; the kernel engine offers a compiled twin."""
 
     def __init__(self, pack: Pack | str | None = None, players: int = 4, **options: Any):
         if options:
@@ -96,22 +89,11 @@ class TrialGame:
         return TrialState(self, setup.initial_data(self))
 
     def state_from_json(self, text: str) -> TrialState:
-        """The state serialised by :meth:`TrialState.to_json`."""
-        if isinstance(text, (bytes, bytearray)):
-            data = decode_json(bytes(text), "a JSON trial state")
-        else:
-            data = parse_json(text, "a JSON trial state")
-        if not isinstance(data, dict) or data.get("game") != "trial" or "state" not in data:
-            raise FormatError("a trial state object with 'game': 'trial'", line=1, column=1)
-        state = data["state"]
-        if not isinstance(state, dict) or state.get("n") != self.players:
-            found = state.get("n") if isinstance(state, dict) else type(state).__name__
-            raise FormatError(f"a state for {self.players} players", line=1, column=1,
-                              found=str(found))  # fmt: skip
-        state.setdefault("last_fight", None)  # saved before fights were recorded
-        _check_shape(self, state)
+        """The state saved by :meth:`TrialState.to_json` (or by an earlier version: see
+        :mod:`.saved`), checked before play."""
+        data = read_state(self, text)
         try:
-            built = TrialState(self, state)
+            built = TrialState(self, data)
             built.legal_actions()
             built.current_player()
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, AssertionError) as exc:
@@ -119,57 +101,6 @@ class TrialGame:
                 "a consistent trial state", line=1, column=1, found=f"{type(exc).__name__}: {exc}"
             ) from None
         return built
-
-
-STATE_KEYS = {
-    "n", "day", "first", "turn", "over", "players", "tray", "gallery_food", "tiles", "ruins",
-    "tunnels", "tunnel_tokens", "store", "box", "artifacts", "decks", "row", "camps", "legendary",
-    "last_fight", "stack",
-}  # fmt: skip
-PLAYER_KEYS = {
-    "pos", "hand", "pending", "food", "pack", "gallery", "story", "morality", "paws", "strong",
-    "placed", "tents", "flags", "onetime", "camped",
-}  # fmt: skip
-
-
-def _check_shape(game: TrialGame, state: dict[str, Any]) -> None:
-    """The keys of a saved state, its players and its steps (a :class:`FormatError` names the
-    first that is missing, unknown or of the wrong kind)."""
-    keys = set(state) - {"pool", "log", "known"}
-    if keys != STATE_KEYS:
-        wrong = sorted(keys ^ STATE_KEYS)[0]
-        raise FormatError("the trial state's fields", line=1, column=1, found=repr(wrong))
-    players = state["players"]
-    if not isinstance(players, list) or len(players) != game.players:
-        raise FormatError(f"{game.players} players", line=1, column=1, found=repr(players)[:40])
-    for me in players:
-        if not isinstance(me, dict) or set(me) != PLAYER_KEYS:
-            raise FormatError("a player's fields", line=1, column=1, found=repr(me)[:40])
-    stack = state["stack"]
-    if not isinstance(stack, list) or not all(
-        isinstance(f, dict) and isinstance(f.get("k"), str) and f["k"] in STEPS for f in stack
-    ):
-        raise FormatError("a list of known steps", line=1, column=1, found=repr(stack)[:60])
-    if not stack and not state["over"]:
-        raise FormatError("a waiting step (or a finished game)", line=1, column=1, found="[]")
-    log = state.get("log", [])
-    if not isinstance(log, (list, tuple)) or not all(
-        isinstance(e, (list, tuple)) and len(e) == 3 and all(isinstance(x, str) for x in e)
-        for e in log
-    ):
-        raise FormatError("a history of [seen_by, text, redacted] entries", line=1, column=1,
-                          found=repr(log)[:60])  # fmt: skip
-    known = state.get("known", [])
-    if not isinstance(known, (list, tuple)) or not all(
-        isinstance(e, (list, tuple)) and len(e) == 2 and isinstance(e[0], str)
-        and e[0] in game.deck_of
-        and isinstance(e[1], str) and set(e[1]) <= set("0123456789"[: game.players])
-        for e in known
-    ):  # fmt: skip
-        raise FormatError("a list of [card, seen_by] pairs", line=1, column=1,
-                          found=repr(known)[:60])  # fmt: skip
-    check_values(game, state)
-    check_counts(game, state)
 
 
 def _copy(value: Any) -> Any:
@@ -185,16 +116,16 @@ class TrialState:
     """One position of the Trial (see the module docstring)."""
 
     def __init__(self, game: TrialGame, data: dict[str, Any]):
-        self.g = game
-        self.L = game.layout
-        self.d = data
-        data["log"] = tuple(tuple(e) for e in data.get("log", ()))
-        data["known"] = tuple(tuple(e) for e in data.get("known", ()))
+        self.game = game
+        self.layout = game.layout
+        self.data = data
+        data["history"] = tuple(tuple(e) for e in data.get("history", ()))
+        data["card_knowledge"] = tuple(tuple(e) for e in data.get("card_knowledge", ()))
         self._settle()
 
     # -- the step machine ---------------------------------------------------------------------
     def _top(self) -> Frame | None:
-        return self.d["stack"][-1] if self.d["stack"] else None
+        return self.data["stack"][-1] if self.data["stack"] else None
 
     def _settle(self) -> None:
         """Run automatic steps and drop steps with nothing to decide, until a decision, a chance
@@ -202,36 +133,36 @@ class TrialState:
         while True:
             frame = self._top()
             if frame is None:
-                if not self.d["over"]:
+                if not self.data["game_over"]:
                     turns.next_turn(self)
                     continue
                 return
-            handler = STEPS[frame["k"]]
+            handler = STEPS[frame["step"]]
             if getattr(handler, "auto", False):
                 handler.run(self, frame)
             elif getattr(handler, "chance", False):
                 if handler.outcomes(self, frame):
                     return
-                self.d["stack"].pop()
+                self.data["stack"].pop()
             else:
                 if handler.legal(self, frame):
                     return
-                self.d["stack"].pop()
+                self.data["stack"].pop()
 
     # -- protocol -----------------------------------------------------------------------------
     def get_game(self) -> TrialGame:
         """The game this state belongs to (as OpenSpiel's ``State.get_game()``)."""
-        return self.g
+        return self.game
 
     def current_player(self) -> int:
         frame = self._top()
         if frame is None:
             return TERMINAL
-        handler = STEPS[frame["k"]]
+        handler = STEPS[frame["step"]]
         if getattr(handler, "chance", False):
             return CHANCE
         who = getattr(handler, "who", None)
-        return int(who(self, frame) if who else frame["p"])
+        return int(who(self, frame) if who else frame["player"])
 
     def is_terminal(self) -> bool:
         return self._top() is None
@@ -243,16 +174,16 @@ class TrialState:
         frame = self._top()
         if frame is None:
             return []
-        handler = STEPS[frame["k"]]
+        handler = STEPS[frame["step"]]
         if getattr(handler, "chance", False):
             return [a for a, _ in handler.outcomes(self, frame)]
         return sorted(set(handler.legal(self, frame)))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         frame = self._top()
-        if frame is None or not getattr(STEPS[frame["k"]], "chance", False):
+        if frame is None or not getattr(STEPS[frame["step"]], "chance", False):
             return []
-        return list(STEPS[frame["k"]].outcomes(self, frame))
+        return list(STEPS[frame["step"]].outcomes(self, frame))
 
     def apply_action(self, action: int) -> None:
         if isinstance(action, bool) or not isinstance(action, int):
@@ -267,40 +198,42 @@ class TrialState:
         assert frame is not None
         actor = self.current_player()
         entry = action_entry(self, frame, actor, action)
-        self.d["log"] = (*self.d["log"], entry)
-        top = self.d["decks"][frame["deck"]]["top"] if frame["k"] == "draw" else None
-        STEPS[frame["k"]].apply(self, frame, action)
+        self.data["history"] = (*self.data["history"], entry)
+        top = self.data["decks"][frame["deck"]]["top"] if frame["step"] == "draw" else None
+        STEPS[frame["step"]].apply(self, frame, action)
         track(self, frame, actor, action, entry, top["viewers"] if top else None)
         self._settle()
 
     def _step_name(self) -> str:
         frame = self._top()
-        return "over" if frame is None else str(frame["k"])
+        return "over" if frame is None else str(frame["step"])
 
     def _label(self, action: int) -> str:
         try:
-            return self.L.label(action)
+            return self.layout.label(action)
         except ValueError:
             return str(action)
 
     def _seat(self, p: int) -> int:
         """``p`` if it is a seat of this game (an :class:`OptionError` otherwise)."""
-        if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < self.d["n"]:
-            raise OptionError(f"player {p!r} is not a seat of this {self.d['n']}-player game")
+        if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < self.data["player_count"]:
+            raise OptionError(
+                f"player {p!r} is not a seat of this {self.data['player_count']}-player game"
+            )
         return p
 
     def action_to_string(self, action: int) -> str:
         """A readable label: what the action does at the current step."""
-        size = self.L.size
+        size = self.layout.size
         if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < size:
             raise IllegalActionError(f"{action!r} is not a trial action id (0..{size - 1})")
         frame = self._top()
         base = self._label(action)
         if frame is None:
             return base
-        describe = getattr(STEPS[frame["k"]], "describe", None)
+        describe = getattr(STEPS[frame["step"]], "describe", None)
         text = describe(self, frame, action) if describe else None
-        return text or f"{frame['k']}: {base}"
+        return text or f"{frame['step']}: {base}"
 
     def string_to_action(self, label: str) -> int:
         legal = self.legal_actions()
@@ -314,22 +247,22 @@ class TrialState:
 
     def clone(self) -> TrialState:
         twin = TrialState.__new__(TrialState)
-        twin.g, twin.L, twin.d = self.g, self.L, _copy(self.d)
+        twin.game, twin.layout, twin.data = self.game, self.layout, _copy(self.data)
         return twin
 
     def returns(self) -> list[float]:
         from solver.games.trial.scoring import winners
 
         if not self.is_terminal():
-            return [0.0] * self.d["n"]
+            return [0.0] * self.data["player_count"]
         best = winners(self)
-        return [1.0 / len(best) if p in best else 0.0 for p in range(self.d["n"])]
+        return [1.0 / len(best) if p in best else 0.0 for p in range(self.data["player_count"])]
 
     def scores(self) -> list[int]:
         """Every player's fame as it stands (final at the end)."""
         from solver.games.trial.scoring import fame
 
-        return [fame(self, p)["total"] for p in range(self.d["n"])]
+        return [fame(self, p)["total"] for p in range(self.data["player_count"])]
 
     def heuristic(self, p: int) -> float:
         """A cheap estimate of ``p``'s chance to win: a soft share of the current fame (used by
@@ -338,23 +271,24 @@ class TrialState:
             return self.returns()[p]
         from solver.games.trial.scoring import fame
 
-        totals = [fame(self, q)["total"] for q in range(self.d["n"])]
+        totals = [fame(self, q)["total"] for q in range(self.data["player_count"])]
         top = max(totals)
         weights = [math.exp((t - top) / HEURISTIC_SPREAD) for t in totals]
         return weights[p] / sum(weights)
 
     def to_json(self) -> str:
-        return json.dumps({"game": "trial", "state": self.d}, sort_keys=True)
+        """The state as a saved document (:mod:`.saved`, format 2)."""
+        return document(self.data)
 
     def __str__(self) -> str:
-        from solver.games.trial.hidden import describe
+        from solver.games.trial.views import describe
 
         return describe(self)
 
     # -- hidden information -------------------------------------------------------------------
     def observation(self, p: int) -> dict[str, Any]:
         """What player ``p`` sees (their own hand and tents; every other hidden thing as counts)."""
-        from solver.games.trial.hidden import observation
+        from solver.games.trial.views import observation
 
         return observation(self, self._seat(p))
 
@@ -363,13 +297,13 @@ class TrialState:
         order as ``p`` saw it (their own actions and draws in full, other players' public actions,
         hidden ones redacted), then the current observation. Equal for two histories ``p`` cannot
         tell apart."""
-        from solver.games.trial.hidden import information_state
+        from solver.games.trial.views import information_state
 
         return information_state(self, self._seat(p))
 
     def resample_hidden(self, p: int, rng: random.Random) -> TrialState:
         """A copy with everything hidden from ``p`` redealt at random, consistent with what ``p``
         sees (hands and face-down cards of others, deck contents, unseen tents and ruin items)."""
-        from solver.games.trial.hidden import resample
+        from solver.games.trial.redeal import resample
 
         return resample(self, self._seat(p), rng)

@@ -15,7 +15,37 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from solver.games.trial.content import PackError
+from solver.errors import FormatError
+
+
+class PackError(FormatError):
+    """A content pack that breaks the schema: names the file, the id and the field.
+
+    ``line`` is the line of the offending card's ``"id"`` in the file (1 when unknown).
+
+    >>> err = PackError("deeds.json", "deed-07", "fame", "expected an integer >= 0, found -1")
+    >>> str(err)
+    'deeds.json: deed-07: field fame: expected an integer >= 0, found -1'
+    """
+
+    def __init__(self, file: str, where: str, field_name: str, problem: str, *, line: int = 1):
+        super().__init__(problem, line=line, column=1)
+        self.file = file
+        self.where = where
+        self.field = field_name
+        self.problem = problem
+        self.args = (f"{file}: {where}: field {field_name}: {problem}",)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+    def __reduce__(self):  # picklable across worker processes
+        return (_rebuild, (self.file, self.where, self.field, self.problem, self.line))
+
+
+def _rebuild(file: str, where: str, field_name: str, problem: str, line: int) -> PackError:
+    return PackError(file, where, field_name, problem, line=line)
+
 
 FOODS: tuple[str, ...] = ("raspberry", "acorn", "mushroom", "tea")
 """The four food tokens; a tea leaf may stand in for any of the first three when spent."""

@@ -13,32 +13,32 @@ from typing import TYPE_CHECKING
 from solver.games.trial.core import player
 
 if TYPE_CHECKING:
-    from solver.games.trial.rules import TrialState
+    from solver.games.trial.core import State
 
 
-def fame(st: TrialState, p: int) -> dict[str, int]:
+def fame(st: State, p: int) -> dict[str, int]:
     """Player ``p``'s fame, part by part, and the ``total``."""
     me = player(st, p)
-    pack, comp, board = st.g.pack, st.g.components, st.g.board
+    pack, comp, board = st.game.pack, st.game.components, st.game.board
     track = comp["morality"]
     parts = {
         "story": sum(int(pack.card(c)["fame"]) for c, up, _ in me["story"] if up),
-        "backpack": sum(int(pack.item(k).get("fame", 0)) for k in me["pack"]),
+        "backpack": sum(int(pack.item(k).get("fame", 0)) for k in me["backpack"]),
         "gallery": sum(int(pack.item(k).get("fame", 0)) for k in me["gallery"]),
         "flags": sum(board.finish[s] for s in me["flags"].values() if s is not None),
         "morality": int(track["fame"][me["morality"] - track["min"]]),
         "legendary": sum(
-            int(t["fame"]) for t in comp["legendary"] if st.d["legendary"][t["id"]] == p
+            int(t["fame"]) for t in comp["legendary"] if st.data["legendary"][t["id"]] == p
         ),
-        "first_player": int(comp["first_player_fame"]) if st.d["first"] == p else 0,
+        "first_player": int(comp["first_player_fame"]) if st.data["first_player"] == p else 0,
     }
     parts["total"] = sum(parts.values())
     return parts
 
 
-def winners(st: TrialState) -> list[int]:
+def winners(st: State) -> list[int]:
     """The players sharing the victory (after the tie-break on story cards)."""
-    n = st.d["n"]
+    n = st.data["player_count"]
     keys = [(fame(st, p)["total"], len(player(st, p)["story"])) for p in range(n)]
     best = max(keys)
     return [p for p in range(n) if keys[p] == best]

@@ -10,16 +10,16 @@ before they see their tents (step 5) and hands (step 7).
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from solver.games.trial.core import Frame, player, pop, step
+from solver.games.trial.core import REQUIRED, Fields, Frame, Step, player, pop, push, step
 from solver.games.trial.schema import FOODS
 
 if TYPE_CHECKING:
-    from solver.games.trial.rules import TrialGame, TrialState
+    from solver.games.trial.core import Game, State
 
 
-def initial_data(game: TrialGame) -> dict[str, Any]:
+def initial_data(game: Game) -> dict[str, Any]:
     """The state before any set-up step: everything in its box, the set-up steps queued."""
     pack, comp, board = game.pack, game.components, game.board
     n = game.players
@@ -32,20 +32,20 @@ def initial_data(game: TrialGame) -> dict[str, Any]:
             tray[f] -= k
         players.append(
             {
-                "pos": None,
+                "space": None,
                 "hand": [],
-                "pending": [],
+                "aside": [],
                 "food": food,
-                "pack": [],
+                "backpack": [],
                 "gallery": [],
                 "story": [],
                 "morality": 0,
                 "paws": comp["paws"] - 1,
-                "strong": True,
-                "placed": [],
+                "strong_paw": True,
+                "paws_placed": [],
                 "tents": [],
                 "flags": {a: None for a in board.areas},
-                "onetime": {"move": 0, "trade": 0, "strength": 0, "card_draw": 0},
+                "tent_symbols": {"move": 0, "trade": 0, "strength": 0, "card_draw": 0},
                 "camped": False,
             }
         )
@@ -53,17 +53,19 @@ def initial_data(game: TrialGame) -> dict[str, Any]:
     rares = [i["id"] for i in pack.items if i["rarity"] == "rare" for _ in range(i["copies"])]
     store = pack.store
     data: dict[str, Any] = {
-        "n": n,
+        "player_count": n,
         "day": 1,
-        "first": 0,
-        "turn": None,
-        "over": False,
+        "first_player": 0,
+        "turn_player": None,
+        "game_over": False,
         "players": players,
         "tray": tray,
         "gallery_food": {f: 0 for f in FOODS},
         "tiles": {s: None for s in board.location_slots},
         "ruins": {
-            s: {"items": [], "known": []} for s in board.location_slots if board.slot[s] == "ruins"
+            s: {"items": [], "seen_by": []}
+            for s in board.location_slots
+            if board.slot[s] == "ruins"
         },
         "tunnels": {},
         "tunnel_tokens": pack.board["tunnel_tokens"],
@@ -74,8 +76,8 @@ def initial_data(game: TrialGame) -> dict[str, Any]:
             "items": [],
             "artifacts": [],
         },
-        "pool": {"common": commons, "rare": rares},
-        "artifacts": [a["id"] for a in pack.artifacts],
+        "setup_pool": {"common": commons, "rare": rares},
+        "artifacts_available": [a["id"] for a in pack.artifacts],
         "decks": {
             "deeds": {"layers": [[c["id"] for c in pack.deeds]], "discard": [], "top": None},
             "encounters": {
@@ -84,8 +86,8 @@ def initial_data(game: TrialGame) -> dict[str, Any]:
                 "top": None,
             },
         },
-        "row": [None] * comp["encounter_row"],
-        "camps": {s: None for s in [*board.campsites, "universal"]},
+        "encounter_row": [None] * comp["encounter_row"],
+        "camp_tents": {s: None for s in [*board.campsites, "universal"]},
         "legendary": {t["id"]: None for t in comp["legendary"]},
         "last_fight": None,
         "stack": [],
@@ -93,168 +95,187 @@ def initial_data(game: TrialGame) -> dict[str, Any]:
     for area in board.areas:
         cards = [c["id"] for c in pack.expeditions if c["area"] == area]
         data["decks"][f"exp:{area}"] = {"layers": [cards], "discard": [], "top": None}
-    data["stack"].append({"k": "setup"})
+    data["stack"].append({"step": "setup"})
     return data
 
 
 @step("setup")
-class Setup:
+class Setup(Step):
     """Automatic: queue every set-up step, in the rulebook's order."""
 
     auto = True
+    fields: ClassVar[Fields] = {}
 
     @staticmethod
-    def run(st: TrialState, f: Frame) -> None:
+    def run(st: State, f: Frame) -> None:
         pop(st, f)
-        board, comp = st.g.board, st.g.components
-        queue: list[dict[str, Any]] = []
+        board, comp = st.game.board, st.game.components
+        queue: list[tuple[str, dict[str, Any]]] = []
         for slot in board.location_slots:
-            queue.append({"k": "place_tile", "slot": slot})
-        kinds = sorted(set(st.d["pool"]["common"]))
+            queue.append(("place_tile", {"slot": slot}))
+        kinds = sorted(set(st.data["setup_pool"]["common"]))
         ruins = [s for s in board.location_slots if board.slot[s] == "ruins"]
-        st.d["pool"]["one_each"] = kinds
+        st.data["setup_pool"]["one_each"] = kinds
         for slot in ruins:
-            queue += [{"k": "ruin_item", "slot": slot, "pool": "one_each"}] * 2
-            queue.append({"k": "ruin_item", "slot": slot, "pool": "rare"})
-        for r, c in [(r, c) for c in range(4) for r in range(len(st.d["store"]))]:
-            column = st.g.pack.store["columns"][c]
+            queue += [("ruin_item", {"slot": slot, "pool": "one_each"})] * 2
+            queue.append(("ruin_item", {"slot": slot, "pool": "rare"}))
+        for r, c in [(r, c) for c in range(4) for r in range(len(st.data["store"]))]:
+            column = st.game.pack.store["columns"][c]
             if c < 2:
-                queue.append({"k": "stock", "cell": [r, c], "pool": "common"})
+                queue.append(("stock", {"cell": [r, c], "pool": "common"}))
             elif c == 2 and column["size"] == "large":
-                queue.append({"k": "stock", "cell": [r, c], "pool": "rare"})
+                queue.append(("stock", {"cell": [r, c], "pool": "rare"}))
         for i in range(comp["encounter_row"]):
-            queue.append({"k": "draw", "p": 0, "deck": "encounters", "to": f"row:{i}"})
-        n = st.d["n"]
+            queue.append(("draw", {"player": 0, "deck": "encounters", "to": f"row:{i}"}))
+        n = st.data["player_count"]
         # the players' preparation: pieces on start spaces (step 2), tents (5), hands (7)
-        queue += [{"k": "start_space", "p": p} for p in range(n)]
+        queue += [("start_space", {"player": p}) for p in range(n)]
         for _ in range(comp["tents_each"]):
-            queue += [{"k": "deal_tent", "p": p} for p in range(n)]
+            queue += [("deal_tent", {"player": p}) for p in range(n)]
         for p in range(n):
-            queue += [{"k": "draw", "p": p, "deck": "deeds", "to": "hand"}] * comp["start_hand"]
-        queue.append({"k": "setup_done"})
-        for frame in reversed(queue):
-            st.d["stack"].append(dict(frame))
+            draws = [("draw", {"player": p, "deck": "deeds", "to": "hand"})] * comp["start_hand"]
+            queue += draws
+        queue.append(("setup_done", {}))
+        for kind, fields in reversed(queue):
+            push(st, kind, **fields)
 
 
 @step("place_tile")
-class PlaceTile:
+class PlaceTile(Step):
     """Chance: which tile of the slot's type lies on the slot (uniform over those left)."""
 
     chance = True
+    fields: ClassVar[Fields] = {"slot": (REQUIRED, "the location slot")}
 
     @staticmethod
-    def outcomes(st: TrialState, f: Frame) -> list[tuple[int, float]]:
-        kind = st.g.board.slot[f["slot"]]
-        placed = {t[0] for t in st.d["tiles"].values() if t}
-        left = [t["id"] for t in st.g.pack.locations if t["type"] == kind and t["id"] not in placed]
-        return [(st.L.TILE + st.L.tile_index[t], 1.0 / len(left)) for t in left]
+    def outcomes(st: State, f: Frame) -> list[tuple[int, float]]:
+        kind = st.game.board.slot[f["slot"]]
+        placed = {t[0] for t in st.data["tiles"].values() if t}
+        left = [
+            t["id"] for t in st.game.pack.locations if t["type"] == kind and t["id"] not in placed
+        ]
+        return [(st.layout.TILE + st.layout.tile_index[t], 1.0 / len(left)) for t in left]
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
+    def apply(st: State, f: Frame, a: int) -> None:
         pop(st, f)
-        st.d["tiles"][f["slot"]] = [st.L.tiles[a - st.L.TILE], False]
+        st.data["tiles"][f["slot"]] = [st.layout.tiles[a - st.layout.TILE], False]
 
     @staticmethod
-    def describe(st: TrialState, f: Frame, a: int) -> str:
-        return f"{f['slot']} gets {st.L.tiles[a - st.L.TILE]}"
+    def describe(st: State, f: Frame, a: int) -> str:
+        return f"{f['slot']} gets {st.layout.tiles[a - st.layout.TILE]}"
 
 
-def _pool_outcomes(st: TrialState, pool: list[str]) -> list[tuple[int, float]]:
+def _pool_outcomes(st: State, pool: list[str]) -> list[tuple[int, float]]:
     counts = Counter(pool)
-    return [(st.L.item(k), counts[k] / len(pool)) for k in sorted(counts, key=st.L.item)]
+    return [(st.layout.item(k), counts[k] / len(pool)) for k in sorted(counts, key=st.layout.item)]
 
 
 @step("ruin_item")
-class RuinItem:
-    """Chance: an item laid face down on a ruins tile."""
+class RuinItem(Step):
+    """Chance: an item laid face down on a ruins tile (from the ``pool`` named)."""
 
     chance = True
+    fields: ClassVar[Fields] = {
+        "slot": (REQUIRED, "the ruins"),
+        "pool": (REQUIRED, "one_each (a common of a kind not yet laid) or rare"),
+    }
 
     @staticmethod
-    def outcomes(st: TrialState, f: Frame) -> list[tuple[int, float]]:
-        return _pool_outcomes(st, st.d["pool"][f["pool"]])
+    def outcomes(st: State, f: Frame) -> list[tuple[int, float]]:
+        return _pool_outcomes(st, st.data["setup_pool"][f["pool"]])
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
+    def apply(st: State, f: Frame, a: int) -> None:
         pop(st, f)
-        kind = st.L.item_kinds[a - st.L.ITEM]
-        st.d["pool"][f["pool"]].remove(kind)
+        kind = st.layout.item_kinds[a - st.layout.ITEM]
+        st.data["setup_pool"][f["pool"]].remove(kind)
         if f["pool"] == "one_each":
-            st.d["pool"]["common"].remove(kind)
-        st.d["ruins"][f["slot"]]["items"].append(kind)
+            st.data["setup_pool"]["common"].remove(kind)
+        st.data["ruins"][f["slot"]]["items"].append(kind)
 
 
 @step("stock")
-class Stock:
+class Stock(Step):
     """Chance: the stack of common items (every copy of a kind) or the rare item on a store cell."""
 
     chance = True
+    fields: ClassVar[Fields] = {
+        "cell": (REQUIRED, "[row, column] of the store"),
+        "pool": (REQUIRED, "common or rare"),
+    }
 
     @staticmethod
-    def outcomes(st: TrialState, f: Frame) -> list[tuple[int, float]]:
-        pool = st.d["pool"][f["pool"]]
+    def outcomes(st: State, f: Frame) -> list[tuple[int, float]]:
+        pool = st.data["setup_pool"][f["pool"]]
         if f["pool"] == "common":
-            kinds = sorted(set(pool), key=st.L.item)
-            return [(st.L.item(k), 1.0 / len(kinds)) for k in kinds]
+            kinds = sorted(set(pool), key=st.layout.item)
+            return [(st.layout.item(k), 1.0 / len(kinds)) for k in kinds]
         return _pool_outcomes(st, pool)
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
+    def apply(st: State, f: Frame, a: int) -> None:
         pop(st, f)
-        kind = st.L.item_kinds[a - st.L.ITEM]
-        pool = st.d["pool"][f["pool"]]
+        kind = st.layout.item_kinds[a - st.layout.ITEM]
+        pool = st.data["setup_pool"][f["pool"]]
         copies = pool.count(kind) if f["pool"] == "common" else 1
         for _ in range(copies):
             pool.remove(kind)
         r, c = f["cell"]
-        st.d["store"][r][c] = [kind] * copies
+        st.data["store"][r][c] = [kind] * copies
 
 
 @step("deal_tent")
-class DealTent:
+class DealTent(Step):
     """Chance: a face-down tent token dealt to a player."""
 
     chance = True
+    fields: ClassVar[Fields] = {"player": (REQUIRED, "who gets it")}
 
     @staticmethod
-    def outcomes(st: TrialState, f: Frame) -> list[tuple[int, float]]:
-        tents = st.d["box"]["tents"]
+    def outcomes(st: State, f: Frame) -> list[tuple[int, float]]:
+        tents = st.data["box"]["tents"]
         counts = Counter(tents)
-        return [(st.L.tent(b), counts[b] / len(tents)) for b in sorted(counts, key=st.L.tent)]
+        return [
+            (st.layout.tent(b), counts[b] / len(tents)) for b in sorted(counts, key=st.layout.tent)
+        ]
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
+    def apply(st: State, f: Frame, a: int) -> None:
         pop(st, f)
-        bonus = st.L.label(a)[len("tent ") :]
-        st.d["box"]["tents"].remove(bonus)
-        player(st, f["p"])["tents"].append(bonus)
+        bonus = st.layout.label(a)[len("tent ") :]
+        st.data["box"]["tents"].remove(bonus)
+        player(st, f["player"])["tents"].append(bonus)
 
 
 @step("start_space")
-class StartSpace:
+class StartSpace(Step):
     """Decision: where a player puts their piece (any start space; several may share one)."""
 
-    @staticmethod
-    def legal(st: TrialState, f: Frame) -> list[int]:
-        return [st.L.space(s) for s in st.g.board.starts]
+    fields: ClassVar[Fields] = {"player": (REQUIRED, "whose piece")}
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
+    def legal(st: State, f: Frame) -> list[int]:
+        return [st.layout.space(s) for s in st.game.board.starts]
+
+    @staticmethod
+    def apply(st: State, f: Frame, a: int) -> None:
         pop(st, f)
-        player(st, f["p"])["pos"] = st.L.spaces[a - st.L.SPACE]
+        player(st, f["player"])["space"] = st.layout.spaces[a - st.layout.SPACE]
 
     @staticmethod
-    def describe(st: TrialState, f: Frame, a: int) -> str:
-        return f"start on {st.L.spaces[a - st.L.SPACE]}"
+    def describe(st: State, f: Frame, a: int) -> str:
+        return f"start on {st.layout.spaces[a - st.layout.SPACE]}"
 
 
 @step("setup_done")
-class SetupDone:
+class SetupDone(Step):
     """Automatic: the set-up pools are empty; the first day begins with the first player."""
 
     auto = True
+    fields: ClassVar[Fields] = {}
 
     @staticmethod
-    def run(st: TrialState, f: Frame) -> None:
+    def run(st: State, f: Frame) -> None:
         pop(st, f)
-        st.d.pop("pool", None)
+        st.data.pop("setup_pool", None)

@@ -14,11 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 from solver.errors import FormatError
 from solver.fields import field_error
+from solver.games.trial.camping import CAMP_STAGES
+from solver.games.trial.core import STEPS
+from solver.games.trial.decks import DESTINATIONS
 from solver.games.trial.fights import STAGES
 from solver.games.trial.schema import FOODS
 
 if TYPE_CHECKING:
-    from solver.games.trial.rules import TrialGame
+    from solver.games.trial.core import Game as TrialGame
 
 
 def _fail(path: str, what: str, value: Any) -> FormatError:
@@ -83,76 +86,17 @@ def _food(path: str, v: Any, top: int) -> None:
 
 
 # -- the steps waiting on the stack ---------------------------------------------------------------
-# Each step kind and the fields its frame is pushed with (every one required; the rules read them
-# without a default); ``test_state_fuzz`` derives this table again from the rules' source.
-FRAME_FIELDS: dict[str, tuple[str, ...]] = {
-    "advance": ("line", "optional", "p", "steps"),
-    "box_tent": ("p", "spot"),
-    "camp": ("p", "spot", "stage"),
-    "choose": ("card", "p", "path"),
-    "collapse": ("p",),
-    "deal_tent": ("p",),
-    "die": ("p", "parent", "purpose", "side"),
-    "draw": ("deck", "p", "to"),
-    "draw_offer": ("n", "p"),
-    "duel_target": ("card", "p", "stake", "targets"),
-    "effects": ("card", "i", "p", "path"),
-    "end_turn": ("p",),
-    "enhance": ("after", "args", "cards", "extra", "foods", "kind", "p", "token"),
-    "exchange": ("food", "p"),
-    "exhausted": ("p",),
-    "expedition": ("area", "asked", "drawn", "p", "redraws"),
-    "facedown_optional": ("p",),
-    "fight": (
-        "bonus", "card", "foe", "held", "opp", "p", "path", "rolls", "stage", "stake", "weapon",
-        "winner",
-    ),
-    "fight_cards": ("p", "side"),
-    "fight_discard": ("cards", "p", "side", "token"),
-    "fight_weapon": ("p", "side"),
-    "finish": ("p",),
-    "flag": ("mode", "p"),
-    "flip_choice": ("p",),
-    "from_discard": ("choices", "left", "p"),
-    "gift_tent": ("p",),
-    "give": ("company", "p", "what"),
-    "hand_limit": ("p",),
-    "make_room": ("kind", "p"),
-    "help": ("p",),
-    "move": ("base", "cards", "extra", "p"),
-    "new_day": ("p",),
-    "offer": ("card", "owner", "p", "path"),
-    "pay": ("card_units", "p", "units"),
-    "pick_card": ("p", "purpose"),
-    "pick_column": ("card", "p"),
-    "pick_food": ("p", "purpose"),
-    "pick_tent": ("p", "spot"),
-    "place_tile": ("slot",),
-    "redraw": ("p",),
-    "reroll": ("p",),
-    "resolve": ("card", "dest", "held", "owner", "p", "side", "src", "stage"),
-    "return_slot": ("kind", "p"),
-    "roll": ("card", "p", "path", "rerolled", "rolled"),
-    "ruin_item": ("pool", "slot"),
-    "ruined_store": ("mode", "p"),
-    "ruins": ("p", "slot", "stage", "strong"),
-    "sell_cell": ("cells", "kind", "p", "reward"),
-    "setup": (),
-    "setup_done": (),
-    "side": ("card", "p"),
-    "start_space": ("p",),
-    "stock": ("cell", "pool"),
-    "store": ("bought", "card_units", "p", "sold"),
-    "swindle": ("card", "fame", "held", "p", "path", "rolling"),
-    "swindle_roll": ("card", "fame", "p", "path", "rolls"),
-    "take_encounter": ("p",),
-    "take_item": ("p", "rarity"),
-    "trade_bonus": ("p", "points"),
-    "turn": ("acted", "end", "fresh", "moved", "p", "played"),
-    "universal": ("p",),
-}  # fmt: skip
+def frame_fields() -> dict[str, tuple[str, ...]]:
+    """Each step kind and the fields of its frame, from the step classes' declarations."""
+    from solver.games.trial.sections import MODULES
+
+    assert MODULES  # every step kind registered
+    return {kind: tuple(sorted(cls.fields)) for kind, cls in sorted(STEPS.items())}
+
+
 NEEDS_BELOW = {
     "die": None,  # its ``parent`` field names the kind
+    "enhance": None,  # its ``into`` field names the kind
     "fight_cards": "fight",
     "fight_discard": "fight",
     "fight_weapon": "fight",
@@ -164,6 +108,10 @@ PATH_NODE = {"effects": list, "choose": list, "roll": dict, "swindle": dict, "sw
              "fight": dict, "offer": dict}  # fmt: skip
 """What a frame's ``path`` must lead to inside its card: an effect list, options, a verb's
 argument."""
+STAGE_NAMES = {"fight": STAGES, "camp": CAMP_STAGES, "resolve": ("pay", "effects", "place"),
+               "ruins": ("food", "tea")}  # fmt: skip
+"""The stages of the steps that go through named stages."""
+PURPOSES = ("strength", "bow", "roll", "swindle")
 
 
 class _Frames:
@@ -172,9 +120,10 @@ class _Frames:
     def __init__(self, game: TrialGame, n: int, row: int):
         from solver.games.trial.schema import CAMPSITE_BONUSES, LINES
 
-        self.g = game
+        self.game = game
         self.n = n
         self.cards = game.deck_of
+        self.fields = frame_fields()
         board = game.board
         self.decks = ("deeds", "encounters", *(f"exp:{a}" for a in board.areas))
         self.spots = (*board.campsites, "universal")
@@ -183,26 +132,27 @@ class _Frames:
         self.costs = {*FOODS, "food", "item", "amphibian", "card", *self.kinds}
         self.lines = LINES
         self.modes = (*CAMPSITE_BONUSES, "common_item", "two_tea", "two_food_two_cards")
-        self.draw_to = ("pending", "hand", "parent", "story", "top", *(f"row:{i}" for i in
-                        range(row)))  # fmt: skip
+        self.draw_to = (*DESTINATIONS, *(f"row:{i}" for i in range(row)))
 
     def check(self, path: str, f: Any, below: list[dict[str, Any]]) -> None:
         f = _dict(path, f)
-        kind = f.get("k")
-        fields = FRAME_FIELDS.get(kind) if isinstance(kind, str) else None
+        kind = f.get("step")
+        fields = self.fields.get(kind) if isinstance(kind, str) else None
         if fields is None:
-            raise _fail(f"{path}.k", "a step kind", kind)
+            raise _fail(f"{path}.step", "a step kind", kind)
         for key in fields:
             if key not in f:
                 raise _fail(f"{path}.{key}", f"present in a {kind} step", None)
         for key, v in f.items():
+            if key != "step" and key not in fields:
+                raise _fail(f"{path}.{key}", f"a field of a {kind} step", key)
             check = getattr(self, f"f_{key}", None)
             if check is not None:
                 check(f"{path}.{key}", v, f)
         need = NEEDS_BELOW.get(kind, "")
         if need is None:
-            need = f["parent"]
-        if need and not any(b.get("k") == need for b in below):
+            need = f["parent"] if kind == "die" else f["into"]
+        if need and not any(b.get("step") == need for b in below):
             raise _fail(path, f"a {kind} step above a {need} step", kind)
         if kind == "draw" and f["to"] == "parent" and (not below or "drawn" not in below[-1]):
             raise _fail(f"{path}.to", "parent only above a step waiting for the card", f["to"])
@@ -210,7 +160,7 @@ class _Frames:
             self._path(path, f, PATH_NODE[kind])
 
     def _path(self, path: str, f: dict[str, Any], node_type: type) -> None:
-        node: Any = self.g.pack.card(f["card"])
+        node: Any = self.game.pack.card(f["card"])
         for key in f["path"]:
             in_dict = isinstance(node, dict) and isinstance(key, str) and key in node
             in_list = isinstance(node, list) and type(key) is int and 0 <= key < len(node)
@@ -222,42 +172,48 @@ class _Frames:
             raise _fail(f"{path}.path", f"a path to a {node_type.__name__} of the card", f["path"])
 
     # the checks of fields, by name (the same name means the same thing in every step)
-    def f_p(self, path: str, v: Any, f: dict[str, Any]) -> None:
+    def f_player(self, path: str, v: Any, f: dict[str, Any]) -> None:
         _player(path, v, self.n)
 
     def f_owner(self, path: str, v: Any, f: dict[str, Any]) -> None:
         _player(path, v, self.n)
 
-    def f_opp(self, path: str, v: Any, f: dict[str, Any]) -> None:
+    def f_defender(self, path: str, v: Any, f: dict[str, Any]) -> None:
         _player(path, v, self.n, none=True)
 
     def f_to(self, path: str, v: Any, f: dict[str, Any]) -> None:
-        if f.get("k") == "draw":
+        if f.get("step") == "draw":
             _one(path, v, self.draw_to, "a draw destination")
         else:
-            _player(path, v, self.n)
+            _player(path, v, self.n, none=True)
 
     def f_targets(self, path: str, v: Any, f: dict[str, Any]) -> None:
         _players(path, v, self.n)
 
     def f_viewers(self, path: str, v: Any, f: dict[str, Any]) -> None:
-        _players(path, v, self.n)
+        if v is not None or f.get("to") == "top":
+            _players(path, v, self.n)
 
     def f_card(self, path: str, v: Any, f: dict[str, Any]) -> None:
-        if v is not None or f.get("k") != "side":
+        if v is not None or f.get("step") != "side":
             _one(path, v, self.cards, "a card id")
 
     def f_drawn(self, path: str, v: Any, f: dict[str, Any]) -> None:
         if v is not None:
             _one(path, v, self.cards, "a card id")
 
-    def f_held(self, path: str, v: Any, f: dict[str, Any]) -> None:
-        if f.get("k") == "fight":
+    def f_face_down(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        if f.get("step") == "fight":
             _list(path, v, 2)
             for side in (0, 1):
                 _ids(f"{path}[{side}]", v[side], self.cards, "a card id")
         else:
             _ids(path, v, self.cards, "a card id")
+
+    def f_holding(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _ids(path, v, self.cards, "a card id")
+        if v != [f.get("card")]:
+            raise _fail(path, "the card being resolved", v)
 
     def f_choices(self, path: str, v: Any, f: dict[str, Any]) -> None:
         _ids(path, v, self.cards, "a card id")
@@ -268,12 +224,16 @@ class _Frames:
                 raise _fail(f"{path}[{i}]", "a field name or an index", key)
 
     def f_slot(self, path: str, v: Any, f: dict[str, Any]) -> None:
-        slots = self.g.board.slot
-        allowed = [s for s in slots if slots[s] == "ruins"] if f.get("k") != "place_tile" else slots
+        slots = self.game.board.slot
+        kind = f.get("step")
+        allowed = [s for s in slots if slots[s] == "ruins"] if kind != "place_tile" else slots
+        if kind == "use_location":
+            allowed = slots
         _one(path, v, allowed, "a location slot")
 
     def f_spot(self, path: str, v: Any, f: dict[str, Any]) -> None:
-        _one(path, v, self.spots, "a campsite")
+        if v is not None or f.get("step") != "camp":
+            _one(path, v, self.spots, "a campsite")
 
     def f_deck(self, path: str, v: Any, f: dict[str, Any]) -> None:
         _one(path, v, self.decks, "a deck")
@@ -282,7 +242,7 @@ class _Frames:
         _one(path, v, ("common", "rare", "one_each"), "a set-up pool")
 
     def f_cell(self, path: str, v: Any, f: dict[str, Any]) -> None:
-        store = self.g.pack.store
+        store = self.game.pack.store
         _list(path, v, 2)
         _int(f"{path}[0]", v[0], 0, len(store["rows"]) - 1)
         _int(f"{path}[1]", v[1], 0, len(store["columns"]) - 1)
@@ -292,54 +252,35 @@ class _Frames:
             self.f_cell(f"{path}[{i}]", cell, f)
 
     def f_kind(self, path: str, v: Any, f: dict[str, Any]) -> None:
-        if f.get("k") == "enhance":
+        if f.get("step") == "enhance":
             _one(path, v, ("food", "card", "trade"), "an enhancement kind")
-        elif f.get("k") == "make_room":
-            _one(path, v, self.g.artifact_ids, "an artifact")
+        elif f.get("step") == "make_room":
+            _one(path, v, self.game.artifact_ids, "an artifact")
         else:
             _one(path, v, self.items, "an item kind")
 
-    def f_after(self, path: str, v: Any, f: dict[str, Any]) -> None:
+    def f_into(self, path: str, v: Any, f: dict[str, Any]) -> None:
         kind = f.get("kind")
-        after = (
-            {"food": "grove", "card": "lookout", "trade": "store"}.get(kind, "")
-            if isinstance(kind, str)
-            else ""
+        into = {"food": "harvest", "card": "lookout_draw", "trade": "trading_bonus"}.get(
+            kind if isinstance(kind, str) else "", ""
         )
-        _one(path, v, (after,) if after else (), f"the location after {f.get('kind')!r}")
-
-    def f_args(self, path: str, v: Any, f: dict[str, Any]) -> None:
-        """What the location gives after the enhancements (see ``locations.AFTER``)."""
-        v = _dict(path, v)
-        after = f.get("after")
-        needs = (
-            {"grove": ("food", "tea"), "lookout": ("base",)}.get(after, ())
-            if isinstance(after, str)
-            else ()
-        )
-        for key in needs:
-            if key not in v:
-                raise _fail(f"{path}.{key}", "present", None)
-        if v.get("food") is not None:
-            _one(f"{path}.food", v["food"], FOODS[:3], "a food")
-        for key in ("tea", "base"):
-            if key in v:
-                _int(f"{path}.{key}", v[key], 0, 20)
+        _one(path, v, (into,) if into else (), f"the step fed by a {kind!r} enhancement")
 
     def f_foods(self, path: str, v: Any, f: dict[str, Any]) -> None:
         _food(path, v, 1000)
 
     def f_food(self, path: str, v: Any, f: dict[str, Any]) -> None:
-        _one(path, v, FOODS[:3], "a food")
+        if v is not None or f.get("step") != "harvest":
+            _one(path, v, FOODS[:3], "a food")
 
     def f_area(self, path: str, v: Any, f: dict[str, Any]) -> None:
-        _one(path, v, self.g.board.areas, "an area")
+        _one(path, v, self.game.board.areas, "an area")
 
     def f_line(self, path: str, v: Any, f: dict[str, Any]) -> None:
         _one(path, v, self.lines, "a line")
 
     def f_mode(self, path: str, v: Any, f: dict[str, Any]) -> None:
-        allowed = ("move", "place") if f.get("k") == "flag" else self.modes
+        allowed = ("move", "place") if f.get("step") == "flag" else self.modes
         _one(path, v, allowed, "a mode")
 
     def f_what(self, path: str, v: Any, f: dict[str, Any]) -> None:
@@ -347,47 +288,52 @@ class _Frames:
 
     def f_purpose(self, path: str, v: Any, f: dict[str, Any]) -> None:
         allowed = {
-            "die": ("strength", "bow", "roll", "swindle"),
+            "die": PURPOSES,
             "pick_food": ("gain", "give"),
             "pick_card": ("give", "story_faceup", "story_facedown"),
-        }.get(f.get("k", ""), ())
+        }.get(f.get("step", ""), ())
         _one(path, v, allowed, "a purpose")
-        if f.get("k") in ("pick_food", "pick_card") and v == "give" and "to" not in f:
+        if v == "give" and f.get("to") is None:
             raise _fail(f"{path[: -len('purpose')]}to", "the player given to", None)
 
     def f_parent(self, path: str, v: Any, f: dict[str, Any]) -> None:
         _one(path, v, ("fight", "roll", "swindle_roll"), "a step rolling dice")
 
     def f_side(self, path: str, v: Any, f: dict[str, Any]) -> None:
-        if f.get("k") == "resolve":
-            if v is not None:
-                _one(path, v, ("good", "evil"), "a side")
-        elif f.get("k") != "side":
-            _int(path, v, 0, 1)
+        _int(path, v, 0, 1)
+
+    def f_moral_side(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        if v is not None:
+            _one(path, v, ("good", "evil"), "a side")
 
     def f_stage(self, path: str, v: Any, f: dict[str, Any]) -> None:
-        kind = f.get("k")
-        if kind == "fight":
-            _one(path, v, STAGES, "a fight stage")
-        elif kind == "ruins":
-            _one(path, v, ("food", "tea"), "food or tea")
-        else:
-            _int(path, v, 0, 3)
+        names = STAGE_NAMES.get(f.get("step", ""), ())
+        _one(path, v, names, f"a {f.get('step')} stage")
 
-    def f_src(self, path: str, v: Any, f: dict[str, Any]) -> None:
+    def f_source(self, path: str, v: Any, f: dict[str, Any]) -> None:
         _one(path, v, ("deed", "encounter", "expedition"), "a card's source")
 
-    def f_dest(self, path: str, v: Any, f: dict[str, Any]) -> None:
+    def f_destination(self, path: str, v: Any, f: dict[str, Any]) -> None:
         _one(path, v, ("story", "facedown", "discard"), "a card's destination")
+
+    def f_effects(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _one(path, v, ("effect", "unpaid"), "effect or unpaid")
 
     def f_stake(self, path: str, v: Any, f: dict[str, Any]) -> None:
         if v is not None:
             _one(path, v, ("food",), "food")
 
+    def f_target(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        if v is not None:
+            _one(path, v, ("evil",), "evil")
+
+    def f_verb(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _one(path, v, ("ruin", "restore"), "ruin or restore")
+
     def f_rarity(self, path: str, v: Any, f: dict[str, Any]) -> None:
         _one(path, v, ("common", "rare"), "common or rare")
 
-    def f_weapon(self, path: str, v: Any, f: dict[str, Any]) -> None:
+    def f_weapons(self, path: str, v: Any, f: dict[str, Any]) -> None:
         _list(path, v, 2)
         for side in (0, 1):
             if v[side] is not None:
@@ -397,25 +343,20 @@ class _Frames:
         if v is not None:
             _int(path, v, 0, 1)
 
-    def f_rolled(self, path: str, v: Any, f: dict[str, Any]) -> None:
-        if v is not None:
-            _int(path, v, 0, len(self.g.components["die"]) - 1)
-
     def f_rolls(self, path: str, v: Any, f: dict[str, Any]) -> None:
-        faces = len(self.g.components["die"])
+        faces = len(self.game.components["die"])
         for i, roll in enumerate(_list(path, v)):
             _list(f"{path}[{i}]", roll, 3)
             _int(f"{path}[{i}][0]", roll[0], 0, 1)
-            _one(f"{path}[{i}][1]", roll[1], ("strength", "bow", "roll", "swindle"), "a purpose")
+            _one(f"{path}[{i}][1]", roll[1], PURPOSES, "a purpose")
             _int(f"{path}[{i}][2]", roll[2], 0, faces - 1)
 
-    def f_bonus(self, path: str, v: Any, f: dict[str, Any]) -> None:
-        self._pair(path, v)
+    def f_discard_strength(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _list(path, v, 2)
+        for side in (0, 1):
+            _int(f"{path}[{side}]", v[side], 0, 1000)
 
     def f_foe(self, path: str, v: Any, f: dict[str, Any]) -> None:
-        self._pair(path, v)
-
-    def _pair(self, path: str, v: Any) -> None:
         _list(path, v, 2)
         _int(f"{path}[0]", v[0], -100, 100)
         _int(f"{path}[1]", v[1], 0, 100)
@@ -429,22 +370,22 @@ class _Frames:
                 _one(f"{path}[{i}].alts[{j}]", alt, self.costs, "a cost")
             _one(f"{path}[{i}].to", unit["to"], ("tray", "gallery"), "tray or gallery")
 
+    def f_points(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        _int(path, v, -1000, 1000)  # less the bonuses bought, may go below 0 (boost covers it)
+
     def f_bought(self, path: str, v: Any, f: dict[str, Any]) -> None:
         _ids(path, v, self.kinds, "an item kind")
 
     def f_sold(self, path: str, v: Any, f: dict[str, Any]) -> None:
         _ids(path, v, self.kinds, "an item kind")
 
-    def f_effect(self, path: str, v: Any, f: dict[str, Any]) -> None:
-        _one(path, v, ("unpaid",), "unpaid")
 
-
-_BOOLS = ("leave", "optional", "asked", "rerolled", "rolling", "company", "token", "strong",
-          "reward", "acted", "end", "fresh", "moved", "played")  # fmt: skip
+_BOOLS = ("leave", "optional", "asked", "rerolled", "company", "token", "strong_paw", "paid",
+          "deed_played", "moved", "paw_used", "at_start", "ended")  # fmt: skip
 for _name in _BOOLS:
     setattr(_Frames, f"f_{_name}", lambda self, path, v, f: _bool(path, v))
-for _name in ("i", "n", "left", "steps", "points", "fame", "base", "extra", "cards", "card_units",
-              "redraws"):  # fmt: skip
+for _name in ("next", "count", "left", "steps", "fame", "base", "extra", "cards", "card_worth",
+              "redraws", "tea", "boost"):  # fmt: skip
     setattr(_Frames, f"f_{_name}", lambda self, path, v, f: _int(path, v, 0, 1000))
 
 
@@ -460,9 +401,9 @@ def check_values(game: TrialGame, state: dict[str, Any]) -> None:
     spaces = set(board.spaces)
     track = comp["morality"]
     _int("day", state["day"], 1, int(comp["days"]))
-    _player("first", state["first"], n)
-    _player("turn", state["turn"], n, none=True)
-    _bool("over", state["over"])
+    _player("first_player", state["first_player"], n)
+    _player("turn_player", state["turn_player"], n, none=True)
+    _bool("game_over", state["game_over"])
     food = int(comp["food_per_kind"])
     _food("tray", state["tray"], food)
     _food("gallery_food", state["gallery_food"], food)
@@ -481,9 +422,9 @@ def check_values(game: TrialGame, state: dict[str, Any]) -> None:
         raise _fail("tiles", "each tile at most once", placed)
     ruins = [s for s in board.location_slots if board.slot[s] == "ruins"]
     for slot, ruin in _dict("ruins", state["ruins"], ruins).items():
-        ruin = _dict(f"ruins.{slot}", ruin, ("items", "known"))
+        ruin = _dict(f"ruins.{slot}", ruin, ("items", "seen_by"))
         _ids(f"ruins.{slot}.items", ruin["items"], items, "an item kind")
-        _players(f"ruins.{slot}.known", ruin["known"], n)
+        _players(f"ruins.{slot}.seen_by", ruin["seen_by"], n)
     for space, status in _dict("tunnels", state["tunnels"]).items():
         _one("tunnels", space, spaces, "a space")
         _one(f"tunnels.{space}", status, ("open", "collapsed"), "open or collapsed")
@@ -497,7 +438,7 @@ def check_values(game: TrialGame, state: dict[str, Any]) -> None:
     _ids("box.used_tents", box["used_tents"], tents, "a tent")
     _ids("box.items", box["items"], items, "an item kind")
     _ids("box.artifacts", box["artifacts"], artifacts, "an artifact")
-    _ids("artifacts", state["artifacts"], artifacts, "an artifact")
+    _ids("artifacts_available", state["artifacts_available"], artifacts, "an artifact")
     names = ["deeds", "encounters", *(f"exp:{a}" for a in board.areas)]
     for name, deck in _dict("decks", state["decks"], names).items():
         here = f"decks.{name}"
@@ -511,32 +452,34 @@ def check_values(game: TrialGame, state: dict[str, Any]) -> None:
             _one(f"{here}.top.card", top["card"], mine, f"a card of the {name} deck")
             _players(f"{here}.top.viewers", top["viewers"], n)
     encounters = {c for c, d in cards.items() if d == "encounters"}
-    for i, cid in enumerate(_list("row", state["row"], int(comp["encounter_row"]))):
+    for i, cid in enumerate(
+        _list("encounter_row", state["encounter_row"], int(comp["encounter_row"]))
+    ):
         if cid is not None:
-            _one(f"row[{i}]", cid, encounters, "an encounter card")
-    camps = _dict("camps", state["camps"], [*board.campsites, "universal"])
+            _one(f"encounter_row[{i}]", cid, encounters, "an encounter card")
+    camps = _dict("camp_tents", state["camp_tents"], [*board.campsites, "universal"])
     for site, camp in camps.items():
         if camp is not None:
-            camp = _dict(f"camps.{site}", camp, ("tent", "owner"))
-            _one(f"camps.{site}.tent", camp["tent"], tents, "a tent")
-            _player(f"camps.{site}.owner", camp["owner"], n, none=True)
+            camp = _dict(f"camp_tents.{site}", camp, ("tent", "owner"))
+            _one(f"camp_tents.{site}.tent", camp["tent"], tents, "a tent")
+            _player(f"camp_tents.{site}.owner", camp["owner"], n, none=True)
     legendary = _dict("legendary", state["legendary"], [t["id"] for t in comp["legendary"]])
     for token, holder in legendary.items():
         _player(f"legendary.{token}", holder, n, none=True)
-    if "pool" in state:
-        pools = _dict("pool", state["pool"])
+    if "setup_pool" in state:
+        pools = _dict("setup_pool", state["setup_pool"])
         for name, pool in pools.items():
             _one("pool", name, ("common", "rare", "one_each"), "a set-up pool")
             _ids(f"pool.{name}", pool, items, "an item kind")
     columns = ("moral", "trading", "pioneering", "fighting")
     for q, me in enumerate(state["players"]):
         here = f"players[{q}]"
-        if me["pos"] is not None:
-            _one(f"{here}.pos", me["pos"], spaces, "a space")
+        if me["space"] is not None:
+            _one(f"{here}.space", me["space"], spaces, "a space")
         _ids(f"{here}.hand", me["hand"], cards, "a card id")
-        _ids(f"{here}.pending", me["pending"], cards, "a card id")
+        _ids(f"{here}.aside", me["aside"], cards, "a card id")
         _food(f"{here}.food", me["food"], food)
-        _ids(f"{here}.pack", me["pack"], items | artifacts, "an item or artifact")
+        _ids(f"{here}.backpack", me["backpack"], items | artifacts, "an item or artifact")
         _ids(f"{here}.gallery", me["gallery"], artifacts, "an artifact")
         for i, s in enumerate(_list(f"{here}.story", me["story"])):
             _list(f"{here}.story[{i}]", s, 3)
@@ -545,22 +488,22 @@ def check_values(game: TrialGame, state: dict[str, Any]) -> None:
             _one(f"{here}.story[{i}][2]", s[2], columns, "a story column")
         _int(f"{here}.morality", me["morality"], int(track["min"]), int(track["max"]))
         _int(f"{here}.paws", me["paws"], 0, int(comp["paws"]))
-        _bool(f"{here}.strong", me["strong"])
-        for i, paw in enumerate(_list(f"{here}.placed", me["placed"])):
-            _list(f"{here}.placed[{i}]", paw, 2)
+        _bool(f"{here}.strong_paw", me["strong_paw"])
+        for i, paw in enumerate(_list(f"{here}.paws_placed", me["paws_placed"])):
+            _list(f"{here}.paws_placed[{i}]", paw, 2)
             if not isinstance(paw[0], str):
-                raise _fail(f"{here}.placed[{i}][0]", "a paw target", paw[0])
-            _bool(f"{here}.placed[{i}][1]", paw[1])
+                raise _fail(f"{here}.paws_placed[{i}][0]", "a paw target", paw[0])
+            _bool(f"{here}.paws_placed[{i}][1]", paw[1])
         _ids(f"{here}.tents", me["tents"], tents, "a tent")
         flags = _dict(f"{here}.flags", me["flags"], board.areas)
         for area, flag in flags.items():
             if flag is not None:
                 _one(f"{here}.flags.{area}", flag, spaces, "a space")
         onetime = _dict(
-            f"{here}.onetime", me["onetime"], ("move", "trade", "strength", "card_draw")
+            f"{here}.tent_symbols", me["tent_symbols"], ("move", "trade", "strength", "card_draw")
         )
         for key, v in onetime.items():
-            _int(f"{here}.onetime.{key}", v, 0, 100)
+            _int(f"{here}.tent_symbols.{key}", v, 0, 100)
         _bool(f"{here}.camped", me["camped"])
     _last_fight(game, state["last_fight"], cards)
     frames = _Frames(game, n, int(comp["encounter_row"]))
@@ -599,9 +542,9 @@ def check_counts(game: TrialGame, state: dict[str, Any]) -> None:
     """The components add up (see :class:`solver.games.trial.invariants.Checker`)."""
     from solver.games.trial.invariants import Checker
 
-    view = SimpleNamespace(d=state, g=game)
+    view = SimpleNamespace(data=state, game=game)
     try:
-        Checker(observations=False)(view)  # type: ignore[arg-type]
+        Checker(observations=False)(view)
     except AssertionError as exc:
         raise FormatError(
             "a state whose components add up", line=1, column=1, found=str(exc)[:80]

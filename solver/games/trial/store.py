@@ -1,161 +1,151 @@
-"""The store: buying and selling on the shared grid, the gallery, trading bonuses, ruined stores.
+"""A visit to a store: buying from and selling to the shared stock, the gallery, the trading
+bonus; a ruined store's single sale.
 
-A price (or a sale's reward) is the cell's column symbol plus its row symbol. One visit allows any
-number of transactions, but never buying and selling the same kind of item; then the trading
-symbols (character board, story, items, discarded enhancement cards, a one-time tent symbol) buy
-bonuses: 2 → a deed card, 3 → a raspberry, acorn or mushroom, 4 → a tea leaf, as often as they last.
+The stock is one grid shared by every store location (``st.data["store"]``: rows x columns of
+stacks; its helpers are in :mod:`.belongings`). A cell's *price*, and what selling onto it pays,
+are its column's symbol plus its row's. One visit (``store_visit``) allows any number of
+purchases and sales, never buying and selling the same kind; an artifact may be left in the
+gallery (a small one pays a raspberry, acorn or mushroom, a large one a tea leaf). Then the
+trading symbols (board, story, items, up to 2 cards' enhancements, a one-time tent symbol) buy
+bonuses (``trading_bonus``): 2 → a deed card, 3 → a raspberry, acorn or mushroom, 4 → a tea leaf,
+as often as they last. A ruined store (``ruined_store_sale``) takes one common item for its
+tile's reward, without trading bonus.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from solver.games.trial.core import (
-    Frame,
+from solver.games.trial.belongings import (
+    action_cell,
+    cell_action,
     cell_of,
-    draw,
     drop,
     drops_if_full,
     empty_cells,
     fits,
     gain_food,
     is_artifact,
-    player,
-    pop,
-    push,
-    step,
     trade_symbols,
 )
+from solver.games.trial.core import REQUIRED, Fields, Frame, Step, player, pop, push, step
+from solver.games.trial.decks import draw
+from solver.games.trial.payments import can_pay, pay
+from solver.games.trial.schema import FOODS
 
 if TYPE_CHECKING:
-    from solver.games.trial.rules import TrialState
+    from solver.games.trial.core import State
 
 BONUS_COSTS = {"card": 2, "food": 3, "tea": 4}
+"""Trading symbols each bonus costs."""
 
 
-def trade_points(st: TrialState, p: int) -> int:
-    """Trading symbols counted for the store bonus."""
-    return trade_symbols(st, p)
+def cell_symbols(st: State, cell: tuple[int, int]) -> tuple[str, str]:
+    """A cell's column symbol and row symbol: its price, and what selling onto it pays."""
+    store = st.game.pack.store
+    return store["columns"][cell[1]]["price"], store["rows"][cell[0]]["price"]
 
 
-def price_units(st: TrialState, cell: tuple[int, int]) -> list[dict[str, object]]:
+def price(st: State, cell: tuple[int, int]) -> list[dict[str, Any]]:
     """A cell's price as two units to pay: column, then row."""
-    store = st.g.pack.store
-    return [
-        {"alts": [store["columns"][cell[1]]["price"]], "to": "tray"},
-        {"alts": [store["rows"][cell[0]]["price"]], "to": "tray"},
-    ]
+    return [{"alts": [symbol], "to": "tray"} for symbol in cell_symbols(st, cell)]
 
 
-def start_store(st: TrialState, p: int, card_units: int) -> None:
-    """A store visit (a regular store, or restored ruins); ``card_units``: what a card from hand
-    pays (strong paw: 1 tea leaf, 2 in a restored store; 0: cards cannot pay)."""
-    push(st, "store", p=p, card_units=card_units, bought=[], sold=[])
-
-
-def start_ruined_store(st: TrialState, p: int, mode: str) -> None:
-    """A ruined store visit: one sale for the tile's reward."""
-    push(st, "ruined_store", p=p, mode=mode)
-
-
-def sellable(st: TrialState, kind: str) -> bool:
-    """Whether the store can take ``kind`` (its stack or an empty slot)."""
+def sellable(st: State, kind: str) -> bool:
+    """Whether the stock can take ``kind`` (its stack or an empty slot)."""
     return cell_of(st, kind) is not None or bool(empty_cells(st, kind))
 
 
-def gain_reward(st: TrialState, p: int, cell: tuple[int, int]) -> None:
-    """The reward of selling onto ``cell``: its column and row symbols (``food``: a choice)."""
-    store = st.g.pack.store
-    for symbol in (store["columns"][cell[1]]["price"], store["rows"][cell[0]]["price"]):
+def earn(st: State, p: int, cell: tuple[int, int]) -> None:
+    """What selling onto ``cell`` pays: its column and row symbols (``food``: a choice)."""
+    for symbol in cell_symbols(st, cell):
         if symbol == "food":
-            push(st, "pick_food", p=p, purpose="gain")
+            push(st, "pick_food", player=p, purpose="gain")
         else:
             gain_food(st, p, symbol)
 
 
-def sell(st: TrialState, p: int, kind: str, reward: bool) -> None:
-    """Put ``kind`` from ``p``'s backpack onto its stack or an empty slot (a choice if several)."""
-    player(st, p)["pack"].remove(kind)
+def sell(st: State, p: int, kind: str, paid: bool) -> None:
+    """Put ``kind`` from ``p``'s backpack onto its stack or an empty slot (a choice if several),
+    earning the cell's symbols when ``paid``."""
+    player(st, p)["backpack"].remove(kind)
     cell = cell_of(st, kind)
-    if cell is not None:
-        st.d["store"][cell[0]][cell[1]].append(kind)
-        if reward:
-            gain_reward(st, p, cell)
-        return
-    free = empty_cells(st, kind)
+    free = [cell] if cell is not None else empty_cells(st, kind)
     if len(free) == 1:
-        st.d["store"][free[0][0]][free[0][1]].append(kind)
-        if reward:
-            gain_reward(st, p, free[0])
+        st.data["store"][free[0][0]][free[0][1]].append(kind)
+        if paid:
+            earn(st, p, free[0])
     else:
-        push(st, "sell_cell", p=p, kind=kind, cells=[list(c) for c in free], reward=reward)
+        push(st, "sale_slot", player=p, kind=kind, cells=[list(c) for c in free], paid=paid)
 
 
-@step("store")
-class Store:
+@step("store_visit")
+class StoreVisit(Step):
     """Decision: buy (``ITEM``), sell an item or leave an artifact in the gallery (``SELL``),
-    drop something when an affordable item does not fit (``DROP``), or ``done`` (then trading
-    bonuses)."""
+    drop something when an affordable item does not fit (``DROP``), or ``done`` (then the
+    trading bonus)."""
+
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "the visitor"),
+        "card_worth": (0, "food units a card from hand pays (strong paw 1, restored store 2)"),
+        "bought": ([], "kinds bought this visit (not to be sold)"),
+        "sold": ([], "kinds sold this visit (not to be bought)"),
+    }
 
     @staticmethod
-    def legal(st: TrialState, f: Frame) -> list[int]:
-        from solver.games.trial.effects import can_pay
-
-        L, p = st.L, f["p"]
-        me = player(st, p)
-        acts = [L.DONE]
+    def legal(st: State, f: Frame) -> list[int]:
+        L, p = st.layout, f["player"]
         affordable = []
-        for r, row in enumerate(st.d["store"]):
+        for r, row in enumerate(st.data["store"]):
             for c, stack in enumerate(row):
-                if not stack or stack[0] in f["sold"]:
-                    continue
-                if can_pay(st, p, price_units(st, (r, c)), f["card_units"]):
+                if (
+                    stack
+                    and stack[0] not in f["sold"]
+                    and can_pay(st, p, price(st, (r, c)), f["card_worth"])
+                ):
                     affordable.append(stack[0])
-        acts += [L.item(k) for k in affordable if fits(st, p, k)]
-        for kind in sorted(set(me["pack"])):
+        acts = [L.DONE] + [L.item(k) for k in affordable if fits(st, p, k)]
+        for kind in sorted(set(player(st, p)["backpack"])):
             if is_artifact(st, kind) or (kind not in f["bought"] and sellable(st, kind)):
                 acts.append(L.sell(kind))
         return acts + drops_if_full(st, p, affordable)
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
-        from solver.games.trial.effects import pay
-        from solver.games.trial.locations import enhance
-
-        L, p = st.L, f["p"]
+    def apply(st: State, f: Frame, a: int) -> None:
+        L, p = st.layout, f["player"]
         family, index = L.family(a)
         if a == L.DONE:
             pop(st, f)
-            enhance(st, p, "trade", "store")
-        elif family == "drop":
-            drop(st, p, L.item_kinds[index])
+            push(st, "trading_bonus", player=p, points=trade_symbols(st, p))
+            push(st, "enhance", player=p, kind="trade", into="trading_bonus")
+            return
+        kind = L.item_kinds[index]
+        if family == "drop":
+            drop(st, p, kind)
         elif family == "item":
-            kind = L.item_kinds[index]
             cell = cell_of(st, kind)
             assert cell is not None
-            st.d["store"][cell[0]][cell[1]].pop()
-            player(st, p)["pack"].append(kind)
+            st.data["store"][cell[0]][cell[1]].pop()
+            player(st, p)["backpack"].append(kind)
             f["bought"].append(kind)
-            pay(st, p, price_units(st, cell), f["card_units"])
-        else:
-            kind = L.item_kinds[index]
-            if is_artifact(st, kind):
-                player(st, p)["pack"].remove(kind)
-                player(st, p)["gallery"].append(kind)
-                if st.g.pack.item(kind)["size"] == "large":
-                    gain_food(st, p, "tea")
-                else:
-                    push(st, "pick_food", p=p, purpose="gain")
+            pay(st, p, price(st, cell), f["card_worth"])
+        elif is_artifact(st, kind):  # left in the gallery
+            player(st, p)["backpack"].remove(kind)
+            player(st, p)["gallery"].append(kind)
+            if st.game.pack.item(kind)["size"] == "large":
+                gain_food(st, p, "tea")
             else:
-                f["sold"].append(kind)
-                sell(st, p, kind, reward=True)
+                push(st, "pick_food", player=p, purpose="gain")
+        else:
+            f["sold"].append(kind)
+            sell(st, p, kind, paid=True)
 
     @staticmethod
-    def describe(st: TrialState, f: Frame, a: int) -> str | None:
-        family, index = st.L.family(a)
-        if a == st.L.DONE:
+    def describe(st: State, f: Frame, a: int) -> str | None:
+        family, index = st.layout.family(a)
+        if a == st.layout.DONE:
             return "finish trading (then the trading bonus)"
-        kind = st.L.item_kinds[index]
+        kind = st.layout.item_kinds[index]
         if family == "item":
             return f"buy {kind}"
         if family == "drop":
@@ -163,91 +153,124 @@ class Store:
         return f"leave {kind} in the gallery" if is_artifact(st, kind) else f"sell {kind}"
 
 
-@step("sell_cell")
-class SellCell:
-    """Decision: the empty store slot a sold item goes to (its reward depends on the slot)."""
+@step("sale_slot")
+class SaleSlot(Step):
+    """Decision: the empty stock slot an item sold goes to (what it pays depends on the slot)."""
+
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "the seller"),
+        "kind": (REQUIRED, "the item sold (held by this step meanwhile)"),
+        "cells": (REQUIRED, "the empty slots of its size, [row, column]"),
+        "paid": (True, "the sale earns the slot's symbols (a ruined store's does not)"),
+    }
 
     @staticmethod
-    def legal(st: TrialState, f: Frame) -> list[int]:
-        ncol = len(st.g.pack.store["columns"])
-        return [st.L.CELL + r * ncol + c for r, c in f["cells"]]
+    def legal(st: State, f: Frame) -> list[int]:
+        return [cell_action(st, (r, c)) for r, c in f["cells"]]
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
+    def apply(st: State, f: Frame, a: int) -> None:
         pop(st, f)
-        ncol = len(st.g.pack.store["columns"])
-        r, c = divmod(a - st.L.CELL, ncol)
-        st.d["store"][r][c].append(f["kind"])
-        if f["reward"]:
-            gain_reward(st, f["p"], (r, c))
-
-
-@step("trade_bonus")
-class TradeBonus:
-    """Decision: a trading bonus bought with the symbols left, or ``done``."""
+        r, c = action_cell(st, a)
+        st.data["store"][r][c].append(f["kind"])
+        if f["paid"]:
+            earn(st, f["player"], (r, c))
 
     @staticmethod
-    def legal(st: TrialState, f: Frame) -> list[int]:
-        acts = [st.L.DONE]
+    def describe(st: State, f: Frame, a: int) -> str:
+        r, c = action_cell(st, a)
+        column, row = cell_symbols(st, (r, c))
+        earned = f" for {column} + {row}" if f["paid"] else ""
+        return f"sell {f['kind']} onto store slot row {r + 1}, column {c + 1}{earned}"
+
+
+@step("trading_bonus")
+class TradingBonus(Step):
+    """Decision: a trading bonus bought with the symbols left (``points`` + ``boost``), or
+    ``done``."""
+
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "the visitor"),
+        "points": (REQUIRED, "the trading symbols (board, story, items), less those spent"),
+        "boost": (0, "the enhancement's symbols (cards discarded, the tent symbol)"),
+    }
+
+    @staticmethod
+    def legal(st: State, f: Frame) -> list[int]:
+        left = f["points"] + f["boost"]
+        acts = [st.layout.DONE]
         for i, (name, cost) in enumerate(BONUS_COSTS.items()):
-            if f["points"] >= cost and (name == "card" or _tray_has(st, name)):
-                acts.append(st.L.BONUS + i)
+            if left >= cost and (name == "card" or _tray_has(st, name)):
+                acts.append(st.layout.BONUS + i)
         return acts
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
-        if a == st.L.DONE:
+    def apply(st: State, f: Frame, a: int) -> None:
+        if a == st.layout.DONE:
             pop(st, f)
             return
-        name = list(BONUS_COSTS)[a - st.L.BONUS]
+        name = list(BONUS_COSTS)[a - st.layout.BONUS]
         f["points"] -= BONUS_COSTS[name]
         if name == "card":
-            draw(st, f["p"], "deeds", "pending")
+            draw(st, f["player"], "deeds", "aside")
         elif name == "food":
-            push(st, "pick_food", p=f["p"], purpose="gain")
+            push(st, "pick_food", player=f["player"], purpose="gain")
         else:
-            gain_food(st, f["p"], "tea")
+            gain_food(st, f["player"], "tea")
 
     @staticmethod
-    def describe(st: TrialState, f: Frame, a: int) -> str:
-        if a == st.L.DONE:
-            return f"no more bonuses ({f['points']} symbols unused)"
-        name = list(BONUS_COSTS)[a - st.L.BONUS]
+    def describe(st: State, f: Frame, a: int) -> str:
+        if a == st.layout.DONE:
+            return f"no more bonuses ({f['points'] + f['boost']} symbols unused)"
+        name = list(BONUS_COSTS)[a - st.layout.BONUS]
         return f"trading bonus: {name} for {BONUS_COSTS[name]} symbols"
 
 
-def _tray_has(st: TrialState, name: str) -> bool:
+def _tray_has(st: State, name: str) -> bool:
     if name == "tea":
-        return st.d["tray"]["tea"] > 0
-    return any(st.d["tray"][f] for f in ("raspberry", "acorn", "mushroom"))
+        return bool(st.data["tray"]["tea"] > 0)
+    return any(st.data["tray"][f] for f in FOODS[:3])
 
 
-@step("ruined_store")
-class RuinedStore:
-    """Decision (ruined store): sell one common item for the tile's reward, or ``done``."""
+@step("ruined_store_sale")
+class RuinedStoreSale(Step):
+    """Decision (ruined store): sell one common item for the tile's reward (``mode``), or
+    ``done``."""
+
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "the visitor"),
+        "mode": (REQUIRED, "common_item, two_tea or two_food_two_cards"),
+    }
 
     @staticmethod
-    def legal(st: TrialState, f: Frame) -> list[int]:
-        me = player(st, f["p"])
-        acts = [st.L.DONE]
-        for kind in sorted(set(me["pack"])):
-            if st.g.pack.item(kind).get("rarity") == "common" and sellable(st, kind):
-                acts.append(st.L.sell(kind))
+    def legal(st: State, f: Frame) -> list[int]:
+        acts = [st.layout.DONE]
+        for kind in sorted(set(player(st, f["player"])["backpack"])):
+            if st.game.pack.item(kind).get("rarity") == "common" and sellable(st, kind):
+                acts.append(st.layout.sell(kind))
         return acts
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
+    def apply(st: State, f: Frame, a: int) -> None:
         pop(st, f)
-        if a == st.L.DONE:
+        if a == st.layout.DONE:
             return
-        p = f["p"]
-        mode = f["mode"]
-        if mode == "common_item":
-            push(st, "take_item", p=p, rarity="common")
-        elif mode == "two_tea":
+        p = f["player"]
+        if f["mode"] == "common_item":
+            push(st, "take_item", player=p, rarity="common")
+        elif f["mode"] == "two_tea":
             gain_food(st, p, "tea", 2)
         else:
             for _ in range(2):
-                draw(st, p, "deeds", "pending")
-                push(st, "pick_food", p=p, purpose="gain")
-        sell(st, p, st.L.item_kinds[a - st.L.SELL], reward=False)
+                draw(st, p, "deeds", "aside")
+                push(st, "pick_food", player=p, purpose="gain")
+        sell(st, p, st.layout.item_kinds[a - st.layout.SELL], paid=False)
+
+    @staticmethod
+    def describe(st: State, f: Frame, a: int) -> str:
+        if a == st.layout.DONE:
+            return "sell nothing (ruined store)"
+        kind = st.layout.item_kinds[a - st.layout.SELL]
+        reward = {"common_item": "a common item", "two_tea": "2 tea leaves",
+                  "two_food_two_cards": "2 food and 2 cards"}[f["mode"]]  # fmt: skip
+        return f"sell {kind} for {reward} (ruined store)"

@@ -69,7 +69,7 @@ def _fill_key(board: Any, space: str) -> str:
 def render_svg(game: Any, state: Any | None, actions: Sequence[int] = ()) -> str:
     """The board and pieces of ``state`` (``None``: the empty board) as an SVG document."""
     board = game.board
-    d = state.d if state is not None else None
+    d = state.data if state is not None else None
     xs = [x for x, _ in board.xy.values()]
     ys = [y for _, y in board.xy.values()]
     x0, y0 = min(xs), min(ys)
@@ -131,7 +131,7 @@ def render_svg(game: Any, state: Any | None, actions: Sequence[int] = ()) -> str
     parts += group(spaces, class_="spaces")
     pieces: list[str] = []
     if d is not None:
-        for space, camp in d["camps"].items():
+        for space, camp in d["camp_tents"].items():
             if camp is None or space not in board.xy:
                 continue
             x, y = at(space)
@@ -152,8 +152,8 @@ def render_svg(game: Any, state: Any | None, actions: Sequence[int] = ()) -> str
             )
         here: dict[str, list[int]] = {}
         for p, me in enumerate(d["players"]):
-            if me["pos"] is not None:
-                here.setdefault(me["pos"], []).append(p)
+            if me["space"] is not None:
+                here.setdefault(me["space"], []).append(p)
         for space, who in here.items():
             x, y = at(space)
             for k, p in enumerate(who):
@@ -186,5 +186,5 @@ def render_svg(game: Any, state: Any | None, actions: Sequence[int] = ()) -> str
     height = board_height + per_column * 9.0 + MARGIN / 2
     title = "the Trial of the Forest"
     if d is not None:
-        title += f": day {d['day']}" + (" (over)" if d["over"] else "")
+        title += f": day {d['day']}" + (" (over)" if d["game_over"] else "")
     return document(width, height, parts, title=title)

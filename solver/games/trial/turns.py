@@ -9,361 +9,361 @@ have camped a new day begins; when nobody has a paw or a tent left the game is o
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
-from solver.games.trial import effects
 from solver.games.trial.actions import PAW_TARGETS
-from solver.games.trial.core import (
-    Frame,
-    discard_card,
-    draw,
+from solver.games.trial.belongings import (
     drop,
     drop_actions,
+    gain_food,
+    has_skill,
     is_artifact,
-    item_size,
     move_budget,
-    player,
-    pop,
-    push,
+    on_expedition,
+    open_tunnels,
+    own_token_on,
     remove_from_pack,
-    step,
 )
+from solver.games.trial.core import REQUIRED, Fields, Frame, Step, player, pop, push, step
+from solver.games.trial.decks import discard_card, draw
 
 if TYPE_CHECKING:
-    from solver.games.trial.rules import TrialState
+    from solver.games.trial.core import State
 
 ENCOUNTER_TARGETS = (1, 2, 3)
 HELP, EXPEDITION = PAW_TARGETS.index("help"), PAW_TARGETS.index("expedition")
 
 
-def active(st: TrialState, p: int) -> bool:
+def active(st: State, p: int) -> bool:
     """Whether ``p`` still has a turn today: not camped, and a paw or a tent left."""
     me = player(st, p)
-    return not me["camped"] and (me["paws"] > 0 or me["strong"] or bool(me["tents"]))
+    return not me["camped"] and (me["paws"] > 0 or me["strong_paw"] or bool(me["tents"]))
 
 
-def next_turn(st: TrialState) -> None:
+def next_turn(st: State) -> None:
     """Start the next player's turn, a new day, or end the game (the stack is empty)."""
-    d = st.d
-    n = d["n"]
+    d = st.data
+    n = d["player_count"]
     order = (
-        [(d["first"] + i) % n for i in range(n)]
-        if d["turn"] is None
-        else [(d["turn"] + i) % n for i in range(1, n + 1)]
+        [(d["first_player"] + i) % n for i in range(n)]
+        if d["turn_player"] is None
+        else [(d["turn_player"] + i) % n for i in range(1, n + 1)]
     )
     for p in order:
         if active(st, p):
-            d["turn"] = p
-            push(st, "turn", p=p, played=False, moved=False, acted=False, fresh=True, end=False)
+            d["turn_player"] = p
+            push(st, "turn", player=p)
             return
-    if not any(me["paws"] or me["strong"] or me["tents"] for me in d["players"]):
-        d["over"] = True
-        d["turn"] = None
+    if not any(me["paws"] or me["strong_paw"] or me["tents"] for me in d["players"]):
+        d["game_over"] = True
+        d["turn_player"] = None
         return
     d["day"] += 1
-    d["turn"] = None
+    d["turn_player"] = None
     for me in d["players"]:
         me["camped"] = False
-    push(st, "new_day", p=d["first"])
+    push(st, "new_day", player=d["first_player"])
 
 
-def on_expedition(st: TrialState, p: int) -> bool:
-    """Whether ``p`` stands inside an expedition area."""
-    return st.g.board.on_expedition(player(st, p)["pos"])
-
-
-def own_token_on(st: TrialState, p: int, slot: str) -> bool:
-    """Whether ``p`` already has a paw token on location ``slot``."""
-    return any(t == f"loc:{slot}" for t, _ in player(st, p)["placed"])
-
-
-def paw_targets(st: TrialState, p: int) -> list[int]:
+def paw_targets(st: State, p: int) -> list[int]:
     """The paw targets open to ``p`` now (indices into ``PAW_TARGETS``)."""
     me = player(st, p)
     if on_expedition(st, p):
         return [EXPEDITION]
     targets = [HELP]
-    pos = me["pos"]
-    if pos in st.g.board.slot and not own_token_on(st, p, pos):
+    pos = me["space"]
+    if pos in st.game.board.slot and not own_token_on(st, p, pos):
         targets.append(0)
     for t in ENCOUNTER_TARGETS:
-        cid = st.d["row"][t - 1]
-        if cid is not None and st.g.playable(st, p, cid):
+        cid = st.data["encounter_row"][t - 1]
+        if cid is not None and st.game.playable(st, p, cid):
             targets.append(t)
     return targets
 
 
-def use_paw(st: TrialState, p: int, target: int, strong: bool) -> None:
+def use_paw(st: State, p: int, target: int, strong: bool) -> None:
     """Take the paw token off the board and start its action."""
     me = player(st, p)
     if strong:
-        me["strong"] = False
+        me["strong_paw"] = False
     else:
         me["paws"] -= 1
-    pos = me["pos"]
+    pos = me["space"]
     if target == 0:
-        me["placed"].append([f"loc:{pos}", strong])
-        from solver.games.trial.locations import use_location
-
-        use_location(st, p, pos, strong)
+        me["paws_placed"].append([f"loc:{pos}", strong])
+        push(st, "use_location", player=p, slot=pos, strong_paw=strong)
     elif target in ENCOUNTER_TARGETS:
-        me["placed"].append(["enc", strong])
+        me["paws_placed"].append(["enc", strong])
         slot = target - 1
-        cid = st.d["row"][slot]
-        st.d["row"][slot] = None
+        cid = st.data["encounter_row"][slot]
+        st.data["encounter_row"][slot] = None
         draw(st, p, "encounters", f"row:{slot}")
-        effects.resolve(st, p, cid, "encounter")
+        push(st, "resolve", player=p, card=cid, source="encounter", owner=p, holding=[cid])
     elif target == HELP:
-        me["placed"].append(["help", strong])
-        push(st, "help", p=p)
+        me["paws_placed"].append(["help", strong])
+        push(st, "help", player=p)
     else:
-        area = st.g.board.area_of[pos]
-        me["placed"].append([f"exp:{area}", strong])
-        from solver.games.trial.expeditions import embark
-
-        embark(st, p, area, strong)
+        area = st.game.board.area_of[pos]
+        me["paws_placed"].append([f"exp:{area}", strong])
+        push(st, "embark", player=p, area=area, strong_paw=strong)
 
 
 @step("turn")
-class Turn:
-    """Decision: the main step of a turn."""
+class Turn(Step):
+    """Decision: the main step of a turn: in any order, a deed card from hand, a move, and the
+    paw token (or the camping action); objects may be dropped; then ``end turn``. On an
+    expedition only the paw (and, first thing, leaving the expedition)."""
+
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "whose turn"),
+        "deed_played": (False, "a deed card was played this turn"),
+        "moved": (False, "the move was made"),
+        "paw_used": (False, "the paw token was placed (or the player camped)"),
+        "at_start": (True, "nothing done yet (leaving an expedition is still allowed)"),
+        "ended": (False, "only ending the turn is left (camped, or finished an expedition)"),
+    }
 
     @staticmethod
-    def legal(st: TrialState, f: Frame) -> list[int]:
-        L, p = st.L, f["p"]
+    def legal(st: State, f: Frame) -> list[int]:
+        L, p = st.layout, f["player"]
         me = player(st, p)
-        if f["end"] and f["acted"]:
+        if f["ended"] and f["paw_used"]:
             return [L.END_TURN]
         acts: list[int] = []
-        if f["acted"]:
+        if f["paw_used"]:
             acts.append(L.END_TURN)
         away = on_expedition(st, p)
-        if f["fresh"] and away:
+        if f["at_start"] and away:
             acts.append(L.LEAVE)
-        if not f["played"] and not away:
-            acts += [L.card(c) for c in me["hand"] if st.g.playable(st, p, c)]
+        if not f["deed_played"] and not away:
+            acts += [L.card(c) for c in me["hand"] if st.game.playable(st, p, c)]
         if not f["moved"] and not away:
             acts.append(L.MOVE)
-        if not f["acted"]:
-            if me["paws"] or me["strong"]:
+        if not f["paw_used"]:
+            if me["paws"] or me["strong_paw"]:
                 for t in paw_targets(st, p):
                     if me["paws"]:
                         acts.append(L.paw(t, False))
-                    if me["strong"]:
+                    if me["strong_paw"]:
                         acts.append(L.paw(t, True))
             elif me["tents"]:
                 acts.append(L.CAMP)
-        if "elixir" in me["pack"] and me["hand"]:
+        if "elixir" in me["backpack"] and me["hand"]:
             acts.append(L.ELIXIR)
         acts += drop_actions(st, p)  # objects may be dropped at any time
         return acts
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
-        L, p = st.L, f["p"]
+    def apply(st: State, f: Frame, a: int) -> None:
+        L, p = st.layout, f["player"]
         me = player(st, p)
         family, index = L.family(a)
         if a == L.END_TURN:
             pop(st, f)
-            push(st, "end_turn", p=p)
+            push(st, "end_turn", player=p)
             return
-        f["fresh"] = False
+        f["at_start"] = False
         if a == L.LEAVE:
-            from solver.games.trial.expeditions import leave
-
-            leave(st, p)
+            push(st, "leave_expedition", player=p)
         elif a == L.MOVE:
             f["moved"] = True
-            push(st, "move", p=p, base=move_budget(st, p), extra=0, cards=0)
+            push(st, "move", player=p, base=move_budget(st, p))
         elif a == L.CAMP:
-            f["acted"] = True
-            f["end"] = True
-            from solver.games.trial.camping import camp
-
-            camp(st, p)
+            f["paw_used"] = True
+            f["ended"] = True
+            push(st, "camp", player=p)
         elif a == L.ELIXIR:
             remove_from_pack(st, p, "elixir")
-            st.d["box"]["artifacts"].append("elixir")
-            push(st, "pick_card", p=p, purpose="story_faceup")
+            st.data["box"]["artifacts"].append("elixir")
+            push(st, "pick_card", player=p, purpose="story_faceup")
         elif family == "card":
-            f["played"] = True
+            f["deed_played"] = True
             cid = L.cards[index]
             me["hand"].remove(cid)
-            effects.resolve(st, p, cid, "deed")
+            push(st, "resolve", player=p, card=cid, source="deed", owner=p, holding=[cid])
         elif family == "paw":
-            f["acted"] = True
+            f["paw_used"] = True
             use_paw(st, p, index // 2, bool(index % 2))
         elif family == "drop":
             drop(st, p, L.item_kinds[index])
 
     @staticmethod
-    def describe(st: TrialState, f: Frame, a: int) -> str | None:
-        family, index = st.L.family(a)
+    def describe(st: State, f: Frame, a: int) -> str | None:
+        family, index = st.layout.family(a)
         if family == "card":
-            return f"play {st.g.pack.card(st.L.cards[index])['name']}"
+            return f"play {st.game.pack.card(st.layout.cards[index])['name']}"
         if family == "drop":
-            kind = st.L.item_kinds[index]
+            kind = st.layout.item_kinds[index]
             return f"drop {kind}" + (" (to the box)" if is_artifact(st, kind) else "")
         return None
 
 
 @step("move")
-class Move:
+class Move(Step):
     """Decision: discard up to 2 cards with movement enhancements (or use a one-time movement
-    tent symbol), then the destination; ``done`` ends the move where the piece stands."""
+    tent symbol), then the destination; ``done`` ends the move where the piece stands. The
+    Cartographer arriving on an expedition's start space advances one space at once."""
+
+    fields: ClassVar[Fields] = {
+        "player": (REQUIRED, "who moves"),
+        "base": (REQUIRED, "movement symbols (board, uncovered slots, story, wings)"),
+        "extra": (0, "movement from discarded cards and the tent symbol"),
+        "cards": (0, "cards discarded so far"),
+    }
 
     @staticmethod
-    def legal(st: TrialState, f: Frame) -> list[int]:
-        L, p = st.L, f["p"]
+    def legal(st: State, f: Frame) -> list[int]:
+        L, p = st.layout, f["player"]
         me = player(st, p)
         acts = [L.DONE]
         if f["cards"] < 2:
-            acts += [L.card(c) for c in me["hand"] if "move" in st.g.pack.card(c)["enhance"]]
-        if me["onetime"]["move"]:
+            acts += [L.card(c) for c in me["hand"] if "move" in st.game.pack.card(c)["enhance"]]
+        if me["tent_symbols"]["move"]:
             acts.append(L.TOKEN)
         budget = f["base"] + f["extra"]
-        for space in st.g.board.reachable(me["pos"], budget, open_tunnels(st)):
-            area = st.g.board.area_of.get(space)
+        for space in st.game.board.reachable(me["space"], budget, open_tunnels(st)):
+            area = st.game.board.area_of.get(space)
             if area is None or me["flags"][area] is None:
                 acts.append(L.space(space))
         return acts
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
-        L, p = st.L, f["p"]
+    def apply(st: State, f: Frame, a: int) -> None:
+        L, p = st.layout, f["player"]
         me = player(st, p)
         family, index = L.family(a)
         if a == L.DONE:
             pop(st, f)
         elif a == L.TOKEN:
-            me["onetime"]["move"] -= 1
+            me["tent_symbols"]["move"] -= 1
             f["extra"] += 1
         elif family == "card":
             cid = L.cards[index]
             me["hand"].remove(cid)
             discard_card(st, cid)
             f["cards"] += 1
-            f["extra"] += st.g.pack.card(cid)["enhance"]["move"]
+            f["extra"] += st.game.pack.card(cid)["enhance"]["move"]
         else:
             pop(st, f)
             space = L.spaces[index]
-            me["pos"] = space
-            if space in st.g.board.area_of:
-                from solver.games.trial.core import has_skill
-
-                if has_skill(st, p, "cartographer"):
-                    push(st, "advance", p=p, line="any", steps=1, optional=False)
+            me["space"] = space
+            if space in st.game.board.area_of and has_skill(st, p, "cartographer"):
+                push(st, "advance", player=p, line="any")
 
     @staticmethod
-    def describe(st: TrialState, f: Frame, a: int) -> str | None:
-        family, index = st.L.family(a)
+    def describe(st: State, f: Frame, a: int) -> str | None:
+        family, index = st.layout.family(a)
         if family == "space":
-            return f"move to {st.L.spaces[index]}"
+            return f"move to {st.layout.spaces[index]}"
         if family == "card":
-            return f"discard {st.g.pack.card(st.L.cards[index])['name']} for movement"
-        if a == st.L.TOKEN:
+            return f"discard {st.game.pack.card(st.layout.cards[index])['name']} for movement"
+        if a == st.layout.TOKEN:
             return "use the one-time movement tent symbol"
-        if a == st.L.DONE:
+        if a == st.layout.DONE:
             return "stay"
         return None
 
 
-def open_tunnels(st: TrialState) -> set[str]:
-    """Spaces with a usable tunnel: printed ones not collapsed, and dug tokens face up."""
-    tunnels = {s for s in st.g.board.printed_tunnels if st.d["tunnels"].get(s) != "collapsed"}
-    tunnels |= {s for s, state in st.d["tunnels"].items() if state == "open"}
-    return tunnels
-
-
 @step("help")
-class Help:
+class Help(Step):
     """Decision: helping the residents gives a deed card or a raspberry, mushroom or acorn."""
 
-    @staticmethod
-    def legal(st: TrialState, f: Frame) -> list[int]:
-        return [st.L.CARD] + [st.L.food(x) for x in ("raspberry", "acorn", "mushroom")]
+    fields: ClassVar[Fields] = {"player": (REQUIRED, "who helps")}
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
-        from solver.games.trial.core import gain_food
+    def legal(st: State, f: Frame) -> list[int]:
+        return [st.layout.CARD] + [st.layout.food(x) for x in ("raspberry", "acorn", "mushroom")]
 
+    @staticmethod
+    def apply(st: State, f: Frame, a: int) -> None:
         pop(st, f)
-        if a == st.L.CARD:
-            draw(st, f["p"], "deeds", "pending")
+        if a == st.layout.CARD:
+            draw(st, f["player"], "deeds", "aside")
         else:
-            gain_food(st, f["p"], st.L.label(a))
+            gain_food(st, f["player"], st.layout.label(a))
 
     @staticmethod
-    def describe(st: TrialState, f: Frame, a: int) -> str:
-        return "help: draw a deed card" if a == st.L.CARD else f"help: gain {st.L.label(a)}"
+    def describe(st: State, f: Frame, a: int) -> str:
+        return (
+            "help: draw a deed card" if a == st.layout.CARD else f"help: gain {st.layout.label(a)}"
+        )
 
 
 @step("end_turn")
-class EndTurn:
+class EndTurn(Step):
     """Automatic: the cards gained this turn join the hand; then the hand limit."""
 
     auto = True
+    fields: ClassVar[Fields] = {"player": (REQUIRED, "whose turn ends")}
 
     @staticmethod
-    def run(st: TrialState, f: Frame) -> None:
+    def run(st: State, f: Frame) -> None:
         pop(st, f)
-        me = player(st, f["p"])
-        me["hand"] += me["pending"]
-        me["pending"] = []
-        if len(me["hand"]) > st.g.components["hand_limit"]:
-            push(st, "hand_limit", p=f["p"])
+        me = player(st, f["player"])
+        me["hand"] += me["aside"]
+        me["aside"] = []
+        if len(me["hand"]) > st.game.components["hand_limit"]:
+            push(st, "hand_limit", player=f["player"])
 
 
 @step("hand_limit")
-class HandLimit:
+class HandLimit(Step):
     """Decision: discard a card, until the hand is down to the limit."""
 
-    @staticmethod
-    def legal(st: TrialState, f: Frame) -> list[int]:
-        me = player(st, f["p"])
-        if len(me["hand"]) <= st.g.components["hand_limit"]:
-            return []
-        return [st.L.card(c) for c in me["hand"]]
+    fields: ClassVar[Fields] = {"player": (REQUIRED, "whose hand")}
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
-        me = player(st, f["p"])
-        cid = st.L.cards[a - st.L.CARD]
+    def legal(st: State, f: Frame) -> list[int]:
+        me = player(st, f["player"])
+        if len(me["hand"]) <= st.game.components["hand_limit"]:
+            return []
+        return [st.layout.card(c) for c in me["hand"]]
+
+    @staticmethod
+    def apply(st: State, f: Frame, a: int) -> None:
+        me = player(st, f["player"])
+        cid = st.layout.cards[a - st.layout.CARD]
         me["hand"].remove(cid)
         discard_card(st, cid)
-        if len(me["hand"]) <= st.g.components["hand_limit"]:
+        if len(me["hand"]) <= st.game.components["hand_limit"]:
             pop(st, f)
 
     @staticmethod
-    def describe(st: TrialState, f: Frame, a: int) -> str:
-        return f"discard {st.g.pack.card(st.L.cards[a - st.L.CARD])['name']} (hand limit)"
+    def describe(st: State, f: Frame, a: int) -> str:
+        return (
+            f"discard {st.game.pack.card(st.layout.cards[a - st.layout.CARD])['name']} (hand limit)"
+        )
 
 
 @step("new_day")
-class NewDay:
+class NewDay(Step):
     """Decision of the first player: refresh the encounter row (``yes``) or keep it."""
 
-    @staticmethod
-    def legal(st: TrialState, f: Frame) -> list[int]:
-        return [st.L.DONE, st.L.YES]
+    fields: ClassVar[Fields] = {"player": (REQUIRED, "the first player")}
 
     @staticmethod
-    def apply(st: TrialState, f: Frame, a: int) -> None:
+    def legal(st: State, f: Frame) -> list[int]:
+        return [st.layout.DONE, st.layout.YES]
+
+    @staticmethod
+    def apply(st: State, f: Frame, a: int) -> None:
         pop(st, f)
-        if a != st.L.YES:
+        if a != st.layout.YES:
             return
-        row = st.d["row"]
+        row = st.data["encounter_row"]
         old = [c for c in row if c is not None]
         if old:
-            st.d["decks"]["encounters"]["layers"].append(old)
+            st.data["decks"]["encounters"]["layers"].append(old)
         for i in range(len(row)):
             row[i] = None
         for i in reversed(range(len(row))):
-            draw(st, f["p"], "encounters", f"row:{i}")
+            draw(st, f["player"], "encounters", f"row:{i}")
 
     @staticmethod
-    def describe(st: TrialState, f: Frame, a: int) -> str:
-        return "new day: refresh the encounter cards" if a == st.L.YES else "new day: keep them"
+    def describe(st: State, f: Frame, a: int) -> str:
+        return (
+            "new day: refresh the encounter cards" if a == st.layout.YES else "new day: keep them"
+        )
 
 
-__all__ = ["item_size", "next_turn", "open_tunnels", "use_paw"]
+__all__ = ["next_turn", "paw_targets", "use_paw"]

@@ -31,7 +31,7 @@ from solver.game import CHANCE
 
 Agent = Callable[[Any], int]
 
-NOT_PLACES = frozenset({"known", "log", "last_fight"})
+NOT_PLACES = frozenset({"card_knowledge", "history", "last_fight"})
 """Top-level keys of the saved state that name cards without holding them (records, not places)."""
 
 
@@ -98,9 +98,9 @@ def components(reference: Any) -> tuple[Any, ...]:
 
 def known_places(reference: Any, observer: int, places: dict[str, str]) -> dict[str, str]:
     """The places of the cards ``observer`` knows the place of (the reference's record)."""
-    from solver.games.trial.hidden import known_to
+    from solver.games.trial.history import known_to
 
-    known = dict(reference.d["known"])
+    known = dict(reference.data["card_knowledge"])
     return {
         c: where for c, where in places.items() if str(observer) in known_to(reference, c, known)
     }

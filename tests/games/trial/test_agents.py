@@ -62,12 +62,14 @@ def test_the_heuristic_prefers_fame_at_the_turn_step() -> None:
     agent = make_agent("heuristic", game, seed=1)
     checked = 0
     for state in positions(2, seed=21, count=40):
-        if state.d["stack"][-1]["k"] != "turn":
+        if state.data["stack"][-1]["step"] != "turn":
             continue
-        cards = [a for a in state.legal_actions() if state.L.family(a)[0] == "card"]
+        cards = [a for a in state.legal_actions() if state.layout.family(a)[0] == "card"]
         if not cards:
             continue
-        fame = {a: game.pack.card(state.L.cards[state.L.family(a)[1]])["fame"] for a in cards}
+        fame = {
+            a: game.pack.card(state.layout.cards[state.layout.family(a)[1]])["fame"] for a in cards
+        }
         choice = agent(state)
         assert choice in cards and fame[choice] == max(fame.values())
         checked += 1

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from solver.games.trial.effects import playable
+from solver.games.trial.conditions import playable
 from solver.games.trial.invariants import Checker, card_places
 from solver.games.trial.rules import TrialState
 
@@ -60,28 +60,28 @@ def _cost_items(card: dict[str, Any]) -> list[str]:
 
 def arrange(card: dict[str, Any]) -> TrialState:
     st = helpers.ready(2)
-    me, other = st.d["players"]
+    me, other = st.data["players"]
     helpers.set_food(st, 0, raspberry=3, acorn=3, mushroom=3, tea=3)
     helpers.set_hand(st, 0)
     for kind in dict.fromkeys(_cost_items(card)):
         helpers.give_item(st, 0, kind)
-    me["pos"] = "start-1"
+    me["space"] = "start-1"
     for cond in card.get("requires", []):
         ((key, arg),) = cond.items()
         if key == "at":
-            me["pos"] = PLACES[arg]
+            me["space"] = PLACES[arg]
         elif key == "company":
-            other["pos"] = me["pos"]
+            other["space"] = me["space"]
             other["morality"] = 2 if arg == "evil" else 0
         elif key == "morality":
             me["morality"] = -1 if arg == "good" else 1
         elif key in ("paws", "tracker"):
             slots = PATTERNS[arg] if key == "paws" else ["lookout-1", "store-1"]
-            me["placed"] = [[f"loc:{s}", i == 0] for i, s in enumerate(slots)]
-            me["paws"], me["strong"] = 3 - (len(slots) - 1), False
+            me["paws_placed"] = [[f"loc:{s}", i == 0] for i, s in enumerate(slots)]
+            me["paws"], me["strong_paw"] = 3 - (len(slots) - 1), False
             if key == "tracker":
-                other["placed"] = [[f"loc:{s}", i == 0] for i, s in enumerate(slots)]
-                other["paws"], other["strong"] = 2, False
+                other["paws_placed"] = [[f"loc:{s}", i == 0] for i, s in enumerate(slots)]
+                other["paws"], other["strong_paw"] = 2, False
     if any(
         "story_evil" in o.get("requires", [{}])[0]
         for e in card.get("effect", [])
@@ -90,10 +90,10 @@ def arrange(card: dict[str, Any]) -> TrialState:
     ):
         helpers.to_story(st, 0, "Pyromaniac")
     if any(c.get("company") for c in card.get("requires", [])):
-        other["pos"] = me["pos"]
+        other["space"] = me["space"]
     if "area" in card:
-        me["pos"] = st.g.board.area_start[card["area"]]
-        st.d["decks"][f"exp:{card['area']}"]["top"] = {
+        me["space"] = st.game.board.area_start[card["area"]]
+        st.data["decks"][f"exp:{card['area']}"]["top"] = {
             "card": helpers.take(st, card["id"]),
             "viewers": [],
         }
@@ -110,7 +110,7 @@ def arrange(card: dict[str, Any]) -> TrialState:
 
 
 def _resolving(st: TrialState, card_id: str) -> bool:
-    return any(f["k"] == "resolve" and f["card"] == card_id for f in st.d["stack"])
+    return any(f["step"] == "resolve" and f["card"] == card_id for f in st.data["stack"])
 
 
 @pytest.mark.parametrize("card_id", sorted(PACK.cards))
@@ -131,9 +131,9 @@ def test_every_card_resolves(card_id):
         steps += 1
         assert steps < 500
     assert card_places(st)[card_id] == 1
-    where = [s[0] for me in st.d["players"] for s in me["story"]]
-    discards = [c for deck in st.d["decks"].values() for c in deck["discard"]]
-    discards += [c for c in st.d["decks"]["encounters"]["layers"][-1]]
+    where = [s[0] for me in st.data["players"] for s in me["story"]]
+    discards = [c for deck in st.data["decks"].values() for c in deck["discard"]]
+    discards += [c for c in st.data["decks"]["encounters"]["layers"][-1]]
     assert card_id in where or card_id in discards
 
 
@@ -141,11 +141,11 @@ def test_every_card_resolves(card_id):
 def test_every_unpaid_expedition_card_does_what_it_says(card_id):
     card = PACK.card(card_id)
     st = helpers.ready(2)
-    me = st.d["players"][0]
+    me = st.data["players"][0]
     helpers.set_food(st, 0)
     helpers.set_hand(st, 0)
-    me["pos"] = st.g.board.area_start[card["area"]]
-    deck = st.d["decks"][f"exp:{card['area']}"]
+    me["space"] = st.game.board.area_start[card["area"]]
+    deck = st.data["decks"][f"exp:{card['area']}"]
     deck["top"] = {"card": helpers.take(st, card_id), "viewers": []}
     assert not playable(st, 0, card_id)
     helpers.act(st, "turn: paw: expedition")
@@ -157,11 +157,11 @@ def test_every_unpaid_expedition_card_does_what_it_says(card_id):
         check(st)
     effects = [next(iter(e)) for e in card["unpaid"]]
     if "leave" in effects:  # back on the exit space; the card shuffled back into the deck
-        assert me["pos"] == st.g.board.area_exit[card["area"]]
+        assert me["space"] == st.game.board.area_exit[card["area"]]
         assert any(card_id in layer for layer in deck["layers"]) and not deck["discard"]
     elif {"then": "facedown"} in card["unpaid"]:
         assert [s[:2] for s in me["story"]] == [[card_id, False]]
     else:
         assert deck["discard"] == [card_id] and me["story"] == []
     if "advance" in effects:
-        assert me["pos"] != st.g.board.area_start[card["area"]]  # advanced anyway
+        assert me["space"] != st.game.board.area_start[card["area"]]  # advanced anyway

@@ -35,7 +35,7 @@ def games(require_kernels: None) -> dict[int, tuple[TrialGame, TrialGame]]:
 
 
 def _agree(ref: TrialState, ker: TrialState, deep: bool, rng_seed: int) -> None:
-    assert ker.d == ref.d
+    assert ker.data == ref.data
     assert ker.current_player() == ref.current_player()
     assert ker.legal_actions() == ref.legal_actions()
     assert ker.chance_outcomes() == ref.chance_outcomes()
@@ -44,14 +44,14 @@ def _agree(ref: TrialState, ker: TrialState, deep: bool, rng_seed: int) -> None:
     if not deep:
         return
     twin = ker.clone()
-    assert type(twin) is type(ker) and twin.d == ref.clone().d and twin.d is not ker.d
+    assert type(twin) is type(ker) and twin.data == ref.clone().data and twin.data is not ker.data
     assert ker.to_json() == ref.to_json()
-    for p in range(ref.d["n"]):
+    for p in range(ref.data["player_count"]):
         assert ker.heuristic(p) == ref.heuristic(p)
         assert ker.information_state_string(p) == ref.information_state_string(p)
         mine = ker.resample_hidden(p, random.Random(rng_seed))
         theirs = ref.resample_hidden(p, random.Random(rng_seed))
-        assert type(mine) is type(ker) and mine.d == theirs.d
+        assert type(mine) is type(ker) and mine.data == theirs.data
 
 
 def _side_by_side(pair: tuple[TrialGame, TrialGame], seed: int, deep_every: int) -> int:
@@ -126,7 +126,7 @@ def test_a_kernel_game_pickles(games):
     game = games[2][1]
     copy = pickle.loads(pickle.dumps(game))
     state = copy.new_initial_state()
-    assert copy.engine == KERNEL and state.d == game.new_initial_state().d
+    assert copy.engine == KERNEL and state.data == game.new_initial_state().data
     assert json.loads(state.to_json())["game"] == "trial"
 
 

@@ -91,12 +91,12 @@ def test_copy_of_hand_built_data_matches_the_reference(ext):
 
 def test_copy_of_game_states_equals_the_reference_copy(ext, positions):
     for state in positions:
-        mine, theirs = ext.copy_data(state.d), _copy(state.d)
-        assert json.dumps(mine) == json.dumps(theirs) == json.dumps(state.d)  # order too
-        assert _shared_leaves(state.d, mine)
+        mine, theirs = ext.copy_data(state.data), _copy(state.data)
+        assert json.dumps(mine) == json.dumps(theirs) == json.dumps(state.data)  # order too
+        assert _shared_leaves(state.data, mine)
         source: list[Any] = []
         copied: list[Any] = []
-        _containers(state.d, source)
+        _containers(state.data, source)
         _containers(mine, copied)
         assert len(copied) == len(source)
         assert not {id(c) for c in source} & {id(c) for c in copied}  # nothing shared
@@ -105,12 +105,12 @@ def test_copy_of_game_states_equals_the_reference_copy(ext, positions):
 
 def test_a_copied_state_is_independent(ext, positions):
     state = positions[len(positions) // 2]
-    before = json.dumps(state.d)
-    twin = ext.copy_data(state.d)
+    before = json.dumps(state.data)
+    twin = ext.copy_data(state.data)
     twin["players"][0]["hand"].append("extra")
     twin["stack"].clear()
     twin["players"][1]["food"]["acorn"] = 99
-    assert json.dumps(state.d) == before
+    assert json.dumps(state.data) == before
 
 
 # -- movement -------------------------------------------------------------------------------------
@@ -155,10 +155,10 @@ def test_reach_from_game_positions_equals_the_reference(ext, positions):
     graph = ext.BoardGraph(GAMES[3].board)
     for state in positions:
         tunnels = open_tunnels(state)
-        for me in state.d["players"]:
+        for me in state.data["players"]:
             for budget in (1, 3, 6):
-                mine = graph.reachable(me["pos"], budget, tunnels)
-                assert mine == state.g.board.reachable(me["pos"], budget, tunnels)
+                mine = graph.reachable(me["space"], budget, tunnels)
+                assert mine == state.game.board.reachable(me["space"], budget, tunnels)
 
 
 # -- scoring --------------------------------------------------------------------------------------
@@ -168,8 +168,8 @@ def test_fame_totals_equal_the_reference(positions):
     tables = {n: fame_tables(game) for n, game in GAMES.items()}
     nonzero = 0
     for state in positions:
-        totals = tables[state.d["n"]].totals(state.d)
-        assert totals == [fame(state, p)["total"] for p in range(state.d["n"])]
+        totals = tables[state.data["player_count"]].totals(state.data)
+        assert totals == [fame(state, p)["total"] for p in range(state.data["player_count"])]
         nonzero += any(totals)
     assert nonzero > len(positions) // 2  # the positions do score
 
@@ -182,7 +182,7 @@ def test_fame_totals_by_hand():
     game = GAMES[2]
     pack, comp = game.pack, game.components
     state = game.new_initial_state()
-    d = state.d
+    d = state.data
     card = next(c for c in pack.deeds if int(c["fame"]) > 0)
     item = next(i for i in pack.items if int(i.get("fame", 0)) > 0)
     artifact = next(a for a in pack.artifacts if int(a.get("fame", 0)) > 0)
@@ -192,12 +192,12 @@ def test_fame_totals_by_hand():
     track = comp["morality"]
     me = d["players"][1]
     me["story"] = [[card["id"], True, "moral"], [card["id"], False, "moral"]]
-    me["pack"] = [item["id"]]
+    me["backpack"] = [item["id"]]
     me["gallery"] = [artifact["id"]]
     me["flags"] = {a: (finish if a == area else None) for a in game.board.areas}
     me["morality"] = track["max"]
     d["legendary"] = {t["id"]: (1 if t is token else None) for t in comp["legendary"]}
-    d["first"] = 1
+    d["first_player"] = 1
     expected = (
         int(card["fame"])
         + int(item["fame"])
@@ -213,16 +213,18 @@ def test_fame_totals_by_hand():
 
 # -- card playability -----------------------------------------------------------------------------
 def test_playability_equals_the_reference_on_game_positions(positions):
-    from solver.games.trial.effects import playable
+    from solver.games.trial.conditions import playable
     from solver.games.trial.kernel import play_tables
 
     tables = {n: play_tables(game) for n, game in GAMES.items()}
     seen = set()
     for state in positions[::3]:
-        for p in range(state.d["n"]):
-            for cid in state.g.pack.cards:
+        for p in range(state.data["player_count"]):
+            for cid in state.game.pack.cards:
                 expected = playable(state, p, cid)
-                assert tables[state.d["n"]].playable(state.d, p, cid) == expected, (cid, p)
+                assert (
+                    tables[state.data["player_count"]].playable(state.data, p, cid) == expected
+                ), (cid, p)
                 seen.add(expected)
     assert seen == {True, False}
 
@@ -231,7 +233,7 @@ def _scrambled(state: TrialState, rng: random.Random) -> TrialState:
     """``state`` with every player's belongings and the board's tunnels and tiles redrawn at
     random (not a reachable position: a fuzz of what the conditions and costs read)."""
     twin = state.clone()
-    d, game = twin.d, twin.g
+    d, game = twin.data, twin.game
     board, pack = game.board, game.pack
     land = [s for s in board.spaces if s not in board.area_of]
     slots = list(board.location_slots)
@@ -240,11 +242,11 @@ def _scrambled(state: TrialState, rng: random.Random) -> TrialState:
     track = game.components["morality"]
     shared = rng.choice(land)
     for me in d["players"]:
-        me["pos"] = shared if rng.random() < 0.5 else rng.choice(slots + land)
-        me["placed"] = [[f"loc:{s}", False] for s in rng.sample(slots, rng.randrange(6))]
+        me["space"] = shared if rng.random() < 0.5 else rng.choice(slots + land)
+        me["paws_placed"] = [[f"loc:{s}", False] for s in rng.sample(slots, rng.randrange(6))]
         me["morality"] = rng.randint(track["min"], track["max"])
         me["food"] = {f: rng.choice((0, 0, 1, 2)) for f in me["food"]}
-        me["pack"] = [rng.choice(kinds) for _ in range(rng.randrange(5))]
+        me["backpack"] = [rng.choice(kinds) for _ in range(rng.randrange(5))]
         me["hand"] = rng.sample(cards, rng.randrange(4))
         me["story"] = [
             [c, rng.random() < 0.7, "moral"] for c in rng.sample(cards, rng.randrange(8))
@@ -259,7 +261,7 @@ def _scrambled(state: TrialState, rng: random.Random) -> TrialState:
 
 def test_playability_equals_the_reference_on_scrambled_states(positions):
     """Every condition of the effect language and every kind of cost, both ways."""
-    from solver.games.trial.effects import condition_ok, playable
+    from solver.games.trial.conditions import condition_ok, playable
     from solver.games.trial.kernel import play_tables
 
     tables = {n: play_tables(game) for n, game in GAMES.items()}
@@ -267,10 +269,12 @@ def test_playability_equals_the_reference_on_scrambled_states(positions):
     outcomes: dict[str, set[bool]] = {}
     for i in range(150):
         state = _scrambled(positions[i % len(positions)], rng)
-        for p in range(state.d["n"]):
-            for cid, card in state.g.pack.cards.items():
+        for p in range(state.data["player_count"]):
+            for cid, card in state.game.pack.cards.items():
                 expected = playable(state, p, cid)
-                assert tables[state.d["n"]].playable(state.d, p, cid) == expected, (cid, p)
+                assert (
+                    tables[state.data["player_count"]].playable(state.data, p, cid) == expected
+                ), (cid, p)
                 for cond in card.get("requires", []):
                     outcomes.setdefault(json.dumps(cond), set()).add(condition_ok(state, p, cond))
                 if card.get("cost"):

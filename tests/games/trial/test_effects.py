@@ -15,9 +15,9 @@ _spec.loader.exec_module(h)
 
 def test_avalanche_rerolls_once_for_food_and_keeps_the_new_roll():
     st = h.ready()
-    me = st.d["players"][0]
-    me["pos"] = "frosty-0"
-    st.d["decks"]["exp:frosty"]["top"] = {"card": h.take(st, h.cid("Avalanche")), "viewers": []}
+    me = st.data["players"][0]
+    me["space"] = "frosty-0"
+    st.data["decks"]["exp:frosty"]["top"] = {"card": h.take(st, h.cid("Avalanche")), "viewers": []}
     h.set_food(st, 0, acorn=1)
     h.act(st, "turn: paw: expedition")
     st.apply_action(st.chance_outcomes()[0][0])
@@ -27,14 +27,14 @@ def test_avalanche_rerolls_once_for_food_and_keeps_the_new_roll():
     h.act(st, "pay with acorn")
     assert me["food"]["acorn"] == 0
     h.die(st, h.WIN)  # the winning symbol is 0 strength: a failure, and it must be kept
-    assert st._top()["k"] == "turn" and me["pos"] == "frosty-0"
+    assert st._top()["step"] == "turn" and me["space"] == "frosty-0"
     assert me["story"][-1][0] == h.cid("Avalanche")
 
 
 def test_swindler_wins_when_the_roll_is_under_the_discarded_fame():
     for face, tea in ((h.TWO, 2), (h.THREE, 0)):
         st = h.ready()
-        me = st.d["players"][0]
+        me = st.data["players"][0]
         h.set_hand(st, 0, "Swindler", "Caravan")  # Caravan: 3 fame
         h.set_food(st, 0)
         h.act(st, "play Swindler")
@@ -42,7 +42,7 @@ def test_swindler_wins_when_the_roll_is_under_the_discarded_fame():
         h.act(st, "swindle: done")
         h.die(st, face)  # 2 < 3 wins; 3 is not under 3
         assert me["food"]["tea"] == tea
-        assert st.d["decks"]["deeds"]["discard"][-1] == h.cid("Caravan")
+        assert st.data["decks"]["deeds"]["discard"][-1] == h.cid("Caravan")
 
 
 def test_pathfinder_reveals_every_expedition_top_to_everyone():
@@ -51,7 +51,7 @@ def test_pathfinder_reveals_every_expedition_top_to_everyone():
     h.act(st, "play Pathfinder")
     for _ in range(3):
         st.apply_action(st.chance_outcomes()[0][0])
-    tops = {a: st.d["decks"][f"exp:{a}"]["top"]["card"] for a in ("swamps", "frosty", "caverns")}
+    tops = {a: st.data["decks"][f"exp:{a}"]["top"]["card"] for a in ("swamps", "frosty", "caverns")}
     for p in (0, 1):
         seen = st.observation(p)["decks"]
         assert {a: seen[f"exp:{a}"]["top"] for a in tops} == tops
@@ -59,9 +59,9 @@ def test_pathfinder_reveals_every_expedition_top_to_everyone():
 
 def test_crocodiles_nest_shows_the_next_card_to_the_winner_only():
     st = h.ready()
-    me = st.d["players"][0]
-    me["pos"] = "swamps-0"
-    st.d["decks"]["exp:swamps"]["top"] = {
+    me = st.data["players"][0]
+    me["space"] = "swamps-0"
+    st.data["decks"]["exp:swamps"]["top"] = {
         "card": h.take(st, h.cid("Crocodile's Nest")),
         "viewers": [],
     }
@@ -74,7 +74,7 @@ def test_crocodiles_nest_shows_the_next_card_to_the_winner_only():
     h.act(st, "fight_discard: done")
     h.act(st, "fight_cards: done")
     st.apply_action(st.chance_outcomes()[0][0])  # the peeked card
-    top = st.d["decks"]["exp:swamps"]["top"]
+    top = st.data["decks"]["exp:swamps"]["top"]
     assert top["viewers"] == [0]
     assert st.observation(0)["decks"]["exp:swamps"]["top"] == top["card"]
     assert st.observation(1)["decks"]["exp:swamps"]["top"] == "hidden"
@@ -82,12 +82,12 @@ def test_crocodiles_nest_shows_the_next_card_to_the_winner_only():
 
 def test_kidnapper_takes_a_face_up_encounter_as_a_deed_card():
     st = h.ready()
-    me = st.d["players"][0]
+    me = st.data["players"][0]
     h.set_hand(st, 0, "Kidnapper")
     h.set_row(st, 1, "Old Tortoise")
     h.act(st, "play Kidnapper")
     h.act(st, "take Old Tortoise into your hand")
-    assert me["pending"] == [h.cid("Old Tortoise")] and st.d["row"][1] is None
+    assert me["aside"] == [h.cid("Old Tortoise")] and st.data["encounter_row"][1] is None
     st.apply_action(st.chance_outcomes()[0][0])  # the slot is refilled
     assert me["morality"] == 1  # Kidnapper's evil symbol
     h.act(st, "turn: paw: help")
@@ -99,33 +99,36 @@ def test_kidnapper_takes_a_face_up_encounter_as_a_deed_card():
 def test_campsite_gift_puts_a_boxed_tent_on_an_empty_campsite_face_down():
     st = h.ready()
     h.set_hand(st, 0, "Campsite Gift")
-    boxed = len(st.d["box"]["tents"])
+    boxed = len(st.data["box"]["tents"])
     h.act(st, "play Campsite Gift")
     h.act(st, "gift_tent: camp-4")
     st.apply_action(st.chance_outcomes()[0][0])
-    assert st.d["camps"]["camp-4"]["owner"] is None and len(st.d["box"]["tents"]) == boxed - 1
-    assert st.observation(0)["camps"]["camp-4"] == "face down"
+    assert (
+        st.data["camp_tents"]["camp-4"]["owner"] is None
+        and len(st.data["box"]["tents"]) == boxed - 1
+    )
+    assert st.observation(0)["camp_tents"]["camp-4"] == "face down"
 
 
 def test_explorer_moves_a_flag_deeper_and_scout_places_one_without_the_resource():
     st = h.ready()
-    me = st.d["players"][0]
+    me = st.data["players"][0]
     me["flags"]["swamps"] = "swamps-f1a"
     h.set_hand(st, 0, "Explorer")
     h.act(st, "play Explorer")
-    assert st._top()["k"] == "turn"  # no deeper finishing space: no choice
+    assert st._top()["step"] == "turn"  # no deeper finishing space: no choice
     assert me["flags"]["swamps"] == "swamps-f1a" and me["story"][-1][0] == h.cid(
         "Explorer"
     )  # a leaf: nothing deeper, no effect
     st2 = h.ready()
-    m2 = st2.d["players"][0]
+    m2 = st2.data["players"][0]
     m2["flags"]["frosty"] = "frosty-2"
     h.set_hand(st2, 0, "Explorer")
     h.act(st2, "play Explorer")
     h.act(st2, "flag to frosty-3")
     assert m2["flags"]["frosty"] == "frosty-3"
     st3 = h.ready()
-    m3 = st3.d["players"][0]
+    m3 = st3.data["players"][0]
     h.set_hand(st3, 0, "Scout")
     h.set_food(st3, 0)
     h.act(st3, "play Scout")
@@ -143,28 +146,28 @@ def test_charity_collection_asks_the_others_in_turn_order():
     assert st.current_player() == 1 and h.labels(st) == ["offer: done", "offer: yes"]
     h.act(st, "offer: yes")
     h.act(st, "pay with acorn")
-    assert st.d["players"][1]["morality"] == -1
+    assert st.data["players"][1]["morality"] == -1
     st.apply_action(st.chance_outcomes()[0][0])  # the collector's card
-    assert len(st.d["players"][0]["pending"]) == 1
+    assert len(st.data["players"][0]["aside"]) == 1
     assert st.current_player() == 2 and h.labels(st) == ["offer: done"]  # nothing to give
 
 
 def test_demolition_builder_ruins_or_restores_the_location_here():
     st = h.ready()
-    me = st.d["players"][0]
-    me["pos"] = "grove-1"
-    st.d["tiles"]["grove-1"] = ["grove-acorn", False]
+    me = st.data["players"][0]
+    me["space"] = "grove-1"
+    st.data["tiles"]["grove-1"] = ["grove-acorn", False]
     h.set_hand(st, 0, "Demolition Builder")
     h.act(st, "play Demolition Builder")
     h.act(st, "flip_choice: done")  # ruin
-    assert st.d["tiles"]["grove-1"] == ["grove-acorn", True]
+    assert st.data["tiles"]["grove-1"] == ["grove-acorn", True]
     h.act(st, "side: yes")  # the either symbol: toward good
     assert me["morality"] == -1
 
 
 def test_tea_cat_swaps_the_strong_paw_back():
     st = h.ready()
-    me = st.d["players"][0]
+    me = st.data["players"][0]
     h.set_row(st, 0, "Tea Cat")
     h.act(st, "turn: strong paw: help")
     h.act(st, "help: gain acorn")
@@ -174,5 +177,5 @@ def test_tea_cat_swaps_the_strong_paw_back():
     h.act(st, "turn: end turn")
     h.act(st, "turn: paw: encounter 1")
     h.act(st, "choose: play with the cat (good)")
-    assert me["strong"] and me["paws"] == 1
-    assert sorted(strong for _, strong in me["placed"]) == [False, False]
+    assert me["strong_paw"] and me["paws"] == 1
+    assert sorted(strong for _, strong in me["paws_placed"]) == [False, False]

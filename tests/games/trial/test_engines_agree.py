@@ -59,7 +59,7 @@ def test_two_thousand_games_agree_with_the_reference(games, engine, seed):
 def _first_turn(game):
     """The first turn of a game (set-up with the first outcome and choice everywhere)."""
     state = game.new_initial_state()
-    while state.d["turn"] is None:
+    while state.data["turn_player"] is None:
         legal = [a for a, _ in state.chance_outcomes()] or state.legal_actions()
         state.apply_action(legal[0])
     return state
@@ -102,7 +102,7 @@ def test_the_harness_sees_a_wrong_label_and_a_redeal_moving_a_known_card(games):
         compare("here", observables(_Relabelled(state)), observables(state))
     data = json.loads(state.to_json())
     card = data["state"]["players"][1]["hand"][0]
-    data["state"]["known"] = [*data["state"]["known"], [card, "01"]]
+    data["state"]["card_knowledge"] = [*data["state"]["card_knowledge"], [card, "01"]]
     state = ref.state_from_json(json.dumps(data))
     cards = frozenset(ref.pack.cards)
     check_redeal("here", state, state, 0, 1, cards)  # the reference keeps the known card

@@ -27,11 +27,11 @@ WIN, ONE, TWO, THREE = h.WIN, h.ONE, h.TWO, h.THREE
 
 
 def _dice_waiting(st, side: int) -> int:
-    return sum(1 for f in st.d["stack"] if f["k"] == "die" and f["side"] == side)
+    return sum(1 for f in st.data["stack"] if f["step"] == "die" and f["side"] == side)
 
 
 def _fights_in_log(st) -> list[dict]:
-    return [json.loads(text[len("fight:") :]) for _, text, _ in st.d["log"]
+    return [json.loads(text[len("fight:") :]) for _, text, _ in st.data["history"]
             if text.startswith("fight:")]  # fmt: skip
 
 
@@ -44,9 +44,12 @@ def test_an_adventurer_without_die_symbols_rolls_one_die_and_may_win_on_it():
     h.die(st, WIN)  # the Knight: 3 + 0
     assert _dice_waiting(st, 0) == 1  # then the adventurer: one die, no die symbol
     h.die(st, THREE)  # 1 (board) + 3 = 4 > 3; an empty hand has no card stage to wait for
-    me = st.d["players"][0]
+    me = st.data["players"][0]
     assert me["story"] == [[h.cid("Knight"), True, "fighting"]]
-    assert st.d["last_fight"]["strength"] == [4, 3] and st.d["last_fight"]["dice"] == [[3], [0]]
+    assert st.data["last_fight"]["strength"] == [4, 3] and st.data["last_fight"]["dice"] == [
+        [3],
+        [0],
+    ]
 
 
 def test_each_die_symbol_and_a_weapons_die_add_a_die():
@@ -89,13 +92,13 @@ def test_the_rulebooks_knight_example():
     h.act(st, "discard Pathfinder for 1 strength")
     h.act(st, "fight_discard: done")
     h.act(st, "fight_cards: done")
-    me = st.d["players"][0]
+    me = st.data["players"][0]
     assert me["story"][-1] == [h.cid("Knight"), True, "fighting"] and me["morality"] == 1
     assert me["hand"] == [h.cid("Market Day")]
-    assert st.d["decks"]["deeds"]["discard"][-1] == h.cid("Pathfinder")
+    assert st.data["decks"]["deeds"]["discard"][-1] == h.cid("Pathfinder")
     record = {"card": h.cid("Knight"), "attacker": 0, "defender": None, "strength": [7, 6],
               "dice": [[2], [3]], "bow": [], "by": "strength", "winner": "attacker"}  # fmt: skip
-    assert st.d["last_fight"] == record
+    assert st.data["last_fight"] == record
     assert _fights_in_log(st) == [record]
     for p in (0, 1):
         assert st.observation(p)["last_fight"] == record
@@ -133,10 +136,10 @@ def test_two_cards_discarded_then_two_face_down_four_in_all(face, won):
     h.act(st, "play Blaster face down")  # 1: 5 + 3 = 8
     assert h.labels(st) == ["fight_cards: done"]  # two more at most
     h.act(st, "fight_cards: done")
-    me = st.d["players"][0]
-    discard = st.d["decks"]["deeds"]["discard"]
+    me = st.data["players"][0]
+    discard = st.data["decks"]["deeds"]["discard"]
     assert {h.cid("Delver"), h.cid("Pathfinder")} <= set(discard)  # discarded either way
-    assert st.d["last_fight"]["strength"] == [8, 9 if face == THREE else 7]
+    assert st.data["last_fight"]["strength"] == [8, 9 if face == THREE else 7]
     if won:  # 8 > 7: the winner discards the face-down cards too
         assert me["story"] == [[h.cid("Swordmaster"), True, "fighting"]]
         assert me["hand"] == [h.cid("Tool Swap")]
@@ -151,7 +154,7 @@ def test_the_one_time_strength_tent_symbol_is_used_with_the_discards():
     st = h.ready()
     h.set_row(st, 0, "Knight")
     h.set_hand(st, 0, "Market Day")
-    st.d["players"][0]["onetime"]["strength"] = 1
+    st.data["players"][0]["tent_symbols"]["strength"] = 1
     h.act(st, "turn: paw: encounter 1")
     h.die(st, ONE)  # the Knight: 4
     h.die(st, TWO)  # 1 + 2 = 3
@@ -161,8 +164,11 @@ def test_the_one_time_strength_tent_symbol_is_used_with_the_discards():
     h.act(st, "fight_discard: done")
     h.act(st, "play Market Day face down")  # + 2 = 6 > 4
     h.act(st, "fight_cards: done")
-    assert st.d["players"][0]["onetime"]["strength"] == 0
-    assert st.d["last_fight"]["strength"] == [6, 4] and st.d["last_fight"]["winner"] == "attacker"
+    assert st.data["players"][0]["tent_symbols"]["strength"] == 0
+    assert (
+        st.data["last_fight"]["strength"] == [6, 4]
+        and st.data["last_fight"]["winner"] == "attacker"
+    )
 
 
 def test_the_rulebooks_duel_example():
@@ -172,7 +178,7 @@ def test_the_rulebooks_duel_example():
     # points in total, and Mark—10. Mary does not defeat Mark. Mary puts her 2 cards back into
     # her hand, and Mark discards the card he has played ... Mark adds the Duel card to his story."
     st = h.ready()
-    mary, mark = st.d["players"]
+    mary, mark = st.data["players"]
     h.set_hand(st, 0, "Duel", "Pathfinder", "Delver")
     h.set_hand(st, 1, "Postal Service")
     h.to_story(st, 0, "Brawl")
@@ -200,10 +206,10 @@ def test_the_rulebooks_duel_example():
     assert st.current_player() == 1
     h.act(st, "play Postal Service face down")  # 2: Mark 10
     h.act(st, "fight_cards: done")
-    assert st.d["last_fight"]["strength"] == [9, 10]
-    assert st.d["last_fight"]["winner"] == "defender" and st.d["last_fight"]["defender"] == 1
+    assert st.data["last_fight"]["strength"] == [9, 10]
+    assert st.data["last_fight"]["winner"] == "defender" and st.data["last_fight"]["defender"] == 1
     assert sorted(mary["hand"]) == sorted([h.cid("Pathfinder"), h.cid("Delver")])
-    assert st.d["decks"]["deeds"]["discard"][-1] == h.cid("Postal Service")
+    assert st.data["decks"]["deeds"]["discard"][-1] == h.cid("Postal Service")
     h.act(st, "give acorn to player 1")  # the Duel's stake: a food of the loser's choice
     assert mark["story"][-1] == [h.cid("Duel"), True, "fighting"]
     assert [s[0] for s in mary["story"]] == [h.cid("Brawl"), h.cid("Training")]
@@ -218,8 +224,8 @@ def test_a_duel_tie_goes_to_the_defender():
     h.act(st, "pay with acorn")
     h.die(st, TWO)  # Mark: 1 + 2
     h.die(st, TWO)  # Mary: 1 + 2, and no cards left: a tie
-    assert st.d["last_fight"]["strength"] == [3, 3]
-    assert st.d["players"][1]["story"] == [[h.cid("Duel"), True, "fighting"]]
+    assert st.data["last_fight"]["strength"] == [3, 3]
+    assert st.data["players"][1]["story"] == [[h.cid("Duel"), True, "fighting"]]
 
 
 def test_the_bow_wins_at_once_on_the_winning_symbol():
@@ -229,9 +235,9 @@ def test_the_bow_wins_at_once_on_the_winning_symbol():
     h.act(st, "turn: paw: encounter 1")
     h.act(st, "fight with bow")
     h.die(st, WIN)
-    assert not st.is_chance_node() or st._top()["k"] == "draw"  # no more dice: it is over
-    assert st.d["players"][0]["story"] == [[h.cid("Swordmaster"), True, "fighting"]]
-    assert st.d["last_fight"]["by"] == "bow" and st.d["last_fight"]["bow"] == [[0, "win"]]
+    assert not st.is_chance_node() or st._top()["step"] == "draw"  # no more dice: it is over
+    assert st.data["players"][0]["story"] == [[h.cid("Swordmaster"), True, "fighting"]]
+    assert st.data["last_fight"]["by"] == "bow" and st.data["last_fight"]["bow"] == [[0, "win"]]
 
 
 def test_a_missed_bow_roll_fights_on_with_one_die_and_no_bow_strength():
@@ -245,8 +251,8 @@ def test_a_missed_bow_roll_fights_on_with_one_die_and_no_bow_strength():
     h.die(st, ONE)  # the Swordmaster: 6 + 1 = 7
     assert _dice_waiting(st, 0) == 1  # the bow adds no die
     h.die(st, THREE)  # 1 + 3 = 4 < 7
-    assert st.d["players"][0]["story"] == [[h.cid("Swordmaster"), False, "fighting"]]
-    record = st.d["last_fight"]
+    assert st.data["players"][0]["story"] == [[h.cid("Swordmaster"), False, "fighting"]]
+    record = st.data["last_fight"]
     assert record["bow"] == [[0, 3]] and record["strength"] == [4, 7] and record["by"] == "strength"
 
 
@@ -260,10 +266,10 @@ def test_the_shield_takes_one_die_from_a_foe():
             h.give_item(st, 0, "shield")
         h.act(st, "turn: paw: encounter 1")
         rolled[shield] = _dice_waiting(st, 1)
-        while st.is_chance_node() and st._top()["k"] == "die":
+        while st.is_chance_node() and st._top()["step"] == "die":
             h.die(st, ONE)
         # Bandits: 1 per die (3 or 2) against the adventurer's 1 + 1: a loss, then a tie
-        assert st.d["players"][0]["story"] == []
+        assert st.data["players"][0]["story"] == []
     assert rolled == {False: 3, True: 2}
 
 

@@ -46,7 +46,7 @@ def _positions(players: int, seed: int, count: int) -> list:
             state.apply_action(rng.choice([a for a, _ in outcomes]))
             continue
         legal = state.legal_actions()
-        step = state.d["stack"][-1]["k"] if state.d["stack"] else None
+        step = state.data["stack"][-1]["step"] if state.data["stack"] else None
         if len(legal) > 1 and step in ("pick_card", "hand_limit", "pick_tent", "universal"):
             found.append(state.clone())
         state.apply_action(rng.choice(legal))
@@ -68,7 +68,7 @@ def test_best_move_for_a_seat_not_to_move_answers_and_reads_no_hidden_card(
     # move of a redeal was applied to another redeal, and the error listed the mover's real cards.
     for state in hidden_choice_states:
         mover = state.current_player()
-        viewer = (mover + 1) % state.g.num_players()
+        viewer = (mover + 1) % state.game.num_players()
         real = tmp_path / "real.json"
         real.write_text(state.to_json(), encoding="utf-8")
         redealt = tmp_path / "redealt.json"
@@ -106,12 +106,14 @@ def test_play_human_never_prints_what_seat_0_cannot_see():
     game = load_game("trial", engine="reference", players=2)
     state = game.new_initial_state()
     rng = random.Random(3)
-    while state.is_chance_node() or state.current_player() != 0 or state.d["turn"] is None:
+    while (
+        state.is_chance_node() or state.current_player() != 0 or state.data["turn_player"] is None
+    ):
         if state.is_chance_node():
             state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
         else:
             state.apply_action(rng.choice(state.legal_actions()))
-    hidden_from_0 = set(state.d["players"][1]["hand"]) | set(state.d["players"][1]["tents"])
+    hidden_from_0 = set(state.data["players"][1]["hand"]) | set(state.data["players"][1]["tents"])
     assert hidden_from_0
     run = subprocess.run(
         [sys.executable, "-m", "solver.cli", "trial", "play", "--human", "--players", "2",
@@ -131,9 +133,9 @@ def test_play_human_never_prints_what_seat_0_cannot_see():
     dice = SplitMix64(0)
     while real.is_chance_node():
         real.apply_action(sample_chance(real, dice))
-    for card in real.d["players"][1]["hand"]:
+    for card in real.data["players"][1]["hand"]:
         assert f"draw: {card}" not in shown, card
-    for card in real.d["players"][0]["hand"]:
+    for card in real.data["players"][0]["hand"]:
         assert f"draw: {card}" in shown, card
     assert "hidden from you" in shown
 
@@ -154,7 +156,7 @@ def test_a_hint_request_with_a_state_and_no_player_count_takes_the_states(hidden
     # players, found 3") where `forest trial best-move --state` takes the count from the state.
     from solver.hint.engine import answer
 
-    state = next(s for s in hidden_choice_states if s.g.num_players() == 3)
+    state = next(s for s in hidden_choice_states if s.game.num_players() == 3)
     found = answer(
         {"id": "q", "game": "trial", "state": json.loads(state.to_json()),
          "limit": {"iterations": 8}}

@@ -35,20 +35,21 @@ def decision(players: int, seed: int, skip: int) -> TrialState:
 def hidden_names(state: TrialState, p: int) -> set[str]:
     """Names of the cards in other players' hands that p cannot see anywhere (no visible card
     carries the same name)."""
-    pack = state.g.pack
+    pack = state.game.pack
     seen = json.dumps(state.observation(p))
     visible = {pack.card(c)["name"] for c in pack.card_ids() if f'"{c}"' in seen}
     hidden = set()
-    for q, me in enumerate(state.d["players"]):
+    for q, me in enumerate(state.data["players"]):
         if q != p:
-            hidden |= {pack.card(c)["name"] for c in me["hand"] + me["pending"]}
+            hidden |= {pack.card(c)["name"] for c in me["hand"] + me["aside"]}
     return hidden - visible
 
 
 def best_move(tmp_path: Path, state: TrialState, name: str, player: int, capsys) -> dict:
     path = tmp_path / f"{name}.json"
     path.write_text(state.to_json(), encoding="utf-8")
-    argv = ["trial", "best-move", "--players", str(state.d["n"]), "--state", str(path),
+    count = str(state.data["player_count"])
+    argv = ["trial", "best-move", "--players", count, "--state", str(path),
             "--player", str(player),
             "--iterations", "60", "--seed", "4", "--json"]  # fmt: skip
     assert main(argv) == 0

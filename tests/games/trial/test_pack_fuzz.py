@@ -60,7 +60,7 @@ CASES = [
     ("store.json", setter("rows", 0, value=-1), "rows[0]"),
     ("store.json", setter("columns", 1, delete=True), "columns"),
     ("store.json", setter("columns", 0, "size", value="large"), "columns[0].size"),
-    ("store.json", setter("note", value={"k": 1}), "document.note"),
+    ("store.json", setter("note", value={"step": 1}), "document.note"),
     ("items.json", setter("artifacts", value=True), "artifacts"),
     ("items.json", setter("items", value=None), "items"),
     ("items.json", setter("items", 5, value=None), "items[5]"),
@@ -124,7 +124,7 @@ def test_the_shipped_pack_written_out_loads_unchanged(tmp_path):
 
 
 # -- the seeded fuzz ---------------------------------------------------------------------------
-ODD = [0, -1, 1, 10**9, None, True, "x", [], {}, 1.5, "", [1], {"k": 1}]
+ODD = [0, -1, 1, 10**9, None, True, "x", [], {}, 1.5, "", [1], {"step": 1}]
 
 
 def mutate(rng: random.Random, value: Any) -> Any:

@@ -25,7 +25,7 @@ def ready(players: int = 2) -> TrialState:
     """The first decision of the game: set-up with the first outcome of every chance node, every
     piece on start-1."""
     st = GAME[players].new_initial_state()
-    while st.d["turn"] is None:
+    while st.data["turn_player"] is None:
         st.apply_action(
             st.chance_outcomes()[0][0] if st.is_chance_node() else st.legal_actions()[0]
         )
@@ -38,9 +38,9 @@ def cid(name: str) -> str:
 
 def take(st: TrialState, card: str) -> str:
     """Remove ``card`` from wherever it lies."""
-    d = st.d
+    d = st.data
     for me in d["players"]:
-        for key in ("hand", "pending"):
+        for key in ("hand", "aside"):
             if card in me[key]:
                 me[key].remove(card)
                 return card
@@ -52,61 +52,61 @@ def take(st: TrialState, card: str) -> str:
         if card in deck["discard"]:
             deck["discard"].remove(card)
             return card
-    if card in d["row"]:
-        d["row"][d["row"].index(card)] = None
+    if card in d["encounter_row"]:
+        d["encounter_row"][d["encounter_row"].index(card)] = None
         return card
     raise AssertionError(card)
 
 
 def set_hand(st: TrialState, p: int, *names: str) -> None:
-    me = st.d["players"][p]
+    me = st.data["players"][p]
     for card in me["hand"]:
-        st.d["decks"][st.g.deck_of[card]]["layers"][0].append(card)
+        st.data["decks"][st.game.deck_of[card]]["layers"][0].append(card)
     me["hand"] = [take(st, cid(n)) for n in names]
 
 
 def set_row(st: TrialState, slot: int, name: str) -> None:
-    old = st.d["row"][slot]
+    old = st.data["encounter_row"][slot]
     if old is not None:
-        st.d["decks"]["encounters"]["layers"][0].append(old)
-        st.d["row"][slot] = None
-    st.d["row"][slot] = take(st, cid(name))
+        st.data["decks"]["encounters"]["layers"][0].append(old)
+        st.data["encounter_row"][slot] = None
+    st.data["encounter_row"][slot] = take(st, cid(name))
 
 
 def to_story(st: TrialState, p: int, name: str, faceup: bool = True) -> None:
-    from solver.games.trial.core import column_of
+    from solver.games.trial.belongings import column_of
 
     card = take(st, cid(name))
-    st.d["players"][p]["story"].append([card, faceup, column_of(st, card)])
+    st.data["players"][p]["story"].append([card, faceup, column_of(st, card)])
 
 
 def give_item(st: TrialState, p: int, kind: str) -> None:
     """Move one ``kind`` from the store (or a ruins) into ``p``'s backpack."""
-    for row in st.d["store"]:
+    for row in st.data["store"]:
         for stack in row:
             if stack and stack[0] == kind:
                 stack.pop()
-                st.d["players"][p]["pack"].append(kind)
+                st.data["players"][p]["backpack"].append(kind)
                 return
-    for ruin in st.d["ruins"].values():
+    for ruin in st.data["ruins"].values():
         if kind in ruin["items"]:
             ruin["items"].remove(kind)
-            st.d["players"][p]["pack"].append(kind)
+            st.data["players"][p]["backpack"].append(kind)
             return
-    if kind in st.d["artifacts"]:
-        st.d["artifacts"].remove(kind)
-        st.d["players"][p]["pack"].append(kind)
+    if kind in st.data["artifacts_available"]:
+        st.data["artifacts_available"].remove(kind)
+        st.data["players"][p]["backpack"].append(kind)
         return
     raise AssertionError(kind)
 
 
 def set_food(st: TrialState, p: int, **food: int) -> None:
-    me = st.d["players"][p]
+    me = st.data["players"][p]
     for f in me["food"]:
-        st.d["tray"][f] += me["food"][f]
+        st.data["tray"][f] += me["food"][f]
         me["food"][f] = 0
     for f, n in food.items():
-        st.d["tray"][f] -= n
+        st.data["tray"][f] -= n
         me["food"][f] = n
 
 
@@ -119,8 +119,8 @@ def labels(st: TrialState) -> list[str]:
 
 
 def die(st: TrialState, face: int) -> None:
-    assert st.is_chance_node() and st._top()["k"] == "die"
-    st.apply_action(st.L.DIE + face)
+    assert st.is_chance_node() and st._top()["step"] == "die"
+    st.apply_action(st.layout.DIE + face)
 
 
 # -- turns -------------------------------------------------------------------------------------
@@ -132,7 +132,7 @@ def test_a_turn_needs_its_paw_and_allows_one_deed_and_one_move():
     assert "turn: move" not in labels(st)  # one move per turn
     act(st, "turn: paw: help")
     act(st, "help: gain acorn")
-    assert st.d["players"][0]["food"]["acorn"] == 2 and st.d["players"][0]["paws"] == 2
+    assert st.data["players"][0]["food"]["acorn"] == 2 and st.data["players"][0]["paws"] == 2
     assert not any(lab.startswith("turn: paw") for lab in labels(st))
     act(st, "turn: end turn")
     assert st.current_player() == 1
@@ -140,25 +140,25 @@ def test_a_turn_needs_its_paw_and_allows_one_deed_and_one_move():
 
 def test_cards_gained_mid_turn_wait_and_the_hand_is_cut_to_seven():
     st = ready()
-    me = st.d["players"][0]
+    me = st.data["players"][0]
     assert len(me["hand"]) == 5
     act(st, "turn: paw: help")
     act(st, "help: draw a deed card")
     st.apply_action(st.chance_outcomes()[0][0])
-    assert len(me["hand"]) == 5 and len(me["pending"]) == 1
-    assert st.legal_actions().count(st.L.card(me["pending"][0])) == 0  # not usable this turn
+    assert len(me["hand"]) == 5 and len(me["aside"]) == 1
+    assert st.legal_actions().count(st.layout.card(me["aside"][0])) == 0  # not usable this turn
     me["hand"] += [take(st, cid("Market Day")), take(st, cid("Haggler"))]
     act(st, "turn: end turn")  # 7 + 1 aside = 8: one card must go
-    assert st._top()["k"] == "hand_limit" and st.current_player() == 0
+    assert st._top()["step"] == "hand_limit" and st.current_player() == 0
     st.apply_action(st.legal_actions()[0])
-    assert len(me["hand"]) == 7 and not me["pending"] and st.current_player() == 1
+    assert len(me["hand"]) == 7 and not me["aside"] and st.current_player() == 1
 
 
 # -- movement ----------------------------------------------------------------------------------
 def test_movement_counts_backpack_slots_tunnels_and_discarded_cards():
     st = ready()
-    me = st.d["players"][0]
-    me["pos"] = "lookout-1"
+    me = st.data["players"][0]
+    me["space"] = "lookout-1"
     act(st, "turn: move")
     # 1 on the board + 2 uncovered backpack slots; lookout-1 has a printed tunnel to lookout-3
     assert st._top()["base"] == 3
@@ -167,7 +167,7 @@ def test_movement_counts_backpack_slots_tunnels_and_discarded_cards():
     assert "move to store-3" not in dests  # 5 steps away even through the tunnels
     act(st, "stay")
     st2 = ready()
-    m2 = st2.d["players"][0]
+    m2 = st2.data["players"][0]
     give_item(st2, 0, "sword")
     give_item(st2, 0, "bow")  # 4 slots used: one movement slot covered
     set_hand(st2, 0, "Market Day")  # enhancement: 2 movement
@@ -180,8 +180,8 @@ def test_movement_counts_backpack_slots_tunnels_and_discarded_cards():
 
 def test_an_expedition_start_ends_the_move_and_a_finished_area_is_closed():
     st = ready()
-    me = st.d["players"][0]
-    me["pos"] = "path-06"  # next to exit-frosty
+    me = st.data["players"][0]
+    me["space"] = "path-06"  # next to exit-frosty
     act(st, "turn: move")
     assert "move to frosty-0" in labels(st) and "move to frosty-1" not in labels(st)
     me["flags"]["frosty"] = "frosty-2"
@@ -194,15 +194,15 @@ def test_an_expedition_start_ends_the_move_and_a_finished_area_is_closed():
 # -- store ---------------------------------------------------------------------------------------
 def _at_store(strong: bool = False) -> TrialState:
     st = ready()
-    st.d["players"][0]["pos"] = "store-1"
-    st.d["tiles"]["store-1"] = ["store-swap", False]
+    st.data["players"][0]["space"] = "store-1"
+    st.data["tiles"]["store-1"] = ["store-swap", False]
     act(st, f"turn: {'strong ' if strong else ''}paw: location")
     return st
 
 
 def test_buying_costs_column_plus_row_and_a_tea_leaf_stands_in():
     st = _at_store()
-    store = st.d["store"]
+    store = st.data["store"]
     store[0][0], store[0][1] = ["shovel"] * 2, ["kettle"] * 2  # row 0: any food; acorn / mushroom
     set_food(st, 0, tea=1, raspberry=1)
     act(st, "buy shovel")  # 1 acorn + any food: the tea leaf pays the acorn
@@ -210,14 +210,14 @@ def test_buying_costs_column_plus_row_and_a_tea_leaf_stands_in():
     act(st, "pay with tea")
     assert labels(st) == ["pay with raspberry"]
     act(st, "pay with raspberry")
-    me = st.d["players"][0]
-    assert me["pack"] == ["shovel"] and not any(me["food"].values())
+    me = st.data["players"][0]
+    assert me["backpack"] == ["shovel"] and not any(me["food"].values())
     assert "sell shovel" not in labels(st)  # not sold on the visit it was bought
 
 
 def test_selling_to_an_empty_slot_pays_its_symbols_and_the_gallery_takes_artifacts():
     st = _at_store()
-    store = st.d["store"]
+    store = st.data["store"]
     for row in store:
         for c, stack in enumerate(row):
             if stack and stack[0] == "kettle":
@@ -226,13 +226,15 @@ def test_selling_to_an_empty_slot_pays_its_symbols_and_the_gallery_takes_artifac
     give_item(st, 0, "kettle")
     set_food(st, 0)
     act(st, "sell kettle")
-    assert st._top()["k"] == "sell_cell"
-    act(st, "cell 1,2")  # mushroom column, any-food row
+    assert st._top()["step"] == "sale_slot"
+    act(st, "sell kettle onto store slot row 1, column 2 for mushroom + food")  # any-food row
     act(st, "gain acorn")
-    me = st.d["players"][0]
+    me = st.data["players"][0]
     assert me["food"] == {"raspberry": 0, "acorn": 1, "mushroom": 1, "tea": 0}
     assert "buy kettle" not in labels(st)  # not bought back on the visit it was sold
-    me["pack"].append(st.d["artifacts"].pop(st.d["artifacts"].index("yeti-horn")))
+    me["backpack"].append(
+        st.data["artifacts_available"].pop(st.data["artifacts_available"].index("yeti-horn"))
+    )
     act(st, "leave yeti-horn in the gallery")  # a large artifact: a tea leaf
     assert me["food"]["tea"] == 1 and me["gallery"] == ["yeti-horn"]
     assert fame(st, 0)["gallery"] == 4
@@ -240,13 +242,13 @@ def test_selling_to_an_empty_slot_pays_its_symbols_and_the_gallery_takes_artifac
 
 def test_trading_bonuses_as_in_the_rulebooks_example():
     st = _at_store()
-    me = st.d["players"][0]
+    me = st.data["players"][0]
     to_story(st, 0, "Haggler")  # 2 trading symbols + 1 on the board = 3
     set_hand(st, 0, "Bandits")  # enhancement: 2 trading symbols
     act(st, "finish trading (then the trading bonus)")
     act(st, "discard Bandits (trade)")
     act(st, "store: done")
-    assert st._top()["points"] == 5
+    assert st._top()["points"] + st._top()["boost"] == 5
     assert labels(st) == [
         "no more bonuses (5 symbols unused)",
         "trading bonus: card for 2 symbols",
@@ -259,31 +261,34 @@ def test_trading_bonuses_as_in_the_rulebooks_example():
     act(st, "gain raspberry")
     assert labels(st) == ["no more bonuses (0 symbols unused)"]
     act(st, "no more bonuses (0 symbols unused)")
-    assert st._top()["k"] == "turn" and len(me["pending"]) == 1
+    assert st._top()["step"] == "turn" and len(me["aside"]) == 1
 
 
 def test_the_strong_paw_pays_with_cards_and_a_ruined_store_sells_once():
     st = _at_store(strong=True)
     set_food(st, 0)
     set_hand(st, 0, "Market Day", "Haggler")
-    assert "buy " + st.d["store"][0][0][0] in labels(st)
+    assert "buy " + st.data["store"][0][0][0] in labels(st)
     st2 = ready()
-    st2.d["players"][0]["pos"] = "store-1"
-    st2.d["tiles"]["store-1"] = ["store-tea", True]
+    st2.data["players"][0]["space"] = "store-1"
+    st2.data["tiles"]["store-1"] = ["store-tea", True]
     give_item(st2, 0, "rope")
     set_food(st2, 0)
     act(st2, "turn: paw: location")
-    assert labels(st2) == ["ruined_store: done", "ruined_store: give up rope"]
-    act(st2, "ruined_store: give up rope")
-    assert st2.d["players"][0]["food"]["tea"] == 2 and st2._top()["k"] == "turn"
+    assert labels(st2) == [
+        "sell nothing (ruined store)",
+        "sell rope for 2 tea leaves (ruined store)",
+    ]
+    act(st2, "sell rope for 2 tea leaves (ruined store)")
+    assert st2.data["players"][0]["food"]["tea"] == 2 and st2._top()["step"] == "turn"
 
 
 # -- locations ---------------------------------------------------------------------------------
 def test_a_grove_with_the_strong_paw_story_symbols_and_an_enhancement():
     st = ready()
-    me = st.d["players"][0]
-    me["pos"] = "grove-1"
-    st.d["tiles"]["grove-1"] = ["grove-acorn", False]
+    me = st.data["players"][0]
+    me["space"] = "grove-1"
+    st.data["tiles"]["grove-1"] = ["grove-acorn", False]
     to_story(st, 0, "Forager")  # grove bonus: an acorn
     berry = next(c["name"] for c in PACK.deeds if c["enhance"] == {"raspberry": 1})
     set_hand(st, 0, berry)
@@ -297,9 +302,9 @@ def test_a_grove_with_the_strong_paw_story_symbols_and_an_enhancement():
 
 def test_a_ruined_grove_swaps_its_food_for_tea_and_ignores_the_strong_paw():
     st = ready()
-    me = st.d["players"][0]
-    me["pos"] = "grove-1"
-    st.d["tiles"]["grove-1"] = ["grove-acorn", True]
+    me = st.data["players"][0]
+    me["space"] = "grove-1"
+    st.data["tiles"]["grove-1"] = ["grove-acorn", True]
     set_food(st, 0, acorn=1)
     act(st, "turn: strong paw: location")
     act(st, "exchange: yes")
@@ -308,9 +313,9 @@ def test_a_ruined_grove_swaps_its_food_for_tea_and_ignores_the_strong_paw():
 
 def test_lookout_towers_and_their_ruined_side():
     st = ready()
-    me = st.d["players"][0]
-    me["pos"] = "lookout-1"
-    st.d["tiles"]["lookout-1"] = ["lookout-1", False]
+    me = st.data["players"][0]
+    me["space"] = "lookout-1"
+    st.data["tiles"]["lookout-1"] = ["lookout-1", False]
     to_story(st, 0, "Watchman")  # +1 card at lookouts
     act(st, "turn: strong paw: location")
     act(st, "lookout: done")
@@ -318,25 +323,25 @@ def test_lookout_towers_and_their_ruined_side():
     while st.is_chance_node():
         st.apply_action(st.chance_outcomes()[0][0])
         draws += 1
-    assert draws == 5 and len(me["pending"]) == 5  # 2 + 2 (strong) + 1 (story)
+    assert draws == 5 and len(me["aside"]) == 5  # 2 + 2 (strong) + 1 (story)
     st2 = ready()
-    m2 = st2.d["players"][0]
-    m2["pos"] = "lookout-1"
-    st2.d["tiles"]["lookout-1"] = ["lookout-1", True]
-    pile = st2.d["decks"]["deeds"]["discard"]
+    m2 = st2.data["players"][0]
+    m2["space"] = "lookout-1"
+    st2.data["tiles"]["lookout-1"] = ["lookout-1", True]
+    pile = st2.data["decks"]["deeds"]["discard"]
     pile += [take(st2, cid("Haggler")), take(st2, cid("Caravan")), take(st2, cid("Tinker"))]
     act(st2, "turn: paw: location")
     act(st2, f"from_discard: {cid('Caravan')}")
     act(st2, f"from_discard: {cid('Tinker')}")
-    assert m2["pending"] == [cid("Caravan"), cid("Tinker")] and pile == [cid("Haggler")]
+    assert m2["aside"] == [cid("Caravan"), cid("Tinker")] and pile == [cid("Haggler")]
 
 
 def test_ruins_sell_an_item_for_food_and_a_second_for_tea_with_the_strong_paw():
     st = ready()
-    me = st.d["players"][0]
-    me["pos"] = "ruins-1"
-    st.d["tiles"]["ruins-1"] = ["ruins-store", False]
-    st.d["ruins"]["ruins-1"]["items"] = ["axe", "rope", "wings"]
+    me = st.data["players"][0]
+    me["space"] = "ruins-1"
+    st.data["tiles"]["ruins-1"] = ["ruins-store", False]
+    st.data["ruins"]["ruins-1"]["items"] = ["axe", "rope", "wings"]
     set_food(st, 0, mushroom=1, tea=1)
     assert st.observation(1)["ruins"]["ruins-1"] == 3  # face down for the others
     act(st, "turn: strong paw: location")
@@ -345,25 +350,25 @@ def test_ruins_sell_an_item_for_food_and_a_second_for_tea_with_the_strong_paw():
     act(st, "pay with mushroom")
     act(st, "take axe from the ruins for a tea leaf")
     act(st, "pay with tea")
-    assert sorted(me["pack"]) == ["axe", "wings"] and not any(me["food"].values())
-    assert st.d["ruins"]["ruins-1"]["items"] == ["rope"]
+    assert sorted(me["backpack"]) == ["axe", "wings"] and not any(me["food"].values())
+    assert st.data["ruins"]["ruins-1"]["items"] == ["rope"]
 
 
 def test_restoring_ruins_sends_their_items_to_the_store_and_opens_the_restored_side():
     st = ready()
-    me = st.d["players"][0]
-    me["pos"] = "ruins-1"
-    st.d["tiles"]["ruins-1"] = ["ruins-grove", False]
-    st.d["ruins"]["ruins-1"]["items"] = ["rope"]
+    me = st.data["players"][0]
+    me["space"] = "ruins-1"
+    st.data["tiles"]["ruins-1"] = ["ruins-grove", False]
+    st.data["ruins"]["ruins-1"]["items"] = ["rope"]
     give_item(st, 0, "axe")
     set_food(st, 0, acorn=1)
     set_hand(st, 0, "Restorer")
     act(st, "play Restorer")
     act(st, "pay with axe")
     act(st, "pay with acorn")
-    assert st.d["tiles"]["ruins-1"] == ["ruins-grove", True]
-    assert st.d["ruins"]["ruins-1"]["items"] == [] and any(
-        "rope" in stack for row in st.d["store"] for stack in row
+    assert st.data["tiles"]["ruins-1"] == ["ruins-grove", True]
+    assert st.data["ruins"]["ruins-1"]["items"] == [] and any(
+        "rope" in stack for row in st.data["store"] for stack in row
     )
     act(st, "turn: strong paw: location")  # restored grove: 1 tea + 1 (strong)
     act(st, "grove: done")
@@ -373,9 +378,9 @@ def test_restoring_ruins_sends_their_items_to_the_store_and_opens_the_restored_s
 # -- expeditions -------------------------------------------------------------------------------
 def test_frosty_hill_paid_paths_finishing_and_the_flag():
     st = ready()
-    me = st.d["players"][0]
-    me["pos"] = "frosty-0"
-    deck = st.d["decks"]["exp:frosty"]
+    me = st.data["players"][0]
+    me["space"] = "frosty-0"
+    deck = st.data["decks"]["exp:frosty"]
     deck["top"] = {"card": take(st, cid("Mountain Goat")), "viewers": []}
     set_food(st, 0, acorn=1, mushroom=1)
     assert labels(st) == [
@@ -384,14 +389,14 @@ def test_frosty_hill_paid_paths_finishing_and_the_flag():
         "turn: strong paw: expedition",
     ]
     act(st, "turn: paw: expedition")
-    assert st.chance_outcomes() == [(st.L.card(cid("Mountain Goat")), 1.0)]  # the known top
-    st.apply_action(st.L.card(cid("Mountain Goat")))
+    assert st.chance_outcomes() == [(st.layout.card(cid("Mountain Goat")), 1.0)]  # the known top
+    st.apply_action(st.layout.card(cid("Mountain Goat")))
     assert labels(st) == ["advance to frosty-1", "advance to frosty-2"]
     act(st, "advance to frosty-2")  # the shortcut: 2 food
     act(st, "pay with acorn")
     act(st, "pay with mushroom")
     act(st, "finish on frosty-2 (1 fame)")
-    assert me["flags"]["frosty"] == "frosty-2" and me["pos"] == "exit-frosty"
+    assert me["flags"]["frosty"] == "frosty-2" and me["space"] == "exit-frosty"
     assert labels(st) == ["turn: end turn"]  # finishing ends the turn
     assert me["story"] == [[cid("Mountain Goat"), True, "pioneering"]]
     assert deck["top"] is None and len(deck["layers"][0]) == 11
@@ -399,9 +404,9 @@ def test_frosty_hill_paid_paths_finishing_and_the_flag():
 
 def test_dark_caverns_lines_and_an_exhausted_deck():
     st = ready()
-    me = st.d["players"][0]
-    me["pos"] = "caverns-0"
-    deck = st.d["decks"]["exp:caverns"]
+    me = st.data["players"][0]
+    me["space"] = "caverns-0"
+    deck = st.data["decks"]["exp:caverns"]
     deck["top"] = {"card": take(st, cid("Echoes")), "viewers": []}
     act(st, "turn: paw: expedition")
     st.apply_action(st.chance_outcomes()[0][0])
@@ -410,56 +415,56 @@ def test_dark_caverns_lines_and_an_exhausted_deck():
     act(st, "advance to caverns-1a")
     assert me["morality"] == -1
     st2 = ready()
-    m2 = st2.d["players"][0]
-    m2["pos"] = "swamps-0"
-    st2.d["decks"]["exp:swamps"]["layers"] = []
+    m2 = st2.data["players"][0]
+    m2["space"] = "swamps-0"
+    st2.data["decks"]["exp:swamps"]["layers"] = []
     for c in PACK.expeditions:
         if c["area"] == "swamps":
-            st2.d["decks"]["exp:swamps"]["discard"] = []
+            st2.data["decks"]["exp:swamps"]["discard"] = []
     set_food(st2, 0, raspberry=2)
     act(st2, "turn: paw: expedition")
     act(st2, "exhausted: yes")
     act(st2, "pay with raspberry")
     act(st2, "pay with raspberry")
     act(st2, "advance to swamps-1a")
-    assert m2["pos"] == "swamps-1a" and not any(m2["food"].values())
+    assert m2["space"] == "swamps-1a" and not any(m2["food"].values())
 
 
 def test_leaving_an_expedition_returns_to_the_exit_without_a_flag():
     st = ready()
-    me = st.d["players"][0]
-    me["pos"] = "swamps-2"
+    me = st.data["players"][0]
+    me["space"] = "swamps-2"
     act(st, "turn: leave expedition")
-    assert me["pos"] == "exit-swamps" and me["flags"]["swamps"] is None
+    assert me["space"] == "exit-swamps" and me["flags"]["swamps"] is None
     assert "turn: leave expedition" not in labels(st)
 
 
 # -- camping -----------------------------------------------------------------------------------
 def test_camping_takes_the_campsite_and_tent_bonuses_and_returns_the_paws():
     st = ready()
-    me = st.d["players"][0]
-    me["paws"], me["strong"] = 0, False
-    me["placed"] = [["help", False]] * 3 + [["help", True]]
-    me["pos"] = "camp-3"  # bonus: a tea leaf
-    st.d["camps"]["camp-3"] = {"tent": "strength", "owner": 1}
+    me = st.data["players"][0]
+    me["paws"], me["strong_paw"] = 0, False
+    me["paws_placed"] = [["help", False]] * 3 + [["help", True]]
+    me["space"] = "camp-3"  # bonus: a tea leaf
+    st.data["camp_tents"]["camp-3"] = {"tent": "strength", "owner": 1}
     set_food(st, 0)
     me["tents"] = ["none", "acorn"]
     assert "turn: camp" in labels(st) and not any("paw" in lab for lab in labels(st))
     act(st, "turn: camp")
     act(st, "leave your tent acorn at camp-3")
-    assert me["food"]["tea"] == 1 and me["onetime"]["strength"] == 1
-    assert st.d["camps"]["camp-3"] == {"tent": "acorn", "owner": 0}
-    assert me["paws"] == 3 and me["strong"] and me["placed"] == [] and me["camped"]
+    assert me["food"]["tea"] == 1 and me["tent_symbols"]["strength"] == 1
+    assert st.data["camp_tents"]["camp-3"] == {"tent": "acorn", "owner": 0}
+    assert me["paws"] == 3 and me["strong_paw"] and me["paws_placed"] == [] and me["camped"]
     assert labels(st) == ["turn: end turn"]
-    assert st.observation(1)["camps"]["camp-3"] == "face down"
+    assert st.observation(1)["camp_tents"]["camp-3"] == "face down"
 
 
 def test_camping_on_an_expedition_uses_the_universal_campsite():
     st = ready()
-    me = st.d["players"][0]
-    me["paws"], me["strong"] = 0, False
-    me["placed"] = [["help", False]] * 3 + [["help", True]]
-    me["pos"] = "swamps-1a"
+    me = st.data["players"][0]
+    me["paws"], me["strong_paw"] = 0, False
+    me["paws_placed"] = [["help", False]] * 3 + [["help", True]]
+    me["space"] = "swamps-1a"
     act(st, "turn: camp")
     assert labels(st) == [
         "camp bonus: raspberry",
@@ -469,36 +474,36 @@ def test_camping_on_an_expedition_uses_the_universal_campsite():
     ]
     act(st, "camp bonus: mushroom")
     st.apply_action(st.legal_actions()[0])
-    assert st.d["camps"]["universal"]["owner"] == 0 and me["pos"] == "swamps-1a"
+    assert st.data["camp_tents"]["universal"]["owner"] == 0 and me["space"] == "swamps-1a"
 
 
 # -- legendary tokens, morality, scoring -------------------------------------------------------
 def test_the_first_to_five_cards_in_a_column_takes_the_legendary_token():
-    from solver.games.trial.core import add_to_story
+    from solver.games.trial.belongings import add_to_story
 
     st = ready()
     for name in ("Market Day", "Honest Bargain", "Spice Merchant", "Haggler"):
         add_to_story(st, 1, take(st, cid(name)), True)
-    assert st.d["legendary"]["trader"] is None
+    assert st.data["legendary"]["trader"] is None
     add_to_story(st, 1, take(st, cid("Tinker")), False, column="trading")  # face down counts
-    assert st.d["legendary"]["trader"] == 1
+    assert st.data["legendary"]["trader"] == 1
     for name in ("Caravan", "Tea Trader", "Pedlar", "Bookkeeper", "Tool Swap"):
         add_to_story(st, 0, take(st, cid(name)), True)
-    assert st.d["legendary"]["trader"] == 1 and fame(st, 1)["legendary"] == 3
+    assert st.data["legendary"]["trader"] == 1 and fame(st, 1)["legendary"] == 3
 
 
 def test_morality_stays_on_its_track():
-    from solver.games.trial.core import move_morality
+    from solver.games.trial.belongings import move_morality
 
     st = ready()
     for _ in range(9):
         move_morality(st, 0, -1)
-    assert st.d["players"][0]["morality"] == -5 and fame(st, 0)["morality"] == 7
+    assert st.data["players"][0]["morality"] == -5 and fame(st, 0)["morality"] == 7
 
 
 def test_the_rulebooks_scoring_example_gives_36():
     st = ready()
-    mary = st.d["players"][0]
+    mary = st.data["players"][0]
     story = [
         "Wolf",
         "Yeti",
@@ -515,8 +520,10 @@ def test_the_rulebooks_scoring_example_gives_36():
     give_item(st, 0, "compass")  # 2 fame in the backpack
     mary["flags"]["swamps"] = "swamps-f2"  # 2 fame
     mary["morality"] = 2  # 2 fame
-    mary["gallery"] = [st.d["artifacts"].pop(st.d["artifacts"].index("swamp-pearl"))]  # 4
-    st.d["first"] = 1
+    mary["gallery"] = [
+        st.data["artifacts_available"].pop(st.data["artifacts_available"].index("swamp-pearl"))
+    ]  # 4
+    st.data["first_player"] = 1
     parts = fame(st, 0)
     assert parts == {
         "story": 26,
@@ -533,8 +540,8 @@ def test_the_rulebooks_scoring_example_gives_36():
 def test_ties_go_to_the_longer_story_then_are_shared():
     st = ready(3)
     for p in range(3):
-        st.d["players"][p]["morality"] = 0
-    st.d["first"] = 2
+        st.data["players"][p]["morality"] = 0
+    st.data["first_player"] = 2
     to_story(st, 2, "Bear Hunt", faceup=False)  # 0 fame each... player 2 has the token (1)
     to_story(st, 0, "Training")  # 1 fame
     to_story(st, 1, "Market Day")  # 1 fame
@@ -548,8 +555,8 @@ def test_ties_go_to_the_longer_story_then_are_shared():
 
 def test_returns_share_the_victory_equally():
     st = ready()
-    st.d["stack"] = []
-    st.d["over"] = True
+    st.data["stack"] = []
+    st.data["game_over"] = True
     to_story(st, 1, "Training")  # 1 fame, as player 0's first-player token
     assert st.is_terminal() and st.returns() == [0.0, 1.0]  # the longer story
     to_story(st, 0, "Brawl", faceup=False)
@@ -559,7 +566,7 @@ def test_returns_share_the_victory_equally():
 def test_an_illegal_action_is_named():
     st = ready()
     with pytest.raises(IllegalActionError, match="not legal here"):
-        st.apply_action(st.L.END_TURN)
+        st.apply_action(st.layout.END_TURN)
 
 
 # -- the rulebook in full: details once simplified ----------------------------------------------
@@ -575,27 +582,27 @@ def test_postal_service_may_be_declined_and_dangling_postman_may_not():
     act(st, "decline the deed card(s)")
     assert st.current_player() == 1
     act(st, "draw 1 deed card(s)")
-    hand1 = len(st.d["players"][1]["hand"])
+    hand1 = len(st.data["players"][1]["hand"])
     st.apply_action(st.chance_outcomes()[0][0])
-    assert len(st.d["players"][1]["hand"]) == hand1 + 1  # outside their turn: straight to hand
+    assert len(st.data["players"][1]["hand"]) == hand1 + 1  # outside their turn: straight to hand
     assert st.current_player() == 2
     act(st, "decline the deed card(s)")
-    assert st.d["players"][0]["pending"] == [] and st.current_player() == 0
+    assert st.data["players"][0]["aside"] == [] and st.current_player() == 0
     st = ready(3)
     set_hand(st, 0, "Dangling Postman")
     act(st, "play Dangling Postman")
     drawers = []
     while st.is_chance_node():
-        drawers.append(st._top()["p"])
+        drawers.append(st._top()["player"])
         st.apply_action(st.chance_outcomes()[0][0])
     assert drawers == [0, 1, 2]
-    assert len(st.d["players"][0]["pending"]) == 1
+    assert len(st.data["players"][0]["aside"]) == 1
 
 
 def _store_without(st: TrialState, kind: str) -> None:
     """Arrange the store's small slots: none holds ``kind``, only rows 2 column 1 and row 3
     column 2 are empty (the items moved aside wait in the box)."""
-    store, box = st.d["store"], st.d["box"]["items"]
+    store, box = st.data["store"], st.data["box"]["items"]
     for row in store:
         for c in range(2):
             box += row[c]
@@ -610,13 +617,13 @@ def _store_without(st: TrialState, kind: str) -> None:
 
 
 def _carry(st: TrialState, p: int, kind: str) -> None:
-    st.d["box"]["items"].remove(kind)
-    st.d["players"][p]["pack"].append(kind)
+    st.data["box"]["items"].remove(kind)
+    st.data["players"][p]["backpack"].append(kind)
 
 
 def test_an_item_given_up_goes_on_its_stack_or_on_an_empty_slot_of_the_players_choice():
     st = ready()
-    me = st.d["players"][0]
+    me = st.data["players"][0]
     _store_without(st, "shovel")
     _carry(st, 0, "shovel")
     _carry(st, 0, "shovel")
@@ -627,11 +634,11 @@ def test_an_item_given_up_goes_on_its_stack_or_on_an_empty_slot_of_the_players_c
         "put shovel on store slot row 3, column 2",
     ]
     act(st, "put shovel on store slot row 3, column 2")
-    assert st.d["store"][2][1] == ["shovel"] and st.d["store"][1][0] == []
+    assert st.data["store"][2][1] == ["shovel"] and st.data["store"][1][0] == []
     # the second goes onto that stack, without a choice
     act(st, "drop shovel")
-    assert st.d["store"][2][1] == ["shovel", "shovel"] and me["pack"] == []
-    assert st._top()["k"] == "turn"
+    assert st.data["store"][2][1] == ["shovel", "shovel"] and me["backpack"] == []
+    assert st._top()["step"] == "turn"
 
 
 def test_an_item_spent_on_a_cost_goes_where_its_spender_puts_it():
@@ -639,18 +646,18 @@ def test_an_item_spent_on_a_cost_goes_where_its_spender_puts_it():
     give_item(st, 0, "torch")
     _store_without(st, "torch")
     set_hand(st, 0, "Blaster")
-    st.d["players"][0]["pos"] = "path-01"
+    st.data["players"][0]["space"] = "path-01"
     act(st, "play Blaster")
     act(st, "pay with torch")  # the only way to pay: no decision... then the slot
-    assert st._top()["k"] == "return_slot"
+    assert st._top()["step"] == "return_slot"
     act(st, "put torch on store slot row 2, column 1")
-    assert st.d["store"][1][0] == ["torch"]
+    assert st.data["store"][1][0] == ["torch"]
 
 
 def _on_swamps_start(card: str) -> TrialState:
     st = ready()
-    st.d["players"][0]["pos"] = "swamps-0"
-    deck = st.d["decks"]["exp:swamps"]
+    st.data["players"][0]["space"] = "swamps-0"
+    deck = st.data["decks"]["exp:swamps"]
     deck["top"] = {"card": take(st, cid(card)), "viewers": []}
     set_food(st, 0)
     act(st, "turn: paw: expedition")
@@ -662,36 +669,38 @@ def test_an_unpaid_expedition_card_does_what_its_description_says():
     # Sinking Mud without a rope: back to the exit space; the card is discarded, then shuffled
     # back into the deck as the area is left
     st = _on_swamps_start("Sinking Mud")
-    me = st.d["players"][0]
-    deck = st.d["decks"]["exp:swamps"]
-    assert me["pos"] == "exit-swamps" and me["story"] == []
+    me = st.data["players"][0]
+    deck = st.data["decks"]["exp:swamps"]
+    assert me["space"] == "exit-swamps" and me["story"] == []
     assert deck["discard"] == [] and any(cid("Sinking Mud") in layer for layer in deck["layers"])
     # Reed Raft without food: discarded, the player stays
     st = _on_swamps_start("Reed Raft")
-    me = st.d["players"][0]
-    assert me["pos"] == "swamps-0" and st.d["decks"]["exp:swamps"]["discard"] == [cid("Reed Raft")]
+    me = st.data["players"][0]
+    assert me["space"] == "swamps-0" and st.data["decks"]["exp:swamps"]["discard"] == [
+        cid("Reed Raft")
+    ]
     assert me["story"] == []
     # Hermit (Frosty Hill) without food: face down in the story, the player stays
     st = ready()
-    me = st.d["players"][0]
-    me["pos"] = "frosty-0"
-    st.d["decks"]["exp:frosty"]["top"] = {"card": take(st, cid("Hermit")), "viewers": []}
+    me = st.data["players"][0]
+    me["space"] = "frosty-0"
+    st.data["decks"]["exp:frosty"]["top"] = {"card": take(st, cid("Hermit")), "viewers": []}
     set_food(st, 0)
     act(st, "turn: paw: expedition")
     st.apply_action(st.chance_outcomes()[0][0])
-    assert me["story"] == [[cid("Hermit"), False, "moral"]] and me["pos"] == "frosty-0"
+    assert me["story"] == [[cid("Hermit"), False, "moral"]] and me["space"] == "frosty-0"
     assert me["food"]["tea"] == 0  # the Hermit's tea leaf is not gained
     # paid, the Hermit's own effect runs
     st = ready()
-    me = st.d["players"][0]
-    me["pos"] = "frosty-0"
-    st.d["decks"]["exp:frosty"]["top"] = {"card": take(st, cid("Hermit")), "viewers": []}
+    me = st.data["players"][0]
+    me["space"] = "frosty-0"
+    st.data["decks"]["exp:frosty"]["top"] = {"card": take(st, cid("Hermit")), "viewers": []}
     set_food(st, 0, acorn=1)
     act(st, "turn: paw: expedition")
     st.apply_action(st.chance_outcomes()[0][0])
     act(st, "pay with acorn")
     assert me["food"]["tea"] == 1 and me["food"]["acorn"] == 0
-    assert st._top()["k"] == "advance"
+    assert st._top()["step"] == "advance"
 
 
 # -- information states ---------------------------------------------------------------------------
@@ -712,7 +721,7 @@ def test_an_information_state_is_what_its_player_has_seen_and_done():
     # player 0's own draw differs between b and c
     assert b.information_state_string(0) != c.information_state_string(0)
     # the same card for player 1 in b and c (the third of the cards left): player 1 cannot tell
-    assert b.d["players"][1]["hand"] == c.d["players"][1]["hand"]
+    assert b.data["players"][1]["hand"] == c.data["players"][1]["hand"]
     assert b.information_state_string(1) == c.information_state_string(1)
     lines = a.information_state_string(0).split("\n")
     assert lines[-1] == json.dumps(a.observation(0), sort_keys=True)  # the current view last
@@ -727,8 +736,8 @@ def test_an_information_state_remembers_the_order_of_what_happened():
         st = ready()
         set_hand(st, 0, "Haggler")
         set_food(st, 0, acorn=1, mushroom=1)
-        st.d["players"][0]["pos"] = "store-1"
-        st.d["tiles"]["store-1"] = ["store-swap", False]
+        st.data["players"][0]["space"] = "store-1"
+        st.data["tiles"]["store-1"] = ["store-swap", False]
         act(st, "play Haggler")
         act(st, f"pay with {first}")
         act(st, f"pay with {second}")
@@ -745,20 +754,20 @@ def test_pieces_go_on_start_spaces_before_tents_and_hands_are_dealt():
     # the board's set-up (tiles, ruins, store, the 3 encounter cards) comes before all of it
     st = GAME[3].new_initial_state()
     order: list[str] = []
-    while st.d["turn"] is None:
+    while st.data["turn_player"] is None:
         top = st._top()
-        kind = top["k"] if top["k"] != "draw" else f"draw:{top['to'].split(':')[0]}"
+        kind = top["step"] if top["step"] != "draw" else f"draw:{top['to'].split(':')[0]}"
         if not order or order[-1] != kind:
             order.append(kind)
         if kind == "start_space":
-            assert all(not me["tents"] and not me["hand"] for me in st.d["players"])
-            assert all(c is not None for c in st.d["row"])
+            assert all(not me["tents"] and not me["hand"] for me in st.data["players"])
+            assert all(c is not None for c in st.data["encounter_row"])
         st.apply_action(
             st.chance_outcomes()[0][0] if st.is_chance_node() else st.legal_actions()[0]
         )
     assert order == ["place_tile", "ruin_item", "stock", "draw:row", "start_space",
                      "deal_tent", "draw:hand"]  # fmt: skip
-    assert all(len(me["hand"]) == 5 and len(me["tents"]) == 3 for me in st.d["players"])
+    assert all(len(me["hand"]) == 5 and len(me["tents"]) == 3 for me in st.data["players"])
 
 
 def _full_backpack(st: TrialState) -> None:
@@ -768,36 +777,36 @@ def _full_backpack(st: TrialState) -> None:
 
 def test_ruins_with_a_full_backpack_offer_to_drop_first():
     st = ready()
-    me = st.d["players"][0]
+    me = st.data["players"][0]
     _full_backpack(st)
-    me["pos"] = "ruins-1"
-    st.d["tiles"]["ruins-1"] = ["ruins-store", False]
-    st.d["ruins"]["ruins-1"]["items"] = ["rope", "bow"]
+    me["space"] = "ruins-1"
+    st.data["tiles"]["ruins-1"] = ["ruins-store", False]
+    st.data["ruins"]["ruins-1"]["items"] = ["rope", "bow"]
     set_food(st, 0, mushroom=2)
     act(st, "turn: paw: location")
     assert labels(st) == ["leave the ruins", "drop axe to make room", "drop sword to make room",
                           "drop wings to make room"]  # fmt: skip
     act(st, "drop axe to make room")  # back onto the store's axe stack
-    assert "axe" in [s[0] for row in st.d["store"] for s in row if s]
+    assert "axe" in [s[0] for row in st.data["store"] for s in row if s]
     # the rope (1 slot) fits now; the bow (2) still does not, so drops stay on offer
     assert labels(st) == ["leave the ruins", "take rope from the ruins for a food",
                           "drop sword to make room", "drop wings to make room"]  # fmt: skip
     act(st, "take rope from the ruins for a food")
     act(st, "pay with mushroom")
-    assert sorted(me["pack"]) == ["rope", "sword", "wings"]
-    assert st.d["ruins"]["ruins-1"]["items"] == ["bow"]
+    assert sorted(me["backpack"]) == ["rope", "sword", "wings"]
+    assert st.data["ruins"]["ruins-1"]["items"] == ["bow"]
 
 
 def test_an_expedition_artifact_that_does_not_fit_waits_for_a_drop_or_is_left():
     for keep in (True, False):
         st = ready()
-        me = st.d["players"][0]
+        me = st.data["players"][0]
         _full_backpack(st)
-        me["pos"] = "caverns-0"
-        st.d["decks"]["exp:caverns"]["top"] = {"card": take(st, cid("Mole King")), "viewers": []}
+        me["space"] = "caverns-0"
+        st.data["decks"]["exp:caverns"]["top"] = {"card": take(st, cid("Mole King")), "viewers": []}
         set_food(st, 0, acorn=2)
         act(st, "turn: paw: expedition")
-        st.apply_action(st.L.card(cid("Mole King")))
+        st.apply_action(st.layout.card(cid("Mole King")))
         act(st, "pay with acorn")
         act(st, "pay with acorn")
         # the stone tablet (large: 2 slots) does not fit: the player chooses
@@ -807,22 +816,25 @@ def test_an_expedition_artifact_that_does_not_fit_waits_for_a_drop_or_is_left():
                               "drop wings to make room for stone-tablet"]  # fmt: skip
         if not keep:
             act(st, "leave stone-tablet (no room)")
-            assert "stone-tablet" in st.d["artifacts"] and "stone-tablet" not in me["pack"]
+            assert (
+                "stone-tablet" in st.data["artifacts_available"]
+                and "stone-tablet" not in me["backpack"]
+            )
             continue
         act(st, "drop axe to make room for stone-tablet")  # 4 slots: not enough yet
-        assert st._top()["k"] == "make_room"
+        assert st._top()["step"] == "make_room"
         act(st, "drop wings to make room for stone-tablet")  # 2 slots: it fits, it is taken
-        assert sorted(me["pack"]) == ["stone-tablet", "sword"]
-        assert "stone-tablet" not in st.d["artifacts"]
-        while st._top()["k"] == "return_slot":  # the wings go back to a large store slot
+        assert sorted(me["backpack"]) == ["stone-tablet", "sword"]
+        assert "stone-tablet" not in st.data["artifacts_available"]
+        while st._top()["step"] == "return_slot":  # the wings go back to a large store slot
             st.apply_action(st.legal_actions()[0])
-        assert "wings" in [s[0] for row in st.d["store"] for s in row if s]
+        assert "wings" in [s[0] for row in st.data["store"] for s in row if s]
 
 
 def test_a_common_item_from_the_store_and_a_purchase_offer_drops_when_full():
     st = ready()
     _full_backpack(st)
-    push(st, "take_item", p=0, rarity="common")  # a campsite's common item, Tool Swap...
+    push(st, "take_item", player=0, rarity="common")  # a campsite's common item, Tool Swap...
     assert labels(st) == ["take no item", "drop axe to make room", "drop sword to make room",
                           "drop wings to make room"]  # fmt: skip
     act(st, "drop axe to make room")
@@ -838,9 +850,9 @@ def test_the_cartographer_can_finish_in_the_swamps_at_once():
     # "In the Forgotten Swamps area, you may use the nearest finishing spaces immediately—then
     # you put your flag token on a chosen space right away." (its next space may be one)
     st = ready()
-    me = st.d["players"][0]
+    me = st.data["players"][0]
     to_story(st, 0, "Cartographer")
-    me["pos"] = "exit-swamps"
+    me["space"] = "exit-swamps"
     food = dict(me["food"])
     act(st, "turn: move")
     act(st, "move to swamps-0")
@@ -849,7 +861,7 @@ def test_the_cartographer_can_finish_in_the_swamps_at_once():
     act(st, "advance to swamps-f1a")
     assert labels(st) == ["finish on swamps-f1a (1 fame)"]  # no path goes on from there
     act(st, "finish on swamps-f1a (1 fame)")
-    assert me["flags"]["swamps"] == "swamps-f1a" and me["pos"] == "exit-swamps"
+    assert me["flags"]["swamps"] == "swamps-f1a" and me["space"] == "exit-swamps"
     assert me["food"]["raspberry"] == food["raspberry"] + 1  # the space's resource
     assert "turn: paw: help" in labels(st)  # the paw is still due
     # the Dark Caverns: either line; the Frosty Hill: the short path, paid
@@ -857,7 +869,7 @@ def test_the_cartographer_can_finish_in_the_swamps_at_once():
                           ("frosty", ["advance to frosty-1", "advance to frosty-2"])):  # fmt: skip
         st = ready()
         to_story(st, 0, "Cartographer")
-        st.d["players"][0]["pos"] = st.g.board.area_exit[start]
+        st.data["players"][0]["space"] = st.game.board.area_exit[start]
         set_food(st, 0, acorn=1, mushroom=1)
         act(st, "turn: move")
         act(st, f"move to {start}-0")

@@ -41,8 +41,10 @@ def random_game(seed: int, players: int, check=None, every=None) -> TrialState:
 def _finished(state: TrialState) -> None:
     returns = state.returns()
     assert abs(sum(returns) - 1.0) < 1e-9 and all(r >= 0 for r in returns)
-    assert all(not me["tents"] and not me["paws"] and not me["strong"] for me in state.d["players"])
-    assert state.d["day"] == 4
+    assert all(
+        not me["tents"] and not me["paws"] and not me["strong_paw"] for me in state.data["players"]
+    )
+    assert state.data["day"] == 4
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -67,7 +69,7 @@ def test_many_random_games(seed):
 def _same_view(state: TrialState, rng: random.Random) -> None:
     if rng.random() > 0.05:
         return
-    for p in range(state.d["n"]):
+    for p in range(state.data["player_count"]):
         twin = state.resample_hidden(p, rng)
         assert twin.observation(p) == state.observation(p)
         assert twin.information_state_string(p) == state.information_state_string(p)
@@ -83,18 +85,18 @@ def test_resample_hidden_never_changes_what_the_observer_sees(seed):
 def test_a_determinisation_changes_hidden_cards():
     rng = random.Random(7)
     state = GAMES[4].new_initial_state()
-    while state.d["day"] < 2 and not state.is_terminal():
+    while state.data["day"] < 2 and not state.is_terminal():
         if state.is_chance_node():
             outs = state.chance_outcomes()
             state.apply_action(rng.choices([a for a, _ in outs], [p for _, p in outs])[0])
         else:
             state.apply_action(rng.choice(state.legal_actions()))
-    hands = [sorted(me["hand"]) for me in state.d["players"]]
+    hands = [sorted(me["hand"]) for me in state.data["players"]]
     changed = False
     for k in range(5):
         twin = state.resample_hidden(0, random.Random(k))
-        assert sorted(twin.d["players"][0]["hand"]) == hands[0]
-        changed |= any(sorted(twin.d["players"][q]["hand"]) != hands[q] for q in (1, 2, 3))
+        assert sorted(twin.data["players"][0]["hand"]) == hands[0]
+        changed |= any(sorted(twin.data["players"][q]["hand"]) != hands[q] for q in (1, 2, 3))
     assert changed
 
 
@@ -127,16 +129,21 @@ def test_a_bad_saved_state_is_a_format_error():
 
     game = GAMES[2]
     good = json.loads(game.new_initial_state().to_json())
+    state, fmt = good["state"], good["format"]
     for broken in (
         "{",
         json.dumps({"game": "dog", "state": {}}),
-        json.dumps({"game": "trial", "state": {**good["state"], "n": 3}}),
-        json.dumps({"game": "trial", "state": {**good["state"], "extra": 1}}),
-        json.dumps({"game": "trial", "state": {**good["state"], "stack": [{"k": "fly"}]}}),
-        json.dumps({"game": "trial", "state": {**good["state"], "players": [{}, {}]}}),
-        json.dumps({"game": "trial", "state": {**good["state"], "stack": [{"k": "turn"}]}}),
-        json.dumps({"game": "trial", "state": {**good["state"], "log": [["*", "a"]]}}),
-        json.dumps({"game": "trial", "state": {**good["state"], "log": "history"}}),
+        json.dumps({"game": "trial", "format": fmt, "state": {**state, "player_count": 3}}),
+        json.dumps({"game": "trial", "format": fmt, "state": {**state, "extra": 1}}),
+        json.dumps(
+            {"game": "trial", "format": fmt, "state": {**state, "stack": [{"step": "fly"}]}}
+        ),
+        json.dumps({"game": "trial", "format": fmt, "state": {**state, "players": [{}, {}]}}),
+        json.dumps(
+            {"game": "trial", "format": fmt, "state": {**state, "stack": [{"step": "turn"}]}}
+        ),
+        json.dumps({"game": "trial", "format": fmt, "state": {**state, "history": [["*", "a"]]}}),
+        json.dumps({"game": "trial", "format": fmt, "state": {**state, "history": "history"}}),
     ):
         with pytest.raises(FormatError):
             game.state_from_json(broken)
@@ -147,7 +154,7 @@ def _grows(seen: dict[int, list[str]]):
     history part of each new string starts with the previous one's."""
 
     def check(state: TrialState, rng: random.Random) -> None:
-        for p in range(state.d["n"]):
+        for p in range(state.data["player_count"]):
             lines = state.information_state_string(p).split("\n")[:-1]
             before = seen.get(p, [])
             assert lines[: len(before)] == before, f"player {p} forgot part of the history"

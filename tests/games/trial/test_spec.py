@@ -49,13 +49,13 @@ def test_the_text_picture_shows_the_board_and_only_one_players_secrets():
     game = SPEC.open(None, players=2).game
     state = game.new_initial_state()
     rng = random.Random(4)
-    while state.d["turn"] is None:
+    while state.data["turn_player"] is None:
         state.apply_action(rng.choice(state.legal_actions()))
     text = render_text(game, state)
     assert text.startswith("day 1") and "encounters:" in text and "store:" in text
     assert text.count("[st") == 4 and "frosty:" in text
-    mine = [game.pack.card(c)["name"] for c in state.d["players"][0]["hand"]]
-    theirs = [game.pack.card(c)["name"] for c in state.d["players"][1]["hand"]]
+    mine = [game.pack.card(c)["name"] for c in state.data["players"][0]["hand"]]
+    theirs = [game.pack.card(c)["name"] for c in state.data["players"][1]["hand"]]
     view = render_player(state, 0)
     assert all(name in view for name in mine)
     assert f"hand: {len(theirs)};" in view

@@ -44,7 +44,7 @@ def load(doc: dict[str, Any], engine: str = "reference", players: int = 2) -> Tr
 
 
 MID = saved(2, 7, 200)
-assert MID["state"]["stack"] and not MID["state"]["over"]  # mid-game
+assert MID["state"]["stack"] and not MID["state"]["game_over"]  # mid-game
 
 
 def edit(**changes: Any) -> dict[str, Any]:
@@ -56,7 +56,7 @@ def edit(**changes: Any) -> dict[str, Any]:
 def in_a_fight() -> dict[str, Any]:
     for seed in range(200):
         doc = saved(2, seed, 300)
-        if any(f["k"] == "fight" for f in doc["state"]["stack"]):
+        if any(f["step"] == "fight" for f in doc["state"]["stack"]):
             return doc
     raise AssertionError("no fight in 200 games")
 
@@ -69,17 +69,17 @@ def test_an_unchanged_saved_state_loads_on_both_engines():
 @pytest.mark.parametrize(
     ("changes", "field"),
     [
-        ({"camps": "over"}, "camps"),
+        ({"camp_tents": "over"}, "camp_tents"),
         ({"tunnels": True}, "tunnels"),
         ({"tray": -1}, "tray"),
         ({"decks": True}, "decks"),
-        ({"row": [1, 2, 3, "forest"]}, "row"),
+        ({"encounter_row": [1, 2, 3, "forest"]}, "encounter_row"),
         ({"day": 0}, "day"),
-        ({"first": 2}, "first"),
-        ({"turn": "0"}, "turn"),
-        ({"over": 0}, "over"),
+        ({"first_player": 2}, "first_player"),
+        ({"turn_player": "0"}, "turn_player"),
+        ({"game_over": 0}, "game_over"),
         ({"tunnel_tokens": 3}, "tunnel_tokens"),
-        ({"artifacts": ["no-such-artifact"]}, "artifacts[0]"),
+        ({"artifacts_available": ["no-such-artifact"]}, "artifacts_available[0]"),
         ({"legendary": {"trader": 5, "pioneer": None, "fighter": None}}, "legendary.trader"),
         ({"tiles": {}}, "tiles"),
         ({"store": [[[], [], [], []]]}, "store"),
@@ -94,8 +94,8 @@ def test_a_top_level_field_of_the_wrong_kind_is_named(changes, field):
 
 def test_a_short_encounter_row_or_an_unknown_card_is_named():
     doc = copy.deepcopy(MID)
-    del doc["state"]["row"][1]
-    with pytest.raises(FormatError, match="state field row "):
+    del doc["state"]["encounter_row"][1]
+    with pytest.raises(FormatError, match="state field encounter_row "):
         load(doc)
     doc = copy.deepcopy(MID)
     doc["state"]["players"][1]["hand"].append("deed-99")
@@ -107,7 +107,7 @@ def test_a_player_field_of_the_wrong_kind_is_named():
     for key, value, field in [
         ("food", {"acorn": 1}, r"players\[0\]\.food "),
         ("morality", 9, r"players\[0\]\.morality "),
-        ("pos", "nowhere", r"players\[0\]\.pos "),
+        ("space", "nowhere", r"players\[0\]\.space "),
         ("story", [["deed-01", True]], r"players\[0\]\.story\[0\] "),
         ("flags", {"swamps": None}, r"players\[0\]\.flags "),
     ]:
@@ -127,17 +127,21 @@ def test_components_that_do_not_add_up_are_refused():
     with pytest.raises(FormatError, match="acorn not conserved"):
         load(doc)
     doc = copy.deepcopy(MID)
-    doc["state"]["row"][0] = doc["state"]["row"][1]  # a card lies twice
+    doc["state"]["encounter_row"][0] = doc["state"]["encounter_row"][1]  # a card lies twice
     with pytest.raises(FormatError, match=r"lies twice|lost or invented"):
         load(doc)
 
 
-def test_a_fight_frame_with_unknown_held_cards_is_named():
+def test_a_fight_frame_with_unknown_face_down_cards_is_named():
     doc = in_a_fight()
-    frame = next(f for f in doc["state"]["stack"] if f["k"] == "fight")
+    frame = next(f for f in doc["state"]["stack"] if f["step"] == "fight")
     i = doc["state"]["stack"].index(frame)
-    frame["held"] = [["not-a-card"], []]
-    with pytest.raises(FormatError, match=rf"state field stack\[{i}\]\.held"):
+    frame["face_down"] = [["not-a-card"], []]
+    with pytest.raises(FormatError, match=rf"state field stack\[{i}\]\.face_down"):
+        load(doc)
+    frame["face_down"] = [[], []]
+    frame["spare"] = 1  # a field no fight step has
+    with pytest.raises(FormatError, match=rf"state field stack\[{i}\]\.spare"):
         load(doc)
 
 
@@ -158,7 +162,7 @@ def play(st: TrialState, rng: random.Random, actions: int) -> None:
             st.apply_action(rng.choice([a for a, _ in st.chance_outcomes()]))
         else:
             st.apply_action(rng.choice(st.legal_actions()))
-        st.observation(st.d["n"] - 1)
+        st.observation(st.data["player_count"] - 1)
     st.returns()
     str(st)
 
@@ -208,42 +212,47 @@ def test_many_randomly_edited_states_are_refused_or_play(seed):
     assert tally["refused"] >= 100 and tally_stack["played"] >= 10, (tally, tally_stack)
 
 
-def test_the_table_of_step_fields_matches_the_rules_source():
-    """Every field a rule module pushes a step with is in ``FRAME_FIELDS`` (read again from the
-    source: ``push(st, "kind", field=...)`` calls and ``{"k": "kind", ...}`` literals)."""
+def test_every_push_in_the_rules_gives_declared_fields_and_every_required_one():
+    """Each ``push(st, "kind", field=...)`` call of the rules' source names only fields its step
+    class declares, and all the required ones (read from the source, not run)."""
     import ast
     from pathlib import Path
 
     import solver.games.trial as package
-    from solver.games.trial.core import STEPS
-    from solver.games.trial.state_check import FRAME_FIELDS
+    from solver.games.trial.core import REQUIRED, STEPS
+    from solver.games.trial.state_check import frame_fields
 
-    sites: dict[str, list[set[str]]] = {}
+    calls = 0
     for path in Path(package.__file__).parent.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (
+            if not (
                 isinstance(node, ast.Call)
                 and getattr(node.func, "id", None) == "push"
                 and len(node.args) >= 2
                 and isinstance(node.args[1], ast.Constant)
             ):
-                fields = {k.arg for k in node.keywords if k.arg}
-                sites.setdefault(node.args[1].value, []).append(fields)
-            elif isinstance(node, ast.Dict) and all(isinstance(k, ast.Constant) for k in node.keys):
-                keys = [k.value for k in node.keys]  # type: ignore[union-attr]
-                kind = node.values[keys.index("k")] if "k" in keys else None
-                if isinstance(kind, ast.Constant) and kind.value in STEPS:
-                    sites.setdefault(kind.value, []).append(set(keys) - {"k"})
-    required = {kind: tuple(sorted(set.intersection(*found))) for kind, found in sites.items()}
-    assert required == {k: v for k, v in FRAME_FIELDS.items() if k in required}
-    assert set(FRAME_FIELDS) == set(STEPS)
+                continue
+            kind = node.args[1].value
+            assert kind in STEPS, (path.name, node.lineno, kind)
+            if any(k.arg is None for k in node.keywords):
+                continue  # **fields: checked when pushed
+            given = {k.arg for k in node.keywords}
+            declared = STEPS[kind].fields
+            required = {n for n, (default, _) in declared.items() if default is REQUIRED}
+            assert given <= set(declared), (path.name, node.lineno, given - set(declared))
+            assert required <= given, (path.name, node.lineno, required - given)
+            calls += 1
+    assert calls > 80
+    fields = frame_fields()
+    assert set(fields) == set(STEPS)
+    assert all(meaning for cls in STEPS.values() for _, meaning in cls.fields.values())
 
 
 def test_a_die_roll_without_the_step_it_rolls_for_is_refused():
     doc = in_a_fight()
     stack = doc["state"]["stack"]
-    i = next(i for i, f in enumerate(stack) if f["k"] == "fight")
-    stack.append({"k": "die", "p": 0, "parent": "roll", "side": 0, "purpose": "strength"})
+    i = next(i for i, f in enumerate(stack) if f["step"] == "fight")
+    stack.append({"step": "die", "player": 0, "parent": "roll", "side": 0, "purpose": "strength"})
     with pytest.raises(FormatError, match=r"a die step above a roll step"):
         load(doc)
     stack[-1]["parent"] = "fight"
@@ -256,7 +265,7 @@ def test_a_path_outside_its_card_is_refused():
     for seed in range(300):
         doc = saved(2, seed, 250)
         stack = doc["state"]["stack"]
-        frames = [f for f in stack if f["k"] == "effects"]
+        frames = [f for f in stack if f["step"] == "effects"]
         if frames:
             break
     else:
@@ -313,7 +322,9 @@ def plausible_fuzz(seed: int, count: int) -> dict[str, int]:
         players = rng.choice([2, 3, 4])
         doc = saved(players, rng.randrange(10**6), rng.randrange(0, 600))
         state = doc["state"]
-        leaves = [(p, v) for p, v in _leaves(state) if p and p[0] not in ("log", "known")]
+        leaves = [
+            (p, v) for p, v in _leaves(state) if p and p[0] not in ("history", "card_knowledge")
+        ]
         if rng.random() < 0.6:
             leaves = [leaf for leaf in leaves if leaf[0][0] == "stack"] or leaves
         texts = sorted({v for _, v in leaves if isinstance(v, str)})

@@ -30,12 +30,12 @@ def played(players: int, seed: int, decisions: int) -> TrialState:
 
 def test_pawns_stand_on_their_spaces_and_tents_show_their_owners() -> None:
     state = played(4, seed=3, decisions=300)
-    game = state.g
+    game = state.game
     root = ET.fromstring(render_svg(game, state, []))
     discs = [c for c in root.iter(f"{NS}circle") if c.get("class") == "space"]
     assert len(discs) == len(game.board.spaces)
     pawns = [c for c in root.iter(f"{NS}circle") if c.get("class") == "pawn"]
-    placed = [me["pos"] for me in state.d["players"] if me["pos"] is not None]
+    placed = [me["space"] for me in state.data["players"] if me["space"] is not None]
     assert len(pawns) == len(placed) > 0
     x0 = min(x for x, _ in game.board.xy.values())
     y0 = min(y for _, y in game.board.xy.values())
@@ -47,7 +47,9 @@ def test_pawns_stand_on_their_spaces_and_tents_show_their_owners() -> None:
         )
     flags = [p for p in root.iter(f"{NS}polygon") if p.get("class") == "tent"]
     owners = [
-        str(c["owner"]).lower() for s, c in state.d["camps"].items() if c and s in game.board.xy
+        str(c["owner"]).lower()
+        for s, c in state.data["camp_tents"].items()
+        if c and s in game.board.xy
     ]
     assert sorted(f.get("data-owner") for f in flags) == sorted(owners) and owners
 
@@ -56,10 +58,10 @@ def test_the_picture_is_public() -> None:
     """Redealing what any one player cannot see leaves the picture unchanged."""
     for seed in (1, 2):
         state = played(3, seed=seed, decisions=200)
-        picture = render_svg(state.g, state, [])
+        picture = render_svg(state.game, state, [])
         for p in range(3):
             world = state.resample_hidden(p, random.Random(seed * 10 + p))
-            assert render_svg(world.g, world, []) == picture
+            assert render_svg(world.game, world, []) == picture
 
 
 def test_forest_trial_render_writes_the_board(tmp_path) -> None:
