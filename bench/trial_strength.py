@@ -10,11 +10,19 @@ wins over the seats it held, with a Wilson 95% interval (the two heuristic seats
 
     python bench/trial_strength.py --games 200 --iterations 64 --workers 2 --seed 0 \\
         --out bench/results/trial-strength.md
+
+With ``--rows FILE`` every finished game is appended to FILE (one JSON line) as soon as it ends,
+and games already there are not played again: a run stopped part-way resumes where it stopped, and
+``--table-only`` prints the table of the games played so far (a long run on a loaded machine can
+report a partial sample honestly). ``--first K`` plays only games K.. (two processes sharing one
+rows file can split the range; each game is independent of the others).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import platform
 import statistics
 import sys
@@ -84,6 +92,24 @@ def table(rows: list[dict[str, Any]], iterations: int) -> list[str]:
     return lines
 
 
+def read_rows(path: str) -> dict[int, dict[str, Any]]:
+    """The games already in ``path`` (JSON lines), by index; an absent file holds none."""
+    rows: dict[int, dict[str, Any]] = {}
+    if not os.path.exists(path):
+        return rows
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                row = json.loads(line)
+                rows[int(row["index"])] = row
+    return rows
+
+
+def load() -> str:
+    """The 1-, 5- and 15-minute load averages, as ``uptime`` prints them."""
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
@@ -92,22 +118,42 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--engine", default="kernel", help="kernel (default) or reference")
     parser.add_argument("--out", default=None)
+    parser.add_argument("--first", type=int, default=0, help="play games --first.. --games-1")
+    parser.add_argument("--rows", default=None, help="JSON lines of finished games (resumable)")
+    parser.add_argument(
+        "--table-only", action="store_true", help="only the table of the games in --rows"
+    )
     args = parser.parse_args(argv)
     from joblib import Parallel, delayed
 
+    load_before = load()
     start = time.perf_counter()
-    rows = Parallel(n_jobs=args.workers, backend="loky", verbose=5)(
-        delayed(play_one)(g, args.seed, args.iterations, args.engine) for g in range(args.games)
-    )
+    done = read_rows(args.rows) if args.rows else {}
+    todo = [] if args.table_only else [g for g in range(args.first, args.games) if g not in done]
+    games = Parallel(
+        n_jobs=args.workers, backend="loky", verbose=5, return_as="generator_unordered"
+    )(delayed(play_one)(g, args.seed, args.iterations, args.engine) for g in todo)
+    for row in games:
+        done[row["index"]] = row
+        if args.rows:
+            with open(args.rows, "a", encoding="utf-8") as handle:
+                handle.write(json.dumps(row) + "\n")
+    rows = [done[g] for g in sorted(done) if g < args.games]
     wall = time.perf_counter() - start
     command = "python bench/trial_strength.py " + " ".join(sys.argv[1:] if argv is None else argv)
     lines = ["# The Trial: ISMCTS vs heuristic, heuristic, random", "", f"`{command}`", ""]
-    lines += table(list(rows), args.iterations)
-    lines += [
-        f"Wall time {wall:.0f} s with {args.workers} worker(s) on {platform.machine()}, "
-        f"Python {platform.python_version()} (a shared 2-core machine).",
-        "",
-    ]
+    lines += table(rows, args.iterations) if rows else ["No games played yet."]
+    if len(rows) < args.games:
+        lines += ["", f"**Partial: {len(rows)} of the {args.games} games played.**"]
+    if args.table_only:
+        lines += [f"(The games recorded in {args.rows}; load average now {load_before}.)", ""]
+    else:
+        lines += [
+            f"Wall time {wall:.0f} s with {args.workers} worker(s) on {platform.machine()}, "
+            f"Python {platform.python_version()} (a shared 2-core machine; load average "
+            f"{load_before} at the start, {load()} at the end).",
+            "",
+        ]
     text = "\n".join(lines)
     print(text)
     if args.out:
