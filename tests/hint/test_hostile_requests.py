@@ -93,7 +93,7 @@ def test_f2_a_lone_surrogate_in_the_id_or_an_options_key_is_a_400(server: Server
 def _trial_state_with(log_entry_json: str) -> str:
     game = solver.load_game("trial", players=2)
     state = json.loads(game.new_initial_state().to_json())
-    state["state"]["log"] = ["\x00LOG\x00"]
+    state["state"]["history"] = ["\x00LOG\x00"]
     return json.dumps(state).replace(json.dumps("\x00LOG\x00"), log_entry_json)
 
 

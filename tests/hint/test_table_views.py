@@ -86,7 +86,7 @@ def test_the_trial_panels_show_the_seat_s_hand_and_everyone_s_board() -> None:
         seat = state.current_player()
         panels = {p["title"]: p for p in spec.table_view(game, state, seat)["panels"]}
         hand = state.observation(seat)["players"][seat]["hand"]
-        names = [state.g.pack.card(c)["name"] for c in hand]
+        names = [state.game.pack.card(c)["name"] for c in hand]
         shown = [i["text"] for i in panels["Your hand"]["items"] if i["text"] != "(empty)"]
         assert [t.split(" (")[0] for t in shown] == names
         assert len(panels["Players"]["items"]) == game.num_players()

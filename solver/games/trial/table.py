@@ -40,15 +40,15 @@ def _card(pack: Any, ident: str, moves: list[tuple[int, str]]) -> dict[str, Any]
 
 def _player(pack: Any, q: int, view: dict[str, Any], seat: int) -> dict[str, Any]:
     who = "you, " if q == seat else ""
-    where = view["pos"] or "not on the board yet"
+    where = view["space"] or "not on the board yet"
     food = ", ".join(f"{k} {v}" for k, v in view["food"].items())
     tents = view["tents"] if isinstance(view["tents"], int) else len(view["tents"])
     story = [
         pack.card(c)["name"] if c else f"face down ({column})" for c, _, column in view["story"]
     ]
     flags = ", ".join(f"{k}: {v}" for k, v in view["flags"].items() if v is not None)
-    detail = (f"food {food}; paws {view['paws']}{' + strong' if view['strong'] else ''}; "
-              f"tents {tents}; backpack {', '.join(view['pack']) or '-'}; "
+    detail = (f"food {food}; paws {view['paws']}{' + strong' if view['strong_paw'] else ''}; "
+              f"tents {tents}; backpack {', '.join(view['backpack']) or '-'}; "
               f"story {'; '.join(story) or '-'}"
               + (f"; flags {flags}" if flags else ""))  # fmt: skip
     return {"text": f"{who}player {q} at {where}, morality {view['morality']:+d}",
@@ -59,12 +59,14 @@ def table_view(game: Any, state: Any, seat: int) -> dict[str, Any]:
     """The panels of seat ``seat`` (player 0 when the seat is not a player: a chance node)."""
     seat = seat if 0 <= seat < game.num_players() else 0
     obs = state.observation(seat)
-    pack = state.g.pack
+    pack = state.game.pack
     mine = not state.is_terminal() and state.current_player() == seat
     moves = [(a, state.action_to_string(a)) for a in state.legal_actions()] if mine else []
     me = obs["players"][seat]
     hand = [_card(pack, c, moves) for c in me["hand"]] if isinstance(me["hand"], list) else []
-    row = [_card(pack, c, moves) if c else {"text": "(an empty slot)"} for c in obs["row"]]
+    row = [
+        _card(pack, c, moves) if c else {"text": "(an empty slot)"} for c in obs["encounter_row"]
+    ]
     store = []
     for r, line in enumerate(obs["store"]):
         for c, stack in enumerate(line):
@@ -82,7 +84,7 @@ def table_view(game: Any, state: Any, seat: int) -> dict[str, Any]:
         {"title": "Players", "items": players},
         {"title": "Encounter row", "items": row or [{"text": "(empty)"}]},
         {"title": "Store", "items": store or [{"text": "(empty)"}]},
-        {"title": "Day", "items": [{"text": f"day {obs['day']}, turn {obs['turn']}"}]},
+        {"title": "Day", "items": [{"text": f"day {obs['day']}, turn {obs['turn_player']}"}]},
     ]
     fight = obs.get("last_fight")
     if fight:
