@@ -12,7 +12,12 @@ import json
 import sys
 from typing import Any
 
-from solver.cli_position import DEFAULT_ITERATIONS, DEFAULT_MEMORY_MB, open_position
+from solver.cli_position import (
+    DEFAULT_ITERATIONS,
+    DEFAULT_MEMORY_MB,
+    SOLVE_GAMES_SECONDS,
+    open_position,
+)
 from solver.cmdkit import (
     check_output,
     nonnegative_int,
@@ -389,7 +394,13 @@ def add_game_commands(games: Any, spec: GameSpec) -> None:
     _exact_options(p, spec, estimate="the agent's games")
     p.add_argument(
         "--games", type=positive_int, default=200,
-        help="games played for the agent's estimate (default 200)",
+        help="games played for the agent's estimate, at most (default 200)",
+    )  # fmt: skip
+    p.add_argument(
+        "--seconds", type=positive_float, default=SOLVE_GAMES_SECONDS, metavar="S",
+        help="stop starting new games after S seconds of them; the games played so far give "
+        f"the estimate, and the answer says how many (default {SOLVE_GAMES_SECONDS:g}; at "
+        "least one game is played)",
     )  # fmt: skip
     _strength_option(p, "play the games with this level of the strength ladder (1-10): "
                      "--agent levelK")  # fmt: skip

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -364,12 +365,16 @@ def _agent_games(state: Any, args: argparse.Namespace, game: Any) -> dict[str, A
     iterations = args.iterations if args.iterations is not None else spec.play_iterations(name)
     seat = args.observer
     total = score = 0.0
-    what = f"playing {count(args.games, 'game')} of {name} from the position"
+    played = 0
+    what = f"playing up to {count(args.games, 'game')} of {name} from the position"
+    deadline = time.monotonic() + args.seconds
     with progress_of(args, what) as progress:
         agents = [make_agent(name, game, seed=derive_seed(args.seed, p), iterations=iterations,
                              memory_mb=args.memory_mb)
                   for p in range(game.num_players())]  # fmt: skip
         for g in range(args.games):
+            if played and time.monotonic() >= deadline:
+                break
 
             def step(k: int, g: int = g) -> None:
                 progress.update(f"game {g + 1}/{args.games}, action {k}")
@@ -381,11 +386,13 @@ def _agent_games(state: Any, args: argparse.Namespace, game: Any) -> dict[str, A
             total += float(returns[seat])
             scores = spec.scores(record.final) if spec.scores is not None else returns
             score += float(scores[seat])
-    low, high = wilson_interval(total, args.games)
-    value = total / args.games
+            played += 1
+    low, high = wilson_interval(total, played)
+    value = total / played
     return {"win_probability": value, "value": value, "exact": False, "best_action": None,
-            "ci_low": low, "ci_high": high, "games": args.games, "iterations": iterations,
-            "mean_score": score / args.games, "agent": name, "method": "games"}  # fmt: skip
+            "ci_low": low, "ci_high": high, "games": played, "games_asked": args.games,
+            "iterations": iterations, "mean_score": score / played, "agent": name,
+            "method": "games"}  # fmt: skip
 
 
 def solve_command(spec: GameSpec, args: argparse.Namespace) -> int:
@@ -403,6 +410,12 @@ def solve_command(spec: GameSpec, args: argparse.Namespace) -> int:
     notes = [why] if why else []
     if report is None:
         report = _agent_games(state, args, game)
+        if report["games"] < report["games_asked"]:
+            played = count(report["games"], "game")
+            notes.append(
+                f"stopped after {played} of {report['games_asked']}: --seconds "
+                f"{args.seconds:g} ran out (the interval is over the games played)"
+            )
         if not state.is_chance_node():
             search_args = argparse.Namespace(**vars(args))
             search_args.mode = False  # the exact attempt is behind us

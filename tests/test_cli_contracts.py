@@ -384,6 +384,30 @@ def test_every_games_solve_takes_an_agent_and_defaults_to_the_strongest(capsys):
     assert code == 2 and "unknown agent 'mcts' for trial" in err
 
 
+def test_solve_stops_starting_games_when_its_seconds_run_out(capsys):
+    # Defect: `forest trial solve` and `forest guardians solve` at their defaults (200 games of
+    # the strongest agent) ran for hours. --seconds (default 60) stops starting new games; the
+    # estimate is over the games played, which are the first games of a longer run.
+    code, out, err = run(capsys, "guardians", "solve", "--agent", "greedy", "--games", "500",
+                         "--seconds", "1e-9", "--json")  # fmt: skip
+    assert code == 0, err
+    cut = json.loads(out)
+    assert (cut["games"], cut["games_asked"]) == (1, 500)
+    assert any("stopped after 1 game of 500" in note for note in cut["notes"])
+    code, out, err = run(capsys, "guardians", "solve", "--agent", "greedy", "--games", "1",
+                         "--json")  # fmt: skip
+    whole = json.loads(out)
+    assert (whole["games"], whole["notes"]) == (1, [])
+    assert (cut["value"], cut["mean_score"]) == (whole["value"], whole["mean_score"])
+    with pytest.raises(SystemExit) as refused:
+        main(["guardians", "solve", "--agent", "greedy", "--seconds", "nan"])
+    err = capsys.readouterr().err
+    assert refused.value.code == 2 and "--seconds" in err and len(err.strip().splitlines()) == 1
+    with pytest.raises(SystemExit):
+        main(["guardians", "solve", "--help"])
+    assert "default 60" in " ".join(capsys.readouterr().out.split())
+
+
 def test_solve_and_best_move_go_exact_where_it_fits(capsys):
     # Defect: `forest dog solve dog/big-12x12` ran MCTS for 12.7 s where the exact answer takes
     # 0.015 s. The exact value is checked against the exact search called directly.
