@@ -27,7 +27,7 @@ MARK_PLURALS = {"inaccuracy": "inaccuracies"}
 
 def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
     """``forest GAME review FILE``: the review as a table (or JSON), and the plot."""
-    from solver.review import read_record, review_record, write_plot
+    from solver.review import RecordError, read_record, review_record, write_plot
 
     try:
         record = read_record(args.file)
@@ -46,10 +46,13 @@ def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
 
     actions = record.get("actions", [])
     with progress_of(args, f"reviewing {count(len(actions), 'action')} of {args.file}"):
-        review = review_record(
-            record, iterations=args.iterations, seconds=args.seconds, exact=exact,
-            allow_paths=True,
-        )  # fmt: skip
+        try:
+            review = review_record(
+                record, iterations=args.iterations, seconds=args.seconds, exact=exact,
+                allow_paths=True,
+            )  # fmt: skip
+        except RecordError as exc:  # the record names the file's fault: actions.N, state...
+            raise OptionError(f"{args.file}: {exc}") from None
     if args.plot:
         from solver.files import write_whole
 

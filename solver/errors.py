@@ -57,11 +57,26 @@ class FormatError(SolverError, ValueError):
         super().__init__(message)
 
     def in_file(self, path: object) -> FormatError:
-        """The same error, naming the file ``path`` it was read from (unchanged if it does)."""
+        """The same error, naming the file ``path`` it was read from (unchanged if it does).
+
+        An error at line 1, column 1 of a file does not quote what was found there: nothing of
+        the file was recognised, so it may not be a game file at all (``/etc/passwd``, a copy of
+        an environment) and its first bytes are not repeated; the path and the expectation say
+        the problem. A description (``found an invalid byte``) is kept.
+
+        >>> str(FormatError("a header", line=1, column=1, found="'SECRET=1'").in_file("x"))
+        'x: line 1, column 1: expected a header (the file does not start as one)'
+        """
         if self.path is not None:
             return self
+        found = self.found
+        if (self.line, self.column) == (1, 1) and _quotes(found):
+            found = None
+            expected = f"{self.expected} (the file does not start as one)"
+        else:
+            expected = self.expected
         return FormatError(
-            self.expected, line=self.line, column=self.column, found=self.found, path=str(path)
+            expected, line=self.line, column=self.column, found=found, path=str(path)
         )
 
     def __reduce__(self):  # keep the keyword-only constructor picklable (worker processes)
@@ -69,6 +84,14 @@ class FormatError(SolverError, ValueError):
             _rebuild_format_error,
             (self.expected, self.line, self.column, self.found, self.path),
         )
+
+
+def _quotes(found: str | None) -> bool:
+    """Whether ``found`` quotes the text read (``'abc'``, ``"abc"``, a JSON value), not a
+    description of it (``an invalid byte``, ``Expecting value``)."""
+    if not found:
+        return False
+    return found[0] in "'\"{[" or found[0].isdigit() or found[0] == "-"
 
 
 def _rebuild_format_error(

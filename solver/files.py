@@ -21,6 +21,7 @@ import contextlib
 import errno
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -41,27 +42,78 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 """The largest game, state or position file read (16 MB): no real one comes close."""
 
 
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+PSEUDO_FOLDERS = ("/proc", "/sys")
+"""Kernel pseudo-file systems: their "regular" files are views of the kernel (``/proc/kmsg``
+waits for the next kernel message, ``/proc/self/environ`` is the environment), never a game."""
+
+
 def read_bytes(
     path: str | os.PathLike[str], what: str = "file", limit: int = MAX_FILE_BYTES
 ) -> bytes:
-    """The bytes of ``path``, refused past ``limit`` bytes; errors name the path and ``what``."""
+    """The bytes of the regular file ``path``, refused past ``limit`` bytes; errors name the path
+    and ``what`` (an :class:`~solver.errors.OptionError`), never the file's content.
+
+    The library's one opener of an input file: opened without blocking (a FIFO, or a symlink to
+    one, never stalls the open), refused unless ``fstat`` calls it a regular file (a FIFO, a
+    device, a socket, a folder are named), refused under ``/proc`` and ``/sys``, and read without
+    blocking (a "regular" file whose read would wait for data is refused, not waited on)."""
     name = os.fspath(path)
     if name == "":
         raise OptionError(f"an empty path is not a {what}")
+    real = os.path.realpath(name)
+    if any(real == top or real.startswith(top + "/") for top in PSEUDO_FOLDERS):
+        raise OptionError(f"{name}: is a kernel pseudo-file ({real}), not a {what}")
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    flags |= getattr(os, "O_CLOEXEC", 0)
     try:
-        with open(name, "rb") as handle:
-            data = handle.read(limit + 1)
+        fd = os.open(name, flags)
     except FileNotFoundError:
         raise OptionError(f"{name}: no such {what}") from None
     except IsADirectoryError:
         raise OptionError(f"{name}: is a folder, not a {what}") from None
     except OSError as exc:
         raise OptionError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = next((word for test, word in _KINDS if test(mode)), "not a regular file")
+            raise OptionError(f"{name}: is {kind}, not a {what}")
+        data = _read_without_blocking(fd, limit + 1)
+    except BlockingIOError:
+        raise OptionError(f"{name}: reading it would wait for data, not a {what}") from None
+    except IsADirectoryError:
+        raise OptionError(f"{name}: is a folder, not a {what}") from None
+    except OSError as exc:
+        raise OptionError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
     if len(data) > limit:
         raise OptionError(
             f"{name}: larger than {limit // (1024 * 1024)} MB, too large for a {what}"
         )
     return data
+
+
+def _read_without_blocking(fd: int, limit: int) -> bytes:
+    """At most ``limit`` bytes of ``fd`` (opened non-blocking), read to its end: a file on disk
+    reads as usual; a read that would wait raises :class:`BlockingIOError`."""
+    chunks: list[bytes] = []
+    size = 0
+    while size < limit:
+        chunk = os.read(fd, min(limit - size, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
 
 
 def decode_json(data: bytes, what: str) -> Any:

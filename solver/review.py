@@ -123,6 +123,37 @@ def read_record(path: str) -> dict[str, Any]:
     return record
 
 
+class RecordError(OptionError):
+    """A record whose game, state or actions cannot be replayed: the message (``actions.N: ...``),
+    the field at fault and the hint engine's code (``illegal_action``, ``bad_state``...)."""
+
+    def __init__(self, message: str, field: str | None, code: str):
+        super().__init__(message)
+        self.field = field
+        self.code = code
+
+    def __reduce__(self):
+        return (RecordError, (str(self), self.field, self.code))
+
+
+def check_record(base: Mapping[str, Any], actions: Sequence[Any], *, allow_paths: bool) -> None:
+    """Replay the whole record once, before any search (a :class:`RecordError` naming the first
+    action that is not legal, the bad state or game): an invalid record is refused at once, not
+    after the positions before its fault were searched."""
+    from types import SimpleNamespace
+
+    from solver.hint.errors import HintError
+    from solver.hint.position import open_position
+
+    request = SimpleNamespace(game=base["game"], options=base.get("options", {}),
+                              state=base.get("state"), engine=base.get("engine"),
+                              actions=list(actions))  # fmt: skip
+    try:
+        open_position(request, allow_paths=allow_paths)
+    except HintError as exc:
+        raise RecordError(str(exc), exc.field, exc.code) from None
+
+
 def _ask(base: dict[str, Any], actions: list[Any], ident: str, **kw: Any) -> dict[str, Any]:
     from solver.hint.engine import answer
 
@@ -130,7 +161,7 @@ def _ask(base: dict[str, Any], actions: list[Any], ident: str, **kw: Any) -> dic
     if "error" in reply:
         field = reply.get("field") or ""
         if field.startswith("actions."):
-            raise OptionError(f"the record's {field}: {reply['error']}")
+            raise RecordError(reply["error"], field, reply.get("code") or "illegal_action")
         raise OptionError(f"cannot review this record: {reply['error']}")
     return reply
 
@@ -207,6 +238,7 @@ def review_record(
     if isinstance(record.get("engine"), str):
         base["engine"] = record["engine"]
     kw = {"caps": caps or Caps(), "allow_paths": allow_paths}
+    check_record(base, actions, allow_paths=allow_paths)
 
     def ask(ply: int) -> dict[str, Any]:
         limit = _position_budget(iterations, seconds, deadline, last + 1 - ply)

@@ -327,11 +327,17 @@ def read_results(path: str | os.PathLike[str], game: str = "dog") -> pd.DataFram
     return frame[ordered]
 
 
+RESULTS_MAX_BYTES = 1 << 30
+"""The largest results CSV read (1 GiB: a million forests' rows is a few hundred MB)."""
+
+
 def _read_csv(path: Path) -> pd.DataFrame:
     import pandas as pd
 
+    from solver.files import read_bytes
+
     shown = os.fspath(path)
-    data = path.read_bytes()
+    data = read_bytes(path, "results file", RESULTS_MAX_BYTES)  # the one opener: never blocks
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as err:

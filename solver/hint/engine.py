@@ -194,10 +194,10 @@ def _hidden(
 ) -> _Found:
     """ISMCTS from the observer's view (:mod:`solver.search.ismcts`): every simulation a state
     redealt from what the observer sees; the principal variation is the move alone. A time
-    budget never starves it: fewer simulations than legal moves (or outcomes) are redone with
-    that many, untimed."""
+    budget never starves it: fewer simulations than legal moves are redone with that many,
+    untimed; a chance root takes one at least (its outcomes sampled within the time, noted)."""
     from solver.search import Limit
-    from solver.search.auto import floor_simulations
+    from solver.search.auto import chance_coverage_note, floor_simulations
     from solver.search.ismcts import ismcts
 
     floor = floor_simulations(state)
@@ -213,8 +213,9 @@ def _hidden(
     if result.iterations < floor:
         result = ismcts(state, observer=observer, limit=Limit(iterations=floor), seed=seed)
     moves = [(m.action, m.label, m.visits, float(m.value), [m.label]) for m in result.moves]
+    note = chance_coverage_note(state, result.iterations)
     return _Found(moves, float(result.value), result.iterations, "ismcts", observer,
-                  result.iterations, terminated)  # fmt: skip
+                  result.iterations, terminated, () if note is None else (note,))  # fmt: skip
 
 
 def _build(

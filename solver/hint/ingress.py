@@ -64,6 +64,23 @@ def _code(path: list[Any]) -> str:
     return "bad_state" if path and path[0] == "state" else "invalid_request"
 
 
+MAX_DIGITS = 4300
+"""The longest integer a request may spell (Python's own limit for converting text to int)."""
+
+
+class _TooLarge:
+    """An integer of more than :data:`MAX_DIGITS` digits, kept as its size only: refused by
+    :func:`check_clean` naming its field, never converted nor echoed."""
+
+    def __init__(self, digits: int):
+        self.digits = digits
+
+
+def _parse_int(text: str) -> Any:
+    digits = len(text.lstrip("-"))
+    return int(text) if digits <= MAX_DIGITS else _TooLarge(digits)
+
+
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
@@ -90,6 +107,13 @@ def check_clean(value: Any, path: list[Any] | None = None) -> None:
                     field,
                     _code(where),
                 )
+        elif isinstance(item, _TooLarge):
+            field = _field(where)
+            raise HintError(
+                f"{field + ': ' if field else ''}a number too large ({item.digits} digits)",
+                field,
+                _code(where),
+            )
         elif isinstance(item, float):
             if not math.isfinite(item):
                 field = _field(where)
@@ -121,7 +145,7 @@ def parse_json(text: str, path: list[Any] | None = None, code: str = "malformed"
     where = _field(list(path or []))
     prefix = f"{where}: " if where else ""
     try:
-        value = json.loads(text, parse_constant=_refuse_constant)
+        value = json.loads(text, parse_constant=_refuse_constant, parse_int=_parse_int)
     except RecursionError:
         raise HintError(f"{prefix}nested more than {MAX_DEPTH} deep", where, code) from None
     except ValueError as exc:

@@ -216,7 +216,7 @@ def roll_job(raw: dict[str, Any]) -> dict[str, Any]:
 def review_job(raw: dict[str, Any], caps: Caps) -> dict[str, Any]:
     """A whole review, bounded by the review's seconds (the request's ``totalSeconds``, capped
     by ``caps.max_review_seconds``)."""
-    from solver.review import review_record
+    from solver.review import RecordError, review_record
 
     request = ReviewRequest.model_validate(raw)
     record = {"game": request.game, "options": request.options, "seed": request.seed,
@@ -232,10 +232,10 @@ def review_job(raw: dict[str, Any], caps: Caps) -> dict[str, Any]:
             exact=request.exact, caps=caps, allow_paths=False, total_seconds=total,
             start=request.from_ply, stop=request.to_ply,
         )  # fmt: skip
+    except RecordError as exc:  # replayed before any search: refused at once
+        raise HintError(str(exc), exc.field, exc.code) from None
     except OptionError as exc:
-        message = str(exc)
-        field = "actions" if "actions." in message else None
-        raise HintError(message, field) from None
+        raise HintError(str(exc), None) from None
     return ReviewAnswer(id=request.id, **result).model_dump(by_alias=True)
 
 

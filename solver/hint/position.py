@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.errors import FormatError, OptionError, SolverError
+from solver.fields import shown
 from solver.hint.errors import HintError
 from solver.hint.ingress import parse_json
 from solver.spec import Opened
@@ -293,7 +294,8 @@ def _replay(state: Any, request: Any, line: list[dict[str, Any]]) -> list[int]:
         else:
             action = item
         if action not in state.legal_actions():
-            raise HintError(f"{field}: action {item!r} is not legal here", field, "illegal_action")
+            raise HintError(f"{field}: action {shown(item)} is not legal here", field,
+                            "illegal_action")  # fmt: skip
         mover = state.current_player()
         label = state.action_to_string(action)
         try:

@@ -240,3 +240,22 @@ def test_a_worker_is_warm_for_every_game_before_its_first_request() -> None:
     for key, (code, modules) in late.items():
         assert code is None, (key, code)  # an answer, not an error
         assert modules == [], (key, modules)
+
+TRIAL_CHANCE = {  # attack.md defect 4: a Trial chance node of 59 outcomes (4 players)
+    "game": "trial", "options": {"players": 4},
+    "actions": [84, 87, 77, 81, 85, 79, 82, 88, 86, 78, 83, 80, 90, 89, 99, 93, 94, 100, 91, 92,
+                95, 94, 89, 92, 91, 90, 93, 97, 98, 96, 276, 274, 273, 155, 148, 148, 148, 51, 46,
+                50, 40, 48, 46, 42, 49, 44, 41, 43, 45, 219, 207, 248, 200, 199, 233, 257, 195,
+                212, 230, 211],
+}  # fmt: skip
+
+
+def test_a_chance_root_of_many_outcomes_keeps_to_the_seconds_and_says_so(server: Server) -> None:
+    """One full Trial rollout per outcome ran whatever the clock said (1.0 s asked: 4.5 s); now a
+    chance root samples outcomes until the deadline (one simulation at least) and notes the
+    coverage. The mechanism is checked: fewer simulations than outcomes, and the note."""
+    reply = _hint(server, {**TRIAL_CHANCE, "id": "chance", "limit": {"seconds": 0.01}})
+    root = reply["rootInfo"]
+    assert root["currentPlayer"] < 0, root  # a chance node
+    assert 1 <= root["visits"] < 59, root
+    assert any("chance node of 59 outcomes" in note for note in reply["notes"]), reply["notes"]

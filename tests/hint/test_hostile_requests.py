@@ -203,3 +203,20 @@ def test_the_other_endpoints_refuse_hostile_bodies_with_a_400(server: Server,
         response = _post(server, text.encode(), endpoint)
         assert response.status_code == 400, (endpoint, text[:40], response.text)
         _check_error(response.json())
+
+
+@pytest.mark.parametrize("path", [("limit", "iterations"), ("seed",), ("actions", 0)])
+def test_a_huge_integer_is_refused_naming_its_field_not_quoted(server: Server, path: tuple) -> None:
+    """More than 4300 digits: the field and 'a number too large', not Python's advice about
+    sys.set_int_max_str_digits, and never the digits themselves."""
+    reply = _post(server, _body(BASE, path, "9" * 5000)).json()
+    _check_error(reply)
+    field = ".".join(map(str, path))
+    assert reply["field"] == field and f"{field}: a number too large" in reply["error"], reply
+    assert "set_int_max_str_digits" not in reply["error"] and "9999999999" not in reply["error"]
+
+
+def test_an_illegal_action_of_4300_digits_is_not_echoed_whole(server: Server) -> None:
+    reply = _post(server, _body(BASE, ("actions", 0), "9" * 4300)).json()
+    assert (reply["code"], reply["field"]) == ("illegal_action", "actions.0"), reply
+    assert len(reply["error"]) < 200, reply["error"]

@@ -130,6 +130,21 @@ def test_review(server: Server) -> None:
     assert bad.status_code == 400 and "actions.1" in bad.json()["error"]
 
 
+def test_a_review_of_illegal_actions_is_refused_before_any_search(server: Server) -> None:
+    """The record is replayed before any position is searched: refused at once (it took the whole
+    review budget, 10 s, tying up a worker), with the hint's code and field, the field said once."""
+    body = {"game": "trial", "options": {"players": 2}, "seed": 0, "actions": [5, 5, 5],
+            "totalSeconds": 30}  # fmt: skip
+    started = time.monotonic()
+    bad = post(server, "/v1/review", body)
+    elapsed = time.monotonic() - started
+    reply = bad.json()
+    assert bad.status_code == 400, reply
+    assert (reply["code"], reply["field"]) == ("illegal_action", "actions.0"), reply
+    assert reply["error"].count("actions.0") == 1, reply
+    assert elapsed < 5.0, elapsed
+
+
 def test_position_and_the_web_table(server: Server) -> None:
     reply = post(server, "/v1/position", {**DOG, "actions": [10], "pv": [3]}).json()
     assert {m["label"] for m in reply["moves"]} == {"N", "E", "W"}

@@ -210,22 +210,12 @@ def tile_set_to_dict(tiles: TileSet) -> dict[str, Any]:
 
 
 def read_user_file(path: str | os.PathLike[str], what: str) -> bytes:
-    """The bytes of a user's data file, read at most :data:`solver.files.MAX_FILE_BYTES` (a
-    device such as ``/dev/zero`` or a huge file is refused, never read whole); errors are
-    :class:`~solver.errors.OptionError` reading ``cannot read WHAT 'PATH': why``."""
-    from solver.files import MAX_FILE_BYTES
+    """The bytes of a user's data file through :func:`solver.files.read_bytes` (the one opener:
+    a regular file only, never blocking, at most :data:`solver.files.MAX_FILE_BYTES`); errors are
+    :class:`~solver.errors.OptionError` naming the path and the problem."""
+    from solver.files import read_bytes
 
-    name = os.fspath(path)
-    try:
-        with open(name, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise OptionError(f"cannot read {what} {name!r}: {exc.strerror or exc}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise OptionError(
-            f"cannot read {what} {name!r}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MB"
-        )
-    return data
+    return read_bytes(path, what)
 
 
 def load_tile_set(path: str | os.PathLike[str]) -> TileSet:

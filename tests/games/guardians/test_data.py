@@ -95,7 +95,7 @@ def test_bad_json_files_point_at_line_and_column(tmp_path):
     with pytest.raises(FormatError) as info:
         load_tile_set(path)
     assert (info.value.line, info.value.column) == (2, 13)
-    with pytest.raises(OptionError, match="cannot read tile set"):
+    with pytest.raises(OptionError, match="no such tile set"):
         load_tile_set(tmp_path / "missing.json")
     path.write_text("[1, 2", encoding="utf-8")
     with pytest.raises(FormatError):

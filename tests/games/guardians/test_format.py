@@ -148,7 +148,7 @@ def test_bad_bytes_and_missing_files(tmp_path):
     with pytest.raises(FormatError) as info:
         load_grove(path)
     assert (info.value.line, info.value.column) == (2, 7)
-    with pytest.raises(ValueError, match="cannot read position"):
+    with pytest.raises(ValueError, match="no such position"):
         load_grove(tmp_path / "missing.grove")
 
 

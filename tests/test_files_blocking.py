@@ -1,0 +1,85 @@
+"""Every command that reads a user's file opens it with the one opener (solver.files.read_bytes):
+a FIFO, a symlink to one, a kernel pseudo-file (/proc/kmsg waits for data; /proc/self/environ is
+the environment) are refused at once, one line, exit 2, never waited on and never quoted."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from solver.errors import FormatError, OptionError
+from solver.files import read_bytes
+from solver.testing import one_line_error, run_forest
+
+TIMEOUT = 60  # a hang fails (subprocess.TimeoutExpired), not a wait for ever
+
+COMMANDS = {
+    "guardians show": ("guardians", "show", "{}"),
+    "guardians order": ("guardians", "order", "{}"),
+    "trial show --state": ("trial", "show", "--state", "{}"),
+    "trial review": ("trial", "review", "{}"),
+    "dog show": ("dog", "show", "{}"),
+}
+
+
+def _argv(template: tuple[str, ...], path: str) -> list[str]:
+    return [part.replace("{}", path) for part in template]
+
+
+@pytest.fixture
+def fifo(tmp_path: Path) -> Path:
+    pipe = tmp_path / "game.fifo"
+    os.mkfifo(pipe)
+    return pipe
+
+
+@pytest.mark.parametrize("command", ["guardians show", "trial show --state", "trial review"])
+def test_a_fifo_and_a_symlink_to_one_are_refused_not_waited_on(tmp_path, fifo, command):
+    link = tmp_path / "link.grove"
+    link.symlink_to(fifo)
+    for path in (fifo, link):
+        run = run_forest(*_argv(COMMANDS[command], str(path)), timeout=TIMEOUT)
+        one_line_error(run, f"{path}: is a pipe (FIFO)")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/kmsg"), reason="no /proc/kmsg")
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_kernel_pseudo_file_is_refused_not_read(command):
+    run = run_forest(*_argv(COMMANDS[command], "/proc/kmsg"), timeout=TIMEOUT)
+    one_line_error(run, "/proc/kmsg: ")
+
+
+def test_a_parse_error_never_quotes_a_file_that_is_not_a_game_file(tmp_path):
+    proc = run_forest(
+        "guardians", "show", "/proc/self/environ", timeout=TIMEOUT, env={"SECRET_X": "hunter2"}
+    )
+    one_line_error(run=proc, needle="/proc/self/environ: ")
+    assert "SHELL" not in proc.stderr and "hunter2" not in proc.stderr
+    copy = tmp_path / "environ.grove"
+    copy.write_bytes(b"SECRET_X=hunter2\x00SHELL=/bin/sh\x00")
+    run = run_forest("guardians", "show", str(copy), timeout=TIMEOUT)
+    one_line_error(run, f"{copy}: line 1, column 1: expected ")
+    assert "hunter2" not in run.stderr and "SHELL" not in run.stderr
+
+
+def test_the_opener_reads_regular_files_and_names_what_it_refuses(tmp_path, fifo):
+    game = tmp_path / "a.forest"
+    game.write_bytes(b"x" * 3_000_000)  # more than one read's chunk
+    assert read_bytes(game, "forest file") == b"x" * 3_000_000
+    with pytest.raises(OptionError, match="is a pipe"):
+        read_bytes(fifo, "forest file")
+    with pytest.raises(OptionError, match="is a folder"):
+        read_bytes(tmp_path, "forest file")
+    with pytest.raises(OptionError, match="kernel pseudo-file"):
+        read_bytes("/proc/self/status", "forest file")
+    with pytest.raises(OptionError, match="larger than 1 MB"):
+        read_bytes(game, "forest file", limit=1 << 20)
+
+
+def test_a_file_error_still_quotes_past_the_first_line():
+    err = FormatError("a cell", line=3, column=2, found="'x'").in_file("f")
+    assert str(err) == "f: line 3, column 2: expected a cell, found 'x'"
+    kept = FormatError("UTF-8 text", line=1, column=1, found="an invalid byte").in_file("f")
+    assert str(kept).endswith("found an invalid byte")
