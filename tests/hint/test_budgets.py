@@ -241,6 +241,7 @@ def test_a_worker_is_warm_for_every_game_before_its_first_request() -> None:
         assert code is None, (key, code)  # an answer, not an error
         assert modules == [], (key, modules)
 
+
 TRIAL_CHANCE = {  # attack.md defect 4: a Trial chance node of 59 outcomes (4 players)
     "game": "trial", "options": {"players": 4},
     "actions": [84, 87, 77, 81, 85, 79, 82, 88, 86, 78, 83, 80, 90, 89, 99, 93, 94, 100, 91, 92,
