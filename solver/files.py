@@ -140,14 +140,18 @@ def parse_json(text: object, what: str) -> Any:
     >>> parse_json('{"a": }', "a JSON object")
     Traceback (most recent call last):
     ...
-    solver.errors.FormatError: line 1, column 7: expected a JSON object, found Expecting value
+    solver.errors.FormatError: line 1, column 7: expected a JSON object (Expecting value), found '}'
     """
     if not isinstance(text, str):
         raise FormatError(f"a JSON text ({what})", line=1, column=1, found=type(text).__name__)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise FormatError(what, line=exc.lineno, column=exc.colno, found=exc.msg) from None
+        rest = text[exc.pos : exc.pos + 20]
+        found = repr(rest) if rest else "end of input"
+        raise FormatError(
+            f"{what} ({exc.msg})", line=exc.lineno, column=exc.colno, found=found
+        ) from None
     except RecursionError:
         raise FormatError(
             f"{what} nested less deeply", line=1, column=1, found="JSON nested too deeply"

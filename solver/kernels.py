@@ -116,7 +116,7 @@ def get_include() -> str:
 
     >>> from pathlib import Path
     >>> sorted(p.name for p in Path(get_include()).glob("*.pxd"))
-    ['leaf.pxd', 'rng.pxd', 'state.pxd']
+    ['atomics.pxd', 'exact.pxd', 'leaf.pxd', 'rng.pxd', 'state.pxd']
     """
     spec = importlib.util.find_spec(_INCLUDE_PACKAGE)
     folders = list(spec.submodule_search_locations or []) if spec is not None else []
