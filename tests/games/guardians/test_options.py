@@ -95,7 +95,11 @@ def test_a_levels_file_that_is_binary_deep_or_endless_is_refused(tmp_path):
     deep.write_text("[" * 100_000)
     with pytest.raises(FormatError, match="nested"):
         load_levels(deep)
-    with pytest.raises(OptionError, match="larger than"):
+    with pytest.raises(OptionError, match="is a character device"):
         load_levels("/dev/zero")
+    endless = tmp_path / "endless.json"
+    endless.write_bytes(b"[" + b" " * (16 * 1024 * 1024 + 1))
+    with pytest.raises(OptionError, match="larger than"):
+        load_levels(endless)
     with pytest.raises(OptionError):
         load_levels(tmp_path / "missing.json")
