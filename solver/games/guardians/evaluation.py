@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING
 from solver.games.guardians.actions import in_window
 from solver.games.guardians.board import Cell, neighbours
 from solver.games.guardians.scoring import combo_card
-from solver.games.guardians.tiles import START_WALK
+from solver.games.guardians.tiles import START_WALK, start_walk_fits
 
 if TYPE_CHECKING:
     from solver.games.guardians.rules import GuardiansState
@@ -153,14 +153,6 @@ def prospect(
         fixed: list[str] = []
         cap = min(budget, START_BUDGET)
 
-        def fits(colour: str, depth: int) -> bool:
-            if depth == 0:
-                return True
-            if depth < START_WALK - 1:
-                return colour != fixed[0] and colour not in fixed[1:]
-            first = fixed[0]
-            return (colour == first if first else True) and colour not in fixed[1:]
-
         def start_templates(here: Cell, d: int) -> None:
             nonlocal best
             if start_bound[d] <= best:
@@ -172,7 +164,7 @@ def prospect(
             around = neighbours(here)
             for n in around:
                 colour = colours.get(n)
-                if colour is None or n in path or not fits(colour, depth):
+                if colour is None or n in path or not start_walk_fits(fixed, colour, depth):
                     continue
                 path.append(n)
                 fixed.append(colour)

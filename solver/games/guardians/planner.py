@@ -56,7 +56,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.games.guardians.actions import END_TURN, PAWN_BASE, PAWNS, RESET, TAKE_ONE, TAKE_TWO
 from solver.games.guardians.board import Cell, neighbours
-from solver.games.guardians.tiles import START_ID, START_WALK
+from solver.games.guardians.tiles import START_ID, START_WALK, start_walk_fits
 from solver.spec import Agent
 
 if TYPE_CHECKING:
@@ -335,15 +335,6 @@ def _prospect(
     if tile == START_ID:
         fixed: list[str] = []
 
-        def fits(colour: str, depth: int) -> bool:
-            """Whether a fixed ``colour`` at ``depth`` keeps the walk's pattern possible."""
-            if depth == 0:
-                return True
-            if depth < START_WALK - 1:
-                return colour != fixed[0] and colour not in fixed[1:]
-            first = fixed[0]
-            return (colour == first if first else True) and colour not in fixed[1:]
-
         def start_templates(here: Cell, d: int) -> None:
             nonlocal best
             if start_bound[d] <= best:
@@ -356,7 +347,7 @@ def _prospect(
             around = ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1))
             for n in around:
                 colour = col.get(n)
-                if colour is None or n in path or not fits(colour, depth):
+                if colour is None or n in path or not start_walk_fits(fixed, colour, depth):
                     continue
                 path.append(n)
                 fixed.append(colour)

@@ -65,6 +65,18 @@ START_WALK = 6
 _MAX_TILES = 4096
 
 
+def start_walk_fits(fixed: list[str], colour: str, depth: int) -> bool:
+    """Whether the start tile's walk, with colours ``fixed`` so far, may take ``colour`` at
+    ``depth``: the middle colours differ from the first and from each other, the last is the
+    first again (the planner's and the evaluation's prospect searches share this rule)."""
+    if depth == 0:
+        return True
+    if depth < START_WALK - 1:
+        return colour != fixed[0] and colour not in fixed[1:]
+    first = fixed[0]
+    return (colour == first if first else True) and colour not in fixed[1:]
+
+
 @dataclass(frozen=True)
 class Tile:
     """One tile: ``colour`` of its forest side (``None`` when unknown or for the start tile),
