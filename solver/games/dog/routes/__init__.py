@@ -1,6 +1,7 @@
 """The dog game's exact route questions: CP-SAT models with brute-force twins.
 
-:func:`par` and :func:`hindsight` are the CP-SAT rules model (:mod:`.cpsat`); :func:`par_graph` /
+:func:`par` and :func:`hindsight` are the CP-SAT rules model (:mod:`.cpsat`: the constraints in
+:mod:`.rules_model`, the forest's static geometry in :mod:`.geometry`); :func:`par_graph` /
 :func:`hindsight_graph` the CP-SAT model over the engine's state graph and
 :func:`par_brute_force` / :func:`hindsight_brute_force` the breadth-first twins (:mod:`.graph`);
 constrained routes (designer conditions) are :mod:`.query`.
