@@ -149,10 +149,13 @@ def kernel_slots(handle_capsule):
 cdef class Tree:
     """An ISMCTS tree for one observer over one kernel game, rooted at a copy of a state.
 
-    ``Tree(game, handle_capsule, state_capsule, observer, hidden)``: ``game`` is kept alive while
-    the tree uses its handle; ``hidden`` asks for determinisations and information keys (the
-    kernel must fill both slots and be of ABI 2), else every step is keyed by its action (perfect
-    information). The root is node 0.
+    ``Tree(game, handle_capsule, state_capsule, observer, hidden, multi=False)``: ``game`` is
+    kept alive while the tree uses its handle; ``hidden`` asks for determinisations and
+    information keys (the kernel must fill both slots and be of ABI 2), else every step is keyed
+    by its action (perfect information). ``multi``: multiple-observer ISMCTS, one tree per player
+    walked together, each mover choosing in its own tree (see :meth:`_simulate_multi`). The
+    observer's root is node 0 (with ``multi`` the other players' roots are nodes 1..n-1, in seat
+    order without the observer).
     """
 
     cdef object _game
@@ -162,6 +165,10 @@ cdef class Tree:
     cdef int np
     cdef readonly int observer
     cdef readonly bint hidden
+    cdef readonly bint multi
+    cdef int32_t* roots        # multi: each player's root node (the observer's is 0)
+    cdef int32_t* cursor       # multi: each player's node in the current walk
+    cdef int32_t* mpath        # multi: the path's nodes, ``np`` a step (``path_cap`` steps)
     cdef size_t ssize
     cdef INode* nodes
     cdef double* nsums
@@ -188,7 +195,8 @@ cdef class Tree:
     cdef LeafWork leaf          # the buffers the leaf evaluators use (``leaf.pxd``)
     cdef bint busy
 
-    def __cinit__(self, game, handle_capsule, state_capsule, int observer, bint hidden):
+    def __cinit__(self, game, handle_capsule, state_capsule, int observer, bint hidden,
+                  bint multi=False):
         cdef const KernelHandle* handle = handle_from_capsule(handle_capsule)
         cdef const void* src = state_from_capsule(state_capsule)
         cdef const KernelVTable* vt = handle.vtable
@@ -209,6 +217,7 @@ cdef class Tree:
                              "resample_hidden: it cannot be searched with hidden information")
         self.observer = observer
         self.hidden = hidden
+        self.multi = multi
         self.maxa = vt.max_actions if vt.max_actions > KERNEL_MAX_ACTIONS else KERNEL_MAX_ACTIONS
         self.path_cap = 256
         self.root_state = <char*>malloc(self.ssize)
@@ -221,7 +230,11 @@ cdef class Tree:
         self.abuf = <int*>malloc(self.maxa * sizeof(int))
         self.pbuf = <double*>malloc(self.maxa * sizeof(double))
         self.ebuf = <int32_t*>malloc(self.maxa * sizeof(int32_t))
-        if (self.root_state == NULL or self.work == NULL or self.scratch == NULL
+        self.roots = <int32_t*>malloc(self.np * sizeof(int32_t))
+        self.cursor = <int32_t*>malloc(self.np * sizeof(int32_t))
+        self.mpath = <int32_t*>malloc(self.path_cap * self.np * sizeof(int32_t))
+        if (self.roots == NULL or self.cursor == NULL or self.mpath == NULL
+                or self.root_state == NULL or self.work == NULL or self.scratch == NULL
                 or self.probe == NULL or self.ret == NULL or self.acc == NULL
                 or self.path == NULL or self.abuf == NULL or self.pbuf == NULL
                 or self.ebuf == NULL):
@@ -233,6 +246,19 @@ cdef class Tree:
                 or self._rehash_nodes(2048) != ERR_NONE):
             raise MemoryError("cannot allocate the ISMCTS tree")
         self._new_node(-1, KEY_ACTION, 0)
+        self._make_roots()
+
+    cdef int _make_roots(self) except -1:
+        cdef int t
+        self.roots[self.observer] = 0
+        if not self.multi:
+            return 0
+        for t in range(self.np):
+            if t != self.observer:
+                self.roots[t] = self._new_node(-1, KEY_ACTION, <uint64_t>(t + 1))
+                if self.roots[t] < 0:
+                    raise MemoryError("cannot allocate the ISMCTS tree")
+        return 0
 
     def __dealloc__(self):
         free(self.nodes)
@@ -250,6 +276,9 @@ cdef class Tree:
         free(self.abuf)
         free(self.pbuf)
         free(self.ebuf)
+        free(self.roots)
+        free(self.cursor)
+        free(self.mpath)
 
     # -- storage ----------------------------------------------------------------------------------
     cdef int _grow_nodes(self, int64_t cap) noexcept nogil:
@@ -446,38 +475,125 @@ cdef class Tree:
         return leaf_value(&self.leaf, self.work, rng, evaluator, rollouts, self.ret)
 
     cdef int _push(self, int32_t* depth, int32_t node, int32_t edge) noexcept nogil:
+        """Append a step to the path (with ``multi``, every tree's node too, from the cursors)."""
         cdef Step* grown
+        cdef int32_t* more
         if depth[0] == self.path_cap:
             grown = <Step*>realloc(self.path, 2 * self.path_cap * sizeof(Step))
             if grown == NULL:
                 return ERR_MEMORY
             self.path = grown
+            more = <int32_t*>realloc(self.mpath, 2 * self.path_cap * self.np * sizeof(int32_t))
+            if more == NULL:
+                return ERR_MEMORY
+            self.mpath = more
             self.path_cap *= 2
         self.path[depth[0]].node = node
         self.path[depth[0]].edge = edge
+        if self.multi:
+            memcpy(&self.mpath[<int64_t>depth[0] * self.np], self.cursor,
+                   self.np * sizeof(int32_t))
         depth[0] += 1
         return ERR_NONE
 
-    cdef int32_t _step(self, int32_t node, int mover, int action, int32_t edge) noexcept nogil:
-        """The child of ``node`` after ``mover`` took ``action`` (already applied to the work
-        state) through ``edge`` (-1 for chance)."""
-        if not self.hidden or mover == self.observer:
+    cdef int32_t _step_for(self, int32_t node, int viewer, int mover, int action,
+                           int32_t edge) noexcept nogil:
+        """The child of ``node`` in ``viewer``'s tree after ``mover`` took ``action`` (already
+        applied to the work state), through ``edge`` when ``viewer`` is the mover (-1 for
+        chance): by the action when the viewer took it (or without hidden information), else by
+        the viewer's information key after the step."""
+        if not self.hidden or mover == viewer:
             if edge >= 0:
                 return self._edge_child(node, edge)
             return self._child(node, KEY_ACTION, <uint64_t>action)
         return self._child(node, KEY_INFO,
-                           self.vt.information_state_key(self.kgame, self.work, self.observer))
+                           self.vt.information_state_key(self.kgame, self.work, viewer))
+
+    cdef int32_t _step(self, int32_t node, int mover, int action, int32_t edge) noexcept nogil:
+        """The child of ``node`` in the observer's tree (see :meth:`_step_for`)."""
+        return self._step_for(node, self.observer, mover, action, edge)
+
+    cdef int _select(self, int32_t node, int mover, uint64_t* rng, double c,
+                     int* chosen, int32_t* chosen_edge) noexcept nogil:
+        """The decision at ``node`` (``mover`` to move in the work state): every legal action
+        with an edge gains an availability; an untried one (uniform) gets a new edge (returns 1),
+        else the UCB1 choice (returns 0, the first on ties). Negative: an ``ERR_*`` code."""
+        cdef int32_t e, best, k, first
+        cdef uint32_t j, m
+        cdef int n, untried, r
+        cdef double score, best_score, visits
+        n = self.vt.legal_actions(self.kgame, self.work, self.abuf)
+        if n <= 0:
+            return -ERR_NO_ACTIONS
+        if n > self.maxa:
+            return -ERR_TOO_MANY_ACTIONS
+        untried = 0
+        first = self.nodes[node].edges
+        j = 0
+        m = self.nodes[node].num_edges
+        for k in range(n):  # both sorted by action: one merge
+            while j < m and self.edges[first + j].action < self.abuf[k]:
+                j += 1
+            if j < m and self.edges[first + j].action == self.abuf[k]:
+                e = first + j
+                self.edges[e].availability += 1
+            else:
+                e = -1
+                untried += 1
+            self.ebuf[k] = e
+        if untried > 0:
+            r = splitmix64_below(rng, untried)
+            for k in range(n):
+                if self.ebuf[k] < 0:
+                    if r == 0:
+                        chosen[0] = self.abuf[k]
+                        break
+                    r -= 1
+            e = self._new_edge(node, chosen[0])
+            if e < 0:
+                return -ERR_MEMORY
+            chosen_edge[0] = e
+            return 1
+        best = self.ebuf[0]
+        best_score = -INFINITY
+        for k in range(n):
+            e = self.ebuf[k]
+            if self.edges[e].visits == 0:
+                best = e
+                break
+            visits = <double>self.edges[e].visits
+            score = (self.esums[<int64_t>e * self.np + mover] / visits
+                     + c * sqrt(log(<double>self.edges[e].availability) / visits))
+            if score > best_score:
+                best = e
+                best_score = score
+        chosen[0] = self.edges[best].action
+        chosen_edge[0] = best
+        return 0
+
+    cdef int _leaf(self, uint64_t* rng, int evaluator, int rollouts, int depth) noexcept nogil:
+        """The returns of a new leaf: the game's if it ended, else the evaluator's."""
+        if self.vt.current_player(self.kgame, self.work) == KERNEL_TERMINAL:
+            self.vt.returns(self.kgame, self.work, self.ret)
+            return ERR_NONE
+        return self._evaluate(rng, evaluator, rollouts, depth)
+
+    cdef void _back_edge(self, int32_t e) noexcept nogil:
+        cdef int64_t base = <int64_t>e * self.np
+        cdef int p
+        self.edges[e].visits += 1
+        for p in range(self.np):
+            self.esums[base + p] += self.ret[p]
 
     cdef int _simulate(self, uint64_t* rng, uint64_t* deal, double c, int evaluator,
                        int rollouts, int depth) noexcept nogil:
+        """One single-observer simulation: a determinisation, a walk of the observer's tree to a
+        new edge (or the end), a leaf value, a backup."""
         cdef int32_t node = 0
         cdef int32_t steps = 0
-        cdef int32_t e, best, k, i, first
-        cdef uint32_t j, m
-        cdef int mover, n, action, untried, r, err, p
+        cdef int32_t e, i
+        cdef int mover, action, got, err
         cdef uint64_t sub
-        cdef double score, best_score, visits
-        cdef int64_t base
         memcpy(self.work, self.root_state, self.ssize)
         if self.hidden:
             sub = splitmix64_next(deal)
@@ -489,92 +605,110 @@ cdef class Tree:
                 self.vt.returns(self.kgame, self.work, self.ret)
                 break
             self.nodes[node].player = <int8_t>mover
+            e = -1
+            got = 0
             if mover == KERNEL_CHANCE:
                 err = leaf_sample(&self.leaf, self.work, rng, &action)
                 if err != ERR_NONE:
                     return err
-                self.vt.apply_action(self.kgame, self.work, action)
-                if self._push(&steps, node, -1) != ERR_NONE:
-                    return ERR_MEMORY
-                node = self._step(node, mover, action, -1)
-                if node < 0:
-                    return ERR_MEMORY
-                continue
-            if mover < 0 or mover >= self.np:
+            elif mover < 0 or mover >= self.np:
                 return ERR_BAD_PLAYER
-            n = self.vt.legal_actions(self.kgame, self.work, self.abuf)
-            if n <= 0:
-                return ERR_NO_ACTIONS
-            if n > self.maxa:
-                return ERR_TOO_MANY_ACTIONS
-            untried = 0
-            first = self.nodes[node].edges
-            j = 0
-            m = self.nodes[node].num_edges
-            for k in range(n):  # both sorted by action: one merge
-                while j < m and self.edges[first + j].action < self.abuf[k]:
-                    j += 1
-                if j < m and self.edges[first + j].action == self.abuf[k]:
-                    e = first + j
-                    self.edges[e].availability += 1
-                else:
-                    e = -1
-                    untried += 1
-                self.ebuf[k] = e
-            if untried > 0:
-                r = splitmix64_below(rng, untried)
-                action = -1
-                for k in range(n):
-                    if self.ebuf[k] < 0:
-                        if r == 0:
-                            action = self.abuf[k]
-                            break
-                        r -= 1
-                e = self._new_edge(node, action)
-                if e < 0:
-                    return ERR_MEMORY
-                self.vt.apply_action(self.kgame, self.work, action)
-                if self._push(&steps, node, e) != ERR_NONE:
-                    return ERR_MEMORY
-                node = self._step(node, mover, action, e)
-                if node < 0:
-                    return ERR_MEMORY
-                if self.vt.current_player(self.kgame, self.work) == KERNEL_TERMINAL:
-                    self.vt.returns(self.kgame, self.work, self.ret)
-                else:
-                    err = self._evaluate(rng, evaluator, rollouts, depth)
-                    if err != ERR_NONE:
-                        return err
-                break
-            best = self.ebuf[0]
-            best_score = -INFINITY
-            for k in range(n):
-                e = self.ebuf[k]
-                if self.edges[e].visits == 0:
-                    best = e
-                    break
-                visits = <double>self.edges[e].visits
-                score = (self.esums[<int64_t>e * self.np + mover] / visits
-                         + c * sqrt(log(<double>self.edges[e].availability) / visits))
-                if score > best_score:
-                    best = e
-                    best_score = score
-            action = self.edges[best].action
+            else:
+                got = self._select(node, mover, rng, c, &action, &e)
+                if got < 0:
+                    return -got
             self.vt.apply_action(self.kgame, self.work, action)
-            if self._push(&steps, node, best) != ERR_NONE:
+            if self._push(&steps, node, e) != ERR_NONE:
                 return ERR_MEMORY
-            node = self._step(node, mover, action, best)
+            node = self._step(node, mover, action, e)
             if node < 0:
                 return ERR_MEMORY
+            if got == 1:
+                err = self._leaf(rng, evaluator, rollouts, depth)
+                if err != ERR_NONE:
+                    return err
+                break
         self._add(node)
         for i in range(steps):
             self._add(self.path[i].node)
-            e = self.path[i].edge
-            if e >= 0:
-                self.edges[e].visits += 1
-                base = <int64_t>e * self.np
-                for p in range(self.np):
-                    self.esums[base + p] += self.ret[p]
+            if self.path[i].edge >= 0:
+                self._back_edge(self.path[i].edge)
+        return ERR_NONE
+
+    cdef int _enter_multi(self) noexcept nogil:
+        """Every tree's cursor at its root for the work state: the observer's root, and (with
+        hidden information) each other player's root child keyed by its own information key, so
+        that player chooses, even at the root, by what it knows in this determinisation."""
+        cdef int t
+        for t in range(self.np):
+            if t == self.observer or not self.hidden:
+                self.cursor[t] = self.roots[t]
+                continue
+            self.cursor[t] = self._child(
+                self.roots[t], KEY_INFO,
+                self.vt.information_state_key(self.kgame, self.work, t))
+            if self.cursor[t] < 0:
+                return ERR_MEMORY
+        return ERR_NONE
+
+    cdef int _simulate_multi(self, uint64_t* rng, uint64_t* deal, double c, int evaluator,
+                             int rollouts, int depth) noexcept nogil:
+        """One multiple-observer simulation (MO-ISMCTS, Cowling, Powley and Whitehouse 2012):
+        the observer's determinisation walks every player's tree at once; the mover chooses in
+        its own tree (availability, expansion and UCB1 as in :meth:`_simulate`), and every tree
+        follows the step as its player sees it (its own move by the action, any other step by its
+        information key after it). The walk stops at the mover's new edge; every tree's path
+        gains the visit, the mover's edges the returns."""
+        cdef int32_t steps = 0
+        cdef int32_t e, i
+        cdef int mover, action, got, err, t
+        cdef uint64_t sub
+        memcpy(self.work, self.root_state, self.ssize)
+        if self.hidden:
+            sub = splitmix64_next(deal)
+            if self.vt.resample_hidden(self.kgame, self.work, self.observer, &sub) != 0:
+                return ERR_RESAMPLE
+        if self._enter_multi() != ERR_NONE:
+            return ERR_MEMORY
+        while True:
+            mover = self.vt.current_player(self.kgame, self.work)
+            if mover == KERNEL_TERMINAL:
+                self.vt.returns(self.kgame, self.work, self.ret)
+                break
+            for t in range(self.np):
+                self.nodes[self.cursor[t]].player = <int8_t>mover
+            e = -1
+            got = 0
+            if mover == KERNEL_CHANCE:
+                err = leaf_sample(&self.leaf, self.work, rng, &action)
+                if err != ERR_NONE:
+                    return err
+            elif mover < 0 or mover >= self.np:
+                return ERR_BAD_PLAYER
+            else:
+                got = self._select(self.cursor[mover], mover, rng, c, &action, &e)
+                if got < 0:
+                    return -got
+            self.vt.apply_action(self.kgame, self.work, action)
+            if self._push(&steps, self.cursor[self.observer], e) != ERR_NONE:
+                return ERR_MEMORY
+            for t in range(self.np):
+                self.cursor[t] = self._step_for(self.cursor[t], t, mover, action,
+                                                e if t == mover else -1)
+                if self.cursor[t] < 0:
+                    return ERR_MEMORY
+            if got == 1:
+                err = self._leaf(rng, evaluator, rollouts, depth)
+                if err != ERR_NONE:
+                    return err
+                break
+        for t in range(self.np):
+            self._add(self.cursor[t])
+        for i in range(steps):
+            for t in range(self.np):
+                self._add(self.mpath[<int64_t>i * self.np + t])
+            if self.path[i].edge >= 0:
+                self._back_edge(self.path[i].edge)
         return ERR_NONE
 
     cdef inline void _add(self, int32_t node) noexcept nogil:
@@ -629,7 +763,10 @@ cdef class Tree:
                         break
                     if self.nodes[0].visits == <uint32_t>0xFFFFFFFF:
                         break
-                    err = self._simulate(&rng, &deal, c, evaluator, rollouts, depth)
+                    if self.multi:
+                        err = self._simulate_multi(&rng, &deal, c, evaluator, rollouts, depth)
+                    else:
+                        err = self._simulate(&rng, &deal, c, evaluator, rollouts, depth)
                     if err != ERR_NONE:
                         break
                     done += 1
@@ -693,6 +830,12 @@ cdef class Tree:
              tuple(self.esums[<int64_t>(first + k) * self.np + p] for p in range(self.np)))
             for k in range(self.nodes[node].num_edges)
         ]
+
+    def root_of(self, int player):
+        """The root node of ``player``'s tree (with ``multi``; else the observer's, node 0)."""
+        if not 0 <= player < self.np or (player != self.observer and not self.multi):
+            raise IndexError(f"no tree of player {player}")
+        return self.roots[player]
 
     def child_by_action(self, int32_t node, int action):
         """The child of ``node`` reached by its decision ``action``, or -1."""

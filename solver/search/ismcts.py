@@ -71,6 +71,7 @@ __all__ = [
     "DEFAULT_C_ISMCTS",
     "DealRandom",
     "ISMCTSTree",
+    "MultiObserverTree",
     "deal_seed",
     "has_hidden_information",
     "ismcts",
@@ -85,7 +86,7 @@ DEFAULT_C_ISMCTS = 0.4
 
 _OPTIONS = ("c", "evaluator", "rollouts", "backup", "max_nodes", "threads")
 _KNOWN = ("iterations", "seconds", "top_k", "memory_mb", "seed", "limit", "options", "observer",
-          "compiled", *_OPTIONS)  # fmt: skip
+          "compiled", "multiple_observers", *_OPTIONS)  # fmt: skip
 
 DEAL_SALT = 0x6A09E667F3BCC909
 """Mixed into a search's seed to seed its deal stream (the first 64 bits of √2's fraction)."""
@@ -193,8 +194,7 @@ class ISMCTSTree:
     def _key(self, world: Any, mover: int, action: int) -> Hashable:
         if not self.hidden or mover == self.observer:
             return action
-        text = world.information_state_string(self.observer)
-        return hashlib.blake2b(text.encode(), digest_size=16).digest()
+        return _digest(world.information_state_string(self.observer))
 
     def _child(self, node: _Node, key: Hashable) -> _Node:
         child = node.children.get(key)
@@ -202,6 +202,41 @@ class ISMCTSTree:
             child = node.children[key] = _Node(self.num_players)
             self.node_count += 1
         return child
+
+    def _decide(
+        self,
+        node: _Node,
+        world: Any,
+        mover: int,
+        rng: SplitMix64,
+        evaluator: Evaluator | EvaluatorLike,
+        c: float,
+    ) -> tuple[int, bool]:
+        """The mover's action at ``node`` in this determinisation and whether it is a new edge:
+        the legal actions with an edge gain an availability; an untried one (uniform) is
+        expanded, else UCB1 picks."""
+        if not 0 <= mover < self.num_players:
+            raise RuntimeError(f"current_player() returned {mover!r}")
+        legal = _moves(evaluator, world)
+        if not legal:
+            raise RuntimeError("a non-terminal state without legal actions")
+        edges = node.edges
+        untried = [a for a in legal if a not in edges]
+        for a in legal:
+            if a in edges:
+                edges[a][1] += 1
+        if untried:
+            action = untried[rng.below(len(untried))]
+            edges[action] = [0, 1, [0.0] * self.num_players, world.action_to_string(action)]
+            return action, True
+        return _ucb(edges, legal, mover, c), False
+
+    def _leaf(
+        self, world: Any, rng: SplitMix64, evaluator: Evaluator | EvaluatorLike
+    ) -> list[float]:
+        if world.is_terminal():
+            return [float(r) for r in world.returns()]
+        return _evaluate(evaluator, world, rng, self.num_players)
 
     def simulate(
         self,
@@ -214,55 +249,30 @@ class ISMCTSTree:
         world = self._world(deal)
         node = self.root
         path: list[tuple[_Node, int | None]] = []
-        returns: list[float] | None = None
         while True:
             if world.is_terminal():
                 returns = [float(r) for r in world.returns()]
                 break
             mover = world.current_player()
             node.player = mover
+            taken: int | None = None
+            expanded = False
             if mover == CHANCE:
                 action = sample_outcome(world.chance_outcomes(), rng)
-                world.apply_action(action)
-                path.append((node, None))
-                node = self._child(node, self._key(world, CHANCE, action))
-                continue
-            if not 0 <= mover < self.num_players:
-                raise RuntimeError(f"current_player() returned {mover!r}")
-            legal = _moves(evaluator, world)
-            if not legal:
-                raise RuntimeError("a non-terminal state without legal actions")
-            edges = node.edges
-            untried = [a for a in legal if a not in edges]
-            for a in legal:
-                if a in edges:
-                    edges[a][1] += 1
-            if untried:
-                action = untried[rng.below(len(untried))]
-                edges[action] = [0, 1, [0.0] * self.num_players, world.action_to_string(action)]
-                world.apply_action(action)
-                path.append((node, action))
-                node = self._child(node, self._key(world, mover, action))
-                if world.is_terminal():
-                    returns = [float(r) for r in world.returns()]
-                else:
-                    returns = _evaluate(evaluator, world, rng, self.num_players)
-                break
-            action = _ucb(edges, legal, mover, c)
+            else:
+                action, expanded = self._decide(node, world, mover, rng, evaluator, c)
+                taken = action
             world.apply_action(action)
-            path.append((node, action))
+            path.append((node, taken))
             node = self._child(node, self._key(world, mover, action))
-        assert returns is not None
+            if expanded:
+                returns = self._leaf(world, rng, evaluator)
+                break
         node.add(returns)
-        for visited, taken in path:
+        for visited, step in path:
             visited.add(returns)
-            if taken is None:
-                continue
-            edge = visited.edges[taken]
-            edge[0] += 1
-            sums = edge[2]
-            for p, r in enumerate(returns):
-                sums[p] += r
+            if step is not None:
+                _back_edge(visited.edges[step], returns)
 
     def search(
         self,
@@ -306,6 +316,88 @@ class ISMCTSTree:
                 break
             node = child
         return tuple(labels)
+
+
+class MultiObserverTree(ISMCTSTree):
+    """Multiple-observer ISMCTS (MO-ISMCTS, Cowling, Powley and Whitehouse 2012): one tree per
+    player, walked together by the observer's determinisation. The mover chooses in its own tree
+    (so it decides by what it knows in this world, not by the observer's pooled view), and each
+    tree follows every step as its player sees it: its own move by the action, another's move or
+    chance by its information after the step. Another player's root is entered through its
+    information at the root, so it chooses by its own cards from the first step. The observer's
+    tree is :attr:`root` (read as the single-observer tree is); the twin of the compiled loop's
+    ``multi`` mode."""
+
+    def __init__(self, state: Any, observer: int, num_players: int) -> None:
+        super().__init__(state, observer, num_players)
+        self.roots = [self.root if t == observer else _Node(num_players) for t in
+                      range(num_players)]  # fmt: skip
+        self.node_count = num_players
+
+    def _key_for(self, world: Any, viewer: int, mover: int, action: int) -> Hashable:
+        if not self.hidden or mover == viewer:
+            return action
+        return _digest(world.information_state_string(viewer))
+
+    def _enter(self, world: Any) -> list[_Node]:
+        if not self.hidden:
+            return list(self.roots)
+        return [
+            root if t == self.observer else
+            self._child(root, _digest(world.information_state_string(t)))
+            for t, root in enumerate(self.roots)
+        ]  # fmt: skip
+
+    def simulate(
+        self,
+        rng: SplitMix64,
+        deal: random.Random,
+        evaluator: Evaluator | EvaluatorLike,
+        c: float,
+    ) -> None:
+        """One simulation walking every player's tree (see the class docstring)."""
+        world = self._world(deal)
+        cursors = self._enter(world)
+        path: list[tuple[list[_Node], int, int | None]] = []
+        while True:
+            if world.is_terminal():
+                returns = [float(r) for r in world.returns()]
+                break
+            mover = world.current_player()
+            for node in cursors:
+                node.player = mover
+            taken: int | None = None
+            expanded = False
+            if mover == CHANCE:
+                action = sample_outcome(world.chance_outcomes(), rng)
+            else:
+                action, expanded = self._decide(cursors[mover], world, mover, rng, evaluator, c)
+                taken = action
+            world.apply_action(action)
+            path.append((cursors, mover, taken))
+            cursors = [self._child(node, self._key_for(world, t, mover, action))
+                       for t, node in enumerate(cursors)]  # fmt: skip
+            if expanded:
+                returns = self._leaf(world, rng, evaluator)
+                break
+        for node in cursors:
+            node.add(returns)
+        for nodes, mover, step in path:
+            for node in nodes:
+                node.add(returns)
+            if step is not None:
+                _back_edge(nodes[mover].edges[step], returns)
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
+
+
+def _back_edge(edge: list[Any], returns: list[float]) -> None:
+    edge[0] += 1
+    sums = edge[2]
+    for p, r in enumerate(returns):
+        sums[p] += r
 
 
 def _moves(evaluator: Evaluator | EvaluatorLike, world: Any) -> list[int]:
@@ -369,7 +461,8 @@ class _Searched:
 def _python_tree(
     state: Any, chosen: Plan, observer: int, n: int, seed: int, budget: Limit, opts: MCTSOptions
 ) -> _Searched:
-    tree = ISMCTSTree(state, observer, n)
+    kind = MultiObserverTree if chosen.multi else ISMCTSTree
+    tree = kind(state, observer, n)
     done, reason = tree.search(
         SplitMix64(seed),
         DealRandom(deal_seed(seed)),
@@ -476,6 +569,7 @@ def ismcts(
     limit: Limit | None = None,
     options: MCTSOptions | None = None,
     compiled: bool | None = None,
+    multiple_observers: bool = False,
     **unknown: object,
 ) -> SearchResult:
     """Search ``state`` from ``observer``'s view (default: the player to move) with ISMCTS.
@@ -489,7 +583,8 @@ def ismcts(
     iteration budget and thread count give the same result. ``compiled``: None picks the path
     by the state's kind (a compiled kernel that fills the hidden-information slots, or has no
     hidden information: the compiled loop), True requires the compiled loop, False the
-    Python tree (``extra["compiled"]`` says which ran).
+    Python tree (``extra["compiled"]`` says which ran). ``multiple_observers``: MO-ISMCTS, one
+    tree per player, each mover choosing in its own (:class:`MultiObserverTree`; both paths).
 
     ``state`` may be a decision node or (for its value) a chance node, where ``observer`` is
     required. ``moves`` are the root's actions met in the determinisations, ranked by visits;
@@ -520,6 +615,9 @@ def ismcts(
         raise OptionError(f"observer must be a seat from 0 to {n - 1}, not {observer!r}")
     evaluator_object = opts.evaluator_object()
     chosen = plan(state, evaluator_object, compiled)
+    if not isinstance(multiple_observers, bool):
+        raise OptionError(f"multiple_observers must be True or False, not {multiple_observers!r}")
+    chosen = dataclasses.replace(chosen, multi=multiple_observers)
     _check_policy(state, chosen, evaluator_object)
     threads_n = opts.threads
     if budget.iterations is not None and budget.iterations < threads_n:
@@ -611,6 +709,7 @@ def _result(
         "compiled": chosen.compiled,
         "observer": observer,
         "hidden_information": chosen.hidden,
+        "multiple_observers": chosen.multi,
         "evaluator": name_of(opts.evaluator_object()),
         "c": opts.resolved_c(),
         "seed": seed,

@@ -77,6 +77,8 @@ class Plan:
     """The compiled loop's evaluator code (``EVALUATOR_*`` of ``ext/ismcts.pyx``)."""
     rollouts: int = 1
     depth: int = 0
+    multi: bool = False
+    """Multiple-observer ISMCTS: one tree per player (the observer's read back)."""
 
 
 def _python(state: Any, capsules: KernelCapsules | None, slots: set[str]) -> Plan:
@@ -158,7 +160,12 @@ class KernelTree:
         self.plan = chosen
         self.observer = observer
         self.tree = extension().Tree(
-            chosen.game, chosen.capsules.handle, chosen.capsules.state, observer, chosen.hidden
+            chosen.game,
+            chosen.capsules.handle,
+            chosen.capsules.state,
+            observer,
+            chosen.hidden,
+            chosen.multi,
         )
 
     def search(
