@@ -584,6 +584,12 @@ class GameSpec:
     svg_point: Hook[Callable[[Game, State], tuple[float, float] | None] | None] = Hook()
     """Where a state stands on :attr:`render_svg`'s picture (the dog's cell), in the picture's
     units: the web table moves by clicking there and draws a hinted path through such points."""
+    svg_line: Hook[Callable[[Game, State, Sequence[int]], str] | None] = Hook()
+    """The hinted line drawn on :attr:`render_svg`'s picture of ``state``: ``(game, state,
+    pv)`` → SVG elements (a fragment, in the picture's units) showing ``pv``, the actions from
+    ``state`` (guardians' placements and walks, the Trial's route). The web table lays it over
+    the picture. Only what the player to move may see. ``None``: the line is drawn through
+    :attr:`svg_point` where that is declared."""
     puzzle_summary: Hook[Callable[[str], str] | None] = Hook()
     """One line describing a puzzle file (size, turns...) for ``forest GAME list``."""
     scores: Hook[Callable[[State], list[float]] | None] = Hook()

@@ -17,6 +17,7 @@ from typing import Any
 
 from solver.errors import OptionError, SolverError
 from solver.hint.engine import Caps, HintError, answer, error_answer, open_position
+from solver.hint.lines import hinted_svg, move_points, pv_points
 from solver.hint.schema import (
     AnalyseAnswer,
     AnalyseRequest,
@@ -88,22 +89,9 @@ def position_job(raw: dict[str, Any]) -> dict[str, Any]:
     ]
     svg = spec.render_svg(game, state, position.actions) if spec.render_svg else None
     text = spec.render_text(game, state) if spec.render_text is not None else None
-    point = spec.svg_point
-    move_points: dict[str, Any] = {}
-    pv_points: list[Any] = []
-    if point is not None:
-        if not state.is_terminal() and not state.is_chance_node():
-            for a in legal:
-                child = state.clone()
-                child.apply_action(a)
-                move_points[str(a)] = point(game, child)
-        walker = state.clone()
-        pv_points.append(point(game, walker))
-        for index, action in enumerate(request.pv):
-            if walker.is_terminal() or action not in walker.legal_actions():
-                raise HintError(f"pv.{index}: action {action} is not legal there", f"pv.{index}")
-            walker.apply_action(action)
-            pv_points.append(point(game, walker))
+    moves_at = move_points(spec, game, state)
+    along = pv_points(spec, game, state, request.pv)
+    pv_svg = hinted_svg(spec, game, state, request.pv)
     seat = state.current_player() if state.current_player() >= 0 else 0
     view = spec.table_view(game, state, seat) if spec.table_view else {}
     saved = None
@@ -125,9 +113,11 @@ def position_job(raw: dict[str, Any]) -> dict[str, Any]:
         "actions": position.actions,
         "svg": svg,
         "text": text,
-        "point": pv_points[0] if pv_points else None,
-        "movePoints": move_points,
-        "pvPoints": pv_points,
+        "point": along[0] if along else None,
+        "movePoints": moves_at,
+        "pvPoints": along,
+        "pvSvg": pv_svg,
+        "drawsLine": bool(spec.svg_line or spec.svg_point),
         "valueKind": spec.value_kind,
     }
 

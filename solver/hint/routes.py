@@ -35,12 +35,13 @@ from solver.hint.schema import (
     ReviewRequest,
     RollRequest,
     TableHintRequest,
+    TableLineRequest,
     TableMoveRequest,
     TableSessionRequest,
     TableStartRequest,
     json_schema,
 )
-from solver.hint.session import Session, Sessions, advance_job, takeback_job
+from solver.hint.session import Session, Sessions, advance_job, line_job, takeback_job
 
 __all__ = ["STATUS", "SafeJSONResponse", "Service", "api_router", "mount_web", "table_router"]
 
@@ -339,6 +340,15 @@ def table_router(service: Service) -> APIRouter:
                "actions": list(session.actions), "limit": request.limit.model_dump(
                    by_alias=True, exclude_none=True), "top_k": request.top_k}  # fmt: skip
         return await service.run(jobs.hint_job, raw, caps, timeout=hint_timeout)
+
+    @router.post("/v1/table/line", responses=ERRORS)
+    async def table_line(request: TableLineRequest) -> Any:
+        """The hinted line on the session's picture (the seat's own moves of ``pv``)."""
+        session = found(request.session)
+        if not isinstance(session, Session):
+            return session
+        return await service.run(line_job, session.as_job(), list(request.pv),
+                                 timeout=hint_timeout)  # fmt: skip
 
     @router.post("/v1/table/record", responses=ERRORS)
     async def record(request: TableSessionRequest) -> Any:

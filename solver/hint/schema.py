@@ -441,6 +441,12 @@ class TableSessionRequest(_Model):
     session: str = Field(min_length=1, max_length=64)
 
 
+class TableLineRequest(TableSessionRequest):
+    """The hinted line drawn on a session's picture (``POST /v1/table/line``)."""
+
+    pv: list[StrictInt] = Field(default_factory=list, max_length=256)
+
+
 class TableHintRequest(TableSessionRequest):
     """A hint for the human seat to move, from its own view (``POST /v1/table/hint``)."""
 

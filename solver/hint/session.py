@@ -29,6 +29,7 @@ __all__ = [
     "Session",
     "Sessions",
     "advance_job",
+    "line_job",
     "seat_view",
     "takeback_job",
     "takeback_point",
@@ -203,6 +204,7 @@ def seat_view(spec: Any, game: Any, state: Any, humans: list[int], ply: int) -> 
         "moves": moves if mine else [],
         "valueKind": spec.value_kind,
         "hidden": bool(spec.hidden_information),
+        "drawsLine": bool(spec.svg_line or spec.svg_point),
     }
     declared = spec.table_view(game, state, seat) if spec.table_view else {}
     view["panels"] = declared.get("panels", [])
@@ -239,3 +241,26 @@ def takeback_point(raw: dict[str, Any]) -> int:
 def takeback_job(raw: dict[str, Any]) -> dict[str, Any]:
     """:func:`takeback_point` as a worker's job: ``{"keep": actions kept}``."""
     return {"keep": takeback_point(raw)}
+
+
+def line_job(raw: dict[str, Any], pv: list[int]) -> dict[str, Any]:
+    """The hinted line on the picture of a session's position, for the human seat to move:
+    ``{"pvSvg", "pvPoints"}`` (:mod:`solver.hint.lines`). Where the game hides things only the
+    seat's own consecutive decisions of ``pv`` are drawn, so the picture tells no more than the
+    hint's own answer."""
+    from solver.hint.lines import checked_line, hinted_svg, pv_points
+
+    opened = _open(raw)
+    spec, game, state = opened.spec, opened.game, opened.state
+    if state.is_terminal() or state.is_chance_node() or state.current_player() not in raw["humans"]:
+        raise HintError("no human seat is to move", "session", "illegal_action")
+    seat = state.current_player()
+    kept = list(pv)
+    if spec.hidden_information:
+        kept = []
+        for action, reached in zip(pv, checked_line(state, pv), strict=False):
+            if reached.is_chance_node() or reached.current_player() != seat:
+                break
+            kept.append(action)
+    return {"pvSvg": hinted_svg(spec, game, state, kept),
+            "pvPoints": pv_points(spec, game, state, kept)}  # fmt: skip

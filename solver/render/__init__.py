@@ -28,7 +28,7 @@ from solver.render.ascii import count, legend_lines, one_line, text_grid
 from solver.render.grid import cell_centre, cell_rects, grid_labels
 from solver.render.legend import LegendEntry, legend_entries
 from solver.render.pencil import PENCIL, pencil_ring, pencil_x, round_stroke
-from solver.render.shapes import circle, line, polygon, polyline, token
+from solver.render.shapes import arrow, circle, line, polygon, polyline, token
 from solver.render.svg import (
     FONT,
     INK,
@@ -48,6 +48,7 @@ __all__ = [
     "INK",
     "PENCIL",
     "LegendEntry",
+    "arrow",
     "box",
     "cell_centre",
     "cell_rects",

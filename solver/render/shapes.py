@@ -16,11 +16,12 @@ pieces; a tile grid's pawns are tokens too.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Sequence
 
 from solver.render.svg import INK, element, points, text
 
-__all__ = ["circle", "line", "polygon", "polyline", "token"]
+__all__ = ["arrow", "circle", "line", "polygon", "polyline", "token"]
 
 
 def circle(
@@ -111,3 +112,34 @@ def token(
             )
         )
     return out
+
+
+def arrow(
+    coords: Sequence[tuple[float, float]],
+    *,
+    stroke: str = INK,
+    stroke_width: float = 0.6,
+    head: float = 2.0,
+    class_: str | None = None,
+    **extra: object,
+) -> list[str]:
+    """A path through ``coords`` ending in a filled arrowhead of length ``head`` (a route, a
+    walk, a hinted move): the shaft stops at the head's base so the tip stays sharp.
+
+    >>> for part in arrow([(0.0, 0.0), (10.0, 0.0)], stroke="#c00", head=2.0):
+    ...     print(part)
+    <polyline points="0,0 8,0" fill="none" stroke="#c00" stroke-width="0.6"/>
+    <polygon points="10,0 8,1 8,-1" fill="#c00"/>
+    """
+    if len(coords) < 2:
+        return []
+    (x1, y1), (x2, y2) = coords[-2], coords[-1]
+    length = math.hypot(x2 - x1, y2 - y1) or 1.0
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    bx, by = x2 - ux * head, y2 - uy * head
+    wing = head / 2
+    shaft = polyline([*coords[:-1], (bx, by)], stroke=stroke, stroke_width=stroke_width,
+                     class_=class_, **extra)  # fmt: skip
+    tip = polygon([(x2, y2), (bx - uy * wing, by + ux * wing), (bx + uy * wing, by - ux * wing)],
+                  fill=stroke, class_=class_)  # fmt: skip
+    return [shaft, tip]

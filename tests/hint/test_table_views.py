@@ -56,18 +56,61 @@ def test_guardians_pool_items_narrow_the_moves_to_one_tile() -> None:
         picked = [item for item in pool["items"] if item.get("actions")]
         groups = [set(item["actions"]) for item in picked]
         union = set().union(*groups) if groups else set()
-        assert sum(len(g) for g in groups) == len(union)  # one tile's cells each
-        placements = {a for a in state.legal_actions()
-                      if state.action_to_string(a).startswith("place tile")}  # fmt: skip
-        assert union == placements
+        assert sum(len(g) for g in groups) == len(union)  # one tile's moves each
+        tiles_named = ("place tile", "flip tile")
+        of_a_tile = {a for a in state.legal_actions()
+                     if state.action_to_string(a).startswith(tiles_named)}  # fmt: skip
+        assert union == of_a_tile
         for item in picked:
             tile = int(item["text"].split()[1].rstrip(":"))
             assert tile in state.pool
+            for action in item["actions"]:  # the label names the tile (its id, not its slot)
+                assert f" tile {tile} " in f" {state.action_to_string(action)} "
             child = state.clone()
             child.apply_action(item["actions"][0])
-            assert tile not in child.pool
             placed_some = True
     assert placed_some
+
+
+def _cells_of(label: str) -> set[tuple[int, int]]:
+    """The cells a guardians label names: ``(r,c)`` pairs (the start tile is (0,0))."""
+    import re
+
+    found = {(int(r), int(c)) for r, c in re.findall(r"\((-?\d+),(-?\d+)\)", label)}
+    return found or {(0, 0)}
+
+
+def test_guardians_picture_targets_name_the_moves_of_their_tile_or_cell() -> None:
+    """A pool tile's target carries exactly the moves naming that tile; a cell's target the
+    placements there, the walks from or to it and the pawn put on it, each naming the cell;
+    every move of a tile or a cell is behind some target."""
+    spec = game_spec("guardians")
+    for players in (1, 2):
+        game = solver.load_game("guardians", players=players)
+        state, rng, seen = game.new_initial_state(), random.Random(players), 0
+        while not state.is_terminal() and seen < 40:
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+                continue
+            view = spec.table_view(game, state, state.current_player())
+            labels = {a: state.action_to_string(a) for a in state.legal_actions()}
+            covered: set[int] = set()
+            for target in view["targets"]:
+                assert set(target["actions"]) <= set(labels)
+                covered |= set(target["actions"])
+                if target["attr"] == "data-tile":
+                    tile = target["value"]
+                    assert all(f" tile {tile} " in f" {labels[a]} " for a in target["actions"])
+                else:
+                    player, where = target["value"].split(":")
+                    assert int(player) == state.current_player()
+                    cell = tuple(int(x) for x in where.split(","))
+                    assert all(cell in _cells_of(labels[a]) for a in target["actions"])
+            placing = {a for a, label in labels.items()
+                       if label.startswith(("place", "walk", "put", "flip"))}  # fmt: skip
+            assert placing <= covered
+            state.apply_action(rng.choice(state.legal_actions()))
+            seen += 1
 
 
 def test_the_dog_panel_shows_the_sheet_s_counters() -> None:

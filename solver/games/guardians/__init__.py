@@ -132,6 +132,7 @@ SPEC = GameSpec(
     render_text=f"{_HOOKS}:render_text",
     render_svg=f"{_HOOKS}:render_svg",
     table_view="solver.games.guardians.table:table_view",
+    svg_line="solver.games.guardians.render_line:render_line",
     legend=f"{_HOOKS}:legend",
     puzzle_summary=f"{_HOOKS}:puzzle_summary",
     scores=f"{_HOOKS}:scores",

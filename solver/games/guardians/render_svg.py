@@ -1,11 +1,18 @@
-"""The guardians' positions as SVG: each player's forest with coloured tiles, missions and pawns.
+"""The guardians' positions as SVG: the whole table on one page.
 
-A forest-side tile is a square of its colour with its points preview and, where its back is
-known (open backs, a ``.grove`` position's ``B:GRE``), its mission as small swatches along the
-bottom; a mission-side tile is white with its sequence as large swatches; the start tile shows
-``A-B-C-D-E-A``; a pawn is a disc (solo: of its colour; with 2-4 players: grey). With a mission
-plan (``order``), each mission tile carries its step number in a badge. Drawn with the shared
-helpers of :mod:`solver.render`.
+A heading (the game, the round, who plays, the phase), the table row (the pool's six tiles with
+their faces and points previews, each with its tile number; the bag; the combo cards left, or
+solo the round track with the tiles drawn onto it and the level's tasks), then every player's
+forest: its score, counts and the missions completed (chips with their sequence and points),
+the grid with its row and column numbers (the coordinates of the actions' labels), the tiles
+and pawns, and the empty cells where a tile may go, dashed. A legend closes the page. Pieces are
+drawn by :mod:`.render_tiles`; :mod:`.render_layout` places them (and :mod:`.render_line` the
+hinted line over them).
+
+Elements carry attributes for the web table and for tests: every forest cell (a tile or an
+empty cell next to one) ``data-cell="PLAYER:ROW,COL"``, every pool tile ``data-tile="ID"``.
+With a mission plan (``order``), each of the player to move's mission tiles carries its step
+number in a badge. A tile whose back is unseen shows its face only.
 
 >>> from solver.games.guardians.grove import parse_grove
 >>> from solver.games.guardians.rules import GuardiansGame
@@ -21,109 +28,199 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from solver.games.guardians.board import Cell
+from solver.games.guardians.render_layout import (
+    CELL,
+    MARGIN,
+    ForestBox,
+    Layout,
+    frontier,
+    layout_of,
+)
+from solver.games.guardians.render_legend import legend
+from solver.games.guardians.render_tiles import CREAM, FILL, chip, pawn, tile
 from solver.games.guardians.solo import PAWN_COLOURS
-from solver.render import box, document, text, token
+from solver.render import box, document, element, group, text, token
 
 if TYPE_CHECKING:
     from solver.games.guardians.rules import GuardiansState
 
-__all__ = ["FILL", "render_state_svg"]
+__all__ = ["FILL", "heading_lines", "render_state_svg"]
 
-#: The fill of each forest colour and pawn colour.
-FILL: dict[str, str] = {
-    "B": "#3f7fd0",
-    "G": "#4caf50",
-    "R": "#d84a3a",
-    "E": "#9e9e9e",
-    "P": "#9c5ac8",
-    "Y": "#f2c230",
-}
-PAWN_FILL = {"b": FILL["B"], "g": FILL["G"], "y": FILL["Y"], "r": FILL["R"], "p": "#555555"}
-SIZE = 16.0
-MARGIN = 8.0
+_COMBO = ("+2", "+3", "+4", "+5")
+_TO_MOVE = "\u25b6 "
+_DONE, _OPEN = "\u2713", "\u25cb"
 
 
-def _tile(
-    x: float,
-    y: float,
-    colour: str | None,
-    sequence: str,
-    mission: bool,
-    start: bool,
-    preview: int | None = None,
-) -> list[str]:
-    out = [
-        box(
-            x,
-            y,
-            SIZE,
-            SIZE,
-            class_="tile",
-            fill="#ffffff" if mission or colour is None else FILL[colour],
-        )
-    ]
-    if start:
-        out.append(text(x + SIZE / 2, y + SIZE / 2 + 1.2, "A-B-C-D-E-A", 2.3, anchor="middle"))
-        return out
-    if preview is not None:  # the back is face down: the points preview only
-        label = f"?{preview}" if mission else str(preview)
-        out.append(text(x + SIZE - 2, y + SIZE - 2, label, 3.2, anchor="end"))
-        return out
-    if mission:
-        w = (SIZE - 2) / len(sequence)
-        for i, c in enumerate(sequence):
-            out.append(
-                box(x + 1 + i * w, y + SIZE - 6, w, 4, fill=FILL[c], stroke="#333333", rx=0.3)
-            )
+def heading_lines(state: GuardiansState) -> tuple[str, str]:
+    """The title and the subtitle: players or level, round, who plays, phase (or the end)."""
+    from solver.games.guardians.rules import PHASE_NAMES
+
+    game = state.game
+    if game.solo and game.level is not None:
+        who = (f"solo, level {game.level.number} ({game.level.threshold} VP to win) · "
+               f"round {state.round} of {state.rounds()}")  # fmt: skip
     else:
-        w = 2.4
-        for i, c in enumerate(sequence):
-            out.append(
-                box(x + 1 + i * w, y + SIZE - 3.4, w, 2.4, fill=FILL[c], stroke="#ffffff", rx=0.2)
-            )
+        who = f"{game.players} players · round {state.round} · player {state.current} to play"
+    if state.is_terminal():
+        scores = state.scores()
+        best = max(scores)
+        if game.solo:
+            won = game.level is not None and best >= game.level.threshold
+            return "Forest guardians: game over", f"{best} VP: level {'won' if won else 'lost'}"
+        winners = " and ".join(f"player {p}" for p, s in enumerate(scores) if s == best)
+        return "Forest guardians: game over", f"{winners} {best} VP · " + " · ".join(
+            f"player {p} {s}" for p, s in enumerate(scores)
+        )
+    return "Forest guardians", f"{who} · {PHASE_NAMES[state.phase]} · bag {len(state.bag)}"
+
+
+def _heading(state: GuardiansState, width: float) -> list[str]:
+    title, sub = heading_lines(state)
+    return [text(MARGIN, MARGIN + 8.0, title, 8.0, weight="bold", class_="title"),
+            text(MARGIN, MARGIN + 15.0, sub, 3.6, fill="#444444", class_="subtitle"),
+            element("line", {"x1": MARGIN, "y1": MARGIN + 19.0, "x2": width - MARGIN,
+                             "y2": MARGIN + 19.0, "stroke": "#cccccc",
+                             "stroke-width": 0.4})]  # fmt: skip
+
+
+def _pool(state: GuardiansState, layout: Layout) -> list[str]:
+    """The pool's six slots: each tile's face and number, empty slots dashed."""
+    y0 = layout.table_y
+    out = [text(MARGIN, y0 + 4.0, "Pool", 3.6, weight="bold"),
+           text(MARGIN, y0 + 8.5, "forest", 2.6, fill="#666666"),
+           text(MARGIN, y0 + 11.5, "side up", 2.6, fill="#666666")]  # fmt: skip
+    for k, (x, y) in enumerate(layout.pool):
+        if k >= len(state.pool):
+            out.append(box(x, y, CELL, CELL, fill="none", stroke="#bbbbbb", rx=1.2,
+                           class_="empty-slot"))  # fmt: skip
+            continue
+        t = state.tile(state.pool[k])
+        parts = tile(x, y, CELL, colour=t.colour, sequence=t.sequence, points=t.points,
+                     mission=False, hidden=t.hidden)  # fmt: skip
+        parts.append(text(x + CELL / 2, y + CELL + 4.2, f"tile {t.id}", 2.8, anchor="middle",
+                          fill="#444444"))  # fmt: skip
+        out += group(parts, class_="pool-tile", **{"data-tile": t.id})
+    return out
+
+
+def _supply(state: GuardiansState, x: float, y: float) -> list[str]:
+    """The bag and, with 2-4 players, the combo cards left."""
+    mid = x + CELL / 2
+    out = [box(x, y + 7.0, CELL, CELL, fill="#e9dfc8", stroke="#8a7a55", rx=4.0, class_="bag"),
+           text(mid, y + 14.0, str(len(state.bag)), 4.4, anchor="middle", weight="bold"),
+           text(mid, y + 19.5, "in bag", 2.6, anchor="middle", fill="#555555")]  # fmt: skip
+    if state.game.solo:
+        return out + _track(state, x + CELL + 8.0, y)
+    cx = x + CELL + 8.0
+    out.append(text(cx, y + 4.0, "Combo cards left", 3.2, weight="bold"))
+    for k, (name, left) in enumerate(zip(_COMBO, state.supply, strict=True)):
+        bx = cx + k * 15.0
+        out.append(box(bx, y + 7.0, 12.0, 16.0, fill="#ffffff" if left else "#eeeeee",
+                       stroke="#8a7a55", class_="combo"))  # fmt: skip
+        out.append(text(bx + 6.0, y + 15.0, name, 4.0, anchor="middle", weight="bold"))
+        out.append(text(bx + 6.0, y + 21.0, f"×{left}", 2.8, anchor="middle", fill="#555555"))
+    return out
+
+
+def _track(state: GuardiansState, x: float, y: float) -> list[str]:
+    """Solo: the round track (a box a round, the tile drawn onto it in its colour, the round
+    being played framed) and the level's tasks, ticked when met."""
+    out = [text(x, y + 4.0, "Round track", 3.2, weight="bold")]
+    for k in range(state.rounds()):
+        bx = x + k * 6.0
+        colour = state.tile(state.track[k]).colour if k < len(state.track) else None
+        now = k + 1 == state.round and not state.is_terminal()
+        out.append(box(bx, y + 6.0, 5.2, 6.0, fill=FILL[colour] if colour else "#ffffff",
+                       stroke="#222222" if now else "#999999",
+                       stroke_width=0.8 if now else 0.3, rx=0.6,
+                       class_="track-box"))  # fmt: skip
+        out.append(text(bx + 2.6, y + 10.4, str(k + 1), 2.4, anchor="middle",
+                        fill="#ffffff" if colour else "#555555"))  # fmt: skip
+    level = state.game.level
+    for k, task in enumerate(level.tasks if level is not None else ()):
+        done = state.tasks_done[k]
+        mark = _DONE if done else _OPEN
+        out.append(text(x, y + 17.0 + 4.2 * k, f"{mark} {task.text()} (+1 round)", 2.7,
+                        fill="#2f6b3a" if done else "#444444", class_="task"))  # fmt: skip
     return out
 
 
 def render_state_svg(state: GuardiansState, *, order: Mapping[Cell, int] | None = None) -> str:
-    """Every player's forest side by side (the player to move first is drawn first)."""
-    game = state.game
-    parts: list[str] = []
-    x0 = MARGIN
-    height = 0.0
-    for index, who in enumerate(state.people):
-        rows = [r for r, _ in who.forest]
-        cols = [c for _, c in who.forest]
-        r0, c0 = min(rows), min(cols)
-        width = (max(cols) - c0 + 1) * SIZE
-        title = "forest" if game.solo else f"player {index}"
-        parts.append(
-            text(x0, MARGIN - 2, f"{title}: score {state.score(index)}", 4.0, weight="bold")
-        )
-        pawns = {
-            cell: (PAWN_COLOURS[p] if game.solo else "p")
-            for p, cell in enumerate(who.pawns)
-            if cell is not None
-        }
-        for (r, c), face in sorted(who.forest.items()):
-            tile = state.tile(face.tile)
-            x = x0 + (c - c0) * SIZE
-            y = MARGIN + (r - r0) * SIZE
-            preview = tile.points if tile.hidden else None
-            parts.extend(_tile(x, y, tile.colour, tile.sequence, face.mission, tile.start, preview))
-            letter = pawns.get((r, c))
-            if letter is not None:
-                parts.extend(
-                    token(
-                        x + SIZE / 2,
-                        y + 5,
-                        3.0,
-                        letter,
-                        fill=PAWN_FILL[letter],
-                        label_fill="#ffffff",
-                    )
-                )
-            if order and (r, c) in order and index == state.current:
-                parts.extend(token(x + 3, y + 3, 2.4, str(order[(r, c)]), fill="#ffffff"))
-        x0 += width + 2 * MARGIN
-        height = max(height, (max(rows) - r0 + 1) * SIZE)
-    return document(x0, height + 2 * MARGIN, parts, title="forest guardians")
+    """The whole table of ``state`` as an SVG document (see the module's docstring)."""
+    layout = layout_of(state)
+    parts = _heading(state, layout.width)
+    parts += group(_pool(state, layout), class_="pool")
+    parts += group(_supply(state, layout.pool[-1][0] + CELL + 10.0, layout.table_y),
+                   class_="supply")  # fmt: skip
+    for forest in layout.forests:
+        parts += group(_forest(state, forest, order), class_="forest",
+                       **{"data-player": forest.player})  # fmt: skip
+    parts += group(legend(state, MARGIN, layout.legend_y, layout.width - 2 * MARGIN),
+                   class_="legend")  # fmt: skip
+    title = " · ".join(heading_lines(state))
+    return document(layout.width, layout.height, parts, title=title)
+
+
+def _forest_head(state: GuardiansState, forest: ForestBox) -> list[str]:
+    """A forest's name and score, its counts and its pile of completed missions."""
+    p, game = forest.player, state.game
+    who = state.people[p]
+    x, y = forest.x - 6.0, forest.y - 28.0
+    to_move = p == state.current and not state.is_terminal()
+    name = "your forest" if game.solo else f"player {p}"
+    head = f"{_TO_MOVE if to_move else ''}{name} · {state.score(p)} VP"
+    out = [text(x, y + 4.5, head, 4.4, weight="bold", class_="score",
+                fill="#2f4f3a" if to_move else "#222222")]  # fmt: skip
+    facts = [f"{len(who.pile)} mission{'s' if len(who.pile) != 1 else ''}",
+             f"{len(who.forest)} tiles", f"{len(who.reserve())} pawns in reserve"]  # fmt: skip
+    if who.cards:
+        facts.append("combo " + " ".join(f"+{c}" for c in who.cards))
+    if who.resets:
+        facts.append(f"{who.resets} reset{'s' if who.resets != 1 else ''} (−{who.resets})")
+    out.append(text(x, y + 9.0, " · ".join(facts), 2.9, fill="#444444"))
+    fits = max(1, int((forest.width + 6.0) // 13.0))
+    for k, (tile_id, pawn_index, _) in enumerate(who.pile[:fits]):
+        t = state.tile(tile_id)
+        edge = FILL[PAWN_COLOURS[pawn_index].upper()] if game.solo else "#777777"
+        out += chip(x + k * 13.0, y + 11.0, t.sequence, t.points, edge)
+    if len(who.pile) > fits:
+        out.append(text(x + fits * 13.0, y + 17.0, f"+{len(who.pile) - fits}", 3.0))
+    return out
+
+
+def _forest(
+    state: GuardiansState, forest: ForestBox, order: Mapping[Cell, int] | None
+) -> list[str]:
+    """One forest: header, coordinates, empty cells, tiles, pawns (and the plan's badges)."""
+    p, game = forest.player, state.game
+    who = state.people[p]
+    out = _forest_head(state, forest)
+    for k in range(forest.cols):
+        cx = forest.x + (k + 0.5) * CELL
+        out.append(text(cx, forest.y - 1.6, str(forest.col0 + k), 2.6, anchor="middle",
+                        fill="#777777", class_="col-label"))  # fmt: skip
+    for k in range(forest.rows):
+        cy = forest.y + (k + 0.5) * CELL + 0.9
+        out.append(text(forest.x - 1.6, cy, str(forest.row0 + k), 2.6, anchor="end",
+                        fill="#777777", class_="row-label"))  # fmt: skip
+    for cell in frontier(who.forest):
+        x, y = forest.cell_xy(cell)
+        out += group([box(x + 0.6, y + 0.6, CELL - 1.2, CELL - 1.2, fill=CREAM, stroke="#c9c0a8",
+                          rx=1.0)], class_="slot", **{"data-cell": _cell_id(p, cell)})  # fmt: skip
+    pawns = {cell: (PAWN_COLOURS[k] if game.solo else "p")
+             for k, cell in enumerate(who.pawns) if cell is not None}  # fmt: skip
+    for cell, face in sorted(who.forest.items()):
+        t = state.tile(face.tile)
+        x, y = forest.cell_xy(cell)
+        parts = tile(x, y, CELL, colour=t.colour, sequence=t.sequence, points=t.points,
+                     mission=face.mission, start=t.start, hidden=t.hidden)  # fmt: skip
+        if cell in pawns:
+            parts += pawn(x + CELL / 2, y + 4.2, pawns[cell])
+        if order and cell in order and p == state.current:
+            parts += token(x + 3.0, y + 3.0, 2.4, str(order[cell]), fill="#ffffff")
+        out += group(parts, class_="cell", **{"data-cell": _cell_id(p, cell)})
+    return out
+
+
+def _cell_id(player: int, cell: Cell) -> str:
+    return f"{player}:{cell[0]},{cell[1]}"

@@ -1,6 +1,13 @@
-"""Forest guardians' panels on the web table (:attr:`solver.spec.GameSpec.table_view`): the pool
-(each tile clickable: it narrows the moves to that tile's cells), every player's score, missions
-and pawns, the bag, the round and the phase."""
+"""Forest guardians on the web table (:attr:`solver.spec.GameSpec.table_view`): the panels beside
+the picture and the picture's clickable elements.
+
+Panels: the pool (each tile clickable: it narrows the moves to that tile's cells), every
+player's score, missions, combo cards and pawns, the bag, the round (solo: of the round track,
+and the level's tasks) and the phase. Targets on the picture (:mod:`.render_svg`): a pool tile
+(``data-tile``) picks that tile's placements (or flips it, after ``take 1 tile``); a cell of the
+mover's forest (``data-cell``) picks the placements there, the walks from or to it and a pawn
+put on it; picking a pool tile and then a cell plays the one placement both name.
+"""
 
 from __future__ import annotations
 
@@ -10,46 +17,113 @@ __all__ = ["table_view"]
 
 
 def _tile_actions(state: Any) -> dict[int, list[int]]:
-    """The legal placements of each tile of the pool, by tile id (from the actions' labels:
-    ``place tile N at (x,y)``)."""
+    """The legal moves of each pool tile, by tile id: its placements, or its flip."""
     found: dict[int, list[int]] = {}
     if state.is_terminal() or state.is_chance_node():
         return found
+    codec = state.game.codec
     for action in state.legal_actions():
-        words = state.action_to_string(action).split()
-        if len(words) >= 3 and words[:2] == ["place", "tile"] and words[2].isdigit():
-            found.setdefault(int(words[2]), []).append(action)
+        kind = codec.kind(action)
+        if kind == "place":
+            found.setdefault(state.pool[codec.decode_place(action)[0]], []).append(action)
+        elif kind == "pick":
+            found.setdefault(state.pool[codec.decode_pick(action)], []).append(action)
     return found
 
 
-def table_view(game: Any, state: Any, seat: int) -> dict[str, Any]:
-    """The pool, the players and the bag (nothing in guardians is hidden from one seat only)."""
+def _cell_actions(state: Any) -> dict[tuple[int, int], list[int]]:
+    """The legal moves touching each cell of the mover's forest: placements there, walks from
+    or to it, a pawn put on it."""
+    from solver.games.guardians.walks import path_from_code
+
+    found: dict[tuple[int, int], list[int]] = {}
+    if state.is_terminal() or state.is_chance_node():
+        return found
+    codec = state.game.codec
+    pawns = state.people[state.current].pawns
+    for action in state.legal_actions():
+        kind = codec.kind(action)
+        cells: list[tuple[int, int]] = []
+        if kind == "place":
+            cells = [codec.decode_place(action)[1]]
+        elif kind == "walk":
+            pawn, code = codec.decode_walk(action)
+            cells = [pawns[pawn], path_from_code(pawns[pawn], code)[-1]]
+        elif kind == "pawn":
+            cells = [state.placed if state.placed is not None else (0, 0)]
+        for cell in cells:
+            found.setdefault(cell, []).append(action)
+    return found
+
+
+def _targets(state: Any) -> list[dict[str, Any]]:
+    targets = [{"attr": "data-tile", "value": str(tile), "actions": actions}
+               for tile, actions in _tile_actions(state).items()]  # fmt: skip
+    player = state.current
+    targets += [{"attr": "data-cell", "value": f"{player}:{r},{c}", "actions": actions}
+                for (r, c), actions in _cell_actions(state).items()]  # fmt: skip
+    return targets
+
+
+def _pool(state: Any) -> list[dict[str, Any]]:
     from solver.games.guardians.render_text import tile_token
-    from solver.games.guardians.rules import PHASE_NAMES
     from solver.render.ascii import count
 
-    placements = _tile_actions(state)
+    moves = _tile_actions(state)
     pool = []
     for tile in state.pool:
         item: dict[str, Any] = {"text": f"tile {tile}: {tile_token(state.tile(tile), False)}"}
-        if placements.get(tile):
-            item["actions"] = placements[tile]
-            item["detail"] = f"pick it, then a cell ({count(len(placements[tile]), 'cell')})"
+        if moves.get(tile):
+            item["actions"] = moves[tile]
+            n = len(moves[tile])
+            item["detail"] = "flip it" if n == 1 else f"pick it, then a cell ({count(n, 'cell')})"
         pool.append(item)
-    players = []
+    return pool or [{"text": "(empty)"}]
+
+
+def _players(state: Any) -> list[dict[str, Any]]:
+    from solver.render.ascii import count
+
+    out = []
     for index, who in enumerate(state.people):
-        players.append({"text": f"player {index}: score {state.score(index)}",
-                        "detail": f"{count(len(who.pile), 'mission')}, "
-                                  f"{count(len(who.forest), 'tile')}, "
-                                  f"{count(len(who.reserve()), 'pawn')} in reserve"})  # fmt: skip
-    rounds = f"/{state.rounds()}" if game.solo else ""
+        cards = f", combo {' '.join(f'+{c}' for c in who.cards)}" if who.cards else ""
+        resets = f", {count(who.resets, 'reset')}" if who.resets else ""
+        name = "forest" if state.game.solo else f"player {index}"
+        detail = (f"{count(len(who.pile), 'mission')}, {count(len(who.forest), 'tile')}, "
+                  f"{count(len(who.reserve()), 'pawn')} in reserve{cards}{resets}")  # fmt: skip
+        out.append({"text": f"{name}: {state.score(index)} VP", "detail": detail})
+    return out
+
+
+def _status(game: Any, state: Any) -> list[dict[str, Any]]:
+    from solver.games.guardians.rules import PHASE_NAMES
+    from solver.render.ascii import count
+
+    rounds = f" of {state.rounds()}" if game.solo else ""
     status = [{"text": f"bag: {count(len(state.bag), 'tile')}"},
               {"text": f"round {state.round}{rounds}"},
               {"text": f"phase: {PHASE_NAMES[state.phase]}"}]  # fmt: skip
+    if game.solo and game.level is not None:
+        status.append({"text": f"level {game.level.number}: {game.level.threshold} VP to win"})
+        for task, done in zip(game.level.tasks, state.tasks_done, strict=True):
+            status.append({"text": f"{'done' if done else 'task'}: {task.text()}",
+                           "detail": "+1 round"})  # fmt: skip
+    else:
+        left = ", ".join(f"+{k + 2} ×{n}" for k, n in enumerate(state.supply))
+        status.append({"text": f"combo cards left: {left}"})
     if not game.solo and not state.is_terminal():
         status.append({"text": f"player {state.current} to play"})
-    return {"panels": [
-        {"title": "Pool", "items": pool or [{"text": "(empty)"}]},
-        {"title": "Players" if not game.solo else "Forest", "items": players},
-        {"title": "Bag and round", "items": status},
-    ]}  # fmt: skip
+    return status
+
+
+def table_view(game: Any, state: Any, seat: int) -> dict[str, Any]:
+    """The panels and the picture's targets (nothing in guardians is hidden from one seat only:
+    unseen backs are chance, shown to nobody)."""
+    return {
+        "panels": [
+            {"title": "Pool", "items": _pool(state)},
+            {"title": "Players" if not game.solo else "Forest", "items": _players(state)},
+            {"title": "Bag and round", "items": _status(game, state)},
+        ],
+        "targets": _targets(state),
+    }

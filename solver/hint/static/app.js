@@ -200,7 +200,8 @@ function viewAsPosition(view) {
   return { game: view.game, players: view.players, currentPlayer: view.currentPlayer,
     terminal: view.terminal, chance: false, returns: view.returns, moves: view.moves,
     outcomes: [], actions: [], svg: view.svg, text, movePoints: {}, line: [], state: null,
-    valueKind: view.valueKind, panels: view.panels || [], targets: view.targets || [] };
+    valueKind: view.valueKind, panels: view.panels || [], targets: view.targets || [],
+    drawsLine: Boolean(view.drawsLine) };
 }
 
 async function sessionCall(path, body) {
@@ -376,16 +377,36 @@ function drawPanels() {
   }
 }
 
+// A clickable item (a panel's or the picture's) picks its actions: with a pick already made,
+// the actions both share (a pool tile, then one of its cells); one action plays it, several
+// narrow the move buttons to them and mark the picture's elements that lead on.
 function pick(item, node) {
-  if (item.actions.length === 1) {
-    play(item.actions[0]);
+  let actions = item.actions;
+  if (table.picked) {
+    const both = actions.filter((a) => table.picked.includes(a));
+    if (both.length) actions = both;
+  }
+  if (actions.length === 1) {
+    play(actions[0]);
     return;
   }
-  const same = table.picked && table.picked.join(",") === item.actions.join(",");
-  table.picked = same ? null : [...item.actions];
-  document.querySelectorAll("#panels .panel-item").forEach((n) => n.classList.remove("picked"));
-  if (!same) node.classList.add("picked");
+  const same = table.picked && table.picked.join(",") === actions.join(",");
+  table.picked = same ? null : [...actions];
+  document.querySelectorAll(".panel-item.picked, #board .picked")
+    .forEach((n) => n.classList.remove("picked"));
+  if (!same && node) node.classList.add("picked");
+  markCandidates();
   drawMoves();
+}
+
+// The picture's targets that share an action with the pick are candidates, the others dimmed.
+function markCandidates() {
+  for (const node of document.querySelectorAll("#board .target")) {
+    const actions = node.dataset.actions.split(",").map(Number);
+    const open = table.picked && actions.some((a) => table.picked.includes(a));
+    node.classList.toggle("candidate", Boolean(open));
+    node.classList.toggle("dimmed", Boolean(table.picked) && !open);
+  }
 }
 
 function drawMoves() {
@@ -397,7 +418,13 @@ function drawMoves() {
     all.type = "button";
     all.className = "show-all";
     all.textContent = "all moves";
-    all.addEventListener("click", () => { table.picked = null; drawPanels(); drawMoves(); });
+    all.addEventListener("click", () => {
+      table.picked = null;
+      drawPanels();
+      document.querySelectorAll("#board .picked").forEach((n) => n.classList.remove("picked"));
+      markCandidates();
+      drawMoves();
+    });
     moves.appendChild(all);
   }
   if (!position.chance && !position.terminal) {
@@ -600,10 +627,13 @@ function onBoardClick(event) {
   play(best);
 }
 
-function drawPath(points) {
-  const svg = $("board").querySelector("svg");
-  if (!svg || !points || points.length < 2 || points.some((p) => !p)) return;
-  svg.querySelectorAll(".hint-path, .hint-dot").forEach((node) => node.remove());
+function clearLine() {
+  document.querySelectorAll("#board .hint-path, #board .hint-dot, #board .hint-line")
+    .forEach((node) => node.remove());
+}
+
+function drawPath(svg, points) {
+  if (!points || points.length < 2 || points.some((p) => !p)) return;
   const line = document.createElementNS(SVG_NS, "polyline");
   line.setAttribute("class", "hint-path");
   line.setAttribute("points", points.map((p) => `${p[0]},${p[1]}`).join(" "));
@@ -615,6 +645,36 @@ function drawPath(points) {
   dot.setAttribute("cy", end[1]);
   dot.setAttribute("r", "1.6");
   svg.appendChild(dot);
+}
+
+// The hinted line on the picture: the game's own drawing (SVG elements, `pvSvg`) or a path
+// through the points where the moves land (`pvPoints`).
+function drawLine(answer) {
+  const svg = $("board").querySelector("svg");
+  if (!svg) return;
+  clearLine();
+  if (answer.pvSvg) {
+    const parsed = new DOMParser().parseFromString(
+      `<svg xmlns="${SVG_NS}"><g class="hint-line">${answer.pvSvg}</g></svg>`, "image/svg+xml");
+    const layer = parsed.documentElement.firstElementChild;
+    if (layer && parsed.getElementsByTagName("parsererror").length === 0) {
+      svg.appendChild(document.importNode(layer, true));
+    }
+    return;
+  }
+  drawPath(svg, answer.pvPoints);
+}
+
+async function showLine(pv, cursor) {
+  if (!table.position || !table.position.drawsLine || !pv.length) return;
+  try {
+    const line = table.session
+      ? await api("/v1/table/line", { session: table.session.id, pv })
+      : await api("/v1/position", request({ pv }));
+    if (cursor === table.cursor) drawLine(line);
+  } catch (error) {
+    showError(error);
+  }
 }
 
 async function hint() {
@@ -659,15 +719,7 @@ async function hint() {
     + root.value.toFixed(4);
   $("root-value").dataset.method = root.method;
   $("hint-notes").textContent = (answer.notes || []).join(" ");
-  if (answer.moveInfos.length && table.position.movePoints
-      && Object.keys(table.position.movePoints).length) {
-    try {
-      const path = await api("/v1/position", request({ pv: answer.moveInfos[0].pv }));
-      if (cursor === table.cursor) drawPath(path.pvPoints);
-    } catch (error) {
-      showError(error);
-    }
-  }
+  if (answer.moveInfos.length) await showLine(answer.moveInfos[0].pv, cursor);
 }
 
 // -- the review: ranged requests filling the graph, marks, accuracy -----------------------------
