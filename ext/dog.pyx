@@ -2297,3 +2297,151 @@ def exact_clairvoyant(DogKernelState root, int nrolls, int ndice, long max_nodes
         free(X.levels)
         free(X.rolls)
         free(X.dice)
+
+
+# -- the uniform policy's exact value (the analysis's skill measure) -------------------------------
+# The win probability of the player who picks uniformly among the legal actions at every decision
+# (the strength ladder's level1): a depth-first search that averages over a decision's actions as
+# over a chance node's outcomes, each non-terminal position's value stored once (the soonest-win
+# table, k = j = 0) when its children are done. Positions too far from the human for the turns
+# left are worth 0 (no policy wins from them) and, like terminal positions, are not stored. The
+# search stops when ``max_nodes`` positions are stored. The pure-Python twin is
+# ``solver.games.dog.analysis.skill.uniform_value_reference``: the same nodes in the same order,
+# the same sums in the same order, so the same value and the same node count.
+ctypedef struct UniformFrame:
+    DogState st
+    uint64_t hash
+    int n
+    int i
+    double acc
+    int actions[KERNEL_MAX_ACTIONS]
+    double probs[KERNEL_MAX_ACTIONS]
+
+
+cdef enum:
+    UNIFORM_DONE = 0
+    UNIFORM_BUDGET = 1
+    UNIFORM_NO_MEMORY = -1
+
+
+cdef void uniform_frame_fill(const DogGameData* g, UniformFrame* f) noexcept nogil:
+    # The frame's moves: a chance node's outcomes with their probabilities, a decision's legal
+    # actions each with 1/n.
+    cdef int k
+    f.i = 0
+    f.acc = 0.0
+    if f.st.phase == PH_ROLL or f.st.phase == PH_SHOUT:
+        f.n = dog_chance_outcomes(g, &f.st, f.actions, f.probs)
+    else:
+        f.n = dog_legal_actions(g, &f.st, f.actions)
+        for k in range(f.n):
+            f.probs[k] = 1.0 / f.n
+
+
+cdef int uniform_search(const DogGameData* g, const DogState* root, int reach, long max_nodes,
+                        SoonestSearch* S, double* out) noexcept nogil:
+    # The search of the section comment from a non-terminal, non-pruned ``root``.
+    cdef UniformFrame* frames = NULL
+    cdef UniformFrame* grown
+    cdef UniformFrame* f
+    cdef double* values = NULL
+    cdef double* more
+    cdef int values_cap = 0, depth = 1, cap = 64, index
+    cdef int result = UNIFORM_DONE
+    cdef DogState child
+    cdef double v
+    cdef uint64_t h
+    frames = <UniformFrame*>malloc(cap * sizeof(UniformFrame))
+    if frames == NULL:
+        return UNIFORM_NO_MEMORY
+    memcpy(&frames[0].st, root, sizeof(DogState))
+    frames[0].hash = search_hash(g, root, 0, 0)
+    uniform_frame_fill(g, &frames[0])
+    while depth > 0:
+        f = &frames[depth - 1]
+        if f.i == f.n:  # done: store the position, hand its value up
+            if S.count >= max_nodes:
+                result = UNIFORM_BUDGET
+                break
+            index = search_store(S, &f.st, 0, 0, f.hash, -1, -1)
+            if index < 0:
+                result = UNIFORM_NO_MEMORY
+                break
+            if index >= values_cap:
+                values_cap = S.capacity
+                more = <double*>realloc(values, values_cap * sizeof(double))
+                if more == NULL:
+                    result = UNIFORM_NO_MEMORY
+                    break
+                values = more
+            values[index] = f.acc
+            v = f.acc
+            depth -= 1
+            if depth == 0:
+                out[0] = v
+                break
+            f = &frames[depth - 1]
+            f.acc += f.probs[f.i] * v
+            f.i += 1
+            continue
+        memcpy(&child, &f.st, sizeof(DogState))
+        dog_apply_action(g, &child, f.actions[f.i])
+        if child.phase == PH_OVER:
+            v = 1.0 if child.won else 0.0
+        elif search_hopeless(g, &child, reach):
+            v = 0.0
+        else:
+            h = search_hash(g, &child, 0, 0)
+            index = search_find(g, S, &child, 0, 0, h)
+            if index < 0:
+                if depth == cap:
+                    grown = <UniformFrame*>realloc(frames, 2 * cap * sizeof(UniformFrame))
+                    if grown == NULL:
+                        result = UNIFORM_NO_MEMORY
+                        break
+                    frames = grown
+                    cap *= 2
+                f = &frames[depth]
+                memcpy(&f.st, &child, sizeof(DogState))
+                f.hash = h
+                uniform_frame_fill(g, f)
+                depth += 1
+                continue
+            v = values[index]
+        f.acc += f.probs[f.i] * v
+        f.i += 1
+    free(frames)
+    free(values)
+    return result
+
+
+def uniform_value(DogKernelState root, long max_nodes, int reach):
+    """The exact win probability from ``root`` of the uniformly random player (the section comment
+    above): ``(value, nodes)``, or ``(None, nodes)`` when more than ``max_nodes`` positions would
+    be stored. ``reach`` is the most graph distance a turn can cover (as for ``soonest_win``)."""
+    cdef DogKernelGame game = root.game
+    cdef SoonestSearch S
+    cdef double value = 0.0
+    cdef int status
+    game._check()
+    if max_nodes < 1:
+        from solver.errors import OptionError
+
+        raise OptionError(f"max_nodes must be at least 1, not {max_nodes}")
+    if root.st.phase == PH_OVER:
+        return (1.0 if root.st.won else 0.0), 0
+    if search_hopeless(game.data, &root.st, reach):
+        return 0.0, 0
+    memset(&S, 0, sizeof(SoonestSearch))
+    try:
+        if search_open(&S) != 0:
+            raise MemoryError()
+        with nogil:
+            status = uniform_search(game.data, &root.st, reach, max_nodes, &S, &value)
+        if status == UNIFORM_NO_MEMORY:
+            raise MemoryError()
+        if status == UNIFORM_BUDGET:
+            return None, S.count
+        return value, S.count
+    finally:
+        search_close(&S)

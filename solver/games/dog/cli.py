@@ -15,7 +15,7 @@ from typing import Any
 from solver.cmdkit import check_output, parse_size, positive_float, write_output
 
 
-def _band(text: str) -> tuple[float, float]:
+def _band(text: str) -> tuple[float, float]:  # the win-probability and skill bands
     """``"LO:HI"`` → ``(lo, hi)`` with 0 <= lo < hi <= 1 (an argparse error otherwise)."""
     parts = text.split(":")
     try:
@@ -40,15 +40,16 @@ def _generate(args: argparse.Namespace) -> int:
     width, height = args.size
     if args.win_probability is None:
         for flag in ("par_at_least", "max_tries", "allow_interval"):
-            if getattr(args, flag) not in (None, False):
+            if getattr(args, flag) not in (None, False) and args.skill is None:
                 name = "--" + flag.replace("_", "-")
-                raise OptionError(f"{name} needs --win-probability LO:HI")
+                raise OptionError(f"{name} needs --win-probability LO:HI (or --skill LO:HI)")
+    if args.win_probability is None and args.skill is None:
         forest = roll_forest(width, height, seed=args.seed)
         if args.turns is not None:
             forest = forest.replace(turns=args.turns)
         write_output(format_forest(forest), args.output, overwrite=args.overwrite)
         return 0
-    lo, hi = args.win_probability
+    lo, hi = args.win_probability or (0.0, 1.0)
     found = roll_forest_with_value(
         width,
         height,
@@ -57,6 +58,7 @@ def _generate(args: argparse.Namespace) -> int:
         seed=args.seed,
         turns=args.turns,
         par_at_least=args.par_at_least,
+        skill=args.skill,
         max_tries=10_000 if args.max_tries is None else args.max_tries,
         allow_interval=args.allow_interval,
     )
@@ -67,6 +69,9 @@ def _generate(args: argparse.Namespace) -> int:
         else f"win probability in [{found.value_low:.6f}, {found.value_high:.6f}] (proven)"
     )
     par = f", par {found.par}" if found.par is not None else ""
+    if found.skill is not None:
+        weakest = f"level 1 wins {found.weakest:.6f}, {found.weakest_method}"
+        par += f", skill {found.skill:.6f} ({weakest})"
     plural = "forest" if found.tries == 1 else "forests"
     print(
         f"tried {found.tries} {plural}: seed {found.seed}, {proven}{par}",
@@ -140,6 +145,12 @@ def add_commands(commands: Any) -> None:
         "--win-probability", type=_band, default=None, metavar="LO:HI",
         help="roll seeds S, S+1, ... until a forest whose exact optimal win probability lies in "
         "the closed band [LO, HI] (stderr says how many were tried)",
+    )  # fmt: skip
+    p.add_argument(
+        "--skill", type=_band, default=None, metavar="LO:HI",
+        help="roll until a forest whose skill measure (its exact win probability less the win "
+        "probability of the strength ladder's level 1, as forest analyse's skill column) lies in "
+        "[LO, HI]; with --win-probability, both must hold",
     )  # fmt: skip
     p.add_argument(
         "--par-at-least", type=int, default=None, metavar="N",

@@ -61,7 +61,7 @@ Impossible options raise :class:`~solver.errors.OptionError` naming the bad opti
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from itertools import pairwise
 
 from solver.errors import OptionError
@@ -367,7 +367,10 @@ class ValuedForest:
     ``value`` is the exact optimal win probability (None when only an interval was proven, with
     ``allow_interval``); ``value_low``/``value_high`` bound it (equal to it when exact);
     ``tries`` counts the forests rolled, this one included; ``par`` is its par when
-    ``par_at_least`` asked for one, else None.
+    ``par_at_least`` asked for one, else None; ``skill`` is its skill measure (the value less
+    ``weakest``, the win probability of the ladder's level 1, made as ``weakest_method`` says:
+    ``exact`` or ``sampled``; :mod:`solver.games.dog.analysis.skill`) when a skill band asked for
+    one, else None.
     """
 
     forest: Forest
@@ -377,22 +380,42 @@ class ValuedForest:
     value_low: float
     value_high: float
     par: int | None = None
+    skill: float | None = None
+    weakest: float | None = None
+    weakest_method: str | None = None
 
     @property
     def exact(self) -> bool:
         return self.value is not None
 
 
-def _check_band(low: object, high: object) -> tuple[float, float]:
+def _check_band(low: object, high: object, what: str = "win-probability") -> tuple[float, float]:
     for name, x in (("low", low), ("high", high)):
         if isinstance(x, bool) or not isinstance(x, (int, float)) or x != x:
-            raise OptionError(f"the win-probability band's {name} end must be a number, not {x!r}")
+            raise OptionError(f"the {what} band's {name} end must be a number, not {x!r}")
     lo, hi = float(low), float(high)  # type: ignore[arg-type]
     if not 0.0 <= lo < hi <= 1.0:
-        raise OptionError(
-            f"the win-probability band must satisfy 0 <= LO < HI <= 1, not {lo:g}:{hi:g}"
-        )
+        raise OptionError(f"the {what} band must satisfy 0 <= LO < HI <= 1, not {lo:g}:{hi:g}")
     return lo, hi
+
+
+def _skill_in(
+    forest: Forest, proven: tuple[float | None, float, float], band: tuple[float, float]
+) -> tuple[float, float, str] | None:
+    """``(skill, weakest, method)`` when the forest's skill measure lies in ``band``, else None.
+
+    The weakest level's value is the analysis' (exact where its evaluation fits, else sampled);
+    with only an interval proven for the optimum, the skill's whole interval must lie inside."""
+    from solver.games.dog.analysis.options import AnalysisOptions
+    from solver.games.dog.analysis.skill import skill_of, weakest_win_probability
+
+    weakest = weakest_win_probability(forest, AnalysisOptions(), source=forest.name)
+    value, vlo, vhi = proven
+    low, high = skill_of(vlo, weakest.value), skill_of(vhi, weakest.value)
+    if low < band[0] - VALUE_TOLERANCE or high > band[1] + VALUE_TOLERANCE:
+        return None
+    skill = low if value is not None else (low + high) / 2
+    return skill, weakest.value, weakest.method
 
 
 def _par(forest: Forest, max_nodes: int) -> int | None:
@@ -444,6 +467,7 @@ def roll_forest_with_value(
     seed: int = 0,
     turns: int | None = None,
     par_at_least: int | None = None,
+    skill: tuple[float, float] | None = None,
     max_tries: int = DEFAULT_MAX_TRIES,
     allow_interval: bool = False,
     max_nodes: int = DEFAULT_MAX_NODES,
@@ -452,7 +476,9 @@ def roll_forest_with_value(
 ) -> ValuedForest:
     """A forest of a chosen difficulty: roll the forests of seeds ``seed``, ``seed + 1``, ...
     until one whose exact optimal win probability lies in the closed band [``low``, ``high``]
-    (and, with ``par_at_least``, whose par is at least that many turns).
+    (and, with ``par_at_least``, whose par is at least that many turns; with ``skill``, a
+    ``(low, high)`` band, whose skill measure lies in it: the value less the win probability of
+    the ladder's level 1, as the analysis' ``skill`` column gives it).
 
     Each forest is solved by the pruning exact search (``solver.search.pruning``) within
     ``max_nodes`` expanded nodes and ``memory_mb``; a forest whose search does not fit is skipped,
@@ -476,6 +502,7 @@ def roll_forest_with_value(
         raise OptionError(f"max_tries must be a whole number >= 1, not {max_tries!r}")
     if par_at_least is not None and whole_number("par_at_least", par_at_least) < 1:
         raise OptionError(f"par_at_least must be a whole number >= 1, not {par_at_least!r}")
+    skill_band = None if skill is None else _check_band(*skill, what="skill")
     for k in range(tries):
         current = start + k
         if current >= 2**64:
@@ -493,10 +520,20 @@ def roll_forest_with_value(
             par = _par(forest, max_nodes)
             if par is None or par < par_at_least:
                 continue
+        measured = None if skill_band is None else _skill_in(forest, proven, skill_band)
+        if skill_band is not None and measured is None:
+            continue
         value, vlo, vhi = proven
-        return ValuedForest(forest, current, k + 1, value, vlo, vhi, par)
+        found = ValuedForest(forest, current, k + 1, value, vlo, vhi, par)
+        if measured is not None:
+            found = replace(
+                found, skill=measured[0], weakest=measured[1], weakest_method=measured[2]
+            )
+        return found
     what = "an exact" if not allow_interval else "an exact or proven"
     par_text = f" and a par of at least {par_at_least}" if par_at_least is not None else ""
+    if skill_band is not None:
+        par_text += f" and a skill measure in [{skill_band[0]:g}, {skill_band[1]:g}]"
     raise SolverError(
         f"no forest of seeds {start} to {start + tries - 1} has {what} win probability in "
         f"[{lo:g}, {hi:g}]{par_text} (tried {tries}); widen the band, raise --max-tries, or "

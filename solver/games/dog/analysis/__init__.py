@@ -69,6 +69,11 @@ COLUMNS: dict[str, str] = {
     "value_low": "float64",
     "value_high": "float64",
     "clairvoyant_method": "string",
+    "weakest_win_probability": "float64",
+    "weakest_low": "float64",
+    "weakest_high": "float64",
+    "weakest_method": "string",
+    "skill": "float64",
 }
 """The dog's result columns with their types (the meaning of each: :mod:`.classify`)."""
 

@@ -140,6 +140,7 @@ from solver.errors import OptionError, SearchBudgetError
 from solver.games.dog import SPEC
 from solver.games.dog.analysis.clairvoyant import clairvoyant_estimate, exact_clairvoyant_value
 from solver.games.dog.analysis.options import SEED_BITS, AnalysisOptions, derived_seed
+from solver.games.dog.analysis.skill import WeakestLevel, skill_of, weakest_win_probability
 from solver.games.dog.analysis.soonest import (
     STEP_REACH,
     FirstWin,
@@ -214,6 +215,11 @@ class ForestAnalysis:
     value_low: float | None = None
     value_high: float | None = None
     clairvoyant_method: str = "sampled"
+    weakest_win_probability: float = 0.0
+    weakest_low: float = 0.0
+    weakest_high: float = 0.0
+    weakest_method: str = "class"
+    skill: float = 0.0
 
     def to_row(self) -> dict[str, Any]:
         """A flat, JSON-friendly row (``class`` for ``klass``, ``route`` as a JSON string)."""
@@ -353,6 +359,9 @@ def analyse_forest(
                 games = options.mcts_games
     difficulty = difficulty_score(p, par, forest.turns)
     value_low, value_high = (p, p) if exact else _proven_interval(forest, options)
+    weakest = WeakestLevel(0.0, 0.0, 0.0, "class")  # no policy wins what the optimum cannot
+    if klass not in ("unreachable", "hopeless"):
+        weakest = weakest_win_probability(forest, options, source=source)
     return ForestAnalysis(
         source=source,
         width=forest.width,
@@ -378,6 +387,11 @@ def analyse_forest(
         value_low=value_low,
         value_high=value_high,
         clairvoyant_method=clairvoyant_method,
+        weakest_win_probability=weakest.value,
+        weakest_low=weakest.low,
+        weakest_high=weakest.high,
+        weakest_method=weakest.method,
+        skill=skill_of(p, weakest.value),
     )
 
 

@@ -55,6 +55,9 @@ class AnalysisOptions:
       ``clairvoyant_max_nodes`` caps the positions stored by each world's search,
       ``clairvoyant_total_nodes`` those of all worlds.
     - ``par_max_nodes``: caps the positions stored by the par search.
+    - ``weakest_max_nodes`` / ``weakest_games``: the skill measure's weakest level (uniform
+      random play, :mod:`.skill`) is valued exactly within this many stored positions, else
+      sampled over this many random games.
     - ``clairvoyant_method``: ``"sampled"`` (the default: the sampled worlds above) or
       ``"exact"`` (the share of all worlds, computed within ``clairvoyant_total_nodes`` stored
       positions, sampled when it does not fit; the row's ``clairvoyant_method`` says which).
@@ -72,6 +75,8 @@ class AnalysisOptions:
     clairvoyant_total_nodes: int = 1_000_000
     par_max_nodes: int = 150_000
     proof_max_nodes: int = 200_000
+    weakest_max_nodes: int = 20_000
+    weakest_games: int = 10_000
     clairvoyant_method: str = "sampled"
     engine: str | None = None
     seed: int = 0
@@ -88,6 +93,8 @@ class AnalysisOptions:
             "clairvoyant_total_nodes",
             "par_max_nodes",
             "proof_max_nodes",
+            "weakest_max_nodes",
+            "weakest_games",
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:

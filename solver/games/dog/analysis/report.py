@@ -9,6 +9,9 @@ easiest winnable forests drawn as sheets.
 - ``clairvoyant_vs_win_probability.png``: each forest's clairvoyant estimate (a sampled estimate
   of an upper bound, with its interval) against its win probability, exact and estimated points
   told apart the same way;
+- ``skill_vs_win_probability.png``: each forest's skill measure (the win probability less the
+  weakest level's, :mod:`.skill`) against its win probability, with its interval; diamonds where
+  both values are exact; the diagonal is where the weakest level never wins;
 - ``sheets/hardest-N`` and ``sheets/easiest-N``: those forests drawn as paper sheets with their
   par route (the ``route`` column) pencilled in, as PNG when ``rsvg-convert`` or ``cairosvg`` is
   there, otherwise as SVG.
@@ -44,9 +47,20 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     from matplotlib.figure import Figure
 
-__all__ = ["PLOTS", "clairvoyant_figure", "par_figure", "report_sections", "winnable"]
+__all__ = [
+    "PLOTS",
+    "clairvoyant_figure",
+    "par_figure",
+    "report_sections",
+    "skill_figure",
+    "winnable",
+]
 
-PLOTS: tuple[str, ...] = ("par_vs_win_probability.png", "clairvoyant_vs_win_probability.png")
+PLOTS: tuple[str, ...] = (
+    "par_vs_win_probability.png",
+    "clairvoyant_vs_win_probability.png",
+    "skill_vs_win_probability.png",
+)
 """The dog's plot files, in the order the report shows them."""
 
 TOP = 5
@@ -160,6 +174,71 @@ def clairvoyant_figure(frame: pd.DataFrame) -> Figure:
     ax.set_ylim(-0.03, 1.03)
     ax.legend(loc="lower right", fontsize=8)
     return fig
+
+
+def skill_figure(frame: pd.DataFrame) -> Figure:
+    """Each forest's skill measure against its win probability, with the interval the two values'
+    intervals give it (the win probability's low end less the weakest level's high end, ...)."""
+    import numpy as np
+
+    fig, ax = figure("Skill against win probability")
+    value, skill = numbers(frame, "win_probability"), numbers(frame, "skill")
+    both = (value.notna() & skill.notna()).to_numpy()
+    if not both.any():
+        no_data(ax, "no forest with both a win probability and a skill measure")
+        return fig
+    x, y = value.to_numpy()[both], skill.to_numpy()[both]
+    weakest = numbers(frame, "weakest_win_probability").fillna(0.0)
+    low = numbers(frame, "ci_low").fillna(value) - numbers(frame, "weakest_high").fillna(weakest)
+    high = numbers(frame, "ci_high").fillna(value) - numbers(frame, "weakest_low").fillna(weakest)
+    y_low = np.clip(low.to_numpy()[both], 0, None)
+    y_high = high.to_numpy()[both]
+    exact = _exact(frame)[both] & (texts(frame, "weakest_method") != "sampled").to_numpy()[both]
+    ax.errorbar(
+        x, y, yerr=np.vstack([np.clip(y - y_low, 0, None), np.clip(y_high - y, 0, None)]),
+        fmt="none", ecolor="#999999", elinewidth=0.8, alpha=0.6, zorder=1,
+    )  # fmt: skip
+    if (~exact).any():
+        label = "an estimate in it (MCTS or sampled weakest level), 95% interval (circle)"
+        ax.scatter(x[~exact], y[~exact], s=14, color="#4c72b0", label=label, zorder=2)
+    if exact.any():
+        ax.scatter(
+            x[exact], y[exact], s=18, marker="D", color="#dd8452", label="both exact (diamond)",
+            zorder=3,
+        )  # fmt: skip
+    ax.plot(
+        [0, 1], [0, 1], color="#333333", linewidth=0.8, linestyle="--",
+        label="the weakest level never wins",
+    )  # fmt: skip
+    ax.set_xlabel("win probability (the optimum: level 10)")
+    ax.set_ylabel("skill (the optimum less level 1's win probability)")
+    ax.set_xlim(-0.03, 1.03)
+    ax.set_ylim(-0.03, 1.03)
+    ax.legend(loc="lower right", fontsize=8)
+    return fig
+
+
+def _skill_lines(frame: pd.DataFrame) -> list[str]:
+    """The skill section's text: what the measure is, and its quartiles when the table has it."""
+    skill = numbers(frame, "skill").dropna()
+    lines = [
+        "## Skill against win probability",
+        "",
+        "The skill measure of a forest is how much better the strongest level of the ladder (the "
+        "optimal policy, whose win probability is the x axis) does than the weakest (level 1: a "
+        "uniformly random legal move at every decision): near 0 the dice decide, near the "
+        "diagonal the choices do. Level 1's win probability is exact where its policy's "
+        "evaluation fits its budget, else sampled over random games (the interval).",
+        "",
+    ]
+    if len(skill):
+        q = skill.quantile([0.25, 0.5, 0.75]).to_numpy()
+        lines += [
+            f"Skill over {len(skill)} forests: quartiles {q[0]:.3f}, {q[1]:.3f} (median), "
+            f"{q[2]:.3f}; highest {skill.max():.3f}.",
+            "",
+        ]
+    return [*lines, f"![Skill against win probability]({PLOTS[2]})", ""]
 
 
 # -- sheets --------------------------------------------------------------------------------------
@@ -293,6 +372,7 @@ def report_sections(
     """The dog's report sections (markdown lines); writes :data:`PLOTS` and the sheets."""
     save_figure(par_figure(frame), directory / PLOTS[0])
     save_figure(clairvoyant_figure(frame), directory / PLOTS[1])
+    save_figure(skill_figure(frame), directory / PLOTS[2])
     exact = _exact(frame)
     probability = numbers(frame, "win_probability").notna().to_numpy()
     lines = [
@@ -316,6 +396,7 @@ def report_sections(
         "",
         f"![Clairvoyant estimate against win probability]({PLOTS[1]})",
         "",
+        *_skill_lines(frame),
         "A *winnable* forest was analysed without error and has a win probability above zero "
         "(exact or estimated).",
         "",
