@@ -54,8 +54,8 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +67,7 @@ from solver.games.dog.forest import (
     MAX_ARROW,
     MAX_SIZE,
     MIN_SIZE,
+    Cell,
     Forest,
     Shouter,
     Terrain,
@@ -233,46 +234,50 @@ def _assemble(
     places: _Places,
 ) -> Forest:
     """Check the cross-references (``@``, ``H``, shouters and ``Y``) and build the forest."""
-    height, width = len(rows), len(rows[0])
-    found_at: dict[str, tuple[int, int]] = {}
+    start, human = _start_and_human(rows, places)
+    _check_shouters(rows, specs, places)
+    try:
+        return Forest(
+            width=len(rows[0]),
+            height=len(rows),
+            cells=tuple(tuple(SYMBOLS[s] for s in row) for row in rows),
+            start=start,
+            human=human,
+            shouters=tuple(Shouter(s.row, s.col, s.direction, s.length) for s in specs),
+            turns=turns,
+            name=name,
+        )
+    except ForestError as err:  # not reachable after the checks above; kept as a safety net
+        raise _fail(f"a valid forest ({err})", places.grid()) from err
+
+
+def _start_and_human(rows: list[list[str]], places: _Places) -> tuple[Cell, Cell]:
+    """The cells of the one ``@`` and the one ``H`` of the grid."""
+    found_at: dict[str, Cell] = {}
     for r, row in enumerate(rows):
         for c, symbol in enumerate(row):
-            if symbol in "@H":
-                if symbol in found_at:
-                    what = "the dog's start" if symbol == "@" else "the human"
-                    first = places.cell_name(*found_at[symbol])
-                    raise _fail(
-                        f"exactly one '{symbol}' ({what})",
-                        places.cell(r, c),
-                        f"a second '{symbol}' (the first is at {first})",
-                    )
-                found_at[symbol] = (r, c)
+            if symbol not in "@H":
+                continue
+            if symbol in found_at:
+                what = "the dog's start" if symbol == "@" else "the human"
+                first = places.cell_name(*found_at[symbol])
+                raise _fail(
+                    f"exactly one '{symbol}' ({what})",
+                    places.cell(r, c),
+                    f"a second '{symbol}' (the first is at {first})",
+                )
+            found_at[symbol] = (r, c)
     for symbol, what in (("@", "the dog's start"), ("H", "the human")):
         if symbol not in found_at:
             raise _fail(f"one '{symbol}' ({what}) in the grid", places.grid(), "none")
-    owner: dict[tuple[int, int], int] = {}
+    return found_at["@"], found_at["H"]
+
+
+def _check_shouters(rows: list[list[str]], specs: list[_ShoutSpec], places: _Places) -> None:
+    """Each shouter stands on its own ``Y`` inside the grid, and each ``Y`` has a shouter."""
+    owner: dict[Cell, int] = {}
     for i, spec in enumerate(specs):
-        if spec.row >= height:
-            raise _fail(
-                f"a shouter row from 0 to {height - 1} (the grid has {height} rows)",
-                places.shouter(i, "row"),
-                str(spec.row),
-            )
-        if spec.col >= width:
-            raise _fail(
-                f"a shouter column from 0 to {width - 1} (the grid has {width} columns)",
-                places.shouter(i, "col"),
-                str(spec.col),
-            )
-        symbol = rows[spec.row][spec.col]
-        if symbol != "Y":
-            raise _fail(
-                f"the shouter{places.shouter_name(i)} to stand on a 'Y' cell",
-                places.shouter(i, "row"),
-                f"'{symbol}' at row {spec.row}, col {spec.col} "
-                f"({places.cell_name(spec.row, spec.col)})",
-            )
-        cell = (spec.row, spec.col)
+        cell = _shouter_cell(i, spec, rows, places)
         if cell in owner:
             raise _fail(
                 "one shouter per 'Y' cell",
@@ -289,19 +294,32 @@ def _assemble(
                     places.cell(r, c),
                     "none",
                 )
-    try:
-        return Forest(
-            width=width,
-            height=height,
-            cells=tuple(tuple(SYMBOLS[s] for s in row) for row in rows),
-            start=found_at["@"],
-            human=found_at["H"],
-            shouters=tuple(Shouter(s.row, s.col, s.direction, s.length) for s in specs),
-            turns=turns,
-            name=name,
+
+
+def _shouter_cell(i: int, spec: _ShoutSpec, rows: list[list[str]], places: _Places) -> Cell:
+    """The cell of shouter ``i``: inside the grid, on a ``Y``."""
+    height, width = len(rows), len(rows[0])
+    if spec.row >= height:
+        raise _fail(
+            f"a shouter row from 0 to {height - 1} (the grid has {height} rows)",
+            places.shouter(i, "row"),
+            str(spec.row),
         )
-    except ForestError as err:  # not reachable after the checks above; kept as a safety net
-        raise _fail(f"a valid forest ({err})", places.grid()) from err
+    if spec.col >= width:
+        raise _fail(
+            f"a shouter column from 0 to {width - 1} (the grid has {width} columns)",
+            places.shouter(i, "col"),
+            str(spec.col),
+        )
+    symbol = rows[spec.row][spec.col]
+    if symbol != "Y":
+        raise _fail(
+            f"the shouter{places.shouter_name(i)} to stand on a 'Y' cell",
+            places.shouter(i, "row"),
+            f"'{symbol}' at row {spec.row}, col {spec.col} "
+            f"({places.cell_name(spec.row, spec.col)})",
+        )
+    return (spec.row, spec.col)
 
 
 # -- the sheet ---------------------------------------------------------------------------------
@@ -401,11 +419,196 @@ def _lines(text: str) -> list[str]:
     return lines
 
 
+def _sheet_lines(lines: list[str]) -> Iterator[tuple[int, str]]:
+    """The tokenizer: the 1-based number and the text of each line that is not a comment.
+
+    A lone CR is refused where it stands; the lines are read lazily by the section parsers, so
+    the first problem of the sheet, top to bottom, is the one reported.
+    """
+    for number, line in enumerate(lines, start=1):
+        cr = line.find("\r")
+        if cr >= 0:
+            raise FormatError(
+                "a line end LF or CRLF", line=number, column=cr + 1, found="a lone CR '\\r'"
+            )
+        if not line.startswith("#"):
+            yield number, line
+
+
+@dataclass
+class _Headers:
+    """What the header lines say (the defaults where a header is left out)."""
+
+    name: str = ""
+    turns: int = DEFAULT_TURNS
+    specs: list[_ShoutSpec] = field(default_factory=list)
+    shout_places: list[_ShoutPlace] = field(default_factory=list)
+    grid_line: int = 0  # the line number of 'grid:' (0: the sheet has none)
+
+
+def _read_headers(lines: Iterator[tuple[int, str]]) -> _Headers:
+    """The header section: ``key: value`` lines and blank lines, up to the line ``grid:``."""
+    headers = _Headers()
+    seen: dict[str, int] = {}  # key -> the line of its first header
+    for number, line in lines:
+        if not line:
+            continue
+        if line == "grid:":
+            headers.grid_line = number
+            return headers
+        key, value, vcol = _split_header(line, number, seen)
+        if key == "name":
+            headers.name = _name_value(value, number, vcol)
+        elif key == "turns":
+            headers.turns = _turns_value(value, number, vcol)
+        else:
+            spec, place = _parse_shouter(value, number, vcol)
+            headers.specs.append(spec)
+            headers.shout_places.append(place)
+    return headers
+
+
+def _split_header(line: str, number: int, seen: dict[str, int]) -> tuple[str, str, int]:
+    """A header line's key, its value and the value's column (``key: value``, a known key)."""
+    colon = line.find(":")
+    if colon < 0:
+        raise FormatError(
+            "a header 'key: value' or the line 'grid:'", line=number, column=1, found=_show(line)
+        )
+    key = line[:colon]
+    if key == "grid":
+        raise FormatError(
+            "end of line after 'grid:'",
+            line=number,
+            column=colon + 2,
+            found=_show(line[colon + 1 :]),
+        )
+    if key not in _HEADER_KEYS:
+        if key.lower() in (*_HEADER_KEYS, "grid"):
+            expected = f"the lower-case key '{key.lower()}'"
+        else:
+            expected = "a header key name, turns or shouter, or the line 'grid:'"
+        raise FormatError(expected, line=number, column=1, found=_show(key))
+    if key in seen and key != "shouter":
+        raise FormatError(
+            f"at most one '{key}:' line",
+            line=number,
+            column=1,
+            found=f"a second one (the first is on line {seen[key]})",
+        )
+    seen.setdefault(key, number)
+    if line[colon + 1 : colon + 2] != " ":
+        found = _show(line[colon + 1]) if colon + 1 < len(line) else "end of line"
+        raise FormatError(f"a space after '{key}:'", line=number, column=colon + 2, found=found)
+    value, vcol = line[colon + 2 :], colon + 3
+    if not value:
+        raise FormatError(f"a value after '{key}: '", line=number, column=vcol, found="end of line")
+    return key, value, vcol
+
+
+def _name_value(value: str, line: int, vcol: int) -> str:
+    """The ``name:`` value, kept verbatim (UTF-8 text: no lone surrogate)."""
+    bad = _SURROGATE.search(value)
+    if bad:
+        raise FormatError(
+            "UTF-8 text",
+            line=line,
+            column=vcol + bad.start(),
+            found=f"a lone surrogate {bad.group()!r}",
+        )
+    return value
+
+
+def _turns_value(value: str, line: int, vcol: int) -> int:
+    """The ``turns:`` value: a whole number from 1 to :data:`MAX_TURNS`."""
+    if not _DIGITS.fullmatch(value) or not 1 <= _small_int(value) <= MAX_TURNS:
+        raise FormatError(
+            f"turns to be a whole number from 1 to {MAX_TURNS} (the engine's cap)",
+            line=line,
+            column=vcol,
+            found=_show(value),
+        )
+    return _small_int(value)
+
+
+def _read_grid(
+    lines: Iterator[tuple[int, str]],
+) -> tuple[list[list[str]], list[int], tuple[int, int] | None]:
+    """The grid section: its rows, their line numbers and where the blank line ending it is
+    (None: the grid runs to the end of the sheet). Blank lines before the first row are skipped.
+    """
+    rows: list[list[str]] = []
+    row_lines: list[int] = []
+    for number, line in lines:
+        if not line:
+            if rows:
+                return rows, row_lines, (number, 1)
+            continue
+        rows.append(_grid_row(line, number, rows))
+        row_lines.append(number)
+    return rows, row_lines, None
+
+
+def _grid_row(line: str, number: int, rows: list[list[str]]) -> list[str]:
+    """The cells of one grid row, as wide as the first row (``rows``: the rows before it)."""
+    if len(rows) == MAX_SIZE:
+        raise FormatError(
+            f"at most {MAX_SIZE} grid rows (a blank line ends the grid)",
+            line=number,
+            column=1,
+            found=f"row {MAX_SIZE + 1}",
+        )
+    try:
+        cells = _split_row(line)
+    except _RowProblem as problem:
+        raise FormatError(
+            problem.expected, line=number, column=problem.index + 1, found=problem.found
+        ) from None
+    if rows and len(cells) != len(rows[0]):
+        width = len(rows[0])
+        column = 2 * width + 1 if len(cells) > width else len(line) + 1
+        raise FormatError(
+            f"{width} cells, as in the first grid row",
+            line=number,
+            column=column,
+            found=f"{len(cells)} cells",
+        )
+    if not rows and len(cells) > MAX_SIZE:
+        raise FormatError(
+            f"at most {MAX_SIZE} cells in a row",
+            line=number,
+            column=2 * MAX_SIZE + 1,
+            found=f"{len(cells)} cells",
+        )
+    if not rows and len(cells) < MIN_SIZE:
+        raise FormatError(
+            f"at least {MIN_SIZE} cells in a row",
+            line=number,
+            column=len(line) + 1,
+            found=f"{len(cells)} cell",
+        )
+    return cells
+
+
+def _read_after_grid(lines: Iterator[tuple[int, str]]) -> None:
+    """After the grid's blank line: only blank (or comment) lines."""
+    for number, line in lines:
+        if line:
+            raise FormatError(
+                "only blank or comment lines after the grid (a blank line ends the grid)",
+                line=number,
+                column=1,
+                found=_show(line),
+            )
+
+
 def parse_forest(text: str) -> Forest:
     """Read a ``.forest`` sheet (docs/rules/dog.md §9) into a validated :class:`Forest`.
 
     Raises :class:`~solver.errors.FormatError` (with the 1-based line and column of the problem)
-    for every bad sheet, and :class:`TypeError` if ``text`` is not a ``str``.
+    for every bad sheet, and :class:`TypeError` if ``text`` is not a ``str``. The sheet's lines
+    (:func:`_sheet_lines`) go through three section parsers in turn: the headers, the grid and
+    what follows it; then the cross-references are checked (:func:`_assemble`).
 
     >>> forest = parse_forest("name: two rows\\nshouter: 1 0 E 2\\ngrid:\\n@ . H\\nY T .\\n")
     >>> forest.name, forest.width, forest.height, forest.start, forest.human
@@ -421,151 +624,18 @@ def parse_forest(text: str) -> Forest:
         raise TypeError(f"parse_forest() takes the sheet as str, not {type(text).__name__}")
     lines = _lines(text)
     end_of_file = (len(lines), len(lines[-1]) + 1)
-    name: str | None = None
-    turns: int | None = None
-    seen: dict[str, int] = {}
-    specs: list[_ShoutSpec] = []
-    shout_places: list[_ShoutPlace] = []
-    grid_line = 0
-    rows: list[list[str]] = []
-    row_lines: list[int] = []
-    grid_end: tuple[int, int] | None = None
-    for number, line in enumerate(lines, start=1):
-        cr = line.find("\r")
-        if cr >= 0:
-            raise FormatError(
-                "a line end LF or CRLF", line=number, column=cr + 1, found="a lone CR '\\r'"
-            )
-        if line.startswith("#"):
-            continue
-        if not grid_line:  # the headers
-            if not line:
-                continue
-            if line == "grid:":
-                grid_line = number
-                continue
-            colon = line.find(":")
-            if colon < 0:
-                raise FormatError(
-                    "a header 'key: value' or the line 'grid:'",
-                    line=number,
-                    column=1,
-                    found=_show(line),
-                )
-            key = line[:colon]
-            if key == "grid":
-                raise FormatError(
-                    "end of line after 'grid:'",
-                    line=number,
-                    column=colon + 2,
-                    found=_show(line[colon + 1 :]),
-                )
-            if key not in _HEADER_KEYS:
-                if key.lower() in (*_HEADER_KEYS, "grid"):
-                    expected = f"the lower-case key '{key.lower()}'"
-                else:
-                    expected = "a header key name, turns or shouter, or the line 'grid:'"
-                raise FormatError(expected, line=number, column=1, found=_show(key))
-            if key in seen and key != "shouter":
-                raise FormatError(
-                    f"at most one '{key}:' line",
-                    line=number,
-                    column=1,
-                    found=f"a second one (the first is on line {seen[key]})",
-                )
-            seen.setdefault(key, number)
-            if line[colon + 1 : colon + 2] != " ":
-                found = _show(line[colon + 1]) if colon + 1 < len(line) else "end of line"
-                raise FormatError(
-                    f"a space after '{key}:'", line=number, column=colon + 2, found=found
-                )
-            value, vcol = line[colon + 2 :], colon + 3
-            if not value:
-                raise FormatError(
-                    f"a value after '{key}: '", line=number, column=vcol, found="end of line"
-                )
-            if key == "name":
-                bad = _SURROGATE.search(value)
-                if bad:
-                    raise FormatError(
-                        "UTF-8 text",
-                        line=number,
-                        column=vcol + bad.start(),
-                        found=f"a lone surrogate {bad.group()!r}",
-                    )
-                name = value
-            elif key == "turns":
-                if not _DIGITS.fullmatch(value) or not 1 <= _small_int(value) <= MAX_TURNS:
-                    raise FormatError(
-                        f"turns to be a whole number from 1 to {MAX_TURNS} (the engine's cap)",
-                        line=number,
-                        column=vcol,
-                        found=_show(value),
-                    )
-                turns = _small_int(value)
-            else:
-                spec, place = _parse_shouter(value, number, vcol)
-                specs.append(spec)
-                shout_places.append(place)
-        elif grid_end is None:  # the grid
-            if not line:
-                if rows:
-                    grid_end = (number, 1)
-                continue
-            if len(rows) == MAX_SIZE:
-                raise FormatError(
-                    f"at most {MAX_SIZE} grid rows (a blank line ends the grid)",
-                    line=number,
-                    column=1,
-                    found=f"row {MAX_SIZE + 1}",
-                )
-            try:
-                cells = _split_row(line)
-            except _RowProblem as problem:
-                raise FormatError(
-                    problem.expected, line=number, column=problem.index + 1, found=problem.found
-                ) from None
-            if not rows:
-                if len(cells) > MAX_SIZE:
-                    raise FormatError(
-                        f"at most {MAX_SIZE} cells in a row",
-                        line=number,
-                        column=2 * MAX_SIZE + 1,
-                        found=f"{len(cells)} cells",
-                    )
-                if len(cells) < MIN_SIZE:
-                    raise FormatError(
-                        f"at least {MIN_SIZE} cells in a row",
-                        line=number,
-                        column=len(line) + 1,
-                        found=f"{len(cells)} cell",
-                    )
-            elif len(cells) != len(rows[0]):
-                width = len(rows[0])
-                column = 2 * width + 1 if len(cells) > width else len(line) + 1
-                raise FormatError(
-                    f"{width} cells, as in the first grid row",
-                    line=number,
-                    column=column,
-                    found=f"{len(cells)} cells",
-                )
-            rows.append(cells)
-            row_lines.append(number)
-        elif line:  # after the grid
-            raise FormatError(
-                "only blank or comment lines after the grid (a blank line ends the grid)",
-                line=number,
-                column=1,
-                found=_show(line),
-            )
-    if not grid_line:
+    sheet = _sheet_lines(lines)
+    headers = _read_headers(sheet)
+    if not headers.grid_line:
         raise _fail("a line 'grid:' after the headers", end_of_file, "end of file")
+    rows, row_lines, grid_end = _read_grid(sheet)
+    _read_after_grid(sheet)
     if not rows:
         raise _fail("a grid row after 'grid:'", end_of_file, "end of file")
     if len(rows) < MIN_SIZE:
         raise _fail(f"at least {MIN_SIZE} grid rows", grid_end or end_of_file, f"{len(rows)} row")
-    places = _SheetPlaces(grid_line, row_lines, shout_places)
-    return _assemble(rows, specs, DEFAULT_TURNS if turns is None else turns, name or "", places)
+    places = _SheetPlaces(headers.grid_line, row_lines, headers.shout_places)
+    return _assemble(rows, headers.specs, headers.turns, headers.name, places)
 
 
 def _row_symbols(forest: Forest) -> list[str]:
