@@ -51,8 +51,9 @@ Choices made where the rule text is silent (docs/rules/dog.md §8 lists them all
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from enum import IntEnum
-from typing import Any
+from typing import Any, TypeAlias
 
 from solver.errors import FormatError, IllegalActionError
 from solver.files import parse_json
@@ -697,105 +698,147 @@ def parse_state_json(forest: Forest, text: str) -> dict[str, Any]:
         raise FormatError(exc.expected, line=line, column=column, found=exc.found) from None
 
 
-def _validated_fields(forest: Forest, data: dict[str, Any]) -> dict[str, Any]:
-    """Check a state dictionary against the forest; raise FormatError naming the bad field."""
-    names = {
-        "budget", "curiosity", "last_left", "marked", "offered", "outcome", "pending", "phase",
-        "pos", "resolved", "skip_next", "stamina", "stick", "turn", "valve",
-    }  # fmt: skip
-    missing = sorted(names - set(data))
-    if missing:
-        raise FormatError("a dog state with every field", line=1, column=1, found=f"no {missing}")
-    unknown = sorted(str(key) for key in set(data) - names)
-    if unknown:
-        raise _state_error(unknown[0], "absent: a dog state has no such field", data[unknown[0]])
+# Each field of a dog state's JSON with the check of its value alone, in the order they are
+# checked (the first bad field is the one reported); ``outcome`` and the invariants linking the
+# fields follow (_check_outcome, _INVARIANTS).
+_FieldCheck: TypeAlias = Callable[[Forest, str, Any], Any]
 
-    def integer(field: str, low: int, high: int) -> int:
-        value = data[field]
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise _state_error(field, f"an integer in {low}..{high}", value)
+
+def _integer(low: int, high: Callable[[Forest], int]) -> _FieldCheck:
+    """An integer (not a bool) from ``low`` to ``high(forest)``."""
+
+    def check(forest: Forest, field: str, value: Any) -> int:
+        top = high(forest)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= top:
+            raise _state_error(field, f"an integer in {low}..{top}", value)
         return value
 
-    def flag(field: str) -> bool:
-        if not isinstance(data[field], bool):
-            raise _state_error(field, "true or false", data[field])
-        return data[field]
+    return check
 
-    def cell(field: str, value: Any) -> Cell:
-        if (
-            not isinstance(value, list)
-            or len(value) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-            or not forest.inside((value[0], value[1]))
-        ):
-            raise _state_error(field, "a [row, col] inside the forest", value)
-        return (value[0], value[1])
 
-    def cells(field: str) -> list[Cell]:
-        if not isinstance(data[field], list):
-            raise _state_error(field, "a list of [row, col]", data[field])
-        return [cell(field, v) for v in data[field]]
+def _flag(forest: Forest, field: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise _state_error(field, "true or false", value)
+    return value
 
+
+def _cell(forest: Forest, field: str, value: Any) -> Cell:
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        or not forest.inside((value[0], value[1]))
+    ):
+        raise _state_error(field, "a [row, col] inside the forest", value)
+    return (value[0], value[1])
+
+
+def _cell_or_null(forest: Forest, field: str, value: Any) -> Cell | None:
+    return None if value is None else _cell(forest, field, value)
+
+
+def _cells(forest: Forest, field: str, value: Any) -> list[Cell]:
+    if not isinstance(value, list):
+        raise _state_error(field, "a list of [row, col]", value)
+    return [_cell(forest, field, v) for v in value]
+
+
+def _phase(forest: Forest, field: str, value: Any) -> Phase:
     phases = {name: phase for phase, name in PHASE_NAMES.items()}
-    if not isinstance(data["phase"], str) or data["phase"] not in phases:
-        raise _state_error("phase", f"one of {sorted(phases)}", data["phase"])
-    phase = phases[data["phase"]]
-    out: dict[str, Any] = {
-        "phase": phase,
-        "pos": cell("pos", data["pos"]),
-        "last_left": None if data["last_left"] is None else cell("last_left", data["last_left"]),
-        "stamina": integer("stamina", 0, MAX_STAMINA),
-        "curiosity": integer("curiosity", 0, 30000),
-        "turn": integer("turn", 1, forest.turns),
-        "budget": integer("budget", 0, 3),
-        "pending": integer("pending", -1, max(3, len(forest.shouters) - 1)),
-        "skip_next": flag("skip_next"),
-        "stick": flag("stick"),
-        "valve": flag("valve"),
-        "resolved": cells("resolved"),
-        "marked": cells("marked"),
-        "offered": cells("offered"),
-    }
-    outcome = data["outcome"]
+    if not isinstance(value, str) or value not in phases:
+        raise _state_error(field, f"one of {sorted(phases)}", value)
+    return phases[value]
+
+
+_FIELD_CHECKS: tuple[tuple[str, _FieldCheck], ...] = (
+    ("phase", _phase),
+    ("pos", _cell),
+    ("last_left", _cell_or_null),
+    ("stamina", _integer(0, lambda forest: MAX_STAMINA)),
+    ("curiosity", _integer(0, lambda forest: 30000)),
+    ("turn", _integer(1, lambda forest: forest.turns)),
+    ("budget", _integer(0, lambda forest: 3)),
+    ("pending", _integer(-1, lambda forest: max(3, len(forest.shouters) - 1))),
+    ("skip_next", _flag),
+    ("stick", _flag),
+    ("valve", _flag),
+    ("resolved", _cells),
+    ("marked", _cells),
+    ("offered", _cells),
+)
+_STATE_FIELDS = frozenset({name for name, _ in _FIELD_CHECKS} | {"outcome"})
+
+
+def _validated_fields(forest: Forest, data: dict[str, Any]) -> dict[str, Any]:
+    """Check a state dictionary against the forest; raise FormatError naming the bad field.
+
+    Every field present and none other, each field's value (:data:`_FIELD_CHECKS`), then the
+    outcome and the invariants that link the fields (:data:`_INVARIANTS`), in that order.
+    """
+    missing = sorted(_STATE_FIELDS - set(data))
+    if missing:
+        raise FormatError("a dog state with every field", line=1, column=1, found=f"no {missing}")
+    unknown = sorted(str(key) for key in set(data) - _STATE_FIELDS)
+    if unknown:
+        raise _state_error(unknown[0], "absent: a dog state has no such field", data[unknown[0]])
+    fields = {name: check(forest, name, data[name]) for name, check in _FIELD_CHECKS}
+    fields["won"] = _check_outcome(fields["phase"], data["outcome"])
+    for invariant in _INVARIANTS:
+        invariant(forest, fields, data)
+    return fields
+
+
+def _check_outcome(phase: Phase, outcome: Any) -> bool:
+    """``"win"`` or ``"loss"`` once the game is over, null before; True for a win."""
     if phase == Phase.OVER:
         if outcome not in ("win", "loss"):
             raise _state_error("outcome", '"win" or "loss" when the game is over', outcome)
     elif outcome is not None:
         raise _state_error("outcome", "null while the game goes on", outcome)
-    out["won"] = outcome == "win"
-    for c in out["resolved"]:
+    return outcome == "win"
+
+
+# The invariants linking the fields (``fields``: the checked values; ``data``: the raw ones, for
+# the messages), one named function each, in the order they are checked.
+def _resolved_are_distractions(forest: Forest, fields: dict[str, Any], data: Any) -> None:
+    for c in fields["resolved"]:
         if not forest.terrain(c).is_distraction:
             raise _state_error("resolved", "distraction cells only", list(c))
-    if forest.human in out["marked"]:
+
+
+def _human_not_marked(forest: Forest, fields: dict[str, Any], data: Any) -> None:
+    if forest.human in fields["marked"]:
         raise _state_error("marked", "cells other than the human's", list(forest.human))
-    if forest.terrain(out["pos"]) == Terrain.TREE:
-        raise _state_error("pos", "a cell that is not a tree", list(out["pos"]))
-    for c in out["marked"]:
+
+
+def _pos_not_a_tree(forest: Forest, fields: dict[str, Any], data: Any) -> None:
+    if forest.terrain(fields["pos"]) == Terrain.TREE:
+        raise _state_error("pos", "a cell that is not a tree", list(fields["pos"]))
+
+
+def _marked_not_trees(forest: Forest, fields: dict[str, Any], data: Any) -> None:
+    for c in fields["marked"]:
         if forest.terrain(c) == Terrain.TREE:
             raise _state_error("marked", "passable cells only (not a tree)", list(c))
-    on_human = out["pos"] == forest.human
-    if on_human != (phase == Phase.OVER and out["won"]):
-        if on_human:
-            raise _state_error("pos", "the human's cell only in a won game", list(out["pos"]))
-        raise _state_error("outcome", "a win only with the dog on the human's cell", outcome)
-    if not on_human and out["pos"] not in out["marked"]:
+
+
+def _on_human_only_when_won(forest: Forest, fields: dict[str, Any], data: Any) -> None:
+    on_human = fields["pos"] == forest.human
+    if on_human == (fields["phase"] == Phase.OVER and fields["won"]):
+        return
+    if on_human:
+        raise _state_error("pos", "the human's cell only in a won game", list(fields["pos"]))
+    raise _state_error("outcome", "a win only with the dog on the human's cell", data["outcome"])
+
+
+def _pos_marked(forest: Forest, fields: dict[str, Any], data: Any) -> None:
+    if fields["pos"] != forest.human and fields["pos"] not in fields["marked"]:
         raise _state_error(
             "marked", "the dog's cell (every entered cell is marked)", data["marked"]
         )
-    _check_phase_fields(forest, out)
-    _check_has_moves(forest, out)
-    return out
 
 
-def _check_has_moves(forest: Forest, fields: dict[str, Any]) -> None:
-    """A decision node must offer a move (the rules never reach one without)."""
-    state = DogState._from_fields(DogGame(forest), fields)
-    if not state.is_terminal() and not state.is_chance_node() and not state.legal_actions():
-        raise _state_error("phase", "a node with a legal action (no move is possible here)",
-                           PHASE_NAMES[fields["phase"]])  # fmt: skip
-
-
-def _check_phase_fields(forest: Forest, out: dict[str, Any]) -> None:
+def _check_phase_fields(forest: Forest, out: dict[str, Any], data: Any) -> None:
     """The phase-dependent fields must describe a node the rules can reach."""
     phase, pending, pos = out["phase"], out["pending"], out["pos"]
     in_move = phase in (Phase.STEP, Phase.SHOUT, Phase.OFFER)
@@ -821,3 +864,23 @@ def _check_phase_fields(forest: Forest, out: dict[str, Any]) -> None:
         raise _state_error("pending", "-1 in this phase", pending)
     if phase == Phase.SQUIRREL and forest.terrain(pos) != Terrain.SQUIRREL:
         raise _state_error("phase", "'squirrel' only on a squirrel's cell", "squirrel")
+
+
+def _check_has_moves(forest: Forest, fields: dict[str, Any], data: Any) -> None:
+    """A decision node must offer a move (the rules never reach one without)."""
+    state = DogState._from_fields(DogGame(forest), fields)
+    if not state.is_terminal() and not state.is_chance_node() and not state.legal_actions():
+        expected = "a node with a legal action (no move is possible here)"
+        raise _state_error("phase", expected, PHASE_NAMES[fields["phase"]])
+
+
+_INVARIANTS: tuple[Callable[[Forest, dict[str, Any], Any], None], ...] = (
+    _resolved_are_distractions,
+    _human_not_marked,
+    _pos_not_a_tree,
+    _marked_not_trees,
+    _on_human_only_when_won,
+    _pos_marked,
+    _check_phase_fields,
+    _check_has_moves,
+)
