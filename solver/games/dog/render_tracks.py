@@ -79,13 +79,22 @@ def lower_block(
     forest: Forest, y: float, turn: int | None, stamina: int | None, curiosity: int | None
 ) -> tuple[list[str], float]:
     """The tracks, the legend and the reminder from ``y`` down; returns them and their end."""
-    out: list[str] = []
+    out: list[str] = ['<g class="tracks">']
+    y = _turn_track(out, forest, y, turn)
+    y = _value_tracks(out, y, stamina, curiosity)
+    out.append("</g>")
+    y = _legend(out, y + 8.0)
+    y = _reminder(out, y)
+    return out, y
+
+
+def _turn_track(out: list[str], forest: Forest, y: float, turn: int | None) -> float:
+    """One box per turn, the spent ones crossed off and the current one circled; returns the
+    ``y`` below the track."""
     small = forest.turns > 2 * TURNS_PER_ROW
     tb = SMALL_TURN_BOX if small else TURN_BOX
     per_row = SMALL_TURNS_PER_ROW if small else TURNS_PER_ROW
     x0 = MARGIN + TRACK_LABEL
-
-    out.append('<g class="tracks">')
     out.append(text(MARGIN, y + tb * 0.65, "Turn", 3.6, weight="bold"))
     number_size = 1.7 if small else 2.1
     spent = 0 if turn is None else max(0, min(turn - 1, forest.turns))
@@ -98,52 +107,58 @@ def lower_block(
             out.append(pencil_x(bx + tb / 2, by + tb / 2, tb * 0.75, class_="tick"))
         elif turn is not None and t == turn:
             out.append(pencil_ring(bx + tb / 2, by + tb / 2, tb * 0.45, 0.45, class_="tick"))
-    y += math.ceil(forest.turns / per_row) * (tb + 1.5) + 3.0
-    tb = TURN_BOX
+    return y + math.ceil(forest.turns / per_row) * (tb + 1.5) + 3.0
 
-    vb = VALUE_BOX
 
-    def value_track(
-        x: float, label: str, label_w: float, count: int, start: int, value: int | None, class_: str
-    ) -> float:
-        out.append(text(x, y + tb * 0.65, label, 3.6, weight="bold"))
-        bx = x + label_w
-        for v in range(count):
-            shown = f"{v}+" if v == count - 1 and class_ == "curiosity-box" else str(v)
-            out.append(_box(bx + 0.4, y, vb - 0.8, tb, class_, v == start))
-            out.append(
-                text(
-                    bx + vb / 2,
-                    y + tb * 0.66,
-                    shown,
-                    3.2,
-                    anchor="middle",
-                    fill=INK if v == start else "#555555",
-                    weight="bold" if v == start else None,
-                )
+def _value_tracks(out: list[str], y: float, stamina: int | None, curiosity: int | None) -> float:
+    """The stamina (0..6) and curiosity (0..9+) tracks side by side and the line under them."""
+    end = _value_track(out, MARGIN, y, ("Stamina", TRACK_LABEL), 7, 6, stamina, "stamina-box")
+    _value_track(out, end + 6.0, y, ("Curiosity", 19.0), 10, 2, curiosity, "curiosity-box")
+    y += TURN_BOX + 3.4
+    line = "Bold boxes: the start values. Cross off each turn; circle stamina and curiosity."
+    out.append(text(MARGIN + TRACK_LABEL, y, line, 2.4, fill="#777777"))
+    return y
+
+
+def _value_track(
+    out: list[str],
+    x: float,
+    y: float,
+    label: tuple[str, float],
+    count: int,
+    start: int,
+    value: int | None,
+    class_: str,
+) -> float:
+    """A labelled track of boxes 0..count - 1 (``start`` bold, ``value`` circled, a value past
+    the last box written beside it); returns the ``x`` after its last box."""
+    tb, vb = TURN_BOX, VALUE_BOX
+    out.append(text(x, y + tb * 0.65, label[0], 3.6, weight="bold"))
+    bx = x + label[1]
+    for v in range(count):
+        shown = f"{v}+" if v == count - 1 and class_ == "curiosity-box" else str(v)
+        out.append(_box(bx + 0.4, y, vb - 0.8, tb, class_, v == start))
+        out.append(
+            text(
+                bx + vb / 2,
+                y + tb * 0.66,
+                shown,
+                3.2,
+                anchor="middle",
+                fill=INK if v == start else "#555555",
+                weight="bold" if v == start else None,
             )
-            if value is not None and min(max(value, 0), count - 1) == v:
-                out.append(pencil_ring(bx + vb / 2, y + tb / 2, tb * 0.46, 0.45, class_="tick"))
-            bx += vb
-        if value is not None and value > count - 1:
-            out.append(text(bx + 1.5, y + tb * 0.66, f"= {value}", 3.4, fill=PENCIL, class_="tick"))
-        return bx
-
-    end = value_track(MARGIN, "Stamina", TRACK_LABEL, 7, 6, stamina, "stamina-box")
-    value_track(end + 6.0, "Curiosity", 19.0, 10, 2, curiosity, "curiosity-box")
-    y += tb + 3.4
-    out.append(
-        text(
-            x0,
-            y,
-            "Bold boxes: the start values. Cross off each turn; circle stamina and curiosity.",
-            2.4,
-            fill="#777777",
         )
-    )
-    out.append("</g>")
-    y += 8.0
+        if value is not None and min(max(value, 0), count - 1) == v:
+            out.append(pencil_ring(bx + vb / 2, y + tb / 2, tb * 0.46, 0.45, class_="tick"))
+        bx += vb
+    if value is not None and value > count - 1:
+        out.append(text(bx + 1.5, y + tb * 0.66, f"= {value}", 3.4, fill=PENCIL, class_="tick"))
+    return bx
 
+
+def _legend(out: list[str], y: float) -> float:
+    """The legend: one swatch per entry, three to a column; returns the ``y`` below it."""
     out.append('<g class="legend">')
     out.append(text(MARGIN, y, "Legend", 3.6, weight="bold"))
     y += 3.0
@@ -157,11 +172,13 @@ def lower_block(
         swatch=_legend_swatch,
     )
     out.append("</g>")
-    y += 3 * LEGEND_ROW + 3.0
+    return y + 3 * LEGEND_ROW + 3.0
 
+
+def _reminder(out: list[str], y: float) -> float:
+    """The rules reminder, a line of text each; returns the ``y`` of its end."""
     out.append('<g class="reminder">')
     for k, line in enumerate(REMINDER):
         out.append(text(MARGIN, y + k * LINE, line, 2.9, fill="#333333"))
     out.append("</g>")
-    y += (len(REMINDER) - 1) * LINE + 1.0
-    return out, y
+    return y + (len(REMINDER) - 1) * LINE + 1.0
