@@ -48,7 +48,7 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from solver.errors import OptionError
@@ -56,7 +56,17 @@ from solver.games.dog.forest import DELTAS, DIRECTIONS, Cell, Forest
 from solver.games.dog.routes import cpsat as dog_cpsat
 from solver.games.dog.routes import graph as dog_routes
 from solver.games.dog.routes.graph import Node, RouteAnswer, Successors
-from solver.games.dog.rules import INVESTIGATE, OFFER_ORDER, STEP_N, STEP_W, DogGame
+from solver.games.dog.rules import (
+    INVESTIGATE,
+    OFFER_ORDER,
+    ROLL_1,
+    SHOUT_HIT,
+    STEP_N,
+    STEP_W,
+    DogGame,
+    DogState,
+    Phase,
+)
 
 __all__ = ["RouteQuery", "check_route", "solve_route"]
 
@@ -275,33 +285,18 @@ def check_route(forest: Forest, query: RouteQuery, actions: Sequence[int] | None
         return False
     state = DogGame(forest).new_initial_state()
     entered: set[Cell] = {forest.start}
-    roll_index = shout_index = 0
+    chance = None if query.rolls is None else _FixedChance(query.rolls, query.shouts or ())
     for action in actions:
         if action not in state.legal_actions():
             return False
-        if query.rolls is not None and state.is_chance_node():
-            if state.phase.name == "ROLL":
-                if roll_index >= len(query.rolls):
-                    return False
-                reading = query.rolls[roll_index]
-                budget = max(1, reading - 1) if state.stick else reading
-                if action != 10 + budget - 1:
-                    return False
-                roll_index += 1
-            else:
-                if shout_index >= len(query.shouts or ()):
-                    return False
-                if (action == 14) != (query.shouts or ())[shout_index]:
-                    return False
-                shout_index += 1
+        if chance is not None and state.is_chance_node() and not chance.allows(state, action):
+            return False
         path = _path(state, action)
         state.apply_action(action)
-        for cell in path(state.pos):
-            entered.add(cell)
-            if cell in query.avoid:
-                return False
-            if query.never_under_arrow and forest.arrows_at(cell) and cell != forest.human:
-                return False
+        cells = path(state.pos)
+        entered.update(cells)
+        if not all(_may_enter(forest, query, cell) for cell in cells):
+            return False
         if not state.is_terminal() and state.stamina < query.stamina_floor:
             return False
     if not (state.is_terminal() and state.won):
@@ -311,7 +306,39 @@ def check_route(forest: Forest, query: RouteQuery, actions: Sequence[int] | None
     return query.visit <= entered
 
 
-def _path(state, action: int):
+def _may_enter(forest: Forest, query: RouteQuery, cell: Cell) -> bool:
+    """Not a cell to avoid, nor under an arrow when the query says so (the human's excepted)."""
+    if cell in query.avoid:
+        return False
+    return not (query.never_under_arrow and forest.arrows_at(cell) and cell != forest.human)
+
+
+@dataclass
+class _FixedChance:
+    """Hindsight: the chance outcomes a route may take are the query's rolls and shouts, in turn."""
+
+    rolls: Sequence[int]
+    shouts: Sequence[bool]
+    roll_index: int = 0
+    shout_index: int = 0
+
+    def allows(self, state: DogState, action: int) -> bool:
+        """Whether ``action`` is the next roll (read through the stick) or the next shout."""
+        if state.phase == Phase.ROLL:
+            if self.roll_index >= len(self.rolls):
+                return False
+            reading = self.rolls[self.roll_index]
+            self.roll_index += 1
+            budget = max(1, reading - 1) if state.stick else reading
+            return action == ROLL_1 + budget - 1
+        if self.shout_index >= len(self.shouts):
+            return False
+        hit = self.shouts[self.shout_index]
+        self.shout_index += 1
+        return (action == SHOUT_HIT) == hit
+
+
+def _path(state: DogState, action: int) -> Callable[[Cell], list[Cell]]:
     """A function of the cell an action ends on, giving the cells it entered in order.
 
     A step enters its neighbour, an investigation hops onto the offered cell; either may then be
