@@ -114,3 +114,22 @@ def test_hidden_always_hides(page: Any) -> None:
         )
         row = next(g for g in page.evaluate("() => window.table.games") if g["name"] == name)
         assert page.is_visible("#size-label") == row["roll"]
+
+
+def test_the_opponent_plays_the_chosen_level_of_the_ladder(page: Any) -> None:
+    page.select_option("#game", "guardians")
+    _ready(page)
+    page.select_option("#players", "2")
+    _ready(page)
+    assert not page.is_visible("#strength-label")  # the analysis board has no opponent
+    page.select_option("#mode", "session")
+    assert page.is_visible("#strength-label")
+    levels = page.eval_on_selector_all("#strength option", "els => els.map(e => e.value)")
+    assert levels == ["", *(str(k) for k in range(1, 11))]
+    page.select_option("#strength", "3")
+    with page.expect_request("**/v1/table/start") as started:
+        page.click("#new-game")
+    _ready(page)
+    assert started.value.post_data_json["agent"] == "level3"
+    assert page.evaluate("() => window.table.session !== null"), page.inner_text("#error")
+    assert page.inner_text("#error") == ""

@@ -143,7 +143,7 @@ function chooseGame() {
 
 function showMode() {
   const session = $("mode").value === "session";
-  $("humans-label").hidden = $("agent-label").hidden = !session;
+  $("humans-label").hidden = $("agent-label").hidden = $("strength-label").hidden = !session;
 }
 
 function resetLine() {
@@ -185,10 +185,17 @@ function humanSeats() {
   return seats.length ? seats : [0];
 }
 
+// The engines' agent: a level of the strength ladder when one is chosen, else the engine's.
+function sessionAgent() {
+  const level = $("strength").value;
+  return level ? `level${level}` : $("agent").value || undefined;
+}
+
 async function startSession() {
+  table.sessionAgent = sessionAgent();
   await sessionCall("/v1/table/start", {
     game: table.spec.name, options: table.options, humans: humanSeats(),
-    agent: $("agent").value || undefined, seed: Number($("seed").value) || 0,
+    agent: table.sessionAgent, seed: Number($("seed").value) || 0,
   });
 }
 
