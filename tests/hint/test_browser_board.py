@@ -63,6 +63,27 @@ def session(browser: Any, server: Server, request: pytest.FixtureRequest) -> Any
     page.close()
 
 
+def click_a_move(page: Any) -> None:
+    """A decision made as a player would: on the picture where the game has clickable elements
+    (a target, then one of the candidates it leaves, or a move button it narrowed to), else
+    with the first move button shown."""
+    targets = page.locator("#board svg .target")
+    if targets.count():
+        targets.first.click()
+        if page.evaluate("() => window.table.picked !== null"):
+            candidates = page.locator("#board svg .candidate")
+            if candidates.count():
+                candidates.first.click()
+            else:
+                page.click("#moves > button[data-action] >> nth=0")
+        return
+    shown = page.locator("#moves > button[data-action]")
+    if not shown.count():  # every move is on a panel: the folded buttons are the fallback
+        page.click("#more-moves summary")
+        shown = page.locator("#more-moves button[data-action]")
+    shown.first.click()
+
+
 def _play_by_clicking(page: Any, decisions: int) -> None:
     """Click moves (rolling and drawing at chance nodes) until ``decisions`` more were made."""
     for _ in range(MAX_PLIES):
@@ -75,10 +96,18 @@ def _play_by_clicking(page: Any, decisions: int) -> None:
         if state == "chance":
             page.click("#roll")
         else:
-            page.click("#moves button >> nth=0")
+            click_a_move(page)
             decisions -= 1
-        page.wait_for_function(f"() => window.table.actions.length === {before + 1}")
+        page.wait_for_function(f"() => window.table.actions.length >= {before + 1}")
         _ready(page)
+
+
+def _hinted_line_is_drawn(page: Any) -> None:
+    """After a hint, its best line is on the picture (the game's drawing or the path)."""
+    page.wait_for_function("() => window.table.busy === 0")
+    if page.evaluate("() => window.table.position.drawsLine && "
+                     "window.table.lastHint.moveInfos.length > 0"):  # fmt: skip
+        assert page.locator("#board svg .hint-line, #board svg .hint-path").count() > 0
 
 
 @pytest.mark.parametrize("name", solver.registered_games())
@@ -92,13 +121,21 @@ def test_a_game_on_the_analysis_board(session: Any, name: str, tmp_path: Path) -
         page.wait_for_function("() => window.table.session === null")
         _ready(page)
     page.fill("#iterations", "4")
-    # a hint, its line listed with values
+    for _ in range(100):  # the set-up's draws and rolls, to the first decision
+        if page.get_attribute("#status", "data-state") != "chance":
+            break
+        page.click("#roll")
+        _ready(page)
+    # a hint, its line listed with values and drawn on the picture
     if page.get_attribute("#status", "data-state") == "decision":
         page.click("#hint")
         page.wait_for_function("() => window.table.lastHint !== null && window.table.busy === 0",
                                timeout=60_000)  # fmt: skip
         first = page.query_selector("#hint-table tbody tr")
         assert first is not None and first.query_selector_all("td")[4].inner_text()
+        _hinted_line_is_drawn(page)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"hint-{name}.png"), full_page=True)
     _play_by_clicking(page, DECISIONS)
     line = page.evaluate("() => window.table.line")
     assert len(line) == page.evaluate("() => window.table.actions.length") >= 2
@@ -224,9 +261,10 @@ def test_a_hidden_information_game_is_kept_by_the_server(session: Any) -> None:
     assert actions and set(actions) <= {
         m["action"] for m in page.evaluate("() => window.table.position.moves")
     }
+    _hinted_line_is_drawn(page)
     for _ in range(2):
         ply = page.evaluate("() => window.table.session.view.ply")
-        page.click("#moves button >> nth=0")
+        click_a_move(page)
         page.wait_for_function(f"() => window.table.session.view.ply > {ply}", timeout=60_000)
         _ready(page)
     ply = page.evaluate("() => window.table.session.view.ply")
@@ -242,8 +280,9 @@ def test_a_hidden_information_game_is_kept_by_the_server(session: Any) -> None:
 
 
 def test_guardians_tile_picked_in_the_pool_then_a_cell(session: Any) -> None:
-    """A game's panels come from its declaration: picking a pool tile narrows the moves to its
-    cells, and one of them places it. A draw from the bag lists its outcomes in one short line."""
+    """A game's clickable elements come from its declaration: picking a pool tile (in the
+    picture) marks the cells it may go to and narrows the moves to them; a click on one of
+    those cells places it there. A draw from the bag lists its outcomes in one short line."""
     page, problems = session
     page.select_option("#game", "guardians")
     _ready(page)
@@ -252,22 +291,30 @@ def test_guardians_tile_picked_in_the_pool_then_a_cell(session: Any) -> None:
     shown = page.inner_text("#outcomes")
     assert shown.startswith(f"{len(outcomes)} outcomes: ") and shown.count("(") == 7
     for _ in range(MAX_PLIES):
-        if page.locator("#panels .panel-item").count():
+        if page.locator("#board svg g.pool-tile.target").count():
             break
         if page.get_attribute("#status", "data-state") == "chance":
             page.click("#roll")
+        elif page.locator("#moves > button[data-action]").count():
+            page.click("#moves > button[data-action] >> nth=0")  # take 2 tiles
         else:
-            page.click("#moves button >> nth=0")
+            click_a_move(page)  # solo: the start pawn, put on the start tile
         _ready(page)
-    item = page.locator("#panels .panel-item").first
-    actions = [int(a) for a in (item.get_attribute("data-actions") or "").split(",")]
-    item.click()
+    tile = page.locator("#board svg g.pool-tile.target").first
+    actions = [int(a) for a in (tile.get_attribute("data-actions") or "").split(",")]
+    tile.click()
     shown = [int(b.get_attribute("data-action") or -1)
              for b in page.locator("#moves button[data-action]").all()]  # fmt: skip
     assert shown == actions and len(actions) >= 1
+    cells = page.locator("#board svg g.candidate")
+    assert cells.count() == len(actions)  # one cell per placement of that tile
+    assert page.locator("#board svg g.dimmed").count() > 0  # the other tiles
+    cell = cells.first
+    both = set(actions) & {int(a) for a in (cell.get_attribute("data-actions") or "").split(",")}
+    assert len(both) == 1
     before = page.evaluate("() => window.table.actions.length")
-    page.click("#moves button[data-action] >> nth=0")
+    cell.click()
     page.wait_for_function(f"() => window.table.actions.length === {before + 1}")
     _ready(page)
-    assert page.evaluate("() => window.table.actions")[-1] == actions[0]
+    assert page.evaluate("() => window.table.actions")[-1] == both.pop()
     assert not problems, problems

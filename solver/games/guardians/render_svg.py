@@ -71,7 +71,8 @@ def heading_lines(state: GuardiansState) -> tuple[str, str]:
         return "Forest guardians: game over", f"{winners} {best} VP · " + " · ".join(
             f"player {p} {s}" for p, s in enumerate(scores)
         )
-    return "Forest guardians", f"{who} · {PHASE_NAMES[state.phase]} · bag {len(state.bag)}"
+    phase = PHASE_NAMES[state.phase].replace("_", " ")
+    return "Forest guardians", f"{who} · {phase} · bag {len(state.bag)}"
 
 
 def _heading(state: GuardiansState, width: float) -> list[str]:

@@ -1,58 +1,115 @@
-"""The Trial's panels on the web table (:attr:`solver.spec.GameSpec.table_view`), built from what
-one seat sees (:meth:`TrialState.observation`, never the whole state, so a session may show them):
-the seat's hand with each card's symbols, fame, cost and effect, every player's public board
-(place, food, morality, paws, tents, backpack, story, flags), the encounter row, the store, the
-last fight. A card, row card or store item whose name appears in legal moves is clickable: it
-narrows the move buttons to those moves."""
+"""The Trial on the web table (:attr:`solver.spec.GameSpec.table_view`), built from what one seat
+sees (:meth:`TrialState.observation`, never the whole state, so a session may show it).
+
+Panels: the seat's hand (each card's symbols and fame, what it needs, costs and does, what it
+gives discarded), every player's public board (place, fame, morality, food, paws, tents,
+backpack, the story by column with its symbols, flags), the encounter row, the store's grid
+with each slot's price, the expeditions (who is on each, the flags placed, the cards left),
+the day, and the fight under way or the last one (both strengths, the dice, who won). A card,
+row card or store slot whose name a legal move carries is clickable: it narrows the move
+buttons to those moves. The picture (the public table, :mod:`.svg`) has its spaces as targets:
+a space a move goes to (``move to``, ``start on``, ``advance to``) plays or picks those moves.
+"""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from solver.games.trial.svg import render_svg
+from solver.games.trial.table_words import card_words, fight_words, store_price
 
 __all__ = ["table_view"]
 
-
-def _terms(parts: Any) -> str:
-    """A card's cost or effect list in a few words (its rule terms, compact)."""
-    if not parts:
-        return ""
-    return json.dumps(parts, separators=(", ", ": ")).replace('"', "")[1:-1]
+_AREAS = ("swamps", "frosty", "caverns")
 
 
 def _card(pack: Any, ident: str, moves: list[tuple[int, str]]) -> dict[str, Any]:
     card = pack.card(ident)
-    name = card["name"]
-    symbols = " ".join(card.get("symbols", [])) or "no symbol"
-    item: dict[str, Any] = {"text": f"{name} ({symbols}; fame {card.get('fame', 0)})"}
-    detail = card.get("note") or "; ".join(
-        f"{key}: {_terms(card[key])}" for key in ("requires", "cost", "effect") if card.get(key)
-    )
+    head, detail = card_words(card)
+    item: dict[str, Any] = {"text": head}
     if detail:
         item["detail"] = detail
-    actions = [a for a, label in moves if f" {name}" in f" {label}"]
+    actions = [a for a, label in moves if f" {card['name']}" in f" {label}"]
     if actions:
         item["actions"] = actions
     return item
 
 
-def _player(pack: Any, q: int, view: dict[str, Any], seat: int) -> dict[str, Any]:
+def _story(pack: Any, story: list[Any]) -> str:
+    """The story by column: each column's cards face up (by name) and face down (a count)."""
+    columns: dict[str, list[str]] = {}
+    for card, up, column in story:
+        columns.setdefault(column, []).append(pack.card(card)["name"] if up and card else "?")
+    return "; ".join(f"{column} {len(names)}: {', '.join(names)}"
+                     for column, names in columns.items()) or "-"  # fmt: skip
+
+
+def _player(state: Any, pack: Any, q: int, view: dict[str, Any], seat: int) -> dict[str, Any]:
+    from solver.games.trial.scoring import fame
+
     who = "you, " if q == seat else ""
-    where = view["space"] or "not on the board yet"
+    where = f"at {view['space']}" if view["space"] else "not on the board yet"
     food = ", ".join(f"{k} {v}" for k, v in view["food"].items())
     tents = view["tents"] if isinstance(view["tents"], int) else len(view["tents"])
-    story = [
-        pack.card(c)["name"] if c else f"face down ({column})" for c, _, column in view["story"]
-    ]
-    flags = ", ".join(f"{k}: {v}" for k, v in view["flags"].items() if v is not None)
+    hand = view["hand"] if isinstance(view["hand"], int) else len(view["hand"])
+    flags = ", ".join(f"{area} ({state.game.board.finish.get(s, 0)} fame)"
+                      for area, s in view["flags"].items() if s is not None)  # fmt: skip
+    slots = state.game.components["character_board"]["backpack_slots"]
+    backpack = ", ".join(view["backpack"]) or "empty"
     detail = (f"food {food}; paws {view['paws']}{' + strong' if view['strong_paw'] else ''}; "
-              f"tents {tents}; backpack {', '.join(view['backpack']) or '-'}; "
-              f"story {'; '.join(story) or '-'}"
+              f"tents {tents}; hand {hand}; backpack ({len(view['backpack'])}/{slots}) "
+              f"{backpack}; story {_story(pack, view['story'])}"
               + (f"; flags {flags}" if flags else ""))  # fmt: skip
-    return {"text": f"{who}player {q} at {where}, morality {view['morality']:+d}",
+    total = fame(state, q)["total"]
+    return {"text": f"{who}player {q}: {total} fame, {where}, morality {view['morality']:+d}",
             "detail": detail}  # fmt: skip
+
+
+def _store(pack: Any, obs: dict[str, Any], moves: list[tuple[int, str]]) -> list[dict[str, Any]]:
+    """The store's grid, row by row: each slot's stack and price (clickable by its kind)."""
+    store = []
+    for r, line in enumerate(obs["store"]):
+        for c, stack in enumerate(line):
+            item: dict[str, Any] = {"text": f"{stack[0]} ×{len(stack)}" if stack else "(empty)",
+                                    "detail": store_price(pack, r, c)}  # fmt: skip
+            actions = [a for a, label in moves if stack and f" {stack[0]}" in f" {label}"]
+            if actions:
+                item["actions"] = actions
+            store.append(item)
+    return store
+
+
+def _expeditions(state: Any, obs: dict[str, Any]) -> list[dict[str, Any]]:
+    board = state.game.board
+    out = []
+    for area in _AREAS:
+        on = [f"player {q} at {v['space']}" for q, v in enumerate(obs["players"])
+              if v["space"] is not None and board.area_of.get(v["space"]) == area]  # fmt: skip
+        flags = [f"player {q} ({board.finish.get(v['flags'][area], 0)} fame)"
+                 for q, v in enumerate(obs["players"])
+                 if v["flags"].get(area)]  # fmt: skip
+        left = obs["decks"].get(f"exp:{area}", {}).get("size", 0)
+        detail = f"flags: {', '.join(flags) or 'none'}; {left} cards left"
+        out.append({"text": f"{area}: {', '.join(on) or 'nobody'}", "detail": detail})
+    return out
+
+
+def _fights(pack: Any, obs: dict[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    fight = obs.get("fight")
+    if fight:
+        name = pack.card(fight["card"])["name"] if fight.get("card") else "a duel"
+        foe = "the foe" if fight["defender"] is None else f"player {fight['defender']}"
+        sides = [f"player {fight['attacker']}", foe]
+        shown = [f"{sides[k]} shows {fight['strength_shown'][k]} (dice "
+                 f"{', '.join(str(v) for v in fight['dice'][k]) or 'none'}) + "
+                 f"{fight['face_down'][k]} card(s) face down" for k in (0, 1)]  # fmt: skip
+        out.append({"text": f"now: {name}, stage {fight['stage']}", "detail": "; ".join(shown)})
+    last = obs.get("last_fight")
+    if last:
+        name = pack.card(last["card"])["name"] if last.get("card") else "a duel"
+        out.append({"text": f"last: {fight_words(last, name)}"})
+    return out
 
 
 def table_view(game: Any, state: Any, seat: int) -> dict[str, Any]:
@@ -64,39 +121,32 @@ def table_view(game: Any, state: Any, seat: int) -> dict[str, Any]:
     moves = [(a, state.action_to_string(a)) for a in state.legal_actions()] if mine else []
     me = obs["players"][seat]
     hand = [_card(pack, c, moves) for c in me["hand"]] if isinstance(me["hand"], list) else []
-    row = [
-        _card(pack, c, moves) if c else {"text": "(an empty slot)"} for c in obs["encounter_row"]
-    ]
-    store = []
-    for r, line in enumerate(obs["store"]):
-        for c, stack in enumerate(line):
-            if stack:
-                item: dict[str, Any] = {
-                    "text": f"row {r + 1}, slot {c + 1}: {stack[0]} x{len(stack)}"
-                }
-                actions = [a for a, label in moves if stack[0] in label]
-                if actions:
-                    item["actions"] = actions
-                store.append(item)
-    players = [_player(pack, q, view, seat) for q, view in enumerate(obs["players"])]
+    row = [_card(pack, c, moves) if c else {"text": "(an empty slot)"}
+           for c in obs["encounter_row"]]  # fmt: skip
+    days = state.game.components["days"]
+    turn = (f"player {obs['turn_player']}'s turn" if obs["turn_player"] is not None
+            else "setting up")  # fmt: skip
+    players = [_player(state, pack, q, v, seat) for q, v in enumerate(obs["players"])]
+    store = _store(pack, obs, moves)
     panels = [
         {"title": "Your hand", "items": hand or [{"text": "(empty)"}]},
         {"title": "Players", "items": players},
         {"title": "Encounter row", "items": row or [{"text": "(empty)"}]},
-        {"title": "Store", "items": store or [{"text": "(empty)"}]},
-        {"title": "Day", "items": [{"text": f"day {obs['day']}, turn {obs['turn_player']}"}]},
+        {"title": "Store (price: column + row)", "columns": len(obs["store"][0]), "items": store},
+        {"title": "Expeditions", "items": _expeditions(state, obs)},
+        {"title": "Day", "items": [{"text": f"day {obs['day']} of {days}, {turn}"}]},
     ]
-    fight = obs.get("last_fight")
-    if fight:
-        panels.append({"title": "Last fight", "items": [{"text": _terms([fight])}]})
+    fights = _fights(pack, obs)
+    if fights:
+        panels.append({"title": "Fight", "items": fights})
     return {"panels": panels, "svg": render_svg(game, state), "targets": _space_targets(moves)}
 
 
 def _space_targets(moves: list[tuple[int, str]]) -> list[dict[str, Any]]:
-    """The board's spaces a move goes to (``move to X``, ``start on X``), clickable."""
+    """The board's spaces a move goes to (``move to X``, ``start on X``, ``advance to X``)."""
     found: dict[str, list[int]] = {}
     for action, label in moves:
-        for prefix in ("move to ", "start on "):
+        for prefix in ("move to ", "start on ", "advance to "):
             if label.startswith(prefix):
                 found.setdefault(label[len(prefix) :].split()[0], []).append(action)
     return [{"attr": "data-space", "value": space, "actions": actions}

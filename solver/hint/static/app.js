@@ -22,6 +22,7 @@ const table = {
   seat: 0,
   session: null, // a server-kept session: {id, view}; the page then holds only the seat's view
   picked: null, // a panel item picked: the move buttons are narrowed to its actions
+  showFolded: false, // the moves the picture and panels play, also shown as buttons
 };
 window.table = table;
 
@@ -359,6 +360,11 @@ function drawPanels() {
     title.textContent = panel.title;
     box.appendChild(title);
     const list = document.createElement("ul");
+    if (panel.columns) { // a grid (a store's slots): the items row by row
+      list.className = "grid";
+      list.style.gridTemplateColumns = `repeat(${panel.columns}, minmax(0, 1fr))`;
+      box.classList.add("wide");
+    }
     for (const item of panel.items) {
       const entry = document.createElement("li");
       const actions = item.actions || [];
@@ -410,12 +416,26 @@ function pick(item, node) {
 function markCandidates() {
   for (const node of document.querySelectorAll("#board .target")) {
     const actions = node.dataset.actions.split(",").map(Number);
-    const open = table.picked && actions.some((a) => table.picked.includes(a));
+    const open = table.picked && !node.classList.contains("picked")
+      && actions.some((a) => table.picked.includes(a));
     node.classList.toggle("candidate", Boolean(open));
-    node.classList.toggle("dimmed", Boolean(table.picked) && !open);
+    node.classList.toggle("dimmed", Boolean(table.picked) && !open
+      && !node.classList.contains("picked"));
   }
 }
 
+function moveButton(move) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.textContent = move.label;
+  button.dataset.action = String(move.action);
+  button.addEventListener("click", () => play(move.action));
+  return button;
+}
+
+// The move buttons: a pick's moves; else the moves nothing on the picture or in the panels
+// plays, with the others folded away (the picture is the way to play them; the buttons stay as
+// a fallback).
 function drawMoves() {
   const position = table.position;
   const moves = $("moves");
@@ -434,17 +454,35 @@ function drawMoves() {
     });
     moves.appendChild(all);
   }
-  if (!position.chance && !position.terminal) {
-    for (const move of position.moves) {
-      if (table.picked && !table.picked.includes(move.action)) continue;
-      const button = document.createElement("button");
-      button.type = "button";
-      button.textContent = move.label;
-      button.dataset.action = String(move.action);
-      button.addEventListener("click", () => play(move.action));
-      moves.appendChild(button);
-    }
+  if (position.chance || position.terminal) return;
+  const covered = clickable();
+  const folded = [];
+  for (const move of position.moves) {
+    if (table.picked && !table.picked.includes(move.action)) continue;
+    if (!table.picked && covered.has(move.action)) folded.push(move);
+    else moves.appendChild(moveButton(move));
   }
+  if (folded.length) {
+    const more = document.createElement("details");
+    more.id = "more-moves";
+    more.open = table.showFolded;
+    more.addEventListener("toggle", () => { table.showFolded = more.open; });
+    const summary = document.createElement("summary");
+    summary.textContent = `${folded.length} more move${folded.length === 1 ? "" : "s"} `
+      + "(click the picture or a panel; or here as buttons)";
+    more.appendChild(summary);
+    for (const move of folded) more.appendChild(moveButton(move));
+    moves.appendChild(more);
+  }
+}
+
+// The actions something on the picture or in the panels leads to.
+function clickable() {
+  const covered = new Set();
+  for (const node of document.querySelectorAll("#board .target, #panels .panel-item")) {
+    for (const action of node.dataset.actions.split(",")) covered.add(Number(action));
+  }
+  return covered;
 }
 
 // The game's clickable elements of its picture: each target names an attribute and its value;

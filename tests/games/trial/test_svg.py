@@ -1,15 +1,17 @@
-"""The Trial's SVG board: well-formed, one disc per space, a pawn per placed adventurer where it
-stands, a flag per tent on a campsite, nothing hidden drawn."""
+"""The Trial's SVG table: well-formed, one space (``data-space``) per board space, a pawn per
+placed adventurer where it stands, a flag per tent on a campsite, a title, a scoreboard with
+each player's fame, a legend, the hinted route drawn, nothing hidden drawn."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import xml.etree.ElementTree as ET
 
 from solver.cli import main
 from solver.game import CHANCE
 from solver.games.trial.rules import TrialGame, TrialState
-from solver.games.trial.svg import MARGIN, SCALE, render_svg
+from solver.games.trial.svg import board_frame, render_svg
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -32,18 +34,16 @@ def test_pawns_stand_on_their_spaces_and_tents_show_their_owners() -> None:
     state = played(4, seed=3, decisions=300)
     game = state.game
     root = ET.fromstring(render_svg(game, state, []))
-    discs = [c for c in root.iter(f"{NS}circle") if c.get("class") == "space"]
-    assert len(discs) == len(game.board.spaces)
+    spaces = [g.get("data-space") for g in root.iter(f"{NS}g") if g.get("class") == "space"]
+    assert spaces == list(game.board.spaces)
     pawns = [c for c in root.iter(f"{NS}circle") if c.get("class") == "pawn"]
     placed = [me["space"] for me in state.data["players"] if me["space"] is not None]
     assert len(pawns) == len(placed) > 0
-    x0 = min(x for x, _ in game.board.xy.values())
-    y0 = min(y for _, y in game.board.xy.values())
-    for pos in placed:  # a pawn within a few millimetres of its space's centre
-        sx = MARGIN + (game.board.xy[pos][0] - x0) * SCALE
-        sy = MARGIN + (game.board.xy[pos][1] - y0) * SCALE
+    frame = board_frame(game)
+    for pos in placed:  # a pawn on its space: within a few millimetres of its centre
+        sx, sy = frame.at(game.board.xy[pos])
         assert any(
-            abs(float(p.get("cx")) - sx) < 5 and abs(float(p.get("cy")) - sy) < 1 for p in pawns
+            abs(float(p.get("cx")) - sx) < 6 and abs(float(p.get("cy")) - sy) < 6 for p in pawns
         )
     flags = [p for p in root.iter(f"{NS}polygon") if p.get("class") == "tent"]
     owners = [
@@ -69,4 +69,56 @@ def test_forest_trial_render_writes_the_board(tmp_path) -> None:
     assert main(["trial", "render", "-o", str(out)]) == 0
     root = ET.fromstring(out.read_text(encoding="utf-8"))
     assert not [c for c in root.iter(f"{NS}circle") if c.get("class") == "pawn"]
-    assert len([c for c in root.iter(f"{NS}circle") if c.get("class") == "space"]) > 40
+    assert len([g for g in root.iter(f"{NS}g") if g.get("class") == "space"]) > 40
+
+
+def _texts(root: ET.Element, cls: str) -> list[str]:
+    return [t.text or "" for t in root.iter(f"{NS}text") if t.get("class") == cls]
+
+
+def test_a_title_a_scoreboard_with_each_fame_and_a_legend() -> None:
+    from solver.games.trial.scoring import fame
+
+    state = played(3, seed=4, decisions=250)
+    root = ET.fromstring(render_svg(state.game, state, []))
+    assert root.find(f"{NS}title") is not None
+    (title,) = _texts(root, "title")
+    assert title.startswith("The Trial of the Forest")
+    shown = [int(t) for t in _texts(root, "fame")]
+    assert shown == [fame(state, p)["total"] for p in range(3)]
+    legend = [g for g in root.iter(f"{NS}g") if g.get("class") == "legend"]
+    assert legend and "grove" in "".join(t.text or "" for t in legend[0].iter(f"{NS}text"))
+
+
+def test_the_hinted_route_follows_the_board_to_the_space_the_move_names() -> None:
+    """A ``move to X`` is drawn as an arrow along the shortest route: each step a line of the
+    board (or a tunnel), from the mover's space to X."""
+    from solver.games.trial.svg_line import render_line, route
+
+    drawn = 0
+    for seed in range(40):
+        state = played(2, seed=seed, decisions=seed * 7 + 20)
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        here = state.data["players"][state.current_player()]["space"]
+        for action in state.legal_actions():
+            label = state.action_to_string(action)
+            if not label.startswith("move to ") or here is None:
+                continue
+            goal = label.split()[-1]
+            way = route(state.game, state.data, here, goal)
+            assert way[0] == here and way[-1] == goal and len(set(way)) == len(way)
+            board = state.game.board
+            for a, b in itertools.pairwise(way):
+                assert (
+                    b in board.neighbours[a]
+                    or {a, b} <= (set(board.printed_tunnels) | set(state.data["tunnels"]))
+                    or b in board.area_start.values()
+                )
+            drawing = render_line(state.game, state, [action])
+            picture = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{drawing}</svg>')
+            (shaft,) = picture.iter(f"{NS}polyline")
+            assert len(shaft.get("points", "").split()) == len(way)
+            drawn += 1
+            break
+    assert drawn >= 3
