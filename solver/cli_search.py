@@ -16,7 +16,7 @@ import argparse
 import json
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from solver.cli_position import DEFAULT_ITERATIONS, DEFAULT_MEMORY_MB, open_position, value_view
@@ -65,6 +65,11 @@ class Searched:
     method: str
     simulations: int
     notes: tuple[str, ...] = ()
+
+    @property
+    def searcher(self) -> str | None:
+        """``"compiled"`` or ``"python"`` (:attr:`SearchResult.searcher`); None: no search."""
+        return None if self.result is None else self.result.searcher
 
     @property
     def best_action(self) -> int | None:
@@ -133,7 +138,9 @@ def describe(spec: GameSpec, args: argparse.Namespace, methods: set[str], state:
     if methods <= {"exact"}:
         return f"{kind} (exact)"
     if methods == {"ismcts"}:
-        return f"{kind} (ISMCTS estimate from player {args.observer}'s view, {per_search})"
+        searchers: set[str] = getattr(args, "searchers", set())
+        how = f", {_searcher(searchers)}" if searchers else ""
+        return f"{kind} (ISMCTS estimate from player {args.observer}'s view, {per_search}{how})"
     estimate = f"MCTS estimate, {per_search} a search, {_leaves(state)}"
     if "exact" in methods:
         return f"{kind} (exact where it fits, else {estimate})"
@@ -147,9 +154,12 @@ class _Walk:
 
     methods: set[str]
     notes: list[str]
+    searchers: set[str] = field(default_factory=set)
 
     def add(self, searched: Searched) -> Searched:
         self.methods.add(searched.method)
+        if searched.searcher is not None:
+            self.searchers.add(searched.searcher)
         for note in searched.notes:
             if note not in self.notes:
                 self.notes.append(note)
@@ -259,6 +269,13 @@ def _method(methods: set[str]) -> str:
     return next(iter(methods)) if len(methods) == 1 else "mixed"
 
 
+def _searcher(searchers: set[str]) -> str | None:
+    """``compiled``, ``python``, ``mixed`` (both ran), or None (nothing was searched)."""
+    if not searchers:
+        return None
+    return next(iter(searchers)) if len(searchers) == 1 else "mixed"
+
+
 def best_move_command(spec: GameSpec, args: argparse.Namespace) -> int:
     """``forest GAME best-move``: the best move, or every outcome's at a chance node."""
     opened = open_position(spec, args)
@@ -271,9 +288,11 @@ def best_move_command(spec: GameSpec, args: argparse.Namespace) -> int:
     with progress_of(args, "searching the best move") as progress:
         args.progress = progress
         report = _report(state, args, walk)
+    args.searchers = walk.searchers
     what = describe(spec, args, walk.methods, state)
     report = {"game": spec.name, "player": args.observer, "value_kind": spec.value_kind,
-              **report, "method": _method(walk.methods), "notes": walk.notes}  # fmt: skip
+              **report, "method": _method(walk.methods), "searcher": _searcher(walk.searchers),
+              "notes": walk.notes}  # fmt: skip
     if getattr(args, "strength", None) is not None:
         report["strength_move"] = strength_move(opened.game, state, args)
     if args.json:

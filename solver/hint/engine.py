@@ -125,6 +125,7 @@ class _Found:
     terminated: bool = False
     notes: tuple[str, ...] = ()
     values: tuple[float, ...] = ()
+    searcher: str | None = None
 
     @property
     def exact(self) -> bool:
@@ -139,7 +140,8 @@ def _found_of(valued: Any, determinizations: int = 0) -> _Found:
     ]  # fmt: skip
     return _Found(moves, float(valued.value), valued.simulations, valued.method, valued.player,
                   determinizations, valued.terminated, tuple(valued.notes),
-                  tuple(float(v) for v in valued.values))  # fmt: skip
+                  tuple(float(v) for v in valued.values),
+                  None if result is None else result.searcher)  # fmt: skip
 
 
 def _searched(
@@ -215,7 +217,8 @@ def _hidden(
     moves = [(m.action, m.label, m.visits, float(m.value), [m.label]) for m in result.moves]
     note = chance_coverage_note(state, result.iterations)
     return _Found(moves, float(result.value), result.iterations, "ismcts", observer,
-                  result.iterations, terminated, () if note is None else (note,))  # fmt: skip
+                  result.iterations, terminated, () if note is None else (note,),
+                  searcher=result.searcher)  # fmt: skip
 
 
 def _build(
@@ -248,6 +251,7 @@ def _build(
         method=found.method,
         determinizations=found.determinizations,
         values=list(found.values),
+        searcher=found.searcher,
     )
     reply = HintAnswer(
         id=request.id,

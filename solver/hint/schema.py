@@ -229,6 +229,12 @@ class RootInfo(_Model):
         description="every seat's value of the position, by seat, where the search knows them "
         "([] for an estimate from one observer's view)",
     )
+    searcher: str | None = Field(
+        default=None,
+        description="which implementation searched: 'compiled' (a compiled loop over the game's "
+        "kernel), 'python' (the Python searcher, e.g. on the reference engine); null where "
+        "nothing was searched (a finished game)",
+    )
 
 
 class LimitApplied(_Model):

@@ -50,8 +50,9 @@ from collections.abc import Hashable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from solver.errors import OptionError
+from solver.errors import ExtensionMissingError, OptionError
 from solver.game import CHANCE, TERMINAL
+from solver.kernels import kernel_of
 from solver.rng import MASK64, SplitMix64, check_seed, derive_seed, sample_outcome
 from solver.search.evaluators import (
     Evaluator,
@@ -74,6 +75,7 @@ __all__ = [
     "MultiObserverTree",
     "deal_seed",
     "has_hidden_information",
+    "has_playout_policy",
     "ismcts",
     "ismcts_options",
 ]
@@ -141,11 +143,32 @@ def has_hidden_information(state: Any) -> bool:
     return callable(getattr(state, "resample_hidden", None))
 
 
-def ismcts_options(state: Any) -> MCTSOptions:
-    """ISMCTS's default configuration: the heuristic evaluator with ``c = 0.4`` where the state
-    has ``heuristic(player)``, else one random rollout per leaf with ``c = 1.4``."""
+def has_playout_policy(state: Any) -> bool:
+    """Whether ``state`` can be valued by heavy playouts (:class:`PlayoutEvaluator`): a kernel
+    that fills ``playout_action`` and ``heuristic``, or a Python state with ``playout_action(rng)``
+    and ``heuristic(player)``."""
+    from solver.search.ismcts_kernel import extension
     from solver.search.mcts import has_heuristic
 
+    capsules = kernel_of(state)
+    if capsules is not None:
+        try:
+            slots = extension().kernel_slots(capsules.handle)
+        except ExtensionMissingError:
+            return False
+        return {"playout_action", "heuristic"} <= set(slots)
+    return callable(getattr(state, "playout_action", None)) and has_heuristic(state)
+
+
+def ismcts_options(state: Any) -> MCTSOptions:
+    """ISMCTS's default configuration: heavy playouts (:class:`PlayoutEvaluator`, its default
+    depth and ``c``) where the state has a playout policy (:func:`has_playout_policy`: a compiled
+    kernel's ``playout_action`` slot), else the heuristic evaluator with ``c = 0.4`` where the
+    state has ``heuristic(player)``, else one random rollout per leaf with ``c = 1.4``."""
+    from solver.search.mcts import has_heuristic
+
+    if has_playout_policy(state):
+        return MCTSOptions(c=PlayoutEvaluator.default_c, evaluator=PlayoutEvaluator())
     if has_heuristic(state):
         return MCTSOptions(c=DEFAULT_C_ISMCTS, evaluator="heuristic")
     return MCTSOptions(c=1.4, evaluator="rollout")

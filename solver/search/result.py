@@ -52,6 +52,18 @@ class SearchResult:
     exact: bool
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
+    @property
+    def searcher(self) -> str | None:
+        """Which implementation searched: ``"compiled"`` (a compiled loop over a kernel's table),
+        ``"python"``, or ``None`` where the result does not say (``extra["compiled"]`` of ISMCTS,
+        ``extra["engine"]`` of MCTS and expectimax)."""
+        if "compiled" in self.extra:
+            return "compiled" if self.extra["compiled"] else "python"
+        engine = self.extra.get("engine")
+        if engine in ("kernel", "python"):
+            return "compiled" if engine == "kernel" else "python"
+        return None
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary."""
         out = asdict(self)

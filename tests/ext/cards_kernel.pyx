@@ -370,6 +370,13 @@ cdef class CardsPosition:
     def action_to_string(self, int action):
         return f"deal {action}" if self.st.phase == PH_DEAL else f"play {action}"
 
+    def string_to_action(self, str label):
+        """The legal action labelled ``label`` here (``ValueError`` for any other label)."""
+        for action in self.legal_actions():
+            if self.action_to_string(action) == label:
+                return action
+        raise ValueError(f"no legal action is labelled {label!r}")
+
     def heuristic(self, int player):
         return cards_heuristic(&self.game.data, &self.st, player)
 
@@ -379,6 +386,10 @@ cdef class CardsPosition:
 
     def information_state_string(self, int player):
         return repr(self.view(player))
+
+    def observation(self, int player):
+        """What ``player`` sees now (its whole view: the game has perfect recall of the plays)."""
+        return self.information_state_string(player)
 
     def view(self, int player):
         """What ``player`` knows: its hand, the other hand's size, the plays and the counters."""

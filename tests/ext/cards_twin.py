@@ -128,6 +128,9 @@ class CardsTwin:
     def information_state_string(self, player: int) -> str:
         return repr(self.view(player))
 
+    def observation(self, player: int) -> str:
+        return self.information_state_string(player)
+
     def resample_hidden(self, player: int, rng: random.Random) -> CardsTwin:
         draw = SplitMix64(rng.getrandbits(64))
         unseen = sorted(set(range(self.cards)) - self.hands[player] - set(self.plays))

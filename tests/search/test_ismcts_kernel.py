@@ -247,7 +247,23 @@ def test_determinism_and_seeds(cards):
     assert one.same_search(ismcts(state, iterations=3000, seed=9, threads=2))
     assert not one.same_search(ismcts(state, iterations=3000, seed=10, threads=2))
     assert one.extra["threads"] == 2 and one.iterations == 3000
-    assert one.extra["evaluator"] == "heuristic" and one.extra["c"] == 0.4
+    assert one.extra["evaluator"] == "playout" and one.extra["c"] == 0.4
+
+
+def test_the_default_leaf_is_the_heavy_playout_where_the_state_has_a_policy(cards, cards_twin):
+    """``ismcts_options``: heavy playouts on a kernel filling ``playout_action`` (and on a Python
+    state with ``playout_action``), else the heuristic, else random rollouts."""
+    import solver
+    from solver.search.ismcts import has_playout_policy, ismcts_options
+
+    kernel, twin = _pair(cards, cards_twin, 8, 2, [0, 1, 2, 3])
+    dog = solver.load_game("dog", forest="dog/tiny-example", engine="kernel").new_initial_state()
+    trial = solver.load_game("trial", players=2, engine="reference").new_initial_state()
+    assert has_playout_policy(kernel) and has_playout_policy(twin)
+    assert not has_playout_policy(dog) and not has_playout_policy(trial)
+    assert isinstance(ismcts_options(kernel).evaluator, PlayoutEvaluator)
+    assert ismcts_options(dog).evaluator == ismcts_options(trial).evaluator == "heuristic"
+    assert ismcts(kernel, iterations=50, seed=1).same_search(ismcts(twin, iterations=50, seed=1))
 
 
 def test_threads_merge_the_trees_of_derived_seeds(cards):
@@ -324,10 +340,10 @@ def test_a_kernel_without_the_hidden_slots_is_searched_by_the_python_tree(cards)
     """A kernel state that redeals only in Python (its table leaves the slots empty): the
     Python ISMCTS searches it, and compiled=True names the missing slots."""
     state = _position(cards)
-    expected = ismcts(state, iterations=300, seed=2, compiled=False)
+    expected = ismcts(state, iterations=300, seed=2, compiled=False, evaluator="heuristic")
     cards._declare_hidden_slots(False)
     try:
-        result = ismcts(state, iterations=300, seed=2)
+        result = ismcts(state, iterations=300, seed=2, evaluator="heuristic")
         assert not result.extra["compiled"] and result.same_search(expected)
         with pytest.raises(OptionError, match="information_state_key, resample_hidden"):
             ismcts(state, iterations=300, compiled=True)
