@@ -133,3 +133,22 @@ def test_the_opponent_plays_the_chosen_level_of_the_ladder(page: Any) -> None:
     assert started.value.post_data_json["agent"] == "level3"
     assert page.evaluate("() => window.table.session !== null"), page.inner_text("#error")
     assert page.inner_text("#error") == ""
+
+
+@pytest.mark.parametrize("name", [n for n in solver.registered_games()
+                                  if len(game_spec(n).players) > 1])  # fmt: skip
+def test_every_player_count_starts_from_the_default_set_up(page: Any, name: str) -> None:
+    """Each player count of a game starts its default set-up (a session where the game hides
+    cards): the picture shows every player (guardians' forests, the Trial's scoreboard rows)."""
+    spec = game_spec(name)
+    page.select_option("#game", name)
+    _ready(page)
+    for players in spec.players:
+        page.select_option("#players", str(players))
+        page.wait_for_function(f"() => window.table.options.players === {players} "
+                               "&& window.table.busy === 0", timeout=60_000)  # fmt: skip
+        _ready(page)
+        assert page.inner_text("#error") == "", (players, page.inner_text("#error"))
+        assert page.evaluate("() => window.table.position.players") == players
+        drawn = page.locator("#board svg [data-player], #board svg .scoreboard text.fame")
+        assert drawn.count() == players

@@ -1,5 +1,5 @@
 """A hinted line drawn over the guardians' picture (``GameSpec.svg_line``): the rest of the
-mover's turn as the hint plays it.
+mover's turn as the hint plays it (up to its ``end turn``).
 
 Each step the mover takes is numbered in a red badge: a tile taken from the pool is ringed, a
 placement is a dashed ghost of the tile on its cell (its colour and number), a walk an arrow
@@ -48,10 +48,12 @@ def _walk(state: Any, forest: ForestBox, action: int, step: int) -> list[str]:
     pawn, code = state.game.codec.decode_walk(action)
     start = state.people[state.current].pawns[pawn]
     cells = [start, *path_from_code(start, code)]
-    centres = [forest.centre(c) for c in cells]
+    shift = (step % 3 - 1) * 1.2  # walks of a chain cross the same tiles: keep them apart
+    centres = [(x + shift, y + shift) for x, y in (forest.centre(c) for c in cells)]
     out = arrow(centres, stroke=HINT, stroke_width=1.1, head=3.2, class_="hint-walk",
                 opacity="0.9")  # fmt: skip
-    return out + _badge(centres[0][0] - 4.5, centres[0][1] - 4.5, step)
+    x, y = forest.cell_xy(start)
+    return out + _badge(x + 2.6, y + 2.6, step)
 
 
 def _pool_ring(layout: Layout, state: Any, tile: int, step: int) -> list[str]:
@@ -103,5 +105,7 @@ def render_line(game: Any, state: Any, pv: Sequence[int]) -> str:
             drawn = _step(layout, walker, action, step + 1)
             step += 1 if drawn else 0
             parts += drawn
+            if walker.game.codec.kind(action) == "end":
+                break  # the turn ends here (solo: the next turn is the same player's)
         walker.apply_action(action)
     return "\n".join(group(parts, class_="hint-line-guardians"))
