@@ -32,7 +32,9 @@ from typing import Any
 AGENTS = ("ismcts", "heuristic", "heuristic", "random")
 
 
-def play_one(index: int, seed: int, iterations: int, engine: str = "kernel") -> dict[str, Any]:
+def play_one(
+    index: int, seed: int, iterations: int | None, engine: str = "kernel"
+) -> dict[str, Any]:
     """Game ``index``: the returns and fame per agent slot (0..3), and the seconds it took."""
     import solver
     from solver.agents import make_agent
@@ -61,14 +63,23 @@ def play_one(index: int, seed: int, iterations: int, engine: str = "kernel") -> 
     }
 
 
-def table(rows: list[dict[str, Any]], iterations: int) -> list[str]:
+def describe_agent(iterations: int | None) -> str:
+    """The ``ismcts`` agent's settings in words (``iterations`` None: its play default)."""
+    from solver.games.trial import SPEC
+    from solver.games.trial.playouts import AGENT_SETTINGS
+
+    budget = SPEC.play_iterations("ismcts") if iterations is None else iterations
+    default = " (its play default)" if iterations is None else ""
+    return (f"ISMCTS at {budget} simulations a decision{default} (the Trial's ismcts agent: "
+            f"{AGENT_SETTINGS})")  # fmt: skip
+
+
+def table(rows: list[dict[str, Any]], iterations: int | None) -> list[str]:
     from solver.stats import wilson_interval
 
     games = len(rows)
     lines = [
-        f"{games} four-player games, ISMCTS at {iterations} simulations a decision "
-        "(the Trial's ismcts agent: leaves valued after up to 24 actions of the heuristic "
-        "agent's rules, c = 0.4).",
+        f"{games} four-player games, {describe_agent(iterations)}.",
         "",
         "| agent | seats | wins | win rate | 95% interval (Wilson) | mean fame |",
         "|---|---:|---:|---:|---|---:|",
@@ -113,7 +124,9 @@ def load() -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--iterations", type=int, default=64)
+    parser.add_argument(
+        "--iterations", type=int, default=None, help="the ismcts agent's (default: its own)"
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--engine", default="kernel", help="kernel (default) or reference")

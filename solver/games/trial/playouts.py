@@ -20,10 +20,28 @@ from solver.game import CHANCE, TERMINAL, sample_chance
 from solver.rng import SplitMix64, derive_seed
 from solver.search.evaluators import PlayoutEvaluator as SharedPlayoutEvaluator
 
-__all__ = ["PLAYOUT_DEPTH", "PlayoutEvaluator", "ismcts_agent"]
+__all__ = [
+    "AGENT_SETTINGS",
+    "PLAYOUT_C",
+    "PLAYOUT_DEPTH",
+    "PLAY_SIMULATIONS",
+    "PlayoutEvaluator",
+    "ismcts_agent",
+]
 
 PLAYOUT_DEPTH = 24
 """Actions played on from a leaf (about two turns of one player, chance included)."""
+PLAYOUT_C = 0.4
+"""The agent's UCB constant (returns in [0, 1])."""
+PLAY_SIMULATIONS = 64
+"""The agent's play default: simulations a decision (``GameSpec`` declares it)."""
+MULTIPLE_OBSERVERS = False
+"""Whether the agent searches with multiple-observer ISMCTS (one tree per player)."""
+AGENT_SETTINGS = (
+    f"leaves valued after up to {PLAYOUT_DEPTH} actions of the heuristic agent's rules, "
+    f"c = {PLAYOUT_C}, {'multiple' if MULTIPLE_OBSERVERS else 'single'}-observer"
+)
+"""The agent's search settings in words (benches and docs quote it)."""
 
 
 @dataclass(frozen=True)
@@ -38,7 +56,7 @@ class PlayoutEvaluator(SharedPlayoutEvaluator):
 
     depth: int = PLAYOUT_DEPTH
     name: ClassVar[str] = "heuristic-playout"
-    default_c: ClassVar[float] = 0.4
+    default_c: ClassVar[float] = PLAYOUT_C
     deterministic: ClassVar[bool] = False
 
     def policy(self, state: Any, rng: SplitMix64) -> int:
@@ -67,9 +85,12 @@ class PlayoutEvaluator(SharedPlayoutEvaluator):
         return [float(world.heuristic(p)) for p in range(n)]
 
 
-def ismcts_agent(game: Any, *, seed: int = 0, iterations: int = 64) -> Any:
+def ismcts_agent(game: Any, *, seed: int = 0, iterations: int = PLAY_SIMULATIONS) -> Any:
     """The Trial's ``ismcts`` agent: shared ISMCTS from the seat's own view with
-    :class:`PlayoutEvaluator` leaves (it replaces the shared agent of that name for the Trial)."""
+    :class:`PlayoutEvaluator` leaves (it replaces the shared agent of that name for the Trial).
+    On a compiled engine whose kernel fills the hidden-information slots the search is the
+    compiled loop, its playouts the kernel's ``playout_action``; on the reference engine the
+    Python ISMCTS with the heuristic agent in Python (``SearchResult.searcher`` says which)."""
     from solver.errors import OptionError, SearchBudgetError
     from solver.search.ismcts import ismcts
 
@@ -87,7 +108,8 @@ def ismcts_agent(game: Any, *, seed: int = 0, iterations: int = 64) -> Any:
             iterations=iterations,
             seed=derive_seed(seed, next(counter)),
             evaluator=evaluator,
-            c=PlayoutEvaluator.default_c,
+            c=PLAYOUT_C,
+            multiple_observers=MULTIPLE_OBSERVERS,
         )
         if result.best_action is None:
             raise SearchBudgetError(f"ISMCTS found no move in {iterations} iteration(s)")

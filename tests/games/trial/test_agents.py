@@ -166,12 +166,12 @@ def test_the_playout_evaluator_is_the_shared_heavy_playout_with_the_heuristic_ru
     # a subclass of solver.search.PlayoutEvaluator (so a compiled Trial kernel's playout_action
     # slot plays on the compiled ISMCTS), whose policy is the heuristic agent's move
     from solver.games.trial.agents import heuristic_agent
-    from solver.games.trial.playouts import PlayoutEvaluator
+    from solver.games.trial.playouts import PLAYOUT_DEPTH, PlayoutEvaluator
     from solver.rng import SplitMix64
     from solver.search import PlayoutEvaluator as Shared
 
     evaluator = PlayoutEvaluator()
-    assert isinstance(evaluator, Shared) and evaluator.depth == 24
+    assert isinstance(evaluator, Shared) and evaluator.depth == PLAYOUT_DEPTH
     for state in positions(3, seed=6, count=4):
         if state.is_chance_node():
             continue
@@ -179,3 +179,13 @@ def test_the_playout_evaluator_is_the_shared_heavy_playout_with_the_heuristic_ru
         expected = heuristic_agent(None, seed=seed)(state)
         assert evaluator.policy(state, SplitMix64(11)) == expected
         assert expected in state.legal_actions()
+
+
+def test_the_declared_play_default_is_the_agents_own() -> None:
+    """``GameSpec`` declares the ismcts agent's budget as a literal (the spec module imports no
+    searcher); it is :data:`~solver.games.trial.playouts.PLAY_SIMULATIONS`."""
+    from solver.games.trial import SPEC
+    from solver.games.trial.playouts import PLAY_SIMULATIONS, PLAYOUT_DEPTH, PlayoutEvaluator
+
+    assert SPEC.play_iterations("ismcts") == PLAY_SIMULATIONS
+    assert PlayoutEvaluator().depth == PLAYOUT_DEPTH
