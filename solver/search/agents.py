@@ -76,7 +76,9 @@ def ismcts_agent(game: Game, *, seed: int = 0, iterations: int = 1000) -> Agent:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        result = ismcts(state, iterations=iterations, seed=derive_seed(seed, next(counter)))
+        result = ismcts(
+            state, iterations=iterations, top_k=1, seed=derive_seed(seed, next(counter))
+        )
         if result.best_action is None:
             raise SearchBudgetError(f"ISMCTS found no move in {iterations} iteration(s)")
         return result.best_action

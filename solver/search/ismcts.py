@@ -42,11 +42,12 @@ streams: the tree's ``SplitMix64(seed)`` (chance, expansion, leaves) and the dea
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import math
 import random
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -469,11 +470,16 @@ def _budget(
 
 
 # -- one tree, either path -------------------------------------------------------------------------
+Labels = tuple[str, ...] | Callable[[], tuple[str, ...]]
+"""A move's principal variation as labels, or a function reading them when asked (the compiled
+path reads labels only for the moves an answer reports)."""
+
+
 @dataclasses.dataclass(frozen=True)
 class _Searched:
     """What one tree found: its root edges ``(action, visits, sums, pv labels)`` and totals."""
 
-    edges: list[tuple[int, int, tuple[float, ...], tuple[str, ...]]]
+    edges: list[tuple[int, int, tuple[float, ...], Labels]]
     root_visits: int
     root_sums: tuple[float, ...]
     nodes: int
@@ -532,10 +538,15 @@ def _kernel_tree(
         opts.resolved_c(),
         opts.max_nodes,
     )
-    world = _label_world(state, chosen, observer, seed)
-    edges = [
-        (a, visits, sums, _labels(world.clone(), tree.pv_actions(a)))
-        for a, visits, sums in tree.root_edges()
+    worlds: list[Any] = []
+
+    def labels(action: int) -> tuple[str, ...]:
+        if not worlds:
+            worlds.append(_label_world(state, chosen, observer, seed))
+        return _labels(worlds[0].clone(), tree.pv_actions(action))
+
+    edges: list[tuple[int, int, tuple[float, ...], Labels]] = [
+        (a, visits, sums, functools.partial(labels, a)) for a, visits, sums in tree.root_edges()
     ]
     visits, sums = tree.root()
     return _Searched(edges, visits, sums, tree.node_count, done, reason)
@@ -549,9 +560,10 @@ def _one_tree(
     return _python_tree(state, chosen, observer, n, seed, budget, opts)
 
 
-def _merge(found: list[_Searched], observer: int) -> list[MoveInfo]:
+def _merge(found: list[_Searched], observer: int, top_k: int | None) -> list[MoveInfo]:
     """The root moves of the trees, merged by action (visits and value sums added; a move's pv
-    from the tree that visited it most), ranked by visits, then the observer's mean, then id."""
+    from the tree that visited it most), ranked by visits, then the observer's mean, then id;
+    the first ``top_k`` (None: all), their labels read only for them."""
     merged: dict[int, list[Any]] = {}  # action -> [visits, observer's sum, pv visits, pv]
     for tree in found:
         for action, visits, sums, pv in tree.edges:
@@ -560,17 +572,14 @@ def _merge(found: list[_Searched], observer: int) -> list[MoveInfo]:
             slot[1] += sums[observer]
             if visits > slot[2]:
                 slot[2], slot[3] = visits, pv
-    moves = [
-        MoveInfo(
-            action=a,
-            label=slot[3][0] if slot[3] else str(a),
-            visits=slot[0],
-            value=float(slot[1] / slot[0]) if slot[0] else 0.0,
-            pv=slot[3],
-        )
-        for a, slot in merged.items()
-    ]
-    moves.sort(key=lambda m: (-m.visits, -m.value, m.action))
+    ranked = [(a, slot[0], float(slot[1] / slot[0]) if slot[0] else 0.0, slot[3])
+              for a, slot in merged.items()]  # fmt: skip
+    ranked.sort(key=lambda m: (-m[1], -m[2], m[0]))
+    moves = []
+    for action, visits, value, pv in ranked if top_k is None else ranked[:top_k]:
+        labels = pv() if callable(pv) else pv
+        label = labels[0] if labels else str(action)
+        moves.append(MoveInfo(action=action, label=label, visits=visits, value=value, pv=labels))
     return moves
 
 
@@ -715,9 +724,7 @@ def _result(
     budget: Limit,
     elapsed: float,
 ) -> SearchResult:
-    moves = _merge(found, observer)
-    if budget.top_k is not None:
-        moves = moves[: budget.top_k]
+    moves = _merge(found, observer, budget.top_k)
     root_visits = sum(t.root_visits for t in found)
     root_sum = sum(t.root_sums[observer] for t in found)
     root_mean = root_sum / root_visits if root_visits else 0.0

@@ -106,6 +106,7 @@ def ismcts_agent(game: Any, *, seed: int = 0, iterations: int = PLAY_SIMULATIONS
         result = ismcts(
             state,
             iterations=iterations,
+            top_k=1,  # the move alone: no labels read for the others
             seed=derive_seed(seed, next(counter)),
             evaluator=evaluator,
             c=PLAYOUT_C,
