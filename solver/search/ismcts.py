@@ -502,7 +502,9 @@ def _python_tree(
         max_nodes=opts.max_nodes,
     )
     root = tree.root
-    edges = [(a, int(e[0]), tuple(e[2]), tree.pv(a)) for a, e in root.edges.items()]
+    edges: list[tuple[int, int, tuple[float, ...], Labels]] = [
+        (a, int(e[0]), tuple(e[2]), tree.pv(a)) for a, e in root.edges.items()
+    ]
     return _Searched(edges, root.visits, tuple(root.sums), tree.node_count, done, reason)
 
 
