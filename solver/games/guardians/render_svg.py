@@ -39,7 +39,7 @@ from solver.games.guardians.render_layout import (
 from solver.games.guardians.render_legend import legend
 from solver.games.guardians.render_tiles import CREAM, FILL, chip, pawn, tile
 from solver.games.guardians.solo import PAWN_COLOURS
-from solver.render import box, document, element, group, text, token
+from solver.render import box, count, document, element, group, text, token
 
 if TYPE_CHECKING:
     from solver.games.guardians.rules import GuardiansState
@@ -172,12 +172,12 @@ def _forest_head(state: GuardiansState, forest: ForestBox) -> list[str]:
     head = f"{_TO_MOVE if to_move else ''}{name} · {state.score(p)} VP"
     out = [text(x, y + 4.5, head, 4.4, weight="bold", class_="score",
                 fill="#2f4f3a" if to_move else "#222222")]  # fmt: skip
-    facts = [f"{len(who.pile)} mission{'s' if len(who.pile) != 1 else ''}",
-             f"{len(who.forest)} tiles", f"{len(who.reserve())} pawns in reserve"]  # fmt: skip
+    facts = [count(len(who.pile), "mission"), count(len(who.forest), "tile"),
+             f"{count(len(who.reserve()), 'pawn')} in reserve"]  # fmt: skip
     if who.cards:
         facts.append("combo " + " ".join(f"+{c}" for c in who.cards))
     if who.resets:
-        facts.append(f"{who.resets} reset{'s' if who.resets != 1 else ''} (−{who.resets})")
+        facts.append(f"{count(who.resets, 'reset')} (−{who.resets})")
     out.append(text(x, y + 9.0, " · ".join(facts), 2.9, fill="#444444"))
     fits = max(1, int((forest.width + 6.0) // 13.0))
     for k, (tile_id, pawn_index, _) in enumerate(who.pile[:fits]):
