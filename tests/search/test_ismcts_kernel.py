@@ -389,3 +389,36 @@ def test_seeds_give_different_deal_streams_to_each_tree(cards):
     worlds = [state.resample_hidden(0, DealRandom(deal_seed(s))).hand_of(1) for s in range(6)]
     assert len({tuple(w) for w in worlds}) > 1
     assert random.Random(0).random() != DealRandom(0).random()
+
+
+# -- availability counts ----------------------------------------------------------------------------
+def test_availability_counts_the_visits_where_an_action_was_legal(cards, cards_twin):
+    """Below the observer's lead the follower's legal actions are its hand in each redeal: an
+    edge's availability counts the node's visits in which its card was dealt to the follower
+    (about 2 in 6 here, the redeal being uniform), never fewer than the edge's own visits; the
+    compiled tree holds the Python tree's counts edge for edge."""
+    from solver.search.evaluators import RolloutEvaluator
+    from solver.search.ismcts import ISMCTSTree
+    from solver.search.ismcts_kernel import KernelTree, plan
+
+    kernel, twin = _pair(cards, cards_twin, 8, 2, [0, 5, 1, 6])  # player 0 holds 0 and 1, leads
+    chosen = plan(kernel, RolloutEvaluator(), None)
+    compiled = KernelTree(kernel, chosen, 0)
+    compiled.search(seed=7, deal_seed=deal_seed(7), iterations=6000, seconds=None, c=0.7,
+                    max_nodes=10**7)  # fmt: skip
+    python = ISMCTSTree(twin, 0, 2)
+    python.search(SplitMix64(7), DealRandom(deal_seed(7)), iterations=6000, seconds=None,
+                  evaluator=RolloutEvaluator(), c=0.7, max_nodes=10**7)  # fmt: skip
+    tree = compiled.tree
+    for lead in (0, 1):
+        node = tree.child_by_action(0, lead)
+        edges = tree.edges_of(node)
+        theirs = python.root.children[lead].edges
+        assert [(a, v, avail) for a, v, avail, _ in edges] == [
+            (a, theirs[a][0], theirs[a][1]) for a in sorted(theirs)
+        ]
+        assert {a for a, *_ in edges} == {2, 3, 4, 5, 6, 7}  # every card it has not seen
+        visits = tree.visits(node)
+        for _action, edge_visits, availability, _sums in edges:
+            assert edge_visits <= availability <= visits
+            assert availability / visits == pytest.approx(2 / 6, abs=0.04)
