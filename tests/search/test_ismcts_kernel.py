@@ -391,7 +391,7 @@ def test_seeds_give_different_deal_streams_to_each_tree(cards):
     assert random.Random(0).random() != DealRandom(0).random()
 
 
-# -- availability counts ----------------------------------------------------------------------------
+# -- availability counts ---------------------------------------------------------------------
 def test_availability_counts_the_visits_where_an_action_was_legal(cards, cards_twin):
     """Below the observer's lead the follower's legal actions are its hand in each redeal: an
     edge's availability counts the node's visits in which its card was dealt to the follower
