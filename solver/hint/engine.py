@@ -214,7 +214,10 @@ def _hidden(
     result = ismcts(state, observer=observer, limit=budget, seed=seed)
     if result.iterations < floor:
         result = ismcts(state, observer=observer, limit=Limit(iterations=floor), seed=seed)
-    moves = [(m.action, m.label, m.visits, float(m.value), [m.label]) for m in result.moves]
+    # the principal variation is the move alone: its id and label as the search gave them ([]
+    # tells the answer builder so; replaying a label through string_to_action costs a compiled
+    # engine a decode of every legal label)
+    moves = [(m.action, m.label, m.visits, float(m.value), []) for m in result.moves]
     note = chance_coverage_note(state, result.iterations)
     return _Found(moves, float(result.value), result.iterations, "ismcts", observer,
                   result.iterations, terminated, () if note is None else (note,),
