@@ -217,7 +217,9 @@ def _hidden(
     # the principal variation is the move alone: its id and label as the search gave them ([]
     # tells the answer builder so; replaying a label through string_to_action costs a compiled
     # engine a decode of every legal label)
-    moves = [(m.action, m.label, m.visits, float(m.value), []) for m in result.moves]
+    moves: list[tuple[int, str, int, float, list[str]]] = [
+        (m.action, m.label, m.visits, float(m.value), []) for m in result.moves
+    ]
     note = chance_coverage_note(state, result.iterations)
     return _Found(moves, float(result.value), result.iterations, "ismcts", observer,
                   result.iterations, terminated, () if note is None else (note,),
