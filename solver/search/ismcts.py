@@ -509,13 +509,15 @@ def _python_tree(
 
 
 def _labels(world: Any, actions: list[int]) -> tuple[str, ...]:
-    """The labels of ``actions`` played one after another from ``world`` (changed), as far as
-    they stay legal there."""
+    """The labels of ``actions`` played one after another from ``world`` (left unchanged: a copy
+    is made only when the line goes on past its first move), as far as they stay legal."""
     labels = []
-    for a in actions:
+    for k, a in enumerate(actions):
         labels.append(str(world.action_to_string(a)))
-        if a not in world.legal_actions():
+        if k + 1 == len(actions) or a not in world.legal_actions():
             break
+        if k == 0:
+            world = world.clone()
         world.apply_action(a)
     return tuple(labels)
 
@@ -545,7 +547,7 @@ def _kernel_tree(
     def labels(action: int) -> tuple[str, ...]:
         if not worlds:
             worlds.append(_label_world(state, chosen, observer, seed))
-        return _labels(worlds[0].clone(), tree.pv_actions(action))
+        return _labels(worlds[0], tree.pv_actions(action))
 
     edges: list[tuple[int, int, tuple[float, ...], Labels]] = [
         (a, visits, sums, functools.partial(labels, a)) for a, visits, sums in tree.root_edges()
