@@ -138,3 +138,28 @@ def test_the_trial_panels_show_the_seat_s_hand_and_everyone_s_board() -> None:
                 assert item["text"].split(" (")[0] in state.action_to_string(action)
                 clickable += 1
     assert clickable  # some card was playable by a click
+
+
+def test_the_trial_lists_each_decided_fight_with_both_strengths_the_dice_and_the_winner() -> None:
+    """Every fight the seat's history tells is listed (the latest first, at most six) with both
+    strengths, both sides' dice and who won, read again here from the history's JSON."""
+    spec = game_spec("trial")
+    game = solver.load_game("trial", players=2)
+    state, rng = game.new_initial_state(), random.Random(7)
+    while not state.is_terminal() and state.information_state_string(0).count("\nfight:{") < 3:
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    history = state.information_state_string(0)
+    decided = [json.loads(line[6:]) for line in history.splitlines() if line.startswith("fight:{")]
+    assert len(decided) >= 3
+    panels = {p["title"]: p for p in spec.table_view(game, state, 0)["panels"]}
+    listed = [i["text"] for i in panels["Fight"]["items"] if not i["text"].startswith("now:")]
+    assert len(listed) == min(6, len(decided)) + (len(decided) > 6)
+    for text, fight in zip(listed, decided[::-1], strict=False):
+        for side in (0, 1):
+            dice = ", ".join(str(v) for v in fight["dice"][side]) or "none"
+            assert f"(strength {fight['strength'][side]}, dice {dice})" in text
+        winner = fight["attacker"] if fight["winner"] == "attacker" else fight["defender"]
+        assert text.endswith((f"player {winner} won", "the foe won", "(by the bow)"))

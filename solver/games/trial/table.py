@@ -13,6 +13,7 @@ a space a move goes to (``move to``, ``start on``, ``advance to``) plays or pick
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from solver.games.trial.svg import render_svg
@@ -36,12 +37,22 @@ def _card(pack: Any, ident: str, moves: list[tuple[int, str]]) -> dict[str, Any]
 
 
 def _story(pack: Any, story: list[Any]) -> str:
-    """The story by column: each column's cards face up (by name) and face down (a count)."""
+    """The story by column: the symbols its face-up cards show, then the cards (face-up by
+    name, face-down as ``?``)."""
     columns: dict[str, list[str]] = {}
+    symbols: dict[str, list[str]] = {}
     for card, up, column in story:
         columns.setdefault(column, []).append(pack.card(card)["name"] if up and card else "?")
-    return "; ".join(f"{column} {len(names)}: {', '.join(names)}"
-                     for column, names in columns.items()) or "-"  # fmt: skip
+        if up and card:
+            symbols.setdefault(column, []).extend(pack.card(card).get("symbols", []))
+    out = []
+    for column, names in columns.items():
+        tally = {
+            s: symbols.get(column, []).count(s) for s in dict.fromkeys(symbols.get(column, []))
+        }
+        shown = " ".join(f"{s}×{n}" if n > 1 else s for s, n in tally.items())
+        out.append(f"{column} {len(names)} [{shown or 'no symbol'}]: {', '.join(names)}")
+    return "; ".join(out) or "-"
 
 
 def _player(state: Any, pack: Any, q: int, view: dict[str, Any], seat: int) -> dict[str, Any]:
@@ -94,7 +105,25 @@ def _expeditions(state: Any, obs: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def _fights(pack: Any, obs: dict[str, Any]) -> list[dict[str, Any]]:
+FIGHTS_SHOWN = 6
+"""The decided fights listed, the latest first (the rest are counted)."""
+
+
+def _decided(history: str) -> list[dict[str, Any]]:
+    """Every decided fight the seat's information state tells (``fight:{...}`` lines, public)."""
+    fights = []
+    for line in history.splitlines():
+        if line.startswith("fight:{"):
+            try:
+                fights.append(json.loads(line[len("fight:") :]))
+            except ValueError:
+                continue
+    return fights
+
+
+def _fights(pack: Any, obs: dict[str, Any], history: str) -> list[dict[str, Any]]:
+    """The fight under way (each side's strength shown, dice, cards face down), then every
+    decided fight, the latest first: both strengths, the dice, who won."""
     out = []
     fight = obs.get("fight")
     if fight:
@@ -105,10 +134,12 @@ def _fights(pack: Any, obs: dict[str, Any]) -> list[dict[str, Any]]:
                  f"{', '.join(str(v) for v in fight['dice'][k]) or 'none'}) + "
                  f"{fight['face_down'][k]} card(s) face down" for k in (0, 1)]  # fmt: skip
         out.append({"text": f"now: {name}, stage {fight['stage']}", "detail": "; ".join(shown)})
-    last = obs.get("last_fight")
-    if last:
-        name = pack.card(last["card"])["name"] if last.get("card") else "a duel"
-        out.append({"text": f"last: {fight_words(last, name)}"})
+    decided = _decided(history)[::-1]
+    for done in decided[:FIGHTS_SHOWN]:
+        name = pack.card(done["card"])["name"] if done.get("card") else "a duel"
+        out.append({"text": fight_words(done, name)})
+    if len(decided) > FIGHTS_SHOWN:
+        out.append({"text": f"and {len(decided) - FIGHTS_SHOWN} earlier fight(s)"})
     return out
 
 
@@ -124,8 +155,9 @@ def table_view(game: Any, state: Any, seat: int) -> dict[str, Any]:
     row = [_card(pack, c, moves) if c else {"text": "(an empty slot)"}
            for c in obs["encounter_row"]]  # fmt: skip
     days = state.game.components["days"]
+    started = obs["day"] > 1 or obs["players"][0]["space"] is not None
     turn = (f"player {obs['turn_player']}'s turn" if obs["turn_player"] is not None
-            else "setting up")  # fmt: skip
+            else "between turns" if started else "setting up")  # fmt: skip
     players = [_player(state, pack, q, v, seat) for q, v in enumerate(obs["players"])]
     store = _store(pack, obs, moves)
     panels = [
@@ -136,7 +168,7 @@ def table_view(game: Any, state: Any, seat: int) -> dict[str, Any]:
         {"title": "Expeditions", "items": _expeditions(state, obs)},
         {"title": "Day", "items": [{"text": f"day {obs['day']} of {days}, {turn}"}]},
     ]
-    fights = _fights(pack, obs)
+    fights = _fights(pack, obs, state.information_state_string(seat))
     if fights:
         panels.append({"title": "Fight", "items": fights})
     return {"panels": panels, "svg": render_svg(game, state), "targets": _space_targets(moves)}

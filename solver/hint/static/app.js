@@ -23,6 +23,8 @@ const table = {
   session: null, // a server-kept session: {id, view}; the page then holds only the seat's view
   picked: null, // a panel item picked: the move buttons are narrowed to its actions
   showFolded: false, // the moves the picture and panels play, also shown as buttons
+  lineWish: null, // the hinted line to draw (the row under the pointer, else the best)
+  lineBusy: false,
 };
 window.table = table;
 
@@ -722,6 +724,23 @@ async function showLine(pv, cursor) {
   }
 }
 
+// The line drawn follows the hint row under the pointer (the best move's otherwise): one
+// request at a time, the latest wish wins.
+async function followLine(pv) {
+  table.lineWish = pv;
+  if (table.lineBusy) return;
+  table.lineBusy = true;
+  try {
+    let shown = null;
+    while (table.lineWish && table.lineWish !== shown) {
+      shown = table.lineWish;
+      await showLine(shown, table.cursor);
+    }
+  } finally {
+    table.lineBusy = false;
+  }
+}
+
 async function hint() {
   if (!table.position) return;
   showError(null);
@@ -754,6 +773,7 @@ async function hint() {
       row.appendChild(td);
     }
     row.addEventListener("click", () => play(move.action));
+    row.addEventListener("mouseenter", () => followLine(move.pv));
     body.appendChild(row);
   }
   $("hint-table").hidden = !answer.moveInfos.length;
@@ -764,7 +784,10 @@ async function hint() {
     + root.value.toFixed(4);
   $("root-value").dataset.method = root.method;
   $("hint-notes").textContent = (answer.notes || []).join(" ");
-  if (answer.moveInfos.length) await showLine(answer.moveInfos[0].pv, cursor);
+  if (answer.moveInfos.length) {
+    $("hint-table").onmouseleave = () => followLine(answer.moveInfos[0].pv);
+    await showLine(answer.moveInfos[0].pv, cursor);
+  }
 }
 
 // -- the review: ranged requests filling the graph, marks, accuracy -----------------------------
