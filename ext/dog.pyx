@@ -19,7 +19,9 @@ C level (``ext/state.pxd``)
 Python level
 ------------
 ``DogKernelGame`` and ``DogKernelState`` speak the same protocol as the reference's ``DogGame``
-and ``DogState`` (``solver.games.dog.kernel.KernelDogGame`` is the public entry). State JSON is
+and ``DogState`` (``solver.games.dog.kernel.KernelDogGame`` is the public entry); their plumbing
+(copies, capsules, ``==``, hashing, pickling, ``random_playouts``) is the shared face of
+``ext/kernel_face.pxi``, which every kernel includes. State JSON is
 byte-identical to the reference's for equal states; reading JSON reuses the reference's
 validation (``rules._validated_fields``), which is data checking, not game logic. Extras:
 ``game._kernel_handle()`` and ``state._state_capsule()`` (PyCapsules, see ``state.pxd``; each keeps
@@ -834,20 +836,38 @@ cdef inline set _bits_cell_set(const uint64_t* bits, tuple cells, int ncells):
     return {cells[cell] for cell in range(ncells) if (bits[cell >> 6] >> (cell & 63)) & 1}
 
 
-cdef class DogKernelGame:
+# -- the Python face (``kernel_face.pxi``: the plumbing every kernel shares) -------------------
+ctypedef DogState KernelStruct
+ctypedef DogGameData KernelData
+ctypedef DogKernelGame KernelGame
+ctypedef DogKernelState KernelState
+include "kernel_face.pxi"
+
+
+cdef inline DogKernelState kernel_new_state():
+    return DogKernelState.__new__(DogKernelState)
+
+
+cdef inline void kernel_initial(const DogGameData* g, DogState* s) noexcept nogil:
+    dog_init_state(g, s)
+
+
+cdef inline bint kernel_is_legal(const DogGameData* g, const DogState* s, int a) noexcept nogil:
+    return dog_is_legal(g, s, a)
+
+
+cdef double kernel_tally(const void* game, const void* state) noexcept nogil:
+    """``random_playouts`` counts the wins."""
+    return 1.0 if (<const DogState*>state).won else 0.0
+
+
+cdef class DogKernelGame(KernelGameFace):
     """The dog game on one forest, compiled kernel (see ``solver.games.dog.kernel``)."""
 
-    cdef DogGameData* data
-    cdef KernelHandle handle
     cdef readonly object forest
     cdef tuple _cells       # cell index -> (row, col)
     cdef tuple _cell_json   # cell index -> "[row,col]"
     cdef tuple _offer_labels  # (cell * 2 + (action - IGNORE)) -> label, for offer cells
-
-    def __cinit__(self, *args, **kwargs):
-        self.data = NULL
-        self.handle.vtable = &DOG_VTABLE
-        self.handle.game = NULL
 
     def __init__(self, forest, **options):
         from solver.games.dog.forest import Forest
@@ -867,6 +887,7 @@ cdef class DogKernelGame:
             if self.data == NULL:
                 raise MemoryError()
         _build_game_data(self.data, forest)
+        self.handle.vtable = &DOG_VTABLE
         self.handle.game = self.data
         self.forest = forest
         w = forest.width
@@ -879,23 +900,6 @@ cdef class DogKernelGame:
             labels.append(f"ignore {kind} at ({c // w},{c % w})")
             labels.append(f"investigate {kind} at ({c // w},{c % w})")
         self._offer_labels = tuple(labels)
-
-    def __dealloc__(self):
-        if self.data != NULL:
-            free(self.data)
-            self.data = NULL
-
-    cdef int _check(self) except -1:
-        if self.data == NULL or self.forest is None:
-            raise TypeError(f"{type(self).__name__} was not initialised with a forest")
-        return 0
-
-    def new_initial_state(self):
-        self._check()
-        cdef DogKernelState state = DogKernelState.__new__(DogKernelState)
-        state.game = self
-        dog_init_state(self.data, &state.st)
-        return state
 
     def num_players(self):
         return NUM_PLAYERS
@@ -931,11 +935,9 @@ cdef class DogKernelGame:
         return self._state_from_fields(_validated_fields(self.forest, data))
 
     def _state_from_fields(self, fields):
-        cdef DogKernelState state = DogKernelState.__new__(DogKernelState)
+        cdef DogKernelState state = self._blank()
         cdef DogState* s = &state.st
         cdef int w = self.data.width
-        state.game = self
-        memset(s, 0, sizeof(DogState))
         s.pos = fields["pos"][0] * w + fields["pos"][1]
         last_left = fields["last_left"]
         s.last_left = -1 if last_left is None else last_left[0] * w + last_left[1]
@@ -957,33 +959,6 @@ cdef class DogKernelGame:
         s.won = fields["won"]
         return state
 
-    def _kernel_handle(self):
-        """A PyCapsule ``forest_solver.KernelHandle`` pointing at this game's ``KernelHandle``.
-
-        The capsule keeps the game alive while it exists.
-        """
-        self._check()
-        return handle_capsule(&self.handle, self)
-
-    def _state_from_capsule(self, capsule):
-        """A Python state holding a copy of the struct a ``forest_solver.KernelState`` points to."""
-        self._check()
-        cdef const DogState* src = <const DogState*>state_from_capsule(capsule)
-        cdef DogKernelState state = DogKernelState.__new__(DogKernelState)
-        state.game = self
-        memcpy(&state.st, src, sizeof(DogState))
-        return state
-
-    def _state_from_bytes(self, bytes raw):
-        """A state from ``STATE_SIZE`` raw bytes (as ``state._to_bytes()`` gives; unchecked)."""
-        self._check()
-        if len(raw) != sizeof(DogState):
-            raise ValueError(f"a dog kernel state is {sizeof(DogState)} bytes, not {len(raw)}")
-        cdef DogKernelState state = DogKernelState.__new__(DogKernelState)
-        state.game = self
-        memcpy(&state.st, <const char*>raw, sizeof(DogState))
-        return state
-
     def _state_from_packed(self, bytes raw):
         """The state a packed key (``state._packed()``) stands for: the inverse of the pack."""
         self._check()
@@ -999,10 +974,8 @@ cdef class DogKernelGame:
             at += width
             return field
 
-        cdef DogKernelState state = DogKernelState.__new__(DogKernelState)
-        state.game = self
+        cdef DogKernelState state = self._blank()
         cdef DogState* s = &state.st
-        memset(s, 0, sizeof(DogState))
         s.pos = take(g.bits_cell)
         s.last_left = take(g.bits_last) - 1
         s.stamina = take(3)
@@ -1040,30 +1013,10 @@ cdef class DogKernelGame:
         return f"{type(self).__name__}(forest={self.forest.name or '<unnamed>'!r}, engine='kernel')"
 
 
-def _restore_state(game, text):
-    """Unpickling helper: ``game.state_from_json(text)``."""
-    return game.state_from_json(text)
-
-
-@cython.freelist(64)
-cdef class DogKernelState:
+cdef class DogKernelState(KernelStateFace):
     """One position of the dog game, compiled kernel: a ``DogState`` struct and its game."""
 
-    cdef DogState st
-    cdef readonly DogKernelGame game
-
-    def __init__(self, *args, **kwargs):
-        raise TypeError("dog kernel states come from game.new_initial_state() or "
-                        "game.state_from_json(), not from the class")
-
-    # -- the protocol ----------------------------------------------------------------------------
-    def get_game(self):
-        """The game this state belongs to (as OpenSpiel's ``State.get_game()``)."""
-        return self.game
-
-    def current_player(self):
-        return dog_current_player(self.game.data, &self.st)
-
+    # -- the protocol (the rest: ``kernel_face.pxi``) --------------------------------------------
     def is_terminal(self):
         return self.st.phase == PH_OVER
 
@@ -1080,42 +1033,6 @@ cdef class DogKernelState:
         if phase == PH_SHOUT:
             return list(_SHOUT_OUTCOMES[pending_arrow_number(self.game.data, &self.st)])
         return []
-
-    def legal_actions(self):
-        cdef int actions[KERNEL_MAX_ACTIONS]
-        cdef int n = dog_legal_actions(self.game.data, &self.st, actions)
-        cdef int i
-        return [actions[i] for i in range(n)]
-
-    def apply_action(self, action):
-        cdef long a
-        if type(action) is int:
-            try:
-                a = action
-            except OverflowError:
-                a = -1
-            if 0 <= a < N_ACTIONS and dog_is_legal(self.game.data, &self.st, <int>a):
-                dog_apply_action(self.game.data, &self.st, <int>a)
-                return
-        _apply_slow(self, action)
-
-    def clone(self):
-        cdef DogKernelState other = DogKernelState.__new__(DogKernelState)
-        other.game = self.game
-        memcpy(&other.st, &self.st, sizeof(DogState))
-        return other
-
-    def __copy__(self):
-        return self.clone()
-
-    def __deepcopy__(self, memo):
-        return self.clone()
-
-    def child(self, action):
-        """A copy with ``action`` applied."""
-        other = self.clone()
-        other.apply_action(action)
-        return other
 
     def action_to_string(self, action):
         cdef int a
@@ -1192,40 +1109,9 @@ cdef class DogKernelState:
             f'"valve":{"true" if s.valve else "false"}}}'
         )
 
-    def __reduce__(self):
-        return (_restore_state, (self.game, self.to_json()))
-
-    def __eq__(self, other):
-        if not isinstance(other, DogKernelState):
-            return False
-        return memcmp(&self.st, &(<DogKernelState>other).st, sizeof(DogState)) == 0
-
-    def __ne__(self, other):
-        return not self.__eq__(other)
-
-    def __hash__(self):
-        cdef int64_t h = <int64_t>(dog_hash(self.game.data, &self.st) >> 1)
-        return h
-
-    def _hash(self):
-        """The kernel's 64-bit hash of the state, as an int."""
-        return dog_hash(self.game.data, &self.st)
-
     def heuristic(self, int player=0):
         """The kernel's cheap win-chance estimate in [0, 1] (see the module docstring)."""
         return dog_heuristic(self.game.data, &self.st, player)
-
-    def _state_capsule(self):
-        """A PyCapsule ``forest_solver.KernelState`` pointing at this state's struct.
-
-        The capsule keeps the state alive while it exists; the struct may be changed in place
-        through it (by a searcher's ``apply_action``).
-        """
-        return state_capsule(&self.st, self)
-
-    def _to_bytes(self):
-        """The state struct's ``STATE_SIZE`` raw bytes."""
-        return (<char*>&self.st)[:sizeof(DogState)]
 
     def _packed(self):
         """The packed key (``KernelVTable.pack``): the bytes a transposition table stores."""
@@ -1347,44 +1233,7 @@ def _safe_label(action):
         return "not an action"
 
 
-# -- a C-level random playout loop (benchmarks) ------------------------------------------------------
-cdef void _playouts(const DogGameData* g, long n_games, uint64_t seed, long* games,
-                    long long* actions_applied, long* wins) noexcept nogil:
-    cdef DogState s
-    cdef int actions[KERNEL_MAX_ACTIONS]
-    cdef double probs[KERNEL_MAX_ACTIONS]
-    cdef int n, i, chosen
-    cdef double u, acc
-    cdef uint64_t rng = seed
-    cdef long k
-    games[0] = 0
-    actions_applied[0] = 0
-    wins[0] = 0
-    for k in range(n_games):
-        dog_init_state(g, &s)
-        while s.phase != PH_OVER:
-            if s.phase == PH_ROLL or s.phase == PH_SHOUT:
-                n = dog_chance_outcomes(g, &s, actions, probs)
-                u = splitmix64_uniform(&rng)
-                chosen = actions[n - 1]
-                acc = 0.0
-                for i in range(n):
-                    acc += probs[i]
-                    if u < acc:
-                        chosen = actions[i]
-                        break
-            else:
-                n = dog_legal_actions(g, &s, actions)
-                if n == 0:  # only a state read from hand-written JSON can be stuck
-                    break
-                chosen = actions[splitmix64_below(&rng, n)]
-            dog_apply_action(g, &s, chosen)
-            actions_applied[0] += 1
-        games[0] += 1
-        if s.won:
-            wins[0] += 1
-
-
+# -- benchmarks (``random_playouts``: ``kernel_face.pxi``) ------------------------------------
 def copy_loop(DogKernelState state, long n):
     """Copy ``state``'s struct ``n`` times in C, each copy from the previous one (benchmarks).
 
@@ -1400,29 +1249,6 @@ def copy_loop(DogKernelState state, long n):
             scratch[(i + 1) & 1].marked[0] ^= <uint64_t>i
             check += scratch[(i + 1) & 1].marked[0]
     return check
-
-
-def random_playouts(DogKernelGame game, long n_games, seed):
-    """Play ``n_games`` random games in C: chance by its probabilities, decisions uniformly.
-
-    Returns ``(games, actions applied, wins)``; deterministic for a given ``seed`` (0 ≤ seed <
-    2**64). The generator is SplitMix64.
-    """
-    if n_games < 0:
-        from solver.errors import OptionError
-
-        raise OptionError(f"n_games must be at least 0, not {n_games}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
-        from solver.errors import OptionError
-
-        raise OptionError(f"seed must be a whole number from 0 to 2**64 - 1, not {seed!r}")
-    game._check()
-    cdef uint64_t c_seed = seed
-    cdef long games = 0, wins = 0
-    cdef long long applied = 0
-    with nogil:
-        _playouts(game.data, n_games, c_seed, &games, &applied, &wins)
-    return (games, applied, wins)
 
 
 # -- the soonest win, breadth-first by turn (the analysis's par and clairvoyant searches) ---------

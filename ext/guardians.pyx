@@ -31,7 +31,9 @@ Python level
 ``GuardiansGame`` and ``GuardiansState`` (``solver.games.guardians.kernel.KernelGuardiansGame``
 is the public entry) and expose the reference's attributes read-only (``people``, ``pool``,
 ``bag``, ``phase``...), built from the struct on demand. The game keeps a reference game for its
-data (tile set, level, position, catalogue): validation and parsing are the reference's.
+data (tile set, level, position, catalogue): validation and parsing are the reference's. Their
+plumbing (copies, capsules, ``==``, hashing, pickling, ``random_playouts``) is the shared face of
+``ext/kernel_face.pxi``, which every kernel includes.
 Module functions for tests and measurements: ``random_playouts`` (seeded random games in C),
 ``cut_vertices`` (Tarjan's search or the rules' test on every tile), ``time_cut_vertices`` and
 ``time_walks`` (the C routines in a loop, without the GIL).
@@ -1701,26 +1703,39 @@ _PHASE_NAMES = ("draw", "start_pawn", "grow", "place", "pawn", "missions", "trac
 _PAWN_NAMES = ("blue", "green", "yellow", "red")
 
 
-def _restore_state(game, text):
-    """Unpickling helper: ``game.state_from_json(text)``."""
-    return game.state_from_json(text)
+# -- the Python face (``kernel_face.pxi``: the plumbing every kernel shares) -------------------
+ctypedef GState KernelStruct
+ctypedef GGame KernelData
+ctypedef GuardiansKernelGame KernelGame
+ctypedef GuardiansKernelState KernelState
+include "kernel_face.pxi"
 
 
-cdef class GuardiansKernelGame:
+cdef inline GuardiansKernelState kernel_new_state():
+    return GuardiansKernelState.__new__(GuardiansKernelState)
+
+
+cdef inline void kernel_initial(const GGame* g, GState* s) noexcept nogil:
+    memcpy(s, &g.initial, sizeof(GState))
+
+
+cdef inline bint kernel_is_legal(const GGame* g, const GState* s, int a) noexcept nogil:
+    return gd_is_legal(g, s, a)
+
+
+cdef double kernel_tally(const void* game, const void* state) noexcept nogil:
+    """``random_playouts`` sums player 0's final scores."""
+    return score_of(<const GGame*>game, <const GState*>state, 0)
+
+
+cdef class GuardiansKernelGame(KernelGameFace):
     """Forest guardians, compiled kernel (see ``solver.games.guardians.kernel``).
 
     Takes the reference game's options; the reference game it builds (``reference``) holds the
     data (tile set, level, position) and does all validation.
     """
 
-    cdef GGame* data
-    cdef KernelHandle handle
     cdef readonly object reference
-
-    def __cinit__(self, *args, **kwargs):
-        self.data = NULL
-        self.handle.vtable = NULL
-        self.handle.game = NULL
 
     def __init__(self, players=None, **options):
         from solver.games.guardians.rules import GuardiansGame
@@ -1734,16 +1749,6 @@ cdef class GuardiansKernelGame:
         self.handle.vtable = &self.data.vt
         self.handle.game = self.data
         self.reference = ref
-
-    def __dealloc__(self):
-        if self.data != NULL:
-            free(self.data)
-            self.data = NULL
-
-    cdef int _check(self) except -1:
-        if self.data == NULL or self.reference is None:
-            raise TypeError(f"{type(self).__name__} was not initialised")
-        return 0
 
     # -- the reference's attributes --------------------------------------------------------------
     @property
@@ -1816,13 +1821,6 @@ cdef class GuardiansKernelGame:
         return self.reference.tile(tile_id)
 
     # -- the protocol ----------------------------------------------------------------------------
-    def new_initial_state(self):
-        self._check()
-        cdef GuardiansKernelState state = GuardiansKernelState.__new__(GuardiansKernelState)
-        state.game = self
-        memcpy(&state.st, &self.data.initial, sizeof(GState))
-        return state
-
     def num_players(self):
         return self.data.players
 
@@ -1850,13 +1848,11 @@ cdef class GuardiansKernelGame:
     def from_reference(self, ref_state):
         """The kernel state equal to the reference state ``ref_state`` (of this game's twin)."""
         self._check()
-        cdef GuardiansKernelState state = GuardiansKernelState.__new__(GuardiansKernelState)
+        cdef GuardiansKernelState state = self._blank()
         cdef GState* s = &state.st
         cdef GGame* g = self.data
         cdef GPlayer* P
         cdef int p, k, i
-        state.game = self
-        memset(s, 0, sizeof(GState))
         for k in range(MAX_TILES):
             s.tile_cell[k] = -1
         for t in ref_state.bag:
@@ -1929,26 +1925,9 @@ cdef class GuardiansKernelGame:
         """A state of this game holding a copy of ``state``'s struct (a state of the same game
         data, e.g. of the game this one is the search twin of)."""
         self._check()
-        cdef GuardiansKernelState out = GuardiansKernelState.__new__(GuardiansKernelState)
-        out.game = self
-        memset(&out.st, 0, sizeof(GState))
+        cdef GuardiansKernelState out = self._blank()
         memcpy(&out.st, &state.st, self.data.vt.state_size)
         return out
-
-    def _kernel_handle(self):
-        """A PyCapsule ``forest_solver.KernelHandle`` (keeps the game alive)."""
-        self._check()
-        return handle_capsule(&self.handle, self)
-
-    def _state_from_capsule(self, capsule):
-        """A Python state holding a copy of the struct a ``forest_solver.KernelState`` points to."""
-        self._check()
-        cdef const GState* src = <const GState*>state_from_capsule(capsule)
-        cdef GuardiansKernelState state = GuardiansKernelState.__new__(GuardiansKernelState)
-        state.game = self
-        memset(&state.st, 0, sizeof(GState))
-        memcpy(&state.st, src, self.data.vt.state_size)
-        return state
 
     def __reduce__(self):
         ref = self.reference
@@ -1968,24 +1947,10 @@ def _make_game(cls, players, options):
     return cls(players, **options)
 
 
-cdef class GuardiansKernelState:
+cdef class GuardiansKernelState(KernelStateFace):
     """One position of forest guardians, compiled kernel: a ``GState`` struct and its game."""
 
-    cdef GState st
-    cdef readonly GuardiansKernelGame game
-
-    def __init__(self, *args, **kwargs):
-        raise TypeError("guardians kernel states come from game.new_initial_state() or "
-                        "game.state_from_json(), not from the class")
-
-    # -- the protocol ----------------------------------------------------------------------------
-    def get_game(self):
-        """The game this state belongs to (as OpenSpiel's ``State.get_game()``)."""
-        return self.game
-
-    def current_player(self):
-        return gd_current_player(self.game.data, &self.st)
-
+    # -- the protocol (the rest: ``kernel_face.pxi``) --------------------------------------------
     def is_terminal(self):
         return self.st.phase == PH_OVER or self.st.phase == PH_HORIZON
 
@@ -2004,49 +1969,6 @@ cdef class GuardiansKernelState:
         cdef int n, i
         n = gd_chance_outcomes(self.game.data, &self.st, actions, probs)
         return [(actions[i], probs[i]) for i in range(n)]
-
-    def legal_actions(self):
-        cdef int* actions = <int*>malloc(self.game.data.vt.max_actions * sizeof(int))
-        cdef int n, i
-        if actions == NULL:
-            raise MemoryError()
-        try:
-            n = gd_legal_actions(self.game.data, &self.st, actions)
-            return [actions[i] for i in range(n)]
-        finally:
-            free(actions)
-
-    def apply_action(self, action):
-        cdef long a
-        if type(action) is int:
-            try:
-                a = action
-            except OverflowError:
-                a = -1
-            if (0 <= a < DRAW_BASE + MAX_TILES + POOL_SIZE
-                    and gd_is_legal(self.game.data, &self.st, <int>a)):
-                gd_apply_action(self.game.data, &self.st, <int>a)
-                return
-        _apply_slow(self, action)
-
-    def clone(self):
-        # a new object's struct is zeroed: copying the players in play is enough
-        cdef GuardiansKernelState other = GuardiansKernelState.__new__(GuardiansKernelState)
-        other.game = self.game
-        memcpy(&other.st, &self.st, self.game.data.vt.state_size)
-        return other
-
-    def __copy__(self):
-        return self.clone()
-
-    def __deepcopy__(self, memo):
-        return self.clone()
-
-    def child(self, action):
-        """A copy with ``action`` applied."""
-        other = self.clone()
-        other.apply_action(action)
-        return other
 
     # -- scores ----------------------------------------------------------------------------------
     def scores(self):
@@ -2421,34 +2343,6 @@ cdef class GuardiansKernelState:
         """The equal state of the reference engine (for its game ``game.reference``)."""
         return self.game.reference.state_from_json(self.to_json())
 
-    def __reduce__(self):
-        return (_restore_state, (self.game, self.to_json()))
-
-    def __eq__(self, other):
-        if not isinstance(other, GuardiansKernelState):
-            return False
-        if (<GuardiansKernelState>other).game is not self.game:
-            return other.to_json() == self.to_json()
-        return memcmp(&self.st, &(<GuardiansKernelState>other).st, self.game.data.vt.state_size) == 0
-
-    def __ne__(self, other):
-        return not self.__eq__(other)
-
-    def __hash__(self):
-        return hash(self.to_json())
-
-    def _hash(self):
-        """The kernel's 64-bit hash of the state, as an int."""
-        return gd_hash(self.game.data, &self.st)
-
-    def _state_capsule(self):
-        """A PyCapsule ``forest_solver.KernelState`` pointing at this state's struct."""
-        return state_capsule(&self.st, self)
-
-    def _to_bytes(self):
-        """The state's ``vtable.state_size`` raw bytes."""
-        return (<char*>&self.st)[:self.game.data.vt.state_size]
-
     def _splits(self, int player, cell):
         """The kernel's connectivity test: does removing ``cell`` split the player's forest?"""
         self._player(player)
@@ -2495,67 +2389,7 @@ cdef _apply_slow(GuardiansKernelState state, action):
 
 
 # -- measurements -------------------------------------------------------------------------------
-cdef void _playouts(const GGame* g, long n_games, uint64_t seed, int* actions, double* probs,
-                    long* games, long long* applied, long long* score_sum) noexcept nogil:
-    cdef GState s
-    cdef int n, i, chosen
-    cdef double u, acc
-    cdef uint64_t rng = seed
-    cdef long k
-    games[0] = 0
-    applied[0] = 0
-    score_sum[0] = 0
-    for k in range(n_games):
-        memcpy(&s, &g.initial, g.vt.state_size)
-        while s.phase != PH_OVER:
-            if s.phase == PH_DRAW or s.phase == PH_TRACK:
-                n = gd_chance_outcomes(g, &s, actions, probs)
-                u = splitmix64_uniform(&rng)
-                chosen = actions[n - 1]
-                acc = 0.0
-                for i in range(n):
-                    acc += probs[i]
-                    if u < acc:
-                        chosen = actions[i]
-                        break
-            else:
-                n = gd_legal_actions(g, &s, actions)
-                if n == 0:
-                    break
-                chosen = actions[splitmix64_below(&rng, n)]
-            gd_apply_action(g, &s, chosen)
-            applied[0] += 1
-        games[0] += 1
-        score_sum[0] += score_of(g, &s, 0)
-
-
-def random_playouts(GuardiansKernelGame game, long n_games, seed):
-    """Play ``n_games`` random games in C (chance by its probabilities, decisions uniformly).
-
-    Returns ``(games, actions applied, sum of player 0's final scores)``; deterministic for a
-    given ``seed`` (SplitMix64).
-    """
-    from solver.errors import OptionError
-
-    if n_games < 0:
-        raise OptionError(f"n_games must be at least 0, not {n_games}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
-        raise OptionError(f"seed must be a whole number from 0 to 2**64 - 1, not {seed!r}")
-    game._check()
-    cdef uint64_t c_seed = seed
-    cdef long games = 0
-    cdef long long applied = 0, scores = 0
-    cdef int* actions = <int*>malloc(game.data.vt.max_actions * sizeof(int))
-    cdef double* probs = <double*>malloc(game.data.vt.max_actions * sizeof(double))
-    if actions == NULL or probs == NULL:
-        free(actions)
-        free(probs)
-        raise MemoryError()
-    with nogil:
-        _playouts(game.data, n_games, c_seed, actions, probs, &games, &applied, &scores)
-    free(actions)
-    free(probs)
-    return (games, applied, scores)
+# ``random_playouts`` (the C playout loop): ``kernel_face.pxi``.
 
 
 def cut_vertices(GuardiansKernelState state, int player, method="tarjan"):

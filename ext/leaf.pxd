@@ -1,12 +1,15 @@
 # cython: language_level=3
-"""Leaf values over ``KernelVTable``, shared by the compiled searchers (MCTS, ISMCTS).
+"""Leaf values and the one playout loop over ``KernelVTable``, shared by the compiled searchers
+(MCTS, ISMCTS) and the kernels' ``random_playouts`` bench (``kernel_face.pxi``).
 
 Inline ``nogil`` functions only: a searcher fills one ``LeafWork`` with its buffers and calls
-``leaf_value`` on a non-terminal state. The evaluators, with the draws of ``rng.pxd``:
+``leaf_value`` on a non-terminal state. ``play_out`` is the playout loop every one of them runs
+(chance by ``rng.pxd``'s ``sample_outcome``: ``u`` uniform, the first outcome whose running
+probability exceeds it, else the last; decisions uniformly at random by ``below(n)``, or
+heuristic-greedy). The evaluators, with the draws of ``rng.pxd``:
 
-- ``LEAF_ROLLOUT``: ``rollouts`` games to the end, chance by its probabilities (``u`` uniform,
-  the first outcome whose running probability exceeds it, else the last), decisions uniformly at
-  random (``below(n)``); the returns averaged (one game: its returns as they are);
+- ``LEAF_ROLLOUT``: ``rollouts`` games to the end by ``play_out``; the returns averaged (one
+  game: its returns as they are);
 - ``LEAF_HEURISTIC``: ``vtable.heuristic`` for every player;
 - ``LEAF_GUIDED``: as rollout, but a decision takes the action whose successor has the highest
   heuristic for the mover (ties by reservoir sampling: the ``t``-th tying action replaces the
@@ -20,7 +23,7 @@ from libc.math cimport INFINITY
 from libc.stdint cimport uint64_t
 from libc.string cimport memcpy
 
-from rng cimport splitmix64_below, splitmix64_uniform
+from rng cimport sample_outcome, splitmix64_below
 from state cimport KERNEL_CHANCE, KERNEL_TERMINAL, KernelVTable
 
 cdef enum:
@@ -69,39 +72,32 @@ cdef inline int leaf_sample(const LeafWork* w, const void* state, uint64_t* rng,
                             int* action) noexcept nogil:
     """A chance outcome of ``state`` by its probability, into ``action``."""
     cdef int n = w.vt.chance_outcomes(w.game, state, w.actions, w.probs)
-    cdef int k
-    cdef double u, total
     if n <= 0:
         return LEAF_NO_ACTIONS
     if n > w.max_actions:
         return LEAF_TOO_MANY_ACTIONS
-    u = splitmix64_uniform(rng)
-    total = 0.0
-    action[0] = w.actions[n - 1]
-    for k in range(n):
-        total += w.probs[k]
-        if u < total:
-            action[0] = w.actions[k]
-            break
+    action[0] = sample_outcome(w.actions, w.probs, n, rng)
     return LEAF_OK
 
 
-cdef inline int leaf_rollout(const LeafWork* w, uint64_t* rng, double* out,
-                             bint guided) noexcept nogil:
-    """Play ``w.scratch`` to the end (random or heuristic-greedy decisions); its returns."""
+cdef inline int play_out(const LeafWork* w, void* state, uint64_t* rng, bint guided,
+                         long long* applied) noexcept nogil:
+    """Play ``state`` in place to the end of the game, adding the actions applied to
+    ``applied``: chance by its probabilities, decisions uniformly at random or (``guided``,
+    which needs ``w.probe`` and ``vtable.heuristic``) heuristic-greedy. The one playout loop of
+    the compiled code (MCTS's and ISMCTS's rollouts, the kernels' ``random_playouts``)."""
     cdef int player, n, k, action, ties, err
     cdef double h, best_h
     while True:
-        player = w.vt.current_player(w.game, w.scratch)
+        player = w.vt.current_player(w.game, state)
         if player == KERNEL_TERMINAL:
-            w.vt.returns(w.game, w.scratch, out)
             return LEAF_OK
         if player == KERNEL_CHANCE:
-            err = leaf_sample(w, w.scratch, rng, &action)
+            err = leaf_sample(w, state, rng, &action)
             if err != LEAF_OK:
                 return err
         else:
-            n = w.vt.legal_actions(w.game, w.scratch, w.actions)
+            n = w.vt.legal_actions(w.game, state, w.actions)
             if n <= 0:
                 return LEAF_NO_ACTIONS
             if n > w.max_actions:
@@ -115,7 +111,7 @@ cdef inline int leaf_rollout(const LeafWork* w, uint64_t* rng, double* out,
                 best_h = -INFINITY
                 ties = 0
                 for k in range(n):
-                    memcpy(w.probe, w.scratch, w.state_size)
+                    memcpy(w.probe, state, w.state_size)
                     w.vt.apply_action(w.game, w.probe, w.actions[k])
                     h = w.vt.heuristic(w.game, w.probe, player)
                     if h > best_h:
@@ -126,7 +122,18 @@ cdef inline int leaf_rollout(const LeafWork* w, uint64_t* rng, double* out,
                         ties += 1
                         if splitmix64_below(rng, ties) == 0:
                             action = w.actions[k]
-        w.vt.apply_action(w.game, w.scratch, action)
+        w.vt.apply_action(w.game, state, action)
+        applied[0] += 1
+
+
+cdef inline int leaf_rollout(const LeafWork* w, uint64_t* rng, double* out,
+                             bint guided) noexcept nogil:
+    """Play ``w.scratch`` to the end (``play_out``); its returns into ``out``."""
+    cdef long long applied = 0
+    cdef int err = play_out(w, w.scratch, rng, guided, &applied)
+    if err == LEAF_OK:
+        w.vt.returns(w.game, w.scratch, out)
+    return err
 
 
 cdef inline int leaf_value(const LeafWork* w, const void* state, uint64_t* rng, int evaluator,

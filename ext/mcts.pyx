@@ -73,7 +73,9 @@ from leaf cimport (
     LEAF_GUIDED, LEAF_HEURISTIC, LEAF_MIXED, LEAF_NO_ACTIONS, LEAF_ROLLOUT, LEAF_TOO_MANY_ACTIONS,
     LeafWork, leaf_value, leaf_work,
 )
-from rng cimport splitmix64_below, splitmix64_next, splitmix64_uniform
+from rng cimport (
+    sample_outcome, splitmix64_below, splitmix64_next, splitmix64_uniform, weighted_index_strided,
+)
 from state cimport (
     KERNEL_CHANCE,
     KERNEL_HANDLE_NAME,
@@ -154,6 +156,30 @@ def _splitmix_stream(uint64_t seed, int count, str kind="next", int k=1):
             raise ValueError(f"k must be at least 1, not {k}")
         return [splitmix64_below(&s, k) for i in range(count)]
     raise ValueError(f"kind must be 'next', 'uniform' or 'below', not {kind!r}")
+
+
+def _sample_outcomes(uint64_t seed, actions, probs, int count):
+    """``count`` chance draws from ``(actions, probs)`` with the generator seeded ``seed``, by
+    ``rng.pxd``'s ``sample_outcome`` (a test hook: the twin of ``solver.rng.sample_outcome``)."""
+    cdef int n = len(actions)
+    cdef int i
+    cdef uint64_t s = seed
+    if n < 1 or len(probs) != n:
+        raise ValueError("give as many probabilities as actions, at least one")
+    cdef int* acts = <int*>malloc(n * sizeof(int))
+    cdef double* ps = <double*>malloc(n * sizeof(double))
+    if acts == NULL or ps == NULL:
+        free(acts)
+        free(ps)
+        raise MemoryError()
+    try:
+        for i in range(n):
+            acts[i] = actions[i]
+            ps[i] = probs[i]
+        return [sample_outcome(acts, ps, n, &s) for i in range(count)]
+    finally:
+        free(acts)
+        free(ps)
 
 
 def kernel_has_heuristic(handle_capsule):
@@ -346,15 +372,10 @@ cdef class Tree:
         cdef int n = self.nodes[node].num_children
         cdef int k, unvisited, r, p
         cdef int32_t child, best
-        cdef double u, total, q, score, best_score, logn, visits
+        cdef double q, score, best_score, logn, visits
         if self.nodes[node].player == KERNEL_CHANCE:
-            u = splitmix64_uniform(rng)
-            total = 0.0
-            for k in range(n):
-                total += self.nodes[first + k].prob
-                if u < total:
-                    return first + k
-            return first + n - 1
+            return first + weighted_index_strided(<const char*>&self.nodes[first].prob,
+                                                  sizeof(Node), n, splitmix64_uniform(rng))
         p = self.nodes[node].player
         unvisited = 0
         for k in range(n):

@@ -10,6 +10,18 @@ seeds it with the search's seed and nothing is shared between searches or thread
   it also spreads kernel hashes over hash-table slots.
 * ``splitmix64_uniform``: a double in [0, 1): ``(next >> 11) * 2**-53``.
 * ``splitmix64_below``: an index below ``k`` (0 < k < 2**31): ``((next >> 32) * k) >> 32``.
+
+The chance draw, the twin of ``solver.rng.weighted_index`` / ``sample_outcome`` (the same sums
+in the same order, so both pick the same outcome for the same seed; ``tests/ext/test_rng.py``):
+
+* ``weighted_index``: the index a uniform ``u`` picks among ``n`` probabilities: the first whose
+  running total exceeds ``u``, else the last (rounding);
+* ``weighted_index_strided``: the same over probabilities ``stride`` bytes apart (a field of an
+  array of structs, as MCTS's nodes);
+* ``sample_outcome``: a chance outcome of ``(actions, probs)`` with one ``splitmix64_uniform``.
+
+Every compiled chance draw goes through these (the searchers' ``leaf.pxd`` and selection, the
+kernels' playout loop).
 """
 
 from libc.stdint cimport uint64_t
@@ -32,3 +44,25 @@ cdef inline double splitmix64_uniform(uint64_t* state) noexcept nogil:
 
 cdef inline int splitmix64_below(uint64_t* state, int k) noexcept nogil:
     return <int>(((splitmix64_next(state) >> 32) * <uint64_t>k) >> 32)
+
+
+cdef inline int weighted_index_strided(const char* first, size_t stride, int n,
+                                       double u) noexcept nogil:
+    # ``first`` points at the first probability (a double), the next ``stride`` bytes on.
+    cdef double total = 0.0
+    cdef int k
+    for k in range(n):
+        total += (<const double*>(first + k * stride))[0]
+        if u < total:
+            return k
+    return n - 1
+
+
+cdef inline int weighted_index(const double* probs, int n, double u) noexcept nogil:
+    return weighted_index_strided(<const char*>probs, sizeof(double), n, u)
+
+
+cdef inline int sample_outcome(const int* actions, const double* probs, int n,
+                               uint64_t* state) noexcept nogil:
+    # ``n`` > 0 outcomes: the caller checks (a chance node without outcomes is its error).
+    return actions[weighted_index(probs, n, splitmix64_uniform(state))]

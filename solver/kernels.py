@@ -112,7 +112,9 @@ def get_include() -> str:
 
         cythonize(extensions, include_path=[solver.get_include()])
 
-    The wheel installs the files as ``solver/include/``; a source checkout uses ``ext/``.
+    The wheel installs the files as ``solver/include/``; a source checkout uses ``ext/``. The
+    folder also holds ``kernel_face.pxi``, the Python face (game and state base classes, the
+    playout bench) a kernel module includes rather than writes (how: its opening comment).
 
     >>> from pathlib import Path
     >>> sorted(p.name for p in Path(get_include()).glob("*.pxd"))

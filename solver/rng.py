@@ -107,7 +107,7 @@ class SplitMix64:
 def weighted_index(weights: Sequence[float], u: float) -> int:
     """The index a uniform ``u`` in [0, 1) picks among ``weights`` (probabilities, in order): the
     first whose running total exceeds ``u``, else the last (rounding). The library's one chance
-    draw, in every Python searcher and driver; ``ext/leaf.pxd``'s ``sample_chance`` is its C twin
+    draw, in every Python searcher and driver; ``ext/rng.pxd``'s ``weighted_index`` is its C twin
     (the same sums in the same order, so both pick the same outcome for the same ``u``).
 
     >>> weighted_index([0.5, 0.25, 0.25], 0.6), weighted_index([0.5, 0.5], 0.9999999)
@@ -123,7 +123,8 @@ def weighted_index(weights: Sequence[float], u: float) -> int:
 
 def sample_outcome(outcomes: Sequence[tuple[int, float]], rng: SplitMix64) -> int:
     """A chance outcome of ``outcomes`` (``(action, probability)`` pairs) by its probability,
-    with one :meth:`SplitMix64.uniform` draw (:func:`weighted_index`)."""
+    with one :meth:`SplitMix64.uniform` draw (:func:`weighted_index`); ``ext/rng.pxd``'s
+    ``sample_outcome`` draws the same outcome from the same generator state in C."""
     return int(outcomes[weighted_index([p for _, p in outcomes], rng.uniform())][0])
 
 

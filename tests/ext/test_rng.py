@@ -1,7 +1,8 @@
 """The compiled SplitMix64 (``ext/rng.pxd``) and its Python twin (``solver/rng.py``) agree.
 
 The searchers' results for a seed depend on the two drawing the same stream: the raw outputs,
-the uniform doubles and the bounded indices are compared number for number, and the dog
+the uniform doubles, the bounded indices and the chance draws (``sample_outcome``) are compared
+number for number, and the dog
 kernel's C playout loop (which draws from ``rng.pxd`` too) is replayed in Python on the
 *reference* engine with ``solver.rng.SplitMix64``.
 """
@@ -12,7 +13,7 @@ import pytest
 
 from solver import puzzles
 from solver.games.dog.rules import DogGame
-from solver.rng import MASK64, SplitMix64
+from solver.rng import MASK64, SplitMix64, sample_outcome
 from solver.testing import random_playouts
 
 try:  # absent: require_kernels skips these tests (fails them under CI)
@@ -70,3 +71,38 @@ def test_kernel_playout_loop_draws_the_python_stream(name, seed):
     reference = DogGame(forest)
     expected = random_playouts(reference, 60, seed, lambda final: final.returns()[0] == 1.0)
     assert dog.random_playouts(dog.DogKernelGame(forest), 60, seed) == expected
+
+
+def _distributions(seed: int) -> list[tuple[list[int], list[float]]]:
+    """Chance nodes as kernels list them: a die, a stick roll, uneven weights, and probabilities
+    whose float sum stops short of 1 (the last outcome takes what rounding leaves)."""
+    rng = SplitMix64(seed)
+    uneven = [1 + rng.roll(50) for _ in range(1 + rng.roll(40))]
+    total = sum(uneven)
+    return [
+        ([1, 2, 3, 4, 5, 6], [1 / 6] * 6),
+        ([10, 11], [2 / 3, 1 / 3]),
+        ([7], [1.0]),
+        (list(range(len(uneven))), [w / total for w in uneven]),
+        ([0, 1, 2], [0.1, 0.1, 0.7999999]),
+        ([3, 9], [1e-12, 1.0 - 1e-12]),
+    ]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_chance_draws_agree(seed):
+    for actions, probs in _distributions(seed):
+        for stream in (seed, seed * 0x9E3779B97F4A7C15 & MASK64):
+            rng = SplitMix64(stream)
+            outcomes = list(zip(actions, probs, strict=True))
+            python = [sample_outcome(outcomes, rng) for _ in range(300)]
+            assert mcts._sample_outcomes(stream, actions, probs, 300) == python
+
+
+def test_chance_draws_follow_the_probabilities():
+    # independent of the twin: 60,000 draws of a 1:2:3 distribution land near 1/6, 2/6, 3/6
+    drawn = mcts._sample_outcomes(12345, [4, 5, 6], [1 / 6, 2 / 6, 3 / 6], 60_000)
+    for action, share in ((4, 1 / 6), (5, 2 / 6), (6, 3 / 6)):
+        assert abs(drawn.count(action) / 60_000 - share) < 0.01
+    with pytest.raises(ValueError, match="as many probabilities"):
+        mcts._sample_outcomes(0, [1, 2], [1.0], 1)
