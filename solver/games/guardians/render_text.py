@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from solver.games.guardians.board import Cell, Face
 from solver.games.guardians.solo import PAWN_COLOURS
+from solver.games.guardians.state_parts import PHASE_NAMES
 from solver.games.guardians.tiles import Tile
 from solver.render.ascii import count, legend_lines, text_grid
 
@@ -75,8 +76,6 @@ def forest_lines(
 
 def render_state(state: GuardiansState, *, legend: bool = False) -> str:
     """Every player's forest, then the pool, the bag and whose turn it is."""
-    from solver.games.guardians.rules import PHASE_NAMES
-
     game = state.game
     lines: list[str] = []
     for index, who in enumerate(state.people):

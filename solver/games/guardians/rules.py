@@ -40,7 +40,6 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from enum import IntEnum
 from typing import Any
 
 from solver.errors import IllegalActionError, OptionError
@@ -58,6 +57,7 @@ from solver.games.guardians.actions import (
 from solver.games.guardians.board import Cell, Face, cell_text, frontier
 from solver.games.guardians.connectivity import splits_forest
 from solver.games.guardians.grove_model import Grove
+from solver.games.guardians.render_text import render_state
 from solver.games.guardians.scoring import COMBO_SUPPLY, MISSION_LIMITS, combo_card, winners_share
 from solver.games.guardians.solo import (
     BASE_ROUNDS,
@@ -67,6 +67,8 @@ from solver.games.guardians.solo import (
     Task,
     level_by_number,
 )
+from solver.games.guardians.state_json import state_from_json, state_to_dict
+from solver.games.guardians.state_parts import CHANCE_PHASES, PHASE_NAMES, Phase, PlayerState
 from solver.games.guardians.tiles import START_ID, Tile, TileSet, default_tile_set, start_tile
 from solver.games.guardians.walks import path_code, path_from_code, walks_from
 
@@ -80,61 +82,6 @@ _LABEL = re.compile(
     r"(?P<cells>(?: at| on| ->)? ?(?:\(-?\d+,-?\d+\)| ->| )*)?.*"
 )
 _CELL = re.compile(r"\((-?\d+),(-?\d+)\)")
-
-
-class Phase(IntEnum):
-    """What the state waits for. The integer codes are shared with a compiled kernel."""
-
-    DRAW = 0  # chance: a tile from the bag into the pool
-    START_PAWN = 1  # solo set-up: which pawn stands on the start tile
-    GROW = 2  # decision: reset, take 2 tiles or take 1 tile
-    PLACE = 3  # decision: which pool tile goes where
-    PAWN = 4  # solo: which pawn goes on the mission tile just placed
-    MISSIONS = 5  # decision: a walk, or end turn
-    TRACK = 6  # chance (solo): the tile drawn onto the round track
-    OVER = 7  # terminal
-    PICK = 8  # decision (hidden backs): which pool tile ``take 1 tile`` flips
-    REVEAL = 9  # chance (hidden backs): the mission on the back of the tile being flipped
-
-
-PHASE_NAMES = {p: p.name.lower() for p in Phase}
-CHANCE_PHASES = (Phase.DRAW, Phase.TRACK, Phase.REVEAL)
-
-
-class PlayerState:
-    """One player's forest, pawns, points pile, resets and combo cards.
-
-    ``pawns[p]`` is the cell of pawn ``p`` or ``None`` while it waits in the reserve; ``pile``
-    lists the completed missions as ``(tile id, pawn, round)`` in the order they were done.
-    """
-
-    __slots__ = ("cards", "forest", "pawns", "pile", "resets")
-
-    def __init__(self) -> None:
-        self.forest: dict[Cell, Face] = {}
-        self.pawns: list[Cell | None] = [None] * PAWNS
-        self.pile: list[tuple[int, int, int]] = []
-        self.resets = 0
-        self.cards: list[int] = []
-
-    def copy(self) -> PlayerState:
-        other = PlayerState()
-        other.forest = dict(self.forest)
-        other.pawns = list(self.pawns)
-        other.pile = list(self.pile)
-        other.resets = self.resets
-        other.cards = list(self.cards)
-        return other
-
-    def reserve(self) -> list[int]:
-        """The pawns still in the reserve."""
-        return [p for p, cell in enumerate(self.pawns) if cell is None]
-
-    def pawn_at(self, cell: Cell) -> int | None:
-        for p, where in enumerate(self.pawns):
-            if where == cell:
-                return p
-        return None
 
 
 class GuardiansGame:
@@ -263,9 +210,11 @@ class GuardiansGame:
 
     def state_from_json(self, text: str) -> GuardiansState:
         """Read a state written by :meth:`GuardiansState.to_json` (for this game)."""
-        from solver.games.guardians.state_json import state_from_json
-
         return state_from_json(self, text)
+
+    def _blank_state(self) -> GuardiansState:
+        """A state of this game with no field set (``state_json`` fills one in)."""
+        return GuardiansState(self, _blank=True)
 
     def tile(self, tile_id: int) -> Tile:
         """Tile ``tile_id`` as the game knows it before play: with hidden backs, a set tile's
@@ -630,8 +579,6 @@ class GuardiansState:
 
     # -- serialisation -------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        from solver.games.guardians.state_json import state_to_dict
-
         return state_to_dict(self)
 
     def to_json(self) -> str:
@@ -645,8 +592,6 @@ class GuardiansState:
         return hash(self.to_json())
 
     def __str__(self) -> str:
-        from solver.games.guardians.render_text import render_state
-
         return render_state(self)
 
     def __repr__(self) -> str:

@@ -30,6 +30,7 @@ from solver.games.guardians.actions import PAWNS, in_window
 from solver.games.guardians.board import Cell, Face
 from solver.games.guardians.connectivity import is_connected
 from solver.games.guardians.scoring import COMBO_SUPPLY
+from solver.games.guardians.state_parts import PHASE_NAMES, Phase, PlayerState
 from solver.games.guardians.tiles import START_ID
 
 if TYPE_CHECKING:
@@ -48,8 +49,6 @@ _PLAYER_FIELDS = ("cards", "forest", "pawns", "pile", "resets")
 
 def state_to_dict(state: GuardiansState) -> dict[str, Any]:
     """The state as a JSON-ready dictionary (canonical: equal states, equal dictionaries)."""
-    from solver.games.guardians.rules import PHASE_NAMES
-
     players = []
     for who in state.people:
         players.append(
@@ -147,8 +146,6 @@ def state_from_json(game: GuardiansGame, text: str) -> GuardiansState:
 
 def state_from_dict(game: GuardiansGame, data: dict[str, Any]) -> GuardiansState:
     """A validated state of ``game`` from its dictionary form."""
-    from solver.games.guardians.rules import PHASE_NAMES, GuardiansState, Phase, PlayerState
-
     fields = _FIELDS if game.open_backs else tuple(sorted(_FIELDS + _HIDDEN_FIELDS))
     missing = [f for f in fields if f not in data]
     if missing:
@@ -158,7 +155,7 @@ def state_from_dict(game: GuardiansGame, data: dict[str, Any]) -> GuardiansState
         raise _bad(extra[0], "absent (not a state field)", extra[0])
     n_set = len(game.tiles)
     top = max(game.catalogue)
-    state = GuardiansState(game, _blank=True)
+    state = game._blank_state()
     phases = {name: phase for phase, name in PHASE_NAMES.items()}
     if not isinstance(data["phase"], str) or data["phase"] not in phases:
         raise _bad("phase", f"one of {', '.join(phases)}", data["phase"])
@@ -292,8 +289,6 @@ def state_from_dict(game: GuardiansGame, data: dict[str, Any]) -> GuardiansState
 def _read_backs(game: GuardiansGame, state: GuardiansState, data: dict[str, Any]) -> None:
     """The hidden-backs fields: every flipped tile of the set has its back, the others none,
     and ``unseen`` is what the tile set leaves."""
-    from solver.games.guardians.rules import Phase
-
     n_set = len(game.tiles)
     raw = data["backs"]
     if not isinstance(raw, list):

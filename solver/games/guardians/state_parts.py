@@ -1,0 +1,70 @@
+"""The parts of a guardians state that its readers and views share with the rules: the phase a
+state waits in and one player's holdings.
+
+They live below ``rules`` (which re-exports them) so that the state's JSON reader and its text
+view need not import the rules module that imports them (no import circle).
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from solver.games.guardians.actions import PAWNS
+from solver.games.guardians.board import Cell, Face
+
+__all__ = ["CHANCE_PHASES", "PHASE_NAMES", "Phase", "PlayerState"]
+
+
+class Phase(IntEnum):
+    """What the state waits for. The integer codes are shared with a compiled kernel."""
+
+    DRAW = 0  # chance: a tile from the bag into the pool
+    START_PAWN = 1  # solo set-up: which pawn stands on the start tile
+    GROW = 2  # decision: reset, take 2 tiles or take 1 tile
+    PLACE = 3  # decision: which pool tile goes where
+    PAWN = 4  # solo: which pawn goes on the mission tile just placed
+    MISSIONS = 5  # decision: a walk, or end turn
+    TRACK = 6  # chance (solo): the tile drawn onto the round track
+    OVER = 7  # terminal
+    PICK = 8  # decision (hidden backs): which pool tile ``take 1 tile`` flips
+    REVEAL = 9  # chance (hidden backs): the mission on the back of the tile being flipped
+
+
+PHASE_NAMES = {p: p.name.lower() for p in Phase}
+CHANCE_PHASES = (Phase.DRAW, Phase.TRACK, Phase.REVEAL)
+
+
+class PlayerState:
+    """One player's forest, pawns, points pile, resets and combo cards.
+
+    ``pawns[p]`` is the cell of pawn ``p`` or ``None`` while it waits in the reserve; ``pile``
+    lists the completed missions as ``(tile id, pawn, round)`` in the order they were done.
+    """
+
+    __slots__ = ("cards", "forest", "pawns", "pile", "resets")
+
+    def __init__(self) -> None:
+        self.forest: dict[Cell, Face] = {}
+        self.pawns: list[Cell | None] = [None] * PAWNS
+        self.pile: list[tuple[int, int, int]] = []
+        self.resets = 0
+        self.cards: list[int] = []
+
+    def copy(self) -> PlayerState:
+        other = PlayerState()
+        other.forest = dict(self.forest)
+        other.pawns = list(self.pawns)
+        other.pile = list(self.pile)
+        other.resets = self.resets
+        other.cards = list(self.cards)
+        return other
+
+    def reserve(self) -> list[int]:
+        """The pawns still in the reserve."""
+        return [p for p, cell in enumerate(self.pawns) if cell is None]
+
+    def pawn_at(self, cell: Cell) -> int | None:
+        for p, where in enumerate(self.pawns):
+            if where == cell:
+                return p
+        return None
