@@ -41,9 +41,9 @@ cheap ordering signal, not a probability.
 cimport cython
 from libc.stdint cimport int16_t, uint8_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport calloc, malloc, free, realloc
-from libc.string cimport memcpy, memset, memcmp
+from libc.string cimport memcpy, memset
 
-from rng cimport splitmix64_below, splitmix64_mix, splitmix64_uniform
+from rng cimport splitmix64_mix
 from state cimport (
     KERNEL_CHANCE, KERNEL_HANDLE_NAME, KERNEL_MAX_ACTIONS, KERNEL_STATE_NAME, KERNEL_TERMINAL,
     KernelHandle, KernelVTable, handle_capsule, state_capsule, state_from_capsule,

@@ -45,9 +45,9 @@ Limits (checked when a game is built, ``OptionError`` otherwise): at most 255 ca
 from libc.math cimport exp, pow
 from libc.stdint cimport int16_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memcmp, memcpy, memset
+from libc.string cimport memcpy, memset
 
-from rng cimport splitmix64_below, splitmix64_mix, splitmix64_uniform
+from rng cimport splitmix64_mix
 from state cimport (
     KERNEL_CHANCE, KERNEL_HANDLE_NAME, KERNEL_STATE_NAME, KERNEL_TERMINAL,
     KernelHandle, KernelVTable, handle_capsule, state_capsule, state_from_capsule,

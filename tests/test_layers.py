@@ -28,8 +28,6 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SOLVER = ROOT / "solver"
-EXT = ROOT / "ext"
 
 BASE = (
     "solver._ext",
@@ -55,33 +53,6 @@ LAYER_NAMES = ("base", "search", "games", "above")
 _PYX_IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import\s+([\w, ()]+)|import\s+([\w.]+))")
 
 
-def _modules() -> dict[str, Path]:
-    found: dict[str, Path] = {}
-    for path in sorted(SOLVER.rglob("*.py")):
-        parts = list(path.relative_to(ROOT).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts = parts[:-1]
-        found[".".join(parts)] = path
-    return found
-
-
-MODULES = _modules()
-
-
-UNRESOLVED: list[str] = []
-"""Imports of ``solver...`` names that no module of the tree holds (a renamed module)."""
-
-
-def _resolve(name: str) -> str | None:
-    """The module of ``solver`` that ``name`` (a module or a name inside one) lives in."""
-    asked = name
-    while name and name not in MODULES and not name.startswith("solver._ext."):
-        name = name.rpartition(".")[0]
-    if name in ("", "solver") and asked != "solver":
-        UNRESOLVED.append(asked)
-    return name or None
-
-
 def _type_checking_lines(tree: ast.Module) -> set[int]:
     lines: set[int] = set()
     for node in ast.walk(tree):
@@ -91,87 +62,135 @@ def _type_checking_lines(tree: ast.Module) -> set[int]:
     return lines
 
 
-def _imports_of_py(module: str, path: Path) -> list[tuple[str, int]]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    skipped = _type_checking_lines(tree)
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    out: list[tuple[str, int]] = []
-    for node in ast.walk(tree):
-        if not isinstance(node, (ast.Import, ast.ImportFrom)) or node.lineno in skipped:
-            continue
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        else:
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".")
-                parts = parts[: len(parts) - node.level + 1]
-                base = ".".join(parts + ([base] if base else []))
-            names = [
-                f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names
-            ]
-        for name in names:
-            if name == "solver" or name.startswith("solver."):
-                target = _resolve(name)
-                if target and target != module:
-                    out.append((target, node.lineno))
-    return out
+class ImportGraph:
+    """Every import of one source tree (``root``: a checkout, or an old commit's export, which
+    ``bench/structure_counts.py`` counts the same way): ``graph`` maps each module of
+    ``solver/`` and each ``ext.<stem>`` (a ``.pyx`` or ``.pxi``) to ``(target module, line)``."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.solver = root / "solver"
+        self.modules = self._modules()
+        self.unresolved: list[str] = []
+        """Imports of ``solver...`` names that no module of the tree holds (a renamed module)."""
+        self.graph = {m: self._imports_of_py(m, path) for m, path in self.modules.items()}
+        ext = root / "ext"
+        for pyx in sorted([*ext.glob("*.pyx"), *ext.glob("*.pxi")]):
+            self.graph[f"ext.{pyx.stem}"] = self._imports_of_pyx(pyx)
+
+    def _modules(self) -> dict[str, Path]:
+        found: dict[str, Path] = {}
+        for path in sorted(self.solver.rglob("*.py")):
+            parts = list(path.relative_to(self.root).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            found[".".join(parts)] = path
+        return found
+
+    def _resolve(self, name: str) -> str | None:
+        """The module of ``solver`` that ``name`` (a module or a name inside one) lives in."""
+        asked = name
+        while name and name not in self.modules and not name.startswith("solver._ext."):
+            name = name.rpartition(".")[0]
+        if name in ("", "solver") and asked != "solver":
+            self.unresolved.append(asked)
+        return name or None
+
+    def _imports_of_py(self, module: str, path: Path) -> list[tuple[str, int]]:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skipped = _type_checking_lines(tree)
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        out: list[tuple[str, int]] = []
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.Import, ast.ImportFrom)) or node.lineno in skipped:
+                continue
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")
+                    parts = parts[: len(parts) - node.level + 1]
+                    base = ".".join(parts + ([base] if base else []))
+                names = [
+                    f"{base}.{a.name}" if f"{base}.{a.name}" in self.modules else base
+                    for a in node.names
+                ]
+            for name in names:
+                if name == "solver" or name.startswith("solver."):
+                    target = self._resolve(name)
+                    if target and target != module:
+                        out.append((target, node.lineno))
+        return out
+
+    def _imports_of_pyx(self, path: Path) -> list[tuple[str, int]]:
+        out: list[tuple[str, int]] = []
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            match = _PYX_IMPORT.match(line)
+            if not match or "cimport" in line:
+                continue
+            base = match.group(1) or match.group(3)
+            if not (base == "solver" or base.startswith("solver.")):
+                continue
+            names = [base]
+            if match.group(1):
+                names = [f"{base}.{n.strip()}" for n in match.group(2).strip("() ").split(",")]
+            for name in names:
+                target = self._resolve(name)
+                if target:
+                    out.append((target, number))
+        return out
+
+    def game(self, module: str) -> str | None:
+        """The game a module belongs to (``solver.games.<name>...`` or ``ext.<name>``)."""
+        if module.startswith(GAMES):
+            return module[len(GAMES) :].partition(".")[0]
+        if module.startswith("ext."):
+            stem = module[4:]
+            return stem if (self.solver / "games" / stem).is_dir() else None
+        return None
+
+    def layer(self, module: str) -> int:
+        if self.game(module) is not None:
+            return 2
+        if module.startswith("ext."):
+            return 1  # the searchers' compiled loops (mcts, expectimax, ismcts, ...)
+        if module.startswith(SEARCH):
+            return 1
+        if module == "solver._ext" or module.startswith(BASE):
+            return 0
+        return 3
+
+    def where(self, module: str, line: int) -> str:
+        path = self.modules.get(module)
+        shown = path.relative_to(self.root) if path else f"ext/{module[4:]}.pyx"
+        return f"{shown}:{line}"
+
+    def upward(self) -> list[str]:
+        """Every import of a layer above the importer's (a game's own modules excepted)."""
+        return [
+            f"{self.where(m, line)}: {LAYER_NAMES[self.layer(m)]} module {m} imports {t} "
+            f"({LAYER_NAMES[self.layer(t)]})"
+            for m, targets in self.graph.items()
+            for t, line in targets
+            if self.layer(t) > self.layer(m)
+            and not (self.game(m) is not None and self.game(t) == self.game(m))
+        ]
+
+    def module_graph(self) -> dict[str, set[str]]:
+        graph: dict[str, set[str]] = defaultdict(set)
+        for module, targets in self.graph.items():
+            # an extension module is one node whichever name reaches it
+            source = f"solver._ext.{module[4:]}" if module.startswith("ext.") else module
+            graph[source].update(t for t, _ in targets if t != source)
+        return graph
 
 
-def _imports_of_pyx(path: Path) -> list[tuple[str, int]]:
-    out: list[tuple[str, int]] = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        match = _PYX_IMPORT.match(line)
-        if not match or "cimport" in line:
-            continue
-        base = match.group(1) or match.group(3)
-        if not (base == "solver" or base.startswith("solver.")):
-            continue
-        names = [base]
-        if match.group(1):
-            names = [f"{base}.{n.strip()}" for n in match.group(2).strip("() ").split(",")]
-        for name in names:
-            target = _resolve(name)
-            if target:
-                out.append((target, number))
-    return out
-
-
-def _all_imports() -> dict[str, list[tuple[str, int]]]:
-    graph = {module: _imports_of_py(module, path) for module, path in MODULES.items()}
-    for pyx in sorted([*EXT.glob("*.pyx"), *EXT.glob("*.pxi")]):
-        graph[f"ext.{pyx.stem}"] = _imports_of_pyx(pyx)
-    return graph
-
-
-GRAPH = _all_imports()
-
-
-def _game(module: str) -> str | None:
-    if module.startswith(GAMES):
-        return module[len(GAMES) :].partition(".")[0]
-    if module.startswith("ext."):
-        stem = module[4:]
-        return stem if (SOLVER / "games" / stem).is_dir() else None
-    return None
-
-
-def _layer(module: str) -> int:
-    if _game(module) is not None:
-        return 2
-    if module.startswith("ext."):
-        return 1  # the searchers' compiled loops (mcts, expectimax, ismcts, ...)
-    if module.startswith(SEARCH):
-        return 1
-    if module == "solver._ext" or module.startswith(BASE):
-        return 0
-    return 3
-
-
-def _where(module: str, line: int) -> str:
-    path = MODULES.get(module)
-    shown = path.relative_to(ROOT) if path else f"ext/{module[4:]}.pyx"
-    return f"{shown}:{line}"
+TREE = ImportGraph(ROOT)
+GRAPH = TREE.graph
+_game = TREE.game
+_layer = TREE.layer
+_where = TREE.where
 
 
 def test_the_graph_sees_function_level_and_ext_imports():
@@ -187,18 +206,11 @@ def test_the_graph_sees_function_level_and_ext_imports():
 
 
 def test_every_import_names_a_module_of_the_tree():
-    assert UNRESOLVED == []
+    assert TREE.unresolved == []
 
 
 def test_no_module_imports_a_layer_above_its_own():
-    upward = [
-        f"{_where(m, line)}: {LAYER_NAMES[_layer(m)]} module {m} imports {t} "
-        f"({LAYER_NAMES[_layer(t)]})"
-        for m, targets in GRAPH.items()
-        for t, line in targets
-        if _layer(t) > _layer(m) and not (_game(m) is not None and _game(t) == _game(m))
-    ]
-    assert upward == []
+    assert TREE.upward() == []
 
 
 def test_a_game_imports_no_other_game():
@@ -271,14 +283,5 @@ def test_circles_finder_finds_a_circle():
     assert _circles({"a": {"b"}, "b": set()}) == []
 
 
-def _module_graph() -> dict[str, set[str]]:
-    graph: dict[str, set[str]] = defaultdict(set)
-    for module, targets in GRAPH.items():
-        # an extension module is one node whichever name reaches it
-        source = f"solver._ext.{module[4:]}" if module.startswith("ext.") else module
-        graph[source].update(t for t, _ in targets if t != source)
-    return graph
-
-
 def test_no_import_circle_at_module_or_function_level():
-    assert [sorted(circle) for circle in _circles(_module_graph())] == []
+    assert [sorted(circle) for circle in _circles(TREE.module_graph())] == []
