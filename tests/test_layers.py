@@ -285,3 +285,21 @@ def test_circles_finder_finds_a_circle():
 
 def test_no_import_circle_at_module_or_function_level():
     assert [sorted(circle) for circle in _circles(TREE.module_graph())] == []
+
+
+def test_the_architecture_page_names_every_module_and_package():
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    solver = ROOT / "solver"
+    named = [
+        f"{p.name}/" if p.is_dir() else p.name
+        for p in sorted(solver.iterdir())
+        if (p.is_dir() and (p / "__init__.py").exists()) or p.suffix == ".py"
+    ]
+    ext = [
+        p.name
+        for p in sorted((ROOT / "ext").iterdir())
+        if p.suffix in (".pyx", ".pxd", ".pxi") and TREE.game(f"ext.{p.stem}") is None
+    ]
+    missing = [name for name in named + ext if name not in page and name != "__init__.py"]
+    assert missing == []
+    assert "ext/<game>.pyx" in page  # the games' kernels, by their rule
