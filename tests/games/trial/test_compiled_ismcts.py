@@ -86,3 +86,18 @@ def test_the_agent_and_a_hint_search_compiled() -> None:
     reply = answer({"id": "t", "game": "trial", "options": {"players": 2}, "engine": "kernel",
                     "state": state.to_json(), "limit": {"iterations": 300}})  # fmt: skip
     assert reply["rootInfo"]["searcher"] == "compiled" and reply["rootInfo"]["visits"] == 300
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_heuristic_agent_plays_the_same_moves_on_both_engines(players: int) -> None:
+    """On the compiled engine the heuristic agent is the kernel's playout policy (C); on the
+    reference its Python rules: seeded alike, the same move at every decision of random games,
+    and the generators left in the same state."""
+    from solver.games.trial.agents import heuristic_agent
+
+    game = _compiled_game(players)
+    reference = solver.load_game("trial", players=players, engine="reference")
+    for state in _decisions(game, 11 + players, 12):
+        twin = reference.state_from_json(state.to_json())
+        fast, slow = heuristic_agent(game, seed=5), heuristic_agent(reference, seed=5)
+        assert [fast(state) for _ in range(3)] == [slow(twin) for _ in range(3)]
