@@ -174,7 +174,8 @@ def advance_job(raw: dict[str, Any], move: int | None) -> dict[str, Any]:
             action = int(agent(state))
         state.apply_action(action)
         actions.append(action)
-    return {"actions": actions, "view": seat_view(spec, game, state, humans, len(actions))}
+    view = seat_view(spec, game, state, humans, len(actions), actions)
+    return {"actions": actions, "view": view}
 
 
 def _seat(state: Any, humans: list[int]) -> int:
@@ -182,10 +183,13 @@ def _seat(state: Any, humans: list[int]) -> int:
     return to_move if to_move in humans else humans[0]
 
 
-def seat_view(spec: Any, game: Any, state: Any, humans: list[int], ply: int) -> dict[str, Any]:
+def seat_view(
+    spec: Any, game: Any, state: Any, humans: list[int], ply: int, actions: list[int] | None = None
+) -> dict[str, Any]:
     """What the human seat concerned (the one to move, else the first) may see: where the game
-    hides things, its observation and information state (no picture, no text of the whole
-    state); its legal moves when it is to move. Nothing in it depends on what the seat cannot
+    hides things, its observation and information state and the seat's picture its table view
+    gives (no text of the whole state); else the picture of the line ``actions`` played and the
+    text view; its legal moves when it is to move. Nothing in it depends on what the seat cannot
     see (``tests/hint/test_table_session.py`` redeals the rest and compares)."""
     seat = _seat(state, humans)
     to_move = state.current_player()
@@ -217,7 +221,8 @@ def seat_view(spec: Any, game: Any, state: Any, humans: list[int], ply: int) -> 
     else:
         view["observation"] = None
         view["informationState"] = None
-        view["svg"] = spec.render_svg(game, state, []) if spec.render_svg else None
+        played = list(actions or [])  # the picture of the line (the dog's pencilled trail)
+        view["svg"] = spec.render_svg(game, state, played) if spec.render_svg else None
         view["text"] = spec.render_text(game, state) if spec.render_text is not None else None
     return view
 

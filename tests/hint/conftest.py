@@ -65,12 +65,22 @@ class Server:
             self.log.close()
 
 
+SERVE_OPTIONS = ("--workers", "2", "--queue", "8", "--max-seconds", "2",
+                 "--max-iterations", "20000", "--max-body-bytes", "65536")  # fmt: skip
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(
-        tmp_path_factory.mktemp("serve"), "--workers", "2", "--queue", "8",
-        "--max-seconds", "2", "--max-iterations", "20000", "--max-body-bytes", "65536",
-    )  # fmt: skip
+    running = Server(tmp_path_factory.mktemp("serve"), *SERVE_OPTIONS)
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One ``forest serve`` for every browser test (the page only asks it; nothing a test
+    checks depends on another's requests), so the suite starts it once, not once a module."""
+    running = Server(tmp_path_factory.mktemp("serve-web"), *SERVE_OPTIONS)
     yield running
     running.stop()
 
@@ -128,7 +138,7 @@ def _missing(what: str) -> None:
     pytest.skip(f"{what} is missing (make browser installs Chromium)")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Any:
     chromium = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium")
                                             .exists() else None)  # fmt: skip

@@ -56,6 +56,51 @@ def _check_hides(view: dict[str, Any], actions: list[int], redeal: random.Random
             assert shown == seat_view(spec, game, redealt, [0], len(actions))
 
 
+def _check_line(
+    server: Server, ident: str, pv: list[int], actions: list[int], redeal: random.Random
+) -> None:
+    """The hint's line on the seat's picture is the game's drawing of the seat's move, and the
+    same when what the seat cannot see is redealt."""
+    spec = game_spec(GAME)
+    line = _post(server, "/v1/table/line", {"session": ident, "pv": pv})
+    assert line.status_code == 200, line.text
+    game, state = _state(actions)
+    drawn = line.json()["pvSvg"]
+    assert drawn and drawn == spec.svg_line(game, state, pv[:1])
+    redealt = state.resample_hidden(state.current_player(), redeal)
+    assert spec.svg_line(game, redealt, pv[:1]) == drawn
+
+
+def test_a_session_line_draws_only_the_seat_s_own_decisions() -> None:
+    """``line_job`` keeps the seat's consecutive decisions of a longer line and stops at a
+    chance node or another seat's turn; it refuses when no human seat is to move."""
+    from solver.hint.lines import hinted_svg
+    from solver.hint.session import line_job
+
+    raw = {**START, "iterations": None, "actions": []}
+    kept = advance_job(raw, None)["actions"]
+    game, state = _state(kept)
+    rng, pv = random.Random(2), []
+    walker = state.clone()
+    while not walker.is_terminal() and len(pv) < 40:  # a line going past the seat's turn
+        action = (rng.choice(walker.chance_outcomes())[0] if walker.is_chance_node()
+                  else rng.choice(walker.legal_actions()))  # fmt: skip
+        pv.append(action)
+        walker.apply_action(action)
+    mine, probe = 0, state.clone()
+    while mine < len(pv) and not probe.is_chance_node() and probe.current_player() == 0:
+        probe.apply_action(pv[mine])
+        mine += 1
+    assert 0 < mine < len(pv)
+    answer = line_job({**raw, "actions": kept}, pv)
+    assert answer["pvSvg"] == hinted_svg(game_spec(GAME), game, state, pv[:mine])
+    later = kept + pv[:mine]
+    _, after = _state(later)
+    if after.is_chance_node() or after.current_player() != 0:
+        with pytest.raises(Exception, match="no human seat is to move"):
+            line_job({**raw, "actions": later}, pv[mine:])
+
+
 def _session(server: Server, moves: int, *, until_end: bool) -> None:
     """A session over HTTP next to its in-process twin: every answer checked."""
     assert game_spec(GAME).hidden_information
@@ -77,6 +122,7 @@ def _session(server: Server, moves: int, *, until_end: bool) -> None:
             assert hint.json()["rootInfo"]["method"] == "ismcts"
             legal = {m["action"] for m in view["moves"]}
             assert {m["action"] for m in hint.json()["moveInfos"]} <= legal
+            _check_line(server, ident, hint.json()["moveInfos"][0]["pv"], kept["actions"], redeal)
             refused = _post(server, "/v1/table/record", {"session": ident})
             assert refused.status_code == 409 and refused.json()["code"] == "game_not_over"
         if step == 6 and not took_back:
