@@ -19,7 +19,7 @@ from solver.game import State
 from solver.games.dog import SPEC
 from solver.games.dog.generator import roll_forest
 from solver.games.dog.play import play_game
-from solver.games.dog.render import render_ascii
+from solver.games.dog.render import render_forest_text
 from solver.rng import derive_seed
 from solver.search import expectimax, mcts
 from solver.search.agents import mcts_agent
@@ -53,7 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     forest = roll_forest(width, height, seed=args.seed)
     print(f"== A rolled forest: {forest.name} ({width}x{height}, {forest.turns} turns) ==")
-    print(render_ascii(forest))
+    print(render_forest_text(forest))
 
     game = SPEC.build(engine="kernel", forest=forest)
     start = game.new_initial_state()

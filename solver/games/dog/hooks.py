@@ -74,9 +74,9 @@ def trail_of(game: Any, actions: Sequence[int]) -> list[tuple[int, int]]:
 
 def render_text(game: Any, state: Any | None) -> str:
     """The forest as text, with the state pencilled in when given and its counters under it."""
-    from solver.games.dog.render import render_ascii
+    from solver.games.dog.render import render_forest_text
 
-    sheet = render_ascii(game.forest, **_pencil(game, state))
+    sheet = render_forest_text(game.forest, **_pencil(game, state))
     return sheet if state is None else f"{sheet}\n{status_line(game, state)}"
 
 
@@ -101,20 +101,20 @@ def status_line(game: Any, state: Any) -> str:
 
 def legend(game: Any, state: Any | None) -> str:
     """The meaning of every symbol :func:`render_text` prints for this forest and state."""
-    from solver.games.dog.render import render_legend
+    from solver.games.dog.render import render_legend_text
 
-    return render_legend(game.forest, **_pencil(game, state))
+    return render_legend_text(game.forest, **_pencil(game, state))
 
 
 def render_svg(game: Any, state: Any | None, actions: Sequence[int] = ()) -> str:
     """The printable sheet, with the state (and the trail of ``actions``) pencilled in."""
-    from solver.games.dog.render import render_svg as sheet
+    from solver.games.dog.render import render_forest_svg
 
     extra = _pencil(game, state, actions)
     if state is not None:
         data = state.to_dict()
         extra.update(turn=data["turn"], stamina=data["stamina"], curiosity=data["curiosity"])
-    return sheet(game.forest, **extra)
+    return render_forest_svg(game.forest, **extra)
 
 
 def max_game_length(game: Any) -> int:

@@ -29,7 +29,7 @@ from solver.render.pencil import PENCIL, pencil_x
 from solver.render.shapes import polyline
 from solver.render.svg import INK, document, element, fmt, group, text
 
-__all__ = ["render_svg"]
+__all__ = ["render_forest_svg"]
 
 
 def _heading(forest: Forest, heading: str, title: str | None) -> list[str]:
@@ -176,7 +176,7 @@ def _pencil(ov: Overlays, gx: float, gy: float, s: float) -> list[str]:
     return group(out, class_="pencil")
 
 
-def render_svg(
+def render_forest_svg(
     forest: Forest,
     *,
     trail: Sequence[tuple[int, int]] = (),
@@ -200,7 +200,7 @@ def render_svg(
     >>> from solver.games.dog.forest import Forest, Terrain
     >>> forest = Forest(width=3, height=2, cells=[[Terrain.OPEN] * 3] * 2, start=(1, 0),
     ...                 human=(0, 2), name="A & B", turns=5)
-    >>> root = ET.fromstring(render_svg(forest))
+    >>> root = ET.fromstring(render_forest_svg(forest))
     >>> sum(el.get("class") == "cell" for el in root.iter("{http://www.w3.org/2000/svg}rect"))
     6
     >>> sum(el.get("class") == "turn-box" for el in root.iter())

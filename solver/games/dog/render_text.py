@@ -18,7 +18,7 @@ from solver.games.dog.render_overlays import Overlays, cell_text, overlays
 from solver.games.dog.sheet_legend import DOG_SYMBOL, MARK_SYMBOL, text_legend_entries
 from solver.render.ascii import count, legend_lines, one_line, text_grid
 
-__all__ = ["render_ascii", "render_legend"]
+__all__ = ["render_forest_text", "render_legend_text"]
 
 
 def _symbols(forest: Forest, ov: Overlays) -> tuple[list[list[str]], bool]:
@@ -56,7 +56,7 @@ def _legend(symbols: list[list[str]], resolved_shown: bool) -> list[str]:
     return legend_lines(text_legend_entries(present, resolved_shown=resolved_shown))
 
 
-def render_ascii(
+def render_forest_text(
     forest: Forest,
     trail: Sequence[tuple[int, int]] = (),
     position: tuple[int, int] | None = None,
@@ -69,21 +69,21 @@ def render_ascii(
 
     Marked (and trail) cells print ``x``, the dog's position ``d``, a resolved distraction that is
     not marked prints ``.``; the human stays ``H``. ``legend=True`` appends the legend of
-    :func:`render_legend`. See :mod:`solver.games.dog.render_overlays` for the overlays.
+    :func:`render_legend_text`. See :mod:`solver.games.dog.render_overlays` for the overlays.
 
     >>> from solver.games.dog.forest import Forest, Shouter, Terrain
     >>> O, U, T, S = Terrain.OPEN, Terrain.UNDERGROWTH, Terrain.TREE, Terrain.SQUIRREL
     >>> forest = Forest(width=4, height=3, name="little wood", turns=12,
     ...                 cells=[[O, O, T, O], [O, U, O, O], [S, O, O, O]],
     ...                 start=(2, 2), human=(0, 3), shouters=[Shouter(1, 3, "W", 2)])
-    >>> print(render_ascii(forest))
+    >>> print(render_forest_text(forest))
     little wood: 4x3, 12 turns
        0 1 2 3
     0  . . T H
     1  . , . Y
     2  S . @ .
     shouter (1,3) W 2: (1,3)=1 (1,2)=1 (1,1)=2
-    >>> print(render_ascii(forest, trail=[(2, 2), (2, 1), (1, 1)], legend=True))
+    >>> print(render_forest_text(forest, trail=[(2, 2), (2, 1), (1, 1)], legend=True))
     little wood: 4x3, 12 turns
        0 1 2 3
     0  . . T H
@@ -127,17 +127,17 @@ def render_ascii(
     return "\n".join(lines)
 
 
-def render_legend(
+def render_legend_text(
     forest: Forest,
     trail: Sequence[tuple[int, int]] = (),
     position: tuple[int, int] | None = None,
     marked: Iterable[tuple[int, int]] = (),
     resolved: Iterable[tuple[int, int]] = (),
 ) -> str:
-    """The legend of :func:`render_ascii`'s grid alone: one line per symbol it prints.
+    """The legend of :func:`render_forest_text`'s grid alone: one line per symbol it prints.
 
     >>> from solver import puzzles
-    >>> print(render_legend(puzzles.load("dog/tiny-example")))
+    >>> print(render_legend_text(puzzles.load("dog/tiny-example")))
     legend:
       .  open trail: 1 step
       ,  undergrowth: -1 stamina

@@ -413,9 +413,9 @@ class DogState:
         return hash(self.to_json())
 
     def __str__(self) -> str:
-        from solver.games.dog.render import render_ascii
+        from solver.games.dog.render import render_forest_text
 
-        sheet = render_ascii(
+        sheet = render_forest_text(
             self.forest, position=self.pos, marked=self.marked, resolved=self.resolved
         )
         status = (

@@ -10,19 +10,10 @@ from pathlib import Path
 import pytest
 
 from solver.errors import OptionError
-from solver.games.dog import (
-    glyphs,
-    render,
-    render_overlays,
-    render_text,
-    sheet_legend,
-)
-from solver.games.dog import (
-    render_svg as render_svg_module,
-)
+from solver.games.dog import glyphs, render, render_overlays, render_svg, render_text, sheet_legend
 from solver.games.dog.forest import Terrain
 from solver.games.dog.format import SYMBOLS, TERRAIN_SYMBOLS, load_forest, parse_forest
-from solver.games.dog.render import render_ascii, render_legend, render_svg
+from solver.games.dog.render import render_forest_svg, render_forest_text, render_legend_text
 
 TINY = Path(__file__).resolve().parents[3] / "puzzles" / "dog" / "tiny-example.forest"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -40,7 +31,7 @@ def by_class(root: ET.Element, name: str) -> list[ET.Element]:
 
 
 # -- text ------------------------------------------------------------------------------------------
-def test_ascii_of_tiny_example(tiny):
+def test_text_of_tiny_example(tiny):
     expected = (
         "tiny-example: 6x5, 20 turns\n"
         "   0 1 2 3 4 5\n"
@@ -51,10 +42,10 @@ def test_ascii_of_tiny_example(tiny):
         "4  . . @ . . T\n"
         "shouter (1,4) W 3: (1,4)=1 (1,3)=1 (1,2)=2 (1,1)=3"
     )
-    assert render_ascii(tiny) == expected
+    assert render_forest_text(tiny) == expected
 
 
-def test_ascii_trail_shows_its_marks(tiny):
+def test_text_trail_shows_its_marks(tiny):
     expected = (
         "tiny-example: 6x5, 20 turns\n"
         "   0 1 2 3 4 5\n"
@@ -66,11 +57,11 @@ def test_ascii_trail_shows_its_marks(tiny):
         "shouter (1,4) W 3: (1,4)=1 (1,3)=1 (1,2)=2 (1,1)=3\n"
         "dog at (1,4); 6 cells marked; resolved (2,3)"
     )
-    assert render_ascii(tiny, trail=TRAIL, resolved=[(2, 3)]) == expected
+    assert render_forest_text(tiny, trail=TRAIL, resolved=[(2, 3)]) == expected
 
 
-def test_ascii_overlays(tiny):
-    text = render_ascii(tiny, position=(3, 0), marked=[(4, 2), (0, 3)], resolved=[(3, 1)])
+def test_text_overlays(tiny):
+    text = render_forest_text(tiny, position=(3, 0), marked=[(4, 2), (0, 3)], resolved=[(3, 1)])
     rows = text.splitlines()[2:7]
     assert rows[3] == "3  d . . . , ."  # the dog over open trail; the resolved scent is gone
     assert rows[4] == "4  . . x . . T"  # the start is marked
@@ -78,16 +69,16 @@ def test_ascii_overlays(tiny):
     assert text.splitlines()[-1] == "dog at (3,0); 1 cell marked; resolved (3,1)"
 
 
-def test_ascii_marked_resolved_distraction_prints_x(tiny):
-    text = render_ascii(tiny, marked=[(2, 3)], resolved=[(2, 3)])
+def test_text_marked_resolved_distraction_prints_x(tiny):
+    text = render_forest_text(tiny, marked=[(2, 3)], resolved=[(2, 3)])
     assert text.splitlines()[4] == "2  . . T x . ,"
 
 
-def test_ascii_two_digit_columns_stay_aligned():
+def test_text_two_digit_columns_stay_aligned():
     rows = ["@ " + " ".join(["."] * 10) + " H"] + [" ".join(["."] * 12)] * 9
     rows.append(" ".join(["."] * 11) + " Y")
     forest = parse_forest("name: wide\nshouter: 10 11 N 2\ngrid:\n" + "\n".join(rows) + "\n")
-    lines = render_ascii(forest).splitlines()
+    lines = render_forest_text(forest).splitlines()
     assert lines[1] == "     0  1  2  3  4  5  6  7  8  9 10 11"
     assert lines[2] == " 0   @  .  .  .  .  .  .  .  .  .  .  H"
     assert lines[12].endswith(" .  Y")
@@ -95,21 +86,21 @@ def test_ascii_two_digit_columns_stay_aligned():
     assert all(line == line.rstrip() for line in lines)
 
 
-def test_ascii_rejects_cells_outside_the_grid(tiny):
+def test_text_rejects_cells_outside_the_grid(tiny):
     with pytest.raises(OptionError, match=r"trail cell \(5, 0\) lies outside the 6x5 grid"):
-        render_ascii(tiny, trail=[(4, 2), (5, 0)])
+        render_forest_text(tiny, trail=[(4, 2), (5, 0)])
     with pytest.raises(OptionError, match="position"):
-        render_ascii(tiny, position=(0, 6))
+        render_forest_text(tiny, position=(0, 6))
 
 
-def test_ascii_is_deterministic(tiny):
+def test_text_is_deterministic(tiny):
     kwargs = {"trail": TRAIL, "marked": {(4, 1), (4, 0)}, "resolved": {(2, 3), (3, 1)}}
-    assert render_ascii(tiny, **kwargs) == render_ascii(tiny, **kwargs)
+    assert render_forest_text(tiny, **kwargs) == render_forest_text(tiny, **kwargs)
 
 
 # -- SVG -------------------------------------------------------------------------------------------
 def test_svg_is_xml_with_one_cell_rect_per_cell(tiny):
-    root = ET.fromstring(render_svg(tiny))
+    root = ET.fromstring(render_forest_svg(tiny))
     assert root.tag == f"{SVG}svg"
     cells = [el for el in root.iter(f"{SVG}rect") if el.get("class") == "cell"]
     assert len(cells) == tiny.width * tiny.height
@@ -118,13 +109,13 @@ def test_svg_is_xml_with_one_cell_rect_per_cell(tiny):
 
 
 def test_svg_contains_the_name(tiny):
-    root = ET.fromstring(render_svg(tiny))
+    root = ET.fromstring(render_forest_svg(tiny))
     assert [el.text for el in by_class(root, "name")] == ["tiny-example"]
 
 
 def test_svg_escapes_the_name(tiny):
     forest = tiny.replace(name='Bones <& "sticks">')
-    svg = render_svg(forest)
+    svg = render_forest_svg(forest)
     assert "Bones &lt;&amp; &quot;sticks&quot;&gt;" in svg
     root = ET.fromstring(svg)
     assert [el.text for el in by_class(root, "name")] == ['Bones <& "sticks">']
@@ -132,13 +123,13 @@ def test_svg_escapes_the_name(tiny):
 
 
 def test_svg_title_replaces_the_heading(tiny):
-    root = ET.fromstring(render_svg(tiny, title="Sunday walk"))
+    root = ET.fromstring(render_forest_svg(tiny, title="Sunday walk"))
     assert [el.text for el in by_class(root, "name")] == ["Sunday walk"]
     assert by_class(root, "subtitle")[0].text.startswith("tiny-example · ")
 
 
 def test_svg_shows_the_shouter_numbers(tiny):
-    root = ET.fromstring(render_svg(tiny))
+    root = ET.fromstring(render_forest_svg(tiny))
     numbers = Counter(el.text for el in by_class(root, "arrow-number"))
     assert numbers == Counter({"1": 2, "2": 1, "3": 1})  # the shouter's own cell carries 1 too
 
@@ -148,7 +139,7 @@ def test_svg_numbers_of_several_arrows():
         "shouter: 3 0 E 6\nshouter: 4 4 N 2\ngrid:\n"
         "T . S ^ > H\n. , ~ v < D\n. I T ~ . ,\nY . . . . .\n. . @ . Y T\n"
     )
-    root = ET.fromstring(render_svg(forest))
+    root = ET.fromstring(render_forest_svg(forest))
     expected = Counter(
         str(number)
         for shouter in forest.shouters
@@ -159,18 +150,18 @@ def test_svg_numbers_of_several_arrows():
 
 @pytest.mark.parametrize("turns", [1, 7, 20, 41, 255])
 def test_svg_has_one_box_per_turn(tiny, turns):
-    root = ET.fromstring(render_svg(tiny.replace(turns=turns)))
+    root = ET.fromstring(render_forest_svg(tiny.replace(turns=turns)))
     assert len(by_class(root, "turn-box")) == turns
     assert len(by_class(root, "stamina-box")) == 7
     assert len(by_class(root, "curiosity-box")) == 10
 
 
 def test_svg_trail_only_when_given(tiny):
-    blank = ET.fromstring(render_svg(tiny))
+    blank = ET.fromstring(render_forest_svg(tiny))
     assert by_class(blank, "trail") == []
     assert by_class(blank, "mark") == []
     assert by_class(blank, "dog") == []
-    played = ET.fromstring(render_svg(tiny, trail=TRAIL))
+    played = ET.fromstring(render_forest_svg(tiny, trail=TRAIL))
     (polyline,) = by_class(played, "trail")
     assert polyline.tag == f"{SVG}polyline"
     assert len(polyline.get("points").split()) == len(TRAIL)
@@ -179,33 +170,33 @@ def test_svg_trail_only_when_given(tiny):
 
 
 def test_svg_marks_without_a_trail(tiny):
-    root = ET.fromstring(render_svg(tiny, marked=[(4, 2), (3, 2), (0, 3)]))
+    root = ET.fromstring(render_forest_svg(tiny, marked=[(4, 2), (3, 2), (0, 3)]))
     assert by_class(root, "trail") == []
     assert len(by_class(root, "mark")) == 2  # the human's cell is never marked
 
 
 def test_svg_played_state_ticks(tiny):
     root = ET.fromstring(
-        render_svg(tiny, trail=TRAIL, resolved=[(2, 3)], turn=4, stamina=2, curiosity=12)
+        render_forest_svg(tiny, trail=TRAIL, resolved=[(2, 3)], turn=4, stamina=2, curiosity=12)
     )
     ticks = by_class(root, "tick")
     assert sum(el.tag == f"{SVG}path" for el in ticks) == 3  # turns 1..3 crossed off
     assert sum(el.tag == f"{SVG}circle" for el in ticks) == 3  # turn 4, stamina 2, curiosity 9+
     assert any(el.text == "= 12" for el in ticks)
     assert len(by_class(root, "resolved")) == 1
-    blank = ET.fromstring(render_svg(tiny))
+    blank = ET.fromstring(render_forest_svg(tiny))
     assert by_class(blank, "tick") == [] and by_class(blank, "resolved") == []
 
 
 def test_svg_is_deterministic(tiny):
     kwargs = {"trail": TRAIL, "marked": {(4, 1), (4, 0)}, "resolved": {(2, 3)}, "turn": 3}
-    assert render_svg(tiny, **kwargs) == render_svg(tiny, **kwargs)
-    assert render_svg(tiny) == render_svg(load_forest(TINY))
+    assert render_forest_svg(tiny, **kwargs) == render_forest_svg(tiny, **kwargs)
+    assert render_forest_svg(tiny) == render_forest_svg(load_forest(TINY))
 
 
 def test_svg_rejects_cells_outside_the_grid(tiny):
     with pytest.raises(OptionError, match="marked"):
-        render_svg(tiny, marked=[(-1, 0)])
+        render_forest_svg(tiny, marked=[(-1, 0)])
 
 
 # -- the text legend -------------------------------------------------------------------------------
@@ -233,12 +224,12 @@ def grid_symbols(text: str, height: int) -> set[str]:
     [{}, {"trail": TRAIL, "resolved": [(2, 3)]}, {"position": (3, 0), "resolved": [(3, 1)]}],
 )
 def test_legend_lists_exactly_the_printed_symbols(tiny, kwargs):
-    text = render_ascii(tiny, legend=True, **kwargs)
-    assert text.startswith(render_ascii(tiny, **kwargs) + "\nlegend:\n")
+    text = render_forest_text(tiny, legend=True, **kwargs)
+    assert text.startswith(render_forest_text(tiny, **kwargs) + "\nlegend:\n")
     listed = legend_symbols(text)
     assert len(listed) == len(set(listed))
     assert set(listed) == grid_symbols(text, tiny.height)
-    assert text.endswith(render_legend(tiny, **kwargs))
+    assert text.endswith(render_legend_text(tiny, **kwargs))
 
 
 def test_legend_covers_every_sheet_symbol_with_its_terrain_name():
@@ -246,7 +237,7 @@ def test_legend_covers_every_sheet_symbol_with_its_terrain_name():
     forest = parse_forest(
         "shouter: 3 0 E 2\ngrid:\nT . S ^ > H\n. , ~ v < D\n. I T ~ . ,\nY . . . . .\n. . @ . . T\n"
     )
-    text = render_legend(forest, position=(4, 0), marked=[(4, 1)])
+    text = render_legend_text(forest, position=(4, 0), marked=[(4, 1)])
     assert set(legend_symbols(text)) == set(SYMBOLS) | {"d", "x"}
     lines = {line[2:].split("  ", 1)[0]: line for line in text.splitlines()[1:]}
     for terrain, symbol in TERRAIN_SYMBOLS.items():
@@ -256,12 +247,12 @@ def test_legend_covers_every_sheet_symbol_with_its_terrain_name():
 
 
 def test_legend_says_when_open_trail_hides_a_resolved_distraction(tiny):
-    plain = render_legend(tiny).splitlines()[1]
-    resolved = render_legend(tiny, resolved=[(2, 3)]).splitlines()[1]
+    plain = render_legend_text(tiny).splitlines()[1]
+    resolved = render_legend_text(tiny, resolved=[(2, 3)]).splitlines()[1]
     assert plain == "  .  open trail: 1 step"
     assert resolved == plain + " (also a crossed-off distraction)"
     # resolved under a mark prints x: the open-trail line need not explain anything
-    assert render_legend(tiny, marked=[(2, 3)], resolved=[(2, 3)]).splitlines()[1] == plain
+    assert render_legend_text(tiny, marked=[(2, 3)], resolved=[(2, 3)]).splitlines()[1] == plain
 
 
 def test_text_symbols_are_the_sheet_format_symbols():
@@ -271,8 +262,20 @@ def test_text_symbols_are_the_sheet_format_symbols():
 
 
 @pytest.mark.parametrize(
-    "module", [render, render_text, render_svg_module, render_overlays, glyphs, sheet_legend]
+    "module", [render, render_text, render_svg, render_overlays, glyphs, sheet_legend]
 )
 def test_doctests(module):
     failures, tried = doctest.testmod(module)
     assert tried > 0 and failures == 0
+
+
+def test_the_earlier_names_warn_and_draw_the_same():
+    # render_ascii and render_legend were public (the changelog names them): they still answer,
+    # the same text as the new names, with a DeprecationWarning naming the new one.
+    tiny = load_forest(TINY)
+    with pytest.warns(DeprecationWarning, match="use render_forest_text"):
+        old_text = render.render_ascii(tiny, trail=TRAIL, legend=True)
+    assert old_text == render_forest_text(tiny, trail=TRAIL, legend=True)
+    with pytest.warns(DeprecationWarning, match="use render_legend_text"):
+        old_legend = render.render_legend(tiny, marked=[(2, 3)])
+    assert old_legend == render_legend_text(tiny, marked=[(2, 3)])
