@@ -1,161 +1,219 @@
-"""`forest analyse` on guardians positions and Trial set-ups (issue 22 §1): each game's analysis
-as it was (the step that dominated its profile put back) against this checkout, in one process,
-on the same instances, with the same rows.
+"""`forest analyse` on guardians positions and Trial set-ups at speed (issue 22 §1): this checkout
+against the code of commit e3a8ca9, in one bench run, with the same rows.
 
-    nice -n 10 .venv/bin/python bench/analysis_games.py [--groves 60 --setups 6 --rounds 3] \\
-        [-o bench/results/analysis-games.md]
+    # once: a worktree of e3a8ca9 with its own build (bench/analysis_speed.py baseline DIR)
+    nice -n 10 .venv/bin/python bench/analysis_games.py run --baseline ../forest-e3a8ca9 \\
+        [--case guardians:6x5:500 --case guardians:9x9:200 --case trial:2x4:12] \\
+        [--rounds 3] [-o bench/results/analysis-games.md]
 
-* guardians: rolled 6x5 positions (the default ``--size``). Before: the connectivity rule asked by
-  a flood fill of the forest without the tile, once per candidate pawn and position of the best-
-  order search (the old ``splits_forest``, written out here); now: the forest's cut vertices in
-  one depth-first pass, remembered per forest. (The walk search's colour table, read once per
-  question since, speeds both sides alike: it is not in the ratio.)
-* the Trial: rolled 2-player set-ups of 4 games (the default ``--size 2x4``). Before: the games on
-  the reference engine; now: on the kernel engine (compiled copy, movement and scoring).
-
-CPU seconds of this process (``time.process_time``), medians over the rounds (before and now
-alternate); the top functions of a profile of each side (``cProfile``, own time) show what is left.
+Each case ``GAME:SIZE:COUNT`` is timed as a user runs it, ``forest analyse --game GAME --count
+COUNT --size SIZE --seed 0 -j 1 -o FILE``, once with each checkout's own ``forest`` per round
+(rounds alternate which goes first), and the two results files must hold the same rows in every
+column both have (``seconds`` aside): the speed-up is for the same answers. Whole commands are
+timed in wall seconds and in CPU seconds (the command and its workers, ``getrusage``: less
+sensitive to a loaded machine); the per-instance analysis inside them is the sum of the
+``seconds`` column. The profile of each side (``profile``, run by each checkout's interpreter on
+the same instances) gives the CPU seconds of the per-instance analysis in one process and the
+functions with the most own time (``cProfile``). Figures are medians over the rounds; the load
+(``os.getloadavg``) is written next to them.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import cProfile
 import io
+import json
 import os
 import pstats
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
-from collections.abc import Callable, Collection, Iterator
+from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from analysis_speed import _forest, _load, _python, _read_rows, compare_rows
 
-def _flood_fill_splits(cells: Collection[Any], removed: Any) -> bool:
-    from solver.games.guardians.connectivity import is_connected
-
-    rest = set(cells)
-    rest.discard(removed)
-    return not is_connected(rest)
-
-
-@contextlib.contextmanager
-def _guardians_before() -> Iterator[None]:
-    import solver.games.guardians.connectivity as connectivity
-    import solver.games.guardians.rules as rules
-
-    saved = rules.splits_forest, connectivity.splits_forest
-    rules.splits_forest = connectivity.splits_forest = _flood_fill_splits
-    try:
-        yield
-    finally:
-        rules.splits_forest, connectivity.splits_forest = saved
+HERE = Path(__file__).resolve().parent.parent
+OLD, NEW = "e3a8ca9", "this checkout"
+DEFAULT_CASES = ["guardians:6x5:500", "guardians:9x9:200", "trial:2x4:12"]
 
 
-@contextlib.contextmanager
-def _trial_before() -> Iterator[None]:
-    import solver.games.trial.kernel as kernel
-    from solver.games.trial.rules import TrialGame
-
-    saved = kernel.KernelTrialGame
-    kernel.KernelTrialGame = TrialGame  # type: ignore[misc, assignment]
-    try:
-        yield
-    finally:
-        kernel.KernelTrialGame = saved  # type: ignore[misc]
+def _case(text: str) -> tuple[str, str, int]:
+    game, size, count = text.split(":")
+    return game, size, int(count)
 
 
-def _guardians_work(count: int) -> Callable[[], list[dict[str, Any]]]:
-    from solver.games.guardians.analysis import analyse_grove, roll_grove
+# -- inside either checkout: the per-instance analysis and its profile --------------------------
+def profile_case(game: str, size: str, count: int) -> dict[str, Any]:
+    """CPU seconds of the analysis of ``count`` rolled instances in this process (the analysis
+    function the hooks name, on the instances they roll), and the top functions by own time."""
+    import importlib
 
-    groves = [roll_grove(seed, 6, 5) for seed in range(count)]
-    return lambda: [analyse_grove(g) for g in groves]
+    from solver.registry import game_spec
 
+    hooks = game_spec(game).analysis
+    module, name = hooks.analyse.split(":")
+    analyse = getattr(importlib.import_module(module), name)
+    from solver.analysis.sources import Source
 
-def _trial_work(count: int) -> Callable[[], list[dict[str, Any]]]:
-    from solver.games.trial.analysis import TrialSetup, analyse_setup
-
-    setups = [TrialSetup(seed, 2, 4) for seed in range(count)]
-    return lambda: [analyse_setup(s) for s in setups]
-
-
-def _cpu(work: Callable[[], Any]) -> tuple[float, Any]:
-    from solver.games.guardians.connectivity import _pieces
-
-    _pieces.cache_clear()  # no side starts with the forests of an earlier round remembered
+    width, height = (int(x) for x in size.lower().split("x"))
+    sources = [Source.generated(seed, width, height, None, game) for seed in range(count)]
+    analyse(sources[0])  # warm: imports, tables
     started = time.process_time()
-    rows = work()
-    return time.process_time() - started, rows
-
-
-def _top(work: Callable[[], Any], lines: int = 6) -> list[str]:
+    for source in sources:
+        analyse(source)
+    seconds = time.process_time() - started
     profile = cProfile.Profile()
     profile.enable()
-    work()
+    for source in sources:
+        analyse(source)
     profile.disable()
     stats = pstats.Stats(profile, stream=io.StringIO())
-    total = sum(v[2] for v in stats.stats.values())  # type: ignore[attr-defined]
-    rows = sorted(stats.stats.items(), key=lambda kv: -kv[1][2])  # type: ignore[attr-defined]
-    out = []
-    for (path, line, name), (_, _, own, _, _) in rows[:lines]:
+    table = stats.stats  # type: ignore[attr-defined]
+    total = sum(v[2] for v in table.values())
+    top = []
+    ranked = sorted(table.items(), key=lambda kv: -kv[1][2])
+    for (path, line, function), (_, _, own, _, _) in ranked[:6]:
         where = path.split("/solver/")[-1] if "/solver/" in path else os.path.basename(path)
-        out.append(f"{where}:{line} `{name}` {100 * own / total:.0f}%")
-    return out
+        top.append(f"{where}:{line} `{function}` {100 * own / total:.0f}%")
+    return {"seconds": seconds, "top": top}
 
 
-def compare(name: str, work: Callable[[], Any], before: Any, rounds: int) -> list[str]:
-    work()  # warm: imports, tables
-    times: dict[str, list[float]] = {"before": [], "now": []}
-    for round_ in range(rounds):
-        for side in ("before", "now") if round_ % 2 == 0 else ("now", "before"):
-            with before() if side == "before" else contextlib.nullcontext():
-                seconds, rows = _cpu(work)
-            times[side].append(seconds)
-            if side == "before":
-                old_rows = rows
-            else:
-                new_rows = rows
-        if old_rows != new_rows:
-            raise SystemExit(f"{name}: the rows differ between before and now")
-    with before():
-        top_before = _top(work)
-    top_now = _top(work)
-    b, n = statistics.median(times["before"]), statistics.median(times["now"])
-    return [
-        f"| {name} | {b:.2f} | {n:.2f} | **{b / n:.1f}x** | {'; '.join(top_before[:4])} "
-        f"| {'; '.join(top_now[:4])} |"
-    ]
+# -- both checkouts -------------------------------------------------------------------------------
+def _command(checkout: Path, game: str, size: str, count: int, out: Path) -> tuple[float, float]:
+    import resource
+
+    command = [str(_forest(checkout)), "analyse", "--game", game, "--count", str(count),
+               "--size", size, "--seed", "0", "-j", "1", "-o", str(out),
+               "--no-progress"]  # fmt: skip
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, cwd=checkout)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _profile_in(checkout: Path, case: tuple[str, str, int]) -> dict[str, Any]:
+    spec = ":".join(map(str, case))
+    done = subprocess.run(
+        [str(_python(checkout)), str(Path(__file__).resolve()), "profile", spec],
+        check=True, capture_output=True, text=True, cwd=checkout,
+    )  # fmt: skip
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def run_case(
+    baseline: Path, case: tuple[str, str, int], rounds: int, loads: list[str], changed: bool
+) -> str:
+    """One case's rows of the report; ``changed``: the game's rules changed since the baseline,
+    so its rows may differ (counted and said, not refused)."""
+    game, size, count = case
+    checkouts = {OLD: baseline, NEW: HERE}
+    walls: dict[str, list[float]] = {name: [] for name in checkouts}
+    cpus: dict[str, list[float]] = {name: [] for name in checkouts}
+    inside: dict[str, list[float]] = {name: [] for name in checkouts}
+    new_columns: list[str] = []
+    differ = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for round_ in range(rounds):
+            order = list(checkouts) if round_ % 2 == 0 else list(reversed(checkouts))
+            rows = {}
+            for name in order:
+                out = Path(tmp) / f"{round_}-{name.replace(' ', '-')}.parquet"
+                wall, cpu = _command(checkouts[name], game, size, count, out)
+                walls[name].append(wall)
+                cpus[name].append(cpu)
+                rows[name] = _read_rows(out)
+                inside[name].append(float(rows[name]["seconds"].sum()))
+                loads.append(_load())
+                print(f"{game} {size} x{count} round {round_ + 1} {name}: {wall:.2f} s wall, "
+                      f"{cpu:.2f} s CPU", file=sys.stderr)  # fmt: skip
+            new_columns, differ = compare_rows(rows[OLD], rows[NEW])
+            if differ and not changed:
+                raise SystemExit(f"{game} round {round_ + 1}: {differ} rows differ")
+    profiles = {name: _profile_in(path, case) for name, path in checkouts.items()}
+    med = {k: {n: statistics.median(v[n]) for n in checkouts} for k, v in
+           (("wall", walls), ("cpu", cpus), ("inside", inside))}  # fmt: skip
+    noun = {"guardians": "positions", "trial": "set-ups"}.get(game, "instances")
+    po, pn = profiles[OLD]["seconds"], profiles[NEW]["seconds"]
+    return "\n".join([
+        f"### {game}: {count} rolled {size} {noun}",
+        "",
+        f"`forest analyse --game {game} --count {count} --size {size} --seed 0 -j 1`, "
+        f"{rounds} rounds; "
+        + (f"**the rows differ in {differ} of {count}: the rules changed since {OLD}** (so the "
+           "games played differ too)" if differ else "the same rows in every shared column")
+        + "; new columns: " + (", ".join(f"`{c}`" for c in new_columns) or "none") + ".",
+        "",
+        f"| | {OLD} | {NEW} | speed-up |",
+        "|---|---|---|---|",
+        f"| CPU seconds of the command and its workers (median) | {med['cpu'][OLD]:.2f} | "
+        f"{med['cpu'][NEW]:.2f} | **{med['cpu'][OLD] / med['cpu'][NEW]:.1f}x** |",
+        f"| wall seconds (median) | {med['wall'][OLD]:.2f} | {med['wall'][NEW]:.2f} | "
+        f"{med['wall'][OLD] / med['wall'][NEW]:.1f}x |",
+        f"| wall seconds (each round) | {', '.join(f'{w:.2f}' for w in walls[OLD])} | "
+        f"{', '.join(f'{w:.2f}' for w in walls[NEW])} | |",
+        f"| seconds inside the analyses (sum of `seconds`, median) | {med['inside'][OLD]:.2f} | "
+        f"{med['inside'][NEW]:.2f} | {med['inside'][OLD] / med['inside'][NEW]:.1f}x |",
+        f"| the analyses in one process, CPU seconds (profile run) | {po:.3f} | {pn:.3f} | "
+        f"{po / pn:.1f}x |",
+        "",
+        f"Profile, own time, {OLD}: " + "; ".join(profiles[OLD]["top"]) + ".",
+        "",
+        f"Profile, own time, {NEW}: " + "; ".join(profiles[NEW]["top"]) + ".",
+        "",
+    ])  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--groves", type=int, default=60)
-    parser.add_argument("--setups", type=int, default=6)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("-o", "--output", default=None)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("run", help="time both checkouts on each case, profile, write the report")
+    p.add_argument("--baseline", required=True, help="the worktree of e3a8ca9 (built)")
+    p.add_argument("--case", action="append", default=None, help="GAME:SIZE:COUNT (repeatable)")
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument(
+        "--changed-rules",
+        action="append",
+        default=[],
+        metavar="GAME",
+        help="a game whose rules changed since the baseline: its rows may differ",
+    )
+    p.add_argument("-o", "--output", default=None)
+    p = sub.add_parser("profile", help="(internal) one case's analyses in this interpreter")
+    p.add_argument("case")
     args = parser.parse_args(argv)
-    load = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
-    lines = [
-        "# `forest analyse` on guardians and the Trial: before and now",
+    if args.command == "profile":
+        print(json.dumps(profile_case(*_case(args.case))))
+        return
+    cases = [_case(c) for c in (args.case or DEFAULT_CASES)]
+    flags = [f"--case {c}" for c in args.case or DEFAULT_CASES]
+    flags += [f"--changed-rules {g}" for g in args.changed_rules]
+    loads = [_load()]
+    parts = [
+        run_case(Path(args.baseline).resolve(), case, args.rounds, loads,
+                 case[0] in args.changed_rules)
+        for case in cases
+    ]  # fmt: skip
+    text = "\n".join([
+        "# `forest analyse` on guardians positions and Trial set-ups: this checkout against "
+        f"{OLD}",
         "",
-        f"`bench/analysis_games.py --groves {args.groves} --setups {args.setups} --rounds "
-        f"{args.rounds}`: CPU seconds of one process, medians of {args.rounds} rounds, the same "
-        "rows on both sides (checked each round).",
+        f"`bench/analysis_games.py run --baseline DIR {' '.join(flags)} --rounds {args.rounds}` "
+        "(under `nice -n 10`).",
         "",
-        "| analysis | before s | now s | speed-up | profile before (own time) | profile now |",
-        "|---|---|---|---|---|---|",
-    ]
-    lines += compare(f"guardians: {args.groves} rolled 6x5 positions",
-                     _guardians_work(args.groves), _guardians_before, args.rounds)  # fmt: skip
-    lines += compare(f"Trial: {args.setups} rolled 2-player set-ups of 4 games",
-                     _trial_work(args.setups), _trial_before, args.rounds)  # fmt: skip
-    end = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
-    lines += ["", f"Load (1, 5, 15 minutes) at the start: {load}; at the end: {end} "
-              f"({os.cpu_count()} CPUs).", ""]  # fmt: skip
-    text = "\n".join(lines)
+        *parts,
+        f"Load (1, 5, 15 minutes) at the start, after each command and at the end: "
+        f"{'; '.join([*loads, _load()])} ({os.cpu_count()} CPUs).",
+        "",
+    ])  # fmt: skip
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        Path(args.output).write_text(text, encoding="utf-8")
     print(text)
 
 

@@ -2348,6 +2348,21 @@ cdef class GuardiansKernelState(KernelStateFace):
         self._player(player)
         return bool(splits_forest(&self.st.players[player], cell_index(cell)))
 
+    def _mission_key(self):
+        """The player to move's forest and pawns as bytes: the tiles' cells (every forest's),
+        the player's colour planes (which side each tile shows) and its pawns and start cell.
+        Equal for two states at the mission step exactly when the reference's forest and pawns
+        are (the mission-order search's memo key; the points piles are left out)."""
+        cdef GPlayer* P = &self.st.players[self.st.current]
+        return ((<char*>self.st.tile_cell)[:sizeof(self.st.tile_cell)]
+                + (<char*>P.col)[:sizeof(P.col)]
+                + (<char*>P.pawns)[:sizeof(P.pawns) + sizeof(P.start_cell)])
+
+    def _pawn_tiles(self):
+        """The tile id under each pawn of the player to move (-1: the pawn is in the reserve)."""
+        cdef GPlayer* P = &self.st.players[self.st.current]
+        return tuple(P.pawn_tile[k] if P.pawns[k] >= 0 else -1 for k in range(PAWNS))
+
     def _walk_codes(self, int player, cell):
         """The kernel's walk enumeration from the mission on ``cell`` (direction codes)."""
         cdef int codes[MAX_WALKS]

@@ -117,13 +117,29 @@ def cut_vertices(cells: set[tuple[int, int]]) -> int:
     return sum(1 for cell in cells if splits_forest(cells, cell))
 
 
+def position_state(grove: Any) -> Any:
+    """The position's state at its mission step, on the kernel engine when the position fits the
+    kernel (at most 254 tiles with the tile set, a forest in one piece: ``ext/guardians.pyx``),
+    else on the reference rules. The two agree on every observable (the differential tests), so
+    the row is the same either way; only the time differs. A missing kernel is an error."""
+    from solver.errors import ExtensionMissingError, OptionError
+    from solver.games.guardians.kernel import KernelGuardiansGame
+    from solver.games.guardians.rules import GuardiansGame
+
+    try:
+        return KernelGuardiansGame(position=grove).new_initial_state()
+    except ExtensionMissingError:
+        raise
+    except OptionError:  # past the kernel's limits
+        return GuardiansGame(position=grove).new_initial_state()
+
+
 def analyse_grove(grove: Any, max_states: int = MAX_STATES) -> dict[str, Any]:
     """The analysis row of a position (see the module docstring for the classes)."""
     from solver.games.guardians.order_model import candidate_walks
     from solver.games.guardians.ordering import bounded_best_order, first_legal_order
-    from solver.games.guardians.rules import GuardiansGame
 
-    state = GuardiansGame(position=grove).new_initial_state()
+    state = position_state(grove)
     tiles = grove.tiles()
     first = first_legal_order(state)
     row: dict[str, Any] = {

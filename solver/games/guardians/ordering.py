@@ -112,6 +112,34 @@ def _key(state: GuardiansState, blind: frozenset[int] = frozenset()) -> tuple[An
     return (tuple(sorted(me.forest.items())), tuple(me.pawns), blind)
 
 
+class _Reading:
+    """What the exhaustive search reads of a state: its memo key and, for a walk, the pawn and
+    the points of its mission. Read from the reference state's fields, or, on the kernel engine,
+    through the compiled state's own accessors (the same values, without building the players)."""
+
+    def __init__(self, state: GuardiansState) -> None:
+        self.fast = hasattr(state, "_mission_key")
+        self.codec = state.game.codec
+        self.points: dict[int, int] = {}
+
+    def key(self, s: GuardiansState, blind: frozenset[int]) -> Any:
+        return (s._mission_key(), blind) if self.fast else _key(s, blind)  # type: ignore[attr-defined]
+
+    def walk(self, s: GuardiansState, action: int) -> tuple[int, int]:
+        """``(pawn, mission points)`` of the walk ``action`` from ``s``."""
+        pawn = self.codec.decode_walk(action)[0]
+        if not self.fast:
+            me = s.people[s.current]
+            cell = me.pawns[pawn]
+            assert cell is not None
+            return pawn, s.tile(me.forest[cell].tile).points
+        tile = s._pawn_tiles()[pawn]  # type: ignore[attr-defined]
+        points = self.points.get(tile)
+        if points is None:
+            points = self.points[tile] = s.tile(tile).points
+        return pawn, points
+
+
 class _OutOfStates(Exception):
     """The exhaustive search met more positions than it was allowed."""
 
@@ -148,39 +176,52 @@ def best_order(state: GuardiansState, *, max_states: int | None = None) -> Plan:
 def bounded_best_order(state: GuardiansState, max_states: int | None) -> Plan | None:
     """:func:`best_order`, or ``None`` when more than ``max_states`` positions would be searched."""
     _check(state)
-    memo: dict[tuple[Any, ...], tuple[int, int, tuple[Step, ...]]] = {}
+    memo: dict[Any, tuple[int, int, tuple[int, ...]]] = {}
+    read = _Reading(state)
     unseen = False
 
-    def search(s: GuardiansState, blind: frozenset[int]) -> tuple[int, int, tuple[Step, ...]]:
+    def search(s: GuardiansState, blind: frozenset[int]) -> tuple[int, int, tuple[int, ...]]:
         nonlocal unseen
-        key = _key(s, blind)
+        key = read.key(s, blind)
         if key in memo:
             return memo[key]
         if max_states is not None and len(memo) >= max_states:
             raise _OutOfStates
-        best: tuple[int, int, tuple[Step, ...]] = (0, 0, ())
+        best: tuple[int, int, tuple[int, ...]] = (0, 0, ())
         for action in s.legal_actions():
             if action == END_TURN:
                 continue
-            step = _step(s, action)
-            if step.pawn in blind:
+            pawn, points = read.walk(s, action)
+            if pawn in blind:
                 continue
             child, reveal = _walk_child(s, action)
             if reveal:  # the pawn's next mission is face down: done for this plan
                 unseen = True
-                count, points, rest = search(_any_back(child), blind | {step.pawn})
+                count, more, rest = search(_any_back(child), blind | {pawn})
             else:
-                count, points, rest = search(child, blind)
-            if (count + 1, points + step.points) > best[:2]:
-                best = (count + 1, points + step.points, (step, *rest))
+                count, more, rest = search(child, blind)
+            if (count + 1, more + points) > best[:2]:
+                best = (count + 1, more + points, (action, *rest))
         memo[key] = best
         return best
 
     try:
-        steps = search(state.clone(), frozenset())[2]
+        actions = search(state.clone(), frozenset())[2]
     except _OutOfStates:
         return None
-    return Plan(steps, unseen)
+    return Plan(_replay(state, actions), unseen)
+
+
+def _replay(state: GuardiansState, actions: tuple[int, ...]) -> tuple[Step, ...]:
+    """The steps of a plan's walks, played from ``state`` as the search played them (a walk
+    onto an unseen back resolved with its first outcome)."""
+    steps = []
+    s = state.clone()
+    for action in actions:
+        steps.append(_step(s, action))
+        child, reveal = _walk_child(s, action)
+        s = _any_back(child) if reveal else child
+    return tuple(steps)
 
 
 @dataclass(frozen=True)
@@ -254,8 +295,9 @@ def first_legal_order(state: GuardiansState) -> Plan:
     steps = []
     blind: set[int] = set()
     unseen = False
+    read = _Reading(state)
     while True:
-        walks = [a for a in s.legal_actions()[1:] if _step(s, a).pawn not in blind]
+        walks = [a for a in s.legal_actions()[1:] if read.walk(s, a)[0] not in blind]
         if not walks:
             break
         step = _step(s, walks[0])
