@@ -25,6 +25,7 @@ True
 
 from __future__ import annotations
 
+import bisect
 from typing import Any
 
 from solver.spec import AnalysisHooks
@@ -88,15 +89,16 @@ def roll_grove(seed: int, width: int, height: int) -> Any:
     rng = SplitMix64(seed)
     area = width * height
     target = max(2, min(area, area // 2 + rng.below(area * 3 // 10 + 1)))
-    cells = {(height // 2, width // 2)}
+    order = [(height // 2, width // 2)]  # the cells so far, kept sorted
+    cells = set(order)
     while len(cells) < target:
-        r, c = rng.pick(sorted(cells))
+        r, c = rng.pick(order)
         n = rng.pick(neighbours((r, c)))
-        if 0 <= n[0] < height and 0 <= n[1] < width:
+        if 0 <= n[0] < height and 0 <= n[1] < width and n not in cells:
             cells.add(n)
+            bisect.insort(order, n)
     letters = list(_PAWNS)
     grid: list[list[Any]] = [[None] * width for _ in range(height)]
-    order = sorted(cells)
     for index, (r, c) in enumerate(order):
         length = 2 if rng.roll(3) > 1 else 3
         sequence = "".join(rng.pick(_PALETTE) for _ in range(length))

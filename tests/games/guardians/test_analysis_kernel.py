@@ -1,4 +1,4 @@
-"""The mission-order search on the kernel engine (issue 22 §1: guardians' analysis at speed).
+"""Guardians analysis at speed (issue 22 §1): the mission-order search on the kernel engine.
 
 The exhaustive search reads a kernel state through its own accessors (``_mission_key``: the
 memo key; ``_pawn_tiles``: the mission under each pawn) instead of building the reference's
@@ -91,3 +91,16 @@ def test_the_kernels_memo_key_is_the_references() -> None:
             tiles = tuple(me.forest[c].tile if c is not None else -1 for c in me.pawns)
             assert k._pawn_tiles() == tiles
     assert pairs > 0  # some positions are reached by two orders
+
+
+def test_rolled_positions_are_those_rolled_before_the_speed_up() -> None:
+    """``roll_grove`` keeps its cells sorted as it grows them instead of sorting them for every
+    draw: the same draws, so the same positions (the digest was taken of the earlier code)."""
+    import hashlib
+
+    from solver.games.guardians.grove import format_grove
+
+    sizes = ((6, 5), (9, 9), (2, 2), (16, 16), (3, 7))
+    text = "".join(format_grove(roll_grove(s, w, h)) for s in range(40) for (w, h) in sizes)
+    digest = "32c4557bf43bfb8bcfbafc8b37bee07e7fa44930b068acf5d60d92602554d684"
+    assert hashlib.sha256(text.encode()).hexdigest() == digest
