@@ -163,3 +163,31 @@ def test_the_trial_lists_each_decided_fight_with_both_strengths_the_dice_and_the
             assert f"(strength {fight['strength'][side]}, dice {dice})" in text
         winner = fight["attacker"] if fight["winner"] == "attacker" else fight["defender"]
         assert text.endswith((f"player {winner} won", "the foe won", "(by the bow)"))
+
+
+def test_the_trial_picture_targets_name_their_space_card_or_store_slot() -> None:
+    """Each target of the Trial's picture carries legal moves that name what it is: a space a
+    move goes to, an encounter card (its slot or its name), a store slot (its place or the kind
+    stocked there)."""
+    spec = game_spec("trial")
+    seen: set[str] = set()
+    for game, state in _states("trial", 60):
+        seat = state.current_player()
+        obs = state.observation(seat)
+        for target in spec.table_view(game, state, seat)["targets"]:
+            labels = [state.action_to_string(a) for a in target["actions"]]
+            assert target["actions"] and set(target["actions"]) <= set(state.legal_actions())
+            value = target["value"]
+            if target["attr"] == "data-space":
+                assert all(label.split()[-1] == value for label in labels)
+            elif target["attr"] == "data-encounter":
+                card = obs["encounter_row"][int(value) - 1]
+                names = [f"encounter {value}"] + ([game.pack.card(card)["name"]] if card else [])
+                assert all(any(n in label for n in names) for label in labels)
+            else:
+                r, c = (int(x) for x in value.split(","))
+                stack = obs["store"][r - 1][c - 1]
+                names = [f"row {r}, column {c}"] + ([stack[0]] if stack else [])
+                assert all(any(n in label for n in names) for label in labels)
+            seen.add(target["attr"])
+    assert {"data-space", "data-encounter"} <= seen

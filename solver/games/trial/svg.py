@@ -1,12 +1,14 @@
 """The Trial's table as SVG (``forest trial render``, the web table): a heading, the board graph
-with its pieces (:mod:`.svg_board`), the scoreboard and a legend (:mod:`.svg_scores`).
+with its pieces (:mod:`.svg_board`), the scoreboard and a legend (:mod:`.svg_scores`), the
+encounter row and the store (:mod:`.svg_market`).
 
 The heading names the day, whose turn it is, the legendary tokens taken and the first player.
-Spaces carry ``data-space`` (the name the moves use), so the web table can make them
-clickable; :mod:`.svg_line` draws a hinted route over the picture from the same
-:func:`board_frame`. Nothing hidden is drawn: hands are counts, tents' bonuses and the items
-lying in ruins never appear (``tests/games/trial/test_svg.py`` redeals what each player cannot
-see and finds the same picture).
+Spaces carry ``data-space`` (the name the moves use), encounter cards ``data-encounter`` and
+store slots ``data-store``, so the web table can make them clickable; :mod:`.svg_line` draws a
+hinted route over the picture from the same :func:`board_frame`. Nothing hidden is drawn:
+hands are counts, tents' bonuses and the items lying in ruins never appear
+(``tests/games/trial/test_svg.py`` redeals what each player cannot see and finds the same
+picture).
 
 >>> import solver
 >>> game = solver.load_game("trial", players=2)
@@ -21,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from solver.games.trial.svg_board import PLAYER_COLOURS, BoardFrame, board_parts
+from solver.games.trial.svg_market import MARKET_HEIGHT, market
 from solver.games.trial.svg_scores import ROW, legend, scoreboard
 from solver.render import document, group, line, text
 
@@ -76,5 +79,7 @@ def render_svg(game: Any, state: Any | None, actions: Sequence[int] = ()) -> str
     if state is not None:
         parts += group(scoreboard(state, MARGIN, below), class_="scoreboard")
         below += 8.0 + game.num_players() * ROW
+        parts += group(market(game, state.data, MARGIN, below), class_="market")
+        below += MARKET_HEIGHT + 4.0
     parts += group(legend(MARGIN, below, width - 2 * MARGIN), class_="legend")
     return document(width, below + 48.0, parts, title=f"{title} · {sub}")

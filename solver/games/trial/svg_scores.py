@@ -73,8 +73,6 @@ def scoreboard(state: Any, x: float, y: float) -> list[str]:
     out = [text(x + at, y + 3.0, name, 2.6, fill="#555555", weight="bold")
            for name, at in _COLUMNS if name != "player"]  # fmt: skip
     out.append(text(x, y + 3.0, "adventurer", 2.6, fill="#555555", weight="bold"))
-    out.append(text(x + dict(_COLUMNS)["food"] + 8.0, y + 3.0,
-                    "raspberry, acorn, mushroom, tea", 2.0, fill="#777777"))  # fmt: skip
     out.append(line(x, y + 4.4, x + 236.0, y + 4.4, stroke="#cccccc", stroke_width=0.3))
     for p in range(len(state.data["players"])):
         top = y + 5.0 + p * ROW
@@ -113,6 +111,12 @@ def _swatch(key: str, x: float, y: float, size: float) -> list[str]:
         return [circle(x + c - 2.0, y + c, 1.3, fill=PLAYER_COLOURS[0], stroke="#ffffff"),
                 circle(x + c + 2.0, y + c, 1.3, fill=PLAYER_COLOURS[1], stroke="#222222",
                        stroke_width=0.6)]  # fmt: skip
+    if key == "food":
+        discs = []
+        for k, kind in enumerate(FOOD_FILL):
+            discs += token(x + 1.6 + k * 1.3, y + c, 1.6, None, fill=FOOD_FILL[kind],
+                           stroke="#ffffff")  # fmt: skip
+        return discs
     if key == "tent":
         return [line(x + c, y + 1.0, x + c, y + size - 1.0, stroke="#333333", stroke_width=0.4),
                 polygon([(x + c, y + 1.0), (x + c + 4.0, y + 2.4), (x + c, y + 3.8)],
@@ -130,6 +134,7 @@ def legend(x: float, y: float, width: float) -> list[str]:
         LegendEntry("paw", "paw tokens", ("placed on a location;", "ringed: the strong paw")),
         LegendEntry("tent", "tent", ("on a campsite, its", "owner's colour")),
         LegendEntry("tunnel", "tunnel", ("brown frame; a brown", "cross: collapsed")),
+        LegendEntry("food", "food", ("R raspberry, A acorn,", "M mushroom, T tea")),
     ]  # fmt: skip
     per_column = 4
     columns = -(-len(entries) // per_column)

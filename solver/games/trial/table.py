@@ -7,8 +7,9 @@ backpack, the story by column with its symbols, flags), the encounter row, the s
 with each slot's price, the expeditions (who is on each, the flags placed, the cards left),
 the day, and the fight under way or the last one (both strengths, the dice, who won). A card,
 row card or store slot whose name a legal move carries is clickable: it narrows the move
-buttons to those moves. The picture (the public table, :mod:`.svg`) has its spaces as targets:
-a space a move goes to (``move to``, ``start on``, ``advance to``) plays or picks those moves.
+buttons to those moves. The picture (the public table, :mod:`.svg`) has targets too: a space a
+move goes to (``move to``, ``start on``, ``advance to``), an encounter card (the moves naming
+its slot or the card) and a store slot (the moves naming the slot or the kind stocked there).
 """
 
 from __future__ import annotations
@@ -171,7 +172,26 @@ def table_view(game: Any, state: Any, seat: int) -> dict[str, Any]:
     fights = _fights(pack, obs, state.information_state_string(seat))
     if fights:
         panels.append({"title": "Fight", "items": fights})
-    return {"panels": panels, "svg": render_svg(game, state), "targets": _space_targets(moves)}
+    targets = _space_targets(moves) + _market_targets(pack, obs, moves)
+    return {"panels": panels, "svg": render_svg(game, state), "targets": targets}
+
+
+def _market_targets(pack: Any, obs: dict[str, Any], moves: list[tuple[int, str]]) -> list[Any]:
+    """The picture's encounter cards (the moves naming their slot or their card) and store
+    slots (the moves naming their slot or the kind stocked there)."""
+    targets = []
+    for k, card in enumerate(obs["encounter_row"], start=1):
+        named = [f"encounter {k}"] + ([f" {pack.card(card)['name']}"] if card else [])
+        actions = [a for a, label in moves if any(n in f" {label}" for n in named)]
+        if actions:
+            targets.append({"attr": "data-encounter", "value": str(k), "actions": actions})
+    for r, line in enumerate(obs["store"], start=1):
+        for c, stack in enumerate(line, start=1):
+            named = [f"row {r}, column {c}"] + ([f" {stack[0]}"] if stack else [])
+            actions = [a for a, label in moves if any(n in f" {label}" for n in named)]
+            if actions:
+                targets.append({"attr": "data-store", "value": f"{r},{c}", "actions": actions})
+    return targets
 
 
 def _space_targets(moves: list[tuple[int, str]]) -> list[dict[str, Any]]:

@@ -122,3 +122,23 @@ def test_the_hinted_route_follows_the_board_to_the_space_the_move_names() -> Non
             drawn += 1
             break
     assert drawn >= 3
+
+
+def test_the_encounter_row_and_the_store_are_drawn_as_the_state_has_them() -> None:
+    state = played(2, seed=6, decisions=120)
+    root = ET.fromstring(render_svg(state.game, state, []))
+    groups = {g.get("class"): [] for g in root.iter(f"{NS}g")}
+    for g in root.iter(f"{NS}g"):
+        groups[g.get("class")].append(g)
+    cards = groups["encounter"]
+    assert [g.get("data-encounter") for g in cards] == ["1", "2", "3"]
+    for g, card in zip(cards, state.data["encounter_row"], strict=True):
+        words = [t.text for t in g.iter(f"{NS}text")]
+        assert (state.game.pack.card(card)["name"] in words) if card else "(empty)" in words
+    slots = {
+        g.get("data-store"): [t.text for t in g.iter(f"{NS}text")] for g in groups["store-slot"]
+    }
+    for r, line in enumerate(state.data["store"], start=1):
+        for c, stack in enumerate(line, start=1):
+            shown = slots[f"{r},{c}"][0]
+            assert shown == (f"{stack[0]} ×{len(stack)}" if stack else "(empty)")
