@@ -23,7 +23,7 @@ def _entries(solo: bool) -> list[LegendEntry]:
         LegendEntry("start", "start tile", ("a walk of 6 tiles:", "A, four others, A")),
         LegendEntry("pawn", "pawn", ("its colour scores" if solo else "stands on a mission",
                                      "the missions it walks" if solo else "it may walk")),
-        LegendEntry("slot", "empty cell", ("a new tile may go", "here (click it)")),
+        LegendEntry("slot", "empty cell", ("a new tile may go", "here")),
     ]  # fmt: skip
     return entries
 

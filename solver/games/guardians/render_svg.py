@@ -217,8 +217,9 @@ def _forest(
                      mission=face.mission, start=t.start, hidden=t.hidden)  # fmt: skip
         if cell in pawns:
             parts += pawn(x + CELL / 2, y + 4.2, pawns[cell])
-        if order and cell in order and p == state.current:
-            parts += token(x + 3.0, y + 3.0, 2.4, str(order[cell]), fill="#ffffff")
+        if order and cell in order and p == state.current:  # clear of the colour letter
+            by = y + 3.0 if face.mission else y + 8.0
+            parts += token(x + 3.0, by, 2.4, str(order[cell]), fill="#ffffff")
         out += group(parts, class_="cell", **{"data-cell": _cell_id(p, cell)})
     return out
 
