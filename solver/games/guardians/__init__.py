@@ -114,6 +114,12 @@ SPEC = GameSpec(
             summary="compiled MCTS to the end of the turn on the planner's evaluation, the "
             "exact mission plan at the mission step",
         ),
+        "lookahead": AgentSpec(
+            "solver.games.guardians.lookahead:lookahead_agent",
+            iterations=8,
+            summary="the planner's best turns each played out to the next turn (draws, reveals "
+            "and the opponents' planned turns sampled) and compared there",
+        ),
         "planner": AgentSpec(
             "solver.games.guardians.planner:planner_agent",
             summary="whole turns planned with mission prospects and the exact mission search "

@@ -51,11 +51,12 @@ random (the seed only seeds the pools a reset is valued with).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from solver.games.guardians.actions import END_TURN, PAWN_BASE, PAWNS, RESET, TAKE_ONE, TAKE_TWO
 from solver.games.guardians.board import Cell, neighbours
+from solver.games.guardians.scoring import combo_card
 from solver.games.guardians.tiles import START_ID, START_WALK, start_walk_fits
 from solver.spec import Agent
 
@@ -72,8 +73,14 @@ __all__ = [
     "TILE_VALUE",
     "WEIGHT",
     "Board",
+    "TurnPlan",
+    "TurnPlayer",
+    "first_best",
     "plan_turn",
     "planner_agent",
+    "projected_score",
+    "turn_options",
+    "wants_reset",
 ]
 
 COLOURS = "BGREPY"
@@ -145,6 +152,11 @@ class Context:
     cache: dict[tuple[Any, ...], float] = field(default_factory=dict)
     odds: dict[int, list[tuple[str, float]]] = field(default_factory=dict)
     """Hidden backs: for a tile not yet flipped, its possible missions with their odds."""
+    supply: tuple[int, ...] | None = None
+    """2-4 players, the multi-player reading (``aware``): the combo cards left (+2..+5), so a
+    turn's missions are valued with the card they take; ``None``: cards not counted."""
+    turn_missions: int = 0
+    """Missions already completed this turn (with :attr:`supply`)."""
 
     def with_back(self, tile: int, sequence: str) -> Context:
         """This context with ``tile`` showing ``sequence`` (a reveal supposed)."""
@@ -152,10 +164,7 @@ class Context:
         seq[tile] = sequence
         walk_length = dict(self.walk_length)
         walk_length[tile] = len(sequence)
-        return Context(
-            seq, self.points, self.rounds_left, self.avail, self.pile, self.tasks,
-            self.tasks_done, walk_length, self.cache, self.odds,
-        )  # fmt: skip
+        return replace(self, seq=seq, walk_length=walk_length, cache=self.cache)
 
 
 def _hidden(tile: int, ctx: Context) -> bool:
@@ -169,9 +178,9 @@ def back_odds(state: GuardiansState, tile: int) -> list[tuple[str, float]]:
     return [(game.back(u), n / total) for u, n, total in state.unseen_backs(game.face_of(tile))]
 
 
-def board_of(state: GuardiansState) -> Board:
-    """The planner's board for the player to move."""
-    me = state.people[state.current]
+def board_of(state: GuardiansState, player: int | None = None) -> Board:
+    """The planner's board of ``player`` (default: the player to move)."""
+    me = state.people[state.current if player is None else player]
     col: dict[Cell, str] = {}
     mis: dict[Cell, int] = {}
     for cell, face in me.forest.items():
@@ -183,15 +192,46 @@ def board_of(state: GuardiansState) -> Board:
     return Board(col, mis, list(me.pawns))
 
 
-def _context(state: GuardiansState, pool_after: list[int]) -> Context:
+def _context(
+    state: GuardiansState, pool_after: list[int], memo: dict[Any, Any] | None = None
+) -> Context:
+    """The valuation's context for the player to move, with ``pool_after`` left in the pool.
+    ``memo`` (a dictionary kept for one state, unchanged meanwhile) shares the work between calls:
+    all but the next pool's odds depends on the state alone, and equal pools left give one
+    context (so one prospect cache); the values are the same as without it."""
+    if memo is None:
+        memo = {}
+    key = tuple(pool_after)
+    ctx: Context | None = memo.get(key)
+    if ctx is None:
+        base = memo.get("base")
+        if base is None:
+            base = _base_context(state, bool(memo.get("aware")), memo.get("player"))
+            memo["base"] = base
+        ctx = replace(base, avail=_next_pool(state, pool_after, memo), cache={})
+        memo[key] = ctx
+    return ctx
+
+
+def _base_context(state: GuardiansState, aware: bool = False, player: int | None = None) -> Context:
+    """The context of :func:`_context` without the next pool's odds (``avail`` empty).
+    ``aware`` (2-4 players): the turns left estimated from the bag and the mission race
+    (:func:`~solver.games.guardians.evaluation.future_turns`) rather than a fixed 6, and the
+    combo cards counted. ``player``: whose context (default: the player to move)."""
+    who = state.current if player is None else player
     game = state.game
     known = state.catalogue
     seq = {t: tile.sequence for t, tile in known.items()}
     points = {t: tile.points for t, tile in known.items()}
     walk_length = {t: tile.walk_length for t, tile in known.items()}
     rounds_left = max(0, state.rounds() - state.round) if game.solo else 6
-    avail = _next_pool(state, pool_after)
-    me = state.people[state.current]
+    supply: tuple[int, ...] | None = None
+    if aware and not game.solo:
+        from solver.games.guardians.evaluation import future_turns
+
+        rounds_left = future_turns(state, who)
+        supply = tuple(state.supply)
+    me = state.people[who]
     level = game.level
     tasks = list(level.tasks) if level is not None else []
     done = list(state.tasks_done) if level is not None else []
@@ -205,15 +245,22 @@ def _context(state: GuardiansState, pool_after: list[int]) -> Context:
                 odds[tile.face] = back_odds(state, t)
             hidden[t] = odds[tile.face]
     return Context(
-        seq, points, rounds_left, avail, [(t, p) for t, p, _ in me.pile], tasks, done,
-        walk_length, odds=hidden,
+        seq, points, rounds_left, {}, [(t, p) for t, p, _ in me.pile], tasks, done,
+        walk_length, odds=hidden, supply=supply,
+        turn_missions=state.turn_missions if who == state.current else 0,
     )  # fmt: skip
 
 
-def _next_pool(state: GuardiansState, pool_after: list[int]) -> dict[str, float]:
+def _next_pool(
+    state: GuardiansState, pool_after: list[int], memo: dict[Any, Any] | None = None
+) -> dict[str, float]:
     """The chance that each colour is in the next turn's pool, given the tiles left in this one."""
     game = state.game
-    bag = [game.tile(t).colour for t in state.bag]
+    bag = memo.get("bag") if memo is not None else None
+    if bag is None:
+        bag = [game.tile(t).colour for t in state.bag]
+        if memo is not None:
+            memo["bag"] = bag
     left = [game.tile(t).colour for t in pool_after]
     n = len(bag)
     draws = max(0, 6 - len(left)) + 1  # the refill, plus about one for the round track's removal
@@ -499,6 +546,8 @@ def _tasks_value(board: Board, ctx: Context) -> float:
 def position_value(board: Board, ctx: Context) -> float:
     """Points won this turn + the value of the position for the rounds left."""
     value = float(board.gained) + _tasks_value(board, ctx)
+    if ctx.supply is not None:
+        value += combo_card(ctx.turn_missions + len(board.done), ctx.supply) or 0
     if ctx.rounds_left <= 0:
         return value
     for pawn in range(PAWNS):
@@ -508,6 +557,17 @@ def position_value(board: Board, ctx: Context) -> float:
             value += pawn_value(board, pawn, ctx) + PAWN_STREAM * ctx.rounds_left
     value += TILE_VALUE * len(board.col) + EDGE_VALUE * _edges(board)
     return value
+
+
+def projected_score(state: GuardiansState, player: int, aware: bool = True) -> float:
+    """The planner's projection of ``player``'s final score: the score now plus the position
+    value of the forest for the turns left (the pawns' prospects, tiles, shared sides, reserve;
+    ``aware``: :func:`_base_context`); the score itself once the game is over."""
+    score = float(state.score(player))
+    if state.is_terminal():
+        return score
+    ctx = _context(state, list(state.pool), {"aware": aware, "player": player})
+    return score + position_value(board_of(state, player), ctx)
 
 
 # -- growth ---------------------------------------------------------------------------------------
@@ -646,9 +706,14 @@ class TurnPlan:
     completes: float = 0.0
 
 
-def plan_turn(state: GuardiansState) -> TurnPlan:
-    """The planner's turn from a state at the growth step (see the module docstring)."""
-    options = turn_options(state)
+def plan_turn(state: GuardiansState, aware: bool = False) -> TurnPlan:
+    """The planner's turn from a state at the growth step (see the module docstring;
+    ``aware``: :func:`_base_context`)."""
+    return first_best(turn_options(state, aware))
+
+
+def first_best(options: list[TurnPlan]) -> TurnPlan:
+    """The best valued of ``options``, the first of those within 1e-9 of each other."""
     best = options[0]
     for option in options[1:]:
         if option.value > best.value + 1e-9:
@@ -656,8 +721,9 @@ def plan_turn(state: GuardiansState) -> TurnPlan:
     return best
 
 
-def turn_options(state: GuardiansState) -> list[TurnPlan]:
-    """Every turn the planner searched from a state at the growth step, valued."""
+def turn_options(state: GuardiansState, aware: bool = False) -> list[TurnPlan]:
+    """Every turn the planner searched from a state at the growth step, valued (``aware``:
+    :func:`_base_context`)."""
     from solver.games.guardians.rules import Phase
 
     assert state.phase == Phase.GROW
@@ -670,7 +736,8 @@ def turn_options(state: GuardiansState) -> list[TurnPlan]:
     options: list[TurnPlan] = []
     distinct = sorted(set(pool), key=pool.index)
     frontier = _frontier(board)
-    base_ctx = _context(state, pool)
+    memo: dict[Any, Any] = {"aware": aware}
+    base_ctx = _context(state, pool, memo)
 
     def full(
         placed: list[tuple[int, Cell]], mission: bool, pawn: int, back: str | None = None
@@ -686,7 +753,7 @@ def turn_options(state: GuardiansState) -> list[TurnPlan]:
                 b.pawns[pawn] = cell
             else:
                 b.col[cell] = colour[tile]
-        ctx = _context(state, left)
+        ctx = _context(state, left, memo)
         if back is not None:
             ctx = ctx.with_back(placed[0][0], back)
         value, walks = best_missions(b, ctx, positions)
@@ -785,9 +852,11 @@ def turn_options(state: GuardiansState) -> list[TurnPlan]:
     if reserve:
         pawn = _choose_pawn(reserve, base_ctx)
         if not _hidden(pool[0], base_ctx):
-            options.extend(take_one_options(state, board, pawn, distinct, TAKE_ONES, full))
+            options.extend(
+                take_one_options(state, board, pawn, distinct, TAKE_ONES, full, memo=memo)
+            )
         else:
-            options.extend(_flip_options(state, board, pawn, distinct, full))
+            options.extend(_flip_options(state, board, pawn, distinct, full, memo))
     return options
 
 
@@ -800,11 +869,12 @@ def take_one_options(
     full: Any,
     back: str | None = None,
     opening: bool = True,
+    memo: dict[Any, Any] | None = None,
 ) -> list[TurnPlan]:
     """The best ``how_many`` placements of one of ``tiles`` mission side up with ``pawn`` on it
     (each searched to the end of the turn), ``back`` the mission it shows where it is face down;
     ``opening``: before :data:`OPENING_ROUNDS` keep only those completing a mission at once."""
-    ctx = _context(state, list(state.pool))
+    ctx = _context(state, list(state.pool), memo)
     if back is not None:
         ctx = ctx.with_back(tiles[0], back)
     ones: list[tuple[float, int, Cell]] = []
@@ -826,7 +896,12 @@ def take_one_options(
 
 
 def _flip_options(
-    state: GuardiansState, board: Board, pawn: int, tiles: list[int], full: Any
+    state: GuardiansState,
+    board: Board,
+    pawn: int,
+    tiles: list[int],
+    full: Any,
+    memo: dict[Any, Any] | None = None,
 ) -> list[TurnPlan]:
     """Hidden backs: ``take 1 tile`` valued per pool face as the mean, over the backs it may
     show, of the best placement for each (one option per face: the tile to flip)."""
@@ -839,7 +914,7 @@ def _flip_options(
         faces.add(face)
         value = completes = 0.0
         for back, p in back_odds(state, tile):
-            best = take_one_options(state, board, pawn, [tile], FLIP_CELLS, full, back)
+            best = take_one_options(state, board, pawn, [tile], FLIP_CELLS, full, back, memo=memo)
             if not best:  # no placement worth it for this back (the opening rule)
                 break
             top = max(best, key=lambda option: option.value)
@@ -850,14 +925,15 @@ def _flip_options(
     return out
 
 
-def plan_flipped(state: GuardiansState) -> TurnPlan | None:
+def plan_flipped(state: GuardiansState, aware: bool = False) -> TurnPlan | None:
     """Hidden backs: where the tile flipped for ``take 1 tile`` goes, now its back shows (at
     the placement step), searched to the end of the turn as the other options."""
     board = board_of(state)
     reserve = [p for p in range(PAWNS) if board.pawns[p] is None]
     if state.picked is None or not reserve:
         return None
-    pawn = _choose_pawn(reserve, _context(state, list(state.pool)))
+    memo: dict[Any, Any] = {"aware": aware}
+    pawn = _choose_pawn(reserve, _context(state, list(state.pool), memo))
     me = state.people[state.current]
     tiles_at = {cell: face.tile for cell, face in me.forest.items()}
     tile = state.picked
@@ -871,10 +947,12 @@ def plan_flipped(state: GuardiansState) -> TurnPlan | None:
             positions[cell] = t
             b.mis[cell] = t
             b.pawns[p] = cell
-        value, walks = best_missions(b, _context(state, left), positions)
+        value, walks = best_missions(b, _context(state, left, memo), positions)
         return TurnPlan(TAKE_ONE, tuple(placed), p, tuple(walks), value)
 
-    options = take_one_options(state, board, pawn, [tile], TAKE_ONES, full, opening=False)
+    options = take_one_options(
+        state, board, pawn, [tile], TAKE_ONES, full, opening=False, memo=memo
+    )
     best = options[0] if options else None
     for option in options[1:]:
         if best is not None and option.value > best.value + 1e-9:
@@ -928,12 +1006,12 @@ def best_missions(
     return search(board)
 
 
-def plan_missions(state: GuardiansState) -> list[Step]:
+def plan_missions(state: GuardiansState, aware: bool = False) -> list[Step]:
     """The planner's walks for the rest of the turn, from a state at the mission step."""
     board = board_of(state)
     me = state.people[state.current]
     positions = {cell: face.tile for cell, face in me.forest.items()}
-    ctx = _context(state, list(state.pool))
+    ctx = _context(state, list(state.pool), {"aware": aware})
     _, steps = best_missions(board, ctx, positions)
     return steps
 
@@ -942,19 +1020,52 @@ def planner_agent(game: Any, *, seed: int = 0, iterations: int = 0) -> Agent:
     """The guardians ``planner`` agent (see the module docstring); ``seed`` and ``iterations``
     are accepted for the common agent signature: the planner is deterministic and has a fixed
     budget."""
-    from solver.games.guardians.rules import Phase
-    from solver.games.guardians.walks import path_code
+    return TurnPlayer(seed).choose
 
-    pending: dict[str, Any] = {}
 
-    def fingerprint(state: Any) -> tuple[Any, ...]:
-        me = state.people[state.current]
-        return (state.round, state.current, tuple(state.pool), len(me.forest), tuple(me.pawns))
+class TurnPlayer:
+    """The planner as a player: plans a turn at the growth step (:meth:`grow`) and plays it out
+    action by action (:meth:`follow`); :meth:`start` makes it play a turn chosen elsewhere (the
+    ``lookahead`` agent's search plays candidate turns out with it)."""
 
-    def choose(state: Any) -> int:
+    def __init__(self, seed: int = 0, resets: bool = True, aware: bool = False) -> None:
+        self.seed = seed
+        self.resets = resets
+        self.aware = aware
+        self.plan: TurnPlan | None = None
+        self.next = 0
+
+    def start(self, turn: TurnPlan | None) -> None:
+        """Play ``turn`` from its growth action on (``None``: no plan, as after a reset)."""
+        self.plan = turn
+        self.next = 0
+
+    def choose(self, state: Any) -> int:
+        """The planner's action at ``state``."""
+        from solver.games.guardians.rules import Phase
+
         legal = state.legal_actions()
         if len(legal) == 1:
             return int(legal[0])
+        if state.phase == Phase.GROW:
+            return self.grow(state, legal)
+        return self.follow(state, legal)
+
+    def grow(self, state: Any, legal: list[int]) -> int:
+        """The growth step: plan the turn; reset the pool where that pays and the turn is idle."""
+        turn = plan_turn(state, self.aware)
+        if self.resets and RESET in legal and wants_reset(state, turn, self.seed, self.aware):
+            self.start(None)
+            return RESET
+        self.start(turn)
+        return turn.growth
+
+    def follow(self, state: Any, legal: list[int]) -> int:
+        """Any step after the growth choice: the planned turn's next action (the mission step
+        is planned afresh each time, a flipped tile's placement once its back shows)."""
+        from solver.games.guardians.rules import Phase
+        from solver.games.guardians.walks import path_code
+
         phase = state.phase
         codec = state.game.codec
         if phase == Phase.START_PAWN:
@@ -963,51 +1074,53 @@ def planner_agent(game: Any, *, seed: int = 0, iterations: int = 0) -> Agent:
                 if task.kind == "colour_points":
                     return PAWN_BASE + task.colour
             return int(legal[0])
-        if phase == Phase.GROW:
-            turn = plan_turn(state)
-            idle = not turn.walks and turn.completes == 0
-            if RESET in legal and (RESET_ANY or idle) and _reset_pays(state, turn, seed):
-                pending.clear()
-                return RESET
-            pending.clear()
-            pending["plan"] = turn
-            pending["next"] = 0
-            return turn.growth
         if phase == Phase.PICK:
-            chosen = pending.get("plan")
+            chosen = self.plan
             if chosen is not None and chosen.picked in state.pool:
                 return codec.pick(state.pool.index(chosen.picked))
             return int(legal[0])
         if phase == Phase.PLACE and state.picked is not None:
-            flipped = plan_flipped(state)
+            flipped = plan_flipped(state, self.aware)
             if flipped is not None:
-                pending["plan"] = flipped
-                pending["next"] = 0
+                self.start(flipped)
         if phase == Phase.MISSIONS:
-            pending.clear()
-            steps = plan_missions(state)
+            self.start(None)
+            steps = plan_missions(state, self.aware)
             if not steps:
                 return END_TURN
             pawn, start, path = steps[0]
             return codec.walk(pawn, path_code(start, path))
-        plan = pending.get("plan")
+        plan = self.plan
         if phase == Phase.PLACE and plan is not None:
-            index = pending["next"]
-            if index < len(plan.placements):
-                tile, cell = plan.placements[index]
-                if tile in state.pool:
-                    action = codec.place(state.pool.index(tile), cell)
-                    if action in legal:
-                        pending["next"] = index + 1
-                        return action
+            action = self._placement(state, legal, plan)
+            if action is not None:
+                return action
         if phase == Phase.PAWN and plan is not None and PAWN_BASE + plan.pawn in legal:
             return PAWN_BASE + plan.pawn
-        return _fallback(state, legal)
+        return _fallback(state, legal, self.aware)
 
-    return choose
+    def _placement(self, state: Any, legal: list[int], plan: TurnPlan) -> int | None:
+        """The plan's next placement, if it is still legal (else ``None``)."""
+        if self.next >= len(plan.placements):
+            return None
+        tile, cell = plan.placements[self.next]
+        if tile not in state.pool:
+            return None
+        action = int(state.game.codec.place(state.pool.index(tile), cell))
+        if action not in legal:
+            return None
+        self.next += 1
+        return action
 
 
-def _reset_pays(state: Any, turn: TurnPlan, seed: int) -> bool:
+def wants_reset(state: Any, turn: TurnPlan, seed: int, aware: bool = False) -> bool:
+    """The planner's reset rule: reset the pool when ``turn`` (the best with this pool) is idle
+    (no mission completed, none hoped for) and fresh pools would pay for the VP it costs."""
+    idle = not turn.walks and turn.completes == 0
+    return (RESET_ANY or idle) and _reset_pays(state, turn, seed, aware)
+
+
+def _reset_pays(state: Any, turn: TurnPlan, seed: int, aware: bool = False) -> bool:
     """Whether resetting the pool (-1 VP, 6 new tiles) beats the best turn with this pool, by
     the mean value of :data:`RESET_SAMPLES` fresh pools drawn with the agent's own generator."""
     from solver.rng import SplitMix64, derive_seed
@@ -1022,11 +1135,11 @@ def _reset_pays(state: Any, turn: TurnPlan, seed: int) -> bool:
             child.apply_action(outcomes[rng.below(len(outcomes))][0])
         if child.phase != state.phase:
             return False
-        total += plan_turn(child).value
+        total += plan_turn(child, aware).value
     return total / RESET_SAMPLES - 1.0 > turn.value + RESET_MARGIN
 
 
-def _fallback(state: Any, legal: list[int]) -> int:
+def _fallback(state: Any, legal: list[int], aware: bool = False) -> int:
     """A placement or pawn off the plan (a state the planner did not reach itself): the one
     whose position values best, by the same valuation."""
     from solver.games.guardians.rules import Phase
@@ -1034,7 +1147,7 @@ def _fallback(state: Any, legal: list[int]) -> int:
     if state.phase in (Phase.PAWN, Phase.PICK):
         return int(legal[0])
     best, best_value = int(legal[0]), float("-inf")
-    ctx = _context(state, list(state.pool))
+    ctx = _context(state, list(state.pool), {"aware": aware})
     for action in legal:
         child = state.child(action)
         value = position_value(board_of(child), ctx)

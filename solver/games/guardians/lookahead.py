@@ -1,0 +1,203 @@
+"""Forest guardians' ``lookahead`` agent: the planner's best turns, each played out to the
+player's next turn and compared there.
+
+Why: the ``planner`` values a turn by the position it leaves (points won, the pawns' mission
+prospects), blind to what happens before its next turn: the draws that refill the pool, the
+reveals of hidden backs, the opponents' turns (which take tiles from the same pool, race to the
+mission limit and end the game) and the combo cards. MCTS over single actions (the ``mcts``
+agent) sees those but spends its budget on the placements' wide branching and lost to the
+planner. This agent searches where the planner is blind and trusts it where it is good:
+
+1. At the growth step the planner lists its candidate turns with their values
+   (:func:`~solver.games.guardians.planner.turn_options`); its reset rule applies as in the
+   planner.
+2. The best :data:`CANDIDATES` (by the planner's value, the prior) are each played out
+   ``samples`` times on a copy of the state: the turn itself as the planner plays it (its walks
+   planned afresh after each reveal), then every chance node sampled by its odds and every
+   opponent's turn played by the planner, up to this player's next growth step (or the end).
+3. Each continuation is valued by the planner's evaluation of the position reached
+   (:mod:`~solver.games.guardians.evaluation`: the projected scores, as a win probability; the
+   returns where the game ended). The same sampled chance (one generator seed per sample) is
+   used for every candidate, so candidates differ by the turn, not by the luck of the draw.
+4. The candidate with the best mean is played (ties to the planner's order), and the rest of the
+   turn is the planner's.
+
+The budget is ``iterations``: continuations per decision, shared out evenly over the candidates
+(at least one each). Deterministic for a seed and a budget: decision ``k`` of a game samples
+from ``derive_seed(seed, k)``.
+
+>>> import solver
+>>> from solver.games.guardians.grove import parse_grove
+>>> game = solver.load_game("guardians", position=parse_grove(
+...     "grid:\\n[GR]b G:BB R:BB Y:BB\\n. . [YR]g .\\n"))
+>>> agent = lookahead_agent(game, seed=1, iterations=4)
+>>> state = game.new_initial_state()
+>>> state.action_to_string(agent(state))   # the chain first: 2 missions, not 1
+'walk green pawn: (1,2) -> (0,2) (0,3)'
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from solver.errors import OptionError
+from solver.rng import SplitMix64, derive_seed
+from solver.spec import Agent
+
+__all__ = ["CANDIDATES", "DEFAULT_ITERATIONS", "continuation_value", "lookahead_agent"]
+
+CANDIDATES = 4
+"""How many of the planner's best turns are played out."""
+REPLIES = True
+AWARE = True
+LEAF = "denial"
+DEFAULT_ITERATIONS = 8
+"""Continuations per growth decision (two per candidate)."""
+
+
+def lookahead_agent(game: Any, *, seed: int = 0, iterations: int | None = None) -> Agent:
+    """The guardians ``lookahead`` agent (see the module docstring)."""
+    from solver.games.guardians.planner import TurnPlayer
+
+    if iterations is None:
+        iterations = DEFAULT_ITERATIONS
+    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+        raise OptionError(f"iterations must be a whole number of at least 1, not {iterations}")
+    player = TurnPlayer(seed, aware=AWARE)
+    counter = itertools.count()
+    twin = game.search_twin() if hasattr(game, "search_twin") else None
+
+    def choose(state: Any) -> int:
+        from solver.games.guardians.rules import Phase
+
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return int(legal[0])
+        if state.phase != Phase.GROW:
+            return player.follow(state, legal)
+        return grow(state, legal)
+
+    def grow(state: Any, legal: list[int]) -> int:
+        from solver.games.guardians.actions import RESET
+        from solver.games.guardians.planner import first_best, turn_options, wants_reset
+
+        options = turn_options(state, AWARE)
+        best = first_best(options)
+        ranked = sorted(
+            range(len(options)), key=lambda i: (options[i] is not best, -options[i].value, i)
+        )
+        decision = derive_seed(seed, next(counter))
+        if RESET in legal and wants_reset(state, best, seed, AWARE):
+            player.start(None)
+            return RESET
+        top = [options[i] for i in ranked[:CANDIDATES]]
+        if len(top) > 1 and (LEAF != "denial" or state.get_game().num_players() > 1):
+            samples = max(1, iterations // len(top))
+            means = [
+                sum(
+                    continuation_value(state, turn, derive_seed(decision, j), twin)
+                    for j in range(samples)
+                )
+                / samples
+                + (turn.value if LEAF == "denial" else 0.0)
+                for turn in top
+            ]
+            best = top[max(range(len(top)), key=lambda i: (means[i], -i))]
+        player.start(best)
+        return int(best.growth)
+
+    return choose
+
+
+def continuation_value(state: Any, turn: Any, sample_seed: int, twin: Any = None) -> float:
+    """One continuation of ``turn`` from ``state`` (at the growth step): the turn played by the
+    planner, chance sampled from ``sample_seed``, the opponents' turns by the planner, up to the
+    mover's next growth step or the end; its value for the mover in [0, 1] (the returns at the
+    end, else the planner's evaluation; on the kernel its compiled twin through ``twin``)."""
+    from solver.games.guardians.evaluation import heuristic
+    from solver.games.guardians.planner import TurnPlayer
+    from solver.games.guardians.rules import Phase
+
+    here = state.clone()
+    me = int(here.current_player())
+    mine = TurnPlayer(sample_seed, aware=AWARE)
+    mine.start(turn)
+    others = TurnPlayer(sample_seed, resets=False)
+    here.apply_action(turn.growth)
+    while not here.is_terminal():
+        if here.is_chance_node():
+            here.apply_action(keyed_outcome(here, sample_seed))
+            continue
+        who = int(here.current_player())
+        if who == me and here.phase == Phase.GROW:
+            break
+        if who != me and not REPLIES:
+            break
+        legal = here.legal_actions()
+        if len(legal) == 1:
+            here.apply_action(legal[0])
+        elif who == me:
+            here.apply_action(mine.follow(here, legal))
+        else:
+            here.apply_action(others.choose(here))
+    if LEAF == "margin":
+        return leaf_margin(here, me)
+    if LEAF == "denial":
+        return -rivals_projection(here, me)
+    if here.is_terminal():
+        return float(here.returns()[me])
+    if twin is not None:
+        return float(twin.transfer(here).heuristic(me))
+    return float(heuristic(here, me))
+
+
+def keyed_outcome(state: Any, sample_seed: int) -> int:
+    """A chance outcome of ``state`` drawn with a uniform number keyed by what is drawn, not by
+    the order of events: a draw from a bag of n tiles by (sample, n), a round-track draw likewise,
+    a reveal by (sample, tile). Two candidate turns that leave the bag alike so see the same
+    refill, whatever reveals one of them met on the way (common random numbers)."""
+    from solver.games.guardians.rules import Phase
+    from solver.rng import sample_outcome
+
+    phase = state.phase
+    if phase == Phase.REVEAL:
+        key = REVEAL_KEY + int(state.revealing or 0)
+    elif phase == Phase.TRACK:
+        key = TRACK_KEY + len(state.bag)
+    else:
+        key = len(state.bag)
+    return sample_outcome(state.chance_outcomes(), SplitMix64(derive_seed(sample_seed, key)))
+
+
+REVEAL_KEY = 1_000
+TRACK_KEY = 2_000
+
+WIN_BONUS = 5.0
+"""Points added to (taken from) the margin of a game won (lost) by the continuation's end."""
+
+
+def rivals_projection(state: Any, me: int) -> float:
+    """The best projected final score among the other players (0 in solo)."""
+    from solver.games.guardians.planner import projected_score
+
+    players = int(state.get_game().num_players())
+    return max((projected_score(state, p, AWARE) for p in range(players) if p != me), default=0.0)
+
+
+def leaf_margin(state: Any, me: int) -> float:
+    """The planner's projected final score of ``me`` less the best other player's (solo: less
+    the level's threshold); :data:`WIN_BONUS` more for a game already won."""
+    from solver.games.guardians.planner import projected_score
+
+    game = state.get_game()
+    players = int(game.num_players())
+    mine = projected_score(state, me, AWARE)
+    if players == 1:
+        level = game.reference.level if hasattr(game, "reference") else game.level
+        margin = mine - float(level.threshold)
+    else:
+        margin = mine - max(projected_score(state, p, AWARE) for p in range(players) if p != me)
+    if state.is_terminal():
+        margin += WIN_BONUS * (2.0 * float(state.returns()[me]) - 1.0)
+    return margin

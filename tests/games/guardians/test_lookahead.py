@@ -1,0 +1,127 @@
+"""The ``lookahead`` agent (``solver.games.guardians.lookahead``) and the planner pieces it plays
+with: the planner's contexts shared within a state, its player object, its projected scores."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+import pytest
+
+import solver
+from solver.agents import make_agent
+from solver.game import sample_chance
+from solver.games.guardians import lookahead as L
+from solver.games.guardians import planner as P
+from solver.games.guardians.rules import Phase
+from solver.games.guardians.solo_runs import solo_game
+from solver.rng import SplitMix64
+
+
+def _states(players: int, count: int, seed: int, engine: str = "kernel") -> list:
+    """Decision states of planner-played games (a few of every phase)."""
+    game = solver.load_game("guardians", players=players, engine=engine)
+    agents = [make_agent("planner", game, seed=seed + p) for p in range(players)]
+    rng = SplitMix64(seed)
+    state = game.new_initial_state()
+    out = []
+    while not state.is_terminal() and len(out) < count:
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        if state.phase in (Phase.GROW, Phase.MISSIONS):
+            out.append(state.clone())
+        state.apply_action(agents[state.current_player()](state))
+    return out
+
+
+def _fields(ctx: P.Context) -> dict:
+    return {f.name: getattr(ctx, f.name) for f in fields(ctx) if f.name != "cache"}
+
+
+def test_a_shared_context_memo_gives_the_contexts_computed_alone():
+    for state in _states(2, 6, seed=3):
+        pool = list(state.pool)
+        for aware in (False, True):
+            memo: dict = {"aware": aware}
+            for k in range(len(pool) + 1):
+                left = pool[k:]
+                alone = P._context(state, left, {"aware": aware})
+                assert _fields(P._context(state, left, memo)) == _fields(alone)
+
+
+def test_the_planner_plays_the_games_it_played_before_it_became_a_player_object():
+    # solo level 1, seed 0, game 1: the score the planner's calibration recorded before
+    # TurnPlayer and the shared contexts (main at 86bd6e7, bench/guardians_levels.py)
+    assert solo_game(1, "planner", 0, 1, iterations=None) == 74
+
+
+def test_the_lookahead_with_one_candidate_is_the_planner(monkeypatch):
+    monkeypatch.setattr(L, "CANDIDATES", 1)
+    assert solo_game(1, "lookahead", 4, 0, iterations=8) == solo_game(1, "planner", 4, 0, None)
+
+
+def test_the_lookahead_is_deterministic_and_plays_alike_on_both_engines():
+    runs = []
+    for engine in ("kernel", "reference"):
+        game = solver.load_game("guardians", players=2, engine=engine)
+        agents = [make_agent("lookahead", game, seed=9, iterations=2),
+                  make_agent("planner", game, seed=1)]  # fmt: skip
+        rng = SplitMix64(21)
+        state = game.new_initial_state()
+        actions = []
+        while state.round <= 2 and not state.is_terminal():
+            if state.is_chance_node():
+                action = sample_chance(state, rng)
+            else:
+                action = agents[state.current_player()](state)
+                actions.append(action)
+            state.apply_action(action)
+        assert all(a in range(game.num_distinct_actions()) for a in actions)
+        runs.append(actions)
+    assert runs[0] == runs[1]
+
+
+def test_a_two_player_margin_is_one_players_gain_and_the_others_loss():
+    for state in _states(2, 8, seed=5):
+        assert L.leaf_margin(state, 0) == pytest.approx(-L.leaf_margin(state, 1))
+
+
+@pytest.mark.slow
+def test_the_projected_score_is_the_score_once_the_game_is_over():
+    game = solver.load_game("guardians", players=2)
+    agents = [make_agent("planner", game, seed=p) for p in range(2)]
+    rng = SplitMix64(2)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(agents[state.current_player()](state))
+    assert [P.projected_score(state, p) for p in range(2)] == state.scores()
+    won = state.returns()[0]
+    margin = state.scores()[0] - state.scores()[1] + L.WIN_BONUS * (2 * won - 1)
+    assert L.leaf_margin(state, 0) == pytest.approx(margin)
+
+
+def test_keyed_draws_give_the_same_refill_to_states_with_the_same_bag():
+    state = solver.load_game("guardians", players=2).new_initial_state()
+    other = state.clone()
+    assert L.keyed_outcome(state, 77) == L.keyed_outcome(other, 77)
+    draws = {L.keyed_outcome(state, s) for s in range(40)}
+    assert len(draws) > 1  # the sample seed chooses the draw
+
+
+def test_a_continuation_leaves_the_state_alone_and_reaches_the_next_turn():
+    state = next(s for s in _states(2, 10, seed=8) if s.phase == Phase.GROW)
+    before = state.to_json()
+    for turn in P.turn_options(state, True)[:3]:
+        value = L.continuation_value(state, turn, 5)
+        assert value == value and abs(value) < 1000  # a finite margin in points
+    assert state.to_json() == before
+
+
+def test_iterations_must_be_a_whole_number():
+    game = solver.load_game("guardians", players=2)
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(solver.errors.OptionError):
+            L.lookahead_agent(game, iterations=bad)  # type: ignore[arg-type]
