@@ -116,7 +116,7 @@ SPEC = GameSpec(
         ),
         "lookahead": AgentSpec(
             "solver.games.guardians.lookahead:lookahead_agent",
-            iterations=8,
+            iterations=4,
             summary="the planner's best turns each played out to the next turn (draws, reveals "
             "and the opponents' planned turns sampled) and compared there",
         ),

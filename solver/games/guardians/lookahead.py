@@ -52,8 +52,9 @@ CANDIDATES = 4
 REPLIES = True
 AWARE = True
 LEAF = "denial"
-DEFAULT_ITERATIONS = 8
-"""Continuations per growth decision (two per candidate)."""
+DEFAULT_ITERATIONS = 4
+"""Continuations per growth decision (one per candidate): at most about 0.5 s of CPU a decision
+(see docs/rules/guardians.md §13 for the calibration)."""
 
 
 def lookahead_agent(game: Any, *, seed: int = 0, iterations: int | None = None) -> Agent:
