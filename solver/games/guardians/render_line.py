@@ -19,7 +19,7 @@ from solver.games.guardians.render_tiles import FILL
 from solver.games.guardians.walks import path_from_code
 from solver.render import arrow, box, element, group, line, text, token
 
-__all__ = ["HINT", "render_line"]
+__all__ = ["HINT", "svg_line"]
 
 HINT = "#d0312d"
 """The hinted line's colour (the dog's hinted path's)."""
@@ -89,7 +89,7 @@ def _step(layout: Layout, state: Any, action: int, step: int) -> list[str]:
     return []
 
 
-def render_line(game: Any, state: Any, pv: Sequence[int]) -> str:
+def svg_line(game: Any, state: Any, pv: Sequence[int]) -> str:
     """The SVG elements drawing ``pv`` (actions from ``state``) over ``state``'s picture."""
     layout = layout_of(state)
     mover = state.current_player()

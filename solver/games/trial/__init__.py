@@ -66,7 +66,7 @@ SPEC = GameSpec(
     scores="solver.games.trial.hooks:scores",
     render_svg="solver.games.trial.svg:render_svg",
     table_view="solver.games.trial.table:table_view",
-    svg_line="solver.games.trial.svg_line:render_line",
+    svg_line="solver.games.trial.render_line:svg_line",
     default_engine="reference",
     analysis="solver.games.trial.analysis:analysis_hooks",
 )

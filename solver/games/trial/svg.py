@@ -1,10 +1,10 @@
 """The Trial's table as SVG (``forest trial render``, the web table): a heading, the board graph
-with its pieces (:mod:`.svg_board`), the scoreboard and a legend (:mod:`.svg_scores`), the
-encounter row and the store (:mod:`.svg_market`).
+with its pieces (:mod:`.render_board`), the scoreboard and a legend (:mod:`.render_scores`), the
+encounter row and the store (:mod:`.render_market`).
 
 The heading names the day, whose turn it is, the legendary tokens taken and the first player.
 Spaces carry ``data-space`` (the name the moves use), encounter cards ``data-encounter`` and
-store slots ``data-store``, so the web table can make them clickable; :mod:`.svg_line` draws a
+store slots ``data-store``, so the web table can make them clickable; :mod:`.render_line` draws a
 hinted route over the picture from the same :func:`board_frame`. Nothing hidden is drawn:
 hands are counts, tents' bonuses and the items lying in ruins never appear
 (``tests/games/trial/test_svg.py`` redeals what each player cannot see and finds the same
@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from solver.games.trial.svg_board import PLAYER_COLOURS, BoardFrame, board_parts
-from solver.games.trial.svg_market import MARKET_HEIGHT, market
-from solver.games.trial.svg_scores import ROW, legend, scoreboard
+from solver.games.trial.render_board import PLAYER_COLOURS, BoardFrame, board_parts
+from solver.games.trial.render_market import MARKET_HEIGHT, market
+from solver.games.trial.render_scores import ROW, legend, scoreboard
 from solver.render import document, group, line, text
 
 __all__ = ["MARGIN", "PLAYER_COLOURS", "SCALE", "board_frame", "heading_lines", "render_svg"]

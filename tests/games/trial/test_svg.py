@@ -93,7 +93,7 @@ def test_a_title_a_scoreboard_with_each_fame_and_a_legend() -> None:
 def test_the_hinted_route_follows_the_board_to_the_space_the_move_names() -> None:
     """A ``move to X`` is drawn as an arrow along the shortest route: each step a line of the
     board (or a tunnel), from the mover's space to X."""
-    from solver.games.trial.svg_line import render_line, route
+    from solver.games.trial.render_line import route, svg_line
 
     drawn = 0
     for seed in range(40):
@@ -115,7 +115,7 @@ def test_the_hinted_route_follows_the_board_to_the_space_the_move_names() -> Non
                     or {a, b} <= (set(board.printed_tunnels) | set(state.data["tunnels"]))
                     or b in board.area_start.values()
                 )
-            drawing = render_line(state.game, state, [action])
+            drawing = svg_line(state.game, state, [action])
             picture = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{drawing}</svg>')
             (shaft,) = picture.iter(f"{NS}polyline")
             assert len(shaft.get("points", "").split()) == len(way)

@@ -18,7 +18,7 @@ from typing import Any
 from solver.games.trial.svg import board_frame
 from solver.render import arrow, box, circle, element, group, token
 
-__all__ = ["HINT", "render_line", "route"]
+__all__ = ["HINT", "route", "svg_line"]
 
 HINT = "#d0312d"
 
@@ -86,7 +86,7 @@ def _step(game: Any, state: Any, action: int, step: int, offset: float) -> list[
     return _callout(x, y - offset, label, step)
 
 
-def render_line(game: Any, state: Any, pv: Sequence[int]) -> str:
+def svg_line(game: Any, state: Any, pv: Sequence[int]) -> str:
     """The SVG elements drawing the mover's first consecutive decisions of ``pv``."""
     mover = state.current_player()
     walker = state.clone()

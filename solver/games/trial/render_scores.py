@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.games.trial.svg_board import DISC, KIND_FILL, PLAYER_COLOURS, SPACE_H, SPACE_W, TUNNEL
+from solver.games.trial.render_board import (
+    DISC,
+    KIND_FILL,
+    PLAYER_COLOURS,
+    SPACE_H,
+    SPACE_W,
+    TUNNEL,
+)
 from solver.render import LegendEntry, box, circle, legend_entries, line, polygon, text, token
 
 __all__ = ["FOOD_FILL", "ROW", "legend", "scoreboard"]
