@@ -61,8 +61,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     began = time.perf_counter()
     try:
         result = expectimax(start, exact=True, memory_mb=args.memory_mb)
-        print(f"  exact: {result.value:.4f}  ({result.nodes:,} states solved in "
-              f"{time.perf_counter() - began:.2f} s)")  # fmt: skip
+        print(
+            f"  exact: {result.value:.4f}  ({result.nodes:,} states solved in "
+            f"{time.perf_counter() - began:.2f} s)"
+        )
     except SearchBudgetError:
         print(
             f"  too many states to solve exactly within {args.memory_mb:g} MB; "
@@ -76,8 +78,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     policy = mcts_agent(game, seed=args.seed, iterations=args.policy_iterations)
     wins = sum(play_game(game, policy, seed=derive_seed(args.seed, i)).won for i in range(games))
     low, high = wilson_interval(wins, games)
-    print(f"  MCTS policy ({args.policy_iterations} iterations per decision) won {wins}/{games}"
-          f" games: {wins / games:.3f}, 95% CI [{low:.3f}, {high:.3f}]")  # fmt: skip
+    print(
+        f"  MCTS policy ({args.policy_iterations} iterations per decision) won {wins}/{games}"
+        f" games: {wins / games:.3f}, 95% CI [{low:.3f}, {high:.3f}]"
+    )
 
     print(f"\n== One game, MCTS ({args.iterations} iterations per decision) ==")
 

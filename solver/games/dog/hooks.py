@@ -86,8 +86,11 @@ def status_line(game: Any, state: Any) -> str:
     from solver.render.ascii import count
 
     data = state.to_dict()
-    parts = [f"turn {min(data['turn'], game.forest.turns)}/{game.forest.turns}",
-             f"stamina {data['stamina']}", f"curiosity {data['curiosity']}"]  # fmt: skip
+    parts = [
+        f"turn {min(data['turn'], game.forest.turns)}/{game.forest.turns}",
+        f"stamina {data['stamina']}",
+        f"curiosity {data['curiosity']}",
+    ]
     if data["budget"] > 0:
         parts.append(f"{count(data['budget'], 'step')} left")
     if data["stick"]:

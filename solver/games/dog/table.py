@@ -18,8 +18,9 @@ def table_view(game: Any, state: Any, seat: int) -> dict[str, Any]:
         {"text": f"curiosity {data['curiosity']}"},
     ]
     if data["budget"] > 0:
-        items.append({"text": f"roll: {data['budget']} step{'s' if data['budget'] != 1 else ''} "
-                              "left"})  # fmt: skip
+        items.append(
+            {"text": f"roll: {data['budget']} step{'s' if data['budget'] != 1 else ''} left"}
+        )
     if data["stick"]:
         items.append({"text": "carrying the stick"})
     if data["skip_next"]:

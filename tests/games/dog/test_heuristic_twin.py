@@ -50,6 +50,8 @@ def test_both_engines_declare_and_use_the_heuristic():
     from solver.search import strong_mcts_options
 
     assert game_spec("dog").has_heuristic("reference") and game_spec("dog").has_heuristic("kernel")
-    states = [solver.load_game("dog", forest="dog/big-12x12", engine=e).new_initial_state()
-              for e in ("kernel", "reference")]  # fmt: skip
+    states = [
+        solver.load_game("dog", forest="dog/big-12x12", engine=e).new_initial_state()
+        for e in ("kernel", "reference")
+    ]
     assert strong_mcts_options(states[0]) == strong_mcts_options(states[1])

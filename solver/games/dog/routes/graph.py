@@ -160,10 +160,24 @@ def _fast_key(node: Node) -> tuple:
     """The same equality as :func:`_key` (every field of ``to_dict``), cheaper to build."""
     st = node[0]
     return (
-        st.pos, st.last_left, st.stamina, st.curiosity, st.turn, st.skip_next, st.stick,
-        frozenset(st.resolved), frozenset(st.marked), st.budget, st.valve,
-        frozenset(st.offered), int(st.phase), st.pending, st.won, node[1], node[2],
-    )  # fmt: skip
+        st.pos,
+        st.last_left,
+        st.stamina,
+        st.curiosity,
+        st.turn,
+        st.skip_next,
+        st.stick,
+        frozenset(st.resolved),
+        frozenset(st.marked),
+        st.budget,
+        st.valve,
+        frozenset(st.offered),
+        int(st.phase),
+        st.pending,
+        st.won,
+        node[1],
+        node[2],
+    )
 
 
 def _root(forest: Forest) -> Node:

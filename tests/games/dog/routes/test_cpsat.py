@@ -221,8 +221,10 @@ def test_arrows_over_the_human_read_no_shout() -> None:
     # . . . .     (number 2). Entering the human wins before any shout roll: no shout is needed.
     # @ . . S
     grid = [[Terrain.OPEN] * 4 for _ in range(3)]
-    forest = Forest(width=4, height=3, cells=grid, start=(2, 0), human=(0, 3), turns=4,
-                    shouters=[Shouter(2, 3, "N", 2)])  # fmt: skip
+    shouters = [Shouter(2, 3, "N", 2)]
+    forest = Forest(
+        width=4, height=3, cells=grid, start=(2, 0), human=(0, 3), turns=4, shouters=shouters
+    )
     assert forest.arrow_numbers((0, 3)) == (2,)
     for rolls in ([3, 2], [1, 1, 1, 1], [2, 2, 1]):
         assert _check_hindsight(forest, rolls, []) == hindsight_brute_force(forest, rolls, []).turns

@@ -49,8 +49,10 @@ def test_never_under_arrow_blocks_the_only_corridor():
     # Row 1 is a wall of trees but for (1,1), which is under the arrow of the shouter at (2,2)
     # shouting W: every route crosses (1,1), so "never under arrow" has no answer.
     grid = [[O, O, O], [T, O, T], [O, O, O]]
-    forest = Forest(width=3, height=3, cells=grid, start=(2, 0), human=(0, 2), turns=5,
-                    shouters=[Shouter(2, 2, "W", 1)])  # fmt: skip
+    shouters = [Shouter(2, 2, "W", 1)]
+    forest = Forest(
+        width=3, height=3, cells=grid, start=(2, 0), human=(0, 2), turns=5, shouters=shouters
+    )
     assert forest.arrow_numbers((2, 1)) == (1,)
     assert solve_route(forest, RouteQuery()).turns is not None
     blocked = RouteQuery(never_under_arrow=True)
@@ -81,8 +83,12 @@ def test_hindsight_query():
 
 
 def _random_query(forest: Forest, rng: random.Random) -> RouteQuery:
-    cells = [(r, c) for r in range(forest.height) for c in range(forest.width)
-             if forest.cells[r][c] != T and (r, c) not in (forest.start, forest.human)]  # fmt: skip
+    cells = [
+        (r, c)
+        for r in range(forest.height)
+        for c in range(forest.width)
+        if forest.cells[r][c] != T and (r, c) not in (forest.start, forest.human)
+    ]
     rng.shuffle(cells)
     kind = rng.randrange(5)
     if kind == 0:
@@ -190,8 +196,10 @@ def _quirk_corridor() -> Forest:
     # T T S T T   stamina on entering it. The top row is the only way (the shouter's cell is a
     #             dead end).
     grid = [[O, U, Terrain.PUDDLE, O, O], [T, T, O, T, T]]
-    return Forest(width=5, height=2, cells=grid, start=(0, 0), human=(0, 4), turns=6,
-                  shouters=[Shouter(1, 2, "N", 1)])  # fmt: skip
+    shouters = [Shouter(1, 2, "N", 1)]
+    return Forest(
+        width=5, height=2, cells=grid, start=(0, 0), human=(0, 4), turns=6, shouters=shouters
+    )
 
 
 @pytest.mark.parametrize("method", ["cp-sat", "graph", "brute-force"])
