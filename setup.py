@@ -15,10 +15,13 @@ EXT_DIR = "ext"
 def _extensions() -> list[Extension]:
     modules = []
     for pyx in sorted((HERE / EXT_DIR).glob("*.pyx")):
+        # a kernel written in C keeps its headers in ext/<name>_kernel/ (the Trial's)
+        parts = sorted(str(p.relative_to(HERE)) for p in (HERE / EXT_DIR).glob(f"{pyx.stem}_kernel/*"))
         modules.append(
             Extension(
                 f"solver._ext.{pyx.stem}",
                 [f"{EXT_DIR}/{pyx.name}"],
+                depends=parts,
                 extra_compile_args=["-O3"],
                 define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
             )

@@ -1,586 +1,736 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False
-"""Compiled helpers for the Trial of the Forest: the hot spots of its reference rules.
+"""The compiled Trial of the Forest: the engine in C (``ext/trial_kernel/``), its game and state
+classes, and the ``KernelVTable`` the compiled searchers run it through.
 
-The Trial's rules stay the pure-Python reference (``solver/games/trial/``); its ``kernel`` engine
-(``solver.games.trial.kernel``) runs those same rules and swaps in these twins where a profile of
-ISMCTS self-play found the time going. Each is a transcription of one reference function and must
-agree with it on every input (``tests/games/trial/test_compiled_*.py`` hold them together):
+:class:`TrialKernelGame` holds the pack compiled into the C game (``TGame``, filled once from
+:func:`solver.games.trial.kernel_tables.compile_game`) and a ``KernelHandle``;
+:class:`TrialKernelState` holds one position (``TState``, inline: ``clone()`` is a ``memcpy``) and
+plays the protocol's transitions in C: ``legal_actions``, ``chance_outcomes``, ``apply_action``,
+``returns``, ``heuristic``, ``information_state_key``, ``resample_hidden``, ``playout_action``.
+The history texts (``information_state_string``, ``to_json``) come from the C engine too, written
+to a buffer at each ``apply_action`` and kept by the state as a chain shared by its copies.
 
-* :func:`copy_data` is ``rules._copy``: the deep copy of the state's JSON-like data behind
-  ``clone()`` (and so behind every determinisation of ISMCTS). Dicts and lists are rebuilt, every
-  other value is shared, key order is kept. Containers are copied with ``dict.copy`` / slicing
-  (C loops) and only nested containers recurse.
-* :class:`BoardGraph` ``.reachable`` is ``board.Board.reachable``: the breadth-first reach of a
-  move over the board, on an integer adjacency table built once per board instead of dicts of
-  string ids. Steps are tried in the reference's order (lines in the board's edge order, then the
-  open tunnels in the iteration order of the set handed in, then the expedition starts behind an
-  exit), so even the result's key order matches.
-* :class:`FameTables` ``.totals`` is ``scoring.fame(st, p)["total"]`` for every player at once:
-  the per-card, per-item and per-finishing-space fame read from precomputed tables instead of
-  scanning the pack.
-* :class:`PlayTables` ``.playable`` is ``conditions.playable``: a card's conditions (the effect
-  language's ``requires``) and whether its cost can be paid, with every card's terms classified
-  once and the payment backtracking (``payments.can_pay``) on C counters.
-
-These are helpers, not a full kernel: the state stays a Python dict, so there is no fixed-size
-struct and no ``KernelVTable`` (``ext/state.pxd``) to fill yet; compiled searchers see the
-Trial's kernel states as Python states. A full kernel may follow.
+What a player reads (observations, labels, JSON, ``str``) is presentation: the Python face
+(``solver/games/trial/kernel.py``) decodes the struct into the reference's state data
+(:mod:`solver.games.trial.kernel_codec`) and calls the reference's views, held to the reference by
+the differential tests.
 """
 
 cimport cython
 from cpython.dict cimport PyDict_Next
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
 from cpython.object cimport PyObject
-from libc.stdlib cimport free, malloc
+from cpython.bytes cimport PyBytes_FromStringAndSize
+from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcpy, memset
 
+from state cimport (
+    KERNEL_MAX_ACTIONS, KernelHandle, KernelVTable, handle_capsule, state_capsule,
+)
+from trial cimport *
 
-# -- the state copy --------------------------------------------------------------------------------
-cdef object _copy(object value):
-    cdef type kind = type(value)
-    if kind is dict:
-        return _copy_dict(<dict>value)
-    if kind is list:
-        return _copy_list(<list>value)
-    return value
+include "trial_kernel/helpers.pxi"
 
+cdef enum:
+    SINK = 16384
+    BUFFER = 1024
 
-cdef dict _copy_dict(dict source):
-    # dict.copy keeps the keys, their order and every scalar value; nested containers are
-    # replaced in place (assigning an existing key keeps its position).
-    cdef dict out = source.copy()
-    cdef Py_ssize_t pos = 0
-    cdef PyObject* key
-    cdef PyObject* item
-    cdef type kind
-    while PyDict_Next(source, &pos, &key, &item):
-        kind = type(<object>item)
-        if kind is dict:
-            out[<object>key] = _copy_dict(<dict>item)
-        elif kind is list:
-            out[<object>key] = _copy_list(<list>item)
-    return out
-
-
-cdef list _copy_list(list source):
-    cdef list out = source[:]
-    cdef Py_ssize_t i, n = PyList_GET_SIZE(source)
-    cdef object item
-    cdef type kind
-    for i in range(n):
-        item = <object>PyList_GET_ITEM(source, i)
-        kind = type(item)
-        if kind is dict:
-            out[i] = _copy_dict(<dict>item)
-        elif kind is list:
-            out[i] = _copy_list(<list>item)
-    return out
-
-
-def copy_data(value):
-    """A deep copy of plain JSON-like data: dicts and lists (exactly those types, not their
-    subclasses) are rebuilt, every other value is shared; key order is kept (``rules._copy``)."""
-    return _copy(value)
-
-
-# -- movement --------------------------------------------------------------------------------------
-cdef class BoardGraph:
-    """A board's spaces as integers: adjacency in CSR form, the expedition flags, the exits.
-
-    Built from a :class:`solver.games.trial.board.Board` (its ``spaces``, ``index``,
-    ``neighbours``, ``area_of``, ``area_start``, ``area_exit`` and ``areas``), so it follows
-    whatever the pack's board is.
+cdef extern from *:
     """
+    #define TK_STATE_SIZE sizeof(TState)
+    """
+    size_t TK_STATE_SIZE
 
-    cdef int n
-    cdef int* adj_start      # n + 1 offsets into adj
-    cdef int* adj            # neighbours, in the board's order
-    cdef int* exit_start     # n + 1 offsets into exit_to
-    cdef int* exit_to        # the expedition start spaces behind an exit, in area order
-    cdef char* in_area       # the space lies in an expedition area (its start included)
-    cdef char* is_start      # the space is an expedition's start space
-    cdef readonly list spaces
-    cdef readonly dict index
 
-    def __cinit__(self, board):
-        spaces = list(board.spaces)
-        index = {s: i for i, s in enumerate(spaces)}
-        cdef int n = len(spaces)
-        cdef int i, k, total_adj = 0, total_exit = 0
-        neighbours = [list(board.neighbours.get(s, [])) for s in spaces]
-        starts_behind = [
-            [board.area_start[a] for a in board.areas if board.area_exit[a] == s] for s in spaces
-        ]
-        for row in neighbours:
-            total_adj += len(row)
-        for row in starts_behind:
-            total_exit += len(row)
-        self.n = n
-        self.spaces = spaces
-        self.index = index
-        self.adj_start = <int*>malloc((n + 1) * sizeof(int))
-        self.adj = <int*>malloc((total_adj + 1) * sizeof(int))
-        self.exit_start = <int*>malloc((n + 1) * sizeof(int))
-        self.exit_to = <int*>malloc((total_exit + 1) * sizeof(int))
-        self.in_area = <char*>malloc(n + 1)
-        self.is_start = <char*>malloc(n + 1)
-        if (self.adj_start == NULL or self.adj == NULL or self.exit_start == NULL
-                or self.exit_to == NULL or self.in_area == NULL or self.is_start == NULL):
-            raise MemoryError()
-        start_spaces = set(board.area_start.values())
-        k = 0
-        for i in range(n):
-            self.adj_start[i] = k
-            for s in neighbours[i]:
-                self.adj[k] = index[s]
-                k += 1
-        self.adj_start[n] = k
-        k = 0
-        for i in range(n):
-            self.exit_start[i] = k
-            for s in starts_behind[i]:
-                self.exit_to[k] = index[s]
-                k += 1
-        self.exit_start[n] = k
-        for i in range(n):
-            self.in_area[i] = spaces[i] in board.area_of
-            self.is_start[i] = spaces[i] in start_spaces
+# -- the vtable (ext/state.pxd) --------------------------------------------------------------------
+cdef int _current(const void* g, const void* s) noexcept nogil:
+    return current_player(<const TState*>s)
+
+
+cdef bint _terminal(const void* g, const void* s) noexcept nogil:
+    return (<const TState*>s).depth == 0
+
+
+cdef int _legal(const void* g, const void* s, int* out) noexcept nogil:
+    cdef int buf[BUFFER]
+    cdef int n = tk_legal(<const TGame*>g, <const TState*>s, buf)
+    memcpy(out, buf, n * sizeof(int))
+    return n
+
+
+cdef int _chance(const void* g, const void* s, int* acts, double* probs) noexcept nogil:
+    return tk_chance(<const TGame*>g, <const TState*>s, acts, probs)
+
+
+cdef void _apply(const void* g, void* s, int a) noexcept nogil:
+    apply_action(<const TGame*>g, <TState*>s, a, NULL)
+
+
+cdef void _returns(const void* g, const void* s, double* out) noexcept nogil:
+    tk_returns_into(<const TGame*>g, <const TState*>s, out)
+
+
+cdef uint64_t _hash(const void* g, const void* s) noexcept nogil:
+    return tk_hash_state(<const TState*>s)
+
+
+cdef double _heuristic(const void* g, const void* s, int p) noexcept nogil:
+    return tk_heuristic_of(<const TGame*>g, <const TState*>s, p)
+
+
+cdef uint64_t _info_key(const void* g, const void* s, int p) noexcept nogil:
+    return tk_info_key(<const TGame*>g, <const TState*>s, p)
+
+
+cdef int _resample(const void* g, void* s, int p, uint64_t* rng) noexcept nogil:
+    return tk_resample(<const TGame*>g, <TState*>s, p, rng)
+
+
+cdef int _policy(const void* g, const void* s, uint64_t* rng) noexcept nogil:
+    return tk_policy(<const TGame*>g, <const TState*>s, rng)
+
+
+def text_hash(bytes text):
+    """The 64-bit hash the engine folds a history text into (``tk_text_hash``)."""
+    return tk_text_hash(<const char*>text, len(text))
+
+
+STATE_SIZE = TK_STATE_SIZE
+
+
+# -- filling the C game from the compiled tables ---------------------------------------------------
+cdef void _ints(int* dst, list src, int cap) except *:
+    if len(src) > cap:
+        raise ValueError(f"a table of {len(src)} entries (at most {cap})")
+    for i, v in enumerate(src):
+        dst[i] = v
+
+
+cdef void _u8(uint8_t* dst, list src, int cap) except *:
+    if len(src) > cap:
+        raise ValueError(f"a table of {len(src)} entries (at most {cap})")
+    for i, v in enumerate(src):
+        dst[i] = <uint8_t>(v & 0xFF)
+
+
+cdef void _i8(int8_t* dst, list src, int cap) except *:
+    if len(src) > cap:
+        raise ValueError(f"a table of {len(src)} entries (at most {cap})")
+    for i, v in enumerate(src):
+        dst[i] = v
+
+
+cdef void _u16(uint16_t* dst, list src, int cap) except *:
+    if len(src) > cap:
+        raise ValueError(f"a table of {len(src)} entries (at most {cap})")
+    for i, v in enumerate(src):
+        dst[i] = v
+
+
+cdef void _i16(int16_t* dst, list src, int cap) except *:
+    if len(src) > cap:
+        raise ValueError(f"a table of {len(src)} entries (at most {cap})")
+    for i, v in enumerate(src):
+        dst[i] = v
+
+
+cdef void _doubles(double* dst, list src, int cap) except *:
+    if len(src) > cap:
+        raise ValueError(f"a table of {len(src)} entries (at most {cap})")
+    for i, v in enumerate(src):
+        dst[i] = v
+
+
+cdef void _fill_counts(TGame* g, dict t) except *:
+    g.n_players = t["n_players"]; g.n_cards = t["n_cards"]; g.n_deeds = t["n_deeds"]
+    g.n_encounters = t["n_encounters"]; g.n_spaces = t["n_spaces"]
+    g.n_board_spaces = t["n_board_spaces"]; g.n_kinds = t["n_kinds"]; g.n_items = t["n_items"]
+    g.n_tiles = t["n_tiles"]; g.n_areas = t["n_areas"]; g.n_legendary = t["n_legendary"]
+    g.n_faces = t["n_faces"]; g.n_tents = t["n_tents"]; g.n_rows = t["n_rows"]
+    g.n_cols = t["n_cols"]; g.n_one_each_kinds = t["n_one_each_kinds"]
+    g.n_commons = t["n_commons"]; g.n_rares = t["n_rares"]
+    g.A_PAW = t["A_PAW"]; g.A_OPTION = t["A_OPTION"]; g.A_FOOD = t["A_FOOD"]
+    g.A_COLUMN = t["A_COLUMN"]; g.A_PLAYER = t["A_PLAYER"]; g.A_TENT = t["A_TENT"]
+    g.A_CELL = t["A_CELL"]; g.A_BONUS = t["A_BONUS"]; g.A_DIE = t["A_DIE"]; g.A_TILE = t["A_TILE"]
+    g.A_ITEM = t["A_ITEM"]; g.A_SELL = t["A_SELL"]; g.A_SPACE = t["A_SPACE"]
+    g.A_CARD = t["A_CARD"]; g.A_DROP = t["A_DROP"]; g.A_SIZE = t["A_SIZE"]
+    g.food_per_kind = t["food_per_kind"]; g.board_move = t["board_move"]
+    g.board_strength = t["board_strength"]; g.board_trade = t["board_trade"]
+    g.backpack_slots = t["backpack_slots"]; g.backpack_move = t["backpack_move"]
+    g.morality_min = t["morality_min"]; g.morality_max = t["morality_max"]
+    g.first_player_fame = t["first_player_fame"]; g.hand_limit = t["hand_limit"]
+    g.start_hand = t["start_hand"]; g.paws = t["paws"]; g.tents_each = t["tents_each"]
+    g.row_size = t["row_size"]; g.tunnel_tokens = t["tunnel_tokens"]
+    g.n_dfaces = t["n_dfaces"]; g.n_artifacts = t["n_artifacts"]; g.n_paths = t["n_paths"]
+    g.n_campsites = t["n_campsites"]; g.n_starts = t["n_starts"]; g.n_setup = t["n_setup"]
+    g.kind_compass = t["kind_compass"]; g.kind_elixir = t["kind_elixir"]
+    g.kind_bow_name = t["kind_bow_name"]
+    g.cost_food1 = t["cost_food1"]; g.cost_tea1 = t["cost_tea1"]; g.cost_food2 = t["cost_food2"]
+
+
+cdef void _fill_components(TGame* g, dict t) except *:
+    _ints(g.start_food, t["start_food"], 4)
+    _ints(g.morality_fame, t["morality_fame"], 41)
+    _ints(g.face_strength, t["face_strength"], TK_MAX_FACES)
+    _u8(g.face_win, t["face_win"], TK_MAX_FACES)
+    _ints(g.dface_strength, t["dface_strength"], TK_MAX_FACES)
+    _u8(g.dface_win, t["dface_win"], TK_MAX_FACES)
+    _doubles(g.dface_prob, t["dface_prob"], TK_MAX_FACES)
+    _u8(g.dface_of_face, t["dface_of_face"], TK_MAX_FACES)
+    _ints(g.dsum_count, t["dsum_count"], TK_MAX_DICE + 1)
+    _ints(g.dsum_first, t["dsum_first"], TK_MAX_DICE + 1)
+    _ints(g.dsum_value, t["dsum_value"], TK_SUMS * 4)
+    _doubles(g.dsum_prob, t["dsum_prob"], TK_SUMS * 4)
+    _ints(g.legendary_column, t["legendary_column"], TK_MAX_LEGENDARY)
+    _ints(g.legendary_cards, t["legendary_cards"], TK_MAX_LEGENDARY)
+    _ints(g.legendary_fame, t["legendary_fame"], TK_MAX_LEGENDARY)
+    _u8(g.tent_bonus, t["tent_bonus"], TK_MAX_TENTS)
+
+
+cdef void _fill_cards(TGame* g, dict t) except *:
+    cdef int c, k
+    _u8(g.card_deck, t["card_deck"], TK_MAX_CARDS)
+    _i16(g.card_fame, t["card_fame"], TK_MAX_CARDS)
+    for c, row in enumerate(t["card_symbols"]):
+        for k, v in enumerate(row):
+            g.card_symbols[c][k] = v
+    for c, row in enumerate(t["card_enhance"]):
+        for k, v in enumerate(row):
+            g.card_enhance[c][k] = v
+    for c, row in enumerate(t["card_moral"]):
+        for k, v in enumerate(row):
+            g.card_moral[c][k] = v
+    _u8(g.card_column, t["card_column"], TK_MAX_CARDS)
+    _u8(g.card_n_moral, t["card_n_moral"], TK_MAX_CARDS)
+    _u8(g.card_either_or_evil, t["card_either_or_evil"], TK_MAX_CARDS)
+    _u8(g.card_strength_discard, t["card_strength_discard"], TK_MAX_CARDS)
+    _u8(g.card_strength_facedown, t["card_strength_facedown"], TK_MAX_CARDS)
+    _i8(g.card_grove_bonus, t["card_grove_bonus"], TK_MAX_CARDS)
+    _u8(g.card_lookout_bonus, t["card_lookout_bonus"], TK_MAX_CARDS)
+    _u8(g.card_cartographer, t["card_cartographer"], TK_MAX_CARDS)
+    _u8(g.card_company, t["card_company"], TK_MAX_CARDS)
+    _u16(g.card_cond_first, t["card_cond_first"], TK_MAX_CARDS)
+    _u16(g.card_cond_count, t["card_cond_count"], TK_MAX_CARDS)
+    _u16(g.card_cost, t["card_cost"], TK_MAX_CARDS)
+    _u16(g.card_effect, t["card_effect"], TK_MAX_CARDS)
+    _u16(g.card_unpaid, t["card_unpaid"], TK_MAX_CARDS)
+    _u16(g.card_foe, t["card_foe"], TK_MAX_CARDS)
+    _u8(g.card_area, t["card_area"], TK_MAX_CARDS)
+    _u16(g.card_rank, t["card_rank"], TK_MAX_CARDS)
+
+
+cdef void _fill_kinds(TGame* g, dict t) except *:
+    _u8(g.kind_artifact, t["kind_artifact"], TK_MAX_KINDS)
+    _u8(g.kind_rare, t["kind_rare"], TK_MAX_KINDS)
+    _u8(g.kind_size, t["kind_size"], TK_MAX_KINDS)
+    _u8(g.kind_large, t["kind_large"], TK_MAX_KINDS)
+    _i16(g.kind_fame, t["kind_fame"], TK_MAX_KINDS)
+    _u8(g.kind_strength, t["kind_strength"], TK_MAX_KINDS)
+    _u8(g.kind_trade, t["kind_trade"], TK_MAX_KINDS)
+    _u8(g.kind_move, t["kind_move"], TK_MAX_KINDS)
+    _u8(g.kind_dice, t["kind_dice"], TK_MAX_KINDS)
+    _u8(g.kind_shield, t["kind_shield"], TK_MAX_KINDS)
+    _u8(g.kind_bow, t["kind_bow"], TK_MAX_KINDS)
+    _u8(g.kind_amphibian, t["kind_amphibian"], TK_MAX_KINDS)
+    _u16(g.kind_rank, t["kind_rank"], TK_MAX_KINDS)
+    _u8(g.artifact_order, t["artifact_order"], TK_GALLERY)
+    _u8(g.commons_init, t["commons_init"], 24)
+    _u8(g.rares_init, t["rares_init"], 24)
+    _u8(g.one_each_init, t["one_each_init"], 24)
+
+
+cdef void _fill_board(TGame* g, dict t) except *:
+    cdef int i
+    _u8(g.space_kind, t["space_kind"], TK_MAX_SPACES)
+    _i8(g.space_slot, t["space_slot"], TK_MAX_SPACES)
+    _i8(g.space_quarter, t["space_quarter"], TK_MAX_SPACES)
+    _i8(g.space_campsite, t["space_campsite"], TK_MAX_SPACES)
+    _u8(g.space_printed_tunnel, t["space_printed_tunnel"], TK_MAX_SPACES)
+    _i8(g.space_area, t["space_area"], TK_MAX_SPACES)
+    _i16(g.space_finish, t["space_finish"], TK_MAX_SPACES)
+    _i8(g.space_resource, t["space_resource"], TK_MAX_SPACES)
+    _doubles(g.space_pref, t["space_pref"], TK_MAX_SPACES)
+    _u8(g.space_camp_prefix, t["space_camp_prefix"], TK_MAX_SPACES)
+    _u16(g.adj_first, t["adj_first"], TK_MAX_SPACES + 1)
+    _u8(g.adj, t["adj"], TK_MAX_EDGES * 2)
+    _ints(g.area_start, t["area_start"], TK_AREAS)
+    _ints(g.area_exit, t["area_exit"], TK_AREAS)
+    _ints(g.area_nearest_finish, t["area_nearest_finish"], TK_AREAS)
+    if len(t["paths"]) > TK_MAX_PATHS:
+        raise ValueError("too many expedition paths")
+    for i, p in enumerate(t["paths"]):
+        g.paths[i].start = p["from"]
+        g.paths[i].to = p["to"]
+        g.paths[i].line = p["line"]
+        g.paths[i].cost = p["cost"]
+    _u8(g.slot_space, t["slot_space"], TK_SLOTS)
+    _u8(g.slot_type, t["slot_type"], TK_SLOTS)
+    _i8(g.slot_ruin, t["slot_ruin"], TK_SLOTS)
+    _u8(g.ruin_slot, t["ruin_slot"], TK_RUINS)
+    _u8(g.campsite_space, t["campsite_space"], TK_CAMPSITES)
+    _u8(g.campsite_bonus, t["campsite_bonus"], TK_CAMPSITES)
+    _u8(g.start_spaces, t["start_spaces"], TK_MAX_SPACES)
+    _u8(g.tile_type, t["tile_type"], TK_TILES)
+    _i8(g.tile_food, t["tile_food"], TK_TILES)
+    _u8(g.tile_ruined, t["tile_ruined"], TK_TILES)
+    _u8(g.tile_restored, t["tile_restored"], TK_TILES)
+    _u8(g.col_large, t["col_large"], TK_COLS)
+    _i8(g.col_price, t["col_price"], TK_COLS)
+    _i8(g.row_price, t["row_price"], TK_ROWS)
+    _u16(g.cell_cost, t["cell_cost"], TK_CELLS)
+
+
+cdef void _fill_effects(TGame* g, dict t) except *:
+    cdef int i
+    if len(t["nodes"]) > TK_MAX_NODES or len(t["instr"]) > TK_MAX_INSTR:
+        raise ValueError("too many effect nodes")
+    for i, n in enumerate(t["nodes"]):
+        g.nodes[i].kind = n["kind"]; g.nodes[i].card = n["card"]; g.nodes[i].first = n["first"]
+        g.nodes[i].count = n["count"]; g.nodes[i].a = n["a"]; g.nodes[i].b = n["b"]
+        g.nodes[i].n1 = n["n1"]; g.nodes[i].n2 = n["n2"]; g.nodes[i].cost = n["cost"]
+        g.nodes[i].c = n["c"]
+    for i, n in enumerate(t["instr"]):
+        g.instr[i].verb = n["verb"]; g.instr[i].a = n["a"]; g.instr[i].b = n["b"]
+        g.instr[i].c = n["c"]; g.instr[i].node = n["node"]; g.instr[i].gains = n["gains"]
+        g.instr[i].n_gains = n["n_gains"]
+    for i, o in enumerate(t["options"]):
+        g.options[i].morality = o["morality"]; g.options[i].cond_first = o["cond_first"]
+        g.options[i].cond_count = o["cond_count"]; g.options[i].cost = o["cost"]
+        g.options[i].effect = o["effect"]
+    for i, (key, arg) in enumerate(t["conds"]):
+        g.conds[i].key = key
+        g.conds[i].arg = arg
+    for i, (first, count) in enumerate(t["costs"]):
+        g.costs[i].first = first
+        g.costs[i].count = count
+    for i, term in enumerate(t["terms"]):
+        g.terms[i].alts = term["alts"]; g.terms[i].have = term["have"]
+        g.terms[i].per_item = term["per_item"]; g.terms[i].gallery = term["gallery"]
+        g.terms[i].unit_type = term["unit_type"]
+    _u8(g.gain_key, t["gain_key"], TK_MAX_GAINS)
+    _u8(g.gain_n, t["gain_n"], TK_MAX_GAINS)
+    g.n_nodes = t["n_nodes"]; g.n_instr = t["n_instr"]; g.n_options = t["n_options"]
+    g.n_conds = t["n_conds"]; g.n_costs = t["n_costs"]; g.n_terms = t["n_terms"]
+    g.n_gains = t["n_gains"]
+
+
+cdef void _fill_setup_and_strings(TGame* g, dict t) except *:
+    _u8(g.setup_kind, t["setup_kind"], TK_SETUP_QUEUE)
+    _i8(g.setup_player, t["setup_player"], TK_SETUP_QUEUE)
+    _u8(g.setup_a, t["setup_a"], TK_SETUP_QUEUE)
+    _u8(g.setup_b, t["setup_b"], TK_SETUP_QUEUE)
+    _u8(g.setup_c, t["setup_c"], TK_SETUP_QUEUE)
+    cdef bytes chars = t["chars"]
+    if len(chars) > TK_STRINGS:
+        raise ValueError("too many characters in the ids")
+    memcpy(g.chars, <const char*>chars, len(chars))
+    _u16(g.str_card, t["str_card"], TK_MAX_CARDS)
+    _u16(g.str_card_json, t["str_card_json"], TK_MAX_CARDS)
+    _u16(g.str_space, t["str_space"], TK_MAX_SPACES)
+    _u16(g.str_kind, t["str_kind"], TK_MAX_KINDS)
+    _u16(g.str_area, t["str_area"], TK_AREAS)
+    _u16(g.str_bonus, t["str_bonus"], TK_BONUSES)
+    _u16(g.str_kindname, t["str_kindname"], N_KINDS)
+
+
+# -- the game --------------------------------------------------------------------------------------
+cdef class TrialKernelGame:
+    """The compiled Trial's game: the C tables of one pack and player count, and its vtable.
+
+    ``_fill(tables)`` builds the C game once from :func:`compile_game`'s tables; the Python face
+    (``solver.games.trial.kernel.KernelTrialGame``) subclasses it."""
+
+    cdef TGame* g
+    cdef KernelVTable vtable
+    cdef KernelHandle handle
+    cdef public object state_class
+
+    def __cinit__(self, *args, **kwargs):
+        self.g = <TGame*>calloc(1, sizeof(TGame))
+        if self.g == NULL:
+            raise MemoryError("the compiled Trial's tables")
+        self.handle.vtable = NULL
+        self.handle.game = NULL
 
     def __dealloc__(self):
-        free(self.adj_start)
-        free(self.adj)
-        free(self.exit_start)
-        free(self.exit_to)
-        free(self.in_area)
-        free(self.is_start)
+        if self.g != NULL:
+            free(self.g)
+            self.g = NULL
 
-    def __reduce__(self):
-        raise TypeError("a BoardGraph is not picklable; rebuild it from its Board")
+    def _fill(self, dict tables):
+        """Copy the compiled tables into the C game and fill the vtable."""
+        _fill_counts(self.g, tables)
+        _fill_components(self.g, tables)
+        _fill_cards(self.g, tables)
+        _fill_kinds(self.g, tables)
+        _fill_board(self.g, tables)
+        _fill_effects(self.g, tables)
+        _fill_setup_and_strings(self.g, tables)
+        self.vtable.name = b"trial"
+        self.vtable.state_size = sizeof(TState)
+        self.vtable.num_players = self.g.n_players
+        self.vtable.num_distinct_actions = self.g.A_SIZE
+        self.vtable.max_actions = self.g.A_SIZE if self.g.A_SIZE > KERNEL_MAX_ACTIONS else KERNEL_MAX_ACTIONS
+        self.vtable.current_player = _current
+        self.vtable.is_terminal = _terminal
+        self.vtable.legal_actions = _legal
+        self.vtable.chance_outcomes = _chance
+        self.vtable.apply_action = _apply
+        self.vtable.returns = _returns
+        self.vtable.hash = _hash
+        self.vtable.heuristic = _heuristic
+        self.vtable.utility_min = 0.0
+        self.vtable.utility_max = 1.0
+        self.vtable.pack = NULL
+        self.vtable.information_state_key = _info_key
+        self.vtable.resample_hidden = _resample
+        self.vtable.playout_action = _policy
+        self.handle.vtable = &self.vtable
+        self.handle.game = self.g
 
-    def reachable(self, origin, int budget, open_tunnels):
-        """Every space a move of at most ``budget`` steps from ``origin`` can end on, with its
-        distance (``Board.reachable``). ``open_tunnels``: the spaces with a usable tunnel."""
-        cdef int n = self.n, o, j, count = 0, tail, i, here
-        cdef object found = self.index.get(origin)
-        if found is None:
-            return {}  # as the reference: nothing is reachable from an unknown space
-        o = found
-        # scratch per call (no state shared between threads): dist, queue, tunnels, open flags
-        cdef int* work = <int*>malloc(4 * (n + 1) * sizeof(int))
-        if work == NULL:
-            raise MemoryError()
-        cdef int* dist = work
-        cdef int* queue = work + (n + 1)
-        cdef int* tunnels = work + 2 * (n + 1)
-        cdef int* tunnel_open = work + 3 * (n + 1)
-        try:
-            for i in range(n):
-                tunnel_open[i] = 0
-            for t in open_tunnels:  # the iteration order the reference walks them in
-                j = self.index[t]   # KeyError for a tunnel that is no space of the board
-                if not tunnel_open[j]:
-                    tunnel_open[j] = 1
-                    tunnels[count] = j
-                    count += 1
-            tail = self._search(o, budget, dist, queue, tunnels, count, tunnel_open)
-            spaces = self.spaces
-            out = {}
-            for i in range(1, tail):
-                here = queue[i]
-                out[<object>PyList_GET_ITEM(spaces, here)] = dist[here]
-            return out
-        finally:
-            free(work)
+    def _kernel_handle(self):
+        """A PyCapsule ``forest_solver.KernelHandle`` (``docs/kernel-abi.md``)."""
+        if self.handle.game == NULL:
+            raise TypeError("the compiled Trial game was not filled")
+        return handle_capsule(&self.handle, self)
 
-    cdef int _search(self, int o, int budget, int* dist, int* queue, const int* tunnels,
-                     int count, const int* tunnel_open) noexcept nogil:
-        # Breadth-first from ``o``; fills ``dist`` and ``queue`` and returns the queue's length.
-        cdef int here, nxt, head = 0, tail = 0, i, j
-        for i in range(self.n):
-            dist[i] = -1
-        dist[o] = 0
-        queue[tail] = o
-        tail += 1
-        while head < tail:
-            here = queue[head]
-            head += 1
-            if dist[here] >= budget:
-                continue
-            if here != o and self.in_area[here]:
-                continue  # an expedition start space stops the move
-            for j in range(self.adj_start[here], self.adj_start[here + 1]):
-                nxt = self.adj[j]
-                if dist[nxt] < 0 and (not self.in_area[nxt] or self.is_start[nxt]):
-                    dist[nxt] = dist[here] + 1
-                    queue[tail] = nxt
-                    tail += 1
-            if tunnel_open[here]:
-                for i in range(count):
-                    nxt = tunnels[i]
-                    if nxt != here and dist[nxt] < 0 and (
-                        not self.in_area[nxt] or self.is_start[nxt]
-                    ):
-                        dist[nxt] = dist[here] + 1
-                        queue[tail] = nxt
-                        tail += 1
-            for j in range(self.exit_start[here], self.exit_start[here + 1]):
-                nxt = self.exit_to[j]
-                if dist[nxt] < 0 and (not self.in_area[nxt] or self.is_start[nxt]):
-                    dist[nxt] = dist[here] + 1
-                    queue[tail] = nxt
-                    tail += 1
-        return tail
+    def _new_state(self):
+        """The initial state (the set-up queued and settled), of class ``state_class``."""
+        cdef TrialKernelState state = self.state_class.__new__(self.state_class)
+        state.game = self
+        state.history = None
+        with nogil:
+            tk_initial(self.g, &state.st)
+        return state
+
+    def _state_from_raw(self, dict raw, object history):
+        """A state from :meth:`TrialKernelState._raw`'s fields and a history chain."""
+        cdef TrialKernelState state = self.state_class.__new__(self.state_class)
+        state.game = self
+        state.history = history
+        _load(&state.st, raw)
+        return state
+
+    def _blank_seen(self, list entries):
+        """The history hashes of a list of entries ``(seen_by, text, redacted)``: 16 numbers."""
+        cdef uint64_t seen[TK_SUBSETS]
+        memset(seen, 0, sizeof(seen))
+        cdef int n = self.g.n_players, t, mask
+        cdef uint64_t ht, hr
+        for who, text, red in entries:
+            tb = text.encode("utf-8")
+            rb = red.encode("utf-8")
+            ht = tk_text_hash(<const char*>tb, len(tb))
+            hr = tk_text_hash(<const char*>rb, len(rb))
+            mask = 0
+            if who != "*":
+                for ch in who:
+                    mask |= 1 << int(ch)
+            for t in range(1, 1 << n):
+                seen[t] = tk_fold(seen[t], ht if who == "*" or (t & ~mask) == 0 else hr)
+        return [seen[t] for t in range(TK_SUBSETS)]
 
 
-# -- scoring ---------------------------------------------------------------------------------------
-cdef class FameTables:
-    """A pack's fame values, looked up by id: ``card`` (cards), ``item`` (items and artifacts;
-    0 when unprinted), ``finish`` (finishing spaces), the morality track's fame from its
-    minimum, the legendary tokens as ``(id, fame)`` and the first player's fame."""
+# -- the state ------------------------------------------------------------------------------------
+cdef class TrialKernelState:
+    """One position of the compiled Trial (the struct inline) and its history chain."""
 
-    cdef dict card
-    cdef dict item
-    cdef dict finish
-    cdef list morality
-    cdef long morality_min
-    cdef list legendary
-    cdef long first_player
+    cdef TState st
+    cdef public TrialKernelGame game
+    cdef public object history
+    """``None`` or ``(previous, entries)``: each link the raw entries of one step (or of a
+    loaded state's history), shared by copies."""
 
-    def __init__(self, dict card, dict item, dict finish, list morality, long morality_min,
-                 list legendary, long first_player):
-        self.card = card
-        self.item = item
-        self.finish = finish
-        self.morality = morality
-        self.morality_min = morality_min
-        self.legendary = legendary
-        self.first_player = first_player
+    def get_game(self):
+        return self.game
 
-    def totals(self, dict data):
-        """Every player's fame total in the state data ``data`` (``scoring.fame``)."""
-        cdef list players = data["players"]
-        cdef dict legendary = data["legendary"]
-        cdef object first = data["first_player"]
-        cdef Py_ssize_t p, n = len(players)
-        cdef long total
-        cdef list out = []
-        cdef dict me
-        for p in range(n):
-            me = <dict>players[p]
-            total = 0
-            for entry in me["story"]:
-                if entry[1]:
-                    total += <long>self.card[entry[0]]
-            for kind in me["backpack"]:
-                total += <long>self.item[kind]
-            for kind in me["gallery"]:
-                total += <long>self.item[kind]
-            for space in (<dict>me["flags"]).values():
-                if space is not None:
-                    total += <long>self.finish[space]
-            total += self._morality(me["morality"])
-            for token in self.legendary:
-                if legendary[token[0]] == p:
-                    total += <long>token[1]
-            if first == p:
-                total += self.first_player
-            out.append(total)
-        return out
+    def _state_capsule(self):
+        """A PyCapsule ``forest_solver.KernelState`` pointing at this state's struct."""
+        return state_capsule(&self.st, self)
 
-    @cython.boundscheck(True)
-    @cython.wraparound(True)
-    cdef long _morality(self, object morality) except? -1:
-        # Python indexing, negative indices included, as the reference's list lookup.
-        return self.morality[morality - self.morality_min]
+    def current_player(self):
+        return current_player(&self.st)
 
+    def is_terminal(self):
+        return self.st.depth == 0
 
-# -- card playability ------------------------------------------------------------------------------
-cdef enum:
-    MAX_UNITS = 64          # spend units of one cost (terms, ``per: item`` expanded)
-    MAX_KINDS = 64          # distinct kinds in one backpack
-    NUM_FOODS = 4           # FOODS: raspberry, acorn, mushroom, tea (tea stands in for the raw three)
+    def is_chance_node(self):
+        return current_player(&self.st) == -1
 
-cdef enum:
-    C_AT_CAMPSITE = 0
-    C_AT_TUNNEL = 1
-    C_AT_LOCATION = 2
-    C_AT_TYPE = 3
-    C_COMPANY = 4
-    C_COMPANY_EVIL = 5
-    C_MORALITY = 6
-    C_PAWS_CORNERS = 7
-    C_PAWS_DIAGONAL = 8
-    C_PAWS_TYPES = 9
-    C_TRACKER = 10
-    C_NO_TUNNEL = 11
-    C_STORY_EVIL = 12
-    C_NEVER = 13
+    def legal_actions(self):
+        cdef int buf[BUFFER]
+        cdef int n = tk_legal(self.game.g, &self.st, buf)
+        return [buf[i] for i in range(n)]
 
+    def chance_outcomes(self):
+        cdef int acts[BUFFER]
+        cdef double probs[BUFFER]
+        cdef int n = tk_chance(self.game.g, &self.st, acts, probs)
+        return [(acts[i], probs[i]) for i in range(n)]
 
-cdef class _Unit:
-    # One spend term, classified once: which foods pay it (bit f for FOODS[f]), which item kinds
-    # (``any_item`` or the set ``kinds``), whether a card does, whether it is food-like.
-    cdef int food_mask
-    cdef bint any_item
-    cdef frozenset kinds
-    cdef bint card
-    cdef bint foodlike
-    cdef bint per_item
+    cpdef bint _is_legal(self, int action):
+        return tk_is_legal(self.game.g, &self.st, action)
 
+    def _apply(self, int action):
+        """Apply a legal action (unchecked) and keep its history entries."""
+        cdef unsigned char buf[SINK]
+        cdef TSink sink
+        sink.buf = buf
+        sink.size = SINK
+        sink.used = 0
+        sink.overflow = 0
+        apply_action(self.game.g, &self.st, action, &sink)
+        if sink.overflow:
+            raise RuntimeError("the compiled Trial's history buffer overflowed")
+        if sink.used:
+            self.history = (self.history, PyBytes_FromStringAndSize(<char*>buf, sink.used))
 
-cdef class _Card:
-    cdef list conditions      # (code, argument) pairs
-    cdef list haves           # each a list of alternatives
-    cdef list units           # _Unit, in cost order
+    def clone(self):
+        cdef TrialKernelState copy = type(self).__new__(type(self))
+        copy.game = self.game
+        copy.history = self.history
+        memcpy(&copy.st, &self.st, sizeof(TState))
+        return copy
 
+    def returns(self):
+        cdef double out[TK_MAX_PLAYERS]
+        tk_returns_into(self.game.g, &self.st, out)
+        return [out[p] for p in range(self.st.player_count)]
 
-ctypedef struct PaySearch:
-    # The backtracking of ``payments.can_pay`` on C counters (on the caller's stack: reentrant).
-    int n_units
-    int n_kinds
-    int card_units
-    int food[NUM_FOODS]
-    int count[MAX_KINDS]
-    int food_mask[MAX_UNITS]
-    char match[MAX_UNITS][MAX_KINDS]
-    char card[MAX_UNITS]
-    char foodlike[MAX_UNITS]
+    def scores(self):
+        """Every player's fame as it stands (final at the end)."""
+        return [fame_total(self.game.g, &self.st, p) for p in range(self.st.player_count)]
+
+    def _heuristic(self, int p):
+        return tk_heuristic_of(self.game.g, &self.st, p)
+
+    def _information_state_key(self, int p):
+        return tk_info_key(self.game.g, &self.st, p)
+
+    def _hash(self):
+        """The kernel's 64-bit hash of the struct (what the compiled searchers use)."""
+        return tk_hash_state(&self.st)
+
+    def _resample_raw(self, int p, uint64_t seed):
+        """A copy redealt for ``p`` by the C redeal from a SplitMix64 stream seeded ``seed``
+        (its history chain left as it is: the Python face redacts it)."""
+        cdef TrialKernelState copy = self.clone()
+        cdef uint64_t rng = seed
+        cdef int err
+        with nogil:
+            err = tk_resample(self.game.g, &copy.st, p, &rng)
+        if err:
+            raise RuntimeError("the compiled Trial could not redeal this state")
+        return copy
+
+    def _policy(self, uint64_t rng_state):
+        """The playout policy's action and the generator's state after it."""
+        cdef uint64_t rng = rng_state
+        cdef int a = tk_policy(self.game.g, &self.st, &rng)
+        return a, rng
+
+    def _heuristic_choice(self, uint64_t rng_state):
+        """The heuristic agent's action with its tie-breaks drawn from ``rng_state`` (and the
+        generator's state after)."""
+        cdef uint64_t rng = rng_state
+        cdef int a = tk_heuristic_choice(self.game.g, &self.st, &rng)
+        return a, rng
+
+    def _raw(self):
+        """Every field of the struct as plain numbers and lists (the codec's input)."""
+        return _dump(&self.st, self.game.g)
+
+    def _bytes(self):
+        return PyBytes_FromStringAndSize(<char*>&self.st, sizeof(TState))
 
 
-cdef bint pay_search(PaySearch* s, int i, int hand_left) noexcept nogil:
-    cdef int f, j, skip
-    cdef bint ok
-    if i >= s.n_units:
-        return True
-    for f in range(NUM_FOODS):
-        if s.food[f] > 0 and (s.food_mask[i] >> f) & 1:
-            s.food[f] -= 1
-            ok = pay_search(s, i + 1, hand_left)
-            s.food[f] += 1
-            if ok:
-                return True
-    for j in range(s.n_kinds):
-        if s.count[j] > 0 and s.match[i][j]:
-            s.count[j] -= 1
-            ok = pay_search(s, i + 1, hand_left)
-            s.count[j] += 1
-            if ok:
-                return True
-    if hand_left > 0 and (s.card[i] or (s.card_units and s.foodlike[i])):
-        skip = 1 + (s.card_units - 1 if s.card_units > 1 and s.foodlike[i] else 0)
-        return pay_search(s, min(s.n_units, i + skip), hand_left - 1)
-    return False
+# -- the struct as plain fields, and back --------------------------------------------------------
+cdef list _list8(const uint8_t* a, int n):
+    return [a[i] for i in range(n)]
 
 
-cdef class PlayTables:
-    """What ``conditions.playable`` reads, precomputed per pack: every card's conditions, ``have``
-    terms and spend terms (classified), and the board and tile facts the conditions ask about.
-
-    ``playable(data, p, cid)`` is ``conditions.playable(st, p, cid)`` for the state data ``data``:
-    the card's conditions hold and its cost can be paid (the same backtracking over food, tea
-    standing in, backpack items and cards in hand)."""
-
-    cdef dict cards
-    cdef tuple foods
-    cdef frozenset amphibians
-    cdef frozenset campsites
-    cdef frozenset slots
-    cdef frozenset printed_tunnels
-    cdef dict quarter
-    cdef dict tile_type       # tile id -> (type, restored type or None)
-    cdef frozenset evil_cards
-
-    def __init__(self, dict cards, tuple foods, amphibians, campsites, slots, printed_tunnels,
-                 dict quarter, dict tile_type, evil_cards):
-        # ``cards``: id -> the card's ``requires`` and ``cost`` lists (as in the pack).
-        if len(foods) != NUM_FOODS or foods[3] != "tea":
-            raise ValueError(f"expected {NUM_FOODS} foods, tea last, not {foods!r}")
-        self.foods = foods
-        self.amphibians = frozenset(amphibians)
-        self.campsites = frozenset(campsites)
-        self.slots = frozenset(slots)
-        self.printed_tunnels = frozenset(printed_tunnels)
-        self.quarter = quarter
-        self.tile_type = tile_type
-        self.evil_cards = frozenset(evil_cards)
-        self.cards = {cid: self._card(requires, cost) for cid, (requires, cost) in cards.items()}
-
-    cdef _Card _card(self, list requires, list cost):
-        cdef _Card card = _Card()
-        card.conditions = [self._condition(c) for c in requires]
-        card.haves = [list(term["have"]) for term in cost if "have" in term]
-        card.units = [self._unit(term) for term in cost if "spend" in term]
-        return card
-
-    cdef tuple _condition(self, dict cond):
-        ((key, arg),) = cond.items()
-        if key == "at":
-            if arg == "campsite":
-                return (C_AT_CAMPSITE, arg)
-            if arg == "tunnel":
-                return (C_AT_TUNNEL, arg)
-            if arg == "location":
-                return (C_AT_LOCATION, arg)
-            return (C_AT_TYPE, arg)
-        if key == "company":
-            return (C_COMPANY_EVIL if arg == "evil" else C_COMPANY, arg)
-        if key == "morality":
-            return (C_MORALITY, arg)
-        if key == "paws":
-            if arg == "corners":
-                return (C_PAWS_CORNERS, arg)
-            if arg == "diagonal":
-                return (C_PAWS_DIAGONAL, arg)
-            return (C_PAWS_TYPES, arg)
-        if key == "tracker":
-            return (C_TRACKER, arg)
-        if key == "no_tunnel":
-            return (C_NO_TUNNEL, arg)
-        if key == "story_evil":
-            return (C_STORY_EVIL, arg)
-        return (C_NEVER, arg)
-
-    cdef _Unit _unit(self, dict term):
-        cdef _Unit unit = _Unit()
-        cdef int f
-        alts = list(term["spend"])
-        raw = self.foods[:3]
-        unit.food_mask = 0
-        for f in range(NUM_FOODS):
-            food = self.foods[f]
-            if food in alts or "food" in alts or (f == 3 and any(a in raw for a in alts)):
-                unit.food_mask |= 1 << f
-        items = [a for a in alts if a not in (*self.foods, "food", "card")]
-        unit.any_item = "item" in items
-        kinds = set(a for a in items if a not in ("item", "amphibian"))
-        if "amphibian" in items:
-            kinds |= self.amphibians
-        unit.kinds = frozenset(kinds)
-        unit.card = "card" in alts
-        unit.foodlike = any(a in self.foods or a == "food" for a in alts)
-        unit.per_item = term.get("per") == "item"
-        return unit
-
-    cdef object _location_type(self, dict data, object slot):
-        tile = data["tiles"].get(slot)
-        if not tile:
-            return None
-        kind, restored = self.tile_type[tile[0]]
-        if kind == "ruins" and tile[1]:
-            return restored
-        return kind
-
-    cdef bint _condition_ok(self, dict data, list players, int p, int code, object arg) except -1:
-        cdef dict me = players[p]
-        cdef int q
-        pos = me["space"]
-        if code == C_AT_CAMPSITE:
-            return pos in self.campsites
-        if code == C_AT_TUNNEL:
-            state = data["tunnels"].get(pos)
-            return (pos in self.printed_tunnels and state != "collapsed") or state == "open"
-        if code == C_AT_LOCATION:
-            return pos in self.slots
-        if code == C_AT_TYPE:
-            return self._location_type(data, pos) == arg
-        if code == C_COMPANY or code == C_COMPANY_EVIL:
-            for q in range(<int>data["player_count"]):
-                if q != p and players[q]["space"] == pos:
-                    if code == C_COMPANY or players[q]["morality"] > 0:
-                        return True
-            return False
-        if code == C_MORALITY:
-            m = me["morality"]
-            return ("good" if m < 0 else "evil" if m > 0 else "neutral") == arg
-        if code == C_PAWS_CORNERS or code == C_PAWS_DIAGONAL or code == C_PAWS_TYPES:
-            locs = _paw_locations(me)
-            quarters = {self.quarter[s] for s in locs}
-            if code == C_PAWS_CORNERS:
-                return quarters >= {"NW", "NE", "SW", "SE"}
-            if code == C_PAWS_DIAGONAL:
-                return {"NW", "SE"} <= quarters or {"NE", "SW"} <= quarters
-            return len({self._location_type(data, s) for s in locs}) >= 4
-        if code == C_TRACKER:
-            mine = set(_paw_locations(me))
-            for q in range(<int>data["player_count"]):
-                if q != p and len(mine & set(_paw_locations(players[q]))) >= arg:
-                    return True
-            return False
-        if code == C_NO_TUNNEL:
-            return pos not in self.printed_tunnels and pos not in data["tunnels"]
-        if code == C_STORY_EVIL:
-            count = 0
-            for entry in me["story"]:
-                if entry[1] and entry[0] in self.evil_cards:
-                    count += 1
-            return count >= arg
-        return False
-
-    cdef bint _owns(self, dict me, str alt) except -1:
-        cdef dict food = me["food"]
-        if alt in self.foods:
-            return food[alt] > 0 or (alt != "tea" and food["tea"] > 0)
-        if alt == "food":
-            return any(food.values())
-        for kind in me["backpack"]:
-            if alt == "item" or kind == alt or (alt == "amphibian" and kind in self.amphibians):
-                return True
-        return False
-
-    def playable(self, dict data, int p, str cid):
-        """``conditions.playable``: whether player ``p`` may resolve card ``cid`` now (``data``:
-        the state's data)."""
-        return self._playable(data, p, cid)
-
-    def state_playable(self, state, int p, str cid):
-        """The same for a state object (``state.data``): ``conditions.playable``'s signature, so a
-        game can offer it as its ``playable``."""
-        return self._playable(state.data, p, cid)
-
-    cdef bint _playable(self, dict data, int p, str cid) except -1:
-        cdef _Card card = self.cards[cid]
-        cdef list players = data["players"]
-        cdef dict me = players[p]
-        cdef PaySearch s
-        cdef _Unit unit
-        cdef int f, i, j, n = 0, times, kinds = 0
-        for code, arg in card.conditions:
-            if not self._condition_ok(data, players, p, code, arg):
-                return False
-        for alts in card.haves:
-            for alt in alts:
-                if self._owns(me, alt):
-                    break
-            else:
-                return False
-        if not card.units:
-            return True
-        pack = me["backpack"]
-        distinct = sorted(set(pack))
-        if len(distinct) > MAX_KINDS:
-            raise ValueError(f"more than {MAX_KINDS} kinds in a backpack")
-        for i in range(len(distinct)):
-            s.count[i] = pack.count(distinct[i])
-        kinds = len(distinct)
-        for unit in card.units:
-            times = len(pack) if unit.per_item else 1
-            if n + times > MAX_UNITS:
-                raise ValueError(f"a cost of more than {MAX_UNITS} units")
-            for _ in range(times):
-                s.food_mask[n] = unit.food_mask
-                s.card[n] = unit.card
-                s.foodlike[n] = unit.foodlike
-                for j in range(kinds):
-                    s.match[n][j] = unit.any_item or distinct[j] in unit.kinds
-                n += 1
-        food = me["food"]
-        for f in range(NUM_FOODS):
-            s.food[f] = food[self.foods[f]]
-        s.n_units = n
-        s.n_kinds = kinds
-        s.card_units = 0
-        return pay_search(&s, 0, len(me["hand"]))
+cdef dict _dump(const TState* s, const TGame* g):
+    cdef int i, p
+    cdef const TPlayer* me
+    cdef const TCard* c
+    cdef const TFrame* f
+    players = []
+    for p in range(s.player_count):
+        me = &s.players[p]
+        players.append({
+            "food": [me.food[i] for i in range(4)], "space": me.space, "morality": me.morality,
+            "paws": me.paws, "strong_paw": me.strong_paw, "camped": me.camped,
+            "backpack": _list8(me.backpack, me.n_backpack),
+            "gallery": _list8(me.gallery, me.n_gallery),
+            "placed": [(me.placed_target[i], me.placed_strong[i]) for i in range(me.n_placed)],
+            "tents": _list8(me.tents, me.n_tents), "flags": _list8(me.flags, 3),
+            "tent_symbols": _list8(me.tent_symbols, 4),
+        })
+    cards = []
+    for i in range(g.n_cards):
+        c = &s.cards[i]
+        cards.append((c.zone, c.who, c.sub, c.faceup, c.seq, c.know, c.recorded, c.kseq))
+    stack = []
+    for i in range(s.depth):
+        f = &s.stack[i]
+        stack.append((f.kind, f.player, f.rep, f.card, _list8(f.v, 12), f.node, f.x))
+    fight = {
+        "card": s.fight.card, "stage": s.fight.stage, "defender": s.fight.defender,
+        "winner": s.fight.winner, "attacker": s.fight.attacker, "stake": s.fight.stake,
+        "weapons": _list8(s.fight.weapons, 2),
+        "down": [_list8(s.fight.down[0], s.fight.n_down[0]), _list8(s.fight.down[1], s.fight.n_down[1])],
+        "discard": [s.fight.discard[0], s.fight.discard[1]],
+        "foe": [s.fight.foe_strength, s.fight.foe_dice], "node": s.fight.node,
+        "rolls": _list8(s.fight.rolls, s.fight.n_rolls),
+    }
+    record = {
+        "present": s.last_fight.present, "card": s.last_fight.card,
+        "attacker": s.last_fight.attacker, "defender": s.last_fight.defender,
+        "winner": s.last_fight.winner, "strength": [s.last_fight.strength[0], s.last_fight.strength[1]],
+        "rolls": _list8(s.last_fight.rolls, s.last_fight.n_rolls),
+    }
+    return {
+        "player_count": s.player_count, "day": s.day, "first_player": s.first_player,
+        "turn_player": s.turn_player, "game_over": s.game_over,
+        "tunnel_tokens": s.tunnel_tokens, "has_setup_pool": s.has_setup_pool,
+        "has_one_each": s.has_one_each, "common": _list8(s.common, s.n_common),
+        "rare": _list8(s.rare, s.n_rare), "one_each": _list8(s.one_each, s.n_one_each),
+        "tray": [s.tray[i] for i in range(4)], "gallery_food": [s.gallery_food[i] for i in range(4)],
+        "seq": s.seq, "kseq": s.kseq,
+        "tiles": _list8(s.tiles, TK_SLOTS), "flipped": _list8(s.flipped, TK_SLOTS),
+        "ruins": [(_list8(s.ruin_items[i], s.n_ruin[i]), s.ruin_seen[i]) for i in range(TK_RUINS)],
+        "tunnel_open": [i for i in range(g.n_spaces) if (s.tunnel_open[i >> 3] >> (i & 7)) & 1],
+        "tunnel_collapsed": [i for i in range(g.n_spaces) if (s.tunnel_collapsed[i >> 3] >> (i & 7)) & 1],
+        "store": [(s.store_kind[i], s.store_count[i]) for i in range(TK_CELLS)],
+        "box_tents": _list8(s.box_tents, s.n_box_tents),
+        "used_tents": _list8(s.used_tents, s.n_used_tents),
+        "box_items": _list8(s.box_items, s.n_box_items),
+        "box_artifacts": _list8(s.box_artifacts, s.n_box_artifacts),
+        "available": _list8(s.available, s.n_available), "row": _list8(s.row, TK_ROW_CARDS),
+        "camp_tent": _list8(s.camp_tent, TK_SPOTS), "camp_owner": _list8(s.camp_owner, TK_SPOTS),
+        "legendary": _list8(s.legendary, g.n_legendary),
+        "bought": _list8(s.bought, s.n_bought), "sold": _list8(s.sold, s.n_sold),
+        "swindle": _list8(s.swindle, s.n_swindle),
+        "choices": [i for i in range(g.n_cards) if (s.choices[i >> 6] >> (i & 63)) & 1],
+        "decks": [(s.decks[i].top, s.decks[i].viewers, s.decks[i].viewers_set, s.decks[i].next_layer)
+                  for i in range(TK_DECKS)],
+        "players": players, "cards": cards, "fight": fight, "last_fight": record,
+        "seen": [s.seen[i] for i in range(TK_SUBSETS)], "stack": stack,
+    }
 
 
-cdef list _paw_locations(dict me):
-    return [t[4:] for t, _ in me["paws_placed"] if t.startswith("loc:")]
+cdef void _set8(uint8_t* dst, uint8_t* count, list src, int cap) except *:
+    if len(src) > cap:
+        raise ValueError(f"{len(src)} entries where the compiled Trial keeps {cap}")
+    for i, v in enumerate(src):
+        dst[i] = v
+    if count != NULL:
+        count[0] = len(src)
+
+
+cdef void _load_players(TState* s, list players) except *:
+    cdef int p, i
+    cdef TPlayer* me
+    for p, pl in enumerate(players):
+        me = &s.players[p]
+        for i in range(4):
+            me.food[i] = pl["food"][i]
+        me.space = pl["space"]; me.morality = pl["morality"]; me.paws = pl["paws"]
+        me.strong_paw = pl["strong_paw"]; me.camped = pl["camped"]
+        _set8(me.backpack, &me.n_backpack, pl["backpack"], TK_BACKPACK)
+        _set8(me.gallery, &me.n_gallery, pl["gallery"], TK_GALLERY)
+        if len(pl["placed"]) > TK_PAWS:
+            raise ValueError("more paws placed than the compiled Trial keeps")
+        for i, (target, strong) in enumerate(pl["placed"]):
+            me.placed_target[i] = target
+            me.placed_strong[i] = strong
+        me.n_placed = len(pl["placed"])
+        _set8(me.tents, &me.n_tents, pl["tents"], TK_MAX_TENTS)
+        _set8(me.flags, NULL, pl["flags"], 3)
+        _set8(me.tent_symbols, NULL, pl["tent_symbols"], 4)
+
+
+cdef void _load(TState* s, dict r) except *:
+    cdef int i
+    cdef TCard* c
+    cdef TFrame* f
+    memset(s, 0, sizeof(TState))
+    s.player_count = r["player_count"]; s.day = r["day"]; s.first_player = r["first_player"]
+    s.turn_player = r["turn_player"]; s.game_over = r["game_over"]
+    s.tunnel_tokens = r["tunnel_tokens"]; s.has_setup_pool = r["has_setup_pool"]
+    s.has_one_each = r["has_one_each"]; s.seq = r["seq"]; s.kseq = r["kseq"]
+    _set8(s.common, &s.n_common, r["common"], 24)
+    _set8(s.rare, &s.n_rare, r["rare"], 24)
+    _set8(s.one_each, &s.n_one_each, r["one_each"], 24)
+    for i in range(4):
+        s.tray[i] = r["tray"][i]
+        s.gallery_food[i] = r["gallery_food"][i]
+    _set8(s.tiles, NULL, r["tiles"], TK_SLOTS)
+    _set8(s.flipped, NULL, r["flipped"], TK_SLOTS)
+    for i, (items, seen) in enumerate(r["ruins"]):
+        _set8(s.ruin_items[i], &s.n_ruin[i], items, TK_RUIN_ITEMS)
+        s.ruin_seen[i] = seen
+    for i in r["tunnel_open"]:
+        s.tunnel_open[i >> 3] |= 1 << (i & 7)
+    for i in r["tunnel_collapsed"]:
+        s.tunnel_collapsed[i >> 3] |= 1 << (i & 7)
+    for i, (kind, count) in enumerate(r["store"]):
+        s.store_kind[i] = kind
+        s.store_count[i] = count
+    _set8(s.box_tents, &s.n_box_tents, r["box_tents"], TK_MAX_TENTS)
+    _set8(s.used_tents, &s.n_used_tents, r["used_tents"], TK_MAX_TENTS)
+    _set8(s.box_items, &s.n_box_items, r["box_items"], TK_BOX_ITEMS)
+    _set8(s.box_artifacts, &s.n_box_artifacts, r["box_artifacts"], TK_GALLERY)
+    _set8(s.available, &s.n_available, r["available"], TK_GALLERY)
+    _set8(s.row, NULL, r["row"], TK_ROW_CARDS)
+    _set8(s.camp_tent, NULL, r["camp_tent"], TK_SPOTS)
+    _set8(s.camp_owner, NULL, r["camp_owner"], TK_SPOTS)
+    memset(s.legendary, TK_NONE, sizeof(s.legendary))
+    _set8(s.legendary, NULL, r["legendary"], TK_MAX_LEGENDARY)
+    _set8(s.bought, &s.n_bought, r["bought"], TK_BOUGHT)
+    _set8(s.sold, &s.n_sold, r["sold"], TK_SOLD)
+    _set8(s.swindle, &s.n_swindle, r["swindle"], TK_SWINDLE)
+    for i in r["choices"]:
+        s.choices[i >> 6] |= (<uint64_t>1) << (i & 63)
+    for i, (top, viewers, viewers_set, next_layer) in enumerate(r["decks"]):
+        s.decks[i].top = top; s.decks[i].viewers = viewers
+        s.decks[i].viewers_set = viewers_set; s.decks[i].next_layer = next_layer
+    _load_players(s, r["players"])
+    for i, (zone, who, sub, faceup, seq, know, recorded, kseq) in enumerate(r["cards"]):
+        c = &s.cards[i]
+        c.zone = zone; c.who = who; c.sub = sub; c.faceup = faceup; c.seq = seq
+        c.know = know; c.recorded = recorded; c.kseq = kseq
+    _load_fight(s, r["fight"], r["last_fight"])
+    for i in range(TK_SUBSETS):
+        s.seen[i] = r["seen"][i]
+    if len(r["stack"]) > TK_STACK:
+        raise ValueError(f"{len(r['stack'])} steps waiting (the compiled Trial keeps {TK_STACK})")
+    for i, (kind, player, rep, card, v, node, x) in enumerate(r["stack"]):
+        f = &s.stack[i]
+        f.kind = kind; f.player = player; f.rep = rep; f.card = card
+        _set8(f.v, NULL, v, 12)
+        f.node = node; f.x = x
+    s.depth = len(r["stack"])
+
+
+cdef void _load_fight(TState* s, dict fight, dict record) except *:
+    cdef int side
+    s.fight.card = fight["card"]; s.fight.stage = fight["stage"]
+    s.fight.defender = fight["defender"]; s.fight.winner = fight["winner"]
+    s.fight.attacker = fight["attacker"]; s.fight.stake = fight["stake"]
+    _set8(s.fight.weapons, NULL, fight["weapons"], 2)
+    for side in range(2):
+        _set8(s.fight.down[side], &s.fight.n_down[side], fight["down"][side], 2)
+        s.fight.discard[side] = fight["discard"][side]
+    s.fight.foe_strength = fight["foe"][0]
+    s.fight.foe_dice = fight["foe"][1]
+    s.fight.node = fight["node"]
+    _set8(s.fight.rolls, &s.fight.n_rolls, fight["rolls"], TK_ROLLS)
+    s.last_fight.present = record["present"]; s.last_fight.card = record["card"]
+    s.last_fight.attacker = record["attacker"]; s.last_fight.defender = record["defender"]
+    s.last_fight.winner = record["winner"]
+    s.last_fight.strength[0] = record["strength"][0]
+    s.last_fight.strength[1] = record["strength"][1]
+    _set8(s.last_fight.rolls, &s.last_fight.n_rolls, record["rolls"], TK_ROLLS)

@@ -48,7 +48,9 @@ def test_the_wheel_ships_the_pxd_files_and_no_sources(tmp_path):
     (wheel,) = tmp_path.glob("forest_solver-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     shipped = sorted(n.removeprefix("solver/include/") for n in names if "/include/" in n)
-    assert shipped == SOURCE_PXDS
+    headers = [f"trial_kernel/{p.name}" for p in (ROOT / "ext" / "trial_kernel").glob("*.h")]
+    faces = [p.name for p in (ROOT / "ext").glob("*.pxi")]
+    assert shipped == sorted(SOURCE_PXDS + faces + headers)
     assert any(n.startswith("solver/_ext/mcts.") for n in names)
 
 

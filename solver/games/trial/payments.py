@@ -179,22 +179,23 @@ class Pay(Step):
 
 
 def _still_payable(st: State, f: Frame, kind: str, what: str) -> bool:
+    """Whether the rest of the units can be paid once ``what`` has paid the first one (the
+    state is left exactly as it was: the token goes back to its own place in the backpack or
+    hand, so asking for the legal actions never reorders them)."""
     me = player(st, f["player"])
     rest = f["units"][1:]
     if kind == "card" and f["card_worth"] > 1:
         rest = rest[1:]
     if kind == "food":
         me["food"][what] -= 1
-    elif kind == "item":
-        me["backpack"].remove(what)
-    else:
-        me["hand"].remove(what)
+        try:
+            return can_pay(st, f["player"], rest, f["card_worth"])
+        finally:
+            me["food"][what] += 1
+    tokens = me["backpack"] if kind == "item" else me["hand"]
+    at = tokens.index(what)
+    del tokens[at]
     try:
         return can_pay(st, f["player"], rest, f["card_worth"])
     finally:
-        if kind == "food":
-            me["food"][what] += 1
-        elif kind == "item":
-            me["backpack"].append(what)
-        else:
-            me["hand"].append(what)
+        tokens.insert(at, what)

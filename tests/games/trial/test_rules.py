@@ -154,6 +154,28 @@ def test_cards_gained_mid_turn_wait_and_the_hand_is_cut_to_seven():
     assert len(me["hand"]) == 7 and not me["aside"] and st.current_player() == 1
 
 
+def test_asking_for_a_payments_choices_leaves_the_backpack_and_hand_in_their_order():
+    # A cost "an axe or a shovel, then any food" (Blaster-like): both items can pay the first
+    # unit and a raspberry the second. Asking for the legal actions tried each token by taking
+    # it out and appending it back, so each call moved the axe and the shovel to the end of the
+    # backpack (found by the compiled engine's differential test): the order is now kept.
+    from solver.games.trial.payments import units_of
+
+    st = ready()
+    for kind in ("axe", "shovel", "rope"):
+        give_item(st, 0, kind)
+    set_food(st, 0, raspberry=1)
+    set_hand(st, 0, "Food Delivery", "Gift Basket")
+    cost = [{"spend": ["axe", "shovel"]}, {"spend": ["food"]}]
+    push(st, "pay", player=0, units=units_of(st, 0, cost))
+    before = (list(st.data["players"][0]["backpack"]), list(st.data["players"][0]["hand"]))
+    for _ in range(3):
+        assert labels(st) == ["pay with shovel", "pay with axe"]
+    assert (st.data["players"][0]["backpack"], st.data["players"][0]["hand"]) == before
+    push(st, "pay", player=0, units=units_of(st, 0, [{"spend": ["card"]}, {"spend": ["food"]}]))
+    assert len(st.legal_actions()) == 2 and st.data["players"][0]["hand"] == before[1]
+
+
 # -- movement ----------------------------------------------------------------------------------
 def test_movement_counts_backpack_slots_tunnels_and_discarded_cards():
     st = ready()

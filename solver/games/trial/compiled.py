@@ -1,0 +1,186 @@
+"""The compiled Trial's Python face: its game and state classes over ``solver._ext.trial``.
+
+The transitions are the C engine's (``ext/trial_kernel/``, through ``TrialKernelGame`` and
+``TrialKernelState``): legal actions, chance outcomes, apply, returns, the heuristic, the
+information-state key, the redeal and the playout policy never run Python per action. What a
+player reads is presentation: labels, ``to_json``, observations, information-state strings and
+``str`` decode the struct into the reference's state data (:mod:`.kernel_codec`) and call the
+reference's own code, so they read exactly as the reference's (the differential tests check the
+decoded data against the reference's after every action).
+
+A pack beyond the compiled engine's limits is refused with an
+:class:`~solver.errors.OptionError` naming ``engine="reference"`` (no silent fallback).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from solver.errors import FormatError, IllegalActionError, OptionError
+from solver.games.trial import kernel_codec
+from solver.games.trial.kernel_tables import compile_game
+from solver.games.trial.rules import TrialGame, TrialState
+from solver.kernels import CompiledModule
+
+__all__ = ["CompiledTrialGame", "CompiledTrialState", "extension_module"]
+
+_COMPILED = CompiledModule("trial", "the compiled Trial")
+
+
+def extension_module() -> Any:
+    """``solver._ext.trial`` (an ExtensionMissingError saying how to build it when absent)."""
+    return _COMPILED.get()
+
+
+_ext = _COMPILED.module
+_GameBase: Any = _ext.TrialKernelGame if _ext is not None else object
+_StateBase: Any = _ext.TrialKernelState if _ext is not None else object
+
+
+class CompiledTrialState(_StateBase):
+    """A position of the compiled Trial (the protocol of :class:`TrialState`)."""
+
+    __slots__ = ()
+    game: CompiledTrialGame
+
+    # -- the protocol's checked transitions ----------------------------------------------------
+    def apply_action(self, action: int) -> None:
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalActionError(f"action {action!r} is not an action id (an integer)")
+        if not 0 <= action < self.game.layout.size or not self._is_legal(action):
+            self._reference().apply_action(action)  # raises the reference's message
+            raise IllegalActionError(f"action {action} is not legal here")  # pragma: no cover
+        self._apply(action)
+
+    def heuristic(self, p: int) -> float:
+        return float(self._heuristic(self._seat(p)))
+
+    def information_state_key(self, p: int) -> int:
+        """The C key of ``p``'s information state (equal exactly for equal information-state
+        strings, as a 64-bit hash can be)."""
+        return int(self._information_state_key(self._seat(p)))
+
+    def resample_hidden(self, p: int, rng: random.Random) -> CompiledTrialState:
+        """A copy with what ``p`` cannot see redealt by the C redeal, from a stream seeded with
+        ``rng.getrandbits(64)``; the history entries ``p`` did not see become redacted."""
+        world: CompiledTrialState = self._resample_raw(self._seat(p), rng.getrandbits(64))
+        mine = str(p)
+        entries = [
+            e if e[0] == "*" or mine in e[0] else ("", e[2], e[2])
+            for e in kernel_codec.history(self.history)
+        ]
+        world.history = (None, kernel_codec.raw_entries(entries)) if entries else None
+        return world
+
+    def playout_action(self, rng: Any) -> int:
+        """The playout policy's action (the heuristic agent's rules in C); ``rng`` a
+        :class:`~solver.rng.SplitMix64` whose state it advances."""
+        action, rng.state = self._policy(rng.state)
+        return int(action)
+
+    # -- presentation: the reference's code over the decoded data ---------------------------
+    @property
+    def data(self) -> dict[str, Any]:
+        """The reference's state data of this position (decoded; a fresh dict each time)."""
+        return kernel_codec.decode(self)
+
+    @property
+    def layout(self) -> Any:
+        return self.game.layout
+
+    def _reference(self) -> TrialState:
+        """This position as a reference state (for presentation only)."""
+        twin = TrialState.__new__(TrialState)
+        twin.game, twin.layout, twin.data = self.game.reference, self.game.layout, self.data
+        return twin
+
+    def _seat(self, p: int) -> int:
+        n = self.game.players
+        if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < n:
+            raise OptionError(f"player {p!r} is not a seat of this {n}-player game")
+        return p
+
+    def action_to_string(self, action: int) -> str:
+        return self._reference().action_to_string(action)
+
+    def string_to_action(self, label: str) -> int:
+        return self._reference().string_to_action(label)
+
+    def to_json(self) -> str:
+        return self._reference().to_json()
+
+    def observation(self, p: int) -> dict[str, Any]:
+        return self._reference().observation(self._seat(p))
+
+    def information_state_string(self, p: int) -> str:
+        return self._reference().information_state_string(self._seat(p))
+
+    def __str__(self) -> str:
+        return str(self._reference())
+
+    def __reduce__(self) -> Any:
+        return (_restore, (self.game, self.to_json()))
+
+
+def _restore(game: CompiledTrialGame, text: str) -> CompiledTrialState:
+    return game.state_from_json(text)
+
+
+class CompiledTrialGame(_GameBase):
+    """The Trial on the compiled engine (the protocol of :class:`TrialGame`)."""
+
+    name = "trial"
+    engine = "kernel"
+
+    def __init__(self, pack: Any = None, players: int = 4, **options: Any):
+        extension_module()  # fail before any work when the module is missing
+        self.reference = TrialGame(pack, players, **options)
+        self.pack = self.reference.pack
+        self.players = self.reference.players
+        self.board = self.reference.board
+        self.layout = self.reference.layout
+        self.components = self.reference.components
+        self.artifact_ids = self.reference.artifact_ids
+        self.deck_of = self.reference.deck_of
+        self._compiled = compile_game(self.reference)
+        self.state_class = CompiledTrialState
+        self._fill(self._compiled.tables)
+
+    def __reduce__(self) -> Any:
+        return (CompiledTrialGame, (self.pack, self.players))
+
+    def num_players(self) -> int:
+        return int(self.players)
+
+    def num_distinct_actions(self) -> int:
+        return int(self.layout.size)
+
+    def new_initial_state(self) -> CompiledTrialState:
+        state: CompiledTrialState = self._new_state()
+        return state
+
+    def state_from_json(self, text: str) -> CompiledTrialState:
+        """The saved state, checked by the reference's reader, as a compiled state (a
+        :class:`FormatError` naming ``engine="reference"`` for one it cannot hold)."""
+        reference = self.reference.state_from_json(text)
+        return self.adopt(reference)
+
+    def adopt(self, reference: TrialState) -> CompiledTrialState:
+        """A reference state's position as a compiled state."""
+        from solver.games.trial.kernel_encode import encode
+
+        data = reference.data
+        raw = encode(self, data)
+        entries = list(data.get("history", ()))
+        raw["seen"] = self._blank_seen(entries)
+        chain = (None, kernel_codec.raw_entries(entries)) if entries else None
+        try:
+            state: CompiledTrialState = self._state_from_raw(raw, chain)
+        except ValueError as exc:
+            raise FormatError(
+                f'a state the compiled Trial can hold ({exc}); load it with engine="reference"',
+                line=1,
+                column=1,
+            ) from None
+        return state

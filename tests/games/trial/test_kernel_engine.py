@@ -1,0 +1,155 @@
+"""The compiled Trial (``ext/trial_kernel/``) against the reference rules, step by step.
+
+The compiled state, decoded into the reference's state data (:mod:`kernel_codec`), must equal
+the reference's data after every action of seeded games driven by the heuristic and random
+agents (history and card record included), with the same player to move, legal actions, chance
+outcomes and returns; saved states (mid-set-up, mid-game, mid-fight) load into the compiled
+engine and play on identically; a pack beyond the compiled engine's limits is refused naming the
+reference engine. The whole protocol, on every observable, is ``test_engines_agree.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from solver.errors import FormatError, IllegalActionError, OptionError
+from solver.game import CHANCE
+from solver.games.trial.rules import TrialGame
+
+pytestmark = pytest.mark.usefixtures("require_kernels")
+
+sys.path.insert(0, str(Path(__file__).parent))
+from engines import actions  # noqa: E402
+
+SEATS = (
+    ["heuristic", "random"],
+    ["random", "heuristic", "random"],
+    ["heuristic", "heuristic", "heuristic", "random"],
+)
+
+
+@pytest.fixture(scope="module")
+def games(require_kernels: None) -> dict[int, tuple[TrialGame, object]]:
+    from solver.games.trial.compiled import CompiledTrialGame
+
+    return {n: (TrialGame(players=n), CompiledTrialGame(players=n)) for n in (2, 3, 4)}
+
+
+def _agree(where: str, mine, theirs) -> None:
+    a, b = mine.data, theirs.data
+    if a != b:
+        keys = [k for k in b if a.get(k) != b[k]]
+        raise AssertionError(f"{where}: the decoded state differs in {keys}")
+    assert mine.current_player() == theirs.current_player(), where
+    assert mine.legal_actions() == theirs.legal_actions(), where
+    assert mine.chance_outcomes() == theirs.chance_outcomes(), where
+    assert mine.returns() == theirs.returns(), where
+
+
+def play_side_by_side(games, kinds: list[str], seed: int) -> int:
+    ref, ker = games[len(kinds)]
+    mine = ker.new_initial_state()
+    for played, (theirs, action) in enumerate(actions(ref, kinds, seed)):
+        _agree(f"{kinds} seed {seed} after {played} actions", mine, theirs)
+        if action < 0:
+            return played
+        mine.apply_action(action)
+    raise AssertionError("unreachable")
+
+
+@pytest.mark.parametrize("kinds", SEATS, ids=lambda s: ",".join(s))
+def test_the_decoded_state_is_the_references_after_every_action(games, kinds):
+    assert play_side_by_side(games, kinds, seed=len(kinds) + 10) > 200
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(60))
+def test_many_games_decode_to_the_references_state(games, seed):
+    play_side_by_side(games, SEATS[seed % 3], seed)
+
+
+def _reference_states(ref: TrialGame, seed: int, every: int):
+    """Every ``every``-th state of a seeded random game of the reference."""
+    rng = random.Random(seed)
+    st = ref.new_initial_state()
+    played = 0
+    while not st.is_terminal():
+        if played % every == 0:
+            yield st
+        if st.current_player() == CHANCE:
+            outcomes = st.chance_outcomes()
+            st.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        else:
+            st.apply_action(rng.choice(st.legal_actions()))
+        played += 1
+    yield st
+
+
+def test_saved_states_load_into_the_compiled_engine_and_play_on(games):
+    """Set-up, mid-turn, mid-fight, the end: each saved state decodes to the reference's data
+    and plays on identically for a stretch of random actions."""
+    ref, ker = games[3]
+    for reference in _reference_states(ref, seed=5, every=37):
+        text = reference.to_json()
+        mine = ker.state_from_json(text)
+        assert mine.to_json() == text
+        twin = ref.state_from_json(text)
+        rng = random.Random(len(text))
+        for _ in range(40):
+            _agree("loaded", mine, twin)
+            if twin.is_terminal():
+                break
+            legal = [a for a, _ in twin.chance_outcomes()] or twin.legal_actions()
+            action = rng.choice(legal)
+            twin.apply_action(action)
+            mine.apply_action(action)
+
+
+def test_an_illegal_action_is_refused_with_the_references_message(games):
+    _, ker = games[2]
+    mine = ker.new_initial_state()
+    with pytest.raises(IllegalActionError, match="not legal here"):
+        mine.apply_action(0)
+    with pytest.raises(IllegalActionError, match="not an action id"):
+        mine.apply_action("0")  # type: ignore[arg-type]
+
+
+def test_a_clone_is_a_copy(games):
+    _, ker = games[2]
+    st = ker.new_initial_state()
+    twin = st.clone()
+    twin.apply_action(twin.chance_outcomes()[0][0])
+    assert st.data != twin.data and st.data == ker.new_initial_state().data
+
+
+def test_a_pack_beyond_the_compiled_limits_is_refused_naming_the_reference(tmp_path):
+    from solver.games.trial.compiled import CompiledTrialGame
+    from solver.games.trial.content import _SOURCE_ROOT
+
+    pack = tmp_path / "pack"
+    shutil.copytree(_SOURCE_ROOT, pack)
+    comp = json.loads((pack / "components.json").read_text())
+    comp["food_per_kind"] = 200
+    (pack / "components.json").write_text(json.dumps(comp))
+    TrialGame(pack=str(pack), players=2)  # the reference plays it
+    with pytest.raises(OptionError, match='engine="reference"'):
+        CompiledTrialGame(pack=str(pack), players=2)
+
+
+def test_a_saved_state_the_compiled_engine_keeps_canonical_is_refused_naming_the_reference(games):
+    ref, ker = games[2]
+    st = next(
+        s for s in _reference_states(ref, seed=3, every=1) if s.data["turn_player"] is not None
+    )
+    doc = json.loads(st.to_json())
+    doc["state"]["ruins"][next(iter(doc["state"]["ruins"]))]["seen_by"] = [1, 0]
+    text = json.dumps(doc)
+    ref.state_from_json(text)  # the reference reads it
+    with pytest.raises(FormatError, match='engine="reference"'):
+        ker.state_from_json(text)
