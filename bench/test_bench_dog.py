@@ -24,6 +24,7 @@ import pytest
 from solver import puzzles
 from solver.games.dog.kernel import KernelDogGame
 from solver.games.dog.rules import DogGame
+from solver.rng import weighted_index
 
 try:  # absent: require_kernels (tests/conftest.py) skips these benches, or fails them under CI
     from solver._ext import dog
@@ -47,14 +48,7 @@ def python_playouts(game, n_games: int, seed: int) -> tuple[int, int, int]:
         while not state.is_terminal():
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
-                u = rnd()
-                action = outcomes[-1][0]
-                acc = 0.0
-                for outcome, probability in outcomes:
-                    acc += probability
-                    if u < acc:
-                        action = outcome
-                        break
+                action = outcomes[weighted_index([p for _, p in outcomes], rnd())][0]
             else:
                 legal = state.legal_actions()
                 action = legal[int(rnd() * len(legal))]

@@ -22,6 +22,7 @@ import pytest
 from solver.games.guardians.kernel import KernelGuardiansGame
 from solver.games.guardians.rules import GuardiansGame
 from solver.rng import SplitMix64
+from solver.testing import random_playouts
 
 try:  # absent: require_kernels (tests/conftest.py) skips these benches, or fails them under CI
     from solver._ext import guardians
@@ -37,28 +38,10 @@ RATES: dict[str, float] = {}
 
 
 def python_playouts(game, n_games: int, seed: int) -> tuple[int, int, int]:
-    """The random playout loop over the Python protocol: (games, actions, player 0's scores)."""
-    rng = SplitMix64(seed)
-    actions = scores = 0
-    for _ in range(n_games):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                u = rng.uniform()
-                action, acc = outcomes[-1][0], 0.0
-                for outcome, probability in outcomes:
-                    acc += probability
-                    if u < acc:
-                        action = outcome
-                        break
-            else:
-                legal = state.legal_actions()
-                action = legal[rng.below(len(legal))]
-            state.apply_action(action)
-            actions += 1
-        scores += state.score(0)
-    return n_games, actions, scores
+    """The random playout loop over the Python protocol: (games, actions, player 0's scores),
+    the C loop's draws (``solver.testing.random_playouts``)."""
+    played, actions, scores = random_playouts(game, n_games, seed, lambda final: final.score(0))
+    return played, actions, int(scores)
 
 
 def _runner(way: str):

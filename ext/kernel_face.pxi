@@ -248,6 +248,7 @@ def random_playouts(KernelGame game, long n_games, seed):
     cdef long long applied = 0
     cdef double total = 0.0
     cdef int err = LEAF_OK
+    cdef const KernelData* data = game.data
     cdef LeafWork w
     try:
         if actions == NULL or probs == NULL or start == NULL or work == NULL:
@@ -261,7 +262,7 @@ def random_playouts(KernelGame game, long n_games, seed):
                 err = play_out(&w, work, &rng, False, &applied)
                 if err != LEAF_OK:
                     break
-                total += kernel_tally(game.data, work)
+                total += kernel_tally(data, work)
                 games += 1
     finally:
         free(actions)

@@ -86,22 +86,23 @@ cdef inline int play_out(const LeafWork* w, void* state, uint64_t* rng, bint gui
     ``applied``: chance by its probabilities, decisions uniformly at random or (``guided``,
     which needs ``w.probe`` and ``vtable.heuristic``) heuristic-greedy. The one playout loop of
     the compiled code (MCTS's and ISMCTS's rollouts, the kernels' ``random_playouts``)."""
-    cdef int player, n, k, action, ties, err
+    cdef int player, n, k, action, ties
+    cdef int err = LEAF_OK
+    cdef long long steps = 0     # counted here, added once: ``applied`` may live in memory
     cdef double h, best_h
     while True:
         player = w.vt.current_player(w.game, state)
         if player == KERNEL_TERMINAL:
-            return LEAF_OK
+            break
         if player == KERNEL_CHANCE:
             err = leaf_sample(w, state, rng, &action)
             if err != LEAF_OK:
-                return err
+                break
         else:
             n = w.vt.legal_actions(w.game, state, w.actions)
-            if n <= 0:
-                return LEAF_NO_ACTIONS
-            if n > w.max_actions:
-                return LEAF_TOO_MANY_ACTIONS
+            if n <= 0 or n > w.max_actions:
+                err = LEAF_NO_ACTIONS if n <= 0 else LEAF_TOO_MANY_ACTIONS
+                break
             if not guided:
                 action = w.actions[splitmix64_below(rng, n)]
             elif n == 1:
@@ -123,7 +124,9 @@ cdef inline int play_out(const LeafWork* w, void* state, uint64_t* rng, bint gui
                         if splitmix64_below(rng, ties) == 0:
                             action = w.actions[k]
         w.vt.apply_action(w.game, state, action)
-        applied[0] += 1
+        steps += 1
+    applied[0] += steps
+    return err
 
 
 cdef inline int leaf_rollout(const LeafWork* w, uint64_t* rng, double* out,

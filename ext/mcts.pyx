@@ -13,7 +13,8 @@ One *iteration* (simulation):
 1. Copy the root state into a work state; start at the root node.
 2. Selection, while the node is expanded and not terminal:
    - chance node: draw ``u`` uniform in [0, 1) and take the first child whose cumulative
-     probability exceeds ``u`` (the last child if rounding leaves none);
+     probability exceeds ``u`` (the last child if rounding leaves none): ``rng.pxd``'s
+     ``weighted_index``, the library's one chance draw;
    - decision node of player ``p``: if some children are unvisited, take one of them uniformly
      at random; otherwise take the child maximising ``Q_p + c * sqrt(ln N / n)`` where ``Q_p`` is
      the child's mean return for ``p`` (max^n: every node stores a value sum per player), ``N``
@@ -23,8 +24,8 @@ One *iteration* (simulation):
    legal action (decision) or per chance outcome with its probability (chance). One node is
    expanded per iteration.
 4. Evaluation of the reached node: its returns if terminal, else the evaluator: ``rollout``
-   plays ``rollouts`` games to the end (decisions uniformly at random, chance by probability)
-   and averages their returns; ``heuristic`` asks ``vtable.heuristic`` for every player;
+   plays ``rollouts`` games to the end (``leaf.pxd``'s ``play_out``: decisions uniformly at
+   random, chance by probability) and averages their returns; ``heuristic`` asks ``vtable.heuristic`` for every player;
    ``guided`` plays ``rollouts`` games like ``rollout`` except that every decision of player
    ``p`` takes the legal action whose successor state has the highest ``vtable.heuristic`` for
    ``p`` (one-ply greedy; ties broken uniformly at random by reservoir sampling: the ``t``-th

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solver.hint.errors import HintError
+from solver.rng import weighted_index
 
 __all__ = [
     "MAX_SESSIONS",
@@ -101,14 +102,9 @@ def _rng(seed: int, ply: int) -> Any:
 
 
 def _sample(state: Any, rng: Any) -> int:
+    """A chance outcome by its probability: the library's one draw, on this session's stream."""
     outcomes = state.chance_outcomes()
-    x = rng.random()
-    total = 0.0
-    for action, probability in outcomes:
-        total += probability
-        if x < total:
-            return int(action)
-    return int(outcomes[-1][0])
+    return int(outcomes[weighted_index([p for _, p in outcomes], rng.random())][0])
 
 
 def _open(raw: dict[str, Any]) -> Any:

@@ -23,6 +23,7 @@ from solver.games.dog.format import parse_forest
 from solver.games.dog.generator import GeneratorOptions, roll_forest
 from solver.games.dog.kernel import KernelDogGame
 from solver.games.dog.rules import NUM_DISTINCT_ACTIONS, DogGame
+from solver.rng import weighted_index
 
 # -- forests ---------------------------------------------------------------------------------------
 # Many distractions (sums 10-12 roll on the sub-table, no empty faces) and three shouters.
@@ -121,14 +122,8 @@ def handmade(name: str):
 # -- the driver ------------------------------------------------------------------------------------
 def _pick(state, rng: random.Random) -> int:
     if state.is_chance_node():
-        u = rng.random()
-        acc = 0.0
         outcomes = state.chance_outcomes()
-        for action, probability in outcomes:
-            acc += probability
-            if u < acc:
-                return action
-        return outcomes[-1][0]
+        return outcomes[weighted_index([p for _, p in outcomes], rng.random())][0]
     return rng.choice(state.legal_actions())
 
 
