@@ -121,6 +121,11 @@ cdef class KernelGameFace:
         return state
 
 
+cdef inline size_t _state_size(KernelStateFace state) noexcept:
+    # a function, not a cdef method: a state class without cdef methods has no vtable pointer
+    return state.game.handle.vtable.state_size
+
+
 @cython.freelist(64)
 cdef class KernelStateFace:
     """What every kernel state shares: its struct ``st``, its ``game``, and the protocol's
@@ -132,9 +137,6 @@ cdef class KernelStateFace:
     def __init__(self, *args, **kwargs):
         raise TypeError(f"{type(self).__name__} objects come from game.new_initial_state() or "
                         "game.state_from_json(), not from the class")
-
-    cdef inline size_t _size(self) noexcept:
-        return self.game.handle.vtable.state_size
 
     def get_game(self):
         """The game this state belongs to (as OpenSpiel's ``State.get_game()``)."""
@@ -173,7 +175,7 @@ cdef class KernelStateFace:
 
     def clone(self):
         cdef KernelState other = self.game._blank()
-        memcpy(&other.st, &self.st, self._size())
+        memcpy(&other.st, &self.st, _state_size(self))
         return other
 
     def __copy__(self):
@@ -195,7 +197,7 @@ cdef class KernelStateFace:
         if type(other) is not type(self):
             return False
         if (<KernelState>other).game is self.game:
-            return memcmp(&self.st, &(<KernelState>other).st, self._size()) == 0
+            return memcmp(&self.st, &(<KernelState>other).st, _state_size(self)) == 0
         return other.to_json() == self.to_json()
 
     def __ne__(self, other):
@@ -218,7 +220,7 @@ cdef class KernelStateFace:
 
     def _to_bytes(self):
         """The state struct's ``vtable.state_size`` raw bytes."""
-        return (<char*>&self.st)[:self._size()]
+        return (<char*>&self.st)[:_state_size(self)]
 
 
 def random_playouts(KernelGame game, long n_games, seed):
