@@ -100,7 +100,7 @@ from ortools.sat.python import cp_model
 from solver.exact import deterministic_solver
 from solver.games.dog.forest import DELTAS, Forest
 from solver.games.dog.routes.geometry import Geometry
-from solver.games.dog.routes.graph import RouteAnswer, replay
+from solver.games.dog.routes.graph import RouteAnswer, labels_by_turn, replay
 from solver.games.dog.routes.rules_model import Conditions, Lit, RulesModel
 from solver.games.dog.rules import (
     IGNORE,
@@ -171,16 +171,6 @@ def _actions(model: RulesModel, solver: cp_model.CpSolver) -> list[int]:
         state.apply_action(action)  # raises IllegalActionError if model and engine disagree
         actions.append(action)
     raise AssertionError("the route does not end")  # pragma: no cover
-
-
-def _by_turn(forest: Forest, actions: list[int]) -> tuple[tuple[str, ...], ...]:
-    """The route's action labels grouped by turn (``RouteAnswer.route``)."""
-    state = DogGame(forest).new_initial_state()
-    labels: list[list[str]] = [[] for _ in range(forest.turns)]
-    for action in actions:
-        labels[state.turn - 1].append(state.action_to_string(action))
-        state.apply_action(action)
-    return tuple(tuple(x) for x in labels[: state.turn])
 
 
 def _solve(forest: Forest, horizon: int, time_limit: float, rolls, shouts, conditions):
@@ -290,5 +280,7 @@ def _run(forest, time_limit, deepening, rolls, shouts, conditions, last) -> Rout
             )
         proven = deepening or status == cp_model.OPTIMAL  # deepening: horizon - 1 had no win
         name = "optimal" if proven else "feasible"
-        return RouteAnswer(turn, _by_turn(forest, actions), tuple(actions), METHOD, name, size)
+        return RouteAnswer(
+            turn, labels_by_turn(forest, actions), tuple(actions), METHOD, name, size
+        )
     return RouteAnswer(None, None, None, METHOD, "infeasible", size)

@@ -9,15 +9,15 @@ Two questions (docs/analysis.md §4, "Routes"):
 The public :func:`dog.routes.par` / :func:`dog.routes.hindsight` are the CP-SAT *rules model*
 of :mod:`dog.routes.cpsat`: the rules of docs/rules/dog.md written as time-expanded constraints
 (position one-hot per (turn, step), no-reversal and valve, stamina and rests, curiosity, marks,
-offers, forced runs, skipped turns), which scales to 16x16 forests of 20 turns. This module keeps
-the two formulations it is checked against:
+offers, forced runs, skipped turns), which scales to the largest forests (bench/results/routes.md).
+This module keeps the two formulations it is checked against:
 
 - :func:`par_graph` / :func:`hindsight_graph`: CP-SAT over the enumerated state graph (below):
-  exact, but the graph blows up (6x6 forests with 20 turns are already out of reach);
+  exact, but the graph holds every state the engine can reach, so it serves small forests only;
 - :func:`par_brute_force` / :func:`hindsight_brute_force`: the twins, a breadth-first search.
 
-What is modelled where (read this before trusting a number)
------------------------------------------------------------
+What is modelled where
+----------------------
 The rules of docs/rules/dog.md are **not** written as CP-SAT constraints here (that is
 :mod:`dog.routes.cpsat`, the time-expanded rules model behind :func:`dog.routes.par`).
 Instead:
@@ -89,6 +89,7 @@ __all__ = [
     "RouteAnswer",
     "hindsight_brute_force",
     "hindsight_graph",
+    "labels_by_turn",
     "par_brute_force",
     "par_graph",
     "replay",
@@ -184,8 +185,8 @@ def _root(forest: Forest) -> Node:
     return (DogGame(forest).new_initial_state(), 0, 0)
 
 
-def _route(forest: Forest, actions: Sequence[int]) -> tuple[tuple[str, ...], ...]:
-    """Replay ``actions`` from the start and group their labels by turn."""
+def labels_by_turn(forest: Forest, actions: Sequence[int]) -> tuple[tuple[str, ...], ...]:
+    """Replay ``actions`` from the start; their labels grouped by turn (``RouteAnswer.route``)."""
     state = DogGame(forest).new_initial_state()
     turns: list[list[str]] = [[] for _ in range(forest.turns)]
     for action in actions:
@@ -209,7 +210,9 @@ def _answer(
         return RouteAnswer(None, None, None, method, status, states)
     turn = replay(forest, actions)
     assert turn is not None, "a route that does not win"
-    return RouteAnswer(turn, _route(forest, actions), tuple(actions), method, status, states)
+    return RouteAnswer(
+        turn, labels_by_turn(forest, actions), tuple(actions), method, status, states
+    )
 
 
 # -- brute force ----------------------------------------------------------------------------------
