@@ -13,12 +13,16 @@ decision uses up one of ``plies`` moves; when none is left the higher bank wins 
 share (0.5 each). The returns always add up to 1 = utility_min + utility_max: constant-sum.
 ``DuelGame(target, plies, tie_other=0.5)``: ``tie_other`` other than 0.5 gives player 1 that much
 on a shared result, which breaks the constant sum (a test of the search's check).
+
+Its Python classes stand on the shared face (``kernel_face.pxi``, shipped beside the ``.pxd``
+files), as a plug-in's kernel may: this kernel is the test that the face compiles and works out
+of tree.
 """
 
+from libc.stdlib cimport malloc
+
 from rng cimport splitmix64_mix
-from state cimport (
-    KERNEL_CHANCE, KERNEL_TERMINAL, KernelHandle, KernelVTable, handle_capsule, state_capsule,
-)
+from state cimport KERNEL_CHANCE, KERNEL_TERMINAL, KernelVTable
 
 ctypedef struct duel_data_t:
     int target
@@ -139,83 +143,94 @@ DUEL_VTABLE.utility_max = 1.0
 DUEL_VTABLE.pack = NULL  # the state struct is the key
 
 
-cdef class DuelGame:
-    cdef duel_data_t data
-    cdef KernelHandle handle
+# -- the Python face (``kernel_face.pxi``) --------------------------------------------------------
+ctypedef duel_state_t KernelStruct
+ctypedef duel_data_t KernelData
+ctypedef DuelGame KernelGame
+ctypedef DuelPosition KernelState
+include "kernel_face.pxi"
+
+
+cdef inline DuelPosition kernel_new_state():
+    return DuelPosition.__new__(DuelPosition)
+
+
+cdef void kernel_initial(const duel_data_t* g, duel_state_t* s) noexcept nogil:
+    s.left = g.plies
+
+
+cdef bint kernel_is_legal(const duel_data_t* g, const duel_state_t* s, int a) noexcept nogil:
+    cdef int actions[3]
+    cdef int n = duel_legal(g, s, actions)
+    cdef int k
+    for k in range(n):
+        if actions[k] == a:
+            return True
+    return False
+
+
+cdef double kernel_tally(const void* game, const void* state) noexcept nogil:
+    return (<const duel_state_t*>state).bank[0]  # random_playouts sums player 0's banks
+
+
+cdef _apply_slow(DuelPosition state, action):
+    from solver.errors import IllegalActionError
+
+    raise IllegalActionError(f"action {action!r} is not legal here; legal: "
+                             f"{state.legal_actions()}")
+
+
+cdef class DuelGame(KernelGameFace):
     cdef public bint constant_sum
 
     def __init__(self, int target, int plies, double tie_other=0.5):
+        if self.data == NULL:
+            self.data = <duel_data_t*>malloc(sizeof(duel_data_t))
+            if self.data == NULL:
+                raise MemoryError()
         self.data.target = target
         self.data.plies = plies
         self.data.tie_other = tie_other
         self.handle.vtable = &DUEL_VTABLE
-        self.handle.game = &self.data
+        self.handle.game = self.data
         self.constant_sum = True  # the declaration the pruning search asks for
 
     def num_players(self):
         return 2
 
-    def new_initial_state(self):
-        cdef DuelPosition position = DuelPosition.__new__(DuelPosition)
-        position.game = self
-        position.st.left = self.data.plies
-        return position
 
-    def _kernel_handle(self):
-        return handle_capsule(&self.handle, self)
-
-
-cdef class DuelPosition:
-    cdef duel_state_t st
-    cdef readonly DuelGame game
-
-    def clone(self):
-        cdef DuelPosition other = DuelPosition.__new__(DuelPosition)
-        other.game = self.game
-        other.st = self.st
-        return other
-
-    def apply_action(self, int action):
-        duel_apply(&self.game.data, &self.st, action)
-
-    def current_player(self):
-        return duel_player(&self.game.data, &self.st)
-
+cdef class DuelPosition(KernelStateFace):
+    # clone, apply_action, current_player, legal_actions, ==, capsules: the face
     def is_terminal(self):
         return self.st.phase == 2
 
     def is_chance_node(self):
         return self.st.phase == 1
 
-    def legal_actions(self):
-        cdef int actions[3]
-        cdef int n = duel_legal(&self.game.data, &self.st, actions)
-        return [actions[k] for k in range(n)]
-
     def chance_outcomes(self):
         cdef int actions[3]
         cdef double probs[3]
-        cdef int n = duel_chance(&self.game.data, &self.st, actions, probs)
+        cdef int n = duel_chance(self.game.data, &self.st, actions, probs)
         return [(actions[k], probs[k]) for k in range(n)]
 
     def returns(self):
         cdef double out[2]
-        duel_returns(&self.game.data, &self.st, out)
+        duel_returns(self.game.data, &self.st, out)
         return [out[0], out[1]]
 
     def action_to_string(self, int action):
         return ("hold", "roll", "die 1", "die 2", "die 3")[action]
 
     def heuristic(self, int player):
-        return duel_heuristic(&self.game.data, &self.st, player)
+        return duel_heuristic(self.game.data, &self.st, player)
 
     def fields(self):
         """``(bank0, bank1, total, mover, left, phase)``: for the tests' own recursion."""
         return (self.st.bank[0], self.st.bank[1], self.st.total, self.st.mover, self.st.left,
                 self.st.phase)
 
-    def _state_capsule(self):
-        return state_capsule(&self.st, self)
+    def to_json(self):
+        return "[%d,%d,%d,%d,%d,%d]" % self.fields()
 
 
 def _declare_max_actions(int n):

@@ -17,7 +17,7 @@ import pickle
 import pytest
 
 from solver import puzzles
-from solver.errors import OptionError
+from solver.errors import IllegalActionError, OptionError
 from solver.games.dog.rules import DogGame
 from solver.games.guardians.kernel import KernelGuardiansGame
 from solver.games.guardians.rules import GuardiansGame
@@ -160,3 +160,19 @@ def test_the_playout_bench_refuses_bad_arguments(module):
             ext.random_playouts(game, 1, seed)
     with pytest.raises(OptionError, match="n_games"):
         ext.random_playouts(game, -1, 1)
+
+
+def test_an_out_of_tree_kernel_stands_on_the_shipped_face(duel):
+    # duel_kernel.pyx compiles against solver.get_include() alone and takes the face from it
+    game = duel.DuelGame(6, 9)
+    state = game.new_initial_state()
+    assert state.fields() == (0, 0, 0, 0, 9, 0) and state.legal_actions() == [0, 1]
+    state.apply_action(1)  # roll: the die decides
+    assert state.is_chance_node() and state.clone() == state
+    assert state != game.new_initial_state() and state.child(3) != state
+    assert game._state_from_bytes(state._to_bytes()) == state
+    with pytest.raises(IllegalActionError, match="not legal"):
+        state.apply_action(0)
+    for seed in (0, 7):
+        replay = random_playouts(game, 50, seed, lambda final: final.fields()[0])
+        assert duel.random_playouts(game, 50, seed) == replay
