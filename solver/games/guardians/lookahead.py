@@ -1,30 +1,32 @@
-"""Forest guardians' ``lookahead`` agent: the planner's best turns, each played out to the
-player's next turn and compared there.
+"""Forest guardians' ``lookahead`` agent: the planner, with a search over its best turns of what
+they leave the other players.
 
-Why: the ``planner`` values a turn by the position it leaves (points won, the pawns' mission
-prospects), blind to what happens before its next turn: the draws that refill the pool, the
-reveals of hidden backs, the opponents' turns (which take tiles from the same pool, race to the
-mission limit and end the game) and the combo cards. MCTS over single actions (the ``mcts``
-agent) sees those but spends its budget on the placements' wide branching and lost to the
-planner. This agent searches where the planner is blind and trusts it where it is good:
+Why: the ``planner`` values a turn by the position it leaves its own forest (points won, the
+pawns' mission prospects), blind to the other players: their turns take tiles from the same
+pool, race to the mission limit and end the game. MCTS over single actions (the ``mcts`` agent)
+sees them but spends its budget on the placements' wide branching and lost to the planner. This
+agent searches where the planner is blind and trusts it where it is good:
 
 1. At the growth step the planner lists its candidate turns with their values
-   (:func:`~solver.games.guardians.planner.turn_options`); its reset rule applies as in the
-   planner.
-2. The best :data:`CANDIDATES` (by the planner's value, the prior) are each played out
-   ``samples`` times on a copy of the state: the turn itself as the planner plays it (its walks
-   planned afresh after each reveal), then every chance node sampled by its odds and every
-   opponent's turn played by the planner, up to this player's next growth step (or the end).
-3. Each continuation is valued by the planner's evaluation of the position reached
-   (:mod:`~solver.games.guardians.evaluation`: the projected scores, as a win probability; the
-   returns where the game ended). The same sampled chance (one generator seed per sample) is
-   used for every candidate, so candidates differ by the turn, not by the luck of the draw.
-4. The candidate with the best mean is played (ties to the planner's order), and the rest of the
-   turn is the planner's.
+   (:func:`~solver.games.guardians.planner.turn_options`), in the *2-4 player reading*
+   (``aware``: the turns left estimated from the bag and the mission race, the combo cards
+   counted); its reset rule applies as in the planner.
+2. The best ``min(CANDIDATES, iterations)`` (by the planner's value, the prior) are each played
+   out on a copy of the state, ``iterations`` continuations shared out evenly (at least one
+   each): the turn as the planner plays it, then every chance node sampled, every other
+   player's turn played by the planner, up to this player's next growth step (or the end).
+3. A continuation is valued by the best other player's projected final score
+   (:func:`~solver.games.guardians.planner.projected_score`), and a candidate by the planner's
+   value of the turn less the mean of that projection.
+4. The candidate with the best value is played (ties to the planner's order), and the rest of
+   the turn is the planner's.
 
-The budget is ``iterations``: continuations per decision, shared out evenly over the candidates
-(at least one each). Deterministic for a seed and a budget: decision ``k`` of a game samples
-from ``derive_seed(seed, k)``.
+Chance in a continuation is drawn by :func:`keyed_outcome` (common random numbers: candidates
+that leave the bag alike see the same refills). In solo there is nobody to search, so the agent
+plays the planner's moves. (Valuing the player's own position at its next turn instead, from
+sampled reveals, was tried and lost to the planner's exact expectation: docs/rules/guardians.md
+§13.) Deterministic for a seed and a budget: decision ``k`` of a game samples from
+``derive_seed(seed, k)``.
 
 >>> import solver
 >>> from solver.games.guardians.grove import parse_grove
@@ -45,16 +47,28 @@ from solver.errors import OptionError
 from solver.rng import SplitMix64, derive_seed
 from solver.spec import Agent
 
-__all__ = ["CANDIDATES", "DEFAULT_ITERATIONS", "continuation_value", "lookahead_agent"]
+__all__ = [
+    "CANDIDATES",
+    "DEFAULT_ITERATIONS",
+    "WIN_BONUS",
+    "continuation_value",
+    "keyed_outcome",
+    "leaf_margin",
+    "lookahead_agent",
+    "rivals_projection",
+]
 
 CANDIDATES = 4
-"""How many of the planner's best turns are played out."""
-REPLIES = True
-AWARE = True
-LEAF = "denial"
+"""How many of the planner's best turns are played out (at most; fewer with a smaller budget)."""
 DEFAULT_ITERATIONS = 4
 """Continuations per growth decision (one per candidate): at most about 0.5 s of CPU a decision
 (see docs/rules/guardians.md §13 for the calibration)."""
+AWARE = True
+"""The planner's 2-4 player reading (:func:`~solver.games.guardians.planner._base_context`)."""
+REVEAL_KEY = 1_000
+TRACK_KEY = 2_000
+WIN_BONUS = 5.0
+"""Points added to (taken from) :func:`leaf_margin` for a game won (lost)."""
 
 
 def lookahead_agent(game: Any, *, seed: int = 0, iterations: int | None = None) -> Agent:
@@ -65,9 +79,9 @@ def lookahead_agent(game: Any, *, seed: int = 0, iterations: int | None = None) 
         iterations = DEFAULT_ITERATIONS
     if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
         raise OptionError(f"iterations must be a whole number of at least 1, not {iterations}")
+    budget = iterations
     player = TurnPlayer(seed, aware=AWARE)
     counter = itertools.count()
-    twin = game.search_twin() if hasattr(game, "search_twin") else None
 
     def choose(state: Any) -> int:
         from solver.games.guardians.rules import Phase
@@ -85,38 +99,37 @@ def lookahead_agent(game: Any, *, seed: int = 0, iterations: int | None = None) 
 
         options = turn_options(state, AWARE)
         best = first_best(options)
-        ranked = sorted(
-            range(len(options)), key=lambda i: (options[i] is not best, -options[i].value, i)
-        )
         decision = derive_seed(seed, next(counter))
         if RESET in legal and wants_reset(state, best, seed, AWARE):
             player.start(None)
             return RESET
-        top = [options[i] for i in ranked[:CANDIDATES]]
-        if len(top) > 1 and (LEAF != "denial" or state.get_game().num_players() > 1):
-            samples = max(1, iterations // len(top))
-            means = [
-                sum(
-                    continuation_value(state, turn, derive_seed(decision, j), twin)
+        ranked = sorted(
+            range(len(options)), key=lambda i: (options[i] is not best, -options[i].value, i)
+        )
+        top = [options[i] for i in ranked[: min(CANDIDATES, budget)]]
+        if len(top) > 1 and state.get_game().num_players() > 1:
+            samples = max(1, budget // len(top))
+            values = [
+                turn.value
+                + sum(
+                    continuation_value(state, turn, derive_seed(decision, j))
                     for j in range(samples)
                 )
                 / samples
-                + (turn.value if LEAF == "denial" else 0.0)
                 for turn in top
             ]
-            best = top[max(range(len(top)), key=lambda i: (means[i], -i))]
+            best = top[max(range(len(top)), key=lambda i: (values[i], -i))]
         player.start(best)
         return int(best.growth)
 
     return choose
 
 
-def continuation_value(state: Any, turn: Any, sample_seed: int, twin: Any = None) -> float:
+def continuation_value(state: Any, turn: Any, sample_seed: int) -> float:
     """One continuation of ``turn`` from ``state`` (at the growth step): the turn played by the
-    planner, chance sampled from ``sample_seed``, the opponents' turns by the planner, up to the
-    mover's next growth step or the end; its value for the mover in [0, 1] (the returns at the
-    end, else the planner's evaluation; on the kernel its compiled twin through ``twin``)."""
-    from solver.games.guardians.evaluation import heuristic
+    planner, chance drawn by :func:`keyed_outcome`, the other players' turns by the planner (no
+    resets), up to the mover's next growth step or the end; minus the best other player's
+    projected final score there (:func:`rivals_projection`)."""
     from solver.games.guardians.planner import TurnPlayer
     from solver.games.guardians.rules import Phase
 
@@ -133,8 +146,6 @@ def continuation_value(state: Any, turn: Any, sample_seed: int, twin: Any = None
         who = int(here.current_player())
         if who == me and here.phase == Phase.GROW:
             break
-        if who != me and not REPLIES:
-            break
         legal = here.legal_actions()
         if len(legal) == 1:
             here.apply_action(legal[0])
@@ -142,15 +153,7 @@ def continuation_value(state: Any, turn: Any, sample_seed: int, twin: Any = None
             here.apply_action(mine.follow(here, legal))
         else:
             here.apply_action(others.choose(here))
-    if LEAF == "margin":
-        return leaf_margin(here, me)
-    if LEAF == "denial":
-        return -rivals_projection(here, me)
-    if here.is_terminal():
-        return float(here.returns()[me])
-    if twin is not None:
-        return float(twin.transfer(here).heuristic(me))
-    return float(heuristic(here, me))
+    return -rivals_projection(here, me)
 
 
 def keyed_outcome(state: Any, sample_seed: int) -> int:
@@ -171,13 +174,6 @@ def keyed_outcome(state: Any, sample_seed: int) -> int:
     return sample_outcome(state.chance_outcomes(), SplitMix64(derive_seed(sample_seed, key)))
 
 
-REVEAL_KEY = 1_000
-TRACK_KEY = 2_000
-
-WIN_BONUS = 5.0
-"""Points added to (taken from) the margin of a game won (lost) by the continuation's end."""
-
-
 def rivals_projection(state: Any, me: int) -> float:
     """The best projected final score among the other players (0 in solo)."""
     from solver.games.guardians.planner import projected_score
@@ -188,17 +184,18 @@ def rivals_projection(state: Any, me: int) -> float:
 
 def leaf_margin(state: Any, me: int) -> float:
     """The planner's projected final score of ``me`` less the best other player's (solo: less
-    the level's threshold); :data:`WIN_BONUS` more for a game already won."""
+    the level's threshold); :data:`WIN_BONUS` more (less) for a game already won (lost). A
+    position's value for analysis and tests (the agent itself weighs the turn by
+    :func:`continuation_value`)."""
     from solver.games.guardians.planner import projected_score
 
     game = state.get_game()
-    players = int(game.num_players())
     mine = projected_score(state, me, AWARE)
-    if players == 1:
+    if int(game.num_players()) == 1:
         level = game.reference.level if hasattr(game, "reference") else game.level
         margin = mine - float(level.threshold)
     else:
-        margin = mine - max(projected_score(state, p, AWARE) for p in range(players) if p != me)
+        margin = mine - rivals_projection(state, me)
     if state.is_terminal():
         margin += WIN_BONUS * (2.0 * float(state.returns()[me]) - 1.0)
     return margin
