@@ -10,7 +10,7 @@ before. The workloads:
 
 - ``dog C loop``: ``random_playouts`` on ``dog/open-meadow-9x9``, 100,000 games (the C loop);
 - ``dog via protocol``: 10,000 games through the Python protocol on the kernel engine
-  (``bench/test_bench_dog.py``'s loop: ``legal_actions``, ``apply_action`` ...);
+  (``legal_actions``, ``apply_action`` ...; the loop is this file's, the same on both sides);
 - ``guardians C loop``: ``random_playouts`` of 2-player guardians, 1,000 games;
 - ``guardians via protocol``: 150 games through the Python protocol on its kernel engine;
 - ``MCTS kernel``: 100,000 simulations of the compiled MCTS (rollouts) on the
@@ -31,15 +31,33 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 WORKER = r"""
-import json, sys, time
-sys.path.insert(0, "bench")
-from test_bench_dog import python_playouts
+import json, random, time
 from solver import puzzles
 from solver._ext import dog, guardians
 from solver.games.dog.kernel import KernelDogGame
 from solver.games.guardians.kernel import KernelGuardiansGame
 from solver.search.mcts import mcts
+from solver.rng import weighted_index
 import solver
+
+
+def python_playouts(game, n_games, seed):
+    # the same code on both sides (a checkout's own bench files may differ)
+    rnd = random.Random(seed).random
+    actions = wins = 0
+    for _ in range(n_games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                action = outcomes[weighted_index([p for _, p in outcomes], rnd())][0]
+            else:
+                legal = state.legal_actions()
+                action = legal[int(rnd() * len(legal))]
+            state.apply_action(action)
+            actions += 1
+        wins += state.returns()[0] == 1.0
+    return n_games, actions, wins
 
 meadow = KernelDogGame(puzzles.load("dog/open-meadow-9x9"))
 two = KernelGuardiansGame(2)
