@@ -101,3 +101,19 @@ def test_the_heuristic_agent_plays_the_same_moves_on_both_engines(players: int) 
         twin = reference.state_from_json(state.to_json())
         fast, slow = heuristic_agent(game, seed=5), heuristic_agent(reference, seed=5)
         assert [fast(state) for _ in range(3)] == [slow(twin) for _ in range(3)]
+
+
+def test_a_hint_is_the_same_for_positions_the_player_cannot_tell_apart() -> None:
+    from solver.hint.engine import answer
+
+    game = _compiled_game(3)
+    state = _decisions(game, 21, 2)[-1]
+    p = state.current_player()
+    request = {"id": "t", "game": "trial", "options": {"players": 3}, "engine": "kernel",
+               "player": p, "limit": {"iterations": 500}, "seed": 6}  # fmt: skip
+    reply = answer({**request, "state": state.to_json()})
+    other = answer({**request, "state": state.resample_hidden(p, random.Random(3)).to_json()})
+    assert reply["rootInfo"]["searcher"] == "compiled"
+    assert {k: v for k, v in reply.items() if k != "elapsed"} == {
+        k: v for k, v in other.items() if k != "elapsed"
+    }
