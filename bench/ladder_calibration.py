@@ -5,7 +5,8 @@
         [--size 9x9 --turns 8 --first-seed 1000] [-o bench/results/ladder-dog.md]
     # a two-player game: each adjacent pair and level1 against level10, seats rotating
     nice -n 10 .venv/bin/python bench/ladder_calibration.py duel --game guardians --games 200 \\
-        [--pairs 1-2,2-3,...] [-o bench/results/ladder-guardians.md]
+        --rows /work/runs/ladder-guardians.jsonl [--pairs 1-2,2-3,...] [--rungs pilot.json] \\
+        [-o bench/results/ladder-guardians.md]
 
 ``solo``: instance ``i`` is the forest the analysis rolls from seed ``first_seed + i`` (``--size``,
 ``--turns``); every level plays it with the dice of ``play_game(seed=i)`` and its own seed ``i``,
@@ -15,15 +16,23 @@ wins more: the one-sided exact sign test on the forests where exactly one of the
 while the other did not wins; both or neither, a draw); adjacent levels' scores give the steps,
 level 1 is 0, and the 95% intervals are percentile bootstraps over the forests (2,000 resamples).
 
-``duel``: ``solver.play.play_match`` of the two levels, ``--games`` games, seats rotating; the
-higher level's score (wins plus half the shared wins) with its Wilson 95% interval (the lower end
-above 50% wanted) and its Elo difference. The longest decision each level took is recorded (the
-issue's budget: at most 0.5 s a move).
+``duel``: ``--games`` games of each pair (``duel_game``: the higher level in seat ``g % 2``,
+games ``2m`` and ``2m + 1`` dealt the same chance stream with the seats swapped, every agent
+seeded from the pair and the game); the higher level's score (wins plus half the shared wins)
+with its Wilson 95% interval (the lower end above 50% wanted), its Elo difference, and an Elo
+scale over the adjacent pairs. Resumable: each finished game is appended to ``--rows`` (JSON
+lines, kept by the two rungs' agent, budget and noise, so a pilot's games count for the declared
+ladder when the rungs are the same) and skipped when the run starts again; pairs advance
+``--block`` games at a time, so a stopped run has played them evenly; ``--table-only`` writes the
+table of the rows so far. ``--rungs FILE`` calibrates candidate rungs before they are declared.
+The longest decision of each side is recorded in CPU seconds of the deciding thread (what a quiet
+core takes; the issue's budget: at most 0.5 s a move) and in wall seconds.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import os
@@ -169,67 +178,209 @@ def _pairs(text: str | None) -> list[tuple[int, int]]:
     return [tuple(int(x) for x in part.split("-")) for part in text.split(",")]  # type: ignore[misc]
 
 
-def duel(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
-    import solver
-    from solver.agents import make_agent
+def _rungs(args: argparse.Namespace) -> tuple[Any, ...]:
+    """The ladder to calibrate: the game's own, or candidate rungs from a JSON file (a list of ten
+    ``{"agent", "iterations", "noise", "summary"}``), for pilots before a ladder is declared."""
     from solver.ladder import ladder
-    from solver.play import play_match
+    from solver.spec import Rung
+
+    if args.rungs is None:
+        return ladder(args.game)
+    data = json.loads(Path(args.rungs).read_text(encoding="utf-8"))
+    if len(data) != 10:
+        raise SystemExit(f"{args.rungs}: ten rungs, not {len(data)}")
+    return tuple(Rung(**item) for item in data)
+
+
+def describe(rung: Any) -> str:
+    """What makes a rung the agent it is (rows are kept by it, so a pilot's games count for the
+    declared ladder when its rungs are the same)."""
+    return f"{rung.agent}|{rung.iterations}|{rung.noise:g}"
+
+
+def pair_seed(game: str, lower: Any, higher: Any) -> int:
+    digest = hashlib.sha256(f"{game}\x00{describe(lower)}\x00{describe(higher)}".encode())
+    return int.from_bytes(digest.digest()[:5], "big")
+
+
+def _clocked(agent: Callable[[Any], int], longest: list[float]) -> Callable[[Any], int]:
+    """``agent``, recording its longest decision: CPU seconds of this thread (what a quiet core
+    would take, whatever the load) and wall seconds."""
+
+    def choose(state: Any) -> int:
+        cpu, wall = time.thread_time(), time.perf_counter()
+        action = agent(state)
+        longest[0] = max(longest[0], time.thread_time() - cpu)
+        longest[1] = max(longest[1], time.perf_counter() - wall)
+        return action
+
+    return choose
+
+
+def duel_game(game: Any, name: str, lower: Any, higher: Any, index: int) -> dict[str, Any]:
+    """Game ``index`` of a pair: the higher rung in seat ``index % 2``; games ``2m`` and
+    ``2m + 1`` are dealt the same chance stream with the seats swapped; every agent seeded from
+    the pair and the game, so a row is the same whenever it is played."""
+    from solver.ladder import rung_agent
+    from solver.play import play_game
     from solver.rng import derive_seed
+
+    base = pair_seed(name, lower, higher)
+    high_seat = index % 2
+    longest = {"lower": [0.0, 0.0], "higher": [0.0, 0.0]}
+    seats: list[Any] = [None, None]
+    for side, rung, seat in (("lower", lower, 1 - high_seat), ("higher", higher, high_seat)):
+        agent = rung_agent(game, rung, seed=derive_seed(base, 1_000_000 + 2 * index + seat))
+        seats[seat] = _clocked(agent, longest[side])
+    started = time.process_time()
+    record = play_game(game, seats, seed=derive_seed(base, index // 2))
+    returns = record.final.returns()
+    high, low = returns[high_seat], returns[1 - high_seat]
+    return {
+        "game": name, "lower": describe(lower), "higher": describe(higher), "index": index,
+        "higher_seat": high_seat, "result": "higher" if high > low else "lower" if low > high
+        else "shared", "actions": len(record.actions), "cpu": time.process_time() - started,
+        "longest_cpu": [longest["lower"][0], longest["higher"][0]],
+        "longest_wall": [longest["lower"][1], longest["higher"][1]],
+    }  # fmt: skip
+
+
+def _read_rows(path: Path | None) -> dict[tuple[str, str, int], dict[str, Any]]:
+    rows: dict[tuple[str, str, int], dict[str, Any]] = {}
+    if path is None or not path.exists():
+        return rows
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:  # a line torn by a kill: played again
+            continue
+        rows[(row["lower"], row["higher"], row["index"])] = row
+    return rows
+
+
+def play_pairs(args: argparse.Namespace, rungs: tuple[Any, ...]) -> dict[tuple[str, str, int], Any]:
+    """Play every pair's missing games in blocks (every pair advances a block at a time, so a
+    stopped run has played them evenly), appending each finished game to ``--rows``."""
+    import solver
+
+    rows_path = Path(args.rows) if args.rows else None
+    rows = _read_rows(rows_path)
+    if args.table_only:
+        return rows
+    game = solver.load_game(args.game, players=2)
+    pairs = _pairs(args.pairs)
+    for start in range(0, args.games, args.block):
+        for low, high in pairs:
+            lower, higher = rungs[low - 1], rungs[high - 1]
+            for index in range(start, min(args.games, start + args.block)):
+                key = (describe(lower), describe(higher), index)
+                if key in rows:
+                    continue
+                row = rows[key] = duel_game(game, args.game, lower, higher, index)
+                if rows_path is not None:
+                    with rows_path.open("a", encoding="utf-8") as handle:
+                        handle.write(json.dumps(row) + "\n")
+            done = sum(1 for k in rows if k[:2] == (describe(lower), describe(higher)))
+            print(f"level{low} vs level{high}: {done} games ({_load()})", file=sys.stderr)
+    return rows
+
+
+def _score(results: list[str]) -> float:
+    return sum(1.0 if r == "higher" else 0.5 if r == "shared" else 0.0 for r in results)
+
+
+def duel(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+    import random
+
     from solver.stats import wilson_interval
 
-    spec_ladder = ladder(args.game)
-    game = solver.load_game(args.game, players=2)
+    rungs = _rungs(args)
     load_start = _load()
+    rows = play_pairs(args, rungs)
+    pairs = _pairs(args.pairs)
     lines = [
         f"# The strength ladder of {args.game}: adjacent levels and level1 against level10",
         "",
         f"`bench/ladder_calibration.py duel --game {args.game} --games {args.games}`: two "
-        "players, seats rotating between games (`solver.play.play_match`, seed = the pair's "
-        "index); the higher level's score (wins plus half the shared wins) with its Wilson 95% "
-        "interval and Elo difference.",
+        "players, the higher level in seat `g % 2` of game `g`, games `2m` and `2m + 1` dealt the "
+        "same chance stream with the seats swapped, every agent seeded from its pair and game "
+        "(`duel_game`); the higher level's score (wins plus half the shared wins) with its Wilson "
+        "95% interval and its Elo difference. The agents' budgets are iterations, so the games "
+        "do not depend on the load; the longest decision is in CPU seconds of the deciding "
+        "thread (what a quiet core takes) and in wall seconds on this loaded machine.",
         "",
-        "| pair | higher's wins | lower's wins | shared | higher's score [95%] | Elo diff "
-        "[95%] | longest move s (lower, higher) | wall s |",
-        "|---|---|---|---|---|---|---|---|",
+        "| pair | games | higher's wins | lower's wins | shared | higher's score [95%] | "
+        "Elo diff [95%] | separated | longest move CPU s (lower, higher) | wall s | CPU s a game |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    results = []
-    for index, (low_level, high_level) in enumerate(_pairs(args.pairs)):
-        longest = [[0.0], [0.0]]
-        started = time.perf_counter()
-        agents = [
-            _timed(make_agent(f"level{low_level}", game, seed=derive_seed(index, 0)), longest[0]),
-            _timed(make_agent(f"level{high_level}", game, seed=derive_seed(index, 1)), longest[1]),
-        ]
-        names = [f"level{low_level}", f"level{high_level}"]
-        match = play_match(game, names, agents, games=args.games, seed=index)
-        wall = time.perf_counter() - started
-        by_name = {p.agent: p for p in match.players}
-        hi_wins, lo_wins = by_name[names[1]].wins, by_name[names[0]].wins
-        score = (hi_wins + match.ties / 2) / args.games
-        low, high = wilson_interval(round(score * args.games), args.games)
+    results: dict[tuple[int, int], list[str]] = {}
+    out = []
+    for low, high in pairs:
+        lower, higher = rungs[low - 1], rungs[high - 1]
+        found = [rows[k] for k in sorted(rows) if k[:2] == (describe(lower), describe(higher))
+                 and k[2] < args.games]  # fmt: skip
+        if not found:
+            continue
+        played = [r["result"] for r in found]
+        results[(low, high)] = played
+        n = len(played)
+        score = _score(played) / n
+        lo, hi = wilson_interval(_score(played), n)
+        wins = played.count("higher"), played.count("lower"), played.count("shared")
+        cpu = [max(r["longest_cpu"][side] for r in found) for side in (0, 1)]
+        wall = [max(r["longest_wall"][side] for r in found) for side in (0, 1)]
         lines.append(
-            f"| {low_level} vs {high_level} | {hi_wins} | {lo_wins} | {match.ties} | "
-            f"{score:.3f} [{low:.3f}, {high:.3f}] | {elo(score):.0f} [{elo(low):.0f}, "
-            f"{elo(high):.0f}] | {longest[0][0]:.2f}, {longest[1][0]:.2f} | {wall:.0f} |"
+            f"| {low} vs {high} | {n} | {wins[0]} | {wins[1]} | {wins[2]} | {score:.3f} "
+            f"[{lo:.3f}, {hi:.3f}] | {elo(score):.0f} [{elo(lo):.0f}, {elo(hi):.0f}] | "
+            f"{'yes' if lo > 0.5 else '**no**'} | {cpu[0]:.2f}, {cpu[1]:.2f} | "
+            f"{wall[0]:.2f}, {wall[1]:.2f} | {sum(r['cpu'] for r in found) / n:.2f} |"
         )
-        print(lines[-1], file=sys.stderr)
-        results.append({"pair": [low_level, high_level], "higher_wins": hi_wins,
-                        "lower_wins": lo_wins, "ties": match.ties, "score": score,
-                        "low": low, "high": high})  # fmt: skip
-    rungs = ", ".join(
-        f"{k}: {r.agent}{f' {r.iterations}' if r.iterations else ''}"
-        f"{f' noise {r.noise:g}' if r.noise else ''}"
-        for k, r in enumerate(spec_ladder, 1)
-    )
+        out.append({"pair": [low, high], "games": n, "higher_wins": wins[0],
+                    "lower_wins": wins[1], "ties": wins[2], "score": score, "low": lo,
+                    "high": hi, "longest_cpu": cpu})  # fmt: skip
+    chain = [(k, k + 1) for k in range(1, 10)]
+    if all(p in results for p in chain):
+        rng = random.Random(0)
+        boots: list[list[float]] = [[0.0] * 2000 for _ in range(10)]
+        for b in range(2000):
+            total = 0.0
+            for k, pair in enumerate(chain, 1):
+                games = results[pair]
+                sample = [games[rng.randrange(len(games))] for _ in games]
+                total += elo((_score(sample) + 0.5) / (len(sample) + 1))
+                boots[k][b] = total
+        lines += ["", "| level | agent | Elo [95%] |", "|---|---|---|"]
+        total = 0.0
+        for k in range(10):
+            if k:
+                games = results[chain[k - 1]]
+                total += elo((_score(games) + 0.5) / (len(games) + 1))
+            b = sorted(boots[k])
+            rung = rungs[k]
+            lines.append(f"| {k + 1} | {rung.summary or describe(rung)} | {total:.0f} "
+                         f"[{b[50]:.0f}, {b[1949]:.0f}] |")  # fmt: skip
+        lines += ["", "Elo: level 1 is 0; each level adds the Elo of its score against the level "
+                  "below (a half game added to each side, so a clean sweep stays finite); 95% "
+                  "intervals by bootstrap over each pair's games (2,000 resamples)."]  # fmt: skip
+    separated = [p for p in chain if p in results]
+    verdict = all(wilson_interval(_score(results[p]), len(results[p]))[0] > 0.5
+                  for p in separated)  # fmt: skip
     lines += [
         "",
-        f"Rungs: {rungs}.",
+        f"Adjacent pairs played: {len(separated)} of 9; every one played separated (the lower "
+        f"end of the 95% interval above 50%): {'yes' if verdict else '**no**'}.",
+        "",
+        "Rungs: "
+        + "; ".join(
+            f"{k}: {r.summary or describe(r)} ({describe(r)})" for k, r in enumerate(rungs, 1)
+        )
+        + ".",
         "",
         f"Load (1, 5, 15 minutes) at the start: {load_start}; at the end: {_load()} "
         f"({os.cpu_count()} CPUs); `nice -n 10`.",
         "",
     ]
-    return "\n".join(lines), {"game": args.game, "games": args.games, "pairs": results}
+    return "\n".join(lines), {"game": args.game, "games": args.games, "pairs": out}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -246,6 +397,10 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--game", required=True)
     p.add_argument("--games", type=int, default=200)
     p.add_argument("--pairs", default=None, help="e.g. 1-2,2-3,1-10 (default: all)")
+    p.add_argument("--rows", default=None, help="JSON lines of finished games: appended, reused")
+    p.add_argument("--block", type=int, default=10, help="games a pair plays before the next")
+    p.add_argument("--rungs", default=None, help="candidate rungs (JSON) instead of the ladder")
+    p.add_argument("--table-only", action="store_true", help="only the table of --rows")
     p.add_argument("-o", "--output", default=None)
     args = parser.parse_args(argv)
     text, data = solo(args) if args.command == "solo" else duel(args)

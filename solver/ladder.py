@@ -39,6 +39,7 @@ __all__ = [
     "level_factory",
     "level_names",
     "level_number",
+    "rung_agent",
 ]
 
 LEVELS = 10
@@ -113,10 +114,15 @@ def level_agent(
     ``iterations`` (a command's ``--iterations``) does not change it. ``memory_mb`` reaches an
     exact agent's table cap.
     """
+    k = level_number(level)
+    return rung_agent(game, ladder(game.name)[k - 1], seed=seed, memory_mb=memory_mb)
+
+
+def rung_agent(game: Game, rung: Rung, *, seed: int = 0, memory_mb: float | None = None) -> Agent:
+    """The agent of one rung for ``game``, seeded (module doc): a level's agent, or a candidate
+    rung's while a ladder is being calibrated (``bench/ladder_calibration.py``)."""
     from solver.agents import make_agent
 
-    k = level_number(level)
-    rung = ladder(game.name)[k - 1]
     check_seed(seed)
     inner = make_agent(
         rung.agent, game, seed=derive_seed(seed, 0), iterations=rung.iterations,

@@ -443,6 +443,11 @@ class AnalysisHooks:
       games); the results keep them in the ``width`` and ``height`` columns.
       ``size_ranges``: per number, the values accepted (``None``: ``size_range`` for both);
       ``default_size``: the size rolled when ``--size`` is not given.
+    - ``skill_games``: whether the analysis plays games for its skill measure (the strength
+      ladder's strongest level against its weakest), so that ``--skill-games N`` asks for N of
+      them per instance (``source.skill_games``; 0, the default, skips the measure); a game whose
+      skill measure needs no games (the dog's is computed) leaves it False and the option is
+      refused for it.
     """
 
     load: Callable[[str], Any]
@@ -463,6 +468,7 @@ class AnalysisHooks:
     size_names: tuple[str, str] = ("width", "height")
     size_ranges: tuple[tuple[int, int], tuple[int, int]] | None = None
     default_size: tuple[int, int] = (9, 9)
+    skill_games: bool = False
 
 
 @dataclass(frozen=True, eq=False, repr=False)

@@ -187,7 +187,11 @@ class _Batch:
         self.game = games.pop() if games else DEFAULT_GAME
         self.count = len(items)
         self.source_at = items.__getitem__
-        self.parts = [[s.game, s.source, s.width, s.height, s.seed, s.path, s.turns] for s in items]
+        self.parts = [
+            [s.game, s.source, s.width, s.height, s.seed, s.path, s.turns]
+            + ([s.skill_games] if s.skill_games else [])  # earlier batches' fingerprints stay
+            for s in items
+        ]
 
 
 def execute_batch(

@@ -97,6 +97,13 @@ def add_analyse_command(subparsers: Any) -> argparse.ArgumentParser:
         "a game may define it as another length budget, docs/analysis.md)",
     )  # fmt: skip
     p.add_argument(
+        "--skill-games", type=int, default=0, metavar="G",
+        help="for games that measure skill by play (guardians, the Trial): G games of the "
+        "strength ladder's weakest and of its strongest level on each instance, their win-rate "
+        "spread in the skill column (default 0: not measured; slow, level 10 plays them; the "
+        "dog's skill measure is in every row)",
+    )  # fmt: skip
+    p.add_argument(
         "--jobs", "-j", type=int, default=None, metavar="J",
         help="worker processes for a local run (default: one per CPU; 1 without the analysis "
         "extra's joblib)",
@@ -263,9 +270,10 @@ def _run_analyse(args: argparse.Namespace) -> int:
                 seed=args.seed,
                 turns=args.turns,
                 game=args.analysis_game,
+                skill_games=args.skill_games,
             )
             if args.count is not None
-            else Job.files(args.files, game=args.analysis_game)
+            else Job.files(args.files, game=args.analysis_game, skill_games=args.skill_games)
         )
         analyse_fn = analysis_function(args.analysis) if args.analysis else None
         dask = args.scheduler is not None or args.dask_local is not None

@@ -71,6 +71,10 @@ class Source:
     path: str | None = None
     turns: int | None = None
     game: str = DEFAULT_GAME
+    skill_games: int = 0
+    """Games each of the ladder's weakest and strongest levels plays on this instance for the
+    skill measure (``--skill-games``; 0: not measured), for games whose hooks say
+    ``skill_games``."""
 
     @property
     def kind(self) -> str:
@@ -85,15 +89,18 @@ class Source:
         height: int,
         turns: int | None = None,
         game: str = DEFAULT_GAME,
+        skill_games: int = 0,
     ) -> Source:
         """The instance the game's generator rolls from ``seed`` at ``width`` x ``height``."""
-        return cls(f"{SEED_PREFIX}{seed}", width, height, seed, None, turns, game)
+        return cls(f"{SEED_PREFIX}{seed}", width, height, seed, None, turns, game, skill_games)
 
     @classmethod
-    def file(cls, path: str | os.PathLike[str], game: str = DEFAULT_GAME) -> Source:
+    def file(
+        cls, path: str | os.PathLike[str], game: str = DEFAULT_GAME, skill_games: int = 0
+    ) -> Source:
         """An instance file; ``source`` keeps the path as given."""
         text = os.fspath(path)
-        return cls(text, path=os.path.abspath(text), game=game)
+        return cls(text, path=os.path.abspath(text), game=game, skill_games=skill_games)
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any], game: str = DEFAULT_GAME) -> Source:
@@ -179,6 +186,23 @@ def _int_or_none(value: Any) -> int | None:
         return None
 
 
+MAX_SKILL_GAMES = 10_000
+"""The most games ``--skill-games`` asks of each level per instance."""
+
+
+def _skill_games(hooks: AnalysisHooks, game: str, value: Any) -> int:
+    """``--skill-games`` checked: a whole number from 0, and only for a game that plays them."""
+    value = _whole("--skill-games", value)
+    if not 0 <= value <= MAX_SKILL_GAMES:
+        raise OptionError(f"--skill-games must be from 0 to {MAX_SKILL_GAMES}, not {value}")
+    if value and not hooks.skill_games:
+        raise OptionError(
+            f"the {game} game's skill measure plays no games (it is in every row): "
+            "--skill-games is for games that measure it by play"
+        )
+    return value
+
+
 def _whole(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise OptionError(f"{name} must be a whole number, not {value!r}")
@@ -208,6 +232,7 @@ class Job:
     paths: tuple[str, ...] = ()
     turns: int | None = None
     game: str = DEFAULT_GAME
+    skill_games: int = 0
 
     @classmethod
     def generated(
@@ -217,10 +242,13 @@ class Job:
         seed: int = 0,
         turns: int | None = None,
         game: str = DEFAULT_GAME,
+        skill_games: int = 0,
     ) -> Job:
         """``count`` instances rolled from seeds ``seed``, ``seed + 1``, ... at ``size`` (``None``:
-        the hooks' ``default_size``); ``turns`` replaces the generator's turn limit when given."""
+        the hooks' ``default_size``); ``turns`` replaces the generator's turn limit when given;
+        ``skill_games``: see :attr:`Source.skill_games`."""
         hooks = analysis_hooks(game)
+        skill_games = _skill_games(hooks, game, skill_games)
         if size is None:
             size = hooks.default_size
         if hooks.roll is None:
@@ -247,16 +275,22 @@ class Job:
             first, last = hooks.turns_range
             if not first <= turns <= last:
                 raise OptionError(f"--turns must be from {first} to {last}, not {turns}")
-        return cls("generated", width, height, seed, count, (), turns, game)
+        return cls("generated", width, height, seed, count, (), turns, game, skill_games)
 
     @classmethod
-    def files(cls, paths: Iterable[str | os.PathLike[str]], game: str = DEFAULT_GAME) -> Job:
+    def files(
+        cls,
+        paths: Iterable[str | os.PathLike[str]],
+        game: str = DEFAULT_GAME,
+        skill_games: int = 0,
+    ) -> Job:
         """The given instance files, in order (they are read only when analysed)."""
         hooks = analysis_hooks(game)
+        skill_games = _skill_games(hooks, game, skill_games)
         names = tuple(os.fspath(p) for p in paths)
         if not names:
             raise OptionError(f"no {hooks.noun} files given")
-        return cls("files", count=len(names), paths=names, game=game)
+        return cls("files", count=len(names), paths=names, game=game, skill_games=skill_games)
 
     def sources(self) -> Iterator[Source]:
         """The sources in batch order, made one at a time."""
@@ -270,20 +304,24 @@ class Job:
         if self.kind == "generated":
             assert self.width is not None and self.height is not None
             return Source.generated(
-                self.first_seed + index, self.width, self.height, self.turns, self.game
-            )
-        return Source.file(self.paths[index], self.game)
+                self.first_seed + index, self.width, self.height, self.turns, self.game,
+                self.skill_games,
+            )  # fmt: skip
+        return Source.file(self.paths[index], self.game, self.skill_games)
 
     def describe(self) -> dict[str, Any]:
-        """What defines the batch (its fingerprint and the report's header use this)."""
+        """What defines the batch (its fingerprint and the report's header use this); the skill
+        games only when asked for, so that earlier batches keep their fingerprints."""
+        skill = {"skill_games": self.skill_games} if self.skill_games else {}
         if self.kind == "generated":
             return {
                 "game": self.game,
                 "size": f"{self.width}x{self.height}",
                 "seeds": [self.first_seed, self.first_seed + self.count - 1],
                 "turns": self.turns,
+                **skill,
             }
-        return {"game": self.game, "files": self.count}
+        return {"game": self.game, "files": self.count, **skill}
 
     def __len__(self) -> int:
         return self.count

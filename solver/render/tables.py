@@ -97,3 +97,45 @@ def no_data(ax: Any, why: str) -> None:
 
 def save_figure(fig: Figure, path: Path) -> None:
     fig.savefig(path, dpi=DPI, format="png")
+
+
+SKILL_PLOT = "skill_vs_strongest_win_rate.png"
+"""The file of :func:`skill_section`'s plot."""
+
+
+def skill_section(frame: pd.DataFrame, directory: Path, noun: str) -> list[str]:
+    """The report section of a skill measure played out by the strength ladder (the columns
+    ``skill``, ``strongest_win_rate``, ``weakest_win_rate`` and ``skill_games``): its plot, the
+    skill against the strongest level's win rate, and its quartiles; nothing when no row has
+    it (the run did not ask for skill games)."""
+    skill, strongest = numbers(frame, "skill"), numbers(frame, "strongest_win_rate")
+    both = (skill.notna() & strongest.notna()).to_numpy()
+    if not both.any():
+        return []
+    fig, ax = figure("Skill against the strongest level's win rate")
+    x, y = strongest.to_numpy()[both], skill.to_numpy()[both]
+    ax.scatter(x, y, s=16, color="#4c72b0", alpha=0.7, label=f"one {noun}")
+    ax.plot([0, 1], [0, 1], color="#333333", linewidth=0.8, linestyle="--",
+            label="the weakest level never wins")  # fmt: skip
+    ax.set_xlabel("the strongest level's win rate (level 10)")
+    ax.set_ylabel("skill (level 10's win rate less level 1's)")
+    ax.set_xlim(-0.03, 1.03)
+    ax.set_ylim(-1.03, 1.03)
+    ax.legend(loc="lower right", fontsize=8)
+    save_figure(fig, directory / SKILL_PLOT)
+    games = numbers(frame, "skill_games").dropna()
+    q = skill.dropna().quantile([0.25, 0.5, 0.75]).to_numpy()
+    return [
+        "## Skill against the strongest level's win rate",
+        "",
+        f"The skill measure of a {noun} is how much better the strongest level of the strength "
+        f"ladder does than the weakest: level 10's win rate over {int(games.max())} games less "
+        "level 1's over as many, the same chance for both (near 0: luck decides, or nobody "
+        "can win; near the diagonal: skill does).",
+        "",
+        f"Skill over {int(both.sum())} {noun}s: quartiles {q[0]:.3f}, {q[1]:.3f} (median), "
+        f"{q[2]:.3f}.",
+        "",
+        f"![Skill against the strongest level's win rate]({SKILL_PLOT})",
+        "",
+    ]

@@ -13,6 +13,12 @@ Classes (docs/analysis.md): ``none`` (no mission can be completed), ``easy`` (th
 order is already optimal), ``trap`` (it ends with fewer missions, or as many for fewer points),
 ``unsolved`` (the exhaustive search needed more than :data:`MAX_STATES` positions).
 
+The skill measure (``forest analyse --skill-games G``, :func:`ladder_spread`): the position is
+played to the end of its solo game ``G`` times by the strength ladder's strongest level and ``G``
+times by its weakest, the i-th game of each dealt the same tiles; ``skill`` is the strongest
+level's win rate less the weakest's (a win: the solo level's threshold reached). Off by default
+(the strongest level plays whole games).
+
 >>> hooks = analysis_hooks()
 >>> list(hooks.classes)
 ['none', 'easy', 'trap', 'unsolved']
@@ -67,6 +73,10 @@ COLUMNS: dict[str, str] = {
     "lost_missions": "Int64",
     "exact": "boolean",
     "best_order": "string",
+    "skill_games": "Int64",
+    "strongest_win_rate": "float64",
+    "weakest_win_rate": "float64",
+    "skill": "float64",
 }
 """The result columns (besides the shared ones) with their types."""
 
@@ -173,9 +183,44 @@ def analyse_grove(grove: Any, max_states: int = MAX_STATES) -> dict[str, Any]:
     }
 
 
+def ladder_spread(grove: Any, games: int, seed: int) -> dict[str, Any]:
+    """The skill measure's columns (module doc): ``games`` solo games from the position by the
+    ladder's strongest level and as many by its weakest, game ``i`` of each dealt from the
+    chance seed ``derive_seed(seed, i)`` and played by the level seeded the same way."""
+    from solver.game import play_game
+    from solver.games.guardians import SPEC
+    from solver.rng import derive_seed
+
+    game = position_state(grove).get_game()
+    rates = {}
+    for level in ("level1", "level10"):
+        build = SPEC.agent(level).build
+        wins = 0
+        for i in range(games):
+            agent = build(game, seed=derive_seed(seed, i))
+            wins += play_game(game, [agent], seed=derive_seed(seed, i)).final.returns()[0] > 0.5
+        rates[level] = wins / games
+    return {"skill_games": games, "strongest_win_rate": rates["level10"],
+            "weakest_win_rate": rates["level1"],
+            "skill": round(rates["level10"] - rates["level1"], 12)}  # fmt: skip
+
+
+def skill_seed(source: str) -> int:
+    """The seed of an instance's skill games: SHA-256 of its source name (the same in every run
+    and process)."""
+    import hashlib
+
+    return int.from_bytes(hashlib.sha256(source.encode()).digest()[:5], "big")
+
+
 def analyse_source(source: Any) -> dict[str, Any]:
     """The function ``forest analyse --game guardians`` runs on each instance."""
-    return analyse_grove(source.load())
+    grove = source.load()
+    row = analyse_grove(grove)
+    games = getattr(source, "skill_games", 0)
+    if games:
+        row.update(ladder_spread(grove, games, skill_seed(str(source.source))))
+    return row
 
 
 def _load(path: str) -> Any:
@@ -197,7 +242,7 @@ def _roll(seed: int, size: tuple[int, int], turns: int | None) -> Any:
 def report_sections(frame: Any, directory: Any, load_row: Any) -> list[str]:
     """The report's guardians section: per class, the mean shape and orders of its positions,
     then the positions where the first legal order loses the most missions."""
-    from solver.render.tables import md_table, numbers, texts
+    from solver.render.tables import md_table, numbers, skill_section, texts
 
     classes = texts(frame, "class")
     shown = ("tiles", "candidate_walks", "cut_vertices", "best_count", "first_count")
@@ -222,7 +267,7 @@ def report_sections(frame: Any, directory: Any, load_row: Any) -> list[str]:
             for r in worst.to_dict(orient="records")
         ]
         lines += md_table(["source", "best", "first legal", "best order"], table)
-    return [*lines, ""]
+    return [*lines, "", *skill_section(frame, directory, "position")]
 
 
 def analysis_hooks() -> AnalysisHooks:
@@ -245,4 +290,5 @@ def analysis_hooks() -> AnalysisHooks:
         size_range=(2, MAX_GROVE_SIZE),
         default_size=(6, 5),
         max_file_bytes=1 << 16,
+        skill_games=True,
     )

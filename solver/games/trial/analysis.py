@@ -18,6 +18,12 @@ Classes (docs/analysis.md): ``stalled`` (some game hit the length budget), ``tie
 ended in a shared win), ``decided`` (every game had one winner, by fame or by the story-card
 tie-break).
 
+The skill measure (``forest analyse --skill-games G``, :func:`ladder_spread`): ``G`` games of the
+set-up with the strength ladder's strongest level in one seat (seat ``g % players`` in game
+``g``) against the set-up's agents, and ``G`` with its weakest level there, the same chance for
+both; ``skill`` is the first win rate less the second. Off by default (the strongest level
+searches every decision).
+
 >>> hooks = analysis_hooks()
 >>> list(hooks.classes)
 ['decided', 'tied', 'stalled']
@@ -92,6 +98,10 @@ COLUMNS: dict[str, str] = {
     "first_seat_wins": "float64",
     "seat_wins": "string",
     "agents": "string",
+    "skill_games": "Int64",
+    "strongest_win_rate": "float64",
+    "weakest_win_rate": "float64",
+    "skill": "float64",
 }
 """The result columns (besides the shared ones) with their types."""
 
@@ -186,10 +196,16 @@ def _random_agent(seed: int) -> Any:
 
 
 def play_game(
-    game: Any, seed: int, index: int, max_actions: int, seats: tuple[str, ...] | None = None
+    game: Any,
+    seed: int,
+    index: int,
+    max_actions: int,
+    seats: tuple[str, ...] | None = None,
+    guest: tuple[int, Any] | None = None,
 ) -> tuple[Any, int]:
-    """One seeded self-play game (``seats``: each seat's agent, default heuristic everywhere);
-    the final (or stalled) state and its length in actions."""
+    """One seeded self-play game (``seats``: each seat's agent, default heuristic everywhere;
+    ``guest``: ``(seat, agent)``, an agent that takes that seat instead); the final (or stalled)
+    state and its length in actions."""
     from solver.games.trial.agents import heuristic_agent
     from solver.rng import SplitMix64, derive_seed
 
@@ -202,6 +218,8 @@ def play_game(
         else _random_agent(derive_seed(seat_seed, p))
         for p, name in enumerate(names)
     ]
+    if guest is not None:
+        agents[guest[0]] = guest[1]
     state = game.new_initial_state()
     length = 0
     while not state.is_terminal() and length < max_actions:
@@ -265,9 +283,42 @@ def analyse_setup(setup: TrialSetup) -> dict[str, Any]:
     }
 
 
+def ladder_spread(setup: TrialSetup, games: int) -> dict[str, Any]:
+    """The skill measure's columns (module doc): ``games`` games of the set-up with the ladder's
+    strongest level in seat ``g % players`` of game ``g`` and the set-up's agents in the other
+    seats, and as many with its weakest level there, game ``g`` of both dealt the same chance;
+    a level's win rate counts a shared win as 1/k."""
+    from solver.games.trial import SPEC
+    from solver.games.trial.kernel import KernelTrialGame
+    from solver.games.trial.scoring import winners
+    from solver.rng import derive_seed
+
+    game = KernelTrialGame(setup.pack, setup.players)
+    seed = derive_seed(setup.seed, 1 << 20)  # apart from the self-play games' seeds
+    rates = {}
+    for level in ("level1", "level10"):
+        build = SPEC.agent(level).build
+        won = 0.0
+        for g in range(games):
+            seat = g % setup.players
+            agent = build(game, seed=derive_seed(seed, g))
+            state, _ = play_game(game, seed, g, setup.max_actions, setup.agents, (seat, agent))
+            best = winners(state) if state.is_terminal() else []
+            won += 1 / len(best) if seat in best else 0.0
+        rates[level] = won / games
+    return {"skill_games": games, "strongest_win_rate": rates["level10"],
+            "weakest_win_rate": rates["level1"],
+            "skill": round(rates["level10"] - rates["level1"], 12)}  # fmt: skip
+
+
 def analyse_source(source: Any) -> dict[str, Any]:
     """The function ``forest analyse --game trial`` runs on each instance."""
-    return analyse_setup(source.load())
+    setup = source.load()
+    row = analyse_setup(setup)
+    games = getattr(source, "skill_games", 0)
+    if games:
+        row.update(ladder_spread(setup, games))
+    return row
 
 
 def _load(path: str) -> TrialSetup:
@@ -283,7 +334,7 @@ def _load(path: str) -> TrialSetup:
 
 def report_sections(frame: Any, directory: Any, load_row: Any) -> list[str]:
     """The report's Trial section: per player count, the games, their length, fame and endings."""
-    from solver.render.tables import md_table, numbers
+    from solver.render.tables import md_table, numbers, skill_section
 
     players = numbers(frame, "players")
     rows: list[list[Any]] = []
@@ -306,7 +357,7 @@ def report_sections(frame: Any, directory: Any, load_row: Any) -> list[str]:
               "seat 0 wins", "story tie-breaks", "shared wins", "stalled"]  # fmt: skip
     lines = ["## Self-play", "", "Means over the set-ups (rolled ones seat the heuristic agent "
              "everywhere; a set-up file may seat random players).", ""]  # fmt: skip
-    return [*lines, *md_table(header, rows), ""]
+    return [*lines, *md_table(header, rows), "", *skill_section(frame, directory, "set-up")]
 
 
 def _roll(seed: int, size: tuple[int, int], turns: int | None) -> TrialSetup:
@@ -335,4 +386,5 @@ def analysis_hooks() -> AnalysisHooks:
         default_size=(2, 4),
         turns_range=ACTIONS_RANGE,
         max_file_bytes=1 << 12,
+        skill_games=True,
     )
