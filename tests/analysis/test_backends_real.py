@@ -11,7 +11,12 @@ pd = pytest.importorskip("pandas")
 pytest.importorskip("pyarrow")
 
 from solver.analysis.batch import Job, read_results, run_batch, without_timing  # noqa: E402
+from solver.cli import main  # noqa: E402
 from solver.games.dog.analysis.classify import analyse_source  # noqa: E402
+
+
+def run_cli(*argv: str) -> int:
+    return main(["analyse", *argv])
 
 
 def _backends(job: Job, tmp_path) -> list[pd.DataFrame]:
@@ -61,3 +66,29 @@ def test_turns_shorten_the_rolled_forests_and_change_the_batch(tmp_path):
     assert (rows["turns"] == 4).all()
     with pytest.raises(Exception, match="--turns must be from 1 to 255"):
         Job.generated(2, turns=0)
+
+
+@pytest.mark.slow
+def test_larger_batches_agree_across_worker_counts(tmp_path):
+    for game, size in (("guardians", "9x8"), ("trial", "4x2")):
+        frames = []
+        for jobs in ("1", "2"):
+            out = tmp_path / f"{game}-{jobs}.csv"
+            assert run_cli("--game", game, "--count", "12", "--size", size, "--seed", "100",
+                           "--jobs", jobs, "--out", str(out), "--no-progress") == 0  # fmt: skip
+            frames.append(read_results(out, game).drop(columns=["seconds"]))
+        pd.testing.assert_frame_equal(frames[0], frames[1])
+        assert frames[0]["error"].isna().all()
+
+
+@pytest.mark.slow
+def test_the_dask_backend_gives_the_same_rows(tmp_path):
+    pytest.importorskip("distributed")
+    for game, size in (("guardians", "7x6"), ("trial", "3x1")):
+        frames = []
+        for backend in (["--jobs", "1"], ["--dask-local", "1"]):
+            out = tmp_path / f"{game}-{backend[0]}.csv"
+            assert run_cli("--game", game, "--count", "3", "--size", size, *backend,
+                           "--out", str(out), "--no-progress") == 0  # fmt: skip
+            frames.append(read_results(out, game).drop(columns=["seconds"]))
+        pd.testing.assert_frame_equal(frames[0], frames[1])

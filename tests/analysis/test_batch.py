@@ -119,6 +119,20 @@ def test_dask_scheduler_address_gives_the_same_rows(reference, tmp_path):
     same_rows(read_results(out), reference)
 
 
+def test_an_unreachable_scheduler_leaves_no_journal(tmp_path, monkeypatch):
+    distributed = pytest.importorskip("distributed")
+
+    def refuse(*args, **kwargs):
+        raise OSError("Timed out trying to connect to tcp://127.0.0.1:9")
+
+    monkeypatch.setattr(distributed, "Client", refuse)
+    out = tmp_path / "r.csv"
+    with pytest.raises(SolverError, match="cannot reach the Dask scheduler"):
+        run_batch(Job.generated(2), fake_analyse, out=out, backend="dask",
+                  scheduler="tcp://127.0.0.1:9", progress=False)  # fmt: skip
+    assert sorted(tmp_path.iterdir()) == []  # no journal, no lock, no output
+
+
 def test_csv_and_parquet_hold_the_same_rows(reference, tmp_path):
     out = run_batch(JOB, fake_analyse, out=tmp_path / "r.csv", chunk_size=64, progress=False)
     same_rows(read_results(out), reference)

@@ -152,3 +152,24 @@ def test_a_custom_loader_draws_the_sheets(tmp_path):
     frame = pd.DataFrame({"source": ["x", "y"], "win_probability": [0.5, 0.7]})
     write_report(frame, tmp_path, forests_loader=loader)
     assert sorted(set(seen)) == ["x", "y"]
+
+
+def test_the_par_plot_has_integer_ticks_counts_and_says_exact_or_estimate():
+    pytest.importorskip("matplotlib")
+    from solver.games.dog.analysis.report import par_figure
+
+    frame = pd.DataFrame(
+        {"par": [3, 3, 3, 4, 5], "win_probability": [1.0, 1.0, 1.0, 0.5, 0.25],
+         "exact": [True, True, True, False, True], "ci_low": [1.0, 1.0, 1.0, 0.4, 0.25],
+         "ci_high": [1.0, 1.0, 1.0, 0.6, 0.25]}
+    )  # fmt: skip
+    fig = par_figure(frame)
+    ax = fig.axes[0]
+    fig.canvas.draw() if hasattr(fig.canvas, "draw") else None
+    ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
+    assert ticks and all(float(t).is_integer() for t in ticks)
+    assert "3" in [t.get_text() for t in ax.texts]  # three forests share (3, 1.0)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any("exact" in label for label in labels)
+    assert any("estimate" in label for label in labels)
+    assert "exact" in ax.get_ylabel() and "estimate" in ax.get_ylabel()

@@ -1,6 +1,7 @@
-"""Regressions of issue 8's analysis defects, each driven the way a user met it: ``forest analyse``
-as a subprocess, and two real processes for the race (made deterministic by the run's test-only
-pause points, :data:`solver.analysis.batch.PAUSE_VARIABLE`, not by sleeping).
+"""``forest analyse`` (:mod:`solver.analysis.cli_analyse`) as a user runs it: issue 8's defects,
+each driven the way a user met it, ``forest analyse`` as a subprocess, and two real processes for
+the race (made deterministic by the run's test-only pause points,
+:data:`solver.analysis.batch.PAUSE_VARIABLE`, not by sleeping).
 
 The analysis is the cheap fake of :mod:`solver.analysis._testing` unless the defect needs the real
 one.
@@ -235,23 +236,6 @@ def test_the_csv_decode_error_names_the_file(tmp_path):
     )  # fmt: skip
 
 
-def test_an_unreachable_scheduler_leaves_no_journal(tmp_path, monkeypatch):
-    distributed = pytest.importorskip("distributed")
-    from solver.analysis._testing import fake_analyse
-    from solver.analysis.batch import run_batch
-    from solver.errors import SolverError
-
-    def refuse(*args, **kwargs):
-        raise OSError("Timed out trying to connect to tcp://127.0.0.1:9")
-
-    monkeypatch.setattr(distributed, "Client", refuse)
-    out = tmp_path / "r.csv"
-    with pytest.raises(SolverError, match="cannot reach the Dask scheduler"):
-        run_batch(Job.generated(2), fake_analyse, out=out, backend="dask",
-                  scheduler="tcp://127.0.0.1:9", progress=False)  # fmt: skip
-    assert sorted(tmp_path.iterdir()) == []  # no journal, no lock, no output
-
-
 @pytest.mark.slow
 def test_an_unreachable_scheduler_on_the_command_line_leaves_nothing(tmp_path):
     pytest.importorskip("distributed")
@@ -339,24 +323,3 @@ def test_one_class_batches_are_called_out_with_what_to_change(tmp_path):
         assert f"| {name} | " in text and definition in text
     assert "solvable" not in text  # the undefined word is gone; "winnable" is defined
     assert "A *winnable* forest was analysed without error" in text
-
-
-def test_the_par_plot_has_integer_ticks_counts_and_says_exact_or_estimate():
-    pytest.importorskip("matplotlib")
-    from solver.games.dog.analysis.report import par_figure
-
-    frame = pd.DataFrame(
-        {"par": [3, 3, 3, 4, 5], "win_probability": [1.0, 1.0, 1.0, 0.5, 0.25],
-         "exact": [True, True, True, False, True], "ci_low": [1.0, 1.0, 1.0, 0.4, 0.25],
-         "ci_high": [1.0, 1.0, 1.0, 0.6, 0.25]}
-    )  # fmt: skip
-    fig = par_figure(frame)
-    ax = fig.axes[0]
-    fig.canvas.draw() if hasattr(fig.canvas, "draw") else None
-    ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
-    assert ticks and all(float(t).is_integer() for t in ticks)
-    assert "3" in [t.get_text() for t in ax.texts]  # three forests share (3, 1.0)
-    labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert any("exact" in label for label in labels)
-    assert any("estimate" in label for label in labels)
-    assert "exact" in ax.get_ylabel() and "estimate" in ax.get_ylabel()
