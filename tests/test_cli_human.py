@@ -5,7 +5,7 @@ What the table must do (issue 16 §3): show what a player tracks (the dog's turn
 curiosity and steps left; guardians' pool and scores; the Trial seat's hand, food and
 backpack), take moves in any case, answer ``help`` and ``hint``, ``undo`` back to the human's
 previous decision with the same rolls and draws replayed, end cleanly on ``quit`` (exit 0, the
-record still written) and say who won.
+record still written) and say who won. ``play --record FILE`` checks FILE before playing.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ import pytest
 
 import solver
 from solver.review import review_record
+from solver.testing import one_line_error
+from solver.testing import run_forest as forest
 
 ANSWERS_ENOUGH = 3000  # more answers than any of these games asks
 
@@ -173,3 +175,18 @@ def test_hidden_information_hint_is_from_the_humans_view(tmp_path):
                answers="hint\nquit\n", cwd=tmp_path)  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert "ISMCTS estimate from player 0's view" in " ".join(run.stdout.split())
+
+
+def test_play_record_checks_its_file_before_playing(tmp_path):
+    # Defect: an existing --record file (or a missing folder) was refused only after the whole
+    # game had been played (minutes with mcts).
+    target = tmp_path / "game.json"
+    target.write_text("keep me", encoding="utf-8")
+    run = forest("guardians", "play", "--players", "2", "--agents", "random", "--record",
+                 str(target))  # fmt: skip
+    one_line_error(run, "--overwrite")
+    assert "game over" not in run.stdout
+    assert target.read_text(encoding="utf-8") == "keep me"
+    run = forest("guardians", "play", "--players", "2", "--agents", "random", "--record",
+                 str(tmp_path / "no" / "game.json"))  # fmt: skip
+    one_line_error(run, "does not exist")

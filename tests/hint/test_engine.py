@@ -10,6 +10,7 @@ import pytest
 import solver
 from solver.hint.engine import Caps, answer
 from solver.hint.schema import HintAnswer, json_schema
+from solver.registry import load_game
 from solver.search import best_move, expectimax
 
 EXAMPLE = {
@@ -228,3 +229,26 @@ def test_hidden_information_searches_the_observers_view_only() -> None:
     assert seen["rootInfo"]["player"] == watcher and seen["rootInfo"]["method"] == "ismcts"
     assert {m["action"] for m in seen["moveInfos"]} <= set(state.legal_actions())
     assert answer({**request, "exact": True})["field"] == "exact"
+
+
+def test_a_hint_for_a_seat_not_to_move_is_refused_as_on_the_command_line():
+    # Defect: {"player": 1} with player 0 to move was silently answered from player 0's view
+    # (rootInfo.player 0), where `forest guardians best-move --player 1` refuses.
+    from solver.hint.engine import answer
+
+    request = {"id": "q", "game": "guardians", "options": {"players": 3},
+               "limit": {"iterations": 4}}  # fmt: skip
+    game = load_game("guardians", players=3)
+    state = game.new_initial_state()
+    actions = []
+    while state.is_chance_node():
+        action = state.chance_outcomes()[0][0]
+        state.apply_action(action)
+        actions.append(action)
+    mover = state.current_player()
+    request["actions"] = actions
+    wrong = answer({**request, "player": (mover + 1) % 3})
+    assert (wrong.get("field"), wrong.get("code")) == ("player", "invalid_request"), wrong
+    assert "not to move" in wrong["error"]
+    right = answer({**request, "player": mover})
+    assert right["rootInfo"]["player"] == mover

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from solver.errors import FormatError, OptionError
+from solver.files import MAX_FILE_BYTES
 from solver.games.guardians.data import data_file
 from solver.games.guardians.make_tiles import make_tiles, render
 from solver.games.guardians.solo import (
@@ -125,3 +126,27 @@ def levels_with(change) -> dict:
 def test_bad_levels_name_the_field(change, field):
     with pytest.raises(FormatError, match=re.escape(f"levels field {field} ")):
         levels_from_dict(levels_with(change))
+
+
+@pytest.mark.parametrize(
+    ("content", "what"),
+    [(b"\xff\xfe garbage", "UTF-8"), (b"[" * 100_000, "nested")],
+    ids=["binary", "deep"],
+)
+def test_a_bad_tile_set_file_is_a_format_error(tmp_path, content, what):
+    # Defect: a binary file was a UnicodeDecodeError, a deeply nested one a RecursionError.
+    from solver.games.guardians.tiles import load_tile_set
+
+    path = tmp_path / "tiles.json"
+    path.write_bytes(content)
+    with pytest.raises(FormatError, match=what):
+        load_tile_set(path)
+
+
+def test_a_tile_set_file_over_the_size_cap_is_refused(tmp_path):
+    from solver.games.guardians.tiles import load_tile_set
+
+    path = tmp_path / "tiles.json"
+    path.write_bytes(b" " * (MAX_FILE_BYTES + 1))
+    with pytest.raises(OptionError, match="16 MB"):
+        load_tile_set(path)

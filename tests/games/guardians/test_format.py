@@ -1,14 +1,19 @@
-"""The ``.grove`` format: exact round trips (hypothesis) and one test per kind of bad input."""
+"""The ``.grove`` format (:mod:`solver.games.guardians.grove`): exact round trips (hypothesis), one
+test per kind of bad input, files read and written safely (a device, the size cap, no file
+replaced unasked), and only ``solver.errors`` for mutated positions."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.errors import FormatError
+from solver.errors import FormatError, OptionError, SolverError
+from solver.files import MAX_FILE_BYTES
 from solver.games.guardians.grove import (
     EXAMPLE,
     format_grove,
@@ -20,6 +25,9 @@ from solver.games.guardians.grove import (
     parse_grove,
 )
 from solver.games.guardians.grove_model import DEFAULT_TABLE, Grove, GroveCell
+from solver.registry import load_game
+from solver.testing import one_line_error
+from solver.testing import run_forest as forest
 
 COLOURS = "BGREPY"
 
@@ -180,3 +188,84 @@ def test_json_grid_errors_point_into_the_row():
     with pytest.raises(FormatError) as info:
         grove_from_json("{")
     assert info.value.line == 1
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_a_grove_path_to_an_endless_device_is_refused_unread():
+    # Defect: load_grove read the whole file, so /dev/zero hung (and ate memory) forever. Only
+    # regular files are read now (solver.files.read_bytes): a device is refused by its kind.
+    run = forest("guardians", "order", "/dev/zero", timeout=60)
+    one_line_error(run, "/dev/zero: is a character device")
+
+
+def test_a_grove_file_over_the_size_cap_is_refused_unread(tmp_path):
+    from solver.games.guardians.grove import load_grove
+
+    path = tmp_path / "huge.grove"
+    path.write_bytes(b"grid:\n[*]\n" + b"#" * MAX_FILE_BYTES)
+    with pytest.raises(OptionError, match="16 MB"):
+        load_grove(path)
+
+
+def test_deeply_nested_grove_json_is_a_format_error():
+    # Defect: grove_from_json let json's RecursionError through.
+    from solver.games.guardians.grove import grove_from_json
+
+    with pytest.raises(FormatError):
+        grove_from_json("[" * 100_000 + "]" * 100_000)
+
+
+def test_a_grove_json_name_with_a_lone_surrogate_is_refused_like_the_text_form():
+    # Defect: the JSON form accepted a name the text form refuses (and format_grove cannot write).
+    from solver.games.guardians.grove import grove_from_dict
+
+    with pytest.raises(FormatError, match="name"):
+        grove_from_dict({"name": "\ud800", "grid": ["[*]"]})
+
+
+def test_the_api_raises_only_solver_errors_for_a_fuzzed_grove():
+    # A quick property over mutated curated positions: parse errors are FormatErrors and every
+    # accepted position opens on both engines (the long run is the QA fuzz, not kept here).
+    import random
+    from pathlib import Path
+
+    from solver.games.guardians.grove import format_grove, parse_grove
+
+    texts = [p.read_text(encoding="utf-8") for p in Path("puzzles/guardians").glob("*.grove")]
+    alphabet = list(". []*:BGREPYbgyrpx#\n\r 0123456789=namodegritsp\ufeff\x00")
+    rng = random.Random(7)
+    for _ in range(300):
+        chars = list(rng.choice(texts))
+        for _ in range(rng.randint(1, 3)):
+            chars.insert(rng.randrange(len(chars) + 1), rng.choice(alphabet))
+        text = "".join(chars)
+        try:
+            grove = parse_grove(text)
+        except FormatError:
+            continue
+        assert parse_grove(format_grove(grove)) == grove
+        for engine in ("reference", "kernel"):
+            with contextlib.suppress(SolverError):
+                load_game("guardians", engine=engine, position=grove).new_initial_state()
+
+
+def test_save_grove_writes_whole_and_never_replaces_without_overwrite(tmp_path):
+    # Defect: save_grove opened the target for writing at once (an existing file replaced, a
+    # half-written file on error, a raw OSError for a missing folder).
+    from solver.games.guardians.grove import load_grove, parse_grove, save_grove
+
+    grove = parse_grove("name: kept\ngrid:\n[*]b B:GR\n")
+    target = tmp_path / "a.grove"
+    target.write_text("keep me", encoding="utf-8")
+    with pytest.raises(OptionError, match="already exists"):
+        save_grove(grove, target)
+    assert target.read_text(encoding="utf-8") == "keep me"
+    save_grove(grove, target, overwrite=True)
+    assert load_grove(target) == grove
+    with pytest.raises(OptionError, match="folder"):
+        save_grove(grove, tmp_path / "missing" / "b.grove")
+    bad = parse_grove("grid:\n[*]\n")
+    object.__setattr__(bad, "name", "two\nlines")
+    with pytest.raises(OptionError):
+        save_grove(bad, tmp_path / "c.grove")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.grove"]

@@ -1,0 +1,53 @@
+"""``forest GAME review`` (:mod:`solver.cli_review`) as a user runs it: ``--plot`` checks its path
+before reviewing and never replaces a file unasked; a record nested too deeply is one line."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.testing import one_line_error
+from solver.testing import run_forest as forest
+
+
+@pytest.fixture(scope="module")
+def recorded_game(tmp_path_factory):
+    path = tmp_path_factory.mktemp("record") / "game.json"
+    run = forest("guardians", "play", "--players", "2", "--agents", "random", "--seed", "4",
+                 "--record", str(path))  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    return path
+
+
+@pytest.mark.parametrize(
+    ("plot", "needle"),
+    [("no/such/folder/plot.png", "does not exist"), ("a-folder.png", "folder"),
+     ("plot.gif", ".png or .svg")],
+)  # fmt: skip
+def test_review_refuses_a_bad_plot_path_before_reviewing(tmp_path, recorded_game, plot, needle):
+    # Defect: `review --plot /missing/dir/x.png` ended in a FileNotFoundError traceback from
+    # matplotlib after the whole review had run; a folder named x.png too.
+    (tmp_path / "a-folder.png").mkdir()
+    run = forest("guardians", "review", str(recorded_game), "--iterations", "2", "--plot",
+                 str(tmp_path / plot), cwd=tmp_path)  # fmt: skip
+    one_line_error(run, needle)
+
+
+def test_review_plot_is_written_whole_and_never_replaced_without_overwrite(tmp_path, recorded_game):
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "plot.svg"
+    run = forest("guardians", "review", str(recorded_game), "--iterations", "2", "--plot",
+                 str(target))  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert target.read_text(encoding="utf-8").rstrip().endswith("</svg>")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plot.svg"]  # no temporary left
+    run = forest("guardians", "review", str(recorded_game), "--iterations", "2", "--plot",
+                 str(target))  # fmt: skip
+    one_line_error(run, "--overwrite")
+
+
+def test_a_review_record_nested_too_deeply_is_one_line(tmp_path):
+    # Defect: `forest guardians review deep.json` was a RecursionError traceback.
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000, encoding="utf-8")
+    run = forest("guardians", "review", str(path))
+    one_line_error(run, "deep.json")
