@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import random
 import subprocess
 import sys
 import threading
@@ -21,6 +22,7 @@ from pathlib import Path
 import pytest
 
 import solver
+from solver.registry import load_game
 from solver.review import review_record
 from solver.testing import one_line_error
 from solver.testing import run_forest as forest
@@ -190,3 +192,56 @@ def test_play_record_checks_its_file_before_playing(tmp_path):
     run = forest("guardians", "play", "--players", "2", "--agents", "random", "--record",
                  str(tmp_path / "no" / "game.json"))  # fmt: skip
     one_line_error(run, "does not exist")
+
+
+def test_play_human_never_prints_what_seat_0_cannot_see():
+    # Defect: `forest trial play --human` printed every chance outcome ("chance: draw: deed-18",
+    # "chance: deal_tent: tent raspberry", "chance: ruin_item: bow") and every agent's move by
+    # label, so the human saw the other players' cards, tents and the ruins' hidden items.
+    game = load_game("trial", engine="reference", players=2)
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while (
+        state.is_chance_node() or state.current_player() != 0 or state.data["turn_player"] is None
+    ):
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    hidden_from_0 = set(state.data["players"][1]["hand"]) | set(state.data["players"][1]["tents"])
+    assert hidden_from_0
+    run = subprocess.run(
+        [sys.executable, "-m", "solver.cli", "trial", "play", "--human", "--players", "2",
+         "--agents", "random", "--seed", "0"],
+        input="quit\n", capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 0 and "you left the game" in run.stdout
+    shown = run.stdout
+    assert "(you) to move" in shown
+    lines = [line for line in shown.splitlines() if line.startswith("chance:")]
+    assert lines, shown[:500]
+    # what the human's own seat receives is shown; the other seat's deal is not
+    real = load_game("trial", engine="reference", players=2).new_initial_state()
+    from solver.play import sample_chance
+    from solver.rng import SplitMix64
+
+    dice = SplitMix64(0)
+    while real.is_chance_node():
+        real.apply_action(sample_chance(real, dice))
+    for card in real.data["players"][1]["hand"]:
+        assert f"draw: {card}" not in shown, card
+    for card in real.data["players"][0]["hand"]:
+        assert f"draw: {card}" in shown, card
+    assert "hidden from you" in shown
+
+
+def test_a_human_hint_in_a_hidden_information_game_says_it_is_an_ismcts_estimate():
+    # Defect: `play --human` titled the Trial's hint "MCTS estimate" (it is ISMCTS from the
+    # human's view, over redealt states).
+    run = subprocess.run(
+        [sys.executable, "-m", "solver.cli", "trial", "play", "--human", "--players", "2",
+         "--agents", "random", "--iterations", "4"],
+        input="hint\nquit\n", capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 0 and "you left the game" in run.stdout, run.stderr
+    assert "ISMCTS" in run.stdout  # the table title (rich may wrap it)

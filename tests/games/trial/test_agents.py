@@ -10,6 +10,7 @@ import pytest
 
 import solver
 from solver.agents import agent_names, make_agent
+from solver.cli import main
 from solver.errors import OptionError
 from solver.game import CHANCE
 from solver.games.trial.rules import TrialGame, TrialState
@@ -189,3 +190,12 @@ def test_the_declared_play_default_is_the_agents_own() -> None:
 
     assert SPEC.play_iterations("ismcts") == PLAY_SIMULATIONS
     assert PlayoutEvaluator().depth == PLAYOUT_DEPTH
+
+
+def test_play_defaults_to_an_agent_that_does_not_read_hidden_cards(capsys):
+    # Defect: `forest trial play` (and `play --human`) defaulted to the shared mcts agent, which
+    # searches the real state: opponents that read every hand, the human's included.
+    code = main(["trial", "play", "--players", "2", "--games", "1", "--iterations", "2", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert [p["agent"] for p in json.loads(out)["players"]] == ["ismcts"]

@@ -13,6 +13,7 @@ from solver.cli import main
 from solver.game import CHANCE
 from solver.games.trial.rules import TrialGame, TrialState
 from solver.hint.engine import answer
+from solver.registry import load_game
 
 
 def decision(players: int, seed: int, skip: int) -> TrialState:
@@ -102,3 +103,84 @@ def test_the_hint_engine_answers_from_the_requests_player(tmp_path) -> None:
     assert secret
     text = json.dumps(reply["moveInfos"])
     assert not [name for name in secret if name in text]
+
+
+def _positions(players: int, seed: int, count: int) -> list:
+    """Decision states of a random game where the mover chooses among several actions."""
+    game = load_game("trial", engine="reference", players=players)
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    found = []
+    for _ in range(3000):
+        if state.is_terminal() or len(found) >= count:
+            break
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choice([a for a, _ in outcomes]))
+            continue
+        legal = state.legal_actions()
+        step = state.data["stack"][-1]["step"] if state.data["stack"] else None
+        if len(legal) > 1 and step in ("pick_card", "hand_limit", "pick_tent", "universal"):
+            found.append(state.clone())
+        state.apply_action(rng.choice(legal))
+    return found
+
+
+@pytest.fixture(scope="module")
+def hidden_choice_states():
+    states = _positions(3, 1, 3) + _positions(2, 5, 2)
+    assert len(states) >= 3
+    return states
+
+
+def test_best_move_for_a_seat_not_to_move_answers_and_reads_no_hidden_card(
+    tmp_path, capsys, hidden_choice_states
+):
+    # Defect: `forest trial best-move --state S --player P` with another seat to move failed with
+    # "action 194 (deed-06) is not legal here (step pick_card, legal: deed-09, deed-43)": the best
+    # move of a redeal was applied to another redeal, and the error listed the mover's real cards.
+    for state in hidden_choice_states:
+        mover = state.current_player()
+        viewer = (mover + 1) % state.game.num_players()
+        real = tmp_path / "real.json"
+        real.write_text(state.to_json(), encoding="utf-8")
+        redealt = tmp_path / "redealt.json"
+        redealt.write_text(
+            state.resample_hidden(viewer, random.Random(99)).to_json(), encoding="utf-8"
+        )
+        answers = []
+        for path in (real, redealt):
+            code = main(
+                ["trial", "best-move", "--state", str(path), "--player", str(viewer),
+                 "--iterations", "8", "--json"]
+            )  # fmt: skip
+            out, err = capsys.readouterr()
+            assert code == 0, err
+            answers.append(json.loads(out))
+        assert answers[0] == answers[1]
+        assert answers[0]["turn"] == [answers[0]["best_action"]]
+
+
+def test_best_move_for_the_seat_to_move_spells_its_turn(tmp_path, capsys, hidden_choice_states):
+    state = hidden_choice_states[0]
+    path = tmp_path / "state.json"
+    path.write_text(state.to_json(), encoding="utf-8")
+    argv = ["trial", "best-move", "--state", str(path), "--iterations", "8", "--json"]
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["player"] == state.current_player()
+    assert report["turn"][0] == report["best_action"]
+
+
+def test_a_hint_request_with_a_state_and_no_player_count_takes_the_states(hidden_choice_states):
+    # Defect: the hint engine read a 3-player state as a 4-player game ("expected a state for 4
+    # players, found 3") where `forest trial best-move --state` takes the count from the state.
+    state = next(s for s in hidden_choice_states if s.game.num_players() == 3)
+    found = answer(
+        {"id": "q", "game": "trial", "state": json.loads(state.to_json()),
+         "limit": {"iterations": 8}}
+    )  # fmt: skip
+    assert "error" not in found, found
+    assert found["rootInfo"]["player"] == state.current_player()

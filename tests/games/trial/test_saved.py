@@ -1,5 +1,7 @@
 """Saved states: format 2 round-trips; format 1 (written by an earlier version) loads as the same
-position, or is refused with a clear message in the middle of a fight."""
+position, or is refused with a clear message in the middle of a fight; a binary or deeply nested
+state or pack file is a ``solver.errors`` class, never a ``UnicodeDecodeError`` or a
+``RecursionError``."""
 
 from __future__ import annotations
 
@@ -93,3 +95,28 @@ def test_a_document_of_an_unknown_format_is_refused():
     doc["format"] = 3
     with pytest.raises(FormatError, match="format 1 or 2"):
         GAMES["reference"].state_from_json(json.dumps(doc))
+
+
+def test_the_api_refuses_a_binary_or_deep_state_file_and_pack_file(tmp_path):
+    # through the API (not only the CLI): solver.errors classes, never UnicodeDecodeError or
+    # RecursionError, for a saved state and for a user's pack file
+    import shutil
+
+    from solver.games.trial.content import PackError, load_pack
+    from solver.games.trial.hooks import open_trial
+
+    state = tmp_path / "bin.json"
+    state.write_bytes(bytes(range(128, 256)))
+    with pytest.raises(FormatError, match="UTF-8"):
+        open_trial(str(state))
+    state.write_text('{"game": "trial", "state": ' + "[" * 100_000)
+    with pytest.raises(FormatError):
+        open_trial(str(state))
+    pack = tmp_path / "pack"
+    shutil.copytree(Path(__file__).parents[3] / "puzzles" / "trial", pack)
+    (pack / "deeds.json").write_bytes(bytes(range(128, 256)))
+    with pytest.raises(PackError, match=r"deeds\.json.*not UTF-8"):
+        load_pack(pack)
+    (pack / "deeds.json").write_text("[" * 100_000)
+    with pytest.raises(PackError, match=r"deeds\.json.*nested too deeply"):
+        load_pack(pack)
