@@ -10,6 +10,7 @@ import pytest
 from solver.cli import main
 from solver.games.dog.format import load_forest, parse_forest
 from solver.games.dog.generator import roll_forest
+from solver.testing import run_forest
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -269,6 +270,12 @@ def test_route_with_conditions(capsys):
     }  # fmt: skip
     code, _, err = run(capsys, "dog", "route", "dog/tiny-3x3", "--query", "fly")
     assert code == 2 and "unknown route condition 'fly'" in err
+
+
+@pytest.mark.parametrize("limit", ["nan", "0", "-3", "inf"])
+def test_route_refuses_a_time_limit_that_is_not_a_positive_number(limit):
+    run = run_forest("dog", "route", "dog/tiny-3x3", "--time-limit", limit)
+    assert run.returncode == 2 and "--time-limit" in run.stderr and "positive" in run.stderr
 
 
 def test_best_move_spells_out_the_whole_turn(capsys):

@@ -15,3 +15,10 @@ def test_play_refuses_an_empty_agent_list(agents):
     # every seat.
     run = forest("guardians", "play", "--players", "2", "--agents", agents, "--games", "1")
     one_line_error(run, "--agents")
+
+
+def test_the_exact_agent_memory_cap_names_the_flag():
+    run = forest("dog", "play", "dog/another-dog", "--agent", "exact", "--memory-mb", "0.001",
+                 "--games", "2")  # fmt: skip
+    one_line_error(run, "--memory-mb")
+    assert "memory_mb=" not in run.stderr

@@ -12,6 +12,8 @@ import pytest
 
 from solver.cli import main
 from solver.registry import load_game
+from solver.testing import one_line_error
+from solver.testing import run_forest as forest
 
 
 def cli(argv: list[str], stdin: str | None = None) -> tuple[int, str, str]:
@@ -51,3 +53,21 @@ def test_a_bad_saved_state_named_as_file_is_one_line(tmp_path, content):
         assert code == 2 and out == "", err
         assert err.startswith("forest: error: ") and err.count("\n") == 1, err
         assert "bad.json" in err, err
+
+
+def test_a_deeply_nested_state_file_is_a_format_error(tmp_path):
+    (tmp_path / "deep.json").write_text("[" * 100_000, encoding="utf-8")
+    run = forest("dog", "best-move", "dog/tiny-2x2", "--state", "deep.json", cwd=tmp_path)
+    one_line_error(run, "nested too deeply")
+
+
+def test_a_saved_state_sets_the_player_count(tmp_path):
+    # A 2-player Trial state given with --state opens a 2-player game (the default is 4).
+    from solver.registry import game_spec
+
+    opened = game_spec("trial").open(None, players=2)
+    (tmp_path / "two.json").write_text(opened.state.to_json(), encoding="utf-8")
+    run = forest("trial", "show", "--state", "two.json", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    run = forest("trial", "show", "--state", "two.json", "--players", "3", cwd=tmp_path)
+    one_line_error(run, "3 players")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.testing import run_forest
+from solver.testing import one_line_error, run_forest
 
 MINE = "my own notes\n"
 
@@ -152,3 +152,20 @@ def test_a_named_pipe_nobody_reads_is_refused_not_waited_on(tmp_path):
     os.mkfifo(pipe)
     run = forest("dog", "render", "dog/tiny-2x2", "-o", str(pipe), cwd=tmp_path)
     assert run.returncode == 2 and "nothing reads this pipe" in run.stderr, run.stderr
+
+
+def test_a_full_disk_is_one_clear_line():
+    run = run_forest("dog", "render", "dog/tiny-2x2", "-o", "/dev/full")
+    one_line_error(run, "/dev/full: cannot write: No space left on device")
+
+
+def test_render_never_overwrites_unasked(tmp_path):
+    (tmp_path / "sheet.svg").write_text("keep me", encoding="utf-8")
+    run = run_forest("dog", "render", "dog/tiny-2x2", "-o", "sheet.svg", cwd=tmp_path)
+    one_line_error(run, "sheet.svg: already exists (add --overwrite to replace it)")
+    assert (tmp_path / "sheet.svg").read_text(encoding="utf-8") == "keep me"
+    run = run_forest(
+        "dog", "render", "dog/tiny-2x2", "-o", "sheet.svg", "--overwrite", cwd=tmp_path
+    )
+    assert run.returncode == 0 and "<svg" in (tmp_path / "sheet.svg").read_text(encoding="utf-8")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sheet.svg"]  # no temporary left

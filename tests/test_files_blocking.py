@@ -83,3 +83,11 @@ def test_a_file_error_still_quotes_past_the_first_line():
     assert str(err) == "f: line 3, column 2: expected a cell, found 'x'"
     kept = FormatError("UTF-8 text", line=1, column=1, found="an invalid byte").in_file("f")
     assert str(kept).endswith("found an invalid byte")
+
+
+def test_a_huge_sheet_is_refused_before_it_is_read(tmp_path):
+    big = tmp_path / "big.forest"
+    with big.open("wb") as handle:
+        handle.truncate(17 * 1024 * 1024)
+    run = run_forest("dog", "show", str(big))
+    one_line_error(run, "larger than 16 MB")

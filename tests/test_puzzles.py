@@ -13,6 +13,7 @@ from solver import puzzle_data, puzzles
 from solver.errors import OptionError
 from solver.games.dog.forest import Forest
 from solver.games.dog.format import format_forest
+from solver.testing import one_line_error, run_forest
 
 ALL = puzzles.names()
 
@@ -144,3 +145,8 @@ def test_the_installed_package_is_used_when_importable(tmp_path: Path) -> None:
         sys.modules.pop("solver._puzzles", None)
         importlib.invalidate_caches()
     assert "dog/tiny-example" in puzzles.names()
+
+
+def test_a_path_climbing_out_of_the_puzzles_is_named_for_what_it_is():
+    run = run_forest("dog", "show", "dog/../../etc/passwd")
+    one_line_error(run, "is neither a file nor a puzzle name")

@@ -1,0 +1,25 @@
+"""``forest GAME best-move`` and ``solve`` (:mod:`solver.cli_search`) as a user runs them, a
+``forest`` subprocess: an isolated forest answers at once, a game count below 1 is refused."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from solver.testing import run_forest as forest
+
+
+def test_best_move_on_an_isolated_forest_answers_at_once(tmp_path):
+    # Defect: the non-exact evaluation recursed over every chance outcome (13+ minutes).
+    (tmp_path / "iso.forest").write_text("grid:\n@ T H\nT . .\n", encoding="utf-8")
+    run = forest("dog", "best-move", "iso.forest", "--json", cwd=tmp_path, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["value"] == 0.0  # the dog can never move: a sure loss
+
+
+@pytest.mark.parametrize("games", ["0", "-1"])
+def test_solve_refuses_a_non_positive_game_count(games):
+    # Defects: --games 0 was a ZeroDivisionError, --games -1 printed "-0.0000 over -1 games".
+    run = forest("dog", "solve", "dog/tiny-3x3", "--games", games)
+    assert run.returncode == 2 and "--games" in run.stderr and "at least 1" in run.stderr
