@@ -18,20 +18,15 @@ the differential tests.
 """
 
 cimport cython
-from cpython.dict cimport PyDict_Next
-from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
-from cpython.object cimport PyObject
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 
 from state cimport (
     KERNEL_MAX_ACTIONS, KernelHandle, KernelVTable, handle_capsule, state_capsule,
 )
 from trial cimport *
-
-include "trial_kernel/helpers.pxi"
 
 cdef enum:
     SINK = 16384
@@ -442,6 +437,9 @@ cdef class TrialKernelState:
     cdef public object history
     """``None`` or ``(previous, entries)``: each link the raw entries of one step (or of a
     loaded state's history), shared by copies."""
+    cdef public object view
+    """The Python face's decoded data of this position (``None`` until asked; dropped by every
+    ``_apply``)."""
 
     def get_game(self):
         return self.game
@@ -481,6 +479,7 @@ cdef class TrialKernelState:
         sink.size = SINK
         sink.used = 0
         sink.overflow = 0
+        self.view = None
         apply_action(self.game.g, &self.st, action, &sink)
         if sink.overflow:
             raise RuntimeError("the compiled Trial's history buffer overflowed")

@@ -4,13 +4,13 @@ and decks.
 ``solver.load_game("trial", players=N, pack=PATH)`` builds the game; ``pack`` is a content-pack
 folder (default: the shipped pack in ``puzzles/trial/``). The content is read by
 :mod:`.content` and checked by :mod:`.schema`; the reference rules are :mod:`.rules`, and
-``engine="kernel"`` runs the same rules with compiled helpers for the state copy, movement and
-scoring (:mod:`.kernel`).
+``engine="kernel"`` (the default) runs the same rules compiled to C (:mod:`.kernel`,
+``ext/trial_kernel/``), the states handed to the compiled searchers whole.
 
 >>> import solver
 >>> game = solver.load_game("trial", players=2)
 >>> game.num_players(), game.engine
-(2, 'reference')
+(2, 'kernel')
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ SPEC = GameSpec(
     render_svg="solver.games.trial.svg:render_svg",
     table_view="solver.games.trial.table:table_view",
     svg_line="solver.games.trial.render_line:svg_line",
-    default_engine="reference",
+    default_engine="kernel",
     analysis="solver.games.trial.analysis:analysis_hooks",
 )
 """The Trial's declaration (see :class:`solver.spec.GameSpec`)."""

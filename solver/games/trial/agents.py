@@ -268,16 +268,17 @@ def _weapon_choice(state: Any, legal: list[int]) -> list[float]:
 def heuristic_agent(game: Any, *, seed: int = 0, iterations: int = 0) -> Agent:
     """The rule-based player (``iterations`` is ignored: it does not search).
 
-    On a compiled engine whose states play these rules in C (``playout_action(rng)``: the
-    kernel's playout policy is this agent, its tie-breaks drawn as here) the state's own policy
-    decides, from the same generator; the Python rules below decide on the reference engine."""
+    On a compiled engine whose states play these rules in C (``heuristic_action(rng)``: this
+    agent's choice, its tie-breaks drawn from ``rng`` as here; ``playout_action`` is the playout
+    policy, which seeds a fresh agent per action) the state decides, from the same generator;
+    the Python rules below decide on the reference engine."""
     rng = SplitMix64(check_seed(seed))
 
     def choose(state: Any) -> int:
         legal = state.legal_actions()
         if len(legal) == 1:
             return int(legal[0])
-        compiled = getattr(state, "playout_action", None)
+        compiled = getattr(state, "heuristic_action", None)
         if callable(compiled):
             return int(compiled(rng))
         p = state.current_player()

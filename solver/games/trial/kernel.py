@@ -1,174 +1,215 @@
-"""The Trial's ``kernel`` engine: the reference rules with compiled helpers for their hot spots.
+"""The Trial's ``kernel`` engine (the default): the whole game compiled, ``solver._ext.trial``.
 
-A profile of ISMCTS self-play (``bench/results/trial.md``) put the time in the rules' Python: the
-deep copy behind ``clone()`` (every determinisation copies the whole state), the fame scoring
-behind the leaf heuristic, and the legal-action generation (card playability, movement reach).
-This engine runs exactly the reference rules (:mod:`solver.games.trial.rules`) and replaces four
-functions by compiled twins from ``solver._ext.trial`` (``ext/trial.pyx``):
+The rules run in C (``ext/trial_kernel/``, a transcription of the reference rules of this
+package): legal actions, chance outcomes, apply, returns, the heuristic, the information-state
+key, the redeal (``resample_hidden``) and the playout policy (the heuristic agent's rules) never
+run Python per action, and the compiled searchers (``solver._ext.mcts``, ``solver._ext.ismcts``)
+take its states through the kernel ABI (``docs/kernel-abi.md``, "The Trial's layout"). The
+content pack is compiled once per game into C tables (:mod:`.kernel_tables`).
 
-* ``clone()`` copies the state data with ``copy_data`` (twin of ``rules._copy``);
-* the board's ``reachable`` (movement: lines, tunnels, expedition starts) is ``BoardGraph``'s
-  breadth-first search over an integer adjacency table (twin of ``board.Board.reachable``);
-* ``scores()``, ``returns()`` and ``heuristic()`` read every player's fame total from
-  ``FameTables`` (twin of ``scoring.fame``), once per call instead of once per player;
-* the game's ``playable`` (may a player resolve a card now: its conditions and its cost, asked
-  for every card in hand and every encounter at each turn step) is ``PlayTables`` (twin of
-  ``conditions.playable``).
+What a player reads is presentation: labels, ``to_json``, observations, information-state
+strings and ``str`` decode the struct into the reference's state data (:mod:`.kernel_codec`,
+cached per state until its next action) and call the reference's own code, so they read exactly
+as the reference's; the differential tests hold the decoded data to the reference's after every
+action (``tests/games/trial/test_kernel_engine.py``, ``test_engines_agree.py``). ``data`` is that
+decoded copy: changing it does not change the state.
 
-Everything else (steps, effects, fights, hidden information) is the reference code itself, so the
-two engines agree on every observable; ``tests/games/trial/test_compiled_*.py`` check the twins
-against the reference functions over many seeded games. There is no fallback: without the
-compiled module, building a :class:`KernelTrialGame` raises
-:class:`~solver.errors.ExtensionMissingError` saying how to build it. This is not yet a full
-kernel (the state is still the reference's dict, so compiled searchers treat these states as
-Python states).
+There is no fallback: without the compiled module a :class:`KernelTrialGame` raises
+:class:`~solver.errors.ExtensionMissingError` saying how to build it, and a pack beyond the
+compiled engine's limits is refused with an :class:`~solver.errors.OptionError` naming
+``engine="reference"``.
 
 >>> game = KernelTrialGame(players=2)
 >>> state = game.new_initial_state()
->>> game.engine, type(state.clone()).__name__
-('kernel', 'KernelTrialState')
+>>> game.engine, type(state.clone()).__name__, len(state.chance_outcomes())
+('kernel', 'KernelTrialState', 3)
 """
 
 from __future__ import annotations
 
-import math
-from types import ModuleType
+import copy
+import random
 from typing import Any
 
-from solver.games.trial.board import Board
-from solver.games.trial.content import Pack
-from solver.games.trial.rules import HEURISTIC_SPREAD, TrialGame, TrialState
+from solver.errors import FormatError, IllegalActionError, OptionError
+from solver.games.trial import kernel_codec
+from solver.games.trial.kernel_tables import compile_game
+from solver.games.trial.rules import TrialGame, TrialState
 from solver.kernels import CompiledModule
 
 __all__ = ["KernelTrialGame", "KernelTrialState", "extension_module"]
 
-_COMPILED = CompiledModule("trial", "the Trial's compiled helpers")
-_ext: ModuleType | None = _COMPILED.module
-_IMPORT_ERROR = _COMPILED.error
+_COMPILED = CompiledModule("trial", "the compiled Trial")
 
 
-def extension_module() -> ModuleType:
-    """The compiled module ``solver._ext.trial`` (ExtensionMissingError when it is not built)."""
+def extension_module() -> Any:
+    """``solver._ext.trial`` (an ExtensionMissingError saying how to build it when absent)."""
     return _COMPILED.get()
 
 
-class KernelBoard(Board):
-    """The reference board whose ``reachable`` is the compiled breadth-first search."""
-
-    def __init__(self, pack: Pack):
-        super().__init__(pack)
-        self._graph = extension_module().BoardGraph(self)
-
-    def reachable(self, origin: str, budget: int, open_tunnels: set[str]) -> dict[str, int]:
-        return self._graph.reachable(origin, budget, open_tunnels)
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__)
-        del state["_graph"]  # C tables: rebuilt on unpickling
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._graph = extension_module().BoardGraph(self)
+_ext = _COMPILED.module
+_GameBase: Any = _ext.TrialKernelGame if _ext is not None else object
+_StateBase: Any = _ext.TrialKernelState if _ext is not None else object
 
 
-def fame_tables(game: TrialGame) -> Any:
-    """The compiled ``FameTables`` of ``game``'s pack: every fame value ``scoring.fame`` reads."""
-    pack, comp = game.pack, game.components
-    card = {cid: int(c["fame"]) for cid, c in pack.cards.items() if "fame" in c}
-    item: dict[str, int] = {}
-    for entry in (*pack.items, *pack.artifacts):  # pack.item(): the first entry of an id wins
-        item.setdefault(entry["id"], int(entry.get("fame", 0)))
-    track = comp["morality"]
-    return extension_module().FameTables(
-        card,
-        item,
-        dict(game.board.finish),
-        [int(v) for v in track["fame"]],
-        int(track["min"]),
-        [(t["id"], int(t["fame"])) for t in comp["legendary"]],
-        int(comp["first_player_fame"]),
-    )
-
-
-def play_tables(game: TrialGame) -> Any:
-    """The compiled ``PlayTables`` of ``game``: what ``conditions.playable`` reads of the pack."""
-    from solver.games.trial.schema import FOODS
-
-    pack, board = game.pack, game.board
-    return extension_module().PlayTables(
-        {
-            cid: (list(c.get("requires", [])), list(c.get("cost", [])))
-            for cid, c in pack.cards.items()
-        },
-        tuple(FOODS),
-        [k["id"] for k in (*pack.items, *pack.artifacts) if k.get("amphibian")],
-        list(board.campsite),
-        list(board.slot),
-        list(board.printed_tunnels),
-        dict(board.quarter),
-        {t["id"]: (str(t["type"]), t.get("restored")) for t in pack.locations},
-        [cid for cid, c in pack.cards.items() if "evil" in c["symbols"]],
-    )
-
-
-class KernelTrialGame(TrialGame):
-    """The Trial with the compiled helpers (same rules, same protocol as :class:`TrialGame`)."""
-
-    engine = "kernel"
-
-    def __init__(self, pack: Pack | str | None = None, players: int = 4, **options: Any):
-        extension_module()  # fail before any work when the module is missing
-        super().__init__(pack, players, **options)
-        self.board = KernelBoard(self.pack)
-        self._fame = fame_tables(self)
-        self._play = play_tables(self)
-        self.playable = self._play.state_playable  # conditions.playable's signature, compiled
-
-    def new_initial_state(self) -> KernelTrialState:
-        return KernelTrialState.adopt(super().new_initial_state())
-
-    def state_from_json(self, text: str) -> KernelTrialState:
-        return KernelTrialState.adopt(super().state_from_json(text))
-
-
-class KernelTrialState(TrialState):
-    """A reference state whose copy and scoring run compiled."""
+class KernelTrialState(_StateBase):
+    """A position of the compiled Trial (the protocol of :class:`TrialState`)."""
 
     game: KernelTrialGame
+    history: Any
+    view: dict[str, Any] | None
 
-    @classmethod
-    def adopt(cls, state: TrialState) -> KernelTrialState:
-        """``state``'s position as a kernel state (sharing its data: ``state`` is handed over)."""
-        twin = cls.__new__(cls)
-        twin.__dict__.update(state.__dict__)
-        return twin
-
-    def clone(self) -> KernelTrialState:
-        twin = KernelTrialState.__new__(KernelTrialState)
-        twin.__dict__.update(self.__dict__)
-        twin.data = extension_module().copy_data(self.data)
-        return twin
-
-    def scores(self) -> list[int]:
-        return self.game._fame.totals(self.data)
-
-    def _winners(self) -> list[int]:
-        totals = self.game._fame.totals(self.data)
-        keys = [(totals[p], len(me["story"])) for p, me in enumerate(self.data["players"])]
-        best = max(keys)
-        return [p for p in range(self.data["player_count"]) if keys[p] == best]
-
-    def returns(self) -> list[float]:
-        if not self.is_terminal():
-            return [0.0] * self.data["player_count"]
-        best = self._winners()
-        return [1.0 / len(best) if p in best else 0.0 for p in range(self.data["player_count"])]
+    # -- the protocol's checked transition and the C slots ------------------------------------
+    def apply_action(self, action: int) -> None:
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalActionError(f"action {action!r} is not an action id (an integer)")
+        if not 0 <= action < self.game.layout.size or not self._is_legal(action):
+            twin = self._reference()
+            twin.data = copy.deepcopy(twin.data)
+            twin.apply_action(action)  # raises the reference's message
+            raise IllegalActionError(f"action {action} is not legal here")  # pragma: no cover
+        self._apply(action)
 
     def heuristic(self, p: int) -> float:
-        if self.is_terminal():
-            return self.returns()[p]
-        totals = self.game._fame.totals(self.data)
-        top = max(totals)
-        weights = [math.exp((t - top) / HEURISTIC_SPREAD) for t in totals]
-        return weights[p] / sum(weights)
+        """A soft share of the current fame (the reference's formula, in C)."""
+        return float(self._heuristic(self._seat(p)))
+
+    def information_state_key(self, p: int) -> int:
+        """The C key of ``p``'s information state: equal exactly for equal information-state
+        strings (as a 64-bit hash can be)."""
+        return int(self._information_state_key(self._seat(p)))
+
+    def resample_hidden(self, p: int, rng: random.Random) -> KernelTrialState:
+        """A copy with what ``p`` cannot see redealt by the C redeal, from a SplitMix64 stream
+        seeded with ``rng.getrandbits(64)`` (as the compiled ISMCTS seeds it); the history
+        entries ``p`` did not see become redacted for everyone, as the reference does."""
+        world: KernelTrialState = self._resample_raw(self._seat(p), rng.getrandbits(64))
+        mine = str(p)
+        entries = [
+            e if e[0] == "*" or mine in e[0] else ("", e[2], e[2])
+            for e in kernel_codec.history(self.history)
+        ]
+        world.history = (None, kernel_codec.raw_entries(entries)) if entries else None
+        return world
+
+    def playout_action(self, rng: Any) -> int:
+        """The playout policy's action (the heuristic agent's rules in C): as
+        ``PlayoutEvaluator.policy``, one draw of ``rng`` (a :class:`~solver.rng.SplitMix64`,
+        advanced in place) seeds the tie-breaks."""
+        action, rng.state = self._policy(rng.state)
+        return int(action)
+
+    def heuristic_action(self, rng: Any) -> int:
+        """The heuristic agent's action with its tie-breaks drawn from ``rng`` itself (a
+        :class:`~solver.rng.SplitMix64`, advanced in place): ``agents.heuristic_agent``'s
+        choice, computed in C."""
+        action, rng.state = self._heuristic_choice(rng.state)
+        return int(action)
+
+    # -- presentation: the reference's code over the decoded data ---------------------------
+    @property
+    def data(self) -> dict[str, Any]:
+        """The reference's state data of this position (decoded, cached until the next
+        action; a copy: changing it does not change the state)."""
+        if self.view is None:
+            self.view = kernel_codec.decode(self)
+        return self.view
+
+    @property
+    def layout(self) -> Any:
+        return self.game.layout
+
+    def _reference(self) -> TrialState:
+        """This position as a reference state (for presentation only)."""
+        twin = TrialState.__new__(TrialState)
+        twin.game, twin.layout, twin.data = self.game.reference, self.game.layout, self.data
+        return twin
+
+    def _seat(self, p: int) -> int:
+        n = self.game.players
+        if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < n:
+            raise OptionError(f"player {p!r} is not a seat of this {n}-player game")
+        return p
+
+    def action_to_string(self, action: int) -> str:
+        return self._reference().action_to_string(action)
+
+    def string_to_action(self, label: str) -> int:
+        return self._reference().string_to_action(label)
+
+    def to_json(self) -> str:
+        return self._reference().to_json()
+
+    def observation(self, p: int) -> dict[str, Any]:
+        return self._reference().observation(self._seat(p))
+
+    def information_state_string(self, p: int) -> str:
+        return self._reference().information_state_string(self._seat(p))
+
+    def __str__(self) -> str:
+        return str(self._reference())
+
+    def __reduce__(self) -> Any:
+        return (_restore, (self.game, self.to_json()))
+
+
+def _restore(game: KernelTrialGame, text: str) -> KernelTrialState:
+    return game.state_from_json(text)
+
+
+class KernelTrialGame(_GameBase):
+    """The Trial on the compiled engine (the protocol of :class:`TrialGame`)."""
+
+    name = "trial"
+    engine = "kernel"
+
+    def __init__(self, pack: Any = None, players: int = 4, **options: Any):
+        extension_module()  # fail before any work when the module is missing
+        self.reference = TrialGame(pack, players, **options)
+        self.pack = self.reference.pack
+        self.players = self.reference.players
+        self.board = self.reference.board
+        self.layout = self.reference.layout
+        self.components = self.reference.components
+        self.artifact_ids = self.reference.artifact_ids
+        self.deck_of = self.reference.deck_of
+        self._compiled = compile_game(self.reference)
+        self.state_class = KernelTrialState
+        self._fill(self._compiled.tables)
+
+    def __reduce__(self) -> Any:
+        return (KernelTrialGame, (self.pack, self.players))
+
+    def num_players(self) -> int:
+        return int(self.players)
+
+    def num_distinct_actions(self) -> int:
+        return int(self.layout.size)
+
+    def new_initial_state(self) -> KernelTrialState:
+        state: KernelTrialState = self._new_state()
+        return state
+
+    def state_from_json(self, text: str) -> KernelTrialState:
+        """The saved state, checked and settled by the reference's reader, as a compiled state
+        (a :class:`FormatError` naming ``engine="reference"`` for one it cannot hold)."""
+        return self.adopt(self.reference.state_from_json(text))
+
+    def adopt(self, reference: TrialState) -> KernelTrialState:
+        """A reference state's position (settled) as a compiled state."""
+        from solver.games.trial.kernel_encode import encode
+
+        data = reference.data
+        raw = encode(self, data)
+        entries = list(data.get("history", ()))
+        raw["seen"] = self._blank_seen(entries)
+        chain = (None, kernel_codec.raw_entries(entries)) if entries else None
+        try:
+            state: KernelTrialState = self._state_from_raw(raw, chain)
+        except ValueError as exc:
+            raise FormatError(
+                f'a state the compiled Trial can hold ({exc}); load it with engine="reference"',
+                line=1,
+                column=1,
+            ) from None
+        return state

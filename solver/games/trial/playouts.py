@@ -68,6 +68,9 @@ class PlayoutEvaluator(SharedPlayoutEvaluator):
     def evaluate(self, state: Any, rng: SplitMix64 | None = None) -> list[float]:
         from solver.games.trial.agents import heuristic_agent
 
+        if callable(getattr(state, "playout_action", None)):
+            # a compiled state: its slot's policy action by action, as the compiled loop plays
+            return super().evaluate(state, rng)
         rng = rng if rng is not None else SplitMix64(0)
         world = state.clone()
         n = len(world.returns())

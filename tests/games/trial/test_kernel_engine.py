@@ -11,14 +11,17 @@ reference engine. The whole protocol, on every observable, is ``test_engines_agr
 from __future__ import annotations
 
 import json
+import os
+import pickle
 import random
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from solver.errors import FormatError, IllegalActionError, OptionError
+from solver.errors import ExtensionMissingError, FormatError, IllegalActionError, OptionError
 from solver.game import CHANCE
 from solver.games.trial.rules import TrialGame
 
@@ -36,9 +39,9 @@ SEATS = (
 
 @pytest.fixture(scope="module")
 def games(require_kernels: None) -> dict[int, tuple[TrialGame, object]]:
-    from solver.games.trial.compiled import CompiledTrialGame
+    from solver.games.trial.kernel import KernelTrialGame
 
-    return {n: (TrialGame(players=n), CompiledTrialGame(players=n)) for n in (2, 3, 4)}
+    return {n: (TrialGame(players=n), KernelTrialGame(players=n)) for n in (2, 3, 4)}
 
 
 def _agree(where: str, mine, theirs) -> None:
@@ -129,8 +132,8 @@ def test_a_clone_is_a_copy(games):
 
 
 def test_a_pack_beyond_the_compiled_limits_is_refused_naming_the_reference(tmp_path):
-    from solver.games.trial.compiled import CompiledTrialGame
     from solver.games.trial.content import _SOURCE_ROOT
+    from solver.games.trial.kernel import KernelTrialGame
 
     pack = tmp_path / "pack"
     shutil.copytree(_SOURCE_ROOT, pack)
@@ -139,7 +142,7 @@ def test_a_pack_beyond_the_compiled_limits_is_refused_naming_the_reference(tmp_p
     (pack / "components.json").write_text(json.dumps(comp))
     TrialGame(pack=str(pack), players=2)  # the reference plays it
     with pytest.raises(OptionError, match='engine="reference"'):
-        CompiledTrialGame(pack=str(pack), players=2)
+        KernelTrialGame(pack=str(pack), players=2)
 
 
 def test_a_saved_state_the_compiled_engine_keeps_canonical_is_refused_naming_the_reference(games):
@@ -153,3 +156,56 @@ def test_a_saved_state_the_compiled_engine_keeps_canonical_is_refused_naming_the
     ref.state_from_json(text)  # the reference reads it
     with pytest.raises(FormatError, match='engine="reference"'):
         ker.state_from_json(text)
+
+
+def test_the_engine_is_chosen_by_name_and_opens_saved_states(tmp_path):
+    from solver.registry import game_spec
+
+    spec = game_spec("trial")
+    assert spec.engine_names() == ["kernel", "reference"] and spec.default_engine == "kernel"
+    opened = spec.open(None, engine="kernel", players=3)
+    assert opened.game.engine == "kernel" and opened.game.num_players() == 3
+    path = tmp_path / "state.json"
+    path.write_text(opened.state.to_json(), encoding="utf-8")
+    again = spec.open(str(path), engine="kernel")
+    assert again.game.engine == "kernel" and again.state.to_json() == opened.state.to_json()
+    assert spec.open(None, engine="reference").game.engine == "reference"
+    with pytest.raises(OptionError, match="no 'compiled' engine"):
+        spec.open(None, engine="compiled")
+
+
+def test_a_kernel_game_and_its_states_pickle(games):
+    game = games[2][1]
+    again = pickle.loads(pickle.dumps(game))
+    state = again.new_initial_state()
+    assert again.engine == "kernel" and state.data == game.new_initial_state().data
+    state.apply_action(state.chance_outcomes()[0][0])
+    twin = pickle.loads(pickle.dumps(state))
+    assert twin.to_json() == state.to_json() and twin.legal_actions() == state.legal_actions()
+
+
+def test_without_the_compiled_module_the_kernel_engine_fails():
+    """No fallback: a missing ``solver._ext.trial`` is an error naming the module and the fix,
+    while the reference engine keeps working."""
+    script = (
+        "import sys\n"
+        "sys.modules['solver._ext.trial'] = None  # the module 'is absent'\n"
+        "import solver\n"
+        "from solver.errors import ExtensionMissingError\n"
+        "assert solver.load_game('trial', engine='reference', players=2).engine == 'reference'\n"
+        "try:\n"
+        "    solver.load_game('trial', engine='kernel', players=2)\n"
+        "except ExtensionMissingError as exc:\n"
+        "    print('refused:', exc)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "SOLVER_ENGINE": "reference"},
+    )
+    assert run.returncode == 0, run.stderr
+    assert "refused: the compiled Trial (solver._ext.trial" in run.stdout
+    assert "engine='reference'" in run.stdout
+    assert issubclass(ExtensionMissingError, ImportError)

@@ -19,7 +19,7 @@ SHIPPED = Path(__file__).resolve().parents[3] / "puzzles" / "trial"
 def test_the_spec_declares_the_game():
     assert SPEC.name == "trial" and SPEC.players == (2, 3, 4)
     assert SPEC.engine_names() == ["kernel", "reference"] and SPEC.default_source
-    assert SPEC.default_engine == "reference"
+    assert SPEC.default_engine == "kernel"
     assert SPEC.value_kind == "win probability"
 
 
