@@ -35,12 +35,16 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.errors import FormatError, OptionError
 from solver.files import parse_json
+
+if TYPE_CHECKING:
+    from solver.spec import GameSpec
 
 __all__ = [
     "THRESHOLDS",
@@ -212,10 +216,28 @@ def review_record(
     record.
     """
     from solver.hint.engine import Caps
-    from solver.registry import game_spec
 
     started = time.monotonic()
     deadline = None if total_seconds is None else started + total_seconds
+    spec, base, actions, last = _review_request(record, exact=exact, start=start, stop=stop)
+    kw = {"caps": caps or Caps(), "allow_paths": allow_paths}
+    check_record(base, actions, allow_paths=allow_paths)
+
+    def ask(ply: int) -> dict[str, Any]:
+        limit = _position_budget(iterations, seconds, deadline, last + 1 - ply)
+        return _ask({**base, "limit": limit}, actions[:ply], f"review-{ply}", **kw)
+
+    replayed = _replay(ask, actions, start, last, deadline, total_seconds)
+    return _report(spec, base["game"], replayed, start, last, started)
+
+
+def _review_request(
+    record: Mapping[str, Any], *, exact: bool | None, start: int, stop: int | None
+) -> tuple[GameSpec, dict[str, Any], list[Any], int]:
+    """The record checked field by field: its game's spec, the hint request every position shares
+    (game, options, saved state, exact, engine), its actions and the last ply to review."""
+    from solver.registry import game_spec
+
     name = record.get("game")
     if not isinstance(name, str):
         raise OptionError('a game record needs "game"')
@@ -231,54 +253,79 @@ def review_record(
         base["state"] = record["state"]
     last = len(actions) if stop is None else stop
     if not 0 <= start <= last <= len(actions):
-        raise OptionError(f"the plies to review must lie in 0..{len(actions)}, from {start} to "
-                          f"{last} at most")  # fmt: skip
+        raise OptionError(
+            f"the plies to review must lie in 0..{len(actions)}, from {start} to {last} at most"
+        )
     if exact is not None:
         base["exact"] = bool(exact)
     if isinstance(record.get("engine"), str):
         base["engine"] = record["engine"]
-    kw = {"caps": caps or Caps(), "allow_paths": allow_paths}
-    check_record(base, actions, allow_paths=allow_paths)
+    return spec, base, actions, last
 
-    def ask(ply: int) -> dict[str, Any]:
-        limit = _position_budget(iterations, seconds, deadline, last + 1 - ply)
-        return _ask({**base, "limit": limit}, actions[:ply], f"review-{ply}", **kw)
 
+@dataclass
+class _Replayed:
+    """What the replay found: the curve's points, the decisions, the methods that valued them,
+    notes, and the last ply reviewed."""
+
+    curve: list[dict[str, Any]]
+    decisions: list[dict[str, Any]]
+    methods: set[str]
+    notes: list[str]
+    reviewed: int
+
+
+def _replay(
+    ask: Callable[[int], dict[str, Any]],
+    actions: list[Any],
+    start: int,
+    last: int,
+    deadline: float | None,
+    total_seconds: float | None,
+) -> _Replayed:
+    """Value every position from ply ``start`` to ``last`` (``ask(ply)``: the hint engine's
+    answer there) and each decision between two of them against the best move, until the
+    review's deadline."""
     first = ask(start)
-    curve = [_point(start, first)]
     methods = {first["rootInfo"]["method"]}
-    decisions: list[dict[str, Any]] = []
-    notes: list[str] = []
+    replayed = _Replayed([_point(start, first)], [], methods, [], reviewed=start)
     before = first
-    reviewed = start
     for ply in range(start + 1, last + 1):
         if deadline is not None and time.monotonic() >= deadline:
-            notes.append(f"the review stopped after {reviewed} of {last} plies: its "
-                         f"{total_seconds:g} s ran out")  # fmt: skip
+            stopped = f"the review stopped after {replayed.reviewed} of {last} plies"
+            replayed.notes.append(f"{stopped}: its {total_seconds:g} s ran out")
             break
         after = ask(ply)
         if before["rootInfo"]["currentPlayer"] >= 0:
-            decisions.append(_decision(before, actions[ply - 1], ply))
-        curve.append(_point(ply, after))
-        methods.add(after["rootInfo"]["method"])
+            replayed.decisions.append(_decision(before, actions[ply - 1], ply))
+        replayed.curve.append(_point(ply, after))
+        replayed.methods.add(after["rootInfo"]["method"])
         before = after
-        reviewed = ply
+        replayed.reviewed = ply
+    return replayed
+
+
+def _report(
+    spec: GameSpec, name: str, replayed: _Replayed, start: int, last: int, started: float
+) -> dict[str, Any]:
+    """The review as :func:`review_record` returns it: decisions, curve, marks counted, accuracy."""
+    decisions = replayed.decisions
     summary = {mark: sum(d["mark"] == mark for d in decisions) for mark in THRESHOLDS}
     return {
         "game": name,
         "valueKind": spec.value_kind,
-        "exact": methods == {"exact"},
-        "methods": sorted(methods),
+        "exact": replayed.methods == {"exact"},
+        "methods": sorted(replayed.methods),
         "thresholds": dict(THRESHOLDS),
         "decisions": decisions,
-        "curve": curve,
+        "curve": replayed.curve,
         "summary": summary,
         "accuracy": mean_accuracy(decisions),
-        "complete": reviewed == last,
-        "reviewed": reviewed,
+        "complete": replayed.reviewed == last,
+        "reviewed": replayed.reviewed,
         "start": start,
         "stop": last,
-        "notes": notes,
+        "notes": replayed.notes,
         "elapsed": round(time.monotonic() - started, 6),
     }
 
