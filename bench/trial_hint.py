@@ -5,9 +5,11 @@ The position: the default four-player Trial, its chance outcomes drawn as ``fore
 request: ``{"game": "trial", "actions": [...], "limit": {"iterations": N}, "seed": 0}`` (plus
 ``"engine"`` when given), sent ``--requests`` times, one at a time, to one ``forest hint --stdio
 --workers 1`` process (warmed: its first answer is not counted); the latency is from writing the
-line to reading the answer. Also the same search in this process (``solver.hint.engine.answer``)
-for comparison. Prints p50, p90 and the maximum in milliseconds, the answer's ``searcher`` and
-``method``, and the load (``os.getloadavg``) before and after.
+line to reading the answer, and the worker's CPU time over it (``/proc/PID/task/*/schedstat``:
+the latency on a quiet core, whatever the machine's load). Also the same search in this process
+(``solver.hint.engine.answer``) for comparison. Prints p50, p90 and the maximum in
+milliseconds, the answer's ``searcher`` and ``method``, and the load (``os.getloadavg``) before
+and after.
 
     nice -n 10 python bench/trial_hint.py --iterations 2000 --requests 40
 """
@@ -22,6 +24,7 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 
@@ -41,16 +44,32 @@ def first_decision(players: int, seed: int, engine: str | None) -> list[int]:
     return actions
 
 
-def stdio_latencies(request: dict[str, Any], count: int) -> tuple[list[float], dict[str, Any]]:
-    """Seconds of ``count`` requests, one at a time, to one stdio worker (after one warm-up)."""
+def cpu_seconds(pid: int) -> float:
+    """The CPU time process ``pid``'s threads have run, from ``/proc/PID/task/*/schedstat``
+    (nanoseconds: what the process would take on a quiet core, whatever the load)."""
+    total = 0
+    for stat in Path(f"/proc/{pid}/task").glob("*/schedstat"):
+        try:
+            total += int(stat.read_text().split()[0])
+        except (OSError, ValueError, IndexError):  # a thread that ended meanwhile
+            continue
+    return total / 1e9
+
+
+def stdio_latencies(
+    request: dict[str, Any], count: int
+) -> tuple[list[float], list[float], dict[str, Any]]:
+    """Seconds of ``count`` requests, one at a time, to one stdio worker (after one warm-up):
+    wall-clock latencies and the worker process's CPU seconds for each."""
     command = [sys.executable, "-m", "solver.cli", "hint", "--stdio", "--workers", "1"]
     proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert proc.stdin is not None and proc.stdout is not None
     latencies: list[float] = []
+    cpu: list[float] = []
     reply: dict[str, Any] = {}
     try:
         for n in range(count + 1):
-            start = time.perf_counter()
+            start, used = time.perf_counter(), cpu_seconds(proc.pid)
             proc.stdin.write(json.dumps({**request, "id": f"b{n}"}) + "\n")
             proc.stdin.flush()
             reply = json.loads(proc.stdout.readline())
@@ -58,10 +77,11 @@ def stdio_latencies(request: dict[str, Any], count: int) -> tuple[list[float], d
                 raise RuntimeError(f"the hint failed: {reply}")
             if n:
                 latencies.append(time.perf_counter() - start)
+                cpu.append(cpu_seconds(proc.pid) - used)
     finally:
         proc.stdin.close()
         proc.wait(timeout=60)
-    return latencies, reply
+    return latencies, cpu, reply
 
 
 def in_process(request: dict[str, Any], count: int) -> list[float]:
@@ -98,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
                                "seed": 0}  # fmt: skip
     if args.engine:
         request["engine"] = args.engine
-    latencies, reply = stdio_latencies(request, args.requests)
+    latencies, cpu, reply = stdio_latencies(request, args.requests)
     local = in_process(request, args.requests)
     root = reply["rootInfo"]
     lines = [
@@ -111,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
         "",
         "| path | requests | p50 ms | p90 ms | max ms |",
         "|---|---:|---:|---:|---:|",
-        summary("forest hint --stdio --workers 1", latencies),
+        summary("forest hint --stdio --workers 1, wall clock", latencies),
+        summary("the same, the worker's CPU seconds (a quiet core)", cpu),
         summary("solver.hint.engine.answer, in-process", local),
         "",
         f"Load average {load_before[0]:.2f} before, {os.getloadavg()[0]:.2f} after (1 minute; "

@@ -21,7 +21,10 @@ One simulation:
    is applied, and the walk stops there; else the edge maximising
    ``mean_mover + c * sqrt(ln(availability) / visits)`` is taken (the first on ties).
    A step is keyed below its node by its action when the observer took it (or without hidden
-   information), else by the observer's information key after the step.
+   information), else by the observer's information key after the step. The walk also stops at
+   the first node it creates (a chance outcome or another player's step the tree has not met):
+   one new node a simulation, so a run of chance steps (the Trial's deals) is not grown node
+   after node by every simulation.
 3. The reached leaf is valued: its returns if terminal, else the evaluator (``rollout``:
    ``rollouts`` random games to the end; ``heuristic``; ``guided``/``mixed``: the shared leaf
    evaluators of ``leaf.pxd``, as MCTS; ``playout``: up to ``depth`` actions of the kernel's ``playout_action``, chance
@@ -591,7 +594,7 @@ cdef class Tree:
         new edge (or the end), a leaf value, a backup."""
         cdef int32_t node = 0
         cdef int32_t steps = 0
-        cdef int32_t e, i
+        cdef int32_t e, i, made
         cdef int mover, action, got, err
         cdef uint64_t sub
         memcpy(self.work, self.root_state, self.ssize)
@@ -620,10 +623,11 @@ cdef class Tree:
             self.vt.apply_action(self.kgame, self.work, action)
             if self._push(&steps, node, e) != ERR_NONE:
                 return ERR_MEMORY
+            made = self.ncount
             node = self._step(node, mover, action, e)
             if node < 0:
                 return ERR_MEMORY
-            if got == 1:
+            if got == 1 or self.ncount > made:  # a new edge or a new node: the leaf
                 err = self._leaf(rng, evaluator, rollouts, depth)
                 if err != ERR_NONE:
                     return err
@@ -660,7 +664,7 @@ cdef class Tree:
         information key after it). The walk stops at the mover's new edge; every tree's path
         gains the visit, the mover's edges the returns."""
         cdef int32_t steps = 0
-        cdef int32_t e, i
+        cdef int32_t e, i, made
         cdef int mover, action, got, err, t
         cdef uint64_t sub
         memcpy(self.work, self.root_state, self.ssize)
@@ -692,12 +696,13 @@ cdef class Tree:
             self.vt.apply_action(self.kgame, self.work, action)
             if self._push(&steps, self.cursor[self.observer], e) != ERR_NONE:
                 return ERR_MEMORY
+            made = self.ncount
             for t in range(self.np):
                 self.cursor[t] = self._step_for(self.cursor[t], t, mover, action,
                                                 e if t == mover else -1)
                 if self.cursor[t] < 0:
                     return ERR_MEMORY
-            if got == 1:
+            if got == 1 or self.ncount > made:  # a new edge or a node new in any tree
                 err = self._leaf(rng, evaluator, rollouts, depth)
                 if err != ERR_NONE:
                     return err

@@ -9,9 +9,10 @@ chance by what the observer sees afterwards (a digest of
 this determinisation: an untried one is expanded (one new edge per simulation), else UCB1 picks
 among the legal ones with *availability* counts (how often the action was legal when the node
 was visited) in place of the parent's visits. Chance steps are sampled from the
-determinisation's exact probabilities. A new leaf is valued by the evaluator (the game's
-heuristic where the state has one, else a random rollout); the returns of every player are
-backed up along the path and every mover picks by its own mean.
+determinisation's exact probabilities. The walk stops at its first new edge or new node (one
+node a simulation, chance outcomes included), valued by the evaluator (heavy playouts where the
+state has a playout policy, the game's heuristic where it has one, else a random rollout); the
+returns of every player are backed up along the path and every mover picks by its own mean.
 
 The search never reads the root's hidden cards except through ``resample_hidden``: labels of
 the moves come from determinisations, and the principal variation holds only the observer's
@@ -288,8 +289,9 @@ class ISMCTSTree:
                 taken = action
             world.apply_action(action)
             path.append((node, taken))
+            made = self.node_count
             node = self._child(node, self._key(world, mover, action))
-            if expanded:
+            if expanded or self.node_count > made:  # a new edge or a new node: the leaf
                 returns = self._leaf(world, rng, evaluator)
                 break
         node.add(returns)
@@ -399,9 +401,10 @@ class MultiObserverTree(ISMCTSTree):
                 taken = action
             world.apply_action(action)
             path.append((cursors, mover, taken))
+            made = self.node_count
             cursors = [self._child(node, self._key_for(world, t, mover, action))
                        for t, node in enumerate(cursors)]  # fmt: skip
-            if expanded:
+            if expanded or self.node_count > made:  # a new edge or a node new in any tree
                 returns = self._leaf(world, rng, evaluator)
                 break
         for node in cursors:

@@ -422,3 +422,17 @@ def test_availability_counts_the_visits_where_an_action_was_legal(cards, cards_t
         for _action, edge_visits, availability, _sums in edges:
             assert edge_visits <= availability <= visits
             assert availability / visits == pytest.approx(2 / 6, abs=0.04)
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_a_simulation_grows_one_node_at_most(cards, compiled):
+    """The walk stops at the first node it creates, chance outcomes included: from a chance root
+    (every deal a new outcome at first) as from a decision, at most one node a simulation."""
+    start = cards.CardsGame(12, 3).new_initial_state()
+    positions = [(start, 0), (_play(start.clone(), [0, 5]), 1), (_position(cards), None)]
+    for state, observer in positions:
+        for multi in (False, True):
+            result = ismcts(state, observer=observer, iterations=300, seed=1, compiled=compiled,
+                            multiple_observers=multi)  # fmt: skip
+            trees = 2 if multi else 1
+            assert result.nodes <= 300 * trees + trees
