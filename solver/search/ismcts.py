@@ -513,11 +513,17 @@ def _python_tree(
 
 def _labels(world: Any, actions: list[int]) -> tuple[str, ...]:
     """The labels of ``actions`` played one after another from ``world`` (left unchanged: a copy
-    is made only when the line goes on past its first move), as far as they stay legal."""
-    labels = []
+    is made only when the line goes on past its first move), as far as they are legal there (a
+    later move of the line may depend on a draw this determinisation made otherwise; a first
+    move not legal in it, which the kernel ABI rules out, is shown by its id)."""
+    labels: list[str] = []
     for k, a in enumerate(actions):
+        if a not in world.legal_actions():
+            if k == 0:
+                labels.append(str(a))
+            break
         labels.append(str(world.action_to_string(a)))
-        if k + 1 == len(actions) or a not in world.legal_actions():
+        if k + 1 == len(actions):
             break
         if k == 0:
             world = world.clone()

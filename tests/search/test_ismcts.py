@@ -148,3 +148,36 @@ def test_errors_name_the_problem() -> None:
 def test_seconds_bound_stops_the_search() -> None:
     result: Any = ismcts(Guess(0), limit=Limit(seconds=0.05), seed=1, evaluator="rollout")
     assert result.iterations >= 1 and result.extra["stopped_by"] == "seconds"
+
+
+def test_a_principal_variation_is_labelled_only_as_far_as_it_is_legal() -> None:
+    """The compiled path labels a move's line on one determinisation of the root: a later move
+    that is not legal there ends the line unlabelled (a game's labeller may fail on it, as the
+    Trial's does on an action of another step), and the world it was handed is left alone."""
+    from solver.search.ismcts import _labels
+
+    class World:
+        def __init__(self, legal: list[int]) -> None:
+            self.legal = legal
+            self.played: list[int] = []
+
+        def legal_actions(self) -> list[int]:
+            return self.legal
+
+        def action_to_string(self, action: int) -> str:
+            if action not in self.legal:
+                raise IndexError(f"no label for {action}")
+            return f"move {action}"
+
+        def clone(self) -> World:
+            return World(list(self.legal))
+
+        def apply_action(self, action: int) -> None:
+            self.played.append(action)
+            self.legal = [action + 1]
+
+    world = World([1, 2])
+    assert _labels(world, [1, 2, 3]) == ("move 1", "move 2", "move 3")
+    assert _labels(world, [2, 7]) == ("move 2",)
+    assert _labels(world, [9]) == ("9",)
+    assert world.played == [] and world.legal == [1, 2]
