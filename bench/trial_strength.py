@@ -33,7 +33,11 @@ AGENTS = ("ismcts", "heuristic", "heuristic", "random")
 
 
 def play_one(
-    index: int, seed: int, iterations: int | None, engine: str = "kernel"
+    index: int,
+    seed: int,
+    iterations: int | None,
+    engine: str = "kernel",
+    settings: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Game ``index``: the returns and fame per agent slot (0..3), and the seconds it took."""
     import solver
@@ -46,9 +50,15 @@ def play_one(
     seat_of = [(i + index) % n for i in range(n)]
     agents: list[Any] = [None] * n
     for slot, name in enumerate(AGENTS):
-        agents[seat_of[slot]] = make_agent(
-            name, game, seed=derive_seed(derive_seed(seed, index), slot + 1), iterations=iterations
-        )
+        agent_seed = derive_seed(derive_seed(seed, index), slot + 1)
+        if name == "ismcts" and settings:
+            from solver.games.trial.playouts import PLAY_SIMULATIONS, ismcts_agent
+
+            budget = PLAY_SIMULATIONS if iterations is None else iterations
+            agents[seat_of[slot]] = ismcts_agent(game, seed=agent_seed, iterations=budget,
+                                                 **settings)  # fmt: skip
+            continue
+        agents[seat_of[slot]] = make_agent(name, game, seed=agent_seed, iterations=iterations)
     start = time.perf_counter()
     record = play_game(game, agents, seed=derive_seed(derive_seed(seed, index), 0))
     elapsed = time.perf_counter() - start
@@ -63,23 +73,40 @@ def play_one(
     }
 
 
-def describe_agent(iterations: int | None) -> str:
+def parse_settings(text: str) -> dict[str, Any]:
+    """``depth=8,c=0.3,multiple_observers=1,threads=2`` as the agent's keywords."""
+    kinds = {"depth": int, "c": float, "threads": int,
+             "multiple_observers": lambda v: bool(int(v))}  # fmt: skip
+    out: dict[str, Any] = {}
+    for item in filter(None, text.split(",")):
+        key, _, value = item.partition("=")
+        if key not in kinds:
+            raise SystemExit(f"unknown setting {key!r}; expected one of {', '.join(kinds)}")
+        out[key] = kinds[key](value)
+    return out
+
+
+def describe_agent(iterations: int | None, settings: dict[str, Any] | None = None) -> str:
     """The ``ismcts`` agent's settings in words (``iterations`` None: its play default)."""
     from solver.games.trial import SPEC
     from solver.games.trial.playouts import AGENT_SETTINGS
 
     budget = SPEC.play_iterations("ismcts") if iterations is None else iterations
     default = " (its play default)" if iterations is None else ""
+    changed = (", changed: " + ", ".join(f"{k}={v}" for k, v in settings.items())
+               if settings else "")  # fmt: skip
     return (f"ISMCTS at {budget} simulations a decision{default} (the Trial's ismcts agent: "
-            f"{AGENT_SETTINGS})")  # fmt: skip
+            f"{AGENT_SETTINGS}{changed})")  # fmt: skip
 
 
-def table(rows: list[dict[str, Any]], iterations: int | None) -> list[str]:
+def table(
+    rows: list[dict[str, Any]], iterations: int | None, settings: dict[str, Any] | None = None
+) -> list[str]:
     from solver.stats import wilson_interval
 
     games = len(rows)
     lines = [
-        f"{games} four-player games, {describe_agent(iterations)}.",
+        f"{games} four-player games, {describe_agent(iterations, settings)}.",
         "",
         "| agent | seats | wins | win rate | 95% interval (Wilson) | mean fame |",
         "|---|---:|---:|---:|---|---:|",
@@ -130,6 +157,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--engine", default="kernel", help="kernel (default) or reference")
+    parser.add_argument(
+        "--settings",
+        default="",
+        help="the ismcts agent's settings other than its own: depth=D,c=C,multiple_observers=1,"
+        "threads=T (comma-separated)",
+    )
     parser.add_argument("--out", default=None)
     parser.add_argument("--first", type=int, default=0, help="play games --first.. --games-1")
     parser.add_argument("--rows", default=None, help="JSON lines of finished games (resumable)")
@@ -139,13 +172,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from joblib import Parallel, delayed
 
+    settings = parse_settings(args.settings)
     load_before = load()
     start = time.perf_counter()
     done = read_rows(args.rows) if args.rows else {}
     todo = [] if args.table_only else [g for g in range(args.first, args.games) if g not in done]
     games = Parallel(
         n_jobs=args.workers, backend="loky", verbose=5, return_as="generator_unordered"
-    )(delayed(play_one)(g, args.seed, args.iterations, args.engine) for g in todo)
+    )(delayed(play_one)(g, args.seed, args.iterations, args.engine, settings) for g in todo)
     for row in games:
         done[row["index"]] = row
         if args.rows:
@@ -155,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.perf_counter() - start
     command = "python bench/trial_strength.py " + " ".join(sys.argv[1:] if argv is None else argv)
     lines = ["# The Trial: ISMCTS vs heuristic, heuristic, random", "", f"`{command}`", ""]
-    lines += table(rows, args.iterations) if rows else ["No games played yet."]
+    lines += table(rows, args.iterations, settings) if rows else ["No games played yet."]
     if len(rows) < args.games:
         lines += ["", f"**Partial: {len(rows)} of the {args.games} games played.**"]
     if args.table_only:

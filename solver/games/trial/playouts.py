@@ -37,9 +37,12 @@ PLAY_SIMULATIONS = 64
 """The agent's play default: simulations a decision (``GameSpec`` declares it)."""
 MULTIPLE_OBSERVERS = False
 """Whether the agent searches with multiple-observer ISMCTS (one tree per player)."""
+THREADS = 1
+"""The agent's root parallelism (trees searched at once, each a share of the simulations)."""
 AGENT_SETTINGS = (
     f"leaves valued after up to {PLAYOUT_DEPTH} actions of the heuristic agent's rules, "
-    f"c = {PLAYOUT_C}, {'multiple' if MULTIPLE_OBSERVERS else 'single'}-observer"
+    f"c = {PLAYOUT_C}, {'multiple' if MULTIPLE_OBSERVERS else 'single'}-observer, "
+    f"{THREADS} thread{'s' if THREADS > 1 else ''}"
 )
 """The agent's search settings in words (benches and docs quote it)."""
 
@@ -88,19 +91,30 @@ class PlayoutEvaluator(SharedPlayoutEvaluator):
         return [float(world.heuristic(p)) for p in range(n)]
 
 
-def ismcts_agent(game: Any, *, seed: int = 0, iterations: int = PLAY_SIMULATIONS) -> Any:
+def ismcts_agent(
+    game: Any,
+    *,
+    seed: int = 0,
+    iterations: int = PLAY_SIMULATIONS,
+    depth: int = PLAYOUT_DEPTH,
+    c: float = PLAYOUT_C,
+    multiple_observers: bool = MULTIPLE_OBSERVERS,
+    threads: int = THREADS,
+) -> Any:
     """The Trial's ``ismcts`` agent: shared ISMCTS from the seat's own view with
     :class:`PlayoutEvaluator` leaves (it replaces the shared agent of that name for the Trial).
     On a compiled engine whose kernel fills the hidden-information slots the search is the
     compiled loop, its playouts the kernel's ``playout_action``; on the reference engine the
-    Python ISMCTS with the heuristic agent in Python (``SearchResult.searcher`` says which)."""
+    Python ISMCTS with the heuristic agent in Python (``SearchResult.searcher`` says which).
+    ``depth``, ``c``, ``multiple_observers`` and ``threads`` (root parallelism) default to the
+    play settings above; the strength benches vary them."""
     from solver.errors import OptionError, SearchBudgetError
     from solver.search.ismcts import ismcts
 
     if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
         raise OptionError(f"iterations must be a whole number of at least 1, not {iterations}")
     counter = itertools.count()
-    evaluator = PlayoutEvaluator()
+    evaluator = PlayoutEvaluator(depth=depth)
 
     def choose(state: Any) -> int:
         legal = state.legal_actions()
@@ -112,8 +126,9 @@ def ismcts_agent(game: Any, *, seed: int = 0, iterations: int = PLAY_SIMULATIONS
             top_k=1,  # the move alone: no labels read for the others
             seed=derive_seed(seed, next(counter)),
             evaluator=evaluator,
-            c=PLAYOUT_C,
-            multiple_observers=MULTIPLE_OBSERVERS,
+            c=c,
+            multiple_observers=multiple_observers,
+            threads=threads,
         )
         if result.best_action is None:
             raise SearchBudgetError(f"ISMCTS found no move in {iterations} iteration(s)")
