@@ -1,8 +1,9 @@
-"""The structure figures of issue 17, counted the same way on any tree or commit.
+"""The structure figures of issues 17 and 23, counted the same way on any tree or commit.
 
     python bench/structure_counts.py                 # the working tree
     python bench/structure_counts.py e3a8ca9 HEAD    # commits (each exported with git archive)
     python bench/structure_counts.py --no-duplicates --json ...
+    python bench/structure_counts.py --list HEAD     # also name the long and complex functions
 
 What each column counts (``tests/test_layers.py``'s ``ImportGraph`` reads the imports, so the
 layers are the ones ``make lint`` enforces, applied to the tree counted):
@@ -20,7 +21,15 @@ layers are the ones ``make lint`` enforces, applied to the tree counted):
   more imports and then one statement that returns or evaluates a call of a name those imports
   bound (``from x import f; return f(...)``): a function that only imports and forwards;
 - **duplicates pairs**: the first line of ``duplicates --seconds 300`` over the tree (pairs of
-  places sharing six or more identical or same-shape lines), as the team's tool counts them.
+  places sharing six or more identical or same-shape lines), as the team's tool counts them;
+- **functions over 80 lines**: ``def``\\ s in ``solver/**/*.py`` (methods and nested ones each on
+  their own, a nested one inside its parent's lines too) longer than 80 lines, from the ``def``
+  line to the last (decorators aside, the docstring, comments and blank lines in);
+- **functions over complexity 15** (and **10**, ruff's default): what ``ruff check --isolated
+  --select C901`` reports over ``solver/`` with ``lint.mccabe.max-complexity`` 15 (10), the same
+  ruff (this Python's) for every tree counted;
+- **fmt: skip markers**: lines holding ``# fmt: skip`` in ``solver/**/*.py``, and in
+  ``tests/`` and ``bench/`` together.
 """
 
 from __future__ import annotations
@@ -104,6 +113,43 @@ def _python_counts(root: Path) -> tuple[int, int]:
     return function_imports, forwarding
 
 
+LONG_FUNCTION = 80
+"""A function longer than this many lines is counted (issue 23's aim: one a reader can hold)."""
+
+
+def long_functions(root: Path) -> list[str]:
+    """``path:line name (N lines)`` of every function of ``solver/`` over :data:`LONG_FUNCTION`."""
+    found = []
+    for path in sorted((root / "solver").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                if lines > LONG_FUNCTION:
+                    where = path.relative_to(root)
+                    found.append(f"{where}:{node.lineno} {node.name} ({lines} lines)")
+    return found
+
+
+def complex_functions(root: Path, limit: int) -> list[str]:
+    """ruff's C901 findings over ``solver/`` at ``max-complexity = limit``, one line each."""
+    ruff = [sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache", "--select", "C901"]
+    options = ["--config", f"lint.mccabe.max-complexity={limit}", "--output-format", "concise"]
+    run = subprocess.run(
+        [*ruff, *options, "solver"], cwd=root, capture_output=True, text=True, check=False
+    )
+    return [line for line in run.stdout.splitlines() if " C901 " in line]
+
+
+def _fmt_skips(root: Path, folders: tuple[str, ...]) -> int:
+    return sum(
+        "# fmt: skip" in line
+        for folder in folders
+        for path in sorted((root / folder).rglob("*.py"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+    )
+
+
 def _duplicate_pairs(root: Path) -> int | None:
     try:
         run = subprocess.run(
@@ -120,7 +166,7 @@ def _duplicate_pairs(root: Path) -> int | None:
 
 
 def counts(root: Path, duplicates: bool = True) -> dict[str, int | None]:
-    """The five figures of the tree at ``root``."""
+    """The figures of the tree at ``root``."""
     tree = LAYERS.ImportGraph(root)
     upward = {line for line in tree.upward() if " games module " in line}  # one per statement
     function_imports, forwarding = _python_counts(root)
@@ -130,6 +176,11 @@ def counts(root: Path, duplicates: bool = True) -> dict[str, int | None]:
         "function-level imports": function_imports,
         "forwarding functions": forwarding,
         "duplicates pairs": _duplicate_pairs(root) if duplicates else None,
+        "functions over 80 lines": len(long_functions(root)),
+        "functions over complexity 15": len(complex_functions(root, 15)),
+        "functions over complexity 10": len(complex_functions(root, 10)),
+        "fmt: skip markers in solver/": _fmt_skips(root, ("solver",)),
+        "fmt: skip markers in tests/, bench/": _fmt_skips(root, ("tests", "bench")),
     }
 
 
@@ -149,12 +200,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("revs", nargs="*", help="commits to count (default: the working tree)")
     parser.add_argument("--no-duplicates", action="store_true", help="skip the duplicates tool")
     parser.add_argument("--json", action="store_true", help="one JSON object per tree")
+    parser.add_argument(
+        "--list", action="store_true", help="also list the long and complex functions of each tree"
+    )
     args = parser.parse_args(argv)
     rows: dict[str, dict[str, int | None]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for rev in args.revs or ["working tree"]:
             root = ROOT if not args.revs else _export(rev, Path(tmp))
             rows[rev] = counts(root, duplicates=not args.no_duplicates)
+            if args.list:
+                print(f"## {rev}: over {LONG_FUNCTION} lines, then over complexity 15")
+                print("\n".join(long_functions(root) + complex_functions(root, 15)) + "\n")
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
