@@ -37,8 +37,7 @@ def add_game_commands(games: Any, spec: GameSpec) -> None:
         description=f"{spec.title[:1].upper()}{spec.title[1:]}: {spec.summary}.",
     )  # fmt: skip
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for add in (_add_show, _add_render, _add_list, _add_best_move, _add_solve, _add_play,
-                _add_review):  # fmt: skip
+    for add in _COMMANDS:
         add(commands, spec)
     if spec.add_commands is not None:
         spec.add_commands(commands)
@@ -190,6 +189,10 @@ def _add_review(commands: Any, spec: GameSpec) -> None:
     p.add_argument("--json", action="store_true", help="print the review as JSON")
     progress_option(p)
     _bind(p, spec, _review)
+
+
+_COMMANDS = (_add_show, _add_render, _add_list, _add_best_move, _add_solve, _add_play, _add_review)
+"""The generic commands' parsers, in the order ``forest GAME --help`` lists them."""
 
 
 # -- options shared by several commands ----------------------------------------------------------
