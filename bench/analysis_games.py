@@ -83,6 +83,39 @@ def profile_case(game: str, size: str, count: int) -> dict[str, Any]:
     return {"seconds": seconds, "top": top}
 
 
+def engines_case(size: str, count: int) -> str:
+    """The Trial's analyses in this checkout on its reference rules and on its kernel engine,
+    the same rules (so the same rows, checked): what the compiled engine alone is worth, where
+    the rules changed since the baseline."""
+    import solver.games.trial.kernel as kernel
+    from solver.games.trial.analysis import TrialSetup, analyse_setup, trial_game
+    from solver.games.trial.rules import TrialGame
+
+    players, games = (int(x) for x in size.lower().split("x"))
+    setups = [TrialSetup(seed, players, games) for seed in range(count)]
+    seconds, rows = {}, {}
+    compiled = kernel.KernelTrialGame
+    for name, cls in (("reference", TrialGame), ("kernel", compiled)):
+        kernel.KernelTrialGame = cls  # type: ignore[misc]
+        trial_game.cache_clear()
+        try:
+            started = time.process_time()
+            rows[name] = [analyse_setup(s) for s in setups]
+            seconds[name] = time.process_time() - started
+        finally:
+            kernel.KernelTrialGame = compiled  # type: ignore[misc]
+            trial_game.cache_clear()
+    if rows["reference"] != rows["kernel"]:
+        raise SystemExit("the Trial's rows differ between its engines")
+    return (
+        f"The same rules in this checkout (`bench/analysis_games.py engines --case "
+        f"trial:{size}:{count}`): {count} rolled {size} set-ups analysed in one process on the "
+        f"reference rules {seconds['reference']:.2f} s, on the kernel engine "
+        f"{seconds['kernel']:.2f} s of CPU (**{seconds['reference'] / seconds['kernel']:.1f}x**), "
+        "the same rows."
+    )
+
+
 # -- both checkouts -------------------------------------------------------------------------------
 def _command(checkout: Path, game: str, size: str, count: int, out: Path) -> tuple[float, float]:
     import resource
@@ -187,9 +220,15 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("-o", "--output", default=None)
     p = sub.add_parser("profile", help="(internal) one case's analyses in this interpreter")
     p.add_argument("case")
+    p = sub.add_parser("engines", help="the Trial on its reference rules and its kernel engine")
+    p.add_argument("--case", default="trial:2x4:30", help="trial:SIZE:COUNT")
     args = parser.parse_args(argv)
     if args.command == "profile":
         print(json.dumps(profile_case(*_case(args.case))))
+        return
+    if args.command == "engines":
+        _, size, count = _case(args.case)
+        print(engines_case(size, count))
         return
     cases = [_case(c) for c in (args.case or DEFAULT_CASES)]
     flags = [f"--case {c}" for c in args.case or DEFAULT_CASES]

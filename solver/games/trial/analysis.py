@@ -36,6 +36,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from dataclasses import dataclass
@@ -232,14 +233,22 @@ def play_game(
     return state, length
 
 
+@functools.lru_cache(maxsize=8)
+def trial_game(pack: str | None, players: int) -> Any:
+    """The game of a set-up's pack and player count on the kernel engine (the compiled Trial; no
+    fallback: without the compiled module this raises), built once per process: building it
+    compiles the pack into the kernel's tables, which took half of a 4-game set-up's analysis.
+    A game holds no play state (states are its children), so set-ups share it."""
+    from solver.games.trial.kernel import KernelTrialGame
+
+    return KernelTrialGame(pack, players)
+
+
 def analyse_setup(setup: TrialSetup) -> dict[str, Any]:
     """The analysis row of a set-up (see the module docstring for the classes)."""
-    from solver.games.trial.kernel import KernelTrialGame
     from solver.games.trial.scoring import winners
 
-    # the kernel engine: the reference rules with compiled copy, movement and scoring (the same
-    # games, about 1.5x faster; no fallback: without the compiled module this raises)
-    game = KernelTrialGame(setup.pack, setup.players)
+    game = trial_game(setup.pack, setup.players)
     lengths: list[int] = []
     stalled = tied = story = 0
     winner_fame: list[int] = []
@@ -289,11 +298,10 @@ def ladder_spread(setup: TrialSetup, games: int) -> dict[str, Any]:
     seats, and as many with its weakest level there, game ``g`` of both dealt the same chance;
     a level's win rate counts a shared win as 1/k."""
     from solver.games.trial import SPEC
-    from solver.games.trial.kernel import KernelTrialGame
     from solver.games.trial.scoring import winners
     from solver.rng import derive_seed
 
-    game = KernelTrialGame(setup.pack, setup.players)
+    game = trial_game(setup.pack, setup.players)
     seed = derive_seed(setup.seed, 1 << 20)  # apart from the self-play games' seeds
     rates = {}
     for level in ("level1", "level10"):

@@ -62,12 +62,19 @@ def test_trial_batch_rows_are_consistent(tmp_path, capsys):
 def test_trial_rows_are_the_reference_engines_rows(monkeypatch):
     """The analysis plays on the kernel engine; the reference rules give the same rows."""
     import solver.games.trial.kernel as kernel
+    from solver.games.trial.analysis import trial_game
     from solver.games.trial.rules import TrialGame
 
     setups = [TrialSetup(7, 2, 1), TrialSetup(8, 3, 1, agents=("random", "heuristic", "random"))]
+    setups += [TrialSetup(9, 4, 3), TrialSetup(10, 2, 3)]
+    trial_game.cache_clear()
     fast = [analyse_setup(s) for s in setups]
+    assert trial_game(None, 2).engine == "kernel"
     monkeypatch.setattr(kernel, "KernelTrialGame", TrialGame)
+    trial_game.cache_clear()  # the games are built once per process: build them anew
+    assert trial_game(None, 2).engine == "reference"
     assert [analyse_setup(s) for s in setups] == fast
+    trial_game.cache_clear()
 
 
 def test_trial_set_up_files_may_seat_random_players(tmp_path):
