@@ -331,6 +331,7 @@ cdef extern from "trial_kernel/tk_engine.h" nogil:
         TCard cards[128]
         TFight fight
         TRecord last_fight
+        uint64_t zmask[22][2]
         uint64_t seen[16]
         TFrame stack[64]
 
@@ -338,6 +339,7 @@ cdef extern from "trial_kernel/tk_engine.h" nogil:
         unsigned char* buf
         int size, used, overflow
 
+    void tk_rebuild_masks(const TGame* g, TState* s)
     uint64_t tk_text_hash(const char* text, int n)
     uint64_t tk_fold(uint64_t acc, uint64_t h)
     void tk_initial(const TGame* g, TState* s)

@@ -23,9 +23,7 @@ from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 
-from state cimport (
-    KERNEL_MAX_ACTIONS, KernelHandle, KernelVTable, handle_capsule, state_capsule,
-)
+from state cimport KERNEL_MAX_ACTIONS, KernelHandle, KernelVTable
 from trial cimport *
 
 cdef enum:
@@ -330,44 +328,75 @@ cdef void _fill_setup_and_strings(TGame* g, dict t) except *:
     _u16(g.str_kindname, t["str_kindname"], N_KINDS)
 
 
-# -- the game --------------------------------------------------------------------------------------
-cdef class TrialKernelGame:
+# -- the Python face (``kernel_face.pxi``: the plumbing every kernel shares) -------------------
+ctypedef TState KernelStruct
+ctypedef TGame KernelData
+ctypedef TrialKernelGame KernelGame
+ctypedef TrialKernelState KernelState
+include "kernel_face.pxi"
+
+
+cdef inline TrialKernelState kernel_new_state():
+    return TrialKernelState.__new__(TrialKernelState)
+
+
+cdef inline void kernel_initial(const TGame* g, TState* s) noexcept nogil:
+    tk_initial(g, s)
+
+
+cdef inline bint kernel_is_legal(const TGame* g, const TState* s, int a) noexcept nogil:
+    return tk_is_legal(g, s, a)
+
+
+cdef double kernel_tally(const void* game, const void* state) noexcept nogil:
+    """``random_playouts`` sums player 0's returns (a shared win counts its share)."""
+    cdef double out[TK_MAX_PLAYERS]
+    tk_returns_into(<const TGame*>game, <const TState*>state, out)
+    return out[0]
+
+
+cdef _apply_slow(TrialKernelState state, action):
+    """``apply_action`` for anything but a legal plain int: the Python face's checked path."""
+    state.apply_action(action)
+
+
+cdef class TrialKernelGame(KernelGameFace):
     """The compiled Trial's game: the C tables of one pack and player count, and its vtable.
 
     ``_fill(tables)`` builds the C game once from :func:`compile_game`'s tables; the Python face
-    (``solver.games.trial.kernel.KernelTrialGame``) subclasses it."""
+    (``solver.games.trial.kernel.KernelTrialGame``) subclasses it, and ``state_class`` is the
+    class of its states."""
 
-    cdef TGame* g
     cdef KernelVTable vtable
-    cdef KernelHandle handle
     cdef public object state_class
 
     def __cinit__(self, *args, **kwargs):
-        self.g = <TGame*>calloc(1, sizeof(TGame))
-        if self.g == NULL:
+        self.data = <TGame*>calloc(1, sizeof(TGame))
+        if self.data == NULL:
             raise MemoryError("the compiled Trial's tables")
-        self.handle.vtable = NULL
-        self.handle.game = NULL
 
-    def __dealloc__(self):
-        if self.g != NULL:
-            free(self.g)
-            self.g = NULL
+    cdef TrialKernelState _blank(self):
+        cdef TrialKernelState state = self.state_class.__new__(self.state_class)
+        state.game = self
+        state.history = None
+        state.view = None
+        return state
 
     def _fill(self, dict tables):
         """Copy the compiled tables into the C game and fill the vtable."""
-        _fill_counts(self.g, tables)
-        _fill_components(self.g, tables)
-        _fill_cards(self.g, tables)
-        _fill_kinds(self.g, tables)
-        _fill_board(self.g, tables)
-        _fill_effects(self.g, tables)
-        _fill_setup_and_strings(self.g, tables)
+        cdef TGame* g = self.data
+        _fill_counts(g, tables)
+        _fill_components(g, tables)
+        _fill_cards(g, tables)
+        _fill_kinds(g, tables)
+        _fill_board(g, tables)
+        _fill_effects(g, tables)
+        _fill_setup_and_strings(g, tables)
         self.vtable.name = b"trial"
         self.vtable.state_size = sizeof(TState)
-        self.vtable.num_players = self.g.n_players
-        self.vtable.num_distinct_actions = self.g.A_SIZE
-        self.vtable.max_actions = self.g.A_SIZE if self.g.A_SIZE > KERNEL_MAX_ACTIONS else KERNEL_MAX_ACTIONS
+        self.vtable.num_players = g.n_players
+        self.vtable.num_distinct_actions = g.A_SIZE
+        self.vtable.max_actions = g.A_SIZE if g.A_SIZE > KERNEL_MAX_ACTIONS else KERNEL_MAX_ACTIONS
         self.vtable.current_player = _current
         self.vtable.is_terminal = _terminal
         self.vtable.legal_actions = _legal
@@ -383,36 +412,30 @@ cdef class TrialKernelGame:
         self.vtable.resample_hidden = _resample
         self.vtable.playout_action = _policy
         self.handle.vtable = &self.vtable
-        self.handle.game = self.g
-
-    def _kernel_handle(self):
-        """A PyCapsule ``forest_solver.KernelHandle`` (``docs/kernel-abi.md``)."""
-        if self.handle.game == NULL:
-            raise TypeError("the compiled Trial game was not filled")
-        return handle_capsule(&self.handle, self)
+        self.handle.game = g
 
     def _new_state(self):
         """The initial state (the set-up queued and settled), of class ``state_class``."""
-        cdef TrialKernelState state = self.state_class.__new__(self.state_class)
-        state.game = self
-        state.history = None
+        self._check()
+        cdef TrialKernelState state = self._blank()
         with nogil:
-            tk_initial(self.g, &state.st)
+            tk_initial(self.data, &state.st)
         return state
 
     def _state_from_raw(self, dict raw, object history):
         """A state from :meth:`TrialKernelState._raw`'s fields and a history chain."""
-        cdef TrialKernelState state = self.state_class.__new__(self.state_class)
-        state.game = self
+        self._check()
+        cdef TrialKernelState state = self._blank()
         state.history = history
         _load(&state.st, raw)
+        tk_rebuild_masks(self.data, &state.st)
         return state
 
     def _blank_seen(self, list entries):
         """The history hashes of a list of entries ``(seen_by, text, redacted)``: 16 numbers."""
         cdef uint64_t seen[TK_SUBSETS]
         memset(seen, 0, sizeof(seen))
-        cdef int n = self.g.n_players, t, mask
+        cdef int n = self.data.n_players, t, mask
         cdef uint64_t ht, hr
         for who, text, red in entries:
             tb = text.encode("utf-8")
@@ -429,27 +452,16 @@ cdef class TrialKernelGame:
 
 
 # -- the state ------------------------------------------------------------------------------------
-cdef class TrialKernelState:
-    """One position of the compiled Trial (the struct inline) and its history chain."""
+cdef class TrialKernelState(KernelStateFace):
+    """One position of the compiled Trial (the struct inline, ``kernel_face.pxi``) and its
+    history chain."""
 
-    cdef TState st
-    cdef public TrialKernelGame game
     cdef public object history
     """``None`` or ``(previous, entries)``: each link the raw entries of one step (or of a
     loaded state's history), shared by copies."""
     cdef public object view
     """The Python face's decoded data of this position (``None`` until asked; dropped by every
     ``_apply``)."""
-
-    def get_game(self):
-        return self.game
-
-    def _state_capsule(self):
-        """A PyCapsule ``forest_solver.KernelState`` pointing at this state's struct."""
-        return state_capsule(&self.st, self)
-
-    def current_player(self):
-        return current_player(&self.st)
 
     def is_terminal(self):
         return self.st.depth == 0
@@ -459,17 +471,31 @@ cdef class TrialKernelState:
 
     def legal_actions(self):
         cdef int buf[BUFFER]
-        cdef int n = tk_legal(self.game.g, &self.st, buf)
+        cdef int n = tk_legal(self.game.data, &self.st, buf)
         return [buf[i] for i in range(n)]
 
     def chance_outcomes(self):
         cdef int acts[BUFFER]
         cdef double probs[BUFFER]
-        cdef int n = tk_chance(self.game.g, &self.st, acts, probs)
+        cdef int n = tk_chance(self.game.data, &self.st, acts, probs)
         return [(acts[i], probs[i]) for i in range(n)]
 
     cpdef bint _is_legal(self, int action):
-        return tk_is_legal(self.game.g, &self.st, action)
+        return tk_is_legal(self.game.data, &self.st, action)
+
+    def apply_action(self, action):
+        """Apply ``action`` if it is a legal action id (in C); anything else goes to the Python
+        face's ``_apply_slow``, which raises the reference's error."""
+        cdef long a
+        if type(action) is int:
+            try:
+                a = action
+            except OverflowError:
+                a = -1
+            if 0 <= a < self.game.data.A_SIZE and tk_is_legal(self.game.data, &self.st, <int>a):
+                self._apply(<int>a)
+                return
+        self._apply_slow(action)
 
     def _apply(self, int action):
         """Apply a legal action (unchecked) and keep its history entries."""
@@ -480,33 +506,32 @@ cdef class TrialKernelState:
         sink.used = 0
         sink.overflow = 0
         self.view = None
-        apply_action(self.game.g, &self.st, action, &sink)
+        apply_action(self.game.data, &self.st, action, &sink)
         if sink.overflow:
             raise RuntimeError("the compiled Trial's history buffer overflowed")
         if sink.used:
             self.history = (self.history, PyBytes_FromStringAndSize(<char*>buf, sink.used))
 
     def clone(self):
-        cdef TrialKernelState copy = type(self).__new__(type(self))
-        copy.game = self.game
+        cdef TrialKernelState copy = self.game._blank()
         copy.history = self.history
         memcpy(&copy.st, &self.st, sizeof(TState))
         return copy
 
     def returns(self):
         cdef double out[TK_MAX_PLAYERS]
-        tk_returns_into(self.game.g, &self.st, out)
+        tk_returns_into(self.game.data, &self.st, out)
         return [out[p] for p in range(self.st.player_count)]
 
     def scores(self):
         """Every player's fame as it stands (final at the end)."""
-        return [fame_total(self.game.g, &self.st, p) for p in range(self.st.player_count)]
+        return [fame_total(self.game.data, &self.st, p) for p in range(self.st.player_count)]
 
     def _heuristic(self, int p):
-        return tk_heuristic_of(self.game.g, &self.st, p)
+        return tk_heuristic_of(self.game.data, &self.st, p)
 
     def _information_state_key(self, int p):
-        return tk_info_key(self.game.g, &self.st, p)
+        return tk_info_key(self.game.data, &self.st, p)
 
     def _hash(self):
         """The kernel's 64-bit hash of the struct (what the compiled searchers use)."""
@@ -519,7 +544,7 @@ cdef class TrialKernelState:
         cdef uint64_t rng = seed
         cdef int err
         with nogil:
-            err = tk_resample(self.game.g, &copy.st, p, &rng)
+            err = tk_resample(self.game.data, &copy.st, p, &rng)
         if err:
             raise RuntimeError("the compiled Trial could not redeal this state")
         return copy
@@ -527,22 +552,20 @@ cdef class TrialKernelState:
     def _policy(self, uint64_t rng_state):
         """The playout policy's action and the generator's state after it."""
         cdef uint64_t rng = rng_state
-        cdef int a = tk_policy(self.game.g, &self.st, &rng)
+        cdef int a = tk_policy(self.game.data, &self.st, &rng)
         return a, rng
 
     def _heuristic_choice(self, uint64_t rng_state):
         """The heuristic agent's action with its tie-breaks drawn from ``rng_state`` (and the
         generator's state after)."""
         cdef uint64_t rng = rng_state
-        cdef int a = tk_heuristic_choice(self.game.g, &self.st, &rng)
+        cdef int a = tk_heuristic_choice(self.game.data, &self.st, &rng)
         return a, rng
 
     def _raw(self):
         """Every field of the struct as plain numbers and lists (the codec's input)."""
-        return _dump(&self.st, self.game.g)
+        return _dump(&self.st, self.game.data)
 
-    def _bytes(self):
-        return PyBytes_FromStringAndSize(<char*>&self.st, sizeof(TState))
 
 
 # -- the struct as plain fields, and back --------------------------------------------------------

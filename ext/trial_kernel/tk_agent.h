@@ -46,8 +46,10 @@ TK_INLINE double win_chance(const TGame* g, int margin, int mine, int theirs) {
 /* agents.best_card_strength over p's hand */
 TK_INLINE int best_card_strength(const TGame* g, const TState* s, int p) {
     int strong[TK_MAX_CARDS], rest[TK_MAX_CARDS], ns = 0, nr = 0;
-    for (int c = 0; c < g->n_cards; c++) {
-        if (!card_in(s, c, Z_HAND, p)) continue;
+    uint8_t hand[TK_MAX_CARDS];
+    int nh = zone_cards(g, s, Z_HAND, p, hand);
+    for (int i = 0; i < nh; i++) {
+        int c = hand[i];
         if (g->card_strength_discard[c]) strong[ns++] = g->card_strength_discard[c];
         else rest[nr++] = g->card_strength_facedown[c];
     }

@@ -10,10 +10,9 @@
 TK_INLINE int fame_total(const TGame* g, const TState* s, int p) {
     const TPlayer* me = &s->players[p];
     int total = 0;
-    for (int c = 0; c < g->n_cards; c++) {
-        const TCard* k = &s->cards[c];
-        if (k->zone == Z_STORY && k->who == p && k->faceup) total += g->card_fame[c];
-    }
+    uint8_t story[TK_MAX_CARDS];
+    int n = zone_cards(g, s, Z_STORY, p, story);
+    for (int i = 0; i < n; i++) if (s->cards[story[i]].faceup) total += g->card_fame[story[i]];
     for (int i = 0; i < me->n_backpack; i++) total += g->kind_fame[me->backpack[i]];
     for (int i = 0; i < me->n_gallery; i++) total += g->kind_fame[me->gallery[i]];
     for (int a = 0; a < g->n_areas; a++) if (me->flags[a] != TK_NONE) total += g->space_finish[me->flags[a]];

@@ -376,21 +376,20 @@ static void run_auto(const TGame* g, TState* s, TSink* sink) {
         pop_top(s);
         if (v[0] != TK_NONE) gain_food(s, p, v[0], 1);
         if (v[1]) gain_food(s, p, F_TEA, v[1]);
-        for (int c = 0; c < g->n_cards; c++) {
-            const TCard* k = &s->cards[c];
-            if (k->zone == Z_STORY && k->who == p && k->faceup && g->card_grove_bonus[c] >= 0)
-                gain_food(s, p, g->card_grove_bonus[c], 1);
-        }
+        uint8_t story[TK_MAX_CARDS];
+        int ns = zone_cards(g, s, Z_STORY, p, story);
+        for (int i = 0; i < ns; i++)
+            if (s->cards[story[i]].faceup && g->card_grove_bonus[story[i]] >= 0)
+                gain_food(s, p, g->card_grove_bonus[story[i]], 1);
         for (int food = 0; food < N_FOODS; food++) if (v[3 + food]) gain_food(s, p, food, v[3 + food]);
         break;
     }
     case K_LOOKOUT_DRAW: {   /* v[0] base, v[1] boost */
         int count = f->v[0] + f->v[1];
         pop_top(s);
-        for (int c = 0; c < g->n_cards; c++) {
-            const TCard* k = &s->cards[c];
-            if (k->zone == Z_STORY && k->who == p && k->faceup) count += g->card_lookout_bonus[c];
-        }
+        uint8_t story[TK_MAX_CARDS];
+        int ns = zone_cards(g, s, Z_STORY, p, story);
+        for (int i = 0; i < ns; i++) if (s->cards[story[i]].faceup) count += g->card_lookout_bonus[story[i]];
         for (int i = 0; i < count; i++) push_draw(s, p, DECK_DEEDS, TO_ASIDE, 0, 0);
         break;
     }
@@ -1091,6 +1090,26 @@ static void next_turn(TState* s) {
     push(s, K_NEW_DAY, s->first_player);
 }
 
+/* Whether decision frame f has a legal action: at once for the kinds that always offer one
+ * (``done``, a fixed choice, a turn with its paw or camping still to come), else by listing them. */
+TK_INLINE int has_legal(const TGame* g, const TState* s, const TFrame* f, int* buf) {
+    switch (f->kind) {
+    case K_SIDE: case K_DRAW_OFFER: case K_NEW_DAY: case K_FLIP_CHOICE: case K_REROLL:
+    case K_REDRAW: case K_FACEDOWN_OPTIONAL: case K_FROM_DISCARD: case K_TAKE_ITEM: case K_MOVE:
+    case K_OFFER: case K_FIGHT_CARDS: case K_FIGHT_DISCARD: case K_FIGHT_WEAPON: case K_SWINDLE:
+    case K_ENHANCE: case K_EXCHANGE: case K_RUINS: case K_RUINED_STORE_SALE: case K_STORE_VISIT:
+    case K_TRADING_BONUS: case K_EXHAUSTED: case K_HELP: case K_UNIVERSAL: case K_PICK_COLUMN:
+    case K_RETURN_SLOT:
+        return 1;
+    case K_TURN: {
+        const TPlayer* me = &s->players[f->player];
+        if ((f->v[0] & 4) || me->paws || me->strong_paw || me->n_tents) return 1;
+        break;
+    }
+    }
+    return legal_of(g, s, f, buf) > 0;
+}
+
 /* -- settling: automatic steps run, empty decisions and chance nodes are passed over --------- */
 static void settle(const TGame* g, TState* s, TSink* sink) {
     int acts[TK_MAX_CARDS * 4];
@@ -1110,7 +1129,7 @@ static void settle(const TGame* g, TState* s, TSink* sink) {
             pop_top(s);
             continue;
         }
-        if (legal_of(g, s, f, acts)) return;
+        if (has_legal(g, s, f, acts)) return;
         pop_top(s);
     }
 }

@@ -72,11 +72,43 @@ TK_INLINE uint16_t next_seq(TState* s) {
     return s->seq++;
 }
 
+/* The bit set tracking (zone, who), or -1 for a zone without one. */
+TK_INLINE int zslot(int zone, int who) {
+    switch (zone) {
+    case Z_HAND: return who;
+    case Z_ASIDE: return 4 + who;
+    case Z_STORY: return 8 + who;
+    case Z_DECK: return 12 + who;
+    case Z_DISCARD: return 17 + who;
+    default: return -1;
+    }
+}
+
+/* Every change of a card's zone goes through here (the bit sets follow TCard). */
+TK_INLINE void card_zone(TState* s, int c, int zone, int who) {
+    TCard* k = &s->cards[c];
+    uint64_t bit = 1ull << (c & 63);
+    int old = zslot(k->zone, k->who);
+    if (old >= 0) s->zmask[old][c >> 6] &= ~bit;
+    k->zone = (uint8_t)zone;
+    k->who = (uint8_t)who;
+    int now = zslot(zone, who);
+    if (now >= 0) s->zmask[now][c >> 6] |= bit;
+}
+
+/* Rebuild the bit sets from the cards (a state loaded field by field). */
+static void tk_rebuild_masks(const TGame* g, TState* s) {
+    memset(s->zmask, 0, sizeof s->zmask);
+    for (int c = 0; c < g->n_cards; c++) {
+        int slot = zslot(s->cards[c].zone, s->cards[c].who);
+        if (slot >= 0) s->zmask[slot][c >> 6] |= 1ull << (c & 63);
+    }
+}
+
 /* Move card c to (zone, who, sub), at the end of that zone's list. */
 TK_INLINE void card_put(TState* s, int c, int zone, int who, int sub) {
     TCard* k = &s->cards[c];
-    k->zone = (uint8_t)zone;
-    k->who = (uint8_t)who;
+    card_zone(s, c, zone, who);
     k->sub = (uint8_t)sub;
     k->faceup = 0;
     k->seq = next_seq(s);
@@ -86,21 +118,36 @@ TK_INLINE int card_in(const TState* s, int c, int zone, int who) {
     return s->cards[c].zone == zone && s->cards[c].who == who;
 }
 
-TK_INLINE int zone_count(const TGame* g, const TState* s, int zone, int who) {
-    int n = 0;
-    for (int c = 0; c < g->n_cards; c++) n += card_in(s, c, zone, who);
+/* The cards of a tracked (zone, who), by index, into out; how many. */
+TK_INLINE int zone_cards(const TGame* g, const TState* s, int zone, int who, uint8_t* out) {
+    int slot = zslot(zone, who), n = 0;
+    if (slot < 0) {
+        for (int c = 0; c < g->n_cards; c++) if (card_in(s, c, zone, who)) out[n++] = (uint8_t)c;
+        return n;
+    }
+    for (int w = 0; w < 2; w++)
+        for (uint64_t m = s->zmask[slot][w]; m; m &= m - 1) out[n++] = (uint8_t)(w * 64 + __builtin_ctzll(m));
     return n;
+}
+
+TK_INLINE int zone_count(const TGame* g, const TState* s, int zone, int who) {
+    int slot = zslot(zone, who);
+    if (slot < 0) {
+        int n = 0;
+        for (int c = 0; c < g->n_cards; c++) n += card_in(s, c, zone, who);
+        return n;
+    }
+    return __builtin_popcountll(s->zmask[slot][0]) + __builtin_popcountll(s->zmask[slot][1]);
 }
 
 /* The cards of (zone, who) in their list's order, into out; how many. */
 TK_INLINE int zone_list(const TGame* g, const TState* s, int zone, int who, uint8_t* out) {
-    int n = 0;
-    for (int c = 0; c < g->n_cards; c++) {
-        if (!card_in(s, c, zone, who)) continue;
-        int j = n - 1;
+    int n = zone_cards(g, s, zone, who, out);
+    for (int i = 1; i < n; i++) {
+        uint8_t c = out[i];
+        int j = i - 1;
         while (j >= 0 && s->cards[out[j]].seq > s->cards[c].seq) { out[j + 1] = out[j]; j--; }
-        out[j + 1] = (uint8_t)c;
-        n++;
+        out[j + 1] = c;
     }
     return n;
 }
@@ -296,9 +343,9 @@ TK_INLINE int deck_size(const TGame* g, const TState* s, int d) {
 }
 
 TK_INLINE int deck_first_layer(const TGame* g, const TState* s, int d) {
-    int best = 999;
-    for (int c = 0; c < g->n_cards; c++)
-        if (card_in(s, c, Z_DECK, d) && s->cards[c].sub < best) best = s->cards[c].sub;
+    uint8_t cards[TK_MAX_CARDS];
+    int n = zone_cards(g, s, Z_DECK, d, cards), best = 999;
+    for (int i = 0; i < n; i++) if (s->cards[cards[i]].sub < best) best = s->cards[cards[i]].sub;
     return best;
 }
 
@@ -335,19 +382,18 @@ TK_INLINE void refill_deeds(const TGame* g, TState* s) {
     d->next_layer = 0;
     int layer = new_layer(g, s, DECK_DEEDS);
     for (int i = 0; i < n; i++) {   /* the pile's order is the layer's order: keep the numbers */
-        TCard* k = &s->cards[pile[i]];
-        k->zone = Z_DECK;
-        k->sub = (uint8_t)layer;
+        card_zone(s, pile[i], Z_DECK, DECK_DEEDS);
+        s->cards[pile[i]].sub = (uint8_t)layer;
     }
     for (int i = 0; i < n; i++) know1(g, s, pile[i], (uint8_t)everyone(s));
 }
 
 /* The cards the next draw from deck d is uniform over (sorted by card id), into out. */
 TK_INLINE int first_layer_cards(const TGame* g, const TState* s, int d, uint8_t* out) {
-    int layer = deck_first_layer(g, s, d);
-    int n = 0;
-    for (int c = 0; c < g->n_cards; c++)
-        if (card_in(s, c, Z_DECK, d) && s->cards[c].sub == layer) out[n++] = (uint8_t)c;
+    uint8_t cards[TK_MAX_CARDS];
+    int m = zone_cards(g, s, Z_DECK, d, cards), best = 999, n = 0;
+    for (int i = 0; i < m; i++) if (s->cards[cards[i]].sub < best) best = s->cards[cards[i]].sub;
+    for (int i = 0; i < m; i++) if (s->cards[cards[i]].sub == best) out[n++] = cards[i];
     return n;
 }
 
@@ -510,9 +556,12 @@ static const int8_t SYMBOL_COLUMN[N_SYMBOLS] = {COL_MORAL, COL_MORAL, COL_MORAL,
 /* belongings.story_symbols: face-up cards showing symbol (wildcards of its column count). */
 TK_INLINE int story_symbols(const TGame* g, const TState* s, int p, int symbol) {
     int total = 0, col = SYMBOL_COLUMN[symbol];
-    for (int c = 0; c < g->n_cards; c++) {
+    uint8_t story[TK_MAX_CARDS];
+    int n = zone_cards(g, s, Z_STORY, p, story);
+    for (int i = 0; i < n; i++) {
+        int c = story[i];
         const TCard* k = &s->cards[c];
-        if (k->zone != Z_STORY || k->who != p || !k->faceup) continue;
+        if (!k->faceup) continue;
         total += g->card_symbols[c][symbol];
         if (col >= 0 && k->sub == col) total += g->card_symbols[c][SYM_WILD];
     }
@@ -520,10 +569,9 @@ TK_INLINE int story_symbols(const TGame* g, const TState* s, int p, int symbol) 
 }
 
 TK_INLINE int has_cartographer(const TGame* g, const TState* s, int p) {
-    for (int c = 0; c < g->n_cards; c++) {
-        const TCard* k = &s->cards[c];
-        if (k->zone == Z_STORY && k->who == p && k->faceup && g->card_cartographer[c]) return 1;
-    }
+    uint8_t story[TK_MAX_CARDS];
+    int n = zone_cards(g, s, Z_STORY, p, story);
+    for (int i = 0; i < n; i++) if (s->cards[story[i]].faceup && g->card_cartographer[story[i]]) return 1;
     return 0;
 }
 
@@ -554,11 +602,9 @@ TK_INLINE void move_morality(const TGame* g, TState* s, int p, int delta) {
 TK_INLINE void check_legendary(const TGame* g, TState* s, int p) {
     for (int t = 0; t < g->n_legendary; t++) {
         if (s->legendary[t] != TK_NONE) continue;
-        int count = 0;
-        for (int c = 0; c < g->n_cards; c++) {
-            const TCard* k = &s->cards[c];
-            if (k->zone == Z_STORY && k->who == p && k->sub == g->legendary_column[t]) count++;
-        }
+        uint8_t story[TK_MAX_CARDS];
+        int n = zone_cards(g, s, Z_STORY, p, story), count = 0;
+        for (int i = 0; i < n; i++) count += s->cards[story[i]].sub == g->legendary_column[t];
         if (count >= g->legendary_cards[t]) s->legendary[t] = (uint8_t)p;
     }
 }

@@ -173,11 +173,9 @@ TK_INLINE int condition_ok(const TGame* g, const TState* s, int p, const TCond* 
         return pos != TK_NONE && !g->space_printed_tunnel[pos] && !bit_get(s->tunnel_open, pos) &&
                !bit_get(s->tunnel_collapsed, pos);
     case C_STORY_EVIL: {
-        int count = 0;
-        for (int c = 0; c < g->n_cards; c++) {
-            const TCard* k = &s->cards[c];
-            if (k->zone == Z_STORY && k->who == p && k->faceup && g->card_symbols[c][SYM_EVIL]) count++;
-        }
+        uint8_t story[TK_MAX_CARDS];
+        int n = zone_cards(g, s, Z_STORY, p, story), count = 0;
+        for (int i = 0; i < n; i++) count += s->cards[story[i]].faceup && g->card_symbols[story[i]][SYM_EVIL];
         return count >= arg;
     }
     }

@@ -93,7 +93,7 @@ static void redeal_cards(const TGame* g, TState* s, int p, uint64_t* rng) {
             for (int c = 0; c < g->n_cards; c++)
                 if (card_in(s, c, pl->zone, pl->who) && card_unknown(g, s, c, p)) {
                     pool[np++] = (uint8_t)c;
-                    s->cards[c].zone = Z_NONE;
+                    card_zone(s, c, Z_NONE, 0);
                     pl->free++;
                 }
         } else {
@@ -101,7 +101,7 @@ static void redeal_cards(const TGame* g, TState* s, int p, uint64_t* rng) {
             uint8_t* n = pl->kind == 1 ? &s->fight.n_down[pl->who] : &s->n_swindle;
             int w = 0;
             for (int j = 0; j < *n; j++) {
-                if (card_unknown(g, s, arr[j], p)) { pool[np++] = arr[j]; s->cards[arr[j]].zone = Z_NONE; pl->free++; }
+                if (card_unknown(g, s, arr[j], p)) { pool[np++] = arr[j]; card_zone(s, arr[j], Z_NONE, 0); pl->free++; }
                 else arr[w++] = arr[j];
             }
             *n = (uint8_t)w;
@@ -112,7 +112,7 @@ static void redeal_cards(const TGame* g, TState* s, int p, uint64_t* rng) {
         for (int c = 0; c < g->n_cards; c++)
             if (card_in(s, c, Z_DECK, DECK_DEEDS) && s->cards[c].sub == pl->sub && card_unknown(g, s, c, p)) {
                 pool[np++] = (uint8_t)c;
-                s->cards[c].zone = Z_NONE;
+                card_zone(s, c, Z_NONE, 0);
                 pl->free++;
             }
     }
@@ -147,7 +147,7 @@ static void redeal_cards(const TGame* g, TState* s, int p, uint64_t* rng) {
         single_slot[ns++] = s->cards[dd->top];
         deck_singles = 1;
     }
-    for (int i = 0; i < ns; i++) { pool[np++] = (uint8_t)single_card[i]; s->cards[single_card[i]].zone = Z_NONE; }
+    for (int i = 0; i < ns; i++) { pool[np++] = (uint8_t)single_card[i]; card_zone(s, single_card[i], Z_NONE, 0); }
     /* the pool as a set, shuffled */
     sort_u8(pool, np);
     shuffle8(pool, np, rng);
@@ -165,8 +165,7 @@ static void redeal_cards(const TGame* g, TState* s, int p, uint64_t* rng) {
     for (int i = 0; i < ns; i++) {   /* deeds.pop() / rest.pop(): from the end */
         int c = single_frame[i] == -2 ? deeds[--nde] : rest[--nre];
         TCard slot = single_slot[i];
-        s->cards[c].zone = slot.zone;
-        s->cards[c].who = slot.who;
+        card_zone(s, c, slot.zone, slot.who);
         s->cards[c].sub = slot.sub;
         s->cards[c].faceup = slot.faceup;
         s->cards[c].seq = slot.seq;
@@ -216,8 +215,7 @@ static void redeal_deck_tops(const TGame* g, TState* s, int p, uint64_t* rng) {
         int pick = rng_below(rng, m);
         int top = layer[pick], old = dk->top;
         if (top == old) continue;
-        s->cards[top].zone = Z_TOP;
-        s->cards[top].who = (uint8_t)d;
+        card_zone(s, top, Z_TOP, d);
         s->cards[top].sub = 0;
         dk->top = (uint8_t)top;
         card_put(s, old, Z_DECK, d, sub);

@@ -30,11 +30,13 @@ TK_INLINE int drop_actions(const TGame* g, const TState* s, int p, int* out, int
 }
 
 TK_INLINE int hand_actions(const TGame* g, const TState* s, int p, int* out, int n) {
-    for (int c = 0; c < g->n_cards; c++) if (card_in(s, c, Z_HAND, p)) OUT(g->A_CARD + c);
+    uint8_t hand[TK_MAX_CARDS];
+    int m = zone_cards(g, s, Z_HAND, p, hand);
+    for (int i = 0; i < m; i++) OUT(g->A_CARD + hand[i]);
     return n;
 }
 
-TK_INLINE void take_from_hand(TState* s, int c) { s->cards[c].zone = Z_NONE; }
+TK_INLINE void take_from_hand(TState* s, int c) { card_zone(s, c, Z_NONE, 0); }
 
 TK_INLINE int sellable(const TGame* g, const TState* s, int kind) {
     return cell_of(s, kind) >= 0 || empty_cells(g, s, kind) != 0;
@@ -56,7 +58,7 @@ TK_INLINE void push_resolve(TState* s, int p, int card, int source) {
     f->v[5] = (uint8_t)p;        /* owner */
     /* v[1] stage (0 pay, 1 effects, 2 place), v[2] effects (0 effect, 1 unpaid), v[3] destination
        (0 story, 1 facedown, 2 discard), v[4] moral_side (0 none, 1 good, 2 evil), v[6] leave */
-    s->cards[card].zone = Z_HELD;
+    card_zone(s, card, Z_HELD, 0);
 }
 
 TK_INLINE void push_pick_card(TState* s, int p, int purpose, int to) {
@@ -190,6 +192,9 @@ TK_INLINE void reachable(const TGame* g, const TState* s, int origin, int budget
     uint8_t queue[TK_MAX_SPACES];
     for (int i = 0; i < g->n_spaces; i++) dist[i] = -1;
     memset(reach, 0, (size_t)g->n_spaces);
+    uint8_t tunnels[TK_MAX_SPACES];
+    int nt = 0;
+    for (int t = 0; t < g->n_spaces; t++) if (tunnel_is_open(g, s, t)) tunnels[nt++] = (uint8_t)t;
     int head = 0, tail = 0;
     dist[origin] = 0;
     queue[tail++] = (uint8_t)origin;
@@ -201,8 +206,8 @@ TK_INLINE void reachable(const TGame* g, const TState* s, int origin, int budget
         int ns = 0;
         for (int i = g->adj_first[here]; i < g->adj_first[here + 1]; i++) steps[ns++] = g->adj[i];
         if (tunnel_is_open(g, s, here))
-            for (int t = 0; t < g->n_spaces; t++)
-                if (t != here && tunnel_is_open(g, s, t) && ns < TK_MAX_SPACES * 2) steps[ns++] = (uint8_t)t;
+            for (int t = 0; t < nt; t++)
+                if (tunnels[t] != here && ns < TK_MAX_SPACES * 2) steps[ns++] = tunnels[t];
         for (int a = 0; a < g->n_areas; a++) if (g->area_exit[a] == here) steps[ns++] = (uint8_t)g->area_start[a];
         for (int i = 0; i < ns; i++) {
             int nxt = steps[i];
@@ -479,9 +484,11 @@ static int legal_turn(const TGame* g, const TState* s, const TFrame* f, int* out
     if (bits & 4) OUT(A_END_TURN);
     int away = on_expedition(g, s, p);
     if ((bits & 8) && away) OUT(A_LEAVE);
-    if (!(bits & 1) && !away)
-        for (int c = 0; c < g->n_cards; c++)
-            if (card_in(s, c, Z_HAND, p) && playable(g, s, p, c)) OUT(g->A_CARD + c);
+    if (!(bits & 1) && !away) {
+        uint8_t hand[TK_MAX_CARDS];
+        int m = zone_cards(g, s, Z_HAND, p, hand);
+        for (int i = 0; i < m; i++) if (playable(g, s, p, hand[i])) OUT(g->A_CARD + hand[i]);
+    }
     if (!(bits & 2) && !away) OUT(A_MOVE);
     if (!(bits & 4)) {
         if (me->paws || me->strong_paw) {
@@ -504,9 +511,11 @@ static int legal_move(const TGame* g, const TState* s, const TFrame* f, int* out
     int n = 0, p = f->player;
     const TPlayer* me = &s->players[p];
     OUT(A_DONE);
-    if (f->v[2] < 2)
-        for (int c = 0; c < g->n_cards; c++)
-            if (card_in(s, c, Z_HAND, p) && g->card_enhance[c][ENH_MOVE]) OUT(g->A_CARD + c);
+    if (f->v[2] < 2) {
+        uint8_t hand[TK_MAX_CARDS];
+        int m = zone_cards(g, s, Z_HAND, p, hand);
+        for (int i = 0; i < m; i++) if (g->card_enhance[hand[i]][ENH_MOVE]) OUT(g->A_CARD + hand[i]);
+    }
     if (me->tent_symbols[TS_MOVE]) OUT(A_TOKEN);
     if (me->space == TK_NONE) return n;
     uint8_t reach[TK_MAX_SPACES];
@@ -613,8 +622,9 @@ static int legal_of(const TGame* g, const TState* s, const TFrame* f, int* out) 
         return hand_actions(g, s, p, out, n);
     case K_FROM_DISCARD:
         OUT(A_DONE);
-        for (int c = 0; c < g->n_cards; c++)
-            if (((s->choices[c >> 6] >> (c & 63)) & 1) && card_in(s, c, Z_DISCARD, DECK_DEEDS)) OUT(g->A_CARD + c);
+        for (int w = 0; w < 2; w++)
+            for (uint64_t mm = s->choices[w] & s->zmask[zslot(Z_DISCARD, DECK_DEEDS)][w]; mm; mm &= mm - 1)
+                OUT(g->A_CARD + w * 64 + __builtin_ctzll(mm));
         return n;
     case K_GIVE: {      /* v[0] what (0 food, 1 tea, 2 card), v[1] company */
         int has = f->v[0] == 0 ? food_total(me) > 0 : f->v[0] == 1 ? me->food[F_TEA] > 0 : hand_size(g, s, p) > 0;
@@ -686,9 +696,11 @@ static int legal_of(const TGame* g, const TState* s, const TFrame* f, int* out) 
         return n;
     case K_FIGHT_DISCARD:   /* v[0] side, v[1] cards, v[2] token */
         OUT(A_DONE);
-        if (f->v[1] < 2)
-            for (int c = 0; c < g->n_cards; c++)
-                if (card_in(s, c, Z_HAND, p) && g->card_strength_discard[c]) OUT(g->A_CARD + c);
+        if (f->v[1] < 2) {
+            uint8_t hand[TK_MAX_CARDS];
+            int m = zone_cards(g, s, Z_HAND, p, hand);
+            for (i = 0; i < m; i++) if (g->card_strength_discard[hand[i]]) OUT(g->A_CARD + hand[i]);
+        }
         if (me->tent_symbols[TS_STRENGTH] && !f->v[2]) OUT(A_TOKEN);
         return n;
     case K_FIGHT_WEAPON: {
@@ -703,9 +715,10 @@ static int legal_of(const TGame* g, const TState* s, const TFrame* f, int* out) 
         return n;
     case K_ENHANCE: {   /* v[0] kind (0 food, 1 card, 2 trade), v[1] into, v[2] cards, v[3] token */
         OUT(A_DONE);
-        if (f->v[2] < 2)
-            for (int c = 0; c < g->n_cards; c++) {
-                if (!card_in(s, c, Z_HAND, p)) continue;
+        uint8_t hand[TK_MAX_CARDS];
+        int m = f->v[2] < 2 ? zone_cards(g, s, Z_HAND, p, hand) : 0;
+        for (i = 0; i < m; i++) {
+                int c = hand[i];
                 const uint8_t* e = g->card_enhance[c];
                 int ok = f->v[0] == 0 ? (e[ENH_RASPBERRY] || e[ENH_ACORN] || e[ENH_MUSHROOM] || e[ENH_TEA])
                        : f->v[0] == 1 ? e[ENH_CARD] != 0 : e[ENH_TRADE] != 0;

@@ -62,6 +62,7 @@
 #define TK_STRINGS 32768
 #define TK_TEXT 1024            /* one history text */
 #define TK_SUBSETS 16           /* subsets of the players (history hashes) */
+#define TK_ZSLOTS 22            /* hands, cards aside, stories (4 each), decks, discard piles (5 each) */
 
 #define TK_NONE 255
 #define TK_CHANCE (-1)
@@ -404,6 +405,8 @@ typedef struct {
     TCard cards[TK_MAX_CARDS];
     TFight fight;
     TRecord last_fight;
+    uint64_t zmask[TK_ZSLOTS][2];   /* the cards of each hand, cards aside, story, deck and discard
+                                      pile as a bit set (kept by card_zone: TCard is the truth) */
     uint64_t seen[TK_SUBSETS];   /* history hashes: seen[T] folds each entry as the players T see
                                     it when all of T see its text, else its redacted text */
     TFrame stack[TK_STACK];

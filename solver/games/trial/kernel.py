@@ -59,16 +59,18 @@ class KernelTrialState(_StateBase):
     history: Any
     view: dict[str, Any] | None
 
-    # -- the protocol's checked transition and the C slots ------------------------------------
-    def apply_action(self, action: int) -> None:
+    # -- the protocol's checked transition (``apply_action``: C) and the C slots ---------------
+    def _apply_slow(self, action: Any) -> None:
+        """``apply_action`` for anything but a legal action id: the reference's error."""
         if isinstance(action, bool) or not isinstance(action, int):
             raise IllegalActionError(f"action {action!r} is not an action id (an integer)")
-        if not 0 <= action < self.game.layout.size or not self._is_legal(action):
-            twin = self._reference()
-            twin.data = copy.deepcopy(twin.data)
-            twin.apply_action(action)  # raises the reference's message
-            raise IllegalActionError(f"action {action} is not legal here")  # pragma: no cover
-        self._apply(action)
+        if 0 <= action < self.game.layout.size and self._is_legal(action):  # pragma: no cover
+            self._apply(action)  # an int subclass that is a legal id
+            return
+        twin = self._reference()
+        twin.data = copy.deepcopy(twin.data)
+        twin.apply_action(action)  # raises the reference's message
+        raise IllegalActionError(f"action {action} is not legal here")  # pragma: no cover
 
     def heuristic(self, p: int) -> float:
         """A soft share of the current fame (the reference's formula, in C)."""
