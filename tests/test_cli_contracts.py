@@ -363,9 +363,9 @@ def test_guardians_solo_defaults_to_the_strongest_agent(capsys):
     code, out, err = run(capsys, "guardians", "solo", "--games", "1", "--json")
     assert code == 0, err
     report = json.loads(out)
-    assert report["agent"] == solver.registry.game_spec("guardians").strongest_agent == "planner"
+    assert report["agent"] == solver.registry.game_spec("guardians").strongest_agent == "lookahead"
     text = " ".join(forest("guardians", "solo", "--help").stdout.split())
-    assert "default: the game's strongest, planner" in text
+    assert "default: the game's strongest, lookahead" in text
 
 
 def test_every_games_solve_takes_an_agent_and_defaults_to_the_strongest(capsys):

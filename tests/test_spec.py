@@ -174,7 +174,7 @@ def test_the_built_in_games_declare_their_capabilities():
     assert (
         guardians.play_iterations("mcts") == 10_000 and guardians.play_iterations("planner") is None
     )
-    assert guardians.strongest_agent == "planner"  # declared: the strongest measured
+    assert guardians.strongest_agent == "lookahead"  # declared: the strongest measured
 
 
 def test_make_agent_uses_the_play_default():

@@ -117,16 +117,20 @@ SPEC = GameSpec(
         "lookahead": AgentSpec(
             "solver.games.guardians.lookahead:lookahead_agent",
             iterations=4,
-            summary="the planner's best turns each played out to the next turn (draws, reveals "
-            "and the opponents' planned turns sampled) and compared there",
+            summary="the planner, its best turns weighed by what they leave the other players "
+            "(their planned replies, draws and reveals sampled); the strongest measured: the "
+            "default",
         ),
         "planner": AgentSpec(
             "solver.games.guardians.planner:planner_agent",
             summary="whole turns planned with mission prospects and the exact mission search "
-            "(the strongest measured: the default)",
+            "(the baseline lookahead searches on)",
         ),
     },
-    default_agent="planner",  # measured strongest: see docs/rules/guardians.md §13
+    # the strongest agent, measured (docs/rules/guardians.md §13, bench/results/
+    # guardians_match.md): the default of every command, of hints' strength ladder (level 10)
+    # and of the web table's engine seats
+    default_agent="lookahead",
     open_text=f"{_HOOKS}:open_text",
     state_players=f"{_HOOKS}:state_players",
     source_option="position",
