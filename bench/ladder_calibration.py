@@ -380,7 +380,9 @@ def duel(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
         f"({os.cpu_count()} CPUs); `nice -n 10`.",
         "",
     ]
-    return "\n".join(lines), {"game": args.game, "games": args.games, "pairs": out}
+    data = {"game": args.game, "games": args.games, "rungs": [describe(r) for r in rungs],
+            "pairs": out}  # fmt: skip
+    return "\n".join(lines), data
 
 
 def main(argv: list[str] | None = None) -> None:
