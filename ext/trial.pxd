@@ -321,7 +321,7 @@ cdef extern from "trial_kernel/tk_engine.h" nogil:
         uint8_t camp_tent[7]
         uint8_t camp_owner[7]
         uint8_t legendary[8]
-        uint8_t n_bought, n_sold, n_swindle
+        uint8_t n_bought, n_sold, n_swindle, overflow
         uint8_t bought[192]
         uint8_t sold[24]
         uint8_t swindle[8]

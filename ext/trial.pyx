@@ -509,6 +509,11 @@ cdef class TrialKernelState(KernelStateFace):
         apply_action(self.game.data, &self.st, action, &sink)
         if sink.overflow:
             raise RuntimeError("the compiled Trial's history buffer overflowed")
+        if self.st.overflow:
+            from solver.errors import OptionError
+
+            raise OptionError(f"more than {TK_STACK} steps waiting: beyond the compiled Trial's "
+                              'limits; play this pack with engine="reference"')
         if sink.used:
             self.history = (self.history, PyBytes_FromStringAndSize(<char*>buf, sink.used))
 

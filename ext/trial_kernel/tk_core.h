@@ -253,7 +253,10 @@ TK_INLINE void note_public(TState* s, TSink* sink, const TText* text) {
 TK_INLINE TFrame* top_frame(TState* s) { return s->depth ? &s->stack[s->depth - 1] : NULL; }
 
 TK_INLINE TFrame* push(TState* s, int kind, int player) {
-    if (s->depth >= TK_STACK) return &s->stack[TK_STACK - 1];   /* refused at load/compile */
+    if (s->depth >= TK_STACK) {   /* beyond the limits: flagged, the Python face raises */
+        s->overflow = 1;
+        return &s->stack[TK_STACK - 1];
+    }
     TFrame* f = &s->stack[s->depth++];
     memset(f, 0, sizeof(TFrame));
     f->kind = (uint8_t)kind;
@@ -281,7 +284,7 @@ TK_INLINE void push_frame(TState* s, const TFrame* f) {
         t->rep++;
         return;
     }
-    if (s->depth >= TK_STACK) return;
+    if (s->depth >= TK_STACK) { s->overflow = 1; return; }
     s->stack[s->depth] = *f;
     s->stack[s->depth].rep = 1;
     s->depth++;

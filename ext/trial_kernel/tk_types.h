@@ -397,7 +397,7 @@ typedef struct {
     uint8_t row[TK_ROW_CARDS];
     uint8_t camp_tent[TK_SPOTS], camp_owner[TK_SPOTS];   /* owner 4: none (a box tent) */
     uint8_t legendary[TK_MAX_LEGENDARY];
-    uint8_t n_bought, n_sold, n_swindle, pad0;
+    uint8_t n_bought, n_sold, n_swindle, overflow;   /* overflow: a push past TK_STACK (never expected) */
     uint8_t bought[TK_BOUGHT], sold[TK_SOLD], swindle[TK_SWINDLE];
     uint64_t choices[2];                      /* from_discard: the cards that may be taken */
     TDeck decks[TK_DECKS];
