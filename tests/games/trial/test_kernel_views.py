@@ -135,3 +135,27 @@ def test_the_c_policy_plays_the_python_heuristic_agent(games):
             assert mine.heuristic_action(rng) == agent(theirs)
             decisions += 1
     assert decisions > 150
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_compiled_mcts_searches_the_kernel_as_python_searches_the_reference(games, players):
+    """The compiled MCTS takes the Trial's handle and states through the capsules (as every
+    kernel's): it builds the tree the Python MCTS builds over the reference engine, with the
+    heuristic leaves and with random rollouts (every card visible to both: this is the plain,
+    perfect-information search)."""
+    from solver.game import sample_chance
+    from solver.search.mcts import mcts
+
+    ref, ker = games[players]
+    state, rng = ker.new_initial_state(), SplitMix64(players)
+    while state.is_chance_node() or len(state.legal_actions()) < 3:
+        legal = state.legal_actions()
+        state.apply_action(
+            sample_chance(state, rng) if state.is_chance_node() else legal[rng.below(len(legal))]
+        )
+    twin = ref.state_from_json(state.to_json())
+    for evaluator, iterations in (("heuristic", 300), ("rollout", 30)):
+        mine = mcts(state, iterations=iterations, seed=5, evaluator=evaluator)
+        theirs = mcts(twin, iterations=iterations, seed=5, evaluator=evaluator)
+        assert mine.extra["engine"] == "kernel" and theirs.extra["engine"] == "python"
+        assert mine.same_search(theirs)
