@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -76,15 +75,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running.stop()
 
 
-@pytest.fixture(scope="session")
-def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One ``forest serve`` for every browser test (the page only asks it; nothing a test
-    checks depends on another's requests), so the suite starts it once, not once a module."""
-    running = Server(tmp_path_factory.mktemp("serve-web"), *SERVE_OPTIONS)
-    yield running
-    running.stop()
-
-
 class Engine:
     """A running ``forest hint --stdio`` with line-by-line access (every read bounded in time)."""
 
@@ -130,25 +120,3 @@ class Engine:
                 self.proc.kill()
         rest = self.proc.stdout.read() if self.proc.stdout else ""
         return code, rest
-
-
-def _missing(what: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{what} is missing under CI=true (make test installs it)")
-    pytest.skip(f"{what} is missing (make browser installs Chromium)")
-
-
-@pytest.fixture(scope="session")
-def browser() -> Any:
-    chromium = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium")
-                                            .exists() else None)  # fmt: skip
-    if chromium is None:
-        _missing("Debian's chromium")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("the playwright Python client")
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=chromium, headless=True)
-        yield launched
-        launched.close()

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .conftest import Server
+from ..conftest import Server
 
 
 @pytest.fixture(scope="module")

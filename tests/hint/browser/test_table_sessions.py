@@ -16,7 +16,7 @@ import pytest
 import solver
 from solver.registry import game_spec
 
-from .conftest import Server
+from ..conftest import Server
 
 
 @pytest.fixture(scope="module")

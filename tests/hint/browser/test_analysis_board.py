@@ -17,7 +17,7 @@ import pytest
 
 import solver
 
-from .conftest import Server
+from ..conftest import Server
 
 
 @pytest.fixture(scope="module")
