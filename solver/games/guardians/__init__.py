@@ -20,7 +20,7 @@ from typing import Any
 
 from solver.errors import OptionError
 from solver.games.guardians.grove_model import Grove
-from solver.spec import AgentSpec, GameSpec
+from solver.spec import AgentSpec, GameSpec, Rung
 
 __all__ = ["SPEC", "Grove", "resolve_position"]
 
@@ -87,6 +87,21 @@ def _kernel(position: Any = None, **options: Any) -> Any:
 
 _HOOKS = "solver.games.guardians.hooks"
 
+LADDER = (
+    Rung("random", summary="uniform among the legal moves"),
+    Rung("greedy", noise=0.8, summary="greedy, a random move 80% of the time"),
+    Rung("greedy", noise=0.5, summary="greedy, a random move half the time"),
+    Rung("mcts", 30, noise=0.5, summary="MCTS 30 simulations, a random move half the time"),
+    Rung("mcts", 30, noise=0.3, summary="MCTS 30 simulations, a random move 30% of the time"),
+    Rung("mcts", 30, noise=0.22, summary="MCTS 30 simulations, a random move 22% of the time"),
+    Rung("mcts", 30, noise=0.15, summary="MCTS 30 simulations, a random move 15% of the time"),
+    Rung("mcts", 3000, summary="MCTS, 3000 simulations a decision"),
+    Rung("planner", summary="the planner (whole turns planned, exact mission search)"),
+    Rung("lookahead", 4, summary="lookahead, 4 continuations a decision (the default agent)"),
+)
+"""Forest guardians' strength ladder, level1 to level10 (two-player games of each adjacent pair and
+level1 against level10: bench/results/ladder-guardians.md, docs/search.md)."""
+
 SPEC = GameSpec(
     name="guardians",
     title="forest guardians",
@@ -131,6 +146,7 @@ SPEC = GameSpec(
     # guardians_match.md): the default of every command, of hints' strength ladder (level 10)
     # and of the web table's engine seats
     default_agent="lookahead",
+    ladder=LADDER,
     open_text=f"{_HOOKS}:open_text",
     state_players=f"{_HOOKS}:state_players",
     source_option="position",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.spec import AgentSpec, GameSpec
+from solver.spec import AgentSpec, GameSpec, Rung
 
 __all__ = ["SPEC"]
 
@@ -33,6 +33,21 @@ def _kernel(pack: Any = None, players: int = 4, **options: Any) -> Any:
 
     return KernelTrialGame(pack, players, **options)
 
+
+LADDER = (
+    Rung("random", summary="uniform among the legal moves"),
+    Rung("heuristic", noise=0.9, summary="heuristic, a random move 90% of the time"),
+    Rung("heuristic", noise=0.5, summary="heuristic, a random move half the time"),
+    Rung("heuristic", noise=0.2, summary="heuristic, a random move 20% of the time"),
+    Rung("heuristic", summary="the heuristic agent"),
+    Rung("ismcts", 64, summary="ISMCTS, 64 simulations a decision"),
+    Rung("ismcts", 128, summary="ISMCTS, 128 simulations a decision"),
+    Rung("ismcts", 256, summary="ISMCTS, 256 simulations a decision"),
+    Rung("ismcts", 512, summary="ISMCTS, 512 simulations a decision"),
+    Rung("ismcts", 1024, summary="ISMCTS, 1024 simulations a decision"),
+)
+"""The Trial's strength ladder, level1 to level10 (two-player games of each adjacent pair and
+level1 against level10: bench/results/ladder-trial.md, docs/search.md)."""
 
 SPEC = GameSpec(
     name="trial",
@@ -58,6 +73,7 @@ SPEC = GameSpec(
         ),
     },
     default_agent="ismcts",
+    ladder=LADDER,
     state_players="solver.games.trial.hooks:state_players",
     default_source=True,
     value_kind="win probability",
