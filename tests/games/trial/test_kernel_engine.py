@@ -209,3 +209,61 @@ def test_without_the_compiled_module_the_kernel_engine_fails():
     assert "refused: the compiled Trial (solver._ext.trial" in run.stdout
     assert "engine='reference'" in run.stdout
     assert issubclass(ExtensionMissingError, ImportError)
+
+
+def _edited_packs(tmp_path: Path, seed: int, count: int):
+    """Folders of randomly edited packs that ``check_pack`` accepts (the pack-fuzz mutator)."""
+    import copy as _copy
+
+    from solver.games.trial.content import PackError, load_pack
+
+    from .test_pack_fuzz import BASE, FILES, mutate, write
+
+    rng = random.Random(seed)
+    for i in range(count):
+        docs = _copy.deepcopy(BASE)
+        for _ in range(rng.randint(1, 2)):
+            name = rng.choice(FILES)
+            docs[name] = mutate(rng, docs[name])
+        folder = write(tmp_path / f"pack{i}", docs)
+        try:
+            load_pack(folder)
+        except PackError:
+            continue
+        yield folder, rng.random()
+
+
+def _packs_play_alike(tmp_path: Path, seed: int, count: int) -> int:
+    from solver.games.trial.kernel import KernelTrialGame
+
+    played = 0
+    for folder, salt in _edited_packs(tmp_path, seed, count):
+        rng = random.Random(salt)
+        n = rng.choice([2, 3, 4])
+        ref = TrialGame(pack=str(folder), players=n)
+        try:
+            ker = KernelTrialGame(pack=str(folder), players=n)
+        except OptionError as exc:  # beyond the compiled limits: refused, naming the reference
+            assert 'engine="reference"' in str(exc)
+            continue
+        theirs, mine = ref.new_initial_state(), ker.new_initial_state()
+        for step in range(300):
+            _agree(f"pack {folder.name} step {step}", mine, theirs)
+            if theirs.is_terminal():
+                break
+            legal = [a for a, _ in theirs.chance_outcomes()] or theirs.legal_actions()
+            action = rng.choice(legal)
+            theirs.apply_action(action)
+            mine.apply_action(action)
+        played += 1
+    return played
+
+
+def test_edited_packs_compile_to_the_same_game(tmp_path):
+    """A user's pack that passes check_pack plays the same on both engines."""
+    assert _packs_play_alike(tmp_path, seed=19, count=20) >= 3
+
+
+@pytest.mark.slow
+def test_many_edited_packs_compile_to_the_same_game(tmp_path):
+    assert _packs_play_alike(tmp_path, seed=20, count=400) >= 60
