@@ -98,7 +98,9 @@ def search(state: Any, args: argparse.Namespace) -> Searched:
     if spec.hidden_information:
         from solver.search.ismcts import ismcts
 
-        found = ismcts(state, observer=args.observer, iterations=args.iterations, seed=args.seed)
+        options = spec.ismcts_options(state) if spec.ismcts_options else None
+        found = ismcts(state, observer=args.observer, iterations=args.iterations, seed=args.seed,
+                       options=options)  # fmt: skip
         return Searched(found, float(found.value), "ismcts", int(found.iterations))
     valued = search_position(
         state,

@@ -540,6 +540,11 @@ class GameSpec:
     :attr:`strongest_agent` alone (:func:`solver.ladder.default_ladder`)."""
     value_kind: str = "win probability"
     """What a state's value is: ``"win probability"`` or ``"expected score"``."""
+    ismcts_options: Hook[Callable[[State], Any] | None] = Hook()
+    """``ismcts_options(state) -> MCTSOptions``: the ISMCTS configuration hints and ``best-move``
+    search this game's positions with (the leaf evaluator and ``c`` its own ``ismcts`` agent was
+    tuned to, say). ``None``: :func:`solver.search.ismcts.ismcts_options` (heavy playouts where
+    the state has a playout policy, else its heuristic, else random rollouts)."""
 
     # -- files and puzzles --------------------------------------------------------------------
     extensions: tuple[str, ...] = ()

@@ -188,16 +188,18 @@ def _searched(
 
 def _hidden(
     state: Any,
+    spec: Any,
     observer: int,
     limit: LimitApplied,
     seed: int,
     deadline: float,
     cancel: threading.Event | None,
 ) -> _Found:
-    """ISMCTS from the observer's view (:mod:`solver.search.ismcts`): every simulation a state
-    redealt from what the observer sees; the principal variation is the move alone. A time
-    budget never starves it: fewer simulations than legal moves are redone with that many,
-    untimed; a chance root takes one at least (its outcomes sampled within the time, noted)."""
+    """ISMCTS from the observer's view (:mod:`solver.search.ismcts`), in the game's declared
+    configuration (``GameSpec.ismcts_options``) if any: every simulation a state redealt from
+    what the observer sees; the principal variation is the move alone. A time budget never
+    starves it: fewer simulations than legal moves are redone with that many, untimed; a chance
+    root takes one at least (its outcomes sampled within the time, noted)."""
     from solver.search import Limit
     from solver.search.auto import chance_coverage_note, floor_simulations
     from solver.search.ismcts import ismcts
@@ -211,9 +213,12 @@ def _hidden(
     else:
         left = max(1e-9, deadline - time.monotonic())
         budget = Limit(iterations=limit.iterations, seconds=left)
-    result = ismcts(state, observer=observer, limit=budget, seed=seed)
+    options = spec.ismcts_options(state) if spec.ismcts_options else None
+    result = ismcts(state, observer=observer, limit=budget, seed=seed, options=options)
     if result.iterations < floor:
-        result = ismcts(state, observer=observer, limit=Limit(iterations=floor), seed=seed)
+        result = ismcts(
+            state, observer=observer, limit=Limit(iterations=floor), seed=seed, options=options
+        )
     # the principal variation is the move alone: its id and label as the search gave them ([]
     # tells the answer builder so; replaying a label through string_to_action costs a compiled
     # engine a decode of every legal label)
@@ -352,7 +357,7 @@ def _answer(
             report(_build(request, spec, game, state, found, limit, started, True))
 
     if hidden:
-        found = _hidden(state, observer, limit, request.seed, deadline, cancel)
+        found = _hidden(state, spec, observer, limit, request.seed, deadline, cancel)
     else:
         wants = report is not None and request.report_during_search_every is not None
         found = _searched(state, spec, request, limit, deadline, observer, cancel,

@@ -74,6 +74,7 @@ SPEC = GameSpec(
     },
     default_agent="ismcts",
     ladder=LADDER,
+    ismcts_options="solver.games.trial.playouts:search_options",
     state_players="solver.games.trial.hooks:state_players",
     default_source=True,
     value_kind="win probability",

@@ -27,6 +27,7 @@ __all__ = [
     "PLAY_SIMULATIONS",
     "PlayoutEvaluator",
     "ismcts_agent",
+    "search_options",
 ]
 
 PLAYOUT_DEPTH = 24
@@ -89,6 +90,19 @@ class PlayoutEvaluator(SharedPlayoutEvaluator):
         if world.is_terminal():
             return [float(r) for r in world.returns()]
         return [float(world.heuristic(p)) for p in range(n)]
+
+
+def search_options(state: Any) -> Any:
+    """What hints and ``best-move`` search the Trial with (``GameSpec.ismcts_options``): the
+    agent's heavy playouts and ``c`` on a state with a compiled playout policy (the kernel
+    engine), else ISMCTS's own default (the heuristic leaf on the reference engine, whose Python
+    playouts run about 20 simulations a second)."""
+    from solver.search.ismcts import has_playout_policy, ismcts_options
+    from solver.search.options import MCTSOptions
+
+    if has_playout_policy(state):
+        return MCTSOptions(c=PLAYOUT_C, evaluator=PlayoutEvaluator(depth=PLAYOUT_DEPTH))
+    return ismcts_options(state)
 
 
 def ismcts_agent(

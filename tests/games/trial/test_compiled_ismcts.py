@@ -117,3 +117,24 @@ def test_a_hint_is_the_same_for_positions_the_player_cannot_tell_apart() -> None
     assert {k: v for k, v in reply.items() if k != "elapsed"} == {
         k: v for k, v in other.items() if k != "elapsed"
     }
+
+
+def test_hints_search_with_the_agents_leaf_and_c() -> None:
+    """``GameSpec.ismcts_options``: on the compiled engine the agent's heavy playouts and c (a
+    hint is that search), on the reference the heuristic leaf."""
+    from solver.games.trial import SPEC
+    from solver.games.trial.playouts import PLAYOUT_C, PLAYOUT_DEPTH, PlayoutEvaluator
+    from solver.hint.engine import answer
+
+    game = _compiled_game(2)
+    state = _decisions(game, 3, 1)[0]
+    options = SPEC.ismcts_options(state)
+    assert isinstance(options.evaluator, PlayoutEvaluator) and options.c == PLAYOUT_C
+    assert options.evaluator.depth == PLAYOUT_DEPTH
+    reference = solver.load_game("trial", players=2, engine="reference")
+    assert SPEC.ismcts_options(reference.state_from_json(state.to_json())).evaluator == "heuristic"
+    reply = answer({"id": "t", "game": "trial", "options": {"players": 2}, "engine": "kernel",
+                    "state": state.to_json(), "limit": {"iterations": 300}, "seed": 2})  # fmt: skip
+    expected = ismcts(state, iterations=300, seed=2, options=options)
+    assert [m["action"] for m in reply["moveInfos"]] == [m.action for m in expected.moves]
+    assert [m["visits"] for m in reply["moveInfos"]] == [m.visits for m in expected.moves]
