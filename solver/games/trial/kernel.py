@@ -154,6 +154,19 @@ class KernelTrialState(_StateBase):
     def __reduce__(self) -> Any:
         return (_restore, (self.game, self.to_json()))
 
+    def __eq__(self, other: object) -> bool:
+        """The same position: another compiled Trial state with the same saved form (the struct
+        is not canonical: a loaded state numbers its cards' places afresh)."""
+        if type(other) is not type(self):
+            return False
+        return bool(other.to_json() == self.to_json())
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash(self.to_json())
+
 
 def _restore(game: KernelTrialGame, text: str) -> KernelTrialState:
     return game.state_from_json(text)

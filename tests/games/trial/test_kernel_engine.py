@@ -267,3 +267,32 @@ def test_edited_packs_compile_to_the_same_game(tmp_path):
 @pytest.mark.slow
 def test_many_edited_packs_compile_to_the_same_game(tmp_path):
     assert _packs_play_alike(tmp_path, seed=20, count=400) >= 60
+
+
+def test_equal_positions_are_equal_states(games):
+    """The reference's rule (the same saved form): a copy, a pickle and a loaded state are equal
+    to the state and hash alike; a state one action on is not."""
+    _, ker = games[3]
+    state = next(s for s in _reference_states(ker, seed=2, every=50) if not s.is_terminal())
+    for same in (
+        state.clone(),
+        pickle.loads(pickle.dumps(state)),
+        ker.state_from_json(state.to_json()),
+    ):
+        assert same == state and hash(same) == hash(state) and (same != state) is False
+    child = state.clone()
+    child.apply_action(([a for a, _ in child.chance_outcomes()] or child.legal_actions())[0])
+    assert child != state and state != state.to_json()
+
+
+def test_the_c_playout_loop_replays_in_python(games):
+    """``random_playouts`` (the shared C loop over the kernel) plays the games the Python replay
+    of ``solver.testing`` plays on the reference, draw for draw."""
+    from solver._ext.trial import random_playouts as compiled
+
+    from solver.testing import random_playouts
+
+    for n in (2, 4):
+        ref, ker = games[n]
+        games_played, applied, total = random_playouts(ref, 3, 11 + n, lambda f: f.returns()[0])
+        assert compiled(ker, 3, 11 + n) == (games_played, applied, int(total))
