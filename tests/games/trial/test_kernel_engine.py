@@ -296,3 +296,57 @@ def test_the_c_playout_loop_replays_in_python(games):
         ref, ker = games[n]
         games_played, applied, total = random_playouts(ref, 3, 11 + n, lambda f: f.returns()[0])
         assert compiled(ker, 3, 11 + n) == (games_played, applied, int(total))
+
+
+# -- the rare steps, hand-built as the reference's tests build them -------------------------------
+def _lockstep(kernel_game, reference, labels: list[str]) -> None:
+    """Adopt a (hand-built, settled) reference state and play ``labels`` on both engines,
+    comparing after every action (labels naming no legal action play the first outcome)."""
+    mine = kernel_game.adopt(reference)
+    _agree("adopted", mine, reference)
+    for label in labels:
+        if reference.is_chance_node():
+            action = reference.chance_outcomes()[0][0]
+        else:
+            action = reference.string_to_action(label)
+        reference.apply_action(action)
+        mine.apply_action(action)
+        _agree(label, mine, reference)
+
+
+def test_rare_steps_make_room_exhausted_and_sale_slot(games):
+    from .test_rules import _at_store, _full_backpack, act, cid, give_item, ready, set_food, take
+
+    _, ker = games[2]
+    # an expedition artifact that does not fit: make_room, drops, return_slot
+    st = ready()
+    me = st.data["players"][0]
+    _full_backpack(st)
+    me["space"] = "caverns-0"
+    st.data["decks"]["exp:caverns"]["top"] = {"card": take(st, cid("Mole King")), "viewers": []}
+    set_food(st, 0, acorn=2)
+    act(st, "turn: paw: expedition")
+    _lockstep(ker, st, ["draw", "pay with acorn", "pay with acorn",
+                        "drop axe to make room for stone-tablet",
+                        "drop wings to make room for stone-tablet"])  # fmt: skip
+    # an exhausted expedition deck: pay two food to advance
+    st = ready()
+    st.data["players"][0]["space"] = "swamps-0"
+    deck = st.data["decks"]["exp:swamps"]
+    deck["discard"] = [c for layer in deck["layers"] for c in layer] + deck["discard"]
+    deck["layers"] = []
+    set_food(st, 0, raspberry=2)
+    _lockstep(ker, st, ["turn: paw: expedition", "exhausted: yes", "pay with raspberry",
+                        "pay with raspberry", "advance to swamps-1a"])  # fmt: skip
+    # a sale with a choice of empty slots, then the gallery
+    st = _at_store()
+    store = st.data["store"]
+    for row in store:
+        for c, stack in enumerate(row):
+            if stack and stack[0] == "kettle":
+                row[c] = []
+    store[0][1] = []
+    give_item(st, 0, "kettle")
+    set_food(st, 0)
+    sale = "sell kettle onto store slot row 1, column 2 for mushroom + food"
+    _lockstep(ker, st, ["sell kettle", sale, "gain acorn"])
