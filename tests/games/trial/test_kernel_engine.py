@@ -350,3 +350,54 @@ def test_rare_steps_make_room_exhausted_and_sale_slot(games):
     set_food(st, 0)
     sale = "sell kettle onto store slot row 1, column 2 for mushroom + food"
     _lockstep(ker, st, ["sell kettle", sale, "gain acorn"])
+
+
+def _resolve_in_lockstep(kernel_game, reference, card_id: str, seed: int) -> None:
+    """Play ``reference`` (a card being resolved) and its compiled twin with the same random
+    choices until the card is placed, comparing after every action."""
+    from .test_cards import _resolving
+
+    mine = kernel_game.adopt(reference)
+    rng = random.Random(f"{card_id}/{seed}")
+    steps = 0
+    while _resolving(reference, card_id) and not reference.is_terminal() and steps < 500:
+        _agree(f"{card_id} step {steps}", mine, reference)
+        outcomes = reference.chance_outcomes()
+        if outcomes:
+            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            action = rng.choice(reference.legal_actions())
+        reference.apply_action(action)
+        mine.apply_action(action)
+        steps += 1
+    _agree(f"{card_id} placed", mine, reference)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_every_card_resolves_alike_on_both_engines(games, seed):
+    """Each card of the pack, arranged and played as ``test_cards.py`` does, resolved with the
+    same random choices on both engines: every verb of the effect language, compared after every
+    action (and every expedition card that cannot be paid, with its ``unpaid`` effects)."""
+    from .test_cards import PACK, arrange, helpers
+
+    _, ker = games[2]
+    for card_id in sorted(PACK.cards):
+        _resolve_in_lockstep(ker, arrange(PACK.card(card_id)), card_id, seed)
+    for card in PACK.expeditions:
+        if "unpaid" not in card:
+            continue
+        st = helpers.ready(2)
+        helpers.set_food(st, 0)
+        helpers.set_hand(st, 0)
+        st.data["players"][0]["space"] = st.game.board.area_start[card["area"]]
+        deck = st.data["decks"][f"exp:{card['area']}"]
+        deck["top"] = {"card": helpers.take(st, card["id"]), "viewers": []}
+        helpers.act(st, "turn: paw: expedition")
+        st.apply_action(st.chance_outcomes()[0][0])
+        _resolve_in_lockstep(ker, st, card["id"], seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(2, 40))
+def test_every_card_resolves_alike_with_many_choices(games, seed):
+    test_every_card_resolves_alike_on_both_engines(games, seed)
