@@ -36,6 +36,9 @@ unseen for that tile's face (by their exact odds; no chain goes on from it in th
 tile`` is valued, per pool tile, as the mean over its possible backs of the best placement for
 each; after the flip the placement is planned for the back it shows.
 
+On kernel states the template search runs in C (``ext/guardians_plan.pyx``, the exact twin of
+:func:`_prospect`, which reference states keep): the same values, six times faster.
+
 The agent is deterministic: ties go to the first candidate in a fixed order, and nothing is
 random (the seed only seeds the pools a reset is valued with).
 
@@ -58,6 +61,7 @@ from solver.games.guardians.actions import END_TURN, PAWN_BASE, PAWNS, RESET, TA
 from solver.games.guardians.board import Cell, neighbours
 from solver.games.guardians.scoring import combo_card
 from solver.games.guardians.tiles import START_ID, START_WALK, start_walk_fits
+from solver.kernels import CompiledModule
 from solver.spec import Agent
 
 if TYPE_CHECKING:
@@ -157,6 +161,9 @@ class Context:
     turn's missions are valued with the card they take; ``None``: cards not counted."""
     turn_missions: int = 0
     """Missions already completed this turn (with :attr:`supply`)."""
+    compiled: Any = None
+    """On a kernel state: the compiled prospect's weights (:func:`compiled_weights`), and the
+    prospects are searched in C; ``None``: in Python (the twin)."""
 
     def with_back(self, tile: int, sequence: str) -> Context:
         """This context with ``tile`` showing ``sequence`` (a reveal supposed)."""
@@ -248,6 +255,7 @@ def _base_context(state: GuardiansState, aware: bool = False, player: int | None
         seq, points, rounds_left, {}, [(t, p) for t, p, _ in me.pile], tasks, done,
         walk_length, odds=hidden, supply=supply,
         turn_missions=state.turn_missions if who == state.current else 0,
+        compiled=compiled_weights() if getattr(game, "engine", "") == "kernel" else None,
     )  # fmt: skip
 
 
@@ -452,6 +460,27 @@ def _prospect(
     return best
 
 
+_COMPILED = CompiledModule("guardians_plan", "the compiled guardians planner prospect")
+_WEIGHTS: dict[tuple[Any, ...], Any] = {}
+
+
+def compiled_weights() -> Any:
+    """The compiled prospect's parameters for the planner's constants (made once per set):
+    :data:`WEIGHT`, :data:`START_FILL`, :data:`START_BUDGET`; its search assumes
+    :data:`FILL_COST` is 0. ExtensionMissingError when the module is not built (a kernel state
+    without it: no silent fallback to the Python search)."""
+    key = (WEIGHT, START_FILL, START_BUDGET, FILL_COST)
+    weights = _WEIGHTS.get(key)
+    if weights is None:
+        if _COMPILED.module is None:
+            raise _COMPILED.missing() from _COMPILED.error
+        if FILL_COST != 0.0:
+            raise ValueError("the compiled prospect assumes FILL_COST = 0")
+        weights = _COMPILED.module.Weights(WEIGHT, START_FILL, START_BUDGET)
+        _WEIGHTS[key] = weights
+    return weights
+
+
 _DIAMONDS: dict[int, list[Cell]] = {}
 
 
@@ -490,6 +519,15 @@ def _mission_value(board: Board, cell: Cell, tile: int, sequence: str, ctx: Cont
     """The prospect of a pawn on ``cell`` whose mission is ``sequence`` (see :func:`pawn_value`)."""
     budget = min(MAX_DEFICIENCY, 2 * ctx.rounds_left)
     col, mis = board.col, board.mis
+    if ctx.compiled is not None:
+        module: Any = _COMPILED.module
+        value = module.prospect(
+            ctx.compiled, col, mis, cell, "" if tile == START_ID else sequence,
+            ctx.points[tile], ctx.avail, budget,
+        )  # fmt: skip
+        if value >= ctx.points[tile] * WEIGHT[0] and _splits(board, cell):
+            value = ctx.points[tile] * WEIGHT[1] - FILL_COST
+        return float(value)
     r, c = cell
     reach = START_WALK if tile == START_ID else len(sequence)
     signature = tuple(
