@@ -146,7 +146,7 @@ static void use_location(const TGame* g, TState* s, int p, int slot, int strong,
         tx_str(&t, "look:");
         tx_name(&t, g, g->str_space[g->slot_space[slot]]);
         tx_ch(&t, ':');
-        red = t;
+        tx_copy(&red, &t);
         tx_ch(&red, '?');
         uint8_t items[TK_RUIN_ITEMS];
         int m = s->n_ruin[r];
@@ -1146,7 +1146,7 @@ static TSeen action_entry(const TGame* g, const TState* s, const TFrame* f, int 
     tx_ch(text, ':');
     tx_name(text, g, g->str_kindname[f->kind]);
     tx_ch(text, ':');
-    *red = *text;
+    tx_copy(red, text);
     tx_int(text, a);
     tx_ch(red, '?');
     int is_card = a >= g->A_CARD && a < g->A_CARD + g->n_cards;
@@ -1166,7 +1166,7 @@ static TSeen action_entry(const TGame* g, const TState* s, const TFrame* f, int 
             seen.pub = 0;
             seen.mask = (uint8_t)(1 << f->player);
         } else if (f->kind == K_RUIN_ITEM || f->kind == K_BOX_TENT) {
-            *text = *red;
+            tx_copy(text, red);
             seen.pub = 0;
             seen.mask = 0;
         }

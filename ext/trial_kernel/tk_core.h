@@ -25,12 +25,21 @@ TK_INLINE uint64_t tk_text_hash(const char* text, int n) {
     return tk_mix(h ^ (uint64_t)n);
 }
 
-TK_INLINE uint64_t tk_fold(uint64_t acc, uint64_t h) { return tk_mix(acc ^ (h + 0x9E3779B97F4A7C15ull)); }
+/* One entry folded into a history hash (order matters; h is already well mixed). */
+TK_INLINE uint64_t tk_fold(uint64_t acc, uint64_t h) {
+    acc ^= h;
+    acc = (acc << 27) | (acc >> 37);
+    return acc * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+}
 
 /* -- texts ------------------------------------------------------------------------------------ */
 typedef struct { char b[TK_TEXT]; int n; } TText;
 
 TK_INLINE void tx_reset(TText* t) { t->n = 0; }
+TK_INLINE void tx_copy(TText* to, const TText* from) {
+    memcpy(to->b, from->b, (size_t)from->n);
+    to->n = from->n;
+}
 TK_INLINE void tx_ch(TText* t, char c) { if (t->n < TK_TEXT) t->b[t->n++] = c; }
 TK_INLINE void tx_str(TText* t, const char* s) { while (*s) tx_ch(t, *s++); }
 TK_INLINE void tx_int(TText* t, long v) {

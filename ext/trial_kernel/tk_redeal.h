@@ -90,10 +90,12 @@ static void redeal_cards(const TGame* g, TState* s, int p, uint64_t* rng) {
     for (int i = 0; i < nl; i++) {
         TPlace* pl = &lists[i];
         if (pl->kind == 0) {
-            for (int c = 0; c < g->n_cards; c++)
-                if (card_in(s, c, pl->zone, pl->who) && card_unknown(g, s, c, p)) {
-                    pool[np++] = (uint8_t)c;
-                    card_zone(s, c, Z_NONE, 0);
+            uint8_t cards[TK_MAX_CARDS];
+            int m = zone_cards(g, s, pl->zone, pl->who, cards);
+            for (int k = 0; k < m; k++)
+                if (card_unknown(g, s, cards[k], p)) {
+                    pool[np++] = cards[k];
+                    card_zone(s, cards[k], Z_NONE, 0);
                     pl->free++;
                 }
         } else {
@@ -107,14 +109,18 @@ static void redeal_cards(const TGame* g, TState* s, int p, uint64_t* rng) {
             *n = (uint8_t)w;
         }
     }
+    uint8_t in_deck[TK_MAX_CARDS];
+    int nin = zone_cards(g, s, Z_DECK, DECK_DEEDS, in_deck);
     for (int i = 0; i < nd; i++) {
         TPlace* pl = &decks[i];
-        for (int c = 0; c < g->n_cards; c++)
-            if (card_in(s, c, Z_DECK, DECK_DEEDS) && s->cards[c].sub == pl->sub && card_unknown(g, s, c, p)) {
+        for (int k = 0; k < nin; k++) {
+            int c = in_deck[k];
+            if (s->cards[c].zone == Z_DECK && s->cards[c].sub == pl->sub && card_unknown(g, s, c, p)) {
                 pool[np++] = (uint8_t)c;
                 card_zone(s, c, Z_NONE, 0);
                 pl->free++;
             }
+        }
     }
     /* the single places: others' face-down story cards, a card waiting for its column, the
        deed deck's unseen top */

@@ -284,7 +284,7 @@ TK_INLINE void verb_peek(const TGame* g, TState* s, int p, int card, TSink* sink
             tx_str(&t, "top:");
             tx_name(&t, g, g->str_area[area]);
             tx_ch(&t, ':');
-            r = t;
+            tx_copy(&r, &t);
             tx_name(&t, g, g->str_card[d->top]);
             tx_ch(&r, '?');
             hist_add(s, sink, 0, (uint8_t)(1 << p), &t, &r);

@@ -81,12 +81,19 @@ static void hash_player(THash* x, const TGame* g, const TState* s, int q, int p)
 static void hash_decks(THash* x, const TGame* g, const TState* s, int p) {
     for (int d = 0; d < 2 + g->n_areas; d++) {
         uint8_t cards[TK_MAX_CARDS];
-        int n = deck_cards_ordered(g, s, d, cards);
+        int n = zone_cards(g, s, Z_DECK, d, cards);
         hv2(x, 0x30, (uint64_t)n);
-        int run = 0;   /* the layers' sizes, in order */
-        for (int i = 0; i < n; i++) {
-            run++;
-            if (i == n - 1 || s->cards[cards[i + 1]].sub != s->cards[cards[i]].sub) { hv(x, (uint64_t)run); run = 0; }
+        int last = -1;   /* the layers' sizes, in order: each next layer by its number */
+        for (int seen = 0; seen < n;) {
+            int layer = 256, size = 0;
+            for (int i = 0; i < n; i++) {
+                int sub = s->cards[cards[i]].sub;
+                if (sub > last && sub < layer) { layer = sub; size = 1; }
+                else if (sub == layer) size++;
+            }
+            hv(x, (uint64_t)size);
+            seen += size;
+            last = layer;
         }
         hash_zone_list(x, g, s, Z_DISCARD, d);
         const TDeck* dk = &s->decks[d];
