@@ -60,6 +60,7 @@ STEPS: list[tuple[str, str, str]] = [
     ("clairvoyant estimate", "solver.games.dog.analysis.classify", "_upper"),
     ("clairvoyant estimate", "solver.games.dog.analysis.classify", "clairvoyant_estimate"),
     ("proven interval", "solver.games.dog.analysis.classify", "_proven_interval"),
+    ("skill: the weakest level", "solver.games.dog.analysis.classify", "weakest_win_probability"),
 ]
 # parts of a step, timed inside it (reported apart, not added to the total)
 PARTS: list[tuple[str, str, str]] = [
