@@ -1,4 +1,5 @@
-"""Shared fixtures: the compiled-extension policy, and the hidden-information test kernel.
+"""Shared fixtures: the compiled-extension policy, the slow tests' time limit, and the
+hidden-information test kernel.
 
 A test that needs the compiled extension (``solver._ext``: the dog and guardians kernels, the
 three compiled searchers and the Trial's compiled helpers) goes through ``require_kernels``:
@@ -7,6 +8,10 @@ cannot pass CI unnoticed. A test asks for it as a fixture argument, a module wit
 ``pytestmark = pytest.mark.usefixtures("require_kernels")``, and every test parametrised with
 ``engine="kernel"`` gets it automatically. ``cards`` and ``cards_twin`` are the test kernel of a
 card game with hidden hands (compiled once a session) and its pure-Python twin.
+
+Every test has a time limit (pytest-timeout): ``timeout`` in ``pyproject.toml`` for the default
+suite, :data:`SLOW_TIMEOUT` for a test marked ``slow`` (``make test-all``), or its own
+``@pytest.mark.timeout(seconds)``.
 """
 
 from __future__ import annotations
@@ -42,6 +47,20 @@ def require_kernels() -> None:
             if os.environ.get("CI") == "true":
                 pytest.fail(f"the compiled extension is missing under CI ({name}): {exc}")
             pytest.skip(f"the compiled extension is not built ({name}): {exc}")
+
+
+SLOW_TIMEOUT = 1800
+"""Seconds a test marked ``slow`` may run (unless it names its own limit). A slow test is an
+exhaustive check of minutes, and ``make test-all`` runs them on a loaded machine: the longest one
+without a limit of its own took under a third of this at a load of 10 on 2 cores (the dog's route
+graph over many forests), so half an hour fails a hang, not a busy machine."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test marked ``slow`` without a ``timeout`` marker of its own gets :data:`SLOW_TIMEOUT`."""
+    for item in items:
+        if item.get_closest_marker("slow") and not item.get_closest_marker("timeout"):
+            item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))
 
 
 @pytest.fixture(autouse=True)

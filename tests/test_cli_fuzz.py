@@ -9,6 +9,7 @@ values, run in-process with tiny budgets and a time limit per example.
 from __future__ import annotations
 
 import signal
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -46,16 +47,23 @@ COMMANDS = [command for command in _commands() if command[0] != ["serve"]]
 
 @contextmanager
 def _time_limit(seconds: int) -> Iterator[None]:
+    """TimeoutError after ``seconds``. The test's own limit (pytest-timeout's SIGALRM timer) is
+    put back afterwards with the time it had left, at once if that ran out meanwhile."""
+
     def stop(signum, frame):
         raise TimeoutError(f"no answer within {seconds} s")
 
+    started = time.monotonic()
     previous = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(seconds)
+    outer, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
     finally:
-        signal.alarm(0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        if outer > 0:
+            left = outer - (time.monotonic() - started)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3))
 
 
 def _run(argv: list[str], capsys) -> tuple[int, str]:

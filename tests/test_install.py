@@ -232,6 +232,7 @@ def base_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # a wheel built (every kernel compiled), a venv, the wheel installed
 def test_the_wheel_installed_without_extras(base_venv, tmp_path):
     listed = subprocess.run(
         [str(base_venv / "bin" / "python"), "-m", "pip", "list", "--format=json"],

@@ -42,6 +42,7 @@ def test_the_pxd_files_are_declared_as_package_data():
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # the wheel built: every kernel compiled
 def test_the_wheel_ships_the_pxd_files_and_no_sources(tmp_path):
     build = [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation"]
     subprocess.run([*build, "-q", "-w", str(tmp_path)], check=True, capture_output=True)

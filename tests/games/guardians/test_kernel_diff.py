@@ -224,6 +224,7 @@ def custom_games(seeds: range) -> int:
     return total
 
 
+@pytest.mark.timeout(900)  # 195 s in a whole run at load 9 on 2 cores: the default's 300 is short
 def test_fresh_games_agree_on_every_observable():
     before = REVEALS[0]
     assert fresh_games(range(340)) >= 60_000
@@ -243,6 +244,7 @@ def test_games_with_a_custom_tile_set_agree_on_every_observable():
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(7200)  # ~17 times the 60,000 actions of the test above (195 s at load 9)
 def test_a_million_actions_agree():
     total = fresh_games(range(1000, 4000)) + position_games(range(1000, 2500))
     total += custom_games(range(1000, 3000))
