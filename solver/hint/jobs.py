@@ -75,24 +75,40 @@ def hint_job(raw: dict[str, Any], caps: Caps) -> dict[str, Any]:
     return answer(raw, caps=caps, allow_paths=False)
 
 
+def _viewing_seat(asked: int | None, game: Any, state: Any) -> int:
+    """The seat whose view a position is shown from: the one asked for, else the player to move
+    (player 0 at chance nodes and at the end)."""
+    if asked is None:
+        return state.current_player() if state.current_player() >= 0 else 0
+    if asked >= game.num_players():
+        raise HintError(f"seat {asked} is not a seat of this {game.num_players()}-player game",
+                        "seat")  # fmt: skip
+    return asked
+
+
 def position_job(raw: dict[str, Any]) -> dict[str, Any]:
     """What the web table shows of a position: the picture, the moves, the outcomes, the points
     of the picture where each move lands and along ``pv`` (the hinted line)."""
     request = PositionRequest.model_validate(raw)
     position = open_position(request, allow_paths=False)
     spec, game, state = position.spec, position.game, position.state
-    legal = [] if state.is_terminal() else state.legal_actions()
+    mover = state.current_player()
+    seat = _viewing_seat(request.seat, game, state)
+    shown_to_seat = not spec.hidden_information or seat == mover
+    legal = [] if state.is_terminal() or not shown_to_seat else state.legal_actions()
     moves = [{"action": a, "label": state.action_to_string(a)} for a in legal]
     outcomes = [
         {"action": a, "label": state.action_to_string(a), "probability": p}
         for a, p in (state.chance_outcomes() if state.is_chance_node() else [])
     ]
     svg = spec.render_svg(game, state, position.actions) if spec.render_svg else None
-    text = spec.render_text(game, state) if spec.render_text is not None else None
+    if not shown_to_seat:  # the seat's own information, not the mover's view
+        text = state.information_state_string(seat)
+    else:
+        text = spec.render_text(game, state) if spec.render_text is not None else None
     moves_at = move_points(spec, game, state)
     along = pv_points(spec, game, state, request.pv)
     pv_svg = hinted_svg(spec, game, state, request.pv)
-    seat = state.current_player() if state.current_player() >= 0 else 0
     view = spec.table_view(game, state, seat) if spec.table_view else {}
     saved = None
     if not spec.hidden_information and hasattr(state, "to_json"):
@@ -104,7 +120,9 @@ def position_job(raw: dict[str, Any]) -> dict[str, Any]:
         "state": saved,
         "panels": view.get("panels", []),
         "targets": view.get("targets", []),
-        "currentPlayer": state.current_player(),
+        "seat": seat,
+        "seatMoves": shown_to_seat,
+        "currentPlayer": mover,
         "terminal": state.is_terminal(),
         "chance": state.is_chance_node(),
         "returns": state.returns() if state.is_terminal() else None,

@@ -159,6 +159,17 @@ class PositionRequest(_Position):
     on the picture is wanted (the hinted line)."""
 
     pv: list[StrictInt] = Field(default_factory=list, max_length=256)
+    seat: StrictInt | None = Field(
+        default=None,
+        ge=0,
+        le=64,
+        description=(
+            "the seat the viewer holds (default: the player to move, player 0 at chance "
+            "nodes): the panels are that seat's; in a hidden-information game the text view is "
+            "its information state and the legal moves are listed only when it is to move, so "
+            "the answer names no card hidden from it"
+        ),
+    )
 
 
 class RollRequest(_Model):

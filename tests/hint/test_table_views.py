@@ -191,3 +191,64 @@ def test_the_trial_picture_targets_name_their_space_card_or_store_slot() -> None
                 assert all(any(n in label for n in names) for label in labels)
             seen.add(target["attr"])
     assert {"data-space", "data-encounter"} <= seen
+
+
+def _hidden_names(state: Any, players: int, viewer: int) -> set[str]:
+    """Names of cards in the other seats' hands that nothing the viewer sees names."""
+    pack = state.game.pack
+    seen = json.dumps(state.observation(viewer))
+    names = set()
+    for other in range(players):
+        if other != viewer:
+            for card in state.observation(other)["players"][other]["hand"]:
+                name = pack.card(card)["name"]
+                if name not in seen and pack.card(card)["id"] not in seen:
+                    names.add(name)
+    return names
+
+
+def test_the_analysis_board_shows_the_viewing_seat_never_the_mover_s_hidden_cards() -> None:
+    """``POST /v1/position`` with ``seat`` (the seat the viewer holds on the analysis board): the
+    panels are that seat's (its own hand, not the mover's), and where the mover is another seat
+    of a hidden-information game its moves are not listed, the text is the seat's information
+    state, and nothing in the panels, moves, targets, text or picture names a card hidden from
+    the seat. From the mover's own seat its moves are listed as before."""
+    from solver.hint.jobs import position_job
+
+    spec = game_spec("trial")
+    game = solver.load_game("trial", players=2)
+    state, rng, actions = game.new_initial_state(), random.Random(3), []
+    checked = 0
+    while checked < 6 and not state.is_terminal():
+        decision = not state.is_chance_node() and state.observation(0)["players"][0]["hand"]
+        if decision and rng.random() < 0.2:  # positions spread over the game
+            mover = state.current_player()
+            viewer = 1 - mover
+            hidden = _hidden_names(state, 2, viewer)
+            raw = {"game": "trial", "options": {"players": 2}, "actions": list(actions)}
+            seen = position_job({**raw, "seat": viewer})
+            assert seen["seat"] == viewer and seen["seatMoves"] is False
+            assert seen["moves"] == [] and seen["targets"] == []
+            assert seen["panels"] == spec.table_view(game, state, viewer)["panels"]
+            assert seen["text"] == state.information_state_string(viewer)
+            shown = json.dumps([seen[k] for k in ("panels", "moves", "targets", "text", "svg")])
+            assert hidden and not {name for name in hidden if name in shown}
+            own = position_job({**raw, "seat": mover})
+            assert own["seatMoves"] is True and len(own["moves"]) == len(state.legal_actions())
+            assert own["panels"] == spec.table_view(game, state, mover)["panels"]
+            assert position_job(raw)["panels"] == own["panels"]  # no seat: the mover's view
+            checked += 1
+        action = (rng.choice(state.chance_outcomes())[0] if state.is_chance_node()
+                  else rng.choice(state.legal_actions()))  # fmt: skip
+        state.apply_action(action)
+        actions.append(action)
+    assert checked == 6
+
+
+def test_a_position_for_a_seat_the_game_has_not_is_refused() -> None:
+    from solver.hint.engine import HintError
+    from solver.hint.jobs import position_job
+
+    with pytest.raises(HintError, match="seat 2 is not a seat") as caught:
+        position_job({"game": "trial", "options": {"players": 2}, "seat": 2})
+    assert caught.value.field == "seat"

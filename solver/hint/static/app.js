@@ -155,6 +155,8 @@ function resetLine() {
   table.cursor = 0;
   stopReview();
   table.review = null;
+  table.seat = 0; // a new game is viewed from player 0 (its seat count may differ)
+  $("seat").value = "0";
 }
 
 async function newGame(event, rolled) {
@@ -240,7 +242,10 @@ async function endSession() {
     showError(error);
     return;
   }
+  const seat = table.session.view.seat;
   table.session = null;
+  table.seat = seat; // the review is seen from the seat played
+  $("seat").value = String(seat);
   table.options = record.options;
   table.actions = [...record.actions];
   table.line = [];
@@ -276,7 +281,7 @@ async function refresh() {
   const cursor = table.cursor;
   let position;
   try {
-    position = await api("/v1/position", request({}));
+    position = await api("/v1/position", request({ seat: table.seat }));
   } catch (error) {
     showFailure(error);
     return;
@@ -326,7 +331,7 @@ function draw() {
   table.picked = null;
   drawPanels();
   drawMoves();
-  $("hint").disabled = position.terminal;
+  $("hint").disabled = position.terminal || position.seatMoves === false;
   fillSeats(position.players || 1);
   drawSteps();
   drawHistory();
@@ -457,6 +462,10 @@ function drawMoves() {
     moves.appendChild(all);
   }
   if (position.chance || position.terminal) return;
+  if (position.seatMoves === false) { // the mover's moves name cards hidden from this seat
+    moves.appendChild(viewFromMover(position.currentPlayer));
+    return;
+  }
   const covered = clickable();
   const folded = [];
   for (const move of position.moves) {
@@ -476,6 +485,26 @@ function drawMoves() {
     for (const move of folded) more.appendChild(moveButton(move));
     moves.appendChild(more);
   }
+}
+
+// In a game that hides cards the board shows one seat's view: the mover's moves are listed only
+// from the mover's seat, so a button turns the board to it (hot seat on one screen).
+function viewFromMover(mover) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.id = "view-mover";
+  button.dataset.testid = "view-mover";
+  button.textContent = `view from player ${mover} to play (their moves name cards player `
+    + `${table.seat} does not see)`;
+  button.addEventListener("click", () => chooseSeat(mover));
+  return button;
+}
+
+async function chooseSeat(seat) {
+  table.seat = seat;
+  $("seat").value = String(seat);
+  drawGraph();
+  if (!table.session) await refresh(); // the panels (and hidden moves) are the seat's
 }
 
 // The actions something on the picture or in the panels leads to.
@@ -717,7 +746,7 @@ async function showLine(pv, cursor) {
   try {
     const line = table.session
       ? await api("/v1/table/line", { session: table.session.id, pv })
-      : await api("/v1/position", request({ pv }));
+      : await api("/v1/position", request({ pv, seat: table.seat }));
     if (cursor === table.cursor) drawLine(line);
   } catch (error) {
     showError(error);
@@ -1029,7 +1058,7 @@ $("take-back").addEventListener("click", takeBack);
 $("review").addEventListener("click", review);
 $("save-record").addEventListener("click", saveRecord);
 $("save-position").addEventListener("click", savePosition);
-$("seat").addEventListener("change", () => { table.seat = Number($("seat").value); drawGraph(); });
+$("seat").addEventListener("change", () => chooseSeat(Number($("seat").value)));
 $("load").addEventListener("change", (event) => {
   const file = event.target.files && event.target.files[0];
   if (file) loadFile(file).finally(() => { event.target.value = ""; });

@@ -73,7 +73,12 @@ def session(browser: Any, server: Server, request: pytest.FixtureRequest) -> Any
 def click_a_move(page: Any) -> None:
     """A decision made as a player would: on the picture where the game has clickable elements
     (a target, then one of the candidates it leaves, or a move button it narrowed to), else
-    with the first move button shown."""
+    with the first move button shown. Where the mover's moves are hidden from the seat viewed
+    (a hidden-information game on the analysis board), the board turns to the mover first."""
+    if page.locator("#view-mover").count():
+        page.click("#view-mover")
+        page.wait_for_function("() => window.table.position.seatMoves !== false "
+                               "&& window.table.busy === 0")  # fmt: skip
     targets = page.locator("#board svg .target")
     if targets.count():
         targets.first.click()
@@ -325,4 +330,54 @@ def test_guardians_tile_picked_in_the_pool_then_a_cell(session: Any) -> None:
     page.wait_for_function(f"() => window.table.actions.length === {before + 1}")
     _ready(page)
     assert page.evaluate("() => window.table.actions")[-1] == both.pop()
+    assert not problems, problems
+
+
+def test_a_hidden_information_board_shows_the_viewing_seat(session: Any) -> None:
+    """The analysis board of a game that hides cards shows the seat the viewer holds ("View
+    from"): its panels (its own hand, never the mover's), and the mover's moves only from the
+    mover's seat (a button turns the board to it). Checked against the game's table view of the
+    same position, rebuilt here from the page's line."""
+    page, problems = session
+    name = next(n for n in solver.registered_games() if solver.registry.game_spec(n)
+                .hidden_information)  # fmt: skip
+    spec = solver.registry.game_spec(name)
+    page.select_option("#game", name)
+    page.wait_for_function("() => window.table.session !== null && window.table.busy === 0",
+                           timeout=60_000)  # fmt: skip
+    page.select_option("#mode", "board")
+    page.wait_for_function("() => window.table.session === null && window.table.position")
+    _ready(page)
+    players = page.evaluate("() => window.table.position.players")
+    seen_hidden = False
+    for _ in range(200):
+        position = page.evaluate("() => window.table.position")
+        if position["terminal"] or (seen_hidden and position["seatMoves"]):
+            break
+        if position["chance"]:
+            page.click("#roll")
+        elif position["seatMoves"] is False:  # another seat to move: the viewer's view only
+            seen_hidden = True
+            viewer = page.evaluate("() => window.table.seat")
+            game = solver.load_game(name, players=players)
+            state = game.new_initial_state()
+            for action in page.evaluate("() => window.table.actions"):
+                state.apply_action(action)
+            assert viewer != state.current_player() == position["currentPlayer"]
+            assert position["panels"] == spec.table_view(game, state, viewer)["panels"]
+            assert page.locator("#moves button[data-action]").count() == 0
+            assert page.is_disabled("#hint")
+            page.click("#view-mover")  # hot seat: the board turns to the mover
+            page.wait_for_function(f"() => window.table.seat === {state.current_player()} "
+                                   "&& window.table.position.seatMoves === true "
+                                   "&& window.table.busy === 0")  # fmt: skip
+            mover = page.evaluate("() => window.table.position")
+            assert mover["panels"] == spec.table_view(game, state, state.current_player())[
+                "panels"]  # fmt: skip
+            assert page.input_value("#seat") == str(state.current_player())
+        else:
+            click_a_move(page)
+        _ready(page)
+    assert seen_hidden
+    assert page.inner_text("#error") == ""
     assert not problems, problems
