@@ -76,7 +76,34 @@ class Board:
     def reachable(self, origin: str, budget: int, open_tunnels: set[str]) -> dict[str, int]:
         """Every space a move of at most ``budget`` steps from ``origin`` can end on, with its
         distance. Expedition start spaces end a move; other expedition spaces are unreachable."""
+        dist, _ = self._search(origin, budget, open_tunnels)
+        dist.pop(origin)
+        return dist
+
+    def route(
+        self, origin: str, goal: str, budget: int | None, open_tunnels: set[str]
+    ) -> list[str] | None:
+        """The way a move of at most ``budget`` steps (``None``: any number) from ``origin``
+        takes to ``goal`` under the movement rules (the search :meth:`reachable` makes), both
+        ends included: a shortest one; ``None`` when no such move ends on ``goal``."""
+        limit = budget if budget is not None else len(self.spaces)
+        _, parent = self._search(origin, limit, open_tunnels)
+        if goal == origin or goal not in parent:
+            return None
+        way: list[str] = []
+        at: str | None = goal
+        while at is not None:
+            way.append(at)
+            at = parent[at]
+        return way[::-1]
+
+    def _search(
+        self, origin: str, budget: int, open_tunnels: set[str]
+    ) -> tuple[dict[str, int], dict[str, str | None]]:
+        """Breadth-first over the moves from ``origin`` of at most ``budget`` steps: each space
+        reached (``origin`` included) with its distance and the space it is entered from."""
         dist = {origin: 0}
+        parent: dict[str, str | None] = {origin: None}
         queue = deque([origin])
         while queue:
             here = queue.popleft()
@@ -85,16 +112,16 @@ class Board:
             if here != origin and here in self.area_of:
                 continue  # an expedition start space stops the move
             steps = list(self.neighbours.get(here, []))
-            if here in open_tunnels:
-                steps += [t for t in open_tunnels if t != here]
+            if here in open_tunnels:  # sorted: the same route in every process
+                steps += [t for t in sorted(open_tunnels) if t != here]
             if here in self.area_exit.values():
                 steps += [self.area_start[a] for a in self.areas if self.area_exit[a] == here]
             for nxt in steps:
                 if nxt not in dist and (nxt not in self.area_of or nxt in self.area_start.values()):
                     dist[nxt] = dist[here] + 1
+                    parent[nxt] = here
                     queue.append(nxt)
-        dist.pop(origin)
-        return dist
+        return dist, parent
 
     def successors(self, space: str, line: str) -> list[dict[str, Any]]:
         """The expedition paths leaving ``space`` that a card's ``advance`` along ``line`` may use

@@ -90,38 +90,91 @@ def test_a_title_a_scoreboard_with_each_fame_and_a_legend() -> None:
     assert legend and "grove" in "".join(t.text or "" for t in legend[0].iter(f"{NS}text"))
 
 
-def test_the_hinted_route_follows_the_board_to_the_space_the_move_names() -> None:
-    """A ``move to X`` is drawn as an arrow along the shortest route: each step a line of the
-    board (or a tunnel), from the mover's space to X."""
+def _move_states(count: int) -> list[TrialState]:
+    """Seeded positions where the mover is choosing where to move (a move's frame on top)."""
+    found = []
+    for seed in range(200):
+        state = played(2 + seed % 3, seed=seed, decisions=seed * 3 + 20)
+        rng = random.Random(seed)
+        for _ in range(400):  # on to the next move's destination
+            if state.is_terminal() or len(found) >= count:
+                break
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+                continue
+            labels = [state.action_to_string(a) for a in state.legal_actions()]
+            if any(label.startswith("move to ") for label in labels):
+                found.append(state)
+                break
+            wanted = [a for a, label in zip(state.legal_actions(), labels, strict=True)
+                      if label in ("turn: move", "stay")]  # fmt: skip
+            state.apply_action(wanted[0] if wanted else rng.choice(state.legal_actions()))
+        if len(found) >= count:
+            break
+    return found
+
+
+def _chained(picture: ET.Element) -> tuple[list[str], list[bool]]:
+    """The drawn route's points in order (the pieces joined) and whether each hop is dashed."""
+    points: list[str] = []
+    dashed: list[bool] = []
+    for shaft in picture.iter(f"{NS}polyline"):
+        piece = shaft.get("points", "").split()
+        hop = shaft.get("stroke-dasharray", "none") != "none"
+        points += piece if not points else piece[1:]
+        dashed += [hop] * (len(piece) - 1)
+    return points, dashed
+
+
+def test_the_hinted_route_is_the_move_s_own_way_within_its_budget() -> None:
+    """A ``move to X`` is drawn along a way the move may take: from the mover's space to X, each
+    step a line of the board, an open tunnel to another or an exit to its expedition's start,
+    never through an expedition space, as many steps as the rules' search finds (so within the
+    move's budget of movement symbols, the frame's base plus extra); the tunnel hops dashed; the
+    steps taken of the budget written by the end."""
+    from solver.games.trial.belongings import open_tunnels
     from solver.games.trial.render_line import route, svg_line
 
-    drawn = 0
-    for seed in range(40):
-        state = played(2, seed=seed, decisions=seed * 7 + 20)
-        if state.is_terminal() or state.is_chance_node():
-            continue
-        here = state.data["players"][state.current_player()]["space"]
+    frame_of, drawn, hops = None, 0, 0
+    for state in _move_states(24):
+        board, d = state.game.board, state.data
+        here = d["players"][state.current_player()]["space"]
+        move = d["stack"][-1]
+        budget = move["base"] + move["extra"]
+        tunnels = open_tunnels(state)
+        reach = board.reachable(here, budget, tunnels)
+        frame_of = board_frame(state.game)
         for action in state.legal_actions():
             label = state.action_to_string(action)
-            if not label.startswith("move to ") or here is None:
+            if not label.startswith("move to "):
                 continue
             goal = label.split()[-1]
-            way = route(state.game, state.data, here, goal)
-            assert way[0] == here and way[-1] == goal and len(set(way)) == len(way)
-            board = state.game.board
+            way = route(state.game, d, here, goal, budget)
+            assert way is not None and way[0] == here and way[-1] == goal
+            assert len(way) - 1 == reach[goal] <= budget
+            assert not set(way[1:-1]) & set(board.area_of)
+            tunnel_hops = []
             for a, b in itertools.pairwise(way):
-                assert (
-                    b in board.neighbours[a]
-                    or {a, b} <= (set(board.printed_tunnels) | set(state.data["tunnels"]))
-                    or b in board.area_start.values()
-                )
+                line = b in board.neighbours[a]
+                tunnel = {a, b} <= tunnels
+                assert line or tunnel or board.area_start.get(board.area_of.get(b, "")) == b
+                tunnel_hops.append(tunnel and not line)
             drawing = svg_line(state.game, state, [action])
-            picture = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{drawing}</svg>')
-            (shaft,) = picture.iter(f"{NS}polyline")
-            assert len(shaft.get("points", "").split()) == len(way)
+            picture = ET.fromstring(f'<svg xmlns="{NS[1:-1]}">{drawing}</svg>')
+            points, dashed = _chained(picture)
+            tip = next(picture.iter(f"{NS}polygon")).get("points", "").split()[0]
+            assert points[:-1] == [f"{x:g},{y:g}" for x, y in
+                                   (frame_of.at(board.xy[s]) for s in way)][:-1]  # fmt: skip
+            assert tip == "{:g},{:g}".format(*frame_of.at(board.xy[goal]))
+            assert dashed == tunnel_hops
+            steps = len(way) - 1
+            (words,) = [
+                t.text for t in picture.iter(f"{NS}text") if t.get("class") == "route-steps"
+            ]
+            assert words == f"{steps} step{'s' if steps != 1 else ''} of {budget}"
             drawn += 1
-            break
-    assert drawn >= 3
+            hops += any(tunnel_hops)
+    assert drawn >= 100 and hops >= 1
 
 
 def test_the_encounter_row_and_the_store_are_drawn_as_the_state_has_them() -> None:
