@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from solver.errors import IllegalActionError
-from solver.games.trial.core import REQUIRED, Fields, Frame, Step, player, pop, push, step
+from solver.games.trial.core import REQUIRED, Fields, Frame, Step, YesNo, player, pop, push, step
 from solver.games.trial.schema import COLUMN_OF
 
 if TYPE_CHECKING:
@@ -349,17 +349,13 @@ def check_legendary(st: State, p: int) -> None:
 
 
 @step("side")
-class Side(Step):
+class Side(YesNo):
     """Decision: the side a morality choice moves the token (``yes``: good, ``done``: evil)."""
 
     fields: ClassVar[Fields] = {
         "player": (REQUIRED, "whose token moves"),
         "card": (None, "the card with the either symbol (None: a tent or campsite bonus)"),
     }
-
-    @staticmethod
-    def legal(st: State, f: Frame) -> list[int]:
-        return [st.layout.DONE, st.layout.YES]
 
     @staticmethod
     def apply(st: State, f: Frame, a: int) -> None:

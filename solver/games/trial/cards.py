@@ -28,6 +28,7 @@ from solver.games.trial.core import (
     Fields,
     Frame,
     Step,
+    YesNo,
     find,
     get_path,
     order_from,
@@ -515,14 +516,10 @@ class Collapse(Step):
 
 
 @step("flip_choice")
-class FlipChoice(Step):
+class FlipChoice(YesNo):
     """Decision (Demolition Builder): ruin (``done``) or restore (``yes``) the location here."""
 
     fields: ClassVar[Fields] = {"player": (REQUIRED, "who turns the tile")}
-
-    @staticmethod
-    def legal(st: State, f: Frame) -> list[int]:
-        return [st.layout.DONE, st.layout.YES]
 
     @staticmethod
     def apply(st: State, f: Frame, a: int) -> None:

@@ -19,7 +19,7 @@ from solver.games.trial.belongings import (
     gain_food,
     transfer_food,
 )
-from solver.games.trial.core import REQUIRED, Fields, Frame, Step, player, pop, push, step
+from solver.games.trial.core import REQUIRED, Fields, Frame, Step, YesNo, player, pop, push, step
 from solver.games.trial.decks import draw, give_card
 from solver.games.trial.payments import RAW_FOODS
 from solver.games.trial.schema import FOODS
@@ -283,7 +283,7 @@ class TakeEncounter(Step):
 
 
 @step("draw_offer")
-class DrawOffer(Step):
+class DrawOffer(YesNo):
     """Decision of each adventurer in turn (an optional ``all_draw``): draw the deed cards
     (``yes``) or decline (``done``)."""
 
@@ -291,10 +291,6 @@ class DrawOffer(Step):
         "player": (REQUIRED, "who decides"),
         "count": (1, "deed cards offered"),
     }
-
-    @staticmethod
-    def legal(st: State, f: Frame) -> list[int]:
-        return [st.layout.DONE, st.layout.YES]
 
     @staticmethod
     def apply(st: State, f: Frame, a: int) -> None:

@@ -94,6 +94,15 @@ class Step:
     chance: ClassVar[bool] = False
 
 
+class YesNo(Step):
+    """A decision between two answers: ``yes`` (do it) or ``done`` (decline); ``apply`` says
+    what each does."""
+
+    @staticmethod
+    def legal(st: State, f: Frame) -> list[int]:
+        return [st.layout.DONE, st.layout.YES]
+
+
 def step(kind: str) -> Callable[[type], type]:
     """Register the class handling steps of kind ``kind`` (see the module docstring)."""
 

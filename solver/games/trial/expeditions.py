@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from solver.games.trial import core
 from solver.games.trial.belongings import gain_food
 from solver.games.trial.conditions import playable
 from solver.games.trial.core import REQUIRED, Fields, Frame, Step, find, player, pop, push, step
@@ -134,14 +135,10 @@ class Expedition(Step):
 
 
 @step("redraw")
-class Redraw(Step):
+class Redraw(core.YesNo):
     """Decision: discard the drawn expedition card and draw another (``yes``) or keep it."""
 
     fields: ClassVar[Fields] = {"player": (REQUIRED, "who drew")}
-
-    @staticmethod
-    def legal(st: State, f: Frame) -> list[int]:
-        return [st.layout.DONE, st.layout.YES]
 
     @staticmethod
     def apply(st: State, f: Frame, a: int) -> None:

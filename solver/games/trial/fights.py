@@ -42,6 +42,7 @@ from solver.games.trial.core import (
     Fields,
     Frame,
     Step,
+    YesNo,
     find,
     get_path,
     player,
@@ -547,14 +548,10 @@ class Roll(Step):
 
 
 @step("reroll")
-class Reroll(Step):
+class Reroll(YesNo):
     """Decision: pay for a re-roll (``yes``; the new roll must be kept) or keep the roll."""
 
     fields: ClassVar[Fields] = {"player": (REQUIRED, "who rolled")}
-
-    @staticmethod
-    def legal(st: State, f: Frame) -> list[int]:
-        return [st.layout.DONE, st.layout.YES]
 
     @staticmethod
     def apply(st: State, f: Frame, a: int) -> None:

@@ -24,7 +24,7 @@ from solver.games.trial.belongings import (
     own_token_on,
     remove_from_pack,
 )
-from solver.games.trial.core import REQUIRED, Fields, Frame, Step, player, pop, push, step
+from solver.games.trial.core import REQUIRED, Fields, Frame, Step, YesNo, player, pop, push, step
 from solver.games.trial.decks import discard_card, draw
 
 if TYPE_CHECKING:
@@ -336,14 +336,10 @@ class HandLimit(Step):
 
 
 @step("new_day")
-class NewDay(Step):
+class NewDay(YesNo):
     """Decision of the first player: refresh the encounter row (``yes``) or keep it."""
 
     fields: ClassVar[Fields] = {"player": (REQUIRED, "the first player")}
-
-    @staticmethod
-    def legal(st: State, f: Frame) -> list[int]:
-        return [st.layout.DONE, st.layout.YES]
 
     @staticmethod
     def apply(st: State, f: Frame, a: int) -> None:
