@@ -45,13 +45,16 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 from libc.math cimport INFINITY, log, sqrt
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from leaf cimport (
-    LEAF_GUIDED, LEAF_HEURISTIC, LEAF_MIXED, LEAF_NO_ACTIONS, LEAF_ROLLOUT, LEAF_TOO_MANY_ACTIONS,
+    LEAF_GUIDED, LEAF_HEURISTIC, LEAF_MIXED, LEAF_ROLLOUT,
     LeafWork, leaf_sample, leaf_value, leaf_work,
 )
 from rng cimport splitmix64_below, splitmix64_mix, splitmix64_next
+from tree cimport (
+    ERR_BAD_PLAYER, ERR_MEMORY, ERR_NO_ACTIONS, ERR_NONE, ERR_SEARCHER, ERR_TOO_MANY_ACTIONS,
+    check_node, grow_arena, now, raise_search_error,
+)
 from state cimport (
     KERNEL_ABI_VERSION,
     KERNEL_CHANCE,
@@ -79,14 +82,12 @@ EVALUATOR_PLAYOUT = EVAL_PLAYOUT
 ABI_VERSION = KERNEL_ABI_VERSION
 """The ``KernelVTable`` layout this searcher was compiled with."""
 
+cdef enum:                  # the shared codes: ``tree.pxd``
+    ERR_RESAMPLE = ERR_SEARCHER
+    ERR_BAD_POLICY = ERR_SEARCHER + 1
+
 cdef enum:
-    ERR_NONE = 0
-    ERR_MEMORY = 1
-    ERR_NO_ACTIONS = LEAF_NO_ACTIONS
-    ERR_TOO_MANY_ACTIONS = LEAF_TOO_MANY_ACTIONS
-    ERR_BAD_PLAYER = 4
-    ERR_RESAMPLE = 5
-    ERR_BAD_POLICY = 6
+    MAX_RECORDS = 1073741823    # nodes or edges at the most (int32 indices, with room to double)
 
 cdef enum:
     KEY_ACTION = 0      # a chance step without hidden information, keyed by its outcome
@@ -114,12 +115,6 @@ ctypedef struct IEdge:
 ctypedef struct Step:
     int32_t node
     int32_t edge        # -1: a chance step (no edge)
-
-
-cdef inline double _now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return <double>ts.tv_sec + <double>ts.tv_nsec * 1e-9
 
 
 cdef const KernelVTable* _vtable(object handle_capsule) except NULL:
@@ -285,36 +280,18 @@ cdef class Tree:
 
     # -- storage ----------------------------------------------------------------------------------
     cdef int _grow_nodes(self, int64_t cap) noexcept nogil:
-        cdef INode* nodes
-        cdef double* sums
-        if cap > 1073741823:
-            return ERR_MEMORY
-        nodes = <INode*>realloc(self.nodes, cap * sizeof(INode))
-        if nodes == NULL:
-            return ERR_MEMORY
-        self.nodes = nodes
-        sums = <double*>realloc(self.nsums, cap * self.np * sizeof(double))
-        if sums == NULL:
-            return ERR_MEMORY
-        self.nsums = sums
-        self.ncap = <int32_t>cap
-        return ERR_NONE
+        cdef int err = grow_arena(<void**>&self.nodes, sizeof(INode), &self.nsums, self.np, cap,
+                                  MAX_RECORDS)
+        if err == ERR_NONE:
+            self.ncap = <int32_t>cap
+        return err
 
     cdef int _grow_edges(self, int64_t cap) noexcept nogil:
-        cdef IEdge* edges
-        cdef double* sums
-        if cap > 1073741823:
-            return ERR_MEMORY
-        edges = <IEdge*>realloc(self.edges, cap * sizeof(IEdge))
-        if edges == NULL:
-            return ERR_MEMORY
-        self.edges = edges
-        sums = <double*>realloc(self.esums, cap * self.np * sizeof(double))
-        if sums == NULL:
-            return ERR_MEMORY
-        self.esums = sums
-        self.ecap = <int32_t>cap
-        return ERR_NONE
+        cdef int err = grow_arena(<void**>&self.edges, sizeof(IEdge), &self.esums, self.np, cap,
+                                  MAX_RECORDS)
+        if err == ERR_NONE:
+            self.ecap = <int32_t>cap
+        return err
 
     cdef inline uint64_t _node_slot(self, int32_t parent, int kind, uint64_t key) noexcept nogil:
         return splitmix64_mix(key ^ splitmix64_mix((<uint64_t>(parent + 1) << 1) | <uint64_t>kind))
@@ -761,7 +738,7 @@ cdef class Tree:
         try:
             with nogil:
                 if timed:
-                    deadline = _now() + seconds
+                    deadline = now() + seconds
                 while True:
                     if max_nodes > 0 and done > 0 and self.ncount >= max_nodes:
                         reason = 2
@@ -777,21 +754,13 @@ cdef class Tree:
                     done += 1
                     if iterations > 0 and done >= iterations:
                         break
-                    if timed and _now() >= deadline:
+                    if timed and now() >= deadline:
                         reason = 1
                         break
         finally:
             self.busy = False
-        if err == ERR_MEMORY:
-            raise MemoryError(f"ISMCTS tree: cannot grow beyond {self.ncount} nodes")
-        if err == ERR_NO_ACTIONS:
-            raise RuntimeError(f"kernel {name!r}: a non-terminal node without legal actions or "
-                               "chance outcomes")
-        if err == ERR_TOO_MANY_ACTIONS:
-            raise RuntimeError(f"kernel {name!r}: more than {self.maxa} actions at a node "
-                               "(its max_actions)")
-        if err == ERR_BAD_PLAYER:
-            raise RuntimeError(f"kernel {name!r}: current_player out of range")
+        raise_search_error(err, name, self.maxa,
+                           f"ISMCTS tree: cannot grow beyond {self.ncount} nodes")
         if err == ERR_RESAMPLE:
             raise RuntimeError(f"kernel {name!r}: resample_hidden could not redeal the state "
                                f"for observer {self.observer}")
@@ -850,8 +819,4 @@ cdef class Tree:
         return -1 if e < 0 else self.edges[e].child
 
     cdef int _check(self, int32_t node) except -1:
-        if self.busy:
-            raise RuntimeError("this ISMCTS tree is being searched by another thread")
-        if node < 0 or node >= self.ncount:
-            raise IndexError(f"node {node} is not in the tree (0..{self.ncount - 1})")
-        return 0
+        return check_node("ISMCTS", self.busy, node, self.ncount)

@@ -68,14 +68,17 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, u
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy
 from libc.math cimport log, sqrt, INFINITY
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from leaf cimport (
-    LEAF_GUIDED, LEAF_HEURISTIC, LEAF_MIXED, LEAF_NO_ACTIONS, LEAF_ROLLOUT, LEAF_TOO_MANY_ACTIONS,
+    LEAF_GUIDED, LEAF_HEURISTIC, LEAF_MIXED, LEAF_ROLLOUT,
     LeafWork, leaf_value, leaf_work,
 )
 from rng cimport (
     sample_outcome, splitmix64_below, splitmix64_next, splitmix64_uniform, weighted_index_strided,
+)
+from tree cimport (
+    ERR_BAD_PLAYER, ERR_MEMORY, ERR_NO_ACTIONS, ERR_NONE, ERR_SEARCHER, ERR_TOO_MANY_ACTIONS,
+    check_node, grow_arena, now, raise_search_error,
 )
 from state cimport (
     KERNEL_CHANCE,
@@ -117,12 +120,7 @@ MAX_VISITS = 4294967295
 
 cdef enum:
     NODE_UNEXPANDED = -2      # player code of a node not expanded yet
-    ERR_NONE = 0
-    ERR_MEMORY = 1
-    ERR_NO_ACTIONS = LEAF_NO_ACTIONS
-    ERR_TOO_MANY_ACTIONS = LEAF_TOO_MANY_ACTIONS
-    ERR_BAD_PLAYER = 4
-    ERR_NO_HEURISTIC = 5
+    ERR_NO_HEURISTIC = ERR_SEARCHER   # the shared codes: ``tree.pxd``
 
 
 ctypedef struct Node:
@@ -132,12 +130,6 @@ ctypedef struct Node:
     int16_t action         # the action leading here from the parent; -1 at the root
     uint16_t num_children
     int8_t player          # 0..n-1, KERNEL_CHANCE, KERNEL_TERMINAL, or NODE_UNEXPANDED
-
-
-cdef inline double _now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return <double>ts.tv_sec + <double>ts.tv_nsec * 1e-9
 
 
 def _splitmix_stream(uint64_t seed, int count, str kind="next", int k=1):
@@ -290,8 +282,7 @@ cdef class Tree:
     # -- the arena ----------------------------------------------------------------------------
     cdef int _reserve(self, int64_t needed) noexcept nogil:
         cdef int64_t cap = self.capacity
-        cdef Node* nodes
-        cdef double* values
+        cdef int err
         if needed <= cap:
             return ERR_NONE
         if needed > 2147483647:
@@ -302,16 +293,10 @@ cdef class Tree:
             cap *= 2
         if cap > 2147483647:
             cap = 2147483647
-        nodes = <Node*>realloc(self.nodes, cap * sizeof(Node))
-        if nodes == NULL:
-            return ERR_MEMORY
-        self.nodes = nodes
-        values = <double*>realloc(self.values, cap * self.np * sizeof(double))
-        if values == NULL:
-            return ERR_MEMORY
-        self.values = values
-        self.capacity = <int32_t>cap
-        return ERR_NONE
+        err = grow_arena(<void**>&self.nodes, sizeof(Node), &self.values, self.np, cap, cap)
+        if err == ERR_NONE:
+            self.capacity = <int32_t>cap
+        return err
 
     cdef inline void _init_node(self, int32_t i, int action, double prob) noexcept nogil:
         cdef int p
@@ -549,7 +534,7 @@ cdef class Tree:
         try:
             with nogil:
                 if timed:
-                    deadline = _now() + seconds
+                    deadline = now() + seconds
                 while True:
                     if max_nodes > 0 and done > 0 and (
                         <int64_t>self.count + KERNEL_MAX_ACTIONS > max_nodes
@@ -562,21 +547,13 @@ cdef class Tree:
                     done += 1
                     if done >= limit:
                         break
-                    if timed and done % check_every == 0 and _now() >= deadline:
+                    if timed and done % check_every == 0 and now() >= deadline:
                         by_time = True
                         break
         finally:
             self.busy = False
-        if err == ERR_MEMORY:
-            raise MemoryError(f"MCTS node arena: cannot grow beyond {self.count} nodes")
-        if err == ERR_NO_ACTIONS:
-            raise RuntimeError(f"kernel {self.vt.name.decode()!r}: a non-terminal node "
-                               "without legal actions or chance outcomes")
-        if err == ERR_TOO_MANY_ACTIONS:
-            raise RuntimeError(f"kernel {self.vt.name.decode()!r}: more than "
-                               f"{self.maxa} actions at a node (its max_actions)")
-        if err == ERR_BAD_PLAYER:
-            raise RuntimeError(f"kernel {self.vt.name.decode()!r}: current_player out of range")
+        raise_search_error(err, self.vt.name.decode(), self.maxa,
+                           f"MCTS node arena: cannot grow beyond {self.count} nodes")
         if err == ERR_NO_HEURISTIC:
             raise ValueError(f"kernel {self.vt.name.decode()!r} has no heuristic")
         return done, ("max_nodes" if by_nodes else "seconds" if by_time else "iterations")
@@ -719,8 +696,4 @@ cdef class Tree:
         ]
 
     cdef int _check(self, int32_t node) except -1:
-        if self.busy:
-            raise RuntimeError("this MCTS tree is being searched by another thread")
-        if node < 0 or node >= self.count:
-            raise IndexError(f"node {node} is not in the tree (0..{self.count - 1})")
-        return 0
+        return check_node("MCTS", self.busy, node, self.count)
