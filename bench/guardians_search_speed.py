@@ -19,6 +19,8 @@ import sys
 import time
 from typing import Any
 
+from benchkit import publish
+
 from solver.game import sample_chance
 from solver.games.guardians import SPEC
 from solver.games.guardians.agent import HorizonState, search_options
@@ -76,10 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         "",
     ]
     text = "\n".join(lines)
-    print(text)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            handle.write(text)
+    publish(text, args.out)
     return 0
 
 

@@ -34,11 +34,12 @@ import platform
 import statistics
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from benchkit import openspiel_ismcts_rate
 
 HERE = Path(__file__).resolve().parent
 TESTS_EXT = HERE.parent / "tests" / "ext"
@@ -86,10 +87,7 @@ def positions(cards: ModuleType, n: int, hand: int, count: int, seed: int) -> li
 def openspiel_rate(cards: ModuleType, twin: ModuleType, n: int, hand: int, line: list[int],
                    iterations: int, seed: int) -> float:  # fmt: skip
     """OpenSpiel's ISMCTSBot on the position, through the interop: simulations a second."""
-    import numpy as np
     import pyspiel
-    from open_spiel.python.algorithms import ismcts as os_ismcts
-    from open_spiel.python.algorithms import mcts as os_mcts
 
     from solver.interop import openspiel
 
@@ -97,18 +95,7 @@ def openspiel_rate(cards: ModuleType, twin: ModuleType, n: int, hand: int, line:
     state = game.new_initial_state()
     for a in line:
         state.apply_action(a)
-    bot = os_ismcts.ISMCTSBot(
-        game,
-        os_mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed)),
-        1.4,
-        iterations,
-        random_state=np.random.RandomState(seed),
-        allow_inconsistent_action_sets=True,
-    )
-    bot.set_resampler(openspiel.resampler(seed))
-    start = time.perf_counter()
-    bot.run_search(state)
-    return iterations / (time.perf_counter() - start)
+    return openspiel_ismcts_rate(game, state, iterations, seed)
 
 
 def _rate(result: Any) -> float:

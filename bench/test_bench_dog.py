@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import random
 import sys
-import time
 
 import pytest
+from benchkit import best_seconds, report_rates, seconds_per_call
 
 from solver import puzzles
 from solver.games.dog.kernel import KernelDogGame
@@ -77,30 +77,11 @@ def _runner(way: str):
     return lambda: python_playouts(game, n, SEED)
 
 
-def _seconds_per_call(benchmark, run) -> float:
-    """The best time of one call: from pytest-benchmark's stats, or timed here when disabled."""
-    stats = getattr(benchmark, "stats", None)
-    if stats is not None and getattr(stats, "stats", None) is not None:
-        return stats.stats.min
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def _rate(way: str) -> float:
     """Actions/s of ``way`` (measured here if its benchmark has not run in this session)."""
     if way not in RATES:
         run = _runner(way)
-        actions = run()[1]
-        best = float("inf")
-        for _ in range(3):
-            start = time.perf_counter()
-            run()
-            best = min(best, time.perf_counter() - start)
-        RATES[way] = actions / best
+        RATES[way] = run()[1] / best_seconds(run)
     return RATES[way]
 
 
@@ -109,7 +90,7 @@ def test_playout_actions_per_second(benchmark, way):
     run = _runner(way)
     games, actions, wins = benchmark.pedantic(run, rounds=5, iterations=1, warmup_rounds=1)
     assert games == GAMES[way] and actions > games
-    RATES[way] = actions / _seconds_per_call(benchmark, run)
+    RATES[way] = actions / seconds_per_call(benchmark, run)
     benchmark.extra_info.update(
         forest=FOREST, games=games, actions=actions, wins=wins, actions_per_second=RATES[way]
     )
@@ -125,14 +106,8 @@ def test_ratios(benchmark, capsys):
     }
     state = KernelDogGame(puzzles.load(FOREST)).new_initial_state()
     benchmark(state.clone)  # something to time; the point of this test is the ratios
-    benchmark.extra_info.update({f"{w} actions/s": round(r) for w, r in rates.items()})
-    benchmark.extra_info.update({k: round(v, 1) for k, v in ratios.items()})
     with capsys.disabled():
-        print(f"\ndog playouts on {FOREST}:")
-        for way, rate in rates.items():
-            print(f"  {way:14s} {rate:14,.0f} actions/s")
-        for name, ratio in ratios.items():
-            print(f"  {name:26s} {ratio:8.1f}x")
+        report_rates(benchmark, f"dog playouts on {FOREST}", rates, ratios)
     assert all(r > 0 for r in ratios.values())
 
 

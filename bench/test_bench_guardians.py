@@ -15,9 +15,8 @@ Nothing here asserts a wall-clock time. The fuller table (cut vertices, walks, M
 
 from __future__ import annotations
 
-import time
-
 import pytest
+from benchkit import best_seconds, report_rates, seconds_per_call
 
 from solver.games.guardians.kernel import KernelGuardiansGame
 from solver.games.guardians.rules import GuardiansGame
@@ -53,19 +52,10 @@ def _runner(way: str):
     return lambda: python_playouts(game, n, SEED)
 
 
-def _best_seconds(run) -> float:
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def _rate(way: str) -> float:
     if way not in RATES:
         run = _runner(way)
-        RATES[way] = run()[1] / _best_seconds(run)
+        RATES[way] = run()[1] / best_seconds(run)
     return RATES[way]
 
 
@@ -74,9 +64,7 @@ def test_playout_actions_per_second(benchmark, way):
     run = _runner(way)
     games, actions, _ = benchmark.pedantic(run, rounds=3, iterations=1, warmup_rounds=1)
     assert games == GAMES[way] and actions > games
-    stats = getattr(benchmark, "stats", None)
-    seconds = stats.stats.min if stats is not None and stats.stats is not None else None
-    RATES[way] = actions / (seconds if seconds else _best_seconds(run))
+    RATES[way] = actions / seconds_per_call(benchmark, run)
     benchmark.extra_info.update(games=games, actions=actions, actions_per_second=RATES[way])
 
 
@@ -96,14 +84,8 @@ def test_ratios(benchmark, capsys):
     }
     state = KernelGuardiansGame(PLAYERS).new_initial_state()
     benchmark(state.clone)
-    benchmark.extra_info.update({f"{w} actions/s": round(r) for w, r in rates.items()})
-    benchmark.extra_info.update({k: round(v, 1) for k, v in ratios.items()})
     with capsys.disabled():
-        print(f"\nguardians playouts, {PLAYERS} players:")
-        for way, rate in rates.items():
-            print(f"  {way:14s} {rate:14,.0f} actions/s")
-        for name, ratio in ratios.items():
-            print(f"  {name:26s} {ratio:8.1f}x")
+        report_rates(benchmark, f"guardians playouts, {PLAYERS} players", rates, ratios)
     assert all(r > 0 for r in ratios.values())
 
 

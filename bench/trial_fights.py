@@ -31,6 +31,8 @@ import time
 from collections import defaultdict
 from typing import Any
 
+from benchkit import publish
+
 FIXED = range(2, 13)
 """Adventurer fixed strengths shown in the odds table."""
 
@@ -192,10 +194,7 @@ def main(argv: list[str] | None = None) -> int:
         lines += selfplay_table(lineup, events, args.games)
         lines += ["", f"({time.perf_counter() - start:.0f} s)", ""]
     text = "\n".join(lines)
-    print(text)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            handle.write(text)
+    publish(text, args.out)
     return 0
 
 

@@ -30,10 +30,11 @@ import os
 import platform
 import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from benchkit import openspiel_ismcts_rate
 
 
 def positions(count: int, seed: int, players: int) -> list[str]:
@@ -67,10 +68,7 @@ def positions(count: int, seed: int, players: int) -> list[str]:
 
 def openspiel_rate(text: str, players: int, engine: str, iterations: int, seed: int) -> float:
     """OpenSpiel's ISMCTSBot with one random rollout a leaf: simulations a second."""
-    import numpy as np
     import pyspiel
-    from open_spiel.python.algorithms import ismcts as os_ismcts
-    from open_spiel.python.algorithms import mcts as os_mcts
 
     from solver.interop import openspiel
 
@@ -78,18 +76,7 @@ def openspiel_rate(text: str, players: int, engine: str, iterations: int, seed: 
     game = pyspiel.load_game("forest_trial", {"players": players, "engine": engine})
     inner = game._inner.state_from_json(text)  # type: ignore[attr-defined]
     state = type(game.new_initial_state())(game, inner)
-    bot = os_ismcts.ISMCTSBot(
-        game,
-        os_mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed)),
-        1.4,
-        iterations,
-        random_state=np.random.RandomState(seed),
-        allow_inconsistent_action_sets=True,
-    )
-    bot.set_resampler(openspiel.resampler(seed))
-    start = time.perf_counter()
-    bot.run_search(state)
-    return iterations / (time.perf_counter() - start)
+    return openspiel_ismcts_rate(game, state, iterations, seed)
 
 
 def _rate(result: Any) -> float:
