@@ -35,6 +35,14 @@ NOT_PLACES = frozenset({"card_knowledge", "history", "last_fight"})
 """Top-level keys of the saved state that name cards without holding them (records, not places)."""
 
 
+SEATS = (
+    ["heuristic", "random"],
+    ["random", "heuristic", "random"],
+    ["heuristic", "heuristic", "heuristic", "random"],
+)
+"""Seat mixes of 2, 3 and 4 players (the game of seed ``s`` takes ``SEATS[s % 3]``)."""
+
+
 def digest(text: str) -> str:
     """A short fingerprint of a long string."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]

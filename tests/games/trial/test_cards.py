@@ -5,9 +5,7 @@ every invariant checked after every action."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,12 +14,7 @@ from solver.games.trial.conditions import playable
 from solver.games.trial.invariants import Checker, card_places
 from solver.games.trial.rules import TrialState
 
-_spec = importlib.util.spec_from_file_location(
-    "trial_rule_helpers", Path(__file__).with_name("test_rules.py")
-)
-assert _spec is not None and _spec.loader is not None
-helpers = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(helpers)
+from . import positions as helpers
 
 PACK = helpers.PACK
 PLACES = {

@@ -2,15 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
-_spec = importlib.util.spec_from_file_location(
-    "trial_rule_helpers_effects", Path(__file__).with_name("test_rules.py")
-)
-assert _spec is not None and _spec.loader is not None
-h = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(h)
+from . import positions as h
 
 
 def test_avalanche_rerolls_once_for_food_and_keeps_the_new_roll():

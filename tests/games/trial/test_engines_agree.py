@@ -17,13 +17,12 @@ import pytest
 import solver
 from solver.errors import IllegalActionError
 
+from .engines import SEATS as ENGINE_SEATS
 from .engines import Mismatch, card_places, check_redeal, observables, side_by_side
 
 ENGINES = ["kernel"]
 SEATS = (
-    ["heuristic", "random"],
-    ["random", "heuristic", "random"],
-    ["heuristic", "heuristic", "heuristic", "random"],
+    *ENGINE_SEATS,
     ["random", "random"],
     ["heuristic", "heuristic", "heuristic"],
     ["random", "heuristic", "random", "heuristic"],

@@ -9,19 +9,12 @@ The die's faces (``components.json``): the winning symbol (0 strength), 1, 1, 2,
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
-_spec = importlib.util.spec_from_file_location(
-    "trial_rule_helpers_fights", Path(__file__).with_name("test_rules.py")
-)
-assert _spec is not None and _spec.loader is not None
-h = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(h)
+from . import positions as h
 
 WIN, ONE, TWO, THREE = h.WIN, h.ONE, h.TWO, h.THREE
 

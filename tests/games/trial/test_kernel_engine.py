@@ -25,23 +25,9 @@ from solver.errors import ExtensionMissingError, FormatError, IllegalActionError
 from solver.game import CHANCE
 from solver.games.trial.rules import TrialGame
 
+from .engines import SEATS, actions
+
 pytestmark = pytest.mark.usefixtures("require_kernels")
-
-sys.path.insert(0, str(Path(__file__).parent))
-from engines import actions  # noqa: E402
-
-SEATS = (
-    ["heuristic", "random"],
-    ["random", "heuristic", "random"],
-    ["heuristic", "heuristic", "heuristic", "random"],
-)
-
-
-@pytest.fixture(scope="module")
-def games(require_kernels: None) -> dict[int, tuple[TrialGame, object]]:
-    from solver.games.trial.kernel import KernelTrialGame
-
-    return {n: (TrialGame(players=n), KernelTrialGame(players=n)) for n in (2, 3, 4)}
 
 
 def _agree(where: str, mine, theirs) -> None:
@@ -315,13 +301,13 @@ def _lockstep(kernel_game, reference, labels: list[str]) -> None:
 
 
 def test_rare_steps_make_room_exhausted_and_sale_slot(games):
-    from .test_rules import _at_store, _full_backpack, act, cid, give_item, ready, set_food, take
+    from .positions import act, at_store, cid, full_backpack, give_item, ready, set_food, take
 
     _, ker = games[2]
     # an expedition artifact that does not fit: make_room, drops, return_slot
     st = ready()
     me = st.data["players"][0]
-    _full_backpack(st)
+    full_backpack(st)
     me["space"] = "caverns-0"
     st.data["decks"]["exp:caverns"]["top"] = {"card": take(st, cid("Mole King")), "viewers": []}
     set_food(st, 0, acorn=2)
@@ -339,7 +325,7 @@ def test_rare_steps_make_room_exhausted_and_sale_slot(games):
     _lockstep(ker, st, ["turn: paw: expedition", "exhausted: yes", "pay with raspberry",
                         "pay with raspberry", "advance to swamps-1a"])  # fmt: skip
     # a sale with a choice of empty slots, then the gallery
-    st = _at_store()
+    st = at_store()
     store = st.data["store"]
     for row in store:
         for c, stack in enumerate(row):

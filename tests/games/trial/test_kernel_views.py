@@ -15,31 +15,14 @@ from __future__ import annotations
 
 import json
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
-from solver.games.trial.rules import TrialGame
 from solver.rng import SplitMix64
 
+from .engines import SEATS, actions, card_places, check_redeal
+
 pytestmark = pytest.mark.usefixtures("require_kernels")
-
-sys.path.insert(0, str(Path(__file__).parent))
-from engines import actions, card_places, check_redeal  # noqa: E402
-
-SEATS = (
-    ["heuristic", "random"],
-    ["random", "heuristic", "random"],
-    ["heuristic", "heuristic", "heuristic", "random"],
-)
-
-
-@pytest.fixture(scope="module")
-def games(require_kernels: None) -> dict[int, tuple[TrialGame, object]]:
-    from solver.games.trial.kernel import KernelTrialGame
-
-    return {n: (TrialGame(players=n), KernelTrialGame(players=n)) for n in (2, 3, 4)}
 
 
 def _pairs(games, seed: int, every: int):

@@ -21,27 +21,11 @@ from solver.games.trial.core import push
 from solver.games.trial.decks import draw
 from solver.games.trial.history import known_to
 from solver.games.trial.invariants import card_places
-from solver.games.trial.rules import TrialGame, TrialState
+from solver.games.trial.rules import TrialState
 
-GAME = {n: TrialGame(players=n) for n in (2, 3, 4)}
-PACK = GAME[2].pack
-TWO = 2  # the die face showing 2 strength
-WIN = 0  # the die face showing the winning symbol (0 strength)
+from .positions import GAME, PACK, TWO, WIN, act, cid, ready, take
+
 RNGS = 12
-
-
-def ready(players: int) -> TrialState:
-    """The first decision of the game (set-up with the first outcome of every chance node)."""
-    st = GAME[players].new_initial_state()
-    while st.data["turn_player"] is None:
-        st.apply_action(
-            st.chance_outcomes()[0][0] if st.is_chance_node() else st.legal_actions()[0]
-        )
-    return st
-
-
-def cid(name: str) -> str:
-    return next(c["id"] for c in PACK.cards.values() if c["name"] == name)
 
 
 def deal(st: TrialState, hands: dict[int, list[str]]) -> None:
@@ -59,10 +43,6 @@ def deal(st: TrialState, hands: dict[int, list[str]]) -> None:
                     layer.remove(card)
             st.data["players"][p]["hand"].append(card)
     st.data["card_knowledge"] = ()
-
-
-def act(st: TrialState, label: str) -> None:
-    st.apply_action(st.string_to_action(label))
 
 
 def chance(st: TrialState, outcome: int = 0) -> None:
@@ -83,15 +63,6 @@ def hand(st: TrialState, q: int) -> list[str]:
 
 
 # -- hand-built situations ------------------------------------------------------------------------
-def take(st: TrialState, card: str) -> str:
-    """Remove ``card`` from the deck or the row it lies in."""
-    for deck in st.data["decks"].values():
-        for layer in deck["layers"]:
-            if card in layer:
-                layer.remove(card)
-                return card
-    st.data["encounter_row"][st.data["encounter_row"].index(card)] = None
-    return card
 
 
 def test_a_fight_card_taken_back_stays_in_the_losers_hand_for_everyone():

@@ -12,118 +12,26 @@ import pytest
 
 from solver.errors import IllegalActionError
 from solver.games.trial.core import push
-from solver.games.trial.rules import TrialGame, TrialState
+from solver.games.trial.rules import TrialState
 from solver.games.trial.scoring import fame, winners
 
-GAME = {n: TrialGame(players=n) for n in (2, 3, 4)}
-PACK = GAME[2].pack
-# the die's distinct faces, in pack order: the winning symbol (0 strength), 1, 2, 3
-WIN, ONE, TWO, THREE = 0, 1, 2, 3
+from .positions import (
+    GAME,
+    PACK,
+    act,
+    at_store,
+    cid,
+    full_backpack,
+    give_item,
+    labels,
+    ready,
+    set_food,
+    set_hand,
+    take,
+    to_story,
+)
 
 
-def ready(players: int = 2) -> TrialState:
-    """The first decision of the game: set-up with the first outcome of every chance node, every
-    piece on start-1."""
-    st = GAME[players].new_initial_state()
-    while st.data["turn_player"] is None:
-        st.apply_action(
-            st.chance_outcomes()[0][0] if st.is_chance_node() else st.legal_actions()[0]
-        )
-    return st
-
-
-def cid(name: str) -> str:
-    return next(c["id"] for c in PACK.cards.values() if c["name"] == name)
-
-
-def take(st: TrialState, card: str) -> str:
-    """Remove ``card`` from wherever it lies."""
-    d = st.data
-    for me in d["players"]:
-        for key in ("hand", "aside"):
-            if card in me[key]:
-                me[key].remove(card)
-                return card
-    for deck in d["decks"].values():
-        for layer in deck["layers"]:
-            if card in layer:
-                layer.remove(card)
-                return card
-        if card in deck["discard"]:
-            deck["discard"].remove(card)
-            return card
-    if card in d["encounter_row"]:
-        d["encounter_row"][d["encounter_row"].index(card)] = None
-        return card
-    raise AssertionError(card)
-
-
-def set_hand(st: TrialState, p: int, *names: str) -> None:
-    me = st.data["players"][p]
-    for card in me["hand"]:
-        st.data["decks"][st.game.deck_of[card]]["layers"][0].append(card)
-    me["hand"] = [take(st, cid(n)) for n in names]
-
-
-def set_row(st: TrialState, slot: int, name: str) -> None:
-    old = st.data["encounter_row"][slot]
-    if old is not None:
-        st.data["decks"]["encounters"]["layers"][0].append(old)
-        st.data["encounter_row"][slot] = None
-    st.data["encounter_row"][slot] = take(st, cid(name))
-
-
-def to_story(st: TrialState, p: int, name: str, faceup: bool = True) -> None:
-    from solver.games.trial.belongings import column_of
-
-    card = take(st, cid(name))
-    st.data["players"][p]["story"].append([card, faceup, column_of(st, card)])
-
-
-def give_item(st: TrialState, p: int, kind: str) -> None:
-    """Move one ``kind`` from the store (or a ruins) into ``p``'s backpack."""
-    for row in st.data["store"]:
-        for stack in row:
-            if stack and stack[0] == kind:
-                stack.pop()
-                st.data["players"][p]["backpack"].append(kind)
-                return
-    for ruin in st.data["ruins"].values():
-        if kind in ruin["items"]:
-            ruin["items"].remove(kind)
-            st.data["players"][p]["backpack"].append(kind)
-            return
-    if kind in st.data["artifacts_available"]:
-        st.data["artifacts_available"].remove(kind)
-        st.data["players"][p]["backpack"].append(kind)
-        return
-    raise AssertionError(kind)
-
-
-def set_food(st: TrialState, p: int, **food: int) -> None:
-    me = st.data["players"][p]
-    for f in me["food"]:
-        st.data["tray"][f] += me["food"][f]
-        me["food"][f] = 0
-    for f, n in food.items():
-        st.data["tray"][f] -= n
-        me["food"][f] = n
-
-
-def act(st: TrialState, label: str) -> None:
-    st.apply_action(st.string_to_action(label))
-
-
-def labels(st: TrialState) -> list[str]:
-    return [st.action_to_string(a) for a in st.legal_actions()]
-
-
-def die(st: TrialState, face: int) -> None:
-    assert st.is_chance_node() and st._top()["step"] == "die"
-    st.apply_action(st.layout.DIE + face)
-
-
-# -- turns -------------------------------------------------------------------------------------
 def test_a_turn_needs_its_paw_and_allows_one_deed_and_one_move():
     st = ready()
     assert "turn: end turn" not in labels(st)  # the paw token is obligatory
@@ -214,16 +122,8 @@ def test_an_expedition_start_ends_the_move_and_a_finished_area_is_closed():
 
 
 # -- store ---------------------------------------------------------------------------------------
-def _at_store(strong: bool = False) -> TrialState:
-    st = ready()
-    st.data["players"][0]["space"] = "store-1"
-    st.data["tiles"]["store-1"] = ["store-swap", False]
-    act(st, f"turn: {'strong ' if strong else ''}paw: location")
-    return st
-
-
 def test_buying_costs_column_plus_row_and_a_tea_leaf_stands_in():
-    st = _at_store()
+    st = at_store()
     store = st.data["store"]
     store[0][0], store[0][1] = ["shovel"] * 2, ["kettle"] * 2  # row 0: any food; acorn / mushroom
     set_food(st, 0, tea=1, raspberry=1)
@@ -238,7 +138,7 @@ def test_buying_costs_column_plus_row_and_a_tea_leaf_stands_in():
 
 
 def test_selling_to_an_empty_slot_pays_its_symbols_and_the_gallery_takes_artifacts():
-    st = _at_store()
+    st = at_store()
     store = st.data["store"]
     for row in store:
         for c, stack in enumerate(row):
@@ -263,7 +163,7 @@ def test_selling_to_an_empty_slot_pays_its_symbols_and_the_gallery_takes_artifac
 
 
 def test_trading_bonuses_as_in_the_rulebooks_example():
-    st = _at_store()
+    st = at_store()
     me = st.data["players"][0]
     to_story(st, 0, "Haggler")  # 2 trading symbols + 1 on the board = 3
     set_hand(st, 0, "Bandits")  # enhancement: 2 trading symbols
@@ -287,7 +187,7 @@ def test_trading_bonuses_as_in_the_rulebooks_example():
 
 
 def test_the_strong_paw_pays_with_cards_and_a_ruined_store_sells_once():
-    st = _at_store(strong=True)
+    st = at_store(strong=True)
     set_food(st, 0)
     set_hand(st, 0, "Market Day", "Haggler")
     assert "buy " + st.data["store"][0][0][0] in labels(st)
@@ -792,15 +692,10 @@ def test_pieces_go_on_start_spaces_before_tents_and_hands_are_dealt():
     assert all(len(me["hand"]) == 5 and len(me["tents"]) == 3 for me in st.data["players"])
 
 
-def _full_backpack(st: TrialState) -> None:
-    for kind in ("sword", "wings", "axe"):  # 2 + 2 + 1 = 5 slots
-        give_item(st, 0, kind)
-
-
 def test_ruins_with_a_full_backpack_offer_to_drop_first():
     st = ready()
     me = st.data["players"][0]
-    _full_backpack(st)
+    full_backpack(st)
     me["space"] = "ruins-1"
     st.data["tiles"]["ruins-1"] = ["ruins-store", False]
     st.data["ruins"]["ruins-1"]["items"] = ["rope", "bow"]
@@ -823,7 +718,7 @@ def test_an_expedition_artifact_that_does_not_fit_waits_for_a_drop_or_is_left():
     for keep in (True, False):
         st = ready()
         me = st.data["players"][0]
-        _full_backpack(st)
+        full_backpack(st)
         me["space"] = "caverns-0"
         st.data["decks"]["exp:caverns"]["top"] = {"card": take(st, cid("Mole King")), "viewers": []}
         set_food(st, 0, acorn=2)
@@ -855,14 +750,14 @@ def test_an_expedition_artifact_that_does_not_fit_waits_for_a_drop_or_is_left():
 
 def test_a_common_item_from_the_store_and_a_purchase_offer_drops_when_full():
     st = ready()
-    _full_backpack(st)
+    full_backpack(st)
     push(st, "take_item", player=0, rarity="common")  # a campsite's common item, Tool Swap...
     assert labels(st) == ["take no item", "drop axe to make room", "drop sword to make room",
                           "drop wings to make room"]  # fmt: skip
     act(st, "drop axe to make room")
     assert "take shovel from the store" in labels(st)  # a common item fits now
-    st = _at_store()
-    _full_backpack(st)
+    st = at_store()
+    full_backpack(st)
     set_food(st, 0, acorn=2, mushroom=2)
     assert "drop axe to make room" in labels(st)
     assert not [x for x in labels(st) if x.startswith("buy ")]
