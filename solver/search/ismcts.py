@@ -228,7 +228,7 @@ class ISMCTSTree:
             self.node_count += 1
         return child
 
-    def _decide(
+    def _play(
         self,
         node: _Node,
         world: Any,
@@ -236,10 +236,15 @@ class ISMCTSTree:
         rng: SplitMix64,
         evaluator: Evaluator | EvaluatorLike,
         c: float,
-    ) -> tuple[int, bool]:
-        """The mover's action at ``node`` in this determinisation and whether it is a new edge:
-        the legal actions with an edge gain an availability; an untried one (uniform) is
-        expanded, else UCB1 picks."""
+    ) -> tuple[int, int | None, bool]:
+        """One step of a walk at ``node``, applied to ``world``: ``(action, the decision taken or
+        None, whether it is a new edge)``. A chance outcome is drawn by its probability; at a
+        decision the legal actions with an edge gain an availability, an untried one (uniform)
+        is expanded, else UCB1 picks."""
+        if mover == CHANCE:
+            action = sample_outcome(world.chance_outcomes(), rng)
+            world.apply_action(action)
+            return action, None, False
         if not 0 <= mover < self.num_players:
             raise RuntimeError(f"current_player() returned {mover!r}")
         legal = _moves(evaluator, world)
@@ -250,11 +255,14 @@ class ISMCTSTree:
         for a in legal:
             if a in edges:
                 edges[a][1] += 1
+        expanded = bool(untried)
         if untried:
             action = untried[rng.below(len(untried))]
             edges[action] = [0, 1, [0.0] * self.num_players, world.action_to_string(action)]
-            return action, True
-        return _ucb(edges, legal, mover, c), False
+        else:
+            action = _ucb(edges, legal, mover, c)
+        world.apply_action(action)
+        return action, action, expanded
 
     def _leaf(
         self, world: Any, rng: SplitMix64, evaluator: Evaluator | EvaluatorLike
@@ -280,14 +288,7 @@ class ISMCTSTree:
                 break
             mover = world.current_player()
             node.player = mover
-            taken: int | None = None
-            expanded = False
-            if mover == CHANCE:
-                action = sample_outcome(world.chance_outcomes(), rng)
-            else:
-                action, expanded = self._decide(node, world, mover, rng, evaluator, c)
-                taken = action
-            world.apply_action(action)
+            action, taken, expanded = self._play(node, world, mover, rng, evaluator, c)
             path.append((node, taken))
             made = self.node_count
             node = self._child(node, self._key(world, mover, action))
@@ -392,14 +393,9 @@ class MultiObserverTree(ISMCTSTree):
             mover = world.current_player()
             for node in cursors:
                 node.player = mover
-            taken: int | None = None
-            expanded = False
-            if mover == CHANCE:
-                action = sample_outcome(world.chance_outcomes(), rng)
-            else:
-                action, expanded = self._decide(cursors[mover], world, mover, rng, evaluator, c)
-                taken = action
-            world.apply_action(action)
+            # a chance step reads no tree: any cursor stands in for the mover's
+            here = cursors[mover] if mover != CHANCE else cursors[self.observer]
+            action, taken, expanded = self._play(here, world, mover, rng, evaluator, c)
             path.append((cursors, mover, taken))
             made = self.node_count
             cursors = [self._child(node, self._key_for(world, t, mover, action))
