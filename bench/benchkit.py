@@ -30,6 +30,33 @@ def seconds_per_call(benchmark: Any, run: Callable[[], Any]) -> float:
     return best_seconds(run)
 
 
+class PlayoutRates:
+    """Actions/s of the ways a bench plays seeded random playouts (``runner(way)``: a call
+    playing them, answering ``(games, actions, tally)``), kept for the ratios of the run."""
+
+    def __init__(self, runner: Callable[[str], Callable[[], tuple[int, int, int]]]) -> None:
+        self.runner = runner
+        self.rates: dict[str, float] = {}
+
+    def benchmark(self, benchmark: Any, way: str, rounds: int) -> tuple[int, int, int]:
+        """Time ``way`` under pytest-benchmark (``rounds`` rounds after a warm-up), keep its rate
+        and ``extra_info``; its ``(games, actions, tally)``."""
+        run = self.runner(way)
+        games, actions, tally = benchmark.pedantic(
+            run, rounds=rounds, iterations=1, warmup_rounds=1
+        )
+        rate = self.rates[way] = actions / seconds_per_call(benchmark, run)
+        benchmark.extra_info.update(games=games, actions=actions, actions_per_second=rate)
+        return games, actions, tally
+
+    def rate(self, way: str) -> float:
+        """Actions/s of ``way`` (measured here if its benchmark has not run in this session)."""
+        if way not in self.rates:
+            run = self.runner(way)
+            self.rates[way] = run()[1] / best_seconds(run)
+        return self.rates[way]
+
+
 def report_rates(
     benchmark: Any, title: str, rates: dict[str, float], ratios: dict[str, float]
 ) -> None:

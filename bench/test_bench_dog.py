@@ -19,7 +19,7 @@ import random
 import sys
 
 import pytest
-from benchkit import best_seconds, report_rates, seconds_per_call
+from benchkit import PlayoutRates, report_rates
 
 from solver import puzzles
 from solver.games.dog.kernel import KernelDogGame
@@ -35,7 +35,6 @@ pytestmark = pytest.mark.usefixtures("require_kernels")
 FOREST = "dog/open-meadow-9x9"
 SEED = 2024
 GAMES = {"c-loop": 20_000, "kernel-python": 2_000, "reference": 200}  # about 0.1 s each
-RATES: dict[str, float] = {}  # actions/s per way, filled by the tests of this run
 
 
 def python_playouts(game, n_games: int, seed: int) -> tuple[int, int, int]:
@@ -77,28 +76,19 @@ def _runner(way: str):
     return lambda: python_playouts(game, n, SEED)
 
 
-def _rate(way: str) -> float:
-    """Actions/s of ``way`` (measured here if its benchmark has not run in this session)."""
-    if way not in RATES:
-        run = _runner(way)
-        RATES[way] = run()[1] / best_seconds(run)
-    return RATES[way]
+RATES = PlayoutRates(_runner)
 
 
 @pytest.mark.parametrize("way", ["c-loop", "kernel-python", "reference"])
 def test_playout_actions_per_second(benchmark, way):
-    run = _runner(way)
-    games, actions, wins = benchmark.pedantic(run, rounds=5, iterations=1, warmup_rounds=1)
+    games, actions, wins = RATES.benchmark(benchmark, way, rounds=5)
     assert games == GAMES[way] and actions > games
-    RATES[way] = actions / seconds_per_call(benchmark, run)
-    benchmark.extra_info.update(
-        forest=FOREST, games=games, actions=actions, wins=wins, actions_per_second=RATES[way]
-    )
+    benchmark.extra_info.update(forest=FOREST, wins=wins)
 
 
 def test_ratios(benchmark, capsys):
     """Kernel against reference, in this run; printed and kept in ``extra_info``."""
-    rates = {way: _rate(way) for way in GAMES}
+    rates = {way: RATES.rate(way) for way in GAMES}
     ratios = {
         "c-loop / reference": rates["c-loop"] / rates["reference"],
         "kernel-python / reference": rates["kernel-python"] / rates["reference"],

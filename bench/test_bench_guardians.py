@@ -16,7 +16,7 @@ Nothing here asserts a wall-clock time. The fuller table (cut vertices, walks, M
 from __future__ import annotations
 
 import pytest
-from benchkit import best_seconds, report_rates, seconds_per_call
+from benchkit import PlayoutRates, report_rates
 
 from solver.games.guardians.kernel import KernelGuardiansGame
 from solver.games.guardians.rules import GuardiansGame
@@ -33,7 +33,6 @@ pytestmark = pytest.mark.usefixtures("require_kernels")
 PLAYERS = 3
 SEED = 2024
 GAMES = {"c-loop": 2_000, "kernel-python": 40, "reference": 8}  # about 0.1-0.3 s each
-RATES: dict[str, float] = {}
 
 
 def python_playouts(game, n_games: int, seed: int) -> tuple[int, int, int]:
@@ -52,20 +51,13 @@ def _runner(way: str):
     return lambda: python_playouts(game, n, SEED)
 
 
-def _rate(way: str) -> float:
-    if way not in RATES:
-        run = _runner(way)
-        RATES[way] = run()[1] / best_seconds(run)
-    return RATES[way]
+RATES = PlayoutRates(_runner)
 
 
 @pytest.mark.parametrize("way", ["c-loop", "kernel-python", "reference"])
 def test_playout_actions_per_second(benchmark, way):
-    run = _runner(way)
-    games, actions, _ = benchmark.pedantic(run, rounds=3, iterations=1, warmup_rounds=1)
+    games, actions, _ = RATES.benchmark(benchmark, way, rounds=3)
     assert games == GAMES[way] and actions > games
-    RATES[way] = actions / seconds_per_call(benchmark, run)
-    benchmark.extra_info.update(games=games, actions=actions, actions_per_second=RATES[way])
 
 
 def test_the_loops_play_the_same_games():
@@ -77,7 +69,7 @@ def test_the_loops_play_the_same_games():
 
 def test_ratios(benchmark, capsys):
     """Kernel against reference, in this run; printed and kept in ``extra_info``."""
-    rates = {way: _rate(way) for way in GAMES}
+    rates = {way: RATES.rate(way) for way in GAMES}
     ratios = {
         "c-loop / reference": rates["c-loop"] / rates["reference"],
         "kernel-python / reference": rates["kernel-python"] / rates["reference"],
