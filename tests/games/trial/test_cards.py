@@ -15,6 +15,7 @@ from solver.games.trial.invariants import Checker, card_places
 from solver.games.trial.rules import TrialState
 
 from . import positions as helpers
+from .engines import random_action
 
 PACK = helpers.PACK
 PLACES = {
@@ -115,11 +116,7 @@ def test_every_card_resolves(card_id):
     rng = random.Random(card_id)
     steps = 0
     while _resolving(st, card_id) and not st.is_terminal():
-        if st.is_chance_node():
-            outs = st.chance_outcomes()
-            st.apply_action(rng.choices([a for a, _ in outs], [p for _, p in outs])[0])
-        else:
-            st.apply_action(rng.choice(st.legal_actions()))
+        st.apply_action(random_action(st, rng))
         check(st)
         steps += 1
         assert steps < 500

@@ -22,6 +22,8 @@ from solver.fuzzing import mutate_json
 from solver.games.trial.content import FILES, PackError, load_pack
 from solver.registry import load_game
 
+from .engines import random_action
+
 SHIPPED = Path(__file__).resolve().parents[3] / "puzzles" / "trial"
 BASE = {name: json.loads((SHIPPED / name).read_text(encoding="utf-8")) for name in FILES}
 
@@ -138,10 +140,7 @@ def play(pack: Path, rng: random.Random, engine: str, actions: int = 400) -> Non
     for _ in range(actions):
         if st.is_terminal():
             break
-        if st.is_chance_node():
-            st.apply_action(rng.choice([a for a, _ in st.chance_outcomes()]))
-        else:
-            st.apply_action(rng.choice(st.legal_actions()))
+        st.apply_action(random_action(st, rng, by_probability=False))
     st.returns()
 
 

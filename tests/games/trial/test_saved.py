@@ -17,6 +17,8 @@ from solver.games.trial.kernel import KernelTrialGame
 from solver.games.trial.rules import TrialGame
 from solver.games.trial.saved import FORMAT
 
+from .engines import random_action
+
 DATA = Path(__file__).with_name("data")
 EXPECTED = json.loads((DATA / "format1-expected.json").read_text(encoding="utf-8"))
 RESUMABLE = sorted(name for name in EXPECTED if name != "fight_cards")
@@ -45,19 +47,19 @@ def test_a_format_1_state_loads_as_the_same_position(name, engine):
     assert GAMES[engine].state_from_json(st.to_json()).to_json() == st.to_json()
 
 
+def _plays_to_the_end(st, rng: random.Random) -> None:
+    """Play ``st`` on at random to its end, every invariant checked after every action."""
+    check = Checker(observations=False)
+    while not st.is_terminal():
+        st.apply_action(random_action(st, rng))
+        check(st)
+    assert abs(sum(st.returns()) - 1.0) < 1e-9
+
+
 @pytest.mark.parametrize("name", RESUMABLE)
 def test_a_format_1_state_plays_on_to_the_end_keeping_every_invariant(name):
     st = GAMES["reference"].state_from_json(_text(name))
-    rng = random.Random(name)
-    check = Checker(observations=False)
-    while not st.is_terminal():
-        if st.is_chance_node():
-            outs = st.chance_outcomes()
-            st.apply_action(rng.choices([a for a, _ in outs], [p for _, p in outs])[0])
-        else:
-            st.apply_action(rng.choice(st.legal_actions()))
-        check(st)
-    assert abs(sum(st.returns()) - 1.0) < 1e-9
+    _plays_to_the_end(st, random.Random(name))
 
 
 @pytest.mark.parametrize(
@@ -72,16 +74,7 @@ def test_a_state_saved_under_the_earlier_fight_and_set_up_rules_loads_and_plays_
     text = (DATA / f"format1-e3a8ca9-{name}.json").read_text(encoding="utf-8")
     st = GAMES["reference"].state_from_json(text)
     assert (st.current_player(), st.scores()) == (player, scores)
-    rng = random.Random(name)
-    check = Checker(observations=False)
-    while not st.is_terminal():
-        if st.is_chance_node():
-            outs = st.chance_outcomes()
-            st.apply_action(rng.choices([a for a, _ in outs], [p for _, p in outs])[0])
-        else:
-            st.apply_action(rng.choice(st.legal_actions()))
-        check(st)
-    assert abs(sum(st.returns()) - 1.0) < 1e-9
+    _plays_to_the_end(st, random.Random(name))
 
 
 def test_a_format_1_state_in_the_middle_of_a_fight_is_refused_saying_why():

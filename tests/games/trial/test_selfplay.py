@@ -11,6 +11,8 @@ from solver.game import CHANCE
 from solver.games.trial.invariants import Checker
 from solver.games.trial.rules import TrialGame, TrialState
 
+from .engines import random_action
+
 GAMES = {n: TrialGame(players=n) for n in (2, 3, 4)}
 
 
@@ -86,11 +88,7 @@ def test_a_determinisation_changes_hidden_cards():
     rng = random.Random(7)
     state = GAMES[4].new_initial_state()
     while state.data["day"] < 2 and not state.is_terminal():
-        if state.is_chance_node():
-            outs = state.chance_outcomes()
-            state.apply_action(rng.choices([a for a, _ in outs], [p for _, p in outs])[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        state.apply_action(random_action(state, rng))
     hands = [sorted(me["hand"]) for me in state.data["players"]]
     changed = False
     for k in range(5):
@@ -107,11 +105,7 @@ def test_json_round_trip_mid_game():
     for _ in range(300):
         if state.is_terminal():
             break
-        if state.is_chance_node():
-            outs = state.chance_outcomes()
-            state.apply_action(rng.choices([a for a, _ in outs], [p for _, p in outs])[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        state.apply_action(random_action(state, rng))
     twin = game.state_from_json(state.to_json())
     assert twin.to_json() == state.to_json()
     assert twin.legal_actions() == state.legal_actions()

@@ -21,6 +21,8 @@ from solver.fuzzing import mutate_json
 from solver.games.trial.kernel import KernelTrialGame
 from solver.games.trial.rules import TrialGame, TrialState
 
+from .engines import random_action
+
 GAMES = {(e, n): (TrialGame if e == "reference" else KernelTrialGame)(players=n)
          for e in ("reference", "kernel") for n in (2, 3, 4)}  # fmt: skip
 
@@ -32,10 +34,7 @@ def saved(players: int, seed: int, actions: int) -> dict[str, Any]:
     for _ in range(actions):
         if st.is_terminal():
             break
-        if st.is_chance_node():
-            st.apply_action(rng.choice([a for a, _ in st.chance_outcomes()]))
-        else:
-            st.apply_action(rng.choice(st.legal_actions()))
+        st.apply_action(random_action(st, rng, by_probability=False))
     return json.loads(st.to_json())
 
 
@@ -158,10 +157,7 @@ def play(st: TrialState, rng: random.Random, actions: int) -> None:
     for _ in range(actions):
         if st.is_terminal():
             break
-        if st.is_chance_node():
-            st.apply_action(rng.choice([a for a, _ in st.chance_outcomes()]))
-        else:
-            st.apply_action(rng.choice(st.legal_actions()))
+        st.apply_action(random_action(st, rng, by_probability=False))
         st.observation(st.data["player_count"] - 1)
     st.returns()
     str(st)
