@@ -131,3 +131,29 @@ def full_backpack(st: TrialState) -> None:
     """Fill player 0's backpack: a sword, wings and an axe (2 + 2 + 1 = 5 slots)."""
     for kind in ("sword", "wings", "axe"):
         give_item(st, 0, kind)
+
+
+def kettle_to_sell() -> TrialState:
+    """Player 0 at the store with a kettle to sell, no food, and no kettle left in the store
+    (its slots and the any-food slot of row 1, column 2 empty)."""
+    st = at_store()
+    store = st.data["store"]
+    for row in store:
+        for c, stack in enumerate(row):
+            if stack and stack[0] == "kettle":
+                row[c] = []
+    store[0][1] = []
+    give_item(st, 0, "kettle")
+    set_food(st, 0)
+    return st
+
+
+def mole_king_on_top() -> TrialState:
+    """Player 0 on caverns-0 with a full backpack and two acorns, the Mole King (its artifact: a
+    stone tablet, 2 slots) on top of the caverns' expedition deck, the turn not begun."""
+    st = ready()
+    full_backpack(st)
+    st.data["players"][0]["space"] = "caverns-0"
+    st.data["decks"]["exp:caverns"]["top"] = {"card": take(st, cid("Mole King")), "viewers": []}
+    set_food(st, 0, acorn=2)
+    return st

@@ -301,16 +301,11 @@ def _lockstep(kernel_game, reference, labels: list[str]) -> None:
 
 
 def test_rare_steps_make_room_exhausted_and_sale_slot(games):
-    from .positions import act, at_store, cid, full_backpack, give_item, ready, set_food, take
+    from .positions import act, kettle_to_sell, mole_king_on_top, ready, set_food
 
     _, ker = games[2]
     # an expedition artifact that does not fit: make_room, drops, return_slot
-    st = ready()
-    me = st.data["players"][0]
-    full_backpack(st)
-    me["space"] = "caverns-0"
-    st.data["decks"]["exp:caverns"]["top"] = {"card": take(st, cid("Mole King")), "viewers": []}
-    set_food(st, 0, acorn=2)
+    st = mole_king_on_top()
     act(st, "turn: paw: expedition")
     _lockstep(ker, st, ["draw", "pay with acorn", "pay with acorn",
                         "drop axe to make room for stone-tablet",
@@ -325,15 +320,7 @@ def test_rare_steps_make_room_exhausted_and_sale_slot(games):
     _lockstep(ker, st, ["turn: paw: expedition", "exhausted: yes", "pay with raspberry",
                         "pay with raspberry", "advance to swamps-1a"])  # fmt: skip
     # a sale with a choice of empty slots, then the gallery
-    st = at_store()
-    store = st.data["store"]
-    for row in store:
-        for c, stack in enumerate(row):
-            if stack and stack[0] == "kettle":
-                row[c] = []
-    store[0][1] = []
-    give_item(st, 0, "kettle")
-    set_food(st, 0)
+    st = kettle_to_sell()
     sale = "sell kettle onto store slot row 1, column 2 for mushroom + food"
     _lockstep(ker, st, ["sell kettle", sale, "gain acorn"])
 

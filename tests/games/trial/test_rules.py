@@ -23,7 +23,9 @@ from .positions import (
     cid,
     full_backpack,
     give_item,
+    kettle_to_sell,
     labels,
+    mole_king_on_top,
     ready,
     set_food,
     set_hand,
@@ -138,15 +140,7 @@ def test_buying_costs_column_plus_row_and_a_tea_leaf_stands_in():
 
 
 def test_selling_to_an_empty_slot_pays_its_symbols_and_the_gallery_takes_artifacts():
-    st = at_store()
-    store = st.data["store"]
-    for row in store:
-        for c, stack in enumerate(row):
-            if stack and stack[0] == "kettle":
-                row[c] = []
-    store[0][1] = []
-    give_item(st, 0, "kettle")
-    set_food(st, 0)
+    st = kettle_to_sell()
     act(st, "sell kettle")
     assert st._top()["step"] == "sale_slot"
     act(st, "sell kettle onto store slot row 1, column 2 for mushroom + food")  # any-food row
@@ -716,12 +710,8 @@ def test_ruins_with_a_full_backpack_offer_to_drop_first():
 
 def test_an_expedition_artifact_that_does_not_fit_waits_for_a_drop_or_is_left():
     for keep in (True, False):
-        st = ready()
+        st = mole_king_on_top()
         me = st.data["players"][0]
-        full_backpack(st)
-        me["space"] = "caverns-0"
-        st.data["decks"]["exp:caverns"]["top"] = {"card": take(st, cid("Mole King")), "viewers": []}
-        set_food(st, 0, acorn=2)
         act(st, "turn: paw: expedition")
         st.apply_action(st.layout.card(cid("Mole King")))
         act(st, "pay with acorn")
