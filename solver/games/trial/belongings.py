@@ -8,6 +8,7 @@ item given up goes, making room for an artifact, the side of an ``either`` symbo
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from solver.errors import IllegalActionError
@@ -16,6 +17,30 @@ from solver.games.trial.schema import COLUMN_OF
 
 if TYPE_CHECKING:
     from solver.games.trial.core import State
+
+
+# -- tents ---------------------------------------------------------------------------------------
+class TentFromBox(Step):
+    """The base of the chance steps drawing a face-down tent from the box: each kind by its
+    share of the tents left; the step's ``apply`` takes it out with :func:`take_tent`."""
+
+    chance = True
+
+    @staticmethod
+    def outcomes(st: State, f: Frame) -> list[tuple[int, float]]:
+        tents = st.data["box"]["tents"]
+        counts = Counter(tents)
+        return [
+            (st.layout.tent(b), counts[b] / len(tents)) for b in sorted(counts, key=st.layout.tent)
+        ]
+
+
+def take_tent(st: State, f: Frame, a: int) -> str:
+    """Pop the drawing step ``f`` and take the tent of outcome ``a`` out of the box: its bonus."""
+    pop(st, f)
+    bonus: str = st.layout.label(a)[len("tent ") :]
+    st.data["box"]["tents"].remove(bonus)
+    return bonus
 
 
 # -- food ----------------------------------------------------------------------------------------

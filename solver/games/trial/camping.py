@@ -9,10 +9,9 @@ their own tents goes face down on that spot, and all their paw tokens come back.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING, ClassVar
 
-from solver.games.trial.belongings import gain_food
+from solver.games.trial.belongings import TentFromBox, gain_food, take_tent
 from solver.games.trial.core import REQUIRED, Fields, Frame, Step, player, pop, push, step
 from solver.games.trial.decks import draw
 from solver.games.trial.history import PUBLIC, note
@@ -189,26 +188,15 @@ class GiftTent(Step):
 
 
 @step("box_tent")
-class BoxTent(Step):
+class BoxTent(TentFromBox):
     """Chance: which face-down tent comes out of the box."""
 
-    chance = True
     fields: ClassVar[Fields] = {
         "player": (REQUIRED, "who played Campsite Gift"),
         "spot": (REQUIRED, "the campsite it goes to"),
     }
 
     @staticmethod
-    def outcomes(st: State, f: Frame) -> list[tuple[int, float]]:
-        tents = st.data["box"]["tents"]
-        counts = Counter(tents)
-        return [
-            (st.layout.tent(b), counts[b] / len(tents)) for b in sorted(counts, key=st.layout.tent)
-        ]
-
-    @staticmethod
     def apply(st: State, f: Frame, a: int) -> None:
-        pop(st, f)
-        bonus = st.layout.label(a)[len("tent ") :]
-        st.data["box"]["tents"].remove(bonus)
+        bonus = take_tent(st, f, a)
         st.data["camp_tents"][f["spot"]] = {"tent": bonus, "owner": None}

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from solver.games.trial.belongings import TentFromBox, take_tent
 from solver.games.trial.core import REQUIRED, Fields, Frame, Step, player, pop, push, step
 from solver.games.trial.schema import FOODS
 
@@ -226,25 +227,14 @@ class Stock(Step):
 
 
 @step("deal_tent")
-class DealTent(Step):
+class DealTent(TentFromBox):
     """Chance: a face-down tent token dealt to a player."""
 
-    chance = True
     fields: ClassVar[Fields] = {"player": (REQUIRED, "who gets it")}
 
     @staticmethod
-    def outcomes(st: State, f: Frame) -> list[tuple[int, float]]:
-        tents = st.data["box"]["tents"]
-        counts = Counter(tents)
-        return [
-            (st.layout.tent(b), counts[b] / len(tents)) for b in sorted(counts, key=st.layout.tent)
-        ]
-
-    @staticmethod
     def apply(st: State, f: Frame, a: int) -> None:
-        pop(st, f)
-        bonus = st.layout.label(a)[len("tent ") :]
-        st.data["box"]["tents"].remove(bonus)
+        bonus = take_tent(st, f, a)
         player(st, f["player"])["tents"].append(bonus)
 
 
