@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from solver.games.trial.belongings import TentFromBox, gain_food, take_tent
 from solver.games.trial.core import REQUIRED, Fields, Frame, Step, player, pop, push, step
-from solver.games.trial.decks import draw
+from solver.games.trial.decks import CardOrFood, draw
 from solver.games.trial.history import PUBLIC, note
 from solver.games.trial.schema import FOODS
 
@@ -116,22 +116,10 @@ class Camp(Step):
 
 
 @step("universal")
-class Universal(Step):
+class Universal(CardOrFood):
     """Decision (universal campsite): a deed card, or a raspberry, acorn or mushroom."""
 
     fields: ClassVar[Fields] = {"player": (REQUIRED, "who camps")}
-
-    @staticmethod
-    def legal(st: State, f: Frame) -> list[int]:
-        return [st.layout.CARD] + [st.layout.food(x) for x in FOODS[:3]]
-
-    @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
-        pop(st, f)
-        if a == st.layout.CARD:
-            draw(st, f["player"], "deeds", "aside")
-        else:
-            gain_food(st, f["player"], FOODS[a - st.layout.FOOD])
 
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str:

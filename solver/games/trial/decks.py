@@ -3,7 +3,8 @@
 A deck is ``{"layers": [[card, ...], ...], "discard": [...], "top": None | {"card", "viewers"}}``:
 a draw is uniform over its first non-empty layer (a card put under the deck starts a new layer at
 the end, so it waits below the others), a top card revealed to some players is drawn first. The
-deed deck, once empty, is refilled by its discard pile.
+deed deck, once empty, is refilled by its discard pile. ``CardOrFood`` is the base of the
+decisions between a deed card and a food token.
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from solver.errors import IllegalActionError
-from solver.games.trial.belongings import add_to_story, check_legendary, column_of
+from solver.games.trial.belongings import add_to_story, check_legendary, column_of, gain_food
 from solver.games.trial.core import REQUIRED, Fields, Frame, Step, player, pop, push, step
 from solver.games.trial.history import PUBLIC, know
+from solver.games.trial.schema import FOODS
 
 if TYPE_CHECKING:
     from solver.games.trial.core import State
@@ -128,3 +130,20 @@ class Draw(Step):
             st.data["decks"][f["deck"]]["top"] = {"card": cid, "viewers": f["viewers"]}
         else:  # pragma: no cover - a programming error
             raise IllegalActionError(f"internal: unknown draw destination {to}")
+
+
+class CardOrFood(Step):
+    """The base of the decisions between a deed card (set aside) and a raspberry, acorn or
+    mushroom (the universal campsite, helping the residents)."""
+
+    @staticmethod
+    def legal(st: State, f: Frame) -> list[int]:
+        return [st.layout.CARD] + [st.layout.food(x) for x in FOODS[:3]]
+
+    @staticmethod
+    def apply(st: State, f: Frame, a: int) -> None:
+        pop(st, f)
+        if a == st.layout.CARD:
+            draw(st, f["player"], "deeds", "aside")
+        else:
+            gain_food(st, f["player"], FOODS[a - st.layout.FOOD])

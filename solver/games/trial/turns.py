@@ -15,7 +15,6 @@ from solver.games.trial.actions import PAW_TARGETS
 from solver.games.trial.belongings import (
     drop,
     drop_actions,
-    gain_food,
     has_skill,
     is_artifact,
     move_budget,
@@ -25,7 +24,7 @@ from solver.games.trial.belongings import (
     remove_from_pack,
 )
 from solver.games.trial.core import REQUIRED, Fields, Frame, Step, YesNo, player, pop, push, step
-from solver.games.trial.decks import discard_card, draw
+from solver.games.trial.decks import CardOrFood, discard_card, draw
 
 if TYPE_CHECKING:
     from solver.games.trial.core import State
@@ -265,22 +264,10 @@ class Move(Step):
 
 
 @step("help")
-class Help(Step):
+class Help(CardOrFood):
     """Decision: helping the residents gives a deed card or a raspberry, mushroom or acorn."""
 
     fields: ClassVar[Fields] = {"player": (REQUIRED, "who helps")}
-
-    @staticmethod
-    def legal(st: State, f: Frame) -> list[int]:
-        return [st.layout.CARD] + [st.layout.food(x) for x in ("raspberry", "acorn", "mushroom")]
-
-    @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
-        pop(st, f)
-        if a == st.layout.CARD:
-            draw(st, f["player"], "deeds", "aside")
-        else:
-            gain_food(st, f["player"], st.layout.label(a))
 
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str:
