@@ -334,13 +334,22 @@ def _recorded_ismcts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def test_an_agent_plays_at_its_own_default_unless_iterations_is_given(capsys, monkeypatch):
     # Defect: the README's `forest trial play --players 4 --agents ismcts,heuristic,heuristic,
     # random --games 2 --seed 0` printed nothing for > 400 s: the CLI's --iterations default of
-    # 1000 overrode the agent's own play default (64).
+    # 1000 overrode the agent's own play default (64). The agent's default is set apart from the
+    # CLI's here (the Trial's own is 1000 too, so it alone could not tell them apart).
+    import dataclasses
+
+    from solver.cli_game import DEFAULT_ITERATIONS
+
     budgets = _recorded_ismcts(monkeypatch)
+    spec = solver.registry.game_spec("trial")
+    own = DEFAULT_ITERATIONS // 3 + 1
+    monkeypatch.setitem(
+        spec.agents, "ismcts", dataclasses.replace(spec.agents["ismcts"], iterations=own)
+    )
     argv = ["trial", "play", "--players", "2", "--agents", "ismcts,random", "--games", "1"]
     code, _, err = run(capsys, *argv)
     assert code == 0, err
-    own = solver.registry.game_spec("trial").play_iterations("ismcts")
-    assert own == 64 and budgets and set(budgets) == {own}
+    assert spec.play_iterations("ismcts") == own and budgets and set(budgets) == {own}
     budgets.clear()
     code, _, err = run(capsys, *argv, "--iterations", "7")
     assert code == 0 and budgets and set(budgets) == {7}

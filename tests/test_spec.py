@@ -164,11 +164,13 @@ def test_agents_play_at_their_declared_default_unless_told():
 
 
 def test_the_built_in_games_declare_their_capabilities():
+    from solver.games.trial.playouts import PLAY_SIMULATIONS
+
     dog, guardians, trial = (game_spec(n) for n in ("dog", "guardians", "trial"))
     assert (dog.hidden_information, dog.exact, dog.strongest_agent) == (False, True, "mcts")
     assert dog.has_heuristic("kernel") and dog.has_heuristic("reference")  # twins
     assert (trial.hidden_information, trial.constant_sum, trial.exact) == (True, True, False)
-    assert trial.play_iterations("ismcts") == 64 and trial.strongest_agent == "ismcts"
+    assert trial.play_iterations("ismcts") == PLAY_SIMULATIONS and trial.strongest_agent == "ismcts"
     assert "mcts" not in trial.agent_names()
     assert guardians.agent_names() == ["mcts", "random", "greedy", "lookahead", "planner"]
     assert (

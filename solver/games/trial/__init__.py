@@ -68,7 +68,7 @@ SPEC = GameSpec(
         ),
         "ismcts": AgentSpec(
             "solver.games.trial.playouts:ismcts_agent",
-            iterations=64,  # playouts.PLAY_SIMULATIONS (tests hold the two equal)
+            iterations=1000,  # playouts.PLAY_SIMULATIONS (tests hold the two equal)
             summary="ISMCTS from the seat's own view, leaves valued by heavy playouts",
         ),
     },

@@ -30,11 +30,12 @@ __all__ = [
     "search_options",
 ]
 
-PLAYOUT_DEPTH = 24
-"""Actions played on from a leaf (about two turns of one player, chance included)."""
+PLAYOUT_DEPTH = 48
+"""Actions played on from a leaf, chance included (about seven turns of the Trial; tuned at
+:data:`PLAY_SIMULATIONS`: ``docs/search.md``)."""
 PLAYOUT_C = 0.4
 """The agent's UCB constant (returns in [0, 1])."""
-PLAY_SIMULATIONS = 64
+PLAY_SIMULATIONS = 1000
 """The agent's play default: simulations a decision (``GameSpec`` declares it)."""
 MULTIPLE_OBSERVERS = False
 """Whether the agent searches with multiple-observer ISMCTS (one tree per player)."""
