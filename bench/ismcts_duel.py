@@ -8,13 +8,18 @@ Each agent is a spec of comma-separated ``key=value`` settings of
   reference engine runs today's Python ISMCTS while the other searches the compiled kernel;
 - ``sims`` (simulations a decision), ``depth`` (the heavy playout's actions: the leaf evaluator
   is the game's playout evaluator, ``PlayoutEvaluator(depth)``; ``depth=-1``: the heuristic
-  leaf), ``c``, ``multi`` (1: multiple-observer ISMCTS), ``threads``.
+  leaf), ``c``, ``multi`` (1: multiple-observer ISMCTS), ``threads``; ``compiled`` (1: the
+  compiled loop, 0: the Python ISMCTS tree, also on a kernel state, -1: by the state's kind).
 
 ``--calibrate A|B`` first times the other agent's decisions on ``--calibrate-positions`` decision
 nodes and this agent's simulations a second on the same nodes (both in this process, at the same
 load), then gives this agent the simulations that take that agent's median seconds a decision:
 *equal wall time a move*, turned into an iteration budget so the games themselves do not depend
-on the load. The figures it used are printed and kept in the table.
+on the load. The figures it used are printed and kept in the table. ``--calibrate-on SPEC``
+times the other agent with other settings than it plays with (e.g. the Python ISMCTS on the
+reference engine, where it costs what a user of the old agent waited, while the games run it
+over the kernel, which plays the same rules faster); ``--cap`` gives the calibrated agent at most
+its own ``sims`` (equal wall time a move, or less when its own budget is cheaper).
 
 Seats alternate (game ``g``: agent A in seat ``g mod 2``); chance and the agents' seeds come from
 ``derive_seed(seed, g)``, so every game is a pure function of the seed and its index. With
@@ -27,6 +32,9 @@ interval and each agent's median seconds a decision.
         --a sims=2000,depth=24 --b sims=1400,depth=24,multi=1
     nice -n 10 python bench/ismcts_duel.py --game trial --games 200 --calibrate A \\
         --a engine=kernel --b engine=reference,sims=64 --rows /work/runs/duel-rows.jsonl
+    nice -n 10 python bench/ismcts_duel.py --game trial --games 200 --calibrate A --cap \
+        --a sims=1000,depth=48 --b compiled=0,sims=64,depth=24 \
+        --calibrate-on engine=reference,compiled=0,sims=64,depth=24 --rows ROWS
 """
 
 from __future__ import annotations
@@ -55,6 +63,7 @@ class AgentSpec:
     c: float = 0.4
     multi: bool = False
     threads: int = 1
+    compiled: int = -1
 
     @classmethod
     def parse(cls, text: str) -> AgentSpec:
@@ -67,7 +76,8 @@ class AgentSpec:
 
     def text(self) -> str:
         return (f"engine={self.engine}, sims={self.sims}, depth={self.depth}, c={self.c}, "
-                f"multi={int(self.multi)}, threads={self.threads}")  # fmt: skip
+                f"multi={int(self.multi)}, threads={self.threads}"
+                + (f", compiled={self.compiled}" if self.compiled >= 0 else ""))  # fmt: skip
 
 
 @dataclass
@@ -105,8 +115,10 @@ def search(state: Any, spec: AgentSpec, evaluator: Any, seed: int, sims: int) ->
     from solver.search.ismcts import ismcts
 
     leaf = "heuristic" if spec.depth < 0 else evaluator(depth=spec.depth)
+    compiled = None if spec.compiled < 0 else bool(spec.compiled)
     return ismcts(state, iterations=sims, seed=seed, evaluator=leaf, c=spec.c,
-                  threads=spec.threads, multiple_observers=spec.multi)  # fmt: skip
+                  threads=spec.threads, multiple_observers=spec.multi,
+                  compiled=compiled)  # fmt: skip
 
 
 def play_one(index: int, seed: int, specs: tuple[AgentSpec, AgentSpec], where: Setting) -> dict:
@@ -144,7 +156,8 @@ def play_one(index: int, seed: int, specs: tuple[AgentSpec, AgentSpec], where: S
         actions += 1
     returns = first.returns()
     return {"index": index, "score_a": float(returns[seat_a]), "seat_a": seat_a,
-            "actions": actions, "seconds_a": seconds[0], "seconds_b": seconds[1]}  # fmt: skip
+            "actions": actions, "seconds_a": seconds[0], "seconds_b": seconds[1],
+            "sims_a": specs[0].sims, "sims_b": specs[1].sims}  # fmt: skip
 
 
 def decision_nodes(where: Setting, engine: str, count: int, seed: int) -> list[Any]:
@@ -237,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--b", default="", help="agent B's settings")
     parser.add_argument("--calibrate", choices=("A", "B"), default=None)
     parser.add_argument("--calibrate-positions", type=int, default=16)
+    parser.add_argument("--calibrate-on", default=None, help="the other agent's timed settings")
+    parser.add_argument("--cap", action="store_true", help="at most the agent's own sims")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rows", default=None)
     parser.add_argument("--first", type=int, default=0)
@@ -248,13 +263,16 @@ def main(argv: list[str] | None = None) -> int:
     load_before = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     if args.calibrate:
         side = 0 if args.calibrate == "A" else 1
-        found = calibrate(where, specs[side], specs[1 - side], args.calibrate_positions)
+        timed = AgentSpec.parse(args.calibrate_on) if args.calibrate_on else specs[1 - side]
+        found = calibrate(where, specs[side], timed, args.calibrate_positions)
         print(f"calibration: {found}", flush=True)
-        chosen = replace(specs[side], sims=int(found["sims"]))
+        sims = min(int(found["sims"]), specs[side].sims) if args.cap else int(found["sims"])
+        chosen = replace(specs[side], sims=sims)
         specs = (chosen, specs[1]) if side == 0 else (specs[0], chosen)
         where.extra["calibration"] = (
-            f"agent {args.calibrate} given {found['sims']:.0f} simulations = the other's median "
-            f"{found['seconds']:.4f} s a decision x its own {found['rate']:.0f} simulations/s "
+            f"agent {args.calibrate} given {sims} simulations; equal wall time would be "
+            f"{found['sims']:.0f} = the other's median {found['seconds']:.4f} s a decision "
+            f"({timed.text()}) x its own {found['rate']:.0f} simulations/s "
             f"({args.calibrate_positions} positions)"
         )
     done = read_rows(args.rows)
