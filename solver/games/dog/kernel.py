@@ -21,25 +21,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.errors import ExtensionMissingError
 from solver.kernels import CompiledModule
 
 __all__ = ["KernelDogGame", "extension_module"]
 
 _COMPILED = CompiledModule("dog", "the compiled dog kernel")
 _dog: Any = _COMPILED.module
-_IMPORT_ERROR = _COMPILED.error
-
-
-def _missing() -> ExtensionMissingError:
-    return _COMPILED.missing()
 
 
 def extension_module():
     """The compiled module ``solver._ext.dog``; raises ExtensionMissingError if it is not built."""
-    if _dog is None:
-        raise _missing() from _IMPORT_ERROR
-    return _dog
+    return _COMPILED.get()
 
 
 if _dog is not None:
@@ -71,4 +63,4 @@ else:
         engine = "kernel"
 
         def __init__(self, forest=None, **options) -> None:
-            raise _missing() from _IMPORT_ERROR
+            _COMPILED.get()  # raises: the module is not built

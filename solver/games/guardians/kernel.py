@@ -22,25 +22,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.errors import ExtensionMissingError
 from solver.kernels import CompiledModule
 
 __all__ = ["KernelGuardiansGame", "extension_module"]
 
 _COMPILED = CompiledModule("guardians", "the compiled guardians kernel")
 _guardians: Any = _COMPILED.module
-_IMPORT_ERROR = _COMPILED.error
-
-
-def _missing() -> ExtensionMissingError:
-    return _COMPILED.missing()
 
 
 def extension_module() -> Any:
     """The compiled module ``solver._ext.guardians``; ExtensionMissingError if it is not built."""
-    if _guardians is None:
-        raise _missing() from _IMPORT_ERROR
-    return _guardians
+    return _COMPILED.get()
 
 
 if _guardians is not None:
@@ -61,4 +53,4 @@ else:
         engine = "kernel"
 
         def __init__(self, players: Any = None, **options: Any) -> None:
-            raise _missing() from _IMPORT_ERROR
+            _COMPILED.get()  # raises: the module is not built
