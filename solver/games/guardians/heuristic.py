@@ -22,12 +22,14 @@ the returns. Terminal states get their returns.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from solver.games.guardians.board import neighbours
 
 if TYPE_CHECKING:
     from solver.games.guardians.rules import GuardiansState
+    from solver.games.guardians.tiles import Tile
 
 __all__ = ["STANDING", "heuristic", "progress", "standing"]
 
@@ -61,14 +63,18 @@ def _lined_up(state: GuardiansState, player: int, start: tuple[int, int], sequen
     return best
 
 
+def _pawn_tiles(state: GuardiansState, player: int) -> Iterator[tuple[tuple[int, int], Tile]]:
+    """``(cell, tile)`` under each of the player's pawns on the board."""
+    me = state.people[player]
+    for cell in me.pawns:
+        if cell is not None:
+            yield cell, state.tile(me.forest[cell].tile)
+
+
 def progress(state: GuardiansState, player: int) -> float:
     """The points a player's pawns are on their way to (see the module docstring)."""
-    me = state.people[player]
     total = 0.0
-    for cell in me.pawns:
-        if cell is None:
-            continue
-        tile = state.tile(me.forest[cell].tile)
+    for cell, tile in _pawn_tiles(state, player):
         if tile.start or tile.hidden:
             continue  # the start walk's pattern is no fixed sequence; an unseen back: no colours
         k = len(tile.sequence)
@@ -82,12 +88,8 @@ def progress(state: GuardiansState, player: int) -> float:
 
 def standing(state: GuardiansState, player: int) -> float:
     """The points of the missions the player's pawns stand on (the start tile left out)."""
-    me = state.people[player]
     total = 0.0
-    for cell in me.pawns:
-        if cell is None:
-            continue
-        tile = state.tile(me.forest[cell].tile)
+    for _, tile in _pawn_tiles(state, player):
         if not tile.start:
             total += tile.points
     return total
