@@ -249,6 +249,7 @@ def _report(state: Any, args: argparse.Namespace, walk: _Walk) -> dict[str, Any]
     if state.is_chance_node() and args.spec.hidden_information:
         # the outcomes may be hidden from the player: only the value from their view
         value = walk.add(search(state, args)).value
+        walk.notes.append(_no_move_at_chance(args))
         return {"win_probability": value, "value": value, "exact": False, "best_action": None,
                 "moves": []}  # fmt: skip
     if state.is_chance_node():
@@ -258,6 +259,23 @@ def _report(state: Any, args: argparse.Namespace, walk: _Walk) -> dict[str, Any]
         args.first_label = report["best_action"]
         report["turn"] = _best_turn(state, args, report["moves"][0]["action"], walk)
     return report
+
+
+def _no_move_at_chance(args: argparse.Namespace) -> str:
+    """Why a chance node of a hidden-information game has no moves, and where moves are."""
+    spec, player = args.spec, args.observer
+    new_game = getattr(args, "file", None) is None and not getattr(args, "state_given", False)
+    where = (
+        f"a new {spec.name} game starts with chance dealing the set-up"
+        if new_game
+        else "chance acts next here (a deal or a draw the player may not see)"
+    )
+    return (
+        f"{where}: nobody has a move to choose, so this is player {player}'s {spec.value_kind} "
+        f"before it. For a best move give a position where a player is to move (--state with a "
+        f"saved state, or FILE), or play `forest {spec.name} play --human` and ask `hint` on "
+        "your turn"
+    )
 
 
 def _print_moves(rows: list[dict[str, Any]], indent: str = "") -> None:

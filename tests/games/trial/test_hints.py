@@ -184,3 +184,18 @@ def test_a_hint_request_with_a_state_and_no_player_count_takes_the_states(hidden
     )  # fmt: skip
     assert "error" not in found, found
     assert found["rootInfo"]["player"] == state.current_player()
+
+
+def test_best_move_on_a_new_game_says_why_it_names_no_move(capsys):
+    # Defect: `forest trial best-move` on a new game (chance deals the set-up first) printed one
+    # win-probability line and no move, with no word of why or where the moves are.
+    assert load_game("trial", players=4).new_initial_state().is_chance_node()
+    assert main(["trial", "best-move", "--iterations", "8"]) == 0
+    text = capsys.readouterr().out
+    assert main(["trial", "best-move", "--iterations", "8", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["best_action"], report["moves"]) == (None, [])  # the pinned fields as before
+    (note,) = report["notes"]
+    assert "chance dealing the set-up" in note and "nobody has a move to choose" in note
+    assert "--state" in note and "play --human" in note
+    assert text.splitlines()[1] == f"note: {note}"
