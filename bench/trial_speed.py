@@ -45,6 +45,8 @@ from typing import Any
 
 import numpy as np
 
+from solver.rng import SplitMix64
+
 
 def random_games(
     count: int, seed: int, engines: tuple[str, ...] = ("reference",)
@@ -122,7 +124,7 @@ def openspiel_rate(state: Any, iterations: int, c: float, seed: int) -> float:
     register("trial")
     game = pyspiel.load_game("forest_trial", {"players": 4})
     wrapped = type(game.new_initial_state())(game, state.clone())
-    rng = random.Random(seed)
+    rng = SplitMix64(seed)
     bot = os_ismcts.ISMCTSBot(
         game,
         HeuristicLeaves(),

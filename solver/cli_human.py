@@ -35,6 +35,7 @@ from typing import Any
 
 from solver.errors import OptionError
 from solver.render.ascii import count
+from solver.rng import SplitMix64
 from solver.spec import GameSpec, Opened
 
 __all__ = ["COMMANDS", "HIDDEN_LABEL", "Screen", "play_recorded", "record_options", "shown_label"]
@@ -140,9 +141,7 @@ def shown_label(state: Any, action: int, viewer: int) -> str:
         return str(child.information_state_string(viewer))
 
     mine = seen_after(state, action)
-    import random
-
-    deal = random.Random(0)
+    deal = SplitMix64(0)
     worlds = [state, *(state.resample_hidden(viewer, deal) for _ in range(REDEALS))]
     for world in worlds:
         if world.is_chance_node():
@@ -194,7 +193,7 @@ class _Table:
         """Play until the end or the human's ``quit``: the last state, and whether it ended."""
         from solver.cmdkit import progress_of
         from solver.play import MAX_ACTIONS, sample_chance
-        from solver.rng import SplitMix64, check_seed
+        from solver.rng import check_seed
 
         dice = SplitMix64(check_seed(self.args.seed))
         state = self.start.clone()

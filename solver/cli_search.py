@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +22,7 @@ from solver.cli_position import DEFAULT_ITERATIONS, DEFAULT_MEMORY_MB, open_posi
 from solver.cmdkit import progress_of
 from solver.errors import OptionError
 from solver.render.ascii import count
+from solver.rng import SplitMix64
 from solver.spec import GameSpec
 
 __all__ = [
@@ -193,7 +193,7 @@ def _best_turn(state: Any, args: argparse.Namespace, first: int, walk: _Walk) ->
         # turn is its own hidden business: only the move the observer's search ranked first.
         # The first redeal in which that move is legal carries the walk on (the move came from
         # the search's redeals; the real state is never asked, not even for a label).
-        deal = random.Random(args.seed or 0)
+        deal = SplitMix64(args.seed or 0)
         world = None
         for _ in range(REDEALS):
             candidate = state.resample_hidden(args.observer, deal)

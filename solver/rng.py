@@ -1,9 +1,10 @@
 """The library's own pseudo-random generator: SplitMix64 on plain integers.
 
-Everything random in the library (the forest generator, the searchers' sampling) draws from this
-generator, never from Python's ``random`` module, whose algorithms may change between versions:
-the same seed gives the same numbers on every platform. ``ext/rng.pxd`` is the compiled twin the
-kernels' C loops draw from; ``tests/ext/test_rng.py`` holds the two to the same stream.
+Everything random in the library (the forest generator, the searchers' sampling, the deals of
+hidden information) draws from this generator, never from Python's ``random`` module, whose
+algorithms may change between versions: the same seed gives the same numbers on every platform.
+``ext/rng.pxd`` is the compiled twin the kernels' C loops draw from; ``tests/ext/test_rng.py``
+holds the two to the same stream.
 
 >>> rng = SplitMix64(7)
 >>> [rng.roll(6) for _ in range(4)]
@@ -13,7 +14,7 @@ kernels' C loops draw from; ``tests/ext/test_rng.py`` holds the two to the same 
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
 from solver.errors import OptionError
@@ -89,6 +90,19 @@ class SplitMix64:
     def pick(self, candidates: Sequence[T]) -> T:
         """A uniformly random candidate (1d``len(candidates)``, 1-based index)."""
         return candidates[self.roll(len(candidates)) - 1]
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        """Shuffle ``items`` in place, every order equally likely (Fisher-Yates from the back,
+        one :meth:`roll` a position): what a game's ``resample_hidden`` deals with.
+
+        >>> cards = list(range(6))
+        >>> SplitMix64(1).shuffle(cards)
+        >>> sorted(cards) == list(range(6)) and cards != list(range(6))
+        True
+        """
+        for i in range(len(items) - 1, 0, -1):
+            j = self.roll(i + 1) - 1
+            items[i], items[j] = items[j], items[i]
 
     # The draws the searchers make (``ext/rng.pxd``: splitmix64_next, _uniform, _below in C).
     def next(self) -> int:

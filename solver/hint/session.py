@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solver.hint.errors import HintError
-from solver.rng import weighted_index
+from solver.rng import SplitMix64, derive_seed, sample_outcome
 
 __all__ = [
     "MAX_SESSIONS",
@@ -95,16 +95,14 @@ class Sessions:
             return session
 
 
-def _rng(seed: int, ply: int) -> Any:
-    import random
+def _rng(seed: int, ply: int) -> SplitMix64:
+    """The stream of the chance draw at ``ply`` of a session seeded ``seed``."""
+    return SplitMix64(derive_seed(seed, ply))
 
-    return random.Random(f"table:{seed}:{ply}")
 
-
-def _sample(state: Any, rng: Any) -> int:
+def _sample(state: Any, rng: SplitMix64) -> int:
     """A chance outcome by its probability: the library's one draw, on this session's stream."""
-    outcomes = state.chance_outcomes()
-    return int(outcomes[weighted_index([p for _, p in outcomes], rng.random())][0])
+    return sample_outcome(state.chance_outcomes(), rng)
 
 
 def _open(raw: dict[str, Any]) -> Any:

@@ -99,10 +99,10 @@ def register_spec(spec: GameSpec) -> str:
 def resampler(seed: int = 0) -> Any:
     """``fn(state, player)``: a copy of a ``forest_*`` pyspiel state with what ``player`` cannot
     see redealt (its inner state's ``resample_hidden``), for OpenSpiel's
-    ``ISMCTSBot.set_resampler``. The redeals draw from one :class:`DealRandom` seeded ``seed``."""
-    from solver.search.ismcts import DealRandom
+    ``ISMCTSBot.set_resampler``. The redeals draw from one ``SplitMix64`` seeded ``seed``."""
+    from solver.rng import SplitMix64
 
-    deal = DealRandom(seed)
+    deal = SplitMix64(seed)
 
     def resample(state: Any, player: int) -> Any:
         inner = state._inner.resample_hidden(player, deal)

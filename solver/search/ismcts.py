@@ -27,7 +27,8 @@ Two paths: a compiled-kernel state whose kernel fills the hidden-information slo
 twin of :class:`ISMCTSTree`, with the same draws; any other state by :class:`ISMCTSTree` here
 (``compiled=`` chooses explicitly; :mod:`solver.search.ismcts_kernel` has the rule). Two random
 streams: the tree's ``SplitMix64(seed)`` (chance, expansion, leaves) and the deals'
-``SplitMix64(deal_seed(seed))``, handed to ``resample_hidden`` as a :class:`DealRandom`.
+``SplitMix64(deal_seed(seed))``, handed to ``resample_hidden`` (a kernel state seeds its C redeal
+with the stream's next 64-bit draw, the number the compiled loop draws).
 ``threads > 1`` is root parallelism, as for MCTS.
 
 >>> import solver
@@ -46,7 +47,6 @@ import dataclasses
 import functools
 import hashlib
 import math
-import random
 import time
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
@@ -72,7 +72,6 @@ from solver.search.result import MoveInfo, SearchResult
 
 __all__ = [
     "DEFAULT_C_ISMCTS",
-    "DealRandom",
     "ISMCTSTree",
     "MultiObserverTree",
     "deal_seed",
@@ -99,45 +98,6 @@ DEAL_SALT = 0x6A09E667F3BCC909
 def deal_seed(seed: int) -> int:
     """The seed of the determinisations' stream of a search seeded with ``seed``."""
     return (seed ^ DEAL_SALT) & MASK64
-
-
-class DealRandom(random.Random):
-    """A ``random.Random`` drawing from SplitMix64: what ``resample_hidden`` is handed.
-
-    ``getrandbits(64)`` is the generator's next 64-bit output (so a kernel state's
-    ``resample_hidden`` seeds its C redeal with exactly the number the compiled ISMCTS draws),
-    ``random()`` is ``(next >> 11) * 2**-53``; ``shuffle``, ``randrange`` and ``choice`` build on
-    ``getrandbits`` as in ``random.Random``. The same seed gives the same deals on every Python.
-
-    >>> DealRandom(0).getrandbits(64) == SplitMix64(0).next_u64()
-    True
-    """
-
-    def __init__(self, seed: int = 0) -> None:
-        self._mix = SplitMix64(seed)
-        super().__init__(seed)
-
-    def seed(self, a: Any = None, version: int = 2) -> None:
-        if isinstance(a, int):
-            self._mix = SplitMix64(a & MASK64)
-
-    def random(self) -> float:
-        return self._mix.uniform()
-
-    def getrandbits(self, k: int) -> int:
-        if k < 0:
-            raise ValueError("number of bits must be non-negative")
-        out, have = 0, 0
-        while have < k:
-            out = (out << 64) | self._mix.next_u64()
-            have += 64
-        return out >> (have - k)
-
-    def getstate(self) -> Any:
-        return self._mix.state
-
-    def setstate(self, state: Any) -> None:
-        self._mix.state = int(state)
 
 
 def has_hidden_information(state: Any) -> bool:
@@ -211,7 +171,7 @@ class ISMCTSTree:
         self.node_count = 1
 
     # -- one simulation -------------------------------------------------------------------------
-    def _world(self, deal: random.Random) -> Any:
+    def _world(self, deal: SplitMix64) -> Any:
         if self.hidden:
             return self.root_state.resample_hidden(self.observer, deal)
         return self.root_state.clone()
@@ -274,7 +234,7 @@ class ISMCTSTree:
     def simulate(
         self,
         rng: SplitMix64,
-        deal: random.Random,
+        deal: SplitMix64,
         evaluator: Evaluator | EvaluatorLike,
         c: float,
     ) -> None:
@@ -304,7 +264,7 @@ class ISMCTSTree:
     def search(
         self,
         rng: SplitMix64,
-        deal: random.Random,
+        deal: SplitMix64,
         *,
         iterations: int | None,
         seconds: float | None,
@@ -378,7 +338,7 @@ class MultiObserverTree(ISMCTSTree):
     def simulate(
         self,
         rng: SplitMix64,
-        deal: random.Random,
+        deal: SplitMix64,
         evaluator: Evaluator | EvaluatorLike,
         c: float,
     ) -> None:
@@ -493,7 +453,7 @@ def _python_tree(
     tree = kind(state, observer, n)
     done, reason = tree.search(
         SplitMix64(seed),
-        DealRandom(deal_seed(seed)),
+        SplitMix64(deal_seed(seed)),
         iterations=budget.iterations,
         seconds=budget.seconds,
         evaluator=opts.evaluator_object(),
@@ -531,7 +491,7 @@ def _label_world(state: Any, chosen: Plan, observer: int, seed: int) -> Any:
     """Where the compiled path's labels are read: a determinisation of the root (a copy of it
     without hidden information), so no label shows what the observer cannot see."""
     if chosen.hidden and callable(getattr(state, "resample_hidden", None)):
-        return state.resample_hidden(observer, DealRandom(derive_seed(deal_seed(seed), 1)))
+        return state.resample_hidden(observer, SplitMix64(derive_seed(deal_seed(seed), 1)))
     return state.clone()
 
 

@@ -418,9 +418,9 @@ cdef class CardsPosition:
 
     def resample_hidden(self, int player, rng):
         """A copy with what ``player`` cannot see redealt: the kernel's ``resample_hidden`` drawing
-        from a SplitMix64 seeded with ``rng.getrandbits(64)`` (``rng``: a ``random.Random``)."""
+        from a SplitMix64 seeded with ``rng.next_u64()`` (``rng``: a ``solver.rng.SplitMix64``)."""
         cdef CardsPosition other = self.clone()
-        cdef uint64_t s = rng.getrandbits(64)
+        cdef uint64_t s = rng.next_u64()
         if cards_resample(&self.game.data, &other.st, player, &s) != 0:
             raise RuntimeError("inconsistent hands")
         return other

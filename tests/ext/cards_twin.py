@@ -4,14 +4,13 @@ Also :func:`cards_spec`, a ``GameSpec`` of the compiled kernel for the OpenSpiel
 
 Hands are sets, the plays a list; the information state is the player's view as a string. The
 redeal and the playout policy draw exactly as the kernel's (the redeal from a SplitMix64 seeded
-with ``rng.getrandbits(64)``, Fisher-Yates from the last card down; the policy's random lead with
+with ``rng.next_u64()``, Fisher-Yates from the last card down; the policy's random lead with
 ``rng.below``), so a search over the twin and the compiled search over the kernel see the same
 worlds. The tests compare the two over every observable.
 """
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from solver.game import CHANCE, TERMINAL
@@ -131,8 +130,8 @@ class CardsTwin:
     def observation(self, player: int) -> str:
         return self.information_state_string(player)
 
-    def resample_hidden(self, player: int, rng: random.Random) -> CardsTwin:
-        draw = SplitMix64(rng.getrandbits(64))
+    def resample_hidden(self, player: int, rng: SplitMix64) -> CardsTwin:
+        draw = SplitMix64(rng.next_u64())
         unseen = sorted(set(range(self.cards)) - self.hands[player] - set(self.plays))
         for i in range(len(unseen) - 1, 0, -1):
             j = draw.below(i + 1)

@@ -11,6 +11,7 @@ import solver
 from solver.hint.engine import Caps, answer
 from solver.hint.schema import HintAnswer, json_schema
 from solver.registry import load_game
+from solver.rng import SplitMix64
 from solver.search import best_move, expectimax
 
 EXAMPLE = {
@@ -214,9 +215,8 @@ def test_hidden_information_searches_the_observers_view_only() -> None:
     assert all(len(m["pv"]) == 1 for m in reply["moveInfos"])
     # the answer depends only on what the observer sees: a state with the other seat's hidden
     # cards redealt gives the same answer
-    import random
 
-    other = state.resample_hidden(state.current_player(), random.Random(99))
+    other = state.resample_hidden(state.current_player(), SplitMix64(99))
     assert other.information_state_string(state.current_player()) == (
         state.information_state_string(state.current_player())
     )

@@ -17,6 +17,7 @@ import pytest
 import solver
 from solver.hint.session import advance_job, seat_view, takeback_point
 from solver.registry import game_spec
+from solver.rng import SplitMix64
 
 from .conftest import Server
 
@@ -38,7 +39,7 @@ def _state(actions: list[int]) -> tuple[Any, Any]:
     return game, state
 
 
-def _check_hides(view: dict[str, Any], actions: list[int], redeal: random.Random) -> None:
+def _check_hides(view: dict[str, Any], actions: list[int], redeal: SplitMix64) -> None:
     """``view`` is the seat's view of the true state after ``actions``, and stays the same when
     everything hidden from the seat is redealt."""
     spec = game_spec(GAME)
@@ -57,7 +58,7 @@ def _check_hides(view: dict[str, Any], actions: list[int], redeal: random.Random
 
 
 def _check_line(
-    server: Server, ident: str, pv: list[int], actions: list[int], redeal: random.Random
+    server: Server, ident: str, pv: list[int], actions: list[int], redeal: SplitMix64
 ) -> None:
     """The hint's line on the seat's picture is the game's drawing of the seat's move, and the
     same when what the seat cannot see is redealt."""
@@ -109,7 +110,7 @@ def _session(server: Server, moves: int, *, until_end: bool) -> None:
     ident = answer.json()["session"]
     twin = {**START, "iterations": None, "actions": []}
     kept = advance_job(twin, None)
-    chooser, redeal = random.Random(5), random.Random(11)
+    chooser, redeal = random.Random(5), SplitMix64(11)
     took_back = False
     for step in range(moves):
         view = answer.json()

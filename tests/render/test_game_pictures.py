@@ -15,6 +15,7 @@ import pytest
 
 import solver
 from solver.registry import game_spec
+from solver.rng import SplitMix64
 
 NS = "{http://www.w3.org/2000/svg}"
 SETS: dict[str, list[dict[str, Any]]] = {
@@ -137,7 +138,7 @@ def test_the_trial_line_shows_nothing_the_mover_cannot_see() -> None:
         if state.is_terminal() or state.is_chance_node():
             continue
         mover = state.current_player()
-        world = state.resample_hidden(mover, random.Random(compared))
+        world = state.resample_hidden(mover, SplitMix64(compared))
         for action in state.legal_actions()[:12]:
             line = spec.svg_line(state.game, state, [action])
             assert spec.svg_line(world.game, world, [action]) == line

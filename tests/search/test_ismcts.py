@@ -12,6 +12,7 @@ import pytest
 import solver
 from solver.errors import OptionError
 from solver.game import CHANCE, TERMINAL
+from solver.rng import SplitMix64
 from solver.search import Limit, MCTSOptions, expectimax
 from solver.search.ismcts import ismcts
 
@@ -68,10 +69,10 @@ class Guess:
         card = self.card if player == 1 else ("dealt" if self.card is not None else None)
         return json.dumps([card, self.guess])
 
-    def resample_hidden(self, player: int, rng: random.Random) -> Guess:
+    def resample_hidden(self, player: int, rng: SplitMix64) -> Guess:
         twin = self.clone()
         if player == 0 and self.card is not None:
-            twin.card = 0 if rng.random() < 0.7 else 1
+            twin.card = 0 if rng.uniform() < 0.7 else 1
         return twin
 
 

@@ -9,7 +9,7 @@ observer's view, the real state holds. Also determinism, budgets, threads and th
 from __future__ import annotations
 
 import itertools
-import random
+from collections import Counter
 from functools import cache
 from typing import Any
 
@@ -19,7 +19,7 @@ from solver.errors import OptionError
 from solver.rng import SplitMix64
 from solver.search import Limit, mcts
 from solver.search.evaluators import Evaluator, PlayoutEvaluator
-from solver.search.ismcts import DealRandom, deal_seed, ismcts
+from solver.search.ismcts import deal_seed, ismcts
 
 EVALUATORS = ["rollout", "heuristic", "guided", "mixed", PlayoutEvaluator(6)]
 FOLLOW = 2  # the cards kernel's phase of the trick's second card
@@ -175,7 +175,7 @@ def test_redeals_are_uniform_over_the_deals_the_observer_cannot_tell_apart(cards
     view = state.view(0)
     unseen = [c for c in range(10) if c not in state.hand_of(0)]
     counts = dict.fromkeys(unseen, 0)
-    rng = DealRandom(1)
+    rng = SplitMix64(1)
     trials = 7000
     for _ in range(trials):
         world = state.resample_hidden(0, rng)
@@ -303,16 +303,22 @@ def test_budgets_are_honoured(cards):
 
 
 def test_deal_streams():
-    """The deals' generator: its 64-bit draws are SplitMix64's, seeded apart from the tree's."""
-    rng, twin = DealRandom(7), SplitMix64(7)
-    assert [rng.getrandbits(64) for _ in range(5)] == [twin.next_u64() for _ in range(5)]
-    assert DealRandom(7).getrandbits(8) == SplitMix64(7).next_u64() >> 56
+    """The deals' generator is seeded apart from the tree's; its shuffle is a permutation, the
+    same for the same seed, each order about equally likely."""
     first, second = list(range(20)), list(range(20))
-    DealRandom(3).shuffle(first)
-    DealRandom(3).shuffle(second)
-    assert first == second != list(range(20))
+    SplitMix64(3).shuffle(first)
+    SplitMix64(3).shuffle(second)
+    assert first == second != list(range(20)) and sorted(first) == list(range(20))
     assert deal_seed(0) != 0 and deal_seed(deal_seed(5)) == 5
-    assert 0.0 <= DealRandom(1).random() < 1.0
+    orders = Counter()
+    rng = SplitMix64(9)
+    for _ in range(6000):
+        cards = [0, 1, 2]
+        rng.shuffle(cards)
+        orders[tuple(cards)] += 1
+    assert len(orders) == 6 and all(
+        abs(n - 1000) < 5 * (1000 * 5 / 6) ** 0.5 for n in orders.values()
+    )
 
 
 # -- which path searches --------------------------------------------------------------------------
@@ -386,9 +392,8 @@ def test_labels_and_principal_variations_show_only_the_observer_moves(cards):
 def test_seeds_give_different_deal_streams_to_each_tree(cards):
     """The trees of a root-parallel search redeal from their own streams."""
     state = _position(cards)
-    worlds = [state.resample_hidden(0, DealRandom(deal_seed(s))).hand_of(1) for s in range(6)]
+    worlds = [state.resample_hidden(0, SplitMix64(deal_seed(s))).hand_of(1) for s in range(6)]
     assert len({tuple(w) for w in worlds}) > 1
-    assert random.Random(0).random() != DealRandom(0).random()
 
 
 # -- availability counts ---------------------------------------------------------------------
@@ -407,7 +412,7 @@ def test_availability_counts_the_visits_where_an_action_was_legal(cards, cards_t
     compiled.search(seed=7, deal_seed=deal_seed(7), iterations=6000, seconds=None, c=0.7,
                     max_nodes=10**7)  # fmt: skip
     python = ISMCTSTree(twin, 0, 2)
-    python.search(SplitMix64(7), DealRandom(deal_seed(7)), iterations=6000, seconds=None,
+    python.search(SplitMix64(7), SplitMix64(deal_seed(7)), iterations=6000, seconds=None,
                   evaluator=RolloutEvaluator(), c=0.7, max_nodes=10**7)  # fmt: skip
     tree = compiled.tree
     for lead in (0, 1):

@@ -28,7 +28,6 @@ compiled engine's limits is refused with an :class:`~solver.errors.OptionError` 
 from __future__ import annotations
 
 import copy
-import random
 from typing import Any
 
 from solver.errors import FormatError, IllegalActionError, OptionError
@@ -36,6 +35,7 @@ from solver.games.trial import kernel_codec
 from solver.games.trial.kernel_tables import compile_game
 from solver.games.trial.rules import TrialGame, TrialState
 from solver.kernels import CompiledModule
+from solver.rng import SplitMix64
 
 __all__ = ["KernelTrialGame", "KernelTrialState", "extension_module"]
 
@@ -81,11 +81,11 @@ class KernelTrialState(_StateBase):
         strings (as a 64-bit hash can be)."""
         return int(self._information_state_key(self._seat(p)))
 
-    def resample_hidden(self, p: int, rng: random.Random) -> KernelTrialState:
+    def resample_hidden(self, p: int, rng: SplitMix64) -> KernelTrialState:
         """A copy with what ``p`` cannot see redealt by the C redeal, from a SplitMix64 stream
-        seeded with ``rng.getrandbits(64)`` (as the compiled ISMCTS seeds it); the history
+        seeded with ``rng.next_u64()`` (as the compiled ISMCTS seeds it); the history
         entries ``p`` did not see become redacted for everyone, as the reference does."""
-        world: KernelTrialState = self._resample_raw(self._seat(p), rng.getrandbits(64))
+        world: KernelTrialState = self._resample_raw(self._seat(p), rng.next_u64())
         mine = str(p)
         entries = [
             e if e[0] == "*" or mine in e[0] else ("", e[2], e[2])

@@ -23,11 +23,11 @@ they may not match the redeal.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from solver.games.trial.history import PUBLIC
+from solver.rng import SplitMix64
 
 if TYPE_CHECKING:
     from solver.games.trial.core import State
@@ -83,7 +83,7 @@ def _take_out(
     return taken, free
 
 
-def redeal_cards(st: State, p: int, rng: random.Random) -> None:
+def redeal_cards(st: State, p: int, rng: SplitMix64) -> None:
     """Pool the cards ``p`` cannot locate that lie in places hidden from ``p`` and deal them
     back, each place keeping its size: the deed deck's places first, with deed cards only."""
     d = st.data
@@ -125,7 +125,7 @@ def redeal_cards(st: State, p: int, rng: random.Random) -> None:
     d["card_knowledge"] = tuple((c, s if mine in s else "") for c, s in d["card_knowledge"])
 
 
-def redeal_deck_tops(st: State, p: int, rng: random.Random) -> None:
+def redeal_deck_tops(st: State, p: int, rng: SplitMix64) -> None:
     """A top card of another deck revealed to others only is swapped with one of its first
     layer; every layer is put in sorted order (draws are uniform over a layer)."""
     for name, deck in st.data["decks"].items():
@@ -136,10 +136,10 @@ def redeal_deck_tops(st: State, p: int, rng: random.Random) -> None:
             layer = deck["layers"][0]
             layer.append(top["card"])
             layer.sort()
-            top["card"] = layer.pop(rng.randrange(len(layer)))
+            top["card"] = layer.pop(rng.roll(len(layer)) - 1)
 
 
-def redeal_tents(st: State, p: int, rng: random.Random) -> None:
+def redeal_tents(st: State, p: int, rng: SplitMix64) -> None:
     """The tents ``p`` cannot see: the other players', those on campsites ``p`` did not leave,
     the box's."""
     d = st.data
@@ -156,7 +156,7 @@ def redeal_tents(st: State, p: int, rng: random.Random) -> None:
         c["tent"] = pool.pop()
 
 
-def redeal_ruin_items(st: State, p: int, rng: random.Random) -> None:
+def redeal_ruin_items(st: State, p: int, rng: SplitMix64) -> None:
     """The items on ruins ``p`` has not looked at (commons and rares keep their counts per
     ruins); during the set-up, first swapped with the pools still to be dealt."""
     unseen = [r for r in st.data["ruins"].values() if p not in r["seen_by"]]
@@ -174,7 +174,7 @@ def redeal_ruin_items(st: State, p: int, rng: random.Random) -> None:
             del pool[: len(group)]
 
 
-def _redeal_setup_rares(st: State, unseen: list[dict[str, Any]], rng: random.Random) -> None:
+def _redeal_setup_rares(st: State, unseen: list[dict[str, Any]], rng: SplitMix64) -> None:
     """During the set-up: the unseen ruins' rares and the undealt ``rare`` pool are one pool,
     dealt back with the same counts (so a redeal does not know which rares are left)."""
     pools = st.data["setup_pool"]
@@ -191,7 +191,7 @@ def _redeal_setup_rares(st: State, unseen: list[dict[str, Any]], rng: random.Ran
     pools["rare"] = sorted(both)
 
 
-def _redeal_setup_commons(st: State, unseen: list[dict[str, Any]], rng: random.Random) -> None:
+def _redeal_setup_commons(st: State, unseen: list[dict[str, Any]], rng: SplitMix64) -> None:
     """During the set-up: the ruins take one copy of distinct common kinds (``one_each``); a kind
     still in ``one_each`` and a kind on an unseen ruins can trade places, their copy moving
     between the ruins and the ``common`` pool, unless the kind already lies in the store (its
@@ -225,7 +225,7 @@ def _redeal_setup_commons(st: State, unseen: list[dict[str, Any]], rng: random.R
     pools["common"].sort()
 
 
-REDEALS: tuple[Callable[[State, int, random.Random], None], ...] = (
+REDEALS: tuple[Callable[[State, int, SplitMix64], None], ...] = (
     redeal_cards,
     redeal_deck_tops,
     redeal_tents,
@@ -234,7 +234,7 @@ REDEALS: tuple[Callable[[State, int, random.Random], None], ...] = (
 """The hidden things dealt again, in order (each uses the random numbers in turn)."""
 
 
-def resample(st: Any, p: int, rng: random.Random) -> Any:
+def resample(st: Any, p: int, rng: SplitMix64) -> Any:
     """A copy of ``st`` with what ``p`` cannot see redealt at random (see the module docstring)."""
     twin = st.clone()
     forget_unseen_history(twin, p)

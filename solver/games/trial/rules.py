@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 import os
-import random
 from typing import Any
 
 from solver.errors import FormatError, IllegalActionError, OptionError
@@ -38,6 +37,7 @@ from solver.games.trial.content import Pack, default_pack, load_pack
 from solver.games.trial.core import STEPS, Frame
 from solver.games.trial.history import action_entry, track
 from solver.games.trial.saved import document, read_state
+from solver.rng import SplitMix64
 
 __all__ = ["TrialGame", "TrialState"]
 
@@ -301,7 +301,7 @@ class TrialState:
 
         return information_state(self, self._seat(p))
 
-    def resample_hidden(self, p: int, rng: random.Random) -> TrialState:
+    def resample_hidden(self, p: int, rng: SplitMix64) -> TrialState:
         """A copy with everything hidden from ``p`` redealt at random, consistent with what ``p``
         sees (hands and face-down cards of others, deck contents, unseen tents and ruin items)."""
         from solver.games.trial.redeal import resample

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solver.game import CHANCE
+from solver.rng import SplitMix64
 
 Agent = Callable[[Any], int]
 
@@ -138,7 +139,7 @@ def check_redeal(
 ) -> None:
     """``engine_state.resample_hidden(observer, ...)``'s world keeps the observer's view, every
     component and every card the observer knows the place of."""
-    world = engine_state.resample_hidden(observer, random.Random(seed))
+    world = engine_state.resample_hidden(observer, SplitMix64(seed))
     assert type(world) is type(engine_state), where
     assert world.observation(observer) == engine_state.observation(observer), (where, observer)
     assert world.information_state_string(observer) == engine_state.information_state_string(

@@ -14,6 +14,7 @@ from solver.cli import main
 from solver.errors import OptionError
 from solver.game import CHANCE
 from solver.games.trial.rules import TrialGame, TrialState
+from solver.rng import SplitMix64
 
 
 def positions(players: int, seed: int, count: int) -> list[TrialState]:
@@ -40,7 +41,7 @@ def test_an_agent_decides_from_its_own_view(name: str) -> None:
     game = TrialGame(players=3)
     for state in positions(3, seed=11, count=6):
         p = state.current_player()
-        world = state.resample_hidden(p, random.Random(5))
+        world = state.resample_hidden(p, SplitMix64(5))
         assert world.observation(p) == state.observation(p)
         real = make_agent(name, game, seed=3, iterations=30)(state)
         redealt = make_agent(name, game, seed=3, iterations=30)(world)

@@ -9,7 +9,6 @@ see, the agent and the hints reach it, and threads and seeds are deterministic.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
@@ -67,7 +66,7 @@ def test_the_answer_does_not_depend_on_what_the_player_cannot_see() -> None:
     game = _compiled_game(3)
     for state in _decisions(game, 5, 3):
         p = state.current_player()
-        other = state.resample_hidden(p, random.Random(99))
+        other = state.resample_hidden(p, SplitMix64(99))
         assert other.observation(p) == state.observation(p)
         for threads in (1, 2):
             one = ismcts(state, iterations=400, seed=3, threads=threads)
@@ -112,7 +111,7 @@ def test_a_hint_is_the_same_for_positions_the_player_cannot_tell_apart() -> None
     request = {"id": "t", "game": "trial", "options": {"players": 3}, "engine": "kernel",
                "player": p, "limit": {"iterations": 500}, "seed": 6}  # fmt: skip
     reply = answer({**request, "state": state.to_json()})
-    other = answer({**request, "state": state.resample_hidden(p, random.Random(3)).to_json()})
+    other = answer({**request, "state": state.resample_hidden(p, SplitMix64(3)).to_json()})
     assert reply["rootInfo"]["searcher"] == "compiled"
     assert {k: v for k, v in reply.items() if k != "elapsed"} == {
         k: v for k, v in other.items() if k != "elapsed"

@@ -14,6 +14,7 @@ from solver.game import CHANCE
 from solver.games.trial.rules import TrialGame, TrialState
 from solver.hint.engine import answer
 from solver.registry import load_game
+from solver.rng import SplitMix64
 
 
 def decision(players: int, seed: int, skip: int) -> TrialState:
@@ -65,7 +66,7 @@ def test_best_move_searches_the_players_view_only(tmp_path, capsys, seed, skip) 
     assert report["player"] == p and report["moves"]
     assert {m["action"] for m in report["moves"]} <= set(state.legal_actions())
     # the same answer for a state that differs only in what p cannot see
-    other = state.resample_hidden(p, random.Random(1234))
+    other = state.resample_hidden(p, SplitMix64(1234))
     assert other.observation(p) == state.observation(p)
     assert other.to_json() != state.to_json()
     assert best_move(tmp_path, other, "other", p, capsys) == report
@@ -80,7 +81,7 @@ def test_best_move_for_a_seat_not_to_move_depends_on_its_view_only(tmp_path, cap
     state = decision(3, 5, 10)
     watcher = (state.current_player() + 1) % 3
     report = best_move(tmp_path, state, "real", watcher, capsys)
-    other = state.resample_hidden(watcher, random.Random(77))
+    other = state.resample_hidden(watcher, SplitMix64(77))
     assert best_move(tmp_path, other, "other", watcher, capsys) == report
     assert report["player"] == watcher
     assert all(len(m["pv"]) == 1 for m in report["moves"])  # the mover's moves, never beyond
@@ -93,7 +94,7 @@ def test_the_hint_engine_answers_from_the_requests_player(tmp_path) -> None:
                "player": p, "limit": {"iterations": 60}, "seed": 2}  # fmt: skip
     reply = answer(request)
     assert reply["rootInfo"]["player"] == p and reply["rootInfo"]["determinizations"] == 60
-    other = state.resample_hidden(p, random.Random(8))
+    other = state.resample_hidden(p, SplitMix64(8))
     twin = answer({**request, "state": other.to_json()})
     strip = ("elapsed",)
     assert {k: v for k, v in twin.items() if k not in strip} == {
@@ -146,7 +147,7 @@ def test_best_move_for_a_seat_not_to_move_answers_and_reads_no_hidden_card(
         real.write_text(state.to_json(), encoding="utf-8")
         redealt = tmp_path / "redealt.json"
         redealt.write_text(
-            state.resample_hidden(viewer, random.Random(99)).to_json(), encoding="utf-8"
+            state.resample_hidden(viewer, SplitMix64(99)).to_json(), encoding="utf-8"
         )
         answers = []
         for path in (real, redealt):

@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
@@ -61,7 +60,7 @@ def _keys_over(games, seeds, every: int) -> int:
             if mine.is_terminal():
                 continue
             for p in range(n):
-                world = mine.resample_hidden(p, random.Random(seed * 7 + p))
+                world = mine.resample_hidden(p, SplitMix64(seed * 7 + p))
                 for q in range(n):
                     keys.add(world, q, f"seed {seed}, redealt for {p}")
                 for _ in range(3):  # what follows a redeal
@@ -95,7 +94,7 @@ def test_redeals_keep_the_view_and_move_what_is_hidden(games):
                 check_redeal(f"seed {seed}", mine, theirs, p, seed * 31 + p, cards)
                 deals = {
                     json.dumps(card_places(json.loads(w.to_json())["state"], cards), sort_keys=True)
-                    for w in (mine.resample_hidden(p, random.Random(s)) for s in range(4))
+                    for w in (mine.resample_hidden(p, SplitMix64(s)) for s in range(4))
                 }
                 moved += len(deals) > 1
     assert moved > 10  # the hidden cards vary with the seed

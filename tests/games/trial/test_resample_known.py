@@ -22,6 +22,7 @@ from solver.games.trial.decks import draw
 from solver.games.trial.history import known_to
 from solver.games.trial.invariants import card_places
 from solver.games.trial.rules import TrialState
+from solver.rng import SplitMix64
 
 from .positions import GAME, PACK, TWO, WIN, act, cid, ready, take
 
@@ -50,7 +51,7 @@ def chance(st: TrialState, outcome: int = 0) -> None:
 
 
 def worlds(st: TrialState, p: int) -> list[TrialState]:
-    twins = [st.resample_hidden(p, random.Random(seed)) for seed in range(RNGS)]
+    twins = [st.resample_hidden(p, SplitMix64(seed)) for seed in range(RNGS)]
     for twin in twins:  # the observer's view and history never change
         assert twin.information_state_string(p) == st.information_state_string(p)
         assert card_places(twin) == card_places(st)
@@ -304,7 +305,7 @@ def _play(players: int, seed: int, every: int) -> Counter[str]:
                 assert str(p) not in known_to(st, c), (c, twin.where[c], p)
             moved = False
             for r in range(4):
-                w = st.resample_hidden(p, random.Random(seed * 1000 + count * 10 + r))
+                w = st.resample_hidden(p, SplitMix64(seed * 1000 + count * 10 + r))
                 assert w.observation(p) == st.observation(p)
                 assert w.information_state_string(p) == st.information_state_string(p)
                 assert card_places(w) == card_places(st)
@@ -381,7 +382,7 @@ def test_the_undealt_one_each_kind_is_redealt_with_the_hidden_ruin_items():
     (truth,) = st.data["setup_pool"]["one_each"]  # the 6th kind, still to be dealt
     left = Counter()
     for seed in range(60):
-        w = st.resample_hidden(0, random.Random(seed))
+        w = st.resample_hidden(0, SplitMix64(seed))
         (sixth,) = w.data["setup_pool"]["one_each"]
         left[sixth] += 1
         on_ruins = sorted(k for r in w.data["ruins"].values() for k in r["items"] if k in kinds)
@@ -403,7 +404,7 @@ def test_the_undealt_rares_are_redealt_with_the_rares_on_ruins():
     on_ruins = {k for r in st.data["ruins"].values() for k in r["items"] if k in rares}
     seen: set[frozenset[str]] = set()
     for seed in range(30):
-        w = st.resample_hidden(1, random.Random(seed))
+        w = st.resample_hidden(1, SplitMix64(seed))
         on_ruins = [k for r in w.data["ruins"].values() for k in r["items"] if k in rares]
         assert sorted(w.data["setup_pool"]["rare"] + on_ruins) == rares
         seen.add(frozenset(k for r in w.data["ruins"].values() for k in r["items"] if k in rares))
@@ -418,6 +419,6 @@ def test_a_kind_in_the_store_is_not_swapped_with_the_ruins():
     st.data["setup_pool"]["common"] = [k for k in st.data["setup_pool"]["common"] if k != sixth]
     st.data["store"][0][0] = copies  # as if the 6th kind were stocked already: it shows 3 copies
     for seed in range(20):
-        w = st.resample_hidden(0, random.Random(seed))
+        w = st.resample_hidden(0, SplitMix64(seed))
         assert w.data["setup_pool"]["one_each"] == [sixth]
         assert sixth not in {k for r in w.data["ruins"].values() for k in r["items"]}

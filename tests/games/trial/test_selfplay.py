@@ -10,6 +10,7 @@ import pytest
 from solver.game import CHANCE
 from solver.games.trial.invariants import Checker
 from solver.games.trial.rules import TrialGame, TrialState
+from solver.rng import SplitMix64
 
 from .engines import random_action
 
@@ -72,7 +73,7 @@ def _same_view(state: TrialState, rng: random.Random) -> None:
     if rng.random() > 0.05:
         return
     for p in range(state.data["player_count"]):
-        twin = state.resample_hidden(p, rng)
+        twin = state.resample_hidden(p, SplitMix64(rng.getrandbits(64)))
         assert twin.observation(p) == state.observation(p)
         assert twin.information_state_string(p) == state.information_state_string(p)
         assert twin.legal_actions() == state.legal_actions() or state.current_player() != p
@@ -92,7 +93,7 @@ def test_a_determinisation_changes_hidden_cards():
     hands = [sorted(me["hand"]) for me in state.data["players"]]
     changed = False
     for k in range(5):
-        twin = state.resample_hidden(0, random.Random(k))
+        twin = state.resample_hidden(0, SplitMix64(k))
         assert sorted(twin.data["players"][0]["hand"]) == hands[0]
         changed |= any(sorted(twin.data["players"][q]["hand"]) != hands[q] for q in (1, 2, 3))
     assert changed

@@ -20,6 +20,7 @@ from solver.errors import FormatError, SolverError
 from solver.fuzzing import mutate_json
 from solver.games.trial.kernel import KernelTrialGame
 from solver.games.trial.rules import TrialGame, TrialState
+from solver.rng import SplitMix64
 
 from .engines import random_action
 
@@ -296,7 +297,7 @@ def test_api_mistakes_raise_solver_errors():
             with pytest.raises(OptionError, match="not a seat"):
                 st.information_state_string(seat)  # type: ignore[arg-type]
             with pytest.raises(OptionError, match="not a seat"):
-                st.resample_hidden(seat, random.Random(0))  # type: ignore[arg-type]
+                st.resample_hidden(seat, SplitMix64(0))  # type: ignore[arg-type]
 
 
 # -- plausible edits: a value swapped for another of the same kind found in the state ----------

@@ -12,6 +12,7 @@ from solver.cli import main
 from solver.game import CHANCE
 from solver.games.trial.rules import TrialGame, TrialState
 from solver.games.trial.svg import board_frame, render_svg
+from solver.rng import SplitMix64
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -60,7 +61,7 @@ def test_the_picture_is_public() -> None:
         state = played(3, seed=seed, decisions=200)
         picture = render_svg(state.game, state, [])
         for p in range(3):
-            world = state.resample_hidden(p, random.Random(seed * 10 + p))
+            world = state.resample_hidden(p, SplitMix64(seed * 10 + p))
             assert render_svg(world.game, world, []) == picture
 
 
