@@ -252,3 +252,24 @@ def test_a_position_for_a_seat_the_game_has_not_is_refused() -> None:
     with pytest.raises(HintError, match="seat 2 is not a seat") as caught:
         position_job({"game": "trial", "options": {"players": 2}, "seat": 2})
     assert caught.value.field == "seat"
+
+
+def test_the_trial_names_the_next_stage_of_a_fight_under_way_in_words() -> None:
+    """A fight under way names its next stage in words (every stage of the rules has words),
+    never the rules' identifier."""
+    from solver.games.trial.fights import STAGES
+    from solver.games.trial.table_words import STAGE_WORDS
+
+    assert set(STAGE_WORDS) == set(STAGES)
+    spec = game_spec("trial")
+    seen = 0
+    for game, state in _states("trial", 400):
+        seat = state.current_player()
+        fight = state.observation(seat).get("fight")
+        if not fight:
+            continue
+        panels = {p["title"]: p for p in spec.table_view(game, state, seat)["panels"]}
+        (now,) = [i["text"] for i in panels["Fight"]["items"] if i["text"].startswith("now:")]
+        assert now.endswith(f"(next: {STAGE_WORDS[fight['stage']]})") and "_" not in now
+        seen += 1
+    assert seen

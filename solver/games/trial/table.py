@@ -18,7 +18,7 @@ import json
 from typing import Any
 
 from solver.games.trial.svg import render_svg
-from solver.games.trial.table_words import card_words, fight_words, store_price
+from solver.games.trial.table_words import STAGE_WORDS, card_words, fight_words, store_price
 
 __all__ = ["table_view"]
 
@@ -134,7 +134,8 @@ def _fights(pack: Any, obs: dict[str, Any], history: str) -> list[dict[str, Any]
         shown = [f"{sides[k]} shows {fight['strength_shown'][k]} (dice "
                  f"{', '.join(str(v) for v in fight['dice'][k]) or 'none'}) + "
                  f"{fight['face_down'][k]} card(s) face down" for k in (0, 1)]  # fmt: skip
-        out.append({"text": f"now: {name}, stage {fight['stage']}", "detail": "; ".join(shown)})
+        after = STAGE_WORDS.get(fight["stage"], str(fight["stage"]))
+        out.append({"text": f"now: {name} (next: {after})", "detail": "; ".join(shown)})
     decided = _decided(history)[::-1]
     for done in decided[:FIGHTS_SHOWN]:
         name = pack.card(done["card"])["name"] if done.get("card") else "a duel"

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["card_words", "fight_words", "phrase", "store_price"]
+__all__ = ["STAGE_WORDS", "card_words", "fight_words", "phrase", "store_price"]
 
 
 def _value(value: Any) -> str:
@@ -95,6 +95,22 @@ def fight_words(fight: dict[str, Any], card_name: str) -> str:
     won = f"player {winner} won" if winner is not None else "the foe won"
     how = " (by the bow)" if fight.get("by") == "bow" else ""
     return f"{card_name}: {_side(fight, 0)} against {_side(fight, 1)}: {won}{how}"
+
+
+STAGE_WORDS = {
+    "weapon_a": "the attacker picks a weapon",
+    "bow_a": "the attacker's bow",
+    "weapon_d": "the defender picks a weapon",
+    "bow_d": "the defender's bow",
+    "roll_d": "the defender's dice",
+    "roll_a": "the attacker's dice",
+    "discard_a": "the attacker may discard cards for strength",
+    "discard_d": "the defender may discard cards for strength",
+    "cards_a": "the attacker may play cards face down",
+    "cards_d": "the defender may play cards face down",
+    "end": "the strengths compared",
+}
+"""The fight's stages (:data:`solver.games.trial.fights.STAGES`) in words, for the table."""
 
 
 def store_price(pack: Any, row: int, column: int) -> str:
