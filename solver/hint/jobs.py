@@ -90,7 +90,7 @@ def position_job(raw: dict[str, Any]) -> dict[str, Any]:
     """What the web table shows of a position: the picture, the moves, the outcomes, the points
     of the picture where each move lands and along ``pv`` (the hinted line)."""
     request = PositionRequest.model_validate(raw)
-    position = open_position(request, allow_paths=False)
+    position = open_position(request, allow_paths=False, labels_from=request.labels_from)
     spec, game, state = position.spec, position.game, position.state
     mover = state.current_player()
     seat = _viewing_seat(request.seat, game, state)
@@ -117,6 +117,7 @@ def position_job(raw: dict[str, Any]) -> dict[str, Any]:
         "game": spec.name,
         "players": game.num_players(),
         "line": position.line,
+        "lineFrom": request.labels_from,
         "state": saved,
         "panels": view.get("panels", []),
         "targets": view.get("targets", []),

@@ -50,8 +50,9 @@ class OpenedPosition:
     state: Any
     actions: list[int]
     line: list[dict[str, Any]] | None = None
-    """Each replayed action as ``{"action", "label", "player"}`` (the player who chose it, -1 a
-    chance outcome), for the web table's move list."""
+    """Each replayed action from ``labels_from`` on as ``{"action", "label", "player"}`` (the
+    player who chose it, -1 a chance outcome), for the web table's move list; empty unless
+    :func:`open_position` was asked for labels."""
 
 
 _GAMES: OrderedDict[str, Any] = OrderedDict()
@@ -244,8 +245,12 @@ def _state_text(spec: Any, state: Any) -> str:
         raise HintError("state: nested too deeply", "state", "bad_state") from None
 
 
-def open_position(request: Any, *, allow_paths: bool = False) -> OpenedPosition:
-    """The game, state and replayed actions a validated request names (a :class:`HintError`)."""
+def open_position(
+    request: Any, *, allow_paths: bool = False, labels_from: int | None = None
+) -> OpenedPosition:
+    """The game, state and replayed actions a validated request names (a :class:`HintError`).
+    ``labels_from``: the replayed actions from that index on are labelled in ``line`` (``None``:
+    none; a label can cost more than the action: the Trial's kernel decodes its state)."""
     from solver.registry import game_spec
 
     try:
@@ -274,13 +279,15 @@ def open_position(request: Any, *, allow_paths: bool = False) -> OpenedPosition:
         except (SolverError, ValueError, TypeError, KeyError, AttributeError) as exc:
             raise HintError(f"state: {exc}", "state", "bad_state") from None
     line: list[dict[str, Any]] = []
-    played = _replay(state, request, line)
+    played = _replay(state, request, line, labels_from)
     return OpenedPosition(spec=spec, game=game, state=state, actions=played, line=line)
 
 
-def _replay(state: Any, request: Any, line: list[dict[str, Any]]) -> list[int]:
+def _replay(
+    state: Any, request: Any, line: list[dict[str, Any]], labels_from: int | None
+) -> list[int]:
     """Apply the request's actions (ids or labels) to ``state``; the ids played (``line``: each
-    with its label and who chose it)."""
+    from ``labels_from`` on with its label and who chose it)."""
     played: list[int] = []
     for index, item in enumerate(request.actions):
         field = f"actions.{index}"
@@ -296,12 +303,13 @@ def _replay(state: Any, request: Any, line: list[dict[str, Any]]) -> list[int]:
         if action not in state.legal_actions():
             raise HintError(f"{field}: action {shown(item)} is not legal here", field,
                             "illegal_action")  # fmt: skip
-        mover = state.current_player()
-        label = state.action_to_string(action)
+        labelled = labels_from is not None and index >= labels_from
+        if labelled:
+            line.append({"action": action, "label": state.action_to_string(action),
+                         "player": state.current_player()})  # fmt: skip
         try:
             state.apply_action(action)
         except (SolverError, ValueError) as exc:
             raise HintError(f"{field}: {exc}", field, "illegal_action") from None
         played.append(action)
-        line.append({"action": action, "label": label, "player": mover})
     return played

@@ -159,6 +159,15 @@ class PositionRequest(_Position):
     on the picture is wanted (the hinted line)."""
 
     pv: list[StrictInt] = Field(default_factory=list, max_length=256)
+    labels_from: StrictInt = Field(
+        default=0,
+        ge=0,
+        alias="labelsFrom",
+        description=(
+            "the answer's line labels the actions from this index on (lineFrom says where it "
+            "starts): the web table asks only for the labels it has not got"
+        ),
+    )
     seat: StrictInt | None = Field(
         default=None,
         ge=0,

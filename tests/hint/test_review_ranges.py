@@ -87,6 +87,27 @@ def test_the_table_s_position_carries_its_line() -> None:
     assert reply["state"] == state.to_json()  # a saved position, where nothing is hidden
     again = position_job({"game": "dog", "options": {"forest": PUZZLE}, "state": reply["state"]})
     assert again["moves"] == reply["moves"] and again["line"] == []
+    for start in (0, 2, 4):  # the labels the page has not got: from labelsFrom on
+        part = position_job({"game": "dog", "options": {"forest": PUZZLE}, "labelsFrom": start,
+                             "actions": record["actions"][:4]})  # fmt: skip
+        assert part["line"] == expected[start:] and part["lineFrom"] == start
+        assert part["moves"] == reply["moves"]
+
+
+def test_only_the_table_s_position_labels_the_actions_it_replays() -> None:
+    """Hints, reviews and sessions replay a line without labelling it (a Trial label decodes the
+    compiled state: labels cost a review of a long game ten times its searches); the position
+    answer labels what it is asked to."""
+    from solver.hint.position import open_position
+    from solver.hint.schema import HintRequest
+
+    record = _record(seed=7)
+    request = HintRequest.model_validate({"id": "h", "game": "dog", "options": {"forest": PUZZLE},
+                                          "actions": record["actions"][:4]})  # fmt: skip
+    plain = open_position(request)
+    labelled = open_position(request, labels_from=1)
+    assert plain.line == [] and plain.actions == labelled.actions == record["actions"][:4]
+    assert [e["action"] for e in labelled.line or []] == record["actions"][1:4]
 
 
 def test_a_hidden_information_position_is_not_saved() -> None:

@@ -281,14 +281,17 @@ async function refresh() {
   const cursor = table.cursor;
   let position;
   try {
-    position = await api("/v1/position", request({ seat: table.seat }));
+    // only the labels the page has not got (a label can cost the server a state's decoding)
+    const labelsFrom = Math.min(table.line.length, cursor);
+    position = await api("/v1/position", request({ seat: table.seat, labelsFrom }));
   } catch (error) {
     showFailure(error);
     return;
   }
   if (cursor !== table.cursor) return; // a later step asked for another ply meanwhile
   table.position = position;
-  position.line.forEach((entry, index) => { table.line[index] = entry; });
+  const from = position.lineFrom || 0;
+  position.line.forEach((entry, index) => { table.line[from + index] = entry; });
   draw();
 }
 
