@@ -94,46 +94,25 @@ STATE_SIZE = TK_STATE_SIZE
 
 
 # -- filling the C game from the compiled tables ---------------------------------------------------
-cdef void _ints(int* dst, list src, int cap) except *:
+ctypedef fused table_cell:
+    int
+    int8_t
+    uint8_t
+    int16_t
+    uint16_t
+    double
+
+
+cdef void _table(table_cell* dst, list src, int cap) except *:
+    """Copy the compiled table ``src`` into ``dst`` (``cap`` entries at the most); a ``uint8_t``
+    table keeps the low byte of each entry (-1 is 255)."""
     if len(src) > cap:
         raise ValueError(f"a table of {len(src)} entries (at most {cap})")
     for i, v in enumerate(src):
-        dst[i] = v
-
-
-cdef void _u8(uint8_t* dst, list src, int cap) except *:
-    if len(src) > cap:
-        raise ValueError(f"a table of {len(src)} entries (at most {cap})")
-    for i, v in enumerate(src):
-        dst[i] = <uint8_t>(v & 0xFF)
-
-
-cdef void _i8(int8_t* dst, list src, int cap) except *:
-    if len(src) > cap:
-        raise ValueError(f"a table of {len(src)} entries (at most {cap})")
-    for i, v in enumerate(src):
-        dst[i] = v
-
-
-cdef void _u16(uint16_t* dst, list src, int cap) except *:
-    if len(src) > cap:
-        raise ValueError(f"a table of {len(src)} entries (at most {cap})")
-    for i, v in enumerate(src):
-        dst[i] = v
-
-
-cdef void _i16(int16_t* dst, list src, int cap) except *:
-    if len(src) > cap:
-        raise ValueError(f"a table of {len(src)} entries (at most {cap})")
-    for i, v in enumerate(src):
-        dst[i] = v
-
-
-cdef void _doubles(double* dst, list src, int cap) except *:
-    if len(src) > cap:
-        raise ValueError(f"a table of {len(src)} entries (at most {cap})")
-    for i, v in enumerate(src):
-        dst[i] = v
+        if table_cell is uint8_t:
+            dst[i] = <uint8_t>(v & 0xFF)
+        else:
+            dst[i] = v
 
 
 cdef void _fill_counts(TGame* g, dict t) except *:
@@ -164,28 +143,28 @@ cdef void _fill_counts(TGame* g, dict t) except *:
 
 
 cdef void _fill_components(TGame* g, dict t) except *:
-    _ints(g.start_food, t["start_food"], 4)
-    _ints(g.morality_fame, t["morality_fame"], 41)
-    _ints(g.face_strength, t["face_strength"], TK_MAX_FACES)
-    _u8(g.face_win, t["face_win"], TK_MAX_FACES)
-    _ints(g.dface_strength, t["dface_strength"], TK_MAX_FACES)
-    _u8(g.dface_win, t["dface_win"], TK_MAX_FACES)
-    _doubles(g.dface_prob, t["dface_prob"], TK_MAX_FACES)
-    _u8(g.dface_of_face, t["dface_of_face"], TK_MAX_FACES)
-    _ints(g.dsum_count, t["dsum_count"], TK_MAX_DICE + 1)
-    _ints(g.dsum_first, t["dsum_first"], TK_MAX_DICE + 1)
-    _ints(g.dsum_value, t["dsum_value"], TK_SUMS * 4)
-    _doubles(g.dsum_prob, t["dsum_prob"], TK_SUMS * 4)
-    _ints(g.legendary_column, t["legendary_column"], TK_MAX_LEGENDARY)
-    _ints(g.legendary_cards, t["legendary_cards"], TK_MAX_LEGENDARY)
-    _ints(g.legendary_fame, t["legendary_fame"], TK_MAX_LEGENDARY)
-    _u8(g.tent_bonus, t["tent_bonus"], TK_MAX_TENTS)
+    _table(g.start_food, t["start_food"], 4)
+    _table(g.morality_fame, t["morality_fame"], 41)
+    _table(g.face_strength, t["face_strength"], TK_MAX_FACES)
+    _table(g.face_win, t["face_win"], TK_MAX_FACES)
+    _table(g.dface_strength, t["dface_strength"], TK_MAX_FACES)
+    _table(g.dface_win, t["dface_win"], TK_MAX_FACES)
+    _table(g.dface_prob, t["dface_prob"], TK_MAX_FACES)
+    _table(g.dface_of_face, t["dface_of_face"], TK_MAX_FACES)
+    _table(g.dsum_count, t["dsum_count"], TK_MAX_DICE + 1)
+    _table(g.dsum_first, t["dsum_first"], TK_MAX_DICE + 1)
+    _table(g.dsum_value, t["dsum_value"], TK_SUMS * 4)
+    _table(g.dsum_prob, t["dsum_prob"], TK_SUMS * 4)
+    _table(g.legendary_column, t["legendary_column"], TK_MAX_LEGENDARY)
+    _table(g.legendary_cards, t["legendary_cards"], TK_MAX_LEGENDARY)
+    _table(g.legendary_fame, t["legendary_fame"], TK_MAX_LEGENDARY)
+    _table(g.tent_bonus, t["tent_bonus"], TK_MAX_TENTS)
 
 
 cdef void _fill_cards(TGame* g, dict t) except *:
     cdef int c, k
-    _u8(g.card_deck, t["card_deck"], TK_MAX_CARDS)
-    _i16(g.card_fame, t["card_fame"], TK_MAX_CARDS)
+    _table(g.card_deck, t["card_deck"], TK_MAX_CARDS)
+    _table(g.card_fame, t["card_fame"], TK_MAX_CARDS)
     for c, row in enumerate(t["card_symbols"]):
         for k, v in enumerate(row):
             g.card_symbols[c][k] = v
@@ -195,62 +174,62 @@ cdef void _fill_cards(TGame* g, dict t) except *:
     for c, row in enumerate(t["card_moral"]):
         for k, v in enumerate(row):
             g.card_moral[c][k] = v
-    _u8(g.card_column, t["card_column"], TK_MAX_CARDS)
-    _u8(g.card_n_moral, t["card_n_moral"], TK_MAX_CARDS)
-    _u8(g.card_either_or_evil, t["card_either_or_evil"], TK_MAX_CARDS)
-    _u8(g.card_strength_discard, t["card_strength_discard"], TK_MAX_CARDS)
-    _u8(g.card_strength_facedown, t["card_strength_facedown"], TK_MAX_CARDS)
-    _i8(g.card_grove_bonus, t["card_grove_bonus"], TK_MAX_CARDS)
-    _u8(g.card_lookout_bonus, t["card_lookout_bonus"], TK_MAX_CARDS)
-    _u8(g.card_cartographer, t["card_cartographer"], TK_MAX_CARDS)
-    _u8(g.card_company, t["card_company"], TK_MAX_CARDS)
-    _u16(g.card_cond_first, t["card_cond_first"], TK_MAX_CARDS)
-    _u16(g.card_cond_count, t["card_cond_count"], TK_MAX_CARDS)
-    _u16(g.card_cost, t["card_cost"], TK_MAX_CARDS)
-    _u16(g.card_effect, t["card_effect"], TK_MAX_CARDS)
-    _u16(g.card_unpaid, t["card_unpaid"], TK_MAX_CARDS)
-    _u16(g.card_foe, t["card_foe"], TK_MAX_CARDS)
-    _u8(g.card_area, t["card_area"], TK_MAX_CARDS)
-    _u16(g.card_rank, t["card_rank"], TK_MAX_CARDS)
+    _table(g.card_column, t["card_column"], TK_MAX_CARDS)
+    _table(g.card_n_moral, t["card_n_moral"], TK_MAX_CARDS)
+    _table(g.card_either_or_evil, t["card_either_or_evil"], TK_MAX_CARDS)
+    _table(g.card_strength_discard, t["card_strength_discard"], TK_MAX_CARDS)
+    _table(g.card_strength_facedown, t["card_strength_facedown"], TK_MAX_CARDS)
+    _table(g.card_grove_bonus, t["card_grove_bonus"], TK_MAX_CARDS)
+    _table(g.card_lookout_bonus, t["card_lookout_bonus"], TK_MAX_CARDS)
+    _table(g.card_cartographer, t["card_cartographer"], TK_MAX_CARDS)
+    _table(g.card_company, t["card_company"], TK_MAX_CARDS)
+    _table(g.card_cond_first, t["card_cond_first"], TK_MAX_CARDS)
+    _table(g.card_cond_count, t["card_cond_count"], TK_MAX_CARDS)
+    _table(g.card_cost, t["card_cost"], TK_MAX_CARDS)
+    _table(g.card_effect, t["card_effect"], TK_MAX_CARDS)
+    _table(g.card_unpaid, t["card_unpaid"], TK_MAX_CARDS)
+    _table(g.card_foe, t["card_foe"], TK_MAX_CARDS)
+    _table(g.card_area, t["card_area"], TK_MAX_CARDS)
+    _table(g.card_rank, t["card_rank"], TK_MAX_CARDS)
 
 
 cdef void _fill_kinds(TGame* g, dict t) except *:
-    _u8(g.kind_artifact, t["kind_artifact"], TK_MAX_KINDS)
-    _u8(g.kind_rare, t["kind_rare"], TK_MAX_KINDS)
-    _u8(g.kind_size, t["kind_size"], TK_MAX_KINDS)
-    _u8(g.kind_large, t["kind_large"], TK_MAX_KINDS)
-    _i16(g.kind_fame, t["kind_fame"], TK_MAX_KINDS)
-    _u8(g.kind_strength, t["kind_strength"], TK_MAX_KINDS)
-    _u8(g.kind_trade, t["kind_trade"], TK_MAX_KINDS)
-    _u8(g.kind_move, t["kind_move"], TK_MAX_KINDS)
-    _u8(g.kind_dice, t["kind_dice"], TK_MAX_KINDS)
-    _u8(g.kind_shield, t["kind_shield"], TK_MAX_KINDS)
-    _u8(g.kind_bow, t["kind_bow"], TK_MAX_KINDS)
-    _u8(g.kind_amphibian, t["kind_amphibian"], TK_MAX_KINDS)
-    _u16(g.kind_rank, t["kind_rank"], TK_MAX_KINDS)
-    _u8(g.artifact_order, t["artifact_order"], TK_GALLERY)
-    _u8(g.commons_init, t["commons_init"], 24)
-    _u8(g.rares_init, t["rares_init"], 24)
-    _u8(g.one_each_init, t["one_each_init"], 24)
+    _table(g.kind_artifact, t["kind_artifact"], TK_MAX_KINDS)
+    _table(g.kind_rare, t["kind_rare"], TK_MAX_KINDS)
+    _table(g.kind_size, t["kind_size"], TK_MAX_KINDS)
+    _table(g.kind_large, t["kind_large"], TK_MAX_KINDS)
+    _table(g.kind_fame, t["kind_fame"], TK_MAX_KINDS)
+    _table(g.kind_strength, t["kind_strength"], TK_MAX_KINDS)
+    _table(g.kind_trade, t["kind_trade"], TK_MAX_KINDS)
+    _table(g.kind_move, t["kind_move"], TK_MAX_KINDS)
+    _table(g.kind_dice, t["kind_dice"], TK_MAX_KINDS)
+    _table(g.kind_shield, t["kind_shield"], TK_MAX_KINDS)
+    _table(g.kind_bow, t["kind_bow"], TK_MAX_KINDS)
+    _table(g.kind_amphibian, t["kind_amphibian"], TK_MAX_KINDS)
+    _table(g.kind_rank, t["kind_rank"], TK_MAX_KINDS)
+    _table(g.artifact_order, t["artifact_order"], TK_GALLERY)
+    _table(g.commons_init, t["commons_init"], 24)
+    _table(g.rares_init, t["rares_init"], 24)
+    _table(g.one_each_init, t["one_each_init"], 24)
 
 
 cdef void _fill_board(TGame* g, dict t) except *:
     cdef int i
-    _u8(g.space_kind, t["space_kind"], TK_MAX_SPACES)
-    _i8(g.space_slot, t["space_slot"], TK_MAX_SPACES)
-    _i8(g.space_quarter, t["space_quarter"], TK_MAX_SPACES)
-    _i8(g.space_campsite, t["space_campsite"], TK_MAX_SPACES)
-    _u8(g.space_printed_tunnel, t["space_printed_tunnel"], TK_MAX_SPACES)
-    _i8(g.space_area, t["space_area"], TK_MAX_SPACES)
-    _i16(g.space_finish, t["space_finish"], TK_MAX_SPACES)
-    _i8(g.space_resource, t["space_resource"], TK_MAX_SPACES)
-    _doubles(g.space_pref, t["space_pref"], TK_MAX_SPACES)
-    _u8(g.space_camp_prefix, t["space_camp_prefix"], TK_MAX_SPACES)
-    _u16(g.adj_first, t["adj_first"], TK_MAX_SPACES + 1)
-    _u8(g.adj, t["adj"], TK_MAX_EDGES * 2)
-    _ints(g.area_start, t["area_start"], TK_AREAS)
-    _ints(g.area_exit, t["area_exit"], TK_AREAS)
-    _ints(g.area_nearest_finish, t["area_nearest_finish"], TK_AREAS)
+    _table(g.space_kind, t["space_kind"], TK_MAX_SPACES)
+    _table(g.space_slot, t["space_slot"], TK_MAX_SPACES)
+    _table(g.space_quarter, t["space_quarter"], TK_MAX_SPACES)
+    _table(g.space_campsite, t["space_campsite"], TK_MAX_SPACES)
+    _table(g.space_printed_tunnel, t["space_printed_tunnel"], TK_MAX_SPACES)
+    _table(g.space_area, t["space_area"], TK_MAX_SPACES)
+    _table(g.space_finish, t["space_finish"], TK_MAX_SPACES)
+    _table(g.space_resource, t["space_resource"], TK_MAX_SPACES)
+    _table(g.space_pref, t["space_pref"], TK_MAX_SPACES)
+    _table(g.space_camp_prefix, t["space_camp_prefix"], TK_MAX_SPACES)
+    _table(g.adj_first, t["adj_first"], TK_MAX_SPACES + 1)
+    _table(g.adj, t["adj"], TK_MAX_EDGES * 2)
+    _table(g.area_start, t["area_start"], TK_AREAS)
+    _table(g.area_exit, t["area_exit"], TK_AREAS)
+    _table(g.area_nearest_finish, t["area_nearest_finish"], TK_AREAS)
     if len(t["paths"]) > TK_MAX_PATHS:
         raise ValueError("too many expedition paths")
     for i, p in enumerate(t["paths"]):
@@ -258,21 +237,21 @@ cdef void _fill_board(TGame* g, dict t) except *:
         g.paths[i].to = p["to"]
         g.paths[i].line = p["line"]
         g.paths[i].cost = p["cost"]
-    _u8(g.slot_space, t["slot_space"], TK_SLOTS)
-    _u8(g.slot_type, t["slot_type"], TK_SLOTS)
-    _i8(g.slot_ruin, t["slot_ruin"], TK_SLOTS)
-    _u8(g.ruin_slot, t["ruin_slot"], TK_RUINS)
-    _u8(g.campsite_space, t["campsite_space"], TK_CAMPSITES)
-    _u8(g.campsite_bonus, t["campsite_bonus"], TK_CAMPSITES)
-    _u8(g.start_spaces, t["start_spaces"], TK_MAX_SPACES)
-    _u8(g.tile_type, t["tile_type"], TK_TILES)
-    _i8(g.tile_food, t["tile_food"], TK_TILES)
-    _u8(g.tile_ruined, t["tile_ruined"], TK_TILES)
-    _u8(g.tile_restored, t["tile_restored"], TK_TILES)
-    _u8(g.col_large, t["col_large"], TK_COLS)
-    _i8(g.col_price, t["col_price"], TK_COLS)
-    _i8(g.row_price, t["row_price"], TK_ROWS)
-    _u16(g.cell_cost, t["cell_cost"], TK_CELLS)
+    _table(g.slot_space, t["slot_space"], TK_SLOTS)
+    _table(g.slot_type, t["slot_type"], TK_SLOTS)
+    _table(g.slot_ruin, t["slot_ruin"], TK_SLOTS)
+    _table(g.ruin_slot, t["ruin_slot"], TK_RUINS)
+    _table(g.campsite_space, t["campsite_space"], TK_CAMPSITES)
+    _table(g.campsite_bonus, t["campsite_bonus"], TK_CAMPSITES)
+    _table(g.start_spaces, t["start_spaces"], TK_MAX_SPACES)
+    _table(g.tile_type, t["tile_type"], TK_TILES)
+    _table(g.tile_food, t["tile_food"], TK_TILES)
+    _table(g.tile_ruined, t["tile_ruined"], TK_TILES)
+    _table(g.tile_restored, t["tile_restored"], TK_TILES)
+    _table(g.col_large, t["col_large"], TK_COLS)
+    _table(g.col_price, t["col_price"], TK_COLS)
+    _table(g.row_price, t["row_price"], TK_ROWS)
+    _table(g.cell_cost, t["cell_cost"], TK_CELLS)
 
 
 cdef void _fill_effects(TGame* g, dict t) except *:
@@ -302,30 +281,30 @@ cdef void _fill_effects(TGame* g, dict t) except *:
         g.terms[i].alts = term["alts"]; g.terms[i].have = term["have"]
         g.terms[i].per_item = term["per_item"]; g.terms[i].gallery = term["gallery"]
         g.terms[i].unit_type = term["unit_type"]
-    _u8(g.gain_key, t["gain_key"], TK_MAX_GAINS)
-    _u8(g.gain_n, t["gain_n"], TK_MAX_GAINS)
+    _table(g.gain_key, t["gain_key"], TK_MAX_GAINS)
+    _table(g.gain_n, t["gain_n"], TK_MAX_GAINS)
     g.n_nodes = t["n_nodes"]; g.n_instr = t["n_instr"]; g.n_options = t["n_options"]
     g.n_conds = t["n_conds"]; g.n_costs = t["n_costs"]; g.n_terms = t["n_terms"]
     g.n_gains = t["n_gains"]
 
 
 cdef void _fill_setup_and_strings(TGame* g, dict t) except *:
-    _u8(g.setup_kind, t["setup_kind"], TK_SETUP_QUEUE)
-    _i8(g.setup_player, t["setup_player"], TK_SETUP_QUEUE)
-    _u8(g.setup_a, t["setup_a"], TK_SETUP_QUEUE)
-    _u8(g.setup_b, t["setup_b"], TK_SETUP_QUEUE)
-    _u8(g.setup_c, t["setup_c"], TK_SETUP_QUEUE)
+    _table(g.setup_kind, t["setup_kind"], TK_SETUP_QUEUE)
+    _table(g.setup_player, t["setup_player"], TK_SETUP_QUEUE)
+    _table(g.setup_a, t["setup_a"], TK_SETUP_QUEUE)
+    _table(g.setup_b, t["setup_b"], TK_SETUP_QUEUE)
+    _table(g.setup_c, t["setup_c"], TK_SETUP_QUEUE)
     cdef bytes chars = t["chars"]
     if len(chars) > TK_STRINGS:
         raise ValueError("too many characters in the ids")
     memcpy(g.chars, <const char*>chars, len(chars))
-    _u16(g.str_card, t["str_card"], TK_MAX_CARDS)
-    _u16(g.str_card_json, t["str_card_json"], TK_MAX_CARDS)
-    _u16(g.str_space, t["str_space"], TK_MAX_SPACES)
-    _u16(g.str_kind, t["str_kind"], TK_MAX_KINDS)
-    _u16(g.str_area, t["str_area"], TK_AREAS)
-    _u16(g.str_bonus, t["str_bonus"], TK_BONUSES)
-    _u16(g.str_kindname, t["str_kindname"], N_KINDS)
+    _table(g.str_card, t["str_card"], TK_MAX_CARDS)
+    _table(g.str_card_json, t["str_card_json"], TK_MAX_CARDS)
+    _table(g.str_space, t["str_space"], TK_MAX_SPACES)
+    _table(g.str_kind, t["str_kind"], TK_MAX_KINDS)
+    _table(g.str_area, t["str_area"], TK_AREAS)
+    _table(g.str_bonus, t["str_bonus"], TK_BONUSES)
+    _table(g.str_kindname, t["str_kindname"], N_KINDS)
 
 
 # -- the Python face (``kernel_face.pxi``: the plumbing every kernel shares) -------------------
