@@ -22,15 +22,11 @@ from functools import lru_cache
 
 from solver.games.guardians.board import Cell, neighbours
 
-__all__ = ["cut_vertices", "is_connected", "splits_forest"]
+__all__ = ["cut_vertices", "is_connected", "reached", "splits_forest"]
 
 
-def is_connected(cells: Collection[Cell]) -> bool:
-    """Whether the tiles on ``cells`` form one piece (an empty forest counts as connected)."""
-    if not cells:
-        return True
-    occupied = set(cells)
-    first = next(iter(occupied))
+def reached(first: Cell, occupied: Collection[Cell]) -> set[Cell]:
+    """The cells of ``occupied`` joined to ``first`` (included) through neighbouring ones."""
     seen = {first}
     stack = [first]
     while stack:
@@ -38,7 +34,15 @@ def is_connected(cells: Collection[Cell]) -> bool:
             if n in occupied and n not in seen:
                 seen.add(n)
                 stack.append(n)
-    return len(seen) == len(occupied)
+    return seen
+
+
+def is_connected(cells: Collection[Cell]) -> bool:
+    """Whether the tiles on ``cells`` form one piece (an empty forest counts as connected)."""
+    if not cells:
+        return True
+    occupied = set(cells)
+    return len(reached(next(iter(occupied)), occupied)) == len(occupied)
 
 
 def splits_forest(cells: Collection[Cell], removed: Cell) -> bool:

@@ -43,7 +43,7 @@ from typing import Any
 
 from solver.errors import FormatError, OptionError
 from solver.files import parse_json
-from solver.games.guardians.board import neighbours
+from solver.games.guardians.connectivity import reached
 from solver.games.guardians.grove_model import (
     DEFAULT_TABLE,
     MAX_GROVE_SIZE,
@@ -298,15 +298,7 @@ def _check_forest(grove: Grove, where: Callable[[int, int], tuple[int, int]]) ->
             pawns.append(cell.pawn)
             if len(pawns) > 4:
                 raise _fail("at most 4 pawns", *where(r, c), "a fifth pawn")
-    occupied = {cell for cell, _ in tiles}
-    first = tiles[0][0]
-    seen = {first}
-    stack = [first]
-    while stack:
-        for n in neighbours(stack.pop()):
-            if n in occupied and n not in seen:
-                seen.add(n)
-                stack.append(n)
+    seen = reached(tiles[0][0], {cell for cell, _ in tiles})
     for place, _ in tiles:
         if place not in seen:
             raise _fail(
