@@ -21,7 +21,7 @@ from typing import Any
 
 from solver.errors import OptionError
 from solver.games.trial.actions import COLUMNS, PAW_TARGETS
-from solver.games.trial.schema import AREAS, FOODS, LOCATION_TYPES, TENT_BONUSES, VERBS
+from solver.games.trial.schema import AREAS, COLUMN_OF, FOODS, LOCATION_TYPES, TENT_BONUSES, VERBS
 
 NO_NODE = 0xFFFF
 
@@ -776,19 +776,7 @@ class _Builder:
             put("card_deck", self._deck_of(cid))
             put("card_fame", int(card["fame"]))
             put("card_symbols", [min(255, symbols.count(x)) for x in SYMBOLS])
-            put(
-                "card_column",
-                COLUMNS.index(
-                    {
-                        "good": "moral",
-                        "evil": "moral",
-                        "either": "moral",
-                        "trade": "trading",
-                        "move": "pioneering",
-                        "strength": "fighting",
-                    }[symbols[0]]
-                ),
-            )
+            put("card_column", COLUMNS.index(COLUMN_OF[symbols[0]]))
             moral = [
                 {"good": -1, "evil": 1, "either": 2}[x]
                 for x in symbols
