@@ -289,6 +289,17 @@ def _score(results: list[str]) -> float:
     return sum(1.0 if r == "higher" else 0.5 if r == "shared" else 0.0 for r in results)
 
 
+def _duel_load(args: argparse.Namespace, load_start: str) -> str:
+    """The table's load line: the run's own, or for ``--table-only`` (games played by earlier
+    runs) the loads ``--load-note`` gives for those runs."""
+    if not args.table_only:
+        return (f"Load (1, 5, 15 minutes) at the start: {load_start}; at the end: {_load()} "
+                f"({os.cpu_count()} CPUs); `nice -n 10`.")  # fmt: skip
+    played = f": {args.load_note}" if args.load_note else " (their loads are in their logs)"
+    return (f"Tabled with `--table-only` from the games of earlier runs{played}; "
+            f"{os.cpu_count()} CPUs.")  # fmt: skip
+
+
 def duel(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     import random
 
@@ -376,8 +387,7 @@ def duel(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
         )
         + ".",
         "",
-        f"Load (1, 5, 15 minutes) at the start: {load_start}; at the end: {_load()} "
-        f"({os.cpu_count()} CPUs); `nice -n 10`.",
+        _duel_load(args, load_start),
         "",
     ]
     data = {"game": args.game, "games": args.games, "rungs": [describe(r) for r in rungs],
@@ -403,6 +413,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--block", type=int, default=10, help="games a pair plays before the next")
     p.add_argument("--rungs", default=None, help="candidate rungs (JSON) instead of the ladder")
     p.add_argument("--table-only", action="store_true", help="only the table of --rows")
+    p.add_argument("--load-note", default=None, help="with --table-only: the runs' loads")
     p.add_argument("-o", "--output", default=None)
     args = parser.parse_args(argv)
     text, data = solo(args) if args.command == "solo" else duel(args)

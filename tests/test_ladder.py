@@ -26,6 +26,20 @@ def test_every_game_has_ten_levels_of_its_own_agents(name):
     assert rungs[0].agent == "random"
 
 
+@pytest.mark.parametrize("name", ["guardians", "trial"])
+def test_a_declared_two_player_ladder_tops_out_at_the_strongest_agents_play_default(name):
+    """Level 10 is the strongest agent the library offers for the game, as it plays by default
+    (issue 22: not a bigger budget than the agent plays with, not a weaker agent)."""
+    spec = game_spec(name)
+    top = ladder(name)[-1]
+    strongest = spec.strongest_agent
+    assert (top.agent, top.iterations, top.noise) == (
+        strongest,
+        spec.play_iterations(strongest),
+        0.0,
+    )
+
+
 def test_level_names_and_numbers():
     assert level_names() == [f"level{k}" for k in range(1, 11)]
     assert level_number("level7") == 7 and level_number(3) == 3

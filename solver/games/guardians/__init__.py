@@ -91,7 +91,7 @@ LADDER = (
     Rung("random", summary="uniform among the legal moves"),
     Rung("greedy", noise=0.8, summary="greedy, a random move 80% of the time"),
     Rung("greedy", noise=0.5, summary="greedy, a random move half the time"),
-    Rung("mcts", 30, noise=0.5, summary="MCTS 30 simulations, a random move half the time"),
+    Rung("mcts", 30, noise=0.4, summary="MCTS 30 simulations, a random move 40% of the time"),
     Rung("mcts", 30, noise=0.3, summary="MCTS 30 simulations, a random move 30% of the time"),
     Rung("mcts", 30, noise=0.22, summary="MCTS 30 simulations, a random move 22% of the time"),
     Rung("mcts", 30, noise=0.15, summary="MCTS 30 simulations, a random move 15% of the time"),

@@ -38,13 +38,13 @@ LADDER = (
     Rung("random", summary="uniform among the legal moves"),
     Rung("heuristic", noise=0.9, summary="heuristic, a random move 90% of the time"),
     Rung("heuristic", noise=0.5, summary="heuristic, a random move half the time"),
+    Rung("ismcts", 4, summary="ISMCTS, 4 simulations a decision"),
     Rung("heuristic", noise=0.2, summary="heuristic, a random move 20% of the time"),
     Rung("heuristic", summary="the heuristic agent"),
-    Rung("ismcts", 64, summary="ISMCTS, 64 simulations a decision"),
-    Rung("ismcts", 128, summary="ISMCTS, 128 simulations a decision"),
-    Rung("ismcts", 256, summary="ISMCTS, 256 simulations a decision"),
-    Rung("ismcts", 512, summary="ISMCTS, 512 simulations a decision"),
-    Rung("ismcts", 1024, summary="ISMCTS, 1024 simulations a decision"),
+    Rung("ismcts", 40, summary="ISMCTS, 40 simulations a decision"),
+    Rung("ismcts", 120, summary="ISMCTS, 120 simulations a decision"),
+    Rung("ismcts", 350, summary="ISMCTS, 350 simulations a decision"),
+    Rung("ismcts", 1000, summary="ISMCTS, 1000 simulations a decision (the play default)"),
 )
 """The Trial's strength ladder, level1 to level10 (two-player games of each adjacent pair and
 level1 against level10: bench/results/ladder-trial.md, docs/search.md)."""
