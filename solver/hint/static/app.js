@@ -21,6 +21,8 @@ const table = {
   reviewRun: 0, // bumped to stop a running review when the line changes
   seat: 0,
   session: null, // a server-kept session: {id, view}; the page then holds only the seat's view
+  sessionBusy: false, // a session step is running (the engines play)
+  sessionRun: 0, // bumped when the page leaves a game: late session answers are dropped
   picked: null, // a panel item picked: the move buttons are narrowed to its actions
   showFolded: false, // the moves the picture and panels play, also shown as buttons
   lineWish: null, // the hinted line to draw (the row under the pointer, else the best)
@@ -156,6 +158,8 @@ function resetLine() {
   stopReview();
   table.review = null;
   table.seat = 0; // a new game is viewed from player 0 (its seat count may differ)
+  table.sessionRun += 1; // a session step still running belongs to the game left
+  table.sessionBusy = false;
   $("seat").value = "0";
 }
 
@@ -216,15 +220,27 @@ function viewAsPosition(view) {
     drawsLine: Boolean(view.drawsLine) };
 }
 
+// One session step at a time: a click while the engines play is ignored (the server would answer
+// "busy"), and an answer for a game the page has left (a new game started) is dropped.
 async function sessionCall(path, body) {
+  if (table.sessionBusy) return;
+  const run = table.sessionRun;
+  table.sessionBusy = true;
   clearHint();
+  $("status").textContent = body.session ? "The engine seats are playing..." : "Starting...";
+  $("status").dataset.state = "waiting";
+  $("hint").disabled = true; // a hint now would be of the position the engines are leaving
   let view;
   try {
     view = await api(path, body);
   } catch (error) {
-    showFailure(error);
+    if (run === table.sessionRun) showFailure(error);
     return;
+  } finally {
+    if (run === table.sessionRun) table.sessionBusy = false;
   }
+  if (run !== table.sessionRun) return;
+  showError(null);
   table.session = { id: view.session, view };
   table.position = viewAsPosition(view);
   draw();

@@ -158,3 +158,34 @@ def test_every_player_count_starts_from_the_default_set_up(page: Any, name: str)
         assert page.evaluate("() => window.table.position.players") == players
         drawn = page.locator("#board svg [data-player], #board svg .scoreboard text.fame")
         assert drawn.count() == players
+
+
+def test_a_session_takes_one_step_at_a_time(page: Any) -> None:
+    """While the engine seats play a step, the page says so and takes no second move (the server
+    would answer 'busy' and the page showed that error over the board); a new game started
+    meanwhile drops the old step's answer."""
+    hidden = next(n for n in solver.registered_games() if game_spec(n).hidden_information)
+    page.select_option("#game", hidden)
+    page.wait_for_function("() => window.table.session !== null && window.table.busy === 0",
+                           timeout=60_000)  # fmt: skip
+    ply = page.evaluate("() => window.table.session.view.ply")
+    states = page.evaluate("""() => {
+        const moves = window.table.position.moves;
+        play(moves[0].action);
+        const during = document.querySelector('#status').dataset.state;
+        play(moves[moves.length - 1].action);
+        return [during, document.querySelector('#hint').disabled];
+    }""")
+    assert states == ["waiting", True]
+    page.wait_for_function(f"() => window.table.busy === 0 && window.table.session "
+                           f"&& window.table.session.view.ply > {ply}", timeout=60_000)  # fmt: skip
+    assert page.inner_text("#error") == ""
+    assert page.get_attribute("#status", "data-state") in ("decision", "over")
+    # a step still running when a new game starts: its answer is dropped
+    old = page.evaluate("() => window.table.session.id")
+    page.evaluate("() => { play(window.table.position.moves[0].action); newGame(); }")
+    page.wait_for_function("() => window.table.busy === 0 && window.table.session "
+                           f"&& window.table.session.id !== {old!r}", timeout=60_000)  # fmt: skip
+    page.wait_for_timeout(500)
+    assert page.evaluate("() => window.table.session.id") != old
+    assert page.inner_text("#error") == ""
