@@ -20,6 +20,7 @@ from typing import Any
 from solver.hint.engine import answer
 from solver.hint.jobs import warm_games
 from solver.registry import game_spec
+from solver.testing import random_action
 
 HERE = Path(__file__).resolve().parent
 SECONDS = (1e-300, 0.05, 0.5, 2.0)
@@ -34,11 +35,7 @@ def _walk(game: str, options: dict[str, Any], steps: int, seed: int) -> list[int
     for _ in range(steps):
         if state.is_terminal():
             break
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-        else:
-            action = rng.choice(state.legal_actions())
+        action = random_action(state, rng)
         state.apply_action(action)
         actions.append(action)
     return actions

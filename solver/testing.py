@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import os
+import random
 import subprocess
 import sys
 from collections.abc import Callable, Iterable, Mapping
@@ -36,6 +37,7 @@ __all__ = [
     "check_state",
     "game_cases",
     "one_line_error",
+    "random_action",
     "random_playouts",
     "run_forest",
 ]
@@ -344,3 +346,15 @@ def random_playouts(
             applied += 1
         total += tally(state)
     return n_games, applied, total
+
+
+def random_action(state: State, rng: random.Random, by_probability: bool = True) -> int:
+    """A random action of ``state`` drawn with Python's ``random`` (the tests' seeded games): a
+    chance outcome by its probability (one ``rng.choices``; ``by_probability=False``: uniformly,
+    one ``rng.choice``), a legal action uniformly (one ``rng.choice``)."""
+    if not state.is_chance_node():
+        return int(rng.choice(state.legal_actions()))
+    outcomes = state.chance_outcomes()
+    if by_probability:
+        return int(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+    return int(rng.choice([a for a, _ in outcomes]))

@@ -18,6 +18,7 @@ import solver  # noqa: E402
 from solver.games.dog.format import save_forest  # noqa: E402
 from solver.games.dog.generator import roll_forest  # noqa: E402
 from solver.interop import openspiel  # noqa: E402
+from solver.testing import random_action  # noqa: E402
 
 ENGINES = ("kernel", "reference")
 SIM_PUZZLES = ("dog/tiny-example", "dog/squirrel-corner", "dog/stick", "dog/shout-gauntlet")
@@ -135,11 +136,7 @@ def test_same_game_along_random_trajectories(puzzle, engine):
         history: list[int] = []
         _assert_same(spiel_state, our_state, f"{puzzle} seed {seed} at the start")
         while not our_state.is_terminal():
-            if our_state.current_player() == solver.CHANCE:
-                outcomes = our_state.chance_outcomes()
-                action = rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
-            else:
-                action = rng.choice(our_state.legal_actions())
+            action = random_action(our_state, rng)
             # A clone is independent of its original (OpenSpiel searchers rely on it).
             if len(history) % 7 == 0:
                 clone = spiel_state.clone()

@@ -16,6 +16,7 @@ import pytest
 import solver
 from solver.registry import game_spec
 from solver.rng import SplitMix64
+from solver.testing import random_action
 
 NS = "{http://www.w3.org/2000/svg}"
 SETS: dict[str, list[dict[str, Any]]] = {
@@ -36,11 +37,7 @@ def _states(name: str, options: dict[str, Any], count: int, seed: int) -> Iterat
         if plies % 9 == 0:
             count -= 1
             yield state.clone()
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        state.apply_action(random_action(state, rng))
         plies += 1
     yield state
 

@@ -37,6 +37,7 @@ from solver.game import CHANCE, TERMINAL
 from solver.games.dog.kernel import KernelDogGame
 from solver.games.dog.rules import DogGame
 from solver.rng import MASK64
+from solver.testing import random_action
 
 try:  # absent: require_kernels skips these tests (fails them under CI)
     from solver._ext import dog
@@ -156,11 +157,7 @@ def test_vtable_functions_agree_with_the_python_protocol():
             if ref.is_terminal():
                 assert vt.heuristic(handle.game, pointer, 0) == ref.returns()[0]
                 break
-            if ref.is_chance_node():
-                outcomes = ref.chance_outcomes()
-                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-            else:
-                action = rng.choice(ref.legal_actions())
+            action = random_action(ref, rng)
             vt.apply_action(handle.game, pointer, action)  # in place, on the Python state
             ref.apply_action(action)
             assert state.to_json() == ref.to_json()

@@ -181,16 +181,6 @@ def chance_action(state: Any, rng: random.Random) -> int:
     return int(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
 
 
-def random_action(state: Any, rng: random.Random, by_probability: bool = True) -> int:
-    """A random action of ``state``: a chance outcome by its probability (``by_probability``:
-    one ``rng.choices``; else uniformly, one ``rng.choice``), a legal action uniformly."""
-    if not state.is_chance_node():
-        return int(rng.choice(state.legal_actions()))
-    if by_probability:
-        return chance_action(state, rng)
-    return int(rng.choice([a for a, _ in state.chance_outcomes()]))
-
-
 def _random_agent(pick: random.Random) -> Agent:
     def choose(state: Any) -> int:
         return int(pick.choice(state.legal_actions()))

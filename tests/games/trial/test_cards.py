@@ -13,9 +13,9 @@ import pytest
 from solver.games.trial.conditions import playable
 from solver.games.trial.invariants import Checker, card_places
 from solver.games.trial.rules import TrialState
+from solver.testing import random_action
 
 from . import positions as helpers
-from .engines import random_action
 
 PACK = helpers.PACK
 PLACES = {

@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from solver.errors import ExtensionMissingError, FormatError, IllegalActionError, OptionError
-from solver.game import CHANCE
 from solver.games.trial.rules import TrialGame
+from solver.testing import random_action
 
 from .engines import SEATS, actions
 
@@ -71,11 +71,7 @@ def _reference_states(ref: TrialGame, seed: int, every: int):
     while not st.is_terminal():
         if played % every == 0:
             yield st
-        if st.current_player() == CHANCE:
-            outcomes = st.chance_outcomes()
-            st.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-        else:
-            st.apply_action(rng.choice(st.legal_actions()))
+        st.apply_action(random_action(st, rng))
         played += 1
     yield st
 

@@ -21,8 +21,7 @@ from solver.errors import SolverError
 from solver.fuzzing import mutate_json
 from solver.games.trial.content import FILES, PackError, load_pack
 from solver.registry import load_game
-
-from .engines import random_action
+from solver.testing import random_action
 
 SHIPPED = Path(__file__).resolve().parents[3] / "puzzles" / "trial"
 BASE = {name: json.loads((SHIPPED / name).read_text(encoding="utf-8")) for name in FILES}

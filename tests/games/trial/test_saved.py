@@ -16,8 +16,7 @@ from solver.games.trial.invariants import Checker
 from solver.games.trial.kernel import KernelTrialGame
 from solver.games.trial.rules import TrialGame
 from solver.games.trial.saved import FORMAT
-
-from .engines import random_action
+from solver.testing import random_action
 
 DATA = Path(__file__).with_name("data")
 EXPECTED = json.loads((DATA / "format1-expected.json").read_text(encoding="utf-8"))

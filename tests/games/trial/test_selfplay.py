@@ -11,8 +11,7 @@ from solver.game import CHANCE
 from solver.games.trial.invariants import Checker
 from solver.games.trial.rules import TrialGame, TrialState
 from solver.rng import SplitMix64
-
-from .engines import random_action
+from solver.testing import random_action
 
 GAMES = {n: TrialGame(players=n) for n in (2, 3, 4)}
 

@@ -21,8 +21,7 @@ from solver.fuzzing import mutate_json
 from solver.games.trial.kernel import KernelTrialGame
 from solver.games.trial.rules import TrialGame, TrialState
 from solver.rng import SplitMix64
-
-from .engines import random_action
+from solver.testing import random_action
 
 GAMES = {(e, n): (TrialGame if e == "reference" else KernelTrialGame)(players=n)
          for e in ("reference", "kernel") for n in (2, 3, 4)}  # fmt: skip

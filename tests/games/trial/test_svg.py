@@ -9,10 +9,10 @@ import random
 import xml.etree.ElementTree as ET
 
 from solver.cli import main
-from solver.game import CHANCE
 from solver.games.trial.rules import TrialGame, TrialState
 from solver.games.trial.svg import board_frame, render_svg
 from solver.rng import SplitMix64
+from solver.testing import random_action
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -22,12 +22,9 @@ def played(players: int, seed: int, decisions: int) -> TrialState:
     state = TrialGame(players=players).new_initial_state()
     done = 0
     while not state.is_terminal() and done < decisions:
-        if state.current_player() == CHANCE:
-            outcomes = state.chance_outcomes()
-            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        if not state.is_chance_node():
             done += 1
+        state.apply_action(random_action(state, rng))
     return state
 
 
