@@ -242,24 +242,32 @@ def takeback_job(raw: dict[str, Any]) -> dict[str, Any]:
     return {"keep": takeback_point(raw)}
 
 
+def _seat_prefix(state: Any, pv: list[int]) -> list[int]:
+    """The seat to move's consecutive decisions at the head of ``pv``, each checked legal; the
+    rest is dropped unplayed: checking another seat's action (or a draw) against the true state
+    would tell whether that seat holds the card (``pv: [end turn, play X]``)."""
+    seat, walker, kept = state.current_player(), state.clone(), []
+    for index, action in enumerate(pv):
+        if walker.is_terminal() or walker.is_chance_node() or walker.current_player() != seat:
+            break
+        if action not in walker.legal_actions():
+            raise HintError(f"pv.{index}: action {action} is not legal there", f"pv.{index}")
+        walker.apply_action(action)
+        kept.append(action)
+    return kept
+
+
 def line_job(raw: dict[str, Any], pv: list[int]) -> dict[str, Any]:
     """The hinted line on the picture of a session's position, for the human seat to move:
     ``{"pvSvg", "pvPoints"}`` (:mod:`solver.hint.lines`). Where the game hides things only the
     seat's own consecutive decisions of ``pv`` are drawn, so the picture tells no more than the
     hint's own answer."""
-    from solver.hint.lines import checked_line, hinted_svg, pv_points
+    from solver.hint.lines import hinted_svg, pv_points
 
     opened = _open(raw)
     spec, game, state = opened.spec, opened.game, opened.state
     if state.is_terminal() or state.is_chance_node() or state.current_player() not in raw["humans"]:
         raise HintError("no human seat is to move", "session", "illegal_action")
-    seat = state.current_player()
-    kept = list(pv)
-    if spec.hidden_information:
-        kept = []
-        for action, reached in zip(pv, checked_line(state, pv), strict=False):
-            if reached.is_chance_node() or reached.current_player() != seat:
-                break
-            kept.append(action)
+    kept = _seat_prefix(state, pv) if spec.hidden_information else list(pv)
     return {"pvSvg": hinted_svg(spec, game, state, kept),
             "pvPoints": pv_points(spec, game, state, kept)}  # fmt: skip

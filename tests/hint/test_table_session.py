@@ -188,3 +188,34 @@ def test_a_bad_session_request_gets_a_code(server: Server) -> None:
         server, "/v1/table/move", {"session": started.json()["session"], "action": 99_999}
     )
     assert illegal.status_code == 400 and illegal.json()["code"] == "illegal_action"
+
+
+def test_a_session_line_tells_nothing_past_the_seat_s_turn() -> None:
+    """``/v1/table/line`` is no oracle: an action after the seat's turn (another seat's ``play
+    X``, a draw) is dropped unchecked, so the answer is the same whatever it is. Checking it
+    against the true state told whether the other seat holds card X (found by attack)."""
+    from solver.hint.session import line_job
+
+    raw = {**START, "iterations": None, "actions": []}
+    chooser = random.Random(4)
+    kept = advance_job(raw, None)
+    for _ in range(60):  # to a position where one move of the seat hands the turn on
+        game, state = _state(kept["actions"])
+        passing = [m for m in state.legal_actions() if _hands_on(state, m)]
+        if passing:
+            break
+        kept = advance_job({**raw, "actions": kept["actions"]},
+                           chooser.choice(kept["view"]["moves"])["action"])  # fmt: skip
+    assert passing, "no move handing the turn on was found"
+    session = {**raw, "actions": kept["actions"]}
+    alone = line_job(session, [passing[0]])
+    for later in range(game.num_distinct_actions()):  # legal or not for the next mover
+        assert line_job(session, [passing[0], later]) == alone
+    with pytest.raises(Exception, match=r"pv\.0"):
+        line_job(session, [game.num_distinct_actions() + 5])
+
+
+def _hands_on(state: Any, move: int) -> bool:
+    child = state.clone()
+    child.apply_action(move)
+    return not child.is_terminal() and not child.is_chance_node() and child.current_player() != 0
