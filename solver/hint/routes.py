@@ -53,6 +53,7 @@ STATUS = {
     "unknown_session": 404,
     "session_busy": 409,
     "game_not_over": 409,
+    "game_over": 409,
     "bad_state": 400,
     "bad_game": 400,
     "unsupported": 400,
@@ -324,6 +325,12 @@ def table_router(service: Service) -> APIRouter:
         session = found(request.session)
         if not isinstance(session, Session):
             return session
+        if session.over:  # its record is out: every seat's cards are known
+            return fail("the game is over: no move is taken back after its record (start a new "
+                        "session)", "session", "game_over")  # fmt: skip
+        if request.session in busy:
+            return fail("this session is busy with the previous request", "session",
+                        "session_busy")  # fmt: skip
         reply, headers = await service.call(takeback_job, session.as_job(), timeout=step_timeout)
         if "error" in reply:
             return service.error_response(reply, headers)

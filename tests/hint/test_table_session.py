@@ -174,6 +174,11 @@ def test_a_finished_session_gives_its_record(server: Server) -> None:
     for action in record.json()["actions"]:
         state.apply_action(action)
     assert state.is_terminal() and state.returns() == answer["returns"]
+    # the record is out (in a hidden-information game: every seat's cards), so the game stays
+    # over: no take back reopens it (found by attack: it did, ply by ply)
+    again = _post(server, "/v1/table/takeback", {"session": answer["session"]})
+    assert again.status_code == 409 and again.json()["code"] == "game_over"
+    assert _post(server, "/v1/table/record", {"session": answer["session"]}).status_code == 200
 
 
 def test_a_bad_session_request_gets_a_code(server: Server) -> None:
