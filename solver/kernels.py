@@ -104,8 +104,8 @@ def kernel_of(state: Any) -> KernelCapsules | None:
 
 def get_include() -> str:
     """The folder holding the kernel interface's ``.pxd`` files (``state.pxd``, ``rng.pxd``,
-    ``leaf.pxd``; ``trial.pxd`` declares the compiled Trial's C structs, its headers in
-    ``trial_kernel/``).
+    ``leaf.pxd``, ``tree.pxd`` for the Monte Carlo searchers' shared tree code; ``trial.pxd``
+    declares the compiled Trial's C structs, its headers in ``trial_kernel/``).
 
     Like ``numpy.get_include()``: give it to Cython so another project's kernel or searcher can
     ``from state cimport KernelVTable, KernelHandle, handle_capsule`` and
@@ -119,7 +119,7 @@ def get_include() -> str:
 
     >>> from pathlib import Path
     >>> sorted(p.name for p in Path(get_include()).glob("*.pxd"))
-    ['atomics.pxd', 'exact.pxd', 'leaf.pxd', 'rng.pxd', 'state.pxd', 'trial.pxd']
+    ['atomics.pxd', 'exact.pxd', 'leaf.pxd', 'rng.pxd', 'state.pxd', 'tree.pxd', 'trial.pxd']
     """
     spec = importlib.util.find_spec(_INCLUDE_PACKAGE)
     folders = list(spec.submodule_search_locations or []) if spec is not None else []
