@@ -35,7 +35,7 @@ MAX_PLIES = 40
 ARTIFACTS = (
     Path(
         os.environ.get("FOREST_TEST_ARTIFACTS")
-        or Path(__file__).resolve().parents[2] / "build" / "test-artifacts"
+        or Path(__file__).resolve().parents[3] / "build" / "test-artifacts"
     )
     / "browser"
 )
