@@ -158,3 +158,18 @@ def test_smoke_run_with_the_calibration_agent():
     reports = BENCH.reports_of(games, "planner", 0, None)
     assert [len(r.scores) for r, _ in reports] == [1] * 6
     assert all(r.wins == sum(s >= r.threshold for s in r.scores) for r, _ in reports)
+
+
+def test_the_default_agent_replays_the_committed_calibration(tmp_path):
+    # the smoke run of the default agent: game 0 of every level, played now, is the game the
+    # committed calibration recorded (score and tasks met), so the table describes today's agent
+    text = (ROOT / "bench" / "results" / "guardians_levels.md").read_text(encoding="utf-8")
+    from solver.games.guardians import SPEC
+
+    assert f"--agent {SPEC.default_agent} " in text
+    games = BENCH.measure(games=1, seed=0, jobs=1, record=tmp_path / "games.jsonl")
+    committed = BENCH.read_records(ROOT / "bench" / "results" / "guardians_levels_games.jsonl")
+    first = {r["level"]: r for r in committed if r["game"] == 0}
+    assert sorted(r["level"] for r in games) == [1, 2, 3, 4, 5, 6]
+    for row in games:
+        assert row == first[row["level"]]
