@@ -41,6 +41,7 @@ another player's move, by their key. The loop runs without the GIL; a tree serve
 A ``seconds`` budget reads a monotonic clock after every simulation.
 """
 
+cimport cython
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
@@ -565,6 +566,40 @@ cdef class Tree:
         for p in range(self.np):
             self.esums[base + p] += self.ret[p]
 
+    @cython.final
+    cdef inline int _deal(self, uint64_t* deal) noexcept nogil:
+        """The work state: the root, redealt for the observer (with hidden information) by the
+        next number of ``deal``; ``ERR_RESAMPLE`` if the kernel cannot redeal it."""
+        cdef uint64_t sub
+        memcpy(self.work, self.root_state, self.ssize)
+        if self.hidden:
+            sub = splitmix64_next(deal)
+            if self.vt.resample_hidden(self.kgame, self.work, self.observer, &sub) != 0:
+                return ERR_RESAMPLE
+        return ERR_NONE
+
+    @cython.final
+    cdef inline int _play(self, int32_t node, int mover, uint64_t* rng, double c, int* action,
+                          int32_t* e) noexcept nogil:
+        """One step of a walk at ``node``, applied to the work state: a chance outcome drawn, or
+        the mover's choice (``_select``) with its edge in ``e`` (-1 for chance). 1 when the
+        choice expanded a new edge, 0 otherwise, minus an error code on failure."""
+        cdef int err
+        cdef int got = 0
+        e[0] = -1
+        if mover == KERNEL_CHANCE:
+            err = leaf_sample(&self.leaf, self.work, rng, action)
+            if err != ERR_NONE:
+                return -err
+        elif mover < 0 or mover >= self.np:
+            return -ERR_BAD_PLAYER
+        else:
+            got = self._select(node, mover, rng, c, action, e)
+            if got < 0:
+                return got
+        self.vt.apply_action(self.kgame, self.work, action[0])
+        return got
+
     cdef int _simulate(self, uint64_t* rng, uint64_t* deal, double c, int evaluator,
                        int rollouts, int depth) noexcept nogil:
         """One single-observer simulation: a determinisation, a walk of the observer's tree to a
@@ -573,31 +608,17 @@ cdef class Tree:
         cdef int32_t steps = 0
         cdef int32_t e, i, made
         cdef int mover, action, got, err
-        cdef uint64_t sub
-        memcpy(self.work, self.root_state, self.ssize)
-        if self.hidden:
-            sub = splitmix64_next(deal)
-            if self.vt.resample_hidden(self.kgame, self.work, self.observer, &sub) != 0:
-                return ERR_RESAMPLE
+        if self._deal(deal) != ERR_NONE:
+            return ERR_RESAMPLE
         while True:
             mover = self.vt.current_player(self.kgame, self.work)
             if mover == KERNEL_TERMINAL:
                 self.vt.returns(self.kgame, self.work, self.ret)
                 break
             self.nodes[node].player = <int8_t>mover
-            e = -1
-            got = 0
-            if mover == KERNEL_CHANCE:
-                err = leaf_sample(&self.leaf, self.work, rng, &action)
-                if err != ERR_NONE:
-                    return err
-            elif mover < 0 or mover >= self.np:
-                return ERR_BAD_PLAYER
-            else:
-                got = self._select(node, mover, rng, c, &action, &e)
-                if got < 0:
-                    return -got
-            self.vt.apply_action(self.kgame, self.work, action)
+            got = self._play(node, mover, rng, c, &action, &e)
+            if got < 0:
+                return -got
             if self._push(&steps, node, e) != ERR_NONE:
                 return ERR_MEMORY
             made = self.ncount
@@ -641,14 +662,10 @@ cdef class Tree:
         information key after it). The walk stops at the mover's new edge; every tree's path
         gains the visit, the mover's edges the returns."""
         cdef int32_t steps = 0
-        cdef int32_t e, i, made
+        cdef int32_t e, i, made, here
         cdef int mover, action, got, err, t
-        cdef uint64_t sub
-        memcpy(self.work, self.root_state, self.ssize)
-        if self.hidden:
-            sub = splitmix64_next(deal)
-            if self.vt.resample_hidden(self.kgame, self.work, self.observer, &sub) != 0:
-                return ERR_RESAMPLE
+        if self._deal(deal) != ERR_NONE:
+            return ERR_RESAMPLE
         if self._enter_multi() != ERR_NONE:
             return ERR_MEMORY
         while True:
@@ -658,19 +675,12 @@ cdef class Tree:
                 break
             for t in range(self.np):
                 self.nodes[self.cursor[t]].player = <int8_t>mover
-            e = -1
-            got = 0
-            if mover == KERNEL_CHANCE:
-                err = leaf_sample(&self.leaf, self.work, rng, &action)
-                if err != ERR_NONE:
-                    return err
-            elif mover < 0 or mover >= self.np:
-                return ERR_BAD_PLAYER
-            else:
-                got = self._select(self.cursor[mover], mover, rng, c, &action, &e)
-                if got < 0:
-                    return -got
-            self.vt.apply_action(self.kgame, self.work, action)
+            # a chance step (or a bad mover, refused by _play) reads no tree: the observer's
+            # cursor stands in for the mover's
+            here = self.cursor[mover] if 0 <= mover < self.np else self.cursor[self.observer]
+            got = self._play(here, mover, rng, c, &action, &e)
+            if got < 0:
+                return -got
             if self._push(&steps, self.cursor[self.observer], e) != ERR_NONE:
                 return ERR_MEMORY
             made = self.ncount
