@@ -160,6 +160,7 @@ function resetLine() {
   table.seat = 0; // a new game is viewed from player 0 (its seat count may differ)
   table.sessionRun += 1; // a session step still running belongs to the game left
   table.sessionBusy = false;
+  $("hand-over").hidden = true;
   $("seat").value = "0";
 }
 
@@ -241,11 +242,21 @@ async function sessionCall(path, body) {
   }
   if (run !== table.sessionRun) return;
   showError(null);
+  const previous = table.session ? table.session.view.seat : view.seat;
   table.session = { id: view.session, view };
+  handOver(view, previous);
   table.position = viewAsPosition(view);
   draw();
   $("status").textContent += ` You play seat ${view.seat} (ply ${view.ply}).`;
   if (view.terminal) await endSession();
+}
+
+// Hot seat (several human seats): when the view passes to another human seat the table is
+// covered until that player asks for it, so the last player does not see the next one's cards.
+function handOver(view, previous) {
+  const passes = view.humans.length > 1 && view.seat !== previous && !view.terminal;
+  $("hand-over").hidden = !passes;
+  if (passes) $("hand-over-text").textContent = `Pass the device to player ${view.seat}.`;
 }
 
 // The game is over: the record (every action) comes now, and the table becomes the analysis
@@ -1067,6 +1078,7 @@ $("puzzle").addEventListener("change", () => newGame());
 $("setup").addEventListener("submit", newGame);
 $("mode").addEventListener("change", () => { showMode(); newGame(); });
 $("roll").addEventListener("click", roll);
+$("hand-over-show").addEventListener("click", () => { $("hand-over").hidden = true; });
 $("roll-new").addEventListener("click", rollNew);
 $("hint").addEventListener("click", hint);
 $("first").addEventListener("click", () => goTo(0));

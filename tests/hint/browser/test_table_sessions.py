@@ -189,3 +189,42 @@ def test_a_session_takes_one_step_at_a_time(page: Any) -> None:
     page.wait_for_timeout(500)
     assert page.evaluate("() => window.table.session.id") != old
     assert page.inner_text("#error") == ""
+
+
+def test_hot_seat_covers_the_table_while_the_device_passes(page: Any) -> None:
+    """Several human seats in a session (hot seat): when the view passes to another human seat
+    the table is covered ('pass the device to player N') until that player asks for it, so the
+    one who just moved does not see the next one's hand; the same seat moving again is not
+    covered."""
+    hidden = next(n for n in solver.registered_games() if game_spec(n).hidden_information)
+    page.select_option("#game", hidden)
+    page.wait_for_function("() => window.table.session !== null && window.table.busy === 0",
+                           timeout=60_000)  # fmt: skip
+    page.fill("#humans", "0,1")
+    page.click("#new-game")
+    page.wait_for_function("() => window.table.session !== null && window.table.busy === 0 "
+                           "&& window.table.session.view.humans.length === 2",
+                           timeout=60_000)  # fmt: skip
+    assert page.is_hidden("#hand-over")
+    passed = 0
+    for _ in range(40):
+        view = page.evaluate("() => window.table.session.view")
+        if view["terminal"] or passed >= 2:
+            break
+        page.evaluate("() => play(window.table.session.view.moves[0].action)")
+        page.wait_for_function(f"() => window.table.busy === 0 && "
+                               f"window.table.session.view.ply > {view['ply']}")  # fmt: skip
+        after = page.evaluate("() => window.table.session.view")
+        if after["seat"] == view["seat"]:
+            assert page.is_hidden("#hand-over")
+            continue
+        assert page.is_visible("#hand-over")
+        assert f"player {after['seat']}" in page.inner_text("#hand-over")
+        page.click("#hand-over-show")
+        assert page.is_hidden("#hand-over")
+        mine = page.evaluate("() => window.table.position.panels")
+        assert any(f"you, player {after['seat']}" in item["text"]
+                   for panel in mine for item in panel["items"])  # fmt: skip
+        passed += 1
+    assert passed >= 2
+    assert page.inner_text("#error") == ""
