@@ -31,7 +31,6 @@ import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -39,6 +38,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 
 from solver.errors import OptionError
+from solver.files import check_writable, write_whole
 from solver.hint import jobs
 from solver.hint.connections import ConnectionLimits, protocol_class
 from solver.hint.engine import Caps, HintError, error_answer
@@ -214,6 +214,8 @@ def run_server(args: argparse.Namespace, caps: Any) -> int:
 
     if not 0 <= args.port <= 65535:
         raise OptionError(f"--port must be 0..65535, not {args.port}")
+    if args.port_file:  # a folder or a missing folder: one line before binding, no traceback
+        check_writable(args.port_file, overwrite=True)
     limits = ConnectionLimits(
         head_seconds=args.head_timeout,
         body_seconds=args.body_timeout,
@@ -255,7 +257,7 @@ def run_server(args: argparse.Namespace, caps: Any) -> int:
     print(f"forest serve: http://{args.host}:{port}/ (the web table; API under /v1)",
           file=sys.stderr, flush=True)  # fmt: skip
     if args.port_file:
-        Path(args.port_file).write_text(f"{port}\n", encoding="utf-8")
+        write_whole(args.port_file, f"{port}\n", overwrite=True)  # whole: a reader never sees ""
     # uvicorn re-raises the signal that stopped it once it has shut down gracefully; with these
     # handlers in place that ends here, with status 0, instead of killing the process.
     for signum in (signal.SIGINT, signal.SIGTERM):

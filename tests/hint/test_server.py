@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -227,6 +228,19 @@ def test_serve_refuses_a_bad_port() -> None:
     out = subprocess.run([sys.executable, "-m", "solver.cli", "serve", "--port", "70000"],
                          capture_output=True, text=True, timeout=60)  # fmt: skip
     assert out.returncode == 2 and "--port" in out.stderr and "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("where", ["folder", "missing"])
+def test_serve_refuses_a_port_file_it_cannot_write(tmp_path: Path, where: str) -> None:
+    """A folder, or a file in a folder that does not exist: one line and status 2 before
+    binding (found by attack: a traceback and status 1 after the server announced itself)."""
+    port_file = tmp_path if where == "folder" else tmp_path / "no" / "port.txt"
+    out = subprocess.run([sys.executable, "-m", "solver.cli", "serve", "--port", "0",
+                          "--port-file", str(port_file)],
+                         capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+    assert out.stderr.count("\n") == 1 and str(port_file) in out.stderr
+    assert "http://" not in out.stderr  # refused before binding
 
 
 def test_schemathesis_finds_no_server_error(server: Server) -> None:
