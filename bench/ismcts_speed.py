@@ -28,7 +28,6 @@ checked to give the Python twin's exact result at the Python budget before anyth
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import platform
 import statistics
@@ -41,23 +40,17 @@ from typing import Any
 
 from benchkit import openspiel_ismcts_rate
 
+from solver.testing import load_module
+
 HERE = Path(__file__).resolve().parent
 TESTS_EXT = HERE.parent / "tests" / "ext"
 
 
-def _load(name: str, path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def build_cards() -> tuple[ModuleType, ModuleType]:
     """The compiled test kernel and its twin."""
-    helpers = _load("_ext_test_kernels", TESTS_EXT / "conftest.py")
+    helpers = load_module("_ext_test_kernels", TESTS_EXT / "conftest.py")
     kernel = helpers.build_kernel("cards_kernel", Path(tempfile.mkdtemp(prefix="cards-bench-")))
-    return kernel, _load("cards_twin", TESTS_EXT / "cards_twin.py")
+    return kernel, load_module("cards_twin", TESTS_EXT / "cards_twin.py")
 
 
 def positions(cards: ModuleType, n: int, hand: int, count: int, seed: int) -> list[list[int]]:

@@ -16,6 +16,7 @@ shipped by another distribution runs the same checks in its own tests::
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import os
 import random
@@ -24,6 +25,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 from solver.errors import IllegalActionError, SolverError
 from solver.game import CHANCE, TERMINAL, Game, State, sample_chance
@@ -36,6 +38,7 @@ __all__ = [
     "check_random_play",
     "check_state",
     "game_cases",
+    "load_module",
     "one_line_error",
     "random_action",
     "random_playouts",
@@ -358,3 +361,13 @@ def random_action(state: State, rng: random.Random, by_probability: bool = True)
     if by_probability:
         return int(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
     return int(rng.choice([a for a, _ in outcomes]))
+
+
+def load_module(name: str, path: Path) -> ModuleType:
+    """The file ``path`` imported as a module named ``name`` (a bench script, a kernel built out
+    of tree), whether or not its folder is a package on the path."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -5,7 +5,6 @@ here: a ladder changed without a new calibration, or a table edited by hand, fai
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -13,23 +12,14 @@ import pytest
 
 from solver.ladder import ladder
 from solver.stats import wilson_interval
+from solver.testing import load_module
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
 GAMES = ("guardians", "trial")
 
 
-def _bench():
-    spec = importlib.util.spec_from_file_location(
-        "ladder_calibration_bench", ROOT / "bench" / "ladder_calibration.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-BENCH = _bench()
+BENCH = load_module("ladder_calibration_bench", ROOT / "bench" / "ladder_calibration.py")
 
 
 def _data(game: str) -> dict:

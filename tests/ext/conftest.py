@@ -3,13 +3,14 @@ against ``solver.get_include()`` alone (what a new game's author does), once per
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from solver.testing import load_module
 
 HERE = Path(__file__).parent
 
@@ -38,11 +39,7 @@ def build_kernel(name: str, folder: Path) -> ModuleType:
         [sys.executable, "setup.py"], cwd=folder, check=True, capture_output=True, text=True
     )
     (built,) = folder.glob(f"{name}*.so")
-    spec = importlib.util.spec_from_file_location(name, built)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module(name, built)
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,6 @@ searchers' own interfaces on the coin kernel.
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 import tomllib
@@ -21,6 +20,7 @@ import pytest
 
 import solver
 from solver.kernels import kernel_of
+from solver.testing import load_module
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE_PXDS = sorted(p.name for p in (ROOT / "ext").glob("*.pxd"))
@@ -82,10 +82,7 @@ def _coin_module(folder: Path):
         [sys.executable, "setup.py"], cwd=folder, check=True, capture_output=True, text=True
     )
     (built,) = folder.glob("coin_kernel*.so")
-    spec = importlib.util.spec_from_file_location("coin_kernel", built)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module("coin_kernel", built)
 
 
 @cache

@@ -4,7 +4,6 @@ the bench's own code."""
 
 from __future__ import annotations
 
-import importlib.util
 import statistics
 from pathlib import Path
 
@@ -13,21 +12,12 @@ import pytest
 from solver.games.guardians.solo import default_levels
 from solver.games.guardians.solo_runs import solo_run
 from solver.stats import wilson_interval
+from solver.testing import load_module
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def _bench():
-    spec = importlib.util.spec_from_file_location(
-        "guardians_levels_bench", ROOT / "bench" / "guardians_levels.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-BENCH = _bench()
+BENCH = load_module("guardians_levels_bench", ROOT / "bench" / "guardians_levels.py")
 
 
 def test_committed_table_shape_and_tasks():
