@@ -1120,11 +1120,13 @@ cdef class DogKernelState(KernelStateFace):
         return (<char*>buf)[:n]
 
     def __str__(self):
-        from solver.games.dog.render import render_ascii
+        from solver.games.dog.render import render_forest_text
 
         cdef DogState* s = &self.st
         forest = self.game.forest
-        sheet = render_ascii(forest, position=self.pos, marked=self.marked, resolved=self.resolved)
+        sheet = render_forest_text(
+            forest, position=self.pos, marked=self.marked, resolved=self.resolved
+        )
         status = (
             f"turn {s.turn}/{forest.turns}  stamina {s.stamina}  "
             f"curiosity {s.curiosity}  {'stick  ' if s.stick else ''}"

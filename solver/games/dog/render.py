@@ -38,11 +38,10 @@ __all__ = ["render_forest_svg", "render_forest_text", "render_legend_text"]
 
 
 def render_ascii(*args: Any, **kwargs: Any) -> str:
-    """Deprecated: :func:`render_forest_text` (the same arguments).
-
-    It does not warn yet: the compiled kernel's ``str(state)`` (``ext/dog.pyx``) still calls it;
-    once the kernel calls :func:`render_forest_text`, this warns as :func:`render_legend` does.
-    """
+    """Deprecated: :func:`render_forest_text` (the same arguments)."""
+    warnings.warn(
+        "render_ascii is deprecated; use render_forest_text", DeprecationWarning, stacklevel=2
+    )
     return render_forest_text(*args, **kwargs)
 
 
@@ -52,8 +51,3 @@ def render_legend(*args: Any, **kwargs: Any) -> str:
         "render_legend is deprecated; use render_legend_text", DeprecationWarning, stacklevel=2
     )
     return render_legend_text(*args, **kwargs)
-
-
-# The sheet's earlier name, still imported by dog/analysis/report.py (to move to
-# render_forest_svg with the analysis package's own clean-up; not public API).
-render_svg = render_forest_svg

@@ -271,10 +271,10 @@ def test_doctests(module):
 
 def test_the_earlier_names_draw_the_same():
     # render_ascii and render_legend were public (the changelog names them): they still answer,
-    # the same text as the new names; render_legend warns (render_ascii will, once the compiled
-    # kernel's str(state) no longer calls it).
+    # the same text as the new names, and warn.
     tiny = load_forest(TINY)
-    old_text = render.render_ascii(tiny, trail=TRAIL, legend=True)
+    with pytest.warns(DeprecationWarning, match="use render_forest_text"):
+        old_text = render.render_ascii(tiny, trail=TRAIL, legend=True)
     assert old_text == render_forest_text(tiny, trail=TRAIL, legend=True)
     with pytest.warns(DeprecationWarning, match="use render_legend_text"):
         old_legend = render.render_legend(tiny, marked=[(2, 3)])

@@ -293,7 +293,7 @@ def _sheet(
     row: dict[str, Any], label: str, title: str, directory: Path, load_row: Callable[..., Any]
 ) -> tuple[str | None, str]:
     """Draw one sheet; return (the image's path relative to the report, a note)."""
-    from solver.games.dog.render import render_svg
+    from solver.games.dog.render import render_forest_svg
 
     try:
         forest = load_row(row)
@@ -302,11 +302,11 @@ def _sheet(
     note = ""
     try:
         route = route_cells(row.get("route"))
-        svg_text = render_svg(forest, trail=route, title=title)
+        svg_text = render_forest_svg(forest, trail=route, title=title)
         if not route:
             note = "no route known"
     except (ValueError, TypeError) as exc:  # a route that does not fit: draw the blank sheet
-        svg_text = render_svg(forest, title=title)
+        svg_text = render_forest_svg(forest, title=title)
         note = f"route not drawn ({' '.join(str(exc).split())})"
     sheets = directory / "sheets"
     sheets.mkdir(exist_ok=True)
