@@ -4,120 +4,25 @@
 :func:`analyse_source` is the picklable entry the batch runner calls with a small descriptor and
 which returns a flat, JSON-friendly row.
 
-The tests, in this order (the first that decides wins)
-------------------------------------------------------
-1. **unreachable**: no tree-free path from the dog's start to the human (a breadth-first search
-   on the grid graph whose nodes are the non-tree cells and whose edges join orthogonal
-   neighbours).
-   Why nothing else in the rules can connect two components (docs/rules/dog.md §3–5): every change
-   of the dog's position is (a) a *step* to an orthogonal neighbour that is not a tree, (b) the
-   *hop* onto an offered distraction, which is an orthogonal neighbour and a distraction cell, never
-   a tree, or (c) a *forced run* (squirrel, scent trail), which enters one cell at a time in a
-   straight line and stops before a tree or the grid edge, so each cell it enters is an orthogonal
-   non-tree neighbour of the previous one. Resolving a distraction turns it into open trail; nothing
-   ever creates or removes a tree. So the dog never leaves the start's component of that graph, and
-   an unreachable forest has win probability exactly 0.
-2. **hopeless**: no *par* -- no win within the turn limit even when the player chooses every
-   step roll and every shout roll (:func:`first_win` with every chance outcome open, the same
-   question as :func:`dog.routes.graph.par_brute_force`, whose answers the tests compare).
-   Every chance outcome the engine lists has a positive probability (zero-probability outcomes
-   are never listed and an arrow number 1 is not a chance node), so a forest *with* a par has a
-   win probability of at least the product of the probabilities along the par route: strictly
-   positive. Hopeless therefore means win probability exactly 0, and an uncertain forest's
-   exact value is never 0 (asserted).
-3. **guaranteed**: the dog wins whatever the dice do. Win probability 1, exact. Decided by the
-   AND-OR proof search of :mod:`.proof` (method ``"proof"``): depth-first, it
-   stops at the first winning choice and at the first refuting roll, and it prunes positions
-   that cannot win against the smallest roll, so it settles rolled 9x9 and 12x12 forests in
-   milliseconds where the adversarial expectimax (which expands every position) overflows its
-   table. Its answer comes with a strategy that is checked by replay in the tests. Only when the
-   proof search runs out of its node budget (``proof_max_nodes``) is the adversarial expectimax
-   tried (method ``"adversarial"``), within the ``exact_memory_mb`` cap.
-4. **uncertain**, with the win probability: the exact expectimax value when the table fits in
-   ``exact_memory_mb``; otherwise the win rate of the MCTS agent (``mcts_games`` games,
-   ``mcts_iterations`` simulations per decision) with its 95% Wilson interval. That rate is the
-   value of one (good) policy, so it estimates a *lower* bound of the optimum.
+The tests run in this order, and the first that decides wins:
 
-Both expectimax searches expand every reachable position (no pruning), so they store the same
-table: when the adversarial search hits the memory cap the exact one is not tried (it would hit
-it too) and the forest goes straight to MCTS. The cap is small by default (32 MB): a table that
-fits does so in a fraction of a second, and one that does not fails fast instead of filling
-hundreds of megabytes for seconds first (on rolled 9x9 forests with 20 turns a 256 MB table does
-not suffice either). Every search is bounded: the proof search by ``proof_max_nodes``,
-expectimax by its memory cap, the breadth-first searches by node caps (``par_max_nodes``,
-``clairvoyant_max_nodes`` per world and ``clairvoyant_total_nodes`` over all worlds), MCTS by
-its game and simulation counts. When the par search hits its cap the par is unknown
-(``par_status == "budget"``): the forest cannot be called hopeless, and the analysis goes on.
+1. **unreachable**: no tree-free path joins the dog's start and the human (a breadth-first
+   search over the non-tree cells): win probability exactly 0.
+2. **hopeless**: no *par*, no win within the turn limit even when the player chooses every roll
+   (:func:`first_win` with every chance outcome open, the question of
+   :func:`dog.routes.graph.par_brute_force`): exactly 0.
+3. **guaranteed**: the AND-OR proof search of :mod:`.proof` wins whatever the dice do (exactly
+   1); only when it runs out of ``proof_max_nodes`` is the adversarial expectimax tried.
+4. **uncertain**, with the win probability: the exact expectimax value when its table fits in
+   ``exact_memory_mb``, else the MCTS agent's win rate with its Wilson interval (a lower bound's
+   estimate); the clairvoyant estimate of :mod:`.clairvoyant` gives an upper bound's.
 
-Default budgets (batch use)
----------------------------
-The defaults aim at a few seconds per forest at most, with every search bounded:
-``proof_max_nodes=200_000`` (about 1 s of search at worst; rolled 9x9 and 12x12 forests need a
-few hundred to a few thousand nodes), ``exact_memory_mb=32``, ``mcts_games=100`` and
-``mcts_iterations=200`` (a win rate within about ±0.1 at 95% for a rate near 1/2; raise both
-for a tighter estimate), ``clairvoyant_samples=100`` worlds with
-``clairvoyant_max_nodes=50_000`` positions each and ``clairvoyant_total_nodes=1_000_000`` over all
-worlds (when the total runs out, the estimate is made from the worlds sampled so far:
-``clairvoyant_samples`` in the row says how many), and
-``par_max_nodes=150_000`` (about 1-2 s at worst; on some 12x12 forests the par stays unknown,
-``par_status == "budget"``, as it did with 1_000_000). With them the rolled 9x9 and 12x12
-forests with 20 turns we measured are all guaranteed (no MCTS, no sampling): a 9x9 takes about
-0.1 s, a 12x12 up to about 2 s (the par search); an uncertain forest also pays for the MCTS
-games and the sampled bound.
-
-The par search here is a breadth-first search bucketed by turn like ``par_brute_force``, with
-three differences that keep it bounded and fast: on the compiled engine it runs in C
-(:mod:`.soonest`: ``solver._ext.dog.soonest_win``, the transcription of the pure-Python search,
-which stays as its twin in the tests), it stops at ``par_max_nodes`` stored positions, and it
-prunes positions that cannot reach the human in the turns left (the graph distance to the human
-exceeds the most a turn can cover: 3 steps, plus a 1-cell hop and a forced run of up to 3 cells
-when the forest has distractions). Pruning only drops positions from which no win is possible in
-time, so the first win found is still in the smallest turn.
-
-The clairvoyant estimate (``clairvoyant_estimate``, ``clairvoyant_low``, ``clairvoyant_high``)
--------------------------------------------------------------------------------------------------
-It is a *sampled estimate* of an upper bound, not a proven bound: with finitely many worlds it can
-fall below the exact win probability by chance (it did in 5 of 12 rows of a small study), so read
-its interval, not the point. Proven bounds are the par (hopeless) and the proof (guaranteed).
-
-``clairvoyant_samples`` *worlds* are drawn with a seeded generator. A world is a list of step-roll
-readings (1, 2 or 3, uniform; the stick turns a reading r into ``max(1, r - 1)``) and a list of
-shout d6 values (1..6, uniform). Both lists are consumed *along a route*: the k-th step roll of
-the route reads ``rolls[k]``, the j-th shout chance node reads ``dice[j]`` and is shrugged off iff
-``dice[j] < k`` for the arrow's printed number k (probability (k - 1)/6, as in the rules).
-Booleans per shout would not do: the hit probability depends on the number under the dog, and a
-route decides which number the j-th shout meets. Coupled this way, any policy played in the real
-game has exactly the distribution of the same policy played in a random world (each entry is used
-at most once along a play and is independent of everything before it), and it wins only in
-worlds where *some* route wins. So P(policy wins) ≤ P(a hindsight route wins) for every policy,
-the optimal one included: the share of worlds with a hindsight win estimates an upper bound on
-the win probability, reported with its Wilson interval (``clairvoyant_low``, ``clairvoyant_high``).
-A world whose search hits ``clairvoyant_max_nodes`` counts as a win (the estimate stays one of an
-upper bound; ``clairvoyant_undecided`` counts them). Unreachable and hopeless forests have
-estimate 0 (no world has a win without a par) and guaranteed ones 1, without sampling. Early
-exit: when the MCTS policy won every one of its games, no world is sampled and the estimate
-reported is the trivial 1 (``clairvoyant_samples == 0``, interval [1, 1]): sampling could only
-confirm a value near 1, and 1 is an upper bound of any probability. This never makes the forest
-``guaranteed`` nor its probability exact.
-
-The worlds are drawn and searched by :mod:`.clairvoyant` (on the compiled engine the whole loop
-runs in C, over the same worlds, with the same budgets: the same counts). With
-``clairvoyant_method="exact"`` the share of *all* worlds with a hindsight win is computed instead
-(revealing a world's readings only when a route needs them), when it fits in
-``clairvoyant_total_nodes`` stored positions: then the estimate is that share, its interval is the
-point, no world is sampled, and it is a proven upper bound of the win probability. The column
-``clairvoyant_method`` says how each row's estimate was made: ``sampled``, ``exact``, ``class``
-(0 or 1 from the class, no search) or ``trivial`` (the early exit above).
-
-Difficulty
-----------
-``difficulty = 0.8 * (1 - p) + 0.2 * (par / turns)``, with p the win probability (exact or
-estimated) and ``par / turns`` taken as 1 when there is no par (or it is unknown). It lies in
-[0, 1], falls as p rises and rises with the par: 1 for unreachable and hopeless forests, close to
-0 for a guaranteed forest won in the first turn.
-
-Determinism: every random draw comes from a seed derived (SHA-256) from ``options.seed``, the
-source string and the purpose, so a row is the same in every run and process, ``seconds`` aside.
+Why each answer holds (the rules that make 1 and 2 exact, the world coupling behind the
+clairvoyant estimate, the par search's pruning, the budgets and their defaults, the difficulty
+score) is written down in docs/analysis.md, section 5; the figures behind the default budgets are
+in bench/results/dog-analysis-budgets.md. Every search is bounded, and every random draw comes
+from a seed derived (SHA-256) from ``options.seed``, the source string and the purpose, so a row
+is the same in every run and process, ``seconds`` aside.
 
 >>> from solver.games.dog.forest import Forest, Terrain
 >>> grid = [[Terrain.OPEN] * 3 for _ in range(2)]
