@@ -251,42 +251,48 @@ def api_router(service: Service) -> APIRouter:
     return router
 
 
-def table_router(service: Service) -> APIRouter:
-    """``/v1/table/*``: sessions the server keeps (:mod:`solver.hint.session`); each answer is the
-    human seat's view only, the record only once the game is over."""
-    router = APIRouter()
-    caps = service.caps
-    step_timeout = caps.max_review_seconds + GRACE_SECONDS
-    hint_timeout = caps.max_seconds + GRACE_SECONDS
-    busy: set[str] = set()
+class TableRoutes:
+    """The ``/v1/table/*`` endpoints over one service: each a method (its docstring the OpenAPI
+    description), sharing the session lookup, the busy set and the step that runs a session's
+    job. :func:`table_router` puts them on their paths."""
 
-    def fail(message: str, field: str | None, code: str) -> Any:
-        return service.error_response(error_answer(None, message, field, code))
+    def __init__(self, service: Service) -> None:
+        self.service = service
+        self.step_timeout = service.caps.max_review_seconds + GRACE_SECONDS
+        self.hint_timeout = service.caps.max_seconds + GRACE_SECONDS
+        self.busy: set[str] = set()
 
-    async def step(ident: str, session: Session, job: Any, *args: Any, timeout: float) -> Any:
-        if ident in busy:
-            return fail("this session is busy with the previous request", "session",
-                        "session_busy")  # fmt: skip
-        busy.add(ident)
+    def fail(self, message: str, field: str | None, code: str) -> Any:
+        return self.service.error_response(error_answer(None, message, field, code))
+
+    def found(self, ident: str) -> Session | Any:
+        """The session ``ident``, or the error response saying it is unknown."""
         try:
-            reply, headers = await service.call(job, session.as_job(), *args, timeout=timeout)
+            return self.service.sessions.get(ident)
+        except HintError as exc:
+            return self.fail(str(exc), exc.field, exc.code)
+
+    async def step(self, ident: str, session: Session, move: int | None = None) -> Any:
+        """Advance ``session`` (with a human ``move``, if any) on the pool, one request a session
+        at a time; its view is the answer."""
+        if ident in self.busy:
+            return self.fail("this session is busy with the previous request", "session",
+                             "session_busy")  # fmt: skip
+        self.busy.add(ident)
+        try:
+            reply, headers = await self.service.call(
+                advance_job, session.as_job(), move, timeout=self.step_timeout
+            )
         finally:
-            busy.discard(ident)
+            self.busy.discard(ident)
         if "error" in reply:
-            return service.error_response(reply, headers)
+            return self.service.error_response(reply, headers)
         session.actions = reply["actions"]
         view = reply["view"]
         session.over = bool(view["terminal"])
         return SafeJSONResponse({"session": ident, **view}, headers=headers)
 
-    def found(ident: str) -> Session | Any:
-        try:
-            return service.sessions.get(ident)
-        except HintError as exc:
-            return fail(str(exc), exc.field, exc.code)
-
-    @router.post("/v1/table/start", responses=ERRORS)
-    async def start(request: TableStartRequest) -> Any:
+    async def start(self, request: TableStartRequest) -> Any:
         """A new session: the engine seats play until a human seat is to move."""
         from solver.errors import OptionError
         from solver.registry import game_spec
@@ -294,80 +300,86 @@ def table_router(service: Service) -> APIRouter:
         try:
             spec = game_spec(request.game)
         except OptionError as exc:
-            return fail(str(exc), "game", "unknown_game")
+            return self.fail(str(exc), "game", "unknown_game")
         agent = request.agent or spec.strongest_agent
         session = Session(request.game, dict(request.options), list(request.humans), agent,
                           request.iterations, request.seed)  # fmt: skip
-        ident = service.sessions.add(session)
-        return await step(ident, session, advance_job, None, timeout=step_timeout)
+        return await self.step(self.service.sessions.add(session), session)
 
-    @router.post("/v1/table/move", responses=ERRORS)
-    async def move(request: TableMoveRequest) -> Any:
+    async def move(self, request: TableMoveRequest) -> Any:
         """A human seat's move; then chance and the engine seats until a human is to move."""
-        session = found(request.session)
+        session = self.found(request.session)
         if not isinstance(session, Session):
             return session
-        return await step(request.session, session, advance_job, request.action,
-                          timeout=step_timeout)  # fmt: skip
+        return await self.step(request.session, session, request.action)
 
-    @router.post("/v1/table/view", responses=ERRORS)
-    async def view(request: TableSessionRequest) -> Any:
+    async def view(self, request: TableSessionRequest) -> Any:
         """The session's position as the human seat concerned sees it."""
-        session = found(request.session)
+        session = self.found(request.session)
         if not isinstance(session, Session):
             return session
-        return await step(request.session, session, advance_job, None, timeout=step_timeout)
+        return await self.step(request.session, session)
 
-    @router.post("/v1/table/takeback", responses=ERRORS)
-    async def takeback(request: TableSessionRequest) -> Any:
+    async def takeback(self, request: TableSessionRequest) -> Any:
         """The last human move taken back, with everything after it (the rolls and draws before
         it stay)."""
-        session = found(request.session)
+        session = self.found(request.session)
         if not isinstance(session, Session):
             return session
         if session.over:  # its record is out: every seat's cards are known
-            return fail("the game is over: no move is taken back after its record (start a new "
-                        "session)", "session", "game_over")  # fmt: skip
-        if request.session in busy:
-            return fail("this session is busy with the previous request", "session",
-                        "session_busy")  # fmt: skip
-        reply, headers = await service.call(takeback_job, session.as_job(), timeout=step_timeout)
+            return self.fail("the game is over: no move is taken back after its record (start "
+                             "a new session)", "session", "game_over")  # fmt: skip
+        if request.session in self.busy:
+            return self.fail("this session is busy with the previous request", "session",
+                             "session_busy")  # fmt: skip
+        reply, headers = await self.service.call(
+            takeback_job, session.as_job(), timeout=self.step_timeout
+        )
         if "error" in reply:
-            return service.error_response(reply, headers)
+            return self.service.error_response(reply, headers)
         session.actions = session.actions[: reply["keep"]]
-        return await step(request.session, session, advance_job, None, timeout=step_timeout)
+        return await self.step(request.session, session)
 
-    @router.post("/v1/table/hint", response_model=HintAnswer, responses=ERRORS)
-    async def table_hint(request: TableHintRequest) -> Any:
+    async def table_hint(self, request: TableHintRequest) -> Any:
         """A hint for the human seat to move, from its own view (ISMCTS where cards hide)."""
-        session = found(request.session)
+        session = self.found(request.session)
         if not isinstance(session, Session):
             return session
         raw = {"id": "table-hint", "game": session.game, "options": session.options,
                "actions": list(session.actions), "limit": request.limit.model_dump(
                    by_alias=True, exclude_none=True), "top_k": request.top_k}  # fmt: skip
-        return await service.run(jobs.hint_job, raw, caps, timeout=hint_timeout)
+        caps = self.service.caps
+        return await self.service.run(jobs.hint_job, raw, caps, timeout=self.hint_timeout)
 
-    @router.post("/v1/table/line", responses=ERRORS)
-    async def table_line(request: TableLineRequest) -> Any:
+    async def table_line(self, request: TableLineRequest) -> Any:
         """The hinted line on the session's picture (the seat's own moves of ``pv``)."""
-        session = found(request.session)
+        session = self.found(request.session)
         if not isinstance(session, Session):
             return session
-        return await service.run(line_job, session.as_job(), list(request.pv),
-                                 timeout=hint_timeout)  # fmt: skip
+        return await self.service.run(line_job, session.as_job(), list(request.pv),
+                                      timeout=self.hint_timeout)  # fmt: skip
 
-    @router.post("/v1/table/record", responses=ERRORS)
-    async def record(request: TableSessionRequest) -> Any:
+    async def record(self, request: TableSessionRequest) -> Any:
         """The session's full record (every action): only once the game is over."""
-        session = found(request.session)
+        session = self.found(request.session)
         if not isinstance(session, Session):
             return session
         if not session.over:
-            return fail("the full record is given once the game is over (it holds every "
-                        "seat's cards)", "session", "game_not_over")  # fmt: skip
+            return self.fail("the full record is given once the game is over (it holds every "
+                             "seat's cards)", "session", "game_not_over")  # fmt: skip
         return SafeJSONResponse(session.record())
 
+
+def table_router(service: Service) -> APIRouter:
+    """``/v1/table/*``: sessions the server keeps (:mod:`solver.hint.session`); each answer is the
+    human seat's view only, the record only once the game is over (:class:`TableRoutes`)."""
+    router = APIRouter()
+    routes = TableRoutes(service)
+    for endpoint in (routes.start, routes.move, routes.view, routes.takeback):
+        router.post(f"/v1/table/{endpoint.__name__}", responses=ERRORS)(endpoint)
+    router.post("/v1/table/hint", response_model=HintAnswer, responses=ERRORS)(routes.table_hint)
+    router.post("/v1/table/line", responses=ERRORS)(routes.table_line)
+    router.post("/v1/table/record", responses=ERRORS)(routes.record)
     return router
 
 
