@@ -3,7 +3,8 @@ line of error and exit status 2.
 
 Two ways in: every command with malformed values for each of its options (a walk), and
 hypothesis-generated argument vectors over the real commands, options and a pool of good and bad
-values, run in-process with tiny budgets and a time limit per example.
+values (40 in the default suite, 600 in the slow one), run in-process with tiny budgets and a
+time limit per example.
 """
 
 from __future__ import annotations
@@ -108,12 +109,31 @@ def test_malformed_values_for_every_option(path, options, capsys, tmp_path, monk
             _check(argv, code, err)
 
 
-@settings(
-    max_examples=150, deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)  # fmt: skip
+def _fuzzed(examples: int):
+    """Hypothesis' settings for the random argument vectors: ``examples`` of them."""
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+
+
+@_fuzzed(40)
 @given(data=st.data())
 def test_random_argument_vectors(data, capsys, tmp_path, monkeypatch):
+    _random_argument_vector(data, capsys, tmp_path, monkeypatch)
+
+
+@pytest.mark.slow
+@_fuzzed(600)
+@given(data=st.data())
+def test_many_random_argument_vectors(data, capsys, tmp_path, monkeypatch):
+    _random_argument_vector(data, capsys, tmp_path, monkeypatch)
+
+
+def _random_argument_vector(data, capsys, tmp_path, monkeypatch) -> None:
+    """A random command line (a command, up to 4 options and values, good or bad) exits 0 or 2
+    with one line of error, never a traceback."""
     monkeypatch.chdir(tmp_path)
     path, options = data.draw(st.sampled_from(COMMANDS))
     argv = list(path)

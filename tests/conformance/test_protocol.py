@@ -4,6 +4,10 @@ Random play from many seeds with the invariants of :mod:`solver.testing` checked
 action (decision nodes have legal actions; chance probabilities are positive and sum to 1;
 ``clone`` is independent; ``to_json`` round-trips; returns only at the end; the same seed plays
 the same game; illegal actions are refused), plus the searchers finishing within a tiny budget.
+
+The default suite plays 12 games a case (5 for the engines' comparison), or fewer where a few
+already make :data:`ACTIONS` actions: a Trial game runs to hundreds of actions, each state
+checked in full. The slow suite plays every case's full count.
 """
 
 from __future__ import annotations
@@ -11,7 +15,13 @@ from __future__ import annotations
 import pytest
 
 from solver.errors import IllegalActionError
-from solver.testing import ConformanceError, check_random_play, check_state, game_cases
+from solver.testing import (
+    ConformanceError,
+    ConformanceReport,
+    check_random_play,
+    check_state,
+    game_cases,
+)
 
 CASES = [pytest.param(*case, id="-".join(map(str, case))) for case in game_cases()]
 
@@ -22,12 +32,38 @@ def _open(name: str, engine: str, source: str | None):
     return game_spec(name).open(source, engine=engine)
 
 
+ACTIONS = 1_000
+"""Actions after which the default suite's random play stops adding games (past its minimum)."""
+MIN_GAMES = 2
+
+
+def _random_play(opened, games: int, actions: int | None) -> list[ConformanceReport]:
+    """One report a seeded game, seeds 0, 1, ...: ``games`` of them, or as soon as there are
+    :data:`MIN_GAMES` and they made ``actions`` actions (``None``: all ``games``)."""
+    reports: list[ConformanceReport] = []
+    for seed in range(games):
+        enough = len(reports) >= MIN_GAMES and sum(r.actions for r in reports) >= (actions or 0)
+        if actions is not None and enough:
+            break
+        reports.append(check_random_play(opened.game, seeds=[seed], start=opened.state))
+    return reports
+
+
+def _keeps_every_invariant(name, engine, source, actions: int | None) -> None:
+    reports = _random_play(_open(name, engine, source), 12, actions)
+    assert len(reports) >= MIN_GAMES and all(r.games == 1 and r.actions >= 1 for r in reports)
+    assert all(r.decision_nodes + r.chance_nodes == r.actions for r in reports)
+
+
 @pytest.mark.parametrize(("name", "engine", "source"), CASES)
 def test_random_play_keeps_every_invariant(name, engine, source):
-    opened = _open(name, engine, source)
-    report = check_random_play(opened.game, seeds=range(12), start=opened.state)
-    assert report.games == 12 and report.actions >= 12
-    assert report.decision_nodes + report.chance_nodes == report.actions
+    _keeps_every_invariant(name, engine, source, ACTIONS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "engine", "source"), CASES)
+def test_random_play_keeps_every_invariant_over_twelve_games(name, engine, source):
+    _keeps_every_invariant(name, engine, source, None)
 
 
 @pytest.mark.parametrize(("name", "engine", "source"), CASES)
@@ -46,8 +82,7 @@ def test_searchers_answer_within_a_tiny_budget(name, engine, source):
     assert result.same_search(mcts(state, iterations=20, seed=1))
 
 
-@pytest.mark.parametrize(("name", "engine", "source"), CASES)
-def test_engines_of_a_game_agree_on_random_play(name, engine, source):
+def _engines_agree(name, engine, source, actions: int | None) -> None:
     from solver.registry import game_spec
 
     spec = game_spec(name)
@@ -56,11 +91,19 @@ def test_engines_of_a_game_agree_on_random_play(name, engine, source):
         pytest.skip(f"{name} has one engine")
     if engine != spec.engine_names()[0]:
         pytest.skip(f"the comparison is symmetric: run once, from {spec.engine_names()[0]}")
-    mine = _open(name, engine, source)
-    theirs = _open(name, others[0], source)
-    a = check_random_play(mine.game, seeds=range(5), start=mine.state)
-    b = check_random_play(theirs.game, seeds=range(5), start=theirs.state)
-    assert a == b
+    mine = _random_play(_open(name, engine, source), 5, actions)
+    assert mine == _random_play(_open(name, others[0], source), len(mine), None)
+
+
+@pytest.mark.parametrize(("name", "engine", "source"), CASES)
+def test_engines_of_a_game_agree_on_random_play(name, engine, source):
+    _engines_agree(name, engine, source, ACTIONS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "engine", "source"), CASES)
+def test_engines_of_a_game_agree_on_five_random_games(name, engine, source):
+    _engines_agree(name, engine, source, None)
 
 
 def test_the_checks_catch_a_broken_game():

@@ -1,8 +1,8 @@
 """A bounded load test against a real ``forest serve`` on 127.0.0.1 (at most 60 s): 300 hint
-requests, 16 at a time, against 2 workers and a queue of 6. Every admitted request is answered
-correctly (the in-process engine's answer for the same request) within its budget plus a stated
-slack counted from admission; requests beyond the queue get 503 and are retried after
-``Retry-After``; ``/health`` answers throughout."""
+requests (100 in the default suite), 16 at a time, against 2 workers and a queue of 6. Every
+admitted request is answered correctly (the in-process engine's answer for the same request)
+within its budget plus a stated slack counted from admission; requests beyond the queue get 503
+and are retried after ``Retry-After``; ``/health`` answers throughout."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
+import pytest
 
 from solver.hint.engine import Caps, answer
 from solver.hint.server import ADMITTED_HEADER
 
 from .conftest import Server
 
-REQUESTS = 300
 CLIENTS = 16
 WORKERS, QUEUE = 2, 6
 SLACK = 5.0
@@ -31,6 +31,16 @@ POSITIONS = [[10], [11], [12], [10, 0, 4], [11, 3], [12, 3]]
 
 
 def test_bounded_load(tmp_path) -> None:
+    bounded_load(tmp_path, 100)
+
+
+@pytest.mark.slow
+def test_bounded_load_of_300_requests(tmp_path) -> None:
+    bounded_load(tmp_path, 300)
+
+
+def bounded_load(tmp_path, requests: int) -> None:
+    """``requests`` hint requests, :data:`CLIENTS` at a time, all answered as the module says."""
     server = Server(tmp_path, "--workers", str(WORKERS), "--queue", str(QUEUE), "--quiet",
                     "--max-seconds", "3")  # fmt: skip
     caps = Caps(max_seconds=3)
@@ -81,12 +91,12 @@ def test_bounded_load(tmp_path) -> None:
     watcher.start()
     try:
         with ThreadPoolExecutor(CLIENTS) as pool:
-            latencies = list(pool.map(one, range(REQUESTS)))
+            latencies = list(pool.map(one, range(requests)))
     finally:
         stop.set()
         watcher.join(timeout=10)
         assert server.stop() == 0
-    assert len(latencies) == REQUESTS
+    assert len(latencies) == requests
     assert refused[0] > 0  # the queue did fill up, and the refused requests were retried
     assert health and all(status == 200 and seconds < 2.0 for status, seconds in health), health
     assert time.monotonic() - started < DEADLINE

@@ -81,21 +81,31 @@ def test_mcts_searches_a_node_with_hundreds_of_children():
 
 
 def test_the_mcts_agent_plays_the_same_game_on_both_engines():
-    moves = {}
+    _same_game_on_both_engines(moves=12)
+
+
+@pytest.mark.slow
+def test_the_mcts_agent_plays_the_same_40_moves_on_both_engines():
+    _same_game_on_both_engines(moves=40)
+
+
+def _same_game_on_both_engines(moves: int) -> None:
+    """The mcts agent's first ``moves`` moves of a seeded 2-player game, on either engine."""
+    played_on = {}
     for engine in ("kernel", "reference"):
         game = solver.load_game("guardians", players=2, engine=engine)
         agent = mcts_agent(game, seed=4, iterations=20)
         state = game.new_initial_state()
         rng = SplitMix64(9)
         played = []
-        while not state.is_terminal() and len(played) < 40:
+        while not state.is_terminal() and len(played) < moves:
             if state.is_chance_node():
                 state.apply_action(rng.pick(state.legal_actions()))
             else:
                 played.append(agent(state))
                 state.apply_action(played[-1])
-        moves[engine] = played
-    assert moves["kernel"] == moves["reference"]
+        played_on[engine] = played
+    assert played_on["kernel"] == played_on["reference"] and len(played) == moves
 
 
 def test_the_exact_search_refuses_the_kernel_clearly():
