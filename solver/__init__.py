@@ -35,11 +35,26 @@ if TYPE_CHECKING:
     from solver.search.result import SearchResult
 
 
+def _hidden_spec(state: State) -> GameSpec | None:
+    """The spec of ``state``'s game when it declares hidden information (else None): such a
+    state is searched with ISMCTS in the spec's configuration, as ``forest GAME best-move``
+    searches it."""
+    get_game = getattr(state, "get_game", None)
+    name = getattr(get_game(), "name", None) if callable(get_game) else None
+    if not isinstance(name, str) or name not in registered_games():
+        return None
+    spec = game_spec(name)
+    return spec if spec.hidden_information else None
+
+
 def best_move(state: State, **keywords: Any) -> SearchResult:
     """The best move at a decision node (see :func:`solver.search.best_move`).
 
     MCTS with the strong configuration (what the ``mcts`` agent plays) within a budget, or exact
-    expectimax with ``exact=True``.
+    expectimax with ``exact=True``. A game that declares hidden information
+    (``GameSpec.hidden_information``) is searched with ISMCTS from the information state of the
+    player to move, in the game's declared configuration (``GameSpec.ismcts_options``), as
+    ``forest GAME best-move`` searches it (:func:`solver.search.hidden_best_move`).
 
     >>> import solver
     >>> game = solver.load_game("dog", forest="dog/tiny-2x2", engine="reference")
@@ -49,12 +64,18 @@ def best_move(state: State, **keywords: Any) -> SearchResult:
     1.0
     """
     from solver.search import best_move as search_best_move
+    from solver.search import hidden_best_move
 
+    spec = _hidden_spec(state)
+    if spec is not None:
+        return hidden_best_move(state, configure=spec.ismcts_options, **keywords)
     return search_best_move(state, **keywords)
 
 
 def evaluate(state: State, **keywords: Any) -> float:
-    """The win probability from ``state`` (see :func:`solver.search.evaluate`).
+    """The win probability from ``state`` (see :func:`solver.search.evaluate`); a game that
+    declares hidden information: ISMCTS's estimate from player 0's information state
+    (:func:`solver.search.hidden_evaluate`, the game's ``GameSpec.ismcts_options``).
 
     >>> import solver
     >>> game = solver.load_game("dog", forest="dog/tiny-2x2", engine="reference")
@@ -62,7 +83,11 @@ def evaluate(state: State, **keywords: Any) -> float:
     0.6667
     """
     from solver.search import evaluate as search_evaluate
+    from solver.search import hidden_evaluate
 
+    spec = _hidden_spec(state)
+    if spec is not None:
+        return hidden_evaluate(state, configure=spec.ismcts_options, **keywords)
     return search_evaluate(state, **keywords)
 
 

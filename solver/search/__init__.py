@@ -27,7 +27,7 @@ from solver.search.evaluators import (
 from solver.search.options import ExpectimaxOptions, MCTSOptions
 from solver.search.expectimax import Solution, expectimax, solve
 from solver.search.mcts import MCTS, MCTSTree, mcts, strong_mcts_options
-from solver.search.api import best_move, evaluate
+from solver.search.api import best_move, evaluate, hidden_best_move, hidden_evaluate
 from solver.search.auto import ExactPlan, Valued, plan_exact, search_position
 
 __all__ = [
@@ -50,6 +50,8 @@ __all__ = [
     "best_move",
     "evaluate",
     "expectimax",
+    "hidden_best_move",
+    "hidden_evaluate",
     "mcts",
     "plan_exact",
     "search_position",

@@ -4,6 +4,13 @@ Both search with the strong MCTS configuration (:func:`~solver.search.mcts.stron
 what the ``mcts`` agent plays) unless told otherwise, or exactly with expectimax
 (``exact=True``); both honour a budget, so neither can run without bound.
 
+A hidden-information state (one that can be redealt, ``resample_hidden``) is not searched by
+plain MCTS or expectimax, which would read the other players' hidden cards: :func:`best_move`
+and :func:`evaluate` refuse it, naming ISMCTS, and :func:`hidden_best_move` and
+:func:`hidden_evaluate` search it with ISMCTS from one player's information state, in the
+configuration the caller passes (``solver.best_move`` passes the game's declared one,
+``GameSpec.ismcts_options``, as ``forest GAME best-move`` does).
+
 >>> import solver
 >>> game = solver.load_game("dog", forest="dog/tiny-2x2", engine="reference")
 >>> state = game.new_initial_state()
@@ -16,6 +23,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -26,11 +34,12 @@ from solver.search.mcts import DEFAULT_ITERATIONS, mcts, search_value, strong_mc
 from solver.search.options import ExpectimaxOptions, MCTSOptions, options_from
 from solver.search.result import SearchResult
 
-__all__ = ["DEFAULT_ITERATIONS", "best_move", "evaluate"]
+__all__ = ["DEFAULT_ITERATIONS", "best_move", "evaluate", "hidden_best_move", "hidden_evaluate"]
 
 _MCTS_OPTIONS = ("c", "evaluator", "rollouts", "backup", "max_nodes", "threads")
 _EXPECTIMAX_OPTIONS = ("adversarial", "min_probability", "heuristic", "prune", "threads")
 _MCTS_BUDGET = ("memory_mb", "top_k")
+_ISMCTS_BUDGET = ("top_k",)
 _EXPECTIMAX_BUDGET = ("depth", "memory_mb", "top_k")
 
 
@@ -48,6 +57,18 @@ def _check_keywords(function: str, exact: bool, keywords: dict[str, Any]) -> Non
         known = ", ".join(sorted({"exact", "iterations", "seconds", "seed", "limit", "options",
                                   *allowed}))  # fmt: skip
         raise OptionError(f"{function}() got an unknown option {name!r}; expected one of {known}")
+
+
+def _refuse_hidden(function: str, state: Any) -> None:
+    """Plain MCTS and expectimax read every hidden card: a redealable state is ISMCTS's."""
+    from solver.search.ismcts import has_hidden_information
+
+    if has_hidden_information(state):
+        raise OptionError(
+            f"{function}(): this game hides information (other players' cards): plain MCTS or "
+            f"expectimax would read them; search it with ISMCTS (solver.{function}, which uses "
+            "the game's declared ISMCTS options, or solver.search.ismcts)"
+        )
 
 
 def _mcts_call(
@@ -106,6 +127,7 @@ def best_move(
     :class:`~solver.errors.OptionError`.
     """
     _check_keywords("best_move", exact, keywords)
+    _refuse_hidden("best_move", state)
     if state.is_terminal():
         raise OptionError("the game is over: there is no move to choose")
     if state.is_chance_node():
@@ -139,6 +161,7 @@ def evaluate(
     probabilities): the win probability of that play, an estimate of the optimal one.
     """
     _check_keywords("evaluate", exact, keywords)
+    _refuse_hidden("evaluate", state)
     if exact:
         budget, xopts = _exact_call(limit, options, keywords)
         if state.is_terminal():
@@ -149,3 +172,95 @@ def evaluate(
     if state.is_terminal():
         return float(state.returns()[0])
     return search_value(state, mbudget, mopts, seed)
+
+
+def _ismcts_call(
+    function: str,
+    state: Any,
+    configure: Callable[[Any], MCTSOptions] | None,
+    exact: bool,
+    iterations: int | Unset | None,
+    seconds: float | Unset | None,
+    limit: Limit | None,
+    options: object,
+    keywords: dict[str, Any],
+) -> tuple[Limit, MCTSOptions | None]:
+    """The budget and options of an ISMCTS call: MCTS's keywords (no ``memory_mb``, and never
+    ``exact``); no options given: ``configure(state)`` (None: ISMCTS's own default)."""
+    if exact:
+        raise OptionError(
+            f"{function}(): this game hides information: there is no exact search (it would "
+            "read the other players' hidden cards); it is searched with ISMCTS"
+        )
+    allowed = _MCTS_OPTIONS + _ISMCTS_BUDGET
+    for name in keywords:
+        if name not in allowed:
+            known = ", ".join(sorted({"iterations", "seconds", "seed", "limit", "options",
+                                      *allowed}))  # fmt: skip
+            raise OptionError(
+                f"{function}() got an option ISMCTS does not take, {name!r}; expected one of "
+                f"{known}"
+            )
+    if limit is None and iterations in (UNSET, None) and seconds in (UNSET, None):
+        iterations = DEFAULT_ITERATIONS
+    given = {name: keywords.get(name, UNSET) for name in _ISMCTS_BUDGET}
+    budget = merge_limit(limit, {"iterations": iterations, "seconds": seconds, **given})
+    passed = {name: keywords.get(name, UNSET) for name in _MCTS_OPTIONS}
+    if options is None and all(value is UNSET for value in passed.values()):
+        return budget, None if configure is None else configure(state)
+    return budget, options_from(MCTSOptions, options, passed, {})
+
+
+def hidden_best_move(
+    state: Any,
+    *,
+    configure: Callable[[Any], MCTSOptions] | None = None,
+    exact: bool = False,
+    iterations: int | Unset | None = UNSET,
+    seconds: float | Unset | None = UNSET,
+    seed: int = 0,
+    limit: Limit | None = None,
+    options: MCTSOptions | None = None,
+    **keywords: Any,
+) -> SearchResult:
+    """:func:`best_move` for a hidden-information state: ISMCTS from the information state of
+    the player to move (what ``forest GAME best-move`` searches), within the same budget
+    (``DEFAULT_ITERATIONS`` simulations unless told), with ``configure(state)``'s options (the
+    game's ``GameSpec.ismcts_options``; None: :func:`~solver.search.ismcts.ismcts_options`)
+    unless MCTS options are given. ``exact=True`` and ``memory_mb`` are an
+    :class:`~solver.errors.OptionError`."""
+    from solver.search.ismcts import ismcts
+
+    budget, opts = _ismcts_call("best_move", state, configure, exact, iterations, seconds,
+                                limit, options, keywords)  # fmt: skip
+    if state.is_terminal():
+        raise OptionError("the game is over: there is no move to choose")
+    if state.is_chance_node():
+        raise OptionError("this is a chance node: a best move exists only at a decision node")
+    return ismcts(state, observer=int(state.current_player()), limit=budget, seed=seed,
+                  options=opts)  # fmt: skip
+
+
+def hidden_evaluate(
+    state: Any,
+    *,
+    configure: Callable[[Any], MCTSOptions] | None = None,
+    exact: bool = False,
+    iterations: int | Unset | None = UNSET,
+    seconds: float | Unset | None = UNSET,
+    seed: int = 0,
+    limit: Limit | None = None,
+    options: MCTSOptions | None = None,
+    **keywords: Any,
+) -> float:
+    """:func:`evaluate` for a hidden-information state: player 0's expected return, estimated
+    by ISMCTS from player 0's information state (the player whose return it is; what the
+    other players hold is redealt in every simulation), budget and options as
+    :func:`hidden_best_move`'s."""
+    from solver.search.ismcts import ismcts
+
+    budget, opts = _ismcts_call("evaluate", state, configure, exact, iterations, seconds,
+                                limit, options, keywords)  # fmt: skip
+    if state.is_terminal():
+        return float(state.returns()[0])
+    return float(ismcts(state, observer=0, limit=budget, seed=seed, options=opts).value)
