@@ -241,6 +241,8 @@ def _chance(state: Any, args: argparse.Namespace, walk: _Walk) -> dict[str, Any]
                        moves=decision["moves"])  # fmt: skip
         total += probability * row["win_probability"]
         outcomes.append(row)
+    if outcomes and not any(row["moves"] for row in outcomes):
+        walk.notes.append(_no_move_at_chance(args, _chance_again(args, outcomes)))
     return {"win_probability": total, "value": total, "exact": walk.methods <= {"exact"},
             "best_action": None, "chance": True, "outcomes": outcomes}  # fmt: skip
 
@@ -249,7 +251,7 @@ def _report(state: Any, args: argparse.Namespace, walk: _Walk) -> dict[str, Any]
     if state.is_chance_node() and args.spec.hidden_information:
         # the outcomes may be hidden from the player: only the value from their view
         value = walk.add(search(state, args)).value
-        walk.notes.append(_no_move_at_chance(args))
+        walk.notes.append(_no_move_at_chance(args, _hidden_chance(args)))
         return {"win_probability": value, "value": value, "exact": False, "best_action": None,
                 "moves": []}  # fmt: skip
     if state.is_chance_node():
@@ -261,15 +263,33 @@ def _report(state: Any, args: argparse.Namespace, walk: _Walk) -> dict[str, Any]
     return report
 
 
-def _no_move_at_chance(args: argparse.Namespace) -> str:
-    """Why a chance node of a hidden-information game has no moves, and where moves are."""
+def _new_game(args: argparse.Namespace) -> bool:
+    """Whether the position searched is a new game (neither FILE nor --state given)."""
+    return getattr(args, "file", None) is None and not getattr(args, "state_given", False)
+
+
+def _hidden_chance(args: argparse.Namespace) -> str:
+    """Where the moves are not: a hidden-information game's chance node."""
+    if _new_game(args):
+        return f"a new {args.spec.name} game starts with chance dealing the set-up"
+    return "chance acts next here (a deal or a draw the player may not see)"
+
+
+def _chance_again(args: argparse.Namespace, outcomes: list[dict[str, Any]]) -> str:
+    """Where the moves are not: a chance node whose every outcome is followed by chance again
+    (or the game's end), so no outcome's listing has a move."""
+    first = f"{len(outcomes)} outcomes, {outcomes[0]['outcome']} the first"
+    if _new_game(args):
+        return (
+            f"a new {args.spec.name} game starts with chance acting more than once ({first}, "
+            "each followed by chance again)"
+        )
+    return f"chance acts more than once here ({first}, each followed by chance again or the end)"
+
+
+def _no_move_at_chance(args: argparse.Namespace, where: str) -> str:
+    """Why a chance node has no moves (``where`` says what chance does), and where moves are."""
     spec, player = args.spec, args.observer
-    new_game = getattr(args, "file", None) is None and not getattr(args, "state_given", False)
-    where = (
-        f"a new {spec.name} game starts with chance dealing the set-up"
-        if new_game
-        else "chance acts next here (a deal or a draw the player may not see)"
-    )
     return (
         f"{where}: nobody has a move to choose, so this is player {player}'s {spec.value_kind} "
         f"before it. For a best move give a position where a player is to move (--state with a "
@@ -321,11 +341,11 @@ def best_move_command(spec: GameSpec, args: argparse.Namespace) -> int:
     print(f"{what}: {report['value']:.4f}")
     if report.get("strength_move"):
         print(f"level{args.strength} plays: {report['strength_move']['label']}")
-    if report.get("chance"):
+    if report.get("chance") and any(row["moves"] for row in report["outcomes"]):
         for row in report["outcomes"]:
             print(f"if {row['outcome']} (p={row['probability']:.3f}):")
             _print_moves(row["moves"], indent="   ")
-    else:
+    elif not report.get("chance"):
         _print_moves(report["moves"])
         if len(report.get("turn", ())) > 1:
             print("best turn: " + "; ".join(report["turn"]))

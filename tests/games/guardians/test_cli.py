@@ -25,3 +25,30 @@ def test_order_svg_never_replaces_a_file_without_overwrite(tmp_path):
 def test_order_checks_the_svg_path_before_solving(tmp_path):
     run = forest("guardians", "order", "guardians/chain", "--svg", str(tmp_path / "no" / "x.svg"))
     one_line_error(run, "does not exist")
+
+
+def test_best_move_on_a_new_game_says_why_no_outcome_has_a_move(capsys):
+    # Defect: `forest guardians best-move` on a new game (the draw: chance acts again under every
+    # outcome) printed 24 headings `if draw tile N (p=0.042):` with nothing under any, no word of
+    # why. Now a note, as the Trial's new game has; the JSON fields stay.
+    import json
+
+    from solver import load_game
+    from solver.cli import main
+
+    state = load_game("guardians").new_initial_state()
+    assert state.is_chance_node()
+    for action, _ in state.chance_outcomes():
+        child = state.clone()
+        child.apply_action(action)
+        assert child.is_chance_node()  # the independent fact: no outcome reaches a decision
+    assert main(["guardians", "best-move", "--iterations", "8", "--no-progress"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert main(["guardians", "best-move", "--iterations", "8", "--json", "--no-progress"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert len(report["outcomes"]) == len(state.chance_outcomes())
+    assert all(row["moves"] == [] and row["best_action"] is None for row in report["outcomes"])
+    (note,) = [note for note in report["notes"] if "nobody has a move to choose" in note]
+    assert "--state" in note and "play --human" in note
+    assert not any(line.startswith("if ") for line in lines)
+    assert f"note: {note}" in lines[1:]
