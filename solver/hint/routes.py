@@ -51,6 +51,8 @@ STATUS = {
     "unknown_game": 400,
     "illegal_action": 400,
     "unknown_session": 404,
+    "not_found": 404,
+    "method_not_allowed": 405,
     "session_busy": 409,
     "game_not_over": 409,
     "game_over": 409,

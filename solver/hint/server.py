@@ -36,6 +36,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from solver.errors import OptionError
 from solver.files import check_writable, write_whole
@@ -131,6 +132,10 @@ class _Ingress:
         await self.app(scope, replay, send)
 
 
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
+"""The codes of the HTTP errors the framework raises before a route runs."""
+
+
 def _validation_reply(exc: RequestValidationError) -> dict[str, Any]:
     """FastAPI's validation error as our error object (400, the field dotted)."""
     from solver.hint.schema import _type_tag
@@ -200,6 +205,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def invalid(request: Request, exc: RequestValidationError) -> SafeJSONResponse:
         reply = _validation_reply(exc)
         return SafeJSONResponse(reply, status_code=400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def not_served(request: Request, exc: StarletteHTTPException) -> SafeJSONResponse:
+        """An unknown path or a method a path does not take: our error object with a code (it
+        was Starlette's ``{"detail"}``), the ``Allow`` header kept."""
+        code = HTTP_CODES.get(exc.status_code, "invalid_request")
+        reply = error_answer(None, str(exc.detail), None, code)
+        return SafeJSONResponse(reply, status_code=exc.status_code, headers=exc.headers)
 
     app.include_router(api_router(service))
     app.include_router(table_router(service))

@@ -220,3 +220,14 @@ def test_an_illegal_action_of_4300_digits_is_not_echoed_whole(server: Server) ->
     reply = _post(server, _body(BASE, ("actions", 0), "9" * 4300)).json()
     assert (reply["code"], reply["field"]) == ("illegal_action", "actions.0"), reply
     assert len(reply["error"]) < 200, reply["error"]
+
+
+def test_an_unknown_path_or_method_gets_the_error_object_with_a_code(server: Server) -> None:
+    """404 and 405 carry a code like every other error (found by attack: they answered
+    Starlette's bare ``{"detail": ...}``); 405 still says which method the path takes."""
+    missing = httpx.post(f"{server.url}/v1/nope", json={}, timeout=30)
+    assert missing.status_code == 404 and missing.json()["code"] == "not_found"
+    wrong = httpx.get(f"{server.url}/v1/hint", timeout=30)
+    assert wrong.status_code == 405 and wrong.json()["code"] == "method_not_allowed"
+    assert wrong.headers["allow"] == "POST"
+    assert set(wrong.json()) == {"id", "error", "field", "code", "version"}
