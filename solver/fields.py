@@ -14,11 +14,14 @@ the same whatever the document.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypeAlias
 
 from solver.errors import FormatError
 
-__all__ = ["SHOWN_MAX", "field_error", "shown", "whole_number"]
+__all__ = ["SHOWN_MAX", "JSONValue", "field_error", "shown", "whole_number"]
+
+JSONValue: TypeAlias = "bool | int | float | str | list[JSONValue] | dict[str, JSONValue] | None"
+"""A value as ``json.loads`` gives it: what a request, a saved document or a row holds raw."""
 
 SHOWN_MAX = 60
 """The longest value an error shows (longer ones end in ``...``)."""

@@ -56,6 +56,27 @@ class State(Protocol):
     def to_json(self) -> str: ...
 
 
+class HeuristicState(State, Protocol):
+    """A state whose game declares a heuristic (``GameSpec.has_heuristic``)."""
+
+    def heuristic(self, player: int) -> float: ...
+
+
+class PlayoutState(State, Protocol):
+    """A state with a playout policy (the heavy playouts of ``PlayoutEvaluator``)."""
+
+    def playout_action(self, rng: SplitMix64) -> int: ...
+
+
+class HiddenInformationState(State, Protocol):
+    """A state of a game with hidden information (``GameSpec.hidden_information``): what ISMCTS
+    and the tables read beside :class:`State`."""
+
+    def observation(self, player: int) -> Any: ...
+    def information_state_string(self, player: int) -> str: ...
+    def resample_hidden(self, player: int, rng: SplitMix64) -> HiddenInformationState: ...
+
+
 @runtime_checkable
 class Game(Protocol):
     """A game with its fixed options (for the dog game: the forest)."""

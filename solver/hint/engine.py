@@ -35,7 +35,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.errors import (
     FormatError,
@@ -43,6 +43,7 @@ from solver.errors import (
     OptionError,
     SearchBudgetError,
 )
+from solver.fields import JSONValue
 from solver.hint.errors import HintError
 from solver.hint.ingress import check_clean
 from solver.hint.limits import Caps
@@ -59,6 +60,10 @@ from solver.hint.schema import (
     error_from_validation,
 )
 from solver.search.result import pv_actions
+
+if TYPE_CHECKING:
+    from solver.game import Game, State
+    from solver.spec import GameSpec
 
 __all__ = [
     "Caps",
@@ -145,8 +150,8 @@ def _found_of(valued: Any, determinizations: int = 0) -> _Found:
 
 
 def _searched(
-    state: Any,
-    spec: Any,
+    state: State,
+    spec: GameSpec,
     request: HintRequest,
     limit: LimitApplied,
     deadline: float,
@@ -187,8 +192,8 @@ def _searched(
 
 
 def _hidden(
-    state: Any,
-    spec: Any,
+    state: State,
+    spec: GameSpec,
     observer: int,
     limit: LimitApplied,
     seed: int,
@@ -233,9 +238,9 @@ def _hidden(
 
 def _build(
     request: HintRequest,
-    spec: Any,
-    game: Any,
-    state: Any,
+    spec: GameSpec,
+    game: Game,
+    state: State,
     found: _Found,
     limit: LimitApplied,
     started: float,
@@ -278,7 +283,7 @@ def _build(
     return reply.model_dump(by_alias=True)
 
 
-def _strength_move(request: HintRequest, game: Any, state: Any) -> StrengthMove | None:
+def _strength_move(request: HintRequest, game: Game, state: State) -> StrengthMove | None:
     """The move of the ladder's level ``request.strength`` here (seeded by the request's seed):
     ``None`` without strength, at a chance node or at the end."""
     if request.strength is None or state.is_terminal() or state.is_chance_node():
@@ -292,7 +297,7 @@ def _strength_move(request: HintRequest, game: Any, state: Any) -> StrengthMove 
     )
 
 
-def _observer(request: HintRequest, game: Any, state: Any, hidden: bool) -> int:
+def _observer(request: HintRequest, game: Game, state: State, hidden: bool) -> int:
     """The seat whose view the values are from: ``player``, default the player to move.
 
     With hidden information any seat may ask (its own view of the position, as ``forest GAME
@@ -314,7 +319,7 @@ def _observer(request: HintRequest, game: Any, state: Any, hidden: bool) -> int:
 
 
 def _answer(
-    raw: Any,
+    raw: JSONValue,
     caps: Caps,
     allow_paths: bool,
     report: Report | None,
@@ -366,7 +371,7 @@ def _answer(
 
 
 def answer(
-    raw: Any,
+    raw: JSONValue,
     *,
     caps: Caps | None = None,
     allow_paths: bool = False,

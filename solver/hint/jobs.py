@@ -13,9 +13,10 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.errors import OptionError, SolverError
+from solver.fields import JSONValue
 from solver.hint.engine import Caps, HintError, answer, error_answer, open_position
 from solver.hint.lines import hinted_svg, move_points, pv_points
 from solver.hint.schema import (
@@ -26,6 +27,9 @@ from solver.hint.schema import (
     ReviewRequest,
     RollRequest,
 )
+
+if TYPE_CHECKING:
+    from solver.game import Game, State
 
 __all__ = [
     "analyse_job",
@@ -75,7 +79,7 @@ def hint_job(raw: dict[str, Any], caps: Caps) -> dict[str, Any]:
     return answer(raw, caps=caps, allow_paths=False)
 
 
-def _viewing_seat(asked: int | None, game: Any, state: Any) -> int:
+def _viewing_seat(asked: int | None, game: Game, state: State) -> int:
     """The seat whose view a position is shown from: the one asked for, else the player to move
     (player 0 at chance nodes and at the end)."""
     if asked is None:
@@ -248,7 +252,7 @@ def review_job(raw: dict[str, Any], caps: Caps) -> dict[str, Any]:
     return ReviewAnswer(id=request.id, **result).model_dump(by_alias=True)
 
 
-def guarded(job: Callable[..., dict[str, Any]], raw: Any, *args: Any) -> dict[str, Any]:
+def guarded(job: Callable[..., dict[str, Any]], raw: JSONValue, *args: Any) -> dict[str, Any]:
     """Run ``job``; a client's mistake becomes an error answer, never a traceback."""
     ident = raw.get("id") if isinstance(raw, dict) else None
     try:

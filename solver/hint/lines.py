@@ -9,14 +9,18 @@ Shared by the stateless table (``POST /v1/position`` with ``pv``) and the server
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.hint.errors import HintError
+
+if TYPE_CHECKING:
+    from solver.game import Game, State
+    from solver.spec import GameSpec
 
 __all__ = ["checked_line", "hinted_svg", "move_points", "pv_points"]
 
 
-def checked_line(state: Any, pv: Sequence[int]) -> list[Any]:
+def checked_line(state: State, pv: Sequence[int]) -> list[Any]:
     """The states along ``pv`` from ``state`` (``state`` itself first); an action not legal
     where it falls is refused, naming ``pv.N``."""
     walker = state.clone()
@@ -29,7 +33,7 @@ def checked_line(state: Any, pv: Sequence[int]) -> list[Any]:
     return seen
 
 
-def move_points(spec: Any, game: Any, state: Any) -> dict[str, Any]:
+def move_points(spec: GameSpec, game: Game, state: State) -> dict[str, Any]:
     """Where each legal move lands on the picture (``svg_point``), by action id; ``{}`` where
     the game declares no points, at a chance node and at the end."""
     if spec.svg_point is None or state.is_terminal() or state.is_chance_node():
@@ -42,14 +46,14 @@ def move_points(spec: Any, game: Any, state: Any) -> dict[str, Any]:
     return found
 
 
-def pv_points(spec: Any, game: Any, state: Any, pv: Sequence[int]) -> list[Any]:
+def pv_points(spec: GameSpec, game: Game, state: State, pv: Sequence[int]) -> list[Any]:
     """The picture's points along ``pv`` (the state's own first); ``[]`` without ``svg_point``."""
     if spec.svg_point is None:
         return []
     return [spec.svg_point(game, s) for s in checked_line(state, pv)]
 
 
-def hinted_svg(spec: Any, game: Any, state: Any, pv: Sequence[int]) -> str | None:
+def hinted_svg(spec: GameSpec, game: Game, state: State, pv: Sequence[int]) -> str | None:
     """The game's drawing of ``pv`` from ``state`` (``svg_line``: SVG elements laid over the
     picture), or ``None`` where the game draws none or ``pv`` is empty."""
     if spec.svg_line is None or not pv:

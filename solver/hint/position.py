@@ -23,13 +23,16 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.errors import FormatError, OptionError, SolverError
 from solver.fields import shown
 from solver.hint.errors import HintError
 from solver.hint.ingress import parse_json
-from solver.spec import Opened
+from solver.spec import GameSpec, Opened
+
+if TYPE_CHECKING:
+    from solver.game import State
 
 __all__ = ["GAME_CACHE_SIZE", "MAX_PATH_BYTES", "OpenedPosition", "open_position", "read_path"]
 
@@ -45,7 +48,7 @@ MAX_PATH_BYTES = 16 << 20
 class OpenedPosition:
     """A request's game, position and the actions replayed to reach it."""
 
-    spec: Any
+    spec: GameSpec
     game: Any
     state: Any
     actions: list[int]
@@ -153,7 +156,7 @@ def _parse_problem(exc: Exception) -> str:
     return str(exc)
 
 
-def _open_path(spec: Any, source: str, field: str, engine: str | None, players: Any) -> Any:
+def _open_path(spec: GameSpec, source: str, field: str, engine: str | None, players: Any) -> Any:
     """A game named by a path (stdio only): a regular file, read here, errors without content."""
     what = f"{spec.name} {spec.file_parameter}" if spec.file_parameter != "source" else spec.name
     if spec.open_text is None:
@@ -177,7 +180,7 @@ def _open_path(spec: Any, source: str, field: str, engine: str | None, players: 
                         field, "bad_game") from None  # fmt: skip
 
 
-def _check_options(spec: Any, engine: str | None, options: dict[str, Any]) -> Any:
+def _check_options(spec: GameSpec, engine: str | None, options: dict[str, Any]) -> Any:
     players = options.get("players")
     if players is not None and (
         isinstance(players, bool) or not isinstance(players, int) or players not in spec.players
@@ -202,7 +205,9 @@ def _check_options(spec: Any, engine: str | None, options: dict[str, Any]) -> An
     return players
 
 
-def _open_game(spec: Any, engine: str | None, options: dict[str, Any], allow_paths: bool) -> Any:
+def _open_game(
+    spec: GameSpec, engine: str | None, options: dict[str, Any], allow_paths: bool
+) -> Any:
     """The game the options name, opened (a cached game for puzzle names and inline text)."""
     players = _check_options(spec, engine, options)
     field = f"options.{spec.source_option}" if spec.source_option else "options"
@@ -220,9 +225,10 @@ def _open_game(spec: Any, engine: str | None, options: dict[str, Any], allow_pat
         if spec.puzzles is not None and source in _puzzle_names(spec.puzzles):
             return _cached_open(key, lambda: spec.open(source, engine=engine, players=players))
         if "\n" in source:
-            if spec.open_text is None:
+            open_text = spec.open_text
+            if open_text is None:
                 raise HintError(f"{spec.name} cannot read a file's text", field, "unsupported")
-            return _cached_open(key, lambda: spec.open_text(source, engine=engine, players=players))
+            return _cached_open(key, lambda: open_text(source, engine=engine, players=players))
         if not allow_paths:
             raise HintError(
                 f"{field}: {source[:80]!r} is not a puzzle name; this transport takes puzzle "
@@ -236,7 +242,7 @@ def _open_game(spec: Any, engine: str | None, options: dict[str, Any], allow_pat
         raise HintError(f"{field}: {exc}", field, "bad_game") from None
 
 
-def _state_text(spec: Any, state: Any) -> str:
+def _state_text(spec: GameSpec, state: State) -> str:
     """A request's ``state`` as canonical JSON text, checked clean (a string state is parsed)."""
     value = parse_json(state, ["state"], code="bad_state") if isinstance(state, str) else state
     try:
@@ -284,7 +290,7 @@ def open_position(
 
 
 def _replay(
-    state: Any, request: Any, line: list[dict[str, Any]], labels_from: int | None
+    state: State, request: Any, line: list[dict[str, Any]], labels_from: int | None
 ) -> list[int]:
     """Apply the request's actions (ids or labels) to ``state``; the ids played (``line``: each
     from ``labels_from`` on with its label and who chose it)."""

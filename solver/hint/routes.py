@@ -21,6 +21,7 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from solver.fields import JSONValue
 from solver.hint import jobs
 from solver.hint.engine import Caps, HintError, error_answer
 from solver.hint.pool import JobTimeout, WorkerDied, WorkerPool
@@ -134,7 +135,7 @@ class Service:
         return SafeJSONResponse(reply, status_code=status, headers=headers)
 
     async def run(
-        self, job: Callable[..., dict[str, Any]], raw: Any, *args: Any, timeout: float
+        self, job: Callable[..., dict[str, Any]], raw: JSONValue, *args: Any, timeout: float
     ) -> Any:
         reply, headers = await self.call(job, raw, *args, timeout=timeout)
         if "error" in reply:
@@ -142,7 +143,7 @@ class Service:
         return SafeJSONResponse(reply, headers=headers)
 
     async def call(
-        self, job: Callable[..., dict[str, Any]], raw: Any, *args: Any, timeout: float
+        self, job: Callable[..., dict[str, Any]], raw: JSONValue, *args: Any, timeout: float
     ) -> tuple[dict[str, Any], dict[str, str]]:
         """The job's reply (an answer or an error answer) and the response's headers."""
         ident = raw.get("id") if isinstance(raw, dict) else None
@@ -347,7 +348,7 @@ class TableRoutes:
         session = self.found(request.session)
         if not isinstance(session, Session):
             return session
-        raw = {"id": "table-hint", "game": session.game, "options": session.options,
+        raw: JSONValue = {"id": "table-hint", "game": session.game, "options": session.options,
                "actions": list(session.actions), "limit": request.limit.model_dump(
                    by_alias=True, exclude_none=True), "top_k": request.top_k}  # fmt: skip
         caps = self.service.caps

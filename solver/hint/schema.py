@@ -23,6 +23,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
+from solver.fields import JSONValue
+
 __all__ = [
     "MAX_ACTIONS",
     "SCHEMA_VERSION",
@@ -394,7 +396,7 @@ def _type_tag(part: Any) -> bool:
     return isinstance(part, str) and (part.lower() in _TYPE_TAGS or "[" in part)
 
 
-def error_from_validation(exc: ValidationError, raw: Any) -> ErrorAnswer:
+def error_from_validation(exc: ValidationError, raw: JSONValue) -> ErrorAnswer:
     """The first validation error as an :class:`ErrorAnswer` (the dotted field and a message)."""
     first = exc.errors(include_url=False)[0]
     loc = [str(part) for part in first.get("loc", ()) if not _type_tag(part)]

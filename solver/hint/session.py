@@ -20,10 +20,14 @@ import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from solver.hint.errors import HintError
 from solver.rng import SplitMix64, derive_seed, sample_outcome
+
+if TYPE_CHECKING:
+    from solver.game import Game, HiddenInformationState, State
+    from solver.spec import GameSpec
 
 __all__ = [
     "MAX_SESSIONS",
@@ -100,7 +104,7 @@ def _rng(seed: int, ply: int) -> SplitMix64:
     return SplitMix64(derive_seed(seed, ply))
 
 
-def _sample(state: Any, rng: SplitMix64) -> int:
+def _sample(state: State, rng: SplitMix64) -> int:
     """A chance outcome by its probability: the library's one draw, on this session's stream."""
     return sample_outcome(state.chance_outcomes(), rng)
 
@@ -115,7 +119,7 @@ def _open(raw: dict[str, Any]) -> Any:
     return open_position(request, allow_paths=False)
 
 
-def _check_seats(spec: Any, game: Any, raw: dict[str, Any]) -> None:
+def _check_seats(spec: GameSpec, game: Game, raw: dict[str, Any]) -> None:
     from solver.agents import make_agent
 
     n = game.num_players()
@@ -172,13 +176,18 @@ def advance_job(raw: dict[str, Any], move: int | None) -> dict[str, Any]:
     return {"actions": actions, "view": view}
 
 
-def _seat(state: Any, humans: list[int]) -> int:
+def _seat(state: State, humans: list[int]) -> int:
     to_move = state.current_player()
     return to_move if to_move in humans else humans[0]
 
 
 def seat_view(
-    spec: Any, game: Any, state: Any, humans: list[int], ply: int, actions: list[int] | None = None
+    spec: GameSpec,
+    game: Game,
+    state: State,
+    humans: list[int],
+    ply: int,
+    actions: list[int] | None = None,
 ) -> dict[str, Any]:
     """What the human seat concerned (the one to move, else the first) may see: where the game
     hides things, its observation and information state and the seat's picture its table view
@@ -208,8 +217,9 @@ def seat_view(
     view["panels"] = declared.get("panels", [])
     view["targets"] = declared.get("targets", []) if mine else []
     if spec.hidden_information:
-        view["observation"] = state.observation(seat)
-        view["informationState"] = state.information_state_string(seat)
+        hidden = cast("HiddenInformationState", state)
+        view["observation"] = hidden.observation(seat)
+        view["informationState"] = hidden.information_state_string(seat)
         view["svg"] = declared.get("svg")  # the seat's picture, where the game draws one
         view["text"] = None
     else:

@@ -28,6 +28,7 @@ from dataclasses import replace
 from typing import Any
 
 from solver.errors import OptionError
+from solver.game import State
 from solver.search.expectimax import expectimax
 from solver.search.limit import UNSET, Limit, Unset, merge_limit
 from solver.search.mcts import DEFAULT_ITERATIONS, mcts, search_value, strong_mcts_options
@@ -72,7 +73,7 @@ def _refuse_hidden(function: str, state: Any) -> None:
 
 
 def _mcts_call(
-    state: Any,
+    state: State,
     iterations: int | Unset | None,
     seconds: float | Unset | None,
     limit: Limit | None,
@@ -103,7 +104,7 @@ def _exact_call(
 
 
 def best_move(
-    state: Any,
+    state: State,
     *,
     exact: bool = False,
     iterations: int | Unset | None = UNSET,
@@ -142,7 +143,7 @@ def best_move(
 
 
 def evaluate(
-    state: Any,
+    state: State,
     *,
     exact: bool = False,
     iterations: int | Unset | None = UNSET,

@@ -36,10 +36,9 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from solver.errors import OptionError, SearchBudgetError, SearchTimeoutError
-from solver.game import CHANCE
+from solver.game import CHANCE, State
 from solver.rng import derive_seed
 from solver.search.limit import Limit
 from solver.search.mcts import (
@@ -127,7 +126,7 @@ def plan_exact(
     return ExactPlan(True, share, memory_mb, False)
 
 
-def estimate_options(state: Any) -> MCTSOptions:
+def estimate_options(state: State) -> MCTSOptions:
     """The MCTS configuration whose values are reported: the game's heuristic leaves with the
     max backup where it has one (the ``mcts`` agent's own configuration), else random rollouts
     with the max backup. The mean backup of random rollouts converges to the value of play
@@ -143,7 +142,7 @@ CHANCE_FLOOR_MAX = 6
 the clock says; a larger one gets one at least and otherwise stops at the deadline."""
 
 
-def floor_simulations(state: Any) -> int:
+def floor_simulations(state: State) -> int:
     """The simulations a time-bounded MCTS runs whatever the clock says: one per legal move at a
     decision root (a value for every move, never an invented one); at a chance root one per
     outcome when they are few (:data:`CHANCE_FLOOR_MAX`), else one: its value is the
@@ -156,7 +155,7 @@ def floor_simulations(state: Any) -> int:
     return max(1, len(state.legal_actions()))
 
 
-def chance_coverage_note(state: Any, simulations: int) -> str | None:
+def chance_coverage_note(state: State, simulations: int) -> str | None:
     """At a chance root searched with fewer simulations than it has outcomes: the note saying
     that the value is a mean over the outcomes sampled within the time, not over all of them."""
     if not state.is_chance_node():
@@ -201,7 +200,7 @@ Progress = Callable[["Valued"], None]
 
 
 def search_position(
-    state: Any,
+    state: State,
     *,
     exact: bool | None = None,
     offered: bool = True,
@@ -254,12 +253,12 @@ def search_position(
     return dataclasses.replace(found, notes=(note, *found.notes))
 
 
-def _view(state: Any, view: int) -> int:
+def _view(state: State, view: int) -> int:
     return view if state.is_chance_node() else int(state.current_player())
 
 
 def exact_attempt(
-    state: Any, plan: ExactPlan, *, view: int = 0, cancel: threading.Event | None = None
+    state: State, plan: ExactPlan, *, view: int = 0, cancel: threading.Event | None = None
 ) -> Valued | str:
     """The exact half of :func:`search_position` alone: the exact answer within ``plan``'s
     budget, or why there is none (a note's start). For a caller whose fallback is not an MCTS
@@ -268,7 +267,7 @@ def exact_attempt(
 
 
 def _try_exact(
-    state: Any, plan: ExactPlan, view: int, cancel: threading.Event | None
+    state: State, plan: ExactPlan, view: int, cancel: threading.Event | None
 ) -> Valued | str:
     """The exact answer, or why there is none (a note's start)."""
     from solver.search.expectimax import expectimax
@@ -288,7 +287,7 @@ def _try_exact(
 
 
 def _estimate(
-    state: Any,
+    state: State,
     limit: Limit,
     seconds: float | None,
     seed: int,
@@ -347,7 +346,7 @@ def _estimate(
 
 def _valued(
     tree: MCTSTree,
-    state: Any,
+    state: State,
     result: SearchResult,
     total: int,
     view: int,

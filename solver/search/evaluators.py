@@ -45,10 +45,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import ClassVar, Protocol, cast, runtime_checkable
 
 from solver.errors import OptionError
-from solver.game import CHANCE, TERMINAL
+from solver.game import CHANCE, TERMINAL, HeuristicState, PlayoutState, State
 from solver.rng import SplitMix64, sample_outcome
 
 __all__ = [
@@ -76,16 +76,16 @@ DEFAULT_C_HEURISTIC = 0.1
 class EvaluatorLike(Protocol):
     """Anything with OpenSpiel's evaluator methods."""
 
-    def evaluate(self, state: Any) -> Sequence[float]: ...
+    def evaluate(self, state: State) -> Sequence[float]: ...
 
-    def prior(self, state: Any) -> list[tuple[int, float]]: ...
+    def prior(self, state: State) -> list[tuple[int, float]]: ...
 
 
-def _players(state: Any) -> int:
+def _players(state: State) -> int:
     return len(state.returns())
 
 
-def _uniform_prior(state: Any) -> list[tuple[int, float]]:
+def _uniform_prior(state: State) -> list[tuple[int, float]]:
     if state.current_player() == CHANCE:
         return [(int(a), float(p)) for a, p in state.chance_outcomes()]
     actions = list(state.legal_actions())
@@ -106,16 +106,16 @@ class Evaluator:
     deterministic: ClassVar[bool] = False
     needs_heuristic: ClassVar[bool] = False
 
-    def evaluate(self, state: Any, rng: SplitMix64 | None = None) -> list[float]:
+    def evaluate(self, state: State, rng: SplitMix64 | None = None) -> list[float]:
         """The estimated return of every player at ``state`` (not changed)."""
         raise NotImplementedError
 
-    def prior(self, state: Any) -> list[tuple[int, float]]:
+    def prior(self, state: State) -> list[tuple[int, float]]:
         """The moves to try at ``state``: every legal action, uniformly (chance: its outcomes)."""
         return _uniform_prior(state)
 
 
-def _greedy_action(state: Any, actions: Sequence[int], player: int, rng: SplitMix64) -> int:
+def _greedy_action(state: State, actions: Sequence[int], player: int, rng: SplitMix64) -> int:
     """The action whose successor has the highest heuristic for ``player``.
 
     Ties are broken by reservoir sampling, as in ``ext/mcts.pyx``: the ``t``-th tying action
@@ -127,7 +127,7 @@ def _greedy_action(state: Any, actions: Sequence[int], player: int, rng: SplitMi
     for a in actions:
         probe = state.clone()
         probe.apply_action(a)
-        h = float(probe.heuristic(player))
+        h = _heuristic_value(probe, player)
         if h > best:
             best, action, ties = h, a, 1
         elif h == best:
@@ -137,7 +137,7 @@ def _greedy_action(state: Any, actions: Sequence[int], player: int, rng: SplitMi
     return action
 
 
-def rollout(state: Any, rng: SplitMix64, guided: bool = False) -> list[float]:
+def rollout(state: State, rng: SplitMix64, guided: bool = False) -> list[float]:
     """Play ``state`` (changed) to the end and return its returns.
 
     Chance picks by probability; decisions uniformly at random, or (``guided``) greedily by the
@@ -171,8 +171,14 @@ def _check_rollouts(n_rollouts: object) -> int:
     return n_rollouts
 
 
-def _heuristic(state: Any, players: int) -> list[float]:
-    return [float(state.heuristic(p)) for p in range(players)]
+def _heuristic_value(state: State, player: int) -> float:
+    """``state.heuristic(player)``: the evaluators that read it are chosen for games declaring
+    one (``has_heuristic``)."""
+    return float(cast(HeuristicState, state).heuristic(player))
+
+
+def _heuristic(state: State, players: int) -> list[float]:
+    return [_heuristic_value(state, p) for p in range(players)]
 
 
 @dataclass(frozen=True)
@@ -186,7 +192,7 @@ class RolloutEvaluator(Evaluator):
     def __post_init__(self) -> None:
         _check_rollouts(self.n_rollouts)
 
-    def evaluate(self, state: Any, rng: SplitMix64 | None = None) -> list[float]:
+    def evaluate(self, state: State, rng: SplitMix64 | None = None) -> list[float]:
         rng = rng if rng is not None else SplitMix64(0)
         if self.n_rollouts == 1:
             return rollout(state.clone(), rng, self.guided)
@@ -215,7 +221,7 @@ class HeuristicEvaluator(Evaluator):
     deterministic: ClassVar[bool] = True
     needs_heuristic: ClassVar[bool] = True
 
-    def evaluate(self, state: Any, rng: SplitMix64 | None = None) -> list[float]:
+    def evaluate(self, state: State, rng: SplitMix64 | None = None) -> list[float]:
         return _heuristic(state, _players(state))
 
 
@@ -230,7 +236,7 @@ class MixedEvaluator(Evaluator):
     def __post_init__(self) -> None:
         _check_rollouts(self.n_rollouts)
 
-    def evaluate(self, state: Any, rng: SplitMix64 | None = None) -> list[float]:
+    def evaluate(self, state: State, rng: SplitMix64 | None = None) -> list[float]:
         guided = GuidedEvaluator(self.n_rollouts).evaluate(state, rng)
         heuristic = _heuristic(state, len(guided))
         return [0.5 * (h + g) for h, g in zip(heuristic, guided, strict=True)]
@@ -256,11 +262,11 @@ class PlayoutEvaluator(Evaluator):
         if isinstance(self.depth, bool) or not isinstance(self.depth, int) or self.depth < 0:
             raise OptionError(f"depth must be a whole number ≥ 0, not {self.depth!r}")
 
-    def policy(self, state: Any, rng: SplitMix64) -> int:
+    def policy(self, state: State, rng: SplitMix64) -> int:
         """The action the playout takes at the decision node ``state``."""
-        return int(state.playout_action(rng))
+        return int(cast(PlayoutState, state).playout_action(rng))
 
-    def evaluate(self, state: Any, rng: SplitMix64 | None = None) -> list[float]:
+    def evaluate(self, state: State, rng: SplitMix64 | None = None) -> list[float]:
         rng = rng if rng is not None else SplitMix64(0)
         world = state.clone()
         for _ in range(self.depth):
@@ -305,7 +311,9 @@ def evaluator_from(spec: object, rollouts: int | None = None) -> Evaluator | Eva
     )
 
 
-def evaluate_with(evaluator: Evaluator | EvaluatorLike, state: Any, rng: SplitMix64) -> list[float]:
+def evaluate_with(
+    evaluator: Evaluator | EvaluatorLike, state: State, rng: SplitMix64
+) -> list[float]:
     """Call ``evaluator`` on ``state``: with the search's ``rng`` if it is an :class:`Evaluator`."""
     if isinstance(evaluator, Evaluator):
         return evaluator.evaluate(state, rng)

@@ -36,7 +36,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from solver.errors import OptionError, SearchBudgetError, SearchTimeoutError, SolverError
-from solver.game import CHANCE
+from solver.game import CHANCE, Game, State
 from solver.kernels import game_of, kernel_of
 from solver.search.exact_table import (
     MAX_PLIES,
@@ -166,7 +166,7 @@ class _Frame:
     )
 
     def __init__(
-        self, state: Any, key: str, depth_left: int, path_probability: float, num_players: int
+        self, state: State, key: str, depth_left: int, path_probability: float, num_players: int
     ) -> None:
         self.state = state
         self.key = key
@@ -202,7 +202,7 @@ class PyTable:
 
     def __init__(
         self,
-        game: Any,
+        game: Game,
         num_players: int,
         options: TableOptions,
         target: int,
@@ -241,10 +241,10 @@ class PyTable:
     def entries(self) -> int:
         return len(self.table)
 
-    def lookup(self, state: Any) -> Entry | None:
+    def lookup(self, state: State) -> Entry | None:
         return self.table.get(state.to_json())
 
-    def _leaf(self, state: Any) -> tuple[float, ...]:
+    def _leaf(self, state: State) -> tuple[float, ...]:
         assert self.heuristic is not None
         return tuple(float(self.heuristic(state, k)) for k in range(self.num_players))
 
@@ -254,7 +254,7 @@ class PyTable:
             return False
         return not (opts.min_probability > 0.0 and entry.path_probability < path_probability)
 
-    def search(self, root: Any, depth_left: int) -> RootReport:
+    def search(self, root: State, depth_left: int) -> RootReport:
         opts = self.options
         n = self.num_players
         adversarial, limited, min_p = opts.adversarial, opts.limited, opts.min_probability
@@ -369,7 +369,7 @@ class KernelTable:
     engine = "kernel"
 
     def __init__(
-        self, game: Any, num_players: int, options: TableOptions, target: int, hash_bits: int = 64
+        self, game: Game, num_players: int, options: TableOptions, target: int, hash_bits: int = 64
     ) -> None:
         from solver._ext.expectimax import ExpectimaxTable
 
@@ -405,16 +405,16 @@ class KernelTable:
     def entry_bytes(self) -> int:
         return self._table.entry_size
 
-    def lookup(self, state: Any) -> Entry | None:
+    def lookup(self, state: State) -> Entry | None:
         found = self._table.lookup(state)
         return None if found is None else Entry(*found)
 
-    def search(self, root: Any, depth_left: int) -> RootReport:
+    def search(self, root: State, depth_left: int) -> RootReport:
         entry, children, expanded, leaves = self._table.search(root, depth_left)
         return RootReport(Entry(*entry), tuple(children), expanded, leaves)
 
 
-def _game_of(state: Any) -> Any:
+def _game_of(state: State) -> Any:
     """:func:`solver.kernels.game_of`, or an :class:`OptionError` for a state that has none."""
     game = game_of(state)
     if game is None:
@@ -423,7 +423,7 @@ def _game_of(state: Any) -> Any:
 
 
 def _make_table(
-    state: Any,
+    state: State,
     options: TableOptions,
     heuristic: Heuristic | None,
     engine: str | None,
@@ -497,7 +497,7 @@ class Solution:
     def entries(self) -> int:
         return self._table.entries
 
-    def _check_game(self, state: Any) -> None:
+    def _check_game(self, state: State) -> None:
         game, solved = _game_of(state), self._table.game
         if game is solved:
             return
@@ -506,7 +506,7 @@ class Solution:
                 f"this state belongs to another game ({game!r}) than the one solved ({solved!r})"
             )
 
-    def entry(self, state: Any) -> Entry | None:
+    def entry(self, state: State) -> Entry | None:
         """The table entry for ``state`` (searching it if needed); None when terminal."""
         self._check_game(state)
         if state.is_terminal():
@@ -517,7 +517,7 @@ class Solution:
                 return entry
         return self._table.search(state, self._options.depth_left).entry
 
-    def best_action(self, state: Any) -> int | None:
+    def best_action(self, state: State) -> int | None:
         """The best action at ``state``; None at chance nodes and terminal states.
 
         >>> import solver
@@ -535,7 +535,7 @@ class Solution:
         assert entry is not None
         return entry.best_action
 
-    def value(self, state: Any, player: int | None = None) -> float:
+    def value(self, state: State, player: int | None = None) -> float:
         """The value of ``state`` for ``player`` (default: the player to move, else player 0)."""
         self._check_game(state)
         if player is None:
@@ -552,7 +552,7 @@ class Solution:
 
 
 def _proven_interval(
-    state: Any, options: TableOptions, expanded: int
+    state: State, options: TableOptions, expanded: int
 ) -> tuple[float | None, float | None]:
     """A proven interval on the root value of a depth-limited search: the pruning search's
     bounds with the same depth (nodes below it only known to lie in the utility range), within
@@ -572,7 +572,7 @@ def _proven_interval(
     return float(found[0]), float(found[1])
 
 
-def _pv(table: Any, state: Any, limit: int = PV_MAX) -> list[str]:
+def _pv(table: Any, state: State, limit: int = PV_MAX) -> list[str]:
     """Labels following the table's choices from ``state`` (best actions, pv chance outcomes)."""
     labels: list[str] = []
     state = state.clone()
@@ -601,7 +601,7 @@ def _rank(
 
 
 def solve(
-    state: Any,
+    state: State,
     *,
     exact: bool | Unset = UNSET,
     depth: int | Unset | None = UNSET,
@@ -666,7 +666,7 @@ def _clock(table: Any, seconds: float | None, cancel: threading.Event | None) ->
 
 
 def _solve(
-    state: Any,
+    state: State,
     opts: ExpectimaxOptions,
     budget: Limit,
     options: TableOptions,
@@ -686,7 +686,7 @@ def _solve(
     return Solution(table, options, result)
 
 
-def _pv_or_cut(table: Any, state: Any, limit: int, cut: list[bool]) -> list[str]:
+def _pv_or_cut(table: Any, state: State, limit: int, cut: list[bool]) -> list[str]:
     """:func:`_pv`, or none past the deadline (``cut[0]`` then says so): the values are known,
     the lines only cost more searching (the pruning table solves each position on demand)."""
     if cut[0]:
@@ -699,7 +699,7 @@ def _pv_or_cut(table: Any, state: Any, limit: int, cut: list[bool]) -> list[str]
 
 
 def _result_of(
-    state: Any, table: Any, report: RootReport, budget: Limit, options: TableOptions, start: float
+    state: State, table: Any, report: RootReport, budget: Limit, options: TableOptions, start: float
 ) -> SearchResult:
     """The :class:`SearchResult` of a finished root search (principal variations read from
     the table, cut short if the deadline passes while they are read)."""
@@ -761,7 +761,7 @@ def _result_of(
 
 
 def expectimax(
-    state: Any,
+    state: State,
     *,
     exact: bool | Unset = UNSET,
     depth: int | Unset | None = UNSET,

@@ -50,10 +50,10 @@ import math
 import time
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, cast
 
 from solver.errors import ExtensionMissingError, OptionError
-from solver.game import CHANCE, TERMINAL
+from solver.game import CHANCE, TERMINAL, HiddenInformationState, State
 from solver.kernels import kernel_of
 from solver.rng import MASK64, SplitMix64, check_seed, derive_seed, sample_outcome
 from solver.search.evaluators import (
@@ -100,12 +100,12 @@ def deal_seed(seed: int) -> int:
     return (seed ^ DEAL_SALT) & MASK64
 
 
-def has_hidden_information(state: Any) -> bool:
+def has_hidden_information(state: State) -> bool:
     """Whether ``state`` can be redealt from one player's view (``resample_hidden``)."""
     return callable(getattr(state, "resample_hidden", None))
 
 
-def has_playout_policy(state: Any) -> bool:
+def has_playout_policy(state: State) -> bool:
     """Whether ``state`` can be valued by heavy playouts (:class:`PlayoutEvaluator`): a kernel
     that fills ``playout_action`` and ``heuristic``, or a Python state with ``playout_action(rng)``
     and ``heuristic(player)``."""
@@ -122,7 +122,7 @@ def has_playout_policy(state: Any) -> bool:
     return callable(getattr(state, "playout_action", None)) and has_heuristic(state)
 
 
-def ismcts_options(state: Any) -> MCTSOptions:
+def ismcts_options(state: State) -> MCTSOptions:
     """ISMCTS's default configuration: heavy playouts (:class:`PlayoutEvaluator`, its default
     depth and ``c``) where the state has a playout policy (:func:`has_playout_policy`: a compiled
     kernel's ``playout_action`` slot), else the heuristic evaluator with ``c = 0.4`` where the
@@ -162,7 +162,7 @@ class _Node:
 class ISMCTSTree:
     """An ISMCTS tree for one observer at one root (see the module docstring)."""
 
-    def __init__(self, state: Any, observer: int, num_players: int) -> None:
+    def __init__(self, state: State, observer: int, num_players: int) -> None:
         self.root_state = state
         self.observer = observer
         self.num_players = num_players
@@ -173,10 +173,12 @@ class ISMCTSTree:
     # -- one simulation -------------------------------------------------------------------------
     def _world(self, deal: SplitMix64) -> Any:
         if self.hidden:
-            return self.root_state.resample_hidden(self.observer, deal)
+            return cast(HiddenInformationState, self.root_state).resample_hidden(
+                self.observer, deal
+            )
         return self.root_state.clone()
 
-    def _key(self, world: Any, mover: int, action: int) -> Hashable:
+    def _key(self, world: HiddenInformationState, mover: int, action: int) -> Hashable:
         if not self.hidden or mover == self.observer:
             return action
         return _digest(world.information_state_string(self.observer))
@@ -191,7 +193,7 @@ class ISMCTSTree:
     def _play(
         self,
         node: _Node,
-        world: Any,
+        world: State,
         mover: int,
         rng: SplitMix64,
         evaluator: Evaluator | EvaluatorLike,
@@ -225,7 +227,7 @@ class ISMCTSTree:
         return action, action, expanded
 
     def _leaf(
-        self, world: Any, rng: SplitMix64, evaluator: Evaluator | EvaluatorLike
+        self, world: State, rng: SplitMix64, evaluator: Evaluator | EvaluatorLike
     ) -> list[float]:
         if world.is_terminal():
             return [float(r) for r in world.returns()]
@@ -315,18 +317,20 @@ class MultiObserverTree(ISMCTSTree):
     tree is :attr:`root` (read as the single-observer tree is); the twin of the compiled loop's
     ``multi`` mode."""
 
-    def __init__(self, state: Any, observer: int, num_players: int) -> None:
+    def __init__(self, state: State, observer: int, num_players: int) -> None:
         super().__init__(state, observer, num_players)
         self.roots = [self.root if t == observer else _Node(num_players) for t in
                       range(num_players)]  # fmt: skip
         self.node_count = num_players
 
-    def _key_for(self, world: Any, viewer: int, mover: int, action: int) -> Hashable:
+    def _key_for(
+        self, world: HiddenInformationState, viewer: int, mover: int, action: int
+    ) -> Hashable:
         if not self.hidden or mover == viewer:
             return action
         return _digest(world.information_state_string(viewer))
 
-    def _enter(self, world: Any) -> list[_Node]:
+    def _enter(self, world: HiddenInformationState) -> list[_Node]:
         if not self.hidden:
             return list(self.roots)
         return [
@@ -383,7 +387,7 @@ def _back_edge(edge: list[Any], returns: list[float]) -> None:
         sums[p] += r
 
 
-def _moves(evaluator: Evaluator | EvaluatorLike, world: Any) -> list[int]:
+def _moves(evaluator: Evaluator | EvaluatorLike, world: State) -> list[int]:
     if isinstance(evaluator, (HeuristicEvaluator, RolloutEvaluator)):
         return [int(a) for a in world.legal_actions()]
     return [int(a) for a, _ in evaluator.prior(world)]
@@ -403,7 +407,7 @@ def _ucb(edges: dict[int, list[Any]], legal: list[int], mover: int, c: float) ->
 
 
 def _evaluate(
-    evaluator: Evaluator | EvaluatorLike, world: Any, rng: SplitMix64, n: int
+    evaluator: Evaluator | EvaluatorLike, world: State, rng: SplitMix64, n: int
 ) -> list[float]:
     returns = evaluate_with(evaluator, world, rng)
     if len(returns) != n:
@@ -447,7 +451,7 @@ class _Searched:
 
 
 def _python_tree(
-    state: Any, chosen: Plan, observer: int, n: int, seed: int, budget: Limit, opts: MCTSOptions
+    state: State, chosen: Plan, observer: int, n: int, seed: int, budget: Limit, opts: MCTSOptions
 ) -> _Searched:
     kind = MultiObserverTree if chosen.multi else ISMCTSTree
     tree = kind(state, observer, n)
@@ -467,7 +471,7 @@ def _python_tree(
     return _Searched(edges, root.visits, tuple(root.sums), tree.node_count, done, reason)
 
 
-def _labels(world: Any, actions: list[int]) -> tuple[str, ...]:
+def _labels(world: State, actions: list[int]) -> tuple[str, ...]:
     """The labels of ``actions`` played one after another from ``world`` (left unchanged: a copy
     is made only when the line goes on past its first move), as far as they are legal there (a
     later move of the line may depend on a draw this determinisation made otherwise; a first
@@ -487,16 +491,17 @@ def _labels(world: Any, actions: list[int]) -> tuple[str, ...]:
     return tuple(labels)
 
 
-def _label_world(state: Any, chosen: Plan, observer: int, seed: int) -> Any:
+def _label_world(state: State, chosen: Plan, observer: int, seed: int) -> Any:
     """Where the compiled path's labels are read: a determinisation of the root (a copy of it
     without hidden information), so no label shows what the observer cannot see."""
     if chosen.hidden and callable(getattr(state, "resample_hidden", None)):
-        return state.resample_hidden(observer, SplitMix64(derive_seed(deal_seed(seed), 1)))
+        deal = SplitMix64(derive_seed(deal_seed(seed), 1))
+        return cast(HiddenInformationState, state).resample_hidden(observer, deal)
     return state.clone()
 
 
 def _kernel_tree(
-    state: Any, chosen: Plan, observer: int, seed: int, budget: Limit, opts: MCTSOptions
+    state: State, chosen: Plan, observer: int, seed: int, budget: Limit, opts: MCTSOptions
 ) -> _Searched:
     tree = KernelTree(state, chosen, observer)
     done, reason = tree.search(
@@ -522,7 +527,7 @@ def _kernel_tree(
 
 
 def _one_tree(
-    state: Any, chosen: Plan, observer: int, n: int, seed: int, budget: Limit, opts: MCTSOptions
+    state: State, chosen: Plan, observer: int, n: int, seed: int, budget: Limit, opts: MCTSOptions
 ) -> _Searched:
     if chosen.compiled:
         return _kernel_tree(state, chosen, observer, seed, budget, opts)
@@ -553,7 +558,7 @@ def _merge(found: list[_Searched], observer: int, top_k: int | None) -> list[Mov
 
 
 def ismcts(
-    state: Any,
+    state: State,
     *,
     observer: int | None = None,
     iterations: int | Unset | None = UNSET,
@@ -638,7 +643,7 @@ def ismcts(
     return _result(found, state, mover, observer, chosen, opts, seed, seeds, budget, elapsed)
 
 
-def _check_policy(state: Any, chosen: Plan, evaluator: Evaluator | EvaluatorLike) -> None:
+def _check_policy(state: State, chosen: Plan, evaluator: Evaluator | EvaluatorLike) -> None:
     """A PlayoutEvaluator on the Python path needs the state's playout_action (or a policy)."""
     if chosen.compiled or not isinstance(evaluator, PlayoutEvaluator):
         return
@@ -654,7 +659,7 @@ def _check_policy(state: Any, chosen: Plan, evaluator: Evaluator | EvaluatorLike
 
 
 def _run_trees(
-    state: Any,
+    state: State,
     chosen: Plan,
     observer: int,
     n: int,
@@ -683,7 +688,7 @@ def _run_trees(
 
 def _result(
     found: list[_Searched],
-    state: Any,
+    state: State,
     mover: int,
     observer: int,
     chosen: Plan,

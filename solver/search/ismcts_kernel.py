@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.errors import ExtensionMissingError, OptionError
+from solver.game import State
 from solver.kernels import KernelCapsules, game_of, kernel_of
 from solver.search.evaluators import (
     Evaluator,
@@ -81,7 +82,7 @@ class Plan:
     """Multiple-observer ISMCTS: one tree per player (the observer's read back)."""
 
 
-def _python(state: Any, capsules: KernelCapsules | None, slots: set[str]) -> Plan:
+def _python(state: State, capsules: KernelCapsules | None, slots: set[str]) -> Plan:
     hidden = callable(getattr(state, "resample_hidden", None))
     if capsules is not None and slots >= HIDDEN_SLOTS and not hidden:
         raise OptionError(
@@ -101,7 +102,7 @@ def _code(evaluator: Evaluator | EvaluatorLike) -> tuple[int, int, int] | None:
     return code, int(getattr(evaluator, "n_rollouts", 1)), 0
 
 
-def plan(state: Any, evaluator: Evaluator | EvaluatorLike, compiled: bool | None) -> Plan:
+def plan(state: State, evaluator: Evaluator | EvaluatorLike, compiled: bool | None) -> Plan:
     """The path that searches ``state`` (see the module docstring)."""
     if compiled is not None and not isinstance(compiled, bool):
         raise OptionError(f"compiled must be True, False or None, not {compiled!r}")
@@ -155,7 +156,7 @@ def plan(state: Any, evaluator: Evaluator | EvaluatorLike, compiled: bool | None
 class KernelTree:
     """One compiled ISMCTS tree, read back in the shape the result builder wants."""
 
-    def __init__(self, state: Any, chosen: Plan, observer: int) -> None:
+    def __init__(self, state: State, chosen: Plan, observer: int) -> None:
         assert chosen.capsules is not None
         self.plan = chosen
         self.observer = observer

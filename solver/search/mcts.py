@@ -37,7 +37,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
 from solver.errors import ExtensionMissingError, IllegalActionError, OptionError
-from solver.game import CHANCE, TERMINAL
+from solver.game import CHANCE, TERMINAL, Game, State
 from solver.kernels import game_of, kernel_of
 from solver.rng import SplitMix64, check_seed, derive_seed
 from solver.search.evaluators import (
@@ -100,7 +100,7 @@ def _kernel_module() -> Any:
     return ext
 
 
-def has_heuristic(state: Any) -> bool:
+def has_heuristic(state: State) -> bool:
     """Whether ``state`` can be valued by a heuristic: a kernel with one, or ``heuristic()``."""
     capsules = kernel_of(state)
     if capsules is not None:
@@ -112,7 +112,7 @@ def has_heuristic(state: Any) -> bool:
     return callable(getattr(state, "heuristic", None))
 
 
-def strong_mcts_options(state: Any) -> MCTSOptions:
+def strong_mcts_options(state: State) -> MCTSOptions:
     """The strong configuration for ``state``: what the ``mcts`` agent plays.
 
     Where the state has a heuristic: the heuristic evaluator, ``c = 0.1`` and ``backup="max"``;
@@ -145,7 +145,7 @@ class _Tree(Protocol):
     def visits(self, node: Any) -> int: ...
     def value_sums(self, node: Any) -> tuple[float, ...]: ...
     def children(self, node: Any) -> list[tuple[Any, int, float, int, tuple[float, ...]]]: ...
-    def matches(self, state: Any) -> bool: ...
+    def matches(self, state: State) -> bool: ...
     def advance(self, action: int) -> None: ...
 
 
@@ -154,7 +154,7 @@ class _KernelTree:
 
     root_handle = 0
 
-    def __init__(self, state: Any, game: Any) -> None:
+    def __init__(self, state: State, game: Game) -> None:
         ext = _kernel_module()
         capsules = kernel_of(state)
         if capsules is None:
@@ -181,7 +181,7 @@ class _KernelTree:
     def children(self, node: int) -> list[tuple[Any, int, float, int, tuple[float, ...]]]:
         return list(self.tree.children(node))
 
-    def matches(self, state: Any) -> bool:
+    def matches(self, state: State) -> bool:
         capsules = kernel_of(state)
         return capsules is not None and bool(self.tree.matches(capsules.state))
 
@@ -231,7 +231,7 @@ def _budget(
     return budget
 
 
-def _check_root(state: Any, allow_chance: bool) -> int:
+def _check_root(state: State, allow_chance: bool) -> int:
     player = state.current_player()
     if player == TERMINAL or state.is_terminal():
         raise OptionError("the game is over: MCTS needs a state where a player is to move")
@@ -243,7 +243,7 @@ def _check_root(state: Any, allow_chance: bool) -> int:
     return int(player)
 
 
-def _engine_for(state: Any, evaluator: Evaluator | EvaluatorLike) -> tuple[str, Any]:
+def _engine_for(state: State, evaluator: Evaluator | EvaluatorLike) -> tuple[str, Any]:
     """``("kernel" | "python", game)``: the path that searches ``state`` with ``evaluator``.
 
     A kernel state goes to the compiled loop when the evaluator is a built-in; a user-defined
@@ -341,7 +341,7 @@ class MCTSTree:
 
     def search(
         self,
-        state: Any,
+        state: State,
         *,
         iterations: int | Unset | None = UNSET,
         seconds: float | Unset | None = UNSET,
@@ -367,7 +367,7 @@ class MCTSTree:
         return self._search(state, budget, opts, check_seed(seed), allow_chance=False)
 
     def _search(
-        self, state: Any, budget: Limit, opts: MCTSOptions, seed: int, allow_chance: bool
+        self, state: State, budget: Limit, opts: MCTSOptions, seed: int, allow_chance: bool
     ) -> SearchResult:
         """The search itself, once every option is checked (chance roots: for evaluate)."""
         if opts.threads > 1:
@@ -419,7 +419,7 @@ class MCTSTree:
         player = root_player if root_player >= 0 else 0
         return _build_result(view, state, player, done, elapsed, extra, budget.top_k)
 
-    def _adopt(self, state: Any, kind: str, game: Any) -> None:
+    def _adopt(self, state: State, kind: str, game: Game) -> None:
         if self._tree is not None:
             if kind == self._kind and self._game is game and self._tree.matches(state):
                 return
@@ -440,7 +440,7 @@ MCTS = MCTSTree
 
 
 def mcts(
-    state: Any,
+    state: State,
     *,
     iterations: int | Unset | None = UNSET,
     seconds: float | Unset | None = UNSET,
@@ -504,7 +504,7 @@ def mcts(
 
 
 def _root_parallel(
-    state: Any, budget: Limit, opts: MCTSOptions, seed: int, allow_chance: bool
+    state: State, budget: Limit, opts: MCTSOptions, seed: int, allow_chance: bool
 ) -> SearchResult:
     """Root parallelism: ``opts.threads`` independent trees (tree ``i`` seeded with
     ``derive_seed(seed, i)``, an equal share of the iterations), merged by root move."""
@@ -582,7 +582,7 @@ def _root_parallel(
     )
 
 
-def search_value(state: Any, budget: Limit, options: MCTSOptions, seed: int) -> float:
+def search_value(state: State, budget: Limit, options: MCTSOptions, seed: int) -> float:
     """MCTS's estimate of player 0's return from ``state``, a decision *or a chance* node.
 
     At a decision node: the mean of the move the search would play. At a chance node: the
@@ -617,7 +617,7 @@ def _most_visited(
     return min(kids, key=lambda k: (-k[3], -_mean(k[4], k[3], player), k[1]))
 
 
-def _pv(tree: _Tree, state: Any, node: Any, action: int) -> tuple[str, ...]:
+def _pv(tree: _Tree, state: State, node: Any, action: int) -> tuple[str, ...]:
     labels = []
     s = state.clone()
     while True:
@@ -658,7 +658,7 @@ def _chance_value(tree: _Tree, node: Any, target: int) -> float:
 
 def _build_result(
     tree: _Tree,
-    state: Any,
+    state: State,
     root_player: int,
     done: int,
     elapsed: float,

@@ -24,10 +24,9 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterator
-from typing import Any
 
 from solver.errors import OptionError
-from solver.game import CHANCE, TERMINAL
+from solver.game import CHANCE, TERMINAL, State
 from solver.rng import SplitMix64, weighted_index
 from solver.search.evaluators import Evaluator, EvaluatorLike, evaluate_with
 
@@ -93,7 +92,7 @@ class PythonTree:
 
     bytes_per_node_compiled = 24  # of the compiled layout, plus 8 per player (for comparison)
 
-    def __init__(self, state: Any, num_players: int) -> None:
+    def __init__(self, state: State, num_players: int) -> None:
         self.root_state = state.clone()
         self.num_players = num_players
         self.root = Node(-1, 1.0, num_players)
@@ -103,7 +102,7 @@ class PythonTree:
     def bytes_per_node(self) -> int:
         return self.bytes_per_node_compiled + 8 * self.num_players
 
-    def matches(self, state: Any) -> bool:
+    def matches(self, state: State) -> bool:
         return bool(self.root_state.to_json() == state.to_json())
 
     # -- one simulation ---------------------------------------------------------------------------
@@ -190,7 +189,7 @@ class PythonTree:
     def expand(
         self,
         node: Node,
-        state: Any,
+        state: State,
         evaluator: Evaluator | EvaluatorLike,
         rng: SplitMix64,
         prime: bool,
@@ -222,7 +221,7 @@ class PythonTree:
                     child.add(self._evaluate(evaluator, probe, rng))
 
     def _evaluate(
-        self, evaluator: Evaluator | EvaluatorLike, state: Any, rng: SplitMix64
+        self, evaluator: Evaluator | EvaluatorLike, state: State, rng: SplitMix64
     ) -> list[float]:
         returns = evaluate_with(evaluator, state, rng)
         if len(returns) != self.num_players:

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from solver.errors import SearchBudgetError
-from solver.game import CHANCE
+from solver.game import CHANCE, Game, State
 from solver.kernels import game_of
 from solver.search.exact_table import VALUE_EPS, Entry, RootReport, TableOptions
 
@@ -52,7 +52,7 @@ nodes than that raises ``SearchBudgetError`` like the plain search's full table 
 54 million nodes, tens of seconds)."""
 
 
-def pruning_available(state: Any) -> bool:
+def pruning_available(state: State) -> bool:
     """Can ``state`` (a kernel state) be solved by the pruning search?"""
     from solver._ext.pruning import pruning_supported
 
@@ -67,7 +67,7 @@ class PrunedTable:
 
     def __init__(
         self,
-        game: Any,
+        game: Game,
         options: TableOptions,
         *,
         threads: int = 1,
@@ -125,10 +125,10 @@ class PrunedTable:
     def stop(self) -> None:
         self._ps.stop()
 
-    def value(self, state: Any) -> float:
+    def value(self, state: State) -> float:
         return self._value_or_return(state)
 
-    def interval(self, state: Any, depth: int = -1) -> tuple[float, float]:
+    def interval(self, state: State, depth: int = -1) -> tuple[float, float]:
         lo, hi = self._ps.interval(state, depth)
         return float(lo), float(hi)
 
@@ -137,7 +137,7 @@ class PrunedTable:
         return (value,) if self.num_players == 1 else (value, self._total - value)
 
     def _choose(
-        self, state: Any, values: dict[int, float] | None = None
+        self, state: State, values: dict[int, float] | None = None
     ) -> tuple[int, float | None]:
         """The best move at a decision node and its win-weighted length (None if not computed).
         ``values`` are player 0's; player 1 (two players) picks the lowest."""
@@ -177,7 +177,7 @@ class PrunedTable:
 
         return max(tied, key=lambda a: (heuristic(a), -a)), None
 
-    def lookup(self, state: Any) -> Entry | None:
+    def lookup(self, state: State) -> Entry | None:
         """The entry of any non-terminal state (solved on demand: the table is a cache)."""
         if state.is_terminal():
             return None
@@ -194,7 +194,7 @@ class PrunedTable:
             plies = 0.0 if maybe is None else maybe
         return Entry(player, best, self._values(value), (plies,) * self.num_players, 2**31 - 1, 1.0)
 
-    def search(self, root: Any, depth_left: int) -> RootReport:
+    def search(self, root: State, depth_left: int) -> RootReport:
         before = self.expanded
         player = root.current_player()
         actions: list[int]
@@ -257,7 +257,7 @@ class PrunedTable:
             entries=self.entries,
         )
 
-    def _value_or_return(self, state: Any) -> float:
+    def _value_or_return(self, state: State) -> float:
         if state.is_terminal():
             return float(state.returns()[0])
         if self.threads == 1:

@@ -14,7 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from solver.game import State
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,7 @@ class SearchResult:
         )
 
 
-def pv_actions(state: Any, labels: Sequence[str]) -> tuple[list[int], list[str]]:
+def pv_actions(state: State, labels: Sequence[str]) -> tuple[list[int], list[str]]:
     """A principal variation's labels replayed from ``state`` as action ids, with the labels
     kept (it stops where a label does not name a legal action, e.g. past a hidden draw)."""
     ids: list[int] = []
@@ -99,7 +102,7 @@ def pv_actions(state: Any, labels: Sequence[str]) -> tuple[list[int], list[str]]
     return ids, kept
 
 
-def move_row(state: Any, move: MoveInfo, order: int) -> dict[str, Any]:
+def move_row(state: State, move: MoveInfo, order: int) -> dict[str, Any]:
     """One move in the vocabulary every surface shares (hints, ``best-move --json``, reviews):
     ``action`` (id), ``label``, ``order`` (0 the best), ``visits``, ``value``, ``pvActions``
     (ids) and ``pvLabels`` (labels), the move first."""
