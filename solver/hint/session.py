@@ -252,7 +252,7 @@ def takeback_job(raw: dict[str, Any]) -> dict[str, Any]:
     return {"keep": takeback_point(raw)}
 
 
-def _seat_prefix(state: Any, pv: list[int]) -> list[int]:
+def _seat_prefix(state: State, pv: list[int]) -> list[int]:
     """The seat to move's consecutive decisions at the head of ``pv``, each checked legal; the
     rest is dropped unplayed: checking another seat's action (or a draw) against the true state
     would tell whether that seat holds the card (``pv: [end turn, play X]``)."""
