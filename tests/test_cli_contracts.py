@@ -6,6 +6,7 @@ views of ``play --json``, one seed one game, saved states named as FILE, text vi
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import pty
@@ -14,6 +15,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -469,3 +471,29 @@ def test_the_reference_engine_searches_as_the_kernel_does(capsys):
     code, out, _ = run(capsys, "dog", "best-move", "dog/big-12x12", "--mcts", "--engine",
                        "reference", "--iterations", "300")  # fmt: skip
     assert "heuristic leaves" in out.splitlines()[0]
+
+
+def _options_without_their_default(parser: Any, path: str) -> list[str]:
+    """``COMMAND --option`` of every option whose help does not say its default (one that is
+    something: not None, False, empty, or suppressed), through every sub-command."""
+    missing = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                missing += _options_without_their_default(sub, f"{path} {name}".strip())
+        elif (
+            action.option_strings
+            and action.default not in (None, False, "", [], argparse.SUPPRESS)
+            and action.help not in (None, argparse.SUPPRESS)
+            and "default" not in action.help
+        ):
+            missing.append(f"{path} {action.option_strings[-1]}")
+    return missing
+
+
+def test_help_shows_every_default():
+    # Defect: `forest guardians solo --help` showed no default for --level (it is 1); the README
+    # says --help gives each option with its default.
+    from solver.cli import build_parser
+
+    assert _options_without_their_default(build_parser(), "") == []

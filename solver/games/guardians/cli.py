@@ -208,7 +208,9 @@ def add_commands(commands: Any) -> None:
         "its Wilson 95% interval and the scores (min/median/max and a histogram of 10-point "
         "bins, * on the threshold's bin).",
     )
-    p.add_argument("--level", type=int, choices=range(1, 7), default=1, help="the level, 1..6")
+    p.add_argument(
+        "--level", type=int, choices=range(1, 7), default=1, help="the level, 1..6 (default 1)"
+    )
     agents = SPEC.offered_agents()
     p.add_argument(
         "--agent",
