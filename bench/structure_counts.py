@@ -29,7 +29,10 @@ layers are the ones ``make lint`` enforces, applied to the tree counted):
   --select C901`` reports over ``solver/`` with ``lint.mccabe.max-complexity`` 15 (10), the same
   ruff (this Python's) for every tree counted;
 - **fmt: skip markers**: lines holding ``# fmt: skip`` in ``solver/**/*.py``, and in
-  ``tests/`` and ``bench/`` together.
+  ``tests/`` and ``bench/`` together;
+- **Any parameters in search/, hint/, analysis/**: parameters (``*args`` and ``**kwargs``
+  included) of the ``def``\\ s in ``solver/search``, ``solver/hint`` and ``solver/analysis``
+  annotated ``Any`` itself (not a type holding it, such as ``dict[str, Any]``).
 """
 
 from __future__ import annotations
@@ -150,6 +153,24 @@ def _fmt_skips(root: Path, folders: tuple[str, ...]) -> int:
     )
 
 
+def _any_parameters(root: Path) -> int:
+    total = 0
+    for folder in ("search", "hint", "analysis"):
+        for path in sorted((root / "solver" / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                    a = node.args
+                    params = [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]
+                    total += sum(_is_any(p.annotation) for p in params if p is not None)
+    return total
+
+
+def _is_any(annotation: ast.expr | None) -> bool:
+    if isinstance(annotation, ast.Name | ast.Attribute):
+        return (annotation.id if isinstance(annotation, ast.Name) else annotation.attr) == "Any"
+    return isinstance(annotation, ast.Constant) and annotation.value == "Any"
+
+
 def _duplicate_pairs(root: Path) -> int | None:
     try:
         run = subprocess.run(
@@ -181,6 +202,7 @@ def counts(root: Path, duplicates: bool = True) -> dict[str, int | None]:
         "functions over complexity 10": len(complex_functions(root, 10)),
         "fmt: skip markers in solver/": _fmt_skips(root, ("solver",)),
         "fmt: skip markers in tests/, bench/": _fmt_skips(root, ("tests", "bench")),
+        "Any parameters in search/, hint/, analysis/": _any_parameters(root),
     }
 
 
