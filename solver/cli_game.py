@@ -21,7 +21,7 @@ from typing import Any
 from solver.cli_play import play_command
 from solver.cli_position import DEFAULT_ITERATIONS, DEFAULT_MEMORY_MB, SOLVE_GAMES_SECONDS
 from solver.cli_show import list_command, render_command, show_command
-from solver.cmdkit import nonnegative_int, positive_float, positive_int, progress_option
+from solver.cmdkit import positive_float, positive_int, progress_option, seed_int
 from solver.errors import OptionError
 from solver.spec import GameSpec
 
@@ -62,7 +62,7 @@ def _add_render(commands: Any, spec: GameSpec) -> None:
     p.add_argument("-o", "--output", default=None, help="the .svg file to write (default: stdout)")
     p.add_argument("--overwrite", action="store_true", help="replace an existing output file")
     p.add_argument(
-        "--random-game", type=nonnegative_int, metavar="SEED", default=None,
+        "--random-game", type=seed_int, metavar="SEED", default=None,
         help="draw the end of a random game played with this seed",
     )  # fmt: skip
     _bind(p, spec, render_command)
@@ -243,7 +243,7 @@ def _budget_options(p: argparse.ArgumentParser, *, iterations: str) -> None:
     where the game offers an exact search: help never advertises one that is not there)."""
     p.add_argument("--iterations", type=positive_int, default=None, metavar="N", help=iterations)
     p.add_argument(
-        "--seed", type=nonnegative_int, default=0, help="the seed of searches and dice (default 0)"
+        "--seed", type=seed_int, default=0, help="the seed of searches and dice (default 0)"
     )
     p.add_argument("--json", action="store_true", help="print a JSON object")
     progress_option(p)

@@ -94,6 +94,34 @@ def nonnegative_int(text: str) -> int:
     return _whole_at_least(text, 0)
 
 
+MAX_SEED = 2**64 - 1
+"""The largest seed: the library's generators take 64-bit seeds (a larger one would wrap)."""
+
+
+def seed_int(text: str) -> int:
+    """A seed: a whole number from 0 to :data:`MAX_SEED` (the hint engine's range too)."""
+    value = _whole_at_least(text, 0)
+    if value > MAX_SEED:
+        raise argparse.ArgumentTypeError(
+            f"expected a seed from 0 to {MAX_SEED} (64 bits), found {text!r}"
+        )
+    return value
+
+
+def whole_from_1_to(maximum: int) -> Callable[[str], int]:
+    """An argument type: a whole number from 1 to ``maximum``, refused above it by name."""
+
+    def parse(text: str) -> int:
+        value = _whole_at_least(text, 1)
+        if value > maximum:
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number from 1 to {maximum}, found {text!r}"
+            )
+        return value
+
+    return parse
+
+
 def positive_float(text: str) -> float:
     """A finite number > 0 (``nan``, ``inf``, 0 and negatives are refused)."""
     try:

@@ -497,3 +497,29 @@ def test_help_shows_every_default():
     from solver.cli import build_parser
 
     assert _options_without_their_default(build_parser(), "") == []
+
+
+@pytest.mark.parametrize(
+    "argv, needle",
+    [
+        # a seed past 64 bits wrapped silently to another seed's search (found by attack)
+        (
+            ["dog", "best-move", "dog/another-dog", "--seed", str(2**64), "--mcts"],
+            "expected a seed from 0 to 18446744073709551615",
+        ),
+        (["dog", "render", "--random-game", str(2**64)], "expected a seed from 0"),
+        # --workers 100000 started that many processes (found by attack)
+        (["serve", "--workers", "100000"], "expected a whole number from 1 to"),
+        (["hint", "--stdio", "--workers", "100000"], "expected a whole number from 1 to"),
+    ],
+)
+def test_out_of_range_seeds_and_worker_counts_are_refused_in_one_line(argv, needle):
+    run = run_forest(*argv)
+    assert run.returncode == 2 and run.stdout == "", (run.returncode, run.stderr)
+    assert run.stderr.count("\n") == 1 and needle in run.stderr, run.stderr
+
+
+def test_the_largest_seed_is_taken():
+    run = run_forest("dog", "best-move", "dog/tiny-example", "--seed", str(2**64 - 1), "--mcts",
+                     "--iterations", "20")  # fmt: skip
+    assert run.returncode == 0, run.stderr

@@ -15,13 +15,18 @@ import os
 import sys
 from typing import Any
 
-from solver.cmdkit import positive_float, positive_int
+from solver.cmdkit import positive_float, positive_int, whole_from_1_to
 from solver.errors import OptionError
 from solver.hint.limits import Caps
 
 __all__ = ["add_hint_command", "caps_from"]
 
 _DEFAULTS = Caps()
+
+MAX_WORKERS = max(64, 4 * (os.cpu_count() or 1))
+"""The most search processes ``--workers`` starts: each is a whole Python process with every game
+open, so a mistyped count (``--workers 100000``) would take the machine down; more than four per
+CPU only queues searches the CPUs cannot run at once."""
 
 
 def _cap_options(p: argparse.ArgumentParser, workers: int) -> None:
@@ -42,8 +47,8 @@ def _cap_options(p: argparse.ArgumentParser, workers: int) -> None:
         help=f"cap on a whole review's seconds (default {_DEFAULTS.max_review_seconds:g})",
     )  # fmt: skip
     p.add_argument(
-        "--workers", type=positive_int, default=workers,
-        help=f"searches run at once (default {workers}, the CPU count)",
+        "--workers", type=whole_from_1_to(MAX_WORKERS), default=workers,
+        help=f"searches run at once (default {workers}, the CPU count; at most {MAX_WORKERS})",
     )  # fmt: skip
 
 
