@@ -126,17 +126,18 @@ def _check_seats(spec: GameSpec, game: Game, raw: dict[str, Any]) -> None:
     humans = raw["humans"]
     if not humans or any(not 0 <= seat < n for seat in humans) or len(set(humans)) != len(humans):
         raise HintError(f"humans must be distinct seats from 0 to {n - 1}", "humans")
-    if len(humans) < n:
-        try:
-            make_agent(raw["agent"], game, seed=0, iterations=raw["iterations"])
-        except (ValueError, KeyError) as exc:
-            raise HintError(f"agent: {exc}", "agent") from None
-        except Exception as exc:  # a solver.errors class: the agent is not offered here
-            from solver.errors import SolverError
+    # The agent is checked even when every seat is human: a misspelt name is the user's mistake
+    # whether or not an engine seat would use it.
+    try:
+        make_agent(raw["agent"], game, seed=0, iterations=raw["iterations"])
+    except (ValueError, KeyError) as exc:
+        raise HintError(f"agent: {exc}", "agent") from None
+    except Exception as exc:  # a solver.errors class: the agent is not offered here
+        from solver.errors import SolverError
 
-            if isinstance(exc, SolverError):
-                raise HintError(f"agent: {exc}", "agent") from None
-            raise
+        if isinstance(exc, SolverError):
+            raise HintError(f"agent: {exc}", "agent") from None
+        raise
 
 
 def advance_job(raw: dict[str, Any], move: int | None) -> dict[str, Any]:

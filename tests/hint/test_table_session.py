@@ -188,6 +188,9 @@ def test_a_bad_session_request_gets_a_code(server: Server) -> None:
     assert seats.status_code == 400 and seats.json()["field"] == "humans"
     agent = _post(server, "/v1/table/start", {**START, "agent": "mcts"})
     assert agent.status_code == 400 and agent.json()["field"] == "agent"
+    every_seat_human = {**START, "humans": [0, 1]}
+    unknown = _post(server, "/v1/table/start", {**every_seat_human, "agent": "level11"})
+    assert unknown.status_code == 400 and unknown.json()["field"] == "agent"  # found by attack
     started = _post(server, "/v1/table/start", {**START})
     illegal = _post(
         server, "/v1/table/move", {"session": started.json()["session"], "action": 99_999}
