@@ -182,6 +182,7 @@ def _add_review(commands: Any, spec: GameSpec) -> None:
         searcher.add_argument("--mcts", action="store_true", help="MCTS estimates only")
     else:  # no exact search offered: every value is an estimate
         p.set_defaults(exact=False, mcts=True)
+        _no_exact_option(p, spec)
     p.add_argument(
         "--plot", default=None, metavar="FILE.png|FILE.svg", help="draw the value over the game"
     )
@@ -250,9 +251,32 @@ def _budget_options(p: argparse.ArgumentParser, *, iterations: str) -> None:
     p.set_defaults(exact=False, mcts=False, memory_mb=DEFAULT_MEMORY_MB)
 
 
+class _NotOffered(argparse.Action):
+    """An option the game does not offer (``--exact`` of a game without exact search): not in
+    ``--help``, and given, one line saying why (status 2) rather than 'unrecognized arguments'."""
+
+    def __init__(self, option_strings: list[str], dest: str, why: str = "", **kwargs: Any):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help=argparse.SUPPRESS)  # fmt: skip
+        self.why = why
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any, **__: Any) -> None:
+        parser.error(self.why)
+
+
+def _no_exact_option(p: argparse.ArgumentParser, spec: GameSpec) -> None:
+    """``--exact`` of a game whose spec offers no exact search: refused with the reason."""
+    hidden = " (it hides information: an exact search would read every hidden card)"
+    why = (f"{spec.name} has no exact search{hidden if spec.hidden_information else ''}: its "
+           "values are estimates")  # fmt: skip
+    p.add_argument("--exact", action=_NotOffered, why=why)
+
+
 def _exact_options(p: argparse.ArgumentParser, spec: GameSpec, *, estimate: str) -> None:
-    """``--exact``/``--mcts`` and ``--memory-mb`` where the game offers exact search."""
+    """``--exact``/``--mcts`` and ``--memory-mb`` where the game offers exact search (else a
+    hidden ``--exact`` that says there is none)."""
     if not spec.exact:
+        _no_exact_option(p, spec)
         return
     mode = p.add_mutually_exclusive_group()
     mode.add_argument(

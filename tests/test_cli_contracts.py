@@ -523,3 +523,21 @@ def test_the_largest_seed_is_taken():
     run = run_forest("dog", "best-move", "dog/tiny-example", "--seed", str(2**64 - 1), "--mcts",
                      "--iterations", "20")  # fmt: skip
     assert run.returncode == 0, run.stderr
+
+
+@pytest.mark.parametrize("game", ["guardians", "trial"])
+@pytest.mark.parametrize("command", ["best-move", "solve"])
+def test_exact_of_a_game_without_exact_search_says_so(game, command, capsys):
+    # Defect: `forest trial best-move --exact` answered 'unrecognized arguments: --exact'.
+    spec = solver.registry.game_spec(game)
+    assert not spec.exact  # the independent fact: the spec offers no exact search
+    with pytest.raises(SystemExit) as stop:
+        main([game, command, "--exact"])
+    out, err = capsys.readouterr()
+    assert stop.value.code == 2 and out == ""
+    assert err.count("\n") == 1 and f"{game} has no exact search" in err, err
+    assert "unrecognized" not in err
+    assert ("hides information" in err) == spec.hidden_information
+    with pytest.raises(SystemExit):
+        main([game, command, "--help"])
+    assert "--exact" not in capsys.readouterr().out  # help never advertises it
