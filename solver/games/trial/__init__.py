@@ -36,12 +36,12 @@ def _kernel(pack: Any = None, players: int = 4, **options: Any) -> Any:
 
 LADDER = (
     Rung("random", summary="uniform among the legal moves"),
-    Rung("heuristic", noise=0.9, summary="heuristic, a random move 90% of the time"),
+    Rung("heuristic", noise=0.7, summary="heuristic, a random move 70% of the time"),
     Rung("heuristic", noise=0.5, summary="heuristic, a random move half the time"),
     Rung("ismcts", 4, summary="ISMCTS, 4 simulations a decision"),
     Rung("heuristic", noise=0.2, summary="heuristic, a random move 20% of the time"),
     Rung("heuristic", summary="the heuristic agent"),
-    Rung("ismcts", 40, summary="ISMCTS, 40 simulations a decision"),
+    Rung("ismcts", 50, summary="ISMCTS, 50 simulations a decision"),
     Rung("ismcts", 120, summary="ISMCTS, 120 simulations a decision"),
     Rung("ismcts", 350, summary="ISMCTS, 350 simulations a decision"),
     Rung("ismcts", 1000, summary="ISMCTS, 1000 simulations a decision (the play default)"),
