@@ -254,9 +254,28 @@ TRIAL_CHANCE = {  # attack.md defect 4: a Trial chance node of 59 outcomes (4 pl
 def test_a_chance_root_of_many_outcomes_keeps_to_the_seconds_and_says_so(server: Server) -> None:
     """One full Trial rollout per outcome ran whatever the clock said (1.0 s asked: 4.5 s); now a
     chance root samples outcomes until the deadline (one simulation at least) and notes the
-    coverage. The mechanism is checked: fewer simulations than outcomes, and the note."""
+    coverage. How many simulations 0.01 s allows depends on the machine (the compiled Trial runs
+    more than 59 on a quiet core), so the answer is held to the rule, not to a count: the note is
+    there exactly when fewer simulations than outcomes ran."""
     reply = _hint(server, {**TRIAL_CHANCE, "id": "chance", "limit": {"seconds": 0.01}})
     root = reply["rootInfo"]
     assert root["currentPlayer"] < 0, root  # a chance node
-    assert 1 <= root["visits"] < 59, root
-    assert any("chance node of 59 outcomes" in note for note in reply["notes"]), reply["notes"]
+    assert root["visits"] >= 1, root
+    noted = any("chance node of 59 outcomes" in note for note in reply["notes"])
+    assert noted == (root["visits"] < 59), (root["visits"], reply["notes"])
+
+
+def test_a_chance_root_of_many_outcomes_is_not_floored_at_one_simulation_per_outcome() -> None:
+    """The mechanism, without the clock: the 59-outcome Trial draw gets one simulation whatever
+    the clock says (not 59), and fewer simulations than outcomes are noted."""
+    import solver
+    from solver.search.auto import CHANCE_FLOOR_MAX, chance_coverage_note, floor_simulations
+
+    state = solver.load_game("trial", players=4).new_initial_state()
+    for action in TRIAL_CHANCE["actions"]:
+        state.apply_action(action)
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 59 > CHANCE_FLOOR_MAX
+    assert floor_simulations(state) == 1
+    note = chance_coverage_note(state, 5)
+    assert note is not None and "5 simulations at this chance node of 59 outcomes" in note
+    assert chance_coverage_note(state, 59) is None
