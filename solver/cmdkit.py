@@ -79,14 +79,17 @@ MAX_COUNT = 2**63 - 1
 integer holds, as the compiled searchers read their budgets."""
 
 
+def _whole_within(text: str, minimum: int, maximum: int, above: str) -> int:
+    """A whole number from ``minimum`` to ``maximum``; past ``maximum`` the error says ``above``."""
+    value = _whole_at_least(text, minimum)
+    if value > maximum:
+        raise argparse.ArgumentTypeError(f"{above}, found {text!r}")
+    return value
+
+
 def positive_int(text: str) -> int:
     """A whole number from 1 to :data:`MAX_COUNT`."""
-    value = _whole_at_least(text, 1)
-    if value > MAX_COUNT:
-        raise argparse.ArgumentTypeError(
-            f"expected a whole number of at most {MAX_COUNT}, found {text!r}"
-        )
-    return value
+    return _whole_within(text, 1, MAX_COUNT, f"expected a whole number of at most {MAX_COUNT}")
 
 
 def nonnegative_int(text: str) -> int:
@@ -100,24 +103,14 @@ MAX_SEED = 2**64 - 1
 
 def seed_int(text: str) -> int:
     """A seed: a whole number from 0 to :data:`MAX_SEED` (the hint engine's range too)."""
-    value = _whole_at_least(text, 0)
-    if value > MAX_SEED:
-        raise argparse.ArgumentTypeError(
-            f"expected a seed from 0 to {MAX_SEED} (64 bits), found {text!r}"
-        )
-    return value
+    return _whole_within(text, 0, MAX_SEED, f"expected a seed from 0 to {MAX_SEED} (64 bits)")
 
 
 def whole_from_1_to(maximum: int) -> Callable[[str], int]:
     """An argument type: a whole number from 1 to ``maximum``, refused above it by name."""
 
     def parse(text: str) -> int:
-        value = _whole_at_least(text, 1)
-        if value > maximum:
-            raise argparse.ArgumentTypeError(
-                f"expected a whole number from 1 to {maximum}, found {text!r}"
-            )
-        return value
+        return _whole_within(text, 1, maximum, f"expected a whole number from 1 to {maximum}")
 
     return parse
 
