@@ -22,7 +22,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import TextIO
+from typing import TextIO, TypeAlias
 
 from solver.errors import OptionError
 from solver.files import MAX_FILE_BYTES, check_writable, read_bytes, write_whole
@@ -30,6 +30,7 @@ from solver.files import MAX_FILE_BYTES, check_writable, read_bytes, write_whole
 __all__ = [
     "MAX_INPUT_BYTES",
     "Progress",
+    "Subcommands",
     "nonnegative_int",
     "parse_size",
     "positive_float",
@@ -40,6 +41,10 @@ __all__ = [
     "read_text_file",
     "write_output",
 ]
+
+
+Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+"""What ``parser.add_subparsers()`` returns: the commands a module's ``add_*_command`` joins."""
 
 
 def parse_size(text: str) -> tuple[int, int]:

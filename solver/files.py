@@ -31,6 +31,7 @@ from solver.errors import FormatError, OptionError
 
 __all__ = [
     "MAX_FILE_BYTES",
+    "check_readable",
     "check_writable",
     "decode_json",
     "parse_json",
@@ -66,6 +67,35 @@ def read_bytes(
     device, a socket, a folder are named), refused under ``/proc`` and ``/sys``, and read without
     blocking (a "regular" file whose read would wait for data is refused, not waited on)."""
     name = os.fspath(path)
+    fd = _open_regular(name, what)
+    try:
+        data = _read_without_blocking(fd, limit + 1)
+    except OSError as exc:
+        raise _refusal(name, what, exc) from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise OptionError(
+            f"{name}: larger than {limit // (1024 * 1024)} MB, too large for a {what}"
+        )
+    return data
+
+
+def check_readable(path: str | os.PathLike[str], what: str = "file") -> None:
+    """Refuse ``path`` as :func:`read_bytes` would, without reading it: a command checks the
+    files it names this way before any work starts.
+
+    >>> check_readable("/", "forest file")
+    Traceback (most recent call last):
+    ...
+    solver.errors.OptionError: /: is a folder, not a forest file
+    """
+    os.close(_open_regular(os.fspath(path), what))
+
+
+def _open_regular(name: str, what: str) -> int:
+    """An open descriptor of the regular file ``name`` (not under ``/proc`` or ``/sys``), opened
+    without blocking; an :class:`~solver.errors.OptionError` naming it otherwise."""
     if name == "":
         raise OptionError(f"an empty path is not a {what}")
     real = os.path.realpath(name)
@@ -75,31 +105,29 @@ def read_bytes(
     flags |= getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(name, flags)
-    except FileNotFoundError:
-        raise OptionError(f"{name}: no such {what}") from None
-    except IsADirectoryError:
-        raise OptionError(f"{name}: is a folder, not a {what}") from None
     except OSError as exc:
-        raise OptionError(f"{name}: cannot read: {exc.strerror or exc}") from None
+        raise _refusal(name, what, exc) from None
     try:
         mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            kind = next((word for test, word in _KINDS if test(mode)), "not a regular file")
-            raise OptionError(f"{name}: is {kind}, not a {what}")
-        data = _read_without_blocking(fd, limit + 1)
-    except BlockingIOError:
-        raise OptionError(f"{name}: reading it would wait for data, not a {what}") from None
-    except IsADirectoryError:
-        raise OptionError(f"{name}: is a folder, not a {what}") from None
     except OSError as exc:
-        raise OptionError(f"{name}: cannot read: {exc.strerror or exc}") from None
-    finally:
         os.close(fd)
-    if len(data) > limit:
-        raise OptionError(
-            f"{name}: larger than {limit // (1024 * 1024)} MB, too large for a {what}"
-        )
-    return data
+        raise _refusal(name, what, exc) from None
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = next((word for test, word in _KINDS if test(mode)), "not a regular file")
+        raise OptionError(f"{name}: is {kind}, not a {what}")
+    return fd
+
+
+def _refusal(name: str, what: str, exc: OSError) -> OptionError:
+    """The error of an input file the system would not open or read, naming it and why."""
+    if isinstance(exc, FileNotFoundError):
+        return OptionError(f"{name}: no such {what}")
+    if isinstance(exc, IsADirectoryError):
+        return OptionError(f"{name}: is a folder, not a {what}")
+    if isinstance(exc, BlockingIOError):
+        return OptionError(f"{name}: reading it would wait for data, not a {what}")
+    return OptionError(f"{name}: cannot read: {exc.strerror or exc}")
 
 
 def _read_without_blocking(fd: int, limit: int) -> bytes:

@@ -28,12 +28,18 @@ import shlex
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from solver.analysis.batch import analysis_function
-from solver.analysis.sources import DEFAULT_GAME, analysis_hooks
-from solver.cmdkit import parse_size
+from solver.analysis.sources import DEFAULT_GAME, Job, analysis_hooks
+from solver.cmdkit import Subcommands, parse_size
 from solver.errors import OptionError
+from solver.files import check_readable
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from solver.spec import AnalysisHooks
 
 __all__ = ["add_analyse_command", "analysis_function", "run_analyse"]
 
@@ -57,7 +63,7 @@ def _installed(module: str) -> bool:
         return False
 
 
-def add_analyse_command(subparsers: Any) -> argparse.ArgumentParser:
+def add_analyse_command(subparsers: Subcommands) -> argparse.ArgumentParser:
     """Add the ``analyse`` command to ``subparsers`` (the top-level ones of ``forest``).
 
     >>> parser = argparse.ArgumentParser(prog="forest")
@@ -76,6 +82,18 @@ def add_analyse_command(subparsers: Any) -> argparse.ArgumentParser:
             "plots; curation of chosen instances into files."
         ),
     )
+    _add_instance_options(p)
+    _add_run_options(p)
+    _add_output_options(p)
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    # A developer's hook: another analysis function, as module:function (tests, experiments).
+    p.add_argument("--analysis", default=None, help=argparse.SUPPRESS)
+    p.set_defaults(handler=run_analyse)
+    return p
+
+
+def _add_instance_options(p: argparse.ArgumentParser) -> None:
+    """What to analyse: the game, its files or the rolled instances and how they are rolled."""
     p.add_argument("files", nargs="*", metavar="FILE", help="instance files to analyse")
     p.add_argument(
         "--game", dest="analysis_game", default=DEFAULT_GAME, metavar="NAME",
@@ -103,6 +121,10 @@ def add_analyse_command(subparsers: Any) -> argparse.ArgumentParser:
         "spread in the skill column (default 0: not measured; slow, level 10 plays them; the "
         "dog's skill measure is in every row)",
     )  # fmt: skip
+
+
+def _add_run_options(p: argparse.ArgumentParser) -> None:
+    """Where the batch runs: local processes or a Dask cluster, and in what chunks."""
     p.add_argument(
         "--jobs", "-j", type=int, default=None, metavar="J",
         help="worker processes for a local run (default: one per CPU; 1 without the analysis "
@@ -120,6 +142,10 @@ def add_analyse_command(subparsers: Any) -> argparse.ArgumentParser:
         "--chunk-size", type=int, default=None, metavar="N",
         help="instances per task (default: about four tasks per worker, at most 32 locally)",
     )  # fmt: skip
+
+
+def _add_output_options(p: argparse.ArgumentParser) -> None:
+    """What comes out: the results file (resumed or repaired), the report and the curation."""
     p.add_argument(
         "-o", "--output", "--out", dest="output", default=None, metavar="FILE",
         help="the results file, .parquet or .csv (with no instances given: the file to read)",
@@ -146,24 +172,19 @@ def add_analyse_command(subparsers: Any) -> argparse.ArgumentParser:
         help="let -o, --report and --save-to replace existing files (default: refuse; "
         "--resume continues its own -o)",
     )  # fmt: skip
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    # A developer's hook: another analysis function, as module:function (tests, experiments).
-    p.add_argument("--analysis", default=None, help=argparse.SUPPRESS)
-    p.set_defaults(handler=run_analyse)
-    return p
 
 
 def _say(message: str) -> None:
     print(f"forest: {message}", file=sys.stderr)
 
 
-def _summary(frame: Any) -> str:
+def _summary(frame: pd.DataFrame) -> str:
     classes = frame["class"].astype(object).map(lambda v: "(none)" if v is None or v != v else v)
     counts = classes.value_counts(sort=False).sort_values(ascending=False, kind="stable")
     return ", ".join(f"{count} {name}" for name, count in counts.items())
 
 
-def _print_rows(frame: Any, value_column: str | None) -> None:
+def _print_rows(frame: pd.DataFrame, value_column: str | None) -> None:
     wanted = ("source", "class", "par", value_column, "ci_low", "ci_high", "error")
     columns = [c for c in wanted if c is not None and c in frame.columns]
     table = frame[columns].head(_PRINT_LIMIT)
@@ -176,8 +197,6 @@ def _print_rows(frame: Any, value_column: str | None) -> None:
 
 def _check(args: argparse.Namespace) -> bool:
     """Every option checked before anything runs; returns whether there is a batch to run."""
-    from solver.analysis.results import check_output, results_format
-
     hooks = analysis_hooks(args.analysis_game)  # "analysis is not supported for GAME"
     if args.select is not None:  # refuse a bad condition before any long run
         from solver.analysis.curate import check_expression
@@ -185,20 +204,42 @@ def _check(args: argparse.Namespace) -> bool:
         check_expression(args.select)
     if args.count is not None and args.files:
         raise OptionError(f"give either --count (rolled {hooks.noun}s) or files, not both")
+    for path in args.files:  # a path that is no readable file is the user's error, not a row
+        check_readable(path, f"{hooks.noun} file")
     has_sources = args.count is not None or bool(args.files)
     if args.repair and not args.resume:
         raise OptionError("--repair mends the journal of a run being resumed: add --resume")
-    if args.output is not None:
-        if has_sources:
-            check_output(args.output)
-            if Path(args.output).is_file() and not (args.overwrite or args.resume):
-                raise OptionError(
-                    f"{args.output}: already exists (add --overwrite to replace it, or "
-                    "--resume to continue the run that writes it)"
-                )
-        else:
-            results_format(args.output)
-    if args.report is not None and not _installed("matplotlib"):  # before the batch, not after
+    _check_output(args, has_sources)
+    _check_report(args)
+    if has_sources:
+        _check_run(args)
+    else:
+        _check_reuse(args, hooks.noun)
+    return has_sources
+
+
+def _check_output(args: argparse.Namespace, has_sources: bool) -> None:
+    """``-o``: a results file to write (refused if it exists, unless replaced or resumed), or,
+    with nothing to analyse, one to read."""
+    from solver.analysis.results import check_output, results_format
+
+    if args.output is None:
+        return
+    if not has_sources:
+        results_format(args.output)
+        return
+    check_output(args.output)
+    if Path(args.output).is_file() and not (args.overwrite or args.resume):
+        raise OptionError(
+            f"{args.output}: already exists (add --overwrite to replace it, or "
+            "--resume to continue the run that writes it)"
+        )
+
+
+def _check_report(args: argparse.Namespace) -> None:
+    """``--report`` (its extra and its folder) and ``--save-to``: folders, checked before the
+    batch rather than after it."""
+    if args.report is not None and not _installed("matplotlib"):
         raise OptionError(
             "--report needs the optional package 'matplotlib': "
             "pip install 'forest-solver[analysis]'"
@@ -212,31 +253,34 @@ def _check(args: argparse.Namespace) -> bool:
         if where is not None and Path(where).exists() and not Path(where).is_dir():
             flag = "--" + name.replace("_", "-")
             raise OptionError(f"{flag} {where!r} is a file, not a directory")
-    if has_sources:
-        dask = args.scheduler is not None or args.dask_local is not None
-        if dask and args.jobs is not None:
-            raise OptionError(
-                "--jobs is for local runs; with Dask the workers are set by the cluster "
-                "(--dask-local WORKERS)"
-            )
-        if args.resume and args.output is None:
-            raise OptionError("--resume needs the --output of the interrupted run")
-        return True
+
+
+def _check_run(args: argparse.Namespace) -> None:
+    """The options of a batch to run: local or Dask, and what a resumed run needs."""
+    dask = args.scheduler is not None or args.dask_local is not None
+    if dask and args.jobs is not None:
+        raise OptionError(
+            "--jobs is for local runs; with Dask the workers are set by the cluster "
+            "(--dask-local WORKERS)"
+        )
+    if args.resume and args.output is None:
+        raise OptionError("--resume needs the --output of the interrupted run")
+
+
+def _check_reuse(args: argparse.Namespace, noun: str) -> None:
+    """With nothing to analyse: an existing results file and something to do with it."""
     if args.output is None:
         raise OptionError(
-            f"nothing to analyse: give --count N or {hooks.noun} files, or --output with an "
+            f"nothing to analyse: give --count N or {noun} files, or --output with an "
             "existing results file to report on or select from"
         )
     if args.resume:
-        raise OptionError(
-            f"--resume needs the {hooks.noun}s of the interrupted run (--count or files)"
-        )
+        raise OptionError(f"--resume needs the {noun}s of the interrupted run (--count or files)")
     if args.report is None and args.select is None and args.save_to is None:
         raise OptionError(
             "with nothing to analyse, say what to do with the results: --report, --select "
             "or --save-to"
         )
-    return False
 
 
 def run_analyse(args: argparse.Namespace) -> int:
@@ -254,59 +298,18 @@ def run_analyse(args: argparse.Namespace) -> int:
 
 
 def _run_analyse(args: argparse.Namespace) -> int:
-    from solver.analysis.batch import execute_batch
+    """The checks, then the batch (or the results file read back), the report and the curation."""
+    from solver.analysis.report import one_class
     from solver.analysis.results import read_results
-    from solver.analysis.sources import Job
 
     has_sources = _check(args)
     hooks = analysis_hooks(args.analysis_game)
-    noun = hooks.noun
-    command: str | None = "forest " + shlex.join(getattr(args, "argv", None) or sys.argv[1:])
     if has_sources:
-        job = (
-            Job.generated(
-                args.count,
-                size=args.size,
-                seed=args.seed,
-                turns=args.turns,
-                game=args.analysis_game,
-                skill_games=args.skill_games,
-            )
-            if args.count is not None
-            else Job.files(args.files, game=args.analysis_game, skill_games=args.skill_games)
-        )
-        analyse_fn = analysis_function(args.analysis) if args.analysis else None
-        dask = args.scheduler is not None or args.dask_local is not None
-        jobs = args.jobs if args.jobs is not None else default_jobs()
-        with tempfile.TemporaryDirectory(prefix="forest-analyse-") as scratch:
-            out = (
-                Path(args.output) if args.output is not None else Path(scratch) / "results.parquet"
-            )
-            frame = execute_batch(
-                job,
-                analyse_fn,
-                out=out,
-                jobs=jobs,
-                backend="dask" if dask else "local",
-                scheduler=args.scheduler,
-                dask_local=args.dask_local,
-                chunk_size=args.chunk_size,
-                resume=args.resume,
-                repair=args.repair,
-                progress=not args.no_progress,
-                notify=_say,
-                overwrite=args.overwrite,
-            ).frame
-        where = f" -> {args.output}" if args.output is not None else ""
-        print(f"analysed {len(frame)} {noun}s{where}: {_summary(frame)}")
-        if args.output is None and args.select is None:
-            _print_rows(frame, hooks.value_column)
+        frame = _analyse(args, hooks)
+        command: str | None = "forest " + shlex.join(getattr(args, "argv", None) or sys.argv[1:])
     else:
         frame = read_results(args.output, args.analysis_game)
         command = None  # the command that made the results is not known
-
-    from solver.analysis.report import one_class
-
     notice = one_class(frame, hooks)
     if notice is not None:
         _say(notice)
@@ -318,19 +321,71 @@ def _run_analyse(args: argparse.Namespace) -> int:
         )
         print(f"wrote {report}")
     if args.select is not None or args.save_to is not None:
-        from solver.analysis.curate import save_selected, select
-
-        if args.select is not None:
-            chosen = select(frame, args.select)
-        else:
-            chosen = frame[frame["error"].isna().to_numpy()]
-        if args.save_to is not None:
-            written = save_selected(
-                chosen, args.save_to, game=args.analysis_game, overwrite=args.overwrite
-            )
-            print(f"saved {len(written)} {noun}s to {args.save_to}")
-        else:
-            print(f"{len(chosen)} of {len(frame)} {noun}s selected")
-            if len(chosen):
-                _print_rows(chosen, hooks.value_column)
+        _curate(args, frame, hooks)
     return 0
+
+
+def _job(args: argparse.Namespace) -> Job:
+    """The batch the options describe: ``--count`` rolled instances, or the files."""
+    if args.count is None:
+        return Job.files(args.files, game=args.analysis_game, skill_games=args.skill_games)
+    return Job.generated(
+        args.count,
+        size=args.size,
+        seed=args.seed,
+        turns=args.turns,
+        game=args.analysis_game,
+        skill_games=args.skill_games,
+    )
+
+
+def _analyse(args: argparse.Namespace, hooks: AnalysisHooks) -> pd.DataFrame:
+    """Run the batch into ``-o`` (a temporary file without it), say what it found and, with no
+    output file and no selection, print its rows."""
+    from solver.analysis.batch import execute_batch
+
+    job = _job(args)
+    analyse_fn = analysis_function(args.analysis) if args.analysis else None
+    dask = args.scheduler is not None or args.dask_local is not None
+    jobs = args.jobs if args.jobs is not None else default_jobs()
+    with tempfile.TemporaryDirectory(prefix="forest-analyse-") as scratch:
+        out = Path(args.output) if args.output is not None else Path(scratch) / "results.parquet"
+        frame = execute_batch(
+            job,
+            analyse_fn,
+            out=out,
+            jobs=jobs,
+            backend="dask" if dask else "local",
+            scheduler=args.scheduler,
+            dask_local=args.dask_local,
+            chunk_size=args.chunk_size,
+            resume=args.resume,
+            repair=args.repair,
+            progress=not args.no_progress,
+            notify=_say,
+            overwrite=args.overwrite,
+        ).frame
+    where = f" -> {args.output}" if args.output is not None else ""
+    print(f"analysed {len(frame)} {hooks.noun}s{where}: {_summary(frame)}")
+    if args.output is None and args.select is None:
+        _print_rows(frame, hooks.value_column)
+    return frame
+
+
+def _curate(args: argparse.Namespace, frame: pd.DataFrame, hooks: AnalysisHooks) -> None:
+    """``--select`` and ``--save-to``: print the chosen rows, or save their instances."""
+    from solver.analysis.curate import save_selected, select
+
+    if args.select is not None:
+        chosen = select(frame, args.select)
+    else:
+        chosen = frame[frame["error"].isna().to_numpy()]
+    if args.save_to is not None:
+        written = save_selected(
+            chosen, args.save_to, game=args.analysis_game, overwrite=args.overwrite
+        )
+        print(f"saved {len(written)} {hooks.noun}s to {args.save_to}")
+    else:
+        print(f"{len(chosen)} of {len(frame)} {hooks.noun}s selected")
+        if len(chosen):
+            _print_rows(chosen, hooks.value_column)

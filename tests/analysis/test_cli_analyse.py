@@ -236,6 +236,47 @@ def test_the_csv_decode_error_names_the_file(tmp_path):
     )  # fmt: skip
 
 
+def _unreadable(tmp_path: Path) -> str:
+    path = tmp_path / "locked.forest"
+    path.write_text("not read\n", encoding="utf-8")
+    path.chmod(0)
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("make", "needle"),
+    [
+        (lambda tmp: str(tmp / "missing.forest"), "no such forest file"),
+        (lambda tmp: str(tmp), "is a folder, not a forest file"),
+        pytest.param(
+            _unreadable, "cannot read: Permission denied",
+            marks=pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file"),
+        ),
+    ],
+    ids=["missing", "a folder", "unreadable"],
+)  # fmt: skip
+def test_an_instance_path_that_is_no_readable_file_fails_before_the_batch(
+    tmp_path, monkeypatch, capsys, make, needle
+):
+    """docs/analysis.md: a path given on the command line that is not a regular readable file is
+    the user's error, one line naming it and exit 2, before any instance is analysed (it used to
+    be an error row, exit 0); the good file before it is not analysed either."""
+    from solver.cli import main
+
+    repo = Path(__file__).resolve().parents[2]
+    bad = make(tmp_path)
+    log = tmp_path / "calls.log"
+    monkeypatch.setenv("FOREST_FAKE_LOG", str(log))
+    good = str(repo / "puzzles/dog/corridor.forest")
+    out = tmp_path / "r.csv"
+    argv = ["analyse", good, bad, "--jobs", "1", "-o", str(out), "--analysis", FAKE]
+    assert main([*argv, "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("forest: error: "), err
+    assert bad in err[0] and needle in err[0], err
+    assert not log.exists() and not out.exists()  # nothing was analysed, nothing written
+
+
 @pytest.mark.slow
 def test_an_unreachable_scheduler_on_the_command_line_leaves_nothing(tmp_path):
     pytest.importorskip("distributed")
