@@ -41,7 +41,7 @@ import os
 import tokenize
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 from solver.analysis.sources import DEFAULT_GAME, Source, analysis_hooks, load_checked
 from solver.errors import OptionError
@@ -80,6 +80,25 @@ _SYMBOLS: dict[type, str] = {
     ast.RShift: ">>",
     ast.BitXor: "^",
 }
+
+
+_LIST_ONLY_AFTER_IN = "a list may only follow 'in' or 'not in'"
+_REFUSED: dict[type, str] = {
+    ast.Call: "function calls are not allowed",
+    ast.Attribute: "attributes are not allowed",
+    ast.Subscript: "subscripts are not allowed",
+    ast.List: _LIST_ONLY_AFTER_IN,
+    ast.Tuple: _LIST_ONLY_AFTER_IN,
+    ast.Set: _LIST_ONLY_AFTER_IN,
+    ast.Lambda: "lambdas are not allowed",
+    ast.IfExp: "'if ... else' expressions are not allowed",
+    ast.NamedExpr: "':=' assignments are not allowed",
+    ast.JoinedStr: "f-strings are not allowed",
+    ast.Dict: "dicts are not allowed",
+    ast.Starred: "'*' unpacking are not allowed",
+}
+"""Why each refused kind of expression is refused (any other kind: "X expressions are not
+allowed")."""
 
 
 class _Bad(Exception):
@@ -165,52 +184,40 @@ class _Parsed:
 
     # -- the allowed shapes ----------------------------------------------------------------------
     def _check(self, node: ast.AST) -> set[str]:
-        columns: set[str] = set()
+        """The columns ``node`` uses; :class:`_Bad` at the first part not allowed."""
         if isinstance(node, ast.Name):
-            columns.add(self.column(node))
-        elif isinstance(node, ast.Constant):
+            return {self.column(node)}
+        if isinstance(node, ast.Constant):
             if not (node.value is None or isinstance(node.value, (bool, int, float, str))):
                 raise _Bad(node, f"{type(node.value).__name__} constants are not allowed")
-        elif isinstance(node, ast.BoolOp):
-            for value in node.values:
-                columns |= self._check(value)
-        elif isinstance(node, ast.UnaryOp):
-            columns |= self._check(node.operand)
-        elif isinstance(node, ast.BinOp):
+            return set()
+        if isinstance(node, ast.BoolOp):
+            return set().union(*(self._check(value) for value in node.values))
+        if isinstance(node, ast.UnaryOp):
+            return self._check(node.operand)
+        if isinstance(node, ast.BinOp):
             if type(node.op) not in _ARITHMETIC and not isinstance(
                 node.op, (ast.BitAnd, ast.BitOr)
             ):
                 symbol = _SYMBOLS.get(type(node.op), type(node.op).__name__)
                 raise _Bad(node, f"the operator {symbol!r} is not allowed")
-            columns |= self._check(node.left) | self._check(node.right)
-        elif isinstance(node, ast.Compare):
-            columns |= self._check(node.left)
-            for op, right in zip(node.ops, node.comparators, strict=True):
-                if isinstance(op, (ast.In, ast.NotIn)):
-                    self._check_list(right)
-                elif isinstance(op, (ast.Is, ast.IsNot)):
-                    if not (isinstance(right, ast.Constant) and right.value is None):
-                        raise _Bad(right, "'is' and 'is not' compare with None only")
-                else:
-                    columns |= self._check(right)
-        elif isinstance(node, ast.Call):
-            raise _Bad(node, "function calls are not allowed")
-        elif isinstance(node, ast.Attribute):
-            raise _Bad(node, "attributes are not allowed")
-        elif isinstance(node, ast.Subscript):
-            raise _Bad(node, "subscripts are not allowed")
-        elif isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-            raise _Bad(node, "a list may only follow 'in' or 'not in'")
-        else:
-            kind = {
-                ast.Lambda: "lambdas",
-                ast.IfExp: "'if ... else' expressions",
-                ast.NamedExpr: "':=' assignments",
-                ast.JoinedStr: "f-strings",
-                ast.Dict: "dicts",
-                ast.Starred: "'*' unpacking",
-            }.get(type(node), f"{type(node).__name__} expressions")
-            raise _Bad(node, f"{kind} are not allowed")
+            return self._check(node.left) | self._check(node.right)
+        if isinstance(node, ast.Compare):
+            return self._check_compare(node)
+        why = _REFUSED.get(type(node), f"{type(node).__name__} expressions are not allowed")
+        raise _Bad(node, why)
+
+    def _check_compare(self, node: ast.Compare) -> set[str]:
+        """A comparison, chained or not: ``in`` takes a list of constants, ``is`` only None."""
+        columns = self._check(node.left)
+        for op, right in zip(node.ops, node.comparators, strict=True):
+            if isinstance(op, (ast.In, ast.NotIn)):
+                self._check_list(right)
+            elif isinstance(op, (ast.Is, ast.IsNot)):
+                if not (isinstance(right, ast.Constant) and right.value is None):
+                    raise _Bad(right, "'is' and 'is not' compare with None only")
+            else:
+                columns |= self._check(right)
         return columns
 
     def _check_list(self, node: ast.AST) -> None:
@@ -222,6 +229,13 @@ class _Parsed:
 
 
 _NOT_CONSTANT = object()
+
+Operand: TypeAlias = "pd.Series | bool | int | float | str | None"
+"""What a part of a selection evaluates to: a column (or a column-wise result) or a constant."""
+Condition: TypeAlias = "pd.Series | bool"
+"""A part that holds or not: true/false, or a column of them (nullable: unknown where missing)."""
+Number: TypeAlias = "pd.Series | int | float"
+"""A part arithmetic takes: a number or a numeric column."""
 
 
 def _constant(node: ast.AST) -> Any:
@@ -276,14 +290,10 @@ class _Evaluator:
             raise _Bad(self.parsed.tree.body, "the selection must be a condition (true or false)")
         return value.astype("boolean").fillna(False).astype(bool)
 
-    def visit(self, node: ast.AST) -> Any:
-        pd = self.pd
+    def visit(self, node: ast.AST) -> Operand:
+        """The value of a checked ``node``: a column (a Series) or a constant."""
         if isinstance(node, ast.Name):
-            name = self.parsed.column(node)
-            if name not in self.frame.columns:
-                known = ", ".join(map(str, self.frame.columns))
-                raise _Bad(node, f"unknown column {name!r} (the columns are: {known})")
-            return self.frame[name]
+            return self._column(node)
         if isinstance(node, ast.Constant):
             return node.value
         if isinstance(node, ast.BoolOp):
@@ -295,58 +305,82 @@ class _Evaluator:
                 )
             return combined
         if isinstance(node, ast.UnaryOp):
-            operand = self.visit(node.operand)
-            if isinstance(node.op, (ast.Not, ast.Invert)):
-                operand = self._condition(node.operand, operand)
-                return (not operand) if isinstance(operand, bool) else ~operand
-            self._number(node.operand, operand)
-            return -operand if isinstance(node.op, ast.USub) else +operand
+            return self._unary(node)
         if isinstance(node, ast.BinOp):
-            left, right_value = self.visit(node.left), self.visit(node.right)
-            if isinstance(node.op, (ast.BitAnd, ast.BitOr)):
-                left = self._condition(node.left, left)
-                right_value = self._condition(node.right, right_value)
-                if isinstance(node.op, ast.BitAnd):
-                    return left & right_value
-                return left | right_value
-            self._number(node.left, left)
-            self._number(node.right, right_value)
-            if isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)):
-                self._nonzero(node, right_value)
-            return self._apply(node, _ARITHMETIC[type(node.op)], left, right_value)
+            return self._binary(node)
         if isinstance(node, ast.Compare):
-            result: Any = None
-            left = self.visit(node.left)
-            for op, right_node in zip(node.ops, node.comparators, strict=True):
-                if isinstance(op, (ast.In, ast.NotIn)):
-                    values = [_constant(e) for e in right_node.elts]  # type: ignore[attr-defined]
-                    part = self._isin(left, values)
-                    if isinstance(op, ast.NotIn):
-                        part = ~part if isinstance(part, pd.Series) else not part
-                    right: Any = None
-                elif isinstance(op, (ast.Is, ast.IsNot)) or (
-                    isinstance(op, (ast.Eq, ast.NotEq))
-                    and isinstance(right_node, ast.Constant)
-                    and right_node.value is None
-                ):
-                    part = self._isna(left)
-                    if isinstance(op, (ast.IsNot, ast.NotEq)):
-                        part = ~part if isinstance(part, pd.Series) else not part
-                    right = None
-                else:
-                    right = self.visit(right_node)
-                    part = self._apply(node, _COMPARE[type(op)], left, right)
-                    if isinstance(part, pd.Series):  # a missing value compares as unknown
-                        part = part.astype("boolean")
-                        for side in (left, right):
-                            if isinstance(side, pd.Series):
-                                part = part.mask(side.isna().to_numpy(), pd.NA)
-                result = part if result is None else (result & part)
-                left = right
-            return result
+            return self._compare(node)
         raise _Bad(node, "not allowed")  # pragma: no cover - refused by the check
 
-    def _nonzero(self, node: ast.AST, divisor: Any) -> None:
+    def _column(self, node: ast.Name) -> pd.Series:
+        name = self.parsed.column(node)
+        if name not in self.frame.columns:
+            known = ", ".join(map(str, self.frame.columns))
+            raise _Bad(node, f"unknown column {name!r} (the columns are: {known})")
+        return self.frame[name]
+
+    def _unary(self, node: ast.UnaryOp) -> Operand:
+        """``not``/``~`` of a condition, or ``-``/``+`` of a number."""
+        if isinstance(node.op, (ast.Not, ast.Invert)):
+            condition = self._condition(node.operand)
+            return (not condition) if isinstance(condition, bool) else ~condition
+        number = self._as_number(node.operand, self.visit(node.operand))
+        return -number if isinstance(node.op, ast.USub) else +number
+
+    def _binary(self, node: ast.BinOp) -> Operand:
+        """``&``/``|`` of conditions, or arithmetic on numbers (never a division by zero)."""
+        left, right = self.visit(node.left), self.visit(node.right)
+        if isinstance(node.op, (ast.BitAnd, ast.BitOr)):
+            first = self._as_condition(node.left, left)
+            second = self._as_condition(node.right, right)
+            return (first & second) if isinstance(node.op, ast.BitAnd) else (first | second)
+        self._as_number(node.left, left)
+        self._as_number(node.right, right)
+        if isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)):
+            self._nonzero(node, right)
+        return self._apply(node, _ARITHMETIC[type(node.op)], left, right)
+
+    def _compare(self, node: ast.Compare) -> Operand:
+        """A comparison, chained ones as the ``and`` of their links."""
+        result: Condition | None = None
+        left = self.visit(node.left)
+        for op, right_node in zip(node.ops, node.comparators, strict=True):
+            part, right = self._link(node, op, left, right_node)
+            result = part if result is None else (result & part)
+            left = right
+        return result
+
+    def _link(
+        self, node: ast.Compare, op: ast.cmpop, left: Operand, right_node: ast.expr
+    ) -> tuple[Condition, Operand]:
+        """One link ``left OP right`` of a comparison: its truth and its right side (the next
+        link's left; None after ``in`` and ``is``)."""
+        pd = self.pd
+        if isinstance(op, (ast.In, ast.NotIn)):
+            values = [_constant(e) for e in right_node.elts]  # type: ignore[attr-defined]
+            part = self._isin(left, values)
+            if isinstance(op, ast.NotIn):
+                part = ~part if isinstance(part, pd.Series) else not part
+            return part, None
+        if isinstance(op, (ast.Is, ast.IsNot)) or (
+            isinstance(op, (ast.Eq, ast.NotEq))
+            and isinstance(right_node, ast.Constant)
+            and right_node.value is None
+        ):
+            part = self._isna(left)
+            if isinstance(op, (ast.IsNot, ast.NotEq)):
+                part = ~part if isinstance(part, pd.Series) else not part
+            return part, None
+        right = self.visit(right_node)
+        part = self._apply(node, _COMPARE[type(op)], left, right)
+        if isinstance(part, pd.Series):  # a missing value compares as unknown
+            part = part.astype("boolean")
+            for side in (left, right):
+                if isinstance(side, pd.Series):
+                    part = part.mask(side.isna().to_numpy(), pd.NA)
+        return cast("Condition", part), right
+
+    def _nonzero(self, node: ast.AST, divisor: Operand) -> None:
         """Refuse a division by zero, by a constant or by a column's value (pandas would give
         inf or NaN and the condition would quietly hold or fail)."""
         pd = self.pd
@@ -357,13 +391,15 @@ class _Evaluator:
         elif divisor == 0:
             raise _Bad(node, "cannot be evaluated: division by zero")
 
-    def _apply(self, node: ast.AST, fn: Callable[[Any, Any], Any], left: Any, right: Any) -> Any:
+    def _apply(
+        self, node: ast.AST, fn: Callable[[Any, Any], Any], left: Operand, right: Operand
+    ) -> Operand:
         try:
             return fn(left, right)
         except (TypeError, ValueError, ArithmeticError) as exc:
             raise _Bad(node, f"cannot be evaluated: {' '.join(str(exc).split())}") from None
 
-    def _isin(self, value: Any, values: list[Any]) -> Any:
+    def _isin(self, value: Operand, values: list[Any]) -> Condition:
         pd = self.pd
         if isinstance(value, pd.Series):
             present = [v for v in values if v is not None]
@@ -374,38 +410,42 @@ class _Evaluator:
             return part.mask(missing, pd.NA)  # unknown, as for any comparison
         return value in values
 
-    def _isna(self, value: Any) -> Any:
+    def _isna(self, value: Operand) -> Condition:
         pd = self.pd
         if isinstance(value, pd.Series):
             return value.isna()
         return value is None
 
-    def _condition(self, node: ast.AST, value: Any = _NOT_CONSTANT) -> Any:
+    def _condition(self, node: ast.AST) -> Condition:
+        """The value of ``node``, which must be a condition."""
+        return self._as_condition(node, self.visit(node))
+
+    def _as_condition(self, node: ast.AST, value: Operand) -> Condition:
+        """``value`` (of ``node``) as a condition: true/false, or a column of them (nullable)."""
         pd = self.pd
-        if value is _NOT_CONSTANT:
-            value = self.visit(node)
         if isinstance(value, bool):
             return value
         if isinstance(value, pd.Series) and _is_boolean(value):
             return value.astype("boolean")
         raise _Bad(node, "expected a condition (true or false) here")
 
-    def _number(self, node: ast.AST, value: Any) -> None:
+    def _as_number(self, node: ast.AST, value: Operand) -> Number:
+        """``value`` (of ``node``) as a number or a numeric column; never true/false."""
         pd = self.pd
         if isinstance(value, bool):
             raise _Bad(node, "arithmetic needs numbers, not true/false")
         if isinstance(value, (int, float)):
-            return
+            return value
         if (
             isinstance(value, pd.Series)
             and pd.api.types.is_numeric_dtype(value)
             and not _is_boolean(value)
         ):
-            return
+            return cast("Number", value)
         raise _Bad(node, "arithmetic needs numbers or numeric columns")
 
 
-def _is_boolean(series: Any) -> bool:
+def _is_boolean(series: pd.Series) -> bool:
     import pandas as pd
 
     return pd.api.types.is_bool_dtype(series.dtype)
@@ -433,7 +473,7 @@ def select(frame: pd.DataFrame, expression: str) -> pd.DataFrame:
     return frame[mask]
 
 
-def _file_name(source: Any, extension: str) -> str:
+def _file_name(source: Source, extension: str) -> str:
     """The file name a source is saved under: ``rolled-WxH-seedN`` (``-turnsT``) or the file's
     own name, with the game's extension."""
     if source.kind == "generated":

@@ -170,12 +170,7 @@ def write_report(
     hooks = analysis_hooks(game)
     frame = results if isinstance(results, pd.DataFrame) else read_results(results, game)
     frame = frame.reset_index(drop=True)
-    directory = Path(directory)
-    if directory.exists() and not directory.is_dir():
-        from solver.errors import OptionError
-
-        raise OptionError(f"the report directory {os.fspath(directory)!r} is a file")
-    directory.mkdir(parents=True, exist_ok=True)
+    directory = _report_folder(directory)
 
     def default_loader(row: dict[str, Any]) -> Any:
         return load_checked(Source.from_row(row, game))
@@ -187,49 +182,75 @@ def write_report(
     if hooks.value_column:
         _plot_values(frame, hooks.value_column, directory / shared[1])
 
-    total = len(frame)
-    classes = texts(frame, "class")
-    errors = texts(frame, "error")
-    failed = frame[((errors != "") | (classes == ERROR_CLASS)).to_numpy()]
-    noun = hooks.noun
-    lines = [f"# {title or f'Analysis report: {game}'}", "", "## How these results were made", ""]
-    made = [
-        (
-            "command",
-            f"`{command}`" if command else "not recorded (a report of an existing results file)",
-        )
-    ]
-    made += [("game", game), (f"{noun}s", str(total)), *_batch_facts(frame, hooks)]
+    lines = [f"# {title or f'Analysis report: {game}'}", ""]
+    lines += _made_section(frame, hooks, game, command)
+    lines += _class_section(frame, hooks, definitions, shared[0])
+    if hooks.value_column:
+        lines += _value_section(frame, hooks.value_column, shared[1], hooks.noun)
+    if hooks.report is not None:
+        lines += hooks.report(frame, directory, loader)
+    lines += _failed_section(frame, hooks.noun)
+    report = directory / "report.md"
+    report.write_text("\n".join(lines).rstrip("\n") + "\n", encoding="utf-8")
+    return report
+
+
+def _report_folder(directory: str | os.PathLike[str]) -> Path:
+    """The report's folder, made if missing; refused when it names a file."""
+    folder = Path(directory)
+    if folder.exists() and not folder.is_dir():
+        from solver.errors import OptionError
+
+        raise OptionError(f"the report directory {os.fspath(folder)!r} is a file")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _made_section(
+    frame: pd.DataFrame, hooks: AnalysisHooks, game: str, command: str | None
+) -> list[str]:
+    """How these results were made: the command, the game, the batch's facts and budgets."""
+    shown = f"`{command}`" if command else "not recorded (a report of an existing results file)"
+    made = [("command", shown), ("game", game), (f"{hooks.noun}s", str(len(frame)))]
+    made += _batch_facts(frame, hooks)
     if hooks.budgets:
         made.append(("analysis budgets", hooks.budgets))
-    lines += md_table(["", ""], made)
-    lines += ["", "## Classes", ""]
-    counts = classes.replace("", "(none)").value_counts()
+    return ["## How these results were made", "", *md_table(["", ""], made)]
+
+
+def _class_section(
+    frame: pd.DataFrame, hooks: AnalysisHooks, definitions: dict[str, str], image: str
+) -> list[str]:
+    """The classes: the hooks' ones first (the error class only when it occurs), each with its
+    count, share and definition, the one-class notice, and the shares plot."""
+    total = len(frame)
+    counts = texts(frame, "class").replace("", "(none)").value_counts()
     rows: list[list[Any]] = []
     for name in list(definitions) + [c for c in counts.index if c not in definitions]:
         count = int(counts.get(name, 0))
         if name == ERROR_CLASS and count == 0:
             continue
         rows.append([name, count, f"{count / max(total, 1):.1%}", definitions.get(name, "")])
-    lines += md_table(["class", f"{noun}s", "share", "definition"], rows)
+    lines = ["", "## Classes", ""]
+    lines += md_table(["class", f"{hooks.noun}s", "share", "definition"], rows)
     notice = one_class(frame, hooks)
     if notice:
         lines += ["", f"**{notice}**"]
-    lines += ["", f"![Class shares]({shared[0]})", ""]
-    if hooks.value_column:
-        lines += _value_section(frame, hooks.value_column, shared[1], noun)
-    if hooks.report is not None:
-        lines += hooks.report(frame, directory, loader)
-    if len(failed):
-        lines += [f"## Failed {noun}s", ""]
-        shown = failed.head(_FAILED_SHOWN).to_dict(orient="records")
-        lines += md_table(["source", "error"], [[r.get("source"), r.get("error")] for r in shown])
-        if len(failed) > len(shown):
-            lines += ["", f"... and {len(failed) - len(shown)} more."]
-        lines.append("")
-    report = directory / "report.md"
-    report.write_text("\n".join(lines).rstrip("\n") + "\n", encoding="utf-8")
-    return report
+    return [*lines, "", f"![Class shares]({image})", ""]
+
+
+def _failed_section(frame: pd.DataFrame, noun: str) -> list[str]:
+    """The instances whose analysis failed (the first :data:`_FAILED_SHOWN`), or nothing."""
+    classes, errors = texts(frame, "class"), texts(frame, "error")
+    failed = frame[((errors != "") | (classes == ERROR_CLASS)).to_numpy()]
+    if not len(failed):
+        return []
+    lines = [f"## Failed {noun}s", ""]
+    shown = failed.head(_FAILED_SHOWN).to_dict(orient="records")
+    lines += md_table(["source", "error"], [[r.get("source"), r.get("error")] for r in shown])
+    if len(failed) > len(shown):
+        lines += ["", f"... and {len(failed) - len(shown)} more."]
+    return [*lines, ""]
 
 
 def _value_section(frame: pd.DataFrame, column: str, image: str, noun: str) -> list[str]:
