@@ -35,12 +35,17 @@ def _packages() -> list[str]:
     ``puzzles/`` ships as ``solver._puzzles``; the kernel interface's ``.pxd`` files in ``ext/``
     ship as ``solver/include`` (``solver.get_include()``), so other Cython code can cimport it;
     the web table's files are the data package ``solver.hint.static`` (no ``__init__.py``).
+    Every folder under those roots is its own data package (``ext/trial_kernel``'s headers ship
+    as ``solver.include.trial_kernel``): setuptools warns about a folder left out.
     """
-    data = ["solver._puzzles", "solver.include", "solver.hint.static"] + [
-        "solver._puzzles." + ".".join(d.relative_to(HERE / "puzzles").parts)
-        for d in sorted((HERE / "puzzles").rglob("*"))
-        if d.is_dir() and not d.name.startswith((".", "__"))
-    ]
+    data = ["solver.hint.static"]
+    for package, folder in (("solver._puzzles", HERE / "puzzles"), ("solver.include", HERE / EXT_DIR)):
+        data.append(package)
+        data += [
+            package + "." + ".".join(d.relative_to(folder).parts)
+            for d in sorted(folder.rglob("*"))
+            if d.is_dir() and not d.name.startswith((".", "__"))
+        ]
     return find_packages(include=["solver", "solver.*"]) + data
 
 

@@ -208,6 +208,30 @@ def test_the_web_table_ships_as_package_data():
     assert shipped == {"index.html", "style.css", "app.js", "favicon.svg"}
 
 
+
+def test_every_shipped_file_is_packaged_without_a_setuptools_warning(tmp_path):
+    """``setup.py build_py`` (what a wheel's build copies) into a scratch folder: no "Package
+    would be ignored" warning (``ext/trial_kernel``'s headers were a folder setuptools saw but
+    the configuration did not name), and every header and ``.pxd`` ``solver.get_include()``
+    promises is in the build. Seconds: nothing is compiled. (``pip wheel`` hides the build's
+    output, so the slow wheel test cannot see this warning.)"""
+    built, eggs = tmp_path / "lib", tmp_path / "eggs"
+    eggs.mkdir()
+    run = subprocess.run(
+        [sys.executable, "setup.py", "egg_info", "--egg-base", str(eggs), "build_py", "-d",
+         str(built)],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    output = run.stdout + run.stderr
+    assert run.returncode == 0, output
+    assert "Package would be ignored" not in output and "absent from the `packages`" not in output
+    ext = ROOT / "ext"
+    wanted = [p.relative_to(ext) for p in ext.rglob("*") if p.suffix in (".pxd", ".pxi", ".h")]
+    assert any(p.parts[0] == "trial_kernel" for p in wanted)
+    missing = [str(p) for p in wanted if not (built / "solver" / "include" / p).is_file()]
+    assert missing == []
+    assert not list((built / "solver" / "include").rglob("*.pyx"))
+
 # -- the real thing: the wheel in a fresh virtual environment -----------------------------------
 @pytest.fixture(scope="module")
 def base_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
