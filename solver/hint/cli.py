@@ -151,7 +151,8 @@ def add_hint_command(commands: Any) -> None:
     )  # fmt: skip
     p.add_argument(
         "--port-file", default=None, metavar="FILE",
-        help="write the port actually bound to FILE once the server listens",
+        help="write the port actually bound to FILE once the server listens (FILE must not exist; "
+        "it is removed at exit if it is still the file written)",
     )  # fmt: skip
     p.add_argument("--quiet", action="store_true", help="no access logs")
     _connection_options(p)

@@ -227,8 +227,8 @@ def run_server(args: argparse.Namespace, caps: Any) -> int:
 
     if not 0 <= args.port <= 65535:
         raise OptionError(f"--port must be 0..65535, not {args.port}")
-    if args.port_file:  # a folder or a missing folder: one line before binding, no traceback
-        check_writable(args.port_file, overwrite=True)
+    if args.port_file:  # refused before binding: one line, no traceback
+        _check_port_file(args.port_file)
     limits = ConnectionLimits(
         head_seconds=args.head_timeout,
         body_seconds=args.body_timeout,
@@ -269,8 +269,7 @@ def run_server(args: argparse.Namespace, caps: Any) -> int:
     server = uvicorn.Server(uv_config)
     print(f"forest serve: http://{args.host}:{port}/ (the web table; API under /v1)",
           file=sys.stderr, flush=True)  # fmt: skip
-    if args.port_file:
-        write_whole(args.port_file, f"{port}\n", overwrite=True)  # whole: a reader never sees ""
+    written = _write_port_file(args.port_file, port, sock) if args.port_file else None
     # uvicorn re-raises the signal that stopped it once it has shut down gracefully; with these
     # handlers in place that ends here, with status 0, instead of killing the process.
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -278,7 +277,47 @@ def run_server(args: argparse.Namespace, caps: Any) -> int:
     server.run(sockets=[sock])
     with contextlib.suppress(OSError):
         sock.close()
-    if args.port_file:
-        with contextlib.suppress(OSError):
-            os.unlink(args.port_file)
+    if written is not None:
+        _remove_own_port_file(args.port_file, written)
     return 0
+
+
+PORT_FILE_TAKEN = (
+    "already exists (forest serve writes its port file only where no file is, and removes only "
+    "the file it wrote: remove it or name another)"
+)
+
+
+def _check_port_file(path: str) -> None:
+    """Refuse ``--port-file`` before binding: a folder, a missing folder, or a file (or link)
+    already there, which the server must neither replace nor delete at exit. A device or a FIFO
+    the user names is written in place (:func:`~solver.files.write_whole`) and never removed."""
+    check_writable(path, overwrite=True)  # a folder, a missing folder: their own messages
+    if os.path.islink(path) or os.path.isfile(path):
+        raise OptionError(f"{path}: {PORT_FILE_TAKEN}")
+
+
+def _write_port_file(path: str, port: int, sock: socket.socket) -> tuple[int, int] | None:
+    """Write the bound port to ``path`` whole (a reader never sees an empty file), refusing a
+    file that appeared since the check; the identity (device, inode) of the file written, or
+    None for a device or FIFO written in place."""
+    try:
+        written = write_whole(path, f"{port}\n", overwrite=False)
+    except OptionError:
+        sock.close()
+        if os.path.lexists(path):  # it appeared since the check: never replaced
+            raise OptionError(f"{path}: {PORT_FILE_TAKEN}") from None
+        raise
+    if not written.is_file() or written.is_symlink():
+        return None
+    info = written.stat()
+    return info.st_dev, info.st_ino
+
+
+def _remove_own_port_file(path: str, identity: tuple[int, int]) -> None:
+    """Remove ``path`` at exit only if it is still the file this server wrote (the same device
+    and inode): a file put there since, by a user or another server, stays."""
+    with contextlib.suppress(OSError):
+        info = os.lstat(path)
+        if (info.st_dev, info.st_ino) == identity:
+            os.unlink(path)

@@ -243,6 +243,43 @@ def test_serve_refuses_a_port_file_it_cannot_write(tmp_path: Path, where: str) -
     assert "http://" not in out.stderr  # refused before binding
 
 
+@pytest.mark.parametrize("kind", ["file", "link"])
+def test_serve_refuses_a_port_file_that_exists(tmp_path: Path, kind: str) -> None:
+    """An existing file (or a link) named by --port-file is not the server's: one line, status 2,
+    before binding, and the file is left as it was (found by attack: it was replaced, then
+    deleted at exit)."""
+    mine = tmp_path / "mine.txt"
+    mine.write_text("someone else's\n")
+    port_file = mine if kind == "file" else tmp_path / "link"
+    if kind == "link":
+        port_file.symlink_to(mine)
+    out = subprocess.run([sys.executable, "-m", "solver.cli", "serve", "--port", "0",
+                          "--port-file", str(port_file)],
+                         capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+    assert out.stderr.count("\n") == 1 and "already exists" in out.stderr
+    assert "http://" not in out.stderr  # refused before binding
+    assert mine.read_text() == "someone else's\n" and port_file.exists()
+
+
+@pytest.mark.parametrize("replaced", [False, True])
+def test_serve_removes_only_the_port_file_it_wrote(tmp_path: Path, replaced: bool) -> None:
+    """At exit the server removes its port file, unless another file has taken its place since
+    (a user's, another server's): that one stays, content and all."""
+    running = Server(tmp_path, "--workers", "1", "--queue", "1")
+    port_file = running.port_file
+    assert port_file.read_text().strip().isdigit()
+    if replaced:
+        other = tmp_path / "other"
+        other.write_text("another server's\n")
+        other.replace(port_file)
+    assert running.stop() == 0
+    if replaced:
+        assert port_file.read_text() == "another server's\n"
+    else:
+        assert not port_file.exists()
+
+
 def test_schemathesis_finds_no_server_error(server: Server) -> None:
     """Property-based requests from /openapi.json (about 20 an operation): never a 5xx."""
     out = subprocess.run(
