@@ -42,3 +42,19 @@ def test_option_text_values_and_errors(tmp_path):
     assert run.stderr == "forest: error: --option takes NAME=VALUE, not 'level'\n"
     run = forest("dog", "show", "dog/tiny-2x2", "--option", "x=1")  # the dog declares none
     assert run.returncode == 2 and "unrecognized arguments: --option" in run.stderr
+
+
+@pytest.mark.parametrize("command", [("play", "--games", "1", "--iterations", "1"), ("show",)])
+def test_option_level_with_more_than_one_player_is_refused(command):
+    """Levels are solo only: a level given to a game of 2-4 players is refused in one line
+    (status 2), never ignored (found by attack: ``play --players 3 --option level=5`` played an
+    ordinary 3-player game)."""
+    run = forest("guardians", command[0], "--players", "3", "--option", "level=5", *command[1:])
+    assert run.returncode == 2 and run.stdout == "", run.stdout
+    assert run.stderr.count("\n") == 1 and "solo" in run.stderr and "3 players" in run.stderr
+    from solver.errors import OptionError
+    from solver.games.guardians.rules import GuardiansGame
+
+    with pytest.raises(OptionError, match="solo"):
+        GuardiansGame(2, level=1)  # even level 1, the solo default, is not ignored
+    assert GuardiansGame(2).level is None and GuardiansGame(1).level.number == 1

@@ -110,7 +110,7 @@ SPEC = GameSpec(
     engines={"kernel": _kernel, "reference": _reference},
     open=f"{_HOOKS}:open_position",
     options={
-        "level": "the solo level, 1 to 6 (with --players 1)",
+        "level": "the solo level, 1 to 6 (with --players 1 only: refused with more players)",
         "tiles": "a tile-set file (JSON) to play with instead of the standard tiles",
     },
     hidden_information=False,

@@ -104,7 +104,7 @@ class GuardiansGame:
         players: int | None = None,
         *,
         tiles: TileSet | None = None,
-        level: int | Level = 1,
+        level: int | Level | None = None,
         position: Grove | None = None,
         open_backs: bool = False,
     ) -> None:
@@ -118,11 +118,16 @@ class GuardiansGame:
             )
         if not isinstance(open_backs, bool):
             raise OptionError(f"open_backs must be true or false, not {open_backs!r}")
+        if level is not None and players != 1:  # a level is a solo game's: never ignored
+            raise OptionError(
+                f"level is the solo level (levels are solo only): it does not apply to a game of "
+                f"{players} players (drop the level, or play with players=1)"
+            )
         self.players = players
         self.solo = players == 1
         self.open_backs = open_backs
         self.tiles = tiles if tiles is not None else default_tile_set()
-        self.level: Level | None = level_by_number(level) if self.solo else None
+        self.level: Level | None = level_by_number(1 if level is None else level) if self.solo else None
         self.position = position
         self.codec = ActionCodec(len(self.tiles))
         # The catalogue: the start tile (id 0), the set's tiles 1..N (their faces only with

@@ -22,7 +22,7 @@ from solver.games.guardians.solo import levels_from_dict
 from solver.games.guardians.tiles import tile_set_from_dict
 
 
-def at_missions(text: str, players: int | None = None, level: int = 1) -> GuardiansState:
+def at_missions(text: str, players: int | None = None, level: int | None = None) -> GuardiansState:
     return GuardiansGame(players, position=parse_grove(text), level=level).new_initial_state()
 
 
