@@ -39,7 +39,10 @@ def _packages() -> list[str]:
     as ``solver.include.trial_kernel``): setuptools warns about a folder left out.
     """
     data = ["solver.hint.static"]
-    for package, folder in (("solver._puzzles", HERE / "puzzles"), ("solver.include", HERE / EXT_DIR)):
+    for package, folder in (
+        ("solver._puzzles", HERE / "puzzles"),
+        ("solver.include", HERE / EXT_DIR),
+    ):
         data.append(package)
         data += [
             package + "." + ".".join(d.relative_to(folder).parts)

@@ -208,7 +208,6 @@ def test_the_web_table_ships_as_package_data():
     assert shipped == {"index.html", "style.css", "app.js", "favicon.svg"}
 
 
-
 def test_every_shipped_file_is_packaged_without_a_setuptools_warning(tmp_path):
     """``setup.py build_py`` (what a wheel's build copies) into a scratch folder: no "Package
     would be ignored" warning (``ext/trial_kernel``'s headers were a folder setuptools saw but
@@ -231,6 +230,7 @@ def test_every_shipped_file_is_packaged_without_a_setuptools_warning(tmp_path):
     missing = [str(p) for p in wanted if not (built / "solver" / "include" / p).is_file()]
     assert missing == []
     assert not list((built / "solver" / "include").rglob("*.pyx"))
+
 
 # -- the real thing: the wheel in a fresh virtual environment -----------------------------------
 @pytest.fixture(scope="module")

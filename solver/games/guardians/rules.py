@@ -127,7 +127,8 @@ class GuardiansGame:
         self.solo = players == 1
         self.open_backs = open_backs
         self.tiles = tiles if tiles is not None else default_tile_set()
-        self.level: Level | None = level_by_number(1 if level is None else level) if self.solo else None
+        solo_level = 1 if level is None else level
+        self.level: Level | None = level_by_number(solo_level) if self.solo else None
         self.position = position
         self.codec = ActionCodec(len(self.tiles))
         # The catalogue: the start tile (id 0), the set's tiles 1..N (their faces only with
