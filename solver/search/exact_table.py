@@ -10,6 +10,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:  # pragma: no cover
+    from solver.game import Game, State
 
 __all__ = [
     "MAX_PLIES",
@@ -18,6 +22,7 @@ __all__ = [
     "UNLIMITED_DEPTH",
     "VALUE_EPS",
     "Entry",
+    "ExactTable",
     "RootReport",
     "TableOptions",
 ]
@@ -90,3 +95,40 @@ class RootReport:
     children: tuple[tuple[int, tuple[float, ...], tuple[float, ...]], ...]
     expanded: int
     leaves: int
+
+
+# -- the interface -------------------------------------------------------------------------------
+class ExactTable(Protocol):
+    """What ``solver.search.expectimax`` asks of a table: the plain ones (``PyTable``,
+    ``KernelTable``) and the pruning one answer the same calls."""
+
+    engine: str
+    """``"python"`` or ``"kernel"``: which loop searches."""
+
+    @property
+    def game(self) -> Game:
+        """The game whose positions the table holds."""
+
+    @property
+    def target(self) -> int:
+        """The player whose value adversarial chance minimises (and a chance root reports)."""
+
+    @property
+    def entries(self) -> int:
+        """Positions stored."""
+
+    @property
+    def bytes(self) -> int:
+        """Memory the entries take."""
+
+    def lookup(self, state: State) -> Entry | None:
+        """The stored entry of ``state``, if any."""
+
+    def search(self, root: State, depth_left: int) -> RootReport:
+        """Search ``root`` (``depth_left`` plies, or :data:`UNLIMITED_DEPTH`), filling the table."""
+
+    def set_deadline(self, deadline: float | None) -> None:
+        """Stop later searches at ``deadline`` (``time.monotonic()``; None: never)."""
+
+    def stop(self) -> None:
+        """Make the running search (another thread) and later ones stop soon."""

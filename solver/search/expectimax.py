@@ -33,10 +33,10 @@ import functools
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 from solver.errors import OptionError, SearchBudgetError, SearchTimeoutError, SolverError
-from solver.game import CHANCE, Game, State
+from solver.game import CHANCE, Game, HeuristicState, State
 from solver.kernels import game_of, kernel_of
 from solver.search.exact_table import (
     MAX_PLIES,
@@ -45,12 +45,16 @@ from solver.search.exact_table import (
     UNLIMITED_DEPTH,
     VALUE_EPS,
     Entry,
+    ExactTable,
     RootReport,
     TableOptions,
 )
 from solver.search.limit import UNSET, Limit, Unset, merge_limit, reject_unknown
 from solver.search.options import ExpectimaxOptions, Heuristic, options_from
 from solver.search.result import MoveInfo, SearchResult
+
+if TYPE_CHECKING:  # pragma: no cover
+    from solver.search.pruning import PrunedTable
 
 __all__ = ["Solution", "expectimax", "solve"]
 
@@ -148,6 +152,10 @@ def _worse(
     return abs(v - b) <= VALUE_EPS and plies[target] > best_plies[target] + PLIES_EPS
 
 
+_Valued: TypeAlias = tuple[tuple[float, ...], tuple[float, ...]]
+"""A node's values and win-weighted plies, one of each per player."""
+
+
 # -- the pure-Python table and search ------------------------------------------------------------
 class _Frame:
     __slots__ = (
@@ -217,6 +225,8 @@ class PyTable:
         self.bytes = 0
         self.deadline: float | None = None
         self.stopped = False
+        self._expanded = 0
+        self._leaves = 0
 
     def set_deadline(self, deadline: float | None) -> None:
         """Stop later searches at ``deadline`` (``time.monotonic()``; None: never)."""
@@ -255,100 +265,107 @@ class PyTable:
         return not (opts.min_probability > 0.0 and entry.path_probability < path_probability)
 
     def search(self, root: State, depth_left: int) -> RootReport:
-        opts = self.options
-        n = self.num_players
-        adversarial, limited, min_p = opts.adversarial, opts.limited, opts.min_probability
-        target = self.target
-        zeros = (0.0,) * n
-        expanded = 0
-        leaves = 0
+        """Search ``root`` to ``depth_left`` plies (depth-first, an explicit stack): each frame
+        steps into its children one at a time and takes in their values; a finished frame is
+        stored and hands its value to its parent."""
+        self._expanded, self._leaves = 1, 0
         children: list[tuple[int, tuple[float, ...], tuple[float, ...]]] = []
-        stack = [_Frame(root.clone(), root.to_json(), depth_left, 1.0, n)]
-        expanded += 1
-        result: tuple[tuple[float, ...], tuple[float, ...]] | None = None
+        stack = [_Frame(root.clone(), root.to_json(), depth_left, 1.0, self.num_players)]
+        result: _Valued | None = None
         while stack:
             frame = stack[-1]
             if result is None:
                 if frame.i == len(frame.actions):  # done: store and hand the value up
-                    entry = Entry(
-                        frame.player,
-                        frame.best,
-                        tuple(frame.values),
-                        tuple(frame.plies),
-                        frame.depth_left,
-                        frame.path_probability,
-                    )
-                    if frame.key not in self.table:
-                        cost = len(frame.key) + PY_ENTRY_OVERHEAD
-                        if self.bytes + cost > opts.memory_bytes:
-                            raise SearchBudgetError.table_full(opts.memory_bytes, len(self.table))
-                        self.bytes += cost
-                    self.table[frame.key] = entry
-                    stack.pop()
-                    result = (entry.values, entry.plies)
+                    result = self._store(stack.pop())
                     continue
-                action = frame.actions[frame.i]
-                chance = frame.player == CHANCE
-                child = frame.state.clone()
-                child.apply_action(action)
-                child_depth = (
-                    frame.depth_left
-                    if frame.depth_left == UNLIMITED_DEPTH
-                    else frame.depth_left - 1
-                )
-                child_p = (
-                    frame.path_probability * frame.probs[frame.i]
-                    if chance
-                    else frame.path_probability
-                )
-                if child.is_terminal():
-                    result = (tuple(float(r) for r in child.returns()), zeros)
-                elif limited and (child_depth <= 0 or (min_p > 0.0 and child_p < min_p)):
-                    leaves += 1
-                    result = (self._leaf(child), zeros)
-                else:
-                    key = child.to_json()
-                    stored = self.table.get(key)
-                    if stored is not None and self._valid(stored, child_depth, child_p):
-                        result = (stored.values, stored.plies)
-                    else:
-                        if len(stack) >= MAX_PLIES:
-                            raise SolverError(
-                                f"expectimax went deeper than {MAX_PLIES} plies: "
-                                "the game does not seem to end"
-                            )
-                        stack.append(_Frame(child, key, child_depth, child_p, n))
-                        expanded += 1
-                        if expanded % CLOCK_EVERY == 0:
-                            self._check_clock()
-                        continue
-            # absorb the child's result into the frame on top
+                result = self._step(frame, stack)
+                if result is None:  # a new frame to search
+                    continue
             values, plies = result
             result = None
             frame = stack[-1]
-            i = frame.i
-            action = frame.actions[i]
-            wplies = tuple(plies[k] + values[k] for k in range(n))
+            action = frame.actions[frame.i]
+            wplies = self._absorb(frame, values, plies)
             if len(stack) == 1:
                 children.append((action, values, wplies))
-            if frame.player == CHANCE:
-                if adversarial:
-                    if not frame.have or _worse(target, values, wplies, frame.values, frame.plies):
-                        frame.values, frame.plies = list(values), list(wplies)
-                        frame.best, frame.have = action, True
-                else:
-                    p = frame.probs[i]
-                    for k in range(n):
-                        frame.values[k] += p * values[k]
-                        frame.plies[k] += p * wplies[k]
-            elif not frame.have or _better(frame.player, values, wplies, frame.values, frame.plies):
-                frame.values, frame.plies = list(values), list(wplies)
-                frame.best, frame.have = action, True
-            frame.i = i + 1
-            if adversarial and len(stack) > 1 and _decided(frame, target):
+            elif self.options.adversarial and _decided(frame, self.target):
                 frame.i = len(frame.actions)  # no sibling can change the value
         root_entry = self.table[root.to_json()]
-        return RootReport(root_entry, tuple(children), expanded, leaves)
+        return RootReport(root_entry, tuple(children), self._expanded, self._leaves)
+
+    def _store(self, frame: _Frame) -> _Valued:
+        """Store a finished frame's entry (within the memory budget); its values and plies."""
+        entry = Entry(
+            frame.player,
+            frame.best,
+            tuple(frame.values),
+            tuple(frame.plies),
+            frame.depth_left,
+            frame.path_probability,
+        )
+        if frame.key not in self.table:
+            cost = len(frame.key) + PY_ENTRY_OVERHEAD
+            if self.bytes + cost > self.options.memory_bytes:
+                raise SearchBudgetError.table_full(self.options.memory_bytes, len(self.table))
+            self.bytes += cost
+        self.table[frame.key] = entry
+        return entry.values, entry.plies
+
+    def _step(self, frame: _Frame, stack: list[_Frame]) -> _Valued | None:
+        """The value of ``frame``'s next child when known without searching it (terminal, a
+        depth-limited leaf, a valid table entry); else push its frame and return None."""
+        opts = self.options
+        chance = frame.player == CHANCE
+        child = frame.state.clone()
+        child.apply_action(frame.actions[frame.i])
+        depth = frame.depth_left
+        child_depth = depth if depth == UNLIMITED_DEPTH else depth - 1
+        child_p = frame.path_probability * (frame.probs[frame.i] if chance else 1.0)
+        zeros = (0.0,) * self.num_players
+        if child.is_terminal():
+            return tuple(float(r) for r in child.returns()), zeros
+        if opts.limited and (
+            child_depth <= 0 or (opts.min_probability > 0.0 and child_p < opts.min_probability)
+        ):
+            self._leaves += 1
+            return self._leaf(child), zeros
+        key = child.to_json()
+        stored = self.table.get(key)
+        if stored is not None and self._valid(stored, child_depth, child_p):
+            return stored.values, stored.plies
+        if len(stack) >= MAX_PLIES:
+            raise SolverError(
+                f"expectimax went deeper than {MAX_PLIES} plies: the game does not seem to end"
+            )
+        stack.append(_Frame(child, key, child_depth, child_p, self.num_players))
+        self._expanded += 1
+        if self._expanded % CLOCK_EVERY == 0:
+            self._check_clock()
+        return None
+
+    def _absorb(
+        self, frame: _Frame, values: tuple[float, ...], plies: tuple[float, ...]
+    ) -> tuple[float, ...]:
+        """Take the current child's values into ``frame`` (a chance node's mean, or its worst
+        outcome in adversarial mode; a decision node's best) and move to the next child;
+        returns the child's win-weighted plies."""
+        n = self.num_players
+        action = frame.actions[frame.i]
+        wplies = tuple(plies[k] + values[k] for k in range(n))
+        if frame.player == CHANCE and not self.options.adversarial:
+            p = frame.probs[frame.i]
+            for k in range(n):
+                frame.values[k] += p * values[k]
+                frame.plies[k] += p * wplies[k]
+        elif not frame.have or (
+            _worse(self.target, values, wplies, frame.values, frame.plies)
+            if frame.player == CHANCE
+            else _better(frame.player, values, wplies, frame.values, frame.plies)
+        ):
+            frame.values, frame.plies = list(values), list(wplies)
+            frame.best, frame.have = action, True
+        frame.i += 1
+        return wplies
 
 
 def _decided(frame: _Frame, target: int) -> bool:
@@ -414,7 +431,7 @@ class KernelTable:
         return RootReport(Entry(*entry), tuple(children), expanded, leaves)
 
 
-def _game_of(state: State) -> Any:
+def _game_of(state: State) -> Game:
     """:func:`solver.kernels.game_of`, or an :class:`OptionError` for a state that has none."""
     game = game_of(state)
     if game is None:
@@ -428,7 +445,7 @@ def _make_table(
     heuristic: Heuristic | None,
     engine: str | None,
     hash_bits: int = 64,
-) -> Any:
+) -> ExactTable:
     game = _game_of(state)
     num_players = int(game.num_players())
     if not 1 <= num_players <= MAX_PLAYERS:
@@ -462,8 +479,8 @@ def _make_table(
         raise OptionError(f"prune=True needs a compiled kernel; {type(state).__name__} is not one")
     if heuristic is None and hasattr(state, "heuristic"):
 
-        def heuristic(s: Any, k: int) -> float:
-            return float(s.heuristic(k))
+        def heuristic(s: State, k: int) -> float:
+            return float(cast(HeuristicState, s).heuristic(k))
 
     if options.limited and heuristic is None:
         raise OptionError(
@@ -484,7 +501,7 @@ class Solution:
     actions are the guaranteeing strategy.
     """
 
-    def __init__(self, table: Any, options: TableOptions, result: SearchResult):
+    def __init__(self, table: ExactTable, options: TableOptions, result: SearchResult):
         self._table = table
         self._options = options
         self.result = result
@@ -572,7 +589,7 @@ def _proven_interval(
     return float(found[0]), float(found[1])
 
 
-def _pv(table: Any, state: State, limit: int = PV_MAX) -> list[str]:
+def _pv(table: ExactTable, state: State, limit: int = PV_MAX) -> list[str]:
     """Labels following the table's choices from ``state`` (best actions, pv chance outcomes)."""
     labels: list[str] = []
     state = state.clone()
@@ -637,7 +654,9 @@ def solve(
 
 
 @contextlib.contextmanager
-def _clock(table: Any, seconds: float | None, cancel: threading.Event | None) -> Iterator[None]:
+def _clock(
+    table: ExactTable, seconds: float | None, cancel: threading.Event | None
+) -> Iterator[None]:
     """The table's deadline (``seconds`` from now) while the block runs, and a watcher that
     stops the search when ``cancel`` is set; afterwards the table has no deadline (a
     :class:`Solution` answers later queries without one)."""
@@ -686,7 +705,7 @@ def _solve(
     return Solution(table, options, result)
 
 
-def _pv_or_cut(table: Any, state: State, limit: int, cut: list[bool]) -> list[str]:
+def _pv_or_cut(table: ExactTable, state: State, limit: int, cut: list[bool]) -> list[str]:
     """:func:`_pv`, or none past the deadline (``cut[0]`` then says so): the values are known,
     the lines only cost more searching (the pruning table solves each position on demand)."""
     if cut[0]:
@@ -699,7 +718,12 @@ def _pv_or_cut(table: Any, state: State, limit: int, cut: list[bool]) -> list[st
 
 
 def _result_of(
-    state: State, table: Any, report: RootReport, budget: Limit, options: TableOptions, start: float
+    state: State,
+    table: ExactTable,
+    report: RootReport,
+    budget: Limit,
+    options: TableOptions,
+    start: float,
 ) -> SearchResult:
     """The :class:`SearchResult` of a finished root search (principal variations read from
     the table, cut short if the deadline passes while they are read)."""
@@ -718,12 +742,13 @@ def _result_of(
     }
     if options.limited and not options.adversarial:
         extra["value_low"], extra["value_high"] = _proven_interval(state, options, report.expanded)
-    if extra["algorithm"] == "pruning":
-        extra["win_weighted_plies"] = table.win_weighted_plies
-        extra["tie_break"] = table.tie_break
-        extra["threads"] = table.threads
-        extra["replaced"] = table.replaced
-        extra["entry_bytes"] = table.entry_bytes
+    pruned = cast("PrunedTable", table) if extra["algorithm"] == "pruning" else None
+    if pruned is not None:
+        extra["win_weighted_plies"] = pruned.win_weighted_plies
+        extra["tie_break"] = pruned.tie_break
+        extra["threads"] = pruned.threads
+        extra["replaced"] = pruned.replaced
+        extra["entry_bytes"] = pruned.entry_bytes
     if player == CHANCE:
         value_player = table.target
         moves: tuple[MoveInfo, ...] = ()
@@ -744,7 +769,6 @@ def _result_of(
         best_action = entry.best_action
         best_label = state.action_to_string(best_action)
         extra["pv"] = list(moves[0].pv)
-    pruning = extra["algorithm"] == "pruning"
     if cut[0]:
         extra["pv_cut"] = True  # the deadline passed while the lines were read: some are short
     return SearchResult(
@@ -752,7 +776,7 @@ def _result_of(
         best_label=best_label,
         moves=moves,
         value=entry.values[value_player],
-        iterations=table.expanded if pruning else report.expanded,
+        iterations=pruned.expanded if pruned is not None else report.expanded,
         nodes=table.entries,
         elapsed=elapsed,
         exact=options.exact,
