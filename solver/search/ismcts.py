@@ -48,7 +48,7 @@ import functools
 import hashlib
 import math
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
@@ -600,15 +600,41 @@ def ismcts(
     reject_unknown("ismcts", unknown, _KNOWN)
     given = {"c": c, "evaluator": evaluator, "rollouts": rollouts, "backup": backup,
              "max_nodes": max_nodes, "threads": threads}  # fmt: skip
+    opts = _options(state, options, given, evaluator is UNSET)
+    budget = _budget(limit, iterations, seconds, memory_mb, top_k)
+    seed = check_seed(seed)
+    mover, observer, n = _seats(state, observer)
+    evaluator_object = opts.evaluator_object()
+    chosen = plan(state, evaluator_object, compiled)
+    if not isinstance(multiple_observers, bool):
+        raise OptionError(f"multiple_observers must be True or False, not {multiple_observers!r}")
+    chosen = dataclasses.replace(chosen, multi=multiple_observers)
+    _check_policy(state, chosen, evaluator_object)
+    seeds, shares = _shares(seed, opts.threads, budget.iterations)
+    start = time.perf_counter()
+    found = _run_trees(state, chosen, observer, n, seeds, shares, budget, opts)
+    elapsed = time.perf_counter() - start
+    return _result(found, state, mover, observer, chosen, opts, seed, seeds, budget, elapsed)
+
+
+def _options(
+    state: State, options: MCTSOptions | None, given: Mapping[str, object], no_evaluator: bool
+) -> MCTSOptions:
+    """The search's options: ``given`` over ``options``, over :func:`ismcts_options`'s evaluator
+    and ``c`` when neither an evaluator nor options were given; the backup must be the mean."""
     defaults: dict[str, object] = {}
-    if options is None and evaluator is UNSET:
+    if options is None and no_evaluator:
         base = ismcts_options(state)
         defaults = {"evaluator": base.evaluator, "c": base.c}
     opts = options_from(MCTSOptions, options, given, defaults)
     if opts.backup_weight() is not None:
         raise OptionError("ISMCTS backs up the mean: backup must be 'mean'")
-    budget = _budget(limit, iterations, seconds, memory_mb, top_k)
-    seed = check_seed(seed)
+    return opts
+
+
+def _seats(state: State, observer: int | None) -> tuple[int, int, int]:
+    """The mover, the observer (default: the mover; named at a chance node) and the number of
+    players; refused at the end of the game or for an observer who is not a seat."""
     mover = state.current_player()
     if mover == TERMINAL or state.is_terminal():
         raise OptionError("the game is over: ISMCTS needs a state where a player is to move")
@@ -619,28 +645,22 @@ def ismcts(
         observer = int(mover)
     if isinstance(observer, bool) or not isinstance(observer, int) or not 0 <= observer < n:
         raise OptionError(f"observer must be a seat from 0 to {n - 1}, not {observer!r}")
-    evaluator_object = opts.evaluator_object()
-    chosen = plan(state, evaluator_object, compiled)
-    if not isinstance(multiple_observers, bool):
-        raise OptionError(f"multiple_observers must be True or False, not {multiple_observers!r}")
-    chosen = dataclasses.replace(chosen, multi=multiple_observers)
-    _check_policy(state, chosen, evaluator_object)
-    threads_n = opts.threads
-    if budget.iterations is not None and budget.iterations < threads_n:
+    return mover, observer, n
+
+
+def _shares(seed: int, threads: int, total: int | None) -> tuple[list[int], list[int | None]]:
+    """Each tree's seed (``seed`` itself for one tree) and share of the ``total`` iterations
+    (None: no iteration budget); every tree gets at least one."""
+    if total is not None and total < threads:
         raise OptionError(
-            f"iterations ({budget.iterations}) must be at least threads ({threads_n}): every "
-            "tree gets a share"
+            f"iterations ({total}) must be at least threads ({threads}): every tree gets a share"
         )
-    seeds = [seed] if threads_n == 1 else [derive_seed(seed, i) for i in range(threads_n)]
-    total = budget.iterations
+    seeds = [seed] if threads == 1 else [derive_seed(seed, i) for i in range(threads)]
     shares = [
-        None if total is None else total // threads_n + (1 if i < total % threads_n else 0)
-        for i in range(threads_n)
+        None if total is None else total // threads + (1 if i < total % threads else 0)
+        for i in range(threads)
     ]
-    start = time.perf_counter()
-    found = _run_trees(state, chosen, observer, n, seeds, shares, budget, opts)
-    elapsed = time.perf_counter() - start
-    return _result(found, state, mover, observer, chosen, opts, seed, seeds, budget, elapsed)
+    return seeds, shares
 
 
 def _check_policy(state: State, chosen: Plan, evaluator: Evaluator | EvaluatorLike) -> None:
