@@ -111,7 +111,31 @@ def _raised(exc: Exception) -> str:
 
 
 def check_state(game: Game, state: State, where: str = "state") -> None:
-    """Check one state's invariants (raises :class:`ConformanceError` naming the broken one)."""
+    """Check one state's invariants (raises :class:`ConformanceError` naming the broken one).
+
+    The checks run in the order of :data:`INVARIANTS`, so the first one broken is named."""
+    terminal, chance = _check_player(game, state, where)
+    _check_returns(state, game.num_players(), terminal, where)
+    legal = state.legal_actions()
+    if legal != sorted(set(legal)) or not all(isinstance(a, int) for a in legal):
+        raise _fail(where, "legal-sorted", f"legal_actions() {legal} are not sorted distinct ints")
+    if terminal:
+        if legal:
+            raise _fail(where, "terminal-no-actions", f"a finished game lists {legal}")
+        return
+    if not legal:
+        raise _fail(where, "decision-has-actions", "a game still going has no legal action")
+    if not all(0 <= a < game.num_distinct_actions() for a in legal) and not chance:
+        message = f"legal_actions() {legal} leave 0..{game.num_distinct_actions() - 1}"
+        raise _fail(where, "action-ids", message)
+    _check_outcomes(state, legal, chance, where)
+    _check_labels(state, legal, where)
+    _check_json(game, state, legal, where)
+
+
+def _check_player(game: Game, state: State, where: str) -> tuple[bool, bool]:
+    """The state's game, and who is to move agreeing with the end and chance tests; returns
+    whether the state is terminal and whether it is a chance node."""
     n = game.num_players()
     owner = state.get_game()
     if owner.name != game.name or owner.num_players() != n:
@@ -127,6 +151,11 @@ def check_state(game: Game, state: State, where: str = "state") -> None:
         raise _fail(where, "chance-player", message)
     if not (terminal or chance) and not 0 <= player < n:
         raise _fail(where, "seat", f"current_player() {player} is not a seat of {n} players")
+    return terminal, chance
+
+
+def _check_returns(state: State, n: int, terminal: bool, where: str) -> None:
+    """One finite float per player, in [0, 1], all 0 before the end."""
     returns = state.returns()
     if len(returns) != n:
         raise _fail(where, "returns-shape", f"returns() has {len(returns)} values for {n} players")
@@ -136,33 +165,31 @@ def check_state(game: Game, state: State, where: str = "state") -> None:
         raise _fail(where, "returns-at-end", f"returns() {returns} before the end of the game")
     if any(not 0.0 <= r <= 1.0 for r in returns):
         raise _fail(where, "returns-range", f"returns() {returns} leave [0, 1]")
-    legal = state.legal_actions()
-    if legal != sorted(set(legal)) or not all(isinstance(a, int) for a in legal):
-        raise _fail(where, "legal-sorted", f"legal_actions() {legal} are not sorted distinct ints")
-    if terminal:
-        if legal:
-            raise _fail(where, "terminal-no-actions", f"a finished game lists {legal}")
-        return
-    if not legal:
-        raise _fail(where, "decision-has-actions", "a game still going has no legal action")
-    if not all(0 <= a < game.num_distinct_actions() for a in legal) and not chance:
-        message = f"legal_actions() {legal} leave 0..{game.num_distinct_actions() - 1}"
-        raise _fail(where, "action-ids", message)
+
+
+def _check_outcomes(state: State, legal: list[int], chance: bool, where: str) -> None:
+    """A chance node's outcomes are its legal actions with positive probabilities summing to 1;
+    a decision node lists none."""
     outcomes = state.chance_outcomes()
-    if chance:
-        actions = [a for a, _ in outcomes]
-        if actions != legal:
-            message = f"chance outcomes {actions} differ from legal_actions() {legal}"
-            raise _fail(where, "chance-actions", message)
-        if any(not (p > 0) for _, p in outcomes):
-            message = f"a chance outcome without a positive probability: {outcomes}"
-            raise _fail(where, "chance-probabilities", message)
-        total = sum(p for _, p in outcomes)
-        if not math.isclose(total, 1.0, abs_tol=1e-9):
-            raise _fail(where, "chance-probabilities", f"chance probabilities sum to {total}")
-    elif outcomes:
-        message = f"a decision node lists chance outcomes {outcomes}"
-        raise _fail(where, "decision-no-outcomes", message)
+    if not chance:
+        if outcomes:
+            message = f"a decision node lists chance outcomes {outcomes}"
+            raise _fail(where, "decision-no-outcomes", message)
+        return
+    actions = [a for a, _ in outcomes]
+    if actions != legal:
+        message = f"chance outcomes {actions} differ from legal_actions() {legal}"
+        raise _fail(where, "chance-actions", message)
+    if any(not (p > 0) for _, p in outcomes):
+        message = f"a chance outcome without a positive probability: {outcomes}"
+        raise _fail(where, "chance-probabilities", message)
+    total = sum(p for _, p in outcomes)
+    if not math.isclose(total, 1.0, abs_tol=1e-9):
+        raise _fail(where, "chance-probabilities", f"chance probabilities sum to {total}")
+
+
+def _check_labels(state: State, legal: list[int], where: str) -> None:
+    """Every legal action has a label that reads back as the action."""
     for action in legal:
         try:
             label = state.action_to_string(action)
@@ -173,6 +200,10 @@ def check_state(game: Game, state: State, where: str = "state") -> None:
             raise _fail(where, "labels", f"action {action} has no label")
         if back != action:
             raise _fail(where, "labels", f"string_to_action({label!r}) is {back}, not {action}")
+
+
+def _check_json(game: Game, state: State, legal: list[int], where: str) -> None:
+    """The state read back from its JSON is the same state."""
     text = state.to_json()
     try:
         again = game.state_from_json(text)

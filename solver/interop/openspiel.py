@@ -192,6 +192,42 @@ def _game_type(pyspiel: Any, spec: GameSpec) -> Any:
 
 
 def _make_game_class(pyspiel: Any, game_type: Any, spec: GameSpec) -> type:
+    """The ``pyspiel.Game`` subclass of ``spec``'s game, with its state and observer classes."""
+    state_class = _state_class(pyspiel)
+    observer_class = _observer_class(spec)
+
+    class ForestGame(pyspiel.Game):
+        def __init__(self, params: dict[str, Any] | None = None) -> None:
+            values = _defaults(spec) | dict(params or {})
+            source = values[spec.file_parameter] or None
+            players = values.get("players")
+            opened = spec.open(source, engine=values["engine"], players=players)
+            self._inner = opened.game
+            self._start = opened.state
+            length = spec.max_game_length(opened.game) if spec.max_game_length else None
+            info = pyspiel.GameInfo(
+                num_distinct_actions=self._inner.num_distinct_actions(),
+                max_chance_outcomes=self._inner.num_distinct_actions(),
+                num_players=self._inner.num_players(),
+                min_utility=spec.utility_range[0],
+                max_utility=spec.utility_range[1],
+                utility_sum=spec.utility_range[1] if _constant(spec) else None,
+                max_game_length=length or DEFAULT_MAX_GAME_LENGTH,
+            )
+            super().__init__(game_type, info, values)
+
+        def new_initial_state(self) -> Any:
+            return state_class(self)
+
+        def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
+            return observer_class(iig_obs_type, params)
+
+    ForestGame.__name__ = f"Forest{spec.name.title()}Game"
+    return ForestGame
+
+
+def _state_class(pyspiel: Any) -> type:
+    """The ``pyspiel.State`` subclass over a forest-solver state (the game's ``_start`` clone)."""
     import solver
 
     class ForestState(pyspiel.State):
@@ -228,6 +264,12 @@ def _make_game_class(pyspiel: Any, game_type: Any, spec: GameSpec) -> type:
         def __str__(self) -> str:
             return str(self._inner.to_json())
 
+    return ForestState
+
+
+def _observer_class(spec: GameSpec) -> type:
+    """The Python observer class of ``spec``'s game (strings only, no tensors)."""
+
     class ForestObserver:
         """Strings only: the information state (perfect recall) or the observation."""
 
@@ -248,31 +290,4 @@ def _make_game_class(pyspiel: Any, game_type: Any, spec: GameSpec) -> type:
                 return observed if isinstance(observed, str) else repr(observed)
             return str(inner.to_json())
 
-    class ForestGame(pyspiel.Game):
-        def __init__(self, params: dict[str, Any] | None = None) -> None:
-            values = _defaults(spec) | dict(params or {})
-            source = values[spec.file_parameter] or None
-            players = values.get("players")
-            opened = spec.open(source, engine=values["engine"], players=players)
-            self._inner = opened.game
-            self._start = opened.state
-            length = spec.max_game_length(opened.game) if spec.max_game_length else None
-            info = pyspiel.GameInfo(
-                num_distinct_actions=self._inner.num_distinct_actions(),
-                max_chance_outcomes=self._inner.num_distinct_actions(),
-                num_players=self._inner.num_players(),
-                min_utility=spec.utility_range[0],
-                max_utility=spec.utility_range[1],
-                utility_sum=spec.utility_range[1] if _constant(spec) else None,
-                max_game_length=length or DEFAULT_MAX_GAME_LENGTH,
-            )
-            super().__init__(game_type, info, values)
-
-        def new_initial_state(self) -> Any:
-            return ForestState(self)
-
-        def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
-            return ForestObserver(iig_obs_type, params)
-
-    ForestGame.__name__ = f"Forest{spec.name.title()}Game"
-    return ForestGame
+    return ForestObserver
