@@ -63,6 +63,7 @@ STATUS = {
     "hidden_information": 400,
     "budget": 400,
     "too_large": 413,
+    "content_type": 415,
     "overloaded": 503,
     "timeout": 504,
     "internal": 500,

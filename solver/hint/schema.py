@@ -66,7 +66,11 @@ class _Model(BaseModel):
 
 
 class HintLimit(_Model):
-    """The search budget (the search API's :class:`~solver.search.Limit`); the server caps it."""
+    """The search budget (the search API's :class:`~solver.search.Limit`); the server caps it.
+    An unknown field is refused by name (``limit.depth``): a budget silently ignored would run
+    a search the client did not ask for (unknown top-level fields stay ignored)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     iterations: StrictInt | None = Field(
         default=None, ge=1, description="MCTS simulations (default 1000 when neither is given)"
@@ -396,12 +400,21 @@ def _type_tag(part: Any) -> bool:
     return isinstance(part, str) and (part.lower() in _TYPE_TAGS or "[" in part)
 
 
+def error_message(error: Any) -> str:
+    """A validation error's message in words: an unknown field inside an object that refuses
+    them (``limit``) names the fields it takes."""
+    if error.get("type") == "extra_forbidden":
+        taken = ", ".join(f.alias or name for name, f in HintLimit.model_fields.items())
+        return f"not a field of limit (it takes {taken})"
+    return str(error.get("msg", "invalid request"))
+
+
 def error_from_validation(exc: ValidationError, raw: JSONValue) -> ErrorAnswer:
     """The first validation error as an :class:`ErrorAnswer` (the dotted field and a message)."""
     first = exc.errors(include_url=False)[0]
     loc = [str(part) for part in first.get("loc", ()) if not _type_tag(part)]
     field = ".".join(loc) or None
-    message = first.get("msg", "invalid request")
+    message = error_message(first)
     if field:
         message = f"{field}: {message}"
     ident = raw.get("id") if isinstance(raw, dict) else None

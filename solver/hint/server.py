@@ -110,6 +110,12 @@ class _Ingress:
             chunks.append(body)
             more = bool(message.get("more_body", False))
         data = b"".join(chunks)
+        refused = _content_type_refusal(headers.get(b"content-type"), data)
+        if refused is not None:
+            await SafeJSONResponse(refused, status_code=STATUS["content_type"])(
+                scope, receive, send
+            )
+            return
         try:
             raw = parse_request(data)
         except HintError as exc:
@@ -132,13 +138,37 @@ class _Ingress:
         await self.app(scope, replay, send)
 
 
+def _is_json_type(value: bytes | None) -> bool:
+    """Whether a Content-Type header names JSON: ``application/json`` or ``application/*+json``,
+    parameters (``; charset=utf-8``) allowed (the types FastAPI reads a body as JSON under)."""
+    if value is None:
+        return False
+    kind = value.decode("latin-1").split(";", 1)[0].strip().lower()
+    return kind == "application/json" or (
+        kind.startswith("application/") and kind.endswith("+json")
+    )
+
+
+def _content_type_refusal(value: bytes | None, data: bytes) -> dict[str, Any] | None:
+    """The error answer (code ``content_type``, 415) for a POST body not sent as JSON, naming
+    the type it was sent as; ``None`` for a JSON type. Before, a JSON body sent as
+    ``text/plain`` or a form got "Input should be a valid dictionary", which said nothing of
+    the header."""
+    if _is_json_type(value):
+        return None
+    named = safe_text(value.decode("latin-1"))[:100] if value is not None else ""
+    sent = f"Content-Type {named!r}" if value is not None else "no Content-Type"
+    message = f"the body was sent with {sent}: send it as JSON with Content-Type: application/json"
+    return error_answer(ident_of(data), message, None, "content_type")
+
+
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
 """The codes of the HTTP errors the framework raises before a route runs."""
 
 
 def _validation_reply(exc: RequestValidationError) -> dict[str, Any]:
     """FastAPI's validation error as our error object (400, the field dotted)."""
-    from solver.hint.schema import _type_tag
+    from solver.hint.schema import _type_tag, error_message
 
     body = exc.body if isinstance(exc.body, dict) else None
     errors = exc.errors()
@@ -147,7 +177,7 @@ def _validation_reply(exc: RequestValidationError) -> dict[str, Any]:
     loc = [p for p in loc if not _type_tag(p)]
     kind = first.get("type", "")
     where = None if kind == "json_invalid" else ".".join(loc) or None
-    message = str(first.get("msg", "invalid request"))
+    message = error_message(first)
     code = "malformed" if kind == "json_invalid" else "invalid_request"
     ident = body.get("id") if body else None
     return error_answer(ident, f"{where}: {message}" if where else message, where, code)

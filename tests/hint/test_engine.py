@@ -126,6 +126,7 @@ def test_a_finished_game() -> None:
         ({"state": "{not json"}, "state", "bad_state"),
         ({"limit": {"iterations": 0}}, "limit.iterations", "invalid_request"),
         ({"limit": {"seconds": "NaN"}}, "limit.seconds", "invalid_request"),
+        ({"limit": {"iterations": 10, "depth": 3}}, "limit.depth", "invalid_request"),
         ({"top_k": 0}, "top_k", "invalid_request"),
         ({"exact": "yes"}, "exact", "invalid_request"),
         ({"options": {"forest": "/etc/passwd"}}, "options.forest", "invalid_request"),

@@ -95,6 +95,46 @@ def test_malformed_json_is_400(server: Server) -> None:
     assert response.json()["code"] == "malformed" and response.json()["field"] is None
 
 
+@pytest.mark.parametrize("sent", ["text/plain", "application/x-www-form-urlencoded", None])
+def test_a_json_body_sent_as_another_type_is_refused_saying_so(server: Server, sent) -> None:
+    """A JSON body with a non-JSON Content-Type (or none): 415, code ``content_type``, the type
+    named (found by attack: "Input should be a valid dictionary", nothing about the header)."""
+    headers = {"content-type": sent} if sent else {}
+    response = httpx.post(f"{server.url}/v1/hint", content=json.dumps(EXAMPLE).encode(),
+                          headers=headers, timeout=30)  # fmt: skip
+    reply = response.json()
+    assert response.status_code == 415 and reply["code"] == "content_type", reply
+    assert reply["id"] == "q1" and "application/json" in reply["error"]
+    assert (sent or "no Content-Type") in reply["error"]
+
+
+@pytest.mark.parametrize("sent", ["application/json; charset=utf-8", "application/vnd.a+json"])
+def test_json_types_with_parameters_or_a_suffix_are_json(server: Server, sent: str) -> None:
+    response = httpx.post(f"{server.url}/v1/hint", content=json.dumps(EXAMPLE).encode(),
+                          headers={"content-type": sent}, timeout=30)  # fmt: skip
+    assert response.status_code == 200, response.text
+
+
+@pytest.mark.parametrize("path", ["/v1/hint", "/v1/review", "/v1/table/hint"])
+def test_an_unknown_field_in_limit_is_refused_by_name(server: Server, path: str) -> None:
+    """``limit`` takes iterations, seconds and memoryMb; anything else is a 400 naming it (it was
+    ignored: ``{"limit": {"iterations": 10, "depht": 3}}`` ran a search nobody asked for).
+    Unknown top-level fields stay ignored (docs/hint-engine.md: newer clients may send more)."""
+    limit = {"iterations": 10, "depth": 3}
+    if path == "/v1/table/hint":
+        started = post(server, "/v1/table/start", {"game": "dog", "options": EXAMPLE["options"],
+                                                   "agent": "random"}).json()  # fmt: skip
+        body = {"session": started["session"], "limit": limit}
+    else:
+        body = {**EXAMPLE, "limit": limit}
+    response = post(server, path, body)
+    reply = response.json()
+    assert response.status_code == 400 and reply["code"] == "invalid_request", reply
+    assert reply["field"] == "limit.depth" and "iterations" in reply["error"]
+    ignored = post(server, "/v1/hint", {**EXAMPLE, "limit": {"iterations": 10}, "colour": "red"})
+    assert ignored.status_code == 200
+
+
 def test_a_huge_budget_is_capped(server: Server) -> None:
     reply = post(server, "/v1/hint", {**EXAMPLE, "exact": False, "actions": [10],
                                       "limit": {"iterations": 10**12}}).json()  # fmt: skip
