@@ -23,9 +23,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
 
 from solver.errors import OptionError
 from solver.game import State
@@ -44,7 +43,7 @@ _ISMCTS_BUDGET = ("top_k",)
 _EXPECTIMAX_BUDGET = ("depth", "memory_mb", "top_k")
 
 
-def _check_keywords(function: str, exact: bool, keywords: dict[str, Any]) -> None:
+def _check_keywords(function: str, exact: bool, keywords: Mapping[str, object]) -> None:
     """Every keyword must be an option or budget field of the searcher ``exact`` selects."""
     if not isinstance(exact, bool):
         raise OptionError(f"exact must be True or False, not {exact!r}")
@@ -60,7 +59,7 @@ def _check_keywords(function: str, exact: bool, keywords: dict[str, Any]) -> Non
         raise OptionError(f"{function}() got an unknown option {name!r}; expected one of {known}")
 
 
-def _refuse_hidden(function: str, state: Any) -> None:
+def _refuse_hidden(function: str, state: State) -> None:
     """Plain MCTS and expectimax read every hidden card: a redealable state is ISMCTS's."""
     from solver.search.ismcts import has_hidden_information
 
@@ -78,7 +77,7 @@ def _mcts_call(
     seconds: float | Unset | None,
     limit: Limit | None,
     options: object,
-    keywords: dict[str, Any],
+    keywords: Mapping[str, object],
 ) -> tuple[Limit, MCTSOptions]:
     """The budget and options of a non-exact call (strong options unless any are given)."""
     if limit is None and iterations in (UNSET, None) and seconds in (UNSET, None):
@@ -92,7 +91,7 @@ def _mcts_call(
 
 
 def _exact_call(
-    limit: Limit | None, options: object, keywords: dict[str, Any]
+    limit: Limit | None, options: object, keywords: Mapping[str, object]
 ) -> tuple[Limit, ExpectimaxOptions]:
     """The budget and options of an exact call (an MCTS budget in ``limit`` is not used)."""
     base = None if limit is None else replace(limit, iterations=None, seconds=None)
@@ -112,7 +111,7 @@ def best_move(
     seed: int = 0,
     limit: Limit | None = None,
     options: MCTSOptions | ExpectimaxOptions | None = None,
-    **keywords: Any,
+    **keywords: object,
 ) -> SearchResult:
     """The best move at a decision node: MCTS within the budget, or exact expectimax.
 
@@ -151,7 +150,7 @@ def evaluate(
     seed: int = 0,
     limit: Limit | None = None,
     options: MCTSOptions | ExpectimaxOptions | None = None,
-    **keywords: Any,
+    **keywords: object,
 ) -> float:
     """The win probability (expected return of player 0) from ``state``.
 
@@ -177,14 +176,14 @@ def evaluate(
 
 def _ismcts_call(
     function: str,
-    state: Any,
-    configure: Callable[[Any], MCTSOptions] | None,
+    state: State,
+    configure: Callable[[State], MCTSOptions] | None,
     exact: bool,
     iterations: int | Unset | None,
     seconds: float | Unset | None,
     limit: Limit | None,
     options: object,
-    keywords: dict[str, Any],
+    keywords: Mapping[str, object],
 ) -> tuple[Limit, MCTSOptions | None]:
     """The budget and options of an ISMCTS call: MCTS's keywords (no ``memory_mb``, and never
     ``exact``); no options given: ``configure(state)`` (None: ISMCTS's own default)."""
@@ -213,16 +212,16 @@ def _ismcts_call(
 
 
 def hidden_best_move(
-    state: Any,
+    state: State,
     *,
-    configure: Callable[[Any], MCTSOptions] | None = None,
+    configure: Callable[[State], MCTSOptions] | None = None,
     exact: bool = False,
     iterations: int | Unset | None = UNSET,
     seconds: float | Unset | None = UNSET,
     seed: int = 0,
     limit: Limit | None = None,
     options: MCTSOptions | None = None,
-    **keywords: Any,
+    **keywords: object,
 ) -> SearchResult:
     """:func:`best_move` for a hidden-information state: ISMCTS from the information state of
     the player to move (what ``forest GAME best-move`` searches), within the same budget
@@ -243,16 +242,16 @@ def hidden_best_move(
 
 
 def hidden_evaluate(
-    state: Any,
+    state: State,
     *,
-    configure: Callable[[Any], MCTSOptions] | None = None,
+    configure: Callable[[State], MCTSOptions] | None = None,
     exact: bool = False,
     iterations: int | Unset | None = UNSET,
     seconds: float | Unset | None = UNSET,
     seed: int = 0,
     limit: Limit | None = None,
     options: MCTSOptions | None = None,
-    **keywords: Any,
+    **keywords: object,
 ) -> float:
     """:func:`evaluate` for a hidden-information state: player 0's expected return, estimated
     by ISMCTS from player 0's information state (the player whose return it is; what the

@@ -44,8 +44,7 @@ from solver.search.limit import Limit
 from solver.search.mcts import (
     DEFAULT_ITERATIONS,
     MCTSTree,
-    _chance_value,
-    _value_of,
+    _root_value,
     has_heuristic,
 )
 from solver.search.options import MCTSOptions
@@ -352,14 +351,11 @@ def _valued(
     view: int,
     terminated: bool,
 ) -> Valued:
-    inner = tree._tree
-    assert inner is not None
     players = len(state.returns())
-    if state.current_player() == CHANCE:
-        values = tuple(_chance_value(inner, inner.root_handle, p) for p in range(players))
+    chance = state.current_player() == CHANCE
+    values = tuple(_root_value(tree, p, chance) for p in range(players))
+    if chance:
         result = dataclasses.replace(result, moves=(), best_action=None, best_label=None)
-    else:
-        values = tuple(_value_of(inner, inner.root_handle, p) for p in range(players))
     if not all(math.isfinite(v) for v in values):
         raise SearchBudgetError("the estimate is not a finite number")
     result = dataclasses.replace(result, iterations=total)

@@ -34,7 +34,7 @@ import dataclasses
 import math
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias, TypeVar
 
 from solver.errors import ExtensionMissingError, IllegalActionError, OptionError
 from solver.game import CHANCE, TERMINAL, Game, State
@@ -132,19 +132,25 @@ def strong_mcts_options(state: State) -> MCTSOptions:
     return MCTSOptions(c=DEFAULT_C, evaluator="rollout", backup="mean")
 
 
-class _Tree(Protocol):
+NodeT = TypeVar("NodeT")
+"""How a tree names its nodes: an index into the compiled tree, a ``Node`` of the Python one."""
+_Row: TypeAlias = tuple[NodeT, int, float, int, tuple[float, ...]]
+"""A child as a tree lists it: its node, action, probability, visits and value sums."""
+
+
+class _Tree(Protocol[NodeT]):
     """What the result builders read of a tree (compiled or Python)."""
 
     @property
-    def root_handle(self) -> Any: ...
+    def root_handle(self) -> NodeT: ...
     @property
     def node_count(self) -> int: ...
     @property
     def bytes_per_node(self) -> int: ...
-    def player(self, node: Any) -> int: ...
-    def visits(self, node: Any) -> int: ...
-    def value_sums(self, node: Any) -> tuple[float, ...]: ...
-    def children(self, node: Any) -> list[tuple[Any, int, float, int, tuple[float, ...]]]: ...
+    def player(self, node: NodeT) -> int: ...
+    def visits(self, node: NodeT) -> int: ...
+    def value_sums(self, node: NodeT) -> tuple[float, ...]: ...
+    def children(self, node: NodeT) -> list[_Row[NodeT]]: ...
     def matches(self, state: State) -> bool: ...
     def advance(self, action: int) -> None: ...
 
@@ -178,7 +184,7 @@ class _KernelTree:
     def value_sums(self, node: int) -> tuple[float, ...]:
         return tuple(self.tree.value_sums(node))
 
-    def children(self, node: int) -> list[tuple[Any, int, float, int, tuple[float, ...]]]:
+    def children(self, node: int) -> list[_Row[int]]:
         return list(self.tree.children(node))
 
     def matches(self, state: State) -> bool:
@@ -596,11 +602,17 @@ def search_value(state: State, budget: Limit, options: MCTSOptions, seed: int) -
     # a chance root reads the tree itself: one thread
     single = dataclasses.replace(options, threads=1)
     holder._search(state, budget, single, check_seed(seed), allow_chance=True)
+    return _root_value(holder, 0, state.current_player() == CHANCE)
+
+
+def _root_value(holder: MCTSTree, target: int, chance: bool) -> float:
+    """The searched root's value for ``target``: :func:`_chance_value` at a chance root, else
+    :func:`_value_of`."""
     assert holder._tree is not None
     tree: _Tree = holder._tree
-    if state.current_player() == CHANCE:
-        return _chance_value(tree, tree.root_handle, 0)
-    return _value_of(tree, tree.root_handle, 0)
+    if chance:
+        return _chance_value(tree, tree.root_handle, target)
+    return _value_of(tree, tree.root_handle, target)
 
 
 # -- results ------------------------------------------------------------------------------------
@@ -608,16 +620,14 @@ def _mean(sums: tuple[float, ...], visits: int, player: int) -> float:
     return sums[player] / visits if visits else 0.0
 
 
-def _most_visited(
-    kids: list[tuple[Any, int, float, int, tuple[float, ...]]], player: int
-) -> tuple[Any, int, float, int, tuple[float, ...]]:
+def _most_visited(kids: list[_Row[NodeT]], player: int) -> _Row[NodeT]:
     """Ties: the higher mean for ``player`` (chance: the likelier outcome), then the lower id."""
     if player == CHANCE:
         return min(kids, key=lambda k: (-k[3], -k[2], k[1]))
     return min(kids, key=lambda k: (-k[3], -_mean(k[4], k[3], player), k[1]))
 
 
-def _pv(tree: _Tree, state: State, node: Any, action: int) -> tuple[str, ...]:
+def _pv(tree: _Tree[NodeT], state: State, node: NodeT, action: int) -> tuple[str, ...]:
     labels = []
     s = state.clone()
     while True:
@@ -633,7 +643,7 @@ def _pv(tree: _Tree, state: State, node: Any, action: int) -> tuple[str, ...]:
     return tuple(labels)
 
 
-def _value_of(tree: _Tree, node: Any, target: int) -> float:
+def _value_of(tree: _Tree[NodeT], node: NodeT, target: int) -> float:
     """A node's value for ``target``: its most visited move's mean at decisions, else its mean."""
     player = tree.player(node)
     kids = tree.children(node)
@@ -644,7 +654,7 @@ def _value_of(tree: _Tree, node: Any, target: int) -> float:
     return _mean(tree.value_sums(node), tree.visits(node), target)
 
 
-def _chance_value(tree: _Tree, node: Any, target: int) -> float:
+def _chance_value(tree: _Tree[NodeT], node: NodeT, target: int) -> float:
     """Σ p × value over the visited outcomes, renormalised (the node's mean if none)."""
     total = weight = 0.0
     for child, _action, prob, visits, _sums in tree.children(node):
@@ -657,7 +667,7 @@ def _chance_value(tree: _Tree, node: Any, target: int) -> float:
 
 
 def _build_result(
-    tree: _Tree,
+    tree: _Tree[NodeT],
     state: State,
     root_player: int,
     done: int,
