@@ -24,7 +24,11 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
+
+if TYPE_CHECKING:  # pragma: no cover
+    from solver.analysis.sources import Source
+    from solver.spec import GameSpec
 
 __all__ = [
     "CLASSES",
@@ -40,7 +44,7 @@ __all__ = [
 CLASSES = ("always", "uncertain", "never")
 
 
-def _log_call(source: Any) -> None:
+def _log_call(source: Source) -> None:
     log = os.environ.get("FOREST_FAKE_LOG")
     if log:
         fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
@@ -53,7 +57,7 @@ def _log_call(source: Any) -> None:
         time.sleep(delay)
 
 
-def fake_analyse(source: Any) -> dict[str, Any]:
+def fake_analyse(source: Source) -> dict[str, Any]:
     """A fake analysis row of ``source``: counts trees and undergrowth and makes up the rest.
 
     The class is ``never`` when trees cover a fifth of the forest or more, ``always`` when they
@@ -97,14 +101,14 @@ def fake_analyse(source: Any) -> dict[str, Any]:
     }
 
 
-def failing_analyse(source: Any) -> dict[str, Any]:
+def failing_analyse(source: Source) -> dict[str, Any]:
     """:func:`fake_analyse`, except that it raises for every seed divisible by 7."""
     if source.seed is not None and source.seed % 7 == 0:
         raise RuntimeError(f"fake failure for {source.source}")
     return fake_analyse(source)
 
 
-def not_a_dict_analyse(source: Any) -> Any:
+def not_a_dict_analyse(source: Source) -> list[str]:
     """A broken analysis that returns a list instead of a row."""
     return [source.source]
 
@@ -129,18 +133,18 @@ def _toy_load(path: str) -> str:
     return text
 
 
-def toy_analyse(source: Any) -> dict[str, Any]:
+def toy_analyse(source: Source) -> dict[str, Any]:
     """The toy game's analysis: a word's length and its class."""
     word = source.load()
     return {"class": "short" if len(word) <= 4 else "long", "length": len(word), "word": word}
 
 
-def toy_spec(name: str = "toy", analysis: bool = True) -> Any:
+def toy_spec(name: str = "toy", analysis: bool = True) -> GameSpec:
     """A :class:`~solver.spec.GameSpec` of a toy game whose instances are words (with analysis
     hooks unless ``analysis=False``); register it with :func:`solver.registry.register`."""
     from solver.spec import AnalysisHooks, GameSpec
 
-    def no_engine(**options: Any) -> Any:
+    def no_engine(**options: object) -> NoReturn:
         raise NotImplementedError("the toy game is for the analysis runner only")
 
     hooks = AnalysisHooks(

@@ -45,7 +45,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from solver.analysis.backends import Dask, Local, auto_chunk_size, chunks
 from solver.analysis.journal import VERSION as JOURNAL_VERSION
@@ -123,12 +123,27 @@ class BatchResult:
     frame: pd.DataFrame
 
 
+class BatchOptions(TypedDict, total=False):
+    """The options :func:`run_batch` passes on to :func:`execute_batch` (described there)."""
+
+    jobs: int
+    backend: str
+    scheduler: str | None
+    dask_local: int | None
+    chunk_size: int | None
+    resume: bool
+    repair: bool
+    progress: bool
+    notify: Notify | None
+    overwrite: bool
+
+
 def run_batch(
     sources: Job | Sequence[Source],
     analyse_fn: AnalyseFn | None = None,
     *,
     out: str | os.PathLike[str],
-    **options: Any,
+    **options: Unpack[BatchOptions],
 ) -> Path:
     """Analyse every source and write the results file ``out``; return its path.
 
@@ -143,8 +158,10 @@ def run_batch(
 
 
 def _check_options(
-    jobs: Any, backend: Any, scheduler: Any, dask_local: Any, chunk_size: Any
+    jobs: int, backend: str, scheduler: str | None, dask_local: int | None, chunk_size: int | None
 ) -> None:
+    """The run's options, checked whatever a caller passed (types too: the library is called
+    from untyped code)."""
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise OptionError(f"--jobs must be at least 1, not {jobs!r}")
     if backend not in ("local", "dask"):

@@ -28,6 +28,7 @@ from typing import Any
 
 from solver.analysis.results import value_fits
 from solver.errors import OptionError
+from solver.fields import JSONValue
 
 __all__ = ["Journal", "OutputLock", "fingerprint", "journal_path", "lock_path"]
 
@@ -209,7 +210,7 @@ class Journal:
             with contextlib.suppress(FileNotFoundError):
                 tmp.unlink()
 
-    def _check_header(self, record: Any) -> None:
+    def _check_header(self, record: JSONValue) -> None:
         if not isinstance(record, dict) or record.get("journal") != "forest analyse":
             raise OptionError(f"{self.path} is not a journal of `forest analyse`")
         if record.get("version") != VERSION:
@@ -249,7 +250,7 @@ class Journal:
             self.path.unlink()
 
 
-def _parse(raw: bytes) -> Any:
+def _parse(raw: bytes) -> JSONValue:
     try:
         return json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
@@ -257,7 +258,7 @@ def _parse(raw: bytes) -> Any:
 
 
 def _row_of(
-    record: Any, count: int, source_at: Callable[[int], str], types: Mapping[str, str]
+    record: JSONValue, count: int, source_at: Callable[[int], str], types: Mapping[str, str]
 ) -> tuple[int, dict[str, Any]] | None:
     """``(index, row)`` of a journal line, or None when the line is damaged."""
     if not isinstance(record, dict):

@@ -14,9 +14,12 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from solver.errors import OptionError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 __all__ = ["REPORT_NAME", "check_report_folder", "write_report_whole"]
 
@@ -45,7 +48,7 @@ def _files(folder: Path) -> list[Path]:
 
 
 def write_report_whole(
-    frame: Any,
+    frame: pd.DataFrame,
     directory: str | os.PathLike[str],
     *,
     game: str,

@@ -24,9 +24,10 @@ import os
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from solver.errors import FormatError, OptionError
+from solver.fields import JSONValue
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -53,6 +54,10 @@ SHARED_COLUMNS: dict[str, str] = {
     "error": "string",
 }
 """The columns every results file has, with their types."""
+
+Cell: TypeAlias = object
+"""One cell of a results table as pandas or a CSV reader hands it: a Python scalar, a numpy
+scalar, NaN, ``pandas.NA`` or text; the readers below check what it is, so any value may come."""
 
 _HEAD = ("source", "width", "height", "class")
 _TAIL = ("seconds", "error")
@@ -98,7 +103,7 @@ def column_types(game_columns: Mapping[str, str] | None = None) -> dict[str, str
     return types
 
 
-def value_fits(dtype: str, value: Any) -> bool:
+def value_fits(dtype: str, value: JSONValue) -> bool:
     """Whether a JSON value may stand in a column of type ``dtype`` (None: missing, always).
 
     >>> value_fits("Int64", 3), value_fits("Int64", "3"), value_fits("float64", 2)
@@ -217,7 +222,7 @@ def _typed(series: pd.Series, dtype: str | None) -> pd.Series:
     return series.astype(dtype)
 
 
-def _missing(value: Any) -> bool:
+def _missing(value: Cell) -> bool:
     """None, NaN or pandas' NA."""
     if value is None:
         return True
@@ -233,7 +238,7 @@ def _missing(value: Any) -> bool:
         return False
 
 
-def _csv_bool(value: Any) -> str:
+def _csv_bool(value: Cell) -> str:
     if _missing(value):
         return ""
     return "true" if value else "false"
@@ -437,7 +442,7 @@ def _vectorised(series: pd.Series, dtype: str) -> pd.Series | None:
 _BAD = object()
 
 
-def _fit(value: Any, dtype: str) -> Any:
+def _fit(value: Cell, dtype: str) -> Any:
     """A file cell as a value of ``dtype`` (None when missing), or :data:`_BAD`."""
     if _missing(value):
         return None
@@ -449,6 +454,8 @@ def _fit(value: Any, dtype: str) -> Any:
     if dtype == "boolean":
         if isinstance(value, bool):
             return value
+        if not isinstance(value, str):
+            return _BAD
         return {"true": True, "false": False, "True": True, "False": False}.get(value, _BAD)
     if isinstance(value, bool):
         return _BAD
@@ -471,7 +478,7 @@ def _fit(value: Any, dtype: str) -> Any:
     return _BAD
 
 
-def _number_or_text(value: Any) -> Any:
+def _number_or_text(value: Cell) -> Cell:
     """A CSV cell of an undeclared column: a bool, an int, a float, or the text itself."""
     if not isinstance(value, str):
         return value

@@ -20,7 +20,7 @@ import os
 import stat
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, SupportsInt
 
 from solver.errors import OptionError
 from solver.spec import AnalysisHooks
@@ -175,9 +175,10 @@ def load_checked(source: Source) -> Any:
     return hooks.load(path)
 
 
-def _int_or_none(value: Any) -> int | None:
-    if value is None or isinstance(value, bool):
-        return None
+def _int_or_none(value: object) -> int | None:
+    """A results cell (or a row's field) as a whole number, or None when missing or not one."""
+    if isinstance(value, bool) or not isinstance(value, (str, SupportsInt)):
+        return None  # None, pandas.NA and other values with no whole number
     try:
         if isinstance(value, float) and math.isnan(value):
             return None
@@ -190,7 +191,7 @@ MAX_SKILL_GAMES = 10_000
 """The most games ``--skill-games`` asks of each level per instance."""
 
 
-def _skill_games(hooks: AnalysisHooks, game: str, value: Any) -> int:
+def _skill_games(hooks: AnalysisHooks, game: str, value: int) -> int:
     """``--skill-games`` checked: a whole number from 0, and only for a game that plays them."""
     value = _whole("--skill-games", value)
     if not 0 <= value <= MAX_SKILL_GAMES:
@@ -203,7 +204,8 @@ def _skill_games(hooks: AnalysisHooks, game: str, value: Any) -> int:
     return value
 
 
-def _whole(name: str, value: Any) -> int:
+def _whole(name: str, value: int) -> int:
+    """``value``, refused unless a whole number (not a bool): callers may be untyped code."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise OptionError(f"{name} must be a whole number, not {value!r}")
     return value

@@ -17,11 +17,13 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from solver.analysis.results import value_fits
+from solver.analysis.sources import Source
+from solver.fields import JSONValue
 
 __all__ = ["analyse_one", "describe", "run_chunk", "watch_parent"]
 
-AnalyseFn = Callable[[Any], Mapping[str, Any]]
-Chunk = list[tuple[int, Any]]
+AnalyseFn = Callable[[Source], Mapping[str, Any]]
+Chunk = list[tuple[int, Source]]
 
 WATCH_INTERVAL = 0.5
 """Seconds between two looks at the parent process."""
@@ -31,7 +33,7 @@ _watch_lock = threading.Lock()
 
 
 def analyse_one(
-    analyse_fn: AnalyseFn, source: Any, types: Mapping[str, str] | None = None
+    analyse_fn: AnalyseFn, source: Source, types: Mapping[str, str] | None = None
 ) -> dict[str, Any]:
     """Run ``analyse_fn`` on one source and return its row, never raising for a bad instance.
 
@@ -87,7 +89,7 @@ def describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
 
 
-def _plain(key: Any, value: Any) -> Any:
+def _plain(key: str, value: object) -> JSONValue:
     """``value`` as JSON-ready data: scalars stay, NaN becomes None, containers become JSON text."""
     if value is None or isinstance(value, (bool, int, str)):
         return value
@@ -109,7 +111,8 @@ def _plain(key: Any, value: Any) -> Any:
     )
 
 
-def _json_default(value: Any) -> Any:
+def _json_default(value: object) -> JSONValue:
+    """``json.dumps``' fallback: a numpy scalar or array as plain data; anything else refused."""
     item = getattr(value, "item", None)
     if callable(item):
         return item()
