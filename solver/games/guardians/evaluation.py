@@ -143,48 +143,74 @@ def prospect(
     ``colours`` maps forest-side cells to their colour, ``occupied`` holds every tile's cell."""
     taken = occupied if isinstance(occupied, set) else set(occupied)
     bound, start_bound = _bounds(points)
-    best = bound[-1] if budget >= MAX_DEFICIENCY else 0.0
-    path: list[Cell] = [start]
-
-    def empty(n: Cell) -> bool:
-        return n not in taken and n not in path and in_window(n)
-
+    floor = bound[-1] if budget >= MAX_DEFICIENCY else 0.0
     if sequence is None:
-        fixed: list[str] = []
         cap = min(budget, START_BUDGET)
+        return _start_prospect(colours, taken, start, points, start_bound, cap, floor)
+    return _sequence_prospect(colours, taken, start, sequence, points, bound, avail, budget, floor)
 
-        def start_templates(here: Cell, d: int) -> None:
-            nonlocal best
-            if start_bound[d] <= best:
-                return
-            depth = len(fixed)
-            if depth == START_WALK:
-                best = points * WEIGHT[d] * START_FILL**d
-                return
-            around = neighbours(here)
-            for n in around:
-                colour = colours.get(n)
-                if colour is None or n in path or not start_walk_fits(fixed, colour, depth):
-                    continue
-                path.append(n)
-                fixed.append(colour)
-                start_templates(n, d)
-                path.pop()
-                fixed.pop()
-            if d >= cap:
-                return
-            for n in around:
-                if not empty(n):
-                    continue
-                path.append(n)
-                fixed.append("")
-                start_templates(n, d + 1)
-                path.pop()
-                fixed.pop()
 
-        start_templates(start, 0)
-        return best
+def _start_prospect(
+    colours: Mapping[Cell, str],
+    taken: set[Cell],
+    start: Cell,
+    points: int,
+    start_bound: list[float],
+    cap: int,
+    best: float,
+) -> float:
+    """:func:`prospect` for the start tile: the best A-B-C-D-E-A walk, empty cells taken as
+    wildcards (at most ``cap``), better than ``best``."""
+    path: list[Cell] = [start]
+    fixed: list[str] = []
 
+    def start_templates(here: Cell, d: int) -> None:
+        nonlocal best
+        if start_bound[d] <= best:
+            return
+        depth = len(fixed)
+        if depth == START_WALK:
+            best = points * WEIGHT[d] * START_FILL**d
+            return
+        around = neighbours(here)
+        for n in around:
+            colour = colours.get(n)
+            if colour is None or n in path or not start_walk_fits(fixed, colour, depth):
+                continue
+            path.append(n)
+            fixed.append(colour)
+            start_templates(n, d)
+            path.pop()
+            fixed.pop()
+        if d >= cap:
+            return
+        for n in around:
+            if n in taken or n in path or not in_window(n):
+                continue
+            path.append(n)
+            fixed.append("")
+            start_templates(n, d + 1)
+            path.pop()
+            fixed.pop()
+
+    start_templates(start, 0)
+    return best
+
+
+def _sequence_prospect(
+    colours: Mapping[Cell, str],
+    taken: set[Cell],
+    start: Cell,
+    sequence: str,
+    points: int,
+    bound: list[float],
+    avail: Mapping[str, float],
+    budget: int,
+    best: float,
+) -> float:
+    """:func:`prospect` for a mission ``sequence``: the best template of either reading, with
+    at most ``budget`` empty cells, better than ``best``."""
+    path: list[Cell] = [start]
     k = len(sequence) + 1
 
     def templates(here: Cell, s: str, d: int, q: float) -> None:
@@ -206,7 +232,7 @@ def prospect(
             return
         fill = q * avail[want]
         for n in around:
-            if not empty(n):
+            if n in taken or n in path or not in_window(n):
                 continue
             path.append(n)
             templates(n, s, d + 1, fill)

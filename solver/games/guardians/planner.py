@@ -54,6 +54,7 @@ random (the seed only seeds the pools a reset is valued with).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -381,51 +382,72 @@ def _prospect(
     """The mission prospect of a pawn on ``start`` (see the module docstring), in points. A
     branch and bound search: a path is given up as soon as its empty cells' weight cannot beat
     the best template found."""
-    col, mis = board.col, board.mis
-    avail = ctx.avail
     points = ctx.points[tile]
     bound, start_bound = _bounds(points)
-    best = bound[-1] if budget >= len(WEIGHT) - 1 else -FILL_COST * (budget + 1)
-    path: list[Cell] = [start]
+    floor = bound[-1] if budget >= len(WEIGHT) - 1 else -FILL_COST * (budget + 1)
     if tile == START_ID:
-        fixed: list[str] = []
+        return _start_prospect(board, start, points, start_bound, min(budget, START_BUDGET), floor)
+    return _sequence_prospect(board, start, sequence, points, bound, ctx.avail, budget, floor)
 
-        def start_templates(here: Cell, d: int) -> None:
-            nonlocal best
-            if start_bound[d] <= best:
-                return
-            depth = len(fixed)
-            if depth == START_WALK:
-                best = points * WEIGHT[d] * START_FILL**d - FILL_COST * d
-                return
-            r, c = here
-            around = ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1))
-            for n in around:
-                colour = col.get(n)
-                if colour is None or n in path or not start_walk_fits(fixed, colour, depth):
-                    continue
-                path.append(n)
-                fixed.append(colour)
-                start_templates(n, d)
-                path.pop()
-                fixed.pop()
-            if d >= budget:
-                return
-            for n in around:
-                if n in col or n in mis or n in path:
-                    continue
-                path.append(n)
-                fixed.append("")
-                start_templates(n, d + 1)
-                path.pop()
-                fixed.pop()
 
-        budget = min(budget, START_BUDGET)
-        start_templates(start, 0)
-        return best
+def _start_prospect(
+    board: Board, start: Cell, points: int, start_bound: list[float], budget: int, best: float
+) -> float:
+    """:func:`_prospect` for the start tile: the best A-B-C-D-E-A walk, empty cells taken as
+    wildcards (at most ``budget``), better than ``best``."""
+    col, mis = board.col, board.mis
+    path: list[Cell] = [start]
+    fixed: list[str] = []
 
+    def start_templates(here: Cell, d: int) -> None:
+        nonlocal best
+        if start_bound[d] <= best:
+            return
+        depth = len(fixed)
+        if depth == START_WALK:
+            best = points * WEIGHT[d] * START_FILL**d - FILL_COST * d
+            return
+        r, c = here
+        around = ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1))
+        for n in around:
+            colour = col.get(n)
+            if colour is None or n in path or not start_walk_fits(fixed, colour, depth):
+                continue
+            path.append(n)
+            fixed.append(colour)
+            start_templates(n, d)
+            path.pop()
+            fixed.pop()
+        if d >= budget:
+            return
+        for n in around:
+            if n in col or n in mis or n in path:
+                continue
+            path.append(n)
+            fixed.append("")
+            start_templates(n, d + 1)
+            path.pop()
+            fixed.pop()
+
+    start_templates(start, 0)
+    return best
+
+
+def _sequence_prospect(
+    board: Board,
+    start: Cell,
+    sequence: str,
+    points: int,
+    bound: list[float],
+    avail: dict[str, float],
+    budget: int,
+    best: float,
+) -> float:
+    """:func:`_prospect` for a mission ``sequence``: the best template of either reading, with
+    at most ``budget`` empty cells, better than ``best``."""
+    col, mis = board.col, board.mis
+    path: list[Cell] = [start]
     k = len(sequence) + 1
-
     cost = FILL_COST
 
     def templates(here: Cell, s: str, d: int, q: float) -> None:
@@ -642,13 +664,10 @@ def _fillings(
     """The ways to complete the mission on ``start`` by filling one or two empty cells with
     colours the pool has: each a list of ``(cell, colour)`` in walk order (the first placeable
     first)."""
-    col, mis = board.col, board.mis
     out: list[list[tuple[Cell, str]]] = []
     seen: set[tuple[tuple[Cell, str], ...]] = set()
-    path: list[Cell] = []
-    needs: list[tuple[Cell, str]] = []
 
-    def record() -> None:
+    def record(needs: list[tuple[Cell, str]]) -> None:
         counts: dict[str, int] = {}
         for _, c in needs:
             counts[c] = counts.get(c, 0) + 1
@@ -662,47 +681,87 @@ def _fillings(
     if _hidden(tile, ctx):
         return out
     if tile == START_ID:
-        fixed: list[str] = []
+        _start_fillings(board, start, list(by_colour), record)
+    else:
+        _sequence_fillings(board, start, ctx.seq[tile], by_colour, record)
+    return out
 
-        def start_fill(here: Cell) -> None:
-            depth = len(path)
-            if depth == START_WALK:
-                if fixed[0] != fixed[5]:
-                    return
-                if len(set(fixed[1:5])) != 4 or fixed[0] in fixed[1:5]:
-                    return
-                record()
-                return
-            for n in neighbours(here):
-                if n in path or n in mis or n == start:
-                    continue
-                colour = col.get(n)
-                options = [colour] if colour is not None else list(by_colour)
-                if colour is None and len(needs) >= 2:
-                    continue
-                for c in options:
-                    if 1 <= depth <= 4 and c in fixed:
-                        continue
-                    if depth == 5 and c != fixed[0]:
-                        continue
-                    path.append(n)
-                    fixed.append(c)
-                    if colour is None:
-                        needs.append((n, c))
-                    start_fill(n)
-                    if colour is None:
-                        needs.pop()
-                    path.pop()
-                    fixed.pop()
 
-        start_fill(start)
-        return out
-    sequence = ctx.seq[tile]
+def _start_walk_closes(colours: list[str]) -> bool:
+    """Whether a start tile walk's six colours read A-B-C-D-E-A (five distinct, the first again
+    last)."""
+    return (
+        colours[0] == colours[5] and len(set(colours[1:5])) == 4 and colours[0] not in colours[1:5]
+    )
+
+
+def _start_walk_colours(colours: list[str], depth: int, choices: list[str]) -> list[str]:
+    """The colours of ``choices`` the start tile's walk may take at ``depth`` after
+    ``colours``."""
+    if 1 <= depth <= 4:
+        return [c for c in choices if c not in colours]
+    if depth == 5:
+        return [c for c in choices if c == colours[0]]
+    return choices
+
+
+def _start_fillings(
+    board: Board,
+    start: Cell,
+    pool_colours: list[str],
+    record: Callable[[list[tuple[Cell, str]]], None],
+) -> None:
+    """:func:`_fillings` for the start tile: ``record`` each A-B-C-D-E-A walk with one or two
+    empty cells, filled with ``pool_colours``."""
+    col, mis = board.col, board.mis
+    path: list[Cell] = []
+    needs: list[tuple[Cell, str]] = []
+    fixed: list[str] = []
+
+    def start_fill(here: Cell) -> None:
+        depth = len(path)
+        if depth == START_WALK:
+            if _start_walk_closes(fixed):
+                record(needs)
+            return
+        for n in neighbours(here):
+            if n in path or n in mis or n == start:
+                continue
+            colour = col.get(n)
+            if colour is None and len(needs) >= 2:
+                continue
+            choices = [colour] if colour is not None else pool_colours
+            for c in _start_walk_colours(fixed, depth, choices):
+                path.append(n)
+                fixed.append(c)
+                if colour is None:
+                    needs.append((n, c))
+                start_fill(n)
+                if colour is None:
+                    needs.pop()
+                path.pop()
+                fixed.pop()
+
+    start_fill(start)
+
+
+def _sequence_fillings(
+    board: Board,
+    start: Cell,
+    sequence: str,
+    by_colour: dict[str, list[int]],
+    record: Callable[[list[tuple[Cell, str]]], None],
+) -> None:
+    """:func:`_fillings` for a mission ``sequence``: ``record`` each walk of either reading
+    with one or two empty cells of colours ``by_colour`` has."""
+    col, mis = board.col, board.mis
+    path: list[Cell] = []
+    needs: list[tuple[Cell, str]] = []
 
     def fill(here: Cell, s: str) -> None:
         depth = len(path)
         if depth == len(s):
-            record()
+            record(needs)
             return
         want = s[depth]
         for n in neighbours(here):
@@ -725,7 +784,6 @@ def _fillings(
     fill(start, sequence)
     if sequence[::-1] != sequence:
         fill(start, sequence[::-1])
-    return out
 
 
 @dataclass(frozen=True)
@@ -761,28 +819,58 @@ def first_best(options: list[TurnPlan]) -> TurnPlan:
 
 def turn_options(state: GuardiansState, aware: bool = False) -> list[TurnPlan]:
     """Every turn the planner searched from a state at the growth step, valued (``aware``:
-    :func:`_base_context`)."""
+    :func:`_base_context`): ``take 2 tiles`` (the best pairs, or singles where one tile or no
+    frontier leaves no pair), then ``take 1 tile``."""
     from solver.games.guardians.rules import Phase
 
     assert state.phase == Phase.GROW
-    game = state.game
-    board = board_of(state)
-    pool = list(state.pool)
-    me = state.people[state.current]
-    tiles_at = {cell: face.tile for cell, face in me.forest.items()}
-    colour = {t: game.tile(t).colour or "" for t in pool}
-    options: list[TurnPlan] = []
-    distinct = sorted(set(pool), key=pool.index)
-    frontier = _frontier(board)
-    memo: dict[Any, Any] = {"aware": aware}
-    base_ctx = _context(state, pool, memo)
+    search = _TurnSearch(state, aware)
+    top = search.top_singles()
+    if len(search.pool) == 1 or len(search.frontier) == 0:
+        options = [search.full([(tile, cell)], False, -1) for _, tile, cell in top[:PAIRS]]
+    else:
+        options = search.pair_options(top)
+    options.extend(search.take_one())
+    return options
+
+
+Placement = tuple[int, Cell]
+
+
+class _TurnSearch:
+    """One :func:`turn_options` search: the state's board, pool and base context, and the
+    ``take 2 tiles`` pairs scored so far (cheaply: the gain in the near pawns' prospects plus
+    :data:`EDGE_VALUE` per side shared) before the best are searched to the end of the turn."""
+
+    def __init__(self, state: GuardiansState, aware: bool) -> None:
+        game = state.game
+        self.state = state
+        self.board = board_of(state)
+        self.pool = list(state.pool)
+        me = state.people[state.current]
+        self.tiles_at = {cell: face.tile for cell, face in me.forest.items()}
+        self.colour = {t: game.tile(t).colour or "" for t in self.pool}
+        self.distinct = sorted(set(self.pool), key=self.pool.index)
+        self.frontier = _frontier(self.board)
+        self.memo: dict[Any, Any] = {"aware": aware}
+        self.base_ctx = _context(state, self.pool, self.memo)
+        board = self.board
+        self.base = {
+            p: pawn_value(board, p, self.base_ctx)
+            for p in range(PAWNS)
+            if board.pawns[p] is not None
+        }
+        self.pairs: list[tuple[float, Placement, Placement]] = []
+        self.seen: set[tuple[Any, ...]] = set()
 
     def full(
-        placed: list[tuple[int, Cell]], mission: bool, pawn: int, back: str | None = None
+        self, placed: list[Placement], mission: bool, pawn: int, back: str | None = None
     ) -> TurnPlan:
-        b = board.copy()
-        positions = dict(tiles_at)
-        left = list(pool)
+        """The turn that places ``placed`` (``mission``: mission side up, ``pawn`` on it, the
+        tile showing ``back`` where it is face down), searched to the end of the turn."""
+        b = self.board.copy()
+        positions = dict(self.tiles_at)
+        left = list(self.pool)
         for tile, cell in placed:
             left.remove(tile)
             positions[cell] = tile
@@ -790,8 +878,8 @@ def turn_options(state: GuardiansState, aware: bool = False) -> list[TurnPlan]:
                 b.mis[cell] = tile
                 b.pawns[pawn] = cell
             else:
-                b.col[cell] = colour[tile]
-        ctx = _context(state, left, memo)
+                b.col[cell] = self.colour[tile]
+        ctx = _context(self.state, left, self.memo)
         if back is not None:
             ctx = ctx.with_back(placed[0][0], back)
         value, walks = best_missions(b, ctx, positions)
@@ -800,63 +888,83 @@ def turn_options(state: GuardiansState, aware: bool = False) -> list[TurnPlan]:
             growth, tuple(placed), pawn, tuple(walks), value, completes=float(bool(walks))
         )
 
-    # take 2 tiles: singles, then pairs
-    base = {p: pawn_value(board, p, base_ctx) for p in range(PAWNS) if board.pawns[p] is not None}
-    singles: list[tuple[float, int, Cell]] = []
-    for tile in distinct:
-        for cell in frontier:
-            board.col[cell] = colour[tile]
-            near = _near(board, cell, base_ctx)
-            gain = sum(pawn_value(board, p, base_ctx) - base[p] for p in near)
-            del board.col[cell]
-            gain += EDGE_VALUE * _neighbour_count(board, cell)
-            singles.append((gain, tile, cell))
-    order = sorted(range(len(singles)), key=lambda i: (-singles[i][0], i))
-    top = [singles[i] for i in order[:SINGLES]]
-    if len(pool) == 1 or len(frontier) == 0:
-        for _, tile, cell in top[:PAIRS]:
-            options.append(full([(tile, cell)], False, -1))
-    else:
-        pairs: list[tuple[float, tuple[int, Cell], tuple[int, Cell]]] = []
-        seen: set[tuple[Any, ...]] = set()
+    def top_singles(self) -> list[tuple[float, int, Cell]]:
+        """The :data:`SINGLES` best single placements of a pool tile forest side up, by their
+        cheap score (ties: the first in pool and frontier order)."""
+        board, ctx = self.board, self.base_ctx
+        singles: list[tuple[float, int, Cell]] = []
+        for tile in self.distinct:
+            for cell in self.frontier:
+                board.col[cell] = self.colour[tile]
+                near = _near(board, cell, ctx)
+                gain = sum(pawn_value(board, p, ctx) - self.base[p] for p in near)
+                del board.col[cell]
+                gain += EDGE_VALUE * _neighbour_count(board, cell)
+                singles.append((gain, tile, cell))
+        order = sorted(range(len(singles)), key=lambda i: (-singles[i][0], i))
+        return [singles[i] for i in order[:SINGLES]]
 
-        def add_pair(first: tuple[int, Cell], second: tuple[int, Cell]) -> None:
-            (t1, c1), (t2, c2) = first, second
-            if t1 == t2 or c1 == c2:
-                return
-            key = tuple(sorted([first, second]))
-            if key in seen:
-                return
-            seen.add(key)
-            board.col[c1] = colour[t1]
-            board.col[c2] = colour[t2]
-            near = set(_near(board, c1, base_ctx)) | set(_near(board, c2, base_ctx))
-            gain = sum(pawn_value(board, p, base_ctx) - base[p] for p in near)
-            del board.col[c2]
-            del board.col[c1]
-            gain += EDGE_VALUE * (_neighbour_count(board, c1) + _neighbour_count(board, c2))
-            pairs.append((gain, first, second))
+    def add_pair(self, first: Placement, second: Placement) -> None:
+        """Score the pair ``first``, ``second`` (once; two tiles, two cells) into :attr:`pairs`."""
+        (t1, c1), (t2, c2) = first, second
+        if t1 == t2 or c1 == c2:
+            return
+        key = tuple(sorted([first, second]))
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        board, ctx = self.board, self.base_ctx
+        board.col[c1] = self.colour[t1]
+        board.col[c2] = self.colour[t2]
+        near = set(_near(board, c1, ctx)) | set(_near(board, c2, ctx))
+        gain = sum(pawn_value(board, p, ctx) - self.base[p] for p in near)
+        del board.col[c2]
+        del board.col[c1]
+        gain += EDGE_VALUE * (_neighbour_count(board, c1) + _neighbour_count(board, c2))
+        self.pairs.append((gain, first, second))
 
+    def pair_options(self, top: list[tuple[float, int, Cell]]) -> list[TurnPlan]:
+        """``take 2 tiles``: the pairs of the best singles (and of a best single with a tile on a
+        cell it opens), the :data:`PAIRS` best by their cheap score and up to
+        :data:`COMPLETING` that complete a mission outright, searched to the end of the turn."""
+        board = self.board
         for i, (_, t1, c1) in enumerate(top):
             for _, t2, c2 in top[i + 1 :]:
-                add_pair((t1, c1), (t2, c2))
+                self.add_pair((t1, c1), (t2, c2))
             occupied = set(board.col) | set(board.mis) | {c1}
             for n in neighbours(c1):
-                if n not in occupied and n not in frontier:
-                    for t2 in distinct:
-                        add_pair((t1, c1), (t2, n))
-        # the placements that complete a mission outright (one or two empty cells of a walk);
-        # the cheap score undervalues them (it sees a prospect, not the points and the chain),
-        # so the best of them are searched whatever their cheap score
+                if n not in occupied and n not in self.frontier:
+                    for t2 in self.distinct:
+                        self.add_pair((t1, c1), (t2, n))
+        wanted: set[tuple[Any, ...]] = set()
+        for first, second in self.completing(top):
+            self.add_pair(first, second)
+            wanted.add(tuple(sorted([first, second])))
+        pairs = self.pairs
+        pair_order = sorted(range(len(pairs)), key=lambda i: (-pairs[i][0], i))
+        chosen = [i for i in pair_order if tuple(sorted(pairs[i][1:])) in wanted][:COMPLETING]
+        for i in pair_order:
+            if len(chosen) >= PAIRS + min(COMPLETING, len(wanted)):
+                break
+            if i not in chosen:
+                chosen.append(i)
+        return [self.full([pairs[i][1], pairs[i][2]], False, -1) for i in chosen]
+
+    def completing(self, top: list[tuple[float, int, Cell]]) -> list[tuple[Placement, Placement]]:
+        """The pairs that complete a mission outright (one or two empty cells of a walk), with a
+        one-cell filling paired with a best single or another such filling. The cheap score
+        undervalues them (it sees a prospect, not the points and the chain), so the best of them
+        are searched whatever their cheap score."""
+        board = self.board
         by_colour: dict[str, list[int]] = {}
-        for tile in distinct:
-            by_colour.setdefault(colour[tile], []).append(tile)
-        completing: list[tuple[tuple[int, Cell], tuple[int, Cell]]] = []
-        singles_done: list[tuple[int, Cell]] = []
+        for tile in self.distinct:
+            by_colour.setdefault(self.colour[tile], []).append(tile)
+        completing: list[tuple[Placement, Placement]] = []
+        singles_done: list[Placement] = []
         for where in board.pawns:
             if where is None:
                 continue
-            for needs in _fillings(board, where, board.mis[where], base_ctx, by_colour):
+            for needs in _fillings(board, where, board.mis[where], self.base_ctx, by_colour):
                 if len(needs) == 2:
                     (x1, k1), (x2, k2) = needs
                     for t1 in by_colour[k1]:
@@ -871,31 +979,20 @@ def turn_options(state: GuardiansState, aware: bool = False) -> list[TurnPlan]:
                 completing.append((first, (t2, c2)))
             for second in singles_done[i + 1 :]:
                 completing.append((first, second))
-        wanted: set[tuple[Any, ...]] = set()
-        for first, second in completing:
-            add_pair(first, second)
-            wanted.add(tuple(sorted([first, second])))
-        pair_order = sorted(range(len(pairs)), key=lambda i: (-pairs[i][0], i))
-        chosen = [i for i in pair_order if tuple(sorted(pairs[i][1:])) in wanted][:COMPLETING]
-        for i in pair_order:
-            if len(chosen) >= PAIRS + min(COMPLETING, len(wanted)):
-                break
-            if i not in chosen:
-                chosen.append(i)
-        for i in chosen:
-            _, first, second = pairs[i]
-            options.append(full([first, second], False, -1))
-    # take 1 tile: a new pawn on a mission side
-    reserve = [p for p in range(PAWNS) if board.pawns[p] is None]
-    if reserve:
-        pawn = _choose_pawn(reserve, base_ctx)
-        if not _hidden(pool[0], base_ctx):
-            options.extend(
-                take_one_options(state, board, pawn, distinct, TAKE_ONES, full, memo=memo)
+        return completing
+
+    def take_one(self) -> list[TurnPlan]:
+        """``take 1 tile``: a new pawn on a mission side (none with the reserve empty)."""
+        board = self.board
+        reserve = [p for p in range(PAWNS) if board.pawns[p] is None]
+        if not reserve:
+            return []
+        pawn = _choose_pawn(reserve, self.base_ctx)
+        if not _hidden(self.pool[0], self.base_ctx):
+            return take_one_options(
+                self.state, board, pawn, self.distinct, TAKE_ONES, self.full, memo=self.memo
             )
-        else:
-            options.extend(_flip_options(state, board, pawn, distinct, full, memo))
-    return options
+        return _flip_options(self.state, board, pawn, self.distinct, self.full, self.memo)
 
 
 def take_one_options(
