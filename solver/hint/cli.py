@@ -13,9 +13,8 @@ import argparse
 import json
 import os
 import sys
-from typing import Any
 
-from solver.cmdkit import positive_float, positive_int, whole_from_1_to
+from solver.cmdkit import Subcommands, positive_float, positive_int, whole_from_1_to
 from solver.errors import OptionError
 from solver.hint.limits import Caps
 
@@ -115,7 +114,7 @@ def _serve(args: argparse.Namespace) -> int:
     return run_server(args, caps_from(args))
 
 
-def add_hint_command(commands: Any) -> None:
+def add_hint_command(commands: Subcommands) -> None:
     """Add ``forest hint`` and ``forest serve`` to the ``forest`` sub-commands."""
     cpus = os.cpu_count() or 1
     p = commands.add_parser(

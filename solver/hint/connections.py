@@ -18,7 +18,6 @@ timeout closes an idle connection, and a connection is closed after ``max_reques
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -48,12 +47,11 @@ class GuardedH11Protocol(H11Protocol):
 
     limits = ConnectionLimits()
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._deadline: asyncio.TimerHandle | None = None
-        self._waiting: str | None = None  # "head" or "body": what the deadline is for
-        self._requests = 0
-        self._counted: Any = None  # the last request cycle counted
+    # uvicorn's __init__ as it is; each connection's own values start from these
+    _deadline: asyncio.TimerHandle | None = None
+    _waiting: str | None = None  # "head" or "body": what the deadline is for
+    _requests = 0
+    _counted: object = None  # the last request cycle counted
 
     # -- the deadlines -----------------------------------------------------------------------
     def _arm(self, what: str, seconds: float) -> None:

@@ -63,6 +63,7 @@ from solver.search.result import pv_actions
 
 if TYPE_CHECKING:
     from solver.game import Game, State
+    from solver.search.auto import Valued
     from solver.spec import GameSpec
 
 __all__ = [
@@ -77,7 +78,7 @@ __all__ = [
 
 
 def error_answer(
-    ident: Any, message: str, field: str | None = None, code: str = "invalid_request"
+    ident: JSONValue, message: str, field: str | None = None, code: str = "invalid_request"
 ) -> dict[str, Any]:
     """An error answer as a dict (``id`` is kept only when it is a string of Unicode text)."""
     from solver.hint.ingress import safe_text
@@ -137,7 +138,7 @@ class _Found:
         return self.method == "exact"
 
 
-def _found_of(valued: Any, determinizations: int = 0) -> _Found:
+def _found_of(valued: Valued, determinizations: int = 0) -> _Found:
     """A :class:`~solver.search.auto.Valued` as the answer's pieces."""
     result = valued.result
     moves = [] if result is None else [
@@ -174,7 +175,7 @@ def _searched(
     progress = None
     if partial is not None:
 
-        def progress(valued: Any) -> None:
+        def progress(valued: Valued) -> None:
             partial(_found_of(valued))
 
     valued = search_position(

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeAlias
 
 from solver.hint.errors import HintError
 
@@ -85,9 +86,16 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def check_clean(value: Any, path: list[Any] | None = None) -> None:
+Parsed: TypeAlias = (
+    "bool | int | float | str | _TooLarge | Sequence[Parsed] | Mapping[str, Parsed] | None"
+)
+"""JSON as :func:`parse_json` reads it before it is checked: a number too long to convert is kept
+as a :class:`_TooLarge`, and floats may be infinite."""
+
+
+def check_clean(value: Parsed, path: list[str | int] | None = None) -> None:
     """Raise :class:`HintError` unless ``value`` (parsed JSON) is clean: see the module doc."""
-    stack: list[tuple[Any, list[Any]]] = [(value, list(path or []))]
+    stack: list[tuple[Parsed, list[str | int]]] = [(value, list(path or []))]
     base = len(path or [])
     while stack:
         item, where = stack.pop()

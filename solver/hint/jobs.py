@@ -252,7 +252,7 @@ def review_job(raw: dict[str, Any], caps: Caps) -> dict[str, Any]:
     return ReviewAnswer(id=request.id, **result).model_dump(by_alias=True)
 
 
-def guarded(job: Callable[..., dict[str, Any]], raw: JSONValue, *args: Any) -> dict[str, Any]:
+def guarded(job: Callable[..., dict[str, Any]], raw: JSONValue, *args: object) -> dict[str, Any]:
     """Run ``job``; a client's mistake becomes an error answer, never a traceback."""
     ident = raw.get("id") if isinstance(raw, dict) else None
     try:

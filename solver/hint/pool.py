@@ -20,6 +20,7 @@ import os
 import signal
 from collections.abc import Callable
 from multiprocessing.connection import Connection
+from multiprocessing.context import SpawnContext
 from typing import Any
 
 __all__ = ["JobTimeout", "WorkerDied", "WorkerPool"]
@@ -64,7 +65,7 @@ def _serve(conn: Connection, warm: Callable[[], Any] | None) -> None:
 
 
 class _Worker:
-    def __init__(self, context: Any, warm: Callable[[], Any] | None) -> None:
+    def __init__(self, context: SpawnContext, warm: Callable[[], object] | None) -> None:
         self.conn, child = context.Pipe(duplex=True)
         self.process = context.Process(target=_serve, args=(child, warm), daemon=True)
         self.process.start()
@@ -135,7 +136,7 @@ class WorkerPool:
             loop.remove_reader(fd)
         return worker.conn.recv()
 
-    async def run(self, job: Callable[..., Any], *args: Any, timeout: float) -> Any:
+    async def run(self, job: Callable[..., Any], *args: object, timeout: float) -> Any:
         """``job(*args)`` on an idle worker (waiting for one), its result; :class:`JobTimeout`
         past ``timeout`` seconds of running (the worker is recycled), :class:`WorkerDied` if
         the worker crashed, ``RuntimeError`` for an exception the job raised."""

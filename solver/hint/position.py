@@ -21,12 +21,12 @@ import os
 import stat
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from solver.errors import FormatError, OptionError, SolverError
-from solver.fields import shown
+from solver.fields import JSONValue, shown
 from solver.hint.errors import HintError
 from solver.hint.ingress import parse_json
 from solver.spec import GameSpec, Opened
@@ -156,7 +156,9 @@ def _parse_problem(exc: Exception) -> str:
     return str(exc)
 
 
-def _open_path(spec: GameSpec, source: str, field: str, engine: str | None, players: Any) -> Any:
+def _open_path(
+    spec: GameSpec, source: str, field: str, engine: str | None, players: int | None
+) -> Opened:
     """A game named by a path (stdio only): a regular file, read here, errors without content."""
     what = f"{spec.name} {spec.file_parameter}" if spec.file_parameter != "source" else spec.name
     if spec.open_text is None:
@@ -242,7 +244,7 @@ def _open_game(
         raise HintError(f"{field}: {exc}", field, "bad_game") from None
 
 
-def _state_text(spec: GameSpec, state: State) -> str:
+def _state_text(spec: GameSpec, state: Mapping[str, JSONValue] | str) -> str:
     """A request's ``state`` as canonical JSON text, checked clean (a string state is parsed)."""
     value = parse_json(state, ["state"], code="bad_state") if isinstance(state, str) else state
     try:
@@ -251,8 +253,24 @@ def _state_text(spec: GameSpec, state: State) -> str:
         raise HintError("state: nested too deeply", "state", "bad_state") from None
 
 
+class PositionAsk(Protocol):
+    """What :func:`open_position` reads of a request: the validated models of the service
+    (``HintRequest``, ``PositionRequest``...) and the review's record alike."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def engine(self) -> str | None: ...
+    @property
+    def options(self) -> Mapping[str, JSONValue]: ...
+    @property
+    def state(self) -> Mapping[str, JSONValue] | str | None: ...
+    @property
+    def actions(self) -> Sequence[int | str]: ...
+
+
 def open_position(
-    request: Any, *, allow_paths: bool = False, labels_from: int | None = None
+    request: PositionAsk, *, allow_paths: bool = False, labels_from: int | None = None
 ) -> OpenedPosition:
     """The game, state and replayed actions a validated request names (a :class:`HintError`).
     ``labels_from``: the replayed actions from that index on are labelled in ``line`` (``None``:
@@ -290,7 +308,7 @@ def open_position(
 
 
 def _replay(
-    state: State, request: Any, line: list[dict[str, Any]], labels_from: int | None
+    state: State, request: PositionAsk, line: list[dict[str, Any]], labels_from: int | None
 ) -> list[int]:
     """Apply the request's actions (ids or labels) to ``state``; the ids played (``line``: each
     from ``labels_from`` on with its label and who chose it)."""

@@ -17,7 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, FastAPI
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -85,7 +85,7 @@ class SafeJSONResponse(JSONResponse):
     """JSON that always renders: UTF-8 where it can, ASCII escapes for anything else (a string
     that is not Unicode text never turns an answer into a 500)."""
 
-    def render(self, content: Any) -> bytes:
+    def render(self, content: object) -> bytes:
         text = json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
         try:
             return text.encode("utf-8")
@@ -136,7 +136,7 @@ class Service:
         return SafeJSONResponse(reply, status_code=status, headers=headers)
 
     async def run(
-        self, job: Callable[..., dict[str, Any]], raw: JSONValue, *args: Any, timeout: float
+        self, job: Callable[..., dict[str, Any]], raw: JSONValue, *args: object, timeout: float
     ) -> Any:
         reply, headers = await self.call(job, raw, *args, timeout=timeout)
         if "error" in reply:
@@ -144,7 +144,7 @@ class Service:
         return SafeJSONResponse(reply, headers=headers)
 
     async def call(
-        self, job: Callable[..., dict[str, Any]], raw: JSONValue, *args: Any, timeout: float
+        self, job: Callable[..., dict[str, Any]], raw: JSONValue, *args: object, timeout: float
     ) -> tuple[dict[str, Any], dict[str, str]]:
         """The job's reply (an answer or an error answer) and the response's headers."""
         ident = raw.get("id") if isinstance(raw, dict) else None
@@ -391,7 +391,7 @@ def static_dir() -> Path:
     return Path(str(resources.files("solver.hint").joinpath("static")))
 
 
-def mount_web(app: Any) -> None:
+def mount_web(app: FastAPI) -> None:
     """The web table on ``app``: ``/`` and its files under ``/static``."""
     static = static_dir()
 

@@ -19,6 +19,7 @@ more); a known field with a wrong type or value is an error naming it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
@@ -395,12 +396,12 @@ class ReviewAnswer(_Model):
 _TYPE_TAGS = {"body", "int", "str", "float", "bool", "none", "literal"}
 
 
-def _type_tag(part: Any) -> bool:
+def _type_tag(part: str | int) -> bool:
     """A location part naming a union member's type (``int``, ``dict[str,any]``), not a field."""
     return isinstance(part, str) and (part.lower() in _TYPE_TAGS or "[" in part)
 
 
-def error_message(error: Any) -> str:
+def error_message(error: Mapping[str, object]) -> str:
     """A validation error's message in words: an unknown field inside an object that refuses
     them (``limit``) names the fields it takes."""
     if error.get("type") == "extra_forbidden":

@@ -37,6 +37,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from solver.errors import OptionError
 from solver.files import check_writable, write_whole
@@ -79,11 +80,11 @@ class _Ingress:
     Content-Length or while reading), and checked by :func:`solver.hint.ingress.parse_request`
     (400 with the field and code) before the app sees it; the app then reads the same bytes."""
 
-    def __init__(self, app: Any, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
         self.limit = limit
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") != "POST":
             await self.app(scope, receive, send)
             return
@@ -250,7 +251,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     return app
 
 
-def run_server(args: argparse.Namespace, caps: Any) -> int:
+def run_server(args: argparse.Namespace, caps: Caps) -> int:
     """``forest serve``: bind, announce the address, serve until interrupted (status 0).
     ``caps``: the search caps the command line set (:func:`solver.hint.cli.caps_from`)."""
     import uvicorn
