@@ -9,10 +9,12 @@ to :mod:`solver.agents` (which builds an agent *by name* for the CLI, through th
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 from solver.errors import OptionError, SearchBudgetError
 from solver.game import Game, State
 from solver.rng import SplitMix64, check_seed, derive_seed
+from solver.search.result import SearchResult
 from solver.spec import Agent
 
 __all__ = ["exact_agent", "ismcts_agent", "mcts_agent", "random_agent", "random_factory"]
@@ -44,24 +46,11 @@ def mcts_agent(game: Game, *, seed: int = 0, iterations: int = 1000) -> Agent:
     decision, seeded per decision."""
     from solver.search import mcts, strong_mcts_options
 
-    _check_iterations(iterations)
-    counter = itertools.count()
+    def search(state: State, decision_seed: int) -> SearchResult:
+        options = strong_mcts_options(state)
+        return mcts(state, iterations=iterations, seed=decision_seed, options=options)
 
-    def choose(state: State) -> int:
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        result = mcts(
-            state,
-            iterations=iterations,
-            seed=derive_seed(seed, next(counter)),
-            options=strong_mcts_options(state),
-        )
-        if result.best_action is None:  # no simulation expanded the root
-            raise SearchBudgetError(f"MCTS found no move in {iterations} iteration(s)")
-        return result.best_action
-
-    return choose
+    return _per_decision("MCTS", search, seed, iterations)
 
 
 def ismcts_agent(game: Game, *, seed: int = 0, iterations: int = 1000) -> Agent:
@@ -69,6 +58,17 @@ def ismcts_agent(game: Game, *, seed: int = 0, iterations: int = 1000) -> Agent:
     configuration, ``iterations`` simulations per decision, seeded per decision."""
     from solver.search.ismcts import ismcts
 
+    def search(state: State, decision_seed: int) -> SearchResult:
+        return ismcts(state, iterations=iterations, top_k=1, seed=decision_seed)
+
+    return _per_decision("ISMCTS", search, seed, iterations)
+
+
+def _per_decision(
+    name: str, search: Callable[[State, int], SearchResult], seed: int, iterations: int
+) -> Agent:
+    """An agent playing ``search``'s best move, seeded afresh for each decision (the k-th from
+    ``derive_seed(seed, k)``); a single legal action is played without searching."""
     _check_iterations(iterations)
     counter = itertools.count()
 
@@ -76,11 +76,9 @@ def ismcts_agent(game: Game, *, seed: int = 0, iterations: int = 1000) -> Agent:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        result = ismcts(
-            state, iterations=iterations, top_k=1, seed=derive_seed(seed, next(counter))
-        )
-        if result.best_action is None:
-            raise SearchBudgetError(f"ISMCTS found no move in {iterations} iteration(s)")
+        result = search(state, derive_seed(seed, next(counter)))
+        if result.best_action is None:  # no simulation expanded the root
+            raise SearchBudgetError(f"{name} found no move in {iterations} iteration(s)")
         return result.best_action
 
     return choose
