@@ -100,50 +100,39 @@ def check_clean(value: Parsed, path: list[str | int] | None = None) -> None:
     while stack:
         item, where = stack.pop()
         if len(where) - base > MAX_DEPTH:
-            field = _field(where[: base + 3])
-            raise HintError(
-                f"{field + ': ' if field else ''}nested more than {MAX_DEPTH} deep",
-                field,
-                _code(where),
-            )
-        if isinstance(item, str):
-            bad = _lone_surrogate(item)
-            if bad is not None:
-                field = _field(where)
-                raise HintError(
-                    f"{field + ': ' if field else ''}a lone surrogate ({bad}) is not Unicode text",
-                    field,
-                    _code(where),
-                )
-        elif isinstance(item, _TooLarge):
-            field = _field(where)
-            raise HintError(
-                f"{field + ': ' if field else ''}a number too large ({item.digits} digits)",
-                field,
-                _code(where),
-            )
-        elif isinstance(item, float):
-            if not math.isfinite(item):
-                field = _field(where)
-                raise HintError(
-                    f"{field + ': ' if field else ''}{item!r} is not a finite JSON number",
-                    field,
-                    _code(where),
-                )
-        elif isinstance(item, dict):
+            raise _unclean(where[: base + 3], f"nested more than {MAX_DEPTH} deep", where)
+        problem = _problem(item)
+        if problem is not None:
+            raise _unclean(where, problem, where)
+        if isinstance(item, dict):
             for key, child in item.items():
                 bad = _lone_surrogate(key)
                 if bad is not None:
-                    field = _field([*where, key])
-                    raise HintError(
-                        f"{field}: a key holding a lone surrogate ({bad}) is not Unicode text",
-                        field,
-                        _code(where or [key]),
-                    )
+                    why = f"a key holding a lone surrogate ({bad}) is not Unicode text"
+                    raise _unclean([*where, key], why, where or [key])
                 stack.append((child, [*where, key]))
         elif isinstance(item, list):
             for index, child in enumerate(item):
                 stack.append((child, [*where, index]))
+
+
+def _problem(item: Parsed) -> str | None:
+    """What makes a single value unclean (a lone surrogate, a number too large to convert, an
+    infinite float), or None."""
+    if isinstance(item, str):
+        bad = _lone_surrogate(item)
+        return None if bad is None else f"a lone surrogate ({bad}) is not Unicode text"
+    if isinstance(item, _TooLarge):
+        return f"a number too large ({item.digits} digits)"
+    if isinstance(item, float) and not math.isfinite(item):
+        return f"{item!r} is not a finite JSON number"
+    return None
+
+
+def _unclean(at: list[str | int], problem: str, code_at: list[str | int]) -> HintError:
+    """The error naming the field at ``at`` and the problem (its code by ``code_at``)."""
+    field = _field(at)
+    return HintError(f"{field + ': ' if field else ''}{problem}", field, _code(code_at))
 
 
 def parse_json(text: str, path: list[Any] | None = None, code: str = "malformed") -> Any:
