@@ -1,4 +1,4 @@
-"""What the benches share: timing a call, printing kernel-against-reference rates, timing
+"""What the benches share: timing a call, the kernel-against-reference playout rates, timing
 OpenSpiel's ISMCTS bot, and publishing a results table.
 
 A bench script run as ``python bench/NAME.py`` imports it as ``benchkit`` (its folder is on the
@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 
 def best_seconds(run: Callable[[], Any], repeats: int = 3) -> float:
@@ -30,21 +31,44 @@ def seconds_per_call(benchmark: Any, run: Callable[[], Any]) -> float:
     return best_seconds(run)
 
 
+Playouts = Callable[[Any, int, int], tuple[int, int, Any]]  # (game, games, seed) -> counts
+
+
+@dataclass
 class PlayoutRates:
-    """Actions/s of the ways a bench plays seeded random playouts (``runner(way)``: a call
-    playing them, answering ``(games, actions, tally)``), kept for the ratios of the run."""
+    """Actions/s of seeded random playouts three ways, kept for the ratios of the run: the
+    kernel's C loop (``"c-loop"``: ``compiled(game, n, seed)``), the kernel through the Python
+    protocol (``"kernel-python"``) and the reference (``"reference"``), both by
+    ``python_playouts(game, n, seed)``; each answers ``(games, actions, tally)``. ``games`` is
+    how many games each way plays a call."""
 
-    def __init__(self, runner: Callable[[str], Callable[[], tuple[int, int, int]]]) -> None:
-        self.runner = runner
-        self.rates: dict[str, float] = {}
+    WAYS: ClassVar[tuple[str, ...]] = ("c-loop", "kernel-python", "reference")
 
-    def benchmark(self, benchmark: Any, way: str, rounds: int) -> tuple[int, int, int]:
+    games: dict[str, int]
+    seed: int
+    kernel_game: Callable[[], Any]
+    reference_game: Callable[[], Any]
+    compiled: Playouts
+    python_playouts: Playouts
+    rates: dict[str, float] = field(default_factory=dict)
+
+    def runner(self, way: str) -> Callable[[], tuple[int, int, Any]]:
+        """A call playing ``way``'s games on a game made now."""
+        n = self.games[way]
+        if way == "c-loop":
+            kernel = self.kernel_game()
+            return lambda: self.compiled(kernel, n, self.seed)
+        game = self.kernel_game() if way == "kernel-python" else self.reference_game()
+        return lambda: self.python_playouts(game, n, self.seed)
+
+    def benchmark(self, benchmark: Any, way: str, rounds: int) -> tuple[int, int, Any]:
         """Time ``way`` under pytest-benchmark (``rounds`` rounds after a warm-up), keep its rate
-        and ``extra_info``; its ``(games, actions, tally)``."""
+        and ``extra_info``; its ``(games, actions, tally)``, the games checked."""
         run = self.runner(way)
         games, actions, tally = benchmark.pedantic(
             run, rounds=rounds, iterations=1, warmup_rounds=1
         )
+        assert games == self.games[way] and actions > games
         rate = self.rates[way] = actions / seconds_per_call(benchmark, run)
         benchmark.extra_info.update(games=games, actions=actions, actions_per_second=rate)
         return games, actions, tally
@@ -56,19 +80,24 @@ class PlayoutRates:
             self.rates[way] = run()[1] / best_seconds(run)
         return self.rates[way]
 
-
-def report_rates(
-    benchmark: Any, title: str, rates: dict[str, float], ratios: dict[str, float]
-) -> None:
-    """Keep the actions/s ``rates`` and their ``ratios`` in ``extra_info`` and print them under
-    ``title`` (the caller has disabled pytest's capture)."""
-    benchmark.extra_info.update({f"{w} actions/s": round(r) for w, r in rates.items()})
-    benchmark.extra_info.update({k: round(v, 1) for k, v in ratios.items()})
-    print(f"\n{title}:")
-    for way, rate in rates.items():
-        print(f"  {way:14s} {rate:14,.0f} actions/s")
-    for name, ratio in ratios.items():
-        print(f"  {name:26s} {ratio:8.1f}x")
+    def report(self, benchmark: Any, title: str) -> dict[str, float]:
+        """Every way's rate and the kernel's ratios against the reference (and the C loop's
+        against the protocol), kept in ``extra_info`` and printed under ``title`` (the caller
+        has disabled pytest's capture); the ratios."""
+        rates = {way: self.rate(way) for way in self.WAYS}
+        ratios = {
+            "c-loop / reference": rates["c-loop"] / rates["reference"],
+            "kernel-python / reference": rates["kernel-python"] / rates["reference"],
+            "c-loop / kernel-python": rates["c-loop"] / rates["kernel-python"],
+        }
+        benchmark.extra_info.update({f"{w} actions/s": round(r) for w, r in rates.items()})
+        benchmark.extra_info.update({k: round(v, 1) for k, v in ratios.items()})
+        print(f"\n{title}:")
+        for way, rate in rates.items():
+            print(f"  {way:14s} {rate:14,.0f} actions/s")
+        for name, ratio in ratios.items():
+            print(f"  {name:26s} {ratio:8.1f}x")
+        return ratios
 
 
 def openspiel_ismcts_rate(game: Any, state: Any, iterations: int, seed: int) -> float:

@@ -39,6 +39,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from benchkit import publish
+
 from solver.games.guardians.solo import default_levels
 from solver.games.guardians.solo_runs import SoloReport, solo_game_record, solo_report
 from solver.stats import wilson_interval
@@ -430,11 +432,7 @@ def main(argv: list[str] | None = None) -> int:
             *[f"- {name}: {'met' if ok else 'NOT met'}" for name, ok in checks],
             "",
         ]
-    text = "\n".join(lines)
-    print(text)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            handle.write(text)
+    publish("\n".join(lines), args.out)
     return 0
 
 
@@ -468,11 +466,7 @@ def _pilot(args: argparse.Namespace, argv: list[str] | None) -> int:
         *pilot_lines(games),
         "",
     ]
-    text = "\n".join(lines)
-    print(text)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            handle.write(text)
+    publish("\n".join(lines), args.out)
     return 0
 
 

@@ -29,6 +29,8 @@ import sys
 import time
 from typing import Any
 
+from benchkit import publish
+
 AGENTS = ("ismcts", "heuristic", "heuristic", "random")
 
 
@@ -201,11 +203,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{load_before} at the start, {load()} at the end).",
             "",
         ]
-    text = "\n".join(lines)
-    print(text)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            handle.write(text)
+    publish("\n".join(lines), args.out)
     return 0
 
 

@@ -43,6 +43,7 @@ __all__ = [
     "random_action",
     "random_playouts",
     "run_forest",
+    "uniform_action",
 ]
 
 MAX_ACTIONS_PER_GAME = 100_000
@@ -394,11 +395,27 @@ def random_action(state: State, rng: random.Random, by_probability: bool = True)
     return int(rng.choice([a for a, _ in outcomes]))
 
 
+def uniform_action(state: State, rng: SplitMix64) -> int:
+    """An action of ``state`` drawn uniformly by one ``rng.below``: a chance outcome by its
+    index (whatever its probability), else a legal action (the tests' seeded walks)."""
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        return int(outcomes[rng.below(len(outcomes))][0])
+    legal = state.legal_actions()
+    return int(legal[rng.below(len(legal))])
+
+
 def load_module(name: str, path: Path) -> ModuleType:
     """The file ``path`` imported as a module named ``name`` (a bench script, a kernel built out
-    of tree), whether or not its folder is a package on the path."""
+    of tree), whether or not its folder is a package on the path; its folder is on the path
+    while it runs, as for a script (a bench script imports ``benchkit`` beside it)."""
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    folder = str(Path(path).parent)
+    sys.path.insert(0, folder)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(folder)
     return module
