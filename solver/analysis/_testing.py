@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+import argparse
 import os
 import time
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -30,12 +31,15 @@ if TYPE_CHECKING:  # pragma: no cover
     from solver.analysis.sources import Source
     from solver.spec import GameSpec
 
+from solver.analysis.cli_analyse import add_analyse_command
+
 __all__ = [
     "CLASSES",
     "TOY_CLASSES",
     "failing_analyse",
     "fake_analyse",
     "not_a_dict_analyse",
+    "run_analyse",
     "toy_analyse",
     "toy_spec",
 ]
@@ -170,3 +174,13 @@ def toy_spec(name: str = "toy", analysis: bool = True) -> GameSpec:
         open=no_engine,
         analysis=hooks if analysis else None,
     )
+
+
+def run_analyse(*argv: str) -> int:
+    """``forest analyse ARGV`` on a parser made here (only the ``analyse`` command): the
+    handler's exit code; errors propagate, as the tests want them, where ``forest`` would print
+    one line."""
+    parser = argparse.ArgumentParser(prog="forest")
+    add_analyse_command(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["analyse", *argv])
+    return int(args.handler(args))

@@ -6,7 +6,6 @@ tests exercise the machinery only. Rows are compared without ``seconds`` (wall t
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import signal
@@ -22,7 +21,12 @@ pd = pytest.importorskip("pandas")
 pytest.importorskip("pyarrow")
 
 from solver.analysis import _testing  # noqa: E402
-from solver.analysis._testing import failing_analyse, fake_analyse, not_a_dict_analyse  # noqa: E402
+from solver.analysis._testing import (  # noqa: E402
+    failing_analyse,
+    fake_analyse,
+    not_a_dict_analyse,
+    run_analyse,
+)
 from solver.analysis.batch import (  # noqa: E402
     Job,
     Source,
@@ -33,7 +37,7 @@ from solver.analysis.batch import (  # noqa: E402
     run_batch,
     without_timing,
 )
-from solver.analysis.cli_analyse import add_analyse_command, analysis_function  # noqa: E402
+from solver.analysis.cli_analyse import analysis_function  # noqa: E402
 from solver.analysis.journal import lock_path  # noqa: E402
 from solver.analysis.results import column_types  # noqa: E402
 from solver.analysis.sources import analysis_hooks  # noqa: E402
@@ -384,16 +388,9 @@ def test_sources_round_trip_through_rows(tmp_path):
 
 
 # -- the command ---------------------------------------------------------------------------------
-def run_cli(*argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="forest")
-    add_analyse_command(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["analyse", *argv])
-    return args.handler(args)
-
-
 def test_the_command_analyses_reports_and_curates(tmp_path, capsys):
     out, report, chosen = tmp_path / "r.parquet", tmp_path / "report", tmp_path / "chosen"
-    code = run_cli(
+    code = run_analyse(
         "--count", "12", "--size", "6x6", "--seed", "3", "--jobs", "1", "--out", str(out),
         "--analysis", FAKE, "--no-progress", "--report", str(report),
         "--select", "class == 'uncertain' and par > 0", "--save-to", str(chosen),
@@ -410,14 +407,14 @@ def test_the_command_analyses_reports_and_curates(tmp_path, capsys):
     )
 
     # Without forests to analyse, --out is read: select and print.
-    assert run_cli("--out", str(out), "--select", "class == 'never'") == 0
+    assert run_analyse("--out", str(out), "--select", "class == 'never'") == 0
     printed = capsys.readouterr().out
     assert f"{(frame['class'] == 'never').sum()} of 12 forests selected" in printed
 
 
 def test_the_command_without_out_prints_a_table(tmp_path, capsys):
     paths = write_forests(tmp_path, range(2))
-    assert run_cli(*map(str, paths), "--analysis", FAKE, "--jobs", "1", "--no-progress") == 0
+    assert run_analyse(*map(str, paths), "--analysis", FAKE, "--jobs", "1", "--no-progress") == 0
     printed = capsys.readouterr().out
     assert "analysed 2 forests:" in printed and str(paths[1]) in printed
 
@@ -439,7 +436,7 @@ def test_the_command_refuses_bad_options(tmp_path, monkeypatch, argv, message):
     monkeypatch.chdir(tmp_path)
     argv = [*argv, "--no-progress"] + ([] if "--analysis" in argv else ["--analysis", FAKE])
     with pytest.raises(OptionError, match=message):
-        run_cli(*argv)
+        run_analyse(*argv)
 
 
 def test_the_dog_analysis_is_the_one_its_hooks_name():

@@ -15,17 +15,10 @@ pytest.importorskip("pyarrow")
 
 import solver.analysis  # noqa: E402
 from solver import registry  # noqa: E402
-from solver.analysis._testing import TOY_CLASSES, toy_spec  # noqa: E402
+from solver.analysis._testing import TOY_CLASSES, run_analyse, toy_spec  # noqa: E402
 from solver.analysis.batch import read_results  # noqa: E402
 from solver.analysis.cli_analyse import add_analyse_command  # noqa: E402
 from solver.errors import FormatError, OptionError  # noqa: E402
-
-
-def run_cli(*argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="forest")
-    add_analyse_command(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["analyse", *argv])
-    return args.handler(args)
 
 
 @pytest.fixture
@@ -56,14 +49,14 @@ def test_no_analysis_module_imports_a_game():
 
 def test_a_game_without_analysis_hooks_is_refused(toy_games):
     with pytest.raises(OptionError, match=r"^analysis is not supported for hookless$"):
-        run_cli("--game", "hookless", "--count", "2", "--no-progress")
+        run_analyse("--game", "hookless", "--count", "2", "--no-progress")
     with pytest.raises(OptionError, match="unknown game 'chess'"):
-        run_cli("--game", "chess", "--count", "2", "--no-progress")
+        run_analyse("--game", "chess", "--count", "2", "--no-progress")
 
 
 def test_the_toy_game_goes_through_batch_report_and_curation(toy_games, tmp_path, capsys):
     out, report, saved = tmp_path / "words.csv", tmp_path / "report", tmp_path / "saved"
-    code = run_cli(
+    code = run_analyse(
         "--game", "toy", "--count", "8", "--size", "3x2", "--seed", "4", "--jobs", "1",
         "--output", str(out), "--report", str(report), "--select", "length >= 4",
         "--save-to", str(saved), "--no-progress",
@@ -95,7 +88,7 @@ def test_toy_files_are_read_through_the_hooks(toy_games, tmp_path, capsys):
     good, bad = tmp_path / "a.word", tmp_path / "b.word"
     good.write_text("forest\n", encoding="utf-8")
     bad.write_text("12 34\n", encoding="utf-8")
-    assert run_cli("--game", "toy", str(good), str(bad), "--jobs", "1", "--no-progress") == 0
+    assert run_analyse("--game", "toy", str(good), str(bad), "--jobs", "1", "--no-progress") == 0
     printed = capsys.readouterr().out
     assert "analysed 2 words: 1 long, 1 error" in printed
     with pytest.raises(FormatError):

@@ -36,6 +36,13 @@ ACTIONS = 1_000
 """Actions after which the default suite's random play stops adding games (past its minimum)."""
 MIN_GAMES = 2
 
+#: How much random play a test sees: the default suite's (past :data:`MIN_GAMES`, until
+#: :data:`ACTIONS` actions), or every game (``None``: slow).
+PLAY_LENGTHS = [
+    pytest.param(ACTIONS, id="some-games"),
+    pytest.param(None, id="every-game", marks=pytest.mark.slow),
+]
+
 
 def _random_play(opened, games: int, actions: int | None) -> list[ConformanceReport]:
     """One report a seeded game, seeds 0, 1, ...: ``games`` of them, or as soon as there are
@@ -49,21 +56,13 @@ def _random_play(opened, games: int, actions: int | None) -> list[ConformanceRep
     return reports
 
 
-def _keeps_every_invariant(name, engine, source, actions: int | None) -> None:
+@pytest.mark.parametrize("actions", PLAY_LENGTHS)
+@pytest.mark.parametrize(("name", "engine", "source"), CASES)
+def test_random_play_keeps_every_invariant(name, engine, source, actions):
+    """Twelve seeded games at most (the default suite stops earlier: ``actions``)."""
     reports = _random_play(_open(name, engine, source), 12, actions)
     assert len(reports) >= MIN_GAMES and all(r.games == 1 and r.actions >= 1 for r in reports)
     assert all(r.decision_nodes + r.chance_nodes == r.actions for r in reports)
-
-
-@pytest.mark.parametrize(("name", "engine", "source"), CASES)
-def test_random_play_keeps_every_invariant(name, engine, source):
-    _keeps_every_invariant(name, engine, source, ACTIONS)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(("name", "engine", "source"), CASES)
-def test_random_play_keeps_every_invariant_over_twelve_games(name, engine, source):
-    _keeps_every_invariant(name, engine, source, None)
 
 
 @pytest.mark.parametrize(("name", "engine", "source"), CASES)
@@ -82,7 +81,10 @@ def test_searchers_answer_within_a_tiny_budget(name, engine, source):
     assert result.same_search(mcts(state, iterations=20, seed=1))
 
 
-def _engines_agree(name, engine, source, actions: int | None) -> None:
+@pytest.mark.parametrize("actions", PLAY_LENGTHS)
+@pytest.mark.parametrize(("name", "engine", "source"), CASES)
+def test_engines_of_a_game_agree_on_random_play(name, engine, source, actions):
+    """Five seeded games at most (the default suite stops earlier: ``actions``)."""
     from solver.registry import game_spec
 
     spec = game_spec(name)
@@ -93,17 +95,6 @@ def _engines_agree(name, engine, source, actions: int | None) -> None:
         pytest.skip(f"the comparison is symmetric: run once, from {spec.engine_names()[0]}")
     mine = _random_play(_open(name, engine, source), 5, actions)
     assert mine == _random_play(_open(name, others[0], source), len(mine), None)
-
-
-@pytest.mark.parametrize(("name", "engine", "source"), CASES)
-def test_engines_of_a_game_agree_on_random_play(name, engine, source):
-    _engines_agree(name, engine, source, ACTIONS)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(("name", "engine", "source"), CASES)
-def test_engines_of_a_game_agree_on_five_random_games(name, engine, source):
-    _engines_agree(name, engine, source, None)
 
 
 def test_the_checks_catch_a_broken_game():

@@ -15,6 +15,7 @@ import pytest
 from solver.errors import OptionError, SearchBudgetError, SolverError
 from solver.rng import SplitMix64
 from solver.search import expectimax, solve
+from solver.testing import uniform_action
 
 CONFIGS = [(4, 6), (5, 8), (6, 9), (8, 10)]  # (target, plies)
 
@@ -57,12 +58,7 @@ def _states(game, seed, count=8):
     out = []
     while not state.is_terminal() and len(out) < count:
         out.append(state.clone())
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[rng.below(len(outcomes))][0])
-        else:
-            actions = state.legal_actions()
-            state.apply_action(actions[rng.below(len(actions))])
+        state.apply_action(uniform_action(state, rng))
     return out
 
 
@@ -172,8 +168,7 @@ def test_solution_plays_optimally_for_both_players(duel):
     rng = SplitMix64(3)
     while not state.is_terminal():
         if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[rng.below(len(outcomes))][0])
+            state.apply_action(uniform_action(state, rng))
             continue
         mover = state.current_player()
         value = solution.value(state)

@@ -13,14 +13,14 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from solver.interop import openspiel  # noqa: E402
 from solver.rng import SplitMix64  # noqa: E402
+from solver.testing import uniform_action  # noqa: E402
 
 
 def _dealt(game: Any, seed: int) -> Any:
     state = game.new_initial_state()
     rng = SplitMix64(seed)
     while state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        state.apply_action(outcomes[rng.below(len(outcomes))][0])
+        state.apply_action(uniform_action(state, rng))
     return state
 
 

@@ -86,26 +86,22 @@ def _exact_table(name: str, roll: int) -> tuple[float, dict[int, float]]:
     return _exact(state, memo), values
 
 
-def _reference_state(forest, *actions):
-    game = solver.load_game("dog", forest=forest, engine="reference")
-    state = game.new_initial_state()
+def _dog_state(engine, forest, *actions):
+    """The dog's state on ``forest`` after ``actions``, on ``engine``."""
+    state = solver.load_game("dog", forest=forest, engine=engine).new_initial_state()
     for action in actions:
         state.apply_action(action)
     return state
 
 
+def _reference_state(forest, *actions):
+    return _dog_state("reference", forest, *actions)
+
+
 @pytest.fixture(scope="module")
 def kernel(require_kernels):
     """The compiled-path states (the extension policy of ``tests/conftest.py`` applies)."""
-
-    def make(forest, *actions):
-        game = solver.load_game("dog", forest=forest, engine="kernel")
-        state = game.new_initial_state()
-        for action in actions:
-            state.apply_action(action)
-        return state
-
-    return make
+    return functools.partial(_dog_state, "kernel")
 
 
 def _assert_converged(result: SearchResult, name: str, roll: int, tolerance: float) -> None:

@@ -17,6 +17,7 @@ from solver.games.dog.kernel import KernelDogGame
 from solver.rng import SplitMix64
 from solver.search import expectimax, solve
 from solver.search.expectimax import ExpectimaxOptions
+from solver.testing import uniform_action
 
 pytestmark = pytest.mark.usefixtures("require_kernels")
 
@@ -53,13 +54,9 @@ def _decision_states(game, seed, count=3):
     state = game.new_initial_state()
     out = [state.clone()]
     while not state.is_terminal() and len(out) <= count:
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[rng.below(len(outcomes))][0])
-        else:
-            actions = state.legal_actions()
+        if not state.is_chance_node():
             out.append(state.clone())
-            state.apply_action(actions[rng.below(len(actions))])
+        state.apply_action(uniform_action(state, rng))
     return out
 
 
@@ -114,12 +111,7 @@ def test_pack_round_trips_and_tells_states_apart():
                 assert game._state_from_packed(key) == state  # byte for byte
                 if state.is_terminal():
                     break
-                if state.is_chance_node():
-                    outcomes = state.chance_outcomes()
-                    state.apply_action(outcomes[rng.below(len(outcomes))][0])
-                else:
-                    actions = state.legal_actions()
-                    state.apply_action(actions[rng.below(len(actions))])
+                state.apply_action(uniform_action(state, rng))
         texts = list(keys.values())
         assert len(set(texts)) == len(texts)  # distinct states, distinct keys
 
@@ -291,8 +283,7 @@ def test_solution_follows_optimal_moves():
     rng = SplitMix64(9)
     while not state.is_terminal():
         if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[rng.below(len(outcomes))][0])
+            state.apply_action(uniform_action(state, rng))
             continue
         action = solution.best_action(state)
         child = state.clone()

@@ -5,28 +5,19 @@ back; rolled positions."""
 
 from __future__ import annotations
 
-import argparse
-
 import pytest
 
 pd = pytest.importorskip("pandas")
 pytest.importorskip("pyarrow")
 pytest.importorskip("matplotlib")
 
+from solver.analysis._testing import run_analyse  # noqa: E402
 from solver.analysis.batch import read_results  # noqa: E402
-from solver.analysis.cli_analyse import add_analyse_command  # noqa: E402
 from solver.games.guardians.analysis import CLASSES as GUARDIANS_CLASSES  # noqa: E402
 from solver.games.guardians.analysis import roll_grove  # noqa: E402
 from solver.games.guardians.grove import load_grove, parse_grove  # noqa: E402
 from solver.games.guardians.ordering import best_order, first_legal_order  # noqa: E402
 from solver.games.guardians.rules import GuardiansGame  # noqa: E402
-
-
-def run_cli(*argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="forest")
-    add_analyse_command(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["analyse", *argv])
-    return args.handler(args)
 
 
 def brute_cut_vertices(cells: set[tuple[int, int]]) -> int:
@@ -54,7 +45,7 @@ def brute_cut_vertices(cells: set[tuple[int, int]]) -> int:
 
 def test_guardians_batch_rows_match_the_exhaustive_search(tmp_path, capsys):
     out, report, saved = tmp_path / "g.csv", tmp_path / "rep", tmp_path / "saved"
-    code = run_cli(
+    code = run_analyse(
         "--game", "guardians", "--count", "8", "--size", "6x5", "--seed", "0", "--jobs", "1",
         "--out", str(out), "--report", str(report), "--save-to", str(saved), "--no-progress",
     )  # fmt: skip

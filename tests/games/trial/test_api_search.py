@@ -19,6 +19,7 @@ import solver
 from solver.cli import main
 from solver.errors import OptionError
 from solver.rng import SplitMix64
+from solver.testing import uniform_action
 
 pytestmark = pytest.mark.usefixtures("require_kernels")
 
@@ -30,12 +31,7 @@ def _midgame(plies: int = 120, seed: int = 5) -> Any:
     state = solver.load_game("trial", players=2).new_initial_state()
     rng = SplitMix64(seed)
     for _ in range(plies):
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[rng.below(len(outcomes))][0])
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.below(len(legal))])
+        state.apply_action(uniform_action(state, rng))
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
     assert not state.is_terminal()
