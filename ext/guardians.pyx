@@ -258,6 +258,19 @@ cdef inline int forest_size(const GPlayer* P) noexcept nogil:
         n += GD_POPCOUNT(P.occ[r])
     return n
 
+cdef int board_cells(const uint64_t* rows, int* cells) noexcept nogil:
+    # The cells (row * 64 + column) of a bitboard's set bits in row order into ``cells``; returns
+    # how many. The boards listed are forests or parts of one: MAX_PILE cells at most.
+    cdef int r, n = 0
+    cdef uint64_t x
+    for r in range(64):
+        x = rows[r]
+        while x:
+            cells[n] = r * 64 + GD_CTZ(x)
+            n += 1
+            x &= x - 1
+    return n
+
 cdef int cell_tile(const GState* s, int p, int cell) noexcept nogil:
     # The id of the tile on ``cell`` of player p's forest (-1: none).
     cdef int t, key = p * CELLS + cell
@@ -339,18 +352,14 @@ cdef int articulation_points(const GPlayer* P, uint64_t* ap) noexcept nogil:
     cdef int16_t parent[MAX_PILE + 8]
     cdef int16_t stack[MAX_PILE + 8]
     cdef uint8_t nexti[MAX_PILE + 8]
-    cdef int n = 0, r, b, u, v, d, nc, sp, root, rootkids, clock = 0, count = 0, p
-    cdef uint64_t x
+    cdef int cells[MAX_PILE]
+    cdef int n, r, i, u, v, d, nc, sp, root, rootkids, clock = 0, count = 0, p
     memset(ap, 0, 64 * sizeof(uint64_t))
-    for r in range(64):
-        x = P.occ[r]
-        while x:
-            b = GD_CTZ(x)
-            x &= x - 1
-            idx[r * 64 + b] = <int16_t>n
-            cellof[n] = <int16_t>(r * 64 + b)
-            disc[n] = -1
-            n += 1
+    n = board_cells(P.occ, cells)
+    for i in range(n):
+        idx[cells[i]] = <int16_t>i
+        cellof[i] = <int16_t>cells[i]
+        disc[i] = -1
     for root in range(n):
         if disc[root] >= 0:
             continue
@@ -1178,25 +1187,31 @@ cdef double standing(const GGame* g, const GState* s, int p) noexcept nogil:
             total += g.points[tile]  # the points preview: known with the face
     return total
 
+cdef double softmax_share(const double* values, int players, int player,
+                          double temperature) noexcept nogil:
+    """``player``'s share of ``exp((value - top) / temperature)`` over the players: both
+    heuristics' chance to win from every player's projected score."""
+    cdef double out[4]
+    cdef double top = values[0], total = 0.0
+    cdef int p
+    for p in range(1, players):
+        if values[p] > top:
+            top = values[p]
+    for p in range(players):
+        out[p] = exp((values[p] - top) / temperature)
+        total += out[p]
+    return out[player] / total
+
 cdef double colour_heuristic(const GGame* g, const GState* s, int player) noexcept nogil:
     cdef double prospects[4]
-    cdef double out[4]
-    cdef double top, total, v
+    cdef double v
     cdef int p
     for p in range(g.players):
         prospects[p] = score_of(g, s, p) + 0.5 * progress(g, s, p) + 0.25 * standing(g, s, p)
     if g.solo:
         v = prospects[0] / g.threshold
         return 0.0 if v < 0.0 else (1.0 if v > 1.0 else v)
-    top = prospects[0]
-    for p in range(1, g.players):
-        if prospects[p] > top:
-            top = prospects[p]
-    total = 0.0
-    for p in range(g.players):
-        out[p] = exp((prospects[p] - top) / 5.0)
-        total += out[p]
-    return out[player] / total
+    return softmax_share(prospects, g.players, player, 5.0)
 
 
 # -- the heuristic: the planner's evaluation (evaluation.py) -------------------------------------
@@ -1230,103 +1245,8 @@ cdef double SOLO_SCALE = 30.0
 cdef double TEMPERATURE = 5.0
 
 
-ctypedef struct Prospect:
-    const GPlayer* P
-    const double* avail       # by colour code 1..6
-    double points
-    double best
-    double bound[7]
-    int budget
-    int k                     # the path's length with the mission tile
-    int depth                 # cells on the path so far (the mission tile first)
-    int path[8]
-    uint8_t want[5]           # the reading of the sequence being matched
-    int fixed[6]              # the start walk's colours so far (0: an empty cell)
-
-
-cdef inline bint on_path(const Prospect* w, int n) noexcept nogil:
-    cdef int i
-    for i in range(w.depth):
-        if w.path[i] == n:
-            return True
-    return False
-
-
-cdef void template_dfs(Prospect* w, int here, int d, double q) noexcept nogil:
-    cdef int dr, n, want
-    cdef double fill
-    if w.bound[d] * q <= w.best:
-        return
-    if w.depth == w.k:
-        w.best = w.points * WEIGHT_C[d] * q
-        return
-    want = w.want[w.depth - 1]
-    for dr in range(4):
-        n = step_cell(here, dr)
-        if n < 0 or colour_at(w.P, n) != want or on_path(w, n):
-            continue
-        w.path[w.depth] = n
-        w.depth += 1
-        template_dfs(w, n, d, q)
-        w.depth -= 1
-    if d >= w.budget:
-        return
-    fill = q * w.avail[want]
-    for dr in range(4):
-        n = step_cell(here, dr)
-        if n < 0 or occupied(w.P, n) or on_path(w, n):
-            continue
-        w.path[w.depth] = n
-        w.depth += 1
-        template_dfs(w, n, d + 1, fill)
-        w.depth -= 1
-
-
-cdef inline bint start_fits(const Prospect* w, int colour, int depth) noexcept nogil:
-    cdef int i
-    if depth == 0:
-        return True
-    if depth < START_WALK - 1:
-        if colour == w.fixed[0]:
-            return False
-    elif w.fixed[0] and colour != w.fixed[0]:
-        return False
-    for i in range(1, depth):
-        if w.fixed[i] == colour:
-            return False
-    return True
-
-
-cdef void start_dfs(Prospect* w, int here, int d) noexcept nogil:
-    cdef int dr, n, colour, depth = w.depth - 1
-    if w.points * START_BEST[d] <= w.best:
-        return
-    if depth == START_WALK:
-        w.best = w.points * WEIGHT_C[d] * START_POW[d]
-        return
-    for dr in range(4):
-        n = step_cell(here, dr)
-        if n < 0:
-            continue
-        colour = colour_at(w.P, n)
-        if colour == 0 or on_path(w, n) or not start_fits(w, colour, depth):
-            continue
-        w.path[w.depth] = n
-        w.fixed[depth] = colour
-        w.depth += 1
-        start_dfs(w, n, d)
-        w.depth -= 1
-    if d >= w.budget:
-        return
-    for dr in range(4):
-        n = step_cell(here, dr)
-        if n < 0 or occupied(w.P, n) or on_path(w, n):
-            continue
-        w.path[w.depth] = n
-        w.fixed[depth] = 0
-        w.depth += 1
-        start_dfs(w, n, d + 1)
-        w.depth -= 1
+ctypedef GPlayer ProspectBoard  # read by step_cell, colour_at and occupied (above)
+include "guardians_prospect.pxi"
 
 
 cdef double prospect_of(const GGame* g, const GPlayer* P, int cell, int code, double points,
@@ -1334,8 +1254,11 @@ cdef double prospect_of(const GGame* g, const GPlayer* P, int cell, int code, do
     """The prospect of the mission coded ``code`` on ``cell`` (evaluation.prospect)."""
     cdef Prospect w
     cdef int d, L, i
-    w.P = P
+    w.board = P
     w.avail = avail
+    w.weight = WEIGHT_C
+    w.start_pow = START_POW
+    w.start_best = START_BEST
     w.points = points
     for d in range(7):
         w.bound[d] = points * PLAIN_BEST[d]
@@ -1344,19 +1267,19 @@ cdef double prospect_of(const GGame* g, const GPlayer* P, int cell, int code, do
     w.depth = 1
     if g.is_start[code]:
         w.budget = budget if budget < START_BUDGET else START_BUDGET
-        start_dfs(&w, cell, 0)
+        prospect_start_walks(&w, cell, 0)
         return w.best
     w.budget = budget
     L = g.seqlen[code]
     w.k = L + 1
     for i in range(L):
         w.want[i] = g.seq[code][i]
-    template_dfs(&w, cell, 0, 1.0)
+    prospect_templates(&w, cell, 0, 1.0)
     if not g.palindrome[code]:
         for i in range(L):
             w.want[i] = g.seq[code][L - 1 - i]
         w.depth = 1
-        template_dfs(&w, cell, 0, 1.0)
+        prospect_templates(&w, cell, 0, 1.0)
     return w.best
 
 
@@ -1426,10 +1349,10 @@ cdef double player_value(const GGame* g, const GState* s, int player,
     """The projected final score of ``player`` (evaluation.value)."""
     cdef const GPlayer* P = &s.players[player]
     cdef double total = <double>score_of(g, s, player), v
-    cdef int i, pawn, tile, code, turns, r, b, cell, n, edges = 0, forest_side = 0, nb
+    cdef int i, pawn, tile, code, turns, cell, n, edges = 0, forest_side = 0, nb
     cdef int codes[256]
     cdef double probs[256]
-    cdef uint64_t x
+    cdef int cells[MAX_PILE]
     if not g.solo and player == s.current and s.phase != PH_OVER:
         total += combo_card(s.turn_missions, s.supply)
     if g.solo:
@@ -1456,20 +1379,16 @@ cdef double player_value(const GGame* g, const GState* s, int player,
         else:
             v = mission_value(g, P, cell, code, g.points[tile], avail, turns)
         total += v + PAWN_STREAM * turns
-    for r in range(64):
-        x = P.occ[r]
-        while x:
-            b = GD_CTZ(x)
-            x &= x - 1
-            cell = r * 64 + b
-            if colour_at(P, cell):
-                forest_side += 1
-            nb = step_cell(cell, 2)
-            if nb >= 0 and occupied(P, nb):
-                edges += 1
-            nb = step_cell(cell, 1)
-            if nb >= 0 and occupied(P, nb):
-                edges += 1
+    for i in range(board_cells(P.occ, cells)):
+        cell = cells[i]
+        if colour_at(P, cell):
+            forest_side += 1
+        nb = step_cell(cell, 2)
+        if nb >= 0 and occupied(P, nb):
+            edges += 1
+        nb = step_cell(cell, 1)
+        if nb >= 0 and occupied(P, nb):
+            edges += 1
     total += TILE_VALUE * forest_side + EDGE_VALUE * edges
     return total
 
@@ -1503,8 +1422,7 @@ cdef double gd_heuristic(const void* game, const void* state, int player) noexce
 cdef double evaluation_of(const GGame* g, const GState* s, int player) noexcept nogil:
     """The heuristic of a state not over (evaluation.heuristic)."""
     cdef double avail[7]
-    cdef double out[4]
-    cdef double top, total, x
+    cdef double x
     cdef int p
     cdef uint64_t h
     global gd_memo_hash, gd_memo_game, gd_memo_valid
@@ -1523,15 +1441,7 @@ cdef double evaluation_of(const GGame* g, const GState* s, int player) noexcept 
         gd_memo_hash = h
         gd_memo_game = game
         gd_memo_valid = 1
-    top = gd_memo_values[0]
-    for p in range(1, g.players):
-        if gd_memo_values[p] > top:
-            top = gd_memo_values[p]
-    total = 0.0
-    for p in range(g.players):
-        out[p] = exp((gd_memo_values[p] - top) / TEMPERATURE)
-        total += out[p]
-    return out[player] / total
+    return softmax_share(gd_memo_values, g.players, player, TEMPERATURE)
 
 
 
@@ -2112,26 +2022,28 @@ cdef class GuardiansKernelState(KernelStateFace):
         return [(self.st.pile_tile[i], self.st.pile_who[i] & 3, self.st.pile_round[i])
                 for i in range(self.st.npile_total) if (self.st.pile_who[i] >> 2) == p]
 
+    cdef list _tiles_by_cell(self, int p):
+        """The tile id on every cell of player p's forest (None off the forest)."""
+        cdef int tile
+        cdef list tiles = [None] * CELLS
+        for tile in range(1, MAX_TILES):
+            if self.st.tile_cell[tile] >= 0 and self.st.tile_cell[tile] // CELLS == p:
+                tiles[self.st.tile_cell[tile] % CELLS] = tile
+        if self.st.players[p].start_cell >= 0:
+            tiles[self.st.players[p].start_cell] = 0
+        return tiles
+
     cdef dict _forest(self, int p):
         from solver.games.guardians.board import Face
 
         cdef GPlayer* P = &self.st.players[p]
-        cdef int r, b, cell, tile
-        cdef uint64_t x
-        cdef dict tiles = {}
+        cdef int i, cell
+        cdef int cells[MAX_PILE]
+        cdef list tiles = self._tiles_by_cell(p)
         cdef dict out = {}
-        for tile in range(1, MAX_TILES):
-            if self.st.tile_cell[tile] >= 0 and self.st.tile_cell[tile] // CELLS == p:
-                tiles[self.st.tile_cell[tile] % CELLS] = tile
-        if P.start_cell >= 0:
-            tiles[P.start_cell] = 0
-        for r in range(64):
-            x = P.occ[r]
-            while x:
-                b = GD_CTZ(x)
-                x &= x - 1
-                cell = r * 64 + b
-                out[cell_pair(cell)] = Face(tiles[cell], colour_at(P, cell) == 0)
+        for i in range(board_cells(P.occ, cells)):
+            cell = cells[i]
+            out[cell_pair(cell)] = Face(tiles[cell], colour_at(P, cell) == 0)
         return out
 
     @property
@@ -2276,27 +2188,19 @@ cdef class GuardiansKernelState(KernelStateFace):
         (``json.dumps(to_dict(), sort_keys=True, separators=(",", ":"))``, written directly)."""
         cdef GState* s = &self.st
         cdef GPlayer* P
-        cdef int p, k, r, b, cell, at
-        cdef uint64_t x
+        cdef int p, k, i, cell, at
+        cdef int cells[MAX_PILE]
         cdef list people = []
         cdef list forest, tiles
         for p in range(self.game.data.players):
             P = &s.players[p]
-            tiles = [None] * CELLS
-            for k in range(1, MAX_TILES):
-                if s.tile_cell[k] >= 0 and s.tile_cell[k] // CELLS == p:
-                    tiles[s.tile_cell[k] % CELLS] = k
-            if P.start_cell >= 0:
-                tiles[P.start_cell] = 0
+            tiles = self._tiles_by_cell(p)
             forest = []
-            for r in range(64):
-                x = P.occ[r]
-                while x:
-                    b = GD_CTZ(x)
-                    x &= x - 1
-                    cell = r * 64 + b
-                    side = "mission" if colour_at(P, cell) == 0 else "forest"
-                    forest.append(f'[{r + BOARD_MIN},{b + BOARD_MIN},{tiles[cell]},"{side}"]')
+            for i in range(board_cells(P.occ, cells)):
+                cell = cells[i]
+                side = "mission" if colour_at(P, cell) == 0 else "forest"
+                forest.append(f'[{(cell >> 6) + BOARD_MIN},{(cell & 63) + BOARD_MIN},'
+                              f'{tiles[cell]},"{side}"]')
             pawns = ",".join(
                 f"[{(P.pawns[k] >> 6) + BOARD_MIN},{(P.pawns[k] & 63) + BOARD_MIN}]"
                 if P.pawns[k] >= 0 else "null" for k in range(PAWNS))
@@ -2412,31 +2316,20 @@ def cut_vertices(GuardiansKernelState state, int player, method="tarjan"):
     Tarjan's search (``method="tarjan"``) or by the rules' test on every tile (``"test"``)."""
     cdef GPlayer* P = &state.st.players[player]
     cdef uint64_t ap[64]
-    cdef int r, b, cell
-    cdef uint64_t x
+    cdef int i
+    cdef int cells[MAX_PILE]
     if not 0 <= player < state.game.data.players:
         raise IndexError(f"player {player} is not in this game")
     if method == "tarjan":
         articulation_points(P, ap)
     elif method == "test":
         memset(ap, 0, sizeof(ap))
-        for r in range(64):
-            x = P.occ[r]
-            while x:
-                b = GD_CTZ(x)
-                x &= x - 1
-                if splits_forest(P, r * 64 + b):
-                    set64(ap, r * 64 + b)
+        for i in range(board_cells(P.occ, cells)):
+            if splits_forest(P, cells[i]):
+                set64(ap, cells[i])
     else:
         raise ValueError(f"method must be 'tarjan' or 'test', not {method!r}")
-    out = []
-    for r in range(64):
-        x = ap[r]
-        while x:
-            b = GD_CTZ(x)
-            x &= x - 1
-            out.append(cell_pair(r * 64 + b))
-    return out
+    return [cell_pair(cells[i]) for i in range(board_cells(ap, cells))]
 
 
 def time_cut_vertices(GuardiansKernelState state, int player, long repeat, method="tarjan"):
@@ -2444,24 +2337,19 @@ def time_cut_vertices(GuardiansKernelState state, int player, long repeat, metho
     :func:`cut_vertices`); returns how many one pass finds (benchmarks)."""
     cdef GPlayer* P = &state.st.players[player]
     cdef uint64_t ap[64]
-    cdef int r, b, cell, found = 0
+    cdef int i, found = 0
+    cdef int cells[MAX_PILE]
     cdef bint tarjan = method == "tarjan"
     cdef long k
-    cdef uint64_t x
     with nogil:
         for k in range(repeat):
             found = 0
             if tarjan:
                 found = articulation_points(P, ap)
                 continue
-            for r in range(64):
-                x = P.occ[r]
-                while x:
-                    b = GD_CTZ(x)
-                    x &= x - 1
-                    cell = r * 64 + b
-                    if splits_forest(P, cell):
-                        found += 1
+            for i in range(board_cells(P.occ, cells)):
+                if splits_forest(P, cells[i]):
+                    found += 1
     return found
 
 
@@ -2470,21 +2358,17 @@ def time_walks(GuardiansKernelState state, int player, long repeat):
     returns how many walks one pass finds (benchmarks)."""
     cdef GPlayer* P = &state.st.players[player]
     cdef const GGame* g = state.game.data
-    cdef int r, b, cell, found = 0, tile
+    cdef int cell, found = 0, tile, j
     cdef int codes[MAX_WALKS]
+    cdef int occupied_cells[MAX_PILE]
     cdef long k
-    cdef uint64_t x
     cells = []
     tiles = []
-    for r in range(64):
-        x = P.occ[r]
-        while x:
-            b = GD_CTZ(x)
-            x &= x - 1
-            cell = r * 64 + b
-            if colour_at(P, cell) == 0 and state.st.back[cell_tile(&state.st, player, cell)] != UNSEEN:
-                cells.append(cell)
-                tiles.append(state.st.back[cell_tile(&state.st, player, cell)])
+    for j in range(board_cells(P.occ, occupied_cells)):
+        cell = occupied_cells[j]
+        if colour_at(P, cell) == 0 and state.st.back[cell_tile(&state.st, player, cell)] != UNSEEN:
+            cells.append(cell)
+            tiles.append(state.st.back[cell_tile(&state.st, player, cell)])
     cdef int m = len(cells), i
     cdef int cs[4096]
     cdef int ts[4096]

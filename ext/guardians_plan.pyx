@@ -62,41 +62,44 @@ cdef class Weights:
         self.start_budget = start_budget
 
 
-ctypedef struct Search:
-    unsigned char grid[SIDE * SIDE]
-    double avail[8]
-    double points
-    double best
-    const double* weight
-    const double* start_pow
-    double bound[MAX_WEIGHTS]
-    double start_bound[MAX_WEIGHTS]
-    int budget
-    int k
-    int depth
-    int path[8]
-    unsigned char want[5]
-    unsigned char fixed[START_WALK]
+ctypedef struct Grid:
+    unsigned char cell[SIDE * SIDE]   # EMPTY, a colour code 1..6, or MISSION
+
+
+cdef inline int step_cell(int here, int k) noexcept nogil:
+    return here + DR[k] * SIDE + DC[k]  # the window's margin: never off the grid
+
+
+cdef inline int colour_at(const Grid* b, int n) noexcept nogil:
+    return b.cell[n]  # MISSION (7): no colour
+
+
+cdef inline bint occupied(const Grid* b, int n) noexcept nogil:
+    return b.cell[n] != EMPTY
+
+
+ctypedef Grid ProspectBoard
+include "guardians_prospect.pxi"
+
+
+cdef unsigned char LETTER_CODE[128]  # a colour letter's code 1..6 ("BGREPY"), 0: no colour
+memset(LETTER_CODE, 0, sizeof(LETTER_CODE))
+for _code, _letter in enumerate("BGREPY", 1):
+    LETTER_CODE[ord(_letter)] = _code
 
 
 cdef inline int colour_code(object letter) except -1:
     cdef str s = letter
+    cdef Py_UCS4 c
+    cdef int code = 0
     if not s:
         return MISSION  # a forest tile of unknown colour: never matches
     c = s[0]
-    if c == "B":
-        return 1
-    if c == "G":
-        return 2
-    if c == "R":
-        return 3
-    if c == "E":
-        return 4
-    if c == "P":
-        return 5
-    if c == "Y":
-        return 6
-    raise ValueError(f"unknown colour {letter!r}")
+    if c < 128:
+        code = LETTER_CODE[c]
+    if code == 0:
+        raise ValueError(f"unknown colour {letter!r}")
+    return code
 
 
 cdef inline int cell_index(object cell) except -1:
@@ -108,91 +111,6 @@ cdef inline int cell_index(object cell) except -1:
     return r * SIDE + c
 
 
-cdef inline bint on_path(const Search* w, int n) noexcept nogil:
-    cdef int i
-    for i in range(w.depth):
-        if w.path[i] == n:
-            return True
-    return False
-
-
-cdef void templates(Search* w, int here, int d, double q) noexcept nogil:
-    cdef int k, n, want
-    cdef double fill
-    if w.bound[d] * q <= w.best:
-        return
-    if w.depth == w.k:
-        w.best = w.points * w.weight[d] * q
-        return
-    want = w.want[w.depth - 1]
-    for k in range(4):
-        n = here + DR[k] * SIDE + DC[k]
-        if w.grid[n] != want or on_path(w, n):
-            continue
-        w.path[w.depth] = n
-        w.depth += 1
-        templates(w, n, d, q)
-        w.depth -= 1
-    if d >= w.budget:
-        return
-    fill = q * w.avail[want]
-    for k in range(4):
-        n = here + DR[k] * SIDE + DC[k]
-        if w.grid[n] != EMPTY or on_path(w, n):
-            continue
-        w.path[w.depth] = n
-        w.depth += 1
-        templates(w, n, d + 1, fill)
-        w.depth -= 1
-
-
-cdef inline bint start_fits(const Search* w, int colour, int depth) noexcept nogil:
-    cdef int i
-    if depth == 0:
-        return True
-    if depth < START_WALK - 1:
-        if colour == w.fixed[0]:
-            return False
-    elif w.fixed[0] and colour != w.fixed[0]:
-        return False
-    for i in range(1, depth):
-        if w.fixed[i] == colour:
-            return False
-    return True
-
-
-cdef void start_templates(Search* w, int here, int d) noexcept nogil:
-    cdef int k, n, colour, depth = w.depth - 1
-    if w.start_bound[d] <= w.best:
-        return
-    if depth == START_WALK:
-        w.best = w.points * w.weight[d] * w.start_pow[d]
-        return
-    for k in range(4):
-        n = here + DR[k] * SIDE + DC[k]
-        colour = w.grid[n]
-        if colour == EMPTY or colour == MISSION or on_path(w, n):
-            continue
-        if not start_fits(w, colour, depth):
-            continue
-        w.path[w.depth] = n
-        w.fixed[depth] = colour
-        w.depth += 1
-        start_templates(w, n, d)
-        w.depth -= 1
-    if d >= w.budget:
-        return
-    for k in range(4):
-        n = here + DR[k] * SIDE + DC[k]
-        if w.grid[n] != EMPTY or on_path(w, n):
-            continue
-        w.path[w.depth] = n
-        w.fixed[depth] = 0
-        w.depth += 1
-        start_templates(w, n, d + 1)
-        w.depth -= 1
-
-
 def prospect(Weights weights, dict col, object mis, tuple start, str sequence, double points,
              dict avail, int budget):
     """The mission prospect of a pawn on ``start`` (``planner._prospect``'s value): its
@@ -200,40 +118,44 @@ def prospect(Weights weights, dict col, object mis, tuple start, str sequence, d
     ``points``; ``col`` the forest-side cells' colours, ``mis`` the mission-side cells, ``avail``
     the chance of each colour in the next pool, ``budget`` the most empty cells a template may
     have."""
-    cdef Search w
+    cdef Prospect w
+    cdef Grid grid
+    cdef double colour_odds[8]
     cdef int d, i, L, here, n = weights.n
-    memset(w.grid, EMPTY, sizeof(w.grid))
+    memset(grid.cell, EMPTY, sizeof(grid.cell))
     for cell, letter in col.items():
-        w.grid[cell_index(cell)] = colour_code(letter)
+        grid.cell[cell_index(cell)] = colour_code(letter)
     for cell in mis:
-        w.grid[cell_index(cell)] = MISSION
+        grid.cell[cell_index(cell)] = MISSION
     for i in range(8):
-        w.avail[i] = 0.0
+        colour_odds[i] = 0.0
     for letter, share in avail.items():
-        w.avail[colour_code(letter)] = share
+        colour_odds[colour_code(letter)] = share
+    w.board = &grid
+    w.avail = colour_odds
     w.points = points
     w.weight = weights.weight
     w.start_pow = weights.start_pow
+    w.start_best = weights.start_best
     for d in range(n):
         w.bound[d] = points * weights.plain_best[d]
-        w.start_bound[d] = points * weights.start_best[d]
     w.best = w.bound[n - 1] if budget >= n - 1 else -0.0
     here = cell_index(start)
     w.path[0] = here
     w.depth = 1
     if not sequence:
         w.budget = budget if budget < weights.start_budget else weights.start_budget
-        start_templates(&w, here, 0)
+        prospect_start_walks(&w, here, 0)
         return w.best
     w.budget = budget
     L = len(sequence)
     w.k = L + 1
     for i in range(L):
         w.want[i] = colour_code(sequence[i])
-    templates(&w, here, 0, 1.0)
+    prospect_templates(&w, here, 0, 1.0)
     if sequence[::-1] != sequence:
         for i in range(L):
             w.want[i] = colour_code(sequence[L - 1 - i])
         w.depth = 1
-        templates(&w, here, 0, 1.0)
+        prospect_templates(&w, here, 0, 1.0)
     return w.best
