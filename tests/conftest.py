@@ -24,6 +24,8 @@ from types import ModuleType
 
 import pytest
 
+from solver.testing import load_module
+
 _EXT_TESTS = Path(__file__).resolve().parent / "ext"
 
 KERNEL_MODULES = (
@@ -72,24 +74,16 @@ def _kernel_engine_policy(request: pytest.FixtureRequest) -> None:
 
 
 # -- the hidden-information test kernel (tests/ext/cards_kernel.pyx) and its Python twin ---------
-def _load_module(name: str, path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="session")
 def cards(tmp_path_factory: pytest.TempPathFactory, require_kernels: None) -> ModuleType:
     """The high-cards kernel (ABI 2, every hidden-information slot filled), compiled out of tree
     against ``solver.get_include()`` once a session (``tests/ext/conftest.py``'s
     ``build_kernel``)."""
-    helpers = _load_module("_ext_test_kernels", _EXT_TESTS / "conftest.py")
+    helpers = load_module("_ext_test_kernels", _EXT_TESTS / "conftest.py")
     return helpers.build_kernel("cards_kernel", tmp_path_factory.mktemp("cards"))
 
 
 @pytest.fixture(scope="session")
 def cards_twin() -> ModuleType:
     """The pure-Python twin of the high-cards kernel (``tests/ext/cards_twin.py``)."""
-    return _load_module("cards_twin", _EXT_TESTS / "cards_twin.py")
+    return load_module("cards_twin", _EXT_TESTS / "cards_twin.py")

@@ -30,21 +30,34 @@ def plugin_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     source = work / "src"
     shutil.copytree(HERE / "plugin_game", source)
     target = work / "site"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-         "--target", str(target), str(source)],
-        check=True, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+    pip_install(source, target)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(target), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     return env
 
 
-def forest(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "solver.cli", *argv],
-        capture_output=True, text=True, env=env, timeout=300,
+def pip_install(source: Path, target: Path) -> None:
+    """Install the project in ``source`` into the folder ``target`` (no dependencies)."""
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+         "--target", str(target), str(source)],
+        check=True, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
+
+
+def python(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
+    """``python ARGV`` in ``env``, its output captured."""
+    return subprocess.run(
+        [sys.executable, *argv], capture_output=True, text=True, env=env, timeout=300
+    )
+
+
+def forest(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
+    return python(env, "-m", "solver.cli", *argv)
+
+
+def python_code(env: dict[str, str], code: str) -> subprocess.CompletedProcess[str]:
+    return python(env, "-c", code)
 
 
 def test_the_game_is_registered(plugin_env):
@@ -100,8 +113,7 @@ def test_searchers_and_hooks_it_lacks(plugin_env):
         "from solver.testing import check_random_play\n"
         "print(check_random_play(game, seeds=range(30)).games)\n"
     )
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env=plugin_env, timeout=300)  # fmt: skip
+    run = python_code(plugin_env, code)
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["take", "1", "take", "1", "30"]
     run = forest(plugin_env, "pebbles", "render")
@@ -116,8 +128,7 @@ def test_searchers_and_hooks_it_lacks(plugin_env):
         "from solver.cli import main\n"
         "sys.exit(main(['pebbles', 'list']))\n"
     )
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env=plugin_env, timeout=300)  # fmt: skip
+    run = python_code(plugin_env, code)
     assert (run.returncode, run.stdout) == (0, "")
     assert run.stderr == "forest: pebbles ships no curated puzzles\n"
     assert run.stderr == "forest: pebbles ships no curated puzzles\n"
@@ -145,8 +156,7 @@ def test_the_plugin_ships_and_loads_its_own_puzzles(plugin_env, tmp_path):
         "import solver\n"
         "print(solver.puzzles.load('pebbles/six'), solver.puzzles.path('pebbles/six').name)\n"
     )
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env=plugin_env, timeout=300)  # fmt: skip
+    run = python_code(plugin_env, code)
     assert run.stdout.split() == ["(6,", "0)", "six.pebbles"], run.stderr
     # the plug-in's own file format, with a parse error that names the file
     (tmp_path / "mine.pebbles").write_text("pile: 5\nto_move: 1\n")
@@ -169,8 +179,7 @@ def test_a_misnamed_game_is_refused_when_built(plugin_env):
         "from solver.cli import main\n"
         "sys.exit(main(['pebbles', 'solve', '--exact']))\n"
     )
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env=plugin_env, timeout=300)  # fmt: skip
+    run = python_code(plugin_env, code)
     assert run.returncode == 2
     assert run.stderr == (
         "forest: error: game 'pebbles': open gave a game whose name is 'pebble'; a game's `name` "
@@ -189,11 +198,7 @@ def test_a_broken_entry_point_does_not_break_the_others(plugin_env, tmp_path):
         '[tool.setuptools]\npackages = ["broken_game"]\n'
     )
     target = tmp_path / "site"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-         "--target", str(target), str(broken)],
-        check=True, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+    pip_install(broken, target)
     env = dict(plugin_env, PYTHONPATH=os.pathsep.join([str(target), plugin_env["PYTHONPATH"]]))
     run = forest(env, "games", "--json")
     assert run.returncode == 0, run.stderr
@@ -202,6 +207,5 @@ def test_a_broken_entry_point_does_not_break_the_others(plugin_env, tmp_path):
         "import solver\ntry:\n    solver.load_game('broken')\n"
         "except solver.OptionError as e:\n    print(e)\n"
     )
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
-                         timeout=300)  # fmt: skip
+    run = python_code(env, code)
     assert "failed to load: ImportError: no such thing" in run.stdout

@@ -1,5 +1,6 @@
 """Out-of-tree test kernels: ``build_kernel`` compiles one of this folder's ``*_kernel.pyx``
-against ``solver.get_include()`` alone (what a new game's author does), once per session."""
+against ``solver.get_include()`` alone (what a new game's author does), once per session: the
+``duel`` and ``coin`` fixtures (``cards``: ``tests/conftest.py``)."""
 
 from __future__ import annotations
 
@@ -46,3 +47,10 @@ def build_kernel(name: str, folder: Path) -> ModuleType:
 def duel(tmp_path_factory: pytest.TempPathFactory, require_kernels: None) -> ModuleType:
     """The two-player constant-sum dice game kernel (``duel_kernel.pyx``), compiled."""
     return build_kernel("duel_kernel", tmp_path_factory.mktemp("duel"))
+
+
+@pytest.fixture(scope="session")
+def coin(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
+    """The coin game kernel (``coin_kernel.pyx``, the example of ``docs/kernel-abi.md``),
+    compiled."""
+    return build_kernel("coin_kernel", tmp_path_factory.mktemp("coin"))

@@ -20,7 +20,6 @@ import pytest
 
 import solver
 from solver.kernels import kernel_of
-from solver.testing import load_module
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE_PXDS = sorted(p.name for p in (ROOT / "ext").glob("*.pxd"))
@@ -55,36 +54,7 @@ def test_the_wheel_ships_the_pxd_files_and_no_sources(tmp_path):
     assert any(n.startswith("solver/_ext/mcts.") for n in names)
 
 
-# -- a second kernel, built out of tree --------------------------------------------------------
-_SETUP = """
-import solver
-from Cython.Build import cythonize
-from setuptools import Extension, setup
-
-setup(
-    ext_modules=cythonize(
-        [Extension("coin_kernel", ["coin_kernel.pyx"], extra_compile_args=["-O1"])],
-        include_path=[solver.get_include()],
-        language_level=3,
-        quiet=True,
-    ),
-    script_args=["build_ext", "--inplace", "-q"],
-)
-"""
-
-
-def _coin_module(folder: Path):
-    (folder / "coin_kernel.pyx").write_bytes(
-        (Path(__file__).parent / "coin_kernel.pyx").read_bytes()
-    )
-    (folder / "setup.py").write_text(_SETUP)
-    subprocess.run(
-        [sys.executable, "setup.py"], cwd=folder, check=True, capture_output=True, text=True
-    )
-    (built,) = folder.glob("coin_kernel*.so")
-    return load_module("coin_kernel", built)
-
-
+# -- a second kernel, built out of tree (the ``coin`` fixture: ``tests/ext/conftest.py``) ---------
 @cache
 def _twin(total: int, turn: int, phase: int, target: int, turns: int) -> float:
     """The coin game's exact win probability, by recursion over its rules."""
@@ -97,11 +67,6 @@ def _twin(total: int, turn: int, phase: int, target: int, turns: int) -> float:
         t, n = total + coin, turn + 1
         values.append(_twin(t, n, 2 if t >= target or n >= turns else 0, target, turns))
     return 0.5 * values[0] + 0.5 * values[1]
-
-
-@pytest.fixture(scope="module")
-def coin(tmp_path_factory):
-    return _coin_module(tmp_path_factory.mktemp("coin"))
 
 
 @pytest.mark.slow

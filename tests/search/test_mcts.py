@@ -262,18 +262,24 @@ def test_guided_evaluator_kernel(kernel):
     assert result.same_search(mcts(state, iterations=3000, seed=0, evaluator="guided"))
 
 
+def _both_paths(state, **options) -> SearchResult:
+    """``mcts(state, **options)`` on the compiled loop, checked equal to the Python adapter's
+    search of the same state (its protocol only); the compiled result."""
+    ker = mcts(state, **options)
+    ref = mcts(_NoCapsule(state), **options)
+    assert ref.extra["engine"] == "python" and ker.extra["engine"] == "kernel"
+    assert ref.same_search(ker)
+    return ker
+
+
 @pytest.mark.parametrize("evaluator", ["heuristic", "guided", "mixed"])
 @pytest.mark.parametrize("rollouts", [1, 2])
 def test_paths_agree_with_a_heuristic(kernel, evaluator, rollouts):
     # The adapter over the kernel state's protocol (heuristic() included) mirrors the compiled
     # loop, guided rollouts' tie-breaking included.
     for puzzle in ("dog/another-dog", "dog/stick"):
-        state = kernel(puzzle, 11)
-        ker = mcts(state, iterations=400, seed=5, evaluator=evaluator, rollouts=rollouts)
-        ref = mcts(_NoCapsule(state), iterations=400, seed=5, evaluator=evaluator,
-                   rollouts=rollouts)  # fmt: skip
-        assert ref.extra["engine"] == "python" and ker.extra["engine"] == "kernel"
-        assert ref.same_search(ker)
+        options = {"evaluator": evaluator, "rollouts": rollouts}
+        _both_paths(kernel(puzzle, 11), iterations=400, seed=5, **options)
 
 
 @pytest.mark.parametrize("backup", ["max", 0.5, 0.0])
@@ -282,11 +288,7 @@ def test_paths_agree_with_a_max_backup(kernel, backup, evaluator):
     # The max backup (and, with the heuristic, the children primed at expansion) is mirrored too.
     for puzzle in ("dog/another-dog", "dog/stick", "dog/shout-gauntlet"):
         state = kernel(puzzle, 11)
-        ker = mcts(state, iterations=500, seed=3, evaluator=evaluator, backup=backup)
-        ref = mcts(_NoCapsule(state), iterations=500, seed=3, evaluator=evaluator,
-                   backup=backup)  # fmt: skip
-        assert ref.extra["engine"] == "python" and ker.extra["engine"] == "kernel"
-        assert ref.same_search(ker)
+        ker = _both_paths(state, iterations=500, seed=3, evaluator=evaluator, backup=backup)
         assert ker.same_search(
             mcts(state, iterations=500, seed=3, evaluator=evaluator, backup=backup)
         )

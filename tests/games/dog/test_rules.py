@@ -393,19 +393,24 @@ def test_puddle_costs_two_per_cell_even_in_a_long_region():
     assert s.stamina == 0 and s.is_terminal() and s.returns() == [0.0]
 
 
-def test_number_one_arrow_and_puddles_floor_at_zero():
-    # Shouter (0,1) S 1: (0,1) carries number 1 -> 4d can never be shrugged off: -3 at once, no
-    # chance node (documented choice). Then two puddles, -2 each: 6 -> 3 -> 1 -> 0 (a cost larger
-    # than what is left takes what is left). turns=1: the game ends, stamina observable at 0.
-    s = new_state(
+def _shouted_puddles(**options):
+    """Shouter (0,1) S 1 over the start row, two puddles east of it: the walks below."""
+    return new_state(
         """
         @ Y ~ ~
         . . . .
         . . . H
         """,
         shouters=(Shouter(0, 1, "S", 1),),
-        turns=1,
+        **options,
     )
+
+
+def test_number_one_arrow_and_puddles_floor_at_zero():
+    # Shouter (0,1) S 1: (0,1) carries number 1 -> 4d can never be shrugged off: -3 at once, no
+    # chance node (documented choice). Then two puddles, -2 each: 6 -> 3 -> 1 -> 0 (a cost larger
+    # than what is left takes what is left). turns=1: the game ends, stamina observable at 0.
+    s = _shouted_puddles(turns=1)
     play(s, ROLL3, E)
     assert s.phase == Phase.STEP and s.stamina == 3 and s.budget == 2
     play(s, E)
@@ -418,14 +423,7 @@ def test_rest_at_stamina_zero_takes_a_whole_turn():
     # The same walk with 20 turns: the move ends at stamina 0 on turn 1; turn 2 is the rest
     # (stamina becomes 3); the next roll is on turn 3. last_left (0,2) is kept through the rest:
     # on turn 3, from (0,3), W is a reversal and N/E are off the grid -> only S.
-    s = new_state(
-        """
-        @ Y ~ ~
-        . . . .
-        . . . H
-        """,
-        shouters=(Shouter(0, 1, "S", 1),),
-    )
+    s = _shouted_puddles()
     play(s, ROLL3, E, E, E)
     assert s.phase == Phase.ROLL and s.turn == 3 and s.stamina == 3
     assert s.pos == (0, 3) and s.last_left == (0, 2)
@@ -434,15 +432,7 @@ def test_rest_at_stamina_zero_takes_a_whole_turn():
 
 
 def test_rest_on_the_last_turn_loses():
-    s = new_state(
-        """
-        @ Y ~ ~
-        . . . .
-        . . . H
-        """,
-        shouters=(Shouter(0, 1, "S", 1),),
-        turns=2,
-    )
+    s = _shouted_puddles(turns=2)
     play(s, ROLL3, E, E, E)
     assert s.is_terminal() and s.returns() == [0.0] and s.turn == 2 and s.stamina == 3
 

@@ -41,6 +41,19 @@ def _agree(where: str, mine, theirs) -> None:
     assert mine.returns() == theirs.returns(), where
 
 
+def _play_on(where: str, mine, theirs, rng: random.Random, steps: int) -> None:
+    """Apply the same random actions (any outcome or legal action, uniformly) to both states,
+    holding them equal before each, for ``steps`` actions or to the end."""
+    for step in range(steps):
+        _agree(f"{where} step {step}", mine, theirs)
+        if theirs.is_terminal():
+            return
+        legal = [a for a, _ in theirs.chance_outcomes()] or theirs.legal_actions()
+        action = rng.choice(legal)
+        theirs.apply_action(action)
+        mine.apply_action(action)
+
+
 def play_side_by_side(games, kinds: list[str], seed: int) -> int:
     ref, ker = games[len(kinds)]
     mine = ker.new_initial_state()
@@ -85,15 +98,7 @@ def test_saved_states_load_into_the_compiled_engine_and_play_on(games):
         mine = ker.state_from_json(text)
         assert mine.to_json() == text
         twin = ref.state_from_json(text)
-        rng = random.Random(len(text))
-        for _ in range(40):
-            _agree("loaded", mine, twin)
-            if twin.is_terminal():
-                break
-            legal = [a for a, _ in twin.chance_outcomes()] or twin.legal_actions()
-            action = rng.choice(legal)
-            twin.apply_action(action)
-            mine.apply_action(action)
+        _play_on("loaded", mine, twin, random.Random(len(text)), 40)
 
 
 def test_an_illegal_action_is_refused_with_the_references_message(games):
@@ -228,15 +233,7 @@ def _packs_play_alike(tmp_path: Path, seed: int, count: int) -> int:
         except OptionError as exc:  # beyond the compiled limits: refused, naming the reference
             assert 'engine="reference"' in str(exc)
             continue
-        theirs, mine = ref.new_initial_state(), ker.new_initial_state()
-        for step in range(300):
-            _agree(f"pack {folder.name} step {step}", mine, theirs)
-            if theirs.is_terminal():
-                break
-            legal = [a for a, _ in theirs.chance_outcomes()] or theirs.legal_actions()
-            action = rng.choice(legal)
-            theirs.apply_action(action)
-            mine.apply_action(action)
+        _play_on(f"pack {folder.name}", ker.new_initial_state(), ref.new_initial_state(), rng, 300)
         played += 1
     return played
 

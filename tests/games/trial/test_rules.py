@@ -292,12 +292,19 @@ def test_restoring_ruins_sends_their_items_to_the_store_and_opens_the_restored_s
 
 
 # -- expeditions -------------------------------------------------------------------------------
-def test_frosty_hill_paid_paths_finishing_and_the_flag():
+def _at_expedition(area: str, top: str):
+    """A ready state, player 0 on the area's first space, ``top`` known on its deck: (state,
+    player 0, the deck)."""
     st = ready()
     me = st.data["players"][0]
-    me["space"] = "frosty-0"
-    deck = st.data["decks"]["exp:frosty"]
-    deck["top"] = {"card": take(st, cid("Mountain Goat")), "viewers": []}
+    me["space"] = f"{area}-0"
+    deck = st.data["decks"][f"exp:{area}"]
+    deck["top"] = {"card": take(st, cid(top)), "viewers": []}
+    return st, me, deck
+
+
+def test_frosty_hill_paid_paths_finishing_and_the_flag():
+    st, me, deck = _at_expedition("frosty", "Mountain Goat")
     set_food(st, 0, acorn=1, mushroom=1)
     assert labels(st) == [
         "turn: leave expedition",
@@ -319,11 +326,7 @@ def test_frosty_hill_paid_paths_finishing_and_the_flag():
 
 
 def test_dark_caverns_lines_and_an_exhausted_deck():
-    st = ready()
-    me = st.data["players"][0]
-    me["space"] = "caverns-0"
-    deck = st.data["decks"]["exp:caverns"]
-    deck["top"] = {"card": take(st, cid("Echoes")), "viewers": []}
+    st, me, _ = _at_expedition("caverns", "Echoes")
     act(st, "turn: paw: expedition")
     st.apply_action(st.chance_outcomes()[0][0])
     act(st, "choose: listen (good)")
@@ -571,10 +574,7 @@ def test_an_item_spent_on_a_cost_goes_where_its_spender_puts_it():
 
 
 def _on_swamps_start(card: str) -> TrialState:
-    st = ready()
-    st.data["players"][0]["space"] = "swamps-0"
-    deck = st.data["decks"]["exp:swamps"]
-    deck["top"] = {"card": take(st, cid(card)), "viewers": []}
+    st, _, _ = _at_expedition("swamps", card)
     set_food(st, 0)
     act(st, "turn: paw: expedition")
     st.apply_action(st.chance_outcomes()[0][0])  # the revealed top card
