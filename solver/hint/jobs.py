@@ -19,6 +19,7 @@ from solver.errors import OptionError, SolverError
 from solver.fields import JSONValue
 from solver.hint.engine import Caps, HintError, answer, error_answer, open_position
 from solver.hint.lines import hinted_svg, move_points, pv_points
+from solver.hint.position import requested_spec
 from solver.hint.schema import (
     AnalyseAnswer,
     AnalyseRequest,
@@ -148,14 +149,9 @@ def position_job(raw: dict[str, Any]) -> dict[str, Any]:
 def analyse_job(raw: dict[str, Any]) -> dict[str, Any]:
     import importlib
 
-    from solver.registry import game_spec
-
     started = time.monotonic()
     request = AnalyseRequest.model_validate(raw)
-    try:
-        spec = game_spec(request.game)
-    except OptionError as exc:
-        raise HintError(str(exc), "game", "unknown_game") from None
+    spec = requested_spec(request.game)
     hooks = spec.analysis
     if hooks is None or spec.source_option is None:
         raise HintError(f"analysis is not supported for {spec.name}", "game", "unsupported")
@@ -200,13 +196,9 @@ def analyse_job(raw: dict[str, Any]) -> dict[str, Any]:
 
 def roll_job(raw: dict[str, Any]) -> dict[str, Any]:
     """A rolled instance as the options of a request (its file's text inline)."""
-    from solver.registry import game_spec
 
     request = RollRequest.model_validate(raw)
-    try:
-        spec = game_spec(request.game)
-    except OptionError as exc:
-        raise HintError(str(exc), "game", "unknown_game") from None
+    spec = requested_spec(request.game)
     hooks = spec.analysis
     if hooks is None or hooks.roll is None or spec.source_option is None:
         raise HintError(f"rolling an instance is not supported for {spec.name}", "game",

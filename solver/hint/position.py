@@ -269,18 +269,24 @@ class PositionAsk(Protocol):
     def actions(self) -> Sequence[int | str]: ...
 
 
+def requested_spec(name: str) -> GameSpec:
+    """The registered game a request names; a :class:`HintError` on its ``game`` field
+    (``unknown_game``) otherwise."""
+    from solver.registry import game_spec
+
+    try:
+        return game_spec(name)
+    except OptionError as exc:
+        raise HintError(str(exc), "game", "unknown_game") from None
+
+
 def open_position(
     request: PositionAsk, *, allow_paths: bool = False, labels_from: int | None = None
 ) -> OpenedPosition:
     """The game, state and replayed actions a validated request names (a :class:`HintError`).
     ``labels_from``: the replayed actions from that index on are labelled in ``line`` (``None``:
     none; a label can cost more than the action: the Trial's kernel decodes its state)."""
-    from solver.registry import game_spec
-
-    try:
-        spec = game_spec(request.game)
-    except OptionError as exc:
-        raise HintError(str(exc), "game", "unknown_game") from None
+    spec = requested_spec(request.game)
     options = dict(request.options)
     text = None
     if request.state is not None:
