@@ -172,7 +172,7 @@ def test_the_built_in_games_declare_their_capabilities():
     assert (trial.hidden_information, trial.constant_sum, trial.exact) == (True, True, False)
     assert trial.play_iterations("ismcts") == PLAY_SIMULATIONS and trial.strongest_agent == "ismcts"
     assert "mcts" not in trial.agent_names()
-    assert guardians.agent_names() == ["mcts", "random", "greedy", "lookahead", "planner"]
+    assert guardians.agent_names() == ["mcts", "random", "broad", "greedy", "lookahead", "planner"]
     assert (
         guardians.play_iterations("mcts") == 10_000 and guardians.play_iterations("planner") is None
     )

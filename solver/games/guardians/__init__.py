@@ -136,6 +136,12 @@ SPEC = GameSpec(
             "(their planned replies, draws and reveals sampled); the strongest measured: the "
             "default",
         ),
+        "broad": AgentSpec(
+            "solver.games.guardians.broad:broad_agent",
+            iterations=4,
+            summary="the planner searching 4 times as many candidate turns (--iterations: the "
+            "factor)",
+        ),
         "planner": AgentSpec(
             "solver.games.guardians.planner:planner_agent",
             summary="whole turns planned with mission prospects and the exact mission search "

@@ -72,12 +72,14 @@ __all__ = [
     "EDGE_VALUE",
     "FILL_COST",
     "MAX_DEFICIENCY",
+    "PLANNER_BREADTH",
     "RESERVE_VALUE",
     "START_FILL",
     "TASK_VALUE",
     "TILE_VALUE",
     "WEIGHT",
     "Board",
+    "Breadth",
     "TurnPlan",
     "TurnPlayer",
     "first_best",
@@ -118,6 +120,24 @@ TAKE_ONES = 8
 COMPLETING = 16
 #: Hidden backs: the placements searched per possible back of a tile to flip.
 FLIP_CELLS = 3
+
+
+@dataclass(frozen=True)
+class Breadth:
+    """How many candidate turns the planner searches to the end of the turn: the single
+    placements paired (``singles``), the pairs searched by their cheap score (``pairs``) and
+    besides among those completing a mission (``completing``), the ``take 1 tile`` placements
+    (``take_ones``), and per possible back of a tile to flip, its placements (``flip_cells``).
+    The planner's own is :data:`PLANNER_BREADTH`; a broader search costs more time."""
+
+    singles: int = SINGLES
+    pairs: int = PAIRS
+    completing: int = COMPLETING
+    take_ones: int = TAKE_ONES
+    flip_cells: int = FLIP_CELLS
+
+
+PLANNER_BREADTH = Breadth()
 
 
 @dataclass
@@ -802,10 +822,12 @@ class TurnPlan:
     completes: float = 0.0
 
 
-def plan_turn(state: GuardiansState, aware: bool = False) -> TurnPlan:
+def plan_turn(
+    state: GuardiansState, aware: bool = False, breadth: Breadth = PLANNER_BREADTH
+) -> TurnPlan:
     """The planner's turn from a state at the growth step (see the module docstring;
-    ``aware``: :func:`_base_context`)."""
-    return first_best(turn_options(state, aware))
+    ``aware``: :func:`_base_context`; ``breadth``: the candidates searched)."""
+    return first_best(turn_options(state, aware, breadth))
 
 
 def first_best(options: list[TurnPlan]) -> TurnPlan:
@@ -817,17 +839,19 @@ def first_best(options: list[TurnPlan]) -> TurnPlan:
     return best
 
 
-def turn_options(state: GuardiansState, aware: bool = False) -> list[TurnPlan]:
+def turn_options(
+    state: GuardiansState, aware: bool = False, breadth: Breadth = PLANNER_BREADTH
+) -> list[TurnPlan]:
     """Every turn the planner searched from a state at the growth step, valued (``aware``:
     :func:`_base_context`): ``take 2 tiles`` (the best pairs, or singles where one tile or no
-    frontier leaves no pair), then ``take 1 tile``."""
+    frontier leaves no pair), then ``take 1 tile``; as many as ``breadth`` says."""
     from solver.games.guardians.rules import Phase
 
     assert state.phase == Phase.GROW
-    search = _TurnSearch(state, aware)
+    search = _TurnSearch(state, aware, breadth)
     top = search.top_singles()
     if len(search.pool) == 1 or len(search.frontier) == 0:
-        options = [search.full([(tile, cell)], False, -1) for _, tile, cell in top[:PAIRS]]
+        options = [search.full([(tile, cell)], False, -1) for _, tile, cell in top[: breadth.pairs]]
     else:
         options = search.pair_options(top)
     options.extend(search.take_one())
@@ -840,11 +864,13 @@ Placement = tuple[int, Cell]
 class _TurnSearch:
     """One :func:`turn_options` search: the state's board, pool and base context, and the
     ``take 2 tiles`` pairs scored so far (cheaply: the gain in the near pawns' prospects plus
-    :data:`EDGE_VALUE` per side shared) before the best are searched to the end of the turn."""
+    :data:`EDGE_VALUE` per side shared) before the best are searched to the end of the turn.
+    Pairs of equal colours on the same cells score alike: each such score is computed once."""
 
-    def __init__(self, state: GuardiansState, aware: bool) -> None:
+    def __init__(self, state: GuardiansState, aware: bool, breadth: Breadth) -> None:
         game = state.game
         self.state = state
+        self.breadth = breadth
         self.board = board_of(state)
         self.pool = list(state.pool)
         me = state.people[state.current]
@@ -862,6 +888,8 @@ class _TurnSearch:
         }
         self.pairs: list[tuple[float, Placement, Placement]] = []
         self.seen: set[tuple[Any, ...]] = set()
+        self.gains: dict[tuple[Any, ...], float] = {}
+        self.cells: dict[Cell, tuple[set[int], int]] = {}
 
     def full(
         self, placed: list[Placement], mission: bool, pawn: int, back: str | None = None
@@ -889,7 +917,7 @@ class _TurnSearch:
         )
 
     def top_singles(self) -> list[tuple[float, int, Cell]]:
-        """The :data:`SINGLES` best single placements of a pool tile forest side up, by their
+        """The ``breadth.singles`` best single placements of a pool tile forest side up, by their
         cheap score (ties: the first in pool and frontier order)."""
         board, ctx = self.board, self.base_ctx
         singles: list[tuple[float, int, Cell]] = []
@@ -902,7 +930,7 @@ class _TurnSearch:
                 gain += EDGE_VALUE * _neighbour_count(board, cell)
                 singles.append((gain, tile, cell))
         order = sorted(range(len(singles)), key=lambda i: (-singles[i][0], i))
-        return [singles[i] for i in order[:SINGLES]]
+        return [singles[i] for i in order[: self.breadth.singles]]
 
     def add_pair(self, first: Placement, second: Placement) -> None:
         """Score the pair ``first``, ``second`` (once; two tiles, two cells) into :attr:`pairs`."""
@@ -913,20 +941,36 @@ class _TurnSearch:
         if key in self.seen:
             return
         self.seen.add(key)
-        board, ctx = self.board, self.base_ctx
-        board.col[c1] = self.colour[t1]
-        board.col[c2] = self.colour[t2]
-        near = set(_near(board, c1, ctx)) | set(_near(board, c2, ctx))
-        gain = sum(pawn_value(board, p, ctx) - self.base[p] for p in near)
-        del board.col[c2]
-        del board.col[c1]
-        gain += EDGE_VALUE * (_neighbour_count(board, c1) + _neighbour_count(board, c2))
+        shape = tuple(sorted([(c1, self.colour[t1]), (c2, self.colour[t2])]))
+        gain = self.gains.get(shape)
+        if gain is None:
+            (near1, sides1), (near2, sides2) = self._cell(c1), self._cell(c2)
+            board, ctx = self.board, self.base_ctx
+            board.col[c1] = self.colour[t1]
+            board.col[c2] = self.colour[t2]
+            gain = sum(pawn_value(board, p, ctx) - self.base[p] for p in near1 | near2)
+            del board.col[c2]
+            del board.col[c1]
+            gain += EDGE_VALUE * (sides1 + sides2)
+            self.gains[shape] = gain
         self.pairs.append((gain, first, second))
+
+    def _cell(self, cell: Cell) -> tuple[set[int], int]:
+        """The pawns a tile on ``cell`` could serve and the sides it would share (this board)."""
+        facts = self.cells.get(cell)
+        if facts is None:
+            facts = (
+                set(_near(self.board, cell, self.base_ctx)),
+                _neighbour_count(self.board, cell),
+            )
+            self.cells[cell] = facts
+        return facts
 
     def pair_options(self, top: list[tuple[float, int, Cell]]) -> list[TurnPlan]:
         """``take 2 tiles``: the pairs of the best singles (and of a best single with a tile on a
-        cell it opens), the :data:`PAIRS` best by their cheap score and up to
-        :data:`COMPLETING` that complete a mission outright, searched to the end of the turn."""
+        cell it opens), the ``breadth.pairs`` best by their cheap score and up to
+        ``breadth.completing`` that complete a mission outright, searched to the end of the
+        turn."""
         board = self.board
         for i, (_, t1, c1) in enumerate(top):
             for _, t2, c2 in top[i + 1 :]:
@@ -942,9 +986,10 @@ class _TurnSearch:
             wanted.add(tuple(sorted([first, second])))
         pairs = self.pairs
         pair_order = sorted(range(len(pairs)), key=lambda i: (-pairs[i][0], i))
-        chosen = [i for i in pair_order if tuple(sorted(pairs[i][1:])) in wanted][:COMPLETING]
+        most, completing = self.breadth.pairs, self.breadth.completing
+        chosen = [i for i in pair_order if tuple(sorted(pairs[i][1:])) in wanted][:completing]
         for i in pair_order:
-            if len(chosen) >= PAIRS + min(COMPLETING, len(wanted)):
+            if len(chosen) >= most + min(completing, len(wanted)):
                 break
             if i not in chosen:
                 chosen.append(i)
@@ -990,9 +1035,12 @@ class _TurnSearch:
         pawn = _choose_pawn(reserve, self.base_ctx)
         if not _hidden(self.pool[0], self.base_ctx):
             return take_one_options(
-                self.state, board, pawn, self.distinct, TAKE_ONES, self.full, memo=self.memo
-            )
-        return _flip_options(self.state, board, pawn, self.distinct, self.full, self.memo)
+                self.state, board, pawn, self.distinct, self.breadth.take_ones, self.full,
+                memo=self.memo,
+            )  # fmt: skip
+        return _flip_options(
+            self.state, board, pawn, self.distinct, self.full, self.memo, self.breadth.flip_cells
+        )
 
 
 def take_one_options(
@@ -1037,9 +1085,11 @@ def _flip_options(
     tiles: list[int],
     full: Any,
     memo: dict[Any, Any] | None = None,
+    cells: int = FLIP_CELLS,
 ) -> list[TurnPlan]:
     """Hidden backs: ``take 1 tile`` valued per pool face as the mean, over the backs it may
-    show, of the best placement for each (one option per face: the tile to flip)."""
+    show, of the best placement for each among its ``cells`` best (one option per face: the
+    tile to flip)."""
     out = []
     faces: set[str] = set()
     for tile in tiles:
@@ -1049,7 +1099,7 @@ def _flip_options(
         faces.add(face)
         value = completes = 0.0
         for back, p in back_odds(state, tile):
-            best = take_one_options(state, board, pawn, [tile], FLIP_CELLS, full, back, memo=memo)
+            best = take_one_options(state, board, pawn, [tile], cells, full, back, memo=memo)
             if not best:  # no placement worth it for this back (the opening rule)
                 break
             top = max(best, key=lambda option: option.value)
@@ -1060,7 +1110,9 @@ def _flip_options(
     return out
 
 
-def plan_flipped(state: GuardiansState, aware: bool = False) -> TurnPlan | None:
+def plan_flipped(
+    state: GuardiansState, aware: bool = False, breadth: Breadth = PLANNER_BREADTH
+) -> TurnPlan | None:
     """Hidden backs: where the tile flipped for ``take 1 tile`` goes, now its back shows (at
     the placement step), searched to the end of the turn as the other options."""
     board = board_of(state)
@@ -1086,7 +1138,7 @@ def plan_flipped(state: GuardiansState, aware: bool = False) -> TurnPlan | None:
         return TurnPlan(TAKE_ONE, tuple(placed), p, tuple(walks), value)
 
     options = take_one_options(
-        state, board, pawn, [tile], TAKE_ONES, full, opening=False, memo=memo
+        state, board, pawn, [tile], breadth.take_ones, full, opening=False, memo=memo
     )
     best = options[0] if options else None
     for option in options[1:]:
@@ -1163,10 +1215,17 @@ class TurnPlayer:
     action by action (:meth:`follow`); :meth:`start` makes it play a turn chosen elsewhere (the
     ``lookahead`` agent's search plays candidate turns out with it)."""
 
-    def __init__(self, seed: int = 0, resets: bool = True, aware: bool = False) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        resets: bool = True,
+        aware: bool = False,
+        breadth: Breadth = PLANNER_BREADTH,
+    ) -> None:
         self.seed = seed
         self.resets = resets
         self.aware = aware
+        self.breadth = breadth
         self.plan: TurnPlan | None = None
         self.next = 0
 
@@ -1188,8 +1247,8 @@ class TurnPlayer:
 
     def grow(self, state: Any, legal: list[int]) -> int:
         """The growth step: plan the turn; reset the pool where that pays and the turn is idle."""
-        turn = plan_turn(state, self.aware)
-        if self.resets and RESET in legal and wants_reset(state, turn, self.seed, self.aware):
+        turn = plan_turn(state, self.aware, self.breadth)
+        if self.resets and RESET in legal and self._wants_reset(state, turn):
             self.start(None)
             return RESET
         self.start(turn)
@@ -1215,7 +1274,7 @@ class TurnPlayer:
                 return codec.pick(state.pool.index(chosen.picked))
             return int(legal[0])
         if phase == Phase.PLACE and state.picked is not None:
-            flipped = plan_flipped(state, self.aware)
+            flipped = plan_flipped(state, self.aware, self.breadth)
             if flipped is not None:
                 self.start(flipped)
         if phase == Phase.MISSIONS:
@@ -1234,6 +1293,9 @@ class TurnPlayer:
             return PAWN_BASE + plan.pawn
         return _fallback(state, legal, self.aware)
 
+    def _wants_reset(self, state: Any, turn: TurnPlan) -> bool:
+        return wants_reset(state, turn, self.seed, self.aware, self.breadth)
+
     def _placement(self, state: Any, legal: list[int], plan: TurnPlan) -> int | None:
         """The plan's next placement, if it is still legal (else ``None``)."""
         if self.next >= len(plan.placements):
@@ -1248,14 +1310,19 @@ class TurnPlayer:
         return action
 
 
-def wants_reset(state: Any, turn: TurnPlan, seed: int, aware: bool = False) -> bool:
+def wants_reset(
+    state: Any, turn: TurnPlan, seed: int, aware: bool = False, breadth: Breadth = PLANNER_BREADTH
+) -> bool:
     """The planner's reset rule: reset the pool when ``turn`` (the best with this pool) is idle
-    (no mission completed, none hoped for) and fresh pools would pay for the VP it costs."""
+    (no mission completed, none hoped for) and fresh pools would pay for the VP it costs (each
+    planned with ``breadth``)."""
     idle = not turn.walks and turn.completes == 0
-    return (RESET_ANY or idle) and _reset_pays(state, turn, seed, aware)
+    return (RESET_ANY or idle) and _reset_pays(state, turn, seed, aware, breadth)
 
 
-def _reset_pays(state: Any, turn: TurnPlan, seed: int, aware: bool = False) -> bool:
+def _reset_pays(
+    state: Any, turn: TurnPlan, seed: int, aware: bool = False, breadth: Breadth = PLANNER_BREADTH
+) -> bool:
     """Whether resetting the pool (-1 VP, 6 new tiles) beats the best turn with this pool, by
     the mean value of :data:`RESET_SAMPLES` fresh pools drawn with the agent's own generator."""
     from solver.rng import SplitMix64, derive_seed
@@ -1270,7 +1337,7 @@ def _reset_pays(state: Any, turn: TurnPlan, seed: int, aware: bool = False) -> b
             child.apply_action(outcomes[rng.below(len(outcomes))][0])
         if child.phase != state.phase:
             return False
-        total += plan_turn(child, aware).value
+        total += plan_turn(child, aware, breadth).value
     return total / RESET_SAMPLES - 1.0 > turn.value + RESET_MARGIN
 
 

@@ -1,0 +1,84 @@
+"""The ``broad`` agent (``solver.games.guardians.broad``): the planner with longer candidate lists,
+held to the planner at a factor of 1, to the rules on both engines, and to its seed."""
+
+from __future__ import annotations
+
+import pytest
+
+import solver
+from solver.agents import make_agent
+from solver.errors import OptionError
+from solver.game import sample_chance
+from solver.games.guardians import broad as B
+from solver.games.guardians import planner as P
+from solver.games.guardians.rules import Phase
+from solver.rng import SplitMix64
+
+
+def _play(agent: str, engine: str, seed: int, iterations: int | None, rounds: int) -> list[int]:
+    """The actions of a solo level-1 game (chance from ``seed``) up to round ``rounds``."""
+    game = solver.load_game("guardians", players=1, level=1, engine=engine)
+    player = make_agent(agent, game, seed=seed, iterations=iterations)
+    rng = SplitMix64(seed)
+    state = game.new_initial_state()
+    actions = []
+    while not state.is_terminal() and state.round <= rounds:
+        if state.is_chance_node():
+            action = sample_chance(state, rng)
+        else:
+            action = player(state)
+            assert action in state.legal_actions()
+        state.apply_action(action)
+        actions.append(int(action))
+    return actions
+
+
+def test_a_factor_of_one_is_the_planner_move_for_move():
+    assert B.breadth_for(1) == P.PLANNER_BREADTH
+    assert _play("broad", "kernel", 2, 1, 14) == _play("planner", "kernel", 2, None, 14)
+
+
+def test_the_factor_lengthens_every_candidate_list_but_the_flipped_tiles():
+    base, broad = P.PLANNER_BREADTH, B.breadth_for(4)
+    assert (broad.singles, broad.pairs, broad.completing, broad.take_ones) == (
+        4 * base.singles, 4 * base.pairs, 4 * base.completing, 4 * base.take_ones
+    )  # fmt: skip
+    assert broad.flip_cells == base.flip_cells
+
+
+def test_a_broader_search_lists_every_placement_the_planner_pairs():
+    # the singles the planner pairs are the first of the broad agent's: a longer prefix of one
+    # order, so its candidate turns are searched from a superset of placements
+    game = solver.load_game("guardians", players=1, level=1)
+    state = game.new_initial_state()
+    rng = SplitMix64(5)
+    player = make_agent("planner", game, seed=5)
+    checked = 0
+    while not state.is_terminal() and checked < 4:
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        if state.phase == Phase.GROW:
+            narrow = {o.placements for o in P.turn_options(state)}
+            wide = {o.placements for o in P.turn_options(state, breadth=B.breadth_for(4))}
+            assert len(wide) > len(narrow)
+            best = P.plan_turn(state, breadth=B.breadth_for(4)).value
+            assert best >= max(o.value for o in P.turn_options(state) if o.placements in wide)
+            checked += 1
+        state.apply_action(player(state))
+    assert checked == 4
+
+
+def test_it_plays_legal_moves_and_the_same_game_on_both_engines():
+    kernel = _play("broad", "kernel", 11, None, 3)
+    assert kernel == _play("broad", "reference", 11, None, 3)
+
+
+def test_it_is_deterministic_given_its_seed():
+    assert _play("broad", "kernel", 4, 2, 6) == _play("broad", "kernel", 4, 2, 6)
+
+
+@pytest.mark.parametrize("factor", [0, 17, 2.5, True])
+def test_a_bad_factor_is_refused_by_name(factor):
+    with pytest.raises(OptionError, match="breadth factor"):
+        B.breadth_for(factor)
