@@ -207,27 +207,36 @@ def test_bench_openspiel_cpp_on_pig(benchmark):
     assert row["result"].explore_count == N_PIG
 
 
-@pytest.mark.benchmark(group="mcts-openspiel-cpp")
+#: OpenSpiel's two MCTS implementations: (name, the searcher, simulations), each its own group.
+OPENSPIEL = [
+    pytest.param(
+        "openspiel-cpp",
+        _openspiel_cpp,
+        N_CPP,
+        marks=pytest.mark.benchmark(group="mcts-openspiel-cpp"),
+        id="cpp",
+    ),
+    pytest.param(
+        "openspiel-python",
+        _openspiel_python,
+        N_PY,
+        marks=pytest.mark.benchmark(group="mcts-openspiel-python"),
+        id="python",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "searcher", "n"), OPENSPIEL)
 @pytest.mark.parametrize("forest", FORESTS)
-def test_bench_openspiel_cpp(benchmark, forest):
+def test_bench_openspiel(benchmark, forest, name, searcher, n):
     game, state = _spiel_root(forest)
-    row = _bench(benchmark, "openspiel-cpp", forest, _openspiel_cpp(game, state, N_CPP), N_CPP)
+    row = _bench(benchmark, name, forest, searcher(game, state, n), n)
     root = row["result"]
-    assert root.explore_count == N_CPP
+    assert root.explore_count == n
     assert root.best_child().action in state.legal_actions()
     pig = _RESULTS.get(("openspiel-cpp-pig", "pig"))
-    if pig is not None:
+    if name == "openspiel-cpp" and pig is not None:
         benchmark.extra_info["ratio_pig_over_this"] = round(pig["rate"] / row["rate"], 1)
-
-
-@pytest.mark.benchmark(group="mcts-openspiel-python")
-@pytest.mark.parametrize("forest", FORESTS)
-def test_bench_openspiel_python(benchmark, forest):
-    game, state = _spiel_root(forest)
-    row = _bench(benchmark, "openspiel-python", forest, _openspiel_python(game, state, N_PY), N_PY)
-    root = row["result"]
-    assert root.explore_count == N_PY
-    assert root.best_child().action in state.legal_actions()
 
 
 @pytest.mark.benchmark(group="mcts-ours")

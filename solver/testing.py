@@ -35,6 +35,7 @@ __all__ = [
     "INVARIANTS",
     "ConformanceError",
     "ConformanceReport",
+    "always_winnable",
     "check_random_play",
     "check_state",
     "game_cases",
@@ -393,6 +394,29 @@ def random_action(state: State, rng: random.Random, by_probability: bool = True)
     if by_probability:
         return int(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
     return int(rng.choice([a for a, _ in outcomes]))
+
+
+def always_winnable(state: State) -> bool:
+    """Does seat 0 win (return 1.0) whatever chance does, by its best decisions? The exhaustive
+    AND-OR recursion of a one-player game (every chance outcome, some decision), each position
+    once (by its JSON): the tests' oracle for the adversarial searches."""
+    memo: dict[str, bool] = {}
+
+    def win(node: State) -> bool:
+        key = node.to_json()
+        if key not in memo:
+            if node.is_terminal():
+                memo[key] = node.returns()[0] == 1.0
+            else:
+                results = []
+                for action in node.legal_actions():
+                    child = node.clone()
+                    child.apply_action(action)
+                    results.append(win(child))
+                memo[key] = all(results) if node.is_chance_node() else any(results)
+        return memo[key]
+
+    return win(state)
 
 
 def uniform_action(state: State, rng: SplitMix64) -> int:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -36,6 +37,7 @@ from solver.analysis.cli_analyse import add_analyse_command
 __all__ = [
     "CLASSES",
     "TOY_CLASSES",
+    "analyse_rolled",
     "failing_analyse",
     "fake_analyse",
     "not_a_dict_analyse",
@@ -184,3 +186,19 @@ def run_analyse(*argv: str) -> int:
     add_analyse_command(parser.add_subparsers(dest="command"))
     args = parser.parse_args(["analyse", *argv])
     return int(args.handler(args))
+
+
+def analyse_rolled(
+    folder: Path, game: str, count: int, size: str, seed: int, out: str
+) -> tuple[Path, Path, Path]:
+    """``forest analyse`` of ``count`` rolled ``game`` positions of ``size`` from ``seed``, one
+    job, into ``folder``: the results file named ``out``, a report and the curated files
+    (``--save-to``), the exit code checked; their three paths."""
+    results, report, saved = folder / out, folder / "report", folder / "saved"
+    code = run_analyse(
+        "--game", game, "--count", str(count), "--size", size, "--seed", str(seed),
+        "--jobs", "1", "--out", str(results), "--report", str(report), "--save-to", str(saved),
+        "--no-progress",
+    )  # fmt: skip
+    assert code == 0
+    return results, report, saved

@@ -10,12 +10,11 @@ enough for the exhaustive AND-OR recursion the value is the recursion's.
 
 from __future__ import annotations
 
-import functools
-
 import pytest
 
 import solver
 from solver.search import expectimax, solve
+from solver.testing import always_winnable
 
 
 def _state(name: str, engine: str):
@@ -55,29 +54,11 @@ def test_the_readme_forest_is_answered_within_a_small_table(engine):
     assert _wins_every_roll(state.clone(), solution, {})
 
 
-def _always_winnable(state) -> bool:
-    """The exhaustive AND-OR recursion: a win whatever the dice do (no table, no cut)."""
-
-    @functools.cache
-    def win(key: str) -> bool:
-        node = state.get_game().state_from_json(key)
-        if node.is_terminal():
-            return node.returns()[0] == 1.0
-        results = []
-        for action in node.legal_actions():
-            child = node.clone()
-            child.apply_action(action)
-            results.append(win(child.to_json()))
-        return all(results) if node.is_chance_node() else any(results)
-
-    return win(state.to_json())
-
-
 @pytest.mark.parametrize("name", ["dog/tiny-2x2", "dog/tiny-3x3", "dog/corridor", "dog/walled-in"])
 def test_the_value_is_the_exhaustive_recursions(name):
     kernel, reference = _state(name, "kernel"), _state(name, "reference")
     value = expectimax(kernel, adversarial=True).value
-    assert value == (1.0 if _always_winnable(reference) else 0.0)
+    assert value == (1.0 if always_winnable(reference) else 0.0)
     assert expectimax(kernel, adversarial=True).same_search(
         expectimax(reference, adversarial=True, _engine="python")
     )

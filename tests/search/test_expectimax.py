@@ -17,6 +17,7 @@ import solver
 from solver.errors import OptionError, SearchBudgetError, SolverError
 from solver.games.dog.forest import Forest, Shouter, Terrain
 from solver.search.expectimax import expectimax, solve
+from solver.testing import always_winnable
 
 OP = Terrain.OPEN
 U = Terrain.UNDERGROWTH
@@ -166,20 +167,6 @@ def brute(state) -> Fraction:
         child.apply_action(action)
         best = max(best, brute(child))
     return best
-
-
-def always_winnable(state) -> bool:
-    """Can the dog win whatever the dice do? (plain recursion, no table)."""
-    if state.is_terminal():
-        return state.returns()[0] == 1.0
-    children = []
-    for action in state.legal_actions():
-        child = state.clone()
-        child.apply_action(action)
-        children.append(child)
-    if state.is_chance_node():
-        return all(always_winnable(c) for c in children)
-    return any(always_winnable(c) for c in children)
 
 
 def policy_value(state, solution) -> float:

@@ -11,7 +11,7 @@ pd = pytest.importorskip("pandas")
 pytest.importorskip("pyarrow")
 pytest.importorskip("matplotlib")
 
-from solver.analysis._testing import run_analyse  # noqa: E402
+from solver.analysis._testing import analyse_rolled  # noqa: E402
 from solver.analysis.batch import read_results  # noqa: E402
 from solver.games.guardians.analysis import CLASSES as GUARDIANS_CLASSES  # noqa: E402
 from solver.games.guardians.analysis import roll_grove  # noqa: E402
@@ -44,12 +44,7 @@ def brute_cut_vertices(cells: set[tuple[int, int]]) -> int:
 
 
 def test_guardians_batch_rows_match_the_exhaustive_search(tmp_path, capsys):
-    out, report, saved = tmp_path / "g.csv", tmp_path / "rep", tmp_path / "saved"
-    code = run_analyse(
-        "--game", "guardians", "--count", "8", "--size", "6x5", "--seed", "0", "--jobs", "1",
-        "--out", str(out), "--report", str(report), "--save-to", str(saved), "--no-progress",
-    )  # fmt: skip
-    assert code == 0
+    out, report, saved = analyse_rolled(tmp_path, "guardians", 8, "6x5", 0, "g.csv")
     assert "analysed 8 positions" in capsys.readouterr().out
     frame = read_results(out, "guardians")
     assert list(frame["source"]) == [f"seed:{s}" for s in range(8)]

@@ -12,7 +12,6 @@ import json
 import pytest
 
 from solver.cli import main
-from solver.games.guardians.board import neighbours
 from solver.games.guardians.grove import parse_grove
 from solver.games.guardians.grove_model import DEFAULT_TABLE, Grove, GroveCell
 from solver.games.guardians.order_model import candidate_walks, cpsat_order
@@ -20,16 +19,13 @@ from solver.games.guardians.ordering import best_order, first_legal_order
 from solver.games.guardians.rules import GuardiansGame, GuardiansState, Phase
 from solver.rng import SplitMix64
 
+from .test_random_play import grow_cells
+
 
 def dense(seed: int) -> Grove:
     rng = SplitMix64(seed)
     palette = "BGR"
-    cells = {(2, 3)}
-    while len(cells) < 8 + rng.roll(14):
-        r, c = rng.pick(sorted(cells))
-        n = rng.pick(neighbours((r, c)))
-        if 0 <= n[0] < 5 and 0 <= n[1] < 7:
-            cells.add(n)
+    cells = grow_cells(rng, (2, 3), (8, 14), (5, 7))
     letters = list("bgyr")
     grid: list[list[GroveCell | None]] = [[None] * 7 for _ in range(5)]
     for r, c in sorted(cells):

@@ -13,7 +13,7 @@ import pytest
 
 from solver import CHANCE, TERMINAL
 from solver.games.guardians.actions import END_TURN
-from solver.games.guardians.board import neighbours
+from solver.games.guardians.board import Cell, neighbours
 from solver.games.guardians.connectivity import is_connected
 from solver.games.guardians.grove_model import DEFAULT_TABLE, Grove, GroveCell
 from solver.games.guardians.rules import GuardiansGame, GuardiansState, Phase
@@ -100,16 +100,26 @@ def test_fresh_games(seed):
         assert state.end_triggered
 
 
+def grow_cells(
+    rng: SplitMix64, start: Cell, size: tuple[int, int], shape: tuple[int, int]
+) -> set[Cell]:
+    """A connected set of cells grown from ``start`` one random neighbour at a time inside
+    ``shape`` (rows, columns), until it has ``size[0] + rng.roll(size[1])`` cells (rolled anew
+    each step)."""
+    cells = {start}
+    while len(cells) < size[0] + rng.roll(size[1]):
+        r, c = rng.pick(sorted(cells))
+        n = rng.pick(neighbours((r, c)))
+        if 0 <= n[0] < shape[0] and 0 <= n[1] < shape[1]:
+            cells.add(n)
+    return cells
+
+
 def dense_position(seed: int, mode: str) -> Grove:
     """A random forest of short missions in a few colours: walks, chains and cuts abound."""
     rng = SplitMix64(seed)
     palette = "BG" if seed % 2 else "BGR"
-    cells = {(2, 2)}
-    while len(cells) < 10 + rng.roll(12):
-        r, c = rng.pick(sorted(cells))
-        n = rng.pick(neighbours((r, c)))
-        if 0 <= n[0] < 5 and 0 <= n[1] < 6:
-            cells.add(n)
+    cells = grow_cells(rng, (2, 2), (10, 12), (5, 6))
     letters = list("bgyr") if mode == "solo" else ["p"] * 4
     grid: list[list[GroveCell | None]] = [[None] * 6 for _ in range(5)]
     for r, c in sorted(cells):

@@ -12,6 +12,7 @@ pd = pytest.importorskip("pandas")
 pytest.importorskip("pyarrow")
 pytest.importorskip("matplotlib")
 
+from solver.analysis._testing import analyse_rolled  # noqa: E402
 from solver.analysis.batch import read_results  # noqa: E402
 from solver.cli import main  # noqa: E402
 from solver.errors import FormatError  # noqa: E402
@@ -24,12 +25,7 @@ def run_cli(*argv: str) -> int:
 
 
 def test_trial_batch_rows_are_consistent(tmp_path, capsys):
-    out, report, saved = tmp_path / "t.parquet", tmp_path / "rep", tmp_path / "saved"
-    code = run_cli(
-        "--game", "trial", "--count", "2", "--size", "2x2", "--seed", "3", "--jobs", "1",
-        "--out", str(out), "--report", str(report), "--save-to", str(saved), "--no-progress",
-    )  # fmt: skip
-    assert code == 0
+    out, report, saved = analyse_rolled(tmp_path, "trial", 2, "2x2", 3, "t.parquet")
     assert "analysed 2 set-ups" in capsys.readouterr().out
     frame = read_results(out, "trial")
     for row in frame.to_dict(orient="records"):
