@@ -1,4 +1,5 @@
-"""Curation: choose forests from a results table by a condition and save them as ``.forest`` files.
+"""Curation: choose instances of any game from a results table by a condition and save them as
+files of the game (``.forest`` for the dog).
 
 :func:`select` reads a condition in a small, safe subset of Python, the one ``DataFrame.query``
 users know, and evaluates it column-wise itself (nothing is passed to ``eval``):
@@ -495,7 +496,7 @@ def save_selected(
 
     Every instance is re-serialised through the game's hooks (``dump``), never copied byte for
     byte: a rolled instance (``seed:N`` with ``width`` and ``height``) is rolled again and saved as
-    ``rolled-WxH-seedN.forest``; a file named by a row is read only if it passes
+    ``rolled-WxH-seedN`` with the game's extension; a file named by a row is read only if it passes
     :func:`~solver.analysis.sources.load_checked` (the game's extension, a regular file of a sane
     size that parses), then saved under its own name. Two sources with the same file name get
     ``-2``, ``-3``... An existing file is never replaced unless ``overwrite``: the names are all
