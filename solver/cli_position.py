@@ -15,6 +15,7 @@ from typing import Any
 
 from solver.cmdkit import read_state_text, read_text_file
 from solver.errors import FormatError, OptionError
+from solver.game import State
 from solver.spec import GameSpec, Opened
 
 __all__ = [
@@ -58,15 +59,7 @@ def open_position(spec: GameSpec, args: argparse.Namespace) -> Opened:
     state_path = args.state if named else None  # --state names a file (not JSON text)
     if _saved_state_file(spec, source):
         assert source is not None
-        if state_text is not None:
-            raise OptionError(f"{source} is a saved state: give it as FILE or as --state, not both")
-        if not spec.default_source:
-            kind = spec.extensions[0] if spec.extensions else "game"
-            raise OptionError(
-                f"{source} is a saved state, not a {kind} file: a {spec.name} state goes with "
-                f"the {kind} file it was played on: give that file and --state {source}"
-            )
-        state_text = read_text_file(source, "saved state")
+        state_text = _saved_state_text(spec, source, state_text)
         state_path, source = source, None
     args.state_given = state_text is not None
     if players is None and state_text is not None and spec.state_players is not None:
@@ -74,8 +67,42 @@ def open_position(spec: GameSpec, args: argparse.Namespace) -> Opened:
     if players is not None and players not in spec.players:
         allowed = ", ".join(str(p) for p in spec.players)
         raise OptionError(f"{spec.name} is played by {allowed} player(s), not {players}")
+    opened = _open(spec, args, source, players)
+    if players is not None and opened.game.num_players() != players:
+        # a file that fixes its own player count (a saved state) never silently overrides
+        raise OptionError(
+            f"{opened.source} is a game of {opened.game.num_players()} player(s), not the "
+            f"{players} --players asks for"
+        )
+    if state_text is None:
+        return opened
+    return Opened(
+        game=opened.game,
+        state=_read_state(opened, state_text, state_path),
+        source=opened.source,
+    )
+
+
+def _saved_state_text(spec: GameSpec, source: str, state_text: str | None) -> str:
+    """The text of FILE given as a saved state: refused beside ``--state``, and for a game whose
+    states go with the file they were played on (it says how to give both)."""
+    if state_text is not None:
+        raise OptionError(f"{source} is a saved state: give it as FILE or as --state, not both")
+    if not spec.default_source:
+        kind = spec.extensions[0] if spec.extensions else "game"
+        raise OptionError(
+            f"{source} is a saved state, not a {kind} file: a {spec.name} state goes with "
+            f"the {kind} file it was played on: give that file and --state {source}"
+        )
+    return read_text_file(source, "saved state")
+
+
+def _open(
+    spec: GameSpec, args: argparse.Namespace, source: str | None, players: int | None
+) -> Opened:
+    """The game's opener on FILE (or the default set-up); a file it cannot read is named."""
     try:
-        opened = spec.open(source, engine=args.engine, players=players, **_game_options(spec, args))
+        return spec.open(source, engine=args.engine, players=players, **_game_options(spec, args))
     except FormatError as exc:  # a parse error names the file it is about
         if source is None or source in str(exc) or not os.path.isfile(source):
             raise
@@ -84,24 +111,19 @@ def open_position(spec: GameSpec, args: argparse.Namespace) -> Opened:
         raise OptionError(f"{source}: not UTF-8 text (byte {exc.start})") from None
     except RecursionError:
         raise OptionError(f"{source}: nested too deeply to read") from None
-    if players is not None and opened.game.num_players() != players:
-        # a file that fixes its own player count (a saved state) never silently overrides
-        raise OptionError(
-            f"{opened.source} is a game of {opened.game.num_players()} player(s), not the "
-            f"{players} --players asks for"
-        )
-    if state_text is not None:
+
+
+def _read_state(opened: Opened, state_text: str, state_path: str | None) -> State:
+    """The saved state in ``state_text``; an error names ``state_path`` when it came from one."""
+    try:
         try:
-            try:
-                state = opened.game.state_from_json(state_text)
-            except RecursionError:
-                raise FormatError("a state nested less deeply", line=1, column=1) from None
-        except FormatError as exc:
-            if state_path is None:
-                raise
-            raise OptionError(f"{state_path}: {exc}") from None  # the error names the file
-        return Opened(game=opened.game, state=state, source=opened.source)
-    return opened
+            return opened.game.state_from_json(state_text)
+        except RecursionError:
+            raise FormatError("a state nested less deeply", line=1, column=1) from None
+    except FormatError as exc:
+        if state_path is None:
+            raise
+        raise OptionError(f"{state_path}: {exc}") from None  # the error names the file
 
 
 def _game_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:

@@ -452,29 +452,41 @@ def _fit(value: Cell, dtype: str) -> Any:
     if dtype == "string":
         return value if isinstance(value, str) else _BAD
     if dtype == "boolean":
-        if isinstance(value, bool):
-            return value
-        if not isinstance(value, str):
-            return _BAD
-        return {"true": True, "false": False, "True": True, "False": False}.get(value, _BAD)
+        return _fit_boolean(value)
     if isinstance(value, bool):
         return _BAD
-    if dtype == "Int64":
-        if isinstance(value, int):
-            return value
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-        if isinstance(value, str) and re.fullmatch(r"[+-]?\d{1,19}", value.strip()):
-            return int(value)
+    return _fit_whole(value) if dtype == "Int64" else _fit_float(value)
+
+
+def _fit_boolean(value: Cell) -> bool | object:
+    """A boolean cell: a bool, or its text (``true``/``True``...); else :data:`_BAD`."""
+    if isinstance(value, bool):
+        return value
+    if not isinstance(value, str):
         return _BAD
+    return {"true": True, "false": False, "True": True, "False": False}.get(value, _BAD)
+
+
+def _fit_whole(value: Cell) -> int | object:
+    """A whole-number cell: an int, a float with no fraction, or up to 19 digits of text."""
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and re.fullmatch(r"[+-]?\d{1,19}", value.strip()):
+        return int(value)
+    return _BAD
+
+
+def _fit_float(value: Cell) -> float | object:
+    """A number cell: an int or a float, or text that reads as one."""
     if isinstance(value, (int, float)):
         return float(value)
     if isinstance(value, str):
         try:
-            number = float(value)
+            return float(value)
         except ValueError:
             return _BAD
-        return number
     return _BAD
 
 
