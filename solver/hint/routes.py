@@ -185,6 +185,7 @@ class Service:
             "alive": alive,
             "recycled": pool.recycled if pool is not None else 0,
             "timeouts": self.timeouts,
+            "sessions": len(self.sessions),
         }
 
 
@@ -262,9 +263,19 @@ class TableRoutes:
 
     def __init__(self, service: Service) -> None:
         self.service = service
-        self.step_timeout = service.caps.max_review_seconds + GRACE_SECONDS
+        # a step keeps to its seconds (at most the seconds cap): this only catches a fault
+        self.step_timeout = service.caps.max_seconds + GRACE_SECONDS
         self.hint_timeout = service.caps.max_seconds + GRACE_SECONDS
         self.busy: set[str] = set()
+
+    def busy_error(self, ident: str) -> Any:
+        """The 409 for a request on a session whose previous step still runs (``None`` when it
+        is free): a hint, a line or a move now would be of a position about to change."""
+        if ident not in self.busy:
+            return None
+        return self.fail("this session is busy with the previous request (the engine seats are "
+                         "playing): ask again once it has answered", "session",
+                         "session_busy")  # fmt: skip
 
     def fail(self, message: str, field: str | None, code: str) -> Any:
         return self.service.error_response(error_answer(None, message, field, code))
@@ -276,12 +287,16 @@ class TableRoutes:
         except HintError as exc:
             return self.fail(str(exc), exc.field, exc.code)
 
-    async def step(self, ident: str, session: Session, move: int | None = None) -> Any:
+    async def step(
+        self, ident: str, session: Session, move: int | None = None, *, starting: bool = False
+    ) -> Any:
         """Advance ``session`` (with a human ``move``, if any) on the pool, one request a session
-        at a time; its view is the answer."""
-        if ident in self.busy:
-            return self.fail("this session is busy with the previous request", "session",
-                             "session_busy")  # fmt: skip
+        at a time; its view is the answer. A ``starting`` session is kept only once its first
+        step has answered: a start that fails (a bad seat, agent or option; a timeout) takes no
+        slot and drops no other session."""
+        busy = self.busy_error(ident)
+        if busy is not None:
+            return busy
         self.busy.add(ident)
         try:
             reply, headers = await self.service.call(
@@ -291,6 +306,8 @@ class TableRoutes:
             self.busy.discard(ident)
         if "error" in reply:
             return self.service.error_response(reply, headers)
+        if starting:
+            self.service.sessions.add(session, ident)
         session.actions = reply["actions"]
         view = reply["view"]
         session.over = bool(view["terminal"])
@@ -306,9 +323,11 @@ class TableRoutes:
         except OptionError as exc:
             return self.fail(str(exc), "game", "unknown_game")
         agent = request.agent or spec.strongest_agent
+        cap = self.service.caps.max_seconds
+        seconds = cap if request.seconds is None else min(request.seconds, cap)
         session = Session(request.game, dict(request.options), list(request.humans), agent,
-                          request.iterations, request.seed)  # fmt: skip
-        return await self.step(self.service.sessions.add(session), session)
+                          request.iterations, request.seed, seconds=seconds)  # fmt: skip
+        return await self.step(Sessions.new_ident(), session, starting=True)
 
     async def move(self, request: TableMoveRequest) -> Any:
         """A human seat's move; then chance and the engine seats until a human is to move."""
@@ -333,12 +352,16 @@ class TableRoutes:
         if session.over:  # its record is out: every seat's cards are known
             return self.fail("the game is over: no move is taken back after its record (start "
                              "a new session)", "session", "game_over")  # fmt: skip
-        if request.session in self.busy:
-            return self.fail("this session is busy with the previous request", "session",
-                             "session_busy")  # fmt: skip
-        reply, headers = await self.service.call(
-            takeback_job, session.as_job(), timeout=self.step_timeout
-        )
+        busy = self.busy_error(request.session)
+        if busy is not None:
+            return busy
+        self.busy.add(request.session)  # no step may start between the point and the cut
+        try:
+            reply, headers = await self.service.call(
+                takeback_job, session.as_job(), timeout=self.step_timeout
+            )
+        finally:
+            self.busy.discard(request.session)
         if "error" in reply:
             return self.service.error_response(reply, headers)
         session.actions = session.actions[: reply["keep"]]
@@ -349,6 +372,9 @@ class TableRoutes:
         session = self.found(request.session)
         if not isinstance(session, Session):
             return session
+        busy = self.busy_error(request.session)
+        if busy is not None:
+            return busy
         raw: JSONValue = {"id": "table-hint", "game": session.game, "options": session.options,
                "actions": list(session.actions), "limit": request.limit.model_dump(
                    by_alias=True, exclude_none=True), "top_k": request.top_k}  # fmt: skip
@@ -360,6 +386,9 @@ class TableRoutes:
         session = self.found(request.session)
         if not isinstance(session, Session):
             return session
+        busy = self.busy_error(request.session)
+        if busy is not None:
+            return busy
         return await self.service.run(line_job, session.as_job(), list(request.pv),
                                       timeout=self.hint_timeout)  # fmt: skip
 

@@ -468,6 +468,14 @@ class TableStartRequest(_Model):
         default=None, ge=1, le=100_000, description="the agent's simulations a move"
     )
     seed: StrictInt = Field(default=0, ge=0, le=2**63 - 1, description="chance and the engines")
+    seconds: float | None = Field(
+        default=None,
+        gt=0,
+        allow_inf_nan=False,
+        description="the seconds of one step's engine play (default and cap: the server's "
+        "--max-seconds): the searches stop at it with what they have, and the engines left to "
+        "move go on at the next view (enginePending)",
+    )
 
 
 class TableMoveRequest(_Model):

@@ -12,12 +12,19 @@ recently used dropped, unguessable ids); each step runs as a job in a worker pro
 (:func:`advance_job`), which replays the session's actions, applies the human's move, then plays
 on until a human seat is to move or the game ends. Chance and the engine seats are seeded from
 the session's seed and the ply, so a session is reproducible from its record.
+
+A step keeps to the session's ``seconds`` (as a hint does): every engine search stops by the
+step's deadline (:func:`solver.search.limit.search_deadline`) and plays the best it has, and once
+the deadline has passed no further engine decision starts: the answer says the engines are
+still to move (``enginePending``) and ``notes`` say which move was cut; the next ``view`` goes
+on. A step always makes one engine decision at least, so repeated views finish the turn.
 """
 
 from __future__ import annotations
 
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
@@ -60,11 +67,13 @@ class Session:
     seed: int
     actions: list[int] = field(default_factory=list)
     over: bool = False
+    seconds: float | None = None
+    """The seconds of one step's engine play (``None``: unbounded, as in-process tests play)."""
 
     def as_job(self) -> dict[str, Any]:
         return {"game": self.game, "options": self.options, "humans": self.humans,
                 "agent": self.agent, "iterations": self.iterations, "seed": self.seed,
-                "actions": list(self.actions)}  # fmt: skip
+                "actions": list(self.actions), "seconds": self.seconds}  # fmt: skip
 
     def record(self) -> dict[str, Any]:
         """The game record (``forest GAME review`` reads it): only once the game is over."""
@@ -81,8 +90,15 @@ class Sessions:
         self._kept: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
 
-    def add(self, session: Session) -> str:
-        ident = secrets.token_urlsafe(18)
+    @staticmethod
+    def new_ident() -> str:
+        """An unguessable session id."""
+        return secrets.token_urlsafe(18)
+
+    def add(self, session: Session, ident: str | None = None) -> str:
+        """Keep ``session`` under ``ident`` (default: a new id), dropping the least recently
+        used past the capacity; the id."""
+        ident = ident or self.new_ident()
         with self._lock:
             self._kept[ident] = session
             while len(self._kept) > self.capacity:
@@ -97,6 +113,10 @@ class Sessions:
                                 "one)", "session", "unknown_session")  # fmt: skip
             self._kept.move_to_end(ident)
             return session
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._kept)
 
 
 def _rng(seed: int, ply: int) -> SplitMix64:
@@ -140,13 +160,80 @@ def _check_seats(spec: GameSpec, game: Game, raw: dict[str, Any]) -> None:
         raise
 
 
+@dataclass
+class _Step:
+    """One step's engine play against its budget: the deadline (``time.monotonic()``; ``None``:
+    unbounded), the engine decisions made, the notes on what the budget cut."""
+
+    seconds: float | None
+    deadline: float | None
+    decisions: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def out_of_time(self) -> bool:
+        """No further engine decision starts: the deadline has passed and this step has made
+        one at least (so that repeated steps always finish a turn)."""
+        return (
+            self.deadline is not None and self.decisions > 0 and time.monotonic() >= self.deadline
+        )
+
+
+def _engine_move(raw: dict[str, Any], game: Game, state: State, ply: int, step: _Step) -> int:
+    """The engine seat's move at ``ply``, its searches bounded by the step's deadline; a move
+    chosen as the deadline passed is noted (its search stopped there with what it had)."""
+    from solver.agents import make_agent
+    from solver.search.limit import search_deadline
+
+    seat = state.current_player()
+    agent = make_agent(raw["agent"], game, seed=raw["seed"] * 100_003 + ply,
+                       iterations=raw["iterations"])  # fmt: skip
+    with search_deadline(step.deadline):
+        action = int(agent(state))
+    step.decisions += 1
+    if step.deadline is not None and time.monotonic() >= step.deadline:
+        step.notes.append(
+            f"seat {seat}'s move at ply {ply} was chosen as the step's {step.seconds:g} s ran "
+            "out: its search stopped there and played the best move it had found"
+        )
+    return action
+
+
+def _play_on(
+    raw: dict[str, Any], game: Game, state: State, actions: list[int], step: _Step
+) -> bool:
+    """Chance and the engine seats from ``state`` (``actions`` grows) until a human seat is to
+    move or the game ends (``False``), or the step's time is out with an engine seat to move
+    (``True``: the engines are still to move)."""
+    humans = raw["humans"]
+    for _ in range(MAX_ENGINE_PLIES):
+        if state.is_terminal():
+            return False
+        if state.is_chance_node():
+            action = _sample(state, _rng(raw["seed"], len(actions)))
+        elif state.current_player() in humans:
+            return False
+        elif step.out_of_time():
+            step.notes.append(
+                f"the step's {step.seconds:g} s ran out with seat {state.current_player()} to "
+                "move: the engine seats go on at the next view (/v1/table/view)"
+            )
+            return True
+        else:
+            action = _engine_move(raw, game, state, len(actions), step)
+        state.apply_action(action)
+        actions.append(action)
+    return False
+
+
 def advance_job(raw: dict[str, Any], move: int | None) -> dict[str, Any]:
     """One step of a session: replay ``raw["actions"]``, apply the human's ``move`` (when given,
     checked legal for a human seat to move), then play chance and the engine seats until a human
-    seat is to move or the game ends. Answers ``{"actions": [...], "view": {...}}``: the actions
-    stay on the server, the view goes to the page."""
-    from solver.agents import make_agent
-
+    seat is to move, the game ends or the step's ``raw["seconds"]`` run out (opening the
+    position counts; ``None`` or absent: no bound). Answers ``{"actions": [...], "view": {...}}``:
+    the actions stay on the server, the view goes to the page, with ``enginePending`` (the
+    engines are still to move), ``notes`` (what the budget cut) and ``stepSeconds``."""
+    seconds = raw.get("seconds")
+    step = _Step(seconds, None if seconds is None else time.monotonic() + seconds)
     opened = _open(raw)
     spec, game, state = opened.spec, opened.game, opened.state
     humans = list(raw["humans"])
@@ -160,20 +247,9 @@ def advance_job(raw: dict[str, Any], move: int | None) -> dict[str, Any]:
             raise HintError(f"action {move} is not legal here", "action", "illegal_action")
         state.apply_action(move)
         actions.append(move)
-    for _ in range(MAX_ENGINE_PLIES):
-        if state.is_terminal():
-            break
-        if state.is_chance_node():
-            action = _sample(state, _rng(raw["seed"], len(actions)))
-        elif state.current_player() in humans:
-            break
-        else:
-            agent = make_agent(raw["agent"], game, seed=raw["seed"] * 100_003 + len(actions),
-                               iterations=raw["iterations"])  # fmt: skip
-            action = int(agent(state))
-        state.apply_action(action)
-        actions.append(action)
+    pending = _play_on(raw, game, state, actions, step)
     view = seat_view(spec, game, state, humans, len(actions), actions)
+    view.update(enginePending=pending, notes=step.notes, stepSeconds=seconds)
     return {"actions": actions, "view": view}
 
 

@@ -16,16 +16,28 @@ solver.errors.OptionError: seconds must be a finite number > 0 or None, not -1
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import math
 import operator
-from collections.abc import Iterable, Mapping, Sequence
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from solver.errors import OptionError
 
-__all__ = ["UNSET", "Limit", "Unset", "merge_limit", "reject_unknown", "sampling_budget"]
+__all__ = [
+    "UNSET",
+    "Limit",
+    "Unset",
+    "merge_limit",
+    "reject_unknown",
+    "sampling_budget",
+    "search_deadline",
+    "seconds_left",
+]
 
 
 class Unset(enum.Enum):
@@ -131,6 +143,34 @@ def merge_limit(limit: Limit | None, given: Mapping[str, object]) -> Limit:
     return replace(base, **changes) if changes else base
 
 
+_DEADLINE: ContextVar[float | None] = ContextVar("solver_search_deadline", default=None)
+
+LEAST_SECONDS = 1e-6
+"""The seconds a search started past its deadline still gets (a search's own floor, one
+simulation for the compiled loops, still runs: an agent always has a move)."""
+
+
+@contextlib.contextmanager
+def search_deadline(at: float | None) -> Iterator[None]:
+    """Inside, every sampling search (MCTS, ISMCTS) stops by ``at`` (a ``time.monotonic()``
+    time) whatever its own budget says, and plays what it has found; ``None``: no effect. For a
+    caller bounding searches it does not start itself: a table session's step plays agents by
+    name, each with its own iteration budget, within the step's seconds."""
+    token = _DEADLINE.set(at)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def seconds_left() -> float | None:
+    """The seconds to the :func:`search_deadline` in force (at least :data:`LEAST_SECONDS`), or
+    ``None`` outside one. Agents that search without a sampling budget (guardians' lookahead)
+    read it between their own steps."""
+    at = _DEADLINE.get()
+    return None if at is None else max(LEAST_SECONDS, at - time.monotonic())
+
+
 def sampling_budget(
     searcher: str,
     limit: Limit | None,
@@ -142,13 +182,17 @@ def sampling_budget(
 ) -> Limit:
     """The budget of a sampling search (MCTS, ISMCTS): ``limit`` merged with the keywords in
     ``given``, ``default_iterations`` when neither names a budget, the fields this searcher
-    cannot honour refused, and at least one of iterations and seconds required."""
+    cannot honour refused, at least one of iterations and seconds required, and the seconds no
+    later than a :func:`search_deadline` in force."""
     if limit is None and given.get("iterations", UNSET) is UNSET:
         given = {**given, "iterations": default_iterations}
     budget = merge_limit(limit, given)
     budget.refuse(searcher, list(refused), why)
     if budget.iterations is None and budget.seconds is None:
         raise OptionError(f"{searcher} needs a budget: give iterations and/or seconds")
+    left = seconds_left()
+    if left is not None and (budget.seconds is None or budget.seconds > left):
+        budget = replace(budget, seconds=left)  # a search_deadline in force bounds it
     return budget
 
 

@@ -45,7 +45,9 @@ def _check_hides(view: dict[str, Any], actions: list[int], redeal: SplitMix64) -
     spec = game_spec(GAME)
     game, state = _state(actions)
     seat = view["seat"]
-    shown = {k: v for k, v in view.items() if k != "session"}
+    step = ("session", "enginePending", "notes", "stepSeconds")  # how the step went, not the game
+    shown = {k: v for k, v in view.items() if k not in step}
+    assert view["enginePending"] is False and view["notes"] == []  # random engines: never cut
     assert shown == seat_view(spec, game, state, [0], len(actions))
     assert "actions" not in view and view["text"] is None  # the seat's picture is checked below
     for other, player in enumerate(view["observation"]["players"]):

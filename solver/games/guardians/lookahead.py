@@ -108,21 +108,32 @@ def lookahead_agent(game: Any, *, seed: int = 0, iterations: int | None = None) 
         )
         top = [options[i] for i in ranked[: min(CANDIDATES, budget)]]
         if len(top) > 1 and state.get_game().num_players() > 1:
-            samples = max(1, budget // len(top))
-            values = [
-                turn.value
-                + sum(
-                    continuation_value(state, turn, derive_seed(decision, j))
-                    for j in range(samples)
-                )
-                / samples
-                for turn in top
-            ]
+            values = weigh(state, top, max(1, budget // len(top)), decision)
             best = top[max(range(len(top)), key=lambda i: (values[i], -i))]
         player.start(best)
         return int(best.growth)
 
     return choose
+
+
+def weigh(state: Any, top: list[Any], samples: int, decision: int) -> list[float]:
+    """Each candidate turn's value plus the mean of its continuations: ``samples`` rounds, each
+    one continuation of every candidate (continuation ``j`` seeded ``derive_seed(decision,
+    j)``). Under a :func:`~solver.search.limit.search_deadline` the rounds stop once it has
+    passed, every candidate weighed over the same rounds (one at least): a table session's
+    step keeps to its seconds whatever ``iterations`` asked."""
+    from solver.search.limit import LEAST_SECONDS, seconds_left
+
+    sums = [0.0] * len(top)
+    done = 0
+    while done < samples:
+        for i, turn in enumerate(top):
+            sums[i] += continuation_value(state, turn, derive_seed(decision, done))
+        done += 1
+        left = seconds_left()
+        if left is not None and left <= LEAST_SECONDS:
+            break
+    return [turn.value + total / done for turn, total in zip(top, sums, strict=True)]
 
 
 def continuation_value(state: Any, turn: Any, sample_seed: int) -> float:

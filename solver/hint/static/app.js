@@ -249,6 +249,8 @@ async function sessionCall(path, body) {
   draw();
   $("status").textContent += ` You play seat ${view.seat} (ply ${view.ply}).`;
   if (view.terminal) await endSession();
+  // the step's seconds ran out with an engine seat to move: the engines go on at the next view
+  else if (view.enginePending) await sessionCall("/v1/table/view", { session: view.session });
 }
 
 // Hot seat (several human seats): when the view passes to another human seat the table is

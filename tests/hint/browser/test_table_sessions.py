@@ -228,3 +228,33 @@ def test_hot_seat_covers_the_table_while_the_device_passes(page: Any) -> None:
         passed += 1
     assert passed >= 2
     assert page.inner_text("#error") == ""
+
+
+def test_the_page_goes_on_while_the_engines_are_still_to_move(page: Any) -> None:
+    """A step whose seconds run out answers ``enginePending`` with an engine seat to move; the
+    page asks for the next view until a human seat is (every start here is sent with a budget
+    so small that each step makes one engine decision)."""
+    import json
+
+    def tiny_budget(route: Any) -> None:
+        body = {**route.request.post_data_json, "seconds": 1e-3}
+        route.continue_(post_data=json.dumps(body))
+
+    page.select_option("#game", "trial")
+    _ready(page)
+    page.select_option("#players", "4")
+    _ready(page)
+    page.fill("#humans", "3")  # three engine seats move first
+    page.route("**/v1/table/start", tiny_budget)
+    views: list[str] = []
+    page.on("request", lambda request: views.append(request.url) if "/table/view" in
+            request.url else None)  # fmt: skip
+    page.click("#new-game")
+    page.wait_for_function(
+        "() => window.table.session !== null && window.table.session.view.seat === 3 "
+        "&& window.table.position.moves.length > 0 && !window.table.sessionBusy",
+        timeout=60_000,
+    )
+    assert page.evaluate("() => window.table.session.view.enginePending") is False
+    assert views, "no step ran out of time: the budget did not cut"
+    assert page.inner_text("#error") == ""
