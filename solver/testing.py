@@ -22,6 +22,7 @@ import os
 import random
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +36,9 @@ __all__ = [
     "INVARIANTS",
     "ConformanceError",
     "ConformanceReport",
+    "TerminalOutput",
     "always_winnable",
+    "assert_engines_agree",
     "check_random_play",
     "check_state",
     "game_cases",
@@ -396,6 +399,24 @@ def random_action(state: State, rng: random.Random, by_probability: bool = True)
     return int(rng.choice([a for a, _ in outcomes]))
 
 
+def assert_engines_agree(
+    mine: State, theirs: State, where: str, theirs_json: str | None = None
+) -> list[int]:
+    """Two engines' states of one position agree on the protocol's observables (JSON, player,
+    terminal and chance flags, legal actions, chance outcomes, returns): the differential tests'
+    common part (``theirs_json``: ``theirs.to_json()`` when the caller has it). The legal
+    actions."""
+    assert mine.to_json() == (theirs.to_json() if theirs_json is None else theirs_json), where
+    assert mine.current_player() == theirs.current_player(), where
+    assert mine.is_terminal() == theirs.is_terminal(), where
+    assert mine.is_chance_node() == theirs.is_chance_node(), where
+    legal = theirs.legal_actions()
+    assert mine.legal_actions() == legal, where
+    assert mine.chance_outcomes() == theirs.chance_outcomes(), where
+    assert mine.returns() == theirs.returns(), where
+    return legal
+
+
 def always_winnable(state: State) -> bool:
     """Does seat 0 win (return 1.0) whatever chance does, by its best decisions? The exhaustive
     AND-OR recursion of a one-player game (every chance outcome, some decision), each position
@@ -427,6 +448,33 @@ def uniform_action(state: State, rng: SplitMix64) -> int:
         return int(outcomes[rng.below(len(outcomes))][0])
     legal = state.legal_actions()
     return int(legal[rng.below(len(legal))])
+
+
+class TerminalOutput:
+    """What a child process writes to a pseudo-terminal (``pty.openpty()``'s master side), read
+    in a thread until the child closes its side; :meth:`text` waits for that, closes the master
+    and decodes (the CLI tests of progress lines and of the table on a terminal)."""
+
+    def __init__(self, master: int) -> None:
+        self.master = master
+        self.chunks: list[bytes] = []
+        self.reader = threading.Thread(target=self._drain, daemon=True)
+        self.reader.start()
+
+    def _drain(self) -> None:
+        while True:
+            try:
+                chunk = os.read(self.master, 4096)
+            except OSError:  # the other side closed
+                return
+            if not chunk:
+                return
+            self.chunks.append(chunk)
+
+    def text(self) -> str:
+        self.reader.join(timeout=10)
+        os.close(self.master)
+        return b"".join(self.chunks).decode("utf-8", "replace")
 
 
 def load_module(name: str, path: Path) -> ModuleType:

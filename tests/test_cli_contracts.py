@@ -13,7 +13,6 @@ import pty
 import re
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ import pytest
 
 import solver
 from solver.cli import main
-from solver.testing import run_forest
+from solver.testing import TerminalOutput, run_forest
 
 
 def forest(*argv: str, cwd: Path | None = None, **env: str) -> subprocess.CompletedProcess[str]:
@@ -43,24 +42,9 @@ def on_a_terminal(*argv: str, **env: str) -> tuple[int, str, str]:
         stdin=subprocess.DEVNULL, text=True, env={**os.environ, **env},
     )  # fmt: skip
     os.close(slave)
-    received: list[bytes] = []
-
-    def drain() -> None:
-        while True:
-            try:
-                chunk = os.read(master, 4096)
-            except OSError:  # the other side closed
-                return
-            if not chunk:
-                return
-            received.append(chunk)
-
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
+    output = TerminalOutput(master)
     out, _ = process.communicate(timeout=600)
-    reader.join(timeout=10)
-    os.close(master)
-    return process.returncode, out, b"".join(received).decode("utf-8", "replace")
+    return process.returncode, out, output.text()
 
 
 # -- progress ------------------------------------------------------------------------------------

@@ -16,7 +16,6 @@ import pty
 import random
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -24,7 +23,7 @@ import pytest
 import solver
 from solver.registry import load_game
 from solver.review import review_record
-from solver.testing import one_line_error
+from solver.testing import TerminalOutput, one_line_error
 from solver.testing import run_forest as forest
 
 ANSWERS_ENOUGH = 3000  # more answers than any of these games asks
@@ -114,25 +113,10 @@ def test_the_table_works_on_a_terminal(tmp_path):
         stdin=slave, stdout=slave, stderr=slave, cwd=tmp_path, close_fds=True,
     )  # fmt: skip
     os.close(slave)
-    seen: list[bytes] = []
-
-    def drain() -> None:
-        while True:
-            try:
-                chunk = os.read(master, 4096)
-            except OSError:
-                return
-            if not chunk:
-                return
-            seen.append(chunk)
-
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
+    output = TerminalOutput(master)
     os.write(master, b"help\r1\rquit\r")
     process.wait(timeout=300)
-    reader.join(timeout=10)
-    os.close(master)
-    text = b"".join(seen).decode("utf-8", "replace")
+    text = output.text()
     assert process.returncode == 0, text
     assert "you left the game" in text
     assert record_of(tmp_path / "t.json")["finished"] is False

@@ -24,6 +24,7 @@ from solver.games.dog.generator import GeneratorOptions, roll_forest
 from solver.games.dog.kernel import KernelDogGame
 from solver.games.dog.rules import NUM_DISTINCT_ACTIONS, DogGame
 from solver.rng import weighted_index
+from solver.testing import assert_engines_agree
 
 # -- forests ---------------------------------------------------------------------------------------
 # Many distractions (sums 10-12 roll on the sub-table, no empty faces) and three shouters.
@@ -128,16 +129,7 @@ def _pick(state, rng: random.Random) -> int:
 
 
 def _assert_same(ref, ker, where: str) -> None:
-    text = ref.to_json()
-    assert ker.to_json() == text, where
-    assert ker.current_player() == ref.current_player(), where
-    legal = ref.legal_actions()
-    assert ker.legal_actions() == legal, where
-    assert ker.chance_outcomes() == ref.chance_outcomes(), where
-    assert ker.returns() == ref.returns(), where
-    assert ker.is_terminal() == ref.is_terminal(), where
-    assert ker.is_chance_node() == ref.is_chance_node(), where
-    for action in legal:
+    for action in assert_engines_agree(ker, ref, where):
         label = ref.action_to_string(action)
         assert ker.action_to_string(action) == label, where
         assert ker.string_to_action(label) == ref.string_to_action(label) == action, where

@@ -36,7 +36,7 @@ from solver.games.guardians.kernel import KernelGuardiansGame
 from solver.games.guardians.rules import GuardiansGame, Phase
 from solver.games.guardians.tiles import TileSet, tile_set_from_dict
 from solver.rng import SplitMix64
-from solver.testing import random_playouts
+from solver.testing import assert_engines_agree, random_playouts
 
 try:  # absent: require_kernels (tests/conftest.py) skips these tests, or fails them under CI
     from solver._ext import guardians as guardians_ext
@@ -117,16 +117,9 @@ def compare(k, r, rng: SplitMix64, step: int, kgame, rates: Rates = FULL) -> Non
     """Every observable of the kernel state ``k`` equals the reference state ``r``'s."""
     text = r.to_json()
     where = f"step {step}: {text[:300]}"
-    assert k.current_player() == r.current_player(), where
-    assert k.is_terminal() == r.is_terminal(), where
-    assert k.is_chance_node() == r.is_chance_node(), where
-    legal = r.legal_actions()
-    assert k.legal_actions() == legal, where
-    assert k.chance_outcomes() == r.chance_outcomes(), where
-    assert k.returns() == r.returns(), where
+    legal = assert_engines_agree(k, r, where, text)
     assert k.scores() == r.scores(), where
     assert k.phase == r.phase and k.round == r.round, where
-    assert k.to_json() == text, where
     shown = legal  # the labels: all, or three of them (a chance node's all every 4th step)
     if legal and (step % 4 if r.is_chance_node() else step % rates.labels):
         shown = [legal[0], legal[-1], legal[step % len(legal)]]
