@@ -460,21 +460,7 @@ def _make_table(
     if engine == "kernel":
         if not kernel:
             raise OptionError(f"{type(state).__name__} is not a compiled-kernel state")
-        if heuristic is not None:
-            raise OptionError(
-                "heuristic= is for pure-Python states; kernel states use the kernel's own heuristic"
-            )
-        if options.exact and not options.adversarial and options.prune is not False:
-            from solver.search.pruning import PrunedTable, pruning_available
-
-            if pruning_available(state):
-                return PrunedTable(game, options, threads=options.threads, hash_bits=hash_bits)
-        if options.prune:
-            raise OptionError(
-                "prune=True needs a compiled kernel that declares its utility range, with one "
-                "player or two (constant-sum, game.constant_sum = True)"
-            )
-        return KernelTable(game, num_players, options, target, hash_bits)
+        return _kernel_table(state, game, num_players, options, target, heuristic, hash_bits)
     if options.prune:
         raise OptionError(f"prune=True needs a compiled kernel; {type(state).__name__} is not one")
     if heuristic is None and hasattr(state, "heuristic"):
@@ -488,6 +474,35 @@ def _make_table(
             "pass heuristic=callable(state, player) -> [0, 1], or use exact=True"
         )
     return PyTable(game, num_players, options, target, heuristic)
+
+
+def _kernel_table(
+    state: State,
+    game: Game,
+    num_players: int,
+    options: TableOptions,
+    target: int,
+    heuristic: Heuristic | None,
+    hash_bits: int,
+) -> ExactTable:
+    """A compiled table: the pruning one for a plain exact search where the kernel allows it
+    (unless ``prune=False``), else the plain compiled one; ``prune=True`` where pruning is not
+    available is refused, and so is a Python heuristic."""
+    if heuristic is not None:
+        raise OptionError(
+            "heuristic= is for pure-Python states; kernel states use the kernel's own heuristic"
+        )
+    if options.exact and not options.adversarial and options.prune is not False:
+        from solver.search.pruning import PrunedTable, pruning_available
+
+        if pruning_available(state):
+            return PrunedTable(game, options, threads=options.threads, hash_bits=hash_bits)
+    if options.prune:
+        raise OptionError(
+            "prune=True needs a compiled kernel that declares its utility range, with one "
+            "player or two (constant-sum, game.constant_sum = True)"
+        )
+    return KernelTable(game, num_players, options, target, hash_bits)
 
 
 # -- the public functions ------------------------------------------------------------------------
