@@ -162,21 +162,17 @@ def play_one(index: int, seed: int, specs: tuple[AgentSpec, AgentSpec], where: S
 
 def decision_nodes(where: Setting, engine: str, count: int, seed: int) -> list[Any]:
     """``count`` decision nodes with a choice, along seeded random games, spread over a game."""
-    from solver.game import sample_chance
     from solver.rng import SplitMix64
+    from solver.testing import decision_nodes as seeded_decisions
 
     found: list[Any] = []
     g = 0
     while len(found) < count:
         rng = SplitMix64(seed * 7919 + g)
         g += 1
-        state = where.games[engine].new_initial_state()
         target = 5 + 25 * (len(found) % 8)
         made = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
-                continue
+        for state in seeded_decisions(where.games[engine].new_initial_state(), rng):
             legal = state.legal_actions()
             if len(legal) > 1 and made >= target:
                 found.append(state)

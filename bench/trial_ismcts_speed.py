@@ -41,8 +41,8 @@ def positions(count: int, seed: int, players: int) -> list[str]:
     """The JSON of ``count`` decision nodes (three or more legal actions) of seeded random games
     on the reference engine, the ``k``-th after about ``20 + 40 (k mod 5)`` decisions."""
     import solver
-    from solver.game import sample_chance
     from solver.rng import SplitMix64
+    from solver.testing import decision_nodes
 
     game = solver.load_game("trial", players=players, engine="reference")
     found: list[str] = []
@@ -50,19 +50,13 @@ def positions(count: int, seed: int, players: int) -> list[str]:
     while len(found) < count:
         rng = SplitMix64(seed * 1_000_003 + g)
         g += 1
-        state = game.new_initial_state()
         target = 20 + 40 * (len(found) % 5)
-        decisions = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
-                continue
+        for decisions, state in enumerate(decision_nodes(game.new_initial_state(), rng)):
             legal = state.legal_actions()
             if decisions >= target and len(legal) >= 3:
                 found.append(state.to_json())
                 break
             state.apply_action(legal[rng.below(len(legal))])
-            decisions += 1
     return found
 
 

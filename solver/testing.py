@@ -23,7 +23,7 @@ import random
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -41,6 +41,7 @@ __all__ = [
     "assert_engines_agree",
     "check_random_play",
     "check_state",
+    "decision_nodes",
     "game_cases",
     "load_module",
     "one_line_error",
@@ -438,6 +439,18 @@ def always_winnable(state: State) -> bool:
         return memo[key]
 
     return win(state)
+
+
+def decision_nodes(state: State, rng: SplitMix64) -> Iterator[State]:
+    """The decision nodes of one game played on from ``state``, chance drawn by
+    :func:`solver.game.sample_chance` with ``rng``: each is ``state`` itself, and the caller
+    applies its decision to it before asking for the next (the tests' and benches' seeded walks
+    to positions); the walk ends with the game or when the caller stops."""
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        yield state
 
 
 def uniform_action(state: State, rng: SplitMix64) -> int:

@@ -26,15 +26,9 @@ from solver.games.dog.format import (
 
 PUZZLES = Path(__file__).resolve().parents[3] / "puzzles"
 
-TINY = """name: tiny-example
-shouter: 1 4 W 3
-grid:
-T . . H . .
-. , ~ . Y .
-. . T S . ,
-. > . . , .
-. . @ . . T
-"""
+# the curated tiny-example (the format's example in solver/games/dog/format.py), its comment line
+# aside
+TINY = (PUZZLES / "dog" / "tiny-example.forest").read_text(encoding="utf-8").split("\n", 1)[1]
 # Line numbers in TINY: 1 name, 2 shouter, 3 grid:, 4..8 the rows.
 
 

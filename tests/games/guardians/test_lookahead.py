@@ -15,19 +15,17 @@ from solver.games.guardians import planner as P
 from solver.games.guardians.rules import Phase
 from solver.games.guardians.solo_runs import solo_game
 from solver.rng import SplitMix64
+from solver.testing import decision_nodes
 
 
 def _states(players: int, count: int, seed: int, engine: str = "kernel") -> list:
     """Decision states of planner-played games (a few of every phase)."""
     game = solver.load_game("guardians", players=players, engine=engine)
     agents = [make_agent("planner", game, seed=seed + p) for p in range(players)]
-    rng = SplitMix64(seed)
-    state = game.new_initial_state()
     out = []
-    while not state.is_terminal() and len(out) < count:
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
-            continue
+    for state in decision_nodes(game.new_initial_state(), SplitMix64(seed)):
+        if len(out) == count:
+            break
         if state.phase in (Phase.GROW, Phase.MISSIONS):
             out.append(state.clone())
         state.apply_action(agents[state.current_player()](state))
@@ -99,13 +97,9 @@ def test_a_two_player_margin_is_one_players_gain_and_the_others_loss():
 def test_the_projected_score_is_the_score_once_the_game_is_over():
     game = solver.load_game("guardians", players=2)
     agents = [make_agent("planner", game, seed=p) for p in range(2)]
-    rng = SplitMix64(2)
     state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
-        else:
-            state.apply_action(agents[state.current_player()](state))
+    for node in decision_nodes(state, SplitMix64(2)):
+        node.apply_action(agents[node.current_player()](node))
     assert [P.projected_score(state, p) for p in range(2)] == state.scores()
     won = state.returns()[0]
     margin = state.scores()[0] - state.scores()[1] + L.WIN_BONUS * (2 * won - 1)

@@ -15,6 +15,7 @@ from solver.errors import OptionError
 from solver.game import CHANCE
 from solver.games.trial.rules import TrialGame, TrialState
 from solver.rng import SplitMix64
+from solver.testing import decision_nodes
 
 
 def positions(players: int, seed: int, count: int) -> list[TrialState]:
@@ -115,7 +116,6 @@ def test_the_heuristic_beats_random_play_in_two_player_games() -> None:
     never drops an item or artifact it holds: dropping only loses what the object is worth."""
     from solver.agents import random_agent
     from solver.games.trial.agents import heuristic_agent
-    from solver.play import sample_chance
     from solver.rng import SplitMix64
 
     game = TrialGame(players=2)
@@ -124,11 +124,8 @@ def test_the_heuristic_beats_random_play_in_two_player_games() -> None:
         seat = g % 2
         agents = [random_agent(seed=40 + g), random_agent(seed=80 + g)]
         agents[seat] = heuristic_agent(game, seed=g)
-        state, rng = game.new_initial_state(), SplitMix64(g)
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
-                continue
+        state = game.new_initial_state()
+        for _ in decision_nodes(state, SplitMix64(g)):
             p = state.current_player()
             action = agents[p](state)
             if p == seat:

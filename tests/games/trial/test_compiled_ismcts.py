@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 import solver
-from solver.game import sample_chance
 from solver.rng import SplitMix64
 from solver.search.ismcts import ismcts
+from solver.testing import decision_nodes
 
 pytestmark = pytest.mark.usefixtures("require_kernels")
 
@@ -35,12 +35,10 @@ def _compiled_game(players: int) -> Any:
 def _decisions(game: Any, seed: int, count: int) -> list[Any]:
     """``count`` decision nodes with three or more legal actions along one seeded random game."""
     rng = SplitMix64(seed)
-    state = game.new_initial_state()
     found = []
-    while not state.is_terminal() and len(found) < count:
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
-            continue
+    for state in decision_nodes(game.new_initial_state(), rng):
+        if len(found) == count:
+            break
         legal = state.legal_actions()
         if len(legal) >= 3 and rng.below(8) == 0:
             found.append(state.clone())
