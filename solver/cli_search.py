@@ -72,6 +72,15 @@ class Searched:
         return None if self.result is None else self.result.searcher
 
     @property
+    def leaves(self) -> str | None:
+        """How the estimate's simulations valued their leaves (the searcher's ``evaluator``:
+        ``heuristic``, ``rollout``, ``heuristic-playout``...); None for an exact value."""
+        if self.result is None or self.method == "exact":
+            return None
+        evaluator = self.result.extra.get("evaluator")
+        return None if evaluator is None else str(evaluator)
+
+    @property
     def best_action(self) -> int | None:
         return None if self.result is None else self.result.best_action
 
@@ -126,10 +135,22 @@ def _move_rows(state: Any, result: Any) -> list[dict[str, Any]]:
     return [move_row(state, m, order) | {"pv": list(m.pv)} for order, m in enumerate(result.moves)]
 
 
+LEAVES = {
+    "heuristic": "heuristic leaves",
+    "rollout": "random-rollout leaves",
+    "heuristic-playout": "leaves valued by the heuristic after a playout",
+}
+"""The words for a searcher's ``evaluator`` (how its simulations value their leaves)."""
+
+
 def _leaves(state: Any) -> str:
     from solver.search.mcts import has_heuristic
 
     return "heuristic leaves" if has_heuristic(state) else "random-rollout leaves"
+
+
+def _leaf_words(leaves: set[str]) -> str:
+    return ", ".join(LEAVES.get(name, f"{name} leaves") for name in sorted(leaves))
 
 
 def describe(spec: GameSpec, args: argparse.Namespace, methods: set[str], state: Any) -> str:
@@ -141,7 +162,9 @@ def describe(spec: GameSpec, args: argparse.Namespace, methods: set[str], state:
         return f"{kind} (exact)"
     if methods == {"ismcts"}:
         searchers: set[str] = getattr(args, "searchers", set())
-        how = f", {_searcher(searchers)}" if searchers else ""
+        leaves: set[str] = getattr(args, "leaves", set())
+        how = f", {_leaf_words(leaves)}" if leaves else ""
+        how += f", {_searcher(searchers)}" if searchers else ""
         return f"{kind} (ISMCTS estimate from player {args.observer}'s view, {per_search}{how})"
     estimate = f"MCTS estimate, {per_search} a search, {_leaves(state)}"
     if "exact" in methods:
@@ -157,11 +180,14 @@ class _Walk:
     methods: set[str]
     notes: list[str]
     searchers: set[str] = field(default_factory=set)
+    leaves: set[str] = field(default_factory=set)
 
     def add(self, searched: Searched) -> Searched:
         self.methods.add(searched.method)
         if searched.searcher is not None:
             self.searchers.add(searched.searcher)
+        if searched.leaves is not None:
+            self.leaves.add(searched.leaves)
         for note in searched.notes:
             if note not in self.notes:
                 self.notes.append(note)
@@ -242,7 +268,7 @@ def _chance(state: Any, args: argparse.Namespace, walk: _Walk) -> dict[str, Any]
         total += probability * row["win_probability"]
         outcomes.append(row)
     if outcomes and not any(row["moves"] for row in outcomes):
-        walk.notes.append(_no_move_at_chance(args, _chance_again(args, outcomes)))
+        walk.notes.append(_no_move_at_chance(args, _chance_again(args, outcomes), walk))
     return {"win_probability": total, "value": total, "exact": walk.methods <= {"exact"},
             "best_action": None, "chance": True, "outcomes": outcomes}  # fmt: skip
 
@@ -251,7 +277,7 @@ def _report(state: Any, args: argparse.Namespace, walk: _Walk) -> dict[str, Any]
     if state.is_chance_node() and args.spec.hidden_information:
         # the outcomes may be hidden from the player: only the value from their view
         value = walk.add(search(state, args)).value
-        walk.notes.append(_no_move_at_chance(args, _hidden_chance(args)))
+        walk.notes.append(_no_move_at_chance(args, _hidden_chance(args), walk))
         return {"win_probability": value, "value": value, "exact": False, "best_action": None,
                 "moves": []}  # fmt: skip
     if state.is_chance_node():
@@ -287,15 +313,31 @@ def _chance_again(args: argparse.Namespace, outcomes: list[dict[str, Any]]) -> s
     return f"chance acts more than once here ({first}, each followed by chance again or the end)"
 
 
-def _no_move_at_chance(args: argparse.Namespace, where: str) -> str:
-    """Why a chance node has no moves (``where`` says what chance does), and where moves are."""
+def _no_move_at_chance(args: argparse.Namespace, where: str, walk: _Walk) -> str:
+    """Why a chance node has no moves (``where`` says what chance does), what the value shown
+    is (exact, or an estimate and what its simulations rest on), and where moves are."""
     spec, player = args.spec, args.observer
+    value = f"player {player}'s {spec.value_kind} before it"
+    if not walk.methods <= {"exact"}:
+        value = f"an estimate of {value}, {_resting_on(args, walk)}"
     return (
-        f"{where}: nobody has a move to choose, so this is player {player}'s {spec.value_kind} "
-        f"before it. For a best move give a position where a player is to move (--state with a "
-        f"saved state, or FILE), or play `forest {spec.name} play --human` and ask `hint` on "
-        "your turn"
+        f"{where}: nobody has a move to choose, so the value is {value}. For a best move give "
+        "a position where a player is to move (--state with a saved state, or FILE), or play "
+        f"`forest {spec.name} play --human` and ask `hint` on your turn"
     )
+
+
+def _resting_on(args: argparse.Namespace, walk: _Walk) -> str:
+    """What an estimate at a chance root rests on: its searches' simulations and their leaves.
+    Where the heuristic values the leaves, a search from the set-up ends its simulations far
+    from the game's end: the value is the heuristic's guess (it moves with the budget)."""
+    searches = f"searches of {count(args.iterations, 'simulation')}"
+    if any("heuristic" in leaf for leaf in walk.leaves):
+        return (
+            f"from {searches} with {_leaf_words(walk.leaves)}: the heuristic's guess, not a "
+            "win rate measured by play to the end"
+        )
+    return f"from {searches} (an estimate: it moves with the budget)"
 
 
 def _print_moves(rows: list[dict[str, Any]], indent: str = "") -> None:
@@ -328,11 +370,13 @@ def best_move_command(spec: GameSpec, args: argparse.Namespace) -> int:
     with progress_of(args, "searching the best move") as progress:
         args.progress = progress
         report = _report(state, args, walk)
-    args.searchers = walk.searchers
+    args.searchers, args.leaves = walk.searchers, walk.leaves
     what = describe(spec, args, walk.methods, state)
+    estimated = not walk.methods <= {"exact"}
     report = {"game": spec.name, "player": args.observer, "value_kind": spec.value_kind,
               **report, "method": _method(walk.methods), "searcher": _searcher(walk.searchers),
-              "notes": walk.notes}  # fmt: skip
+              "simulations": args.iterations if estimated else 0,
+              "leaves": sorted(walk.leaves), "notes": walk.notes}  # fmt: skip
     if getattr(args, "strength", None) is not None:
         report["strength_move"] = strength_move(opened.game, state, args)
     if args.json:

@@ -85,3 +85,29 @@ def test_review_decisions_share_the_vocabulary() -> None:
     for decision in review["decisions"]:
         assert {"action", "label", "value", "bestAction", "bestLabel", "bestValue", "method",
                 "valueKind"} <= set(decision), decision  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("game", "leaves"), [("trial", "heuristic-playout"), ("guardians", "heuristic")]
+)
+def test_a_value_at_a_new_game_says_it_is_an_estimate_and_what_it_rests_on(
+    game: str, leaves: str
+) -> None:
+    """At a new game's chance root nobody has a move, and the value is an estimate whose
+    simulations end where the heuristic values them, moves from the set-up: the text, the note
+    and the JSON say so, with the simulations and the leaves, as a hint's answer says
+    ``exact: false`` and its method (found by attack: the Trial's 0.2997, the guardians' 0.5000
+    of the heuristic, were printed as the win probability)."""
+    report = _best_move([game, "best-move", "--iterations", "8"])
+    assert report["best_action"] is None and report["exact"] is False
+    assert (report["simulations"], report["leaves"]) == (8, [leaves])
+    (note,) = [note for note in report["notes"] if "nobody has a move" in note]
+    assert "an estimate of player 0's win probability" in note and "8 simulations" in note
+    assert "the heuristic's guess" in note
+    text = subprocess.run(
+        [sys.executable, "-m", "solver.cli", game, "best-move", "--iterations", "8",
+         "--no-progress"], capture_output=True, text=True, timeout=300,
+    ).stdout.splitlines()  # fmt: skip
+    assert "estimate" in text[0] and "8 simulations" in text[0] and "heuristic" in text[0]
+    hint = answer({"id": "h", "game": game, "limit": {"iterations": 8}, "exact": False})
+    assert hint["rootInfo"]["exact"] is False and hint["rootInfo"]["method"] == report["method"]
