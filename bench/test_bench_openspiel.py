@@ -207,22 +207,14 @@ def test_bench_openspiel_cpp_on_pig(benchmark):
     assert row["result"].explore_count == N_PIG
 
 
-#: OpenSpiel's two MCTS implementations: (name, the searcher, simulations), each its own group.
+#: OpenSpiel's two MCTS implementations: (name, the searcher, simulations), each in the benchmark
+#: group ``mcts-<name>``.
 OPENSPIEL = [
-    pytest.param(
-        "openspiel-cpp",
-        _openspiel_cpp,
-        N_CPP,
-        marks=pytest.mark.benchmark(group="mcts-openspiel-cpp"),
-        id="cpp",
-    ),
-    pytest.param(
-        "openspiel-python",
-        _openspiel_python,
-        N_PY,
-        marks=pytest.mark.benchmark(group="mcts-openspiel-python"),
-        id="python",
-    ),
+    pytest.param(name, searcher, n, marks=pytest.mark.benchmark(group=f"mcts-{name}"), id=name[10:])
+    for name, searcher, n in (
+        ("openspiel-cpp", _openspiel_cpp, N_CPP),
+        ("openspiel-python", _openspiel_python, N_PY),
+    )
 ]
 
 
