@@ -193,7 +193,7 @@ def _engine_move(raw: dict[str, Any], game: Game, state: State, ply: int, step: 
     if step.deadline is not None and time.monotonic() >= step.deadline:
         step.notes.append(
             f"seat {seat}'s move at ply {ply} was chosen as the step's {step.seconds:g} s ran "
-            "out: its search stopped there and played the best move it had found"
+            "out (a search stops at the budget and plays the best move it has found)"
         )
     return action
 

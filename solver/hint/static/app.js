@@ -248,6 +248,8 @@ async function sessionCall(path, body) {
   table.position = viewAsPosition(view);
   draw();
   $("status").textContent += ` You play seat ${view.seat} (ply ${view.ply}).`;
+  // what the step's time budget cut, in the server's words (a move chosen as time ran out)
+  if (view.notes && view.notes.length) $("status").textContent += ` ${view.notes.join(" ")}`;
   if (view.terminal) await endSession();
   // the step's seconds ran out with an engine seat to move: the engines go on at the next view
   else if (view.enginePending) await sessionCall("/v1/table/view", { session: view.session });

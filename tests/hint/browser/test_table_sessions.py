@@ -257,4 +257,5 @@ def test_the_page_goes_on_while_the_engines_are_still_to_move(page: Any) -> None
     )
     assert page.evaluate("() => window.table.session.view.enginePending") is False
     assert views, "no step ran out of time: the budget did not cut"
+    assert "ran out" in page.inner_text("#status")  # the cut move, labelled on the page too
     assert page.inner_text("#error") == ""
