@@ -45,7 +45,7 @@ from libc.string cimport memcpy, memset
 
 from rng cimport splitmix64_mix
 from state cimport (
-    KERNEL_CHANCE, KERNEL_HANDLE_NAME, KERNEL_MAX_ACTIONS, KERNEL_STATE_NAME, KERNEL_TERMINAL,
+    KERNEL_CHANCE, KERNEL_MAX_ACTIONS, KERNEL_TERMINAL,
     KernelHandle, KernelVTable, handle_capsule, state_capsule, state_from_capsule,
 )
 
@@ -188,14 +188,6 @@ RULE_CONSTANTS = {
     "SQUIRREL_RUN": SQUIRREL_RUN, "SCENT_RUN": SCENT_RUN,
 }
 """The rule numbers compiled in (tests hold them to ``rules.py``)."""
-KERNEL_HANDLE_CAPSULE = KERNEL_HANDLE_NAME.decode("ascii")
-KERNEL_STATE_CAPSULE = KERNEL_STATE_NAME.decode("ascii")
-KERNEL_CONSTANTS = {
-    "KERNEL_CHANCE": KERNEL_CHANCE,
-    "KERNEL_TERMINAL": KERNEL_TERMINAL,
-    "KERNEL_MAX_ACTIONS": KERNEL_MAX_ACTIONS,
-}
-"""The ``state.pxd`` constants as compiled (tests hold ``solver.game`` to them)."""
 PHASE_CODES = {"roll": PH_ROLL, "step": PH_STEP, "shout": PH_SHOUT, "offer": PH_OFFER,
                "squirrel": PH_SQUIRREL, "over": PH_OVER}
 

@@ -49,7 +49,7 @@ from libc.string cimport memcpy, memset
 
 from rng cimport splitmix64_mix
 from state cimport (
-    KERNEL_CHANCE, KERNEL_HANDLE_NAME, KERNEL_STATE_NAME, KERNEL_TERMINAL,
+    KERNEL_CHANCE, KERNEL_TERMINAL,
     KernelHandle, KernelVTable, handle_capsule, state_capsule, state_from_capsule,
 )
 
@@ -206,8 +206,6 @@ ACTION_LAYOUT = {"END_TURN": END_TURN, "TAKE_TWO": TAKE_TWO, "TAKE_ONE": TAKE_ON
                  "WALK_CODES": WALK_CODES, "PLACE_BASE": PLACE_BASE, "DRAW_BASE": DRAW_BASE,
                  "CELLS": CELLS, "POOL_SLOTS": POOL_SIZE}
 """The action layout compiled in (tests hold it to ``actions.py``)."""
-KERNEL_HANDLE_CAPSULE = KERNEL_HANDLE_NAME.decode("ascii")
-KERNEL_STATE_CAPSULE = KERNEL_STATE_NAME.decode("ascii")
 
 
 # -- bits and cells -------------------------------------------------------------------------------

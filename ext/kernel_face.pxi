@@ -55,6 +55,8 @@ from state cimport (
     state_from_capsule,
 )
 
+include "kernel_names.pxi"  # the capsule names and KERNEL_CONSTANTS, exported
+
 
 def _restore_state(game, text):
     """Unpickling helper: ``game.state_from_json(text)``."""

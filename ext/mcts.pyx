@@ -82,9 +82,7 @@ from tree cimport (
 )
 from state cimport (
     KERNEL_CHANCE,
-    KERNEL_HANDLE_NAME,
     KERNEL_MAX_ACTIONS,
-    KERNEL_STATE_NAME,
     KERNEL_TERMINAL,
     KernelHandle,
     KernelVTable,
@@ -92,14 +90,7 @@ from state cimport (
     state_from_capsule,
 )
 
-KERNEL_HANDLE_CAPSULE = KERNEL_HANDLE_NAME.decode("ascii")
-KERNEL_STATE_CAPSULE = KERNEL_STATE_NAME.decode("ascii")
-KERNEL_CONSTANTS = {
-    "KERNEL_CHANCE": KERNEL_CHANCE,
-    "KERNEL_TERMINAL": KERNEL_TERMINAL,
-    "KERNEL_MAX_ACTIONS": KERNEL_MAX_ACTIONS,
-}
-"""The ``state.pxd`` constants the searcher was compiled with (tests hold Python to them)."""
+include "kernel_names.pxi"  # the capsule names and KERNEL_CONSTANTS, exported
 
 cdef enum:
     EVAL_ROLLOUT = LEAF_ROLLOUT
