@@ -441,14 +441,17 @@ def always_winnable(state: State) -> bool:
     return win(state)
 
 
-def decision_nodes(state: State, rng: SplitMix64) -> Iterator[State]:
-    """The decision nodes of one game played on from ``state``, chance drawn by
-    :func:`solver.game.sample_chance` with ``rng``: each is ``state`` itself, and the caller
-    applies its decision to it before asking for the next (the tests' and benches' seeded walks
-    to positions); the walk ends with the game or when the caller stops."""
+def decision_nodes(
+    state: State, rng: SplitMix64, draw: Callable[[State, SplitMix64], int] = sample_chance
+) -> Iterator[State]:
+    """The decision nodes of one game played on from ``state``, chance drawn by ``draw`` with
+    ``rng`` (by its probabilities: :func:`solver.game.sample_chance`; or
+    :func:`uniform_action`): each is ``state`` itself, and the caller applies its decision to it
+    before asking for the next (the tests' and benches' seeded walks to positions); the walk
+    ends with the game or when the caller stops."""
     while not state.is_terminal():
         if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
+            state.apply_action(draw(state, rng))
             continue
         yield state
 

@@ -15,7 +15,7 @@ import pytest
 from solver.errors import OptionError, SearchBudgetError, SolverError
 from solver.rng import SplitMix64
 from solver.search import expectimax, solve
-from solver.testing import uniform_action
+from solver.testing import decision_nodes, uniform_action
 
 CONFIGS = [(4, 6), (5, 8), (6, 9), (8, 10)]  # (target, plies)
 
@@ -164,12 +164,7 @@ def test_solution_plays_optimally_for_both_players(duel):
     game = duel.DuelGame(7, 10)
     solution = solve(game.new_initial_state())
     assert solution.result.extra["algorithm"] == "pruning"
-    state = game.new_initial_state()
-    rng = SplitMix64(3)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(uniform_action(state, rng))
-            continue
+    for state in decision_nodes(game.new_initial_state(), SplitMix64(3), uniform_action):
         mover = state.current_player()
         value = solution.value(state)
         exact = _value(state, 7)

@@ -17,7 +17,7 @@ from solver.games.dog.kernel import KernelDogGame
 from solver.rng import SplitMix64
 from solver.search import expectimax, solve
 from solver.search.expectimax import ExpectimaxOptions
-from solver.testing import uniform_action
+from solver.testing import decision_nodes, uniform_action
 
 pytestmark = pytest.mark.usefixtures("require_kernels")
 
@@ -279,18 +279,13 @@ def test_solution_follows_optimal_moves():
     game = solver.load_game("dog", forest="dog/trail-crossing", engine="kernel")
     solution = solve(game.new_initial_state())
     twin = solve(game.new_initial_state(), prune=False, memory_mb=256)
-    state = game.new_initial_state()
-    rng = SplitMix64(9)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(uniform_action(state, rng))
-            continue
+    for state in decision_nodes(game.new_initial_state(), SplitMix64(9), uniform_action):
         action = solution.best_action(state)
         child = state.clone()
         child.apply_action(action)
         assert twin.value(child) == pytest.approx(twin.value(state), abs=1e-9)
         assert solution.value(state) == pytest.approx(twin.value(state), abs=1e-9)
-        state = child
+        state.apply_action(action)
 
 
 @pytest.mark.parametrize("name", ["dog/trail-crossing", "dog/stick", "dog/puddles"])
