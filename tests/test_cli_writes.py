@@ -88,7 +88,7 @@ def test_review_plot_is_never_replaced_unasked(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([record, "curve.svg"])
 
 
-FAKE = "solver.analysis._testing:fake_analyse"
+FAKE = "solver.analysis.stand_ins:fake_analyse"
 
 
 def _analyse(cwd: Path, count: int, *extra: str) -> subprocess.CompletedProcess[str]:

@@ -28,7 +28,7 @@ How it runs:
   analysis: compare results with :func:`~solver.analysis.results.without_timing`.
 
 >>> import tempfile
->>> from solver.analysis._testing import fake_analyse
+>>> from solver.analysis.stand_ins import fake_analyse
 >>> with tempfile.TemporaryDirectory() as tmp:
 ...     out = run_batch(Job.generated(4, size=(6, 6), seed=3), fake_analyse,
 ...                     out=Path(tmp) / "r.parquet", jobs=1, progress=False)
@@ -95,12 +95,12 @@ at an exact moment without sleeping."""
 def analysis_function(spec: str) -> AnalyseFn:
     """The analysis function named ``"module:function"``.
 
-    >>> analysis_function("solver.analysis._testing:fake_analyse").__name__
+    >>> analysis_function("solver.analysis.stand_ins:fake_analyse").__name__
     'fake_analyse'
-    >>> analysis_function("solver.analysis._testing:nothing")
+    >>> analysis_function("solver.analysis.stand_ins:nothing")
     Traceback (most recent call last):
     ...
-    solver.errors.OptionError: the analysis 'solver.analysis._testing:nothing' does not exist
+    solver.errors.OptionError: the analysis 'solver.analysis.stand_ins:nothing' does not exist
     """
     module_name, _, name = spec.partition(":")
     if not module_name or not name:

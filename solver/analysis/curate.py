@@ -490,7 +490,7 @@ def save_selected(
     *,
     game: str = DEFAULT_GAME,
     overwrite: bool = False,
-    forests_loader: Callable[[dict[str, Any]], Any] | None = None,
+    instance_loader: Callable[[dict[str, Any]], Any] | None = None,
 ) -> list[Path]:
     """Write the instances of ``frame``'s rows to ``directory`` as files; return their paths.
 
@@ -500,7 +500,7 @@ def save_selected(
     :func:`~solver.analysis.sources.load_checked` (the game's extension, a regular file of a sane
     size that parses), then saved under its own name. Two sources with the same file name get
     ``-2``, ``-3``... An existing file is never replaced unless ``overwrite``: the names are all
-    checked before anything is written. ``forests_loader`` (a row as a dict → an instance)
+    checked before anything is written. ``instance_loader`` (a row as a dict → an instance)
     replaces the rolling and reading.
 
     >>> import tempfile, pandas as pd
@@ -529,8 +529,8 @@ def save_selected(
     directory.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     for row, target in plan:
-        if forests_loader is not None:
-            instance = forests_loader(row)
+        if instance_loader is not None:
+            instance = instance_loader(row)
         else:
             instance = load_checked(Source.from_row(row, game))
         # whole or not at all; one that appeared since the check is refused, never replaced

@@ -145,14 +145,14 @@ def write_report(
     *,
     game: str = DEFAULT_GAME,
     command: str | None = None,
-    forests_loader: Callable[[dict[str, Any]], Any] | None = None,
+    instance_loader: Callable[[dict[str, Any]], Any] | None = None,
     title: str | None = None,
 ) -> Path:
     """Write ``report.md`` and its plots for ``results`` (a results file or table) of ``game``
     into ``directory``; return the path of ``report.md``.
 
     ``command`` is the command line that made the results (recorded when given);
-    ``forests_loader`` turns a results row (a dict) into its instance for the game's sections (by
+    ``instance_loader`` turns a results row (a dict) into its instance for the game's sections (by
     default: rolled again, or read from a file that must pass :func:`load_checked`).
 
     >>> import tempfile, pandas as pd
@@ -175,7 +175,7 @@ def write_report(
     def default_loader(row: dict[str, Any]) -> Any:
         return load_checked(Source.from_row(row, game))
 
-    loader = forests_loader if forests_loader is not None else default_loader
+    loader = instance_loader if instance_loader is not None else default_loader
     definitions: dict[str, str] = {**hooks.classes, ERROR_CLASS: ERROR_DEFINITION}
     shared = plots(game)
     _plot_classes(frame, directory / shared[0], list(definitions))

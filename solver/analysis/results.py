@@ -333,7 +333,7 @@ def read_results(path: str | os.PathLike[str], game: str = "dog") -> pd.DataFram
 
 
 RESULTS_MAX_BYTES = 1 << 30
-"""The largest results CSV read (1 GiB: a million forests' rows is a few hundred MB)."""
+"""The largest results CSV read (1 GiB: a million instances' rows is a few hundred MB)."""
 
 
 def _read_csv(path: Path) -> pd.DataFrame:

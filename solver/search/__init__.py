@@ -27,7 +27,7 @@ from solver.search.evaluators import (
 from solver.search.options import ExpectimaxOptions, MCTSOptions
 from solver.search.expectimax import Solution, expectimax, solve
 from solver.search.mcts import MCTS, MCTSTree, mcts, strong_mcts_options
-from solver.search.api import best_move, evaluate, hidden_best_move, hidden_evaluate
+from solver.search.answers import best_move, evaluate, hidden_best_move, hidden_evaluate
 from solver.search.auto import ExactPlan, Valued, plan_exact, search_position
 
 __all__ = [

@@ -9,7 +9,7 @@
 Why two paths: a kernel state (it has ``_state_capsule()``) is searched by the compiled loop of
 ``solver._ext.mcts`` (flat arrays, no GIL, no Python object per node); any other state, or any
 evaluator that is not one of the four built-ins, by the pure-Python twin of
-:mod:`solver.search.mcts_python`, hundreds of times slower but open to every game. Each path is
+:mod:`solver.search.mcts_reference`, hundreds of times slower but open to every game. Each path is
 deterministic for a given state, seed, iteration budget and tree. The algorithm, every option and
 the measurements behind the defaults are in ``docs/search.md``.
 
@@ -53,7 +53,7 @@ from solver.search.evaluators import (
     name_of,
 )
 from solver.search.limit import UNSET, Limit, Unset, reject_unknown, sampling_budget
-from solver.search.mcts_python import MAX_VISITS, PythonTree
+from solver.search.mcts_reference import MAX_VISITS, PythonTree
 from solver.search.options import DEFAULT_MAX_NODES, MCTSOptions, options_from
 from solver.search.result import MoveInfo, SearchResult
 

@@ -11,7 +11,7 @@ proves a move optimal without valuing every other move exactly, so it reports:
 - ``moves``: every root move with its exact value (each root child is solved on its own);
 - the best move by the plain search's tie-break (value, then the faster win, then the lower id),
   computed by a second pass over the optimal moves only (``fastest``). That pass visits every
-  optimal line, which on forests with many winning lines is large; it stops after
+  optimal line, which in positions with many winning lines is large; it stops after
   ``FASTEST_BUDGET`` nodes and the tie is then broken by the kernel heuristic, then the lower id
   (``extra["tie_break"]`` says which). Two-player games always break ties that second way (the
   fastest-win pass is one-player).

@@ -1,6 +1,6 @@
 """Batch analysis: backends agree, resume after a kill, bad forests, files, options, the command.
 
-The analysis here is the cheap deterministic fake of :mod:`solver.analysis._testing`, so these
+The analysis here is the cheap deterministic fake of :mod:`solver.analysis.stand_ins`, so these
 tests exercise the machinery only. Rows are compared without ``seconds`` (wall time).
 """
 
@@ -20,13 +20,7 @@ import pytest
 pd = pytest.importorskip("pandas")
 pytest.importorskip("pyarrow")
 
-from solver.analysis import _testing  # noqa: E402
-from solver.analysis._testing import (  # noqa: E402
-    failing_analyse,
-    fake_analyse,
-    not_a_dict_analyse,
-    run_analyse,
-)
+from solver.analysis import stand_ins  # noqa: E402
 from solver.analysis.batch import (  # noqa: E402
     Job,
     Source,
@@ -41,11 +35,17 @@ from solver.analysis.cli_analyse import analysis_function  # noqa: E402
 from solver.analysis.journal import lock_path  # noqa: E402
 from solver.analysis.results import column_types  # noqa: E402
 from solver.analysis.sources import analysis_hooks  # noqa: E402
+from solver.analysis.stand_ins import (  # noqa: E402
+    failing_analyse,
+    fake_analyse,
+    not_a_dict_analyse,
+    run_analyse,
+)
 from solver.errors import FormatError, OptionError, SolverError  # noqa: E402
 from solver.games.dog.format import format_forest, load_forest  # noqa: E402
 from solver.games.dog.generator import roll_forest  # noqa: E402
 
-FAKE = "solver.analysis._testing:fake_analyse"
+FAKE = "solver.analysis.stand_ins:fake_analyse"
 BASE_COLUMNS = list(column_types(analysis_hooks("dog").columns))
 JOB = Job.generated(200, size=(9, 9), seed=0)
 
@@ -77,7 +77,7 @@ def test_reference_rows_look_right(reference):
     assert (reference["width"] == 9).all() and (reference["height"] == 9).all()
     assert reference["error"].isna().all()
     assert (reference["seconds"] >= 0).all()
-    assert set(reference["class"]) <= set(_testing.CLASSES)
+    assert set(reference["class"]) <= set(stand_ins.CLASSES)
     never = reference["class"] == "never"
     assert never.any() and reference.loc[never, "par"].isna().all()
     first = reference.iloc[0]
@@ -151,7 +151,7 @@ def test_csv_and_parquet_hold_the_same_rows(reference, tmp_path):
 _RUNNER = """
 import sys
 from solver.analysis.batch import Job, run_batch
-from solver.analysis._testing import fake_analyse
+from solver.analysis.stand_ins import fake_analyse
 
 if __name__ == "__main__":
     run_batch(Job.generated(200, size=(9, 9), seed=0), fake_analyse, out=sys.argv[1],

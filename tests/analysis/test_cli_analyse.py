@@ -3,7 +3,7 @@ each driven the way a user met it, ``forest analyse`` as a subprocess, and two r
 the race (made deterministic by the run's test-only pause points,
 :data:`solver.analysis.batch.PAUSE_VARIABLE`, not by sleeping).
 
-The analysis is the cheap fake of :mod:`solver.analysis._testing` unless the defect needs the real
+The analysis is the cheap fake of :mod:`solver.analysis.stand_ins` unless the defect needs the real
 one.
 """
 
@@ -27,7 +27,7 @@ from solver.analysis.journal import journal_path, lock_path  # noqa: E402
 from solver.analysis.worker import analyse_one  # noqa: E402
 from solver.testing import run_forest  # noqa: E402
 
-FAKE = "solver.analysis._testing:fake_analyse"
+FAKE = "solver.analysis.stand_ins:fake_analyse"
 PAUSED = "forest-analyse-pause: "
 
 
@@ -176,7 +176,7 @@ def test_a_billion_forests_are_streamed_not_listed(tmp_path):
 # -- defect 6: silent wrong answers
 def test_a_tampered_journal_value_is_a_damaged_line_and_repair_keeps_the_rest(tmp_path):
     job = Job.generated(6, size=(6, 6), seed=0)
-    from solver.analysis._testing import fake_analyse
+    from solver.analysis.stand_ins import fake_analyse
 
     rows = [analyse_one(fake_analyse, job.source_at(i)) for i in range(4)]
     rows[1]["par"] = "12; DROP TABLE"  # a tampered value in an Int64 column

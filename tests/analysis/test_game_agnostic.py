@@ -15,9 +15,9 @@ pytest.importorskip("pyarrow")
 
 import solver.analysis  # noqa: E402
 from solver import registry  # noqa: E402
-from solver.analysis._testing import TOY_CLASSES, run_analyse, toy_spec  # noqa: E402
 from solver.analysis.batch import read_results  # noqa: E402
 from solver.analysis.cli_analyse import add_analyse_command  # noqa: E402
+from solver.analysis.stand_ins import TOY_CLASSES, run_analyse, toy_spec  # noqa: E402
 from solver.errors import FormatError, OptionError  # noqa: E402
 
 

@@ -13,9 +13,9 @@ pd = pytest.importorskip("pandas")
 pytest.importorskip("pyarrow")
 pytest.importorskip("matplotlib")
 
-from solver.analysis._testing import fake_analyse  # noqa: E402
 from solver.analysis.batch import Job, read_results, run_batch  # noqa: E402
 from solver.analysis.report import plots, write_report  # noqa: E402
+from solver.analysis.stand_ins import fake_analyse  # noqa: E402
 from solver.games.dog.analysis import report as dog_report  # noqa: E402
 from solver.games.dog.analysis.report import winnable  # noqa: E402
 
@@ -150,7 +150,7 @@ def test_a_custom_loader_draws_the_sheets(tmp_path):
         return roll_forest(4, 4, seed=1)
 
     frame = pd.DataFrame({"source": ["x", "y"], "win_probability": [0.5, 0.7]})
-    write_report(frame, tmp_path, forests_loader=loader)
+    write_report(frame, tmp_path, instance_loader=loader)
     assert sorted(set(seen)) == ["x", "y"]
 
 

@@ -31,9 +31,9 @@ def test_player_codes_are_the_compiled_ones(module):
 
 
 def test_the_python_mcts_twin_caps_expansions_like_the_kernel_loop():
-    mcts_python = importlib.import_module("solver.search.mcts_python")
-    assert mcts.KERNEL_CONSTANTS["KERNEL_MAX_ACTIONS"] == mcts_python.MAX_ACTIONS
-    assert mcts_python.MAX_VISITS == mcts.MAX_VISITS
+    mcts_reference = importlib.import_module("solver.search.mcts_reference")
+    assert mcts.KERNEL_CONSTANTS["KERNEL_MAX_ACTIONS"] == mcts_reference.MAX_ACTIONS
+    assert mcts_reference.MAX_VISITS == mcts.MAX_VISITS
 
 
 def test_the_python_expectimax_loop_has_the_compiled_limits():

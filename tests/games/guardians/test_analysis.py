@@ -11,8 +11,8 @@ pd = pytest.importorskip("pandas")
 pytest.importorskip("pyarrow")
 pytest.importorskip("matplotlib")
 
-from solver.analysis._testing import analyse_rolled  # noqa: E402
 from solver.analysis.batch import read_results  # noqa: E402
+from solver.analysis.stand_ins import analyse_rolled  # noqa: E402
 from solver.games.guardians.analysis import CLASSES as GUARDIANS_CLASSES  # noqa: E402
 from solver.games.guardians.analysis import roll_grove  # noqa: E402
 from solver.games.guardians.grove import load_grove, parse_grove  # noqa: E402

@@ -12,8 +12,8 @@ pd = pytest.importorskip("pandas")
 pytest.importorskip("pyarrow")
 pytest.importorskip("matplotlib")
 
-from solver.analysis._testing import analyse_rolled  # noqa: E402
 from solver.analysis.batch import read_results  # noqa: E402
+from solver.analysis.stand_ins import analyse_rolled  # noqa: E402
 from solver.cli import main  # noqa: E402
 from solver.errors import FormatError  # noqa: E402
 from solver.games.trial.analysis import CLASSES as TRIAL_CLASSES  # noqa: E402

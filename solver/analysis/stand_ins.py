@@ -1,16 +1,22 @@
-"""Cheap, deterministic stand-ins for the per-forest analysis, for testing the batch machinery.
+"""Stand-ins for testing the batch runner: cheap, deterministic analyses and a toy game.
 
-They are top-level functions of an importable module, so worker processes (loky, Dask) can
-unpickle them. :func:`fake_analyse` derives every column from the forest's cells alone (no
-search, no randomness), so the same forest always gives the same row.
+The batch machinery (sources, journal, backends, results, report, curation) is tested here
+without a real search. The stand-ins are top-level functions of an importable module, so worker
+processes (loky, Dask) can unpickle them:
+
+- :func:`fake_analyse` stands in for the dog's analysis (``Source.generated`` rolls dog
+  instances by default): it derives every column from the instance's cells alone (no search, no
+  randomness), so the same instance always gives the same row; :func:`failing_analyse` and
+  :func:`not_a_dict_analyse` are broken variants;
+- :func:`toy_spec` declares a tiny game that is not the dog (its instances are words) with
+  analysis hooks, so the runner's game-agnosticism is tested against something other than the
+  dog;
+- :func:`run_analyse` and :func:`analyse_rolled` run ``forest analyse`` in this process.
 
 Two environment variables help the tests that run a batch in another process:
-``FOREST_FAKE_DELAY`` (seconds to sleep per forest) and ``FOREST_FAKE_LOG`` (a file to which each
-call appends its source and its process id, one line per forest, to count the forests analysed
-and see which processes did the work).
-
-:func:`toy_spec` declares a tiny game that is not the dog (its instances are words) with analysis
-hooks, so the runner's game-agnosticism is tested against something other than the dog.
+``FOREST_FAKE_DELAY`` (seconds to sleep per instance) and ``FOREST_FAKE_LOG`` (a file to which
+each call appends its source and its process id, one line per instance, to count the instances
+analysed and see which processes did the work).
 
 >>> from solver.analysis.sources import Source
 >>> row = fake_analyse(Source.generated(3, 5, 4))
@@ -156,7 +162,7 @@ def toy_spec(name: str = "toy", analysis: bool = True) -> GameSpec:
     hooks = AnalysisHooks(
         load=_toy_load,
         dump=lambda word: word + "\n",
-        analyse="solver.analysis._testing:toy_analyse",
+        analyse="solver.analysis.stand_ins:toy_analyse",
         roll=_toy_roll,
         columns={"length": "Int64", "word": "string"},
         classes=TOY_CLASSES,
