@@ -210,6 +210,16 @@ def _lines(text: str) -> list[str]:
 def parse_grove(text: str) -> Grove:
     """Read a ``.grove`` text; :class:`FormatError` with line and column for any bad input."""
     lines = _lines(text)
+    name, mode, points, index = _parse_headers(lines)
+    rows, places = _parse_grid(lines, index, mode, points)
+    grove = Grove(name=name, mode=mode, points=points, grid=tuple(rows))
+    _check_forest(grove, lambda r, c: places[r][c])
+    return grove
+
+
+def _parse_headers(lines: list[str]) -> tuple[str, str, PointsTable, int]:
+    """The headers up to the line ``grid:``: the name, the mode, the points table and the index
+    of the line after ``grid:``."""
     name = ""
     mode = "solo"
     points = DEFAULT_TABLE
@@ -224,7 +234,7 @@ def parse_grove(text: str) -> Grove:
         if raw.startswith("#") or raw == "":
             continue
         if raw == "grid:":
-            break
+            return name, mode, points, index
         key, colon, value = raw.partition(":")
         if not colon or key not in ("name", "mode", "points"):
             raise _fail("a header (name:, mode:, points:) or 'grid:'", number, 1, _show(raw))
@@ -243,6 +253,12 @@ def parse_grove(text: str) -> Grove:
             mode = value
         else:
             points = _parse_points(value, number, vcol)
+
+
+def _parse_grid(
+    lines: list[str], index: int, mode: str, points: PointsTable
+) -> tuple[list[tuple[GroveCell | None, ...]], list[list[tuple[int, int]]]]:
+    """The grid's rows from ``lines[index]`` on, and where each token is (line, column)."""
     rows: list[tuple[GroveCell | None, ...]] = []
     places: list[list[tuple[int, int]]] = []
     ended = False
@@ -257,27 +273,26 @@ def parse_grove(text: str) -> Grove:
         if ended:
             raise _fail("only blank or comment lines after the grid", number, 1, _show(raw))
         tokens = _split_row(raw, number)
-        if rows and len(tokens) != len(rows[0]):
-            column = tokens[len(rows[0])][1] if len(tokens) > len(rows[0]) else len(raw) + 1
-            raise _fail(
-                f"{len(rows[0])} tokens as in the first row",
-                number,
-                column,
-                f"{len(tokens)} tokens",
-            )
-        if len(tokens) > MAX_GROVE_SIZE:
-            raise _fail(
-                f"at most {MAX_GROVE_SIZE} columns", number, tokens[-1][1], str(len(tokens))
-            )
-        if len(rows) >= MAX_GROVE_SIZE:
-            raise _fail(f"at most {MAX_GROVE_SIZE} rows", number, 1, "another row")
+        _check_row_size(tokens, len(rows[0]) if rows else None, len(rows), number, raw)
         rows.append(tuple(_parse_token(tok, mode, number, col, points) for tok, col in tokens))
         places.append([(number, col) for _, col in tokens])
     if not rows:
         raise _fail("a grid row", len(lines) + 1, 1, "the end of the file")
-    grove = Grove(name=name, mode=mode, points=points, grid=tuple(rows))
-    _check_forest(grove, lambda r, c: places[r][c])
-    return grove
+    return rows, places
+
+
+def _check_row_size(
+    tokens: list[tuple[str, int]], width: int | None, above: int, number: int, raw: str
+) -> None:
+    """A grid row as wide as the first (``width``; ``None``: this is the first), within
+    :data:`MAX_GROVE_SIZE` columns, and ``above`` rows before it fewer than that."""
+    if width is not None and len(tokens) != width:
+        column = tokens[width][1] if len(tokens) > width else len(raw) + 1
+        raise _fail(f"{width} tokens as in the first row", number, column, f"{len(tokens)} tokens")
+    if len(tokens) > MAX_GROVE_SIZE:
+        raise _fail(f"at most {MAX_GROVE_SIZE} columns", number, tokens[-1][1], str(len(tokens)))
+    if above >= MAX_GROVE_SIZE:
+        raise _fail(f"at most {MAX_GROVE_SIZE} rows", number, 1, "another row")
 
 
 def _check_forest(grove: Grove, where: Callable[[int, int], tuple[int, int]]) -> None:

@@ -38,6 +38,8 @@ from solver.games.guardians.ordering import Plan, _check, _step
 from solver.games.guardians.walks import path_code, walks_from
 
 if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+
     from solver.games.guardians.rules import GuardiansState
 
 __all__ = ["CandidateWalk", "OrderAnswer", "candidate_walks", "cpsat_order"]
@@ -101,94 +103,139 @@ def cpsat_order(
     from ortools.sat.python import cp_model
 
     from solver.exact import deterministic_solver
-
-    _check(state)
-    me = state.people[state.current]
-    walks = candidate_walks(state)
-    starts = sorted({w.start for w in walks})
-    steps = len(starts)
-    if not walks:
-        return OrderAnswer(Plan(()), True, 0, 0)
-    cells = sorted(me.forest)
-    index = {c: i for i, c in enumerate(cells)}
-    edges = [(a, b) for a in cells for b in neighbours(a) if b in me.forest]
-    model = cp_model.CpModel()
-    x = {(s, i): model.NewBoolVar(f"x{s}_{i}") for s in range(steps) for i in range(len(walks))}
-    used = [sum(x[s, i] for i in range(len(walks))) for s in range(steps)]
-    for s in range(steps):
-        model.Add(used[s] <= 1)
-        if s:
-            model.Add(used[s] <= used[s - 1])
-
-    def started(c: Cell, s: int) -> cp_model.LinearExpr:  # missions from c before step s
-        return sum(x[t, i] for t in range(s) for i, w in enumerate(walks) if w.start == c)
-
-    def ended(c: Cell, s: int) -> cp_model.LinearExpr:  # walks ending on c before step s
-        return sum(x[t, i] for t in range(s) for i, w in enumerate(walks) if w.end == c)
-
-    pawn0 = {c: 1 for c in me.pawns if c is not None}
-    for s in range(steps):
-        for i, w in enumerate(walks):
-            # a pawn on the start cell; the path's tiles still forest side up
-            model.Add(x[s, i] <= pawn0.get(w.start, 0) - started(w.start, s) + ended(w.start, s))
-            for c in w.path:
-                forest_side = 0 if me.forest[c].mission else 1
-                model.Add(x[s, i] <= forest_side - ended(c, s))
-    # connectivity after every step: a flow from the root to every remaining tile
-    total = len(cells)
-    fixed_roots = [c for c in cells if c not in set(starts)] if fixed_root else []
-    for s in range(steps):
-        present = {c: 1 - started(c, s + 1) for c in cells}
-        count = total - sum(used[: s + 1])
-        flow = {(a, b): model.NewIntVar(0, total, f"f{s}_{index[a]}_{index[b]}") for a, b in edges}
-        for a, b in edges:
-            if a in starts:
-                model.Add(flow[a, b] <= total * present[a])
-            if b in starts:
-                model.Add(flow[a, b] <= total * present[b])
-        if fixed_roots:
-            root = fixed_roots[0]
-            for c in cells:
-                out = sum(flow[c, n] for n in neighbours(c) if n in me.forest)
-                into = sum(flow[n, c] for n in neighbours(c) if n in me.forest)
-                if c == root:
-                    model.Add(out - into == count - 1)
-                else:
-                    model.Add(into - out == present[c])
-        else:
-            roots = {c: model.NewBoolVar(f"r{s}_{index[c]}") for c in cells}
-            model.AddExactlyOne(roots.values())
-            for c in cells:
-                model.Add(roots[c] <= present[c])
-                out = sum(flow[c, n] for n in neighbours(c) if n in me.forest)
-                into = sum(flow[n, c] for n in neighbours(c) if n in me.forest)
-                supply = model.NewIntVar(0, total, f"g{s}_{index[c]}")
-                model.Add(supply == count - 1).OnlyEnforceIf(roots[c])
-                model.Add(supply == 0).OnlyEnforceIf(roots[c].Not())
-                # the root sends count - 1 units; any other present tile keeps one
-                model.Add(out - into == supply - present[c] + roots[c])
-    # a hint: the first legal order (always a legal plan), so a time-limited solve starts there
     from solver.games.guardians.ordering import first_legal_order
 
+    _check(state)
+    walks = candidate_walks(state)
+    if not walks:
+        return OrderAnswer(Plan(()), True, 0, 0)
+    order = _OrderModel(state, walks)
+    order.add_walk_conditions()
+    order.add_connectivity(fixed_root)
+    # a hint: the first legal order (always a legal plan), so a time-limited solve starts there
     hint = first_legal_order(state)
-    position = {(w.start, w.path): i for i, w in enumerate(walks)}
-    hinted = {(s, position[(step.mission, step.walk)]) for s, step in enumerate(hint.steps)}
-    for key, var in x.items():
-        model.AddHint(var, 1 if key in hinted else 0)
-    big = sum(w.points for w in walks) + 1
-    model.Maximize(
-        sum(x[s, i] * (big + w.points) for s in range(steps) for i, w in enumerate(walks))
-    )
+    order.add_hint(hint)
+    order.maximise()
+    steps = order.steps
     solver = deterministic_solver(time_limit)
-    status = solver.Solve(model)
+    status = solver.Solve(order.model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         # no solution within the time limit (the hint not yet checked): the hint is one
         return OrderAnswer(hint, False, len(walks), steps)
+    x = order.x
     chosen = [walks[i] for s in range(steps) for i in range(len(walks)) if solver.Value(x[s, i])]
     plan = _replay(state, chosen, walks)
     if status != cp_model.OPTIMAL and (hint.count, hint.points) > (plan.count, plan.points):
         plan = Plan(hint.steps, plan.reaches_unseen)  # never less than the first legal order
     return OrderAnswer(plan, status == cp_model.OPTIMAL, len(walks), steps)
+
+
+class _OrderModel:
+    """The CP-SAT model of :func:`cpsat_order` over the candidate ``walks`` (see the module
+    docstring), built one section at a time: the steps (``x[s, i]``: walk ``i`` is step ``s``;
+    one a step, no gaps), the walks' conditions, connectivity, the hint, the objective."""
+
+    def __init__(self, state: GuardiansState, walks: list[CandidateWalk]) -> None:
+        from ortools.sat.python import cp_model
+
+        self.me = me = state.people[state.current]
+        self.walks = walks
+        self.starts = sorted({w.start for w in walks})
+        self.steps = steps = len(self.starts)
+        self.cells = cells = sorted(me.forest)
+        self.index = {c: i for i, c in enumerate(cells)}
+        self.edges = [(a, b) for a in cells for b in neighbours(a) if b in me.forest]
+        self.model = model = cp_model.CpModel()
+        n = len(walks)
+        self.x = x = {(s, i): model.NewBoolVar(f"x{s}_{i}") for s in range(steps) for i in range(n)}
+        self.used = used = [sum(x[s, i] for i in range(n)) for s in range(steps)]
+        for s in range(steps):
+            model.Add(used[s] <= 1)
+            if s:
+                model.Add(used[s] <= used[s - 1])
+
+    def started(self, c: Cell, s: int) -> cp_model.LinearExpr:
+        """The missions from ``c`` before step ``s``."""
+        x = self.x
+        return sum(x[t, i] for t in range(s) for i, w in enumerate(self.walks) if w.start == c)
+
+    def ended(self, c: Cell, s: int) -> cp_model.LinearExpr:
+        """The walks ending on ``c`` before step ``s``."""
+        x = self.x
+        return sum(x[t, i] for t in range(s) for i, w in enumerate(self.walks) if w.end == c)
+
+    def add_walk_conditions(self) -> None:
+        """A walk needs a pawn on its start cell and its path's tiles still forest side up."""
+        model, x, me = self.model, self.x, self.me
+        pawn0 = {c: 1 for c in me.pawns if c is not None}
+        for s in range(self.steps):
+            for i, w in enumerate(self.walks):
+                start = w.start
+                model.Add(
+                    x[s, i] <= pawn0.get(start, 0) - self.started(start, s) + self.ended(start, s)
+                )
+                for c in w.path:
+                    forest_side = 0 if me.forest[c].mission else 1
+                    model.Add(x[s, i] <= forest_side - self.ended(c, s))
+
+    def add_connectivity(self, fixed_root: bool) -> None:
+        """After every step a flow from the root to every remaining tile; the root a tile that
+        never leaves where there is one (and ``fixed_root``), else chosen at every step."""
+        starts = set(self.starts)
+        fixed_roots = [c for c in self.cells if c not in starts] if fixed_root else []
+        for s in range(self.steps):
+            self._flow_after(s, fixed_roots[0] if fixed_roots else None)
+
+    def _flow_after(self, s: int, root: Cell | None) -> None:
+        """The flow after step ``s``: along shared sides of present tiles, from ``root``
+        (``None``: a root variable per tile, one of them set)."""
+        model, cells, total, index = self.model, self.cells, len(self.cells), self.index
+        present = {c: 1 - self.started(c, s + 1) for c in cells}
+        count = total - sum(self.used[: s + 1])
+        flow = {
+            (a, b): model.NewIntVar(0, total, f"f{s}_{index[a]}_{index[b]}") for a, b in self.edges
+        }
+        for a, b in self.edges:
+            if a in self.starts:
+                model.Add(flow[a, b] <= total * present[a])
+            if b in self.starts:
+                model.Add(flow[a, b] <= total * present[b])
+        forest = self.me.forest
+        if root is not None:
+            for c in cells:
+                out = sum(flow[c, n] for n in neighbours(c) if n in forest)
+                into = sum(flow[n, c] for n in neighbours(c) if n in forest)
+                if c == root:
+                    model.Add(out - into == count - 1)
+                else:
+                    model.Add(into - out == present[c])
+            return
+        roots = {c: model.NewBoolVar(f"r{s}_{index[c]}") for c in cells}
+        model.AddExactlyOne(roots.values())
+        for c in cells:
+            model.Add(roots[c] <= present[c])
+            out = sum(flow[c, n] for n in neighbours(c) if n in forest)
+            into = sum(flow[n, c] for n in neighbours(c) if n in forest)
+            supply = model.NewIntVar(0, total, f"g{s}_{index[c]}")
+            model.Add(supply == count - 1).OnlyEnforceIf(roots[c])
+            model.Add(supply == 0).OnlyEnforceIf(roots[c].Not())
+            # the root sends count - 1 units; any other present tile keeps one
+            model.Add(out - into == supply - present[c] + roots[c])
+
+    def add_hint(self, hint: Plan) -> None:
+        """Start the search from ``hint``'s order."""
+        position = {(w.start, w.path): i for i, w in enumerate(self.walks)}
+        hinted = {(s, position[(step.mission, step.walk)]) for s, step in enumerate(hint.steps)}
+        for key, var in self.x.items():
+            self.model.AddHint(var, 1 if key in hinted else 0)
+
+    def maximise(self) -> None:
+        """``(missions) * BIG + (mission points)``."""
+        walks, x = self.walks, self.x
+        big = sum(w.points for w in walks) + 1
+        self.model.Maximize(
+            sum(x[s, i] * (big + w.points) for s in range(self.steps) for i, w in enumerate(walks))
+        )
 
 
 def _replay(

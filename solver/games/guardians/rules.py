@@ -82,6 +82,13 @@ _LABEL = re.compile(
     r"(?P<cells>(?: at| on| ->)? ?(?:\(-?\d+,-?\d+\)| ->| )*)?.*"
 )
 _CELL = re.compile(r"\((-?\d+),(-?\d+)\)")
+#: The labels of the actions whose label the state does not change.
+_FIXED_LABELS = {
+    "end": "end turn",
+    "take2": "take 2 tiles",
+    "take1": "take 1 tile",
+    "reset": "reset the pool",
+}
 
 
 class GuardiansGame:
@@ -490,49 +497,55 @@ class GuardiansState:
         action = as_action_id(action)
         codec = self.game.codec
         kind = codec.kind(action)
-        if kind == "end":
-            return "end turn"
-        if kind == "take2":
-            return "take 2 tiles"
-        if kind == "take1":
-            return "take 1 tile"
-        if kind == "reset":
-            return "reset the pool"
+        if kind in _FIXED_LABELS:
+            return _FIXED_LABELS[kind]
         if kind == "pawn":
-            colour = PAWN_NAMES[action - PAWN_BASE]
-            if self.phase == Phase.PAWN and self.placed is not None:
-                return f"put {colour} pawn on {cell_text(self.placed)}"
-            return f"put {colour} pawn on the start tile"
+            return self._pawn_label(action)
         if kind == "draw":
-            tile = codec.decode_draw(action)
-            if self.phase == Phase.TRACK:
-                return f"round track: tile {tile}"
-            if self.phase == Phase.REVEAL and self.revealing is not None:
-                back = "-".join(self.game.back(tile))
-                return f"reveal tile {self.revealing}: {back}"
-            return f"draw tile {tile}"
+            return self._draw_label(codec.decode_draw(action))
         if kind == "pick":
-            slot = codec.decode_pick(action)
-            if self.phase != Phase.PICK or slot >= len(self.pool):
-                return f"flip the pool's tile {slot + 1}"
-            return f"flip tile {self.pool[slot]}"
+            return self._pick_label(codec.decode_pick(action))
         if kind == "place":
-            slot, cell = codec.decode_place(action)
-            if self.phase != Phase.PLACE or slot >= len(self.pool):
-                return f"place the pool's tile {slot + 1} at {cell_text(cell)}"
-            side = " mission side up" if self.mission_side else ""
-            return f"place tile {self.pool[slot]} at {cell_text(cell)}{side}"
+            return self._place_label(*codec.decode_place(action))
         if kind == "walk":
-            pawn, code = codec.decode_walk(action)
-            start = self.people[self.current].pawns[pawn] if self.phase != Phase.OVER else None
-            if start is None:
-                return f"walk {self.pawn_name(pawn)}: code {code}"
-            path = path_from_code(start, code)
-            cells = " ".join(cell_text(c) for c in path)
-            return f"walk {self.pawn_name(pawn)}: {cell_text(start)} -> {cells}"
+            return self._walk_label(*codec.decode_walk(action))
         raise IllegalActionError(
             f"{action} is not a guardians action id (0..{codec.num_distinct_actions() - 1})"
         )
+
+    def _pawn_label(self, action: int) -> str:
+        colour = PAWN_NAMES[action - PAWN_BASE]
+        if self.phase == Phase.PAWN and self.placed is not None:
+            return f"put {colour} pawn on {cell_text(self.placed)}"
+        return f"put {colour} pawn on the start tile"
+
+    def _draw_label(self, tile: int) -> str:
+        """A draw's label: to the round track, a reveal (``tile`` codes the back), from the bag."""
+        if self.phase == Phase.TRACK:
+            return f"round track: tile {tile}"
+        if self.phase == Phase.REVEAL and self.revealing is not None:
+            back = "-".join(self.game.back(tile))
+            return f"reveal tile {self.revealing}: {back}"
+        return f"draw tile {tile}"
+
+    def _pick_label(self, slot: int) -> str:
+        if self.phase != Phase.PICK or slot >= len(self.pool):
+            return f"flip the pool's tile {slot + 1}"
+        return f"flip tile {self.pool[slot]}"
+
+    def _place_label(self, slot: int, cell: Cell) -> str:
+        if self.phase != Phase.PLACE or slot >= len(self.pool):
+            return f"place the pool's tile {slot + 1} at {cell_text(cell)}"
+        side = " mission side up" if self.mission_side else ""
+        return f"place tile {self.pool[slot]} at {cell_text(cell)}{side}"
+
+    def _walk_label(self, pawn: int, code: int) -> str:
+        start = self.people[self.current].pawns[pawn] if self.phase != Phase.OVER else None
+        if start is None:
+            return f"walk {self.pawn_name(pawn)}: code {code}"
+        path = path_from_code(start, code)
+        cells = " ".join(cell_text(c) for c in path)
+        return f"walk {self.pawn_name(pawn)}: {cell_text(start)} -> {cells}"
 
     def string_to_action(self, label: str) -> int:
         """The legal action whose label is ``label`` (case and runs of spaces ignored)."""

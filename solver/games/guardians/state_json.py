@@ -145,16 +145,10 @@ def state_from_json(game: GuardiansGame, text: str) -> GuardiansState:
 
 
 def state_from_dict(game: GuardiansGame, data: dict[str, Any]) -> GuardiansState:
-    """A validated state of ``game`` from its dictionary form."""
-    fields = _FIELDS if game.open_backs else tuple(sorted(_FIELDS + _HIDDEN_FIELDS))
-    missing = [f for f in fields if f not in data]
-    if missing:
-        raise _bad(missing[0], "present", None)
-    extra = sorted(set(data) - set(fields))
-    if extra:
-        raise _bad(extra[0], "absent (not a state field)", extra[0])
-    n_set = len(game.tiles)
-    top = max(game.catalogue)
+    """A validated state of ``game`` from its dictionary form: the fields, the players, where
+    every tile is, the combo cards, the counters and flags, then (hidden backs) the backs and
+    the phase's own fields."""
+    _check_fields(game, data)
     state = game._blank_state()
     phases = {name: phase for phase, name in PHASE_NAMES.items()}
     if not isinstance(data["phase"], str) or data["phase"] not in phases:
@@ -163,94 +157,152 @@ def state_from_dict(game: GuardiansGame, data: dict[str, Any]) -> GuardiansState
     players = data["players"]
     if not isinstance(players, list) or len(players) != game.players:
         raise _bad("players", f"a list of {game.players} players", players)
-    seen: dict[int, str] = {}
+    places = _Places()
+    state.people = [
+        _read_player(game, f"players[{i}]", raw, places) for i, raw in enumerate(players)
+    ]
+    _read_tiles(game, state, data, places)
+    _read_supply(game, state, data["supply"])
+    _read_counters(game, state, data)
+    state.backs = {}
+    state.known = game.catalogue
+    state.picked = state.revealing = None
+    state._legal = None
+    if not game.open_backs:
+        _read_backs(game, state, data)
+    _check_phase(game, state, Phase)
+    return state
 
-    def place(tile: int, where: str) -> None:
-        if tile != START_ID and tile in seen:
-            raise _bad(where, f"tile {tile} in one place only (also in {seen[tile]})", tile)
-        seen[tile] = where
 
-    state.people = []
-    for index, raw in enumerate(players):
-        where = f"players[{index}]"
-        if not isinstance(raw, dict) or set(raw) != set(_PLAYER_FIELDS):
-            raise _bad(where, f"an object with {', '.join(_PLAYER_FIELDS)}", raw)
-        who = PlayerState()
-        if not isinstance(raw["forest"], list):
-            raise _bad(f"{where}.forest", "a list of [row, col, tile, side]", raw["forest"])
-        starts = 0
-        for i, item in enumerate(raw["forest"]):
-            f = f"{where}.forest[{i}]"
-            if not isinstance(item, list) or len(item) != 4:
-                raise _bad(f, "[row, col, tile, side]", item)
-            cell = _cell(item[:2], f)
-            tile = _int(item[2], f"{f}.tile", 0, top)
-            if item[3] not in ("forest", "mission"):
-                raise _bad(f"{f}.side", '"forest" or "mission"', item[3])
-            mission = item[3] == "mission"
-            if cell in who.forest:
-                raise _bad(f, "one tile per cell", item)
-            if (tile == START_ID or game.tile(tile).colour is None) and not mission:
-                raise _bad(f"{f}.side", '"mission" (this tile has no known forest side)', item[3])
-            starts += tile == START_ID
-            place(tile, f)
-            who.forest[cell] = Face(tile, mission)
-        if not who.forest or not is_connected(who.forest):
-            raise _bad(f"{where}.forest", "a non-empty forest in one piece", raw["forest"])
-        pawns = raw["pawns"]
-        if not isinstance(pawns, list) or len(pawns) != PAWNS:
-            raise _bad(f"{where}.pawns", f"a list of {PAWNS} cells or nulls", pawns)
-        for p, cell_raw in enumerate(pawns):
-            if cell_raw is None:
-                continue
-            cell = _cell(cell_raw, f"{where}.pawns[{p}]")
-            face = who.forest.get(cell)
-            if face is None or not face.mission or cell in who.pawns:
-                raise _bad(f"{where}.pawns[{p}]", "a mission tile without another pawn", cell_raw)
-            who.pawns[p] = cell
-        if not game.solo and any(
-            who.pawns[p] is None and who.pawns[p + 1] is not None for p in range(PAWNS - 1)
-        ):
-            raise _bad(f"{where}.pawns", "pawns entering in order (no gap before a pawn)", pawns)
-        if not isinstance(raw["pile"], list):
-            raise _bad(f"{where}.pile", "a list of [tile, pawn, round]", raw["pile"])
-        for i, entry in enumerate(raw["pile"]):
-            f = f"{where}.pile[{i}]"
-            if not isinstance(entry, list) or len(entry) != 3:
-                raise _bad(f, "[tile, pawn, round]", entry)
-            tile = _int(entry[0], f"{f}.tile", 0, top)
-            starts += tile == START_ID
-            place(tile, f)
-            who.pile.append(
-                (
-                    tile,
-                    _int(entry[1], f"{f}.pawn", 0, PAWNS - 1),
-                    _int(entry[2], f"{f}.round", 1, 10_000),
-                )
-            )
-        if starts > 1:
-            raise _bad(f"{where}.forest", "one start tile at most (forest and pile)", starts)
-        who.resets = _int(raw["resets"], f"{where}.resets", 0, len(who.pile))
-        cards = raw["cards"]
-        if not isinstance(cards, list) or (game.solo and cards):
-            raise _bad(f"{where}.cards", "a list of combo card values (none in solo)", cards)
-        who.cards = [_int(v, f"{where}.cards[{i}]", 2, 5) for i, v in enumerate(cards)]
-        state.people.append(who)
+def _check_fields(game: GuardiansGame, data: dict[str, Any]) -> None:
+    """Every field of the state present, and no other."""
+    fields = _FIELDS if game.open_backs else tuple(sorted(_FIELDS + _HIDDEN_FIELDS))
+    missing = [f for f in fields if f not in data]
+    if missing:
+        raise _bad(missing[0], "present", None)
+    extra = sorted(set(data) - set(fields))
+    if extra:
+        raise _bad(extra[0], "absent (not a state field)", extra[0])
+
+
+class _Places(dict[int, str]):
+    """Where each tile read so far is (a tile may be in one place only; the start tile aside)."""
+
+    def place(self, tile: int, where: str) -> None:
+        if tile != START_ID and tile in self:
+            raise _bad(where, f"tile {tile} in one place only (also in {self[tile]})", tile)
+        self[tile] = where
+
+
+def _read_player(game: GuardiansGame, where: str, raw: Any, places: _Places) -> PlayerState:
+    """One entry of ``players``: the forest, the pawns, the points pile, resets and cards."""
+    if not isinstance(raw, dict) or set(raw) != set(_PLAYER_FIELDS):
+        raise _bad(where, f"an object with {', '.join(_PLAYER_FIELDS)}", raw)
+    who = PlayerState()
+    starts = _read_forest(game, who, where, raw["forest"], places)
+    _read_pawns(game, who, where, raw["pawns"])
+    starts += _read_pile(game, who, where, raw["pile"], places)
+    if starts > 1:
+        raise _bad(f"{where}.forest", "one start tile at most (forest and pile)", starts)
+    who.resets = _int(raw["resets"], f"{where}.resets", 0, len(who.pile))
+    cards = raw["cards"]
+    if not isinstance(cards, list) or (game.solo and cards):
+        raise _bad(f"{where}.cards", "a list of combo card values (none in solo)", cards)
+    who.cards = [_int(v, f"{where}.cards[{i}]", 2, 5) for i, v in enumerate(cards)]
+    return who
+
+
+def _read_forest(
+    game: GuardiansGame, who: PlayerState, where: str, forest: Any, places: _Places
+) -> int:
+    """A player's ``forest`` into ``who``, in one piece; how many start tiles it holds."""
+    if not isinstance(forest, list):
+        raise _bad(f"{where}.forest", "a list of [row, col, tile, side]", forest)
+    top = max(game.catalogue)
+    starts = 0
+    for i, item in enumerate(forest):
+        f = f"{where}.forest[{i}]"
+        if not isinstance(item, list) or len(item) != 4:
+            raise _bad(f, "[row, col, tile, side]", item)
+        cell = _cell(item[:2], f)
+        tile = _int(item[2], f"{f}.tile", 0, top)
+        if item[3] not in ("forest", "mission"):
+            raise _bad(f"{f}.side", '"forest" or "mission"', item[3])
+        mission = item[3] == "mission"
+        if cell in who.forest:
+            raise _bad(f, "one tile per cell", item)
+        if (tile == START_ID or game.tile(tile).colour is None) and not mission:
+            raise _bad(f"{f}.side", '"mission" (this tile has no known forest side)', item[3])
+        starts += tile == START_ID
+        places.place(tile, f)
+        who.forest[cell] = Face(tile, mission)
+    if not who.forest or not is_connected(who.forest):
+        raise _bad(f"{where}.forest", "a non-empty forest in one piece", forest)
+    return starts
+
+
+def _read_pawns(game: GuardiansGame, who: PlayerState, where: str, pawns: Any) -> None:
+    """A player's ``pawns`` into ``who``: each on a mission tile of its own, entering in order
+    with 2-4 players."""
+    if not isinstance(pawns, list) or len(pawns) != PAWNS:
+        raise _bad(f"{where}.pawns", f"a list of {PAWNS} cells or nulls", pawns)
+    for p, cell_raw in enumerate(pawns):
+        if cell_raw is None:
+            continue
+        cell = _cell(cell_raw, f"{where}.pawns[{p}]")
+        face = who.forest.get(cell)
+        if face is None or not face.mission or cell in who.pawns:
+            raise _bad(f"{where}.pawns[{p}]", "a mission tile without another pawn", cell_raw)
+        who.pawns[p] = cell
+    if not game.solo and any(
+        who.pawns[p] is None and who.pawns[p + 1] is not None for p in range(PAWNS - 1)
+    ):
+        raise _bad(f"{where}.pawns", "pawns entering in order (no gap before a pawn)", pawns)
+
+
+def _read_pile(
+    game: GuardiansGame, who: PlayerState, where: str, pile: Any, places: _Places
+) -> int:
+    """A player's points ``pile`` into ``who``; how many start tiles it holds."""
+    if not isinstance(pile, list):
+        raise _bad(f"{where}.pile", "a list of [tile, pawn, round]", pile)
+    top = max(game.catalogue)
+    starts = 0
+    for i, entry in enumerate(pile):
+        f = f"{where}.pile[{i}]"
+        if not isinstance(entry, list) or len(entry) != 3:
+            raise _bad(f, "[tile, pawn, round]", entry)
+        tile = _int(entry[0], f"{f}.tile", 0, top)
+        starts += tile == START_ID
+        places.place(tile, f)
+        pawn = _int(entry[1], f"{f}.pawn", 0, PAWNS - 1)
+        who.pile.append((tile, pawn, _int(entry[2], f"{f}.round", 1, 10_000)))
+    return starts
+
+
+def _read_tiles(
+    game: GuardiansGame, state: GuardiansState, data: dict[str, Any], places: _Places
+) -> None:
+    """``pool``, ``bag``, ``discard`` and ``track``; then every tile of the set in one place."""
+    n_set = len(game.tiles)
     state.pool = _ids(data["pool"], "pool", n_set, ordered=True)
     state.bag = _ids(data["bag"], "bag", n_set, ordered=True)
     state.discard = _ids(data["discard"], "discard", n_set, ordered=True)
     state.track = _ids(data["track"], "track", n_set, ordered=False)
     for field in ("pool", "bag", "discard", "track"):
         for i, tile in enumerate(getattr(state, field)):
-            place(tile, f"{field}[{i}]")
-    lost = [t for t in range(1, n_set + 1) if t not in seen]
+            places.place(tile, f"{field}[{i}]")
+    lost = [t for t in range(1, n_set + 1) if t not in places]
     if lost:
         raise _bad(
             "bag", f"every tile of the set somewhere (tile {lost[0]} is nowhere)", data["bag"]
         )
     if len(state.pool) > 6:
         raise _bad("pool", "at most 6 tiles", data["pool"])
-    supply = data["supply"]
+
+
+def _read_supply(game: GuardiansGame, state: GuardiansState, supply: Any) -> None:
+    """The combo cards left (none in solo); with the players' cards, the whole supply."""
     if not isinstance(supply, list) or len(supply) != len(COMBO_SUPPLY):
         raise _bad("supply", "a list of 4 card counts", supply)
     state.supply = [
@@ -262,6 +314,10 @@ def state_from_dict(game: GuardiansGame, data: dict[str, Any]) -> GuardiansState
             taken = sum(who.cards.count(value) for who in state.people)
             if taken + state.supply[value - 2] != COMBO_SUPPLY[value - 2]:
                 raise _bad("supply", f"the +{value} cards taken and left to add up", supply)
+
+
+def _read_counters(game: GuardiansGame, state: GuardiansState, data: dict[str, Any]) -> None:
+    """The turn's counters and flags, and the level tasks met."""
     state.current = _int(data["current"], "current", 0, game.players - 1)
     state.round = _int(data["round"], "round", 1, 10_000)
     state.draws_left = _int(data["draws_left"], "draws_left", 0, min(6, len(state.bag)))
@@ -276,14 +332,6 @@ def state_from_dict(game: GuardiansGame, data: dict[str, Any]) -> GuardiansState
     if not isinstance(tasks, list) or len(tasks) != n_tasks:
         raise _bad("tasks_done", f"a list of {n_tasks} true/false", tasks)
     state.tasks_done = [_flag(v, f"tasks_done[{i}]") for i, v in enumerate(tasks)]
-    state.backs = {}
-    state.known = game.catalogue
-    state.picked = state.revealing = None
-    state._legal = None
-    if not game.open_backs:
-        _read_backs(game, state, data)
-    _check_phase(game, state, Phase)
-    return state
 
 
 def _read_backs(game: GuardiansGame, state: GuardiansState, data: dict[str, Any]) -> None:
@@ -294,24 +342,41 @@ def _read_backs(game: GuardiansGame, state: GuardiansState, data: dict[str, Any]
     if not isinstance(raw, list):
         raise _bad("backs", "a list of [tile, mission]", raw)
     for i, item in enumerate(raw):
-        f = f"backs[{i}]"
-        if not isinstance(item, list) or len(item) != 2 or not isinstance(item[1], str):
-            raise _bad(f, "[tile, mission]", item)
-        tile = _int(item[0], f"{f}.tile", 1, n_set)
-        if tile in state.backs or (state.backs and tile < max(state.backs)):
-            raise _bad(f, "tiles in increasing order, each once", item)
-        face = game.face_of(tile)
-        codes = {game.back(u): u for u, _, _ in state.unseen_backs(face)}
-        if item[1] not in codes:
-            raise _bad(f"{f}.mission", f"a mission of face {face} still unseen", item[1])
-        state.backs[tile] = codes[item[1]]
-        state.known = dict(state.known) if state.known is game.catalogue else state.known
-        state.known[tile] = state.known[tile].showing(item[1])
+        _read_back(game, state, f"backs[{i}]", item)
     state.picked = None if data["picked"] is None else _int(data["picked"], "picked", 1, n_set)
     state.revealing = (
         None if data["revealing"] is None else _int(data["revealing"], "revealing", 1, n_set)
     )
     shown = set(state.backs)
+    flipped = _flipped(state, n_set)
+    if shown != flipped:
+        odd = sorted(shown ^ flipped)[0]
+        raise _bad("backs", f"the backs of the flipped tiles only (tile {odd})", raw)
+    if data["unseen"] != unseen_multiset(state):
+        raise _bad("unseen", "the missions the tile set leaves unseen", data["unseen"])
+    _check_flip(state)
+
+
+def _read_back(game: GuardiansGame, state: GuardiansState, f: str, item: Any) -> None:
+    """One entry of ``backs`` (``f`` its name) into the state: a ``[tile, mission]`` after the
+    tiles before it, the mission one its face still has unseen."""
+    if not isinstance(item, list) or len(item) != 2 or not isinstance(item[1], str):
+        raise _bad(f, "[tile, mission]", item)
+    tile = _int(item[0], f"{f}.tile", 1, len(game.tiles))
+    if tile in state.backs or (state.backs and tile < max(state.backs)):
+        raise _bad(f, "tiles in increasing order, each once", item)
+    face = game.face_of(tile)
+    codes = {game.back(u): u for u, _, _ in state.unseen_backs(face)}
+    if item[1] not in codes:
+        raise _bad(f"{f}.mission", f"a mission of face {face} still unseen", item[1])
+    state.backs[tile] = codes[item[1]]
+    state.known = dict(state.known) if state.known is game.catalogue else state.known
+    state.known[tile] = state.known[tile].showing(item[1])
+
+
+def _flipped(state: GuardiansState, n_set: int) -> set[int]:
+    """The tiles of the set whose backs have shown: mission side up in a forest, in a pile, the
+    tile ``take 1 tile`` flipped (not the one the reveal node still decides)."""
     flipped = {
         face.tile
         for who in state.people
@@ -323,11 +388,12 @@ def _read_backs(game: GuardiansGame, state: GuardiansState, data: dict[str, Any]
         flipped.add(state.picked)
     if state.revealing is not None:
         flipped.discard(state.revealing)
-    if shown != flipped:
-        odd = sorted(shown ^ flipped)[0]
-        raise _bad("backs", f"the backs of the flipped tiles only (tile {odd})", raw)
-    if data["unseen"] != unseen_multiset(state):
-        raise _bad("unseen", "the missions the tile set leaves unseen", data["unseen"])
+    return flipped
+
+
+def _check_flip(state: GuardiansState) -> None:
+    """Hidden backs: ``revealing`` and ``picked`` fit the phase (a tile flipped at the reveal
+    node, the pool tile ``take 1 tile`` flipped while it is placed)."""
     if state.revealing is not None:
         if state.phase != Phase.REVEAL or state.revealing in state.backs:
             raise _bad("revealing", "a tile being flipped, at the reveal node", state.revealing)
@@ -357,8 +423,9 @@ def _check_phase(game: GuardiansGame, state: GuardiansState, phase_enum: Any) ->
     if phase == phase_enum.TRACK and (not game.solo or not state.bag):
         raise _bad("phase", "track only in solo with tiles in the bag", "track")
     if not state.bag and not state.end_triggered:
-        raise _bad("end_triggered", "true once the bag is empty (its last tile ends the game)",
-                   False)  # fmt: skip
+        raise _bad(
+            "end_triggered", "true once the bag is empty (its last tile ends the game)", False
+        )
     if game.open_backs and phase in (phase_enum.PICK, phase_enum.REVEAL):
         raise _bad("phase", "no flip node with open backs", phase.name.lower())
     if phase in (phase_enum.START_PAWN, phase_enum.PAWN) and not game.solo:
