@@ -14,6 +14,7 @@ card is ``CARD + i``, a die face ``DIE + i``). The layout depends only on the pa
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable
 
 from solver.games.trial.content import Pack
 from solver.games.trial.schema import FOODS, TENT_BONUSES
@@ -139,34 +140,25 @@ class Layout:
     def label(self, action: int) -> str:
         """A label independent of the state (the state adds what the step means)."""
         name, i = self.family(action)
-        if name == "named":
-            return NAMED[i]
-        if name == "paw":
-            return f"{'strong ' if i % 2 else ''}paw: {PAW_TARGETS[i // 2]}"
-        if name == "option":
-            return f"option {i + 1}"
-        if name == "food":
-            return FOODS[i]
-        if name == "column":
-            return f"column {COLUMNS[i]}"
-        if name == "player":
-            return f"player {i}"
-        if name == "tent":
-            return f"tent {TENT_BONUSES[i]}"
-        if name == "cell":
-            return f"cell {i // 4 + 1},{i % 4 + 1}"
-        if name == "bonus":
-            return f"bonus {BONUSES[i]}"
-        if name == "die":
-            return f"die face {i + 1}"
-        if name == "tile":
-            return f"tile {self.tiles[i]}"
-        if name == "item":
-            return self.item_kinds[i]
-        if name == "sell":
-            return f"give up {self.item_kinds[i]}"
-        if name == "space":
-            return self.spaces[i]
-        if name == "drop":
-            return f"drop {self.item_kinds[i]}"
-        return self.cards[i]
+        return _LABELS[name](self, i)
+
+
+#: Each family's label of its ``i``-th action (see :meth:`Layout.label`).
+_LABELS: dict[str, Callable[[Layout, int], str]] = {
+    "named": lambda _, i: NAMED[i],
+    "paw": lambda _, i: f"{'strong ' if i % 2 else ''}paw: {PAW_TARGETS[i // 2]}",
+    "option": lambda _, i: f"option {i + 1}",
+    "food": lambda _, i: FOODS[i],
+    "column": lambda _, i: f"column {COLUMNS[i]}",
+    "player": lambda _, i: f"player {i}",
+    "tent": lambda _, i: f"tent {TENT_BONUSES[i]}",
+    "cell": lambda _, i: f"cell {i // 4 + 1},{i % 4 + 1}",
+    "bonus": lambda _, i: f"bonus {BONUSES[i]}",
+    "die": lambda _, i: f"die face {i + 1}",
+    "tile": lambda layout, i: f"tile {layout.tiles[i]}",
+    "item": lambda layout, i: layout.item_kinds[i],
+    "sell": lambda layout, i: f"give up {layout.item_kinds[i]}",
+    "space": lambda layout, i: layout.spaces[i],
+    "card": lambda layout, i: layout.cards[i],
+    "drop": lambda layout, i: f"drop {layout.item_kinds[i]}",
+}

@@ -110,6 +110,14 @@ SPACE_KINDS = ("path", "location", "start", "campsite", "exit", "expedition")
 CAMPSITE_BONUSES = ("morality", "story_facedown", "tea", "encounter", "common_item", "first_player")
 LINES = ("any", "dotted", "dashed", "none")
 RUINED_STORE = ("common_item", "two_tea", "two_food_two_cards")
+#: The effect verbs compiled to a node of their own, and the builder method of each.
+_NODE_VERBS = {
+    "fight": "fight_node",
+    "choose": "choose_node",
+    "roll": "roll_node",
+    "swindle": "swindle_node",
+    "others_may": "others_node",
+}
 SPACE_PREFERENCE = (
     ("grove", 3.0),
     ("ruins", 3.0),
@@ -318,41 +326,41 @@ class _Effects:
             "gains": 0,
             "n_gains": 0,
         }
-        here = [*path, verb]
-        if verb in ("gain", "others_gain"):
+        if verb in _NODE_VERBS:
+            build = getattr(self, _NODE_VERBS[verb])
+            out["node"] = build(card, [*path, verb], arg, depth)
+        elif verb in ("gain", "others_gain"):
             out["gains"], out["n_gains"] = self.gain_entries(arg)
-        elif verb == "all_draw":
-            out["a"], out["b"] = self.arg(int(arg), "all_draw"), int(bool(effect.get("optional")))
-        elif verb == "give":
-            out["a"] = ("food", "tea", "card").index(arg)
-        elif verb == "morality":
-            out["a"] = int(arg == 1)
-        elif verb == "fight":
-            out["node"] = self.fight_node(card, here, arg, depth)
-        elif verb == "duel":
-            out["a"], out["b"] = int(arg.get("stake") == "food"), int(arg.get("target") == "evil")
-        elif verb == "choose":
-            out["node"] = self.choose_node(card, here, arg, depth)
-        elif verb == "advance":
-            out["a"] = LINES.index(arg)
-            out["b"] = self.arg(int(effect.get("steps", 1)), "advance steps")
-        elif verb == "artifact":
-            out["a"] = self.kind[arg]
-        elif verb == "story_from_hand":
-            out["a"] = int(arg == "facedown")
-        elif verb == "take_discard":
-            out["a"], out["b"] = self.arg(arg["look"], "look"), self.arg(arg["take"], "take")
-        elif verb in ("encounter_to_hand", "draw_to_story"):
-            out["a"] = self.arg(int(arg), verb)
-        elif verb == "roll":
-            out["node"] = self.roll_node(card, here, arg, depth)
-        elif verb == "swindle":
-            out["node"] = self.swindle_node(card, here, arg, depth)
-        elif verb == "others_may":
-            out["node"] = self.others_node(card, here, arg, depth)
-        elif verb == "then":
-            out["a"] = ("story", "facedown", "discard").index(arg)
+        else:
+            out.update(self.operands(verb, arg, effect))
         return out
+
+    def operands(self, verb: str, arg: Any, effect: dict[str, Any]) -> dict[str, int]:
+        """The ``a`` and ``b`` operands of an effect with no node and no gains."""
+        if verb == "all_draw":
+            return {"a": self.arg(int(arg), "all_draw"), "b": int(bool(effect.get("optional")))}
+        if verb == "give":
+            return {"a": ("food", "tea", "card").index(arg)}
+        if verb == "morality":
+            return {"a": int(arg == 1)}
+        if verb == "duel":
+            return {"a": int(arg.get("stake") == "food"), "b": int(arg.get("target") == "evil")}
+        if verb == "advance":
+            return {
+                "a": LINES.index(arg),
+                "b": self.arg(int(effect.get("steps", 1)), "advance steps"),
+            }
+        if verb == "artifact":
+            return {"a": self.kind[arg]}
+        if verb == "story_from_hand":
+            return {"a": int(arg == "facedown")}
+        if verb == "take_discard":
+            return {"a": self.arg(arg["look"], "look"), "b": self.arg(arg["take"], "take")}
+        if verb in ("encounter_to_hand", "draw_to_story"):
+            return {"a": self.arg(int(arg), verb)}
+        if verb == "then":
+            return {"a": ("story", "facedown", "discard").index(arg)}
+        return {}
 
     def fight_node(self, card: int, path: list[Any], arg: dict[str, Any], depth: int) -> int:
         strength, dice = int(arg["strength"]), int(arg["dice"])

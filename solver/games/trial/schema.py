@@ -382,43 +382,61 @@ def check_card(ctx: _Ctx, card: Any, deck: str) -> None:
         raise ctx.fail("symbols[0]", f"the first symbol names the column, found {symbols[0]!r}")
     _int(ctx, "fame", card.get("fame"))
     if deck == "expedition":
-        _one_of(ctx, "area", card.get("area"), AREAS)
-        if "enhance" in card:
-            raise ctx.fail("enhance", "expedition cards have no enhancement")
-        if "unpaid" in card:
-            if not card.get("cost") and not card.get("requires"):
-                raise ctx.fail("unpaid", "only a card with a cost or conditions can go unpaid")
-            check_effects(ctx, "unpaid", card["unpaid"])
+        _check_expedition_card(ctx, card)
     else:
-        if "unpaid" in card:
-            raise ctx.fail("unpaid", f"only expedition cards can go unpaid, not a {deck} card")
-        if "area" in card:
-            raise ctx.fail("area", f"only expedition cards have an area, not a {deck} card")
-        enhance = _dict(ctx, "enhance", card.get("enhance"))
-        if len(enhance) != 1:
-            raise ctx.fail("enhance", "expected exactly one enhancement kind")
-        for kind, n in enhance.items():
-            _one_of(ctx, f"enhance.{kind}", kind, ENHANCE_KINDS)
-            _int(ctx, f"enhance.{kind}", n, 1)
-    if "requires" in card:
-        check_conditions(ctx, "requires", card["requires"])
-    if "cost" in card:
-        check_costs(ctx, "cost", card["cost"])
-    if "effect" in card:
-        check_effects(ctx, "effect", card["effect"])
-    if "bonus" in card:
-        bonus = _dict(ctx, "bonus", card["bonus"])
-        if len(bonus) != 1:
-            raise ctx.fail("bonus", "expected one bonus: grove or lookout")
-        ((key, arg),) = bonus.items()
-        if key == "grove":
-            _one_of(ctx, "bonus.grove", arg, FOODS)
-        elif key == "lookout":
-            _int(ctx, "bonus.lookout", arg, 1)
-        else:
-            raise ctx.fail(f"bonus.{key}", "expected grove or lookout")
-    if "skill" in card:
-        _one_of(ctx, "skill", card["skill"], ("cartographer",))
+        _check_hand_card(ctx, card, deck)
+    for key, check in CARD_PARTS:
+        if key in card:
+            check(ctx, key, card[key])
+
+
+def _check_expedition_card(ctx: _Ctx, card: dict[str, Any]) -> None:
+    """An expedition card's own fields: an area, no enhancement, maybe an unpaid effect."""
+    _one_of(ctx, "area", card.get("area"), AREAS)
+    if "enhance" in card:
+        raise ctx.fail("enhance", "expedition cards have no enhancement")
+    if "unpaid" in card:
+        if not card.get("cost") and not card.get("requires"):
+            raise ctx.fail("unpaid", "only a card with a cost or conditions can go unpaid")
+        check_effects(ctx, "unpaid", card["unpaid"])
+
+
+def _check_hand_card(ctx: _Ctx, card: dict[str, Any], deck: str) -> None:
+    """A deed or encounter card's own fields: one enhancement, no area, never unpaid."""
+    if "unpaid" in card:
+        raise ctx.fail("unpaid", f"only expedition cards can go unpaid, not a {deck} card")
+    if "area" in card:
+        raise ctx.fail("area", f"only expedition cards have an area, not a {deck} card")
+    enhance = _dict(ctx, "enhance", card.get("enhance"))
+    if len(enhance) != 1:
+        raise ctx.fail("enhance", "expected exactly one enhancement kind")
+    for kind, n in enhance.items():
+        _one_of(ctx, f"enhance.{kind}", kind, ENHANCE_KINDS)
+        _int(ctx, f"enhance.{kind}", n, 1)
+
+
+def _check_bonus(ctx: _Ctx, path: str, value: Any) -> None:
+    """A card's bonus: one of grove (a food) or lookout (a count)."""
+    bonus = _dict(ctx, path, value)
+    if len(bonus) != 1:
+        raise ctx.fail(path, "expected one bonus: grove or lookout")
+    ((key, arg),) = bonus.items()
+    if key == "grove":
+        _one_of(ctx, f"{path}.grove", arg, FOODS)
+    elif key == "lookout":
+        _int(ctx, f"{path}.lookout", arg, 1)
+    else:
+        raise ctx.fail(f"{path}.{key}", "expected grove or lookout")
+
+
+CARD_PARTS: tuple[tuple[str, Callable[[_Ctx, str, Any], object]], ...] = (
+    ("requires", check_conditions),
+    ("cost", check_costs),
+    ("effect", check_effects),
+    ("bonus", _check_bonus),
+    ("skill", lambda c, p, v: _one_of(c, p, v, ("cartographer",))),
+)
+"""A card's optional parts, in the order they are checked, and the check of each."""
 
 
 # -- components ----------------------------------------------------------------------------------
@@ -475,12 +493,34 @@ def _check_board(ctx: _Ctx, board: Any) -> None:
     board = _keys(
         ctx, "board", board, {"spaces", "edges", "areas", "tunnel_tokens"}, {"universal_campsite"}
     )
-    spaces = _list(ctx, "spaces", board.get("spaces"), 1)
     ids: set[str] = set()
+    kinds = _check_spaces(ctx, board.get("spaces"), ids)
+    for i, edge in enumerate(_list(ctx, "edges", board.get("edges"), 1)):
+        edge = _list(ctx, f"edges[{i}]", edge, 2)
+        if len(edge) != 2:
+            raise ctx.fail(f"edges[{i}]", f"expected two spaces, found {edge!r}")
+        for end in edge:
+            _one_of(ctx, f"edges[{i}]", end, ids)
+        if edge[0] == edge[1]:
+            raise ctx.fail(f"edges[{i}]", f"expected two different spaces, found {edge!r}")
+    areas = _dict(ctx, "areas", board.get("areas"))
+    if sorted(areas) != sorted(AREAS):
+        raise ctx.fail("areas", f"expected the areas {', '.join(AREAS)}")
+    exits = {s for s, k in kinds.items() if k == "exit"}
+    for name, area in areas.items():
+        _check_area(ctx, name, area, ids, exits)
+    if "universal_campsite" in board:
+        _dict(ctx, "universal_campsite", board["universal_campsite"])
+    _range(ctx, "tunnel_tokens", board.get("tunnel_tokens"), 0, 20)
+
+
+def _check_spaces(ctx: _Ctx, value: Any, ids: set[str]) -> dict[str, str]:
+    """The board's spaces (their ids added to ``ids``): 3 location slots of each type, one
+    campsite per bonus, 4 starts; the kind of each space."""
     slots: dict[str, int] = {}
     campsites: list[str] = []
     kinds: dict[str, str] = {}
-    for i, space in enumerate(spaces):
+    for i, space in enumerate(_list(ctx, "spaces", value, 1)):
         space = _dict(ctx, f"spaces[{i}]", space)
         sid = _id(ctx, f"spaces[{i}].id", space.get("id"), ids)
         kind = _one_of(
@@ -510,54 +550,44 @@ def _check_board(ctx: _Ctx, board: Any) -> None:
         raise ctx.fail("spaces", f"expected one campsite per bonus, found {sorted(campsites)}")
     if sum(1 for k in kinds.values() if k == "start") != 4:
         raise ctx.fail("spaces", "expected 4 start spaces")
-    for i, edge in enumerate(_list(ctx, "edges", board.get("edges"), 1)):
-        edge = _list(ctx, f"edges[{i}]", edge, 2)
-        if len(edge) != 2:
-            raise ctx.fail(f"edges[{i}]", f"expected two spaces, found {edge!r}")
-        for end in edge:
-            _one_of(ctx, f"edges[{i}]", end, ids)
-        if edge[0] == edge[1]:
-            raise ctx.fail(f"edges[{i}]", f"expected two different spaces, found {edge!r}")
-    areas = _dict(ctx, "areas", board.get("areas"))
-    if sorted(areas) != sorted(AREAS):
-        raise ctx.fail("areas", f"expected the areas {', '.join(AREAS)}")
-    exits = {s for s, k in kinds.items() if k == "exit"}
-    for name, area in areas.items():
-        area = _keys(ctx, f"areas.{name}", area, {"exit", "start", "spaces", "paths"}, {"name"})
-        if "name" in area and not isinstance(area["name"], str):
-            raise ctx.fail(f"areas.{name}.name", f"expected a text, found {area['name']!r}")
-        inner: dict[str, dict[str, Any]] = {}
-        for i, s in enumerate(_list(ctx, f"areas.{name}.spaces", area.get("spaces"), 2)):
-            here = f"areas.{name}.spaces[{i}]"
-            s = _dict(ctx, here, s)
-            sid = _id(ctx, f"{here}.id", s.get("id"), ids)
-            _keys(ctx, here, s, {"id", "x", "y"}, {"finish", "resource"})
-            _number(ctx, f"{here}.x", s["x"])
-            _number(ctx, f"{here}.y", s["y"])
-            inner[sid] = s
-        _one_of(ctx, f"areas.{name}.exit", area.get("exit"), exits)
-        _one_of(ctx, f"areas.{name}.start", area.get("start"), set(inner))
-        if not any("finish" in s for s in inner.values()):
-            raise ctx.fail(f"areas.{name}.spaces", "expected at least one finishing space")
-        for sid, s in inner.items():
-            if "finish" in s:
-                _int(ctx, f"areas.{name}.{sid}.finish", s["finish"], 1)
-            if "resource" in s:
-                _one_of(ctx, f"areas.{name}.{sid}.resource", s["resource"], FOODS)
-        for j, p in enumerate(_list(ctx, f"areas.{name}.paths", area.get("paths"), 1)):
-            here = f"areas.{name}.paths[{j}]"
-            p = _keys(ctx, here, p, {"from", "to"}, {"line", "pay"})
-            _one_of(ctx, f"{here}.from", p.get("from"), set(inner))
-            _one_of(ctx, f"{here}.to", p.get("to"), set(inner))
-            if "line" in p:
-                _one_of(ctx, f"{here}.line", p["line"], ("dotted", "dashed"))
-            if "pay" in p:
-                for key, n in _dict(ctx, f"{here}.pay", p["pay"]).items():
-                    _one_of(ctx, f"{here}.pay", key, ("food", "tea"))
-                    _int(ctx, f"{here}.pay.{key}", n, 1)
-    if "universal_campsite" in board:
-        _dict(ctx, "universal_campsite", board["universal_campsite"])
-    _range(ctx, "tunnel_tokens", board.get("tunnel_tokens"), 0, 20)
+    return kinds
+
+
+def _check_area(ctx: _Ctx, name: str, area: Any, ids: set[str], exits: set[str]) -> None:
+    """One expedition area: its spaces (ids added to ``ids``), its exit among ``exits``, its
+    start, a finishing space at least, its paths."""
+    area = _keys(ctx, f"areas.{name}", area, {"exit", "start", "spaces", "paths"}, {"name"})
+    if "name" in area and not isinstance(area["name"], str):
+        raise ctx.fail(f"areas.{name}.name", f"expected a text, found {area['name']!r}")
+    inner: dict[str, dict[str, Any]] = {}
+    for i, s in enumerate(_list(ctx, f"areas.{name}.spaces", area.get("spaces"), 2)):
+        here = f"areas.{name}.spaces[{i}]"
+        s = _dict(ctx, here, s)
+        sid = _id(ctx, f"{here}.id", s.get("id"), ids)
+        _keys(ctx, here, s, {"id", "x", "y"}, {"finish", "resource"})
+        _number(ctx, f"{here}.x", s["x"])
+        _number(ctx, f"{here}.y", s["y"])
+        inner[sid] = s
+    _one_of(ctx, f"areas.{name}.exit", area.get("exit"), exits)
+    _one_of(ctx, f"areas.{name}.start", area.get("start"), set(inner))
+    if not any("finish" in s for s in inner.values()):
+        raise ctx.fail(f"areas.{name}.spaces", "expected at least one finishing space")
+    for sid, s in inner.items():
+        if "finish" in s:
+            _int(ctx, f"areas.{name}.{sid}.finish", s["finish"], 1)
+        if "resource" in s:
+            _one_of(ctx, f"areas.{name}.{sid}.resource", s["resource"], FOODS)
+    for j, p in enumerate(_list(ctx, f"areas.{name}.paths", area.get("paths"), 1)):
+        here = f"areas.{name}.paths[{j}]"
+        p = _keys(ctx, here, p, {"from", "to"}, {"line", "pay"})
+        _one_of(ctx, f"{here}.from", p.get("from"), set(inner))
+        _one_of(ctx, f"{here}.to", p.get("to"), set(inner))
+        if "line" in p:
+            _one_of(ctx, f"{here}.line", p["line"], ("dotted", "dashed"))
+        if "pay" in p:
+            for key, n in _dict(ctx, f"{here}.pay", p["pay"]).items():
+                _one_of(ctx, f"{here}.pay", key, ("food", "tea"))
+                _int(ctx, f"{here}.pay.{key}", n, 1)
 
 
 ITEM_NUMBERS = ("strength", "trade", "move", "redraw", "shield", "dice")

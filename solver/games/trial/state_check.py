@@ -391,15 +391,10 @@ for _name in ("next", "count", "left", "steps", "fame", "base", "extra", "cards"
 
 def check_values(game: TrialGame, state: dict[str, Any]) -> None:
     """Every field of ``state`` (already known to have the right keys) holds a value of its kind
-    that refers to things of ``game`` (see the module docstring)."""
-    pack, board, comp = game.pack, game.board, game.components
+    that refers to things of ``game`` (see the module docstring): the counters, the board, the
+    store and the box, the decks, the camps and tokens, the players, the last fight, the stack."""
+    comp = game.components
     n = game.players
-    cards = game.deck_of
-    items = {i["id"] for i in pack.items}
-    artifacts = game.artifact_ids
-    tents = {t["bonus"] for t in pack.tents}
-    spaces = set(board.spaces)
-    track = comp["morality"]
     _int("day", state["day"], 1, int(comp["days"]))
     _player("first_player", state["first_player"], n)
     _player("turn_player", state["turn_player"], n, none=True)
@@ -407,6 +402,22 @@ def check_values(game: TrialGame, state: dict[str, Any]) -> None:
     food = int(comp["food_per_kind"])
     _food("tray", state["tray"], food)
     _food("gallery_food", state["gallery_food"], food)
+    _check_map(game, state)
+    _check_store_and_box(game, state)
+    _check_decks(game, state)
+    _check_camps_and_tokens(game, state)
+    for q, me in enumerate(state["players"]):
+        _check_player(game, f"players[{q}]", me)
+    _last_fight(game, state["last_fight"], game.deck_of)
+    frames = _Frames(game, n, int(comp["encounter_row"]))
+    for i, frame in enumerate(state["stack"]):
+        frames.check(f"stack[{i}]", frame, state["stack"][:i])
+
+
+def _check_map(game: TrialGame, state: dict[str, Any]) -> None:
+    """The location tiles in their slots (each of the slot's type, at most once), the ruins'
+    items and who has seen them, the tunnels and the tunnel tokens left."""
+    pack, board = game.pack, game.board
     tiles = _dict("tiles", state["tiles"], board.location_slots)
     kinds = {t["id"]: t["type"] for t in pack.locations}
     for slot, tile in tiles.items():
@@ -420,15 +431,24 @@ def check_values(game: TrialGame, state: dict[str, Any]) -> None:
     placed = [t[0] for t in tiles.values() if t is not None]
     if len(set(placed)) != len(placed):
         raise _fail("tiles", "each tile at most once", placed)
+    items = {i["id"] for i in pack.items}
     ruins = [s for s in board.location_slots if board.slot[s] == "ruins"]
     for slot, ruin in _dict("ruins", state["ruins"], ruins).items():
         ruin = _dict(f"ruins.{slot}", ruin, ("items", "seen_by"))
         _ids(f"ruins.{slot}.items", ruin["items"], items, "an item kind")
-        _players(f"ruins.{slot}.seen_by", ruin["seen_by"], n)
+        _players(f"ruins.{slot}.seen_by", ruin["seen_by"], game.players)
+    spaces = set(board.spaces)
     for space, status in _dict("tunnels", state["tunnels"]).items():
         _one("tunnels", space, spaces, "a space")
         _one(f"tunnels.{space}", status, ("open", "collapsed"), "open or collapsed")
     _int("tunnel_tokens", state["tunnel_tokens"], 0, int(pack.board["tunnel_tokens"]))
+
+
+def _check_store_and_box(game: TrialGame, state: dict[str, Any]) -> None:
+    """The store's slots, the box (tents, items, artifacts) and the artifacts on offer."""
+    pack, artifacts = game.pack, game.artifact_ids
+    items = {i["id"] for i in pack.items}
+    tents = {t["bonus"] for t in pack.tents}
     rows = _list("store", state["store"], len(pack.store["rows"]))
     for r, row in enumerate(rows):
         for c, cell in enumerate(_list(f"store[{r}]", row, len(pack.store["columns"]))):
@@ -439,7 +459,13 @@ def check_values(game: TrialGame, state: dict[str, Any]) -> None:
     _ids("box.items", box["items"], items, "an item kind")
     _ids("box.artifacts", box["artifacts"], artifacts, "an artifact")
     _ids("artifacts_available", state["artifacts_available"], artifacts, "an artifact")
-    names = ["deeds", "encounters", *(f"exp:{a}" for a in board.areas)]
+
+
+def _check_decks(game: TrialGame, state: dict[str, Any]) -> None:
+    """Each deck's layers (its own cards), discard and top card (with who has seen it), and
+    the encounter row."""
+    cards, n = game.deck_of, game.players
+    names = ["deeds", "encounters", *(f"exp:{a}" for a in game.board.areas)]
     for name, deck in _dict("decks", state["decks"], names).items():
         here = f"decks.{name}"
         deck = _dict(here, deck, ("layers", "discard", "top"))
@@ -452,63 +478,73 @@ def check_values(game: TrialGame, state: dict[str, Any]) -> None:
             _one(f"{here}.top.card", top["card"], mine, f"a card of the {name} deck")
             _players(f"{here}.top.viewers", top["viewers"], n)
     encounters = {c for c, d in cards.items() if d == "encounters"}
-    for i, cid in enumerate(
-        _list("encounter_row", state["encounter_row"], int(comp["encounter_row"]))
-    ):
+    row = _list("encounter_row", state["encounter_row"], int(game.components["encounter_row"]))
+    for i, cid in enumerate(row):
         if cid is not None:
             _one(f"encounter_row[{i}]", cid, encounters, "an encounter card")
+
+
+def _check_camps_and_tokens(game: TrialGame, state: dict[str, Any]) -> None:
+    """The tents pitched at the campsites, who holds each legendary token, the set-up pools."""
+    pack, board, n = game.pack, game.board, game.players
+    tents = {t["bonus"] for t in pack.tents}
     camps = _dict("camp_tents", state["camp_tents"], [*board.campsites, "universal"])
     for site, camp in camps.items():
         if camp is not None:
             camp = _dict(f"camp_tents.{site}", camp, ("tent", "owner"))
             _one(f"camp_tents.{site}.tent", camp["tent"], tents, "a tent")
             _player(f"camp_tents.{site}.owner", camp["owner"], n, none=True)
-    legendary = _dict("legendary", state["legendary"], [t["id"] for t in comp["legendary"]])
-    for token, holder in legendary.items():
+    tokens = [t["id"] for t in game.components["legendary"]]
+    for token, holder in _dict("legendary", state["legendary"], tokens).items():
         _player(f"legendary.{token}", holder, n, none=True)
     if "setup_pool" in state:
+        items = {i["id"] for i in pack.items}
         pools = _dict("setup_pool", state["setup_pool"])
         for name, pool in pools.items():
             _one("pool", name, ("common", "rare", "one_each"), "a set-up pool")
             _ids(f"pool.{name}", pool, items, "an item kind")
-    columns = ("moral", "trading", "pioneering", "fighting")
-    for q, me in enumerate(state["players"]):
-        here = f"players[{q}]"
-        if me["space"] is not None:
-            _one(f"{here}.space", me["space"], spaces, "a space")
-        _ids(f"{here}.hand", me["hand"], cards, "a card id")
-        _ids(f"{here}.aside", me["aside"], cards, "a card id")
-        _food(f"{here}.food", me["food"], food)
-        _ids(f"{here}.backpack", me["backpack"], items | artifacts, "an item or artifact")
-        _ids(f"{here}.gallery", me["gallery"], artifacts, "an artifact")
-        for i, s in enumerate(_list(f"{here}.story", me["story"])):
-            _list(f"{here}.story[{i}]", s, 3)
-            _one(f"{here}.story[{i}][0]", s[0], cards, "a card id")
-            _bool(f"{here}.story[{i}][1]", s[1])
-            _one(f"{here}.story[{i}][2]", s[2], columns, "a story column")
-        _int(f"{here}.morality", me["morality"], int(track["min"]), int(track["max"]))
-        _int(f"{here}.paws", me["paws"], 0, int(comp["paws"]))
-        _bool(f"{here}.strong_paw", me["strong_paw"])
-        for i, paw in enumerate(_list(f"{here}.paws_placed", me["paws_placed"])):
-            _list(f"{here}.paws_placed[{i}]", paw, 2)
-            if not isinstance(paw[0], str):
-                raise _fail(f"{here}.paws_placed[{i}][0]", "a paw target", paw[0])
-            _bool(f"{here}.paws_placed[{i}][1]", paw[1])
-        _ids(f"{here}.tents", me["tents"], tents, "a tent")
-        flags = _dict(f"{here}.flags", me["flags"], board.areas)
-        for area, flag in flags.items():
-            if flag is not None:
-                _one(f"{here}.flags.{area}", flag, spaces, "a space")
-        onetime = _dict(
-            f"{here}.tent_symbols", me["tent_symbols"], ("move", "trade", "strength", "card_draw")
-        )
-        for key, v in onetime.items():
-            _int(f"{here}.tent_symbols.{key}", v, 0, 100)
-        _bool(f"{here}.camped", me["camped"])
-    _last_fight(game, state["last_fight"], cards)
-    frames = _Frames(game, n, int(comp["encounter_row"]))
-    for i, frame in enumerate(state["stack"]):
-        frames.check(f"stack[{i}]", frame, state["stack"][:i])
+
+
+_STORY_COLUMNS = ("moral", "trading", "pioneering", "fighting")
+
+
+def _check_player(game: TrialGame, here: str, me: dict[str, Any]) -> None:
+    """One player (``here``, ``players[q]``): space, cards, food, belongings, story, morality,
+    paws, tents, flags, the tent symbols left and whether they camped."""
+    pack, board, comp = game.pack, game.board, game.components
+    cards, artifacts = game.deck_of, game.artifact_ids
+    spaces = set(board.spaces)
+    tents = {t["bonus"] for t in pack.tents}
+    if me["space"] is not None:
+        _one(f"{here}.space", me["space"], spaces, "a space")
+    _ids(f"{here}.hand", me["hand"], cards, "a card id")
+    _ids(f"{here}.aside", me["aside"], cards, "a card id")
+    _food(f"{here}.food", me["food"], int(comp["food_per_kind"]))
+    belongings = {i["id"] for i in pack.items} | artifacts
+    _ids(f"{here}.backpack", me["backpack"], belongings, "an item or artifact")
+    _ids(f"{here}.gallery", me["gallery"], artifacts, "an artifact")
+    for i, s in enumerate(_list(f"{here}.story", me["story"])):
+        _list(f"{here}.story[{i}]", s, 3)
+        _one(f"{here}.story[{i}][0]", s[0], cards, "a card id")
+        _bool(f"{here}.story[{i}][1]", s[1])
+        _one(f"{here}.story[{i}][2]", s[2], _STORY_COLUMNS, "a story column")
+    track = comp["morality"]
+    _int(f"{here}.morality", me["morality"], int(track["min"]), int(track["max"]))
+    _int(f"{here}.paws", me["paws"], 0, int(comp["paws"]))
+    _bool(f"{here}.strong_paw", me["strong_paw"])
+    for i, paw in enumerate(_list(f"{here}.paws_placed", me["paws_placed"])):
+        _list(f"{here}.paws_placed[{i}]", paw, 2)
+        if not isinstance(paw[0], str):
+            raise _fail(f"{here}.paws_placed[{i}][0]", "a paw target", paw[0])
+        _bool(f"{here}.paws_placed[{i}][1]", paw[1])
+    _ids(f"{here}.tents", me["tents"], tents, "a tent")
+    for area, flag in _dict(f"{here}.flags", me["flags"], board.areas).items():
+        if flag is not None:
+            _one(f"{here}.flags.{area}", flag, spaces, "a space")
+    symbols = ("move", "trade", "strength", "card_draw")
+    for key, v in _dict(f"{here}.tent_symbols", me["tent_symbols"], symbols).items():
+        _int(f"{here}.tent_symbols.{key}", v, 0, 100)
+    _bool(f"{here}.camped", me["camped"])
 
 
 FIGHT_RECORD = ("attacker", "bow", "by", "card", "defender", "dice", "strength", "winner")
