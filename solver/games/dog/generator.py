@@ -159,6 +159,12 @@ class GeneratorOptions:
             if f.name == "distractions" or (value is None and f.name.endswith("_column")):
                 continue
             object.__setattr__(self, f.name, whole_number(f.name, value))
+        self._check_terrain_table()
+        self._check_distractions()
+        self._check_counts()
+
+    def _check_terrain_table(self) -> None:
+        """The 2d6 bounds from 1 to 12, in order; the puddle spread a 1d6 target (7: never)."""
         bounds = [
             ("tree_max", self.tree_max),
             ("undergrowth_max", self.undergrowth_max),
@@ -176,6 +182,9 @@ class GeneratorOptions:
                 f"puddle_spread_min must be from 1 (always) to 7 (never), not "
                 f"{self.puddle_spread_min}"
             )
+
+    def _check_distractions(self) -> None:
+        """At least one entry, each a name of :data:`DISTRACTION_NAMES`."""
         if not self.distractions:
             raise OptionError("distractions must have at least one entry")
         for entry in self.distractions:
@@ -183,6 +192,9 @@ class GeneratorOptions:
                 raise OptionError(
                     f"unknown distraction {entry!r}; expected one of {', '.join(DISTRACTION_NAMES)}"
                 )
+
+    def _check_counts(self) -> None:
+        """The shouters, the arrows' lengths, the turns and the columns within their ranges."""
         if self.shouters < 0:
             raise OptionError(f"shouters must be 0 or more, not {self.shouters}")
         for name, value in (("arrow_min", self.arrow_min), ("arrow_max", self.arrow_max)):
@@ -283,48 +295,84 @@ def roll_forest(
     # 3. Terrain, row-major.
     cells = [[Terrain.OPEN] * width for _ in range(height)]
     rolled_puddles: list[Cell] = []
-    o = options
     for r in range(height):
         for c in range(width):
             if (r, c) in special:
                 continue
-            total = rng.roll(6) + rng.roll(6)
-            if total <= o.tree_max:
-                terrain = Terrain.TREE
-            elif total <= o.undergrowth_max:
-                terrain = Terrain.UNDERGROWTH
-            elif total <= o.open_max:
-                terrain = Terrain.OPEN
-            elif total <= o.puddle_max:
-                terrain = Terrain.PUDDLE
+            cells[r][c] = _roll_terrain(rng, options)
+            if cells[r][c] == Terrain.PUDDLE:
                 rolled_puddles.append((r, c))
-            else:
-                entry = o.distractions[rng.roll(len(o.distractions)) - 1]
-                terrain = DISTRACTION_NAMES[entry]
-                if terrain == Terrain.SCENT_N:
-                    terrain = _SCENTS[rng.roll(4) - 1]
-            cells[r][c] = terrain
 
     # 4. Puddle spreading.
     for r, c in rolled_puddles:
-        if rng.roll(6) < o.puddle_spread_min:
-            continue
-        around: list[Cell] = []
-        for direction in DIRECTIONS:
-            dr, dc = DELTAS[direction]
-            cell = (r + dr, c + dc)
-            if (
-                0 <= cell[0] < height
-                and 0 <= cell[1] < width
-                and cell not in special
-                and cells[cell[0]][cell[1]] == Terrain.OPEN
-            ):
-                around.append(cell)
-        if around:
-            nr, nc = rng.pick(around)
-            cells[nr][nc] = Terrain.PUDDLE
+        _spread_puddle(rng, options, cells, (r, c), special)
 
     # 5. Shouters.
+    shouters = _place_shouters(rng, options, cells, special)
+
+    # 6. The forest.
+    return Forest(
+        width=width,
+        height=height,
+        cells=cells,
+        start=start,
+        human=human,
+        shouters=shouters,
+        turns=options.turns,
+        name=f"rolled-{width}x{height}-seed{seed}",
+    )
+
+
+def _roll_terrain(rng: SplitMix64, o: GeneratorOptions) -> Terrain:
+    """One cell's terrain: 2d6 on the table, a distraction on its sub-table (a scent trail's
+    direction on 1d4)."""
+    total = rng.roll(6) + rng.roll(6)
+    if total <= o.tree_max:
+        return Terrain.TREE
+    if total <= o.undergrowth_max:
+        return Terrain.UNDERGROWTH
+    if total <= o.open_max:
+        return Terrain.OPEN
+    if total <= o.puddle_max:
+        return Terrain.PUDDLE
+    entry = o.distractions[rng.roll(len(o.distractions)) - 1]
+    terrain = DISTRACTION_NAMES[entry]
+    if terrain == Terrain.SCENT_N:
+        terrain = _SCENTS[rng.roll(4) - 1]
+    return terrain
+
+
+def _spread_puddle(
+    rng: SplitMix64, o: GeneratorOptions, cells: list[list[Terrain]], at: Cell, special: set[Cell]
+) -> None:
+    """A rolled puddle at ``at`` spreads (1d6 of at least ``puddle_spread_min``) to an open
+    neighbour, picked at random (not the start or the human)."""
+    if rng.roll(6) < o.puddle_spread_min:
+        return
+    height, width = len(cells), len(cells[0])
+    r, c = at
+    around: list[Cell] = []
+    for direction in DIRECTIONS:
+        dr, dc = DELTAS[direction]
+        cell = (r + dr, c + dc)
+        if (
+            0 <= cell[0] < height
+            and 0 <= cell[1] < width
+            and cell not in special
+            and cells[cell[0]][cell[1]] == Terrain.OPEN
+        ):
+            around.append(cell)
+    if around:
+        nr, nc = rng.pick(around)
+        cells[nr][nc] = Terrain.PUDDLE
+
+
+def _place_shouters(
+    rng: SplitMix64, o: GeneratorOptions, cells: list[list[Terrain]], special: set[Cell]
+) -> list[Shouter]:
+    """The shouters on free middle-row cells (open ones first, made open), each with an arrow
+    rolled in direction (1d4) and length."""
+    height, width = len(cells), len(cells[0])
     shouters: list[Shouter] = []
     taken = set(special)
     rows = middle_rows(height)
@@ -337,18 +385,7 @@ def roll_forest(
         length = o.arrow_min + rng.roll(o.arrow_max - o.arrow_min + 1) - 1
         shouters.append(Shouter(r, c, direction, length))
         taken.add((r, c))
-
-    # 6. The forest.
-    return Forest(
-        width=width,
-        height=height,
-        cells=cells,
-        start=start,
-        human=human,
-        shouters=shouters,
-        turns=o.turns,
-        name=f"rolled-{width}x{height}-seed{seed}",
-    )
+    return shouters
 
 
 # -- forests made to order ------------------------------------------------------------------------
@@ -491,9 +528,7 @@ def roll_forest_with_value(
     >>> found.forest.name, found.tries, round(found.value, 4)
     ('rolled-5x5-seed52', 53, 0.583)
     """
-    from solver._ext.pruning import PruningSearch
     from solver.errors import SolverError
-    from solver.games.dog.kernel import KernelDogGame
 
     lo, hi = _check_band(low, high)
     start = check_seed(seed)
@@ -503,6 +538,7 @@ def roll_forest_with_value(
     if par_at_least is not None and whole_number("par_at_least", par_at_least) < 1:
         raise OptionError(f"par_at_least must be a whole number >= 1, not {par_at_least!r}")
     skill_band = None if skill is None else _check_band(*skill, what="skill")
+    wanted = _Wanted((lo, hi), par_at_least, skill_band, allow_interval, max_nodes, memory_mb)
     for k in range(tries):
         current = start + k
         if current >= 2**64:
@@ -510,26 +546,9 @@ def roll_forest_with_value(
         forest = roll_forest(width, height, seed=current, options=options)
         if turns is not None:
             forest = forest.replace(turns=turns)
-        game = KernelDogGame(forest)
-        search = PruningSearch(game, max(1, int(memory_mb * 2**20)))
-        proven = _proven(search, game.new_initial_state(), lo, hi, max_nodes, allow_interval)
-        if proven is None:
-            continue
-        par = None
-        if par_at_least is not None:
-            par = _par(forest, max_nodes)
-            if par is None or par < par_at_least:
-                continue
-        measured = None if skill_band is None else _skill_in(forest, proven, skill_band)
-        if skill_band is not None and measured is None:
-            continue
-        value, vlo, vhi = proven
-        found = ValuedForest(forest, current, k + 1, value, vlo, vhi, par)
-        if measured is not None:
-            found = replace(
-                found, skill=measured[0], weakest=measured[1], weakest_method=measured[2]
-            )
-        return found
+        found = _valued(forest, current, k + 1, wanted)
+        if found is not None:
+            return found
     what = "an exact" if not allow_interval else "an exact or proven"
     par_text = f" and a par of at least {par_at_least}" if par_at_least is not None else ""
     if skill_band is not None:
@@ -539,3 +558,44 @@ def roll_forest_with_value(
         f"[{lo:g}, {hi:g}]{par_text} (tried {tries}); widen the band, raise --max-tries, or "
         "change the size or turns"
     )
+
+
+@dataclass(frozen=True)
+class _Wanted:
+    """What :func:`roll_forest_with_value` asks of a forest, and the exact search's limits."""
+
+    band: tuple[float, float]
+    par_at_least: int | None
+    skill_band: tuple[float, float] | None
+    allow_interval: bool
+    max_nodes: int
+    memory_mb: float
+
+
+def _valued(forest: Forest, seed: int, tries: int, wanted: _Wanted) -> ValuedForest | None:
+    """``forest`` (rolled from ``seed``, the ``tries``-th) with what it proved, when its value
+    lies in the band and its par and skill measure fit; else None."""
+    from solver._ext.pruning import PruningSearch
+    from solver.games.dog.kernel import KernelDogGame
+
+    game = KernelDogGame(forest)
+    search = PruningSearch(game, max(1, int(wanted.memory_mb * 2**20)))
+    lo, hi = wanted.band
+    state = game.new_initial_state()
+    proven = _proven(search, state, lo, hi, wanted.max_nodes, wanted.allow_interval)
+    if proven is None:
+        return None
+    par = None
+    if wanted.par_at_least is not None:
+        par = _par(forest, wanted.max_nodes)
+        if par is None or par < wanted.par_at_least:
+            return None
+    skill_band = wanted.skill_band
+    measured = None if skill_band is None else _skill_in(forest, proven, skill_band)
+    if skill_band is not None and measured is None:
+        return None
+    value, vlo, vhi = proven
+    found = ValuedForest(forest, seed, tries, value, vlo, vhi, par)
+    if measured is not None:
+        found = replace(found, skill=measured[0], weakest=measured[1], weakest_method=measured[2])
+    return found

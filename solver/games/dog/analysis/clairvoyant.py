@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -42,6 +43,7 @@ from solver.games.dog.analysis.soonest import (
     world_shape,
 )
 from solver.games.dog.forest import Forest
+from solver.games.dog.rules import ROLL_1, SHOUT_HIT, SHOUT_SHRUG, Phase
 
 __all__ = [
     "ClairvoyantCounts",
@@ -204,110 +206,158 @@ def exact_reference(
     they shrug off, each group with its share of 6); nothing waiting: value 0. Each position
     stored beyond those handed down counts against ``max_nodes``; over it, None.
     """
-    from solver.games.dog.rules import ROLL_1, SHOUT_HIT, SHOUT_SHRUG, Phase
-
     if searches is None:
         searches = SoonestWins(forest, compiled=False)
     nrolls, ndice = world_shape(forest)
     if nrolls + ndice > EXACT_MAX_ENTRIES:
         return None
     root = searches.root
-    distance = distances_to_human(forest)
-    reach, turns = searches.reach, forest.turns
-    numbers = {cell: dict(forest.arrows_at(cell)) for cell in _cells(forest)}
-    to_key = (lambda s: s._to_bytes()) if hasattr(root, "_to_bytes") else (lambda s: s.to_json())
-    budget = [max_nodes]
-
-    def hopeless(state: Any) -> bool:
-        d = distance.get(tuple(state.pos))
-        return d is None or d > reach * (turns - state.turn + 1)
-
-    def value(waiting: list[tuple[Any, int, int]], rolls: list[int], dice: list[int]) -> float:
-        seen: dict[Any, int] = {}
-        nodes: list[tuple[Any, int, int]] = []
-        marks: list[int] = []
-        stack: list[int] = []
-        for state, k, j in waiting:
-            key = (to_key(state), k, j)
-            if key not in seen:
-                seen[key] = len(nodes)
-                stack.append(len(nodes))
-                nodes.append((state, k, j))
-                marks.append(0)
-        on_roll = False
-        while stack:
-            index = stack.pop()
-            state, k, j = nodes[index]
-            k2, j2 = k, j
-            if state.phase == Phase.ROLL:
-                if k >= len(rolls):
-                    marks[index] = 1 if k < nrolls else 3
-                    on_roll |= k < nrolls
-                    continue
-                steps = max(1, rolls[k] - 1) if state.stick else rolls[k]
-                actions, k2 = [ROLL_1 + steps - 1], k + 1
-            elif state.phase == Phase.SHOUT:
-                if j >= len(dice):
-                    marks[index] = 2 if j < ndice else 3
-                    continue
-                number = numbers[tuple(state.pos)][state.pending]
-                actions, j2 = [SHOUT_SHRUG if dice[j] < number else SHOUT_HIT], j + 1
-            else:
-                actions = state.legal_actions()
-            for action in actions:
-                child = state.child(action)
-                if child.is_terminal():
-                    if child.won:
-                        return 1.0
-                    continue
-                if hopeless(child):
-                    continue
-                key = (to_key(child), k2, j2)
-                if key in seen:
-                    continue
-                budget[0] -= 1
-                if budget[0] < 0:
-                    raise _OverBudget
-                seen[key] = len(nodes)
-                stack.append(len(nodes))
-                nodes.append((child, k2, j2))
-                marks.append(0)
-        blocked = [node for node, mark in zip(nodes, marks, strict=True) if mark in (1, 2)]
-        if not blocked:
-            return 0.0
-        total = 0.0
-        if on_roll:
-            for reading in (1, 2, 3):
-                total += value(blocked, [*rolls, reading], dice) / 3.0
-            return total
-        waiting_numbers = {
-            numbers[tuple(s.pos)][s.pending]
-            for (s, _, _), mark in zip(nodes, marks, strict=True)
-            if mark == 2
-        }
-        first = 1
-        while first <= 6:
-            count = 1
-            for w in range(first + 1, 7):
-                if any((first < n) != (w < n) for n in waiting_numbers):
-                    break
-                count += 1
-            total += value(blocked, rolls, [*dice, first]) * count / 6.0
-            first += count
-        return total
-
+    reveal = _Reveal(forest, searches, max_nodes)
     if root.is_terminal():
         return 1.0 if root.won else 0.0
-    if hopeless(root):
+    if reveal.hopeless(root):
         return 0.0
     limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(max(limit, 4 * (nrolls + ndice) + 200))
-        return value([(root, 0, 0)], [], [])
+        return reveal.value([(root, 0, 0)], [], [])
     except _OverBudget:
         return None
     finally:
         sys.setrecursionlimit(limit)
+
+
+# the waiting marks of :class:`_Reveal`'s positions: expanded, waiting for a step-roll reading,
+# waiting for a shout die, waiting for an entry past the world's last (never revealed)
+_EXPANDED, _ON_ROLL, _ON_DIE, _PAST_END = 0, 1, 2, 3
+
+
+class _Reveal:
+    """One :func:`exact_reference` search: the forest's figures, the positions' keys and the
+    budget of stored positions left."""
+
+    def __init__(self, forest: Forest, searches: SoonestWins, max_nodes: int) -> None:
+        root = searches.root
+        self.nrolls, self.ndice = world_shape(forest)
+        self.distance = distances_to_human(forest)
+        self.reach, self.turns = searches.reach, forest.turns
+        self.numbers = {cell: dict(forest.arrows_at(cell)) for cell in _cells(forest)}
+        self.to_key: Callable[[Any], Any] = (
+            (lambda s: s._to_bytes()) if hasattr(root, "_to_bytes") else (lambda s: s.to_json())
+        )
+        self.budget = max_nodes
+
+    def hopeless(self, state: Any) -> bool:
+        """Whether the human is out of the dog's reach for the turns left."""
+        d = self.distance.get(tuple(state.pos))
+        return d is None or d > self.reach * (self.turns - state.turn + 1)
+
+    def value(
+        self, waiting: list[tuple[Any, int, int]], rolls: list[int], dice: list[int]
+    ) -> float:
+        """The share of the worlds that start with ``rolls`` and ``dice`` where one of the
+        ``waiting`` positions ``(state, readings used, dice used)`` leads to a win."""
+        found = self.expand(waiting, rolls, dice)
+        if found is None:
+            return 1.0
+        nodes, marks = found
+        blocked = [
+            node for node, mark in zip(nodes, marks, strict=True) if mark in (_ON_ROLL, _ON_DIE)
+        ]
+        if not blocked:
+            return 0.0
+        total = 0.0
+        if _ON_ROLL in marks:
+            for reading in (1, 2, 3):
+                total += self.value(blocked, [*rolls, reading], dice) / 3.0
+            return total
+        waiting_numbers = {
+            self.numbers[tuple(s.pos)][s.pending]
+            for (s, _, _), mark in zip(nodes, marks, strict=True)
+            if mark == _ON_DIE
+        }
+        for first, count in _die_groups(waiting_numbers):
+            total += self.value(blocked, rolls, [*dice, first]) * count / 6.0
+        return total
+
+    def expand(
+        self, waiting: list[tuple[Any, int, int]], rolls: list[int], dice: list[int]
+    ) -> tuple[list[tuple[Any, int, int]], list[int]] | None:
+        """Every position the revealed entries reach from ``waiting``, depth first, and each
+        one's mark; ``None`` at a win."""
+        to_key = self.to_key
+        seen: dict[Any, int] = {}
+        nodes: list[tuple[Any, int, int]] = []
+        marks: list[int] = []
+        stack: list[int] = []
+
+        def store(node: tuple[Any, int, int], key: Any) -> None:
+            seen[key] = len(nodes)
+            stack.append(len(nodes))
+            nodes.append(node)
+            marks.append(_EXPANDED)
+
+        for state, k, j in waiting:
+            key = (to_key(state), k, j)
+            if key not in seen:
+                store((state, k, j), key)
+        while stack:
+            index = stack.pop()
+            state, k, j = nodes[index]
+            step = self.moves(state, k, j, rolls, dice)
+            if isinstance(step, int):
+                marks[index] = step
+                continue
+            actions, k2, j2 = step
+            for action in actions:
+                child = state.child(action)
+                if child.is_terminal():
+                    if child.won:
+                        return None
+                    continue
+                if self.hopeless(child):
+                    continue
+                key = (to_key(child), k2, j2)
+                if key in seen:
+                    continue
+                self.budget -= 1
+                if self.budget < 0:
+                    raise _OverBudget
+                store((child, k2, j2), key)
+        return nodes, marks
+
+    def moves(
+        self, state: Any, k: int, j: int, rolls: list[int], dice: list[int]
+    ) -> tuple[list[int], int, int] | int:
+        """The actions from ``state`` the revealed entries allow, with the readings and dice used
+        after them; or the mark of a position waiting for an entry not revealed yet."""
+        if state.phase == Phase.ROLL:
+            if k >= len(rolls):
+                return _ON_ROLL if k < self.nrolls else _PAST_END
+            steps = max(1, rolls[k] - 1) if state.stick else rolls[k]
+            return [ROLL_1 + steps - 1], k + 1, j
+        if state.phase == Phase.SHOUT:
+            if j >= len(dice):
+                return _ON_DIE if j < self.ndice else _PAST_END
+            number = self.numbers[tuple(state.pos)][state.pending]
+            return [SHOUT_SHRUG if dice[j] < number else SHOUT_HIT], k, j + 1
+        return state.legal_actions(), k, j
+
+
+def _die_groups(waiting_numbers: set[int]) -> list[tuple[int, int]]:
+    """The die's six values grouped by which of the ``waiting_numbers`` (shouts) they shrug off:
+    each run of values alike as ``(first value, count)``."""
+    groups = []
+    first = 1
+    while first <= 6:
+        count = 1
+        for w in range(first + 1, 7):
+            if any((first < n) != (w < n) for n in waiting_numbers):
+                break
+            count += 1
+        groups.append((first, count))
+        first += count
+    return groups
 
 
 class _OverBudget(Exception):

@@ -247,19 +247,9 @@ def analyse_forest(
                 upper = (1.0, 1.0, 1.0)  # proven, or the trivial bound (module doc: early exit)
                 clairvoyant_method = "class" if klass == "guaranteed" else "trivial"
             else:
-                value = None
-                if options.clairvoyant_method == "exact":
-                    value = exact_clairvoyant_value(
-                        forest, options.clairvoyant_total_nodes, searches
-                    )
-                if value is not None:
-                    upper, clairvoyant_method = (value, value, value), "exact"
-                else:
-                    counts = clairvoyant_estimate(forest, options, source, searches)
-                    wins, samples, undecided = counts.wins, counts.samples, counts.undecided
-                    lo, hi = wilson_interval(wins, samples)
-                    upper = (wins / samples if samples else 1.0, lo, hi)
-                    clairvoyant_method = "sampled"
+                upper, clairvoyant_method, samples, undecided = _clairvoyant_bound(
+                    forest, options, source, searches
+                )
             if method == "mcts":
                 games = options.mcts_games
     difficulty = difficulty_score(p, par, forest.turns)
@@ -298,6 +288,23 @@ def analyse_forest(
         weakest_method=weakest.method,
         skill=skill_of(p, weakest.value),
     )
+
+
+def _clairvoyant_bound(
+    forest: Forest, options: AnalysisOptions, source: str, searches: SoonestWins
+) -> tuple[tuple[float, float, float], str, int, int]:
+    """The clairvoyant upper bound ``(value, low, high)``, its method (``exact`` or ``sampled``),
+    the worlds sampled and those left undecided: exact where the options ask for it and the
+    budget allows, else estimated from sampled worlds."""
+    value = None
+    if options.clairvoyant_method == "exact":
+        value = exact_clairvoyant_value(forest, options.clairvoyant_total_nodes, searches)
+    if value is not None:
+        return (value, value, value), "exact", 0, 0
+    counts = clairvoyant_estimate(forest, options, source, searches)
+    wins, samples = counts.wins, counts.samples
+    lo, hi = wilson_interval(wins, samples)
+    return (wins / samples if samples else 1.0, lo, hi), "sampled", samples, counts.undecided
 
 
 INTERVAL_MAX_NODES = 500_000

@@ -144,66 +144,9 @@ def turns_needed(forest: Any) -> dict[tuple[tuple[int, int], int], int]:
     """
     import heapq
 
-    from solver.games.dog.forest import Terrain
-
-    human = tuple(forest.human)
-
-    def open_cell(cell: tuple[int, int]) -> bool:
-        r, c = cell
-        inside = 0 <= r < forest.height and 0 <= c < forest.width
-        return inside and forest.cells[r][c] != Terrain.TREE
-
-    def jumps(cell: tuple[int, int]) -> set[tuple[int, int]]:
-        """Where hops and forced runs from a dog standing on ``cell`` after a step can end up."""
-        out: set[tuple[int, int]] = set()
-        r, c = cell
-        for x in [cell] + [(r + dr, c + dc) for dr, dc in DELTAS]:
-            if not open_cell(x) or not forest.terrain(x).is_distraction:
-                continue
-            kind = forest.terrain(x)
-            out.add(x)
-            if kind == Terrain.SQUIRREL:
-                runs = [_run_cells(forest, x, d, SQUIRREL_RUN) for d in DELTAS]
-            elif Terrain.SCENT_N <= kind <= Terrain.SCENT_W:
-                runs = [_run_cells(forest, x, DELTAS[kind - Terrain.SCENT_N], SCENT_RUN)]
-            else:
-                runs = []
-            for run in runs:
-                for y in run:
-                    out.add(y)
-                    if y == human:
-                        break
-        return out
-
-    # reversed edges: (cell', stamina') <- (cell, stamina) with a weight of 1 or 2 turns
-    WIN = None
-    incoming: dict[Any, list[tuple[Any, int]]] = {}
-    cells = [(r, c) for r in range(forest.height) for c in range(forest.width)]
-    for cell in cells:
-        if not open_cell(cell) or cell == human:
-            continue
-        for dr, dc in DELTAS:
-            n = (cell[0] + dr, cell[1] + dc)
-            if not open_cell(n):
-                continue
-            if n == human:
-                for s in range(1, MAX_STAMINA + 1):
-                    incoming.setdefault(WIN, []).append(((cell, s), 1))
-                continue
-            cost = STEP_COST.get(int(forest.terrain(n)), 0)
-            cost += SHOUT_COST * len(forest.arrows_at(n))
-            targets = {n} | jumps(n)
-            for s in range(1, MAX_STAMINA + 1):
-                left = max(0, s - cost)
-                for x in targets:
-                    if x == human:
-                        incoming.setdefault(WIN, []).append(((cell, s), 1))
-                    elif left == 0:
-                        incoming.setdefault((x, REST_STAMINA), []).append(((cell, s), 2))
-                    else:
-                        incoming.setdefault((x, left), []).append(((cell, s), 1))
-    best: dict[Any, int] = {WIN: 0}
-    heap: list[tuple[int, int, Any]] = [(0, 0, WIN)]
+    incoming = _relaxation_edges(forest)
+    best: dict[Any, int] = {_WIN: 0}
+    heap: list[tuple[int, int, Any]] = [(0, 0, _WIN)]
     tie = 0
     while heap:
         d, _, node = heapq.heappop(heap)
@@ -215,8 +158,78 @@ def turns_needed(forest: Any) -> dict[tuple[tuple[int, int], int], int]:
                 best[prev] = nd
                 tie += 1
                 heapq.heappush(heap, (nd, tie, prev))
-    best.pop(WIN)
+    best.pop(_WIN)
     return best
+
+
+_WIN = None
+"""The node of :func:`turns_needed`'s graph where the dog has reached the human."""
+
+
+def _relaxation_edges(forest: Any) -> dict[Any, list[tuple[Any, int]]]:
+    """:func:`turns_needed`'s graph, reversed: ``(cell', stamina') <- (cell, stamina)`` with a
+    weight of 1 or 2 turns (2: the turn after ends at stamina 0, and a rest follows)."""
+    human = tuple(forest.human)
+    incoming: dict[Any, list[tuple[Any, int]]] = {}
+    cells = [(r, c) for r in range(forest.height) for c in range(forest.width)]
+    for cell in cells:
+        if not _open_cell(forest, cell) or cell == human:
+            continue
+        for dr, dc in DELTAS:
+            n = (cell[0] + dr, cell[1] + dc)
+            if not _open_cell(forest, n):
+                continue
+            if n == human:
+                for s in range(1, MAX_STAMINA + 1):
+                    incoming.setdefault(_WIN, []).append(((cell, s), 1))
+                continue
+            cost = STEP_COST.get(int(forest.terrain(n)), 0)
+            cost += SHOUT_COST * len(forest.arrows_at(n))
+            targets = {n} | _jumps(forest, n, human)
+            for s in range(1, MAX_STAMINA + 1):
+                left = max(0, s - cost)
+                for x in targets:
+                    if x == human:
+                        incoming.setdefault(_WIN, []).append(((cell, s), 1))
+                    elif left == 0:
+                        incoming.setdefault((x, REST_STAMINA), []).append(((cell, s), 2))
+                    else:
+                        incoming.setdefault((x, left), []).append(((cell, s), 1))
+    return incoming
+
+
+def _open_cell(forest: Any, cell: tuple[int, int]) -> bool:
+    """Whether ``cell`` is in the grid and not a tree."""
+    from solver.games.dog.forest import Terrain
+
+    r, c = cell
+    inside = 0 <= r < forest.height and 0 <= c < forest.width
+    return inside and forest.cells[r][c] != Terrain.TREE
+
+
+def _jumps(forest: Any, cell: tuple[int, int], human: tuple[int, int]) -> set[tuple[int, int]]:
+    """Where hops and forced runs from a dog standing on ``cell`` after a step can end up."""
+    from solver.games.dog.forest import Terrain
+
+    out: set[tuple[int, int]] = set()
+    r, c = cell
+    for x in [cell] + [(r + dr, c + dc) for dr, dc in DELTAS]:
+        if not _open_cell(forest, x) or not forest.terrain(x).is_distraction:
+            continue
+        kind = forest.terrain(x)
+        out.add(x)
+        if kind == Terrain.SQUIRREL:
+            runs = [_run_cells(forest, x, d, SQUIRREL_RUN) for d in DELTAS]
+        elif Terrain.SCENT_N <= kind <= Terrain.SCENT_W:
+            runs = [_run_cells(forest, x, DELTAS[kind - Terrain.SCENT_N], SCENT_RUN)]
+        else:
+            runs = []
+        for run in runs:
+            for y in run:
+                out.add(y)
+                if y == human:
+                    break
+    return out
 
 
 def _turns_needed_of(state: Any) -> dict[tuple[tuple[int, int], int], int]:
@@ -245,47 +258,90 @@ def prove_guaranteed(state: Any, max_nodes: int = 200_000) -> ProofResult:
     """
     if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
         raise OptionError(f"max_nodes must be a whole number ≥ 1, not {max_nodes!r}")
-    forest = state.forest
-    turns = forest.turns
-    dist = _distances(forest)
-    extra = _extra_reach(forest)
-    need = _turns_needed_of(state)
-    never = 1 << 30
-    table: dict[Any, bool] = {}
-    strategy: dict[Any, int] = {}
-    nodes = 0
+    prover = _Prover(state, max_nodes)
+    if state.is_terminal():
+        return ProofResult("win" if state.won else "no", 0, {})
+    limit = sys.getrecursionlimit()
+    turns = state.forest.turns
+    depth_needed = 64 * (turns + 2) + 200  # a turn is at most a roll, 3 steps, shouts and offers
+    try:
+        if depth_needed > limit:
+            sys.setrecursionlimit(depth_needed)
+        try:
+            won = prover.solve(state)
+        except _Budget:
+            return ProofResult("unknown", prover.nodes, {})
+    finally:
+        sys.setrecursionlimit(limit)
+    return ProofResult("win" if won else "no", prover.nodes, prover.strategy if won else {})
 
-    def reach_ok(s: Any) -> bool:
-        d = dist.get(tuple(s.pos))
+
+_NEVER = 1 << 30
+
+
+class _Prover:
+    """One :func:`prove_guaranteed` search: the forest's bounds, the transposition table, the
+    strategy found and the positions expanded."""
+
+    def __init__(self, state: Any, max_nodes: int) -> None:
+        forest = state.forest
+        self.turns = forest.turns
+        self.dist = _distances(forest)
+        self.extra = _extra_reach(forest)
+        self.need = _turns_needed_of(state)
+        self.max_nodes = max_nodes
+        self.table: dict[Any, bool] = {}
+        self.strategy: dict[Any, int] = {}
+        self.nodes = 0
+
+    def reach_ok(self, s: Any) -> bool:
+        """Whether the human may still be in reach if every roll is the smallest."""
+        d = self.dist.get(tuple(s.pos))
         if d is None:
             return False
         if d == 0:
             return True
         # rolls still to come if every roll is the smallest (one step each)
-        rolls = turns - s.turn + (1 if s.phase == PHASE_ROLL else 0)
+        rolls = self.turns - s.turn + (1 if s.phase == PHASE_ROLL else 0)
         steps = s.budget if s.phase != PHASE_ROLL else 0
-        return d <= steps + rolls + extra
+        return d <= steps + rolls + self.extra
 
-    def order_key(child: Any) -> tuple[int, float]:
+    def hopeless(self, s: Any) -> bool:
+        """Disproven without search: out of reach, or (at a roll) more turns needed than left."""
+        return not self.reach_ok(s) or (
+            s.phase == PHASE_ROLL
+            and self.need.get((tuple(s.pos), s.stamina), _NEVER) > self.turns - s.turn + 1
+        )
+
+    def order_key(self, child: Any) -> tuple[int, float]:
+        """Decision children: a win first, then nearest the human, then the kernel heuristic."""
         if child.is_terminal():
-            return (-1 if child.won else 1 << 30, 0.0)
+            return (-1 if child.won else _NEVER, 0.0)
         heuristic = getattr(child, "heuristic", None)  # the kernel's; the reference has none
-        return (dist.get(tuple(child.pos), 1 << 30), -heuristic() if heuristic else 0.0)
+        return (self.dist.get(tuple(child.pos), _NEVER), -heuristic() if heuristic else 0.0)
 
-    def solve(s: Any) -> bool:
-        nonlocal nodes
+    def children(self, s: Any) -> list[tuple[tuple[int, float], int, Any]]:
+        """A decision node's children ``(order key, action, state)`` in the order tried."""
+        children = []
+        for action in s.legal_actions():
+            child = s.clone()
+            child.apply_action(action)
+            children.append((self.order_key(child), action, child))
+        children.sort(key=lambda t: t[0])
+        return children
+
+    def solve(self, s: Any) -> bool:
+        """Whether the dog wins from ``s`` whatever the dice do (AND at chance, OR at
+        decisions; one frame a ply: the recursion limit counts them)."""
         key = _key(s)
-        known = table.get(key)
+        known = self.table.get(key)
         if known is not None:
             return known
-        if not reach_ok(s) or (
-            s.phase == PHASE_ROLL
-            and need.get((tuple(s.pos), s.stamina), never) > turns - s.turn + 1
-        ):
-            table[key] = False
+        if self.hopeless(s):
+            self.table[key] = False
             return False
-        nodes += 1
-        if nodes > max_nodes:
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
             raise _Budget
         if s.is_chance_node():
             # worst first: the smallest roll, the shout hit
@@ -295,45 +351,18 @@ def prove_guaranteed(state: Any, max_nodes: int = 200_000) -> ProofResult:
             for action in actions:
                 child = s.clone()
                 child.apply_action(action)
-                if child.is_terminal():
-                    if child.won:
-                        continue
-                    result = False
-                    break
-                if not solve(child):
+                if not (child.won if child.is_terminal() else self.solve(child)):
                     result = False
                     break
         else:
-            children = []
-            for action in s.legal_actions():
-                child = s.clone()
-                child.apply_action(action)
-                children.append((order_key(child), action, child))
-            children.sort(key=lambda t: t[0])
             result = False
-            for _, action, child in children:
-                won = bool(child.won) if child.is_terminal() else solve(child)
-                if won:
-                    strategy[key] = action
+            for _, action, child in self.children(s):
+                if bool(child.won) if child.is_terminal() else self.solve(child):
+                    self.strategy[key] = action
                     result = True
                     break
-        table[key] = result
+        self.table[key] = result
         return result
-
-    if state.is_terminal():
-        return ProofResult("win" if state.won else "no", 0, {})
-    limit = sys.getrecursionlimit()
-    depth_needed = 64 * (turns + 2) + 200  # a turn is at most a roll, 3 steps, shouts and offers
-    try:
-        if depth_needed > limit:
-            sys.setrecursionlimit(depth_needed)
-        try:
-            won = solve(state)
-        except _Budget:
-            return ProofResult("unknown", nodes, {})
-    finally:
-        sys.setrecursionlimit(limit)
-    return ProofResult("win" if won else "no", nodes, strategy if won else {})
 
 
 def check_strategy(state: Any, strategy: dict[Any, int], max_nodes: int = 10_000_000) -> bool:
