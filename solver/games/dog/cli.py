@@ -128,76 +128,115 @@ def _route(args: argparse.Namespace) -> int:
 
 def add_commands(commands: Any) -> None:
     """Add the dog's own sub-commands to ``forest dog``."""
+    _add_generate(commands)
+    _add_random_game(commands)
+    _add_route(commands)
+
+
+def _add_generate(commands: Any) -> None:
+    """``forest dog generate``: roll a forest (of a chosen difficulty)."""
     p = commands.add_parser(
-        "generate", help="roll a forest with the default generator",
+        "generate",
+        help="roll a forest with the default generator",
         description="Roll a forest: the same seed and size always give the same forest.",
-    )  # fmt: skip
+    )
     p.add_argument("--seed", type=int, default=0, help="the generator's seed (default 0)")
     p.add_argument(
-        "--size", type=parse_size, default=(9, 9),
+        "--size",
+        type=parse_size,
+        default=(9, 9),
         help="WIDTHxHEIGHT in cells, each 2 to 16 (default 9x9)",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--turns", type=int, default=None,
+        "--turns",
+        type=int,
+        default=None,
         help="the turn limit (default: the generator's, 20 turns)",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--win-probability", type=_band, default=None, metavar="LO:HI",
+        "--win-probability",
+        type=_band,
+        default=None,
+        metavar="LO:HI",
         help="roll seeds S, S+1, ... until a forest whose exact optimal win probability lies in "
         "the closed band [LO, HI] (stderr says how many were tried)",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--skill", type=_band, default=None, metavar="LO:HI",
+        "--skill",
+        type=_band,
+        default=None,
+        metavar="LO:HI",
         help="roll until a forest whose skill measure (its exact win probability less the win "
         "probability of the strength ladder's level 1, as forest analyse's skill column) lies in "
         "[LO, HI]; with --win-probability, both must hold",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--par-at-least", type=int, default=None, metavar="N",
+        "--par-at-least",
+        type=int,
+        default=None,
+        metavar="N",
         help="with --win-probability: also a par (soonest possible win) of at least N turns",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--max-tries", type=int, default=None, metavar="K",
+        "--max-tries",
+        type=int,
+        default=None,
+        metavar="K",
         help="with --win-probability: give up after K forests (default 10000)",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--allow-interval", action="store_true",
+        "--allow-interval",
+        action="store_true",
         help="with --win-probability: accept a forest whose proven interval lies inside the band "
         "when its exact search does not fit",
-    )  # fmt: skip
+    )
     p.add_argument(
         "-o", "--output", default=None, help="write the .forest file here (default: stdout)"
     )
     p.add_argument("--overwrite", action="store_true", help="replace an existing -o file")
     p.set_defaults(handler=_generate)
 
+
+def _add_random_game(commands: Any) -> None:
+    """``forest dog random-game``: one game of a seeded random policy."""
     p = commands.add_parser("random-game", help="play one game with a seeded random policy")
     p.add_argument("forest", help="a .forest file or a puzzle name such as dog/tiny-example")
     p.add_argument(
         "--seed", type=int, default=0, help="the seed of the dice and policy (default 0)"
     )
     p.add_argument(
-        "--engine", choices=("kernel", "reference"), default=None,
+        "--engine",
+        choices=("kernel", "reference"),
+        default=None,
         help="the engine (default: $SOLVER_ENGINE, else kernel)",
-    )  # fmt: skip
+    )
     p.set_defaults(handler=_random_game)
 
+
+def _add_route(commands: Any) -> None:
+    """``forest dog route``: the soonest winning route (par), or one meeting a query."""
     p = commands.add_parser(
         "route", help="the soonest winning route, the player choosing the rolls (par)"
     )
     p.add_argument("forest", help="a .forest file or a puzzle name such as dog/tiny-example")
     p.add_argument(
-        "--query", default="", metavar="CONDITIONS",
+        "--query",
+        default="",
+        metavar="CONDITIONS",
         help="conditions separated by ';': visit R,C ...; avoid R,C ...; stamina >= N; "
         "never under arrow; win by T; rolls 1 2 3 ...; shouts hit shrug ... (a hindsight route)",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--method", choices=("cp-sat", "graph", "brute-force"), default="cp-sat",
+        "--method",
+        choices=("cp-sat", "graph", "brute-force"),
+        default="cp-sat",
         help="the solver (default cp-sat)",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--time-limit", type=positive_float, default=10.0,
+        "--time-limit",
+        type=positive_float,
+        default=10.0,
         help="CP-SAT's deterministic time limit in seconds (default 10)",
-    )  # fmt: skip
+    )
     p.add_argument("--json", action="store_true", help="print a JSON object")
     p.set_defaults(handler=_route)

@@ -166,8 +166,15 @@ def analyse_grove(grove: Any, max_states: int = MAX_STATES) -> dict[str, Any]:
         "first_points": first.points,
     }
     if first.count == 0:  # no legal walk at all: the best order is empty too
-        return {**row, "class": "none", "best_count": 0, "best_points": 0, "lost_missions": 0,
-                "exact": True, "best_order": ""}  # fmt: skip
+        return {
+            **row,
+            "class": "none",
+            "best_count": 0,
+            "best_points": 0,
+            "lost_missions": 0,
+            "exact": True,
+            "best_order": "",
+        }
     best = bounded_best_order(state, max_states)
     if best is None:
         return {**row, "class": "unsolved", "exact": False}
@@ -200,9 +207,12 @@ def ladder_spread(grove: Any, games: int, seed: int) -> dict[str, Any]:
             agent = build(game, seed=derive_seed(seed, i))
             wins += play_game(game, [agent], seed=derive_seed(seed, i)).final.returns()[0] > 0.5
         rates[level] = wins / games
-    return {"skill_games": games, "strongest_win_rate": rates["level10"],
-            "weakest_win_rate": rates["level1"],
-            "skill": round(rates["level10"] - rates["level1"], 12)}  # fmt: skip
+    return {
+        "skill_games": games,
+        "strongest_win_rate": rates["level10"],
+        "weakest_win_rate": rates["level1"],
+        "skill": round(rates["level10"] - rates["level1"], 12),
+    }
 
 
 def skill_seed(source: str) -> int:

@@ -117,8 +117,9 @@ def layout_of(state: GuardiansState) -> Layout:
             x, top = MARGIN, top + line_height + GAP
             line_height = 0.0
         height = FOREST_HEAD + LABELS + (r1 - r0 + 1) * CELL
-        boxes.append(ForestBox(p, x + LABELS, top + FOREST_HEAD + LABELS, r0, c0, r1 - r0 + 1,
-                               c1 - c0 + 1))  # fmt: skip
+        boxes.append(
+            ForestBox(p, x + LABELS, top + FOREST_HEAD + LABELS, r0, c0, r1 - r0 + 1, c1 - c0 + 1)
+        )
         x += width + GAP
         line_height = max(line_height, height)
     width = max(limit, max(b.x + b.width for b in boxes) - MARGIN) + 2 * MARGIN

@@ -57,11 +57,15 @@ def _cell_actions(state: Any) -> dict[tuple[int, int], list[int]]:
 
 
 def _targets(state: Any) -> list[dict[str, Any]]:
-    targets = [{"attr": "data-tile", "value": str(tile), "actions": actions}
-               for tile, actions in _tile_actions(state).items()]  # fmt: skip
+    targets = [
+        {"attr": "data-tile", "value": str(tile), "actions": actions}
+        for tile, actions in _tile_actions(state).items()
+    ]
     player = state.current
-    targets += [{"attr": "data-cell", "value": f"{player}:{r},{c}", "actions": actions}
-                for (r, c), actions in _cell_actions(state).items()]  # fmt: skip
+    targets += [
+        {"attr": "data-cell", "value": f"{player}:{r},{c}", "actions": actions}
+        for (r, c), actions in _cell_actions(state).items()
+    ]
     return targets
 
 
@@ -89,8 +93,10 @@ def _players(state: Any) -> list[dict[str, Any]]:
         cards = f", combo {' '.join(f'+{c}' for c in who.cards)}" if who.cards else ""
         resets = f", {count(who.resets, 'reset')}" if who.resets else ""
         name = "forest" if state.game.solo else f"player {index}"
-        detail = (f"{count(len(who.pile), 'mission')}, {count(len(who.forest), 'tile')}, "
-                  f"{count(len(who.reserve()), 'pawn')} in reserve{cards}{resets}")  # fmt: skip
+        detail = (
+            f"{count(len(who.pile), 'mission')}, {count(len(who.forest), 'tile')}, "
+            f"{count(len(who.reserve()), 'pawn')} in reserve{cards}{resets}"
+        )
         out.append({"text": f"{name}: {state.score(index)} VP", "detail": detail})
     return out
 
@@ -100,14 +106,17 @@ def _status(game: Any, state: Any) -> list[dict[str, Any]]:
     from solver.render.ascii import count
 
     rounds = f" of {state.rounds()}" if game.solo else ""
-    status = [{"text": f"bag: {count(len(state.bag), 'tile')}"},
-              {"text": f"round {state.round}{rounds}"},
-              {"text": f"phase: {PHASE_NAMES[state.phase]}"}]  # fmt: skip
+    status = [
+        {"text": f"bag: {count(len(state.bag), 'tile')}"},
+        {"text": f"round {state.round}{rounds}"},
+        {"text": f"phase: {PHASE_NAMES[state.phase]}"},
+    ]
     if game.solo and game.level is not None:
         status.append({"text": f"level {game.level.number}: {game.level.threshold} VP to win"})
         for task, done in zip(game.level.tasks, state.tasks_done, strict=True):
-            status.append({"text": f"{'done' if done else 'task'}: {task.text()}",
-                           "detail": "+1 round"})  # fmt: skip
+            status.append(
+                {"text": f"{'done' if done else 'task'}: {task.text()}", "detail": "+1 round"}
+            )
     else:
         left = ", ".join(f"+{k + 2} ×{n}" for k, n in enumerate(state.supply))
         status.append({"text": f"combo cards left: {left}"})

@@ -46,8 +46,16 @@ ITEM_WEIGHT = 0.5
 STORY_WEIGHT = 0.1
 """Fame a story card is worth on top of its fame (the tie-break counts story cards)."""
 
-_SPACE_PREFERENCE = (("grove", 3.0), ("ruins", 3.0), ("lookout", 3.0), ("store", 3.0),
-                     ("exit", 2.5), ("camp", 2.0), ("start", 1.0), ("path", 1.0))  # fmt: skip
+_SPACE_PREFERENCE = (
+    ("grove", 3.0),
+    ("ruins", 3.0),
+    ("lookout", 3.0),
+    ("store", 3.0),
+    ("exit", 2.5),
+    ("camp", 2.0),
+    ("start", 1.0),
+    ("path", 1.0),
+)
 
 
 def material(state: Any, p: int) -> float:
@@ -82,11 +90,13 @@ def best_card_strength(state: Any, hand: list[str]) -> int:
     best of the rest go face down."""
     from solver.games.trial.fights import CARDS_PER_STAGE, card_strength, strength_card
 
-    strong = sorted((strength_card(state, c) for c in hand if strength_card(state, c)),
-                    reverse=True)  # fmt: skip
+    strong = sorted(
+        (strength_card(state, c) for c in hand if strength_card(state, c)), reverse=True
+    )
     discarded = strong[:CARDS_PER_STAGE]
-    rest = strong[CARDS_PER_STAGE:] + [card_strength(state, c) for c in hand
-                                        if not strength_card(state, c)]  # fmt: skip
+    rest = strong[CARDS_PER_STAGE:] + [
+        card_strength(state, c) for c in hand if not strength_card(state, c)
+    ]
     return sum(discarded) + sum(sorted(rest, reverse=True)[:CARDS_PER_STAGE])
 
 
@@ -234,8 +244,11 @@ def _fight_step_choice(state: Any, step: str, legal: list[int]) -> list[float]:
     if step == "fight_discard":
         if need > 0 and layout.TOKEN in legal:
             return [1.0 if a == layout.TOKEN else 0.0 for a in legal]
-        plan = card_plan(state, me["hand"], need, CARDS_PER_STAGE - frame["cards"],
-                         CARDS_PER_STAGE) if need > 0 else None  # fmt: skip
+        plan = (
+            card_plan(state, me["hand"], need, CARDS_PER_STAGE - frame["cards"], CARDS_PER_STAGE)
+            if need > 0
+            else None
+        )
         wanted = plan[0] if plan else []
     else:
         room = CARDS_PER_STAGE - len(fight["face_down"][side])

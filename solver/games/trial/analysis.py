@@ -314,9 +314,12 @@ def ladder_spread(setup: TrialSetup, games: int) -> dict[str, Any]:
             best = winners(state) if state.is_terminal() else []
             won += 1 / len(best) if seat in best else 0.0
         rates[level] = won / games
-    return {"skill_games": games, "strongest_win_rate": rates["level10"],
-            "weakest_win_rate": rates["level1"],
-            "skill": round(rates["level10"] - rates["level1"], 12)}  # fmt: skip
+    return {
+        "skill_games": games,
+        "strongest_win_rate": rates["level10"],
+        "weakest_win_rate": rates["level1"],
+        "skill": round(rates["level10"] - rates["level1"], 12),
+    }
 
 
 def analyse_source(source: Any) -> dict[str, Any]:
@@ -349,22 +352,39 @@ def report_sections(frame: Any, directory: Any, load_row: Any) -> list[str]:
     for count in sorted({int(p) for p in players.dropna()}):
         part = frame[(players == count).to_numpy()]
         games = numbers(part, "games")
-        rows.append([
-            count,
-            len(part),
-            int(games.sum()),
-            f"{numbers(part, 'mean_length').mean():.0f}",
-            f"{numbers(part, 'winner_fame').mean():.1f}",
-            f"{numbers(part, 'fame_spread').mean():.1f}",
-            f"{numbers(part, 'first_seat_wins').mean():.2f}",
-            int(numbers(part, "story_breaks").sum()),
-            int(numbers(part, "tied_games").sum()),
-            int(numbers(part, "stalled_games").sum()),
-        ])  # fmt: skip
-    header = ["players", "set-ups", "games", "mean length", "winner's fame", "fame spread",
-              "seat 0 wins", "story tie-breaks", "shared wins", "stalled"]  # fmt: skip
-    lines = ["## Self-play", "", "Means over the set-ups (rolled ones seat the heuristic agent "
-             "everywhere; a set-up file may seat random players).", ""]  # fmt: skip
+        rows.append(
+            [
+                count,
+                len(part),
+                int(games.sum()),
+                f"{numbers(part, 'mean_length').mean():.0f}",
+                f"{numbers(part, 'winner_fame').mean():.1f}",
+                f"{numbers(part, 'fame_spread').mean():.1f}",
+                f"{numbers(part, 'first_seat_wins').mean():.2f}",
+                int(numbers(part, "story_breaks").sum()),
+                int(numbers(part, "tied_games").sum()),
+                int(numbers(part, "stalled_games").sum()),
+            ]
+        )
+    header = [
+        "players",
+        "set-ups",
+        "games",
+        "mean length",
+        "winner's fame",
+        "fame spread",
+        "seat 0 wins",
+        "story tie-breaks",
+        "shared wins",
+        "stalled",
+    ]
+    lines = [
+        "## Self-play",
+        "",
+        "Means over the set-ups (rolled ones seat the heuristic agent "
+        "everywhere; a set-up file may seat random players).",
+        "",
+    ]
     return [*lines, *md_table(header, rows), "", *skill_section(frame, directory, "set-up")]
 
 

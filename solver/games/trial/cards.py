@@ -199,8 +199,7 @@ def v_fight(st: State, p: int, cid: str, e: dict[str, Any], path: list[Any]) -> 
     """Fight the card's foe (strength + dice); ``win`` / ``lose`` effects and ``lose_card``
     follow."""
     foe = e["fight"]
-    push(st, "fight", player=p, card=cid, path=[*path, "fight"],
-         foe=[foe["strength"], foe["dice"]])  # fmt: skip
+    push(st, "fight", player=p, card=cid, path=[*path, "fight"], foe=[foe["strength"], foe["dice"]])
 
 
 def v_duel(st: State, p: int, cid: str, e: dict[str, Any], path: list[Any]) -> None:

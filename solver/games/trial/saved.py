@@ -151,10 +151,14 @@ def check_shape(game: TrialGame, state: dict[str, Any]) -> None:
     known = state.get("card_knowledge", [])
     digits = set("0123456789"[: game.players])
     if not isinstance(known, (list, tuple)) or not all(
-        isinstance(e, (list, tuple)) and len(e) == 2 and isinstance(e[0], str)
-        and e[0] in game.deck_of and isinstance(e[1], str) and set(e[1]) <= digits
+        isinstance(e, (list, tuple))
+        and len(e) == 2
+        and isinstance(e[0], str)
+        and e[0] in game.deck_of
+        and isinstance(e[1], str)
+        and set(e[1]) <= digits
         for e in known
-    ):  # fmt: skip
+    ):
         raise _fail("a list of [card, seen_by] pairs", known)
     check_values(game, state)
     check_counts(game, state)
@@ -162,20 +166,33 @@ def check_shape(game: TrialGame, state: dict[str, Any]) -> None:
 
 # -- format 1 ------------------------------------------------------------------------------------
 V1_STATE = {
-    "n": "player_count", "first": "first_player", "turn": "turn_player", "over": "game_over",
-    "row": "encounter_row", "camps": "camp_tents", "artifacts": "artifacts_available",
-    "pool": "setup_pool", "log": "history", "known": "card_knowledge",
-}  # fmt: skip
+    "n": "player_count",
+    "first": "first_player",
+    "turn": "turn_player",
+    "over": "game_over",
+    "row": "encounter_row",
+    "camps": "camp_tents",
+    "artifacts": "artifacts_available",
+    "pool": "setup_pool",
+    "log": "history",
+    "known": "card_knowledge",
+}
 """Format 1's state fields renamed."""
 V1_PLAYER = {
-    "pos": "space", "pending": "aside", "pack": "backpack", "strong": "strong_paw",
-    "placed": "paws_placed", "onetime": "tent_symbols",
-}  # fmt: skip
+    "pos": "space",
+    "pending": "aside",
+    "pack": "backpack",
+    "strong": "strong_paw",
+    "placed": "paws_placed",
+    "onetime": "tent_symbols",
+}
 """Format 1's player fields renamed."""
 V1_STEP = {
-    "store": "store_visit", "sell_cell": "sale_slot", "trade_bonus": "trading_bonus",
+    "store": "store_visit",
+    "sell_cell": "sale_slot",
+    "trade_bonus": "trading_bonus",
     "ruined_store": "ruined_store_sale",
-}  # fmt: skip
+}
 """Format 1's step kinds renamed (the others kept their names)."""
 V1_FIELDS: dict[str, dict[str, str]] = {
     "*": {"p": "player"},
@@ -183,13 +200,18 @@ V1_FIELDS: dict[str, dict[str, str]] = {
     "effects": {"i": "next"},
     "pay": {"card_units": "card_worth"},
     "store_visit": {"card_units": "card_worth"},
-    "resolve": {"src": "source", "dest": "destination", "side": "moral_side",
-                "held": "holding", "effect": "effects"},
+    "resolve": {
+        "src": "source",
+        "dest": "destination",
+        "side": "moral_side",
+        "held": "holding",
+        "effect": "effects",
+    },
     "ruins": {"strong": "strong_paw"},
     "sale_slot": {"reward": "paid"},
     "swindle": {"held": "face_down"},
     "turn": {"played": "deed_played", "acted": "paw_used", "fresh": "at_start", "end": "ended"},
-}  # fmt: skip
+}
 """Format 1's frame fields renamed, by (new) step kind."""
 V1_DROPPED = {"roll": ("rolled",), "swindle": ("rolling",)}
 """Format 1's frame fields that meant nothing."""
@@ -265,14 +287,27 @@ def _upgrade_enhance(game: TrialGame, state: dict[str, Any], f: dict[str, Any]) 
     if into is None or not isinstance(args, dict):
         raise _fail("an enhance step of format 1 with after: grove, lookout or store", f)
     if into == "harvest":
-        below = {"step": into, "player": p, "food": args.get("food"), "tea": args.get("tea", 0),
-                 "boost": 0, "foods": {k: 0 for k in (f.get("foods") or {})}}  # fmt: skip
+        below = {
+            "step": into,
+            "player": p,
+            "food": args.get("food"),
+            "tea": args.get("tea", 0),
+            "boost": 0,
+            "foods": {k: 0 for k in (f.get("foods") or {})},
+        }
     elif into == "lookout_draw":
         below = {"step": into, "player": p, "base": args.get("base"), "boost": 0}
     else:
         view: Any = SimpleNamespace(data=state, game=game)
         below = {"step": into, "player": p, "points": trade_symbols(view, int(p or 0)), "boost": 0}
-    above = {"step": "enhance", "player": p, "kind": f.get("kind"), "into": into,
-             "cards": f.get("cards", 0), "token": f.get("token", False),
-             "boost": f.get("extra", 0), "foods": f.get("foods")}  # fmt: skip
+    above = {
+        "step": "enhance",
+        "player": p,
+        "kind": f.get("kind"),
+        "into": into,
+        "cards": f.get("cards", 0),
+        "token": f.get("token", False),
+        "boost": f.get("extra", 0),
+        "foods": f.get("foods"),
+    }
     return [below, above]

@@ -746,9 +746,11 @@ def _check_components(ctx: _Ctx, doc: Any) -> None:
         if "win" in face and not isinstance(face["win"], bool):
             raise ctx.fail(f"die[{i}].win", f"expected true or false, found {face['win']!r}")
     board = _keys(
-        ctx, "character_board", doc["character_board"],
+        ctx,
+        "character_board",
+        doc["character_board"],
         {"move", "strength", "trade", "backpack_slots", "backpack_move_slots"},
-    )  # fmt: skip
+    )
     for key in ("move", "strength", "trade"):
         _range(ctx, f"character_board.{key}", board[key], 0, 20)
     slots = _range(ctx, "character_board.backpack_slots", board["backpack_slots"], 1, 20)

@@ -104,12 +104,23 @@ NEEDS_BELOW = {
     "reroll": "roll",
 }
 """Steps that hand their result to the nearest step of a kind further down the stack."""
-PATH_NODE = {"effects": list, "choose": list, "roll": dict, "swindle": dict, "swindle_roll": dict,
-             "fight": dict, "offer": dict}  # fmt: skip
+PATH_NODE = {
+    "effects": list,
+    "choose": list,
+    "roll": dict,
+    "swindle": dict,
+    "swindle_roll": dict,
+    "fight": dict,
+    "offer": dict,
+}
 """What a frame's ``path`` must lead to inside its card: an effect list, options, a verb's
 argument."""
-STAGE_NAMES = {"fight": STAGES, "camp": CAMP_STAGES, "resolve": ("pay", "effects", "place"),
-               "ruins": ("food", "tea")}  # fmt: skip
+STAGE_NAMES = {
+    "fight": STAGES,
+    "camp": CAMP_STAGES,
+    "resolve": ("pay", "effects", "place"),
+    "ruins": ("food", "tea"),
+}
 """The stages of the steps that go through named stages."""
 PURPOSES = ("strength", "bow", "roll", "swindle")
 

@@ -271,6 +271,9 @@ class RuinedStoreSale(Step):
         if a == st.layout.DONE:
             return "sell nothing (ruined store)"
         kind = st.layout.item_kinds[a - st.layout.SELL]
-        reward = {"common_item": "a common item", "two_tea": "2 tea leaves",
-                  "two_food_two_cards": "2 food and 2 cards"}[f["mode"]]  # fmt: skip
+        reward = {
+            "common_item": "a common item",
+            "two_tea": "2 tea leaves",
+            "two_food_two_cards": "2 food and 2 cards",
+        }[f["mode"]]
         return f"sell {kind} for {reward} (ruined store)"

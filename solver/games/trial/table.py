@@ -64,17 +64,23 @@ def _player(state: Any, pack: Any, q: int, view: dict[str, Any], seat: int) -> d
     food = ", ".join(f"{k} {v}" for k, v in view["food"].items())
     tents = view["tents"] if isinstance(view["tents"], int) else len(view["tents"])
     hand = view["hand"] if isinstance(view["hand"], int) else len(view["hand"])
-    flags = ", ".join(f"{area} ({state.game.board.finish.get(s, 0)} fame)"
-                      for area, s in view["flags"].items() if s is not None)  # fmt: skip
+    flags = ", ".join(
+        f"{area} ({state.game.board.finish.get(s, 0)} fame)"
+        for area, s in view["flags"].items()
+        if s is not None
+    )
     slots = state.game.components["character_board"]["backpack_slots"]
     backpack = ", ".join(view["backpack"]) or "empty"
-    detail = (f"food {food}; paws {view['paws']}{' + strong' if view['strong_paw'] else ''}; "
-              f"tents {tents}; hand {hand}; backpack ({len(view['backpack'])}/{slots}) "
-              f"{backpack}; story {_story(pack, view['story'])}"
-              + (f"; flags {flags}" if flags else ""))  # fmt: skip
+    detail = (
+        f"food {food}; paws {view['paws']}{' + strong' if view['strong_paw'] else ''}; "
+        f"tents {tents}; hand {hand}; backpack ({len(view['backpack'])}/{slots}) "
+        f"{backpack}; story {_story(pack, view['story'])}" + (f"; flags {flags}" if flags else "")
+    )
     total = fame(state, q)["total"]
-    return {"text": f"{who}player {q}: {total} fame, {where}, morality {view['morality']:+d}",
-            "detail": detail}  # fmt: skip
+    return {
+        "text": f"{who}player {q}: {total} fame, {where}, morality {view['morality']:+d}",
+        "detail": detail,
+    }
 
 
 def _store(pack: Any, obs: dict[str, Any], moves: list[tuple[int, str]]) -> list[dict[str, Any]]:
@@ -82,8 +88,10 @@ def _store(pack: Any, obs: dict[str, Any], moves: list[tuple[int, str]]) -> list
     store = []
     for r, line in enumerate(obs["store"]):
         for c, stack in enumerate(line):
-            item: dict[str, Any] = {"text": f"{stack[0]} ×{len(stack)}" if stack else "(empty)",
-                                    "detail": store_price(pack, r, c)}  # fmt: skip
+            item: dict[str, Any] = {
+                "text": f"{stack[0]} ×{len(stack)}" if stack else "(empty)",
+                "detail": store_price(pack, r, c),
+            }
             actions = [a for a, label in moves if stack and f" {stack[0]}" in f" {label}"]
             if actions:
                 item["actions"] = actions
@@ -95,11 +103,16 @@ def _expeditions(state: Any, obs: dict[str, Any]) -> list[dict[str, Any]]:
     board = state.game.board
     out = []
     for area in _AREAS:
-        on = [f"player {q} at {v['space']}" for q, v in enumerate(obs["players"])
-              if v["space"] is not None and board.area_of.get(v["space"]) == area]  # fmt: skip
-        flags = [f"player {q} ({board.finish.get(v['flags'][area], 0)} fame)"
-                 for q, v in enumerate(obs["players"])
-                 if v["flags"].get(area)]  # fmt: skip
+        on = [
+            f"player {q} at {v['space']}"
+            for q, v in enumerate(obs["players"])
+            if v["space"] is not None and board.area_of.get(v["space"]) == area
+        ]
+        flags = [
+            f"player {q} ({board.finish.get(v['flags'][area], 0)} fame)"
+            for q, v in enumerate(obs["players"])
+            if v["flags"].get(area)
+        ]
         left = obs["decks"].get(f"exp:{area}", {}).get("size", 0)
         detail = f"flags: {', '.join(flags) or 'none'}; {left} cards left"
         out.append({"text": f"{area}: {', '.join(on) or 'nobody'}", "detail": detail})
@@ -131,9 +144,12 @@ def _fights(pack: Any, obs: dict[str, Any], history: str) -> list[dict[str, Any]
         name = pack.card(fight["card"])["name"] if fight.get("card") else "a duel"
         foe = "the foe" if fight["defender"] is None else f"player {fight['defender']}"
         sides = [f"player {fight['attacker']}", foe]
-        shown = [f"{sides[k]} shows {fight['strength_shown'][k]} (dice "
-                 f"{', '.join(str(v) for v in fight['dice'][k]) or 'none'}) + "
-                 f"{fight['face_down'][k]} card(s) face down" for k in (0, 1)]  # fmt: skip
+        shown = [
+            f"{sides[k]} shows {fight['strength_shown'][k]} (dice "
+            f"{', '.join(str(v) for v in fight['dice'][k]) or 'none'}) + "
+            f"{fight['face_down'][k]} card(s) face down"
+            for k in (0, 1)
+        ]
         after = STAGE_WORDS.get(fight["stage"], str(fight["stage"]))
         out.append({"text": f"now: {name} (next: {after})", "detail": "; ".join(shown)})
     decided = _decided(history)[::-1]
@@ -154,12 +170,18 @@ def table_view(game: Any, state: Any, seat: int) -> dict[str, Any]:
     moves = [(a, state.action_to_string(a)) for a in state.legal_actions()] if mine else []
     me = obs["players"][seat]
     hand = [_card(pack, c, moves) for c in me["hand"]] if isinstance(me["hand"], list) else []
-    row = [_card(pack, c, moves) if c else {"text": "(an empty slot)"}
-           for c in obs["encounter_row"]]  # fmt: skip
+    row = [
+        _card(pack, c, moves) if c else {"text": "(an empty slot)"} for c in obs["encounter_row"]
+    ]
     days = state.game.components["days"]
     started = obs["day"] > 1 or obs["players"][0]["space"] is not None
-    turn = (f"player {obs['turn_player']}'s turn" if obs["turn_player"] is not None
-            else "between turns" if started else "setting up")  # fmt: skip
+    turn = (
+        f"player {obs['turn_player']}'s turn"
+        if obs["turn_player"] is not None
+        else "between turns"
+        if started
+        else "setting up"
+    )
     players = [_player(state, pack, q, v, seat) for q, v in enumerate(obs["players"])]
     store = _store(pack, obs, moves)
     panels = [
@@ -202,5 +224,7 @@ def _space_targets(moves: list[tuple[int, str]]) -> list[dict[str, Any]]:
         for prefix in ("move to ", "start on ", "advance to "):
             if label.startswith(prefix):
                 found.setdefault(label[len(prefix) :].split()[0], []).append(action)
-    return [{"attr": "data-space", "value": space, "actions": actions}
-            for space, actions in found.items()]  # fmt: skip
+    return [
+        {"attr": "data-space", "value": space, "actions": actions}
+        for space, actions in found.items()
+    ]

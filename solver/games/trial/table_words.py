@@ -29,8 +29,10 @@ def _value(value: Any) -> str:
             return phrase(value)
         return " or ".join(str(v) for v in value)
     if isinstance(value, dict):
-        return ", ".join(f"{k}: {_value(v)}" if isinstance(v, list | dict) else f"{k} {v}"
-                         for k, v in value.items())  # fmt: skip
+        return ", ".join(
+            f"{k}: {_value(v)}" if isinstance(v, list | dict) else f"{k} {v}"
+            for k, v in value.items()
+        )
     if value is True:
         return ""
     return str(value)

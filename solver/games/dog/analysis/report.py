@@ -124,9 +124,14 @@ def par_figure(frame: pd.DataFrame) -> Figure:
         low = numbers(frame, "ci_low").fillna(probability).to_numpy()[both][~exact]
         high = numbers(frame, "ci_high").fillna(probability).to_numpy()[both][~exact]
         ax.errorbar(
-            xs, ys, yerr=[np.clip(ys - low, 0, None), np.clip(high - ys, 0, None)], fmt="none",
-            ecolor="#999999", elinewidth=0.8, zorder=1,
-        )  # fmt: skip
+            xs,
+            ys,
+            yerr=[np.clip(ys - low, 0, None), np.clip(high - ys, 0, None)],
+            fmt="none",
+            ecolor="#999999",
+            elinewidth=0.8,
+            zorder=1,
+        )
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("par (fewest turns when the player chooses every roll)")
     ax.set_ylabel("win probability (exact or MCTS estimate)")
@@ -154,11 +159,16 @@ def clairvoyant_figure(frame: pd.DataFrame) -> Figure:
     y_low = numbers(frame, "clairvoyant_low").fillna(estimate).to_numpy()[both]
     y_high = numbers(frame, "clairvoyant_high").fillna(estimate).to_numpy()[both]
     ax.errorbar(
-        x, y,
+        x,
+        y,
         xerr=np.vstack([np.clip(x - low, 0, None), np.clip(high - x, 0, None)]),
         yerr=np.vstack([np.clip(y - y_low, 0, None), np.clip(y_high - y, 0, None)]),
-        fmt="none", ecolor="#999999", elinewidth=0.8, alpha=0.6, zorder=1,
-    )  # fmt: skip
+        fmt="none",
+        ecolor="#999999",
+        elinewidth=0.8,
+        alpha=0.6,
+        zorder=1,
+    )
     if (~exact).any():
         ax.scatter(x[~exact], y[~exact], s=14, color="#4c72b0", label=ESTIMATE_LABEL, zorder=2)
     if exact.any():
@@ -195,21 +205,36 @@ def skill_figure(frame: pd.DataFrame) -> Figure:
     y_high = high.to_numpy()[both]
     exact = _exact(frame)[both] & (texts(frame, "weakest_method") != "sampled").to_numpy()[both]
     ax.errorbar(
-        x, y, yerr=np.vstack([np.clip(y - y_low, 0, None), np.clip(y_high - y, 0, None)]),
-        fmt="none", ecolor="#999999", elinewidth=0.8, alpha=0.6, zorder=1,
-    )  # fmt: skip
+        x,
+        y,
+        yerr=np.vstack([np.clip(y - y_low, 0, None), np.clip(y_high - y, 0, None)]),
+        fmt="none",
+        ecolor="#999999",
+        elinewidth=0.8,
+        alpha=0.6,
+        zorder=1,
+    )
     if (~exact).any():
         label = "an estimate in it (MCTS or sampled weakest level), 95% interval (circle)"
         ax.scatter(x[~exact], y[~exact], s=14, color="#4c72b0", label=label, zorder=2)
     if exact.any():
         ax.scatter(
-            x[exact], y[exact], s=18, marker="D", color="#dd8452", label="both exact (diamond)",
+            x[exact],
+            y[exact],
+            s=18,
+            marker="D",
+            color="#dd8452",
+            label="both exact (diamond)",
             zorder=3,
-        )  # fmt: skip
+        )
     ax.plot(
-        [0, 1], [0, 1], color="#333333", linewidth=0.8, linestyle="--",
+        [0, 1],
+        [0, 1],
+        color="#333333",
+        linewidth=0.8,
+        linestyle="--",
         label="the weakest level never wins",
-    )  # fmt: skip
+    )
     ax.set_xlabel("win probability (the optimum: level 10)")
     ax.set_ylabel("skill (the optimum less level 1's win probability)")
     ax.set_xlim(-0.03, 1.03)
@@ -270,10 +295,22 @@ def svg_to_png(svg: Path, png: Path) -> bool:
     if tool is not None:
         try:
             subprocess.run(
-                [tool, "--format", "png", "--width", "620", "--background-color", "white",
-                 "--output", os.fspath(png), os.fspath(svg)],
-                check=True, capture_output=True, timeout=120,
-            )  # fmt: skip
+                [
+                    tool,
+                    "--format",
+                    "png",
+                    "--width",
+                    "620",
+                    "--background-color",
+                    "white",
+                    "--output",
+                    os.fspath(png),
+                    os.fspath(svg),
+                ],
+                check=True,
+                capture_output=True,
+                timeout=120,
+            )
             if png.exists() and png.stat().st_size > 0:
                 return True
         except (OSError, subprocess.SubprocessError):
@@ -353,9 +390,17 @@ def _ranking(
         title = f"{which.capitalize()} #{rank}: {row.get('source')} (win {probability:.3f})"
         image, note = _sheet(row, f"{which}-{rank}", title, directory, load_row)
         rows.append(
-            [rank, row.get("source"), _size(row), row.get("class"), row.get("par"),
-             probability, kind, note]
-        )  # fmt: skip
+            [
+                rank,
+                row.get("source"),
+                _size(row),
+                row.get("class"),
+                row.get("par"),
+                probability,
+                kind,
+                note,
+            ]
+        )
         if image is not None:
             images.append(f"![{which} #{rank}: {md(row.get('source'))}]({image})")
     header = ["#", "source", "size", "class", "par", "win probability", "exact or estimate", "note"]
