@@ -10,7 +10,9 @@ and its index. A win counts 1, a shared win 1/2; the win rate has a Wilson 95% i
 
 Each agent's thinking time is measured in CPU seconds of the process (``time.process_time``
 around each of its decisions), so the figures do not depend on the load of a shared machine;
-the budget is ``--iterations`` (the agent's own unit, the same for every game).
+the budget is ``--iterations`` (the agent's own unit, the same for every game). ``--candidates K``
+(the ``lookahead`` only) plays out at most K of the planner's turns instead of its 4: the budget
+sweep of ``bench/results/guardians_lookahead_budgets.md``.
 
 With ``--rows FILE`` every finished game is appended to FILE (one JSON line) as soon as it ends,
 and games already there are not played again: a stopped run resumes; ``--table-only`` prints the
@@ -38,9 +40,15 @@ __all__ = ["play_one", "read_rows", "table"]
 
 
 def play_one(
-    index: int, agent: str, against: str, seed: int, iterations: int | None
+    index: int,
+    agent: str,
+    against: str,
+    seed: int,
+    iterations: int | None,
+    candidates: int | None = None,
 ) -> dict[str, Any]:
-    """Game ``index``: ``agent``'s seat, both agents' returns, scores and CPU seconds."""
+    """Game ``index``: ``agent``'s seat, both agents' returns, scores and CPU seconds
+    (``candidates``: the ``lookahead``'s, when ``agent`` is it and it is given)."""
     import solver
     from solver.agents import make_agent
     from solver.game import play_game
@@ -54,12 +62,11 @@ def play_one(
     clocks: list[list[float]] = [[], []]
     players: list[Any] = [None, None]
     for slot in range(2):
-        inner = make_agent(
-            names[slot],
-            game,
-            seed=derive_seed(derive_seed(seed, index), slot + 1),
-            iterations=budgets[slot],
-        )
+        agent_seed = derive_seed(derive_seed(seed, index), slot + 1)
+        if slot == 0 and candidates is not None:
+            inner = _lookahead(game, agent, agent_seed, iterations, candidates)
+        else:
+            inner = make_agent(names[slot], game, seed=agent_seed, iterations=budgets[slot])
         players[seats[slot]] = _timed(inner, clocks[slot])
     record = play_game(game, players, seed=derive_seed(seed, index // 2))
     final: Any = record.final
@@ -74,6 +81,16 @@ def play_one(
         "max_move": [max(c, default=0.0) for c in clocks],
         "round": int(final.round),
     }
+
+
+def _lookahead(game: Any, name: str, seed: int, iterations: int | None, candidates: int) -> Any:
+    """The ``lookahead`` playing out at most ``candidates`` turns (the budget sweep)."""
+    from solver.errors import OptionError
+    from solver.games.guardians.lookahead import lookahead_agent
+
+    if name != "lookahead":
+        raise OptionError(f"--candidates applies to the lookahead agent, not {name}")
+    return lookahead_agent(game, seed=seed, iterations=iterations, candidates=candidates)
 
 
 def _timed(agent: Any, clock: list[float]) -> Any:
@@ -135,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--against", default="planner")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--iterations", type=int, default=None, help="--agent's budget")
+    parser.add_argument(
+        "--candidates", type=int, default=None, help="the lookahead's turns played out (at most)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--first", type=int, default=0, help="play games --first..")
     parser.add_argument("--last", type=int, default=None, help="..up to --last (exclusive)")
@@ -149,7 +169,9 @@ def main(argv: list[str] | None = None) -> int:
         for index in range(args.first, last):
             if index in done:
                 continue
-            row = play_one(index, args.agent, args.against, args.seed, args.iterations)
+            row = play_one(
+                index, args.agent, args.against, args.seed, args.iterations, args.candidates
+            )
             done[index] = row
             if args.rows is not None:
                 with open(args.rows, "a", encoding="utf-8") as handle:

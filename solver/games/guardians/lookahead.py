@@ -11,10 +11,11 @@ agent searches where the planner is blind and trusts it where it is good:
    (:func:`~solver.games.guardians.planner.turn_options`), in the *2-4 player reading*
    (``aware``: the turns left estimated from the bag and the mission race, the combo cards
    counted); its reset rule applies as in the planner.
-2. The best ``min(CANDIDATES, iterations)`` (by the planner's value, the prior) are each played
-   out on a copy of the state, ``iterations`` continuations shared out evenly (at least one
-   each): the turn as the planner plays it, then every chance node sampled, every other
-   player's turn played by the planner, up to this player's next growth step (or the end).
+2. The best ``min(candidates, iterations)`` (``candidates``: :data:`CANDIDATES` unless told; by
+   the planner's value, the prior) are each played out on a copy of the state, ``iterations``
+   continuations shared out evenly (at least one each): the turn as the planner plays it, then
+   every chance node sampled, every other player's turn played by the planner, up to this
+   player's next growth step (or the end).
 3. A continuation is valued by the best other player's projected final score
    (:func:`~solver.games.guardians.planner.projected_score`), and a candidate by the planner's
    value of the turn less the mean of that projection.
@@ -61,8 +62,8 @@ __all__ = [
 CANDIDATES = 4
 """How many of the planner's best turns are played out (at most; fewer with a smaller budget)."""
 DEFAULT_ITERATIONS = 4
-"""Continuations per growth decision (one per candidate): at most about 0.5 s of CPU a decision
-(see docs/rules/guardians.md §13 for the calibration)."""
+"""Continuations per growth decision (one per candidate). Larger budgets (more continuations
+each, or more candidates) were measured and gained nothing: docs/rules/guardians.md §13."""
 AWARE = True
 """The planner's 2-4 player reading (:func:`~solver.games.guardians.planner._base_context`)."""
 REVEAL_KEY = 1_000
@@ -71,14 +72,19 @@ WIN_BONUS = 5.0
 """Points added to (taken from) :func:`leaf_margin` for a game won (lost)."""
 
 
-def lookahead_agent(game: Any, *, seed: int = 0, iterations: int | None = None) -> Agent:
-    """The guardians ``lookahead`` agent (see the module docstring)."""
+def lookahead_agent(
+    game: Any, *, seed: int = 0, iterations: int | None = None, candidates: int = CANDIDATES
+) -> Agent:
+    """The guardians ``lookahead`` agent (see the module docstring); ``candidates``: how many of
+    the planner's best turns are played out at most (:data:`CANDIDATES`; the budget sweep of
+    ``bench/guardians_match.py --candidates`` sets it)."""
     from solver.games.guardians.planner import TurnPlayer
 
     if iterations is None:
         iterations = DEFAULT_ITERATIONS
-    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
-        raise OptionError(f"iterations must be a whole number of at least 1, not {iterations}")
+    for name, value in (("iterations", iterations), ("candidates", candidates)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise OptionError(f"{name} must be a whole number of at least 1, not {value}")
     budget = iterations
     player = TurnPlayer(seed, aware=AWARE)
     counter = itertools.count()
@@ -106,7 +112,7 @@ def lookahead_agent(game: Any, *, seed: int = 0, iterations: int | None = None) 
         ranked = sorted(
             range(len(options)), key=lambda i: (options[i] is not best, -options[i].value, i)
         )
-        top = [options[i] for i in ranked[: min(CANDIDATES, budget)]]
+        top = [options[i] for i in ranked[: min(candidates, budget)]]
         if len(top) > 1 and state.get_game().num_players() > 1:
             values = weigh(state, top, max(1, budget // len(top)), decision)
             best = top[max(range(len(top)), key=lambda i: (values[i], -i))]

@@ -67,6 +67,15 @@ def test_a_budget_of_one_is_the_planner_in_its_two_player_reading():
         assert agent(state) == aware.choose(state)
 
 
+def test_one_candidate_is_the_planner_in_its_two_player_reading_whatever_the_budget():
+    game = solver.load_game("guardians", players=2)
+    agent = L.lookahead_agent(game, seed=3, iterations=8, candidates=1)
+    aware = P.TurnPlayer(3, aware=True)
+    for state in _states(2, 12, seed=4):
+        if state.phase == Phase.GROW:
+            assert agent(state) == aware.choose(state)
+
+
 def test_the_lookahead_is_deterministic_and_plays_alike_on_both_engines():
     runs = []
     for engine in ("kernel", "reference"):
@@ -128,3 +137,5 @@ def test_iterations_must_be_a_whole_number():
     for bad in (0, -1, 1.5, True):
         with pytest.raises(solver.errors.OptionError):
             L.lookahead_agent(game, iterations=bad)  # type: ignore[arg-type]
+        with pytest.raises(solver.errors.OptionError, match="candidates"):
+            L.lookahead_agent(game, iterations=4, candidates=bad)  # type: ignore[arg-type]
