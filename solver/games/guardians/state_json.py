@@ -21,6 +21,7 @@ tiles not yet flipped stand for their faces only.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from solver.errors import FormatError
@@ -216,14 +217,9 @@ def _read_forest(
     game: GuardiansGame, who: PlayerState, where: str, forest: Any, places: _Places
 ) -> int:
     """A player's ``forest`` into ``who``, in one piece; how many start tiles it holds."""
-    if not isinstance(forest, list):
-        raise _bad(f"{where}.forest", "a list of [row, col, tile, side]", forest)
     top = max(game.catalogue)
     starts = 0
-    for i, item in enumerate(forest):
-        f = f"{where}.forest[{i}]"
-        if not isinstance(item, list) or len(item) != 4:
-            raise _bad(f, "[row, col, tile, side]", item)
+    for f, item in _rows(forest, f"{where}.forest", "[row, col, tile, side]", 4):
         cell = _cell(item[:2], f)
         tile = _int(item[2], f"{f}.tile", 0, top)
         if item[3] not in ("forest", "mission"):
@@ -239,6 +235,18 @@ def _read_forest(
     if not who.forest or not is_connected(who.forest):
         raise _bad(f"{where}.forest", "a non-empty forest in one piece", forest)
     return starts
+
+
+def _rows(value: Any, field: str, shape: str, size: int) -> Iterator[tuple[str, list[Any]]]:
+    """Each row of the list ``value`` (the state field ``field``) with its field name, each a
+    list of ``size`` entries (``shape`` says which)."""
+    if not isinstance(value, list):
+        raise _bad(field, f"a list of {shape}", value)
+    for i, row in enumerate(value):
+        f = f"{field}[{i}]"
+        if not isinstance(row, list) or len(row) != size:
+            raise _bad(f, shape, row)
+        yield f, row
 
 
 def _read_pawns(game: GuardiansGame, who: PlayerState, where: str, pawns: Any) -> None:
@@ -264,14 +272,9 @@ def _read_pile(
     game: GuardiansGame, who: PlayerState, where: str, pile: Any, places: _Places
 ) -> int:
     """A player's points ``pile`` into ``who``; how many start tiles it holds."""
-    if not isinstance(pile, list):
-        raise _bad(f"{where}.pile", "a list of [tile, pawn, round]", pile)
     top = max(game.catalogue)
     starts = 0
-    for i, entry in enumerate(pile):
-        f = f"{where}.pile[{i}]"
-        if not isinstance(entry, list) or len(entry) != 3:
-            raise _bad(f, "[tile, pawn, round]", entry)
+    for f, entry in _rows(pile, f"{where}.pile", "[tile, pawn, round]", 3):
         tile = _int(entry[0], f"{f}.tile", 0, top)
         starts += tile == START_ID
         places.place(tile, f)

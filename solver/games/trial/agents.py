@@ -56,6 +56,8 @@ _SPACE_PREFERENCE = (
     ("start", 1.0),
     ("path", 1.0),
 )
+"""The heuristic player's liking for a space by its id's prefix (any other: 1.0); the compiled
+engine reads it through ``kernel_tables.SPACE_PREFERENCE``."""
 
 
 def material(state: Any, p: int) -> float:

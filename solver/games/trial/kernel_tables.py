@@ -21,6 +21,7 @@ from typing import Any
 
 from solver.errors import OptionError
 from solver.games.trial.actions import COLUMNS, PAW_TARGETS
+from solver.games.trial.agents import _SPACE_PREFERENCE
 from solver.games.trial.schema import AREAS, COLUMN_OF, FOODS, LOCATION_TYPES, TENT_BONUSES, VERBS
 
 NO_NODE = 0xFFFF
@@ -118,17 +119,8 @@ _NODE_VERBS = {
     "swindle": "swindle_node",
     "others_may": "others_node",
 }
-SPACE_PREFERENCE = (
-    ("grove", 3.0),
-    ("ruins", 3.0),
-    ("lookout", 3.0),
-    ("store", 3.0),
-    ("exit", 2.5),
-    ("camp", 2.0),
-    ("start", 1.0),
-    ("path", 1.0),
-)
-"""agents._SPACE_PREFERENCE (by the space id's prefix)."""
+SPACE_PREFERENCE = _SPACE_PREFERENCE
+"""The heuristic agent's preference of a space by its id's prefix (the kernel's ``space_pref``)."""
 
 LIMITS = {
     "players": 4,

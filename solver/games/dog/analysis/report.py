@@ -142,9 +142,19 @@ def par_figure(frame: pd.DataFrame) -> Figure:
     return fig
 
 
+_FAINT_BARS = {"fmt": "none", "ecolor": "#999999", "elinewidth": 0.8, "alpha": 0.6, "zorder": 1}
+"""The style of the scatter figures' 95% interval bars."""
+
+
+def _bar(centre: Any, low: Any, high: Any) -> Any:
+    """An error bar's lengths below and above ``centre`` (arrays; never negative)."""
+    import numpy as np
+
+    return np.vstack([np.clip(centre - low, 0, None), np.clip(high - centre, 0, None)])
+
+
 def clairvoyant_figure(frame: pd.DataFrame) -> Figure:
     """Each forest's clairvoyant estimate (with its interval) against its win probability."""
-    import numpy as np
 
     fig, ax = figure("Clairvoyant estimate against win probability")
     value, estimate = numbers(frame, "win_probability"), numbers(frame, "clairvoyant_estimate")
@@ -158,17 +168,7 @@ def clairvoyant_figure(frame: pd.DataFrame) -> Figure:
     high = numbers(frame, "ci_high").fillna(value).to_numpy()[both]
     y_low = numbers(frame, "clairvoyant_low").fillna(estimate).to_numpy()[both]
     y_high = numbers(frame, "clairvoyant_high").fillna(estimate).to_numpy()[both]
-    ax.errorbar(
-        x,
-        y,
-        xerr=np.vstack([np.clip(x - low, 0, None), np.clip(high - x, 0, None)]),
-        yerr=np.vstack([np.clip(y - y_low, 0, None), np.clip(y_high - y, 0, None)]),
-        fmt="none",
-        ecolor="#999999",
-        elinewidth=0.8,
-        alpha=0.6,
-        zorder=1,
-    )
+    ax.errorbar(x, y, xerr=_bar(x, low, high), yerr=_bar(y, y_low, y_high), **_FAINT_BARS)
     if (~exact).any():
         ax.scatter(x[~exact], y[~exact], s=14, color="#4c72b0", label=ESTIMATE_LABEL, zorder=2)
     if exact.any():
@@ -204,16 +204,7 @@ def skill_figure(frame: pd.DataFrame) -> Figure:
     y_low = np.clip(low.to_numpy()[both], 0, None)
     y_high = high.to_numpy()[both]
     exact = _exact(frame)[both] & (texts(frame, "weakest_method") != "sampled").to_numpy()[both]
-    ax.errorbar(
-        x,
-        y,
-        yerr=np.vstack([np.clip(y - y_low, 0, None), np.clip(y_high - y, 0, None)]),
-        fmt="none",
-        ecolor="#999999",
-        elinewidth=0.8,
-        alpha=0.6,
-        zorder=1,
-    )
+    ax.errorbar(x, y, yerr=_bar(y, y_low, y_high), **_FAINT_BARS)
     if (~exact).any():
         label = "an estimate in it (MCTS or sampled weakest level), 95% interval (circle)"
         ax.scatter(x[~exact], y[~exact], s=14, color="#4c72b0", label=label, zorder=2)
