@@ -57,6 +57,7 @@ STATUS = {
     "session_busy": 409,
     "game_not_over": 409,
     "game_over": 409,
+    "engine_pending": 409,
     "bad_state": 400,
     "bad_game": 400,
     "unsupported": 400,
@@ -277,6 +278,21 @@ class TableRoutes:
                          "playing): ask again once it has answered", "session",
                          "session_busy")  # fmt: skip
 
+    def pending_error(self, session: Session) -> Any:
+        """The 409 for a hint or a line while an engine seat is still to move (``None`` when a
+        human seat is to move or the game is over): the position's mover is an engine seat, and
+        a hint from its view would list its moves (in the Trial, the cards in its hand)."""
+        if not session.engines_pending:
+            return None
+        return self.fail("the engine seats are still to move (enginePending): ask "
+                         "/v1/table/view to let them play, then the hint", "session",
+                         "engine_pending")  # fmt: skip
+
+    def not_for_a_hint(self, ident: str, session: Session) -> Any:
+        """The 409 refusing a hint or a line now (busy, or an engine seat to move), or ``None``."""
+        busy = self.busy_error(ident)
+        return busy if busy is not None else self.pending_error(session)
+
     def fail(self, message: str, field: str | None, code: str) -> Any:
         return self.service.error_response(error_answer(None, message, field, code))
 
@@ -311,6 +327,7 @@ class TableRoutes:
         session.actions = reply["actions"]
         view = reply["view"]
         session.over = bool(view["terminal"])
+        session.engines_pending = bool(view["enginePending"])
         return SafeJSONResponse({"session": ident, **view}, headers=headers)
 
     async def start(self, request: TableStartRequest) -> Any:
@@ -372,9 +389,9 @@ class TableRoutes:
         session = self.found(request.session)
         if not isinstance(session, Session):
             return session
-        busy = self.busy_error(request.session)
-        if busy is not None:
-            return busy
+        refused = self.not_for_a_hint(request.session, session)
+        if refused is not None:
+            return refused
         raw: JSONValue = {"id": "table-hint", "game": session.game, "options": session.options,
                "actions": list(session.actions), "limit": request.limit.model_dump(
                    by_alias=True, exclude_none=True), "top_k": request.top_k}  # fmt: skip
@@ -386,9 +403,9 @@ class TableRoutes:
         session = self.found(request.session)
         if not isinstance(session, Session):
             return session
-        busy = self.busy_error(request.session)
-        if busy is not None:
-            return busy
+        refused = self.not_for_a_hint(request.session, session)
+        if refused is not None:
+            return refused
         return await self.service.run(line_job, session.as_job(), list(request.pv),
                                       timeout=self.hint_timeout)  # fmt: skip
 

@@ -69,6 +69,10 @@ class Session:
     over: bool = False
     seconds: float | None = None
     """The seconds of one step's engine play (``None``: unbounded, as in-process tests play)."""
+    engines_pending: bool = False
+    """The last step ended with an engine seat still to move (its ``enginePending``): no hint
+    or line until a view lets the engines play (the mover is an engine seat, whose hand a hint
+    from its view would show)."""
 
     def as_job(self) -> dict[str, Any]:
         return {"game": self.game, "options": self.options, "humans": self.humans,

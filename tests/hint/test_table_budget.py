@@ -136,3 +136,27 @@ def test_a_hint_or_a_line_while_a_step_runs_is_session_busy(server: Server) -> N
         stepping.join(timeout=120)
     for refused in (hint, line):
         assert refused.status_code == 409 and refused.json()["code"] == "session_busy", refused.text
+
+
+def test_no_hint_or_line_while_an_engine_seat_is_to_move(server: Server) -> None:
+    """Found by attack: with ``enginePending`` the mover is an engine seat, and ``/v1/table/hint``
+    answered from that seat's view (its legal moves: in the Trial, the cards in its hand). A hint
+    or a line then is ``409 engine_pending``; once a view has let the engines play, the hint is
+    the human seat's again."""
+    view = _post(server, "/v1/table/start", {**HEAVY, "seconds": 1e-3}).json()
+    assert view["enginePending"] and view["currentPlayer"] not in HEAVY["humans"]
+    ident = view["session"]
+    hint = _post(server, "/v1/table/hint", {"session": ident, "limit": {"iterations": 8}})
+    line = _post(server, "/v1/table/line", {"session": ident, "pv": []})
+    for refused in (hint, line):
+        assert refused.status_code == 409, refused.text
+        assert refused.json()["code"] == "engine_pending"
+    for _ in range(200):
+        if not view["enginePending"]:
+            break
+        view = _post(server, "/v1/table/view", {"session": ident}).json()
+    assert view["currentPlayer"] == 3 and view["moves"]
+    hint = _post(server, "/v1/table/hint", {"session": ident, "limit": {"iterations": 8}})
+    assert hint.status_code == 200, hint.text
+    assert hint.json()["rootInfo"]["player"] == 3
+    assert {m["action"] for m in hint.json()["moveInfos"]} <= {m["action"] for m in view["moves"]}
