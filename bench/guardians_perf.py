@@ -51,8 +51,8 @@ import networkx as nx
 import solver
 from solver.games.guardians.board import Face, neighbours
 from solver.games.guardians.connectivity import splits_forest
-from solver.games.guardians.grove import format_grove, load_grove
-from solver.games.guardians.grove_model import DEFAULT_TABLE, Grove, GroveCell
+from solver.games.guardians.grove_format import format_grove, load_grove
+from solver.games.guardians.grove_position import DEFAULT_TABLE, Grove, GroveCell
 from solver.games.guardians.rules import GuardiansGame, Phase
 from solver.games.guardians.tiles import Tile
 from solver.games.guardians.walks import path_code, start_walk_ok, walks_from
@@ -227,8 +227,8 @@ def write_positions() -> None:
 
 
 def ordering_rows() -> list[dict[str, Any]]:
-    from solver.games.guardians.order_model import cpsat_order
-    from solver.games.guardians.ordering import bounded_best_order
+    from solver.games.guardians.mission_order_cpsat import cpsat_order
+    from solver.games.guardians.mission_order_search import bounded_best_order
 
     rows = []
     for path in sorted(POSITIONS.glob("*.grove")):

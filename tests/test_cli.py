@@ -283,7 +283,7 @@ def test_best_move_spells_out_the_whole_turn(capsys):
     # the position, start with the best action, stay with the player and end the turn, and it must
     # complete as many missions as the exact ordering says is possible (order-trap: 6)
     import solver
-    from solver.games.guardians.ordering import best_order
+    from solver.games.guardians.mission_order_search import best_order
 
     code, out, _ = run(capsys, "guardians", "best-move", "guardians/order-trap", "--json")
     assert code == 0

@@ -15,7 +15,7 @@ import pytest
 import solver
 from solver.errors import FormatError
 from solver.games.dog.format import load_forest
-from solver.games.guardians.grove import load_grove
+from solver.games.guardians.grove_format import load_grove
 
 BROKEN = '{\n  "a": [1,\n  2,\n'
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import OptionError
-from solver.games.guardians.grove_model import Grove
+from solver.games.guardians.grove_position import Grove
 from solver.spec import AgentSpec, GameSpec, Rung
 
 __all__ = ["SPEC", "Grove", "resolve_position"]
@@ -36,7 +36,7 @@ def resolve_position(position: Any) -> Grove | None:
 
             grove: Grove = load_own(SPEC, text)
             return grove
-        from solver.games.guardians.grove import load_grove
+        from solver.games.guardians.grove_format import load_grove
 
         return load_grove(text)
     raise OptionError(
@@ -157,7 +157,7 @@ SPEC = GameSpec(
     state_players=f"{_HOOKS}:state_players",
     source_option="position",
     extensions=(".grove",),
-    load_file="solver.games.guardians.grove:load_grove",
+    load_file="solver.games.guardians.grove_format:load_grove",
     puzzles="guardians",
     default_source=True,
     value_kind="win probability",

@@ -22,7 +22,7 @@ Deterministic for a seed and an iteration budget: decision ``k`` of a game is se
 engine the same tree is built in Python (hundreds of times slower; for tests).
 
 >>> import solver
->>> from solver.games.guardians.grove import parse_grove
+>>> from solver.games.guardians.grove_format import parse_grove
 >>> game = solver.load_game("guardians", position=parse_grove(
 ...     "grid:\\n[GR]b G:BB R:BB Y:BB\\n. . [YR]g .\\n"))
 >>> agent = mcts_agent(game, seed=1, iterations=50)
@@ -53,9 +53,9 @@ worse than the first legal order)."""
 
 def plan_missions(state: Any) -> Any:
     """The best mission plan at the mission step, by the ``order`` command's rule
-    (:func:`~solver.games.guardians.order_solve.solve_order`, ``auto``): exhaustive search,
+    (:func:`~solver.games.guardians.mission_order.solve_order`, ``auto``): exhaustive search,
     else CP-SAT within its model cap and :data:`PLAN_TIME_LIMIT`, else the first legal order."""
-    from solver.games.guardians.order_solve import solve_order
+    from solver.games.guardians.mission_order import solve_order
 
     return solve_order(state, time_limit=PLAN_TIME_LIMIT).plan
 

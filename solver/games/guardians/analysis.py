@@ -5,9 +5,9 @@ An instance is a ``.grove`` position (one player's forest at the mission step of
 from a file or rolled by :func:`roll_grove`: a random forest of ``width`` x ``height`` cells
 grown tile by tile from the middle (so it is one piece), forest side up in three colours, with
 up to four pawns standing on mission-side tiles. :func:`analyse_source` answers the headline
-question exactly within a state budget: the best mission order (:func:`~.ordering.best_order`,
-most missions then most points), the first legal order, and the position's shape (tiles, pawns,
-candidate walks, cut vertices).
+question exactly within a state budget: the best mission order
+(:func:`~.mission_order_search.best_order`, most missions then most points), the first legal
+order, and the position's shape (tiles, pawns, candidate walks, cut vertices).
 
 Classes (docs/analysis.md): ``none`` (no mission can be completed), ``easy`` (the first legal
 order is already optimal), ``trap`` (it ends with fewer missions, or as many for fewer points),
@@ -93,7 +93,7 @@ def roll_grove(seed: int, width: int, height: int) -> Any:
     up with a solo pawn on it; at least one pawn is placed.
     """
     from solver.games.guardians.board import neighbours
-    from solver.games.guardians.grove_model import DEFAULT_TABLE, Grove, GroveCell
+    from solver.games.guardians.grove_position import DEFAULT_TABLE, Grove, GroveCell
     from solver.rng import SplitMix64
 
     rng = SplitMix64(seed)
@@ -148,8 +148,8 @@ def position_state(grove: Any) -> Any:
 
 def analyse_grove(grove: Any, max_states: int = MAX_STATES) -> dict[str, Any]:
     """The analysis row of a position (see the module docstring for the classes)."""
-    from solver.games.guardians.order_model import candidate_walks
-    from solver.games.guardians.ordering import bounded_best_order, first_legal_order
+    from solver.games.guardians.mission_order_cpsat import candidate_walks
+    from solver.games.guardians.mission_order_search import bounded_best_order, first_legal_order
 
     state = position_state(grove)
     tiles = grove.tiles()
@@ -234,13 +234,13 @@ def analyse_source(source: Any) -> dict[str, Any]:
 
 
 def _load(path: str) -> Any:
-    from solver.games.guardians.grove import load_grove
+    from solver.games.guardians.grove_format import load_grove
 
     return load_grove(path)
 
 
 def _dump(grove: Any) -> str:
-    from solver.games.guardians.grove import format_grove
+    from solver.games.guardians.grove_format import format_grove
 
     return str(format_grove(grove))
 
@@ -282,7 +282,7 @@ def report_sections(frame: Any, directory: Any, load_row: Any) -> list[str]:
 
 def analysis_hooks() -> AnalysisHooks:
     """Forest guardians' analysis hooks (see :class:`~solver.spec.AnalysisHooks`)."""
-    from solver.games.guardians.grove_model import MAX_GROVE_SIZE
+    from solver.games.guardians.grove_position import MAX_GROVE_SIZE
 
     return AnalysisHooks(
         load=_load,

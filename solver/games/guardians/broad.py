@@ -18,7 +18,7 @@ the state only, so it plays the same games on both engines. Its time grows with 
 about three and a half times the planner's at the default (docs/rules/guardians.md §13).
 
 >>> import solver
->>> from solver.games.guardians.grove import parse_grove
+>>> from solver.games.guardians.grove_format import parse_grove
 >>> game = solver.load_game("guardians", position=parse_grove(
 ...     "grid:\\n[GR]b G:BB R:BB Y:BB\\n. . [YR]g .\\n"))
 >>> agent = broad_agent(game)

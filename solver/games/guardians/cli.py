@@ -26,7 +26,7 @@ import time
 from typing import Any
 
 from solver.cmdkit import positive_float, positive_int, progress_option
-from solver.games.guardians.order_solve import AUTO_STATES, MODEL_CAP
+from solver.games.guardians.mission_order import AUTO_STATES, MODEL_CAP
 
 __all__ = ["AUTO_STATES", "add_commands", "order_lines"]
 
@@ -66,8 +66,8 @@ def order_lines(state: Any, plan: Any) -> list[str]:
 
 def _order(args: argparse.Namespace) -> int:
     from solver.games.guardians import resolve_position
-    from solver.games.guardians.order_solve import solve_order
-    from solver.games.guardians.ordering import plan_to_dict
+    from solver.games.guardians.mission_order import solve_order
+    from solver.games.guardians.mission_order_search import plan_to_dict
     from solver.games.guardians.rules import GuardiansGame
 
     if args.svg is not None:

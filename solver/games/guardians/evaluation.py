@@ -30,7 +30,7 @@ The **heuristic** in [0, 1]: solo, a logistic of (value - threshold) / :data:`SO
 2-4 players a softmax of the values (temperature :data:`TEMPERATURE` VP), as the returns sum to
 1. Terminal states get their returns.
 
->>> from solver.games.guardians.grove import parse_grove
+>>> from solver.games.guardians.grove_format import parse_grove
 >>> from solver.games.guardians.rules import GuardiansGame
 >>> state = GuardiansGame(position=parse_grove("grid:\\n[GRE]b G:BB R:BB\\n")).new_initial_state()
 >>> round(value(state, 0), 6) > 0, 0.0 < heuristic(state, 0) < 1.0

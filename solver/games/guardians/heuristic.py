@@ -10,7 +10,7 @@ Solo: the prospect over the level's threshold, capped at 1.
 With 2-4 players: a softmax of the prospects (temperature 5 VP), so the values sum to 1 like
 the returns. Terminal states get their returns.
 
->>> from solver.games.guardians.grove import parse_grove
+>>> from solver.games.guardians.grove_format import parse_grove
 >>> from solver.games.guardians.rules import GuardiansGame
 >>> state = GuardiansGame(position=parse_grove("grid:\\n[GRE]b G:BB R:BB\\n")).new_initial_state()
 >>> round(progress(state, 0), 3)   # G-R-E: two of three colours lined up, 5 points

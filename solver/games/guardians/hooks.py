@@ -62,7 +62,7 @@ def open_text(text: str, *, engine: str | None = None, players: int | None = Non
     """The position whose ``.grove`` text is ``text``, at player 0's mission step (the hint
     engine's inline file; a parse error is a :class:`~solver.errors.FormatError`)."""
     from solver.games.guardians import SPEC
-    from solver.games.guardians.grove import parse_grove
+    from solver.games.guardians.grove_format import parse_grove
 
     if not isinstance(text, str):
         raise OptionError(f"a position's text is a string, not {type(text).__name__}")

@@ -30,7 +30,7 @@ sampled reveals, was tried and lost to the planner's exact expectation: docs/rul
 ``derive_seed(seed, k)``.
 
 >>> import solver
->>> from solver.games.guardians.grove import parse_grove
+>>> from solver.games.guardians.grove_format import parse_grove
 >>> game = solver.load_game("guardians", position=parse_grove(
 ...     "grid:\\n[GR]b G:BB R:BB Y:BB\\n. . [YR]g .\\n"))
 >>> agent = lookahead_agent(game, seed=1, iterations=4)

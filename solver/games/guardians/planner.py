@@ -43,7 +43,7 @@ The agent is deterministic: ties go to the first candidate in a fixed order, and
 random (the seed only seeds the pools a reset is valued with).
 
 >>> import solver
->>> from solver.games.guardians.grove import parse_grove
+>>> from solver.games.guardians.grove_format import parse_grove
 >>> game = solver.load_game("guardians", position=parse_grove(
 ...     "grid:\\n[GR]b G:BB R:BB Y:BB\\n. . [YR]g .\\n"))
 >>> agent = planner_agent(game)

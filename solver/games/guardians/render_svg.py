@@ -14,7 +14,7 @@ empty cell next to one) ``data-cell="PLAYER:ROW,COL"``, every pool tile ``data-t
 With a mission plan (``order``), each of the player to move's mission tiles carries its step
 number in a badge. A tile whose back is unseen shows its face only.
 
->>> from solver.games.guardians.grove import parse_grove
+>>> from solver.games.guardians.grove_format import parse_grove
 >>> from solver.games.guardians.rules import GuardiansGame
 >>> state = GuardiansGame(position=parse_grove("grid:\\n[GR]b G:BB R:BB\\n")).new_initial_state()
 >>> svg = render_state_svg(state)

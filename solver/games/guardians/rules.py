@@ -56,7 +56,7 @@ from solver.games.guardians.actions import (
 )
 from solver.games.guardians.board import Cell, Face, cell_text, frontier
 from solver.games.guardians.connectivity import splits_forest
-from solver.games.guardians.grove_model import Grove
+from solver.games.guardians.grove_position import Grove
 from solver.games.guardians.render_text import render_state
 from solver.games.guardians.scoring import COMBO_SUPPLY, MISSION_LIMITS, combo_card, winners_share
 from solver.games.guardians.solo import (

@@ -10,8 +10,8 @@ import sys
 import solver
 from solver.agents import agent_names, make_agent
 from solver.games.guardians.actions import END_TURN
-from solver.games.guardians.grove import parse_grove
-from solver.games.guardians.ordering import best_order, first_legal_order
+from solver.games.guardians.grove_format import parse_grove
+from solver.games.guardians.mission_order_search import best_order, first_legal_order
 from solver.games.guardians.rules import Phase
 
 CHAIN = "grid:\n[GR]b G:BB R:BB Y:BB\n. . [YR]g .\n"

@@ -15,8 +15,8 @@ from solver.analysis.batch import read_results  # noqa: E402
 from solver.analysis.stand_ins import analyse_rolled  # noqa: E402
 from solver.games.guardians.analysis import CLASSES as GUARDIANS_CLASSES  # noqa: E402
 from solver.games.guardians.analysis import roll_grove  # noqa: E402
-from solver.games.guardians.grove import load_grove, parse_grove  # noqa: E402
-from solver.games.guardians.ordering import best_order, first_legal_order  # noqa: E402
+from solver.games.guardians.grove_format import load_grove, parse_grove  # noqa: E402
+from solver.games.guardians.mission_order_search import best_order, first_legal_order  # noqa: E402
 from solver.games.guardians.rules import GuardiansGame  # noqa: E402
 
 
@@ -91,7 +91,7 @@ def test_guardians_rolls_are_one_piece_with_a_pawn_and_reproducible():
         cells = {place for place, _ in grove.tiles()}
         assert (width * height) // 2 <= len(cells) <= max(2, width * height * 4 // 5)
         assert any(cell.pawn for _, cell in grove.tiles())
-        from solver.games.guardians.grove import format_grove
+        from solver.games.guardians.grove_format import format_grove
 
         assert parse_grove(format_grove(grove)) == grove  # the format's own checks pass
 

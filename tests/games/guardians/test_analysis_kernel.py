@@ -13,9 +13,9 @@ import pytest
 
 from solver import puzzles
 from solver.games.guardians.analysis import analyse_grove, position_state, roll_grove
-from solver.games.guardians.grove import parse_grove
+from solver.games.guardians.grove_format import parse_grove
 from solver.games.guardians.kernel import KernelGuardiansGame
-from solver.games.guardians.ordering import _key, bounded_best_order, first_legal_order
+from solver.games.guardians.mission_order_search import _key, bounded_best_order, first_legal_order
 from solver.games.guardians.rules import GuardiansGame
 
 pytestmark = pytest.mark.usefixtures("require_kernels")
@@ -98,7 +98,7 @@ def test_rolled_positions_are_those_rolled_before_the_speed_up() -> None:
     draw: the same draws, so the same positions (the digest was taken of the earlier code)."""
     import hashlib
 
-    from solver.games.guardians.grove import format_grove
+    from solver.games.guardians.grove_format import format_grove
 
     sizes = ((6, 5), (9, 9), (2, 2), (16, 16), (3, 7))
     text = "".join(format_grove(roll_grove(s, w, h)) for s in range(40) for (w, h) in sizes)

@@ -15,9 +15,9 @@ from collections import Counter
 import pytest
 
 from solver.errors import FormatError, OptionError
-from solver.games.guardians.grove import format_grove, parse_grove
-from solver.games.guardians.order_solve import solve_order
-from solver.games.guardians.ordering import best_order, expected_order
+from solver.games.guardians.grove_format import format_grove, parse_grove
+from solver.games.guardians.mission_order import solve_order
+from solver.games.guardians.mission_order_search import best_order, expected_order
 from solver.games.guardians.render_svg import render_state_svg
 from solver.games.guardians.rules import GuardiansGame, Phase
 from solver.games.guardians.tiles import TileSet, default_tile_set

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import solver
-from solver.games.guardians.ordering import best_order
+from solver.games.guardians.mission_order_search import best_order
 from solver.hint.engine import answer
 
 TEXT = "grid:\n[GR]b G:BB R:BB Y:BB\n. . [YR]g .\n"
@@ -18,7 +18,9 @@ def _request(position: str, **extra):
 def test_inline_text_opens_the_position():
     reply = answer(_request(TEXT))
     assert "error" not in reply, reply
-    game = solver.load_game("guardians", position=solver.games.guardians.grove.parse_grove(TEXT))
+    game = solver.load_game(
+        "guardians", position=solver.games.guardians.grove_format.parse_grove(TEXT)
+    )
     legal = game.new_initial_state().legal_actions()
     assert sorted(m["action"] for m in reply["moveInfos"]) == sorted(legal)
     labels = {m["label"] for m in reply["moveInfos"]}

@@ -29,8 +29,8 @@ from solver.games.guardians.board import neighbours
 from solver.games.guardians.connectivity import splits_forest
 from solver.games.guardians.evaluation import heuristic as reference_evaluation
 from solver.games.guardians.evaluation import value as reference_value
-from solver.games.guardians.grove import load_grove
-from solver.games.guardians.grove_model import DEFAULT_TABLE, Grove, GroveCell
+from solver.games.guardians.grove_format import load_grove
+from solver.games.guardians.grove_position import DEFAULT_TABLE, Grove, GroveCell
 from solver.games.guardians.heuristic import heuristic as reference_heuristic
 from solver.games.guardians.kernel import KernelGuardiansGame
 from solver.games.guardians.rules import GuardiansGame, Phase

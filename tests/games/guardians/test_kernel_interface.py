@@ -69,7 +69,7 @@ def test_equal_positions_are_equal_bytes_whatever_the_order_of_play():
 
 def test_a_kernel_game_refuses_a_forest_in_two_pieces():
     from solver.errors import OptionError
-    from solver.games.guardians.grove_model import DEFAULT_TABLE, Grove, GroveCell
+    from solver.games.guardians.grove_position import DEFAULT_TABLE, Grove, GroveCell
 
     cell = GroveCell("B", "GG")
     grid = ((GroveCell(None, "GR", True, False, "b"), None, cell),)

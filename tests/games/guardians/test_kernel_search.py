@@ -17,7 +17,7 @@ from solver.errors import OptionError
 from solver.games.guardians.actions import TAKE_TWO
 from solver.games.guardians.agent import mcts_agent
 from solver.games.guardians.board import frontier
-from solver.games.guardians.grove import parse_grove
+from solver.games.guardians.grove_format import parse_grove
 from solver.rng import SplitMix64
 from solver.search import MCTSTree, mcts, strong_mcts_options
 

@@ -12,7 +12,7 @@ import pytest
 import solver
 from solver.agents import make_agent
 from solver.games.guardians import planner as P
-from solver.games.guardians.grove import parse_grove
+from solver.games.guardians.grove_format import parse_grove
 from solver.games.guardians.rules import GuardiansGame, Phase
 from solver.games.guardians.solo_runs import solo_game
 from solver.games.guardians.walks import walks_from

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from solver.games.guardians.actions import END_TURN
-from solver.games.guardians.grove import format_grove, load_grove, parse_grove
-from solver.games.guardians.ordering import best_order, first_legal_order, plan_to_dict
+from solver.games.guardians.grove_format import format_grove, load_grove, parse_grove
+from solver.games.guardians.mission_order_search import best_order, first_legal_order, plan_to_dict
 from solver.games.guardians.rules import GuardiansGame, GuardiansState
 
 FOLDER = Path(__file__).resolve().parents[3] / "puzzles" / "guardians"
@@ -126,7 +126,7 @@ def test_best_order_agrees_with_a_memo_free_search(name):
 
 def test_the_exhaustive_search_respects_its_cap():
     from solver.errors import OptionError
-    from solver.games.guardians.ordering import bounded_best_order
+    from solver.games.guardians.mission_order_search import bounded_best_order
 
     state = at_missions(FOLDER / "order-trap.grove")
     assert bounded_best_order(state, 2) is None

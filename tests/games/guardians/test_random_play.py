@@ -15,7 +15,7 @@ from solver import CHANCE, TERMINAL
 from solver.games.guardians.actions import END_TURN
 from solver.games.guardians.board import Cell, neighbours
 from solver.games.guardians.connectivity import is_connected
-from solver.games.guardians.grove_model import DEFAULT_TABLE, Grove, GroveCell
+from solver.games.guardians.grove_position import DEFAULT_TABLE, Grove, GroveCell
 from solver.games.guardians.rules import GuardiansGame, GuardiansState, Phase
 from solver.rng import SplitMix64
 

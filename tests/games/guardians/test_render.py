@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from solver.games.guardians.grove import EXAMPLE, parse_grove
+from solver.games.guardians.grove_format import EXAMPLE, parse_grove
 from solver.games.guardians.render_svg import render_state_svg
 from solver.games.guardians.render_text import render_state
 from solver.games.guardians.rules import GuardiansGame

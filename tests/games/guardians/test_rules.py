@@ -15,7 +15,7 @@ from solver import CHANCE, TERMINAL
 from solver.errors import IllegalActionError, OptionError
 from solver.games.guardians.actions import END_TURN, PAWN_BASE, RESET, TAKE_TWO
 from solver.games.guardians.board import Face
-from solver.games.guardians.grove import parse_grove
+from solver.games.guardians.grove_format import parse_grove
 from solver.games.guardians.rules import GuardiansGame, GuardiansState, Phase
 from solver.games.guardians.scoring import combo_card, winners_share
 from solver.games.guardians.solo import levels_from_dict

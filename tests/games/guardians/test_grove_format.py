@@ -1,6 +1,6 @@
-"""The ``.grove`` format (:mod:`solver.games.guardians.grove`): exact round trips (hypothesis), one
-test per kind of bad input, files read and written safely (a device, the size cap, no file
-replaced unasked), and only ``solver.errors`` for mutated positions."""
+"""The ``.grove`` format (:mod:`solver.games.guardians.grove_format`): exact round trips
+(hypothesis), one test per kind of bad input, files read and written safely (a device, the
+size cap, no file replaced unasked), and only ``solver.errors`` for mutated positions."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from solver.errors import FormatError, OptionError, SolverError
 from solver.files import MAX_FILE_BYTES
-from solver.games.guardians.grove import (
+from solver.games.guardians.grove_format import (
     EXAMPLE,
     format_grove,
     grove_from_dict,
@@ -24,7 +24,7 @@ from solver.games.guardians.grove import (
     load_grove,
     parse_grove,
 )
-from solver.games.guardians.grove_model import DEFAULT_TABLE, Grove, GroveCell
+from solver.games.guardians.grove_position import DEFAULT_TABLE, Grove, GroveCell
 from solver.registry import load_game
 from solver.testing import one_line_error
 from solver.testing import run_forest as forest
@@ -199,7 +199,7 @@ def test_a_grove_path_to_an_endless_device_is_refused_unread():
 
 
 def test_a_grove_file_over_the_size_cap_is_refused_unread(tmp_path):
-    from solver.games.guardians.grove import load_grove
+    from solver.games.guardians.grove_format import load_grove
 
     path = tmp_path / "huge.grove"
     path.write_bytes(b"grid:\n[*]\n" + b"#" * MAX_FILE_BYTES)
@@ -209,7 +209,7 @@ def test_a_grove_file_over_the_size_cap_is_refused_unread(tmp_path):
 
 def test_deeply_nested_grove_json_is_a_format_error():
     # Defect: grove_from_json let json's RecursionError through.
-    from solver.games.guardians.grove import grove_from_json
+    from solver.games.guardians.grove_format import grove_from_json
 
     with pytest.raises(FormatError):
         grove_from_json("[" * 100_000 + "]" * 100_000)
@@ -217,7 +217,7 @@ def test_deeply_nested_grove_json_is_a_format_error():
 
 def test_a_grove_json_name_with_a_lone_surrogate_is_refused_like_the_text_form():
     # Defect: the JSON form accepted a name the text form refuses (and format_grove cannot write).
-    from solver.games.guardians.grove import grove_from_dict
+    from solver.games.guardians.grove_format import grove_from_dict
 
     with pytest.raises(FormatError, match="name"):
         grove_from_dict({"name": "\ud800", "grid": ["[*]"]})
@@ -229,7 +229,7 @@ def test_the_api_raises_only_solver_errors_for_a_fuzzed_grove():
     import random
     from pathlib import Path
 
-    from solver.games.guardians.grove import format_grove, parse_grove
+    from solver.games.guardians.grove_format import format_grove, parse_grove
 
     texts = [p.read_text(encoding="utf-8") for p in Path("puzzles/guardians").glob("*.grove")]
     alphabet = list(". []*:BGREPYbgyrpx#\n\r 0123456789=namodegritsp\ufeff\x00")
@@ -252,7 +252,7 @@ def test_the_api_raises_only_solver_errors_for_a_fuzzed_grove():
 def test_save_grove_writes_whole_and_never_replaces_without_overwrite(tmp_path):
     # Defect: save_grove opened the target for writing at once (an existing file replaced, a
     # half-written file on error, a raw OSError for a missing folder).
-    from solver.games.guardians.grove import load_grove, parse_grove, save_grove
+    from solver.games.guardians.grove_format import load_grove, parse_grove, save_grove
 
     grove = parse_grove("name: kept\ngrid:\n[*]b B:GR\n")
     target = tmp_path / "a.grove"

@@ -44,7 +44,7 @@ from typing import Any
 from solver.errors import FormatError, OptionError
 from solver.files import parse_json
 from solver.games.guardians.connectivity import reached
-from solver.games.guardians.grove_model import (
+from solver.games.guardians.grove_position import (
     DEFAULT_TABLE,
     MAX_GROVE_SIZE,
     Grove,

@@ -16,10 +16,11 @@ The model is time-expanded over steps 1..T, one mission per step at most:
 - objective: ``(missions) * BIG + (mission points)``, steps used without gaps.
 
 The plan is replayed through the reference rules before it is returned, so an answer is always
-a legal order. :func:`cpsat_order` agrees with the exhaustive :func:`~solver.games.guardians.
-ordering.best_order` on count and points (the tests check hundreds of positions).
+a legal order. :func:`cpsat_order` agrees with the exhaustive
+:func:`~.mission_order_search.best_order` on count and points (the tests check hundreds of
+positions).
 
->>> from solver.games.guardians.grove import parse_grove
+>>> from solver.games.guardians.grove_format import parse_grove
 >>> from solver.games.guardians.rules import GuardiansGame
 >>> state = GuardiansGame(position=parse_grove(
 ...     "grid:\\n[GR]b G:BB R:BB Y:BB\\n. . [YR]g .\\n")).new_initial_state()
@@ -34,7 +35,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from solver.games.guardians.board import Cell, Face, neighbours
-from solver.games.guardians.ordering import Plan, _check, _step
+from solver.games.guardians.mission_order_search import Plan, _check, _step
 from solver.games.guardians.walks import path_code, walks_from
 
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ def cpsat_order(
     from ortools.sat.python import cp_model
 
     from solver.exact import deterministic_solver
-    from solver.games.guardians.ordering import first_legal_order
+    from solver.games.guardians.mission_order_search import first_legal_order
 
     _check(state)
     walks = candidate_walks(state)

@@ -16,7 +16,7 @@ expected missions and points (``Plan.reaches_unseen`` says whether there is any 
 
 :func:`first_legal_order` is the naive baseline: complete the first legal walk, again and again.
 
->>> from solver.games.guardians.grove import parse_grove
+>>> from solver.games.guardians.grove_format import parse_grove
 >>> from solver.games.guardians.rules import GuardiansGame
 >>> state = GuardiansGame(position=parse_grove(
 ...     "grid:\\n[GR]b G:BB R:BB Y:BB\\n. . [YR]g .\\n")).new_initial_state()

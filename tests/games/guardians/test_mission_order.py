@@ -12,9 +12,9 @@ import solver
 from solver.errors import OptionError
 from solver.games.guardians import resolve_position
 from solver.games.guardians.agent import plan_missions
-from solver.games.guardians.order_model import candidate_walks
-from solver.games.guardians.order_solve import MODEL_CAP, solve_order
-from solver.games.guardians.ordering import best_order, first_legal_order
+from solver.games.guardians.mission_order import MODEL_CAP, solve_order
+from solver.games.guardians.mission_order_cpsat import candidate_walks
+from solver.games.guardians.mission_order_search import best_order, first_legal_order
 from solver.games.guardians.rules import GuardiansGame
 from solver.testing import one_line_error
 from solver.testing import run_forest as forest
@@ -83,8 +83,8 @@ def test_order_on_a_position_too_large_for_the_exact_searches_answers_quickly(tm
     # Defect: `forest guardians order dense.grove` (a legal 12x12 position: 292 candidate walks
     # over 72 mission tiles) ran for many minutes building the CP-SAT model, whatever
     # --time-limit said. Now: the first legal order, marked as not proven optimal.
-    from solver.games.guardians.grove import parse_grove
-    from solver.games.guardians.ordering import first_legal_order
+    from solver.games.guardians.grove_format import parse_grove
+    from solver.games.guardians.mission_order_search import first_legal_order
     from solver.games.guardians.rules import GuardiansGame
 
     text = _dense_grove(12, 5)

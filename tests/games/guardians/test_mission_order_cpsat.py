@@ -12,10 +12,10 @@ import json
 import pytest
 
 from solver.cli import main
-from solver.games.guardians.grove import parse_grove
-from solver.games.guardians.grove_model import DEFAULT_TABLE, Grove, GroveCell
-from solver.games.guardians.order_model import candidate_walks, cpsat_order
-from solver.games.guardians.ordering import best_order, first_legal_order
+from solver.games.guardians.grove_format import parse_grove
+from solver.games.guardians.grove_position import DEFAULT_TABLE, Grove, GroveCell
+from solver.games.guardians.mission_order_cpsat import candidate_walks, cpsat_order
+from solver.games.guardians.mission_order_search import best_order, first_legal_order
 from solver.games.guardians.rules import GuardiansGame, GuardiansState, Phase
 from solver.rng import SplitMix64
 

@@ -1,7 +1,7 @@
 """The ``.grove`` position as an object: one player's forest as a user copies it from the table.
 
-The text format lives in :mod:`solver.games.guardians.grove`; this module is only the data, so the
-rules can build a game from a position without importing the parser.
+The text format lives in :mod:`solver.games.guardians.grove_format`; this module is only the
+data, so the rules can build a game from a position without importing the parser.
 
 >>> g = Grove(name="x", mode="solo", points=DEFAULT_TABLE,
 ...           grid=((GroveCell("B", "GR"), GroveCell(None, "", True, True, "b")),))

@@ -6,10 +6,10 @@ steps; past it, building the model alone takes minutes), else answers the first 
 marked not optimal. A time-limited CP-SAT solve never answers less than the first legal order.
 
 With hidden backs the plan never depends on a back nobody has seen; where a chain could go on
-through one, :func:`solve_order` also plays the reveals out (:func:`~solver.games.guardians.
-ordering.expected_order`, up to :data:`EXPECTED_STATES` positions): ``expected`` holds the best
-policy's expected missions and points (``None`` when there is no unseen back to play out, or
-the expectimax needs more positions).
+through one, :func:`solve_order` also plays the reveals out
+(:func:`~.mission_order_search.expected_order`, up to :data:`EXPECTED_STATES` positions):
+``expected`` holds the best policy's expected missions and points (``None`` when there is no
+unseen back to play out, or the expectimax needs more positions).
 """
 
 from __future__ import annotations
@@ -17,8 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solver.errors import OptionError
-from solver.games.guardians.order_model import DEFAULT_TIME_LIMIT, candidate_walks, cpsat_order
-from solver.games.guardians.ordering import (
+from solver.games.guardians.mission_order_cpsat import (
+    DEFAULT_TIME_LIMIT,
+    candidate_walks,
+    cpsat_order,
+)
+from solver.games.guardians.mission_order_search import (
     Expected,
     Plan,
     best_order,
