@@ -45,10 +45,10 @@ def analyse_one(
 
     >>> from solver.analysis.sources import Source
     >>> def broken(source):
-    ...     raise ValueError("no such forest")
+    ...     raise ValueError("no such instance")
     >>> row = analyse_one(broken, Source.file("missing.forest"))
     >>> row["class"], row["error"]
-    ('error', 'ValueError: no such forest')
+    ('error', 'ValueError: no such instance')
     >>> wrong = lambda source: {"class": "x", "par": "7"}
     >>> analyse_one(wrong, Source.file("a"), {"par": "Int64"})["error"]
     "TypeError: the analysis returned column 'par' as '7', not a value of type Int64"
