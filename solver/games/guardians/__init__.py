@@ -140,7 +140,7 @@ SPEC = GameSpec(
             "solver.games.guardians.broad:broad_agent",
             iterations=4,
             summary="the planner searching 4 times as many candidate turns (--iterations: the "
-            "factor)",
+            "factor); the default agent's solo player",
         ),
         "planner": AgentSpec(
             "solver.games.guardians.planner:planner_agent",

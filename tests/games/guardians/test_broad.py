@@ -78,6 +78,12 @@ def test_it_is_deterministic_given_its_seed():
     assert _play("broad", "kernel", 4, 2, 6) == _play("broad", "kernel", 4, 2, 6)
 
 
+def test_in_solo_the_default_agent_plays_the_broad_agents_game():
+    from solver.games.guardians import SPEC
+
+    assert _play(SPEC.default_agent, "kernel", 3, None, 5) == _play("broad", "kernel", 3, None, 5)
+
+
 @pytest.mark.parametrize("factor", [0, 17, 2.5, True])
 def test_a_bad_factor_is_refused_by_name(factor):
     with pytest.raises(OptionError, match="breadth factor"):
