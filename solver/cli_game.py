@@ -308,19 +308,16 @@ def _strength_option(p: argparse.ArgumentParser, what: str) -> None:
 
 def _agents_help(spec: GameSpec) -> str:
     """Every agent of the game with its play default: ``mcts (1000 simulations a decision)``..."""
-    parts = []
-    for name, agent in spec.offered_agents().items():
-        budget = f"{agent.iterations} simulations a decision" if agent.iterations else "no search"
-        parts.append(f"{name} ({budget})")
+    parts = [f"{name} ({agent.budget_text()})" for name, agent in spec.offered_agents().items()]
     return ", ".join(parts) + ", or level1 ... level10 (the strength ladder)"
 
 
 def _play_iterations_help(spec: GameSpec) -> str:
-    searching = [f"{name} {agent.iterations}" for name, agent in spec.offered_agents().items()
+    searching = [f"{name} {agent.budget_text()}" for name, agent in spec.offered_agents().items()
                  if agent.iterations]  # fmt: skip
     defaults = ", ".join(searching) if searching else "none of them searches"
-    return (f"simulations a decision for every searching agent (default: each agent's own: "
-            f"{defaults})")  # fmt: skip
+    return (f"every searching agent's budget, in its own unit (default: "
+            f"each agent's own: {defaults})")  # fmt: skip
 
 
 # -- the handlers imported when their command runs (they import the searchers) -----------------

@@ -535,7 +535,7 @@ def solve_command(spec: GameSpec, args: argparse.Namespace) -> int:
               f"  ({report['states']} states, {report['seconds']} s)")  # fmt: skip
     else:
         agent, iterations = report["agent"], report["iterations"]
-        per_move = f"{count(iterations, 'simulation')} a decision" if iterations else "no search"
+        per_move = spec.agent(agent).budget_text(iterations)
         seat = f"player {args.observer}'s " if game.num_players() > 1 else ""
         print(f"{agent} agent, every seat: {seat}{spec.value_kind} {report['value']:.4f}  95% CI "
               f"[{report['ci_low']:.4f}, {report['ci_high']:.4f}] over "

@@ -338,11 +338,26 @@ class AgentSpec:
       (``forest GAME play`` without ``--iterations``) names none; ``None``: it searches nothing
       (greedy, scripted and exact agents), so no budget is passed unless one is asked for.
     - ``summary``: one line saying what it is (``forest GAME play --help``).
+    - ``budget``: what ``iterations`` counts, in the words that follow the number wherever a
+      budget is shown (``--help``, ``solve``): ``"simulations a decision"`` unless the agent's
+      budget counts something else (guardians' ``lookahead``: ``"continuations a decision"``).
     """
 
     factory: AgentFactory | str
     iterations: int | None = None
     summary: str = ""
+    budget: str = "simulations a decision"
+
+    def budget_text(self, iterations: int | None = None) -> str:
+        """``iterations`` (default: the play default) in the agent's words: ``"4 continuations
+        a decision"``; ``"no search"`` when there is no budget."""
+        budget = self.iterations if iterations is None else iterations
+        if not budget:
+            return "no search"
+        unit, _, rest = self.budget.partition(" ")
+        if budget == 1 and unit.endswith("s") and unit != "times":
+            unit = unit[:-1]  # "1 simulation a decision"
+        return " ".join(filter(None, (str(budget), unit, rest)))
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "factory", as_callable(self.factory, "an agent factory"))

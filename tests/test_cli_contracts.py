@@ -346,11 +346,28 @@ def test_help_documents_each_agents_default(game):
     spec = solver.registry.game_spec(game)
     text = " ".join(forest(game, "play", "--help").stdout.split())
     for name, agent in spec.offered_agents().items():
-        budget = f"{agent.iterations} simulations a decision" if agent.iterations else "no search"
-        assert f"{name} ({budget})" in text
+        assert f"{name} ({agent.budget_text()})" in text
     assert f"default: the game's strongest, {spec.strongest_agent}" in text
     solve = " ".join(forest(game, "solve", "--help").stdout.split())
     assert "--agent" in solve and f"strongest, {spec.strongest_agent}" in solve
+
+
+def test_a_budget_is_shown_in_what_the_agent_counts(capsys):
+    # Defect: guardians' lookahead counts continuations (its docs, its code), but `play --help`
+    # said "lookahead (4 simulations a decision)" and `solve` "(4 simulations a decision; ...)"
+    text = " ".join(forest("guardians", "play", "--help").stdout.split())
+    assert "mcts (10000 simulations a decision)" in text
+    assert "lookahead (4 continuations a decision)" in text and "4 simulations" not in text
+    solo = " ".join(forest("guardians", "solo", "--help").stdout.split())
+    assert "lookahead 4 continuations a decision" in solo
+    code, out, err = run(capsys, "guardians", "solve", "guardians/chain-trap", "--agent",
+                         "lookahead", "--games", "1", "--iterations", "1")  # fmt: skip
+    assert code == 0, err
+    assert "over 1 game (1 continuation a decision; an estimate" in out
+    code, out, err = run(capsys, "dog", "solve", "dog/tiny-2x2", "--agent", "mcts", "--games",
+                         "1", "--iterations", "1")  # fmt: skip
+    assert code == 0, err
+    assert "(1 simulation a decision; an estimate" in out
 
 
 def test_guardians_solo_defaults_to_the_strongest_agent(capsys):

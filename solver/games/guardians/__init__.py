@@ -132,6 +132,7 @@ SPEC = GameSpec(
         "lookahead": AgentSpec(
             "solver.games.guardians.lookahead:lookahead_agent",
             iterations=4,
+            budget="continuations a decision",
             summary="the planner, its best turns weighed by what they leave the other players "
             "(their planned replies, draws and reveals sampled); the strongest measured: the "
             "default",
@@ -139,6 +140,7 @@ SPEC = GameSpec(
         "broad": AgentSpec(
             "solver.games.guardians.broad:broad_agent",
             iterations=4,
+            budget="times the planner's candidate turns",
             summary="the planner searching 4 times as many candidate turns (--iterations: the "
             "factor); the default agent's solo player",
         ),

@@ -220,12 +220,12 @@ def add_commands(commands: Any) -> None:
     )
     p.add_argument("--games", type=positive_int, default=10, help="games to play (default 10)")
     p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
-    searching = ", ".join(f"{n} {a.iterations}" for n, a in agents.items() if a.iterations)
+    searching = ", ".join(f"{n} {a.budget_text()}" for n, a in agents.items() if a.iterations)
     p.add_argument(
         "--iterations",
         type=positive_int,
         default=None,
-        help=f"simulations a decision for a searching agent (default: its own: {searching})",
+        help=f"a searching agent's budget, in its own unit (default: its own: {searching})",
     )
     p.add_argument("--json", action="store_true", help="print a JSON object")
     progress_option(p)
