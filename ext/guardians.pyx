@@ -2280,9 +2280,9 @@ cdef class GuardiansKernelState(KernelStateFace):
         return [codes[i] for i in range(n)]
 
     def __str__(self):
-        from solver.games.guardians.render_text import render_state
+        from solver.games.guardians.render_text import render_state_text
 
-        return render_state(self)
+        return render_state_text(self)
 
     def __repr__(self):
         return f"GuardiansState({self.to_json()})"

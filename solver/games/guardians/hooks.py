@@ -77,9 +77,9 @@ def open_text(text: str, *, engine: str | None = None, players: int | None = Non
 
 def render_text(game: Any, state: Any | None) -> str:
     """Every player's forest as text (the set-up when ``state`` is ``None``)."""
-    from solver.games.guardians.render_text import render_state
+    from solver.games.guardians.render_text import render_state_text
 
-    return render_state(state if state is not None else game.new_initial_state())
+    return render_state_text(state if state is not None else game.new_initial_state())
 
 
 def render_svg(game: Any, state: Any | None, actions: Sequence[int] = ()) -> str:

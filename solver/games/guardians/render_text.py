@@ -22,7 +22,7 @@ from solver.render.ascii import count, legend_lines, text_grid
 if TYPE_CHECKING:
     from solver.games.guardians.rules import GuardiansState
 
-__all__ = ["LEGEND", "forest_lines", "render_state", "tile_token"]
+__all__ = ["LEGEND", "forest_lines", "render_state_text", "tile_token"]
 
 LEGEND: list[tuple[str, str]] = [
     ("B:?5", "a tile forest side up: colour B, points 5, its mission face down"),
@@ -74,7 +74,7 @@ def forest_lines(
     )
 
 
-def render_state(state: GuardiansState, *, legend: bool = False) -> str:
+def render_state_text(state: GuardiansState, *, legend: bool = False) -> str:
     """Every player's forest, then the pool, the bag and whose turn it is."""
     game = state.game
     lines: list[str] = []

@@ -57,7 +57,7 @@ from solver.games.guardians.actions import (
 from solver.games.guardians.board import Cell, Face, cell_text, frontier
 from solver.games.guardians.connectivity import splits_forest
 from solver.games.guardians.grove_position import Grove
-from solver.games.guardians.render_text import render_state
+from solver.games.guardians.render_text import render_state_text
 from solver.games.guardians.scoring import COMBO_SUPPLY, MISSION_LIMITS, combo_card, winners_share
 from solver.games.guardians.solo import (
     BASE_ROUNDS,
@@ -611,7 +611,7 @@ class GuardiansState:
         return hash(self.to_json())
 
     def __str__(self) -> str:
-        return render_state(self)
+        return render_state_text(self)
 
     def __repr__(self) -> str:
         return f"GuardiansState({self.to_json()})"

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
-from solver.games.trial.svg import board_frame
+from solver.games.trial.render_svg import board_frame
 from solver.render import arrow, box, circle, element, group, polyline, token
 
 __all__ = ["HINT", "route", "svg_line"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from solver.games.trial.svg import render_svg
+from solver.games.trial.render_svg import render_svg
 from solver.games.trial.table_words import STAGE_WORDS, card_words, fight_words, store_price
 
 __all__ = ["table_view"]

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from solver.games.guardians.grove_format import EXAMPLE, parse_grove
 from solver.games.guardians.render_svg import render_state_svg
-from solver.games.guardians.render_text import render_state
+from solver.games.guardians.render_text import render_state_text
 from solver.games.guardians.rules import GuardiansGame
 from solver.registry import game_spec
 
 
 def test_text_picture_shows_the_grove_tokens_at_their_coordinates():
     state = GuardiansGame(position=parse_grove(EXAMPLE)).new_initial_state()
-    lines = render_state(state).splitlines()
+    lines = render_state_text(state).splitlines()
     assert lines[0] == "forest: score 0, 0 missions, 11 tiles, 2 pawns in reserve"
     grid = lines[1:5]
     # the rows of the .grove file, right-aligned under their column numbers

@@ -11,7 +11,7 @@ import pytest
 from solver.errors import OptionError
 from solver.games.trial import SPEC
 from solver.games.trial.content import FILES
-from solver.games.trial.render import render_player, render_text
+from solver.games.trial.render_text import render_player_text, render_text
 
 SHIPPED = Path(__file__).resolve().parents[3] / "puzzles" / "trial"
 
@@ -56,7 +56,7 @@ def test_the_text_picture_shows_the_board_and_only_one_players_secrets():
     assert text.count("[st") == 4 and "frosty:" in text
     mine = [game.pack.card(c)["name"] for c in state.data["players"][0]["hand"]]
     theirs = [game.pack.card(c)["name"] for c in state.data["players"][1]["hand"]]
-    view = render_player(state, 0)
+    view = render_player_text(state, 0)
     assert all(name in view for name in mine)
     assert f"hand: {len(theirs)};" in view
     assert render_text(game, None).startswith("day 1")

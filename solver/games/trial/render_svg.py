@@ -7,7 +7,7 @@ Spaces carry ``data-space`` (the name the moves use), encounter cards ``data-enc
 store slots ``data-store``, so the web table can make them clickable; :mod:`.render_line` draws a
 hinted route over the picture from the same :func:`board_frame`. Nothing hidden is drawn:
 hands are counts, tents' bonuses and the items lying in ruins never appear
-(``tests/games/trial/test_svg.py`` redeals what each player cannot see and finds the same
+(``tests/games/trial/test_render_svg.py`` redeals what each player cannot see and finds the same
 picture).
 
 >>> import solver

@@ -9,8 +9,8 @@ import random
 import xml.etree.ElementTree as ET
 
 from solver.cli import main
+from solver.games.trial.render_svg import board_frame, render_svg
 from solver.games.trial.rules import TrialGame, TrialState
-from solver.games.trial.svg import board_frame, render_svg
 from solver.rng import SplitMix64
 from solver.testing import random_action
 

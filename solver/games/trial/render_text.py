@@ -8,7 +8,7 @@ the players' numbers. Expedition areas are listed below the grid. The player's v
 what that player can see (:func:`solver.games.trial.views.observation`).
 
 >>> from solver.games.trial.rules import TrialGame
->>> text = render_board(TrialGame(players=2).new_initial_state())
+>>> text = render_board_text(TrialGame(players=2).new_initial_state())
 >>> text.splitlines()[0].startswith("day 1")
 True
 """
@@ -52,7 +52,7 @@ def _space_box(st: TrialState, space: str) -> str:
     return f"[{mark}{pieces:<4}]"
 
 
-def render_board(st: TrialState) -> str:
+def render_board_text(st: TrialState) -> str:
     """The board with every piece, tile side and tunnel; the encounter row; the store grid."""
     board = st.game.board
     d = st.data
@@ -90,7 +90,7 @@ def render_board(st: TrialState) -> str:
     return "\n".join(lines)
 
 
-def render_player(st: TrialState, p: int) -> str:
+def render_player_text(st: TrialState, p: int) -> str:
     """What player ``p`` sees of their own board and of the others (counts for hidden things)."""
     obs = st.observation(p)
     out = []
@@ -140,4 +140,4 @@ def render_text(game: Any, state: TrialState | None) -> str:
         state = game.new_initial_state()
     viewer = state.current_player()
     viewer = viewer if 0 <= viewer < state.data["player_count"] else 0
-    return render_board(state) + "\n" + render_player(state, viewer)
+    return render_board_text(state) + "\n" + render_player_text(state, viewer)
