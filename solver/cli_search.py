@@ -283,10 +283,20 @@ def _report(state: Any, args: argparse.Namespace, walk: _Walk) -> dict[str, Any]
     if state.is_chance_node():
         return _chance(state, args, walk)
     report = _decision(state, args, walk)
+    mover = state.current_player()
+    if mover != args.observer:
+        walk.notes.append(_anothers_move(mover, args.observer))
     if report["moves"]:
         args.first_label = report["best_action"]
         report["turn"] = _best_turn(state, args, report["moves"][0]["action"], walk)
     return report
+
+
+def _anothers_move(mover: int, observer: int) -> str:
+    """Why the moves listed are not the asking player's: another seat is to move."""
+    return (f"player {mover} is to move, not player {observer}: the moves are player {mover}'s "
+            f"as player {observer} foresees them (what player {observer} cannot see "
+            f"redealt), each valued for player {observer}")  # fmt: skip
 
 
 def _new_game(args: argparse.Namespace) -> bool:

@@ -51,3 +51,18 @@ def test_another_seats_moves_are_named_as_a_deal_from_the_observers_view_names_t
     twin = state.resample_hidden(observer, SplitMix64(7))
     again = ismcts(twin, observer=observer, iterations=400, seed=0)
     assert [(m.action, m.label) for m in again.moves] == [(m.action, m.label) for m in result.moves]
+
+
+def test_best_move_for_a_seat_not_to_move_says_whose_moves_it_lists(tmp_path, capsys):
+    # Defect: `--player 1` with player 0 to move listed player 0's moves with no word that they
+    # were not player 1's (a reader took them for player 1's best moves)
+    from solver.cli import main
+
+    path = tmp_path / "state.json"
+    path.write_text(_position().to_json(), encoding="utf-8")
+    argv = ["trial", "best-move", "--state", str(path), "--iterations", "200", "--no-progress"]
+    assert main([*argv, "--player", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "note: player 0 is to move, not player 1: the moves are player 0's" in out
+    assert main([*argv, "--player", "0"]) == 0
+    assert "is to move, not player" not in capsys.readouterr().out
