@@ -28,7 +28,7 @@ def open_trial(
     if path.is_dir():
         game = SPEC.build(engine=engine, players=count, pack=str(path))
         return Opened(game=game, state=game.new_initial_state(), source=str(source))
-    if path.suffix == ".json" and path.is_file():
+    if path.suffix == ".json":  # read_bytes names a missing file, a folder, a FIFO...
         from solver.files import decode_json, read_bytes
 
         data = read_bytes(path, "saved Trial state")
@@ -46,9 +46,9 @@ def open_trial(
             n = count
         game = SPEC.build(engine=engine, players=n)
         return Opened(game=game, state=game.state_from_json(text), source=str(source))
-    raise OptionError(
-        f"a trial source is a content-pack folder or a saved state (.json), not {source!r}"
-    )
+    missing = "" if path.exists() else f"{source}: no such file or folder; "
+    what = "a trial source is a content-pack folder or a saved state (.json)"
+    raise OptionError(f"{missing}{what}, not {source!r}")
 
 
 def state_players(text: str) -> int | None:

@@ -45,6 +45,19 @@ def test_open_builds_the_default_game_a_users_pack_and_a_saved_state(tmp_path):
         SPEC.open(None, players=5)
 
 
+def test_a_missing_source_is_named_missing(tmp_path):
+    # Defect: `forest trial best-move state.json` with no such file said "a trial source is a
+    # content-pack folder or a saved state (.json), not 'state.json'", which it was
+    gone = tmp_path / "state.json"
+    with pytest.raises(OptionError, match=r"state\.json: no such saved Trial state"):
+        SPEC.open(str(gone))
+    with pytest.raises(OptionError, match=r"nope: no such file or folder; a trial source is"):
+        SPEC.open(str(tmp_path / "nope"))
+    (tmp_path / "here.txt").write_text("x")
+    with pytest.raises(OptionError, match=r"^a trial source is a content-pack folder"):
+        SPEC.open(str(tmp_path / "here.txt"))
+
+
 def test_the_text_picture_shows_the_board_and_only_one_players_secrets():
     game = SPEC.open(None, players=2).game
     state = game.new_initial_state()
