@@ -21,7 +21,7 @@ from typing import Any
 from solver.cli_play import play_command
 from solver.cli_position import DEFAULT_ITERATIONS, DEFAULT_MEMORY_MB, SOLVE_GAMES_SECONDS
 from solver.cli_show import list_command, render_command, show_command
-from solver.cmdkit import positive_float, positive_int, progress_option, seed_int
+from solver.cmdkit import path_arg, positive_float, positive_int, progress_option, seed_int
 from solver.errors import OptionError
 from solver.spec import GameSpec
 
@@ -59,7 +59,13 @@ def _add_render(commands: Any, spec: GameSpec) -> None:
     p = commands.add_parser("render", help="draw a position as an SVG picture")
     _common(p, spec)
     _state_option(p)
-    p.add_argument("-o", "--output", default=None, help="the .svg file to write (default: stdout)")
+    p.add_argument(
+        "-o",
+        "--output",
+        default=None,
+        type=path_arg,
+        help="the .svg file to write (default: stdout)",
+    )
     p.add_argument("--overwrite", action="store_true", help="replace an existing output file")
     p.add_argument(
         "--random-game", type=seed_int, metavar="SEED", default=None,
@@ -153,7 +159,7 @@ def _add_play(commands: Any, spec: GameSpec) -> None:
         "asks the engine, 'undo' takes your last move back, 'help', 'quit'",
     )  # fmt: skip
     p.add_argument(
-        "--record", default=None, metavar="FILE",
+        "--record", default=None, type=path_arg, metavar="FILE",
         help="play one game and write its record (JSON) to FILE, for `review`",
     )  # fmt: skip
     p.add_argument("--overwrite", action="store_true", help="replace an existing --record file")
@@ -184,7 +190,11 @@ def _add_review(commands: Any, spec: GameSpec) -> None:
         p.set_defaults(exact=False, mcts=True)
         _no_exact_option(p, spec)
     p.add_argument(
-        "--plot", default=None, metavar="FILE.png|FILE.svg", help="draw the value over the game"
+        "--plot",
+        default=None,
+        type=path_arg,
+        metavar="FILE.png|FILE.svg",
+        help="draw the value over the game",
     )
     p.add_argument("--overwrite", action="store_true", help="replace an existing --plot file")
     p.add_argument("--json", action="store_true", help="print the review as JSON")
@@ -233,7 +243,7 @@ def _common(p: argparse.ArgumentParser, spec: GameSpec, *, players: bool = False
 
 def _state_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--state", default=None, metavar="STATE",
+        "--state", default=None, type=path_arg, metavar="STATE",
         help="a state as JSON (the text, or a file holding it) instead of the file's position",
     )  # fmt: skip
 

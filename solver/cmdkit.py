@@ -33,6 +33,7 @@ __all__ = [
     "Subcommands",
     "nonnegative_int",
     "parse_size",
+    "path_arg",
     "positive_float",
     "positive_int",
     "progress_of",
@@ -129,6 +130,15 @@ def positive_float(text: str) -> float:
     if not math.isfinite(value) or value <= 0:
         raise argparse.ArgumentTypeError(f"expected a positive number, found {text!r}")
     return value
+
+
+def path_arg(text: str) -> str:
+    """A path given to an option (``--record``, ``-o``, ``--port-file``...): any text but the
+    empty one, which names no file (``--record ''`` was taken as no option at all: the game was
+    played and nothing written, exit 0)."""
+    if text == "":
+        raise argparse.ArgumentTypeError("an empty path names no file")
+    return text
 
 
 MAX_INPUT_BYTES = MAX_FILE_BYTES

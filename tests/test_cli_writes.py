@@ -169,3 +169,35 @@ def test_render_never_overwrites_unasked(tmp_path):
     )
     assert run.returncode == 0 and "<svg" in (tmp_path / "sheet.svg").read_text(encoding="utf-8")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["sheet.svg"]  # no temporary left
+
+
+EMPTY_PATHS: list[list[str]] = [
+    ["dog", "render", "dog/tiny-2x2", "-o", ""],
+    ["dog", "generate", "-o", ""],
+    ["dog", "play", "dog/tiny-2x2", "--agent", "random", "--record", ""],
+    ["guardians", "play", "--players", "2", "--agent", "random", "--record", ""],
+    ["dog", "review", "game.json", "--plot", ""],
+    ["dog", "show", "dog/tiny-2x2", "--state", ""],
+    ["guardians", "order", "guardians/order-trap", "--svg", ""],
+    ["analyse", "x.forest", "-o", ""],
+    ["analyse", "x.forest", "--report", ""],
+    ["analyse", "x.forest", "--save-to", ""],
+    ["serve", "--port", "0", "--port-file", ""],
+]
+
+
+@pytest.mark.parametrize("argv", EMPTY_PATHS, ids=[" ".join(a[:2] + a[-2:-1]) for a in EMPTY_PATHS])
+def test_an_empty_path_is_refused_before_any_work(tmp_path, monkeypatch, capsys, argv):
+    """Found by attack: ``--record ''`` (and ``--plot ''``, ``--state ''``, ``--svg ''``,
+    ``serve --port-file ''``) was taken as no option at all: the game was played, nothing written,
+    exit 0; ``analyse --report ''`` wrote into the current folder. Each is now one line, status 2,
+    and nothing is written."""
+    from solver.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "an empty path names no file" in err, err
+    assert list(tmp_path.iterdir()) == []

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from solver.analysis.batch import analysis_function
 from solver.analysis.sources import DEFAULT_GAME, Job, analysis_hooks
-from solver.cmdkit import Subcommands, parse_size
+from solver.cmdkit import Subcommands, parse_size, path_arg
 from solver.errors import OptionError
 from solver.files import check_readable
 
@@ -147,7 +147,7 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
 def _add_output_options(p: argparse.ArgumentParser) -> None:
     """What comes out: the results file (resumed or repaired), the report and the curation."""
     p.add_argument(
-        "-o", "--output", "--out", dest="output", default=None, metavar="FILE",
+        "-o", "--output", "--out", dest="output", default=None, type=path_arg, metavar="FILE",
         help="the results file, .parquet or .csv (with no instances given: the file to read)",
     )  # fmt: skip
     p.add_argument(
@@ -158,13 +158,19 @@ def _add_output_options(p: argparse.ArgumentParser) -> None:
         "--repair", action="store_true",
         help="with --resume: keep the good rows of a damaged journal and redo the rest",
     )  # fmt: skip
-    p.add_argument("--report", default=None, metavar="DIR", help="write report.md and plots here")
+    p.add_argument(
+        "--report",
+        default=None,
+        type=path_arg,
+        metavar="DIR",
+        help="write report.md and plots here",
+    )
     p.add_argument(
         "--select", default=None, metavar="EXPR",
         help="keep the rows where EXPR holds, e.g. \"class == 'uncertain' and par > 8\"",
     )  # fmt: skip
     p.add_argument(
-        "--save-to", default=None, metavar="DIR",
+        "--save-to", default=None, type=path_arg, metavar="DIR",
         help="write the selected instances here as files (re-serialised, never copied)",
     )  # fmt: skip
     p.add_argument(

@@ -14,7 +14,7 @@ import json
 import os
 import sys
 
-from solver.cmdkit import Subcommands, positive_float, positive_int, whole_from_1_to
+from solver.cmdkit import Subcommands, path_arg, positive_float, positive_int, whole_from_1_to
 from solver.errors import OptionError
 from solver.hint.limits import Caps
 
@@ -149,7 +149,7 @@ def add_hint_command(commands: Subcommands) -> None:
         help="allow cross-origin requests from ORIGIN (repeatable; default: none)",
     )  # fmt: skip
     p.add_argument(
-        "--port-file", default=None, metavar="FILE",
+        "--port-file", default=None, type=path_arg, metavar="FILE",
         help="write the port actually bound to FILE once the server listens (FILE must not exist; "
         "it is removed at exit if it is still the file written)",
     )  # fmt: skip

@@ -12,7 +12,7 @@ import json
 import math
 from typing import Any
 
-from solver.cmdkit import check_output, parse_size, positive_float, write_output
+from solver.cmdkit import check_output, parse_size, path_arg, positive_float, write_output
 
 
 def _band(text: str) -> tuple[float, float]:  # the win-probability and skill bands
@@ -191,7 +191,11 @@ def _add_generate(commands: Any) -> None:
         "when its exact search does not fit",
     )
     p.add_argument(
-        "-o", "--output", default=None, help="write the .forest file here (default: stdout)"
+        "-o",
+        "--output",
+        default=None,
+        type=path_arg,
+        help="write the .forest file here (default: stdout)",
     )
     p.add_argument("--overwrite", action="store_true", help="replace an existing -o file")
     p.set_defaults(handler=_generate)

@@ -25,7 +25,7 @@ import json
 import time
 from typing import Any
 
-from solver.cmdkit import positive_float, positive_int, progress_option
+from solver.cmdkit import path_arg, positive_float, positive_int, progress_option
 from solver.games.guardians.mission_order import AUTO_STATES, MODEL_CAP
 
 __all__ = ["AUTO_STATES", "add_commands", "order_lines"]
@@ -195,6 +195,7 @@ def add_commands(commands: Any) -> None:
     p.add_argument(
         "--svg",
         default=None,
+        type=path_arg,
         metavar="FILE",
         help="also draw the forest with the order numbered as SVG into FILE",
     )
