@@ -216,6 +216,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             allow_headers=["content-type"],
         )  # fmt: skip
 
+    # the ingress checks inside the access log (the middleware added last runs first), so a
+    # request they refuse (malformed, 413, 415) is logged too: before, it never was
+    app.add_middleware(_Ingress, limit=config.max_body_bytes)
+
     @app.middleware("http")
     async def access_log(request: Request, call_next: Callable[[Request], Awaitable[Response]]):
         started = time.monotonic()
@@ -229,8 +233,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             }  # fmt: skip
             print(json.dumps(entry), file=sys.stderr, flush=True)
         return response
-
-    app.add_middleware(_Ingress, limit=config.max_body_bytes)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> SafeJSONResponse:

@@ -226,6 +226,26 @@ def test_access_logs_are_json_lines(server: Server) -> None:
     assert all({"method", "path", "status", "ms"} <= set(entry) for entry in lines)
 
 
+def test_requests_the_ingress_refuses_are_logged_too(server: Server) -> None:
+    # Defect: a body that was not JSON (400 malformed), not sent as JSON (415) or too large
+    # (413) got its answer but no line in the access log, which promises one per request
+    headers = {"content-type": "application/json"}
+    refused = [
+        httpx.post(f"{server.url}/v1/hint", content=b"nope", headers=headers, timeout=10),
+        httpx.post(f"{server.url}/v1/hint", content=b"{}", timeout=10),
+        httpx.post(f"{server.url}/v1/hint", content=b"a" * (2 << 20), headers=headers, timeout=10),
+    ]
+    assert [r.status_code for r in refused] == [400, 415, 413]
+    lines = []
+    for _ in range(50):  # the log is written as the answer goes out: give it a moment
+        lines = [json.loads(line) for line in server.logs().splitlines() if line.startswith("{")]
+        if {413, 415} <= {entry["status"] for entry in lines}:
+            break
+        time.sleep(0.1)
+    statuses = [entry["status"] for entry in lines if entry["path"] == "/v1/hint"]
+    assert {400, 413, 415} <= set(statuses), statuses
+
+
 def test_a_full_queue_is_503_with_retry_after_and_health_answers(tmp_path) -> None:
     busy = Server(tmp_path, "--workers", "1", "--queue", "1", "--max-seconds", "4")
     try:
