@@ -94,7 +94,8 @@ def _add_best_move(commands: Any, spec: GameSpec) -> None:
         "--player", type=int, default=None, metavar="P",
         help="the seat whose view the values are from (default: the player to move)",
     )  # fmt: skip
-    _budget_options(p, iterations=f"{searched} simulations a search (default {DEFAULT_ITERATIONS})")
+    searcher = "ISMCTS" if spec.hidden_information else "MCTS"
+    _budget_options(p, iterations=f"{searcher} simulations a search (default {DEFAULT_ITERATIONS})")
     _exact_options(p, spec, estimate="an MCTS estimate")
     _strength_option(p, "also name the move this level of the strength ladder plays (1-10)")
     p.set_defaults(iterations=DEFAULT_ITERATIONS)

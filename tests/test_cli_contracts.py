@@ -370,6 +370,13 @@ def test_a_budget_is_shown_in_what_the_agent_counts(capsys):
     assert "(1 simulation a decision; an estimate" in out
 
 
+def test_best_move_help_names_its_budget_plainly():
+    # Defect: the Trial's said "ISMCTS from the player's view simulations a search"
+    for game, searcher in (("dog", "MCTS"), ("trial", "ISMCTS")):
+        text = " ".join(forest(game, "best-move", "--help").stdout.split())
+        assert f"--iterations N {searcher} simulations a search (default 1000)" in text
+
+
 def test_guardians_solo_defaults_to_the_strongest_agent(capsys):
     # Defect: `guardians solo` defaulted to mcts, which never wins a level
     code, out, err = run(capsys, "guardians", "solo", "--games", "1", "--json")
