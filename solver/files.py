@@ -35,6 +35,7 @@ __all__ = [
     "check_writable",
     "decode_json",
     "parse_json",
+    "pseudo_file",
     "read_bytes",
     "write_whole",
 ]
@@ -93,13 +94,22 @@ def check_readable(path: str | os.PathLike[str], what: str = "file") -> None:
     os.close(_open_regular(os.fspath(path), what))
 
 
+def pseudo_file(name: str) -> str | None:
+    """The real path of ``name`` when it lies under a kernel pseudo-file system
+    (:data:`PSEUDO_FOLDERS`), else ``None``: such a file is never read as a game."""
+    real = os.path.realpath(name)
+    if any(real == top or real.startswith(top + "/") for top in PSEUDO_FOLDERS):
+        return real
+    return None
+
+
 def _open_regular(name: str, what: str) -> int:
     """An open descriptor of the regular file ``name`` (not under ``/proc`` or ``/sys``), opened
     without blocking; an :class:`~solver.errors.OptionError` naming it otherwise."""
     if name == "":
         raise OptionError(f"an empty path is not a {what}")
-    real = os.path.realpath(name)
-    if any(real == top or real.startswith(top + "/") for top in PSEUDO_FOLDERS):
+    real = pseudo_file(name)
+    if real is not None:
         raise OptionError(f"{name}: is a kernel pseudo-file ({real}), not a {what}")
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     flags |= getattr(os, "O_CLOEXEC", 0)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from solver.errors import FormatError, OptionError, SolverError
 from solver.fields import JSONValue, shown
+from solver.files import pseudo_file
 from solver.hint.errors import HintError
 from solver.hint.ingress import parse_json
 from solver.spec import GameSpec, Opened
@@ -92,10 +93,20 @@ _KINDS = (
 )
 
 
+def _refuse_pseudo(name: str, field: str, what: str) -> None:
+    """A kernel pseudo-file (``/proc/self/environ``: the engine's environment) is never read as
+    a game, though it passes for a regular file."""
+    real = pseudo_file(name)
+    if real is not None:
+        raise HintError(f"{field}: {name}: is a kernel pseudo-file ({real}), not a {what} file",
+                        field, "bad_game")  # fmt: skip
+
+
 def read_path(path: str, field: str, what: str) -> str:
     """The text of the regular file at ``path`` (a :class:`HintError` naming ``field``, the
     path and the problem otherwise). Opened without blocking, so a FIFO never stalls it."""
     name = path.strip()
+    _refuse_pseudo(name, field, what)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
         fd = os.open(name, flags)
@@ -163,6 +174,7 @@ def _open_path(
     what = f"{spec.name} {spec.file_parameter}" if spec.file_parameter != "source" else spec.name
     if spec.open_text is None:
         name = source.strip()
+        _refuse_pseudo(name, field, what)
         try:
             mode = os.stat(name).st_mode
         except OSError as exc:

@@ -253,3 +253,14 @@ def test_a_hint_for_a_seat_not_to_move_is_refused_as_on_the_command_line():
     assert "not to move" in wrong["error"]
     right = answer({**request, "player": mover})
     assert right["rootInfo"]["player"] == mover
+
+
+@pytest.mark.parametrize(("game", "option"), [("dog", "forest"), ("guardians", "position")])
+def test_a_kernel_pseudo_file_is_never_read_as_a_game(game: str, option: str) -> None:
+    """Found by attack: on stdio a path under ``/proc`` (``/proc/self/environ``, the engine's
+    environment: a "regular" file to ``stat``) was opened and parsed; the command line refuses
+    such files (``solver.files``), and so does the engine now, before opening them."""
+    for path in ("/proc/self/environ", "/proc/self/status"):
+        reply = answer({"id": "q", "game": game, "options": {option: path}}, allow_paths=True)
+        assert reply["code"] == "bad_game" and reply["field"] == f"options.{option}", reply
+        assert "kernel pseudo-file" in reply["error"] and path in reply["error"]
