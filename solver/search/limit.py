@@ -29,6 +29,7 @@ from typing import Any
 from solver.errors import OptionError
 
 __all__ = [
+    "MAX_MEMORY_MB",
     "UNSET",
     "Limit",
     "Unset",
@@ -84,6 +85,12 @@ def positive(name: str, value: object, *, optional: bool = True) -> float | None
     return float(value)
 
 
+MAX_MEMORY_MB = float(2**40)
+"""The largest ``memory_mb`` a search takes (2^40 MB, an exbibyte): a larger one is refused, as
+its byte count would overflow the searches' integer caps (``--memory-mb 1e308`` raised an
+OverflowError traceback)."""
+
+
 @dataclass(frozen=True)
 class Limit:
     """How much a search may do; it stops at the first bound reached.
@@ -110,6 +117,10 @@ class Limit:
         object.__setattr__(self, "seconds", positive("seconds", self.seconds))
         object.__setattr__(self, "depth", whole("depth", self.depth))
         object.__setattr__(self, "memory_mb", positive("memory_mb", self.memory_mb))
+        if self.memory_mb is not None and self.memory_mb > MAX_MEMORY_MB:
+            raise OptionError(
+                f"memory_mb must be at most {MAX_MEMORY_MB:.0f} (2^40 MB), not {self.memory_mb!r}"
+            )
         object.__setattr__(self, "top_k", whole("top_k", self.top_k))
 
     def refuse(self, searcher: str, names: Iterable[str], why: str) -> None:

@@ -242,3 +242,17 @@ def test_memory_mb_caps_the_mcts_tree(engine):
     bytes_per_node = 24 + 8  # the compiled layout, one player
     assert capped.nodes * bytes_per_node <= 0.01 * 2**20
     assert capped.same_search(mcts(state, iterations=5000, seed=2, max_nodes=327))
+
+
+def test_a_memory_cap_too_large_to_count_in_bytes_is_refused_by_name() -> None:
+    """Found by attack: ``forest dog best-move FILE --memory-mb 1e308`` (and
+    ``solver.search.expectimax(state, memory_mb=1e308)``) raised OverflowError, a traceback, as
+    the cap turned into bytes; now it is an OptionError naming ``memory_mb``, and the largest
+    cap allowed still searches."""
+    from solver.search.expectimax import expectimax
+    from solver.search.limit import MAX_MEMORY_MB
+
+    state = solver.load_game("dog", forest="dog/another-dog").new_initial_state()
+    with pytest.raises(OptionError, match="memory_mb"):
+        expectimax(state, memory_mb=1e308)
+    assert expectimax(state, memory_mb=MAX_MEMORY_MB).value == pytest.approx(0.962963, abs=1e-6)
