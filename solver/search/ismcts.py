@@ -67,6 +67,7 @@ from solver.search.evaluators import (
 )
 from solver.search.ismcts_kernel import KernelTree, Plan, plan
 from solver.search.limit import UNSET, Limit, Unset, reject_unknown, sampling_budget
+from solver.search.mcts_reference import MAX_VISITS
 from solver.search.options import MCTSOptions, options_from
 from solver.search.result import MoveInfo, SearchResult
 
@@ -426,10 +427,14 @@ def _budget(
     top_k: int | Unset | None,
 ) -> Limit:
     given = {"iterations": iterations, "seconds": seconds, "memory_mb": memory_mb, "top_k": top_k}
-    return sampling_budget(
+    budget = sampling_budget(
         "ISMCTS", limit, given, default_iterations=DEFAULT_ITERATIONS,
         refused=["depth", "memory_mb"], why="bound it by iterations or seconds",
     )  # fmt: skip
+    # as MCTS's: a count past it overflowed the compiled tree's C long (an OverflowError)
+    if budget.iterations is not None and budget.iterations > MAX_VISITS:
+        raise OptionError(f"iterations must be at most {MAX_VISITS}, not {budget.iterations!r}")
+    return budget
 
 
 # -- one tree, either path -------------------------------------------------------------------------

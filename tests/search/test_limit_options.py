@@ -256,3 +256,17 @@ def test_a_memory_cap_too_large_to_count_in_bytes_is_refused_by_name() -> None:
     with pytest.raises(OptionError, match="memory_mb"):
         expectimax(state, memory_mb=1e308)
     assert expectimax(state, memory_mb=MAX_MEMORY_MB).value == pytest.approx(0.962963, abs=1e-6)
+
+
+def test_ismcts_refuses_an_iteration_count_past_the_visit_counts_by_name() -> None:
+    """Found by attack: ``solver.best_move(trial_state, iterations=2**63)`` raised OverflowError
+    from the compiled ISMCTS tree (MCTS refused the same count by name); now ISMCTS refuses it
+    as MCTS does."""
+    from solver.search.mcts_reference import MAX_VISITS
+
+    state = solver.load_game("trial", players=2).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    for iterations in (MAX_VISITS + 1, 2**63, 2**70):
+        with pytest.raises(OptionError, match="iterations must be at most"):
+            solver.best_move(state, iterations=iterations, seconds=0.01)
