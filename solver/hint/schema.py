@@ -22,7 +22,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    ValidationError,
+)
 
 from solver.fields import JSONValue
 
@@ -76,10 +84,10 @@ class HintLimit(_Model):
     iterations: StrictInt | None = Field(
         default=None, ge=1, description="MCTS simulations (default 1000 when neither is given)"
     )
-    seconds: float | None = Field(
+    seconds: StrictFloat | None = Field(
         default=None, gt=0, allow_inf_nan=False, description="wall-clock seconds"
     )
-    memory_mb: float | None = Field(
+    memory_mb: StrictFloat | None = Field(
         default=None,
         gt=0,
         allow_inf_nan=False,
@@ -152,7 +160,7 @@ class HintRequest(_Position):
             "the full analysis"
         ),
     )
-    report_during_search_every: float | None = Field(
+    report_during_search_every: StrictFloat | None = Field(
         default=None,
         gt=0,
         allow_inf_nan=False,
@@ -342,7 +350,7 @@ class ReviewRequest(_Model):
             "fallback; false, never"
         ),
     )
-    total_seconds: float | None = Field(
+    total_seconds: StrictFloat | None = Field(
         default=None,
         gt=0,
         allow_inf_nan=False,
@@ -468,7 +476,7 @@ class TableStartRequest(_Model):
         default=None, ge=1, le=100_000, description="the agent's simulations a move"
     )
     seed: StrictInt = Field(default=0, ge=0, le=2**63 - 1, description="chance and the engines")
-    seconds: float | None = Field(
+    seconds: StrictFloat | None = Field(
         default=None,
         gt=0,
         allow_inf_nan=False,

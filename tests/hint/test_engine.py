@@ -6,6 +6,7 @@ import json
 import threading
 
 import pytest
+from pydantic import ValidationError
 
 import solver
 from solver.hint.engine import Caps, answer
@@ -264,3 +265,27 @@ def test_a_kernel_pseudo_file_is_never_read_as_a_game(game: str, option: str) ->
         reply = answer({"id": "q", "game": game, "options": {option: path}}, allow_paths=True)
         assert reply["code"] == "bad_game" and reply["field"] == f"options.{option}", reply
         assert "kernel pseudo-file" in reply["error"] and path in reply["error"]
+
+
+@pytest.mark.parametrize("value", [True, False, "1", "0.5", [1], {"s": 1}])
+@pytest.mark.parametrize("field", ["seconds", "memoryMb"])
+def test_a_budget_of_another_type_is_refused_not_coerced(field: str, value: object) -> None:
+    """Found by attack: ``limit.seconds: true`` ran a 1-second search and ``"5"`` a 5 MB one
+    (pydantic's lax floats), where ``iterations: true`` is refused; every float budget of a
+    request (``limit``, ``reportDuringSearchEvery``, a review's ``totalSeconds``, a table
+    session's ``seconds``) now takes JSON numbers only."""
+    reply = answer({**EXAMPLE, "limit": {field: value}})
+    assert (reply["code"], reply["field"]) == ("invalid_request", f"limit.{field}"), reply
+    assert answer({**EXAMPLE, "limit": {field: 1}}).get("code") is None  # an integer is a number
+
+
+def test_the_other_float_fields_take_numbers_only() -> None:
+    from solver.hint.schema import ReviewRequest, TableStartRequest
+
+    assert answer({**EXAMPLE, "reportDuringSearchEvery": True})["code"] == "invalid_request"
+    for model, field in ((TableStartRequest, "seconds"), (ReviewRequest, "totalSeconds")):
+        base = {"game": "dog"} if model is TableStartRequest else {"game": "dog", "actions": []}
+        assert model.model_validate({**base, field: 2}) is not None
+        for value in (True, "2"):
+            with pytest.raises(ValidationError):
+                model.model_validate({**base, field: value})
