@@ -42,7 +42,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from solver.errors import FormatError, OptionError
-from solver.files import parse_json
+from solver.files import parse_json, write_whole
 from solver.games.guardians.connectivity import reached
 from solver.games.guardians.grove_position import (
     DEFAULT_TABLE,
@@ -368,38 +368,11 @@ def load_grove(path: str | os.PathLike[str]) -> Grove:
 
 
 def save_grove(grove: Grove, path: str | os.PathLike[str], *, overwrite: bool = False) -> None:
-    """Write the canonical text of ``grove`` to ``path``, whole or not at all: the text goes to a
-    temporary file beside ``path`` first; an existing file is replaced only with ``overwrite``;
-    problems (a missing folder, a full disk) are :class:`~solver.errors.OptionError`."""
-    import contextlib
-    import tempfile
-    from pathlib import Path
-
+    """Write the canonical text of ``grove`` to ``path``, whole or not at all
+    (:func:`solver.files.write_whole`: an existing file is replaced only with ``overwrite``;
+    problems such as a missing folder or a full disk are :class:`~solver.errors.OptionError`)."""
     text = format_grove(grove)  # a position that cannot be written fails before any file
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise OptionError(f"{target}: the folder {folder} does not exist")
-    if target.exists() and not overwrite:
-        raise OptionError(f"{target}: already exists (pass overwrite=True to replace it)")
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=folder)
-    except OSError as exc:
-        raise OptionError(f"{target}: cannot write: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-        if overwrite:
-            os.replace(temporary, target)
-        else:
-            os.link(temporary, target)  # fails if a file appeared meanwhile: never replaced
-            os.unlink(temporary)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        if isinstance(exc, FileExistsError):
-            raise OptionError(f"{target}: already exists (overwrite=True replaces it)") from None
-        raise OptionError(f"{target}: cannot write: {exc.strerror or exc}") from None
+    write_whole(path, text, overwrite=overwrite)
 
 
 # -- the JSON form -------------------------------------------------------------------------------
