@@ -1,5 +1,7 @@
 """A bounded load test against a real ``forest serve`` on 127.0.0.1 (at most 60 s): 300 hint
-requests (100 in the default suite), 16 at a time, against 2 workers and a queue of 6. Every
+requests (100 in the default suite), 16 at a time, against 2 workers and a queue of 2 (small
+enough that the clients overflow it on a quiet machine too: a queue of 6 was refused no request
+in some runs). Every
 admitted request is answered correctly (the in-process engine's answer for the same request)
 within its budget plus a stated slack counted from admission; requests beyond the queue get 503
 and are retried after ``Retry-After``; ``/health`` answers throughout."""
@@ -19,7 +21,7 @@ from solver.hint.server import ADMITTED_HEADER
 from .conftest import Server
 
 CLIENTS = 16
-WORKERS, QUEUE = 2, 6
+WORKERS, QUEUE = 2, 2
 SLACK = 5.0
 """Seconds allowed beyond a request's applied budget, from admission to answer: the wait behind
 the at most ``QUEUE`` requests ahead of it (each a few milliseconds here) and the transport."""
