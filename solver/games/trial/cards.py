@@ -29,6 +29,8 @@ from solver.games.trial.core import (
     Frame,
     Step,
     YesNo,
+    card_text,
+    card_text_fields,
     find,
     get_path,
     order_from,
@@ -110,14 +112,13 @@ class Effects(Step):
     auto = True
     fields: ClassVar[Fields] = {
         "player": (REQUIRED, "for whom the effects run"),
-        "card": (REQUIRED, "the card"),
-        "path": (REQUIRED, "where the list is in the card (keys and indices)"),
+        **card_text_fields("the effect list"),
         "next": (0, "the index of the next effect to run"),
     }
 
     @staticmethod
     def run(st: State, f: Frame) -> None:
-        effects = get_path(st.game.pack.card(f["card"]), f["path"])
+        effects = card_text(st, f)
         if f["next"] >= len(effects):
             pop(st, f)
             return
@@ -430,13 +431,12 @@ class Choose(Step):
 
     fields: ClassVar[Fields] = {
         "player": (REQUIRED, "who chooses"),
-        "card": (REQUIRED, "the card"),
-        "path": (REQUIRED, "where the options are in the card"),
+        **card_text_fields("the option list"),
     }
 
     @staticmethod
     def legal(st: State, f: Frame) -> list[int]:
-        options = get_path(st.game.pack.card(f["card"]), f["path"])
+        options = card_text(st, f)
         return [st.layout.OPTION + i for i, o in enumerate(options) if open_to(st, f["player"], o)]
 
     @staticmethod
@@ -444,7 +444,7 @@ class Choose(Step):
         pop(st, f)
         i = a - st.layout.OPTION
         p = f["player"]
-        option = get_path(st.game.pack.card(f["card"]), f["path"])[i]
+        option = card_text(st, f)[i]
         if "morality" in option:
             frame = _resolving(st, f["card"])
             if frame is not None:
@@ -454,7 +454,7 @@ class Choose(Step):
 
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str:
-        option = get_path(st.game.pack.card(f["card"]), f["path"])[a - st.layout.OPTION]
+        option = card_text(st, f)[a - st.layout.OPTION]
         side = f" ({option['morality']})" if "morality" in option else ""
         return f"choose: {option['label']}{side}"
 
@@ -467,13 +467,12 @@ class Offer(Step):
     fields: ClassVar[Fields] = {
         "player": (REQUIRED, "the adventurer offered the effect"),
         "owner": (REQUIRED, "who played the card"),
-        "card": (REQUIRED, "the card"),
-        "path": (REQUIRED, "where the others_may argument is in the card"),
+        **card_text_fields("the others_may argument"),
     }
 
     @staticmethod
     def legal(st: State, f: Frame) -> list[int]:
-        arg = get_path(st.game.pack.card(f["card"]), f["path"])
+        arg = card_text(st, f)
         acts = [st.layout.DONE]
         if can_pay(st, f["player"], units_of(st, f["player"], arg["cost"])):
             acts.append(st.layout.YES)
@@ -484,7 +483,7 @@ class Offer(Step):
         pop(st, f)
         if a != st.layout.YES:
             return
-        arg = get_path(st.game.pack.card(f["card"]), f["path"])
+        arg = card_text(st, f)
         run_effects(st, f["owner"], f["card"], [*f["path"], "you"])
         run_effects(st, f["player"], f["card"], [*f["path"], "effect"])
         pay(st, f["player"], units_of(st, f["player"], arg["cost"]))

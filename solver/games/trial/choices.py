@@ -20,7 +20,7 @@ from solver.games.trial.belongings import (
     transfer_food,
 )
 from solver.games.trial.core import REQUIRED, Fields, Frame, Step, YesNo, player, pop, push, step
-from solver.games.trial.decks import draw, give_card
+from solver.games.trial.decks import card_name, draw, from_hand, give_card, hand_actions
 from solver.games.trial.payments import RAW_FOODS
 from solver.games.trial.schema import FOODS
 
@@ -118,14 +118,13 @@ class PickCard(Step):
 
     @staticmethod
     def legal(st: State, f: Frame) -> list[int]:
-        return [st.layout.card(c) for c in player(st, f["player"])["hand"]]
+        return hand_actions(st, f["player"])
 
     @staticmethod
     def apply(st: State, f: Frame, a: int) -> None:
         pop(st, f)
         p = f["player"]
-        cid = st.layout.cards[a - st.layout.CARD]
-        player(st, p)["hand"].remove(cid)
+        cid = from_hand(st, p, a)
         if f["purpose"] == "story_faceup":
             add_to_story(st, p, cid, True)
         elif f["purpose"] == "story_facedown":
@@ -135,7 +134,7 @@ class PickCard(Step):
 
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str:
-        name = st.game.pack.card(st.layout.cards[a - st.layout.CARD])["name"]
+        name = card_name(st, a)
         return {
             "story_faceup": f"add {name} to your story face up",
             "story_facedown": f"add {name} to your story face down",
@@ -170,15 +169,14 @@ class FacedownOptional(Step):
 
     @staticmethod
     def legal(st: State, f: Frame) -> list[int]:
-        return [st.layout.DONE] + [st.layout.card(c) for c in player(st, f["player"])["hand"]]
+        return [st.layout.DONE, *hand_actions(st, f["player"])]
 
     @staticmethod
     def apply(st: State, f: Frame, a: int) -> None:
         pop(st, f)
         if a == st.layout.DONE:
             return
-        cid = st.layout.cards[a - st.layout.CARD]
-        player(st, f["player"])["hand"].remove(cid)
+        cid = from_hand(st, f["player"], a)
         push(st, "pick_column", player=f["player"], card=cid)
 
 

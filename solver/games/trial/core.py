@@ -17,9 +17,10 @@ and optionally ``who(st, f)`` when the deciding player is not the frame's ``play
 ``describe(st, f, action)`` for a readable label. Rule sections talk to one another only by
 pushing step kinds (never by calling into each other's modules): the layers are static data
 (``schema``, ``content``, ``board``, ``actions``), this core (with ``history``, ``belongings`` and
-``decks``), payments and conditions (``payments``, ``conditions``, ``choices``), then the rule
-sections (``setup``, ``turns``, ``cards``, ``fights``, ``locations``, ``store``, ``expeditions``,
-``camping``), then the game itself (``rules``) and what reads it (views, redeals, agents...).
+``decks``), payments and conditions (``payments``, ``conditions``, ``choices``, ``discards``),
+then the rule sections (``setup``, ``turns``, ``cards``, ``fights``, ``locations``, ``store``,
+``expeditions``, ``camping``), then the game itself (``rules``) and what reads it (views,
+redeals, agents...).
 ``tests/games/trial/test_layers.py`` checks the import graph.
 """
 
@@ -168,6 +169,29 @@ def get_path(card: dict[str, Any], path: list[Any]) -> Any:
     for key in path:
         node = node[key]
     return node
+
+
+def card_text(st: State, f: Frame) -> Any:
+    """What a card-text step reads: the part of its frame's ``card`` at its ``path``."""
+    return get_path(st.game.pack.card(f["card"]), f["path"])
+
+
+def card_text_fields(what: str) -> Fields:
+    """The frame fields of a card-text step (one running part of a card's text, read with
+    :func:`card_text`): the card, and the path to ``what`` in it."""
+    return {
+        "card": (REQUIRED, "the card"),
+        "path": (REQUIRED, f"where {what} is in the card (keys and indices)"),
+    }
+
+
+def enclosing(st: State, kind: str) -> Frame:
+    """The nearest step of ``kind``, which a step pushed on its behalf works for (a fight's
+    weapon choice, a roll's re-roll): it must be on the stack."""
+    frame = find(st, kind)
+    if frame is None:
+        raise RuntimeError(f"internal: no {kind} step on the stack")
+    return frame
 
 
 def player(st: State, p: int) -> dict[str, Any]:

@@ -34,6 +34,30 @@ def discard_card(st: State, cid: str) -> None:
         st.data["decks"][deck]["discard"].append(cid)
 
 
+def hand_actions(st: State, p: int) -> list[int]:
+    """The actions naming the cards of ``p``'s hand (a decision "a card from hand")."""
+    return [st.layout.card(c) for c in player(st, p)["hand"]]
+
+
+def from_hand(st: State, p: int, a: int) -> str:
+    """The card of ``p``'s hand that action ``a`` names, taken out of the hand."""
+    cid = st.layout.cards[a - st.layout.CARD]
+    player(st, p)["hand"].remove(cid)
+    return cid
+
+
+def discard_from_hand(st: State, p: int, a: int) -> str:
+    """Discard the card of ``p``'s hand that action ``a`` names; the card."""
+    cid = from_hand(st, p, a)
+    discard_card(st, cid)
+    return cid
+
+
+def card_name(st: State, a: int) -> str:
+    """The name of the card that action ``a`` names (for describing a decision)."""
+    return str(st.game.pack.card(st.layout.cards[a - st.layout.CARD])["name"])
+
+
 def deck_top_layer(st: State, deck: str) -> list[str]:
     """The cards the next draw from ``deck`` is uniform over (its first non-empty layer). An
     empty deed deck is refilled from its discard pile first (in sight of all)."""

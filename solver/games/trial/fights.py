@@ -43,14 +43,17 @@ from solver.games.trial.core import (
     Frame,
     Step,
     YesNo,
+    card_text,
+    card_text_fields,
+    enclosing,
     find,
-    get_path,
     player,
     pop,
     push,
     step,
 )
-from solver.games.trial.decks import discard_card
+from solver.games.trial.decks import card_name, discard_card, from_hand, hand_actions
+from solver.games.trial.discards import discard_actions, discard_for_symbols
 from solver.games.trial.history import PUBLIC, know, note
 from solver.games.trial.payments import can_pay, pay, units_of
 
@@ -63,7 +66,8 @@ STAGES = (
 )  # fmt: skip
 """The fight's stages, in order (a stage with nothing to do is passed over)."""
 CARDS_PER_STAGE = 2
-"""Cards a fighter may discard for strength, and (separately) play face down."""
+"""Cards a fighter may play face down (and, separately, discard for strength: the same
+limit, :data:`.discards.MAX_CARDS`)."""
 Faces = list[tuple[int, bool, float]]
 """The die's distinct faces: (strength, winning symbol, probability)."""
 
@@ -174,6 +178,14 @@ def card_strength(st: State, cid: str) -> int:
     return sum(int(n) for n in st.game.pack.card(cid).get("enhance", {}).values())
 
 
+DUEL_FIELDS: Fields = {
+    "player": (REQUIRED, "the attacker"),
+    "card": (REQUIRED, "the card whose duel this is"),
+    "stake": (None, "food: the loser hands the winner a food"),
+}
+"""The fields a duel carries from its card to the choice of whom to attack."""
+
+
 @step("duel")
 class Duel(Step):
     """Automatic: a card's ``duel``: attack the adventurer on the attacker's space (evil ones
@@ -181,9 +193,7 @@ class Duel(Step):
 
     auto = True
     fields: ClassVar[Fields] = {
-        "player": (REQUIRED, "the attacker"),
-        "card": (REQUIRED, "the card whose duel this is"),
-        "stake": (None, "food: the loser hands the winner a food"),
+        **DUEL_FIELDS,
         "target": (None, "evil: only an evil adventurer may be attacked"),
     }
 
@@ -204,9 +214,7 @@ class DuelTarget(Step):
     """Decision: which adventurer on the space to attack."""
 
     fields: ClassVar[Fields] = {
-        "player": (REQUIRED, "the attacker"),
-        "card": (REQUIRED, "the card whose duel this is"),
-        "stake": (None, "food: the loser hands the winner a food"),
+        **DUEL_FIELDS,
         "targets": (REQUIRED, "the adventurers who may be attacked"),
     }
 
@@ -361,7 +369,7 @@ def _finish(st: State, f: Frame) -> None:
         if f["stake"] == "food" and any(player(st, loser_p)["food"].values()):
             push(st, "pick_food", player=loser_p, purpose="give", to=winner_p)
         return
-    foe = get_path(st.game.pack.card(f["card"]), f["path"])
+    foe = card_text(st, f)
     if winner == 1 and resolving is not None:
         resolving["destination"] = foe["lose_card"]
     consequence = "win" if winner == 0 else "lose"
@@ -403,8 +411,7 @@ class FightWeapon(Step):
     @staticmethod
     def apply(st: State, f: Frame, a: int) -> None:
         pop(st, f)
-        fight = find(st, "fight")
-        assert fight is not None
+        fight = enclosing(st, "fight")
         if a != st.layout.DONE:
             fight["weapons"][f["side"]] = st.layout.item_kinds[a - st.layout.ITEM]
 
@@ -429,38 +436,22 @@ class FightDiscard(Step):
 
     @staticmethod
     def legal(st: State, f: Frame) -> list[int]:
-        me = player(st, f["player"])
-        acts = [st.layout.DONE]
-        if f["cards"] < CARDS_PER_STAGE:
-            acts += [st.layout.card(c) for c in me["hand"] if strength_card(st, c)]
-        if me["tent_symbols"]["strength"] and not f["token"]:
-            acts.append(st.layout.TOKEN)
-        return acts
+        return discard_actions(st, f, lambda c: bool(strength_card(st, c)), "strength")
 
     @staticmethod
     def apply(st: State, f: Frame, a: int) -> None:
-        fight = find(st, "fight")
-        assert fight is not None
-        me = player(st, f["player"])
         if a == st.layout.DONE:
             pop(st, f)
-        elif a == st.layout.TOKEN:
-            me["tent_symbols"]["strength"] -= 1
-            fight["discard_strength"][f["side"]] += 1
-            f["token"] = True
-        else:
-            cid = st.layout.cards[a - st.layout.CARD]
-            me["hand"].remove(cid)
-            discard_card(st, cid)
-            fight["discard_strength"][f["side"]] += strength_card(st, cid)
-            f["cards"] += 1
+            return
+        cid = discard_for_symbols(st, f, a, "strength")
+        strength = 1 if cid is None else strength_card(st, cid)
+        enclosing(st, "fight")["discard_strength"][f["side"]] += strength
 
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str | None:
         if a >= st.layout.CARD:
             cid = st.layout.cards[a - st.layout.CARD]
-            name = st.game.pack.card(cid)["name"]
-            return f"discard {name} for {strength_card(st, cid)} strength"
+            return f"discard {card_name(st, a)} for {strength_card(st, cid)} strength"
         if a == st.layout.TOKEN:
             return "use the one-time strength tent symbol"
         return None
@@ -479,31 +470,23 @@ class FightCards(Step):
 
     @staticmethod
     def legal(st: State, f: Frame) -> list[int]:
-        fight = find(st, "fight")
-        assert fight is not None
+        fight = enclosing(st, "fight")
         acts = [st.layout.DONE]
         if len(fight["face_down"][f["side"]]) < CARDS_PER_STAGE:
-            acts += [st.layout.card(c) for c in player(st, f["player"])["hand"]]
+            acts += hand_actions(st, f["player"])
         return acts
 
     @staticmethod
     def apply(st: State, f: Frame, a: int) -> None:
-        fight = find(st, "fight")
-        assert fight is not None
+        fight = enclosing(st, "fight")
         if a == st.layout.DONE:
             pop(st, f)
             return
-        cid = st.layout.cards[a - st.layout.CARD]
-        player(st, f["player"])["hand"].remove(cid)
-        fight["face_down"][f["side"]].append(cid)
+        fight["face_down"][f["side"]].append(from_hand(st, f["player"], a))
 
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str | None:
-        if a >= st.layout.CARD:
-            return (
-                f"play {st.game.pack.card(st.layout.cards[a - st.layout.CARD])['name']} face down"
-            )
-        return None
+        return f"play {card_name(st, a)} face down" if a >= st.layout.CARD else None
 
 
 # -- the roll and swindle verbs ------------------------------------------------------------------
@@ -516,8 +499,7 @@ class Roll(Step):
     auto = True
     fields: ClassVar[Fields] = {
         "player": (REQUIRED, "who rolls"),
-        "card": (REQUIRED, "the card"),
-        "path": (REQUIRED, "where the roll argument is in the card"),
+        **card_text_fields("the roll argument"),
         "rolls": ([], "the rolls so far: [side, purpose, face index]"),
         "rerolled": (False, "the re-roll was bought"),
         "asked": (False, "the re-roll was offered"),
@@ -525,7 +507,7 @@ class Roll(Step):
 
     @staticmethod
     def run(st: State, f: Frame) -> None:
-        arg = get_path(st.game.pack.card(f["card"]), f["path"])
+        arg = card_text(st, f)
         p = f["player"]
         if not f["rolls"]:
             push_die(st, p, "roll", purpose="roll")
@@ -557,11 +539,10 @@ class Reroll(YesNo):
     def apply(st: State, f: Frame, a: int) -> None:
         pop(st, f)
         if a == st.layout.YES:
-            roll = find(st, "roll")
-            assert roll is not None
+            roll = enclosing(st, "roll")
             roll["rerolled"] = True
             roll["rolls"] = []
-            arg = get_path(st.game.pack.card(roll["card"]), roll["path"])
+            arg = card_text(st, roll)
             pay(st, f["player"], units_of(st, f["player"], arg["reroll"]))
 
 
@@ -572,18 +553,17 @@ class Swindle(Step):
 
     fields: ClassVar[Fields] = {
         "player": (REQUIRED, "who swindles"),
-        "card": (REQUIRED, "the card"),
-        "path": (REQUIRED, "where the swindle argument is in the card"),
+        **card_text_fields("the swindle argument"),
         "face_down": ([], "the cards put aside (hidden until the roll)"),
         "fame": (0, "their total fame"),
     }
 
     @staticmethod
     def legal(st: State, f: Frame) -> list[int]:
-        arg = get_path(st.game.pack.card(f["card"]), f["path"])
+        arg = card_text(st, f)
         acts = [st.layout.DONE]
         if len(f["face_down"]) < arg["discard_up_to"]:
-            acts += [st.layout.card(c) for c in player(st, f["player"])["hand"]]
+            acts += hand_actions(st, f["player"])
         return acts
 
     @staticmethod
@@ -597,8 +577,7 @@ class Swindle(Step):
                  fame=f["fame"])  # fmt: skip
             push_die(st, f["player"], "swindle_roll", purpose="swindle")
             return
-        cid = st.layout.cards[a - st.layout.CARD]
-        player(st, f["player"])["hand"].remove(cid)
+        cid = from_hand(st, f["player"], a)
         f["face_down"].append(cid)
         f["fame"] += int(st.game.pack.card(cid)["fame"])
 
@@ -610,8 +589,7 @@ class SwindleRoll(Step):
     auto = True
     fields: ClassVar[Fields] = {
         "player": (REQUIRED, "who swindles"),
-        "card": (REQUIRED, "the card"),
-        "path": (REQUIRED, "where the swindle argument is in the card"),
+        **card_text_fields("the swindle argument"),
         "fame": (REQUIRED, "the discarded cards' total fame"),
         "rolls": ([], "the roll: [side, purpose, face index]"),
     }

@@ -24,8 +24,9 @@ from solver.games.trial.belongings import (
     story_bonus,
     tile_entry,
 )
-from solver.games.trial.core import REQUIRED, Fields, Frame, Step, find, pop, push, step
-from solver.games.trial.decks import discard_card, draw
+from solver.games.trial.core import REQUIRED, Fields, Frame, Step, enclosing, pop, push, step
+from solver.games.trial.decks import card_name, draw
+from solver.games.trial.discards import discard_actions, discard_for_symbols
 from solver.games.trial.history import PUBLIC, note
 from solver.games.trial.payments import food_units, pay
 from solver.games.trial.schema import FOODS
@@ -153,35 +154,23 @@ class Enhance(Step):
 
     @staticmethod
     def legal(st: State, f: Frame) -> list[int]:
-        me = player(st, f["player"])
-        acts = [st.layout.DONE]
-        if f["cards"] < 2:
-            acts += [st.layout.card(c) for c in me["hand"] if _enhances(st, c, f["kind"])]
-        token = TENT_SYMBOL.get(f["kind"])
-        if token and me["tent_symbols"][token] and not f["token"]:
-            acts.append(st.layout.TOKEN)
-        return acts
+        kind = f["kind"]
+        return discard_actions(st, f, lambda c: _enhances(st, c, kind), TENT_SYMBOL.get(kind))
 
     @staticmethod
     def apply(st: State, f: Frame, a: int) -> None:
-        me = player(st, f["player"])
         if a == st.layout.DONE:
             pop(st, f)
-            target = find(st, f["into"])
-            assert target is not None
+            target = enclosing(st, f["into"])
             target["boost"] += f["boost"]
             if "foods" in target:
                 for food, n in f["foods"].items():
                     target["foods"][food] += n
-        elif a == st.layout.TOKEN:
-            me["tent_symbols"][TENT_SYMBOL[f["kind"]]] -= 1
+            return
+        cid = discard_for_symbols(st, f, a, TENT_SYMBOL.get(f["kind"]))
+        if cid is None:
             f["boost"] += 1
-            f["token"] = True
         else:
-            cid = st.layout.cards[a - st.layout.CARD]
-            me["hand"].remove(cid)
-            discard_card(st, cid)
-            f["cards"] += 1
             for key, n in st.game.pack.card(cid)["enhance"].items():
                 if key in FOODS:
                     f["foods"][key] += n
@@ -191,8 +180,7 @@ class Enhance(Step):
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str | None:
         if a >= st.layout.CARD:
-            name = st.game.pack.card(st.layout.cards[a - st.layout.CARD])["name"]
-            return f"discard {name} ({f['kind']})"
+            return f"discard {card_name(st, a)} ({f['kind']})"
         if a == st.layout.TOKEN:
             return f"use the one-time {TENT_SYMBOL[f['kind']]} tent symbol"
         return f"{LABEL[f['into']]}: done" if a == st.layout.DONE else None

@@ -164,14 +164,25 @@ def redeal_ruin_items(st: State, p: int, rng: SplitMix64) -> None:
         _redeal_setup_rares(st, unseen, rng)
         _redeal_setup_commons(st, unseen, rng)
     for rarity in ("common", "rare"):
-        per = [[k for k in r["items"] if st.game.pack.item(k)["rarity"] == rarity] for r in unseen]
+        per = _items_of_rarity(st, unseen, rarity)
         pool = sorted(k for group in per for k in group)
         rng.shuffle(pool)
-        for r, group in zip(unseen, per, strict=True):
-            for k in group:
-                r["items"].remove(k)
-            r["items"] += pool[: len(group)]
-            del pool[: len(group)]
+        _deal_back(unseen, per, pool)
+
+
+def _items_of_rarity(st: State, ruins: list[dict[str, Any]], rarity: str) -> list[list[str]]:
+    """The items of ``rarity`` on each of ``ruins``, in order."""
+    return [[k for k in r["items"] if st.game.pack.item(k)["rarity"] == rarity] for r in ruins]
+
+
+def _deal_back(ruins: list[dict[str, Any]], groups: list[list[str]], pool: list[str]) -> None:
+    """Each of ``ruins`` gives up its group of ``groups`` and takes as many items from the front
+    of the shuffled ``pool`` (which loses them)."""
+    for r, group in zip(ruins, groups, strict=True):
+        for k in group:
+            r["items"].remove(k)
+        r["items"] += pool[: len(group)]
+        del pool[: len(group)]
 
 
 def _redeal_setup_rares(st: State, unseen: list[dict[str, Any]], rng: SplitMix64) -> None:
@@ -180,14 +191,10 @@ def _redeal_setup_rares(st: State, unseen: list[dict[str, Any]], rng: SplitMix64
     pools = st.data["setup_pool"]
     if "rare" not in pools:
         return
-    places = [[k for k in r["items"] if st.game.pack.item(k)["rarity"] == "rare"] for r in unseen]
+    places = _items_of_rarity(st, unseen, "rare")
     both = sorted([*pools["rare"], *(k for group in places for k in group)])
     rng.shuffle(both)
-    for r, group in zip(unseen, places, strict=True):
-        for k in group:
-            r["items"].remove(k)
-        r["items"] += both[: len(group)]
-        del both[: len(group)]
+    _deal_back(unseen, places, both)
     pools["rare"] = sorted(both)
 
 

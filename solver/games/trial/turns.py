@@ -24,7 +24,14 @@ from solver.games.trial.belongings import (
     remove_from_pack,
 )
 from solver.games.trial.core import REQUIRED, Fields, Frame, Step, YesNo, player, pop, push, step
-from solver.games.trial.decks import CardOrFood, discard_card, draw
+from solver.games.trial.decks import (
+    CardOrFood,
+    card_name,
+    discard_from_hand,
+    draw,
+    hand_actions,
+)
+from solver.games.trial.discards import discard_actions, discard_for_symbols
 
 if TYPE_CHECKING:
     from solver.games.trial.core import State
@@ -214,11 +221,7 @@ class Move(Step):
     def legal(st: State, f: Frame) -> list[int]:
         L, p = st.layout, f["player"]
         me = player(st, p)
-        acts = [L.DONE]
-        if f["cards"] < 2:
-            acts += [L.card(c) for c in me["hand"] if "move" in st.game.pack.card(c)["enhance"]]
-        if me["tent_symbols"]["move"]:
-            acts.append(L.TOKEN)
+        acts = discard_actions(st, f, lambda c: "move" in st.game.pack.card(c)["enhance"], "move")
         budget = f["base"] + f["extra"]
         for space in st.game.board.reachable(me["space"], budget, open_tunnels(st)):
             area = st.game.board.area_of.get(space)
@@ -229,23 +232,16 @@ class Move(Step):
     @staticmethod
     def apply(st: State, f: Frame, a: int) -> None:
         L, p = st.layout, f["player"]
-        me = player(st, p)
         family, index = L.family(a)
         if a == L.DONE:
             pop(st, f)
-        elif a == L.TOKEN:
-            me["tent_symbols"]["move"] -= 1
-            f["extra"] += 1
-        elif family == "card":
-            cid = L.cards[index]
-            me["hand"].remove(cid)
-            discard_card(st, cid)
-            f["cards"] += 1
-            f["extra"] += st.game.pack.card(cid)["enhance"]["move"]
+        elif a == L.TOKEN or family == "card":
+            cid = discard_for_symbols(st, f, a, "move")
+            f["extra"] += 1 if cid is None else st.game.pack.card(cid)["enhance"]["move"]
         else:
             pop(st, f)
             space = L.spaces[index]
-            me["space"] = space
+            player(st, p)["space"] = space
             if space in st.game.board.area_of and has_skill(st, p, "cartographer"):
                 push(st, "advance", player=p, line="any")
 
@@ -304,22 +300,17 @@ class HandLimit(Step):
         me = player(st, f["player"])
         if len(me["hand"]) <= st.game.components["hand_limit"]:
             return []
-        return [st.layout.card(c) for c in me["hand"]]
+        return hand_actions(st, f["player"])
 
     @staticmethod
     def apply(st: State, f: Frame, a: int) -> None:
-        me = player(st, f["player"])
-        cid = st.layout.cards[a - st.layout.CARD]
-        me["hand"].remove(cid)
-        discard_card(st, cid)
-        if len(me["hand"]) <= st.game.components["hand_limit"]:
+        discard_from_hand(st, f["player"], a)
+        if len(player(st, f["player"])["hand"]) <= st.game.components["hand_limit"]:
             pop(st, f)
 
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str:
-        return (
-            f"discard {st.game.pack.card(st.layout.cards[a - st.layout.CARD])['name']} (hand limit)"
-        )
+        return f"discard {card_name(st, a)} (hand limit)"
 
 
 @step("new_day")

@@ -13,7 +13,7 @@ PREFIX = "solver.games.trial."
 LAYERS = [
     {"schema", "content", "board", "actions"},  # static data
     {"core", "history", "belongings", "decks"},  # the state, the stack, bookkeeping
-    {"payments", "conditions", "choices"},  # costs, conditions, shared small decisions
+    {"payments", "conditions", "choices", "discards"},  # costs, conditions, shared decisions
     {"setup", "turns", "cards", "fights", "locations", "store", "expeditions", "camping"},
 ]
 """The layers below the game itself, bottom first; every other module sits above them."""
