@@ -43,10 +43,18 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
+from solver.games.guardians import templates
 from solver.games.guardians.actions import in_window
-from solver.games.guardians.board import Cell, neighbours
+from solver.games.guardians.board import Cell
 from solver.games.guardians.scoring import combo_card
-from solver.games.guardians.tiles import START_WALK, start_walk_fits
+from solver.games.guardians.templates import (
+    MAX_DEFICIENCY,
+    START_BUDGET,
+    START_FILL,
+    WEIGHT,
+    colour_odds,
+    shared_sides,
+)
 
 if TYPE_CHECKING:
     from solver.games.guardians.rules import GuardiansState
@@ -69,11 +77,6 @@ __all__ = [
     "value",
 ]
 
-COLOURS = "BGREPY"
-#: A template's weight by its number of empty cells (the planner's).
-WEIGHT = (0.95, 0.75, 0.5, 0.3, 0.15, 0.07, 0.03)
-START_FILL = 0.8
-START_BUDGET = 4
 TILE_VALUE = 0.6
 EDGE_VALUE = 0.15
 RESERVE_VALUE = 2.5
@@ -83,7 +86,6 @@ SOLO_SCALE = 30.0
 """Solo: the points over the threshold at which the heuristic reads 0.73 (a logistic)."""
 TEMPERATURE = 5.0
 """2-4 players: the softmax temperature over the values, in VP."""
-MAX_DEFICIENCY = len(WEIGHT) - 1
 
 
 def future_turns(state: GuardiansState, player: int) -> int:
@@ -104,30 +106,10 @@ def future_turns(state: GuardiansState, player: int) -> int:
 
 
 def next_pool(state: GuardiansState) -> dict[str, float]:
-    """The chance that each colour is in the next pool (the planner's ``_next_pool`` with the
-    pool as it is): the tiles left, less about one to the round track, plus the refill drawn
-    from the bag's colour mix."""
+    """The chance that each colour is in the next pool (the planner's, with the pool as it is:
+    :func:`~solver.games.guardians.templates.colour_odds`)."""
     bag = [state.tile(t).colour for t in state.bag]
-    left = [state.tile(t).colour for t in state.pool]
-    n = len(bag)
-    draws = max(0, 6 - len(left)) + 1
-    out = {}
-    for c in COLOURS:
-        share = bag.count(c) / n if n else 0.0
-        fresh = 1.0 - (1.0 - share) ** draws
-        if c in left:
-            keep = 1.0 - share if n else 1.0
-            out[c] = keep + (1.0 - keep) * fresh
-        else:
-            out[c] = fresh
-    return out
-
-
-def _bounds(points: int) -> tuple[list[float], list[float]]:
-    n = len(WEIGHT)
-    plain = [points * max(WEIGHT[d:]) for d in range(n)]
-    start = [points * max(WEIGHT[e] * START_FILL**e for e in range(d, n)) for d in range(n)]
-    return plain, start
+    return colour_odds(bag, [state.tile(t).colour for t in state.pool])
 
 
 def prospect(
@@ -140,108 +122,15 @@ def prospect(
     budget: int,
 ) -> float:
     """The prospect of a mission on ``start`` (``sequence`` ``None``: the start tile's walk);
-    ``colours`` maps forest-side cells to their colour, ``occupied`` holds every tile's cell."""
+    ``colours`` maps forest-side cells to their colour, ``occupied`` holds every tile's cell.
+    The search is the planner's (:func:`~solver.games.guardians.templates.prospect`), with
+    templates kept inside the board window."""
     taken = occupied if isinstance(occupied, set) else set(occupied)
-    bound, start_bound = _bounds(points)
-    floor = bound[-1] if budget >= MAX_DEFICIENCY else 0.0
-    if sequence is None:
-        cap = min(budget, START_BUDGET)
-        return _start_prospect(colours, taken, start, points, start_bound, cap, floor)
-    return _sequence_prospect(colours, taken, start, sequence, points, bound, avail, budget, floor)
 
+    def free(cell: Cell) -> bool:
+        return cell not in taken and in_window(cell)
 
-def _start_prospect(
-    colours: Mapping[Cell, str],
-    taken: set[Cell],
-    start: Cell,
-    points: int,
-    start_bound: list[float],
-    cap: int,
-    best: float,
-) -> float:
-    """:func:`prospect` for the start tile: the best A-B-C-D-E-A walk, empty cells taken as
-    wildcards (at most ``cap``), better than ``best``."""
-    path: list[Cell] = [start]
-    fixed: list[str] = []
-
-    def start_templates(here: Cell, d: int) -> None:
-        nonlocal best
-        if start_bound[d] <= best:
-            return
-        depth = len(fixed)
-        if depth == START_WALK:
-            best = points * WEIGHT[d] * START_FILL**d
-            return
-        around = neighbours(here)
-        for n in around:
-            colour = colours.get(n)
-            if colour is None or n in path or not start_walk_fits(fixed, colour, depth):
-                continue
-            path.append(n)
-            fixed.append(colour)
-            start_templates(n, d)
-            path.pop()
-            fixed.pop()
-        if d >= cap:
-            return
-        for n in around:
-            if n in taken or n in path or not in_window(n):
-                continue
-            path.append(n)
-            fixed.append("")
-            start_templates(n, d + 1)
-            path.pop()
-            fixed.pop()
-
-    start_templates(start, 0)
-    return best
-
-
-def _sequence_prospect(
-    colours: Mapping[Cell, str],
-    taken: set[Cell],
-    start: Cell,
-    sequence: str,
-    points: int,
-    bound: list[float],
-    avail: Mapping[str, float],
-    budget: int,
-    best: float,
-) -> float:
-    """:func:`prospect` for a mission ``sequence``: the best template of either reading, with
-    at most ``budget`` empty cells, better than ``best``."""
-    path: list[Cell] = [start]
-    k = len(sequence) + 1
-
-    def templates(here: Cell, s: str, d: int, q: float) -> None:
-        nonlocal best
-        if bound[d] * q <= best:
-            return
-        depth = len(path)
-        if depth == k:
-            best = points * WEIGHT[d] * q
-            return
-        want = s[depth - 1]
-        around = neighbours(here)
-        for n in around:
-            if colours.get(n) == want and n not in path:
-                path.append(n)
-                templates(n, s, d, q)
-                path.pop()
-        if d >= budget:
-            return
-        fill = q * avail[want]
-        for n in around:
-            if n in taken or n in path or not in_window(n):
-                continue
-            path.append(n)
-            templates(n, s, d + 1, fill)
-            path.pop()
-
-    templates(start, sequence, 0, 1.0)
-    if sequence[::-1] != sequence:
-        templates(start, sequence[::-1], 0, 1.0)
-    return best
+    return templates.prospect(colours, free, start, sequence, points, avail, budget)
 
 
 def _mission_value(
@@ -303,10 +192,7 @@ def value(state: GuardiansState, player: int, avail: Mapping[str, float] | None 
                 state, player, where, tile.sequence, tile.points, avail, turns, colours
             )
         total += v + PAWN_STREAM * turns
-    edges = 0
-    for r, c in who.forest:
-        edges += ((r + 1, c) in who.forest) + ((r, c + 1) in who.forest)
-    total += TILE_VALUE * len(colours) + EDGE_VALUE * edges
+    total += TILE_VALUE * len(colours) + EDGE_VALUE * shared_sides(who.forest)
     return total
 
 

@@ -60,8 +60,19 @@ from typing import TYPE_CHECKING, Any
 
 from solver.games.guardians.actions import END_TURN, PAWN_BASE, PAWNS, RESET, TAKE_ONE, TAKE_TWO
 from solver.games.guardians.board import Cell, neighbours
+from solver.games.guardians.connectivity import splits_forest
 from solver.games.guardians.scoring import combo_card
-from solver.games.guardians.tiles import START_ID, START_WALK, start_walk_fits
+from solver.games.guardians.templates import (
+    MAX_DEFICIENCY,
+    START_BUDGET,
+    START_FILL,
+    WEIGHT,
+    TemplateWeights,
+    colour_odds,
+    prospect,
+    shared_sides,
+)
+from solver.games.guardians.tiles import START_ID, START_WALK
 from solver.kernels import CompiledModule
 from solver.spec import Agent
 
@@ -90,16 +101,8 @@ __all__ = [
     "wants_reset",
 ]
 
-COLOURS = "BGREPY"
-#: A template's weight by its deficiency (empty cells still to fill).
-WEIGHT = (0.95, 0.75, 0.5, 0.3, 0.15, 0.07, 0.03)
-#: The chance that an empty cell of the start tile's walk gets a fitting colour in time.
-START_FILL = 0.8
-#: The most empty cells a start tile template may have (more: valued as the floor).
-START_BUDGET = 4
 #: The cost of each empty cell a template needs (the placement it takes from other pawns).
 FILL_COST = 0.0
-MAX_DEFICIENCY = len(WEIGHT) - 1
 TILE_VALUE = 0.6
 EDGE_VALUE = 0.15
 RESERVE_VALUE = 2.5
@@ -290,38 +293,13 @@ def _next_pool(
         bag = [game.tile(t).colour for t in state.bag]
         if memo is not None:
             memo["bag"] = bag
-    left = [game.tile(t).colour for t in pool_after]
-    n = len(bag)
-    draws = max(0, 6 - len(left)) + 1  # the refill, plus about one for the round track's removal
-    out = {}
-    for c in COLOURS:
-        share = bag.count(c) / n if n else 0.0
-        fresh = 1.0 - (1.0 - share) ** draws
-        if c in left:
-            keep = 1.0 - share if n else 1.0  # the round track takes this colour away
-            out[c] = keep + (1.0 - keep) * fresh
-        else:
-            out[c] = fresh
-    return out
+    return colour_odds(bag, [game.tile(t).colour for t in pool_after])
 
 
 # -- the rules on the light board -----------------------------------------------------------------
 def _splits(board: Board, removed: Cell) -> bool:
-    """Whether removing ``removed`` splits the forest (flood fill)."""
-    cells = set(board.col)
-    cells.update(board.mis)
-    cells.discard(removed)
-    if not cells:
-        return False
-    first = next(iter(cells))
-    seen = {first}
-    stack = [first]
-    while stack:
-        for n in neighbours(stack.pop()):
-            if n in cells and n not in seen:
-                seen.add(n)
-                stack.append(n)
-    return len(seen) != len(cells)
+    """Whether removing ``removed`` splits the forest (the connectivity rule)."""
+    return splits_forest([*board.col, *board.mis], removed)
 
 
 def _walks(board: Board, start: Cell, tile: int, ctx: Context) -> list[tuple[Cell, ...]]:
@@ -378,128 +356,20 @@ Step = tuple[int, Cell, tuple[Cell, ...]]
 
 
 # -- valuation ------------------------------------------------------------------------------------
-_BOUNDS: dict[tuple[Any, ...], tuple[list[float], list[float]]] = {}
-
-
-def _bounds(points: int) -> tuple[list[float], list[float]]:
-    """The best value a template with d empty cells or more can reach, for a sequence and for
-    the start tile's walk (the branch and bound's bounds; cached per parameter set)."""
-    key = (points, WEIGHT, FILL_COST, START_FILL)
-    if key not in _BOUNDS:
-        n = len(WEIGHT)
-        plain = [points * max(WEIGHT[d:]) - FILL_COST * d for d in range(n)]
-        start = [
-            points * max(WEIGHT[e] * START_FILL**e for e in range(d, n)) - FILL_COST * d
-            for d in range(n)
-        ]
-        _BOUNDS[key] = (plain, start)
-    return _BOUNDS[key]
-
-
 def _prospect(
     board: Board, start: Cell, tile: int, ctx: Context, budget: int, sequence: str = ""
 ) -> float:
-    """The mission prospect of a pawn on ``start`` (see the module docstring), in points. A
-    branch and bound search: a path is given up as soon as its empty cells' weight cannot beat
-    the best template found."""
-    points = ctx.points[tile]
-    bound, start_bound = _bounds(points)
-    floor = bound[-1] if budget >= len(WEIGHT) - 1 else -FILL_COST * (budget + 1)
-    if tile == START_ID:
-        return _start_prospect(board, start, points, start_bound, min(budget, START_BUDGET), floor)
-    return _sequence_prospect(board, start, sequence, points, bound, ctx.avail, budget, floor)
-
-
-def _start_prospect(
-    board: Board, start: Cell, points: int, start_bound: list[float], budget: int, best: float
-) -> float:
-    """:func:`_prospect` for the start tile: the best A-B-C-D-E-A walk, empty cells taken as
-    wildcards (at most ``budget``), better than ``best``."""
+    """The mission prospect of a pawn on ``start`` (see the module docstring), in points: the
+    shared template search (:func:`~solver.games.guardians.templates.prospect`) with the
+    planner's weights as they are now (tunable), over the cells no tile holds."""
     col, mis = board.col, board.mis
-    path: list[Cell] = [start]
-    fixed: list[str] = []
 
-    def start_templates(here: Cell, d: int) -> None:
-        nonlocal best
-        if start_bound[d] <= best:
-            return
-        depth = len(fixed)
-        if depth == START_WALK:
-            best = points * WEIGHT[d] * START_FILL**d - FILL_COST * d
-            return
-        r, c = here
-        around = ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1))
-        for n in around:
-            colour = col.get(n)
-            if colour is None or n in path or not start_walk_fits(fixed, colour, depth):
-                continue
-            path.append(n)
-            fixed.append(colour)
-            start_templates(n, d)
-            path.pop()
-            fixed.pop()
-        if d >= budget:
-            return
-        for n in around:
-            if n in col or n in mis or n in path:
-                continue
-            path.append(n)
-            fixed.append("")
-            start_templates(n, d + 1)
-            path.pop()
-            fixed.pop()
+    def free(cell: Cell) -> bool:
+        return cell not in col and cell not in mis
 
-    start_templates(start, 0)
-    return best
-
-
-def _sequence_prospect(
-    board: Board,
-    start: Cell,
-    sequence: str,
-    points: int,
-    bound: list[float],
-    avail: dict[str, float],
-    budget: int,
-    best: float,
-) -> float:
-    """:func:`_prospect` for a mission ``sequence``: the best template of either reading, with
-    at most ``budget`` empty cells, better than ``best``."""
-    col, mis = board.col, board.mis
-    path: list[Cell] = [start]
-    k = len(sequence) + 1
-    cost = FILL_COST
-
-    def templates(here: Cell, s: str, d: int, q: float) -> None:
-        nonlocal best
-        if (bound[d] + cost * d) * q - cost * d <= best:
-            return
-        depth = len(path)
-        if depth == k:
-            best = points * WEIGHT[d] * q - cost * d
-            return
-        want = s[depth - 1]
-        r, c = here
-        around = ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1))
-        for n in around:
-            if col.get(n) == want and n not in path:
-                path.append(n)
-                templates(n, s, d, q)
-                path.pop()
-        if d >= budget:
-            return
-        fill = q * avail[want]
-        for n in around:
-            if n in col or n in mis or n in path:
-                continue
-            path.append(n)
-            templates(n, s, d + 1, fill)
-            path.pop()
-
-    templates(start, sequence, 0, 1.0)
-    if sequence[::-1] != sequence:
-        templates(start, sequence[::-1], 0, 1.0)
-    return best
+    weights = TemplateWeights(WEIGHT, START_FILL, START_BUDGET, FILL_COST)
+    mission = None if tile == START_ID else sequence
+    return prospect(col, free, start, mission, ctx.points[tile], ctx.avail, budget, weights)
 
 
 _COMPILED = CompiledModule("guardians_plan", "the compiled guardians planner prospect")
@@ -585,18 +455,6 @@ def _mission_value(board: Board, cell: Cell, tile: int, sequence: str, ctx: Cont
     return value
 
 
-def _edges(board: Board) -> int:
-    cells = set(board.col)
-    cells.update(board.mis)
-    count = 0
-    for r, c in cells:
-        if (r + 1, c) in cells:
-            count += 1
-        if (r, c + 1) in cells:
-            count += 1
-    return count
-
-
 def _tasks_value(board: Board, ctx: Context) -> float:
     """The bonus for level tasks the turn's missions meet (each adds a round)."""
     if not ctx.tasks or ctx.rounds_left <= 0 or not board.done:
@@ -635,7 +493,8 @@ def position_value(board: Board, ctx: Context) -> float:
             value += RESERVE_VALUE if ctx.rounds_left > 1 else 0.0
         else:
             value += pawn_value(board, pawn, ctx) + PAWN_STREAM * ctx.rounds_left
-    value += TILE_VALUE * len(board.col) + EDGE_VALUE * _edges(board)
+    sides = shared_sides(board.col.keys() | board.mis.keys())
+    value += TILE_VALUE * len(board.col) + EDGE_VALUE * sides
     return value
 
 

@@ -53,13 +53,15 @@ def test_walks_agree_with_the_rules():
 
 
 def test_cut_vertex_test_agrees_with_the_rules():
-    from solver.games.guardians.connectivity import splits_forest
+    # the planner's board asks the connectivity rule; held to its definition (the forest
+    # without the tile in one piece, by flood fill) on the forest of the state itself
+    from solver.games.guardians.connectivity import is_connected
 
     for state in _mission_states(60, 8):
         board = P.board_of(state)
         forest = state.people[0].forest
         for cell in forest:
-            assert P._splits(board, cell) == splits_forest(forest.keys(), cell)
+            assert P._splits(board, cell) == (not is_connected(forest.keys() - {cell}))
 
 
 def _position(text: str):
