@@ -10,11 +10,12 @@ without the compiled extension, building a :class:`KernelDogGame` raises
 >>> from solver import puzzles
 >>> game = KernelDogGame(puzzles.load("dog/tiny-example"))
 >>> state = game.new_initial_state()
->>> state.chance_outcomes()
-[(10, 0.3333333333333333), (11, 0.3333333333333333), (12, 0.3333333333333333)]
+>>> type(state).__name__, game.engine
+('DogKernelState', 'kernel')
 >>> state.apply_action(11)
->>> [state.action_to_string(a) for a in state.legal_actions()]
-['N', 'E', 'W']
+>>> copy = state.clone()  # a copy of the struct, equal until one of them moves on
+>>> copy == state, copy.child(copy.legal_actions()[0]) == state
+(True, False)
 """
 
 from __future__ import annotations

@@ -10,12 +10,11 @@ compiled extension, building a :class:`KernelGuardiansGame` raises
 
 >>> game = KernelGuardiansGame(players=2)
 >>> state = game.new_initial_state()
->>> state.is_chance_node(), len(state.chance_outcomes())
-(True, 24)
->>> for _ in range(6):
-...     state.apply_action(state.chance_outcomes()[0][0])
->>> [state.action_to_string(a) for a in state.legal_actions()]
-['take 2 tiles', 'take 1 tile']
+>>> type(state).__name__, game.engine
+('GuardiansKernelState', 'kernel')
+>>> copy = state.clone()  # a copy of the struct, equal until one of them moves on
+>>> copy == state, copy.child(copy.chance_outcomes()[0][0]) == state
+(True, False)
 """
 
 from __future__ import annotations

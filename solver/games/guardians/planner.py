@@ -73,6 +73,7 @@ from solver.games.guardians.templates import (
     shared_sides,
 )
 from solver.games.guardians.tiles import START_ID, START_WALK
+from solver.games.guardians.walks import colour_walks
 from solver.kernels import CompiledModule
 from solver.spec import Agent
 
@@ -303,53 +304,12 @@ def _splits(board: Board, removed: Cell) -> bool:
 
 
 def _walks(board: Board, start: Cell, tile: int, ctx: Context) -> list[tuple[Cell, ...]]:
-    """Every walk completing the mission on ``start`` (as the rules' ``walks_from``)."""
-    col = board.col
-    found: set[tuple[Cell, ...]] = set()
-    path: list[Cell] = []
+    """Every walk completing the mission on ``start`` (the rules' search,
+    :func:`~solver.games.guardians.walks.colour_walks`, on the light board), in cell order."""
     if _hidden(tile, ctx):
         return []
-    if tile == START_ID:
-        colours: list[str] = []
-
-        def start_walk(here: Cell) -> None:
-            depth = len(path)
-            if depth == START_WALK:
-                found.add(tuple(path))
-                return
-            for n in neighbours(here):
-                colour = col.get(n)
-                if not colour or n in path:
-                    continue
-                if 1 <= depth <= 4 and colour in colours:
-                    continue
-                if depth == 5 and colour != colours[0]:
-                    continue
-                path.append(n)
-                colours.append(colour)
-                start_walk(n)
-                path.pop()
-                colours.pop()
-
-        start_walk(start)
-    else:
-        sequence = ctx.seq[tile]
-
-        def extend(here: Cell, s: str) -> None:
-            if len(path) == len(s):
-                found.add(tuple(path))
-                return
-            want = s[len(path)]
-            for n in neighbours(here):
-                if col.get(n) == want and n not in path:
-                    path.append(n)
-                    extend(n, s)
-                    path.pop()
-
-        extend(start, sequence)
-        if sequence[::-1] != sequence:
-            extend(start, sequence[::-1])
-    return sorted(found)
+    sequence = None if tile == START_ID else ctx.seq[tile]
+    return sorted(colour_walks(board.col, start, sequence))
 
 
 Step = tuple[int, Cell, tuple[Cell, ...]]

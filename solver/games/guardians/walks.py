@@ -35,6 +35,7 @@ from solver.games.guardians.tiles import START_WALK, Tile
 __all__ = [
     "MAX_WALK",
     "WALK_CODES",
+    "colour_walks",
     "path_code",
     "path_from_code",
     "start_walk_ok",
@@ -178,11 +179,18 @@ def walks_from(forest: Mapping[Cell, Face], tiles: Mapping[int, Tile], start: Ce
     tile = tiles[face.tile]
     if tile.hidden:
         return []  # a mission nobody has seen yet (it is being flipped)
-    colour_of = _forest_colours(forest, tiles)
-    if tile.start:
-        found = _start_walks(colour_of, start)
-    else:
-        found = _sequence_walks(colour_of, start, tile.sequence)
-        if tile.sequence[::-1] != tile.sequence:
-            found |= _sequence_walks(colour_of, start, tile.sequence[::-1])
+    sequence = None if tile.start else tile.sequence
+    found = colour_walks(_forest_colours(forest, tiles), start, sequence)
     return sorted(found, key=lambda p: path_code(start, p))
+
+
+def colour_walks(colour_of: Mapping[Cell, str], start: Cell, sequence: str | None) -> set[Path]:
+    """Every walk from the mission tile on ``start`` over the forest-side tiles ``colour_of``
+    (cell to colour) reading ``sequence`` either way, or the start tile's walk (``None``): the
+    search :func:`walks_from` and the planner's light board share."""
+    if sequence is None:
+        return _start_walks(colour_of, start)
+    found = _sequence_walks(colour_of, start, sequence)
+    if sequence[::-1] != sequence:
+        found |= _sequence_walks(colour_of, start, sequence[::-1])
+    return found

@@ -153,36 +153,51 @@ def _bar(centre: Any, low: Any, high: Any) -> Any:
     return np.vstack([np.clip(centre - low, 0, None), np.clip(high - centre, 0, None)])
 
 
+def _pairs(frame: pd.DataFrame, column: str) -> tuple[pd.Series, pd.Series, Any]:
+    """The win probability, ``column``, and the mask of the rows that have both."""
+    value, other = numbers(frame, "win_probability"), numbers(frame, column)
+    return value, other, (value.notna() & other.notna()).to_numpy()
+
+
+def _unit_scatter(
+    ax: Any, x: Any, y: Any, exact: Any, labels: tuple[str, str, str], axes: tuple[str, str]
+) -> None:
+    """Points in the unit square: estimates as circles, exact values as diamonds (``labels``:
+    theirs and the dashed diagonal's), the axis titles ``axes``, the legend."""
+    estimate_label, exact_label, diagonal_label = labels
+    if (~exact).any():
+        ax.scatter(x[~exact], y[~exact], s=14, color="#4c72b0", label=estimate_label, zorder=2)
+    if exact.any():
+        ax.scatter(
+            x[exact], y[exact], s=18, marker="D", color="#dd8452", label=exact_label, zorder=3
+        )
+    ax.plot([0, 1], [0, 1], color="#333333", linewidth=0.8, linestyle="--", label=diagonal_label)
+    ax.set_xlabel(axes[0])
+    ax.set_ylabel(axes[1])
+    ax.set_xlim(-0.03, 1.03)
+    ax.set_ylim(-0.03, 1.03)
+    ax.legend(loc="lower right", fontsize=8)
+
+
 def clairvoyant_figure(frame: pd.DataFrame) -> Figure:
     """Each forest's clairvoyant estimate (with its interval) against its win probability."""
 
     fig, ax = figure("Clairvoyant estimate against win probability")
-    value, estimate = numbers(frame, "win_probability"), numbers(frame, "clairvoyant_estimate")
-    both = (value.notna() & estimate.notna()).to_numpy()
+    value, estimate, both = _pairs(frame, "clairvoyant_estimate")
     if not both.any():
         no_data(ax, "no forest with both a win probability and a clairvoyant estimate")
         return fig
     x, y = value.to_numpy()[both], estimate.to_numpy()[both]
-    exact = _exact(frame)[both]
     low = numbers(frame, "ci_low").fillna(value).to_numpy()[both]
     high = numbers(frame, "ci_high").fillna(value).to_numpy()[both]
     y_low = numbers(frame, "clairvoyant_low").fillna(estimate).to_numpy()[both]
     y_high = numbers(frame, "clairvoyant_high").fillna(estimate).to_numpy()[both]
     ax.errorbar(x, y, xerr=_bar(x, low, high), yerr=_bar(y, y_low, y_high), **_FAINT_BARS)
-    if (~exact).any():
-        ax.scatter(x[~exact], y[~exact], s=14, color="#4c72b0", label=ESTIMATE_LABEL, zorder=2)
-    if exact.any():
-        ax.scatter(
-            x[exact], y[exact], s=18, marker="D", color="#dd8452", label=EXACT_LABEL, zorder=3
-        )
-    ax.plot(
-        [0, 1], [0, 1], color="#333333", linewidth=0.8, linestyle="--", label="estimate = value"
-    )
-    ax.set_xlabel("win probability (diamond: exact; circle: MCTS estimate)")
-    ax.set_ylabel("clairvoyant estimate (sampled, 95% interval)")
-    ax.set_xlim(-0.03, 1.03)
-    ax.set_ylim(-0.03, 1.03)
-    ax.legend(loc="lower right", fontsize=8)
+    _unit_scatter(
+        ax, x, y, _exact(frame)[both], (ESTIMATE_LABEL, EXACT_LABEL, "estimate = value"),
+        ("win probability (diamond: exact; circle: MCTS estimate)",
+         "clairvoyant estimate (sampled, 95% interval)"),
+    )  # fmt: skip
     return fig
 
 
@@ -192,8 +207,7 @@ def skill_figure(frame: pd.DataFrame) -> Figure:
     import numpy as np
 
     fig, ax = figure("Skill against win probability")
-    value, skill = numbers(frame, "win_probability"), numbers(frame, "skill")
-    both = (value.notna() & skill.notna()).to_numpy()
+    value, skill, both = _pairs(frame, "skill")
     if not both.any():
         no_data(ax, "no forest with both a win probability and a skill measure")
         return fig
@@ -205,32 +219,12 @@ def skill_figure(frame: pd.DataFrame) -> Figure:
     y_high = high.to_numpy()[both]
     exact = _exact(frame)[both] & (texts(frame, "weakest_method") != "sampled").to_numpy()[both]
     ax.errorbar(x, y, yerr=_bar(y, y_low, y_high), **_FAINT_BARS)
-    if (~exact).any():
-        label = "an estimate in it (MCTS or sampled weakest level), 95% interval (circle)"
-        ax.scatter(x[~exact], y[~exact], s=14, color="#4c72b0", label=label, zorder=2)
-    if exact.any():
-        ax.scatter(
-            x[exact],
-            y[exact],
-            s=18,
-            marker="D",
-            color="#dd8452",
-            label="both exact (diamond)",
-            zorder=3,
-        )
-    ax.plot(
-        [0, 1],
-        [0, 1],
-        color="#333333",
-        linewidth=0.8,
-        linestyle="--",
-        label="the weakest level never wins",
-    )
-    ax.set_xlabel("win probability (the optimum: level 10)")
-    ax.set_ylabel("skill (the optimum less level 1's win probability)")
-    ax.set_xlim(-0.03, 1.03)
-    ax.set_ylim(-0.03, 1.03)
-    ax.legend(loc="lower right", fontsize=8)
+    estimate_label = "an estimate in it (MCTS or sampled weakest level), 95% interval (circle)"
+    _unit_scatter(
+        ax, x, y, exact, (estimate_label, "both exact (diamond)", "the weakest level never wins"),
+        ("win probability (the optimum: level 10)",
+         "skill (the optimum less level 1's win probability)"),
+    )  # fmt: skip
     return fig
 
 

@@ -54,6 +54,18 @@ def _neg(lit: Lit) -> Lit:
     return (not lit) if isinstance(lit, bool) else ~lit
 
 
+def _fold(lits: list[Lit], neutral: bool) -> tuple[list[Lit], Lit | None]:
+    """The literals of an AND (``neutral`` True) or an OR (``neutral`` False) without the
+    neutral constant, and its value where it needs no new variable: the absorbing constant if
+    one is there, the neutral one for no literal, the literal itself for one; else ``None``."""
+    kept = [x for x in lits if x is not neutral]
+    if any(x is (not neutral) for x in kept):
+        return kept, not neutral
+    if len(kept) <= 1:
+        return kept, kept[0] if kept else neutral
+    return kept, None
+
+
 def _sum_at(per_step: list[dict[Cell, Lit]], y: Cell) -> cp_model.LinearExprT:
     """The sum over the steps of ``per_step[s][y]`` where it exists (0 where it never does)."""
     return sum(per_step[s][y] for s in STEPS if y in per_step[s])
@@ -166,13 +178,9 @@ class RulesModel:
         self.m.add_bool_or(out)
 
     def and_of(self, lits: list[Lit], name: str) -> Lit:
-        lits = [x for x in lits if x is not True]
-        if any(x is False for x in lits):
-            return False
-        if not lits:
-            return True
-        if len(lits) == 1:
-            return lits[0]
+        lits, folded = _fold(lits, neutral=True)
+        if folded is not None:
+            return folded
         v = self.new_bool(name)
         for x in lits:
             self.m.add_implication(v, x)
@@ -180,13 +188,9 @@ class RulesModel:
         return v
 
     def or_of(self, lits: list[Lit], name: str) -> Lit:
-        lits = [x for x in lits if x is not False]
-        if any(x is True for x in lits):
-            return True
-        if not lits:
-            return False
-        if len(lits) == 1:
-            return lits[0]
+        lits, folded = _fold(lits, neutral=False)
+        if folded is not None:
+            return folded
         v = self.new_bool(name)
         for x in lits:
             self.clause([_neg(x), v])
