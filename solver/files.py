@@ -70,7 +70,7 @@ def read_bytes(
     name = os.fspath(path)
     fd = _open_regular(name, what)
     try:
-        data = _read_without_blocking(fd, limit + 1)
+        data = read_without_blocking(fd, limit + 1)
     except OSError as exc:
         raise _refusal(name, what, exc) from None
     finally:
@@ -111,22 +111,36 @@ def _open_regular(name: str, what: str) -> int:
     real = pseudo_file(name)
     if real is not None:
         raise OptionError(f"{name}: is a kernel pseudo-file ({real}), not a {what}")
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    flags |= getattr(os, "O_CLOEXEC", 0)
     try:
-        fd = os.open(name, flags)
+        fd = open_without_blocking(name)
     except OSError as exc:
         raise _refusal(name, what, exc) from None
     try:
-        mode = os.fstat(fd).st_mode
+        kind = irregular_kind(fd)
     except OSError as exc:
         os.close(fd)
         raise _refusal(name, what, exc) from None
-    if not stat.S_ISREG(mode):
+    if kind is not None:
         os.close(fd)
-        kind = next((word for test, word in _KINDS if test(mode)), "not a regular file")
         raise OptionError(f"{name}: is {kind}, not a {what}")
     return fd
+
+
+def open_without_blocking(name: str) -> int:
+    """A read-only descriptor of ``name`` (the caller closes it), opened without blocking: a FIFO,
+    or a symlink to one, never stalls the open, and a terminal never becomes the controlling one.
+    Raises what :func:`os.open` raises."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    return os.open(name, flags | getattr(os, "O_CLOEXEC", 0))
+
+
+def irregular_kind(fd: int) -> str | None:
+    """What the open file ``fd`` is when it is not a regular file (``"a folder"``, ``"a pipe
+    (FIFO)"``, ...), None when it is one. Raises what :func:`os.fstat` raises."""
+    mode = os.fstat(fd).st_mode
+    if stat.S_ISREG(mode):
+        return None
+    return next((word for test, word in _KINDS if test(mode)), "not a regular file")
 
 
 def _refusal(name: str, what: str, exc: OSError) -> OptionError:
@@ -140,9 +154,10 @@ def _refusal(name: str, what: str, exc: OSError) -> OptionError:
     return OptionError(f"{name}: cannot read: {exc.strerror or exc}")
 
 
-def _read_without_blocking(fd: int, limit: int) -> bytes:
+def read_without_blocking(fd: int, limit: int) -> bytes:
     """At most ``limit`` bytes of ``fd`` (opened non-blocking), read to its end: a file on disk
-    reads as usual; a read that would wait raises :class:`BlockingIOError`."""
+    reads as usual, while a pseudo-file that is "regular" but waits for data (``/proc/kmsg``)
+    raises :class:`BlockingIOError` instead of stalling the reader."""
     chunks: list[bytes] = []
     size = 0
     while size < limit:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from solver.errors import FormatError, OptionError, SolverError
 from solver.fields import JSONValue, shown
-from solver.files import pseudo_file
+from solver.files import irregular_kind, open_without_blocking, pseudo_file, read_without_blocking
 from solver.hint.errors import HintError
 from solver.hint.ingress import parse_json
 from solver.spec import GameSpec, Opened
@@ -84,15 +84,6 @@ def _cached_open(key: str, opener: Callable[[], Any]) -> Any:
     return Opened(game=opened.game, state=opened.state.clone(), source=opened.source)
 
 
-_KINDS = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a pipe (FIFO)"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-)
-
-
 def _refuse_pseudo(name: str, field: str, what: str) -> None:
     """A kernel pseudo-file (``/proc/self/environ``: the engine's environment) is never read as
     a game, though it passes for a regular file."""
@@ -107,26 +98,24 @@ def read_path(path: str, field: str, what: str) -> str:
     path and the problem otherwise). Opened without blocking, so a FIFO never stalls it."""
     name = path.strip()
     _refuse_pseudo(name, field, what)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
-        fd = os.open(name, flags)
+        fd = open_without_blocking(name)
     except FileNotFoundError:
         raise HintError(f"{field}: {name}: no such file", field, "bad_game") from None
     except OSError as exc:
         raise HintError(f"{field}: {name}: cannot open it: {exc.strerror}", field,
                         "bad_game") from None  # fmt: skip
     try:
-        mode = os.fstat(fd).st_mode
+        kind = irregular_kind(fd)
     except OSError as exc:
         os.close(fd)
         raise HintError(f"{field}: {name}: cannot read it: {exc.strerror}", field,
                         "bad_game") from None  # fmt: skip
-    if not stat.S_ISREG(mode):
+    if kind is not None:
         os.close(fd)
-        kind = next((word for test, word in _KINDS if test(mode)), "not a regular file")
         raise HintError(f"{field}: {name}: is {kind}, not a {what} file", field, "bad_game")
     try:
-        data = _read_without_blocking(fd, MAX_PATH_BYTES + 1)
+        data = read_without_blocking(fd, MAX_PATH_BYTES + 1)
     except BlockingIOError:
         raise HintError(f"{field}: {name}: reading it would wait for data, not a {what} file",
                         field, "bad_game") from None  # fmt: skip
@@ -143,21 +132,6 @@ def read_path(path: str, field: str, what: str) -> str:
     except UnicodeDecodeError as exc:
         raise HintError(f"{field}: {name}: not a {what} file (not UTF-8 text at byte "
                         f"{exc.start})", field, "bad_game") from None  # fmt: skip
-
-
-def _read_without_blocking(fd: int, limit: int) -> bytes:
-    """At most ``limit`` bytes of ``fd``, read to its end with the descriptor left non-blocking:
-    a file on disk reads as usual, while a pseudo-file that is "regular" but waits for data
-    (``/proc/kmsg``) raises :class:`BlockingIOError` instead of stalling the request."""
-    chunks: list[bytes] = []
-    size = 0
-    while size < limit:
-        chunk = os.read(fd, min(limit - size, 1 << 20))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    return b"".join(chunks)
 
 
 def _parse_problem(exc: Exception) -> str:
