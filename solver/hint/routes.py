@@ -288,10 +288,17 @@ class TableRoutes:
                          "/v1/table/view to let them play, then the hint", "session",
                          "engine_pending")  # fmt: skip
 
-    def not_for_a_hint(self, ident: str, session: Session) -> Any:
-        """The 409 refusing a hint or a line now (busy, or an engine seat to move), or ``None``."""
+    def ready_for_a_hint(self, ident: str) -> Session | Any:
+        """The session ``ident`` when a hint or a line may be asked of it now; else the error
+        response: unknown, or the 409 refusing it (busy, or an engine seat to move)."""
+        session = self.found(ident)
+        if not isinstance(session, Session):
+            return session
         busy = self.busy_error(ident)
-        return busy if busy is not None else self.pending_error(session)
+        if busy is not None:
+            return busy
+        pending = self.pending_error(session)
+        return session if pending is None else pending
 
     def fail(self, message: str, field: str | None, code: str) -> Any:
         return self.service.error_response(error_answer(None, message, field, code))
@@ -386,12 +393,9 @@ class TableRoutes:
 
     async def table_hint(self, request: TableHintRequest) -> Any:
         """A hint for the human seat to move, from its own view (ISMCTS where cards hide)."""
-        session = self.found(request.session)
+        session = self.ready_for_a_hint(request.session)
         if not isinstance(session, Session):
             return session
-        refused = self.not_for_a_hint(request.session, session)
-        if refused is not None:
-            return refused
         raw: JSONValue = {"id": "table-hint", "game": session.game, "options": session.options,
                "actions": list(session.actions), "limit": request.limit.model_dump(
                    by_alias=True, exclude_none=True), "top_k": request.top_k}  # fmt: skip
@@ -400,12 +404,9 @@ class TableRoutes:
 
     async def table_line(self, request: TableLineRequest) -> Any:
         """The hinted line on the session's picture (the seat's own moves of ``pv``)."""
-        session = self.found(request.session)
+        session = self.ready_for_a_hint(request.session)
         if not isinstance(session, Session):
             return session
-        refused = self.not_for_a_hint(request.session, session)
-        if refused is not None:
-            return refused
         return await self.service.run(line_job, session.as_job(), list(request.pv),
                                       timeout=self.hint_timeout)  # fmt: skip
 
