@@ -419,24 +419,6 @@ def _evaluate(
     return returns
 
 
-def _budget(
-    limit: Limit | None,
-    iterations: int | Unset | None,
-    seconds: float | Unset | None,
-    memory_mb: float | Unset | None,
-    top_k: int | Unset | None,
-) -> Limit:
-    given = {"iterations": iterations, "seconds": seconds, "memory_mb": memory_mb, "top_k": top_k}
-    budget = sampling_budget(
-        "ISMCTS", limit, given, default_iterations=DEFAULT_ITERATIONS,
-        refused=["depth", "memory_mb"], why="bound it by iterations or seconds",
-    )  # fmt: skip
-    # as MCTS's: a count past it overflowed the compiled tree's C long (an OverflowError)
-    if budget.iterations is not None and budget.iterations > MAX_VISITS:
-        raise OptionError(f"iterations must be at most {MAX_VISITS}, not {budget.iterations!r}")
-    return budget
-
-
 # -- one tree, either path -------------------------------------------------------------------------
 Labels = tuple[str, ...] | Callable[[], tuple[str, ...]]
 """A move's principal variation as labels, or a function reading them when asked (the compiled
@@ -629,7 +611,11 @@ def ismcts(
     given = {"c": c, "evaluator": evaluator, "rollouts": rollouts, "backup": backup,
              "max_nodes": max_nodes, "threads": threads}  # fmt: skip
     opts = _options(state, options, given, evaluator is UNSET)
-    budget = _budget(limit, iterations, seconds, memory_mb, top_k)
+    budget = sampling_budget(
+        "ISMCTS", limit, {"iterations": iterations, "seconds": seconds, "memory_mb": memory_mb,
+        "top_k": top_k}, default_iterations=DEFAULT_ITERATIONS, refused=["depth", "memory_mb"],
+        why="bound it by iterations or seconds", max_iterations=MAX_VISITS,
+    )  # fmt: skip
     seed = check_seed(seed)
     mover, observer, n = _seats(state, observer)
     evaluator_object = opts.evaluator_object()

@@ -190,17 +190,22 @@ def sampling_budget(
     default_iterations: int,
     refused: Sequence[str],
     why: str,
+    max_iterations: int | None = None,
 ) -> Limit:
     """The budget of a sampling search (MCTS, ISMCTS): ``limit`` merged with the keywords in
     ``given``, ``default_iterations`` when neither names a budget, the fields this searcher
-    cannot honour refused, at least one of iterations and seconds required, and the seconds no
-    later than a :func:`search_deadline` in force."""
+    cannot honour refused, at least one of iterations and seconds required, iterations past
+    ``max_iterations`` refused (the tree searchers' visit counters: a larger count overflowed the
+    compiled tree's C long), and the seconds no later than a :func:`search_deadline` in force."""
     if limit is None and given.get("iterations", UNSET) is UNSET:
         given = {**given, "iterations": default_iterations}
     budget = merge_limit(limit, given)
     budget.refuse(searcher, list(refused), why)
     if budget.iterations is None and budget.seconds is None:
         raise OptionError(f"{searcher} needs a budget: give iterations and/or seconds")
+    most = max_iterations
+    if most is not None and budget.iterations is not None and budget.iterations > most:
+        raise OptionError(f"iterations must be at most {most}, not {budget.iterations!r}")
     left = seconds_left()
     if left is not None and (budget.seconds is None or budget.seconds > left):
         budget = replace(budget, seconds=left)  # a search_deadline in force bounds it

@@ -220,23 +220,6 @@ class _KernelTree:
 
 
 # -- checking a call ----------------------------------------------------------------------------
-def _budget(
-    limit: Limit | None,
-    iterations: int | Unset | None,
-    seconds: float | Unset | None,
-    memory_mb: float | Unset | None,
-    top_k: int | Unset | None,
-) -> Limit:
-    given = {"iterations": iterations, "seconds": seconds, "memory_mb": memory_mb, "top_k": top_k}
-    budget = sampling_budget(
-        "MCTS", limit, given, default_iterations=DEFAULT_ITERATIONS, refused=["depth"],
-        why="bound it by iterations, seconds or memory_mb",
-    )  # fmt: skip
-    if budget.iterations is not None and budget.iterations > MAX_VISITS:
-        raise OptionError(f"iterations must be at most {MAX_VISITS}, not {budget.iterations!r}")
-    return budget
-
-
 def _check_root(state: State, allow_chance: bool) -> int:
     player = state.current_player()
     if player == TERMINAL or state.is_terminal():
@@ -369,7 +352,11 @@ class MCTSTree:
         given = {"c": c, "evaluator": evaluator, "rollouts": rollouts, "backup": backup,
                  "max_nodes": max_nodes, "threads": threads}  # fmt: skip
         opts: MCTSOptions = options_from(MCTSOptions, options, given, {})
-        budget = _budget(limit, iterations, seconds, memory_mb, top_k)
+        budget = sampling_budget(
+            "MCTS", limit, {"iterations": iterations, "seconds": seconds, "memory_mb": memory_mb,
+            "top_k": top_k}, default_iterations=DEFAULT_ITERATIONS, refused=["depth"],
+            why="bound it by iterations, seconds or memory_mb", max_iterations=MAX_VISITS,
+        )  # fmt: skip
         return self._search(state, budget, opts, check_seed(seed), allow_chance=False)
 
     def _search(
