@@ -36,31 +36,27 @@ def mutate_json(
     is nudged by one of ``nudges``; a string grows by ``x`` half the time (``grow_strings``);
     anything else becomes one of ``odd``."""
 
+    def edit_entry(box: Any, key: Any) -> Any:
+        """One edit at ``box[key]`` (a dict's key or a list's index): delete, add, descend or
+        replace; a dict grows a key ``zz``, a list a copy of the entry (5 % / 10 %)."""
+        r = rng.random()
+        if r < 0.15:
+            del box[key]
+        elif isinstance(box, dict) and r < 0.2:
+            box["zz"] = 1
+        elif isinstance(box, list) and r < 0.25:
+            box.append(copy.deepcopy(box[key]))
+        elif r < descend:
+            box[key] = edit(box[key])
+        else:
+            box[key] = copy.deepcopy(rng.choice(odd))
+        return box
+
     def edit(value: Any) -> Any:
         if isinstance(value, dict) and value:
-            key = rng.choice(sorted(value))
-            r = rng.random()
-            if r < 0.15:
-                del value[key]
-            elif r < 0.2:
-                value["zz"] = 1
-            elif r < descend:
-                value[key] = edit(value[key])
-            else:
-                value[key] = copy.deepcopy(rng.choice(odd))
-            return value
+            return edit_entry(value, rng.choice(sorted(value)))
         if isinstance(value, list) and value:
-            i = rng.randrange(len(value))
-            r = rng.random()
-            if r < 0.15:
-                del value[i]
-            elif r < 0.25:
-                value.append(copy.deepcopy(value[i]))
-            elif r < descend:
-                value[i] = edit(value[i])
-            else:
-                value[i] = copy.deepcopy(rng.choice(odd))
-            return value
+            return edit_entry(value, rng.randrange(len(value)))
         if isinstance(value, int) and not isinstance(value, bool):
             return value + rng.choice(list(nudges))
         if grow_strings and isinstance(value, str) and value and rng.random() < 0.5:
