@@ -182,15 +182,21 @@ def _heuristic(state: State, players: int) -> list[float]:
 
 
 @dataclass(frozen=True)
-class RolloutEvaluator(Evaluator):
-    """The mean returns of ``n_rollouts`` random games from the state."""
+class _Rollouts(Evaluator):
+    """An evaluator that plays ``n_rollouts`` rollouts, a whole number >= 1 checked when made."""
 
     n_rollouts: int = 1
-    name: ClassVar[str] = "rollout"
-    guided: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
         _check_rollouts(self.n_rollouts)
+
+
+@dataclass(frozen=True)
+class RolloutEvaluator(_Rollouts):
+    """The mean returns of ``n_rollouts`` random games from the state."""
+
+    name: ClassVar[str] = "rollout"
+    guided: ClassVar[bool] = False
 
     def evaluate(self, state: State, rng: SplitMix64 | None = None) -> list[float]:
         rng = rng if rng is not None else SplitMix64(0)
@@ -226,15 +232,11 @@ class HeuristicEvaluator(Evaluator):
 
 
 @dataclass(frozen=True)
-class MixedEvaluator(Evaluator):
+class MixedEvaluator(_Rollouts):
     """The mean of the heuristic and ``n_rollouts`` guided rollouts (averaged first)."""
 
-    n_rollouts: int = 1
     name: ClassVar[str] = "mixed"
     needs_heuristic: ClassVar[bool] = True
-
-    def __post_init__(self) -> None:
-        _check_rollouts(self.n_rollouts)
 
     def evaluate(self, state: State, rng: SplitMix64 | None = None) -> list[float]:
         guided = GuidedEvaluator(self.n_rollouts).evaluate(state, rng)
