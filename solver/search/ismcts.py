@@ -179,10 +179,26 @@ class ISMCTSTree:
             )
         return self.root_state.clone()
 
-    def _key(self, world: HiddenInformationState, mover: int, action: int) -> Hashable:
-        if not self.hidden or mover == self.observer:
+    def _key_for(
+        self, world: HiddenInformationState, viewer: int, mover: int, action: int
+    ) -> Hashable:
+        """The child of a step in ``viewer``'s tree: its own move by the action, another's move
+        or chance by what ``viewer`` knows after it (the action itself where nothing hides)."""
+        if not self.hidden or mover == viewer:
             return action
-        return _digest(world.information_state_string(self.observer))
+        return _digest(world.information_state_string(viewer))
+
+    def _enter(self, world: HiddenInformationState) -> list[_Node]:
+        """The cursors a walk starts from, one a tree: here the observer's root alone."""
+        return [self.root]
+
+    def _viewers(self) -> range:
+        """Whose tree each cursor walks: here the observer's alone."""
+        return range(self.observer, self.observer + 1)
+
+    def _chooser(self, mover: int) -> int:
+        """The cursor whose edges a step of ``mover`` chooses by: here the only one."""
+        return 0
 
     def _child(self, node: _Node, key: Hashable) -> _Node:
         child = node.children.get(key)
@@ -241,28 +257,34 @@ class ISMCTSTree:
         evaluator: Evaluator | EvaluatorLike,
         c: float,
     ) -> None:
-        """One simulation: a determinisation drawn from ``deal``, a walk down, a leaf, a backup."""
+        """One simulation: a determinisation drawn from ``deal``, a walk down every tree the
+        search keeps (:meth:`_enter`), a leaf, a backup."""
         world = self._world(deal)
-        node = self.root
-        path: list[tuple[_Node, int | None]] = []
+        cursors = self._enter(world)
+        path: list[tuple[list[_Node], int, int | None]] = []
         while True:
             if world.is_terminal():
                 returns = [float(r) for r in world.returns()]
                 break
             mover = world.current_player()
-            node.player = mover
-            action, taken, expanded = self._play(node, world, mover, rng, evaluator, c)
-            path.append((node, taken))
+            for node in cursors:
+                node.player = mover
+            chooser = self._chooser(mover)
+            action, taken, expanded = self._play(cursors[chooser], world, mover, rng, evaluator, c)
+            path.append((cursors, chooser, taken))
             made = self.node_count
-            node = self._child(node, self._key(world, mover, action))
-            if expanded or self.node_count > made:  # a new edge or a new node: the leaf
+            cursors = [self._child(node, self._key_for(world, t, mover, action))
+                       for t, node in zip(self._viewers(), cursors, strict=True)]  # fmt: skip
+            if expanded or self.node_count > made:  # a new edge or a node new in any tree
                 returns = self._leaf(world, rng, evaluator)
                 break
-        node.add(returns)
-        for visited, step in path:
-            visited.add(returns)
+        for node in cursors:
+            node.add(returns)
+        for nodes, chooser, step in path:
+            for node in nodes:
+                node.add(returns)
             if step is not None:
-                _back_edge(visited.edges[step], returns)
+                _back_edge(nodes[chooser].edges[step], returns)
 
     def search(
         self,
@@ -324,13 +346,6 @@ class MultiObserverTree(ISMCTSTree):
                       range(num_players)]  # fmt: skip
         self.node_count = num_players
 
-    def _key_for(
-        self, world: HiddenInformationState, viewer: int, mover: int, action: int
-    ) -> Hashable:
-        if not self.hidden or mover == viewer:
-            return action
-        return _digest(world.information_state_string(viewer))
-
     def _enter(self, world: HiddenInformationState) -> list[_Node]:
         if not self.hidden:
             return list(self.roots)
@@ -340,41 +355,12 @@ class MultiObserverTree(ISMCTSTree):
             for t, root in enumerate(self.roots)
         ]  # fmt: skip
 
-    def simulate(
-        self,
-        rng: SplitMix64,
-        deal: SplitMix64,
-        evaluator: Evaluator | EvaluatorLike,
-        c: float,
-    ) -> None:
-        """One simulation walking every player's tree (see the class docstring)."""
-        world = self._world(deal)
-        cursors = self._enter(world)
-        path: list[tuple[list[_Node], int, int | None]] = []
-        while True:
-            if world.is_terminal():
-                returns = [float(r) for r in world.returns()]
-                break
-            mover = world.current_player()
-            for node in cursors:
-                node.player = mover
-            # a chance step reads no tree: any cursor stands in for the mover's
-            here = cursors[mover] if mover != CHANCE else cursors[self.observer]
-            action, taken, expanded = self._play(here, world, mover, rng, evaluator, c)
-            path.append((cursors, mover, taken))
-            made = self.node_count
-            cursors = [self._child(node, self._key_for(world, t, mover, action))
-                       for t, node in enumerate(cursors)]  # fmt: skip
-            if expanded or self.node_count > made:  # a new edge or a node new in any tree
-                returns = self._leaf(world, rng, evaluator)
-                break
-        for node in cursors:
-            node.add(returns)
-        for nodes, mover, step in path:
-            for node in nodes:
-                node.add(returns)
-            if step is not None:
-                _back_edge(nodes[mover].edges[step], returns)
+    def _viewers(self) -> range:
+        return range(len(self.roots))
+
+    def _chooser(self, mover: int) -> int:
+        # a chance step reads no tree: any cursor stands in for the mover's
+        return mover if mover != CHANCE else self.observer
 
 
 def _digest(text: str) -> bytes:
