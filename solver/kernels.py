@@ -22,11 +22,18 @@ import importlib
 import importlib.util
 from pathlib import Path
 from types import ModuleType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 from solver.errors import ExtensionMissingError, OptionError
 
-__all__ = ["CompiledModule", "KernelCapsules", "game_of", "get_include", "kernel_of"]
+__all__ = [
+    "CompiledCount",
+    "CompiledModule",
+    "KernelCapsules",
+    "game_of",
+    "get_include",
+    "kernel_of",
+]
 
 _INCLUDE_PACKAGE = "solver.include"  # ext/*.pxd, shipped in the wheel as solver/include/
 _SOURCE_INCLUDE = Path(__file__).resolve().parent.parent / "ext"
@@ -64,6 +71,28 @@ class CompiledModule:
         if self.module is None:
             raise self.missing() from self.error
         return self.module
+
+
+class CompiledCount:
+    """A read-only ``int`` attribute reading one counter of a wrapped compiled object, for the
+    Python classes that wrap the compiled searchers: ``entries = CompiledCount("_ps", "entries")``
+    reads ``int(self._ps.entries)`` (a plain Python ``int``, whatever the extension returns)."""
+
+    def __init__(self, holder: str, name: str) -> None:
+        self.holder = holder
+        self.name = name
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> CompiledCount: ...
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> int: ...
+    def __get__(self, instance: object, owner: type | None = None) -> int | CompiledCount:
+        if instance is None:
+            return self
+        return int(getattr(getattr(instance, self.holder), self.name))
+
+    def __set__(self, instance: object, value: object) -> None:
+        raise AttributeError(f"{self.name} is read-only: the compiled object counts it")
 
 
 class KernelCapsules(NamedTuple):

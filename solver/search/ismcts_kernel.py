@@ -27,7 +27,7 @@ from typing import Any
 
 from solver.errors import ExtensionMissingError, OptionError
 from solver.game import State
-from solver.kernels import KernelCapsules, game_of, kernel_of
+from solver.kernels import CompiledCount, KernelCapsules, game_of, kernel_of
 from solver.search.evaluators import (
     Evaluator,
     EvaluatorLike,
@@ -191,9 +191,7 @@ class KernelTree:
         )
         return int(done), str(reason)
 
-    @property
-    def node_count(self) -> int:
-        return int(self.tree.node_count)
+    node_count = CompiledCount("tree", "node_count")
 
     def root(self) -> tuple[int, tuple[float, ...]]:
         """The root's visits and value sums."""

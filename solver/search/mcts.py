@@ -38,7 +38,7 @@ from typing import Any, Protocol, TypeAlias, TypeVar
 
 from solver.errors import ExtensionMissingError, IllegalActionError, OptionError
 from solver.game import CHANCE, TERMINAL, Game, State
-from solver.kernels import game_of, kernel_of
+from solver.kernels import CompiledCount, game_of, kernel_of
 from solver.rng import SplitMix64, check_seed, derive_seed
 from solver.search.evaluators import (
     DEFAULT_C,
@@ -167,13 +167,8 @@ class _KernelTree:
             raise OptionError(f"{type(state).__name__} is not a compiled-kernel state")
         self.tree = ext.Tree(game, capsules.handle, capsules.state)
 
-    @property
-    def node_count(self) -> int:
-        return int(self.tree.node_count)
-
-    @property
-    def bytes_per_node(self) -> int:
-        return int(self.tree.bytes_per_node)
+    node_count = CompiledCount("tree", "node_count")
+    bytes_per_node = CompiledCount("tree", "bytes_per_node")
 
     def player(self, node: int) -> int:
         return int(self.tree.player(node))

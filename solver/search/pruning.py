@@ -35,7 +35,7 @@ from typing import Any
 
 from solver.errors import SearchBudgetError
 from solver.game import CHANCE, Game, State
-from solver.kernels import game_of
+from solver.kernels import CompiledCount, game_of
 from solver.search.exact_table import VALUE_EPS, Entry, RootReport, TableOptions
 
 __all__ = ["FASTEST_BUDGET", "PrunedTable", "pruning_available"]
@@ -99,25 +99,11 @@ class PrunedTable:
         self.node_limit = max(100_000, NODES_PER_ENTRY * options.memory_bytes // entry)
 
     # -- what Solution and _solve read ------------------------------------------------------------
-    @property
-    def entries(self) -> int:
-        return int(self._ps.entries)
-
-    @property
-    def bytes(self) -> int:
-        return int(self._ps.bytes)
-
-    @property
-    def entry_bytes(self) -> int:
-        return int(self._ps.entry_size)
-
-    @property
-    def expanded(self) -> int:
-        return int(self._ps.expanded)
-
-    @property
-    def replaced(self) -> int:
-        return int(self._ps.replaced)
+    entries = CompiledCount("_ps", "entries")
+    bytes = CompiledCount("_ps", "bytes")
+    entry_bytes = CompiledCount("_ps", "entry_size")
+    expanded = CompiledCount("_ps", "expanded")
+    replaced = CompiledCount("_ps", "replaced")
 
     def set_deadline(self, deadline: float | None) -> None:
         self._ps.set_deadline(deadline)
