@@ -34,30 +34,19 @@ import traceback
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from solver.errors import OptionError, SolverError
+from solver.errors import (
+    EXTRAS,
+    MissingExtraError,
+    OptionError,
+    SolverError,
+    missing_extra_error,
+)
 
 __all__ = ["EXTRAS", "OptionError", "build_parser", "main", "missing_extra"]
 
 Handler = Callable[[argparse.Namespace], int]
 REPORT_BUGS = "this is a bug in forest-solver: please report it with the command and the traceback"
 
-EXTRAS: dict[str, str] = {
-    "pydantic": "serve",
-    "fastapi": "serve",
-    "uvicorn": "serve",
-    "starlette": "serve",
-    "rich": "serve",
-    "pandas": "analysis",
-    "pyarrow": "analysis",
-    "matplotlib": "analysis",
-    "joblib": "analysis",
-    "tqdm": "analysis",
-    "dask": "dask",
-    "distributed": "dask",
-    "pyspiel": "openspiel",
-    "open_spiel": "openspiel",
-}
-"""The optional dependencies, each with the extra of ``forest-solver`` that installs it."""
 
 # The commands that are not games: name -> (the function adding it, its one-line help). The help
 # is repeated here so that ``forest --help`` lists them without importing their modules.
@@ -80,14 +69,8 @@ _BUILT_IN: dict[str, tuple[str, str]] = {
 def missing_extra(exc: ModuleNotFoundError, what: str) -> OptionError | None:
     """The one-line error for ``what`` (``"forest serve"``) failing because an optional
     dependency is missing, or ``None`` when the missing module belongs to no extra."""
-    top = (exc.name or "").partition(".")[0]
-    extra = EXTRAS.get(top)
-    if extra is None:
-        return None
-    return OptionError(
-        f"{what} needs the {extra} extra ({top} is not installed): "
-        f"pip install 'forest-solver[{extra}]'"
-    )
+    err = missing_extra_error(exc, what)
+    return OptionError(str(err)) if isinstance(err, MissingExtraError) else None
 
 
 def _games(args: argparse.Namespace) -> int:
@@ -198,14 +181,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         parser = build_parser(command if command is not None else "")
-    except SolverError as exc:  # e.g. a broken SOLVER_ENGINE or game declaration
-        print(f"forest: error: {exc}", file=sys.stderr)
-        return 2
-    except ModuleNotFoundError as exc:
+    except ModuleNotFoundError as exc:  # first: a MissingExtraError is named for the command
         error = missing_extra(exc, f"forest {command}")
         if error is None:
             raise
         print(f"forest: error: {error}", file=sys.stderr)
+        return 2
+    except SolverError as exc:  # e.g. a broken SOLVER_ENGINE or game declaration
+        print(f"forest: error: {exc}", file=sys.stderr)
         return 2
     args = parser.parse_args(words)
     handler: Handler = args.handler
@@ -213,13 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return handler(args)
     except BrokenPipeError:  # pragma: no cover - `forest ... | head`
         return 0
-    except SolverError as exc:
-        print(f"forest: error: {' '.join(str(exc).split())}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("forest: interrupted", file=sys.stderr)
-        return 130
-    except ModuleNotFoundError as exc:
+    except ModuleNotFoundError as exc:  # first: a MissingExtraError is named for the command
         error = missing_extra(exc, f"forest {_named(words)}".strip())
         if error is None:
             traceback.print_exc()
@@ -227,6 +204,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         print(f"forest: error: {error}", file=sys.stderr)
         return 2
+    except SolverError as exc:
+        print(f"forest: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("forest: interrupted", file=sys.stderr)
+        return 130
     except Exception:
         traceback.print_exc()
         print(f"forest: {REPORT_BUGS}", file=sys.stderr)

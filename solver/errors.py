@@ -116,6 +116,54 @@ class ExtensionMissingError(SolverError, ImportError):
     """The compiled kernels are not built; the message says how to build them."""
 
 
+EXTRAS: dict[str, str] = {
+    "pydantic": "serve",
+    "fastapi": "serve",
+    "uvicorn": "serve",
+    "starlette": "serve",
+    "rich": "serve",
+    "pandas": "analysis",
+    "pyarrow": "analysis",
+    "matplotlib": "analysis",
+    "joblib": "analysis",
+    "tqdm": "analysis",
+    "dask": "dask",
+    "distributed": "dask",
+    "pyspiel": "openspiel",
+    "open_spiel": "openspiel",
+}
+"""The optional dependencies, each with the extra of ``forest-solver`` that installs it."""
+
+
+class MissingExtraError(SolverError, ModuleNotFoundError):
+    """An optional dependency is not installed: the message names the extra of forest-solver
+    that installs it (``extra``); ``name`` is the missing module, as Python's own error has it,
+    so ``except ImportError`` still catches it.
+
+    >>> err = MissingExtraError("pydantic", "serve", "the engine")
+    >>> print(err)
+    the engine needs the serve extra (pydantic is not installed): pip install 'forest-solver[serve]'
+    >>> err.extra, err.name, isinstance(err, ImportError)
+    ('serve', 'pydantic', True)
+    """
+
+    def __init__(self, module: str, extra: str, what: str) -> None:
+        super().__init__(
+            f"{what} needs the {extra} extra ({module} is not installed): "
+            f"pip install 'forest-solver[{extra}]'",
+            name=module,
+        )
+        self.extra = extra
+
+
+def missing_extra_error(exc: ModuleNotFoundError, what: str) -> ModuleNotFoundError:
+    """``exc`` (an import of ``what`` failing) as a :class:`MissingExtraError` naming the extra
+    when its module belongs to one (:data:`EXTRAS`), else ``exc`` itself."""
+    top = (exc.name or "").partition(".")[0]
+    extra = EXTRAS.get(top)
+    return exc if extra is None else MissingExtraError(top, extra, what)
+
+
 class SearchBudgetError(SolverError):
     """A search ran out of the budget it was given (for expectimax: the table's memory cap).
 

@@ -186,6 +186,59 @@ def test_the_extra_message_names_the_command_not_its_options(tmp_path):
     assert run.stderr.startswith("forest: error: forest serve needs the serve extra"), run.stderr
 
 
+def test_review_without_the_serve_extra_names_it_in_one_line(tmp_path):
+    """``forest GAME review`` runs the hint engine: a record played on the base install is
+    refused in one line naming the serve extra (exit 2), nothing written."""
+    played = forest_without_extras("dog", "play", "dog/tiny-example", "--record", "r.json",
+                                   cwd=tmp_path)  # fmt: skip
+    assert played.returncode == 0, played.stderr
+    run = forest_without_extras("dog", "review", "r.json", "--plot", "r.png", cwd=tmp_path)
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.count("\n") == 1 and run.stderr.startswith("forest: error: forest dog review")
+    assert "(pydantic is not installed): pip install 'forest-solver[serve]'" in run.stderr
+    assert not (tmp_path / "r.png").exists()
+
+
+_API = textwrap.dedent(
+    """
+    import importlib, json, sys
+    exec(compile(sys.argv[2], "block", "exec"))  # the Block finder, as _RUNNER installs it
+    from solver.errors import SolverError
+    out = {}
+    for module in sys.argv[3:]:
+        try:
+            importlib.import_module(module)
+            out[module] = None
+        except ImportError as exc:
+            out[module] = [type(exc).__name__, isinstance(exc, SolverError), str(exc), exc.name]
+    print(json.dumps(out))
+    """
+)
+
+
+def test_the_api_without_the_serve_extra_raises_a_solver_error_naming_it(tmp_path):
+    """Importing the hint engine (the API of docs/hint-engine.md) or the HTTP service on the
+    base install raised Python's bare ``ModuleNotFoundError: No module named 'pydantic'``; it
+    is a :class:`solver.errors.MissingExtraError` naming the extra (still an ImportError, with
+    ``name`` the missing module). Modules that need no extra import."""
+    block = _RUNNER.split("from solver.cli import main")[0].replace("sys.argv[1]", "sys.argv[1]")
+    modules = ["solver.hint.engine", "solver.hint.server", "solver.hint.stdio", "solver.review",
+               "solver.hint.errors", "solver.games.trial"]  # fmt: skip
+    run = subprocess.run(
+        [sys.executable, "-c", _API, ",".join(sorted(blocked_modules())), block, *modules],
+        capture_output=True, text=True, cwd=tmp_path, timeout=600,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    got = json.loads(run.stdout)
+    for module in ("solver.hint.engine", "solver.hint.server", "solver.hint.stdio"):
+        kind, is_ours, message, name = got[module]
+        assert (kind, is_ours) == ("MissingExtraError", True), got[module]
+        assert name in ("pydantic", "fastapi") and f"({name} is not installed)" in message
+        assert message.endswith("pip install 'forest-solver[serve]'"), message
+    assert got["solver.review"] is None and got["solver.hint.errors"] is None
+    assert got["solver.games.trial"] is None
+
+
 def test_analyse_at_its_defaults_runs_on_the_base_install(tmp_path):
     """Without ``--jobs`` the batch ran one worker a CPU, which needs joblib: on a base install
     ``forest analyse --count 2 ... -o r.csv`` said "--jobs above 1 needs ... joblib" though no

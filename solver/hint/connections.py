@@ -19,7 +19,12 @@ from __future__ import annotations
 
 import asyncio
 
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from solver.errors import missing_extra_error
+
+try:
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+except ModuleNotFoundError as exc:  # the serve extra: the API names it
+    raise missing_extra_error(exc, "the hint service") from None
 
 from solver.hint.limits import CONNECTION_DEFAULTS
 

@@ -17,9 +17,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, FastAPI
-from fastapi.responses import FileResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
+from solver.errors import missing_extra_error
+
+try:
+    from fastapi import APIRouter, FastAPI
+    from fastapi.responses import FileResponse, JSONResponse
+    from fastapi.staticfiles import StaticFiles
+except ModuleNotFoundError as exc:  # the serve extra: the API names it
+    raise missing_extra_error(exc, "the hint service") from None
 
 from solver.fields import JSONValue
 from solver.hint import jobs

@@ -22,15 +22,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    StrictBool,
-    StrictFloat,
-    StrictInt,
-    ValidationError,
-)
+from solver.errors import missing_extra_error
+
+try:
+    from pydantic import (
+        BaseModel,
+        ConfigDict,
+        Field,
+        StrictBool,
+        StrictFloat,
+        StrictInt,
+        ValidationError,
+    )
+except ModuleNotFoundError as exc:  # the serve extra: the API names it
+    raise missing_extra_error(exc, "the hint engine") from None
 
 from solver.fields import JSONValue
 
