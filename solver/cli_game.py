@@ -21,7 +21,14 @@ from typing import Any
 from solver.cli_play import play_command
 from solver.cli_position import DEFAULT_ITERATIONS, DEFAULT_MEMORY_MB, SOLVE_GAMES_SECONDS
 from solver.cli_show import list_command, render_command, show_command
-from solver.cmdkit import path_arg, positive_float, positive_int, progress_option, seed_int
+from solver.cmdkit import (
+    output_option,
+    path_arg,
+    positive_float,
+    positive_int,
+    progress_option,
+    seed_int,
+)
 from solver.errors import OptionError
 from solver.spec import GameSpec
 
@@ -59,14 +66,7 @@ def _add_render(commands: Any, spec: GameSpec) -> None:
     p = commands.add_parser("render", help="draw a position as an SVG picture")
     _common(p, spec)
     _state_option(p)
-    p.add_argument(
-        "-o",
-        "--output",
-        default=None,
-        type=path_arg,
-        help="the .svg file to write (default: stdout)",
-    )
-    p.add_argument("--overwrite", action="store_true", help="replace an existing output file")
+    output_option(p, "-o", "--output", help="the .svg file to write (default: stdout)")
     p.add_argument(
         "--random-game", type=seed_int, metavar="SEED", default=None,
         help="draw the end of a random game played with this seed",
@@ -159,11 +159,10 @@ def _add_play(commands: Any, spec: GameSpec) -> None:
         help="play one game yourself in seat 0: moves by number or label (any case); 'hint' "
         "asks the engine, 'undo' takes your last move back, 'help', 'quit'",
     )  # fmt: skip
-    p.add_argument(
-        "--record", default=None, type=path_arg, metavar="FILE",
+    output_option(
+        p, "--record", metavar="FILE",
         help="play one game and write its record (JSON) to FILE, for `review`",
     )  # fmt: skip
-    p.add_argument("--overwrite", action="store_true", help="replace an existing --record file")
     _strength_option(p, "every seat the strength ladder's level K (1-10): --agent levelK")
     _bind(p, spec, play_command)
 
@@ -190,14 +189,7 @@ def _add_review(commands: Any, spec: GameSpec) -> None:
     else:  # no exact search offered: every value is an estimate
         p.set_defaults(exact=False, mcts=True)
         _no_exact_option(p, spec)
-    p.add_argument(
-        "--plot",
-        default=None,
-        type=path_arg,
-        metavar="FILE.png|FILE.svg",
-        help="draw the value over the game",
-    )
-    p.add_argument("--overwrite", action="store_true", help="replace an existing --plot file")
+    output_option(p, "--plot", metavar="FILE.png|FILE.svg", help="draw the value over the game")
     p.add_argument("--json", action="store_true", help="print the review as JSON")
     progress_option(p)
     _bind(p, spec, _review)

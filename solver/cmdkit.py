@@ -32,6 +32,7 @@ __all__ = [
     "Progress",
     "Subcommands",
     "nonnegative_int",
+    "output_option",
     "parse_size",
     "path_arg",
     "positive_float",
@@ -271,6 +272,15 @@ def progress_option(p: argparse.ArgumentParser) -> None:
         help=f"no progress line on stderr (by default a terminal is told what the command is "
         f"doing once it has run {PROGRESS_AFTER:g} s)",
     )  # fmt: skip
+
+
+def output_option(
+    p: argparse.ArgumentParser, *flags: str, help: str, metavar: str | None = None
+) -> None:
+    """An output file option (``flags``: a path, default ``None``) with its ``--overwrite``:
+    :func:`write_output` refuses an existing file unless it is given."""
+    p.add_argument(*flags, default=None, type=path_arg, metavar=metavar, help=help)
+    p.add_argument("--overwrite", action="store_true", help=f"replace an existing {flags[0]} file")
 
 
 def progress_of(args: argparse.Namespace, what: str) -> Progress:

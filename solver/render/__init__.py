@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from solver.render.ascii import count, legend_lines, one_line, text_grid
 from solver.render.grid import cell_centre, cell_rects, grid_labels
-from solver.render.legend import LegendEntry, legend_entries
+from solver.render.legend import LegendEntry, legend_entries, titled_legend
 from solver.render.pencil import PENCIL, pencil_ring, pencil_x, round_stroke
 from solver.render.shapes import arrow, circle, line, polygon, polyline, token
 from solver.render.svg import (
@@ -72,6 +72,7 @@ __all__ = [
     "round_stroke",
     "text",
     "text_grid",
+    "titled_legend",
     "token",
     "xml_char",
 ]

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from solver.render.svg import text
 
-__all__ = ["LegendEntry", "Swatch", "legend_entries"]
+__all__ = ["LegendEntry", "Swatch", "legend_entries", "titled_legend"]
 
 #: Draws the swatch of legend entry ``key`` in the square (x, y, size); returns SVG lines.
 Swatch = Callable[[str, float, float, float], list[str]]
@@ -59,4 +59,25 @@ def legend_entries(
         out.append(text(tx, ly + 2.8, entry.label, label_size, weight="bold"))
         for k, line in enumerate(entry.lines):
             out.append(text(tx, ly + 6.0 + k * line_step, line, line_size, fill=line_fill))
+    return out
+
+
+def titled_legend(
+    entries: Sequence[LegendEntry],
+    x: float,
+    y: float,
+    width: float,
+    *,
+    per_column: int,
+    row_height: float,
+    swatch: Swatch,
+    swatch_size: float,
+) -> list[str]:
+    """A bold "Legend" title at (x, y) and the entries under it, in as many columns of
+    ``per_column`` as they need, spread across ``width``."""
+    columns = -(-len(entries) // per_column)
+    out = [text(x, y + 3.0, "Legend", 3.4, weight="bold")]
+    out += legend_entries(entries, x, y + 6.0, per_column=per_column,
+                          column_width=width / columns, row_height=row_height, swatch=swatch,
+                          swatch_size=swatch_size)  # fmt: skip
     return out

@@ -12,7 +12,13 @@ import json
 import math
 from typing import Any
 
-from solver.cmdkit import check_output, parse_size, path_arg, positive_float, write_output
+from solver.cmdkit import (
+    check_output,
+    output_option,
+    parse_size,
+    positive_float,
+    write_output,
+)
 
 
 def _band(text: str) -> tuple[float, float]:  # the win-probability and skill bands
@@ -190,14 +196,7 @@ def _add_generate(commands: Any) -> None:
         help="with --win-probability: accept a forest whose proven interval lies inside the band "
         "when its exact search does not fit",
     )
-    p.add_argument(
-        "-o",
-        "--output",
-        default=None,
-        type=path_arg,
-        help="write the .forest file here (default: stdout)",
-    )
-    p.add_argument("--overwrite", action="store_true", help="replace an existing -o file")
+    output_option(p, "-o", "--output", help="write the .forest file here (default: stdout)")
     p.set_defaults(handler=_generate)
 
 

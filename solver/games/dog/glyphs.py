@@ -73,52 +73,25 @@ def _glyph_puddle(x: float, y: float, s: float) -> list[str]:
     return out
 
 
+_TREE_TIERS = ((0.3, 0.18, 0.16, "#9ccb85"), (0.23, 0.0, 0.34, "#b5dba0"))
+"""The tree's two green triangles, lower first: half width, base below and apex above the
+centre (in cell sizes), fill."""
+
+
 def _glyph_tree(x: float, y: float, s: float) -> list[str]:
     cx, cy = x + s / 2, y + s * 0.5
     w = max(0.2, s * 0.025)
     stroke = {"stroke": "#2d5a27", "stroke-width": w, "stroke-linejoin": "round"}
-    return [
-        element(
-            "rect",
-            {
-                "x": cx - s * 0.045,
-                "y": cy + s * 0.16,
-                "width": s * 0.09,
-                "height": s * 0.17,
-                "fill": "#8b5e3c",
-                "stroke": "#5a3b22",
-                "stroke-width": w,
-            },
-        ),
-        element(
-            "polygon",
-            {
-                "points": points(
-                    [
-                        (cx - s * 0.3, cy + s * 0.18),
-                        (cx + s * 0.3, cy + s * 0.18),
-                        (cx, cy - s * 0.16),
-                    ]
-                ),
-                "fill": "#9ccb85",
-                **stroke,
-            },
-        ),
-        element(
-            "polygon",
-            {
-                "points": points(
-                    [
-                        (cx - s * 0.23, cy + s * 0.0),
-                        (cx + s * 0.23, cy + s * 0.0),
-                        (cx, cy - s * 0.34),
-                    ]
-                ),
-                "fill": "#b5dba0",
-                **stroke,
-            },
-        ),
-    ]
+    trunk = {"x": cx - s * 0.045, "y": cy + s * 0.16, "width": s * 0.09, "height": s * 0.17}
+    out = [element("rect", {**trunk, "fill": "#8b5e3c", "stroke": "#5a3b22", "stroke-width": w})]
+    for half, base, apex, fill in _TREE_TIERS:
+        corners = [
+            (cx - s * half, cy + s * base),
+            (cx + s * half, cy + s * base),
+            (cx, cy - s * apex),
+        ]
+        out.append(element("polygon", {"points": points(corners), "fill": fill, **stroke}))
+    return out
 
 
 def _glyph_squirrel(cx: float, cy: float, s: float) -> list[str]:

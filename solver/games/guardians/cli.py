@@ -25,7 +25,7 @@ import json
 import time
 from typing import Any
 
-from solver.cmdkit import path_arg, positive_float, positive_int, progress_option
+from solver.cmdkit import output_option, positive_float, positive_int, progress_option
 from solver.games.guardians.mission_order import AUTO_STATES, MODEL_CAP
 
 __all__ = ["AUTO_STATES", "add_commands", "order_lines"]
@@ -192,14 +192,10 @@ def add_commands(commands: Any) -> None:
         default=10.0,
         help="CP-SAT's deterministic time limit in seconds (default 10)",
     )
-    p.add_argument(
-        "--svg",
-        default=None,
-        type=path_arg,
-        metavar="FILE",
+    output_option(
+        p, "--svg", metavar="FILE",
         help="also draw the forest with the order numbered as SVG into FILE",
-    )
-    p.add_argument("--overwrite", action="store_true", help="replace an existing --svg file")
+    )  # fmt: skip
     p.set_defaults(handler=_order)
 
     p = commands.add_parser(

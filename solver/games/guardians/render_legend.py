@@ -3,10 +3,10 @@ tile, a pawn and an empty cell."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from solver.games.guardians.render_tiles import COLOUR_NAMES, CREAM, FILL, pawn, tile
-from solver.render import LegendEntry, box, legend_entries, text
+from solver.render import LegendEntry, box, titled_legend
 
 if TYPE_CHECKING:
     from solver.games.guardians.rules import GuardiansState
@@ -28,37 +28,19 @@ def _entries(solo: bool) -> list[LegendEntry]:
     return entries
 
 
+_SAMPLE_TILES: dict[str, dict[str, Any]] = {
+    "forest": {"colour": "G", "sequence": "", "points": 5, "mission": False, "hidden": True},
+    "mission": {"colour": "G", "sequence": "RBY", "points": 5, "mission": True},
+    "start": {"colour": None, "sequence": "", "points": 12, "mission": True, "start": True},
+}
+"""The tiles the legend shows as swatches, by entry: the arguments of ``render_tiles.tile``."""
+
+
 def _swatch(key: str, x: float, y: float, size: float) -> list[str]:
     if key in FILL:
         return [box(x, y, size, size, fill=FILL[key], stroke="#555555", rx=1.0)]
-    if key == "forest":
-        return tile(
-            x,
-            y,
-            size,
-            colour="G",
-            sequence="",
-            points=5,
-            mission=False,
-            hidden=True,
-            class_="legend-tile",
-        )
-    if key == "mission":
-        return tile(
-            x, y, size, colour="G", sequence="RBY", points=5, mission=True, class_="legend-tile"
-        )
-    if key == "start":
-        return tile(
-            x,
-            y,
-            size,
-            colour=None,
-            sequence="",
-            points=12,
-            mission=True,
-            start=True,
-            class_="legend-tile",
-        )
+    if key in _SAMPLE_TILES:
+        return tile(x, y, size, **_SAMPLE_TILES[key], class_="legend-tile")
     if key == "pawn":
         return pawn(x + size / 2, y + size / 2, "b", r=size * 0.3, class_="legend-pawn")
     return [box(x + 0.4, y + 0.4, size - 0.8, size - 0.8, fill=CREAM, stroke="#c9c0a8")]
@@ -67,10 +49,5 @@ def _swatch(key: str, x: float, y: float, size: float) -> list[str]:
 def legend(state: GuardiansState, x: float, y: float, width: float) -> list[str]:
     """The legend from (x, y), in columns across ``width``."""
     entries = _entries(state.game.solo)
-    per_column = 3
-    columns = -(-len(entries) // per_column)
-    out = [text(x, y + 3.0, "Legend", 3.4, weight="bold")]
-    out += legend_entries(entries, x, y + 6.0, per_column=per_column,
-                          column_width=width / columns, row_height=12.0, swatch=_swatch,
-                          swatch_size=9.0)  # fmt: skip
-    return out
+    return titled_legend(entries, x, y, width, per_column=3, row_height=12.0, swatch=_swatch,
+                         swatch_size=9.0)  # fmt: skip

@@ -19,7 +19,7 @@ from solver.games.trial.render_board import (
     SPACE_W,
     TUNNEL,
 )
-from solver.render import LegendEntry, box, circle, legend_entries, line, polygon, text, token
+from solver.render import LegendEntry, box, circle, line, polygon, text, titled_legend, token
 
 __all__ = ["FOOD_FILL", "ROW", "legend", "scoreboard"]
 
@@ -143,10 +143,5 @@ def legend(x: float, y: float, width: float) -> list[str]:
         LegendEntry("tunnel", "tunnel", ("brown frame; a brown", "cross: collapsed")),
         LegendEntry("food", "food", ("R raspberry, A acorn,", "M mushroom, T tea")),
     ]  # fmt: skip
-    per_column = 4
-    columns = -(-len(entries) // per_column)
-    out = [text(x, y + 3.0, "Legend", 3.4, weight="bold")]
-    out += legend_entries(entries, x, y + 6.0, per_column=per_column,
-                          column_width=width / columns, row_height=9.5, swatch=_swatch,
-                          swatch_size=7.0)  # fmt: skip
-    return out
+    return titled_legend(entries, x, y, width, per_column=4, row_height=9.5, swatch=_swatch,
+                         swatch_size=7.0)  # fmt: skip
