@@ -39,6 +39,7 @@ __all__ = [
     "TerminalOutput",
     "always_winnable",
     "assert_engines_agree",
+    "best_win_probability",
     "check_random_play",
     "check_state",
     "decision_nodes",
@@ -439,6 +440,40 @@ def always_winnable(state: State) -> bool:
         return memo[key]
 
     return win(state)
+
+
+def best_win_probability(state: State, memo: dict[str, float] | None = None) -> float:
+    """Seat 0's expected return under its best decisions in a one-player game: the exhaustive
+    expectimax recursion (chance outcomes weighed by their probabilities, the best decision),
+    each position once (by its JSON; pass one ``memo`` to share it between calls): the tests'
+    oracle for the exact searches.
+
+    >>> import solver
+    >>> game = solver.load_game("dog", forest="dog/tiny-2x2", engine="reference")
+    >>> round(best_win_probability(game.new_initial_state()), 12)  # 2 or 3 steps win: 2/3
+    0.666666666667
+    """
+    memo = {} if memo is None else memo
+
+    def value(node: State) -> float:
+        key = node.to_json()
+        if key not in memo:
+            if node.is_terminal():
+                memo[key] = float(node.returns()[0])
+            elif node.is_chance_node():
+                memo[key] = sum(p * value(_child(node, a)) for a, p in node.chance_outcomes())
+            else:
+                memo[key] = max(value(_child(node, a)) for a in node.legal_actions())
+        return memo[key]
+
+    return value(state)
+
+
+def _child(state: State, action: int) -> State:
+    """A copy of ``state`` with ``action`` applied (``state`` unchanged)."""
+    child = state.clone()
+    child.apply_action(action)
+    return child
 
 
 def decision_nodes(

@@ -19,6 +19,7 @@ from solver.games.dog.forest import Terrain as T
 from solver.games.dog.rules import DogGame
 from solver.search.mcts import DEFAULT_C, DEFAULT_C_HEURISTIC, MCTS, MCTSTree, mcts
 from solver.search.result import SearchResult
+from solver.testing import best_win_probability
 
 O, U, P, TREE, SQ, DOG = T.OPEN, T.UNDERGROWTH, T.PUDDLE, T.TREE, T.SQUIRREL, T.DOG  # noqa: E741
 ROLLS = (10, 11, 12)  # roll: 1, 2, 3 steps
@@ -49,29 +50,6 @@ FORESTS = {
 
 
 # -- helpers ------------------------------------------------------------------------------------
-def _exact(state, memo: dict[str, float]) -> float:
-    """The exact win probability under optimal play (expectimax over the protocol)."""
-    key = state.to_json()
-    if key in memo:
-        return memo[key]
-    if state.is_terminal():
-        value = state.returns()[0]
-    elif state.is_chance_node():
-        value = 0.0
-        for action, prob in state.chance_outcomes():
-            child = state.clone()
-            child.apply_action(action)
-            value += prob * _exact(child, memo)
-    else:
-        value = 0.0
-        for action in state.legal_actions():
-            child = state.clone()
-            child.apply_action(action)
-            value = max(value, _exact(child, memo))
-    memo[key] = value
-    return value
-
-
 @functools.cache
 def _exact_table(name: str, roll: int) -> tuple[float, dict[int, float]]:
     """(root value, {action: value}) after ``roll`` on forest ``name``."""
@@ -82,8 +60,8 @@ def _exact_table(name: str, roll: int) -> tuple[float, dict[int, float]]:
     for action in state.legal_actions():
         child = state.clone()
         child.apply_action(action)
-        values[action] = _exact(child, memo)
-    return _exact(state, memo), values
+        values[action] = best_win_probability(child, memo)
+    return best_win_probability(state, memo), values
 
 
 def _dog_state(engine, forest, *actions):
