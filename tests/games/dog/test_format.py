@@ -378,6 +378,13 @@ def _with(**changes: object) -> dict:
     return data
 
 
+def _refused(fragment: str, **changes: object) -> tuple[str, int, int, str]:
+    """A case of :data:`JSON_ERRORS`: the JSON of ``_with(**changes)``, all on line 1, refused
+    at line 1, column 1 (a value's error points at the document) with ``fragment`` in the
+    message."""
+    return json.dumps(_with(**changes)), 1, 1, fragment
+
+
 def test_json_defaults() -> None:
     minimal = {"grid": GOOD["grid"], "shouters": GOOD["shouters"]}
     assert forest_from_dict(minimal) == parse_forest(TINY).replace(name="")
@@ -391,15 +398,15 @@ JSON_ERRORS = {
     "deep nesting": ("[" * 100_000, 1, 1, "expected valid JSON"),
     "huge number": ('{"turns": ' + "9" * 5000 + "}", 1, 1, "expected valid JSON"),
     "not an object": ("[1, 2]", 1, 1, "expected a JSON object"),
-    "unknown key": (json.dumps(_with(turn=5)), 1, 1, 'found "turn"'),
-    "missing grid": (json.dumps(_with(grid=None)), 1, 1, 'expected "grid"'),
-    "grid not a list": (json.dumps(_with(grid="T .")), 1, 1, 'expected "grid" to be an array'),
-    "turns string": (json.dumps(_with(turns="x")), 1, 1, 'expected "turns" to be an integer'),
-    "turns 0": (json.dumps(_with(turns=0)), 1, 1, "from 1 to 255, found 0"),
-    "turns 256": (json.dumps(_with(turns=256)), 1, 1, "from 1 to 255, found 256"),
-    "turns true": (json.dumps(_with(turns=True)), 1, 1, "found true"),
-    "turns float": (json.dumps(_with(turns=2.0)), 1, 1, "found 2.0"),
-    "name not a string": (json.dumps(_with(name=3)), 1, 1, '"name" to be a string, found 3'),
+    "unknown key": _refused('found "turn"', turn=5),
+    "missing grid": _refused('expected "grid"', grid=None),
+    "grid not a list": _refused('expected "grid" to be an array', grid="T ."),
+    "turns string": _refused('expected "turns" to be an integer', turns="x"),
+    "turns 0": _refused("from 1 to 255, found 0", turns=0),
+    "turns 256": _refused("from 1 to 255, found 256", turns=256),
+    "turns true": _refused("found true", turns=True),
+    "turns float": _refused("found 2.0", turns=2.0),
+    "name not a string": _refused('"name" to be a string, found 3', name=3),
     "grid symbol": (
         json.dumps(_with(grid=[*GOOD["grid"][:2], ". . T x . ,", *GOOD["grid"][3:]])),
         3,
@@ -413,54 +420,33 @@ JSON_ERRORS = {
         10,
         'expected 6 cells in "grid"[4]',
     ),
-    "one row": (json.dumps(_with(grid=["@ H"])), 1, 1, "2 to 16 rows"),
+    "one row": _refused("2 to 16 rows", grid=["@ H"]),
     "one column": (json.dumps(_with(grid=["@", "H"], shouters=[])), 1, 2, "2 to 16 cells"),
-    "width mismatch": (json.dumps(_with(width=7)), 1, 1, '"width" to match the grid (6)'),
-    "height not int": (json.dumps(_with(height="5")), 1, 1, '"height" to match the grid (5)'),
-    "shouters not a list": (json.dumps(_with(shouters={})), 1, 1, '"shouters" to be an array'),
-    "shouter bad direction": (
-        json.dumps(_with(shouters=[{"row": 1, "col": 4, "direction": "Q", "length": 3}])),
-        1,
-        1,
-        '"shouters"[0]["direction"]',
+    "width mismatch": _refused('"width" to match the grid (6)', width=7),
+    "height not int": _refused('"height" to match the grid (5)', height="5"),
+    "shouters not a list": _refused('"shouters" to be an array', shouters={}),
+    "shouter bad direction": _refused(
+        '"shouters"[0]["direction"]', shouters=[{"row": 1, "col": 4, "direction": "Q", "length": 3}]
     ),
-    "shouter length 7": (
-        json.dumps(_with(shouters=[{"row": 1, "col": 4, "direction": "W", "length": 7}])),
-        1,
-        1,
+    "shouter length 7": _refused(
         '"shouters"[0]["length"] to be an integer from 1 to 6, found 7',
+        shouters=[{"row": 1, "col": 4, "direction": "W", "length": 7}],
     ),
-    "shouter missing key": (
-        json.dumps(_with(shouters=[{"row": 1, "col": 4, "direction": "W"}])),
-        1,
-        1,
-        '"shouters"[0] to have "length"',
+    "shouter missing key": _refused(
+        '"shouters"[0] to have "length"', shouters=[{"row": 1, "col": 4, "direction": "W"}]
     ),
-    "shouter unknown key": (
-        json.dumps(_with(shouters=[{"row": 1, "col": 4, "direction": "W", "length": 3, "x": 1}])),
-        1,
-        1,
-        'found "x"',
+    "shouter unknown key": _refused(
+        'found "x"', shouters=[{"row": 1, "col": 4, "direction": "W", "length": 3, "x": 1}]
     ),
-    "shouter not on Y": (
-        json.dumps(_with(shouters=[{"row": 0, "col": 1, "direction": "W", "length": 3}])),
-        1,
-        1,
+    "shouter not on Y": _refused(
         "to stand on a 'Y' cell, found '.'",
+        shouters=[{"row": 0, "col": 1, "direction": "W", "length": 3}],
     ),
-    "shouter out of grid": (
-        json.dumps(_with(shouters=[{"row": 9, "col": 1, "direction": "W", "length": 3}])),
-        1,
-        1,
-        "a shouter row from 0 to 4",
+    "shouter out of grid": _refused(
+        "a shouter row from 0 to 4", shouters=[{"row": 9, "col": 1, "direction": "W", "length": 3}]
     ),
     "Y without shouter": (json.dumps(_with(shouters=[])), 2, 9, "a shouter for this 'Y'"),
-    "missing @": (
-        json.dumps(_with(grid=[row.replace("@", ".") for row in GOOD["grid"]])),
-        1,
-        1,
-        "one '@'",
-    ),
+    "missing @": _refused("one '@'", grid=[row.replace("@", ".") for row in GOOD["grid"]]),
     "duplicate H": (
         json.dumps(_with(grid=["T H . H . .", *GOOD["grid"][1:]])),
         1,
