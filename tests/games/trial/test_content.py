@@ -94,83 +94,41 @@ def _card(doc: dict[str, Any], cid: str) -> dict[str, Any]:
     return next(c for c in doc["cards"] if c["id"] == cid)
 
 
-CASES: list[tuple[str, str, Callable[[Any], None], str, str]] = [
-    ("deeds.json", "deed-05", lambda d: _card(d, "deed-05").update(fame=-1), "fame", "integer"),
-    ("deeds.json", "deed-05", lambda d: _card(d, "deed-05").update(colour=1), "colour", "unknown"),
-    (
+Case = tuple[str, str, Callable[[Any], None], str, str]
+"""A broken pack: the file, where in it the error points (a card id, or the file's part), the
+edit, the field named and a fragment of the message."""
+
+
+def _card_case(name: str, cid: str, field: str, fragment: str, **changes: object) -> Case:
+    """A :data:`CASES` row whose edit sets ``changes`` on card ``cid`` of file ``name``."""
+    return name, cid, lambda doc: _card(doc, cid).update(changes), field, fragment
+
+
+CASES: list[Case] = [
+    _card_case("deeds.json", "deed-05", "fame", "integer", fame=-1),
+    _card_case("deeds.json", "deed-05", "colour", "unknown", colour=1),
+    _card_case("deeds.json", "deed-05", "symbols[0]", "expected one of", symbols=["fist"]),
+    _card_case("deeds.json", "deed-05", "symbols[0]", "names the column", symbols=["die"]),
+    _card_case("deeds.json", "deed-05", "effect[0]", "effect verb", effect=[{"teleport": 1}]),
+    _card_case(
         "deeds.json",
         "deed-05",
-        lambda d: _card(d, "deed-05").update(symbols=["fist"]),
-        "symbols[0]",
-        "expected one of",
-    ),
-    (
-        "deeds.json",
-        "deed-05",
-        lambda d: _card(d, "deed-05").update(symbols=["die"]),
-        "symbols[0]",
-        "names the column",
-    ),
-    (
-        "deeds.json",
-        "deed-05",
-        lambda d: _card(d, "deed-05").update(effect=[{"teleport": 1}]),
-        "effect[0]",
-        "effect verb",
-    ),
-    (
-        "deeds.json",
-        "deed-05",
-        lambda d: _card(d, "deed-05").update(
-            effect=[{"fight": {"strength": 2, "dice": -1, "lose_card": "discard"}}]
-        ),
         "effect[0].fight.dice",
         "integer",
+        effect=[{"fight": {"strength": 2, "dice": -1, "lose_card": "discard"}}],
     ),
-    (
+    _card_case("deeds.json", "deed-05", "requires[0]", "condition", requires=[{"near": "lake"}]),
+    _card_case("deeds.json", "deed-05", "cost[0].spend[0]", "gold", cost=[{"spend": ["gold"]}]),
+    _card_case("deeds.json", "deed-05", "cost[0].have[0]", "card", cost=[{"have": ["card"]}]),
+    _card_case(
         "deeds.json",
         "deed-05",
-        lambda d: _card(d, "deed-05").update(requires=[{"near": "lake"}]),
-        "requires[0]",
-        "condition",
-    ),
-    (
-        "deeds.json",
-        "deed-05",
-        lambda d: _card(d, "deed-05").update(cost=[{"spend": ["gold"]}]),
-        "cost[0].spend[0]",
-        "gold",
-    ),
-    (
-        "deeds.json",
-        "deed-05",
-        lambda d: _card(d, "deed-05").update(cost=[{"have": ["card"]}]),
-        "cost[0].have[0]",
-        "card",
-    ),
-    (
-        "deeds.json",
-        "deed-05",
-        lambda d: _card(d, "deed-05").update(
-            effect=[{"choose": [{"label": "only", "effect": []}]}]
-        ),
         "effect[0].choose",
         "at least 2",
+        effect=[{"choose": [{"label": "only", "effect": []}]}],
     ),
-    (
-        "deeds.json",
-        "deed-05",
-        lambda d: _card(d, "deed-05").update(effect=[{"artifact": "ufo"}]),
-        "effect[0].artifact",
-        "ufo",
-    ),
-    (
-        "deeds.json",
-        "deed-05",
-        lambda d: _card(d, "deed-05").update(enhance={"luck": 1}),
-        "enhance.luck",
-        "expected one of",
-    ),
+    _card_case("deeds.json", "deed-05", "effect[0].artifact", "ufo", effect=[{"artifact": "ufo"}]),
+    _card_case("deeds.json", "deed-05", "enhance.luck", "expected one of", enhance={"luck": 1}),
     (
         "deeds.json",
         "deed-05",
@@ -179,47 +137,27 @@ CASES: list[tuple[str, str, Callable[[Any], None], str, str]] = [
         "duplicate",
     ),
     ("deeds.json", "deck", lambda d: d["cards"].pop(), "cards", "expected 70 cards"),
-    (
-        "expeditions.json",
-        "exp-01",
-        lambda d: _card(d, "exp-01").update(enhance={"move": 1}),
-        "enhance",
-        "no enhancement",
+    _card_case("expeditions.json", "exp-01", "enhance", "no enhancement", enhance={"move": 1}),
+    _card_case("expeditions.json", "exp-01", "area", "moon", area="moon"),
+    _card_case(
+        "expeditions.json", "exp-01", "unpaid", "cost or conditions", unpaid=[{"then": "discard"}]
     ),
-    (
-        "expeditions.json",
-        "exp-01",
-        lambda d: _card(d, "exp-01").update(area="moon"),
-        "area",
-        "moon",
-    ),
-    (
-        "expeditions.json",
-        "exp-01",
-        lambda d: _card(d, "exp-01").update(unpaid=[{"then": "discard"}]),
-        "unpaid",
-        "cost or conditions",
-    ),
-    (
+    _card_case(
         "expeditions.json",
         "exp-04",
-        lambda d: _card(d, "exp-04").update(unpaid=[{"leave": "home"}]),
         "unpaid[0].leave",
         "expected one of expedition",
+        unpaid=[{"leave": "home"}],
     ),
-    (
-        "deeds.json",
-        "deed-05",
-        lambda d: _card(d, "deed-05").update(unpaid=[{"then": "discard"}]),
-        "unpaid",
-        "only expedition cards",
+    _card_case(
+        "deeds.json", "deed-05", "unpaid", "only expedition cards", unpaid=[{"then": "discard"}]
     ),
-    (
+    _card_case(
         "deeds.json",
         "deed-23",
-        lambda d: _card(d, "deed-23").update(effect=[{"all_draw": 1, "optional": "yes"}]),
         "effect[0].optional",
         "expected true",
+        effect=[{"all_draw": 1, "optional": "yes"}],
     ),
     ("tents.json", "tents", lambda d: d["tents"].pop(), "tents", "14 tent tokens"),
     ("board.json", "board", lambda d: d["spaces"].pop(0), "spaces", "3 lookout slots"),
