@@ -383,9 +383,8 @@ class Side(YesNo):
     }
 
     @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
-        pop(st, f)
-        move_morality(st, f["player"], -1 if a == st.layout.YES else 1)
+    def answer(st: State, f: Frame, yes: bool) -> None:
+        move_morality(st, f["player"], -1 if yes else 1)
 
 
 # -- the board as it stands: tiles, paws, tunnels ------------------------------------------------

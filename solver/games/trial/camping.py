@@ -120,14 +120,7 @@ class Universal(CardOrFood):
     """Decision (universal campsite): a deed card, or a raspberry, acorn or mushroom."""
 
     fields: ClassVar[Fields] = {"player": (REQUIRED, "who camps")}
-
-    @staticmethod
-    def describe(st: State, f: Frame, a: int) -> str:
-        return (
-            "camp bonus: a deed card"
-            if a == st.layout.CARD
-            else f"camp bonus: {st.layout.label(a)}"
-        )
+    labels = ("camp bonus: a deed card", "camp bonus: {}")
 
 
 @step("pick_tent")

@@ -460,7 +460,7 @@ class Choose(Step):
 
 
 @step("offer")
-class Offer(Step):
+class Offer(YesNo):
     """Decision of another adventurer: pay for a card's ``others_may`` effect (``yes``: its
     ``effect`` for them, its ``you`` for the card's owner) or not."""
 
@@ -471,17 +471,12 @@ class Offer(Step):
     }
 
     @staticmethod
-    def legal(st: State, f: Frame) -> list[int]:
-        arg = card_text(st, f)
-        acts = [st.layout.DONE]
-        if can_pay(st, f["player"], units_of(st, f["player"], arg["cost"])):
-            acts.append(st.layout.YES)
-        return acts
+    def yes_open(st: State, f: Frame) -> bool:
+        return can_pay(st, f["player"], units_of(st, f["player"], card_text(st, f)["cost"]))
 
     @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
-        pop(st, f)
-        if a != st.layout.YES:
+    def answer(st: State, f: Frame, yes: bool) -> None:
+        if not yes:
             return
         arg = card_text(st, f)
         run_effects(st, f["owner"], f["card"], [*f["path"], "you"])
@@ -520,7 +515,5 @@ class FlipChoice(YesNo):
     fields: ClassVar[Fields] = {"player": (REQUIRED, "who turns the tile")}
 
     @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
-        pop(st, f)
-        verb = "restore" if a == st.layout.YES else "ruin"
-        push(st, "turn_tile", player=f["player"], verb=verb)
+    def answer(st: State, f: Frame, yes: bool) -> None:
+        push(st, "turn_tile", player=f["player"], verb="restore" if yes else "ruin")

@@ -291,9 +291,8 @@ class DrawOffer(YesNo):
     }
 
     @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
-        pop(st, f)
-        if a == st.layout.YES:
+    def answer(st: State, f: Frame, yes: bool) -> None:
+        if yes:
             for _ in range(f["count"]):
                 draw(st, f["player"], "deeds", "aside")
 

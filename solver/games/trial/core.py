@@ -96,12 +96,27 @@ class Step:
 
 
 class YesNo(Step):
-    """A decision between two answers: ``yes`` (do it) or ``done`` (decline); ``apply`` says
-    what each does."""
+    """A decision between two answers: ``yes`` (do it; offered where ``yes_open`` says so) or
+    ``done`` (decline). The step leaves the stack, then ``answer`` does what the answer says."""
+
+    @classmethod
+    def legal(cls, st: State, f: Frame) -> list[int]:
+        return [st.layout.DONE, st.layout.YES] if cls.yes_open(st, f) else [st.layout.DONE]
+
+    @classmethod
+    def apply(cls, st: State, f: Frame, a: int) -> None:
+        pop(st, f)
+        cls.answer(st, f, a == st.layout.YES)
 
     @staticmethod
-    def legal(st: State, f: Frame) -> list[int]:
-        return [st.layout.DONE, st.layout.YES]
+    def yes_open(st: State, f: Frame) -> bool:
+        """Whether ``yes`` is offered (always, unless the kind says when)."""
+        return True
+
+    @staticmethod
+    def answer(st: State, f: Frame, yes: bool) -> None:
+        """The effect of the answer (``yes``, or ``done`` when false)."""
+        raise NotImplementedError
 
 
 def step(kind: str) -> Callable[[type], type]:

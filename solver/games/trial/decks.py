@@ -158,7 +158,10 @@ class Draw(Step):
 
 class CardOrFood(Step):
     """The base of the decisions between a deed card (set aside) and a raspberry, acorn or
-    mushroom (the universal campsite, helping the residents)."""
+    mushroom (the universal campsite, helping the residents); ``labels`` name the two answers
+    (the food's, a template for its name)."""
+
+    labels: ClassVar[tuple[str, str]] = ("a deed card", "{}")
 
     @staticmethod
     def legal(st: State, f: Frame) -> list[int]:
@@ -171,3 +174,8 @@ class CardOrFood(Step):
             draw(st, f["player"], "deeds", "aside")
         else:
             gain_food(st, f["player"], FOODS[a - st.layout.FOOD])
+
+    @classmethod
+    def describe(cls, st: State, f: Frame, a: int) -> str:
+        card, food = cls.labels
+        return card if a == st.layout.CARD else food.format(st.layout.label(a))

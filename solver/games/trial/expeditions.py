@@ -141,11 +141,9 @@ class Redraw(core.YesNo):
     fields: ClassVar[Fields] = {"player": (REQUIRED, "who drew")}
 
     @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
-        pop(st, f)
-        exp = find(st, "expedition")
-        assert exp is not None
-        if a == st.layout.YES:
+    def answer(st: State, f: Frame, yes: bool) -> None:
+        if yes:
+            exp = core.enclosing(st, "expedition")
             discard_card(st, exp["drawn"])
             exp["drawn"] = None
             exp["redraws"] -= 1
@@ -159,20 +157,18 @@ class Redraw(core.YesNo):
 
 
 @step("exhausted")
-class Exhausted(Step):
+class Exhausted(core.YesNo):
     """Decision (empty expedition deck): pay any 2 food to advance (``yes``), or not."""
 
     fields: ClassVar[Fields] = {"player": (REQUIRED, "who is on the expedition")}
 
     @staticmethod
-    def legal(st: State, f: Frame) -> list[int]:
-        affordable = can_pay(st, f["player"], food_units("food", "food"))
-        return [st.layout.DONE] + ([st.layout.YES] if affordable else [])
+    def yes_open(st: State, f: Frame) -> bool:
+        return can_pay(st, f["player"], food_units("food", "food"))
 
     @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
-        pop(st, f)
-        if a == st.layout.YES:
+    def answer(st: State, f: Frame, yes: bool) -> None:
+        if yes:
             push(st, "advance", player=f["player"], line="any")
             pay(st, f["player"], food_units("food", "food"))
 

@@ -536,9 +536,8 @@ class Reroll(YesNo):
     fields: ClassVar[Fields] = {"player": (REQUIRED, "who rolled")}
 
     @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
-        pop(st, f)
-        if a == st.layout.YES:
+    def answer(st: State, f: Frame, yes: bool) -> None:
+        if yes:
             roll = enclosing(st, "roll")
             roll["rerolled"] = True
             roll["rolls"] = []

@@ -24,7 +24,17 @@ from solver.games.trial.belongings import (
     story_bonus,
     tile_entry,
 )
-from solver.games.trial.core import REQUIRED, Fields, Frame, Step, enclosing, pop, push, step
+from solver.games.trial.core import (
+    REQUIRED,
+    Fields,
+    Frame,
+    Step,
+    YesNo,
+    enclosing,
+    pop,
+    push,
+    step,
+)
 from solver.games.trial.decks import card_name, draw
 from solver.games.trial.discards import discard_actions, discard_for_symbols
 from solver.games.trial.history import PUBLIC, note
@@ -236,7 +246,7 @@ class LookoutDraw(Step):
 
 
 @step("exchange")
-class Exchange(Step):
+class Exchange(YesNo):
     """Decision (ruined grove): swap one of the tile's food for a tea leaf (``yes``) or not."""
 
     fields: ClassVar[Fields] = {
@@ -245,16 +255,12 @@ class Exchange(Step):
     }
 
     @staticmethod
-    def legal(st: State, f: Frame) -> list[int]:
-        acts = [st.layout.DONE]
-        if player(st, f["player"])["food"][f["food"]] and st.data["tray"]["tea"]:
-            acts.append(st.layout.YES)
-        return acts
+    def yes_open(st: State, f: Frame) -> bool:
+        return bool(player(st, f["player"])["food"][f["food"]] and st.data["tray"]["tea"])
 
     @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
-        pop(st, f)
-        if a == st.layout.YES:
+    def answer(st: State, f: Frame, yes: bool) -> None:
+        if yes:
             player(st, f["player"])["food"][f["food"]] -= 1
             st.data["tray"][f["food"]] += 1
             gain_food(st, f["player"], "tea")

@@ -264,12 +264,7 @@ class Help(CardOrFood):
     """Decision: helping the residents gives a deed card or a raspberry, mushroom or acorn."""
 
     fields: ClassVar[Fields] = {"player": (REQUIRED, "who helps")}
-
-    @staticmethod
-    def describe(st: State, f: Frame, a: int) -> str:
-        return (
-            "help: draw a deed card" if a == st.layout.CARD else f"help: gain {st.layout.label(a)}"
-        )
+    labels = ("help: draw a deed card", "help: gain {}")
 
 
 @step("end_turn")
@@ -320,9 +315,8 @@ class NewDay(YesNo):
     fields: ClassVar[Fields] = {"player": (REQUIRED, "the first player")}
 
     @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
-        pop(st, f)
-        if a != st.layout.YES:
+    def answer(st: State, f: Frame, yes: bool) -> None:
+        if not yes:
             return
         row = st.data["encounter_row"]
         old = [c for c in row if c is not None]
