@@ -14,11 +14,12 @@ the same whatever the document.
 from __future__ import annotations
 
 import json
-from typing import Any, TypeAlias
+import math
+from typing import Any, TypeAlias, TypeGuard
 
 from solver.errors import FormatError
 
-__all__ = ["SHOWN_MAX", "JSONValue", "field_error", "shown", "whole_number"]
+__all__ = ["SHOWN_MAX", "JSONValue", "field_error", "is_positive_number", "shown", "whole_number"]
 
 JSONValue: TypeAlias = "bool | int | float | str | list[JSONValue] | dict[str, JSONValue] | None"
 """A value as ``json.loads`` gives it: what a request, a saved document or a row holds raw."""
@@ -52,3 +53,14 @@ def whole_number(where: str, value: Any, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise field_error(where, f"a whole number {low}..{high}", value)
     return value
+
+
+def is_positive_number(value: object) -> TypeGuard[int | float]:
+    """Is ``value`` a finite number > 0: an ``int`` or a ``float``, never a ``bool``, NaN or an
+    infinity (what every seconds, megabytes or time limit a caller passes must be)."""
+    return (
+        not isinstance(value, bool)
+        and isinstance(value, (int, float))
+        and math.isfinite(value)
+        and value > 0
+    )

@@ -17,11 +17,10 @@ solver.errors.OptionError: time limit must be a positive number of seconds, not 
 
 from __future__ import annotations
 
-import math
-
 from ortools.sat.python import cp_model
 
 from solver.errors import OptionError
+from solver.fields import is_positive_number
 
 __all__ = ["deterministic_solver"]
 
@@ -35,12 +34,7 @@ def deterministic_solver(time_limit: float) -> cp_model.CpSolver:
     ``time_limit`` is in CP-SAT's deterministic seconds (roughly wall-clock seconds on one core,
     but repeatable); it must be a positive finite number.
     """
-    if (
-        isinstance(time_limit, bool)
-        or not isinstance(time_limit, (int, float))
-        or not math.isfinite(time_limit)
-        or time_limit <= 0
-    ):
+    if not is_positive_number(time_limit):
         raise OptionError(f"time limit must be a positive number of seconds, not {time_limit!r}")
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1

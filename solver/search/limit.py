@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import enum
-import math
 import operator
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -27,6 +26,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from solver.errors import OptionError
+from solver.fields import is_positive_number
 
 __all__ = [
     "MAX_MEMORY_MB",
@@ -75,12 +75,7 @@ def positive(name: str, value: object, *, optional: bool = True) -> float | None
     if value is None and optional:
         return None
     tail = " or None" if optional else ""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, float))
-        or not math.isfinite(value)
-        or value <= 0
-    ):
+    if not is_positive_number(value):
         raise OptionError(f"{name} must be a finite number > 0{tail}, not {value!r}")
     return float(value)
 
