@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -228,13 +229,21 @@ ERRORS = {
 
 @pytest.mark.parametrize("text, line, column, fragment", ERRORS.values(), ids=ERRORS.keys())
 def test_errors(text: str, line: int, column: int, fragment: str) -> None:
+    assert isinstance(_refusal(parse_forest, text, line, column, fragment), ValueError)
+
+
+def _refusal(
+    parse: Callable[[str], object], text: str, line: int, column: int, fragment: str
+) -> FormatError:
+    """The :class:`FormatError` ``parse(text)`` raises, checked to point at ``line``, ``column``
+    and to say ``fragment``."""
     with pytest.raises(FormatError) as info:
-        parse_forest(text)
+        parse(text)
     err = info.value
     assert (err.line, err.column) == (line, column), str(err)
     assert fragment in str(err)
     assert str(err).startswith(f"line {line}, column {column}: expected ")
-    assert isinstance(err, ValueError)
+    return err
 
 
 def test_bad_utf8(tmp_path: Path) -> None:
@@ -460,12 +469,7 @@ JSON_ERRORS = {
     "text, line, column, fragment", JSON_ERRORS.values(), ids=JSON_ERRORS.keys()
 )
 def test_json_errors(text: str, line: int, column: int, fragment: str) -> None:
-    with pytest.raises(FormatError) as info:
-        forest_from_json(text)
-    err = info.value
-    assert (err.line, err.column) == (line, column), str(err)
-    assert fragment in str(err)
-    assert str(err).startswith(f"line {line}, column {column}: expected ")
+    _refusal(forest_from_json, text, line, column, fragment)
 
 
 @settings(max_examples=200, deadline=None)
