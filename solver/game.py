@@ -27,7 +27,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, Self, runtime_checkable
 
 from solver.errors import IllegalActionError, OptionError, SearchBudgetError
 from solver.rng import SplitMix64, check_seed, sample_outcome
@@ -54,6 +54,23 @@ class State(Protocol):
     def action_to_string(self, action: int) -> str: ...
     def string_to_action(self, label: str) -> int: ...
     def to_json(self) -> str: ...
+
+
+class ChildFromClone:
+    """A state class's ``child(action)``: a copy with ``action`` applied, made with the class's
+    own ``clone`` and ``apply_action`` (the reference engines' states; the kernels' states have
+    their own, in C)."""
+
+    if TYPE_CHECKING:
+
+        def clone(self) -> Self: ...
+        def apply_action(self, action: int) -> None: ...
+
+    def child(self, action: int) -> Self:
+        """A copy with ``action`` applied (this state unchanged)."""
+        other = self.clone()
+        other.apply_action(action)
+        return other
 
 
 class HeuristicState(State, Protocol):

@@ -21,7 +21,7 @@ an entry's ``seat`` is the position's first seat (the seat it held in game 0).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from solver.errors import OptionError
@@ -55,15 +55,8 @@ class PlayerReport:
     mean_score: float
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "agent": self.agent,
-            "wins": self.wins,
-            "win_rate": self.win_rate,
-            "ci_low": self.ci_low,
-            "ci_high": self.ci_high,
-            "mean_score": self.mean_score,
-        }
+        """The JSON object of ``--json``: every field, in order."""
+        return asdict(self)
 
 
 @dataclass(frozen=True)

@@ -57,7 +57,7 @@ from typing import Any, TypeAlias
 
 from solver.errors import FormatError, IllegalActionError
 from solver.files import parse_json
-from solver.game import CHANCE, TERMINAL, as_action_id
+from solver.game import CHANCE, TERMINAL, ChildFromClone, as_action_id
 from solver.games.dog.forest import DELTAS, DIRECTIONS, Cell, Forest, Terrain
 
 # -- action ids ----------------------------------------------------------------------------------
@@ -191,7 +191,7 @@ class DogGame:
         return hash(self.forest)
 
 
-class DogState:
+class DogState(ChildFromClone):
     """One position of the dog game. See the module docstring for actions and phases."""
 
     def __init__(self, game: DogGame, *, _blank: bool = False) -> None:
@@ -324,12 +324,6 @@ class DogState:
         other.resolved = set(self.resolved)
         other.marked = set(self.marked)
         other.offered = set(self.offered)
-        return other
-
-    def child(self, action: int) -> DogState:
-        """A copy with ``action`` applied."""
-        other = self.clone()
-        other.apply_action(action)
         return other
 
     def action_to_string(self, action: int) -> str:

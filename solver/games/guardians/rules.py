@@ -43,7 +43,7 @@ import re
 from typing import Any
 
 from solver.errors import IllegalActionError, OptionError
-from solver.game import CHANCE, TERMINAL, as_action_id
+from solver.game import CHANCE, TERMINAL, ChildFromClone, as_action_id
 from solver.games.guardians.actions import (
     END_TURN,
     PAWN_BASE,
@@ -248,7 +248,7 @@ class GuardiansGame:
         return f"GuardiansGame(players={self.players}{extra}, engine='reference')"
 
 
-class GuardiansState:
+class GuardiansState(ChildFromClone):
     """One position of forest guardians. See the module docstring for the turn."""
 
     def __init__(self, game: GuardiansGame, *, _blank: bool = False) -> None:
@@ -480,12 +480,6 @@ class GuardiansState:
         other.tasks_done = list(self.tasks_done)
         other.backs = dict(self.backs)
         other._legal = None
-        return other
-
-    def child(self, action: int) -> GuardiansState:
-        """A copy with ``action`` applied."""
-        other = self.clone()
-        other.apply_action(action)
         return other
 
     # -- labels ----------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from solver.errors import OptionError
@@ -51,17 +51,10 @@ class SoloReport:
     scores: tuple[int, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "level": self.level,
-            "threshold": self.threshold,
-            "agent": self.agent,
-            "iterations": self.iterations,
-            "seed": self.seed,
-            "games": self.games,
-            "wins": self.wins,
-            "win_rate": self.win_rate,
-            "ci_low": self.ci_low,
-            "ci_high": self.ci_high,
+        """The JSON object of ``--json``: every field in order, the scores summarised before
+        they are listed."""
+        summary = {k: v for k, v in asdict(self).items() if k != "scores"}
+        return summary | {
             "score_min": min(self.scores),
             "score_median": statistics.median(self.scores),
             "score_max": max(self.scores),
