@@ -162,6 +162,30 @@ def play_game(
     return record
 
 
+def legal_action_id(
+    state: State, action: object, label: Callable[[int], str], where: Callable[[], str]
+) -> int:
+    """``action`` as an id (:func:`as_action_id`) if it is legal in ``state``; else an
+    :class:`IllegalActionError` naming it, its label (``label(action)``) and where the game
+    stands (``where()``, asked only then), the reference engines' one wording.
+
+    >>> import solver
+    >>> game = solver.load_game("dog", forest="dog/tiny-example", engine="reference")
+    >>> legal_action_id(game.new_initial_state(), 10, str, lambda: "(a roll)")
+    10
+    >>> legal_action_id(game.new_initial_state(), 3, str, lambda: "(a roll)")
+    Traceback (most recent call last):
+    ...
+    solver.errors.IllegalActionError: action 3 (3) is not legal in this state (a roll)
+    """
+    action = as_action_id(action)
+    if action not in state.legal_actions():
+        raise IllegalActionError(
+            f"action {action} ({label(action)}) is not legal in this state {where()}"
+        )
+    return action
+
+
 def as_action_id(action: object) -> int:
     """``action`` as a plain int id: ints and integer-like numbers (NumPy) pass, anything else
     (floats, bools, strings) raises :class:`IllegalActionError`.

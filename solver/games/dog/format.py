@@ -42,7 +42,8 @@ Choices where docs/rules/dog.md §9 is silent (the reading a player would expect
   column inside that row's string (so they read like the sheet); other schema errors point at
   line 1, column 1 and name the field.
 
->>> forest = parse_forest(_EXAMPLE)
+>>> from solver import puzzles  # the example above, shipped as a curated puzzle
+>>> forest = parse_forest(puzzles.path("dog/tiny-example").read_text(encoding="utf-8"))
 >>> forest.name, forest.width, forest.height, forest.start, forest.human
 ('tiny-example', 6, 5, (4, 2), (0, 3))
 >>> forest_from_json(forest_to_json(forest)) == forest
@@ -89,17 +90,6 @@ __all__ = [
     "parse_forest",
     "save_forest",
 ]
-
-# The example sheet of docs/rules/dog.md §9 (used by the examples in the docstrings).
-_EXAMPLE = """name: tiny-example
-shouter: 1 4 W 3
-grid:
-T . . H . .
-. , ~ . Y .
-. . T S . ,
-. > . . , .
-. . @ . . T
-"""
 
 #: The largest ``turns`` a forest may have (the engine keeps the turn in one byte).
 MAX_TURNS = 255
@@ -689,9 +679,8 @@ def load_forest(path: str | os.PathLike[str]) -> Forest:
     a missing, unreadable or oversized file raises :class:`~solver.errors.OptionError` naming it.
 
     >>> import tempfile
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     _ = (Path(tmp) / "tiny.forest").write_bytes(_EXAMPLE.encode("utf-8"))
-    ...     load_forest(Path(tmp) / "tiny.forest").shouters
+    >>> from solver import puzzles
+    >>> load_forest(puzzles.path("dog/tiny-example")).shouters
     (Shouter(row=1, col=4, direction='W', length=3),)
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     _ = (Path(tmp) / "bad.forest").write_bytes(b"grid:\\n@ \\xff H\\n")
@@ -731,7 +720,8 @@ def save_forest(forest: Forest, path: str | os.PathLike[str]) -> None:
     """Write ``forest`` to ``path`` as its canonical sheet (UTF-8, LF line ends).
 
     >>> import tempfile
-    >>> forest = parse_forest(_EXAMPLE)
+    >>> from solver import puzzles
+    >>> forest = puzzles.load("dog/tiny-example")
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     save_forest(forest, Path(tmp) / "copy.forest")
     ...     load_forest(Path(tmp) / "copy.forest") == forest
@@ -802,7 +792,8 @@ def _check_keys(data: Mapping[Any, Any], allowed: Sequence[str], where: str) -> 
 def forest_to_dict(forest: Forest) -> dict[str, Any]:
     """The JSON form of ``forest`` as plain Python data.
 
-    >>> forest = parse_forest(_EXAMPLE)
+    >>> from solver import puzzles
+    >>> forest = puzzles.load("dog/tiny-example")
     >>> data = forest_to_dict(forest)
     >>> data["grid"][1], data["shouters"]
     ('. , ~ . Y .', [{'row': 1, 'col': 4, 'direction': 'W', 'length': 3}])
@@ -931,7 +922,8 @@ def forest_from_dict(data: Any) -> Forest:
 def forest_to_json(forest: Forest) -> str:
     """The JSON form of ``forest`` as text (ASCII, one line).
 
-    >>> forest = parse_forest(_EXAMPLE)
+    >>> from solver import puzzles
+    >>> forest = puzzles.load("dog/tiny-example")
     >>> forest_to_json(forest)[:45]
     '{"name": "tiny-example", "turns": 20, "width"'
     """

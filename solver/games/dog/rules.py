@@ -57,7 +57,7 @@ from typing import Any, TypeAlias
 
 from solver.errors import FormatError, IllegalActionError
 from solver.files import parse_json
-from solver.game import CHANCE, TERMINAL, ChildFromClone, as_action_id
+from solver.game import CHANCE, TERMINAL, ChildFromClone, legal_action_id
 from solver.games.dog.forest import DELTAS, DIRECTIONS, Cell, Forest, Terrain
 
 # -- action ids ----------------------------------------------------------------------------------
@@ -288,13 +288,7 @@ class DogState(ChildFromClone):
         return []
 
     def apply_action(self, action: int) -> None:
-        action = as_action_id(action)
-        if action not in self.legal_actions():
-            raise IllegalActionError(
-                f"action {action!r} ({self._safe_label(action)}) is not legal in this state "
-                f"(phase {PHASE_NAMES[self.phase]}, turn {self.turn}, dog at {self.pos}); "
-                f"legal: {self.legal_actions()}"
-            )
+        action = legal_action_id(self, action, self._safe_label, self._where)
         phase = self.phase
         if phase == Phase.ROLL:
             self._start_move(action - ROLL_1 + 1)
@@ -345,6 +339,13 @@ class DogState(ChildFromClone):
                 return action
         labels = ", ".join(repr(self.action_to_string(a)) for a in self.legal_actions())
         raise IllegalActionError(f"no legal action is labelled {label!r}; legal: {labels}")
+
+    def _where(self) -> str:
+        """Where the game stands, for the refusal of an illegal action."""
+        return (
+            f"(phase {PHASE_NAMES[self.phase]}, turn {self.turn}, dog at {self.pos}); "
+            f"legal: {self.legal_actions()}"
+        )
 
     def _safe_label(self, action: int) -> str:
         try:

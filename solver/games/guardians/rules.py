@@ -43,7 +43,7 @@ import re
 from typing import Any
 
 from solver.errors import IllegalActionError, OptionError
-from solver.game import CHANCE, TERMINAL, ChildFromClone, as_action_id
+from solver.game import CHANCE, TERMINAL, ChildFromClone, as_action_id, legal_action_id
 from solver.games.guardians.actions import (
     END_TURN,
     PAWN_BASE,
@@ -430,12 +430,7 @@ class GuardiansState(ChildFromClone):
         return []
 
     def apply_action(self, action: int) -> None:
-        action = as_action_id(action)
-        if action not in self.legal_actions():
-            raise IllegalActionError(
-                f"action {action} ({self._safe_label(action)}) is not legal in this state "
-                f"(phase {PHASE_NAMES[self.phase]}, round {self.round}, player {self.current})"
-            )
+        action = legal_action_id(self, action, self._safe_label, self._where)
         self._legal = None
         codec = self.game.codec
         phase = self.phase
@@ -583,6 +578,10 @@ class GuardiansState(ChildFromClone):
                 return None
             return codec.walk(pawn, path_code(points[0], tuple(points[1:])))
         return None
+
+    def _where(self) -> str:
+        """Where the game stands, for the refusal of an illegal action."""
+        return f"(phase {PHASE_NAMES[self.phase]}, round {self.round}, player {self.current})"
 
     def _safe_label(self, action: int) -> str:
         try:

@@ -153,10 +153,20 @@ def _bar(centre: Any, low: Any, high: Any) -> Any:
     return np.vstack([np.clip(centre - low, 0, None), np.clip(high - centre, 0, None)])
 
 
-def _pairs(frame: pd.DataFrame, column: str) -> tuple[pd.Series, pd.Series, Any]:
-    """The win probability, ``column``, and the mask of the rows that have both."""
+def _against_value(
+    frame: pd.DataFrame, title: str, column: str, missing: str, draw: Callable[..., None]
+) -> Figure:
+    """A figure of ``column`` against the win probability: ``draw(ax, value, other, both)``
+    with the two columns and the mask of the rows that have both, or the note ``missing``
+    when none has."""
+    fig, ax = figure(title)
     value, other = numbers(frame, "win_probability"), numbers(frame, column)
-    return value, other, (value.notna() & other.notna()).to_numpy()
+    both = (value.notna() & other.notna()).to_numpy()
+    if both.any():
+        draw(ax, value, other, both)
+    else:
+        no_data(ax, missing)
+    return fig
 
 
 def _unit_scatter(
@@ -182,23 +192,23 @@ def _unit_scatter(
 def clairvoyant_figure(frame: pd.DataFrame) -> Figure:
     """Each forest's clairvoyant estimate (with its interval) against its win probability."""
 
-    fig, ax = figure("Clairvoyant estimate against win probability")
-    value, estimate, both = _pairs(frame, "clairvoyant_estimate")
-    if not both.any():
-        no_data(ax, "no forest with both a win probability and a clairvoyant estimate")
-        return fig
-    x, y = value.to_numpy()[both], estimate.to_numpy()[both]
-    low = numbers(frame, "ci_low").fillna(value).to_numpy()[both]
-    high = numbers(frame, "ci_high").fillna(value).to_numpy()[both]
-    y_low = numbers(frame, "clairvoyant_low").fillna(estimate).to_numpy()[both]
-    y_high = numbers(frame, "clairvoyant_high").fillna(estimate).to_numpy()[both]
-    ax.errorbar(x, y, xerr=_bar(x, low, high), yerr=_bar(y, y_low, y_high), **_FAINT_BARS)
-    _unit_scatter(
-        ax, x, y, _exact(frame)[both], (ESTIMATE_LABEL, EXACT_LABEL, "estimate = value"),
-        ("win probability (diamond: exact; circle: MCTS estimate)",
-         "clairvoyant estimate (sampled, 95% interval)"),
+    def draw(ax: Any, value: pd.Series, estimate: pd.Series, both: Any) -> None:
+        x, y = value.to_numpy()[both], estimate.to_numpy()[both]
+        low = numbers(frame, "ci_low").fillna(value).to_numpy()[both]
+        high = numbers(frame, "ci_high").fillna(value).to_numpy()[both]
+        y_low = numbers(frame, "clairvoyant_low").fillna(estimate).to_numpy()[both]
+        y_high = numbers(frame, "clairvoyant_high").fillna(estimate).to_numpy()[both]
+        ax.errorbar(x, y, xerr=_bar(x, low, high), yerr=_bar(y, y_low, y_high), **_FAINT_BARS)
+        _unit_scatter(
+            ax, x, y, _exact(frame)[both], (ESTIMATE_LABEL, EXACT_LABEL, "estimate = value"),
+            ("win probability (diamond: exact; circle: MCTS estimate)",
+             "clairvoyant estimate (sampled, 95% interval)"),
+        )  # fmt: skip
+
+    return _against_value(
+        frame, "Clairvoyant estimate against win probability", "clairvoyant_estimate",
+        "no forest with both a win probability and a clairvoyant estimate", draw,
     )  # fmt: skip
-    return fig
 
 
 def skill_figure(frame: pd.DataFrame) -> Figure:
@@ -206,26 +216,27 @@ def skill_figure(frame: pd.DataFrame) -> Figure:
     intervals give it (the win probability's low end less the weakest level's high end, ...)."""
     import numpy as np
 
-    fig, ax = figure("Skill against win probability")
-    value, skill, both = _pairs(frame, "skill")
-    if not both.any():
-        no_data(ax, "no forest with both a win probability and a skill measure")
-        return fig
-    x, y = value.to_numpy()[both], skill.to_numpy()[both]
-    weakest = numbers(frame, "weakest_win_probability").fillna(0.0)
-    low = numbers(frame, "ci_low").fillna(value) - numbers(frame, "weakest_high").fillna(weakest)
-    high = numbers(frame, "ci_high").fillna(value) - numbers(frame, "weakest_low").fillna(weakest)
-    y_low = np.clip(low.to_numpy()[both], 0, None)
-    y_high = high.to_numpy()[both]
-    exact = _exact(frame)[both] & (texts(frame, "weakest_method") != "sampled").to_numpy()[both]
-    ax.errorbar(x, y, yerr=_bar(y, y_low, y_high), **_FAINT_BARS)
-    estimate_label = "an estimate in it (MCTS or sampled weakest level), 95% interval (circle)"
-    _unit_scatter(
-        ax, x, y, exact, (estimate_label, "both exact (diamond)", "the weakest level never wins"),
-        ("win probability (the optimum: level 10)",
-         "skill (the optimum less level 1's win probability)"),
+    def draw(ax: Any, value: pd.Series, skill: pd.Series, both: Any) -> None:
+        x, y = value.to_numpy()[both], skill.to_numpy()[both]
+        weakest = numbers(frame, "weakest_win_probability").fillna(0.0)
+        value_low, value_high = (numbers(frame, c).fillna(value) for c in ("ci_low", "ci_high"))
+        low = value_low - numbers(frame, "weakest_high").fillna(weakest)
+        high = value_high - numbers(frame, "weakest_low").fillna(weakest)
+        y_low = np.clip(low.to_numpy()[both], 0, None)
+        y_high = high.to_numpy()[both]
+        exact = _exact(frame)[both] & (texts(frame, "weakest_method") != "sampled").to_numpy()[both]
+        ax.errorbar(x, y, yerr=_bar(y, y_low, y_high), **_FAINT_BARS)
+        estimate = "an estimate in it (MCTS or sampled weakest level), 95% interval (circle)"
+        _unit_scatter(
+            ax, x, y, exact, (estimate, "both exact (diamond)", "the weakest level never wins"),
+            ("win probability (the optimum: level 10)",
+             "skill (the optimum less level 1's win probability)"),
+        )  # fmt: skip
+
+    return _against_value(
+        frame, "Skill against win probability", "skill",
+        "no forest with both a win probability and a skill measure", draw,
     )  # fmt: skip
-    return fig
 
 
 def _skill_lines(frame: pd.DataFrame) -> list[str]:
