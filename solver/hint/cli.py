@@ -28,23 +28,24 @@ open, so a mistyped count (``--workers 100000``) would take the machine down; mo
 CPU only queues searches the CPUs cannot run at once."""
 
 
+_CAPS = (
+    ("--max-iterations", positive_int, "cap on a request's MCTS simulations"),
+    ("--max-seconds", positive_float, "cap on a request's search seconds"),
+    ("--max-memory-mb", positive_float, "cap on a search's memory in MB"),
+    ("--max-review-seconds", positive_float, "cap on a whole review's seconds"),
+)
+"""The budget caps both commands take: the flag (its ``Caps`` field is its argparse ``dest``),
+the argument type and what it caps."""
+
+
+def _cap_field(flag: str) -> str:
+    return flag.removeprefix("--").replace("-", "_")
+
+
 def _cap_options(p: argparse.ArgumentParser, workers: int) -> None:
-    p.add_argument(
-        "--max-iterations", type=positive_int, default=_DEFAULTS.max_iterations,
-        help=f"cap on a request's MCTS simulations (default {_DEFAULTS.max_iterations})",
-    )  # fmt: skip
-    p.add_argument(
-        "--max-seconds", type=positive_float, default=_DEFAULTS.max_seconds,
-        help=f"cap on a request's search seconds (default {_DEFAULTS.max_seconds:g})",
-    )  # fmt: skip
-    p.add_argument(
-        "--max-memory-mb", type=positive_float, default=_DEFAULTS.max_memory_mb,
-        help=f"cap on a search's memory in MB (default {_DEFAULTS.max_memory_mb:g})",
-    )  # fmt: skip
-    p.add_argument(
-        "--max-review-seconds", type=positive_float, default=_DEFAULTS.max_review_seconds,
-        help=f"cap on a whole review's seconds (default {_DEFAULTS.max_review_seconds:g})",
-    )  # fmt: skip
+    for flag, kind, what in _CAPS:
+        default = getattr(_DEFAULTS, _cap_field(flag))
+        p.add_argument(flag, type=kind, default=default, help=f"{what} (default {default:g})")
     p.add_argument(
         "--workers", type=whole_from_1_to(MAX_WORKERS), default=workers,
         help=f"searches run at once (default {workers}, the CPU count; at most {MAX_WORKERS})",
@@ -81,12 +82,7 @@ def _connection_options(p: argparse.ArgumentParser) -> None:
 
 def caps_from(args: argparse.Namespace) -> Caps:
     """The budget caps the command's options name."""
-    return Caps(
-        max_iterations=args.max_iterations,
-        max_seconds=args.max_seconds,
-        max_memory_mb=args.max_memory_mb,
-        max_review_seconds=args.max_review_seconds,
-    )
+    return Caps(**{_cap_field(flag): getattr(args, _cap_field(flag)) for flag, _, _ in _CAPS})
 
 
 def _hint(args: argparse.Namespace) -> int:
