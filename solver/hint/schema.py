@@ -20,7 +20,7 @@ more); a known field with a wrong type or value is an error naming it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from solver.errors import missing_extra_error
 
@@ -74,6 +74,9 @@ MAX_ACTIONS = 10_000
 
 _ID = Field(min_length=1, max_length=200, description="echoed in the answer (any string)")
 
+_Positive = Annotated[StrictFloat, Field(gt=0, allow_inf_nan=False)]
+"""A finite JSON number > 0 (``true`` and ``"1"`` refused, not coerced): seconds and megabytes."""
+
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
@@ -89,13 +92,9 @@ class HintLimit(_Model):
     iterations: StrictInt | None = Field(
         default=None, ge=1, description="MCTS simulations (default 1000 when neither is given)"
     )
-    seconds: StrictFloat | None = Field(
-        default=None, gt=0, allow_inf_nan=False, description="wall-clock seconds"
-    )
-    memory_mb: StrictFloat | None = Field(
+    seconds: _Positive | None = Field(default=None, description="wall-clock seconds")
+    memory_mb: _Positive | None = Field(
         default=None,
-        gt=0,
-        allow_inf_nan=False,
         alias="memoryMb",
         description="the exact search's table cap (and the MCTS tree's), megabytes",
     )
@@ -165,10 +164,8 @@ class HintRequest(_Position):
             "the full analysis"
         ),
     )
-    report_during_search_every: StrictFloat | None = Field(
+    report_during_search_every: _Positive | None = Field(
         default=None,
-        gt=0,
-        allow_inf_nan=False,
         alias="reportDuringSearchEvery",
         description="stdio only: a partial answer (isDuringSearch true) every this many seconds",
     )
@@ -355,10 +352,8 @@ class ReviewRequest(_Model):
             "fallback; false, never"
         ),
     )
-    total_seconds: StrictFloat | None = Field(
+    total_seconds: _Positive | None = Field(
         default=None,
-        gt=0,
-        allow_inf_nan=False,
         alias="totalSeconds",
         description="the whole review's seconds (the server caps it: --max-review-seconds)",
     )
@@ -481,10 +476,8 @@ class TableStartRequest(_Model):
         default=None, ge=1, le=100_000, description="the agent's simulations a move"
     )
     seed: StrictInt = Field(default=0, ge=0, le=2**63 - 1, description="chance and the engines")
-    seconds: StrictFloat | None = Field(
+    seconds: _Positive | None = Field(
         default=None,
-        gt=0,
-        allow_inf_nan=False,
         description="the seconds of one step's engine play (default and cap: the server's "
         "--max-seconds): the searches stop at it with what they have, and the engines left to "
         "move go on at the next view (enginePending)",
