@@ -84,28 +84,12 @@ def grid_labels(
     Column labels are centred over their column (class ``col-label``); row labels end
     ``row_gap`` left of the grid, vertically centred on their row (class ``row-label``).
     """
-    out = [
-        text(
-            x + (c + 0.5) * size,
-            y - gap,
-            str(c),
-            font_size,
-            anchor="middle",
-            fill=fill,
-            class_="col-label",
-        )
-        for c in range(cols)
-    ]
-    out += [
-        text(
-            x - row_gap,
-            y + (r + 0.5) * size + font_size * 0.35,
-            str(r),
-            font_size,
-            anchor="end",
-            fill=fill,
-            class_="row-label",
-        )
+
+    def label(at_x: float, at_y: float, number: int, anchor: str, kind: str) -> str:
+        return text(at_x, at_y, str(number), font_size, anchor=anchor, fill=fill, class_=kind)
+
+    columns = [label(x + (c + 0.5) * size, y - gap, c, "middle", "col-label") for c in range(cols)]
+    return columns + [
+        label(x - row_gap, y + (r + 0.5) * size + font_size * 0.35, r, "end", "row-label")
         for r in range(rows)
     ]
-    return out
