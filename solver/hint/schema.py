@@ -77,6 +77,12 @@ _ID = Field(min_length=1, max_length=200, description="echoed in the answer (any
 _Positive = Annotated[StrictFloat, Field(gt=0, allow_inf_nan=False)]
 """A finite JSON number > 0 (``true`` and ``"1"`` refused, not coerced): seconds and megabytes."""
 
+_Seat = Annotated[StrictInt, Field(ge=0, le=64)]
+"""A seat's number (0 to 64; a game's own count is checked once it is open)."""
+
+_Ply = Annotated[StrictInt, Field(ge=0, le=MAX_ACTIONS)]
+"""A ply of a record: an index into its actions (0 to :data:`MAX_ACTIONS`)."""
+
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
@@ -143,10 +149,8 @@ class HintRequest(_Position):
             "false: never exact"
         ),
     )
-    player: StrictInt | None = Field(
+    player: _Seat | None = Field(
         default=None,
-        ge=0,
-        le=64,
         description=(
             "the seat whose view the values are from (default: the player to move); in a "
             "hidden-information game any seat may ask and the search sees only what it sees; "
@@ -185,10 +189,8 @@ class PositionRequest(_Position):
             "starts): the web table asks only for the labels it has not got"
         ),
     )
-    seat: StrictInt | None = Field(
+    seat: _Seat | None = Field(
         default=None,
-        ge=0,
-        le=64,
         description=(
             "the seat the viewer holds (default: the player to move, player 0 at chance "
             "nodes): the panels are that seat's; in a hidden-information game the text view is "
@@ -360,18 +362,14 @@ class ReviewRequest(_Model):
     state: dict[str, Any] | str | None = Field(
         default=None, description="a saved position (state JSON) the record starts from"
     )
-    from_ply: StrictInt = Field(
+    from_ply: _Ply = Field(
         default=0,
-        ge=0,
-        le=MAX_ACTIONS,
         alias="fromPly",
         description="review the positions from this ply (a ranged review: a long game a piece "
         "at a time)",
     )
-    to_ply: StrictInt | None = Field(
+    to_ply: _Ply | None = Field(
         default=None,
-        ge=0,
-        le=MAX_ACTIONS,
         alias="toPly",
         description="... to this ply, included (default: the record's end)",
     )
