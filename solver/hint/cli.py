@@ -52,32 +52,30 @@ def _cap_options(p: argparse.ArgumentParser, workers: int) -> None:
     )  # fmt: skip
 
 
+_CONNECTION_OPTIONS = (
+    ("--head-timeout", "head_seconds", positive_float, "SECONDS",
+     "close a connection whose request head is not complete within SECONDS of opening or of the "
+     "last answer"),
+    ("--body-timeout", "body_seconds", positive_float, "SECONDS",
+     "close a connection whose body is not complete within SECONDS of its head"),
+    ("--keep-alive", "keep_alive_seconds", positive_float, "SECONDS",
+     "close a kept-alive connection idle for SECONDS"),
+    ("--max-keepalive-requests", "max_requests", positive_int, "N",
+     "close a connection after N answers"),
+    ("--max-connections", "max_connections", positive_int, "N",
+     "answer 503 past N open connections"),
+)  # fmt: skip
+"""``forest serve``'s connection limits: the flag, its ``CONNECTION_DEFAULTS`` key, the argument
+type, its metavar and what it does."""
+
+
 def _connection_options(p: argparse.ArgumentParser) -> None:
     from solver.hint.limits import CONNECTION_DEFAULTS as d
 
-    p.add_argument(
-        "--head-timeout", type=positive_float, default=d["head_seconds"], metavar="SECONDS",
-        help=f"close a connection whose request head is not complete within SECONDS of opening "
-        f"or of the last answer (default {d['head_seconds']:g})",
-    )  # fmt: skip
-    p.add_argument(
-        "--body-timeout", type=positive_float, default=d["body_seconds"], metavar="SECONDS",
-        help=f"close a connection whose body is not complete within SECONDS of its head "
-        f"(default {d['body_seconds']:g})",
-    )  # fmt: skip
-    p.add_argument(
-        "--keep-alive", type=positive_float, default=d["keep_alive_seconds"], metavar="SECONDS",
-        help=f"close a kept-alive connection idle for SECONDS (default "
-        f"{d['keep_alive_seconds']:g})",
-    )  # fmt: skip
-    p.add_argument(
-        "--max-keepalive-requests", type=positive_int, default=d["max_requests"], metavar="N",
-        help=f"close a connection after N answers (default {d['max_requests']})",
-    )  # fmt: skip
-    p.add_argument(
-        "--max-connections", type=positive_int, default=d["max_connections"], metavar="N",
-        help=f"answer 503 past N open connections (default {d['max_connections']})",
-    )  # fmt: skip
+    for flag, key, kind, metavar, what in _CONNECTION_OPTIONS:
+        p.add_argument(
+            flag, type=kind, default=d[key], metavar=metavar, help=f"{what} (default {d[key]:g})"
+        )
 
 
 def caps_from(args: argparse.Namespace) -> Caps:
