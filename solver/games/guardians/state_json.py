@@ -200,9 +200,11 @@ def _read_player(game: GuardiansGame, where: str, raw: Any, places: _Places) -> 
     if not isinstance(raw, dict) or set(raw) != set(_PLAYER_FIELDS):
         raise _bad(where, f"an object with {', '.join(_PLAYER_FIELDS)}", raw)
     who = PlayerState()
-    starts = _read_forest(game, who, where, raw["forest"], places)
+    _read_forest(game, who, where, raw["forest"], places)
     _read_pawns(game, who, where, raw["pawns"])
-    starts += _read_pile(game, who, where, raw["pile"], places)
+    _read_pile(game, who, where, raw["pile"], places)
+    tiles = [face.tile for face in who.forest.values()] + [t for t, _, _ in who.pile]
+    starts = tiles.count(START_ID)
     if starts > 1:
         raise _bad(f"{where}.forest", "one start tile at most (forest and pile)", starts)
     who.resets = _int(raw["resets"], f"{where}.resets", 0, len(who.pile))
@@ -215,10 +217,9 @@ def _read_player(game: GuardiansGame, where: str, raw: Any, places: _Places) -> 
 
 def _read_forest(
     game: GuardiansGame, who: PlayerState, where: str, forest: Any, places: _Places
-) -> int:
-    """A player's ``forest`` into ``who``, in one piece; how many start tiles it holds."""
+) -> None:
+    """A player's ``forest`` into ``who``, in one piece."""
     top = max(game.catalogue)
-    starts = 0
     for f, item in _rows(forest, f"{where}.forest", "[row, col, tile, side]", 4):
         cell = _cell(item[:2], f)
         tile = _int(item[2], f"{f}.tile", 0, top)
@@ -229,12 +230,10 @@ def _read_forest(
             raise _bad(f, "one tile per cell", item)
         if (tile == START_ID or game.tile(tile).colour is None) and not mission:
             raise _bad(f"{f}.side", '"mission" (this tile has no known forest side)', item[3])
-        starts += tile == START_ID
         places.place(tile, f)
         who.forest[cell] = Face(tile, mission)
     if not who.forest or not is_connected(who.forest):
         raise _bad(f"{where}.forest", "a non-empty forest in one piece", forest)
-    return starts
 
 
 def _rows(value: Any, field: str, shape: str, size: int) -> Iterator[tuple[str, list[Any]]]:
@@ -270,17 +269,14 @@ def _read_pawns(game: GuardiansGame, who: PlayerState, where: str, pawns: Any) -
 
 def _read_pile(
     game: GuardiansGame, who: PlayerState, where: str, pile: Any, places: _Places
-) -> int:
-    """A player's points ``pile`` into ``who``; how many start tiles it holds."""
+) -> None:
+    """A player's points ``pile`` into ``who``."""
     top = max(game.catalogue)
-    starts = 0
     for f, entry in _rows(pile, f"{where}.pile", "[tile, pawn, round]", 3):
         tile = _int(entry[0], f"{f}.tile", 0, top)
-        starts += tile == START_ID
         places.place(tile, f)
         pawn = _int(entry[1], f"{f}.pawn", 0, PAWNS - 1)
         who.pile.append((tile, pawn, _int(entry[2], f"{f}.round", 1, 10_000)))
-    return starts
 
 
 def _read_tiles(

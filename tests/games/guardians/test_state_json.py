@@ -33,3 +33,20 @@ def test_a_deeply_nested_state_is_a_format_error(engine):
     game = load_game("guardians", engine=engine, players=2)
     with pytest.raises(FormatError):
         game.state_from_json('{"players": ' + "[" * 100_000)
+
+
+@pytest.mark.parametrize("engine", ["reference", "kernel"])
+def test_a_player_with_two_start_tiles_is_a_format_error(engine):
+    # the start tile in the forest and again on the points pile: one start tile at most
+    from solver.games.guardians.grove_format import parse_grove
+    from solver.games.guardians.tiles import START_ID
+
+    game = load_game("guardians", engine=engine, position=parse_grove("grid:\n[GR]b G:BB\n"))
+    data = json.loads(game.new_initial_state().to_json())
+    me = data["players"][0]
+    me["forest"].append([1, 0, START_ID, "mission"])
+    me["pile"].append([START_ID, 0, 1])
+    with pytest.raises(FormatError, match="one start tile at most"):
+        game.state_from_json(json.dumps(data))
+    me["pile"].clear()  # one start tile (in the forest) is a state
+    assert game.state_from_json(json.dumps(data)).to_json()
