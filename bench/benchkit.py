@@ -1,5 +1,5 @@
 """What the benches share: timing a call, the kernel-against-reference playout rates, timing
-OpenSpiel's ISMCTS bot, and publishing a results table.
+OpenSpiel's ISMCTS bot, and publishing a results table (with the load it ran under).
 
 A bench script run as ``python bench/NAME.py`` imports it as ``benchkit`` (its folder is on the
 path); the ``pytest`` benches find it through ``bench/conftest.py``.
@@ -7,9 +7,11 @@ path); the ``pytest`` benches find it through ``bench/conftest.py``.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 
@@ -129,3 +131,15 @@ def publish(text: str, out: str | None) -> None:
     if out:
         with open(out, "w", encoding="utf-8") as handle:
             handle.write(text)
+
+
+RESULTS = Path(__file__).resolve().parent / "results"
+"""``bench/results/``: where the benches' tables are kept."""
+
+
+def load_at_end(started: float, note: str) -> str:
+    """A results table's closing line: the load average now, ``note`` (how the load bears on the
+    figures) and the seconds since ``started`` (a ``time.monotonic()``)."""
+    one, five, fifteen = os.getloadavg()
+    return (f"Load average at the end: {one:.2f}, {five:.2f}, {fifteen:.2f} ({note}); "
+            f"{time.monotonic() - started:.0f} s in all.\n")  # fmt: skip

@@ -11,11 +11,12 @@ The promise the issue pins: budget + 0.5 s at most.
 
 from __future__ import annotations
 
-import os
 import random
 import time
 from pathlib import Path
 from typing import Any
+
+from benchkit import RESULTS, load_at_end, publish
 
 from solver.hint.engine import answer
 from solver.hint.jobs import warm_games
@@ -110,7 +111,6 @@ def main() -> None:
                     worst_cpu[game] = (cpu - seconds, label)
                 rows.append((game, label, elapsed, over, reply["rootInfo"]["method"]))
         print(f"{game:9} {where:28} worst so far {worst[game][0]:+.3f} s", flush=True)
-    load = os.getloadavg()
     lines = ["| game | worst overrun (elapsed − seconds) | where | worst in CPU seconds "
              "(CPU − seconds) | where |", "|---|---|---|---|---|"]  # fmt: skip
     lines += [f"| {g} | {o:+.3f} s | {w} | {worst_cpu[g][0]:+.3f} s | {worst_cpu[g][1]} |"
@@ -126,13 +126,12 @@ def main() -> None:
         f"{len(rows)} requests; seconds {', '.join(f'{s:g}' for s in SECONDS)}; exact "
         "omitted, false, and true where offered. The CPU column is the request's own CPU time "
         "(one thread) against its seconds: what a quiet core would take for the work done, "
-        "where the wall clock of a loaded machine stretches it.\n\n" + "\n".join(lines) + "\n\n"
-        f"Load average at the end: {load[0]:.2f}, {load[1]:.2f}, {load[2]:.2f} (2 cores shared); "
-        f"{time.monotonic() - started:.0f} s in all.\n"
+        "where the wall clock of a loaded machine stretches it.\n\n"
+        + "\n".join(lines)
+        + "\n\n"
+        + load_at_end(started, "2 cores shared")
     )
-    out = HERE / "results" / "hint-budget.md"
-    out.write_text(text, encoding="utf-8")
-    print(text)
+    publish(text, str(RESULTS / "hint-budget.md"))
 
 
 if __name__ == "__main__":

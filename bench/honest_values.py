@@ -14,7 +14,6 @@ engine and ``--now-only`` the mean-backup rows (the long parts on a shared machi
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -22,6 +21,8 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests" / "plugin_game"))
+
+from benchkit import RESULTS, load_at_end, publish  # noqa: E402
 
 import solver  # noqa: E402
 from solver.search import Limit, expectimax, search_position  # noqa: E402
@@ -105,18 +106,16 @@ def main() -> None:
                 cells.append(f"{max(errors):.3f} / {sum(errors) / len(errors):.3f}")
             rows.append(f"| {title} | {len(states)} | {label} | " + " | ".join(cells) + " |")
             print(rows[-1], flush=True)
-    load = os.getloadavg()
     text = (
         "# Honest values: the hint's estimate against the exact value\n\n"
         "`python bench/honest_values.py`: the largest and the mean absolute error of "
         "`search_position(exact=False)` (seed 0) against expectimax, by simulations (1000 is "
-        "the hint engine's default budget).\n\n" + "\n".join(rows) + "\n\n"
-        f"Load average at the end: {load[0]:.2f}, {load[1]:.2f}, {load[2]:.2f} (errors do not "
-        f"depend on load: iteration budgets, fixed seeds); {time.monotonic() - started:.0f} s.\n"
+        "the hint engine's default budget).\n\n"
+        + "\n".join(rows)
+        + "\n\n"
+        + load_at_end(started, "errors do not depend on load: iteration budgets, fixed seeds")
     )
-    out = HERE / "results" / "honest-values.md"
-    out.write_text(text, encoding="utf-8")
-    print(f"wrote {out}")
+    publish(text, str(RESULTS / "honest-values.md"))
 
 
 if __name__ == "__main__":
