@@ -119,6 +119,15 @@ def drops_if_full(st: State, p: int, gains: list[str]) -> list[int]:
     return drop_actions(st, p) if any(not fits(st, p, k) for k in gains) else []
 
 
+def made_room(st: State, p: int, a: int) -> bool:
+    """Whether ``a`` is a ``DROP`` action (offered by :func:`drops_if_full`); if so, ``p`` has
+    dropped that object to make room and the decision waits for the next answer."""
+    if st.layout.family(a)[0] != "drop":
+        return False
+    drop(st, p, st.layout.item_kinds[a - st.layout.DROP])
+    return True
+
+
 def take_artifact(st: State, p: int, kind: str) -> None:
     """``p`` wins artifact ``kind`` (if it is still available): into the backpack if it fits,
     else a ``make_room`` decision (drop something or leave it)."""

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from solver.games.trial.belongings import TentFromBox, gain_food, take_tent
 from solver.games.trial.core import REQUIRED, Fields, Frame, Step, player, pop, push, step
-from solver.games.trial.decks import CardOrFood, draw
+from solver.games.trial.decks import CardOrFood, draw_deed
 from solver.games.trial.history import PUBLIC, note
 from solver.games.trial.schema import FOODS
 
@@ -39,7 +39,7 @@ def tent_bonus(st: State, p: int, bonus: str) -> None:
     me = player(st, p)
     if bonus == "cards":
         for _ in range(2):
-            draw(st, p, "deeds", "aside")
+            draw_deed(st, p)
     elif bonus == "morality":
         push(st, "side", player=p, card=None)
     elif bonus in FOODS:

@@ -41,7 +41,7 @@ from solver.games.trial.core import (
 )
 from solver.games.trial.decks import discard_card, draw
 from solver.games.trial.history import PUBLIC, note
-from solver.games.trial.payments import can_pay, pay, units_of
+from solver.games.trial.payments import can_pay_cost, pay_cost
 from solver.games.trial.schema import FOODS
 
 if TYPE_CHECKING:
@@ -87,7 +87,7 @@ class Resolve(Step):
         p = f["player"]
         if f["stage"] == "pay":
             f["stage"] = "effects"
-            pay(st, p, units_of(st, p, card.get("cost", [])))
+            pay_cost(st, p, card.get("cost", []))
         elif f["stage"] == "effects":
             f["stage"] = "place"
             if card.get(f["effects"]):
@@ -450,7 +450,7 @@ class Choose(Step):
             if frame is not None:
                 frame["moral_side"] = option["morality"]
         run_effects(st, p, f["card"], [*f["path"], i, "effect"])
-        pay(st, p, units_of(st, p, option.get("cost", [])))
+        pay_cost(st, p, option.get("cost", []))
 
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str:
@@ -472,7 +472,7 @@ class Offer(YesNo):
 
     @staticmethod
     def yes_open(st: State, f: Frame) -> bool:
-        return can_pay(st, f["player"], units_of(st, f["player"], card_text(st, f)["cost"]))
+        return can_pay_cost(st, f["player"], card_text(st, f)["cost"])
 
     @staticmethod
     def answer(st: State, f: Frame, yes: bool) -> None:
@@ -481,7 +481,7 @@ class Offer(YesNo):
         arg = card_text(st, f)
         run_effects(st, f["owner"], f["card"], [*f["path"], "you"])
         run_effects(st, f["player"], f["card"], [*f["path"], "effect"])
-        pay(st, f["player"], units_of(st, f["player"], arg["cost"]))
+        pay_cost(st, f["player"], arg["cost"])
 
 
 @step("collapse")

@@ -13,14 +13,14 @@ from solver.games.trial.actions import COLUMNS
 from solver.games.trial.belongings import (
     add_to_story,
     cell_of,
-    drop,
     drops_if_full,
     fits,
     gain_food,
+    made_room,
     transfer_food,
 )
 from solver.games.trial.core import REQUIRED, Fields, Frame, Step, YesNo, player, pop, push, step
-from solver.games.trial.decks import card_name, draw, from_hand, give_card, hand_actions
+from solver.games.trial.decks import card_name, draw, draw_deed, from_hand, give_card, hand_actions
 from solver.games.trial.payments import RAW_FOODS
 from solver.games.trial.schema import FOODS
 
@@ -203,8 +203,7 @@ class TakeItem(Step):
 
     @staticmethod
     def apply(st: State, f: Frame, a: int) -> None:
-        if st.layout.family(a)[0] == "drop":
-            drop(st, f["player"], st.layout.item_kinds[a - st.layout.DROP])
+        if made_room(st, f["player"], a):
             return
         pop(st, f)
         if a == st.layout.DONE:
@@ -294,7 +293,7 @@ class DrawOffer(YesNo):
     def answer(st: State, f: Frame, yes: bool) -> None:
         if yes:
             for _ in range(f["count"]):
-                draw(st, f["player"], "deeds", "aside")
+                draw_deed(st, f["player"])
 
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.games.trial.belongings import location_type, morality_side, open_tunnels, paw_locations
 from solver.games.trial.core import player
-from solver.games.trial.payments import can_pay, haves_ok, units_of
+from solver.games.trial.payments import can_pay_cost, haves_ok
 
 if TYPE_CHECKING:
     from solver.games.trial.core import State
@@ -77,7 +77,7 @@ def open_to(st: State, p: int, part: dict[str, Any]) -> bool:
     if not all(condition_ok(st, p, c) for c in part.get("requires", [])):
         return False
     cost = part.get("cost", [])
-    return haves_ok(st, p, cost) and can_pay(st, p, units_of(st, p, cost))
+    return haves_ok(st, p, cost) and can_pay_cost(st, p, cost)
 
 
 def playable(st: State, p: int, cid: str) -> bool:

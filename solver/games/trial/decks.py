@@ -97,6 +97,11 @@ def draw(st: State, p: int, deck: str, to: str, viewers: list[int] | None = None
     push(st, "draw", player=p, deck=deck, to=to, viewers=viewers)
 
 
+def draw_deed(st: State, p: int) -> None:
+    """Push the draw of a deed card gained by ``p`` (``aside``: see :class:`Draw`)."""
+    draw(st, p, "deeds", "aside")
+
+
 def give_card(st: State, p: int, cid: str) -> None:
     """A gained card: aside until the end of the turn for the player on turn, else to hand."""
     me = player(st, p)
@@ -171,7 +176,7 @@ class CardOrFood(Step):
     def apply(st: State, f: Frame, a: int) -> None:
         pop(st, f)
         if a == st.layout.CARD:
-            draw(st, f["player"], "deeds", "aside")
+            draw_deed(st, f["player"])
         else:
             gain_food(st, f["player"], FOODS[a - st.layout.FOOD])
 

@@ -55,7 +55,7 @@ from solver.games.trial.core import (
 from solver.games.trial.decks import card_name, discard_card, from_hand, hand_actions
 from solver.games.trial.discards import discard_actions, discard_for_symbols
 from solver.games.trial.history import PUBLIC, know, note
-from solver.games.trial.payments import can_pay, pay, units_of
+from solver.games.trial.payments import can_pay_cost, pay_cost
 
 if TYPE_CHECKING:
     from solver.games.trial.core import State
@@ -516,7 +516,7 @@ class Roll(Step):
             not f["rerolled"]
             and "reroll" in arg
             and not f["asked"]
-            and can_pay(st, p, units_of(st, p, arg["reroll"]))
+            and can_pay_cost(st, p, arg["reroll"])
         ):
             f["asked"] = True
             push(st, "reroll", player=p)
@@ -542,7 +542,7 @@ class Reroll(YesNo):
             roll["rerolled"] = True
             roll["rolls"] = []
             arg = card_text(st, roll)
-            pay(st, f["player"], units_of(st, f["player"], arg["reroll"]))
+            pay_cost(st, f["player"], arg["reroll"])
 
 
 @step("swindle")

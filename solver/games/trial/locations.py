@@ -15,10 +15,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from solver.games.trial.belongings import (
-    drop,
     drops_if_full,
     fits,
     gain_food,
+    made_room,
     player,
     return_item,
     story_bonus,
@@ -35,7 +35,7 @@ from solver.games.trial.core import (
     push,
     step,
 )
-from solver.games.trial.decks import card_name, draw
+from solver.games.trial.decks import card_name, draw_deed
 from solver.games.trial.discards import discard_actions, discard_for_symbols
 from solver.games.trial.history import PUBLIC, note
 from solver.games.trial.payments import food_units, pay
@@ -242,7 +242,7 @@ class LookoutDraw(Step):
         pop(st, f)
         p = f["player"]
         for _ in range(f["base"] + sum(story_bonus(st, p, "lookout")) + f["boost"]):
-            draw(st, p, "deeds", "aside")
+            draw_deed(st, p)
 
 
 @step("exchange")
@@ -295,8 +295,7 @@ class Ruins(Step):
         if a == st.layout.DONE:
             pop(st, f)
             return
-        if st.layout.family(a)[0] == "drop":
-            drop(st, f["player"], st.layout.item_kinds[a - st.layout.DROP])
+        if made_room(st, f["player"], a):
             return
         kind = st.layout.item_kinds[a - st.layout.ITEM]
         st.data["ruins"][f["slot"]]["items"].remove(kind)

@@ -118,6 +118,16 @@ def pay(st: State, p: int, units: list[dict[str, Any]], card_worth: int = 0) -> 
         push(st, "pay", player=p, units=[dict(u) for u in units], card_worth=card_worth)
 
 
+def can_pay_cost(st: State, p: int, terms: list[dict[str, Any]]) -> bool:
+    """Whether ``p`` can pay a cost's spend terms (a card's, an option's, a re-roll's)."""
+    return can_pay(st, p, units_of(st, p, terms))
+
+
+def pay_cost(st: State, p: int, terms: list[dict[str, Any]]) -> None:
+    """Push the payment of a cost's spend terms by ``p`` (see :func:`pay`)."""
+    pay(st, p, units_of(st, p, terms))
+
+
 def food_units(*foods: str) -> list[dict[str, Any]]:
     """Units paying one of each ``foods`` term (``food``: any food token) to the tray."""
     return [{"alts": [food], "to": "tray"} for food in foods]

@@ -29,7 +29,7 @@ from solver.games.trial.belongings import (
     trade_symbols,
 )
 from solver.games.trial.core import REQUIRED, Fields, Frame, Step, player, pop, push, step
-from solver.games.trial.decks import draw
+from solver.games.trial.decks import draw_deed
 from solver.games.trial.payments import can_pay, pay
 from solver.games.trial.schema import FOODS
 
@@ -212,7 +212,7 @@ class TradingBonus(Step):
         name = list(BONUS_COSTS)[a - st.layout.BONUS]
         f["points"] -= BONUS_COSTS[name]
         if name == "card":
-            draw(st, f["player"], "deeds", "aside")
+            draw_deed(st, f["player"])
         elif name == "food":
             push(st, "pick_food", player=f["player"], purpose="gain")
         else:
@@ -262,7 +262,7 @@ class RuinedStoreSale(Step):
             gain_food(st, p, "tea", 2)
         else:
             for _ in range(2):
-                draw(st, p, "deeds", "aside")
+                draw_deed(st, p)
                 push(st, "pick_food", player=p, purpose="gain")
         sell(st, p, st.layout.item_kinds[a - st.layout.SELL], paid=False)
 
