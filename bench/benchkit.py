@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -135,6 +135,12 @@ def publish(text: str, out: str | None) -> None:
 
 RESULTS = Path(__file__).resolve().parent / "results"
 """``bench/results/``: where the benches' tables are kept."""
+
+
+def results_text(title: str, intro: str, table: Sequence[str], started: float, note: str) -> str:
+    """A results file's text: ``# title``, the ``intro`` paragraph, the ``table`` lines and the
+    closing :func:`load_at_end` line."""
+    return f"# {title}\n\n{intro}\n\n" + "\n".join(table) + "\n\n" + load_at_end(started, note)
 
 
 def load_at_end(started: float, note: str) -> str:

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchkit import RESULTS, load_at_end, publish
+from benchkit import RESULTS, publish, results_text
 
 from solver.hint.engine import answer
 from solver.hint.jobs import warm_games
@@ -120,17 +120,16 @@ def main() -> None:
     lines += ["", "The issue's case (`exact: true`, `limit.seconds: 0.5`, the rolled 16x16 forest "
               "of seed 1 after `[10]`), each run: " + ", ".join(
                   f"{elapsed:.3f} s ({method})" for elapsed, method in issue) + "."]  # fmt: skip
-    text = (
-        "# Hint budgets: the worst overrun\n\n`python bench/hint_budget.py`: every request "
-        "answered in-process by `solver.hint.engine.answer`, timed whole (opening included), "
-        f"{len(rows)} requests; seconds {', '.join(f'{s:g}' for s in SECONDS)}; exact "
-        "omitted, false, and true where offered. The CPU column is the request's own CPU time "
-        "(one thread) against its seconds: what a quiet core would take for the work done, "
-        "where the wall clock of a loaded machine stretches it.\n\n"
-        + "\n".join(lines)
-        + "\n\n"
-        + load_at_end(started, "2 cores shared")
+    intro = (
+        "`python bench/hint_budget.py`: every request answered in-process by "
+        f"`solver.hint.engine.answer`, timed whole (opening included), {len(rows)} requests; "
+        f"seconds {', '.join(f'{s:g}' for s in SECONDS)}; exact omitted, false, and true where "
+        "offered. The CPU column is the request's own CPU time (one thread) against its seconds: "
+        "what a quiet core would take for the work done, where the wall clock of a loaded machine "
+        "stretches it."
     )
+    title = "Hint budgets: the worst overrun"
+    text = results_text(title, intro, lines, started, "2 cores shared")
     publish(text, str(RESULTS / "hint-budget.md"))
 
 

@@ -22,7 +22,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests" / "plugin_game"))
 
-from benchkit import RESULTS, load_at_end, publish  # noqa: E402
+from benchkit import RESULTS, publish, results_text  # noqa: E402
 
 import solver  # noqa: E402
 from solver.search import Limit, expectimax, search_position  # noqa: E402
@@ -106,15 +106,14 @@ def main() -> None:
                 cells.append(f"{max(errors):.3f} / {sum(errors) / len(errors):.3f}")
             rows.append(f"| {title} | {len(states)} | {label} | " + " | ".join(cells) + " |")
             print(rows[-1], flush=True)
-    text = (
-        "# Honest values: the hint's estimate against the exact value\n\n"
+    intro = (
         "`python bench/honest_values.py`: the largest and the mean absolute error of "
         "`search_position(exact=False)` (seed 0) against expectimax, by simulations (1000 is "
-        "the hint engine's default budget).\n\n"
-        + "\n".join(rows)
-        + "\n\n"
-        + load_at_end(started, "errors do not depend on load: iteration budgets, fixed seeds")
+        "the hint engine's default budget)."
     )
+    title = "Honest values: the hint's estimate against the exact value"
+    note = "errors do not depend on load: iteration budgets, fixed seeds"
+    text = results_text(title, intro, rows, started, note)
     publish(text, str(RESULTS / "honest-values.md"))
 
 
