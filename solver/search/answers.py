@@ -31,13 +31,14 @@ from solver.game import State
 from solver.search.expectimax import expectimax
 from solver.search.limit import UNSET, Limit, Unset, merge_limit
 from solver.search.mcts import DEFAULT_ITERATIONS, mcts, search_value, strong_mcts_options
-from solver.search.options import ExpectimaxOptions, MCTSOptions, options_from
+from solver.search.options import ExpectimaxOptions, MCTSOptions, option_names, options_from
 from solver.search.result import SearchResult
 
 __all__ = ["DEFAULT_ITERATIONS", "best_move", "evaluate", "hidden_best_move", "hidden_evaluate"]
 
-_MCTS_OPTIONS = ("c", "evaluator", "rollouts", "backup", "max_nodes", "threads")
-_EXPECTIMAX_OPTIONS = ("adversarial", "min_probability", "heuristic", "prune", "threads")
+_MCTS_OPTIONS = option_names(MCTSOptions)
+# exact is a keyword of its own
+_EXPECTIMAX_OPTIONS = tuple(n for n in option_names(ExpectimaxOptions) if n != "exact")
 _MCTS_BUDGET = ("memory_mb", "top_k")
 _ISMCTS_BUDGET = ("top_k",)
 _EXPECTIMAX_BUDGET = ("depth", "memory_mb", "top_k")

@@ -50,7 +50,7 @@ from solver.search.exact_table import (
     TableOptions,
 )
 from solver.search.limit import UNSET, Limit, Unset, merge_limit, reject_unknown
-from solver.search.options import ExpectimaxOptions, Heuristic, options_from
+from solver.search.options import ExpectimaxOptions, Heuristic, option_names, options_from
 from solver.search.result import MoveInfo, SearchResult
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -68,7 +68,7 @@ PY_ENTRY_OVERHEAD = 350
 DEFAULT_MEMORY_MB = 1024.0
 """The table's default memory cap, in megabytes."""
 
-_OPTION_NAMES = ("exact", "adversarial", "min_probability", "heuristic", "prune", "threads")
+_OPTION_NAMES = option_names(ExpectimaxOptions)
 _KNOWN = ("depth", "memory_mb", "seconds", "top_k", "seed", "limit", "options", "_engine",
           "_hash_bits", "_cancel", *_OPTION_NAMES)  # fmt: skip
 CLOCK_EVERY = 1024

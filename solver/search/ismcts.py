@@ -68,7 +68,7 @@ from solver.search.evaluators import (
 from solver.search.ismcts_kernel import KernelTree, Plan, plan
 from solver.search.limit import UNSET, Limit, Unset, reject_unknown, sampling_budget
 from solver.search.mcts_reference import MAX_VISITS
-from solver.search.options import MCTSOptions, options_from
+from solver.search.options import MCTSOptions, option_names, options_from
 from solver.search.result import MoveInfo, SearchResult
 
 __all__ = [
@@ -88,7 +88,7 @@ DEFAULT_ITERATIONS = 1000
 DEFAULT_C_ISMCTS = 0.4
 """The UCB constant of :func:`ismcts_options` with the heuristic evaluator (returns in [0, 1])."""
 
-_OPTIONS = ("c", "evaluator", "rollouts", "backup", "max_nodes", "threads")
+_OPTIONS = option_names(MCTSOptions)
 _KNOWN = ("iterations", "seconds", "top_k", "memory_mb", "seed", "limit", "options", "observer",
           "compiled", "multiple_observers", *_OPTIONS)  # fmt: skip
 

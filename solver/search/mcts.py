@@ -54,7 +54,7 @@ from solver.search.evaluators import (
 )
 from solver.search.limit import UNSET, Limit, Unset, reject_unknown, sampling_budget
 from solver.search.mcts_reference import MAX_VISITS, PythonTree
-from solver.search.options import DEFAULT_MAX_NODES, MCTSOptions, options_from
+from solver.search.options import DEFAULT_MAX_NODES, MCTSOptions, option_names, options_from
 from solver.search.result import MoveInfo, SearchResult
 
 __all__ = [
@@ -82,7 +82,7 @@ _CODES: dict[type, int] = {
 }
 """The compiled loop's evaluator codes (``EVAL_*`` of ``ext/mcts.pyx``) of the built-ins."""
 
-_OPTION_NAMES = ("c", "evaluator", "rollouts", "backup", "max_nodes", "threads")
+_OPTION_NAMES = option_names(MCTSOptions)
 _KNOWN = ("iterations", "seconds", "memory_mb", "top_k", "seed", "limit", "options", "reuse",
           *_OPTION_NAMES)  # fmt: skip
 

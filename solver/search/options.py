@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
 from solver.errors import OptionError
@@ -31,7 +31,14 @@ from solver.search.evaluators import (
 )
 from solver.search.limit import UNSET
 
-__all__ = ["DEFAULT_MAX_NODES", "ExpectimaxOptions", "Heuristic", "MCTSOptions", "options_from"]
+__all__ = [
+    "DEFAULT_MAX_NODES",
+    "ExpectimaxOptions",
+    "Heuristic",
+    "MCTSOptions",
+    "option_names",
+    "options_from",
+]
 
 DEFAULT_MAX_NODES = 20_000_000
 """The default tree cap: 20 million nodes (640 MB for a one-player game at 32 bytes a node)."""
@@ -184,6 +191,16 @@ def _check_threads(threads: object) -> int:
 
 
 OptionsT = TypeVar("OptionsT", "MCTSOptions", "ExpectimaxOptions")
+
+
+def option_names(kind: type) -> tuple[str, ...]:
+    """The fields of the options dataclass ``kind``, in order: the option keywords a searcher
+    takes beside its budget (the keyword form of one ``options=`` object).
+
+    >>> option_names(MCTSOptions)
+    ('c', 'evaluator', 'rollouts', 'backup', 'max_nodes', 'threads')
+    """
+    return tuple(field.name for field in fields(kind))
 
 
 def options_from(
