@@ -44,7 +44,6 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from solver.games.guardians import templates
-from solver.games.guardians.actions import in_window
 from solver.games.guardians.board import Cell
 from solver.games.guardians.scoring import combo_card
 from solver.games.guardians.templates import (
@@ -126,11 +125,7 @@ def prospect(
     The search is the planner's (:func:`~solver.games.guardians.templates.prospect`), with
     templates kept inside the board window."""
     taken = occupied if isinstance(occupied, set) else set(occupied)
-
-    def free(cell: Cell) -> bool:
-        return cell not in taken and in_window(cell)
-
-    return templates.prospect(colours, free, start, sequence, points, avail, budget)
+    return templates.prospect(colours, taken, start, sequence, points, avail, budget, window=True)
 
 
 def _mission_value(

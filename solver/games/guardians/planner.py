@@ -316,20 +316,22 @@ Step = tuple[int, Cell, tuple[Cell, ...]]
 
 
 # -- valuation ------------------------------------------------------------------------------------
+_TEMPLATE_WEIGHTS: dict[tuple[Any, ...], TemplateWeights] = {}
+
+
 def _prospect(
     board: Board, start: Cell, tile: int, ctx: Context, budget: int, sequence: str = ""
 ) -> float:
     """The mission prospect of a pawn on ``start`` (see the module docstring), in points: the
     shared template search (:func:`~solver.games.guardians.templates.prospect`) with the
     planner's weights as they are now (tunable), over the cells no tile holds."""
-    col, mis = board.col, board.mis
-
-    def free(cell: Cell) -> bool:
-        return cell not in col and cell not in mis
-
-    weights = TemplateWeights(WEIGHT, START_FILL, START_BUDGET, FILL_COST)
+    key = (WEIGHT, START_FILL, START_BUDGET, FILL_COST)
+    weights = _TEMPLATE_WEIGHTS.get(key)
+    if weights is None:
+        weights = _TEMPLATE_WEIGHTS[key] = TemplateWeights(*key)
+    taken = board.col.keys() | board.mis.keys()
     mission = None if tile == START_ID else sequence
-    return prospect(col, free, start, mission, ctx.points[tile], ctx.avail, budget, weights)
+    return prospect(board.col, taken, start, mission, ctx.points[tile], ctx.avail, budget, weights)
 
 
 _COMPILED = CompiledModule("guardians_plan", "the compiled guardians planner prospect")

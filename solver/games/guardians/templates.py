@@ -4,7 +4,7 @@ Why one module: the planner (``planner.py``, the Python twin of ``ext/guardians_
 the MCTS evaluation (``evaluation.py``, the Python twin of the heuristic in ``ext/guardians.pyx``)
 value a pawn the same way, and their compiled twins already share one search
 (``ext/guardians_prospect.pxi``). They differ only in which empty cells a template may use
-(``free``: the evaluation keeps to the board window, the planner's board has none) and in the
+(``window``: the evaluation keeps to the board window, the planner's board has none) and in the
 planner's tunable weights (:class:`TemplateWeights`).
 
 A **template** of a mission is a path of the mission's length from the pawn (either reading)
@@ -17,18 +17,18 @@ path is given up as soon as its empty cells' weight cannot beat the best found),
 (``points * weight[-1]`` when the budget allows every deficiency) when none is better.
 
 >>> colours = {(0, 1): "R"}
->>> free = lambda cell: cell not in colours and cell != (0, 0)
->>> prospect(colours, free, (0, 0), "RR", 3, {"R": 0.5}, budget=2) == 3 * WEIGHT[1] * 0.5
+>>> taken = {(0, 0), (0, 1)}  # the mission tile and an R tile: one more R tile to place
+>>> prospect(colours, taken, (0, 0), "RR", 3, {"R": 0.5}, budget=2) == 3 * WEIGHT[1] * 0.5
 True
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass
-from functools import cache
+from collections.abc import Collection, Container, Mapping
+from dataclasses import dataclass, field
 
-from solver.games.guardians.board import Cell, neighbours
+from solver.games.guardians.actions import in_window
+from solver.games.guardians.board import Cell
 from solver.games.guardians.tiles import START_WALK, start_walk_fits
 
 __all__ = [
@@ -63,48 +63,56 @@ class TemplateWeights:
     start_fill: float = START_FILL
     start_budget: int = START_BUDGET
     fill_cost: float = 0.0
-
-
-@cache
-def _bounds(w: TemplateWeights, points: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """The best value a template with d empty cells or more can reach, for a sequence and for
-    the start tile's walk (the branch and bound's bounds)."""
-    n = len(w.weight)
-    plain = tuple(points * max(w.weight[d:]) - w.fill_cost * d for d in range(n))
-    start = tuple(
-        points * max(w.weight[e] * w.start_fill**e for e in range(d, n)) - w.fill_cost * d
-        for d in range(n)
+    _bounds: dict[int, tuple[tuple[float, ...], tuple[float, ...]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
-    return plain, start
+
+    def bounds(self, points: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """The best value a template with d empty cells or more can reach, for a sequence and
+        for the start tile's walk (the branch and bound's bounds; kept per ``points``)."""
+        found = self._bounds.get(points)
+        if found is None:
+            weight, n, cost = self.weight, len(self.weight), self.fill_cost
+            plain = tuple(points * max(weight[d:]) - cost * d for d in range(n))
+            start = tuple(
+                points * max(weight[e] * self.start_fill**e for e in range(d, n)) - cost * d
+                for d in range(n)
+            )
+            found = self._bounds[points] = (plain, start)
+        return found
 
 
 def prospect(
     colours: Mapping[Cell, str],
-    free: Callable[[Cell], bool],
+    taken: Container[Cell],
     start: Cell,
     sequence: str | None,
     points: int,
     avail: Mapping[str, float],
     budget: int,
     w: TemplateWeights = TemplateWeights(),
+    *,
+    window: bool = False,
 ) -> float:
     """The prospect of a mission worth ``points`` on ``start`` (``sequence`` ``None``: the start
-    tile's walk): ``colours`` maps forest-side cells to their colour, ``free(cell)`` says whether
-    a template may put a tile on an empty cell, ``avail`` the chance of each colour in the next
-    pool, ``budget`` the most empty cells a template may take."""
-    bound, start_bound = _bounds(w, points)
+    tile's walk): ``colours`` maps forest-side cells to their colour, ``taken`` holds every
+    tile's cell (a template fills only the others; with ``window``, only those in the board
+    window), ``avail`` the chance of each colour in the next pool, ``budget`` the most empty
+    cells a template may take."""
+    bound, start_bound = w.bounds(points)
     floor = bound[-1] if budget >= len(w.weight) - 1 else 0.0 - w.fill_cost * (budget + 1)
     if sequence is None:
         cap = min(budget, w.start_budget)
-        return _start_prospect(colours, free, start, points, start_bound, cap, floor, w)
+        return _start_prospect(colours, taken, window, start, points, start_bound, cap, floor, w)
     return _sequence_prospect(
-        colours, free, start, sequence, points, bound, avail, budget, floor, w
+        colours, taken, window, start, sequence, points, bound, avail, budget, floor, w
     )
 
 
 def _start_prospect(
     colours: Mapping[Cell, str],
-    free: Callable[[Cell], bool],
+    taken: Container[Cell],
+    window: bool,
     start: Cell,
     points: int,
     start_bound: tuple[float, ...],
@@ -125,7 +133,8 @@ def _start_prospect(
         if depth == START_WALK:
             best = points * w.weight[d] * w.start_fill**d - w.fill_cost * d
             return
-        around = neighbours(here)
+        r, c = here
+        around = ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1))  # N, E, S, W (board.neighbours)
         for n in around:
             colour = colours.get(n)
             if colour is None or n in path or not start_walk_fits(fixed, colour, depth):
@@ -138,7 +147,7 @@ def _start_prospect(
         if d >= cap:
             return
         for n in around:
-            if n in path or not free(n):
+            if n in taken or n in path or (window and not in_window(n)):
                 continue
             path.append(n)
             fixed.append("")
@@ -152,7 +161,8 @@ def _start_prospect(
 
 def _sequence_prospect(
     colours: Mapping[Cell, str],
-    free: Callable[[Cell], bool],
+    taken: Container[Cell],
+    window: bool,
     start: Cell,
     sequence: str,
     points: int,
@@ -177,7 +187,8 @@ def _sequence_prospect(
             best = points * w.weight[d] * q - cost * d
             return
         want = s[depth - 1]
-        around = neighbours(here)
+        r, c = here
+        around = ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1))  # N, E, S, W (board.neighbours)
         for n in around:
             if colours.get(n) == want and n not in path:
                 path.append(n)
@@ -187,7 +198,7 @@ def _sequence_prospect(
             return
         fill = q * avail[want]
         for n in around:
-            if n in path or not free(n):
+            if n in taken or n in path or (window and not in_window(n)):
                 continue
             path.append(n)
             templates(n, s, d + 1, fill)
