@@ -1200,15 +1200,37 @@ cdef double softmax_share(const double* values, int players, int player,
         total += out[p]
     return out[player] / total
 
+from libc.math cimport sqrt
+
+cdef double SOLO_ROUND_POINTS = 5.0    # heuristic.py's ROUND_POINTS ... SPREAD_FLOOR
+cdef double SOLO_PROGRESS_SHARE = 0.4
+cdef double SOLO_TASK_POINTS = 1.2
+cdef double SOLO_SPREAD_PER_ROUND = 3.75
+cdef double SOLO_SPREAD_FLOOR = 1.0
+
+cdef double solo_chance(const GGame* g, const GState* s) noexcept nogil:
+    """The estimated chance of reaching the level's threshold (heuristic.solo_chance)."""
+    cdef int left = rounds_of(g, s) - s.round + 1
+    cdef int pending = g.ntasks - GD_POPCOUNT(s.tasks_done)
+    cdef double projected, spread, scale
+    if left < 0:
+        left = 0
+    if s.end_triggered and left > 1:  # the bag ran out: this round is the last
+        left = 1
+    projected = (score_of(g, s, 0) + SOLO_PROGRESS_SHARE * progress(g, s, 0)
+                 + SOLO_ROUND_POINTS * left + SOLO_TASK_POINTS * pending)
+    spread = sqrt(SOLO_SPREAD_PER_ROUND * SOLO_SPREAD_PER_ROUND * left
+                  + SOLO_SPREAD_FLOOR * SOLO_SPREAD_FLOOR)
+    scale = spread * sqrt(3.0) / 3.141592653589793
+    return 1.0 / (1.0 + exp(-(projected - g.threshold + 0.5) / scale))
+
 cdef double colour_heuristic(const GGame* g, const GState* s, int player) noexcept nogil:
     cdef double prospects[4]
-    cdef double v
     cdef int p
+    if g.solo:
+        return solo_chance(g, s)
     for p in range(g.players):
         prospects[p] = score_of(g, s, p) + 0.5 * progress(g, s, p) + 0.25 * standing(g, s, p)
-    if g.solo:
-        v = prospects[0] / g.threshold
-        return 0.0 if v < 0.0 else (1.0 if v > 1.0 else v)
     return softmax_share(prospects, g.players, player, 5.0)
 
 
