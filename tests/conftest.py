@@ -12,6 +12,10 @@ card game with hidden hands (compiled once a session) and its pure-Python twin.
 Every test has a time limit (pytest-timeout): ``timeout`` in ``pyproject.toml`` for the default
 suite, :data:`SLOW_TIMEOUT` for a test marked ``slow`` (``make test-all``), or its own
 ``@pytest.mark.timeout(seconds)``.
+
+Property tests (Hypothesis) run under the ``forest`` profile: the same examples, but no per-example
+deadline and no "too slow" health check, since both measure wall time, which on a shared 2-core
+machine at load 10 says nothing about the code (the per-test timeout still bounds a hang).
 """
 
 from __future__ import annotations
@@ -23,8 +27,12 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from solver.testing import load_module
+
+settings.register_profile("forest", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("forest")
 
 _EXT_TESTS = Path(__file__).resolve().parent / "ext"
 
