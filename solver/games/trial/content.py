@@ -84,6 +84,13 @@ def _pack_root(path: str | os.PathLike[str] | None) -> Traversable | Path:
         root = Path(path)
         if not root.is_dir():
             raise PackError(str(root), "pack", "path", "expected a folder holding the pack's files")
+        if not any((root / name).exists() for name in FILES):  # a folder, but no pack in it
+            raise PackError(
+                str(root),
+                "pack",
+                "path",
+                f"a folder holding none of the pack's files ({FILES[0]}, ...)",
+            )
         return root
     try:
         return resources.files("solver._puzzles") / "trial"
@@ -94,7 +101,8 @@ def _pack_root(path: str | os.PathLike[str] | None) -> Traversable | Path:
 def _read(root: Traversable | Path, name: str) -> tuple[Any, str]:
     entry = root / name
     if not entry.is_file():
-        raise PackError(name, "pack", "file", "the file is missing")
+        where = f" from {root}" if isinstance(root, Path) else ""  # a user's pack: its folder
+        raise PackError(name, "pack", "file", f"the file is missing{where}")
     if isinstance(entry, Path):  # a user's pack: size-capped, bad bytes named
         from solver.files import read_bytes
 

@@ -58,6 +58,27 @@ def test_a_missing_source_is_named_missing(tmp_path):
         SPEC.open(str(tmp_path / "here.txt"))
 
 
+def test_a_folder_that_is_no_pack_is_named(tmp_path, capsys):
+    # Defect: `forest trial show /tmp` said "board.json: pack: field file: the file is missing",
+    # naming neither the folder nor that it holds no pack at all
+    from solver.cli import main
+    from solver.games.trial.schema import PackError
+
+    empty = tmp_path / "holiday photos"
+    empty.mkdir()
+    (empty / "beach.jpg").write_bytes(b"\xff\xd8")
+    with pytest.raises(PackError, match=rf"^{empty}: .*none of the pack's files \(board\.json"):
+        SPEC.open(str(empty))
+    assert main(["trial", "show", str(empty)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"forest: error: {empty}: ")
+    partial = tmp_path / "pack"
+    shutil.copytree(Path(__file__).resolve().parents[3] / "puzzles" / "trial", partial)
+    (partial / FILES[-1]).unlink()
+    with pytest.raises(PackError, match=rf"^{FILES[-1]}: .*the file is missing from {partial}$"):
+        SPEC.open(str(partial))
+
+
 def test_the_text_picture_shows_the_board_and_only_one_players_secrets():
     game = SPEC.open(None, players=2).game
     state = game.new_initial_state()
