@@ -61,19 +61,32 @@ TK_INLINE void bit_set(uint8_t* bits, int i, int on) {
 }
 
 /* -- card places ---------------------------------------------------------------------------- */
-TK_INLINE void renumber_seq(TState* s) {
-    /* keep every zone's order, make the numbers small again (a long game or many redeals) */
-    uint16_t order[TK_MAX_CARDS];
-    int n = TK_MAX_CARDS;
-    for (int i = 0; i < n; i++) order[i] = (uint16_t)i;
+/* card c's place counter (TCard.seq) or, with ``knowledge``, its card_knowledge one (.kseq) */
+TK_INLINE uint16_t* card_counter(TState* s, int c, int knowledge) {
+    return knowledge ? &s->cards[c].kseq : &s->cards[c].seq;
+}
+
+/* number the cards order[0..n-1] 1..n by one of their counters, keeping the counter's order
+   (a long game or many redeals make the numbers large); the counter's next value: n + 1 */
+TK_INLINE uint16_t renumber_cards(TState* s, uint16_t* order, int n, int knowledge) {
     for (int i = 1; i < n; i++) {
         uint16_t c = order[i];
         int j = i - 1;
-        while (j >= 0 && s->cards[order[j]].seq > s->cards[c].seq) { order[j + 1] = order[j]; j--; }
+        while (j >= 0 && *card_counter(s, order[j], knowledge) > *card_counter(s, c, knowledge)) {
+            order[j + 1] = order[j];
+            j--;
+        }
         order[j + 1] = c;
     }
-    for (int i = 0; i < n; i++) s->cards[order[i]].seq = (uint16_t)(i + 1);
-    s->seq = (uint16_t)(n + 1);
+    for (int i = 0; i < n; i++) *card_counter(s, order[i], knowledge) = (uint16_t)(i + 1);
+    return (uint16_t)(n + 1);
+}
+
+TK_INLINE void renumber_seq(TState* s) {
+    /* keep every zone's order, make the numbers small again */
+    uint16_t order[TK_MAX_CARDS];
+    for (int i = 0; i < TK_MAX_CARDS; i++) order[i] = (uint16_t)i;
+    s->seq = renumber_cards(s, order, TK_MAX_CARDS, 0);
 }
 
 TK_INLINE uint16_t next_seq(TState* s) {
@@ -190,14 +203,7 @@ TK_INLINE void know_set(TState* s, int c, uint8_t mask) {
             uint16_t order[TK_MAX_CARDS];
             int n = 0;
             for (int i = 0; i < TK_MAX_CARDS; i++) if (s->cards[i].recorded && i != c) order[n++] = (uint16_t)i;
-            for (int i = 1; i < n; i++) {
-                uint16_t x = order[i];
-                int j = i - 1;
-                while (j >= 0 && s->cards[order[j]].kseq > s->cards[x].kseq) { order[j + 1] = order[j]; j--; }
-                order[j + 1] = x;
-            }
-            for (int i = 0; i < n; i++) s->cards[order[i]].kseq = (uint16_t)(i + 1);
-            s->kseq = (uint16_t)(n + 1);
+            s->kseq = renumber_cards(s, order, n, 1);
         }
         k->kseq = s->kseq++;
     }

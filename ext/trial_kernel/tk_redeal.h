@@ -268,6 +268,23 @@ TK_INLINE void pool_remove(uint8_t* pool, uint8_t* n, int kind) {
     }
 }
 
+/* shuffle the n kinds of ``pool`` (in rank order first: the draw does not depend on how they were
+   gathered) and deal them back into the unseen ruins, each ruin losing the sizes[u] kinds of its
+   groups[u] row and getting as many from the pool; returns how many the ruins took */
+static int redeal_groups(const TGame* g, TState* s, const int* unseen, int nu,
+                         uint8_t (*groups)[TK_RUIN_ITEMS], const int* sizes, uint8_t* pool, int n,
+                         uint64_t* rng) {
+    sort_by_rank(pool, n, g->kind_rank);
+    shuffle8(pool, n, rng);
+    int at = 0;
+    for (int u = 0; u < nu; u++) {
+        int r = unseen[u];
+        for (int i = 0; i < sizes[u]; i++) ruin_remove(s, r, groups[u][i]);
+        for (int i = 0; i < sizes[u]; i++) s->ruin_items[r][s->n_ruin[r]++] = pool[at++];
+    }
+    return at;
+}
+
 static void redeal_setup_rares(const TGame* g, TState* s, const int* unseen, int nu, uint64_t* rng) {
     uint8_t both[64], groups[TK_RUINS][TK_RUIN_ITEMS];
     int n = 0, sizes[TK_RUINS];
@@ -278,14 +295,7 @@ static void redeal_setup_rares(const TGame* g, TState* s, const int* unseen, int
         for (int i = 0; i < s->n_ruin[r]; i++)
             if (g->kind_rare[s->ruin_items[r][i]]) groups[u][sizes[u]++] = both[n++] = s->ruin_items[r][i];
     }
-    sort_by_rank(both, n, g->kind_rank);
-    shuffle8(both, n, rng);
-    int at = 0;
-    for (int u = 0; u < nu; u++) {
-        int r = unseen[u];
-        for (int i = 0; i < sizes[u]; i++) ruin_remove(s, r, groups[u][i]);
-        for (int i = 0; i < sizes[u]; i++) s->ruin_items[r][s->n_ruin[r]++] = both[at++];
-    }
+    int at = redeal_groups(g, s, unseen, nu, groups, sizes, both, n, rng);
     s->n_rare = (uint8_t)(n - at);
     for (int i = 0; i < n - at; i++) s->rare[i] = both[at + i];
     sort_by_rank(s->rare, s->n_rare, g->kind_rank);
@@ -351,14 +361,7 @@ static void redeal_ruin_items(const TGame* g, TState* s, int p, uint64_t* rng) {
                 if (!g->kind_artifact[k] && g->kind_rare[k] == rare) groups[u][sizes[u]++] = pool[n++] = (uint8_t)k;
             }
         }
-        sort_by_rank(pool, n, g->kind_rank);
-        shuffle8(pool, n, rng);
-        int at = 0;
-        for (int u = 0; u < nu; u++) {
-            int r = unseen[u];
-            for (int i = 0; i < sizes[u]; i++) ruin_remove(s, r, groups[u][i]);
-            for (int i = 0; i < sizes[u]; i++) s->ruin_items[r][s->n_ruin[r]++] = pool[at++];
-        }
+        redeal_groups(g, s, unseen, nu, groups, sizes, pool, n, rng);
     }
 }
 

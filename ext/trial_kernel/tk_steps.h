@@ -44,11 +44,17 @@ TK_INLINE int sellable(const TGame* g, const TState* s, int kind) {
 
 TK_INLINE int kind_common(const TGame* g, int k) { return !g->kind_artifact[k] && !g->kind_rare[k]; }
 
-TK_INLINE void push_effects(const TGame* g, TState* s, int p, int card, int node) {
-    if (node == NO_NODE || g->nodes[node].count == 0) return;
-    TFrame* f = push(s, K_EFFECTS, p);
+/* a frame of ``kind`` for p about ``card`` and its effect node (effects, a choice, a roll, a swindle) */
+TK_INLINE TFrame* push_card_node(TState* s, int kind, int p, int card, int node) {
+    TFrame* f = push(s, kind, p);
     f->card = (uint8_t)card;
     f->node = (uint16_t)node;
+    return f;
+}
+
+TK_INLINE void push_effects(const TGame* g, TState* s, int p, int card, int node) {
+    if (node == NO_NODE || g->nodes[node].count == 0) return;
+    push_card_node(s, K_EFFECTS, p, card, node);
 }
 
 TK_INLINE void push_resolve(TState* s, int p, int card, int source) {
@@ -83,10 +89,14 @@ TK_INLINE void push_advance(TState* s, int p, int line, int steps) {
     f->v[2] = 0;                 /* optional */
 }
 
-TK_INLINE void push_take_item(TState* s, int p, int rare) {
-    TFrame* f = push(s, K_TAKE_ITEM, p);
-    f->v[0] = (uint8_t)rare;
+/* a frame of ``kind`` for p with one argument, ``v[0]`` */
+TK_INLINE TFrame* push_arg(TState* s, int kind, int p, int arg) {
+    TFrame* f = push(s, kind, p);
+    f->v[0] = (uint8_t)arg;
+    return f;
 }
+
+TK_INLINE void push_take_item(TState* s, int p, int rare) { push_arg(s, K_TAKE_ITEM, p, rare); }
 
 /* camping.tent_bonus */
 TK_INLINE void tent_bonus(TState* s, int p, int bonus) {
@@ -345,13 +355,10 @@ static void run_verb(const TGame* g, TState* s, int p, int card, const TInstr* i
         f->v[1] = in->b;
         break;
     case V_CHOOSE:
-        f = push(s, K_CHOOSE, p);
-        f->card = (uint8_t)card;
-        f->node = in->node;
+        push_card_node(s, K_CHOOSE, p, card, in->node);
         break;
     case V_RUIN: case V_RESTORE:
-        f = push(s, K_TURN_TILE, p);
-        f->v[0] = in->verb == V_RESTORE;
+        push_arg(s, K_TURN_TILE, p, in->verb == V_RESTORE);
         break;
     case V_FLIP:
         push(s, K_FLIP_CHOICE, p);
@@ -403,8 +410,7 @@ static void run_verb(const TGame* g, TState* s, int p, int card, const TInstr* i
         push(s, K_GIFT_TENT, p);
         break;
     case V_MOVE_FLAG: case V_PLACE_FLAG:
-        f = push(s, K_FLAG, p);
-        f->v[0] = in->verb == V_PLACE_FLAG;
+        push_arg(s, K_FLAG, p, in->verb == V_PLACE_FLAG);
         break;
     case V_REVEAL_TOPS:
         verb_reveal_tops(g, s, p, sink);
@@ -413,14 +419,10 @@ static void run_verb(const TGame* g, TState* s, int p, int card, const TInstr* i
         verb_peek(g, s, p, card, sink);
         break;
     case V_ROLL:
-        f = push(s, K_ROLL, p);
-        f->card = (uint8_t)card;
-        f->node = in->node;
+        push_card_node(s, K_ROLL, p, card, in->node);
         break;
     case V_SWINDLE:
-        f = push(s, K_SWINDLE, p);
-        f->card = (uint8_t)card;
-        f->node = in->node;
+        push_card_node(s, K_SWINDLE, p, card, in->node);
         s->n_swindle = 0;
         break;
     case V_OTHERS_MAY:
