@@ -28,32 +28,10 @@ from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
 
-from exact cimport (
-    CLOCK_EVERY,
-    ERR_BUDGET,
-    ERR_DEADLINE,
-    ERR_DEPTH,
-    ERR_NO_ACTIONS,
-    ERR_NOMEM,
-    ERR_TOO_MANY,
-    MAX_PLAYERS,
-    OK,
-    PLIES_EPS,
-    VALUE_EPS,
-    _deadline_error,
-    _past,
-    _state_pointer,
-)
+from exact cimport *  # all of what the two exact searches share (``exact.pxd``)
 from rng cimport splitmix64_mix
-from state cimport (
-    KERNEL_CHANCE,
-    KERNEL_MAX_ACTIONS,
-    KERNEL_TERMINAL,
-    KernelHandle,
-    KernelVTable,
-    handle_from_capsule,
-    state_from_capsule,
-)
+
+include "kernel_names.pxi"  # the kernel interface (``state.pxd``) and its exported names
 
 cdef enum:
     ENTRY_HEADER = 32
@@ -186,10 +164,8 @@ cdef int table_init(Table* t, const KernelVTable* vt, const void* game, size_t c
 
 
 cdef void table_free(Table* t) noexcept nogil:
-    free(t.slots)
-    free(t.arena)
-    t.slots = NULL
-    t.arena = NULL
+    free_clear(<void**>&t.slots)
+    free_clear(<void**>&t.arena)
     t.count = 0
     t.nslots = 0
     t.arena_cap = 0
@@ -365,6 +341,17 @@ cdef inline bint worse(int p, const double* v, const double* w, const double* bv
     return fabs(v[p] - bv[p]) <= VALUE_EPS and w[p] > bw[p] + PLIES_EPS
 
 
+cdef inline void take(Frame* f, int np, const double* rv, const double* wp, int action) noexcept nogil:
+    """The child reached by ``action`` (values ``rv``, win-weighted lengths ``wp``) becomes the
+    frame's best so far."""
+    cdef int k
+    for k in range(np):
+        f.values[k] = rv[k]
+        f.plies[k] = wp[k]
+    f.best_action = action
+    f.have = 1
+
+
 cdef inline bint decided(const Frame* f, int target) noexcept nogil:
     """Adversarial mode: whether no further child can change the node's value. Returns lie in
     [0, 1] (the protocol), so a chance node (the target's minimum) that has seen a 0 and a
@@ -483,22 +470,14 @@ cdef int run_search(Table* t, Search* s, const char* root, int32_t depth_left) n
         if f.player == KERNEL_CHANCE:
             if s.adversarial:
                 if not f.have or worse(s.target, rv, wp, f.values, f.plies):
-                    for k in range(np):
-                        f.values[k] = rv[k]
-                        f.plies[k] = wp[k]
-                    f.best_action = action
-                    f.have = 1
+                    take(f, np, rv, wp, action)
             else:
                 p = f.probs[i]
                 for k in range(np):
                     f.values[k] += p * rv[k]
                     f.plies[k] += p * wp[k]
         elif not f.have or better(f.player, rv, wp, f.values, f.plies):
-            for k in range(np):
-                f.values[k] = rv[k]
-                f.plies[k] = wp[k]
-            f.best_action = action
-            f.have = 1
+            take(f, np, rv, wp, action)
         f.i = i + 1
         if s.adversarial and s.depth > 1 and decided(f, s.target):
             f.i = f.n  # no sibling can change the value: store the node now
@@ -518,16 +497,10 @@ cdef class ExpectimaxTable:
 
     cdef Table t
     cdef Search s
-    cdef object _game
+    cdef readonly object game  # the game searched (kept alive while its kernel is in use)
     cdef object _handle_capsule
     cdef bint _busy
     cdef bint _ready
-
-    def __cinit__(self):
-        memset(&self.t, 0, sizeof(Table))
-        memset(&self.s, 0, sizeof(Search))
-        self._busy = False
-        self._ready = False
 
     def __init__(self, game, memory_bytes, *, adversarial=False, limited=False,
                  min_probability=0.0, target=0, hash_bits=64):
@@ -556,7 +529,7 @@ cdef class ExpectimaxTable:
             raise OptionError(f"hash_bits must be in 0..64, not {hash_bits}")
         if memory_bytes < 1:
             raise OptionError(f"memory_bytes must be positive, not {memory_bytes}")
-        self._game = game
+        self.game = game
         self._handle_capsule = capsule
         self.s.adversarial = bool(adversarial)
         self.s.limited = bool(limited)
@@ -570,23 +543,15 @@ cdef class ExpectimaxTable:
             if self.s.child == NULL:
                 err = ERR_NOMEM
         if err != OK:
-            self._release()
-            self._raise(err)
+            self._raise(err)  # what was allocated goes with the object, at once
         self._ready = True
 
     def __dealloc__(self):
-        self._release()
-
-    cdef void _release(self) noexcept:
+        # (the C fields start zeroed: a table never initialised frees nothing)
         table_free(&self.t)
         free(self.s.frames)
         free(self.s.states)
         free(self.s.child)
-        self.s.frames = NULL
-        self.s.states = NULL
-        self.s.child = NULL
-        self.s.stack_cap = 0
-        self.t.stack_bytes = 0
 
     cdef _raise(self, int err):
         from solver.errors import SearchBudgetError, SolverError
@@ -596,13 +561,7 @@ cdef class ExpectimaxTable:
         if err == ERR_NOMEM:
             raise MemoryError(f"expectimax could not allocate memory (below its cap of "
                               f"{self.t.cap_bytes} bytes, with {self.t.count} entries stored)")
-        if err == ERR_DEPTH:
-            raise SolverError(f"expectimax went deeper than {MAX_PLIES} plies: "
-                              "the game does not seem to end")
-        if err == ERR_NO_ACTIONS:
-            raise SolverError("the kernel reports no legal action at a non-terminal node")
-        if err == ERR_TOO_MANY:
-            raise SolverError(f"the kernel reports more than {KERNEL_MAX_ACTIONS} actions")
+        _raise_game_error(err, "expectimax", MAX_PLIES)
         if err == ERR_DEADLINE:
             raise _deadline_error(self.s.deadline, self.s.stop, self.t.count)
         raise SolverError(f"expectimax failed with status {err}")
@@ -617,10 +576,6 @@ cdef class ExpectimaxTable:
         """Make the running search (called from another thread) and later ones stop soon, with
         ``SearchTimeoutError``, until :meth:`set_deadline` is called again."""
         self.s.stop = 1
-
-    @property
-    def game(self):
-        return self._game
 
     @property
     def entries(self):

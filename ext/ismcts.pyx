@@ -56,17 +56,9 @@ from tree cimport (
     ERR_BAD_PLAYER, ERR_MEMORY, ERR_NO_ACTIONS, ERR_NONE, ERR_SEARCHER, ERR_TOO_MANY_ACTIONS,
     check_node, grow_arena, now, raise_search_error,
 )
-from state cimport (
-    KERNEL_ABI_VERSION,
-    KERNEL_CHANCE,
-    KERNEL_MAX_ACTIONS,
-    KERNEL_TERMINAL,
-    KernelHandle,
-    KernelVTable,
-    handle_abi_version,
-    handle_from_capsule,
-    state_from_capsule,
-)
+from state cimport KERNEL_ABI_VERSION, handle_abi_version
+
+include "kernel_names.pxi"  # the kernel interface (``state.pxd``) and its exported names
 
 cdef enum:
     EVAL_ROLLOUT = LEAF_ROLLOUT
@@ -281,18 +273,12 @@ cdef class Tree:
 
     # -- storage ----------------------------------------------------------------------------------
     cdef int _grow_nodes(self, int64_t cap) noexcept nogil:
-        cdef int err = grow_arena(<void**>&self.nodes, sizeof(INode), &self.nsums, self.np, cap,
-                                  MAX_RECORDS)
-        if err == ERR_NONE:
-            self.ncap = <int32_t>cap
-        return err
+        return grow_arena(<void**>&self.nodes, sizeof(INode), &self.nsums, self.np, cap,
+                          MAX_RECORDS, &self.ncap)
 
     cdef int _grow_edges(self, int64_t cap) noexcept nogil:
-        cdef int err = grow_arena(<void**>&self.edges, sizeof(IEdge), &self.esums, self.np, cap,
-                                  MAX_RECORDS)
-        if err == ERR_NONE:
-            self.ecap = <int32_t>cap
-        return err
+        return grow_arena(<void**>&self.edges, sizeof(IEdge), &self.esums, self.np, cap,
+                          MAX_RECORDS, &self.ecap)
 
     cdef inline uint64_t _node_slot(self, int32_t parent, int kind, uint64_t key) noexcept nogil:
         return splitmix64_mix(key ^ splitmix64_mix((<uint64_t>(parent + 1) << 1) | <uint64_t>kind))
@@ -579,6 +565,15 @@ cdef class Tree:
         return ERR_NONE
 
     @cython.final
+    cdef inline int _mover(self) noexcept nogil:
+        """The player to move in the work state; at the end of the game ``KERNEL_TERMINAL``, with
+        the returns in ``self.ret``."""
+        cdef int mover = self.vt.current_player(self.kgame, self.work)
+        if mover == KERNEL_TERMINAL:
+            self.vt.returns(self.kgame, self.work, self.ret)
+        return mover
+
+    @cython.final
     cdef inline int _play(self, int32_t node, int mover, uint64_t* rng, double c, int* action,
                           int32_t* e) noexcept nogil:
         """One step of a walk at ``node``, applied to the work state: a chance outcome drawn, or
@@ -611,9 +606,8 @@ cdef class Tree:
         if self._deal(deal) != ERR_NONE:
             return ERR_RESAMPLE
         while True:
-            mover = self.vt.current_player(self.kgame, self.work)
+            mover = self._mover()
             if mover == KERNEL_TERMINAL:
-                self.vt.returns(self.kgame, self.work, self.ret)
                 break
             self.nodes[node].player = <int8_t>mover
             got = self._play(node, mover, rng, c, &action, &e)
@@ -669,9 +663,8 @@ cdef class Tree:
         if self._enter_multi() != ERR_NONE:
             return ERR_MEMORY
         while True:
-            mover = self.vt.current_player(self.kgame, self.work)
+            mover = self._mover()
             if mover == KERNEL_TERMINAL:
-                self.vt.returns(self.kgame, self.work, self.ret)
                 break
             for t in range(self.np):
                 self.nodes[self.cursor[t]].player = <int8_t>mover

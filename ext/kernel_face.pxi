@@ -50,12 +50,9 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
 from leaf cimport LeafWork, leaf_work, play_out, LEAF_OK, LEAF_NO_ACTIONS
-from state cimport (
-    KERNEL_MAX_ACTIONS, KernelHandle, KernelVTable, handle_capsule, state_capsule,
-    state_from_capsule,
-)
+from state cimport handle_capsule, state_capsule
 
-include "kernel_names.pxi"  # the capsule names and KERNEL_CONSTANTS, exported
+include "kernel_names.pxi"  # the kernel interface (``state.pxd``) and its exported names
 
 
 def _restore_state(game, text):

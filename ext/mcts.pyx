@@ -80,17 +80,8 @@ from tree cimport (
     ERR_BAD_PLAYER, ERR_MEMORY, ERR_NO_ACTIONS, ERR_NONE, ERR_SEARCHER, ERR_TOO_MANY_ACTIONS,
     check_node, grow_arena, now, raise_search_error,
 )
-from state cimport (
-    KERNEL_CHANCE,
-    KERNEL_MAX_ACTIONS,
-    KERNEL_TERMINAL,
-    KernelHandle,
-    KernelVTable,
-    handle_from_capsule,
-    state_from_capsule,
-)
 
-include "kernel_names.pxi"  # the capsule names and KERNEL_CONSTANTS, exported
+include "kernel_names.pxi"  # the kernel interface (``state.pxd``) and its exported names
 
 cdef enum:
     EVAL_ROLLOUT = LEAF_ROLLOUT
@@ -258,13 +249,9 @@ cdef class Tree:
         free(self.pbuf)
 
     cdef int _fresh_root(self) except -1:
-        free(self.nodes)
-        free(self.values)
-        self.nodes = NULL
-        self.values = NULL
-        self.count = 0
-        self.capacity = 0
-        if self._reserve(1024) != ERR_NONE:
+        """Drop the tree: a lone root in an arena of 1024 nodes (grown, or shrunk, to that)."""
+        if grow_arena(<void**>&self.nodes, sizeof(Node), &self.values, self.np, 1024, 1024,
+                      &self.capacity) != ERR_NONE:
             raise MemoryError("cannot allocate the MCTS node arena")
         self._init_node(0, -1, 1.0)
         self.count = 1
@@ -273,7 +260,6 @@ cdef class Tree:
     # -- the arena ----------------------------------------------------------------------------
     cdef int _reserve(self, int64_t needed) noexcept nogil:
         cdef int64_t cap = self.capacity
-        cdef int err
         if needed <= cap:
             return ERR_NONE
         if needed > 2147483647:
@@ -284,10 +270,8 @@ cdef class Tree:
             cap *= 2
         if cap > 2147483647:
             cap = 2147483647
-        err = grow_arena(<void**>&self.nodes, sizeof(Node), &self.values, self.np, cap, cap)
-        if err == ERR_NONE:
-            self.capacity = <int32_t>cap
-        return err
+        return grow_arena(<void**>&self.nodes, sizeof(Node), &self.values, self.np, cap, cap,
+                          &self.capacity)
 
     cdef inline void _init_node(self, int32_t i, int action, double prob) noexcept nogil:
         cdef int p
@@ -405,8 +389,6 @@ cdef class Tree:
             tot = 0.0
             for k in range(n):
                 child = first + k
-                if self.nodes[child].visits == 0:
-                    continue
                 visits = <double>self.nodes[child].visits
                 tot += self.nodes[child].prob
                 for p in range(np):
@@ -424,8 +406,6 @@ cdef class Tree:
                 csum[p] = 0.0
             for k in range(n):
                 child = first + k
-                if self.nodes[child].visits == 0:
-                    continue
                 visits = <double>self.nodes[child].visits
                 cvis += self.nodes[child].visits
                 for p in range(np):

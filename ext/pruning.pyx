@@ -45,32 +45,10 @@ from atomics cimport (
     fs_store_u8_sc,
     fs_unlock,
 )
-from exact cimport (
-    CLOCK_EVERY,
-    ERR_BUDGET,
-    ERR_DEADLINE,
-    ERR_DEPTH,
-    ERR_NO_ACTIONS,
-    ERR_NOMEM,
-    ERR_TOO_MANY,
-    MAX_PLAYERS,
-    OK,
-    PLIES_EPS,
-    VALUE_EPS,
-    _deadline_error,
-    _past,
-    _state_pointer,
-)
+from exact cimport *  # all of what the two exact searches share (``exact.pxd``)
 from rng cimport splitmix64_mix
-from state cimport (
-    KERNEL_CHANCE,
-    KERNEL_MAX_ACTIONS,
-    KERNEL_TERMINAL,
-    KernelHandle,
-    KernelVTable,
-    handle_from_capsule,
-    state_from_capsule,
-)
+
+include "kernel_names.pxi"  # the kernel interface (``state.pxd``) and its exported names
 
 
 cdef enum:
@@ -89,6 +67,11 @@ cdef enum:
     ERR_WBUDGET = 7
     ERR_ABANDONED = 8          # a worker's task was finished by another worker (or all stop)
     ERR_NOT_CONSTANT_SUM = 9
+
+cdef enum:                     # the searches ``PruningSearch._run`` makes
+    RUN_VALUE = 0
+    RUN_INTERVAL = 1
+    RUN_FASTEST = 2
 
 cdef double PRUNE_EXACT_EPS = 1e-12
 cdef double CONSTANT_SUM_EPS = 1e-9
@@ -240,12 +223,9 @@ cdef int pt_init(PTable* t, size_t key_size, size_t cap_bytes, int nworkers) noe
 
 
 cdef void pt_free(PTable* t) noexcept nogil:
-    free(t.data)
-    free(t.active)
-    free(t.callers)
-    t.data = NULL
-    t.active = NULL
-    t.callers = NULL
+    free_clear(<void**>&t.data)
+    free_clear(<void**>&t.active)
+    free_clear(<void**>&t.callers)
     t.nworkers = 0
     t.nslots = 0
     t.count = 0
@@ -522,12 +502,9 @@ cdef int ps_reserve(PSearch* s, size_t ply) noexcept nogil:
 
 
 cdef void ps_free(PSearch* s) noexcept nogil:
-    free(s.states)
-    free(s.frames)
-    free(s.ivals)
-    s.states = NULL
-    s.frames = NULL
-    s.ivals = NULL
+    free_clear(<void**>&s.states)
+    free_clear(<void**>&s.frames)
+    free_clear(<void**>&s.ivals)
     if s.sh != NULL:
         s.sh.stack_total -= s.stack_bytes
     s.stack_bytes = 0
@@ -536,6 +513,21 @@ cdef void ps_free(PSearch* s) noexcept nogil:
 
 cdef inline char* ps_state(PSearch* s, size_t ply) noexcept nogil:
     return s.states + ply * s.state_stride
+
+
+cdef inline int ps_moves(PSearch* s, const char* state, int player, PFrame* f) noexcept nogil:
+    """Fill the frame with the mover's legal actions at ``state`` (at a chance node its outcomes
+    and their probabilities): their number, or minus ``ERR_NO_ACTIONS`` or ``ERR_TOO_MANY``."""
+    cdef int n
+    if player == KERNEL_CHANCE:
+        n = s.vt.chance_outcomes(s.game, state, f.actions, f.probs)
+    else:
+        n = s.vt.legal_actions(s.game, state, f.actions)
+    if n <= 0:
+        return -ERR_NO_ACTIONS
+    if n > KERNEL_MAX_ACTIONS:
+        return -ERR_TOO_MANY
+    return n
 
 
 cdef inline void ps_key(PSearch* s, const char* state, unsigned char* key) noexcept nogil:
@@ -563,6 +555,19 @@ cdef inline int ps_terminal(PSearch* s, const char* state, double* v) noexcept n
     if s.two_player and fabs(r[0] + r[1] - (s.lo_bound + s.hi_bound)) > CONSTANT_SUM_EPS:
         return ERR_NOT_CONSTANT_SUM
     return OK
+
+
+cdef inline int ps_child(PSearch* s, size_t ply, int i, double alpha, double beta, int32_t depth,
+                         double* lo_out, double* hi_out) noexcept nogil:
+    """Search the state after the ``i``-th action of the frame at ``ply`` (copied to ``ply + 1``)
+    within (alpha, beta), one ply shallower (a negative ``depth``: no limit). The frames may move
+    (``ps_reserve``): the caller takes ``&s.frames[ply]`` again after."""
+    cdef int best
+    cdef char* child = ps_state(s, ply + 1)
+    memcpy(child, ps_state(s, ply), s.state_size)
+    s.vt.apply_action(s.game, child, s.frames[ply].actions[i])
+    return psearch(s, ply + 1, alpha, beta, depth - 1 if depth > 0 else depth, lo_out, hi_out,
+                   &best)
 
 
 cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t depth,
@@ -622,14 +627,9 @@ cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t dept
     if s.abandon != NULL and (fs_load_u8(s.abandon) or fs_load_u8(&s.sh.stop)):
         return ERR_ABANDONED
     before = s.expanded
-    if player == KERNEL_CHANCE:
-        n = vt.chance_outcomes(s.game, state, f.actions, f.probs)
-    else:
-        n = vt.legal_actions(s.game, state, f.actions)
-    if n <= 0:
-        return ERR_NO_ACTIONS
-    if n > KERNEL_MAX_ACTIONS:
-        return ERR_TOO_MANY
+    n = ps_moves(s, state, player, f)
+    if n < 0:
+        return -n
     child = ps_state(s, ply + 1)
     if player == KERNEL_CHANCE and s.sh.paths == NULL:
         f.suffix[n] = 0.0
@@ -644,10 +644,7 @@ cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t dept
             p = f.probs[i]
             a = (alpha - known_hi - f.suffix[i + 1] * U) / p
             b = (beta - known_lo - f.suffix[i + 1] * L) / p
-            child = ps_state(s, ply + 1)
-            memcpy(child, ps_state(s, ply), s.state_size)
-            vt.apply_action(s.game, child, f.actions[i])
-            err = psearch(s, ply + 1, a, b, depth - 1 if depth > 0 else depth, &clo, &chi, &j)
+            err = ps_child(s, ply, i, a, b, depth, &clo, &chi)
             if err != OK:
                 return err
             f = &s.frames[ply]
@@ -681,9 +678,6 @@ cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t dept
                 mark = splitmix64_mix(node_mark + <uint64_t>i) | 1
                 if rounds == 0 and i > 0 and ps_other_inside(s, ply, mark):
                     continue
-                child = ps_state(s, ply + 1)
-                memcpy(child, ps_state(s, ply), s.state_size)
-                vt.apply_action(s.game, child, f.actions[i])
                 p = f.probs[i]
                 rest = 0.0
                 for k in range(n - 1, -1, -1):
@@ -692,7 +686,7 @@ cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t dept
                 a = (alpha - known_hi - rest * U) / p
                 b = (beta - known_lo - rest * L) / p
                 fs_store_u64(&s.sh.paths[s.tid * PE_MAX_PLIES + ply], mark)
-                err = psearch(s, ply + 1, a, b, depth - 1 if depth > 0 else depth, &clo, &chi, &j)
+                err = ps_child(s, ply, i, a, b, depth, &clo, &chi)
                 fs_store_u64(&s.sh.paths[s.tid * PE_MAX_PLIES + ply], 0)
                 if err != OK:
                     return err
@@ -748,13 +742,8 @@ cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t dept
             lo = L
             hi = L
             for i in range(n):
-                f = &s.frames[ply]
                 a = alpha if alpha > lo else lo
-                child = ps_state(s, ply + 1)
-                memcpy(child, ps_state(s, ply), s.state_size)
-                vt.apply_action(s.game, child, f.actions[i])
-                err = psearch(s, ply + 1, a, beta, depth - 1 if depth > 0 else depth,
-                              &clo, &chi, &j)
+                err = ps_child(s, ply, i, a, beta, depth, &clo, &chi)
                 if err != OK:
                     return err
                 f = &s.frames[ply]
@@ -772,13 +761,8 @@ cdef int psearch(PSearch* s, size_t ply, double alpha, double beta, int32_t dept
             lo = U
             hi = U
             for i in range(n):
-                f = &s.frames[ply]
                 b = beta if beta < hi else hi
-                child = ps_state(s, ply + 1)
-                memcpy(child, ps_state(s, ply), s.state_size)
-                vt.apply_action(s.game, child, f.actions[i])
-                err = psearch(s, ply + 1, alpha, b, depth - 1 if depth > 0 else depth,
-                              &clo, &chi, &j)
+                err = ps_child(s, ply, i, alpha, b, depth, &clo, &chi)
                 if err != OK:
                     return err
                 f = &s.frames[ply]
@@ -873,12 +857,9 @@ cdef int pfastest(PSearch* s, size_t ply, double* w_out, double* v_out, int* bes
     state = ps_state(s, ply)
     f = &s.frames[ply]
     player = vt.current_player(s.game, state)
-    if player == KERNEL_CHANCE:
-        n = vt.chance_outcomes(s.game, state, f.actions, f.probs)
-    else:
-        n = vt.legal_actions(s.game, state, f.actions)
-    if n <= 0:
-        return ERR_NO_ACTIONS
+    n = ps_moves(s, state, player, f)
+    if n < 0:
+        return -n
     child = ps_state(s, ply + 1)
     W = 0.0
     if player == KERNEL_CHANCE:
@@ -1007,18 +988,13 @@ cdef class PruningSearch:
     cdef PSearch s             # worker 0: value(), interval(), fastest() and the first of values()
     cdef PSearch* helpers      # workers 1 .. threads - 1
     cdef int nthreads
-    cdef object _game
+    cdef readonly object game  # the game searched (kept alive while its kernel is in use)
     cdef object _capsule
     cdef bint _busy
     cdef bint _ready
 
     def __cinit__(self):
-        memset(&self.sh, 0, sizeof(PShared))
-        memset(&self.s, 0, sizeof(PSearch))
-        self.helpers = NULL
-        self.nthreads = 1
-        self._busy = False
-        self._ready = False
+        self.nthreads = 1  # (the C fields start zeroed)
 
     def __init__(self, game, memory_bytes, *, memo="chance", order=True, hash_bits=64,
                  threads=1):
@@ -1045,7 +1021,7 @@ cdef class PruningSearch:
         if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= PE_MAX_THREADS:
             raise OptionError(f"threads must be a whole number from 1 to {PE_MAX_THREADS}, "
                               f"not {threads!r}")
-        self._game = game
+        self.game = game
         self._capsule = capsule
         self.nthreads = threads
         self.sh.cap_bytes = <size_t>memory_bytes
@@ -1113,23 +1089,17 @@ cdef class PruningSearch:
             self.sh.table.hash_mask = ((<uint64_t>1) << <int>hash_bits) - 1
             self.sh.wtable.hash_mask = self.sh.table.hash_mask
         if err != OK:
-            self._release()
-            self._raise(err)
+            self._raise(err)  # what was allocated goes with the object, at once
         self._ready = True
 
     def __dealloc__(self):
-        self._release()
-
-    cdef void _release(self) noexcept:
         cdef int k
         if self.helpers != NULL:
             for k in range(self.nthreads - 1):
                 ps_free(&self.helpers[k])
             free(self.helpers)
-            self.helpers = NULL
         ps_free(&self.s)
         free(self.sh.paths)
-        self.sh.paths = NULL
         pt_free(&self.sh.table)
         pt_free(&self.sh.wtable)
 
@@ -1148,12 +1118,7 @@ cdef class PruningSearch:
             )
         if err == ERR_NOMEM:
             raise MemoryError("the pruning expectimax could not allocate memory")
-        if err == ERR_DEPTH:
-            raise SolverError(f"the pruning expectimax went deeper than {PE_MAX_PLIES} plies")
-        if err == ERR_NO_ACTIONS:
-            raise SolverError("the kernel reports no legal action at a non-terminal node")
-        if err == ERR_TOO_MANY:
-            raise SolverError(f"the kernel reports more than {KERNEL_MAX_ACTIONS} actions")
+        _raise_game_error(err, "the pruning expectimax", PE_MAX_PLIES)
         if err == ERR_INEXACT:
             raise SolverError("the pruning expectimax could not close its bounds (rounding)")
         if err == ERR_DEADLINE:
@@ -1185,24 +1150,41 @@ cdef class PruningSearch:
         memcpy(ps_state(&self.s, 0), ptr, self.s.state_size)
         return 0
 
+    cdef int _run(self, int search, double alpha, double beta, int32_t depth, double* a_out,
+                  double* b_out, int* best_out) except -1:
+        """Worker 0's search of the loaded root, without the GIL and the object busy meanwhile:
+        ``RUN_VALUE`` (``exact_at``: the value in ``a_out``), ``RUN_INTERVAL`` (``psearch`` with
+        the window and depth: lo, hi) or ``RUN_FASTEST`` (``pfastest``: W, V). 1 when its node
+        budget ran out, else 0; any other failure raises. Both budgets are off after."""
+        cdef int err
+        self._busy = True
+        try:
+            with nogil:
+                if search == RUN_VALUE:
+                    err = exact_at(&self.s, 0, a_out, best_out)
+                elif search == RUN_INTERVAL:
+                    err = psearch(&self.s, 0, alpha, beta, depth, a_out, b_out, best_out)
+                else:
+                    err = pfastest(&self.s, 0, a_out, b_out, best_out)
+        finally:
+            self._busy = False
+            self.s.node_budget = -1
+            self.s.wbudget = -1
+        if err == ERR_WBUDGET:
+            return 1
+        if err != OK:
+            self._raise(err)
+        return 0
+
     def value(self, state, max_nodes=-1):
         """The exact value of ``state`` (player 0's; terminal states too); None when
         ``max_nodes`` ≥ 0 and the search expands more nodes than that."""
         self._load(state)
-        cdef double v
-        cdef int err, best
+        cdef double v, unused
+        cdef int best
         self.s.node_budget = -1 if max_nodes < 0 else self.s.expanded + int(max_nodes)
-        self._busy = True
-        try:
-            with nogil:
-                err = exact_at(&self.s, 0, &v, &best)
-        finally:
-            self._busy = False
-            self.s.node_budget = -1
-        if err == ERR_WBUDGET:
+        if self._run(RUN_VALUE, 0.0, 0.0, -1, &v, &unused, &best):
             return None
-        if err != OK:
-            self._raise(err)
         return v
 
     def values(self, states, max_nodes=-1):
@@ -1299,19 +1281,9 @@ cdef class PruningSearch:
         cdef double lo, hi
         cdef double a = self.s.lo_bound if alpha is None else float(alpha)
         cdef double b = self.s.hi_bound if beta is None else float(beta)
-        cdef int32_t d = <int32_t>depth
-        cdef int err, best
-        self._busy = True
-        try:
-            with nogil:
-                err = psearch(&self.s, 0, a, b, d, &lo, &hi, &best)
-        finally:
-            self._busy = False
-            self.s.node_budget = -1
-        if err == ERR_WBUDGET:
+        cdef int best
+        if self._run(RUN_INTERVAL, a, b, <int32_t>depth, &lo, &hi, &best):
             return None
-        if err != OK:
-            self._raise(err)
         return lo, hi
 
     def fastest(self, state, budget=-1):
@@ -1326,23 +1298,10 @@ cdef class PruningSearch:
         self._load(state)
         self.s.wbudget = -1 if budget < 0 else self.s.expanded + self.s.wexpanded + int(budget)
         cdef double v, w
-        cdef int err, best
-        self._busy = True
-        try:
-            with nogil:
-                err = pfastest(&self.s, 0, &w, &v, &best)
-        finally:
-            self._busy = False
-            self.s.wbudget = -1
-        if err == ERR_WBUDGET:
+        cdef int best
+        if self._run(RUN_FASTEST, 0.0, 0.0, -1, &w, &v, &best):
             return None
-        if err != OK:
-            self._raise(err)
         return v, w, best
-
-    @property
-    def game(self):
-        return self._game
 
     @property
     def threads(self):

@@ -31,10 +31,11 @@ cdef inline double now() noexcept nogil:
 
 
 cdef inline int grow_arena(void** records, size_t record_size, double** sums, int num_players,
-                           int64_t cap, int64_t max_cap) noexcept nogil:
+                           int64_t cap, int64_t max_cap, int32_t* capacity) noexcept nogil:
     """Reallocate ``records`` to ``cap`` records of ``record_size`` bytes and ``sums`` to
-    ``cap * num_players`` doubles (contents kept). ``ERR_MEMORY`` when ``cap`` exceeds
-    ``max_cap`` or an allocation fails (what was reallocated stays valid), else ``ERR_NONE``."""
+    ``cap * num_players`` doubles (contents kept) and set ``capacity`` to ``cap``. ``ERR_MEMORY``
+    when ``cap`` exceeds ``max_cap`` (at most 2**31 - 1) or an allocation fails (what was
+    reallocated stays valid, ``capacity`` unchanged), else ``ERR_NONE``."""
     cdef void* moved
     cdef double* moved_sums
     if cap > max_cap:
@@ -47,6 +48,7 @@ cdef inline int grow_arena(void** records, size_t record_size, double** sums, in
     if moved_sums == NULL:
         return ERR_MEMORY
     sums[0] = moved_sums
+    capacity[0] = <int32_t>cap
     return ERR_NONE
 
 

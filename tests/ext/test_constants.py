@@ -22,7 +22,9 @@ except ImportError:
 pytestmark = pytest.mark.usefixtures("require_kernels")
 
 
-@pytest.mark.parametrize("module", ["mcts", "dog"])
+@pytest.mark.parametrize(
+    "module", ["mcts", "ismcts", "expectimax", "pruning", "dog", "guardians", "trial"]
+)
 def test_player_codes_are_the_compiled_ones(module):
     constants = importlib.import_module(f"solver._ext.{module}").KERNEL_CONSTANTS
     assert constants["KERNEL_CHANCE"] == game_module.CHANCE == solver.CHANCE == -1
