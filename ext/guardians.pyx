@@ -1760,16 +1760,6 @@ cdef class GuardiansKernelGame(KernelGameFace):
     def max_chance_outcomes(self):
         return self.data.n_set
 
-    @property
-    def max_actions(self):
-        """The bound on legal actions or chance outcomes at one node (``vtable.max_actions``)."""
-        return self.data.vt.max_actions
-
-    @property
-    def state_size(self):
-        """The bytes of a state a copy moves (``vtable.state_size``)."""
-        return self.data.vt.state_size
-
     def state_from_json(self, text):
         """Read a state written by ``to_json`` (either engine's), validated by the reference."""
         self._check()

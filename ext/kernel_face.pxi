@@ -81,6 +81,18 @@ cdef class KernelGameFace:
             raise TypeError(f"{type(self).__name__} was not initialised")
         return 0
 
+    @property
+    def max_actions(self):
+        """The bound on legal actions or chance outcomes at one node (``vtable.max_actions``)."""
+        self._check()
+        return self.handle.vtable.max_actions
+
+    @property
+    def state_size(self):
+        """The bytes of a state a copy moves (``vtable.state_size``)."""
+        self._check()
+        return self.handle.vtable.state_size
+
     cdef KernelState _blank(self):
         """A state of this game, its struct all zero."""
         cdef KernelState state = kernel_new_state()

@@ -116,6 +116,21 @@ def test_states_come_from_the_game_and_the_struct_bytes_are_checked(kernel):
         blank.new_initial_state()
 
 
+@pytest.mark.parametrize("kernel", sorted(KERNELS))
+def test_the_face_reads_the_games_bounds_from_its_vtable(kernel):
+    game, _, _ = KERNELS[kernel]()
+    assert game.state_size == len(game.new_initial_state()._to_bytes())
+    widest = max(
+        len(s.chance_outcomes() if s.is_chance_node() else s.legal_actions())
+        for s in _walk(game, 3)
+        if not s.is_terminal()
+    )
+    assert 1 <= widest <= game.max_actions
+    blank = type(game).__new__(type(game))
+    with pytest.raises(TypeError, match="was not initialised"):
+        blank.max_actions  # noqa: B018 (the read is the test)
+
+
 # -- the one playout loop -----------------------------------------------------------------------
 # (games, actions applied, tally) of ``random_playouts`` at seeds 0, 1, 2, as each kernel's own
 # C loop gave them before the loop was shared (86bd6e7's build).
