@@ -22,12 +22,18 @@ __all__ = ["checked_line", "hinted_svg", "move_points", "pv_points"]
 
 def checked_line(state: State, pv: Sequence[int]) -> list[Any]:
     """The states along ``pv`` from ``state`` (``state`` itself first); an action not legal
-    where it falls is refused, naming ``pv.N``."""
+    where it falls is refused, naming ``pv.N``, with the code ``illegal_line`` (most often a
+    stale line: a hint's line asked for after the position moved on)."""
     walker = state.clone()
     seen = [walker.clone()]
     for index, action in enumerate(pv):
         if walker.is_terminal() or action not in walker.legal_actions():
-            raise HintError(f"pv.{index}: action {action} is not legal there", f"pv.{index}")
+            raise HintError(
+                f"pv.{index}: action {action} is not legal there: the line is not of this "
+                "position (a line from before the last move? ask for a new hint)",
+                f"pv.{index}",
+                "illegal_line",
+            )
         walker.apply_action(action)
         seen.append(walker.clone())
     return seen

@@ -56,6 +56,7 @@ STATUS = {
     "malformed": 400,
     "unknown_game": 400,
     "illegal_action": 400,
+    "illegal_line": 400,
     "unknown_session": 404,
     "not_found": 404,
     "method_not_allowed": 405,

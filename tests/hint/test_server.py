@@ -195,6 +195,44 @@ def test_position_and_the_web_table(server: Server) -> None:
     assert httpx.get(f"{server.url}/static/app.js", timeout=10).status_code == 200
 
 
+def test_a_line_not_of_the_position_is_illegal_line(server: Server) -> None:
+    """A hint's line asked for after the position moved on (a stale ``pv``) was 400
+    ``invalid_request``, the code of a malformed field; it is 400 ``illegal_line``, naming the
+    first action of the line that is not legal where it falls, on the stateless table and on a
+    table session alike."""
+    reply = post(server, "/v1/position", {**DOG, "actions": [10], "pv": [3, 99]})
+    assert reply.status_code == 400
+    assert (reply.json()["code"], reply.json()["field"]) == ("illegal_line", "pv.1")
+    start = post(server, "/v1/table/start", {**DOG, "humans": [0], "seed": 0}).json()
+    ident = start["session"]
+    legal = [m["action"] for m in start["moves"]]
+    stale = next(a for a in range(64) if a not in legal)
+    line = post(server, "/v1/table/line", {"session": ident, "pv": [legal[0], stale]})
+    assert line.status_code == 400, line.text
+    error = line.json()
+    assert (error["code"], error["field"]) == ("illegal_line", "pv.1"), error
+    assert "not legal there" in error["error"] and "new hint" in error["error"]
+    drawn = post(server, "/v1/table/line", {"session": ident, "pv": [legal[0]]})
+    assert drawn.status_code == 200, drawn.text
+
+
+def test_every_error_code_is_documented_with_its_status() -> None:
+    from solver.hint.routes import STATUS
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "hint-engine.md").read_text()
+    rows = {}
+    for line in doc.split("## Errors")[1].split("## Limits")[0].splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if line.startswith("| `") and len(cells) == 3:
+            rows[cells[0].strip("`")] = cells[2]
+    for code, status in STATUS.items():
+        if code in ("unknown_session", "session_busy", "game_not_over", "game_over",
+                    "engine_pending"):  # fmt: skip
+            assert f"{status} {code}" in doc, code  # the table endpoints' row names these
+        else:
+            assert rows.get(code) == str(status), code
+
+
 def test_roll_a_new_forest(server: Server) -> None:
     rolled = post(server, "/v1/roll", {"game": "dog", "seed": 7, "width": 5, "height": 4})
     assert rolled.status_code == 200
