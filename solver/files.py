@@ -235,12 +235,51 @@ def check_writable(path: str | os.PathLike[str], *, overwrite: bool = False) -> 
         raise OptionError("an empty path is not a file to write")
     if target.is_dir():
         raise OptionError(f"{name}: is a folder, not a file to write")
+    if target.exists() and not target.is_file():  # a device or a pipe: written in place
+        if target.is_char_device():
+            _probe_device(target, name)
+        return target
     if not overwrite and target.is_file():
         raise OptionError(f"{name}: already exists ({EXISTS_HINT})")
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise OptionError(f"{name}: the folder {folder} does not exist")
+    _probe_folder(folder, name)
     return target
+
+
+FULL_DEVICE = (1, 7)
+"""Linux's ``/dev/full`` (major, minor): every write to it fails with "no space left"."""
+
+
+def _probe_device(target: Path, name: str) -> None:
+    """Refuse a character device that cannot be written: not openable for writing, or the
+    always-full device. Nothing is written (a pipe is never probed: opening and closing its
+    write end would end the reader's input)."""
+    try:
+        handle = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        raise OptionError(f"{name}: cannot write: {exc.strerror or exc}") from None
+    try:
+        rdev = os.fstat(handle).st_rdev
+    finally:
+        os.close(handle)
+    if (os.major(rdev), os.minor(rdev)) == FULL_DEVICE:
+        raise OptionError(f"{name}: cannot write: {os.strerror(errno.ENOSPC)} (it takes no data)")
+
+
+def _probe_folder(folder: Path, name: str) -> None:
+    """Refuse a folder where no file can be made (no permission, a read-only file system) or
+    that has no free block left: an empty file is made and removed at once."""
+    try:
+        handle, probe = tempfile.mkstemp(prefix=".probe.", dir=folder)
+    except OSError as exc:
+        raise OptionError(f"{name}: cannot write: {exc.strerror or exc}") from None
+    os.close(handle)
+    os.unlink(probe)
+    blocks = os.statvfs(folder)
+    if (blocks.f_bavail if os.geteuid() else blocks.f_bfree) == 0:
+        raise OptionError(f"{name}: cannot write: {os.strerror(errno.ENOSPC)}")
 
 
 def _umask() -> int:

@@ -159,6 +159,37 @@ def test_a_full_disk_is_one_clear_line():
     one_line_error(run, "/dev/full: cannot write: No space left on device")
 
 
+RECORDERS = [w for w in WRITERS if w[0].endswith("play --record")]
+
+
+@pytest.mark.parametrize(("label", "name", "argv"), RECORDERS, ids=[w[0] for w in RECORDERS])
+def test_an_unwritable_record_is_refused_before_the_game(tmp_path, label, name, argv):
+    """``play --record /dev/full`` played the whole game, printed it, then failed writing: the
+    path is checked first (one line, exit 2, nothing played)."""
+    command = [part.replace("{out}", "/dev/full") for part in argv]
+    one_line_error(forest(*command, cwd=tmp_path), "/dev/full: cannot write: No space left")
+
+
+def test_a_full_disk_is_refused_before_the_game(tmp_path, monkeypatch, capsys):
+    """A folder with no free block left (statvfs says so) is refused before the game is played;
+    no file is made."""
+    import solver.files
+    from solver.cli import main
+
+    real = os.statvfs
+
+    class Full:
+        f_bavail = f_bfree = 0
+
+    monkeypatch.setattr(solver.files.os, "statvfs", lambda p: Full() if p == tmp_path else real(p))
+    target = tmp_path / "game.json"
+    code = main(["dog", "play", "dog/tiny-2x2", "--agent", "random", "--record", str(target)])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "", out
+    assert err == f"forest: error: {target}: cannot write: No space left on device\n"
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_render_never_overwrites_unasked(tmp_path):
     (tmp_path / "sheet.svg").write_text("keep me", encoding="utf-8")
     run = run_forest("dog", "render", "dog/tiny-2x2", "-o", "sheet.svg", cwd=tmp_path)
