@@ -12,7 +12,10 @@ Each agent's thinking time is measured in CPU seconds of the process (``time.pro
 around each of its decisions), so the figures do not depend on the load of a shared machine;
 the budget is ``--iterations`` (the agent's own unit, the same for every game). ``--candidates K``
 (the ``lookahead`` only) plays out at most K of the planner's turns instead of its 4: the budget
-sweep of ``bench/results/guardians_lookahead_budgets.md``.
+sweep of ``bench/results/guardians_lookahead_budgets.md``; ``--breadth F`` (the ``lookahead``
+only) lists its candidates with the planner's lists F times as long instead of its default 4
+(``--breadth 1``: the default before, whose games are in ``guardians_match_games.jsonl`` and
+``guardians_match_seed1_games.jsonl``).
 
 With ``--rows FILE`` every finished game is appended to FILE (one JSON line) as soon as it ends,
 and games already there are not played again: a stopped run resumes; ``--table-only`` prints the
@@ -46,9 +49,11 @@ def play_one(
     seed: int,
     iterations: int | None,
     candidates: int | None = None,
+    breadth: int | None = None,
 ) -> dict[str, Any]:
     """Game ``index``: ``agent``'s seat, both agents' returns, scores and CPU seconds
-    (``candidates``: the ``lookahead``'s, when ``agent`` is it and it is given)."""
+    (``candidates``, ``breadth``: the ``lookahead``'s, when ``agent`` is it and they are
+    given)."""
     import solver
     from solver.agents import make_agent
     from solver.game import play_game
@@ -63,8 +68,8 @@ def play_one(
     players: list[Any] = [None, None]
     for slot in range(2):
         agent_seed = derive_seed(derive_seed(seed, index), slot + 1)
-        if slot == 0 and candidates is not None:
-            inner = _lookahead(game, agent, agent_seed, iterations, candidates)
+        if slot == 0 and (candidates is not None or breadth is not None):
+            inner = _lookahead(game, agent, agent_seed, iterations, candidates, breadth)
         else:
             inner = make_agent(names[slot], game, seed=agent_seed, iterations=budgets[slot])
         players[seats[slot]] = _timed(inner, clocks[slot])
@@ -83,14 +88,28 @@ def play_one(
     }
 
 
-def _lookahead(game: Any, name: str, seed: int, iterations: int | None, candidates: int) -> Any:
-    """The ``lookahead`` playing out at most ``candidates`` turns (the budget sweep)."""
+def _lookahead(
+    game: Any,
+    name: str,
+    seed: int,
+    iterations: int | None,
+    candidates: int | None,
+    breadth: int | None,
+) -> Any:
+    """The ``lookahead`` playing out at most ``candidates`` turns (the budget sweep) from the
+    planner's candidate lists ``breadth`` times as long (each its default when ``None``)."""
     from solver.errors import OptionError
-    from solver.games.guardians.lookahead import lookahead_agent
+    from solver.games.guardians import lookahead as L
 
     if name != "lookahead":
-        raise OptionError(f"--candidates applies to the lookahead agent, not {name}")
-    return lookahead_agent(game, seed=seed, iterations=iterations, candidates=candidates)
+        raise OptionError(f"--candidates and --breadth apply to the lookahead agent, not {name}")
+    return L.lookahead_agent(
+        game,
+        seed=seed,
+        iterations=iterations,
+        candidates=L.CANDIDATES if candidates is None else candidates,
+        breadth=L.BREADTH if breadth is None else breadth,
+    )
 
 
 def _timed(agent: Any, clock: list[float]) -> Any:
@@ -155,6 +174,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--candidates", type=int, default=None, help="the lookahead's turns played out (at most)"
     )
+    parser.add_argument(
+        "--breadth", type=int, default=None, help="the lookahead's candidate lists' factor"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--first", type=int, default=0, help="play games --first..")
     parser.add_argument("--last", type=int, default=None, help="..up to --last (exclusive)")
@@ -170,7 +192,13 @@ def main(argv: list[str] | None = None) -> int:
             if index in done:
                 continue
             row = play_one(
-                index, args.agent, args.against, args.seed, args.iterations, args.candidates
+                index,
+                args.agent,
+                args.against,
+                args.seed,
+                args.iterations,
+                args.candidates,
+                args.breadth,
             )
             done[index] = row
             if args.rows is not None:

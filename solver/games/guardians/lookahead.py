@@ -8,7 +8,9 @@ sees them but spends its budget on the placements' wide branching and lost to th
 agent searches where the planner is blind and trusts it where it is good:
 
 1. At the growth step the planner lists its candidate turns with their values
-   (:func:`~solver.games.guardians.planner.turn_options`), in the *2-4 player reading*
+   (:func:`~solver.games.guardians.planner.turn_options`), its candidate lists ``breadth``
+   times as long (:data:`BREADTH` unless told: the ``broad`` agent's lists, the stronger solo
+   player's), in the *2-4 player reading*
    (``aware``: the turns left estimated from the bag and the mission race, the combo cards
    counted); its reset rule applies as in the planner.
 2. The best ``min(candidates, iterations)`` (``candidates``: :data:`CANDIDATES` unless told; by
@@ -50,6 +52,7 @@ from solver.rng import SplitMix64, derive_seed
 from solver.spec import Agent
 
 __all__ = [
+    "BREADTH",
     "CANDIDATES",
     "DEFAULT_ITERATIONS",
     "WIN_BONUS",
@@ -60,6 +63,9 @@ __all__ = [
     "rivals_projection",
 ]
 
+BREADTH = 4
+"""The factor of the planner's candidate lists at the growth step: the ``broad`` agent's (1: the
+planner's lists, the default before; measured in docs/rules/guardians.md §13)."""
 CANDIDATES = 4
 """How many of the planner's best turns are played out (at most; fewer with a smaller budget)."""
 DEFAULT_ITERATIONS = 4
@@ -74,11 +80,18 @@ WIN_BONUS = 5.0
 
 
 def lookahead_agent(
-    game: Any, *, seed: int = 0, iterations: int | None = None, candidates: int = CANDIDATES
+    game: Any,
+    *,
+    seed: int = 0,
+    iterations: int | None = None,
+    candidates: int = CANDIDATES,
+    breadth: int = BREADTH,
 ) -> Agent:
     """The guardians ``lookahead`` agent (see the module docstring); ``candidates``: how many of
     the planner's best turns are played out at most (:data:`CANDIDATES`; the budget sweep of
-    ``bench/guardians_match.py --candidates`` sets it)."""
+    ``bench/guardians_match.py --candidates`` sets it); ``breadth``: the factor of the planner's
+    candidate lists (:data:`BREADTH`; ``--breadth`` there)."""
+    from solver.games.guardians.broad import breadth_for
     from solver.games.guardians.planner import TurnPlayer
 
     if iterations is None:
@@ -91,6 +104,7 @@ def lookahead_agent(
 
         return broad_agent(game, seed=seed)
     budget = iterations
+    lists = breadth_for(breadth)
     player = TurnPlayer(seed, aware=AWARE)
     counter = itertools.count()
 
@@ -108,7 +122,7 @@ def lookahead_agent(
         from solver.games.guardians.actions import RESET
         from solver.games.guardians.planner import first_best, turn_options, wants_reset
 
-        options = turn_options(state, AWARE)
+        options = turn_options(state, AWARE, lists)
         best = first_best(options)
         decision = derive_seed(seed, next(counter))
         if RESET in legal and wants_reset(state, best, seed, AWARE):

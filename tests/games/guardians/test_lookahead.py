@@ -12,6 +12,8 @@ from solver.agents import make_agent
 from solver.game import sample_chance
 from solver.games.guardians import lookahead as L
 from solver.games.guardians import planner as P
+from solver.games.guardians.actions import RESET
+from solver.games.guardians.broad import DEFAULT_BREADTH, breadth_for
 from solver.games.guardians.rules import Phase
 from solver.games.guardians.solo_runs import solo_game
 from solver.rng import SplitMix64
@@ -59,7 +61,7 @@ def test_in_solo_the_lookahead_plays_the_broad_planners_game():
 
 def test_a_budget_of_one_is_the_planner_in_its_two_player_reading():
     game = solver.load_game("guardians", players=2)
-    agent = make_agent("lookahead", game, seed=3, iterations=1)
+    agent = L.lookahead_agent(game, seed=3, iterations=1, breadth=1)
     aware = P.TurnPlayer(3, aware=True)
     for state in _states(2, 12, seed=4):
         if state.phase != Phase.GROW:
@@ -69,11 +71,43 @@ def test_a_budget_of_one_is_the_planner_in_its_two_player_reading():
 
 def test_one_candidate_is_the_planner_in_its_two_player_reading_whatever_the_budget():
     game = solver.load_game("guardians", players=2)
-    agent = L.lookahead_agent(game, seed=3, iterations=8, candidates=1)
+    agent = L.lookahead_agent(game, seed=3, iterations=8, candidates=1, breadth=1)
     aware = P.TurnPlayer(3, aware=True)
     for state in _states(2, 12, seed=4):
         if state.phase == Phase.GROW:
             assert agent(state) == aware.choose(state)
+
+
+def _placements(state, choose) -> list[int]:
+    """The actions ``choose`` plays from a growth step until a chance node or the mission step."""
+    here, actions = state.clone(), []
+    while not here.is_chance_node() and here.phase != Phase.MISSIONS and not here.is_terminal():
+        actions.append(choose(here))
+        here.apply_action(actions[-1])
+    return actions
+
+
+def test_by_default_one_candidate_plays_the_best_turn_of_the_broad_lists():
+    # the default breadth: the planner's candidate lists four times as long (the broad agent's)
+    assert L.BREADTH == DEFAULT_BREADTH
+    game = solver.load_game("guardians", players=2)
+    broad = breadth_for(L.BREADTH)
+    differ = 0
+    for state in _states(2, 60, seed=7):  # 12 growth steps, 2 where the lists differ
+        if state.phase != Phase.GROW or RESET in state.legal_actions():
+            continue  # the reset is judged on the planner's lists
+        agent = make_agent("lookahead", game, seed=3, iterations=1)
+        played = _placements(state, agent)
+        assert played == _placements(state, P.TurnPlayer(3, aware=True, breadth=broad).choose)
+        differ += played != _placements(state, P.TurnPlayer(3, aware=True).choose)
+    assert differ > 0  # the longer lists find other turns than the planner's
+
+
+def test_the_breadth_must_be_a_factor_the_broad_agent_accepts():
+    game = solver.load_game("guardians", players=2)
+    for bad in (0, 17, 1.5, True):
+        with pytest.raises(solver.errors.OptionError, match="breadth"):
+            L.lookahead_agent(game, breadth=bad)  # type: ignore[arg-type]
 
 
 def test_the_lookahead_is_deterministic_and_plays_alike_on_both_engines():
