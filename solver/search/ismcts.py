@@ -722,9 +722,9 @@ def _result(
     root_visits = sum(t.root_visits for t in found)
     root_sum = sum(t.root_sums[observer] for t in found)
     root_mean = root_sum / root_visits if root_visits else 0.0
-    if mover == CHANCE:
+    if mover != observer:  # chance or another seat moves: the observer's mean over their choices
         value = root_mean
-    else:
+    else:  # the observer moves: its best move's value, as MCTS gives the mover's
         value = moves[0].value if moves and moves[0].visits > 0 else root_mean
     best = moves[0] if moves and mover != CHANCE else None
     done = sum(t.done for t in found)

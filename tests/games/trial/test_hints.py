@@ -4,6 +4,7 @@ with ISMCTS from P's view and show nothing of another player's hidden cards."""
 from __future__ import annotations
 
 import json
+import math
 import random
 from pathlib import Path
 
@@ -85,6 +86,28 @@ def test_best_move_for_a_seat_not_to_move_depends_on_its_view_only(tmp_path, cap
     assert best_move(tmp_path, other, "other", watcher, capsys) == report
     assert report["player"] == watcher
     assert all(len(m["pv"]) == 1 for m in report["moves"])  # the mover's moves, never beyond
+
+
+def test_the_root_value_of_a_seat_not_to_move_is_its_mean_over_the_movers_choices() -> None:
+    """``rootInfo.value`` for a seat not to move was the most visited move's value (the mover's
+    likeliest move, as if it were the watcher's own choice); it is the watcher's mean over the
+    simulations, which is the moves' values weighted by their visits, as at a chance node. For
+    the seat to move it stays its best move's value (MCTS's convention, the dog's and
+    guardians')."""
+    state = decision(3, 5, 10)
+    mover = state.current_player()
+    for player in (mover, (mover + 1) % 3, (mover + 2) % 3):
+        reply = answer({"id": "t", "game": "trial", "options": {"players": 3},
+                        "state": state.to_json(), "player": player,
+                        "limit": {"iterations": 300}, "seed": 2})  # fmt: skip
+        moves, root = reply["moveInfos"], reply["rootInfo"]
+        assert sum(m["visits"] for m in moves) == root["visits"] == 300
+        if player == mover:
+            assert root["value"] == moves[0]["value"]
+        else:
+            weighted = sum(m["value"] * m["visits"] for m in moves) / root["visits"]
+            assert math.isclose(root["value"], weighted, abs_tol=1e-12), (player, moves)
+            assert root["value"] != moves[0]["value"]
 
 
 def test_the_hint_engine_answers_from_the_requests_player(tmp_path) -> None:
