@@ -41,7 +41,10 @@ def _saved_state_file(spec: GameSpec, source: str | None) -> bool:
     one of the game's own files."""
     if source is None or Path(source).suffix.lower() != ".json" or ".json" in spec.extensions:
         return False
-    return Path(source).is_file()
+    try:
+        return Path(source).is_file()
+    except OSError:  # a folder on the way that cannot be searched: reading it will say so
+        return True
 
 
 def open_position(spec: GameSpec, args: argparse.Namespace) -> Opened:

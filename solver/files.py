@@ -233,19 +233,32 @@ def check_writable(path: str | os.PathLike[str], *, overwrite: bool = False) -> 
     target = Path(name)
     if name == "":
         raise OptionError("an empty path is not a file to write")
-    if target.is_dir():
+    mode = _mode_of(target, name)
+    if mode is not None and stat.S_ISDIR(mode):
         raise OptionError(f"{name}: is a folder, not a file to write")
-    if target.exists() and not target.is_file():  # a device or a pipe: written in place
-        if target.is_char_device():
+    if mode is not None and not stat.S_ISREG(mode):  # a device or a pipe: written in place
+        if stat.S_ISCHR(mode):
             _probe_device(target, name)
         return target
-    if not overwrite and target.is_file():
+    if not overwrite and mode is not None:
         raise OptionError(f"{name}: already exists ({EXISTS_HINT})")
     folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
+    folder_mode = _mode_of(folder, name)
+    if folder_mode is None or not stat.S_ISDIR(folder_mode):
         raise OptionError(f"{name}: the folder {folder} does not exist")
     _probe_folder(folder, name)
     return target
+
+
+def _mode_of(path: Path, name: str) -> int | None:
+    """``path``'s file mode (links followed), ``None`` when nothing is there; a path that cannot
+    be looked at (a folder on the way without permission) is refused naming ``name``."""
+    try:
+        return os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        raise OptionError(f"{name}: cannot write: {exc.strerror or exc}") from None
 
 
 FULL_DEVICE = (1, 7)
@@ -312,10 +325,10 @@ def write_whole(
     solver.errors.OptionError: .../a.txt: already exists (add --overwrite to replace it)
     """
     name = os.fspath(path)
-    target = Path(name)
-    if target.exists() and not target.is_file() and not target.is_dir():
-        return _write_device(target, content)  # /dev/null, /dev/full, a FIFO the user named
-    check_writable(target, overwrite=overwrite)
+    target = check_writable(name, overwrite=overwrite)
+    mode = _mode_of(target, name)
+    if mode is not None and not stat.S_ISREG(mode):
+        return _write_device(target, content)  # /dev/null, /dev/stdout, a FIFO the user named
     folder = target.parent if str(target.parent) else Path(".")
     try:
         handle, temporary = tempfile.mkstemp(

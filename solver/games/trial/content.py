@@ -84,7 +84,11 @@ def _pack_root(path: str | os.PathLike[str] | None) -> Traversable | Path:
         root = Path(path)
         if not root.is_dir():
             raise PackError(str(root), "pack", "path", "expected a folder holding the pack's files")
-        if not any((root / name).exists() for name in FILES):  # a folder, but no pack in it
+        try:
+            present = set(os.listdir(root))
+        except OSError as exc:  # a folder without read permission
+            raise PackError(str(root), "pack", "path", f"cannot read: {exc.strerror}") from None
+        if not present.intersection(FILES):  # a folder, but no pack in it
             raise PackError(
                 str(root),
                 "pack",
@@ -100,7 +104,11 @@ def _pack_root(path: str | os.PathLike[str] | None) -> Traversable | Path:
 
 def _read(root: Traversable | Path, name: str) -> tuple[Any, str]:
     entry = root / name
-    if not entry.is_file():
+    try:
+        found = entry.is_file()
+    except OSError as exc:  # a user's folder that cannot be searched
+        raise PackError(name, "pack", "file", f"cannot read: {exc.strerror}") from None
+    if not found:
         where = f" from {root}" if isinstance(root, Path) else ""  # a user's pack: its folder
         raise PackError(name, "pack", "file", f"the file is missing{where}")
     if isinstance(entry, Path):  # a user's pack: size-capped, bad bytes named

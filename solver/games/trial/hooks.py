@@ -25,7 +25,11 @@ def open_trial(
         game = SPEC.build(engine=engine, players=count)
         return Opened(game=game, state=game.new_initial_state(), source="default")
     path = Path(os.fspath(source))
-    if path.is_dir():
+    try:
+        folder = path.is_dir()
+    except OSError as exc:  # a folder on the way that cannot be searched
+        raise OptionError(f"{source}: cannot read: {exc.strerror}") from None
+    if folder:
         game = SPEC.build(engine=engine, players=count, pack=str(path))
         return Opened(game=game, state=game.new_initial_state(), source=str(source))
     if path.suffix == ".json":  # read_bytes names a missing file, a folder, a FIFO...
