@@ -50,6 +50,11 @@ def as_user(*argv: str) -> subprocess.CompletedProcess[str]:
             pytest.skip("run as root without setpriv: permissions cannot bind")
         prefix = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if prefix:  # nobody must be able to run this checkout (a clone in a private folder: not)
+        probe = subprocess.run([*prefix, sys.executable, "-c", "import solver.cli"],
+                               capture_output=True, cwd="/", env=env, timeout=300)  # fmt: skip
+        if probe.returncode != 0:
+            pytest.skip("the user nobody cannot run this checkout")
     return subprocess.run(
         [*prefix, sys.executable, "-m", "solver.cli", *argv],
         capture_output=True, text=True, timeout=300, cwd="/", env=env, stdin=subprocess.DEVNULL,
