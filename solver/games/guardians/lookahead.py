@@ -26,8 +26,9 @@ agent searches where the planner is blind and trusts it where it is good:
 
 Chance in a continuation is drawn by :func:`keyed_outcome` (common random numbers: candidates
 that leave the bag alike see the same refills). In solo there is nobody to search, so the agent
-plays the ``broad`` agent's moves (:mod:`~solver.games.guardians.broad`: the planner searching
-more of its candidate turns, the solo player that measured stronger). (Valuing the player's own
+plays the solo endgame player's moves (:mod:`~solver.games.guardians.endgame`: the ``broad``
+agent, the planner searching more of its candidate turns, playing its last two rounds for the
+level's threshold; the solo player that measured strongest). (Valuing the player's own
 position at its next turn instead, from sampled reveals, was tried and lost to the planner's
 exact expectation: docs/rules/guardians.md §13.) Deterministic for a seed and a budget:
 decision ``k`` of a game samples from ``derive_seed(seed, k)``.
@@ -99,10 +100,10 @@ def lookahead_agent(
     for name, value in (("iterations", iterations), ("candidates", candidates)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise OptionError(f"{name} must be a whole number of at least 1, not {value}")
-    if int(game.num_players()) == 1:  # nobody to search: the broad planner's solo play
-        from solver.games.guardians.broad import broad_agent
+    if int(game.num_players()) == 1:  # nobody to search: the solo endgame player
+        from solver.games.guardians.endgame import endgame_agent
 
-        return broad_agent(game, seed=seed)
+        return endgame_agent(game, seed=seed)
     budget = iterations
     lists = breadth_for(breadth)
     player = TurnPlayer(seed, aware=AWARE)

@@ -1,0 +1,147 @@
+"""Forest guardians' solo endgame: the ``broad`` planner, playing its last rounds for the level's
+threshold rather than for points (the default agent's solo player).
+
+Why: a solo game is won when the score reaches the level's threshold, not by its size, and the
+planner maximises expected points: in the last rounds a player a few points short should take
+the turn (or the pool reset) most likely to reach the line, and a player past it the safest.
+The planner's values cannot see that: they are one expectation per turn, blind to the spread.
+So, at the growth step of the last :data:`ROUNDS` rounds (``rounds() - round < ROUNDS``):
+
+1. The broad planner's turns are listed and valued as usual
+   (:func:`~solver.games.guardians.planner.turn_options` with
+   :func:`~solver.games.guardians.broad.breadth_for`); its best :data:`CANDIDATES` (the
+   planner's pick first) and, where the rules allow it, the pool reset are the candidates.
+2. Each candidate is played out to the end of the game :data:`SAMPLES` times: the turn as the
+   planner plays it, every chance node drawn by
+   :func:`~solver.games.guardians.lookahead.keyed_outcome` (common random numbers: sample ``j``
+   of every candidate sees the same draws where the candidates leave the bag alike), the later
+   turns by the planner without resets.
+3. A candidate's value is how many of its play-outs reach the threshold; the planner's pick is
+   played unless another candidate reaches it strictly more often (ties to the planner's order,
+   so where the line is out of reach or safe whatever the turn, the planner's turn is played).
+   When the first :data:`BATCH` play-outs of every candidate agree (all reach it, or none), the
+   rest are skipped: nothing can then change the pick by much, and most decisions are so.
+
+Everything else (earlier rounds, the placements, the mission step) is the broad planner's play.
+Deterministic given its seed: the play-outs of a decision are seeded by the seed, the round and
+the bag's size (a reset changes it), so the agent is a function of the state and its seed.
+Measured: docs/rules/guardians.md §13.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solver.games.guardians.actions import RESET
+from solver.games.guardians.broad import DEFAULT_BREADTH, breadth_for
+from solver.games.guardians.planner import (
+    PLANNER_BREADTH,
+    Breadth,
+    TurnPlan,
+    TurnPlayer,
+    first_best,
+    turn_options,
+    wants_reset,
+)
+from solver.rng import derive_seed
+from solver.spec import Agent
+
+__all__ = ["BATCH", "CANDIDATES", "ROUNDS", "SAMPLES", "endgame_agent", "playout_score"]
+
+ROUNDS = 2
+"""The last rounds played for the threshold (2: the last round and the one before)."""
+CANDIDATES = 3
+"""The broad planner's best turns weighed (the pool reset, where allowed, besides)."""
+SAMPLES = 6
+"""Play-outs of each candidate."""
+BATCH = 3
+"""After this many play-outs of each, stop if every candidate's agree (all won, or none)."""
+ENDGAME_KEY = 7_000
+"""Keeps the play-outs' seeds apart from the reset samples' (seeded by the round alone)."""
+
+
+def endgame_agent(game: Any, *, seed: int = 0, iterations: int | None = None) -> Agent:
+    """The solo endgame player (see the module docstring); ``iterations`` is accepted for the
+    common agent signature and ignored (the budgets are this module's constants). With 2-4
+    players there is no threshold: it plays the broad planner's moves."""
+    player = TurnPlayer(seed, breadth=breadth_for(DEFAULT_BREADTH))
+    if int(game.num_players()) != 1:
+        return player.choose
+
+    def choose(state: Any) -> int:
+        from solver.games.guardians.rules import Phase
+
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return int(legal[0])
+        if state.phase != Phase.GROW or state.rounds() - state.round >= ROUNDS:
+            return player.choose(state)
+        turn = closing_turn(state, legal, seed, player.breadth)
+        player.start(turn)
+        return RESET if turn is None else int(turn.growth)
+
+    return choose
+
+
+def closing_turn(state: Any, legal: list[int], seed: int, breadth: Breadth) -> TurnPlan | None:
+    """The turn (``None``: the pool reset) that reaches the threshold in the most play-outs,
+    the planner's own pick (its turn, or its reset) unless another does strictly better."""
+    options = turn_options(state, False, breadth)
+    best = first_best(options)
+    ranked = sorted(
+        range(len(options)), key=lambda i: (options[i] is not best, -options[i].value, i)
+    )
+    candidates: list[TurnPlan | None] = [options[i] for i in ranked[:CANDIDATES]]
+    if RESET in legal:
+        if wants_reset(state, best, seed, False, breadth):
+            candidates.insert(0, None)
+        else:
+            candidates.append(None)
+    wins = reaching(state, candidates, derive_seed(derive_seed(seed, ENDGAME_KEY + state.round),
+                                                   len(state.bag)))  # fmt: skip
+    pick = 0
+    for i in range(1, len(candidates)):
+        if wins[i] > wins[pick]:
+            pick = i
+    return candidates[pick]
+
+
+def reaching(state: Any, candidates: list[TurnPlan | None], decision: int) -> list[int]:
+    """How many of each candidate's play-outs reach the level's threshold (play-out ``j`` of
+    every candidate seeded ``derive_seed(decision, j)``; stopped after :data:`BATCH` where all
+    agree)."""
+    threshold = int(state.get_game().level.threshold)
+    wins = [0] * len(candidates)
+    for j in range(SAMPLES):
+        sample_seed = derive_seed(decision, j)
+        for i, turn in enumerate(candidates):
+            wins[i] += playout_score(state, turn, sample_seed) >= threshold
+        if j + 1 == BATCH and len(set(wins)) == 1 and wins[0] in (0, BATCH):
+            break
+    return wins
+
+
+def playout_score(state: Any, turn: TurnPlan | None, sample_seed: int) -> int:
+    """The final score of one play-out from ``state`` (solo, at the growth step): ``turn`` played
+    by the planner (``None``: the pool reset, then the planner's turn), chance drawn by
+    :func:`~solver.games.guardians.lookahead.keyed_outcome`, the later turns by the planner
+    without resets."""
+    from solver.games.guardians.lookahead import keyed_outcome
+    from solver.games.guardians.rules import Phase
+
+    here = state.clone()
+    player = TurnPlayer(sample_seed, resets=False, breadth=PLANNER_BREADTH)
+    player.start(turn)
+    here.apply_action(RESET if turn is None else turn.growth)
+    while not here.is_terminal():
+        if here.is_chance_node():
+            here.apply_action(keyed_outcome(here, sample_seed))
+            continue
+        legal = here.legal_actions()
+        if len(legal) == 1:
+            here.apply_action(legal[0])
+        elif here.phase == Phase.GROW:
+            here.apply_action(player.grow(here, legal))
+        else:
+            here.apply_action(player.follow(here, legal))
+    return int(here.scores()[0])

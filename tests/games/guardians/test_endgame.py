@@ -1,0 +1,121 @@
+"""The solo endgame (``solver.games.guardians.endgame``): the broad planner until the last rounds,
+then the turn that reaches the level's threshold in the most play-outs; held to the broad
+planner before the endgame, to its pick rule, to the rules and to its seed."""
+
+from __future__ import annotations
+
+import pytest
+
+import solver
+from solver.game import sample_chance
+from solver.games.guardians import endgame as E
+from solver.games.guardians.actions import RESET
+from solver.games.guardians.broad import broad_agent
+from solver.games.guardians.planner import TurnPlan
+from solver.games.guardians.rules import Phase
+from solver.rng import SplitMix64
+
+
+def _game(engine: str = "kernel") -> object:
+    return solver.load_game("guardians", players=1, level=1, engine=engine)
+
+
+def _play(
+    make: object, seed: int, rounds: int = 99, engine: str = "kernel"
+) -> tuple[list[int], object]:
+    """A level-1 game's actions up to round ``rounds`` (chance from ``seed``), and its state."""
+    game = _game(engine)
+    player = make(game, seed=seed)  # type: ignore[operator]
+    rng = SplitMix64(seed)
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    actions = []
+    while not state.is_terminal() and state.round <= rounds:
+        if state.is_chance_node():
+            action = sample_chance(state, rng)
+        else:
+            action = player(state)
+            assert action in state.legal_actions()
+        state.apply_action(action)
+        actions.append(int(action))
+    return actions, state
+
+
+def _endgame_state(seed: int) -> object:
+    """A level-1 state at the growth step of the next to last round (the broad planner's game)."""
+    game = _game()
+    player = broad_agent(game, seed=seed)
+    rng = SplitMix64(seed)
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    while not (state.phase == Phase.GROW and state.rounds() - state.round < E.ROUNDS):
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(player(state))
+    return state
+
+
+def test_before_the_last_rounds_it_plays_the_broad_planners_game():
+    before = _play(E.endgame_agent, 3, rounds=9)[0]
+    assert before == _play(broad_agent, 3, rounds=9)[0]
+
+
+def test_a_whole_game_is_legal_deterministic_and_the_default_agents_solo_game():
+    from solver.agents import make_agent
+
+    first, final = _play(E.endgame_agent, 6)
+    assert final.is_terminal()  # type: ignore[attr-defined]
+    # a fresh agent with the same seed (the default agent's, in solo) plays the same game
+    default = _play(lambda game, seed: make_agent("lookahead", game, seed=seed), 6)[0]
+    assert default == first
+
+
+def test_the_planners_pick_stands_unless_another_reaches_the_line_more_often(monkeypatch):
+    state = _endgame_state(2)
+    legal = state.legal_actions()  # type: ignore[attr-defined]
+    counts: list[int] = []
+
+    def fake(_state: object, candidates: list[TurnPlan | None], _decision: int) -> list[int]:
+        assert len(candidates) == E.CANDIDATES + (RESET in legal)
+        return counts[: len(candidates)]
+
+    monkeypatch.setattr(E, "reaching", fake)
+    breadth = E.breadth_for(E.DEFAULT_BREADTH)
+    counts[:] = [3, 3, 3, 3, 3]
+    tied = E.closing_turn(state, legal, 1, breadth)
+    counts[:] = [0, 0, 5, 5, 0]
+    third = E.closing_turn(state, legal, 1, breadth)
+    counts[:] = [8, 0, 0, 0, 0]
+    kept = E.closing_turn(state, legal, 1, breadth)
+    assert tied == kept  # ties and worse: the first candidate (the planner's own pick)
+    assert third != tied
+
+
+def test_equal_candidates_see_equal_play_outs_and_counts_are_play_out_wins():
+    state = _endgame_state(4)
+    options = E.turn_options(state, False, E.breadth_for(E.DEFAULT_BREADTH))
+    turn = E.first_best(options)
+    wins = E.reaching(state, [turn, turn], 77)
+    assert wins[0] == wins[1]  # common random numbers: the same turn, the same draws
+    threshold = state.get_game().level.threshold  # type: ignore[attr-defined]
+    scores = [E.playout_score(state, turn, E.derive_seed(77, j)) for j in range(E.SAMPLES)]
+    recount = sum(s >= threshold for s in scores)
+    early = sum(s >= threshold for s in scores[: E.BATCH])
+    assert wins[0] == (early if early in (0, E.BATCH) else recount)
+    assert all(s >= state.scores()[0] for s in scores)  # no resets: points only added  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("players", [2])
+def test_with_more_players_it_is_the_broad_planner(players):
+    game = solver.load_game("guardians", players=players)
+    state = game.new_initial_state()
+    rng = SplitMix64(1)
+    mine, broad = E.endgame_agent(game, seed=1), broad_agent(game, seed=1)
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        action = mine(state)
+        assert action == broad(state)
+        state.apply_action(action)
