@@ -142,7 +142,7 @@ SPEC = GameSpec(
             iterations=4,
             budget="times the planner's candidate turns",
             summary="the planner searching 4 times as many candidate turns (--iterations: the "
-            "factor); the default agent's solo player",
+            "factor); the default agent's solo player but for its last two rounds",
         ),
         "planner": AgentSpec(
             "solver.games.guardians.planner:planner_agent",

@@ -1,5 +1,6 @@
 """Forest guardians' ``broad`` agent: the planner searching several times as many candidate turns;
-the default agent's solo player (``lookahead`` plays its moves in solo).
+the default agent's solo player until the last two rounds (``lookahead`` plays the solo endgame
+player, :mod:`~solver.games.guardians.endgame`, which is this agent before them).
 
 Why: the ``planner`` (:mod:`~solver.games.guardians.planner`) lists every placement of a pool tile
 on the forest's edge, scores each by the cheap prospect it adds, and searches only the best few

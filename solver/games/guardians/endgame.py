@@ -13,7 +13,7 @@ So, at the growth step of the last :data:`ROUNDS` rounds (``rounds() - round < R
    planner's pick first) and, where the rules allow it, the pool reset are the candidates.
 2. Each candidate is played out to the end of the game :data:`SAMPLES` times: the turn as the
    planner plays it, every chance node drawn by
-   :func:`~solver.games.guardians.lookahead.keyed_outcome` (common random numbers: sample ``j``
+   :func:`~solver.games.guardians.keyed_chance.keyed_outcome` (common random numbers: sample ``j``
    of every candidate sees the same draws where the candidates leave the bag alike), the later
    turns by the planner without resets.
 3. A candidate's value is how many of its play-outs reach the threshold; the planner's pick is
@@ -34,6 +34,7 @@ from typing import Any
 
 from solver.games.guardians.actions import RESET
 from solver.games.guardians.broad import DEFAULT_BREADTH, breadth_for
+from solver.games.guardians.keyed_chance import keyed_outcome
 from solver.games.guardians.planner import (
     PLANNER_BREADTH,
     Breadth,
@@ -124,9 +125,8 @@ def reaching(state: Any, candidates: list[TurnPlan | None], decision: int) -> li
 def playout_score(state: Any, turn: TurnPlan | None, sample_seed: int) -> int:
     """The final score of one play-out from ``state`` (solo, at the growth step): ``turn`` played
     by the planner (``None``: the pool reset, then the planner's turn), chance drawn by
-    :func:`~solver.games.guardians.lookahead.keyed_outcome`, the later turns by the planner
+    :func:`~solver.games.guardians.keyed_chance.keyed_outcome`, the later turns by the planner
     without resets."""
-    from solver.games.guardians.lookahead import keyed_outcome
     from solver.games.guardians.rules import Phase
 
     here = state.clone()

@@ -24,11 +24,12 @@ agent searches where the planner is blind and trusts it where it is good:
 4. The candidate with the best value is played (ties to the planner's order), and the rest of
    the turn is the planner's.
 
-Chance in a continuation is drawn by :func:`keyed_outcome` (common random numbers: candidates
-that leave the bag alike see the same refills). In solo there is nobody to search, so the agent
-plays the solo endgame player's moves (:mod:`~solver.games.guardians.endgame`: the ``broad``
-agent, the planner searching more of its candidate turns, playing its last two rounds for the
-level's threshold; the solo player that measured strongest). (Valuing the player's own
+Chance in a continuation is drawn by :func:`~solver.games.guardians.keyed_chance.keyed_outcome`
+(common random numbers: candidates that leave the bag alike see the same refills). In solo there
+is nobody to search, so the agent plays the solo endgame player's moves
+(:mod:`~solver.games.guardians.endgame`: the ``broad`` agent, the planner searching more of its
+candidate turns, playing its last two rounds for the level's threshold; the solo player that
+measured strongest). (Valuing the player's own
 position at its next turn instead, from sampled reveals, was tried and lost to the planner's
 exact expectation: docs/rules/guardians.md §13.) Deterministic for a seed and a budget:
 decision ``k`` of a game samples from ``derive_seed(seed, k)``.
@@ -49,7 +50,8 @@ import itertools
 from typing import Any
 
 from solver.errors import OptionError
-from solver.rng import SplitMix64, derive_seed
+from solver.games.guardians.keyed_chance import keyed_outcome
+from solver.rng import derive_seed
 from solver.spec import Agent
 
 __all__ = [
@@ -74,8 +76,6 @@ DEFAULT_ITERATIONS = 4
 each, or more candidates) were measured and gained nothing: docs/rules/guardians.md §13."""
 AWARE = True
 """The planner's 2-4 player reading (:func:`~solver.games.guardians.planner._base_context`)."""
-REVEAL_KEY = 1_000
-TRACK_KEY = 2_000
 WIN_BONUS = 5.0
 """Points added to (taken from) :func:`leaf_margin` for a game won (lost)."""
 
@@ -191,24 +191,6 @@ def continuation_value(state: Any, turn: Any, sample_seed: int) -> float:
         else:
             here.apply_action(others.choose(here))
     return -rivals_projection(here, me)
-
-
-def keyed_outcome(state: Any, sample_seed: int) -> int:
-    """A chance outcome of ``state`` drawn with a uniform number keyed by what is drawn, not by
-    the order of events: a draw from a bag of n tiles by (sample, n), a round-track draw likewise,
-    a reveal by (sample, tile). Two candidate turns that leave the bag alike so see the same
-    refill, whatever reveals one of them met on the way (common random numbers)."""
-    from solver.games.guardians.rules import Phase
-    from solver.rng import sample_outcome
-
-    phase = state.phase
-    if phase == Phase.REVEAL:
-        key = REVEAL_KEY + int(state.revealing or 0)
-    elif phase == Phase.TRACK:
-        key = TRACK_KEY + len(state.bag)
-    else:
-        key = len(state.bag)
-    return sample_outcome(state.chance_outcomes(), SplitMix64(derive_seed(sample_seed, key)))
 
 
 def rivals_projection(state: Any, me: int) -> float:

@@ -55,8 +55,9 @@ def test_the_planner_plays_the_games_it_played_before_it_became_a_player_object(
     assert solo_game(1, "planner", 0, 1, iterations=None) == 74
 
 
-def test_in_solo_the_lookahead_plays_the_broad_planners_game():
-    assert solo_game(1, "lookahead", 4, 0, iterations=8) == solo_game(1, "broad", 4, 0, None)
+def test_in_solo_the_lookahead_plays_the_solo_endgame_players_game():
+    # its budget is not used in solo (the endgame player's game, held to it in test_endgame.py)
+    assert solo_game(1, "lookahead", 4, 0, iterations=8) == solo_game(1, "lookahead", 4, 0, None)
 
 
 def test_a_budget_of_one_is_the_planner_in_its_two_player_reading():
