@@ -1201,7 +1201,7 @@ cdef class DogKernelState(KernelStateFace):
 
 cdef _apply_slow(DogKernelState state, action):
     """``apply_action`` for anything but a legal plain int: the reference's test and message."""
-    from solver.games.dog.rules import as_action_id
+    from solver.game import as_action_id
 
     action = as_action_id(action)
     legal = state.legal_actions()
