@@ -13,6 +13,9 @@ True
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 
 class SolverError(Exception):
     """Base class of every error raised by forest-solver."""
@@ -162,6 +165,19 @@ def missing_extra_error(exc: ModuleNotFoundError, what: str) -> ModuleNotFoundEr
     top = (exc.name or "").partition(".")[0]
     extra = EXTRAS.get(top)
     return exc if extra is None else MissingExtraError(top, extra, what)
+
+
+@contextlib.contextmanager
+def needs_extra(what: str) -> Iterator[None]:
+    """Guard the imports of an optional dependency: a module of an extra missing inside the
+    block raises :func:`missing_extra_error`'s :class:`MissingExtraError` (naming the extra
+    that ``what``, e.g. ``"the hint service"``, needs) instead of Python's bare error; any
+    other missing module is raised as it is. The one home of the guard the optional modules
+    (the hint engine's schema, the HTTP service) put around their imports."""
+    try:
+        yield
+    except ModuleNotFoundError as exc:
+        raise missing_extra_error(exc, what) from None
 
 
 class SearchBudgetError(SolverError):

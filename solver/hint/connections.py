@@ -19,12 +19,10 @@ from __future__ import annotations
 
 import asyncio
 
-from solver.errors import missing_extra_error
+from solver.errors import needs_extra
 
-try:
+with needs_extra("the hint service"):  # the serve extra: the API names it
     from uvicorn.protocols.http.h11_impl import H11Protocol
-except ModuleNotFoundError as exc:  # the serve extra: the API names it
-    raise missing_extra_error(exc, "the hint service") from None
 
 from solver.hint.limits import CONNECTION_DEFAULTS
 

@@ -17,14 +17,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from solver.errors import missing_extra_error
+from solver.errors import needs_extra
 
-try:
+with needs_extra("the hint service"):  # the serve extra: the API names it
     from fastapi import APIRouter, FastAPI
     from fastapi.responses import FileResponse, JSONResponse
     from fastapi.staticfiles import StaticFiles
-except ModuleNotFoundError as exc:  # the serve extra: the API names it
-    raise missing_extra_error(exc, "the hint service") from None
 
 from solver.fields import JSONValue
 from solver.hint import jobs

@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from solver.errors import missing_extra_error
+from solver.errors import needs_extra
 
-try:
+with needs_extra("the hint engine"):  # the serve extra: the API names it
     from pydantic import (
         BaseModel,
         ConfigDict,
@@ -34,8 +34,6 @@ try:
         StrictInt,
         ValidationError,
     )
-except ModuleNotFoundError as exc:  # the serve extra: the API names it
-    raise missing_extra_error(exc, "the hint engine") from None
 
 from solver.fields import JSONValue
 

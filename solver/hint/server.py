@@ -33,16 +33,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.errors import OptionError, missing_extra_error
+from solver.errors import OptionError, needs_extra
 
-try:
+with needs_extra("the hint service"):  # the serve extra: the API names it
     from fastapi import FastAPI, Request
     from fastapi.exceptions import RequestValidationError
     from fastapi.responses import Response
     from starlette.exceptions import HTTPException as StarletteHTTPException
     from starlette.types import ASGIApp, Receive, Scope, Send
-except ModuleNotFoundError as exc:  # the serve extra: the API names it
-    raise missing_extra_error(exc, "the hint service") from None
 
 from solver.files import check_writable, write_whole
 from solver.hint import jobs
