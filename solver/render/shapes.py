@@ -17,11 +17,23 @@ pieces; a tile grid's pawns are tokens too.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from solver.render.svg import INK, element, points, text
 
 __all__ = ["arrow", "circle", "line", "polygon", "polyline", "token"]
+
+
+def _shape(
+    tag: str,
+    class_: str | None,
+    geometry: Mapping[str, object],
+    paint: Mapping[str, object],
+    extra: Mapping[str, object],
+) -> str:
+    """One shape, its attributes in the order every shape here writes them: the class, the
+    geometry, the main paint, then the caller's further attributes in the order given."""
+    return element(tag, {"class_": class_, **geometry, **paint, **extra})
 
 
 def circle(
@@ -36,9 +48,8 @@ def circle(
     **extra: object,
 ) -> str:
     """A circle of radius ``r`` centred on (cx, cy)."""
-    attrs: dict[str, object] = {"class_": class_, "cx": cx, "cy": cy, "r": r, "fill": fill}
-    attrs |= {"stroke": stroke, "stroke_width": stroke_width, **extra}
-    return element("circle", attrs)
+    paint = {"fill": fill, "stroke": stroke, "stroke_width": stroke_width}
+    return _shape("circle", class_, {"cx": cx, "cy": cy, "r": r}, paint, extra)
 
 
 def line(
@@ -53,16 +64,15 @@ def line(
     **extra: object,
 ) -> str:
     """A straight line from (x1, y1) to (x2, y2): an edge, an arrow's shaft, a rule."""
-    attrs: dict[str, object] = {"class_": class_, "x1": x1, "y1": y1, "x2": x2, "y2": y2}
-    attrs |= {"stroke": stroke, "stroke_width": stroke_width, **extra}
-    return element("line", attrs)
+    geometry = {"x1": x1, "y1": y1, "x2": x2, "y2": y2}
+    return _shape("line", class_, geometry, {"stroke": stroke, "stroke_width": stroke_width}, extra)
 
 
 def polygon(
     coords: Iterable[tuple[float, float]], *, fill: str, class_: str | None = None, **extra: object
 ) -> str:
     """A closed, filled shape through ``coords`` (an arrowhead, a hexagon, a tile outline)."""
-    return element("polygon", {"class_": class_, "points": points(coords), "fill": fill, **extra})
+    return _shape("polygon", class_, {"points": points(coords)}, {"fill": fill}, extra)
 
 
 def polyline(
@@ -74,8 +84,8 @@ def polyline(
     **extra: object,
 ) -> str:
     """An open path through ``coords``, unfilled (a trail, a route)."""
-    attrs = {"class_": class_, "points": points(coords), "fill": "none", "stroke": stroke}
-    return element("polyline", {**attrs, "stroke_width": stroke_width, **extra})
+    paint = {"fill": "none", "stroke": stroke, "stroke_width": stroke_width}
+    return _shape("polyline", class_, {"points": points(coords)}, paint, extra)
 
 
 def token(
