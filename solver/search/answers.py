@@ -81,13 +81,28 @@ def _mcts_call(
     keywords: Mapping[str, object],
 ) -> tuple[Limit, MCTSOptions]:
     """The budget and options of a non-exact call (strong options unless any are given)."""
+    budget, opts = _sampling_call(iterations, seconds, limit, options, keywords, _MCTS_BUDGET)
+    return budget, strong_mcts_options(state) if opts is None else opts
+
+
+def _sampling_call(
+    iterations: int | Unset | None,
+    seconds: float | Unset | None,
+    limit: Limit | None,
+    options: object,
+    keywords: Mapping[str, object],
+    budget_names: tuple[str, ...],
+) -> tuple[Limit, MCTSOptions | None]:
+    """The budget and options of an MCTS or ISMCTS call: ``DEFAULT_ITERATIONS`` simulations when
+    no budget is given (a time alone is one), the ``budget_names`` keywords over ``limit``; the
+    options given (keywords over ``options``), or None when none are (the caller's default)."""
     if limit is None and iterations in (UNSET, None) and seconds in (UNSET, None):
-        iterations = DEFAULT_ITERATIONS  # no budget given: the default one (a time alone is one)
-    given = {name: keywords.get(name, UNSET) for name in _MCTS_BUDGET}
+        iterations = DEFAULT_ITERATIONS
+    given = {name: keywords.get(name, UNSET) for name in budget_names}
     budget = merge_limit(limit, {"iterations": iterations, "seconds": seconds, **given})
     passed = {name: keywords.get(name, UNSET) for name in _MCTS_OPTIONS}
     if options is None and all(value is UNSET for value in passed.values()):
-        return budget, strong_mcts_options(state)
+        return budget, None
     return budget, options_from(MCTSOptions, options, passed, {})
 
 
@@ -202,14 +217,10 @@ def _ismcts_call(
                 f"{function}() got an option ISMCTS does not take, {name!r}; expected one of "
                 f"{known}"
             )
-    if limit is None and iterations in (UNSET, None) and seconds in (UNSET, None):
-        iterations = DEFAULT_ITERATIONS
-    given = {name: keywords.get(name, UNSET) for name in _ISMCTS_BUDGET}
-    budget = merge_limit(limit, {"iterations": iterations, "seconds": seconds, **given})
-    passed = {name: keywords.get(name, UNSET) for name in _MCTS_OPTIONS}
-    if options is None and all(value is UNSET for value in passed.values()):
-        return budget, None if configure is None else configure(state)
-    return budget, options_from(MCTSOptions, options, passed, {})
+    budget, opts = _sampling_call(iterations, seconds, limit, options, keywords, _ISMCTS_BUDGET)
+    if opts is None and configure is not None:
+        return budget, configure(state)
+    return budget, opts
 
 
 def hidden_best_move(
