@@ -12,6 +12,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from solver.errors import IllegalActionError
+from solver.games.trial import core
 from solver.games.trial.core import REQUIRED, Fields, Frame, Step, YesNo, player, pop, push, step
 from solver.games.trial.schema import COLUMN_OF
 
@@ -141,7 +142,7 @@ def take_artifact(st: State, p: int, kind: str) -> None:
 
 
 @step("make_room")
-class MakeRoom(Step):
+class MakeRoom(core.UntilDone):
     """Decision: an artifact won that does not fit the backpack: drop something (``DROP``; once
     it fits the artifact is taken) or leave the artifact where it is (``done``)."""
 
@@ -157,10 +158,7 @@ class MakeRoom(Step):
         return [st.layout.DONE, *drop_actions(st, f["player"])]
 
     @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
-        if a == st.layout.DONE:
-            pop(st, f)
-            return
+    def take(st: State, f: Frame, a: int) -> None:
         kind = st.layout.item_kinds[a - st.layout.DROP]
         remove_from_pack(st, f["player"], kind)
         if fits(st, f["player"], f["kind"]):

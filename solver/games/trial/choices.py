@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from solver.games.trial import core
 from solver.games.trial.actions import COLUMNS
 from solver.games.trial.belongings import (
     add_to_story,
@@ -224,7 +225,7 @@ class TakeItem(Step):
 
 
 @step("from_discard")
-class FromDiscard(Step):
+class FromDiscard(core.UntilDone):
     """Decision: a card taken from the deed discard pile among ``choices``, or none; ``left``
     more may be taken."""
 
@@ -240,10 +241,7 @@ class FromDiscard(Step):
         return [st.layout.DONE] + [st.layout.card(c) for c in f["choices"] if c in pile]
 
     @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
-        if a == st.layout.DONE:
-            pop(st, f)
-            return
+    def take(st: State, f: Frame, a: int) -> None:
         cid = st.layout.cards[a - st.layout.CARD]
         st.data["decks"]["deeds"]["discard"].remove(cid)
         f["choices"].remove(cid)

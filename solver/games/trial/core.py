@@ -14,7 +14,9 @@ declares the frame's fields with their defaults and meanings (``fields``) and it
 * an **automatic** step (``auto = True``): ``run(st, f)``;
 
 and optionally ``who(st, f)`` when the deciding player is not the frame's ``player`` field, and
-``describe(st, f, action)`` for a readable label. Rule sections talk to one another only by
+``describe(st, f, action)`` for a readable label. Two common shapes of decision have a base class
+giving their ``apply``: :class:`YesNo` (``yes`` or ``done``) and :class:`UntilDone` (answers
+taken one by one until ``done``). Rule sections talk to one another only by
 pushing step kinds (never by calling into each other's modules): the layers are static data
 (``schema``, ``content``, ``board``, ``actions``), this core (with ``history``, ``belongings`` and
 ``decks``), payments and conditions (``payments``, ``conditions``, ``choices``, ``discards``),
@@ -117,6 +119,29 @@ class YesNo(Step):
     def answer(st: State, f: Frame, yes: bool) -> None:
         """The effect of the answer (``yes``, or ``done`` when false)."""
         raise NotImplementedError
+
+
+class UntilDone(Step):
+    """A decision answered again and again until ``done``: each other answer is ``take``n and
+    the step waits for the next (``take`` removes it when nothing more may be taken); ``done``
+    removes it, then ``finish`` does what ending the decision does."""
+
+    @classmethod
+    def apply(cls, st: State, f: Frame, a: int) -> None:
+        if a == st.layout.DONE:
+            pop(st, f)
+            cls.finish(st, f)
+        else:
+            cls.take(st, f, a)
+
+    @staticmethod
+    def take(st: State, f: Frame, a: int) -> None:
+        """The effect of an answer other than ``done``."""
+        raise NotImplementedError
+
+    @staticmethod
+    def finish(st: State, f: Frame) -> None:
+        """What ``done`` does once the step has left the stack (nothing, unless the kind says)."""
 
 
 def step(kind: str) -> Callable[[type], type]:

@@ -179,7 +179,7 @@ def path_price(path: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 @step("advance")
-class Advance(Step):
+class Advance(core.UntilDone):
     """Decision: the next expedition space along the allowed lines (paid paths if affordable);
     ``done`` only for the optional steps of a multi-step advance. Passed over off an
     expedition or where no path leads on."""
@@ -202,10 +202,7 @@ class Advance(Step):
         return acts if acts != [st.layout.DONE] else []
 
     @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
-        if a == st.layout.DONE:
-            pop(st, f)
-            return
+    def take(st: State, f: Frame, a: int) -> None:
         p = f["player"]
         me = player(st, p)
         target = st.layout.spaces[a - st.layout.SPACE]

@@ -35,6 +35,7 @@ import json
 from collections import Counter
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from solver.games.trial import core
 from solver.games.trial.belongings import story_symbols
 from solver.games.trial.conditions import company
 from solver.games.trial.core import (
@@ -423,7 +424,7 @@ class FightWeapon(Step):
 
 
 @step("fight_discard")
-class FightDiscard(Step):
+class FightDiscard(core.UntilDone):
     """Decision: discard a card whose enhancement shows strength symbols (up to 2, in the open:
     1 strength point per symbol), use the one-time strength tent symbol, or ``done``."""
 
@@ -439,10 +440,7 @@ class FightDiscard(Step):
         return discard_actions(st, f, lambda c: bool(strength_card(st, c)), "strength")
 
     @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
-        if a == st.layout.DONE:
-            pop(st, f)
-            return
+    def take(st: State, f: Frame, a: int) -> None:
         cid = discard_for_symbols(st, f, a, "strength")
         strength = 1 if cid is None else strength_card(st, cid)
         enclosing(st, "fight")["discard_strength"][f["side"]] += strength
@@ -458,7 +456,7 @@ class FightDiscard(Step):
 
 
 @step("fight_cards")
-class FightCards(Step):
+class FightCards(core.UntilDone):
     """Decision: a card from hand played face down (up to 2; any card, it counts the symbols of
     its enhancement section when revealed), or ``done``. The cards' strength stays hidden from
     the other side until the fight is decided."""
@@ -477,12 +475,8 @@ class FightCards(Step):
         return acts
 
     @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
-        fight = enclosing(st, "fight")
-        if a == st.layout.DONE:
-            pop(st, f)
-            return
-        fight["face_down"][f["side"]].append(from_hand(st, f["player"], a))
+    def take(st: State, f: Frame, a: int) -> None:
+        enclosing(st, "fight")["face_down"][f["side"]].append(from_hand(st, f["player"], a))
 
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str | None:
@@ -546,7 +540,7 @@ class Reroll(YesNo):
 
 
 @step("swindle")
-class Swindle(Step):
+class Swindle(core.UntilDone):
     """Decision: a card from hand to discard for the Swindler (face down, up to its limit), or
     roll (``done``): a roll under the discarded cards' total fame succeeds."""
 
@@ -566,19 +560,19 @@ class Swindle(Step):
         return acts
 
     @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
-        if a == st.layout.DONE:
-            pop(st, f)
-            note(st, PUBLIC, f"reveal:swindle:{','.join(f['face_down'])}")
-            for cid in f["face_down"]:
-                discard_card(st, cid)
-            push(st, "swindle_roll", player=f["player"], card=f["card"], path=f["path"],
-                 fame=f["fame"])  # fmt: skip
-            push_die(st, f["player"], "swindle_roll", purpose="swindle")
-            return
+    def take(st: State, f: Frame, a: int) -> None:
         cid = from_hand(st, f["player"], a)
         f["face_down"].append(cid)
         f["fame"] += int(st.game.pack.card(cid)["fame"])
+
+    @staticmethod
+    def finish(st: State, f: Frame) -> None:
+        note(st, PUBLIC, f"reveal:swindle:{','.join(f['face_down'])}")
+        for cid in f["face_down"]:
+            discard_card(st, cid)
+        push(st, "swindle_roll", player=f["player"], card=f["card"], path=f["path"],
+             fame=f["fame"])  # fmt: skip
+        push_die(st, f["player"], "swindle_roll", purpose="swindle")
 
 
 @step("swindle_roll")

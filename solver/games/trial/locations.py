@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from solver.games.trial import core
 from solver.games.trial.belongings import (
     drops_if_full,
     fits,
@@ -147,7 +148,7 @@ def _enhances(st: State, cid: str, kind: str) -> bool:
 
 
 @step("enhance")
-class Enhance(Step):
+class Enhance(core.UntilDone):
     """Decision: discard a card for its enhancement symbols of ``kind`` (food, card or trade;
     up to 2), use the matching one-time tent symbol, or ``done``: the symbols go to the waiting
     ``into`` step below (its ``boost``, and ``foods`` for food)."""
@@ -168,15 +169,7 @@ class Enhance(Step):
         return discard_actions(st, f, lambda c: _enhances(st, c, kind), TENT_SYMBOL.get(kind))
 
     @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
-        if a == st.layout.DONE:
-            pop(st, f)
-            target = enclosing(st, f["into"])
-            target["boost"] += f["boost"]
-            if "foods" in target:
-                for food, n in f["foods"].items():
-                    target["foods"][food] += n
-            return
+    def take(st: State, f: Frame, a: int) -> None:
         cid = discard_for_symbols(st, f, a, TENT_SYMBOL.get(f["kind"]))
         if cid is None:
             f["boost"] += 1
@@ -186,6 +179,14 @@ class Enhance(Step):
                     f["foods"][key] += n
                 else:
                     f["boost"] += n
+
+    @staticmethod
+    def finish(st: State, f: Frame) -> None:
+        target = enclosing(st, f["into"])
+        target["boost"] += f["boost"]
+        if "foods" in target:
+            for food, n in f["foods"].items():
+                target["foods"][food] += n
 
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str | None:
@@ -267,7 +268,7 @@ class Exchange(YesNo):
 
 
 @step("ruins")
-class Ruins(Step):
+class Ruins(core.UntilDone):
     """Decision (ruins): an item lying there, bought with any food (the strong paw: a second
     one with a tea leaf), or ``done``; with an item that does not fit, dropping something
     first (``DROP``)."""
@@ -291,10 +292,7 @@ class Ruins(Step):
         return acts
 
     @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
-        if a == st.layout.DONE:
-            pop(st, f)
-            return
+    def take(st: State, f: Frame, a: int) -> None:
         if made_room(st, f["player"], a):
             return
         kind = st.layout.item_kinds[a - st.layout.ITEM]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from solver.games.trial import core
 from solver.games.trial.belongings import (
     action_cell,
     cell_action,
@@ -80,7 +81,7 @@ def sell(st: State, p: int, kind: str, paid: bool) -> None:
 
 
 @step("store_visit")
-class StoreVisit(Step):
+class StoreVisit(core.UntilDone):
     """Decision: buy (``ITEM``), sell an item or leave an artifact in the gallery (``SELL``),
     drop something when an affordable item does not fit (``DROP``), or ``done`` (then the
     trading bonus)."""
@@ -111,14 +112,9 @@ class StoreVisit(Step):
         return acts + drops_if_full(st, p, affordable)
 
     @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
+    def take(st: State, f: Frame, a: int) -> None:
         L, p = st.layout, f["player"]
         family, index = L.family(a)
-        if a == L.DONE:
-            pop(st, f)
-            push(st, "trading_bonus", player=p, points=trade_symbols(st, p))
-            push(st, "enhance", player=p, kind="trade", into="trading_bonus")
-            return
         kind = L.item_kinds[index]
         if family == "drop":
             drop(st, p, kind)
@@ -139,6 +135,12 @@ class StoreVisit(Step):
         else:
             f["sold"].append(kind)
             sell(st, p, kind, paid=True)
+
+    @staticmethod
+    def finish(st: State, f: Frame) -> None:
+        p = f["player"]
+        push(st, "trading_bonus", player=p, points=trade_symbols(st, p))
+        push(st, "enhance", player=p, kind="trade", into="trading_bonus")
 
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str | None:
@@ -185,7 +187,7 @@ class SaleSlot(Step):
 
 
 @step("trading_bonus")
-class TradingBonus(Step):
+class TradingBonus(core.UntilDone):
     """Decision: a trading bonus bought with the symbols left (``points`` + ``boost``), or
     ``done``."""
 
@@ -205,10 +207,7 @@ class TradingBonus(Step):
         return acts
 
     @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
-        if a == st.layout.DONE:
-            pop(st, f)
-            return
+    def take(st: State, f: Frame, a: int) -> None:
         name = list(BONUS_COSTS)[a - st.layout.BONUS]
         f["points"] -= BONUS_COSTS[name]
         if name == "card":

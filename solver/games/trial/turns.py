@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from solver.games.trial import core
 from solver.games.trial.actions import PAW_TARGETS
 from solver.games.trial.belongings import (
     drop,
@@ -205,7 +206,7 @@ class Turn(Step):
 
 
 @step("move")
-class Move(Step):
+class Move(core.UntilDone):
     """Decision: discard up to 2 cards with movement enhancements (or use a one-time movement
     tent symbol), then the destination; ``done`` ends the move where the piece stands. The
     Cartographer arriving on an expedition's start space advances one space at once."""
@@ -230,12 +231,10 @@ class Move(Step):
         return acts
 
     @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
+    def take(st: State, f: Frame, a: int) -> None:
         L, p = st.layout, f["player"]
         family, index = L.family(a)
-        if a == L.DONE:
-            pop(st, f)
-        elif a == L.TOKEN or family == "card":
+        if a == L.TOKEN or family == "card":
             cid = discard_for_symbols(st, f, a, "move")
             f["extra"] += 1 if cid is None else st.game.pack.card(cid)["enhance"]["move"]
         else:
