@@ -60,6 +60,13 @@ def reshuffle(st: State, area: str) -> None:
     deck["top"] = None
 
 
+def leave_area(st: State, p: int, area: str) -> None:
+    """``p`` leaves expedition ``area`` (finished or given up): back on its exit space, and the
+    area's discards shuffled back (:func:`reshuffle`)."""
+    player(st, p)["space"] = st.game.board.area_exit[area]
+    reshuffle(st, area)
+
+
 @step("leave_expedition")
 class LeaveExpedition(Step):
     """Automatic: give up the expedition (at the start of a turn, or thrown out by a card): back
@@ -71,24 +78,19 @@ class LeaveExpedition(Step):
     @staticmethod
     def run(st: State, f: Frame) -> None:
         pop(st, f)
-        me = player(st, f["player"])
-        area = st.game.board.area_of.get(me["space"])
-        if area is None:
-            return
-        me["space"] = st.game.board.area_exit[area]
-        reshuffle(st, area)
+        area = st.game.board.area_of.get(player(st, f["player"])["space"])
+        if area is not None:
+            leave_area(st, f["player"], area)
 
 
 def finish(st: State, p: int, space: str, resource: bool = True) -> None:
     """Place ``p``'s flag on ``space``, back to the exit space; the turn ends."""
     board = st.game.board
     area = board.area_of[space]
-    me = player(st, p)
-    me["flags"][area] = space
+    player(st, p)["flags"][area] = space
     if resource and space in board.finish_resource:
         gain_food(st, p, board.finish_resource[space])
-    me["space"] = board.area_exit[area]
-    reshuffle(st, area)
+    leave_area(st, p, area)
     st.data["stack"] = [
         f for f in st.data["stack"] if not (f["step"] == "advance" and f["player"] == p)
     ]
