@@ -396,14 +396,18 @@ def live_fight(st: State) -> dict[str, Any] | None:
     }
 
 
+FIGHTER_FIELDS: Fields = {
+    "player": (REQUIRED, "the fighter deciding"),
+    "side": (REQUIRED, "0 the attacker, 1 the defender"),
+}
+"""The fields of a fighter's decision for the fight under it (its weapon, its cards)."""
+
+
 @step("fight_weapon")
 class FightWeapon(Step):
     """Decision: the item or artifact used as a weapon (``done``: none)."""
 
-    fields: ClassVar[Fields] = {
-        "player": (REQUIRED, "who chooses"),
-        "side": (REQUIRED, "0 the attacker, 1 the defender"),
-    }
+    fields: ClassVar[Fields] = FIGHTER_FIELDS
 
     @staticmethod
     def legal(st: State, f: Frame) -> list[int]:
@@ -429,8 +433,7 @@ class FightDiscard(core.UntilDone):
     1 strength point per symbol), use the one-time strength tent symbol, or ``done``."""
 
     fields: ClassVar[Fields] = {
-        "player": (REQUIRED, "who discards"),
-        "side": (REQUIRED, "0 the attacker, 1 the defender"),
+        **FIGHTER_FIELDS,
         "cards": (0, "cards discarded so far"),
         "token": (False, "the tent symbol is used"),
     }
@@ -461,10 +464,7 @@ class FightCards(core.UntilDone):
     its enhancement section when revealed), or ``done``. The cards' strength stays hidden from
     the other side until the fight is decided."""
 
-    fields: ClassVar[Fields] = {
-        "player": (REQUIRED, "who plays"),
-        "side": (REQUIRED, "0 the attacker, 1 the defender"),
-    }
+    fields: ClassVar[Fields] = FIGHTER_FIELDS
 
     @staticmethod
     def legal(st: State, f: Frame) -> list[int]:
