@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from solver.errors import IllegalActionError
 from solver.games.trial import core
 from solver.games.trial.core import REQUIRED, Fields, Frame, Step, YesNo, player, pop, push, step
-from solver.games.trial.schema import COLUMN_OF
+from solver.games.trial.schema import COLUMN_OF, TENT_BONUSES
 
 if TYPE_CHECKING:
     from solver.games.trial.core import State
@@ -36,10 +36,15 @@ class TentFromBox(Step):
         ]
 
 
+def tent_of(st: State, a: int) -> str:
+    """The tent bonus a ``TENT`` action names."""
+    return TENT_BONUSES[a - st.layout.TENT]
+
+
 def take_tent(st: State, f: Frame, a: int) -> str:
     """Pop the drawing step ``f`` and take the tent of outcome ``a`` out of the box: its bonus."""
     pop(st, f)
-    bonus: str = st.layout.label(a)[len("tent ") :]
+    bonus = tent_of(st, a)
     st.data["box"]["tents"].remove(bonus)
     return bonus
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from solver.games.trial.belongings import TentFromBox, gain_food, take_tent
+from solver.games.trial.belongings import TentFromBox, gain_food, take_tent, tent_of
 from solver.games.trial.core import REQUIRED, Fields, Frame, Step, player, pop, push, step
 from solver.games.trial.decks import CardOrFood, draw_deed
 from solver.games.trial.history import PUBLIC, note
@@ -68,6 +68,19 @@ def campsite_bonus(st: State, p: int, spot: str) -> None:
         push(st, "take_item", player=p, rarity="common")
     elif bonus == "first_player":
         st.data["first_player"] = p
+
+
+TENT_FIELDS: Fields = {
+    "player": (REQUIRED, "who lays the tent (camping, or playing Campsite Gift)"),
+    "spot": (REQUIRED, "the campsite it goes to (universal: the universal campsite)"),
+}
+"""The fields of the steps laying a tent token face down on a campsite (see :func:`lay_tent`)."""
+
+
+def lay_tent(st: State, spot: str, bonus: str, owner: int | None) -> None:
+    """A tent token lies face down on ``spot``: a player's own (``owner``), or one from the box
+    (``None``)."""
+    st.data["camp_tents"][spot] = {"tent": bonus, "owner": owner}
 
 
 CAMP_STAGES = ("campsite", "tent", "own_tent", "paws")
@@ -127,10 +140,7 @@ class Universal(CardOrFood):
 class PickTent(Step):
     """Decision: which of one's own tents goes face down on the spot."""
 
-    fields: ClassVar[Fields] = {
-        "player": (REQUIRED, "who camps"),
-        "spot": (REQUIRED, "the campsite (or universal)"),
-    }
+    fields: ClassVar[Fields] = TENT_FIELDS
 
     @staticmethod
     def legal(st: State, f: Frame) -> list[int]:
@@ -139,9 +149,9 @@ class PickTent(Step):
     @staticmethod
     def apply(st: State, f: Frame, a: int) -> None:
         pop(st, f)
-        bonus = st.layout.label(a)[len("tent ") :]
+        bonus = tent_of(st, a)
         player(st, f["player"])["tents"].remove(bonus)
-        st.data["camp_tents"][f["spot"]] = {"tent": bonus, "owner": f["player"]}
+        lay_tent(st, f["spot"], bonus, f["player"])
 
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str:
@@ -172,12 +182,8 @@ class GiftTent(Step):
 class BoxTent(TentFromBox):
     """Chance: which face-down tent comes out of the box."""
 
-    fields: ClassVar[Fields] = {
-        "player": (REQUIRED, "who played Campsite Gift"),
-        "spot": (REQUIRED, "the campsite it goes to"),
-    }
+    fields: ClassVar[Fields] = TENT_FIELDS
 
     @staticmethod
     def apply(st: State, f: Frame, a: int) -> None:
-        bonus = take_tent(st, f, a)
-        st.data["camp_tents"][f["spot"]] = {"tent": bonus, "owner": None}
+        lay_tent(st, f["spot"], take_tent(st, f, a), None)
