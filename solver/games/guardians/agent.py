@@ -22,12 +22,9 @@ Deterministic for a seed and an iteration budget: decision ``k`` of a game is se
 engine the same tree is built in Python (hundreds of times slower; for tests).
 
 >>> import solver
->>> from solver.games.guardians.grove_format import parse_grove
->>> game = solver.load_game("guardians", position=parse_grove(
-...     "grid:\\n[GR]b G:BB R:BB Y:BB\\n. . [YR]g .\\n"))
->>> agent = mcts_agent(game, seed=1, iterations=50)
->>> state = game.new_initial_state()
->>> state.action_to_string(agent(state))   # the chain first: 2 missions, not 1
+>>> opened = solver.game_spec("guardians").open("guardians/order-matters")
+>>> agent = mcts_agent(opened.game, seed=1, iterations=50)
+>>> opened.state.action_to_string(agent(opened.state))   # the chain first: 2 missions, not 1
 'walk green pawn: (1,2) -> (0,2) (0,3)'
 """
 

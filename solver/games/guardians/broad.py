@@ -21,12 +21,9 @@ the state only, so it plays the same games on both engines. Its time grows with 
 about three and a half times the planner's at the default (docs/rules/guardians.md §13).
 
 >>> import solver
->>> from solver.games.guardians.grove_format import parse_grove
->>> game = solver.load_game("guardians", position=parse_grove(
-...     "grid:\\n[GR]b G:BB R:BB Y:BB\\n. . [YR]g .\\n"))
->>> agent = broad_agent(game)
->>> state = game.new_initial_state()
->>> state.action_to_string(agent(state))   # the chain first: 2 missions, not 1
+>>> opened = solver.game_spec("guardians").open("guardians/order-matters")
+>>> agent = broad_agent(opened.game)
+>>> opened.state.action_to_string(agent(opened.state))   # the chain first: 2 missions, not 1
 'walk green pawn: (1,2) -> (0,2) (0,3)'
 """
 

@@ -35,12 +35,9 @@ exact expectation: docs/rules/guardians.md §13.) Deterministic for a seed and a
 decision ``k`` of a game samples from ``derive_seed(seed, k)``.
 
 >>> import solver
->>> from solver.games.guardians.grove_format import parse_grove
->>> game = solver.load_game("guardians", position=parse_grove(
-...     "grid:\\n[GR]b G:BB R:BB Y:BB\\n. . [YR]g .\\n"))
->>> agent = lookahead_agent(game, seed=1, iterations=4)
->>> state = game.new_initial_state()
->>> state.action_to_string(agent(state))   # the chain first: 2 missions, not 1
+>>> opened = solver.game_spec("guardians").open("guardians/order-matters")
+>>> agent = lookahead_agent(opened.game, seed=1, iterations=4)
+>>> opened.state.action_to_string(agent(opened.state))   # the chain first: 2 missions, not 1
 'walk green pawn: (1,2) -> (0,2) (0,3)'
 """
 

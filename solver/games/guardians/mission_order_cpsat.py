@@ -20,10 +20,9 @@ a legal order. :func:`cpsat_order` agrees with the exhaustive
 :func:`~.mission_order_search.best_order` on count and points (the tests check hundreds of
 positions).
 
->>> from solver.games.guardians.grove_format import parse_grove
->>> from solver.games.guardians.rules import GuardiansGame
->>> state = GuardiansGame(position=parse_grove(
-...     "grid:\\n[GR]b G:BB R:BB Y:BB\\n. . [YR]g .\\n")).new_initial_state()
+>>> import solver
+>>> game = solver.load_game("guardians", position="guardians/order-matters", engine="reference")
+>>> state = game.new_initial_state()
 >>> answer = cpsat_order(state)
 >>> answer.plan.count, answer.plan.points, answer.optimal
 (2, 6, True)

@@ -16,10 +16,9 @@ expected missions and points (``Plan.reaches_unseen`` says whether there is any 
 
 :func:`first_legal_order` is the naive baseline: complete the first legal walk, again and again.
 
->>> from solver.games.guardians.grove_format import parse_grove
->>> from solver.games.guardians.rules import GuardiansGame
->>> state = GuardiansGame(position=parse_grove(
-...     "grid:\\n[GR]b G:BB R:BB Y:BB\\n. . [YR]g .\\n")).new_initial_state()
+>>> import solver
+>>> game = solver.load_game("guardians", position="guardians/order-matters", engine="reference")
+>>> state = game.new_initial_state()
 >>> plan = best_order(state)
 >>> plan.count, plan.points, [step.label for step in plan.steps]
 (2, 6, ['walk green pawn: (1,2) -> (0,2) (0,3)', 'walk blue pawn: (0,0) -> (0,1) (0,2)'])

@@ -43,12 +43,9 @@ The agent is deterministic: ties go to the first candidate in a fixed order, and
 random (the seed only seeds the pools a reset is valued with).
 
 >>> import solver
->>> from solver.games.guardians.grove_format import parse_grove
->>> game = solver.load_game("guardians", position=parse_grove(
-...     "grid:\\n[GR]b G:BB R:BB Y:BB\\n. . [YR]g .\\n"))
->>> agent = planner_agent(game)
->>> state = game.new_initial_state()
->>> state.action_to_string(agent(state))   # the chain first: 2 missions, not 1
+>>> opened = solver.game_spec("guardians").open("guardians/order-matters")
+>>> agent = planner_agent(opened.game)
+>>> opened.state.action_to_string(agent(opened.state))   # the chain first: 2 missions, not 1
 'walk green pawn: (1,2) -> (0,2) (0,3)'
 """
 
