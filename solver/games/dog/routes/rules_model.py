@@ -178,6 +178,8 @@ class RulesModel:
         self.m.add_bool_or(out)
 
     def and_of(self, lits: list[Lit], name: str) -> Lit:
+        """The AND of ``lits``: a new variable ``name`` equal to it, or, where that needs none,
+        the constant or the one literal it folds to (:func:`_fold`)."""
         lits, folded = _fold(lits, neutral=True)
         if folded is not None:
             return folded
@@ -188,14 +190,9 @@ class RulesModel:
         return v
 
     def or_of(self, lits: list[Lit], name: str) -> Lit:
-        lits, folded = _fold(lits, neutral=False)
-        if folded is not None:
-            return folded
-        v = self.new_bool(name)
-        for x in lits:
-            self.clause([_neg(x), v])
-        self.clause([_neg(v), *lits])
-        return v
+        """The OR of ``lits``: the negation of the AND of their negations (De Morgan), so that
+        one gate, :meth:`and_of`, builds both; ``name`` names the model's variable, the NOR."""
+        return _neg(self.and_of([_neg(x) for x in lits], f"nor_{name}"))
 
     def resolved(self, t: int, y: Cell, resolved: bool) -> Lit:
         """The literal "distraction ``y`` is (un)resolved at the start of turn ``t``"."""
