@@ -80,18 +80,13 @@ SPEC = GameSpec(
     players=(1,),
     engines={"kernel": _kernel, "reference": _reference},
     open="solver.games.dog.hooks:open_forest",
-    hidden_information=False,
-    constant_sum=False,
     heuristic=True,
-    utility_range=(0.0, 1.0),
-    exact=True,
     agents={
         "greedy": AgentSpec(
             "solver.games.dog.hooks:greedy",
             summary="the stamina-weighted shortest path, no look-ahead",
         ),
     },
-    default_agent="mcts",
     ladder=LADDER,
     open_text="solver.games.dog.hooks:open_forest_text",
     source_option="forest",

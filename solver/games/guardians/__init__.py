@@ -113,10 +113,8 @@ SPEC = GameSpec(
         "level": "the solo level, 1 to 6 (with --players 1 only: refused with more players)",
         "tiles": "a tile-set file (JSON) to play with instead of the standard tiles",
     },
-    hidden_information=False,
     constant_sum=True,
     heuristic=True,
-    utility_range=(0.0, 1.0),
     exact=False,
     agents={
         "greedy": AgentSpec(
@@ -162,7 +160,6 @@ SPEC = GameSpec(
     load_file="solver.games.guardians.grove_format:load_grove",
     puzzles="guardians",
     default_source=True,
-    value_kind="win probability",
     render_text=f"{_HOOKS}:render_text",
     render_svg=f"{_HOOKS}:render_svg",
     table_view="solver.games.guardians.table:table_view",
@@ -170,7 +167,6 @@ SPEC = GameSpec(
     legend=f"{_HOOKS}:legend",
     puzzle_summary=f"{_HOOKS}:puzzle_summary",
     scores=f"{_HOOKS}:scores",
-    default_engine="kernel",
     add_commands="solver.games.guardians.cli:add_commands",
     analysis="solver.games.guardians.analysis:analysis_hooks",
 )

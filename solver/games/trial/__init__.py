@@ -59,7 +59,6 @@ SPEC = GameSpec(
     hidden_information=True,
     constant_sum=True,
     heuristic=True,
-    utility_range=(0.0, 1.0),
     exact=False,
     agents={
         "heuristic": AgentSpec(
@@ -72,19 +71,16 @@ SPEC = GameSpec(
             summary="ISMCTS from the seat's own view, leaves valued by heavy playouts",
         ),
     },
-    default_agent="ismcts",
     ladder=LADDER,
     ismcts_options="solver.games.trial.playouts:search_options",
     state_players="solver.games.trial.hooks:state_players",
     default_source=True,
-    value_kind="win probability",
     render_text="solver.games.trial.render_text:render_text",
     legend="solver.games.trial.render_text:legend",
     scores="solver.games.trial.hooks:scores",
     render_svg="solver.games.trial.render_svg:render_svg",
     table_view="solver.games.trial.table:table_view",
     svg_line="solver.games.trial.render_line:svg_line",
-    default_engine="kernel",
     analysis="solver.games.trial.analysis:analysis_hooks",
 )
 """The Trial's declaration (see :class:`solver.spec.GameSpec`)."""
