@@ -463,6 +463,9 @@ class AnalysisHooks:
       them per instance (``source.skill_games``; 0, the default, skips the measure); a game whose
       skill measure needs no games (the dog's is computed) leaves it False and the option is
       refused for it.
+
+    A game's analysis module usually builds them with :meth:`of_module`, naming only what its
+    conventional names do not give.
     """
 
     load: Callable[[str], Any]
@@ -484,6 +487,34 @@ class AnalysisHooks:
     size_ranges: tuple[tuple[int, int], tuple[int, int]] | None = None
     default_size: tuple[int, int] = (9, 9)
     skill_games: bool = False
+
+    @classmethod
+    def of_module(cls, module: str, **declared: Any) -> AnalysisHooks:
+        """The hooks of a game's analysis module ``module`` (its ``__name__``), read by name: the
+        functions ``load``, ``dump``, ``roll`` and ``report_sections`` (``report``), the tables
+        ``COLUMNS``, ``CLASSES`` and ``ADVICE``, and ``analyse`` naming its ``analyse_source``,
+        each where the module defines it; ``declared`` on top (the settings, and any hook the
+        module names otherwise). So a game's ``analysis_hooks()`` states only what differs."""
+        found = vars(importlib.import_module(module))
+        hooks: dict[str, Any] = {
+            name: found[attr] for name, attr in _MODULE_HOOKS.items() if attr in found
+        }
+        if "analyse_source" in found:
+            hooks["analyse"] = f"{module}:analyse_source"
+        return cls(**(hooks | declared))
+
+
+_MODULE_HOOKS = {
+    "load": "load",
+    "dump": "dump",
+    "roll": "roll",
+    "report": "report_sections",
+    "columns": "COLUMNS",
+    "classes": "CLASSES",
+    "advice": "ADVICE",
+}
+"""The :class:`AnalysisHooks` fields :meth:`AnalysisHooks.of_module` reads from a game's analysis
+module, and the module attribute each is read from."""
 
 
 @dataclass(frozen=True, eq=False, repr=False)

@@ -16,7 +16,7 @@ import pytest
 import solver
 from solver.errors import OptionError
 from solver.registry import game_spec, load_game, register
-from solver.spec import AgentSpec, GameSpec, resolve_reference
+from solver.spec import AgentSpec, AnalysisHooks, GameSpec, resolve_reference
 
 
 @pytest.fixture(autouse=True)
@@ -195,3 +195,18 @@ def test_make_agent_uses_the_play_default():
     make_agent("deep", Toy(), seed=2)
     make_agent("deep", Toy(), seed=3, iterations=5)
     assert seen == [(2, 64), (3, 5)]
+
+
+def test_analysis_hooks_of_module_reads_the_conventional_names_under_what_is_declared():
+    from solver.games.guardians import analysis as module
+
+    hooks = AnalysisHooks.of_module(module.__name__, noun="position")
+    assert (hooks.load, hooks.dump, hooks.roll) == (module.load, module.dump, module.roll)
+    assert (hooks.columns, hooks.classes, hooks.advice, hooks.report) == (
+        module.COLUMNS,
+        module.CLASSES,
+        module.ADVICE,
+        module.report_sections,
+    )
+    assert hooks.analyse == f"{module.__name__}:analyse_source" and hooks.noun == "position"
+    assert AnalysisHooks.of_module(module.__name__, analyse="pkg.mod:fn").analyse == "pkg.mod:fn"

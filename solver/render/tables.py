@@ -25,6 +25,7 @@ __all__ = [
     "no_data",
     "numbers",
     "save_figure",
+    "skill_columns",
     "texts",
 ]
 
@@ -101,6 +102,22 @@ def save_figure(fig: Figure, path: Path) -> None:
 
 SKILL_PLOT = "skill_vs_strongest_win_rate.png"
 """The file of :func:`skill_section`'s plot."""
+
+
+def skill_columns(games: int, strongest: float, weakest: float) -> dict[str, Any]:
+    """A row's skill measure, the columns :func:`skill_section` reads: the strength ladder's
+    level 10 won ``strongest`` of its ``games`` games and level 1 ``weakest`` of as many (win
+    rates); the skill is the difference.
+
+    >>> skill_columns(8, 0.75, 0.25)["skill"]
+    0.5
+    """
+    return {
+        "skill_games": games,
+        "strongest_win_rate": strongest,
+        "weakest_win_rate": weakest,
+        "skill": round(strongest - weakest, 12),
+    }
 
 
 def skill_section(frame: pd.DataFrame, directory: Path, noun: str) -> list[str]:

@@ -196,6 +196,7 @@ def ladder_spread(grove: Any, games: int, seed: int) -> dict[str, Any]:
     chance seed ``derive_seed(seed, i)`` and played by the level seeded the same way."""
     from solver.game import play_game
     from solver.games.guardians import SPEC
+    from solver.render.tables import skill_columns
     from solver.rng import derive_seed
 
     game = position_state(grove).get_game()
@@ -207,12 +208,7 @@ def ladder_spread(grove: Any, games: int, seed: int) -> dict[str, Any]:
             agent = build(game, seed=derive_seed(seed, i))
             wins += play_game(game, [agent], seed=derive_seed(seed, i)).final.returns()[0] > 0.5
         rates[level] = wins / games
-    return {
-        "skill_games": games,
-        "strongest_win_rate": rates["level10"],
-        "weakest_win_rate": rates["level1"],
-        "skill": round(rates["level10"] - rates["level1"], 12),
-    }
+    return skill_columns(games, rates["level10"], rates["level1"])
 
 
 def skill_seed(source: str) -> int:
@@ -233,19 +229,22 @@ def analyse_source(source: Any) -> dict[str, Any]:
     return row
 
 
-def _load(path: str) -> Any:
+def load(path: str) -> Any:
+    """A position read from a ``.grove`` file."""
     from solver.games.guardians.grove_format import load_grove
 
     return load_grove(path)
 
 
-def _dump(grove: Any) -> str:
+def dump(grove: Any) -> str:
+    """A position's ``.grove`` text."""
     from solver.games.guardians.grove_format import format_grove
 
     return str(format_grove(grove))
 
 
-def _roll(seed: int, size: tuple[int, int], turns: int | None) -> Any:
+def roll(seed: int, size: tuple[int, int], turns: int | None) -> Any:
+    """The position :func:`roll_grove` rolls at ``size`` (no turn limit: ``turns`` is unused)."""
     return roll_grove(seed, size[0], size[1])
 
 
@@ -284,17 +283,10 @@ def analysis_hooks() -> AnalysisHooks:
     """Forest guardians' analysis hooks (see :class:`~solver.spec.AnalysisHooks`)."""
     from solver.games.guardians.grove_position import MAX_GROVE_SIZE
 
-    return AnalysisHooks(
-        load=_load,
-        dump=_dump,
-        analyse="solver.games.guardians.analysis:analyse_source",
-        roll=_roll,
-        columns=COLUMNS,
-        classes=CLASSES,
-        advice=ADVICE,
+    return AnalysisHooks.of_module(
+        __name__,
         value_column="best_count",
         budgets=f"exhaustive best-order search: at most {MAX_STATES} positions per instance",
-        report=report_sections,
         extension=".grove",
         noun="position",
         size_range=(2, MAX_GROVE_SIZE),

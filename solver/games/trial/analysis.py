@@ -299,6 +299,7 @@ def ladder_spread(setup: TrialSetup, games: int) -> dict[str, Any]:
     a level's win rate counts a shared win as 1/k."""
     from solver.games.trial import SPEC
     from solver.games.trial.scoring import winners
+    from solver.render.tables import skill_columns
     from solver.rng import derive_seed
 
     game = trial_game(setup.pack, setup.players)
@@ -314,12 +315,7 @@ def ladder_spread(setup: TrialSetup, games: int) -> dict[str, Any]:
             best = winners(state) if state.is_terminal() else []
             won += 1 / len(best) if seat in best else 0.0
         rates[level] = won / games
-    return {
-        "skill_games": games,
-        "strongest_win_rate": rates["level10"],
-        "weakest_win_rate": rates["level1"],
-        "skill": round(rates["level10"] - rates["level1"], 12),
-    }
+    return skill_columns(games, rates["level10"], rates["level1"])
 
 
 def analyse_source(source: Any) -> dict[str, Any]:
@@ -332,7 +328,8 @@ def analyse_source(source: Any) -> dict[str, Any]:
     return row
 
 
-def _load(path: str) -> TrialSetup:
+def load(path: str) -> TrialSetup:
+    """A set-up read from a ``.trial`` file (its pack path relative to the file's folder)."""
     from solver.files import read_bytes
 
     data = read_bytes(path, "Trial set-up")
@@ -388,25 +385,20 @@ def report_sections(frame: Any, directory: Any, load_row: Any) -> list[str]:
     return [*lines, *md_table(header, rows), "", *skill_section(frame, directory, "set-up")]
 
 
-def _roll(seed: int, size: tuple[int, int], turns: int | None) -> TrialSetup:
+def roll(seed: int, size: tuple[int, int], turns: int | None) -> TrialSetup:
+    """The set-up of ``size`` (players, games) at ``turns`` actions a game at the most."""
     return TrialSetup(seed, size[0], size[1], DEFAULT_MAX_ACTIONS if turns is None else turns)
 
 
 def analysis_hooks() -> AnalysisHooks:
     """The Trial's analysis hooks (see :class:`~solver.spec.AnalysisHooks`)."""
-    return AnalysisHooks(
-        load=_load,
+    return AnalysisHooks.of_module(
+        __name__,
         dump=format_setup,
-        analyse="solver.games.trial.analysis:analyse_source",
-        roll=_roll,
-        columns=COLUMNS,
-        classes=CLASSES,
-        advice=ADVICE,
         value_column="winner_fame",
         budgets="self-play games (heuristic agents unless a set-up names others); each game "
         f"at most max_actions actions (default {DEFAULT_MAX_ACTIONS}, --turns), at most "
         f"{MAX_GAMES} games per set-up",
-        report=report_sections,
         extension=".trial",
         noun="set-up",
         size_names=("players", "games"),

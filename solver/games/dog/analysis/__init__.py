@@ -78,26 +78,30 @@ COLUMNS: dict[str, str] = {
 """The dog's result columns with their types (the meaning of each: :mod:`.classify`)."""
 
 
-def _load(path: str) -> Any:
+def load(path: str) -> Any:
+    """A forest read from a ``.forest`` file."""
     from solver.games.dog.format import load_forest
 
     return load_forest(path)
 
 
-def _dump(forest: Any) -> str:
+def dump(forest: Any) -> str:
+    """A forest's ``.forest`` text."""
     from solver.games.dog.format import format_forest
 
     return format_forest(forest)
 
 
-def _roll(seed: int, size: tuple[int, int], turns: int | None) -> Any:
+def roll(seed: int, size: tuple[int, int], turns: int | None) -> Any:
+    """The generator's forest of ``size``, given ``turns`` turns where that is not ``None``."""
     from solver.games.dog.generator import roll_forest
 
     forest = roll_forest(size[0], size[1], seed=seed)
     return forest if turns is None else forest.replace(turns=turns)
 
 
-def _report(frame: Any, directory: Path, load_row: Any) -> list[str]:
+def report_sections(frame: Any, directory: Path, load_row: Any) -> list[str]:
+    """The dog's report sections (:func:`.report.report_sections`, imported on first use)."""
     from solver.games.dog.analysis.report import report_sections
 
     return report_sections(frame, directory, load_row)
@@ -108,20 +112,13 @@ def analysis_hooks() -> AnalysisHooks:
     from solver.games.dog.analysis.options import describe_budgets
     from solver.games.dog.forest import MAX_SIZE, MIN_SIZE
 
-    return AnalysisHooks(
-        load=_load,
-        dump=_dump,
+    return AnalysisHooks.of_module(
+        __name__,
         analyse="solver.games.dog.analysis.classify:analyse_source",
-        roll=_roll,
-        columns=COLUMNS,
-        classes=CLASSES,
-        advice=ADVICE,
         value_column="win_probability",
         budgets=describe_budgets(),
-        report=_report,
         extension=".forest",
         noun="forest",
         size_range=(MIN_SIZE, MAX_SIZE),
         turns_range=(1, 255),
-        max_file_bytes=1 << 20,
     )
