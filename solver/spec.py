@@ -581,9 +581,11 @@ class GameSpec:
     one of :meth:`agent_names`. ``None``: ``ismcts`` with hidden information, else ``mcts``."""
     ladder: tuple[Rung, ...] | None = None
     """The strength ladder, ten :class:`Rung` from ``level1`` (weakest) to ``level10`` (the
-    strongest agent), each beating the one below (calibrated in ``bench/results/``); the agents
-    ``level1`` ... ``level10`` and ``--strength K`` play them. ``None``: the ladder built from
-    :attr:`strongest_agent` alone (:func:`solver.ladder.default_ladder`)."""
+    strongest agent), each beating the one below; the agents ``level1`` ... ``level10`` and
+    ``--strength K`` play them. ``None``: the ladder built from :attr:`strongest_agent` alone
+    (:func:`solver.ladder.default_ladder`). A built-in game's ladder is calibrated in
+    ``bench/results/ladder-NAME.md`` (two-player games of each adjacent pair and level1 against
+    level10 where it has two players or more; how: ``docs/search.md``)."""
     value_kind: str = "win probability"
     """What a state's value is: ``"win probability"`` or ``"expected score"``."""
     ismcts_options: Hook[Callable[[State], Any] | None] = Hook()

@@ -71,7 +71,6 @@ LADDER = (
     Rung("mcts", 128, summary="MCTS, 128 simulations a decision"),
     Rung("exact", summary="the optimal policy (exact expectimax)"),
 )
-"""The dog's strength ladder, level1 to level10 (calibrated: bench/results/ladder-dog.md)."""
 
 SPEC = GameSpec(
     name="dog",

@@ -99,8 +99,6 @@ LADDER = (
     Rung("planner", summary="the planner (whole turns planned, exact mission search)"),
     Rung("lookahead", 4, summary="lookahead, 4 continuations a decision (the default agent)"),
 )
-"""Forest guardians' strength ladder, level1 to level10 (two-player games of each adjacent pair and
-level1 against level10: bench/results/ladder-guardians.md, docs/search.md)."""
 
 SPEC = GameSpec(
     name="guardians",

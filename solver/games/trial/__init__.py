@@ -46,8 +46,6 @@ LADDER = (
     Rung("ismcts", 350, summary="ISMCTS, 350 simulations a decision"),
     Rung("ismcts", 1000, summary="ISMCTS, 1000 simulations a decision (the play default)"),
 )
-"""The Trial's strength ladder, level1 to level10 (two-player games of each adjacent pair and
-level1 against level10: bench/results/ladder-trial.md, docs/search.md)."""
 
 SPEC = GameSpec(
     name="trial",
