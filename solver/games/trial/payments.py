@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from solver.games.trial.belongings import return_item, spend_food
 from solver.games.trial.core import REQUIRED, Fields, Frame, Step, player, pop, push, step
-from solver.games.trial.decks import discard_card
+from solver.games.trial.decks import card_name, discard_card
 from solver.games.trial.schema import FOODS
 
 if TYPE_CHECKING:
@@ -182,9 +182,8 @@ class Pay(Step):
 
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str:
-        family, index = st.layout.family(a)
-        if family == "card":
-            return f"pay with card {st.game.pack.card(st.layout.cards[index])['name']}"
+        if st.layout.family(a)[0] == "card":
+            return f"pay with card {card_name(st, a)}"
         return f"pay with {st.layout.label(a)}"
 
 

@@ -198,7 +198,7 @@ class Turn(Step):
     def describe(st: State, f: Frame, a: int) -> str | None:
         family, index = st.layout.family(a)
         if family == "card":
-            return f"play {st.game.pack.card(st.layout.cards[index])['name']}"
+            return f"play {card_name(st, a)}"
         if family == "drop":
             kind = st.layout.item_kinds[index]
             return f"drop {kind}" + (" (to the box)" if is_artifact(st, kind) else "")
@@ -250,7 +250,7 @@ class Move(core.UntilDone):
         if family == "space":
             return f"move to {st.layout.spaces[index]}"
         if family == "card":
-            return f"discard {st.game.pack.card(st.layout.cards[index])['name']} for movement"
+            return f"discard {card_name(st, a)} for movement"
         if a == st.layout.TOKEN:
             return "use the one-time movement tent symbol"
         if a == st.layout.DONE:
