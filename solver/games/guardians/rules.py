@@ -68,13 +68,18 @@ from solver.games.guardians.solo import (
     level_by_number,
 )
 from solver.games.guardians.state_json import state_from_json, state_to_dict
-from solver.games.guardians.state_parts import CHANCE_PHASES, PHASE_NAMES, Phase, PlayerState
+from solver.games.guardians.state_parts import (
+    CHANCE_PHASES,
+    PHASE_NAMES,
+    POOL_SIZE,
+    Phase,
+    PlayerState,
+)
 from solver.games.guardians.tiles import START_ID, Tile, TileSet, default_tile_set, start_tile
 from solver.games.guardians.walks import path_code, path_from_code, walks_from
 
 __all__ = ["POOL_SIZE", "GuardiansGame", "GuardiansState", "Phase", "PlayerState"]
 
-POOL_SIZE = 6
 ORIGIN: Cell = (0, 0)
 _LABEL = re.compile(
     r"(?P<kind>draw tile|round track: tile|place tile|put|walk)"

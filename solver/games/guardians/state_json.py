@@ -31,7 +31,7 @@ from solver.games.guardians.actions import PAWNS, in_window
 from solver.games.guardians.board import Cell, Face
 from solver.games.guardians.connectivity import is_connected
 from solver.games.guardians.scoring import COMBO_SUPPLY
-from solver.games.guardians.state_parts import PHASE_NAMES, Phase, PlayerState
+from solver.games.guardians.state_parts import PHASE_NAMES, POOL_SIZE, Phase, PlayerState
 from solver.games.guardians.tiles import START_ID
 
 if TYPE_CHECKING:
@@ -296,8 +296,8 @@ def _read_tiles(
         raise _bad(
             "bag", f"every tile of the set somewhere (tile {lost[0]} is nowhere)", data["bag"]
         )
-    if len(state.pool) > 6:
-        raise _bad("pool", "at most 6 tiles", data["pool"])
+    if len(state.pool) > POOL_SIZE:
+        raise _bad("pool", f"at most {POOL_SIZE} tiles", data["pool"])
 
 
 def _read_supply(game: GuardiansGame, state: GuardiansState, supply: Any) -> None:
@@ -319,7 +319,7 @@ def _read_counters(game: GuardiansGame, state: GuardiansState, data: dict[str, A
     """The turn's counters and flags, and the level tasks met."""
     state.current = _int(data["current"], "current", 0, game.players - 1)
     state.round = _int(data["round"], "round", 1, 10_000)
-    state.draws_left = _int(data["draws_left"], "draws_left", 0, min(6, len(state.bag)))
+    state.draws_left = _int(data["draws_left"], "draws_left", 0, min(POOL_SIZE, len(state.bag)))
     state.reset_used = _flag(data["reset_used"], "reset_used")
     state.to_place = _int(data["to_place"], "to_place", 0, 2)
     state.mission_side = _flag(data["mission_side"], "mission_side")
@@ -419,6 +419,12 @@ def _check_phase(game: GuardiansGame, state: GuardiansState, phase_enum: Any) ->
     me = state.people[state.current]
     if (phase == phase_enum.DRAW) != (state.draws_left > 0):
         raise _bad("draws_left", "above 0 exactly while drawing", state.draws_left)
+    room = min(POOL_SIZE, len(state.pool) + len(state.bag))
+    if phase == phase_enum.DRAW and len(state.pool) + state.draws_left != room:
+        # the rules draw until the pool is full or the bag empty: more would be a node with
+        # no legal action (the search's RuntimeError), fewer one the rules never reach
+        raise _bad("draws_left", f"{room - len(state.pool)} while drawing into this pool",
+                   state.draws_left)  # fmt: skip
     if phase == phase_enum.TRACK and (not game.solo or not state.bag):
         raise _bad("phase", "track only in solo with tiles in the bag", "track")
     if not state.bag and not state.end_triggered:

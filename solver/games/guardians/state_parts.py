@@ -12,7 +12,7 @@ from enum import IntEnum
 from solver.games.guardians.actions import PAWNS
 from solver.games.guardians.board import Cell, Face
 
-__all__ = ["CHANCE_PHASES", "PHASE_NAMES", "Phase", "PlayerState"]
+__all__ = ["CHANCE_PHASES", "PHASE_NAMES", "POOL_SIZE", "Phase", "PlayerState"]
 
 
 class Phase(IntEnum):
@@ -32,6 +32,8 @@ class Phase(IntEnum):
 
 PHASE_NAMES = {p: p.name.lower() for p in Phase}
 CHANCE_PHASES = (Phase.DRAW, Phase.TRACK, Phase.REVEAL)
+POOL_SIZE = 6
+"""The tiles the pool holds once drawn full."""
 
 
 class PlayerState:

@@ -50,3 +50,35 @@ def test_a_player_with_two_start_tiles_is_a_format_error(engine):
         game.state_from_json(json.dumps(data))
     me["pile"].clear()  # one start tile (in the forest) is a state
     assert game.state_from_json(json.dumps(data)).to_json()
+
+
+@pytest.mark.parametrize("engine", ["reference", "kernel"])
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_more_draws_left_than_the_pool_has_room_for_is_a_format_error(engine, players):
+    # Defect (found by attack): a drawing state with draws_left one above the pool's room
+    # loaded, and the search then met a node with no legal action: a RuntimeError from the
+    # kernel, a 500 'internal' over HTTP. The rules keep pool + draws_left == min(6, pool + bag).
+    game = load_game("guardians", engine=engine, players=players)
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])  # one tile drawn: 5 to go, pool of 1
+    data = json.loads(state.to_json())
+    assert data["phase"] == "draw" and len(data["pool"]) + data["draws_left"] == 6
+    assert game.state_from_json(json.dumps(data)).to_json() == state.to_json()
+    for wrong in (data["draws_left"] + 1, data["draws_left"] - 1):
+        data["draws_left"] = wrong
+        with pytest.raises(FormatError, match="draws_left"):
+            game.state_from_json(json.dumps(data))
+
+
+def test_the_hint_engine_answers_bad_state_for_too_many_draws_left():
+    from solver.hint.engine import answer
+
+    game = load_game("guardians", players=2)
+    state = game.new_initial_state()
+    for _ in range(5):
+        state.apply_action(state.legal_actions()[0])
+    data = json.loads(state.to_json())
+    data["draws_left"] += 1  # pool 5: room for one tile only
+    reply = answer({"id": "s", "game": "guardians", "state": data, "limit": {"seconds": 0.02}})
+    assert reply["code"] == "bad_state" and reply["field"] == "state"
+    assert "draws_left" in reply["error"]
