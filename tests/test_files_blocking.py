@@ -91,3 +91,17 @@ def test_a_huge_sheet_is_refused_before_it_is_read(tmp_path):
         handle.truncate(17 * 1024 * 1024)
     run = run_forest("dog", "show", str(big))
     one_line_error(run, "larger than 16 MB")
+
+
+@pytest.mark.parametrize("game", ["dog", "guardians", "trial"])
+def test_an_empty_source_or_a_symlink_loop_is_named_as_such(tmp_path, game):
+    """Found by attack: ``forest trial show ''`` named a folder the user never gave (``.: pack:
+    ... a folder holding none of the pack's files``), and a symlink loop was 'no such file or
+    folder'. Every game now names an empty path and a loop as the others did."""
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    run = run_forest(game, "show", "", timeout=TIMEOUT)
+    one_line_error(run, "an empty path is not a ")
+    run = run_forest(game, "show", str(loop), timeout=TIMEOUT)
+    one_line_error(run, f"{loop}: cannot read: Too many levels of symbolic links")
+    assert "no such" not in run.stderr

@@ -7,6 +7,7 @@ content-pack folder (a user's own pack) or a saved state (``.json`` written by `
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +25,15 @@ def open_trial(
     if source is None:
         game = SPEC.build(engine=engine, players=count)
         return Opened(game=game, state=game.new_initial_state(), source="default")
+    kinds = "a content-pack folder or a saved state (.json)"
+    if os.fspath(source) == "":  # Path("") is the current folder
+        raise OptionError(f"an empty path is not {kinds}")
     path = Path(os.fspath(source))
     try:
-        folder = path.is_dir()
-    except OSError as exc:  # a folder on the way that cannot be searched
+        folder = stat.S_ISDIR(os.stat(path).st_mode)
+    except FileNotFoundError:
+        folder = False
+    except OSError as exc:  # a folder on the way that cannot be searched, a symlink loop
         raise OptionError(f"{source}: cannot read: {exc.strerror}") from None
     if folder:
         game = SPEC.build(engine=engine, players=count, pack=str(path))
@@ -51,8 +57,7 @@ def open_trial(
         game = SPEC.build(engine=engine, players=n)
         return Opened(game=game, state=game.state_from_json(text), source=str(source))
     missing = "" if path.exists() else f"{source}: no such file or folder; "
-    what = "a trial source is a content-pack folder or a saved state (.json)"
-    raise OptionError(f"{missing}{what}, not {source!r}")
+    raise OptionError(f"{missing}a trial source is {kinds}, not {source!r}")
 
 
 def state_players(text: str) -> int | None:
