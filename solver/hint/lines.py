@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from solver.game import Game, State
     from solver.spec import GameSpec
 
-__all__ = ["checked_line", "hinted_svg", "move_points", "pv_points"]
+__all__ = ["checked_line", "hinted_svg", "illegal_line", "move_points", "pv_points"]
 
 
 def checked_line(state: State, pv: Sequence[int]) -> list[Any]:
@@ -28,15 +28,21 @@ def checked_line(state: State, pv: Sequence[int]) -> list[Any]:
     seen = [walker.clone()]
     for index, action in enumerate(pv):
         if walker.is_terminal() or action not in walker.legal_actions():
-            raise HintError(
-                f"pv.{index}: action {action} is not legal there: the line is not of this "
-                "position (a line from before the last move? ask for a new hint)",
-                f"pv.{index}",
-                "illegal_line",
-            )
+            raise illegal_line(index, action)
         walker.apply_action(action)
         seen.append(walker.clone())
     return seen
+
+
+def illegal_line(index: int, action: int) -> HintError:
+    """The refusal of a line whose action ``index`` is not legal where it falls (``illegal_line``,
+    naming ``pv.N``): the stateless table's and a session's alike."""
+    return HintError(
+        f"pv.{index}: action {action} is not legal there: the line is not of this position (a "
+        "line from before the last move? ask for a new hint)",
+        f"pv.{index}",
+        "illegal_line",
+    )
 
 
 def move_points(spec: GameSpec, game: Game, state: State) -> dict[str, Any]:

@@ -342,7 +342,9 @@ def _seat_prefix(state: State, pv: list[int]) -> list[int]:
         if walker.is_terminal() or walker.is_chance_node() or walker.current_player() != seat:
             break
         if action not in walker.legal_actions():
-            raise HintError(f"pv.{index}: action {action} is not legal there", f"pv.{index}")
+            from solver.hint.lines import illegal_line
+
+            raise illegal_line(index, action)
         walker.apply_action(action)
         kept.append(action)
     return kept

@@ -216,6 +216,21 @@ def test_a_line_not_of_the_position_is_illegal_line(server: Server) -> None:
     assert drawn.status_code == 200, drawn.text
 
 
+def test_a_line_not_of_a_hidden_information_session_is_illegal_line(server: Server) -> None:
+    """Found by attack: on a Trial session (a hidden-information game, where only the seat's
+    own decisions of the line are drawn) a stale ``pv`` was still 400 ``invalid_request``."""
+    start = post(server, "/v1/table/start", {"game": "trial", "humans": [0], "seed": 0}).json()
+    legal = [m["action"] for m in start["moves"]]
+    stale = next(a for a in range(1000) if a not in legal)
+    line = post(server, "/v1/table/line", {"session": start["session"], "pv": [stale]})
+    assert line.status_code == 400, line.text
+    error = line.json()
+    assert (error["code"], error["field"]) == ("illegal_line", "pv.0"), error
+    assert "not legal there" in error["error"] and "new hint" in error["error"]
+    drawn = post(server, "/v1/table/line", {"session": start["session"], "pv": legal[:1]})
+    assert drawn.status_code == 200, drawn.text
+
+
 def test_every_error_code_is_documented_with_its_status() -> None:
     from solver.hint.routes import STATUS
 
