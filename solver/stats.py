@@ -22,4 +22,8 @@ def wilson_interval(wins: float, games: int, z: float = Z_95) -> tuple[float, fl
     denominator = 1.0 + z * z / games
     centre = (p + z * z / (2 * games)) / denominator
     half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # at no wins (every win) the low (high) end is exactly 0 (1): centre - half rounds to a
+    # residue there (5.55e-17 for 0 of 3), which a reader takes for a measured chance
+    low = 0.0 if wins <= 0 else max(0.0, centre - half)
+    high = 1.0 if wins >= games else min(1.0, centre + half)
+    return (low, high)
