@@ -19,6 +19,19 @@ from solver.spec import GameSpec
 
 __all__ = ["play_command"]
 
+DEFAULT_GAMES = 100
+"""The games of a match when ``--games`` is not given."""
+
+
+def _one_game_only(args: argparse.Namespace) -> None:
+    """``--human`` and ``--record`` play one game and print it as it goes: a ``--games`` above 1
+    or ``--json`` would be ignored, so they are refused by name before any game."""
+    mode = "--human" if args.human else "--record"
+    if args.games is not None and args.games != 1:
+        raise OptionError(f"{mode} plays one game; leave out --games {args.games}")
+    if args.json:
+        raise OptionError(f"{mode} plays one game and prints it as text; leave out --json")
+
 
 def play_command(spec: GameSpec, args: argparse.Namespace) -> int:
     """``forest GAME play``: a match between agents, or one game with a human or a record."""
@@ -41,9 +54,13 @@ def play_command(spec: GameSpec, args: argparse.Namespace) -> int:
     names = _agent_list(given, players)
     if args.human or args.record:
         from solver.cli_human import play_recorded
+
+        _one_game_only(args)
         from solver.cli_search import hint_report
 
         return play_recorded(spec, args, opened, names, hinter=hint_report)
+    if args.games is None:
+        args.games = DEFAULT_GAMES
     games = count(args.games, "game")
     with progress_of(args, f"playing {games} ({', '.join(names)})") as progress:
         try:

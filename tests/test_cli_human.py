@@ -229,3 +229,22 @@ def test_a_human_hint_in_a_hidden_information_game_says_it_is_an_ismcts_estimate
     )  # fmt: skip
     assert run.returncode == 0 and "you left the game" in run.stdout, run.stderr
     assert "ISMCTS" in run.stdout  # the table title (rich may wrap it)
+
+
+@pytest.mark.parametrize("game", ["dog", "guardians", "trial"])
+@pytest.mark.parametrize("mode", [["--human"], ["--record", "game.json"]])
+@pytest.mark.parametrize("extra", [["--games", "5"], ["--json"]])
+def test_one_game_modes_refuse_the_options_they_would_ignore(tmp_path, game, mode, extra):
+    """Found by attack: ``play --record FILE --games 5`` played one game and ``--json`` printed
+    the table's text, both silently. They are refused by name before any game, nothing written."""
+    source = ["dog/another-dog"] if game == "dog" else []
+    run = forest(game, "play", *source, "--agent", "random", *mode, *extra, "--no-progress",
+                 cwd=tmp_path)  # fmt: skip
+    one_line_error(run, f"{mode[0]} plays one game")
+    assert extra[0] in run.stderr and list(tmp_path.iterdir()) == []
+
+
+def test_one_game_modes_take_games_1(tmp_path):
+    run = forest("dog", "play", "dog/another-dog", "--agent", "random", "--record", "g.json",
+                 "--games", "1", "--no-progress", cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0 and (tmp_path / "g.json").exists(), run.stderr
