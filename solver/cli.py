@@ -208,7 +208,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"forest: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("forest: interrupted", file=sys.stderr)
+        # a terminal has echoed ^C where the cursor was (after a prompt): a line of its own
+        start = "\n" if sys.stderr.isatty() else ""
+        print(f"{start}forest: interrupted", file=sys.stderr)
         return 130
     except Exception:
         traceback.print_exc()

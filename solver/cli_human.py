@@ -264,7 +264,8 @@ class _Table:
         for _ in range(MAX_PROMPTS):
             try:
                 reply = self.read("move (number or label), hint, undo, help, quit> ").strip()
-            except EOFError:
+            except EOFError:  # the prompt's line is left open (Ctrl-D echoes nothing): end it
+                print(flush=True)
                 raise OptionError("the input ended before the game did") from None
             except OSError as exc:  # no terminal to read from (a captured or closed stdin)
                 raise OptionError(f"cannot read your moves: {exc}") from None

@@ -14,8 +14,10 @@ import json
 import os
 import pty
 import random
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -103,6 +105,41 @@ def test_quit_ends_cleanly_and_still_writes_the_record(tmp_path):
 def test_the_input_ending_early_is_still_an_error(tmp_path):
     run = play(*DOG, answers="1\n", cwd=tmp_path)
     assert run.returncode == 2 and "input ended" in run.stderr
+
+
+def test_the_input_ending_ends_the_prompts_line_first(tmp_path):
+    # the prompt is left open for the answer: when the input ends there the error must not be
+    # glued to it (`...quit> forest: error: ...` on a terminal, where Ctrl-D echoes nothing)
+    run = play(*DOG, answers="1\n", cwd=tmp_path)
+    assert run.returncode == 2 and run.stdout.endswith("quit> \n"), run.stdout[-200:]
+    assert run.stderr == "forest: error: the input ended before the game did\n"
+
+
+@pytest.mark.parametrize(
+    ("key", "status", "line"),
+    [(b"\x04", 2, "forest: error: the input ended before the game did"),
+     (None, 130, "forest: interrupted")],
+    ids=["ctrl-d", "ctrl-c"],
+)  # fmt: skip
+def test_ctrl_d_and_ctrl_c_at_the_prompt_say_so_on_a_line_of_their_own(tmp_path, key, status, line):
+    master, slave = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "solver.cli", *DOG, "--human"],
+        stdin=slave, stdout=slave, stderr=slave, cwd=tmp_path, close_fds=True,
+    )  # fmt: skip
+    os.close(slave)
+    output = TerminalOutput(master)
+    deadline = time.monotonic() + 120
+    while b"".join(output.chunks).count(b"quit> ") < 1 and time.monotonic() < deadline:
+        time.sleep(0.05)  # at the prompt: Ctrl-C before it would interrupt the start-up
+    if key is None:  # Ctrl-C (the pty is not the child's controlling terminal: its signal)
+        process.send_signal(signal.SIGINT)
+    else:
+        os.write(master, key)
+    process.wait(timeout=120)
+    lines = output.text().replace("\r", "").splitlines()
+    assert process.returncode == status, lines[-5:]
+    assert line in lines, lines[-5:]
 
 
 def test_the_table_works_on_a_terminal(tmp_path):
