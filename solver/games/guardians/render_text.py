@@ -100,7 +100,7 @@ def render_state_text(state: GuardiansState, *, legend: bool = False) -> str:
     if not state.is_terminal():
         status += f", player {state.current}'s turn" if not game.solo else ""
     else:
-        status += f", scores {state.scores()}"
+        status += f", scores {', '.join(str(score) for score in state.scores())}"
     lines.append(status)
     if legend:
         lines.extend(legend_lines(LEGEND))

@@ -98,6 +98,9 @@ def render_player_text(st: TrialState, p: int) -> str:
         who = f"you, player {q}," if q == p else f"player {q}"
         food = ", ".join(f"{k} {v}" for k, v in view["food"].items())
         hand: Any = view["hand"]
+        tents: Any = view["tents"]  # one's own: their bonuses; another's: a count
+        if isinstance(tents, list):
+            tents = f"{len(tents)} ({', '.join(tents)})" if tents else "0"
         if isinstance(hand, list):
             hand = ", ".join(st.game.pack.card(c)["name"] for c in hand) or "-"
         story = [
@@ -108,7 +111,7 @@ def render_player_text(st: TrialState, p: int) -> str:
         out.append(f"{who} {where}, morality {view['morality']:+d}")
         out.append(f"  food: {food}")
         out.append(
-            f"  hand: {hand}; tents: {view['tents']}; paws {view['paws']}"
+            f"  hand: {hand}; tents: {tents}; paws {view['paws']}"
             f"{' + strong' if view['strong_paw'] else ''}"
         )
         out.append(

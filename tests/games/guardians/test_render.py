@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from solver.games.guardians.grove_format import EXAMPLE, parse_grove
 from solver.games.guardians.render_svg import render_state_svg
 from solver.games.guardians.render_text import render_state_text
@@ -35,3 +37,15 @@ def test_spec_pictures_of_a_fresh_game():
     assert text.count("[*]p") == 3 and "player 2 forest" in text
     svg = spec.render_svg(opened.game, opened.state, [])
     assert svg.count('class="tile"') == 3
+
+
+def test_a_finished_game_says_its_scores_in_words():
+    # the status line of a finished game listed the scores as a Python list ("scores [0, 24]")
+    spec = game_spec("guardians")
+    opened = spec.open(None, players=2)
+    state, rng = opened.state, random.Random(3)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    status = spec.render_text(opened.game, state).splitlines()[-1]
+    scores = ", ".join(str(score) for score in state.scores())
+    assert status.endswith(f"phase over, scores {scores}"), status
