@@ -254,6 +254,24 @@ def test_analyse_at_its_defaults_runs_on_the_base_install(tmp_path):
     assert not (tmp_path / "s.csv").exists()
 
 
+@pytest.mark.parametrize(
+    ("options", "needs"),
+    [(["--dask-local", "2"], "a Dask run (--scheduler, --dask-local) needs the optional package "
+                             "'distributed': pip install 'forest-solver[dask]'"),
+     (["--scheduler", "tcp://127.0.0.1:1"], "a Dask run (--scheduler, --dask-local) needs"),
+     (["--jobs", "2"], "--jobs above 1 needs the optional package 'joblib'"),
+     (["-o", "r.parquet"], "a Parquet results file needs the optional package 'pyarrow'")],
+    ids=["dask-local", "scheduler", "jobs", "parquet"],
+)  # fmt: skip
+def test_analyse_names_the_extra_an_option_needs_in_one_line(options, needs, tmp_path):
+    # ("Dask runs (...) needs the optional package" was the message for both Dask options)
+    run = forest_without_extras("analyse", "--count", "2", "--size", "5x5", "--seed", "0", "-o",
+                                "r.csv", *options, cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.startswith(f"forest: error: {needs}") and run.stderr.count("\n") == 1
+    assert not list(tmp_path.iterdir())
+
+
 def test_the_web_table_ships_as_package_data():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert config["package-data"]["solver.hint.static"] == ["*.html", "*.css", "*.js", "*.svg"]

@@ -85,7 +85,7 @@ class Dask:
     cap = 256  # the most instances in one automatic chunk
 
     def __init__(self, scheduler: str | None, workers: int | None):
-        distributed = require("distributed", "dask", "Dask runs (--scheduler, --dask-local)")
+        distributed = require("distributed", "dask", "a Dask run (--scheduler, --dask-local)")
         self.distributed = distributed
         self.cluster: Any = None
         self.client: Any = None

@@ -251,7 +251,7 @@ def execute_batch(
     if not overwrite and out.is_file() and not resume:
         raise OptionError(f"{os.fspath(out)}: already exists (add --overwrite to replace it)")
     if backend == "dask":
-        require("distributed", "dask", "Dask runs (--scheduler, --dask-local)")
+        require("distributed", "dask", "a Dask run (--scheduler, --dask-local)")
     elif jobs > 1:
         require("joblib", "analysis", "--jobs above 1")
     batch = _Batch(sources)
