@@ -72,7 +72,7 @@ def list_command(spec: GameSpec, args: argparse.Namespace) -> int:
     """``forest GAME list``: the game's curated puzzles, one line each (``--json``: a list)."""
     from solver import puzzles
 
-    rows = []
+    rows, summaries = [], []
     for name in puzzles.names(spec.puzzles) if spec.puzzles is not None else ():
         summary = spec.puzzle_summary(name) if spec.puzzle_summary else ""
         described = puzzles.describe(name)
@@ -80,11 +80,13 @@ def list_command(spec: GameSpec, args: argparse.Namespace) -> int:
             {"name": name, "summary": summary.strip(),
              "description": described.splitlines()[0] if described else ""}
         )  # fmt: skip
+        summaries.append(summary.rstrip())  # the hook's padding lines its fields up: kept
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
     if not rows:  # an empty list, said where it does not mix with the listing
         print(f"forest: {spec.name} ships no curated puzzles", file=sys.stderr)
-    for row in rows:
-        print(f"{row['name']:<28} {row['summary']}  {row['description']}".rstrip())
+    width = max(map(len, summaries), default=0)  # the descriptions in one column
+    for row, summary in zip(rows, summaries, strict=True):
+        print(f"{row['name']:<28} {summary:<{width}}  {row['description']}".rstrip())
     return 0

@@ -61,6 +61,19 @@ def test_list_names_every_puzzle(capsys):
         assert name in out
 
 
+@pytest.mark.parametrize(("game", "unit"), [("dog", " turn"), ("guardians", " tiles ")])
+def test_list_puts_the_summaries_and_descriptions_in_columns(capsys, game, unit):
+    # "dog/tiny-2x2  2x2   1 turn  tiny-2x2: ..." stood one column left of its neighbours
+    from solver import puzzles
+
+    code, out, _ = run(capsys, game, "list")
+    assert code == 0
+    rows = dict(zip(puzzles.names(game), out.splitlines(), strict=True))
+    described = {name: puzzles.describe(name).splitlines()[0] for name in rows}
+    assert len({line.index(unit) for line in rows.values()}) == 1, out
+    assert len({line.index(described[name]) for name, line in rows.items()}) == 1, out
+
+
 def test_random_game_is_reproducible(capsys):
     first = run(capsys, "dog", "random-game", "dog/tiny-example", "--seed", "5")
     second = run(capsys, "dog", "random-game", "dog/tiny-example", "--seed", "5",
