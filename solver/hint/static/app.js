@@ -336,6 +336,17 @@ function fillSeats(count) {
   $("seat-label").hidden = count < 2;
 }
 
+function overText(returns) {
+  // who won, in words (the returns alone read as jargon: "returns 0.00, 1.00")
+  if (returns.length === 1) return returns[0] >= 1 ? "Game over: won." : "Game over: lost.";
+  const best = Math.max(...returns);
+  const first = returns.flatMap((value, seat) => (value === best ? [seat] : []));
+  const who = first.length === returns.length ? "a tie"
+    : first.length === 1 ? `player ${first[0]} won`
+    : `shared first place: players ${first.join(", ")}`;
+  return `Game over: ${who} (returns ${returns.map((r) => r.toFixed(2)).join(", ")}).`;
+}
+
 function draw() {
   const position = table.position;
   const board = $("board");
@@ -347,10 +358,7 @@ function draw() {
   if (svg) markTargets(svg, position.targets || []);
   let status;
   if (position.terminal) {
-    const returns = position.returns || [];
-    status = returns.length === 1
-      ? (returns[0] >= 1 ? "Game over: won." : "Game over: lost.")
-      : `Game over: returns ${returns.map((r) => r.toFixed(2)).join(", ")}.`;
+    status = overText(position.returns || []);
   } else if (position.chance) {
     status = "Chance: roll or draw.";
   } else {
