@@ -140,10 +140,13 @@ class RecordError(OptionError):
         return (RecordError, (str(self), self.field, self.code))
 
 
-def check_record(base: Mapping[str, Any], actions: Sequence[Any], *, allow_paths: bool) -> None:
+def check_record(
+    base: Mapping[str, Any], actions: Sequence[Any], *, allow_paths: bool
+) -> list[int]:
     """Replay the whole record once, before any search (a :class:`RecordError` naming the first
     action that is not legal, the bad state or game): an invalid record is refused at once, not
-    after the positions before its fault were searched."""
+    after the positions before its fault were searched. Returns the action ids played (labels
+    read once here: the Trial's compiled engine decodes its state to read one)."""
     from types import SimpleNamespace
 
     from solver.hint.errors import HintError
@@ -153,7 +156,7 @@ def check_record(base: Mapping[str, Any], actions: Sequence[Any], *, allow_paths
                               state=base.get("state"), engine=base.get("engine"),
                               actions=list(actions))  # fmt: skip
     try:
-        open_position(request, allow_paths=allow_paths)
+        return open_position(request, allow_paths=allow_paths).actions
     except HintError as exc:
         raise RecordError(str(exc), exc.field, exc.code) from None
 
@@ -221,11 +224,11 @@ def review_record(
     deadline = None if total_seconds is None else started + total_seconds
     spec, base, actions, last = _review_request(record, exact=exact, start=start, stop=stop)
     kw = {"caps": caps or Caps(), "allow_paths": allow_paths}
-    check_record(base, actions, allow_paths=allow_paths)
+    ids = check_record(base, actions, allow_paths=allow_paths)
 
     def ask(ply: int) -> dict[str, Any]:
         limit = _position_budget(iterations, seconds, deadline, last + 1 - ply)
-        return _ask({**base, "limit": limit}, actions[:ply], f"review-{ply}", **kw)
+        return _ask({**base, "limit": limit}, ids[:ply], f"review-{ply}", **kw)
 
     replayed = _replay(ask, actions, start, last, deadline, total_seconds)
     return _report(spec, base["game"], replayed, start, last, started)

@@ -155,3 +155,28 @@ def test_review_errors_are_one_line(tmp_path: Path) -> None:
         assert out.returncode == 2 and words in out.stderr and "Traceback" not in out.stderr
     ended = _forest("dog", "play", PUZZLE, "--human", stdin="")
     assert ended.returncode == 2 and "input ended" in ended.stderr
+
+
+def test_a_record_of_labels_is_read_once_not_at_every_position(monkeypatch) -> None:
+    """Found by attack: a review replayed the record's labels again for every position (each
+    Trial label decodes the compiled state, whose history grows with the game): a 662-action
+    Trial record of labels reviewed 0 plies of its 0.5 s (14 as ids) and took 2.5 s. The labels
+    are now read once, when the record is checked, and every position replays the ids."""
+    from solver.games.trial.kernel import KernelTrialState
+
+    game = solver.load_game("trial", players=2)
+    played = play_game(game, [make_agent("random", game, seed=s) for s in (1, 2)], seed=3)
+    state, labels = game.new_initial_state(), []
+    for action in played.actions[:30]:
+        labels.append(state.action_to_string(action))
+        state.apply_action(action)
+    reads = []
+    real = KernelTrialState.string_to_action
+    monkeypatch.setattr(KernelTrialState, "string_to_action",
+                        lambda self, label: reads.append(label) or real(self, label))  # fmt: skip
+    record = {"game": "trial", "options": {"players": 2}, "seed": 3, "actions": labels}
+    review = review_record(record, iterations=2, exact=False)
+    assert review["complete"] and review["reviewed"] == 30
+    assert len(reads) == 30, len(reads)
+    by_ids = review_record({**record, "actions": played.actions[:30]}, iterations=2, exact=False)
+    assert [d["action"] for d in review["decisions"]] == [d["action"] for d in by_ids["decisions"]]
