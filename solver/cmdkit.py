@@ -133,6 +133,22 @@ def positive_float(text: str) -> float:
     return value
 
 
+def positive_float_up_to(maximum: float) -> Callable[[str], float]:
+    """An argument type: a finite number > 0 and at most ``maximum``, refused above it by name."""
+
+    most = f"{maximum:.0f}" if float(maximum).is_integer() else f"{maximum:g}"
+
+    def parse(text: str) -> float:
+        value = positive_float(text)
+        if value > maximum:
+            raise argparse.ArgumentTypeError(
+                f"expected a positive number of at most {most}, found {text!r}"
+            )
+        return value
+
+    return parse
+
+
 def path_arg(text: str) -> str:
     """A path given to an option (``--record``, ``-o``, ``--port-file``...): any text but the
     empty one, which names no file (``--record ''`` was taken as no option at all: the game was

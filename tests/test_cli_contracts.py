@@ -527,6 +527,39 @@ def test_out_of_range_seeds_and_worker_counts_are_refused_in_one_line(argv, need
     assert run.stderr.count("\n") == 1 and needle in run.stderr, run.stderr
 
 
+@pytest.mark.parametrize("command", [["serve", "--port", "0"], ["hint", "--stdio"]])
+@pytest.mark.parametrize(
+    "option, needle",
+    [
+        # found by attack: accepted, then every request answered 'memory_mb must be at most
+        # 1099511627776 (2^40 MB), not 1e+308' (invalid_request, the client blamed)
+        (["--max-memory-mb", "1e308"], "at most 1099511627776"),
+        # found by attack: accepted; serve's shutdown then failed (OverflowError traceback)
+        (["--max-seconds", "1e308"], "at most 86400"),
+        (["--max-review-seconds", "1e308"], "at most 86400"),
+    ],
+)
+def test_budget_caps_past_what_a_search_takes_are_refused_at_start(command, option, needle):
+    run = run_forest(*command, *option, timeout=60)
+    assert run.returncode == 2 and run.stdout == "", (run.returncode, run.stderr)
+    assert run.stderr.count("\n") == 1 and needle in run.stderr, run.stderr
+    assert option[0] in run.stderr, run.stderr
+
+
+def test_the_largest_budget_caps_are_taken():
+    run = run_forest("hint", "--stdio", "--max-seconds", "86400", "--max-review-seconds",
+                     "86400", "--max-memory-mb", str(2**40), timeout=120)  # fmt: skip
+    assert run.returncode == 0 and run.stdout == "", run.stderr
+
+
+def test_an_empty_host_is_refused_not_bound_to_every_interface():
+    # found by attack: `forest serve --host ''` listened on every interface (http://:PORT/),
+    # where the default is 127.0.0.1 (local only)
+    run = run_forest("serve", "--host", "", "--port", "0", timeout=60)
+    assert run.returncode == 2 and run.stdout == "", (run.returncode, run.stderr)
+    assert run.stderr.count("\n") == 1 and "--host" in run.stderr and "0.0.0.0" in run.stderr
+
+
 def test_the_largest_seed_is_taken():
     run = run_forest("dog", "best-move", "dog/tiny-example", "--seed", str(2**64 - 1), "--mcts",
                      "--iterations", "20")  # fmt: skip

@@ -14,9 +14,16 @@ import json
 import os
 import sys
 
-from solver.cmdkit import Subcommands, path_arg, positive_float, positive_int, whole_from_1_to
+from solver.cmdkit import (
+    Subcommands,
+    path_arg,
+    positive_float,
+    positive_float_up_to,
+    positive_int,
+    whole_from_1_to,
+)
 from solver.errors import OptionError
-from solver.hint.limits import Caps
+from solver.hint.limits import MAX_CAP_SECONDS, Caps
 
 __all__ = ["add_hint_command", "caps_from"]
 
@@ -28,11 +35,21 @@ open, so a mistyped count (``--workers 100000``) would take the machine down; mo
 CPU only queues searches the CPUs cannot run at once."""
 
 
+def _memory_cap(text: str) -> float:
+    """``--max-memory-mb``: at most what a search takes (``solver.search.limit.MAX_MEMORY_MB``;
+    a larger cap was taken, then every request was refused naming ``memory_mb``)."""
+    from solver.search.limit import MAX_MEMORY_MB
+
+    return positive_float_up_to(MAX_MEMORY_MB)(text)
+
+
+_seconds_cap = positive_float_up_to(MAX_CAP_SECONDS)
+
 _CAPS = (
     ("--max-iterations", positive_int, "cap on a request's MCTS simulations"),
-    ("--max-seconds", positive_float, "cap on a request's search seconds"),
-    ("--max-memory-mb", positive_float, "cap on a search's memory in MB"),
-    ("--max-review-seconds", positive_float, "cap on a whole review's seconds"),
+    ("--max-seconds", _seconds_cap, "cap on a request's search seconds"),
+    ("--max-memory-mb", _memory_cap, "cap on a search's memory in MB"),
+    ("--max-review-seconds", _seconds_cap, "cap on a whole review's seconds"),
 )
 """The budget caps both commands take: the flag (its ``Caps`` field is its argparse ``dest``),
 the argument type and what it caps."""
@@ -76,6 +93,16 @@ def _connection_options(p: argparse.ArgumentParser) -> None:
         p.add_argument(
             flag, type=kind, default=d[key], metavar=metavar, help=f"{what} (default {d[key]:g})"
         )
+
+
+def _host(text: str) -> str:
+    """``--host``: any address but the empty one, which would bind every interface unasked."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            "an empty address would listen on every interface; name it (0.0.0.0 for every "
+            "interface, 127.0.0.1 for this machine only)"
+        )
+    return text
 
 
 def caps_from(args: argparse.Namespace) -> Caps:
@@ -125,8 +152,9 @@ def add_hint_command(commands: Subcommands) -> None:
         description="Serve hints, analyses and reviews over HTTP (docs/hint-engine.md).",
     )  # fmt: skip
     p.add_argument(
-        "--host", default="127.0.0.1", help="the address to bind (default 127.0.0.1, local only)"
-    )
+        "--host", default="127.0.0.1", type=_host,
+        help="the address to bind (default 127.0.0.1, local only)",
+    )  # fmt: skip
     p.add_argument(
         "--port", type=int, default=8000, help="the port (default 8000; 0 picks a free one)"
     )

@@ -11,7 +11,12 @@ from typing import Any
 
 from solver.errors import OptionError
 
-__all__ = ["CONNECTION_DEFAULTS", "Caps"]
+__all__ = ["CONNECTION_DEFAULTS", "MAX_CAP_SECONDS", "Caps"]
+
+MAX_CAP_SECONDS = 86_400.0
+"""The largest seconds cap (``--max-seconds``, ``--max-review-seconds``): a day. The cap bounds
+every request and the server's own waits on its workers; ``--max-seconds 1e308`` was taken, and
+``forest serve`` then failed at shutdown (an OverflowError traceback in the workers' join)."""
 
 
 @dataclass(frozen=True)
