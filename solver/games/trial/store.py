@@ -23,10 +23,10 @@ from solver.games.trial.belongings import (
     cell_of,
     drop,
     drops_if_full,
-    empty_cells,
     fits,
     gain_food,
     is_artifact,
+    return_slots,
     trade_symbols,
 )
 from solver.games.trial.core import REQUIRED, Fields, Frame, Step, player, pop, push, step
@@ -54,7 +54,7 @@ def price(st: State, cell: tuple[int, int]) -> list[dict[str, Any]]:
 
 def sellable(st: State, kind: str) -> bool:
     """Whether the stock can take ``kind`` (its stack or an empty slot)."""
-    return cell_of(st, kind) is not None or bool(empty_cells(st, kind))
+    return bool(return_slots(st, kind))
 
 
 def earn(st: State, p: int, cell: tuple[int, int]) -> None:
@@ -70,8 +70,7 @@ def sell(st: State, p: int, kind: str, paid: bool) -> None:
     """Put ``kind`` from ``p``'s backpack onto its stack or an empty slot (a choice if several),
     earning the cell's symbols when ``paid``."""
     player(st, p)["backpack"].remove(kind)
-    cell = cell_of(st, kind)
-    free = [cell] if cell is not None else empty_cells(st, kind)
+    free = return_slots(st, kind)
     if len(free) == 1:
         st.data["store"][free[0][0]][free[0][1]].append(kind)
         if paid:
