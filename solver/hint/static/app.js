@@ -521,8 +521,9 @@ function drawMoves() {
     more.open = table.showFolded;
     more.addEventListener("toggle", () => { table.showFolded = more.open; });
     const summary = document.createElement("summary");
-    summary.textContent = `${folded.length} more move${folded.length === 1 ? "" : "s"} `
-      + "(click the picture or a panel; or here as buttons)";
+    const shown = folded.length < position.moves.length; // "more" only beside shown buttons
+    summary.textContent = `${folded.length}${shown ? " more" : ""} `
+      + `move${folded.length === 1 ? "" : "s"} (click the picture or a panel; or here as buttons)`;
     more.appendChild(summary);
     for (const move of folded) more.appendChild(moveButton(move));
     moves.appendChild(more);

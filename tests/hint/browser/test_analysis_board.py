@@ -403,3 +403,30 @@ def test_a_finished_game_says_who_won(session: Any, tmp_path: Path, seed: int, s
     _ready(page)
     assert page.inner_text("#status") == f"Game over: {said} (returns {returns})."
     assert not problems, problems
+
+
+def test_folded_moves_say_more_only_beside_shown_buttons(session: Any) -> None:
+    """Moves the picture takes are folded under a summary; it said "4 more moves" where those
+    four were every move (guardians' start pawn), as if others were shown."""
+    page, problems = session
+    page.select_option("#game", "guardians")
+    _ready(page)
+    page.select_option("#players", "1")
+    page.click("#new-game")
+    _ready(page)
+    while page.get_attribute("#status", "data-state") == "chance":  # the pool's draws
+        before = page.evaluate("() => window.table.actions.length")
+        page.click("#roll")
+        page.wait_for_function(f"() => window.table.actions.length >= {before + 1}")
+        _ready(page)
+    moves = page.evaluate("() => window.table.position.moves.length")
+    assert page.locator("#moves > button[data-action]").count() == 0
+    summary = page.inner_text("#more-moves summary")
+    assert summary.startswith(f"{moves} moves (click the picture"), summary
+    page.click("#roll-new")  # a position at the missions step: "end turn" shown beside
+    _ready(page)
+    shown = page.locator("#moves > button[data-action]").count()
+    folded = page.evaluate("() => window.table.position.moves.length") - shown
+    assert shown > 0 and folded > 0
+    assert page.inner_text("#more-moves summary").startswith(f"{folded} more move")
+    assert not problems, problems
