@@ -413,18 +413,23 @@ def _check_flip(state: GuardiansState) -> None:
         raise _bad("mission_side", "true while picking the tile to flip", False)
 
 
+def _check_drawing(state: GuardiansState, drawing: bool) -> None:
+    """``draws_left`` counts the draws that fill the pool, exactly while drawing: the rules draw
+    until the pool is full or the bag empty, so more would be a node with no legal action (the
+    search's RuntimeError) and fewer one the rules never reach."""
+    if drawing != (state.draws_left > 0):
+        raise _bad("draws_left", "above 0 exactly while drawing", state.draws_left)
+    room = min(POOL_SIZE, len(state.pool) + len(state.bag))
+    if drawing and len(state.pool) + state.draws_left != room:
+        expected = room - len(state.pool)
+        raise _bad("draws_left", f"{expected} while drawing into this pool", state.draws_left)
+
+
 def _check_phase(game: GuardiansGame, state: GuardiansState, phase_enum: Any) -> None:
     """The phase-dependent fields must describe a node the rules can reach."""
     phase = state.phase
     me = state.people[state.current]
-    if (phase == phase_enum.DRAW) != (state.draws_left > 0):
-        raise _bad("draws_left", "above 0 exactly while drawing", state.draws_left)
-    room = min(POOL_SIZE, len(state.pool) + len(state.bag))
-    if phase == phase_enum.DRAW and len(state.pool) + state.draws_left != room:
-        # the rules draw until the pool is full or the bag empty: more would be a node with
-        # no legal action (the search's RuntimeError), fewer one the rules never reach
-        raise _bad("draws_left", f"{room - len(state.pool)} while drawing into this pool",
-                   state.draws_left)  # fmt: skip
+    _check_drawing(state, phase == phase_enum.DRAW)
     if phase == phase_enum.TRACK and (not game.solo or not state.bag):
         raise _bad("phase", "track only in solo with tiles in the bag", "track")
     if not state.bag and not state.end_triggered:
