@@ -246,6 +246,8 @@ def _build(
     limit: LimitApplied,
     started: float,
     during: bool,
+    strength: StrengthMove | None = None,
+    notes: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     moves = found.moves[: request.top_k] if request.top_k else found.moves
     infos = []
@@ -278,21 +280,37 @@ def _build(
         limitApplied=limit,
         elapsed=round(time.monotonic() - started, 6),
         terminated=found.terminated,
-        notes=list(found.notes),
-        strengthMove=None if during else _strength_move(request, game, state),
+        notes=[*found.notes, *notes],
+        strengthMove=strength,
     )
     return reply.model_dump(by_alias=True)
 
 
-def _strength_move(request: HintRequest, game: Game, state: State) -> StrengthMove | None:
-    """The move of the ladder's level ``request.strength`` here (seeded by the request's seed):
-    ``None`` without strength, at a chance node or at the end."""
+def _strength_move(
+    request: HintRequest,
+    game: Game,
+    state: State,
+    deadline: float,
+    seconds: float,
+    notes: list[str],
+) -> StrengthMove | None:
+    """The move of the ladder's level ``request.strength`` here (seeded by the request's seed),
+    found by the request's ``deadline`` (``search_deadline``: its searches stop there and play
+    what they have); ``None`` without strength, at a chance node, at the end, or where the level
+    cannot move in time (its exact policy unsolved: a note in ``notes`` says so)."""
     if request.strength is None or state.is_terminal() or state.is_chance_node():
         return None
     from solver.agents import make_agent
+    from solver.search.limit import search_deadline
 
     name = f"level{request.strength}"
-    action = int(make_agent(name, game, seed=request.seed)(state))
+    try:
+        with search_deadline(deadline):
+            action = int(make_agent(name, game, seed=request.seed)(state))
+    except SearchBudgetError as exc:
+        notes.append(f"no strength move: {name} could not move within the request's "
+                     f"{seconds:g} s ({exc})")  # fmt: skip
+        return None
     return StrengthMove(
         level=request.strength, agent=name, action=action, label=state.action_to_string(action)
     )
@@ -368,7 +386,9 @@ def _answer(
         wants = report is not None and request.report_during_search_every is not None
         found = _searched(state, spec, request, limit, deadline, observer, cancel,
                           partial if wants else None)  # fmt: skip
-    return _build(request, spec, game, state, found, limit, started, False)
+    notes: list[str] = []
+    strength = _strength_move(request, game, state, deadline, limit.seconds, notes)
+    return _build(request, spec, game, state, found, limit, started, False, strength, tuple(notes))
 
 
 def answer(

@@ -88,14 +88,19 @@ def exact_agent(
     game: Game, *, seed: int = 0, iterations: int | None = None, memory_mb: float | None = None
 ) -> Agent:
     """The shared ``exact`` agent: the optimal policy of exact expectimax, solved once from the
-    start within ``memory_mb`` (the search's default cap when ``None``); ``seed`` and
-    ``iterations`` are accepted for the common signature (the exact policy needs neither)."""
+    start within ``memory_mb`` (the search's default cap when ``None``) and, under a
+    :func:`~solver.search.limit.search_deadline`, by its deadline (else a
+    :class:`~solver.errors.SearchTimeoutError`: an exact policy has no partial answer); ``seed``
+    and ``iterations`` are accepted for the common signature (the exact policy needs neither)."""
     from solver.search import solve
-    from solver.search.limit import UNSET
+    from solver.search.limit import UNSET, seconds_left
 
+    left = seconds_left()
     solution = solve(
-        game.new_initial_state(), exact=True, memory_mb=UNSET if memory_mb is None else memory_mb
-    )
+        game.new_initial_state(), exact=True,
+        memory_mb=UNSET if memory_mb is None else memory_mb,
+        seconds=UNSET if left is None else left,
+    )  # fmt: skip
 
     def optimal(state: State) -> int:
         action = solution.best_action(state)

@@ -279,3 +279,32 @@ def test_a_chance_root_of_many_outcomes_is_not_floored_at_one_simulation_per_out
     note = chance_coverage_note(state, 5)
     assert note is not None and "5 simulations at this chance node of 59 outcomes" in note
     assert chance_coverage_note(state, 59) is None
+
+
+@pytest.mark.parametrize("level", [9, 10])
+def test_a_strength_move_keeps_to_the_request_seconds(server: Server, rolled: dict, level: int):
+    """Found by attack: ``strength: 10`` on the rolled 16x16 forest after ``[10]`` with
+    ``seconds: 0.5`` was a 504 after 15 s, its worker killed (the dog's level 10 is the exact
+    policy, solved from the start with no clock), and every retry the same. The level's move is
+    now found within the request's seconds; where it cannot be (the exact policy not solved in
+    time) ``strengthMove`` is null and a note says why, and ``elapsed`` counts it."""
+    body = {"id": "s", "game": "dog", "options": rolled, "actions": [10], "exact": False,
+            "strength": level, "limit": {"seconds": 0.5}}  # fmt: skip
+    started = time.monotonic()
+    reply = _hint(server, body)
+    wall = time.monotonic() - started
+    assert reply["elapsed"] < 0.5 + 1.5 and wall < 0.5 + 3.0, (reply["elapsed"], wall)
+    if level == 9:  # MCTS: always has a move
+        assert reply["strengthMove"]["agent"] == "level9"
+    else:
+        assert reply["strengthMove"] is None
+        assert any("level10" in note and "0.5 s" in note for note in reply["notes"]), reply
+
+
+def test_a_strength_move_of_the_exact_level_is_given_where_it_fits() -> None:
+    from solver.hint.engine import answer
+
+    reply = answer({"id": "s", "game": "dog", "options": {"forest": "dog/another-dog"},
+                    "actions": [10], "strength": 10, "limit": {"seconds": 2}})  # fmt: skip
+    assert reply["strengthMove"]["agent"] == "level10", reply
+    assert reply["strengthMove"]["action"] == reply["moveInfos"][0]["action"]
