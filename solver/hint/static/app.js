@@ -27,6 +27,7 @@ const table = {
   showFolded: false, // the moves the picture and panels play, also shown as buttons
   lineWish: null, // the hinted line to draw (the row under the pointer, else the best)
   lineBusy: false,
+  current: null, // the game in play that is no puzzle (rolled, loaded): {options, start}
 };
 window.table = table;
 
@@ -115,12 +116,29 @@ async function loadGames() {
 }
 
 const DEFAULT_SETUP = ""; // the puzzle select's value for the game's default set-up
+const CURRENT = "\u0001current"; // its value for the game in play that is no puzzle
+
+// The puzzle select names the game in play when it is no puzzle (a rolled instance, a loaded
+// file), so it never shows a puzzle that is not on the table and New game starts this one again.
+function showCurrent(label, options, start) {
+  const puzzles = $("puzzle");
+  let option = Array.from(puzzles.options).find((o) => o.value === CURRENT);
+  if (!option) {
+    option = document.createElement("option");
+    option.value = CURRENT;
+    puzzles.prepend(option);
+  }
+  option.textContent = label;
+  puzzles.value = CURRENT;
+  table.current = { options: { ...options }, start };
+}
 
 function chooseGame() {
   const spec = table.games.find((g) => g.name === $("game").value) || table.games[0];
   table.spec = spec;
   const puzzles = $("puzzle");
   puzzles.innerHTML = "";
+  table.current = null;
   $("puzzle-label").hidden = !spec.puzzles.length;
   if (spec.defaultSource && spec.puzzles.length) {
     const option = document.createElement("option");
@@ -171,7 +189,10 @@ async function newGame(event, rolled) {
   table.options = rolled ? { ...rolled } : {};
   table.start = null;
   const puzzle = $("puzzle").value;
-  if (!rolled && spec.sourceOption && spec.puzzles.length && puzzle !== DEFAULT_SETUP) {
+  if (!rolled && puzzle === CURRENT && table.current) {
+    table.options = { ...table.current.options };
+    table.start = table.current.start;
+  } else if (!rolled && spec.sourceOption && spec.puzzles.length && puzzle !== DEFAULT_SETUP) {
     table.options[spec.sourceOption] = puzzle;
   }
   if (spec.players.length > 1) {
@@ -291,6 +312,7 @@ async function rollNew() {
     const rolled = await api("/v1/roll", {
       game: table.spec.name, seed: Number($("seed").value) || 0, width, height,
     });
+    showCurrent(`rolled: ${rolled.source}`, rolled.options, null);
     await newGame(null, rolled.options);
   } catch (error) {
     showFailure(error);
@@ -1070,6 +1092,14 @@ async function loadFile(file) {
   table.session = null;
   table.options = record.options && typeof record.options === "object" ? record.options : {};
   if (table.options.players !== undefined) $("players").value = String(table.options.players);
+  const source = table.spec.sourceOption ? table.options[table.spec.sourceOption] : undefined;
+  if (record.state === undefined && table.spec.puzzles.includes(source)) {
+    $("puzzle").value = source; // a puzzle by its name
+  } else if (record.state === undefined && source === undefined && table.spec.defaultSource) {
+    $("puzzle").value = DEFAULT_SETUP;
+  } else if (table.spec.puzzles.length) {
+    showCurrent(`from ${file.name}`, table.options, record.state === undefined ? null : record.state);
+  }
   if (Number.isInteger(record.seed)) $("seed").value = String(record.seed);
   table.rng = seeded(Number($("seed").value) || 0);
   resetLine();

@@ -430,3 +430,42 @@ def test_folded_moves_say_more_only_beside_shown_buttons(session: Any) -> None:
     assert shown > 0 and folded > 0
     assert page.inner_text("#more-moves summary").startswith(f"{folded} more move")
     assert not problems, problems
+
+
+def test_the_puzzle_select_names_the_game_in_play(session: Any, tmp_path: Path) -> None:
+    """After *Roll a new one* or *Load* the puzzle select kept showing the puzzle chosen before
+    (another-dog beside a rolled 6x6 forest), and New game started that puzzle, not the game on
+    the table. It names the rolled or loaded game, and New game starts that one again."""
+    page, problems = session
+    page.select_option("#game", "dog")
+    _ready(page)
+    page.fill("#size", "5x5")
+    page.fill("#seed", "3")
+    page.click("#roll-new")
+    page.wait_for_function("() => window.table.current !== null")
+    _ready(page)
+    rolled = page.evaluate("() => window.table.options.forest")
+    assert "rolled: seed:3 5x5" in page.eval_on_selector(
+        "#puzzle", "s => s.selectedOptions[0].text"
+    )
+    _play_by_clicking(page, 1)
+    page.click("#new-game")
+    page.wait_for_function("() => window.table.actions.length === 0")
+    _ready(page)
+    assert page.evaluate("() => window.table.options.forest") == rolled  # the same forest again
+    # a record of a puzzle selects it; a record of another forest names its file
+    for options, shown in (
+        ({"forest": "dog/stick"}, "dog/stick"),
+        ({"forest": rolled}, "from r.json"),
+    ):
+        saved = tmp_path / "r.json"
+        saved.write_text(json.dumps({"game": "dog", "options": options, "seed": 0, "actions": []}))
+        page.set_input_files("#load", str(saved))
+        page.wait_for_function(
+            f"() => document.querySelector('#puzzle').selectedOptions[0].text === {shown!r}"
+        )
+        _ready(page)
+        page.click("#new-game")
+        _ready(page)
+        assert page.evaluate("() => window.table.options.forest") == options["forest"]
+    assert not problems, problems
