@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -74,7 +76,10 @@ class Screen:
         except ImportError:  # pragma: no cover - rich comes with the serve extra
             self.console = None
         else:
-            self.console = Console(highlight=False)
+            # a file or a pipe has no width: rich's 80 columns folded every long label of a
+            # review or a hint over several lines (COLUMNS, when set, still decides)
+            sized = sys.stdout.isatty() or "COLUMNS" in os.environ
+            self.console = Console(highlight=False, width=None if sized else 1000)
 
     def print(self, text: str = "", style: str | None = None) -> None:
         if self.console is not None:

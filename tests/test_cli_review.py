@@ -3,6 +3,9 @@ before reviewing and never replaces a file unasked; a record nested too deeply i
 
 from __future__ import annotations
 
+import os
+import re
+
 import pytest
 
 from solver.testing import one_line_error
@@ -51,3 +54,16 @@ def test_a_review_record_nested_too_deeply_is_one_line(tmp_path):
     path.write_text("[" * 100_000, encoding="utf-8")
     run = forest("guardians", "review", str(path))
     one_line_error(run, "deep.json")
+
+
+def test_a_review_written_to_a_file_keeps_each_decision_on_one_line(recorded_game):
+    # Defect: piped or redirected, rich folded the table to 80 columns, every long label
+    # ("place tile 31 at (-1,0)") over several lines, each with its own row of cells
+    pytest.importorskip("rich")
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    run = forest("guardians", "review", str(recorded_game), "--iterations", "2", env=env,
+                 inherit_env=False)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    rows = [line for line in run.stdout.splitlines() if line.startswith("│")]
+    assert rows and all(row.split("│")[1].strip().isdigit() for row in rows), run.stdout[:2000]
+    assert any(re.search(r"place tile \d+ at \(-?\d+,-?\d+\)", row) for row in rows)
