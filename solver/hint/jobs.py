@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from solver.game import Game, State
 
 __all__ = [
+    "ANALYSIS_SECONDS",
     "analyse_job",
     "guarded",
     "hint_job",
@@ -42,6 +43,11 @@ __all__ = [
     "warm",
     "warm_games",
 ]
+
+ANALYSIS_SECONDS = 30.0
+"""The seconds an analysis's own searches get (``search_deadline``: guardians' order search
+stops there and says ``unsolved``), half the route's timeout (``routes.ANALYSE_SECONDS``, 60 s),
+so a loaded machine answers rather than have its worker killed."""
 
 
 def warm() -> bool:
@@ -187,7 +193,10 @@ def analyse_job(raw: dict[str, Any]) -> dict[str, Any]:
 
     module, _, function = hooks.analyse.partition(":")
     analyse = getattr(importlib.import_module(module), function)
-    row = analyse(_Held())
+    from solver.search.limit import search_deadline
+
+    with search_deadline(started + ANALYSIS_SECONDS):
+        row = analyse(_Held())
     clean = json.loads(json.dumps(row, default=str))
     return AnalyseAnswer(
         id=request.id, game=spec.name, row=clean, elapsed=round(time.monotonic() - started, 6)

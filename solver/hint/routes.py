@@ -83,7 +83,8 @@ GRACE_SECONDS = 5.0
 every search already stops at its budget, so this only catches a fault."""
 
 ANALYSE_SECONDS = 60.0
-"""A solvability analysis's timeout (its hooks bound their own searches; this catches the rest)."""
+"""A solvability analysis's timeout (its hooks bound their own searches, within
+``jobs.ANALYSIS_SECONDS``; this catches the rest)."""
 
 
 class SafeJSONResponse(JSONResponse):

@@ -47,8 +47,9 @@ CLASSES: dict[str, str] = {
     "many missions for as many points as the best order",
     "trap": "the first legal order completes fewer missions than the best order, or as many for "
     "fewer points: the order matters",
-    "unsolved": f"the exhaustive best-order search needed more than {MAX_STATES} positions "
-    "(best_count unknown; the first legal order is still given)",
+    "unsolved": f"the exhaustive best-order search needed more than {MAX_STATES} positions, "
+    "or more time than the analysis allowed (best_count unknown; the first legal order is "
+    "still given)",
 }
 """The classes, in report order, with their definitions."""
 

@@ -173,18 +173,26 @@ def best_order(state: GuardiansState, *, max_states: int | None = None) -> Plan:
 
 
 def bounded_best_order(state: GuardiansState, max_states: int | None) -> Plan | None:
-    """:func:`best_order`, or ``None`` when more than ``max_states`` positions would be searched."""
+    """:func:`best_order`, or ``None`` when more than ``max_states`` positions would be searched
+    or a :func:`~solver.search.limit.search_deadline` in force has passed (a position can cost a
+    millisecond: 20,000 of them took 57 s in the hint engine's analysis, killed at 60)."""
+    from solver.search.limit import LEAST_SECONDS, seconds_left
+
     _check(state)
     memo: dict[Any, tuple[int, int, tuple[int, ...]]] = {}
     read = _Reading(state)
     unseen = False
+
+    def out_of_time() -> bool:
+        left = seconds_left()
+        return left is not None and left <= LEAST_SECONDS
 
     def search(s: GuardiansState, blind: frozenset[int]) -> tuple[int, int, tuple[int, ...]]:
         nonlocal unseen
         key = read.key(s, blind)
         if key in memo:
             return memo[key]
-        if max_states is not None and len(memo) >= max_states:
+        if (max_states is not None and len(memo) >= max_states) or out_of_time():
             raise _OutOfStates
         best: tuple[int, int, tuple[int, ...]] = (0, 0, ())
         for action in s.legal_actions():

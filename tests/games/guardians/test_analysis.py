@@ -108,3 +108,37 @@ def test_guardians_unsolved_past_the_state_budget():
             assert tight["first_count"] == full["first_count"] and "best_count" not in tight
             return
     pytest.fail("no trap with 3 missions among the seeds")
+
+
+def test_guardians_unsolved_past_a_search_deadline():
+    """Found by attack: the exhaustive order search had a state budget only, no clock: a rolled
+    16x16 position (seed 13) took 57 s over POST /v1/analyse, whose job is killed at 60 s (a 504
+    on a loaded machine). Under a search deadline it stops there too, and the row says unsolved."""
+    import time
+
+    from solver.games.guardians.analysis import analyse_grove
+    from solver.search.limit import search_deadline
+
+    for seed in range(20):
+        grove = roll_grove(seed, 6, 5)
+        full = analyse_grove(grove)
+        if full["class"] == "trap":
+            with search_deadline(time.monotonic() - 1.0):
+                late = analyse_grove(grove)
+            assert late["class"] == "unsolved" and late["exact"] is False
+            assert late["first_count"] == full["first_count"] and "best_count" not in late
+            with search_deadline(time.monotonic() + 600.0):
+                assert analyse_grove(grove) == full  # a deadline not reached changes nothing
+            return
+    pytest.fail("no trap among the seeds")
+
+
+def test_the_hint_engine_analysis_keeps_to_its_seconds(monkeypatch):
+    from solver.games.guardians.grove_format import format_grove
+    from solver.hint import jobs
+
+    raw = {"game": "guardians", "options": {"position": format_grove(roll_grove(1, 6, 5))}}
+    assert jobs.analyse_job(raw)["row"]["class"] == "trap"
+    monkeypatch.setattr(jobs, "ANALYSIS_SECONDS", 1e-9)
+    row = jobs.analyse_job(raw)["row"]
+    assert row["class"] == "unsolved" and row["exact"] is False, row
