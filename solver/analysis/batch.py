@@ -237,8 +237,9 @@ def execute_batch(
     continues from the journal an interrupted run left, ``repair=True`` keeps the good rows of a
     damaged one (module docstring). ``progress`` shows a tqdm bar on stderr when stderr is a
     terminal. ``notify`` receives one-line notes. ``overwrite=False`` refuses an existing
-    ``out`` (before anything runs, and again when the file is put in place). Impossible options
-    raise :class:`~solver.errors.OptionError` before anything runs.
+    ``out`` (before anything runs, and again when the file is put in place) and, without
+    ``resume``, the journal an interrupted run left (which a fresh run would replace).
+    Impossible options raise :class:`~solver.errors.OptionError` before anything runs.
     """
     notify = notify if notify is not None else (lambda message: None)
     # 1. Everything checked before anything runs.
@@ -263,7 +264,13 @@ def execute_batch(
 
     # 2. The output's lock, held until the output is final; then the journal.
     with OutputLock(out):
-        journal = Journal(journal_path(out), _header(batch, fn, types))
+        journaled = journal_path(out)
+        if not (overwrite or resume) and journaled.is_file() and journaled.stat().st_size > 0:
+            raise OptionError(
+                f"{os.fspath(journaled)}: holds the rows of an interrupted run (add --resume to "
+                "continue it, or --overwrite to start afresh)"
+            )
+        journal = Journal(journaled, _header(batch, fn, types))
         done = journal.start(
             resume, repair, batch.count, lambda i: batch.source_at(i).source, types, notify
         )

@@ -258,6 +258,22 @@ def test_a_run_without_resume_starts_afresh(tmp_path):
     assert len(read_results(out)) == 4
 
 
+def test_a_run_without_resume_or_overwrite_leaves_an_interrupted_journal_alone(tmp_path):
+    """Found by attack: ``forest analyse`` run again without --resume (the interrupted run said
+    to add it) replaced the interrupted run's journal at its first chunk, silently: the rows
+    of hours lost. Without --overwrite it is now refused, the journal untouched."""
+    out = tmp_path / "r.csv"
+    journal = journal_path(out)
+    journal.write_text("the interrupted run's rows\n", encoding="utf-8")
+    with pytest.raises(OptionError, match=r"interrupted run.*--resume.*--overwrite"):
+        run_batch(Job.generated(4), fake_analyse, out=out, progress=False, overwrite=False)
+    assert journal.read_text(encoding="utf-8") == "the interrupted run's rows\n"
+    assert not out.exists()
+    journal.write_text("", encoding="utf-8")  # an empty journal holds nothing to lose
+    run_batch(Job.generated(4), fake_analyse, out=out, progress=False, overwrite=False)
+    assert len(read_results(out)) == 4
+
+
 # -- bad input -----------------------------------------------------------------------------------
 def test_a_malformed_forest_is_reported_in_its_row(tmp_path):
     paths = write_forests(tmp_path, range(4))
