@@ -146,9 +146,10 @@ def parse_json(text: str, path: list[Any] | None = None, code: str = "malformed"
     except RecursionError:
         raise HintError(f"{prefix}nested more than {MAX_DEPTH} deep", where, code) from None
     except ValueError as exc:
-        if "is not a JSON number" in str(exc):
-            value = _locate_constant(text)
-            raise HintError(f"{_prefix(value)}{exc}", value, _code(_split(value))) from None
+        if "is not a JSON number" in str(exc):  # named inside the request (``state.budget``)
+            located = [*list(path or []), *_split(_locate_constant(text))]
+            field = _field(located)
+            raise HintError(f"{_prefix(field)}{exc}", field, _code(located)) from None
         raise HintError(f"{prefix}not JSON: {safe_text(str(exc))}", where, code) from None
     check_clean(value, list(path or []))
     return value

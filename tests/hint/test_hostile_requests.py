@@ -133,6 +133,24 @@ def test_f4_a_state_nested_500_deep_is_bad_state_on_both_transports(server: Serv
         assert engine.close()[0] == 0
 
 
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity", "1e999"])
+def test_a_constant_inside_a_state_given_as_text_is_bad_state_naming_its_field(constant) -> None:
+    """Found by attack: a state sent as text with a NaN inside answered ``invalid_request`` on
+    the field ``budget`` (the state's own key, as if it were the request's), where 1e999 at the
+    same place answered ``bad_state`` on ``state.budget``."""
+    from solver.hint.engine import answer
+
+    game = solver.load_game("dog", forest="dog/another-dog")
+    text = game.new_initial_state().to_json().replace('"budget":0', f'"budget":{constant}')
+    assert constant in text
+    reply = answer({"id": "n", "game": "dog", "options": {"forest": "dog/another-dog"},
+                    "state": text})  # fmt: skip
+    assert (reply["code"], reply["field"]) == ("bad_state", "state.budget"), reply
+    reply = answer({"id": "n", "game": "dog", "options": {"forest": "dog/another-dog"},
+                    "state": constant})  # fmt: skip
+    assert (reply["code"], reply["field"]) == ("bad_state", "state"), reply
+
+
 @pytest.mark.parametrize(("path", "name"), CASES, ids=[f"{'.'.join(map(str, p))}={n}"
                                                         for p, n in CASES])  # fmt: skip
 def test_every_field_and_every_hostile_value_over_http(server: Server, path: tuple,
