@@ -82,6 +82,10 @@ GRACE_SECONDS = 5.0
 """A job's timeout past its budget (opening the game, building the answer, a loaded machine);
 every search already stops at its budget, so this only catches a fault."""
 
+GET_AND_HEAD = ["GET", "HEAD"]
+"""The methods of the web table's page: HTTP requires HEAD wherever GET is (a monitor's
+``HEAD /``); the server sends the head only. The API's GET paths add HEAD the same way."""
+
 ANALYSE_SECONDS = 60.0
 """A solvability analysis's timeout (its hooks bound their own searches, within
 ``jobs.ANALYSIS_SECONDS``; this catches the rest)."""
@@ -259,6 +263,9 @@ def api_router(service: Service) -> APIRouter:
         workers busy and idle, workers recycled after a timeout."""
         return service.health()
 
+    for path, endpoint in (("/v1/games", games), ("/v1/schema", schema), ("/health", health)):
+        # HEAD wherever GET is, outside the OpenAPI document (one operation a path there)
+        router.add_api_route(path, endpoint, methods=["HEAD"], include_in_schema=False)
     return router
 
 
@@ -447,7 +454,7 @@ def mount_web(app: FastAPI) -> None:
     """The web table on ``app``: ``/`` and its files under ``/static``."""
     static = static_dir()
 
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=GET_AND_HEAD, include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(static / "index.html", media_type="text/html")
 

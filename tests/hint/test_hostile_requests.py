@@ -240,6 +240,17 @@ def test_an_illegal_action_of_4300_digits_is_not_echoed_whole(server: Server) ->
     assert len(reply["error"]) < 200, reply["error"]
 
 
+@pytest.mark.parametrize("path", ["/", "/health", "/v1/games", "/v1/schema"])
+def test_head_is_answered_wherever_get_is(server: Server, path: str) -> None:
+    """Found by attack: ``HEAD /health`` (a monitor's probe) and ``HEAD /`` were 405 where GET
+    answers (HTTP requires HEAD wherever GET is; /openapi.json and /static took it already)."""
+    head = httpx.head(f"{server.url}{path}", timeout=30)
+    get = httpx.get(f"{server.url}{path}", timeout=30)
+    assert head.status_code == get.status_code == 200, (head.status_code, head.text)
+    assert head.content == b"" and head.headers["content-type"] == get.headers["content-type"]
+    assert httpx.head(f"{server.url}/v1/hint", timeout=30).status_code == 405
+
+
 def test_an_unknown_path_or_method_gets_the_error_object_with_a_code(server: Server) -> None:
     """404 and 405 carry a code like every other error (found by attack: they answered
     Starlette's bare ``{"detail": ...}``); 405 still says which method the path takes."""
