@@ -152,7 +152,7 @@ def serve_lines(
             except HintError as exc:
                 write(error_answer(ident_of(line), str(exc), exc.field, exc.code))
                 continue
-            if raw.get("action") == "terminate":
+            if "action" in raw:  # the only action is terminate: any other is named, not hinted
                 terminate(raw)
                 continue
             ident = raw.get("id")

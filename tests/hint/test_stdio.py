@@ -101,6 +101,17 @@ def test_malformed_lines_get_errors_and_the_engine_keeps_serving(engine: Engine)
     assert engine.close()[0] == 0
 
 
+def test_an_unknown_action_is_named(engine: Engine) -> None:
+    """Found by attack: ``{"id": "a", "action": "explode"}`` was read as a hint request and
+    answered 'game: Field required', naming a field the client never meant to send."""
+    for action in ("explode", "Terminate", None, 3):
+        engine.send({"id": "a", "action": action, **DOG})
+        reply = engine.read()
+        assert (reply["id"], reply["field"], reply["code"]) == ("a", "action", "invalid_request")
+        assert "terminate" in reply["error"], reply
+    assert engine.close()[0] == 0
+
+
 def test_a_huge_budget_is_capped(engine: Engine) -> None:
     engine.send(
         {"id": "big", **DOG, "actions": [10], "exact": False, "limit": {"iterations": 10**12}}
