@@ -157,6 +157,13 @@ def analyse_job(raw: dict[str, Any]) -> dict[str, Any]:
 
     started = time.monotonic()
     request = AnalyseRequest.model_validate(raw)
+    for name, given in (("actions", bool(request.actions)), ("state", request.state is not None)):
+        if given:  # the model shares the hint's position fields; an analysis reads none of them
+            raise HintError(
+                f"{name}: an analysis is of a game file from its start, so it takes no {name} "
+                "(POST /v1/hint values a position)",
+                name,
+            )
     spec = requested_spec(request.game)
     hooks = spec.analysis
     if hooks is None or spec.source_option is None:

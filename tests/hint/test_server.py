@@ -231,6 +231,20 @@ def test_a_line_not_of_a_hidden_information_session_is_illegal_line(server: Serv
     assert drawn.status_code == 200, drawn.text
 
 
+@pytest.mark.parametrize("extra", [{"actions": [10]}, {"state": "{}"}, {"state": {}}])
+def test_an_analysis_refuses_a_position_it_would_not_analyse(extra: dict) -> None:
+    """Found by attack: POST /v1/analyse took ``actions`` and ``state`` (its model shares the
+    hint's position fields) and answered the file's row from its start, as if of the position
+    asked for. They are refused by name; the file alone is analysed as before."""
+    from solver.hint.jobs import analyse_job, guarded
+
+    body = {"game": "dog", "options": {"forest": "dog/another-dog"}}
+    reply = guarded(analyse_job, {**body, **extra})
+    (name,) = extra
+    assert (reply.get("code"), reply.get("field")) == ("invalid_request", name), reply
+    assert guarded(analyse_job, body)["row"]["class"] == "uncertain"
+
+
 def test_every_error_code_is_documented_with_its_status() -> None:
     from solver.hint.routes import STATUS
 
