@@ -280,10 +280,20 @@ def _build(
         limitApplied=limit,
         elapsed=round(time.monotonic() - started, 6),
         terminated=found.terminated,
-        notes=[*found.notes, *notes],
+        notes=[*found.notes, *notes, *_ignored_note(request)],
         strengthMove=strength,
     )
     return reply.model_dump(by_alias=True)
+
+
+def _ignored_note(request: HintRequest) -> list[str]:
+    """A note naming the request's unknown top-level fields, if any (ignored, not refused)."""
+    ignored = request.ignored_fields()
+    if not ignored:
+        return []
+    names = ", ".join(repr(name[:40]) for name in ignored[:8])
+    more = f" and {len(ignored) - 8} more" if len(ignored) > 8 else ""
+    return [f"unknown fields ignored: {names}{more} (a newer client's, or misspelt?)"]
 
 
 def _strength_move(

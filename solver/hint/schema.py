@@ -131,7 +131,10 @@ class _Position(_Model):
 
 
 class HintRequest(_Position):
-    """One hint request."""
+    """One hint request. Unknown top-level fields are kept aside (a newer client may send more)
+    and named in the answer's ``notes``, so a misspelt field (``limt``) is not silently lost."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
 
     id: str = _ID
     limit: HintLimit = Field(default_factory=HintLimit)
@@ -171,6 +174,10 @@ class HintRequest(_Position):
         alias="reportDuringSearchEvery",
         description="stdio only: a partial answer (isDuringSearch true) every this many seconds",
     )
+
+    def ignored_fields(self) -> list[str]:
+        """The request's unknown top-level fields, sorted (none: an empty list)."""
+        return sorted(self.model_extra or ())
 
 
 class PositionRequest(_Position):

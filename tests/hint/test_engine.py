@@ -289,3 +289,20 @@ def test_the_other_float_fields_take_numbers_only() -> None:
         for value in (True, "2"):
             with pytest.raises(ValidationError):
                 model.model_validate({**base, field: value})
+
+
+def test_unknown_fields_are_named_in_the_notes_not_refused() -> None:
+    """A misspelt field (``limt``) used to vanish: the search ran at the default budget and
+    nothing said why. It is still ignored (newer clients may send more) but named."""
+    plain = answer({**EXAMPLE, "actions": [10], "exact": False, "limit": {"iterations": 50}})
+    assert not any("unknown fields" in note for note in plain["notes"])
+    request = {key: value for key, value in EXAMPLE.items() if key != "limit"}
+    typo = answer({**request, "actions": [10], "exact": False, "limt": {"iterations": 50}})
+    assert typo["limitApplied"]["iterations"] == 1000  # the default: limt was not the limit
+    assert "unknown fields ignored: 'limt' (a newer client's, or misspelt?)" in typo["notes"]
+    many = answer({**EXAMPLE, "exact": True, **{f"x{i:02}": i for i in range(10)}})
+    notes = [note for note in many["notes"] if "unknown fields" in note]
+    assert notes == [
+        "unknown fields ignored: 'x00', 'x01', 'x02', 'x03', 'x04', 'x05', 'x06', 'x07' and 2 "
+        "more (a newer client's, or misspelt?)"
+    ]

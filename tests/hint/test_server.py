@@ -133,6 +133,9 @@ def test_an_unknown_field_in_limit_is_refused_by_name(server: Server, path: str)
     assert reply["field"] == "limit.depth" and "iterations" in reply["error"]
     ignored = post(server, "/v1/hint", {**EXAMPLE, "limit": {"iterations": 10}, "colour": "red"})
     assert ignored.status_code == 200
+    assert [n for n in ignored.json()["notes"] if "unknown fields" in n] == [
+        "unknown fields ignored: 'colour' (a newer client's, or misspelt?)"
+    ]
 
 
 def test_a_huge_budget_is_capped(server: Server) -> None:
