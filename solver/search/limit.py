@@ -33,6 +33,7 @@ __all__ = [
     "UNSET",
     "Limit",
     "Unset",
+    "deadline_passed",
     "merge_limit",
     "reject_unknown",
     "sampling_budget",
@@ -175,6 +176,14 @@ def seconds_left() -> float | None:
     read it between their own steps."""
     at = _DEADLINE.get()
     return None if at is None else max(LEAST_SECONDS, at - time.monotonic())
+
+
+def deadline_passed() -> bool:
+    """Whether a :func:`search_deadline` in force has passed (never outside one): agents whose
+    search is a loop of their own (guardians' planner, broad, lookahead) read it between
+    candidates and play the best they have found."""
+    at = _DEADLINE.get()
+    return at is not None and at - time.monotonic() <= LEAST_SECONDS
 
 
 def sampling_budget(

@@ -132,7 +132,8 @@ def lookahead_agent(
         top = [options[i] for i in ranked[: min(candidates, budget)]]
         if len(top) > 1 and state.get_game().num_players() > 1:
             values = weigh(state, top, max(1, budget // len(top)), decision)
-            best = top[max(range(len(top)), key=lambda i: (values[i], -i))]
+            if values:  # none: a search_deadline passed first; the planner's best (top[0])
+                best = top[max(range(len(values)), key=lambda i: (values[i], -i))]
         player.start(best)
         return int(best.growth)
 
@@ -142,19 +143,35 @@ def lookahead_agent(
 def weigh(state: Any, top: list[Any], samples: int, decision: int) -> list[float]:
     """Each candidate turn's value plus the mean of its continuations: ``samples`` rounds, each
     one continuation of every candidate (continuation ``j`` seeded ``derive_seed(decision,
-    j)``). Under a :func:`~solver.search.limit.search_deadline` the rounds stop once it has
-    passed, every candidate weighed over the same rounds (one at least): a table session's
-    step keeps to its seconds whatever ``iterations`` asked."""
-    from solver.search.limit import LEAST_SECONDS, seconds_left
+    j)``). Under a :func:`~solver.search.limit.search_deadline` the search stops once it has
+    passed, checked between continuations and at each decision inside one (a continuation cut
+    short counts for nothing): the values of the rounds completed, every candidate weighed over
+    the same rounds, or if the first round was cut, those of the candidates it valued (a prefix
+    of ``top``, maybe none). A table session's step keeps to its seconds whatever
+    ``iterations`` asked; without a deadline the search is as it was, move for move."""
+    from solver.search.limit import deadline_passed
 
     sums = [0.0] * len(top)
     done = 0
     while done < samples:
-        for i, turn in enumerate(top):
-            sums[i] += continuation_value(state, turn, derive_seed(decision, done))
+        row: list[float] = []
+        for turn in top:
+            value = (
+                None
+                if deadline_passed()
+                else _continuation(state, turn, derive_seed(decision, done))
+            )
+            if value is None:
+                break
+            row.append(value)
+        if len(row) < len(top):  # the deadline cut this round
+            if done == 0:
+                return [turn.value + value for turn, value in zip(top, row, strict=False)]
+            break
+        for i, value in enumerate(row):
+            sums[i] += value
         done += 1
-        left = seconds_left()
-        if left is not None and left <= LEAST_SECONDS:
+        if deadline_passed():
             break
     return [turn.value + total / done for turn, total in zip(top, sums, strict=True)]
 
@@ -164,8 +181,17 @@ def continuation_value(state: Any, turn: Any, sample_seed: int) -> float:
     planner, chance drawn by :func:`keyed_outcome`, the other players' turns by the planner (no
     resets), up to the mover's next growth step or the end; minus the best other player's
     projected final score there (:func:`rivals_projection`)."""
+    value = _continuation(state, turn, sample_seed, timed=False)
+    assert value is not None
+    return value
+
+
+def _continuation(state: Any, turn: Any, sample_seed: int, timed: bool = True) -> float | None:
+    """:func:`continuation_value`; ``timed``: ``None`` once a
+    :func:`~solver.search.limit.search_deadline` in force has passed (checked at each decision)."""
     from solver.games.guardians.planner import TurnPlayer
     from solver.games.guardians.rules import Phase
+    from solver.search.limit import deadline_passed
 
     here = state.clone()
     me = int(here.current_player())
@@ -180,6 +206,8 @@ def continuation_value(state: Any, turn: Any, sample_seed: int) -> float:
         who = int(here.current_player())
         if who == me and here.phase == Phase.GROW:
             break
+        if timed and deadline_passed():
+            return None
         legal = here.legal_actions()
         if len(legal) == 1:
             here.apply_action(legal[0])

@@ -40,7 +40,11 @@ On kernel states the template search runs in C (``ext/guardians_plan.pyx``, the 
 :func:`_prospect`, which reference states keep): the same values, six times faster.
 
 The agent is deterministic: ties go to the first candidate in a fixed order, and nothing is
-random (the seed only seeds the pools a reset is valued with).
+random (the seed only seeds the pools a reset is valued with). Under a
+:func:`~solver.search.limit.search_deadline` that has passed (a table session's step out of its
+seconds) it stops scoring pairs (one best single's scored at least) and searching candidate
+turns to their end (one at least), values no reset, and plays the best found so far; without
+one (the CLI, the benches) it plays as it always did, move for move.
 
 >>> import solver
 >>> opened = solver.game_spec("guardians").open("guardians/order-matters")
@@ -72,6 +76,7 @@ from solver.games.guardians.templates import (
 from solver.games.guardians.tiles import START_ID, START_WALK
 from solver.games.guardians.walks import colour_walks
 from solver.kernels import CompiledModule
+from solver.search.limit import deadline_passed
 from solver.spec import Agent
 
 if TYPE_CHECKING:
@@ -672,7 +677,8 @@ def turn_options(
         options = [search.full([(tile, cell)], False, -1) for _, tile, cell in top[: breadth.pairs]]
     else:
         options = search.pair_options(top)
-    options.extend(search.take_one())
+    if not (options and deadline_passed()):  # a search_deadline passed: the best found so far
+        options.extend(search.take_one())
     return options
 
 
@@ -790,7 +796,11 @@ class _TurnSearch:
         ``breadth.completing`` that complete a mission outright, searched to the end of the
         turn."""
         board = self.board
+        late = False  # a search_deadline passed: the pairs scored so far (one single's at least)
         for i, (_, t1, c1) in enumerate(top):
+            if self.pairs and deadline_passed():
+                late = True
+                break
             for _, t2, c2 in top[i + 1 :]:
                 self.add_pair((t1, c1), (t2, c2))
             occupied = set(board.col) | set(board.mis) | {c1}
@@ -799,7 +809,7 @@ class _TurnSearch:
                     for t2 in self.distinct:
                         self.add_pair((t1, c1), (t2, n))
         wanted: set[tuple[Any, ...]] = set()
-        for first, second in self.completing(top):
+        for first, second in [] if late else self.completing(top):
             self.add_pair(first, second)
             wanted.add(tuple(sorted([first, second])))
         pairs = self.pairs
@@ -811,7 +821,12 @@ class _TurnSearch:
                 break
             if i not in chosen:
                 chosen.append(i)
-        return [self.full([pairs[i][1], pairs[i][2]], False, -1) for i in chosen]
+        options: list[TurnPlan] = []
+        for i in chosen:
+            if options and deadline_passed():  # each is searched to the end of the turn: stop
+                break
+            options.append(self.full([pairs[i][1], pairs[i][2]], False, -1))
+        return options
 
     def completing(self, top: list[tuple[float, int, Cell]]) -> list[tuple[Placement, Placement]]:
         """The pairs that complete a mission outright (one or two empty cells of a walk), with a
@@ -887,8 +902,10 @@ def take_one_options(
             board.pawns[pawn] = None
             del board.mis[cell]
     one_order = sorted(range(len(ones)), key=lambda i: (-ones[i][0], i))
-    out = []
+    out: list[TurnPlan] = []
     for i in one_order[:how_many]:
+        if out and deadline_passed():
+            break
         _, tile, cell = ones[i]
         option = full([(tile, cell)], True, pawn, back)
         if not opening or state.round >= OPENING_ROUNDS or option.walks:
@@ -908,12 +925,14 @@ def _flip_options(
     """Hidden backs: ``take 1 tile`` valued per pool face as the mean, over the backs it may
     show, of the best placement for each among its ``cells`` best (one option per face: the
     tile to flip)."""
-    out = []
+    out: list[TurnPlan] = []
     faces: set[str] = set()
     for tile in tiles:
         face = state.game.face_of(tile)
         if face in faces:
             continue
+        if out and deadline_passed():
+            break
         faces.add(face)
         value = completes = 0.0
         for back, p in back_odds(state, tile):
@@ -1148,6 +1167,8 @@ def _reset_pays(
     rng = SplitMix64(derive_seed(seed, state.round))
     total = 0.0
     for _ in range(RESET_SAMPLES):
+        if deadline_passed():  # a search_deadline passed: no estimate, keep the pool
+            return False
         child = state.clone()
         child.apply_action(RESET)
         while child.is_chance_node():

@@ -88,3 +88,40 @@ def test_in_solo_the_default_agent_plays_the_broad_agents_game():
 def test_a_bad_factor_is_refused_by_name(factor):
     with pytest.raises(OptionError, match="breadth factor"):
         B.breadth_for(factor)
+
+
+def test_a_passed_deadline_searches_one_turn_and_values_no_reset(monkeypatch):
+    """Under a search_deadline that has passed (a table session's step out of seconds) the
+    planner and the broad agent search one candidate turn to its end (counted), not their lists
+    nor the fresh pools a reset is valued with, and play it (a legal move)."""
+    import time
+
+    from solver.search.limit import search_deadline
+
+    calls = [0]
+    real = P._TurnSearch.full
+
+    def counted(*args, **kwargs):
+        calls[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(P._TurnSearch, "full", counted)
+    game = solver.load_game("guardians", players=4)
+    rng = SplitMix64(4)
+    state = game.new_initial_state()
+    grown = 0
+    while grown < 6 and not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        if state.phase == Phase.GROW:
+            for name in ("broad", "planner"):
+                calls[0] = 0
+                with search_deadline(time.monotonic() - 1.0):
+                    action = make_agent(name, game, seed=1)(state)
+                assert action in state.legal_actions() and calls[0] == 1
+            calls[0] = 0
+            make_agent("broad", game, seed=1)(state)
+            assert calls[0] > 5  # unbounded, the lists are searched
+            grown += 1
+        state.apply_action(make_agent("planner", game, seed=1)(state))

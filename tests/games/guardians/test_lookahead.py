@@ -174,3 +174,86 @@ def test_iterations_must_be_a_whole_number():
             L.lookahead_agent(game, iterations=bad)  # type: ignore[arg-type]
         with pytest.raises(solver.errors.OptionError, match="candidates"):
             L.lookahead_agent(game, iterations=4, candidates=bad)  # type: ignore[arg-type]
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[int]:
+    """Count the calls of ``module.name`` (wrapped in place); the count is ``calls[0]``."""
+    calls = [0]
+    real = getattr(module, name)
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+def _grow_states(count: int) -> list:
+    return [s for s in _states(4, 3 * count, seed=5) if s.phase == Phase.GROW][:count]
+
+
+def test_a_passed_deadline_plays_the_broad_lists_best_turn_with_no_continuation(monkeypatch):
+    """Found by attack: in a table session at 0.05 s a step, a 4-player lookahead step took
+    0.2-0.6 s (a full round of continuations, and the broad lists, whatever the clock said)."""
+    import time
+
+    from solver.search.limit import search_deadline
+
+    states = _grow_states(4)
+    continuations = _counting(monkeypatch, L, "_continuation")
+    searched = _counting(monkeypatch, P._TurnSearch, "full")
+    game = solver.load_game("guardians", players=4)
+    for state in states:
+        agent = L.lookahead_agent(game, seed=2)
+        searched[0] = 0
+        with search_deadline(time.monotonic() - 1.0):
+            action = agent(state)
+        assert action in state.legal_actions()
+        assert continuations[0] == 0 and searched[0] == 1  # one turn searched, nothing played
+        with search_deadline(time.monotonic() - 1.0):
+            best = P.first_best(P.turn_options(state, True, breadth_for(DEFAULT_BREADTH)))
+        assert action == best.growth  # the lists' first turn (no reset: no time to value one)
+
+
+def test_a_deadline_passing_mid_search_plays_the_best_of_the_candidates_valued(monkeypatch):
+    from solver.search import limit
+
+    state = _grow_states(1)[0]
+    game = state.get_game()
+    top_k = 4
+    options = P.turn_options(state, True, breadth_for(DEFAULT_BREADTH))
+    ranked = sorted(options, key=lambda o: (o is not P.first_best(options), -o.value))[:top_k]
+    finished = [0]  # continuations played to their end
+    real = L._continuation
+
+    def counted(*args: object, **kwargs: object) -> object:
+        value = real(*args, **kwargs)
+        finished[0] += value is not None
+        return value
+
+    monkeypatch.setattr(L, "_continuation", counted)
+    for allowed in (2, 4, 6):  # the clock passes after this many continuations
+        finished[0] = 0
+        monkeypatch.setattr(limit, "deadline_passed", lambda n=allowed: finished[0] >= n)
+        values = L.weigh(state, ranked, 8, 99)
+        assert finished[0] == allowed
+        # a cut first round values its prefix; a later cut keeps the whole rounds done
+        assert len(values) == (allowed if allowed < top_k else top_k)
+        agent = L.lookahead_agent(game, seed=2, iterations=32)
+        finished[0] = 0
+        assert agent(state) in state.legal_actions() and finished[0] == allowed
+
+
+def test_a_deadline_far_off_plays_the_moves_of_no_deadline():
+    """Without a deadline (the CLI, the benches) the search is unchanged; a deadline that never
+    comes plays the same moves."""
+    import time
+
+    from solver.search.limit import search_deadline
+
+    game = solver.load_game("guardians", players=4)
+    for state in _grow_states(3):
+        free = L.lookahead_agent(game, seed=2)(state)
+        with search_deadline(time.monotonic() + 1e6):
+            assert L.lookahead_agent(game, seed=2)(state) == free
