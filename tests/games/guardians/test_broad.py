@@ -15,27 +15,21 @@ from solver.games.guardians.rules import Phase
 from solver.rng import SplitMix64
 
 
-def _play(agent: str, engine: str, seed: int, iterations: int | None, rounds: int) -> list[int]:
-    """The actions of a solo level-1 game (chance from ``seed``) up to round ``rounds``."""
-    game = solver.load_game("guardians", players=1, level=1, engine=engine)
-    player = make_agent(agent, game, seed=seed, iterations=iterations)
-    rng = SplitMix64(seed)
-    state = game.new_initial_state()
-    actions = []
-    while not state.is_terminal() and state.round <= rounds:
-        if state.is_chance_node():
-            action = sample_chance(state, rng)
-        else:
-            action = player(state)
-            assert action in state.legal_actions()
-        state.apply_action(action)
-        actions.append(int(action))
-    return actions
+def _by_name(agent: str, iterations: int | None = None) -> object:
+    """A maker of the named agent at ``iterations`` (for ``play_solo``)."""
+    return lambda game, seed: make_agent(agent, game, seed=seed, iterations=iterations)
 
 
-def test_a_factor_of_one_is_the_planner_move_for_move():
+def _rounds(last: int) -> object:
+    """Stop once round ``last`` is over."""
+    return lambda state: state.round > last
+
+
+def test_a_factor_of_one_is_the_planner_move_for_move(play_solo):
     assert B.breadth_for(1) == P.PLANNER_BREADTH
-    assert _play("broad", "kernel", 2, 1, 14) == _play("planner", "kernel", 2, None, 14)
+    stop = _rounds(14)
+    broad = play_solo(_by_name("broad", 1), 2, stop=stop)[0]
+    assert broad == play_solo(_by_name("planner"), 2, stop=stop)[0]
 
 
 def test_the_factor_lengthens_every_candidate_list_but_the_flipped_tiles():
@@ -69,19 +63,21 @@ def test_a_broader_search_lists_every_placement_the_planner_pairs():
     assert checked == 4
 
 
-def test_it_plays_legal_moves_and_the_same_game_on_both_engines():
-    kernel = _play("broad", "kernel", 11, None, 3)
-    assert kernel == _play("broad", "reference", 11, None, 3)
+def test_it_plays_legal_moves_and_the_same_game_on_both_engines(play_solo):
+    kernel = play_solo(_by_name("broad"), 11, stop=_rounds(3))[0]
+    assert kernel == play_solo(_by_name("broad"), 11, engine="reference", stop=_rounds(3))[0]
 
 
-def test_it_is_deterministic_given_its_seed():
-    assert _play("broad", "kernel", 4, 2, 6) == _play("broad", "kernel", 4, 2, 6)
+def test_it_is_deterministic_given_its_seed(play_solo):
+    first = play_solo(_by_name("broad", 2), 4, stop=_rounds(6))[0]
+    assert first == play_solo(_by_name("broad", 2), 4, stop=_rounds(6))[0]
 
 
-def test_in_solo_the_default_agent_plays_the_broad_agents_game():
+def test_in_solo_the_default_agent_plays_the_broad_agents_game(play_solo):
     from solver.games.guardians import SPEC
 
-    assert _play(SPEC.default_agent, "kernel", 3, None, 5) == _play("broad", "kernel", 3, None, 5)
+    default = play_solo(_by_name(SPEC.default_agent), 3, stop=_rounds(5))[0]
+    assert default == play_solo(_by_name("broad"), 3, stop=_rounds(5))[0]
 
 
 @pytest.mark.parametrize("factor", [0, 17, 2.5, True])

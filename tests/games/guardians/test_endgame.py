@@ -16,61 +16,39 @@ from solver.games.guardians.rules import Phase
 from solver.rng import SplitMix64
 
 
-def _game(engine: str = "kernel") -> object:
-    return solver.load_game("guardians", players=1, level=1, engine=engine)
-
-
-def _play(
-    make: object, seed: int, rounds: int = 99, engine: str = "kernel"
-) -> tuple[list[int], object]:
-    """A level-1 game's actions up to round ``rounds`` (chance from ``seed``), and its state."""
-    game = _game(engine)
-    player = make(game, seed=seed)  # type: ignore[operator]
-    rng = SplitMix64(seed)
-    state = game.new_initial_state()  # type: ignore[attr-defined]
-    actions = []
-    while not state.is_terminal() and state.round <= rounds:
-        if state.is_chance_node():
-            action = sample_chance(state, rng)
-        else:
-            action = player(state)
-            assert action in state.legal_actions()
-        state.apply_action(action)
-        actions.append(int(action))
-    return actions, state
-
-
-def _endgame_state(seed: int) -> object:
+def _endgame_state(play_solo: object, seed: int) -> object:
     """A level-1 state at the growth step of the next to last round (the broad planner's game)."""
-    game = _game()
-    player = broad_agent(game, seed=seed)
-    rng = SplitMix64(seed)
-    state = game.new_initial_state()  # type: ignore[attr-defined]
-    while not (state.phase == Phase.GROW and state.rounds() - state.round < E.ROUNDS):
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
-        else:
-            state.apply_action(player(state))
-    return state
+    return play_solo(  # type: ignore[operator]
+        broad_agent,
+        seed,
+        stop=lambda state: state.phase == Phase.GROW and state.rounds() - state.round < E.ROUNDS,
+    )[1]
 
 
-def test_before_the_last_rounds_it_plays_the_broad_planners_game():
-    before = _play(E.endgame_agent, 3, rounds=9)[0]
-    assert before == _play(broad_agent, 3, rounds=9)[0]
+def _rounds(last: int) -> object:
+    """Stop once round ``last`` is over."""
+    return lambda state: state.round > last
 
 
-def test_a_whole_game_is_legal_deterministic_and_the_default_agents_solo_game():
+def test_before_the_last_rounds_it_plays_the_broad_planners_game(play_solo):
+    before = play_solo(E.endgame_agent, 3, stop=_rounds(9))[0]
+    assert before == play_solo(broad_agent, 3, stop=_rounds(9))[0]
+
+
+def test_a_whole_game_is_legal_deterministic_and_the_default_agents_solo_game(play_solo):
     from solver.agents import make_agent
 
-    first, final = _play(E.endgame_agent, 6)
+    first, final = play_solo(E.endgame_agent, 6)
     assert final.is_terminal()  # type: ignore[attr-defined]
     # a fresh agent with the same seed (the default agent's, in solo) plays the same game
-    default = _play(lambda game, seed: make_agent("lookahead", game, seed=seed), 6)[0]
+    default = play_solo(lambda game, seed: make_agent("lookahead", game, seed=seed), 6)[0]
     assert default == first
 
 
-def test_the_planners_pick_stands_unless_another_reaches_the_line_more_often(monkeypatch):
-    state = _endgame_state(2)
+def test_the_planners_pick_stands_unless_another_reaches_the_line_more_often(
+    monkeypatch, play_solo
+):
+    state = _endgame_state(play_solo, 2)
     legal = state.legal_actions()  # type: ignore[attr-defined]
     counts: list[int] = []
 
@@ -90,8 +68,8 @@ def test_the_planners_pick_stands_unless_another_reaches_the_line_more_often(mon
     assert third != tied
 
 
-def test_equal_candidates_see_equal_play_outs_and_counts_are_play_out_wins():
-    state = _endgame_state(4)
+def test_equal_candidates_see_equal_play_outs_and_counts_are_play_out_wins(play_solo):
+    state = _endgame_state(play_solo, 4)
     options = E.turn_options(state, False, E.breadth_for(E.DEFAULT_BREADTH))
     turn = E.first_best(options)
     wins = E.reaching(state, [turn, turn], 77)
