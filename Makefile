@@ -57,13 +57,19 @@ demo: $(RUNTIME_STAMP)
 	$(PY) -m solver.demo
 	@echo "== make: done; the forest command is $(VENV)/bin/forest (README: the command line)"
 
+# The suite runs on every core (pytest-xdist; at most 4 workers, each holding a few hundred MB),
+# handing tests out one by one as workers free up (the longest take about a minute alone).
+# TEST_WORKERS=0 runs it in one process.
+TEST_WORKERS ?= auto
+XDIST := -n $(TEST_WORKERS) --maxprocesses 4 --dist worksteal
+
 # CI runs `make test`: the linters first, then the tests.
 test: lint browser
-	@echo "== make: the test suite (make test-all adds the slow exhaustive checks)"
-	$(PY) -m pytest -q
+	@echo "== make: the test suite on $(TEST_WORKERS) workers (make test-all adds the slow exhaustive checks)"
+	$(PY) -m pytest -q $(XDIST)
 
-test-all: $(STAMP)
-	$(PY) -m pytest -q -m "slow or not slow"
+test-all: $(STAMP) browser
+	$(PY) -m pytest -q $(XDIST) -m "slow or not slow"
 
 # Benchmarks take what the machine's load makes them take: no per-test time limit (timeout=0).
 bench: $(STAMP)

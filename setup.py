@@ -3,10 +3,12 @@
 Everything else (metadata, dependencies, the console script) lives in ``pyproject.toml``.
 """
 
+import os
 from pathlib import Path
 
 from Cython.Build import cythonize
 from setuptools import Extension, find_packages, setup
+from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).parent
 EXT_DIR = "ext"
@@ -27,6 +29,19 @@ def _extensions() -> list[Extension]:
             )
         )
     return modules
+
+
+CORES = os.cpu_count() or 1
+
+
+class ParallelBuildExt(build_ext):
+    """``build_ext`` compiling the kernels side by side, one per core (they share no object
+    files); ``-j N`` on the command line still decides."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if self.parallel is None:
+            self.parallel = CORES
 
 
 def _packages() -> list[str]:
@@ -54,8 +69,10 @@ def _packages() -> list[str]:
 
 setup(
     packages=_packages(),
+    cmdclass={"build_ext": ParallelBuildExt},
     ext_modules=cythonize(
         _extensions(),
+        nthreads=CORES,
         include_path=[EXT_DIR],
         compiler_directives={
             "language_level": 3,
