@@ -15,7 +15,10 @@ The history is kept apart, as a chain of raw entry records written by the C engi
 
 from __future__ import annotations
 
+import functools
 import struct
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from solver.errors import FormatError
@@ -57,8 +60,13 @@ def _mask(players: Any) -> int:
 
 
 # -- the history chain ---------------------------------------------------------------------------
-def entries_of(raw: bytes) -> list[tuple[str, str, str]]:
-    """The history entries ``(seen_by, text, redacted)`` of one raw record."""
+@functools.lru_cache(maxsize=8192)
+def entries_of(raw: bytes) -> tuple[tuple[str, str, str], ...]:
+    """The history entries ``(seen_by, text, redacted)`` of one raw record.
+
+    Cached by the record's bytes (equal records hold equal entries): every decode of a state
+    reads its whole history chain, and a game replayed from labels decodes once an action, so
+    without the cache replaying ``n`` labels parsed ``n²/2`` records."""
     out: list[tuple[str, str, str]] = []
     i = 0
     while i < len(raw):
@@ -71,7 +79,7 @@ def entries_of(raw: bytes) -> list[tuple[str, str, str]]:
         i += 2 + m
         seen = "*" if code == 0xFF else "".join(str(q) for q in _players_of(code))
         out.append((seen, text, red))
-    return out
+    return tuple(out)
 
 
 def raw_entries(entries: Any) -> bytes:
@@ -84,16 +92,55 @@ def raw_entries(entries: Any) -> bytes:
     return bytes(out)
 
 
-def history(chain: Any) -> tuple[tuple[str, str, str], ...]:
-    """Every entry of a history chain (``None`` or ``(previous, raw)``), oldest first."""
+Entries = tuple[tuple[str, str, str], ...]
+
+_HISTORIES: OrderedDict[int, tuple[Any, Entries]] = OrderedDict()
+"""The last :data:`_HISTORIES_KEPT` chains decoded, by ``id``: ``id -> (chain, entries)`` (the
+chain is kept alive with its entries, so its ``id`` is not reused while it is here)."""
+_HISTORIES_KEPT = 64
+_HISTORIES_LOCK = threading.Lock()
+
+
+def _known_history(link: Any) -> Entries | None:
+    with _HISTORIES_LOCK:
+        hit = _HISTORIES.get(id(link))
+        if hit is None or hit[0] is not link:
+            return None
+        _HISTORIES.move_to_end(id(link))
+        return hit[1]
+
+
+def _keep_history(chain: Any, entries: Entries) -> None:
+    with _HISTORIES_LOCK:
+        _HISTORIES[id(chain)] = (chain, entries)
+        _HISTORIES.move_to_end(id(chain))
+        while len(_HISTORIES) > _HISTORIES_KEPT:
+            _HISTORIES.popitem(last=False)
+
+
+def history(chain: Any) -> Entries:
+    """Every entry of a history chain (``None`` or ``(previous, raw)``), oldest first.
+
+    Walked back only to the newest chain decoded before (kept by identity): a game replayed
+    action by action decodes its growing history once an action, which read whole would take
+    time quadratic in the game's length."""
     records = []
-    while chain is not None:
-        chain, raw = chain
+    known: Entries = ()
+    link = chain
+    while link is not None:
+        hit = _known_history(link)
+        if hit is not None:
+            known = hit
+            break
+        link, raw = link
         records.append(raw)
-    entries: list[tuple[str, str, str]] = []
+    entries = list(known)
     for raw in reversed(records):
         entries += entries_of(raw)
-    return tuple(entries)
+    result = tuple(entries)
+    if chain is not None:
+        _keep_history(chain, result)
+    return result
 
 
 # -- the set-up queue ------------------------------------------------------------------------------
