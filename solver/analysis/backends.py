@@ -14,18 +14,21 @@ import math
 import os
 from collections.abc import Generator, Iterator, Mapping
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.analysis.results import require
 from solver.analysis.worker import AnalyseFn, Chunk, describe, run_chunk
 from solver.errors import SolverError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from solver.analysis.sources import Source
 
 __all__ = ["Dask", "Local", "auto_chunk_size", "chunks"]
 
 Rows = list[tuple[int, dict[str, Any]]]
 
 
-def chunks(items: Iterator[tuple[int, Any]], size: int) -> Iterator[Chunk]:
+def chunks(items: Iterator[tuple[int, Source]], size: int) -> Iterator[Chunk]:
     """``items`` cut into lists of ``size`` (the last may be shorter), lazily."""
     while True:
         chunk = list(islice(items, size))

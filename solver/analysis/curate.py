@@ -393,14 +393,18 @@ class _Evaluator:
             raise _Bad(node, "cannot be evaluated: division by zero")
 
     def _apply(
-        self, node: ast.AST, fn: Callable[[Any, Any], Any], left: Operand, right: Operand
+        self,
+        node: ast.AST,
+        fn: Callable[[Operand, Operand], Operand],
+        left: Operand,
+        right: Operand,
     ) -> Operand:
         try:
             return fn(left, right)
         except (TypeError, ValueError, ArithmeticError) as exc:
             raise _Bad(node, f"cannot be evaluated: {' '.join(str(exc).split())}") from None
 
-    def _isin(self, value: Operand, values: list[Any]) -> Condition:
+    def _isin(self, value: Operand, values: list[bool | int | float | str | None]) -> Condition:
         pd = self.pd
         if isinstance(value, pd.Series):
             present = [v for v in values if v is not None]

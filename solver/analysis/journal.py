@@ -60,7 +60,7 @@ def lock_path(out: str | os.PathLike[str]) -> Path:
     return out.with_name(out.name + _LOCK_SUFFIX)
 
 
-def fingerprint(batch: Iterable[Any], analysis: str) -> str:
+def fingerprint(batch: Iterable[object], analysis: str) -> str:
     """A digest of what defines a batch (JSON-able parts, in order) and the analysis's name."""
     digest = hashlib.sha256(analysis.encode("utf-8"))
     for part in batch:

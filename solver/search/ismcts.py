@@ -470,7 +470,7 @@ hand the observer cannot see) is legal only in the deals that give it that card 
 and its legal moves take about 0.15 ms)."""
 
 
-def _label_world(state: State, chosen: Plan, observer: int, seed: int, k: int = 1) -> Any:
+def _label_world(state: State, chosen: Plan, observer: int, seed: int, k: int = 1) -> State:
     """Where the compiled path's labels are read: the ``k``-th determinisation of the root (a
     copy of it without hidden information), so no label shows what the observer cannot see."""
     if chosen.hidden and callable(getattr(state, "resample_hidden", None)):
@@ -480,8 +480,11 @@ def _label_world(state: State, chosen: Plan, observer: int, seed: int, k: int = 
 
 
 def _world_for(
-    worlds: list[tuple[Any, frozenset[int]]], make: Callable[[int], Any], action: int, tries: int
-) -> Any:
+    worlds: list[tuple[State, frozenset[int]]],
+    make: Callable[[int], State],
+    action: int,
+    tries: int,
+) -> State:
     """The first of the determinisations ``make(1)``, ``make(2)``... (made as needed, kept in
     ``worlds`` with their legal moves) where ``action`` is legal, trying ``tries`` at most; else
     the first."""
@@ -506,7 +509,7 @@ def _kernel_tree(
         opts.resolved_c(),
         opts.max_nodes,
     )
-    worlds: list[tuple[Any, frozenset[int]]] = []
+    worlds: list[tuple[State, frozenset[int]]] = []
     tries = LABEL_WORLDS if chosen.hidden else 1
 
     def labels(action: int) -> tuple[str, ...]:

@@ -31,7 +31,6 @@ fastest-win pass and the tie-break's null windows run on one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from solver.errors import SearchBudgetError
 from solver.game import CHANCE, Game, State
@@ -213,7 +212,7 @@ class PrunedTable:
         )
         return RootReport(entry, report_children, self.expanded - before, 0)
 
-    def _solve_all(self, states: Sequence[Any]) -> list[float]:
+    def _solve_all(self, states: Sequence[State]) -> list[float]:
         """Exact values of ``states`` (player 0's; terminal states: their return); with threads,
         every worker on the whole list (``PruningSearch.values``: one shared table)."""
         if self.threads == 1:
