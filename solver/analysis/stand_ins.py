@@ -72,18 +72,18 @@ def _log_call(source: Source) -> None:
 def fake_analyse(source: Source) -> dict[str, Any]:
     """A fake analysis row of ``source``: counts trees and undergrowth and makes up the rest.
 
-    The class is ``never`` when trees cover a fifth of the forest or more, ``always`` when they
-    cover an eighth or less, ``uncertain`` otherwise; the route walks from the start up the dog's
-    column and across the top row to the human.
+    The class is ``never`` when trees cover a fifth of the instance's cells or more, ``always``
+    when they cover an eighth or less, ``uncertain`` otherwise; the route walks from the start up
+    the dog's column and across the top row to the human.
     """
     _log_call(source)
-    forest = source.load()
-    kinds = [forest.terrain((r, c)).name for r in range(forest.height) for c in range(forest.width)]
-    area = forest.width * forest.height
+    grid = source.load()
+    kinds = [grid.terrain((r, c)).name for r in range(grid.height) for c in range(grid.width)]
+    area = grid.width * grid.height
     trees = kinds.count("TREE")
     brush = kinds.count("UNDERGROWTH")
-    start_row, start_col = forest.start
-    human_col = forest.human[1]
+    start_row, start_col = grid.start
+    human_col = grid.human[1]
     route = [[r, start_col] for r in range(start_row, -1, -1)]
     step = 1 if human_col >= start_col else -1
     route += [[0, c] for c in range(start_col + step, human_col + step, step)]
@@ -99,8 +99,8 @@ def fake_analyse(source: Source) -> dict[str, Any]:
         par, exact = len(route) - 1 + brush % 3, trees % 2 == 0
     half = 0.0 if exact else round(0.5 / (1 + trees), 6)
     return {
-        "width": forest.width,
-        "height": forest.height,
+        "width": grid.width,
+        "height": grid.height,
         "class": klass,
         "par": par,
         "win_probability": probability,

@@ -1,8 +1,8 @@
 """Connection timeouts for ``forest serve``: no connection holds a socket for nothing.
 
 uvicorn closes a kept-alive connection only after a response; a connection that never sends a
-request, or stalls half-way through its headers or its body (a slowloris client), stayed open
-for ever (1,000 such connections all stayed open for 75 s). :class:`GuardedH11Protocol` is
+request, or stalls half-way through its headers or its body (a slowloris client), would stay
+open for ever (docs/hint-engine.md measures the deadlines). :class:`GuardedH11Protocol` is
 uvicorn's h11 protocol with two deadlines, each absolute (a byte now and then does not extend
 it):
 

@@ -28,10 +28,9 @@ Chance in a continuation is drawn by :func:`~solver.games.guardians.keyed_chance
 (common random numbers: candidates that leave the bag alike see the same refills). In solo there
 is nobody to search, so the agent plays the solo endgame player's moves
 (:mod:`~solver.games.guardians.endgame`: the ``broad`` agent, the planner searching more of its
-candidate turns, playing its last two rounds for the level's threshold; the solo player that
-measured strongest). (Valuing the player's own
-position at its next turn instead, from sampled reveals, was tried and lost to the planner's
-exact expectation: docs/rules/guardians.md §13.) Deterministic for a seed and a budget:
+candidate turns, playing its last two rounds for the level's threshold: the strongest solo
+player; docs/rules/guardians.md §13 says why, and why a continuation is not valued at the
+player's own next turn instead). Deterministic for a seed and a budget:
 decision ``k`` of a game samples from ``derive_seed(seed, k)``.
 
 >>> import solver

@@ -1,7 +1,7 @@
 """Forest guardians' ``planner`` agent: a fast, deterministic turn planner for solo play.
 
-Why: MCTS with heuristic leaves at a budget the calibration can afford (100 simulations per
-decision) barely gets pawns moving (median score 13.5); the levels' thresholds (60-95) need a
+Why: MCTS with heuristic leaves at a budget the calibration can afford barely gets pawns moving
+(docs/rules/guardians.md §13); the levels' thresholds (60-95) need a
 player that builds colour paths on purpose and keeps re-using them. The planner plans a whole
 turn at once, at the growth step:
 
@@ -37,7 +37,8 @@ tile`` is valued, per pool tile, as the mean over its possible backs of the best
 each; after the flip the placement is planned for the back it shows.
 
 On kernel states the template search runs in C (``ext/guardians_plan.pyx``, the exact twin of
-:func:`_prospect`, which reference states keep): the same values, six times faster.
+:func:`_prospect`, which reference states keep): the same values, several times faster
+(docs/rules/guardians.md §13 has the timings).
 
 The agent is deterministic: ties go to the first candidate in a fixed order, and nothing is
 random (the seed only seeds the pools a reset is valued with). Under a
