@@ -123,7 +123,9 @@ def _hint(args: argparse.Namespace) -> int:
 
     warm_games()  # every game imported before the first request's clock starts (as serve's)
 
-    return serve_lines(sys.stdin, sys.stdout, workers=args.workers, caps=caps_from(args))
+    return serve_lines(
+        sys.stdin, sys.stdout, workers=args.workers, caps=caps_from(args), stop_on_signals=True
+    )
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -59,7 +59,7 @@ from solver.hint.schema import (
     ValidationError,
     error_from_validation,
 )
-from solver.search.result import pv_actions
+from solver.search.result import SearchResult, pv_actions
 
 if TYPE_CHECKING:
     from solver.game import Game, State
@@ -200,34 +200,54 @@ def _hidden(
     seed: int,
     deadline: float,
     cancel: threading.Event | None,
+    partial: Callable[[_Found], None] | None = None,
 ) -> _Found:
     """ISMCTS from the observer's view (:mod:`solver.search.ismcts`), in the game's declared
     configuration (``GameSpec.ismcts_options``) if any: every simulation a state redealt from
     what the observer sees; the principal variation is the move alone. A time budget never
     starves it: fewer simulations than legal moves are redone with that many, untimed; a chance
-    root takes one at least (its outcomes sampled within the time, noted)."""
+    root takes one at least (its outcomes sampled within the time, noted). ``cancel`` stops it
+    between slices and ``partial`` hears of it after each (:mod:`solver.search.watch`)."""
     from solver.search import Limit
-    from solver.search.auto import chance_coverage_note, floor_simulations
+    from solver.search.auto import floor_simulations
     from solver.search.ismcts import ismcts
 
     floor = floor_simulations(state)
     if limit.iterations is not None:
         floor = min(floor, limit.iterations)
-    terminated = cancel is not None and cancel.is_set()
-    if terminated:
+    if cancel is not None and cancel.is_set():
         budget = Limit(iterations=floor)
     else:
         left = max(1e-9, deadline - time.monotonic())
         budget = Limit(iterations=limit.iterations, seconds=left)
     options = spec.ismcts_options(state) if spec.ismcts_options else None
-    result = ismcts(state, observer=observer, limit=budget, seed=seed, options=options)
-    if result.iterations < floor:
+
+    def found(result: SearchResult, terminated: bool) -> _Found:
+        return _ismcts_found(state, result, observer, terminated)
+
+    progress = None if partial is None else (lambda result: partial(found(result, False)))
+    result = ismcts(
+        state,
+        observer=observer,
+        limit=budget,
+        seed=seed,
+        options=options,
+        cancel=cancel,
+        progress=progress,
+    )
+    if result.iterations < floor:  # the floor runs whatever the stop says
         result = ismcts(
             state, observer=observer, limit=Limit(iterations=floor), seed=seed, options=options
         )
-    # the principal variation is the move alone: its id and label as the search gave them ([]
-    # tells the answer builder so; replaying a label through string_to_action costs a compiled
-    # engine a decode of every legal label)
+    return found(result, cancel is not None and cancel.is_set())
+
+
+def _ismcts_found(state: State, result: SearchResult, observer: int, terminated: bool) -> _Found:
+    """An ISMCTS result as an answer's moves: the principal variation is the move alone, its id
+    and label as the search gave them ([] tells the answer builder so; replaying a label
+    through string_to_action costs a compiled engine a decode of every legal label)."""
+    from solver.search.auto import chance_coverage_note
+
     moves: list[tuple[int, str, int, float, list[str]]] = [
         (m.action, m.label, m.visits, float(m.value), []) for m in result.moves
     ]
@@ -390,10 +410,11 @@ def _answer(
             last[0] = now
             report(_build(request, spec, game, state, found, limit, started, True))
 
+    wants = report is not None and request.report_during_search_every is not None
     if hidden:
-        found = _hidden(state, spec, observer, limit, request.seed, deadline, cancel)
+        found = _hidden(state, spec, observer, limit, request.seed, deadline, cancel,
+                        partial if wants else None)  # fmt: skip
     else:
-        wants = report is not None and request.report_during_search_every is not None
         found = _searched(state, spec, request, limit, deadline, observer, cancel,
                           partial if wants else None)  # fmt: skip
     notes: list[str] = []

@@ -8,7 +8,10 @@ which answers soon with what it has (``terminated: true``; every search, the exa
 included, looks at the stop between slices or every few thousand nodes); the terminate request
 itself is answered ``{"id": "t1", "action": "terminate", "terminateId": "q1", "found": true}``.
 A line that is not JSON, or not a request, gets an error answer and the engine keeps serving.
-At the end of the input the engine finishes the work in flight, then exits with status 0.
+At the end of the input the engine finishes the work in flight, then exits with status 0. On
+SIGTERM or Ctrl-C (``forest hint --stdio``) it reads no more lines, stops every request in
+flight or queued, which answers at once with what it has (``terminated: true``), and exits 0 once
+all have answered.
 
 Lines are read in bytes, at most :data:`MAX_LINE_BYTES` of a line held at once: a longer line is
 answered ``too_large`` and skipped in pieces, never read whole. Requests are checked as the HTTP
@@ -28,9 +31,11 @@ from __future__ import annotations
 
 import io
 import json
+import signal
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import IO, Any
 
 from solver.errors import OptionError
@@ -97,6 +102,52 @@ def read_lines(source: IO[bytes], limit: int = MAX_LINE_BYTES) -> Iterator[bytes
         yield line.rstrip(b"\r\n")
 
 
+class _Stop(Exception):
+    """A stop signal came while the engine waited for a line."""
+
+
+class _StopSignals:
+    """SIGTERM and Ctrl-C as a stop: no line is read after one. A signal that comes while a
+    line is awaited interrupts the read (Python resumes an interrupted read after a handler
+    that returns); one that comes at any other moment only marks the stop, so it never lands
+    inside the engine's own bookkeeping."""
+
+    def __init__(self) -> None:
+        self.stopped = False
+        self._reading = False
+
+    def _handle(self, _signum: int, _frame: object) -> None:
+        self.stopped = True
+        if self._reading:
+            raise _Stop
+
+    @contextmanager
+    def installed(self, enabled: bool) -> Iterator[None]:
+        """The handlers in force (only when ``enabled`` and on the main thread, where Python
+        runs them), the previous ones restored after."""
+        if not enabled or threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        previous = {n: signal.signal(n, self._handle) for n in (signal.SIGTERM, signal.SIGINT)}
+        try:
+            yield
+        finally:
+            for number, handler in previous.items():
+                signal.signal(number, handler)
+
+    def next_line(self, lines: Iterator[bytes | None]) -> bytes | _Stop | None:
+        """The next line, or a :class:`_Stop` at the end of the input or after a stop."""
+        try:
+            self._reading = True
+            if self.stopped:
+                return _Stop()
+            return next(lines)
+        except (StopIteration, _Stop):
+            return _Stop()
+        finally:
+            self._reading = False
+
+
 def serve_lines(
     source: IO[Any],
     out: IO[str],
@@ -104,9 +155,11 @@ def serve_lines(
     workers: int = 2,
     caps: Caps | None = None,
     allow_paths: bool = True,
+    stop_on_signals: bool = False,
 ) -> int:
     """Answer every request line of ``source`` (bytes, or text) on ``out``; returns the exit
-    status (0)."""
+    status (0). ``stop_on_signals``: SIGTERM and Ctrl-C stop the engine (the module's
+    docstring); the command line's engine sets it."""
     caps = caps or Caps()
     write = _Writer(out)
     running: dict[str, threading.Event] = {}
@@ -139,8 +192,13 @@ def serve_lines(
         if event is not None:
             event.set()
 
-    with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="hint") as pool:
-        for line in read_lines(_binary(source)):
+    signals = _StopSignals()
+    lines = read_lines(_binary(source))
+    with (
+        ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="hint") as pool,
+        signals.installed(stop_on_signals),  # restored before the pool drains: a second forces
+    ):
+        while not isinstance(line := signals.next_line(lines), _Stop) and not signals.stopped:
             if line is None:
                 write(error_answer(None, f"a line longer than {MAX_LINE_BYTES} bytes", None,
                                    "too_large"))  # fmt: skip
@@ -170,4 +228,9 @@ def serve_lines(
             with lock:
                 running[ident] = cancel
             pool.submit(run, raw, ident, cancel)
+        if signals.stopped:  # every request in flight or queued answers now with what it has
+            with lock:
+                stopping = list(running.values())
+            for event in stopping:
+                event.set()
     return 0

@@ -47,6 +47,7 @@ import dataclasses
 import functools
 import hashlib
 import math
+import threading
 import time
 from collections.abc import Callable, Hashable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -70,6 +71,7 @@ from solver.search.limit import UNSET, Limit, Unset, reject_unknown, sampling_bu
 from solver.search.mcts_reference import MAX_VISITS
 from solver.search.options import MCTSOptions, option_names, options_from
 from solver.search.result import MoveInfo, SearchResult
+from solver.search.watch import Sliced, SliceSearch, Watch, run_sliced
 
 __all__ = [
     "DEFAULT_C_ISMCTS",
@@ -90,7 +92,7 @@ DEFAULT_C_ISMCTS = 0.4
 
 _OPTIONS = option_names(MCTSOptions)
 _KNOWN = ("iterations", "seconds", "top_k", "memory_mb", "seed", "limit", "options", "observer",
-          "compiled", "multiple_observers", *_OPTIONS)  # fmt: skip
+          "compiled", "multiple_observers", "cancel", "progress", *_OPTIONS)  # fmt: skip
 
 DEAL_SALT = 0x6A09E667F3BCC909
 """Mixed into a search's seed to seed its deal stream (the first 64 bits of √2's fraction)."""
@@ -424,24 +426,58 @@ class _Searched:
 
 
 def _python_tree(
-    state: State, chosen: Plan, observer: int, n: int, seed: int, budget: Limit, opts: MCTSOptions
+    state: State,
+    chosen: Plan,
+    observer: int,
+    n: int,
+    seed: int,
+    budget: Limit,
+    opts: MCTSOptions,
+    watching: Watching,
 ) -> _Searched:
     kind = MultiObserverTree if chosen.multi else ISMCTSTree
     tree = kind(state, observer, n)
-    done, reason = tree.search(
-        SplitMix64(seed),
-        SplitMix64(deal_seed(seed)),
-        iterations=budget.iterations,
-        seconds=budget.seconds,
-        evaluator=opts.evaluator_object(),
-        c=opts.resolved_c(),
-        max_nodes=opts.max_nodes,
-    )
-    root = tree.root
-    edges: list[tuple[int, int, tuple[float, ...], Labels]] = [
-        (a, int(e[0]), tuple(e[2]), tree.pv(a)) for a, e in root.edges.items()
-    ]
-    return _Searched(edges, root.visits, tuple(root.sums), tree.node_count, done, reason)
+    streams = SplitMix64(seed), SplitMix64(deal_seed(seed))  # a watched search's slices go on
+
+    def search(_k: int, iterations: int | None, seconds: float | None) -> tuple[int, str]:
+        return tree.search(
+            *streams,
+            iterations=iterations,
+            seconds=seconds,
+            evaluator=opts.evaluator_object(),
+            c=opts.resolved_c(),
+            max_nodes=opts.max_nodes,
+        )
+
+    def found(ran: Sliced) -> _Searched:
+        root = tree.root
+        edges: list[tuple[int, int, tuple[float, ...], Labels]] = [
+            (a, int(e[0]), tuple(e[2]), tree.pv(a)) for a, e in root.edges.items()
+        ]
+        visits, sums, nodes = root.visits, tuple(root.sums), tree.node_count
+        return _Searched(edges, visits, sums, nodes, ran.done, ran.reason)
+
+    return _watched(search, found, budget, watching)
+
+
+Watching = tuple[threading.Event | None, Callable[["_Searched"], None] | None] | None
+"""A tree's watcher: the stop event and who is told of its progress (None: unwatched)."""
+
+
+def _watched(
+    search: SliceSearch, found: Callable[[Sliced], _Searched], budget: Limit, watching: Watching
+) -> _Searched:
+    """A tree's search (:func:`solver.search.watch.run_sliced`), and what it found."""
+    watch = None
+    if watching is not None:
+        cancel, report = watching
+
+        def progress(done: int) -> None:
+            if report is not None:
+                report(found(Sliced(done, "iterations")))
+
+        watch = Watch(cancel, progress)
+    return found(run_sliced(search, budget.iterations, budget.seconds, watch))
 
 
 def _labels(world: State, actions: list[int]) -> tuple[str, ...]:
@@ -498,17 +534,21 @@ def _world_for(
 
 
 def _kernel_tree(
-    state: State, chosen: Plan, observer: int, seed: int, budget: Limit, opts: MCTSOptions
+    state: State,
+    chosen: Plan,
+    observer: int,
+    seed: int,
+    budget: Limit,
+    opts: MCTSOptions,
+    watching: Watching,
 ) -> _Searched:
     tree = KernelTree(state, chosen, observer)
-    done, reason = tree.search(
-        seed,
-        deal_seed(seed),
-        budget.iterations,
-        budget.seconds,
-        opts.resolved_c(),
-        opts.max_nodes,
-    )
+
+    def search(k: int, iterations: int | None, seconds: float | None) -> tuple[int, str]:
+        part = seed if k == 0 else derive_seed(seed, k)  # slice k of a watched search
+        c = opts.resolved_c()
+        return tree.search(part, deal_seed(part), iterations, seconds, c, opts.max_nodes)
+
     worlds: list[tuple[State, frozenset[int]]] = []
     tries = LABEL_WORLDS if chosen.hidden else 1
 
@@ -518,19 +558,29 @@ def _kernel_tree(
         )
         return _labels(world, tree.pv_actions(action))
 
-    edges: list[tuple[int, int, tuple[float, ...], Labels]] = [
-        (a, visits, sums, functools.partial(labels, a)) for a, visits, sums in tree.root_edges()
-    ]
-    visits, sums = tree.root()
-    return _Searched(edges, visits, sums, tree.node_count, done, reason)
+    def found(ran: Sliced) -> _Searched:
+        edges: list[tuple[int, int, tuple[float, ...], Labels]] = [
+            (a, visits, sums, functools.partial(labels, a)) for a, visits, sums in tree.root_edges()
+        ]
+        visits, sums = tree.root()
+        return _Searched(edges, visits, sums, tree.node_count, ran.done, ran.reason)
+
+    return _watched(search, found, budget, watching)
 
 
 def _one_tree(
-    state: State, chosen: Plan, observer: int, n: int, seed: int, budget: Limit, opts: MCTSOptions
+    state: State,
+    chosen: Plan,
+    observer: int,
+    n: int,
+    seed: int,
+    budget: Limit,
+    opts: MCTSOptions,
+    watching: Watching = None,
 ) -> _Searched:
     if chosen.compiled:
-        return _kernel_tree(state, chosen, observer, seed, budget, opts)
-    return _python_tree(state, chosen, observer, n, seed, budget, opts)
+        return _kernel_tree(state, chosen, observer, seed, budget, opts, watching)
+    return _python_tree(state, chosen, observer, n, seed, budget, opts, watching)
 
 
 def _merge(found: list[_Searched], observer: int, top_k: int | None) -> list[MoveInfo]:
@@ -575,6 +625,8 @@ def ismcts(
     options: MCTSOptions | None = None,
     compiled: bool | None = None,
     multiple_observers: bool = False,
+    cancel: threading.Event | None = None,
+    progress: Callable[[SearchResult], None] | None = None,
     **unknown: object,
 ) -> SearchResult:
     """Search ``state`` from ``observer``'s view (default: the player to move) with ISMCTS.
@@ -595,6 +647,11 @@ def ismcts(
     required. ``moves`` are the root's actions met in the determinisations, ranked by visits;
     every ``value`` (and the root ``value``) is the observer's mean return. ``extra`` holds the
     observer, the evaluator, ``c``, the seed, the simulations per second and the stop reason.
+
+    ``cancel``: set from another thread to stop the search (the result is what it had;
+    ``extra["stopped_by"]`` is ``"stopped"``); ``progress(partial)``: called with the result so
+    far after each slice (one tree only). Either runs the search in slices
+    (:mod:`solver.search.watch`): deterministic, but not the same search as an unwatched one.
     """
     reject_unknown("ismcts", unknown, _KNOWN)
     given = {"c": c, "evaluator": evaluator, "rollouts": rollouts, "backup": backup,
@@ -615,7 +672,16 @@ def ismcts(
     _check_policy(state, chosen, evaluator_object)
     seeds, shares = _shares(seed, opts.threads, budget.iterations)
     start = time.perf_counter()
-    found = _run_trees(state, chosen, observer, n, seeds, shares, budget, opts)
+
+    def report(tree: _Searched) -> None:
+        assert progress is not None
+        spent = time.perf_counter() - start
+        progress(_result([tree], state, mover, observer, chosen, opts, seed, seeds, budget, spent))
+
+    watching: Watching = None
+    if cancel is not None or progress is not None:
+        watching = (cancel, report if progress is not None and len(seeds) == 1 else None)
+    found = _run_trees(state, chosen, observer, n, seeds, shares, budget, opts, watching)
     elapsed = time.perf_counter() - start
     return _result(found, state, mover, observer, chosen, opts, seed, seeds, budget, elapsed)
 
@@ -690,6 +756,7 @@ def _run_trees(
     shares: list[int | None],
     budget: Limit,
     opts: MCTSOptions,
+    watching: Watching = None,
 ) -> list[_Searched]:
     """One tree per seed, each with its share of the iterations: in parallel on the compiled
     path (the loop releases the GIL), each with the whole of ``seconds``; one after another on
@@ -701,7 +768,7 @@ def _run_trees(
 
     def run(i: int) -> _Searched:
         part = dataclasses.replace(budget, iterations=shares[i], seconds=seconds, top_k=None)
-        return _one_tree(state, chosen, observer, n, seeds[i], part, opts)
+        return _one_tree(state, chosen, observer, n, seeds[i], part, opts, watching)
 
     if not parallel:
         return [run(i) for i in range(len(seeds))]

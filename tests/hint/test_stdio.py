@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import random
+import signal
 import subprocess
 import sys
 import time
@@ -10,6 +12,8 @@ import time
 import pytest
 
 import solver
+from solver.game import sample_chance
+from solver.rng import SplitMix64
 
 from .conftest import TIMEOUT, Engine
 
@@ -51,8 +55,24 @@ def test_concurrent_requests_are_answered_out_of_order(engine: Engine) -> None:
     assert code == 0 and rest == ""
 
 
-def test_partial_reports_then_terminate(engine: Engine) -> None:
-    engine.send({"id": "long", **DOG, "actions": [10], "exact": False, "limit": {"seconds": 6},
+def _trial_decision() -> dict[str, object]:
+    """A 2-player Trial position (its actions) where the player to move has four moves or more:
+    ISMCTS, where the dog's is MCTS."""
+    state = solver.load_game("trial", players=2).new_initial_state()
+    rng, pick, actions = SplitMix64(1), random.Random(2), []
+    while state.is_chance_node() or len(state.legal_actions()) < 4:
+        chance = state.is_chance_node()
+        actions.append(sample_chance(state, rng) if chance else pick.choice(state.legal_actions()))
+        state.apply_action(actions[-1])
+    return {"game": "trial", "options": {"players": 2}, "actions": actions}
+
+
+POSITIONS = {"dog": lambda: {**DOG, "actions": [10]}, "trial": _trial_decision}
+
+
+@pytest.mark.parametrize("position", sorted(POSITIONS))
+def test_partial_reports_then_terminate(engine: Engine, position: str) -> None:
+    engine.send({"id": "long", **POSITIONS[position](), "exact": False, "limit": {"seconds": 6},
                  "reportDuringSearchEvery": 0.2})  # fmt: skip
     partials = []
     for _ in range(100):
@@ -132,6 +152,20 @@ def test_eof_finishes_the_work_in_flight() -> None:
     code, rest = engine.close()
     ids = sorted(json.loads(line)["id"] for line in rest.splitlines())
     assert code == 0 and ids == ["r0", "r1", "r2"]
+
+
+def test_sigterm_stops_the_requests_in_flight_and_queued_and_exits_0() -> None:
+    engine = Engine()  # 2 workers: the third request waits in the queue
+    for n in range(3):
+        engine.send({"id": f"r{n}", **POSITIONS["trial"](), "limit": {"seconds": 8},
+                     "reportDuringSearchEvery": 0.2})  # fmt: skip
+    assert engine.read()["isDuringSearch"]  # the searches run
+    engine.proc.send_signal(signal.SIGTERM)
+    out, err = engine.proc.communicate(timeout=TIMEOUT)
+    finals = [m for m in map(json.loads, out.splitlines()) if not m["isDuringSearch"]]
+    assert engine.proc.returncode == 0 and err == ""
+    assert sorted(m["id"] for m in finals) == ["r0", "r1", "r2"]
+    assert all(m["terminated"] is True and m["moveInfos"] for m in finals)
 
 
 def test_a_path_works_on_stdio(engine: Engine) -> None:

@@ -1,0 +1,79 @@
+"""A search someone watches: stopped from another thread, or asked for progress as it goes.
+
+An unwatched search runs its whole budget in one call (deterministic given its seed). A watched
+one runs in slices of :data:`FIRST_SLICE` simulations, each next slice twice as long (at most
+:data:`LAST_SLICE`), on one tree: between slices it looks at ``cancel`` (set: it stops, and what
+it has is the answer, ``terminated``) and calls ``progress``. The slices are seeded one by one
+from the search's seed, so a watched search is deterministic too, but not the same as an
+unwatched one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import time
+from collections.abc import Callable
+
+__all__ = ["FIRST_SLICE", "LAST_SLICE", "Sliced", "Watch", "run_sliced"]
+
+FIRST_SLICE = 256
+"""Simulations in a watched search's first slice (a stop is seen within about one slice)."""
+LAST_SLICE = 8192
+"""The longest slice."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Watch:
+    """``cancel``: set from another thread to stop the search; ``progress(simulations)``: called
+    after every slice with the simulations run so far (the caller reads the tree)."""
+
+    cancel: threading.Event | None = None
+    progress: Callable[[int], None] | None = None
+
+    def stopped(self) -> bool:
+        return self.cancel is not None and self.cancel.is_set()
+
+
+@dataclasses.dataclass(frozen=True)
+class Sliced:
+    """What a (possibly sliced) search did: its simulations, why it ended (the searcher's
+    ``"iterations"``, ``"seconds"``, ``"max_nodes"``, or ``"stopped"``)."""
+
+    done: int
+    reason: str
+
+    @property
+    def terminated(self) -> bool:
+        return self.reason == "stopped"
+
+
+SliceSearch = Callable[[int, int | None, float | None], tuple[int, str]]
+"""``search(k, iterations, seconds) -> (simulations, reason)``: the ``k``-th slice (0: the
+whole search when unwatched) on the same tree."""
+
+
+def run_sliced(
+    search: SliceSearch, iterations: int | None, seconds: float | None, watch: Watch | None
+) -> Sliced:
+    """``search`` within ``iterations`` and/or ``seconds``: in one call without ``watch``, else
+    in slices (the module docstring); at least one simulation runs unless it was stopped first."""
+    if watch is None or (iterations is None and seconds is None):
+        return Sliced(*search(0, iterations, seconds))
+    deadline = None if seconds is None else time.monotonic() + seconds
+    done, k, size = 0, 0, FIRST_SLICE
+    while True:
+        if watch.stopped():
+            return Sliced(done, "stopped")
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0 and done > 0:
+            return Sliced(done, "seconds")
+        want = size if iterations is None else min(size, iterations - done)
+        ran, reason = search(k, want, None if left is None else max(left, 1e-6))
+        done, k, size = done + ran, k + 1, min(2 * size, LAST_SLICE)
+        if watch.progress is not None:
+            watch.progress(done)
+        if reason == "max_nodes" or (iterations is not None and done >= iterations):
+            return Sliced(done, reason)
+        if reason == "seconds" and left is not None:
+            return Sliced(done, "seconds")
