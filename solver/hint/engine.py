@@ -412,8 +412,8 @@ def _answer(
 
     wants = report is not None and request.report_during_search_every is not None
     if hidden:
-        found = _hidden(state, spec, observer, limit, request.seed, deadline, cancel,
-                        partial if wants else None)  # fmt: skip
+        watcher = partial if wants else None
+        found = _hidden(state, spec, observer, limit, request.seed, deadline, cancel, watcher)
     else:
         found = _searched(state, spec, request, limit, deadline, observer, cancel,
                           partial if wants else None)  # fmt: skip

@@ -568,21 +568,6 @@ def _kernel_tree(
     return _watched(search, found, budget, watching)
 
 
-def _one_tree(
-    state: State,
-    chosen: Plan,
-    observer: int,
-    n: int,
-    seed: int,
-    budget: Limit,
-    opts: MCTSOptions,
-    watching: Watching = None,
-) -> _Searched:
-    if chosen.compiled:
-        return _kernel_tree(state, chosen, observer, seed, budget, opts, watching)
-    return _python_tree(state, chosen, observer, n, seed, budget, opts, watching)
-
-
 def _merge(found: list[_Searched], observer: int, top_k: int | None) -> list[MoveInfo]:
     """The root moves of the trees, merged by action (visits and value sums added; a move's pv
     from the tree that visited it most), ranked by visits, then the observer's mean, then id;
@@ -768,7 +753,9 @@ def _run_trees(
 
     def run(i: int) -> _Searched:
         part = dataclasses.replace(budget, iterations=shares[i], seconds=seconds, top_k=None)
-        return _one_tree(state, chosen, observer, n, seeds[i], part, opts, watching)
+        if chosen.compiled:
+            return _kernel_tree(state, chosen, observer, seeds[i], part, opts, watching)
+        return _python_tree(state, chosen, observer, n, seeds[i], part, opts, watching)
 
     if not parallel:
         return [run(i) for i in range(len(seeds))]
