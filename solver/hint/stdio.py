@@ -148,6 +148,83 @@ class _StopSignals:
             self._reading = False
 
 
+class _Requests:
+    """The requests of one engine: each line taken in turn, answered on the pool, stoppable."""
+
+    def __init__(self, out: IO[str], caps: Caps, allow_paths: bool) -> None:
+        self.write = _Writer(out)
+        self.caps, self.allow_paths = caps, allow_paths
+        self.running: dict[str, threading.Event] = {}
+        self.lock = threading.Lock()
+        self.slots = threading.BoundedSemaphore(MAX_PENDING)
+
+    def take(self, line: bytes | None, pool: ThreadPoolExecutor) -> None:
+        """One line: an error, a terminate, or a request started on ``pool``."""
+        if line is None:
+            self.write(error_answer(None, f"a line longer than {MAX_LINE_BYTES} bytes", None,
+                                    "too_large"))  # fmt: skip
+            return
+        if not line.strip():
+            return
+        try:
+            raw = parse_request(line)
+        except HintError as exc:
+            self.write(error_answer(ident_of(line), str(exc), exc.field, exc.code))
+            return
+        if "action" in raw:  # the only action is terminate: any other is named, not hinted
+            self.terminate(raw)
+            return
+        ident = raw.get("id")
+        if not isinstance(ident, str) or not ident:
+            self.write(error_answer(None, "a request needs an 'id' string", "id"))
+            return
+        with self.lock:
+            busy = ident in self.running
+        if busy:
+            self.write(error_answer(ident, f"a request with id {ident!r} is in flight", "id",
+                                    "duplicate_id"))  # fmt: skip
+            return
+        self.slots.acquire()
+        cancel = threading.Event()
+        with self.lock:
+            self.running[ident] = cancel
+        pool.submit(self.run, raw, ident, cancel)
+
+    def run(self, raw: dict[str, Any], ident: str, cancel: threading.Event) -> None:
+        paths = self.allow_paths
+        try:
+            reply = answer(raw, caps=self.caps, allow_paths=paths, report=self.write, cancel=cancel)
+        except Exception as exc:  # a bug must not stop the engine: answer it and keep serving
+            reply = error_answer(ident, f"internal error: {type(exc).__name__}: {exc}", None,
+                                 "internal")  # fmt: skip
+        finally:
+            with self.lock:  # the id is free before its answer goes out: a client may reuse it
+                self.running.pop(ident, None)
+            self.slots.release()
+        self.write(reply)
+
+    def terminate(self, raw: dict[str, Any]) -> None:
+        try:
+            request = TerminateRequest.model_validate(raw)
+        except ValidationError as exc:
+            self.write(error_from_validation(exc, raw).model_dump(by_alias=True))
+            return
+        with self.lock:
+            event = self.running.get(request.terminate_id)
+        # the acknowledgement goes out first, so it always precedes the stopped request's answer
+        self.write({"id": request.id, "action": "terminate", "terminateId": request.terminate_id,
+                    "found": event is not None})  # fmt: skip
+        if event is not None:
+            event.set()
+
+    def stop_all(self) -> None:
+        """Every request in flight or queued answers now with what it has."""
+        with self.lock:
+            stopping = list(self.running.values())
+        for event in stopping:
+            event.set()
+
+
 def serve_lines(
     source: IO[Any],
     out: IO[str],
@@ -160,38 +237,7 @@ def serve_lines(
     """Answer every request line of ``source`` (bytes, or text) on ``out``; returns the exit
     status (0). ``stop_on_signals``: SIGTERM and Ctrl-C stop the engine (the module's
     docstring); the command line's engine sets it."""
-    caps = caps or Caps()
-    write = _Writer(out)
-    running: dict[str, threading.Event] = {}
-    lock = threading.Lock()
-    slots = threading.BoundedSemaphore(MAX_PENDING)
-
-    def run(raw: dict[str, Any], ident: str, cancel: threading.Event) -> None:
-        try:
-            reply = answer(raw, caps=caps, allow_paths=allow_paths, report=write, cancel=cancel)
-        except Exception as exc:  # a bug must not stop the engine: answer it and keep serving
-            reply = error_answer(ident, f"internal error: {type(exc).__name__}: {exc}", None,
-                                 "internal")  # fmt: skip
-        finally:
-            with lock:  # the id is free before its answer goes out: a client may reuse it then
-                running.pop(ident, None)
-            slots.release()
-        write(reply)
-
-    def terminate(raw: dict[str, Any]) -> None:
-        try:
-            request = TerminateRequest.model_validate(raw)
-        except ValidationError as exc:
-            write(error_from_validation(exc, raw).model_dump(by_alias=True))
-            return
-        with lock:
-            event = running.get(request.terminate_id)
-        # the acknowledgement goes out first, so it always precedes the stopped request's answer
-        write({"id": request.id, "action": "terminate", "terminateId": request.terminate_id,
-               "found": event is not None})  # fmt: skip
-        if event is not None:
-            event.set()
-
+    requests = _Requests(out, caps or Caps(), allow_paths)
     signals = _StopSignals()
     lines = read_lines(_binary(source))
     with (
@@ -199,38 +245,7 @@ def serve_lines(
         signals.installed(stop_on_signals),  # restored before the pool drains: a second forces
     ):
         while not isinstance(line := signals.next_line(lines), _Stop) and not signals.stopped:
-            if line is None:
-                write(error_answer(None, f"a line longer than {MAX_LINE_BYTES} bytes", None,
-                                   "too_large"))  # fmt: skip
-                continue
-            if not line.strip():
-                continue
-            try:
-                raw = parse_request(line)
-            except HintError as exc:
-                write(error_answer(ident_of(line), str(exc), exc.field, exc.code))
-                continue
-            if "action" in raw:  # the only action is terminate: any other is named, not hinted
-                terminate(raw)
-                continue
-            ident = raw.get("id")
-            if not isinstance(ident, str) or not ident:
-                write(error_answer(None, "a request needs an 'id' string", "id"))
-                continue
-            with lock:
-                busy = ident in running
-            if busy:
-                write(error_answer(ident, f"a request with id {ident!r} is in flight", "id",
-                                   "duplicate_id"))  # fmt: skip
-                continue
-            slots.acquire()
-            cancel = threading.Event()
-            with lock:
-                running[ident] = cancel
-            pool.submit(run, raw, ident, cancel)
-        if signals.stopped:  # every request in flight or queued answers now with what it has
-            with lock:
-                stopping = list(running.values())
-            for event in stopping:
-                event.set()
+            requests.take(line, pool)
+        if signals.stopped:
+            requests.stop_all()
     return 0
