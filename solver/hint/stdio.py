@@ -33,7 +33,7 @@ import io
 import json
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import IO, Any
@@ -51,7 +51,11 @@ MAX_LINE_BYTES = 4 << 20
 """The longest request line read, in bytes (longer ones are answered with an error, unread)."""
 
 MAX_PENDING = 256
-"""Requests queued or running at once; reading waits while this many are in flight."""
+"""Requests queued or running at once; reading waits while this many are in flight (but not past
+a stop signal)."""
+
+SLOT_POLL = 0.05
+"""Seconds between looks at the stop while reading waits for a free slot."""
 
 READ_CHUNK = 1 << 16
 """Bytes read at a time while skipping an over-long line."""
@@ -158,8 +162,11 @@ class _Requests:
         self.lock = threading.Lock()
         self.slots = threading.BoundedSemaphore(MAX_PENDING)
 
-    def take(self, line: bytes | None, pool: ThreadPoolExecutor) -> None:
-        """One line: an error, a terminate, or a request started on ``pool``."""
+    def take(
+        self, line: bytes | None, pool: ThreadPoolExecutor, stopped: Callable[[], bool]
+    ) -> None:
+        """One line: an error, a terminate, or a request started on ``pool`` (``stopped``: has a
+        stop come, which ends a wait for a free slot)."""
         if line is None:
             self.write(error_answer(None, f"a line longer than {MAX_LINE_BYTES} bytes", None,
                                     "too_large"))  # fmt: skip
@@ -184,13 +191,22 @@ class _Requests:
             self.write(error_answer(ident, f"a request with id {ident!r} is in flight", "id",
                                     "duplicate_id"))  # fmt: skip
             return
-        self.slots.acquire()
+        slotted = self.slot(stopped)
         cancel = threading.Event()
         with self.lock:
             self.running[ident] = cancel
-        pool.submit(self.run, raw, ident, cancel)
+        pool.submit(self.run, raw, ident, cancel, slotted)
 
-    def run(self, raw: dict[str, Any], ident: str, cancel: threading.Event) -> None:
+    def slot(self, stopped: Callable[[], bool]) -> bool:
+        """A slot for one more request: waits while :data:`MAX_PENDING` are in flight, but not
+        past a stop (whose handler only marks it: the wait would outlast the running searches'
+        whole budgets); False then, and the request goes without one, stopped with the rest."""
+        while not self.slots.acquire(timeout=SLOT_POLL):
+            if stopped():
+                return False
+        return True
+
+    def run(self, raw: dict[str, Any], ident: str, cancel: threading.Event, slotted: bool) -> None:
         paths = self.allow_paths
         try:
             reply = answer(raw, caps=self.caps, allow_paths=paths, report=self.write, cancel=cancel)
@@ -200,7 +216,8 @@ class _Requests:
         finally:
             with self.lock:  # the id is free before its answer goes out: a client may reuse it
                 self.running.pop(ident, None)
-            self.slots.release()
+            if slotted:
+                self.slots.release()
         self.write(reply)
 
     def terminate(self, raw: dict[str, Any]) -> None:
@@ -244,8 +261,12 @@ def serve_lines(
         ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="hint") as pool,
         signals.installed(stop_on_signals),  # restored before the pool drains: a second forces
     ):
-        while not isinstance(line := signals.next_line(lines), _Stop) and not signals.stopped:
-            requests.take(line, pool)
+        try:
+            while not isinstance(line := signals.next_line(lines), _Stop) and not signals.stopped:
+                requests.take(line, pool, lambda: signals.stopped)
+        except BaseException:  # e.g. the output closed: no one will read the searches' answers
+            requests.stop_all()
+            raise
         if signals.stopped:
             requests.stop_all()
     return 0

@@ -1,0 +1,65 @@
+"""``serve_lines`` stopping in-process: a stop signal while reading waits for a free slot, and the
+output closing under it (``solver.hint.stdio``)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+from solver.hint import stdio
+
+SLOW = {"game": "dog", "options": {"forest": "dog/another-dog"}, "actions": [10], "exact": False,
+        "limit": {"seconds": 20}}  # fmt: skip
+"""A search that runs its whole 20 s unless stopped."""
+
+
+def _lines(*requests: object) -> bytes:
+    return b"".join((r if isinstance(r, bytes) else json.dumps(r).encode()) + b"\n"
+                    for r in requests)  # fmt: skip
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
+                    reason="signal handlers are the main thread's")  # fmt: skip
+def test_a_stop_while_reading_waits_for_a_slot_answers_at_once(monkeypatch):
+    """More requests than MAX_PENDING: reading waits for a slot; SIGTERM then stops every request
+    at once (it used to wait for the first search's whole budget)."""
+    monkeypatch.setattr(stdio, "MAX_PENDING", 2)
+    read, write = os.pipe()
+    os.write(write, _lines(*({"id": f"r{n}", **SLOW} for n in range(3))))
+    out = io.StringIO()
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGTERM))
+    started = time.monotonic()
+    timer.start()
+    try:
+        with open(read, "rb") as source:
+            assert stdio.serve_lines(source, out, workers=1, stop_on_signals=True) == 0
+    finally:
+        timer.cancel()
+        os.close(write)
+    assert time.monotonic() - started < 8  # not the 20 s budget
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert sorted(a["id"] for a in answers) == ["r0", "r1", "r2"]
+    assert all(a["terminated"] is True for a in answers)
+
+
+class _Closed(io.StringIO):
+    """An output whose reader has gone."""
+
+    def write(self, _text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_the_output_closing_stops_the_searches_in_flight():
+    """A write on the reading thread finds the output gone: the engine gives up at once, its
+    searches stopped (they used to run their whole budgets first)."""
+    source = io.BytesIO(_lines({"id": "r0", **SLOW}, b"not json"))
+    started = time.monotonic()
+    with pytest.raises(BrokenPipeError):
+        stdio.serve_lines(source, _Closed(), workers=1)
+    assert time.monotonic() - started < 8
