@@ -60,13 +60,8 @@ def _mask(players: Any) -> int:
 
 
 # -- the history chain ---------------------------------------------------------------------------
-@functools.lru_cache(maxsize=8192)
-def entries_of(raw: bytes) -> tuple[tuple[str, str, str], ...]:
-    """The history entries ``(seen_by, text, redacted)`` of one raw record.
-
-    Cached by the record's bytes (equal records hold equal entries): every decode of a state
-    reads its whole history chain, and a game replayed from labels decodes once an action, so
-    without the cache replaying ``n`` labels parsed ``n²/2`` records."""
+def read_entries(raw: bytes) -> tuple[tuple[str, str, str], ...]:
+    """The history entries ``(seen_by, text, redacted)`` of one raw record, read afresh."""
     out: list[tuple[str, str, str]] = []
     i = 0
     while i < len(raw):
@@ -82,6 +77,24 @@ def entries_of(raw: bytes) -> tuple[tuple[str, str, str], ...]:
     return tuple(out)
 
 
+CACHED_RECORD_BYTES = 4096
+"""The longest record :func:`entries_of` keeps: an action's record is a few hundred bytes at most;
+a longer one is a whole history given with a state (its JSON), which the cache would hold by the
+thousand (megabytes each) in a long-running engine."""
+
+_cached_entries = functools.lru_cache(maxsize=8192)(read_entries)
+
+
+def entries_of(raw: bytes) -> tuple[tuple[str, str, str], ...]:
+    """The history entries ``(seen_by, text, redacted)`` of one raw record.
+
+    Cached by the record's bytes (equal records hold equal entries) when it is at most
+    :data:`CACHED_RECORD_BYTES` long: every decode of a state reads its whole history chain, and
+    a game replayed from labels decodes once an action, so without the cache replaying ``n``
+    labels parsed ``n²/2`` records."""
+    return _cached_entries(raw) if len(raw) <= CACHED_RECORD_BYTES else read_entries(raw)
+
+
 def raw_entries(entries: Any) -> bytes:
     """The raw record of history entries (the inverse of :func:`entries_of`)."""
     out = bytearray()
@@ -94,28 +107,35 @@ def raw_entries(entries: Any) -> bytes:
 
 Entries = tuple[tuple[str, str, str], ...]
 
-_HISTORIES: OrderedDict[int, tuple[Any, Entries]] = OrderedDict()
-"""The last :data:`_HISTORIES_KEPT` chains decoded, by ``id``: ``id -> (chain, entries)`` (the
-chain is kept alive with its entries, so its ``id`` is not reused while it is here)."""
+_HISTORIES: OrderedDict[int, tuple[Any, Entries, int]] = OrderedDict()
+"""The last :data:`_HISTORIES_KEPT` chains decoded, by ``id``: ``id -> (chain, entries, bytes)``
+(the chain is kept alive with its entries, so its ``id`` is not reused while it is here; bytes:
+its records' length)."""
 _HISTORIES_KEPT = 64
+_HISTORIES_BYTES = 16 << 20
+"""The most record bytes the kept chains hold together (a shared start counted in each): a whole
+game's chain is tens of kilobytes, but a state given with its history holds it in one record."""
 _HISTORIES_LOCK = threading.Lock()
 
 
-def _known_history(link: Any) -> Entries | None:
+def _known_history(link: Any) -> tuple[Entries, int] | None:
     with _HISTORIES_LOCK:
         hit = _HISTORIES.get(id(link))
         if hit is None or hit[0] is not link:
             return None
         _HISTORIES.move_to_end(id(link))
-        return hit[1]
+        return hit[1], hit[2]
 
 
-def _keep_history(chain: Any, entries: Entries) -> None:
+def _keep_history(chain: Any, entries: Entries, size: int) -> None:
+    if size > _HISTORIES_BYTES:
+        return
     with _HISTORIES_LOCK:
-        _HISTORIES[id(chain)] = (chain, entries)
+        _HISTORIES[id(chain)] = (chain, entries, size)
         _HISTORIES.move_to_end(id(chain))
-        while len(_HISTORIES) > _HISTORIES_KEPT:
-            _HISTORIES.popitem(last=False)
+        kept = sum(held for _, _, held in _HISTORIES.values())
+        while len(_HISTORIES) > _HISTORIES_KEPT or kept > _HISTORIES_BYTES:
+            kept -= _HISTORIES.popitem(last=False)[1][2]
 
 
 def history(chain: Any) -> Entries:
@@ -126,20 +146,22 @@ def history(chain: Any) -> Entries:
     time quadratic in the game's length."""
     records = []
     known: Entries = ()
+    size = 0
     link = chain
     while link is not None:
         hit = _known_history(link)
         if hit is not None:
-            known = hit
+            known, size = hit
             break
         link, raw = link
         records.append(raw)
     entries = list(known)
     for raw in reversed(records):
         entries += entries_of(raw)
+        size += len(raw)
     result = tuple(entries)
     if chain is not None:
-        _keep_history(chain, result)
+        _keep_history(chain, result, size)
     return result
 
 

@@ -25,7 +25,7 @@ def _records(chain: object) -> list[bytes]:
 
 def _walk(chain: object) -> tuple[tuple[str, str, str], ...]:
     """The entries of a chain, every record read (the independent twin of ``history``)."""
-    read = kernel_codec.entries_of.__wrapped__
+    read = kernel_codec.read_entries
     return tuple(e for raw in reversed(_records(chain)) for e in read(raw))
 
 
@@ -76,7 +76,7 @@ def test_decoding_every_state_of_a_game_reads_each_record_once(require_kernels, 
     chain = final.history  # type: ignore[attr-defined]
     records = len(_records(chain))
     reads: list[bytes] = []
-    plain = kernel_codec.entries_of.__wrapped__
+    plain = kernel_codec.read_entries
 
     def counted(raw: bytes) -> tuple[tuple[str, str, str], ...]:
         reads.append(raw)
@@ -90,3 +90,28 @@ def test_decoding_every_state_of_a_game_reads_each_record_once(require_kernels, 
     # one decode an action, as replaying a game by its labels does: each record read once (they
     # were read n²/2 times, every decode walking the whole chain)
     assert len(reads) == records
+
+
+def test_histories_given_whole_are_not_hoarded():
+    """A state given with its history (its JSON) holds it in one record, as large as the request:
+    decoding many such states keeps a bounded number of bytes, not every record seen (the caches
+    held 8192 records and 64 chains of any length: gigabytes in a long-running engine)."""
+    import gc
+    import tracemalloc
+
+    kernel_codec._HISTORIES.clear()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        for k in range(60):  # 60 histories of about 1 MB each
+            entries = [("*", f"given {k}.{i} " + "x" * 2000, "") for i in range(500)]
+            chain = (None, kernel_codec.raw_entries(entries))
+            assert kernel_codec.history(chain) == tuple(entries)
+            del entries, chain
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - base
+    finally:
+        tracemalloc.stop()
+        kernel_codec._HISTORIES.clear()
+    assert held < 48 << 20, held
