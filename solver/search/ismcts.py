@@ -457,7 +457,7 @@ def _python_tree(
         visits, sums, nodes = root.visits, tuple(root.sums), tree.node_count
         return _Searched(edges, visits, sums, nodes, ran.done, ran.reason)
 
-    return _watched(search, found, budget, watching)
+    return _watched(search, found, budget, watching, paced=True)
 
 
 Watching = tuple[threading.Event | None, Callable[["_Searched"], None] | None] | None
@@ -465,9 +465,16 @@ Watching = tuple[threading.Event | None, Callable[["_Searched"], None] | None] |
 
 
 def _watched(
-    search: SliceSearch, found: Callable[[Sliced], _Searched], budget: Limit, watching: Watching
+    search: SliceSearch,
+    found: Callable[[Sliced], _Searched],
+    budget: Limit,
+    watching: Watching,
+    *,
+    paced: bool = False,
 ) -> _Searched:
-    """A tree's search (:func:`solver.search.watch.run_sliced`), and what it found."""
+    """A tree's search (:func:`solver.search.watch.run_sliced`), and what it found. ``paced``:
+    its slices also end on time (the Python tree's streams go on across slices, so where they end
+    does not change it, and a slice of 8192 of its simulations can take seconds)."""
     watch = None
     if watching is not None:
         cancel, report = watching
@@ -477,7 +484,7 @@ def _watched(
                 report(found(Sliced(done, "iterations")))
 
         watch = Watch(cancel, progress)
-    return found(run_sliced(search, budget.iterations, budget.seconds, watch))
+    return found(run_sliced(search, budget.iterations, budget.seconds, watch, paced=paced))
 
 
 def _labels(world: State, actions: list[int]) -> tuple[str, ...]:

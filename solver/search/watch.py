@@ -5,7 +5,9 @@ one runs in slices of :data:`FIRST_SLICE` simulations, each next slice twice as 
 :data:`LAST_SLICE`), on one tree: between slices it looks at ``cancel`` (set: it stops, and what
 it has is the answer, ``terminated``) and calls ``progress``. The slices are seeded one by one
 from the search's seed, so a watched search is deterministic too, but not the same as an
-unwatched one.
+unwatched one. A search whose random streams simply go on from one slice to the next (the Python
+ISMCTS tree: where its slices end does not change it) may also end each slice after
+:data:`PACE` seconds, so a slow searcher is not deaf to a stop for a whole long slice.
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ import threading
 import time
 from collections.abc import Callable
 
-__all__ = ["FIRST_SLICE", "LAST_SLICE", "Sliced", "Watch", "run_sliced"]
+__all__ = ["FIRST_SLICE", "LAST_SLICE", "PACE", "Sliced", "Watch", "run_sliced"]
 
 FIRST_SLICE = 256
 """Simulations in a watched search's first slice (a stop is seen within about one slice)."""
 LAST_SLICE = 8192
 """The longest slice."""
+PACE = 0.25
+"""Seconds a paced search's slice runs at most (``run_sliced(..., paced=True)``)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -54,10 +58,17 @@ whole search when unwatched) on the same tree."""
 
 
 def run_sliced(
-    search: SliceSearch, iterations: int | None, seconds: float | None, watch: Watch | None
+    search: SliceSearch,
+    iterations: int | None,
+    seconds: float | None,
+    watch: Watch | None,
+    *,
+    paced: bool = False,
 ) -> Sliced:
     """``search`` within ``iterations`` and/or ``seconds``: in one call without ``watch``, else
-    in slices (the module docstring); at least one simulation runs unless it was stopped first."""
+    in slices (the module docstring); at least one simulation runs unless it was stopped first.
+    ``paced``: each slice also ends after :data:`PACE` seconds (only for a search whose slices
+    may end anywhere without changing it)."""
     if watch is None or (iterations is None and seconds is None):
         return Sliced(*search(0, iterations, seconds))
     deadline = None if seconds is None else time.monotonic() + seconds
@@ -69,11 +80,14 @@ def run_sliced(
         if left is not None and left <= 0 and done > 0:
             return Sliced(done, "seconds")
         want = size if iterations is None else min(size, iterations - done)
-        ran, reason = search(k, want, None if left is None else max(left, 1e-6))
+        cap = left
+        if paced:
+            cap = PACE if left is None else min(left, PACE)
+        ran, reason = search(k, want, None if cap is None else max(cap, 1e-6))
         done, k, size = done + ran, k + 1, min(2 * size, LAST_SLICE)
         if watch.progress is not None:
             watch.progress(done)
         if reason == "max_nodes" or (iterations is not None and done >= iterations):
             return Sliced(done, reason)
-        if reason == "seconds" and left is not None:
+        if reason == "seconds" and left is not None and cap == left:
             return Sliced(done, "seconds")

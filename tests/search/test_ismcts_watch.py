@@ -69,3 +69,27 @@ def test_stopped_before_it_starts_it_still_answers(require_kernels):
     cancel.set()
     result = ismcts(_decision("kernel"), seconds=60, seed=1, cancel=cancel)
     assert result.extra["stopped_by"] == "stopped" and result.iterations == 0
+
+
+def test_the_python_tree_hears_a_stop_within_a_pace(require_kernels):
+    """The Python tree's slices also end on time (where they end does not change it): a watched
+    search on the reference engine reports and looks at the stop every PACE seconds or so, where
+    a slice of thousands of its simulations took seconds (a terminate waited 10 s for one)."""
+    import time
+
+    from solver.search.watch import PACE
+
+    state = _decision("reference")
+    cancel = threading.Event()
+    times: list[float] = []
+
+    def progress(_partial: object) -> None:
+        times.append(time.monotonic())
+        if times[-1] - times[0] > 2.5:
+            cancel.set()
+
+    start = time.monotonic()
+    result = ismcts(state, iterations=None, seconds=60, seed=4, cancel=cancel, progress=progress)
+    gaps = [b - a for a, b in zip([start, *times], times, strict=False)]
+    assert result.extra["stopped_by"] == "stopped"
+    assert max(gaps) < PACE + 0.5, gaps

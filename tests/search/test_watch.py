@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 
-from solver.search.watch import FIRST_SLICE, LAST_SLICE, Watch, run_sliced
+from solver.search.watch import FIRST_SLICE, LAST_SLICE, PACE, Watch, run_sliced
 
 
 class _Counter:
@@ -53,3 +53,23 @@ def test_a_search_stopped_before_it_starts_runs_nothing():
     search = _Counter()
     ran = run_sliced(search, 1000, None, Watch(cancel=cancel))
     assert search.slices == [] and ran.done == 0 and ran.terminated
+
+
+def test_paced_slices_end_on_time_without_ending_the_search():
+    """``paced``: every slice is given :data:`PACE` seconds at most; one ended by that time is
+    not the search's own deadline, so the next slice follows."""
+    asked: list[float | None] = []
+
+    def slow(k: int, iterations: int | None, seconds: float | None) -> tuple[int, str]:
+        asked.append(seconds)
+        assert iterations is not None
+        if iterations <= 10:
+            return iterations, "iterations"
+        return 10, "seconds"  # ten simulations fill any slice's time
+
+    ran = run_sliced(slow, 100, 3600.0, Watch(), paced=True)
+    assert ran.done == 100 and ran.reason == "iterations" and len(asked) == 10
+    assert all(s is not None and s <= PACE for s in asked)
+    unpaced: list[float | None] = []
+    ran = run_sliced(lambda k, n, s: (unpaced.append(s), (10, "seconds"))[1], 100, 3600.0, Watch())
+    assert ran.done == 10 and ran.reason == "seconds" and unpaced[0] > 3000  # type: ignore[operator]
