@@ -20,9 +20,12 @@ machine at load 10 says nothing about the code (the per-test timeout still bound
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import importlib
 import importlib.util
 import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -35,6 +38,7 @@ settings.register_profile("forest", deadline=None, suppress_health_check=[Health
 settings.load_profile("forest")
 
 _EXT_TESTS = Path(__file__).resolve().parent / "ext"
+_ROOT = Path(__file__).resolve().parents[1]
 
 KERNEL_MODULES = (
     "solver._ext.dog",
@@ -95,3 +99,24 @@ def cards(tmp_path_factory: pytest.TempPathFactory, require_kernels: None) -> Mo
 def cards_twin() -> ModuleType:
     """The pure-Python twin of the high-cards kernel (``tests/ext/cards_twin.py``)."""
     return load_module("cards_twin", _EXT_TESTS / "cards_twin.py")
+
+
+@pytest.fixture(scope="session")
+def in_tree_build() -> Callable[[], contextlib.AbstractContextManager[None]]:
+    """A lock, held across processes, on building the package in the checkout: ``pip wheel`` of
+    the checkout builds in its ``build/`` folder, and two such builds at once (the slow wheel
+    tests on two pytest-xdist workers) would write the same object files and remove each other's
+    ``bdist`` folder. ``with in_tree_build(): ...`` around the build."""
+
+    @contextlib.contextmanager
+    def held() -> Iterator[None]:
+        folder = _ROOT / "build"
+        folder.mkdir(exist_ok=True)
+        with (folder / ".in-tree-build.lock").open("a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    return held

@@ -21,6 +21,8 @@ import subprocess
 import sys
 import textwrap
 import tomllib
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -305,13 +307,17 @@ def test_every_shipped_file_is_packaged_without_a_setuptools_warning(tmp_path):
 
 # -- the real thing: the wheel in a fresh virtual environment -----------------------------------
 @pytest.fixture(scope="module")
-def base_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def base_venv(
+    tmp_path_factory: pytest.TempPathFactory,
+    in_tree_build: Callable[[], AbstractContextManager[None]],
+) -> Path:
     work = tmp_path_factory.mktemp("wheel")
-    build = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
-         "-w", str(work)],
-        capture_output=True, text=True, timeout=1800,
-    )  # fmt: skip
+    with in_tree_build():  # conftest: one build in the checkout's build/ at a time
+        build = subprocess.run(
+            [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
+             "-w", str(work)],
+            capture_output=True, text=True, timeout=1800,
+        )  # fmt: skip
     assert build.returncode == 0, build.stderr
     for warning in ("BuildBackendWarning", "Package would be ignored", "SetuptoolsDeprecation"):
         assert warning not in build.stdout + build.stderr, warning

@@ -42,9 +42,10 @@ def test_the_pxd_files_are_declared_as_package_data():
 
 @pytest.mark.slow
 @pytest.mark.timeout(3600)  # the wheel built: every kernel compiled
-def test_the_wheel_ships_the_pxd_files_and_no_sources(tmp_path):
+def test_the_wheel_ships_the_pxd_files_and_no_sources(tmp_path, in_tree_build):
     build = [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation"]
-    subprocess.run([*build, "-q", "-w", str(tmp_path)], check=True, capture_output=True)
+    with in_tree_build():  # conftest: one build in the checkout's build/ at a time
+        subprocess.run([*build, "-q", "-w", str(tmp_path)], check=True, capture_output=True)
     (wheel,) = tmp_path.glob("forest_solver-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     shipped = sorted(n.removeprefix("solver/include/") for n in names if "/include/" in n)
