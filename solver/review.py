@@ -174,16 +174,24 @@ def _ask(base: dict[str, Any], actions: list[Any], ident: str, **kw: Any) -> dic
 
 
 def _position_budget(
-    iterations: int | None, seconds: float | None, deadline: float | None, left_positions: int
+    iterations: int | None,
+    seconds: float | None,
+    deadline: float | None,
+    left_positions: int,
+    default_iterations: int = 1000,
 ) -> dict[str, Any]:
     """One position's ``limit``: the asked budget, and a fair share of the whole review's time
-    left (never below :data:`MIN_POSITION_SECONDS`)."""
+    left (never below :data:`MIN_POSITION_SECONDS`). The share only bounds the budget: when
+    neither iterations nor seconds were asked, a position gets ``default_iterations`` (a hint's
+    default, as ``forest GAME review`` gives it), not a search for the whole share."""
     limit: dict[str, Any] = {}
     if iterations is not None:
         limit["iterations"] = iterations
     share = None
     if deadline is not None:
         share = max(MIN_POSITION_SECONDS, (deadline - time.monotonic()) / max(1, left_positions))
+        if iterations is None and seconds is None:
+            limit["iterations"] = default_iterations
     if seconds is not None or share is not None:
         limit["seconds"] = min(s for s in (seconds, share) if s is not None)
     return limit
@@ -223,11 +231,14 @@ def review_record(
     started = time.monotonic()
     deadline = None if total_seconds is None else started + total_seconds
     spec, base, actions, last = _review_request(record, exact=exact, start=start, stop=stop)
-    kw = {"caps": caps or Caps(), "allow_paths": allow_paths}
+    caps = caps or Caps()
+    kw = {"caps": caps, "allow_paths": allow_paths}
     ids = check_record(base, actions, allow_paths=allow_paths)
 
     def ask(ply: int) -> dict[str, Any]:
-        limit = _position_budget(iterations, seconds, deadline, last + 1 - ply)
+        limit = _position_budget(
+            iterations, seconds, deadline, last + 1 - ply, caps.default_iterations
+        )
         return _ask({**base, "limit": limit}, ids[:ply], f"review-{ply}", **kw)
 
     replayed = _replay(ask, actions, start, last, deadline, total_seconds)

@@ -196,6 +196,26 @@ def test_each_position_of_a_review_gets_a_share_of_the_time_left() -> None:
     assert _position_budget(20, None, None, 3) == {"iterations": 20}
 
 
+def test_a_review_without_a_limit_gets_the_default_simulations_a_position() -> None:
+    """``POST /v1/review`` with no ``limit`` searched every position for its whole share of the
+    review's seconds (a guardians game of 89 plies: 60 s and a review unlike the CLI's, which
+    took 6 s). Now the share only bounds the default budget: the same review as without a
+    deadline (``forest GAME review``), deterministic."""
+    from solver.review import _position_budget, review_record
+
+    deadline = time.monotonic() + 100.0
+    limit = _position_budget(None, None, deadline, 50, 1000)
+    assert limit["iterations"] == 1000 and 1.9 < limit["seconds"] <= 2.0
+    assert _position_budget(None, 0.5, deadline, 50, 1000) == {"seconds": 0.5}
+    record = {"game": "dog", "options": {"forest": "dog/another-dog"}, "seed": 0,
+              "actions": [12, 0, 4, 0, 11, 0, 1]}  # fmt: skip
+    plain = review_record(record, exact=False)
+    bounded = review_record(record, exact=False, total_seconds=30.0)
+    assert bounded["complete"] is True
+    assert bounded["decisions"] == plain["decisions"]
+    assert bounded["curve"] == plain["curve"]
+
+
 _LATE_IMPORTS = """
 import json, sys
 from solver.hint.jobs import warm
