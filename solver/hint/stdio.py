@@ -9,9 +9,9 @@ included, looks at the stop between slices or every few thousand nodes); the ter
 itself is answered ``{"id": "t1", "action": "terminate", "terminateId": "q1", "found": true}``.
 A line that is not JSON, or not a request, gets an error answer and the engine keeps serving.
 At the end of the input the engine finishes the work in flight, then exits with status 0. On
-SIGTERM or Ctrl-C (``forest hint --stdio``) it reads no more lines, stops every request in
-flight or queued, which answers at once with what it has (``terminated: true``), and exits 0 once
-all have answered.
+SIGTERM or Ctrl-C (``forest hint --stdio``; before or after the end of the input) it reads no
+more lines, stops every request in flight or queued, which answers at once with what it has
+(``terminated: true``), and exits 0 once all have answered.
 
 Lines are read in bytes, at most :data:`MAX_LINE_BYTES` of a line held at once: a longer line is
 answered ``too_large`` and skipped in pieces, never read whole. Requests are checked as the HTTP
@@ -33,6 +33,7 @@ import io
 import json
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -234,6 +235,14 @@ class _Requests:
         if event is not None:
             event.set()
 
+    def drain(self, stopped: Callable[[], bool]) -> None:
+        """Wait for the requests in flight to answer, or for a stop."""
+        while not stopped():
+            with self.lock:
+                if not self.running:
+                    return
+            time.sleep(SLOT_POLL)
+
     def stop_all(self) -> None:
         """Every request in flight or queued answers now with what it has."""
         with self.lock:
@@ -259,11 +268,13 @@ def serve_lines(
     lines = read_lines(_binary(source))
     with (
         ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="hint") as pool,
-        signals.installed(stop_on_signals),  # restored before the pool drains: a second forces
+        signals.installed(stop_on_signals),  # restored once stopped: a second signal forces
     ):
         try:
             while not isinstance(line := signals.next_line(lines), _Stop) and not signals.stopped:
                 requests.take(line, pool, lambda: signals.stopped)
+            # at the end of the input the work in flight finishes, unless a stop comes meanwhile
+            requests.drain(lambda: signals.stopped)
         except BaseException:  # e.g. the output closed: no one will read the searches' answers
             requests.stop_all()
             raise

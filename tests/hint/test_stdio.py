@@ -207,3 +207,26 @@ def test_hint_without_a_transport_is_a_usage_error() -> None:
         timeout=TIMEOUT,
     )  # fmt: skip
     assert out.returncode == 2 and "--stdio" in out.stderr and "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_after_the_end_of_the_input_stops_the_work_in_flight(stop: signal.Signals) -> None:
+    """The input closed, the engine finishes the work in flight; a stop signal then still stops
+    it, answered and exit 0 (SIGTERM killed it unanswered, -15; Ctrl-C waited out the budgets)."""
+    engine = Engine()
+    for n in range(2):
+        engine.send({"id": f"r{n}", **POSITIONS["trial"](), "limit": {"seconds": 8},
+                     "reportDuringSearchEvery": 0.2})  # fmt: skip
+    assert engine.read()["isDuringSearch"]  # the searches run
+    assert engine.proc.stdin is not None
+    engine.proc.stdin.close()
+    time.sleep(0.3)
+    started = time.monotonic()
+    engine.proc.send_signal(stop)
+    assert engine.proc.stdout is not None and engine.proc.stderr is not None
+    out, err = engine.proc.stdout.read(), engine.proc.stderr.read()  # stdin is closed already
+    assert engine.proc.wait(timeout=TIMEOUT) == 0 and err == ""
+    assert time.monotonic() - started < 5
+    finals = [m for m in map(json.loads, out.splitlines()) if not m["isDuringSearch"]]
+    assert sorted(m["id"] for m in finals) == ["r0", "r1"]
+    assert all(m["terminated"] is True for m in finals)
