@@ -111,6 +111,11 @@ class _Stop(Exception):
     """A stop signal came while the engine waited for a line."""
 
 
+_STOPPED = _Stop()
+"""What :meth:`_StopSignals.next_line` returns for a stop or the end of the input (made once: a
+call in its ``except`` would be a point where Python runs a pending signal's handler)."""
+
+
 class _StopSignals:
     """SIGTERM and Ctrl-C as a stop: no line is read after one. A signal that comes while a
     line is awaited interrupts the read (Python resumes an interrupted read after a handler
@@ -124,6 +129,7 @@ class _StopSignals:
     def _handle(self, _signum: int, _frame: object) -> None:
         self.stopped = True
         if self._reading:
+            self._reading = False  # one interruption a read: never a second in its except
             raise _Stop
 
     @contextmanager
@@ -145,10 +151,10 @@ class _StopSignals:
         try:
             self._reading = True
             if self.stopped:
-                return _Stop()
+                return _STOPPED
             return next(lines)
         except (StopIteration, _Stop):
-            return _Stop()
+            return _STOPPED
         finally:
             self._reading = False
 
