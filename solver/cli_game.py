@@ -149,7 +149,10 @@ def _add_play(commands: Any, spec: GameSpec) -> None:
         f"one of {_agents_help(spec)}",
     )  # fmt: skip
     p.add_argument(
-        "--games", type=positive_int, default=None, help="the number of games (default 100)"
+        "--games",
+        type=positive_int,
+        default=None,
+        help=f"the number of games (default {spec.play_games})",
     )
     _budget_options(p, iterations=_play_iterations_help(spec))
     if spec.exact:

@@ -19,10 +19,6 @@ from solver.spec import GameSpec
 
 __all__ = ["play_command"]
 
-DEFAULT_GAMES = 100
-"""The games of a match when ``--games`` is not given."""
-
-
 def _one_game_only(args: argparse.Namespace) -> None:
     """``--human`` and ``--record`` play one game and print it as it goes: a ``--games`` above 1
     or ``--json`` would be ignored, so they are refused by name before any game."""
@@ -60,7 +56,7 @@ def play_command(spec: GameSpec, args: argparse.Namespace) -> int:
 
         return play_recorded(spec, args, opened, names, hinter=hint_report)
     if args.games is None:
-        args.games = DEFAULT_GAMES
+        args.games = spec.play_games
     games = count(args.games, "game")
     with progress_of(args, f"playing {games} ({', '.join(names)})") as progress:
         try:

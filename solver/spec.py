@@ -579,6 +579,9 @@ class GameSpec:
     default_agent: str | None = None
     """The game's strongest agent, the one ``solve``, ``best-move`` and ``play`` use unless told:
     one of :meth:`agent_names`. ``None``: ``ismcts`` with hidden information, else ``mcts``."""
+    play_games: int = 100
+    """The games ``play`` plays unless ``--games`` says: fewer where the strongest agent takes
+    seconds a game (the Trial's four ISMCTS seats: about 7 s a game, so 10 games)."""
     ladder: tuple[Rung, ...] | None = None
     """The strength ladder, ten :class:`Rung` from ``level1`` (weakest) to ``level10`` (the
     strongest agent), each beating the one below; the agents ``level1`` ... ``level10`` and
@@ -686,6 +689,12 @@ class GameSpec:
             unknown = sorted(set(heuristic) - set(self.engines))
             if unknown:
                 raise OptionError(f"{where}: heuristic names unknown engine(s) {unknown}")
+        if (
+            isinstance(self.play_games, bool)
+            or not isinstance(self.play_games, int)
+            or (self.play_games < 1)
+        ):
+            raise OptionError(f"{where}: play_games must be a whole number of games, 1 or more")
         if self.default_agent is not None and self.default_agent not in self.offered_agents():
             raise OptionError(
                 f"{where}: default_agent {self.default_agent!r} is not one of its agents "

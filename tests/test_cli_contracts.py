@@ -582,3 +582,30 @@ def test_exact_of_a_game_without_exact_search_says_so(game, command, capsys):
     with pytest.raises(SystemExit):
         main([game, command, "--help"])
     assert "--exact" not in capsys.readouterr().out  # help never advertises it
+
+
+def test_play_plays_the_games_its_game_declares_unless_told():
+    """``play`` without ``--games`` plays ``spec.play_games`` (the Trial's 10, four ISMCTS seats
+    at about 7 s a game; 100 elsewhere), and its help says so; a bad declaration is refused."""
+    from solver.errors import OptionError
+    from solver.registry import game_spec
+    from solver.spec import GameSpec
+
+    assert game_spec("trial").play_games == 10 and game_spec("dog").play_games == 100
+    command = [sys.executable, "-m", "solver.cli", "trial", "play", "--agent", "random", "--json"]
+    played = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True)
+    assert json.loads(played.stdout)["games"] == 10
+    for name in ("trial", "dog"):
+        command = [sys.executable, "-m", "solver.cli", name, "play", "--help"]
+        out = subprocess.run(command, capture_output=True, text=True, timeout=60, check=True)
+        assert f"(default {game_spec(name).play_games})" in " ".join(out.stdout.split())
+    with pytest.raises(OptionError, match="play_games"):
+        GameSpec(
+            name="x",
+            title="x",
+            summary="x",
+            players=(1,),
+            engines={"reference": "m:f"},
+            open="m:o",
+            play_games=0,
+        )

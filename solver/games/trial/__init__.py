@@ -69,6 +69,7 @@ SPEC = GameSpec(
             summary="ISMCTS from the seat's own view, leaves valued by heavy playouts",
         ),
     },
+    play_games=10,  # four ISMCTS seats: about 7 s a game
     ladder=LADDER,
     ismcts_options="solver.games.trial.playouts:search_options",
     state_players="solver.games.trial.hooks:state_players",
