@@ -19,6 +19,7 @@ from solver.spec import GameSpec
 
 __all__ = ["play_command"]
 
+
 def _one_game_only(args: argparse.Namespace) -> None:
     """``--human`` and ``--record`` play one game and print it as it goes: a ``--games`` above 1
     or ``--json`` would be ignored, so they are refused by name before any game."""

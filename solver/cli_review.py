@@ -27,7 +27,7 @@ MARK_PLURALS = {"inaccuracy": "inaccuracies"}
 
 def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
     """``forest GAME review FILE``: the review as a table (or JSON), and the plot."""
-    from solver.review import RecordError, read_record, review_record, write_plot
+    from solver.review import RecordError, read_record, review_record, values_kind, write_plot
 
     try:
         record = read_record(args.file)
@@ -62,7 +62,7 @@ def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
         print(json.dumps(review, indent=2))
         return 0
     screen = Screen()
-    kind = "exact" if review["exact"] else "MCTS estimates"
+    kind = values_kind(review, plural=True)
     rows = [[str(d["ply"]), str(d["player"]), d["label"], _num(d["value"]), d["bestLabel"] or "",
              _num(d["best"]), _num(d["loss"]), d["mark"] or ""]
             for d in review["decisions"]]  # fmt: skip

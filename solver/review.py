@@ -55,6 +55,7 @@ __all__ = [
     "read_record",
     "review_record",
     "seat_curve",
+    "values_kind",
     "write_plot",
 ]
 
@@ -376,6 +377,16 @@ def _decision(before: dict[str, Any], action: Any, ply: int) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def values_kind(review: Mapping[str, Any], plural: bool = False) -> str:
+    """How a review's values were found, in words: ``exact``, or the searchers' estimate(s)
+    (``MCTS estimate``, ``ISMCTS estimate`` for a hidden-information game's, both named where
+    both ran)."""
+    if review["exact"]:
+        return "exact"
+    searchers = [m.upper() for m in review.get("methods", ()) if m != "exact"] or ["MCTS"]
+    return f"{'/'.join(searchers)} estimate{'s' if plural else ''}"
+
+
 def seat_curve(review: Mapping[str, Any], player: int = 0) -> list[tuple[int, float]]:
     """The curve from ``player``'s view: each point's value for that seat where it is known
     (``values``, or the point's own value when it is that seat's), so the line does not jump
@@ -427,7 +438,7 @@ def write_plot(
         ax.set_ylim(-0.02, 1.02)
         ax.set_xlabel("ply (actions played, dice included)")
         ax.set_ylabel(f"{review['valueKind']} (player {player})")
-        kind = "exact" if review["exact"] else "MCTS estimate"
+        kind = values_kind(review)
         ax.set_title(title or f"{review['game']}: {review['valueKind']} over the game ({kind})")
         if any(d["mark"] for d in review["decisions"]):
             ax.legend(loc="lower left", fontsize=8)

@@ -180,3 +180,20 @@ def test_a_record_of_labels_is_read_once_not_at_every_position(monkeypatch) -> N
     assert len(reads) == 30, len(reads)
     by_ids = review_record({**record, "actions": played.actions[:30]}, iterations=2, exact=False)
     assert [d["action"] for d in review["decisions"]] == [d["action"] for d in by_ids["decisions"]]
+
+
+def test_the_values_are_named_after_the_searcher_that_found_them():
+    """A Trial review's values are ISMCTS estimates (the plot's title and the table said "MCTS"
+    for every game), the dog's exact or MCTS ones."""
+    from solver.review import game_record, values_kind
+
+    game = solver.load_game("trial", players=2)
+    agent = make_agent("random", game, seed=3)
+    played = play_game(game, [agent, agent], seed=3)
+    record = game_record("trial", {"players": 2}, 3, played.actions)
+    review = review_record(record, iterations=16, stop=12)
+    assert review["methods"] == ["ismcts"]
+    assert values_kind(review) == "ISMCTS estimate"
+    assert values_kind(review, plural=True) == "ISMCTS estimates"
+    assert values_kind({"exact": True, "methods": ["exact"]}) == "exact"
+    assert values_kind({"exact": False, "methods": ["exact", "mcts"]}) == "MCTS estimate"
