@@ -26,13 +26,20 @@ Everything else (earlier rounds, the placements, the mission step) is the broad 
 Deterministic given its seed: the play-outs of a decision are seeded by the seed, the round and
 the bag's size (a reset changes it), so the agent is a function of the state and its seed.
 Measured: docs/rules/guardians.md §13.
+
+Two options, measured and left off by default (``bench/results/guardians_solo_playouts.md``):
+``rounds`` plays more of the last rounds so (each round more multiplies the slowest decision's
+time), and ``worlds`` has the turns before them voted by sampled worlds (determinized planning:
+:func:`voted_turn`, :mod:`~solver.games.guardians.worlds`).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
-from solver.games.guardians.actions import RESET
+from solver.errors import OptionError
+from solver.games.guardians.actions import RESET, TAKE_ONE
 from solver.games.guardians.broad import DEFAULT_BREADTH, breadth_for
 from solver.games.guardians.keyed_chance import keyed_outcome
 from solver.games.guardians.planner import (
@@ -44,7 +51,8 @@ from solver.games.guardians.planner import (
     turn_options,
     wants_reset,
 )
-from solver.rng import derive_seed
+from solver.games.guardians.worlds import open_game_of, sample_world
+from solver.rng import SplitMix64, derive_seed
 from solver.spec import Agent
 
 __all__ = ["BATCH", "CANDIDATES", "ROUNDS", "SAMPLES", "endgame_agent", "playout_score"]
@@ -59,15 +67,32 @@ BATCH = 3
 """After this many play-outs of each, stop if every candidate's agree (all won, or none)."""
 ENDGAME_KEY = 7_000
 """Keeps the play-outs' seeds apart from the reset samples' (seeded by the round alone)."""
+WORLDS_KEY = 9_000
+"""Seeds the sampled worlds of ``worlds`` (apart from the play-outs' and the reset samples')."""
 
 
-def endgame_agent(game: Any, *, seed: int = 0, iterations: int | None = None) -> Agent:
+def endgame_agent(
+    game: Any,
+    *,
+    seed: int = 0,
+    iterations: int | None = None,
+    rounds: int = ROUNDS,
+    worlds: int = 0,
+) -> Agent:
     """The solo endgame player (see the module docstring); ``iterations`` is accepted for the
-    common agent signature and ignored (the budgets are this module's constants). With 2-4
-    players there is no threshold: it plays the broad planner's moves."""
+    common agent signature and ignored (the budgets are this module's constants). ``rounds``:
+    the last rounds played for the threshold (:data:`ROUNDS` by default; 0 is the broad
+    planner, a whole game's count plays every round so). ``worlds``: before those rounds, the
+    turn is voted by that many sampled worlds (:func:`voted_turn`; 0, the default: the broad
+    planner's turn). With 2-4 players there is no threshold: it plays the broad planner's
+    moves."""
+    for name, value in (("rounds", rounds), ("worlds", worlds)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise OptionError(f"the endgame's {name} must be a whole number >= 0, not {value!r}")
     player = TurnPlayer(seed, breadth=breadth_for(DEFAULT_BREADTH))
     if int(game.num_players()) != 1:
         return player.choose
+    open_game = open_game_of(game) if worlds else None
 
     def choose(state: Any) -> int:
         from solver.games.guardians.rules import Phase
@@ -75,13 +100,56 @@ def endgame_agent(game: Any, *, seed: int = 0, iterations: int | None = None) ->
         legal = state.legal_actions()
         if len(legal) == 1:
             return int(legal[0])
-        if state.phase != Phase.GROW or state.rounds() - state.round >= ROUNDS:
+        if state.phase != Phase.GROW:
             return player.choose(state)
-        turn = closing_turn(state, legal, seed, player.breadth)
+        if state.rounds() - state.round < rounds:
+            turn = closing_turn(state, legal, seed, player.breadth)
+        elif open_game is not None:
+            turn = worlds_turn(state, legal, seed, player.breadth, (open_game, worlds))
+        else:
+            return player.choose(state)
         player.start(turn)
         return RESET if turn is None else int(turn.growth)
 
     return choose
+
+
+def worlds_turn(
+    state: Any, legal: list[int], seed: int, breadth: Breadth, sampled: tuple[Any, int]
+) -> TurnPlan | None:
+    """The broad planner's reset where its rule resets the pool (``None``), else the turn
+    :func:`voted_turn` picks in ``sampled`` (the open game, the worlds)."""
+    best = first_best(turn_options(state, False, breadth))
+    if RESET in legal and wants_reset(state, best, seed, False, breadth):
+        return None
+    return voted_turn(state, *sampled, seed)
+
+
+def voted_turn(state: Any, open_game: Any, worlds: int, seed: int) -> TurnPlan:
+    """Determinized planning: in each of ``worlds`` sampled worlds
+    (:func:`~solver.games.guardians.worlds.sample_world`, open backs) the planner plans its best
+    turn; each votes for its tiles and cells (``take 1 tile``: the tile flipped); the most voted
+    is played, ties to the world that voted first. The turn is rebuilt with the state's tile
+    ids and played as the planner plays it (its walks and a flipped tile's placement planned
+    when they come, with the backs hidden)."""
+    rng = SplitMix64(derive_seed(derive_seed(seed, WORLDS_KEY + state.round), len(state.bag)))
+    votes: Counter[tuple[Any, ...]] = Counter()
+    plans: dict[tuple[Any, ...], TurnPlan] = {}
+    for _ in range(worlds):
+        world, back = sample_world(state, open_game, rng)
+        best = first_best(turn_options(world, False, PLANNER_BREADTH))
+        if best.growth == TAKE_ONE:
+            tile = best.picked if best.picked is not None else best.placements[0][0]
+            plan = TurnPlan(TAKE_ONE, (), -1, (), best.value, picked=back[tile])
+            key: tuple[Any, ...] = (TAKE_ONE, plan.picked)
+        else:
+            placed = tuple((back[t], cell) for t, cell in best.placements)
+            plan = TurnPlan(best.growth, placed, -1, (), best.value)
+            key = (best.growth, frozenset(placed))
+        votes[key] += 1
+        plans.setdefault(key, plan)
+    top = max(votes.values())
+    return next(plans[key] for key in plans if votes[key] == top)
 
 
 def closing_turn(state: Any, legal: list[int], seed: int, breadth: Breadth) -> TurnPlan | None:

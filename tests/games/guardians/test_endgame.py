@@ -97,3 +97,29 @@ def test_with_more_players_it_is_the_broad_planner(players):
         action = mine(state)
         assert action == broad(state)
         state.apply_action(action)
+
+
+def test_rounds_zero_is_the_broad_planner_and_a_bad_count_is_refused(play_solo):
+    zero = play_solo(lambda game, seed: E.endgame_agent(game, seed=seed, rounds=0), 5)[0]
+    assert zero == play_solo(broad_agent, 5)[0]
+    game = solver.load_game("guardians", players=1, level=1)
+    for bad in (-1, 2.0, True, "3"):
+        with pytest.raises(E.OptionError, match="rounds"):
+            E.endgame_agent(game, rounds=bad)  # type: ignore[arg-type]
+        with pytest.raises(E.OptionError, match="worlds"):
+            E.endgame_agent(game, worlds=bad)  # type: ignore[arg-type]
+
+
+def test_more_rounds_play_more_rounds_for_the_threshold(monkeypatch, play_solo):
+    seen: list[tuple[int, int]] = []
+    real = E.closing_turn
+
+    def spy(state: object, *args: object) -> TurnPlan | None:
+        seen.append((state.rounds(), state.round))  # type: ignore[attr-defined]
+        return real(state, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(E, "closing_turn", spy)
+    play_solo(lambda game, seed: E.endgame_agent(game, seed=seed, rounds=3), 3)
+    left = [total - now for total, now in seen]
+    assert left and all(0 <= n < 3 for n in left)
+    assert 2 in left  # the round before the last two is now played for the threshold
