@@ -29,9 +29,12 @@ from guardians_levels import read_records
 from solver.stats import wilson_interval
 
 BASE = "rounds=2"
+MOVE_SECONDS = 0.5
+"""The thinking time a move has (issue 20): the table counts the games with a slower one."""
 HEADER = (
     "| variant | games | won | win rate | 95% interval | default won | won, default lost | "
-    "lost, default won | sign test p | mean score (default) | CPU s a decision: mean | worst |"
+    "lost, default won | sign test p | mean score (default) | CPU s a decision: mean | worst | "
+    "games with one over 0.5 s |"
 )
 
 
@@ -127,7 +130,8 @@ def _row(variant: str, mine: list[dict[str, Any]], base: list[dict[str, Any]]) -
         f"| {variant} | {n} | {won} | {won / n:.3f} | [{low:.3f}, {high:.3f}] | "
         f"{sum(r['won'] for r in base)} | {plus} | {minus} | {sign_test(plus, minus):.3f} | "
         f"{score:.2f} ({score_base:.2f}) | "
-        f"{cpu:.4f} | {max(r['cpu_max'] for r in mine):.2f} |"
+        f"{cpu:.4f} | {max(r['cpu_max'] for r in mine):.2f} | "
+        f"{sum(r['cpu_max'] > MOVE_SECONDS for r in mine)} |"
     )
 
 

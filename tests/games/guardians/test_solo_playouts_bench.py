@@ -34,7 +34,7 @@ def test_sign_test_is_the_exact_binomial():
 def test_the_table_pairs_each_variant_with_the_default_on_shared_games():
     def row(variant: str, game: int, won: bool) -> dict[str, object]:
         return {"variant": variant, "game": game, "score": 60 if won else 50, "won": won,
-                "decisions": 10, "cpu_mean": 0.01, "cpu_max": 0.2}  # fmt: skip
+                "decisions": 10, "cpu_mean": 0.01, "cpu_max": 0.2 + 0.4 * game}  # fmt: skip
 
     rows = [row("rounds=2", g, g % 2 == 0) for g in range(4)]
     rows += [row("rounds=3", g, True) for g in range(3)]  # game 3 not played: left out
@@ -42,9 +42,21 @@ def test_the_table_pairs_each_variant_with_the_default_on_shared_games():
     assert lines[0] == BENCH.HEADER and len(lines) == 4
     assert lines[2].startswith("| rounds=2 | 4 | 2 | 0.500 |")
     assert lines[3].startswith("| rounds=3 | 3 | 3 | 1.000 |")
-    assert "| 2 | 1 | 0 | 1.000 | 60.00 (56.67) | 0.0100 | 0.20 |" in lines[3]
+    assert lines[2].endswith("| 0.0100 | 1.40 | 3 |")  # games 1, 2 and 3 over 0.5 s
+    assert lines[3].endswith("| 2 | 1 | 0 | 1.000 | 60.00 (56.67) | 0.0100 | 1.00 | 2 |")
 
 
 def test_variant_names_say_the_rounds_and_the_worlds():
     assert BENCH.variant_name(2) == BENCH.BASE == "rounds=2"
     assert BENCH.variant_name(4, 8) == "rounds=4 worlds=8"
+
+
+def test_the_committed_table_is_the_committed_records_table():
+    results = ROOT / "bench" / "results"
+    text = (results / "guardians_solo_playouts.md").read_text(encoding="utf-8")
+    rows = BENCH.read_records(results / "guardians_solo_playouts_games.jsonl")
+    lines = BENCH.table(rows)
+    assert len(lines) >= 7 and "\n".join(lines) in text
+    assert "python bench/guardians_solo_playouts.py" in text  # the command that made it
+    default = [r for r in rows if r["variant"] == BENCH.BASE]
+    assert len(default) == 300 and {r["seed"] for r in rows} == {50_000}
