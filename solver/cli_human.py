@@ -13,7 +13,8 @@ gets (:mod:`solver.cli_game` wires them into the parser).
   :data:`COMMANDS`: ``hint`` (the engine's best moves from your view, as ``best-move`` finds
   them), ``undo`` (back to your previous decision: the rolls and draws after it come again the
   same, and an agent facing the same position plays the same move), ``help`` and ``quit`` (ends
-  the game cleanly, exit 0; ``--record`` is still written, marked unfinished).
+  the game cleanly, exit 0; ``--record`` is still written, marked unfinished). Input that ends
+  before the game does is an error (status 2), but ``--record`` is still written the same way.
 - The end says who won, with the scores.
 - ``play --record FILE``: plays one game (with ``--human`` or the agents alone) and writes its
   record ``{"game", "options", "seed", "actions", "labels", "agents", "engine", "returns",
@@ -271,7 +272,7 @@ class _Table:
                 reply = self.read("move (number or label), hint, undo, help, quit> ").strip()
             except EOFError:  # the prompt's line is left open (Ctrl-D echoes nothing): end it
                 print(flush=True)
-                raise OptionError("the input ended before the game did") from None
+                raise _InputEnded("the input ended before the game did") from None
             except OSError as exc:  # no terminal to read from (a captured or closed stdin)
                 raise OptionError(f"cannot read your moves: {exc}") from None
             word = ALIASES.get(_folded(reply), _folded(reply))
@@ -338,6 +339,10 @@ def _result_lines(spec: GameSpec, state: Any, seats: list[str], finished: bool) 
     return lines
 
 
+class _InputEnded(OptionError):
+    """The human's input ended before the game did (an error: status 2)."""
+
+
 def play_recorded(
     spec: GameSpec,
     args: argparse.Namespace,
@@ -366,7 +371,12 @@ def play_recorded(
     table = _Table(spec, game, opened.state, args, seats, agents, read=input, hinter=hinter)
     if args.human:
         table.screen.print("you are player 0; answer help for the commands", style="bold")
-    state, finished = table.play()
+    try:
+        state, finished = table.play()
+    except _InputEnded:
+        if args.record:  # the moves made so far are kept, as after quit
+            _write_record(spec, args, opened, table, None)
+        raise
     screen = table.screen
     played = len(table.steps)
     if args.human and finished and spec.render_text is not None:
@@ -378,15 +388,22 @@ def play_recorded(
     for line in _result_lines(spec, state, seats, finished):
         screen.print(line, style="bold")
     if args.record:
-        from solver.cmdkit import write_output
-        from solver.review import game_record
-
-        record = game_record(
-            spec.name, record_options(spec, opened, args), args.seed,
-            [step.action for step in table.steps], labels=[step.label for step in table.steps],
-            agents=seats, engine=game.engine, returns=state.returns() if finished else None,
-            finished=finished,
-        )  # fmt: skip
-        write_output(json.dumps(record, indent=1), args.record, overwrite=args.overwrite)
-        screen.print(f"wrote {args.record}")
+        _write_record(spec, args, opened, table, state if finished else None)
     return 0
+
+
+def _write_record(
+    spec: GameSpec, args: argparse.Namespace, opened: Opened, table: _Table, final: Any
+) -> None:
+    """``--record``: the game's record, marked unfinished when ``final`` is None."""
+    from solver.cmdkit import write_output
+    from solver.review import game_record
+
+    record = game_record(
+        spec.name, record_options(spec, opened, args), args.seed,
+        [step.action for step in table.steps], labels=[step.label for step in table.steps],
+        agents=table.seats, engine=opened.game.engine,
+        returns=None if final is None else final.returns(), finished=final is not None,
+    )  # fmt: skip
+    write_output(json.dumps(record, indent=1), args.record, overwrite=args.overwrite)
+    table.screen.print(f"wrote {args.record}")

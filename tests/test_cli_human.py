@@ -107,6 +107,15 @@ def test_the_input_ending_early_is_still_an_error(tmp_path):
     assert run.returncode == 2 and "input ended" in run.stderr
 
 
+def test_the_input_ending_early_still_writes_the_record(tmp_path):
+    run = play(*DOG, "--record", "cut.json", answers="1\n", cwd=tmp_path)
+    assert run.returncode == 2
+    assert run.stderr == "forest: error: the input ended before the game did\n"
+    record = record_of(tmp_path / "cut.json")
+    assert record["finished"] is False and record["returns"] is None
+    assert len(record["actions"]) == 2  # the roll and the one move made, as after quit
+
+
 def test_the_input_ending_ends_the_prompts_line_first(tmp_path):
     # the prompt is left open for the answer: when the input ends there the error must not be
     # glued to it (`...quit> forest: error: ...` on a terminal, where Ctrl-D echoes nothing)
