@@ -49,6 +49,7 @@ from solver.search.mcts import (
 )
 from solver.search.options import MCTSOptions
 from solver.search.result import SearchResult
+from solver.search.watch import FIRST_SLICE, LAST_SLICE
 
 __all__ = [
     "EXACT_SHARE",
@@ -74,11 +75,12 @@ fallback estimate, so that an answer that cannot be exact is still an estimate."
 UNTIMED_EXACT_SECONDS = 1.0
 """``exact`` omitted and a budget of iterations only: the exact attempt's seconds."""
 
-SLICE_ITERATIONS = 256
+SLICE_ITERATIONS = FIRST_SLICE
 """When a search may be stopped or reports progress, MCTS runs in slices on one tree: the first
-of this many simulations, each next one twice as many (at most :data:`MAX_SLICE_ITERATIONS`)."""
+of this many simulations, each next one twice as many (at most :data:`MAX_SLICE_ITERATIONS`),
+the slices of a watched ISMCTS (:mod:`solver.search.watch`)."""
 
-MAX_SLICE_ITERATIONS = 8192
+MAX_SLICE_ITERATIONS = LAST_SLICE
 
 
 @dataclass(frozen=True)

@@ -439,13 +439,15 @@ def _python_tree(
     tree = kind(state, observer, n)
     streams = SplitMix64(seed), SplitMix64(deal_seed(seed))  # a watched search's slices go on
 
+    evaluator, c = opts.evaluator_object(), opts.resolved_c()  # one of each for every slice
+
     def search(_k: int, iterations: int | None, seconds: float | None) -> tuple[int, str]:
         return tree.search(
             *streams,
             iterations=iterations,
             seconds=seconds,
-            evaluator=opts.evaluator_object(),
-            c=opts.resolved_c(),
+            evaluator=evaluator,
+            c=c,
             max_nodes=opts.max_nodes,
         )
 
@@ -551,9 +553,10 @@ def _kernel_tree(
 ) -> _Searched:
     tree = KernelTree(state, chosen, observer)
 
+    c = opts.resolved_c()
+
     def search(k: int, iterations: int | None, seconds: float | None) -> tuple[int, str]:
         part = seed if k == 0 else derive_seed(seed, k)  # slice k of a watched search
-        c = opts.resolved_c()
         return tree.search(part, deal_seed(part), iterations, seconds, c, opts.max_nodes)
 
     worlds: list[tuple[State, frozenset[int]]] = []
