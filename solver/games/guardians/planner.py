@@ -56,6 +56,7 @@ one (the CLI, the benches) it plays as it always did, move for move.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -308,11 +309,41 @@ def _splits(board: Board, removed: Cell) -> bool:
 
 def _walks(board: Board, start: Cell, tile: int, ctx: Context) -> list[tuple[Cell, ...]]:
     """Every walk completing the mission on ``start`` (the rules' search,
-    :func:`~solver.games.guardians.walks.colour_walks`, on the light board), in cell order."""
+    :func:`~solver.games.guardians.walks.colour_walks`, on the light board), in cell order.
+
+    Memoised on the colours of the cells the walk can reach: the planner asks the same
+    question of tens of thousands of boards a turn that differ only far from the pawn."""
     if _hidden(tile, ctx):
         return []
     sequence = None if tile == START_ID else ctx.seq[tile]
-    return sorted(colour_walks(board.col, start, sequence))
+    cells = _walk_span(start, START_WALK if sequence is None else len(sequence))
+    key = (start, sequence, tuple(map(board.col.get, cells)))
+    found = _WALKS.get(key)
+    if found is None:
+        if len(_WALKS) >= WALKS_CACHED:
+            _WALKS.clear()
+        found = _WALKS[key] = sorted(colour_walks(board.col, start, sequence))
+    return found
+
+
+WALKS_CACHED = 1 << 13
+"""The most walk answers :func:`_walks` keeps before it starts again (about 7 MB; a game
+asks about 2,000 different ones)."""
+_WALKS: dict[tuple[Any, ...], list[tuple[Cell, ...]]] = {}
+
+
+@functools.lru_cache(maxsize=4096)
+def _walk_span(start: Cell, length: int) -> tuple[Cell, ...]:
+    """The cells a walk of ``length`` steps from ``start`` can reach (Manhattan distance at
+    most ``length``, the start included): the cells whose colours decide the walks, so the
+    walks are a function of the sequence and those colours (:func:`_walks`' memo)."""
+    r, c = start
+    return tuple(
+        (r + dr, c + dc)
+        for dr in range(-length, length + 1)
+        for dc in range(-length, length + 1)
+        if abs(dr) + abs(dc) <= length
+    )
 
 
 Step = tuple[int, Cell, tuple[Cell, ...]]

@@ -52,6 +52,39 @@ def test_walks_agree_with_the_rules():
     assert checked >= 150
 
 
+def test_remembered_walks_are_the_walks_of_the_board_asked(monkeypatch):
+    # the memo keys the walks on the colours within a walk's reach of the pawn: boards changed
+    # near the pawn and far from it, asked in turn with the memo warm (and emptied when full),
+    # must each get their own board's walks, as a fresh search of that board finds them
+    from solver.games.guardians.walks import colour_walks
+
+    monkeypatch.setattr(P, "WALKS_CACHED", 64)
+    rng = SplitMix64(11)
+    asked = 0
+    for state in _mission_states(40, 9):
+        board = P.board_of(state)
+        ctx = P._context(state, list(state.pool))
+        for cell in state.people[0].pawns:
+            if cell is None or P._hidden(board.mis[cell], ctx) or not board.col:
+                continue
+            tile = board.mis[cell]
+            sequence = None if tile == P.START_ID else ctx.seq[tile]
+            for _ in range(12):
+                changed = board.copy()
+                cells = sorted(changed.col)
+                for _ in range(1 + rng.below(3)):
+                    spot = cells[rng.below(len(cells))]
+                    if rng.below(2) or spot not in changed.col:
+                        changed.col[spot] = "BGREPY"[rng.below(6)]
+                    else:
+                        del changed.col[spot]
+                for twice in (changed, changed.copy()):
+                    fresh = sorted(colour_walks(twice.col, cell, sequence))
+                    assert P._walks(twice, cell, tile, ctx) == fresh
+                    asked += 1
+    assert asked >= 500 and len(P._WALKS) <= 64
+
+
 def test_cut_vertex_test_agrees_with_the_rules():
     # the planner's board asks the connectivity rule; held to its definition (the forest
     # without the tile in one piece, by flood fill) on the forest of the state itself
