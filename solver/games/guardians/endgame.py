@@ -9,18 +9,22 @@ So, at the growth step of the last :data:`ROUNDS` rounds (``rounds() - round < R
 
 1. The broad planner's turns are listed and valued as usual
    (:func:`~solver.games.guardians.planner.turn_options` with
-   :func:`~solver.games.guardians.broad.breadth_for`); its best :data:`CANDIDATES` (the
-   planner's pick first) and, where the rules allow it, the pool reset are the candidates.
-2. Each candidate is played out to the end of the game :data:`SAMPLES` times: the turn as the
-   planner plays it, every chance node drawn by
+   :func:`~solver.games.guardians.broad.breadth_for`); its best few (the planner's pick first)
+   and, where the rules allow it, the pool reset are the candidates.
+2. Each candidate is played out to the end of the game a few times: the turn as the planner
+   plays it, every chance node drawn by
    :func:`~solver.games.guardians.keyed_chance.keyed_outcome` (common random numbers: sample ``j``
    of every candidate sees the same draws where the candidates leave the bag alike), the later
-   turns by the planner without resets.
+   turns by the planner without resets. How many candidates and play-outs is the decision's
+   :class:`Budget` (:func:`budget`): fewer before the last round, whose play-outs are longer, so
+   every decision keeps within the 0.5 s of CPU a move has.
 3. A candidate's value is how many of its play-outs reach the threshold; the planner's pick is
-   played unless another candidate reaches it strictly more often (ties to the planner's order,
-   so where the line is out of reach or safe whatever the turn, the planner's turn is played).
-   When the first :data:`BATCH` play-outs of every candidate agree (all reach it, or none), the
-   rest are skipped: nothing can then change the pick by much, and most decisions are so.
+   played unless another turn reaches it strictly more often (ties to the planner's order, so
+   where the line is out of reach or safe whatever the turn, the planner's turn is played), and
+   the reset is played where it reaches it more often than every turn, or as often as the best
+   with a higher total score over the same play-outs. When the first play-outs of every
+   candidate (the budget's ``batch``) agree (all reach it, or none), the rest are skipped; a
+   candidate that can no longer reach it most often plays no more (that changes no pick).
 
 Everything else (earlier rounds, the placements, the mission step) is the broad planner's play.
 Deterministic given its seed: the play-outs of a decision are seeded by the seed, the round and
@@ -36,7 +40,7 @@ time), and ``worlds`` has the turns before them voted by sampled worlds (determi
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, NamedTuple
 
 from solver.errors import OptionError
 from solver.games.guardians.actions import RESET, TAKE_ONE
@@ -55,16 +59,35 @@ from solver.games.guardians.worlds import open_game_of, sample_world
 from solver.rng import SplitMix64, derive_seed
 from solver.spec import Agent
 
-__all__ = ["BATCH", "CANDIDATES", "ROUNDS", "SAMPLES", "endgame_agent", "playout_score"]
+__all__ = [
+    "EARLIER",
+    "LAST",
+    "ROUNDS",
+    "Budget",
+    "budget",
+    "endgame_agent",
+    "playout_score",
+]
 
 ROUNDS = 2
 """The last rounds played for the threshold (2: the last round and the one before)."""
-CANDIDATES = 3
-"""The broad planner's best turns weighed (the pool reset, where allowed, besides)."""
-SAMPLES = 6
-"""Play-outs of each candidate."""
-BATCH = 3
-"""After this many play-outs of each, stop if every candidate's agree (all won, or none)."""
+
+
+class Budget(NamedTuple):
+    """What one decision weighs: the planner's best ``candidates`` turns (the reset besides),
+    ``samples`` play-outs of each, and the early stop after ``batch`` where all agree (every
+    candidate's play-outs all won, or none)."""
+
+    candidates: int
+    samples: int
+    batch: int
+
+
+LAST = Budget(3, 6, 3)
+"""The last round's budget (play-outs of one round)."""
+EARLIER = Budget(3, 3, 2)
+"""Before the last round: play-outs of two rounds or more, each about twice the work (6 for
+each of 4 candidates took up to 0.8 s of CPU, over the 0.5 s a move has)."""
 ENDGAME_KEY = 7_000
 """Keeps the play-outs' seeds apart from the reset samples' (seeded by the round alone)."""
 WORLDS_KEY = 9_000
@@ -153,41 +176,59 @@ def voted_turn(state: Any, open_game: Any, worlds: int, seed: int) -> TurnPlan:
 
 
 def closing_turn(state: Any, legal: list[int], seed: int, breadth: Breadth) -> TurnPlan | None:
-    """The turn (``None``: the pool reset) that reaches the threshold in the most play-outs,
-    the planner's own pick (its turn, or its reset) unless another does strictly better."""
+    """The turn (``None``: the pool reset) that reaches the threshold in the most play-outs:
+    the planner's pick unless another turn does strictly better; the reset where it does
+    strictly better than every turn, or as well as the best with a higher play-out score."""
     options = turn_options(state, False, breadth)
     best = first_best(options)
     ranked = sorted(
         range(len(options)), key=lambda i: (options[i] is not best, -options[i].value, i)
     )
-    candidates: list[TurnPlan | None] = [options[i] for i in ranked[:CANDIDATES]]
+    candidates: list[TurnPlan | None] = [options[i] for i in ranked[: budget(state).candidates]]
+    turns = len(candidates)
     if RESET in legal:
-        if wants_reset(state, best, seed, False, breadth):
-            candidates.insert(0, None)
-        else:
-            candidates.append(None)
-    wins = reaching(state, candidates, derive_seed(derive_seed(seed, ENDGAME_KEY + state.round),
-                                                   len(state.bag)))  # fmt: skip
-    pick = 0
-    for i in range(1, len(candidates)):
-        if wins[i] > wins[pick]:
-            pick = i
+        candidates.append(None)
+    decision = derive_seed(derive_seed(seed, ENDGAME_KEY + state.round), len(state.bag))
+    wins, scores = reaching(state, candidates, decision)
+    top = max(wins[:turns])
+    pick = wins.index(top)
+    if RESET in legal and (wins[-1], scores[-1]) > (top, scores[pick]):
+        return None
     return candidates[pick]
 
 
-def reaching(state: Any, candidates: list[TurnPlan | None], decision: int) -> list[int]:
-    """How many of each candidate's play-outs reach the level's threshold (play-out ``j`` of
-    every candidate seeded ``derive_seed(decision, j)``; stopped after :data:`BATCH` where all
-    agree)."""
+def budget(state: Any) -> Budget:
+    """The decision's budget at ``state``: :data:`LAST` in the last round, :data:`EARLIER`
+    before it."""
+    return LAST if state.rounds() - state.round <= 0 else EARLIER
+
+
+def reaching(
+    state: Any, candidates: list[TurnPlan | None], decision: int
+) -> tuple[list[int], list[int]]:
+    """How many of each candidate's play-outs reach the level's threshold, and the sum of their
+    final scores (play-out ``j`` of every candidate seeded ``derive_seed(decision, j)``; as many
+    as :func:`budget` says, stopped after its batch where all agree).
+
+    A candidate that can no longer reach the most (its count with every play-out left won
+    still below another's count) plays no more: its count stays below the best, so the pick
+    is the one every play-out would give, at the cost of the play-outs that can change it."""
     threshold = int(state.get_game().level.threshold)
+    _, samples, batch = budget(state)
     wins = [0] * len(candidates)
-    for j in range(SAMPLES):
+    scores = [0] * len(candidates)
+    live = list(range(len(candidates)))
+    for j in range(samples):
         sample_seed = derive_seed(decision, j)
-        for i, turn in enumerate(candidates):
-            wins[i] += playout_score(state, turn, sample_seed) >= threshold
-        if j + 1 == BATCH and len(set(wins)) == 1 and wins[0] in (0, BATCH):
+        for i in live:
+            score = playout_score(state, candidates[i], sample_seed)
+            wins[i] += score >= threshold
+            scores[i] += score
+        if j + 1 == batch and len(set(wins)) == 1 and wins[0] in (0, batch):
             break
-    return wins
+        left = samples - j - 1
+        live = [i for i in live if wins[i] + left >= max(wins)]
+    return wins, scores
 
 
 def playout_score(state: Any, turn: TurnPlan | None, sample_seed: int) -> int:

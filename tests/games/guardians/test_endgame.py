@@ -45,41 +45,91 @@ def test_a_whole_game_is_legal_deterministic_and_the_default_agents_solo_game(pl
     assert default == first
 
 
+def _brute_force(state: object, candidates: list, decision: int) -> tuple[list[int], list[int]]:
+    """Every play-out of every candidate, counted as the endgame counts them (wins and score
+    sums, the early stop included), without dropping a candidate: the brute-force twin."""
+    samples, batch = E.budget(state).samples, E.budget(state).batch
+    threshold = state.get_game().level.threshold  # type: ignore[attr-defined]
+    full = [
+        [E.playout_score(state, turn, E.derive_seed(decision, j)) for turn in candidates]
+        for j in range(samples)
+    ]
+    early = [sum(row[i] >= threshold for row in full[:batch]) for i in range(len(candidates))]
+    if len(set(early)) == 1 and early[0] in (0, batch):
+        full = full[:batch]
+    wins = [sum(row[i] >= threshold for row in full) for i in range(len(candidates))]
+    return wins, [sum(row[i] for row in full) for i in range(len(candidates))]
+
+
 def test_the_planners_pick_stands_unless_another_reaches_the_line_more_often(
     monkeypatch, play_solo
 ):
     state = _endgame_state(play_solo, 2)
     legal = state.legal_actions()  # type: ignore[attr-defined]
+    assert RESET in legal
+    breadth = E.breadth_for(E.DEFAULT_BREADTH)
+    planner_pick = E.first_best(E.turn_options(state, False, breadth))
     counts: list[int] = []
+    sums: list[int] = []
 
-    def fake(_state: object, candidates: list[TurnPlan | None], _decision: int) -> list[int]:
-        assert len(candidates) == E.CANDIDATES + (RESET in legal)
-        return counts[: len(candidates)]
+    def fake(_state: object, candidates: list[TurnPlan | None], _decision: int) -> tuple:
+        assert len(candidates) == E.budget(state).candidates + 1 and candidates[-1] is None
+        return counts[: len(candidates)], sums[: len(candidates)]
 
     monkeypatch.setattr(E, "reaching", fake)
-    breadth = E.breadth_for(E.DEFAULT_BREADTH)
-    counts[:] = [3, 3, 3, 3, 3]
-    tied = E.closing_turn(state, legal, 1, breadth)
-    counts[:] = [0, 0, 5, 5, 0]
-    third = E.closing_turn(state, legal, 1, breadth)
-    counts[:] = [8, 0, 0, 0, 0]
-    kept = E.closing_turn(state, legal, 1, breadth)
-    assert tied == kept  # ties and worse: the first candidate (the planner's own pick)
-    assert third != tied
+
+    def pick(wins: list[int], scores: list[int]) -> object:
+        counts[:], sums[:] = wins, scores
+        return E.closing_turn(state, legal, 1, breadth)
+
+    assert pick([3, 3, 3, 3], [200, 300, 300, 200]) == planner_pick  # ties: the planner's
+    assert pick([2, 1, 1, 2], [200, 100, 100, 200]) == planner_pick  # the reset only ties
+    assert pick([3, 3, 3, 3], [200, 200, 200, 201]) is None  # ties, the reset scores more
+    assert pick([0, 0, 0, 1], [0, 0, 0, 0]) is None  # the reset reaches it more often
+    third = pick([0, 2, 3, 3], [0, 0, 100, 100])
+    assert third is not None and third != planner_pick
 
 
 def test_equal_candidates_see_equal_play_outs_and_counts_are_play_out_wins(play_solo):
     state = _endgame_state(play_solo, 4)
     options = E.turn_options(state, False, E.breadth_for(E.DEFAULT_BREADTH))
     turn = E.first_best(options)
-    wins = E.reaching(state, [turn, turn], 77)
-    assert wins[0] == wins[1]  # common random numbers: the same turn, the same draws
-    threshold = state.get_game().level.threshold  # type: ignore[attr-defined]
-    scores = [E.playout_score(state, turn, E.derive_seed(77, j)) for j in range(E.SAMPLES)]
-    recount = sum(s >= threshold for s in scores)
-    early = sum(s >= threshold for s in scores[: E.BATCH])
-    assert wins[0] == (early if early in (0, E.BATCH) else recount)
-    assert all(s >= state.scores()[0] for s in scores)  # no resets: points only added  # type: ignore[attr-defined]
+    wins, scores = E.reaching(state, [turn, turn], 77)
+    assert wins[0] == wins[1] and scores[0] == scores[1]  # common random numbers
+    assert (wins, scores) == _brute_force(state, [turn, turn], 77)
+    assert scores[0] >= E.budget(state).batch * state.scores()[0]  # type: ignore[attr-defined]
+
+
+def test_the_budget_is_smaller_before_the_last_round(play_solo):
+    state = _endgame_state(play_solo, 4)
+    assert state.rounds() - state.round == 1  # type: ignore[attr-defined]
+    assert E.budget(state) == E.EARLIER
+    last = play_solo(
+        broad_agent, 4, stop=lambda s: s.phase == Phase.GROW and s.rounds() == s.round
+    )[1]
+    assert E.budget(last) == E.LAST
+    assert E.EARLIER.candidates * E.EARLIER.samples < E.LAST.candidates * E.LAST.samples
+
+
+@pytest.mark.parametrize(("seed", "decision"), [(6, 92), (1, 91)])
+def test_play_outs_stop_for_a_candidate_that_cannot_win_and_the_pick_stands(
+    play_solo, seed, decision
+):
+    # against every play-out of every candidate: the candidates with the most wins keep their
+    # count and score, the others stay below it (these decisions drop one early)
+    state = _endgame_state(play_solo, seed)
+    options = E.turn_options(state, False, E.breadth_for(E.DEFAULT_BREADTH))
+    candidates: list[TurnPlan | None] = [*options[: E.budget(state).candidates], None]
+    every, every_score = _brute_force(state, candidates, decision)
+    wins, scores = E.reaching(state, candidates, decision)
+    top = max(every)
+    assert max(wins) == top
+    for i, (mine, all_of_them) in enumerate(zip(wins, every, strict=True)):
+        if all_of_them == top:
+            assert (mine, scores[i]) == (top, every_score[i])
+        else:
+            assert mine < top
+    assert wins != every
 
 
 @pytest.mark.parametrize("players", [2])

@@ -60,3 +60,16 @@ def test_the_committed_table_is_the_committed_records_table():
     assert "python bench/guardians_solo_playouts.py" in text  # the command that made it
     default = [r for r in rows if r["variant"] == BENCH.BASE]
     assert len(default) == 300 and {r["seed"] for r in rows} == {50_000}
+
+
+def test_the_committed_budget_table_is_its_records_table():
+    # the endgame's budget within 0.5 s a move: the default's 300 games, paired with the ones
+    # it played before on the same deals; every decision of the default within the 0.5 s
+    results = ROOT / "bench" / "results"
+    text = (results / "guardians_solo_budget.md").read_text(encoding="utf-8")
+    rows = BENCH.read_records(results / "guardians_solo_budget_games.jsonl")
+    assert "\n".join(BENCH.table(rows)) in text
+    default = [r for r in rows if r["variant"] == BENCH.BASE]
+    assert len(default) == 300 and max(r["cpu_max"] for r in default) < BENCH.MOVE_SECONDS
+    before = {r["game"]: r for r in rows if r["variant"].startswith("before: ")}
+    assert sorted(before) == sorted(r["game"] for r in default)
