@@ -106,7 +106,7 @@ class Screen:
 
 def record_options(spec: GameSpec, opened: Opened, args: argparse.Namespace) -> dict[str, Any]:
     """The game's ``options`` for a record (the hint engine's): a file path embedded as its
-    text, so the record stands alone."""
+    text, so the record stands alone, and the game's own options (``--option NAME=VALUE``)."""
     from solver import puzzles
 
     options: dict[str, Any] = {}
@@ -121,6 +121,9 @@ def record_options(spec: GameSpec, opened: Opened, args: argparse.Namespace) -> 
             options[spec.source_option] = source
     if len(spec.players) > 1:
         options["players"] = opened.game.num_players()
+    from solver.cli_position import game_options
+
+    options.update(game_options(spec, args))  # --option level=3: the review plays that game
     return options
 
 

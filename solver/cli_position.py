@@ -22,6 +22,7 @@ __all__ = [
     "DEFAULT_ITERATIONS",
     "DEFAULT_MEMORY_MB",
     "SOLVE_GAMES_SECONDS",
+    "game_options",
     "open_position",
     "value_view",
 ]
@@ -105,7 +106,7 @@ def _open(
 ) -> Opened:
     """The game's opener on FILE (or the default set-up); a file it cannot read is named."""
     try:
-        return spec.open(source, engine=args.engine, players=players, **_game_options(spec, args))
+        return spec.open(source, engine=args.engine, players=players, **game_options(spec, args))
     except FormatError as exc:  # a parse error names the file it is about
         if source is None or source in str(exc) or not os.path.isfile(source):
             raise
@@ -129,7 +130,7 @@ def _read_state(opened: Opened, state_text: str, state_path: str | None) -> Stat
         raise OptionError(f"{state_path}: {exc}") from None  # the error names the file
 
 
-def _game_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
+def game_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
     """``--option NAME=VALUE`` as the opener's keywords: only the names the game declares; a
     VALUE that reads as JSON (``3``, ``true``, ``[1, 2]``) is that value, else the text."""
     options: dict[str, Any] = {}

@@ -549,7 +549,9 @@ class GameSpec:
     which its opener takes as keywords and hands to its engines' factories: the generic
     commands take them as ``--option NAME=VALUE`` (repeatable; a VALUE that reads as JSON is
     that number, boolean or list, else the text), ``load_game(NAME, **options)`` takes them
-    directly. Guardians: ``level`` and ``tiles``."""
+    directly, a hint request's ``options`` too (a text value only where paths are read: it may
+    name a file), and ``play --record`` keeps them in the record. Guardians: ``level`` and
+    ``tiles``."""
 
     # -- capabilities -------------------------------------------------------------------------
     hidden_information: bool = False
@@ -624,7 +626,9 @@ class GameSpec:
     --stdio`` only) a path. ``None``: requests open the game's default set-up."""
     open_text: Hook[Callable[..., Opened] | None] = Hook(opener=True)
     """``open_text(text, *, engine=None, players=None) -> Opened``: the game from its file's text
-    (a request's inline file; a parse error is a :class:`~solver.errors.FormatError`)."""
+    (a request's inline file; a parse error is a :class:`~solver.errors.FormatError`). A game
+    with :attr:`options` takes them as keywords too (``**options``, as ``open`` does): a
+    request's ``options`` may set them."""
 
     # -- pictures and listings ----------------------------------------------------------------
     render_text: Hook[Callable[[Game, State | None], str] | None] = Hook()

@@ -3,6 +3,7 @@ before reviewing and never replaces a file unasked; a record nested too deeply i
 
 from __future__ import annotations
 
+import json
 import os
 import re
 
@@ -67,3 +68,18 @@ def test_a_review_written_to_a_file_keeps_each_decision_on_one_line(recorded_gam
     rows = [line for line in run.stdout.splitlines() if line.startswith("│")]
     assert rows and all(row.split("│")[1].strip().isdigit() for row in rows), run.stdout[:2000]
     assert any(re.search(r"place tile \d+ at \(-?\d+,-?\d+\)", row) for row in rows)
+
+
+def test_a_record_keeps_the_games_own_options_and_its_review_plays_them(tmp_path):
+    # Defect (new-user pass): `play --option level=3 --record` wrote {"players": 1}, and the
+    # review, at level 1, ended a lost game on a value of 1.0.
+    pytest.importorskip("pydantic")
+    record = tmp_path / "level3.json"
+    run = forest("guardians", "play", "--players", "1", "--option", "level=3", "--agent",
+                 "planner", "--record", str(record))  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    written = json.loads(record.read_text())
+    assert written["options"] == {"players": 1, "level": 3}
+    run = forest("guardians", "review", str(record), "--iterations", "10", "--json")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["curve"][-1]["value"] == written["returns"][0]

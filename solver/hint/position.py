@@ -142,7 +142,12 @@ def _parse_problem(exc: Exception) -> str:
 
 
 def _open_path(
-    spec: GameSpec, source: str, field: str, engine: str | None, players: int | None
+    spec: GameSpec,
+    source: str,
+    field: str,
+    engine: str | None,
+    players: int | None,
+    extra: Mapping[str, Any],
 ) -> Opened:
     """A game named by a path (stdio only): a regular file, read here, errors without content."""
     what = f"{spec.name} {spec.file_parameter}" if spec.file_parameter != "source" else spec.name
@@ -156,19 +161,25 @@ def _open_path(
         if not stat.S_ISREG(mode):
             raise HintError(f"{field}: {name}: not a regular file", field, "bad_game")
         try:
-            return spec.open(name, engine=engine, players=players)
+            return spec.open(name, engine=engine, players=players, **extra)
         except (SolverError, ValueError, OSError) as exc:
             raise HintError(f"{field}: {name}: not a {what} file ({_parse_problem(exc)})", field,
                             "bad_game") from None  # fmt: skip
     text = read_path(source, field, what)
     try:
-        return spec.open_text(text, engine=engine, players=players)
+        return spec.open_text(text, engine=engine, players=players, **extra)
     except (SolverError, ValueError) as exc:
         raise HintError(f"{field}: {source.strip()}: not a {what} file: {_parse_problem(exc)}",
                         field, "bad_game") from None  # fmt: skip
 
 
-def _check_options(spec: GameSpec, engine: str | None, options: dict[str, Any]) -> Any:
+def _check_options(
+    spec: GameSpec, engine: str | None, options: dict[str, Any], allow_paths: bool
+) -> tuple[Any, dict[str, Any]]:
+    """The request's player count and the game's own options (``GameSpec.options``: guardians'
+    ``level``, as ``--option level=3``), which the opener takes as keywords. A game option given
+    as text may name a file (guardians' ``tiles``), so it is taken only where paths are
+    (stdio, the command line's review); elsewhere an object (the file's content) is."""
     players = options.get("players")
     if players is not None and (
         isinstance(players, bool) or not isinstance(players, int) or players not in spec.players
@@ -178,10 +189,20 @@ def _check_options(spec: GameSpec, engine: str | None, options: dict[str, Any]) 
             f"{spec.name} is played by {allowed} player(s), not {players!r}", "options.players"
         )
     known = {"players"} | ({spec.source_option} if spec.source_option else set())
+    extra: dict[str, Any] = {}
     for key in options:
-        if key not in known:
+        if key in spec.options and key not in known:
+            if isinstance(options[key], str) and not allow_paths:
+                raise HintError(
+                    f"options.{key}: a text value may name a file, and this transport never "
+                    "reads a path; give the value itself",
+                    f"options.{key}",
+                )
+            extra[key] = options[key]
+        elif key not in known:
+            expected = ", ".join(sorted(known | set(spec.options)))
             raise HintError(
-                f"{spec.name} has no option {key!r}; expected one of {', '.join(sorted(known))}",
+                f"{spec.name} has no option {key!r}; expected one of {expected}",
                 f"options.{key}",
             )
     if engine is not None and engine not in spec.engines:
@@ -190,14 +211,14 @@ def _check_options(spec: GameSpec, engine: str | None, options: dict[str, Any]) 
             f"{', '.join(spec.engine_names())}",
             "engine",
         )
-    return players
+    return players, extra
 
 
 def _open_game(
     spec: GameSpec, engine: str | None, options: dict[str, Any], allow_paths: bool
 ) -> Any:
     """The game the options name, opened (a cached game for puzzle names and inline text)."""
-    players = _check_options(spec, engine, options)
+    players, extra = _check_options(spec, engine, options, allow_paths)
     field = f"options.{spec.source_option}" if spec.source_option else "options"
     source = options.get(spec.source_option) if spec.source_option else None
     try:
@@ -206,27 +227,33 @@ def _open_game(
                 raise HintError(
                     f"{spec.name} needs {field}: a puzzle name or the file's text", field
                 )
-            return spec.open(None, engine=engine, players=players)
+            return spec.open(None, engine=engine, players=players, **extra)
         if not isinstance(source, str) or not source.strip():
             raise HintError(f"{field} must be a puzzle name or a file's text", field)
-        key = json.dumps([spec.name, engine, players, source])
+        key = json.dumps([spec.name, engine, players, source, extra], sort_keys=True)
         if spec.puzzles is not None and source in _puzzle_names(spec.puzzles):
-            return _cached_open(key, lambda: spec.open(source, engine=engine, players=players))
+            return _cached_open(
+                key, lambda: spec.open(source, engine=engine, players=players, **extra)
+            )
         if "\n" in source:
             open_text = spec.open_text
             if open_text is None:
                 raise HintError(f"{spec.name} cannot read a file's text", field, "unsupported")
-            return _cached_open(key, lambda: open_text(source, engine=engine, players=players))
+            return _cached_open(
+                key, lambda: open_text(source, engine=engine, players=players, **extra)
+            )
         if not allow_paths:
             raise HintError(
                 f"{field}: {source[:80]!r} is not a puzzle name; this transport takes puzzle "
                 "names and a file's text, never a path",
                 field,
             )
-        return _open_path(spec, source, field, engine, players)
+        return _open_path(spec, source, field, engine, players, extra)
     except HintError:
         raise
     except (SolverError, ValueError, OSError) as exc:
+        if source is None:  # no file: the game's options are at fault (a level out of range)
+            raise HintError(f"options: {exc}", "options") from None
         raise HintError(f"{field}: {exc}", field, "bad_game") from None
 
 

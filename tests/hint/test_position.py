@@ -8,13 +8,19 @@ drawn.
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
+from types import SimpleNamespace
 
 import httpx
 import pytest
 
 import solver
+from solver.games.guardians.data import data_file
+from solver.hint.errors import HintError
 from solver.hint.jobs import position_job
+from solver.hint.position import open_position
 from solver.registry import game_spec
 
 from .conftest import Server
@@ -68,3 +74,42 @@ def test_random_walks_draw_every_position(game: str, options: dict) -> None:
         else:
             pick = rng.choice(reply["moves"])
         actions.append(pick["action"])
+
+
+# -- a game's own options (GameSpec.options: guardians' level and tiles) --------------------------
+def _ask(options: dict) -> SimpleNamespace:
+    return SimpleNamespace(game="guardians", engine=None, options=options, state=None, actions=[])
+
+
+def test_a_game_option_reaches_the_game() -> None:
+    # Defect (new-user pass): the engine knew only `players` and the file option, so a solo
+    # level-3 game (`play --option level=3 --record`) was reviewed as level 1: a lost game's
+    # review ended on a value of 1.0.
+    for options in ({"players": 1, "level": 3}, {"position": "guardians/two-pawns", "level": 3}):
+        opened = open_position(_ask(options))
+        assert opened.game.level.threshold == 74, options
+    assert open_position(_ask({"players": 1})).game.level.threshold == 60
+
+
+def test_a_bad_game_option_names_the_options() -> None:
+    for options in ({"players": 1, "level": 9}, {"players": 2, "level": 3}):
+        with pytest.raises(HintError) as caught:
+            open_position(_ask(options))
+        assert (caught.value.field, caught.value.code) == ("options", "invalid_request")
+    with pytest.raises(HintError) as caught:
+        open_position(
+            SimpleNamespace(
+                **{**vars(_ask({})), "game": "dog", "options": {"forest": "dog/stick", "level": 2}}
+            )
+        )
+    assert caught.value.field == "options.level"
+
+
+def test_a_game_option_given_as_text_is_read_only_where_paths_are() -> None:
+    text = str(data_file("tiles.json"))
+    with pytest.raises(HintError) as caught:
+        open_position(_ask({"players": 1, "tiles": text}))
+    assert caught.value.field == "options.tiles"
+    assert open_position(_ask({"players": 1, "tiles": text}), allow_paths=True).game
+    content = json.loads(Path(text).read_text())
+    assert open_position(_ask({"players": 1, "tiles": content})).game

@@ -58,9 +58,12 @@ def state_players(text: str) -> int | None:
     return len(people) if isinstance(people, list) else None
 
 
-def open_text(text: str, *, engine: str | None = None, players: int | None = None) -> Opened:
+def open_text(
+    text: str, *, engine: str | None = None, players: int | None = None, **options: Any
+) -> Opened:
     """The position whose ``.grove`` text is ``text``, at player 0's mission step (the hint
-    engine's inline file; a parse error is a :class:`~solver.errors.FormatError`)."""
+    engine's inline file; a parse error is a :class:`~solver.errors.FormatError`); ``options``
+    the game's own, as :func:`open_position` takes them."""
     from solver.games.guardians import SPEC
     from solver.games.guardians.grove_format import parse_grove
 
@@ -71,7 +74,7 @@ def open_text(text: str, *, engine: str | None = None, players: int | None = Non
         raise OptionError(
             f"the position is a {position.mode} position; it cannot be played by {players} players"
         )
-    game = SPEC.build(engine=engine, players=players, position=position)
+    game = SPEC.build(engine=engine, players=players, position=position, **options)
     return Opened(game=game, state=game.new_initial_state(), source="inline position")
 
 
