@@ -12,7 +12,8 @@ gets (:mod:`solver.cli_game` wires them into the parser).
 - You answer a move's number or its label in any case (``n``, ``End turn``), or one of
   :data:`COMMANDS`: ``hint`` (the engine's best moves from your view, as ``best-move`` finds
   them), ``undo`` (back to your previous decision: the rolls and draws after it come again the
-  same, and an agent facing the same position plays the same move), ``help`` and ``quit`` (ends
+  same, and an agent facing the same position plays the same move), ``help`` (the commands and
+  the game's legend, which is also printed before the first position) and ``quit`` (ends
   the game cleanly, exit 0; ``--record`` is still written, marked unfinished). Input that ends
   before the game does is an error (status 2), but ``--record`` is still written the same way.
 - The end says who won, with the scores.
@@ -46,7 +47,7 @@ __all__ = ["COMMANDS", "HIDDEN_LABEL", "Screen", "play_recorded", "record_option
 COMMANDS = {
     "hint": "the engine's best moves from here, with their values",
     "undo": "take back your last move (the rolls and draws after it come again the same)",
-    "help": "this list",
+    "help": "this list and the drawing's legend",
     "quit": "leave the game (a --record file is still written)",
 }
 """What the human may answer besides a move, and what each does."""
@@ -286,7 +287,7 @@ class _Table:
             if word in ("quit", "undo"):
                 return word
             if word == "help":
-                self.help()
+                self.help(state)
             elif word == "hint":
                 self.hint(state)
             elif reply:
@@ -297,10 +298,17 @@ class _Table:
                 )
         raise OptionError(f"no move chosen after {MAX_PROMPTS} answers")
 
-    def help(self) -> None:
+    def help(self, state: Any) -> None:
         self.screen.print("answer a move's number or its label (any case), or:")
         for word, what in COMMANDS.items():
             self.screen.print(f"  {word:<5} {what}")
+        self.legend(state)
+
+    def legend(self, state: Any) -> None:
+        """What the drawing's symbols mean (``forest GAME show``'s legend), where the game has
+        one: printed before the first position and by ``help``."""
+        if self.spec.legend is not None:
+            self.screen.print(self.spec.legend(self.game, state))
 
     def hint(self, state: Any) -> None:
         if self.hinter is None:
@@ -374,6 +382,7 @@ def play_recorded(
     table = _Table(spec, game, opened.state, args, seats, agents, read=input, hinter=hinter)
     if args.human:
         table.screen.print("you are player 0; answer help for the commands", style="bold")
+        table.legend(opened.state)
     try:
         state, finished = table.play()
     except _InputEnded:

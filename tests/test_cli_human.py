@@ -76,6 +76,26 @@ def test_moves_in_any_case_help_and_hint(tmp_path):
     assert record_of(tmp_path / "typed.json")["actions"] == first["actions"]
 
 
+@pytest.mark.parametrize(
+    ("argv", "symbol"),
+    [(["dog", "play", "dog/stick"], "interesting stick"),
+     (["guardians", "play", "--players", "1"], "the start tile"),
+     (["trial", "play", "--players", "2"], "campsite")],
+)  # fmt: skip
+def test_the_table_explains_its_symbols_before_the_first_position_and_on_help(
+    tmp_path, argv, symbol
+):
+    # Defect (new-user pass): `play --human` drew the position as `show` does but never its
+    # legend (the dog's `I`, guardians' `[*]`, the Trial's `cp`), and `help` listed only the
+    # commands.
+    run = play(*argv, answers="help\nquit\n", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    first = out.index("legend") if argv[0] != "trial" else out.index("kinds:")
+    assert first < out.index("(you) to move")  # before the first position's moves
+    assert out.count(symbol) >= 2  # once at the start, again after help
+
+
 def test_undo_goes_back_to_the_previous_decision_and_the_dice_replay(tmp_path):
     # the same game twice: straight through, and with a detour taken back (undo at the second
     # decision returns to the first one, whose answer is then given again): the rolls after the
