@@ -96,6 +96,21 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
+def _innermost(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any:
+    """The (sub-)parser of the command ``args`` ran: ``forest guardians order``'s for an
+    argument it does not take, so its error points at ``forest guardians order --help``, not at
+    ``forest --help``."""
+    while True:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                chosen = getattr(args, action.dest, None)
+                if chosen in action.choices:
+                    parser = action.choices[chosen]
+                    break
+        else:
+            return parser
+
+
 def _version() -> str:
     from solver import __version__
 
@@ -190,7 +205,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SolverError as exc:  # e.g. a broken SOLVER_ENGINE or game declaration
         print(f"forest: error: {exc}", file=sys.stderr)
         return 2
-    args = parser.parse_args(words)
+    args, unknown = parser.parse_known_args(words)
+    if unknown:  # named by the command they were given to, whose --help lists its options
+        _innermost(parser, args).error(f"unrecognized arguments: {' '.join(unknown)}")
     handler: Handler = args.handler
     try:
         return handler(args)

@@ -313,3 +313,21 @@ def test_best_move_spells_out_the_whole_turn(capsys):
     assert state.is_chance_node() or state.current_player() != player
     walks = [label for label in turn if label.startswith("walk ")]
     assert len(walks) == best_order(game.new_initial_state()).count
+
+
+@pytest.mark.parametrize(
+    ("argv", "prog"),
+    [(["guardians", "order", "guardians/chain", "--players", "2"], "forest guardians order"),
+     (["dog", "best-move", "dog/stick", "--bogus"], "forest dog best-move"),
+     (["games", "--bogus"], "forest games")],
+)  # fmt: skip
+def test_an_unknown_argument_points_at_its_commands_help(capsys, argv, prog):
+    # Defect (new-user pass): `forest guardians order FILE --players 2` said
+    # 'forest: error: unrecognized arguments: --players 2 (see forest --help)', whose help does
+    # not list order's options.
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unrecognized arguments:" in err
+    assert err.startswith(f"{prog}: error: ") and err.endswith(f"(see {prog} --help)\n"), err
