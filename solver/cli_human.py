@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import OptionError
-from solver.render.ascii import count
+from solver.render.ascii import count, line_text
 from solver.rng import SplitMix64
 from solver.spec import GameSpec, Opened
 
@@ -320,7 +320,8 @@ class _Table:
             self.screen.print(f"no hint: {exc}", style="red")
             return
         rows = [[str(rank), m["label"], f"{m['value']:.4f}", str(m["visits"] or ""),
-                 " ".join(m["pv"][1:6])] for rank, m in enumerate(report["moves"], 1)]  # fmt: skip
+                 line_text(m["pv"][1:], 5)]
+                for rank, m in enumerate(report["moves"], 1)]  # fmt: skip
         self.screen.table(f"hint: {report['what']}", ["#", "move", "value", "visits", "then"], rows)
 
 

@@ -21,7 +21,7 @@ from typing import Any
 from solver.cli_position import DEFAULT_ITERATIONS, DEFAULT_MEMORY_MB, open_position, value_view
 from solver.cmdkit import progress_of
 from solver.errors import OptionError
-from solver.render.ascii import count
+from solver.render.ascii import count, line_text
 from solver.rng import SplitMix64
 from solver.spec import GameSpec
 
@@ -353,7 +353,7 @@ def _resting_on(args: argparse.Namespace, walk: _Walk) -> str:
 def _print_moves(rows: list[dict[str, Any]], indent: str = "") -> None:
     for rank, row in enumerate(rows, 1):
         visits = f"  visits {row['visits']:>6}" if row["visits"] else ""
-        pv = " ".join(row["pv"][:8])
+        pv = line_text(row["pv"], 8)
         print(f"{indent}{rank}. {row['label']:<28} value {row['value']:.4f}{visits}  pv: {pv}")
 
 

@@ -23,3 +23,18 @@ def test_solve_refuses_a_non_positive_game_count(games):
     # Defects: --games 0 was a ZeroDivisionError, --games -1 printed "-0.0000 over -1 games".
     run = forest("dog", "solve", "dog/tiny-3x3", "--games", games)
     assert run.returncode == 2 and "--games" in run.stderr and "at least 1" in run.stderr
+
+
+def test_best_move_separates_the_moves_of_a_line():
+    # Defect (new-user pass): the pv joined labels that hold spaces with spaces ('walk yellow
+    # pawn: (2,3) -> (2,2) (2,1) walk yellow pawn: ... end turn round track: tile 4'), so nobody
+    # could tell where one move ended; and it was cut at 8 moves without saying so.
+    run = forest("guardians", "best-move", "guardians/two-pawns", "--iterations", "300")
+    assert run.returncode == 0, run.stderr
+    first = next(line for line in run.stdout.splitlines() if line.startswith("1. "))
+    line = json.loads(
+        forest("guardians", "best-move", "guardians/two-pawns", "--iterations", "300",
+               "--json").stdout
+    )["moves"][0]["pv"]  # fmt: skip
+    assert first.endswith("pv: " + "; ".join(line[:8]) + ("; ..." if len(line) > 8 else ""))
+    assert "(2,1); walk yellow pawn" in first

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from solver.errors import OptionError
 
-__all__ = ["count", "legend_lines", "one_line", "text_grid"]
+__all__ = ["count", "legend_lines", "line_text", "one_line", "text_grid"]
 
 
 def count(n: int, noun: str, plural: str | None = None) -> str:
@@ -31,6 +31,21 @@ def count(n: int, noun: str, plural: str | None = None) -> str:
     ('1 turn', '20 turns', '0 inaccuracies')
     """
     return f"{n} {noun if n == 1 else (plural if plural is not None else noun + 's')}"
+
+
+def line_text(labels: Sequence[str], limit: int | None = None) -> str:
+    """A line of play (a principal variation's labels) as text: the moves separated by ``; ``,
+    since a label may hold spaces (``roll: 1 step``, ``walk yellow pawn: (2,3) -> (2,2)``), and
+    ``; ...`` where more than ``limit`` are left out.
+
+    >>> line_text(["roll: 1 step", "N", "ignore another dog at (1,2)"])
+    'roll: 1 step; N; ignore another dog at (1,2)'
+    >>> line_text(["N", "W", "N", "E"], limit=2)
+    'N; W; ...'
+    """
+    shown = list(labels if limit is None else labels[:limit])
+    more = limit is not None and len(labels) > limit
+    return "; ".join(shown + (["..."] if more else []))
 
 
 def one_line(value: str) -> str:
