@@ -135,13 +135,14 @@ def solo_run(
 
 def histogram_lines(scores: Sequence[int], threshold: int, width: int = 40) -> list[str]:
     """A text histogram of the scores in bins of 10 points; ``*`` marks the bin holding the
-    threshold."""
+    threshold, shown (empty if need be) even when every score lies below or above it."""
     bins: dict[int, int] = {}
     for score in scores:
         bins[score // HISTOGRAM_BIN] = bins.get(score // HISTOGRAM_BIN, 0) + 1
     top = max(bins.values())
+    marked = threshold // HISTOGRAM_BIN
     lines = []
-    for b in range(min(bins), max(bins) + 1):
+    for b in range(min(*bins, marked), max(*bins, marked) + 1):
         count = bins.get(b, 0)
         bar = "#" * max(1 if count else 0, round(width * count / top))
         low, high = b * HISTOGRAM_BIN, b * HISTOGRAM_BIN + HISTOGRAM_BIN - 1

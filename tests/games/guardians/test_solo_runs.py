@@ -72,3 +72,14 @@ def test_solo_command_refuses_unknown_agent_and_level():
     assert bad.returncode != 0 and "unknown agent 'nope'" in bad.stderr
     bad = subprocess.run([*base, "--level", "7"], capture_output=True, text=True)
     assert bad.returncode != 0 and "--level" in bad.stderr
+
+
+def test_histogram_shows_the_threshold_bin_when_no_score_reaches_it():
+    # Defect (new-user pass): `forest guardians solo --level 3` (threshold 74) with every score
+    # under 70 drew no `*`, though the help promises one on the threshold's bin.
+    for scores, threshold in (([51, 52], 74), ([81, 95], 60)):
+        lines = histogram_lines(scores, threshold=threshold)
+        marked = [line for line in lines if "*" in line]
+        low = threshold // 10 * 10
+        assert len(marked) == 1 and marked[0].split()[0] == f"{low}-{low + 9}", lines
+        assert re.match(r"^\s*\d+-\d+\s*\*\s+0$", marked[0]), lines
