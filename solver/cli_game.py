@@ -175,13 +175,16 @@ def _add_review(commands: Any, spec: GameSpec) -> None:
         "review", help="review a recorded game: every move against the best, marks, a plot"
     )
     p.add_argument("file", metavar="FILE", help="a game record (play --record FILE)")
+    searcher = "ISMCTS" if spec.hidden_information else "MCTS"  # the review's estimates
     p.add_argument(
         "--iterations", type=positive_int, default=None,
-        help="MCTS simulations a position"
+        help=f"{searcher} simulations a position"
         + (" where the review is not exact" if spec.exact else "")
         + " (default 1000)",
     )  # fmt: skip
-    p.add_argument("--seconds", type=positive_float, default=None, help="MCTS seconds a position")
+    p.add_argument(
+        "--seconds", type=positive_float, default=None, help=f"{searcher} seconds a position"
+    )
     if spec.exact:
         searcher = p.add_mutually_exclusive_group()
         searcher.add_argument(

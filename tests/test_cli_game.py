@@ -22,3 +22,14 @@ def test_the_exact_agent_memory_cap_names_the_flag():
                  "--games", "2")  # fmt: skip
     one_line_error(run, "--memory-mb")
     assert "memory_mb=" not in run.stderr
+
+
+@pytest.mark.parametrize(("game", "searcher"), [("trial", "ISMCTS"), ("guardians", "MCTS")])
+def test_review_help_names_the_searcher_of_its_estimates(game, searcher):
+    # Defect (new-user pass): `forest trial review --help` said 'MCTS simulations a position';
+    # a Trial review's values are ISMCTS estimates (its table and plot say so).
+    run = forest(game, "review", "--help")
+    assert run.returncode == 0, run.stderr
+    text = " ".join(run.stdout.split())
+    assert f"--iterations ITERATIONS {searcher} simulations a position" in text, text
+    assert f"--seconds SECONDS {searcher} seconds a position" in text, text
