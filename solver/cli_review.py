@@ -74,6 +74,15 @@ def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
         count(n, name, MARK_PLURALS.get(name)) for name, n in review["summary"].items()
     )
     limits = ", ".join(f"{name} ≥ {t:g}" for name, t in review["thresholds"].items())
+    if not review["decisions"]:  # an empty table alone would not say why
+        what = "is a chance outcome" if len(actions) == 1 else "are chance outcomes"
+        screen.print(f"no decision to review: the record's {count(len(actions), 'action')} "
+                     f"{what} (rolls, draws) only")  # fmt: skip
+    if record.get("finished") is False:
+        screen.print("the record is unfinished (the game was left before its end): the review "
+                     "stops where it does")  # fmt: skip
+    for note in review.get("notes", ()):
+        screen.print(f"note: {note}")
     screen.print(f"{marks}  (loss thresholds: {limits})")
     if review.get("accuracy"):
         accuracy = ", ".join(f"player {seat} {value:.1f}" for seat, value in

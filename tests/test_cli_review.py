@@ -83,3 +83,17 @@ def test_a_record_keeps_the_games_own_options_and_its_review_plays_them(tmp_path
     run = forest("guardians", "review", str(record), "--iterations", "10", "--json")
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["curve"][-1]["value"] == written["returns"][0]
+
+
+def test_a_review_without_decisions_says_why_its_table_is_empty(tmp_path):
+    # Defect (new-user pass): reviewing the record of a game left at the first decision
+    # (`play --human`, then `quit`) printed an empty table and '0 inaccuracies...' alone.
+    pytest.importorskip("pydantic")
+    record = tmp_path / "left.json"
+    run = forest("guardians", "play", "--human", "--record", str(record), "--no-progress",
+                 stdin="quit\n")  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    run = forest("guardians", "review", str(record), "--iterations", "10")
+    assert run.returncode == 0, run.stderr
+    assert "no decision to review: the record's 6 actions are chance outcomes" in run.stdout
+    assert "the record is unfinished" in run.stdout
