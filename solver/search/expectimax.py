@@ -745,7 +745,6 @@ def _result_of(
     """The :class:`SearchResult` of a finished root search (principal variations read from
     the table, cut short if the deadline passes while they are read)."""
     cut = [False]
-    elapsed = time.perf_counter() - start
     entry = report.entry
     player = entry.player
     extra: dict[str, Any] = {
@@ -788,6 +787,9 @@ def _result_of(
         extra["pv"] = list(moves[0].pv)
     if cut[0]:
         extra["pv_cut"] = True  # the deadline passed while the lines were read: some are short
+    # measured once the lines are read: a pruning table solves the positions along them on
+    # demand, often most of the work (a 16x16 forest: 7.4 s of 7.4, where 0.003 s was shown)
+    elapsed = time.perf_counter() - start
     return SearchResult(
         best_action=best_action,
         best_label=best_label,
