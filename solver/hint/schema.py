@@ -116,7 +116,8 @@ class _Position(_Model):
         default_factory=dict,
         description=(
             "the game's options: the file option the game declares (the dog's 'forest') holds a "
-            "puzzle name, the file's text, or (stdio only) a path; 'players' a player count"
+            "puzzle name, the file's text, or (stdio only) a path; 'players' a player count; "
+            "the game's own options (guardians' 'level', 'tiles'), a text value on stdio only"
         ),
     )
     state: dict[str, Any] | str | None = Field(
