@@ -235,3 +235,21 @@ def test_order_json_adds_the_expected_values(tmp_path, capsys):
     path.write_text("grid:\n[GR]b G:BB R:BB\n")
     assert main(["guardians", "order", str(path), "--json"]) == 0
     assert "expected_count" not in json.loads(capsys.readouterr().out)
+
+
+def test_order_text_does_not_call_a_plan_the_most_when_a_back_may_give_more(tmp_path, capsys):
+    # Defect (new-user pass): the text said '1 mission for 3 points (the most possible)' and
+    # then '1.333 missions ... expected' playing on through the unseen back.
+    from solver.cli import main
+
+    path = tmp_path / "q.grove"
+    path.write_text("grid:\n[GR]b G:BB R:?5 Y:BB\nR:BB E:BB B:BB G:BB\n")
+    assert main(["guardians", "order", str(path)]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert (
+        first == "1 mission for 3 points (the most possible before a back not yet seen), in "
+        "this order:"
+    )
+    path.write_text("grid:\n[GR]b G:BB R:BB\n")
+    assert main(["guardians", "order", str(path)]) == 0
+    assert "(the most possible), in this order:" in capsys.readouterr().out
