@@ -375,7 +375,10 @@ class MCTSTree:
         assert tree is not None
         max_nodes = opts.max_nodes
         if budget.memory_mb is not None:
-            max_nodes = min(max_nodes, int(budget.memory_mb * _MB) // tree.bytes_per_node)
+            # at least 1: the compiled loop reads a cap of 0 as none at all, so a memory_mb
+            # below one node's bytes (1e-300) grew the tree without bound
+            fits = int(budget.memory_mb * _MB) // tree.bytes_per_node
+            max_nodes = min(max_nodes, max(1, fits))
         view: _Tree = tree
         reused = view.visits(view.root_handle)
         start = time.perf_counter()

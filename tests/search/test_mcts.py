@@ -567,3 +567,16 @@ def test_max_nodes_must_be_positive():
     state.apply_action(11)
     with pytest.raises(OptionError, match="max_nodes"):
         mcts(state, iterations=10, max_nodes=0)
+
+
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+@pytest.mark.parametrize("memory_mb", [1e-300, 5e-324, 1e-9])
+def test_a_memory_cap_under_one_node_stops_the_tree_not_lifts_the_cap(engine, memory_mb):
+    """A ``memory_mb`` too small for one node is the tightest cap, never none: the compiled
+    loop read the cap of 0 nodes it made as no cap, so ``memoryMb: 1e-300`` grew the tree to
+    800 MB in 3 s (past the 512 MB a hint allows)."""
+    state = solver.load_game("dog", forest="dog/another-dog", engine=engine).new_initial_state()
+    state.apply_action(10)
+    result = mcts(state, iterations=20_000, memory_mb=memory_mb, seed=1)
+    assert result.extra["stopped_by"] == "max_nodes"
+    assert result.iterations < 100
