@@ -323,21 +323,29 @@ def _strength_move(
     deadline: float,
     seconds: float,
     notes: list[str],
+    cancel: threading.Event | None = None,
 ) -> StrengthMove | None:
     """The move of the ladder's level ``request.strength`` here (seeded by the request's seed),
     found by the request's ``deadline`` (``search_deadline``: its searches stop there and play
     what they have); ``None`` without strength, at a chance node, at the end, or where the level
-    cannot move in time (its exact policy unsolved: a note in ``notes`` says so)."""
+    cannot move in time (its exact policy unsolved: a note in ``notes`` says so), or once
+    ``cancel`` is set (a ``terminate``: the request answers at once, not at its deadline)."""
     if request.strength is None or state.is_terminal() or state.is_chance_node():
         return None
     from solver.agents import make_agent
     from solver.search.limit import search_deadline
 
     name = f"level{request.strength}"
+    if cancel is not None and cancel.is_set():
+        notes.append(f"no strength move: the request was terminated before {name} moved")
+        return None
     try:
-        with search_deadline(deadline):
+        with search_deadline(deadline, cancel):
             action = int(make_agent(name, game, seed=request.seed)(state))
     except SearchBudgetError as exc:
+        if cancel is not None and cancel.is_set():
+            notes.append(f"no strength move: the request was terminated before {name} moved")
+            return None
         notes.append(f"no strength move: {name} could not move within the request's "
                      f"{seconds:g} s ({exc})")  # fmt: skip
         return None
@@ -418,7 +426,9 @@ def _answer(
         found = _searched(state, spec, request, limit, deadline, observer, cancel,
                           partial if wants else None)  # fmt: skip
     notes: list[str] = []
-    strength = _strength_move(request, game, state, deadline, limit.seconds, notes)
+    strength = _strength_move(request, game, state, deadline, limit.seconds, notes, cancel)
+    if strength is None and request.strength is not None and cancel is not None and cancel.is_set():
+        found.terminated = True
     return _build(request, spec, game, state, found, limit, started, False, strength, tuple(notes))
 
 

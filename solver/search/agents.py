@@ -93,13 +93,14 @@ def exact_agent(
     :class:`~solver.errors.SearchTimeoutError`: an exact policy has no partial answer); ``seed``
     and ``iterations`` are accepted for the common signature (the exact policy needs neither)."""
     from solver.search import solve
-    from solver.search.limit import UNSET, seconds_left
+    from solver.search.limit import UNSET, search_cancel, seconds_left
 
     left = seconds_left()
     solution = solve(
         game.new_initial_state(), exact=True,
         memory_mb=UNSET if memory_mb is None else memory_mb,
         seconds=UNSET if left is None else left,
+        _cancel=search_cancel(),
     )  # fmt: skip
 
     def optimal(state: State) -> int:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import operator
+import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
@@ -37,6 +38,7 @@ __all__ = [
     "merge_limit",
     "reject_unknown",
     "sampling_budget",
+    "search_cancel",
     "search_deadline",
     "seconds_left",
 ]
@@ -151,6 +153,7 @@ def merge_limit(limit: Limit | None, given: Mapping[str, object]) -> Limit:
 
 
 _DEADLINE: ContextVar[float | None] = ContextVar("solver_search_deadline", default=None)
+_CANCEL: ContextVar[threading.Event | None] = ContextVar("solver_search_cancel", default=None)
 
 LEAST_SECONDS = 1e-6
 """The seconds a search started past its deadline still gets (a search's own floor, one
@@ -158,16 +161,30 @@ simulation for the compiled loops, still runs: an agent always has a move)."""
 
 
 @contextlib.contextmanager
-def search_deadline(at: float | None) -> Iterator[None]:
+def search_deadline(at: float | None, cancel: threading.Event | None = None) -> Iterator[None]:
     """Inside, every sampling search (MCTS, ISMCTS) stops by ``at`` (a ``time.monotonic()``
     time) whatever its own budget says, and plays what it has found; ``None``: no effect. For a
     caller bounding searches it does not start itself: a table session's step plays agents by
-    name, each with its own iteration budget, within the step's seconds."""
+    name, each with its own iteration budget, within the step's seconds. ``cancel``: once it is
+    set the deadline counts as passed (:func:`seconds_left`, :func:`deadline_passed`), and the
+    exact agent's solve stops (a hint's strength move after a ``terminate``)."""
     token = _DEADLINE.set(at)
+    stop = _CANCEL.set(cancel)
     try:
         yield
     finally:
+        _CANCEL.reset(stop)
         _DEADLINE.reset(token)
+
+
+def search_cancel() -> threading.Event | None:
+    """The cancel event of the :func:`search_deadline` in force, or ``None``."""
+    return _CANCEL.get()
+
+
+def _cancelled() -> bool:
+    cancel = _CANCEL.get()
+    return cancel is not None and cancel.is_set()
 
 
 def seconds_left() -> float | None:
@@ -175,15 +192,17 @@ def seconds_left() -> float | None:
     ``None`` outside one. Agents that search without a sampling budget (guardians' lookahead)
     read it between their own steps."""
     at = _DEADLINE.get()
-    return None if at is None else max(LEAST_SECONDS, at - time.monotonic())
+    if at is None:
+        return None
+    return LEAST_SECONDS if _cancelled() else max(LEAST_SECONDS, at - time.monotonic())
 
 
 def deadline_passed() -> bool:
-    """Whether a :func:`search_deadline` in force has passed (never outside one): agents whose
-    search is a loop of their own (guardians' planner, broad, lookahead) read it between
-    candidates and play the best they have found."""
+    """Whether a :func:`search_deadline` in force has passed or been cancelled (never outside
+    one): agents whose search is a loop of their own (guardians' planner, broad, lookahead)
+    read it between candidates and play the best they have found."""
     at = _DEADLINE.get()
-    return at is not None and at - time.monotonic() <= LEAST_SECONDS
+    return at is not None and (at - time.monotonic() <= LEAST_SECONDS or _cancelled())
 
 
 def sampling_budget(

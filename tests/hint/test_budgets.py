@@ -328,3 +328,30 @@ def test_a_strength_move_of_the_exact_level_is_given_where_it_fits() -> None:
                     "actions": [10], "strength": 10, "limit": {"seconds": 2}})  # fmt: skip
     assert reply["strengthMove"]["agent"] == "level10", reply
     assert reply["strengthMove"]["action"] == reply["moveInfos"][0]["action"]
+
+
+@pytest.mark.parametrize("when", ["before", "during"])
+def test_a_terminate_stops_the_strength_move_too(when: str) -> None:
+    """Found by attack: ``terminate`` (or SIGTERM) on a request with ``strength`` stopped its
+    search, but the level's move then ran on to the request's deadline (the dog's level 10, the
+    exact policy of the rolled 16x16 forest: 8 s of 8) and the answer said ``terminated:
+    false``. The cancel now reaches the level's move: the answer comes at once, without it."""
+    import threading
+
+    from solver.hint.engine import answer
+    from solver.registry import game_spec
+
+    hooks = game_spec("dog").analysis
+    text = hooks.dump(hooks.roll(1, (16, 16), None))
+    cancel = threading.Event()
+    body = {"id": "s", "game": "dog", "options": {"forest": text}, "actions": [10],
+            "exact": False, "strength": 10, "limit": {"iterations": 50, "seconds": 30}}  # fmt: skip
+    if when == "before":
+        cancel.set()
+    else:
+        threading.Timer(0.5, cancel.set).start()
+    started = time.monotonic()
+    reply = answer(body, cancel=cancel)
+    assert time.monotonic() - started < 10, reply
+    assert reply["terminated"] is True and reply["strengthMove"] is None
+    assert any("terminated" in note for note in reply["notes"]), reply
