@@ -31,6 +31,7 @@ from solver.games.guardians.mission_order_search import (
     first_legal_order,
 )
 from solver.games.guardians.rules import GuardiansState
+from solver.search.limit import LEAST_SECONDS, seconds_left
 
 __all__ = ["AUTO_STATES", "EXPECTED_STATES", "METHODS", "MODEL_CAP", "OrderSolution", "solve_order"]
 
@@ -59,17 +60,25 @@ class OrderSolution:
 
 
 def solve_order(
-    state: GuardiansState, method: str = "auto", *, time_limit: float = DEFAULT_TIME_LIMIT
+    state: GuardiansState,
+    method: str = "auto",
+    *,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    expected: bool = True,
 ) -> OrderSolution:
     """The best mission order of ``state`` (at the mission step) by ``method``, within budget.
 
     ``brute-force`` is exact without a budget (small positions); ``cp-sat`` refuses a model over
-    :data:`MODEL_CAP` with an :class:`~solver.errors.OptionError`.
+    :data:`MODEL_CAP` with an :class:`~solver.errors.OptionError`. ``expected=False``: no
+    expectimax over the reveals (``expected`` stays ``None``; an agent playing the plan needs
+    none). Under a :func:`~solver.search.limit.search_deadline` ``auto`` keeps to it: CP-SAT
+    gets at most the seconds left, none once it has passed (the first legal order then), and
+    the expectimax stops there (``None``).
     """
     solution = _solve(state, method, time_limit)
-    if solution.plan.reaches_unseen:
-        expected = expected_order(state, EXPECTED_STATES)
-        return OrderSolution(solution.plan, solution.optimal, solution.method, expected)
+    if expected and solution.plan.reaches_unseen:
+        played_out = expected_order(state, EXPECTED_STATES)
+        return OrderSolution(solution.plan, solution.optimal, solution.method, played_out)
     return solution
 
 
@@ -84,6 +93,11 @@ def _solve(state: GuardiansState, method: str, time_limit: float) -> OrderSoluti
         return OrderSolution(best_order(state), True, "brute-force")
     walks = candidate_walks(state)
     size = len(walks) * len({w.start for w in walks})
+    left = seconds_left()
+    if left is not None and method == "auto":
+        if left <= LEAST_SECONDS:
+            return OrderSolution(first_legal_order(state), False, "first-legal")
+        time_limit = min(time_limit, left)
     if size <= MODEL_CAP:
         answer = cpsat_order(state, time_limit=time_limit)
         return OrderSolution(answer.plan, answer.optimal, "cp-sat")

@@ -244,8 +244,10 @@ class Expected:
 def expected_order(state: GuardiansState, max_states: int | None = None) -> Expected | None:
     """The policy with the most expected missions, then the most expected points, playing
     every reveal out by its exact probabilities (an expectimax, memoised on the forest, pawns
-    and backs); ``None`` past ``max_states`` positions."""
+    and backs); ``None`` past ``max_states`` positions or once a
+    :func:`~solver.search.limit.search_deadline` in force has passed."""
     from solver.games.guardians.rules import Phase
+    from solver.search.limit import deadline_passed
 
     _check(state)
     memo: dict[tuple[Any, ...], tuple[float, float, Step | None]] = {}
@@ -254,7 +256,7 @@ def expected_order(state: GuardiansState, max_states: int | None = None) -> Expe
         key = (*_key(s), tuple(sorted(s.backs.items())))
         if key in memo:
             return memo[key]
-        if max_states is not None and len(memo) >= max_states:
+        if (max_states is not None and len(memo) >= max_states) or deadline_passed():
             raise _OutOfStates
         if s.phase == Phase.REVEAL:
             count = points = 0.0

@@ -1024,12 +1024,20 @@ def _choose_pawn(reserve: list[int], ctx: Context) -> int:
     return reserve[0]
 
 
+MISSION_FLOOR = 256
+"""The positions :func:`best_missions` searches before it looks at a deadline (the planner's
+mission steps in 8 games of solo and 2 players needed at most 8)."""
+
+
 def best_missions(
     board: Board, ctx: Context, positions: dict[Cell, int]
 ) -> tuple[float, list[Step]]:
     """The best way to end the turn from ``board``: ``(value, walks)``, every order and every
     stopping point tried (memoised on the forest and pawns); ``positions`` gives the tile under
-    every cell (a walk's last tile turns to its mission side)."""
+    every cell (a walk's last tile turns to its mission side). Past :data:`MISSION_FLOOR`
+    positions, once a :func:`~solver.search.limit.search_deadline` in force has passed, no
+    further walk is tried: the best found so far (a crafted 12x12 position took 99 s; a real
+    forest's mission step needs at most a few positions, so its plan is whole however late)."""
     memo: dict[tuple[Any, ...], tuple[float, list[Step]]] = {}
 
     def search(b: Board) -> tuple[float, list[Step]]:
@@ -1040,6 +1048,8 @@ def best_missions(
         for pawn, cell in enumerate(b.pawns):
             if cell is None:
                 continue
+            if len(memo) >= MISSION_FLOOR and deadline_passed():
+                break
             tile = b.mis[cell]
             walks = _walks(b, cell, tile, ctx)
             if not walks or _splits(b, cell):

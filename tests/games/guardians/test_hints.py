@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 import solver
 from solver.games.guardians.mission_order_search import best_order
 from solver.hint.engine import answer
@@ -44,3 +48,38 @@ def test_bad_text_is_a_clear_error():
     reply = answer(_request("grid:\n[GR]b Q:BB\n"))
     assert reply.get("error"), reply
     assert "options.position" in str(reply) and "line 2" in str(reply)
+
+
+@pytest.mark.parametrize(
+    ("name", "level"), [("crafted7", 8), ("crafted12", 8), ("crafted12", 9), ("crafted12", 10)]
+)
+def test_a_strength_move_on_a_crafted_position_keeps_to_the_seconds(name, level):
+    """Found by attack: on crafted ``.grove`` positions the ladder's guardians levels ignored a
+    hint's seconds at the mission step (``seconds: 0.3``): level 8 (the ``mcts`` agent's mission
+    plan: CP-SAT for its own 2 s, then an expectimax over the reveals it never read) took 8 s,
+    levels 9 and 10 (the planner's exhaustive mission search) 99 s and 124 s. Over HTTP, a 504
+    and a killed worker. They now stop at the deadline with the best plan found."""
+    import time
+
+    text = (Path(__file__).parent / "data" / f"{name}.grove").read_text()
+    started = time.monotonic()
+    reply = answer({"id": "s", "game": "guardians", "options": {"position": text},
+                    "limit": {"seconds": 0.3}, "strength": level})  # fmt: skip
+    assert time.monotonic() - started < 0.3 + 3.0, reply.get("elapsed")
+    move = reply["strengthMove"]
+    assert move["agent"] == f"level{level}" and move["label"].startswith("walk"), reply
+
+
+def test_the_mcts_agent_plans_missions_without_the_expectimax():
+    """The agent plays ``solve_order``'s plan only: the expectimax over the reveals (``order``'s
+    report) is not run for it, and the plan is the same."""
+    from solver.games.guardians.agent import plan_missions
+    from solver.games.guardians.mission_order import solve_order
+
+    game = solver.load_game("guardians", position=str(Path(__file__).parent / "data" /
+                                                      "crafted7.grove"))  # fmt: skip
+    state = game.new_initial_state()
+    full = solve_order(state, time_limit=0.5)
+    assert full.expected is not None and full.plan.reaches_unseen
+    assert solve_order(state, time_limit=0.5, expected=False).expected is None
+    assert plan_missions(state).steps
