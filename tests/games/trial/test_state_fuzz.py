@@ -358,3 +358,17 @@ def test_plausible_edits_are_refused_or_play():
 def test_many_plausible_edits_are_refused_or_play():
     tally = plausible_fuzz(6, 600)
     assert tally["refused"] >= 200 and tally["played"] >= 200, tally
+
+
+@pytest.mark.parametrize("engine", ["reference", "kernel"])
+@pytest.mark.parametrize("seen_by", ["7", "2", "01x", "-1", "**"])
+def test_a_history_entry_seen_by_a_seat_not_in_the_game_is_refused(engine, seen_by):
+    """Found by attack: a history entry seen by seat 7 (or by ``"x"``) of a 2-player game
+    loaded as if it were a real one; the history's viewers are now checked like
+    ``card_knowledge``'s."""
+    doc = copy.deepcopy(MID)
+    doc["state"]["history"].append([seen_by, "c:die:3", ""])
+    with pytest.raises(FormatError, match="history entries seen by"):
+        load(doc, engine)
+    doc["state"]["history"][-1][0] = "01"
+    load(doc, engine)  # both seats of the game: fine
