@@ -102,6 +102,13 @@ def render_state_text(state: GuardiansState, *, legend: bool = False) -> str:
     else:
         status += f", scores {', '.join(str(score) for score in state.scores())}"
     lines.append(status)
+    if game.solo and game.level is not None:  # what a solo game is won by, as the SVG says it
+        level = game.level
+        tasks = "; ".join(
+            f"[{'x' if done else ' '}] {task.text()} (+1 round)"
+            for task, done in zip(level.tasks, state.tasks_done, strict=True)
+        )
+        lines.append(f"level {level.number}: {level.threshold} VP to win; tasks: {tasks}")
     if legend:
         lines.extend(legend_lines(LEGEND))
     return "\n".join(lines)

@@ -49,3 +49,20 @@ def test_a_finished_game_says_its_scores_in_words():
     status = spec.render_text(opened.game, state).splitlines()[-1]
     scores = ", ".join(str(score) for score in state.scores())
     assert status.endswith(f"phase over, scores {scores}"), status
+
+
+def test_a_solo_picture_says_the_level_its_threshold_and_tasks():
+    # Defect (new-user pass): `forest guardians play --players 1 --option level=4 --human` and
+    # `show` never said what wins a solo game (the SVG did: 'level 4 (81 VP to win)', its tasks).
+    spec = game_spec("guardians")
+    for engine in ("kernel", "reference"):
+        opened = spec.open(None, players=1, engine=engine, level=4)
+        state, rng = opened.state, random.Random(5)
+        text = spec.render_text(opened.game, state)
+        assert "level 4: 81 VP to win; tasks: [ ] score at least 30 VP with the blue pawn" in text
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        last = spec.render_text(opened.game, state).splitlines()[-1]
+        assert last.startswith("level 4: 81 VP to win; tasks: ["), (engine, last)
+    two = spec.open(None, players=2)
+    assert "VP to win" not in spec.render_text(two.game, two.state)
