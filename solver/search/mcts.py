@@ -613,6 +613,9 @@ def _most_visited(kids: list[_Row[NodeT]], player: int) -> _Row[NodeT]:
 
 
 def _pv(tree: _Tree[NodeT], state: State, node: NodeT, action: int) -> tuple[str, ...]:
+    if not tree.children(node):  # the move alone: no copy, no move played (a root of 3001
+        # unvisited chance outcomes of a reference state spent 9 s past the search on them)
+        return (state.action_to_string(action),)
     labels = []
     s = state.clone()
     while True:
