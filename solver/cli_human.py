@@ -320,7 +320,7 @@ class _Table:
             self.screen.print(f"no hint: {exc}", style="red")
             return
         rows = [[str(rank), m["label"], f"{m['value']:.4f}", str(m["visits"] or ""),
-                 line_text(m["pv"][1:], 5)]
+                 line_text(m["pv"][1:], 5, m.get("pvChance", ())[1:])]
                 for rank, m in enumerate(report["moves"], 1)]  # fmt: skip
         self.screen.table(f"hint: {report['what']}", ["#", "move", "value", "visits", "then"], rows)
 

@@ -353,7 +353,7 @@ def _resting_on(args: argparse.Namespace, walk: _Walk) -> str:
 def _print_moves(rows: list[dict[str, Any]], indent: str = "") -> None:
     for rank, row in enumerate(rows, 1):
         visits = f"  visits {row['visits']:>6}" if row["visits"] else ""
-        pv = line_text(row["pv"], 8)
+        pv = line_text(row["pv"], 8, row.get("pvChance", ()))
         print(f"{indent}{rank}. {row['label']:<28} value {row['value']:.4f}{visits}  pv: {pv}")
 
 

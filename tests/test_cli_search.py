@@ -32,9 +32,11 @@ def test_best_move_separates_the_moves_of_a_line():
     run = forest("guardians", "best-move", "guardians/two-pawns", "--iterations", "300")
     assert run.returncode == 0, run.stderr
     first = next(line for line in run.stdout.splitlines() if line.startswith("1. "))
-    line = json.loads(
+    row = json.loads(
         forest("guardians", "best-move", "guardians/two-pawns", "--iterations", "300",
                "--json").stdout
-    )["moves"][0]["pv"]  # fmt: skip
-    assert first.endswith("pv: " + "; ".join(line[:8]) + ("; ..." if len(line) > 8 else ""))
+    )["moves"][0]  # fmt: skip
+    line, chance = row["pv"], row["pvChance"]  # a chance step is in parentheses
+    shown = [f"({m})" if i < len(chance) and chance[i] else m for i, m in enumerate(line)]
+    assert first.endswith("pv: " + "; ".join(shown[:8]) + ("; ..." if len(line) > 8 else ""))
     assert "(2,1); walk yellow pawn" in first

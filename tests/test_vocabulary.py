@@ -22,7 +22,7 @@ import solver
 from solver.hint.engine import answer
 from solver.review import review_record
 
-SHARED = {"action", "label", "order", "visits", "value", "pvActions", "pvLabels"}
+SHARED = {"action", "label", "order", "visits", "value", "pvActions", "pvLabels", "pvChance"}
 
 
 def _decision_state(game: str, **options: Any) -> Any:
@@ -61,15 +61,19 @@ def test_best_move_rows_and_hint_move_infos_share_the_vocabulary(
     for row in rows:
         assert row["pvActions"][0] == row["action"] and row["pvLabels"][0] == row["label"]
         assert row["pv"][: len(row["pvLabels"])] == row["pvLabels"]  # the pinned labels
-        walker = state.clone()  # the ids replay the labels
-        for action, label in zip(row["pvActions"], row["pvLabels"], strict=True):
+        walker = state.clone()  # the ids replay the labels; pvChance marks the chance steps
+        steps = zip(row["pvActions"], row["pvLabels"], row["pvChance"], strict=True)
+        for action, label, chance in steps:
             assert walker.action_to_string(action) == label
+            assert chance == walker.is_chance_node()
             walker.apply_action(action)
     hint = answer({"id": "v", "game": game, "options": options, "state": state.to_json(),
                    **budget})  # fmt: skip
     assert "error" not in hint, hint
     infos = hint["moveInfos"]
     assert infos and all(set(info) >= SHARED for info in infos)
+    for info in infos:
+        assert len(info["pvChance"]) == len(info["pvActions"]) and not info["pvChance"][0]
     assert hint["rootInfo"]["method"] == report["method"]
     if game == "dog":  # both exact: the same moves, values and lines
         assert [{k: r[k] for k in SHARED} for r in rows] == [
@@ -111,3 +115,24 @@ def test_a_value_at_a_new_game_says_it_is_an_estimate_and_what_it_rests_on(
     assert "estimate" in text[0] and "8 simulations" in text[0] and "heuristic" in text[0]
     hint = answer({"id": "h", "game": game, "limit": {"iterations": 8}, "exact": False})
     assert hint["rootInfo"]["exact"] is False and hint["rootInfo"]["method"] == report["method"]
+
+
+def test_a_line_through_chance_marks_its_outcomes_in_text_and_json() -> None:
+    # the dog's exact line from another-dog rolls the die: the roll is a chance step (the
+    # outcome the search followed, not a prediction), in parentheses in the text, true in
+    # pvChance; the moves are not (found by the new-user pass: a guardians hint's line
+    # "reveal tile 70: P-R-Y-B-E" read as if the hidden mission were known)
+    state = _decision_state("dog", forest="dog/another-dog")
+    argv = ["dog", "best-move", "dog/another-dog", "--state", state.to_json(), "--exact"]
+    row = _best_move(argv)["moves"][0]
+    rolls = [i for i, label in enumerate(row["pvLabels"]) if label.startswith("roll")]
+    assert rolls and [row["pvChance"][i] for i in rolls] == [True] * len(rolls)
+    assert sum(row["pvChance"]) == len(rolls)
+    text = subprocess.run(
+        [sys.executable, "-m", "solver.cli", *argv, "--no-progress"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert text.returncode == 0, text.stderr
+    assert f"({row['pvLabels'][rolls[0]]})" in text.stdout

@@ -59,7 +59,7 @@ from solver.hint.schema import (
     ValidationError,
     error_from_validation,
 )
-from solver.search.result import SearchResult, pv_actions
+from solver.search.result import SearchResult, chance_steps, pv_actions
 
 if TYPE_CHECKING:
     from solver.game import Game, State
@@ -273,10 +273,11 @@ def _build(
     infos = []
     for order, (action, label, visits, value, pv) in enumerate(moves):
         ids, kept = pv_actions(state, pv) if pv else ([action], [label])
+        ids, kept = ids or [action], kept or [label]
         infos.append(
             MoveInfoOut(
                 action=action, label=label, order=order, visits=visits, value=value,
-                pv=ids or [action], pvLabels=kept or [label], pvActions=ids or [action],
+                pv=ids, pvLabels=kept, pvActions=ids, pvChance=chance_steps(state, ids),
             )
         )  # fmt: skip
     root = RootInfo(

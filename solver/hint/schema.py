@@ -239,6 +239,12 @@ class MoveInfoOut(_Model):
         alias="pvActions",
         description="the same as pv (ids): the name every surface uses (best-move --json too)",
     )
+    pv_chance: list[bool] = Field(
+        default_factory=list,
+        alias="pvChance",
+        description="for each step of pv, whether it is a chance outcome (a draw, a roll, a "
+        "reveal): the outcome the search followed there, an assumption and not a prediction",
+    )
 
 
 class StrengthMove(_Model):

@@ -33,17 +33,21 @@ def count(n: int, noun: str, plural: str | None = None) -> str:
     return f"{n} {noun if n == 1 else (plural if plural is not None else noun + 's')}"
 
 
-def line_text(labels: Sequence[str], limit: int | None = None) -> str:
+def line_text(labels: Sequence[str], limit: int | None = None, chance: Sequence[bool] = ()) -> str:
     """A line of play (a principal variation's labels) as text: the moves separated by ``; ``,
     since a label may hold spaces (``roll: 1 step``, ``walk yellow pawn: (2,3) -> (2,2)``), and
-    ``; ...`` where more than ``limit`` are left out.
+    ``; ...`` where more than ``limit`` are left out. A step ``chance`` marks (a draw, a roll, a
+    reveal: the outcome the search followed, not a prediction) is in parentheses.
 
-    >>> line_text(["roll: 1 step", "N", "ignore another dog at (1,2)"])
-    'roll: 1 step; N; ignore another dog at (1,2)'
+    >>> line_text(["roll: 1 step", "N", "ignore another dog at (1,2)"], chance=[True])
+    '(roll: 1 step); N; ignore another dog at (1,2)'
     >>> line_text(["N", "W", "N", "E"], limit=2)
     'N; W; ...'
     """
-    shown = list(labels if limit is None else labels[:limit])
+    marked = [
+        f"({label})" if i < len(chance) and chance[i] else label for i, label in enumerate(labels)
+    ]
+    shown = marked if limit is None else marked[:limit]
     more = limit is not None and len(labels) > limit
     return "; ".join(shown + (["..."] if more else []))
 

@@ -102,17 +102,32 @@ def pv_actions(state: State, labels: Sequence[str]) -> tuple[list[int], list[str
     return ids, kept
 
 
+def chance_steps(state: State, ids: Sequence[int]) -> list[bool]:
+    """For each step of a line of play from ``state`` (action ids), whether it is a chance
+    outcome: where a line goes through a draw, a roll or a reveal, the search followed one
+    outcome (its most visited, or the likeliest), an assumption and not a prediction."""
+    walker = state.clone()
+    steps: list[bool] = []
+    for action in ids:
+        steps.append(bool(walker.is_chance_node()))
+        walker.apply_action(action)
+    return steps
+
+
 def move_row(state: State, move: MoveInfo, order: int) -> dict[str, Any]:
     """One move in the vocabulary every surface shares (hints, ``best-move --json``, reviews):
     ``action`` (id), ``label``, ``order`` (0 the best), ``visits``, ``value``, ``pvActions``
-    (ids) and ``pvLabels`` (labels), the move first."""
+    (ids), ``pvLabels`` (labels), the move first, and ``pvChance`` (which of them are chance
+    outcomes: :func:`chance_steps`)."""
     ids, kept = pv_actions(state, move.pv) if move.pv else ([move.action], [move.label])
+    ids, kept = ids or [move.action], kept or [move.label]
     return {
         "action": move.action,
         "label": move.label,
         "order": order,
         "visits": move.visits,
         "value": float(move.value),
-        "pvActions": ids or [move.action],
-        "pvLabels": kept or [move.label],
+        "pvActions": ids,
+        "pvLabels": kept,
+        "pvChance": chance_steps(state, ids),
     }

@@ -859,8 +859,12 @@ async function hint() {
     const row = document.createElement("tr");
     row.dataset.action = String(move.action);
     row.title = "play this move";
+    // a chance step of the line (a roll, a draw, a reveal) is in parentheses: the outcome the
+    // search followed, an assumption and not a prediction
+    const line = move.pvLabels.map(
+      (label, i) => (move.pvChance && move.pvChance[i] ? `(${label})` : label));
     const cells = [move.order + 1, move.label, move.value.toFixed(4), move.visits,
-      move.pvLabels.join(" \u2192 ")];
+      line.join(" \u2192 ")];
     for (const cell of cells) {
       const td = document.createElement("td");
       td.textContent = String(cell);

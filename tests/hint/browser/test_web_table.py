@@ -56,6 +56,12 @@ def _unique_target(position: dict[str, Any]) -> tuple[int, list[float]] | None:
     return None
 
 
+def _marked(move: dict) -> list[str]:
+    """A hint line's labels as the table shows them: a chance step in parentheses."""
+    pairs = zip(move["pvLabels"], move["pvChance"], strict=True)
+    return [f"({label})" if chance else label for label, chance in pairs]
+
+
 def test_play_a_full_dog_game_by_clicking_and_compare_a_hint(
     browser: Any, server: Server, tmp_path: Path
 ) -> None:
@@ -130,7 +136,7 @@ def _check_hint(page: Any, server: Server) -> None:
         timeout=60,
     ).json()  # fmt: skip
     expected = [[str(m["order"] + 1), m["label"], f"{m['value']:.4f}", str(m["visits"]),
-                 " \u2192 ".join(m["pvLabels"])] for m in reply["moveInfos"]]  # fmt: skip
+                 " \u2192 ".join(_marked(m))] for m in reply["moveInfos"]]  # fmt: skip
     assert rows == expected and rows
     shown = page.evaluate("() => window.table.lastHint")
     assert shown["moveInfos"] == reply["moveInfos"]
