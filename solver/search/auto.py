@@ -156,15 +156,16 @@ def floor_simulations(state: State) -> int:
     return max(1, len(state.legal_actions()))
 
 
-def chance_coverage_note(state: State, simulations: int) -> str | None:
+def chance_coverage_note(state: State, simulations: int, cap: str = "time") -> str | None:
     """At a chance root searched with fewer simulations than it has outcomes: the note saying
-    that the value is a mean over the outcomes sampled within the time, not over all of them."""
+    that the value is a mean over the outcomes sampled within the time (``cap``: what stopped
+    the search, ``"time"`` or ``"memory cap"``), not over all of them."""
     if not state.is_chance_node():
         return None
     outcomes = len(state.chance_outcomes())
     if simulations >= outcomes:
         return None
-    return (f"the time allowed {simulations} simulations at this chance node of {outcomes} "
+    return (f"the {cap} allowed {simulations} simulations at this chance node of {outcomes} "
             "outcomes: the value is over the outcomes they sampled, not every one")  # fmt: skip
 
 
@@ -341,7 +342,8 @@ def _estimate(
             break
     assert result is not None
     found = _valued(tree, state, result, total, view, terminated)
-    note = chance_coverage_note(state, total)
+    by_memory = result.extra.get("stopped_by") == "max_nodes"
+    note = chance_coverage_note(state, total, "memory cap" if by_memory else "time")
     return found if note is None else dataclasses.replace(found, notes=(*found.notes, note))
 
 

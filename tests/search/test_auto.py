@@ -166,3 +166,18 @@ def test_cancel_ends_the_estimate_after_the_floor() -> None:
     found = search_position(state, exact=False, limit=Limit(seconds=30.0), cancel=cancel)
     legal = state.legal_actions()  # type: ignore[attr-defined]
     assert found.terminated and found.simulations == len(legal)
+
+
+def test_a_chance_root_cut_by_the_memory_cap_says_so_not_the_time():
+    """Found by attack: ``memoryMb: 1e-9`` on the dog's opening roll (3 outcomes) ran one
+    simulation and the note blamed the time ("the time allowed 1 simulations..."), though the
+    request's seconds had hardly begun: the note names the memory cap now."""
+    from solver.hint.engine import answer
+
+    reply = answer({"id": "m", "game": "dog", "options": {"forest": "dog/another-dog"},
+                    "exact": False, "limit": {"seconds": 5, "memoryMb": 1e-9}})  # fmt: skip
+    (note,) = [n for n in reply["notes"] if "at this chance node" in n]
+    assert note.startswith("the memory cap allowed 1 simulations"), note
+    reply = answer({"id": "t", "game": "dog", "options": {"forest": "dog/another-dog"},
+                    "exact": False, "limit": {"seconds": 1e-300}})  # fmt: skip
+    assert not any("memory" in n for n in reply["notes"]), reply["notes"]
