@@ -6,7 +6,9 @@ hint or review may be exact (the game offers exact search and has no hidden info
 ``analysis`` where ``forest analyse`` and ``POST /v1/analyse`` take the game (analysis hooks and
 a file option), ``roll`` where ``POST /v1/roll`` does, ``review`` where ``POST /v1/review``
 and ``forest GAME review`` do (every game the hint engine answers), ``svg`` where positions have
-a picture.
+a picture. ``choices`` lists the game's own options that take a few values (the web table
+offers them as lists): name, values (the first the default), the player counts it applies to
+(``null``: all) and its help.
 
 >>> row = describe_game(__import__("solver.registry").registry.game_spec("dog"))
 >>> row["name"], row["exact"], row["analysis"], row["review"], row["hiddenInformation"]
@@ -46,6 +48,15 @@ def describe_game(spec: Any) -> dict[str, Any]:
         "roll": bool(analysis and spec.analysis.roll is not None),
         "agents": spec.agent_names(),
         "defaultAgent": spec.strongest_agent,
+        "choices": [
+            {
+                "name": name,
+                "values": list(choice.values),
+                "players": None if choice.players is None else list(choice.players),
+                "help": spec.options[name],
+            }
+            for name, choice in spec.option_choices.items()
+        ],
     }
 
 

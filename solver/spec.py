@@ -51,6 +51,7 @@ __all__ = [
     "GameSpec",
     "Hook",
     "Opened",
+    "OptionChoices",
     "Rung",
     "resolve_reference",
     "unsupported",
@@ -379,6 +380,22 @@ class AgentSpec:
 
 
 @dataclass(frozen=True)
+class OptionChoices:
+    """The few values one of a game's own :attr:`GameSpec.options` takes, for a surface that
+    offers them as a list (the web table): ``values``, the first the default; ``players``: the
+    player counts the option applies to (``None``: every count)."""
+
+    values: tuple[int, ...]
+    players: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if not self.values or any(
+            isinstance(v, bool) or not isinstance(v, int) for v in self.values
+        ):
+            raise OptionError(f"an option's choices are whole numbers, not {self.values!r}")
+
+
+@dataclass(frozen=True)
 class Rung:
     """One level of a game's strength ladder (:mod:`solver.ladder`): the agent ``agent`` (one of
     the game's agents) at ``iterations`` simulations per decision (``None``: its play default, or
@@ -552,6 +569,10 @@ class GameSpec:
     directly, a hint request's ``options`` too (a text value only where paths are read: it may
     name a file), and ``play --record`` keeps them in the record. Guardians: ``level`` and
     ``tiles``."""
+    option_choices: Mapping[str, OptionChoices] = field(default_factory=dict)
+    """For an option of :attr:`options` that takes a few values, those values
+    (:class:`OptionChoices`), which the web table offers as a list; the catalog lists them.
+    Guardians: ``level`` 1 to 6, for one player."""
 
     # -- capabilities -------------------------------------------------------------------------
     hidden_information: bool = False
@@ -699,6 +720,12 @@ class GameSpec:
             or (self.play_games < 1)
         ):
             raise OptionError(f"{where}: play_games must be a whole number of games, 1 or more")
+        for option, choices in self.option_choices.items():
+            if option not in self.options or not isinstance(choices, OptionChoices):
+                raise OptionError(
+                    f"{where}: option_choices names {option!r}, which is not one of its options "
+                    "with an OptionChoices"
+                )
         if self.default_agent is not None and self.default_agent not in self.offered_agents():
             raise OptionError(
                 f"{where}: default_agent {self.default_agent!r} is not one of its agents "

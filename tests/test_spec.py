@@ -16,7 +16,7 @@ import pytest
 import solver
 from solver.errors import OptionError
 from solver.registry import game_spec, load_game, register
-from solver.spec import AgentSpec, AnalysisHooks, GameSpec, resolve_reference
+from solver.spec import AgentSpec, AnalysisHooks, GameSpec, OptionChoices, resolve_reference
 
 
 @pytest.fixture(autouse=True)
@@ -135,6 +135,12 @@ def test_capabilities_are_validated():
         _spec(default_agent="ismcts")
     with pytest.raises(OptionError, match="play default is a whole number"):
         AgentSpec("solver.agents:mcts_agent", iterations=0)
+    with pytest.raises(OptionError, match="option_choices names 'level'"):
+        _spec(option_choices={"level": OptionChoices((1, 2))})  # no such option
+    with pytest.raises(OptionError, match="choices are whole numbers"):
+        OptionChoices(("easy", "hard"))  # type: ignore[arg-type]
+    with pytest.raises(OptionError, match="choices are whole numbers"):
+        OptionChoices(())
     hidden = _spec(hidden_information=True, exact=False)
     assert hidden.agent_names() == ["ismcts", "random"] and hidden.strongest_agent == "ismcts"
     assert _spec().agent_names() == ["mcts", "exact", "random"]
@@ -210,3 +216,17 @@ def test_analysis_hooks_of_module_reads_the_conventional_names_under_what_is_dec
     )
     assert hooks.analyse == f"{module.__name__}:analyse_source" and hooks.noun == "position"
     assert AnalysisHooks.of_module(module.__name__, analyse="pkg.mod:fn").analyse == "pkg.mod:fn"
+
+
+def test_the_catalog_lists_the_choices_a_game_declares():
+    # the web table builds its lists from these (guardians' solo level, for one player)
+    from solver.catalog import describe_game
+
+    rows = {name: describe_game(game_spec(name)) for name in solver.registered_games()}
+    assert rows["guardians"]["choices"] == [
+        {"name": "level", "values": [1, 2, 3, 4, 5, 6], "players": [1],
+         "help": game_spec("guardians").options["level"]}
+    ]  # fmt: skip
+    assert all(row["choices"] == [] for name, row in rows.items() if name != "guardians")
+    for value in rows["guardians"]["choices"][0]["values"]:  # every value opens a solo game
+        assert load_game("guardians", players=1, level=value).level.number == value

@@ -20,7 +20,7 @@ from typing import Any
 
 from solver.errors import OptionError
 from solver.games.guardians.grove_position import Grove
-from solver.spec import AgentSpec, GameSpec, Rung
+from solver.spec import AgentSpec, GameSpec, OptionChoices, Rung
 
 __all__ = ["SPEC", "Grove", "resolve_position"]
 
@@ -111,6 +111,7 @@ SPEC = GameSpec(
         "level": "the solo level, 1 to 6 (with --players 1 only: refused with more players)",
         "tiles": "a tile-set file (JSON) to play with instead of the standard tiles",
     },
+    option_choices={"level": OptionChoices(values=(1, 2, 3, 4, 5, 6), players=(1,))},
     constant_sum=True,
     heuristic=True,
     exact=False,

@@ -156,12 +156,58 @@ function chooseGame() {
   $("roll-new").hidden = !spec.roll;
   $("players-label").hidden = spec.players.length < 2;
   fillSelect($("players"), spec.players);
+  fillChoices(spec);
   fillSelect($("agent"), spec.agents);
   if (spec.defaultAgent) $("agent").value = spec.defaultAgent;
   // hidden information: the server keeps the game by default, so the page never holds a
   // card hidden from the seat
   $("mode").value = spec.hiddenInformation ? "session" : "board";
   showMode();
+}
+
+// A game's own options that take a few values (guardians' solo level): a list each, shown
+// for the player counts the option applies to; a value other than the first (the default) is
+// sent with the game's options.
+function fillChoices(spec) {
+  const box = $("choices");
+  box.innerHTML = "";
+  for (const choice of spec.choices || []) {
+    const label = document.createElement("label");
+    label.id = `choice-${choice.name}-label`;
+    label.title = choice.help;
+    label.append(`${choice.name[0].toUpperCase()}${choice.name.slice(1)} `);
+    const select = document.createElement("select");
+    select.id = `choice-${choice.name}`;
+    select.dataset.testid = `choice-${choice.name}`;
+    fillSelect(select, choice.values);
+    select.addEventListener("change", () => newGame());
+    label.appendChild(select);
+    box.appendChild(label);
+  }
+  showChoices();
+}
+
+function playerCount() {
+  const spec = table.spec;
+  return spec.players.length > 1 ? Number($("players").value) : spec.players[0];
+}
+
+function showChoices() {
+  for (const choice of table.spec.choices || []) {
+    $(`choice-${choice.name}-label`).hidden =
+      choice.players !== null && !choice.players.includes(playerCount());
+  }
+}
+
+function chosenOptions() {
+  const chosen = {};
+  for (const choice of table.spec.choices || []) {
+    const value = Number($(`choice-${choice.name}`).value);
+    if (!$(`choice-${choice.name}-label`).hidden && value !== choice.values[0]) {
+      chosen[choice.name] = value;
+    }
+  }
+  return chosen;
 }
 
 function showMode() {
@@ -198,6 +244,7 @@ async function newGame(event, rolled) {
   if (spec.players.length > 1) {
     table.options.players = Number($("players").value);
   }
+  if (!rolled && puzzle !== CURRENT) Object.assign(table.options, chosenOptions());
   table.rng = seeded(Number($("seed").value) || 0);
   resetLine();
   table.session = null;
@@ -1096,6 +1143,11 @@ async function loadFile(file) {
   table.session = null;
   table.options = record.options && typeof record.options === "object" ? record.options : {};
   if (table.options.players !== undefined) $("players").value = String(table.options.players);
+  for (const choice of table.spec.choices || []) { // a record's level shows as chosen
+    const value = table.options[choice.name];
+    $(`choice-${choice.name}`).value = String(value === undefined ? choice.values[0] : value);
+  }
+  showChoices();
   const source = table.spec.sourceOption ? table.options[table.spec.sourceOption] : undefined;
   if (record.state === undefined && table.spec.puzzles.includes(source)) {
     $("puzzle").value = source; // a puzzle by its name
@@ -1119,6 +1171,7 @@ async function loadFile(file) {
 $("game").addEventListener("change", () => { chooseGame(); newGame(); });
 $("players").addEventListener("change", () => {
   if (table.spec.defaultSource) $("puzzle").value = DEFAULT_SETUP;
+  showChoices();
   newGame();
 });
 $("puzzle").addEventListener("change", () => newGame());

@@ -259,3 +259,37 @@ def test_the_page_goes_on_while_the_engines_are_still_to_move(page: Any) -> None
     assert views, "no step ran out of time: the budget did not cut"
     assert "ran out" in page.inner_text("#status")  # the cut move, labelled on the page too
     assert page.inner_text("#error") == ""
+
+
+def test_a_solo_level_is_chosen_on_the_table_and_kept(page: Any) -> None:
+    # the table had no way to play guardians solo above level 1 (found by the new-user pass):
+    # the game's declared choices (option_choices: the level, for one player) are a list
+    choice = game_spec("guardians").option_choices["level"]
+    page.select_option("#game", "guardians")
+    _ready(page)
+    assert page.is_visible("#choice-level-label")  # one player: the level applies
+    values = page.eval_on_selector_all("#choice-level option", "els => els.map(e => e.value)")
+    assert values == [str(v) for v in choice.values]
+    page.select_option("#choice-level", "3")
+    page.wait_for_function("() => window.table.options.level === 3")
+    _ready(page)
+    assert page.inner_text("#error") == ""
+    assert "level 3 (74 VP to win)" in page.inner_html("#board")  # the picture says it
+    # in a session too: the server keeps the level
+    page.select_option("#mode", "session")
+    with page.expect_request("**/v1/table/start") as started:
+        page.click("#new-game")
+    _ready(page)
+    assert started.value.post_data_json["options"]["level"] == 3, page.inner_text("#error")
+    # two players: no level (it is refused there), none sent
+    page.select_option("#mode", "board")
+    page.select_option("#players", "2")
+    page.wait_for_function("() => window.table.options.players === 2")
+    _ready(page)
+    assert not page.is_visible("#choice-level-label")
+    assert page.evaluate("() => window.table.options") == {"players": 2}
+    for name in solver.registered_games():  # games without choices show none
+        if not game_spec(name).option_choices:
+            page.select_option("#game", name)
+            _ready(page)
+            assert page.inner_html("#choices") == ""
