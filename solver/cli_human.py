@@ -257,7 +257,9 @@ class _Table:
         state = self.start.clone()
         for step in self.steps:
             state.apply_action(step.action)
-        self.screen.print(f"took back your move: you are at action {back + 1} again", style="cyan")
+        self.screen.print(
+            "took back your move and what followed it: it is your move again", style="cyan"
+        )
         return state
 
     # -- the human's decision ---------------------------------------------------------------------

@@ -551,8 +551,12 @@ def solve_command(spec: GameSpec, args: argparse.Namespace) -> int:
               f"[{report['ci_low']:.4f}, {report['ci_high']:.4f}] over "
               f"{count(report['games'], 'game')} ({per_move}; an estimate of what {agent} "
               "wins from here)")  # fmt: skip
-    if report["best_action"]:
+    if report["best_action"] and report["exact"]:
         print(f"best action: {report['best_action']}")
+    elif report["best_action"]:
+        searcher = "ISMCTS" if spec.hidden_information else "MCTS"
+        print(f"best action: {report['best_action']}  ({searcher} estimate, "
+              f"{DEFAULT_ITERATIONS} simulations)")  # fmt: skip
     for note in notes:
         print(f"note: {note}")
     return 0

@@ -40,3 +40,15 @@ def test_best_move_separates_the_moves_of_a_line():
     shown = [f"({m})" if i < len(chance) and chance[i] else m for i, m in enumerate(line)]
     assert first.endswith("pv: " + "; ".join(shown[:8]) + ("; ..." if len(line) > 8 else ""))
     assert "(2,1); walk yellow pawn" in first
+
+
+def test_solve_says_its_best_action_is_an_estimate_where_the_value_is_not_exact():
+    # found by the new-user pass: 'best action: ...' under a sampled value did not say it was
+    # an MCTS estimate; an exact answer's best action stays unlabelled
+    run = forest("guardians", "solve", "guardians/two-pawns", "--games", "2", "--no-progress")
+    assert run.returncode == 0, run.stderr
+    line = next(x for x in run.stdout.splitlines() if x.startswith("best action: "))
+    assert line.endswith("(MCTS estimate, 1000 simulations)")
+    exact = forest("dog", "solve", "dog/tiny-2x2", "--no-progress")
+    assert exact.returncode == 0, exact.stderr
+    assert "exact" in exact.stdout and "estimate" not in exact.stdout
