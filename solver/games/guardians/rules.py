@@ -479,7 +479,7 @@ class GuardiansState(ChildFromClone):
         other.supply = list(self.supply)
         other.tasks_done = list(self.tasks_done)
         other.backs = dict(self.backs)
-        other._legal = None
+        other._legal = self._legal  # a list never changed in place; apply_action resets it
         return other
 
     # -- labels ----------------------------------------------------------------------------------
