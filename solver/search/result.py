@@ -103,14 +103,16 @@ def pv_actions(state: State, labels: Sequence[str]) -> tuple[list[int], list[str
 
 
 def chance_steps(state: State, ids: Sequence[int]) -> list[bool]:
-    """For each step of a line of play from ``state`` (action ids), whether it is a chance
-    outcome: where a line goes through a draw, a roll or a reveal, the search followed one
-    outcome (its most visited, or the likeliest), an assumption and not a prediction."""
+    """For each step of a line of play from ``state`` (action ids, replayed by
+    :func:`pv_actions`, or the move alone), whether it is a chance outcome: where a line goes
+    through a draw, a roll or a reveal, the search followed one outcome (its most visited, or
+    the likeliest), an assumption and not a prediction."""
     walker = state.clone()
     steps: list[bool] = []
-    for action in ids:
+    for i, action in enumerate(ids):
         steps.append(bool(walker.is_chance_node()))
-        walker.apply_action(action)
+        if i + 1 < len(ids):  # a line's last step is not played: a move listed from another
+            walker.apply_action(action)  # seat's view may not be legal here (the line is it)
     return steps
 
 

@@ -165,7 +165,7 @@ function chooseGame() {
   showMode();
 }
 
-// A game's own options that take a few values (guardians' solo level): a list each, shown
+// A game's own options that take a few values (a solo level, say): a list each, shown
 // for the player counts the option applies to; a value other than the first (the default) is
 // sent with the game's options.
 function fillChoices(spec) {
