@@ -13,6 +13,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from solver.cli_human import Screen
 from solver.errors import OptionError
@@ -27,7 +28,7 @@ MARK_PLURALS = {"inaccuracy": "inaccuracies"}
 
 def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
     """``forest GAME review FILE``: the review as a table (or JSON), and the plot."""
-    from solver.review import RecordError, read_record, review_record, values_kind, write_plot
+    from solver.review import RecordError, read_record, review_record, write_plot
 
     try:
         record = read_record(args.file)
@@ -62,12 +63,25 @@ def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
         print(json.dumps(review, indent=2))
         return 0
     screen = Screen()
+    _show_review(screen, review, record, args.file)
+    if args.plot:
+        screen.print(f"wrote {args.plot}")
+    sys.stdout.flush()
+    return 0
+
+
+def _show_review(screen: Screen, review: dict[str, Any], record: dict[str, Any], path: str) -> None:
+    """The review as text: the decisions' table, why it is empty or stops early, the notes,
+    the marks with their thresholds and the accuracy."""
+    from solver.review import values_kind
+
+    actions = record.get("actions", [])
     kind = values_kind(review, plural=True)
     rows = [[str(d["ply"]), str(d["player"]), d["label"], _num(d["value"]), d["bestLabel"] or "",
              _num(d["best"]), _num(d["loss"]), d["mark"] or ""]
             for d in review["decisions"]]  # fmt: skip
     screen.table(
-        f"review of {args.file}: {review['valueKind']} ({kind})",
+        f"review of {path}: {review['valueKind']} ({kind})",
         ["ply", "player", "move", "value", "best", "best value", "loss", "mark"], rows,
     )  # fmt: skip
     marks = ", ".join(
@@ -88,10 +102,6 @@ def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
         accuracy = ", ".join(f"player {seat} {value:.1f}" for seat, value in
                              review["accuracy"].items())  # fmt: skip
         screen.print(f"accuracy (Lichess's curve, unweighted mean): {accuracy}")
-    if args.plot:
-        screen.print(f"wrote {args.plot}")
-    sys.stdout.flush()
-    return 0
 
 
 def _num(value: float | None) -> str:

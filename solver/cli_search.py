@@ -540,13 +540,22 @@ def solve_command(spec: GameSpec, args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
+    _print_solved(spec, report, game.num_players() > 1, args.observer)
+    for note in notes:
+        print(f"note: {note}")
+    return 0
+
+
+def _print_solved(spec: GameSpec, report: dict[str, Any], seats: bool, observer: int) -> None:
+    """``solve``'s text answer: the exact value with its states and time, or the agent's
+    estimate with its interval; the best action, labelled an estimate where it is one."""
     if report["exact"]:
         print(f"exact {spec.value_kind}: {report['value']:.6f}"
               f"  ({report['states']} states, {report['seconds']} s)")  # fmt: skip
     else:
         agent, iterations = report["agent"], report["iterations"]
         per_move = spec.agent(agent).budget_text(iterations)
-        seat = f"player {args.observer}'s " if game.num_players() > 1 else ""
+        seat = f"player {observer}'s " if seats else ""
         print(f"{agent} agent, every seat: {seat}{spec.value_kind} {report['value']:.4f}  95% CI "
               f"[{report['ci_low']:.4f}, {report['ci_high']:.4f}] over "
               f"{count(report['games'], 'game')} ({per_move}; an estimate of what {agent} "
@@ -557,6 +566,3 @@ def solve_command(spec: GameSpec, args: argparse.Namespace) -> int:
         searcher = "ISMCTS" if spec.hidden_information else "MCTS"
         print(f"best action: {report['best_action']}  ({searcher} estimate, "
               f"{DEFAULT_ITERATIONS} simulations)")  # fmt: skip
-    for note in notes:
-        print(f"note: {note}")
-    return 0

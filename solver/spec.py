@@ -720,12 +720,7 @@ class GameSpec:
             or (self.play_games < 1)
         ):
             raise OptionError(f"{where}: play_games must be a whole number of games, 1 or more")
-        for option, choices in self.option_choices.items():
-            if option not in self.options or not isinstance(choices, OptionChoices):
-                raise OptionError(
-                    f"{where}: option_choices names {option!r}, which is not one of its options "
-                    "with an OptionChoices"
-                )
+        self._check_choices(where)
         if self.default_agent is not None and self.default_agent not in self.offered_agents():
             raise OptionError(
                 f"{where}: default_agent {self.default_agent!r} is not one of its agents "
@@ -741,6 +736,14 @@ class GameSpec:
                         f"{where}: level{k}'s agent {rung.agent!r} is not one of its agents "
                         f"({', '.join(self.agent_names())})"
                     )
+
+    def _check_choices(self, where: str) -> None:
+        for option, choices in self.option_choices.items():
+            if option not in self.options or not isinstance(choices, OptionChoices):
+                raise OptionError(
+                    f"{where}: option_choices names {option!r}, which is not one of its options "
+                    "with an OptionChoices"
+                )
 
     # -- reading the declaration --------------------------------------------------------------
     def supports(self, hook: str) -> bool:
