@@ -245,7 +245,7 @@ class PyTable:
                                      entries=len(self.table))  # fmt: skip
         if self.deadline is not None and time.monotonic() >= self.deadline:
             raise SearchTimeoutError(
-                "the exact search did not finish before its deadline (seconds=)",
+                "the exact search did not finish before its deadline (its seconds ran out)",
                 entries=len(self.table),
             )
 
