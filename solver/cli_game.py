@@ -94,8 +94,9 @@ def _add_best_move(commands: Any, spec: GameSpec) -> None:
         "--player", type=int, default=None, metavar="P",
         help="the seat whose view the values are from (default: the player to move)",
     )  # fmt: skip
-    searcher = "ISMCTS" if spec.hidden_information else "MCTS"
-    _budget_options(p, iterations=f"{searcher} simulations a search (default {DEFAULT_ITERATIONS})")
+    _budget_options(
+        p, iterations=f"{spec.sampler} simulations a search (default {DEFAULT_ITERATIONS})"
+    )
     _exact_options(p, spec, estimate="an MCTS estimate")
     _strength_option(p, "also name the move this level of the strength ladder plays (1-10)")
     p.set_defaults(iterations=DEFAULT_ITERATIONS)
@@ -175,15 +176,14 @@ def _add_review(commands: Any, spec: GameSpec) -> None:
         "review", help="review a recorded game: every move against the best, marks, a plot"
     )
     p.add_argument("file", metavar="FILE", help="a game record (play --record FILE)")
-    searcher = "ISMCTS" if spec.hidden_information else "MCTS"  # the review's estimates
     p.add_argument(
         "--iterations", type=positive_int, default=None,
-        help=f"{searcher} simulations a position"
+        help=f"{spec.sampler} simulations a position"
         + (" where the review is not exact" if spec.exact else "")
         + " (default 1000)",
     )  # fmt: skip
     p.add_argument(
-        "--seconds", type=positive_float, default=None, help=f"{searcher} seconds a position"
+        "--seconds", type=positive_float, default=None, help=f"{spec.sampler} seconds a position"
     )
     if spec.exact:
         searcher = p.add_mutually_exclusive_group()

@@ -563,6 +563,5 @@ def _print_solved(spec: GameSpec, report: dict[str, Any], seats: bool, observer:
     if report["best_action"] and report["exact"]:
         print(f"best action: {report['best_action']}")
     elif report["best_action"]:
-        searcher = "ISMCTS" if spec.hidden_information else "MCTS"
-        print(f"best action: {report['best_action']}  ({searcher} estimate, "
+        print(f"best action: {report['best_action']}  ({spec.sampler} estimate, "
               f"{DEFAULT_ITERATIONS} simulations)")  # fmt: skip

@@ -846,6 +846,12 @@ class GameSpec:
             return self.default_agent
         return "ismcts" if self.hidden_information else "mcts"
 
+    @property
+    def sampler(self) -> str:
+        """The sampling searcher its estimates come from, as text says it: ``ISMCTS`` with hidden
+        information, else ``MCTS``."""
+        return "ISMCTS" if self.hidden_information else "MCTS"
+
     def play_iterations(self, agent: str) -> int | None:
         """The simulations per decision agent ``agent`` plays with by default (``None``: it
         takes no budget)."""

@@ -59,7 +59,7 @@ from solver.hint.schema import (
     ValidationError,
     error_from_validation,
 )
-from solver.search.result import SearchResult, chance_steps, pv_actions
+from solver.search.result import SearchResult, replay_line
 
 if TYPE_CHECKING:
     from solver.game import Game, State
@@ -272,12 +272,11 @@ def _build(
     moves = found.moves[: request.top_k] if request.top_k else found.moves
     infos = []
     for order, (action, label, visits, value, pv) in enumerate(moves):
-        ids, kept = pv_actions(state, pv) if pv else ([action], [label])
-        ids, kept = ids or [action], kept or [label]
+        line = replay_line(state, action, label, pv)
         infos.append(
             MoveInfoOut(
                 action=action, label=label, order=order, visits=visits, value=value,
-                pv=ids, pvLabels=kept, pvActions=ids, pvChance=chance_steps(state, ids),
+                pv=line.ids, pvLabels=line.labels, pvActions=line.ids, pvChance=line.chance,
             )
         )  # fmt: skip
     root = RootInfo(
@@ -337,15 +336,16 @@ def _strength_move(
     from solver.search.limit import search_deadline
 
     name = f"level{request.strength}"
+    terminated = f"no strength move: the request was terminated before {name} moved"
     if cancel is not None and cancel.is_set():
-        notes.append(f"no strength move: the request was terminated before {name} moved")
+        notes.append(terminated)
         return None
     try:
         with search_deadline(deadline, cancel):
             action = int(make_agent(name, game, seed=request.seed)(state))
     except SearchBudgetError as exc:
         if cancel is not None and cancel.is_set():
-            notes.append(f"no strength move: the request was terminated before {name} moved")
+            notes.append(terminated)
             return None
         notes.append(f"no strength move: {name} could not move within the request's "
                      f"{seconds:g} s ({exc})")  # fmt: skip

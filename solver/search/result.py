@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from solver.game import State
@@ -85,51 +85,51 @@ class SearchResult:
         )
 
 
-def pv_actions(state: State, labels: Sequence[str]) -> tuple[list[int], list[str]]:
-    """A principal variation's labels replayed from ``state`` as action ids, with the labels
-    kept (it stops where a label does not name a legal action, e.g. past a hidden draw)."""
-    ids: list[int] = []
-    kept: list[str] = []
+class Line(NamedTuple):
+    """A principal variation replayed from the position it was found at: ``ids`` and
+    ``labels`` of its steps, the move first, and ``chance``: which steps are chance outcomes (a
+    draw, a roll, a reveal: there the search followed one outcome, its most visited or the
+    likeliest, an assumption and not a prediction)."""
+
+    ids: list[int]
+    labels: list[str]
+    chance: list[bool]
+
+
+def replay_line(state: State, action: int, label: str, pv: Sequence[str]) -> Line:
+    """The line ``pv`` (labels, ``action`` first) replayed from ``state``, once: it stops where a
+    label does not name a legal action (past a hidden draw, or a move listed from another
+    seat's view); with nothing replayed, the move alone."""
     walker = state.clone()
-    for label in labels:
+    line = Line([], [], [])
+    for step in pv:
+        chance = bool(walker.is_chance_node())
         try:
-            action = walker.string_to_action(label)
-            walker.apply_action(action)
+            played = walker.string_to_action(step)
+            walker.apply_action(played)
         except (ValueError, KeyError):
             break
-        ids.append(int(action))
-        kept.append(label)
-    return ids, kept
-
-
-def chance_steps(state: State, ids: Sequence[int]) -> list[bool]:
-    """For each step of a line of play from ``state`` (action ids, replayed by
-    :func:`pv_actions`, or the move alone), whether it is a chance outcome: where a line goes
-    through a draw, a roll or a reveal, the search followed one outcome (its most visited, or
-    the likeliest), an assumption and not a prediction."""
-    walker = state.clone()
-    steps: list[bool] = []
-    for i, action in enumerate(ids):
-        steps.append(bool(walker.is_chance_node()))
-        if i + 1 < len(ids):  # a line's last step is not played: a move listed from another
-            walker.apply_action(action)  # seat's view may not be legal here (the line is it)
-    return steps
+        line.ids.append(int(played))
+        line.labels.append(step)
+        line.chance.append(chance)
+    if not line.ids:
+        return Line([action], [label], [bool(state.is_chance_node())])
+    return line
 
 
 def move_row(state: State, move: MoveInfo, order: int) -> dict[str, Any]:
     """One move in the vocabulary every surface shares (hints, ``best-move --json``, reviews):
     ``action`` (id), ``label``, ``order`` (0 the best), ``visits``, ``value``, ``pvActions``
     (ids), ``pvLabels`` (labels), the move first, and ``pvChance`` (which of them are chance
-    outcomes: :func:`chance_steps`)."""
-    ids, kept = pv_actions(state, move.pv) if move.pv else ([move.action], [move.label])
-    ids, kept = ids or [move.action], kept or [move.label]
+    outcomes: :class:`Line`)."""
+    line = replay_line(state, move.action, move.label, move.pv)
     return {
         "action": move.action,
         "label": move.label,
         "order": order,
         "visits": move.visits,
         "value": float(move.value),
-        "pvActions": ids,
-        "pvLabels": kept,
-        "pvChance": chance_steps(state, ids),
+        "pvActions": line.ids,
+        "pvLabels": line.labels,
+        "pvChance": line.chance,
     }
