@@ -89,6 +89,15 @@ class Searched:
         return None if self.result is None else self.result.best_label
 
 
+NOT_RETRIED = (
+    "once the exact search had run out of memory, the other outcomes and moves of this answer "
+    "were estimated without trying it again (ask for one with --state)"
+)
+"""A ``best-move`` at a chance node or over a turn searches several positions of about one size:
+after one exact attempt hits the memory cap (tens of seconds on a 16x16 forest), the others are
+estimated at once rather than each filling the cap again."""
+
+
 def _memory_note(note: str) -> str:
     return note + " (raise it with --memory-mb)" if "memory cap" in note else note
 
@@ -111,9 +120,10 @@ def search(state: Any, args: argparse.Namespace) -> Searched:
         found = ismcts(state, observer=args.observer, iterations=args.iterations, seed=args.seed,
                        options=options)  # fmt: skip
         return Searched(found, float(found.value), "ismcts", int(found.iterations))
+    skip = getattr(args, "exact_out_of_memory", False) and args.mode is not False
     valued = search_position(
         state,
-        exact=args.mode,
+        exact=False if skip else args.mode,
         offered=spec.exact,
         limit=Limit(iterations=args.iterations, memory_mb=args.memory_mb),
         seed=args.seed,
@@ -121,6 +131,10 @@ def search(state: Any, args: argparse.Namespace) -> Searched:
         why_not=f"exact search is not offered for {spec.name}",
     )
     notes = tuple(_memory_note(n) for n in valued.notes)
+    if valued.exact_failure == "memory":
+        args.exact_out_of_memory = True  # the next positions of this answer are as large
+    if skip:
+        notes = (*notes, NOT_RETRIED)
     return Searched(valued.result, float(valued.value), valued.method, valued.simulations, notes)
 
 

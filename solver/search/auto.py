@@ -178,7 +178,8 @@ class Valued:
     ``player``: whose view ``value`` is (the mover, or at a chance node the ``view`` asked);
     ``method``: ``"exact"`` or ``"mcts"``; ``simulations``: MCTS simulations (0 for exact);
     ``notes``: why the method is not the one asked for, in words; ``terminated``: stopped by
-    ``cancel`` (the values are what the search had).
+    ``cancel`` (the values are what the search had); ``exact_failure``: why an exact attempt
+    gave up (``"memory"``, ``"time"`` or ``"stopped"``; None when none was made or it finished).
     """
 
     result: SearchResult | None
@@ -188,6 +189,7 @@ class Valued:
     simulations: int
     notes: tuple[str, ...] = ()
     terminated: bool = False
+    exact_failure: str | None = None
 
     @property
     def value(self) -> float:
@@ -240,19 +242,20 @@ def search_position(
     if plan.attempt and max_seconds is not None:
         share = (INSISTED_SHARE if plan.insisted else EXACT_SHARE) * max_seconds
         plan = dataclasses.replace(plan, seconds=min(plan.seconds or math.inf, share))
-    why = None
+    failure: tuple[str, str] | None = None
     if plan.attempt:
         tried = _try_exact(state, plan, view, cancel)
         if isinstance(tried, Valued):
             return tried
-        why = tried
+        failure = tried
     left = None if deadline is None else deadline - time.monotonic()
     options = options if options is not None else estimate_options(state)
     found = _estimate(state, limit, left, seed, view, options, cancel, progress)
-    if why is None:
+    if failure is None:
         return found
+    kind, why = failure
     note = f"{why}: the values are MCTS estimates ({found.simulations} simulations)"
-    return dataclasses.replace(found, notes=(note, *found.notes))
+    return dataclasses.replace(found, notes=(note, *found.notes), exact_failure=kind)
 
 
 def _view(state: State, view: int) -> int:
@@ -265,25 +268,27 @@ def exact_attempt(
     """The exact half of :func:`search_position` alone: the exact answer within ``plan``'s
     budget, or why there is none (a note's start). For a caller whose fallback is not an MCTS
     estimate (``forest GAME solve`` plays the sampled agent's games instead)."""
-    return _try_exact(state, plan, view, cancel)
+    tried = _try_exact(state, plan, view, cancel)
+    return tried if isinstance(tried, Valued) else tried[1]
 
 
 def _try_exact(
     state: State, plan: ExactPlan, view: int, cancel: threading.Event | None
-) -> Valued | str:
-    """The exact answer, or why there is none (a note's start)."""
+) -> Valued | tuple[str, str]:
+    """The exact answer, or why there is none: what stopped it (``"stopped"``, ``"time"``,
+    ``"memory"``) and a note's start."""
     from solver.search.expectimax import expectimax
 
     try:
         result = expectimax(state, memory_mb=plan.memory_mb, seconds=plan.seconds, _cancel=cancel)
     except SearchTimeoutError:
         if cancel is not None and cancel.is_set():
-            return "the exact search was stopped"
+            return "stopped", "the exact search was stopped"
         assert plan.seconds is not None
-        return f"the exact search did not finish within {plan.seconds:.3g} s"
+        return "time", f"the exact search did not finish within {plan.seconds:.3g} s"
     except SearchBudgetError as exc:
         cap = (exc.cap_bytes or 0) / (1 << 20)
-        return f"the exact search needs more than its memory cap of {cap:.4g} MB"
+        return "memory", f"the exact search needs more than its memory cap of {cap:.4g} MB"
     values = tuple(float(v) for v in result.extra["values"])
     return Valued(result, values, _view(state, view), "exact", 0)
 
