@@ -41,6 +41,7 @@ __all__ = [
     "search_cancel",
     "search_deadline",
     "seconds_left",
+    "within_seconds",
 ]
 
 
@@ -175,6 +176,20 @@ def search_deadline(at: float | None, cancel: threading.Event | None = None) -> 
     finally:
         _CANCEL.reset(stop)
         _DEADLINE.reset(token)
+
+
+@contextlib.contextmanager
+def within_seconds(seconds: float | None) -> Iterator[None]:
+    """A :func:`search_deadline` ``seconds`` from now, or the one in force if that is sooner
+    (its cancel event kept); ``None``: the one in force only. For a command whose phases
+    (searches, a solver) share one wall-clock budget and read :func:`seconds_left`."""
+    if seconds is None:
+        yield
+        return
+    left = seconds_left()
+    at = time.monotonic() + (seconds if left is None else min(seconds, left))
+    with search_deadline(at, search_cancel()):
+        yield
 
 
 def search_cancel() -> threading.Event | None:

@@ -7,7 +7,8 @@ which missions can I complete this turn, in what order, without splitting my for
 
 ``--json`` prints exactly ``{"count", "points", "sequence": [{"pawn", "mission", "walk",
 "removed", "label"}]}`` (cells as 0-based ``[row, col]`` of the ``.grove`` grid) plus the keys
-``optimal``, ``method`` and ``seconds``; where a chain could go on through a tile whose back is
+``optimal``, ``method``, ``seconds``, ``exact`` and ``stopped`` (the phases ``--seconds``, the
+whole answer's wall-clock budget, cut short); where a chain could go on through a tile whose back is
 not known (``B:?5``), also ``expected_count`` and ``expected_points`` (the best policy over the
 reveals; ``count``, ``points`` and ``sequence`` stay the best plan that depends on no unseen
 back). ``--svg FILE`` also draws the plan as SVG (an existing FILE is replaced only with
@@ -26,7 +27,7 @@ import time
 from typing import Any
 
 from solver.cmdkit import output_option, positive_float, positive_int, progress_option
-from solver.games.guardians.mission_order import AUTO_STATES, MODEL_CAP
+from solver.games.guardians.mission_order import AUTO_STATES, DEFAULT_SECONDS, MODEL_CAP
 
 __all__ = ["AUTO_STATES", "add_commands", "order_lines"]
 
@@ -67,7 +68,6 @@ def order_lines(state: Any, plan: Any) -> list[str]:
 def _order(args: argparse.Namespace) -> int:
     from solver.games.guardians import resolve_position
     from solver.games.guardians.mission_order import solve_order
-    from solver.games.guardians.mission_order_search import plan_to_dict
     from solver.games.guardians.rules import GuardiansGame
 
     if args.svg is not None:
@@ -77,40 +77,68 @@ def _order(args: argparse.Namespace) -> int:
     position = resolve_position(args.position)
     state = GuardiansGame(position=position).new_initial_state()
     started = time.perf_counter()
-    solution = solve_order(state, args.method, time_limit=args.time_limit)
-    plan, optimal, method = solution.plan, solution.optimal, solution.method
+    solution = solve_order(state, args.method, time_limit=args.time_limit, seconds=args.seconds)
     seconds = time.perf_counter() - started
     if args.svg is not None:
         from solver.cmdkit import write_output
         from solver.games.guardians.render_svg import render_state_svg
 
-        order = {step.mission: n for n, step in enumerate(plan.steps, 1)}
+        order = {step.mission: n for n, step in enumerate(solution.plan.steps, 1)}
         write_output(render_state_svg(state, order=order), args.svg, overwrite=args.overwrite)
-    expected = solution.expected
     if args.json:
-        report = plan_to_dict(state, plan)
-        report.update(optimal=optimal, method=method, seconds=round(seconds, 3))
-        if expected is not None:
-            report.update(
-                expected_count=round(expected.count, 6), expected_points=round(expected.points, 6)
-            )
-        print(json.dumps(report, indent=2))
-        return 0
-    proof = (
+        print(json.dumps(_order_report(state, solution, seconds), indent=2))
+    else:
+        _print_order(state, solution, args.seconds)
+    return 0
+
+
+def _order_report(state: Any, solution: Any, seconds: float) -> dict[str, Any]:
+    """``order --json``: the pinned plan fields, then how it was found and whether it is exact."""
+    from solver.games.guardians.mission_order_search import plan_to_dict
+
+    report = plan_to_dict(state, solution.plan)
+    report.update(optimal=solution.optimal, method=solution.method, seconds=round(seconds, 3))
+    report.update(exact=solution.exact, stopped=list(solution.stopped))
+    expected = solution.expected
+    if expected is not None:
+        report.update(
+            expected_count=round(expected.count, 6), expected_points=round(expected.points, 6)
+        )
+    return report
+
+
+_PHASE_WORDS = {
+    "brute-force": "the exhaustive search",
+    "cp-sat": "the CP-SAT model",
+    "expected": "the expectimax over the reveals",
+}
+
+
+def _proof(solution: Any) -> str:
+    """How far the plan is proven, in words."""
+    stopped = solution.stopped
+    if solution.optimal and solution.plan.reaches_unseen:
         # a walk ending on a back nobody has seen counts as done: playing on may complete more
-        "the most possible before a back not yet seen"
-        if optimal and plan.reaches_unseen
-        else "the most possible"
-        if optimal
-        else "a legal order, not proven the most: the position is too large to search"
-        if method == "first-legal"
-        else "the best found within the time limit"
-    )
+        return "the most possible before a back not yet seen"
+    if solution.optimal:
+        return "the most possible"
+    if solution.method == "first-legal":
+        why = "the time budget ran out" if stopped else "the position is too large to search"
+        return f"a legal order, not proven the most: {why}"
+    if "cp-sat" in stopped:
+        return "the best found before the time budget ran out, not proven the most"
+    return "the best found within the time limit"
+
+
+def _print_order(state: Any, solution: Any, budget: float) -> None:
+    plan, expected = solution.plan, solution.expected
     if plan.count == 0:
         print("no mission can be completed this turn")
     else:
         missions = "mission" if plan.count == 1 else "missions"
-        print(f"{plan.count} {missions} for {plan.points} points ({proof}), in this order:")
+        print(
+            f"{plan.count} {missions} for {plan.points} points ({_proof(solution)}), in this order:"
+        )
         for n, step in enumerate(plan.steps, 1):
             print(f"{n:>2}. {step.label}  (+{step.points})")
     if expected is not None:
@@ -119,10 +147,13 @@ def _order(args: argparse.Namespace) -> int:
             f"{expected.points:.3f} points expected (the best policy over the reveals)"
         )
     elif plan.reaches_unseen:
-        print("a chain could go on through a back not yet seen (too many reveals to play out)")
+        why = "out of time" if "expected" in solution.stopped else "too many reveals"
+        print(f"a chain could go on through a back not yet seen ({why} to play out)")
+    if solution.stopped:
+        phases = ", ".join(_PHASE_WORDS[phase] for phase in solution.stopped)
+        print(f"stopped at the budget of {budget:g} s (--seconds): {phases} cut short")
     print()
     print("\n".join(order_lines(state, plan)))
-    return 0
 
 
 def _solo(args: argparse.Namespace) -> int:
@@ -195,6 +226,11 @@ def add_commands(commands: Any) -> None:
         default=10.0,
         help="CP-SAT's deterministic time limit in seconds (default 10)",
     )
+    p.add_argument(
+        "--seconds", type=positive_float, default=DEFAULT_SECONDS, metavar="S",
+        help="the whole answer's wall-clock budget; a search it cuts short is named and the "
+        f"plan is then not proven the most (default {DEFAULT_SECONDS:g})",
+    )  # fmt: skip
     output_option(
         p, "--svg", metavar="FILE",
         help="also draw the forest with the order numbered as SVG into FILE",

@@ -9,12 +9,16 @@ With hidden backs the plan never depends on a back nobody has seen; where a chai
 through one, :func:`solve_order` also plays the reveals out
 (:func:`~.mission_order_search.expected_order`, up to :data:`EXPECTED_STATES` positions):
 ``expected`` holds the best policy's expected missions and points (``None`` when there is no
-unseen back to play out, or the expectimax needs more positions).
+unseen back to play out, or the expectimax needs more positions or more time).
+
+One wall-clock budget bounds the whole answer (``seconds``, default :data:`DEFAULT_SECONDS`):
+the plan's phases run first, the expectimax gets what is left, and ``OrderSolution.stopped``
+names each phase it cut short (``OrderSolution.exact`` is then false).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from solver.errors import OptionError
 from solver.games.guardians.mission_order_cpsat import (
@@ -25,15 +29,23 @@ from solver.games.guardians.mission_order_cpsat import (
 from solver.games.guardians.mission_order_search import (
     Expected,
     Plan,
-    best_order,
     bounded_best_order,
     expected_order,
     first_legal_order,
 )
 from solver.games.guardians.rules import GuardiansState
-from solver.search.limit import LEAST_SECONDS, seconds_left
+from solver.search.limit import deadline_passed, positive, within_seconds
 
-__all__ = ["AUTO_STATES", "EXPECTED_STATES", "METHODS", "MODEL_CAP", "OrderSolution", "solve_order"]
+__all__ = [
+    "AUTO_STATES",
+    "DEFAULT_SECONDS",
+    "EXPECTED_STATES",
+    "METHODS",
+    "MODEL_CAP",
+    "PHASES",
+    "OrderSolution",
+    "solve_order",
+]
 
 AUTO_STATES = 3_000
 """``auto``: the exhaustive search's cap (positions) before CP-SAT takes over (the exhaustive
@@ -48,15 +60,32 @@ EXPECTED_STATES = 20_000
 """The expectimax over the reveals' cap (positions: forests, pawns and backs)."""
 
 
+DEFAULT_SECONDS = 30.0
+"""The whole answer's wall-clock budget by default (``--seconds``): at CP-SAT's default
+deterministic limit of 10 s (about 18 s of wall time on the largest model) the plan fits, and
+what used to run past it (a crafted 16x16 forest of unseen backs: its expectimax gave up at
+:data:`EXPECTED_STATES` after about 20 s) stops there."""
+PHASES = ("brute-force", "cp-sat", "expected")
+"""The phases a budget can cut short, as ``OrderSolution.stopped`` names them."""
+
+
 @dataclass(frozen=True)
 class OrderSolution:
     """A plan, whether it is proven the best, and the method that found it (``brute-force``,
-    ``cp-sat`` or ``first-legal``)."""
+    ``cp-sat`` or ``first-legal``); ``stopped``: the phases of :data:`PHASES` that the seconds
+    budget (or a deadline in force) cut short, in the order they ran."""
 
     plan: Plan
     optimal: bool
     method: str
     expected: Expected | None = None
+    stopped: tuple[str, ...] = ()
+
+    @property
+    def exact(self) -> bool:
+        """The plan proven the best and, where a chain could go on through an unseen back, the
+        reveals played out (``expected`` computed)."""
+        return self.optimal and (self.expected is not None or not self.plan.reaches_unseen)
 
 
 def solve_order(
@@ -65,44 +94,52 @@ def solve_order(
     *,
     time_limit: float = DEFAULT_TIME_LIMIT,
     expected: bool = True,
+    seconds: float | None = DEFAULT_SECONDS,
 ) -> OrderSolution:
     """The best mission order of ``state`` (at the mission step) by ``method``, within budget.
 
-    ``brute-force`` is exact without a budget (small positions); ``cp-sat`` refuses a model over
+    ``seconds`` bounds the whole answer's wall-clock time (``None``: no bound but the phases'
+    own caps and a deadline in force; else a finite number > 0, or
+    :class:`~solver.errors.OptionError`): every phase reads it, the plan's first (the
+    exhaustive search, the CP-SAT model's construction and solve), then the expectimax over the
+    reveals with what is left; a phase it cuts short is named in ``stopped`` and the answer is
+    then the best found (at least the first legal order, ``optimal`` false; ``expected`` None).
+    ``brute-force`` is exact within the budget; ``cp-sat`` refuses a model over
     :data:`MODEL_CAP` with an :class:`~solver.errors.OptionError`. ``expected=False``: no
     expectimax over the reveals (``expected`` stays ``None``; an agent playing the plan needs
-    none). Under a :func:`~solver.search.limit.search_deadline` ``auto`` keeps to it: CP-SAT
-    gets at most the seconds left, none once it has passed (the first legal order then), and
-    the expectimax stops there (``None``).
+    none). Under a :func:`~solver.search.limit.search_deadline` the sooner of the two holds.
     """
-    solution = _solve(state, method, time_limit)
-    if expected and solution.plan.reaches_unseen:
-        played_out = expected_order(state, EXPECTED_STATES)
-        return OrderSolution(solution.plan, solution.optimal, solution.method, played_out)
+    budget = positive("seconds", seconds)
+    if method not in METHODS:
+        raise OptionError(f"unknown ordering method {method!r}; expected one of {METHODS}")
+    with within_seconds(budget):
+        solution = _solve(state, method, time_limit)
+        if expected and solution.plan.reaches_unseen:
+            played_out = expected_order(state, EXPECTED_STATES)
+            cut = ("expected",) if played_out is None and deadline_passed() else ()
+            return replace(solution, expected=played_out, stopped=solution.stopped + cut)
     return solution
 
 
 def _solve(state: GuardiansState, method: str, time_limit: float) -> OrderSolution:
-    if method not in METHODS:
-        raise OptionError(f"unknown ordering method {method!r}; expected one of {METHODS}")
-    if method == "auto":
-        quick = bounded_best_order(state, AUTO_STATES)
+    """The plan by ``method``: the exhaustive search first (``auto``: up to :data:`AUTO_STATES`
+    positions), then the CP-SAT model (``auto`` within :data:`MODEL_CAP`), within the deadline."""
+    cut: tuple[str, ...] = ()
+    if method != "cp-sat":
+        quick = bounded_best_order(state, AUTO_STATES if method == "auto" else None)
         if quick is not None:
             return OrderSolution(quick, True, "brute-force")
-    elif method == "brute-force":
-        return OrderSolution(best_order(state), True, "brute-force")
+        cut = ("brute-force",) if deadline_passed() else ()
+        if method == "brute-force":
+            return OrderSolution(first_legal_order(state), False, "first-legal", stopped=cut)
     walks = candidate_walks(state)
     size = len(walks) * len({w.start for w in walks})
-    left = seconds_left()
-    if left is not None and method == "auto":
-        if left <= LEAST_SECONDS:
-            return OrderSolution(first_legal_order(state), False, "first-legal")
-        time_limit = min(time_limit, left)
     if size <= MODEL_CAP:
         answer = cpsat_order(state, time_limit=time_limit)
-        return OrderSolution(answer.plan, answer.optimal, "cp-sat")
+        cut += ("cp-sat",) if answer.stopped else ()
+        return OrderSolution(answer.plan, answer.optimal, "cp-sat", stopped=cut)
     if method == "auto":
-        return OrderSolution(first_legal_order(state), False, "first-legal")
+        return OrderSolution(first_legal_order(state), False, "first-legal", stopped=cut)
     raise OptionError(
         f"the position is too large for the CP-SAT model ({len(walks)} candidate walks "
         f"x mission steps = {size}, over {MODEL_CAP}); --method auto answers with a legal order"

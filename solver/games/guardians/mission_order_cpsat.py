@@ -18,7 +18,8 @@ The model is time-expanded over steps 1..T, one mission per step at most:
 The plan is replayed through the reference rules before it is returned, so an answer is always
 a legal order. :func:`cpsat_order` agrees with the exhaustive
 :func:`~.mission_order_search.best_order` on count and points (the tests check hundreds of
-positions).
+positions). Under a :func:`~solver.search.limit.search_deadline` the model's construction stops
+there and the solve gets the wall-clock seconds left (``OrderAnswer.stopped``).
 
 >>> import solver
 >>> game = solver.load_game("guardians", position="guardians/order-matters", engine="reference")
@@ -30,6 +31,7 @@ positions).
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -45,6 +47,7 @@ if TYPE_CHECKING:
 __all__ = ["CandidateWalk", "OrderAnswer", "candidate_walks", "cpsat_order"]
 
 DEFAULT_TIME_LIMIT = 10.0
+_CP_MODEL = "ortools.sat.python.cp_model"
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,9 @@ class OrderAnswer:
     optimal: bool
     candidates: int
     steps: int
+    stopped: bool = False
+    """A :func:`~solver.search.limit.search_deadline` in force cut the construction or the solve
+    short (the plan is then the best found by then, never less than the first legal order)."""
 
 
 def candidate_walks(state: GuardiansState) -> list[CandidateWalk]:
@@ -98,36 +104,82 @@ def cpsat_order(
     """The best mission order from a state at the mission step, by CP-SAT.
 
     ``fixed_root=False`` lets the model choose the flow's root at every step even when a tile
-    that never leaves could serve (the general form, for tests).
+    that never leaves could serve (the general form, for tests). Under a
+    :func:`~solver.search.limit.search_deadline` it keeps to the seconds left (``stopped``).
     """
-    from ortools.sat.python import cp_model
-
-    from solver.exact import deterministic_solver
     from solver.games.guardians.mission_order_search import first_legal_order
 
     _check(state)
     walks = candidate_walks(state)
     if not walks:
         return OrderAnswer(Plan(()), True, 0, 0)
-    order = _OrderModel(state, walks)
-    order.add_walk_conditions()
-    order.add_connectivity(fixed_root)
     # a hint: the first legal order (always a legal plan), so a time-limited solve starts there
     hint = first_legal_order(state)
+    try:
+        _in_time(loading=True)
+        order = _OrderModel(state, walks)
+        order.add_walk_conditions()
+        order.add_connectivity(fixed_root)
+    except _OutOfTime:
+        return OrderAnswer(hint, False, len(walks), len({w.start for w in walks}), stopped=True)
     order.add_hint(hint)
     order.maximise()
-    steps = order.steps
+    return _solve_model(state, order, hint, time_limit)
+
+
+def _solve_model(
+    state: GuardiansState, order: _OrderModel, hint: Plan, time_limit: float
+) -> OrderAnswer:
+    """Solve the built model within ``time_limit`` (deterministic) and the wall-clock seconds
+    left to a deadline in force; the plan never less than ``hint`` (the first legal order)."""
+    from ortools.sat.python import cp_model
+
+    from solver.exact import deterministic_solver
+    from solver.search.limit import seconds_left
+
+    walks, steps = order.walks, order.steps
     solver = deterministic_solver(time_limit)
+    wall = seconds_left()
+    if wall is not None:
+        solver.parameters.max_time_in_seconds = wall
     status = solver.Solve(order.model)
+    # a solve that ended before its deterministic limit without a proof met the wall-clock one
+    stopped = status != cp_model.OPTIMAL and (
+        solver.deterministic_time < solver.parameters.max_deterministic_time
+    )
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         # no solution within the time limit (the hint not yet checked): the hint is one
-        return OrderAnswer(hint, False, len(walks), steps)
+        return OrderAnswer(hint, False, len(walks), steps, stopped)
     x = order.x
     chosen = [walks[i] for s in range(steps) for i in range(len(walks)) if solver.Value(x[s, i])]
     plan = _replay(state, chosen, walks)
     if status != cp_model.OPTIMAL and (hint.count, hint.points) > (plan.count, plan.points):
         plan = Plan(hint.steps, plan.reaches_unseen)  # never less than the first legal order
-    return OrderAnswer(plan, status == cp_model.OPTIMAL, len(walks), steps)
+    return OrderAnswer(plan, status == cp_model.OPTIMAL, len(walks), steps, stopped)
+
+
+class _OutOfTime(Exception):
+    """The model's construction met a passed :func:`~solver.search.limit.search_deadline`."""
+
+
+LOAD_SECONDS = 1.0
+"""What loading CP-SAT's library costs, about (ortools brings pandas along: 0.6-2 s measured,
+by the machine's load): under a deadline with fewer seconds left and the library not loaded
+yet, the model is not started (the load cannot be stopped half-way)."""
+
+
+def _in_time(*, loading: bool = False) -> None:
+    """Raise :class:`_OutOfTime` once a deadline in force has passed (read between steps of the
+    construction, which grows with the square of the model and no time limit bounds);
+    ``loading``: also when the library is still to load with less than :data:`LOAD_SECONDS`
+    left."""
+    from solver.search.limit import deadline_passed, seconds_left
+
+    if deadline_passed():
+        raise _OutOfTime
+    left = seconds_left()
+    if loading and left is not None and left < LOAD_SECONDS and _CP_MODEL not in sys.modules:
+        raise _OutOfTime
 
 
 class _OrderModel:
@@ -169,6 +221,7 @@ class _OrderModel:
         model, x, me = self.model, self.x, self.me
         pawn0 = {c: 1 for c in me.pawns if c is not None}
         for s in range(self.steps):
+            _in_time()
             for i, w in enumerate(self.walks):
                 start = w.start
                 model.Add(
@@ -184,6 +237,7 @@ class _OrderModel:
         starts = set(self.starts)
         fixed_roots = [c for c in self.cells if c not in starts] if fixed_root else []
         for s in range(self.steps):
+            _in_time()
             self._flow_after(s, fixed_roots[0] if fixed_roots else None)
 
     def _flow_after(self, s: int, root: Cell | None) -> None:
