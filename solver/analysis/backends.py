@@ -8,6 +8,7 @@ Local workers and the workers of a ``LocalCluster`` watch the run's process and 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import math
@@ -82,6 +83,33 @@ class Local:
         pass
 
 
+CONNECT_TIMEOUT = "20s"
+"""How long a Dask scheduler's address is tried before the run is refused."""
+
+
+def handshake(scheduler: str) -> None:
+    """Refuse ``scheduler`` unless a Dask scheduler answers there: one connection and Dask's
+    handshake, closed again, before any ``Client`` exists. A server that is not Dask's (a web
+    server, a proxy) answers the handshake with bytes Dask reads as an absurd frame length;
+    inside ``Client`` that raised a ``MemoryError`` (a traceback) and left a half-made client
+    whose finaliser waited 40 s at exit."""
+    from distributed.comm import connect
+
+    async def shake() -> None:
+        comm = await connect(scheduler, timeout=CONNECT_TIMEOUT)
+        await comm.close()
+
+    try:
+        asyncio.run(shake())
+    except (OSError, TimeoutError) as exc:
+        raise SolverError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from exc
+    except Exception as exc:  # anything else: whatever answered is not a Dask scheduler
+        raise SolverError(
+            f"cannot reach the Dask scheduler at {scheduler}: what answered there does not "
+            f"speak Dask's protocol ({describe(exc)})"
+        ) from exc
+
+
 class Dask:
     """A Dask distributed cluster: a scheduler's address, or a LocalCluster of worker processes."""
 
@@ -93,6 +121,8 @@ class Dask:
         self.cluster: Any = None
         self.client: Any = None
         self.parent = None if scheduler is not None else os.getpid()
+        if scheduler is not None:
+            handshake(scheduler)
         try:
             if scheduler is not None:
                 self.client = distributed.Client(scheduler, timeout="20s", set_as_default=False)

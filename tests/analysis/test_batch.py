@@ -6,13 +6,17 @@ tests exercise the machinery only. Rows are compared without ``seconds`` (wall t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import textwrap
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -124,17 +128,55 @@ def test_dask_scheduler_address_gives_the_same_rows(reference, tmp_path):
 
 
 def test_an_unreachable_scheduler_leaves_no_journal(tmp_path, monkeypatch):
-    distributed = pytest.importorskip("distributed")
+    pytest.importorskip("distributed")
+    from solver.analysis import backends
 
-    def refuse(*args, **kwargs):
-        raise OSError("Timed out trying to connect to tcp://127.0.0.1:9")
-
-    monkeypatch.setattr(distributed, "Client", refuse)
+    monkeypatch.setattr(backends, "CONNECT_TIMEOUT", "1s")  # nothing listens on port 9
     out = tmp_path / "r.csv"
     with pytest.raises(SolverError, match="cannot reach the Dask scheduler"):
         run_batch(Job.generated(2), fake_analyse, out=out, backend="dask",
                   scheduler="tcp://127.0.0.1:9", progress=False)  # fmt: skip
     assert sorted(tmp_path.iterdir()) == []  # no journal, no lock, no output
+
+
+@pytest.fixture
+def not_dask() -> Iterator[str]:
+    """The address of a server that is not a Dask scheduler: it answers every connection with
+    an HTTP error, as a web server or a proxy on the scheduler's port would."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.2)
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                continue
+            with conn:
+                conn.settimeout(2)
+                with contextlib.suppress(OSError):
+                    conn.recv(65536)
+                    conn.sendall(b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n")
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    stop.set()
+    thread.join()
+    server.close()
+
+
+def test_a_server_that_is_not_a_dask_scheduler_is_a_clear_error(tmp_path, not_dask):
+    """It was a MemoryError from inside ``distributed.Client`` (Dask read the HTTP reply as a
+    frame length), then a 40 s wait at exit for the half-made client."""
+    pytest.importorskip("distributed")
+    started = time.monotonic()
+    with pytest.raises(SolverError, match=r"cannot reach the Dask scheduler at .*Dask's protocol"):
+        run_batch(Job.generated(2), fake_analyse, out=tmp_path / "r.csv", backend="dask",
+                  scheduler=not_dask, progress=False)  # fmt: skip
+    assert time.monotonic() - started < 15
+    assert sorted(tmp_path.iterdir()) == []
 
 
 def test_csv_and_parquet_hold_the_same_rows(reference, tmp_path):
@@ -363,12 +405,10 @@ def test_missing_dask_says_how_to_install_it(tmp_path, monkeypatch):
 
 
 def test_an_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
-    distributed = pytest.importorskip("distributed")
+    pytest.importorskip("distributed")
+    from solver.analysis import backends
 
-    def refuse(*args, **kwargs):
-        raise OSError("Timed out trying to connect to tcp://127.0.0.1:9")
-
-    monkeypatch.setattr(distributed, "Client", refuse)
+    monkeypatch.setattr(backends, "CONNECT_TIMEOUT", "1s")  # nothing listens on port 9
     with pytest.raises(
         SolverError, match=r"cannot reach the Dask scheduler at tcp://127\.0\.0\.1:9"
     ):
