@@ -66,6 +66,11 @@ _BUILT_IN: dict[str, tuple[str, str]] = {
 }
 
 
+_ALIASES: dict[str, str] = {"analyze": "analyse"}
+"""Other spellings of a command (declared by its parser with ``aliases=``): the command whose
+parser is built when one is named."""
+
+
 def missing_extra(exc: ModuleNotFoundError, what: str) -> OptionError | None:
     """The one-line error for ``what`` (``"forest serve"``) failing because an optional
     dependency is missing, or ``None`` when the missing module belongs to no extra."""
@@ -191,6 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``forest`` command; returns the exit status."""
     words = list(sys.argv[1:] if argv is None else argv)
     command = _command_of(words)
+    command = _ALIASES.get(command, command) if command is not None else None
     if command is None and words[:1] == ["--version"]:
         print(_version())  # the commonest call, answered before any parser is built
         return 0

@@ -74,6 +74,7 @@ def add_analyse_command(subparsers: Subcommands) -> argparse.ArgumentParser:
     """
     p = subparsers.add_parser(
         "analyse",
+        aliases=["analyze"],
         help="analyse many instances of a game: classes, values, a report, curation",
         description=(
             "Analyse rolled instances (--count) or files of a game (--game, default dog): one "
@@ -191,11 +192,13 @@ def _summary(frame: pd.DataFrame) -> str:
 
 
 def _print_rows(frame: pd.DataFrame, value_column: str | None) -> None:
-    wanted = ("source", "class", "par", value_column, "ci_low", "ci_high", "error")
+    wanted = ("source", "class", "par", value_column, "ci_low", "ci_high", "skill", "error")
     columns = [c for c in wanted if c is not None and c in frame.columns]
     table = frame[columns].head(_PRINT_LIMIT)
-    if "error" in columns and table["error"].isna().all():
-        table = table.drop(columns=["error"])
+    # the skill measure (guardians' and the Trial's only with --skill-games) and the errors only
+    # when there are some
+    empty = [c for c in ("skill", "error") if c in columns and table[c].isna().all()]
+    table = table.drop(columns=empty)
     print(table.to_string(index=False, na_rep=""))
     if len(frame) > _PRINT_LIMIT:
         print(f"... {len(frame) - _PRINT_LIMIT} more rows")
@@ -297,6 +300,8 @@ def run_analyse(args: argparse.Namespace) -> int:
     """
     try:
         return _run_analyse(args)
+    except BrokenPipeError:  # `forest analyse ... | head`: the reader left, nothing to report
+        raise
     except OSError as exc:
         where = f" {exc.filename!r}" if exc.filename else ""
         why = exc.strerror or " ".join(str(exc).split()) or type(exc).__name__

@@ -364,3 +364,30 @@ def test_one_class_batches_are_called_out_with_what_to_change(tmp_path):
         assert f"| {name} | " in text and definition in text
     assert "solvable" not in text  # the undefined word is gone; "winnable" is defined
     assert "A *winnable* forest was analysed without error" in text
+
+
+# -- a user's pass over the docs
+def test_analyze_is_the_same_command(tmp_path):
+    """``forest analyze`` (the American spelling) was an invalid choice."""
+    result = forest(
+        "analyze", "--count", "2", "--size", "6x6", "--jobs", "1", "-o", "r.csv",
+        "--analysis", FAKE, "--no-progress", cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("analysed 2 forests -> r.csv")
+    refused(forest("analyze", "--count", "0", cwd=tmp_path), "--count")
+
+
+def test_a_reader_that_leaves_early_is_no_error(tmp_path):
+    """``forest analyse ... | head -1``: the broken pipe was reported as "forest: error: cannot
+    read or write: Broken pipe", exit 2, where every other command ends quietly."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "solver.cli", "analyse", "--count", "40", "--size", "6x6",
+         "--jobs", "1", "--analysis", FAKE, "--no-progress"],
+        cwd=tmp_path, env=forest_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # the reader is gone before anything is written
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 0, err
+    assert "error" not in err, err

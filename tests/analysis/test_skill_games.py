@@ -84,6 +84,19 @@ def test_skill_games_reach_the_rows_and_only_when_asked(monkeypatch, tmp_path) -
     assert read_results(out, "guardians")["skill"].isna().all()
 
 
+def test_without_an_output_the_printed_table_shows_the_skill(monkeypatch, capsys) -> None:
+    """Without ``-o`` the rows go to a temporary file and only the printed table is left: it
+    showed the value column but not the skill the user asked for."""
+    _ladder(monkeypatch, "random", "greedy")
+    argv = ["analyse", "--game", "guardians", "--count", "2", "--size", "5x4", "-j", "1",
+            "--no-progress"]  # fmt: skip
+    assert main([*argv, "--skill-games", "2"]) == 0
+    header = capsys.readouterr().out.splitlines()[1].split()
+    assert header == ["source", "class", "best_count", "skill"]
+    assert main(argv) == 0  # not asked for: no empty column
+    assert capsys.readouterr().out.splitlines()[1].split() == ["source", "class", "best_count"]
+
+
 def test_the_fingerprint_names_skill_games_only_when_asked() -> None:
     plain = Job.generated(3, size=(5, 4), game="guardians")
     assert "skill_games" not in plain.describe()
