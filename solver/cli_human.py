@@ -407,6 +407,14 @@ def play_recorded(
     return 0
 
 
+def _engine_of(spec: GameSpec, args: argparse.Namespace, opened: Opened) -> str:
+    """The engine the game was opened with: its ``engine`` attribute where the game has one
+    (the built-in games do), else the one the spec chose (the protocol does not ask a plug-in's
+    game for it)."""
+    engine = getattr(opened.game, "engine", None)
+    return engine if isinstance(engine, str) else spec.chosen_engine(getattr(args, "engine", None))
+
+
 def _write_record(
     spec: GameSpec, args: argparse.Namespace, opened: Opened, table: _Table, final: Any
 ) -> None:
@@ -414,10 +422,15 @@ def _write_record(
     from solver.cmdkit import write_output
     from solver.review import game_record
 
+    start: dict[str, Any] = {}
+    if spec.source_option is None and getattr(args, "file", None) is not None:
+        # no option names the game's file: the review starts from the position itself
+        start["state"] = opened.state.to_json()
     record = game_record(
         spec.name, record_options(spec, opened, args), args.seed,
-        [step.action for step in table.steps], labels=[step.label for step in table.steps],
-        agents=table.seats, engine=opened.game.engine,
+        [step.action for step in table.steps], **start,
+        labels=[step.label for step in table.steps],
+        agents=table.seats, engine=_engine_of(spec, args, opened),
         returns=None if final is None else final.returns(), finished=final is not None,
     )  # fmt: skip
     write_output(json.dumps(record, indent=1), args.record, overwrite=args.overwrite)

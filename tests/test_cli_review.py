@@ -97,3 +97,26 @@ def test_a_review_without_decisions_says_why_its_table_is_empty(tmp_path):
     assert run.returncode == 0, run.stderr
     assert "no decision to review: the record's 6 actions are chance outcomes" in run.stdout
     assert "the record is unfinished" in run.stdout
+
+
+def test_a_game_played_from_a_saved_state_is_reviewed_from_it(tmp_path):
+    # Defect (docs pass): a game without a source option (the Trial, a plug-in) played from a
+    # FILE recorded only the actions, and the review replayed them from a new game: "actions.0:
+    # action 148 is not legal here". The record now starts from the position played.
+    pytest.importorskip("pydantic")
+    import solver
+
+    state = solver.load_game("trial", players=2).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    state.apply_action(state.legal_actions()[0])  # the position no new game starts from
+    saved = tmp_path / "saved.json"
+    saved.write_text(state.to_json(), encoding="utf-8")
+    run = forest("trial", "play", str(saved), "--players", "2", "--human", "--record",
+                 "r.json", "--no-progress", cwd=tmp_path, stdin="1\nquit\n")  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    record = json.loads((tmp_path / "r.json").read_text())
+    assert record["state"] == state.to_json() and record["actions"]
+    run = forest("trial", "review", "r.json", "--iterations", "10", "--json", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["decisions"]

@@ -134,6 +134,28 @@ def test_searchers_and_hooks_it_lacks(plugin_env):
     assert run.stderr == "forest: pebbles ships no curated puzzles\n"
 
 
+def test_a_human_game_is_recorded_and_reviewed(plugin_env, tmp_path):
+    """``forest pebbles play --human --record`` then ``review``: the record read the game's
+    ``engine`` attribute, which the protocol (docs/adding-a-game.md) never asks a game for, and
+    ended in a traceback after the game."""
+    play = subprocess.run(
+        [sys.executable, "-m", "solver.cli", "pebbles", "play", "pebbles/four", "--human",
+         "--record", "game.json", "--seed", "0", "--no-progress"],
+        input="hint\ntake 1\ntake 1\ntake 1\ntake 1\nquit\n", capture_output=True, text=True,
+        env=plugin_env, cwd=tmp_path, timeout=300,
+    )  # fmt: skip
+    assert play.returncode == 0, play.stderr
+    assert "Traceback" not in play.stderr and "wrote game.json" in play.stdout
+    record = json.loads((tmp_path / "game.json").read_text(encoding="utf-8"))
+    assert record["game"] == "pebbles" and record["engine"] == "reference"
+    review = subprocess.run(
+        [sys.executable, "-m", "solver.cli", "pebbles", "review", "game.json"],
+        capture_output=True, text=True, env=plugin_env, cwd=tmp_path, timeout=300,
+    )  # fmt: skip
+    assert review.returncode == 0, review.stderr
+    assert "take 1" in review.stdout
+
+
 def test_the_plugin_ships_and_loads_its_own_puzzles(plugin_env, tmp_path):
     """``puzzles="pebbles_game:puzzles"``: the files live in the plug-in's package (installed by
     pip as package data), are named ``pebbles/NAME`` and go through every generic command."""

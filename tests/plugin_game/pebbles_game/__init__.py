@@ -25,7 +25,6 @@ class PebblesGame:
     """The game, from the roll (``pile`` None) or from a position file's pile."""
 
     name = "pebbles"
-    engine = "reference"
 
     def __init__(self, pile: int | None = None, to_move: int = 0) -> None:
         self.pile, self.to_move = pile, to_move
