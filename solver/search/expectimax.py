@@ -455,6 +455,7 @@ def _make_table(
     player = state.current_player()
     target = player if player >= 0 else 0
     kernel = kernel_of(state) is not None
+    chosen = engine
     if engine is None:
         engine = "kernel" if kernel else "python"
     if engine not in ("kernel", "python"):
@@ -462,7 +463,14 @@ def _make_table(
     if engine == "kernel":
         if not kernel:
             raise OptionError(f"{type(state).__name__} is not a compiled-kernel state")
-        return _kernel_table(state, game, num_players, options, target, heuristic, hash_bits)
+        try:
+            return _kernel_table(state, game, num_players, options, target, heuristic, hash_bits)
+        except OptionError as exc:
+            # The compiled tables keep a node's moves in buffers of KERNEL_MAX_ACTIONS: a kernel
+            # whose nodes may have more (guardians, the Trial) is searched by the Python loop
+            # over its states, unless the compiled loop was asked for by name.
+            if chosen is not None or options.prune or "exceeds KERNEL_MAX_ACTIONS" not in str(exc):
+                raise
     if options.prune:
         raise OptionError(f"prune=True needs a compiled kernel; {type(state).__name__} is not one")
     if heuristic is None and hasattr(state, "heuristic"):

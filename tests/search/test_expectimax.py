@@ -655,3 +655,27 @@ def test_elapsed_counts_the_principal_variations(monkeypatch):
     result = module.expectimax(state)
     assert len(result.moves) == 3  # three lines read, 0.05 s each at least
     assert result.elapsed >= 0.15
+
+
+@pytest.mark.parametrize("name", ["guardians", "trial"])
+def test_a_kernel_too_wide_for_the_compiled_table_is_searched_in_python(name, require_kernels):
+    """docs/search.md's `expectimax(state, limit=Limit(depth=...), options=...(exact=False))` on
+    guardians or the Trial said "the kernel's max_actions 4097 exceeds KERNEL_MAX_ACTIONS 64":
+    their nodes may have more moves than the compiled table's buffers. The Python loop searches
+    the kernel's states instead, with the same values as on the reference engine."""
+    answers = {}
+    for engine in ("kernel", "reference"):
+        result = expectimax(_first_decision(name, engine), exact=False, depth=3)
+        assert result.extra["engine"] == "python"
+        answers[engine] = (result.best_action, result.value, [m.value for m in result.moves])
+    assert answers["kernel"][:2] == answers["reference"][:2]
+    assert answers["kernel"][2] == pytest.approx(answers["reference"][2], abs=1e-12)
+    with pytest.raises(OptionError, match="exceeds KERNEL_MAX_ACTIONS"):  # asked for by name
+        expectimax(_first_decision(name, "kernel"), exact=False, depth=3, _engine="kernel")
+
+
+def _first_decision(name: str, engine: str) -> solver.game.State:
+    state = solver.load_game(name, engine=engine).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    return state
