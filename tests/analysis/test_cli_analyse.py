@@ -128,12 +128,19 @@ def test_save_to_never_copies_a_file_a_results_file_names(tmp_path):
     assert not saved.exists() or not any(saved.iterdir())
 
 
-def test_save_to_refuses_to_replace_a_file(tmp_path):
+def fake_batch(tmp_path: Path, count: int, size: str, command: str = "analyse") -> str:
+    """``forest analyse`` of ``count`` rolled instances by the fake analysis into ``r.csv``,
+    which must succeed; its stdout."""
     made = forest(
-        "analyse", "--count", "3", "--size", "5x4", "--jobs", "1", "-o", "r.csv",
+        command, "--count", str(count), "--size", size, "--jobs", "1", "-o", "r.csv",
         "--analysis", FAKE, "--no-progress", cwd=tmp_path,
     )  # fmt: skip
     assert made.returncode == 0, made.stderr
+    return made.stdout
+
+
+def test_save_to_refuses_to_replace_a_file(tmp_path):
+    fake_batch(tmp_path, 3, "5x4")
     (tmp_path / "saved").mkdir()
     mine = tmp_path / "saved" / "rolled-5x4-seed1.forest"
     mine.write_text("my notes\n", encoding="utf-8")
@@ -369,12 +376,7 @@ def test_one_class_batches_are_called_out_with_what_to_change(tmp_path):
 # -- a user's pass over the docs
 def test_analyze_is_the_same_command(tmp_path):
     """``forest analyze`` (the American spelling) was an invalid choice."""
-    result = forest(
-        "analyze", "--count", "2", "--size", "6x6", "--jobs", "1", "-o", "r.csv",
-        "--analysis", FAKE, "--no-progress", cwd=tmp_path,
-    )  # fmt: skip
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("analysed 2 forests -> r.csv")
+    assert fake_batch(tmp_path, 2, "6x6", "analyze").startswith("analysed 2 forests -> r.csv")
     refused(forest("analyze", "--count", "0", cwd=tmp_path), "--count")
 
 
