@@ -60,15 +60,21 @@ def one_class(frame: pd.DataFrame, hooks: AnalysisHooks) -> str | None:
     Every forest (3 of 3) landed in one class, guaranteed: ... (--turns, ...
     >>> one_class(pd.DataFrame({"class": ["guaranteed", "hopeless"]}), hooks) is None
     True
+    >>> print(one_class(pd.DataFrame({"class": ["guaranteed"] * 2 + ["error"]}), hooks))
+    ... # doctest: +ELLIPSIS
+    Every forest analysed without error (2 of 3) landed in one class, guaranteed: ...
+    >>> one_class(pd.DataFrame({"class": ["guaranteed", "error"]}), hooks) is None  # one alone
+    True
     """
     classes = texts(frame, "class")
     good = classes[(classes != ERROR_CLASS) & (classes != "")]
-    if len(frame) < 2 or good.empty or good.nunique() != 1:
+    if len(good) < 2 or good.nunique() != 1:
         return None
     klass = str(good.iloc[0])
     advice = hooks.advice.get(klass, "")
+    which = hooks.noun if len(good) == len(frame) else f"{hooks.noun} analysed without error"
     return (
-        f"Every {hooks.noun} ({len(good)} of {len(frame)}) landed in one class, {klass}: "
+        f"Every {which} ({len(good)} of {len(frame)}) landed in one class, {klass}: "
         + (advice if advice else "the batch cannot tell them apart")
         + "."
     )
