@@ -166,8 +166,15 @@ def analyse_job(raw: dict[str, Any]) -> dict[str, Any]:
             )
     spec = requested_spec(request.game)
     hooks = spec.analysis
-    if hooks is None or spec.source_option is None:
+    if hooks is None:
         raise HintError(f"analysis is not supported for {spec.name}", "game", "unsupported")
+    if spec.source_option is None:  # the Trial: its instances are set-ups, not a game's file
+        raise HintError(
+            f"{spec.name}'s {hooks.noun}s are not a game file a request can carry: analyse them "
+            f"with `forest analyse --game {spec.name}`",
+            "game",
+            "unsupported",
+        )
     field_name = f"options.{spec.source_option}"
     source = request.options.get(spec.source_option)
     if not isinstance(source, str) or not source.strip():

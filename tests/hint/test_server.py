@@ -156,6 +156,8 @@ def test_a_large_body_is_413(server: Server) -> None:
 def test_analyse(server: Server) -> None:
     refused = post(server, "/v1/analyse", {"game": "trial"})
     assert refused.status_code == 400 and refused.json()["code"] == "unsupported"
+    # it said "analysis is not supported for trial", which `forest analyse --game trial` is
+    assert "forest analyse --game trial" in refused.json()["error"]
     no_file = post(server, "/v1/analyse", {"game": "dog", "options": {"forest": "/etc/hosts"}})
     assert no_file.status_code == 400 and no_file.json()["field"] == "options.forest"
     response = post(server, "/v1/analyse", {"game": "dog", "options": {"forest": "dog/tiny-2x2"}})
