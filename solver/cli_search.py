@@ -403,6 +403,11 @@ def best_move_command(spec: GameSpec, args: argparse.Namespace) -> int:
               "leaves": sorted(walk.leaves), "notes": walk.notes}  # fmt: skip
     if getattr(args, "strength", None) is not None:
         report["strength_move"] = strength_move(opened.game, state, args)
+        if report["strength_move"] is None:  # said, not left out in silence
+            walk.notes.append(
+                f"--strength {args.strength}: chance acts here, so level{args.strength} has no "
+                "move to play; give a position where a player is to move"
+            )
     if args.json:
         print(json.dumps(report, indent=2))
         return 0

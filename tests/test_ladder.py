@@ -188,6 +188,18 @@ def test_best_move_names_the_levels_move(capsys):
     assert report["strength_move"]["label"] == state.action_to_string(expected)
 
 
+def test_best_move_at_a_chance_node_says_why_no_level_plays(capsys):
+    # a user's pass: `forest dog best-move dog/another-dog --strength 3` (a roll to come) printed
+    # no word of the level, and --json a bare "strength_move": null
+    from solver.cli import main
+
+    assert main(["dog", "best-move", "dog/tiny-2x2", "--strength", "3", "--json",
+                 "--no-progress"]) == 0  # fmt: skip
+    report = json.loads(capsys.readouterr().out)
+    assert report["strength_move"] is None
+    assert any("level3 has no move to play" in note for note in report["notes"])
+
+
 def test_the_hint_answer_names_the_levels_move():
     pytest.importorskip("pydantic")
     from solver.hint.engine import answer
