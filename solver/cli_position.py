@@ -115,6 +115,10 @@ def _open(
         raise OptionError(f"{source}: not UTF-8 text (byte {exc.start})") from None
     except RecursionError:
         raise OptionError(f"{source}: nested too deeply to read") from None
+    except OSError as exc:  # a plug-in's opener reading a FILE that is missing, a folder...
+        if source is None or exc.filename is None:
+            raise
+        raise OptionError(f"{source}: {exc.strerror or exc}") from None
 
 
 def _read_state(opened: Opened, state_text: str, state_path: str | None) -> State:

@@ -156,6 +156,30 @@ def test_a_human_game_is_recorded_and_reviewed(plugin_env, tmp_path):
     assert "take 1" in review.stdout
 
 
+def test_a_file_the_plugin_cannot_read_is_a_one_line_error(plugin_env, tmp_path):
+    """A plug-in's opener reads its FILE as it likes: a missing file or a folder raised
+    FileNotFoundError/IsADirectoryError inside it, a traceback ending "this is a bug in
+    forest-solver". The command names the file instead, as for the built-in games."""
+    naive = (  # an opener that reads FILE with open(), as a first plug-in might
+        "import dataclasses, sys\n"
+        "from pebbles_game import SPEC, PebblesGame\n"
+        "from solver.registry import register\n"
+        "from solver.spec import Opened\n"
+        "def naive(source, *, engine=None, players=None):\n"
+        "    open(source).read()\n"
+        "    game = PebblesGame()\n"
+        "    return Opened(game=game, state=game.new_initial_state(), source=source)\n"
+        "register(dataclasses.replace(SPEC, open=naive))\n"
+        "from solver.cli import main\n"
+        "sys.exit(main(['pebbles', 'show', sys.argv[1]]))\n"
+    )
+    cases = (("missing.pebbles", "No such file or directory"), (str(tmp_path), "Is a directory"))
+    for path, why in cases:
+        run = python(plugin_env, "-c", naive, path)
+        assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+        assert run.stderr == f"forest: error: {path}: {why}\n", run.stderr
+
+
 def test_the_plugin_ships_and_loads_its_own_puzzles(plugin_env, tmp_path):
     """``puzzles="pebbles_game:puzzles"``: the files live in the plug-in's package (installed by
     pip as package data), are named ``pebbles/NAME`` and go through every generic command."""
