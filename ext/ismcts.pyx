@@ -185,6 +185,9 @@ cdef class Tree:
     cdef int32_t* ebuf
     cdef LeafWork leaf          # the buffers the leaf evaluators use (``leaf.pxd``)
     cdef bint busy
+    cdef uint64_t rng_left      # the tree and deal streams where the last search left them
+    cdef uint64_t deal_left
+    cdef bint searched          # a search ran (``resume`` goes on from its streams)
 
     def __cinit__(self, game, handle_capsule, state_capsule, int observer, bint hidden,
                   bint multi=False):
@@ -705,7 +708,8 @@ cdef class Tree:
 
     # -- the Python face --------------------------------------------------------------------------
     def search(self, int64_t iterations, double seconds, uint64_t seed, uint64_t deal_seed,
-               double c, int evaluator, int rollouts=1, int depth=0, int64_t max_nodes=-1):
+               double c, int evaluator, int rollouts=1, int depth=0, int64_t max_nodes=-1,
+               bint resume=False):
         """Run simulations; return ``(simulations, stop_reason)``.
 
         ``iterations < 0``: no iteration budget; ``seconds <= 0``: no time budget (one of them
@@ -713,9 +717,12 @@ cdef class Tree:
         fewer than ``max_nodes`` nodes (``max_nodes <= 0``: no cap). ``seed`` seeds the tree's
         stream (chance, expansion, leaves), ``deal_seed`` the determinisations'.
         ``stop_reason``: ``"iterations"``, ``"seconds"`` or ``"max_nodes"``.
+        ``resume``: go on from the streams where the last search left them (``seed`` and
+        ``deal_seed`` unused) and check the node cap before the first simulation too, so a
+        search run in several calls is the same as one call (a watched search's slices).
         """
-        cdef uint64_t rng = seed
-        cdef uint64_t deal = deal_seed
+        cdef uint64_t rng = self.rng_left if resume else seed
+        cdef uint64_t deal = self.deal_left if resume else deal_seed
         cdef int64_t done = 0
         cdef int err = ERR_NONE
         cdef bint timed = seconds > 0.0
@@ -724,6 +731,8 @@ cdef class Tree:
         name = self.vt.name.decode()
         if iterations == 0 or (iterations < 0 and not timed):
             raise ValueError("give a budget: iterations > 0 and/or seconds > 0")
+        if resume and not self.searched:
+            raise ValueError("resume needs a search before it: no streams to go on from")
         if rollouts < 1:
             raise ValueError("rollouts must be at least 1")
         if evaluator < EVAL_ROLLOUT or evaluator > EVAL_PLAYOUT:
@@ -743,7 +752,7 @@ cdef class Tree:
                 if timed:
                     deadline = now() + seconds
                 while True:
-                    if max_nodes > 0 and done > 0 and self.ncount >= max_nodes:
+                    if max_nodes > 0 and (done > 0 or resume) and self.ncount >= max_nodes:
                         reason = 2
                         break
                     if self.nodes[0].visits == <uint32_t>0xFFFFFFFF:
@@ -761,6 +770,7 @@ cdef class Tree:
                         reason = 1
                         break
         finally:
+            self.rng_left, self.deal_left, self.searched = rng, deal, True
             self.busy = False
         raise_search_error(err, name, self.maxa,
                            f"ISMCTS tree: cannot grow beyond {self.ncount} nodes")

@@ -316,6 +316,11 @@ def _ignored_note(request: HintRequest) -> list[str]:
     return [f"unknown fields ignored: {names}{more} (a newer client's, or misspelt?)"]
 
 
+def _is_set(cancel: threading.Event | None) -> bool:
+    """Whether ``cancel`` (a request's ``terminate``) has been set."""
+    return cancel is not None and cancel.is_set()
+
+
 def _strength_move(
     request: HintRequest,
     game: Game,
@@ -329,26 +334,27 @@ def _strength_move(
     found by the request's ``deadline`` (``search_deadline``: its searches stop there and play
     what they have); ``None`` without strength, at a chance node, at the end, or where the level
     cannot move in time (its exact policy unsolved: a note in ``notes`` says so), or once
-    ``cancel`` is set (a ``terminate``: the request answers at once, not at its deadline)."""
+    ``cancel`` is set (a ``terminate``: the level's searches hear it through the
+    ``search_deadline``, and the request answers at once, not at its deadline; a move the stop
+    cut short is not the level's, so none is given)."""
     if request.strength is None or state.is_terminal() or state.is_chance_node():
         return None
     from solver.agents import make_agent
     from solver.search.limit import search_deadline
 
     name = f"level{request.strength}"
-    terminated = f"no strength move: the request was terminated before {name} moved"
-    if cancel is not None and cancel.is_set():
-        notes.append(terminated)
-        return None
-    try:
-        with search_deadline(deadline, cancel):
-            action = int(make_agent(name, game, seed=request.seed)(state))
-    except SearchBudgetError as exc:
-        if cancel is not None and cancel.is_set():
-            notes.append(terminated)
-            return None
-        notes.append(f"no strength move: {name} could not move within the request's "
-                     f"{seconds:g} s ({exc})")  # fmt: skip
+    action: int | None = None
+    if not _is_set(cancel):
+        try:
+            with search_deadline(deadline, cancel):
+                action = int(make_agent(name, game, seed=request.seed)(state))
+        except SearchBudgetError as exc:
+            if not _is_set(cancel):
+                notes.append(f"no strength move: {name} could not move within the request's "
+                             f"{seconds:g} s ({exc})")  # fmt: skip
+                return None
+    if action is None or _is_set(cancel):
+        notes.append(f"no strength move: the request was terminated before {name} moved")
         return None
     return StrengthMove(
         level=request.strength, agent=name, action=action, label=state.action_to_string(action)
@@ -428,7 +434,7 @@ def _answer(
                           partial if wants else None)  # fmt: skip
     notes: list[str] = []
     strength = _strength_move(request, game, state, deadline, limit.seconds, notes, cancel)
-    if strength is None and request.strength is not None and cancel is not None and cancel.is_set():
+    if strength is None and request.strength is not None and _is_set(cancel):
         found.terminated = True
     return _build(request, spec, game, state, found, limit, started, False, strength, tuple(notes))
 

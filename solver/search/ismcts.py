@@ -67,7 +67,14 @@ from solver.search.evaluators import (
     name_of,
 )
 from solver.search.ismcts_kernel import KernelTree, Plan, plan
-from solver.search.limit import UNSET, Limit, Unset, reject_unknown, sampling_budget
+from solver.search.limit import (
+    UNSET,
+    Limit,
+    Unset,
+    reject_unknown,
+    sampling_budget,
+    search_cancel,
+)
 from solver.search.mcts_reference import MAX_VISITS
 from solver.search.options import MCTSOptions, option_names, options_from
 from solver.search.result import MoveInfo, SearchResult
@@ -298,12 +305,15 @@ class ISMCTSTree:
         evaluator: Evaluator | EvaluatorLike,
         c: float,
         max_nodes: int,
+        resume: bool = False,
     ) -> tuple[int, str]:
-        """Run simulations until a bound: ``(simulations, stop reason)``; at least one runs."""
+        """Run simulations until a bound: ``(simulations, stop reason)``; at least one runs
+        unless ``resume`` (a later slice of one search: the node cap is checked before its first
+        simulation too, so the slices together are the same search as one call)."""
         deadline = time.perf_counter() + seconds if seconds is not None else math.inf
         done = 0
         while True:
-            if done > 0 and self.node_count >= max_nodes:
+            if (done > 0 or resume) and self.node_count >= max_nodes:
                 return done, "max_nodes"
             self.simulate(rng, deal, evaluator, c)
             done += 1
@@ -441,7 +451,7 @@ def _python_tree(
 
     evaluator, c = opts.evaluator_object(), opts.resolved_c()  # one of each for every slice
 
-    def search(_k: int, iterations: int | None, seconds: float | None) -> tuple[int, str]:
+    def search(k: int, iterations: int | None, seconds: float | None) -> tuple[int, str]:
         return tree.search(
             *streams,
             iterations=iterations,
@@ -449,6 +459,7 @@ def _python_tree(
             evaluator=evaluator,
             c=c,
             max_nodes=opts.max_nodes,
+            resume=k > 0,
         )
 
     def found(ran: Sliced) -> _Searched:
@@ -459,7 +470,7 @@ def _python_tree(
         visits, sums, nodes = root.visits, tuple(root.sums), tree.node_count
         return _Searched(edges, visits, sums, nodes, ran.done, ran.reason)
 
-    return _watched(search, found, budget, watching, paced=True)
+    return _watched(search, found, budget, watching)
 
 
 Watching = tuple[threading.Event | None, Callable[["_Searched"], None] | None] | None
@@ -471,12 +482,11 @@ def _watched(
     found: Callable[[Sliced], _Searched],
     budget: Limit,
     watching: Watching,
-    *,
-    paced: bool = False,
 ) -> _Searched:
-    """A tree's search (:func:`solver.search.watch.run_sliced`), and what it found. ``paced``:
-    its slices also end on time (the Python tree's streams go on across slices, so where they end
-    does not change it, and a slice of 8192 of its simulations can take seconds)."""
+    """A tree's search (:func:`solver.search.watch.run_sliced`), and what it found. Watched, its
+    slices are paced (they also end on time): both trees' streams go on from slice to slice, so
+    where a slice ends does not change the search, and a slice of 8192 simulations can take
+    seconds (the Python tree's; the compiled Trial's, with playouts, most of one)."""
     watch = None
     if watching is not None:
         cancel, report = watching
@@ -486,7 +496,7 @@ def _watched(
                 report(found(Sliced(done, "iterations")))
 
         watch = Watch(cancel, progress)
-    return found(run_sliced(search, budget.iterations, budget.seconds, watch, paced=paced))
+    return found(run_sliced(search, budget.iterations, budget.seconds, watch, paced=True))
 
 
 def _labels(world: State, actions: list[int]) -> tuple[str, ...]:
@@ -556,8 +566,8 @@ def _kernel_tree(
     c = opts.resolved_c()
 
     def search(k: int, iterations: int | None, seconds: float | None) -> tuple[int, str]:
-        part = seed if k == 0 else derive_seed(seed, k)  # slice k of a watched search
-        return tree.search(part, deal_seed(part), iterations, seconds, c, opts.max_nodes)
+        # slice k > 0 of a watched search goes on from the streams where slice k - 1 left them
+        return tree.search(seed, deal_seed(seed), iterations, seconds, c, opts.max_nodes, k > 0)
 
     worlds: list[tuple[State, frozenset[int]]] = []
     tries = LABEL_WORLDS if chosen.hidden else 1
@@ -644,9 +654,11 @@ def ismcts(
     observer, the evaluator, ``c``, the seed, the simulations per second and the stop reason.
 
     ``cancel``: set from another thread to stop the search (the result is what it had;
-    ``extra["stopped_by"]`` is ``"stopped"``); ``progress(partial)``: called with the result so
-    far after each slice (one tree only). Either runs the search in slices
-    (:mod:`solver.search.watch`): deterministic, but not the same search as an unwatched one.
+    ``extra["stopped_by"]`` is ``"stopped"``); without it, the cancel event of a
+    :func:`~solver.search.limit.search_deadline` in force, if any (a hint's strength move hears a
+    ``terminate``). ``progress(partial)``: called with the result so far after each slice (one
+    tree only). Either runs the search in slices (:mod:`solver.search.watch`) that go on from one
+    another: the same search as an unwatched one, whatever the slices (unless stopped).
     """
     reject_unknown("ismcts", unknown, _KNOWN)
     given = {"c": c, "evaluator": evaluator, "rollouts": rollouts, "backup": backup,
@@ -674,6 +686,8 @@ def ismcts(
         progress(_result([tree], state, mover, observer, chosen, opts, seed, seeds, budget, spent))
 
     watching: Watching = None
+    if cancel is None:
+        cancel = search_cancel()
     if cancel is not None or progress is not None:
         watching = (cancel, report if progress is not None and len(seeds) == 1 else None)
     found = _run_trees(state, chosen, observer, n, seeds, shares, budget, opts, watching)

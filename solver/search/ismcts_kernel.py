@@ -177,7 +177,10 @@ class KernelTree:
         seconds: float | None,
         c: float,
         max_nodes: int,
+        resume: bool = False,
     ) -> tuple[int, str]:
+        """Run simulations (``ext/ismcts.pyx``'s ``Tree.search``); ``resume``: a later slice of
+        one search, going on from the streams where the last call left them."""
         done, reason = self.tree.search(
             -1 if iterations is None else iterations,
             0.0 if seconds is None else seconds,
@@ -188,6 +191,7 @@ class KernelTree:
             self.plan.rollouts,
             self.plan.depth,
             max_nodes,
+            resume,
         )
         return int(done), str(reason)
 

@@ -3,11 +3,12 @@
 An unwatched search runs its whole budget in one call (deterministic given its seed). A watched
 one runs in slices of :data:`FIRST_SLICE` simulations, each next slice twice as long (at most
 :data:`LAST_SLICE`), on one tree: between slices it looks at ``cancel`` (set: it stops, and what
-it has is the answer, ``terminated``) and calls ``progress``. The slices are seeded one by one
-from the search's seed, so a watched search is deterministic too, but not the same as an
-unwatched one. A search whose random streams simply go on from one slice to the next (the Python
-ISMCTS tree: where its slices end does not change it) may also end each slice after
-:data:`PACE` seconds, so a slow searcher is not deaf to a stop for a whole long slice.
+it has is the answer, ``terminated``) and calls ``progress``. The searcher's random streams go
+on from one slice to the next (ISMCTS, both trees: slice ``k > 0`` resumes them), so a watched
+search that nobody stops is the same search as an unwatched one, and where its slices end does
+not change it: each slice may also end after :data:`PACE` seconds (``paced``), so a slow
+searcher is not deaf to a stop for a whole long slice. A hint's stdio request (which can be
+terminated) and its HTTP twin (which cannot) thus choose the same move.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ class Sliced:
 
 SliceSearch = Callable[[int, int | None, float | None], tuple[int, str]]
 """``search(k, iterations, seconds) -> (simulations, reason)``: the ``k``-th slice (0: the
-whole search when unwatched) on the same tree."""
+whole search when unwatched) on the same tree, going on from where slice ``k - 1`` left off."""
 
 
 def run_sliced(
@@ -67,8 +68,8 @@ def run_sliced(
 ) -> Sliced:
     """``search`` within ``iterations`` and/or ``seconds``: in one call without ``watch``, else
     in slices (the module docstring); at least one simulation runs unless it was stopped first.
-    ``paced``: each slice also ends after :data:`PACE` seconds (only for a search whose slices
-    may end anywhere without changing it)."""
+    ``paced``: each slice also ends after :data:`PACE` seconds (for a search whose slices may end
+    anywhere without changing it)."""
     if watch is None or (iterations is None and seconds is None):
         return Sliced(*search(0, iterations, seconds))
     deadline = None if seconds is None else time.monotonic() + seconds

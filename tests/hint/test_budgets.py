@@ -378,3 +378,53 @@ def test_a_chance_root_of_thousands_of_outcomes_keeps_to_the_seconds() -> None:
     reply = answer(body)
     assert time.monotonic() - started < 0.3 + 3.0, reply.get("elapsed")
     assert reply["rootInfo"]["visits"] >= 1 and reply["moveInfos"] == []
+
+
+TRIAL_DECISION = {  # a 2-player Trial position, player 0 to choose among 4 moves
+    "game": "trial", "options": {"players": 2},
+    "actions": [84, 88, 79, 81, 83, 78, 82, 87, 86, 77, 85, 80, 91, 92, 97, 89, 93, 100, 94, 90,
+                95, 89, 92, 90, 91, 93, 94, 99, 96, 98, 270, 271, 266],
+}  # fmt: skip
+
+
+def test_a_terminate_stops_a_trial_ismcts_strength_move() -> None:
+    """Found by attack: ``terminate`` on a Trial request with ``strength`` was answered only at
+    the request's deadline (9.0 s of 9), ``terminated: false``: the level's ISMCTS (1000
+    simulations; the Python tree on the reference engine, about 20 a second) never looked at the
+    cancel. Its search now hears the ``search_deadline``'s cancel between slices."""
+    import threading
+
+    from solver.hint.engine import answer
+
+    seconds = 120
+    body = {**TRIAL_DECISION, "id": "t", "engine": "reference", "strength": 10,
+            "limit": {"iterations": 20, "seconds": seconds}}  # fmt: skip
+    cancel = threading.Event()
+    threading.Timer(0.5, cancel.set).start()
+    reply = answer(body, cancel=cancel)
+    assert reply["terminated"] is True and reply["strengthMove"] is None, reply
+    assert any("terminated before level10" in note for note in reply["notes"]), reply
+    assert reply["elapsed"] < seconds / 4, reply["elapsed"]
+
+
+@pytest.mark.parametrize(
+    ("engine", "level", "moves"),
+    [("reference", 7, {0: 156, 1: 155, 4: 148}), ("kernel", 10, {0: 148, 1: 155, 4: 149})],
+)
+def test_a_trial_strength_move_nobody_stops_is_the_move_it_was(
+    engine: str, level: int, moves: dict[int, int]
+) -> None:
+    """Hearing a terminate does not change the move when none comes: with a cancel event (the
+    stdio engine's) or without (HTTP's), the level plays the move it played before its search
+    heard the cancel (the pinned moves, from the commit before; seeds chosen so they differ)."""
+    import threading
+
+    from solver.hint.engine import answer
+
+    for seed, move in moves.items():
+        body = {**TRIAL_DECISION, "id": "t", "engine": engine, "strength": level, "seed": seed,
+                "limit": {"iterations": 20, "seconds": 600}}  # fmt: skip
+        for cancel in (None, threading.Event()):
+            reply = answer(body, cancel=cancel)
+            assert reply["strengthMove"]["action"] == move, (seed, cancel, reply)
+            assert reply["terminated"] is False

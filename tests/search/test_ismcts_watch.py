@@ -93,3 +93,37 @@ def test_the_python_tree_hears_a_stop_within_a_pace(require_kernels):
     gaps = [b - a for a, b in zip([start, *times], times, strict=False)]
     assert result.extra["stopped_by"] == "stopped"
     assert max(gaps) < PACE + 0.5, gaps
+
+
+@pytest.mark.parametrize(("engine", "compiled", "budget"), ENGINES)
+@pytest.mark.parametrize("max_nodes", [None, 700])
+def test_watched_it_is_the_same_search_as_unwatched(
+    require_kernels, engine, compiled, budget, max_nodes
+):
+    """A watched search's slices go on from one another's random streams (the compiled tree's
+    slices were seeded one by one: a different search), so watching changes nothing unless the
+    stop comes: a stdio hint, which can be terminated, and an HTTP one choose alike."""
+    state = _decision(engine)
+    capped = {} if max_nodes is None else {"max_nodes": max_nodes}
+    alone = ismcts(state, iterations=budget, seed=4, **capped)
+    watched = ismcts(state, iterations=budget, seed=4, cancel=threading.Event(), **capped)
+    assert alone.extra["compiled"] is compiled
+    assert watched.iterations == alone.iterations and watched.value == alone.value
+    assert watched.extra["stopped_by"] == alone.extra["stopped_by"]
+    assert [(m.action, m.visits, m.value) for m in watched.moves] == [
+        (m.action, m.visits, m.value) for m in alone.moves
+    ]
+
+
+def test_a_search_deadline_s_cancel_stops_it(require_kernels):
+    """Without a ``cancel`` of its own, ISMCTS hears the cancel of a ``search_deadline`` in force
+    (a hint's strength move, run by an agent that passes none): set, the search stops."""
+    import time
+
+    from solver.search.limit import search_deadline
+
+    cancel = threading.Event()
+    cancel.set()
+    with search_deadline(time.monotonic() + 600, cancel):
+        result = ismcts(_decision("kernel"), iterations=10**6, seed=1)
+    assert result.extra["stopped_by"] == "stopped" and result.iterations == 0
