@@ -666,5 +666,34 @@ cdef class Tree:
             for k in range(self.nodes[node].num_children)
         ]
 
+    def most_visited(self, int32_t node, int player):
+        """The row (as :meth:`children` gives it) of the node's most visited child, ties to the
+        higher mean for seat ``player``, then the lower action; None without children. A node's
+        value is read from it without listing every child (``solver.search.mcts``: a chance
+        root of 240 faces, each with 240 placements, listed 57,000 rows after the search)."""
+        cdef int32_t first, c, k, best = -1
+        cdef uint32_t visits
+        cdef double mean, best_mean = 0.0
+        self._check(node)
+        if player < 0 or player >= self.np:
+            raise ValueError(f"player must be a seat from 0 to {self.np - 1}, not {player}")
+        first = self.nodes[node].first_child
+        if first < 0:
+            return None
+        for k in range(self.nodes[node].num_children):
+            c = first + k
+            visits = self.nodes[c].visits
+            mean = self.values[<int64_t>c * self.np + player] / visits if visits else 0.0
+            if (best < 0 or visits > self.nodes[best].visits
+                    or (visits == self.nodes[best].visits
+                        and (mean > best_mean or (mean == best_mean
+                                                  and self.nodes[c].action
+                                                  < self.nodes[best].action)))):
+                best, best_mean = c, mean
+        if best < 0:
+            return None
+        return (best, self.nodes[best].action, self.nodes[best].prob, self.nodes[best].visits,
+                tuple(self.values[<int64_t>best * self.np + p] for p in range(self.np)))
+
     cdef int _check(self, int32_t node) except -1:
         return check_node("MCTS", self.busy, node, self.count)

@@ -82,6 +82,11 @@ the slices of a watched ISMCTS (:mod:`solver.search.watch`)."""
 
 MAX_SLICE_ITERATIONS = LAST_SLICE
 
+LINES_GRACE = 0.05
+"""Seconds past an estimate's deadline for reading its moves' lines: the best move's line is
+always read, the others while this lasts (each one after it is the move alone, noted): a root of
+hundreds of moves spent 0.2 s and more past a hint's seconds on them."""
+
 
 @dataclass(frozen=True)
 class ExactPlan:
@@ -316,6 +321,8 @@ def _estimate(
         floor = min(floor, iterations)
     total = 0
     index = 0
+    lines_by = None if deadline is None else deadline + LINES_GRACE
+    moves = not state.is_chance_node()  # a chance root's moves are never shown: none are read
     sliced = cancel is not None or progress is not None
     size = SLICE_ITERATIONS
     result: SearchResult | None = None
@@ -338,7 +345,8 @@ def _estimate(
         else:
             want = None if iterations is None else iterations - total
         budget = Limit(iterations=want, seconds=left, memory_mb=limit.memory_mb)
-        result = tree._search(state, budget, options, derive_seed(seed, index), True)
+        result = tree._search(state, budget, options, derive_seed(seed, index), True,
+                              lines_by=lines_by, moves=moves)  # fmt: skip
         index += 1
         total += result.iterations
         if progress is not None and total >= floor:
@@ -368,4 +376,8 @@ def _valued(
     if not all(math.isfinite(v) for v in values):
         raise SearchBudgetError("the estimate is not a finite number")
     result = dataclasses.replace(result, iterations=total)
-    return Valued(result, values, _view(state, view), "mcts", total, (), terminated)
+    cut = result.extra.get("pv_cut", 0)
+    notes = () if not cut else (
+        f"the lines of {cut} moves were not read (the time was up): each is the move alone",
+    )  # fmt: skip
+    return Valued(result, values, _view(state, view), "mcts", total, notes, terminated)

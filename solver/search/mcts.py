@@ -151,6 +151,7 @@ class _Tree(Protocol[NodeT]):
     def visits(self, node: NodeT) -> int: ...
     def value_sums(self, node: NodeT) -> tuple[float, ...]: ...
     def children(self, node: NodeT) -> list[_Row[NodeT]]: ...
+    def most_visited(self, node: NodeT, player: int) -> _Row[NodeT] | None: ...
     def matches(self, state: State) -> bool: ...
     def advance(self, action: int) -> None: ...
 
@@ -181,6 +182,10 @@ class _KernelTree:
 
     def children(self, node: int) -> list[_Row[int]]:
         return list(self.tree.children(node))
+
+    def most_visited(self, node: int, player: int) -> _Row[int] | None:
+        row = self.tree.most_visited(node, player)
+        return None if row is None else tuple(row)
 
     def matches(self, state: State) -> bool:
         capsules = kernel_of(state)
@@ -355,9 +360,20 @@ class MCTSTree:
         return self._search(state, budget, opts, check_seed(seed), allow_chance=False)
 
     def _search(
-        self, state: State, budget: Limit, opts: MCTSOptions, seed: int, allow_chance: bool
+        self,
+        state: State,
+        budget: Limit,
+        opts: MCTSOptions,
+        seed: int,
+        allow_chance: bool,
+        *,
+        lines_by: float | None = None,
+        moves: bool = True,
     ) -> SearchResult:
-        """The search itself, once every option is checked (chance roots: for evaluate)."""
+        """The search itself, once every option is checked (chance roots: for evaluate).
+        ``lines_by``: a ``time.monotonic()`` time after which the moves' lines are no longer read
+        (:func:`_move_infos`); ``moves=False``: no moves at all, for a caller that reads only
+        the tree's values (at a chance root of 3,000 outcomes, their lines took 0.2 s)."""
         if opts.threads > 1:
             if self._tree is not None:
                 raise OptionError(
@@ -408,7 +424,8 @@ class MCTSTree:
             "simulations_per_second": done / elapsed if elapsed > 0 else math.inf,
         }
         player = root_player if root_player >= 0 else 0
-        return _build_result(view, state, player, done, elapsed, extra, budget.top_k)
+        top_k = budget.top_k if moves else 0
+        return _build_result(view, state, player, done, elapsed, extra, top_k, lines_by)
 
     def _adopt(self, state: State, kind: str, game: Game) -> None:
         if self._tree is not None:
@@ -586,7 +603,7 @@ def search_value(state: State, budget: Limit, options: MCTSOptions, seed: int) -
     holder = MCTSTree()
     # a chance root reads the tree itself: one thread
     single = dataclasses.replace(options, threads=1)
-    holder._search(state, budget, single, check_seed(seed), allow_chance=True)
+    holder._search(state, budget, single, check_seed(seed), allow_chance=True, moves=False)
     return _root_value(holder, 0, state.current_player() == CHANCE)
 
 
@@ -634,11 +651,9 @@ def _pv(tree: _Tree[NodeT], state: State, node: NodeT, action: int) -> tuple[str
 def _value_of(tree: _Tree[NodeT], node: NodeT, target: int) -> float:
     """A node's value for ``target``: its most visited move's mean at decisions, else its mean."""
     player = tree.player(node)
-    kids = tree.children(node)
-    if player >= 0 and kids:
-        best = _most_visited(kids, player)
-        if best[3] > 0:
-            return _mean(best[4], best[3], target)
+    best = tree.most_visited(node, player) if player >= 0 else None
+    if best is not None and best[3] > 0:
+        return _mean(best[4], best[3], target)
     return _mean(tree.value_sums(node), tree.visits(node), target)
 
 
@@ -654,6 +669,30 @@ def _chance_value(tree: _Tree[NodeT], node: NodeT, target: int) -> float:
     return total / weight
 
 
+def _move_infos(
+    tree: _Tree[NodeT],
+    state: State,
+    ranked: list[_Row[NodeT]],
+    root_player: int,
+    lines_by: float | None,
+    extra: dict[str, Any],
+) -> tuple[MoveInfo, ...]:
+    """The ranked root moves with their lines: the best move's always, each next one's while
+    ``time.monotonic()`` is before ``lines_by`` (None: every line), so reading them keeps to the
+    caller's time (a root of thousands of moves or outcomes); a line not read is the move alone,
+    and ``extra["pv_cut"]`` counts those (absent: none was cut)."""
+    moves: list[MoveInfo] = []
+    for node, action, _prob, visits, sums in ranked:
+        late = bool(moves) and lines_by is not None and time.monotonic() >= lines_by
+        label = state.action_to_string(action)
+        pv = (label,) if late else _pv(tree, state, node, action)
+        if late:
+            extra["pv_cut"] = extra.get("pv_cut", 0) + 1
+        value = _mean(sums, visits, root_player)
+        moves.append(MoveInfo(action=action, label=label, visits=visits, value=value, pv=pv))
+    return tuple(moves)
+
+
 def _build_result(
     tree: _Tree[NodeT],
     state: State,
@@ -662,22 +701,14 @@ def _build_result(
     elapsed: float,
     extra: dict[str, Any],
     top_k: int | None = None,
+    lines_by: float | None = None,
 ) -> SearchResult:
     root = tree.root_handle
-    kids = tree.children(root)
-    ranked = sorted(kids, key=lambda k: (-k[3], -_mean(k[4], k[3], root_player), k[1]))
+    ranked = [] if top_k == 0 else tree.children(root)  # 0: no moves (``_search``'s moves=False)
+    ranked.sort(key=lambda k: (-k[3], -_mean(k[4], k[3], root_player), k[1]))
     if top_k is not None:
         ranked = ranked[:top_k]
-    moves = tuple(
-        MoveInfo(
-            action=action,
-            label=state.action_to_string(action),
-            visits=visits,
-            value=_mean(sums, visits, root_player),
-            pv=_pv(tree, state, node, action),
-        )
-        for node, action, _prob, visits, sums in ranked
-    )
+    moves = _move_infos(tree, state, ranked, root_player, lines_by, extra)
     root_visits = tree.visits(root)
     root_mean = _mean(tree.value_sums(root), root_visits, root_player)
     extra["root_visits"] = root_visits

@@ -291,6 +291,15 @@ class PythonTree:
         """``[(child, action, probability, visits, value sums)]``, as the compiled tree reads."""
         return [(k, k.action, k.prior, k.visits, tuple(k.sums)) for k in node.children]
 
+    def most_visited(self, node: Node, player: int) -> ChildRow | None:
+        """The row of the node's most visited child, ties to the higher mean for seat
+        ``player``, then the lower action (the compiled tree's ``most_visited``); None without
+        children."""
+        rows = self.children(node)
+        if not rows:
+            return None
+        return min(rows, key=lambda r: (-r[3], -(r[4][player] / r[3] if r[3] else 0.0), r[1]))
+
     def advance(self, action: int) -> None:
         """Apply ``action`` to the root state; its child, if visited, becomes the root."""
         self.root_state.apply_action(action)  # raises IllegalActionError, state unchanged

@@ -181,3 +181,81 @@ def test_a_chance_root_cut_by_the_memory_cap_says_so_not_the_time():
     reply = answer({"id": "t", "game": "dog", "options": {"forest": "dog/another-dog"},
                     "exact": False, "limit": {"seconds": 1e-300}})  # fmt: skip
     assert not any("memory" in n for n in reply["notes"]), reply["notes"]
+
+
+def _many_faces(tiles: int, engine: str) -> object:
+    """A solo guardians game with a custom set of ``tiles`` random tiles: its opening draw is a
+    chance node of hundreds of faces (each face's placements: hundreds of moves)."""
+    import random
+
+    rng = random.Random(0)
+    made = [{"id": i + 1, "colour": rng.choice("BGREPY"), "points": rng.randint(0, 1000),
+             "sequence": "".join(rng.choice("BGREPY") for _ in range(rng.randint(2, 5)))}
+            for i in range(tiles)]  # fmt: skip
+    tile_set = {"name": "big", "start_points": 12, "tiles": made}
+    game = solver.load_game("guardians", players=1, engine=engine, tiles=tile_set)
+    return game.new_initial_state()
+
+
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+def test_a_chance_root_of_many_faces_reads_no_lines_and_no_lists(engine: str, monkeypatch) -> None:
+    """Found by attack: a guardians hint at a draw of 240 faces (a custom 250-tile set) answered
+    ``seconds: 0.05`` after 0.5 s, the time spent after the search building the lines of every
+    face (never shown: a chance root has no moves in the answer) and listing the 240 placements
+    of each face to read its value. Now no line is read at a chance root and a node's most
+    visited move is found by the tree itself: the mechanism, counted, without the clock."""
+    import importlib
+
+    mcts_module = importlib.import_module("solver.search.mcts")  # the package's mcts: a function
+    state = _many_faces(250, engine)
+    assert state.is_chance_node() and len(state.chance_outcomes()) > 200  # type: ignore[attr-defined]
+    lines: list[int] = []
+    listed: list[object] = []
+    kind = type(_tree_of(state))  # the compiled tree's reader, or the Python tree
+    pv, children = mcts_module._pv, kind.children
+
+    def spy_pv(*args: object) -> object:
+        lines.append(1)
+        return pv(*args)  # type: ignore[arg-type]
+
+    def spy_children(self: object, node: object) -> object:
+        listed.append(node)
+        return children(self, node)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(mcts_module, "_pv", spy_pv)
+    monkeypatch.setattr(kind, "children", spy_children)
+    found = search_position(state, exact=False, limit=Limit(iterations=1000, seconds=60))
+    assert found.result is not None and found.result.moves == () and found.simulations == 1000
+    assert lines == [] and len(listed) == 1, listed[:5]  # the root's outcomes, listed once
+
+
+def _tree_of(state: object) -> object:
+    """The tree MCTS searches ``state`` with (compiled or Python), searched once."""
+    from solver.search.auto import estimate_options
+    from solver.search.mcts import MCTSTree
+
+    holder = MCTSTree()
+    holder._search(state, Limit(iterations=1), estimate_options(state), 0, True)  # type: ignore[arg-type]
+    return holder._tree
+
+
+def test_lines_not_read_in_time_are_the_move_alone_and_noted(monkeypatch) -> None:
+    """An estimate reads its moves' lines until :data:`~solver.search.auto.LINES_GRACE` past its
+    deadline, the best move's always: past it (the grace made negative here, in place of a root
+    of hundreds of moves), each other move's line is the move alone, counted and noted."""
+    import solver.search.auto as auto
+
+    state = _small_state()
+    budget = Limit(iterations=400, seconds=60)
+    whole = search_position(state, exact=False, limit=budget, seed=3)
+    monkeypatch.setattr(auto, "LINES_GRACE", -1e6)
+    cut = search_position(state, exact=False, limit=budget, seed=3)
+    assert whole.result is not None and cut.result is not None
+    assert [m.action for m in cut.result.moves] == [m.action for m in whole.result.moves]
+    assert cut.result.moves[0].pv == whole.result.moves[0].pv
+    assert all(m.pv == (m.label,) for m in cut.result.moves[1:])
+    assert any(len(m.pv) > 1 for m in whole.result.moves[1:])  # there was a line to cut
+    n = len(cut.result.moves) - 1
+    assert "pv_cut" not in whole.result.extra and cut.result.extra["pv_cut"] == n
+    assert cut.notes == (f"the lines of {n} moves were not read (the time was up): each is the "
+                         "move alone",) and whole.notes == ()  # fmt: skip

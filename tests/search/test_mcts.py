@@ -580,3 +580,29 @@ def test_a_memory_cap_under_one_node_stops_the_tree_not_lifts_the_cap(engine, me
     result = mcts(state, iterations=20_000, memory_mb=memory_mb, seed=1)
     assert result.extra["stopped_by"] == "max_nodes"
     assert result.iterations < 100
+
+
+@pytest.mark.parametrize(("engine", "iterations"), [("kernel", 600), ("reference", 60)])
+def test_most_visited_is_the_child_the_rows_rank_first(require_kernels, engine, iterations):
+    """A tree's ``most_visited(node, seat)`` (read inside the compiled tree: no list of every
+    child) is the row ``_most_visited`` ranks first among ``children(node)``, ties and all, at
+    every expanded node and for every seat; None without children."""
+    from solver.search.limit import Limit
+    from solver.search.mcts import _most_visited
+    from solver.search.options import MCTSOptions
+
+    game = solver.load_game("guardians", players=2, engine=engine)
+    holder = MCTSTree()
+    holder._search(game.new_initial_state(), Limit(iterations=iterations), MCTSOptions(), 5, True)
+    tree = holder._tree
+    assert tree is not None
+    nodes, checked = [tree.root_handle], 0
+    while nodes:
+        node = nodes.pop()
+        rows = tree.children(node)
+        nodes.extend(row[0] for row in rows if row[3] > 0)
+        for seat in (0, 1):
+            best = tree.most_visited(node, seat)
+            assert best == (_most_visited(rows, seat) if rows else None), (node, seat)
+            checked += bool(rows)
+    assert checked > 10
