@@ -42,6 +42,7 @@ import contextlib
 import importlib
 import os
 import sys
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -381,6 +382,34 @@ def _pause(point: str) -> None:
     sys.stdin.readline()
 
 
+TICK_SECONDS = 1.0
+"""How often the progress bar is redrawn while no chunk finishes."""
+
+
+class _TickingBar:
+    """A tqdm bar redrawn every :data:`TICK_SECONDS` by a thread of its own, so that its clock
+    runs on while a long chunk does (one 16x16 guardians position took 72 s, the bar standing
+    still meanwhile), not only when a chunk finishes."""
+
+    def __init__(self, bar: Any) -> None:
+        self.bar = bar
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._tick, name="analyse-progress", daemon=True)
+        self._thread.start()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(TICK_SECONDS):
+            self.bar.refresh()
+
+    def update(self, count: int) -> None:
+        self.bar.update(count)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.bar.close()
+
+
 def _progress_bar(total: int, initial: int, wanted: bool, noun: str = "instance") -> Any:
     if not wanted or not sys.stderr.isatty():
         return None
@@ -388,6 +417,6 @@ def _progress_bar(total: int, initial: int, wanted: bool, noun: str = "instance"
         from tqdm import tqdm
     except ImportError:  # the bar is a nicety
         return None
-    return tqdm(
-        total=total, initial=initial, unit=noun, desc="analyse", file=sys.stderr, leave=False
+    return _TickingBar(
+        tqdm(total=total, initial=initial, unit=noun, desc="analyse", file=sys.stderr, leave=False)
     )

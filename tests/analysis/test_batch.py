@@ -513,3 +513,42 @@ def test_the_forest_command_has_analyse_when_wired(tmp_path, capsys):
     code = main(["analyse", "--count", "2", "--jobs", "0", "--analysis", FAKE, "--out", "x.csv"])
     assert code == 2
     assert capsys.readouterr().err.strip() == "forest: error: --jobs must be at least 1, not 0"
+
+
+def test_the_progress_bar_is_redrawn_while_a_long_chunk_runs(monkeypatch):
+    """The bar moved only when a chunk finished: one 16x16 guardians position took 72 s with the
+    bar standing still. Its clock is now redrawn every second by a thread of its own."""
+    from solver.analysis import batch
+
+    class Bar:
+        def __init__(self, **kwargs):
+            self.refreshed = self.updated = 0
+            self.closed = False
+
+        def refresh(self):
+            self.refreshed += 1
+
+        def update(self, count):
+            self.updated += count
+
+        def close(self):
+            self.closed = True
+
+    class Terminal:
+        def isatty(self):
+            return True
+
+    fake = type(sys)("tqdm")
+    fake.tqdm = Bar  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "tqdm", fake)
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    monkeypatch.setattr(batch, "TICK_SECONDS", 0.01)
+    shown = batch._progress_bar(5, 0, True)
+    deadline = time.monotonic() + 10
+    while shown.bar.refreshed < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    shown.update(2)
+    shown.close()
+    assert shown.bar.refreshed >= 3 and shown.bar.updated == 2 and shown.bar.closed
+    assert not shown._thread.is_alive()
+    assert batch._progress_bar(5, 0, False) is None
