@@ -266,10 +266,17 @@ def execute_batch(
     # 2. The output's lock, held until the output is final; then the journal.
     with OutputLock(out):
         journaled = journal_path(out)
-        if not (overwrite or resume) and journaled.is_file() and journaled.stat().st_size > 0:
+        interrupted = journaled.is_file() and journaled.stat().st_size > 0
+        if not (overwrite or resume) and interrupted:
             raise OptionError(
                 f"{os.fspath(journaled)}: holds the rows of an interrupted run (add --resume to "
                 "continue it, or --overwrite to start afresh)"
+            )
+        if resume and not overwrite and not interrupted and out.is_file():
+            # a finished output (of this batch or another): resuming would start afresh over it
+            raise OptionError(
+                f"{os.fspath(out)}: already exists and no run is left to resume (no journal "
+                "beside it); add --overwrite to replace it"
             )
         journal = Journal(journaled, _header(batch, fn, types))
         done = journal.start(

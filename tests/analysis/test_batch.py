@@ -273,6 +273,19 @@ def test_resume_without_a_journal_starts_afresh(tmp_path):
     assert "starting afresh" in notes[0]
 
 
+def test_resume_never_replaces_a_finished_output(tmp_path):
+    # A user's pass: `--resume` beside a finished results file (no journal) started afresh and
+    # replaced 60 rows with the 3 of another batch, without --overwrite.
+    out = run_batch(Job.generated(4), fake_analyse, out=tmp_path / "r.csv", progress=False)
+    before = out.read_bytes()
+    with pytest.raises(OptionError, match=r"no run is left to resume .* --overwrite"):
+        run_batch(Job.generated(3), fake_analyse, out=out, resume=True, overwrite=False,
+                  progress=False)  # fmt: skip
+    assert out.read_bytes() == before
+    again = run_batch(Job.generated(3), fake_analyse, out=out, resume=True, progress=False)
+    assert len(read_results(again)) == 3
+
+
 def test_a_damaged_journal_is_refused(tmp_path):
     out, job = tmp_path / "r.csv", Job.generated(3)
     header = journal_header(job, fake_analyse)
