@@ -320,6 +320,7 @@ def _run_analyse(args: argparse.Namespace) -> int:
         command: str | None = "forest " + shlex.join(getattr(args, "argv", None) or sys.argv[1:])
     else:
         frame = read_results(args.output, args.analysis_game)
+        _check_results_game(frame, args.output, args.analysis_game)
         command = None  # the command that made the results is not known
     notice = one_class(frame, hooks)
     if notice is not None:
@@ -334,6 +335,31 @@ def _run_analyse(args: argparse.Namespace) -> int:
     if args.select is not None or args.save_to is not None:
         _curate(args, frame, hooks)
     return 0
+
+
+def _check_results_game(frame: pd.DataFrame, path: str, game: str) -> None:
+    """Refuse a results file that holds another game's columns and not ``game``'s: read as the
+    default dog's, a guardians file was reported as forests and its rows rolled again as dog
+    forests by ``--save-to``. A file lacking some of ``game``'s columns and matching no other
+    game (one written before a column was added) is read as before."""
+    from solver.registry import game_specs
+
+    columns = set(frame.attrs.get("columns_read", frame.columns))
+    lacking = [c for c in analysis_hooks(game).columns if c not in columns]
+    if not lacking:
+        return
+    others = [
+        spec.name
+        for spec in game_specs()
+        if spec.name != game
+        and spec.analysis is not None
+        and set(analysis_hooks(spec.name).columns) <= columns
+    ]
+    if others:
+        raise OptionError(
+            f"{path} holds the results of {' or '.join(others)}, not of {game} (it has no "
+            f"{lacking[0]!r} column): add --game {others[0]}"
+        )
 
 
 def _job(args: argparse.Namespace) -> Job:

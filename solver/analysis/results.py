@@ -319,6 +319,7 @@ def read_results(path: str | os.PathLike[str], game: str = "dog") -> pd.DataFram
     from solver.analysis.sources import analysis_hooks
 
     types = column_types(analysis_hooks(game).columns)
+    read = list(frame.columns)
     for col in frame.columns:
         if col not in types:
             frame[col] = _typed(frame[col].map(_number_or_text), None)
@@ -329,7 +330,9 @@ def read_results(path: str | os.PathLike[str], game: str = "dog") -> pd.DataFram
             continue
         frame[col] = _checked(frame[col], dtype, col, list(frame.columns).index(col), shown, fmt)
     ordered = list(types) + [c for c in frame.columns if c not in types]
-    return frame[ordered]
+    table = frame[ordered]
+    table.attrs["columns_read"] = read  # the file's own columns, before the missing were added
+    return table
 
 
 RESULTS_MAX_BYTES = 1 << 30

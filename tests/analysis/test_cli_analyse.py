@@ -393,3 +393,18 @@ def test_a_reader_that_leaves_early_is_no_error(tmp_path):
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 0, err
     assert "error" not in err, err
+
+
+def test_a_results_file_of_another_game_is_refused_naming_it(tmp_path):
+    """Read without --game (the dog by default), a guardians results file was reported as
+    forests, and --save-to rolled its seeds again as dog forests."""
+    made = forest("analyse", "--game", "guardians", "--count", "2", "--size", "5x4", "--jobs",
+                  "1", "-o", "g.csv", "--no-progress", cwd=tmp_path)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    refused(forest("analyse", "-o", "g.csv", "--save-to", "saved", cwd=tmp_path),
+            "g.csv holds the results of guardians, not of dog", "add --game guardians")  # fmt: skip
+    assert not (tmp_path / "saved").exists()
+    saved = forest("analyse", "--game", "guardians", "-o", "g.csv", "--save-to", "saved",
+                   cwd=tmp_path)  # fmt: skip
+    assert saved.returncode == 0, saved.stderr
+    assert sorted(p.suffix for p in (tmp_path / "saved").iterdir()) == [".grove", ".grove"]
