@@ -387,6 +387,21 @@ def test_guardians_solo_defaults_to_the_strongest_agent(capsys):
     assert "default: the game's strongest, lookahead" in text
 
 
+def test_guardians_solo_json_names_the_unit_of_its_iterations(capsys):
+    # Defect: `guardians solo --json` gave `iterations: 4` without its unit: the lookahead's
+    # budget counts continuations (candidate turns played out), not MCTS simulations
+    code, out, err = run(capsys, "guardians", "solo", "--games", "1", "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    keys = list(report)
+    assert keys[keys.index("iterations") + 1] == "iterations_unit"  # added beside, not renamed
+    assert report["iterations"] == 4 and report["iterations_unit"] == "continuations a decision"
+    code, out, err = run(capsys, "guardians", "solo", "--games", "1", "--agent", "greedy",
+                         "--json")  # fmt: skip
+    assert code == 0, err
+    assert json.loads(out)["iterations_unit"] is None  # no search: nothing counted
+
+
 def test_every_games_solve_takes_an_agent_and_defaults_to_the_strongest(capsys):
     # Defect: `forest trial solve` could never work (it refused mcts and had no --agent)
     code, out, err = run(capsys, "trial", "solve", "--players", "2", "--games", "2",

@@ -49,11 +49,19 @@ class SoloReport:
     ci_low: float
     ci_high: float
     scores: tuple[int, ...]
+    iterations_unit: str | None = None
+    """What ``iterations`` counts, in the agent's words (``AgentSpec.budget``: the lookahead's
+    ``"continuations a decision"``, not MCTS simulations); None where nothing is counted."""
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object of ``--json``: every field in order, the scores summarised before
-        they are listed."""
-        summary = {k: v for k, v in asdict(self).items() if k != "scores"}
+        """The JSON object of ``--json``: every field in order (``iterations_unit`` beside
+        ``iterations``), the scores summarised before they are listed."""
+        summary: dict[str, Any] = {}
+        for key, value in asdict(self).items():
+            if key not in ("scores", "iterations_unit"):
+                summary[key] = value
+            if key == "iterations":
+                summary["iterations_unit"] = self.iterations_unit
         return summary | {
             "score_min": min(self.scores),
             "score_median": statistics.median(self.scores),
@@ -107,7 +115,18 @@ def solo_report(
         ci_low=low,
         ci_high=high,
         scores=tuple(scores),
+        iterations_unit=_unit(agent, iterations),
     )
+
+
+def _unit(agent: str, iterations: int | None) -> str | None:
+    """What ``agent``'s ``iterations`` count (its declared budget words), None without a budget
+    or for an agent guardians does not offer."""
+    from solver.games.guardians import SPEC
+
+    if not iterations or agent not in SPEC.agent_names():
+        return None
+    return SPEC.agent(agent).budget
 
 
 def solo_run(
