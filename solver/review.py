@@ -263,6 +263,7 @@ def _review_request(
     options = record.get("options", {})
     if not isinstance(options, dict):
         raise OptionError('a game record\'s "options" is an object')
+    _check_record_seed(record)
     base: dict[str, Any] = {"game": name, "options": options}
     if record.get("state") is not None:
         base["state"] = record["state"]
@@ -276,6 +277,20 @@ def _review_request(
     if isinstance(record.get("engine"), str):
         base["engine"] = record["engine"]
     return spec, base, actions, last
+
+
+def _check_record_seed(record: Mapping[str, Any]) -> None:
+    """A record's ``seed``, where it has one, is a seed (0 to 2**64 - 1) as the service's review
+    requires (``invalid_request`` on ``seed``): the review replays the record's actions and reads
+    no seed, but a record carrying a bad one is refused, not reviewed as if it were good."""
+    from solver.rng import check_seed
+
+    if "seed" not in record:
+        return
+    try:
+        check_seed(record["seed"])
+    except OptionError as exc:
+        raise RecordError(f"a game record's {exc}", "seed", "invalid_request") from None
 
 
 @dataclass

@@ -157,6 +157,24 @@ def test_review_errors_are_one_line(tmp_path: Path) -> None:
     assert ended.returncode == 2 and "input ended" in ended.stderr
 
 
+@pytest.mark.parametrize("seed", ["x", -1, 2**64, 1.5, None])
+def test_a_record_s_bad_seed_is_refused_as_the_service_refuses_it(tmp_path: Path, seed) -> None:
+    # Defect: `forest GAME review` and review_record reviewed a record whose "seed" was "x"
+    # (the review reads no seed); POST /v1/review refuses it (invalid_request on seed)
+    from solver.review import RecordError
+
+    record = {"game": "dog", "options": {"forest": PUZZLE}, "seed": seed, "actions": [10, 1]}
+    with pytest.raises(RecordError) as caught:
+        review_record(record)
+    assert (caught.value.field, caught.value.code) == ("seed", "invalid_request")
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    out = _forest("dog", "review", str(path))
+    assert out.returncode == 2 and out.stdout == "", out
+    assert len(out.stderr.splitlines()) == 1 and "seed" in out.stderr, out.stderr
+    assert review_record({**record, "seed": 2**64 - 1})["decisions"]  # the largest seed is one
+
+
 def test_a_record_of_labels_is_read_once_not_at_every_position(monkeypatch) -> None:
     """Found by attack: a review replayed the record's labels again for every position (each
     Trial label decodes the compiled state, whose history grows with the game): a 662-action

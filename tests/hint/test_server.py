@@ -176,6 +176,16 @@ def test_review(server: Server) -> None:
     assert bad.status_code == 400 and "actions.1" in bad.json()["error"]
 
 
+@pytest.mark.parametrize("seed", ["x", -1, 2**64, 1.5, True, None])
+def test_a_review_s_seed_is_checked_as_a_hint_s(server: Server, seed: object) -> None:
+    """A record's seed is refused as a hint request's is (400, invalid_request, field seed),
+    though the review reads none: both are the same request field, checked alike."""
+    for path, body in (("/v1/review", {**DOG, "actions": [10, 1]}), ("/v1/hint", {**EXAMPLE})):
+        reply = post(server, path, {**body, "seed": seed})
+        assert reply.status_code == 400, (path, reply.text)
+        assert (reply.json()["code"], reply.json()["field"]) == ("invalid_request", "seed")
+
+
 def test_a_review_of_illegal_actions_is_refused_before_any_search(server: Server) -> None:
     """The record is replayed before any position is searched: refused at once (it took the whole
     review budget, 10 s, tying up a worker), with the hint's code and field, the field said once."""
