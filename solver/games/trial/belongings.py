@@ -395,6 +395,10 @@ class Side(YesNo):
     }
 
     @staticmethod
+    def describe(st: State, f: Frame, a: int) -> str:
+        return "choose good" if a == st.layout.YES else "choose evil"
+
+    @staticmethod
     def answer(st: State, f: Frame, yes: bool) -> None:
         move_morality(st, f["player"], -1 if yes else 1)
 

@@ -12,7 +12,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from solver.games.trial.belongings import TentFromBox, gain_food, take_tent, tent_of
-from solver.games.trial.core import REQUIRED, Fields, Frame, Step, player, pop, push, step
+from solver.games.trial.core import (
+    REQUIRED,
+    Fields,
+    Frame,
+    Step,
+    player,
+    pop,
+    push,
+    step,
+    words,
+)
 from solver.games.trial.decks import CardOrFood, draw_deed
 from solver.games.trial.history import PUBLIC, note
 from solver.games.trial.schema import FOODS
@@ -155,6 +165,11 @@ class PickTent(Step):
 
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str:
+        return f"leave your tent ({words(tent_of(st, a))}) at {f['spot']}"
+
+    @staticmethod
+    def legacy(st: State, f: Frame, a: int) -> str:
+        """The label before read ``leave your tent card_draw at camp-1`` (still accepted)."""
         return f"leave your {st.layout.label(a)} at {f['spot']}"
 
 
@@ -163,6 +178,10 @@ class GiftTent(Step):
     """Decision (Campsite Gift): the empty campsite that gets a tent token from the box."""
 
     fields: ClassVar[Fields] = {"player": (REQUIRED, "who played Campsite Gift")}
+
+    @staticmethod
+    def describe(st: State, f: Frame, a: int) -> str:
+        return f"put a tent from the box on {st.layout.spaces[a - st.layout.SPACE]}"
 
     @staticmethod
     def legal(st: State, f: Frame) -> list[int]:

@@ -471,6 +471,12 @@ class Offer(YesNo):
     }
 
     @staticmethod
+    def describe(st: State, f: Frame, a: int) -> str:
+        name = st.game.pack.card(f["card"])["name"]
+        verb = "accept" if a == st.layout.YES else "decline"
+        return f"{verb} the offer of {name} (player {f['owner']}'s card)"
+
+    @staticmethod
     def yes_open(st: State, f: Frame) -> bool:
         return can_pay_cost(st, f["player"], card_text(st, f)["cost"])
 
@@ -490,6 +496,10 @@ class Collapse(Step):
     flipped)."""
 
     fields: ClassVar[Fields] = {"player": (REQUIRED, "who collapses it")}
+
+    @staticmethod
+    def describe(st: State, f: Frame, a: int) -> str:
+        return f"collapse the tunnel at {st.layout.spaces[a - st.layout.SPACE]}"
 
     @staticmethod
     def legal(st: State, f: Frame) -> list[int]:
@@ -513,6 +523,11 @@ class FlipChoice(YesNo):
     """Decision (Demolition Builder): ruin (``done``) or restore (``yes``) the location here."""
 
     fields: ClassVar[Fields] = {"player": (REQUIRED, "who turns the tile")}
+
+    @staticmethod
+    def describe(st: State, f: Frame, a: int) -> str:
+        verb = "restore" if a == st.layout.YES else "ruin"
+        return f"{verb} the location here"
 
     @staticmethod
     def answer(st: State, f: Frame, yes: bool) -> None:

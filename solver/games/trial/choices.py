@@ -152,6 +152,10 @@ class PickColumn(Step):
     }
 
     @staticmethod
+    def describe(st: State, f: Frame, a: int) -> str:
+        return f"put it in the {COLUMNS[a - st.layout.COLUMN]} column"
+
+    @staticmethod
     def legal(st: State, f: Frame) -> list[int]:
         return [st.layout.COLUMN + i for i in range(len(COLUMNS))]
 
@@ -167,6 +171,12 @@ class FacedownOptional(Step):
     face down, or ``done``."""
 
     fields: ClassVar[Fields] = {"player": (REQUIRED, "whose story")}
+
+    @staticmethod
+    def describe(st: State, f: Frame, a: int) -> str:
+        if a == st.layout.DONE:
+            return "add no card to your story"
+        return f"add {card_name(st, a)} to your story face down"
 
     @staticmethod
     def legal(st: State, f: Frame) -> list[int]:
@@ -234,6 +244,12 @@ class FromDiscard(core.UntilDone):
         "choices": (REQUIRED, "the cards that may be taken"),
         "left": (REQUIRED, "how many more may be taken"),
     }
+
+    @staticmethod
+    def describe(st: State, f: Frame, a: int) -> str:
+        if a == st.layout.DONE:
+            return "take no more from the deed discard pile"
+        return f"take {card_name(st, a)} from the deed discard pile"
 
     @staticmethod
     def legal(st: State, f: Frame) -> list[int]:

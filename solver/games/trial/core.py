@@ -216,6 +216,11 @@ def card_text(st: State, f: Frame) -> Any:
     return get_path(st.game.pack.card(f["card"]), f["path"])
 
 
+def words(name: str) -> str:
+    """A data name as a player reads it in a label: ``card_draw`` -> ``card draw``."""
+    return name.replace("_", " ")
+
+
 def card_text_fields(what: str) -> Fields:
     """The frame fields of a card-text step (one running part of a card's text, read with
     :func:`card_text`): the card, and the path to ``what`` in it."""

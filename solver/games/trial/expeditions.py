@@ -165,6 +165,10 @@ class Exhausted(core.YesNo):
     fields: ClassVar[Fields] = {"player": (REQUIRED, "who is on the expedition")}
 
     @staticmethod
+    def describe(st: State, f: Frame, a: int) -> str:
+        return "pay 2 food to advance" if a == st.layout.YES else "do not advance"
+
+    @staticmethod
     def yes_open(st: State, f: Frame) -> bool:
         return can_pay(st, f["player"], food_units("food", "food"))
 

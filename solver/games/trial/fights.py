@@ -220,6 +220,10 @@ class DuelTarget(Step):
     }
 
     @staticmethod
+    def describe(st: State, f: Frame, a: int) -> str:
+        return f"attack player {a - st.layout.PLAYER}"
+
+    @staticmethod
     def legal(st: State, f: Frame) -> list[int]:
         return [st.layout.PLAYER + q for q in f["targets"]]
 
@@ -455,7 +459,7 @@ class FightDiscard(core.UntilDone):
             return f"discard {card_name(st, a)} for {strength_card(st, cid)} strength"
         if a == st.layout.TOKEN:
             return "use the one-time strength tent symbol"
-        return None
+        return "stop discarding for strength" if a == st.layout.DONE else None
 
 
 @step("fight_cards")
@@ -480,6 +484,8 @@ class FightCards(core.UntilDone):
 
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str | None:
+        if a == st.layout.DONE:
+            return "stop playing cards face down"
         return f"play {card_name(st, a)} face down" if a >= st.layout.CARD else None
 
 
@@ -530,6 +536,10 @@ class Reroll(YesNo):
     fields: ClassVar[Fields] = {"player": (REQUIRED, "who rolled")}
 
     @staticmethod
+    def describe(st: State, f: Frame, a: int) -> str:
+        return "pay for a re-roll" if a == st.layout.YES else "keep the roll"
+
+    @staticmethod
     def answer(st: State, f: Frame, yes: bool) -> None:
         if yes:
             roll = enclosing(st, "roll")
@@ -550,6 +560,12 @@ class Swindle(core.UntilDone):
         "face_down": ([], "the cards put aside (hidden until the roll)"),
         "fame": (0, "their total fame"),
     }
+
+    @staticmethod
+    def describe(st: State, f: Frame, a: int) -> str:
+        if a == st.layout.DONE:
+            return "roll for the swindle"
+        return f"put {card_name(st, a)} face down for the swindle"
 
     @staticmethod
     def legal(st: State, f: Frame) -> list[int]:

@@ -35,6 +35,7 @@ from solver.games.trial.core import (
     pop,
     push,
     step,
+    words,
 )
 from solver.games.trial.decks import card_name, draw_deed
 from solver.games.trial.discards import discard_actions, discard_for_symbols
@@ -140,6 +141,11 @@ class TurnTile(Step):
 TENT_SYMBOL = {"card": "card_draw", "trade": "trade"}
 """The one-time tent symbol that may join a kind of enhancement."""
 LABEL = {"harvest": "grove", "lookout_draw": "lookout", "trading_bonus": "store"}
+"""The old ``done`` labels' words for the step waiting below (``grove: done``)."""
+
+FINISH = {"harvest": "stop discarding and harvest", "lookout_draw": "stop discarding and draw",
+          "trading_bonus": "stop discarding and trade"}  # fmt: skip
+"""``done``'s label by the step waiting below: what ending the discards goes on to."""
 
 
 def _enhances(st: State, cid: str, kind: str) -> bool:
@@ -192,6 +198,14 @@ class Enhance(core.UntilDone):
     def describe(st: State, f: Frame, a: int) -> str | None:
         if a >= st.layout.CARD:
             return f"discard {card_name(st, a)} ({f['kind']})"
+        if a == st.layout.TOKEN:
+            return f"use the one-time {words(TENT_SYMBOL[f['kind']])} tent symbol"
+        return FINISH[f["into"]] if a == st.layout.DONE else None
+
+    @staticmethod
+    def legacy(st: State, f: Frame, a: int) -> str | None:
+        """The label before 0.x read ``grove: done``, ``use the one-time card_draw tent symbol``
+        (still accepted by ``string_to_action``: records may hold them)."""
         if a == st.layout.TOKEN:
             return f"use the one-time {TENT_SYMBOL[f['kind']]} tent symbol"
         return f"{LABEL[f['into']]}: done" if a == st.layout.DONE else None
@@ -254,6 +268,11 @@ class Exchange(YesNo):
         "player": (REQUIRED, "who swaps"),
         "food": (REQUIRED, "the tile's food"),
     }
+
+    @staticmethod
+    def describe(st: State, f: Frame, a: int) -> str:
+        food = f["food"]
+        return f"swap a {food} for a tea leaf" if a == st.layout.YES else f"keep the {food}"
 
     @staticmethod
     def yes_open(st: State, f: Frame) -> bool:

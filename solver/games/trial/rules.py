@@ -236,14 +236,25 @@ class TrialState:
         return text or f"{frame['step']}: {base}"
 
     def string_to_action(self, label: str) -> int:
+        """The legal action labelled ``label``: its label, its state-free label (``done``), or
+        a label it had before the labels were reworded (``fight_discard: done``, the step's
+        name then the state-free label; a step's own ``legacy``): records may hold them."""
         legal = self.legal_actions()
         for a in legal:
             if self.action_to_string(a) == label:
                 return a
         for a in legal:
-            if self._label(a) == label:
+            if self._label(a) == label or label in self._legacy_labels(a):
                 return a
         raise IllegalActionError(f"no legal action is labelled {label!r}")
+
+    def _legacy_labels(self, action: int) -> tuple[str, ...]:
+        frame = self._top()
+        if frame is None:
+            return ()
+        legacy = getattr(STEPS[frame["step"]], "legacy", None)
+        old = legacy(self, frame, action) if legacy else None
+        return (f"{frame['step']}: {self._label(action)}", *(() if old is None else (old,)))
 
     def clone(self) -> TrialState:
         twin = TrialState.__new__(TrialState)

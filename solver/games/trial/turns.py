@@ -202,7 +202,19 @@ class Turn(Step):
         if family == "drop":
             kind = st.layout.item_kinds[index]
             return f"drop {kind}" + (" (to the box)" if is_artifact(st, kind) else "")
-        return None
+        if family == "paw":
+            target = PAW_TARGETS[index // 2]
+            strong = "strong " if index % 2 else ""
+            return f"place a {strong}paw on {PAW_WORDS.get(target, target)}"
+        return TURN_WORDS.get(st.layout.label(a))
+
+
+TURN_WORDS = {"move": "move", "camp": "camp", "end turn": "end turn",
+              "leave expedition": "leave the expedition", "elixir": "use the elixir"}  # fmt: skip
+"""A turn's named actions as a player says them (before: ``turn: end turn``)."""
+
+PAW_WORDS = {"location": "the location", "expedition": "the expedition"}
+"""Where a paw goes, as a player says it (the rest as named: ``encounter 1``, ``help``)."""
 
 
 @step("move")

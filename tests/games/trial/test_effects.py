@@ -14,7 +14,7 @@ def test_avalanche_rerolls_once_for_food_and_keeps_the_new_roll():
     h.act(st, "turn: paw: expedition")
     st.apply_action(st.chance_outcomes()[0][0])
     h.die(st, h.ONE)  # needs 2
-    assert h.labels(st) == ["reroll: done", "reroll: yes"]
+    assert h.labels(st) == ["keep the roll", "pay for a re-roll"]
     h.act(st, "reroll: yes")
     h.act(st, "pay with acorn")
     assert me["food"]["acorn"] == 0
@@ -135,13 +135,18 @@ def test_charity_collection_asks_the_others_in_turn_order():
     h.set_food(st, 1, acorn=1)
     h.set_food(st, 2)
     h.act(st, "play Charity Collection")
-    assert st.current_player() == 1 and h.labels(st) == ["offer: done", "offer: yes"]
+    assert st.current_player() == 1 and h.labels(st) == [
+        "decline the offer of Charity Collection (player 0's card)",
+        "accept the offer of Charity Collection (player 0's card)",
+    ]
     h.act(st, "offer: yes")
     h.act(st, "pay with acorn")
     assert st.data["players"][1]["morality"] == -1
     st.apply_action(st.chance_outcomes()[0][0])  # the collector's card
     assert len(st.data["players"][0]["aside"]) == 1
-    assert st.current_player() == 2 and h.labels(st) == ["offer: done"]  # nothing to give
+    assert st.current_player() == 2 and h.labels(st) == [  # nothing to give
+        "decline the offer of Charity Collection (player 0's card)"
+    ]
 
 
 def test_demolition_builder_ruins_or_restores_the_location_here():

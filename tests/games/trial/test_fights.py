@@ -81,7 +81,7 @@ def test_the_rulebooks_knight_example():
     h.die(st, THREE)  # the Knight: 3 + 3 = 6
     h.die(st, TWO)  # Mary: 2 + 2 + 2 = 6, a tie: the defender would win
     assert st.observation(1)["fight"]["strength_shown"] == [6, 6]
-    assert h.labels(st) == ["fight_discard: done", "discard Pathfinder for 1 strength"]
+    assert h.labels(st) == ["stop discarding for strength", "discard Pathfinder for 1 strength"]
     h.act(st, "discard Pathfinder for 1 strength")
     h.act(st, "fight_discard: done")
     h.act(st, "fight_cards: done")
@@ -109,25 +109,25 @@ def test_two_cards_discarded_then_two_face_down_four_in_all(face, won):
     h.die(st, ONE)  # the adventurer: 1 + 1 = 2
     # the discard stage offers only cards whose enhancement shows strength symbols
     assert h.labels(st) == [
-        "fight_discard: done",
+        "stop discarding for strength",
         "discard Pathfinder for 1 strength",
         "discard Blaster for 1 strength",
         "discard Delver for 2 strength",
     ]
     h.act(st, "discard Delver for 2 strength")
     h.act(st, "discard Pathfinder for 1 strength")  # 2 + 3 = 5
-    assert h.labels(st) == ["fight_discard: done"]  # two cards at most
+    assert h.labels(st) == ["stop discarding for strength"]  # two cards at most
     h.act(st, "fight_discard: done")
     # face down: any card, each worth every symbol of its enhancement
     assert h.labels(st) == [
-        "fight_cards: done",
+        "stop playing cards face down",
         "play Blaster face down",
         "play Market Day face down",
         "play Tool Swap face down",
     ]
     h.act(st, "play Market Day face down")  # 2 movement symbols: 2 strength
     h.act(st, "play Blaster face down")  # 1: 5 + 3 = 8
-    assert h.labels(st) == ["fight_cards: done"]  # two more at most
+    assert h.labels(st) == ["stop playing cards face down"]  # two more at most
     h.act(st, "fight_cards: done")
     me = st.data["players"][0]
     discard = st.data["decks"]["deeds"]["discard"]
@@ -151,9 +151,9 @@ def test_the_one_time_strength_tent_symbol_is_used_with_the_discards():
     h.act(st, "turn: paw: encounter 1")
     h.die(st, ONE)  # the Knight: 4
     h.die(st, TWO)  # 1 + 2 = 3
-    assert h.labels(st) == ["fight_discard: done", "use the one-time strength tent symbol"]
+    assert h.labels(st) == ["stop discarding for strength", "use the one-time strength tent symbol"]
     h.act(st, "use the one-time strength tent symbol")  # 4: a tie
-    assert h.labels(st) == ["fight_discard: done"]
+    assert h.labels(st) == ["stop discarding for strength"]
     h.act(st, "fight_discard: done")
     h.act(st, "play Market Day face down")  # + 2 = 6 > 4
     h.act(st, "fight_cards: done")

@@ -105,7 +105,7 @@ def _move_states(count: int) -> list[TrialState]:
                 found.append(state)
                 break
             wanted = [a for a, label in zip(state.legal_actions(), labels, strict=True)
-                      if label in ("turn: move", "stay")]  # fmt: skip
+                      if label in ("move", "stay")]  # fmt: skip
             state.apply_action(wanted[0] if wanted else rng.choice(state.legal_actions()))
         if len(found) >= count:
             break

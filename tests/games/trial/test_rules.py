@@ -36,10 +36,10 @@ from .positions import (
 
 def test_a_turn_needs_its_paw_and_allows_one_deed_and_one_move():
     st = ready()
-    assert "turn: end turn" not in labels(st)  # the paw token is obligatory
+    assert "end turn" not in labels(st)  # the paw token is obligatory
     act(st, "turn: move")
     act(st, "stay")
-    assert "turn: move" not in labels(st)  # one move per turn
+    assert "move" not in labels(st)  # one move per turn
     act(st, "turn: paw: help")
     act(st, "help: gain acorn")
     assert st.data["players"][0]["food"]["acorn"] == 2 and st.data["players"][0]["paws"] == 2
@@ -213,7 +213,7 @@ def test_a_grove_with_the_strong_paw_story_symbols_and_an_enhancement():
     act(st, f"discard {berry} (food)")
     act(st, "grove: done")
     assert me["food"] == {"raspberry": 1, "acorn": 2, "mushroom": 0, "tea": 1}
-    assert "turn: paw: location" not in labels(st)  # one token per player per location
+    assert "place a paw on the location" not in labels(st)  # one token per player per location
 
 
 def test_a_ruined_grove_swaps_its_food_for_tea_and_ignores_the_strong_paw():
@@ -307,9 +307,9 @@ def test_frosty_hill_paid_paths_finishing_and_the_flag():
     st, me, deck = _at_expedition("frosty", "Mountain Goat")
     set_food(st, 0, acorn=1, mushroom=1)
     assert labels(st) == [
-        "turn: leave expedition",
-        "turn: paw: expedition",
-        "turn: strong paw: expedition",
+        "leave the expedition",
+        "place a paw on the expedition",
+        "place a strong paw on the expedition",
     ]
     act(st, "turn: paw: expedition")
     assert st.chance_outcomes() == [(st.layout.card(cid("Mountain Goat")), 1.0)]  # the known top
@@ -320,7 +320,7 @@ def test_frosty_hill_paid_paths_finishing_and_the_flag():
     act(st, "pay with mushroom")
     act(st, "finish on frosty-2 (1 fame)")
     assert me["flags"]["frosty"] == "frosty-2" and me["space"] == "exit-frosty"
-    assert labels(st) == ["turn: end turn"]  # finishing ends the turn
+    assert labels(st) == ["end turn"]  # finishing ends the turn
     assert me["story"] == [[cid("Mountain Goat"), True, "pioneering"]]
     assert deck["top"] is None and len(deck["layers"][0]) == 11
 
@@ -355,7 +355,7 @@ def test_leaving_an_expedition_returns_to_the_exit_without_a_flag():
     me["space"] = "swamps-2"
     act(st, "turn: leave expedition")
     assert me["space"] == "exit-swamps" and me["flags"]["swamps"] is None
-    assert "turn: leave expedition" not in labels(st)
+    assert "leave the expedition" not in labels(st)
 
 
 # -- camping -----------------------------------------------------------------------------------
@@ -368,13 +368,13 @@ def test_camping_takes_the_campsite_and_tent_bonuses_and_returns_the_paws():
     st.data["camp_tents"]["camp-3"] = {"tent": "strength", "owner": 1}
     set_food(st, 0)
     me["tents"] = ["none", "acorn"]
-    assert "turn: camp" in labels(st) and not any("paw" in lab for lab in labels(st))
+    assert "camp" in labels(st) and not any("paw" in lab for lab in labels(st))
     act(st, "turn: camp")
     act(st, "leave your tent acorn at camp-3")
     assert me["food"]["tea"] == 1 and me["tent_symbols"]["strength"] == 1
     assert st.data["camp_tents"]["camp-3"] == {"tent": "acorn", "owner": 0}
     assert me["paws"] == 3 and me["strong_paw"] and me["paws_placed"] == [] and me["camped"]
-    assert labels(st) == ["turn: end turn"]
+    assert labels(st) == ["end turn"]
     assert st.observation(1)["camp_tents"]["camp-3"] == "face down"
 
 
@@ -770,7 +770,7 @@ def test_the_cartographer_can_finish_in_the_swamps_at_once():
     act(st, "finish on swamps-f1a (1 fame)")
     assert me["flags"]["swamps"] == "swamps-f1a" and me["space"] == "exit-swamps"
     assert me["food"]["raspberry"] == food["raspberry"] + 1  # the space's resource
-    assert "turn: paw: help" in labels(st)  # the paw is still due
+    assert "place a paw on help" in labels(st)  # the paw is still due
     # the Dark Caverns: either line; the Frosty Hill: the short path, paid
     for start, wanted in (("caverns", ["advance to caverns-1a", "advance to caverns-1b"]),
                           ("frosty", ["advance to frosty-1", "advance to frosty-2"])):  # fmt: skip

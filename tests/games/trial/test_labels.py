@@ -1,0 +1,74 @@
+"""The Trial's action labels read as a player says them, and the old labels still parse.
+
+Before, a decision without its own words fell back to the step's internal name and the
+action's state-free label (``fight_discard: done``, ``facedown_optional: deed-08``, ``turn: end
+turn``), and a few read data names (``use the one-time card_draw tent symbol``). Records on disk
+may hold those labels: ``string_to_action`` still takes them. The compiled engine labels through
+the reference (``test_engines_agree.py`` compares every label along its games), so both agree.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+import solver
+from solver.games.trial.rules import STEPS
+
+INTERNAL = re.compile(r"\b[a-z]+_[a-z_]+\b")
+"""A data name (``fight_discard``, ``card_draw``): a player never says one."""
+
+OLD_TO_NEW = {
+    "fight_discard": ("done", "stop discarding for strength"),
+    "fight_cards": ("done", "stop playing cards face down"),
+    "pick_column": ("column moral", "put it in the moral column"),
+    "side": ("done", "choose evil"),
+    "turn": ("end turn", "end turn"),
+}
+"""Old labels (the step's name, then the state-free label) and their new words, written out."""
+
+
+def _decisions(players: int, seed: int) -> list[tuple[object, list[int]]]:
+    """Every decision node of a seeded random reference game: (state, legal actions)."""
+    state = solver.load_game("trial", players=players, engine="reference").new_initial_state()
+    rng = random.Random(seed)
+    seen = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            legal = state.legal_actions()
+            seen.append((state.clone(), legal))
+            action = rng.choice(legal)
+        state.apply_action(action)
+    return seen
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3), (2, 4)])
+def test_every_decision_label_reads_as_words_and_parses_back(players: int, seed: int) -> None:
+    for state, legal in _decisions(players, seed):
+        step = state._top()["step"]
+        assert step in STEPS
+        labels = [state.action_to_string(a) for a in legal]
+        assert len(set(labels)) == len(labels), labels  # one label, one action
+        for action, label in zip(legal, labels, strict=True):
+            assert not INTERNAL.search(label), label
+            assert label != f"{step}: {state._label(action)}", label  # the internal fallback
+            assert state.string_to_action(label) == action
+
+
+def test_the_old_labels_still_parse_to_the_same_action() -> None:
+    found = {}
+    for state, legal in _decisions(2, 1) + _decisions(3, 2) + _decisions(4, 3):
+        step = state._top()["step"]
+        for action in legal:
+            old = f"{step}: {state._label(action)}"
+            found[old] = state.action_to_string(action)
+            others = [state.action_to_string(a) for a in legal if a != action]
+            if old not in others:
+                assert state.string_to_action(old) == action, old
+    for step, (base, new) in OLD_TO_NEW.items():
+        assert found.get(f"{step}: {base}") == new, (step, base)
