@@ -81,7 +81,7 @@ def _show_review(screen: Screen, review: dict[str, Any], record: dict[str, Any],
              _num(d["best"]), _num(d["loss"]), d["mark"] or ""]
             for d in review["decisions"]]  # fmt: skip
     screen.table(
-        f"review of {path}: {review['valueKind']} ({kind})",
+        f"review of {path}: {review.get('valueLabel') or review['valueKind']} ({kind})",
         ["ply", "player", "move", "value", "best", "best value", "loss", "mark"], rows,
     )  # fmt: skip
     marks = ", ".join(

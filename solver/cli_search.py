@@ -174,16 +174,38 @@ def describe(spec: GameSpec, args: argparse.Namespace, methods: set[str], state:
     per_search = count(args.iterations, "simulation")
     if methods <= {"exact"}:
         return f"{kind} (exact)"
+    leaves: set[str] = getattr(args, "leaves", set())
     if methods == {"ismcts"}:
         searchers: set[str] = getattr(args, "searchers", set())
-        leaves: set[str] = getattr(args, "leaves", set())
         how = f", {_leaf_words(leaves)}" if leaves else ""
         how += f", {_searcher(searchers)}" if searchers else ""
-        return f"{kind} (ISMCTS estimate from player {args.observer}'s view, {per_search}{how})"
+        head = _estimate_words(kind, leaves, state)
+        return f"{head} (ISMCTS estimate from player {args.observer}'s view, {per_search}{how})"
     estimate = f"MCTS estimate, {per_search} a search, {_leaves(state)}"
     if "exact" in methods:
         return f"{kind} (exact where it fits, else {estimate})"
-    return f"{kind} ({estimate})"
+    return f"{_estimate_words(kind, leaves, state)} ({estimate})"
+
+
+def _estimate_words(kind: str, leaves: set[str], state: Any) -> str:
+    """An estimate's value in words: a ``heuristic estimate of the win probability`` where a
+    search's leaves were valued by the game's heuristic (:mod:`solver.search.value_words`),
+    else the kind (the words after it say it is an estimate)."""
+    from solver.search.value_words import value_label
+
+    leaf = _heuristic_leaf(leaves, state)
+    return kind if leaf is None else value_label(kind, "mcts", leaf)
+
+
+def _heuristic_leaf(leaves: set[str], state: Any) -> str | None:
+    """The first of ``leaves`` (the searches' evaluators; none reported: what the state offers,
+    its heuristic or rollouts) that is the game's heuristic, or None."""
+    from solver.search.mcts import has_heuristic
+    from solver.search.value_words import is_heuristic
+
+    named = leaves or {"heuristic" if has_heuristic(state) else "rollout"}
+    heuristic = sorted(name for name in named if is_heuristic("mcts", name))
+    return heuristic[0] if heuristic else None
 
 
 # -- best-move -----------------------------------------------------------------------------------
@@ -398,6 +420,7 @@ def best_move_command(spec: GameSpec, args: argparse.Namespace) -> int:
     what = describe(spec, args, walk.methods, state)
     estimated = not walk.methods <= {"exact"}
     report = {"game": spec.name, "player": args.observer, "value_kind": spec.value_kind,
+              "value_label": _value_words(spec, walk, state),
               **report, "method": _method(walk.methods), "searcher": _searcher(walk.searchers),
               "simulations": args.iterations if estimated else 0,
               "leaves": sorted(walk.leaves), "notes": walk.notes}  # fmt: skip
@@ -427,6 +450,15 @@ def best_move_command(spec: GameSpec, args: argparse.Namespace) -> int:
     return 0
 
 
+def _value_words(spec: GameSpec, walk: _Walk, state: Any) -> str:
+    """``best-move --json``'s ``value_label``, as a hint's ``valueLabel`` says it."""
+    from solver.search.value_words import value_label
+
+    if walk.methods <= {"exact"}:
+        return value_label(spec.value_kind, "exact", None)
+    return value_label(spec.value_kind, "mcts", _heuristic_leaf(walk.leaves, state))
+
+
 def strength_move(game: Any, state: Any, args: argparse.Namespace) -> dict[str, Any] | None:
     """The move the strength ladder's level ``args.strength`` plays at ``state`` (seeded by
     ``--seed``; the agent ``levelK``), or ``None`` at a chance node."""
@@ -451,6 +483,7 @@ def hint_report(
         iterations=DEFAULT_ITERATIONS,
     )  # fmt: skip
     found = search(state, search_args)
+    search_args.leaves = set() if found.leaves is None else {found.leaves}
     return {"what": describe(spec, search_args, {found.method}, state),
             "moves": _move_rows(state, found.result)[:top], "notes": list(found.notes)}  # fmt: skip
 

@@ -37,6 +37,7 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -303,6 +304,15 @@ class _Replayed:
     methods: set[str]
     notes: list[str]
     reviewed: int
+    labels: list[str] = dataclass_field(default_factory=list)
+
+    def add(self, reply: dict[str, Any]) -> None:
+        """Note how ``reply``'s value was found (its method and its words, once each)."""
+        root = reply["rootInfo"]
+        self.methods.add(root["method"])
+        label = root.get("valueLabel") or root["valueKind"]
+        if label not in self.labels:
+            self.labels.append(label)
 
 
 def _replay(
@@ -317,8 +327,8 @@ def _replay(
     answer there) and each decision between two of them against the best move, until the
     review's deadline."""
     first = ask(start)
-    methods = {first["rootInfo"]["method"]}
-    replayed = _Replayed([_point(start, first)], [], methods, [], reviewed=start)
+    replayed = _Replayed([_point(start, first)], [], set(), [], reviewed=start)
+    replayed.add(first)
     before = first
     for ply in range(start + 1, last + 1):
         if deadline is not None and time.monotonic() >= deadline:
@@ -329,7 +339,7 @@ def _replay(
         if before["rootInfo"]["currentPlayer"] >= 0:
             replayed.decisions.append(_decision(before, actions[ply - 1], ply))
         replayed.curve.append(_point(ply, after))
-        replayed.methods.add(after["rootInfo"]["method"])
+        replayed.add(after)
         before = after
         replayed.reviewed = ply
     return replayed
@@ -344,6 +354,7 @@ def _report(
     return {
         "game": name,
         "valueKind": spec.value_kind,
+        "valueLabel": " / ".join(replayed.labels),
         "exact": replayed.methods == {"exact"},
         "methods": sorted(replayed.methods),
         "thresholds": dict(THRESHOLDS),
@@ -452,9 +463,10 @@ def write_plot(
                            color=colour, label=mark, zorder=3)  # fmt: skip
         ax.set_ylim(-0.02, 1.02)
         ax.set_xlabel("ply (actions played, dice included)")
-        ax.set_ylabel(f"{review['valueKind']} (player {player})")
+        words = review.get("valueLabel") or review["valueKind"]
+        ax.set_ylabel(f"{words} (player {player})")
         kind = values_kind(review)
-        ax.set_title(title or f"{review['game']}: {review['valueKind']} over the game ({kind})")
+        ax.set_title(title or f"{review['game']}: {words} over the game ({kind})")
         if any(d["mark"] for d in review["decisions"]):
             ax.legend(loc="lower left", fontsize=8)
         ax.grid(alpha=0.3)

@@ -80,3 +80,18 @@ def test_best_move_tries_the_exact_search_once_after_it_runs_out_of_memory(monke
     assert any("memory cap" in note for note in report["notes"])
     assert any("without trying it again" in note for note in report["notes"])
     assert all(row["moves"] for row in report["outcomes"])  # every outcome still estimated
+
+
+def test_best_move_says_a_heuristic_value_is_the_heuristic_s_estimate():
+    # Defect: `forest trial best-move` at the set-up printed "win probability (ISMCTS estimate
+    # ...)": the heuristic's guess (0.52 for a seat that won 7 of 40 self-play games) read as
+    # a win probability. The words follow the leaves the search reports, as a hint's do.
+    run = forest("trial", "best-move", "--players", "2", "--iterations", "20", "--no-progress")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("heuristic estimate of the win probability (ISMCTS estimate")
+    report = json.loads(forest("trial", "best-move", "--players", "2", "--iterations", "20",
+                               "--json").stdout)  # fmt: skip
+    assert report["leaves"] == ["heuristic-playout"] and report["value_kind"] == "win probability"
+    assert report["value_label"] == "heuristic estimate of the win probability"
+    exact = json.loads(forest("dog", "best-move", "dog/tiny-2x2", "--json").stdout)
+    assert exact["exact"] is True and exact["value_label"] == "exact win probability"

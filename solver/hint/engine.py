@@ -60,6 +60,7 @@ from solver.hint.schema import (
     error_from_validation,
 )
 from solver.search.result import SearchResult, replay_line
+from solver.search.value_words import value_label
 
 if TYPE_CHECKING:
     from solver.game import Game, State
@@ -132,10 +133,19 @@ class _Found:
     notes: tuple[str, ...] = ()
     values: tuple[float, ...] = ()
     searcher: str | None = None
+    leaves: str | None = None
 
     @property
     def exact(self) -> bool:
         return self.method == "exact"
+
+
+def _leaves(result: SearchResult | None, method: str) -> str | None:
+    """How an estimate's simulations valued their leaves (the searcher's ``evaluator``)."""
+    if result is None or method == "exact":
+        return None
+    evaluator = result.extra.get("evaluator")
+    return None if evaluator is None else str(evaluator)
 
 
 def _found_of(valued: Valued, determinizations: int = 0) -> _Found:
@@ -147,7 +157,8 @@ def _found_of(valued: Valued, determinizations: int = 0) -> _Found:
     return _Found(moves, float(valued.value), valued.simulations, valued.method, valued.player,
                   determinizations, valued.terminated, tuple(valued.notes),
                   tuple(float(v) for v in valued.values),
-                  None if result is None else result.searcher)  # fmt: skip
+                  None if result is None else result.searcher,
+                  _leaves(result, valued.method))  # fmt: skip
 
 
 def _searched(
@@ -254,7 +265,7 @@ def _ismcts_found(state: State, result: SearchResult, observer: int, terminated:
     note = chance_coverage_note(state, result.iterations)
     return _Found(moves, float(result.value), result.iterations, "ismcts", observer,
                   result.iterations, terminated, () if note is None else (note,),
-                  searcher=result.searcher)  # fmt: skip
+                  searcher=result.searcher, leaves=_leaves(result, "ismcts"))  # fmt: skip
 
 
 def _build(
@@ -290,6 +301,8 @@ def _build(
         determinizations=found.determinizations,
         values=list(found.values),
         searcher=found.searcher,
+        leaves=found.leaves,
+        valueLabel=value_label(spec.value_kind, found.method, found.leaves),
     )
     reply = HintAnswer(
         id=request.id,

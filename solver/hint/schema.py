@@ -286,6 +286,20 @@ class RootInfo(_Model):
         "kernel), 'python' (the Python searcher, e.g. on the reference engine); null where "
         "nothing was searched (a finished game)",
     )
+    leaves: str | None = Field(
+        default=None,
+        description="how an estimate's simulations valued their leaves (the searcher's "
+        "evaluator): 'rollout' or 'guided' (played to the end of the game), 'heuristic', "
+        "'mixed', 'heuristic-playout' (the game's heuristic: a guess); null for an exact value",
+    )
+    value_label: str = Field(
+        default="",
+        alias="valueLabel",
+        description="what the value is, in the words to show beside it "
+        "(solver.search.value_words): 'exact win probability', 'estimated win probability' "
+        "(simulations played to the end), 'heuristic estimate of the win probability' (leaves "
+        "valued by the game's heuristic, not a win rate measured by play)",
+    )
 
 
 class LimitApplied(_Model):
@@ -392,6 +406,12 @@ class ReviewAnswer(_Model):
     version: int = SCHEMA_VERSION
     game: str
     value_kind: str = Field(alias="valueKind")
+    value_label: str = Field(
+        default="",
+        alias="valueLabel",
+        description="what the values are, in words (rootInfo.valueLabel of the positions "
+        "reviewed, each kind once, joined by ' / ')",
+    )
     exact: bool
     thresholds: dict[str, float]
     decisions: list[dict[str, Any]]

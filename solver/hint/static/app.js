@@ -923,16 +923,25 @@ async function hint() {
   }
   $("hint-table").hidden = !answer.moveInfos.length;
   const root = answer.rootInfo;
-  const kind = root.exact ? "exact"
-    : `${root.method === "ismcts" ? "ISMCTS" : "MCTS"} estimate, ${root.visits} simulations`;
-  $("root-value").textContent = `${root.valueKind} for player ${root.player} (${kind}): `
-    + root.value.toFixed(4);
+  $("root-value").textContent = rootValueText(root);
   $("root-value").dataset.method = root.method;
+  $("root-value").dataset.leaves = root.leaves || "";
   $("hint-notes").textContent = (answer.notes || []).join(" ");
   if (answer.moveInfos.length) {
     $("hint-table").onmouseleave = () => followLine(answer.moveInfos[0].pv);
     await showLine(answer.moveInfos[0].pv, cursor);
   }
+}
+
+// What a hint's value is, in the answer's own words (rootInfo.valueLabel: exact, an estimate
+// played to the end, or the heuristic's guess), then how it was found; an older server's answer
+// without valueLabel says its kind and "estimate" where it is not exact.
+function rootValueText(root) {
+  const words = root.valueLabel || (root.exact ? `exact ${root.valueKind}`
+    : `estimate of the ${root.valueKind}`);
+  const how = root.exact ? ""
+    : ` (${root.method === "ismcts" ? "ISMCTS" : "MCTS"}, ${root.visits} simulations)`;
+  return `${words} for player ${root.player}${how}: ${root.value.toFixed(4)}`;
 }
 
 // -- the review: ranged requests filling the graph, marks, accuracy -----------------------------
@@ -962,6 +971,7 @@ async function review() {
         limit: { iterations },
       });
       if (run !== table.reviewRun) return; // the line changed: this review is stale
+      state.valueLabel = answer.valueLabel || state.valueLabel;
       for (const point of answer.curve) state.curve[point.ply] = point;
       for (const decision of answer.decisions) state.decisions[decision.ply] = decision;
       state.notes.push(...answer.notes);
@@ -1042,7 +1052,9 @@ function drawGraph() {
   const svg = svgNode("svg", { viewBox: `0 0 ${width} ${height}`, role: "img",
     "data-testid": "graph-svg" });
   const title = svgNode("title", {});
-  title.textContent = `${table.spec ? table.spec.valueKind : "value"} along the game, `
+  const reviewed = table.review && table.review.valueLabel;
+  const words = reviewed || (table.spec ? table.spec.valueKind : "value");
+  title.textContent = `${words} along the game, `
     + `from player ${table.seat}'s view (click a ply)`;
   svg.appendChild(title);
   svg.appendChild(svgNode("rect", { x: pad, y: pad, width: width - 2 * pad,

@@ -123,6 +123,29 @@ def _hinted_line_is_drawn(page: Any) -> None:
         assert page.locator("#board svg .hint-line, #board svg .hint-path").count() > 0
 
 
+PLAYED_OUT = {"rollout", "guided"}
+"""Evaluators whose simulations play to the end (written out again from
+solver/search/evaluators.py, not read from the code under test)."""
+
+
+def _value_is_labelled_honestly(page: Any) -> str:
+    """The hint's value line names what the value is, from the answer's method and leaves:
+    ``exact ...`` for an exact value, ``estimated ...`` for simulations played to the end, and a
+    ``heuristic estimate ...`` where the leaves were valued by the game's heuristic (before,
+    the Trial's set-up guess, 0.52 for a seat that won 7 of 40 games, read "win probability")."""
+    root = page.evaluate("() => window.table.lastHint.rootInfo")
+    text = page.inner_text("#root-value")
+    if root["exact"]:
+        want = "exact "
+    elif root.get("leaves") in PLAYED_OUT or root.get("leaves") is None:
+        want = "estimated "
+    else:
+        want = "heuristic estimate of the "
+    assert text.startswith(want + root["valueKind"] + " for player "), (text, root)
+    assert text.endswith(f"{root['value']:.4f}"), text
+    return text
+
+
 @pytest.mark.parametrize("name", solver.registered_games())
 def test_a_game_on_the_analysis_board(session: Any, name: str, tmp_path: Path) -> None:
     page, problems = session
@@ -146,6 +169,7 @@ def test_a_game_on_the_analysis_board(session: Any, name: str, tmp_path: Path) -
                                timeout=60_000)  # fmt: skip
         first = page.query_selector("#hint-table tbody tr")
         assert first is not None and first.query_selector_all("td")[4].inner_text()
+        _value_is_labelled_honestly(page)
         _hinted_line_is_drawn(page)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"hint-{name}.png"), full_page=True)
@@ -199,6 +223,13 @@ def test_a_game_on_the_analysis_board(session: Any, name: str, tmp_path: Path) -
         if decision["mark"]:
             assert page.get_attribute(f"#history button[data-ply='{decision['ply']}']",
                                       "data-mark") == decision["mark"]  # fmt: skip
+    # the graph says what its values are, in the review's words (exact, estimated, heuristic)
+    title = page.locator("#graph svg title").text_content() or ""
+    words = page.evaluate("() => window.table.review.valueLabel")
+    assert words and title.startswith(f"{words} along the game"), (title, words)
+    if not page.evaluate("() => Object.values(window.table.review.curve)"
+                         ".every((p) => p.method === 'exact')"):  # fmt: skip
+        assert "estimate" in words
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"review-{name}.png"), full_page=True)
     # a click on the graph jumps to that ply
@@ -269,6 +300,9 @@ def test_a_hidden_information_game_is_kept_by_the_server(session: Any) -> None:
     page.wait_for_function("() => window.table.lastHint !== null && window.table.busy === 0",
                            timeout=60_000)  # fmt: skip
     assert page.get_attribute("#root-value", "data-method") == "ismcts"
+    said = _value_is_labelled_honestly(page)
+    assert said.startswith("heuristic estimate")  # the Trial's leaves: heuristic-playout
+    assert page.get_attribute("#root-value", "data-leaves") == "heuristic-playout"
     # the seat's picture: a space a move goes to is clickable (the game's declared targets)
     target = page.locator("#board svg .target").first
     actions = [int(a) for a in (target.get_attribute("data-actions") or "").split(",")]
