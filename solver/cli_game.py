@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from solver.cli_play import play_command
-from solver.cli_position import DEFAULT_ITERATIONS, DEFAULT_MEMORY_MB, SOLVE_GAMES_SECONDS
+from solver.cli_position import DEFAULT_ITERATIONS, DEFAULT_MEMORY_MB
 from solver.cli_show import list_command, render_command, show_command
 from solver.cmdkit import (
     output_option,
@@ -115,9 +115,8 @@ def _add_solve(commands: Any, spec: GameSpec) -> None:
     _state_option(p)
     p.add_argument(
         "--agent", default=None, metavar="A",
-        help=f"the agent playing every seat of the games (default: the game's strongest, "
-        f"{spec.strongest_agent}; naming one plays its games instead of the exact search); one "
-        f"of {_agents_help(spec)}",
+        help=f"the agent playing every seat of the games (default: {_solve_agent_help(spec)}; "
+        f"naming one plays its games instead of the exact search); one of {_agents_help(spec)}",
     )  # fmt: skip
     _budget_options(p, iterations="the agent's simulations a decision (default: its own)")
     _exact_options(p, spec, estimate="the agent's games")
@@ -126,14 +125,23 @@ def _add_solve(commands: Any, spec: GameSpec) -> None:
         help="games played for the agent's estimate, at most (default 200)",
     )  # fmt: skip
     p.add_argument(
-        "--seconds", type=positive_float, default=SOLVE_GAMES_SECONDS, metavar="S",
+        "--seconds", type=positive_float, default=spec.solve_seconds, metavar="S",
         help="stop starting new games after S seconds of them; the games played so far give "
-        f"the estimate, and the answer says how many (default {SOLVE_GAMES_SECONDS:g}; at "
+        f"the estimate, and the answer says how many (default {spec.solve_seconds:g}; at "
         "least one game is played)",
     )  # fmt: skip
     _strength_option(p, "play the games with this level of the strength ladder (1-10): "
                      "--agent levelK")  # fmt: skip
     _bind(p, spec, _solve)
+
+
+def _solve_agent_help(spec: GameSpec) -> str:
+    """``solve --agent``'s default in words: the strongest agent, or the game's quick one."""
+    strongest = f"the game's strongest, {spec.strongest_agent}"
+    if spec.solve_agent is None or spec.solve_agent == spec.strongest_agent:
+        return strongest
+    return (f"{spec.solve_agent}, a quick estimate, unless --iterations is given; then "
+            f"{strongest}")  # fmt: skip
 
 
 def _add_play(commands: Any, spec: GameSpec) -> None:

@@ -21,7 +21,6 @@ from solver.spec import GameSpec, Opened
 __all__ = [
     "DEFAULT_ITERATIONS",
     "DEFAULT_MEMORY_MB",
-    "SOLVE_GAMES_SECONDS",
     "game_options",
     "open_position",
     "value_view",
@@ -31,9 +30,6 @@ DEFAULT_ITERATIONS = 1000
 """``best-move``'s and ``review``'s MCTS simulations a search, where no exact answer fits."""
 DEFAULT_MEMORY_MB = 1024.0
 """The exact search's table cap (``--memory-mb``)."""
-SOLVE_GAMES_SECONDS = 60.0
-"""``solve``'s time for the agent's games (``--seconds``): a strong agent's whole games are slow
-(a four-player Trial game is about a minute), so the default stops starting new ones after this."""
 
 
 # -- opening a position ----------------------------------------------------------------------------

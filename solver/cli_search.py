@@ -526,13 +526,15 @@ def _agent_games(state: Any, args: argparse.Namespace, game: Any) -> dict[str, A
     from solver.stats import wilson_interval
 
     spec: GameSpec = args.spec
-    name = args.agent or spec.strongest_agent
+    name = solve_agent(spec, args)
     iterations = args.iterations if args.iterations is not None else spec.play_iterations(name)
     seat = args.observer
     total = score = 0.0
     played = 0
-    what = f"playing up to {count(args.games, 'game')} of {name} from the position"
-    deadline = time.monotonic() + args.seconds
+    what = (f"playing up to {count(args.games, 'game')} of {name} from the position for at "
+            f"most {args.seconds:g} s")  # fmt: skip
+    started = time.monotonic()
+    deadline = started + args.seconds
     with progress_of(args, what) as progress:
         agents = [make_agent(name, game, seed=derive_seed(args.seed, p), iterations=iterations,
                              memory_mb=args.memory_mb)
@@ -541,8 +543,10 @@ def _agent_games(state: Any, args: argparse.Namespace, game: Any) -> dict[str, A
             if played and time.monotonic() >= deadline:
                 break
 
-            def step(k: int, g: int = g) -> None:
-                progress.update(f"game {g + 1}/{args.games}, action {k}")
+            so_far = f", player {seat} so far {total / played:.2f}" if played else ""
+
+            def step(k: int, g: int = g, so_far: str = so_far) -> None:
+                progress.update(f"game {g + 1}/{args.games}, action {k}{so_far}")
 
             record = play_game(
                 game, agents, seed=derive_seed(args.seed, g), state=state, on_action=step
@@ -557,7 +561,43 @@ def _agent_games(state: Any, args: argparse.Namespace, game: Any) -> dict[str, A
     return {"win_probability": value, "value": value, "exact": False, "best_action": None,
             "ci_low": low, "ci_high": high, "games": played, "games_asked": args.games,
             "iterations": iterations, "mean_score": score / played, "agent": name,
-            "method": "games"}  # fmt: skip
+            "method": "games", "seconds": round(time.monotonic() - started, 3)}  # fmt: skip
+
+
+def solve_agent(spec: GameSpec, args: argparse.Namespace) -> str:
+    """The agent ``solve``'s games play: the one asked for (``--agent``, ``--strength``), else
+    the game's quick ``solve_agent`` unless ``--iterations`` asks for a search budget, else the
+    strongest agent."""
+    if args.agent:
+        return str(args.agent)
+    if spec.solve_agent is not None and args.iterations is None:
+        return spec.solve_agent
+    return spec.strongest_agent
+
+
+def _games_notes(spec: GameSpec, report: dict[str, Any], seconds: float) -> list[str]:
+    """What an estimate by games is and how to ask for more: where ``--seconds`` stopped it,
+    the seconds that would play more games at the pace measured; where the game's quick agent
+    played, how to ask for the strongest agent's estimate."""
+    notes = []
+    played, asked = report["games"], report["games_asked"]
+    if played < asked:
+        more = max(60.0, 10 * seconds)
+        pace = played / max(report["seconds"], 1e-9)
+        notes.append(
+            f"stopped after {count(played, 'game')} of {asked}: --seconds {seconds:g} ran out "
+            f"(the interval is over the games played); for a narrower one ask for more: "
+            f"--seconds {more:g} plays about {min(asked, max(played, round(pace * more)))}"
+        )
+    strongest = spec.strongest_agent
+    if report["agent"] == spec.solve_agent != strongest:
+        budget = spec.agent(strongest).budget_text()
+        notes.append(
+            f"{report['agent']} is {spec.name}'s quick default for solve (what {report['agent']} "
+            f"self-play wins from here); the strongest agent's estimate: --agent {strongest} "
+            f"({budget}; its games take far longer, so give it --seconds too)"
+        )
+    return notes
 
 
 def solve_command(spec: GameSpec, args: argparse.Namespace) -> int:
@@ -575,12 +615,7 @@ def solve_command(spec: GameSpec, args: argparse.Namespace) -> int:
     notes = [why] if why else []
     if report is None:
         report = _agent_games(state, args, game)
-        if report["games"] < report["games_asked"]:
-            played = count(report["games"], "game")
-            notes.append(
-                f"stopped after {played} of {report['games_asked']}: --seconds "
-                f"{args.seconds:g} ran out (the interval is over the games played)"
-            )
+        notes += _games_notes(spec, report, args.seconds)
         if not state.is_chance_node():
             search_args = argparse.Namespace(**vars(args))
             search_args.mode = False  # the exact attempt is behind us

@@ -605,6 +605,15 @@ class GameSpec:
     play_games: int = 100
     """The games ``play`` plays unless ``--games`` says: fewer where the strongest agent takes
     seconds a game (the Trial's four ISMCTS seats: about 7 s a game, so 10 games)."""
+    solve_agent: str | None = None
+    """The agent ``solve``'s estimate plays when none is asked for (no ``--agent``,
+    ``--strength`` or ``--iterations``): a quick one where the strongest agent takes many seconds
+    a game, so a default ``solve`` answers in seconds (the Trial: ``heuristic`` self-play, about
+    0.3 s a game; its ``ismcts`` about 20 s). ``None``: :attr:`strongest_agent`."""
+    solve_seconds: float = 60.0
+    """``solve``'s ``--seconds`` unless told: it stops starting games of its estimate after
+    this many seconds (at least one game is played; a strong agent's whole games are slow, so
+    the default bounds the 200 games ``--games`` allows)."""
     ladder: tuple[Rung, ...] | None = None
     """The strength ladder, ten :class:`Rung` from ``level1`` (weakest) to ``level10`` (the
     strongest agent), each beating the one below; the agents ``level1`` ... ``level10`` and
@@ -721,11 +730,20 @@ class GameSpec:
         ):
             raise OptionError(f"{where}: play_games must be a whole number of games, 1 or more")
         self._check_choices(where)
-        if self.default_agent is not None and self.default_agent not in self.offered_agents():
-            raise OptionError(
-                f"{where}: default_agent {self.default_agent!r} is not one of its agents "
-                f"({', '.join(self.agent_names())})"
-            )
+        for name in ("default_agent", "solve_agent"):
+            agent = getattr(self, name)
+            if agent is not None and agent not in self.offered_agents():
+                raise OptionError(
+                    f"{where}: {name} {agent!r} is not one of its agents "
+                    f"({', '.join(self.agent_names())})"
+                )
+        seconds = self.solve_seconds
+        if (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, (int, float))
+            or not (math.isfinite(seconds) and seconds > 0)
+        ):
+            raise OptionError(f"{where}: solve_seconds must be a positive number of seconds")
         if self.ladder is not None:
             if len(self.ladder) != 10 or not all(isinstance(r, Rung) for r in self.ladder):
                 raise OptionError(f"{where}: a ladder is ten rungs (solver.spec.Rung)")

@@ -13,6 +13,7 @@ import pty
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -442,6 +443,32 @@ def test_solve_stops_starting_games_when_its_seconds_run_out(capsys):
     assert "default 60" in " ".join(capsys.readouterr().out.split())
 
 
+def test_trial_solve_at_its_defaults_answers_in_seconds_and_says_how_to_ask_for_more(capsys):
+    # Defect: `forest trial solve` at its defaults played ismcts games (about 20 s each) for
+    # --seconds 60: a 3-game estimate after about 74 s. Its default is now the game's quick
+    # estimate (GameSpec.solve_agent: heuristic self-play) for 5 s, and the notes say how to
+    # ask for more games and for the strongest agent's estimate.
+    started = time.monotonic()
+    code, out, err = run(capsys, "trial", "solve", "--players", "2", "--json")
+    elapsed = time.monotonic() - started
+    assert code == 0, err
+    report = json.loads(out)
+    assert elapsed < 30, elapsed  # 5 s of games and the last one's end, on a loaded machine
+    assert (report["agent"], report["method"], report["games_asked"]) == ("heuristic", "games", 200)
+    assert 1 <= report["games"] <= 200 and report["seconds"] <= elapsed
+    assert report["ci_low"] <= report["value"] <= report["ci_high"]
+    said = " ".join(report["notes"])
+    assert "--agent ismcts" in said
+    if report["games"] < 200:
+        assert "--seconds 60 plays about" in said
+    help_text = " ".join(forest("trial", "solve", "--help").stdout.split())
+    assert "default 5;" in help_text and "default: heuristic, a quick estimate" in help_text
+    # asking for a search budget, or an agent, plays the strongest (or that) agent as before
+    code, out, err = run(capsys, "trial", "solve", "--players", "2", "--games", "1",
+                         "--iterations", "2", "--json")  # fmt: skip
+    assert code == 0 and json.loads(out)["agent"] == "ismcts", err
+
+
 def test_solve_and_best_move_go_exact_where_it_fits(capsys):
     # Defect: `forest dog solve dog/big-12x12` ran MCTS for 12.7 s where the exact answer takes
     # 0.015 s. The exact value is checked against the exact search called directly.
@@ -624,3 +651,15 @@ def test_play_plays_the_games_its_game_declares_unless_told():
             open="m:o",
             play_games=0,
         )
+
+
+@pytest.mark.parametrize(("field", "value"), [("solve_agent", "nobody"), ("solve_seconds", 0),
+                                              ("solve_seconds", float("inf")),
+                                              ("solve_seconds", True)])  # fmt: skip
+def test_a_spec_s_solve_defaults_are_checked(field: str, value: object) -> None:
+    from solver.errors import OptionError
+    from solver.spec import GameSpec
+
+    with pytest.raises(OptionError, match=field):
+        GameSpec(name="x", title="x", summary="x", players=(1,), engines={"reference": "m:f"},
+                 open="m:o", **{field: value})  # fmt: skip

@@ -70,6 +70,10 @@ SPEC = GameSpec(
         ),
     },
     play_games=10,  # four ISMCTS seats: about 7 s a game
+    # solve's default estimate: heuristic self-play (about 0.3 s a game) for 5 s, not ismcts
+    # (about 20 s a two-player game: the default used to play 3 games in 74 s)
+    solve_agent="heuristic",
+    solve_seconds=5.0,
     ladder=LADDER,
     ismcts_options="solver.games.trial.playouts:search_options",
     state_players="solver.games.trial.hooks:state_players",
