@@ -468,9 +468,17 @@ def _make_table(
         except OptionError as exc:
             # The compiled tables keep a node's moves in buffers of KERNEL_MAX_ACTIONS: a kernel
             # whose nodes may have more (guardians, the Trial) is searched by the Python loop
-            # over its states, unless the compiled loop was asked for by name.
+            # over its states when the search is bounded (a depth, or a probability cut-off),
+            # unless the compiled loop was asked for by name. Its whole game is not searched:
+            # guardians' filled 1 GB in 331 s before the cap stopped it.
             if chosen is not None or options.prune or "exceeds KERNEL_MAX_ACTIONS" not in str(exc):
                 raise
+            if not options.limited or (options.depth is None and not options.min_probability):
+                raise OptionError(
+                    f"{exc}: the compiled exact search cannot take this game's nodes and the "
+                    "whole game is far beyond the Python one; search it depth-limited "
+                    "(exact=False with depth=D, in Python here) or with MCTS"
+                ) from None
     if options.prune:
         raise OptionError(f"prune=True needs a compiled kernel; {type(state).__name__} is not one")
     if heuristic is None and hasattr(state, "heuristic"):

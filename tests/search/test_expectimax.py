@@ -672,6 +672,9 @@ def test_a_kernel_too_wide_for_the_compiled_table_is_searched_in_python(name, re
     assert answers["kernel"][2] == pytest.approx(answers["reference"][2], abs=1e-12)
     with pytest.raises(OptionError, match="exceeds KERNEL_MAX_ACTIONS"):  # asked for by name
         expectimax(_first_decision(name, "kernel"), exact=False, depth=3, _engine="kernel")
+    # the whole game is not tried in Python (guardians: 1 GB in 331 s before the cap said no)
+    with pytest.raises(OptionError, match="search it depth-limited"):
+        expectimax(_first_decision(name, "kernel"))
 
 
 def _first_decision(name: str, engine: str) -> solver.game.State:
