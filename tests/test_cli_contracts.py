@@ -360,7 +360,7 @@ def test_a_budget_is_shown_in_what_the_agent_counts(capsys):
     assert "mcts (10000 simulations a decision)" in text
     assert "lookahead (4 continuations a decision)" in text and "4 simulations" not in text
     solo = " ".join(forest("guardians", "solo", "--help").stdout.split())
-    assert "lookahead 4 continuations a decision" in solo
+    assert "lookahead 4 quarters of the solo endgame's play-outs" in solo  # its solo player
     code, out, err = run(capsys, "guardians", "solve", "guardians/chain-trap", "--agent",
                          "lookahead", "--games", "1", "--iterations", "1")  # fmt: skip
     assert code == 0, err
@@ -396,7 +396,8 @@ def test_guardians_solo_json_names_the_unit_of_its_iterations(capsys):
     report = json.loads(out)
     keys = list(report)
     assert keys[keys.index("iterations") + 1] == "iterations_unit"  # added beside, not renamed
-    assert report["iterations"] == 4 and report["iterations_unit"] == "continuations a decision"
+    assert report["iterations"] == 4  # in solo the lookahead scales its endgame's play-outs
+    assert report["iterations_unit"].startswith("quarters of the solo endgame's play-outs")
     code, out, err = run(capsys, "guardians", "solo", "--games", "1", "--agent", "greedy",
                          "--json")  # fmt: skip
     assert code == 0, err

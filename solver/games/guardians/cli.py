@@ -203,6 +203,7 @@ def _solo(args: argparse.Namespace) -> int:
 def add_commands(commands: Any) -> None:
     """Add the guardians' own sub-commands to ``forest guardians``."""
     from solver.games.guardians import SPEC
+    from solver.games.guardians.endgame import SOLO_UNIT
 
     p = commands.add_parser(
         "order",
@@ -256,7 +257,11 @@ def add_commands(commands: Any) -> None:
     )
     p.add_argument("--games", type=positive_int, default=10, help="games to play (default 10)")
     p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
-    searching = ", ".join(f"{n} {a.budget_text()}" for n, a in agents.items() if a.iterations)
+    searching = ", ".join(
+        f"{n} {a.iterations} {SOLO_UNIT}" if n == "lookahead" else f"{n} {a.budget_text()}"
+        for n, a in agents.items()
+        if a.iterations
+    )  # in solo the lookahead plays its endgame player, whose play-outs it scales
     p.add_argument(
         "--iterations",
         type=positive_int,

@@ -63,6 +63,8 @@ __all__ = [
     "EARLIER",
     "LAST",
     "ROUNDS",
+    "SCALE",
+    "SOLO_UNIT",
     "Budget",
     "budget",
     "endgame_agent",
@@ -88,6 +90,11 @@ LAST = Budget(3, 6, 3)
 EARLIER = Budget(3, 3, 2)
 """Before the last round: play-outs of two rounds or more, each about twice the work (6 for
 each of 4 candidates took up to 0.8 s of CPU, over the 0.5 s a move has)."""
+SCALE = 4
+"""The agent's default ``iterations`` (the ``lookahead``'s play default): the budgets above.
+Another ``iterations`` scales every budget's play-outs by ``iterations / SCALE`` (at least 1)."""
+SOLO_UNIT = "quarters of the solo endgame's play-outs (4: 6 a candidate in the last round)"
+"""What ``iterations`` counts for this player, in the words a budget is shown with."""
 ENDGAME_KEY = 7_000
 """Keeps the play-outs' seeds apart from the reset samples' (seeded by the round alone)."""
 WORLDS_KEY = 9_000
@@ -102,16 +109,24 @@ def endgame_agent(
     rounds: int = ROUNDS,
     worlds: int = 0,
 ) -> Agent:
-    """The solo endgame player (see the module docstring); ``iterations`` is accepted for the
-    common agent signature and ignored (the budgets are this module's constants). ``rounds``:
+    """The solo endgame player (see the module docstring); ``iterations``: the budgets' scale
+    (:data:`SCALE` by default: :data:`LAST` and :data:`EARLIER`; 8 plays twice as many
+    play-outs, 1 a quarter, at least one; see :func:`budget`). ``rounds``:
     the last rounds played for the threshold (:data:`ROUNDS` by default; 0 is the broad
     planner, a whole game's count plays every round so). ``worlds``: before those rounds, the
     turn is voted by that many sampled worlds (:func:`voted_turn`; 0, the default: the broad
     planner's turn). With 2-4 players there is no threshold: it plays the broad planner's
     moves."""
-    for name, value in (("rounds", rounds), ("worlds", worlds)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise OptionError(f"the endgame's {name} must be a whole number >= 0, not {value!r}")
+    scale = SCALE if iterations is None else iterations
+    for name, value, least in (
+        ("rounds", rounds, 0),
+        ("worlds", worlds, 0),
+        ("iterations", scale, 1),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise OptionError(
+                f"the endgame's {name} must be a whole number >= {least}, not {value!r}"
+            )
     player = TurnPlayer(seed, breadth=breadth_for(DEFAULT_BREADTH))
     if int(game.num_players()) != 1:
         return player.choose
@@ -126,7 +141,7 @@ def endgame_agent(
         if state.phase != Phase.GROW:
             return player.choose(state)
         if state.rounds() - state.round < rounds:
-            turn = closing_turn(state, legal, seed, player.breadth)
+            turn = closing_turn(state, legal, seed, player.breadth, scale)
         elif open_game is not None:
             turn = worlds_turn(state, legal, seed, player.breadth, (open_game, worlds))
         else:
@@ -175,21 +190,26 @@ def voted_turn(state: Any, open_game: Any, worlds: int, seed: int) -> TurnPlan:
     return next(plans[key] for key in plans if votes[key] == top)
 
 
-def closing_turn(state: Any, legal: list[int], seed: int, breadth: Breadth) -> TurnPlan | None:
+def closing_turn(
+    state: Any, legal: list[int], seed: int, breadth: Breadth, scale: int = SCALE
+) -> TurnPlan | None:
     """The turn (``None``: the pool reset) that reaches the threshold in the most play-outs:
     the planner's pick unless another turn does strictly better; the reset where it does
-    strictly better than every turn, or as well as the best with a higher play-out score."""
+    strictly better than every turn, or as well as the best with a higher play-out score
+    (``scale``: :func:`budget`'s)."""
     options = turn_options(state, False, breadth)
     best = first_best(options)
     ranked = sorted(
         range(len(options)), key=lambda i: (options[i] is not best, -options[i].value, i)
     )
-    candidates: list[TurnPlan | None] = [options[i] for i in ranked[: budget(state).candidates]]
+    candidates: list[TurnPlan | None] = [
+        options[i] for i in ranked[: budget(state, scale).candidates]
+    ]
     turns = len(candidates)
     if RESET in legal:
         candidates.append(None)
     decision = derive_seed(derive_seed(seed, ENDGAME_KEY + state.round), len(state.bag))
-    wins, scores = reaching(state, candidates, decision)
+    wins, scores = reaching(state, candidates, decision, budget(state, scale))
     top = max(wins[:turns])
     pick = wins.index(top)
     if RESET in legal and (wins[-1], scores[-1]) > (top, scores[pick]):
@@ -197,24 +217,30 @@ def closing_turn(state: Any, legal: list[int], seed: int, breadth: Breadth) -> T
     return candidates[pick]
 
 
-def budget(state: Any) -> Budget:
+def budget(state: Any, scale: int = SCALE) -> Budget:
     """The decision's budget at ``state``: :data:`LAST` in the last round, :data:`EARLIER`
-    before it."""
-    return LAST if state.rounds() - state.round <= 0 else EARLIER
+    before it, their play-outs and early-stop batch scaled by ``scale / SCALE`` (at least 1:
+    scale 4 is the constants themselves, 8 twice their play-outs, 1 one play-out each)."""
+    base = LAST if state.rounds() - state.round <= 0 else EARLIER
+    if scale == SCALE:
+        return base
+    samples = max(1, base.samples * scale // SCALE)
+    batch = min(samples, max(1, -(-base.batch * scale // SCALE)))
+    return Budget(base.candidates, samples, batch)
 
 
 def reaching(
-    state: Any, candidates: list[TurnPlan | None], decision: int
+    state: Any, candidates: list[TurnPlan | None], decision: int, weighed: Budget
 ) -> tuple[list[int], list[int]]:
     """How many of each candidate's play-outs reach the level's threshold, and the sum of their
     final scores (play-out ``j`` of every candidate seeded ``derive_seed(decision, j)``; as many
-    as :func:`budget` says, stopped after its batch where all agree).
+    as ``weighed`` (:func:`budget`'s) says, stopped after its batch where all agree).
 
     A candidate that can no longer reach the most (its count with every play-out left won
     still below another's count) plays no more: its count stays below the best, so the pick
     is the one every play-out would give, at the cost of the play-outs that can change it."""
     threshold = int(state.get_game().level.threshold)
-    _, samples, batch = budget(state)
+    _, samples, batch = weighed
     wins = [0] * len(candidates)
     scores = [0] * len(candidates)
     live = list(range(len(candidates)))

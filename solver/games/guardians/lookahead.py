@@ -30,7 +30,8 @@ is nobody to search, so the agent plays the solo endgame player's moves
 (:mod:`~solver.games.guardians.endgame`: the ``broad`` agent, the planner searching more of its
 candidate turns, playing its last two rounds for the level's threshold: the strongest solo
 player; docs/rules/guardians.md §13 says why, and why a continuation is not valued at the
-player's own next turn instead). Deterministic for a seed and a budget:
+player's own next turn instead); there ``iterations`` scales its play-outs
+(:data:`~solver.games.guardians.endgame.SOLO_UNIT`). Deterministic for a seed and a budget:
 decision ``k`` of a game samples from ``derive_seed(seed, k)``.
 
 >>> import solver
@@ -99,7 +100,7 @@ def lookahead_agent(
     if int(game.num_players()) == 1:  # nobody to search: the solo endgame player
         from solver.games.guardians.endgame import endgame_agent
 
-        return endgame_agent(game, seed=seed)
+        return endgame_agent(game, seed=seed, iterations=iterations)  # 4: its own budgets
     budget = iterations
     lists = breadth_for(breadth)
     player = TurnPlayer(seed, aware=AWARE)

@@ -120,13 +120,15 @@ def solo_report(
 
 
 def _unit(agent: str, iterations: int | None) -> str | None:
-    """What ``agent``'s ``iterations`` count (its declared budget words), None without a budget
-    or for an agent guardians does not offer."""
+    """What ``agent``'s ``iterations`` count (its declared budget words; the ``lookahead``'s in
+    solo: its endgame player's play-outs), None without a budget or for an agent guardians does
+    not offer."""
     from solver.games.guardians import SPEC
+    from solver.games.guardians.endgame import SOLO_UNIT
 
     if not iterations or agent not in SPEC.agent_names():
         return None
-    return SPEC.agent(agent).budget
+    return SOLO_UNIT if agent == "lookahead" else SPEC.agent(agent).budget
 
 
 def solo_run(

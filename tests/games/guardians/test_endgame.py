@@ -72,7 +72,10 @@ def test_the_planners_pick_stands_unless_another_reaches_the_line_more_often(
     counts: list[int] = []
     sums: list[int] = []
 
-    def fake(_state: object, candidates: list[TurnPlan | None], _decision: int) -> tuple:
+    def fake(
+        _state: object, candidates: list[TurnPlan | None], _decision: int, weighed: E.Budget
+    ) -> tuple:
+        assert weighed == E.budget(state)
         assert len(candidates) == E.budget(state).candidates + 1 and candidates[-1] is None
         return counts[: len(candidates)], sums[: len(candidates)]
 
@@ -94,7 +97,7 @@ def test_equal_candidates_see_equal_play_outs_and_counts_are_play_out_wins(play_
     state = _endgame_state(play_solo, 4)
     options = E.turn_options(state, False, E.breadth_for(E.DEFAULT_BREADTH))
     turn = E.first_best(options)
-    wins, scores = E.reaching(state, [turn, turn], 77)
+    wins, scores = E.reaching(state, [turn, turn], 77, E.budget(state))
     assert wins[0] == wins[1] and scores[0] == scores[1]  # common random numbers
     assert (wins, scores) == _brute_force(state, [turn, turn], 77)
     assert scores[0] >= E.budget(state).batch * state.scores()[0]  # type: ignore[attr-defined]
@@ -111,6 +114,31 @@ def test_the_budget_is_smaller_before_the_last_round(play_solo):
     assert E.EARLIER.candidates * E.EARLIER.samples < E.LAST.candidates * E.LAST.samples
 
 
+def test_iterations_scale_the_play_outs(play_solo, monkeypatch):
+    # Defect: the solo player took `iterations` and ignored it (`forest guardians solo
+    # --iterations 1` and `--iterations 4` played the same games) while `--json` reported it
+    state = _endgame_state(play_solo, 4)
+    assert E.budget(state, E.SCALE) == E.EARLIER and E.budget(state) == E.EARLIER
+    assert E.budget(state, 8) == E.Budget(3, 6, 4)  # twice the play-outs, batch rounded up
+    assert E.budget(state, 1) == E.Budget(3, 1, 1)  # at least one play-out
+    played: list[int] = []
+    real = E.playout_score
+
+    def counted(*args: object) -> int:
+        played.append(1)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(E, "playout_score", counted)
+    counts = []
+    for iterations in (1, 4, 8):
+        played.clear()
+        E.endgame_agent(state.get_game(), seed=3, iterations=iterations)(state)  # type: ignore[attr-defined]
+        counts.append(len(played))
+    assert counts[0] < counts[1] < counts[2]
+    with pytest.raises(solver.errors.OptionError, match="iterations"):
+        E.endgame_agent(state.get_game(), iterations=0)  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize(("seed", "decision"), [(6, 92), (1, 91)])
 def test_play_outs_stop_for_a_candidate_that_cannot_win_and_the_pick_stands(
     play_solo, seed, decision
@@ -121,7 +149,7 @@ def test_play_outs_stop_for_a_candidate_that_cannot_win_and_the_pick_stands(
     options = E.turn_options(state, False, E.breadth_for(E.DEFAULT_BREADTH))
     candidates: list[TurnPlan | None] = [*options[: E.budget(state).candidates], None]
     every, every_score = _brute_force(state, candidates, decision)
-    wins, scores = E.reaching(state, candidates, decision)
+    wins, scores = E.reaching(state, candidates, decision, E.budget(state))
     top = max(every)
     assert max(wins) == top
     for i, (mine, all_of_them) in enumerate(zip(wins, every, strict=True)):
