@@ -134,7 +134,7 @@ def _solve_model(
     left to a deadline in force; the plan never less than ``hint`` (the first legal order)."""
     from ortools.sat.python import cp_model
 
-    from solver.exact import deterministic_solver
+    from solver.exact import deterministic_solver, solve
     from solver.search.limit import seconds_left
 
     walks, steps = order.walks, order.steps
@@ -142,7 +142,7 @@ def _solve_model(
     wall = seconds_left()
     if wall is not None:
         solver.parameters.max_time_in_seconds = wall
-    status = solver.Solve(order.model)
+    status = solve(solver, order.model)
     # a solve that ended before its deterministic limit without a proof met the wall-clock one
     stopped = status != cp_model.OPTIMAL and (
         solver.deterministic_time < solver.parameters.max_deterministic_time

@@ -97,7 +97,7 @@ from collections.abc import Sequence
 
 from ortools.sat.python import cp_model
 
-from solver.exact import deterministic_solver
+from solver.exact import deterministic_solver, solve
 from solver.games.dog.forest import DELTAS, Forest
 from solver.games.dog.routes.geometry import Geometry
 from solver.games.dog.routes.graph import RouteAnswer, labels_by_turn, replay
@@ -176,7 +176,7 @@ def _actions(model: RulesModel, solver: cp_model.CpSolver) -> list[int]:
 def _solve(forest: Forest, horizon: int, time_limit: float, rolls, shouts, conditions):
     model = RulesModel(forest.replace(turns=horizon), rolls, shouts, conditions)
     solver = deterministic_solver(time_limit)
-    status = solver.solve(model.m)
+    status = solve(solver, model.m)
     return model, solver, status, len(model.m.Proto().variables)
 
 

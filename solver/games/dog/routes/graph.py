@@ -74,7 +74,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from solver.exact import deterministic_solver
+from solver.exact import deterministic_solver, solve
 from solver.games.dog.forest import Forest
 from solver.games.dog.rules import (
     ROLL_1,
@@ -319,7 +319,7 @@ def _cp_sat(forest: Forest, successors: Successors, time_limit: float) -> RouteA
     model.add(sum(wins) == 1)
     model.minimize(sum(objective))
     solver = deterministic_solver(time_limit)
-    status = solver.solve(model)
+    status = solve(solver, model)
     if status == cp_model.INFEASIBLE:
         return _answer(forest, None, "cp-sat", "infeasible", len(states))
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
