@@ -194,6 +194,8 @@ cdef class Tree:
     cdef double* pbuf         # their chance probabilities
     cdef LeafWork leaf        # the buffers the leaf evaluators use (``leaf.pxd``)
     cdef bint busy
+    cdef uint64_t rng_left    # the stream where the last search left it (``resume``)
+    cdef bint searched        # a search ran: ``resume`` has a stream to go on from
 
     def __cinit__(self, game, handle_capsule, state_capsule):
         cdef const KernelHandle* handle = handle_from_capsule(handle_capsule)
@@ -469,17 +471,20 @@ cdef class Tree:
     # -- the Python face ----------------------------------------------------------------------
     def search(self, int64_t iterations, double seconds, uint64_t seed, double c,
                int evaluator, int rollouts, int check_every=16, int64_t max_nodes=-1,
-               double backup=-1.0):
+               double backup=-1.0, bint resume=False):
         """Run simulations from the root; return ``(simulations, stop_reason)``.
 
         ``iterations < 0``: no iteration budget; ``seconds <= 0``: no time budget (at least one
         must be given). At least one simulation always runs. Root visits are capped at
         ``MAX_VISITS``. ``max_nodes > 0`` caps the tree: a simulation starts only while the tree
         has room for one more expansion (``count + KERNEL_MAX_ACTIONS <= max_nodes``).
-        ``stop_reason`` is ``"iterations"``, ``"seconds"`` or ``"max_nodes"``.
+        ``stop_reason`` is ``"iterations"``, ``"seconds"`` or ``"max_nodes"``. ``resume``: go on
+        from the stream where the last search left it (``seed`` unused) and check the node cap
+        before the first simulation too, so a search run in several calls (a watched search's
+        slices) is the same search as one call.
         """
         cdef bint by_nodes = False
-        cdef uint64_t rng = seed
+        cdef uint64_t rng = self.rng_left if resume else seed
         cdef int64_t done = 0
         cdef int64_t limit
         cdef int err = ERR_NONE
@@ -488,6 +493,8 @@ cdef class Tree:
         cdef double deadline = 0.0
         if iterations == 0 or (iterations < 0 and not timed):
             raise ValueError("give a budget: iterations > 0 and/or seconds > 0")
+        if resume and not self.searched:
+            raise ValueError("resume needs a search before it: no stream to go on from")
         if rollouts < 1:
             raise ValueError("rollouts must be at least 1")
         if check_every < 1:
@@ -507,7 +514,7 @@ cdef class Tree:
                 if timed:
                     deadline = now() + seconds
                 while True:
-                    if max_nodes > 0 and done > 0 and (
+                    if max_nodes > 0 and (done > 0 or resume) and (
                         <int64_t>self.count + KERNEL_MAX_ACTIONS > max_nodes
                     ):
                         by_nodes = True
@@ -522,6 +529,7 @@ cdef class Tree:
                         by_time = True
                         break
         finally:
+            self.rng_left, self.searched = rng, True
             self.busy = False
         raise_search_error(err, self.vt.name.decode(), self.maxa,
                            f"MCTS node arena: cannot grow beyond {self.count} nodes")

@@ -39,7 +39,6 @@ from dataclasses import dataclass
 
 from solver.errors import OptionError, SearchBudgetError, SearchTimeoutError
 from solver.game import CHANCE, State
-from solver.rng import derive_seed
 from solver.search.limit import Limit
 from solver.search.mcts import (
     DEFAULT_ITERATIONS,
@@ -49,7 +48,7 @@ from solver.search.mcts import (
 )
 from solver.search.options import MCTSOptions
 from solver.search.result import SearchResult
-from solver.search.watch import FIRST_SLICE, LAST_SLICE
+from solver.search.watch import Watch, run_sliced
 
 __all__ = [
     "EXACT_SHARE",
@@ -74,13 +73,6 @@ fallback estimate, so that an answer that cannot be exact is still an estimate."
 
 UNTIMED_EXACT_SECONDS = 1.0
 """``exact`` omitted and a budget of iterations only: the exact attempt's seconds."""
-
-SLICE_ITERATIONS = FIRST_SLICE
-"""When a search may be stopped or reports progress, MCTS runs in slices on one tree: the first
-of this many simulations, each next one twice as many (at most :data:`MAX_SLICE_ITERATIONS`),
-the slices of a watched ISMCTS (:mod:`solver.search.watch`)."""
-
-MAX_SLICE_ITERATIONS = LAST_SLICE
 
 LINES_GRACE = 0.05
 """Seconds past an estimate's deadline for reading its moves' lines: the best move's line is
@@ -298,6 +290,48 @@ def _try_exact(
     return Valued(result, values, _view(state, view), "exact", 0)
 
 
+class _Slices:
+    """The calls of one estimate on one tree: the floor's, then the budget's (one, or a watched
+    search's slices). Every call after the first resumes the random stream where the last left
+    it (``MCTSTree._search(resume=True)``), so the calls together are the same search as one:
+    how the budget is cut, and whether anyone watched, changes no move, visit or value."""
+
+    def __init__(self, state: State, options: MCTSOptions, seed: int, limit: Limit,
+                 lines_by: float | None) -> None:  # fmt: skip
+        self.state, self.options, self.seed, self.limit = state, options, seed, limit
+        self.lines_by = lines_by
+        self.moves = not state.is_chance_node()  # a chance root's moves are never shown
+        self.tree = MCTSTree()
+        self.result: SearchResult | None = None
+        self.total = 0
+        self.elapsed = 0.0
+
+    def search(self, _k: int, iterations: int | None, seconds: float | None) -> tuple[int, str]:
+        """One call (a :data:`~solver.search.watch.SliceSearch`): ``(simulations, reason)``."""
+        budget = Limit(iterations=iterations, seconds=seconds, memory_mb=self.limit.memory_mb)
+        self.result = self.tree._search(
+            self.state, budget, self.options, self.seed, True,
+            lines_by=self.lines_by, moves=self.moves, resume=self.result is not None,
+        )  # fmt: skip
+        self.total += self.result.iterations
+        self.elapsed += self.result.elapsed
+        return self.result.iterations, self.reason
+
+    @property
+    def reason(self) -> str:
+        """Why the last call stopped (``"iterations"``, ``"seconds"``, ``"max_nodes"``)."""
+        assert self.result is not None
+        return str(self.result.extra["stopped_by"])
+
+    def valued(self, view: int, terminated: bool) -> Valued:
+        """What the tree says so far: the last call's result, its time that of all the calls."""
+        assert self.result is not None
+        rate = self.total / self.elapsed if self.elapsed > 0 else math.inf
+        extra = {**self.result.extra, "simulations_per_second": rate}
+        result = dataclasses.replace(self.result, elapsed=self.elapsed, extra=extra)
+        return _valued(self.tree, self.state, result, self.total, view, terminated)
+
+
 def _estimate(
     state: State,
     limit: Limit,
@@ -308,55 +342,34 @@ def _estimate(
     cancel: threading.Event | None,
     progress: Progress | None,
 ) -> Valued:
-    """MCTS on one tree: the floor of simulations first (untimed), then the budget, in slices
-    when someone may stop it or wants progress (one search otherwise: deterministic)."""
+    """MCTS on one tree: the floor of simulations first (untimed), then the rest of the budget
+    by :func:`~solver.search.watch.run_sliced`: in slices when someone may stop it or wants
+    progress, else in one call. The calls go on from one another's random stream
+    (:class:`_Slices`), so with an iteration budget the estimate is the search ``mcts`` makes
+    with the same seed in one call, watched or not: a stdio hint and its HTTP twin agree."""
     iterations = limit.iterations
     if iterations is None and limit.seconds is None:
         iterations = DEFAULT_ITERATIONS
     options = dataclasses.replace(options, threads=1)  # a chance root reads the tree: one tree
     deadline = None if seconds is None else time.monotonic() + seconds
-    tree = MCTSTree()
-    floor = floor_simulations(state)
-    if iterations is not None:
-        floor = min(floor, iterations)
-    total = 0
-    index = 0
     lines_by = None if deadline is None else deadline + LINES_GRACE
-    moves = not state.is_chance_node()  # a chance root's moves are never shown: none are read
-    sliced = cancel is not None or progress is not None
-    size = SLICE_ITERATIONS
-    result: SearchResult | None = None
+    run = _Slices(state, options, seed, limit, lines_by)
+    floor = floor_simulations(state)
+    run.search(0, floor if iterations is None else min(floor, iterations), None)  # any clock
+    if progress is not None:
+        progress(run.valued(view, False))
+    rest = None if iterations is None else iterations - run.total
+    left = None if deadline is None else deadline - time.monotonic()
     terminated = False
-    while True:
-        if cancel is not None and cancel.is_set() and total >= floor:
-            terminated = True
-            break
-        if iterations is not None and total >= iterations:
-            break
-        left = None if deadline is None else deadline - time.monotonic()
-        if total >= floor and left is not None and left <= 0:
-            break
-        if total < floor:
-            want: int | None = floor - total
-            left = None  # the floor runs whatever the clock says
-        elif sliced:
-            want = size if iterations is None else min(size, iterations - total)
-            size = min(2 * size, MAX_SLICE_ITERATIONS)
-        else:
-            want = None if iterations is None else iterations - total
-        budget = Limit(iterations=want, seconds=left, memory_mb=limit.memory_mb)
-        result = tree._search(state, budget, options, derive_seed(seed, index), True,
-                              lines_by=lines_by, moves=moves)  # fmt: skip
-        index += 1
-        total += result.iterations
-        if progress is not None and total >= floor:
-            progress(_valued(tree, state, result, total, view, False))
-        if result.iterations == 0 or result.extra.get("stopped_by") == "max_nodes":
-            break
-    assert result is not None
-    found = _valued(tree, state, result, total, view, terminated)
-    by_memory = result.extra.get("stopped_by") == "max_nodes"
-    note = chance_coverage_note(state, total, "memory cap" if by_memory else "time")
+    if run.reason != "max_nodes" and (rest is None or rest > 0) and (left is None or left > 0):
+        watch = None
+        if cancel is not None or progress is not None:
+            report = None if progress is None else (lambda _done: progress(run.valued(view, False)))
+            watch = Watch(cancel, report)
+        terminated = run_sliced(run.search, rest, left, watch, paced=True).terminated
+    found = run.valued(view, terminated)
+    by_memory = run.reason == "max_nodes"
+    note = chance_coverage_note(state, run.total, "memory cap" if by_memory else "time")
     return found if note is None else dataclasses.replace(found, notes=(*found.notes, note))
 
 

@@ -205,7 +205,10 @@ class _KernelTree:
         c: float,
         max_nodes: int,
         backup: float | None,
+        resume: bool = False,
     ) -> tuple[int, str]:
+        """Run simulations (``ext/mcts.pyx``'s ``Tree.search``); ``resume``: a later slice of
+        one search, going on from the stream where the last call left it."""
         done, reason = self.tree.search(
             -1 if budget.iterations is None else budget.iterations,
             0.0 if budget.seconds is None else budget.seconds,
@@ -215,6 +218,7 @@ class _KernelTree:
             getattr(evaluator, "n_rollouts", 1),
             max_nodes=max_nodes,
             backup=-1.0 if backup is None else backup,
+            resume=resume,
         )
         return int(done), str(reason)
 
@@ -286,6 +290,7 @@ class MCTSTree:
         self._tree: PythonTree | _KernelTree | None = None
         self._kind: str | None = None  # "kernel" or "python"
         self._game: Any = None
+        self._rng: SplitMix64 | None = None  # the Python tree's stream, for ``resume``
 
     @property
     def engine(self) -> str | None:
@@ -315,6 +320,7 @@ class MCTSTree:
         self._tree = None
         self._kind = None
         self._game = None
+        self._rng = None
 
     def advance(self, action: int) -> None:
         """Re-root on the child reached by ``action`` (a decision or a chance outcome).
@@ -369,11 +375,16 @@ class MCTSTree:
         *,
         lines_by: float | None = None,
         moves: bool = True,
+        resume: bool = False,
     ) -> SearchResult:
         """The search itself, once every option is checked (chance roots: for evaluate).
         ``lines_by``: a ``time.monotonic()`` time after which the moves' lines are no longer read
         (:func:`_move_infos`); ``moves=False``: no moves at all, for a caller that reads only
-        the tree's values (at a chance root of 3,000 outcomes, their lines took 0.2 s)."""
+        the tree's values (at a chance root of 3,000 outcomes, their lines took 0.2 s);
+        ``resume``: a later slice of one search (one thread): the random stream goes on from
+        where the last search on this tree left it (``seed`` unused) and the node cap is checked
+        before the first simulation too, so the slices together are the same search as one
+        call (:func:`solver.search.auto.search_position`'s watched estimate)."""
         if opts.threads > 1:
             if self._tree is not None:
                 raise OptionError(
@@ -400,16 +411,17 @@ class MCTSTree:
         start = time.perf_counter()
         if isinstance(tree, _KernelTree):
             assert isinstance(evaluator, Evaluator)
-            done, stop_reason = tree.search(seed, budget, evaluator, c, max_nodes, weight)
+            done, stop_reason = tree.search(seed, budget, evaluator, c, max_nodes, weight, resume)
         else:
             done, stop_reason = tree.search(
-                SplitMix64(seed),
+                self._stream(seed, resume),
                 iterations=budget.iterations,
                 seconds=budget.seconds,
                 evaluator=evaluator,
                 c=c,
                 max_nodes=max_nodes,
                 backup=weight,
+                resume=resume,
             )
         elapsed = time.perf_counter() - start
         extra: dict[str, Any] = {
@@ -426,6 +438,16 @@ class MCTSTree:
         player = root_player if root_player >= 0 else 0
         top_k = budget.top_k if moves else 0
         return _build_result(view, state, player, done, elapsed, extra, top_k, lines_by)
+
+    def _stream(self, seed: int, resume: bool) -> SplitMix64:
+        """The Python tree's random stream: a new one seeded ``seed``, or with ``resume`` the
+        one the last search left (kept, so the next ``resume`` goes on from this one's end)."""
+        if resume and self._rng is None:
+            raise OptionError("resume needs a search before it: no stream to go on from")
+        if not resume:
+            self._rng = SplitMix64(seed)
+        assert self._rng is not None
+        return self._rng
 
     def _adopt(self, state: State, kind: str, game: Game) -> None:
         if self._tree is not None:

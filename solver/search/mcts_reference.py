@@ -116,11 +116,15 @@ class PythonTree:
         c: float = 1.4,
         max_nodes: int | None = None,
         backup: float | None = None,
+        resume: bool = False,
     ) -> tuple[int, str]:
         """Run simulations until a bound is reached: ``(simulations, stop_reason)``.
 
         ``backup`` is None for the plain mean, else the max weight ``w`` (see ``docs/search.md``).
-        At least one simulation runs; the clock is read after every simulation.
+        At least one simulation runs unless ``resume`` (a later slice of one search, ``rng`` the
+        stream the last slice left: the node cap is checked before its first simulation too, so
+        the slices together are the same search as one call); the clock is read after every
+        simulation.
         """
         limit = MAX_VISITS - self.root.visits
         if iterations is not None and iterations < limit:
@@ -131,7 +135,8 @@ class PythonTree:
         prime = backup is not None and isinstance(evaluator, Evaluator) and evaluator.deterministic
         done = 0
         while True:
-            if max_nodes is not None and done > 0 and self.node_count + MAX_ACTIONS > max_nodes:
+            full = max_nodes is not None and self.node_count + MAX_ACTIONS > max_nodes
+            if full and (done > 0 or resume):
                 return done, "max_nodes"
             self.simulate(rng, evaluator, c, backup, prime)
             done += 1

@@ -4,11 +4,12 @@ An unwatched search runs its whole budget in one call (deterministic given its s
 one runs in slices of :data:`FIRST_SLICE` simulations, each next slice twice as long (at most
 :data:`LAST_SLICE`), on one tree: between slices it looks at ``cancel`` (set: it stops, and what
 it has is the answer, ``terminated``) and calls ``progress``. The searcher's random streams go
-on from one slice to the next (ISMCTS, both trees: slice ``k > 0`` resumes them), so a watched
-search that nobody stops is the same search as an unwatched one, and where its slices end does
-not change it: each slice may also end after :data:`PACE` seconds (``paced``), so a slow
-searcher is not deaf to a stop for a whole long slice. A hint's stdio request (which can be
-terminated) and its HTTP twin (which cannot) thus choose the same move.
+on from one slice to the next (ISMCTS and MCTS's estimate, both trees: every call after the
+first resumes them), so a watched search that nobody stops is the same search as an unwatched
+one, and where its slices end does not change it: each slice may also end after :data:`PACE`
+seconds (``paced``), so a slow searcher is not deaf to a stop for a whole long slice. A hint's
+stdio request (which can be terminated) and its HTTP twin (which cannot) thus choose the same
+move.
 """
 
 from __future__ import annotations
