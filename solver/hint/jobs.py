@@ -176,6 +176,19 @@ def analyse_job(raw: dict[str, Any]) -> dict[str, Any]:
             "unsupported",
         )
     field_name = f"options.{spec.source_option}"
+    for key in request.options:
+        if key != spec.source_option:  # nothing else changes the row: a value would go unread
+            raise HintError(
+                f"options.{key}: an analysis reads only {field_name} (the game file, from its "
+                f"start), so it takes no {key!r}",
+                f"options.{key}",
+            )
+    if request.engine is not None and request.engine not in spec.engines:
+        raise HintError(
+            f"{spec.name} has no engine {request.engine!r}; expected one of "
+            f"{', '.join(spec.engine_names())}",
+            "engine",
+        )
     source = request.options.get(spec.source_option)
     if not isinstance(source, str) or not source.strip():
         raise HintError(f"{field_name}: a puzzle name or the file's text", field_name)

@@ -260,6 +260,39 @@ def test_an_analysis_refuses_a_position_it_would_not_analyse(extra: dict) -> Non
     assert guarded(analyse_job, body)["row"]["class"] == "uncertain"
 
 
+@pytest.mark.parametrize(
+    ("game", "extra", "field"),
+    [
+        ("dog", {"options": {"bogus": 1}}, "options.bogus"),
+        ("dog", {"options": {"turns": -1}}, "options.turns"),
+        ("dog", {"options": {"players": 3}}, "options.players"),
+        ("guardians", {"options": {"level": 99}}, "options.level"),
+        ("guardians", {"options": {"tiles": {"x": 1}}}, "options.tiles"),
+        ("dog", {"engine": "nope"}, "engine"),
+    ],
+)
+def test_an_analysis_refuses_options_it_would_not_read(game: str, extra: dict, field: str) -> None:
+    """Found by attack: POST /v1/analyse answered 200 with the file's row whatever else
+    ``options`` held (an unknown ``bogus``, ``turns: -1``, ``players: 3``, guardians'
+    ``level: 99`` and a broken ``tiles``) and whatever ``engine`` named: values a client sent
+    and believed used went unread. They are refused by name, as a hint refuses them."""
+    from solver.hint.jobs import analyse_job, guarded
+
+    source = {
+        "dog": ("forest", "dog/another-dog"),
+        "guardians": ("position", "guardians/order-matters"),
+    }
+    name, puzzle = source[game]
+    body = {"game": game, "options": {name: puzzle, **extra.get("options", {})}}
+    if "engine" in extra:
+        body["engine"] = extra["engine"]
+    reply = guarded(analyse_job, body)
+    assert (reply.get("code"), reply.get("field")) == ("invalid_request", field), reply
+    assert field in reply["error"], reply
+    clean = guarded(analyse_job, {"game": game, "engine": "reference", "options": {name: puzzle}})
+    assert "row" in clean, clean
+
+
 def test_every_error_code_is_documented_with_its_status() -> None:
     from solver.hint.routes import STATUS
 
