@@ -148,8 +148,8 @@ def check_writer(fmt: str) -> None:
 def check_output(path: str | os.PathLike[str]) -> Path:
     """``path`` as an output file, refused before any work when it cannot be one.
 
-    The format must be known, ``path`` must not be a directory, and its folder must be a folder
-    (created when missing).
+    The format must be known, ``path`` must not be a directory nor anything else but a regular
+    file (a FIFO, a device), and its folder must be a folder (created when missing).
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as tmp:
@@ -162,6 +162,8 @@ def check_output(path: str | os.PathLike[str]) -> Path:
     check_writer(results_format(path))
     if path.is_dir():
         raise OptionError(f"the output {os.fspath(path)!r} is a directory; name a file in it")
+    if path.exists() and not path.is_file():  # a FIFO, a socket, a device: never written whole
+        raise OptionError(f"{os.fspath(path)}: not a regular file to write the results into")
     parent = path.parent
     if parent.exists() and not parent.is_dir():
         raise OptionError(f"cannot write {os.fspath(path)!r}: {os.fspath(parent)!r} is a file")

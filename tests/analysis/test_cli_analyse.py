@@ -235,6 +235,22 @@ def test_an_output_that_is_a_directory_fails_before_the_batch(tmp_path):
     assert not log.exists()  # nothing was analysed
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_an_output_that_is_a_fifo_fails_before_the_batch(tmp_path):
+    """Found by attack: ``-o results.csv`` naming a FIFO ran the whole batch, then refused to
+    write ("not a regular file to write this into") and left its journal, which every later run
+    (fresh: "holds the rows of an interrupted run"; --resume: the same refusal at the end) met."""
+    os.mkfifo(tmp_path / "results.csv")
+    log = tmp_path / "calls.log"
+    result = forest(
+        "analyse", "--count", "5", "--jobs", "1", "-o", "results.csv", "--analysis", FAKE,
+        cwd=tmp_path, FOREST_FAKE_LOG=str(log),
+    )  # fmt: skip
+    refused(result, "results.csv: not a regular file")
+    assert not log.exists()  # nothing was analysed
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.csv"]  # no journal, no lock
+
+
 def test_the_csv_decode_error_names_the_file(tmp_path):
     (tmp_path / "bad.csv").write_bytes(b"source,class\nseed:1,un\xffcertain\n")
     refused(
