@@ -224,29 +224,28 @@ def test_a_report_of_a_file_that_is_no_results_file_is_refused(tmp_path, text, n
 
 
 # -- defect 7: inconsistent errors
-def test_an_output_that_is_a_directory_fails_before_the_batch(tmp_path):
-    (tmp_path / "results.csv").mkdir()
+def _fifo(path: Path) -> None:
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("needs named pipes")
+    os.mkfifo(path)
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [(Path.mkdir, "'results.csv' is a directory"), (_fifo, "results.csv: not a regular file")],
+    ids=["directory", "fifo"],
+)
+def test_an_output_that_is_no_regular_file_fails_before_the_batch(tmp_path, make, words):
+    """A FIFO found by attack: it ran the whole batch, then refused to write ("not a regular
+    file to write this into") and left its journal, which every later run met (fresh: "holds
+    the rows of an interrupted run"; --resume: the same refusal at the end)."""
+    make(tmp_path / "results.csv")
     log = tmp_path / "calls.log"
     result = forest(
         "analyse", "--count", "5", "--jobs", "1", "-o", "results.csv", "--analysis", FAKE,
         cwd=tmp_path, FOREST_FAKE_LOG=str(log),
     )  # fmt: skip
-    refused(result, "'results.csv' is a directory")
-    assert not log.exists()  # nothing was analysed
-
-
-@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
-def test_an_output_that_is_a_fifo_fails_before_the_batch(tmp_path):
-    """Found by attack: ``-o results.csv`` naming a FIFO ran the whole batch, then refused to
-    write ("not a regular file to write this into") and left its journal, which every later run
-    (fresh: "holds the rows of an interrupted run"; --resume: the same refusal at the end) met."""
-    os.mkfifo(tmp_path / "results.csv")
-    log = tmp_path / "calls.log"
-    result = forest(
-        "analyse", "--count", "5", "--jobs", "1", "-o", "results.csv", "--analysis", FAKE,
-        cwd=tmp_path, FOREST_FAKE_LOG=str(log),
-    )  # fmt: skip
-    refused(result, "results.csv: not a regular file")
+    refused(result, words)
     assert not log.exists()  # nothing was analysed
     assert sorted(p.name for p in tmp_path.iterdir()) == ["results.csv"]  # no journal, no lock
 
