@@ -234,7 +234,7 @@ def _hidden(
     options = spec.ismcts_options(state) if spec.ismcts_options else None
 
     def found(result: SearchResult, terminated: bool) -> _Found:
-        return _ismcts_found(state, result, observer, terminated)
+        return _ismcts_found(state, result, observer, terminated, limit.iterations)
 
     progress = None if partial is None else (lambda result: partial(found(result, False)))
     result = ismcts(
@@ -253,16 +253,23 @@ def _hidden(
     return found(result, cancel is not None and cancel.is_set())
 
 
-def _ismcts_found(state: State, result: SearchResult, observer: int, terminated: bool) -> _Found:
+def _ismcts_found(
+    state: State, result: SearchResult, observer: int, terminated: bool, iterations: int | None
+) -> _Found:
     """An ISMCTS result as an answer's moves: the principal variation is the move alone, its id
     and label as the search gave them ([] tells the answer builder so; replaying a label
-    through string_to_action costs a compiled engine a decode of every legal label)."""
-    from solver.search.auto import chance_coverage_note
+    through string_to_action costs a compiled engine a decode of every legal label).
+    ``iterations``: the request's budget (a chance root's note names what ended the search)."""
+    from solver.search.auto import chance_coverage_note, stop_cause
 
     moves: list[tuple[int, str, int, float, list[str]]] = [
         (m.action, m.label, m.visits, float(m.value), []) for m in result.moves
     ]
-    note = chance_coverage_note(state, result.iterations)
+    capped = result.extra.get("stopped_by") == "max_nodes"
+    cause = stop_cause(
+        max_nodes=capped, terminated=terminated, iterations=iterations, total=result.iterations
+    )
+    note = chance_coverage_note(state, result.iterations, cause)
     return _Found(moves, float(result.value), result.iterations, "ismcts", observer,
                   result.iterations, terminated, () if note is None else (note,),
                   searcher=result.searcher, leaves=_leaves(result, "ismcts"))  # fmt: skip

@@ -62,6 +62,7 @@ __all__ = [
     "floor_simulations",
     "plan_exact",
     "search_position",
+    "stop_cause",
 ]
 
 EXACT_SHARE = 0.5
@@ -155,8 +156,8 @@ def floor_simulations(state: State) -> int:
 
 def chance_coverage_note(state: State, simulations: int, cap: str = "time") -> str | None:
     """At a chance root searched with fewer simulations than it has outcomes: the note saying
-    that the value is a mean over the outcomes sampled within the time (``cap``: what stopped
-    the search, ``"time"`` or ``"memory cap"``), not over all of them."""
+    that the value is a mean over the outcomes sampled (``cap``: what stopped the search, in
+    :func:`stop_cause`'s words), not over all of them."""
     if not state.is_chance_node():
         return None
     outcomes = len(state.chance_outcomes())
@@ -164,6 +165,19 @@ def chance_coverage_note(state: State, simulations: int, cap: str = "time") -> s
         return None
     return (f"the {cap} allowed {simulations} simulations at this chance node of {outcomes} "
             "outcomes: the value is over the outcomes they sampled, not every one")  # fmt: skip
+
+
+def stop_cause(*, max_nodes: bool, terminated: bool, iterations: int | None, total: int) -> str:
+    """What ended a search of ``total`` simulations, in a note's words: its ``"memory cap"``
+    (the tree's node cap), a ``"stop (a terminate)"``, its ``"iteration budget"`` (all
+    ``iterations`` run), else the ``"time"``."""
+    if max_nodes:
+        return "memory cap"
+    if terminated:
+        return "stop (a terminate)"
+    if iterations is not None and total >= iterations:
+        return "iteration budget"
+    return "time"
 
 
 @dataclass(frozen=True)
@@ -368,8 +382,9 @@ def _estimate(
             watch = Watch(cancel, report)
         terminated = run_sliced(run.search, rest, left, watch, paced=True).terminated
     found = run.valued(view, terminated)
-    by_memory = run.reason == "max_nodes"
-    note = chance_coverage_note(state, run.total, "memory cap" if by_memory else "time")
+    cause = stop_cause(max_nodes=run.reason == "max_nodes", terminated=terminated,
+                       iterations=iterations, total=run.total)  # fmt: skip
+    note = chance_coverage_note(state, run.total, cause)
     return found if note is None else dataclasses.replace(found, notes=(*found.notes, note))
 
 

@@ -183,6 +183,40 @@ def test_a_chance_root_cut_by_the_memory_cap_says_so_not_the_time():
     assert not any("memory" in n for n in reply["notes"]), reply["notes"]
 
 
+_TRIAL_DRAW = [83, 88, 77, 81, 84, 79, 82, 87, 86, 78, 85, 80, 89, 93, 98, 90, 94, 99, 92, 91, 95,
+               91, 89, 90, 92, 93, 94, 100, 96, 97]  # fmt: skip
+"""The Trial's set-up to a draw of 20 cards (a chance root of more outcomes than a die)."""
+
+
+@pytest.mark.parametrize(
+    ("game", "actions", "iterations"),
+    [("guardians", [], 5), ("trial", _TRIAL_DRAW, 2)],
+    ids=["mcts", "ismcts"],
+)
+def test_a_chance_root_cut_by_its_iterations_or_a_stop_says_so_not_the_time(
+    game: str, actions: list[int], iterations: int
+) -> None:
+    """Found by attack: a guardians hint of ``iterations: 5`` at the opening draw (24 faces) and
+    a Trial hint of ``iterations: 2`` at a draw of 20 cards noted "the time allowed 5 (2)
+    simulations", though the seconds had hardly begun; a terminated one (stdio) said the same.
+    The note names the iteration budget, and the stop."""
+    from solver.hint.engine import answer
+
+    request = {"id": "i", "game": game, "actions": actions, "limit": {"iterations": iterations}}
+    (note,) = [n for n in answer(request)["notes"] if "at this chance node" in n]
+    assert note.startswith(f"the iteration budget allowed {iterations} simulations"), note
+    stop = threading.Event()
+    stop.set()
+    request = {**request, "limit": {"seconds": 30}}
+    reply = answer(request, cancel=stop)
+    assert reply["terminated"], reply
+    (note,) = [n for n in reply["notes"] if "at this chance node" in n]
+    assert note.startswith("the stop (a terminate) allowed"), note
+    untimed = answer({**request, "limit": {"seconds": 1e-300}})
+    (note,) = [n for n in untimed["notes"] if "at this chance node" in n]
+    assert note.startswith("the time allowed"), note
+
+
 def _many_faces(tiles: int, engine: str) -> object:
     """A solo guardians game with a custom set of ``tiles`` random tiles: its opening draw is a
     chance node of hundreds of faces (each face's placements: hundreds of moves)."""
