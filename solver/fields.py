@@ -57,10 +57,11 @@ def whole_number(where: str, value: Any, low: int, high: int) -> int:
 
 def is_positive_number(value: object) -> TypeGuard[int | float]:
     """Is ``value`` a finite number > 0: an ``int`` or a ``float``, never a ``bool``, NaN or an
-    infinity (what every seconds, megabytes or time limit a caller passes must be)."""
-    return (
-        not isinstance(value, bool)
-        and isinstance(value, (int, float))
-        and math.isfinite(value)
-        and value > 0
-    )
+    infinity, nor an ``int`` too large for a float (what every seconds, megabytes or time limit a
+    caller passes must be)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(value) and value > 0
+    except OverflowError:  # 10**400: math.isfinite cannot convert it (it raised, a traceback)
+        return False

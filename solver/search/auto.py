@@ -42,6 +42,7 @@ from solver.game import CHANCE, State
 from solver.search.limit import Limit
 from solver.search.mcts import (
     DEFAULT_ITERATIONS,
+    MAX_VISITS,
     MCTSTree,
     _root_value,
     has_heuristic,
@@ -244,6 +245,8 @@ def search_position(
     if state.is_terminal():
         raise OptionError("the game is over: there is nothing to search")
     limit = limit if limit is not None else Limit()
+    if limit.iterations is not None and limit.iterations > MAX_VISITS:  # as mcts() refuses it
+        raise OptionError(f"iterations must be at most {MAX_VISITS}, not {limit.iterations!r}")
     started = time.monotonic()
     bound = min(s for s in (limit.seconds, max_seconds, math.inf) if s is not None)
     deadline = None if bound == math.inf else started + bound

@@ -293,3 +293,22 @@ def test_lines_not_read_in_time_are_the_move_alone_and_noted(monkeypatch) -> Non
     assert "pv_cut" not in whole.result.extra and cut.result.extra["pv_cut"] == n
     assert cut.notes == (f"the lines of {n} moves were not read (the time was up): each is the "
                          "move alone",) and whole.notes == ()  # fmt: skip
+
+
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+@pytest.mark.parametrize("iterations", [2**32, 10**400], ids=["2^32", "10^400"])
+def test_iterations_past_the_visit_counters_are_refused(engine: str, iterations: int) -> None:
+    """Found by attack: ``mcts()`` refuses iterations past its visit counters (2^32 - 1), but
+    ``search_position`` (``best-move``, hints) took them: 10**400 raised OverflowError from the
+    compiled tree, and ``forest dog best-move --iterations 4294967296 --mcts`` ran on (killed at
+    60 s). Both are refused before anything runs."""
+    from solver.testing import run_forest
+
+    state = _small_state(engine)
+    with pytest.raises(OptionError, match="iterations must be at most 4294967295"):
+        search_position(state, exact=False, limit=Limit(iterations=iterations, seconds=30))
+    if engine == "kernel" and iterations == 2**32:
+        run = run_forest("dog", "best-move", "dog/another-dog", "--mcts", "--iterations",
+                         str(iterations), timeout=60)  # fmt: skip
+        assert run.returncode == 2 and "iterations must be at most" in run.stderr, run.stderr
+        assert len(run.stderr.strip().splitlines()) == 1

@@ -44,8 +44,10 @@ def test_limit_refuses_bad_whole_numbers(name, bad):
 
 
 @pytest.mark.parametrize("name", ["seconds", "memory_mb"])
-@pytest.mark.parametrize("bad", [0, -1.0, float("nan"), float("inf"), True, "1"])
+@pytest.mark.parametrize("bad", [0, -1.0, float("nan"), float("inf"), True, "1", 10**400])
 def test_limit_refuses_bad_amounts(name, bad):
+    """10**400 found by attack: an int too large for a float raised OverflowError (a traceback
+    from ``Limit(seconds=10**400)`` and ``solve_order(state, seconds=10**400)``)."""
     with pytest.raises(OptionError, match=name):
         Limit(**{name: bad})
 
