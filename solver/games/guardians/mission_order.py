@@ -137,7 +137,8 @@ def _solve(state: GuardiansState, method: str, time_limit: float) -> OrderSoluti
     if size <= MODEL_CAP:
         answer = cpsat_order(state, time_limit=time_limit)
         cut += ("cp-sat",) if answer.stopped else ()
-        return OrderSolution(answer.plan, answer.optimal, "cp-sat", stopped=cut)
+        found_by = "cp-sat" if answer.solved else "first-legal"  # never a label CP-SAT did not earn
+        return OrderSolution(answer.plan, answer.optimal, found_by, stopped=cut)
     if method == "auto":
         return OrderSolution(first_legal_order(state), False, "first-legal", stopped=cut)
     raise OptionError(

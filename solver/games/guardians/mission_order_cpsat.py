@@ -74,6 +74,9 @@ class OrderAnswer:
     stopped: bool = False
     """A :func:`~solver.search.limit.search_deadline` in force cut the construction or the solve
     short (the plan is then the best found by then, never less than the first legal order)."""
+    solved: bool = True
+    """The plan is the solver's; ``False``: it is the first legal order (the model was cut
+    before it ran, found no solution in time, or found one worth less)."""
 
 
 def candidate_walks(state: GuardiansState) -> list[CandidateWalk]:
@@ -121,7 +124,8 @@ def cpsat_order(
         order.add_walk_conditions()
         order.add_connectivity(fixed_root)
     except _OutOfTime:
-        return OrderAnswer(hint, False, len(walks), len({w.start for w in walks}), stopped=True)
+        steps = len({w.start for w in walks})
+        return OrderAnswer(hint, False, len(walks), steps, stopped=True, solved=False)
     order.add_hint(hint)
     order.maximise()
     return _solve_model(state, order, hint, time_limit)
@@ -149,12 +153,13 @@ def _solve_model(
     )
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         # no solution within the time limit (the hint not yet checked): the hint is one
-        return OrderAnswer(hint, False, len(walks), steps, stopped)
+        return OrderAnswer(hint, False, len(walks), steps, stopped, solved=False)
     x = order.x
     chosen = [walks[i] for s in range(steps) for i in range(len(walks)) if solver.Value(x[s, i])]
     plan = _replay(state, chosen, walks)
     if status != cp_model.OPTIMAL and (hint.count, hint.points) > (plan.count, plan.points):
-        plan = Plan(hint.steps, plan.reaches_unseen)  # never less than the first legal order
+        hinted = Plan(hint.steps, plan.reaches_unseen)  # never less than the first legal order
+        return OrderAnswer(hinted, False, len(walks), steps, stopped, solved=False)
     return OrderAnswer(plan, status == cp_model.OPTIMAL, len(walks), steps, stopped)
 
 

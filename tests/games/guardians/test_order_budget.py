@@ -106,6 +106,18 @@ def test_cpsat_keeps_to_the_wall_clock_seconds_whatever_its_deterministic_limit(
     with search_deadline(0.0):
         solution = solve_order(state, "cp-sat", seconds=30.0, expected=False)
     assert solution.stopped == ("cp-sat",) and solution.plan == naive
+    # found by the attack pass: the first legal order was labelled as CP-SAT's plan
+    assert solution.method == "first-legal"
+
+
+def test_a_tiny_forest_cut_before_cp_sat_runs_is_not_labelled_cp_sat():
+    # found by the attack pass: --seconds 1e-9 on a 3-tile forest answered method "cp-sat"
+    state = _state("grid:\n[GR]b G:BB R:BB\n")
+    with search_deadline(0.0):
+        solution = solve_order(state, "cp-sat", expected=False)
+    assert solution.stopped == ("cp-sat",) and solution.method == "first-legal"
+    solved = solve_order(state, "cp-sat", expected=False)
+    assert solved.method == "cp-sat" and solved.optimal and solved.stopped == ()
 
 
 def test_brute_force_stopped_by_the_budget_answers_the_first_legal_order():
