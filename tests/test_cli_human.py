@@ -144,6 +144,14 @@ def test_the_input_ending_ends_the_prompts_line_first(tmp_path):
     assert run.stderr == "forest: error: the input ended before the game did\n"
 
 
+def _ctrl_c_as_at_a_terminal() -> None:
+    """In the child: SIGINT's default action, as a shell gives a command it runs in the
+    foreground. A suite started in the background (``make test &``, some CI runners) ignores
+    SIGINT, its children inherit that, and Python then never turns Ctrl-C into
+    KeyboardInterrupt: the test waited out its timeout."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize(
     ("key", "status", "line"),
     [(b"\x04", 2, "forest: error: the input ended before the game did"),
@@ -155,6 +163,7 @@ def test_ctrl_d_and_ctrl_c_at_the_prompt_say_so_on_a_line_of_their_own(tmp_path,
     process = subprocess.Popen(
         [sys.executable, "-m", "solver.cli", *DOG, "--human"],
         stdin=slave, stdout=slave, stderr=slave, cwd=tmp_path, close_fds=True,
+        preexec_fn=_ctrl_c_as_at_a_terminal,
     )  # fmt: skip
     os.close(slave)
     output = TerminalOutput(master)
@@ -177,6 +186,7 @@ def test_the_table_works_on_a_terminal(tmp_path):
     process = subprocess.Popen(
         [sys.executable, "-m", "solver.cli", *DOG, "--human", "--record", "t.json"],
         stdin=slave, stdout=slave, stderr=slave, cwd=tmp_path, close_fds=True,
+        preexec_fn=_ctrl_c_as_at_a_terminal,
     )  # fmt: skip
     os.close(slave)
     output = TerminalOutput(master)

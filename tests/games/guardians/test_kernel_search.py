@@ -108,9 +108,16 @@ def _same_game_on_both_engines(moves: int) -> None:
     assert played_on["kernel"] == played_on["reference"] and len(played) == moves
 
 
-def test_the_exact_search_refuses_the_kernel_clearly():
+def test_the_exact_search_refuses_the_whole_game_and_bounds_it_like_the_reference():
+    # The compiled expectimax takes at most 64 moves a node: the whole game is refused at once
+    # (in Python it filled 1 GB in 331 s), a depth-limited search runs in the Python loop and
+    # gives the reference engine's values (the kernel once refused that too).
     from solver.search import expectimax
 
     state = _decision(1, "kernel", 1)
     with pytest.raises(OptionError, match="max_actions"):
-        expectimax(state, depth=1, exact=False)
+        expectimax(state)
+    bounded = expectimax(state, depth=1, exact=False)
+    twin = expectimax(_decision(1, "reference", 1), depth=1, exact=False)
+    assert [(m.action, m.value) for m in bounded.moves] == [(m.action, m.value) for m in twin.moves]
+    assert bounded.moves and bounded.value == twin.value
