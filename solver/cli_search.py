@@ -181,10 +181,22 @@ def describe(spec: GameSpec, args: argparse.Namespace, methods: set[str], state:
         how += f", {_searcher(searchers)}" if searchers else ""
         head = _estimate_words(kind, leaves, state)
         return f"{head} (ISMCTS estimate from player {args.observer}'s view, {per_search}{how})"
-    estimate = f"MCTS estimate, {per_search} a search, {_leaves(state)}"
+    estimate = f"MCTS estimate, {_per_search(args)}, {_leaves(state)}"
     if "exact" in methods:
         return f"{kind} (exact where it fits, else {estimate})"
     return f"{_estimate_words(kind, leaves, state)} ({estimate})"
+
+
+def _per_search(args: argparse.Namespace) -> str:
+    """``1000 simulations a search``, or what the searches ran where a cap stopped them short:
+    ``1 simulation a search of the 1000 asked``, ``3-40 simulations a search of the 1000 asked``."""
+    asked = args.iterations
+    runs: list[int] = getattr(args, "runs", [])
+    if not runs or max(runs) >= asked:
+        return f"{count(asked, 'simulation')} a search"
+    low, high = min(runs), max(runs)
+    ran = count(low, "simulation") if low == high else f"{low}-{high} simulations"
+    return f"{ran} a search of the {asked} asked"
 
 
 def _estimate_words(kind: str, leaves: set[str], state: Any) -> str:
@@ -217,9 +229,13 @@ class _Walk:
     notes: list[str]
     searchers: set[str] = field(default_factory=set)
     leaves: set[str] = field(default_factory=set)
+    runs: list[int] = field(default_factory=list)
+    """The simulations each MCTS search ran (fewer than asked where a cap stopped it)."""
 
     def add(self, searched: Searched) -> Searched:
         self.methods.add(searched.method)
+        if searched.method == "mcts":
+            self.runs.append(searched.simulations)
         if searched.searcher is not None:
             self.searchers.add(searched.searcher)
         if searched.leaves is not None:
@@ -416,7 +432,7 @@ def best_move_command(spec: GameSpec, args: argparse.Namespace) -> int:
     with progress_of(args, "searching the best move") as progress:
         args.progress = progress
         report = _report(state, args, walk)
-    args.searchers, args.leaves = walk.searchers, walk.leaves
+    args.searchers, args.leaves, args.runs = walk.searchers, walk.leaves, walk.runs
     what = describe(spec, args, walk.methods, state)
     estimated = not walk.methods <= {"exact"}
     report = {"game": spec.name, "player": args.observer, "value_kind": spec.value_kind,

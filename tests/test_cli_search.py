@@ -95,3 +95,20 @@ def test_best_move_says_a_heuristic_value_is_the_heuristic_s_estimate():
     assert report["value_label"] == "heuristic estimate of the win probability"
     exact = json.loads(forest("dog", "best-move", "dog/tiny-2x2", "--json").stdout)
     assert exact["exact"] is True and exact["value_label"] == "exact win probability"
+
+
+def test_the_heading_says_how_many_simulations_ran_when_a_cap_stopped_them(capsys):
+    # found by the attack pass: under a memory cap of 1e-300 MB the tree held 1 node, every
+    # search ran 1 simulation, and the heading still said "1000 simulations a search"
+    from solver.cli import main
+
+    code = main(["dog", "best-move", "dog/tiny-example", "--exact", "--memory-mb", "1e-300",
+                 "--no-progress"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0
+    heading = out.splitlines()[0]
+    assert "MCTS estimate, 1 simulation a search of the 1000 asked" in heading, heading
+    assert "(1 simulation)" in out  # the note's count, singular
+    code = main(["dog", "best-move", "dog/another-dog", "--mcts", "--iterations", "300",
+                 "--no-progress"])  # fmt: skip
+    assert code == 0 and "MCTS estimate, 300 simulations a search," in capsys.readouterr().out

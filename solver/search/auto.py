@@ -63,6 +63,7 @@ __all__ = [
     "floor_simulations",
     "plan_exact",
     "search_position",
+    "simulations_text",
     "stop_cause",
 ]
 
@@ -164,7 +165,7 @@ def chance_coverage_note(state: State, simulations: int, cap: str = "time") -> s
     outcomes = len(state.chance_outcomes())
     if simulations >= outcomes:
         return None
-    return (f"the {cap} allowed {simulations} simulations at this chance node of {outcomes} "
+    return (f"the {cap} allowed {simulations_text(simulations)} at this chance node of {outcomes} "
             "outcomes: the value is over the outcomes they sampled, not every one")  # fmt: skip
 
 
@@ -179,6 +180,11 @@ def stop_cause(*, max_nodes: bool, terminated: bool, iterations: int | None, tot
     if iterations is not None and total >= iterations:
         return "iteration budget"
     return "time"
+
+
+def simulations_text(simulations: int) -> str:
+    """``"1 simulation"``, ``"300 simulations"``: a count as a note says it."""
+    return f"{simulations} simulation{'' if simulations == 1 else 's'}"
 
 
 @dataclass(frozen=True)
@@ -268,7 +274,7 @@ def search_position(
     if failure is None:
         return found
     kind, why = failure
-    note = f"{why}: the values are MCTS estimates ({found.simulations} simulations)"
+    note = f"{why}: the values are MCTS estimates ({simulations_text(found.simulations)})"
     return dataclasses.replace(found, notes=(note, *found.notes), exact_failure=kind)
 
 
