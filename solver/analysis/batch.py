@@ -46,7 +46,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypedDict, Unpack
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, Unpack
 
 from solver.analysis.backends import Dask, Local, auto_chunk_size, chunks
 from solver.analysis.journal import VERSION as JOURNAL_VERSION
@@ -266,18 +266,7 @@ def execute_batch(
     # 2. The output's lock, held until the output is final; then the journal.
     with OutputLock(out):
         journaled = journal_path(out)
-        interrupted = journaled.is_file() and journaled.stat().st_size > 0
-        if not (overwrite or resume) and interrupted:
-            raise OptionError(
-                f"{os.fspath(journaled)}: holds the rows of an interrupted run (add --resume to "
-                "continue it, or --overwrite to start afresh)"
-            )
-        if resume and not overwrite and not interrupted and out.is_file():
-            # a finished output (of this batch or another): resuming would start afresh over it
-            raise OptionError(
-                f"{os.fspath(out)}: already exists and no run is left to resume (no journal "
-                "beside it); add --overwrite to replace it"
-            )
+        _check_journal(out, journaled, overwrite=overwrite, resume=resume)
         journal = Journal(journaled, _header(batch, fn, types))
         done = journal.start(
             resume, repair, batch.count, lambda i: batch.source_at(i).source, types, notify
@@ -295,6 +284,23 @@ def execute_batch(
         finally:
             journal.close()
     return BatchResult(out, frame)
+
+
+def _check_journal(out: Path, journaled: Path, *, overwrite: bool, resume: bool) -> None:
+    """Refuse, unless told, to start afresh over an interrupted run's journal, or to resume
+    where no run is left to resume over a finished output (it would be replaced)."""
+    interrupted = journaled.is_file() and journaled.stat().st_size > 0
+    if not (overwrite or resume) and interrupted:
+        raise OptionError(
+            f"{os.fspath(journaled)}: holds the rows of an interrupted run (add --resume to "
+            "continue it, or --overwrite to start afresh)"
+        )
+    if resume and not overwrite and not interrupted and out.is_file():
+        # a finished output (of this batch or another): resuming would start afresh over it
+        raise OptionError(
+            f"{os.fspath(out)}: already exists and no run is left to resume (no journal "
+            "beside it); add --overwrite to replace it"
+        )
 
 
 def _run(
@@ -393,12 +399,22 @@ TICK_SECONDS = 1.0
 """How often the progress bar is redrawn while no chunk finishes."""
 
 
+class _Bar(Protocol):
+    """What :class:`_TickingBar` asks of a progress bar (tqdm's)."""
+
+    def refresh(self) -> object: ...
+
+    def update(self, n: int) -> object: ...
+
+    def close(self) -> object: ...
+
+
 class _TickingBar:
     """A tqdm bar redrawn every :data:`TICK_SECONDS` by a thread of its own, so that its clock
     runs on while a long chunk does (one 16x16 guardians position took 72 s, the bar standing
     still meanwhile), not only when a chunk finishes."""
 
-    def __init__(self, bar: Any) -> None:
+    def __init__(self, bar: _Bar) -> None:
         self.bar = bar
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._tick, name="analyse-progress", daemon=True)
@@ -417,7 +433,9 @@ class _TickingBar:
         self.bar.close()
 
 
-def _progress_bar(total: int, initial: int, wanted: bool, noun: str = "instance") -> Any:
+def _progress_bar(
+    total: int, initial: int, wanted: bool, noun: str = "instance"
+) -> _TickingBar | None:
     if not wanted or not sys.stderr.isatty():
         return None
     try:

@@ -671,12 +671,7 @@ def ismcts(
     )  # fmt: skip
     seed = check_seed(seed)
     mover, observer, n = _seats(state, observer)
-    evaluator_object = opts.evaluator_object()
-    chosen = plan(state, evaluator_object, compiled)
-    if not isinstance(multiple_observers, bool):
-        raise OptionError(f"multiple_observers must be True or False, not {multiple_observers!r}")
-    chosen = dataclasses.replace(chosen, multi=multiple_observers)
-    _check_policy(state, chosen, evaluator_object)
+    chosen = _chosen_plan(state, opts, compiled, multiple_observers)
     seeds, shares = _shares(seed, opts.threads, budget.iterations)
     start = time.perf_counter()
 
@@ -693,6 +688,20 @@ def ismcts(
     found = _run_trees(state, chosen, observer, n, seeds, shares, budget, opts, watching)
     elapsed = time.perf_counter() - start
     return _result(found, state, mover, observer, chosen, opts, seed, seeds, budget, elapsed)
+
+
+def _chosen_plan(
+    state: State, opts: MCTSOptions, compiled: bool | None, multiple_observers: bool
+) -> Plan:
+    """Which path searches (:func:`plan`), one tree or one per observer, checked against the
+    evaluator's policy."""
+    evaluator_object = opts.evaluator_object()
+    chosen = plan(state, evaluator_object, compiled)
+    if not isinstance(multiple_observers, bool):
+        raise OptionError(f"multiple_observers must be True or False, not {multiple_observers!r}")
+    chosen = dataclasses.replace(chosen, multi=multiple_observers)
+    _check_policy(state, chosen, evaluator_object)
+    return chosen
 
 
 def _options(
