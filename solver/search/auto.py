@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from solver.errors import OptionError, SearchBudgetError, SearchTimeoutError
 from solver.game import CHANCE, State
+from solver.render.ascii import count
 from solver.search.limit import Limit
 from solver.search.mcts import (
     DEFAULT_ITERATIONS,
@@ -63,7 +64,6 @@ __all__ = [
     "floor_simulations",
     "plan_exact",
     "search_position",
-    "simulations_text",
     "stop_cause",
 ]
 
@@ -165,7 +165,8 @@ def chance_coverage_note(state: State, simulations: int, cap: str = "time") -> s
     outcomes = len(state.chance_outcomes())
     if simulations >= outcomes:
         return None
-    return (f"the {cap} allowed {simulations_text(simulations)} at this chance node of {outcomes} "
+    ran = count(simulations, "simulation")
+    return (f"the {cap} allowed {ran} at this chance node of {outcomes} "
             "outcomes: the value is over the outcomes they sampled, not every one")  # fmt: skip
 
 
@@ -180,11 +181,6 @@ def stop_cause(*, max_nodes: bool, terminated: bool, iterations: int | None, tot
     if iterations is not None and total >= iterations:
         return "iteration budget"
     return "time"
-
-
-def simulations_text(simulations: int) -> str:
-    """``"1 simulation"``, ``"300 simulations"``: a count as a note says it."""
-    return f"{simulations} simulation{'' if simulations == 1 else 's'}"
 
 
 @dataclass(frozen=True)
@@ -274,7 +270,7 @@ def search_position(
     if failure is None:
         return found
     kind, why = failure
-    note = f"{why}: the values are MCTS estimates ({simulations_text(found.simulations)})"
+    note = f"{why}: the values are MCTS estimates ({count(found.simulations, 'simulation')})"
     return dataclasses.replace(found, notes=(note, *found.notes), exact_failure=kind)
 
 
