@@ -18,10 +18,17 @@ timeout closes an idle connection, and a connection is closed after ``max_reques
 from __future__ import annotations
 
 import asyncio
+import http
+import json
+import logging
+import sys
+import time
+from typing import Any
 
 from solver.errors import needs_extra
 
 with needs_extra("the hint service"):  # the serve extra: the API names it
+    import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from solver.hint.limits import CONNECTION_DEFAULTS
@@ -45,10 +52,50 @@ class ConnectionLimits:
         self.max_requests = max_requests
 
 
+class _Connection(h11.Connection):
+    """h11's connection, remembering the protocol error it last raised: uvicorn's loop catches
+    it and answers a bare ``text/plain`` 400, which :class:`GuardedH11Protocol` replaces by the
+    service's error object naming the problem."""
+
+    protocol_error: h11.RemoteProtocolError | None = None
+
+    def next_event(self) -> Any:
+        try:
+            return super().next_event()
+        except h11.RemoteProtocolError as exc:
+            self.protocol_error = exc
+            raise
+
+
+def bad_http_answer(error: h11.RemoteProtocolError | None) -> tuple[int, bytes]:
+    """The status and the JSON body of the answer to bytes that are not an HTTP/1.1 request (a
+    bad request line, a Content-Length that is not a number, two of them, a broken chunk, a
+    head past h11's 16 KiB): the error object of every refusal (``malformed``; ``too_large``,
+    431, for a head too large), h11's words in the message, cut and ASCII."""
+    said = str(error) if error is not None else "unreadable bytes"
+    said = said.encode("ascii", "backslashreplace").decode("ascii")
+    said = said if len(said) <= 120 else f"{said[:120]}..."
+    status = error.error_status_hint if error is not None else 400
+    if status == 431:
+        message = (
+            f"the request head is too large ({said}): at most 16 KiB of request line and headers"
+        )
+        code = "too_large"
+    else:
+        status = 400
+        message = f"not an HTTP/1.1 request: {said}"
+        code = "malformed"
+    reply = {"id": None, "error": message, "field": None, "code": code, "version": 1}
+    return status, json.dumps(reply).encode("ascii")
+
+
 class GuardedH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol with head and body deadlines (see the module docstring)."""
+    """uvicorn's h11 protocol with head and body deadlines (see the module docstring), and the
+    service's error object (``malformed``) for bytes that are not HTTP, where uvicorn answers
+    ``Invalid HTTP request received.`` as plain text, without a code."""
 
     limits = ConnectionLimits()
+    access_log_json = True  # the server's access log is on: a refusal here writes its line
 
     # uvicorn's __init__ as it is; each connection's own values start from these
     _deadline: asyncio.TimerHandle | None = None
@@ -91,6 +138,35 @@ class GuardedH11Protocol(H11Protocol):
             self._disarm()  # the app has the whole request: its budget bounds it
 
     # -- uvicorn's hooks -----------------------------------------------------------------------
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        size = self.config.h11_max_incomplete_event_size
+        self.conn = _Connection(
+            h11.SERVER, **({} if size is None else {"max_incomplete_event_size": size})
+        )
+
+    def send_400_response(self, msg: str) -> None:
+        error = self.conn.protocol_error if isinstance(self.conn, _Connection) else None
+        status, body = bad_http_answer(error)
+        if self.access_log_json:  # the access log's line, in place of uvicorn's plain warning
+            entry = {"ts": round(time.time(), 3), "method": None, "path": None, "status": status,
+                     "ms": 0.0, "client": self.client[0] if self.client else None}  # fmt: skip
+            print(json.dumps(entry), file=sys.stderr, flush=True)
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"connection", b"close"),
+        ]
+        try:
+            for event in (h11.Response(
+                status_code=status, headers=headers, reason=http.HTTPStatus(status).phrase
+            ), h11.Data(data=body),
+                          h11.EndOfMessage()):  # fmt: skip
+                self.transport.write(self.conn.send(event) or b"")
+        except h11.LocalProtocolError:  # an answer already started (a body broken under it)
+            pass
+        self.transport.close()
+
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._arm("head", self.limits.head_seconds)
@@ -111,6 +187,22 @@ class GuardedH11Protocol(H11Protocol):
         super().connection_lost(exc)
 
 
-def protocol_class(limits: ConnectionLimits) -> type[GuardedH11Protocol]:
-    """A :class:`GuardedH11Protocol` subclass with ``limits``."""
-    return type("ForestH11Protocol", (GuardedH11Protocol,), {"limits": limits})
+class _NoBareWarning(logging.Filter):
+    """Drops uvicorn's plain-text ``Invalid HTTP request received.``: the protocol answers it
+    with the error object and logs it as one JSON line (or, ``--quiet``, not at all)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != "Invalid HTTP request received."
+
+
+def protocol_class(limits: ConnectionLimits, access_log: bool = True) -> type[GuardedH11Protocol]:
+    """A :class:`GuardedH11Protocol` subclass with ``limits`` (``access_log``: a request refused
+    here is logged as the server's access log logs, one JSON object a line on stderr)."""
+    logger = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, _NoBareWarning) for f in logger.filters):
+        logger.addFilter(_NoBareWarning())
+    return type(
+        "ForestH11Protocol",
+        (GuardedH11Protocol,),
+        {"limits": limits, "access_log_json": access_log},
+    )

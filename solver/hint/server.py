@@ -294,7 +294,7 @@ def run_server(args: argparse.Namespace, caps: Caps) -> int:
     port = sock.getsockname()[1]
     uv_config = uvicorn.Config(
         create_app(config),
-        http=protocol_class(limits),
+        http=protocol_class(limits, access_log=config.access_log),
         log_level="warning",
         access_log=False,
         timeout_keep_alive=max(1, round(limits.keep_alive_seconds)),

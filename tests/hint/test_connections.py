@@ -136,3 +136,59 @@ def test_the_default_deadlines_are_documented() -> None:
     docs = (Path(__file__).parents[2] / "docs" / "hint-engine.md").read_text()
     assert f"{CONNECTION_DEFAULTS['head_seconds']:g} s" in docs
     assert "--head-timeout" in docs and "--body-timeout" in docs and "--keep-alive" in docs
+
+
+NOT_HTTP = {
+    b"POST /v1/hint HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n{}": "bad Content-Length",
+    b"POST /v1/hint HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n{}": "bad Content-Length",
+    b"POST /v1/hint HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}": (
+        "conflicting Content-Length"
+    ),
+    b"POST /v1/hint HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n": "chunk",
+    b"\x00\x01\x02\xff\r\n\r\n": "request line",
+}
+
+
+def _answer(server: Server, data: bytes) -> tuple[int, dict]:
+    """Send ``data`` on a new connection; the status and JSON body of the answer, which must
+    close the connection."""
+    sock = _connect(server)
+    sock.sendall(data)
+    received = b""
+    with contextlib.suppress(ConnectionResetError):  # unread bytes left behind (a long head)
+        while chunk := sock.recv(65536):
+            received += chunk
+    sock.close()
+    head, _, body = received.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    assert b"application/json" in head.lower(), received
+    return status, json.loads(body)
+
+
+def test_bytes_that_are_not_http_get_the_error_object_with_a_code(strict: Server) -> None:
+    """Found by attack: uvicorn answered them 'Invalid HTTP request received.' as text/plain,
+    with no code, and logged a plain WARNING line among the JSON access log's."""
+    for data, problem in NOT_HTTP.items():
+        status, reply = _answer(strict, data)
+        assert status == 400, (data, reply)
+        assert reply["code"] == "malformed" and problem in reply["error"], reply
+        assert set(reply) == {"id", "error", "field", "code", "version"}
+    unfinished = b"GET /health HTTP/1.1\r\nHost: x\r\nX: " + b"a" * 100_000  # no end of head
+    status, reply = _answer(strict, unfinished)
+    assert (status, reply["code"]) == (431, "too_large"), reply
+    _still_answers(strict)
+
+
+def test_bytes_that_are_not_http_are_logged_as_json(tmp_path) -> None:
+    logged = Server(tmp_path, "--workers", "1")
+    try:
+        assert _answer(logged, b"\x00\r\n\r\n")[0] == 400
+        _still_answers(logged)
+        time.sleep(0.5)
+        logs = logged.logs()
+    finally:
+        logged.stop()
+    lines = [line for line in logs.splitlines() if not line.startswith("forest serve:")]
+    assert "Invalid HTTP request received." not in logs
+    assert all(line.startswith("{") for line in lines), lines
+    assert any(json.loads(line)["status"] == 400 for line in lines), lines
