@@ -288,10 +288,13 @@ def test_play_human_never_prints_what_seat_0_cannot_see():
     dice = SplitMix64(0)
     while real.is_chance_node():
         real.apply_action(sample_chance(real, dice))
+    name = {card: real.game.pack.card(card)["name"] for p in (0, 1)
+            for card in real.data["players"][p]["hand"]}  # fmt: skip
     for card in real.data["players"][1]["hand"]:
-        assert f"draw: {card}" not in shown, card
+        assert f"player 1 draws {name[card]}" not in shown, card
+        assert name[card] not in shown, card
     for card in real.data["players"][0]["hand"]:
-        assert f"draw: {card}" in shown, card
+        assert f"player 0 draws {name[card]}" in shown, card
     assert "hidden from you" in shown
 
 

@@ -36,6 +36,11 @@ class TentFromBox(Step):
         ]
 
 
+def tent_words(st: State, a: int) -> str:
+    """The tent a ``TENT`` action names as a player reads it: ``a tent (card draw)``."""
+    return f"a tent ({core.words(tent_of(st, a))})"
+
+
 def tent_of(st: State, a: int) -> str:
     """The tent bonus a ``TENT`` action names."""
     return TENT_BONUSES[a - st.layout.TENT]

@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from solver.games.trial.belongings import TentFromBox, gain_food, take_tent, tent_of
+from solver.games.trial.belongings import (
+    TentFromBox,
+    gain_food,
+    take_tent,
+    tent_of,
+    tent_words,
+)
 from solver.games.trial.core import (
     REQUIRED,
     Fields,
@@ -206,3 +212,7 @@ class BoxTent(TentFromBox):
     @staticmethod
     def apply(st: State, f: Frame, a: int) -> None:
         lay_tent(st, f["spot"], take_tent(st, f, a), None)
+
+    @staticmethod
+    def describe(st: State, f: Frame, a: int) -> str:
+        return f"{tent_words(st, a)} from the box goes face down on {f['spot']}"

@@ -160,6 +160,25 @@ class Draw(Step):
         else:  # pragma: no cover - a programming error
             raise IllegalActionError(f"internal: unknown draw destination {to}")
 
+    @staticmethod
+    def describe(st: State, f: Frame, a: int) -> str:
+        name, to = card_name(st, a), f["to"]
+        if to.startswith("row:"):
+            return f"encounter {int(to[4:]) + 1} is {name}"
+        if to == "top":
+            return f"{name} is revealed on top of the {deck_words(f['deck'])}"
+        if to == "story":
+            return f"player {f['player']} draws {name} into their story"
+        return f"player {f['player']} draws {name}"
+
+
+def deck_words(deck: str) -> str:
+    """A deck as a player names it: ``deeds`` -> ``deed deck``, ``exp:frosty`` -> ``frosty
+    expedition deck``."""
+    if deck.startswith("exp:"):
+        return f"{deck[4:]} expedition deck"
+    return f"{deck.removesuffix('s')} deck"
+
 
 class CardOrFood(Step):
     """The base of the decisions between a deed card (set aside) and a raspberry, acorn or

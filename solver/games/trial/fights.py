@@ -136,6 +136,12 @@ class Die(Step):
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str:
         strength, win, _ = die_faces(st)[a - st.layout.DIE]
+        return f"the die shows {'the winning symbol' if win else strength}"
+
+    @staticmethod
+    def legacy(st: State, f: Frame, a: int) -> str:
+        """The label before read ``die: 2``, ``die: winning symbol`` (still accepted)."""
+        strength, win, _ = die_faces(st)[a - st.layout.DIE]
         return f"die: {'winning symbol' if win else strength}"
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from solver.games.trial.belongings import TentFromBox, take_tent
+from solver.games.trial.belongings import TentFromBox, take_tent, tent_words
 from solver.games.trial.core import REQUIRED, Fields, Frame, Step, player, pop, push, step
 from solver.games.trial.schema import FOODS
 
@@ -164,6 +164,11 @@ class PlaceTile(Step):
 
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str:
+        return f"{f['slot']} gets the {st.layout.tiles[a - st.layout.TILE]} tile"
+
+    @staticmethod
+    def legacy(st: State, f: Frame, a: int) -> str:
+        """The label before read ``lookout-1 gets lookout-3`` (still accepted)."""
         return f"{f['slot']} gets {st.layout.tiles[a - st.layout.TILE]}"
 
 
@@ -195,6 +200,10 @@ class RuinItem(Step):
             st.data["setup_pool"]["common"].remove(kind)
         st.data["ruins"][f["slot"]]["items"].append(kind)
 
+    @staticmethod
+    def describe(st: State, f: Frame, a: int) -> str:
+        return f"{f['slot']} gets {st.layout.item_kinds[a - st.layout.ITEM]} face down"
+
 
 @step("stock")
 class Stock(Step):
@@ -225,6 +234,12 @@ class Stock(Step):
         r, c = f["cell"]
         st.data["store"][r][c] = [kind] * copies
 
+    @staticmethod
+    def describe(st: State, f: Frame, a: int) -> str:
+        r, c = f["cell"]
+        kind = st.layout.item_kinds[a - st.layout.ITEM]
+        return f"store slot row {r + 1}, column {c + 1} gets {kind}"
+
 
 @step("deal_tent")
 class DealTent(TentFromBox):
@@ -236,6 +251,10 @@ class DealTent(TentFromBox):
     def apply(st: State, f: Frame, a: int) -> None:
         bonus = take_tent(st, f, a)
         player(st, f["player"])["tents"].append(bonus)
+
+    @staticmethod
+    def describe(st: State, f: Frame, a: int) -> str:
+        return f"player {f['player']} is dealt {tent_words(st, a)}"
 
 
 @step("start_space")

@@ -72,3 +72,66 @@ def test_the_old_labels_still_parse_to_the_same_action() -> None:
                 assert state.string_to_action(old) == action, old
     for step, (base, new) in OLD_TO_NEW.items():
         assert found.get(f"{step}: {base}") == new, (step, base)
+
+
+def _outcomes(players: int, seed: int) -> list[tuple[object, list[int]]]:
+    """Every chance node of a seeded random reference game: (state, its outcomes)."""
+    state = solver.load_game("trial", players=players, engine="reference").new_initial_state()
+    rng = random.Random(seed)
+    seen = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            seen.append((state.clone(), [a for a, _ in outcomes]))
+            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+    return seen
+
+
+OLD_OUTCOMES = {
+    "deal_tent": re.compile(r"player \d is dealt a tent \([a-z ]+\)"),
+    "box_tent": re.compile(r"a tent \([a-z ]+\) from the box goes face down on camp-\d"),
+    "stock": re.compile(r"store slot row \d, column \d gets [a-z-]+"),
+    "ruin_item": re.compile(r"ruins-\d gets [a-z-]+ face down"),
+    "draw": re.compile(r"player \d draws \S.*|encounter \d is \S.*|\S.* is revealed on top of .*"),
+    "die": re.compile(r"the die shows (\d|the winning symbol)"),
+    "place_tile": re.compile(r"[a-z]+-\d gets the [a-z]+-[a-z0-9]+ tile"),
+}
+"""What each chance step's outcomes read now (before: ``deal_tent: tent card_draw``, ``stock:
+shovel``, ``ruin_item: axe``, ``draw: deed-17``, ``die: 2``: the step's data name then the
+outcome's; ``lookout-1 gets lookout-3``, a slot then a tile)."""
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3)])
+def test_every_chance_outcome_reads_as_words_and_the_old_labels_parse(
+    players: int, seed: int
+) -> None:
+    steps = set()
+    for state, outcomes in _outcomes(players, seed):
+        step = state._top()["step"]
+        steps.add(step)
+        labels = [state.action_to_string(a) for a in outcomes]
+        assert len(set(labels)) == len(labels), labels  # one label, one outcome
+        for action, label in zip(outcomes, labels, strict=True):
+            assert not INTERNAL.search(label), label
+            assert not label.startswith(f"{step}:"), label  # the data name first
+            if step in OLD_OUTCOMES:
+                assert OLD_OUTCOMES[step].fullmatch(label), label
+            assert state.string_to_action(label) == action
+            old = f"{step}: {state._label(action)}"  # what a record may hold
+            assert state.string_to_action(old) == action, old
+        if step == "place_tile":  # was "lookout-1 gets lookout-3": the slot, then the tile
+            for action, label in zip(outcomes, labels, strict=True):
+                assert state.string_to_action(label.removesuffix(" tile").replace(
+                    " the ", " ")) == action  # fmt: skip
+        if step == "die":
+            assert [state.string_to_action(f"die: {n}") for n in (1, 2)] == [
+                a for a in outcomes if state.action_to_string(a) in ("the die shows 1",
+                                                                    "the die shows 2")
+            ]  # fmt: skip
+            assert state.action_to_string(state.string_to_action("die: winning symbol")) == (
+                "the die shows the winning symbol"
+            )
+    assert set(OLD_OUTCOMES) - {"box_tent"} <= steps
