@@ -30,21 +30,29 @@ OLD_TO_NEW = {
 """Old labels (the step's name, then the state-free label) and their new words, written out."""
 
 
-def _decisions(players: int, seed: int) -> list[tuple[object, list[int]]]:
-    """Every decision node of a seeded random reference game: (state, legal actions)."""
+def _nodes(players: int, seed: int, chance: bool = False) -> list[tuple[object, list[int]]]:
+    """Every decision node (``chance``: every chance node) of a seeded random reference game:
+    (state, its legal actions or outcomes)."""
     state = solver.load_game("trial", players=players, engine="reference").new_initial_state()
     rng = random.Random(seed)
     seen = []
     while not state.is_terminal():
         if state.is_chance_node():
             outcomes = state.chance_outcomes()
+            if chance:
+                seen.append((state.clone(), [a for a, _ in outcomes]))
             action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
         else:
             legal = state.legal_actions()
-            seen.append((state.clone(), legal))
+            if not chance:
+                seen.append((state.clone(), legal))
             action = rng.choice(legal)
         state.apply_action(action)
     return seen
+
+
+def _decisions(players: int, seed: int) -> list[tuple[object, list[int]]]:
+    return _nodes(players, seed)
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3), (2, 4)])
@@ -74,22 +82,6 @@ def test_the_old_labels_still_parse_to_the_same_action() -> None:
         assert found.get(f"{step}: {base}") == new, (step, base)
 
 
-def _outcomes(players: int, seed: int) -> list[tuple[object, list[int]]]:
-    """Every chance node of a seeded random reference game: (state, its outcomes)."""
-    state = solver.load_game("trial", players=players, engine="reference").new_initial_state()
-    rng = random.Random(seed)
-    seen = []
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            seen.append((state.clone(), [a for a, _ in outcomes]))
-            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-        else:
-            action = rng.choice(state.legal_actions())
-        state.apply_action(action)
-    return seen
-
-
 OLD_OUTCOMES = {
     "deal_tent": re.compile(r"player \d is dealt a tent \([a-z ]+\)"),
     "box_tent": re.compile(r"a tent \([a-z ]+\) from the box goes face down on camp-\d"),
@@ -109,7 +101,7 @@ def test_every_chance_outcome_reads_as_words_and_the_old_labels_parse(
     players: int, seed: int
 ) -> None:
     steps = set()
-    for state, outcomes in _outcomes(players, seed):
+    for state, outcomes in _nodes(players, seed, chance=True):
         step = state._top()["step"]
         steps.add(step)
         labels = [state.action_to_string(a) for a in outcomes]
