@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.cmdkit import read_state_text, read_text_file
-from solver.errors import FormatError, OptionError
+from solver.errors import FormatError, OptionError, SolverError
 from solver.game import State
 from solver.spec import GameSpec, Opened
 
@@ -59,7 +59,7 @@ def open_position(spec: GameSpec, args: argparse.Namespace) -> Opened:
     state_path = args.state if named else None  # --state names a file (not JSON text)
     if _saved_state_file(spec, source):
         assert source is not None
-        state_text = _saved_state_text(spec, source, state_text)
+        state_text = _saved_state_text(spec, args, source, state_text)
         state_path, source = source, None
     args.state_given = state_text is not None
     if players is None and state_text is not None and spec.state_players is not None:
@@ -67,7 +67,12 @@ def open_position(spec: GameSpec, args: argparse.Namespace) -> Opened:
     if players is not None and players not in spec.players:
         allowed = ", ".join(str(p) for p in spec.players)
         raise OptionError(f"{spec.name} is played by {allowed} player(s), not {players}")
-    opened = _open(spec, args, source, players)
+    try:
+        opened = _open(spec, args, source, players)
+    except SolverError:
+        if source is not None and _looks_saved(source) and ".json" not in spec.extensions:
+            raise OptionError(_a_state_as_file(spec, source)) from None
+        raise
     if players is not None and opened.game.num_players() != players:
         # a file that fixes its own player count (a saved state) never silently overrides
         raise OptionError(
@@ -78,23 +83,68 @@ def open_position(spec: GameSpec, args: argparse.Namespace) -> Opened:
         return opened
     return Opened(
         game=opened.game,
-        state=_read_state(opened, state_text, state_path),
+        state=_read_state(spec, args, opened, state_text, state_path),
         source=opened.source,
     )
 
 
-def _saved_state_text(spec: GameSpec, source: str, state_text: str | None) -> str:
-    """The text of FILE given as a saved state: refused beside ``--state``, and for a game whose
-    states go with the file they were played on (it says how to give both)."""
+def _saved_state_text(
+    spec: GameSpec, args: argparse.Namespace, source: str, state_text: str | None
+) -> str:
+    """The text of FILE given as a saved state (a ``.json`` name): refused when it holds the
+    game's own file, beside ``--state``, and for a game whose states go with the file they were
+    played on (it says how to give both)."""
+    text = read_text_file(source, "saved state")
+    if not _looks_saved(source, text) and _game_file(spec, args, source):
+        kind = spec.extensions[0]
+        raise OptionError(
+            f"{source} is a {spec.name} {kind} file, not a saved state (what a .json FILE "
+            f"must be): rename it {Path(source).stem}{kind}"
+        )
     if state_text is not None:
         raise OptionError(f"{source} is a saved state: give it as FILE or as --state, not both")
     if not spec.default_source:
-        kind = spec.extensions[0] if spec.extensions else "game"
-        raise OptionError(
-            f"{source} is a saved state, not a {kind} file: a {spec.name} state goes with "
-            f"the {kind} file it was played on: give that file and --state {source}"
+        raise OptionError(_a_state_as_file(spec, source))
+    return text
+
+
+def _looks_saved(path: str, text: str | None = None) -> bool:
+    """Whether the file ``path`` (its ``text`` when read already) holds JSON, as a saved state
+    does (``False`` for a file that cannot be read: the caller's error stands)."""
+    if text is None:
+        try:
+            with open(path, "rb") as handle:
+                text = handle.read(64).decode("utf-8", "replace")
+        except (OSError, ValueError):
+            return False
+    return text.lstrip().startswith("{")
+
+
+def _game_file(spec: GameSpec, args: argparse.Namespace, path: str) -> bool:
+    """Whether the game's opener reads ``path`` as one of the game's own files."""
+    if not spec.extensions or ".json" in spec.extensions:
+        return False
+    try:
+        spec.open(path, engine=args.engine, players=None, **game_options(spec, args))
+    except Exception:  # any failure: not a file of the game's
+        return False
+    return True
+
+
+def _a_state_as_file(spec: GameSpec, source: str) -> str:
+    """The error for a saved state given as FILE where the game wants its own file there."""
+    if not spec.extensions:
+        return f"{source} is a saved {spec.name} state: give it as --state {source}"
+    kind = spec.extensions[0]
+    if spec.default_source:
+        return (
+            f"{source} is a saved {spec.name} state, not a {kind} file: give it as --state "
+            f"{source} (or name it .json)"
         )
-    return read_text_file(source, "saved state")
+    return (
+        f"{source} is a saved {spec.name} state, not a {kind} file (FILE): give the {kind} file "
+        f"it was played on as FILE and --state {source}"
+    )
 
 
 def _open(
@@ -117,8 +167,15 @@ def _open(
         raise OptionError(f"{source}: {exc.strerror or exc}") from None
 
 
-def _read_state(opened: Opened, state_text: str, state_path: str | None) -> State:
-    """The saved state in ``state_text``; an error names ``state_path`` when it came from one."""
+def _read_state(
+    spec: GameSpec,
+    args: argparse.Namespace,
+    opened: Opened,
+    state_text: str,
+    state_path: str | None,
+) -> State:
+    """The saved state in ``state_text``; an error names ``state_path`` when it came from one
+    (and says so when that file is one of the game's own, not a state)."""
     try:
         try:
             return opened.game.state_from_json(state_text)
@@ -127,6 +184,14 @@ def _read_state(opened: Opened, state_text: str, state_path: str | None) -> Stat
     except FormatError as exc:
         if state_path is None:
             raise
+        if not _looks_saved(state_path, state_text) and _game_file(spec, args, state_path):
+            kind = spec.extensions[0]
+            path = Path(state_path)
+            named = f" named {path.stem}{kind}" if path.suffix.lower() == ".json" else ""
+            raise OptionError(
+                f"{state_path} is a {spec.name} {kind} file, not a saved state (what --state "
+                f"takes): give it as FILE{named}"
+            ) from None
         raise OptionError(f"{state_path}: {exc}") from None  # the error names the file
 
 

@@ -182,7 +182,7 @@ def test_a_dog_state_named_as_file_is_refused_saying_how(tmp_path):
     for command in ("show", "render", "best-move"):
         run = forest("dog", command, str(path))
         assert run.returncode == 2 and run.stdout == "" and run.stderr.count("\n") == 1
-        assert "is a saved state, not a .forest file" in run.stderr
+        assert "is a saved dog state, not a .forest file" in run.stderr
         assert f"--state {path}" in run.stderr
     given = forest("dog", "show", "dog/tiny-example", "--state", str(path))
     assert given.returncode == 0 and "dog at" in given.stdout

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+from pathlib import Path
 
 import pytest
 
@@ -71,3 +72,40 @@ def test_a_saved_state_sets_the_player_count(tmp_path):
     assert run.returncode == 0, run.stderr
     run = forest("trial", "show", "--state", "two.json", "--players", "3", cwd=tmp_path)
     one_line_error(run, "3 players")
+
+
+PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
+
+
+def test_a_game_file_and_a_saved_state_given_in_each_others_place_say_which_is_which(tmp_path):
+    # Defect: `forest dog show forest.json` (a forest file under a .json name) said "forest.json
+    # is a saved state, not a .forest file: a dog state goes with the .forest file..."; a saved
+    # state under a .forest name was a forest syntax error ("expected a header key name ...");
+    # a forest given as --state, a JSON error ("expected a JSON object (a dog state)").
+    forest_text = (PUZZLES / "dog" / "stick.forest").read_text(encoding="utf-8")
+    state = load_game("dog", engine="reference", forest="dog/stick").new_initial_state()
+    (tmp_path / "forest.json").write_text(forest_text, encoding="utf-8")
+    (tmp_path / "state.forest").write_text(state.to_json(), encoding="utf-8")
+    (tmp_path / "grove.json").write_text(
+        (PUZZLES / "guardians" / "chain.grove").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    cases = [
+        (["dog", "show", "forest.json"],
+         "forest.json is a dog .forest file, not a saved state (what a .json FILE must be): "
+         "rename it forest.forest"),
+        (["dog", "show", "state.forest"],
+         "state.forest is a saved dog state, not a .forest file (FILE): give the .forest file "
+         "it was played on as FILE and --state state.forest"),
+        (["dog", "show", "dog/stick", "--state", "forest.json"],
+         "forest.json is a dog .forest file, not a saved state (what --state takes): give it "
+         "as FILE named forest.forest"),
+        (["guardians", "show", "grove.json"],
+         "grove.json is a guardians .grove file, not a saved state (what a .json FILE must "
+         "be): rename it grove.grove"),
+    ]  # fmt: skip
+    for argv, said in cases:
+        one_line_error(forest(*argv, cwd=tmp_path), said)
+    (tmp_path / "stick.forest").write_text(forest_text, encoding="utf-8")
+    (tmp_path / "state.json").write_text(state.to_json(), encoding="utf-8")
+    run = forest("dog", "show", "stick.forest", "--state", "state.json", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
