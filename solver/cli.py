@@ -13,8 +13,9 @@ which is not installed (``forest serve`` without ``forest-solver[serve]``, ``for
 without ``[analysis]``) says so in one line naming the extra.
 
 An error the user can cause (a bad file, a bad option, an illegal move) prints one line
-``forest: error: ...`` on stderr and exits 2. Anything else is a bug in forest-solver: its
-traceback is printed with a line asking to report it, exit 1.
+``forest: error: ...`` on stderr and exits 2. Anything else is a bug: its traceback is printed
+with a line asking to report it, exit 1, to forest-solver, or to a plug-in game's authors when the
+innermost code of ours or theirs that raised it is the plug-in's (:func:`report_bugs`).
 
 Examples::
 
@@ -46,6 +47,30 @@ __all__ = ["EXTRAS", "OptionError", "build_parser", "main", "missing_extra"]
 
 Handler = Callable[[argparse.Namespace], int]
 REPORT_BUGS = "this is a bug in forest-solver: please report it with the command and the traceback"
+REPORT_PLUGIN_BUGS = (
+    "this is a bug in the plug-in {package} (the game {game}), not in forest-solver: please report "
+    "it to the plug-in's authors with the command and the traceback"
+)
+
+
+def report_bugs(exc: BaseException) -> str:
+    """Whose bug ``exc`` is, and where to report it: the innermost frame of its traceback in a
+    plug-in game's package (docs/adding-a-game.md) blames that plug-in, by name; one in
+    forest-solver's own code (or none of either), forest-solver."""
+    registry = sys.modules.get("solver.registry")
+    plugins = registry.plugin_packages() if registry is not None else {}
+    frames = []
+    tb = exc.__traceback__
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames):
+        top = str(frame.f_globals.get("__name__", "")).partition(".")[0]
+        if top in plugins:
+            return REPORT_PLUGIN_BUGS.format(package=top, game=plugins[top])
+        if top == "solver":
+            break
+    return REPORT_BUGS
 
 
 # The commands that are not games: name -> (the function adding it, its one-line help). The help
@@ -223,7 +248,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         error = missing_extra(exc, f"forest {_named(words)}".strip())
         if error is None:
             traceback.print_exc()
-            print(f"forest: {REPORT_BUGS}", file=sys.stderr)
+            print(f"forest: {report_bugs(exc)}", file=sys.stderr)
             return 1
         print(f"forest: error: {error}", file=sys.stderr)
         return 2
@@ -235,9 +260,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         start = "\n" if sys.stderr.isatty() else ""
         print(f"{start}forest: interrupted", file=sys.stderr)
         return 130
-    except Exception:
+    except Exception as exc:
         traceback.print_exc()
-        print(f"forest: {REPORT_BUGS}", file=sys.stderr)
+        print(f"forest: {report_bugs(exc)}", file=sys.stderr)
         return 1
 
 

@@ -38,6 +38,7 @@ __all__ = [
     "game_spec",
     "game_specs",
     "load_game",
+    "plugin_packages",
     "register",
     "registered_games",
 ]
@@ -48,6 +49,8 @@ _LOCK = threading.Lock()
 _SPECS: dict[str, GameSpec] = {}
 _BROKEN: dict[str, str] = {}
 _LOADED = False
+_ORIGINS: dict[str, str] = {}
+"""An entry-point game's name -> the module its entry point names (``pebbles_game``)."""
 
 
 def register(spec: GameSpec) -> None:
@@ -98,7 +101,44 @@ def _load_all() -> None:
                 _BROKEN[point.name] = f"its spec is named {spec.name!r}"
                 continue
             _SPECS[spec.name] = spec
+            _ORIGINS[spec.name] = point.value.partition(":")[0]
         _LOADED = True
+
+
+def _modules(value: Any) -> list[str]:
+    """The modules a spec field's value comes from: a ``"module:attribute"`` reference, a
+    :class:`~solver.spec.LazyCallable`, a callable's or an object's ``__module__`` (a mapping:
+    its values')."""
+    if isinstance(value, str):
+        module, colon, attribute = value.partition(":")
+        named = colon and all(part.isidentifier() for part in module.split("."))
+        return [module] if named and attribute.replace(".", "_").isidentifier() else []
+    if isinstance(value, dict):
+        return [m for item in value.values() for m in _modules(item)]
+    reference = getattr(value, "reference", None)
+    if isinstance(reference, str):
+        return _modules(reference)
+    factory = getattr(value, "factory", None)  # an AgentSpec
+    if factory is not None:
+        return _modules(factory)
+    origin = getattr(value, "__module__", None)
+    return [origin] if callable(value) and isinstance(origin, str) else []
+
+
+def plugin_packages() -> dict[str, str]:
+    """The top-level packages of the games registered so far that are not forest-solver's own
+    (plug-ins from an entry point or :func:`register`): package -> game name. Nothing is loaded
+    to answer (an error report asks it: the games a run met are registered already)."""
+    found: dict[str, str] = {}
+    for name, spec in list(_SPECS.items()):
+        modules = [_ORIGINS.get(name, "")] + [
+            m for value in list(vars(spec).values()) for m in _modules(value)
+        ]
+        for module in modules:
+            top = module.partition(".")[0]
+            if top and top != "solver":
+                found.setdefault(top, name)
+    return found
 
 
 def registered_games() -> list[str]:

@@ -255,3 +255,39 @@ def test_a_broken_entry_point_does_not_break_the_others(plugin_env, tmp_path):
     )
     run = python_code(env, code)
     assert "failed to load: ImportError: no such thing" in run.stdout
+
+
+def test_a_bug_in_the_plugin_is_reported_as_the_plugins(plugin_env, tmp_path):
+    """A plug-in's own exception (its reader's ``int("²")``: ``"²".isdigit()`` holds) ended in
+    "this is a bug in forest-solver: please report it"; the line names the plug-in instead. A
+    bug of forest-solver's own code is still forest-solver's."""
+    path = tmp_path / "odd.pebbles"
+    path.write_text("pile: \N{SUPERSCRIPT TWO}\n", encoding="utf-8")
+    run = forest(plugin_env, "pebbles", "show", str(path))
+    assert run.returncode == 1 and "ValueError" in run.stderr, run.stderr
+    last = run.stderr.splitlines()[-1]
+    assert last == (
+        "forest: this is a bug in the plug-in pebbles_game (the game pebbles), not in "
+        "forest-solver: please report it to the plug-in's authors with the command and the "
+        "traceback"
+    ), last
+    code = "import solver.registry as r\nr.registered_games()\nprint(r.plugin_packages())\n"
+    run = python_code(plugin_env, code)  # the built-in games' text fields name no package
+    assert run.stdout == "{'pebbles_game': 'pebbles'}\n", run.stderr
+    ours = (  # forest-solver's code raising on the plug-in's game: forest-solver's bug
+        "import sys\n"
+        "import solver.cli_show\n"
+        "def broken(*args, **keywords):\n"
+        "    raise RuntimeError('ours')\n"
+        "import solver.cli_position\n"
+        "solver.cli_position.open_position = broken\n"
+        "solver.cli_show.open_position = broken\n"
+        "from solver.cli import main\n"
+        "sys.exit(main(['pebbles', 'show']))\n"
+    )
+    run = python_code(plugin_env, ours)
+    assert run.returncode == 1 and "RuntimeError: ours" in run.stderr, run.stderr
+    assert run.stderr.splitlines()[-1] == (
+        "forest: this is a bug in forest-solver: please report it with the command and the "
+        "traceback"
+    )
