@@ -90,10 +90,12 @@ class Screen:
             print(text, flush=True)
 
     def table(self, title: str, header: list[str], rows: list[list[str]]) -> None:
-        if self.console is None:
+        if self.console is None:  # the header too, and the columns aligned, as rich does
             print(title)
-            for row in rows:
-                print("  ".join(row), flush=True)
+            widths = [max(map(len, column)) for column in zip(header, *rows, strict=True)]
+            for row in (header, *rows):
+                cells = (cell.ljust(width) for cell, width in zip(row, widths, strict=True))
+                print("  ".join(cells).rstrip(), flush=True)
             return
         from rich.table import Table
 

@@ -327,3 +327,23 @@ def test_one_game_modes_take_games_1(tmp_path):
     run = forest("dog", "play", "dog/another-dog", "--agent", "random", "--record", "g.json",
                  "--games", "1", "--no-progress", cwd=tmp_path)  # fmt: skip
     assert run.returncode == 0 and (tmp_path / "g.json").exists(), run.stderr
+
+
+def test_a_table_without_rich_keeps_its_header_and_columns(capsys):
+    """Found by a new user's pass: without the serve extra (no rich), ``play --human``'s hint
+    printed its rows with no header, so a bare ``0.6457  984`` never said which number was the
+    value and which the visits; rich's table (with the extra) had the header."""
+    from solver.cli_human import Screen
+
+    screen = Screen()
+    screen.console = None  # as without rich
+    rows = [["1", "take 1 tile", "0.6457", "984", "flip tile 22"],
+            ["2", "take 2 tiles", "0.5", "17", ""]]  # fmt: skip
+    screen.table("hint: an estimate", ["#", "move", "value", "visits", "then"], rows)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "hint: an estimate"
+    assert lines[1].split() == ["#", "move", "value", "visits", "then"]
+    starts = [lines[1].index(word) for word in ("move", "value", "visits")]
+    for line, row in zip(lines[2:], rows, strict=True):  # every cell under its column's name
+        found = [line.index(cell, start) for cell, start in zip(row[1:4], starts, strict=True)]
+        assert found == starts
