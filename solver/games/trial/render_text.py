@@ -52,6 +52,64 @@ def _space_box(st: TrialState, space: str) -> str:
     return f"[{mark}{pieces:<4}]"
 
 
+STEP_WORDS = {
+    "advance": "the next expedition space",
+    "box_tent": "a tent from the box",
+    "choose": "an option of a card",
+    "collapse": "the tunnel to collapse",
+    "deal_tent": "the tents dealt",
+    "die": "a fight die",
+    "draw": "a card drawn",
+    "draw_offer": "whether to draw deed cards",
+    "duel_target": "whom to attack",
+    "enhance": "a card discarded for its enhancement",
+    "exchange": "whether to swap a food for tea",
+    "exhausted": "whether to pay 2 food to advance",
+    "facedown_optional": "a card into a story column",
+    "fight_cards": "cards played face down in the fight",
+    "fight_discard": "cards discarded for fight strength",
+    "fight_weapon": "a weapon for the fight",
+    "finish": "whether to finish the expedition here",
+    "flag": "a flag moved deeper",
+    "flip_choice": "whether to ruin or restore the location",
+    "from_discard": "a card from the deed discard pile",
+    "gift_tent": "the campsite that gets a tent",
+    "give": "who receives a gift",
+    "hand_limit": "discards down to the hand limit",
+    "help": "the reward for helping the residents",
+    "make_room": "room in the backpack",
+    "move": "the move",
+    "new_day": "whether to refresh the encounter row",
+    "offer": "whether to pay for another player's card",
+    "pay": "a payment",
+    "pick_card": "a card from hand for the story",
+    "pick_column": "the story column of a face-down card",
+    "pick_food": "a food from the tray",
+    "pick_tent": "a tent to lay face down",
+    "place_tile": "the location tiles placed",
+    "redraw": "whether to redraw the expedition card",
+    "reroll": "whether to re-roll",
+    "return_slot": "the store slot of an item given up",
+    "ruin_item": "the items laid on the ruins",
+    "ruined_store_sale": "a sale at the ruined store",
+    "ruins": "an item bought at the ruins",
+    "sale_slot": "the store slot of an item sold",
+    "side": "the side of a morality choice",
+    "start_space": "the start spaces",
+    "stock": "the store's stock",
+    "store_visit": "the store visit",
+    "swindle": "cards discarded for the Swindler",
+    "take_encounter": "an encounter card taken",
+    "take_item": "an item from the store",
+    "trading_bonus": "a trading bonus",
+    "turn": "the turn's actions",
+    "universal": "the universal campsite's reward",
+}
+"""What the game waits for, in a player's words, for every step that waits (a decision or chance
+step; automatic steps never wait): the heading of :func:`render_board_text` (was the step's data
+name: ``waiting for fight_discard``)."""
+
+
 def render_board_text(st: TrialState) -> str:
     """The board with every piece, tile side and tunnel; the encounter row; the store grid."""
     board = st.game.board
@@ -63,9 +121,10 @@ def render_board_text(st: TrialState) -> str:
     for s in forest:
         x, y = board.xy[s]
         grid[int(y)][int(x)] = _space_box(st, s)
-    top = d["stack"][-1]["step"] if d["stack"] else "over"
+    top = d["stack"][-1]["step"] if d["stack"] else None
+    waiting = "game over" if top is None else f"waiting for {STEP_WORDS.get(top, top)}"
     turn = "setting up" if d["turn_player"] is None else f"player {d['turn_player']}'s turn"
-    lines = [f"day {d['day']}, first player {d['first_player']}, {turn}, waiting for {top}"]
+    lines = [f"day {d['day']}, first player {d['first_player']}, {turn}, {waiting}"]
     lines += ["".join(row) for row in grid]
     for area in board.areas:
         inner = [s for s in board.spaces if board.area_of.get(s) == area]

@@ -127,3 +127,23 @@ def test_every_chance_outcome_reads_as_words_and_the_old_labels_parse(
                 "the die shows the winning symbol"
             )
     assert set(OLD_OUTCOMES) - {"box_tent"} <= steps
+
+
+def test_the_board_heading_says_what_the_game_waits_for_in_words() -> None:
+    """Found by a new user's pass: ``forest trial show`` and ``play --human`` headed the board
+    ``..., waiting for fight_discard`` (the step's data name), and a finished game ``setting up,
+    waiting for over``."""
+    from solver.games.trial.render_text import STEP_WORDS, render_board_text
+
+    waiting = {kind for kind, cls in STEPS.items() if not getattr(cls, "auto", False)}
+    assert set(STEP_WORDS) == waiting  # every step that waits (a decision or chance) is worded
+    states = [s for s, _ in _nodes(2, 1)] + [s for s, _ in _nodes(3, 2, chance=True)]
+    for state in states:
+        heading = render_board_text(state).splitlines()[0]
+        assert not INTERNAL.search(heading), heading
+        assert heading.split(", ")[-1] != f"waiting for {state._top()['step']}", heading
+    state = states[-1].clone()
+    rng = random.Random(0)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert render_board_text(state).splitlines()[0].endswith(", game over")
