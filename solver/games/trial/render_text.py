@@ -57,9 +57,9 @@ STEP_WORDS = {
     "box_tent": "a tent from the box",
     "choose": "an option of a card",
     "collapse": "the tunnel to collapse",
-    "deal_tent": "the tents dealt",
-    "die": "a fight die",
-    "draw": "a card drawn",
+    "deal_tent": "the tents to be dealt",
+    "die": "a fight die roll",
+    "draw": "a card to be drawn",
     "draw_offer": "whether to draw deed cards",
     "duel_target": "whom to attack",
     "enhance": "a card discarded for its enhancement",
@@ -86,17 +86,17 @@ STEP_WORDS = {
     "pick_column": "the story column of a face-down card",
     "pick_food": "a food from the tray",
     "pick_tent": "a tent to lay face down",
-    "place_tile": "the location tiles placed",
+    "place_tile": "the location tiles to be placed",
     "redraw": "whether to redraw the expedition card",
     "reroll": "whether to re-roll",
     "return_slot": "the store slot of an item given up",
-    "ruin_item": "the items laid on the ruins",
+    "ruin_item": "the items to be laid on the ruins",
     "ruined_store_sale": "a sale at the ruined store",
     "ruins": "an item bought at the ruins",
     "sale_slot": "the store slot of an item sold",
     "side": "the side of a morality choice",
     "start_space": "the start spaces",
-    "stock": "the store's stock",
+    "stock": "the store to be stocked",
     "store_visit": "the store visit",
     "swindle": "cards discarded for the Swindler",
     "take_encounter": "an encounter card taken",
@@ -124,7 +124,8 @@ def render_board_text(st: TrialState) -> str:
     top = d["stack"][-1]["step"] if d["stack"] else None
     waiting = "game over" if top is None else f"waiting for {STEP_WORDS.get(top, top)}"
     turn = "setting up" if d["turn_player"] is None else f"player {d['turn_player']}'s turn"
-    lines = [f"day {d['day']}, first player {d['first_player']}, {turn}, {waiting}"]
+    head = [f"day {d['day']}", f"first player {d['first_player']}", waiting]
+    lines = [", ".join(head if top is None else [*head[:2], turn, waiting])]
     lines += ["".join(row) for row in grid]
     for area in board.areas:
         inner = [s for s in board.spaces if board.area_of.get(s) == area]

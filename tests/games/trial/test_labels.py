@@ -146,4 +146,5 @@ def test_the_board_heading_says_what_the_game_waits_for_in_words() -> None:
     rng = random.Random(0)
     while not state.is_terminal():
         state.apply_action(rng.choice(state.legal_actions()))
-    assert render_board_text(state).splitlines()[0].endswith(", game over")
+    heading = render_board_text(state).splitlines()[0]
+    assert heading.endswith(", game over") and "setting up" not in heading, heading
