@@ -468,7 +468,9 @@ class AnalysisHooks:
       plots written into ``directory``); ``load_row(row)`` gives a row's instance.
     - ``extension``: the file extension of saved instances; ``noun``: what an instance is called.
     - ``size_range``: the smallest and largest width/height the generator accepts;
-      ``turns_range``: the turn limits ``--turns`` accepts (``None``: no turn limit).
+      ``turns_range``: the turn limits ``--turns`` accepts (``None``: no turn limit);
+      ``turns_label``: what the report calls them (``"turn limits"``; a game whose ``--turns``
+      bounds something else names that, as a player would: the Trial's action cap).
     - ``max_file_bytes``: the largest instance file read (a longer one is refused unread).
     - ``size_names``: what the two numbers of ``--size AxB`` are (the dog's ``width`` and
       ``height``; a game without a grid may give them another meaning, such as players and
@@ -499,6 +501,7 @@ class AnalysisHooks:
     noun: str = "instance"
     size_range: tuple[int, int] = (1, 1)
     turns_range: tuple[int, int] | None = None
+    turns_label: str = "turn limits"
     max_file_bytes: int = 1 << 20
     size_names: tuple[str, str] = ("width", "height")
     size_ranges: tuple[tuple[int, int], tuple[int, int]] | None = None

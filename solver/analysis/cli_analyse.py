@@ -35,6 +35,7 @@ from solver.analysis.sources import DEFAULT_GAME, Job, analysis_hooks
 from solver.cmdkit import Subcommands, parse_size, path_arg
 from solver.errors import OptionError
 from solver.files import check_readable
+from solver.render.ascii import count
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -403,7 +404,7 @@ def _analyse(args: argparse.Namespace, hooks: AnalysisHooks) -> pd.DataFrame:
             overwrite=args.overwrite,
         ).frame
     where = f" -> {args.output}" if args.output is not None else ""
-    print(f"analysed {len(frame)} {hooks.noun}s{where}: {_summary(frame)}")
+    print(f"analysed {count(len(frame), hooks.noun)}{where}: {_summary(frame)}")
     if args.output is None and args.select is None:
         _print_rows(frame, hooks.value_column)
     return frame

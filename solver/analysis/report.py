@@ -3,7 +3,8 @@
 :func:`write_report` writes into one directory ``report.md`` with:
 
 - how the results were made: the command (when known), the game, the number of instances, their
-  sizes, turn limits and seed range, and the analysis budgets the game's hooks name;
+  sizes, turn limits (what the game's ``--turns`` bounds, by ``turns_label``) and seed range,
+  and the analysis budgets the game's hooks name;
 - the classes, each with its definition from the game's hooks, its count and share, and
   ``class_shares.png``; when every instance landed in one class, the report says so and what to
   change (the hooks' advice);
@@ -95,7 +96,7 @@ def _batch_facts(frame: pd.DataFrame, hooks: AnalysisHooks) -> list[tuple[str, s
     facts.append((label, ", ".join(f"{w}x{h}" for w, h in sizes) if sizes else "not recorded"))
     turns = sorted({int(t) for t in numbers(frame, "turns").dropna()})
     if hooks.turns_range is not None:
-        facts.append(("turn limits", ", ".join(map(str, turns)) if turns else "not recorded"))
+        facts.append((hooks.turns_label, ", ".join(map(str, turns)) if turns else "not recorded"))
     sources = texts(frame, "source")
     seeds = [int(s[len(SEED_PREFIX) :]) for s in sources if re.fullmatch(r"seed:\d+", s)]
     if seeds:

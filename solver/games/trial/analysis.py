@@ -74,14 +74,15 @@ CLASSES: dict[str, str] = {
     "decided": "every self-play game ended with one winner (most fame, or the story-card "
     "tie-break)",
     "tied": "some self-play game ended in a shared win (same fame and same story-card count)",
-    "stalled": "some self-play game reached the length budget before the rules ended it",
+    "stalled": "some self-play game was cut off at the action cap (--turns) before the rules "
+    "ended it",
 }
 """The classes, in report order, with their definitions."""
 
 ADVICE: dict[str, str] = {
     "decided": "to look for ties, play more games per set-up (--size PxG with a larger G)",
     "tied": "every set-up had a shared win: check the content pack's fame values",
-    "stalled": "raise the length budget (--turns) or check the content pack for a loop",
+    "stalled": "raise the action cap (--turns) or check the content pack for a loop",
 }
 """What to change when every set-up of a batch lands in one class."""
 
@@ -354,10 +355,10 @@ def report_sections(frame: Any, directory: Any, load_row: Any) -> list[str]:
                 count,
                 len(part),
                 int(games.sum()),
-                f"{numbers(part, 'mean_length').mean():.0f}",
-                f"{numbers(part, 'winner_fame').mean():.1f}",
-                f"{numbers(part, 'fame_spread').mean():.1f}",
-                f"{numbers(part, 'first_seat_wins').mean():.2f}",
+                _mean(part, "mean_length", 0),
+                _mean(part, "winner_fame", 1),
+                _mean(part, "fame_spread", 1),
+                _mean(part, "first_seat_wins", 2),
                 int(numbers(part, "story_breaks").sum()),
                 int(numbers(part, "tied_games").sum()),
                 int(numbers(part, "stalled_games").sum()),
@@ -367,7 +368,7 @@ def report_sections(frame: Any, directory: Any, load_row: Any) -> list[str]:
         "players",
         "set-ups",
         "games",
-        "mean length",
+        "mean length (actions)",
         "winner's fame",
         "fame spread",
         "seat 0 wins",
@@ -385,6 +386,15 @@ def report_sections(frame: Any, directory: Any, load_row: Any) -> list[str]:
     return [*lines, *md_table(header, rows), "", *skill_section(frame, directory, "set-up")]
 
 
+def _mean(part: Any, column: str, digits: int) -> str:
+    """The mean of ``column`` over the rows ``part``, or ``none`` where no row has a value (a
+    set-up whose every game was cut off has no winner's fame: was printed ``nan``)."""
+    from solver.render.tables import numbers
+
+    mean = numbers(part, column).mean()
+    return "none" if mean != mean else f"{mean:.{digits}f}"
+
+
 def roll(seed: int, size: tuple[int, int], turns: int | None) -> TrialSetup:
     """The set-up of ``size`` (players, games) at ``turns`` actions a game at the most."""
     return TrialSetup(seed, size[0], size[1], DEFAULT_MAX_ACTIONS if turns is None else turns)
@@ -397,14 +407,15 @@ def analysis_hooks() -> AnalysisHooks:
         dump=format_setup,
         value_column="winner_fame",
         budgets="self-play games (heuristic agents unless a set-up names others); each game "
-        f"at most max_actions actions (default {DEFAULT_MAX_ACTIONS}, --turns), at most "
-        f"{MAX_GAMES} games per set-up",
+        f"cut off at the action cap (default {DEFAULT_MAX_ACTIONS} actions, moves and chance "
+        f"events alike; --turns); at most {MAX_GAMES} games per set-up",
         extension=".trial",
         noun="set-up",
         size_names=("players", "games"),
         size_ranges=((2, 4), (1, MAX_GAMES)),
         default_size=(2, 4),
         turns_range=ACTIONS_RANGE,
+        turns_label="action cap (most actions a game may last, chance events included)",
         max_file_bytes=1 << 12,
         skill_games=True,
     )

@@ -39,7 +39,8 @@ def test_trial_batch_rows_are_consistent(tmp_path, capsys):
         klass = "stalled" if row["stalled_games"] else "tied" if row["tied_games"] else "decided"
         assert row["class"] == klass
     text = (report / "report.md").read_text(encoding="utf-8")
-    assert "| sizes (players x games) | 2x2 |" in text and "| turn limits | 5000 |" in text
+    assert "| sizes (players x games) | 2x2 |" in text
+    assert "| action cap (most actions a game may last, chance events included) | 5000 |" in text
     for name, definition in TRIAL_CLASSES.items():
         assert f"| {name} |" in text and definition in text
     assert "## Self-play" in text and f"| 2 | 2 | 4 | {frame['mean_length'].mean():.0f} |" in text
@@ -53,6 +54,24 @@ def test_trial_batch_rows_are_consistent(tmp_path, capsys):
     reread = read_results(again, "trial")
     columns = ["class", "mean_length", "winner_fame", "fame_spread", "seat_wins"]
     assert reread[columns].to_dict(orient="records") == frame[columns].to_dict(orient="records")
+
+
+def test_a_stalled_batch_reads_in_a_players_words(tmp_path, capsys):
+    # Defect: the report called --turns' action cap "turn limits" (the Trial has no turn limit:
+    # it caps a self-play game's actions, chance events included) and its budgets line named
+    # the code's max_actions; a set-up whose every game was cut off showed "nan" for the
+    # winner's fame, spread and seat 0's wins; and one set-up was "analysed 1 set-ups".
+    out, report = tmp_path / "t.csv", tmp_path / "report"
+    assert run_cli("--game", "trial", "--count", "1", "--size", "2x1", "--turns", "10",
+                   "--jobs", "1", "-o", str(out), "--report", str(report),
+                   "--no-progress") == 0  # fmt: skip
+    assert f"analysed 1 set-up -> {out}: 1 stalled" in capsys.readouterr().out
+    text = (report / "report.md").read_text(encoding="utf-8")
+    assert "| action cap (most actions a game may last, chance events included) | 10 |" in text
+    for internal in ("turn limit", "max_actions", "length budget", "nan"):
+        assert internal not in text, internal
+    assert "cut off at the action cap (--turns)" in text
+    assert "| 2 | 1 | 1 | 10 | none | none | none | 0 | 0 | 1 |" in text
 
 
 def test_trial_rows_are_the_reference_engines_rows(monkeypatch):
