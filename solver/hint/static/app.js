@@ -1057,6 +1057,7 @@ function drawGraph() {
   title.textContent = `${words} along the game, `
     + `from player ${table.seat}'s view (click a ply)`;
   svg.appendChild(title);
+  $("graph-caption").textContent = title.textContent; // seen without hovering the graph
   svg.appendChild(svgNode("rect", { x: pad, y: pad, width: width - 2 * pad,
     height: height - 2 * pad, class: "graph-frame" }));
   svg.appendChild(svgNode("line", { x1: pad, x2: width - pad, y1: y(0.5), y2: y(0.5),

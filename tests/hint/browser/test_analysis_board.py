@@ -227,6 +227,10 @@ def test_a_game_on_the_analysis_board(session: Any, name: str, tmp_path: Path) -
     title = page.locator("#graph svg title").text_content() or ""
     words = page.evaluate("() => window.table.review.valueLabel")
     assert words and title.startswith(f"{words} along the game"), (title, words)
+    # and in plain sight: a tooltip alone was seen by nobody who did not hover the graph (found
+    # by a new user's pass: the graph's 1, 0.5, 0 said nothing of exact or estimated)
+    assert page.locator("#graph-caption").is_visible()
+    assert page.inner_text("#graph-caption") == title
     if not page.evaluate("() => Object.values(window.table.review.curve)"
                          ".every((p) => p.method === 'exact')"):  # fmt: skip
         assert "estimate" in words
