@@ -26,6 +26,7 @@ from solver.games.trial.core import (
     player,
     pop,
     push,
+    spot_words,
     step,
     words,
 )
@@ -171,12 +172,16 @@ class PickTent(Step):
 
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str:
-        return f"leave your tent ({words(tent_of(st, a))}) at {f['spot']}"
+        return f"leave your tent ({words(tent_of(st, a))}) at {spot_words(f['spot'])}"
 
     @staticmethod
-    def legacy(st: State, f: Frame, a: int) -> str:
-        """The label before read ``leave your tent card_draw at camp-1`` (still accepted)."""
-        return f"leave your {st.layout.label(a)} at {f['spot']}"
+    def legacy(st: State, f: Frame, a: int) -> tuple[str, str]:
+        """The labels before read ``leave your tent card_draw at camp-1`` and ``leave your tent
+        (acorn) at universal`` (still accepted)."""
+        return (
+            f"leave your {st.layout.label(a)} at {f['spot']}",
+            f"leave your tent ({words(tent_of(st, a))}) at {f['spot']}",
+        )
 
 
 @step("gift_tent")
@@ -215,4 +220,4 @@ class BoxTent(TentFromBox):
 
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str:
-        return f"{tent_words(st, a)} from the box goes face down on {f['spot']}"
+        return f"{tent_words(st, a)} from the box goes face down on {spot_words(f['spot'])}"

@@ -221,6 +221,12 @@ def words(name: str) -> str:
     return name.replace("_", " ")
 
 
+def spot_words(spot: str) -> str:
+    """A campsite as a player names it: ``camp-2``, or ``the universal campsite`` (the data's
+    ``universal``)."""
+    return "the universal campsite" if spot == "universal" else spot
+
+
 def card_text_fields(what: str) -> Fields:
     """The frame fields of a card-text step (one running part of a card's text, read with
     :func:`card_text`): the card, and the path to ``what`` in it."""

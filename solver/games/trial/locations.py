@@ -147,6 +147,10 @@ FINISH = {"harvest": "stop discarding and harvest", "lookout_draw": "stop discar
           "trading_bonus": "stop discarding and trade"}  # fmt: skip
 """``done``'s label by the step waiting below: what ending the discards goes on to."""
 
+SYMBOL_WORDS = {"food": "food", "card": "card draw", "trade": "trading"}
+"""An enhancement kind's symbols as a player names them (``discard Ambush for its card draw
+symbols``; before: ``discard Ambush (card)``)."""
+
 
 def _enhances(st: State, cid: str, kind: str) -> bool:
     enh = st.game.pack.card(cid)["enhance"]
@@ -197,15 +201,18 @@ class Enhance(core.UntilDone):
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str | None:
         if a >= st.layout.CARD:
-            return f"discard {card_name(st, a)} ({f['kind']})"
+            return f"discard {card_name(st, a)} for its {SYMBOL_WORDS[f['kind']]} symbols"
         if a == st.layout.TOKEN:
             return f"use the one-time {words(TENT_SYMBOL[f['kind']])} tent symbol"
         return FINISH[f["into"]] if a == st.layout.DONE else None
 
     @staticmethod
     def legacy(st: State, f: Frame, a: int) -> str | None:
-        """The label before 0.x read ``grove: done``, ``use the one-time card_draw tent symbol``
-        (still accepted by ``string_to_action``: records may hold them)."""
+        """The label before 0.x read ``grove: done``, ``use the one-time card_draw tent symbol``,
+        ``discard Ambush (card)`` (still accepted by ``string_to_action``: records may hold
+        them)."""
+        if a >= st.layout.CARD:
+            return f"discard {card_name(st, a)} ({f['kind']})"
         if a == st.layout.TOKEN:
             return f"use the one-time {TENT_SYMBOL[f['kind']]} tent symbol"
         return f"{LABEL[f['into']]}: done" if a == st.layout.DONE else None

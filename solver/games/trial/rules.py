@@ -254,7 +254,8 @@ class TrialState:
             return ()
         legacy = getattr(STEPS[frame["step"]], "legacy", None)
         old = legacy(self, frame, action) if legacy else None
-        return (f"{frame['step']}: {self._label(action)}", *(() if old is None else (old,)))
+        olds = () if old is None else (old,) if isinstance(old, str) else tuple(old)
+        return (f"{frame['step']}: {self._label(action)}", *olds)
 
     def clone(self) -> TrialState:
         twin = TrialState.__new__(TrialState)

@@ -148,3 +148,26 @@ def test_the_board_heading_says_what_the_game_waits_for_in_words() -> None:
         state.apply_action(rng.choice(state.legal_actions()))
     heading = render_board_text(state).splitlines()[0]
     assert heading.endswith(", game over") and "setting up" not in heading, heading
+
+
+def test_enhancement_discards_and_the_universal_campsite_read_as_words() -> None:
+    # Defect: "discard Ambush (card)" (the enhancement kind's data name in brackets) and
+    # "leave your tent (acorn) at universal" (the data's name of the universal campsite).
+    seen = set()
+    for state, legal in _decisions(2, 1) + _decisions(3, 2) + _decisions(4, 3):
+        frame = state._top()
+        for action in legal:
+            label = state.action_to_string(action)
+            if frame["step"] == "enhance" and action >= state.layout.CARD:
+                name = state.game.pack.card(state.layout.cards[action - state.layout.CARD])
+                kind = {"food": "food", "card": "card draw", "trade": "trading"}[frame["kind"]]
+                assert label == f"discard {name['name']} for its {kind} symbols", label
+                old = f"discard {name['name']} ({frame['kind']})"
+            elif frame["step"] == "pick_tent" and frame["spot"] == "universal":
+                assert label.endswith(" at the universal campsite"), label
+                old = label.replace("the universal campsite", "universal")
+            else:
+                continue
+            seen.add(frame["step"])
+            assert state.string_to_action(old) == action, old
+    assert seen == {"enhance", "pick_tent"}
