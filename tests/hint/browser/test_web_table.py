@@ -135,8 +135,13 @@ def _check_hint(page: Any, server: Server) -> None:
               "limit": {"iterations": iterations}, "top_k": 3, "seed": 0},
         timeout=60,
     ).json()  # fmt: skip
-    expected = [[str(m["order"] + 1), m["label"], f"{m['value']:.4f}", str(m["visits"]),
-                 " \u2192 ".join(_marked(m))] for m in reply["moveInfos"]]  # fmt: skip
+    # an exact answer's moves ran no simulation: a dash, not "0" visits (found by a new user's
+    # pass: "visits 0" beside an exact value read as a move the engine never looked at)
+    visits = ["\u2014" if reply["rootInfo"]["exact"] else str(m["visits"])
+              for m in reply["moveInfos"]]  # fmt: skip
+    expected = [[str(m["order"] + 1), m["label"], f"{m['value']:.4f}", shown_visits,
+                 " \u2192 ".join(_marked(m))]
+                for m, shown_visits in zip(reply["moveInfos"], visits, strict=True)]  # fmt: skip
     assert rows == expected and rows
     shown = page.evaluate("() => window.table.lastHint")
     assert shown["moveInfos"] == reply["moveInfos"]
