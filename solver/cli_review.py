@@ -80,8 +80,10 @@ def _show_review(screen: Screen, review: dict[str, Any], record: dict[str, Any],
     rows = [[str(d["ply"]), str(d["player"]), d["label"], _num(d["value"]), d["bestLabel"] or "",
              _num(d["best"]), _num(d["loss"]), d["mark"] or ""]
             for d in review["decisions"]]  # fmt: skip
+    label = review.get("valueLabel") or review["valueKind"]
+    how = "" if label.startswith(kind) else f" ({kind})"  # not "exact ... (exact)"
     screen.table(
-        f"review of {path}: {review.get('valueLabel') or review['valueKind']} ({kind})",
+        f"review of {path}: {label}{how}",
         ["ply", "player", "move", "value", "best", "best value", "loss", "mark"], rows,
     )  # fmt: skip
     marks = ", ".join(

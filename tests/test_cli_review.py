@@ -120,3 +120,25 @@ def test_a_game_played_from_a_saved_state_is_reviewed_from_it(tmp_path):
     run = forest("trial", "review", "r.json", "--iterations", "10", "--json", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["decisions"]
+
+
+def test_a_review_title_says_exact_once(tmp_path):
+    """Found by a new user's pass: an exact review was titled 'exact win probability (exact)';
+    an estimate keeps saying how it was found."""
+
+    def title(run):  # the lines above the table's top border (rich wraps a long title)
+        assert run.returncode == 0, run.stderr
+        lines = run.stdout.splitlines()
+        return " ".join(line.strip() for line in lines[: lines.index(next(
+            line for line in lines if line.startswith("\u250f")))])  # fmt: skip
+
+    (tmp_path / "game.json").write_text(
+        json.dumps(
+            {"game": "dog", "options": {"forest": "dog/another-dog"}, "seed": 0, "actions": [10, 1]}
+        )
+    )
+    run = forest("dog", "review", "game.json", "--exact", "--no-progress", cwd=tmp_path)
+    assert title(run) == "review of game.json: exact win probability"
+    run = forest("dog", "review", "game.json", "--mcts", "--iterations", "50", "--no-progress",
+                 cwd=tmp_path)  # fmt: skip
+    assert title(run).endswith("win probability (MCTS estimates)")
