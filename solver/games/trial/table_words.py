@@ -11,6 +11,9 @@ short phrases: ``{"spend": ["acorn"]}`` is "spend acorn", ``{"spend": ["torch", 
 >>> phrase([{"choose": [{"label": "feed it", "morality": "good", "cost": [{"spend": ["acorn"]}]},
 ...                     {"label": "leave it", "effect": [{"gain": {"tea": 1}}]}]}])
 'choose one of: feed it (costs spend acorn, good) | leave it (does gain tea 1)'
+>>> phrase([{"fight": {"strength": 3, "dice": 1, "lose_card": "facedown"}},
+...         {"swindle": {"discard_up_to": 2}}])
+'fight (strength 3, dice 1, lost: the card face down), swindle discard up to 2'
 >>> fight_words({"attacker": 1, "defender": None, "strength": [4, 2], "dice": [[2], [0]],
 ...              "bow": [], "by": "strength", "winner": "attacker", "card": "exp-06"}, "Leech Pool")
 'Leech Pool: player 1 (strength 4, dice 2) against the foe (strength 2, dice 0): player 1 won'
@@ -23,6 +26,12 @@ from typing import Any
 __all__ = ["STAGE_WORDS", "card_words", "fight_words", "phrase", "store_price"]
 
 
+LOSE_CARD = {"story": "lost: the card to the story", "facedown": "lost: the card face down",
+             "discard": "lost: the card discarded"}  # fmt: skip
+"""A fight's ``lose_card`` (where the card goes on a loss) in words (was ``lose_card
+facedown``)."""
+
+
 def _value(value: Any) -> str:
     if isinstance(value, list):
         if value and all(isinstance(v, dict) for v in value):
@@ -30,9 +39,11 @@ def _value(value: Any) -> str:
         return " or ".join(str(v) for v in value)
     if isinstance(value, dict):
         return ", ".join(
-            f"{k}: {_value(v)}" if isinstance(v, list | dict) else f"{k} {v}"
+            LOSE_CARD[v] if k == "lose_card" and v in LOSE_CARD
+            else f"{k.replace('_', ' ')}: {_value(v)}" if isinstance(v, list | dict)
+            else f"{k.replace('_', ' ')} {v}"
             for k, v in value.items()
-        )
+        )  # fmt: skip
     if value is True:
         return ""
     return str(value)

@@ -171,3 +171,35 @@ def test_enhancement_discards_and_the_universal_campsite_read_as_words() -> None
             seen.add(frame["step"])
             assert state.string_to_action(old) == action, old
     assert seen == {"enhance", "pick_tent"}
+
+
+def test_the_table_panels_and_the_text_view_name_no_data() -> None:
+    # Defect: the web table's card panels read "fight (strength 5, dice 1, lose_card discard)"
+    # and "swindle (discard_up_to 2, ...)"; a player's own tents read "tents: 2 (card_draw,
+    # acorn)" in forest trial show and play --human.
+    import json
+
+    from solver.games.trial.render_text import render_player_text
+    from solver.registry import game_spec
+
+    spec = game_spec("trial")
+    assert spec.table_view is not None
+    game = solver.load_game("trial", players=3, engine="reference")
+    state = game.new_initial_state()
+    rng = random.Random(0)
+    for n in range(2000):
+        if state.is_terminal():
+            break
+        if n % 11 == 0:
+            for seat in range(3):
+                shown = json.dumps(spec.table_view(game, state, seat))
+                shown += render_player_text(state, seat)
+                assert not INTERNAL.search(shown), INTERNAL.search(shown)
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+    state.data["players"][0]["tents"] = ["card_draw", "acorn"]
+    assert "tents: 2 (acorn, card draw)" in render_player_text(state, 0)
