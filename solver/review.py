@@ -270,9 +270,12 @@ def _review_request(
         base["state"] = record["state"]
     last = len(actions) if stop is None else stop
     if not 0 <= start <= last <= len(actions):
-        raise OptionError(
-            f"the plies to review must lie in 0..{len(actions)}, from {start} to {last} at most"
-        )
+        # the service's names of start and stop: the field at fault, where it was null
+        field = "toPly" if last > len(actions) else "fromPly"
+        raise RecordError(
+            f"{field}: the plies to review must lie in 0..{len(actions)}, from {start} to {last} "
+            "at most", field, "invalid_request",
+        )  # fmt: skip
     if exact is not None:
         base["exact"] = bool(exact)
     if isinstance(record.get("engine"), str):

@@ -11,6 +11,7 @@ import pytest
 import solver
 from solver.agents import make_agent
 from solver.errors import OptionError
+from solver.hint.limits import Caps
 from solver.play import play_game
 from solver.review import accuracy_of, mean_accuracy, review_record
 
@@ -60,7 +61,6 @@ def test_a_ranged_review_is_the_whole_review_in_pieces() -> None:
 
 
 def test_the_review_endpoint_takes_a_range() -> None:
-    from solver.hint.engine import Caps
     from solver.hint.jobs import review_job
 
     record = _record(seed=5)
@@ -68,6 +68,20 @@ def test_the_review_endpoint_takes_a_range() -> None:
     assert [p["ply"] for p in reply["curve"]] == [1, 2, 3]
     assert reply["start"] == 1 and reply["stop"] == 3 and reply["complete"]
     assert set(reply["accuracy"]) <= {"0"}
+
+
+def test_a_range_outside_the_record_names_its_field() -> None:
+    """Found by attack: fromPly 5 of a 2-action record, or toPly past its end, answered
+    invalid_request with field null; the field at fault is named."""
+    from solver.hint.jobs import guarded, review_job
+
+    record = _record(seed=5)
+    total = len(record["actions"])
+    for asked, field in (({"fromPly": total + 1}, "fromPly"), ({"toPly": total + 1}, "toPly"),
+                         ({"fromPly": 3, "toPly": 1}, "fromPly")):  # fmt: skip
+        reply = guarded(review_job, {**record, **asked, "exact": True}, Caps())
+        assert (reply["code"], reply["field"]) == ("invalid_request", field), reply
+        assert reply["error"].startswith(f"{field}: the plies to review"), reply
 
 
 def test_the_table_s_position_carries_its_line() -> None:
