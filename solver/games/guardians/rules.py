@@ -70,6 +70,7 @@ from solver.games.guardians.solo import (
 from solver.games.guardians.state_json import state_from_json, state_to_dict
 from solver.games.guardians.state_parts import (
     CHANCE_PHASES,
+    ORIGIN,
     PHASE_NAMES,
     POOL_SIZE,
     Phase,
@@ -80,7 +81,6 @@ from solver.games.guardians.walks import path_code, path_from_code, walks_from
 
 __all__ = ["POOL_SIZE", "GuardiansGame", "GuardiansState", "Phase", "PlayerState"]
 
-ORIGIN: Cell = (0, 0)
 _LABEL = re.compile(
     r"(?P<kind>draw tile|round track: tile|place tile|put|walk)"
     r"(?: (?P<colour>blue|green|yellow|red))?(?: pawn)?:? ?(?P<tile>\d+)?"

@@ -31,7 +31,7 @@ from solver.games.guardians.actions import PAWNS, in_window
 from solver.games.guardians.board import Cell, Face
 from solver.games.guardians.connectivity import is_connected
 from solver.games.guardians.scoring import COMBO_SUPPLY
-from solver.games.guardians.state_parts import PHASE_NAMES, POOL_SIZE, Phase, PlayerState
+from solver.games.guardians.state_parts import ORIGIN, PHASE_NAMES, POOL_SIZE, Phase, PlayerState
 from solver.games.guardians.tiles import START_ID
 
 if TYPE_CHECKING:
@@ -171,8 +171,28 @@ def state_from_dict(game: GuardiansGame, data: dict[str, Any]) -> GuardiansState
     state._legal = None
     if not game.open_backs:
         _read_backs(game, state, data)
+    _check_start(game, state)
     _check_phase(game, state, Phase)
     return state
+
+
+def _check_start(game: GuardiansGame, state: GuardiansState) -> None:
+    """The start tile stands where the rules put it, at ``ORIGIN`` (a grove position's forest
+    aside: it holds its own cells), and in a fresh solo game, before the first pawn enters, it
+    is there: the pawn enters at ``ORIGIN``. Before, a start tile moved to (0,-1) loaded, and
+    the search met a pawn on an empty cell (a KeyError, 500 internal over the hint service)."""
+    if game.position is not None:
+        return
+    for i, who in enumerate(state.people):
+        for cell, face in who.forest.items():
+            if face.tile == START_ID and cell != ORIGIN:
+                raise _bad(f"players[{i}].forest", f"the start tile at {list(ORIGIN)}", list(cell))
+    me = state.people[state.current]
+    fresh = game.solo and state.round == 1 and all(p is None for p in me.pawns)
+    if fresh and me.forest.get(ORIGIN) != Face(START_ID, True):
+        raise _bad(f"players[{state.current}].forest",
+                   f"the start tile at {list(ORIGIN)} before the first pawn enters",
+                   me.forest.get(ORIGIN))  # fmt: skip
 
 
 def _check_fields(game: GuardiansGame, data: dict[str, Any]) -> None:

@@ -12,7 +12,7 @@ from enum import IntEnum
 from solver.games.guardians.actions import PAWNS
 from solver.games.guardians.board import Cell, Face
 
-__all__ = ["CHANCE_PHASES", "PHASE_NAMES", "POOL_SIZE", "Phase", "PlayerState"]
+__all__ = ["CHANCE_PHASES", "ORIGIN", "PHASE_NAMES", "POOL_SIZE", "Phase", "PlayerState"]
 
 
 class Phase(IntEnum):
@@ -34,6 +34,9 @@ PHASE_NAMES = {p: p.name.lower() for p in Phase}
 CHANCE_PHASES = (Phase.DRAW, Phase.TRACK, Phase.REVEAL)
 POOL_SIZE = 6
 """The tiles the pool holds once drawn full."""
+ORIGIN: Cell = (0, 0)
+"""The cell of every forest's start tile (a game from a grove position aside): the solo pawn
+enters there."""
 
 
 class PlayerState:

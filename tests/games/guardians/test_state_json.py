@@ -82,3 +82,45 @@ def test_the_hint_engine_answers_bad_state_for_too_many_draws_left():
     reply = answer({"id": "s", "game": "guardians", "state": data, "limit": {"seconds": 0.02}})
     assert reply["code"] == "bad_state" and reply["field"] == "state"
     assert "draws_left" in reply["error"]
+
+
+@pytest.mark.parametrize("engine", ["reference", "kernel"])
+@pytest.mark.parametrize("players", [1, 2])
+def test_a_start_tile_away_from_the_origin_is_a_format_error(engine, players):
+    # Defect (found by attack): a solo state with its start tile at (0,-1) loaded; the first pawn
+    # then entered at (0,0), an empty cell, and the reference's heuristic raised KeyError (0, 0):
+    # a 500 'internal' over HTTP (the kernel answered for a forest the rules never make).
+    game = load_game("guardians", engine=engine, players=players)
+    data = json.loads(game.new_initial_state().to_json())
+    assert data["players"][0]["forest"] == [[0, 0, 0, "mission"]]
+    data["players"][0]["forest"] = [[0, -1, 0, "mission"]]
+    if players > 1:  # a pawn stands on the start tile: it moves with it
+        data["players"][0]["pawns"][0] = [0, -1]
+    with pytest.raises(FormatError, match=r"start tile at \[0, 0\]"):
+        game.state_from_json(json.dumps(data))
+
+
+@pytest.mark.parametrize("engine", ["reference", "kernel"])
+def test_a_fresh_solo_game_without_its_start_tile_is_a_format_error(engine):
+    # the start tile gone from a solo forest before any pawn entered: the pawn enters at (0,0)
+    game = load_game("guardians", engine=engine, players=1)
+    state = game.new_initial_state()
+    data = json.loads(state.to_json())
+    tile = data["bag"][0]  # a forest tile in its place, taken from the bag
+    data["players"][0]["forest"] = [[0, 0, tile, "forest"]]
+    data["bag"].remove(tile)
+    with pytest.raises(FormatError, match="start tile"):
+        game.state_from_json(json.dumps(data))
+
+
+def test_the_hint_engine_answers_bad_state_for_a_moved_start_tile():
+    from solver.hint.engine import answer
+
+    game = load_game("guardians", players=1)
+    data = json.loads(game.new_initial_state().to_json())
+    data["players"][0]["forest"] = [[0, -1, 0, "mission"]]
+    for engine in ("reference", "kernel"):
+        reply = answer({"id": "s", "game": "guardians", "engine": engine, "state": data,
+                        "limit": {"iterations": 30}})  # fmt: skip
+        assert (reply.get("code"), reply.get("field")) == ("bad_state", "state"), reply
+        assert "start tile" in reply["error"]
