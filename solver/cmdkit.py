@@ -29,6 +29,7 @@ from solver.files import MAX_FILE_BYTES, check_writable, read_bytes, write_whole
 
 __all__ = [
     "MAX_INPUT_BYTES",
+    "MAX_WORKER_PROCESSES",
     "Progress",
     "Subcommands",
     "nonnegative_int",
@@ -44,6 +45,12 @@ __all__ = [
     "write_output",
 ]
 
+
+MAX_WORKER_PROCESSES = max(64, 4 * (os.cpu_count() or 1))
+"""The most worker processes one command starts (``forest serve --workers``, ``forest analyse
+--jobs`` and ``--dask-local``): each is a whole Python process with the games open, so a
+mistyped count (``--workers 100000``) would take the machine down; more than four per CPU only
+queues work the CPUs cannot run at once."""
 
 Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 """What ``parser.add_subparsers()`` returns: the commands a module's ``add_*_command`` joins."""

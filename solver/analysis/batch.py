@@ -63,6 +63,7 @@ from solver.analysis.results import (
 )
 from solver.analysis.sources import DEFAULT_GAME, Job, Source, analysis_hooks
 from solver.analysis.worker import AnalyseFn, analyse_one
+from solver.cmdkit import MAX_WORKER_PROCESSES
 from solver.errors import OptionError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -165,6 +166,9 @@ def _check_options(
     from untyped code)."""
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise OptionError(f"--jobs must be at least 1, not {jobs!r}")
+    if jobs > MAX_WORKER_PROCESSES:  # a process each: --jobs 100000 started as many as chunks
+        raise OptionError(f"--jobs must be at most {MAX_WORKER_PROCESSES} (worker processes on "
+                          f"this machine), not {jobs}")  # fmt: skip
     if backend not in ("local", "dask"):
         raise OptionError(f"unknown backend {backend!r}; expected 'local' or 'dask'")
     if scheduler is not None and dask_local is not None:
@@ -175,6 +179,9 @@ def _check_options(
         isinstance(dask_local, bool) or not isinstance(dask_local, int) or dask_local < 1
     ):
         raise OptionError(f"--dask-local must be at least 1 worker, not {dask_local!r}")
+    if dask_local is not None and dask_local > MAX_WORKER_PROCESSES:
+        raise OptionError(f"--dask-local must be at most {MAX_WORKER_PROCESSES} workers (processes "
+                          f"on this machine), not {dask_local}")  # fmt: skip
     if scheduler is not None and (not isinstance(scheduler, str) or "://" not in scheduler):
         raise OptionError(
             f"--scheduler must be a scheduler address such as tcp://host:8786, not {scheduler!r}"

@@ -15,6 +15,7 @@ import os
 import sys
 
 from solver.cmdkit import (
+    MAX_WORKER_PROCESSES,
     Subcommands,
     path_arg,
     positive_float,
@@ -29,10 +30,8 @@ __all__ = ["add_hint_command", "caps_from"]
 
 _DEFAULTS = Caps()
 
-MAX_WORKERS = max(64, 4 * (os.cpu_count() or 1))
-"""The most search processes ``--workers`` starts: each is a whole Python process with every game
-open, so a mistyped count (``--workers 100000``) would take the machine down; more than four per
-CPU only queues searches the CPUs cannot run at once."""
+MAX_WORKERS = MAX_WORKER_PROCESSES
+"""The most search processes ``--workers`` starts (:data:`solver.cmdkit.MAX_WORKER_PROCESSES`)."""
 
 
 def _memory_cap(text: str) -> float:

@@ -45,6 +45,7 @@ from solver.analysis.stand_ins import (  # noqa: E402
     not_a_dict_analyse,
     run_analyse,
 )
+from solver.cmdkit import MAX_WORKER_PROCESSES  # noqa: E402
 from solver.errors import FormatError, OptionError, SolverError  # noqa: E402
 from solver.games.dog.format import format_forest, load_forest  # noqa: E402
 from solver.games.dog.generator import roll_forest  # noqa: E402
@@ -393,6 +394,10 @@ def test_analyse_one_stores_containers_as_json_and_refuses_objects():
     ("options", "message"),
     [
         ({"jobs": 0}, "--jobs must be at least 1"),
+        # found by attack: --jobs 100000 started a process per chunk (serve's --workers is capped)
+        ({"jobs": MAX_WORKER_PROCESSES + 1}, f"--jobs must be at most {MAX_WORKER_PROCESSES}"),
+        ({"jobs": 10**9}, "--jobs must be at most"),
+        ({"backend": "dask", "dask_local": MAX_WORKER_PROCESSES + 1}, "--dask-local must be at"),
         ({"backend": "dask", "scheduler": "tcp://x:1", "dask_local": 2}, "not both"),
         ({"scheduler": "tcp://x:1"}, "need the Dask backend"),
         ({"backend": "dask", "scheduler": "localhost"}, "scheduler address"),
