@@ -423,6 +423,30 @@ def check_values(game: TrialGame, state: dict[str, Any]) -> None:
     frames = _Frames(game, n, int(comp["encounter_row"]))
     for i, frame in enumerate(state["stack"]):
         frames.check(f"stack[{i}]", frame, state["stack"][:i])
+    _check_setup_frames(state)
+
+
+SETUP_POOL_STEPS = ("ruin_item", "stock")
+"""The set-up's steps that take an item from a set-up pool (``setup_pool``)."""
+
+
+def _check_setup_frames(state: dict[str, Any]) -> None:
+    """The set-up's frames in the order the set-up pushes them: one ``setup_done`` at most (it
+    empties the set-up pools), every step taking from a pool above it (run before it), the pool
+    it names in ``setup_pool``. Found by attack: a second ``setup_done`` on top of the stack
+    loaded, ran first and dropped the pools, and the next ``stock`` raised KeyError."""
+    stack = state["stack"]
+    done = [i for i, f in enumerate(stack) if f.get("step") == "setup_done"]
+    if len(done) > 1:
+        raise _fail(f"stack[{done[1]}]", "one setup_done step at most", "setup_done")
+    pools = state.get("setup_pool")
+    for i, f in enumerate(stack):
+        if f.get("step") not in SETUP_POOL_STEPS:
+            continue
+        if not done or i < done[0]:
+            raise _fail(f"stack[{i}]", "a set-up step above the setup_done step", f["step"])
+        if not isinstance(pools, dict) or f["pool"] not in pools:
+            raise _fail(f"stack[{i}].pool", "a set-up pool present in setup_pool", f["pool"])
 
 
 def _check_map(game: TrialGame, state: dict[str, Any]) -> None:

@@ -271,6 +271,30 @@ def test_a_path_outside_its_card_is_refused():
         load(doc)
 
 
+def test_set_up_steps_out_of_their_order_are_refused():
+    # Defect (found by attack): a second setup_done pushed on top of a state in its set-up loaded
+    # on both engines; the reference ran it first, dropping the set-up pools, and the next stock
+    # step raised KeyError 'setup_pool' (a 500 'internal' over the hint service).
+    doc = saved(2, 0, 5)
+    stack = doc["state"]["stack"]
+    kinds = [f["step"] for f in stack]
+    assert kinds[0] == "setup_done" and "stock" in kinds and "ruin_item" in kinds
+    load(doc)  # the state as the set-up left it
+    for engine in ("reference", "kernel"):
+        edited = copy.deepcopy(doc)
+        edited["state"]["stack"].append({"step": "setup_done"})
+        with pytest.raises(FormatError, match="one setup_done step at most"):
+            load(edited, engine)
+        edited = copy.deepcopy(doc)  # a stock step below the setup_done: run after the pools went
+        edited["state"]["stack"].insert(0, next(f for f in stack if f["step"] == "stock"))
+        with pytest.raises(FormatError, match="above the setup_done step"):
+            load(edited, engine)
+        edited = copy.deepcopy(doc)
+        del edited["state"]["setup_pool"]
+        with pytest.raises(FormatError, match="present in setup_pool"):
+            load(edited, engine)
+
+
 # -- API mistakes are solver errors --------------------------------------------------------------
 def test_api_mistakes_raise_solver_errors():
     from solver.errors import IllegalActionError, OptionError
