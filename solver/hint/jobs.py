@@ -206,7 +206,10 @@ def analyse_job(raw: dict[str, Any]) -> dict[str, Any]:
             try:
                 instance = hooks.load(str(target))
             except (SolverError, ValueError) as exc:
-                raise HintError(f"{field_name}: {exc}", field_name, "bad_game") from None
+                # the text's own error, as a hint's: the server's scratch file is no path the
+                # client gave (it read "/tmp/tmpXXXX/inline.forest: line 4, ...")
+                said = str(exc).replace(f"{target}: ", "").replace(str(target), "the text")
+                raise HintError(f"{field_name}: {said}", field_name, "bad_game") from None
         name = "inline"
     else:
         raise HintError(f"{field_name}: not a puzzle name, nor a file's text", field_name)

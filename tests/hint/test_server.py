@@ -465,3 +465,25 @@ def test_schemathesis_finds_no_server_error(server: Server) -> None:
         capture_output=True, text=True, timeout=170,
     )  # fmt: skip
     assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
+
+
+@pytest.mark.parametrize(
+    ("game", "option", "text"),
+    [
+        ("dog", "forest", "name: wide\nturns: 3\ngrid:\n" + " ".join("." * 40) + "\n"),
+        ("dog", "forest", "name: x\nturns: 3\nbogus\n"),
+        ("guardians", "position", "grid:\nQ:ZZ\n"),
+    ],
+)
+def test_an_inline_file_s_error_names_no_server_path(game: str, option: str, text: str) -> None:
+    """Found by attack: POST /v1/analyse of inline text with a parse error answered
+    'options.forest: /tmp/tmpXXXX/inline.forest: line 4, ...', the server's scratch file, a path
+    the client never gave; the error is the text's own, the same words a hint says of it."""
+    from solver.hint.engine import answer
+    from solver.hint.jobs import analyse_job, guarded
+
+    reply = guarded(analyse_job, {"game": game, "options": {option: text}})
+    hinted = answer({"id": "h", "game": game, "options": {option: text}})
+    assert (reply.get("code"), reply.get("field")) == ("bad_game", f"options.{option}"), reply
+    assert "/tmp" not in reply["error"] and "inline" not in reply["error"], reply
+    assert reply["error"] == hinted["error"], (reply, hinted)
