@@ -395,9 +395,14 @@ _BOOLS = ("leave", "optional", "asked", "rerolled", "company", "token", "strong_
           "deed_played", "moved", "paw_used", "at_start", "ended")  # fmt: skip
 for _name in _BOOLS:
     setattr(_Frames, f"f_{_name}", lambda self, path, v, f: _bool(path, v))
+FRAME_COUNT_MAX = 254
+"""The largest count a frame holds (steps, cards, a boost...): the compiled state keeps each in a
+byte whose 255 means none. Found by attack: 256 to 1000 were taken, then the kernel's encoding
+raised OverflowError (a 500 'internal' over the hint service) where the reference loaded them, and
+``steps`` kept only its low byte, another position."""
 for _name in ("next", "count", "left", "steps", "fame", "base", "extra", "cards", "card_worth",
               "redraws", "tea", "boost"):  # fmt: skip
-    setattr(_Frames, f"f_{_name}", lambda self, path, v, f: _int(path, v, 0, 1000))
+    setattr(_Frames, f"f_{_name}", lambda self, path, v, f: _int(path, v, 0, FRAME_COUNT_MAX))
 
 
 def check_values(game: TrialGame, state: dict[str, Any]) -> None:

@@ -295,6 +295,30 @@ def test_set_up_steps_out_of_their_order_are_refused():
             load(edited, engine)
 
 
+def test_a_frame_count_past_a_byte_is_refused_on_both_engines():
+    # Defect (found by attack): a move step's base, extra or cards of 256 to 1000 loaded on the
+    # reference while the kernel's encoding raised OverflowError (500 'internal' over the hint
+    # service). Both engines refuse it now, and load the same frame at the largest count.
+    for seed in range(300):
+        doc = saved(2, seed, 300)
+        frames = [f for f in doc["state"]["stack"] if f["step"] == "move"]
+        if frames:
+            break
+    else:
+        raise AssertionError("no move step in 300 games")
+    for field in ("base", "extra", "cards"):
+        edited = copy.deepcopy(doc)
+        move = next(f for f in edited["state"]["stack"] if f["step"] == "move")
+        for value, taken in ((256, False), (1000, False), (254, True)):
+            move[field] = value
+            for engine in ("reference", "kernel"):
+                if taken:
+                    assert load(edited, engine) is not None
+                else:
+                    with pytest.raises(FormatError, match=rf"\.{field} to be an integer"):
+                        load(edited, engine)
+
+
 # -- API mistakes are solver errors --------------------------------------------------------------
 def test_api_mistakes_raise_solver_errors():
     from solver.errors import IllegalActionError, OptionError
