@@ -202,12 +202,31 @@ def _engine_move(raw: dict[str, Any], game: Game, state: State, ply: int, step: 
     return action
 
 
+def _played(state: State, action: int, humans: list[int], ply: int) -> dict[str, Any]:
+    """The entry of the step's ``played`` for ``action`` (about to be applied at ``ply``): who
+    played it (-1: chance) and its label as every human seat may see it (``play --human``'s
+    :func:`solver.cli_human.shown_label`; hidden from one human seat, it is hidden: in hot seat
+    the list is read by all)."""
+    from solver.cli_human import HIDDEN_LABEL, shown_label
+
+    labels = {shown_label(state, action, seat) for seat in humans}
+    label = labels.pop() if len(labels) == 1 else HIDDEN_LABEL
+    return {"ply": ply, "player": -1 if state.is_chance_node() else state.current_player(),
+            "label": label}  # fmt: skip
+
+
 def _play_on(
-    raw: dict[str, Any], game: Game, state: State, actions: list[int], step: _Step
+    raw: dict[str, Any],
+    game: Game,
+    state: State,
+    actions: list[int],
+    step: _Step,
+    played: list[dict[str, Any]] | None = None,
 ) -> bool:
-    """Chance and the engine seats from ``state`` (``actions`` grows) until a human seat is to
-    move or the game ends (``False``), or the step's time is out with an engine seat to move
-    (``True``: the engines are still to move)."""
+    """Chance and the engine seats from ``state`` (``actions`` grows, and ``played`` with each
+    action as the human seats may see it) until a human seat is to move or the game ends
+    (``False``), or the step's time is out with an engine seat to move (``True``: the engines
+    are still to move)."""
     humans = raw["humans"]
     for _ in range(MAX_ENGINE_PLIES):
         if state.is_terminal():
@@ -224,6 +243,8 @@ def _play_on(
             return True
         else:
             action = _engine_move(raw, game, state, len(actions), step)
+        if played is not None:
+            played.append(_played(state, action, humans, len(actions)))
         state.apply_action(action)
         actions.append(action)
     return False
@@ -235,7 +256,10 @@ def advance_job(raw: dict[str, Any], move: int | None) -> dict[str, Any]:
     seat is to move, the game ends or the step's ``raw["seconds"]`` run out (opening the
     position counts; ``None`` or absent: no bound). Answers ``{"actions": [...], "view": {...}}``:
     the actions stay on the server, the view goes to the page, with ``enginePending`` (the
-    engines are still to move), ``notes`` (what the budget cut) and ``stepSeconds``."""
+    engines are still to move), ``notes`` (what the budget cut), ``stepSeconds`` and ``played``:
+    the step's actions (the human's move, chance, the engine seats') as ``{"ply", "player",
+    "label"}``, each label as the human seats may see it (no action id: a hidden card's id would
+    name it), so the page can list what the engines did."""
     seconds = raw.get("seconds")
     step = _Step(seconds, None if seconds is None else time.monotonic() + seconds)
     opened = _open(raw)
@@ -249,11 +273,14 @@ def advance_job(raw: dict[str, Any], move: int | None) -> dict[str, Any]:
             raise HintError("it is not a human seat's turn", "action", "illegal_action")
         if move not in state.legal_actions():
             raise HintError(f"action {move} is not legal here", "action", "illegal_action")
+        played = [_played(state, move, humans, len(actions))]
         state.apply_action(move)
         actions.append(move)
-    pending = _play_on(raw, game, state, actions, step)
+    else:
+        played = []
+    pending = _play_on(raw, game, state, actions, step, played)
     view = seat_view(spec, game, state, humans, len(actions), actions)
-    view.update(enginePending=pending, notes=step.notes, stepSeconds=seconds)
+    view.update(enginePending=pending, notes=step.notes, stepSeconds=seconds, played=played)
     return {"actions": actions, "view": view}
 
 

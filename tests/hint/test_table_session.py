@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import solver
+from solver.cli_human import HIDDEN_LABEL, shown_label
 from solver.hint.session import advance_job, seat_view, takeback_point
 from solver.registry import game_spec
 from solver.rng import SplitMix64
@@ -45,7 +46,7 @@ def _check_hides(view: dict[str, Any], actions: list[int], redeal: SplitMix64) -
     spec = game_spec(GAME)
     game, state = _state(actions)
     seat = view["seat"]
-    step = ("session", "enginePending", "notes", "stepSeconds")  # how the step went, not the game
+    step = ("session", "enginePending", "notes", "stepSeconds", "played")  # the step, not the game
     shown = {k: v for k, v in view.items() if k not in step}
     assert view["enginePending"] is False and view["notes"] == []  # random engines: never cut
     assert shown == seat_view(spec, game, state, [0], len(actions))
@@ -104,6 +105,22 @@ def test_a_session_line_draws_only_the_seat_s_own_decisions() -> None:
             line_job({**raw, "actions": later}, pv[mine:])
 
 
+def _check_played(
+    played: list[dict[str, Any]], actions: list[int], start: int, moved: bool = True
+) -> None:
+    """A step's ``played`` lists every action from ``start`` on, who played it and its label as
+    seat 0 may see it (``play --human``'s), and no action id (a hidden card's would name it)."""
+    assert [entry["ply"] for entry in played] == list(range(start, len(actions)))
+    _, state = _state(actions[:start])
+    for entry, action in zip(played, actions[start:], strict=True):
+        assert set(entry) == {"ply", "player", "label"}
+        player = -1 if state.is_chance_node() else state.current_player()
+        assert entry["player"] == player
+        assert entry["label"] == shown_label(state, action, 0)
+        state.apply_action(action)
+    assert (played[0]["player"] == 0) == moved  # the human's move first
+
+
 def _session(server: Server, moves: int, *, until_end: bool) -> None:
     """A session over HTTP next to its in-process twin: every answer checked."""
     assert game_spec(GAME).hidden_information
@@ -112,6 +129,9 @@ def _session(server: Server, moves: int, *, until_end: bool) -> None:
     ident = answer.json()["session"]
     twin = {**START, "iterations": None, "actions": []}
     kept = advance_job(twin, None)
+    _check_played(answer.json()["played"], kept["actions"], 0, moved=False)  # the set-up
+    # the other seat's cards dealt are listed, not named (play --human's "(hidden from you)")
+    assert HIDDEN_LABEL in {entry["label"] for entry in answer.json()["played"]}
     chooser, redeal = random.Random(5), SplitMix64(11)
     took_back = False
     for step in range(moves):
@@ -139,7 +159,9 @@ def _session(server: Server, moves: int, *, until_end: bool) -> None:
         action = chooser.choice(view["moves"])["action"]
         answer = _post(server, "/v1/table/move", {"session": ident, "action": action})
         assert answer.status_code == 200, answer.text
+        before = len(kept["actions"])
         kept = advance_job({**twin, "actions": kept["actions"]}, action)
+        _check_played(answer.json()["played"], kept["actions"], before)
     assert took_back
     if until_end:
         assert answer.json()["terminal"], "the game did not end within the moves allowed"
@@ -159,6 +181,7 @@ def test_a_whole_session_shows_the_seat_only_its_own_view(server: Server) -> Non
 def test_a_finished_session_gives_its_record(server: Server) -> None:
     start = {"game": "dog", "options": {"forest": "dog/another-dog"}, "humans": [0], "seed": 1}
     answer = _post(server, "/v1/table/start", start).json()
+    played = list(answer["played"])
     for _ in range(200):
         if answer["terminal"]:
             break
@@ -168,14 +191,19 @@ def test_a_finished_session_gives_its_record(server: Server) -> None:
             "/v1/table/move",
             {"session": answer["session"], "action": answer["moves"][0]["action"]},
         ).json()
+        played += answer["played"]
     assert answer["terminal"]
     record = _post(server, "/v1/table/record", {"session": answer["session"]})
     assert record.status_code == 200
     game = solver.load_game("dog", forest="dog/another-dog")
     state = game.new_initial_state()
+    labels = []  # the steps' played lists, joined, are the whole game (nothing hidden)
     for action in record.json()["actions"]:
+        labels.append((-1 if state.is_chance_node() else 0, state.action_to_string(action)))
         state.apply_action(action)
     assert state.is_terminal() and state.returns() == answer["returns"]
+    assert [(e["player"], e["label"]) for e in played] == labels
+    assert [e["ply"] for e in played] == list(range(len(labels)))
     # the record is out (in a hidden-information game: every seat's cards), so the game stays
     # over: no take back reopens it (found by attack: it did, ply by ply)
     again = _post(server, "/v1/table/takeback", {"session": answer["session"]})

@@ -312,6 +312,7 @@ async function sessionCall(path, body) {
   showError(null);
   const previous = table.session ? table.session.view.seat : view.seat;
   table.session = { id: view.session, view };
+  sessionLine(view);
   handOver(view, previous);
   table.position = viewAsPosition(view);
   draw();
@@ -321,6 +322,17 @@ async function sessionCall(path, body) {
   if (view.terminal) await endSession();
   // the step's seconds ran out with an engine seat to move: the engines go on at the next view
   else if (view.enginePending) await sessionCall("/v1/table/view", { session: view.session });
+}
+
+// The move list of a session: what each step played (the human's move, chance, the engine
+// seats') as the human seats may see it; a take back (nothing played, an earlier ply) drops the
+// entries past the ply the game is at. The entries carry no action id (a hidden card's would
+// name it): the list is read, not stepped through, until the game is over.
+function sessionLine(view) {
+  const played = view.played || [];
+  const from = played.length ? played[0].ply : view.ply;
+  table.line = table.line.slice(0, from).concat(
+    played.map((entry) => ({ action: null, label: entry.label, player: entry.player })));
 }
 
 // Hot seat (several human seats): when the view passes to another human seat the table is
@@ -746,7 +758,7 @@ function drawHistory() {
     const button = document.createElement("button");
     button.type = "button";
     button.className = entry.player < 0 ? "ply chance" : "ply";
-    if (ply === table.cursor) button.classList.add("current");
+    if (ply === (table.session ? table.line.length : table.cursor)) button.classList.add("current");
     button.dataset.ply = String(ply);
     const who = entry.player < 0 ? "chance" : `P${entry.player}`;
     button.textContent = `${who}: ${entry.label}`;
@@ -760,7 +772,8 @@ function drawHistory() {
       button.appendChild(mark);
       button.dataset.mark = decision.mark;
     }
-    button.addEventListener("click", () => goTo(ply));
+    if (table.session) button.disabled = true; // a session's line is stepped once it is over
+    else button.addEventListener("click", () => goTo(ply));
     item.appendChild(button);
     list.appendChild(item);
   });

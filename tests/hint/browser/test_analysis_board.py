@@ -319,10 +319,16 @@ def test_a_hidden_information_game_is_kept_by_the_server(session: Any) -> None:
         click_a_move(page)
         page.wait_for_function(f"() => window.table.session.view.ply > {ply}", timeout=60_000)
         _ready(page)
+    # the move list says what was played, the engine seats' moves too, as the seat saw them
+    # (found by a new user's pass: it stayed empty for the whole session)
     ply = page.evaluate("() => window.table.session.view.ply")
+    listed = page.locator("#history li").all_inner_texts()
+    assert len(listed) == ply and any(t.startswith("P1: ") for t in listed), listed
     page.click("#take-back")
     page.wait_for_function(f"() => window.table.session.view.ply < {ply}", timeout=60_000)
     _ready(page)
+    ply = page.evaluate("() => window.table.session.view.ply")
+    assert page.locator("#history li").all_inner_texts() == listed[:ply]  # the rest dropped
     assert page.evaluate("() => window.table.actions") == []
     assert page.is_disabled("#review") and page.is_disabled("#save-record")
     bodies = [r.json() for r in answers]
