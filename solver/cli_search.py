@@ -182,8 +182,8 @@ def describe(spec: GameSpec, args: argparse.Namespace, methods: set[str], state:
         head = _estimate_words(kind, leaves, state)
         return f"{head} (ISMCTS estimate from player {args.observer}'s view, {per_search}{how})"
     estimate = f"MCTS estimate, {_per_search(args)}, {_leaves(state)}"
-    if "exact" in methods:
-        return f"{kind} (exact where it fits, else {estimate})"
+    if "exact" in methods:  # headed as its --json value_label: an estimate's words win
+        return f"{_estimate_words(kind, leaves, state)} (exact where it fits, else {estimate})"
     return f"{_estimate_words(kind, leaves, state)} ({estimate})"
 
 

@@ -112,3 +112,34 @@ def test_the_heading_says_how_many_simulations_ran_when_a_cap_stopped_them(capsy
     code = main(["dog", "best-move", "dog/another-dog", "--mcts", "--iterations", "300",
                  "--no-progress"])  # fmt: skip
     assert code == 0 and "MCTS estimate, 300 simulations a search," in capsys.readouterr().out
+
+
+def test_a_mixed_answer_is_headed_as_its_json_value_label(monkeypatch, capsys):
+    """Found by a new user's pass: where some roll's exact search ran out of time and the others
+    finished (a rolled 16x16 forest), ``best-move`` headed its value ``win probability (exact
+    where it fits, else MCTS estimate ...)`` while its ``--json`` said ``heuristic estimate of
+    the win probability``: the text line must start with the JSON's words, as docs say."""
+    import importlib
+
+    from solver.cli import main
+    from solver.errors import SearchTimeoutError
+
+    module = importlib.import_module("solver.search.expectimax")
+    real = module.expectimax
+
+    def first_runs_out(*args, **kwargs):  # the first roll's exact search runs out of time
+        calls.append(1)
+        if len(calls) == 1:
+            raise SearchTimeoutError("out of time (the test's)")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, "expectimax", first_runs_out)
+    calls: list[int] = []
+    argv = ["dog", "best-move", "dog/another-dog", "--iterations", "50", "--no-progress"]
+    assert main([*argv, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["method"] == "mixed" and len(calls) > 1
+    calls.clear()
+    assert main(argv) == 0
+    heading = capsys.readouterr().out.splitlines()[0]
+    assert heading.startswith(f"{report['value_label']} (exact where it fits"), heading
