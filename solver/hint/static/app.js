@@ -662,12 +662,19 @@ function positionIsOver() {
 }
 
 function drawSteps() {
+  const stepped = ["first", "back", "forward", "last", "review", "save-record", "save-position"];
   if (table.session) { // the seat's own moves only: no line to step through until the end
-    for (const id of ["first", "back", "forward", "last", "review", "save-record", "save-position"]) {
+    for (const id of stepped) {
       $(id).disabled = true;
+      $(id).dataset.title = $(id).dataset.title ?? $(id).title; // the enabled button's own
+      $(id).title = "once the game is over: the server keeps the game until then "
+        + "(the other seats' cards stay hidden), then the table becomes the analysis board";
     }
     $("take-back").disabled = false;
     return;
+  }
+  for (const id of stepped) {
+    if ($(id).dataset.title !== undefined) $(id).title = $(id).dataset.title;
   }
   $("save-record").disabled = $("save-position").disabled = false;
   const total = table.actions.length;

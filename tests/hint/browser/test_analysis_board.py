@@ -331,6 +331,9 @@ def test_a_hidden_information_game_is_kept_by_the_server(session: Any) -> None:
     assert page.locator("#history li").all_inner_texts() == listed[:ply]  # the rest dropped
     assert page.evaluate("() => window.table.actions") == []
     assert page.is_disabled("#review") and page.is_disabled("#save-record")
+    # and say why (found by a new user's pass: greyed out with no word of when they open)
+    for button in ("#review", "#save-record", "#back"):
+        assert (page.get_attribute(button, "title") or "").startswith("once the game is over")
     bodies = [r.json() for r in answers]
     assert len(bodies) >= 5 and all("actions" not in body for body in bodies)
     assert page.inner_text("#error") == ""
