@@ -247,6 +247,9 @@ def roll_job(raw: dict[str, Any]) -> dict[str, Any]:
         value = getattr(request, name)
         if not low <= value <= high:
             raise HintError(f"{name} must be {low}..{high} for {spec.name}", name)
+    if request.turns is not None and hooks.turns_range is None:  # read by nothing: refused
+        raise HintError(f"turns: the {spec.name} game has no turn limit to change (as `forest "
+                        "analyse --turns` says)", "turns")  # fmt: skip
     if request.turns is not None and hooks.turns_range is not None:
         first, last = hooks.turns_range
         if not first <= request.turns <= last:

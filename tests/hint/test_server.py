@@ -328,6 +328,21 @@ def test_roll_a_new_forest(server: Server) -> None:
         assert refused.status_code == 400 and refused.json()["field"] == field
 
 
+def test_a_roll_refuses_turns_its_game_does_not_read() -> None:
+    """Found by attack: POST /v1/roll of guardians with turns 1, 1000 or none answered the same
+    position (guardians' generator has no turn limit), the value silently unread, where
+    `forest analyse --game guardians --turns 5` refuses it; it is refused by name now."""
+    from solver.hint.jobs import guarded, roll_job
+
+    body = {"game": "guardians", "width": 4, "height": 4}
+    for turns in (1, 1000):
+        reply = guarded(roll_job, {**body, "turns": turns})
+        assert (reply.get("code"), reply.get("field")) == ("invalid_request", "turns"), reply
+        assert "no turn limit" in reply["error"]
+    assert "options" in guarded(roll_job, body)
+    assert "options" in guarded(roll_job, {"game": "dog", "width": 4, "height": 4, "turns": 5})
+
+
 def test_cors_is_off_by_default(server: Server) -> None:
     response = httpx.get(f"{server.url}/v1/games", headers={"Origin": "http://example.org"},
                          timeout=10)  # fmt: skip
