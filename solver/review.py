@@ -171,7 +171,10 @@ def _ask(base: dict[str, Any], actions: list[Any], ident: str, **kw: Any) -> dic
         field = reply.get("field") or ""
         if field.startswith("actions."):
             raise RecordError(reply["error"], field, reply.get("code") or "illegal_action")
-        raise OptionError(f"cannot review this record: {reply['error']}")
+        # the hint's field and code, which are the review's own (exact, limit, options...):
+        # an exact review of the Trial was invalid_request with no field, a hint's unsupported
+        raise RecordError(f"cannot review this record: {reply['error']}",
+                          reply.get("field"), reply.get("code") or "invalid_request")  # fmt: skip
     return reply
 
 

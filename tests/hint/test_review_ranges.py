@@ -146,3 +146,24 @@ def test_the_table_s_code_names_no_game() -> None:
         text = (folder / path).read_text(encoding="utf-8").lower()
         for name in solver.registered_games():
             assert not re.search(rf"\b{re.escape(name.lower())}\b", text), (path, name)
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        {"game": "trial", "options": {"players": 2}, "actions": [], "exact": True},
+        {"game": "guardians", "options": {"players": 2}, "actions": [], "exact": True},
+    ],
+)
+def test_a_review_refused_as_a_hint_is_says_the_hint_s_code_and_field(record) -> None:
+    """Found by attack: an exact review of the Trial answered invalid_request with field null
+    ('cannot review this record: exact search is not offered for trial'), where the hint of the
+    same position says unsupported on exact; the review says what the hint says."""
+    from solver.hint.engine import answer
+    from solver.hint.jobs import guarded, review_job
+
+    reply = guarded(review_job, record, Caps())
+    hinted = answer({"id": "h", **record})
+    assert (reply["code"], reply["field"]) == (hinted["code"], hinted["field"]), (reply, hinted)
+    assert (reply["code"], reply["field"]) == ("unsupported", "exact")
+    assert hinted["error"] in reply["error"]
