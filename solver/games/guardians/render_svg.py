@@ -53,7 +53,7 @@ _DONE, _OPEN = "\u2713", "\u25cb"
 
 def heading_lines(state: GuardiansState) -> tuple[str, str]:
     """The title and the subtitle: players or level, round, who plays, phase (or the end)."""
-    from solver.games.guardians.rules import PHASE_NAMES
+    from solver.games.guardians.state_parts import PHASE_WORDS
 
     game = state.game
     if game.solo and game.level is not None:
@@ -71,7 +71,7 @@ def heading_lines(state: GuardiansState) -> tuple[str, str]:
         return "Forest guardians: game over", f"{winners} {best} VP · " + " · ".join(
             f"player {p} {s}" for p, s in enumerate(scores)
         )
-    phase = PHASE_NAMES[state.phase].replace("_", " ")
+    phase = PHASE_WORDS[state.phase]
     return "Forest guardians", f"{who} · {phase} · bag {len(state.bag)}"
 
 

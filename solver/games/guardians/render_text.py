@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from solver.games.guardians.board import Cell, Face
 from solver.games.guardians.solo import PAWN_COLOURS
-from solver.games.guardians.state_parts import PHASE_NAMES
+from solver.games.guardians.state_parts import PHASE_WORDS
 from solver.games.guardians.tiles import Tile
 from solver.render.ascii import count, legend_lines, text_grid
 
@@ -96,7 +96,7 @@ def render_state_text(state: GuardiansState, *, legend: bool = False) -> str:
     status = f"bag {count(len(state.bag), 'tile')}, round {state.round}"
     if game.solo:
         status += f"/{state.rounds()}"
-    status += f", phase {PHASE_NAMES[state.phase]}"
+    status += f", phase {PHASE_WORDS[state.phase]}"
     if not state.is_terminal():
         status += f", player {state.current}'s turn" if not game.solo else ""
     else:

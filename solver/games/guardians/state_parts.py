@@ -12,7 +12,15 @@ from enum import IntEnum
 from solver.games.guardians.actions import PAWNS
 from solver.games.guardians.board import Cell, Face
 
-__all__ = ["CHANCE_PHASES", "ORIGIN", "PHASE_NAMES", "POOL_SIZE", "Phase", "PlayerState"]
+__all__ = [
+    "CHANCE_PHASES",
+    "ORIGIN",
+    "PHASE_NAMES",
+    "PHASE_WORDS",
+    "POOL_SIZE",
+    "Phase",
+    "PlayerState",
+]
 
 
 class Phase(IntEnum):
@@ -31,6 +39,16 @@ class Phase(IntEnum):
 
 
 PHASE_NAMES = {p: p.name.lower() for p in Phase}
+PHASE_WORDS = {
+    **{p: name.replace("_", " ") for p, name in PHASE_NAMES.items()},
+    Phase.START_PAWN: "choose the start pawn",
+    Phase.PAWN: "a pawn onto the new mission",
+    Phase.TRACK: "round track",
+    Phase.PICK: "pick the tile to flip",
+    Phase.REVEAL: "reveal the flipped tile",
+}
+"""The phases as the text, the table and the picture say them (``PHASE_NAMES`` stay the state
+JSON's: ``forest guardians show`` read ``phase start_pawn``)."""
 CHANCE_PHASES = (Phase.DRAW, Phase.TRACK, Phase.REVEAL)
 POOL_SIZE = 6
 """The tiles the pool holds once drawn full."""

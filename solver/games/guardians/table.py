@@ -102,14 +102,14 @@ def _players(state: Any) -> list[dict[str, Any]]:
 
 
 def _status(game: Any, state: Any) -> list[dict[str, Any]]:
-    from solver.games.guardians.rules import PHASE_NAMES
+    from solver.games.guardians.state_parts import PHASE_WORDS
     from solver.render.ascii import count
 
     rounds = f" of {state.rounds()}" if game.solo else ""
     status = [
         {"text": f"bag: {count(len(state.bag), 'tile')}"},
         {"text": f"round {state.round}{rounds}"},
-        {"text": f"phase: {PHASE_NAMES[state.phase]}"},
+        {"text": f"phase: {PHASE_WORDS[state.phase]}"},
     ]
     if game.solo and game.level is not None:
         status.append({"text": f"level {game.level.number}: {game.level.threshold} VP to win"})

@@ -66,3 +66,34 @@ def test_a_solo_picture_says_the_level_its_threshold_and_tasks():
         assert last.startswith("level 4: 81 VP to win; tasks: ["), (engine, last)
     two = spec.open(None, players=2)
     assert "VP to win" not in spec.render_text(two.game, two.state)
+
+
+def test_the_phase_is_said_in_words_on_every_surface():
+    """Found by a new user's pass: ``forest guardians show`` and ``play --human`` of a solo game
+    read ``phase start_pawn`` (the state JSON's name); the text, the table's panel and the
+    picture now say every phase in words, and the JSON keeps its names."""
+    import json
+    import re
+
+    from solver.games.guardians.state_parts import PHASE_NAMES, PHASE_WORDS
+
+    internal = re.compile(r"\b[a-z]+_[a-z_]+\b")
+    spec = game_spec("guardians")
+    seen = set()
+    for players in (1, 2):
+        opened = spec.open(None, players=players)
+        state, rng = opened.state, random.Random(players)
+        while True:
+            seen.add(state.phase)
+            words = PHASE_WORDS[state.phase]
+            assert not internal.search(words), words
+            assert f"phase {words}" in spec.render_text(opened.game, state)
+            panels = spec.table_view(opened.game, state, 0)["panels"]
+            assert any(i["text"] == f"phase: {words}" for p in panels for i in p["items"])
+            if not state.is_terminal():  # the picture's heading: "... · phase · bag 66"
+                assert f"\u00b7 {words} \u00b7" in spec.render_svg(opened.game, state, [])
+            assert json.loads(state.to_json())["phase"] == PHASE_NAMES[state.phase]
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert {"start_pawn", "missions", "over"} <= {PHASE_NAMES[p] for p in seen}
