@@ -95,6 +95,9 @@ def _saved_state_text(
     game's own file, beside ``--state``, and for a game whose states go with the file they were
     played on (it says how to give both)."""
     text = read_text_file(source, "saved state")
+    record = _record_game(text)
+    if record is not None:
+        raise OptionError(_a_record(source, record))
     if not _looks_saved(source, text) and _game_file(spec, args, source):
         kind = spec.extensions[0]
         raise OptionError(
@@ -182,6 +185,9 @@ def _read_state(
         except RecursionError:
             raise FormatError("a state nested less deeply", line=1, column=1) from None
     except FormatError as exc:
+        record = _record_game(state_text)
+        if record is not None:  # the web table's saved game or position, play --record's
+            raise OptionError(_a_record(state_path or "--state", record)) from None
         if state_path is None:
             raise
         if not _looks_saved(state_path, state_text) and _game_file(spec, args, state_path):
@@ -193,6 +199,30 @@ def _read_state(
                 f"takes): give it as FILE{named}"
             ) from None
         raise OptionError(f"{state_path}: {exc}") from None  # the error names the file
+
+
+def _a_record(where: str, game: str) -> str:
+    """The error for a game record given where a saved state goes (FILE or ``--state``)."""
+    return (
+        f"{where} is a {game} game record (what play --record and the web table's Save buttons "
+        "write), not a saved state (a state's JSON, as state.to_json() writes it): "
+        f"forest {game} review reads a record"
+    )
+
+
+def _record_game(text: str) -> str | None:
+    """The game a game record names (``{"game", "actions", ...}``: ``play --record``'s, the web
+    table's saved game or position) when ``text`` is one, else None."""
+    import json
+
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if (isinstance(data, dict) and isinstance(data.get("game"), str)
+            and isinstance(data.get("actions"), list) and "options" in data):  # fmt: skip
+        return str(data["game"])
+    return None
 
 
 def game_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:

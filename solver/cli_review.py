@@ -90,7 +90,10 @@ def _show_review(screen: Screen, review: dict[str, Any], record: dict[str, Any],
         count(n, name, MARK_PLURALS.get(name)) for name, n in review["summary"].items()
     )
     limits = ", ".join(f"{name} ≥ {t:g}" for name, t in review["thresholds"].items())
-    if not review["decisions"]:  # an empty table alone would not say why
+    if not review["decisions"] and not actions:  # a saved position: the record has no line
+        screen.print("no decision to review: the record has no actions (a saved position; "
+                     "review the game played from it)")  # fmt: skip
+    elif not review["decisions"]:  # an empty table alone would not say why
         what = "is a chance outcome" if len(actions) == 1 else "are chance outcomes"
         screen.print(f"no decision to review: the record's {count(len(actions), 'action')} "
                      f"{what} (rolls, draws) only")  # fmt: skip

@@ -109,3 +109,19 @@ def test_a_game_file_and_a_saved_state_given_in_each_others_place_say_which_is_w
     (tmp_path / "state.json").write_text(state.to_json(), encoding="utf-8")
     run = forest("dog", "show", "stick.forest", "--state", "state.json", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
+
+
+@pytest.mark.parametrize("game", ["dog", "guardians", "trial"])
+def test_a_game_record_given_as_a_state_says_it_is_a_record(tmp_path, game):
+    """Found by a new user's pass: the web table's saved position (a record: game, options,
+    seed, actions, state) given to ``forest guardians best-move --state`` said 'line 1, column 1:
+    expected state field backs to be present, found null', and ``forest dog show game.json``
+    (a play --record file) 'game.json is a saved dog state'. Now one line naming a record."""
+    source = ["dog/another-dog"] if game == "dog" else []
+    run = forest(game, "play", *source, "--agent", "random", "--record", "game.json",
+                 "--no-progress", cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    for argv in ([*source, "--state", "game.json"], ["game.json"]):
+        run = forest(game, "show", *argv, cwd=tmp_path)
+        one_line_error(run, f"game.json is a {game} game record")
+        assert f"forest {game} review" in run.stderr

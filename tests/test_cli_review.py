@@ -142,3 +142,16 @@ def test_a_review_title_says_exact_once(tmp_path):
     run = forest("dog", "review", "game.json", "--mcts", "--iterations", "50", "--no-progress",
                  cwd=tmp_path)  # fmt: skip
     assert title(run).endswith("win probability (MCTS estimates)")
+
+
+def test_a_record_without_actions_says_so(tmp_path):
+    """Found by a new user's pass: a saved position (no actions) was 'the record's 0 actions
+    are chance outcomes (rolls, draws) only'."""
+    (tmp_path / "p.json").write_text(
+        json.dumps(
+            {"game": "dog", "options": {"forest": "dog/another-dog"}, "seed": 0, "actions": []}
+        )
+    )
+    run = forest("dog", "review", "p.json", "--no-progress", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "the record has no actions" in run.stdout and "0 actions" not in run.stdout
