@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -78,7 +79,7 @@ def _show_review(screen: Screen, review: dict[str, Any], record: dict[str, Any],
     actions = record.get("actions", [])
     kind = values_kind(review, plural=True)
     rows = [[str(d["ply"]), str(d["player"]), d["label"], _num(d["value"]), d["bestLabel"] or "",
-             _num(d["best"]), _num(d["loss"]), d["mark"] or ""]
+             _num(d["best"]), _loss(d["loss"]), d["mark"] or ""]
             for d in review["decisions"]]  # fmt: skip
     label = review.get("valueLabel") or review["valueKind"]
     how = "" if label.startswith(kind) else f" ({kind})"  # not "exact ... (exact)"
@@ -111,3 +112,13 @@ def _show_review(screen: Screen, review: dict[str, Any], record: dict[str, Any],
 
 def _num(value: float | None) -> str:
     return "?" if value is None else f"{value:.4f}"
+
+
+def _loss(value: float | None) -> str:
+    """A loss to 4 places, rounded down: a loss printed at a threshold is marked (0.04996,
+    unmarked, printed 0.0500 beside 'inaccuracy ≥ 0.05' read as a missing mark)."""
+    from solver.review import _TOLERANCE  # the marks' own slack
+
+    if value is None:
+        return "?"
+    return f"{math.floor((value + _TOLERANCE) * 10_000) / 10_000:.4f}"

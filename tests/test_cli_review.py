@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 
 import pytest
@@ -155,3 +156,20 @@ def test_a_record_without_actions_says_so(tmp_path):
     run = forest("dog", "review", "p.json", "--no-progress", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "the record has no actions" in run.stdout and "0 actions" not in run.stdout
+
+
+def test_a_printed_loss_at_a_threshold_is_marked():
+    """Found by a new user's pass: a Trial review printed loss 0.0500 with no mark beside
+    'inaccuracy ≥ 0.05' (0.04996, rounded up). The text's loss is rounded down, so a loss
+    printed at or past a threshold is one the review marked, and one below it is not."""
+    from solver.cli_review import _loss
+    from solver.review import THRESHOLDS, mark_of
+
+    rng = random.Random(0)
+    losses = [t + d for t in THRESHOLDS.values() for d in (-1e-4, -5e-5, -1e-9, 0, 1e-9, 5e-5)]
+    losses += [rng.random() * 0.3 for _ in range(2000)]
+    for loss in losses:
+        printed = float(_loss(loss))
+        shown = [name for name, t in THRESHOLDS.items() if printed >= t]
+        assert (shown[-1] if shown else None) == mark_of(loss), (loss, printed)
+        assert 0 <= loss + 1e-9 - printed < 1e-4 + 1e-9  # within the last place, never above
