@@ -340,9 +340,9 @@ def _write_port_file(path: str, port: int, sock: socket.socket) -> tuple[int, in
         written = write_whole(path, f"{port}\n", overwrite=False)
     except OptionError:
         sock.close()
-        if os.path.lexists(path):  # it appeared since the check: never replaced
+        if os.path.islink(path) or os.path.isfile(path):  # it appeared since the check
             raise OptionError(f"{path}: {PORT_FILE_TAKEN}") from None
-        raise
+        raise  # its own words: a FIFO nobody reads was said to 'already exist'
     if not written.is_file() or written.is_symlink():
         return None
     info = written.stat()
