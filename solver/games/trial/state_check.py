@@ -115,6 +115,20 @@ PATH_NODE = {
 }
 """What a frame's ``path`` must lead to inside its card: an effect list, options, a verb's
 argument."""
+
+
+def _is_effect(item: Any) -> bool:
+    from solver.games.trial.cards import VERBS
+
+    return isinstance(item, dict) and "label" not in item and any(k in VERBS for k in item)
+
+
+LIST_ITEMS = {
+    "effects": _is_effect,
+    "choose": lambda item: isinstance(item, dict) and "label" in item,
+}
+"""What the items of the two lists a path may lead to are: effects (a verb each, no label) and
+a choice's options (a label each)."""
 STAGE_NAMES = {
     "fight": STAGES,
     "camp": CAMP_STAGES,
@@ -181,6 +195,12 @@ class _Frames:
                 raise _fail(f"{path}.path", f"a path inside card {f['card']}", f["path"])
         if not isinstance(node, node_type) or not node:
             raise _fail(f"{path}.path", f"a path to a {node_type.__name__} of the card", f["path"])
+        items = node if isinstance(node, list) else []
+        if f["step"] in LIST_ITEMS and not all(LIST_ITEMS[f["step"]](item) for item in items):
+            # both lists: an effects step pointed at a choice's options ran an option's
+            # 'morality' as a verb (a TypeError on the reference; found by attack)
+            what = "effects" if f["step"] == "effects" else "options"
+            raise _fail(f"{path}.path", f"a path to a list of {what} of the card", f["path"])
 
     # the checks of fields, by name (the same name means the same thing in every step)
     def f_player(self, path: str, v: Any, f: dict[str, Any]) -> None:

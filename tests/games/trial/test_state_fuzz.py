@@ -319,6 +319,29 @@ def test_a_frame_count_past_a_byte_is_refused_on_both_engines():
                         load(edited, engine)
 
 
+def test_an_effects_step_pointed_at_a_choice_s_options_is_refused():
+    # Defect (found by attack): an effects frame's path may lead to any non-empty list, and a
+    # choice's options are one: ["effect", 0, "choose"] of encounter-17 loaded, and the reference
+    # ran the second option's 'morality' as a verb (TypeError: int + str; a 500 over the hint
+    # service). The options are a list of labelled choices, not of effects.
+    card = GAMES["reference", 2].pack.card("encounter-17")
+    options = card["effect"][0]["choose"]
+    assert len(options) == 2 and all("label" in option for option in options)
+    for seed in range(300):
+        doc = saved(2, seed, 250)
+        frames = [f for f in doc["state"]["stack"] if f["step"] == "effects"]
+        if frames:
+            break
+    else:
+        raise AssertionError("no effects step in 300 games")
+    frames[0].update(card="encounter-17", path=["effect", 0, "choose"], next=1)
+    for engine in ("reference", "kernel"):
+        with pytest.raises(FormatError, match=r"\.path to be a path to a list of effects"):
+            load(doc, engine)
+    frames[0].update(path=["effect"], next=0)  # the card's own effect list
+    assert load(doc) is not None
+
+
 # -- API mistakes are solver errors --------------------------------------------------------------
 def test_api_mistakes_raise_solver_errors():
     from solver.errors import IllegalActionError, OptionError
