@@ -42,6 +42,17 @@ def load(doc: dict[str, Any], engine: str = "reference", players: int = 2) -> Tr
     return GAMES[engine, players].state_from_json(json.dumps(doc))
 
 
+def saved_with(step: str, actions: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The first saved 2-player state (seeds 0-299, ``actions`` random actions in) with a
+    ``step`` frame on its stack, and those frames (the state's own dictionaries)."""
+    for seed in range(300):
+        doc = saved(2, seed, actions)
+        frames = [f for f in doc["state"]["stack"] if f["step"] == step]
+        if frames:
+            return doc, frames
+    raise AssertionError(f"no {step} step in 300 games")
+
+
 MID = saved(2, 7, 200)
 assert MID["state"]["stack"] and not MID["state"]["game_over"]  # mid-game
 
@@ -258,14 +269,7 @@ def test_a_die_roll_without_the_step_it_rolls_for_is_refused():
 
 
 def test_a_path_outside_its_card_is_refused():
-    for seed in range(300):
-        doc = saved(2, seed, 250)
-        stack = doc["state"]["stack"]
-        frames = [f for f in stack if f["step"] == "effects"]
-        if frames:
-            break
-    else:
-        raise AssertionError("no effects step in 300 games")
+    doc, frames = saved_with("effects", 250)
     frames[0]["path"] = [*frames[0]["path"], 99]
     with pytest.raises(FormatError, match=r"\.path to be a path"):
         load(doc)
@@ -299,13 +303,7 @@ def test_a_frame_count_past_a_byte_is_refused_on_both_engines():
     # Defect (found by attack): a move step's base, extra or cards of 256 to 1000 loaded on the
     # reference while the kernel's encoding raised OverflowError (500 'internal' over the hint
     # service). Both engines refuse it now, and load the same frame at the largest count.
-    for seed in range(300):
-        doc = saved(2, seed, 300)
-        frames = [f for f in doc["state"]["stack"] if f["step"] == "move"]
-        if frames:
-            break
-    else:
-        raise AssertionError("no move step in 300 games")
+    doc, _ = saved_with("move", 300)
     for field in ("base", "extra", "cards"):
         edited = copy.deepcopy(doc)
         move = next(f for f in edited["state"]["stack"] if f["step"] == "move")
@@ -327,13 +325,7 @@ def test_an_effects_step_pointed_at_a_choice_s_options_is_refused():
     card = GAMES["reference", 2].pack.card("encounter-17")
     options = card["effect"][0]["choose"]
     assert len(options) == 2 and all("label" in option for option in options)
-    for seed in range(300):
-        doc = saved(2, seed, 250)
-        frames = [f for f in doc["state"]["stack"] if f["step"] == "effects"]
-        if frames:
-            break
-    else:
-        raise AssertionError("no effects step in 300 games")
+    doc, frames = saved_with("effects", 250)
     frames[0].update(card="encounter-17", path=["effect", 0, "choose"], next=1)
     for engine in ("reference", "kernel"):
         with pytest.raises(FormatError, match=r"\.path to be a path to a list of effects"):
