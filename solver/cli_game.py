@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from solver.cli_play import play_command
-from solver.cli_position import DEFAULT_ITERATIONS, DEFAULT_MEMORY_MB
+from solver.cli_position import DEFAULT_ITERATIONS, DEFAULT_MEMORY_MB, memory_mb
 from solver.cli_show import list_command, render_command, show_command
 from solver.cmdkit import (
     output_option,
@@ -307,7 +307,7 @@ def _exact_options(p: argparse.ArgumentParser, spec: GameSpec, *, estimate: str)
 
 def _memory_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--memory-mb", type=positive_float, default=DEFAULT_MEMORY_MB,
+        "--memory-mb", type=memory_mb, default=DEFAULT_MEMORY_MB,
         help=f"the exact search's memory cap in megabytes (default {DEFAULT_MEMORY_MB:g})",
     )  # fmt: skip
 

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from solver.cmdkit import read_state_text, read_text_file
+from solver.cmdkit import positive_float_up_to, read_state_text, read_text_file
 from solver.errors import FormatError, OptionError, SolverError
 from solver.game import State
 from solver.spec import GameSpec, Opened
@@ -22,6 +22,7 @@ __all__ = [
     "DEFAULT_ITERATIONS",
     "DEFAULT_MEMORY_MB",
     "game_options",
+    "memory_mb",
     "open_position",
     "value_view",
 ]
@@ -30,6 +31,15 @@ DEFAULT_ITERATIONS = 1000
 """``best-move``'s and ``review``'s MCTS simulations a search, where no exact answer fits."""
 DEFAULT_MEMORY_MB = 1024.0
 """The exact search's table cap (``--memory-mb``)."""
+
+
+def memory_mb(text: str) -> float:
+    """A memory cap in megabytes (``--memory-mb``, serve's ``--max-memory-mb``): positive and at
+    most what a search takes (``solver.search.limit.MAX_MEMORY_MB``), refused by the option's
+    name. ``best-move --memory-mb 1e308`` said 'memory_mb must be at most ...', the API's word."""
+    from solver.search.limit import MAX_MEMORY_MB
+
+    return positive_float_up_to(MAX_MEMORY_MB)(text)
 
 
 # -- opening a position ----------------------------------------------------------------------------

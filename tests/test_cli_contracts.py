@@ -589,6 +589,19 @@ def test_budget_caps_past_what_a_search_takes_are_refused_at_start(command, opti
     assert option[0] in run.stderr, run.stderr
 
 
+def test_a_memory_cap_past_what_a_search_takes_is_refused_by_its_flag():
+    # found by attack: `best-move --memory-mb 1e308` said 'forest: error: memory_mb must be at
+    # most 1099511627776 (2^40 MB), not 1e+308', the API's word for the option
+    for command in ("best-move", "solve"):
+        run = run_forest("dog", command, "dog/another-dog", "--memory-mb", "1e308")
+        assert run.returncode == 2 and run.stdout == "", (run.returncode, run.stderr)
+        assert run.stderr.count("\n") == 1, run.stderr
+        assert "argument --memory-mb" in run.stderr and "at most 1099511627776" in run.stderr
+        assert "memory_mb" not in run.stderr
+    run = run_forest("dog", "best-move", "dog/another-dog", "--memory-mb", str(2**40))
+    assert run.returncode == 0, run.stderr
+
+
 def test_the_largest_budget_caps_are_taken():
     run = run_forest("hint", "--stdio", "--max-seconds", "86400", "--max-review-seconds",
                      "86400", "--max-memory-mb", str(2**40), timeout=120)  # fmt: skip

@@ -14,6 +14,7 @@ import json
 import os
 import sys
 
+from solver.cli_position import memory_mb
 from solver.cmdkit import (
     MAX_WORKER_PROCESSES,
     Subcommands,
@@ -34,12 +35,9 @@ MAX_WORKERS = MAX_WORKER_PROCESSES
 """The most search processes ``--workers`` starts (:data:`solver.cmdkit.MAX_WORKER_PROCESSES`)."""
 
 
-def _memory_cap(text: str) -> float:
-    """``--max-memory-mb``: at most what a search takes (``solver.search.limit.MAX_MEMORY_MB``;
-    a larger cap was taken, then every request was refused naming ``memory_mb``)."""
-    from solver.search.limit import MAX_MEMORY_MB
-
-    return positive_float_up_to(MAX_MEMORY_MB)(text)
+_memory_cap = memory_mb
+"""``--max-memory-mb``: at most what a search takes (a larger cap was taken, then every request
+was refused naming ``memory_mb``)."""
 
 
 _seconds_cap = positive_float_up_to(MAX_CAP_SECONDS)
