@@ -199,6 +199,7 @@ class _Table:
     steps: list[_Step] = field(default_factory=list)
     human_plies: list[int] = field(default_factory=list)
     agent_moves: dict[tuple[int, ...], int] = field(default_factory=dict)
+    hidden_run: int = 0  # chance outcomes hidden from the human, not printed yet
 
     # -- the game ---------------------------------------------------------------------------------
     def play(self) -> tuple[Any, bool]:
@@ -217,8 +218,9 @@ class _Table:
             if state.is_chance_node():
                 action = sample_chance(state, dice)
                 if watching:
-                    self.screen.print(f"chance: {shown_label(state, action, 0)}", style="cyan")
+                    self.chance(shown_label(state, action, 0))
             elif self.seats[state.current_player()] == HUMAN:
+                self.chance(None)
                 answer = self.ask(state)
                 if answer == "quit":
                     return state, False
@@ -237,12 +239,28 @@ class _Table:
                         self.agent_moves[key] = self.agents[seat](state)
                 action = self.agent_moves[key]
                 if watching:
+                    self.chance(None)
                     self.screen.print(
                         f"player {seat} ({self.seats[seat]}): {shown_label(state, action, 0)}"
                     )
             self.steps.append(_Step(action, state.action_to_string(action), before))
             state.apply_action(action)
+        self.chance(None)
         return state, True
+
+    def chance(self, label: str | None) -> None:
+        """Print a chance outcome, folding a run of hidden ones into one line (a Trial set-up
+        deals the other seats a dozen cards and tents: a dozen lines of '(hidden from you)');
+        ``None``: the run ends (before anything else is printed)."""
+        if label == HIDDEN_LABEL:
+            self.hidden_run += 1
+            return
+        if self.hidden_run:
+            what = "chance event" if self.hidden_run == 1 else "chance events"
+            self.screen.print(f"chance: {self.hidden_run} {what} {HIDDEN_LABEL}", style="cyan")
+            self.hidden_run = 0
+        if label is not None:
+            self.screen.print(f"chance: {label}", style="cyan")
 
     def undo(self, state: Any, dice: Any) -> Any:
         """Back to the human's previous decision (the current one when the human has not moved

@@ -347,3 +347,35 @@ def test_a_table_without_rich_keeps_its_header_and_columns(capsys):
     for line, row in zip(lines[2:], rows, strict=True):  # every cell under its column's name
         found = [line.index(cell, start) for cell, start in zip(row[1:4], starts, strict=True)]
         assert found == starts
+
+
+def test_a_run_of_hidden_chance_events_is_one_line(tmp_path):
+    """Found by a new user's pass: a Trial game opened with a dozen lines of 'chance: (hidden
+    from you)' (the other seats' deals). A run of them is one line with its count, and the
+    counts add up to the hidden outcomes of the game played (its record, replayed)."""
+    import itertools
+    import re
+
+    from solver.cli_human import HIDDEN_LABEL, shown_label
+
+    run = subprocess.run(
+        [sys.executable, "-m", "solver.cli", "trial", "play", "--human", "--players", "3",
+         "--agents", "random", "--seed", "2", "--record", "t.json"],
+        input="1\n1\n1\nquit\n", capture_output=True, text=True, timeout=120, cwd=tmp_path,
+    )  # fmt: skip
+    assert run.returncode == 0 and "you left the game" in run.stdout, run.stderr
+    lines = [line for line in run.stdout.splitlines() if line.startswith("chance: ")]
+    assert f"chance: {HIDDEN_LABEL}" not in lines  # no single unfolded line
+    folded = [re.fullmatch(rf"chance: (\d+) chance events? {re.escape(HIDDEN_LABEL)}", line)
+              for line in lines]  # fmt: skip
+    shown = sum(int(match.group(1)) for match in folded if match)
+    for before, after in itertools.pairwise(folded):
+        assert not (before and after)  # a run is one line
+    record = record_of(tmp_path / "t.json")
+    state = load_game("trial", players=3).new_initial_state()
+    hidden = 0
+    for action in record["actions"]:
+        if state.is_chance_node() and shown_label(state, action, 0) == HIDDEN_LABEL:
+            hidden += 1
+        state.apply_action(action)
+    assert hidden > 1 and shown == hidden
