@@ -38,6 +38,7 @@ from solver.games.guardians.render_layout import (
 )
 from solver.games.guardians.render_legend import legend
 from solver.games.guardians.render_tiles import CREAM, FILL, chip, pawn, tile
+from solver.games.guardians.scoring import winners_share
 from solver.games.guardians.solo import PAWN_COLOURS
 from solver.render import box, count, document, element, group, text, token
 
@@ -67,8 +68,19 @@ def heading_lines(state: GuardiansState) -> tuple[str, str]:
         if game.solo:
             won = game.level is not None and best >= game.level.threshold
             return "Forest guardians: game over", f"{best} VP: level {'won' if won else 'lost'}"
-        winners = " and ".join(f"player {p}" for p, s in enumerate(scores) if s == best)
-        return "Forest guardians: game over", f"{winners} {best} VP · " + " · ".join(
+        # the winners as returns() has them: a score tie goes to fewer tiles in forest and pile
+        tiles = [state.tile_count(p) for p in range(len(scores))]
+        shares = winners_share(scores, tiles)
+        ahead = [p for p, share in enumerate(shares) if share > 0]
+        winners = " and ".join(f"player {p}" for p in ahead)
+        tied = [p for p, s in enumerate(scores) if s == best]
+        head = f"{winners} {best} VP"
+        if len(tied) > len(ahead):
+            others = ", ".join(str(tiles[p]) for p in tied if p not in ahead)
+            verb = "wins" if len(ahead) == 1 else "share"
+            head = (f"{winners} {verb} the tie on fewer tiles ({tiles[ahead[0]]} against "
+                    f"{others}), {best} VP")  # fmt: skip
+        return "Forest guardians: game over", f"{head} · " + " · ".join(
             f"player {p} {s}" for p, s in enumerate(scores)
         )
     phase = PHASE_WORDS[state.phase]

@@ -97,3 +97,46 @@ def test_the_phase_is_said_in_words_on_every_surface():
                 break
             state.apply_action(rng.choice(state.legal_actions()))
     assert {"start_pawn", "missions", "over"} <= {PHASE_NAMES[p] for p in seen}
+
+
+def _tied_on_score_player_1_fewer_tiles(engine: str):
+    """A finished two-player game, 0 VP each, player 1 one tile fewer (a forest tile of theirs
+    moved to the discard): the tie-break (fewer tiles in forest and pile) gives player 1 the win."""
+    import json
+
+    from solver.games.guardians.connectivity import splits_forest
+
+    game = GuardiansGame(players=2)
+    state, rng = game.new_initial_state(), random.Random(3)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    data = json.loads(state.to_json())
+    assert data["phase"] == "over" and state.scores() == [0, 0]
+    forest = data["players"][1]["forest"]
+    cells = {(r, c) for r, c, _, _ in forest}
+    pawns = {tuple(p) for p in data["players"][1]["pawns"] if p is not None}
+    r, c, tile, _ = next(
+        item
+        for item in forest
+        if item[2] != 0
+        and (item[0], item[1]) not in pawns
+        and not splits_forest(cells, (item[0], item[1]))
+    )
+    forest.remove([r, c, tile, "forest"])
+    data["discard"] = sorted(data["discard"] + [tile])
+    opened = game_spec("guardians").open(None, players=2, engine=engine)
+    return opened.game.state_from_json(json.dumps(data))
+
+
+def test_a_finished_game_names_the_winner_the_tie_break_gives():
+    # Defect (audit): a score tie broken by the tile count (the seed: "a tie goes to the player
+    # with fewer tiles in total in forest and pile") was drawn as a shared win: the picture's
+    # heading named 'player 0 and player 1 0 VP' while returns() gave player 1 the game.
+    for engine in ("kernel", "reference"):
+        state = _tied_on_score_player_1_fewer_tiles(engine)
+        tiles = [state.tile_count(p) for p in range(2)]
+        assert state.scores() == [0, 0] and tiles[1] == tiles[0] - 1, (engine, tiles)
+        assert list(state.returns()) == [0.0, 1.0], engine
+        svg = render_state_svg(state)
+        assert "player 0 and player 1" not in svg, engine
+        assert f"player 1 wins the tie on fewer tiles ({tiles[1]} against {tiles[0]})" in svg
