@@ -222,6 +222,23 @@ def test_order_expects_the_chains_through_an_unseen_back(engine):
     assert best_order(known).count == 2 and solve_order(known).expected is None
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_order_expects_a_second_reveal_by_the_odds_the_first_left(engine):
+    # Hand count (audit): the blue pawn's G-R walk ends on A = R:?3 at (0,2) (R3 backs B-P,
+    # B-E, R-E, 1/3 each). B-P: no walk on; B-E: E-B along (0,3) (1,3), 2 missions; R-E: E-R
+    # along (0,3) (0,4) onto B = R:?3, whose backs are now B-P or B-E, 1/2 each (R-E is seen):
+    # B-E walks E-B along (0,3) (1,3) (3 missions), B-P none (2). Expected missions
+    # (1 + 2 + 2.5) / 3 = 11/6, points (3 + 6 + 7.5) / 3 = 5.5; with B's odds left at 1/3 each
+    # (the first reveal not counted) it would be 16/9.
+    text = "grid:\n[GR]b G:?3 R:?3 E:BB R:?3\n. Y:BB Y:BB B:BB G:BB\n"
+    state = make(engine, 1, position=parse_grove(text)).new_initial_state()
+    plan = best_order(state)
+    assert (plan.count, plan.points, plan.reaches_unseen) == (1, 3, True)
+    expected = expected_order(state)
+    assert expected is not None
+    assert expected.count == pytest.approx(11 / 6) and expected.points == pytest.approx(5.5)
+
+
 def test_order_json_adds_the_expected_values(tmp_path, capsys):
     from solver.cli import main
 
