@@ -152,13 +152,16 @@ NOT_HTTP = {
 def _answer(server: Server, data: bytes) -> tuple[int, dict]:
     """Send ``data`` on a new connection; the status and JSON body of the answer, which must
     close the connection."""
-    sock = _connect(server)
-    sock.sendall(data)
-    received = b""
-    with contextlib.suppress(ConnectionResetError):  # unread bytes left behind (a long head)
-        while chunk := sock.recv(65536):
-            received += chunk
-    sock.close()
+    for _ in range(5):  # a reset before the answer was read (bytes the server left unread)
+        sock = _connect(server)
+        sock.sendall(data)
+        received = b""
+        with contextlib.suppress(ConnectionResetError):
+            while chunk := sock.recv(65536):
+                received += chunk
+        sock.close()
+        if received:
+            break
     head, _, body = received.partition(b"\r\n\r\n")
     status = int(head.split(b" ", 2)[1])
     assert b"application/json" in head.lower(), received
@@ -173,7 +176,7 @@ def test_bytes_that_are_not_http_get_the_error_object_with_a_code(strict: Server
         assert status == 400, (data, reply)
         assert reply["code"] == "malformed" and problem in reply["error"], reply
         assert set(reply) == {"id", "error", "field", "code", "version"}
-    unfinished = b"GET /health HTTP/1.1\r\nHost: x\r\nX: " + b"a" * 100_000  # no end of head
+    unfinished = b"GET /health HTTP/1.1\r\nHost: x\r\nX: " + b"a" * 17_000  # no end of head
     status, reply = _answer(strict, unfinished)
     assert (status, reply["code"]) == (431, "too_large"), reply
     _still_answers(strict)
