@@ -607,7 +607,8 @@ class GameSpec:
     one of :meth:`agent_names`. ``None``: ``ismcts`` with hidden information, else ``mcts``."""
     play_games: int = 100
     """The games ``play`` plays unless ``--games`` says: fewer where the strongest agent takes
-    seconds a game (the Trial's four ISMCTS seats: about 7 s a game, so 10 games)."""
+    seconds a game, so a default ``play`` answers in about a minute (guardians' two lookahead
+    seats: about 4 s a game, so 10 games; the Trial's four ISMCTS seats: about 22 s, so 2)."""
     solve_agent: str | None = None
     """The agent ``solve``'s estimate plays when none is asked for (no ``--agent``,
     ``--strength`` or ``--iterations``): a quick one where the strongest agent takes many seconds

@@ -641,17 +641,19 @@ def test_exact_of_a_game_without_exact_search_says_so(game, command, capsys):
 
 
 def test_play_plays_the_games_its_game_declares_unless_told():
-    """``play`` without ``--games`` plays ``spec.play_games`` (the Trial's 10, four ISMCTS seats
-    at about 7 s a game; 100 elsewhere), and its help says so; a bad declaration is refused."""
+    """``play`` without ``--games`` plays ``spec.play_games`` (the Trial's 2, four ISMCTS seats
+    at about 22 s a game; guardians' 10; 100 for the dog), and its help says so; a bad
+    declaration is refused."""
     from solver.errors import OptionError
     from solver.registry import game_spec
     from solver.spec import GameSpec
 
-    assert game_spec("trial").play_games == 10 and game_spec("dog").play_games == 100
+    assert game_spec("trial").play_games == 2 and game_spec("dog").play_games == 100
+    assert game_spec("guardians").play_games == 10
     command = [sys.executable, "-m", "solver.cli", "trial", "play", "--agent", "random", "--json"]
     played = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True)
-    assert json.loads(played.stdout)["games"] == 10
-    for name in ("trial", "dog"):
+    assert json.loads(played.stdout)["games"] == 2
+    for name in ("trial", "guardians", "dog"):
         command = [sys.executable, "-m", "solver.cli", name, "play", "--help"]
         out = subprocess.run(command, capture_output=True, text=True, timeout=60, check=True)
         assert f"(default {game_spec(name).play_games})" in " ".join(out.stdout.split())

@@ -151,6 +151,7 @@ SPEC = GameSpec(
     # guardians_match.md): the default of every command, of hints' strength ladder (level 10)
     # and of the web table's engine seats
     default_agent="lookahead",
+    play_games=10,  # two lookahead seats: about 4 s a game (100 games took 434 s)
     ladder=LADDER,
     open_text=f"{_HOOKS}:open_text",
     state_players=f"{_HOOKS}:state_players",

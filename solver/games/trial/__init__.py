@@ -69,7 +69,7 @@ SPEC = GameSpec(
             summary="ISMCTS from the seat's own view, leaves valued by heavy playouts",
         ),
     },
-    play_games=10,  # four ISMCTS seats: about 7 s a game
+    play_games=2,  # four ISMCTS seats: about 22 s of CPU a game (10 games took 401 s)
     # solve's default estimate: heuristic self-play (about 0.3 s a game) for 5 s, not ismcts
     # (about 20 s a two-player game: the default used to play 3 games in 74 s)
     solve_agent="heuristic",
