@@ -302,7 +302,8 @@ def run_server(args: argparse.Namespace, caps: Caps) -> int:
         timeout_graceful_shutdown=int(config.caps.max_review_seconds) + 10,
     )
     server = uvicorn.Server(uv_config)
-    print(f"forest serve: http://{args.host}:{port}/ (the web table; API under /v1)",
+    host = f"[{args.host}]" if family == socket.AF_INET6 else args.host  # a URL's IPv6 form
+    print(f"forest serve: http://{host}:{port}/ (the web table; API under /v1)",
           file=sys.stderr, flush=True)  # fmt: skip
     written = _write_port_file(args.port_file, port, sock) if args.port_file else None
     # uvicorn re-raises the signal that stopped it once it has shut down gracefully; with these

@@ -519,3 +519,35 @@ def test_an_inline_file_s_error_names_no_server_path(game: str, option: str, tex
     assert (reply.get("code"), reply.get("field")) == ("bad_game", f"options.{option}"), reply
     assert "/tmp" not in reply["error"] and "inline" not in reply["error"], reply
     assert reply["error"] == hinted["error"], (reply, hinted)
+
+
+def test_serve_announces_an_ipv6_address_as_a_url(tmp_path: Path) -> None:
+    """Found by attack: `forest serve --host ::1` announced http://::1:PORT/, which no browser or
+    client reads as a URL (an IPv6 host is bracketed: http://[::1]:PORT/)."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    argv = [sys.executable, "-m", "solver.cli", "serve", "--host", "::1", "--port", "0",
+            "--workers", "1", "--quiet", "--port-file", str(tmp_path / "port")]  # fmt: skip
+    proc = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()
+        assert line.startswith("forest serve: http://[::1]:"), line
+        url = line.split()[2]
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # the URL announced is one a client reaches
+            try:
+                if httpx.get(f"{url}health", timeout=5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        else:
+            raise AssertionError(f"no answer at {url}")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
