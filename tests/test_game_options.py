@@ -1,7 +1,8 @@
 """A game's own factory options reach every generic command: ``--option NAME=VALUE``.
 
-Guardians declares ``level`` and ``tiles`` (``GameSpec.options``); the values go to its opener
-and from there to ``load_game``'s factory, as ``load_game("guardians", level=3)`` would.
+Guardians declares ``level``, ``tiles`` and ``open_backs`` (``GameSpec.options``); the values go
+to its opener and from there to ``load_game``'s factory, as ``load_game("guardians", level=3)``
+would.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from solver.testing import run_forest as forest
 
 def test_the_opener_takes_the_declared_options():
     spec = game_spec("guardians")
-    assert set(spec.options) == {"level", "tiles"}
+    assert set(spec.options) == {"level", "tiles", "open_backs"}
     opened = spec.open(None, players=1, level=4)
     assert opened.game.level.number == 4
 
@@ -34,10 +35,8 @@ def test_option_text_values_and_errors(tmp_path):
     run = forest("guardians", "show", "--option", f"tiles={missing}")
     assert run.returncode == 2 and str(missing) in run.stderr, run.stderr
     run = forest("guardians", "show", "--option", "colour=red")
-    assert (
-        run.stderr
-        == "forest: error: guardians has no option 'colour' (its options: level, tiles)\n"
-    )
+    known = "level, tiles, open_backs"
+    assert run.stderr == f"forest: error: guardians has no option 'colour' (its options: {known})\n"
     run = forest("guardians", "show", "--option", "level")
     assert run.stderr == "forest: error: --option takes NAME=VALUE, not 'level'\n"
     run = forest("dog", "show", "dog/tiny-2x2", "--option", "x=1")  # the dog declares none
@@ -58,3 +57,24 @@ def test_option_level_with_more_than_one_player_is_refused(command):
     with pytest.raises(OptionError, match="solo"):
         GuardiansGame(2, level=1)  # even level 1, the solo default, is not ignored
     assert GuardiansGame(2).level is None and GuardiansGame(1).level.number == 1
+
+
+def test_option_open_backs_plays_the_open_variant(tmp_path):
+    """``--option open_backs=true`` is the open variant the API's ``open_backs=True`` is (found
+    by the rules audit: only the API reached it): its record says so, and no flip of it is a
+    chance reveal, as the default's are; anything but true or false is refused."""
+    import json
+
+    states = {}
+    for value in ("true", "false"):
+        record = tmp_path / f"{value}.json"
+        run = forest("guardians", "play", "--players", "1", "--agent", "planner", "--seed", "3",
+                     "--option", f"open_backs={value}", "--record", str(record))  # fmt: skip
+        assert run.returncode == 0, run.stderr
+        states[value] = json.loads(record.read_text(encoding="utf-8"))
+    assert states["true"]["options"].get("open_backs") is True
+    assert not states["false"]["options"].get("open_backs")
+    reveals = {v: sum(label.startswith("reveal") for label in states[v]["labels"]) for v in states}
+    assert reveals["true"] == 0 < reveals["false"]
+    run = forest("guardians", "show", "--option", "open_backs=1")
+    assert run.stderr == "forest: error: open_backs must be true or false, not 1\n"

@@ -110,6 +110,8 @@ SPEC = GameSpec(
     options={
         "level": "the solo level, 1 to 6 (with --players 1 only: refused with more players)",
         "tiles": "a tile-set file (JSON) to play with instead of the standard tiles",
+        "open_backs": "true: every tile's mission side is seen before it is flipped (the open "
+        "variant, for puzzles and analysis; default false: backs lie face down)",
     },
     option_choices={"level": OptionChoices(values=(1, 2, 3, 4, 5, 6), players=(1,))},
     constant_sum=True,
