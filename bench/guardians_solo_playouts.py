@@ -22,6 +22,7 @@ import math
 import os
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from guardians_levels import read_records
@@ -149,16 +150,27 @@ def main(argv: list[str] | None = None) -> int:
     if args.table:
         print("\n".join(table(read_records(args.record))))
         return 0
-    variant = variant_name(args.rounds, args.worlds)
-    have = {r["game"] for r in read_records(args.record) if r["variant"] == variant}
-    with open(args.record, "a", encoding="utf-8") as sink:
-        for g in range(args.first, args.first + args.games):
+    record_games(
+        args.record,
+        variant_name(args.rounds, args.worlds),
+        range(args.first, args.first + args.games),
+        lambda g: play(args.level, args.seed, g, args.rounds, args.worlds),
+    )
+    return 0
+
+
+def record_games(
+    path: str, variant: str, games: range, play_one: Callable[[int], dict[str, Any]]
+) -> None:
+    """Play every game of ``games`` the record at ``path`` does not hold yet for ``variant``
+    (``play_one(g)``'s row, named ``variant``), appending each as it ends (a run resumes)."""
+    have = {r["game"] for r in read_records(path) if r["variant"] == variant}
+    with open(path, "a", encoding="utf-8") as sink:
+        for g in games:
             if g not in have:
-                row = play(args.level, args.seed, g, args.rounds, args.worlds)
-                sink.write(json.dumps(row) + "\n")
+                sink.write(json.dumps(play_one(g) | {"variant": variant}) + "\n")
                 sink.flush()
     print(f"load {os.getloadavg()[0]:.2f}", file=sys.stderr)
-    return 0
 
 
 if __name__ == "__main__":

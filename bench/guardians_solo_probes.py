@@ -20,15 +20,13 @@ with it game for game (exact sign test).
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import re
 import sys
 from collections.abc import Callable
 from typing import Any
 
 from guardians_levels import read_records
-from guardians_solo_playouts import play, table
+from guardians_solo_playouts import play, record_games, table
 
 from solver.games.guardians.actions import RESET, TAKE_ONE, TAKE_TWO
 
@@ -89,19 +87,17 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(table(read_records(args.record))))
         return 0
     variant = f"probe {args.probe}" if args.probe else "rounds=2"
-    have = {r["game"] for r in read_records(args.record) if r["variant"] == variant}
     make = None
     if args.probe:
         if not re.fullmatch(PROBES, args.probe):
             p.error(f"unknown probe {args.probe!r}")
         make = lambda game, seed: probe_agent(game, seed, args.probe)  # noqa: E731
-    with open(args.record, "a", encoding="utf-8") as sink:
-        for g in range(args.games):
-            if g not in have:
-                row = play(args.level, args.seed, g, 2, make=make) | {"variant": variant}
-                sink.write(json.dumps(row) + "\n")
-                sink.flush()
-    print(f"load {os.getloadavg()[0]:.2f}", file=sys.stderr)
+    record_games(
+        args.record,
+        variant,
+        range(args.games),
+        lambda g: play(args.level, args.seed, g, 2, make=make),
+    )
     return 0
 
 
