@@ -140,15 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rounds", type=int, default=2, help="rounds played for the threshold")
     p.add_argument("--worlds", type=int, default=0, help="sampled worlds voting (0: none)")
-    p.add_argument("--level", type=int, default=1)
-    p.add_argument("--seed", type=int, default=50_000)
     p.add_argument("--first", type=int, default=0, help="the first game index")
-    p.add_argument("--games", type=int, default=100)
-    p.add_argument("--record", required=True, help="JSON lines of every game (resumable)")
-    p.add_argument("--table", action="store_true", help="the paired table from --record alone")
-    args = p.parse_args(argv)
+    args = parse_run(p, argv)
     if args.table:
-        print("\n".join(table(read_records(args.record))))
         return 0
     record_games(
         args.record,
@@ -157,6 +151,20 @@ def main(argv: list[str] | None = None) -> int:
         lambda g: play(args.level, args.seed, g, args.rounds, args.worlds),
     )
     return 0
+
+
+def parse_run(p: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """``p``'s arguments with the run's own (level, seed, games, record, table); with
+    ``--table``, the paired table is printed from the record alone."""
+    p.add_argument("--level", type=int, default=1)
+    p.add_argument("--seed", type=int, default=50_000)
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--record", required=True, help="JSON lines of every game (resumable)")
+    p.add_argument("--table", action="store_true", help="the paired table from --record alone")
+    args = p.parse_args(argv)
+    if args.table:
+        print("\n".join(table(read_records(args.record))))
+    return args
 
 
 def record_games(

@@ -25,8 +25,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from guardians_levels import read_records
-from guardians_solo_playouts import play, record_games, table
+from guardians_solo_playouts import parse_run, play, record_games
 
 from solver.games.guardians.actions import RESET, TAKE_ONE, TAKE_TWO
 
@@ -77,14 +76,8 @@ def _early_pawns(base: Agent, pawns: int, until: int) -> Agent:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--probe", help="never-reset, reset-until-R, pawns-N-until-R (default: none)")
-    p.add_argument("--level", type=int, default=1)
-    p.add_argument("--seed", type=int, default=50_000)
-    p.add_argument("--games", type=int, default=100)
-    p.add_argument("--record", required=True, help="JSON lines of every game (resumable)")
-    p.add_argument("--table", action="store_true", help="the paired table from --record alone")
-    args = p.parse_args(argv)
+    args = parse_run(p, argv)
     if args.table:
-        print("\n".join(table(read_records(args.record))))
         return 0
     variant = f"probe {args.probe}" if args.probe else "rounds=2"
     make = None
