@@ -3,6 +3,7 @@ names and leaves the default's play alone elsewhere."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -71,8 +72,10 @@ def test_an_unknown_probe_is_refused():
 
 def test_the_committed_table_is_its_record_read_again():
     results = ROOT / "bench" / "results"
-    record = BENCH.read_records(str(results / "guardians_solo_probes_games.jsonl"))
-    lines = BENCH.table(record)
+    lines = (results / "guardians_solo_probes_games.jsonl").read_text(encoding="utf-8").splitlines()
+    record = [json.loads(line) for line in lines]
+    playouts = load_module("playouts_for_probes", ROOT / "bench" / "guardians_solo_playouts.py")
+    lines = playouts.table(record)
     text = (results / "guardians_solo_probes.md").read_text(encoding="utf-8")
     assert "\n".join(lines) in text
     assert len(lines) == 2 + 5 and {r["game"] for r in record} == set(range(100))
