@@ -195,6 +195,13 @@ class _Frames:
                 raise _fail(f"{path}.path", f"a path inside card {f['card']}", f["path"])
         if not isinstance(node, node_type) or not node:
             raise _fail(f"{path}.path", f"a path to a {node_type.__name__} of the card", f["path"])
+        foe_fight = f["step"] == "fight" and f.get("defender") is None
+        if foe_fight and not (isinstance(node, dict) and "strength" in node and "dice" in node):
+            # a fight with no defender is against the card's foe, read at its path: a duel's
+            # path, [] (the card itself), made the kernel read past its tables (a segfault,
+            # found by attack) and the reference fail
+            raise _fail(f"{path}.path", "a path to the card's foe (a fight with no defender)",
+                        f["path"])  # fmt: skip
         items = node if isinstance(node, list) else []
         if f["step"] in LIST_ITEMS and not all(LIST_ITEMS[f["step"]](item) for item in items):
             # both lists: an effects step pointed at a choice's options ran an option's

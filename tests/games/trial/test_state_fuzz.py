@@ -334,6 +334,27 @@ def test_an_effects_step_pointed_at_a_choice_s_options_is_refused():
     assert load(doc) is not None
 
 
+def test_a_fight_against_no_foe_is_refused():
+    # Defect (found by attack): a fight frame with no defender (a fight against the card's foe)
+    # whose path is [] (the card itself, as a duel's is: a duel's frame with its defender set to
+    # null) loaded, and the kernel's ISMCTS then read past its tables: a segfault on the second
+    # search of it in a process (over HTTP a worker's death). A foe fight's path leads to the foe.
+    for seed in range(300):
+        doc = saved(2, seed, 300)
+        fights = [f for f in doc["state"]["stack"] if f["step"] == "fight"]
+        if fights and fights[0]["defender"] is None:
+            break
+    else:
+        raise AssertionError("no fight against a foe in 300 games")
+    fight = fights[0]
+    assert fight["path"][-1] == "fight"  # the card's foe
+    load(doc)
+    fight["path"] = []
+    for engine in ("reference", "kernel"):
+        with pytest.raises(FormatError, match=r"\.path to be a path to the card's foe"):
+            load(doc, engine)
+
+
 # -- API mistakes are solver errors --------------------------------------------------------------
 def test_api_mistakes_raise_solver_errors():
     from solver.errors import IllegalActionError, OptionError
