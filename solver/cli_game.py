@@ -251,7 +251,8 @@ def _common(p: argparse.ArgumentParser, spec: GameSpec, *, players: bool = False
 def _state_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--state", default=None, type=path_arg, metavar="STATE",
-        help="a state as JSON (the text, or a file holding it) instead of the file's position",
+        help="a state as JSON (the text, or a file holding it) instead of the file's position, "
+        "or a game record (play --record's, the web table's Save): the position it ends at",
     )  # fmt: skip
 
 

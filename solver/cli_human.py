@@ -112,9 +112,15 @@ def record_options(spec: GameSpec, opened: Opened, args: argparse.Namespace) -> 
     text, so the record stands alone, and the game's own options (``--option NAME=VALUE``)."""
     from solver import puzzles
 
+    recorded = getattr(args, "record_options", None)
+    if recorded is not None:  # the position is a game record's: its game is the record's
+        kept: dict[str, Any] = dict(recorded)
+        if len(spec.players) > 1:
+            kept["players"] = opened.game.num_players()
+        return kept
     options: dict[str, Any] = {}
     source = getattr(args, "file", None)
-    if spec.source_option and source is not None:
+    if spec.source_option and source is not None and not getattr(args, "file_is_state", False):
         known = spec.puzzles is not None and source in puzzles.names(spec.puzzles)
         if not known and Path(source).is_file() and spec.open_text is not None:
             from solver.cmdkit import read_text_file
@@ -443,8 +449,10 @@ def _write_record(
     from solver.review import game_record
 
     start: dict[str, Any] = {}
-    if spec.source_option is None and getattr(args, "file", None) is not None:
-        # no option names the game's file: the review starts from the position itself
+    from_file = spec.source_option is None and getattr(args, "file", None) is not None
+    if from_file or getattr(args, "state_given", False):
+        # no option names the game's file, or the game started from a saved state (or a
+        # record's end): the review starts from the position itself
         start["state"] = opened.state.to_json()
     record = game_record(
         spec.name, record_options(spec, opened, args), args.seed,

@@ -71,7 +71,11 @@ def open_position(spec: GameSpec, args: argparse.Namespace) -> Opened:
         assert source is not None
         state_text = _saved_state_text(spec, args, source, state_text)
         state_path, source = source, None
+        args.file_is_state = True  # not the game's file: play --record does not embed it
     args.state_given = state_text is not None
+    record = _record_of(state_text) if state_text is not None else None
+    if record is not None:  # play --record's, the web table's Save buttons': replayed
+        return _open_record(spec, args, record, state_path or "--state", source)
     if players is None and state_text is not None and spec.state_players is not None:
         players = spec.state_players(state_text)
     if players is not None and players not in spec.players:
@@ -105,9 +109,10 @@ def _saved_state_text(
     game's own file, beside ``--state``, and for a game whose states go with the file they were
     played on (it says how to give both)."""
     text = read_text_file(source, "saved state")
-    record = _record_game(text)
-    if record is not None:
-        raise OptionError(_a_record(source, record))
+    if _record_of(text) is not None:  # a game record as FILE: replayed (open_position)
+        if state_text is not None:
+            raise OptionError(f"{source} is a game record: give it as FILE or as --state, not both")
+        return text
     if not _looks_saved(source, text) and _game_file(spec, args, source):
         kind = spec.extensions[0]
         raise OptionError(
@@ -195,9 +200,6 @@ def _read_state(
         except RecursionError:
             raise FormatError("a state nested less deeply", line=1, column=1) from None
     except FormatError as exc:
-        record = _record_game(state_text)
-        if record is not None:  # the web table's saved game or position, play --record's
-            raise OptionError(_a_record(state_path or "--state", record)) from None
         if state_path is None:
             raise
         if not _looks_saved(state_path, state_text) and _game_file(spec, args, state_path):
@@ -211,28 +213,117 @@ def _read_state(
         raise OptionError(f"{state_path}: {exc}") from None  # the error names the file
 
 
-def _a_record(where: str, game: str) -> str:
-    """The error for a game record given where a saved state goes (FILE or ``--state``)."""
-    return (
-        f"{where} is a {game} game record (what play --record and the web table's Save buttons "
-        "write), not a saved state (a state's JSON, as state.to_json() writes it): "
-        f"forest {game} review reads a record"
-    )
-
-
-def _record_game(text: str) -> str | None:
-    """The game a game record names (``{"game", "actions", ...}``: ``play --record``'s, the web
-    table's saved game or position) when ``text`` is one, else None."""
-    import json
-
+def _record_of(text: str) -> dict[str, Any] | None:
+    """The game record ``text`` holds (``{"game", "options", "actions", ...}``: ``play
+    --record``'s, the web table's Save buttons' game or position) when it is one, else None."""
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
         return None
     if (isinstance(data, dict) and isinstance(data.get("game"), str)
             and isinstance(data.get("actions"), list) and "options" in data):  # fmt: skip
-        return str(data["game"])
+        return data
     return None
+
+
+def _open_record(
+    spec: GameSpec,
+    args: argparse.Namespace,
+    record: dict[str, Any],
+    where: str,
+    source: str | None,
+) -> Opened:
+    """The position a game record ends at: its game rebuilt from ``game``/``options`` (and the
+    saved ``state`` it started from, where it has one), its ``actions`` replayed. Refused in one
+    line: a record of another game, beside a FILE or ``--option`` it does not hold, an action
+    that is not legal where the record plays it (its index and label)."""
+    from types import SimpleNamespace
+
+    from solver.hint.errors import HintError
+    from solver.hint.position import open_position as open_request
+
+    game = record["game"]
+    if game != spec.name:
+        raise OptionError(
+            f"{where} is a {game} game record, not a {spec.name} one: forest {game} reads it"
+        )
+    options = record["options"]
+    if not isinstance(options, dict):
+        raise OptionError(f'{where}: a game record\'s "options" is an object')
+    if source is not None:
+        how = "as FILE or --state" if spec.default_source else "as FILE"
+        raise OptionError(
+            f"{where} is a {game} game record, which holds its own game: give it alone ({how}), "
+            f"not beside FILE {source}"
+        )
+    for name, value in game_options(spec, args).items():
+        if options.get(name) != value:
+            had = f"the default {name}"
+            if name in options:
+                had = f"{name}={json.dumps(options[name])}"
+            raise OptionError(
+                f"{where} is a record of a game with {had}, not the {name}={json.dumps(value)} "
+                "--option asks for"
+            )
+    request = SimpleNamespace(game=game, options=options, state=record.get("state"),
+                              engine=args.engine, actions=[])  # fmt: skip
+    try:
+        opened = open_request(request, allow_paths=True)
+    except HintError as exc:
+        raise OptionError(f"{where}: {exc}") from None
+    state = opened.state
+    labels = record.get("labels")
+    actions = record["actions"]
+    if not isinstance(labels, list) or len(labels) != len(actions):
+        labels = [None] * len(actions)
+    for index, (item, label) in enumerate(zip(actions, labels, strict=True)):
+        state = _replay_one(state, item, label, index, where)
+    players = getattr(args, "players", None)
+    if players is not None and opened.game.num_players() != players:
+        raise OptionError(
+            f"{where} is a game of {opened.game.num_players()} player(s), not the {players} "
+            "--players asks for"
+        )
+    args.record_options = dict(options)  # play --record writes the game it was opened as
+    return Opened(game=opened.game, state=state, source=where)
+
+
+def _replay_one(state: State, item: Any, label: Any, index: int, where: str) -> State:
+    """``state`` after the record's action ``index`` (an id or a label), or the one line saying
+    why it is not legal there (its index and label)."""
+    from solver.errors import SolverError
+
+    def refused(why: str, action: int | None = None) -> OptionError:
+        shown = label if isinstance(label, str) else None
+        if shown is None and isinstance(item, str):
+            shown = item
+        if shown is None and action is not None:
+            try:
+                shown = state.action_to_string(action)
+            except Exception:  # an id the game cannot name: the id alone
+                shown = None
+        named = f"{shown!r} (id {item})" if shown is not None and not isinstance(item, str) else (
+            repr(shown) if shown is not None else f"id {item!r}")  # fmt: skip
+        return OptionError(f"{where}: the record's action {index}, {named}, {why}")
+
+    if state.is_terminal():
+        raise refused("comes after the end of the game")
+    if isinstance(item, str):
+        try:
+            action = state.string_to_action(item)
+        except (SolverError, ValueError, KeyError):
+            raise refused("is not legal where the record plays it") from None
+    elif isinstance(item, int) and not isinstance(item, bool):
+        action = item
+    else:
+        raise refused("is neither an action id nor a label")
+    if action not in state.legal_actions():
+        raise refused("is not legal where the record plays it", action)
+    try:
+        state.apply_action(action)
+    except (SolverError, ValueError) as exc:
+        raise refused(f"is not legal where the record plays it ({exc})", action) from None
+    return state
 
 
 def game_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:

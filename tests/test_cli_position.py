@@ -112,16 +112,195 @@ def test_a_game_file_and_a_saved_state_given_in_each_others_place_say_which_is_w
 
 
 @pytest.mark.parametrize("game", ["dog", "guardians", "trial"])
-def test_a_game_record_given_as_a_state_says_it_is_a_record(tmp_path, game):
+def test_a_game_record_given_as_a_state_is_its_end(tmp_path, game):
     """Found by a new user's pass: the web table's saved position (a record: game, options,
     seed, actions, state) given to ``forest guardians best-move --state`` said 'line 1, column 1:
-    expected state field backs to be present, found null', and ``forest dog show game.json``
-    (a play --record file) 'game.json is a saved dog state'. Now one line naming a record."""
+    expected state field backs to be present, found null'; then a one-line refusal naming a
+    record. Now the record is replayed: play --record's file as FILE and as --state is shown
+    as the game's end (the dog's FILE is the record itself: beside another FILE it is refused)."""
     source = ["dog/another-dog"] if game == "dog" else []
     run = forest(game, "play", *source, "--agent", "random", "--record", "game.json",
                  "--no-progress", cwd=tmp_path)  # fmt: skip
     assert run.returncode == 0, run.stderr
-    for argv in ([*source, "--state", "game.json"], ["game.json"]):
-        run = forest(game, "show", *argv, cwd=tmp_path)
-        one_line_error(run, f"game.json is a {game} game record")
-        assert f"forest {game} review" in run.stderr
+    shown = forest(game, "show", "game.json", cwd=tmp_path)
+    assert shown.returncode == 0 and shown.stdout, shown.stderr
+    run = forest(game, "show", *source, "--state", "game.json", cwd=tmp_path)
+    if source:
+        one_line_error(run, f"game.json is a {game} game record, which holds its own game")
+    else:
+        assert run.returncode == 0 and run.stdout == shown.stdout, run.stderr
+
+
+# -- a game record where a saved state goes --------------------------------------------------------
+RECORD_SOURCES = {"dog": ["dog/another-dog"], "guardians": [], "trial": []}
+"""Each game's FILE of the records below (a puzzle, or the default set-up)."""
+
+
+def _opened_by_cli(game: str, argv: list[str]):
+    """The position ``forest GAME show ARGV`` opens (in-process, through the command's parser)."""
+    from solver.cli import build_parser
+    from solver.cli_position import open_position
+    from solver.registry import game_spec
+
+    args = build_parser(game).parse_args([game, "show", *argv])
+    return open_position(game_spec(game), args)
+
+
+def _random_line(game: str, engine: str, plies: int, seed: int = 7):
+    """A game opened as its record says and a random line of ``plies`` actions on it: the
+    game, the record's options and the actions with their labels."""
+    import random
+
+    from solver.registry import game_spec
+
+    spec = game_spec(game)
+    options = {spec.source_option: RECORD_SOURCES[game][0]} if RECORD_SOURCES[game] else {}
+    if len(spec.players) > 1:
+        options["players"] = 3 if game == "guardians" else 2
+    source = options.get(spec.source_option) if spec.source_option else None
+    opened = spec.open(source, engine=engine, players=options.get("players"))
+    state, rng = opened.state, random.Random(seed)
+    actions, labels = [], []
+    while len(actions) < plies and not state.is_terminal():
+        action = rng.choice(state.legal_actions())
+        actions.append(action)
+        labels.append(state.action_to_string(action))
+        state.apply_action(action)
+    return opened.game, options, actions, labels
+
+
+def _replayed(game_obj, start, actions):
+    state = game_obj.new_initial_state() if start is None else game_obj.state_from_json(start)
+    for action in actions:
+        state.apply_action(action)
+    return state
+
+
+@pytest.mark.parametrize("game", ["dog", "guardians", "trial"])
+def test_a_game_record_is_read_where_a_saved_state_goes(tmp_path, game):
+    """The web table's Save buttons and play --record write game records; given to a command's
+    ``--state`` (or as a .json FILE) they were refused ('X is a GAME game record ..., not a saved
+    state'). Now the record's game is rebuilt from its game/options (and the state it started
+    from) and its actions replayed: the position is the one a direct replay reaches (to_json
+    equal), on each engine, for a played-out game (a hidden-information game's too: its state
+    is the whole state, as a saved one), a record from a saved state, and a saved position."""
+    import json
+
+    from solver.registry import game_spec
+
+    spec = game_spec(game)
+    for engine in spec.engine_names():
+        game_obj, options, actions, labels = _random_line(game, engine, 400)
+        half = len(actions) // 2
+        middle = _replayed(game_obj, None, actions[:half])
+        records = {  # (the record, the position it ends at)
+            "played": ({"game": game, "options": options, "seed": 0, "actions": actions,
+                        "labels": labels, "engine": engine}, _replayed(game_obj, None, actions)),
+            # the Save record button after a start from a saved position: state is an object
+            "from-state": ({"game": game, "options": options, "seed": 3,
+                            "actions": actions[half:], "labels": labels[half:],
+                            "state": json.loads(middle.to_json())},
+                           _replayed(game_obj, None, actions)),
+            # Save position: no actions, the position's state (or the line, labels by name)
+            "position": ({"game": game, "options": options, "seed": 0, "actions": [],
+                          "state": json.loads(middle.to_json())}, middle),
+            "by-label": ({"game": game, "options": options, "seed": 0,
+                          "actions": labels[:half]}, middle),
+        }  # fmt: skip
+        for name, (record, expected) in records.items():
+            path = tmp_path / f"{game}-{engine}-{name}.json"
+            path.write_text(json.dumps(record), encoding="utf-8")
+            for argv in (["--engine", engine, str(path)],
+                         ["--engine", engine, "--state", str(path)]):  # fmt: skip
+                if not spec.default_source and "--state" in argv:
+                    continue  # the dog's FILE is required: its record goes as FILE
+                opened = _opened_by_cli(game, argv)
+                assert opened.state.to_json() == expected.to_json(), (engine, name, argv)
+                assert opened.game.num_players() == game_obj.num_players()
+
+
+def test_a_record_s_position_is_what_show_and_best_move_read(tmp_path):
+    """From the command line: play --record's file given to show (FILE and --state) and to
+    best-move; play RECORD --record writes a record that starts from that position."""
+    import json
+
+    run = forest("guardians", "play", "--players", "2", "--agent", "random", "--record",
+                 "game.json", "--no-progress", cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    shown = forest("guardians", "show", "game.json", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert forest("guardians", "show", "--state", "game.json", cwd=tmp_path).stdout == shown.stdout
+    record = json.loads((tmp_path / "game.json").read_text())
+    record["actions"] = record["actions"][:5]
+    record["labels"] = record["labels"][:5]
+    (tmp_path / "five.json").write_text(json.dumps(record))
+    run = forest("guardians", "best-move", "--state", "five.json", "--iterations", "20",
+                 "--no-progress", "--json", cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    run = forest("guardians", "play", "five.json", "--agent", "random", "--record",
+                 "rest.json", "--no-progress", cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    rest = json.loads((tmp_path / "rest.json").read_text())
+    game_obj = load_game("guardians", players=2)
+    # was: the record's options.position held five.json's text (read as the game's file), no
+    # state; a record no command could replay
+    assert rest["options"] == {"players": 2}
+    assert forest("guardians", "show", "rest.json", cwd=tmp_path).returncode == 0
+    saved = rest["state"]  # play --record writes the start's to_json() text
+    start = game_obj.state_from_json(saved if isinstance(saved, str) else json.dumps(saved))
+    assert (
+        start.to_json()
+        == _opened_by_cli("guardians", [str(tmp_path / "five.json")]).state.to_json()
+    )
+
+
+@pytest.mark.parametrize(
+    ("game", "change", "said"),
+    [
+        ("guardians", {"game": "dog"},
+         "game.json is a dog game record, not a guardians one: forest dog reads it"),
+        ("guardians", {"actions": [0, 0, 999999]},
+         "game.json: the record's action 2, 'third' (id 999999), is not legal where the record "
+         "plays it"),
+        ("guardians", {"actions": ["no such move"], "labels": None},
+         "game.json: the record's action 0, 'no such move', is not legal where the record plays "
+         "it"),
+        ("trial", {"options": {"players": 9}}, "game.json: trial is played by"),
+    ],
+)  # fmt: skip
+def test_a_record_that_cannot_be_replayed_is_one_line(tmp_path, game, change, said):
+    """A record of another game names both; an illegal action its index and label."""
+    import json
+
+    _, options, actions, labels = _random_line(game, "reference", 2)
+    record = {"game": game, "options": options, "seed": 0, "actions": actions,
+              "labels": [*labels, "third"], **change}  # fmt: skip
+    if record.get("labels") is None:
+        del record["labels"]
+    if len(record["actions"]) == 3:
+        record["actions"][:2] = actions
+    (tmp_path / "game.json").write_text(json.dumps(record))
+    for argv in (["game.json"], ["--state", "game.json"]):
+        one_line_error(forest(game, "show", *argv, cwd=tmp_path), said)
+
+
+def test_a_record_beside_its_file_or_another_option_is_refused(tmp_path):
+    import json
+
+    _, options, actions, _ = _random_line("dog", "reference", 2)
+    record = {"game": "dog", "options": options, "seed": 0, "actions": actions}
+    (tmp_path / "game.json").write_text(json.dumps(record))
+    one_line_error(
+        forest("dog", "show", "dog/another-dog", "--state", "game.json", cwd=tmp_path),
+        "game.json is a dog game record, which holds its own game: give it alone (as FILE), not "
+        "beside FILE dog/another-dog",
+    )
+    record = {"game": "guardians", "options": {"players": 2}, "seed": 0, "actions": []}
+    (tmp_path / "g.json").write_text(json.dumps(record))
+    one_line_error(
+        forest("guardians", "show", "g.json", "--option", "open_backs=true", cwd=tmp_path),
+        "g.json is a record of a game with the default open_backs, not the open_backs=true "
+        "--option asks for",
+    )
+    one_line_error(forest("guardians", "show", "g.json", "--players", "3", cwd=tmp_path),
+                   "g.json is a game of 2 player(s), not the 3 --players asks for")  # fmt: skip
