@@ -516,3 +516,57 @@ def test_the_puzzle_select_names_the_game_in_play(session: Any, tmp_path: Path) 
         _ready(page)
         assert page.evaluate("() => window.table.options.forest") == options["forest"]
     assert not problems, problems
+
+
+def _cli_position(game: str, path: Path, *argv: str) -> Any:
+    """The position ``forest GAME show`` opens from the file ``path`` (in-process)."""
+    from solver.cli import build_parser
+    from solver.cli_position import open_position
+    from solver.registry import game_spec
+
+    args = build_parser(game).parse_args([game, "show", *argv, str(path)])
+    return open_position(game_spec(game), args).state
+
+
+@pytest.mark.parametrize("name", solver.registered_games())
+def test_the_save_buttons_files_are_read_by_the_command_line(
+    session: Any, name: str, tmp_path: Path
+) -> None:
+    """The web table's Save record and Save position files given to the command line (as FILE and
+    as --state) are the position the table shows: the same state where the page holds it, else
+    (a hidden-information game) a direct replay of the table's line. They were refused as 'a
+    game record ..., not a saved state'."""
+    from solver.registry import game_spec, load_game
+
+    page, problems = session
+    page.select_option("#game", name)
+    page.wait_for_function(f"() => window.table.spec.name === {name!r}")
+    _ready(page)
+    if page.input_value("#mode") != "board":  # hidden information starts a session
+        page.select_option("#mode", "board")
+        page.wait_for_function("() => window.table.session === null")
+        _ready(page)
+    page.fill("#iterations", "4")
+    _play_by_clicking(page, 3)
+    actions = page.evaluate("() => window.table.actions")
+    saved = {}
+    for button in ("save-record", "save-position"):
+        with page.expect_download() as waiting:
+            page.click(f"#{button}")
+        saved[button] = tmp_path / f"{button}.json"
+        waiting.value.save_as(str(saved[button]))
+    position = page.evaluate("() => window.table.position")
+    record = json.loads(saved["save-record"].read_text())
+    game = load_game(name, **record["options"])  # the table's own game, replayed directly
+    state = game.new_initial_state()
+    for action in actions:
+        state.apply_action(action)
+    spec = game_spec(name)
+    for path in saved.values():
+        ways = [[], ["--state"]] if spec.default_source else [[]]
+        for way in ways:
+            opened = _cli_position(name, path, *way)
+            assert opened.to_json() == state.to_json(), (path.name, way)
+            if position.get("state") is not None:  # the text the page holds (not hidden)
+                assert opened.to_json() == position["state"]
+    assert not problems, problems
