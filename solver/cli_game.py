@@ -30,6 +30,7 @@ from solver.cmdkit import (
     seed_int,
 )
 from solver.errors import OptionError
+from solver.hint.limits import Caps
 from solver.spec import GameSpec
 
 __all__ = ["add_game_commands"]
@@ -188,7 +189,7 @@ def _add_review(commands: Any, spec: GameSpec) -> None:
         "--iterations", type=positive_int, default=None,
         help=f"{spec.sampler} simulations a position"
         + (" where the review is not exact" if spec.exact else "")
-        + " (default 1000)",
+        + f" (default {spec.review_iterations or Caps().default_iterations})",
     )  # fmt: skip
     p.add_argument(
         "--seconds", type=positive_float, default=None, help=f"{spec.sampler} seconds a position"

@@ -47,11 +47,11 @@ def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
     from solver.cmdkit import progress_of
 
     actions = record.get("actions", [])
-    with progress_of(args, f"reviewing {count(len(actions), 'action')} of {args.file}"):
+    with progress_of(args, f"reviewing {count(len(actions), 'action')} of {args.file}") as shown:
         try:
             review = review_record(
                 record, iterations=args.iterations, seconds=args.seconds, exact=exact,
-                allow_paths=True,
+                allow_paths=True, progress=_position_counter(shown),
             )  # fmt: skip
         except RecordError as exc:  # the record names the file's fault: actions.N, state...
             raise OptionError(f"{args.file}: {exc}") from None
@@ -71,6 +71,24 @@ def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
     return 0
 
 
+def _position_counter(progress: Any) -> Any:
+    """The review's ``progress(done, total)`` as the progress line's detail: the positions
+    searched and, once a few are, the time left at their pace (``position 120/744, about 40 s
+    left``)."""
+    import time
+
+    started = time.monotonic()
+
+    def show(done: int, total: int) -> None:
+        detail = f"position {done}/{total}"
+        if done >= 10 and done < total:
+            left = (time.monotonic() - started) / done * (total - done)
+            detail += f", about {left:.0f} s left (--iterations N: fewer, faster)"
+        progress.update(detail)
+
+    return show
+
+
 def _show_review(screen: Screen, review: dict[str, Any], record: dict[str, Any], path: str) -> None:
     """The review as text: the decisions' table, why it is empty or stops early, the notes,
     the marks with their thresholds and the accuracy."""
@@ -83,6 +101,9 @@ def _show_review(screen: Screen, review: dict[str, Any], record: dict[str, Any],
             for d in review["decisions"]]  # fmt: skip
     label = review.get("valueLabel") or review["valueKind"]
     how = "" if label.startswith(kind) else f" ({kind})"  # not "exact ... (exact)"
+    budget = _budget_words(review)
+    if budget and not review["exact"]:
+        how = f"{how[:-1]}, {budget})" if how else f" ({budget})"
     screen.table(
         f"review of {path}: {label}{how}",
         ["ply", "player", "move", "value", "best", "best value", "loss", "mark"], rows,
@@ -103,11 +124,29 @@ def _show_review(screen: Screen, review: dict[str, Any], record: dict[str, Any],
                      "stops where it does")  # fmt: skip
     for note in review.get("notes", ()):
         screen.print(f"note: {note}")
+    kept = sum(d.get("bestBy") == "played" for d in review["decisions"])
+    if kept:
+        screen.print(
+            f"note: at {count(kept, 'decision')} the move played was valued above "
+            "the search's choice (its most simulated move), so the move played is shown as best, "
+            "loss 0 (--json: searchBestLabel, searchBestValue)"
+        )
     screen.print(f"{marks}  (loss thresholds: {limits})")
     if review.get("accuracy"):
         accuracy = ", ".join(f"player {seat} {value:.1f}" for seat, value in
                              review["accuracy"].items())  # fmt: skip
         screen.print(f"accuracy (Lichess's curve, unweighted mean): {accuracy}")
+
+
+def _budget_words(review: dict[str, Any]) -> str:
+    """The search budget a position had, in words (``300 simulations a position``)."""
+    limit = review.get("limit") or {}
+    parts = []
+    if limit.get("iterations"):
+        parts.append(count(limit["iterations"], "simulation") + " a position")
+    if limit.get("seconds"):
+        parts.append(f"{limit['seconds']:g} s a position")
+    return ", at most ".join(parts)
 
 
 def _num(value: float | None) -> str:

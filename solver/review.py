@@ -217,6 +217,7 @@ def review_record(
     total_seconds: float | None = None,
     start: int = 0,
     stop: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """Review a game record: every decision's loss and mark, and the value curve (module doc).
 
@@ -229,7 +230,10 @@ def review_record(
     ``start..stop`` (the curve's points there, the decisions of plies ``start+1..stop``; ``stop``
     defaults to the record's end), so a long game is reviewed a range at a time. A record with a
     ``"state"`` (a saved position) is replayed from it. Raises :class:`OptionError` for a bad
-    record.
+    record. Neither ``iterations`` nor ``seconds``: a position gets the game's
+    :attr:`~solver.spec.GameSpec.review_iterations` (else a hint's default); the review's
+    ``limit`` says the budget a position had. ``progress(done, total)`` is told after each
+    position searched.
     """
     from solver.hint.engine import Caps
 
@@ -239,15 +243,21 @@ def review_record(
     caps = caps or Caps()
     kw = {"caps": caps, "allow_paths": allow_paths}
     ids = check_record(base, actions, allow_paths=allow_paths)
+    default = spec.review_iterations or caps.default_iterations
+    if iterations is None and seconds is None:
+        iterations = min(default, caps.max_iterations)  # said in the review (``iterations``)
 
     def ask(ply: int) -> dict[str, Any]:
-        limit = _position_budget(
-            iterations, seconds, deadline, last + 1 - ply, caps.default_iterations
-        )
-        return _ask({**base, "limit": limit}, ids[:ply], f"review-{ply}", **kw)
+        limit = _position_budget(iterations, seconds, deadline, last + 1 - ply, default)
+        reply = _ask({**base, "limit": limit}, ids[:ply], f"review-{ply}", **kw)
+        if progress is not None:
+            progress(ply - start + 1, last - start + 1)
+        return reply
 
     replayed = _replay(ask, actions, start, last, deadline, total_seconds)
-    return _report(spec, base["game"], replayed, start, last, started)
+    report = _report(spec, base["game"], replayed, start, last, started)
+    report["limit"] = {"iterations": iterations, "seconds": seconds}
+    return report
 
 
 def _review_request(
@@ -388,14 +398,33 @@ def _point(ply: int, reply: dict[str, Any]) -> dict[str, Any]:
 
 
 def _decision(before: dict[str, Any], action: Any, ply: int) -> dict[str, Any]:
-    """One decision of the review: the move played against the best, in the hint vocabulary."""
+    """One decision of the review: the move played against the best, in the hint vocabulary.
+
+    The best move is the search's (``moveInfos[0]``: exact, the highest value; an estimate, the
+    most simulated), unless the move played is valued higher: an estimate's values are means and
+    its choice the most simulated move, which can disagree, so then the move played is the best
+    shown (``bestBy`` ``"played"``, loss 0; the search's choice stays in ``searchBest*``), never a
+    "best" valued below it. A tie keeps the search's choice (loss 0).
+
+    >>> moves = [{"action": 1, "label": "take 1 tile", "value": 0.0489},
+    ...          {"action": 2, "label": "take 2 tiles", "value": 0.1059}]
+    >>> root = {"currentPlayer": 0, "method": "mcts", "valueKind": "win probability",
+    ...         "visits": 1000}
+    >>> d = _decision({"moveInfos": moves, "rootInfo": root}, 2, 5)
+    >>> d["bestLabel"], d["bestValue"], d["loss"], d["bestBy"], d["searchBestLabel"]
+    ('take 2 tiles', 0.1059, 0.0, 'played', 'take 1 tile')
+    """
     moves = before["moveInfos"]
     chosen = next((m for m in moves if action in (m["action"], m["label"])), None)
-    best = moves[0] if moves else None
+    searched = moves[0] if moves else None
+    best, best_by = searched, "search"
     value = chosen["value"] if chosen is not None else None
+    if chosen is not None and searched is not None and value > searched["value"] + _TOLERANCE:
+        best, best_by = chosen, "played"
     loss = None
     if best is not None and value is not None:
         loss = max(0.0, best["value"] - value)
+    root = before["rootInfo"]
     return {
         "ply": ply, "player": before["rootInfo"]["currentPlayer"],
         "action": chosen["action"] if chosen else action,
@@ -405,7 +434,12 @@ def _decision(before: dict[str, Any], action: Any, ply: int) -> dict[str, Any]:
         "bestAction": best["action"] if best else None,
         "bestLabel": best["label"] if best else None,
         "loss": loss, "mark": mark_of(loss), "accuracy": accuracy_of(loss),
-        "method": before["rootInfo"]["method"], "valueKind": before["rootInfo"]["valueKind"],
+        "method": root["method"], "valueKind": root["valueKind"],
+        "bestBy": best_by if best is not None else None,
+        "searchBestAction": searched["action"] if searched else None,
+        "searchBestLabel": searched["label"] if searched else None,
+        "searchBestValue": searched["value"] if searched else None,
+        "simulations": root.get("visits", 0),
     }  # fmt: skip
 
 

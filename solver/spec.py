@@ -618,6 +618,12 @@ class GameSpec:
     """``solve``'s ``--seconds`` unless told: it stops starting games of its estimate after
     this many seconds (at least one game is played; a strong agent's whole games are slow, so
     the default bounds the 200 games ``--games`` allows)."""
+    review_iterations: int | None = None
+    """The simulations a position ``review`` (``forest GAME review``, ``POST /v1/review``) gives
+    a non-exact position unless told (no ``--iterations``/``--seconds``, no ``limit``): fewer
+    where a long game's every position searched at a hint's default would take minutes (the
+    Trial: about 750 positions a four-player game, 1000 simulations took 75 s of CPU, so 300).
+    ``None``: a hint's default (:attr:`solver.hint.limits.Caps.default_iterations`, 1000)."""
     ladder: tuple[Rung, ...] | None = None
     """The strength ladder, ten :class:`Rung` from ``level1`` (weakest) to ``level10`` (the
     strongest agent), each beating the one below; the agents ``level1`` ... ``level10`` and
@@ -733,6 +739,10 @@ class GameSpec:
             or (self.play_games < 1)
         ):
             raise OptionError(f"{where}: play_games must be a whole number of games, 1 or more")
+        review = self.review_iterations
+        if review is not None and (isinstance(review, bool) or not isinstance(review, int)
+                                   or review < 1):  # fmt: skip
+            raise OptionError(f"{where}: review_iterations must be a whole number, 1 or more")
         self._check_choices(where)
         for name in ("default_agent", "solve_agent"):
             agent = getattr(self, name)

@@ -142,7 +142,7 @@ def test_a_review_title_says_exact_once(tmp_path):
     assert title(run) == "review of game.json: exact win probability"
     run = forest("dog", "review", "game.json", "--mcts", "--iterations", "50", "--no-progress",
                  cwd=tmp_path)  # fmt: skip
-    assert title(run).endswith("win probability (MCTS estimates)")
+    assert title(run).endswith("win probability (MCTS estimates, 50 simulations a position)")
 
 
 def test_a_record_without_actions_says_so(tmp_path):
@@ -173,3 +173,104 @@ def test_a_printed_loss_at_a_threshold_is_marked():
         shown = [name for name, t in THRESHOLDS.items() if printed >= t]
         assert (shown[-1] if shown else None) == mark_of(loss), (loss, printed)
         assert 0 <= loss + 1e-9 - printed < 1e-4 + 1e-9  # within the last place, never above
+
+
+def _fake_hint(base, actions, ident, **kw):
+    """A hint whose most simulated move (first) is valued below another: a search's choice is
+    its most simulated move and its values are means, so the two can disagree."""
+    root = {"value": 0.1, "valueKind": "win probability", "player": 0, "method": "mcts",
+            "currentPlayer": -1 if actions else 0, "visits": 1000}  # fmt: skip
+    moves = [] if actions else [
+        {"action": 3, "label": "take 1 tile", "value": 0.0489, "visits": 600},
+        {"action": 10, "label": "take 2 tiles", "value": 0.1059, "visits": 400},
+    ]  # fmt: skip
+    return {"rootInfo": root, "moveInfos": moves}
+
+
+def test_a_best_move_is_never_shown_below_the_move_played(monkeypatch, capsys):
+    """Found by a new user's pass: a guardians review named ``take 1 tile`` (0.0489) the best
+    move beside ``take 2 tiles`` played (0.1059), loss 0. The move played, valued higher, is now
+    the best shown (``bestBy: "played"``), the search's choice kept in ``searchBest*``: in
+    ``review_record``, the service's review (``POST /v1/review``'s job) and the CLI text."""
+    import solver.review
+    from solver.cli_human import Screen
+    from solver.cli_review import _show_review
+    from solver.hint.jobs import review_job
+    from solver.hint.limits import Caps
+
+    monkeypatch.setattr(solver.review, "_ask", _fake_hint)
+    record = {"game": "dog", "options": {"forest": "dog/another-dog"}, "seed": 0,
+              "actions": [10, 1]}  # fmt: skip
+    served = review_job({**record, "limit": {"iterations": 50}}, Caps())
+    for review in (solver.review.review_record(record), served):
+        [decision] = review["decisions"]
+        assert decision["label"] == decision["bestLabel"] == "take 2 tiles"
+        assert decision["value"] == decision["best"] == decision["bestValue"] == 0.1059
+        assert decision["bestAction"] == decision["action"] == 10
+        assert decision["loss"] == 0 and decision["mark"] is None
+        assert decision["bestBy"] == "played" and decision["simulations"] == 1000
+        assert (decision["searchBestLabel"], decision["searchBestValue"]) == ("take 1 tile", 0.0489)
+    _show_review(Screen(), solver.review.review_record(record), record, "game.json")
+    out = " ".join(capsys.readouterr().out.split())
+    assert "take 1 tile" not in out.split("note:")[0]  # the table names no lower 'best'
+    assert "at 1 decision the move played was valued above the search's choice" in out
+
+
+def test_a_tie_keeps_the_search_s_choice(monkeypatch):
+    """A move played valued as the search's choice is not put in its place (loss 0)."""
+    import solver.review
+
+    def tie(base, actions, ident, **kw):
+        reply = _fake_hint(base, actions, ident, **kw)
+        for move in reply["moveInfos"]:
+            move["value"] = 0.5
+        return reply
+
+    monkeypatch.setattr(solver.review, "_ask", tie)
+    record = {"game": "dog", "options": {"forest": "dog/another-dog"}, "actions": [10, 1]}
+    [decision] = solver.review.review_record(record)["decisions"]
+    shown = (decision["bestLabel"], decision["bestBy"], decision["loss"])
+    assert shown == ("take 1 tile", "search", 0.0)
+
+
+def test_the_trial_s_review_default_is_its_own_and_said(monkeypatch):
+    """Found by a new user's pass: a default review of a four-player Trial (about 800 positions,
+    a hint's 1000 simulations each) took 230 s. The Trial declares its review's default
+    (``review_iterations``, 300); a review says the budget a position had (``limit``), the CLI
+    and the service alike, and the positions searched are counted for the progress line."""
+    import solver
+    from solver.hint.jobs import review_job
+    from solver.hint.limits import Caps
+    from solver.registry import game_spec
+    from solver.review import review_record
+
+    assert game_spec("trial").review_iterations == 300
+    assert game_spec("dog").review_iterations is None
+    game = solver.load_game("trial", players=2)
+    state, actions, rng = game.new_initial_state(), [], random.Random(3)
+    while len(actions) < 12:
+        action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        actions.append(action)
+    record = {"game": "trial", "options": {"players": 2}, "seed": 0, "actions": actions}
+    counted = []
+    review = review_record(record, start=8, stop=12, progress=lambda *n: counted.append(n))
+    assert review["limit"] == {"iterations": 300, "seconds": None}
+    assert counted == [(k, 5) for k in range(1, 6)]
+    assert all(d["simulations"] <= 300 for d in review["decisions"] if d["method"] != "exact")
+    served = review_job({**record, "fromPly": 10, "toPly": 12}, Caps())
+    assert served["limit"]["iterations"] == 300
+    dog = {"game": "dog", "options": {"forest": "dog/another-dog"}, "actions": [10, 1]}
+    assert review_record(dog, exact=False)["limit"] == {"iterations": 1000, "seconds": None}
+    run = forest("trial", "review", "--help")
+    assert "(default 300)" in " ".join(run.stdout.split())
+
+
+def test_a_review_default_must_be_a_whole_number():
+    from solver.errors import OptionError
+    from solver.registry import game_spec
+
+    spec = game_spec("dog")
+    with pytest.raises(OptionError, match="review_iterations"):
+        type(spec)(**{**{f: getattr(spec, f) for f in spec.__dataclass_fields__},
+                      "review_iterations": 0})  # fmt: skip

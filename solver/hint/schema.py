@@ -429,6 +429,12 @@ class ReviewAnswer(_Model):
     stop: int = Field(default=0, description="the last ply asked for (toPly, or the end)")
     notes: list[str] = Field(default_factory=list)
     elapsed: float
+    limit: dict[str, Any] = Field(
+        default_factory=dict,
+        description="each position's budget: iterations (the request's, else the game's review "
+        "default) and seconds (the request's; the whole review's share may bound it further); "
+        "exact positions are searched exactly instead",
+    )
 
 
 _TYPE_TAGS = {"body", "int", "str", "float", "bool", "none", "literal"}

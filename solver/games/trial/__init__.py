@@ -74,6 +74,10 @@ SPEC = GameSpec(
     # (about 20 s a two-player game: the default used to play 3 games in 74 s)
     solve_agent="heuristic",
     solve_seconds=5.0,
+    # review: about 750 positions a four-player game; at a hint's 1000 simulations a default
+    # review took 75 s of CPU (103 s on the shared machine, 230 s under more load), at 300 about
+    # 30 s; --iterations asks for more
+    review_iterations=300,
     ladder=LADDER,
     ismcts_options="solver.games.trial.playouts:search_options",
     state_players="solver.games.trial.hooks:state_players",
