@@ -54,7 +54,7 @@ _DONE, _OPEN = "\u2713", "\u25cb"
 
 def heading_lines(state: GuardiansState) -> tuple[str, str]:
     """The title and the subtitle: players or level, round, who plays, phase (or the end)."""
-    from solver.games.guardians.state_parts import PHASE_WORDS
+    from solver.games.guardians.state_parts import PHASE_WORDS, last_round
 
     game = state.game
     if game.solo and game.level is not None:
@@ -84,7 +84,11 @@ def heading_lines(state: GuardiansState) -> tuple[str, str]:
             f"player {p} {s}" for p, s in enumerate(scores)
         )
     phase = PHASE_WORDS[state.phase]
-    return "Forest guardians", f"{who} · {phase} · bag {len(state.bag)}"
+    sub = f"{who} · {phase} · bag {len(state.bag)}"
+    last = last_round(state)
+    if last is not None:  # in the title, and why in the subtitle
+        return "Forest guardians: last round", f"{sub} · {last}"
+    return "Forest guardians", sub
 
 
 def _heading(state: GuardiansState, width: float) -> list[str]:

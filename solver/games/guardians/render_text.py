@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from solver.games.guardians.board import Cell, Face
 from solver.games.guardians.solo import PAWN_COLOURS
-from solver.games.guardians.state_parts import PHASE_WORDS
+from solver.games.guardians.state_parts import PHASE_WORDS, last_round
 from solver.games.guardians.tiles import Tile
 from solver.render.ascii import count, legend_lines, text_grid
 
@@ -102,6 +102,9 @@ def render_state_text(state: GuardiansState, *, legend: bool = False) -> str:
     else:
         status += f", scores {', '.join(str(score) for score in state.scores())}"
     lines.append(status)
+    last = last_round(state)
+    if last is not None:  # the bag count alone did not say it, nor a pile at the limit
+        lines.append(last)
     if game.solo and game.level is not None:  # what a solo game is won by, as the SVG says it
         level = game.level
         tasks = "; ".join(

@@ -8,6 +8,7 @@ view need not import the rules module that imports them (no import circle).
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Any
 
 from solver.games.guardians.actions import PAWNS
 from solver.games.guardians.board import Cell, Face
@@ -20,6 +21,7 @@ __all__ = [
     "POOL_SIZE",
     "Phase",
     "PlayerState",
+    "last_round",
 ]
 
 
@@ -55,6 +57,29 @@ POOL_SIZE = 6
 ORIGIN: Cell = (0, 0)
 """The cell of every forest's start tile (a game from a grove position aside): the solo pawn
 enters there."""
+
+
+def last_round(state: Any) -> str | None:
+    """Why the round under way is the game's last, in words, or ``None`` (not yet, or over).
+
+    With 2-4 players a player who reaches the mission limit (10/9/8 missions, the game's
+    ``mission_limit``) ends the game once the round is finished; in every game a bag that ran
+    out (``end_triggered`` with nobody at the limit) makes the round the last. Read through the
+    attributes both engines' states and games have (``people``, ``end_triggered``, ``game``), so
+    the text, the picture and the web table say it alike on either engine."""
+    if state.is_terminal():
+        return None
+    game = state.game
+    why: list[str] = []
+    if not game.solo:
+        limit = game.mission_limit
+        reached = [p for p, who in enumerate(state.people) if len(who.pile) >= limit]
+        if reached:
+            names = " and ".join(f"player {p}" for p in reached)
+            why.append(f"{names} reached the mission limit ({limit} missions)")
+    if state.end_triggered and not state.bag:
+        why.append("the bag is empty")
+    return f"last round: {'; '.join(why)}" if why else None
 
 
 class PlayerState:

@@ -102,7 +102,7 @@ def _players(state: Any) -> list[dict[str, Any]]:
 
 
 def _status(game: Any, state: Any) -> list[dict[str, Any]]:
-    from solver.games.guardians.state_parts import PHASE_WORDS
+    from solver.games.guardians.state_parts import PHASE_WORDS, last_round
     from solver.render.ascii import count
 
     rounds = f" of {state.rounds()}" if game.solo else ""
@@ -122,6 +122,10 @@ def _status(game: Any, state: Any) -> list[dict[str, Any]]:
         status.append({"text": f"combo cards left: {left}"})
     if not game.solo and not state.is_terminal():
         status.append({"text": f"player {state.current} to play"})
+    last = last_round(state)
+    if last is not None:  # first, where a player looks
+        status.insert(0, {"text": last, "detail": "the round is played to its end, then the "
+                          "game is over"})  # fmt: skip
     return status
 
 

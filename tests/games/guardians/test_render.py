@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from solver.games.guardians.grove_format import EXAMPLE, parse_grove
 from solver.games.guardians.render_svg import render_state_svg
 from solver.games.guardians.render_text import render_state_text
@@ -140,3 +142,77 @@ def test_a_finished_game_names_the_winner_the_tie_break_gives():
         svg = render_state_svg(state)
         assert "player 0 and player 1" not in svg, engine
         assert f"player 1 wins the tie on fewer tiles ({tiles[1]} against {tiles[0]})" in svg
+
+
+def _near_the_end(players: int, engine: str, *, bag_empty: bool = False):
+    """A game of ``players`` at its first decision, opened (open backs: no back to account for),
+    where player 0 holds the mission limit's tiles in their pile (moved there from the bag), or
+    where the bag is empty (its tiles moved to the discard) and the round is the last."""
+    import json
+
+    from solver.registry import load_game
+
+    game = load_game("guardians", players=players, engine="reference", open_backs=True)
+    state, rng = game.new_initial_state(), random.Random(players)
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.legal_actions()))
+    data = json.loads(state.to_json())
+    if bag_empty:
+        data["discard"], data["bag"] = sorted(data["discard"] + data["bag"]), []
+        data["end_triggered"] = True
+    else:
+        limit = game.mission_limit
+        data["players"][0]["pile"] = [[t, 0, 1] for t in data["bag"][:limit]]
+        data["bag"] = data["bag"][limit:]
+    other = load_game("guardians", players=players, engine=engine, open_backs=True)
+    return other, other.state_from_json(json.dumps(data))
+
+
+def _said(game, state) -> list[str]:
+    """What the text, the picture's heading and the web table's panels say of the last round."""
+    from solver.games.guardians.render_svg import heading_lines
+
+    spec = game_spec("guardians")
+    text = [line for line in spec.render_text(game, state).splitlines() if "last round" in line]
+    title, sub = heading_lines(state)
+    picture = [part for part in sub.split(" \u00b7 ") if "last round" in part]
+    assert (title == "Forest guardians: last round") == bool(picture)
+    assert "\u00b7 " + picture[0] in spec.render_svg(game, state, []) if picture else True
+    panels = spec.table_view(game, state, 0)["panels"]
+    table = [i["text"] for p in panels for i in p["items"] if "last round" in i["text"]]
+    return text + picture + table
+
+
+@pytest.mark.parametrize("engine", ["reference", "kernel"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_last_round_is_said_where_a_player_looks(players, engine):
+    """Found by a pass over the endgame: with 2-4 players a player reaching the mission limit
+    (10/9/8) makes the round the last, but neither the text (show, play --human), the picture
+    nor the web table's panel said so; a bag run out showed only as 'bag 0'. Now each says
+    'last round: player 0 reached the mission limit (N missions)' / 'last round: the bag is
+    empty', on both engines, from the moment it holds to the game's end (one round, no more)."""
+    game, state = _near_the_end(players, engine)
+    limit = game.mission_limit
+    assert limit == {2: 10, 3: 9, 4: 8}[players]
+    said = f"last round: player 0 reached the mission limit ({limit} missions)"
+    rng, start_round = random.Random(5), state.round
+    while not state.is_terminal():
+        assert _said(game, state) == [said] * 3, _said(game, state)
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.round == start_round  # the round was played to its end, then the game ended
+    assert _said(game, state) == []
+    game, state = _near_the_end(players, engine, bag_empty=True)
+    assert _said(game, state) == ["last round: the bag is empty"] * 3
+    fresh = game.new_initial_state()
+    assert _said(game, fresh) == []
+
+
+def test_show_says_the_last_round(tmp_path):
+    from solver.testing import run_forest
+
+    _, state = _near_the_end(2, "reference")
+    (tmp_path / "s.json").write_text(state.to_json())
+    run = run_forest("guardians", "show", "--state", "s.json", "--option", "open_backs=true",
+                     cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "last round: player 0 reached the mission limit (10 missions)" in run.stdout
