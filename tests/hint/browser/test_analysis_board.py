@@ -146,9 +146,9 @@ def _value_is_labelled_honestly(page: Any) -> str:
     return text
 
 
-@pytest.mark.parametrize("name", solver.registered_games())
-def test_a_game_on_the_analysis_board(session: Any, name: str, tmp_path: Path) -> None:
-    page, problems = session
+def _on_the_board(page: Any, name: str) -> None:
+    """Game ``name`` on the analysis board (a hidden-information game starts as a session), with
+    4 simulations a hint."""
     page.select_option("#game", name)
     page.wait_for_function(f"() => window.table.spec.name === {name!r}")
     _ready(page)
@@ -157,6 +157,12 @@ def test_a_game_on_the_analysis_board(session: Any, name: str, tmp_path: Path) -
         page.wait_for_function("() => window.table.session === null")
         _ready(page)
     page.fill("#iterations", "4")
+
+
+@pytest.mark.parametrize("name", solver.registered_games())
+def test_a_game_on_the_analysis_board(session: Any, name: str, tmp_path: Path) -> None:
+    page, problems = session
+    _on_the_board(page, name)
     for _ in range(100):  # the set-up's draws and rolls, to the first decision
         if page.get_attribute("#status", "data-state") != "chance":
             break
@@ -539,14 +545,7 @@ def test_the_save_buttons_files_are_read_by_the_command_line(
     from solver.registry import game_spec, load_game
 
     page, problems = session
-    page.select_option("#game", name)
-    page.wait_for_function(f"() => window.table.spec.name === {name!r}")
-    _ready(page)
-    if page.input_value("#mode") != "board":  # hidden information starts a session
-        page.select_option("#mode", "board")
-        page.wait_for_function("() => window.table.session === null")
-        _ready(page)
-    page.fill("#iterations", "4")
+    _on_the_board(page, name)
     _play_by_clicking(page, 3)
     actions = page.evaluate("() => window.table.actions")
     saved = {}
