@@ -136,12 +136,21 @@ class WorkerPool:
             loop.remove_reader(fd)
         return worker.conn.recv()
 
-    async def run(self, job: Callable[..., Any], *args: object, timeout: float) -> Any:
+    async def run(
+        self,
+        job: Callable[..., Any],
+        *args: object,
+        timeout: float,
+        started: Callable[[], None] | None = None,
+    ) -> Any:
         """``job(*args)`` on an idle worker (waiting for one), its result; :class:`JobTimeout`
         past ``timeout`` seconds of running (the worker is recycled), :class:`WorkerDied` if
-        the worker crashed, ``RuntimeError`` for an exception the job raised."""
+        the worker crashed, ``RuntimeError`` for an exception the job raised. ``started`` is
+        called once a worker has taken the job (a caller may drop a job still waiting)."""
         worker = await self._idle.get()
         self.busy += 1
+        if started is not None:
+            started()
         try:
             try:
                 worker.conn.send((job, args))

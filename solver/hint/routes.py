@@ -9,9 +9,11 @@ is recycled past it, 504) and turns the reply into a response (4xx by error code
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -20,7 +22,7 @@ from typing import Any
 from solver.errors import needs_extra
 
 with needs_extra("the hint service"):  # the serve extra: the API names it
-    from fastapi import APIRouter, FastAPI
+    from fastapi import APIRouter, FastAPI, Request
     from fastapi.responses import FileResponse, JSONResponse
     from fastapi.staticfiles import StaticFiles
 
@@ -69,6 +71,7 @@ STATUS = {
     "budget": 400,
     "too_large": 413,
     "content_type": 415,
+    "client_gone": 499,
     "overloaded": 503,
     "timeout": 504,
     "internal": 500,
@@ -77,6 +80,17 @@ STATUS = {
 
 ADMITTED_HEADER = "X-Seconds-Since-Admission"
 """A response header: seconds from admission (queue wait included) to the answer."""
+
+GONE_POLL_SECONDS = 0.1
+"""How often a request waiting for a worker checks that its client is still connected."""
+
+Gone = Callable[[], Awaitable[bool]]
+"""Whether the client of a request has hung up (Starlette's ``Request.is_disconnected``)."""
+
+
+class _Abandoned(Exception):
+    """The client hung up while its request waited for a worker: the job was dropped unrun."""
+
 
 GRACE_SECONDS = 5.0
 """A job's timeout past its budget (opening the game, building the answer, a loaded machine);
@@ -136,6 +150,7 @@ class Service:
     admission: _Admission = field(init=False)
     pool: WorkerPool | None = None
     timeouts: int = 0
+    abandoned: int = 0
     sessions: Sessions = field(default_factory=Sessions)
 
     def __post_init__(self) -> None:
@@ -146,17 +161,30 @@ class Service:
         return SafeJSONResponse(reply, status_code=status, headers=headers)
 
     async def run(
-        self, job: Callable[..., dict[str, Any]], raw: JSONValue, *args: object, timeout: float
+        self,
+        job: Callable[..., dict[str, Any]],
+        raw: JSONValue,
+        *args: object,
+        timeout: float,
+        gone: Gone | None = None,
     ) -> Any:
-        reply, headers = await self.call(job, raw, *args, timeout=timeout)
+        reply, headers = await self.call(job, raw, *args, timeout=timeout, gone=gone)
         if "error" in reply:
             return self.error_response(reply, headers)
         return SafeJSONResponse(reply, headers=headers)
 
     async def call(
-        self, job: Callable[..., dict[str, Any]], raw: JSONValue, *args: object, timeout: float
+        self,
+        job: Callable[..., dict[str, Any]],
+        raw: JSONValue,
+        *args: object,
+        timeout: float,
+        gone: Gone | None = None,
     ) -> tuple[dict[str, Any], dict[str, str]]:
-        """The job's reply (an answer or an error answer) and the response's headers."""
+        """The job's reply (an answer or an error answer) and the response's headers. With
+        ``gone``, a job still waiting for a worker is dropped once its client has hung up
+        (``client_gone``): a queue of requests nobody will read would hold the slots and the
+        workers of those still waiting. A job a worker has taken runs to its budget."""
         ident = raw.get("id") if isinstance(raw, dict) else None
         if not self.admission.enter():
             reply = error_answer(ident, "the server is busy: retry after the Retry-After seconds",
@@ -166,7 +194,13 @@ class Service:
         try:
             assert self.pool is not None, "the service is not started"
             try:
-                reply = await self.pool.run(jobs.guarded, job, raw, *args, timeout=timeout)
+                reply = await self._unless_abandoned(jobs.guarded, job, raw, *args,
+                                                     timeout=timeout, gone=gone)  # fmt: skip
+            except _Abandoned:
+                self.abandoned += 1
+                reply = error_answer(ident, "the client hung up before a worker took the "
+                                     "request: it was dropped unrun", None,
+                                     "client_gone")  # fmt: skip
             except JobTimeout:
                 self.timeouts += 1
                 reply = error_answer(ident, f"no answer within {timeout:g} s (the request's "
@@ -177,6 +211,29 @@ class Service:
         finally:
             self.admission.leave()
         return reply, {ADMITTED_HEADER: f"{time.monotonic() - admitted:.6f}"}
+
+    async def _unless_abandoned(self, *job: Any, timeout: float, gone: Gone | None) -> Any:
+        """``pool.run(*job)``'s result; :class:`_Abandoned` if ``gone`` says the client hung up
+        before a worker took the job (which is then cancelled, unrun)."""
+        assert self.pool is not None, "the service is not started"
+        if gone is None:
+            return await self.pool.run(*job, timeout=timeout)
+        started = asyncio.Event()
+        work = asyncio.ensure_future(self.pool.run(*job, timeout=timeout, started=started.set))
+        try:
+            while not started.is_set():
+                done, _ = await asyncio.wait({work}, timeout=GONE_POLL_SECONDS)
+                if done:
+                    break
+                if await gone() and not started.is_set():  # no await between this and cancel
+                    work.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await work
+                    raise _Abandoned
+            return await work
+        except asyncio.CancelledError:
+            work.cancel()
+            raise
 
     def health(self) -> dict[str, Any]:
         pool = self.pool
@@ -195,6 +252,7 @@ class Service:
             "alive": alive,
             "recycled": pool.recycled if pool is not None else 0,
             "timeouts": self.timeouts,
+            "abandoned": self.abandoned,
             "sessions": len(self.sessions),
         }
 
@@ -215,35 +273,40 @@ def api_router(service: Service) -> APIRouter:
     review_timeout = caps.max_review_seconds + caps.max_seconds + GRACE_SECONDS
 
     @router.post("/v1/hint", response_model=HintAnswer, responses=ERRORS)
-    async def hint(request: HintRequest) -> Any:
+    async def hint(request: HintRequest, http: Request) -> Any:
         """The ranked moves and the value of a position (the schema of ``forest hint``)."""
         raw = request.model_dump(by_alias=True, exclude_unset=True)
         raw["id"] = request.id
-        return await service.run(jobs.hint_job, raw, caps, timeout=hint_timeout)
+        return await service.run(jobs.hint_job, raw, caps, timeout=hint_timeout,
+                                 gone=http.is_disconnected)  # fmt: skip
 
     @router.post("/v1/analyse", response_model=AnalyseAnswer, responses=ERRORS)
-    async def analyse(request: AnalyseRequest) -> Any:
+    async def analyse(request: AnalyseRequest, http: Request) -> Any:
         """A game file's solvability class, par and value (games with analysis hooks)."""
         raw = request.model_dump(by_alias=True)
-        return await service.run(jobs.analyse_job, raw, timeout=ANALYSE_SECONDS)
+        return await service.run(jobs.analyse_job, raw, timeout=ANALYSE_SECONDS,
+                                 gone=http.is_disconnected)  # fmt: skip
 
     @router.post("/v1/review", response_model=ReviewAnswer, responses=ERRORS)
-    async def review(request: ReviewRequest) -> Any:
+    async def review(request: ReviewRequest, http: Request) -> Any:
         """Every decision of a game record against the best move: losses, marks, the curve
         (the whole review bounded by ``totalSeconds``, at most the server's review cap)."""
         raw = request.model_dump(by_alias=True, exclude_unset=True)
-        return await service.run(jobs.review_job, raw, caps, timeout=review_timeout)
+        return await service.run(jobs.review_job, raw, caps, timeout=review_timeout,
+                                 gone=http.is_disconnected)  # fmt: skip
 
     @router.post("/v1/position", responses=ERRORS)
-    async def position(request: PositionRequest) -> Any:
+    async def position(request: PositionRequest, http: Request) -> Any:
         """A position as the web table shows it: picture, legal moves, chance outcomes."""
         raw = request.model_dump(by_alias=True, exclude_unset=True)
-        return await service.run(jobs.position_job, raw, timeout=hint_timeout)
+        return await service.run(jobs.position_job, raw, timeout=hint_timeout,
+                                 gone=http.is_disconnected)  # fmt: skip
 
     @router.post("/v1/roll", responses=ERRORS)
-    async def roll(request: RollRequest) -> Any:
+    async def roll(request: RollRequest, http: Request) -> Any:
         """A new instance from the game's generator, as a request's ``options`` (inline text)."""
-        return await service.run(jobs.roll_job, request.model_dump(), timeout=hint_timeout)
+        return await service.run(jobs.roll_job, request.model_dump(), timeout=hint_timeout,
+                                 gone=http.is_disconnected)  # fmt: skip
 
     @router.get("/v1/games")
     async def games() -> list[dict[str, Any]]:

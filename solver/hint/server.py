@@ -29,7 +29,7 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,9 +38,8 @@ from solver.errors import OptionError, needs_extra
 with needs_extra("the hint service"):  # the serve extra: the API names it
     from fastapi import FastAPI, Request
     from fastapi.exceptions import RequestValidationError
-    from fastapi.responses import Response
     from starlette.exceptions import HTTPException as StarletteHTTPException
-    from starlette.types import ASGIApp, Receive, Scope, Send
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from solver.files import check_writable, write_whole
 from solver.hint import jobs
@@ -75,6 +74,38 @@ class ServerConfig:
     retry_after: int = 1
     connections: ConnectionLimits = field(default_factory=ConnectionLimits)
     max_connections: int = 1000
+
+
+class _AccessLog:
+    """ASGI middleware: one JSON line on stderr for each HTTP request answered (time, method,
+    path, status, milliseconds, client). Plain ASGI, not Starlette's ``BaseHTTPMiddleware``:
+    under that one a route never sees its client hang up (``Request.is_disconnected`` stays
+    false), so a queued request whose client has gone could not be dropped."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.monotonic()
+        status: list[int] = []
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                status.append(int(message["status"]))
+            await send(message)
+
+        await self.app(scope, receive, sending)
+        client = scope.get("client")
+        entry = {
+            "ts": round(time.time(), 3), "method": scope.get("method"),
+            "path": safe_text(scope.get("path", "")), "status": status[0] if status else None,
+            "ms": round(1000 * (time.monotonic() - started), 2),
+            "client": client[0] if client else None,
+        }  # fmt: skip
+        print(json.dumps(entry), file=sys.stderr, flush=True)
 
 
 class _Ingress:
@@ -222,19 +253,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     # request they refuse (malformed, 413, 415) is logged too: before, it never was
     app.add_middleware(_Ingress, limit=config.max_body_bytes)
 
-    @app.middleware("http")
-    async def access_log(request: Request, call_next: Callable[[Request], Awaitable[Response]]):
-        started = time.monotonic()
-        response = await call_next(request)
-        if config.access_log:
-            entry = {
-                "ts": round(time.time(), 3), "method": request.method,
-                "path": safe_text(request.url.path), "status": response.status_code,
-                "ms": round(1000 * (time.monotonic() - started), 2),
-                "client": request.client.host if request.client else None,
-            }  # fmt: skip
-            print(json.dumps(entry), file=sys.stderr, flush=True)
-        return response
+    if config.access_log:
+        app.add_middleware(_AccessLog)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> SafeJSONResponse:

@@ -551,3 +551,33 @@ def test_serve_announces_an_ipv6_address_as_a_url(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=60)
+
+
+def test_a_request_whose_client_hung_up_in_the_queue_is_dropped_unrun(tmp_path) -> None:
+    """A request waiting for a worker whose client has hung up is dropped, not run (found by
+    attack: a hung-up client's hint kept its queue slot, then a worker for its whole budget,
+    while the requests behind it waited); one a worker has taken runs to its budget."""
+    import socket
+
+    one = Server(tmp_path, "--workers", "1", "--queue", "4", "--max-seconds", "4")
+    try:
+        slow = {**EXAMPLE, "exact": False, "actions": [10], "limit": {"seconds": 2}}
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            first = pool.submit(post, one, "/v1/hint", {**slow, "id": "first"})
+            while httpx.get(f"{one.url}/health", timeout=5).json()["busy"] < 1:
+                time.sleep(0.02)
+            body = json.dumps({**slow, "id": "gone"}).encode()
+            port = int(one.url.rsplit(":", 1)[1])
+            with socket.create_connection(("127.0.0.1", port)) as client:
+                client.sendall(b"POST /v1/hint HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                               b"application/json\r\nContent-Length: %d\r\n\r\n%s"
+                               % (len(body), body))  # fmt: skip
+                while httpx.get(f"{one.url}/health", timeout=5).json()["inside"] < 2:
+                    time.sleep(0.02)
+            last = pool.submit(post, one, "/v1/hint", {**slow, "id": "last"})
+            assert first.result().status_code == 200 and last.result().status_code == 200
+        health = httpx.get(f"{one.url}/health", timeout=5).json()
+        assert health["abandoned"] == 1 and health["timeouts"] == 0
+        assert health["served"] == 3 and health["inside"] == 0
+    finally:
+        assert one.stop() == 0
