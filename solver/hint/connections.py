@@ -29,7 +29,9 @@ from solver.errors import needs_extra
 
 with needs_extra("the hint service"):  # the serve extra: the API names it
     import h11
+    from uvicorn.config import Config
     from uvicorn.protocols.http.h11_impl import H11Protocol
+    from uvicorn.server import ServerState
 
 from solver.hint.limits import CONNECTION_DEFAULTS
 
@@ -138,8 +140,14 @@ class GuardedH11Protocol(H11Protocol):
             self._disarm()  # the app has the whole request: its budget bounds it
 
     # -- uvicorn's hooks -----------------------------------------------------------------------
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        config: Config,
+        server_state: ServerState,
+        app_state: dict[str, Any],
+        _loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        super().__init__(config, server_state, app_state, _loop)
         size = self.config.h11_max_incomplete_event_size
         self.conn = _Connection(
             h11.SERVER, **({} if size is None else {"max_incomplete_event_size": size})

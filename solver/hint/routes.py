@@ -194,8 +194,8 @@ class Service:
         try:
             assert self.pool is not None, "the service is not started"
             try:
-                reply = await self._unless_abandoned(jobs.guarded, job, raw, *args,
-                                                     timeout=timeout, gone=gone)  # fmt: skip
+                reply = await self._unless_abandoned(job, raw, *args, timeout=timeout,
+                                                     gone=gone)  # fmt: skip
             except _Abandoned:
                 self.abandoned += 1
                 reply = error_answer(ident, "the client hung up before a worker took the "
@@ -212,14 +212,18 @@ class Service:
             self.admission.leave()
         return reply, {ADMITTED_HEADER: f"{time.monotonic() - admitted:.6f}"}
 
-    async def _unless_abandoned(self, *job: Any, timeout: float, gone: Gone | None) -> Any:
-        """``pool.run(*job)``'s result; :class:`_Abandoned` if ``gone`` says the client hung up
-        before a worker took the job (which is then cancelled, unrun)."""
+    async def _unless_abandoned(
+        self, *job: object, timeout: float, gone: Gone | None
+    ) -> dict[str, Any]:
+        """``pool.run(jobs.guarded, *job)``'s reply; :class:`_Abandoned` if ``gone`` says the
+        client hung up before a worker took the job (which is then cancelled, unrun)."""
         assert self.pool is not None, "the service is not started"
         if gone is None:
-            return await self.pool.run(*job, timeout=timeout)
+            reply: dict[str, Any] = await self.pool.run(jobs.guarded, *job, timeout=timeout)
+            return reply
         started = asyncio.Event()
-        work = asyncio.ensure_future(self.pool.run(*job, timeout=timeout, started=started.set))
+        run = self.pool.run(jobs.guarded, *job, timeout=timeout, started=started.set)
+        work: asyncio.Future[dict[str, Any]] = asyncio.ensure_future(run)
         try:
             while not started.is_set():
                 done, _ = await asyncio.wait({work}, timeout=GONE_POLL_SECONDS)
