@@ -30,8 +30,7 @@ from solver.cmdkit import (
     seed_int,
 )
 from solver.errors import OptionError
-from solver.hint.limits import Caps
-from solver.spec import GameSpec
+from solver.spec import HINT_ITERATIONS, GameSpec
 
 __all__ = ["add_game_commands"]
 
@@ -189,7 +188,7 @@ def _add_review(commands: Any, spec: GameSpec) -> None:
         "--iterations", type=positive_int, default=None,
         help=f"{spec.sampler} simulations a position"
         + (" where the review is not exact" if spec.exact else "")
-        + f" (default {spec.review_iterations or Caps().default_iterations})",
+        + f" (default {spec.review_iterations or HINT_ITERATIONS})",
     )  # fmt: skip
     p.add_argument(
         "--seconds", type=positive_float, default=None, help=f"{spec.sampler} seconds a position"

@@ -136,8 +136,9 @@ def record_options(spec: GameSpec, opened: Opened, args: argparse.Namespace) -> 
     return options
 
 
-def shown_label(state: Any, action: int, viewer: int) -> str:
-    """``action``'s label as the human in seat ``viewer`` may see it.
+def shown_label(state: Any, action: int, viewer: int, game_name: str | None = None) -> str:
+    """``action``'s label as the human in seat ``viewer`` may see it (``game_name``: the
+    game's registered name, where the caller knows it; else ``state.get_game()``'s).
 
     In a game that declares hidden information (``GameSpec.hidden_information``) a chance outcome
     or another seat's move is shown only when the viewer could tell it from every other one: no
@@ -149,7 +150,7 @@ def shown_label(state: Any, action: int, viewer: int) -> str:
     from solver.registry import game_spec
 
     label = str(state.action_to_string(action))
-    hidden = game_spec(state.get_game().name).hidden_information
+    hidden = game_spec(game_name or state.get_game().name).hidden_information
     if not hidden or (not state.is_chance_node() and state.current_player() == viewer):
         return label
 

@@ -128,8 +128,11 @@ def _saved_state_text(
 
 def _looks_saved(path: str, text: str | None = None) -> bool:
     """Whether the file ``path`` (its ``text`` when read already) holds JSON, as a saved state
-    does (``False`` for a file that cannot be read: the caller's error stands)."""
+    does (``False`` for a file that cannot be read, or is no regular file: a FIFO would block
+    the read; the caller's error stands)."""
     if text is None:
+        if not os.path.isfile(path):
+            return False
         try:
             with open(path, "rb") as handle:
                 text = handle.read(64).decode("utf-8", "replace")

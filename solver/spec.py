@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ENGINES",
+    "HINT_ITERATIONS",
     "SHARED_AGENTS",
     "Agent",
     "AgentFactory",
@@ -65,6 +66,11 @@ AgentFactory = Callable[..., Agent]
 
 ENGINES = ("kernel", "reference")
 """The engine names the built-in games use (a third-party game may declare others)."""
+
+HINT_ITERATIONS = 1000
+"""A hint's simulations a search unless its request says (``Caps.default_iterations``), and so a
+review's a position where the game declares no :attr:`GameSpec.review_iterations`. Here, not in
+the hint engine, so ``forest GAME --help`` states it without importing the engine."""
 
 GameFactory = Callable[..., "Game"]
 """``factory(**options) -> Game``: builds a game with one engine."""
@@ -623,7 +629,7 @@ class GameSpec:
     a non-exact position unless told (no ``--iterations``/``--seconds``, no ``limit``): fewer
     where a long game's every position searched at a hint's default would take minutes (the
     Trial: about 750 positions a four-player game, 1000 simulations took 75 s of CPU, so 300).
-    ``None``: a hint's default (:attr:`solver.hint.limits.Caps.default_iterations`, 1000)."""
+    ``None``: a hint's default (:data:`HINT_ITERATIONS`, 1000)."""
     ladder: tuple[Rung, ...] | None = None
     """The strength ladder, ten :class:`Rung` from ``level1`` (weakest) to ``level10`` (the
     strongest agent), each beating the one below; the agents ``level1`` ... ``level10`` and

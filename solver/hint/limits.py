@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.errors import OptionError
+from solver.spec import HINT_ITERATIONS
 
 __all__ = ["CONNECTION_DEFAULTS", "MAX_CAP_SECONDS", "Caps"]
 
@@ -30,7 +31,7 @@ class Caps:
     max_iterations: int = 200_000
     max_seconds: float = 10.0
     max_memory_mb: float = 512.0
-    default_iterations: int = 1000
+    default_iterations: int = HINT_ITERATIONS
     max_review_seconds: float = 60.0
 
     def __post_init__(self) -> None:

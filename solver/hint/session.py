@@ -202,14 +202,16 @@ def _engine_move(raw: dict[str, Any], game: Game, state: State, ply: int, step: 
     return action
 
 
-def _played(state: State, action: int, humans: list[int], ply: int) -> dict[str, Any]:
+def _played(
+    state: State, game_name: str, action: int, humans: list[int], ply: int
+) -> dict[str, Any]:
     """The entry of the step's ``played`` for ``action`` (about to be applied at ``ply``): who
     played it (-1: chance) and its label as every human seat may see it (``play --human``'s
     :func:`solver.cli_human.shown_label`; hidden from one human seat, it is hidden: in hot seat
     the list is read by all)."""
     from solver.cli_human import HIDDEN_LABEL, shown_label
 
-    labels = {shown_label(state, action, seat) for seat in humans}
+    labels = {shown_label(state, action, seat, game_name) for seat in humans}
     label = labels.pop() if len(labels) == 1 else HIDDEN_LABEL
     return {"ply": ply, "player": -1 if state.is_chance_node() else state.current_player(),
             "label": label}  # fmt: skip
@@ -244,7 +246,7 @@ def _play_on(
         else:
             action = _engine_move(raw, game, state, len(actions), step)
         if played is not None:
-            played.append(_played(state, action, humans, len(actions)))
+            played.append(_played(state, raw["game"], action, humans, len(actions)))
         state.apply_action(action)
         actions.append(action)
     return False
@@ -273,7 +275,7 @@ def advance_job(raw: dict[str, Any], move: int | None) -> dict[str, Any]:
             raise HintError("it is not a human seat's turn", "action", "illegal_action")
         if move not in state.legal_actions():
             raise HintError(f"action {move} is not legal here", "action", "illegal_action")
-        played = [_played(state, move, humans, len(actions))]
+        played = [_played(state, spec.name, move, humans, len(actions))]
         state.apply_action(move)
         actions.append(move)
     else:
