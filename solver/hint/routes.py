@@ -84,6 +84,9 @@ ADMITTED_HEADER = "X-Seconds-Since-Admission"
 GONE_POLL_SECONDS = 0.1
 """How often a request waiting for a worker checks that its client is still connected."""
 
+Job = Callable[..., dict[str, Any]]
+"""A job the worker pool runs (:mod:`solver.hint.jobs`): the request's fields in, a reply out."""
+
 Gone = Callable[[], Awaitable[bool]]
 """Whether the client of a request has hung up (Starlette's ``Request.is_disconnected``)."""
 
@@ -161,12 +164,7 @@ class Service:
         return SafeJSONResponse(reply, status_code=status, headers=headers)
 
     async def run(
-        self,
-        job: Callable[..., dict[str, Any]],
-        raw: JSONValue,
-        *args: object,
-        timeout: float,
-        gone: Gone | None = None,
+        self, job: Job, raw: JSONValue, *args: object, timeout: float, gone: Gone | None = None
     ) -> Any:
         reply, headers = await self.call(job, raw, *args, timeout=timeout, gone=gone)
         if "error" in reply:
@@ -174,12 +172,7 @@ class Service:
         return SafeJSONResponse(reply, headers=headers)
 
     async def call(
-        self,
-        job: Callable[..., dict[str, Any]],
-        raw: JSONValue,
-        *args: object,
-        timeout: float,
-        gone: Gone | None = None,
+        self, job: Job, raw: JSONValue, *args: object, timeout: float, gone: Gone | None = None
     ) -> tuple[dict[str, Any], dict[str, str]]:
         """The job's reply (an answer or an error answer) and the response's headers. With
         ``gone``, a job still waiting for a worker is dropped once its client has hung up

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -209,12 +210,7 @@ def test_order_expects_the_chains_through_an_unseen_back(engine):
     # R-E-B continues, read backwards B-E-R along (1,2) (1,1) (1,0): 1 + 1/3 missions,
     # 3 + 5/3 points; the plan that needs no unseen back completes 1 mission for 3 points
     text = "grid:\n[GR]b G:BB R:?5 Y:BB\nR:BB E:BB B:BB G:BB\n"
-    state = make(engine, 1, position=parse_grove(text)).new_initial_state()
-    plan = best_order(state)
-    assert (plan.count, plan.points, plan.reaches_unseen) == (1, 3, True)
-    expected = expected_order(state)
-    assert expected is not None
-    assert expected.count == pytest.approx(4 / 3) and expected.points == pytest.approx(14 / 3)
+    state = _expects(engine, text, 4 / 3, 14 / 3)
     solution = solve_order(state)
     assert solution.expected is not None and solution.expected.count == pytest.approx(4 / 3)
     # without an unseen back on the way there is nothing to expect
@@ -230,13 +226,20 @@ def test_order_expects_a_second_reveal_by_the_odds_the_first_left(engine):
     # B-E walks E-B along (0,3) (1,3) (3 missions), B-P none (2). Expected missions
     # (1 + 2 + 2.5) / 3 = 11/6, points (3 + 6 + 7.5) / 3 = 5.5; with B's odds left at 1/3 each
     # (the first reveal not counted) it would be 16/9.
-    text = "grid:\n[GR]b G:?3 R:?3 E:BB R:?3\n. Y:BB Y:BB B:BB G:BB\n"
+    _expects(engine, "grid:\n[GR]b G:?3 R:?3 E:BB R:?3\n. Y:BB Y:BB B:BB G:BB\n", 11 / 6, 5.5)
+
+
+def _expects(engine: str, text: str, count: float, points: float) -> Any:
+    """The solo position ``text``'s start: its plan that needs no unseen back completes 1 mission
+    for 3 points through an unseen back, and the best policy over the reveals expects ``count``
+    missions and ``points`` points."""
     state = make(engine, 1, position=parse_grove(text)).new_initial_state()
     plan = best_order(state)
     assert (plan.count, plan.points, plan.reaches_unseen) == (1, 3, True)
     expected = expected_order(state)
     assert expected is not None
-    assert expected.count == pytest.approx(11 / 6) and expected.points == pytest.approx(5.5)
+    assert expected.count == pytest.approx(count) and expected.points == pytest.approx(points)
+    return state
 
 
 def test_order_json_adds_the_expected_values(tmp_path, capsys):
