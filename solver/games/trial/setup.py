@@ -248,13 +248,13 @@ class DealTent(TentFromBox):
     fields: ClassVar[Fields] = {"player": (REQUIRED, "who gets it")}
 
     @staticmethod
-    def describe(st: State, f: Frame, a: int) -> str:
-        return f"player {f['player']} is dealt {tent_words(st, a)}"
-
-    @staticmethod
     def apply(st: State, f: Frame, a: int) -> None:
         bonus = take_tent(st, f, a)
         player(st, f["player"])["tents"].append(bonus)
+
+    @staticmethod
+    def describe(st: State, f: Frame, a: int) -> str:
+        return f"player {f['player']} is dealt {tent_words(st, a)}"
 
 
 @step("start_space")
