@@ -294,7 +294,6 @@ def _open_record(
 def _replay_one(state: State, item: Any, label: Any, index: int, where: str) -> State:
     """``state`` after the record's action ``index`` (an id or a label), or the one line saying
     why it is not legal there (its index and label)."""
-    from solver.errors import SolverError
 
     def refused(why: str, action: int | None = None) -> OptionError:
         shown = label if isinstance(label, str) else None

@@ -426,7 +426,7 @@ def _decision(before: dict[str, Any], action: Any, ply: int) -> dict[str, Any]:
         loss = max(0.0, best["value"] - value)
     root = before["rootInfo"]
     return {
-        "ply": ply, "player": before["rootInfo"]["currentPlayer"],
+        "ply": ply, "player": root["currentPlayer"],
         "action": chosen["action"] if chosen else action,
         "label": chosen["label"] if chosen else str(action),
         "value": value, "best": best["value"] if best else None,
