@@ -45,7 +45,7 @@ __all__ = [
 LEVELS = 10
 """How many levels every game's ladder has."""
 
-_NAME = re.compile(r"level([0-9]+)")
+_NAME = re.compile(r"level([1-9][0-9]*|0)")  # no leading zero: "level05" is no level name
 
 
 def level_names() -> list[str]:

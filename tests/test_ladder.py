@@ -43,7 +43,7 @@ def test_a_declared_two_player_ladder_tops_out_at_the_strongest_agents_play_defa
 def test_level_names_and_numbers():
     assert level_names() == [f"level{k}" for k in range(1, 11)]
     assert level_number("level7") == 7 and level_number(3) == 3
-    for bad in ("level0", "level11", "levels", 0, 11, True, "7"):
+    for bad in ("level0", "level05", "level007", "level11", "levels", 0, 11, True, "7"):
         with pytest.raises(OptionError, match="from 1 to 10"):
             level_number(bad)
 
