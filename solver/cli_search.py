@@ -384,7 +384,8 @@ def _no_move_at_chance(args: argparse.Namespace, where: str, walk: _Walk) -> str
         value = f"an estimate of {value}, {_resting_on(args, walk)}"
     return (
         f"{where}: nobody has a move to choose, so the value is {value}. For a best move give "
-        "a position where a player is to move (--state with a saved state, or FILE), or play "
+        "a position where a player is to move (--state with a saved state or a game record "
+        "from `play --record` or the web table's Save, or FILE), or play "
         f"`forest {spec.name} play --human` and ask `hint` on your turn"
     )
 

@@ -221,5 +221,5 @@ def test_best_move_on_a_new_game_says_why_it_names_no_move(capsys):
     assert (report["best_action"], report["moves"]) == (None, [])  # the pinned fields as before
     (note,) = report["notes"]
     assert "chance dealing the set-up" in note and "nobody has a move to choose" in note
-    assert "--state" in note and "play --human" in note
+    assert "--state" in note and "play --human" in note and "play --record" in note
     assert text.splitlines()[1] == f"note: {note}"
