@@ -25,6 +25,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from solver.games.guardians.board import Cell
@@ -49,6 +50,7 @@ __all__ = ["FILL", "heading_lines", "render_state_svg"]
 
 _COMBO = ("+2", "+3", "+4", "+5")
 _TO_MOVE = "\u25b6 "
+SUBTITLE_SIZE = 3.6
 _DONE, _OPEN = "\u2713", "\u25cb"
 
 
@@ -91,10 +93,23 @@ def heading_lines(state: GuardiansState) -> tuple[str, str]:
     return "Forest guardians", sub
 
 
+SUBTITLE_EM = 0.56
+"""A generous mean glyph width of the subtitle's sans-serif, in ems (measured in Chromium: about
+0.50), so the page is never narrower than its subtitle."""
+
+
+def _wide_enough(layout: Layout, subtitle: str) -> Layout:
+    """``layout``, widened where the subtitle would run past its right edge (the longest, a
+    small forest's last round: who reached the mission limit and the empty bag). Only the page
+    widens; every part keeps its place, so a hinted line drawn on the layout still lands."""
+    needed = len(subtitle) * SUBTITLE_SIZE * SUBTITLE_EM + 2 * MARGIN
+    return layout if needed <= layout.width else replace(layout, width=needed)
+
+
 def _heading(state: GuardiansState, width: float) -> list[str]:
     title, sub = heading_lines(state)
     return [text(MARGIN, MARGIN + 8.0, title, 8.0, weight="bold", class_="title"),
-            text(MARGIN, MARGIN + 15.0, sub, 3.6, fill="#444444", class_="subtitle"),
+            text(MARGIN, MARGIN + 15.0, sub, SUBTITLE_SIZE, fill="#444444", class_="subtitle"),
             element("line", {"x1": MARGIN, "y1": MARGIN + 19.0, "x2": width - MARGIN,
                              "y2": MARGIN + 19.0, "stroke": "#cccccc",
                              "stroke-width": 0.4})]  # fmt: skip
@@ -164,7 +179,7 @@ def _track(state: GuardiansState, x: float, y: float) -> list[str]:
 
 def render_state_svg(state: GuardiansState, *, order: Mapping[Cell, int] | None = None) -> str:
     """The whole table of ``state`` as an SVG document (see the module's docstring)."""
-    layout = layout_of(state)
+    layout = _wide_enough(layout_of(state), heading_lines(state)[1])
     parts = _heading(state, layout.width)
     parts += group(_pool(state, layout), class_="pool")
     parts += group(_supply(state, layout.pool[-1][0] + CELL + 10.0, layout.table_y),
