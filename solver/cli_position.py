@@ -15,6 +15,7 @@ from typing import Any
 
 from solver.cmdkit import positive_float_up_to, read_state_text, read_text_file
 from solver.errors import FormatError, OptionError, SolverError
+from solver.files import file_format_error
 from solver.game import State
 from solver.spec import GameSpec, Opened
 
@@ -213,7 +214,8 @@ def _read_state(
                 f"{state_path} is a {spec.name} {kind} file, not a saved state (what --state "
                 f"takes): give it as FILE{named}"
             ) from None
-        raise OptionError(f"{state_path}: {exc}") from None  # the error names the file
+        # the error names the file, and never quotes the start of one that is not JSON at all
+        raise OptionError(str(file_format_error(exc, state_path, state_text))) from None
 
 
 def _record_of(text: str) -> dict[str, Any] | None:

@@ -34,9 +34,11 @@ __all__ = [
     "check_readable",
     "check_writable",
     "decode_json",
+    "file_format_error",
     "parse_json",
     "pseudo_file",
     "read_bytes",
+    "read_json_file",
     "write_whole",
 ]
 
@@ -213,6 +215,31 @@ def parse_json(text: object, what: str) -> Any:
         raise FormatError(
             what, line=1, column=1, found=f"a value the decoder refuses ({str(exc)[:60]})"
         ) from None
+
+
+def read_json_file(path: str | os.PathLike[str], what: str, expected: str) -> Any:
+    """The JSON document in the file ``path`` (a ``what``: ``"tile set"``), read through
+    :func:`read_bytes`; bad UTF-8, bad JSON or nesting too deep is a
+    :class:`~solver.errors.FormatError` naming the file that never quotes the start of a file
+    that is not JSON at all (:meth:`~solver.errors.FormatError.in_file`: ``/etc/passwd``)."""
+    try:
+        return decode_json(read_bytes(path, what), expected)
+    except FormatError as exc:
+        raise exc.in_file(os.fspath(path)) from None
+
+
+def file_format_error(exc: FormatError, path: str, text: str) -> FormatError:
+    """``exc``, an error reading the document ``text`` of the file ``path``, as an error naming
+    the file. A file that is not JSON at all gets :meth:`~solver.errors.FormatError.in_file`'s
+    rule (its first bytes are not quoted: it may be ``/etc/passwd`` or a copy of an
+    environment); a JSON document's own content error keeps what it found."""
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return exc.in_file(path)
+    if exc.path is not None:
+        return exc
+    return FormatError(exc.expected, line=exc.line, column=exc.column, found=exc.found, path=path)
 
 
 EXISTS_HINT = "add --overwrite to replace it"

@@ -120,8 +120,11 @@ def read_record(path: str) -> dict[str, Any]:
     text = read_text_file(path, "game record")
     try:
         record = parse_json(text, "a JSON game record")
-    except FormatError as exc:
-        raise OptionError(f"{path}: not a JSON game record ({exc})") from None
+    except FormatError as exc:  # the start of a file that is no JSON is never quoted
+        shown = exc.in_file(path)
+        detail = FormatError(shown.expected, line=shown.line, column=shown.column,
+                             found=shown.found)  # fmt: skip
+        raise OptionError(f"{path}: not a JSON game record ({detail})") from None
     if not isinstance(record, dict) or not isinstance(record.get("game"), str):
         raise OptionError(f'{path}: a game record is an object with "game", "options", "actions"')
     if not isinstance(record.get("actions", []), list):

@@ -64,6 +64,46 @@ def test_a_parse_error_never_quotes_a_file_that_is_not_a_game_file(tmp_path):
     assert "hunter2" not in run.stderr and "SHELL" not in run.stderr
 
 
+SECRET_FILE_COMMANDS = [
+    ("guardians", "show", "{}"),
+    ("guardians", "show", "--state", "{}"),
+    ("guardians", "play", "{}", "--games", "1", "--agent", "random"),
+    ("guardians", "show", "--option", "tiles={}"),
+    ("trial", "show", "{}"),
+    ("trial", "best-move", "--state", "{}"),
+    ("dog", "show", "dog/puddles", "--state", "{}"),
+    ("dog", "review", "{}"),
+]
+
+
+@pytest.mark.parametrize("template", SECRET_FILE_COMMANDS, ids=" ".join)
+def test_a_json_file_that_is_no_json_is_named_never_quoted(tmp_path, template):
+    """A saved state, game record, tile set or levels file that is not JSON at all (a copy of
+    an environment named .json) is refused naming the file; its first bytes are not repeated
+    (as the game files' parsers do: FormatError.in_file). They were: 'found 'SECRET_X=...''."""
+    from tests.test_cli_position import cli
+
+    secret = tmp_path / "environ.json"
+    secret.write_text("SECRET_X=hunter2\nSHELL=/bin/sh\n")
+    code, _, err = cli(_argv(template, str(secret)))
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert str(secret) in err and "(the file does not start as one)" in err, err
+    assert "hunter2" not in err and "SECRET" not in err, err
+
+
+def test_a_tile_set_path_over_stdio_is_never_quoted(tmp_path):
+    """The hint engine's stdio transport reads a guardians tile set a request names (a path):
+    an error names the path and the problem, never the file's content (docs/hint-engine.md)."""
+    from solver.hint.engine import answer
+
+    secret = tmp_path / "environ"
+    secret.write_text("SECRET_X=hunter2\n")
+    request = {"id": "q", "game": "guardians", "options": {"players": 2, "tiles": str(secret)}}
+    reply = answer(request, allow_paths=True)
+    assert reply["field"] == "options" and str(secret) in reply["error"], reply
+    assert "hunter2" not in reply["error"] and "SECRET" not in reply["error"], reply
+
+
 def test_the_opener_reads_regular_files_and_names_what_it_refuses(tmp_path, fifo):
     game = tmp_path / "a.forest"
     game.write_bytes(b"x" * 3_000_000)  # more than one read's chunk

@@ -33,7 +33,7 @@ from typing import Any
 
 from solver.errors import FormatError, OptionError
 from solver.fields import field_error
-from solver.files import decode_json
+from solver.files import read_json_file
 
 __all__ = [
     "BASE_ROUNDS",
@@ -182,9 +182,7 @@ def load_levels(path: str | os.PathLike[str]) -> tuple[Level, ...]:
     """Read and validate a levels file (JSON): read at most 16 MB, bad UTF-8, bad JSON and
     nesting too deep are :class:`~solver.errors.FormatError`, an unreadable path an
     :class:`~solver.errors.OptionError`."""
-    from solver.games.guardians.tiles import read_user_file
-
-    return levels_from_dict(decode_json(read_user_file(path, "levels"), "a JSON levels file"))
+    return levels_from_dict(read_json_file(path, "levels", "a JSON levels file"))
 
 
 @lru_cache(maxsize=1)

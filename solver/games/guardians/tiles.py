@@ -27,7 +27,7 @@ from typing import Any
 
 from solver.errors import FormatError, OptionError
 from solver.fields import field_error
-from solver.files import decode_json
+from solver.files import read_json_file
 
 __all__ = [
     "COLOURS",
@@ -231,8 +231,9 @@ def read_user_file(path: str | os.PathLike[str], what: str) -> bytes:
 
 
 def load_tile_set(path: str | os.PathLike[str]) -> TileSet:
-    """Read and validate a tile set file (JSON)."""
-    return tile_set_from_dict(decode_json(read_user_file(path, "tile set"), "a JSON tile set"))
+    """Read and validate a tile set file (JSON); a file that is not JSON is named, its start
+    never quoted (:func:`solver.files.read_json_file`)."""
+    return tile_set_from_dict(read_json_file(path, "tile set", "a JSON tile set"))
 
 
 @lru_cache(maxsize=1)

@@ -44,10 +44,8 @@ def open_trial(
         data = read_bytes(path, "saved Trial state")
         try:
             document = decode_json(data, "a saved Trial state (JSON)")
-        except FormatError as exc:  # bad bytes or nesting: the error names the file
-            raise FormatError(
-                f"{exc.expected} in {path}", line=exc.line, column=exc.column, found=exc.found
-            ) from None
+        except FormatError as exc:  # bad bytes or nesting: the error names the file (unquoted)
+            raise exc.in_file(path) from None
         from solver.games.trial.saved import players_of
 
         text = data.decode("utf-8")
