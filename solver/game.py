@@ -94,6 +94,16 @@ class HiddenInformationState(State, Protocol):
     def resample_hidden(self, player: int, rng: SplitMix64) -> HiddenInformationState: ...
 
 
+class LabelTwinState(State, Protocol):
+    """A state whose labels cost more than its actions (the compiled Trial decodes its struct to
+    describe one) and that offers a cheaper way to follow a run of them: ``label_twin()`` is a
+    copy of the position that labels actions exactly as this state does and, given the same
+    actions, goes on doing so (the reference engine's state: one decode, then Python steps).
+    A replay of labelled actions reads labels on the twin and applies each action to both."""
+
+    def label_twin(self) -> State: ...
+
+
 @runtime_checkable
 class Game(Protocol):
     """A game with its fixed options (for the dog game: the forest)."""

@@ -298,7 +298,8 @@ def open_position(
 ) -> OpenedPosition:
     """The game, state and replayed actions a validated request names (a :class:`HintError`).
     ``labels_from``: the replayed actions from that index on are labelled in ``line`` (``None``:
-    none; a label can cost more than the action: the Trial's kernel decodes its state)."""
+    none). Labels, read or written, are read on the state's label twin where it has one
+    (:class:`_Labels`): the Trial's kernel decodes its state once for the whole replay."""
     spec = requested_spec(request.game)
     options = dict(request.options)
     text = None
@@ -326,32 +327,60 @@ def open_position(
     return OpenedPosition(spec=spec, game=game, state=state, actions=played, line=line)
 
 
+class _Labels:
+    """Where a replay reads labels: the state itself, or its label twin
+    (:class:`~solver.game.LabelTwinState`: the compiled Trial's reference copy), made at the
+    first label the replay reads and then kept in step with every action, so a record of 600
+    labels costs the Trial's kernel one decode of its state, not 600."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.twin: State | None = None
+
+    def reader(self) -> State:
+        """The state to read labels on at this point of the replay."""
+        if self.twin is None:
+            make = getattr(self.state, "label_twin", None)
+            self.twin = make() if callable(make) else self.state
+        return self.twin
+
+    def follow(self, action: int) -> None:
+        """Keep the twin (if any) at the state's position after ``action``."""
+        if self.twin is not None and self.twin is not self.state:
+            self.twin.apply_action(action)
+
+
+def _action_of(item: int | str, labels: _Labels, field: str) -> int:
+    """The action id a request's item names (an id, or a label of a legal action here)."""
+    if not isinstance(item, str):
+        return item
+    try:
+        return labels.reader().string_to_action(item)
+    except (SolverError, ValueError, KeyError) as exc:
+        raise HintError(f"{field}: {exc}", field, "illegal_action") from None
+
+
 def _replay(
     state: State, request: PositionAsk, line: list[dict[str, Any]], labels_from: int | None
 ) -> list[int]:
     """Apply the request's actions (ids or labels) to ``state``; the ids played (``line``: each
     from ``labels_from`` on with its label and who chose it)."""
     played: list[int] = []
+    labels = _Labels(state)
     for index, item in enumerate(request.actions):
         field = f"actions.{index}"
         if state.is_terminal():
             raise HintError(f"{field}: the game is over", field, "illegal_action")
-        if isinstance(item, str):
-            try:
-                action = state.string_to_action(item)
-            except (SolverError, ValueError, KeyError) as exc:
-                raise HintError(f"{field}: {exc}", field, "illegal_action") from None
-        else:
-            action = item
+        action = _action_of(item, labels, field)
         if action not in state.legal_actions():
             raise HintError(f"{field}: action {shown(item)} is not legal here", field,
                             "illegal_action")  # fmt: skip
-        labelled = labels_from is not None and index >= labels_from
-        if labelled:
-            line.append({"action": action, "label": state.action_to_string(action),
+        if labels_from is not None and index >= labels_from:
+            line.append({"action": action, "label": labels.reader().action_to_string(action),
                          "player": state.current_player()})  # fmt: skip
         try:
             state.apply_action(action)
+            labels.follow(action)
         except (SolverError, ValueError) as exc:
             raise HintError(f"{field}: {exc}", field, "illegal_action") from None
         played.append(action)

@@ -179,8 +179,10 @@ def test_a_record_of_labels_is_read_once_not_at_every_position(monkeypatch) -> N
     """Found by attack: a review replayed the record's labels again for every position (each
     Trial label decodes the compiled state, whose history grows with the game): a 662-action
     Trial record of labels reviewed 0 plies of its 0.5 s (14 as ids) and took 2.5 s. The labels
-    are now read once, when the record is checked, and every position replays the ids."""
-    from solver.games.trial.kernel import KernelTrialState
+    are now read once, when the record is checked, and every position replays the ids (counted
+    where every label is resolved: the reference's ``string_to_action``, which the compiled
+    state's calls and which the replay's label twin is)."""
+    from solver.games.trial.rules import TrialState
 
     game = solver.load_game("trial", players=2)
     played = play_game(game, [make_agent("random", game, seed=s) for s in (1, 2)], seed=3)
@@ -189,8 +191,8 @@ def test_a_record_of_labels_is_read_once_not_at_every_position(monkeypatch) -> N
         labels.append(state.action_to_string(action))
         state.apply_action(action)
     reads = []
-    real = KernelTrialState.string_to_action
-    monkeypatch.setattr(KernelTrialState, "string_to_action",
+    real = TrialState.string_to_action
+    monkeypatch.setattr(TrialState, "string_to_action",
                         lambda self, label: reads.append(label) or real(self, label))  # fmt: skip
     record = {"game": "trial", "options": {"players": 2}, "seed": 3, "actions": labels}
     review = review_record(record, iterations=2, exact=False)

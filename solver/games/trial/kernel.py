@@ -12,7 +12,9 @@ strings and ``str`` decode the struct into the reference's state data (:mod:`.ke
 cached per state until its next action) and call the reference's own code, so they read exactly
 as the reference's; the differential tests hold the decoded data to the reference's after every
 action (``tests/games/trial/test_kernel_engine.py``, ``test_engines_agree.py``). ``data`` is that
-decoded copy: changing it does not change the state.
+decoded copy: changing it does not change the state. A run of labels (a request's record given
+as labels) is read on ``label_twin()``, the reference's state of the position kept in step, so
+it costs one decode, not one per label.
 
 There is no fallback: without the compiled module a :class:`KernelTrialGame` raises
 :class:`~solver.errors.ExtensionMissingError` saying how to build it, and a pack beyond the
@@ -133,6 +135,16 @@ class KernelTrialState(_StateBase):
             raise OptionError(f"player {p!r} is not a seat of this {n}-player game")
         return p
 
+    def label_twin(self) -> TrialState:
+        """This position as a reference state of its own (one decode): it labels actions as
+        this state does and follows them at the reference's cost (about a tenth of a decode
+        each), so a replay of labels decodes once, not once per label
+        (:class:`~solver.game.LabelTwinState`)."""
+        copy = self._reference().clone()  # its own data: the decoded view is this state's cache
+        twin = _LabelTwin.__new__(_LabelTwin)
+        twin.game, twin.layout, twin.data = copy.game, copy.layout, copy.data
+        return twin
+
     def action_to_string(self, action: int) -> str:
         return self._reference().action_to_string(action)
 
@@ -166,6 +178,24 @@ class KernelTrialState(_StateBase):
 
     def __hash__(self) -> int:
         return hash(self.to_json())
+
+
+class _LabelTwin(TrialState):
+    """A compiled state's label twin: the reference's state, its legal actions listed once per
+    position (a replay asks for them twice a label: to resolve it, then to apply it)."""
+
+    _legal: list[int] | None = None
+
+    def legal_actions(self) -> list[int]:
+        if self._legal is None:
+            self._legal = super().legal_actions()
+        return list(self._legal)
+
+    def apply_action(self, action: int) -> None:
+        try:
+            super().apply_action(action)
+        finally:
+            self._legal = None
 
 
 def _restore(game: KernelTrialGame, text: str) -> KernelTrialState:
