@@ -220,6 +220,14 @@ def deadline_passed() -> bool:
     return at is not None and (at - time.monotonic() <= LEAST_SECONDS or _cancelled())
 
 
+def overdue(slack: float) -> bool:
+    """Whether a :func:`search_deadline` in force passed more than ``slack`` seconds ago or has
+    been cancelled (never outside one): for the least answer a command still owes after its
+    searches used the budget (guardians' first legal order), finished within a fixed slack."""
+    at = _DEADLINE.get()
+    return at is not None and (time.monotonic() - at > slack or _cancelled())
+
+
 def sampling_budget(
     searcher: str,
     limit: Limit | None,

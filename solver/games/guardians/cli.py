@@ -110,6 +110,7 @@ def _order_report(state: Any, solution: Any, seconds: float) -> dict[str, Any]:
 _PHASE_WORDS = {
     "brute-force": "the exhaustive search",
     "cp-sat": "the CP-SAT model",
+    "first-legal": "the first legal order",
     "expected": "the expectimax over the reveals",
 }
 

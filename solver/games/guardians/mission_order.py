@@ -23,8 +23,8 @@ from dataclasses import dataclass, replace
 from solver.errors import OptionError
 from solver.games.guardians.mission_order_cpsat import (
     DEFAULT_TIME_LIMIT,
-    candidate_walks,
     cpsat_order,
+    model_size,
 )
 from solver.games.guardians.mission_order_search import (
     Expected,
@@ -65,8 +65,10 @@ DEFAULT_SECONDS = 30.0
 deterministic limit of 10 s (about 18 s of wall time on the largest model) the plan fits, and
 what used to run past it (a crafted 16x16 forest of unseen backs: its expectimax gave up at
 :data:`EXPECTED_STATES` after about 20 s) stops there."""
-PHASES = ("brute-force", "cp-sat", "expected")
-"""The phases a budget can cut short, as ``OrderSolution.stopped`` names them."""
+PHASES = ("brute-force", "cp-sat", "first-legal", "expected")
+"""The phases a budget can cut short, as ``OrderSolution.stopped`` names them (``first-legal``:
+the first legal order, the least answer, ended after the walks found by the deadline, one at
+least where there is one)."""
 
 
 @dataclass(frozen=True)
@@ -123,7 +125,9 @@ def solve_order(
 
 def _solve(state: GuardiansState, method: str, time_limit: float) -> OrderSolution:
     """The plan by ``method``: the exhaustive search first (``auto``: up to :data:`AUTO_STATES`
-    positions), then the CP-SAT model (``auto`` within :data:`MODEL_CAP`), within the deadline."""
+    positions), then the CP-SAT model (``auto`` within :data:`MODEL_CAP`), within the deadline.
+    The model is sized only up to the cap (a large forest's candidate walks are not all listed
+    to learn that they are too many)."""
     cut: tuple[str, ...] = ()
     if method != "cp-sat":
         quick = bounded_best_order(state, AUTO_STATES if method == "auto" else None)
@@ -131,17 +135,25 @@ def _solve(state: GuardiansState, method: str, time_limit: float) -> OrderSoluti
             return OrderSolution(quick, True, "brute-force")
         cut = ("brute-force",) if deadline_passed() else ()
         if method == "brute-force":
-            return OrderSolution(first_legal_order(state), False, "first-legal", stopped=cut)
-    walks = candidate_walks(state)
-    size = len(walks) * len({w.start for w in walks})
+            return _first_legal(state, cut)
+    walks, size = model_size(state, MODEL_CAP)
     if size <= MODEL_CAP:
         answer = cpsat_order(state, time_limit=time_limit)
         cut += ("cp-sat",) if answer.stopped else ()
         found_by = "cp-sat" if answer.solved else "first-legal"  # never a label CP-SAT did not earn
         return OrderSolution(answer.plan, answer.optimal, found_by, stopped=cut)
     if method == "auto":
-        return OrderSolution(first_legal_order(state), False, "first-legal", stopped=cut)
+        return _first_legal(state, cut)
     raise OptionError(
-        f"the position is too large for the CP-SAT model ({len(walks)} candidate walks "
+        f"the position is too large for the CP-SAT model (at least {walks} candidate walks "
         f"x mission steps = {size}, over {MODEL_CAP}); --method auto answers with a legal order"
+    )
+
+
+def _first_legal(state: GuardiansState, cut: tuple[str, ...]) -> OrderSolution:
+    """The first legal order as the answer (not optimal), ended at the deadline if it passes
+    (``first-legal`` then joins the phases cut short)."""
+    plan = first_legal_order(state, timed=True)
+    return OrderSolution(
+        plan, False, "first-legal", stopped=cut + (("first-legal",) if plan.cut else ())
     )

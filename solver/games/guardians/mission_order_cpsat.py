@@ -32,6 +32,7 @@ there and the solve gets the wall-clock seconds left (``OrderAnswer.stopped``).
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
 
     from solver.games.guardians.rules import GuardiansState
 
-__all__ = ["CandidateWalk", "OrderAnswer", "candidate_walks", "cpsat_order"]
+__all__ = ["CandidateWalk", "OrderAnswer", "candidate_walks", "cpsat_order", "model_size"]
 
 DEFAULT_TIME_LIMIT = 10.0
 _CP_MODEL = "ortools.sat.python.cp_model"
@@ -81,11 +82,33 @@ class OrderAnswer:
 
 def candidate_walks(state: GuardiansState) -> list[CandidateWalk]:
     """Every walk reachable by a chain from the pawns, on the forest at the mission step."""
+    out = list(_chain_walks(state))
+    out.sort(key=lambda w: (w.start, path_code(w.start, w.path)))
+    return out
+
+
+def model_size(state: GuardiansState, cap: int | None = None) -> tuple[int, int]:
+    """The CP-SAT model's size: ``(candidate walks, walks x their start cells)``, the second
+    what ``mission_order.MODEL_CAP`` bounds. With ``cap``, counting stops once the size is past
+    it (both numbers then only lower bounds): a 16x16 forest of 50,090 candidate walks is
+    known too large after a few cells, in milliseconds, not after listing them all (a second
+    or two, which a small ``--seconds`` budget does not have)."""
+    walks = 0
+    starts: set[Cell] = set()
+    for walk in _chain_walks(state):
+        walks += 1
+        starts.add(walk.start)
+        if cap is not None and walks * len(starts) > cap:
+            break
+    return walks, walks * len(starts)
+
+
+def _chain_walks(state: GuardiansState) -> Iterator[CandidateWalk]:
+    """The candidate walks as the chain search meets them, cell by cell (unsorted)."""
     me = state.people[state.current]
     tiles = state.catalogue
     seen: set[Cell] = set()
     todo = [cell for cell in me.pawns if cell is not None]
-    out: list[CandidateWalk] = []
     while todo:
         cell = todo.pop()
         if cell in seen:
@@ -95,10 +118,8 @@ def candidate_walks(state: GuardiansState) -> list[CandidateWalk]:
         forest[cell] = Face(forest[cell].tile, True)  # a forest tile reached by a chain flips
         points = tiles[forest[cell].tile].points
         for path in walks_from(forest, tiles, cell):
-            out.append(CandidateWalk(cell, path, points))
+            yield CandidateWalk(cell, path, points)
             todo.append(path[-1])
-    out.sort(key=lambda w: (w.start, path_code(w.start, w.path)))
-    return out
 
 
 def cpsat_order(

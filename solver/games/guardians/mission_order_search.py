@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from solver.games.guardians.rules import GuardiansState
 
 __all__ = [
+    "FIRST_LEGAL_SLACK",
     "Expected",
     "Plan",
     "Step",
@@ -49,6 +50,14 @@ __all__ = [
     "first_legal_order",
     "plan_to_dict",
 ]
+
+
+FIRST_LEGAL_SLACK = 0.25
+"""The seconds past the deadline a timed :func:`first_legal_order` still gets: the least answer
+comes after the searches that used the budget and usually takes milliseconds (the whole first
+legal order of the crafted 16x16 forest of 64 missions and 909 candidate walks: 0.06 s at load
+8), so a budget the exhaustive search used up still gets it whole; only a forest of tens of
+thousands of walks (1-2.5 s) is cut."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +84,9 @@ class Plan:
 
     steps: tuple[Step, ...]
     reaches_unseen: bool = False
+    cut: bool = False
+    """A passed deadline ended the plan before the turn's last walk (a timed
+    :func:`first_legal_order`: its first walks, every one legal; more may be possible)."""
 
     @property
     def count(self) -> int:
@@ -295,19 +307,29 @@ def _better(count: float, points: float, best_count: float, best_points: float) 
     return abs(count - best_count) <= 1e-9 and points > best_points + 1e-9
 
 
-def first_legal_order(state: GuardiansState) -> Plan:
-    """The naive plan: the first legal walk (in action order), again and again."""
+def first_legal_order(state: GuardiansState, *, timed: bool = False) -> Plan:
+    """The naive plan: the first legal walk (in action order), again and again.
+
+    ``timed``: once a :func:`~solver.search.limit.search_deadline` in force has passed by
+    :data:`FIRST_LEGAL_SLACK`, the plan ends after the walks found by then, one at least where
+    there is one (``Plan.cut``). Every walk costs the reference engine its legal walks (all of
+    every pawn, with the cut-vertex test): on a 16x16 forest of 50,090 candidate walks its 143
+    walks took 1.2-2.5 s, which a small ``--seconds`` budget does not have."""
     from solver.games.guardians.rules import Phase
+    from solver.search.limit import overdue
 
     _check(state)
     s = state.clone()
-    steps = []
+    steps: list[Step] = []
     blind: set[int] = set()
-    unseen = False
+    unseen = cut = False
     read = _Reading(state)
     while True:
         walks = [a for a in s.legal_actions()[1:] if read.walk(s, a)[0] not in blind]
         if not walks:
+            break
+        if timed and steps and overdue(FIRST_LEGAL_SLACK):
+            cut = True
             break
         step = _step(s, walks[0])
         steps.append(step)
@@ -316,7 +338,7 @@ def first_legal_order(state: GuardiansState) -> Plan:
             unseen = True
             blind.add(step.pawn)
             s = _any_back(s)
-    return Plan(tuple(steps), unseen)
+    return Plan(tuple(steps), unseen, cut)
 
 
 def plan_to_dict(state: GuardiansState, plan: Plan) -> dict[str, Any]:

@@ -13,15 +13,16 @@ from pathlib import Path
 import pytest
 
 from solver.errors import OptionError
-from solver.games.guardians import resolve_position
+from solver.games.guardians import mission_order_cpsat, mission_order_search, resolve_position
 from solver.games.guardians.grove_format import parse_grove
-from solver.games.guardians.mission_order import solve_order
+from solver.games.guardians.mission_order import MODEL_CAP, solve_order
 from solver.games.guardians.mission_order_search import best_order, first_legal_order
 from solver.games.guardians.rules import GuardiansGame
 from solver.search.limit import search_deadline
 from solver.testing import run_forest as forest
 
 CRAFTED7 = Path(__file__).parent / "data" / "crafted7.grove"
+DENSE12 = Path(__file__).parent / "data" / "dense12.grove"
 
 
 def crafted_grove(n: int = 16, seed: int = 0) -> str:
@@ -47,6 +48,13 @@ def crafted_grove(n: int = 16, seed: int = 0) -> str:
     return "grid:\n" + "\n".join(rows) + "\n"
 
 
+@pytest.fixture
+def whole_first_legal(monkeypatch):
+    """The least answer never cut (what these tests read is the phases before it, whatever the
+    machine's speed): a first legal order past its deadline's slack is tested below."""
+    monkeypatch.setattr(mission_order_search, "FIRST_LEGAL_SLACK", 1e9)
+
+
 def _state(text: str):
     return GuardiansGame(position=parse_grove(text)).new_initial_state()
 
@@ -58,7 +66,7 @@ def test_the_crafted_forest_is_the_large_hidden_back_case():
     assert first_legal_order(state).reaches_unseen
 
 
-def test_a_crafted_large_position_stops_at_its_budget():
+def test_a_crafted_large_position_stops_at_its_budget(whole_first_legal):
     state = _state(crafted_grove())
     started = time.monotonic()
     solution = solve_order(state, seconds=0.2)
@@ -120,7 +128,7 @@ def test_a_tiny_forest_cut_before_cp_sat_runs_is_not_labelled_cp_sat():
     assert solved.method == "cp-sat" and solved.optimal and solved.stopped == ()
 
 
-def test_brute_force_stopped_by_the_budget_answers_the_first_legal_order():
+def test_brute_force_stopped_by_the_budget_answers_the_first_legal_order(whole_first_legal):
     state = _state(crafted_grove())
     solution = solve_order(state, "brute-force", seconds=0.1, expected=False)
     assert solution.stopped == ("brute-force",) and solution.method == "first-legal"
@@ -178,3 +186,68 @@ def test_the_command_refuses_a_budget_that_is_not_a_positive_number(seconds):
     run = forest("guardians", "order", "guardians/chain", "--seconds", seconds)
     assert run.returncode == 2 and run.stdout == "" and run.stderr.count("\n") == 1, run.stderr
     assert "--seconds" in run.stderr and "Traceback" not in run.stderr
+
+
+# -- the sizing of the model and the least answer read the deadline (a 16x16 forest of 50,090
+# candidate walks answered --seconds 0.1 in 2.5-4 s: all its walks were listed to learn the model
+# too large, then its first legal order of 143 walks took 1.2-2.5 s)
+
+
+def _counting_walks(monkeypatch) -> list:
+    """Every cell whose walks the CP-SAT module lists, recorded."""
+    cells: list = []
+    listed = mission_order_cpsat.walks_from
+
+    def walks_from(forest, tiles, start):
+        cells.append(start)
+        return listed(forest, tiles, start)
+
+    monkeypatch.setattr(mission_order_cpsat, "walks_from", walks_from)
+    return cells
+
+
+def test_a_model_past_the_cap_is_sized_without_listing_every_walk(monkeypatch):
+    state = GuardiansGame(position=resolve_position(str(DENSE12))).new_initial_state()
+    walks = mission_order_cpsat.candidate_walks(state)
+    starts = {w.start for w in walks}
+    assert mission_order_cpsat.model_size(state) == (len(walks), len(walks) * len(starts))
+    cells = _counting_walks(monkeypatch)
+    counted, size = mission_order_cpsat.model_size(state, MODEL_CAP)
+    assert size > MODEL_CAP and counted < len(walks) and len(cells) < len(starts)
+    cells.clear()
+    solution = solve_order(state, "auto", seconds=None, expected=False)
+    assert solution.method == "first-legal" and len(cells) < len(starts)
+    assert solution.plan == first_legal_order(state)
+
+
+def test_a_passed_deadline_ends_the_first_legal_order_after_one_walk():
+    state = GuardiansGame(position=resolve_position(str(DENSE12))).new_initial_state()
+    whole = first_legal_order(state)
+    assert whole.count > 1 and not whole.cut
+    with search_deadline(time.monotonic() - 10 * mission_order_search.FIRST_LEGAL_SLACK):
+        cut = first_legal_order(state, timed=True)
+        assert first_legal_order(state) == whole  # untimed: whole whatever the deadline
+    assert cut.cut and cut.steps == whole.steps[:1]
+    with search_deadline(time.monotonic() + 3600):
+        assert first_legal_order(state, timed=True) == whole
+    assert first_legal_order(state, timed=True) == whole  # no deadline in force
+
+
+def test_the_answer_names_a_first_legal_order_the_budget_cut(monkeypatch):
+    state = GuardiansGame(position=resolve_position(str(DENSE12))).new_initial_state()
+    monkeypatch.setattr(mission_order_search, "FIRST_LEGAL_SLACK", 0.0)
+    with search_deadline(time.monotonic() - 1.0):
+        solution = solve_order(state, "auto", seconds=None)
+    assert solution.stopped == ("brute-force", "first-legal")
+    assert solution.method == "first-legal" and not solution.optimal and not solution.exact
+    assert solution.plan.steps == first_legal_order(state).steps[:1]
+    with search_deadline(time.monotonic() - 1.0):
+        solution = solve_order(state, "brute-force", seconds=None)
+    assert solution.stopped == ("brute-force", "first-legal") and solution.plan.count == 1
+
+
+def test_every_phase_the_budget_cuts_has_its_words():
+    from solver.games.guardians.cli import _PHASE_WORDS
+    from solver.games.guardians.mission_order import PHASES
+
+    assert set(_PHASE_WORDS) == set(PHASES)
