@@ -122,3 +122,82 @@ def test_resumed_calls_are_one_call_and_need_one_before(engine) -> None:
     for part in (1, 300, 699):  # each call seeded afresh: another search
         again = reseeded._search(state, Limit(iterations=part), options, 1, False)  # type: ignore[arg-type]
     assert _rows(again.moves) != _rows(one.moves)
+
+
+def test_a_resumed_slice_is_not_checked_against_its_root_again(monkeypatch) -> None:
+    """The Python tree checks a root by its saved form (a 4,096-tile guardians state's two
+    saved forms took 0.06 s of a 0.3 s hint, before the slice's clock started): a later slice
+    given the very state object the last call matched is not checked again; any other state,
+    or a new search, is."""
+    from solver.search import mcts_reference
+
+    state = POSITIONS["dog"]("reference")
+    options = estimate_options(state)  # type: ignore[arg-type]
+    checked: list[object] = []
+    real = mcts_reference.PythonTree.matches
+
+    def matches(tree: object, other: object) -> bool:
+        checked.append(other)
+        return real(tree, other)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(mcts_reference.PythonTree, "matches", matches)
+    tree = MCTSTree()
+    budget = Limit(iterations=5)
+    tree._search(state, budget, options, 1, False)  # type: ignore[arg-type]
+    tree._search(state, budget, options, 1, False, resume=True)  # type: ignore[arg-type]
+    assert checked == []
+    twin = state.clone()  # type: ignore[attr-defined]
+    tree._search(twin, budget, options, 1, False, resume=True)  # type: ignore[arg-type]
+    assert checked == [twin]
+    moved = state.clone()  # type: ignore[attr-defined]
+    moved.apply_action(moved.legal_actions()[0])
+    with pytest.raises(OptionError, match="not this state"):
+        tree._search(moved, budget, options, 1, False, resume=True)  # type: ignore[arg-type]
+    tree._search(twin, budget, options, 1, False)  # type: ignore[arg-type]
+    assert checked == [twin, moved, twin] and tree.root_visits == 20
+
+
+class _SetAfter(threading.Event):
+    """A cancel event that reads as set from its ``n``-th read on (a terminate that comes once
+    the search is under way, without a clock)."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__()
+        self.reads, self.n = 0, n
+
+    def is_set(self) -> bool:
+        self.reads += 1
+        return self.reads >= self.n
+
+
+@pytest.mark.parametrize(("engine", "budget"), ENGINES)
+def test_mcts_under_a_cancel_nobody_sets_is_the_same_search(engine, budget) -> None:
+    """A strength level's MCTS runs in slices under a hint's ``search_deadline`` with a cancel
+    event (to hear a terminate): nobody setting it changes no move, visit or value."""
+    from solver.search.limit import search_deadline
+
+    state = POSITIONS["dog"](engine)
+    options = estimate_options(state)  # type: ignore[arg-type]
+    alone = mcts(state, iterations=budget, seed=3, options=options)  # type: ignore[arg-type]
+    with search_deadline(None, threading.Event()):
+        watched = mcts(state, iterations=budget, seed=3, options=options)  # type: ignore[arg-type]
+    assert _rows(watched.moves) == _rows(alone.moves) and watched.value == alone.value
+    assert watched.iterations == alone.iterations == budget
+    assert watched.extra["stopped_by"] == "iterations"
+
+
+def test_mcts_hears_a_cancel_set_during_its_search() -> None:
+    """Found before: the levels' MCTS read a terminate only when its search started (through
+    the deadline's seconds), then ran its whole budget. Now it stops at the next slice."""
+    from solver.search.limit import search_deadline
+
+    state = POSITIONS["dog"]("kernel")
+    budget = 200_000
+    cancel = _SetAfter(3)  # the budget's read, the first slice's, then set
+    with search_deadline(None, cancel):
+        stopped = mcts(state, iterations=budget, seed=3)  # type: ignore[arg-type]
+    assert stopped.extra["stopped_by"] == "stopped" and 0 < stopped.iterations < budget
+    assert stopped.best_action is not None
+    with search_deadline(None, _SetAfter(1)):  # set before it starts: one simulation
+        first = mcts(state, iterations=budget, seed=3)  # type: ignore[arg-type]
+    assert first.iterations == 1 and first.extra["stopped_by"] == "stopped"
