@@ -43,8 +43,11 @@ from typing import TYPE_CHECKING, Any
 
 from solver.errors import FormatError, OptionError
 from solver.files import parse_json
+from solver.review_walk import Seen, Walk, value_for
 
 if TYPE_CHECKING:
+    from solver.game import State
+    from solver.hint.position import OpenedPosition
     from solver.spec import GameSpec
 
 __all__ = [
@@ -152,6 +155,14 @@ def check_record(
     action that is not legal, the bad state or game): an invalid record is refused at once, not
     after the positions before its fault were searched. Returns the action ids played (labels
     read once here: the Trial's compiled engine decodes its state to read one)."""
+    return open_record(base, actions, allow_paths=allow_paths).actions
+
+
+def open_record(
+    base: Mapping[str, Any], actions: Sequence[Any], *, allow_paths: bool
+) -> OpenedPosition:
+    """The record's game and the position its ``actions`` reach (ids or labels) from its start
+    or saved ``state`` (a :class:`RecordError` naming what is wrong)."""
     from types import SimpleNamespace
 
     from solver.hint.errors import HintError
@@ -161,15 +172,16 @@ def check_record(
                               state=base.get("state"), engine=base.get("engine"),
                               actions=list(actions))  # fmt: skip
     try:
-        return open_position(request, allow_paths=allow_paths).actions
+        return open_position(request, allow_paths=allow_paths)
     except HintError as exc:
         raise RecordError(str(exc), exc.field, exc.code) from None
 
 
-def _ask(base: dict[str, Any], actions: list[Any], ident: str, **kw: Any) -> dict[str, Any]:
+def _ask(base: dict[str, Any], position: OpenedPosition, ident: str, **kw: Any) -> dict[str, Any]:
+    """The hint engine's answer at ``position`` (the request ``base`` with the review's id)."""
     from solver.hint.engine import answer
 
-    reply = answer({**base, "id": ident, "actions": actions}, **kw)
+    reply = answer({**base, "id": ident}, position=position, **kw)
     if "error" in reply:
         field = reply.get("field") or ""
         if field.startswith("actions."):
@@ -236,9 +248,11 @@ def review_record(
     record. Neither ``iterations`` nor ``seconds``: a position gets the game's
     :attr:`~solver.spec.GameSpec.review_iterations` (else a hint's default); the review's
     ``limit`` says the budget a position had. ``progress(done, total)`` is told after each
-    position searched.
+    position valued. The record is replayed once (:class:`solver.review_walk.Walk`); a forced
+    position (a single move) is not searched: its value is the next searched position's
+    (``forced``, ``valueFromPly``; docs/hint-engine.md).
     """
-    from solver.hint.engine import Caps
+    from solver.hint.engine import Caps, OpenedPosition
 
     started = time.monotonic()
     deadline = None if total_seconds is None else started + total_seconds
@@ -250,14 +264,21 @@ def review_record(
     if iterations is None and seconds is None:
         iterations = min(default, caps.max_iterations)  # said in the review (``iterations``)
 
-    def ask(ply: int) -> dict[str, Any]:
-        limit = _position_budget(iterations, seconds, deadline, last + 1 - ply, default)
-        reply = _ask({**base, "limit": limit}, ids[:ply], f"review-{ply}", **kw)
+    opened = open_record(base, ids[:start], allow_paths=allow_paths)
+    request = {key: value for key, value in base.items() if key != "state"}  # opened already
+
+    def search(ply: int, state: State) -> dict[str, Any]:
+        # a search past the range (a forced position's, ahead) has the last position's share
+        limit = _position_budget(iterations, seconds, deadline, last + 1 - min(ply, last), default)
+        position = OpenedPosition(spec=opened.spec, game=opened.game, state=state, actions=[])
+        return _ask({**request, "limit": limit}, position, f"review-{ply}", **kw)
+
+    def told(ply: int) -> None:
         if progress is not None:
             progress(ply - start + 1, last - start + 1)
-        return reply
 
-    replayed = _replay(ask, actions, start, last, deadline, total_seconds)
+    walk = Walk(opened.state, ids, start, search)
+    replayed = _replay(walk, last, deadline, total_seconds, told)
     report = _report(spec, base["game"], replayed, start, last, started)
     report["limit"] = {"iterations": iterations, "seconds": seconds}
     return report
@@ -335,30 +356,31 @@ class _Replayed:
 
 
 def _replay(
-    ask: Callable[[int], dict[str, Any]],
-    actions: list[Any],
-    start: int,
+    walk: Walk,
     last: int,
     deadline: float | None,
     total_seconds: float | None,
+    told: Callable[[int], None],
 ) -> _Replayed:
-    """Value every position from ply ``start`` to ``last`` (``ask(ply)``: the hint engine's
-    answer there) and each decision between two of them against the best move, until the
-    review's deadline."""
-    first = ask(start)
-    replayed = _Replayed([_point(start, first)], [], set(), [], reviewed=start)
-    replayed.add(first)
-    before = first
+    """Value every position of the walk up to ply ``last`` and each decision between two of them
+    against the best move, until the review's deadline (``told(ply)`` after each position)."""
+    start = walk.ply
+    before = walk.seen()
+    told(start)
+    replayed = _Replayed([_point(before)], [], set(), [], reviewed=start)
+    replayed.add(before.reply)
     for ply in range(start + 1, last + 1):
         if deadline is not None and time.monotonic() >= deadline:
             stopped = f"the review stopped after {replayed.reviewed} of {last} plies"
             replayed.notes.append(f"{stopped}: its {total_seconds:g} s ran out")
             break
-        after = ask(ply)
-        if before["rootInfo"]["currentPlayer"] >= 0:
-            replayed.decisions.append(_decision(before, actions[ply - 1], ply))
-        replayed.curve.append(_point(ply, after))
-        replayed.add(after)
+        action = walk.step()
+        after = walk.seen()
+        told(ply)
+        if before.to_move >= 0:
+            replayed.decisions.append(_decision_at(before, action))
+        replayed.curve.append(_point(after))
+        replayed.add(after.reply)
         before = after
         replayed.reviewed = ply
     return replayed
@@ -390,14 +412,33 @@ def _report(
     }
 
 
-def _point(ply: int, reply: dict[str, Any]) -> dict[str, Any]:
-    """The curve's point at ``ply``: the value from ``player``'s view, every seat's where known."""
-    root = reply["rootInfo"]
-    point = {"ply": ply, "value": root["value"], "player": root["player"],
-             "method": root["method"]}  # fmt: skip
+def _point(seen: Seen) -> dict[str, Any]:
+    """The curve's point at a position: the value from ``player``'s view, every seat's where
+    known; a forced position's says so (``forced``) and, where its value is the next searched
+    position's, which one (``valueFromPly``)."""
+    root = seen.reply["rootInfo"]
+    value = root["value"] if not seen.carried else value_for(seen.reply, seen.seat)
+    point = {"ply": seen.ply, "value": value, "player": seen.seat, "method": root["method"]}
     if root.get("values"):
         point["values"] = root["values"]
+    if seen.forced is not None:
+        point["forced"] = True
+    if seen.carried:
+        point["valueFromPly"] = seen.source
     return point
+
+
+def _decision_at(before: Seen, action: int) -> dict[str, Any]:
+    """The decision played at ``before`` (``action``): against the search's best move, or a
+    forced move's (loss 0, the value its position carried, no simulations)."""
+    ply = before.ply + 1
+    if not before.carried:
+        return {**_decision(before.reply, action, ply), "forced": before.forced is not None}
+    assert before.forced is not None
+    value = value_for(before.reply, before.seat)
+    move = {"action": before.forced[0], "label": before.forced[1], "value": value}
+    root = {**before.reply["rootInfo"], "currentPlayer": before.to_move, "visits": 0}
+    return {**_decision({"moveInfos": [move], "rootInfo": root}, action, ply), "forced": True}
 
 
 def _decision(before: dict[str, Any], action: Any, ply: int) -> dict[str, Any]:

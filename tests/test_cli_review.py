@@ -175,12 +175,13 @@ def test_a_printed_loss_at_a_threshold_is_marked():
         assert 0 <= loss + 1e-9 - printed < 1e-4 + 1e-9  # within the last place, never above
 
 
-def _fake_hint(base, actions, ident, **kw):
+def _fake_hint(base, position, ident, **kw):
     """A hint whose most simulated move (first) is valued below another: a search's choice is
     its most simulated move and its values are means, so the two can disagree."""
+    first = ident == "review-0"  # a decision at ply 0, then chance nodes (a made-up game)
     root = {"value": 0.1, "valueKind": "win probability", "player": 0, "method": "mcts",
-            "currentPlayer": -1 if actions else 0, "visits": 1000}  # fmt: skip
-    moves = [] if actions else [
+            "currentPlayer": 0 if first else -1, "visits": 1000}  # fmt: skip
+    moves = [] if not first else [
         {"action": 3, "label": "take 1 tile", "value": 0.0489, "visits": 600},
         {"action": 10, "label": "take 2 tiles", "value": 0.1059, "visits": 400},
     ]  # fmt: skip
@@ -220,8 +221,8 @@ def test_a_tie_keeps_the_search_s_choice(monkeypatch):
     """A move played valued as the search's choice is not put in its place (loss 0)."""
     import solver.review
 
-    def tie(base, actions, ident, **kw):
-        reply = _fake_hint(base, actions, ident, **kw)
+    def tie(base, position, ident, **kw):
+        reply = _fake_hint(base, position, ident, **kw)
         for move in reply["moveInfos"]:
             move["value"] = 0.5
         return reply

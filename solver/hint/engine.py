@@ -408,6 +408,7 @@ def _answer(
     allow_paths: bool,
     report: Report | None,
     cancel: threading.Event | None,
+    opened: OpenedPosition | None = None,
 ) -> dict[str, Any]:
     started = time.monotonic()
     if isinstance(raw, dict):
@@ -416,7 +417,7 @@ def _answer(
         request = HintRequest.model_validate(raw)
     except ValidationError as exc:
         return error_from_validation(exc, raw).model_dump(by_alias=True)
-    position = open_position(request, allow_paths=allow_paths)
+    position = opened if opened is not None else open_position(request, allow_paths=allow_paths)
     spec, game, state = position.spec, position.game, position.state
     limit = applied_limit(request, caps)
     assert limit.seconds is not None
@@ -466,17 +467,22 @@ def answer(
     allow_paths: bool = False,
     report: Report | None = None,
     cancel: threading.Event | None = None,
+    position: OpenedPosition | None = None,
 ) -> dict[str, Any]:
     """The answer to one hint request (a dict): a :class:`HintAnswer` or an error, as a dict.
 
     ``caps``: the server's budget caps; ``allow_paths``: whether ``options`` may name a file path
     (the stdio transport; never the HTTP service); ``report(partial)``: called with partial
     answers when the request asks for them; ``cancel``: set it to stop the search, which then
-    answers with what it has (``terminated``: true).
+    answers with what it has (``terminated``: true). ``position``: the request's position,
+    already opened by the caller (its game and state, the actions applied; the request's own
+    ``state`` and ``actions`` are then not read, and the search may change the state: give it a
+    copy). A review walks its record once this way, where a request per position would replay
+    the record from its start every time.
     """
     ident = raw.get("id") if isinstance(raw, dict) else None
     try:
-        return _answer(raw, caps or Caps(), allow_paths, report, cancel)
+        return _answer(raw, caps or Caps(), allow_paths, report, cancel, position)
     except HintError as exc:
         return error_answer(ident, str(exc), exc.field, exc.code)
     except SearchBudgetError as exc:
