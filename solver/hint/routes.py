@@ -383,19 +383,26 @@ class TableRoutes:
             return self.fail(str(exc), exc.field, exc.code)
 
     async def step(
-        self, ident: str, session: Session, move: int | None = None, *, starting: bool = False
+        self,
+        ident: str,
+        session: Session,
+        move: int | None = None,
+        *,
+        starting: bool = False,
+        gone: Gone | None = None,
     ) -> Any:
         """Advance ``session`` (with a human ``move``, if any) on the pool, one request a session
         at a time; its view is the answer. A ``starting`` session is kept only once its first
         step has answered: a start that fails (a bad seat, agent or option; a timeout) takes no
-        slot and drops no other session."""
+        slot and drops no other session. With ``gone``, a step still waiting for a worker when
+        its client hangs up is dropped unrun (``client_gone``): the session stays as it was."""
         busy = self.busy_error(ident)
         if busy is not None:
             return busy
         self.busy.add(ident)
         try:
             reply, headers = await self.service.call(
-                advance_job, session.as_job(), move, timeout=self.step_timeout
+                advance_job, session.as_job(), move, timeout=self.step_timeout, gone=gone
             )
         finally:
             self.busy.discard(ident)
@@ -409,7 +416,7 @@ class TableRoutes:
         session.engines_pending = bool(view["enginePending"])
         return SafeJSONResponse({"session": ident, **view}, headers=headers)
 
-    async def start(self, request: TableStartRequest) -> Any:
+    async def start(self, request: TableStartRequest, http: Request) -> Any:
         """A new session: the engine seats play until a human seat is to move."""
         from solver.errors import OptionError
         from solver.registry import game_spec
@@ -423,23 +430,25 @@ class TableRoutes:
         seconds = cap if request.seconds is None else min(request.seconds, cap)
         session = Session(request.game, dict(request.options), list(request.humans), agent,
                           request.iterations, request.seed, seconds=seconds)  # fmt: skip
-        return await self.step(Sessions.new_ident(), session, starting=True)
+        return await self.step(Sessions.new_ident(), session, starting=True,
+                               gone=http.is_disconnected)  # fmt: skip
 
-    async def move(self, request: TableMoveRequest) -> Any:
+    async def move(self, request: TableMoveRequest, http: Request) -> Any:
         """A human seat's move; then chance and the engine seats until a human is to move."""
         session = self.found(request.session)
         if not isinstance(session, Session):
             return session
-        return await self.step(request.session, session, request.action)
+        return await self.step(request.session, session, request.action,
+                               gone=http.is_disconnected)  # fmt: skip
 
-    async def view(self, request: TableSessionRequest) -> Any:
+    async def view(self, request: TableSessionRequest, http: Request) -> Any:
         """The session's position as the human seat concerned sees it."""
         session = self.found(request.session)
         if not isinstance(session, Session):
             return session
-        return await self.step(request.session, session)
+        return await self.step(request.session, session, gone=http.is_disconnected)
 
-    async def takeback(self, request: TableSessionRequest) -> Any:
+    async def takeback(self, request: TableSessionRequest, http: Request) -> Any:
         """The last human move taken back, with everything after it (the rolls and draws before
         it stay)."""
         session = self.found(request.session)
@@ -454,16 +463,16 @@ class TableRoutes:
         self.busy.add(request.session)  # no step may start between the point and the cut
         try:
             reply, headers = await self.service.call(
-                takeback_job, session.as_job(), timeout=self.step_timeout
+                takeback_job, session.as_job(), timeout=self.step_timeout, gone=http.is_disconnected
             )
         finally:
             self.busy.discard(request.session)
         if "error" in reply:
             return self.service.error_response(reply, headers)
         session.actions = session.actions[: reply["keep"]]
-        return await self.step(request.session, session)
+        return await self.step(request.session, session, gone=http.is_disconnected)
 
-    async def table_hint(self, request: TableHintRequest) -> Any:
+    async def table_hint(self, request: TableHintRequest, http: Request) -> Any:
         """A hint for the human seat to move, from its own view (ISMCTS where cards hide)."""
         session = self.ready_for_a_hint(request.session)
         if not isinstance(session, Session):
@@ -472,15 +481,17 @@ class TableRoutes:
                "actions": list(session.actions), "limit": request.limit.model_dump(
                    by_alias=True, exclude_none=True), "top_k": request.top_k}  # fmt: skip
         caps = self.service.caps
-        return await self.service.run(jobs.hint_job, raw, caps, timeout=self.hint_timeout)
+        return await self.service.run(jobs.hint_job, raw, caps, timeout=self.hint_timeout,
+                                      gone=http.is_disconnected)  # fmt: skip
 
-    async def table_line(self, request: TableLineRequest) -> Any:
+    async def table_line(self, request: TableLineRequest, http: Request) -> Any:
         """The hinted line on the session's picture (the seat's own moves of ``pv``)."""
         session = self.ready_for_a_hint(request.session)
         if not isinstance(session, Session):
             return session
         return await self.service.run(line_job, session.as_job(), list(request.pv),
-                                      timeout=self.hint_timeout)  # fmt: skip
+                                      timeout=self.hint_timeout,
+                                      gone=http.is_disconnected)  # fmt: skip
 
     async def record(self, request: TableSessionRequest) -> Any:
         """The session's full record (every action): only once the game is over."""

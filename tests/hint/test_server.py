@@ -5,6 +5,7 @@ from __future__ import annotations
 import concurrent.futures
 import json
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -551,6 +552,46 @@ def test_serve_announces_an_ipv6_address_as_a_url(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=60)
+
+
+def _sent_on_a_socket(server: Server, path: str, body: object) -> socket.socket:
+    """A raw socket that has sent one POST (the caller hangs up by closing it)."""
+    data = json.dumps(body).encode()
+    client = socket.create_connection(("127.0.0.1", int(server.url.rsplit(":", 1)[1])))
+    head = b"POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" % path.encode()
+    client.sendall(head + b"Content-Length: %d\r\n\r\n%s" % (len(data), data))
+    return client
+
+
+def test_a_table_request_whose_client_hung_up_in_the_queue_is_dropped_unrun(tmp_path) -> None:
+    """The table's session endpoints drop a queued request whose client hung up, as /v1/hint
+    does (found by attack: a hung-up client's table hint ran its whole budget for nobody, and
+    its view or move step held a worker); the session is as it was."""
+    one = Server(tmp_path, "--workers", "1", "--queue", "4", "--max-seconds", "4")
+    try:
+        start = post(one, "/v1/table/start", {**DOG, "humans": [0], "agent": "random"})
+        assert start.status_code == 200, start.text
+        session, ply = start.json()["session"], start.json()["ply"]
+        slow = {**EXAMPLE, "exact": False, "actions": [10], "limit": {"seconds": 2}}
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            first = pool.submit(post, one, "/v1/hint", {**slow, "id": "first"})
+            while httpx.get(f"{one.url}/health", timeout=5).json()["busy"] < 1:
+                time.sleep(0.02)
+            hint = {"session": session, "limit": {"seconds": 2, "iterations": 10**6}}
+            clients = [_sent_on_a_socket(one, "/v1/table/hint", hint),
+                       _sent_on_a_socket(one, "/v1/table/view", {"session": session})]  # fmt: skip
+            while httpx.get(f"{one.url}/health", timeout=5).json()["inside"] < 3:
+                time.sleep(0.02)  # both admitted behind the first: then both hang up
+            for client in clients:
+                client.close()
+            assert first.result().status_code == 200
+        view = post(one, "/v1/table/view", {"session": session})
+        assert view.status_code == 200 and view.json()["ply"] == ply, view.text
+        health = httpx.get(f"{one.url}/health", timeout=5).json()
+        assert health["abandoned"] == 2 and health["timeouts"] == 0, health
+        assert health["inside"] == 0, health
+    finally:
+        assert one.stop() == 0
 
 
 def test_a_request_whose_client_hung_up_in_the_queue_is_dropped_unrun(tmp_path) -> None:
