@@ -104,7 +104,7 @@ def make_agent(
     if name == "exact" and not spec.exact:
         raise OptionError(
             f"the exact agent is not supported for {game.name}: its positions are too large "
-            "for an exact search (use mcts)"
+            f"for an exact search (use {spec.sampler.lower()})"
         )
     if name == "exact":
         return exact_agent(game, seed=seed, memory_mb=memory_mb)

@@ -197,3 +197,15 @@ def test_play_defaults_to_an_agent_that_does_not_read_hidden_cards(capsys):
     out, err = capsys.readouterr()
     assert code == 0, err
     assert [p["agent"] for p in json.loads(out)["players"]] == ["ismcts"]
+
+
+def test_the_exact_agent_refusal_names_an_agent_the_trial_accepts(capsys):
+    """Found by a new user's pass: ``forest trial play --agent exact`` said "(use mcts)", and
+    ``--agent mcts`` was then refused as reading the hidden cards; it names ismcts now."""
+    from solver.cli import main
+
+    with pytest.raises(OptionError, match=r"\(use ismcts\)"):
+        make_agent("exact", solver.load_game("trial", players=2))
+    code = main(["trial", "play", "--players", "2", "--agent", "exact", "--games", "1"])
+    err = capsys.readouterr().err
+    assert code == 2 and "(use ismcts)" in err and "use mcts" not in err
