@@ -76,14 +76,15 @@ def heading_lines(state: GuardiansState) -> tuple[str, str]:
         ahead = [p for p, share in enumerate(shares) if share > 0]
         winners = " and ".join(f"player {p}" for p in ahead)
         tied = [p for p, s in enumerate(scores) if s == best]
-        head = f"{winners} {best} VP"
+        # "player 1 wins with 8 VP", not "player 1 8 VP" (a number beside the seat's number)
+        head = f"{winners} {'wins' if len(ahead) == 1 else 'share first place'} with {best} VP"
         if len(tied) > len(ahead):
             others = ", ".join(str(tiles[p]) for p in tied if p not in ahead)
             verb = "wins" if len(ahead) == 1 else "share"
             head = (f"{winners} {verb} the tie on fewer tiles ({tiles[ahead[0]]} against "
                     f"{others}), {best} VP")  # fmt: skip
         return "Forest guardians: game over", f"{head} · " + " · ".join(
-            f"player {p} {s}" for p, s in enumerate(scores)
+            f"player {p}: {s} VP" for p, s in enumerate(scores)
         )
     phase = PHASE_WORDS[state.phase]
     sub = f"{who} · {phase} · bag {len(state.bag)}"

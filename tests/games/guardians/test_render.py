@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+import solver
 from solver.games.guardians.grove_format import EXAMPLE, parse_grove
 from solver.games.guardians.render_svg import render_state_svg
 from solver.games.guardians.render_text import render_state_text
@@ -216,3 +217,35 @@ def test_show_says_the_last_round(tmp_path):
                      cwd=tmp_path)  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert "last round: player 0 reached the mission limit (10 missions)" in run.stdout
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_finished_game_heading_says_who_won_with_how_many_vp(players):
+    """Found by a new user's pass: the picture of a finished game was headed 'player 0 2 VP ·
+    player 0 2 · player 1 0' (a score beside a seat number, twice, once without its unit). The
+    heading now reads 'player 0 wins with 2 VP · player 0: 2 VP · player 1: 0 VP' (or 'share
+    first place with'), the winners as returns() has them."""
+    from solver.agents import make_agent
+    from solver.games.guardians.render_svg import heading_lines
+
+    # greedy seats score some VP and one wins; random seats score 0 each and share the game
+    for engine, seed, agent in (("kernel", 1, "greedy"), ("reference", 3, "random")):
+        game = solver.load_game("guardians", players=players, engine=engine)
+        state, rng = game.new_initial_state(), random.Random(seed)
+        greedy = make_agent(agent, game, seed=seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.legal_actions()))
+            else:
+                state.apply_action(greedy(state))
+        scores, returns = state.scores(), state.returns()
+        title, sub = heading_lines(state)
+        head, *each = sub.split(" \u00b7 ")
+        assert title == "Forest guardians: game over"
+        assert each == [f"player {p}: {s} VP" for p, s in enumerate(scores)], sub
+        won = [p for p, r in enumerate(returns) if r > 0]
+        if len(won) == 1 and scores.count(max(scores)) == 1:
+            assert head == f"player {won[0]} wins with {max(scores)} VP", sub
+        elif len(won) > 1:
+            names = " and ".join(f"player {p}" for p in won)
+            assert head == f"{names} share first place with {max(scores)} VP", sub
