@@ -35,10 +35,36 @@ class TentFromBox(Step):
             (st.layout.tent(b), counts[b] / len(tents)) for b in sorted(counts, key=st.layout.tent)
         ]
 
+    @staticmethod
+    def legacy(st: State, f: Frame, a: int) -> str:
+        """The label before the tents' bonuses were worded (``player 0 is dealt a tent
+        (none)``, ``a tent (food) from the box ...``): records may hold it."""
+        label: str = core.STEPS[f["step"]].describe(st, f, a)
+        return label.replace(tent_words(st, a), f"a tent ({core.words(tent_of(st, a))})")
+
+
+TENT_WORDS: dict[str, str] = {
+    "cards": "2 deed cards",
+    "morality": "a morality choice",
+    "none": "empty",
+    "food": "any food",
+    "move": "one-time move",
+    "trade": "one-time trading",
+    "strength": "one-time strength",
+    "card_draw": "one-time card draw",
+}
+"""A tent bonus as a player reads it (a food's is its name); the data's names (``none``,
+``cards`` beside ``card_draw``) read as jargon in labels: ``a tent (none)``."""
+
+
+def tent_bonus_words(bonus: str) -> str:
+    """A tent bonus in a player's words: ``card_draw`` -> ``one-time card draw``."""
+    return TENT_WORDS.get(bonus, core.words(bonus))
+
 
 def tent_words(st: State, a: int) -> str:
-    """The tent a ``TENT`` action names as a player reads it: ``a tent (card draw)``."""
-    return f"a tent ({core.words(tent_of(st, a))})"
+    """The tent a ``TENT`` action names as a player reads it: ``a tent (one-time card draw)``."""
+    return f"a tent ({tent_bonus_words(tent_of(st, a))})"
 
 
 def tent_of(st: State, a: int) -> str:

@@ -15,6 +15,7 @@ from solver.games.trial.belongings import (
     TentFromBox,
     gain_food,
     take_tent,
+    tent_bonus_words,
     tent_of,
     tent_words,
 )
@@ -172,15 +173,16 @@ class PickTent(Step):
 
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str:
-        return f"leave your tent ({words(tent_of(st, a))}) at {spot_words(f['spot'])}"
+        return f"leave your tent ({tent_bonus_words(tent_of(st, a))}) at {spot_words(f['spot'])}"
 
     @staticmethod
-    def legacy(st: State, f: Frame, a: int) -> tuple[str, str]:
-        """The labels before read ``leave your tent card_draw at camp-1`` and ``leave your tent
-        (acorn) at universal`` (still accepted)."""
+    def legacy(st: State, f: Frame, a: int) -> tuple[str, str, str]:
+        """The labels before read ``leave your tent card_draw at camp-1``, ``leave your tent
+        (acorn) at universal`` and ``leave your tent (none) at camp-1`` (still accepted)."""
         return (
             f"leave your {st.layout.label(a)} at {f['spot']}",
             f"leave your tent ({words(tent_of(st, a))}) at {f['spot']}",
+            f"leave your tent ({words(tent_of(st, a))}) at {spot_words(f['spot'])}",
         )
 
 

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from solver.games.trial.belongings import location_type, open_tunnels
-from solver.games.trial.core import words
+from solver.games.trial.belongings import location_type, open_tunnels, tent_bonus_words
 
 if TYPE_CHECKING:
     from solver.games.trial.rules import TrialState
@@ -161,7 +160,7 @@ def render_player_text(st: TrialState, p: int) -> str:
         hand: Any = view["hand"]
         tents: Any = view["tents"]  # one's own: their bonuses; another's: a count
         if isinstance(tents, list):
-            tents = f"{len(tents)} ({', '.join(map(words, tents))})" if tents else "0"
+            tents = f"{len(tents)} ({', '.join(map(tent_bonus_words, tents))})" if tents else "0"
         if isinstance(hand, list):
             hand = ", ".join(st.game.pack.card(c)["name"] for c in hand) or "-"
         story = [

@@ -83,8 +83,8 @@ def test_the_old_labels_still_parse_to_the_same_action() -> None:
 
 
 OLD_OUTCOMES = {
-    "deal_tent": re.compile(r"player \d is dealt a tent \([a-z ]+\)"),
-    "box_tent": re.compile(r"a tent \([a-z ]+\) from the box goes face down on camp-\d"),
+    "deal_tent": re.compile(r"player \d is dealt a tent \([a-z0-9 -]+\)"),
+    "box_tent": re.compile(r"a tent \([a-z0-9 -]+\) from the box goes face down on camp-\d"),
     "stock": re.compile(r"store slot row \d, column \d gets [a-z-]+"),
     "ruin_item": re.compile(r"ruins-\d gets [a-z-]+ face down"),
     "draw": re.compile(r"player \d draws \S.*|encounter \d is \S.*|\S.* is revealed on top of .*"),
@@ -153,6 +153,8 @@ def test_the_board_heading_says_what_the_game_waits_for_in_words() -> None:
 def test_enhancement_discards_and_the_universal_campsite_read_as_words() -> None:
     # Defect: "discard Ambush (card)" (the enhancement kind's data name in brackets) and
     # "leave your tent (acorn) at universal" (the data's name of the universal campsite).
+    from solver.games.trial.belongings import tent_of
+
     seen = set()
     for state, legal in _decisions(2, 1) + _decisions(3, 2) + _decisions(4, 3):
         frame = state._top()
@@ -165,7 +167,8 @@ def test_enhancement_discards_and_the_universal_campsite_read_as_words() -> None
                 old = f"discard {name['name']} ({frame['kind']})"
             elif frame["step"] == "pick_tent" and frame["spot"] == "universal":
                 assert label.endswith(" at the universal campsite"), label
-                old = label.replace("the universal campsite", "universal")
+                bonus = tent_of(state, action).replace("_", " ")  # the words then
+                old = f"leave your tent ({bonus}) at universal"
             else:
                 continue
             seen.add(frame["step"])
@@ -202,4 +205,37 @@ def test_the_table_panels_and_the_text_view_name_no_data() -> None:
             action = rng.choice(state.legal_actions())
         state.apply_action(action)
     state.data["players"][0]["tents"] = ["card_draw", "acorn"]
-    assert "tents: 2 (acorn, card draw)" in render_player_text(state, 0)
+    assert "tents: 2 (acorn, one-time card draw)" in render_player_text(state, 0)
+
+
+FOOD_NAMES = ("raspberry", "acorn", "mushroom", "tea")
+
+
+def test_tents_read_as_their_bonus_in_words_and_old_labels_still_parse() -> None:
+    """Found by a new user's pass: ``play --human`` offered 'leave your tent (none) at the
+    universal campsite' and told 'player 0 is dealt a tent (none)' (the data's name of the empty
+    tent), beside 'a tent (cards)' and 'a tent (card draw)' (two different bonuses, 2 deed cards
+    and a one-time card-draw symbol). Each now reads as its bonus in words; the old labels, which
+    records may hold, still parse to the same action."""
+    from solver.games.trial.belongings import tent_of
+
+    said: dict[str, str] = {}  # bonus -> its words in the labels
+    nodes = [n for players, seed in ((2, 1), (3, 2), (4, 3)) for n in
+             _nodes(players, seed) + _nodes(players, seed, chance=True)]  # fmt: skip
+    for state, actions in nodes:
+        step = state._top()["step"]
+        if step not in ("deal_tent", "box_tent", "pick_tent"):
+            continue
+        for action in actions:
+            bonus = tent_of(state, action)
+            label = state.action_to_string(action)
+            words = re.search(r"tent \(([^)]*)\)", label)
+            assert words, label
+            assert said.setdefault(bonus, words[1]) == words[1], (label, said[bonus])
+            old = label.replace(words[0], f"tent ({bonus.replace('_', ' ')})")
+            assert state.string_to_action(old) == action, old
+    # every bonus seen, each in its own words; a food by its name, no other by its data name
+    assert len(said) == 12 and len(set(said.values())) == 12, said
+    assert all(said[food] == food for food in FOOD_NAMES), said
+    assert not {b for b, w in said.items() if w == b.replace("_", " ") and b not in FOOD_NAMES}
+    assert (said["none"], said["food"]) == ("empty", "any food")  # the rules page's tents
