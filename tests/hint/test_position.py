@@ -113,3 +113,37 @@ def test_a_game_option_given_as_text_is_read_only_where_paths_are() -> None:
     assert open_position(_ask({"players": 1, "tiles": text}), allow_paths=True).game
     content = json.loads(Path(text).read_text())
     assert open_position(_ask({"players": 1, "tiles": content})).game
+
+
+def _finished(game: str, options: dict, seed: int) -> list[int]:
+    """The actions of a seeded random game of ``game`` played to its end."""
+    state = solver.load_game(game, **options).new_initial_state()
+    rng, actions = random.Random(seed), []
+    while not state.is_terminal():
+        actions.append(rng.choice(state.legal_actions()))
+        state.apply_action(actions[-1])
+    return actions
+
+
+@pytest.mark.parametrize(("game", "options"), [("guardians", {"players": 3}),
+                                               ("trial", {"players": 2}),
+                                               ("dog", {"forest": "dog/another-dog"})])  # fmt: skip
+def test_a_finished_game_answers_its_scores(game: str, options: dict) -> None:
+    """Found by a new user's pass: the web table's game-over line said only the returns
+    ("Game over: shared first place: players 1, 2 (returns 0.00, 0.50, 0.50)."), never the VP or
+    fame the game was won with: the page had no scores to say. ``/v1/position`` and a session's
+    view answer ``scores`` (the game's own, ``GameSpec.scores``) once the game is over; null
+    before, and for a game without scores (the dog)."""
+    from solver.hint.session import seat_view
+
+    actions = _finished(game, options, seed=3)
+    spec, played = game_spec(game), solver.load_game(game, **options)
+    state = played.new_initial_state()
+    for action in actions:
+        state.apply_action(action)
+    scores = [float(s) for s in state.scores()] if game != "dog" else None
+    assert position_job({"game": game, "options": options, "actions": actions})["scores"] == scores
+    view = seat_view(spec, played, state, [0], len(actions))
+    assert view["scores"] == scores
+    before = position_job({"game": game, "options": options, "actions": actions[:-1]})
+    assert before["scores"] is None and not before["terminal"]

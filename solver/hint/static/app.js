@@ -283,8 +283,9 @@ function viewAsPosition(view) {
   const observed = view.observation ? JSON.stringify(view.observation, null, 1) : "";
   const text = view.text || `${view.informationState || ""}\n\n${observed}`.trim();
   return { game: view.game, players: view.players, currentPlayer: view.currentPlayer,
-    terminal: view.terminal, chance: false, returns: view.returns, moves: view.moves,
-    outcomes: [], actions: [], svg: view.svg, text, movePoints: {}, line: [], state: null,
+    terminal: view.terminal, chance: false, returns: view.returns, scores: view.scores,
+    moves: view.moves, outcomes: [], actions: [], svg: view.svg, text, movePoints: {}, line: [],
+    state: null,
     valueKind: view.valueKind, panels: view.panels || [], targets: view.targets || [],
     drawsLine: Boolean(view.drawsLine) };
 }
@@ -417,15 +418,21 @@ function fillSeats(count) {
   $("seat-label").hidden = count < 2;
 }
 
-function overText(returns) {
-  // who won, in words (the returns alone read as jargon: "returns 0.00, 1.00")
-  if (returns.length === 1) return returns[0] >= 1 ? "Game over: won." : "Game over: lost.";
+function overText(returns, scores) {
+  // who won, in words, with the game's own scores where it has them (VP, fame): the returns
+  // alone read as jargon ("returns 0.00, 1.00") and said nothing of the score
+  if (returns.length === 1) {
+    const result = returns[0] >= 1 ? "won" : "lost";
+    return scores ? `Game over: ${result} (score ${scores[0]}).` : `Game over: ${result}.`;
+  }
   const best = Math.max(...returns);
   const first = returns.flatMap((value, seat) => (value === best ? [seat] : []));
   const who = first.length === returns.length ? "a tie"
     : first.length === 1 ? `player ${first[0]} won`
     : `shared first place: players ${first.join(", ")}`;
-  return `Game over: ${who} (returns ${returns.map((r) => r.toFixed(2)).join(", ")}).`;
+  const said = scores ? `scores ${scores.join(", ")}`
+    : `returns ${returns.map((r) => r.toFixed(2)).join(", ")}`;
+  return `Game over: ${who} (${said}).`;
 }
 
 function draw() {
@@ -439,7 +446,7 @@ function draw() {
   if (svg) markTargets(svg, position.targets || []);
   let status;
   if (position.terminal) {
-    status = overText(position.returns || []);
+    status = overText(position.returns || [], position.scores || null);
   } else if (position.chance) {
     status = "Chance: roll or draw.";
   } else {

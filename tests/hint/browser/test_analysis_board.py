@@ -440,21 +440,22 @@ def test_a_hidden_information_board_shows_the_viewing_seat(session: Any) -> None
 @pytest.mark.parametrize(("seed", "said"), [(0, "a tie"), (5, "player 1 won")])
 def test_a_finished_game_says_who_won(session: Any, tmp_path: Path, seed: int, said: str) -> None:
     """The status of a finished game of several players said only its returns ("Game over:
-    returns 0.00, 1.00."): it names the winner, or the tie, and keeps the returns beside."""
+    returns 0.00, 1.00."): it names the winner, or the tie, with the game's scores beside (a
+    second new user's pass: the returns beside said nothing of the VP)."""
     page, problems = session
     game = solver.load_game("guardians", players=2)
     state, rng, actions = game.new_initial_state(), random.Random(seed), []
     while not state.is_terminal():  # random moves and draws to the end
         actions.append(rng.choice(state.legal_actions()))
         state.apply_action(actions[-1])
-    returns = ", ".join(f"{value:.2f}" for value in state.returns())
+    scores = ", ".join(f"{value:g}" for value in state.scores())
     record = {"game": "guardians", "options": {"players": 2}, "seed": seed, "actions": actions}
     saved = tmp_path / "finished.json"
     saved.write_text(json.dumps(record))
     page.set_input_files("#load", str(saved))
     page.wait_for_function("() => document.querySelector('#status').dataset.state === 'over'")
     _ready(page)
-    assert page.inner_text("#status") == f"Game over: {said} (returns {returns})."
+    assert page.inner_text("#status") == f"Game over: {said} (scores {scores})."
     assert not problems, problems
 
 
