@@ -273,3 +273,37 @@ def test_the_trial_names_the_next_stage_of_a_fight_under_way_in_words() -> None:
         assert now.endswith(f"(next: {STAGE_WORDS[fight['stage']]})") and "_" not in now
         seen += 1
     assert seen
+
+
+def test_guardians_pool_tiles_read_in_words() -> None:
+    """Found by a new user's pass: the table's pool panel listed 'tile 16: G:?5', the text
+    view's token, whose legend the table does not show. Each tile reads as its colour and its
+    mission's points, face down ('blue, 5 VP mission face down') or, with open backs, its walk
+    ('blue, mission green-red-grey (5 VP)'), against the tile itself."""
+    import random
+
+    import solver
+    from solver.games.guardians.tiles import COLOUR_NAMES
+
+    spec = game_spec("guardians")
+    seen = set()
+    for open_backs in (False, True):
+        game = solver.load_game("guardians", players=2, open_backs=open_backs)
+        state, rng = game.new_initial_state(), random.Random(4)
+        while state.is_chance_node():
+            state.apply_action(rng.choice(state.legal_actions()))
+        (pool, *_rest) = spec.table_view(game, state, 0)["panels"]
+        assert [item["text"].split(":")[0] for item in pool["items"]] == [
+            f"tile {t}" for t in state.pool
+        ]
+        for item, number in zip(pool["items"], state.pool, strict=True):
+            tile = state.tile(number)
+            said = item["text"].split(": ", 1)[1]
+            assert said.startswith(f"{COLOUR_NAMES[tile.colour]}, ") and ":" not in said, said
+            if open_backs:
+                walk = "-".join(COLOUR_NAMES[c] for c in tile.sequence)
+                assert said.endswith(f"mission {walk} ({tile.points} VP)"), said
+            else:
+                assert said.endswith(f"{tile.points} VP mission face down"), said
+            seen.add(open_backs)
+    assert seen == {False, True}

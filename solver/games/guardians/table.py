@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["table_view"]
+__all__ = ["table_view", "tile_words"]
 
 
 def _tile_actions(state: Any) -> dict[int, list[int]]:
@@ -69,14 +69,26 @@ def _targets(state: Any) -> list[dict[str, Any]]:
     return targets
 
 
+def tile_words(tile: Any) -> str:
+    """A pool tile as a player reads it: ``blue, 5 VP mission face down`` (its forest side's
+    colour and points preview), ``blue, mission green-red-grey (5 VP)`` where its back is known
+    (open backs). The text view's token ``B:?5`` needs its legend, which the table has not."""
+    from solver.games.guardians.tiles import COLOUR_NAMES
+
+    colour = COLOUR_NAMES[tile.colour]
+    if tile.hidden:
+        return f"{colour}, {tile.points} VP mission face down"
+    walk = "-".join(COLOUR_NAMES[c] for c in tile.sequence)
+    return f"{colour}, mission {walk} ({tile.points} VP)"
+
+
 def _pool(state: Any) -> list[dict[str, Any]]:
-    from solver.games.guardians.render_text import tile_token
     from solver.render.ascii import count
 
     moves = _tile_actions(state)
     pool = []
     for tile in state.pool:
-        item: dict[str, Any] = {"text": f"tile {tile}: {tile_token(state.tile(tile), False)}"}
+        item: dict[str, Any] = {"text": f"tile {tile}: {tile_words(state.tile(tile))}"}
         if moves.get(tile):
             item["actions"] = moves[tile]
             n = len(moves[tile])
