@@ -187,6 +187,31 @@ def _open(
         if source is None or exc.filename is None:
             raise
         raise OptionError(f"{source}: {exc.strerror or exc}") from None
+    except OptionError as exc:  # `forest dog show stick`: a missing file a puzzle's name ends
+        meant = _puzzles_meant(spec, source)
+        if not meant:
+            raise
+        raise OptionError(f"{exc}; did you mean the puzzle {' or '.join(meant)}?") from None
+
+
+def _puzzles_meant(spec: GameSpec, source: str | None) -> list[str]:
+    """The game's puzzles a missing FILE named with no folder may have meant: its name (less
+    the game's extension) is a puzzle's, or close to some (``stick``, ``stik.forest`` ->
+    ``dog/stick``). A path or a ``GAME/NAME`` has its own error (close puzzle names there)."""
+    import difflib
+
+    from solver import puzzles
+
+    if source is None or spec.puzzles is None or "/" in source or os.path.lexists(source):
+        return []
+    stem = os.path.basename(source)
+    for extension in spec.extensions:
+        stem = stem.removesuffix(extension)
+    names = puzzles.names(spec.name)
+    stems = {name.split("/", 1)[1]: name for name in names}
+    if stem in stems:
+        return [stems[stem]]
+    return [stems[s] for s in difflib.get_close_matches(stem, list(stems), n=2, cutoff=0.75)]
 
 
 def _read_state(

@@ -304,3 +304,26 @@ def test_a_record_beside_its_file_or_another_option_is_refused(tmp_path):
     )
     one_line_error(forest("guardians", "show", "g.json", "--players", "3", cwd=tmp_path),
                    "g.json is a game of 2 player(s), not the 3 --players asks for")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["dog", "show", "stick"],
+         "stick: no such forest file; did you mean the puzzle dog/stick?"),
+        (["dog", "play", "stik.forest", "--games", "1"],
+         "stik.forest: no such forest file; did you mean the puzzle dog/stick?"),
+        (["guardians", "best-move", "two-pawns"],
+         "two-pawns: no such position; did you mean the puzzle guardians/two-pawns?"),
+        (["dog", "show", "nothing-like-it"], "nothing-like-it: no such forest file\n"),
+        (["dog", "show", "dog/stik"], "close matches: 'dog/stick'\n"),  # its own error, once
+    ],
+)  # fmt: skip
+def test_a_missing_file_named_like_a_puzzle_names_the_puzzle(tmp_path, monkeypatch, argv, said):
+    """Found by a new user's pass: `forest dog show stick` said only 'stick: no such forest
+    file', where the puzzle is `dog/stick` (the list prints them with the game's name first);
+    a missing FILE named with no folder now names the puzzle it matches, or close ones."""
+    monkeypatch.chdir(tmp_path)  # no file of those names here
+    code, out, err = cli(argv)
+    assert (code, out) == (2, "") and err.count("\n") == 1, (code, err)
+    assert err.startswith("forest: error: ") and said in err, err
