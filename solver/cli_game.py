@@ -103,14 +103,21 @@ def _add_best_move(commands: Any, spec: GameSpec) -> None:
     _bind(p, spec, _best_move)
 
 
+def _solve_summary(spec: GameSpec) -> str:
+    """``forest GAME --help``'s line for solve: which agent's games estimate the value by default
+    (a game's quick agent where it declares one: the Trial's heuristic, not its strongest)."""
+    if spec.solve_agent is None:
+        who = "the strongest agent wins from there"
+    else:
+        who = (f"the quick {spec.solve_agent} agent wins from there (--agent "
+               f"{spec.strongest_agent} for the strongest)")  # fmt: skip
+    if spec.exact:
+        return f"the value of a position: exact where it fits, else what {who}"
+    return f"the value of a position, an estimate: what {who}"
+
+
 def _add_solve(commands: Any, spec: GameSpec) -> None:
-    p = commands.add_parser(
-        "solve",
-        help="the value of a position: exact where it fits, else what the strongest agent wins "
-        "from there"
-        if spec.exact
-        else "the value of a position: what the strongest agent wins from there (an estimate)",
-    )
+    p = commands.add_parser("solve", help=_solve_summary(spec))
     _common(p, spec)
     _state_option(p)
     p.add_argument(

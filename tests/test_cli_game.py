@@ -33,3 +33,22 @@ def test_review_help_names_the_searcher_of_its_estimates(game, searcher):
     text = " ".join(run.stdout.split())
     assert f"--iterations ITERATIONS {searcher} simulations a position" in text, text
     assert f"--seconds SECONDS {searcher} seconds a position" in text, text
+
+
+@pytest.mark.parametrize("game", ["dog", "guardians", "trial"])
+def test_the_solve_summary_names_the_agent_its_default_plays(game):
+    """Found by a new user's pass: `forest trial --help` said solve gives 'what the strongest
+    agent wins from there', while its default plays the quick heuristic agent (ismcts only with
+    --agent or --iterations, as `solve --help` and docs/command-line.md say)."""
+    import re
+
+    from solver.registry import game_spec
+
+    spec = game_spec(game)
+    run = forest(game, "--help")
+    summary = " ".join(re.search(r"\n    solve\s+(.*?)\n    play", run.stdout, re.S)[1].split())
+    if spec.solve_agent is None:
+        assert "what the strongest agent wins from there" in summary, summary
+    else:
+        assert f"what the quick {spec.solve_agent} agent wins from there" in summary, summary
+        assert f"(--agent {spec.strongest_agent} for the strongest)" in summary, summary
