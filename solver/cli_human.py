@@ -363,12 +363,12 @@ def _result_lines(spec: GameSpec, state: Any, seats: list[str], finished: bool) 
     returns = state.returns()
     if not finished:
         return []
-    if len(returns) == 1:
-        won = returns[0] > 0.5
-        if seats[0] == HUMAN:
-            return ["you won!" if won else "you lost"]
-        return [f"{name(0)} {'won' if won else 'lost'}"]
     scores = spec.scores(state) if spec.scores is not None else returns
+    if len(returns) == 1:  # solo: the score too, where the game keeps one (guardians' VP)
+        won = returns[0] > 0.5
+        said = ("you won!" if won else "you lost") if seats[0] == HUMAN else (
+            f"{name(0)} {'won' if won else 'lost'}")  # fmt: skip
+        return [said] + ([f"score: {scores[0]:g}"] if spec.scores is not None else [])
     best = max(returns)
     first = [seat for seat, value in enumerate(returns) if value == best]
     if len(first) == 1:

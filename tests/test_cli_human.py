@@ -379,3 +379,19 @@ def test_a_run_of_hidden_chance_events_is_one_line(tmp_path):
             hidden += 1
         state.apply_action(action)
     assert hidden > 1 and shown == hidden
+
+
+def test_a_solo_game_s_end_says_the_score(tmp_path):
+    """Found by a new user's pass: a guardians solo game played with --human ended on 'you lost'
+    alone; the score a level is won by (its threshold is drawn above) was never said at the end,
+    as it is for several players ('scores: ...'). The dog keeps no score: its line is alone."""
+    run = play("guardians", "play", "--players", "1", "--option", "level=2", "--record", "g.json",
+               answers="1\n" * ANSWERS_ENOUGH, cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr[-2000:]
+    record = record_of(tmp_path / "g.json")
+    state = load_game("guardians", players=1, level=2).new_initial_state()
+    for action in record["actions"]:
+        state.apply_action(action)
+    verdict, score, wrote = run.stdout.rstrip().splitlines()[-3:]
+    assert verdict == ("you won!" if record["returns"][0] > 0.5 else "you lost")
+    assert (score, wrote) == (f"score: {state.scores()[0]}", "wrote g.json")
