@@ -241,18 +241,19 @@ async function newGame(event, rolled) {
   } else if (!rolled && spec.sourceOption && spec.puzzles.length && puzzle !== DEFAULT_SETUP) {
     table.options[spec.sourceOption] = puzzle;
   }
-  if (spec.players.length > 1) {
+  if (spec.players.length > 1 && !rolled) { // a rolled instance is played at its own count
     table.options.players = Number($("players").value);
   }
   if (!rolled && puzzle !== CURRENT) Object.assign(table.options, chosenOptions());
   table.rng = seeded(Number($("seed").value) || 0);
   resetLine();
   table.session = null;
-  if ($("mode").value === "session") {
-    await startSession();
-    return;
+  if ($("mode").value === "session") await startSession();
+  else await refresh();
+  if (rolled && table.position && spec.players.length > 1) { // the count it was rolled for
+    $("players").value = String(table.position.players);
+    showChoices();
   }
-  await refresh();
 }
 
 // -- a server-kept session ----------------------------------------------------------------------
@@ -367,7 +368,12 @@ async function endSession() {
 
 async function rollNew() {
   showError(null);
-  const [width, height] = $("size").value.toLowerCase().split("x").map(Number);
+  const size = /^\s*(\d+)\s*x\s*(\d+)\s*$/i.exec($("size").value);
+  if (!size) { // said in the form's words, not the request's ("width: Input should be ...")
+    showError(`Size: write it as WIDTHxHEIGHT, like 6x6 (not "${$("size").value}")`);
+    return;
+  }
+  const [width, height] = [Number(size[1]), Number(size[2])];
   try {
     const rolled = await api("/v1/roll", {
       game: table.spec.name, seed: Number($("seed").value) || 0, width, height,

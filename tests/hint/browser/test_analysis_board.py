@@ -570,3 +570,28 @@ def test_the_save_buttons_files_are_read_by_the_command_line(
             if position.get("state") is not None:  # the text the page holds (not hidden)
                 assert opened.to_json() == position["state"]
     assert not problems, problems
+
+
+def test_a_rolled_position_plays_at_its_own_player_count(session: Any) -> None:
+    """Found by a new user's pass: guardians with Players 4, then *Roll a new one*, showed
+    'Error: the position could not be shown. options.position: the position is a solo position;
+    it cannot be played by 4 players' (the roll makes a solo position; the page sent the select's
+    count with it). The rolled position is played at its own count, which the select then shows.
+    A size that is no WxH is said in the form's words, and the game on the table stays."""
+    page, problems = session
+    page.select_option("#game", "guardians")
+    _ready(page)
+    page.select_option("#players", "4")
+    _ready(page)
+    page.click("#roll-new")
+    page.wait_for_function("() => window.table.current !== null")
+    _ready(page)
+    assert page.inner_text("#error") == ""
+    assert page.get_attribute("#status", "data-state") != "error"
+    players = page.evaluate("() => window.table.position.players")
+    assert page.input_value("#players") == str(players) == "1"
+    page.fill("#size", "banana")
+    page.click("#roll-new")
+    assert page.inner_text("#error") == 'Size: write it as WIDTHxHEIGHT, like 6x6 (not "banana")'
+    assert page.evaluate("() => window.table.position !== null")  # the rolled game stays
+    assert not problems, problems
