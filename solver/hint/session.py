@@ -22,6 +22,7 @@ on. A step always makes one engine decision at least, so repeated views finish t
 
 from __future__ import annotations
 
+import json
 import secrets
 import threading
 import time
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_SESSIONS",
+    "MAX_SESSION_BYTES",
     "Session",
     "Sessions",
     "advance_job",
@@ -49,6 +51,12 @@ __all__ = [
 
 MAX_SESSIONS = 256
 """Sessions kept at once (the least recently used is dropped past it)."""
+
+MAX_SESSION_BYTES = 64 * 1024 * 1024
+"""The bytes of the sessions' options kept at once, as JSON (the least recently used session is
+dropped past it): a session keeps its game's options, which may hold a file's whole text (a dog
+forest's comments, a tile set's name) up to a request body's size, so the count alone let 256
+sessions of 1 MiB each hold 280 MB of the server's main process."""
 
 MAX_ENGINE_PLIES = 2_000
 """The most actions one step plays for the engine seats and chance (a bound, never reached by a
@@ -87,11 +95,15 @@ class Session:
 
 
 class Sessions:
-    """The sessions of one service (in its event-loop process)."""
+    """The sessions of one service (in its event-loop process), bounded in number and in the
+    bytes of their options (:data:`MAX_SESSIONS`, :data:`MAX_SESSION_BYTES`)."""
 
-    def __init__(self, capacity: int = MAX_SESSIONS) -> None:
+    def __init__(self, capacity: int = MAX_SESSIONS, max_bytes: int = MAX_SESSION_BYTES) -> None:
         self.capacity = capacity
+        self.max_bytes = max_bytes
         self._kept: OrderedDict[str, Session] = OrderedDict()
+        self._sizes: dict[str, int] = {}
+        self._bytes = 0
         self._lock = threading.Lock()
 
     @staticmethod
@@ -101,12 +113,19 @@ class Sessions:
 
     def add(self, session: Session, ident: str | None = None) -> str:
         """Keep ``session`` under ``ident`` (default: a new id), dropping the least recently
-        used past the capacity; the id."""
+        used past the capacity or the bytes (never the one added); the id."""
         ident = ident or self.new_ident()
+        size = len(json.dumps(session.options, separators=(",", ":"), default=str))
         with self._lock:
+            self._bytes += size - self._sizes.get(ident, 0)
             self._kept[ident] = session
-            while len(self._kept) > self.capacity:
-                self._kept.popitem(last=False)
+            self._kept.move_to_end(ident)
+            self._sizes[ident] = size
+            while len(self._kept) > 1 and (
+                len(self._kept) > self.capacity or self._bytes > self.max_bytes
+            ):
+                dropped, _ = self._kept.popitem(last=False)
+                self._bytes -= self._sizes.pop(dropped)
         return ident
 
     def get(self, ident: str) -> Session:

@@ -257,3 +257,30 @@ def _hands_on(state: Any, move: int) -> bool:
     child = state.clone()
     child.apply_action(move)
     return not child.is_terminal() and not child.is_chance_node() and child.current_player() != 0
+
+
+def test_the_sessions_kept_are_bounded_in_bytes_too():
+    """A session keeps its game's options, which may hold a file's whole text (a dog forest's
+    comments, a tile set's name): past the bytes the store keeps, the least recently used
+    sessions are dropped, as past its count (found by attack: 256 sessions of 1 MiB options each
+    held 280 MB of the server's main process). The one just added is always kept."""
+    from solver.hint.errors import HintError
+    from solver.hint.session import Session, Sessions
+
+    def session(comment_bytes: int) -> Session:
+        forest = "# " + "x" * comment_bytes + "\nname: a\nturns: 3\ngrid:\nH @\n"
+        return Session("dog", {"forest": forest}, [0], "random", None, 0)
+
+    store = Sessions(capacity=256, max_bytes=10_000)
+    first, second = store.add(session(4_000)), store.add(session(4_000))
+    store.get(first)  # used: the second is now the least recently used
+    third = store.add(session(4_000))
+    assert len(store) == 2 and store.get(first) and store.get(third)
+    with pytest.raises(HintError) as dropped:
+        store.get(second)
+    assert dropped.value.code == "unknown_session"
+    alone = store.add(session(50_000))  # larger than the whole budget: kept, every other dropped
+    assert len(store) == 1 and store.get(alone)
+    few = Sessions(capacity=4, max_bytes=10_000)  # the count still bounds small ones
+    small = [few.add(session(10)) for _ in range(6)]
+    assert len(few) == 4 and few.get(small[-1])
