@@ -214,6 +214,23 @@ def _check_options(
     return players, extra
 
 
+def _refuse_unknown_puzzle(spec: GameSpec, source: str, field: str, allow_paths: bool) -> None:
+    """A ``GAME/NAME`` that names no puzzle (and, where paths are read, no file) is refused as
+    the command line refuses it, with the puzzles close to it (``dog/stik``: ``close matches:
+    'dog/stick'``), not as a missing file or a path this transport never reads."""
+    if spec.puzzles is None or "\n" in source or not source.startswith(f"{spec.name}/"):
+        return
+    if allow_paths and os.path.lexists(source.strip()):
+        return
+    from solver import puzzles
+
+    try:
+        puzzles.path(source)
+    except OptionError as exc:
+        raise HintError(f"{field}: {exc}", field, "bad_game" if allow_paths else
+                        "invalid_request") from None  # fmt: skip
+
+
 def _open_game(
     spec: GameSpec, engine: str | None, options: dict[str, Any], allow_paths: bool
 ) -> Any:
@@ -235,6 +252,7 @@ def _open_game(
             return _cached_open(
                 key, lambda: spec.open(source, engine=engine, players=players, **extra)
             )
+        _refuse_unknown_puzzle(spec, source, field, allow_paths)
         if "\n" in source:
             open_text = spec.open_text
             if open_text is None:

@@ -147,3 +147,30 @@ def test_a_finished_game_answers_its_scores(game: str, options: dict) -> None:
     assert view["scores"] == scores
     before = position_job({"game": game, "options": options, "actions": actions[:-1]})
     assert before["scores"] is None and not before["terminal"]
+
+
+@pytest.mark.parametrize("allow_paths", [True, False])  # stdio reads paths; HTTP never does
+def test_a_misspelt_puzzle_name_gets_its_close_matches(allow_paths: bool, tmp_path, monkeypatch):
+    """Found by a new user's pass: a hint asked of ``dog/stik`` answered 'options.forest:
+    dog/stik: no such file' on stdio (and 'is not a puzzle name; this transport ... never a
+    path' over HTTP), where `forest dog show dog/stik` names the puzzle meant: 'unknown puzzle
+    'dog/stik'; close matches: 'dog/stick''. Both transports say it as the command line does;
+    the codes are the transports' own as before. A file of that name is still read on stdio."""
+    monkeypatch.chdir(tmp_path)
+    ask = SimpleNamespace(game="dog", engine=None, options={"forest": "dog/stik"}, state=None,
+                          actions=[])  # fmt: skip
+    with pytest.raises(HintError) as caught:
+        open_position(ask, allow_paths=allow_paths)
+    assert (
+        str(caught.value) == "options.forest: unknown puzzle 'dog/stik'; close matches: 'dog/stick'"
+    )
+    assert caught.value.field == "options.forest"
+    assert caught.value.code == ("bad_game" if allow_paths else "invalid_request")
+    guardians = SimpleNamespace(game="guardians", engine=None, state=None, actions=[],
+                                options={"position": "guardians/twopawns"})  # fmt: skip
+    with pytest.raises(HintError, match="close matches: 'guardians/two-pawns'"):
+        open_position(guardians, allow_paths=allow_paths)
+    if allow_paths:  # a file there is what the name means on stdio
+        (tmp_path / "dog").mkdir()
+        (tmp_path / "dog" / "stik").write_bytes(solver.puzzles.path("dog/stick").read_bytes())
+        assert open_position(ask, allow_paths=True).state.current_player() == solver.CHANCE
