@@ -28,7 +28,7 @@ redeals, agents...).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 if TYPE_CHECKING:
@@ -225,6 +225,16 @@ def spot_words(spot: str) -> str:
     """A campsite as a player names it: ``camp-2``, or ``the universal campsite`` (the data's
     ``universal``)."""
     return "the universal campsite" if spot == "universal" else spot
+
+
+def turn_words(view: Mapping[str, Any]) -> str:
+    """Whose turn it is, from a state's data or a player's observation (``day``,
+    ``turn_player``, ``players``): ``player 2's turn``; between two turns ``between turns`` (the
+    day's camping and deals), before anyone stands on the board ``setting up``."""
+    if view["turn_player"] is not None:
+        return f"player {view['turn_player']}'s turn"
+    started = view["day"] > 1 or view["players"][0]["space"] is not None
+    return "between turns" if started else "setting up"
 
 
 def card_text_fields(what: str) -> Fields:

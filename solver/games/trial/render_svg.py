@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from solver.games.trial.core import turn_words
 from solver.games.trial.render_board import PLAYER_COLOURS, BoardFrame, board_parts
 from solver.games.trial.render_market import MARKET_HEIGHT, market
 from solver.games.trial.render_scores import ROW, legend, scoreboard
@@ -57,7 +58,7 @@ def heading_lines(game: Any, state: Any | None) -> tuple[str, str]:
     tokens = [f"{name} {'-' if who is None else f'player {who}'}"
               for name, who in d["legendary"].items()]  # fmt: skip
     mover = state.current_player()
-    turn = f"player {mover} to play" if mover >= 0 else f"player {d['turn_player']}'s turn"
+    turn = f"player {mover} to play" if mover >= 0 else turn_words(d)  # chance: no mover
     return (f"The Trial of the Forest · day {d['day']}",
             f"{players} players · {turn} · first player {d['first_player']} · legendary: "
             + ", ".join(tokens))  # fmt: skip

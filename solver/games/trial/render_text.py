@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from solver.games.trial.belongings import location_type, open_tunnels, tent_bonus_words
+from solver.games.trial.core import turn_words
 
 if TYPE_CHECKING:
     from solver.games.trial.rules import TrialState
@@ -123,7 +124,7 @@ def render_board_text(st: TrialState) -> str:
         grid[int(y)][int(x)] = _space_box(st, s)
     top = d["stack"][-1]["step"] if d["stack"] else None
     waiting = "game over" if top is None else f"waiting for {STEP_WORDS.get(top, top)}"
-    turn = "setting up" if d["turn_player"] is None else f"player {d['turn_player']}'s turn"
+    turn = turn_words(d)
     head = [f"day {d['day']}", f"first player {d['first_player']}", waiting]
     lines = [", ".join(head if top is None else [*head[:2], turn, waiting])]
     lines += ["".join(row) for row in grid]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from solver.games.trial.core import turn_words
 from solver.games.trial.render_svg import render_svg
 from solver.games.trial.table_words import STAGE_WORDS, card_words, fight_words, store_price
 
@@ -174,14 +175,7 @@ def table_view(game: Any, state: Any, seat: int) -> dict[str, Any]:
         _card(pack, c, moves) if c else {"text": "(an empty slot)"} for c in obs["encounter_row"]
     ]
     days = state.game.components["days"]
-    started = obs["day"] > 1 or obs["players"][0]["space"] is not None
-    turn = (
-        f"player {obs['turn_player']}'s turn"
-        if obs["turn_player"] is not None
-        else "between turns"
-        if started
-        else "setting up"
-    )
+    turn = turn_words(obs)
     players = [_player(state, pack, q, v, seat) for q, v in enumerate(obs["players"])]
     store = _store(pack, obs, moves)
     panels = [

@@ -239,3 +239,33 @@ def test_tents_read_as_their_bonus_in_words_and_old_labels_still_parse() -> None
     assert all(said[food] == food for food in FOOD_NAMES), said
     assert not {b for b, w in said.items() if w == b.replace("_", " ") and b not in FOOD_NAMES}
     assert (said["none"], said["food"]) == ("empty", "any food")  # the rules page's tents
+
+
+def test_whose_turn_reads_alike_everywhere_and_never_none() -> None:
+    """Found by a new user's pass: the picture's subtitle read '3 players · player None's turn'
+    at a chance node between two turns (the web table's day panel said 'between turns', the
+    text view 'setting up' on day 2). The three say one thing: a player's turn, 'between
+    turns' once someone stands on the board, 'setting up' before."""
+    from solver.games.trial.render_svg import heading_lines
+    from solver.games.trial.render_text import render_board_text
+    from solver.registry import game_spec
+
+    spec = game_spec("trial")
+    assert spec.table_view is not None
+    seen = set()
+    for state, _ in _nodes(3, 2, chance=True)[::7]:
+        data = state.data
+        started = data["day"] > 1 or data["players"][0]["space"] is not None
+        if data["turn_player"] is not None:
+            said = f"player {data['turn_player']}'s turn"
+        else:
+            said = "between turns" if started else "setting up"
+        seen.add(said.split("'")[0] if "'" not in said else "a player's turn")
+        sub = heading_lines(state.game, state)[1]
+        assert "None" not in sub and f" · {said} · " in sub, sub
+        day = next(p for p in spec.table_view(state.game, state, 0)["panels"]
+                   if p["title"] == "Day")["items"][0]["text"]  # fmt: skip
+        assert day.endswith(f", {said}"), day
+        head = render_board_text(state).splitlines()[0]
+        assert f", {said}, " in head, head
+    assert seen == {"setting up", "between turns", "a player's turn"}, seen
