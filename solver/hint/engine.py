@@ -92,6 +92,15 @@ def error_answer(
 
 
 # -- budgets -------------------------------------------------------------------------------------
+MEMORY_NOT_BOUNDING = (
+    "limit.memoryMb does not bound this search: ISMCTS (hidden information) keeps to its "
+    "iterations and seconds only (its tree grows by one node a simulation)"
+)
+"""The note of a hint that names ``limit.memoryMb`` in a hidden-information game: the ISMCTS
+searcher takes no memory cap (:func:`solver.search.ismcts.ismcts` refuses ``memory_mb``), so
+the answer says the cap did not apply rather than echo it as the budget it ran under."""
+
+
 def applied_limit(request: HintRequest, caps: Caps) -> LimitApplied:
     """The request's budget after the caps; ``capped`` names every field the server set."""
     asked = request.limit
@@ -453,7 +462,7 @@ def _answer(
     else:
         found = _searched(state, spec, request, limit, deadline, observer, cancel,
                           partial if wants else None)  # fmt: skip
-    notes: list[str] = []
+    notes: list[str] = [MEMORY_NOT_BOUNDING] if hidden and request.limit.memory_mb else []
     strength = _strength_move(request, game, state, deadline, limit.seconds, notes, cancel)
     if strength is None and request.strength is not None and _is_set(cancel):
         found.terminated = True

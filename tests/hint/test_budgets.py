@@ -428,3 +428,22 @@ def test_a_trial_strength_move_nobody_stops_is_the_move_it_was(
             reply = answer(body, cancel=cancel)
             assert reply["strengthMove"]["action"] == move, (seed, cancel, reply)
             assert reply["terminated"] is False
+
+
+def test_a_memory_cap_an_ismcts_hint_cannot_keep_is_said_not_echoed() -> None:
+    """The Trial's hints are ISMCTS, which takes no memory cap: a request naming
+    ``limit.memoryMb`` ran as if it had none while ``limitApplied`` echoed the cap as the budget
+    it ran under (found by attack: memoryMb 1e-300 and 512 both ran ~3,500 simulations in 0.5 s,
+    no note). The answer now says the cap did not bound the search; a game whose MCTS keeps the
+    cap (guardians) stops at it, with no such note."""
+    from solver.hint.engine import MEMORY_NOT_BOUNDING, answer
+
+    trial = {"id": "t", "game": "trial", "options": {"players": 2}, "limit": {"iterations": 30}}
+    capped = answer({**trial, "limit": {"iterations": 30, "memoryMb": 1e-300}})
+    assert MEMORY_NOT_BOUNDING in capped["notes"], capped["notes"]
+    assert capped["rootInfo"]["visits"] == 30  # the cap did not stop it: hence the note
+    assert MEMORY_NOT_BOUNDING not in answer(trial)["notes"]
+    guardians = {"id": "g", "game": "guardians", "options": {"players": 2},
+                 "limit": {"iterations": 30, "memoryMb": 1e-300}}  # fmt: skip
+    kept = answer(guardians)
+    assert MEMORY_NOT_BOUNDING not in kept["notes"] and kept["rootInfo"]["visits"] < 30
