@@ -233,6 +233,7 @@ def review_record(
     start: int = 0,
     stop: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    memory_mb: float | None = None,
 ) -> dict[str, Any]:
     """Review a game record: every decision's loss and mark, and the value curve (module doc).
 
@@ -250,7 +251,8 @@ def review_record(
     ``limit`` says the budget a position had. ``progress(done, total)`` is told after each
     position valued. The record is replayed once (:class:`solver.review_walk.Walk`); a forced
     position (a single move) is not searched: its value is the next searched position's
-    (``forced``, ``valueFromPly``; docs/hint-engine.md).
+    (``forced``, ``valueFromPly``; docs/hint-engine.md). ``memory_mb``: each position's memory
+    cap, as a hint's ``limit.memoryMb`` (the review's ``limit`` says it where given).
     """
     from solver.hint.engine import Caps, OpenedPosition
 
@@ -270,6 +272,8 @@ def review_record(
     def search(ply: int, state: State) -> dict[str, Any]:
         # a search past the range (a forced position's, ahead) has the last position's share
         limit = _position_budget(iterations, seconds, deadline, last + 1 - min(ply, last), default)
+        if memory_mb is not None:
+            limit["memoryMb"] = memory_mb
         position = OpenedPosition(spec=opened.spec, game=opened.game, state=state, actions=[])
         return _ask({**request, "limit": limit}, position, f"review-{ply}", **kw)
 
@@ -281,6 +285,8 @@ def review_record(
     replayed = _replay(walk, last, deadline, total_seconds, told)
     report = _report(spec, base["game"], replayed, start, last, started)
     report["limit"] = {"iterations": iterations, "seconds": seconds}
+    if memory_mb is not None:
+        report["limit"]["memoryMb"] = memory_mb
     return report
 
 

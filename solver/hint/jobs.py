@@ -278,7 +278,7 @@ def review_job(raw: dict[str, Any], caps: Caps) -> dict[str, Any]:
         result = review_record(
             record, iterations=request.limit.iterations, seconds=request.limit.seconds,
             exact=request.exact, caps=caps, allow_paths=False, total_seconds=total,
-            start=request.from_ply, stop=request.to_ply,
+            start=request.from_ply, stop=request.to_ply, memory_mb=request.limit.memory_mb,
         )  # fmt: skip
     except RecordError as exc:  # replayed before any search: refused at once
         raise HintError(str(exc), exc.field, exc.code) from None

@@ -217,3 +217,30 @@ def test_the_values_are_named_after_the_searcher_that_found_them():
     assert values_kind(review, plural=True) == "ISMCTS estimates"
     assert values_kind({"exact": True, "methods": ["exact"]}) == "exact"
     assert values_kind({"exact": False, "methods": ["exact", "mcts"]}) == "MCTS estimate"
+
+
+def test_a_review_keeps_each_position_to_the_memory_cap_it_names() -> None:
+    """``POST /v1/review`` takes a hint's ``limit``, ``memoryMb`` included: it was accepted and
+    dropped (found by attack: a guardians review with memoryMb 1e-300 ran its 20 simulations a
+    position, and its ``limit`` said nothing of the cap). Each position's MCTS now stops at the
+    cap, as the same hint does, and the review's ``limit`` says it."""
+    from solver.hint.engine import Caps, answer
+    from solver.hint.jobs import review_job
+
+    game = solver.load_game("guardians", players=2)
+    state, actions = game.new_initial_state(), []
+    while state.is_chance_node() or len(state.legal_actions()) < 2:  # to a real decision
+        action = (
+            state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[0]
+        )
+        state.apply_action(action)
+        actions.append(action)
+    actions.append(state.legal_actions()[1])
+    limit = {"iterations": 20, "memoryMb": 1e-300}
+    body = {"game": "guardians", "options": {"players": 2}, "actions": actions, "limit": limit}
+    review = review_job(body, Caps())
+    assert review["limit"]["memoryMb"] == 1e-300, review["limit"]
+    hint = answer({"id": "h", "game": "guardians", "options": {"players": 2},
+                   "actions": actions[:-1], "limit": limit})  # fmt: skip
+    decision = review["decisions"][-1]
+    assert decision["simulations"] == hint["rootInfo"]["visits"] < 20, (decision, hint["rootInfo"])
