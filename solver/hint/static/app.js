@@ -915,10 +915,24 @@ async function followLine(pv) {
   }
 }
 
+// The form's "Hint simulations", a whole number of at least 1; null (and the error said in the
+// form's words) otherwise: 0 ran 1000, -5 ran 1 and 1.5 came back as "limit.iterations: Input
+// should be a valid integer" beside the last hint's answer, as if still current.
+function hintSimulations() {
+  const given = $("iterations").value.trim();
+  if (/^\d+$/.test(given) && Number(given) >= 1) return Number(given);
+  // a number field holds "" for what is no number ("abc")
+  const why = given ? `not "${given}"` : "the field is empty";
+  showError(`Hint simulations: a whole number of at least 1 (${why})`);
+  return null;
+}
+
 async function hint() {
   if (!table.position) return;
   showError(null);
-  const iterations = Math.max(1, Number($("iterations").value) || 1000);
+  clearHint(); // an answer shown is the answer to this ask, or none
+  const iterations = hintSimulations();
+  if (iterations === null) return;
   const cursor = table.cursor;
   let answer;
   try {
@@ -974,7 +988,8 @@ function rootValueText(root) {
   const words = root.valueLabel || (root.exact ? `exact ${root.valueKind}`
     : `estimate of the ${root.valueKind}`);
   const how = root.exact ? ""
-    : ` (${root.method === "ismcts" ? "ISMCTS" : "MCTS"}, ${root.visits} simulations)`;
+    : ` (${root.method === "ismcts" ? "ISMCTS" : "MCTS"}, ${root.visits} `
+      + `simulation${root.visits === 1 ? "" : "s"})`;
   return `${words} for player ${root.player}${how}: ${root.value.toFixed(4)}`;
 }
 
@@ -990,9 +1005,10 @@ async function review() {
   stopReview();
   const run = table.reviewRun;
   const total = table.actions.length;
+  const iterations = hintSimulations();
+  if (iterations === null) return;
   const state = { curve: {}, decisions: {}, reviewed: 0, total, running: true, notes: [] };
   table.review = state;
-  const iterations = Math.max(1, Number($("iterations").value) || 1000);
   let from = 0;
   showError(null);
   drawSteps();

@@ -595,3 +595,38 @@ def test_a_rolled_position_plays_at_its_own_player_count(session: Any) -> None:
     assert page.inner_text("#error") == 'Size: write it as WIDTHxHEIGHT, like 6x6 (not "banana")'
     assert page.evaluate("() => window.table.position !== null")  # the rolled game stays
     assert not problems, problems
+
+
+def test_hint_simulations_that_are_no_whole_number_are_said_so(session: Any) -> None:
+    """Found by a new user's pass: 'Hint simulations' 0 ran 1000 simulations, -5 ran 1 ('1
+    simulations'), and 1.5 answered 'limit.iterations: Input should be a valid integer' beside
+    the last hint's value, still shown as if it answered this ask. The field is checked in its
+    own words, nothing stale stays, and one simulation is singular."""
+    page, problems = session
+    page.select_option("#game", "dog")
+    _ready(page)
+    page.click("#roll")
+    _ready(page)
+    page.click("#hint")
+    page.wait_for_function("() => document.querySelector('#root-value').textContent !== ''")
+    for given in ("1.5", "0", "-5", "abc"):
+        page.evaluate("v => { document.querySelector('#iterations').value = v; }", given)
+        page.click("#hint")
+        _ready(page)
+        said = page.inner_text("#error")
+        why = "the field is empty" if given == "abc" else f'not "{given}"'  # a number field
+        assert said == f"Hint simulations: a whole number of at least 1 ({why})", said
+        assert page.inner_text("#root-value") == "" and page.is_hidden("#hint-table")
+    page.fill("#iterations", "1")
+    page.select_option("#game", "guardians")  # an estimate (the dog's hints are exact)
+    _ready(page)
+    page.select_option("#players", "2")
+    _ready(page)
+    while page.get_attribute("#status", "data-state") == "chance":
+        page.click("#roll")
+        _ready(page)
+    page.click("#hint")
+    page.wait_for_function("() => document.querySelector('#root-value').textContent !== ''")
+    assert page.inner_text("#error") == ""
+    assert "(MCTS, 1 simulation)" in page.inner_text("#root-value"), page.inner_text("#root-value")
+    assert not problems, problems
