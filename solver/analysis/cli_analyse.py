@@ -205,13 +205,23 @@ def _print_rows(frame: pd.DataFrame, value_column: str | None) -> None:
         print(f"... {len(frame) - _PRINT_LIMIT} more rows")
 
 
+def _check_selection(expression: str, hooks: AnalysisHooks, batch: bool) -> None:
+    """``--select`` checked before anything runs: its syntax always, and where a batch is to run,
+    its columns against the ones the batch writes (the game's declared columns), on an empty
+    table: 'clas == 1' was refused only after the whole batch had run and its file was written."""
+    from solver.analysis.curate import check_expression, select
+    from solver.analysis.results import column_types, frame_of
+
+    check_expression(expression)
+    if batch:  # a results file read instead may hold other columns: checked when it is read
+        select(frame_of([], column_types(hooks.columns)), expression)
+
+
 def _check(args: argparse.Namespace) -> bool:
     """Every option checked before anything runs; returns whether there is a batch to run."""
     hooks = analysis_hooks(args.analysis_game)  # "analysis is not supported for GAME"
     if args.select is not None:  # refuse a bad condition before any long run
-        from solver.analysis.curate import check_expression
-
-        check_expression(args.select)
+        _check_selection(args.select, hooks, args.count is not None or bool(args.files))
     if args.count is not None and args.files:
         raise OptionError(f"give either --count (rolled {hooks.noun}s) or files, not both")
     for path in args.files:  # a path that is no readable file is the user's error, not a row

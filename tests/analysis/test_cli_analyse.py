@@ -299,6 +299,32 @@ def test_an_instance_path_that_is_no_readable_file_fails_before_the_batch(
     assert not log.exists() and not out.exists()  # nothing was analysed, nothing written
 
 
+@pytest.mark.parametrize(("game", "size", "expression", "needle"), [
+    ("dog", "5x5", "clas == 'guaranteed'", "unknown column 'clas'"),
+    ("guardians", "5x4", "win_probability > 0.5", "unknown column 'win_probability'"),
+    ("trial", "2x1", "players >", "bad selection 'players >'"),
+])  # fmt: skip
+def test_a_selection_naming_no_column_of_the_batch_fails_before_it(
+    tmp_path, monkeypatch, capsys, game, size, expression, needle
+):
+    """Found by a new user's pass: `forest analyse --count 2 --select "clas == 1" -o w.csv`
+    analysed both forests and wrote w.csv, then refused 'clas'. A column the batch will not
+    write is refused with the syntax, before anything runs (the game's declared columns, which
+    the batch writes); a valid selection of the game's own columns still runs."""
+    from solver.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    argv = ["analyse", "--game", game, "--count", "1", "--size", size, "-o", "r.csv",
+            "--no-progress", "--select"]  # fmt: skip
+    assert main([*argv, expression]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("forest: error: ") and needle in err[0], err
+    assert sorted(tmp_path.iterdir()) == []  # nothing analysed, nothing written
+    if game == "dog":
+        assert main([*argv, "class == 'guaranteed' or par > 0"]) == 0
+        assert (tmp_path / "r.csv").exists()
+
+
 @pytest.mark.slow
 def test_an_unreachable_scheduler_on_the_command_line_leaves_nothing(tmp_path):
     pytest.importorskip("distributed")
