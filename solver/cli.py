@@ -141,6 +141,19 @@ def _innermost(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any
             return parser
 
 
+def _meant(parser: argparse.ArgumentParser, unknown: list[str]) -> str:
+    """The command's options close to a misspelt one (``--agnet``: ``; did you mean
+    --agent?``), or nothing."""
+    import difflib
+
+    options = [o for action in parser._actions for o in action.option_strings if o[:2] == "--"]
+    for word in (w for w in unknown if w.startswith("--")):
+        close = difflib.get_close_matches(word.split("=", 1)[0], options, n=2, cutoff=0.75)
+        if close:
+            return f"; did you mean {' or '.join(close)}?"
+    return ""
+
+
 def _version() -> str:
     from solver import __version__
 
@@ -238,7 +251,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     args, unknown = parser.parse_known_args(words)
     if unknown:  # named by the command they were given to, whose --help lists its options
-        _innermost(parser, args).error(f"unrecognized arguments: {' '.join(unknown)}")
+        innermost = _innermost(parser, args)
+        innermost.error(f"unrecognized arguments: {' '.join(unknown)}{_meant(innermost, unknown)}")
     handler: Handler = args.handler
     try:
         return handler(args)

@@ -331,3 +331,22 @@ def test_an_unknown_argument_points_at_its_commands_help(capsys, argv, prog):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unrecognized arguments:" in err
     assert err.startswith(f"{prog}: error: ") and err.endswith(f"(see {prog} --help)\n"), err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [(["dog", "play", "dog/stick", "--agnet", "mcts"],
+      "--agnet mcts; did you mean --agent or --agents? (see forest dog play --help)"),
+     (["guardians", "solo", "--levle", "2"], "--levle 2; did you mean --level? (see "),
+     (["trial", "play", "--playres=3"], "--playres=3; did you mean --players? (see "),
+     (["dog", "show", "dog/stick", "--zzz"], "--zzz (see forest dog show --help)")],
+)  # fmt: skip
+def test_a_misspelt_option_names_the_options_close_to_it(capsys, argv, said):
+    """Found by a new user's pass: `forest dog play FILE --agnet mcts` said 'unrecognized
+    arguments: --agnet mcts' and no more; the command's options close to it are named (none for
+    a word like no option)."""
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1, err
+    assert f"unrecognized arguments: {said}" in err, err
