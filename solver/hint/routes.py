@@ -438,6 +438,9 @@ class TableRoutes:
         session = self.found(request.session)
         if not isinstance(session, Session):
             return session
+        if session.over:  # refused here: no worker replays the game to say it
+            return self.fail("the game is over: no move is played after its end (start a new "
+                             "session)", "session", "game_over")  # fmt: skip
         return await self.step(request.session, session, request.action,
                                gone=http.is_disconnected)  # fmt: skip
 

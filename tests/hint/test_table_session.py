@@ -208,6 +208,10 @@ def test_a_finished_session_gives_its_record(server: Server) -> None:
     # over: no take back reopens it (found by attack: it did, ply by ply)
     again = _post(server, "/v1/table/takeback", {"session": answer["session"]})
     assert again.status_code == 409 and again.json()["code"] == "game_over"
+    # nor is a move played after the end: it said "it is not a human seat's turn" (400), after a
+    # worker had replayed the whole game to say it (found by attack)
+    after = _post(server, "/v1/table/move", {"session": answer["session"], "action": 0})
+    assert after.status_code == 409 and after.json()["code"] == "game_over", after.text
     assert _post(server, "/v1/table/record", {"session": answer["session"]}).status_code == 200
 
 
