@@ -1185,6 +1185,22 @@ function savePosition() {
   download(`${table.spec.name}-position.json`, record);
 }
 
+// What is wrong with a loaded record, in words (null: nothing): a game this server does not play
+// is named, with the ones it plays ("a record is ... of a game this server plays" said neither).
+function recordProblem(record) {
+  const shape = 'a record is {"game", "options", "actions"}';
+  if (!record || typeof record !== "object" || Array.isArray(record)) return `${shape}, not this`;
+  if (typeof record.game !== "string") return `${shape}: it names no "game"`;
+  if (!table.games.some((g) => g.name === record.game)) {
+    const games = table.games.map((g) => g.name).join(", ");
+    return `its game ${JSON.stringify(record.game)} is none this server plays (${games})`;
+  }
+  if (record.actions !== undefined && !Array.isArray(record.actions)) {
+    return `${shape}: its "actions" is no list`;
+  }
+  return null;
+}
+
 async function loadFile(file) {
   showError(null);
   let record;
@@ -1194,9 +1210,9 @@ async function loadFile(file) {
     showError(`${file.name}: not JSON (${error.message})`);
     return;
   }
-  const known = record && typeof record === "object" && table.games.find((g) => g.name === record.game);
-  if (!known || (record.actions !== undefined && !Array.isArray(record.actions))) {
-    showError(`${file.name}: a record is {"game", "options", "actions"} of a game this server plays`);
+  const problem = recordProblem(record);
+  if (problem) {
+    showError(`${file.name}: ${problem}`);
     return;
   }
   $("game").value = record.game;

@@ -630,3 +630,30 @@ def test_hint_simulations_that_are_no_whole_number_are_said_so(session: Any) -> 
     assert page.inner_text("#error") == ""
     assert "(MCTS, 1 simulation)" in page.inner_text("#root-value"), page.inner_text("#root-value")
     assert not problems, problems
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [('{"game": "dgo", "actions": []}',
+      'its game "dgo" is none this server plays (dog, guardians, trial)'),
+     ('{"actions": []}', 'a record is {"game", "options", "actions"}: it names no "game"'),
+     ('{"game": "dog", "actions": 3}',
+      'a record is {"game", "options", "actions"}: its "actions" is no list'),
+     ("[1, 2]", 'a record is {"game", "options", "actions"}, not this')],
+)  # fmt: skip
+def test_a_loaded_file_that_is_no_record_says_what_is_wrong(
+    session: Any, tmp_path: Path, content: str, said: str
+) -> None:
+    """Found by a new user's pass: loading a record of the game "dgo" said 'a record is
+    {"game", "options", "actions"} of a game this server plays', naming neither the game nor
+    the games played; each problem is said, and the game on the table stays."""
+    page, problems = session
+    page.select_option("#game", "dog")
+    _ready(page)
+    saved = tmp_path / "mine.json"
+    saved.write_text(content)
+    page.set_input_files("#load", str(saved))
+    page.wait_for_function("() => document.querySelector('#error').textContent !== ''")
+    assert page.inner_text("#error") == f"mine.json: {said}"
+    assert page.evaluate("() => window.table.position !== null")
+    assert not problems, problems
