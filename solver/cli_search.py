@@ -404,10 +404,13 @@ def _resting_on(args: argparse.Namespace, walk: _Walk) -> str:
 
 
 def _print_moves(rows: list[dict[str, Any]], indent: str = "") -> None:
+    # the labels' column fits the longest (at least 28), so the values stay in one column beside
+    # a label longer than 28 ("investigate scent trail at (3,1)" pushed its value out of it)
+    width = max([28, *(len(row["label"]) for row in rows)])
     for rank, row in enumerate(rows, 1):
         visits = f"  visits {row['visits']:>6}" if row["visits"] else ""
         pv = line_text(row["pv"], 8, row.get("pvChance", ()))
-        print(f"{indent}{rank}. {row['label']:<28} value {row['value']:.4f}{visits}  pv: {pv}")
+        print(f"{indent}{rank}. {row['label']:<{width}} value {row['value']:.4f}{visits}  pv: {pv}")
 
 
 def _method(methods: set[str]) -> str:

@@ -143,3 +143,22 @@ def test_a_mixed_answer_is_headed_as_its_json_value_label(monkeypatch, capsys):
     assert main(argv) == 0
     heading = capsys.readouterr().out.splitlines()[0]
     assert heading.startswith(f"{report['value_label']} (exact where it fits"), heading
+
+
+def test_best_move_keeps_its_values_in_one_column_beside_long_labels(tmp_path):
+    """Found by a new user's pass: a label longer than the 28 columns kept for labels
+    ('investigate scent trail at (3,1)') pushed its row's value out of the column the other
+    rows' values stand in. The column fits the longest label."""
+    import solver
+
+    game = solver.load_game("dog", forest="dog/tiny-example")
+    state = game.new_initial_state()
+    for label in ("roll: 1 step", "N"):  # the dog on the scent trail's cell: two long labels
+        state.apply_action(state.string_to_action(label))
+    (tmp_path / "s.json").write_text(state.to_json())
+    run = forest("dog", "best-move", "dog/tiny-example", "--state", "s.json", "--exact",
+                 cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    rows = [line for line in run.stdout.splitlines() if " value " in line and "pv:" in line]
+    assert len(rows) >= 2 and max(len(r.split(" value ")[0]) for r in rows) > len("1. ") + 28
+    assert len({row.index(" value ") for row in rows}) == 1, rows
