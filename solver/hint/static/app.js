@@ -780,7 +780,8 @@ function drawHistory() {
     button.className = entry.player < 0 ? "ply chance" : "ply";
     if (ply === (table.session ? table.line.length : table.cursor)) button.classList.add("current");
     button.dataset.ply = String(ply);
-    const who = entry.player < 0 ? "chance" : `P${entry.player}`;
+    // in the status line's words ("Player 0 to move"), not an abbreviation ("P0")
+    const who = entry.player < 0 ? "chance" : `player ${entry.player}`;
     button.textContent = `${who}: ${entry.label}`;
     const decision = decisions[ply];
     if (decision && decision.mark) {

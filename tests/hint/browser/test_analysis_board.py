@@ -329,7 +329,9 @@ def test_a_hidden_information_game_is_kept_by_the_server(session: Any) -> None:
     # (found by a new user's pass: it stayed empty for the whole session)
     ply = page.evaluate("() => window.table.session.view.ply")
     listed = page.locator("#history li").all_inner_texts()
-    assert len(listed) == ply and any(t.startswith("P1: ") for t in listed), listed
+    assert len(listed) == ply and any(t.startswith("player 1: ") for t in listed), listed
+    # in the status line's words (a second new user's pass: "P1: ..." beside "Player 0 to move")
+    assert all(t.startswith(("chance: ", "player ")) for t in listed), listed
     page.click("#take-back")
     page.wait_for_function(f"() => window.table.session.view.ply < {ply}", timeout=60_000)
     _ready(page)
