@@ -38,10 +38,13 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import OptionError
+from solver.labels import HIDDEN_LABEL, shown_label
 from solver.render.ascii import count, line_text
 from solver.rng import SplitMix64
 from solver.spec import GameSpec, Opened
 
+# HIDDEN_LABEL and shown_label live in solver.labels (the hint engine uses them too); named here
+# as well, where play --human's tests have always imported them.
 __all__ = ["COMMANDS", "HIDDEN_LABEL", "Screen", "play_recorded", "record_options", "shown_label"]
 
 COMMANDS = {
@@ -59,13 +62,6 @@ HINT_MOVES = 3
 Hinter = Callable[..., dict[str, Any]]
 """``hinter(spec, state, args, *, observer, top) -> {"what", "moves"}``: the best moves shown for
 ``hint`` (:func:`solver.cli_search.hint_report`)."""
-REDEALS = 2
-"""``play --human``: redeals of what the human cannot see, besides the real state, searched for
-an event the human could not tell from the real one (enough for a single-outcome draw whose
-content depends on earlier hidden ones)."""
-HIDDEN_LABEL = "(hidden from you)"
-"""What ``play --human`` prints for a chance outcome or another seat's move that the human's seat
-cannot see (a card dealt to another player, a face-down card, a ruin's item)."""
 HUMAN = "human"
 
 
@@ -134,45 +130,6 @@ def record_options(spec: GameSpec, opened: Opened, args: argparse.Namespace) -> 
 
     options.update(game_options(spec, args))  # --option level=3: the review plays that game
     return options
-
-
-def shown_label(state: Any, action: int, viewer: int, game_name: str | None = None) -> str:
-    """``action``'s label as the human in seat ``viewer`` may see it (``game_name``: the
-    game's registered name, where the caller knows it; else ``state.get_game()``'s).
-
-    In a game that declares hidden information (``GameSpec.hidden_information``) a chance outcome
-    or another seat's move is shown only when the viewer could tell it from every other one: no
-    other outcome or legal move — in this state or in a redeal of what the viewer cannot see —
-    leaves the viewer with the same information state under a different label. Otherwise the
-    label would print what the viewer cannot see (another player's dealt cards, a ruin's item, a
-    face-down card), and :data:`HIDDEN_LABEL` is shown.
-    """
-    from solver.registry import game_spec
-
-    label = str(state.action_to_string(action))
-    hidden = game_spec(game_name or state.get_game().name).hidden_information
-    if not hidden or (not state.is_chance_node() and state.current_player() == viewer):
-        return label
-
-    def seen_after(world: Any, choice: int) -> str:
-        child = world.clone()
-        child.apply_action(choice)
-        return str(child.information_state_string(viewer))
-
-    mine = seen_after(state, action)
-    deal = SplitMix64(0)
-    worlds = [state, *(state.resample_hidden(viewer, deal) for _ in range(REDEALS))]
-    for world in worlds:
-        if world.is_chance_node():
-            choices = [a for a, _ in world.chance_outcomes()]
-        else:
-            choices = list(world.legal_actions())
-        for choice in choices:
-            if world is state and choice == action:
-                continue
-            if world.action_to_string(choice) != label and seen_after(world, choice) == mine:
-                return HIDDEN_LABEL
-    return label
 
 
 def _folded(text: str) -> str:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from solver.hint.errors import HintError
+from solver.labels import HIDDEN_LABEL, shown_label
 from solver.rng import SplitMix64, derive_seed, sample_outcome
 
 if TYPE_CHECKING:
@@ -226,10 +227,8 @@ def _played(
 ) -> dict[str, Any]:
     """The entry of the step's ``played`` for ``action`` (about to be applied at ``ply``): who
     played it (-1: chance) and its label as every human seat may see it (``play --human``'s
-    :func:`solver.cli_human.shown_label`; hidden from one human seat, it is hidden: in hot seat
+    :func:`solver.labels.shown_label`; hidden from one human seat, it is hidden: in hot seat
     the list is read by all)."""
-    from solver.cli_human import HIDDEN_LABEL, shown_label
-
     labels = {shown_label(state, action, seat, game_name) for seat in humans}
     label = labels.pop() if len(labels) == 1 else HIDDEN_LABEL
     return {"ply": ply, "player": -1 if state.is_chance_node() else state.current_player(),

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 import solver
-from solver.cli_human import HIDDEN_LABEL, shown_label
 from solver.hint.session import advance_job, seat_view, takeback_point
+from solver.labels import HIDDEN_LABEL, shown_label
 from solver.registry import game_spec
 from solver.rng import SplitMix64
 
