@@ -11,13 +11,16 @@ import argparse
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.cmdkit import positive_float_up_to, read_state_text, read_text_file
 from solver.errors import FormatError, OptionError, SolverError
 from solver.files import file_format_error
 from solver.game import State
 from solver.spec import GameSpec, Opened
+
+if TYPE_CHECKING:
+    from solver.hint.position import Why
 
 __all__ = [
     "DEFAULT_ITERATIONS",
@@ -318,41 +321,45 @@ def _open_record(
     return Opened(game=opened.game, state=state, source=where)
 
 
+_RECORD_REFUSALS: dict[Why, str] = {
+    "over": "comes after the end of the game",
+    "unread": "is not legal where the record plays it",
+    "not_an_action": "is neither an action id nor a label",
+    "illegal": "is not legal where the record plays it",
+    "refused": "is not legal where the record plays it",
+}
+"""What a record's refused action is said to be, by :func:`solver.hint.position.play_item`'s
+reason."""
+
+
 def _replay_one(state: State, item: Any, label: Any, index: int, where: str) -> State:
     """``state`` after the record's action ``index`` (an id or a label), or the one line saying
     why it is not legal there (its index and label)."""
+    from solver.hint.position import play_item
 
-    def refused(why: str, action: int | None = None) -> OptionError:
-        shown = label if isinstance(label, str) else None
-        if shown is None and isinstance(item, str):
-            shown = item
-        if shown is None and action is not None:
-            try:
-                shown = state.action_to_string(action)
-            except Exception:  # an id the game cannot name: the id alone
-                shown = None
-        named = f"{shown!r} (id {item})" if shown is not None and not isinstance(item, str) else (
-            repr(shown) if shown is not None else f"id {item!r}")  # fmt: skip
-        return OptionError(f"{where}: the record's action {index}, {named}, {why}")
+    def refused(why: Why, action: int | None, exc: Exception | None) -> OptionError:
+        said = _RECORD_REFUSALS[why] + (f" ({exc})" if why == "refused" else "")
+        return OptionError(f"{where}: the record's action {index}, "
+                           f"{_named(state, item, label, action)}, {said}")  # fmt: skip
 
-    if state.is_terminal():
-        raise refused("comes after the end of the game")
-    if isinstance(item, str):
-        try:
-            action = state.string_to_action(item)
-        except (SolverError, ValueError, KeyError):
-            raise refused("is not legal where the record plays it") from None
-    elif isinstance(item, int) and not isinstance(item, bool):
-        action = item
-    else:
-        raise refused("is neither an action id nor a label")
-    if action not in state.legal_actions():
-        raise refused("is not legal where the record plays it", action)
-    try:
-        state.apply_action(action)
-    except (SolverError, ValueError) as exc:
-        raise refused(f"is not legal where the record plays it ({exc})", action) from None
+    play_item(state, item, refused, strict=True)
     return state
+
+
+def _named(state: State, item: Any, label: Any, action: int | None) -> str:
+    """A record's action as a refusal names it: its recorded label (else the label it was given
+    as, else the game's label of its id, where the game can name it) and its id."""
+    shown = label if isinstance(label, str) else None
+    if shown is None and isinstance(item, str):
+        shown = item
+    if shown is None and action is not None:
+        try:
+            shown = state.action_to_string(action)
+        except Exception:  # an id the game cannot name: the id alone
+            shown = None
+    if shown is None:
+        return f"id {item!r}"
+    return repr(shown) if isinstance(item, str) else f"{shown!r} (id {item})"
 
 
 def game_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:

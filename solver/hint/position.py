@@ -23,7 +23,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from solver.errors import FormatError, OptionError, SolverError
 from solver.fields import JSONValue, shown
@@ -35,7 +35,16 @@ from solver.spec import GameSpec, Opened
 if TYPE_CHECKING:
     from solver.game import State
 
-__all__ = ["GAME_CACHE_SIZE", "MAX_PATH_BYTES", "OpenedPosition", "open_position", "read_path"]
+__all__ = [
+    "GAME_CACHE_SIZE",
+    "MAX_PATH_BYTES",
+    "OpenedPosition",
+    "Refuse",
+    "Why",
+    "open_position",
+    "play_item",
+    "read_path",
+]
 
 GAME_CACHE_SIZE = 32
 """Games opened from a puzzle name or inline text are kept (least recently used dropped), so a
@@ -368,14 +377,14 @@ class _Labels:
             self.twin.apply_action(action)
 
 
-def _action_of(item: int | str, labels: _Labels, field: str) -> int:
-    """The action id a request's item names (an id, or a label of a legal action here)."""
-    if not isinstance(item, str):
-        return item
-    try:
-        return labels.reader().string_to_action(item)
-    except (SolverError, ValueError, KeyError) as exc:
-        raise HintError(f"{field}: {exc}", field, "illegal_action") from None
+Why = Literal["over", "unread", "not_an_action", "illegal", "refused"]
+"""Why :func:`play_item` did not play an item: the game was over, a label the game does not
+read, neither an id nor a label (``strict`` only), an id not legal there, or a legal id the
+state refused to apply."""
+Refuse = Callable[[Why, int | None, Exception | None], Exception]
+"""``refuse(why, action, exc)``: the error :func:`play_item` raises (``action``: the id, where it
+is known: ``illegal`` and ``refused``; ``exc``: the game's own error, for ``unread`` and
+``refused``)."""
 
 
 def _replay(
@@ -386,20 +395,79 @@ def _replay(
     played: list[int] = []
     labels = _Labels(state)
     for index, item in enumerate(request.actions):
-        field = f"actions.{index}"
-        if state.is_terminal():
-            raise HintError(f"{field}: the game is over", field, "illegal_action")
-        action = _action_of(item, labels, field)
-        if action not in state.legal_actions():
-            raise HintError(f"{field}: action {shown(item)} is not legal here", field,
-                            "illegal_action")  # fmt: skip
+        before = None
         if labels_from is not None and index >= labels_from:
-            line.append({"action": action, "label": labels.reader().action_to_string(action),
-                         "player": state.current_player()})  # fmt: skip
-        try:
-            state.apply_action(action)
-            labels.follow(action)
-        except (SolverError, ValueError) as exc:
-            raise HintError(f"{field}: {exc}", field, "illegal_action") from None
-        played.append(action)
+            before = functools.partial(_label_into, line, state, labels)
+        refuse = _refusal(f"actions.{index}", item)
+        played.append(play_item(state, item, refuse, labels=labels, before=before))
     return played
+
+
+def _label_into(line: list[dict[str, Any]], state: State, labels: _Labels, action: int) -> None:
+    """``action`` (about to be played in ``state``) added to ``line`` with its label (read where
+    ``labels`` reads them) and who chooses it."""
+    line.append({"action": action, "label": labels.reader().action_to_string(action),
+                 "player": state.current_player()})  # fmt: skip
+
+
+def _refusal(field: str, item: Any) -> Refuse:
+    """The request's refusal of its action ``field`` (``item``): a :class:`HintError`."""
+
+    def refuse(why: Why, action: int | None, exc: Exception | None) -> HintError:
+        if why == "over":
+            said = "the game is over"
+        elif why == "illegal":
+            said = f"action {shown(item)} is not legal here"
+        else:  # a label the game does not read, or a move the state refused (its own words)
+            said = str(exc)
+        return HintError(f"{field}: {said}", field, "illegal_action")
+
+    return refuse
+
+
+def play_item(
+    state: State,
+    item: Any,
+    refuse: Refuse,
+    *,
+    strict: bool = False,
+    labels: _Labels | None = None,
+    before: Callable[[int], None] | None = None,
+) -> int:
+    """Play one action of a request or a record (an id or a label) in ``state`` and return its
+    id, or raise ``refuse(why, ...)``: the one replay of the hint engine's requests, reviews and
+    the CLI's game records, each saying the refusal in its own words. ``strict``: an item that
+    is neither a label nor an ``int`` (a bool included) is refused (a record read as JSON; a
+    request's schema has checked that already). ``labels``: where labels are read, kept in step
+    (``None``: on ``state``). ``before(action)``: called with the legal id just before it is
+    played (the web table's labelled line)."""
+    if state.is_terminal():
+        raise refuse("over", None, None)
+    action = _action_of(state, item, refuse, strict, labels)
+    if action not in state.legal_actions():
+        raise refuse("illegal", action, None)
+    if before is not None:
+        before(action)
+    try:
+        state.apply_action(action)
+        if labels is not None:
+            labels.follow(action)
+    except (SolverError, ValueError) as exc:
+        raise refuse("refused", action, exc) from None
+    return action
+
+
+def _action_of(
+    state: State, item: Any, refuse: Refuse, strict: bool, labels: _Labels | None
+) -> int:
+    """The action id ``item`` names: an id as it is, a label read on ``labels``' reader (else on
+    ``state``); ``strict``: anything else is refused."""
+    if isinstance(item, str):
+        reader = state if labels is None else labels.reader()
+        try:
+            return reader.string_to_action(item)
+        except (SolverError, ValueError, KeyError) as exc:
+            raise refuse("unread", None, exc) from None
+    if strict and (not isinstance(item, int) or isinstance(item, bool)):
+        raise refuse("not_an_action", None, None)
+    return item
