@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from solver.games.trial import core
 from solver.games.trial.belongings import (
     TentFromBox,
     gain_food,
@@ -187,27 +188,21 @@ class PickTent(Step):
 
 
 @step("gift_tent")
-class GiftTent(Step):
+class GiftTent(core.ChooseSpace):
     """Decision (Campsite Gift): the empty campsite that gets a tent token from the box."""
 
     fields: ClassVar[Fields] = {"player": (REQUIRED, "who played Campsite Gift")}
+    words = "put a tent from the box on {}"
 
     @staticmethod
-    def describe(st: State, f: Frame, a: int) -> str:
-        return f"put a tent from the box on {st.layout.spaces[a - st.layout.SPACE]}"
-
-    @staticmethod
-    def legal(st: State, f: Frame) -> list[int]:
+    def spaces(st: State, f: Frame) -> list[str]:
         if not st.data["box"]["tents"]:
             return []
-        return [
-            st.layout.space(s) for s in st.game.board.campsites if st.data["camp_tents"][s] is None
-        ]
+        return [s for s in st.game.board.campsites if st.data["camp_tents"][s] is None]
 
     @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
-        pop(st, f)
-        push(st, "box_tent", player=f["player"], spot=st.layout.spaces[a - st.layout.SPACE])
+    def place(st: State, f: Frame, space: str) -> None:
+        push(st, "box_tent", player=f["player"], spot=space)
 
 
 @step("box_tent")

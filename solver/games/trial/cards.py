@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from solver.games.trial import core
 from solver.games.trial.belongings import (
     add_to_story,
     gain_food,
@@ -491,28 +492,23 @@ class Offer(YesNo):
 
 
 @step("collapse")
-class Collapse(Step):
+class Collapse(core.ChooseSpace):
     """Decision: the tunnel to collapse (a token face down on a printed tunnel, or a dug token
     flipped)."""
 
     fields: ClassVar[Fields] = {"player": (REQUIRED, "who collapses it")}
+    words = "collapse the tunnel at {}"
 
     @staticmethod
-    def describe(st: State, f: Frame, a: int) -> str:
-        return f"collapse the tunnel at {st.layout.spaces[a - st.layout.SPACE]}"
-
-    @staticmethod
-    def legal(st: State, f: Frame) -> list[int]:
+    def spaces(st: State, f: Frame) -> list[str]:
         return [
-            st.layout.space(s)
+            s
             for s in sorted(open_tunnels(st))
             if s in st.data["tunnels"] or st.data["tunnel_tokens"] > 0
         ]
 
     @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
-        pop(st, f)
-        space = st.layout.spaces[a - st.layout.SPACE]
+    def place(st: State, f: Frame, space: str) -> None:
         if space not in st.data["tunnels"]:
             st.data["tunnel_tokens"] -= 1
         st.data["tunnels"][space] = "collapsed"

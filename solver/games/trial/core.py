@@ -14,11 +14,12 @@ declares the frame's fields with their defaults and meanings (``fields``) and it
 * an **automatic** step (``auto = True``): ``run(st, f)``;
 
 and optionally ``who(st, f)`` when the deciding player is not the frame's ``player`` field, and
-``describe(st, f, action)`` for a readable label. Two common shapes of decision have a base class
-giving their ``apply``: :class:`YesNo` (``yes`` or ``done``) and :class:`UntilDone` (answers
-taken one by one until ``done``). Rule sections talk to one another only by
-pushing step kinds (never by calling into each other's modules): the layers are static data
-(``schema``, ``content``, ``board``, ``actions``), this core (with ``history``, ``belongings`` and
+``describe(st, f, action)`` for a readable label. Three common shapes of decision have a base
+class: :class:`YesNo` (``yes`` or ``done``) and :class:`UntilDone` (answers taken one by one
+until ``done``) give their ``apply``, :class:`ChooseSpace` (one space of the board) its
+``legal``, ``apply`` and ``describe``. Rule sections talk to one another only by pushing step
+kinds (never by calling into each other's modules): the layers are static data (``schema``,
+``content``, ``board``, ``actions``), this core (with ``history``, ``belongings`` and
 ``decks``), payments and conditions (``payments``, ``conditions``, ``choices``, ``discards``),
 then the rule sections (``setup``, ``turns``, ``cards``, ``fights``, ``locations``, ``store``,
 ``expeditions``, ``camping``), then the game itself (``rules``) and what reads it (views,
@@ -142,6 +143,38 @@ class UntilDone(Step):
     @staticmethod
     def finish(st: State, f: Frame) -> None:
         """What ``done`` does once the step has left the stack (nothing, unless the kind says)."""
+
+
+class ChooseSpace(Step):
+    """A decision of one space of the board: ``spaces`` lists the spaces open (by name), the
+    step leaves the stack, then ``place`` does what choosing ``space`` does; the label is
+    ``words`` with the space's name for ``{}``. (Four steps choose a space this way: a start
+    space, a campsite for a gift tent, a tunnel to collapse, a flag's finishing space.)"""
+
+    words: ClassVar[str] = "{}"
+
+    @classmethod
+    def legal(cls, st: State, f: Frame) -> list[int]:
+        return [st.layout.space(s) for s in cls.spaces(st, f)]
+
+    @classmethod
+    def apply(cls, st: State, f: Frame, a: int) -> None:
+        pop(st, f)
+        cls.place(st, f, st.layout.spaces[a - st.layout.SPACE])
+
+    @classmethod
+    def describe(cls, st: State, f: Frame, a: int) -> str:
+        return cls.words.format(st.layout.spaces[a - st.layout.SPACE])
+
+    @staticmethod
+    def spaces(st: State, f: Frame) -> list[str]:
+        """The spaces open to the decision, by name."""
+        raise NotImplementedError
+
+    @staticmethod
+    def place(st: State, f: Frame, space: str) -> None:
+        """The effect of choosing ``space`` (the step has left the stack)."""
+        raise NotImplementedError
 
 
 def step(kind: str) -> Callable[[type], type]:

@@ -275,7 +275,7 @@ def next_finishes(st: State, space: str) -> list[str]:
 
 
 @step("flag")
-class Flag(Step):
+class Flag(core.ChooseSpace):
     """Decision: Explorer (``move``) moves one placed flag to a next deeper finishing space;
     Scout (``place``) places a flag on the nearest finishing space of an area not yet finished
     (not the one the player is in)."""
@@ -286,30 +286,25 @@ class Flag(Step):
     }
 
     @staticmethod
-    def legal(st: State, f: Frame) -> list[int]:
+    def spaces(st: State, f: Frame) -> list[str]:
         me = player(st, f["player"])
         board = st.game.board
         if f["mode"] == "move":
-            return [
-                st.layout.space(s)
-                for space in me["flags"].values()
-                if space is not None
-                for s in next_finishes(st, space)
-            ]
+            flags = [space for space in me["flags"].values() if space is not None]
+            return [s for space in flags for s in next_finishes(st, space)]
         here = board.area_of.get(me["space"])
         return [
-            st.layout.space(board.nearest_finish(area))
+            board.nearest_finish(area)
             for area in board.areas
             if me["flags"][area] is None and area != here
         ]
 
     @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
-        pop(st, f)
-        space = st.layout.spaces[a - st.layout.SPACE]
+    def place(st: State, f: Frame, space: str) -> None:
         area = st.game.board.area_of[space]
         player(st, f["player"])["flags"][area] = space
 
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str:
+        """The space by the action's state-free label (of any action id, as it always was)."""
         return f"flag to {st.layout.label(a)}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from solver.games.trial import core
 from solver.games.trial.belongings import TentFromBox, take_tent, tent_words
 from solver.games.trial.core import REQUIRED, Fields, Frame, Step, player, pop, push, step
 from solver.games.trial.schema import FOODS
@@ -258,23 +259,19 @@ class DealTent(TentFromBox):
 
 
 @step("start_space")
-class StartSpace(Step):
+class StartSpace(core.ChooseSpace):
     """Decision: where a player puts their piece (any start space; several may share one)."""
 
     fields: ClassVar[Fields] = {"player": (REQUIRED, "whose piece")}
+    words = "start on {}"
 
     @staticmethod
-    def legal(st: State, f: Frame) -> list[int]:
-        return [st.layout.space(s) for s in st.game.board.starts]
+    def spaces(st: State, f: Frame) -> list[str]:
+        return list(st.game.board.starts)
 
     @staticmethod
-    def apply(st: State, f: Frame, a: int) -> None:
-        pop(st, f)
-        player(st, f["player"])["space"] = st.layout.spaces[a - st.layout.SPACE]
-
-    @staticmethod
-    def describe(st: State, f: Frame, a: int) -> str:
-        return f"start on {st.layout.spaces[a - st.layout.SPACE]}"
+    def place(st: State, f: Frame, space: str) -> None:
+        player(st, f["player"])["space"] = space
 
 
 @step("setup_done")
