@@ -253,7 +253,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:  # named by the command they were given to, whose --help lists its options
         innermost = _innermost(parser, args)
         innermost.error(f"unrecognized arguments: {' '.join(unknown)}{_meant(innermost, unknown)}")
-    handler: Handler = args.handler
+    return _run(args.handler, args, words)
+
+
+def _run(handler: Handler, args: argparse.Namespace, words: list[str]) -> int:
+    """The command's handler run: its exit status, or the one line (and status) an error gets
+    (a bug: the traceback and where to report it)."""
     try:
         return handler(args)
     except BrokenPipeError:  # pragma: no cover - `forest ... | head`

@@ -258,13 +258,7 @@ class _Table:
             self.screen.print(f"  {number}. {label}")
         folded = [_folded(label) for label in labels]
         for _ in range(MAX_PROMPTS):
-            try:
-                reply = self.read("move (number or label), hint, undo, help, quit> ").strip()
-            except EOFError:  # the prompt's line is left open (Ctrl-D echoes nothing): end it
-                print(flush=True)
-                raise _InputEnded("the input ended before the game did") from None
-            except OSError as exc:  # no terminal to read from (a captured or closed stdin)
-                raise OptionError(f"cannot read your moves: {exc}") from None
+            reply = self.read_answer()
             word = ALIASES.get(_folded(reply), _folded(reply))
             if reply.isdigit() and 1 <= int(reply) <= len(legal):
                 return int(legal[int(reply) - 1])
@@ -283,6 +277,17 @@ class _Table:
                     style="red",
                 )
         raise OptionError(f"no move chosen after {MAX_PROMPTS} answers")
+
+    def read_answer(self) -> str:
+        """One answer read at the prompt (stripped); the input's end or a stdin that cannot be
+        read is an error."""
+        try:
+            return self.read("move (number or label), hint, undo, help, quit> ").strip()
+        except EOFError:  # the prompt's line is left open (Ctrl-D echoes nothing): end it
+            print(flush=True)
+            raise _InputEnded("the input ended before the game did") from None
+        except OSError as exc:  # no terminal to read from (a captured or closed stdin)
+            raise OptionError(f"cannot read your moves: {exc}") from None
 
     def help(self, state: Any) -> None:
         self.screen.print("answer a move's number or its label (any case), or:")

@@ -289,15 +289,7 @@ def _open_record(
             f"{where} is a {game} game record, which holds its own game: give it alone ({how}), "
             f"not beside FILE {source}"
         )
-    for name, value in game_options(spec, args).items():
-        if options.get(name) != value:
-            had = f"the default {name}"
-            if name in options:
-                had = f"{name}={json.dumps(options[name])}"
-            raise OptionError(
-                f"{where} is a record of a game with {had}, not the {name}={json.dumps(value)} "
-                "--option asks for"
-            )
+    _check_record_options(options, game_options(spec, args), where)
     request = SimpleNamespace(game=game, options=options, state=record.get("state"),
                               engine=args.engine, actions=[])  # fmt: skip
     try:
@@ -319,6 +311,19 @@ def _open_record(
         )
     args.record_options = dict(options)  # play --record writes the game it was opened as
     return Opened(game=opened.game, state=state, source=where)
+
+
+def _check_record_options(options: dict[str, Any], asked: dict[str, Any], where: str) -> None:
+    """Refuse (one line) a record whose game's options are not what ``--option`` asks for."""
+    for name, value in asked.items():
+        if options.get(name) != value:
+            had = f"the default {name}"
+            if name in options:
+                had = f"{name}={json.dumps(options[name])}"
+            raise OptionError(
+                f"{where} is a record of a game with {had}, not the {name}={json.dumps(value)} "
+                "--option asks for"
+            )
 
 
 _RECORD_REFUSALS: dict[Why, str] = {

@@ -454,6 +454,15 @@ def best_move_command(spec: GameSpec, args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
+    _print_best_move(what, report, args, walk.notes)
+    return 0
+
+
+def _print_best_move(
+    what: str, report: dict[str, Any], args: argparse.Namespace, notes: list[str]
+) -> None:
+    """``best-move``'s text: the value, the ladder's move, the moves (each outcome's at a chance
+    node), the best turn and the notes."""
     print(f"{what}: {report['value']:.4f}")
     if report.get("strength_move"):
         print(f"level{args.strength} plays: {report['strength_move']['label']}")
@@ -465,9 +474,8 @@ def best_move_command(spec: GameSpec, args: argparse.Namespace) -> int:
         _print_moves(report["moves"])
         if len(report.get("turn", ())) > 1:
             print("best turn: " + "; ".join(report["turn"]))
-    for note in walk.notes:
+    for note in notes:
         print(f"note: {note}")
-    return 0
 
 
 def _value_words(spec: GameSpec, walk: _Walk, state: Any) -> str:

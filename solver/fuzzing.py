@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 __all__ = ["mutate_json"]
@@ -36,27 +36,11 @@ def mutate_json(
     is nudged by one of ``nudges``; a string grows by ``x`` half the time (``grow_strings``);
     anything else becomes one of ``odd``."""
 
-    def edit_entry(box: Any, key: Any) -> Any:
-        """One edit at ``box[key]`` (a dict's key or a list's index): delete, add, descend or
-        replace; a dict grows a key ``zz``, a list a copy of the entry (5 % / 10 %)."""
-        r = rng.random()
-        if r < 0.15:
-            del box[key]
-        elif isinstance(box, dict) and r < 0.2:
-            box["zz"] = 1
-        elif isinstance(box, list) and r < 0.25:
-            box.append(copy.deepcopy(box[key]))
-        elif r < descend:
-            box[key] = edit(box[key])
-        else:
-            box[key] = copy.deepcopy(rng.choice(odd))
-        return box
-
     def edit(value: Any) -> Any:
         if isinstance(value, dict) and value:
-            return edit_entry(value, rng.choice(sorted(value)))
+            return _edit_entry(rng, value, rng.choice(sorted(value)), edit, odd, descend)
         if isinstance(value, list) and value:
-            return edit_entry(value, rng.randrange(len(value)))
+            return _edit_entry(rng, value, rng.randrange(len(value)), edit, odd, descend)
         if isinstance(value, int) and not isinstance(value, bool):
             return value + rng.choice(list(nudges))
         if grow_strings and isinstance(value, str) and value and rng.random() < 0.5:
@@ -64,3 +48,28 @@ def mutate_json(
         return copy.deepcopy(rng.choice(odd))
 
     return edit(value)
+
+
+def _edit_entry(
+    rng: random.Random,
+    box: Any,
+    key: Any,
+    edit: Callable[[Any], Any],
+    odd: Sequence[Any],
+    descend: float,
+) -> Any:
+    """One edit at ``box[key]`` (a dict's key or a list's index): delete, add, descend (with
+    ``edit``) or replace by one of ``odd``; a dict grows a key ``zz``, a list a copy of the
+    entry (5 % / 10 %)."""
+    r = rng.random()
+    if r < 0.15:
+        del box[key]
+    elif isinstance(box, dict) and r < 0.2:
+        box["zz"] = 1
+    elif isinstance(box, list) and r < 0.25:
+        box.append(copy.deepcopy(box[key]))
+    elif r < descend:
+        box[key] = edit(box[key])
+    else:
+        box[key] = copy.deepcopy(rng.choice(odd))
+    return box

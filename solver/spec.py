@@ -765,15 +765,19 @@ class GameSpec:
         ):
             raise OptionError(f"{where}: solve_seconds must be a positive number of seconds")
         if self.ladder is not None:
-            if len(self.ladder) != 10 or not all(isinstance(r, Rung) for r in self.ladder):
-                raise OptionError(f"{where}: a ladder is ten rungs (solver.spec.Rung)")
-            offered = self.offered_agents()
-            for k, rung in enumerate(self.ladder, 1):
-                if rung.agent not in offered:
-                    raise OptionError(
-                        f"{where}: level{k}'s agent {rung.agent!r} is not one of its agents "
-                        f"({', '.join(self.agent_names())})"
-                    )
+            self._check_ladder(where, self.ladder)
+
+    def _check_ladder(self, where: str, ladder: Sequence[Rung]) -> None:
+        """A ladder is ten rungs, each naming one of the game's agents."""
+        if len(ladder) != 10 or not all(isinstance(r, Rung) for r in ladder):
+            raise OptionError(f"{where}: a ladder is ten rungs (solver.spec.Rung)")
+        offered = self.offered_agents()
+        for k, rung in enumerate(ladder, 1):
+            if rung.agent not in offered:
+                raise OptionError(
+                    f"{where}: level{k}'s agent {rung.agent!r} is not one of its agents "
+                    f"({', '.join(self.agent_names())})"
+                )
 
     def _check_choices(self, where: str) -> None:
         for option, choices in self.option_choices.items():

@@ -258,25 +258,13 @@ class Job:
         count, seed = _whole("--count", count), _whole("--seed", seed)
         if count < 1:
             raise OptionError(f"--count must be at least 1, not {count}")
-        try:
-            width, height = (_whole("--size", v) for v in size)
-        except (TypeError, ValueError):
-            raise OptionError(f"--size must be a (width, height) pair, not {size!r}") from None
-        ranges = hooks.size_ranges or (hooks.size_range, hooks.size_range)
-        for name, value, (low, high) in zip(hooks.size_names, (width, height), ranges, strict=True):
-            if not low <= value <= high:
-                raise OptionError(f"--size {name} must be from {low} to {high}, not {value}")
+        width, height = _checked_size(hooks, size)
         if seed < 0 or seed + count - 1 > MAX_SEED:
             raise OptionError(
                 f"--seed {seed} with --count {count} leaves the seed range 0 to 2**64 - 1"
             )
         if turns is not None:
-            turns = _whole("--turns", turns)
-            if hooks.turns_range is None:
-                raise OptionError(f"the {game} game has no turn limit to change (--turns)")
-            first, last = hooks.turns_range
-            if not first <= turns <= last:
-                raise OptionError(f"--turns must be from {first} to {last}, not {turns}")
+            turns = _checked_turns(hooks, game, turns)
         return cls("generated", width, height, seed, count, (), turns, game, skill_games)
 
     @classmethod
@@ -327,3 +315,28 @@ class Job:
 
     def __len__(self) -> int:
         return self.count
+
+
+def _checked_size(hooks: AnalysisHooks, size: Any) -> tuple[int, int]:
+    """``--size`` as whole numbers within the game's ranges (a one-line error otherwise)."""
+    try:
+        width, height = (_whole("--size", v) for v in size)
+    except (TypeError, ValueError):
+        raise OptionError(f"--size must be a (width, height) pair, not {size!r}") from None
+    ranges = hooks.size_ranges or (hooks.size_range, hooks.size_range)
+    for name, value, (low, high) in zip(hooks.size_names, (width, height), ranges, strict=True):
+        if not low <= value <= high:
+            raise OptionError(f"--size {name} must be from {low} to {high}, not {value}")
+    return width, height
+
+
+def _checked_turns(hooks: AnalysisHooks, game: str, turns: Any) -> int:
+    """``--turns`` as a whole number within the game's turn limits (a one-line error for a game
+    without one, or a number out of range)."""
+    turns = _whole("--turns", turns)
+    if hooks.turns_range is None:
+        raise OptionError(f"the {game} game has no turn limit to change (--turns)")
+    first, last = hooks.turns_range
+    if not first <= turns <= last:
+        raise OptionError(f"--turns must be from {first} to {last}, not {turns}")
+    return turns

@@ -411,6 +411,17 @@ def _observer(request: HintRequest, game: Game, state: State, hidden: bool) -> i
     return request.player
 
 
+def _check_exact_offered(spec: GameSpec) -> None:
+    """Refuse (``unsupported``) a request for an exact search the game does not offer: none at
+    all, or a game that hides cards."""
+    if not spec.exact:
+        raise HintError(f"exact search is not offered for {spec.name}", "exact", "unsupported")
+    if spec.hidden_information:
+        raise HintError(
+            "exact search needs perfect information; this game hides cards", "exact", "unsupported"
+        )
+
+
 def _answer(
     raw: JSONValue,
     caps: Caps,
@@ -433,12 +444,8 @@ def _answer(
     deadline = started + limit.seconds
     hidden = spec.hidden_information
     observer = _observer(request, game, state, hidden)
-    if request.exact and not spec.exact:
-        raise HintError(f"exact search is not offered for {spec.name}", "exact", "unsupported")
-    if request.exact and hidden:
-        raise HintError(
-            "exact search needs perfect information; this game hides cards", "exact", "unsupported"
-        )
+    if request.exact:
+        _check_exact_offered(spec)
     if state.is_terminal():
         returns = state.returns()
         found = _Found([], float(returns[observer]), 0, "exact", observer,

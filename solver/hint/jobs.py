@@ -31,6 +31,7 @@ from solver.hint.schema import (
 
 if TYPE_CHECKING:
     from solver.game import Game, State
+    from solver.spec import AnalysisHooks, GameSpec
 
 __all__ = [
     "ANALYSIS_SECONDS",
@@ -177,6 +178,33 @@ def analyse_job(raw: dict[str, Any]) -> dict[str, Any]:
             "unsupported",
         )
     field_name = f"options.{spec.source_option}"
+    _check_analysed_game(request, spec, field_name)
+    source = request.options.get(spec.source_option)
+    if not isinstance(source, str) or not source.strip():
+        raise HintError(f"{field_name}: a puzzle name or the file's text", field_name)
+    name, instance = _analysed_instance(spec, hooks, source, field_name)
+
+    class _Held:
+        def __init__(self) -> None:
+            self.source = name
+
+        def load(self) -> Any:
+            return instance
+
+    module, _, function = hooks.analyse.partition(":")
+    analyse = getattr(importlib.import_module(module), function)
+    from solver.search.limit import search_deadline
+
+    with search_deadline(started + ANALYSIS_SECONDS):
+        row = analyse(_Held())
+    clean = json.loads(json.dumps(row, default=str))
+    return AnalyseAnswer(
+        id=request.id, game=spec.name, row=clean, elapsed=round(time.monotonic() - started, 6)
+    ).model_dump(by_alias=True)
+
+
+def _check_analysed_game(request: AnalyseRequest, spec: GameSpec, field_name: str) -> None:
+    """An analysis takes the game file's option alone, and an engine the game has."""
     for key in request.options:
         if key != spec.source_option:  # nothing else changes the row: a value would go unread
             raise HintError(
@@ -190,9 +218,13 @@ def analyse_job(raw: dict[str, Any]) -> dict[str, Any]:
             f"{', '.join(spec.engine_names())}",
             "engine",
         )
-    source = request.options.get(spec.source_option)
-    if not isinstance(source, str) or not source.strip():
-        raise HintError(f"{field_name}: a puzzle name or the file's text", field_name)
+
+
+def _analysed_instance(
+    spec: GameSpec, hooks: AnalysisHooks, source: str, field_name: str
+) -> tuple[str, Any]:
+    """The instance an analysis request names (its name and the hooks' loaded instance): a
+    puzzle by name, or a file's text (read through a scratch file; its errors as the text's)."""
     from solver import puzzles
 
     if spec.puzzles is not None and source in puzzles.names(spec.puzzles):
@@ -214,24 +246,7 @@ def analyse_job(raw: dict[str, Any]) -> dict[str, Any]:
         name = "inline"
     else:
         raise HintError(f"{field_name}: not a puzzle name, nor a file's text", field_name)
-
-    class _Held:
-        def __init__(self) -> None:
-            self.source = name
-
-        def load(self) -> Any:
-            return instance
-
-    module, _, function = hooks.analyse.partition(":")
-    analyse = getattr(importlib.import_module(module), function)
-    from solver.search.limit import search_deadline
-
-    with search_deadline(started + ANALYSIS_SECONDS):
-        row = analyse(_Held())
-    clean = json.loads(json.dumps(row, default=str))
-    return AnalyseAnswer(
-        id=request.id, game=spec.name, row=clean, elapsed=round(time.monotonic() - started, 6)
-    ).model_dump(by_alias=True)
+    return name, instance
 
 
 def roll_job(raw: dict[str, Any]) -> dict[str, Any]:

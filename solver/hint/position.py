@@ -256,32 +256,42 @@ def _open_game(
             return spec.open(None, engine=engine, players=players, **extra)
         if not isinstance(source, str) or not source.strip():
             raise HintError(f"{field} must be a puzzle name or a file's text", field)
-        key = json.dumps([spec.name, engine, players, source, extra], sort_keys=True)
-        if spec.puzzles is not None and source in _puzzle_names(spec.puzzles):
-            return _cached_open(
-                key, lambda: spec.open(source, engine=engine, players=players, **extra)
-            )
-        _refuse_unknown_puzzle(spec, source, field, allow_paths)
-        if "\n" in source:
-            open_text = spec.open_text
-            if open_text is None:
-                raise HintError(f"{spec.name} cannot read a file's text", field, "unsupported")
-            return _cached_open(
-                key, lambda: open_text(source, engine=engine, players=players, **extra)
-            )
-        if not allow_paths:
-            raise HintError(
-                f"{field}: {source[:80]!r} is not a puzzle name; this transport takes puzzle "
-                "names and a file's text, never a path",
-                field,
-            )
-        return _open_path(spec, source, field, engine, players, extra)
+        return _open_source(spec, source, field, engine, players, extra, allow_paths)
     except HintError:
         raise
     except (SolverError, ValueError, OSError) as exc:
         if source is None:  # no file: the game's options are at fault (a level out of range)
             raise HintError(f"options: {exc}", "options") from None
         raise HintError(f"{field}: {exc}", field, "bad_game") from None
+
+
+def _open_source(
+    spec: GameSpec,
+    source: str,
+    field: str,
+    engine: str | None,
+    players: int | None,
+    extra: dict[str, Any],
+    allow_paths: bool,
+) -> Any:
+    """The game a non-empty source option names: a puzzle name or a file's text (both cached),
+    or a path where the transport allows one."""
+    key = json.dumps([spec.name, engine, players, source, extra], sort_keys=True)
+    if spec.puzzles is not None and source in _puzzle_names(spec.puzzles):
+        return _cached_open(key, lambda: spec.open(source, engine=engine, players=players, **extra))
+    _refuse_unknown_puzzle(spec, source, field, allow_paths)
+    if "\n" in source:
+        open_text = spec.open_text
+        if open_text is None:
+            raise HintError(f"{spec.name} cannot read a file's text", field, "unsupported")
+        return _cached_open(key, lambda: open_text(source, engine=engine, players=players, **extra))
+    if not allow_paths:
+        raise HintError(
+            f"{field}: {source[:80]!r} is not a puzzle name; this transport takes puzzle "
+            "names and a file's text, never a path",
+            field,
+        )
+    return _open_path(spec, source, field, engine, players, extra)
 
 
 def _state_text(spec: GameSpec, state: Mapping[str, JSONValue] | str) -> str:
