@@ -17,7 +17,14 @@ from solver.rng import SplitMix64, check_seed, derive_seed
 from solver.search.result import SearchResult
 from solver.spec import Agent
 
-__all__ = ["exact_agent", "ismcts_agent", "mcts_agent", "random_agent", "random_factory"]
+__all__ = [
+    "check_iterations",
+    "exact_agent",
+    "ismcts_agent",
+    "mcts_agent",
+    "random_agent",
+    "random_factory",
+]
 
 
 def random_agent(seed: int = 0) -> Agent:
@@ -36,9 +43,11 @@ def random_factory(game: Game, *, seed: int = 0, iterations: int | None = None) 
     return random_agent(seed)
 
 
-def _check_iterations(iterations: object) -> None:
-    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
-        raise OptionError(f"iterations must be a whole number of at least 1, not {iterations}")
+def check_iterations(value: object, name: str = "iterations") -> None:
+    """Refuse an agent's budget (``iterations``, or another count ``name``) that is not a whole
+    number of at least 1: the one check every agent factory makes, in the same words."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise OptionError(f"{name} must be a whole number of at least 1, not {value}")
 
 
 def mcts_agent(game: Game, *, seed: int = 0, iterations: int = 1000) -> Agent:
@@ -69,7 +78,7 @@ def _per_decision(
 ) -> Agent:
     """An agent playing ``search``'s best move, seeded afresh for each decision (the k-th from
     ``derive_seed(seed, k)``); a single legal action is played without searching."""
-    _check_iterations(iterations)
+    check_iterations(iterations)
     counter = itertools.count()
 
     def choose(state: State) -> int:

@@ -479,6 +479,19 @@ def _make_table(
                     "whole game is far beyond the Python one; search it depth-limited "
                     "(exact=False with depth=D, in Python here) or with MCTS"
                 ) from None
+    return _python_table(state, game, num_players, options, target, heuristic)
+
+
+def _python_table(
+    state: State,
+    game: Game,
+    num_players: int,
+    options: TableOptions,
+    target: int,
+    heuristic: Heuristic | None,
+) -> ExactTable:
+    """The Python loop's table over ``state``'s game: no pruning (a compiled kernel's only); a
+    depth-limited search values its leaves by ``heuristic``, else by the state's own."""
     if options.prune:
         raise OptionError(f"prune=True needs a compiled kernel; {type(state).__name__} is not one")
     if heuristic is None and hasattr(state, "heuristic"):

@@ -31,9 +31,10 @@ engine the same tree is built in Python (hundreds of times slower; for tests).
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from typing import Any
 
-from solver.errors import OptionError, SearchBudgetError
+from solver.errors import SearchBudgetError
 from solver.rng import derive_seed
 from solver.spec import Agent
 
@@ -75,11 +76,11 @@ def search_options() -> Any:
 def mcts_agent(game: Any, *, seed: int = 0, iterations: int | None = None) -> Agent:
     """The guardians ``mcts`` agent (see the module docstring)."""
     from solver.search import mcts
+    from solver.search.agents import check_iterations
 
     if iterations is None:
         iterations = DEFAULT_ITERATIONS
-    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
-        raise OptionError(f"iterations must be a whole number of at least 1, not {iterations}")
+    check_iterations(iterations)
     counter = itertools.count()
     options = search_options()
     twin = game.search_twin() if hasattr(game, "search_twin") else None
@@ -99,7 +100,7 @@ def mcts_agent(game: Any, *, seed: int = 0, iterations: int | None = None) -> Ag
         return result
 
     def choose(state: Any) -> int:
-        from solver.games.guardians.actions import END_TURN, RESET, TAKE_ONE, TAKE_TWO
+        from solver.games.guardians.actions import END_TURN, RESET, TAKE_ONE
         from solver.games.guardians.rules import Phase
 
         legal = state.legal_actions()
@@ -109,21 +110,28 @@ def mcts_agent(game: Any, *, seed: int = 0, iterations: int | None = None) -> Ag
             plan = plan_missions(state)
             return int(plan.steps[0].action) if plan.steps else END_TURN
         if state.phase == Phase.GROW and TAKE_ONE in legal:
-            # the growth options lead to their gains at different depths (a placement at once;
-            # the flip, its reveal, then the placement): each is searched on its own
-            best, best_value = TAKE_TWO, -1.0
-            for option in (TAKE_TWO, TAKE_ONE):
-                child = state.child(option)
-                value = search(child).value
-                if value > best_value:
-                    best, best_value = option, value
-            return best
+            return _best_take(state, search)
         candidates = [a for a in legal if a != RESET]
         if state.phase == Phase.GROW and len(candidates) == 1:
             return int(candidates[0])
         return int(search(state).best_action)
 
     return choose
+
+
+def _best_take(state: Any, search: Callable[[Any], Any]) -> int:
+    """Take two tiles or one, whichever searches to the higher value (two on a tie): the
+    growth options lead to their gains at different depths (a placement at once; the flip, its
+    reveal, then the placement), so each is searched on its own."""
+    from solver.games.guardians.actions import TAKE_ONE, TAKE_TWO
+
+    best, best_value = TAKE_TWO, -1.0
+    for option in (TAKE_TWO, TAKE_ONE):
+        child = state.child(option)
+        value = search(child).value
+        if value > best_value:
+            best, best_value = option, value
+    return best
 
 
 class HorizonState:

@@ -46,7 +46,6 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from solver.errors import OptionError
 from solver.games.guardians.keyed_chance import keyed_outcome
 from solver.rng import derive_seed
 from solver.spec import Agent
@@ -91,12 +90,12 @@ def lookahead_agent(
     candidate lists (:data:`BREADTH`; ``--breadth`` there)."""
     from solver.games.guardians.broad import breadth_for
     from solver.games.guardians.planner import TurnPlayer
+    from solver.search.agents import check_iterations
 
     if iterations is None:
         iterations = DEFAULT_ITERATIONS
-    for name, value in (("iterations", iterations), ("candidates", candidates)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise OptionError(f"{name} must be a whole number of at least 1, not {value}")
+    check_iterations(iterations)
+    check_iterations(candidates, "candidates")
     if int(game.num_players()) == 1:  # nobody to search: the solo endgame player
         from solver.games.guardians.endgame import endgame_agent
 

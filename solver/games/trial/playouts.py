@@ -123,11 +123,11 @@ def ismcts_agent(
     Python ISMCTS with the heuristic agent in Python (``SearchResult.searcher`` says which).
     ``depth``, ``c``, ``multiple_observers`` and ``threads`` (root parallelism) default to the
     play settings above; the strength benches vary them."""
-    from solver.errors import OptionError, SearchBudgetError
+    from solver.errors import SearchBudgetError
+    from solver.search.agents import check_iterations
     from solver.search.ismcts import ismcts
 
-    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
-        raise OptionError(f"iterations must be a whole number of at least 1, not {iterations}")
+    check_iterations(iterations)
     counter = itertools.count()
     evaluator = PlayoutEvaluator(depth=depth)
 
