@@ -143,25 +143,26 @@ class Forest:
             raise ForestError("the dog's start and the human must be different cells")
         seen: set[Cell] = set()
         for shouter in self.shouters:
-            if shouter.direction not in DELTAS:
-                raise ForestError(
-                    f"shouter direction must be N, E, S or W, not {shouter.direction!r}"
-                )
-            if not (1 <= shouter.length <= MAX_ARROW):
-                raise ForestError(
-                    f"shouter arrow length must be 1..{MAX_ARROW}, not {shouter.length}"
-                )
-            self._check_open("shouter", shouter.cell)
-            if shouter.cell in (self.start, self.human):
-                raise ForestError(f"shouter at {shouter.cell} stands on the start or the human")
-            if shouter.cell in seen:
-                raise ForestError(f"two shouters stand on {shouter.cell}")
-            seen.add(shouter.cell)
+            self._check_shouter(shouter, seen)
         arrows: dict[Cell, list[tuple[int, int]]] = {}
         for index, shouter in enumerate(self.shouters):
             for cell, number in shouter.covered(self.width, self.height):
                 arrows.setdefault(cell, []).append((index, number))
         object.__setattr__(self, "_arrows", {c: tuple(v) for c, v in arrows.items()})
+
+    def _check_shouter(self, shouter: Shouter, seen: set[Cell]) -> None:
+        """A shouter's arrow, on an open cell of its own (``seen``: the shouters' cells so far;
+        this one's is added)."""
+        if shouter.direction not in DELTAS:
+            raise ForestError(f"shouter direction must be N, E, S or W, not {shouter.direction!r}")
+        if not (1 <= shouter.length <= MAX_ARROW):
+            raise ForestError(f"shouter arrow length must be 1..{MAX_ARROW}, not {shouter.length}")
+        self._check_open("shouter", shouter.cell)
+        if shouter.cell in (self.start, self.human):
+            raise ForestError(f"shouter at {shouter.cell} stands on the start or the human")
+        if shouter.cell in seen:
+            raise ForestError(f"two shouters stand on {shouter.cell}")
+        seen.add(shouter.cell)
 
     def _check_open(self, what: str, cell: Cell) -> None:
         r, c = cell

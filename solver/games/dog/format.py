@@ -352,6 +352,16 @@ _SHOUTER_FIELDS = (
 )
 
 
+def _shouter_field_ok(k: int, token: str) -> bool:
+    """Whether ``token`` reads as field ``k`` of a shouter line (:data:`_SHOUTER_FIELDS`): a
+    row or column index on the largest board, a direction, an arrow length."""
+    if k in (0, 1):
+        return bool(_DIGITS.fullmatch(token)) and _small_int(token) <= MAX_SIZE - 1
+    if k == 2:
+        return token in DIRECTIONS
+    return bool(_DIGITS.fullmatch(token)) and 1 <= _small_int(token) <= MAX_ARROW
+
+
 def _parse_shouter(value: str, line: int, vcol: int) -> tuple[_ShoutSpec, _ShoutPlace]:
     """The four fields of ``shouter: ROW COL DIR LEN`` (``vcol``: column of the value)."""
     pos = 0
@@ -376,13 +386,7 @@ def _parse_shouter(value: str, line: int, vcol: int) -> tuple[_ShoutSpec, _Shout
         end = len(value) if end < 0 else end
         token = value[pos:end]
         column = vcol + pos
-        if k in (0, 1):
-            if not _DIGITS.fullmatch(token) or _small_int(token) > MAX_SIZE - 1:
-                raise FormatError(what, line=line, column=column, found=_show(token))
-        elif k == 2:
-            if token not in DIRECTIONS:
-                raise FormatError(what, line=line, column=column, found=_show(token))
-        elif not _DIGITS.fullmatch(token) or not 1 <= _small_int(token) <= MAX_ARROW:
+        if not _shouter_field_ok(k, token):
             raise FormatError(what, line=line, column=column, found=_show(token))
         tokens.append((token, column))
         pos = end
@@ -842,6 +846,44 @@ def _json_shouters(data: Any) -> list[_ShoutSpec]:
     return specs
 
 
+def _json_row(r: int, text: Any, rows: list[list[str]]) -> list[str]:
+    """``"grid"[r]`` as its cell symbols: a string of cells, as many as the rows before it
+    (``rows``) have (the first: a size the format allows)."""
+    if not isinstance(text, str):
+        raise FormatError(
+            f'"grid"[{r}] to be a string of cell symbols',
+            line=r + 1,
+            column=1,
+            found=_describe(text),
+        )
+    try:
+        cells = _split_row(text)
+    except _RowProblem as problem:
+        raise FormatError(
+            f'{problem.expected} in "grid"[{r}]',
+            line=r + 1,
+            column=problem.index + 1,
+            found=problem.found,
+        ) from None
+    if r == 0 and not MIN_SIZE <= len(cells) <= MAX_SIZE:
+        raise FormatError(
+            f'{MIN_SIZE} to {MAX_SIZE} cells in "grid"[0]',
+            line=1,
+            column=min(len(text), 2 * MAX_SIZE) + 1,
+            found=f"{len(cells)} cells",
+        )
+    if r > 0 and len(cells) != len(rows[0]):
+        width = len(rows[0])
+        column = 2 * width + 1 if len(cells) > width else len(text) + 1
+        raise FormatError(
+            f'{width} cells in "grid"[{r}], as in "grid"[0]',
+            line=r + 1,
+            column=column,
+            found=f"{len(cells)} cells",
+        )
+    return cells
+
+
 def forest_from_dict(data: Any) -> Forest:
     """Build a forest from its JSON form (see :func:`forest_to_dict`).
 
@@ -879,39 +921,7 @@ def forest_from_dict(data: Any) -> Forest:
         )
     rows: list[list[str]] = []
     for r, text in enumerate(grid):
-        if not isinstance(text, str):
-            raise FormatError(
-                f'"grid"[{r}] to be a string of cell symbols',
-                line=r + 1,
-                column=1,
-                found=_describe(text),
-            )
-        try:
-            cells = _split_row(text)
-        except _RowProblem as problem:
-            raise FormatError(
-                f'{problem.expected} in "grid"[{r}]',
-                line=r + 1,
-                column=problem.index + 1,
-                found=problem.found,
-            ) from None
-        if r == 0 and not MIN_SIZE <= len(cells) <= MAX_SIZE:
-            raise FormatError(
-                f'{MIN_SIZE} to {MAX_SIZE} cells in "grid"[0]',
-                line=1,
-                column=min(len(text), 2 * MAX_SIZE) + 1,
-                found=f"{len(cells)} cells",
-            )
-        if r > 0 and len(cells) != len(rows[0]):
-            width = len(rows[0])
-            column = 2 * width + 1 if len(cells) > width else len(text) + 1
-            raise FormatError(
-                f'{width} cells in "grid"[{r}], as in "grid"[0]',
-                line=r + 1,
-                column=column,
-                found=f"{len(cells)} cells",
-            )
-        rows.append(cells)
+        rows.append(_json_row(r, text, rows))
     for key, size in (("width", len(rows[0])), ("height", len(rows))):
         if key in data and (not _is_int(data[key]) or data[key] != size):
             raise _schema(f'"{key}" to match the grid ({size})', data[key])

@@ -357,21 +357,32 @@ def draw_cell(
     elif role == "shouter" and shouter is not None:
         out += _glyph_person(cx, person_cy, glyph_s, "#d9d9d9", "#555555", waves=True)
         word = "shouter"
-    elif terrain == Terrain.UNDERGROWTH:
-        out += _glyph_undergrowth(x, y, s)
-    elif terrain == Terrain.PUDDLE:
-        out += _glyph_puddle(x, y, s)
-    elif terrain == Terrain.TREE:
-        out += _glyph_tree(x, y, s)
-    elif terrain == Terrain.SQUIRREL:
-        out += _glyph_squirrel(cx, cy, glyph_s)
-    elif terrain.scent_direction is not None:
-        out += _glyph_scent(cx, cy, glyph_s, terrain.scent_direction)
-    elif terrain == Terrain.DOG:
-        out += _glyph_other_dog(cx, cy, glyph_s)
-    elif terrain == Terrain.STICK:
-        out += _glyph_stick(cx, cy, glyph_s)
+    else:
+        out += _terrain_glyph(terrain, x, y, s, (cx, cy, glyph_s))
     word = word or _WORDS.get(terrain)
     if words and word:
         out.append(text(cx, y + s * 0.9, word, s * 0.14, anchor="middle", fill="#333333"))
     return out
+
+
+def _terrain_glyph(
+    terrain: Terrain, x: float, y: float, s: float, centred: tuple[float, float, float]
+) -> list[str]:
+    """The glyph of ``terrain`` (none for open trail): drawn over the square (x, y, s), or
+    about ``centred`` (the centre and the glyph's size)."""
+    cx, cy, glyph_s = centred
+    if terrain == Terrain.UNDERGROWTH:
+        return _glyph_undergrowth(x, y, s)
+    if terrain == Terrain.PUDDLE:
+        return _glyph_puddle(x, y, s)
+    if terrain == Terrain.TREE:
+        return _glyph_tree(x, y, s)
+    if terrain == Terrain.SQUIRREL:
+        return _glyph_squirrel(cx, cy, glyph_s)
+    if terrain.scent_direction is not None:
+        return _glyph_scent(cx, cy, glyph_s, terrain.scent_direction)
+    if terrain == Terrain.DOG:
+        return _glyph_other_dog(cx, cy, glyph_s)
+    if terrain == Terrain.STICK:
+        return _glyph_stick(cx, cy, glyph_s)
+    return []

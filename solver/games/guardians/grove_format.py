@@ -235,15 +235,7 @@ def _parse_headers(lines: list[str]) -> tuple[str, str, PointsTable, int]:
             continue
         if raw == "grid:":
             return name, mode, points, index
-        key, colon, value = raw.partition(":")
-        if not colon or key not in ("name", "mode", "points"):
-            raise _fail("a header (name:, mode:, points:) or 'grid:'", number, 1, _show(raw))
-        if key in seen:
-            raise _fail(f"one '{key}:' header at most", number, 1, f"a second '{key}:'")
-        seen.add(key)
-        if not value.startswith(" ") or len(value) < 2:
-            raise _fail("': ' and a value", number, len(key) + 1, _show(value))
-        value = value[1:]
+        key, value = _header(raw, number, seen)
         vcol = len(key) + 3
         if key == "name":
             name = value
@@ -253,6 +245,20 @@ def _parse_headers(lines: list[str]) -> tuple[str, str, PointsTable, int]:
             mode = value
         else:
             points = _parse_points(value, number, vcol)
+
+
+def _header(raw: str, number: int, seen: set[str]) -> tuple[str, str]:
+    """Header line ``number`` (``raw``) as its key and value: a known key, not ``seen`` before
+    (it is added), then ``': '`` and a value."""
+    key, colon, value = raw.partition(":")
+    if not colon or key not in ("name", "mode", "points"):
+        raise _fail("a header (name:, mode:, points:) or 'grid:'", number, 1, _show(raw))
+    if key in seen:
+        raise _fail(f"one '{key}:' header at most", number, 1, f"a second '{key}:'")
+    seen.add(key)
+    if not value.startswith(" ") or len(value) < 2:
+        raise _fail("': ' and a value", number, len(key) + 1, _show(value))
+    return key, value[1:]
 
 
 def _parse_grid(
@@ -394,6 +400,19 @@ def _schema(field: str, expected: str, found: Any) -> FormatError:
     return FormatError(f"position field {field} to be {expected}", line=1, column=1, found=shown)
 
 
+def _points_from_dict(raw_points: Any) -> PointsTable:
+    """A position's JSON ``points``: an object of the five keys, each a whole number 0..1000."""
+    if not isinstance(raw_points, Mapping) or set(raw_points) != set(_POINT_KEYS):
+        raise _schema("points", 'an object with keys "2" "3" "4" "5" "start"', raw_points)
+    values = []
+    for key in _POINT_KEYS:
+        v = raw_points[key]
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 1000:
+            raise _schema(f"points.{key}", "a whole number 0..1000", v)
+        values.append(v)
+    return (values[0], values[1], values[2], values[3], values[4])
+
+
 def grove_from_dict(data: Any) -> Grove:
     """A position from its JSON form. Grid errors point at line ``row + 1`` and the column in
     that row's string; other errors at line 1, column 1, naming the field."""
@@ -408,21 +427,14 @@ def grove_from_dict(data: Any) -> Grove:
     mode = data.get("mode", "solo")
     if mode not in _MODES:
         raise _schema("mode", '"solo" or "multi"', mode)
-    raw_points = data.get("points", dict(zip(_POINT_KEYS, DEFAULT_TABLE, strict=True)))
-    if not isinstance(raw_points, Mapping) or set(raw_points) != set(_POINT_KEYS):
-        raise _schema("points", 'an object with keys "2" "3" "4" "5" "start"', raw_points)
-    values = []
-    for key in _POINT_KEYS:
-        v = raw_points[key]
-        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 1000:
-            raise _schema(f"points.{key}", "a whole number 0..1000", v)
-        values.append(v)
+    points_table = _points_from_dict(
+        data.get("points", dict(zip(_POINT_KEYS, DEFAULT_TABLE, strict=True)))
+    )
     grid = data.get("grid")
     if not isinstance(grid, list) or not grid or not all(isinstance(r, str) for r in grid):
         raise _schema("grid", "a non-empty list of row strings", grid)
     if len(grid) > MAX_GROVE_SIZE:
         raise _schema("grid", f"at most {MAX_GROVE_SIZE} rows", len(grid))
-    points_table: PointsTable = (values[0], values[1], values[2], values[3], values[4])
     rows: list[tuple[GroveCell | None, ...]] = []
     places: list[list[tuple[int, int]]] = []
     for r, text in enumerate(grid):

@@ -458,6 +458,14 @@ def _check_phase(game: GuardiansGame, state: GuardiansState, phase_enum: Any) ->
         )
     if game.open_backs and phase in (phase_enum.PICK, phase_enum.REVEAL):
         raise _bad("phase", "no flip node with open backs", phase.name.lower())
+    _check_pawn_phase(game, state, me, phase_enum)
+    _check_growth(game, state, phase_enum)
+
+
+def _check_pawn_phase(game: GuardiansGame, state: GuardiansState, me: Any, phase_enum: Any) -> None:
+    """A pawn choice (solo only): before any pawn stands, or for the new mission tile (``me``:
+    the player to move)."""
+    phase = state.phase
     if phase in (phase_enum.START_PAWN, phase_enum.PAWN) and not game.solo:
         raise _bad("phase", "a pawn choice only in solo", phase.name.lower())
     if phase == phase_enum.START_PAWN and any(p is not None for p in me.pawns):
@@ -468,6 +476,11 @@ def _check_phase(game: GuardiansGame, state: GuardiansState, phase_enum: Any) ->
             raise _bad("placed", "the new mission tile waiting for a pawn", state.placed)
     elif state.placed is not None:
         raise _bad("placed", "null outside the pawn choice", state.placed)
+
+
+def _check_growth(game: GuardiansGame, state: GuardiansState, phase_enum: Any) -> None:
+    """The growth fields (tiles to place, the flipped mission side) match the phase."""
+    phase = state.phase
     growing = (phase_enum.PLACE, phase_enum.PICK)
     if phase in growing or (phase == phase_enum.REVEAL and state.picked is not None):
         if state.to_place < 1 or not state.pool:

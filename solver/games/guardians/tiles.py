@@ -175,38 +175,41 @@ def tile_set_from_dict(data: Any) -> TileSet:
     raw = data.get("tiles")
     if not isinstance(raw, list) or not 1 <= len(raw) <= _MAX_TILES:
         raise _bad("tiles", f"a list of 1..{_MAX_TILES} tiles", raw)
-    tiles: list[Tile] = []
-    for index, item in enumerate(raw):
-        where = f"tiles[{index}]"
-        if not isinstance(item, Mapping):
-            raise _bad(where, "a JSON object", item)
-        extra = sorted(set(item) - {"id", "colour", "sequence", "points"})
-        if extra:
-            raise _bad(f"{where}.{extra[0]}", "absent (known: id, colour, sequence, points)", 0)
-        for key in ("id", "colour", "sequence", "points"):
-            if key not in item:
-                raise _bad(f"{where}.{key}", "present", None)
-        if item["id"] != index + 1 or not _is_int(item["id"]):
-            raise _bad(f"{where}.id", f"{index + 1} (ids run 1..N in order)", item["id"])
-        colour = item["colour"]
-        if not isinstance(colour, str) or len(colour) != 1 or colour not in COLOURS:
-            raise _bad(f"{where}.colour", "one of B G R E P Y", colour)
-        sequence = item["sequence"]
-        if (
-            not isinstance(sequence, str)
-            or not MIN_SEQUENCE <= len(sequence) <= MAX_SEQUENCE
-            or any(c not in COLOURS for c in sequence)
-        ):
-            raise _bad(
-                f"{where}.sequence",
-                f"{MIN_SEQUENCE}..{MAX_SEQUENCE} colour codes from BGREPY",
-                sequence,
-            )
-        points = item["points"]
-        if not _is_int(points) or not 0 <= points <= 1000:
-            raise _bad(f"{where}.points", "a whole number 0..1000", points)
-        tiles.append(Tile(index + 1, colour, sequence, points))
+    tiles = [_tile_from_dict(index, item) for index, item in enumerate(raw)]
     return TileSet(name, tuple(tiles), start_points)
+
+
+def _tile_from_dict(index: int, item: Any) -> Tile:
+    """Tile ``index`` of a tile set's ``tiles`` list, validated (its id is ``index + 1``)."""
+    where = f"tiles[{index}]"
+    if not isinstance(item, Mapping):
+        raise _bad(where, "a JSON object", item)
+    extra = sorted(set(item) - {"id", "colour", "sequence", "points"})
+    if extra:
+        raise _bad(f"{where}.{extra[0]}", "absent (known: id, colour, sequence, points)", 0)
+    for key in ("id", "colour", "sequence", "points"):
+        if key not in item:
+            raise _bad(f"{where}.{key}", "present", None)
+    if item["id"] != index + 1 or not _is_int(item["id"]):
+        raise _bad(f"{where}.id", f"{index + 1} (ids run 1..N in order)", item["id"])
+    colour = item["colour"]
+    if not isinstance(colour, str) or len(colour) != 1 or colour not in COLOURS:
+        raise _bad(f"{where}.colour", "one of B G R E P Y", colour)
+    sequence = item["sequence"]
+    if (
+        not isinstance(sequence, str)
+        or not MIN_SEQUENCE <= len(sequence) <= MAX_SEQUENCE
+        or any(c not in COLOURS for c in sequence)
+    ):
+        raise _bad(
+            f"{where}.sequence",
+            f"{MIN_SEQUENCE}..{MAX_SEQUENCE} colour codes from BGREPY",
+            sequence,
+        )
+    points = item["points"]
+    if not _is_int(points) or not 0 <= points <= 1000:
+        raise _bad(f"{where}.points", "a whole number 0..1000", points)
+    return Tile(index + 1, colour, sequence, points)
 
 
 def tile_set_to_dict(tiles: TileSet) -> dict[str, Any]:

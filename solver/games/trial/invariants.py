@@ -35,18 +35,24 @@ def card_places(st: State) -> Counter[str]:
             seen[deck["top"]["card"]] += 1
     seen.update(c for c in d["encounter_row"] if c is not None)
     for frame in d["stack"]:
-        if frame["step"] == "resolve":
-            seen.update(frame["holding"])
-        elif frame["step"] == "fight":
-            for held in frame["face_down"]:
-                seen.update(held)
-        elif frame["step"] == "swindle":
-            seen.update(frame["face_down"])
-        elif frame["step"] == "pick_column":
-            seen[frame["card"]] += 1
-        elif frame["step"] == "expedition" and frame["drawn"] is not None:
-            seen[frame["drawn"]] += 1
+        _count_held(frame, seen)
     return seen
+
+
+def _count_held(frame: dict[str, Any], seen: Counter[str]) -> None:
+    """Add to ``seen`` the cards a step on the stack holds (a card being resolved, a fight's or
+    a swindle's face-down cards, a card waiting for its story column, an expedition's draw)."""
+    if frame["step"] == "resolve":
+        seen.update(frame["holding"])
+    elif frame["step"] == "fight":
+        for held in frame["face_down"]:
+            seen.update(held)
+    elif frame["step"] == "swindle":
+        seen.update(frame["face_down"])
+    elif frame["step"] == "pick_column":
+        seen[frame["card"]] += 1
+    elif frame["step"] == "expedition" and frame["drawn"] is not None:
+        seen[frame["drawn"]] += 1
 
 
 class Checker:

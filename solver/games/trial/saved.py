@@ -143,16 +143,7 @@ def check_shape(game: TrialGame, state: dict[str, Any]) -> None:
     if not stack and not state["game_over"]:
         raise _fail("a waiting step (or a finished game)", "[]")
     digits = set("0123456789"[: game.players])
-    log = state.get("history", [])
-    if not isinstance(log, (list, tuple)) or not all(
-        isinstance(e, (list, tuple)) and len(e) == 3 and all(isinstance(x, str) for x in e)
-        for e in log
-    ):
-        raise _fail("a history of [seen_by, text, redacted] entries", log)
-    for entry in log:  # seen by everyone ("*") or by seats of this game (digits, maybe none)
-        if entry[0] != "*" and not set(entry[0]) <= digits:
-            raise _fail(f"history entries seen by '*' or seats 0..{game.players - 1}",
-                        repr(entry[0][:20]))  # fmt: skip
+    _check_history(game, state.get("history", []), digits)
     known = state.get("card_knowledge", [])
     if not isinstance(known, (list, tuple)) or not all(
         isinstance(e, (list, tuple))
@@ -166,6 +157,20 @@ def check_shape(game: TrialGame, state: dict[str, Any]) -> None:
         raise _fail("a list of [card, seen_by] pairs", known)
     check_values(game, state)
     check_counts(game, state)
+
+
+def _check_history(game: TrialGame, log: Any, digits: set[str]) -> None:
+    """A saved history: ``[seen_by, text, redacted]`` entries, each seen by everyone (``*``) or
+    by seats of this game (``digits``, maybe none)."""
+    if not isinstance(log, (list, tuple)) or not all(
+        isinstance(e, (list, tuple)) and len(e) == 3 and all(isinstance(x, str) for x in e)
+        for e in log
+    ):
+        raise _fail("a history of [seen_by, text, redacted] entries", log)
+    for entry in log:
+        if entry[0] != "*" and not set(entry[0]) <= digits:
+            raise _fail(f"history entries seen by '*' or seats 0..{game.players - 1}",
+                        repr(entry[0][:20]))  # fmt: skip
 
 
 # -- format 1 ------------------------------------------------------------------------------------

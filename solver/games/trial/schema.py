@@ -553,6 +553,20 @@ def _check_spaces(ctx: _Ctx, value: Any, ids: set[str]) -> dict[str, str]:
     return kinds
 
 
+def _check_area_path(ctx: _Ctx, here: str, p: Any, spaces: set[str]) -> None:
+    """One path of an expedition area (``here``: where it is), between two of its ``spaces``,
+    with its line and what it costs."""
+    p = _keys(ctx, here, p, {"from", "to"}, {"line", "pay"})
+    _one_of(ctx, f"{here}.from", p.get("from"), spaces)
+    _one_of(ctx, f"{here}.to", p.get("to"), spaces)
+    if "line" in p:
+        _one_of(ctx, f"{here}.line", p["line"], ("dotted", "dashed"))
+    if "pay" in p:
+        for key, n in _dict(ctx, f"{here}.pay", p["pay"]).items():
+            _one_of(ctx, f"{here}.pay", key, ("food", "tea"))
+            _int(ctx, f"{here}.pay.{key}", n, 1)
+
+
 def _check_area(ctx: _Ctx, name: str, area: Any, ids: set[str], exits: set[str]) -> None:
     """One expedition area: its spaces (ids added to ``ids``), its exit among ``exits``, its
     start, a finishing space at least, its paths."""
@@ -578,16 +592,7 @@ def _check_area(ctx: _Ctx, name: str, area: Any, ids: set[str], exits: set[str])
         if "resource" in s:
             _one_of(ctx, f"areas.{name}.{sid}.resource", s["resource"], FOODS)
     for j, p in enumerate(_list(ctx, f"areas.{name}.paths", area.get("paths"), 1)):
-        here = f"areas.{name}.paths[{j}]"
-        p = _keys(ctx, here, p, {"from", "to"}, {"line", "pay"})
-        _one_of(ctx, f"{here}.from", p.get("from"), set(inner))
-        _one_of(ctx, f"{here}.to", p.get("to"), set(inner))
-        if "line" in p:
-            _one_of(ctx, f"{here}.line", p["line"], ("dotted", "dashed"))
-        if "pay" in p:
-            for key, n in _dict(ctx, f"{here}.pay", p["pay"]).items():
-                _one_of(ctx, f"{here}.pay", key, ("food", "tea"))
-                _int(ctx, f"{here}.pay.{key}", n, 1)
+        _check_area_path(ctx, f"areas.{name}.paths[{j}]", p, set(inner))
 
 
 ITEM_NUMBERS = ("strength", "trade", "move", "redraw", "shield", "dice")
@@ -731,13 +736,9 @@ COMPONENT_KEYS = {
 }  # fmt: skip
 
 
-def _check_components(ctx: _Ctx, doc: Any) -> None:
-    """Counts and tracks. The bounds keep a game playable with 4 players: the start hands come
-    out of the 70 deeds, the dealt tents out of the 14 tents, the encounter row out of the 20
-    encounters, the start food out of the tray."""
-    doc = _keys(ctx, "document", doc, COMPONENT_KEYS)
-    food = _range(ctx, "food_per_kind", doc["food_per_kind"], 1, 1000)
-    faces = _list(ctx, "die", doc["die"], 1)
+def _check_die(ctx: _Ctx, die: Any) -> None:
+    """The fight die: 1 to 20 faces, each a strength (and maybe a win)."""
+    faces = _list(ctx, "die", die, 1)
     if len(faces) > 20:
         raise ctx.fail("die", f"expected at most 20 faces, found {len(faces)}")
     for i, face in enumerate(faces):
@@ -745,6 +746,26 @@ def _check_components(ctx: _Ctx, doc: Any) -> None:
         _range(ctx, f"die[{i}].strength", face["strength"], 0, 20)
         if "win" in face and not isinstance(face["win"], bool):
             raise ctx.fail(f"die[{i}].win", f"expected true or false, found {face['win']!r}")
+
+
+def _check_legendary(ctx: _Ctx, legendary: Any) -> None:
+    """The legendary tokens: each a distinct id, a story column, the cards it needs, its fame."""
+    seen: set[str] = set()
+    for i, token in enumerate(_list(ctx, "legendary", legendary)):
+        token = _keys(ctx, f"legendary[{i}]", token, {"id", "column", "cards", "fame"})
+        _id(ctx, f"legendary[{i}].id", token["id"], seen)
+        _one_of(ctx, f"legendary[{i}].column", token["column"], COLUMNS)
+        _range(ctx, f"legendary[{i}].cards", token["cards"], 1, 70)
+        _range(ctx, f"legendary[{i}].fame", token["fame"], 0, 100)
+
+
+def _check_components(ctx: _Ctx, doc: Any) -> None:
+    """Counts and tracks. The bounds keep a game playable with 4 players: the start hands come
+    out of the 70 deeds, the dealt tents out of the 14 tents, the encounter row out of the 20
+    encounters, the start food out of the tray."""
+    doc = _keys(ctx, "document", doc, COMPONENT_KEYS)
+    food = _range(ctx, "food_per_kind", doc["food_per_kind"], 1, 1000)
+    _check_die(ctx, doc["die"])
     board = _keys(
         ctx,
         "character_board",
@@ -763,13 +784,7 @@ def _check_components(ctx: _Ctx, doc: Any) -> None:
         raise ctx.fail("morality.fame", f"expected {high - low + 1} values (min to max)")
     for i, v in enumerate(fame):
         _range(ctx, f"morality.fame[{i}]", v, 0, 100)
-    seen: set[str] = set()
-    for i, token in enumerate(_list(ctx, "legendary", doc["legendary"])):
-        token = _keys(ctx, f"legendary[{i}]", token, {"id", "column", "cards", "fame"})
-        _id(ctx, f"legendary[{i}].id", token["id"], seen)
-        _one_of(ctx, f"legendary[{i}].column", token["column"], COLUMNS)
-        _range(ctx, f"legendary[{i}].cards", token["cards"], 1, 70)
-        _range(ctx, f"legendary[{i}].fame", token["fame"], 0, 100)
+    _check_legendary(ctx, doc["legendary"])
     _range(ctx, "first_player_fame", doc["first_player_fame"], 0, 100)
     _range(ctx, "hand_limit", doc["hand_limit"], 1, 30)
     _range(ctx, "start_hand", doc["start_hand"], 0, 10)

@@ -139,6 +139,19 @@ STAGE_NAMES = {
 PURPOSES = ("strength", "bow", "roll", "swindle")
 
 
+def _check_below(path: str, kind: str, f: dict[str, Any], below: list[dict[str, Any]]) -> None:
+    """A step that needs another below it (:data:`NEEDS_BELOW`; a die's ``parent``, an
+    ``into``) stands above one; a draw ``to`` its ``parent`` stands above a step waiting for
+    the card."""
+    need = NEEDS_BELOW.get(kind, "")
+    if need is None:
+        need = f["parent"] if kind == "die" else f["into"]
+    if need and not any(b.get("step") == need for b in below):
+        raise _fail(path, f"a {kind} step above a {need} step", kind)
+    if kind == "draw" and f["to"] == "parent" and (not below or "drawn" not in below[-1]):
+        raise _fail(f"{path}.to", "parent only above a step waiting for the card", f["to"])
+
+
 class _Frames:
     """Checks the frames of one state (the game's names and the player count at hand)."""
 
@@ -174,13 +187,7 @@ class _Frames:
             check = getattr(self, f"f_{key}", None)
             if check is not None:
                 check(f"{path}.{key}", v, f)
-        need = NEEDS_BELOW.get(kind, "")
-        if need is None:
-            need = f["parent"] if kind == "die" else f["into"]
-        if need and not any(b.get("step") == need for b in below):
-            raise _fail(path, f"a {kind} step above a {need} step", kind)
-        if kind == "draw" and f["to"] == "parent" and (not below or "drawn" not in below[-1]):
-            raise _fail(f"{path}.to", "parent only above a step waiting for the card", f["to"])
+        _check_below(path, kind, f, below)
         if kind in PATH_NODE:
             self._path(path, f, PATH_NODE[kind])
 
