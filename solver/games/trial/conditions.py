@@ -40,25 +40,13 @@ def condition_ok(st: State, p: int, cond: dict[str, Any]) -> bool:
     pos = me["space"]
     board = st.game.board
     if key == "at":
-        if arg == "campsite":
-            return pos in board.campsite
-        if arg == "tunnel":
-            return pos in open_tunnels(st)
-        if arg == "location":
-            return pos in board.slot
-        return location_type(st, pos) == arg
+        return _at(st, pos, arg)
     if key == "company":
         return bool(company(st, p, evil_only=arg == "evil"))
     if key == "morality":
         return morality_side(st, p) == arg
     if key == "paws":
-        locs = paw_locations(st, p)
-        quarters = {board.quarter[s] for s in locs}
-        if arg == "corners":
-            return quarters >= QUARTERS
-        if arg == "diagonal":
-            return any(pair <= quarters for pair in DIAGONALS)
-        return len({location_type(st, s) for s in locs}) >= 4  # four_types
+        return _paws_spread(st, p, arg)
     if key == "tracker":
         mine = set(paw_locations(st, p))
         others = (q for q in range(st.data["player_count"]) if q != p)
@@ -69,6 +57,31 @@ def condition_ok(st: State, p: int, cond: dict[str, Any]) -> bool:
         evil = [c for c, up, _ in me["story"] if up and "evil" in st.game.pack.card(c)["symbols"]]
         return len(evil) >= arg
     return False
+
+
+def _at(st: State, pos: str, arg: str) -> bool:
+    """The condition ``at``: the space ``pos`` is a campsite, an open tunnel, a location, or a
+    location of type ``arg``."""
+    board = st.game.board
+    if arg == "campsite":
+        return pos in board.campsite
+    if arg == "tunnel":
+        return pos in open_tunnels(st)
+    if arg == "location":
+        return pos in board.slot
+    return location_type(st, pos) == arg
+
+
+def _paws_spread(st: State, p: int, arg: str) -> bool:
+    """The condition ``paws``: ``p``'s paws stand in the four corners (quarters), on a diagonal,
+    or (``four_types``) on four types of location."""
+    locs = paw_locations(st, p)
+    quarters = {st.game.board.quarter[s] for s in locs}
+    if arg == "corners":
+        return quarters >= QUARTERS
+    if arg == "diagonal":
+        return any(pair <= quarters for pair in DIAGONALS)
+    return len({location_type(st, s) for s in locs}) >= 4  # four_types
 
 
 def open_to(st: State, p: int, part: dict[str, Any]) -> bool:

@@ -365,13 +365,7 @@ def _finish(st: State, f: Frame) -> None:
     record = fight_record(st, f)
     st.data["last_fight"] = record
     note(st, PUBLIC, "fight:" + json.dumps(record, sort_keys=True, separators=(",", ":")))
-    for side in (0, 1) if f["defender"] is not None else (0,):
-        for cid in held[side]:
-            if side == winner:
-                discard_card(st, cid)
-            else:
-                player(st, _side_player(f, side))["hand"].append(cid)
-    f["face_down"] = [[], []]
+    _settle_face_down(st, f, held, winner)
     resolving = find(st, "resolve", card=f["card"])
     if f["defender"] is not None:
         winner_p, loser_p = _side_player(f, winner), _side_player(f, 1 - winner)
@@ -386,6 +380,18 @@ def _finish(st: State, f: Frame) -> None:
     consequence = "win" if winner == 0 else "lose"
     if foe.get(consequence):
         push(st, "effects", player=f["player"], card=f["card"], path=[*f["path"], consequence])
+
+
+def _settle_face_down(st: State, f: Frame, held: list[list[str]], winner: int) -> None:
+    """The cards each side played face down: the winner's discarded, the loser's back to its
+    hand; the fight then holds none."""
+    for side in (0, 1) if f["defender"] is not None else (0,):
+        for cid in held[side]:
+            if side == winner:
+                discard_card(st, cid)
+            else:
+                player(st, _side_player(f, side))["hand"].append(cid)
+    f["face_down"] = [[], []]
 
 
 def live_fight(st: State) -> dict[str, Any] | None:

@@ -49,23 +49,10 @@ def action_entry(st: State, frame: dict[str, Any], actor: int, action: int) -> E
     who = "c" if actor < 0 else str(actor)
     text = f"{who}:{k}:{action}"
     hidden = f"{who}:{k}:?"
-    L = st.layout
     if actor < 0:
-        if k == "draw":
-            to = frame["to"]
-            if to in ("aside", "hand"):
-                return (str(frame["player"]), text, f"{hidden}{frame['player']}")
-            if to == "top":
-                viewers = frame["viewers"]
-                if len(viewers) < st.data["player_count"]:
-                    return (_players(viewers), text, hidden)
-        elif k == "deal_tent":
-            return (str(frame["player"]), text, f"{hidden}{frame['player']}")
-        elif k in ("ruin_item", "box_tent"):
-            return ("", hidden, hidden)
-        return (PUBLIC, text, "")
+        return _chance_entry(st, frame, text, hidden)
     if k in ("fight_cards", "swindle", "facedown_optional"):
-        if L.family(action)[0] == "card":
+        if st.layout.family(action)[0] == "card":
             return (who, text, hidden)
     elif k == "pick_card":
         purpose = frame["purpose"]
@@ -75,6 +62,26 @@ def action_entry(st: State, frame: dict[str, Any], actor: int, action: int) -> E
             return (_players([actor, frame["to"]]), text, hidden)
     elif k == "pick_tent":
         return (who, text, hidden)
+    return (PUBLIC, text, "")
+
+
+def _chance_entry(st: State, frame: dict[str, Any], text: str, hidden: str) -> Entry:
+    """:func:`action_entry` for a chance outcome: a card drawn to a hand or aside (its drawer
+    sees it) or a deck top revealed to some (its viewers), a tent dealt (its owner), the items
+    laid on ruins and the tents taken from the box (nobody); else public."""
+    k = frame["step"]
+    if k == "draw":
+        to = frame["to"]
+        if to in ("aside", "hand"):
+            return (str(frame["player"]), text, f"{hidden}{frame['player']}")
+        if to == "top":
+            viewers = frame["viewers"]
+            if len(viewers) < st.data["player_count"]:
+                return (_players(viewers), text, hidden)
+    elif k == "deal_tent":
+        return (str(frame["player"]), text, f"{hidden}{frame['player']}")
+    elif k in ("ruin_item", "box_tent"):
+        return ("", hidden, hidden)
     return (PUBLIC, text, "")
 
 

@@ -94,14 +94,20 @@ class UseLocation(Step):
             items = ",".join(sorted(st.data["ruins"][slot]["items"]))
             note(st, str(p), f"look:{slot}:{items}", f"look:{slot}:?")
             push(st, "ruins", player=p, slot=slot, strong_paw=strong)
-        elif entry["restored"] == "store":
-            push(st, "store_visit", player=p, card_worth=2 if strong else 0)
-        elif entry["restored"] == "grove":
-            _with_enhancement(st, p, "food", "harvest", food=None, tea=2 if strong else 1)
-        else:  # restored lookout tower: a card face down, then (strong paw) the draw
-            if strong:
-                _with_enhancement(st, p, "card", "lookout_draw", base=2)
-            push(st, "facedown_optional", player=p)
+        else:
+            _restored(st, p, entry["restored"], strong)
+
+
+def _restored(st: State, p: int, restored: str, strong: bool) -> None:
+    """The action of restored ruins (as the location they became) for ``p``'s paw."""
+    if restored == "store":
+        push(st, "store_visit", player=p, card_worth=2 if strong else 0)
+    elif restored == "grove":
+        _with_enhancement(st, p, "food", "harvest", food=None, tea=2 if strong else 1)
+    else:  # restored lookout tower: a card face down, then (strong paw) the draw
+        if strong:
+            _with_enhancement(st, p, "card", "lookout_draw", base=2)
+        push(st, "facedown_optional", player=p)
 
 
 @step("turn_tile")
