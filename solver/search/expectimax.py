@@ -456,42 +456,14 @@ def _make_table(
     target = player if player >= 0 else 0
     kernel = kernel_of(state) is not None
     chosen = engine
-    if engine is None:
-        engine = "kernel" if kernel else "python"
-    if engine not in ("kernel", "python"):
-        raise OptionError(f"_engine must be 'kernel' or 'python', not {engine!r}")
+    engine = _table_engine(engine, kernel)
     if engine == "kernel":
         if not kernel:
             raise OptionError(f"{type(state).__name__} is not a compiled-kernel state")
         try:
             return _kernel_table(state, game, num_players, options, target, heuristic, hash_bits)
         except OptionError as exc:
-            # The compiled tables keep a node's moves in buffers of KERNEL_MAX_ACTIONS: a kernel
-            # whose nodes may have more (guardians, the Trial) is searched by the Python loop
-            # over its states when the search is bounded (a depth, or a probability cut-off),
-            # unless the compiled loop was asked for by name. Its whole game is not searched:
-            # guardians' filled 1 GB in 331 s before the cap stopped it.
-            if chosen is not None or options.prune or "exceeds KERNEL_MAX_ACTIONS" not in str(exc):
-                raise
-            if not options.limited or (options.depth is None and not options.min_probability):
-                raise OptionError(
-                    f"{exc}: the compiled exact search cannot take this game's nodes and the "
-                    "whole game is far beyond the Python one; search it depth-limited "
-                    "(exact=False with depth=D, in Python here) or with MCTS"
-                ) from None
-    return _python_table(state, game, num_players, options, target, heuristic)
-
-
-def _python_table(
-    state: State,
-    game: Game,
-    num_players: int,
-    options: TableOptions,
-    target: int,
-    heuristic: Heuristic | None,
-) -> ExactTable:
-    """The Python loop's table over ``state``'s game: no pruning (a compiled kernel's only); a
-    depth-limited search values its leaves by ``heuristic``, else by the state's own."""
+            _check_python_fallback(exc, chosen, options)
     if options.prune:
         raise OptionError(f"prune=True needs a compiled kernel; {type(state).__name__} is not one")
     if heuristic is None and hasattr(state, "heuristic"):
@@ -505,6 +477,34 @@ def _python_table(
             "pass heuristic=callable(state, player) -> [0, 1], or use exact=True"
         )
     return PyTable(game, num_players, options, target, heuristic)
+
+
+def _table_engine(engine: str | None, kernel: bool) -> str:
+    """The loop a table runs on: the one named (``kernel`` or ``python``), else the compiled one
+    where the state has a kernel."""
+    if engine is None:
+        engine = "kernel" if kernel else "python"
+    if engine not in ("kernel", "python"):
+        raise OptionError(f"_engine must be 'kernel' or 'python', not {engine!r}")
+    return engine
+
+
+def _check_python_fallback(exc: OptionError, chosen: str | None, options: TableOptions) -> None:
+    """Re-raise the compiled table's refusal ``exc`` unless the Python loop may take over.
+
+    The compiled tables keep a node's moves in buffers of KERNEL_MAX_ACTIONS: a kernel whose
+    nodes may have more (guardians, the Trial) is searched by the Python loop over its states
+    when the search is bounded (a depth, or a probability cut-off), unless the compiled loop was
+    asked for by name (``chosen``). Its whole game is not searched: guardians' filled 1 GB in
+    331 s before the cap stopped it."""
+    if chosen is not None or options.prune or "exceeds KERNEL_MAX_ACTIONS" not in str(exc):
+        raise exc
+    if not options.limited or (options.depth is None and not options.min_probability):
+        raise OptionError(
+            f"{exc}: the compiled exact search cannot take this game's nodes and the "
+            "whole game is far beyond the Python one; search it depth-limited "
+            "(exact=False with depth=D, in Python here) or with MCTS"
+        ) from None
 
 
 def _kernel_table(
