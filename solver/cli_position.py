@@ -11,16 +11,13 @@ import argparse
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from solver.cmdkit import positive_float_up_to, read_state_text, read_text_file
 from solver.errors import FormatError, OptionError, SolverError
 from solver.files import file_format_error
-from solver.game import State
+from solver.game import State, Why, play_item
 from solver.spec import GameSpec, Opened
-
-if TYPE_CHECKING:
-    from solver.hint.position import Why
 
 __all__ = [
     "DEFAULT_ITERATIONS",
@@ -333,14 +330,13 @@ _RECORD_REFUSALS: dict[Why, str] = {
     "illegal": "is not legal where the record plays it",
     "refused": "is not legal where the record plays it",
 }
-"""What a record's refused action is said to be, by :func:`solver.hint.position.play_item`'s
+"""What a record's refused action is said to be, by :func:`solver.game.play_item`'s
 reason."""
 
 
 def _replay_one(state: State, item: Any, label: Any, index: int, where: str) -> State:
     """``state`` after the record's action ``index`` (an id or a label), or the one line saying
     why it is not legal there (its index and label)."""
-    from solver.hint.position import play_item
 
     def refused(why: Why, action: int | None, exc: Exception | None) -> OptionError:
         said = _RECORD_REFUSALS[why] + (f" ({exc})" if why == "refused" else "")

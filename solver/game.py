@@ -27,9 +27,9 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, Self, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, runtime_checkable
 
-from solver.errors import IllegalActionError, OptionError, SearchBudgetError
+from solver.errors import IllegalActionError, OptionError, SearchBudgetError, SolverError
 from solver.rng import SplitMix64, check_seed, sample_outcome
 
 CHANCE: int = -1
@@ -215,3 +215,84 @@ def as_action_id(action: object) -> int:
         raise IllegalActionError(
             f"action {action!r} is not an action id (expected an integer)"
         ) from None
+
+
+class LabelReader:
+    """Where a replay reads labels: the state itself, or its label twin
+    (:class:`LabelTwinState`: the compiled Trial's reference copy), made at the
+    first label the replay reads and then kept in step with every action, so a record of 600
+    labels costs the Trial's kernel one decode of its state, not 600."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.twin: State | None = None
+
+    def reader(self) -> State:
+        """The state to read labels on at this point of the replay."""
+        if self.twin is None:
+            make = getattr(self.state, "label_twin", None)
+            self.twin = make() if callable(make) else self.state
+        return self.twin
+
+    def follow(self, action: int) -> None:
+        """Keep the twin (if any) at the state's position after ``action``."""
+        if self.twin is not None and self.twin is not self.state:
+            self.twin.apply_action(action)
+
+
+Why = Literal["over", "unread", "not_an_action", "illegal", "refused"]
+"""Why :func:`play_item` did not play an item: the game was over, a label the game does not
+read, neither an id nor a label (``strict`` only), an id not legal there, or a legal id the
+state refused to apply."""
+Refuse = Callable[[Why, int | None, Exception | None], Exception]
+"""``refuse(why, action, exc)``: the error :func:`play_item` raises (``action``: the id, where it
+is known: ``illegal`` and ``refused``; ``exc``: the game's own error, for ``unread`` and
+``refused``)."""
+
+
+def play_item(
+    state: State,
+    item: int | str,
+    refuse: Refuse,
+    *,
+    strict: bool = False,
+    labels: LabelReader | None = None,
+    before: Callable[[int], None] | None = None,
+) -> int:
+    """Play one action of a request or a record (an id or a label) in ``state`` and return its
+    id, or raise ``refuse(why, ...)``: the one replay of the hint engine's requests, reviews and
+    the CLI's game records, each saying the refusal in its own words. ``strict``: an item that
+    is neither a label nor an ``int`` (a bool included) is refused (a record read as JSON; a
+    request's schema has checked that already). ``labels``: where labels are read, kept in step
+    (``None``: on ``state``). ``before(action)``: called with the legal id just before it is
+    played (the web table's labelled line)."""
+    if state.is_terminal():
+        raise refuse("over", None, None)
+    action = _action_of(state, item, refuse, strict, labels)
+    if action not in state.legal_actions():
+        raise refuse("illegal", action, None)
+    if before is not None:
+        before(action)
+    try:
+        state.apply_action(action)
+        if labels is not None:
+            labels.follow(action)
+    except (SolverError, ValueError) as exc:
+        raise refuse("refused", action, exc) from None
+    return action
+
+
+def _action_of(
+    state: State, item: int | str, refuse: Refuse, strict: bool, labels: LabelReader | None
+) -> int:
+    """The action id ``item`` names: an id as it is, a label read on ``labels``' reader (else on
+    ``state``); ``strict``: anything else is refused."""
+    if isinstance(item, str):
+        reader = state if labels is None else labels.reader()
+        try:
+            return reader.string_to_action(item)
+        except (SolverError, ValueError, KeyError) as exc:
+            raise refuse("unread", None, exc) from None
+    if strict and (not isinstance(item, int) or isinstance(item, bool)):
+        raise refuse("not_an_action", None, None)
+    return item

@@ -54,6 +54,7 @@ __all__ = [
     "Opened",
     "OptionChoices",
     "Rung",
+    "check_iterations",
     "resolve_reference",
     "unsupported",
 ]
@@ -63,6 +64,14 @@ Agent = Callable[["State"], int]
 
 AgentFactory = Callable[..., Agent]
 """``factory(game, *, seed, iterations) -> Agent``: builds a game-specific agent."""
+
+
+def check_iterations(value: object, name: str = "iterations") -> None:
+    """Refuse an agent's budget (``iterations``, or another count ``name``) that is not a whole
+    number of at least 1: the one check every agent factory makes, in the same words."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise OptionError(f"{name} must be a whole number of at least 1, not {value}")
+
 
 ENGINES = ("kernel", "reference")
 """The engine names the built-in games use (a third-party game may declare others)."""

@@ -317,7 +317,7 @@ class Job:
         return self.count
 
 
-def _checked_size(hooks: AnalysisHooks, size: Any) -> tuple[int, int]:
+def _checked_size(hooks: AnalysisHooks, size: tuple[int, int]) -> tuple[int, int]:
     """``--size`` as whole numbers within the game's ranges (a one-line error otherwise)."""
     try:
         width, height = (_whole("--size", v) for v in size)
@@ -330,7 +330,7 @@ def _checked_size(hooks: AnalysisHooks, size: Any) -> tuple[int, int]:
     return width, height
 
 
-def _checked_turns(hooks: AnalysisHooks, game: str, turns: Any) -> int:
+def _checked_turns(hooks: AnalysisHooks, game: str, turns: int) -> int:
     """``--turns`` as a whole number within the game's turn limits (a one-line error for a game
     without one, or a number out of range)."""
     turns = _whole("--turns", turns)

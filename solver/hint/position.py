@@ -23,11 +23,12 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from solver.errors import FormatError, OptionError, SolverError
 from solver.fields import JSONValue, shown
 from solver.files import irregular_kind, open_without_blocking, pseudo_file, read_without_blocking
+from solver.game import LabelReader, Refuse, Why, play_item
 from solver.hint.errors import HintError
 from solver.hint.ingress import parse_json
 from solver.spec import GameSpec, Opened
@@ -39,10 +40,7 @@ __all__ = [
     "GAME_CACHE_SIZE",
     "MAX_PATH_BYTES",
     "OpenedPosition",
-    "Refuse",
-    "Why",
     "open_position",
-    "play_item",
     "read_path",
 ]
 
@@ -336,7 +334,8 @@ def open_position(
     """The game, state and replayed actions a validated request names (a :class:`HintError`).
     ``labels_from``: the replayed actions from that index on are labelled in ``line`` (``None``:
     none). Labels, read or written, are read on the state's label twin where it has one
-    (:class:`_Labels`): the Trial's kernel decodes its state once for the whole replay."""
+    (:class:`~solver.game.LabelReader`): the Trial's kernel decodes its state once for the
+    whole replay."""
     spec = requested_spec(request.game)
     options = dict(request.options)
     text = None
@@ -364,46 +363,13 @@ def open_position(
     return OpenedPosition(spec=spec, game=game, state=state, actions=played, line=line)
 
 
-class _Labels:
-    """Where a replay reads labels: the state itself, or its label twin
-    (:class:`~solver.game.LabelTwinState`: the compiled Trial's reference copy), made at the
-    first label the replay reads and then kept in step with every action, so a record of 600
-    labels costs the Trial's kernel one decode of its state, not 600."""
-
-    def __init__(self, state: State) -> None:
-        self.state = state
-        self.twin: State | None = None
-
-    def reader(self) -> State:
-        """The state to read labels on at this point of the replay."""
-        if self.twin is None:
-            make = getattr(self.state, "label_twin", None)
-            self.twin = make() if callable(make) else self.state
-        return self.twin
-
-    def follow(self, action: int) -> None:
-        """Keep the twin (if any) at the state's position after ``action``."""
-        if self.twin is not None and self.twin is not self.state:
-            self.twin.apply_action(action)
-
-
-Why = Literal["over", "unread", "not_an_action", "illegal", "refused"]
-"""Why :func:`play_item` did not play an item: the game was over, a label the game does not
-read, neither an id nor a label (``strict`` only), an id not legal there, or a legal id the
-state refused to apply."""
-Refuse = Callable[[Why, int | None, Exception | None], Exception]
-"""``refuse(why, action, exc)``: the error :func:`play_item` raises (``action``: the id, where it
-is known: ``illegal`` and ``refused``; ``exc``: the game's own error, for ``unread`` and
-``refused``)."""
-
-
 def _replay(
     state: State, request: PositionAsk, line: list[dict[str, Any]], labels_from: int | None
 ) -> list[int]:
     """Apply the request's actions (ids or labels) to ``state``; the ids played (``line``: each
     from ``labels_from`` on with its label and who chose it)."""
     played: list[int] = []
-    labels = _Labels(state)
+    labels = LabelReader(state)
     for index, item in enumerate(request.actions):
         before = None
         if labels_from is not None and index >= labels_from:
@@ -413,14 +379,14 @@ def _replay(
     return played
 
 
-def _label_into(line: list[dict[str, Any]], state: State, labels: _Labels, action: int) -> None:
+def _label_into(line: list[dict[str, Any]], state: State, labels: LabelReader, action: int) -> None:
     """``action`` (about to be played in ``state``) added to ``line`` with its label (read where
     ``labels`` reads them) and who chooses it."""
     line.append({"action": action, "label": labels.reader().action_to_string(action),
                  "player": state.current_player()})  # fmt: skip
 
 
-def _refusal(field: str, item: Any) -> Refuse:
+def _refusal(field: str, item: int | str) -> Refuse:
     """The request's refusal of its action ``field`` (``item``): a :class:`HintError`."""
 
     def refuse(why: Why, action: int | None, exc: Exception | None) -> HintError:
@@ -433,51 +399,3 @@ def _refusal(field: str, item: Any) -> Refuse:
         return HintError(f"{field}: {said}", field, "illegal_action")
 
     return refuse
-
-
-def play_item(
-    state: State,
-    item: Any,
-    refuse: Refuse,
-    *,
-    strict: bool = False,
-    labels: _Labels | None = None,
-    before: Callable[[int], None] | None = None,
-) -> int:
-    """Play one action of a request or a record (an id or a label) in ``state`` and return its
-    id, or raise ``refuse(why, ...)``: the one replay of the hint engine's requests, reviews and
-    the CLI's game records, each saying the refusal in its own words. ``strict``: an item that
-    is neither a label nor an ``int`` (a bool included) is refused (a record read as JSON; a
-    request's schema has checked that already). ``labels``: where labels are read, kept in step
-    (``None``: on ``state``). ``before(action)``: called with the legal id just before it is
-    played (the web table's labelled line)."""
-    if state.is_terminal():
-        raise refuse("over", None, None)
-    action = _action_of(state, item, refuse, strict, labels)
-    if action not in state.legal_actions():
-        raise refuse("illegal", action, None)
-    if before is not None:
-        before(action)
-    try:
-        state.apply_action(action)
-        if labels is not None:
-            labels.follow(action)
-    except (SolverError, ValueError) as exc:
-        raise refuse("refused", action, exc) from None
-    return action
-
-
-def _action_of(
-    state: State, item: Any, refuse: Refuse, strict: bool, labels: _Labels | None
-) -> int:
-    """The action id ``item`` names: an id as it is, a label read on ``labels``' reader (else on
-    ``state``); ``strict``: anything else is refused."""
-    if isinstance(item, str):
-        reader = state if labels is None else labels.reader()
-        try:
-            return reader.string_to_action(item)
-        except (SolverError, ValueError, KeyError) as exc:
-            raise refuse("unread", None, exc) from None
-    if strict and (not isinstance(item, int) or isinstance(item, bool)):
-        raise refuse("not_an_action", None, None)
-    return item

@@ -15,10 +15,9 @@ from solver.errors import OptionError, SearchBudgetError
 from solver.game import Game, State
 from solver.rng import SplitMix64, check_seed, derive_seed
 from solver.search.result import SearchResult
-from solver.spec import Agent
+from solver.spec import Agent, check_iterations
 
 __all__ = [
-    "check_iterations",
     "exact_agent",
     "ismcts_agent",
     "mcts_agent",
@@ -41,13 +40,6 @@ def random_factory(game: Game, *, seed: int = 0, iterations: int | None = None) 
     """The shared ``random`` agent for ``game`` (:func:`random_agent`; it searches nothing, so
     ``iterations`` is ignored)."""
     return random_agent(seed)
-
-
-def check_iterations(value: object, name: str = "iterations") -> None:
-    """Refuse an agent's budget (``iterations``, or another count ``name``) that is not a whole
-    number of at least 1: the one check every agent factory makes, in the same words."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise OptionError(f"{name} must be a whole number of at least 1, not {value}")
 
 
 def mcts_agent(game: Game, *, seed: int = 0, iterations: int = 1000) -> Agent:

@@ -36,7 +36,7 @@ from typing import Any
 
 from solver.errors import SearchBudgetError
 from solver.rng import derive_seed
-from solver.spec import Agent
+from solver.spec import Agent, check_iterations
 
 __all__ = ["DEFAULT_ITERATIONS", "EXPLORATION", "mcts_agent", "plan_missions", "search_options"]
 
@@ -76,7 +76,6 @@ def search_options() -> Any:
 def mcts_agent(game: Any, *, seed: int = 0, iterations: int | None = None) -> Agent:
     """The guardians ``mcts`` agent (see the module docstring)."""
     from solver.search import mcts
-    from solver.search.agents import check_iterations
 
     if iterations is None:
         iterations = DEFAULT_ITERATIONS
@@ -100,7 +99,7 @@ def mcts_agent(game: Any, *, seed: int = 0, iterations: int | None = None) -> Ag
         return result
 
     def choose(state: Any) -> int:
-        from solver.games.guardians.actions import END_TURN, RESET, TAKE_ONE
+        from solver.games.guardians.actions import END_TURN, RESET, TAKE_ONE, TAKE_TWO
         from solver.games.guardians.rules import Phase
 
         legal = state.legal_actions()
@@ -110,7 +109,7 @@ def mcts_agent(game: Any, *, seed: int = 0, iterations: int | None = None) -> Ag
             plan = plan_missions(state)
             return int(plan.steps[0].action) if plan.steps else END_TURN
         if state.phase == Phase.GROW and TAKE_ONE in legal:
-            return _best_take(state, search)
+            return _best_take(state, search, (TAKE_TWO, TAKE_ONE))
         candidates = [a for a in legal if a != RESET]
         if state.phase == Phase.GROW and len(candidates) == 1:
             return int(candidates[0])
@@ -119,14 +118,13 @@ def mcts_agent(game: Any, *, seed: int = 0, iterations: int | None = None) -> Ag
     return choose
 
 
-def _best_take(state: Any, search: Callable[[Any], Any]) -> int:
-    """Take two tiles or one, whichever searches to the higher value (two on a tie): the
-    growth options lead to their gains at different depths (a placement at once; the flip, its
-    reveal, then the placement), so each is searched on its own."""
-    from solver.games.guardians.actions import TAKE_ONE, TAKE_TWO
-
-    best, best_value = TAKE_TWO, -1.0
-    for option in (TAKE_TWO, TAKE_ONE):
+def _best_take(state: Any, search: Callable[[Any], Any], takes: tuple[int, int]) -> int:
+    """Of the growth options ``takes`` (two tiles, one tile), the one that searches to the
+    higher value (the first on a tie): they lead to their gains at different depths (a
+    placement at once; the flip, its reveal, then the placement), so each is searched on its
+    own."""
+    best, best_value = takes[0], -1.0
+    for option in takes:
         child = state.child(option)
         value = search(child).value
         if value > best_value:

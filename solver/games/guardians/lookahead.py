@@ -48,7 +48,7 @@ from typing import Any
 
 from solver.games.guardians.keyed_chance import keyed_outcome
 from solver.rng import derive_seed
-from solver.spec import Agent
+from solver.spec import Agent, check_iterations
 
 __all__ = [
     "BREADTH",
@@ -90,7 +90,6 @@ def lookahead_agent(
     candidate lists (:data:`BREADTH`; ``--breadth`` there)."""
     from solver.games.guardians.broad import breadth_for
     from solver.games.guardians.planner import TurnPlayer
-    from solver.search.agents import check_iterations
 
     if iterations is None:
         iterations = DEFAULT_ITERATIONS

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from solver.game import CHANCE, TERMINAL, sample_chance
 from solver.rng import SplitMix64, derive_seed
 from solver.search.evaluators import PlayoutEvaluator as SharedPlayoutEvaluator
+from solver.spec import check_iterations
 
 __all__ = [
     "AGENT_SETTINGS",
@@ -124,7 +125,6 @@ def ismcts_agent(
     ``depth``, ``c``, ``multiple_observers`` and ``threads`` (root parallelism) default to the
     play settings above; the strength benches vary them."""
     from solver.errors import SearchBudgetError
-    from solver.search.agents import check_iterations
     from solver.search.ismcts import ismcts
 
     check_iterations(iterations)
