@@ -135,6 +135,16 @@ def plan(state: State, evaluator: Evaluator | EvaluatorLike, compiled: bool | No
                 "search with compiled=False"
             )
         return _python(state, capsules, slots)
+    code, rollouts, depth = _compiled_leaves(evaluator, slots, game)
+    return Plan(True, hidden, capsules, game, code, rollouts, depth)
+
+
+def _compiled_leaves(
+    evaluator: Evaluator | EvaluatorLike, slots: set[str], game: object
+) -> tuple[int, int, int]:
+    """The compiled loop's leaf code, rollouts and depth for ``evaluator``; refused when the
+    compiled ISMCTS has no such evaluator or the kernel (its table's ``slots``) lacks what it
+    needs (a heuristic; the playout policy)."""
     found = _code(evaluator)
     name = name_of(evaluator)
     if found is None:
@@ -150,7 +160,7 @@ def plan(state: State, evaluator: Evaluator | EvaluatorLike, compiled: bool | No
         raise OptionError(
             f"evaluator {name!r} plays the kernel's playout_action, which {game!r} does not fill"
         )
-    return Plan(True, hidden, capsules, game, code, rollouts, depth)
+    return code, rollouts, depth
 
 
 class KernelTree:

@@ -9,7 +9,7 @@ have camped a new day begins; when nobody has a paw or a tent left the game is o
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from solver.games.trial import core
 from solver.games.trial.actions import PAW_TARGETS
@@ -147,14 +147,7 @@ class Turn(Step):
         if not f["moved"] and not away:
             acts.append(L.MOVE)
         if not f["paw_used"]:
-            if me["paws"] or me["strong_paw"]:
-                for t in paw_targets(st, p):
-                    if me["paws"]:
-                        acts.append(L.paw(t, False))
-                    if me["strong_paw"]:
-                        acts.append(L.paw(t, True))
-            elif me["tents"]:
-                acts.append(L.CAMP)
+            acts += _paw_or_camp(st, p, me)
         if "elixir" in me["backpack"] and me["hand"]:
             acts.append(L.ELIXIR)
         acts += drop_actions(st, p)  # objects may be dropped at any time
@@ -207,6 +200,22 @@ class Turn(Step):
             strong = "strong " if index % 2 else ""
             return f"place a {strong}paw on {PAW_WORDS.get(target, target)}"
         return TURN_WORDS.get(st.layout.label(a))
+
+
+def _paw_or_camp(st: State, p: int, me: dict[str, Any]) -> list[int]:
+    """The paw actions open to ``p`` (``me``): each target with the paw and with the strong
+    paw, as far as they are left; with neither left, camping (with a tent to pitch)."""
+    L = st.layout
+    acts: list[int] = []
+    if me["paws"] or me["strong_paw"]:
+        for t in paw_targets(st, p):
+            if me["paws"]:
+                acts.append(L.paw(t, False))
+            if me["strong_paw"]:
+                acts.append(L.paw(t, True))
+    elif me["tents"]:
+        acts.append(L.CAMP)
+    return acts
 
 
 TURN_WORDS = {"move": "move", "camp": "camp", "end turn": "end turn",
