@@ -93,9 +93,11 @@ def test_the_text_picture_shows_the_board_and_only_one_players_secrets():
     view = render_player_text(state, 0)
     assert all(name in view for name in mine)
     assert f"hand: {len(theirs)};" in view
-    # one's own tents by their bonuses, another's as a count; never a Python list
+    # one's own tents by their bonuses in words, another's as a count; never a Python list
+    said = {"acorn": "acorn", "food": "any food", "tea": "tea", "none": "empty"}  # by hand
     tents = state.observation(0)["players"][0]["tents"]
-    own = f"{len(tents)} ({', '.join(tents)})" if tents else "0"
+    assert set(tents) <= set(said), tents  # this seed's deal; the words above cover it
+    own = f"{len(tents)} ({', '.join(said[t] for t in tents)})" if tents else "0"
     assert f"tents: {own};" in view and "tents: [" not in view
     assert f"tents: {len(state.data['players'][1]['tents'])};" in view
     assert render_text(game, None).startswith("day 1")
