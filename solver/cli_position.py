@@ -286,13 +286,13 @@ def _open_record(
             f"{where} is a {game} game record, which holds its own game: give it alone ({how}), "
             f"not beside FILE {source}"
         )
-    _check_record_options(options, game_options(spec, args), where)
     request = SimpleNamespace(game=game, options=options, state=record.get("state"),
                               engine=args.engine, actions=[])  # fmt: skip
     try:
         opened = open_request(request, allow_paths=True)
     except HintError as exc:
         raise OptionError(f"{where}: {exc}") from None
+    _check_record_options(opened.game, request, game_options(spec, args), where)
     state = opened.state
     labels = record.get("labels")
     actions = record["actions"]
@@ -310,10 +310,20 @@ def _open_record(
     return Opened(game=opened.game, state=state, source=where)
 
 
-def _check_record_options(options: dict[str, Any], asked: dict[str, Any], where: str) -> None:
-    """Refuse (one line) a record whose game's options are not what ``--option`` asks for."""
-    for name, value in asked.items():
-        if options.get(name) != value:
+def _check_record_options(game: Any, request: Any, asked: dict[str, Any], where: str) -> None:
+    """Refuse (one line) a record whose game's options are not what ``--option`` asks for.
+
+    An option whose value differs from the record's as written (``open_backs=false`` for a
+    record that omits it) is compared as the games hold it: the record's ``game`` and the game
+    opened with the asked values, each option read as the game's own attribute of that name, so
+    an explicit default is the same game while a different value is still refused."""
+    options = request.options
+    differing = {name: value for name, value in asked.items() if options.get(name) != value}
+    if not differing:
+        return
+    wanted = _game_with(request, differing)
+    for name, value in differing.items():
+        if wanted is None or not _same_option(game, wanted, name):
             had = f"the default {name}"
             if name in options:
                 had = f"{name}={json.dumps(options[name])}"
@@ -321,6 +331,30 @@ def _check_record_options(options: dict[str, Any], asked: dict[str, Any], where:
                 f"{where} is a record of a game with {had}, not the {name}={json.dumps(value)} "
                 "--option asks for"
             )
+
+
+def _game_with(request: Any, changed: dict[str, Any]) -> Any:
+    """The game ``request`` opens with ``changed`` over its options (``None`` when those
+    values build no game: they are then not the record's)."""
+    from types import SimpleNamespace
+
+    from solver.hint.errors import HintError
+    from solver.hint.position import open_position as open_request
+
+    changed_request = SimpleNamespace(**vars(request))
+    changed_request.options = {**request.options, **changed}
+    try:
+        return open_request(changed_request, allow_paths=True).game
+    except (HintError, SolverError, ValueError, OSError):
+        return None
+
+
+def _same_option(game: Any, other: Any, name: str) -> bool:
+    """Whether two games hold the same value of option ``name`` (their attribute of that name;
+    a game that does not expose it is never taken as the same)."""
+    missing = object()
+    mine = getattr(game, name, missing)
+    return mine is not missing and mine == getattr(other, name, missing)
 
 
 _RECORD_REFUSALS: dict[Why, str] = {

@@ -307,6 +307,51 @@ def test_a_record_beside_its_file_or_another_option_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize(
+    ("players", "option", "same"),
+    [
+        (2, "open_backs=false", True),
+        (2, "open_backs=true", False),
+        (1, "level=1", True),
+        (1, "level=2", False),
+        (1, "open_backs=false", True),
+    ],
+)
+def test_a_record_takes_an_option_given_at_its_default(tmp_path, players, option, same):
+    """Found by an attack pass: `show g.rec.json --option open_backs=false` was refused as
+    "a record of a game with the default open_backs" for a record that omits the option; an
+    explicit default is the same game (compared as the games hold it), another value is not."""
+    import json
+
+    record = {"game": "guardians", "options": {"players": players}, "seed": 0, "actions": []}
+    (tmp_path / "g.json").write_text(json.dumps(record))
+    argv = ("g.json", "--players", str(players), "--option", option)
+    run = forest("guardians", "show", *argv, cwd=tmp_path)
+    if same:
+        assert run.returncode == 0, run.stderr
+        assert run.stdout == forest("guardians", "show", "g.json", cwd=tmp_path).stdout
+    else:
+        name = option.partition("=")[0]
+        one_line_error(run, f"g.json is a record of a game with the default {name}, not the "
+                            f"{option} --option asks for")  # fmt: skip
+
+
+def test_a_record_of_another_game_takes_its_own_player_count(tmp_path):
+    """Trial declares no game options (no ``--option``): its record opens the same with its
+    own player count given explicitly, and another count is still refused."""
+    import json
+
+    _, options, actions, _ = _random_line("trial", "reference", 3)
+    record = {"game": "trial", "options": options, "seed": 0, "actions": actions}
+    (tmp_path / "t.json").write_text(json.dumps(record))
+    plain = forest("trial", "show", "t.json", cwd=tmp_path)
+    counted = forest("trial", "show", "t.json", "--players", str(options["players"]),
+                     cwd=tmp_path)  # fmt: skip
+    assert plain.returncode == counted.returncode == 0 and plain.stdout == counted.stdout
+    one_line_error(forest("trial", "show", "t.json", "--players", "4", cwd=tmp_path),
+                   "t.json is a game of 2 player(s), not the 4 --players asks for")  # fmt: skip
+
+
+@pytest.mark.parametrize(
     ("argv", "said"),
     [
         (["dog", "show", "stick"],

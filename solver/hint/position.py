@@ -200,11 +200,7 @@ def _check_options(
     for key in options:
         if key in spec.options and key not in known:
             if isinstance(options[key], str) and not allow_paths:
-                raise HintError(
-                    f"options.{key}: a text value may name a file, and this transport never "
-                    "reads a path; give the value itself",
-                    f"options.{key}",
-                )
+                raise HintError(_text_refused(key, options[key]), f"options.{key}")
             extra[key] = options[key]
         elif key not in known:
             expected = ", ".join(sorted(known | set(spec.options)))
@@ -219,6 +215,32 @@ def _check_options(
             "engine",
         )
     return players, extra
+
+
+_JSON_KINDS = {bool: "a boolean", int: "a number", float: "a number", list: "a list",
+               dict: "an object", type(None): "null"}  # fmt: skip
+"""What a text that reads as JSON stands for, as a refusal names it."""
+
+
+def _text_refused(key: str, text: str) -> str:
+    """Why option ``key`` given as ``text`` is refused where no path is read: a text that reads
+    as JSON (``"true"``, ``"3"``) names the value expected in its place (the boolean ``true``,
+    not the text); any other text may name a file, which this transport never reads."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        value = text
+    kind = _JSON_KINDS.get(type(value))
+    if kind is not None:
+        expected = "a boolean, true or false" if isinstance(value, bool) else kind
+        return (
+            f"options.{key}: expected {expected} ({json.dumps(value)}), not the text "
+            f"{json.dumps(text)}"
+        )
+    return (
+        f"options.{key}: a text value may name a file, and this transport never reads a path; "
+        "give the value itself"
+    )
 
 
 def _refuse_unknown_puzzle(spec: GameSpec, source: str, field: str, allow_paths: bool) -> None:

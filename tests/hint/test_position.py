@@ -115,6 +115,24 @@ def test_a_game_option_given_as_text_is_read_only_where_paths_are() -> None:
     assert open_position(_ask({"players": 1, "tiles": content})).game
 
 
+def test_an_option_given_as_json_text_names_the_value_expected(server: Server) -> None:
+    """Found by an attack pass: guardians' ``"open_backs": "true"`` over HTTP was refused (right)
+    as "a text value may name a file" (misleading): the refusal names the boolean expected."""
+    body = {"id": "q1", "game": "guardians", "options": {"players": 2, "open_backs": "true"},
+            "actions": [], "limit": {"iterations": 10}}  # fmt: skip
+    response = httpx.post(f"{server.url}/v1/hint", json=body, timeout=60)
+    assert response.status_code == 400, response.text
+    error = response.json()
+    assert error["code"] == "invalid_request" and error["field"] == "options.open_backs"
+    assert error["error"] == (
+        'options.open_backs: expected a boolean, true or false (true), not the text "true"'
+    )
+    for text, expected in (("3", "a number (3)"), ("[1, 2]", "a list ([1, 2])")):
+        with pytest.raises(HintError) as caught:
+            open_position(_ask({"players": 1, "level": text}))
+        assert str(caught.value).startswith(f"options.level: expected {expected}, not the text")
+
+
 def _finished(game: str, options: dict, seed: int) -> list[int]:
     """The actions of a seeded random game of ``game`` played to its end."""
     state = solver.load_game(game, **options).new_initial_state()
