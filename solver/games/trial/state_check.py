@@ -463,6 +463,23 @@ def check_values(game: TrialGame, state: dict[str, Any]) -> None:
     for i, frame in enumerate(state["stack"]):
         frames.check(f"stack[{i}]", frame, state["stack"][:i])
     _check_setup_frames(state)
+    _check_tiles_to_place(state)
+
+
+def _check_tiles_to_place(state: dict[str, Any]) -> None:
+    """A slot without a tile is one the set-up has still to fill: a ``place_tile`` frame for it
+    (or the ``setup`` frame that queues them all) is on the stack, and a ``place_tile`` frame
+    names an empty slot. Found by the slow fuzz: ``tiles.ruins-2`` set to null after the set-up
+    passed the checker, and a move there failed inside the rules (a TypeError)."""
+    stack = state["stack"]
+    if any(f.get("step") == "setup" for f in stack):
+        return
+    pending = [f["slot"] for f in stack if f.get("step") == "place_tile"]
+    for slot, tile in state["tiles"].items():
+        if tile is None and slot not in pending:
+            raise _fail(f"tiles.{slot}", "a tile (no place_tile step for it is pending)", None)
+        if tile is not None and slot in pending:
+            raise _fail(f"tiles.{slot}", "null while a place_tile step for it is pending", tile)
 
 
 SETUP_POOL_STEPS = ("ruin_item", "stock")
@@ -613,8 +630,13 @@ def _check_player(game: TrialGame, here: str, me: dict[str, Any]) -> None:
         _bool(f"{here}.paws_placed[{i}][1]", paw[1])
     _ids(f"{here}.tents", me["tents"], tents, "a tent")
     for area, flag in _dict(f"{here}.flags", me["flags"], board.areas).items():
-        if flag is not None:
-            _one(f"{here}.flags.{area}", flag, spaces, "a space")
+        if flag is None:
+            continue
+        # a flag stands on a finish space of its own area (found by the slow fuzz: a flag on
+        # grove-2, no finish space, failed the final scoring with a KeyError)
+        _one(f"{here}.flags.{area}", flag, spaces, "a space")
+        if flag not in board.finish or board.area_of.get(flag) != area:
+            raise _fail(f"{here}.flags.{area}", f"a finish space of {area}", flag)
     symbols = ("move", "trade", "strength", "card_draw")
     for key, v in _dict(f"{here}.tent_symbols", me["tent_symbols"], symbols).items():
         _int(f"{here}.tent_symbols.{key}", v, 0, 100)

@@ -456,3 +456,38 @@ def test_a_history_entry_seen_by_a_seat_not_in_the_game_is_refused(engine, seen_
         load(doc, engine)
     doc["state"]["history"][-1][0] = "01"
     load(doc, engine)  # both seats of the game: fine
+
+
+@pytest.mark.parametrize("engine", ["reference", "kernel"])
+def test_a_slot_emptied_after_the_set_up_is_refused(engine):
+    """Found by the slow fuzz: ``tiles.ruins-2`` set to null mid-game passed the checker, and a
+    move onto it failed inside the rules (a TypeError). Only a slot whose ``place_tile`` step
+    is still on the stack may be empty."""
+    doc = copy.deepcopy(MID)
+    tiles = doc["state"]["tiles"]
+    assert all(tile is not None for tile in tiles.values())  # mid-game: every slot filled
+    slot = sorted(tiles)[0]
+    tiles[slot] = None
+    with pytest.raises(FormatError, match=f"tiles.{slot}.*no place_tile step"):
+        load(doc, engine)
+
+
+@pytest.mark.parametrize("engine", ["reference", "kernel"])
+def test_a_flag_off_its_areas_finish_spaces_is_refused(engine):
+    """Found by the slow fuzz: a flag on grove-2 (a space with no finish) loaded, and the final
+    scoring failed with a KeyError. A flag stands on a finish space of its own area."""
+    game = GAMES[engine, 2]
+    board = game.board
+    area = board.areas[0]
+    finishes = [s for s in board.finish if board.area_of.get(s) == area]
+    plain = [s for s, a in board.area_of.items() if a == area and s not in board.finish]
+    other = next(s for s in board.finish if board.area_of.get(s) != area)
+    assert finishes and plain  # the board has both kinds of space in the area
+    for wrong in (plain[0], other):
+        doc = copy.deepcopy(MID)
+        doc["state"]["players"][0]["flags"][area] = wrong
+        with pytest.raises(FormatError, match=f"a finish space of {area}"):
+            load(doc, engine)
+    doc = copy.deepcopy(MID)
+    doc["state"]["players"][0]["flags"][area] = finishes[0]
+    load(doc, engine)  # a flag where the rules put one: fine
