@@ -34,6 +34,7 @@ a range of plies (``start``/``stop``), so a long game is reviewed piece by piece
 from __future__ import annotations
 
 import math
+import textwrap
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -523,6 +524,28 @@ def seat_curve(review: Mapping[str, Any], player: int = 0) -> list[tuple[int, fl
     return points
 
 
+def plot_title(review: Mapping[str, Any]) -> str:
+    """The plot's title: the game and what is plotted, then how the values were found, wrapped
+    to the figure's width. (It read ``dog: exact win probability over the game (exact)``, and a
+    guardians review's mixed label ran past both edges of the figure.)
+
+    >>> plot_title({"game": "dog", "valueKind": "win probability", "exact": True,
+    ...             "valueLabel": "exact win probability"})
+    'dog: win probability over the game\\nexact'
+    """
+    kind = review["valueKind"]
+    how = values_kind(review, plural=True)
+    words = review.get("valueLabel") or kind
+    if words not in (kind, f"exact {kind}"):
+        how = f"{how}: {words}"
+    lines = textwrap.wrap(how, width=_TITLE_WIDTH) or [how]
+    return "\n".join([f"{review['game']}: {kind} over the game", *lines])
+
+
+_TITLE_WIDTH = 90
+"""Characters a title line holds on the 8-inch figure at 10 points."""
+
+
 def write_plot(
     review: Mapping[str, Any], path: str, *, title: str | None = None, player: int = 0
 ) -> None:
@@ -540,27 +563,33 @@ def write_plot(
         raise OptionError(
             "the plot needs matplotlib: pip install 'forest-solver[analysis]'"
         ) from None
-    curve = seat_curve(review, player)
-    values = dict(curve)
-    fig, ax = plt.subplots(figsize=(8, 3.2))
+    fig = plot_figure(review, title=title, player=player)
     try:
-        ax.plot([ply for ply, _ in curve], [v for _, v in curve], color="#2b6cb0", lw=1.6)
-        colours = {"inaccuracy": "#d69e2e", "mistake": "#dd6b20", "blunder": "#c53030"}
-        for mark, colour in colours.items():
-            points = [d for d in review["decisions"] if d["mark"] == mark and d["ply"] in values]
-            if points:
-                ax.scatter([d["ply"] for d in points], [values[d["ply"]] for d in points],
-                           color=colour, label=mark, zorder=3)  # fmt: skip
-        ax.set_ylim(-0.02, 1.02)
-        ax.set_xlabel("ply (actions played, dice included)")
-        words = review.get("valueLabel") or review["valueKind"]
-        ax.set_ylabel(f"{words} (player {player})")
-        kind = values_kind(review)
-        ax.set_title(title or f"{review['game']}: {words} over the game ({kind})")
-        if any(d["mark"] for d in review["decisions"]):
-            ax.legend(loc="lower left", fontsize=8)
-        ax.grid(alpha=0.3)
-        fig.tight_layout()
         fig.savefig(path)
     finally:
         plt.close(fig)
+
+
+def plot_figure(review: Mapping[str, Any], *, title: str | None = None, player: int = 0) -> Any:
+    """The matplotlib figure :func:`write_plot` saves (the caller closes it)."""
+    import matplotlib.pyplot as plt
+
+    curve = seat_curve(review, player)
+    values = dict(curve)
+    fig, ax = plt.subplots(figsize=(8, 3.2))
+    ax.plot([ply for ply, _ in curve], [v for _, v in curve], color="#2b6cb0", lw=1.6)
+    colours = {"inaccuracy": "#d69e2e", "mistake": "#dd6b20", "blunder": "#c53030"}
+    for mark, colour in colours.items():
+        points = [d for d in review["decisions"] if d["mark"] == mark and d["ply"] in values]
+        if points:
+            ax.scatter([d["ply"] for d in points], [values[d["ply"]] for d in points],
+                       color=colour, label=mark, zorder=3)  # fmt: skip
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlabel("ply (actions played, chance outcomes included)")
+    ax.set_ylabel(f"{review['valueKind']} (player {player})")
+    ax.set_title(title or plot_title(review), fontsize=10)
+    if any(d["mark"] for d in review["decisions"]):
+        ax.legend(loc="lower left", fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig

@@ -275,3 +275,45 @@ def test_a_review_default_must_be_a_whole_number():
     with pytest.raises(OptionError, match="review_iterations"):
         type(spec)(**{**{f: getattr(spec, f) for f in spec.__dataclass_fields__},
                       "review_iterations": 0})  # fmt: skip
+
+
+def _review(game: str, exact: bool, label: str, methods: list[str]) -> dict:
+    curve = [{"ply": k, "value": 0.5, "player": 0, "values": [0.5, 0.5]} for k in range(30)]
+    return {"game": game, "valueKind": "win probability", "valueLabel": label, "exact": exact,
+            "methods": methods, "curve": curve, "decisions": []}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("review", "second_line"),
+    [(_review("dog", True, "exact win probability", ["exact"]), "exact"),
+     (_review("guardians", False, "heuristic estimate of the win probability / exact win "
+              "probability", ["mcts", "exact"]), "MCTS estimates: heuristic estimate")],
+)  # fmt: skip
+def test_the_plots_title_says_each_thing_once_and_stays_on_the_figure(review, second_line):
+    """Found by the new-user pass: the dog's plot was titled 'dog: exact win probability over
+    the game (exact)', and a guardians review's mixed label ran past both edges of the figure
+    (title and y axis). Now the game and the value kind, then how it was found, wrapped; the
+    drawn text is measured against the figure by matplotlib itself."""
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from solver.review import plot_figure
+
+    fig = plot_figure(review)
+    try:
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        width, height = fig.bbox.width, fig.bbox.height
+        ax = fig.axes[0]
+        title = ax.title.get_text()
+        assert title.splitlines()[0] == f"{review['game']}: win probability over the game"
+        assert title.splitlines()[1].startswith(second_line)
+        assert title.count("exact") == 1, title  # said once
+        for text in (ax.title, ax.yaxis.label, ax.xaxis.label):
+            box = text.get_window_extent(renderer)
+            assert box.x0 >= 0 and box.x1 <= width and box.y0 >= 0 and box.y1 <= height, text
+    finally:
+        plt.close(fig)
