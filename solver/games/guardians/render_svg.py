@@ -41,6 +41,7 @@ from solver.games.guardians.render_legend import legend
 from solver.games.guardians.render_tiles import CREAM, FILL, chip, pawn, tile
 from solver.games.guardians.scoring import winners_share
 from solver.games.guardians.solo import PAWN_COLOURS
+from solver.games.guardians.state_parts import level_tasks
 from solver.render import box, count, document, element, group, text, token
 
 if TYPE_CHECKING:
@@ -169,11 +170,9 @@ def _track(state: GuardiansState, x: float, y: float) -> list[str]:
                        class_="track-box"))  # fmt: skip
         out.append(text(bx + 2.6, y + 10.4, str(k + 1), 2.4, anchor="middle",
                         fill="#ffffff" if colour else "#555555"))  # fmt: skip
-    level = state.game.level
-    for k, task in enumerate(level.tasks if level is not None else ()):
-        done = state.tasks_done[k]
+    for k, (words, done, brings) in enumerate(level_tasks(state)):
         mark = _DONE if done else _OPEN
-        out.append(text(x, y + 17.0 + 4.2 * k, f"{mark} {task.text()} (+1 round)", 2.7,
+        out.append(text(x, y + 17.0 + 4.2 * k, f"{mark} {words} ({brings})", 2.7,
                         fill="#2f6b3a" if done else "#444444", class_="task"))  # fmt: skip
     return out
 

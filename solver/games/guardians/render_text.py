@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from solver.games.guardians.board import Cell, Face
 from solver.games.guardians.solo import PAWN_COLOURS
-from solver.games.guardians.state_parts import PHASE_WORDS, last_round
+from solver.games.guardians.state_parts import PHASE_WORDS, last_round, level_tasks
 from solver.games.guardians.tiles import Tile
 from solver.render.ascii import count, legend_lines, text_grid
 
@@ -108,8 +108,8 @@ def render_state_text(state: GuardiansState, *, legend: bool = False) -> str:
     if game.solo and game.level is not None:  # what a solo game is won by, as the SVG says it
         level = game.level
         tasks = "; ".join(
-            f"[{'x' if done else ' '}] {task.text()} (+1 round)"
-            for task, done in zip(level.tasks, state.tasks_done, strict=True)
+            f"[{'x' if done else ' '}] {words} ({brings})"
+            for words, done, brings in level_tasks(state)
         )
         lines.append(f"level {level.number}: {level.threshold} VP to win; tasks: {tasks}")
     if legend:

@@ -12,6 +12,7 @@ from typing import Any
 
 from solver.games.guardians.actions import PAWNS
 from solver.games.guardians.board import Cell, Face
+from solver.games.guardians.tiles import START_ID
 
 __all__ = [
     "CHANCE_PHASES",
@@ -22,6 +23,7 @@ __all__ = [
     "Phase",
     "PlayerState",
     "last_round",
+    "level_tasks",
 ]
 
 
@@ -116,3 +118,31 @@ class PlayerState:
             if where == cell:
                 return p
         return None
+
+
+def level_tasks(state: Any) -> list[tuple[str, bool, str]]:
+    """A solo game's level tasks as the text, the picture and the web table say them: each
+    one's words, whether it is done and what it brings (``"+1 round"``); ``[]`` without a level
+    (2-4 players).
+
+    A task this game can never meet says so instead of what it brings: the start tile's, where
+    player 0's forest holds no start tile (a position without ``[*]``: the start tile is never
+    drawn from the bag), so a picture of such a position does not ask for it. Read through
+    attributes both engines' states have (``game.level``, ``people``, ``tasks_done``)."""
+    level = state.game.level
+    if level is None:
+        return []
+    out = []
+    for task, done in zip(level.tasks, state.tasks_done, strict=True):
+        brings = "+1 round"
+        if task.kind == "start_tile" and not done and not _has_start_tile(state.people[0]):
+            brings = "no start tile here: cannot be met"
+        out.append((task.text(), bool(done), brings))
+    return out
+
+
+def _has_start_tile(person: Any) -> bool:
+    """Whether a player's forest or points pile holds the start tile (id 0)."""
+    return any(face.tile == START_ID for face in person.forest.values()) or any(
+        tile == START_ID for tile, _, _ in person.pile
+    )

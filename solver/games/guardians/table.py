@@ -114,7 +114,7 @@ def _players(state: Any) -> list[dict[str, Any]]:
 
 
 def _status(game: Any, state: Any) -> list[dict[str, Any]]:
-    from solver.games.guardians.state_parts import PHASE_WORDS, last_round
+    from solver.games.guardians.state_parts import PHASE_WORDS, last_round, level_tasks
     from solver.render.ascii import count
 
     rounds = f" of {state.rounds()}" if game.solo else ""
@@ -125,10 +125,8 @@ def _status(game: Any, state: Any) -> list[dict[str, Any]]:
     ]
     if game.solo and game.level is not None:
         status.append({"text": f"level {game.level.number}: {game.level.threshold} VP to win"})
-        for task, done in zip(game.level.tasks, state.tasks_done, strict=True):
-            status.append(
-                {"text": f"{'done' if done else 'task'}: {task.text()}", "detail": "+1 round"}
-            )
+        for words, done, brings in level_tasks(state):
+            status.append({"text": f"{'done' if done else 'task'}: {words}", "detail": brings})
     else:
         left = ", ".join(f"+{k + 2} ×{n}" for k, n in enumerate(state.supply))
         status.append({"text": f"combo cards left: {left}"})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -69,6 +70,43 @@ def test_a_solo_picture_says_the_level_its_threshold_and_tasks():
         assert last.startswith("level 4: 81 VP to win; tasks: ["), (engine, last)
     two = spec.open(None, players=2)
     assert "VP to win" not in spec.render_text(two.game, two.state)
+
+
+PUZZLES = Path(__file__).resolve().parents[3] / "puzzles" / "guardians"
+NEVER = "complete the start tile (no start tile here: cannot be met)"
+
+
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+def test_a_position_without_a_start_tile_does_not_ask_for_it(engine):
+    """Found by a new user's pass: the picture of ``forest guardians order guardians/order-trap``
+    listed the level's task 'complete the start tile (+1 round)' on a forest with no start tile
+    (a position without ``[*]``: the start tile is never drawn). The text, the picture and the
+    web table say it cannot be met there, and still list it (+1 round) where the file has one."""
+    spec = game_spec("guardians")
+    for path in sorted(PUZZLES.glob("*.grove")):
+        grove = path.read_text()
+        if "mode: multi" in grove:
+            continue
+        opened = spec.open(f"guardians/{path.stem}", engine=engine)
+        game, state = opened.game, opened.state
+        assert game.level.tasks[0].kind == "start_tile"  # level 1's first task
+        svg = spec.render_svg(game, state, [])
+        text = spec.render_text(game, state)
+        items = [i for p in spec.table_view(game, state, 0)["panels"] for i in p["items"]]
+        start = next(i for i in items if i["text"] == "task: complete the start tile")
+        if "[*]" in grove:  # the file's own word that it has a start tile
+            assert "complete the start tile (+1 round)" in svg and NEVER not in svg, path
+            assert "[ ] complete the start tile (+1 round)" in text, path
+            assert start["detail"] == "+1 round"
+        else:
+            assert f"\u25cb {NEVER}" in svg and "(+1 round)" in svg, path  # the other task
+            assert f"[ ] {NEVER}" in text, path
+            assert start["detail"] == "no start tile here: cannot be met"
+    opened = spec.open("guardians/order-trap", engine=engine)  # and the rules agree: never met
+    state, rng = opened.state, random.Random(3)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert not state.tasks_done[0]
 
 
 def test_the_phase_is_said_in_words_on_every_surface():
