@@ -8,7 +8,9 @@ a file option), ``roll`` where ``POST /v1/roll`` does, ``review`` where ``POST /
 and ``forest GAME review`` do (every game the hint engine answers), ``svg`` where positions have
 a picture. ``choices`` lists the game's own options that take a few values (the web table
 offers them as lists): name, values (the first the default), the player counts it applies to
-(``null``: all) and its help.
+(``null``: all) and its help. ``puzzlePlayers`` maps a puzzle to the player counts it is played
+by, for the games that say (guardians: a solo position ``[1]``); a puzzle not in it takes every
+count of ``players``.
 
 >>> row = describe_game(__import__("solver.registry").registry.game_spec("dog"))
 >>> row["name"], row["exact"], row["analysis"], row["review"], row["hiddenInformation"]
@@ -41,6 +43,9 @@ def describe_game(spec: Any) -> dict[str, Any]:
         "constantSum": bool(spec.constant_sum),
         "review": True,
         "puzzles": names,
+        "puzzlePlayers": {
+            name: list(spec.puzzle_players(name)) for name in names if spec.puzzle_players
+        },
         "sourceOption": spec.source_option,
         "defaultSource": bool(spec.default_source),
         "svg": spec.render_svg is not None,

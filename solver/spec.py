@@ -713,6 +713,10 @@ class GameSpec:
     :attr:`svg_point` where that is declared."""
     puzzle_summary: Hook[Callable[[str], str] | None] = Hook()
     """One line describing a puzzle file (size, turns...) for ``forest GAME list``."""
+    puzzle_players: Hook[Callable[[str], Sequence[int]] | None] = Hook()
+    """The player counts a shipped puzzle (``GAME/NAME``) can be played by, for the web table:
+    it opens a puzzle at one of them (guardians' solo positions at 1, never at the count its
+    Players select showed for the game before). ``None``: every count in :attr:`players`."""
     scores: Hook[Callable[[State], list[float]] | None] = Hook()
     """Final scores per player (for reports); ``None``: the returns are the scores."""
 

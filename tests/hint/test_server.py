@@ -622,3 +622,26 @@ def test_a_request_whose_client_hung_up_in_the_queue_is_dropped_unrun(tmp_path) 
         assert health["served"] == 3 and health["inside"] == 0
     finally:
         assert one.stop() == 0
+
+
+def test_a_puzzle_opens_at_the_player_counts_the_catalog_gives(server: Server) -> None:
+    """Found by a new user's pass: on the web table, guardians with Players 2-4 and a solo
+    puzzle (``guardians/order-trap``) showed 'Error: ... is a solo position; it cannot be played
+    by 2 players'. ``GET /v1/games`` now says each puzzle's counts (``puzzlePlayers``), from
+    which the page opens a puzzle at its own count; ``/v1/position`` takes exactly those (the
+    files' own ``mode:`` lines, independently: a solo position is played by 1, a multi by 2-4)."""
+    games = httpx.get(f"{server.url}/v1/games", timeout=10).json()
+    row = next(g for g in games if g["name"] == "guardians")
+    own = row["puzzlePlayers"]
+    assert own["guardians/order-trap"] == [1] and set(own) == set(row["puzzles"])
+    folder = Path(solver.__file__).resolve().parents[1] / "puzzles" / "guardians"
+    for name in row["puzzles"]:
+        multi = "mode: multi" in (folder / f"{name.split('/')[1]}.grove").read_text()
+        assert own[name] == ([2, 3, 4] if multi else [1]), name
+        for count in row["players"]:
+            options = {"position": name, "players": count}
+            reply = post(server, "/v1/position", {"game": "guardians", "options": options})
+            assert (reply.status_code == 200) == (count in own[name]), (name, count, reply.text)
+            if reply.status_code == 200:
+                assert reply.json()["players"] == count
+    assert next(g for g in games if g["name"] == "dog")["puzzlePlayers"] == {}

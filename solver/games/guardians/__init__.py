@@ -168,6 +168,7 @@ SPEC = GameSpec(
     svg_line="solver.games.guardians.render_line:svg_line",
     legend=f"{_HOOKS}:legend",
     puzzle_summary=f"{_HOOKS}:puzzle_summary",
+    puzzle_players=f"{_HOOKS}:puzzle_players",
     scores=f"{_HOOKS}:scores",
     add_commands="solver.games.guardians.cli:add_commands",
     analysis="solver.games.guardians.analysis:analysis_hooks",

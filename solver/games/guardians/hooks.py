@@ -17,6 +17,7 @@ __all__ = [
     "legend",
     "open_position",
     "open_text",
+    "puzzle_players",
     "puzzle_summary",
     "render_svg",
     "render_text",
@@ -107,6 +108,16 @@ def puzzle_summary(source: str) -> str:
     grove = resolve_position(source)
     assert grove is not None
     return f"{grove.width:>2}x{grove.height:<2} {grove.tile_count():>2} tiles {grove.mode}"
+
+
+def puzzle_players(source: str) -> tuple[int, ...]:
+    """The player counts a position is played by: 1 for a solo one, 2-4 for a multi one (the
+    rules refuse any other: :func:`open_position`)."""
+    from solver.games.guardians import resolve_position
+
+    grove = resolve_position(source)
+    assert grove is not None
+    return (1,) if grove.mode == "solo" else (2, 3, 4)
 
 
 def scores(state: Any) -> list[float]:

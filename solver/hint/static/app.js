@@ -192,6 +192,17 @@ function playerCount() {
   return spec.players.length > 1 ? Number($("players").value) : spec.players[0];
 }
 
+// The count a new game of `puzzle` is played by: the Players select's, or the puzzle's own where
+// it cannot be played by that many (a guardians solo position: 1), which the select then shows.
+function puzzleCount(spec, puzzle) {
+  const own = (spec.puzzlePlayers || {})[puzzle];
+  const count = Number($("players").value);
+  if (!own || own.includes(count)) return count;
+  $("players").value = String(own[0]);
+  showChoices();
+  return own[0];
+}
+
 function showChoices() {
   for (const choice of table.spec.choices || []) {
     $(`choice-${choice.name}-label`).hidden =
@@ -242,7 +253,7 @@ async function newGame(event, rolled) {
     table.options[spec.sourceOption] = puzzle;
   }
   if (spec.players.length > 1 && !rolled) { // a rolled instance is played at its own count
-    table.options.players = Number($("players").value);
+    table.options.players = puzzleCount(spec, puzzle);
   }
   if (!rolled && puzzle !== CURRENT) Object.assign(table.options, chosenOptions());
   table.rng = seeded(Number($("seed").value) || 0);

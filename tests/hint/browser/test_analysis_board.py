@@ -659,3 +659,29 @@ def test_a_loaded_file_that_is_no_record_says_what_is_wrong(
     assert page.inner_text("#error") == f"mine.json: {said}"
     assert page.evaluate("() => window.table.position !== null")
     assert not problems, problems
+
+
+def test_a_solo_puzzle_plays_at_its_own_player_count(session: Any) -> None:
+    """Found by a new user's pass: guardians with Players 2, then the puzzle
+    ``guardians/order-trap`` (a solo position), showed 'Error: ... is a solo position; it cannot
+    be played by 2 players'. The puzzle opens at its own count (the catalog's puzzlePlayers),
+    which the Players select then shows; a multi puzzle keeps the count chosen."""
+    page, problems = session
+    page.select_option("#game", "guardians")
+    _ready(page)
+    page.select_option("#players", "2")
+    _ready(page)
+    page.select_option("#puzzle", "guardians/order-trap")
+    _ready(page)
+    assert page.inner_text("#error") == ""
+    assert page.get_attribute("#status", "data-state") != "error"
+    assert page.evaluate("() => window.table.position.players") == 1
+    assert page.input_value("#players") == "1"
+    page.select_option("#players", "3")  # back to the default set-up, then a multi puzzle
+    _ready(page)
+    page.select_option("#puzzle", "guardians/multi-chain")
+    _ready(page)
+    assert page.inner_text("#error") == ""
+    assert page.evaluate("() => window.table.position.players") == 3
+    assert page.input_value("#players") == "3"
+    assert not problems, problems
