@@ -193,7 +193,7 @@ function playerCount() {
 }
 
 // The count a new game of `puzzle` is played by: the Players select's, or the puzzle's own where
-// it cannot be played by that many (a guardians solo position: 1), which the select then shows.
+// it cannot be played by that many (a solo-only position: 1), which the select then shows.
 function puzzleCount(spec, puzzle) {
   const own = (spec.puzzlePlayers || {})[puzzle];
   const count = Number($("players").value);
