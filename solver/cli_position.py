@@ -16,7 +16,7 @@ from typing import Any
 from solver.cmdkit import positive_float_up_to, read_state_text, read_text_file
 from solver.errors import FormatError, OptionError, SolverError
 from solver.files import file_format_error
-from solver.game import State, Why, play_item
+from solver.game import LabelReader, State, Why, play_item
 from solver.spec import GameSpec, Opened
 
 __all__ = [
@@ -298,8 +298,9 @@ def _open_record(
     actions = record["actions"]
     if not isinstance(labels, list) or len(labels) != len(actions):
         labels = [None] * len(actions)
+    reader = LabelReader(state)  # labels read on the state's label twin, where it has one
     for index, (item, label) in enumerate(zip(actions, labels, strict=True)):
-        state = _replay_one(state, item, label, index, where)
+        _replay_one(state, reader, item, label, index, where)
     players = getattr(args, "players", None)
     if players is not None and opened.game.num_players() != players:
         raise OptionError(
@@ -368,17 +369,18 @@ _RECORD_REFUSALS: dict[Why, str] = {
 reason."""
 
 
-def _replay_one(state: State, item: Any, label: Any, index: int, where: str) -> State:
-    """``state`` after the record's action ``index`` (an id or a label), or the one line saying
-    why it is not legal there (its index and label)."""
+def _replay_one(
+    state: State, reader: LabelReader, item: Any, label: Any, index: int, where: str
+) -> None:
+    """Play the record's action ``index`` (an id or a label) in ``state``, or raise the one line
+    saying why it is not legal there (its index and label)."""
 
     def refused(why: Why, action: int | None, exc: Exception | None) -> OptionError:
         said = _RECORD_REFUSALS[why] + (f" ({exc})" if why == "refused" else "")
         return OptionError(f"{where}: the record's action {index}, "
                            f"{_named(state, item, label, action)}, {said}")  # fmt: skip
 
-    play_item(state, item, refused, strict=True)
-    return state
+    play_item(state, item, refused, strict=True, labels=reader)
 
 
 def _named(state: State, item: Any, label: Any, action: int | None) -> str:

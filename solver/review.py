@@ -184,9 +184,7 @@ def _ask(base: dict[str, Any], position: OpenedPosition, ident: str, **kw: Any) 
 
     reply = answer({**base, "id": ident}, position=position, **kw)
     if "error" in reply:
-        field = reply.get("field") or ""
-        if field.startswith("actions."):
-            raise RecordError(reply["error"], field, reply.get("code") or "illegal_action")
+        # the record's actions were checked before (check_record) and are not in the request:
         # the hint's field and code, which are the review's own (exact, limit, options...):
         # an exact review of the Trial was invalid_request with no field, a hint's unsupported
         raise RecordError(f"cannot review this record: {reply['error']}",

@@ -893,6 +893,11 @@ class GameSpec:
             )
         return offered[name]
 
+    def final_scores(self, state: State) -> list[float] | None:
+        """The finished ``state``'s :attr:`scores`; ``None`` before the end or where the game
+        declares none (its returns are then its scores)."""
+        return self.scores(state) if self.scores is not None and state.is_terminal() else None
+
     @property
     def strongest_agent(self) -> str:
         """:attr:`default_agent` where declared, else ``ismcts`` with hidden information, else

@@ -139,7 +139,7 @@ def position_job(raw: dict[str, Any]) -> dict[str, Any]:
         "terminal": state.is_terminal(),
         "chance": state.is_chance_node(),
         "returns": state.returns() if state.is_terminal() else None,
-        "scores": spec.scores(state) if state.is_terminal() and spec.scores is not None else None,
+        "scores": spec.final_scores(state),
         "moves": moves,
         "outcomes": outcomes,
         "actions": position.actions,

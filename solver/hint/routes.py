@@ -185,7 +185,6 @@ class Service:
             return reply, {"Retry-After": str(self.retry_after)}
         admitted = time.monotonic()
         try:
-            assert self.pool is not None, "the service is not started"
             try:
                 reply = await self._unless_abandoned(job, raw, *args, timeout=timeout,
                                                      gone=gone)  # fmt: skip

@@ -336,7 +336,7 @@ def seat_view(
         "currentPlayer": to_move,
         "terminal": terminal,
         "returns": state.returns() if terminal else None,
-        "scores": spec.scores(state) if terminal and spec.scores is not None else None,
+        "scores": spec.final_scores(state),
         "moves": moves if mine else [],
         "valueKind": spec.value_kind,
         "hidden": bool(spec.hidden_information),

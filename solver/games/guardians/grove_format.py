@@ -42,7 +42,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from solver.errors import FormatError, OptionError
-from solver.files import parse_json, write_whole
+from solver.files import parse_json, read_bytes, write_whole
 from solver.games.guardians.connectivity import reached
 from solver.games.guardians.grove_position import (
     DEFAULT_TABLE,
@@ -51,7 +51,7 @@ from solver.games.guardians.grove_position import (
     GroveCell,
     PointsTable,
 )
-from solver.games.guardians.tiles import COLOURS, MAX_SEQUENCE, MIN_SEQUENCE, read_user_file
+from solver.games.guardians.tiles import COLOURS, MAX_SEQUENCE, MIN_SEQUENCE
 
 __all__ = [
     "EXAMPLE",
@@ -361,7 +361,7 @@ def format_grove(grove: Grove) -> str:
 def load_grove(path: str | os.PathLike[str]) -> Grove:
     """Read a ``.grove`` file (UTF-8), refused unread past :data:`solver.files.MAX_FILE_BYTES`
     (a real position is a few hundred bytes; a device such as ``/dev/zero`` never ends)."""
-    data = read_user_file(path, "position")
+    data = read_bytes(path, "position")
     try:
         try:
             text = data.decode("utf-8")

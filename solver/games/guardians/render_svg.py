@@ -108,8 +108,7 @@ def _wide_enough(layout: Layout, subtitle: str) -> Layout:
     return layout if needed <= layout.width else replace(layout, width=needed)
 
 
-def _heading(state: GuardiansState, width: float) -> list[str]:
-    title, sub = heading_lines(state)
+def _heading(title: str, sub: str, width: float) -> list[str]:
     return [text(MARGIN, MARGIN + 8.0, title, 8.0, weight="bold", class_="title"),
             text(MARGIN, MARGIN + 15.0, sub, SUBTITLE_SIZE, fill="#444444", class_="subtitle"),
             element("line", {"x1": MARGIN, "y1": MARGIN + 19.0, "x2": width - MARGIN,
@@ -179,8 +178,9 @@ def _track(state: GuardiansState, x: float, y: float) -> list[str]:
 
 def render_state_svg(state: GuardiansState, *, order: Mapping[Cell, int] | None = None) -> str:
     """The whole table of ``state`` as an SVG document (see the module's docstring)."""
-    layout = _wide_enough(layout_of(state), heading_lines(state)[1])
-    parts = _heading(state, layout.width)
+    title, sub = heading_lines(state)
+    layout = _wide_enough(layout_of(state), sub)
+    parts = _heading(title, sub, layout.width)
     parts += group(_pool(state, layout), class_="pool")
     parts += group(_supply(state, layout.pool[-1][0] + CELL + 10.0, layout.table_y),
                    class_="supply")  # fmt: skip
@@ -189,8 +189,7 @@ def render_state_svg(state: GuardiansState, *, order: Mapping[Cell, int] | None 
                        **{"data-player": forest.player})  # fmt: skip
     parts += group(legend(state, MARGIN, layout.legend_y, layout.width - 2 * MARGIN),
                    class_="legend")  # fmt: skip
-    title = " · ".join(heading_lines(state))
-    return document(layout.width, layout.height, parts, title=title)
+    return document(layout.width, layout.height, parts, title=f"{title} · {sub}")
 
 
 def _forest_head(state: GuardiansState, forest: ForestBox) -> list[str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["table_view", "tile_words"]
+__all__ = ["table_view"]
 
 
 def _tile_actions(state: Any) -> dict[int, list[int]]:
@@ -69,7 +69,7 @@ def _targets(state: Any) -> list[dict[str, Any]]:
     return targets
 
 
-def tile_words(tile: Any) -> str:
+def _tile_words(tile: Any) -> str:
     """A pool tile as a player reads it: ``blue, 5 VP mission face down`` (its forest side's
     colour and points preview), ``blue, mission green-red-grey (5 VP)`` where its back is known
     (open backs). The text view's token ``B:?5`` needs its legend, which the table has not."""
@@ -88,7 +88,7 @@ def _pool(state: Any) -> list[dict[str, Any]]:
     moves = _tile_actions(state)
     pool = []
     for tile in state.pool:
-        item: dict[str, Any] = {"text": f"tile {tile}: {tile_words(state.tile(tile))}"}
+        item: dict[str, Any] = {"text": f"tile {tile}: {_tile_words(state.tile(tile))}"}
         if moves.get(tile):
             item["actions"] = moves[tile]
             n = len(moves[tile])

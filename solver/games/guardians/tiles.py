@@ -224,15 +224,6 @@ def tile_set_to_dict(tiles: TileSet) -> dict[str, Any]:
     }
 
 
-def read_user_file(path: str | os.PathLike[str], what: str) -> bytes:
-    """The bytes of a user's data file through :func:`solver.files.read_bytes` (the one opener:
-    a regular file only, never blocking, at most :data:`solver.files.MAX_FILE_BYTES`); errors are
-    :class:`~solver.errors.OptionError` naming the path and the problem."""
-    from solver.files import read_bytes
-
-    return read_bytes(path, what)
-
-
 def load_tile_set(path: str | os.PathLike[str]) -> TileSet:
     """Read and validate a tile set file (JSON); a file that is not JSON is named, its start
     never quoted (:func:`solver.files.read_json_file`)."""
