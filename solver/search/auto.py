@@ -45,6 +45,7 @@ from solver.search.mcts import (
     DEFAULT_ITERATIONS,
     MAX_VISITS,
     MCTSTree,
+    Resumed,
     _root_value,
     has_heuristic,
 )
@@ -309,48 +310,6 @@ def _try_exact(
     return Valued(result, values, _view(state, view), "exact", 0)
 
 
-class _Slices:
-    """The calls of one estimate on one tree: the floor's, then the budget's (one, or a watched
-    search's slices). Every call after the first resumes the random stream where the last left
-    it (``MCTSTree._search(resume=True)``), so the calls together are the same search as one:
-    how the budget is cut, and whether anyone watched, changes no move, visit or value."""
-
-    def __init__(self, state: State, options: MCTSOptions, seed: int, limit: Limit,
-                 lines_by: float | None) -> None:  # fmt: skip
-        self.state, self.options, self.seed, self.limit = state, options, seed, limit
-        self.lines_by = lines_by
-        self.moves = not state.is_chance_node()  # a chance root's moves are never shown
-        self.tree = MCTSTree()
-        self.result: SearchResult | None = None
-        self.total = 0
-        self.elapsed = 0.0
-
-    def search(self, _k: int, iterations: int | None, seconds: float | None) -> tuple[int, str]:
-        """One call (a :data:`~solver.search.watch.SliceSearch`): ``(simulations, reason)``."""
-        budget = Limit(iterations=iterations, seconds=seconds, memory_mb=self.limit.memory_mb)
-        self.result = self.tree._search(
-            self.state, budget, self.options, self.seed, True,
-            lines_by=self.lines_by, moves=self.moves, resume=self.result is not None,
-        )  # fmt: skip
-        self.total += self.result.iterations
-        self.elapsed += self.result.elapsed
-        return self.result.iterations, self.reason
-
-    @property
-    def reason(self) -> str:
-        """Why the last call stopped (``"iterations"``, ``"seconds"``, ``"max_nodes"``)."""
-        assert self.result is not None
-        return str(self.result.extra["stopped_by"])
-
-    def valued(self, view: int, terminated: bool) -> Valued:
-        """What the tree says so far: the last call's result, its time that of all the calls."""
-        assert self.result is not None
-        rate = self.total / self.elapsed if self.elapsed > 0 else math.inf
-        extra = {**self.result.extra, "simulations_per_second": rate}
-        result = dataclasses.replace(self.result, elapsed=self.elapsed, extra=extra)
-        return _valued(self.tree, self.state, result, self.total, view, terminated)
-
-
 def _estimate(
     state: State,
     limit: Limit,
@@ -364,43 +323,44 @@ def _estimate(
     """MCTS on one tree: the floor of simulations first (untimed), then the rest of the budget
     by :func:`~solver.search.watch.run_sliced`: in slices when someone may stop it or wants
     progress, else in one call. The calls go on from one another's random stream
-    (:class:`_Slices`), so with an iteration budget the estimate is the search ``mcts`` makes
-    with the same seed in one call, watched or not: a stdio hint and its HTTP twin agree."""
+    (:class:`~solver.search.mcts.Resumed`), so with an iteration budget the estimate is the
+    search ``mcts`` makes with the same seed in one call, watched or not: a stdio hint and its
+    HTTP twin agree."""
     iterations = limit.iterations
     if iterations is None and limit.seconds is None:
         iterations = DEFAULT_ITERATIONS
     options = dataclasses.replace(options, threads=1)  # a chance root reads the tree: one tree
     deadline = None if seconds is None else time.monotonic() + seconds
     lines_by = None if deadline is None else deadline + LINES_GRACE
-    run = _Slices(state, options, seed, limit, lines_by)
+    moves = not state.is_chance_node()  # a chance root's moves are never shown
+    budget = Limit(memory_mb=limit.memory_mb)
+    run = Resumed(MCTSTree(), state, budget, options, seed, True, lines_by=lines_by, moves=moves)
+
+    def show(_done: int = 0) -> None:
+        if progress is not None:
+            progress(_valued(run, view, False))
+
     floor = floor_simulations(state)
     run.search(0, floor if iterations is None else min(floor, iterations), None)  # any clock
-    if progress is not None:
-        progress(run.valued(view, False))
+    show()
     rest = None if iterations is None else iterations - run.total
     left = None if deadline is None else deadline - time.monotonic()
     terminated = False
     if run.reason != "max_nodes" and (rest is None or rest > 0) and (left is None or left > 0):
         watch = None
         if cancel is not None or progress is not None:
-            report = None if progress is None else (lambda _done: progress(run.valued(view, False)))
-            watch = Watch(cancel, report)
+            watch = Watch(cancel, None if progress is None else show)
         terminated = run_sliced(run.search, rest, left, watch, paced=True).terminated
-    found = run.valued(view, terminated)
+    found = _valued(run, view, terminated)
     cause = stop_cause(max_nodes=run.reason == "max_nodes", terminated=terminated,
                        iterations=iterations, total=run.total)  # fmt: skip
     note = chance_coverage_note(state, run.total, cause)
     return found if note is None else dataclasses.replace(found, notes=(*found.notes, note))
 
 
-def _valued(
-    tree: MCTSTree,
-    state: State,
-    result: SearchResult,
-    total: int,
-    view: int,
-    terminated: bool,
-) -> Valued:
+def _valued(run: Resumed, view: int, terminated: bool) -> Valued:
+    """What the estimate's tree says so far."""
+    tree, state, result = run.tree, run.state, run.result()
     players = len(state.returns())
     chance = state.current_player() == CHANCE
     values = tuple(_root_value(tree, p, chance) for p in range(players))
@@ -408,9 +368,8 @@ def _valued(
         result = dataclasses.replace(result, moves=(), best_action=None, best_label=None)
     if not all(math.isfinite(v) for v in values):
         raise SearchBudgetError("the estimate is not a finite number")
-    result = dataclasses.replace(result, iterations=total)
     cut = result.extra.get("pv_cut", 0)
     notes = () if not cut else (
         f"the lines of {cut} moves were not read (the time was up): each is the move alone",
     )  # fmt: skip
-    return Valued(result, values, _view(state, view), "mcts", total, notes, terminated)
+    return Valued(result, values, _view(state, view), "mcts", run.total, notes, terminated)

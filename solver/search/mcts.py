@@ -385,23 +385,14 @@ class MCTSTree:
         random stream, so nobody setting it changes no move, visit or value; once set, the
         answer is what the tree has (``extra["stopped_by"]``: ``"stopped"``), one simulation at
         least."""
-        parts: list[SearchResult] = []
-
-        def search(k: int, iterations: int | None, seconds: float | None) -> tuple[int, str]:
-            part = dataclasses.replace(budget, iterations=iterations, seconds=seconds)
-            parts.append(self._search(state, part, opts, seed, False, resume=k > 0))
-            return parts[-1].iterations, str(parts[-1].extra["stopped_by"])
-
-        ran = run_sliced(search, budget.iterations, budget.seconds, Watch(cancel), paced=True)
-        if not parts:  # stopped before it started: the floor of one simulation
-            search(0, 1, None)
-        elapsed = sum(part.elapsed for part in parts)
-        done = sum(part.iterations for part in parts)
-        extra = {**parts[-1].extra, "reused_visits": parts[0].extra["reused_visits"]}
-        extra["simulations_per_second"] = done / elapsed if elapsed > 0 else math.inf
+        run = Resumed(self, state, budget, opts, seed)
+        ran = run_sliced(run.search, budget.iterations, budget.seconds, Watch(cancel), paced=True)
+        if run.last is None:  # stopped before it started: the floor of one simulation
+            run.search(0, 1, None)
+        result = run.result()
         if ran.terminated:
-            extra["stopped_by"] = "stopped"
-        return dataclasses.replace(parts[-1], iterations=done, elapsed=elapsed, extra=extra)
+            result.extra["stopped_by"] = "stopped"
+        return result
 
     def _search(
         self,
@@ -577,6 +568,55 @@ def mcts(
         limit=limit,
         options=options,
     )
+
+
+class Resumed:
+    """The calls of one search on one tree, each a :data:`~solver.search.watch.SliceSearch` for
+    :func:`~solver.search.watch.run_sliced`. Every call after the first resumes the random
+    stream where the last left it (``MCTSTree._search(resume=True)``), so the calls together
+    are the same search as one: how the budget is cut, and whether anyone watched, changes no
+    move, visit or value. ``budget``: all but the calls' iterations and seconds; ``lines_by``
+    and ``moves`` as :meth:`MCTSTree._search`'s."""
+
+    def __init__(self, tree: MCTSTree, state: State, budget: Limit, opts: MCTSOptions,
+                 seed: int, allow_chance: bool = False, *, lines_by: float | None = None,
+                 moves: bool = True) -> None:  # fmt: skip
+        self.tree, self.state, self.budget, self.opts, self.seed = tree, state, budget, opts, seed
+        self.allow_chance, self.lines_by, self.moves = allow_chance, lines_by, moves
+        self.first: SearchResult | None = None
+        self.last: SearchResult | None = None
+        self.total = 0
+        self.elapsed = 0.0
+
+    def search(self, _k: int, iterations: int | None, seconds: float | None) -> tuple[int, str]:
+        """One call: ``(simulations, reason)``."""
+        part = dataclasses.replace(self.budget, iterations=iterations, seconds=seconds)
+        self.last = self.tree._search(
+            self.state, part, self.opts, self.seed, self.allow_chance,
+            lines_by=self.lines_by, moves=self.moves, resume=self.last is not None,
+        )  # fmt: skip
+        self.first = self.first or self.last
+        self.total += self.last.iterations
+        self.elapsed += self.last.elapsed
+        return self.last.iterations, self.reason
+
+    @property
+    def reason(self) -> str:
+        """Why the last call stopped (``"iterations"``, ``"seconds"``, ``"max_nodes"``)."""
+        assert self.last is not None
+        return str(self.last.extra["stopped_by"])
+
+    def result(self) -> SearchResult:
+        """What the tree says so far: the last call's result, with the simulations and time of
+        all the calls and the visits the first one reused."""
+        assert self.first is not None and self.last is not None
+        extra = {**self.last.extra, "reused_visits": self.first.extra["reused_visits"]}
+        extra["simulations_per_second"] = (
+            self.total / self.elapsed if self.elapsed > 0 else math.inf
+        )
+        return dataclasses.replace(
+            self.last, iterations=self.total, elapsed=self.elapsed, extra=extra
+        )
 
 
 def _root_parallel(
