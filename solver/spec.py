@@ -66,10 +66,16 @@ AgentFactory = Callable[..., Agent]
 """``factory(game, *, seed, iterations) -> Agent``: builds a game-specific agent."""
 
 
+def _is_count(value: object) -> bool:
+    """Whether ``value`` is a whole number of at least 1 (``True`` is not one): a budget, a
+    player count, a number of games. Each caller refuses it in its own words."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
 def check_iterations(value: object, name: str = "iterations") -> None:
     """Refuse an agent's budget (``iterations``, or another count ``name``) that is not a whole
     number of at least 1: the one check every agent factory makes, in the same words."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    if not _is_count(value):
         raise OptionError(f"{name} must be a whole number of at least 1, not {value}")
 
 
@@ -378,7 +384,7 @@ class AgentSpec:
     def __post_init__(self) -> None:
         object.__setattr__(self, "factory", as_callable(self.factory, "an agent factory"))
         it = self.iterations
-        if it is not None and (isinstance(it, bool) or not isinstance(it, int) or it < 1):
+        if it is not None and not _is_count(it):
             raise OptionError(f"an agent's play default is a whole number, 1 or more, not {it!r}")
 
     def build(self, game: Game, *, seed: int = 0, iterations: int | None = None) -> Agent:
@@ -424,7 +430,7 @@ class Rung:
 
     def __post_init__(self) -> None:
         it = self.iterations
-        if it is not None and (isinstance(it, bool) or not isinstance(it, int) or it < 1):
+        if it is not None and not _is_count(it):
             raise OptionError(f"a rung's budget is a whole number, 1 or more, not {it!r}")
         if not (isinstance(self.noise, (int, float)) and 0.0 <= self.noise <= 1.0):
             raise OptionError(f"a rung's noise is a probability from 0 to 1, not {self.noise!r}")
@@ -736,9 +742,7 @@ class GameSpec:
             raise OptionError(f"a game name is a lower-case identifier, not {self.name!r}")
         if not self.engines:
             raise OptionError(f"game {self.name!r} declares no engine")
-        if not self.players or any(
-            isinstance(p, bool) or not isinstance(p, int) or p < 1 for p in self.players
-        ):
+        if not self.players or not all(_is_count(p) for p in self.players):
             raise OptionError(f"game {self.name!r} must declare its player counts (1 or more)")
         self._check_capabilities()
 
@@ -752,15 +756,10 @@ class GameSpec:
             unknown = sorted(set(heuristic) - set(self.engines))
             if unknown:
                 raise OptionError(f"{where}: heuristic names unknown engine(s) {unknown}")
-        if (
-            isinstance(self.play_games, bool)
-            or not isinstance(self.play_games, int)
-            or (self.play_games < 1)
-        ):
+        if not _is_count(self.play_games):
             raise OptionError(f"{where}: play_games must be a whole number of games, 1 or more")
         review = self.review_iterations
-        if review is not None and (isinstance(review, bool) or not isinstance(review, int)
-                                   or review < 1):  # fmt: skip
+        if review is not None and not _is_count(review):
             raise OptionError(f"{where}: review_iterations must be a whole number, 1 or more")
         self._check_choices(where)
         for name in ("default_agent", "solve_agent"):

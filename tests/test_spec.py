@@ -16,7 +16,15 @@ import pytest
 import solver
 from solver.errors import OptionError
 from solver.registry import game_spec, load_game, register
-from solver.spec import AgentSpec, AnalysisHooks, GameSpec, OptionChoices, resolve_reference
+from solver.spec import (
+    AgentSpec,
+    AnalysisHooks,
+    GameSpec,
+    OptionChoices,
+    Rung,
+    check_iterations,
+    resolve_reference,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -70,6 +78,34 @@ def _spec(**fields) -> GameSpec:
         "open": lambda *a, **k: None,
     }
     return GameSpec(**(base | fields))
+
+
+COUNT_CHECKS = {
+    "an agent's budget": (check_iterations, "iterations must be a whole number of at least 1"),
+    "a play default": (
+        lambda v: AgentSpec("solver.agents:mcts_agent", iterations=v),
+        "an agent's play default is a whole number, 1 or more",
+    ),
+    "a rung's budget": (lambda v: Rung("mcts", iterations=v), "a rung's budget is a whole number"),
+    "a player count": (lambda v: _spec(players=(2, v)), "must declare its player counts"),
+    "play_games": (lambda v: _spec(play_games=v), "play_games must be a whole number of games"),
+    "review_iterations": (
+        lambda v: _spec(review_iterations=v),
+        "review_iterations must be a whole number, 1 or more",
+    ),
+}
+
+
+@pytest.mark.parametrize("check", sorted(COUNT_CHECKS))
+def test_every_count_is_a_whole_number_of_at_least_one(check: str) -> None:
+    """The spec's counts share one rule (a bool, a float, a string, zero or less: refused),
+    each in its own words; 1 and a large whole number pass."""
+    build, message = COUNT_CHECKS[check]
+    for bad in (0, -3, True, False, 1.0, 2.5, "3"):
+        with pytest.raises(OptionError, match=message):
+            build(bad)
+    for good in (1, 7, 10**12):
+        build(good)
 
 
 def test_bad_references_name_the_game_the_hook_and_the_reference():
