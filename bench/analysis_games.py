@@ -204,9 +204,13 @@ def run_case(
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("run", help="time both checkouts on each case, profile, write the report")
+    p = sub.add_parser(
+        "run",
+        allow_abbrev=False,
+        help="time both checkouts on each case, profile, write the report",
+    )
     p.add_argument("--baseline", required=True, help="the worktree of e3a8ca9 (built)")
     p.add_argument("--case", action="append", default=None, help="GAME:SIZE:COUNT (repeatable)")
     p.add_argument("--rounds", type=int, default=3)
@@ -218,9 +222,13 @@ def main(argv: list[str] | None = None) -> None:
         help="a game whose rules changed since the baseline: its rows may differ",
     )
     p.add_argument("-o", "--output", default=None)
-    p = sub.add_parser("profile", help="(internal) one case's analyses in this interpreter")
+    p = sub.add_parser(
+        "profile", allow_abbrev=False, help="(internal) one case's analyses in this interpreter"
+    )
     p.add_argument("case")
-    p = sub.add_parser("engines", help="the Trial on its reference rules and its kernel engine")
+    p = sub.add_parser(
+        "engines", allow_abbrev=False, help="the Trial on its reference rules and its kernel engine"
+    )
     p.add_argument("--case", default="trial:2x4:30", help="trial:SIZE:COUNT")
     args = parser.parse_args(argv)
     if args.command == "profile":

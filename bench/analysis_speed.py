@@ -407,11 +407,15 @@ def make_baseline(directory: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("baseline", help="make the baseline worktree and its build")
+    p = sub.add_parser(
+        "baseline", allow_abbrev=False, help="make the baseline worktree and its build"
+    )
     p.add_argument("directory")
-    p = sub.add_parser("run", help="time both checkouts, profile the steps, write the report")
+    p = sub.add_parser(
+        "run", allow_abbrev=False, help="time both checkouts, profile the steps, write the report"
+    )
     p.add_argument("--baseline", required=True, help="the worktree of e3a8ca9 (built)")
     p.add_argument("--count", type=int, default=60)
     p.add_argument("--size", default="9x9")
@@ -420,13 +424,21 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("-j", "--jobs", type=int, default=1)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("-o", "--output", default=None)
-    p = sub.add_parser("golden", help="write the baseline's rows for the golden test")
+    p = sub.add_parser(
+        "golden", allow_abbrev=False, help="write the baseline's rows for the golden test"
+    )
     p.add_argument("--baseline", required=True)
     p.add_argument("-o", "--output", required=True)
-    sub.add_parser("exact", help="the exact clairvoyant value against the sampled estimate")
-    p = sub.add_parser("steps", help="(internal) the per-step profile in this interpreter")
+    sub.add_parser(
+        "exact", allow_abbrev=False, help="the exact clairvoyant value against the sampled estimate"
+    )
+    p = sub.add_parser(
+        "steps", allow_abbrev=False, help="(internal) the per-step profile in this interpreter"
+    )
     p.add_argument("descriptors")
-    p = sub.add_parser("golden-rows", help="(internal) the golden rows in this interpreter")
+    p = sub.add_parser(
+        "golden-rows", allow_abbrev=False, help="(internal) the golden rows in this interpreter"
+    )
     args = parser.parse_args(argv)
     if args.command == "baseline":
         make_baseline(Path(args.directory).resolve())

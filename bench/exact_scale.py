@@ -433,7 +433,7 @@ def generate_rate(args, out: list[str]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller sets")
     parser.add_argument("--plain-mb", type=float, default=1024.0)
     parser.add_argument("--sections", default="1,2,3,4,5")

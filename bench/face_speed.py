@@ -113,7 +113,7 @@ def _run(checkout: Path) -> dict[str, list]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, required=True, help="the checkout to compare to")
     parser.add_argument("--after", type=Path, default=HERE.parent, help="default: this one")
     parser.add_argument("--rounds", type=int, default=3)

@@ -378,7 +378,7 @@ def pilot_lines(games: list[dict[str, Any]]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=200, help="games per level (default 200)")
     p.add_argument("--iterations", type=int, default=None, help="an MCTS agent's budget")
     p.add_argument("--agent", default=None, help="default: the game's strongest agent")

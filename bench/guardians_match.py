@@ -166,7 +166,7 @@ def table(rows: list[dict[str, Any]], agent: str, against: str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n")[0])
     parser.add_argument("--agent", default="lookahead")
     parser.add_argument("--against", default="planner")
     parser.add_argument("--games", type=int, default=200)

@@ -459,7 +459,9 @@ def _pct(values: list[float], q: float) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description="forest guardians benches (Python path)")
+    p = argparse.ArgumentParser(
+        allow_abbrev=False, description="forest guardians benches (Python path)"
+    )
     p.add_argument("--out", default=None)
     p.add_argument("--write-positions", action="store_true")
     p.add_argument("--games", type=int, default=20, help="random games for actions/s")

@@ -53,7 +53,7 @@ def rate(state: Any, iterations: int, repeat: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--out", default=None)
     args = p.parse_args(argv)

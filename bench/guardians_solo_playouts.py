@@ -137,7 +137,7 @@ def _row(variant: str, mine: list[dict[str, Any]], base: list[dict[str, Any]]) -
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     p.add_argument("--rounds", type=int, default=2, help="rounds played for the threshold")
     p.add_argument("--worlds", type=int, default=0, help="sampled worlds voting (0: none)")
     p.add_argument("--first", type=int, default=0, help="the first game index")

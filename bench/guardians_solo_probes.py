@@ -74,7 +74,7 @@ def _early_pawns(base: Agent, pawns: int, until: int) -> Agent:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     p.add_argument("--probe", help="never-reset, reset-until-R, pawns-N-until-R (default: none)")
     args = parse_run(p, argv)
     if args.table:

@@ -139,7 +139,7 @@ def calibration(rows: list[dict[str, Any]]) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--levels", default="1")
     parser.add_argument("--games", type=int, default=25)
     parser.add_argument("--seed", type=int, default=0)

@@ -71,7 +71,7 @@ def _errors(states: list[Any], exact: list[float], budget: int, options: Any) ->
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument(
         "--kernel-only",
         action="store_true",

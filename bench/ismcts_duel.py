@@ -239,7 +239,7 @@ def table(rows: list[dict], specs: tuple[AgentSpec, AgentSpec], where: Setting) 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="cards:12:3")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--a", default="", help="agent A's settings")

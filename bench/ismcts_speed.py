@@ -175,7 +175,7 @@ def run(args: argparse.Namespace) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=8)
     parser.add_argument("--cards", type=int, default=16)
     parser.add_argument("--hand", type=int, default=4)

@@ -396,16 +396,18 @@ def duel(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("solo", help="a one-player game: every level, paired")
+    p = sub.add_parser("solo", allow_abbrev=False, help="a one-player game: every level, paired")
     p.add_argument("--game", default="dog")
     p.add_argument("--count", type=int, default=1000)
     p.add_argument("--size", default="9x9")
     p.add_argument("--turns", type=int, default=8)
     p.add_argument("--first-seed", type=int, default=1000)
     p.add_argument("-o", "--output", default=None)
-    p = sub.add_parser("duel", help="a two-player game: adjacent pairs and 1 vs 10")
+    p = sub.add_parser(
+        "duel", allow_abbrev=False, help="a two-player game: adjacent pairs and 1 vs 10"
+    )
     p.add_argument("--game", required=True)
     p.add_argument("--games", type=int, default=200)
     p.add_argument("--pairs", default=None, help="e.g. 1-2,2-3,1-10 (default: all)")

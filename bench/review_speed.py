@@ -65,7 +65,7 @@ def _same_values(first: Path, other: Path) -> bool:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--tree", action="append", required=True, help="NAME=PATH")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--only", action="append", choices=sorted(RECORDS))

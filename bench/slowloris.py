@@ -126,7 +126,7 @@ def measure(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=250, help="sockets of each kind")
     parser.add_argument("--watch", type=float, default=60.0, help="seconds to watch them")
     args = parser.parse_args()

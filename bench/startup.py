@@ -92,7 +92,7 @@ def _load() -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     here = Path(sys.executable).parent
     parser.add_argument("--python", default=sys.executable, help="the interpreter of the venv")
     parser.add_argument("--forest", default=str(here / "forest"), help="the forest script")

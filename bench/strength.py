@@ -313,7 +313,7 @@ def report(args, specs_9x9, specs_small, optimum, wins, elapsed) -> str:
 
 # -- main -------------------------------------------------------------------------------------
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n", 1)[0])
     parser.add_argument("--forests", type=int, default=20, help="generated 9x9 forests (20)")
     parser.add_argument("--games", type=int, default=1000, help="games per agent and forest (1000)")
     parser.add_argument(

@@ -218,7 +218,7 @@ def _export(rev: str, into: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("revs", nargs="*", help="commits to count (default: the working tree)")
     parser.add_argument("--no-duplicates", action="store_true", help="skip the duplicates tool")
     parser.add_argument("--json", action="store_true", help="one JSON object per tree")

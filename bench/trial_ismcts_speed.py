@@ -158,7 +158,7 @@ def run(args: argparse.Namespace) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=10)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--iterations", type=int, default=200, help="heavy-playout budget")

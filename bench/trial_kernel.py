@@ -99,7 +99,7 @@ def table(results: dict[int, dict[str, list[float]]]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", default="2,3,4")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--reference-games", type=int, default=3)

@@ -209,7 +209,7 @@ def ratio(numerator: float, denominator: float, engine: str, base: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--positions", type=int, default=8)
     parser.add_argument("--iterations", type=int, default=200)

@@ -120,7 +120,14 @@ def _games(args: argparse.Namespace) -> int:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors: ``forest dog play: error: ...`` and exit status 2."""
+    """argparse with one-line errors: ``forest dog play: error: ...`` and exit status 2, and no
+    prefix abbreviations (``--game 3`` was read as ``--games 3``): an option is its whole name,
+    and a word that is not one gets the close-name suggestion. Every sub-command's parser is
+    one of these (``add_subparsers`` makes its parsers of the parent's class)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
@@ -143,14 +150,16 @@ def _innermost(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any
 
 def _meant(parser: argparse.ArgumentParser, unknown: list[str]) -> str:
     """The command's options close to a misspelt one (``--agnet``: ``; did you mean
-    --agent?``), or nothing."""
+    --agent?``), or to a shortened one, which is no longer read as the option it starts
+    (``--iter``: ``; did you mean --iterations?``), or nothing."""
     import difflib
 
     options = [o for action in parser._actions for o in action.option_strings if o[:2] == "--"]
-    for word in (w for w in unknown if w.startswith("--")):
-        close = difflib.get_close_matches(word.split("=", 1)[0], options, n=2, cutoff=0.75)
-        if close:
-            return f"; did you mean {' or '.join(close)}?"
+    for word in (w.split("=", 1)[0] for w in unknown if w.startswith("--")):
+        close = difflib.get_close_matches(word, options, n=2, cutoff=0.75)
+        longer = [o for o in options if o.startswith(word) and o not in close]
+        if close or longer:
+            return f"; did you mean {' or '.join((close + longer)[:3])}?"
     return ""
 
 

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
+import ast
 import json
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -350,3 +354,59 @@ def test_a_misspelt_option_names_the_options_close_to_it(capsys, argv, said):
     err = capsys.readouterr().err
     assert exc.value.code == 2 and err.count("\n") == 1, err
     assert f"unrecognized arguments: {said}" in err, err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [(["dog", "play", "dog/stick", "--game", "3"], "--game 3; did you mean --games?"),
+     (["trial", "play", "--iter=5"], "--iter=5; did you mean --iterations?"),
+     (["hint", "--stdio", "--max-it", "5"], "--max-it 5; did you mean --max-iterations?"),
+     (["guardians", "best-move", "guardians/chain", "--pla", "1"],
+      "--pla 1; did you mean --player or --players?")],
+)  # fmt: skip
+def test_a_shortened_option_is_refused_and_named(capsys, argv, said):
+    """Defect: argparse read a prefix as the option it starts, so `forest dog play --game 3`
+    played 3 games (as `--games 3`), and a future option sharing the prefix would silently
+    change what an old command line means. A shortened option is an unknown one, refused with
+    the options it could stand for."""
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1, err
+    assert f"unrecognized arguments: {said}" in err, err
+
+
+def _parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
+    """``parser`` and every sub-command's parser under it."""
+    yield parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                yield from _parsers(sub)
+
+
+def test_no_parser_reads_abbreviations() -> None:
+    """Every parser of ``forest`` (each command and sub-command, built in full) and every
+    parser the bench scripts and the demo make is built with ``allow_abbrev=False``; the bench
+    and demo ones are read from their source (a call without the keyword fails)."""
+    from solver.cli import build_parser
+
+    parsers = list(_parsers(build_parser()))
+    assert len(parsers) > 20 and not any(p.allow_abbrev for p in parsers)
+    root = Path(__file__).resolve().parents[1]
+    files = [*sorted((root / "bench").glob("*.py")), *sorted((root / "solver").rglob("*.py"))]
+    calls = 0
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+                continue
+            if node.func.attr not in ("ArgumentParser", "add_parser"):
+                continue
+            keywords = {k.arg: k.value for k in node.keywords}
+            inherits = node.func.attr == "add_parser" and path.parent.name != "bench"
+            flag = keywords.get("allow_abbrev")
+            assert inherits or (isinstance(flag, ast.Constant) and flag.value is False), (
+                f"{path.relative_to(root)}:{node.lineno}"
+            )
+            calls += 1
+    assert calls > 30

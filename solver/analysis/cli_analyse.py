@@ -75,6 +75,7 @@ def add_analyse_command(subparsers: Subcommands) -> argparse.ArgumentParser:
     """
     p = subparsers.add_parser(
         "analyse",
+        allow_abbrev=False,
         aliases=["analyze"],
         help="analyse many instances of a game: classes, values, a report, curation",
         description=(

@@ -188,7 +188,7 @@ def run_analyse(*argv: str) -> int:
     """``forest analyse ARGV`` on a parser made here (only the ``analyse`` command): the
     handler's exit code; errors propagate, as the tests want them, where ``forest`` would print
     one line."""
-    parser = argparse.ArgumentParser(prog="forest")
+    parser = argparse.ArgumentParser(allow_abbrev=False, prog="forest")
     add_analyse_command(parser.add_subparsers(dest="command"))
     args = parser.parse_args(["analyse", *argv])
     return int(args.handler(args))

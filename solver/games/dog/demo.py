@@ -41,7 +41,9 @@ def _first_moves(state, iterations: int, seed: int) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m solver.demo [--game dog]", description=__doc__)
+    parser = argparse.ArgumentParser(
+        allow_abbrev=False, prog="python -m solver.demo [--game dog]", description=__doc__
+    )
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--size", default="9x9")
     parser.add_argument("--iterations", type=int, default=5000)
