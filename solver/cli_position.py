@@ -17,6 +17,7 @@ from solver.cmdkit import positive_float_up_to, read_state_text, read_text_file
 from solver.errors import FormatError, OptionError, SolverError
 from solver.files import file_format_error
 from solver.game import LabelReader, State, Why, play_item
+from solver.review import RecordError, open_record
 from solver.spec import GameSpec, Opened
 
 __all__ = [
@@ -267,11 +268,6 @@ def _open_record(
     saved ``state`` it started from, where it has one), its ``actions`` replayed. Refused in one
     line: a record of another game, beside a FILE or ``--option`` it does not hold, an action
     that is not legal where the record plays it (its index and label)."""
-    from types import SimpleNamespace
-
-    from solver.hint.errors import HintError
-    from solver.hint.position import open_position as open_request
-
     game = record["game"]
     if game != spec.name:
         raise OptionError(
@@ -286,13 +282,12 @@ def _open_record(
             f"{where} is a {game} game record, which holds its own game: give it alone ({how}), "
             f"not beside FILE {source}"
         )
-    request = SimpleNamespace(game=game, options=options, state=record.get("state"),
-                              engine=args.engine, actions=[])  # fmt: skip
+    base = {"game": game, "options": options, "state": record.get("state"), "engine": args.engine}
     try:
-        opened = open_request(request, allow_paths=True)
-    except HintError as exc:
+        opened = open_record(base, [], allow_paths=True)
+    except RecordError as exc:
         raise OptionError(f"{where}: {exc}") from None
-    _check_record_options(opened.game, request, game_options(spec, args), where)
+    _check_record_options(opened.game, base, game_options(spec, args), where)
     state = opened.state
     labels = record.get("labels")
     actions = record["actions"]
@@ -311,18 +306,20 @@ def _open_record(
     return Opened(game=opened.game, state=state, source=where)
 
 
-def _check_record_options(game: Any, request: Any, asked: dict[str, Any], where: str) -> None:
+def _check_record_options(
+    game: Any, base: dict[str, Any], asked: dict[str, Any], where: str
+) -> None:
     """Refuse (one line) a record whose game's options are not what ``--option`` asks for.
 
     An option whose value differs from the record's as written (``open_backs=false`` for a
     record that omits it) is compared as the games hold it: the record's ``game`` and the game
     opened with the asked values, each option read as the game's own attribute of that name, so
     an explicit default is the same game while a different value is still refused."""
-    options = request.options
+    options = base["options"]
     differing = {name: value for name, value in asked.items() if options.get(name) != value}
     if not differing:
         return
-    wanted = _game_with(request, differing)
+    wanted = _game_with(base, differing)
     for name, value in differing.items():
         if wanted is None or not _same_option(game, wanted, name):
             had = f"the default {name}"
@@ -334,19 +331,13 @@ def _check_record_options(game: Any, request: Any, asked: dict[str, Any], where:
             )
 
 
-def _game_with(request: Any, changed: dict[str, Any]) -> Any:
-    """The game ``request`` opens with ``changed`` over its options (``None`` when those
+def _game_with(base: dict[str, Any], changed: dict[str, Any]) -> Any:
+    """The game the record ``base`` opens with ``changed`` over its options (``None`` when those
     values build no game: they are then not the record's)."""
-    from types import SimpleNamespace
-
-    from solver.hint.errors import HintError
-    from solver.hint.position import open_position as open_request
-
-    changed_request = SimpleNamespace(**vars(request))
-    changed_request.options = {**request.options, **changed}
+    options = {**base["options"], **changed}
     try:
-        return open_request(changed_request, allow_paths=True).game
-    except (HintError, SolverError, ValueError, OSError):
+        return open_record({**base, "options": options}, [], allow_paths=True).game
+    except (SolverError, ValueError, OSError):
         return None
 
 
