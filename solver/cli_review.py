@@ -48,10 +48,12 @@ def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
 
     actions = record.get("actions", [])
     with progress_of(args, f"reviewing {count(len(actions), 'action')} of {args.file}") as shown:
+        # the positions searched and, once a few are, the time left at their pace
+        counter = shown.counter("position", left_after=10, tip="--iterations N: fewer, faster")
         try:
             review = review_record(
                 record, iterations=args.iterations, seconds=args.seconds, exact=exact,
-                allow_paths=True, progress=_position_counter(shown),
+                allow_paths=True, progress=counter,
             )  # fmt: skip
         except RecordError as exc:  # the record names the file's fault: actions.N, state...
             raise OptionError(f"{args.file}: {exc}") from None
@@ -69,24 +71,6 @@ def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
         screen.print(f"wrote {args.plot}")
     sys.stdout.flush()
     return 0
-
-
-def _position_counter(progress: Any) -> Any:
-    """The review's ``progress(done, total)`` as the progress line's detail: the positions
-    searched and, once a few are, the time left at their pace (``position 120/744, about 40 s
-    left``)."""
-    import time
-
-    started = time.monotonic()
-
-    def show(done: int, total: int) -> None:
-        detail = f"position {done}/{total}"
-        if done >= 10 and done < total:
-            left = (time.monotonic() - started) / done * (total - done)
-            detail += f", about {left:.0f} s left (--iterations N: fewer, faster)"
-        progress.update(detail)
-
-    return show
 
 
 def _show_review(screen: Screen, review: dict[str, Any], record: dict[str, Any], path: str) -> None:

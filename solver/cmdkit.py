@@ -22,7 +22,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import TextIO, TypeAlias
+from typing import Protocol, TextIO, TypeAlias
 
 from solver.errors import OptionError
 from solver.files import MAX_FILE_BYTES, check_writable, read_bytes, write_whole
@@ -205,6 +205,12 @@ def _progress_after() -> float:
     return value if math.isfinite(value) and value >= 0 else PROGRESS_AFTER
 
 
+class Count(Protocol):
+    """A :meth:`Progress.counter` callback: ``done`` of ``total`` (when the counter has none)."""
+
+    def __call__(self, done: int, of: int = ..., /) -> None: ...
+
+
 class Progress:
     """What a long command is doing, on one line of stderr redrawn in place.
 
@@ -221,7 +227,14 @@ class Progress:
     False
     """
 
-    def __init__(self, what: str, *, enabled: bool = True, stream: TextIO | None = None) -> None:
+    def __init__(
+        self,
+        what: str,
+        *,
+        enabled: bool = True,
+        stream: TextIO | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = enabled and _isatty(self.stream)
         self.what = what
@@ -229,11 +242,12 @@ class Progress:
         self.shown = False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._started = 0.0
+        self._clock = clock
+        self._started = clock()
 
     def __enter__(self) -> Progress:
         if self.enabled:
-            self._started = time.monotonic()
+            self._started = self._clock()
             self._thread = threading.Thread(target=self._draw, name="forest-progress", daemon=True)
             self._thread.start()
         return self
@@ -254,11 +268,20 @@ class Progress:
         """The part after ``WHAT:`` from now on."""
         self.detail = detail
 
-    def counter(self, noun: str, total: int) -> Callable[[int], None]:
-        """A callback ``done -> None`` showing ``NOUN done/total``."""
+    def counter(
+        self, noun: str, total: int = 0, *, left_after: int | None = None, tip: str = ""
+    ) -> Count:
+        """A callback ``(done[, total]) -> None`` showing ``NOUN done/total`` (the total given
+        here, or with each call). ``left_after``: once that many are done, and until the last,
+        also the time left at their pace since the work began (``position 120/744, about 40 s
+        left``), then ``tip`` in brackets (how to go faster)."""
 
-        def show(done: int) -> None:
-            self.detail = f"{noun} {done}/{total}"
+        def show(done: int, of: int = total) -> None:
+            detail = f"{noun} {done}/{of}"
+            if left_after is not None and left_after <= done < of:
+                left = (self._clock() - self._started) / done * (of - done)
+                detail += f", about {left:.0f} s left" + (f" ({tip})" if tip else "")
+            self.detail = detail
 
         return show
 
@@ -273,7 +296,7 @@ class Progress:
         if self._stop.wait(_progress_after()):
             return
         while self.enabled:
-            elapsed = time.monotonic() - self._started
+            elapsed = self._clock() - self._started
             detail = f": {self.detail}" if self.detail else ""
             self._write(f"\r\x1b[Kforest: {self.what}{detail} ({elapsed:.0f} s)")
             self.shown = True
