@@ -197,20 +197,17 @@ def _position_budget(
     seconds: float | None,
     deadline: float | None,
     left_positions: int,
-    default_iterations: int = 1000,
 ) -> dict[str, Any]:
     """One position's ``limit``: the asked budget, and a fair share of the whole review's time
-    left (never below :data:`MIN_POSITION_SECONDS`). The share only bounds the budget: when
-    neither iterations nor seconds were asked, a position gets ``default_iterations`` (a hint's
-    default, as ``forest GAME review`` gives it), not a search for the whole share."""
+    left (never below :data:`MIN_POSITION_SECONDS`). The share only bounds the budget: a review
+    asked neither iterations nor seconds gives every position the game's default iterations
+    (:func:`review_record`), not a search for the whole share."""
     limit: dict[str, Any] = {}
     if iterations is not None:
         limit["iterations"] = iterations
     share = None
     if deadline is not None:
         share = max(MIN_POSITION_SECONDS, (deadline - time.monotonic()) / max(1, left_positions))
-        if iterations is None and seconds is None:
-            limit["iterations"] = default_iterations
     if seconds is not None or share is not None:
         limit["seconds"] = min(s for s in (seconds, share) if s is not None)
     return limit
@@ -270,7 +267,7 @@ def review_record(
 
     def search(ply: int, state: State) -> dict[str, Any]:
         # a search past the range (a forced position's, ahead) has the last position's share
-        limit = _position_budget(iterations, seconds, deadline, last + 1 - min(ply, last), default)
+        limit = _position_budget(iterations, seconds, deadline, last + 1 - min(ply, last))
         if memory_mb is not None:
             limit["memoryMb"] = memory_mb
         position = OpenedPosition(spec=opened.spec, game=opened.game, state=state, actions=[])

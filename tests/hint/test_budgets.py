@@ -196,21 +196,33 @@ def test_each_position_of_a_review_gets_a_share_of_the_time_left() -> None:
     assert _position_budget(20, None, None, 3) == {"iterations": 20}
 
 
-def test_a_review_without_a_limit_gets_the_default_simulations_a_position() -> None:
+def test_a_review_without_a_limit_gets_the_default_simulations_a_position(monkeypatch) -> None:
     """``POST /v1/review`` with no ``limit`` searched every position for its whole share of the
     review's seconds (a guardians game of 89 plies: 60 s and a review unlike the CLI's, which
-    took 6 s). Now the share only bounds the default budget: the same review as without a
-    deadline (``forest GAME review``), deterministic."""
-    from solver.review import _position_budget, review_record
+    took 6 s). Now the share only bounds the default budget: every position's search is asked
+    the default simulations (the review's ``limit`` says them) within its share of the 30 s,
+    and the review is the same as without a deadline (``forest GAME review``), deterministic."""
+    from solver import review
+    from solver.review import review_record
 
-    deadline = time.monotonic() + 100.0
-    limit = _position_budget(None, None, deadline, 50, 1000)
-    assert limit["iterations"] == 1000 and 1.9 < limit["seconds"] <= 2.0
-    assert _position_budget(None, 0.5, deadline, 50, 1000) == {"seconds": 0.5}
+    asked: list[dict] = []
+    real = review._ask
+
+    def ask(base: dict, *args: object, **kw: object) -> dict:
+        asked.append(base["limit"])
+        return real(base, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(review, "_ask", ask)
     record = {"game": "dog", "options": {"forest": "dog/another-dog"}, "seed": 0,
               "actions": [12, 0, 4, 0, 11, 0, 1]}  # fmt: skip
     plain = review_record(record, exact=False)
+    default = plain["limit"]["iterations"]
+    assert asked and asked == [{"iterations": default}] * len(asked)
+    asked.clear()
     bounded = review_record(record, exact=False, total_seconds=30.0)
+    assert bounded["limit"] == {"iterations": default, "seconds": None}
+    assert asked and all(limit["iterations"] == default for limit in asked)
+    assert all(0 < limit["seconds"] <= 30.0 for limit in asked)  # a share of the time left
     assert bounded["complete"] is True
     assert bounded["decisions"] == plain["decisions"]
     assert bounded["curve"] == plain["curve"]
