@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from solver import option_values
 from solver.cmdkit import positive_float_up_to, read_state_text, read_text_file
 from solver.errors import FormatError, OptionError, SolverError
 from solver.files import file_format_error
@@ -392,7 +393,10 @@ def _named(state: State, item: Any, label: Any, action: int | None) -> str:
 
 def game_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
     """``--option NAME=VALUE`` as the opener's keywords: only the names the game declares; a
-    VALUE that reads as JSON (``3``, ``true``, ``[1, 2]``) is that value, else the text."""
+    VALUE that reads as JSON (``3``, ``true``, ``[1, 2]``) is that value, else the text, which
+    an option taking a boolean, a number or one of a few values refuses by name
+    (:mod:`solver.option_values`: ``--option open_backs takes a boolean, true or false, not the
+    text "yes"``)."""
     options: dict[str, Any] = {}
     for item in getattr(args, "option", None) or []:
         name, equals, value = item.partition("=")
@@ -406,6 +410,10 @@ def game_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
             options[name] = json.loads(value)
         except ValueError:
             options[name] = value
+        if isinstance(options[name], str):
+            refused = option_values.text_refusal(spec, name, options[name], f"--option {name}")
+            if refused is not None:
+                raise OptionError(refused)
     return options
 
 

@@ -592,7 +592,9 @@ class GameSpec:
     that number, boolean or list, else the text), ``load_game(NAME, **options)`` takes them
     directly, a hint request's ``options`` too (a text value only where paths are read: it may
     name a file), and ``play --record`` keeps them in the record. Guardians: ``level`` and
-    ``tiles``."""
+    ``tiles``. No types are declared: a text given to an option with :attr:`option_choices`, or
+    whose default on the game built without options (its attribute of that name) is a boolean,
+    a number or a list, is refused naming what it takes (:mod:`solver.option_values`)."""
     option_choices: Mapping[str, OptionChoices] = field(default_factory=dict)
     """For an option of :attr:`options` that takes a few values, those values
     (:class:`OptionChoices`), which the web table offers as a list; the catalog lists them.

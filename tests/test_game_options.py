@@ -78,3 +78,50 @@ def test_option_open_backs_plays_the_open_variant(tmp_path):
     assert reveals["true"] == 0 < reveals["false"]
     run = forest("guardians", "show", "--option", "open_backs=1")
     assert run.stderr == "forest: error: open_backs must be true or false, not 1\n"
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [("open_backs=yes", '--option open_backs takes a boolean, true or false, not the text "yes"'),
+     ("level=high", '--option level takes one of 1, 2, 3, 4, 5, 6, not the text "high"')],
+)  # fmt: skip
+def test_a_text_for_an_option_that_takes_none_names_what_it_takes(value, said):
+    """Defect: a text that is not JSON (``--option open_backs=yes``) reached the game, and a
+    hint request's or the web table's was told "a text value may name a file"; the refusal
+    names the option and the values it takes (guardians declares no option types: a boolean
+    from its default ``open_backs=False``, the level from its declared choices)."""
+    run = forest("guardians", "show", "--players", "1", "--option", value)
+    assert run.returncode == 2 and run.stderr == f"forest: error: {said}\n", run.stderr
+
+
+class _Toy:
+    """A game built with no options: its defaults are what :mod:`solver.option_values` reads."""
+
+    name = "toyoptions"
+
+    def __init__(self) -> None:
+        self.depth, self.ratio, self.strict = 3, 0.5, False
+        self.names: list[str] = []
+        self.source = None
+
+
+def test_what_an_option_takes_is_read_from_the_game_s_default():
+    """Shared code, no game named: a spec that declares no option types is read through its
+    game's defaults (bool, whole number, number, list); an option whose default is no such
+    value (None here: a file, say) may take a text and is not refused."""
+    from solver.option_values import expected, text_refusal
+    from solver.spec import GameSpec
+
+    spec = GameSpec(
+        name="toyoptions", title="toy", summary="options for testing", players=(1,),
+        engines={"reference": lambda **_: _Toy()}, open=lambda *a, **k: None,
+        options={name: "help" for name in ("depth", "ratio", "strict", "names", "source")},
+    )  # fmt: skip
+    assert {name: expected(spec, name) for name in spec.options} == {
+        "depth": "a whole number", "ratio": "a number", "strict": "a boolean, true or false",
+        "names": "a list", "source": None,
+    }  # fmt: skip
+    assert text_refusal(spec, "depth", "deep", "depth") == (
+        'depth takes a whole number, not the text "deep"'
+    )
+    assert text_refusal(spec, "source", "a.json", "source") is None

@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from solver import option_values
 from solver.errors import FormatError, OptionError, SolverError
 from solver.fields import JSONValue, shown
 from solver.files import irregular_kind, open_without_blocking, pseudo_file, read_without_blocking
@@ -186,7 +187,9 @@ def _check_options(
     """The request's player count and the game's own options (``GameSpec.options``: guardians'
     ``level``, as ``--option level=3``), which the opener takes as keywords. A game option given
     as text may name a file (guardians' ``tiles``), so it is taken only where paths are
-    (stdio, the command line's review); elsewhere an object (the file's content) is."""
+    (stdio, the command line's review); elsewhere an object (the file's content) is. A text for
+    an option that takes a boolean, a number or one of a few values is refused everywhere,
+    naming what it takes (:func:`_text_refused`)."""
     players = options.get("players")
     if players is not None and (
         isinstance(players, bool) or not isinstance(players, int) or players not in spec.players
@@ -199,8 +202,9 @@ def _check_options(
     extra: dict[str, Any] = {}
     for key in options:
         if key in spec.options and key not in known:
-            if isinstance(options[key], str) and not allow_paths:
-                raise HintError(_text_refused(key, options[key]), f"options.{key}")
+            refused = _text_refused(spec, key, options[key], allow_paths)
+            if refused is not None:
+                raise HintError(refused, f"options.{key}")
             extra[key] = options[key]
         elif key not in known:
             expected = ", ".join(sorted(known | set(spec.options)))
@@ -222,21 +226,32 @@ _JSON_KINDS = {bool: "a boolean", int: "a number", float: "a number", list: "a l
 """What a text that reads as JSON stands for, as a refusal names it."""
 
 
-def _text_refused(key: str, text: str) -> str:
-    """Why option ``key`` given as ``text`` is refused where no path is read: a text that reads
-    as JSON (``"true"``, ``"3"``) names the value expected in its place (the boolean ``true``,
-    not the text); any other text may name a file, which this transport never reads."""
+def _text_refused(spec: GameSpec, key: str, value: Any, allow_paths: bool) -> str | None:
+    """Why option ``key`` given as ``value`` is refused, or ``None``. Only a text is: one that
+    reads as JSON (``"true"``, ``"3"``) names the value expected in its place (the boolean
+    ``true``, not the text); any other names the option and what it takes, from the game's
+    declaration or default (:mod:`solver.option_values`: ``options.open_backs takes a boolean,
+    true or false, not the text "yes"``). An option that may take a text (a file's path, as
+    far as the game's default says) is refused only where no path is read."""
+    if not isinstance(value, str):
+        return None
+    words = option_values.expected(spec, key)
+    if words is None and allow_paths:
+        return None
     try:
-        value = json.loads(text)
+        meant = json.loads(value)
     except (ValueError, RecursionError):
-        value = text
-    kind = _JSON_KINDS.get(type(value))
+        meant = value
+    kind = _JSON_KINDS.get(type(meant))
     if kind is not None:
-        expected = "a boolean, true or false" if isinstance(value, bool) else kind
+        expected = "a boolean, true or false" if isinstance(meant, bool) else kind
         return (
-            f"options.{key}: expected {expected} ({json.dumps(value)}), not the text "
-            f"{json.dumps(text)}"
+            f"options.{key}: expected {expected} ({json.dumps(meant)}), not the text "
+            f"{json.dumps(value)}"
         )
+    refused = option_values.text_refusal(spec, key, value, f"options.{key}")
+    if refused is not None:
+        return refused
     return (
         f"options.{key}: a text value may name a file, and this transport never reads a path; "
         "give the value itself"

@@ -192,3 +192,25 @@ def test_a_misspelt_puzzle_name_gets_its_close_matches(allow_paths: bool, tmp_pa
         (tmp_path / "dog").mkdir()
         (tmp_path / "dog" / "stik").write_bytes(solver.puzzles.path("dog/stick").read_bytes())
         assert open_position(ask, allow_paths=True).state.current_player() == solver.CHANCE
+
+
+def test_an_option_given_as_other_text_names_what_it_takes(server: Server) -> None:
+    """Defect: a text that is not JSON (``"open_backs": "yes"``) over HTTP (and the web table)
+    was told "a text value may name a file"; the refusal names the option and what it takes,
+    on every transport (stdio reads paths, but a boolean option names no file)."""
+    body = {"id": "q1", "game": "guardians", "options": {"players": 2, "open_backs": "yes"},
+            "actions": [], "limit": {"iterations": 10}}  # fmt: skip
+    response = httpx.post(f"{server.url}/v1/hint", json=body, timeout=60)
+    assert response.status_code == 400, response.text
+    error = response.json()
+    assert error["code"] == "invalid_request" and error["field"] == "options.open_backs"
+    assert error["error"] == 'options.open_backs takes a boolean, true or false, not the text "yes"'
+    for paths in (False, True):
+        with pytest.raises(HintError) as caught:
+            open_position(_ask({"players": 1, "level": "high"}), allow_paths=paths)
+        assert str(caught.value) == (
+            'options.level takes one of 1, 2, 3, 4, 5, 6, not the text "high"'
+        )
+    with pytest.raises(HintError) as caught:  # a text that may name a file: as before
+        open_position(_ask({"players": 1, "tiles": "tiles.json"}))
+    assert "a text value may name a file" in str(caught.value)
