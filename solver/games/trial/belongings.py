@@ -36,11 +36,16 @@ class TentFromBox(Step):
         ]
 
     @staticmethod
-    def legacy(st: State, f: Frame, a: int) -> str:
+    def describe(st: State, f: Frame, a: int) -> str:
+        """The outcome's label: where the tent goes (each kind says)."""
+        raise NotImplementedError
+
+    @classmethod
+    def legacy(cls, st: State, f: Frame, a: int) -> str:
         """The label before the tents' bonuses were worded (``player 0 is dealt a tent
         (none)``, ``a tent (food) from the box ...``): records may hold it."""
-        label: str = core.STEPS[f["step"]].describe(st, f, a)
-        return label.replace(tent_words(st, a), f"a tent ({core.words(tent_of(st, a))})")
+        old = f"a tent ({core.words(tent_of(st, a))})"
+        return cls.describe(st, f, a).replace(tent_words(st, a), old)
 
 
 TENT_WORDS: dict[str, str] = {
