@@ -41,18 +41,7 @@ stroke-linecap="round" fill="none" opacity="0.8"/>'
         f"M{fmt(cx - a)} {fmt(cy - a)}L{fmt(cx + a)} {fmt(cy + a)}"
         f"M{fmt(cx + a)} {fmt(cy - a)}L{fmt(cx - a)} {fmt(cy + a)}"
     )
-    return element(
-        "path",
-        {
-            "class_": class_,
-            "d": d,
-            "stroke": colour,
-            "stroke-width": max(0.3, size * 0.05),
-            "stroke-linecap": "round",
-            "fill": "none",
-            "opacity": opacity,
-        },
-    )
+    return round_stroke(d, colour, max(0.3, size * 0.05), class_=class_, opacity=opacity)
 
 
 def pencil_ring(
@@ -81,8 +70,11 @@ def pencil_ring(
     )
 
 
-def round_stroke(d: str, colour: str, width: float, *, class_: str | None = None) -> str:
-    """An unfilled path ``d`` with round line caps (the hand-drawn strokes of small pictures).
+def round_stroke(
+    d: str, colour: str, width: float, *, class_: str | None = None, opacity: str | None = None
+) -> str:
+    """An unfilled path ``d`` with round line caps (the hand-drawn strokes of small pictures;
+    ``opacity``: a pencil's, where given).
 
     >>> round_stroke("M0 0L1 1", "#3a86c0", 0.25)
     '<path d="M0 0L1 1" stroke="#3a86c0" stroke-width="0.25" stroke-linecap="round" fill="none"/>'
@@ -96,5 +88,6 @@ def round_stroke(d: str, colour: str, width: float, *, class_: str | None = None
             "stroke-width": width,
             "stroke-linecap": "round",
             "fill": "none",
+            "opacity": opacity,
         },
     )
