@@ -155,3 +155,28 @@ def derive_seed(seed: int, index: int) -> int:
     (3, 2000006)
     """
     return (seed * _SEED_STEP + index) & _MASK64
+
+
+def redeal_stream(rng: object) -> SplitMix64:
+    """The generator a ``resample_hidden(player, rng)`` deals from: ``rng`` itself when it is a
+    :class:`SplitMix64`; for Python's ``random.Random`` (or any generator with ``getrandbits``),
+    a SplitMix64 seeded with 64 of its bits, so a caller's own generator works on every engine
+    (the compiled Trial seeds its C redeal from ``next_u64``, which ``random.Random`` lacks).
+
+    >>> import random
+    >>> bits = random.Random(3).getrandbits(64)
+    >>> redeal_stream(random.Random(3)).next_u64() == SplitMix64(bits).next_u64()
+    True
+    >>> redeal_stream(3)
+    Traceback (most recent call last):
+    ...
+    solver.errors.OptionError: rng must be a solver.rng.SplitMix64 or a random.Random, not int
+    """
+    if isinstance(rng, SplitMix64):
+        return rng
+    draw = getattr(rng, "getrandbits", None)
+    if not callable(draw) or isinstance(rng, type):
+        raise OptionError(
+            f"rng must be a solver.rng.SplitMix64 or a random.Random, not {type(rng).__name__}"
+        )
+    return SplitMix64(int(draw(64)) & _MASK64)

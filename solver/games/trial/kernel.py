@@ -37,7 +37,7 @@ from solver.games.trial import kernel_codec
 from solver.games.trial.kernel_tables import compile_game
 from solver.games.trial.rules import TrialGame, TrialState
 from solver.kernels import CompiledModule
-from solver.rng import SplitMix64
+from solver.rng import SplitMix64, redeal_stream
 
 __all__ = ["KernelTrialGame", "KernelTrialState", "extension_module"]
 
@@ -85,9 +85,11 @@ class KernelTrialState(_StateBase):
 
     def resample_hidden(self, p: int, rng: SplitMix64) -> KernelTrialState:
         """A copy with what ``p`` cannot see redealt by the C redeal, from a SplitMix64 stream
-        seeded with ``rng.next_u64()`` (as the compiled ISMCTS seeds it); the history
-        entries ``p`` did not see become redacted for everyone, as the reference does."""
-        world: KernelTrialState = self._resample_raw(self._seat(p), rng.next_u64())
+        seeded with ``rng.next_u64()`` (as the compiled ISMCTS seeds it; a ``random.Random``
+        is taken too, :func:`solver.rng.redeal_stream`); the history entries ``p`` did not see
+        become redacted for everyone, as the reference does."""
+        seat = self._seat(p)
+        world: KernelTrialState = self._resample_raw(seat, redeal_stream(rng).next_u64())
         mine = str(p)
         entries = [
             e if e[0] == "*" or mine in e[0] else ("", e[2], e[2])

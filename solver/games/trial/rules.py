@@ -37,7 +37,7 @@ from solver.games.trial.content import Pack, default_pack, load_pack
 from solver.games.trial.core import STEPS, Frame
 from solver.games.trial.history import action_entry, track
 from solver.games.trial.saved import document, read_state
-from solver.rng import SplitMix64
+from solver.rng import SplitMix64, redeal_stream
 
 __all__ = ["TrialGame", "TrialState"]
 
@@ -315,7 +315,9 @@ class TrialState:
 
     def resample_hidden(self, p: int, rng: SplitMix64) -> TrialState:
         """A copy with everything hidden from ``p`` redealt at random, consistent with what ``p``
-        sees (hands and face-down cards of others, deck contents, unseen tents and ruin items)."""
+        sees (hands and face-down cards of others, deck contents, unseen tents and ruin items).
+        ``rng``: a :class:`SplitMix64` or a ``random.Random`` (``solver.rng.redeal_stream``)."""
         from solver.games.trial.redeal import resample
 
-        return resample(self, self._seat(p), rng)
+        seat = self._seat(p)
+        return resample(self, seat, redeal_stream(rng))

@@ -74,6 +74,7 @@ COLUMNS: dict[str, str] = {
     "weakest_high": "float64",
     "weakest_method": "string",
     "skill": "float64",
+    "upper_bound": "float64",
 }
 """The dog's result columns with their types (the meaning of each: :mod:`.classify`)."""
 

@@ -137,7 +137,25 @@ class ForestAnalysis:
                 row["route"] = json.dumps([[r, c] for r, c in value])
             else:
                 row[f.name] = value
+        row["upper_bound"] = self.upper_bound
         return row
+
+    @property
+    def upper_bound(self) -> float:
+        """A *proven* upper bound on the optimal win probability (issue 4's ``upper_bound``
+        column; issue 8 moved the sampled clairvoyant number it once held to
+        ``clairvoyant_estimate``, since a sample can fall below the value): the value itself
+        when exact; else the least of ``value_high`` and the clairvoyant share when that share
+        was computed over all worlds (``clairvoyant_method`` ``exact`` or ``class``), which bounds
+        the value from above; 1 when neither is known."""
+        if self.exact:
+            return self.win_probability
+        bounds = [1.0]
+        if self.value_high is not None:
+            bounds.append(self.value_high)
+        if self.clairvoyant_method in ("exact", "class"):
+            bounds.append(self.clairvoyant_estimate)
+        return min(bounds)
 
 
 def difficulty_score(win_probability: float, par: int | None, turns: int) -> float:

@@ -232,3 +232,24 @@ def test_the_humans_cell_is_entered_by_every_win(method):
         solve_route(forest, RouteQuery(avoid=frozenset({forest.human})), method=method).turns
         is None
     )
+
+
+def test_the_query_api_is_reachable_from_the_routes_package():
+    # Issue 4 pins "a small, documented query API (RouteQuery), usable from Python": the package
+    # docs/analysis.md names is where a designer imports it from. tiny-3x3: the dog at (2,1),
+    # a tree at (1,1) between it and the human at (0,1), so the way round is 4 steps, one side or
+    # the other, more than one roll's 3: no win in turn 1, a win in turn 2. Avoiding the west side's
+    # (1,0) leaves the east side: still turn 2 (docs/analysis.md's example); the brute-force
+    # twin agrees.
+    from solver.games.dog.routes import RouteQuery as Query
+    from solver.games.dog.routes import check_route as check
+    from solver.games.dog.routes import solve_route as solve
+    from solver.puzzles import load
+
+    forest = load("dog/tiny-3x3")
+    assert solve(forest, Query.parse("win by 1")).turns is None
+    query = Query.parse("avoid 1,0; win by 2")
+    answer = solve(forest, query)
+    assert answer.turns == 2 and check(forest, query, answer.actions)
+    assert solve(forest, query, method="brute-force").turns == 2
+    assert Query is RouteQuery and solve is solve_route and check is check_route
