@@ -15,9 +15,10 @@ from typing import Any
 
 from solver import option_values
 from solver.cmdkit import positive_float_up_to, read_state_text, read_text_file
-from solver.errors import FormatError, OptionError, SolverError
+from solver.errors import DuplicateKeyError, FormatError, OptionError, SolverError
 from solver.files import file_format_error
 from solver.game import LabelReader, State, Why, play_item
+from solver.json_objects import loads
 from solver.review import RecordError, open_record
 from solver.spec import GameSpec, Opened
 
@@ -76,7 +77,7 @@ def open_position(spec: GameSpec, args: argparse.Namespace) -> Opened:
         state_path, source = source, None
         args.file_is_state = True  # not the game's file: play --record does not embed it
     args.state_given = state_text is not None
-    record = _record_of(state_text) if state_text is not None else None
+    record = _record_of(state_text, state_path or "--state") if state_text is not None else None
     if record is not None:  # play --record's, the web table's Save buttons': replayed
         return _open_record(spec, args, record, state_path or "--state", source)
     if players is None and state_text is not None and spec.state_players is not None:
@@ -112,7 +113,7 @@ def _saved_state_text(
     game's own file, beside ``--state``, and for a game whose states go with the file they were
     played on (it says how to give both)."""
     text = read_text_file(source, "saved state")
-    if _record_of(text) is not None:  # a game record as FILE: replayed (open_position)
+    if _record_of(text, source) is not None:  # a game record as FILE: replayed (open_position)
         if state_text is not None:
             raise OptionError(f"{source} is a game record: give it as FILE or as --state, not both")
         return text
@@ -245,11 +246,14 @@ def _read_state(
         raise OptionError(str(file_format_error(exc, state_path, state_text))) from None
 
 
-def _record_of(text: str) -> dict[str, Any] | None:
+def _record_of(text: str, where: str) -> dict[str, Any] | None:
     """The game record ``text`` holds (``{"game", "options", "actions", ...}``: ``play
-    --record``'s, the web table's Save buttons' game or position) when it is one, else None."""
+    --record``'s, the web table's Save buttons' game or position) when it is one, else None.
+    An object naming a key twice, record or state, is refused naming ``where`` (the file)."""
     try:
-        data = json.loads(text)
+        data = loads(text)
+    except DuplicateKeyError as exc:
+        raise exc.in_file(where) from None
     except (ValueError, RecursionError):
         return None
     if (isinstance(data, dict) and isinstance(data.get("game"), str)

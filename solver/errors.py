@@ -103,6 +103,52 @@ def _rebuild_format_error(
     return FormatError(expected, line=line, column=column, found=found, path=path)
 
 
+class DuplicateKeyError(FormatError):
+    """A JSON object names the same key twice (``{"players": 2, "players": 4}``): JSON leaves
+    its meaning open and Python's parser would keep the last value silently, so every JSON
+    document and request is refused instead (:func:`solver.json_objects.loads`). ``key`` is the
+    key, ``field`` its path in the document (keys and list indices: ``["options", "players"]``);
+    ``line`` and ``column`` are those of its second occurrence.
+
+    >>> err = DuplicateKeyError("players", ["options", "players"], line=1, column=30)
+    >>> print(err)  # doctest: +NORMALIZE_WHITESPACE
+    line 1, column 30: expected each key once in an object,
+    found 'players' again (at options.players)
+    """
+
+    def __init__(
+        self, key: str, field: list[str | int], *, line: int, column: int, path: str | None = None
+    ) -> None:
+        self.key = key
+        self.field = list(field)
+        dotted = ".".join(str(part) for part in self.field)
+        super().__init__(
+            "each key once in an object",
+            line=line,
+            column=column,
+            found=f"{key!r} again (at {dotted})",
+            path=path,
+        )
+
+    def in_file(self, path: object) -> FormatError:
+        """The same error, naming the file ``path`` (its key and position are no quote of the
+        file's start: kept as they are)."""
+        if self.path is not None:
+            return self
+        return DuplicateKeyError(self.key, self.field, line=self.line, column=self.column,
+                                 path=str(path))  # fmt: skip
+
+    def __reduce__(self):  # keep the keyword-only constructor picklable (worker processes)
+        return (_rebuild_duplicate_key_error, (self.key, self.field, self.line, self.column,
+                                               self.path))  # fmt: skip
+
+
+def _rebuild_duplicate_key_error(
+    key: str, field: list[str | int], line: int, column: int, path: str | None
+) -> DuplicateKeyError:
+    return DuplicateKeyError(key, field, line=line, column=column, path=path)
+
+
 class ForestError(SolverError, ValueError):
     """A forest built in code breaks a rule of docs/rules/dog.md §1 (size, cells, shouters...)."""
 

@@ -27,7 +27,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from solver.errors import FormatError, OptionError
+from solver.errors import DuplicateKeyError, FormatError, OptionError
+from solver.json_objects import loads
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -188,7 +189,9 @@ def parse_json(text: object, what: str) -> Any:
     """The JSON document in the string ``text``: the library's one JSON-text reader. ``what``
     says what was expected (``"a JSON object"``, ``"a saved Trial state (JSON)"``); anything
     wrong is a :class:`~solver.errors.FormatError`: not a string, a syntax error (where the
-    decoder stopped and why), nesting too deep for Python, a number the decoder refuses.
+    decoder stopped and why), nesting too deep for Python, a number the decoder refuses, an
+    object naming a key twice (:class:`~solver.errors.DuplicateKeyError`, through the one
+    loader :func:`solver.json_objects.loads`).
 
     >>> parse_json('{"a": [1, 2]}', "a JSON object")
     {'a': [1, 2]}
@@ -200,7 +203,9 @@ def parse_json(text: object, what: str) -> Any:
     if not isinstance(text, str):
         raise FormatError(f"a JSON text ({what})", line=1, column=1, found=type(text).__name__)
     try:
-        return json.loads(text)
+        return loads(text)
+    except DuplicateKeyError:  # its own words: the key, its place and position
+        raise
     except json.JSONDecodeError as exc:
         rest = text[exc.pos : exc.pos + 20]
         found = repr(rest) if rest else "end of input"
@@ -233,6 +238,8 @@ def file_format_error(exc: FormatError, path: str, text: str) -> FormatError:
     the file. A file that is not JSON at all gets :meth:`~solver.errors.FormatError.in_file`'s
     rule (its first bytes are not quoted: it may be ``/etc/passwd`` or a copy of an
     environment); a JSON document's own content error keeps what it found."""
+    if isinstance(exc, DuplicateKeyError):
+        return exc.in_file(path)
     try:
         json.loads(text)
     except (ValueError, RecursionError):

@@ -8,7 +8,8 @@ kernel face (``ext/kernel_face.pxi``) to the search layer.
 
 The layers, lowest first (a module may import its own layer and the ones below):
 
-1. **base**: the protocol and the declaration (``game``, ``spec``), ``errors``, ``files``, ``rng``,
+1. **base**: the protocol and the declaration (``game``, ``spec``), ``errors``, ``files``,
+   ``json_objects``, ``rng``,
    ``stats``, ``kernels``, ``puzzle_data`` (a game's own puzzles), ``render/``, ``exact/``, the
    compiled extensions' names and ``cmdkit`` (the argument types, progress lines and safe output
    a command is built from);
@@ -38,6 +39,7 @@ BASE = (
     "solver.fields",
     "solver.files",
     "solver.game",
+    "solver.json_objects",
     "solver.kernels",
     "solver.puzzle_data",
     "solver.render",

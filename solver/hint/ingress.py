@@ -8,7 +8,11 @@
   parser would accept them;
 - no string (key or value) holding a lone surrogate (``"\\ud800"``): it is not Unicode text, and
   no answer, log line or state hash could encode it;
-- nested at most :data:`MAX_DEPTH` deep (a state's JSON is nested six levels deep at most).
+- nested at most :data:`MAX_DEPTH` deep (a state's JSON is nested six levels deep at most);
+- no object naming a key twice (``{"players": 2, "players": 4}``): Python's parser would keep
+  the last silently; the one loader :func:`solver.json_objects.loads` refuses it, and the HTTP
+  service checks every body here before FastAPI parses it again, so no route, the web table's
+  sessions included, ever sees a repeated key.
 
 A failure is a :class:`~solver.hint.errors.HintError` naming the field (dotted, with any unsafe
 character of a key escaped) and a code: ``malformed`` for what is not JSON, ``bad_state`` for a
@@ -31,7 +35,9 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeAlias
 
+from solver.errors import DuplicateKeyError
 from solver.hint.errors import HintError
+from solver.json_objects import loads
 
 __all__ = ["MAX_DEPTH", "check_clean", "ident_of", "parse_json", "parse_request", "safe_text"]
 
@@ -142,7 +148,13 @@ def parse_json(text: str, path: list[Any] | None = None, code: str = "malformed"
     where = _field(list(path or []))
     prefix = f"{where}: " if where else ""
     try:
-        value = json.loads(text, parse_constant=_refuse_constant, parse_int=_parse_int)
+        value = loads(text, parse_constant=_refuse_constant, parse_int=_parse_int)
+    except DuplicateKeyError as exc:
+        located = [*list(path or []), *exc.field]
+        field = _field(located)
+        why = f"the key {safe_text(exc.key)!r} is given twice in one object (line {exc.line}, "
+        raise HintError(f"{_prefix(field)}{why}column {exc.column})", field,
+                        _code(located)) from None  # fmt: skip
     except RecursionError:
         raise HintError(f"{prefix}nested more than {MAX_DEPTH} deep", where, code) from None
     except ValueError as exc:
@@ -203,7 +215,9 @@ def ident_of(data: bytes | str) -> str | None:
     """The ``id`` of a request that failed the checks, when it is a clean string (so the error
     answer still carries it), else None."""
     try:
-        value = json.loads(data)
+        value = loads(data)
+    except DuplicateKeyError as exc:  # a repeated "id" has no one id to echo
+        value = None if exc.field == ["id"] else json.loads(data)
     except (ValueError, RecursionError):
         return None
     ident = value.get("id") if isinstance(value, dict) else None

@@ -50,10 +50,10 @@ def open_position(
 def state_players(text: str) -> int | None:
     """The player count of a saved state: the length of its ``players`` list (``None`` when the
     text does not say), so ``--state`` needs no ``--players``."""
-    import json
+    from solver.json_objects import loads
 
     try:
-        people = json.loads(text)["players"]
+        people = loads(text)["players"]
     except (ValueError, KeyError, TypeError, RecursionError):
         return None
     return len(people) if isinstance(people, list) else None

@@ -60,12 +60,11 @@ def open_trial(
 
 def state_players(text: str) -> int | None:
     """The player count of a saved state (``None`` when the text does not say)."""
-    import json
-
     from solver.games.trial.saved import players_of
+    from solver.json_objects import loads
 
     try:
-        document = json.loads(text)
+        document = loads(text)
     except (ValueError, RecursionError):
         return None
     count = players_of(document) if isinstance(document, dict) else None
