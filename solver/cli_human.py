@@ -208,9 +208,24 @@ class _Table:
                         f"player {seat} ({self.seats[seat]}): {shown_label(state, action, 0)}"
                     )
             self.steps.append(_Step(action, state.action_to_string(action), before))
-            state.apply_action(action)
+            self.apply(state, action, watching)
         self.chance(None)
         return state, True
+
+    def apply(self, state: Any, action: int, watching: bool) -> None:
+        """Play ``action`` on ``state``; watching, print the turns it spent with no decision
+        (the game's ``quiet_turns``: the dog's skipped turn, say, and why)."""
+        quiet = self.spec.quiet_turns if watching else None
+        if quiet is None:
+            state.apply_action(action)
+            return
+        before = state.clone()
+        state.apply_action(action)
+        lines = quiet(self.game, before, state)
+        if lines:
+            self.chance(None)
+        for line in lines:
+            self.screen.print(line, style="yellow")
 
     def chance(self, label: str | None) -> None:
         """Print a chance outcome, folding a run of hidden ones into one line (a Trial set-up

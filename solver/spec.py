@@ -698,6 +698,11 @@ class GameSpec:
     """The position as text (``forest GAME show``); ``None`` state: the set-up itself."""
     legend: Hook[Callable[[Game, State | None], str] | None] = Hook()
     """A legend of the text picture's symbols, printed under it (same arguments)."""
+    quiet_turns: Hook[Callable[[Game, State, State], Sequence[str]] | None] = Hook()
+    """``quiet_turns(game, before, after) -> lines``: the turns one action spent with no
+    decision of theirs (the dog's skipped and resting turns, docs/rules/dog.md §3), one line
+    each saying which turn and why. ``play --human`` prints them after the action, so the turn
+    count never jumps unexplained (turn 1, then turn 3). ``None``: the game has none."""
     render_svg: Hook[Callable[[Game, State | None, Sequence[int]], str] | None] = Hook()
     """The position as SVG, given the actions played from the start (``forest GAME render``)."""
     table_view: Hook[Callable[[Game, State, int], dict[str, Any]] | None] = Hook()

@@ -57,6 +57,35 @@ def test_the_dog_table_shows_the_counters_and_says_the_outcome(tmp_path):
     assert out.rstrip().splitlines()[-2] == ("you won!" if won else "you lost")
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_skipped_dog_turn_is_said_with_its_cause(tmp_path, seed):
+    """Defect: ``forest dog play --human`` showed turn 1 and then turn 3, the skipped turn 2
+    (the dog investigated another dog: docs/rules/dog.md §5) unsaid. Each turn the replayed
+    record jumps over gets its line, between the two positions, naming the other dog."""
+    run = play("dog", "play", "dog/another-dog", "--seed", str(seed), "--record", "game.json",
+               answers="1\n" * 50, cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    record = record_of(tmp_path / "game.json")
+    game = load_game("dog", forest="dog/another-dog", engine="reference")
+    state, jumped = game.new_initial_state(), []
+    for action in record["actions"]:
+        turn = state.to_dict()["turn"]
+        state.apply_action(action)
+        if not state.is_terminal():
+            jumped += range(turn + 1, state.to_dict()["turn"])
+    assert jumped == [2], jumped  # this forest's one skip: investigating D in turn 1
+    lines = run.stdout.splitlines()
+    said = [i for i, line in enumerate(lines) if "turn 2 skipped: " in line]  # after a prompt
+    assert len(said) == 1 and "another dog" in lines[said[0]], lines
+    shown = [int(line.split()[1].split("/")[0]) for line in lines if line.startswith("turn ")
+             and "/" in line.split()[1]]  # fmt: skip
+    assert 2 not in shown and shown.index(3) > 0
+    before, after = lines[: said[0]], lines[said[0] :]
+    assert any(line.startswith("turn 1/3") for line in before)
+    assert not any(line.startswith("turn 1/3") for line in after)
+    assert any(line.startswith("turn 3/3") for line in after)
+
+
 def test_moves_in_any_case_help_and_hint(tmp_path):
     game = solver.load_game("dog", forest="dog/another-dog")
     state = game.new_initial_state()

@@ -98,6 +98,7 @@ SPEC = GameSpec(
     file_parameter="forest",
     max_game_length="solver.games.dog.hooks:max_game_length",
     render_text="solver.games.dog.hooks:render_text",
+    quiet_turns="solver.games.dog.hooks:quiet_turns",
     legend="solver.games.dog.hooks:legend",
     render_svg="solver.games.dog.hooks:render_svg",
     puzzle_summary="solver.games.dog.hooks:puzzle_summary",

@@ -72,6 +72,27 @@ def trail_of(game: Any, actions: Sequence[int]) -> list[tuple[int, int]]:
     return trail
 
 
+QUIET_WHY = {
+    "skipped: another dog": "skipped: the dog investigated another dog, which costs its next "
+    "turn (docs/rules/dog.md §5)",
+    "skipped: squirrel": "skipped: the dog chased the squirrel, which costs its next turn "
+    "(docs/rules/dog.md §5)",
+    "resting": "resting: stamina 0, so the turn is spent resting and stamina is back to 3 "
+    "(docs/rules/dog.md §3)",
+}
+"""What each quiet turn of the turn log (:data:`solver.games.dog.play.QUIET_TURNS`) says."""
+
+
+def quiet_turns(game: Any, before: Any, after: Any) -> list[str]:
+    """The turns the action from ``before`` to ``after`` spent with no decision of the dog's
+    (a skipped turn, a rest), one line each: ``turn 2 skipped: the dog investigated another
+    dog, ...``. ``play --human`` prints them, so turn 1 is not followed by turn 3 unsaid."""
+    from solver.games.dog.play import quiet_turns as records
+
+    spent = records(game.forest, before.to_dict(), after.to_dict(), terminal=after.is_terminal())
+    return [f"turn {record.turn} {QUIET_WHY[record.actions[0]]}" for record in spent]
+
+
 def render_text(game: Any, state: Any | None) -> str:
     """The forest as text, with the state pencilled in when given and its counters under it."""
     from solver.games.dog.render import render_forest_text

@@ -88,17 +88,28 @@ def play_game(game: Game, agent: Agent, seed: int = 0, state: State | None = Non
         state.apply_action(action)
         after = _view(state)
         turn = turns[-1].turn
-        if state.is_terminal():
-            if after["outcome"] == "loss":  # quiet turns up to the last one, included
-                turns += _quiet_turns(forest, before, after, turn + 1, after["turn"] + 1)
-        elif after["turn"] != turn:  # the action ended the turn
-            turns += _quiet_turns(forest, before, after, turn + 1, after["turn"])
+        turns += quiet_turns(forest, before, after, terminal=state.is_terminal())
+        if not state.is_terminal() and after["turn"] != turn:  # the action ended the turn
             turns.append(TurnRecord(after["turn"]))
         position = _position(after)
         if position != trail[-1]:
             trail.extend(_straight_cells(trail[-1], position))
         before = after
     return PlayRecord(final=state, trail=trail, turns=turns)
+
+
+def quiet_turns(
+    forest: Forest, before: dict[str, Any], after: dict[str, Any], *, terminal: bool
+) -> list[TurnRecord]:
+    """The quiet turns spent inside the one action between the views ``before`` and ``after``
+    (``state.to_dict()``; ``terminal``: whether the state after it is final), in order: none
+    unless the action ended its turn; after a loss, every turn up to the last one."""
+    turn = before["turn"]
+    if terminal:
+        if after["outcome"] != "loss":
+            return []
+        return _quiet_turns(forest, before, after, turn + 1, after["turn"] + 1)
+    return _quiet_turns(forest, before, after, turn + 1, after["turn"])
 
 
 def _quiet_turns(

@@ -8,6 +8,7 @@ expected logs are derived by hand from the rules; both engines must give them.
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -143,3 +144,29 @@ def test_logs_number_every_turn_and_both_engines_agree(puzzle):
             else:
                 assert rolled(t.actions)
             previous = t.actions
+
+
+@pytest.mark.parametrize("puzzle", ["dog/another-dog", "dog/squirrel-corner", "dog/puddles"])
+def test_the_quiet_turns_hook_names_every_turn_an_action_jumps_over(puzzle):
+    """``SPEC.quiet_turns`` (what ``play --human`` prints): over random games, each action that
+    moves the turn counter from t to u (a game going on) is said to spend exactly the turns
+    t+1..u-1, each a skip or a rest, a skip never twice in a row; an action within its turn
+    spends none."""
+    spec = solver.game_spec("dog")
+    game = solver.load_game("dog", forest=puzzle, engine="reference")
+    kinds = set()
+    for seed in range(30):
+        rng, state = random.Random(seed), game.new_initial_state()
+        while not state.is_terminal():
+            before = state.clone()
+            state.apply_action(rng.choice(state.legal_actions()))
+            lines = spec.quiet_turns(game, before, state)
+            if state.is_terminal():
+                continue
+            first, stop = before.to_dict()["turn"] + 1, state.to_dict()["turn"]
+            assert [int(line.split()[1]) for line in lines] == list(range(first, stop)), lines
+            words = [line.split()[2] for line in lines]
+            assert set(words) <= {"skipped:", "resting:"} and words[1:2] != ["skipped:"]
+            kinds.update(words)
+    expected = {"dog/puddles": {"resting:"}}.get(puzzle, {"skipped:"})  # no D or S there
+    assert expected <= kinds, kinds
