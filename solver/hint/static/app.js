@@ -28,6 +28,7 @@ const table = {
   lineWish: null, // the hinted line to draw (the row under the pointer, else the best)
   lineBusy: false,
   current: null, // the game in play that is no puzzle (rolled, loaded): {options, start}
+  keyboardPlay: false, // the last move was pressed on a focused button: focus the next one
 };
 window.table = table;
 
@@ -353,7 +354,10 @@ function sessionLine(view) {
 function handOver(view, previous) {
   const passes = view.humans.length > 1 && view.seat !== previous && !view.terminal;
   $("hand-over").hidden = !passes;
-  if (passes) $("hand-over-text").textContent = `Pass the device to player ${view.seat}.`;
+  if (passes) {
+    $("hand-over-text").textContent = `Pass the device to player ${view.seat}.`;
+    $("hand-over-show").focus(); // the cover's one button, for the keyboard too
+  }
 }
 
 // The game is over: the record (every action) comes now, and the table becomes the analysis
@@ -484,6 +488,32 @@ function draw() {
   drawHistory();
   drawGraph();
   drawAccuracy();
+  if (table.keyboardPlay && $("hand-over").hidden && focusNextPlay()) table.keyboardPlay = false;
+}
+
+// -- keyboard play --------------------------------------------------------------------------------
+
+// A move, a roll or a panel item pressed is drawn away with the position it played (its button
+// is replaced), and the focus fell back to the page's start: a keyboard player tabbed through
+// the whole set-up form again before every move (17 Tabs a move). The focus goes
+// to the next thing to press instead: the roll, else the first move, panel item or folded list.
+function focusInPlay() {
+  const active = document.activeElement;
+  return Boolean(active && active.closest && active.closest("#moves, #chance, #panels"));
+}
+
+const NEXT_PLAY = ["#roll", "#moves > button[data-action]", "#moves details[open] > button",
+  "#moves summary", "#panels button"]; // in this order; a hidden or disabled one is passed
+function focusNextPlay() {
+  for (const selector of NEXT_PLAY) {
+    const next = [...document.querySelectorAll(selector)]
+      .find((node) => node.offsetParent !== null && !node.disabled);
+    if (next) {
+      next.focus();
+      return true;
+    }
+  }
+  return false;
 }
 
 // A chance node's outcomes in a line: all of them when few, else how many, the likeliest few
@@ -712,6 +742,7 @@ function drawSteps() {
 
 async function play(action) {
   if (!table.position) return;
+  table.keyboardPlay = focusInPlay(); // read before the pressed button is drawn away
   if (table.session) {
     await sessionCall("/v1/table/move", { session: table.session.id, action });
     return;
@@ -1269,7 +1300,10 @@ $("puzzle").addEventListener("change", () => newGame());
 $("setup").addEventListener("submit", newGame);
 $("mode").addEventListener("change", () => { showMode(); newGame(); });
 $("roll").addEventListener("click", roll);
-$("hand-over-show").addEventListener("click", () => { $("hand-over").hidden = true; });
+$("hand-over-show").addEventListener("click", () => {
+  $("hand-over").hidden = true;
+  if (table.keyboardPlay && focusNextPlay()) table.keyboardPlay = false;
+});
 $("roll-new").addEventListener("click", rollNew);
 $("hint").addEventListener("click", hint);
 $("first").addEventListener("click", () => goTo(0));

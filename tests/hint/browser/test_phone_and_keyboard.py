@@ -1,0 +1,167 @@
+"""The web table at a phone's width and played from the keyboard alone, in a real headless
+Chromium against a real ``forest serve`` (found by the new-user pass):
+
+- at 390 px the accuracy table of a reviewed game ran 120 px past the screen, so the whole page
+  scrolled sideways; nothing may run past the viewport, whatever the page shows;
+- a move pressed with Enter was drawn away with its position and the focus fell back to the
+  page's start: 17 Tabs through the set-up form before every move. The focus now goes to the next
+  thing to press (the roll or a move), in a board game and in a server-kept session.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import solver
+
+from ..conftest import Server
+
+PHONE = {"width": 390, "height": 844}
+
+OVERFLOW = """() => {
+    const width = document.documentElement.clientWidth;
+    const past = [...document.querySelectorAll('body *')].filter((node) => {
+        const box = node.getBoundingClientRect();
+        return node.offsetParent !== null && box.width > 0 && box.right > width + 1;
+    }).map((node) => `${node.tagName}#${node.id}`);
+    return {width, scroll: document.documentElement.scrollWidth, past: past.slice(0, 8)};
+}"""
+
+FOCUS = """() => {
+    const node = document.activeElement;
+    const place = node && node.closest('#moves, #chance');
+    return {tag: node ? node.tagName : null, id: node ? node.id : null,
+            place: place ? place.id : null, action: node ? node.dataset.action : null};
+}"""
+
+
+@pytest.fixture(scope="module")
+def server(web_server: Server) -> Server:
+    """The browser tests share one server (conftest's ``web_server``)."""
+    return web_server
+
+
+def _ready(page: Any) -> None:
+    page.wait_for_function(
+        "() => window.table.busy === 0 && !window.table.sessionBusy "
+        "&& window.table.position !== null",
+        timeout=60_000,
+    )
+
+
+def _open(browser: Any, server: Server, viewport: dict[str, int], game: str) -> Any:
+    page = browser.new_page(viewport=viewport)
+    page.goto(f"{server.url}/")
+    page.wait_for_function("() => window.table.games.length > 0", timeout=30_000)
+    _ready(page)
+    page.select_option("#game", game)
+    page.wait_for_function(f"() => window.table.spec.name === {game!r}")
+    _ready(page)
+    return page
+
+
+def _fits(page: Any, what: str) -> None:
+    seen = page.evaluate(OVERFLOW)
+    assert seen["scroll"] <= seen["width"] and not seen["past"], (what, seen)
+
+
+def test_a_reviewed_dog_game_fits_a_phone(browser: Any, server: Server) -> None:
+    page = _open(browser, server, PHONE, "dog")
+    try:
+        page.select_option("#puzzle", "dog/tiny-2x2")
+        _ready(page)
+        for _ in range(20):  # one turn: a roll, then the moves it allows
+            position = page.evaluate("() => window.table.position")
+            if position["terminal"]:
+                break
+            page.click("#roll" if position["chance"] else "#moves button[data-action]")
+            _ready(page)
+        page.click("#review")
+        page.wait_for_function("() => !document.querySelector('#accuracy').hidden", timeout=120_000)
+        _fits(page, "the reviewed game with its accuracy table")
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("name", solver.registered_games())
+def test_every_game_s_table_fits_a_phone_with_a_hint(
+    browser: Any, server: Server, name: str
+) -> None:
+    page = _open(browser, server, PHONE, name)
+    try:
+        for _ in range(80):  # to a decision (a new game starts with rolls or draws)
+            if not page.evaluate("() => window.table.position.chance"):
+                break
+            page.click("#roll")
+            _ready(page)
+        page.evaluate("() => { const d = document.querySelector('#more-moves'); "
+                      "if (d) d.open = true; }")  # fmt: skip
+        page.click("#hint")
+        page.wait_for_function(
+            "() => !document.querySelector('#hint-table').hidden", timeout=120_000
+        )
+        _fits(page, f"{name}: a decision with its moves and a hint")
+    finally:
+        page.close()
+
+
+def _tab_to_play(page: Any) -> dict[str, Any]:
+    """Tab until the focus is on the roll or a move (a keyboard player's way there), opening
+    the moves the picture plays (folded away) with Enter on their summary."""
+    for tabs in range(60):
+        focus = page.evaluate(FOCUS)
+        if focus["id"] == "roll" or (focus["place"] == "moves" and focus["action"]):
+            return {**focus, "tabs": tabs}
+        if focus["tag"] == "SUMMARY" and not page.evaluate("() => window.table.showFolded"):
+            page.keyboard.press("Enter")  # opens them; the next Tab reaches the first
+        page.keyboard.press("Tab")
+    raise AssertionError(f"no move or roll within 60 Tabs: {page.evaluate(FOCUS)}")
+
+
+def test_a_dog_game_played_from_the_keyboard_keeps_the_focus_in_play(
+    browser: Any, server: Server
+) -> None:
+    page = _open(browser, server, {"width": 1280, "height": 900}, "dog")
+    try:
+        page.select_option("#puzzle", "dog/tiny-example")
+        _ready(page)
+        _tab_to_play(page)
+        pressed = 0
+        while not page.evaluate("() => window.table.position.terminal") and pressed < 200:
+            played = page.evaluate("() => window.table.actions.length")
+            page.keyboard.press("Enter")
+            page.wait_for_function(f"() => window.table.actions.length === {played + 1}")
+            _ready(page)
+            pressed += 1
+            if page.evaluate("() => window.table.position.terminal"):
+                break
+            focus = page.evaluate(FOCUS)
+            want = "chance" if page.evaluate("() => window.table.position.chance") else "moves"
+            assert focus["place"] == want, (pressed, focus)
+        assert page.evaluate("() => window.table.position.terminal"), pressed
+    finally:
+        page.close()
+
+
+def test_a_session_move_pressed_from_the_keyboard_leaves_the_focus_on_a_move(
+    browser: Any, server: Server
+) -> None:
+    page = _open(browser, server, {"width": 1280, "height": 900}, "trial")
+    try:
+        assert page.evaluate("() => window.table.session !== null")  # the Trial's default
+        _tab_to_play(page)
+        ply = page.evaluate("() => window.table.session.view.ply")
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            f"() => window.table.session && window.table.session.view.ply > {ply} "
+            "&& !window.table.sessionBusy && window.table.session.view.moves.length > 0",
+            timeout=120_000,
+        )
+        _ready(page)
+        focus = page.evaluate(FOCUS)  # the next move, or the summary of the folded ones
+        assert focus["place"] == "moves", focus
+        assert focus["action"] or focus["tag"] == "SUMMARY", focus
+    finally:
+        page.close()
