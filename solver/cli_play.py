@@ -77,7 +77,7 @@ def play_command(spec: GameSpec, args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(match.to_dict(), indent=2))
         return 0
-    _print_match(match, players)
+    _print_match(match, players, keeps_score=spec.scores is not None)
     return 0
 
 
@@ -118,11 +118,13 @@ def _budget_message(exc: SearchBudgetError, memory_mb: float) -> OptionError:
 
 
 # -- printing ----------------------------------------------------------------------------------
-def _print_match(match: Any, players: int) -> None:
-    """One line per agent name; with an agent named twice or more, one line per position too."""
+def _print_match(match: Any, players: int, *, keeps_score: bool) -> None:
+    """One line per agent name; with an agent named twice or more, one line per position too.
+    The mean score where it says more than the win rate: with several players, or alone in a
+    game that keeps a score (guardians solo's VP; a dog game's score is its return, 1 or 0)."""
 
     def line(p: Any, name: str) -> str:
-        score = f"  mean score {p.mean_score:.3f}" if players > 1 else ""
+        score = f"  mean score {p.mean_score:.3f}" if players > 1 or keeps_score else ""
         return (f"{name}: won {p.wins}/{match.games} = {p.win_rate:.4f}  "
                 f"95% CI [{p.ci_low:.4f}, {p.ci_high:.4f}]{score}")  # fmt: skip
 

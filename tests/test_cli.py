@@ -231,6 +231,20 @@ def test_play_prints_one_line_per_agent(capsys):
     assert out.startswith("greedy: won ") and out.count("\n") == 1 and "/10 = " in out
 
 
+def test_a_solo_game_that_keeps_a_score_prints_the_mean_score(capsys):
+    # guardians solo keeps a score (VP) apart from the win: the text said only the win rate,
+    # while --json had the mean score (found by the new-user pass); a dog game's score is its
+    # return (1 or 0), the win rate again, and stays out of the line
+    argv = ["guardians", "play", "--players", "1", "--agent", "greedy", "--games", "3",
+            "--seed", "0"]  # fmt: skip
+    code, out, _ = run(capsys, *argv)
+    (player,) = json.loads(run(capsys, *argv, "--json")[1])["players"]
+    assert code == 0 and player["mean_score"] > 1  # VP, not a win rate
+    assert out.rstrip("\n").endswith(f"  mean score {player['mean_score']:.3f}"), out
+    code, out, _ = run(capsys, "dog", "play", "dog/tiny-2x2", "--agent", "greedy", "--games", "4")
+    assert code == 0 and "mean score" not in out
+
+
 def test_play_exact_agent_wins_at_the_exact_rate(capsys):
     import json
 
