@@ -164,9 +164,11 @@ def render_player_text(st: TrialState, p: int) -> str:
             tents = f"{len(tents)} ({', '.join(map(tent_bonus_words, tents))})" if tents else "0"
         if isinstance(hand, list):
             hand = ", ".join(st.game.pack.card(c)["name"] for c in hand) or "-"
-        story = [
-            st.game.pack.card(c)["name"] if c else f"(face down, {col})"
-            for c, _, col in view["story"]
+        story = [  # one's own face-down card by name, marked: it shows no symbol, no fame
+            (st.game.pack.card(c)["name"] + ("" if up else " (face down)"))
+            if c
+            else f"(face down, {col})"
+            for c, up, col in view["story"]
         ]
         where = "not on the board yet" if view["space"] is None else f"at {view['space']}"
         out.append(f"{who} {where}, morality {view['morality']:+d}")

@@ -38,13 +38,23 @@ def _card(pack: Any, ident: str, moves: list[tuple[int, str]]) -> dict[str, Any]
     return item
 
 
+def _card_in_story(pack: Any, card: str | None, up: bool) -> str:
+    """A story card as the seat sees it: face up by name; face down by name marked ``(face
+    down)`` where the seat knows it (its own: it read ``?`` too, as another's does), else
+    ``?``."""
+    if card is None:
+        return "?"
+    name = pack.card(card)["name"]
+    return name if up else f"{name} (face down)"
+
+
 def _story(pack: Any, story: list[Any]) -> str:
-    """The story by column: the symbols its face-up cards show, then the cards (face-up by
-    name, face-down as ``?``)."""
+    """The story by column: the symbols its face-up cards show, then the cards
+    (:func:`_card_in_story`)."""
     columns: dict[str, list[str]] = {}
     symbols: dict[str, list[str]] = {}
     for card, up, column in story:
-        columns.setdefault(column, []).append(pack.card(card)["name"] if up and card else "?")
+        columns.setdefault(column, []).append(_card_in_story(pack, card, up))
         if up and card:
             symbols.setdefault(column, []).extend(pack.card(card).get("symbols", []))
     out = []
