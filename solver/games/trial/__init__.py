@@ -70,10 +70,8 @@ SPEC = GameSpec(
         ),
     },
     play_games=2,  # four ISMCTS seats: about 22 s of CPU a game (10 games took 401 s)
-    # solve's default estimate: heuristic self-play (about 0.3 s a game) for 5 s, not ismcts
-    # (about 20 s a two-player game: the default used to play 3 games in 74 s)
-    solve_agent="heuristic",
-    solve_seconds=5.0,
+    # solve's default estimate is the strongest agent's (issue 16's contract): ismcts games of
+    # about 20 s each, so the default --seconds 60 plays about 3; --agent heuristic is quick
     # review: about 750 positions a four-player game; at a hint's 1000 simulations a default
     # review took 75 s of CPU (103 s on the shared machine, 230 s under more load), at 300 about
     # 30 s; --iterations asks for more
