@@ -212,7 +212,9 @@ def add_commands(commands: Any) -> None:
         description="Which missions can be completed this turn, in what order, without "
         "splitting the forest: the most missions, then the most points (combo cards aside).",
     )
-    p.add_argument("position", help="a .grove file or a puzzle name such as guardians/chain")
+    p.add_argument(
+        "position", metavar="FILE", help="a .grove file or a puzzle name such as guardians/chain"
+    )
     p.add_argument("--json", action="store_true", help="print a JSON object")
     p.add_argument(
         "--method",

@@ -27,6 +27,17 @@ def test_order_checks_the_svg_path_before_solving(tmp_path):
     one_line_error(run, "does not exist")
 
 
+def test_order_names_its_argument_file_as_the_readme_and_every_command_do():
+    # `forest guardians order` alone said "the following arguments are required: position"
+    # beside README's `forest guardians order FILE.grove` and every other command's FILE
+    run = forest("guardians", "order")
+    assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
+    assert "required: FILE" in run.stderr and "position" not in run.stderr, run.stderr
+    run = forest("guardians", "order", "--help")
+    usage = run.stdout.split("\n\n")[0]
+    assert run.returncode == 0 and usage.split()[-1] == "FILE", usage
+
+
 def test_best_move_on_a_new_game_says_why_no_outcome_has_a_move(capsys):
     # Defect: `forest guardians best-move` on a new game (the draw: chance acts again under every
     # outcome) printed 24 headings `if draw tile N (p=0.042):` with nothing under any, no word of
