@@ -150,16 +150,8 @@ def _mission_value(
 
 def value(state: GuardiansState, player: int, avail: Mapping[str, float] | None = None) -> float:
     """The projected final score of ``player`` (see the module docstring), in points."""
-    game = state.game
     who = state.people[player]
-    total = float(state.score(player))
-    if not game.solo and player == state.current and not state.is_terminal():
-        card = combo_card(state.turn_missions, state.supply)
-        total += card or 0
-    if game.solo and game.level is not None:
-        for task, done in zip(game.level.tasks, state.tasks_done, strict=True):
-            if not done and state.task_met(task):
-                total += TASK_VALUE
+    total = _standing(state, player)
     turns = future_turns(state, player)
     if turns <= 0:
         return total
@@ -170,25 +162,53 @@ def value(state: GuardiansState, player: int, avail: Mapping[str, float] | None 
         if not face.mission:
             colours[cell] = state.tile(face.tile).colour or ""
     for where in who.pawns:
-        if where is None:
-            total += RESERVE_VALUE if turns > 1 else 0.0
-            continue
-        tile = state.tile(who.forest[where].tile)
-        if tile.start:
-            v = _mission_value(state, player, where, None, tile.points, avail, turns, colours)
-        elif tile.hidden:  # being flipped: the mean over the backs it may show
-            v = 0.0
-            for u, n, count in state.unseen_backs(game.face_of(tile.id)):
-                v += (n / count) * _mission_value(
-                    state, player, where, game.back(u), tile.points, avail, turns, colours
-                )
-        else:
-            v = _mission_value(
-                state, player, where, tile.sequence, tile.points, avail, turns, colours
-            )
-        total += v + PAWN_STREAM * turns
+        total += _pawn_value(state, player, where, avail, turns, colours)
     total += TILE_VALUE * len(colours) + EDGE_VALUE * shared_sides(who.forest)
     return total
+
+
+def _standing(state: GuardiansState, player: int) -> float:
+    """The score now, and what is as good as scored: with 2-4 players the combo card the turn's
+    missions would take (the player to move's), in solo each level task met but not yet
+    counted."""
+    game = state.game
+    total = float(state.score(player))
+    if not game.solo and player == state.current and not state.is_terminal():
+        card = combo_card(state.turn_missions, state.supply)
+        total += card or 0
+    if game.solo and game.level is not None:
+        for task, done in zip(game.level.tasks, state.tasks_done, strict=True):
+            if not done and state.task_met(task):
+                total += TASK_VALUE
+    return total
+
+
+def _pawn_value(
+    state: GuardiansState,
+    player: int,
+    where: Cell | None,
+    avail: Mapping[str, float],
+    turns: int,
+    colours: dict[Cell, str],
+) -> float:
+    """What a pawn adds: in the reserve (``where`` None) :data:`RESERVE_VALUE` while more than
+    one turn is left; in the forest its mission's prospect (a face-down mission's: the mean
+    over the backs it may show) and :data:`PAWN_STREAM` a turn left."""
+    if where is None:
+        return RESERVE_VALUE if turns > 1 else 0.0
+    game = state.game
+    tile = state.tile(state.people[player].forest[where].tile)
+    if tile.start:
+        v = _mission_value(state, player, where, None, tile.points, avail, turns, colours)
+    elif tile.hidden:  # being flipped: the mean over the backs it may show
+        v = 0.0
+        for u, n, count in state.unseen_backs(game.face_of(tile.id)):
+            v += (n / count) * _mission_value(
+                state, player, where, game.back(u), tile.points, avail, turns, colours
+            )
+    else:
+        v = _mission_value(state, player, where, tile.sequence, tile.points, avail, turns, colours)
+    return v + PAWN_STREAM * turns
 
 
 def heuristic(state: GuardiansState, player: int) -> float:

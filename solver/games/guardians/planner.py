@@ -827,12 +827,27 @@ class _TurnSearch:
         cell it opens), the ``breadth.pairs`` best by their cheap score and up to
         ``breadth.completing`` that complete a mission outright, searched to the end of the
         turn."""
+        late = self._score_pairs(top)
+        wanted: set[tuple[Any, ...]] = set()
+        for first, second in [] if late else self.completing(top):
+            self.add_pair(first, second)
+            wanted.add(tuple(sorted([first, second])))
+        pairs = self.pairs
+        options: list[TurnPlan] = []
+        for i in self._chosen_pairs(wanted):
+            if options and deadline_passed():  # each is searched to the end of the turn: stop
+                break
+            options.append(self.full([pairs[i][1], pairs[i][2]], False, -1))
+        return options
+
+    def _score_pairs(self, top: list[tuple[float, int, Cell]]) -> bool:
+        """Score (:meth:`add_pair`) the pairs of the best singles, and of each with a tile on an
+        empty cell beside it off the frontier (a cell it opens); whether a search_deadline
+        passed first (the pairs scored so far, one single's at least)."""
         board = self.board
-        late = False  # a search_deadline passed: the pairs scored so far (one single's at least)
         for i, (_, t1, c1) in enumerate(top):
             if self.pairs and deadline_passed():
-                late = True
-                break
+                return True
             for _, t2, c2 in top[i + 1 :]:
                 self.add_pair((t1, c1), (t2, c2))
             occupied = set(board.col) | set(board.mis) | {c1}
@@ -840,10 +855,12 @@ class _TurnSearch:
                 if n not in occupied and n not in self.frontier:
                     for t2 in self.distinct:
                         self.add_pair((t1, c1), (t2, n))
-        wanted: set[tuple[Any, ...]] = set()
-        for first, second in [] if late else self.completing(top):
-            self.add_pair(first, second)
-            wanted.add(tuple(sorted([first, second])))
+        return False
+
+    def _chosen_pairs(self, wanted: set[tuple[Any, ...]]) -> list[int]:
+        """The pairs to search (indices into :attr:`pairs`): the best ``breadth.completing`` of
+        the ``wanted`` ones (those completing a mission), then the best of the rest by their
+        cheap score, ``breadth.pairs`` of them (more where fewer are wanted)."""
         pairs = self.pairs
         pair_order = sorted(range(len(pairs)), key=lambda i: (-pairs[i][0], i))
         most, completing = self.breadth.pairs, self.breadth.completing
@@ -853,43 +870,41 @@ class _TurnSearch:
                 break
             if i not in chosen:
                 chosen.append(i)
-        options: list[TurnPlan] = []
-        for i in chosen:
-            if options and deadline_passed():  # each is searched to the end of the turn: stop
-                break
-            options.append(self.full([pairs[i][1], pairs[i][2]], False, -1))
-        return options
+        return chosen
 
     def completing(self, top: list[tuple[float, int, Cell]]) -> list[tuple[Placement, Placement]]:
         """The pairs that complete a mission outright (one or two empty cells of a walk), with a
         one-cell filling paired with a best single or another such filling. The cheap score
         undervalues them (it sees a prospect, not the points and the chain), so the best of them
         are searched whatever their cheap score."""
-        board = self.board
-        by_colour: dict[str, list[int]] = {}
-        for tile in self.distinct:
-            by_colour.setdefault(self.colour[tile], []).append(tile)
-        completing: list[tuple[Placement, Placement]] = []
-        singles_done: list[Placement] = []
-        for where in board.pawns:
-            if where is None:
-                continue
-            for needs in _fillings(board, where, board.mis[where], self.base_ctx, by_colour):
-                if len(needs) == 2:
-                    (x1, k1), (x2, k2) = needs
-                    for t1 in by_colour[k1]:
-                        for t2 in by_colour[k2]:
-                            completing.append(((t1, x1), (t2, x2)))
-                elif len(needs) == 1:
-                    (x1, k1) = needs[0]
-                    for t1 in by_colour[k1]:
-                        singles_done.append((t1, x1))
+        completing, singles_done = self._fillings_by_size()
         for i, first in enumerate(singles_done):
             for _, t2, c2 in top[:4]:
                 completing.append((first, (t2, c2)))
             for second in singles_done[i + 1 :]:
                 completing.append((first, second))
         return completing
+
+    def _fillings_by_size(self) -> tuple[list[tuple[Placement, Placement]], list[Placement]]:
+        """The tiles of the pool completing a pawn's mission: two-cell fillings as pairs of
+        placements, one-cell fillings as single placements (:func:`_fillings`)."""
+        board = self.board
+        by_colour: dict[str, list[int]] = {}
+        for tile in self.distinct:
+            by_colour.setdefault(self.colour[tile], []).append(tile)
+        pairs: list[tuple[Placement, Placement]] = []
+        singles: list[Placement] = []
+        for where in board.pawns:
+            if where is None:
+                continue
+            for needs in _fillings(board, where, board.mis[where], self.base_ctx, by_colour):
+                if len(needs) == 2:
+                    (x1, k1), (x2, k2) = needs
+                    pairs += [((t1, x1), (t2, x2)) for t1 in by_colour[k1] for t2 in by_colour[k2]]
+                elif len(needs) == 1:
+                    (x1, k1) = needs[0]
+                    singles += [(t1, x1) for t1 in by_colour[k1]]
+        return pairs, singles
 
     def take_one(self) -> list[TurnPlan]:
         """``take 1 tile``: a new pawn on a mission side (none with the reserve empty)."""
@@ -1137,40 +1152,48 @@ class TurnPlayer:
         """Any step after the growth choice: the planned turn's next action (the mission step
         is planned afresh each time, a flipped tile's placement once its back shows)."""
         from solver.games.guardians.rules import Phase
-        from solver.games.guardians.walks import path_code
 
         phase = state.phase
-        codec = state.game.codec
         if phase == Phase.START_PAWN:
-            level = state.game.level
-            for task in level.tasks if level is not None else ():
-                if task.kind == "colour_points":
-                    return PAWN_BASE + task.colour
-            return int(legal[0])
+            return _start_pawn(state, legal)
         if phase == Phase.PICK:
             chosen = self.plan
             if chosen is not None and chosen.picked in state.pool:
-                return codec.pick(state.pool.index(chosen.picked))
+                return state.game.codec.pick(state.pool.index(chosen.picked))
             return int(legal[0])
-        if phase == Phase.PLACE and state.picked is not None:
+        if phase == Phase.MISSIONS:
+            return self._mission_step(state)
+        plan = self.plan
+        if phase == Phase.PLACE:
+            action = self._place(state, legal)
+            if action is not None:
+                return action
+        elif phase == Phase.PAWN and plan is not None and PAWN_BASE + plan.pawn in legal:
+            return PAWN_BASE + plan.pawn
+        return _fallback(state, legal, self.aware)
+
+    def _mission_step(self, state: Any) -> int:
+        """The first step of the missions planned afresh (the turn's plan ends here), or the
+        turn's end when there is none."""
+        from solver.games.guardians.walks import path_code
+
+        self.start(None)
+        steps = plan_missions(state, self.aware)
+        if not steps:
+            return END_TURN
+        pawn, start, path = steps[0]
+        return state.game.codec.walk(pawn, path_code(start, path))
+
+    def _place(self, state: Any, legal: list[int]) -> int | None:
+        """The plan's next placement (a flipped tile's turn planned anew once its back shows),
+        or ``None`` when the plan has none that is legal."""
+        if state.picked is not None:
             flipped = plan_flipped(state, self.aware, self.breadth)
             if flipped is not None:
                 self.start(flipped)
-        if phase == Phase.MISSIONS:
-            self.start(None)
-            steps = plan_missions(state, self.aware)
-            if not steps:
-                return END_TURN
-            pawn, start, path = steps[0]
-            return codec.walk(pawn, path_code(start, path))
-        plan = self.plan
-        if phase == Phase.PLACE and plan is not None:
-            action = self._placement(state, legal, plan)
-            if action is not None:
-                return action
-        if phase == Phase.PAWN and plan is not None and PAWN_BASE + plan.pawn in legal:
-            return PAWN_BASE + plan.pawn
-        return _fallback(state, legal, self.aware)
+        if self.plan is None:
+            return None
+        return self._placement(state, legal, self.plan)
 
     def _wants_reset(self, state: Any, turn: TurnPlan) -> bool:
         return wants_reset(state, turn, self.seed, self.aware, self.breadth)
@@ -1187,6 +1210,16 @@ class TurnPlayer:
             return None
         self.next += 1
         return action
+
+
+def _start_pawn(state: Any, legal: list[int]) -> int:
+    """Where the solo start pawn goes: the colour of the level's colour-points task, where the
+    level has one, else the first legal choice."""
+    level = state.game.level
+    for task in level.tasks if level is not None else ():
+        if task.kind == "colour_points":
+            return PAWN_BASE + task.colour
+    return int(legal[0])
 
 
 def wants_reset(
