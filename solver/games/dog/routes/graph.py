@@ -287,6 +287,31 @@ def _alive(states: list[DogState], arcs: list[list[tuple[int, int]]]) -> list[bo
 
 def _cp_sat(forest: Forest, successors: Successors, time_limit: float) -> RouteAnswer:
     states, arcs = _enumerate(forest, successors)
+    model, outgoing = _flow_model(states, arcs)
+    solver = deterministic_solver(time_limit)
+    status = solve(solver, model)
+    if status == cp_model.INFEASIBLE:
+        return _answer(forest, None, "cp-sat", "infeasible", len(states))
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return _answer(forest, None, "cp-sat", "unknown", len(states))
+    actions: list[int] = []
+    i = 0
+    while not states[i].is_terminal():
+        chosen = [(a, x) for a, x in outgoing[i] if solver.boolean_value(x)]
+        assert len(chosen) == 1, "the unit flow branches"
+        action = chosen[0][0]
+        actions.append(action)
+        i = next(c for a, c in arcs[i] if a == action)
+    name = "optimal" if status == cp_model.OPTIMAL else "feasible"
+    return _answer(forest, actions, "cp-sat", name, len(states))
+
+
+def _flow_model(
+    states: list[DogState], arcs: list[list[tuple[int, int]]]
+) -> tuple[cp_model.CpModel, list[list[tuple[int, cp_model.IntVar]]]]:
+    """The soonest win as a unit flow from the start (state 0) to one won state: a 0/1 variable
+    an arc between live states (:func:`_alive`), flow kept at every other state, none into a
+    lost one, the won state's turn minimised. Also each state's outgoing ``(action, arc)``."""
     alive = _alive(states, arcs)
     model = cp_model.CpModel()
     incoming: list[list[cp_model.IntVar]] = [[] for _ in states]
@@ -318,22 +343,7 @@ def _cp_sat(forest: Forest, successors: Successors, time_limit: float) -> RouteA
             model.add(into == out_of)
     model.add(sum(wins) == 1)
     model.minimize(sum(objective))
-    solver = deterministic_solver(time_limit)
-    status = solve(solver, model)
-    if status == cp_model.INFEASIBLE:
-        return _answer(forest, None, "cp-sat", "infeasible", len(states))
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return _answer(forest, None, "cp-sat", "unknown", len(states))
-    actions: list[int] = []
-    i = 0
-    while not states[i].is_terminal():
-        chosen = [(a, x) for a, x in outgoing[i] if solver.boolean_value(x)]
-        assert len(chosen) == 1, "the unit flow branches"
-        action = chosen[0][0]
-        actions.append(action)
-        i = next(c for a, c in arcs[i] if a == action)
-    name = "optimal" if status == cp_model.OPTIMAL else "feasible"
-    return _answer(forest, actions, "cp-sat", name, len(states))
+    return model, outgoing
 
 
 def par_graph(forest: Forest, *, time_limit: float = 10.0) -> RouteAnswer:
