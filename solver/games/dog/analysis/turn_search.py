@@ -98,11 +98,15 @@ def soonest_win(
                 bucket.append((child, k2, j2, child_key))
     if win is None:
         return Found(None, "infeasible", len(parent))
+    return Found(_path(parent, win), "optimal", len(parent))
+
+
+def _path(parent: dict[Hashable, tuple[Hashable, int] | None], end: Hashable) -> tuple[int, ...]:
+    """The actions from the root to ``end``, read back through each node's parent."""
     actions: list[int] = []
-    step = parent[win]
+    step = parent[end]
     while step is not None:
         previous, action = step
         actions.append(action)
         step = parent[previous]
-    actions.reverse()
-    return Found(tuple(actions), "optimal", len(parent))
+    return tuple(reversed(actions))
