@@ -179,23 +179,24 @@ def _relaxation_edges(forest: Any) -> dict[Any, list[tuple[Any, int]]]:
             n = (cell[0] + dr, cell[1] + dc)
             if not _open_cell(forest, n):
                 continue
-            if n == human:
-                for s in range(1, MAX_STAMINA + 1):
-                    incoming.setdefault(_WIN, []).append(((cell, s), 1))
-                continue
             cost = STEP_COST.get(int(forest.terrain(n)), 0)
             cost += SHOUT_COST * len(forest.arrows_at(n))
-            targets = {n} | _jumps(forest, n, human)
+            targets = {n} if n == human else {n} | _jumps(forest, n, human)
             for s in range(1, MAX_STAMINA + 1):
-                left = max(0, s - cost)
                 for x in targets:
-                    if x == human:
-                        incoming.setdefault(_WIN, []).append(((cell, s), 1))
-                    elif left == 0:
-                        incoming.setdefault((x, REST_STAMINA), []).append(((cell, s), 2))
-                    else:
-                        incoming.setdefault((x, left), []).append(((cell, s), 1))
+                    node, turns = _landing(x, max(0, s - cost), human)
+                    incoming.setdefault(node, []).append(((cell, s), turns))
     return incoming
+
+
+def _landing(x: tuple[int, int], left: int, human: tuple[int, int]) -> tuple[Any, int]:
+    """The node a move ending on ``x`` with ``left`` stamina reaches, and its turns: the win
+    (1), a rest at :data:`REST_STAMINA` after a turn at 0 stamina (2), else ``(x, left)`` (1)."""
+    if x == human:
+        return _WIN, 1
+    if left == 0:
+        return (x, REST_STAMINA), 2
+    return (x, left), 1
 
 
 def _open_cell(forest: Any, cell: tuple[int, int]) -> bool:
