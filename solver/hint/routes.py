@@ -43,6 +43,7 @@ from solver.hint.schema import (
     TableHintRequest,
     TableLineRequest,
     TableMoveRequest,
+    TableRecordRequest,
     TableSessionRequest,
     TableStartRequest,
     json_schema,
@@ -371,6 +372,12 @@ class TableRoutes:
         pending = self.pending_error(session)
         return session if pending is None else pending
 
+    def left_error(self) -> Any:
+        """The answer to a step of a session left by its unfinished record (``game_over``)."""
+        return self.fail("the game was saved unfinished, and its record holds every seat's "
+                         "cards: the session is left (load the record on the analysis board to "
+                         "go on, or start a new session)", "session", "game_over")  # fmt: skip
+
     def fail(self, message: str, field: str | None, code: str) -> Any:
         return self.service.error_response(error_answer(None, message, field, code))
 
@@ -437,6 +444,8 @@ class TableRoutes:
         session = self.found(request.session)
         if not isinstance(session, Session):
             return session
+        if session.left:
+            return self.left_error()
         if session.over:  # refused here: no worker replays the game to say it
             return self.fail("the game is over: no move is played after its end (start a new "
                              "session)", "session", "game_over")  # fmt: skip
@@ -448,6 +457,8 @@ class TableRoutes:
         session = self.found(request.session)
         if not isinstance(session, Session):
             return session
+        if session.left:  # no engine seat plays on after the record went out
+            return self.left_error()
         return await self.step(request.session, session, gone=http.is_disconnected)
 
     async def takeback(self, request: TableSessionRequest, http: Request) -> Any:
@@ -456,6 +467,8 @@ class TableRoutes:
         session = self.found(request.session)
         if not isinstance(session, Session):
             return session
+        if session.left:
+            return self.left_error()
         if session.over:  # its record is out: every seat's cards are known
             return self.fail("the game is over: no move is taken back after its record (start "
                              "a new session)", "session", "game_over")  # fmt: skip
@@ -495,15 +508,31 @@ class TableRoutes:
                                       timeout=self.hint_timeout,
                                       gone=http.is_disconnected)  # fmt: skip
 
-    async def record(self, request: TableSessionRequest) -> Any:
-        """The session's full record (every action): only once the game is over."""
+    async def record(self, request: TableRecordRequest) -> Any:
+        """The session's full record (every action): once the game is over, or with
+        ``unfinished`` the record so far (``"finished": false``, as ``play --record`` writes
+        it when the game is left). Where the game hides cards, that record holds every seat's,
+        so the session is left: as after the end, no move or take back follows."""
         session = self.found(request.session)
         if not isinstance(session, Session):
             return session
-        if not session.over:
+        if not session.over and not request.unfinished:
             return self.fail("the full record is given once the game is over (it holds every "
-                             "seat's cards)", "session", "game_not_over")  # fmt: skip
+                             "seat's cards; ask \"unfinished\": true for the record so far)",
+                             "session", "game_not_over")  # fmt: skip
+        busy = self.busy_error(request.session)  # the actions of a step still running
+        if busy is not None:
+            return busy
+        if not session.over and _hides_cards(session.game):
+            session.left = True
         return SafeJSONResponse(session.record())
+
+
+def _hides_cards(game: str) -> bool:
+    """Whether ``game`` hides information from its seats (its spec's ``hidden_information``)."""
+    from solver.registry import game_spec
+
+    return bool(game_spec(game).hidden_information)
 
 
 def table_router(service: Service) -> APIRouter:

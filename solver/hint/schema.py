@@ -56,6 +56,7 @@ __all__ = [
     "StrengthMove",
     "TableHintRequest",
     "TableMoveRequest",
+    "TableRecordRequest",
     "TableSessionRequest",
     "TableStartRequest",
     "TerminateRequest",
@@ -531,6 +532,17 @@ class TableSessionRequest(_Model):
     """A session named (``/v1/table/view``, ``/takeback``, ``/record``)."""
 
     session: str = Field(min_length=1, max_length=64)
+
+
+class TableRecordRequest(TableSessionRequest):
+    """A session's record (``POST /v1/table/record``): once the game is over, or with
+    ``unfinished`` before it (the record so far, ``"finished": false``: the web table's "Save the
+    game" mid-game; where the game hides cards, the record holds every seat's, so the session is
+    then left: no move, take back or view follows)."""
+
+    unfinished: StrictBool = Field(
+        default=False, description="give the record so far though the game is not over"
+    )
 
 
 class TableLineRequest(TableSessionRequest):

@@ -78,6 +78,9 @@ class Session:
     over: bool = False
     seconds: float | None = None
     """The seconds of one step's engine play (``None``: unbounded, as in-process tests play)."""
+    left: bool = False
+    """Its unfinished record went out where the game hides cards (``/v1/table/record`` with
+    ``unfinished``): every seat's cards are known, so no move, take back or view follows."""
     engines_pending: bool = False
     """The last step ended with an engine seat still to move (its ``enginePending``): no hint
     or line until a view lets the engines play (the mover is an engine seat, whose hand a hint
@@ -89,10 +92,14 @@ class Session:
                 "actions": list(self.actions), "seconds": self.seconds}  # fmt: skip
 
     def record(self) -> dict[str, Any]:
-        """The game record (``forest GAME review`` reads it): only once the game is over."""
-        return {"game": self.game, "options": self.options, "seed": self.seed,
-                "actions": list(self.actions), "humans": self.humans,
-                "agents": self.agent}  # fmt: skip
+        """The game record (``forest GAME review`` reads it), with ``finished`` as ``play
+        --record`` writes it (an unfinished one: ``"returns": null`` too, as there)."""
+        record = {"game": self.game, "options": self.options, "seed": self.seed,
+                  "actions": list(self.actions), "humans": self.humans, "agents": self.agent,
+                  "finished": self.over}  # fmt: skip
+        if not self.over:
+            record["returns"] = None
+        return record
 
 
 class Sessions:

@@ -288,3 +288,35 @@ def test_the_sessions_kept_are_bounded_in_bytes_too():
     few = Sessions(capacity=4, max_bytes=10_000)  # the count still bounds small ones
     small = [few.add(session(10)) for _ in range(6)]
     assert len(few) == 4 and few.get(small[-1])
+
+
+@pytest.mark.parametrize("game", ["trial", "dog"])
+def test_an_unfinished_record_is_given_when_asked(server: Server, game: str) -> None:
+    """``/v1/table/record`` with ``unfinished``: the record so far, ``play --record``'s shape for
+    a game left (``"finished": false``, ``"returns": null``), its actions the session's own (a
+    replay of the steps). Where the game hides cards (the Trial) the session is then left: no
+    move, view or take back follows (``game_over``); the dog's game goes on. Without the field
+    the record is still refused before the end (``game_not_over``)."""
+    options = {"players": 2} if game == "trial" else {"forest": "dog/another-dog"}
+    start = {"game": game, "options": options, "humans": [0], "agent": "random", "seed": 3}
+    view = _post(server, "/v1/table/start", start).json()
+    ident = view["session"]
+    first = {"session": ident, "action": view["moves"][0]["action"]}
+    view = _post(server, "/v1/table/move", first).json()
+    assert not view["terminal"]
+    refused = _post(server, "/v1/table/record", {"session": ident})
+    assert refused.status_code == 409 and refused.json()["code"] == "game_not_over"
+    record = _post(server, "/v1/table/record", {"session": ident, "unfinished": True})
+    assert record.status_code == 200, record.text
+    body = record.json()
+    assert (body["finished"], body["returns"], body["game"]) == (False, None, game)
+    twin = {**start, "iterations": None, "seconds": None, "actions": body["actions"]}
+    assert advance_job(twin, None)["view"]["ply"] == view["ply"]  # the game so far, replayed
+    hides = game_spec(game).hidden_information
+    for path, extra in (("/v1/table/move", {"action": 0}), ("/v1/table/view", {}),
+                        ("/v1/table/takeback", {})):  # fmt: skip
+        answer = _post(server, path, {"session": ident, **extra})
+        if hides:
+            assert answer.status_code == 409 and answer.json()["code"] == "game_over", path
+        else:
+            assert answer.status_code != 409, (path, answer.text)

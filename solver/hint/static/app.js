@@ -370,6 +370,34 @@ async function endSession() {
     showError(error);
     return;
   }
+  await recordOnBoard(record);
+}
+
+// "Save the game" during a session: the record so far, saved as `play --record` saves a game
+// left before its end ("finished": false). Where the game hides cards that record holds every
+// seat's, so the server leaves the session and the table shows the game so far on the analysis
+// board (asked first); otherwise the game goes on.
+async function saveSessionRecord() {
+  const session = table.session;
+  if (!session || table.sessionBusy) return;
+  const ends = table.spec.hiddenInformation && !session.view.terminal;
+  if (ends && !window.confirm("The saved game holds every seat's cards, so saving it now ends "
+    + "this game here: the table then shows the game so far on the analysis board. Save it?")) {
+    return;
+  }
+  let record;
+  try {
+    record = await api("/v1/table/record", { session: session.id, unfinished: true });
+  } catch (error) {
+    showError(error);
+    return;
+  }
+  download(`${table.spec.name}-game.json`, record);
+  if (ends) await recordOnBoard(record);
+}
+
+// A session's record on the analysis board, seen from the seat played.
+async function recordOnBoard(record) {
   const seat = table.session.view.seat;
   table.session = null;
   table.seat = seat; // the review is seen from the seat played
@@ -719,11 +747,17 @@ function drawSteps() {
   const stepped = ["first", "back", "forward", "last", "review", "save-record", "save-position"];
   if (table.session) { // the seat's own moves only: no line to step through until the end
     for (const id of stepped) {
-      $(id).disabled = true;
+      $(id).disabled = id !== "save-record";
       $(id).dataset.title = $(id).dataset.title ?? $(id).title; // the enabled button's own
       $(id).title = "once the game is over: the server keeps the game until then "
         + "(the other seats' cards stay hidden), then the table becomes the analysis board";
     }
+    // the game so far can be saved at any time (what `forest GAME play --record` writes when a
+    // game is left); where cards are hidden its record holds every seat's, so saving ends it
+    $("save-record").title = table.spec.hiddenInformation
+      ? "save the game so far: its record holds every seat's cards, so this ends the game here "
+        + "(the table becomes the analysis board of the game so far)"
+      : "save the game so far (the game goes on)";
     $("take-back").disabled = false;
     return;
   }
@@ -1206,6 +1240,10 @@ function download(name, data) {
 // position it started from.
 function saveRecord() {
   if (!table.spec) return;
+  if (table.session) {
+    saveSessionRecord();
+    return;
+  }
   const record = { game: table.spec.name, options: table.options,
     seed: Number($("seed").value) || 0, actions: table.actions,
     labels: table.line.map((entry) => entry.label) };

@@ -338,10 +338,13 @@ def test_a_hidden_information_game_is_kept_by_the_server(session: Any) -> None:
     ply = page.evaluate("() => window.table.session.view.ply")
     assert page.locator("#history li").all_inner_texts() == listed[:ply]  # the rest dropped
     assert page.evaluate("() => window.table.actions") == []
-    assert page.is_disabled("#review") and page.is_disabled("#save-record")
+    assert page.is_disabled("#review") and page.is_disabled("#save-position")
     # and say why (found by a new user's pass: greyed out with no word of when they open)
-    for button in ("#review", "#save-record", "#back"):
+    for button in ("#review", "#save-position", "#back"):
         assert (page.get_attribute(button, "title") or "").startswith("once the game is over")
+    # the game so far may be saved (test_a_session_saved_mid_game_...): saying what it does
+    assert not page.is_disabled("#save-record")
+    assert "every seat's cards" in (page.get_attribute("#save-record", "title") or "")
     bodies = [r.json() for r in answers]
     assert len(bodies) >= 5 and all("actions" not in body for body in bodies)
     assert page.inner_text("#error") == ""
@@ -684,4 +687,78 @@ def test_a_solo_puzzle_plays_at_its_own_player_count(session: Any) -> None:
     assert page.inner_text("#error") == ""
     assert page.evaluate("() => window.table.position.players") == 3
     assert page.input_value("#players") == "3"
+    assert not problems, problems
+
+
+def _review_runs(name: str, path: Path) -> str:
+    """``forest GAME review FILE`` (a few simulations a position): its output, status 0."""
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "solver.cli", name, "review", str(path),
+                          "--iterations", "4"], capture_output=True, text=True,
+                         timeout=600)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    return run.stdout
+
+
+@pytest.mark.parametrize(("name", "mode"), [("trial", "session"), ("dog", "session")])
+def test_a_session_saved_mid_game_is_a_record_review_and_the_table_read(
+    session: Any, server: Server, tmp_path: Path, name: str, mode: str
+) -> None:
+    """Defect: "Save the game" stayed disabled during a session until the game ended, so a game
+    in progress could not be kept to review or go on with. Now it saves the record so far,
+    ``play --record``'s shape for a game left before its end (``"finished": false``,
+    ``"returns": null``), which ``forest GAME review`` and the table's Load and Review read.
+    Where the game hides cards the record holds every seat's: saving asks first, then the
+    session is left (the server refuses its next move) and the table shows the game so far on
+    the analysis board; elsewhere the game goes on."""
+    import httpx
+
+    page, problems = session
+    hides = solver.registry.game_spec(name).hidden_information
+    page.select_option("#game", name)
+    page.wait_for_function(f"() => window.table.spec.name === {name!r}")
+    _ready(page)  # the game chosen has started (its answer would land on the session's page)
+    page.select_option("#mode", mode)
+    page.wait_for_function("() => window.table.session !== null && window.table.busy === 0",
+                           timeout=60_000)  # fmt: skip
+    for _ in range(2):
+        ply = page.evaluate("() => window.table.session.view.ply")
+        click_a_move(page)
+        page.wait_for_function(f"() => window.table.session.view.ply > {ply}", timeout=60_000)
+        _ready(page)
+    ident = page.evaluate("() => window.table.session.id")
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    with page.expect_download() as waiting:
+        page.click("#save-record")
+    saved = tmp_path / "game.json"
+    waiting.value.save_as(str(saved))
+    record = json.loads(saved.read_text(encoding="utf-8"))
+    assert record["game"] == name and record["finished"] is False and record["returns"] is None
+    assert len(record["actions"]) >= 2
+    assert bool(asked) == hides  # asked before the cards come out, only where they are hidden
+    move = httpx.post(f"{server.url}/v1/table/move", json={"session": ident, "action": 0},
+                      timeout=60)  # fmt: skip
+    if hides:  # left: the board of the game so far; the server plays no move on
+        page.wait_for_function("() => window.table.session === null && window.table.busy === 0",
+                               timeout=60_000)  # fmt: skip
+        assert page.evaluate("() => window.table.actions") == record["actions"]
+        assert move.status_code == 409 and move.json()["code"] == "game_over", move.text
+    else:  # nothing hidden: the game goes on
+        assert page.evaluate("() => window.table.session !== null")
+        assert move.status_code in (200, 400), move.text  # played, or not a legal action
+    assert "unfinished" in _review_runs(name, saved)  # the command line reviews it
+    # the table loads it on the board and reviews it
+    page.set_input_files("#load", str(saved))
+    page.wait_for_function(
+        f"() => window.table.session === null && window.table.actions.length === "
+        f"{len(record['actions'])} && window.table.busy === 0", timeout=60_000)  # fmt: skip
+    assert page.inner_text("#error") == ""
+    page.fill("#iterations", "4")
+    page.click("#review")
+    page.wait_for_function("() => window.table.review !== null && !window.table.review.running",
+                           timeout=300_000)  # fmt: skip
+    assert page.inner_text("#error") == ""
     assert not problems, problems
