@@ -118,11 +118,10 @@ def _hint(args: argparse.Namespace) -> int:
     from solver.hint.jobs import warm_games
     from solver.hint.stdio import serve_lines
 
-    warm_games()  # every game imported before the first request's clock starts (as serve's)
-
-    return serve_lines(
-        sys.stdin, sys.stdout, workers=args.workers, caps=caps_from(args), stop_on_signals=True
-    )
+    # every game imported before the first request's clock starts (as serve's), under the stop
+    # signals: a SIGTERM during the warm-up (seconds under load) is a stop, exit 0
+    return serve_lines(sys.stdin, sys.stdout, workers=args.workers, caps=caps_from(args),
+                       stop_on_signals=True, prepare=warm_games)  # fmt: skip
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -265,10 +265,13 @@ def serve_lines(
     caps: Caps | None = None,
     allow_paths: bool = True,
     stop_on_signals: bool = False,
+    prepare: Callable[[], object] | None = None,
 ) -> int:
     """Answer every request line of ``source`` (bytes, or text) on ``out``; returns the exit
     status (0). ``stop_on_signals``: SIGTERM and Ctrl-C stop the engine (the module's
-    docstring); the command line's engine sets it."""
+    docstring); the command line's engine sets it. ``prepare()`` runs first, under the same
+    stop: a signal during it (the command line's warm-up of every game, seconds under load)
+    means no line is read, and the exit is 0 as after any stop, not death by the signal."""
     requests = _Requests(out, caps or Caps(), allow_paths)
     signals = _StopSignals()
     lines = read_lines(_binary(source))
@@ -276,6 +279,8 @@ def serve_lines(
         ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="hint") as pool,
         signals.installed(stop_on_signals),  # restored once stopped: a second signal forces
     ):
+        if prepare is not None:
+            prepare()
         try:
             while not isinstance(line := signals.next_line(lines), _Stop) and not signals.stopped:
                 requests.take(line, pool, lambda: signals.stopped)

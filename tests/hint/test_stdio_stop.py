@@ -84,3 +84,21 @@ def test_a_read_is_interrupted_once_however_many_signals_come():
     assert signals.next_line(lines()) == b"read"
     assert raised == [True] and signals.stopped
     assert isinstance(signals.next_line(iter([b"more"])), stdio._Stop)  # nothing read after
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
+                    reason="signal handlers are the main thread's")  # fmt: skip
+def test_a_stop_during_the_warm_up_reads_no_line_and_exits_0(monkeypatch, capsys):
+    """``forest hint --stdio`` opens every game before reading (seconds under load): a SIGTERM or
+    Ctrl-C then is a stop like any other, exit 0 with no line read. The warm-up ran before the
+    handlers were in force, so a SIGTERM 2.5 s after the start at load 11 killed the engine (exit
+    -15, found by attack); Ctrl-C, here, said 'interrupted' (130)."""
+    from solver import cli
+    from solver.hint import jobs
+
+    monkeypatch.setattr(jobs, "warm_games", lambda: os.kill(os.getpid(), signal.SIGINT))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(_lines({"id": "r0", **SLOW}))))
+    started = time.monotonic()
+    assert cli.main(["hint", "--stdio"]) == 0
+    assert time.monotonic() - started < 8  # the request was not read, let alone searched
+    assert capsys.readouterr().out == ""
