@@ -245,7 +245,8 @@ def execute_batch(
     continues from the journal an interrupted run left, ``repair=True`` keeps the good rows of a
     damaged one (module docstring). ``progress`` shows a tqdm bar on stderr when stderr is a
     terminal. ``notify`` receives one-line notes. ``overwrite=False`` refuses an existing
-    ``out`` (before anything runs, and again when the file is put in place) and, without
+    ``out`` (before anything runs, again once the output's lock is held, and when the file is put
+    in place) and, without
     ``resume``, the journal an interrupted run left (which a fresh run would replace).
     Impossible options raise :class:`~solver.errors.OptionError` before anything runs.
     """
@@ -257,8 +258,7 @@ def execute_batch(
     if repair and not resume:
         raise OptionError("--repair mends the journal of a run being resumed: add --resume")
     out = check_output(out)
-    if not overwrite and out.is_file() and not resume:
-        raise OptionError(f"{os.fspath(out)}: already exists (add --overwrite to replace it)")
+    _check_not_there(out, overwrite=overwrite, resume=resume)
     if backend == "dask":
         require("distributed", "dask", "a Dask run (--scheduler, --dask-local)")
     elif jobs > 1:
@@ -272,6 +272,10 @@ def execute_batch(
 
     # 2. The output's lock, held until the output is final; then the journal.
     with OutputLock(out):
+        # again under the lock: a run on the same output may have finished it meanwhile (the
+        # one holding the lock when this run looked first); this run would analyse the whole
+        # batch, be refused at its final write and leave its journal behind
+        _check_not_there(out, overwrite=overwrite, resume=resume)
         journaled = journal_path(out)
         _check_journal(out, journaled, overwrite=overwrite, resume=resume)
         journal = Journal(journaled, _header(batch, fn, types))
@@ -291,6 +295,12 @@ def execute_batch(
         finally:
             journal.close()
     return BatchResult(out, frame)
+
+
+def _check_not_there(out: Path, *, overwrite: bool, resume: bool) -> None:
+    """Refuse an output that exists, unless told to replace it or to resume."""
+    if not overwrite and out.is_file() and not resume:
+        raise OptionError(f"{os.fspath(out)}: already exists (add --overwrite to replace it)")
 
 
 def _check_journal(out: Path, journaled: Path, *, overwrite: bool, resume: bool) -> None:

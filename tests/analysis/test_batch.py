@@ -570,3 +570,26 @@ def test_the_progress_bar_is_redrawn_while_a_long_chunk_runs(monkeypatch):
     assert shown.bar.refreshed >= 3 and shown.bar.updated == 2 and shown.bar.closed
     assert not shown._thread.is_alive()
     assert batch._progress_bar(5, 0, False) is None
+
+
+def test_an_output_finished_by_another_run_before_the_lock_is_refused_and_leaves_no_journal(
+    tmp_path, monkeypatch
+):
+    """Found by attack: three ``forest analyse -o a.csv`` at once: the first wrote a.csv, the
+    third took the lock after it, analysed its whole batch, was refused at its final write
+    ('a.csv: already exists') and left its journal, which the next plain run then called 'the
+    rows of an interrupted run'. The output is looked at again once the lock is held."""
+    from solver.analysis import batch
+
+    out = tmp_path / "r.csv"
+    acquire = batch.OutputLock.acquire
+
+    def finished_meanwhile(lock):
+        out.write_text("the other run's table\n", encoding="utf-8")  # it ended as we waited
+        acquire(lock)
+
+    monkeypatch.setattr(batch.OutputLock, "acquire", finished_meanwhile)
+    with pytest.raises(OptionError, match="already exists"):
+        run_batch(Job.generated(3), fake_analyse, out=out, progress=False, overwrite=False)
+    assert not journal_path(out).exists()
+    assert out.read_text(encoding="utf-8") == "the other run's table\n"
