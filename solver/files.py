@@ -21,9 +21,11 @@ import contextlib
 import errno
 import json
 import os
+import signal
 import stat
 import tempfile
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -335,6 +337,39 @@ def _umask() -> int:
     return mask
 
 
+class _Terminated(BaseException):
+    """A SIGTERM that came while :func:`removed_on_terminate` held a temporary file."""
+
+
+@contextlib.contextmanager
+def removed_on_terminate() -> Iterator[None]:
+    """While the block runs, SIGTERM raises inside it, so its ``finally`` and ``except
+    BaseException`` clauses remove their temporary files; once the block has unwound, the
+    process ends by the signal as it would have (status -15). Without it a ``timeout``, a CI
+    runner or ``kill`` stopping a write left ``.out.svg.x1y2z3.svg`` beside the output. Only
+    on the main thread, and only where SIGTERM has its default action (a program that handles
+    it, as ``forest serve`` and ``forest hint`` do, keeps its own)."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+    ):
+        yield
+        return
+
+    def terminate(_signum: int, _frame: object) -> None:
+        raise _Terminated
+
+    signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    except _Terminated:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)  # the block has cleaned up: end as SIGTERM ends
+        raise  # pragma: no cover - only if the signal is blocked
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def write_whole(
     path: str | os.PathLike[str],
     content: str | bytes | Callable[[str], None],
@@ -364,6 +399,19 @@ def write_whole(
     if mode is not None and not stat.S_ISREG(mode):
         return _write_device(target, content)  # /dev/null, /dev/stdout, a FIFO the user named
     folder = target.parent if str(target.parent) else Path(".")
+    with removed_on_terminate():  # a SIGTERM meanwhile leaves no temporary file behind
+        return _write_through_temporary(target, name, folder, content, overwrite)
+
+
+def _write_through_temporary(
+    target: Path,
+    name: str,
+    folder: Path,
+    content: str | bytes | Callable[[str], None],
+    overwrite: bool,
+) -> Path:
+    """:func:`write_whole`'s write: a temporary file in ``folder``, synced, then linked (or with
+    ``overwrite`` renamed) to ``target``; the temporary file removed whatever happens."""
     try:
         handle, temporary = tempfile.mkstemp(
             prefix=f".{target.name}.", suffix=target.suffix, dir=folder

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from solver.errors import OptionError
+from solver.files import removed_on_terminate
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -56,7 +57,21 @@ def write_report_whole(
     overwrite: bool = False,
 ) -> Path:
     """The report of ``frame`` written into ``directory`` whole (module docstring); returns the
-    path of its ``report.md``."""
+    path of its ``report.md``. A SIGTERM meanwhile leaves no staging folder behind."""
+    with removed_on_terminate():
+        return _staged_report(frame, directory, game=game, command=command, overwrite=overwrite)
+
+
+def _staged_report(
+    frame: pd.DataFrame,
+    directory: str | os.PathLike[str],
+    *,
+    game: str,
+    command: str | None,
+    overwrite: bool,
+) -> Path:
+    """:func:`write_report_whole`'s work: the report written into a staging folder beside
+    ``directory``, then moved in; the staging folder removed whatever happens."""
     from solver.analysis.report import write_report
 
     target = Path(directory)

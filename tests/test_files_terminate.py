@@ -1,0 +1,63 @@
+"""A SIGTERM while a file is being written whole (``solver.files.write_whole``) or a report staged
+leaves nothing behind: the temporary file (or folder) is removed, then the process ends by the
+signal as before. Found by attack: ``forest dog review ... --plot q.png`` stopped by SIGTERM as
+it saved the plot left ``.q.png.rb00cuhb.png`` beside the output (Ctrl-C already cleaned up)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+
+WRITE = """
+import os, signal, sys, time
+from solver.files import write_whole
+
+def content(temporary):
+    with open(temporary, "w") as half:
+        half.write("half a plot")
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(30)  # the signal ends the write before this does
+
+write_whole(sys.argv[1], content)
+"""
+
+REPORT = """
+import os, signal, sys, time
+import pandas as pd
+from solver.analysis import report_files
+
+def stalled(frame, staging, **keywords):
+    (staging / "report.md").write_text("half a report")
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(30)
+
+import solver.analysis.report
+solver.analysis.report.write_report = stalled
+report_files.write_report_whole(pd.DataFrame(), sys.argv[1], game="dog", command=None)
+"""
+
+
+def _run(script: str, target: Path) -> int:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(script), str(target)],
+                          env=env, timeout=60, capture_output=True)  # fmt: skip
+    return done.returncode
+
+
+def test_a_sigterm_during_a_whole_write_leaves_no_temporary_file(tmp_path):
+    assert _run(WRITE, tmp_path / "q.png") == -signal.SIGTERM  # still ended by the signal
+    assert sorted(os.listdir(tmp_path)) == []
+
+
+def test_a_sigterm_while_a_report_is_staged_leaves_no_staging_folder(tmp_path):
+    pytest.importorskip("pandas")
+    assert _run(REPORT, tmp_path / "report") == -signal.SIGTERM
+    assert sorted(os.listdir(tmp_path)) == []
