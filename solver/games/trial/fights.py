@@ -296,38 +296,45 @@ class Fight(Step):
 
     @staticmethod
     def run(st: State, f: Frame) -> None:
-        stage = f["stage"]
-        duel = f["defender"] is not None
-        faces = die_faces(st)
-        for side, purpose, j in f["rolls"]:
-            if purpose == "bow" and faces[j][1] and f["winner"] is None:
-                f["winner"] = side
-                f["stage"] = stage = "end"
-        if stage != "end":
-            f["stage"] = STAGES[STAGES.index(stage) + 1]
-        if stage == "weapon_a" and weapons(st, f["player"]):
-            push(st, "fight_weapon", player=f["player"], side=0)
-        elif stage == "bow_a" and f["weapons"][0] == "bow":
-            push_die(st, f["player"], "fight", 0, "bow")
-        elif stage == "weapon_d" and duel and weapons(st, f["defender"]):
-            push(st, "fight_weapon", player=f["defender"], side=1)
-        elif stage == "bow_d" and duel and f["weapons"][1] == "bow":
-            push_die(st, f["defender"], "fight", 1, "bow")
-        elif stage in ("roll_d", "roll_a"):
-            side = 1 if stage == "roll_d" else 0
+        stage = _next_stage(st, f)
+        if stage == "end":
+            _finish(st, f)
+            return
+        kind, side = stage[:-2], 0 if stage.endswith("_a") else 1
+        if kind == "roll":  # without a duel the attacker rolls the foe's dice (side 1)
             for _ in range(_dice_count(st, f, side)):
                 push_die(st, f["player"], "fight", side)
-        elif stage in ("discard_a", "discard_d") and (stage == "discard_a" or duel):
-            side = 0 if stage == "discard_a" else 1
-            me = player(st, _side_player(f, side))
-            if me["hand"] or me["tent_symbols"]["strength"]:  # (what everyone sees: no leak)
-                push(st, "fight_discard", player=_side_player(f, side), side=side)
-        elif stage in ("cards_a", "cards_d") and (stage == "cards_a" or duel):
-            side = 0 if stage == "cards_a" else 1
-            if player(st, _side_player(f, side))["hand"]:
-                push(st, "fight_cards", player=_side_player(f, side), side=side)
-        elif stage == "end":
-            _finish(st, f)
+        elif side == 0 or f["defender"] is not None:
+            _fighter_stage(st, f, kind, side)
+
+
+def _next_stage(st: State, f: Frame) -> str:
+    """The stage to run now (``end`` once a bow's roll has won the fight), the frame's stage
+    moved on to the one after it."""
+    stage = f["stage"]
+    faces = die_faces(st)
+    for side, purpose, j in f["rolls"]:
+        if purpose == "bow" and faces[j][1] and f["winner"] is None:
+            f["winner"] = side
+            f["stage"] = stage = "end"
+    if stage != "end":
+        f["stage"] = STAGES[STAGES.index(stage) + 1]
+    return stage
+
+
+def _fighter_stage(st: State, f: Frame, kind: str, side: int) -> None:
+    """A fighter's own stage (``weapon``, ``bow``, ``discard`` or ``cards``): the decision or
+    the bow's roll it pushes, when the fighter has something to do there."""
+    who = _side_player(f, side)
+    me = player(st, who)
+    if kind == "weapon" and weapons(st, who):
+        push(st, "fight_weapon", player=who, side=side)
+    elif kind == "bow" and f["weapons"][side] == "bow":
+        push_die(st, who, "fight", side, "bow")
+    elif kind == "discard" and (me["hand"] or me["tent_symbols"]["strength"]):
+        push(st, "fight_discard", player=who, side=side)  # (what everyone sees: no leak)
+    elif kind == "cards" and me["hand"]:
+        push(st, "fight_cards", player=who, side=side)
 
 
 def fight_record(st: State, f: Frame) -> dict[str, Any]:
