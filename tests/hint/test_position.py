@@ -115,16 +115,21 @@ def test_a_game_option_given_as_text_is_read_only_where_paths_are() -> None:
     assert open_position(_ask({"players": 1, "tiles": content})).game
 
 
-def test_an_option_given_as_json_text_names_the_value_expected(server: Server) -> None:
-    """Found by an attack pass: guardians' ``"open_backs": "true"`` over HTTP was refused (right)
-    as "a text value may name a file" (misleading): the refusal names the boolean expected."""
-    body = {"id": "q1", "game": "guardians", "options": {"players": 2, "open_backs": "true"},
+def _open_backs_refused(server: Server, text: str) -> str:
+    """The HTTP refusal of guardians' ``open_backs`` given as ``text`` (400 on that field)."""
+    body = {"id": "q1", "game": "guardians", "options": {"players": 2, "open_backs": text},
             "actions": [], "limit": {"iterations": 10}}  # fmt: skip
     response = httpx.post(f"{server.url}/v1/hint", json=body, timeout=60)
     assert response.status_code == 400, response.text
     error = response.json()
     assert error["code"] == "invalid_request" and error["field"] == "options.open_backs"
-    assert error["error"] == (
+    return str(error["error"])
+
+
+def test_an_option_given_as_json_text_names_the_value_expected(server: Server) -> None:
+    """Found by an attack pass: guardians' ``"open_backs": "true"`` over HTTP was refused (right)
+    as "a text value may name a file" (misleading): the refusal names the boolean expected."""
+    assert _open_backs_refused(server, "true") == (
         'options.open_backs: expected a boolean, true or false (true), not the text "true"'
     )
     for text, expected in (("3", "a number (3)"), ("[1, 2]", "a list ([1, 2])")):
@@ -198,13 +203,9 @@ def test_an_option_given_as_other_text_names_what_it_takes(server: Server) -> No
     """Defect: a text that is not JSON (``"open_backs": "yes"``) over HTTP (and the web table)
     was told "a text value may name a file"; the refusal names the option and what it takes,
     on every transport (stdio reads paths, but a boolean option names no file)."""
-    body = {"id": "q1", "game": "guardians", "options": {"players": 2, "open_backs": "yes"},
-            "actions": [], "limit": {"iterations": 10}}  # fmt: skip
-    response = httpx.post(f"{server.url}/v1/hint", json=body, timeout=60)
-    assert response.status_code == 400, response.text
-    error = response.json()
-    assert error["code"] == "invalid_request" and error["field"] == "options.open_backs"
-    assert error["error"] == 'options.open_backs takes a boolean, true or false, not the text "yes"'
+    assert _open_backs_refused(server, "yes") == (
+        'options.open_backs takes a boolean, true or false, not the text "yes"'
+    )
     for paths in (False, True):
         with pytest.raises(HintError) as caught:
             open_position(_ask({"players": 1, "level": "high"}), allow_paths=paths)

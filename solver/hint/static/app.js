@@ -1282,13 +1282,55 @@ function recordProblem(record) {
   return null;
 }
 
+// The first key of the JSON `text` that repeats one of its object's keys, with its path
+// ("options.players"), or null. JSON.parse keeps the last value silently, as Python's parser
+// did: the server refuses such a record (solver/json_objects.py), and so does Load, before it
+// reads a game the file does not say. Strings are skipped whole; a key is a string followed
+// by a colon inside an object.
+function repeatedKey(text) {
+  const open = []; // {keys: Set | null (an array), where: [...], child}
+  for (let at = 0; at < text.length; at += 1) {
+    const char = text[at];
+    if (char === '"') {
+      let end = at + 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
+      let next = end + 1;
+      while (next < text.length && /\s/.test(text[next])) next += 1;
+      const inner = open[open.length - 1];
+      if (inner && inner.keys && text[next] === ":") {
+        const key = JSON.parse(text.slice(at, end + 1));
+        if (inner.keys.has(key)) return [...inner.where, key].join(".");
+        inner.keys.add(key);
+        inner.child = key;
+      }
+      at = end;
+    } else if (char === "{" || char === "[") {
+      const outer = open[open.length - 1];
+      open.push({ keys: char === "{" ? new Set() : null,
+        where: outer ? [...outer.where, outer.child] : [], child: 0 });
+    } else if (char === "}" || char === "]") {
+      open.pop();
+    } else if (char === "," && open.length && !open[open.length - 1].keys) {
+      open[open.length - 1].child += 1;
+    }
+  }
+  return null;
+}
+
 async function loadFile(file) {
   showError(null);
   let record;
+  const text = await file.text();
   try {
-    record = JSON.parse(await file.text());
+    record = JSON.parse(text);
   } catch (error) {
     showError(`${file.name}: not JSON (${error.message})`);
+    return;
+  }
+  const repeated = repeatedKey(text);
+  if (repeated !== null) {
+    const key = repeated.split(".").pop();
+    showError(`${file.name}: the key "${key}" is given twice in one object (at ${repeated})`);
     return;
   }
   const problem = recordProblem(record);

@@ -97,6 +97,15 @@ def click_a_move(page: Any) -> None:
     shown.first.click()
 
 
+def _session_moves(page: Any, count: int) -> None:
+    """``count`` moves of a session clicked, each waited for (the server's step answered)."""
+    for _ in range(count):
+        ply = page.evaluate("() => window.table.session.view.ply")
+        click_a_move(page)
+        page.wait_for_function(f"() => window.table.session.view.ply > {ply}", timeout=60_000)
+        _ready(page)
+
+
 def _play_by_clicking(page: Any, decisions: int) -> None:
     """Click moves (rolling and drawing at chance nodes) until ``decisions`` more were made."""
     for _ in range(MAX_PLIES):
@@ -320,11 +329,7 @@ def test_a_hidden_information_game_is_kept_by_the_server(session: Any) -> None:
         m["action"] for m in page.evaluate("() => window.table.position.moves")
     }
     _hinted_line_is_drawn(page)
-    for _ in range(2):
-        ply = page.evaluate("() => window.table.session.view.ply")
-        click_a_move(page)
-        page.wait_for_function(f"() => window.table.session.view.ply > {ply}", timeout=60_000)
-        _ready(page)
+    _session_moves(page, 2)
     # the move list says what was played, the engine seats' moves too, as the seat saw them
     # (found by a new user's pass: it stayed empty for the whole session)
     ply = page.evaluate("() => window.table.session.view.ply")
@@ -644,14 +649,20 @@ def test_hint_simulations_that_are_no_whole_number_are_said_so(session: Any) -> 
      ('{"actions": []}', 'a record is {"game", "options", "actions"}: it names no "game"'),
      ('{"game": "dog", "actions": 3}',
       'a record is {"game", "options", "actions"}: its "actions" is no list'),
-     ("[1, 2]", 'a record is {"game", "options", "actions"}, not this')],
+     ("[1, 2]", 'a record is {"game", "options", "actions"}, not this'),
+     ('{"game": "dog", "options": {"forest": "dog/stick", "forest": "dog/corridor"}, '
+      '"actions": [{"x": "a\\"b,{", "x": 1}]}',
+      'the key "forest" is given twice in one object (at options.forest)'),
+     ('{"game": "dog", "actions": [1, {"k": [], "k": 2}], "options": {}}',
+      'the key "k" is given twice in one object (at actions.1.k)')],
 )  # fmt: skip
 def test_a_loaded_file_that_is_no_record_says_what_is_wrong(
     session: Any, tmp_path: Path, content: str, said: str
 ) -> None:
     """Found by a new user's pass: loading a record of the game "dgo" said 'a record is
     {"game", "options", "actions"} of a game this server plays', naming neither the game nor
-    the games played; each problem is said, and the game on the table stays."""
+    the games played; each problem is said, and the game on the table stays. A key given twice
+    (JSON.parse keeps the last silently, as the server no longer does) is refused naming it."""
     page, problems = session
     page.select_option("#game", "dog")
     _ready(page)
@@ -723,11 +734,7 @@ def test_a_session_saved_mid_game_is_a_record_review_and_the_table_read(
     page.select_option("#mode", mode)
     page.wait_for_function("() => window.table.session !== null && window.table.busy === 0",
                            timeout=60_000)  # fmt: skip
-    for _ in range(2):
-        ply = page.evaluate("() => window.table.session.view.ply")
-        click_a_move(page)
-        page.wait_for_function(f"() => window.table.session.view.ply > {ply}", timeout=60_000)
-        _ready(page)
+    _session_moves(page, 2)
     ident = page.evaluate("() => window.table.session.id")
     asked: list[str] = []
     page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
