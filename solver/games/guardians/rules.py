@@ -414,18 +414,9 @@ class GuardiansState(ChildFromClone):
         if phase == Phase.START_PAWN:
             return [PAWN_BASE + p for p in range(PAWNS)]
         if phase == Phase.GROW:
-            actions = [TAKE_TWO]
-            if me.reserve():
-                actions.append(TAKE_ONE)
-            if self._may_reset():
-                actions.append(RESET)
-            return actions
+            return self._growth_actions()
         if phase == Phase.PLACE:
-            cells = [c for c in frontier(me.forest) if in_window(c)]
-            slots = range(len(self.pool))
-            if self.picked is not None:
-                slots = range(self.pool.index(self.picked), self.pool.index(self.picked) + 1)
-            return sorted(codec.place(s, c) for s in slots for c in cells)
+            return self._placements()
         if phase == Phase.PICK:
             return [codec.pick(s) for s in range(len(self.pool))]
         if phase == Phase.PAWN:
@@ -615,6 +606,24 @@ class GuardiansState(ChildFromClone):
         return f"GuardiansState({self.to_json()})"
 
     # -- queries ---------------------------------------------------------------------------------
+    def _growth_actions(self) -> list[int]:
+        """The growth choices: take two tiles; take one while a pawn is in the reserve; reset the
+        pool where :meth:`_may_reset` allows it."""
+        actions = [TAKE_TWO]
+        if self.people[self.current].reserve():
+            actions.append(TAKE_ONE)
+        if self._may_reset():
+            actions.append(RESET)
+        return actions
+
+    def _placements(self) -> list[int]:
+        """A pool tile (the one picked, once one is) on any frontier cell in the window."""
+        cells = [c for c in frontier(self.people[self.current].forest) if in_window(c)]
+        slots = range(len(self.pool))
+        if self.picked is not None:
+            slots = range(self.pool.index(self.picked), self.pool.index(self.picked) + 1)
+        return sorted(self.game.codec.place(s, c) for s in slots for c in cells)
+
     def _may_reset(self) -> bool:
         """A reset needs a completed mission not flipped yet, and tiles in the bag to draw (with
         an empty bag it would only throw the pool away: refused)."""
