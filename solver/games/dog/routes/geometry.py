@@ -30,6 +30,16 @@ class RunOption:
     end: Cell
 
 
+def _disjunction(conds: set[Cond]) -> Formula:
+    """Any of ``conds``, as a :data:`Formula`: ``True`` when one needs nothing, ``False`` when
+    there is none, else the minimal ones (one holding another adds nothing to the "any")."""
+    if frozenset() in conds:
+        return True
+    if not conds:
+        return False
+    return frozenset(c for c in conds if not any(o < c for o in conds))
+
+
 class Geometry:
     """Neighbours, forced runs, complete moves and reachability of one forest (static)."""
 
@@ -90,11 +100,8 @@ class Geometry:
 
         def go(cell: Cell, prev: int, k: int, req: frozenset) -> None:
             for d in range(4):
-                if not valve:
-                    if k == 0 and d == left:
-                        continue
-                    if k > 0 and d == OPP[prev]:
-                        continue
+                if not valve and d == (left if k == 0 else OPP[prev]):
+                    continue  # no reversal: not back the way it came (the first step: not left)
                 n = self.neighbours[cell][d]
                 if n is None:
                     continue
@@ -110,12 +117,7 @@ class Geometry:
                     go(n, d, k + 1, req)
 
         go(start, -1, 0, frozenset())
-        if frozenset() in conds:
-            return True
-        if not conds:
-            return False
-        minimal = [c for c in conds if not any(o < c for o in conds)]
-        return frozenset(minimal)
+        return _disjunction(conds)
 
     def moves_without_reversal(self, cell: Cell, budget: int, left: int) -> Formula:
         key = (cell, budget, left)
