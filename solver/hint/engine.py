@@ -16,8 +16,9 @@ state redealt from what the observer sees (``rootInfo.determinizations`` counts 
 principal variation is the move alone. A seat not to move may ask too (as ``forest GAME best-move
 --player P`` may): the values are then from its view.
 
-Every request honours its seconds (the request's, capped): the searches stop at the deadline,
-the exact one included, and never before one simulation per legal move.
+Every request honours its seconds (the request's, capped), counted from its admission (the wait
+for a worker included: :class:`RequestClock`): the searches stop at the deadline, the exact one
+included, and never before one simulation per legal move.
 
 >>> reply = answer({"id": "q1", "game": "dog", "options": {"forest": "dog/another-dog"},
 ...                 "actions": [10], "exact": True, "top_k": 3})
@@ -71,6 +72,7 @@ __all__ = [
     "Caps",
     "HintError",
     "OpenedPosition",
+    "RequestClock",
     "answer",
     "applied_limit",
     "error_answer",
@@ -122,6 +124,44 @@ def applied_limit(request: HintRequest, caps: Caps) -> LimitApplied:
             capped.append("memoryMb")
         memory = caps.max_memory_mb
     return LimitApplied(iterations=iterations, seconds=seconds, memoryMb=memory, capped=capped)
+
+
+@dataclass(frozen=True)
+class RequestClock:
+    """A request's clock: ``admitted``, when the transport took it in (its arrival: the HTTP
+    service's admission, the stdio engine's reading of the line), and ``started``, when its
+    work began; both ``time.monotonic()`` (system-wide on Linux, macOS and Windows, so a
+    worker process reads its parent's admission). The request's seconds run from
+    ``admitted``: the wait behind other requests is spent from the budget, as a user timing
+    the answer from sending it would count it."""
+
+    admitted: float
+    started: float
+
+    @classmethod
+    def since(cls, admitted: float | None = None) -> RequestClock:
+        """The clock of a request whose work starts now (``admitted``: ``None`` for now; one
+        later than now, a clock that disagrees, is read as now)."""
+        now = time.monotonic()
+        return cls(now if admitted is None else min(admitted, now), now)
+
+    @property
+    def queued(self) -> float:
+        """Seconds between the admission and the start of the work."""
+        return self.started - self.admitted
+
+    def deadline(self, seconds: float) -> float:
+        """When ``seconds`` from the admission run out."""
+        return self.admitted + seconds
+
+
+def queue_note(clock: RequestClock, seconds: float) -> list[str]:
+    """The note of a request whose wait for a worker took its whole budget (``[]`` otherwise):
+    it is answered as a request of a tiny budget is (each search's floor)."""
+    if clock.queued < seconds:
+        return []
+    return [f"the request waited {clock.queued:.3g} s for a worker, all of its {seconds:g} s: "
+            "it was answered as a tiny budget is (each search's least work)"]  # fmt: skip
 
 
 # -- searching -----------------------------------------------------------------------------------
@@ -291,7 +331,7 @@ def _build(
     state: State,
     found: _Found,
     limit: LimitApplied,
-    started: float,
+    clock: RequestClock,
     during: bool,
     strength: StrengthMove | None = None,
     notes: tuple[str, ...] = (),
@@ -327,9 +367,10 @@ def _build(
         moveInfos=infos,
         rootInfo=root,
         limitApplied=limit,
-        elapsed=round(time.monotonic() - started, 6),
+        elapsed=round(time.monotonic() - clock.started, 6),
         terminated=found.terminated,
         notes=[*found.notes, *notes, *_ignored_note(request)],
+        queued=round(clock.queued, 6),
         strengthMove=strength,
     )
     return reply.model_dump(by_alias=True)
@@ -429,8 +470,9 @@ def _answer(
     report: Report | None,
     cancel: threading.Event | None,
     opened: OpenedPosition | None = None,
+    admitted: float | None = None,
 ) -> dict[str, Any]:
-    started = time.monotonic()
+    clock = RequestClock.since(admitted)
     if isinstance(raw, dict):
         check_clean(raw)
     try:
@@ -441,7 +483,7 @@ def _answer(
     spec, game, state = position.spec, position.game, position.state
     limit = applied_limit(request, caps)
     assert limit.seconds is not None
-    deadline = started + limit.seconds
+    deadline = clock.deadline(limit.seconds)
     hidden = spec.hidden_information
     observer = _observer(request, game, state, hidden)
     if request.exact:
@@ -450,9 +492,9 @@ def _answer(
         returns = state.returns()
         found = _Found([], float(returns[observer]), 0, "exact", observer,
                        values=tuple(float(r) for r in returns))  # fmt: skip
-        return _build(request, spec, game, state, found, limit, started, False)
+        return _build(request, spec, game, state, found, limit, clock, False)
 
-    last = [started]
+    last = [clock.started]
 
     def partial(found: _Found) -> None:
         if report is None or request.report_during_search_every is None:
@@ -460,7 +502,7 @@ def _answer(
         now = time.monotonic()
         if now - last[0] >= request.report_during_search_every:
             last[0] = now
-            report(_build(request, spec, game, state, found, limit, started, True))
+            report(_build(request, spec, game, state, found, limit, clock, True))
 
     wants = report is not None and request.report_during_search_every is not None
     if hidden:
@@ -470,10 +512,11 @@ def _answer(
         found = _searched(state, spec, request, limit, deadline, observer, cancel,
                           partial if wants else None)  # fmt: skip
     notes: list[str] = [MEMORY_NOT_BOUNDING] if hidden and request.limit.memory_mb else []
+    notes += queue_note(clock, limit.seconds)
     strength = _strength_move(request, game, state, deadline, limit.seconds, notes, cancel)
     if strength is None and request.strength is not None and _is_set(cancel):
         found.terminated = True
-    return _build(request, spec, game, state, found, limit, started, False, strength, tuple(notes))
+    return _build(request, spec, game, state, found, limit, clock, False, strength, tuple(notes))
 
 
 def answer(
@@ -484,6 +527,7 @@ def answer(
     report: Report | None = None,
     cancel: threading.Event | None = None,
     position: OpenedPosition | None = None,
+    admitted: float | None = None,
 ) -> dict[str, Any]:
     """The answer to one hint request (a dict): a :class:`HintAnswer` or an error, as a dict.
 
@@ -494,11 +538,14 @@ def answer(
     already opened by the caller (its game and state, the actions applied; the request's own
     ``state`` and ``actions`` are then not read, and the search may change the state: give it a
     copy). A review walks its record once this way, where a request per position would replay
-    the record from its start every time.
+    the record from its start every time. ``admitted``: when the transport took the request
+    in (``time.monotonic()``; ``None``: now): its seconds run from there, so the time it waited
+    for a worker is spent from them (:class:`RequestClock`); a wait that took them all gets the
+    answer of a tiny budget, with a note.
     """
     ident = raw.get("id") if isinstance(raw, dict) else None
     try:
-        return _answer(raw, caps or Caps(), allow_paths, report, cancel, position)
+        return _answer(raw, caps or Caps(), allow_paths, report, cancel, position, admitted)
     except HintError as exc:
         return error_answer(ident, str(exc), exc.field, exc.code)
     except SearchBudgetError as exc:

@@ -164,27 +164,40 @@ class Service:
         status = STATUS.get(reply.get("code", ""), 400)
         return SafeJSONResponse(reply, status_code=status, headers=headers)
 
-    async def run(
-        self, job: Job, raw: JSONValue, *args: object, timeout: float, gone: Gone | None = None
-    ) -> Any:
-        reply, headers = await self.call(job, raw, *args, timeout=timeout, gone=gone)
+    async def run(self, job: Job, raw: JSONValue, *args: object, **how: Any) -> Any:
+        """:meth:`call`'s reply as a response (an error answer with its status); ``how``: the
+        keywords :meth:`call` takes (``timeout``, ``gone``, ``timed``)."""
+        reply, headers = await self.call(job, raw, *args, **how)
         if "error" in reply:
             return self.error_response(reply, headers)
         return SafeJSONResponse(reply, headers=headers)
 
     async def call(
-        self, job: Job, raw: JSONValue, *args: object, timeout: float, gone: Gone | None = None
+        self,
+        job: Job,
+        raw: JSONValue,
+        *args: object,
+        timeout: float,
+        gone: Gone | None = None,
+        timed: bool = False,
+        admitted: float | None = None,
     ) -> tuple[dict[str, Any], dict[str, str]]:
         """The job's reply (an answer or an error answer) and the response's headers. With
         ``gone``, a job still waiting for a worker is dropped once its client has hung up
         (``client_gone``): a queue of requests nobody will read would hold the slots and the
-        workers of those still waiting. A job a worker has taken runs to its budget."""
+        workers of those still waiting. A job a worker has taken runs to its budget. ``timed``:
+        the job takes the admission's ``time.monotonic()`` as its last argument, and spends
+        its budget from there (the wait for a worker included); ``admitted``: an earlier
+        admission to hand it instead (a take back's step: the request's own)."""
         ident = raw.get("id") if isinstance(raw, dict) else None
         if not self.admission.enter():
             reply = error_answer(ident, "the server is busy: retry after the Retry-After seconds",
                                  None, "overloaded")  # fmt: skip
             return reply, {"Retry-After": str(self.retry_after)}
-        admitted = time.monotonic()
+        now = time.monotonic()
+        admitted = now if admitted is None else min(admitted, now)
+        if timed:
+            args = (*args, admitted)
         try:
             try:
                 reply = await self._unless_abandoned(job, raw, *args, timeout=timeout,
@@ -275,7 +288,7 @@ def api_router(service: Service) -> APIRouter:
         raw = request.model_dump(by_alias=True, exclude_unset=True)
         raw["id"] = request.id
         return await service.run(jobs.hint_job, raw, caps, timeout=hint_timeout,
-                                 gone=http.is_disconnected)  # fmt: skip
+                                 gone=http.is_disconnected, timed=True)  # fmt: skip
 
     @router.post("/v1/analyse", response_model=AnalyseAnswer, responses=ERRORS)
     async def analyse(request: AnalyseRequest, http: Request) -> Any:
@@ -497,7 +510,7 @@ class TableRoutes:
                    by_alias=True, exclude_none=True), "top_k": request.top_k}  # fmt: skip
         caps = self.service.caps
         return await self.service.run(jobs.hint_job, raw, caps, timeout=self.hint_timeout,
-                                      gone=http.is_disconnected)  # fmt: skip
+                                      gone=http.is_disconnected, timed=True)  # fmt: skip
 
     async def table_line(self, request: TableLineRequest, http: Request) -> Any:
         """The hinted line on the session's picture (the seat's own moves of ``pv``)."""

@@ -329,6 +329,11 @@ class HintAnswer(_Model):
     elapsed: float = Field(description="seconds spent on the request")
     terminated: bool = Field(default=False, description="stopped early by a terminate request")
     notes: list[str] = Field(default_factory=list, description="what the engine changed and why")
+    queued: float = Field(
+        default=0.0,
+        description="seconds the request waited between its admission (arrival) and the start "
+        "of its work: spent from its seconds, as the answer's own time is",
+    )
     strength_move: StrengthMove | None = Field(
         default=None,
         alias="strengthMove",

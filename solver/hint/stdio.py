@@ -173,7 +173,9 @@ class _Requests:
         self, line: bytes | None, pool: ThreadPoolExecutor, stopped: Callable[[], bool]
     ) -> None:
         """One line: an error, a terminate, or a request started on ``pool`` (``stopped``: has a
-        stop come, which ends a wait for a free slot)."""
+        stop come, which ends a wait for a free slot). The request's seconds run from here, its
+        reading: the waits for a slot and for a thread are spent from its budget."""
+        arrived = time.monotonic()
         if line is None:
             self.write(error_answer(None, f"a line longer than {MAX_LINE_BYTES} bytes", None,
                                     "too_large"))  # fmt: skip
@@ -202,7 +204,7 @@ class _Requests:
         cancel = threading.Event()
         with self.lock:
             self.running[ident] = cancel
-        pool.submit(self.run, raw, ident, cancel, slotted)
+        pool.submit(self.run, raw, ident, cancel, slotted, arrived)
 
     def slot(self, stopped: Callable[[], bool]) -> bool:
         """A slot for one more request: waits while :data:`MAX_PENDING` are in flight, but not
@@ -213,10 +215,18 @@ class _Requests:
                 return False
         return True
 
-    def run(self, raw: dict[str, Any], ident: str, cancel: threading.Event, slotted: bool) -> None:
+    def run(
+        self,
+        raw: dict[str, Any],
+        ident: str,
+        cancel: threading.Event,
+        slotted: bool,
+        arrived: float | None = None,
+    ) -> None:
         paths = self.allow_paths
         try:
-            reply = answer(raw, caps=self.caps, allow_paths=paths, report=self.write, cancel=cancel)
+            reply = answer(raw, caps=self.caps, allow_paths=paths, report=self.write,
+                           cancel=cancel, admitted=arrived)  # fmt: skip
         except Exception as exc:  # a bug must not stop the engine: answer it and keep serving
             reply = error_answer(ident, f"internal error: {type(exc).__name__}: {exc}", None,
                                  "internal")  # fmt: skip
