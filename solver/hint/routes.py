@@ -409,20 +409,24 @@ class TableRoutes:
         *,
         starting: bool = False,
         gone: Gone | None = None,
+        admitted: float | None = None,
     ) -> Any:
         """Advance ``session`` (with a human ``move``, if any) on the pool, one request a session
         at a time; its view is the answer. A ``starting`` session is kept only once its first
         step has answered: a start that fails (a bad seat, agent or option; a timeout) takes no
         slot and drops no other session. With ``gone``, a step still waiting for a worker when
-        its client hangs up is dropped unrun (``client_gone``): the session stays as it was."""
+        its client hangs up is dropped unrun (``client_gone``): the session stays as it was.
+        The step's seconds run from the request's admission (``admitted``, else the step's
+        own): its wait for a worker is spent from them."""
         busy = self.busy_error(ident)
         if busy is not None:
             return busy
         self.busy.add(ident)
         try:
             reply, headers = await self.service.call(
-                advance_job, session.as_job(), move, timeout=self.step_timeout, gone=gone
-            )
+                advance_job, session.as_job(), move, timeout=self.step_timeout, gone=gone,
+                timed=True, admitted=admitted,
+            )  # fmt: skip
         finally:
             self.busy.discard(ident)
         if "error" in reply:
@@ -488,6 +492,7 @@ class TableRoutes:
         busy = self.busy_error(request.session)
         if busy is not None:
             return busy
+        admitted = time.monotonic()  # the step after the cut spends from the request's seconds
         self.busy.add(request.session)  # no step may start between the point and the cut
         try:
             reply, headers = await self.service.call(
@@ -498,7 +503,8 @@ class TableRoutes:
         if "error" in reply:
             return self.service.error_response(reply, headers)
         session.actions = session.actions[: reply["keep"]]
-        return await self.step(request.session, session, gone=http.is_disconnected)
+        return await self.step(request.session, session, gone=http.is_disconnected,
+                               admitted=admitted)  # fmt: skip
 
     async def table_hint(self, request: TableHintRequest, http: Request) -> Any:
         """A hint for the human seat to move, from its own view (ISMCTS where cards hide)."""

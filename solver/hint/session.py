@@ -30,6 +30,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
+from solver.game import LabelReader
 from solver.hint.errors import HintError
 from solver.labels import HIDDEN_LABEL, shown_label
 from solver.rng import SplitMix64, derive_seed, sample_outcome
@@ -230,13 +231,14 @@ def _engine_move(raw: dict[str, Any], game: Game, state: State, ply: int, step: 
 
 
 def _played(
-    state: State, game_name: str, action: int, humans: list[int], ply: int
+    state: State, game_name: str, action: int, humans: list[int], ply: int, reader: LabelReader
 ) -> dict[str, Any]:
     """The entry of the step's ``played`` for ``action`` (about to be applied at ``ply``): who
     played it (-1: chance) and its label as every human seat may see it (``play --human``'s
     :func:`solver.labels.shown_label`; hidden from one human seat, it is hidden: in hot seat
-    the list is read by all)."""
-    labels = {shown_label(state, action, seat, game_name) for seat in humans}
+    the list is read by all), read on ``reader``'s label twin (the caller keeps it in step)."""
+    twin = reader.reader()
+    labels = {shown_label(state, action, seat, game_name, twin) for seat in humans}
     label = labels.pop() if len(labels) == 1 else HIDDEN_LABEL
     return {"ply": ply, "player": -1 if state.is_chance_node() else state.current_player(),
             "label": label}  # fmt: skip
@@ -249,12 +251,14 @@ def _play_on(
     actions: list[int],
     step: _Step,
     played: list[dict[str, Any]] | None = None,
+    reader: LabelReader | None = None,
 ) -> bool:
     """Chance and the engine seats from ``state`` (``actions`` grows, and ``played`` with each
     action as the human seats may see it) until a human seat is to move or the game ends
     (``False``), or the step's time is out with an engine seat to move (``True``: the engines
     are still to move)."""
     humans = raw["humans"]
+    reader = reader or LabelReader(state)
     for _ in range(MAX_ENGINE_PLIES):
         if state.is_terminal():
             return False
@@ -271,24 +275,30 @@ def _play_on(
         else:
             action = _engine_move(raw, game, state, len(actions), step)
         if played is not None:
-            played.append(_played(state, raw["game"], action, humans, len(actions)))
+            played.append(_played(state, raw["game"], action, humans, len(actions), reader))
         state.apply_action(action)
+        reader.follow(action)
         actions.append(action)
     return False
 
 
-def advance_job(raw: dict[str, Any], move: int | None) -> dict[str, Any]:
+def advance_job(
+    raw: dict[str, Any], move: int | None, admitted: float | None = None
+) -> dict[str, Any]:
     """One step of a session: replay ``raw["actions"]``, apply the human's ``move`` (when given,
     checked legal for a human seat to move), then play chance and the engine seats until a human
-    seat is to move, the game ends or the step's ``raw["seconds"]`` run out (opening the
-    position counts; ``None`` or absent: no bound). Answers ``{"actions": [...], "view": {...}}``:
+    seat is to move, the game ends or the step's ``raw["seconds"]`` run out, counted from
+    ``admitted`` (the service's admission, ``time.monotonic()``; ``None``: now): the wait for a
+    worker, opening the position, labelling and the view count, and the engines' searches stop
+    :func:`view_reserve` before the deadline to leave the view its time (``seconds`` ``None``
+    or absent: no bound). Answers ``{"actions": [...], "view": {...}}``:
     the actions stay on the server, the view goes to the page, with ``enginePending`` (the
     engines are still to move), ``notes`` (what the budget cut), ``stepSeconds`` and ``played``:
     the step's actions (the human's move, chance, the engine seats') as ``{"ply", "player",
     "label"}``, each label as the human seats may see it (no action id: a hidden card's id would
     name it), so the page can list what the engines did."""
     seconds = raw.get("seconds")
-    step = _Step(seconds, None if seconds is None else time.monotonic() + seconds)
+    step = _Step(seconds, _search_deadline(seconds, admitted))
     opened = _open(raw)
     spec, game, state = opened.spec, opened.game, opened.state
     humans = list(raw["humans"])
@@ -300,15 +310,43 @@ def advance_job(raw: dict[str, Any], move: int | None) -> dict[str, Any]:
             raise HintError("it is not a human seat's turn", "action", "illegal_action")
         if move not in state.legal_actions():
             raise HintError(f"action {move} is not legal here", "action", "illegal_action")
-        played = [_played(state, spec.name, move, humans, len(actions))]
+    reader = LabelReader(state)
+    played: list[dict[str, Any]] = []
+    if move is not None:
+        played.append(_played(state, spec.name, move, humans, len(actions), reader))
         state.apply_action(move)
+        reader.follow(move)
         actions.append(move)
-    else:
-        played = []
-    pending = _play_on(raw, game, state, actions, step, played)
+    pending = _play_on(raw, game, state, actions, step, played, reader)
     view = seat_view(spec, game, state, humans, len(actions), actions)
     view.update(enginePending=pending, notes=step.notes, stepSeconds=seconds, played=played)
     return {"actions": actions, "view": view}
+
+
+VIEW_RESERVE_SECONDS = 0.25
+"""The most of a step's seconds kept from the engines' searches for the work after them: the
+labels of what they played and the seat's view (the compiled Trial's 4-player view, its picture
+drawn, takes about 0.1 s of CPU)."""
+
+VIEW_RESERVE_SHARE = 0.25
+"""The largest share of a step's seconds kept for that work (a short step keeps most of its
+time for its searches)."""
+
+
+def view_reserve(seconds: float) -> float:
+    """The seconds at the end of a step of ``seconds`` kept from the engines' searches."""
+    return min(VIEW_RESERVE_SECONDS, VIEW_RESERVE_SHARE * seconds)
+
+
+def _search_deadline(seconds: float | None, admitted: float | None) -> float | None:
+    """When a step's engine searches stop (``time.monotonic()``; ``None``: unbounded): the
+    step's seconds from its admission (now, if ``None``; a reading later than now is read as
+    now), less :func:`view_reserve`."""
+    if seconds is None:
+        return None
+    now = time.monotonic()
+    start = now if admitted is None else min(admitted, now)
+    return start + seconds - view_reserve(seconds)
 
 
 def _seat(state: State, humans: list[int]) -> int:
