@@ -35,6 +35,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
+from solver import command_clock
 from solver.errors import (
     EXTRAS,
     MissingExtraError,
@@ -240,7 +241,10 @@ def _named(words: list[str]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``forest`` command; returns the exit status."""
+    """Run the ``forest`` command; returns the exit status. Its clock
+    (:mod:`solver.command_clock`) starts at the process's start when ``argv`` is not given (the
+    real command line: a budget such as ``--seconds`` counts Python's start-up), else now."""
+    command_clock.mark(from_process_start=argv is None)
     words = list(sys.argv[1:] if argv is None else argv)
     command = _command_of(words)
     command = _ALIASES.get(command, command) if command is not None else None

@@ -11,8 +11,8 @@ The layers, lowest first (a module may import its own layer and the ones below):
 1. **base**: the protocol and the declaration (``game``, ``spec``), ``errors``, ``files``,
    ``json_objects``, ``rng``,
    ``stats``, ``kernels``, ``puzzle_data`` (a game's own puzzles), ``render/``, ``exact/``, the
-   compiled extensions' names and ``cmdkit`` (the argument types, progress lines and safe output
-   a command is built from);
+   compiled extensions' names, ``cmdkit`` (the argument types, progress lines and safe output
+   a command is built from) and ``command_clock`` (when the command started);
 2. **search**: ``search/`` (the searchers, and the shared agents as functions of them);
 3. **games**: ``games/<name>/`` (and ``ext/<name>.pyx``), each knowing nothing of the others;
 4. **above**: everything else (the registry, the CLI plumbing, agents by name, play, analysis, the
@@ -34,6 +34,7 @@ BASE = (
     "solver._ext",
     "solver._version",
     "solver.cmdkit",
+    "solver.command_clock",
     "solver.errors",
     "solver.exact",
     "solver.fields",

@@ -66,9 +66,11 @@ def order_lines(state: Any, plan: Any) -> list[str]:
 
 
 def _order(args: argparse.Namespace) -> int:
+    from solver import command_clock
     from solver.games.guardians import resolve_position
     from solver.games.guardians.mission_order import solve_order
     from solver.games.guardians.rules import GuardiansGame
+    from solver.search.limit import search_cancel, search_deadline
 
     if args.svg is not None:
         from solver.cmdkit import check_output
@@ -77,7 +79,10 @@ def _order(args: argparse.Namespace) -> int:
     position = resolve_position(args.position)
     state = GuardiansGame(position=position).new_initial_state()
     started = time.perf_counter()
-    solution = solve_order(state, args.method, time_limit=args.time_limit, seconds=args.seconds)
+    # --seconds runs from the command's start (Python's start-up and the imports included)
+    with search_deadline(command_clock.started() + args.seconds, search_cancel()):
+        solution = solve_order(state, args.method, time_limit=args.time_limit,
+                               seconds=args.seconds)  # fmt: skip
     seconds = time.perf_counter() - started
     if args.svg is not None:
         from solver.cmdkit import write_output
