@@ -200,6 +200,12 @@ def _add_review(commands: Any, spec: GameSpec) -> None:
     p.add_argument(
         "--seconds", type=positive_float, default=None, help=f"{spec.sampler} seconds a position"
     )
+    p.add_argument(
+        "--total-seconds", type=positive_float, default=None, metavar="S",
+        help="the whole review's wall-clock budget, from the command's start: each position gets "
+        "a fair share of the time left and a review that runs out stops there, said in a note "
+        "(default: none, the review takes what its positions take)",
+    )  # fmt: skip
     if spec.exact:
         searcher = p.add_mutually_exclusive_group()
         searcher.add_argument(

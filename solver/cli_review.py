@@ -44,16 +44,22 @@ def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
         if Path(args.plot).suffix.lower() not in (".png", ".svg"):
             raise OptionError(f"the plot is a .png or .svg file, not {args.plot!r}")
         check_output(args.plot, overwrite=args.overwrite)  # before the review's searches
+    from solver import command_clock
     from solver.cmdkit import progress_of
 
     actions = record.get("actions", [])
     with progress_of(args, f"reviewing {count(len(actions), 'action')} of {args.file}") as shown:
         # the positions searched and, once a few are, the time left at their pace
-        counter = shown.counter("position", left_after=10, tip="--iterations N: fewer, faster")
+        # (and how to make it shorter, or the total cap in force)
+        total = args.total_seconds
+        tip = ("--iterations N: fewer, faster; --total-seconds S: a cap" if total is None
+               else f"at most {total:g} s in all, --total-seconds")  # fmt: skip
+        counter = shown.counter("position", left_after=10, tip=tip)
         try:
             review = review_record(
                 record, iterations=args.iterations, seconds=args.seconds, exact=exact,
-                allow_paths=True, progress=counter,
+                allow_paths=True, progress=counter, total_seconds=args.total_seconds,
+                since=command_clock.started(),
             )  # fmt: skip
         except RecordError as exc:  # the record names the file's fault: actions.N, state...
             raise OptionError(f"{args.file}: {exc}") from None

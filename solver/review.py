@@ -230,6 +230,7 @@ def review_record(
     stop: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     memory_mb: float | None = None,
+    since: float | None = None,
 ) -> dict[str, Any]:
     """Review a game record: every decision's loss and mark, and the value curve (module doc).
 
@@ -249,11 +250,14 @@ def review_record(
     position (a single move) is not searched: its value is the next searched position's
     (``forced``, ``valueFromPly``; docs/hint-engine.md). ``memory_mb``: each position's memory
     cap, as a hint's ``limit.memoryMb`` (the review's ``limit`` says it where given).
+    ``since``: when ``total_seconds`` began (``time.monotonic()``; ``None``: now; a reading
+    later than now is read as now): the service's admission of the request, the command's start.
     """
     from solver.hint.engine import Caps, OpenedPosition
 
     started = time.monotonic()
-    deadline = None if total_seconds is None else started + total_seconds
+    begun = started if since is None else min(since, started)
+    deadline = None if total_seconds is None else begun + total_seconds
     spec, base, actions, last = _review_request(record, exact=exact, start=start, stop=stop)
     caps = caps or Caps()
     kw = {"caps": caps, "allow_paths": allow_paths}

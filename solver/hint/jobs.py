@@ -278,9 +278,10 @@ def roll_job(raw: dict[str, Any]) -> dict[str, Any]:
             "source": f"seed:{request.seed} {request.width}x{request.height}"}  # fmt: skip
 
 
-def review_job(raw: dict[str, Any], caps: Caps) -> dict[str, Any]:
+def review_job(raw: dict[str, Any], caps: Caps, admitted: float | None = None) -> dict[str, Any]:
     """A whole review, bounded by the review's seconds (the request's ``totalSeconds``, capped
-    by ``caps.max_review_seconds``)."""
+    by ``caps.max_review_seconds``), counted from ``admitted`` (the service's admission: the
+    wait for a worker is spent from them, as a hint's is)."""
     from solver.review import RecordError, review_record
 
     request = ReviewRequest.model_validate(raw)
@@ -296,6 +297,7 @@ def review_job(raw: dict[str, Any], caps: Caps) -> dict[str, Any]:
             record, iterations=request.limit.iterations, seconds=request.limit.seconds,
             exact=request.exact, caps=caps, allow_paths=False, total_seconds=total,
             start=request.from_ply, stop=request.to_ply, memory_mb=request.limit.memory_mb,
+            since=admitted,
         )  # fmt: skip
     except RecordError as exc:  # replayed before any search: refused at once
         raise HintError(str(exc), exc.field, exc.code) from None

@@ -303,7 +303,7 @@ def api_router(service: Service) -> APIRouter:
         (the whole review bounded by ``totalSeconds``, at most the server's review cap)."""
         raw = request.model_dump(by_alias=True, exclude_unset=True)
         return await service.run(jobs.review_job, raw, caps, timeout=review_timeout,
-                                 gone=http.is_disconnected)  # fmt: skip
+                                 gone=http.is_disconnected, timed=True)  # fmt: skip
 
     @router.post("/v1/position", responses=ERRORS)
     async def position(request: PositionRequest, http: Request) -> Any:

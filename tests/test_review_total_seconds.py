@@ -1,0 +1,74 @@
+"""A review's whole budget: ``forest GAME review --total-seconds S`` (``--seconds`` stays a
+position's, a contract), counted from the command's start; ``POST /v1/review``'s
+``totalSeconds`` counted from the service's admission. Before, the command had no total cap at
+all (``--seconds 1`` on a Trial record of 750 positions: 750 s, the progress line's estimate
+the only word of it). No assertion reads the wall clock: a start long past stands for the time
+spent, and what is checked is where the review stopped and what it said."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from solver import command_clock
+from solver.cli import main
+from solver.hint.engine import Caps
+from solver.hint.jobs import review_job
+from solver.review import review_record
+
+RECORD = {"game": "dog", "options": {"forest": "dog/another-dog"}, "seed": 0,
+          "actions": [12, 0, 4, 0, 11, 0, 1]}  # fmt: skip
+LONG_AGO = 100.0
+
+
+def _stopped_at_once(review: dict) -> None:
+    assert review["complete"] is False and review["reviewed"] == 0
+    assert any("ran out" in note for note in review["notes"])
+
+
+def test_a_total_begun_long_ago_stops_the_review_at_its_first_position() -> None:
+    whole = review_record(RECORD, exact=False, total_seconds=30.0)
+    assert whole["complete"] is True
+    late = review_record(RECORD, exact=False, total_seconds=30.0, since=time.monotonic() - 60)
+    _stopped_at_once(late)
+    # the first position is valued all the same (on its least share of time: its value may differ)
+    assert [p["ply"] for p in late["curve"]] == [0] and 0.0 <= late["curve"][0]["value"] <= 1.0
+
+
+def test_a_start_later_than_now_is_read_as_now() -> None:
+    review = review_record(RECORD, exact=False, total_seconds=30.0,
+                           since=time.monotonic() + LONG_AGO)  # fmt: skip
+    assert review["complete"] is True
+
+
+def test_the_service_s_review_spends_from_its_admission() -> None:
+    raw = {"id": "r", **RECORD, "exact": False, "totalSeconds": 30}
+    assert review_job(raw, Caps())["complete"] is True
+    _stopped_at_once(review_job(raw, Caps(), time.monotonic() - LONG_AGO))
+
+
+def _review(capsys: pytest.CaptureFixture[str], path: Path, *extra: str) -> dict:
+    assert main(["dog", "review", str(path), "--mcts", "--json", *extra]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_the_command_s_total_seconds_run_from_its_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(RECORD), encoding="utf-8")
+    assert _review(capsys, path, "--total-seconds", "30")["complete"] is True
+    monkeypatch.setattr(command_clock, "started", lambda: time.monotonic() - LONG_AGO)
+    assert (
+        _review(capsys, path, "--seconds", "30", "--iterations", "50")["complete"] is True
+    )  # a position's: no cap
+    _stopped_at_once(_review(capsys, path, "--total-seconds", "30"))
+
+
+def test_total_seconds_is_a_positive_number(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["dog", "review", "x.json", "--total-seconds", "0"])
+    assert exc.value.code == 2 and "--total-seconds" in capsys.readouterr().err
