@@ -22,7 +22,8 @@ const table = {
   seat: 0,
   session: null, // a server-kept session: {id, view}; the page then holds only the seat's view
   sessionBusy: false, // a session step is running (the engines play)
-  sessionRun: 0, // bumped when the page leaves a game: late session answers are dropped
+  sessionRun: 0, // bumped when the page leaves a game: late answers for it (session steps,
+  // positions, hints) are dropped
   picked: null, // a panel item picked: the move buttons are narrowed to its actions
   showFolded: false, // the moves the picture and panels play, also shown as buttons
   lineWish: null, // the hinted line to draw (the row under the pointer, else the best)
@@ -441,15 +442,17 @@ function clearHint() {
 async function refresh() {
   clearHint();
   const cursor = table.cursor;
+  const run = table.sessionRun;
   let position;
   try {
     // only the labels the page has not got (a label can cost the server a state's decoding)
     const labelsFrom = Math.min(table.line.length, cursor);
     position = await api("/v1/position", request({ seat: table.seat, labelsFrom }));
   } catch (error) {
-    showFailure(error);
+    if (run === table.sessionRun) showFailure(error);
     return;
   }
+  if (run !== table.sessionRun) return; // the page left this game (another game, a session)
   if (cursor !== table.cursor) return; // a later step asked for another ply meanwhile
   table.position = position;
   const from = position.lineFrom || 0;
@@ -1011,6 +1014,7 @@ async function hint() {
   const iterations = hintSimulations();
   if (iterations === null) return;
   const cursor = table.cursor;
+  const run = table.sessionRun;
   let answer;
   try {
     answer = table.session
@@ -1019,10 +1023,10 @@ async function hint() {
         id: `web-${cursor}`, limit: { iterations }, top_k: 3, seed: 0,
       }));
   } catch (error) {
-    showError(error);
+    if (run === table.sessionRun) showError(error);
     return;
   }
-  if (cursor !== table.cursor) return;
+  if (run !== table.sessionRun || cursor !== table.cursor) return; // asked of another game
   table.lastHint = answer;
   const body = $("hint-table").querySelector("tbody");
   body.innerHTML = "";

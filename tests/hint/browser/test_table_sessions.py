@@ -109,6 +109,35 @@ def test_a_failed_request_leaves_a_clean_visible_error_state(page: Any) -> None:
     assert page.get_attribute("#status", "data-state") != "error"
 
 
+def test_a_late_board_answer_never_lands_on_the_session_started_after_it(page: Any) -> None:
+    # Defect: choosing a game, then the session mode before its board had come, drew the late
+    # board on the session's page: 'Chance: roll or draw', no move buttons, the session set.
+    page.select_option("#game", "dog")
+    _ready(page)
+    held: list[Any] = []
+
+    def hold_the_first(route: Any) -> None:  # the board's answer waits until released
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/v1/position", hold_the_first)
+    page.click("#new-game")
+    page.wait_for_function("() => window.table.busy > 0", timeout=30_000)
+    page.select_option("#mode", "session")
+    page.wait_for_function("() => window.table.session !== null && window.table.busy === 1",
+                           timeout=60_000)  # fmt: skip
+    assert len(held) == 1
+    session_view = page.evaluate("() => window.table.position")
+    held[0].continue_()  # now the old game's board answers
+    page.wait_for_function("() => window.table.busy === 0", timeout=30_000)
+    assert page.evaluate("() => window.table.position") == session_view
+    assert page.evaluate("() => window.table.session !== null")
+    assert page.get_attribute("#status", "data-state") != "chance"
+    assert page.query_selector_all("#moves button"), page.inner_text("#status")
+
+
 def test_hidden_always_hides(page: Any) -> None:
     for name in solver.registered_games():
         spec = game_spec(name)
