@@ -81,6 +81,15 @@ def test_a_reviewed_dog_game_fits_a_phone(browser: Any, server: Server) -> None:
         page.click("#review")
         page.wait_for_function("() => !document.querySelector('#accuracy').hidden", timeout=120_000)
         _fits(page, "the reviewed game with its accuracy table")
+        # its widest rows: a fourth player and three-digit counts (a long Trial game's); a
+        # Trial review at 390 px ran 7 px past its box with two such rows
+        widest = "<td>player 3</td><td>100.0</td>" + "<td>999</td>" * 4
+        page.evaluate(f"() => {{ document.querySelector('#accuracy tbody').innerHTML = "
+                      f"'<tr>{widest}</tr>'.repeat(4); }}")  # fmt: skip
+        _fits(page, "the accuracy table's widest rows")
+        inside = page.evaluate("() => { const t = document.querySelector('#accuracy'); "
+                               "return [t.scrollWidth, t.clientWidth]; }")  # fmt: skip
+        assert inside[0] <= inside[1], f"the accuracy table scrolls inside its box: {inside}"
     finally:
         page.close()
 
