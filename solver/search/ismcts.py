@@ -636,7 +636,8 @@ def ismcts(
 ) -> SearchResult:
     """Search ``state`` from ``observer``'s view (default: the player to move) with ISMCTS.
 
-    The budget is ``iterations`` (default 1000) and/or ``seconds``, ``top_k`` (moves reported),
+    The budget is ``iterations`` (default 1000 when neither it, ``seconds`` nor ``limit`` is
+    given) and/or ``seconds``, ``top_k`` (moves reported),
     as keywords or a :class:`~solver.search.limit.Limit` (``depth`` and ``memory_mb`` are
     refused). Options as for :func:`~solver.search.mcts.mcts` (``c``, ``evaluator`` — also a
     :class:`~solver.search.evaluators.PlayoutEvaluator` — ``rollouts``, ``max_nodes``,

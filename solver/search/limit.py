@@ -239,11 +239,14 @@ def sampling_budget(
     max_iterations: int | None = None,
 ) -> Limit:
     """The budget of a sampling search (MCTS, ISMCTS): ``limit`` merged with the keywords in
-    ``given``, ``default_iterations`` when neither names a budget, the fields this searcher
+    ``given``, ``default_iterations`` when neither names a budget (``seconds`` alone is one, as
+    ``best_move`` reads it: ``mcts(state, seconds=5)`` searched 1000 simulations, 5 s unused,
+    where ``best_move(state, seconds=5)`` searched 5 s), the fields this searcher
     cannot honour refused, at least one of iterations and seconds required, iterations past
     ``max_iterations`` refused (the tree searchers' visit counters: a larger count overflowed the
     compiled tree's C long), and the seconds no later than a :func:`search_deadline` in force."""
-    if limit is None and given.get("iterations", UNSET) is UNSET:
+    timed = given.get("seconds", UNSET) not in (UNSET, None)
+    if limit is None and given.get("iterations", UNSET) is UNSET and not timed:
         given = {**given, "iterations": default_iterations}
     budget = merge_limit(limit, given)
     budget.refuse(searcher, list(refused), why)

@@ -527,13 +527,13 @@ def mcts(
 ) -> SearchResult:
     """Search ``state`` (a decision node) with UCT and return the ranked moves.
 
-    The budget: ``iterations`` (default 1000 when neither it nor ``limit`` is given) and/or
-    ``seconds``, ``memory_mb`` (caps the tree), ``top_k`` (moves reported), as keywords or as a
-    :class:`~solver.search.limit.Limit`; it stops at the first bound reached. ``seed``
-    (0..2**64-1) seeds the searcher's own generator: the same seed and iteration budget give the
-    same result. The options ``c``, ``evaluator``, ``rollouts``, ``backup`` and ``max_nodes``
-    (documented in :class:`~solver.search.options.MCTSOptions`) are keywords or one
-    ``options=MCTSOptions(...)``. ``reuse``: an :class:`MCTSTree` whose statistics the search
+    The budget: ``iterations`` (default 1000 when neither it, ``seconds`` nor ``limit`` is
+    given) and/or ``seconds``, ``memory_mb`` (caps the tree), ``top_k`` (moves reported), as
+    keywords or as a :class:`~solver.search.limit.Limit`; it stops at the first bound reached.
+    ``seed`` (0..2**64-1) seeds the searcher's own generator: the same seed and iteration budget
+    give the same result. The options ``c``, ``evaluator``, ``rollouts``, ``backup`` and
+    ``max_nodes`` (documented in :class:`~solver.search.options.MCTSOptions`) are keywords or
+    one ``options=MCTSOptions(...)``. ``reuse``: an :class:`MCTSTree` whose statistics the search
     continues (its root must equal ``state``).
 
     Raises :class:`~solver.errors.OptionError` for an unknown or bad option, an option given

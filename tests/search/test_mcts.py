@@ -405,6 +405,24 @@ def test_seconds_budget(kernel):
         assert both.iterations == 25
 
 
+def test_seconds_alone_is_the_budget_as_best_move_reads_it(kernel):
+    # mcts(state, seconds=S) searched the keyword default's 1000 simulations and stopped, S
+    # unused, where best_move(state, seconds=S) and mcts(limit=Limit(seconds=S)) searched S
+    # (found by the new-user pass). The budget itself (no clock involved), then a search whose
+    # 1000 simulations take milliseconds and so must stop by its seconds.
+    from solver.search.limit import UNSET, Limit, sampling_budget
+
+    def budget(**given: object) -> Limit:
+        named = {"iterations": UNSET, "seconds": UNSET, **given}
+        return sampling_budget("mcts", None, named, default_iterations=1000, refused=[], why="")
+
+    assert (budget(seconds=5.0).iterations, budget(seconds=5.0).seconds) == (None, 5.0)
+    assert budget().iterations == 1000 and budget(seconds=None).iterations == 1000
+    assert budget(iterations=30, seconds=5.0).iterations == 30
+    result = mcts(kernel("dog/tiny-example", 11), seconds=0.3, seed=0)
+    assert result.extra["stopped_by"] == "seconds", result.iterations
+
+
 @pytest.mark.parametrize(
     ("options", "match"),
     [
