@@ -108,11 +108,25 @@ def pseudo_file(name: str) -> str | None:
     return None
 
 
+def _check_nameable(name: str, what: str) -> None:
+    """Refuse a path no file can have: a NUL character, or text the file system's encoding
+    cannot say (a lone surrogate such as ``"\\ud800"``); the operating system's calls raised a
+    ``ValueError`` or a ``UnicodeEncodeError`` for them, not a library error."""
+    if "\0" in name:
+        raise OptionError(f"{name!r}: a path holds no NUL character; it names no {what}")
+    try:
+        os.fsencode(name)
+    except UnicodeEncodeError:
+        raise OptionError(f"{name!r}: not a path this system can name (it cannot be encoded); "
+                          f"it names no {what}") from None  # fmt: skip
+
+
 def _open_regular(name: str, what: str) -> int:
     """An open descriptor of the regular file ``name`` (not under ``/proc`` or ``/sys``), opened
     without blocking; an :class:`~solver.errors.OptionError` naming it otherwise."""
     if name == "":
         raise OptionError(f"an empty path is not a {what}")
+    _check_nameable(name, what)
     real = pseudo_file(name)
     if real is not None:
         raise OptionError(f"{name}: is a kernel pseudo-file ({real}), not a {what}")

@@ -848,6 +848,11 @@ class GameSpec:
         game's own hooks build it this way (``SPEC.build(engine=engine, forest=...)``), the
         registry's ``load_game`` too. No silent fallback: an engine the game lacks is an error."""
         chosen = self.chosen_engine(engine)
+        if not isinstance(chosen, str):  # a list or dict is unhashable: a TypeError below
+            raise OptionError(
+                f"an engine is a name ({', '.join(self.engine_names())}), not "
+                f"{type(chosen).__name__}"
+            )
         if chosen not in self.engines:
             raise OptionError(
                 f"game {self.name!r} has no {chosen!r} engine; available: "

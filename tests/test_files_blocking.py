@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import solver
 from solver.errors import FormatError, OptionError
 from solver.files import read_bytes
 from solver.testing import one_line_error, run_forest
@@ -145,3 +146,19 @@ def test_an_empty_source_or_a_symlink_loop_is_named_as_such(tmp_path, game):
     run = run_forest(game, "show", str(loop), timeout=TIMEOUT)
     one_line_error(run, f"{loop}: cannot read: Too many levels of symbolic links")
     assert "no such" not in run.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [("a\0b.json", "a path holds no NUL character"), ("\ud800", "not a path this system can name")],
+)
+def test_a_path_no_file_can_have_is_an_option_error(name, words):
+    # Found by attack: solver.load_game("dog", forest="a\0b") raised ValueError ("embedded null
+    # byte"), a lone surrogate UnicodeEncodeError (from os.path.realpath), not a library error.
+    with pytest.raises(OptionError, match=words):
+        read_bytes(name, "saved state")
+    with pytest.raises(OptionError, match=f"{words}.*it names no forest file"):
+        solver.load_game("dog", forest=name)
+    with pytest.raises(OptionError, match=f"{words}.*it names no tile set"):
+        solver.load_game("guardians", tiles=name)
+

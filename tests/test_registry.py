@@ -79,3 +79,12 @@ def test_no_shared_module_imports_a_game_package():
             if any(n.startswith("solver.games.") for n in names):
                 offenders.append(f"{relative}:{node.lineno}")
     assert offenders == []
+
+
+@pytest.mark.parametrize("engine", [[], {}, 1])
+def test_an_engine_that_is_no_name_is_an_option_error(engine):
+    # Found by attack: a list or a dict escaped as "TypeError: unhashable type" (the API raises
+    # only solver.errors classes); an int said "has no 1 engine".
+    with pytest.raises(OptionError, match=rf"an engine is a name \(kernel, reference\), not "
+                                          rf"{type(engine).__name__}"):  # fmt: skip
+        load_game("dog", forest="dog/puddles", engine=engine)
