@@ -16,7 +16,7 @@ from typing import Any
 from solver import option_values
 from solver.cmdkit import positive_float_up_to, read_state_text, read_text_file
 from solver.errors import DuplicateKeyError, FormatError, OptionError, SolverError
-from solver.files import file_format_error
+from solver.files import file_format_error, read_head
 from solver.game import LabelReader, State, Why, play_item
 from solver.json_objects import loads
 from solver.review import RecordError, open_record
@@ -132,16 +132,13 @@ def _saved_state_text(
 
 def _looks_saved(path: str, text: str | None = None) -> bool:
     """Whether the file ``path`` (its ``text`` when read already) holds JSON, as a saved state
-    does (``False`` for a file that cannot be read, or is no regular file: a FIFO would block
-    the read; the caller's error stands)."""
+    does (``False`` for a file that cannot be read without blocking, or is no regular file: a
+    FIFO, ``/proc/kmsg``; the caller's error stands)."""
     if text is None:
-        if not os.path.isfile(path):
+        head = read_head(path, 64)  # without blocking: /proc/kmsg is a "regular" file too
+        if head is None:
             return False
-        try:
-            with open(path, "rb") as handle:
-                text = handle.read(64).decode("utf-8", "replace")
-        except (OSError, ValueError):
-            return False
+        text = head.decode("utf-8", "replace")
     return text.lstrip().startswith("{")
 
 

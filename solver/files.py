@@ -87,6 +87,22 @@ def read_bytes(
     return data
 
 
+def read_head(path: str | os.PathLike[str], size: int) -> bytes | None:
+    """The first ``size`` bytes of the regular file ``path``, opened and read as
+    :func:`read_bytes` does (never blocking: a FIFO, ``/proc/kmsg``); ``None`` where that would
+    refuse it. For a guess at what a file is, made after its own reader has refused it."""
+    try:
+        fd = _open_regular(os.fspath(path), "file")
+    except OptionError:
+        return None
+    try:
+        return read_without_blocking(fd, size)[:size]
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 def check_readable(path: str | os.PathLike[str], what: str = "file") -> None:
     """Refuse ``path`` as :func:`read_bytes` would, without reading it: a command checks the
     files it names this way before any work starts.

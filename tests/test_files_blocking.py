@@ -11,7 +11,7 @@ import pytest
 
 import solver
 from solver.errors import FormatError, OptionError
-from solver.files import read_bytes
+from solver.files import read_bytes, read_head
 from solver.testing import one_line_error, run_forest
 
 TIMEOUT = 60  # a hang fails (subprocess.TimeoutExpired), not a wait for ever
@@ -162,3 +162,14 @@ def test_a_path_no_file_can_have_is_an_option_error(name, words):
     with pytest.raises(OptionError, match=f"{words}.*it names no tile set"):
         solver.load_game("guardians", tiles=name)
 
+
+def test_a_guess_at_a_file_s_kind_never_blocks(tmp_path):
+    # Found by attack: 'forest dog show /proc/kmsg' hung: refused by the forest reader, the file
+    # was then read with a plain open() to see whether it was a saved state given as FILE.
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    assert read_head(fifo, 64) is None
+    assert read_head("/proc/kmsg", 64) is None
+    assert read_head(tmp_path, 64) is None
+    (tmp_path / "s.json").write_text('{"game": "dog"}', encoding="utf-8")
+    assert read_head(tmp_path / "s.json", 4) == b'{"ga'
