@@ -17,7 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 from solver.errors import OptionError, SolverError
 from solver.fields import JSONValue
-from solver.hint.engine import Caps, HintError, answer, error_answer, open_position
+from solver.hint.engine import (
+    Caps,
+    HintError,
+    RequestClock,
+    answer,
+    error_answer,
+    open_position,
+)
 from solver.hint.lines import hinted_svg, move_points, pv_points
 from solver.hint.position import requested_spec
 from solver.hint.schema import (
@@ -156,10 +163,12 @@ def position_job(raw: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def analyse_job(raw: dict[str, Any]) -> dict[str, Any]:
+def analyse_job(raw: dict[str, Any], admitted: float | None = None) -> dict[str, Any]:
+    """A game file's analysis row; its searches' :data:`ANALYSIS_SECONDS` run from ``admitted``
+    (the service's admission, ``time.monotonic()``; ``None``: now), as a hint's seconds do."""
     import importlib
 
-    started = time.monotonic()
+    clock = RequestClock.since(admitted)
     request = AnalyseRequest.model_validate(raw)
     for name, given in (("actions", bool(request.actions)), ("state", request.state is not None)):
         if given:  # the model shares the hint's position fields; an analysis reads none of them
@@ -197,11 +206,11 @@ def analyse_job(raw: dict[str, Any]) -> dict[str, Any]:
     analyse = getattr(importlib.import_module(module), function)
     from solver.search.limit import search_deadline
 
-    with search_deadline(started + ANALYSIS_SECONDS):
+    with search_deadline(clock.deadline(ANALYSIS_SECONDS)):
         row = analyse(_Held())
     clean = json.loads(json.dumps(row, default=str))
     return AnalyseAnswer(
-        id=request.id, game=spec.name, row=clean, elapsed=round(time.monotonic() - started, 6)
+        id=request.id, game=spec.name, row=clean, elapsed=round(time.monotonic() - clock.started, 6)
     ).model_dump(by_alias=True)
 
 

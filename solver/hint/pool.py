@@ -18,6 +18,7 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnContext
@@ -27,6 +28,9 @@ __all__ = ["JobTimeout", "WorkerDied", "WorkerPool"]
 
 START_TIMEOUT = 120.0
 """Seconds a new worker may take to import the engine and say it is ready."""
+
+
+_UNRUN = "no worker was free within {:g} s of the admission: the job was not run"
 
 
 class JobTimeout(Exception):
@@ -142,19 +146,23 @@ class WorkerPool:
         *args: object,
         timeout: float,
         started: Callable[[], None] | None = None,
+        since: float | None = None,
     ) -> Any:
         """``job(*args)`` on an idle worker (waiting for one), its result; :class:`JobTimeout`
-        past ``timeout`` seconds of running (the worker is recycled), :class:`WorkerDied` if
-        the worker crashed, ``RuntimeError`` for an exception the job raised. ``started`` is
-        called once a worker has taken the job (a caller may drop a job still waiting)."""
-        worker = await self._idle.get()
+        past ``timeout`` seconds (the worker is recycled), :class:`WorkerDied` if the worker
+        crashed, ``RuntimeError`` for an exception the job raised. ``started`` is called once a
+        worker has taken the job (a caller may drop a job still waiting). ``since``: when the
+        ``timeout`` began (``time.monotonic()``: the request's admission, so the wait for a
+        worker is spent from it; ``None``: when a worker takes the job); a job whose wait took
+        the whole ``timeout`` is not run (:class:`JobTimeout`, its worker kept)."""
+        worker, left = await self._take(timeout, since)
         self.busy += 1
         if started is not None:
             started()
         try:
             try:
                 worker.conn.send((job, args))
-                kind, value = await asyncio.wait_for(self._receive(worker), timeout)
+                kind, value = await asyncio.wait_for(self._receive(worker), left)
             except TimeoutError:
                 self.recycled += 1
                 self._recycle(worker)
@@ -172,6 +180,22 @@ class WorkerPool:
         if kind == "error":
             raise RuntimeError(value)
         return value
+
+    async def _take(self, timeout: float, since: float | None) -> tuple[_Worker, float]:
+        """An idle worker and the seconds left of ``timeout`` counted from ``since`` (``None``:
+        from now); :class:`JobTimeout` when they run out before a worker is free."""
+        if since is None:
+            return await self._idle.get(), timeout
+        try:
+            left = timeout - (time.monotonic() - since)
+            worker = await asyncio.wait_for(self._idle.get(), max(left, 0.0))
+        except TimeoutError:
+            raise JobTimeout(_UNRUN.format(timeout)) from None
+        left = timeout - (time.monotonic() - since)
+        if left <= 0:
+            self._idle.put_nowait(worker)
+            raise JobTimeout(_UNRUN.format(timeout))
+        return worker, left
 
     def _recycle(self, worker: _Worker) -> None:
         """Kill ``worker`` and start another in its place (in the background)."""

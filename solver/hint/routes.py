@@ -201,7 +201,7 @@ class Service:
         try:
             try:
                 reply = await self._unless_abandoned(job, raw, *args, timeout=timeout,
-                                                     gone=gone)  # fmt: skip
+                                                     gone=gone, since=admitted)  # fmt: skip
             except _Abandoned:
                 self.abandoned += 1
                 reply = error_answer(ident, "the client hung up before a worker took the "
@@ -209,8 +209,9 @@ class Service:
                                      "client_gone")  # fmt: skip
             except JobTimeout:
                 self.timeouts += 1
-                reply = error_answer(ident, f"no answer within {timeout:g} s (the request's "
-                                     "budget and a grace): its work was stopped", None,
+                reply = error_answer(ident, f"no answer within {timeout:g} s of its admission "
+                                     "(the request's budget and a grace, the wait for a worker "
+                                     "included): its work was stopped", None,
                                      "timeout")  # fmt: skip
             except (WorkerDied, RuntimeError) as exc:  # a bug: answered without a traceback
                 reply = error_answer(ident, f"internal error: {exc}", None, "internal")
@@ -219,16 +220,19 @@ class Service:
         return reply, {ADMITTED_HEADER: f"{time.monotonic() - admitted:.6f}"}
 
     async def _unless_abandoned(
-        self, *job: object, timeout: float, gone: Gone | None
+        self, *job: object, timeout: float, gone: Gone | None, since: float
     ) -> dict[str, Any]:
-        """``pool.run(jobs.guarded, *job)``'s reply; :class:`_Abandoned` if ``gone`` says the
-        client hung up before a worker took the job (which is then cancelled, unrun)."""
+        """``pool.run(jobs.guarded, *job)``'s reply, its ``timeout`` counted from ``since``
+        (the admission); :class:`_Abandoned` if ``gone`` says the client hung up before a
+        worker took the job (which is then cancelled, unrun)."""
         assert self.pool is not None, "the service is not started"
         if gone is None:
-            reply: dict[str, Any] = await self.pool.run(jobs.guarded, *job, timeout=timeout)
+            reply: dict[str, Any] = await self.pool.run(
+                jobs.guarded, *job, timeout=timeout, since=since
+            )
             return reply
         started = asyncio.Event()
-        run = self.pool.run(jobs.guarded, *job, timeout=timeout, started=started.set)
+        run = self.pool.run(jobs.guarded, *job, timeout=timeout, started=started.set, since=since)
         work: asyncio.Future[dict[str, Any]] = asyncio.ensure_future(run)
         try:
             while not started.is_set():
@@ -295,7 +299,7 @@ def api_router(service: Service) -> APIRouter:
         """A game file's solvability class, par and value (games with analysis hooks)."""
         raw = request.model_dump(by_alias=True)
         return await service.run(jobs.analyse_job, raw, timeout=ANALYSE_SECONDS,
-                                 gone=http.is_disconnected)  # fmt: skip
+                                 gone=http.is_disconnected, timed=True)  # fmt: skip
 
     @router.post("/v1/review", response_model=ReviewAnswer, responses=ERRORS)
     async def review(request: ReviewRequest, http: Request) -> Any:

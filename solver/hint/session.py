@@ -344,9 +344,9 @@ def _search_deadline(seconds: float | None, admitted: float | None) -> float | N
     now), less :func:`view_reserve`."""
     if seconds is None:
         return None
-    now = time.monotonic()
-    start = now if admitted is None else min(admitted, now)
-    return start + seconds - view_reserve(seconds)
+    from solver.hint.engine import RequestClock
+
+    return RequestClock.since(admitted).deadline(seconds) - view_reserve(seconds)
 
 
 def _seat(state: State, humans: list[int]) -> int:

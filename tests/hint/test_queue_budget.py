@@ -73,7 +73,7 @@ class _QueuedPool:
     def __init__(self) -> None:
         self.given: tuple[object, ...] = ()
 
-    async def run(self, job: Any, *args: Any, timeout: float, started: Any = None) -> Any:
+    async def run(self, job: Any, *args: Any, timeout: float, **_: Any) -> Any:
         self.given = args
         *rest, last = args
         if isinstance(last, float):  # a timed job's admission

@@ -106,7 +106,7 @@ def test_the_service_hands_a_table_step_its_admission() -> None:
     class Pool:
         busy, alive = 0, 1
 
-        async def run(self, job: Any, *args: Any, timeout: float, started: Any = None) -> Any:
+        async def run(self, job: Any, *args: Any, timeout: float, **_: Any) -> Any:
             given.append(args)
             *rest, admitted = args
             return job(*rest, admitted - LONG_AGO)  # the queue took LONG_AGO
