@@ -48,18 +48,21 @@ def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
     from solver.cmdkit import progress_of
 
     actions = record.get("actions", [])
-    with progress_of(args, f"reviewing {count(len(actions), 'action')} of {args.file}") as shown:
+    begun = command_clock.started()  # the clock of --total-seconds, and of the progress line
+    what = f"reviewing {count(len(actions), 'action')} of {args.file}"
+    with progress_of(args, what, since=begun) as shown:
         # the positions searched and, once a few are, the time left at their pace
-        # (and how to make it shorter, or the total cap in force)
+        # (and how to make it shorter, or the total cap in force, which it never passes)
         total = args.total_seconds
         tip = ("--iterations N: fewer, faster; --total-seconds S: a cap" if total is None
                else f"at most {total:g} s in all, --total-seconds")  # fmt: skip
-        counter = shown.counter("position", left_after=10, tip=tip)
+        until = None if total is None else begun + total
+        counter = shown.counter("position", left_after=10, tip=tip, until=until)
         try:
             review = review_record(
                 record, iterations=args.iterations, seconds=args.seconds, exact=exact,
                 allow_paths=True, progress=counter, total_seconds=args.total_seconds,
-                since=command_clock.started(),
+                since=begun,
             )  # fmt: skip
         except RecordError as exc:  # the record names the file's fault: actions.N, state...
             raise OptionError(f"{args.file}: {exc}") from None

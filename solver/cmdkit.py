@@ -219,7 +219,10 @@ class Progress:
     line reads ``forest: WHAT: DETAIL (12 s)``; :meth:`update` changes the detail (``game 3/10,
     action 57``), :meth:`counter` gives a callback for a count of ``total``. A background thread
     draws it, so work that reports nothing (one long search) is still seen to be running; the
-    line is cleared when the work ends, before the command prints its answer.
+    line is cleared when the work ends, before the command prints its answer. ``since``: when the
+    work began on ``clock`` (a command's start, :func:`solver.command_clock.started`, so the line
+    reads the clock a ``--total-seconds`` budget runs on); ``None``: when the line opens. The
+    elapsed seconds and a counter's pace count from there.
 
     >>> with Progress("solving", enabled=False) as progress:
     ...     progress.update("game 1/2")
@@ -234,6 +237,7 @@ class Progress:
         enabled: bool = True,
         stream: TextIO | None = None,
         clock: Callable[[], float] = time.monotonic,
+        since: float | None = None,
     ) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = enabled and _isatty(self.stream)
@@ -243,11 +247,13 @@ class Progress:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._clock = clock
-        self._started = clock()
+        self._since = since
+        self._started = clock() if since is None else since
 
     def __enter__(self) -> Progress:
         if self.enabled:
-            self._started = self._clock()
+            if self._since is None:
+                self._started = self._clock()
             self._thread = threading.Thread(target=self._draw, name="forest-progress", daemon=True)
             self._thread.start()
         return self
@@ -269,17 +275,27 @@ class Progress:
         self.detail = detail
 
     def counter(
-        self, noun: str, total: int = 0, *, left_after: int | None = None, tip: str = ""
+        self,
+        noun: str,
+        total: int = 0,
+        *,
+        left_after: int | None = None,
+        tip: str = "",
+        until: float | None = None,
     ) -> Count:
         """A callback ``(done[, total]) -> None`` showing ``NOUN done/total`` (the total given
         here, or with each call). ``left_after``: once that many are done, and until the last,
         also the time left at their pace since the work began (``position 120/744, about 40 s
-        left``), then ``tip`` in brackets (how to go faster)."""
+        left``), then ``tip`` in brackets (how to go faster). ``until``: when a budget stops
+        the work (on the same clock): the time left never goes past it."""
 
         def show(done: int, of: int = total) -> None:
             detail = f"{noun} {done}/{of}"
             if left_after is not None and left_after <= done < of:
-                left = (self._clock() - self._started) / done * (of - done)
+                now = self._clock()
+                left = (now - self._started) / done * (of - done)
+                if until is not None:
+                    left = max(0.0, min(left, until - now))
                 detail += f", about {left:.0f} s left" + (f" ({tip})" if tip else "")
             self.detail = detail
 
@@ -329,9 +345,10 @@ def output_option(
     p.add_argument("--overwrite", action="store_true", help=f"replace an existing {flags[0]} file")
 
 
-def progress_of(args: argparse.Namespace, what: str) -> Progress:
-    """The :class:`Progress` of a command given ``--no-progress`` or not."""
-    return Progress(what, enabled=not getattr(args, "no_progress", False))
+def progress_of(args: argparse.Namespace, what: str, since: float | None = None) -> Progress:
+    """The :class:`Progress` of a command given ``--no-progress`` or not (``since``: when its
+    work began, on ``time.monotonic()``'s clock; ``None``: when the line opens)."""
+    return Progress(what, enabled=not getattr(args, "no_progress", False), since=since)
 
 
 def check_output(path: str | None, *, overwrite: bool = False) -> None:

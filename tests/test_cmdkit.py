@@ -34,3 +34,41 @@ def test_a_counter_says_the_count_and_the_time_left_at_its_pace() -> None:
     assert progress.detail == "position 40/40"
     progress.counter("position", left_after=1)(1, 4)
     assert progress.detail == "position 1/4, about 90 s left"
+
+
+def test_a_progress_line_reads_the_clock_its_budget_runs_on() -> None:
+    """A review's progress line read its own clock, started when the line opened, while
+    ``--total-seconds`` counts from the command's start: the time left said nothing of the
+    budget. With ``since`` the pace counts from the work's start, and ``until`` (the budget's
+    end on that clock) bounds the time left."""
+    from solver.cmdkit import Progress
+
+    now = [130.0]
+    progress = Progress("reviewing", enabled=False, clock=lambda: now[0], since=100.0)
+    progress.counter("position", left_after=10)(10, 40)
+    assert progress.detail == "position 10/40, about 90 s left"  # 30 s since the start
+    progress.counter("position", left_after=10, until=150.0)(10, 40)
+    assert progress.detail == "position 10/40, about 20 s left"  # the budget ends first
+    now[0] = 160.0
+    progress.counter("position", left_after=10, until=150.0)(20, 40)
+    assert progress.detail == "position 20/40, about 0 s left"
+
+
+def test_the_review_command_times_its_progress_from_the_command_start(tmp_path, monkeypatch):
+    from solver import cmdkit, command_clock
+    from solver.cli import main
+
+    record = tmp_path / "game.json"
+    assert main(["dog", "play", "dog/tiny-2x2", "--agent", "random", "--record", str(record)]) == 0
+    opened: list[tuple[float | None, float | None]] = []
+
+    class Seen(cmdkit.Progress):
+        def counter(self, *args: object, until: float | None = None, **how: object) -> object:
+            opened.append((self._since, until))
+            return super().counter(*args, until=until, **how)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cmdkit, "Progress", Seen)
+    argv = ["dog", "review", str(record), "--iterations", "5", "--total-seconds", "60"]
+    assert main(argv) == 0
+    ((since, until),) = opened
+    assert since == command_clock.started() and until == since + 60
