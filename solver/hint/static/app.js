@@ -530,7 +530,8 @@ function draw() {
 // to the next thing to press instead: the roll, else the first move, panel item or folded list.
 function focusInPlay() {
   const active = document.activeElement;
-  return Boolean(active && active.closest && active.closest("#moves, #chance, #panels"));
+  return Boolean(active && active.closest
+    && active.closest("#moves, #chance, #panels, #hint-table"));
 }
 
 const NEXT_PLAY = ["#roll", "#moves > button[data-action]", "#moves details[open] > button",
@@ -1048,6 +1049,15 @@ async function hint() {
     }
     row.addEventListener("click", () => play(move.action));
     row.addEventListener("mouseenter", () => followLine(move.pv));
+    // from the keyboard too: Tab reaches each row (its line drawn, as under the pointer), and
+    // Enter or Space plays it (a row was for the pointer only)
+    row.tabIndex = 0;
+    row.addEventListener("focus", () => followLine(move.pv));
+    row.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      event.preventDefault();
+      play(move.action);
+    });
     body.appendChild(row);
   }
   $("hint-table").hidden = !answer.moveInfos.length;

@@ -5,7 +5,9 @@ Chromium against a real ``forest serve`` (found by the new-user pass):
   scrolled sideways; nothing may run past the viewport, whatever the page shows;
 - a move pressed with Enter was drawn away with its position and the focus fell back to the
   page's start: 17 Tabs through the set-up form before every move. The focus now goes to the next
-  thing to press (the roll or a move), in a board game and in a server-kept session.
+  thing to press (the roll or a move), in a board game and in a server-kept session;
+- a hint's rows played a move and drew its line for the pointer only: Tab now reaches them and
+  Enter plays one.
 """
 
 from __future__ import annotations
@@ -172,5 +174,32 @@ def test_a_session_move_pressed_from_the_keyboard_leaves_the_focus_on_a_move(
         focus = page.evaluate(FOCUS)  # the next move, or the summary of the folded ones
         assert focus["place"] == "moves", focus
         assert focus["action"] or focus["tag"] == "SUMMARY", focus
+    finally:
+        page.close()
+
+
+def test_a_hint_row_is_reached_and_played_from_the_keyboard(browser: Any, server: Server) -> None:
+    page = _open(browser, server, {"width": 1280, "height": 900}, "dog")
+    try:
+        page.select_option("#puzzle", "dog/tiny-example")
+        _ready(page)
+        page.click("#roll")
+        _ready(page)
+        page.focus("#hint")
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => window.table.lastHint !== null", timeout=60_000)
+        page.keyboard.press("Tab")  # from the Hint button to the first row, then the second
+        page.keyboard.press("Tab")
+        second = page.evaluate("() => window.table.lastHint.moveInfos[1]")
+        focused = page.evaluate("() => document.activeElement.closest('#hint-table tbody tr')"
+                                " && document.activeElement.dataset.action")  # fmt: skip
+        assert focused == str(second["action"])
+        assert page.evaluate("() => window.table.lineWish") == second["pv"]  # its line drawn
+        played = page.evaluate("() => window.table.actions.length")
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"() => window.table.actions.length === {played + 1}")
+        _ready(page)
+        assert page.evaluate("() => window.table.actions.at(-1)") == second["action"]
+        assert page.evaluate(FOCUS)["place"] in ("moves", "chance")  # and on to the next
     finally:
         page.close()
