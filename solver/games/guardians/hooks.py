@@ -39,12 +39,16 @@ def open_position(
         return Opened(game=game, state=game.new_initial_state(), source="default")
     position = resolve_position(source)
     assert position is not None
-    if players is not None and (players == 1) != (position.mode == "solo"):
-        raise OptionError(
-            f"{source} is a {position.mode} position; it cannot be played by {players} players"
-        )
+    _check_players(str(source), position.mode, players)
     game = SPEC.build(engine=engine, players=players, position=position, **options)
     return Opened(game=game, state=game.new_initial_state(), source=str(source))
+
+
+def _check_players(what: str, mode: str, players: int | None) -> None:
+    """Refuse a solo position asked for 2-4 players, or a multi one for 1."""
+    if players is not None and (players == 1) != (mode == "solo"):
+        people = "1 player" if players == 1 else f"{players} players"
+        raise OptionError(f"{what} is a {mode} position; it cannot be played by {people}")
 
 
 def state_players(text: str) -> int | None:
@@ -71,10 +75,7 @@ def open_text(
     if not isinstance(text, str):
         raise OptionError(f"a position's text is a string, not {type(text).__name__}")
     position = parse_grove(text)
-    if players is not None and (players == 1) != (position.mode == "solo"):
-        raise OptionError(
-            f"the position is a {position.mode} position; it cannot be played by {players} players"
-        )
+    _check_players("the position", position.mode, players)
     game = SPEC.build(engine=engine, players=players, position=position, **options)
     return Opened(game=game, state=game.new_initial_state(), source="inline position")
 

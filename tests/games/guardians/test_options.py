@@ -103,3 +103,16 @@ def test_a_levels_file_that_is_binary_deep_or_endless_is_refused(tmp_path):
         load_levels(endless)
     with pytest.raises(OptionError):
         load_levels(tmp_path / "missing.json")
+
+
+@pytest.mark.parametrize(("puzzle", "players", "said"), [
+    ("guardians/multi-chain", 1, "cannot be played by 1 player"),
+    ("guardians/order-trap", 3, "cannot be played by 3 players"),
+])  # fmt: skip
+def test_a_position_at_the_wrong_player_count_says_the_count_in_words(puzzle, players, said):
+    # Defect: 'it cannot be played by 1 players' (found by the attack pass)
+    from solver.games.guardians.hooks import open_position
+
+    mode = "solo" if players > 1 else "multi"
+    with pytest.raises(OptionError, match=f"{puzzle} is a {mode} position; it {said}$"):
+        open_position(puzzle, players=players)
