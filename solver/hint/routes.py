@@ -438,6 +438,7 @@ class TableRoutes:
         if starting:
             self.service.sessions.add(session, ident)
         session.actions = reply["actions"]
+        session.view_seconds = reply.get("viewSeconds")  # the next step's reserve for its view
         view = reply["view"]
         session.over = bool(view["terminal"])
         session.engines_pending = bool(view["enginePending"])

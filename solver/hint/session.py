@@ -82,6 +82,9 @@ class Session:
     left: bool = False
     """Its unfinished record went out where the game hides cards (``/v1/table/record`` with
     ``unfinished``): every seat's cards are known, so no move, take back or view follows."""
+    view_seconds: float | None = None
+    """The seconds its last step's view took to draw (``None`` before its first): the next
+    step keeps that much, and a margin, from its engines' searches (:func:`view_reserve`)."""
     engines_pending: bool = False
     """The last step ended with an engine seat still to move (its ``enginePending``): no hint
     or line until a view lets the engines play (the mover is an engine seat, whose hand a hint
@@ -90,7 +93,8 @@ class Session:
     def as_job(self) -> dict[str, Any]:
         return {"game": self.game, "options": self.options, "humans": self.humans,
                 "agent": self.agent, "iterations": self.iterations, "seed": self.seed,
-                "actions": list(self.actions), "seconds": self.seconds}  # fmt: skip
+                "actions": list(self.actions), "seconds": self.seconds,
+                "viewSeconds": self.view_seconds}  # fmt: skip
 
     def record(self) -> dict[str, Any]:
         """The game record (``forest GAME review`` reads it), with ``finished`` as ``play
@@ -298,7 +302,7 @@ def advance_job(
     "label"}``, each label as the human seats may see it (no action id: a hidden card's id would
     name it), so the page can list what the engines did."""
     seconds = raw.get("seconds")
-    step = _Step(seconds, _search_deadline(seconds, admitted))
+    step = _Step(seconds, _search_deadline(seconds, admitted, raw.get("viewSeconds")))
     opened = _open(raw)
     spec, game, state = opened.spec, opened.game, opened.state
     humans = list(raw["humans"])
@@ -318,9 +322,10 @@ def advance_job(
         reader.follow(move)
         actions.append(move)
     pending = _play_on(raw, game, state, actions, step, played, reader)
+    drawing = _clock()
     view = seat_view(spec, game, state, humans, len(actions), actions)
     view.update(enginePending=pending, notes=step.notes, stepSeconds=seconds, played=played)
-    return {"actions": actions, "view": view}
+    return {"actions": actions, "view": view, "viewSeconds": _clock() - drawing}
 
 
 VIEW_RESERVE_SECONDS = 0.25
@@ -333,20 +338,36 @@ VIEW_RESERVE_SHARE = 0.25
 time for its searches)."""
 
 
-def view_reserve(seconds: float) -> float:
-    """The seconds at the end of a step of ``seconds`` kept from the engines' searches."""
-    return min(VIEW_RESERVE_SECONDS, VIEW_RESERVE_SHARE * seconds)
+VIEW_MARGIN = 1.5
+"""The reserve's margin over the last view's measured cost (a view costs about what the last one
+of its session did: the same game, the same tile set, one more move on the table)."""
+
+_clock = time.monotonic
+"""The clock a step's view is timed on (a test's fake clock in its place)."""
 
 
-def _search_deadline(seconds: float | None, admitted: float | None) -> float | None:
+def view_reserve(seconds: float, last_view: float | None = None) -> float:
+    """The seconds at the end of a step of ``seconds`` kept from the engines' searches: a share
+    of them (at most :data:`VIEW_RESERVE_SECONDS`), or, where the session's last view took
+    longer (``last_view``: its measured seconds; a guardians view of a large custom tile set,
+    a loaded machine), :data:`VIEW_MARGIN` times that; never more than the step's seconds
+    (then each engine seat still makes its one decision, as a step whose wait took them all)."""
+    fixed = min(VIEW_RESERVE_SECONDS, VIEW_RESERVE_SHARE * seconds)
+    measured = 0.0 if last_view is None else VIEW_MARGIN * max(0.0, last_view)
+    return min(seconds, max(fixed, measured))
+
+
+def _search_deadline(
+    seconds: float | None, admitted: float | None, last_view: float | None = None
+) -> float | None:
     """When a step's engine searches stop (``time.monotonic()``; ``None``: unbounded): the
     step's seconds from its admission (now, if ``None``; a reading later than now is read as
-    now), less :func:`view_reserve`."""
+    now), less :func:`view_reserve` (``last_view``: the session's last view's seconds)."""
     if seconds is None:
         return None
     from solver.hint.engine import RequestClock
 
-    return RequestClock.since(admitted).deadline(seconds) - view_reserve(seconds)
+    return RequestClock.since(admitted).deadline(seconds) - view_reserve(seconds, last_view)
 
 
 def _seat(state: State, humans: list[int]) -> int:
