@@ -10,7 +10,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -120,3 +120,17 @@ class Engine:
                 self.proc.kill()
         rest = self.proc.stdout.read() if self.proc.stdout else ""
         return code, rest
+
+
+@contextlib.asynccontextmanager
+async def one_worker() -> AsyncIterator[Any]:
+    """A started :class:`solver.hint.pool.WorkerPool` of one real worker process (jobs:
+    stdlib functions, importable in any worker), closed on leaving."""
+    from solver.hint.pool import WorkerPool
+
+    pool = WorkerPool(1)
+    await pool.start()
+    try:
+        yield pool
+    finally:
+        await pool.close()

@@ -20,8 +20,10 @@ import pytest
 
 from solver.hint import jobs
 from solver.hint.engine import Caps
-from solver.hint.pool import JobTimeout, WorkerPool
+from solver.hint.pool import JobTimeout
 from solver.hint.routes import Service
+
+from .conftest import one_worker
 
 LONG_AGO = 100.0
 """Seconds the queue took, in these tests: far more than the timeouts asked here."""
@@ -29,9 +31,7 @@ LONG_AGO = 100.0
 
 def test_a_job_whose_wait_took_its_timeout_is_not_run_and_keeps_its_worker() -> None:
     async def scenario() -> None:
-        pool = WorkerPool(1)  # stdlib functions as jobs: importable in any worker
-        await pool.start()
-        try:
+        async with one_worker() as pool:
             first = await pool.run(os.getpid, timeout=60)
             with pytest.raises(JobTimeout, match="not run"):
                 await pool.run(os.getpid, timeout=60, since=time.monotonic() - LONG_AGO)
@@ -43,8 +43,6 @@ def test_a_job_whose_wait_took_its_timeout_is_not_run_and_keeps_its_worker() -> 
             assert pool.recycled == 1
             second = await pool.run(os.getpid, timeout=120, since=time.monotonic() - LONG_AGO)
             assert second != first  # a wait shorter than the timeout runs
-        finally:
-            await pool.close()
 
     asyncio.run(scenario())
 

@@ -21,10 +21,10 @@ import time
 import httpx
 import pytest
 
-from solver.hint.pool import JobTimeout, WorkerPool
+from solver.hint.pool import JobTimeout
 from solver.search.auto import EXACT_SHARE, INSISTED_SHARE
 
-from .conftest import Engine, Server
+from .conftest import Engine, Server, one_worker
 
 
 @pytest.fixture(scope="module")
@@ -131,9 +131,7 @@ def test_health_counts_busy_workers(server: Server) -> None:
 
 def test_h2_a_job_past_its_timeout_has_its_worker_killed_and_replaced() -> None:
     async def scenario() -> None:
-        pool = WorkerPool(1)  # stdlib functions as jobs: importable in any worker
-        await pool.start()
-        try:
+        async with one_worker() as pool:
             first = await pool.run(os.getpid, timeout=60)
             with pytest.raises(JobTimeout):
                 await pool.run(time.sleep, 120.0, timeout=0.5)
@@ -149,8 +147,6 @@ def test_h2_a_job_past_its_timeout_has_its_worker_killed_and_replaced() -> None:
                 raise AssertionError("the timed-out worker still runs")
             second = await pool.run(os.getpid, timeout=120)
             assert second != first and pool.alive == 1
-        finally:
-            await pool.close()
 
     asyncio.run(scenario())
 
