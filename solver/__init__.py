@@ -35,10 +35,19 @@ if TYPE_CHECKING:
     from solver.search.result import SearchResult
 
 
+_STATE_METHODS = ("current_player", "legal_actions", "apply_action", "clone", "is_terminal")
+
+
 def _hidden_spec(state: State) -> GameSpec | None:
     """The spec of ``state``'s game when it declares hidden information (else None): such a
     state is searched with ISMCTS in the spec's configuration, as ``forest GAME best-move``
-    searches it."""
+    searches it. Anything that is no game state is refused here (an ``OptionError``, not an
+    ``AttributeError`` from inside a search)."""
+    if not all(callable(getattr(state, name, None)) for name in _STATE_METHODS):
+        raise OptionError(
+            f"the position must be a game state (game.new_initial_state()), "
+            f"not {type(state).__name__}"
+        )
     get_game = getattr(state, "get_game", None)
     name = getattr(get_game(), "name", None) if callable(get_game) else None
     if not isinstance(name, str) or name not in registered_games():

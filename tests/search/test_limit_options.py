@@ -272,3 +272,13 @@ def test_ismcts_refuses_an_iteration_count_past_the_visit_counts_by_name() -> No
     for iterations in (MAX_VISITS + 1, 2**63, 2**70):
         with pytest.raises(OptionError, match="iterations must be at most"):
             solver.best_move(state, iterations=iterations, seconds=0.01)
+
+
+@pytest.mark.parametrize("position", [None, "dog/stick", 3, {"game": "dog"}])
+def test_a_search_of_what_is_no_state_is_an_option_error(position):
+    # Defect: solver.best_move(None, iterations=5) escaped as an AttributeError (found by the
+    # attack pass); the API raises only solver.errors classes for what a user can cause
+    said = f"must be a game state .*not {type(position).__name__}"
+    for call in (solver.best_move, solver.evaluate):
+        with pytest.raises(OptionError, match=said):
+            call(position, iterations=5)
