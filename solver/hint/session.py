@@ -83,8 +83,9 @@ class Session:
     """Its unfinished record went out where the game hides cards (``/v1/table/record`` with
     ``unfinished``): every seat's cards are known, so no move, take back or view follows."""
     view_seconds: float | None = None
-    """The seconds its last step's view took to draw (``None`` before its first): the next
-    step keeps that much, and a margin, from its engines' searches (:func:`view_reserve`)."""
+    """The seconds its last step spent after its last engine search (the labels of that move
+    and drawing the view; ``None`` before its first step): the next step keeps that much, and a
+    margin, from its engines' searches (:func:`view_reserve`)."""
     engines_pending: bool = False
     """The last step ended with an engine seat still to move (its ``enginePending``): no hint
     or line until a view lets the engines play (the mover is an engine seat, whose hand a hint
@@ -205,6 +206,8 @@ class _Step:
     deadline: float | None
     decisions: int = 0
     notes: list[str] = field(default_factory=list)
+    searched: float | None = None
+    """When its last engine decision ended (on :data:`_clock`; ``None``: none made)."""
 
     def out_of_time(self) -> bool:
         """No further engine decision starts: the deadline has passed and this step has made
@@ -278,6 +281,7 @@ def _play_on(
             return True
         else:
             action = _engine_move(raw, game, state, len(actions), step)
+            step.searched = _clock()
         if played is not None:
             played.append(_played(state, raw["game"], action, humans, len(actions), reader))
         state.apply_action(action)
@@ -325,7 +329,8 @@ def advance_job(
     drawing = _clock()
     view = seat_view(spec, game, state, humans, len(actions), actions)
     view.update(enginePending=pending, notes=step.notes, stepSeconds=seconds, played=played)
-    return {"actions": actions, "view": view, "viewSeconds": _clock() - drawing}
+    tail = _clock() - (drawing if step.searched is None else min(step.searched, drawing))
+    return {"actions": actions, "view": view, "viewSeconds": tail}
 
 
 VIEW_RESERVE_SECONDS = 0.25
@@ -348,10 +353,11 @@ _clock = time.monotonic
 
 def view_reserve(seconds: float, last_view: float | None = None) -> float:
     """The seconds at the end of a step of ``seconds`` kept from the engines' searches: a share
-    of them (at most :data:`VIEW_RESERVE_SECONDS`), or, where the session's last view took
-    longer (``last_view``: its measured seconds; a guardians view of a large custom tile set,
-    a loaded machine), :data:`VIEW_MARGIN` times that; never more than the step's seconds
-    (then each engine seat still makes its one decision, as a step whose wait took them all)."""
+    of them (at most :data:`VIEW_RESERVE_SECONDS`), or, where the session's last step spent
+    longer after its searches (``last_view``: its measured seconds, the last labels and the
+    view; a slow picture, a loaded machine), :data:`VIEW_MARGIN` times that; never more than
+    the step's seconds (then each engine seat still makes its one decision, as a step whose
+    wait took them all)."""
     fixed = min(VIEW_RESERVE_SECONDS, VIEW_RESERVE_SHARE * seconds)
     measured = 0.0 if last_view is None else VIEW_MARGIN * max(0.0, last_view)
     return min(seconds, max(fixed, measured))

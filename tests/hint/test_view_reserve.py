@@ -74,3 +74,19 @@ def test_the_session_keeps_its_last_view_for_the_next_step(slow_view: None) -> N
     response = asyncio.run(TableRoutes(service).step("s", session, starting=True))
     assert response.status_code == 200 and session.view_seconds == SLOW
     assert session.as_job()["viewSeconds"] == SLOW
+
+
+def test_the_labels_after_the_last_search_count_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The work after the searches is the last move's labels as well as the view: labels that
+    take :data:`SLOW` seconds each (the fake clock) make the step's measure at least that."""
+    now = [1000.0]
+    labelled = sessions._played
+
+    def slow(*args: Any) -> dict[str, Any]:
+        now[0] += SLOW
+        return labelled(*args)
+
+    monkeypatch.setattr(sessions, "_clock", lambda: now[0])
+    monkeypatch.setattr(sessions, "_played", slow)
+    reply = advance_job({**STEP, "seconds": 600.0}, None)
+    assert reply["viewSeconds"] >= SLOW and reply["view"]["played"]
