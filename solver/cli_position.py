@@ -15,7 +15,7 @@ from typing import Any
 
 from solver import option_values
 from solver.cmdkit import positive_float_up_to, read_state_text, read_text_file
-from solver.errors import DuplicateKeyError, FormatError, OptionError, SolverError
+from solver.errors import DuplicateKeyError, FormatError, OptionError, SolverError, shortened
 from solver.files import file_format_error, read_head
 from solver.game import LabelReader, State, Why, play_item
 from solver.json_objects import loads
@@ -406,11 +406,16 @@ def game_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
             raise OptionError(f"--option takes NAME=VALUE, not {item!r}")
         if name not in spec.options:
             known = ", ".join(spec.options) or "none"
-            raise OptionError(f"{spec.name} has no option {name!r} (its options: {known})")
+            unknown = shortened(name)
+            raise OptionError(f"{spec.name} has no option {unknown!r} (its options: {known})")
         try:
-            options[name] = json.loads(value)
+            options[name] = loads(value)
+        except DuplicateKeyError as exc:  # JSON, but read as no one value
+            raise OptionError(f"--option {shortened(name)}: {exc}") from None
         except ValueError:
             options[name] = value
+        except RecursionError:
+            raise OptionError(f"--option {shortened(name)}: nested too deeply to read") from None
         if isinstance(options[name], str):
             refused = option_values.text_refusal(spec, name, options[name], f"--option {name}")
             if refused is not None:

@@ -103,6 +103,20 @@ def _rebuild_format_error(
     return FormatError(expected, line=line, column=column, found=found, path=path)
 
 
+MOST_QUOTED = 60
+"""The most characters of a user's text (a key, an option's value) a message quotes."""
+
+
+def shortened(text: str, most: int = MOST_QUOTED) -> str:
+    """``text`` as a message quotes it: whole up to ``most`` characters, else its start, an
+    ellipsis and its length (a key or value of a megabyte must not make a megabyte message).
+
+    >>> shortened("yes"), shortened("x" * 100, 5)
+    ('yes', 'xxxxx... (100 characters)')
+    """
+    return text if len(text) <= most else f"{text[:most]}... ({len(text)} characters)"
+
+
 class DuplicateKeyError(FormatError):
     """A JSON object names the same key twice (``{"players": 2, "players": 4}``): JSON leaves
     its meaning open and Python's parser would keep the last value silently, so every JSON
@@ -121,12 +135,12 @@ class DuplicateKeyError(FormatError):
     ) -> None:
         self.key = key
         self.field = list(field)
-        dotted = ".".join(str(part) for part in self.field)
+        dotted = ".".join(shortened(str(part)) for part in self.field)
         super().__init__(
             "each key once in an object",
             line=line,
             column=column,
-            found=f"{key!r} again (at {dotted})",
+            found=f"{shortened(key)!r} again (at {dotted})",
             path=path,
         )
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from solver.errors import shortened
 from solver.spec import GameSpec
 
 _KINDS: tuple[tuple[type, str], ...] = (
@@ -72,4 +73,4 @@ def text_refusal(spec: GameSpec, name: str, text: str, label: str) -> str | None
     words = expected(spec, name)
     if words is None:
         return None
-    return f"{label} takes {words}, not the text {json.dumps(text)}"
+    return f"{label} takes {words}, not the text {json.dumps(shortened(text))}"

@@ -125,3 +125,20 @@ def test_what_an_option_takes_is_read_from_the_game_s_default():
         'depth takes a whole number, not the text "deep"'
     )
     assert text_refusal(spec, "source", "a.json", "source") is None
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [("open_backs=" + "x" * 5_000, "--option open_backs takes a boolean, true or false, not the "
+      f'text "{"x" * 60}... (5000 characters)"'),
+     ('open_backs={"a": 1, "a": 2}', "--option open_backs: line 1, column 10: expected each key "
+      "once in an object, found 'a' again (at a)"),
+     ("open_backs=" + "[" * 5_000, "--option open_backs: nested too deeply to read")],
+)  # fmt: skip
+def test_an_option_s_value_is_read_as_every_json_is(value, said):
+    """Defects (found by attack): ``--option``'s JSON was read by plain ``json.loads``, so
+    ``open_backs={"a": 1, "a": 2}`` was taken as ``{"a": 2}`` where every other JSON the
+    library reads refuses the repeat; a value nested 5,000 deep was refused as ``None: nested
+    too deeply to read``; a refused text of 5,000 characters was quoted whole."""
+    run = forest("guardians", "show", "--players", "1", "--option", value)
+    assert run.returncode == 2 and run.stderr == f"forest: error: {said}\n", run.stderr

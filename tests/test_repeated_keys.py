@@ -134,3 +134,44 @@ def test_the_command_line_refuses_a_record_state_or_tile_set_naming_the_key(tmp_
     run = forest("guardians", "show", "--option", f"tiles={tile_file}")
     assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
     assert f"found '{first}' again (at {first})" in run.stderr, run.stderr
+
+
+class _Counted(str):
+    """A text that counts the characters its slices copy (:func:`find_repeat` reads it)."""
+
+    copied = 0
+
+    def __getitem__(self, index: Any) -> str:
+        part = str.__getitem__(self, index)
+        _Counted.copied += len(part)
+        return part
+
+
+def test_the_scan_reads_the_text_in_place() -> None:
+    """Defect (found by attack): the scan that locates a repeat copied the rest of the text
+    after every string to look for its colon, so a 1 MB request of 95,000 keys held the HTTP
+    service's event loop (every client, ``/health`` included) for 33 s. Now the scan reads
+    each character once, and copies only the keys: a few times the text's length in all (it
+    was about the number of strings times half the length: quadratic)."""
+    for keys in (100, 2_000):
+        text = "{" + ", ".join(f'"k{i}": "v{i}"' for i in range(keys)) + ', "k0": 1}'
+        _Counted.copied = 0
+        assert find_repeat(_Counted(text)) == (len(text) - len('"k0": 1}'), ["k0"])
+        assert _Counted.copied <= 3 * len(text)
+
+
+def test_a_long_key_is_quoted_short() -> None:
+    """Defect (found by attack): a repeated key of 200,000 characters made a message of
+    600,000 (the key and its path quoted whole); its start is quoted, and its length said."""
+    key = "K" * 200_000
+    text = json.dumps({"a": 1}).replace("}", f', "{key}": 1, "{key}": 2}}')
+    with pytest.raises(DuplicateKeyError) as caught:
+        loads(text)
+    error = caught.value
+    column = text.rindex(f'"{key}"') + 1
+    assert error.key == key and error.field == [key]  # whole in the error's fields
+    shown = f"{'K' * 60}... (200000 characters)"
+    assert str(error) == (
+        f"line 1, column {column}: expected each key once in an object, found '{shown}' again "
+        f"(at {shown})"
+    )

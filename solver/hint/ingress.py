@@ -35,7 +35,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeAlias
 
-from solver.errors import DuplicateKeyError
+from solver.errors import DuplicateKeyError, shortened
 from solver.hint.errors import HintError
 from solver.json_objects import loads
 
@@ -61,7 +61,7 @@ def _lone_surrogate(text: str) -> str | None:
 
 
 def _field(path: list[Any]) -> str | None:
-    parts = [safe_text(str(part)) for part in path]
+    parts = [shortened(safe_text(str(part))) for part in path]
     if len(parts) > 8:  # a path 60 levels deep says nothing more than its start
         parts = [*parts[:6], "...", parts[-1]]
     return ".".join(parts) or None
@@ -152,7 +152,8 @@ def parse_json(text: str, path: list[Any] | None = None, code: str = "malformed"
     except DuplicateKeyError as exc:
         located = [*list(path or []), *exc.field]
         field = _field(located)
-        why = f"the key {safe_text(exc.key)!r} is given twice in one object (line {exc.line}, "
+        key = shortened(safe_text(exc.key))
+        why = f"the key {key!r} is given twice in one object (line {exc.line}, "
         raise HintError(f"{_prefix(field)}{why}column {exc.column})", field,
                         _code(located)) from None  # fmt: skip
     except RecursionError:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from solver import option_values
-from solver.errors import FormatError, OptionError, SolverError
+from solver.errors import FormatError, OptionError, SolverError, shortened
 from solver.fields import JSONValue, shown
 from solver.files import irregular_kind, open_without_blocking, pseudo_file, read_without_blocking
 from solver.game import LabelReader, Refuse, Why, play_item
@@ -204,13 +204,13 @@ def _check_options(
         if key in spec.options and key not in known:
             refused = _text_refused(spec, key, options[key], allow_paths)
             if refused is not None:
-                raise HintError(refused, f"options.{key}")
+                raise HintError(refused, f"options.{shortened(key)}")
             extra[key] = options[key]
         elif key not in known:
             expected = ", ".join(sorted(known | set(spec.options)))
             raise HintError(
-                f"{spec.name} has no option {key!r}; expected one of {expected}",
-                f"options.{key}",
+                f"{spec.name} has no option {shortened(key)!r}; expected one of {expected}",
+                f"options.{shortened(key)}",
             )
     if engine is not None and engine not in spec.engines:
         raise HintError(
@@ -246,8 +246,8 @@ def _text_refused(spec: GameSpec, key: str, value: Any, allow_paths: bool) -> st
     if kind is not None:
         expected = "a boolean, true or false" if isinstance(meant, bool) else kind
         return (
-            f"options.{key}: expected {expected} ({json.dumps(meant)}), not the text "
-            f"{json.dumps(value)}"
+            f"options.{key}: expected {expected} ({shortened(json.dumps(meant))}), not the text "
+            f"{json.dumps(shortened(value))}"
         )
     refused = option_values.text_refusal(spec, key, value, f"options.{key}")
     if refused is not None:

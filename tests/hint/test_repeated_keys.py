@@ -87,3 +87,27 @@ def test_stdio_refuses_a_repeated_key() -> None:
         _refused(engine.read_until("q1")[-1], "options.players", "invalid_request")
     finally:
         engine.close()
+
+
+def test_a_long_key_or_option_text_is_quoted_short() -> None:
+    """Defect (found by attack): a hint request naming a key of 200,000 characters twice was
+    answered a 600 KB error (the key in the message twice and in the field); an option's
+    unknown name or refused text of that size, 200 to 400 KB. Their start is quoted now."""
+    key = "K" * 200_000
+    shown = f"{'K' * 60}... (200000 characters)"
+    text = f'{{"id": "q", "{key}": 1, "{key}": 2}}'
+    with pytest.raises(HintError) as caught:
+        parse_request(text.encode())
+    assert caught.value.field == shown
+    column = text.rindex(f'"{key}"') + 1
+    assert str(caught.value) == (
+        f"{shown}: the key '{shown}' is given twice in one object (line 1, column {column})"
+    )
+    for options, field, said in (
+        ({"open_backs": key}, "options.open_backs",
+         f'options.open_backs takes a boolean, true or false, not the text "{shown}"'),
+        ({key: 1}, f"options.{shown}", f"guardians has no option '{shown}'; expected one of"),
+    ):  # fmt: skip
+        reply = answer({"id": "q", "game": "guardians", "options": options})
+        assert reply["field"] == field and reply["error"].startswith(said), reply["error"][:200]
+        assert len(reply["error"]) < 300
