@@ -42,6 +42,7 @@ from solver.errors import (
     OptionError,
     SolverError,
     missing_extra_error,
+    shortened,
 )
 
 __all__ = ["EXTRAS", "OptionError", "build_parser", "main", "missing_extra"]
@@ -157,6 +158,8 @@ def _meant(parser: argparse.ArgumentParser, unknown: list[str]) -> str:
 
     options = [o for action in parser._actions for o in action.option_strings if o[:2] == "--"]
     for word in (w.split("=", 1)[0] for w in unknown if w.startswith("--")):
+        if word == "--":  # no name at all (``--=``, a stray ``--``): every option starts so
+            continue
         close = difflib.get_close_matches(word, options, n=2, cutoff=0.75)
         longer = [o for o in options if o.startswith(word) and o not in close]
         if close or longer:
@@ -265,7 +268,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, unknown = parser.parse_known_args(words)
     if unknown:  # named by the command they were given to, whose --help lists its options
         innermost = _innermost(parser, args)
-        innermost.error(f"unrecognized arguments: {' '.join(unknown)}{_meant(innermost, unknown)}")
+        given = shortened(" ".join(unknown), 200)  # a hostile word of 5,000 characters: its start
+        innermost.error(f"unrecognized arguments: {given}{_meant(innermost, unknown)}")
     return _run(args.handler, args, words)
 
 

@@ -424,3 +424,23 @@ def test_no_parser_reads_abbreviations() -> None:
             )
             calls += 1
     assert calls > 30
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [(["trial", "solve", "--="], "--= (see forest trial solve --help)"),
+     (["hint", "--stdio", "--=5"], "--=5 (see forest hint --help)"),
+     (["serve", "--", "--x"], "-- --x (see forest serve --help)"),
+     (["trial", "play", "--" + "x" * 5_000],
+      f"--{'x' * 198}... (5002 characters) (see forest trial play --help)")],
+)  # fmt: skip
+def test_a_hostile_option_name_gets_a_short_line_and_no_guess(capsys, argv, said):
+    """Found by attack: ``--=`` (no name) was told 'did you mean --help or --engine or
+    --players?' (every option starts with ``--``), and an unknown option of 5,000 characters
+    was echoed whole; the line now quotes 200 characters of what was given and guesses
+    nothing for a word with no name."""
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1, err
+    assert err.endswith(f"unrecognized arguments: {said}\n"), err
