@@ -135,7 +135,8 @@ def _add_solve(commands: Any, spec: GameSpec) -> None:
         "--seconds", type=positive_float, default=spec.solve_seconds, metavar="S",
         help="stop starting new games after S seconds of them; the games played so far give "
         f"the estimate, and the answer says how many (default {spec.solve_seconds:g}; at "
-        "least one game is played)",
+        "least one game is played: a game still playing at S finishes with every search at "
+        "its least work)",
     )  # fmt: skip
     _strength_option(p, "play the games with this level of the strength ladder (1-10): "
                      "--agent levelK")  # fmt: skip

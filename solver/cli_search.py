@@ -551,6 +551,7 @@ def _agent_games(state: Any, args: argparse.Namespace, game: Any) -> dict[str, A
     from solver.agents import make_agent
     from solver.play import play_game
     from solver.rng import derive_seed
+    from solver.search.limit import search_cancel, search_deadline
     from solver.stats import wilson_interval
 
     spec: GameSpec = args.spec
@@ -563,7 +564,9 @@ def _agent_games(state: Any, args: argparse.Namespace, game: Any) -> dict[str, A
             f"most {args.seconds:g} s")  # fmt: skip
     started = time.monotonic()
     deadline = started + args.seconds
-    with progress_of(args, what) as progress:
+    # the searches of a game still playing at the deadline stop there (each move then gets its
+    # search's least work), so the one game always played finishes soon after it
+    with progress_of(args, what) as progress, search_deadline(deadline, search_cancel()):
         agents = [make_agent(name, game, seed=derive_seed(args.seed, p), iterations=iterations,
                              memory_mb=args.memory_mb)
                   for p in range(game.num_players())]  # fmt: skip
@@ -616,6 +619,11 @@ def _games_notes(spec: GameSpec, report: dict[str, Any], seconds: float) -> list
             f"stopped after {count(played, 'game')} of {asked}: --seconds {seconds:g} ran out "
             f"(the interval is over the games played); for a narrower one ask for more: "
             f"--seconds {more:g} plays about {min(asked, max(played, round(pace * more)))}"
+        )
+    if report["seconds"] > seconds:
+        notes.append(
+            f"the last game was still playing when --seconds {seconds:g} ran out: its moves "
+            "from then on were played at the searches' least work, a weaker agent's"
         )
     strongest = spec.strongest_agent
     if report["agent"] == spec.solve_agent != strongest:

@@ -162,3 +162,33 @@ def test_best_move_keeps_its_values_in_one_column_beside_long_labels(tmp_path):
     rows = [line for line in run.stdout.splitlines() if " value " in line and "pv:" in line]
     assert len(rows) >= 2 and max(len(r.split(" value ")[0]) for r in rows) > len("1. ") + 28
     assert len({row.index(" value ") for row in rows}) == 1, rows
+
+
+def test_solve_s_games_search_within_its_seconds(monkeypatch, capsys):
+    """Defect (found by attack): since the Trial's solve plays the strongest agent (ismcts,
+    1,000 simulations a move), its one game always played took 20-29 s whatever --seconds said
+    (``forest trial solve --seconds 0.001``: 20.5 s at load 5 on 2 cores). The games are played
+    under the seconds' deadline now: every search of a game still playing once it has passed
+    does its least work (1.4 s, start-up included), and the answer says so. Checked without a
+    clock: each search of the game sees the deadline passed."""
+    import solver.play
+    from solver.cli import main
+    from solver.search import limit
+
+    real = solver.play.play_game
+    seen: list[bool] = []
+
+    def watched(*args, **kwargs):
+        def step(k):
+            seen.append(limit.deadline_passed())
+            told(k)
+
+        told = kwargs["on_action"]
+        return real(*args, **{**kwargs, "on_action": step})
+
+    monkeypatch.setattr(solver.play, "play_game", watched)
+    assert main(["trial", "solve", "--seconds", "1e-9", "--json", "--no-progress"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 1 and report["agent"] == "ismcts"
+    assert len(seen) > 10 and all(seen)
+    assert any("still playing when --seconds 1e-09 ran out" in n for n in report["notes"])
