@@ -42,10 +42,39 @@ def test_an_unreadable_or_future_start_is_none(stat: str) -> None:
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="/proc/self/stat is Linux's")
-def test_this_process_started_before_now() -> None:
+def _main_module(monkeypatch: pytest.MonkeyPatch, entry: str | None) -> None:
+    """This process's ``__main__`` as one whose file is ``entry``."""
+    import types
+
+    module = types.ModuleType("__main__")
+    if entry is not None:
+        module.__file__ = entry
+    monkeypatch.setitem(sys.modules, "__main__", module)
+
+
+def test_this_process_started_before_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    _main_module(monkeypatch, "/venv/bin/forest")  # as the command's own process
     begun = command_clock.process_started()
     assert begun is not None and begun <= time.monotonic()
     assert command_clock.mark(from_process_start=True) == pytest.approx(begun, abs=0.05)
+
+
+@pytest.mark.parametrize("entry", ["/home/me/notebook.py", "/usr/bin/ipython", None])
+def test_main_called_by_another_python_starts_its_clock_when_called(
+    monkeypatch: pytest.MonkeyPatch, entry: str | None
+) -> None:
+    """Defect (found by attack): ``main()`` without its words, called by a Python that had
+    run a while (``sys.argv`` set), started the command's clock at that process's start: a
+    review of ``--total-seconds 5`` in a Python that had waited 6 s reviewed nothing. The
+    process's start counts only where ``__main__`` is the command (``python -c``: no file)."""
+    _main_module(monkeypatch, entry)
+    begun = command_clock.process_started()
+    before = time.monotonic()
+    assert begun is not None and begun < before and not command_clock.is_the_command()
+    assert before <= command_clock.mark(from_process_start=True) <= time.monotonic()
+    for command in ("/venv/bin/forest", "/repo/solver/cli.py"):
+        _main_module(monkeypatch, command)
+        assert command_clock.is_the_command(), command
 
 
 def test_a_command_given_its_words_starts_its_clock_when_called() -> None:
