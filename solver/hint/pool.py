@@ -24,7 +24,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnContext
 from typing import Any
 
-__all__ = ["JobTimeout", "WorkerDied", "WorkerPool"]
+__all__ = ["JobTimeout", "JobUnrun", "WorkerDied", "WorkerPool"]
 
 START_TIMEOUT = 120.0
 """Seconds a new worker may take to import the engine and say it is ready."""
@@ -35,6 +35,10 @@ _UNRUN = "no worker was free within {:g} s of the admission: the job was not run
 
 class JobTimeout(Exception):
     """A job ran past its timeout: its worker was killed and replaced."""
+
+
+class JobUnrun(JobTimeout):
+    """A job's timeout ran out while it waited for a worker: it was not run (no worker lost)."""
 
 
 class WorkerDied(Exception):
@@ -183,18 +187,18 @@ class WorkerPool:
 
     async def _take(self, timeout: float, since: float | None) -> tuple[_Worker, float]:
         """An idle worker and the seconds left of ``timeout`` counted from ``since`` (``None``:
-        from now); :class:`JobTimeout` when they run out before a worker is free."""
+        from now); :class:`JobUnrun` when they run out before a worker is free."""
         if since is None:
             return await self._idle.get(), timeout
         try:
             left = timeout - (time.monotonic() - since)
             worker = await asyncio.wait_for(self._idle.get(), max(left, 0.0))
         except TimeoutError:
-            raise JobTimeout(_UNRUN.format(timeout)) from None
+            raise JobUnrun(_UNRUN.format(timeout)) from None
         left = timeout - (time.monotonic() - since)
         if left <= 0:
             self._idle.put_nowait(worker)
-            raise JobTimeout(_UNRUN.format(timeout))
+            raise JobUnrun(_UNRUN.format(timeout))
         return worker, left
 
     def _recycle(self, worker: _Worker) -> None:

@@ -29,7 +29,7 @@ with needs_extra("the hint service"):  # the serve extra: the API names it
 from solver.fields import JSONValue
 from solver.hint import jobs
 from solver.hint.engine import Caps, HintError, error_answer
-from solver.hint.pool import JobTimeout, WorkerDied, WorkerPool
+from solver.hint.pool import JobTimeout, JobUnrun, WorkerDied, WorkerPool
 from solver.hint.schema import (
     AnalyseAnswer,
     AnalyseRequest,
@@ -207,12 +207,13 @@ class Service:
                 reply = error_answer(ident, "the client hung up before a worker took the "
                                      "request: it was dropped unrun", None,
                                      "client_gone")  # fmt: skip
-            except JobTimeout:
+            except JobTimeout as exc:
                 self.timeouts += 1
+                what = ("no worker was free in that time: it was not run"
+                        if isinstance(exc, JobUnrun) else "its work was stopped")  # fmt: skip
                 reply = error_answer(ident, f"no answer within {timeout:g} s of its admission "
                                      "(the request's budget and a grace, the wait for a worker "
-                                     "included): its work was stopped", None,
-                                     "timeout")  # fmt: skip
+                                     f"included): {what}", None, "timeout")  # fmt: skip
             except (WorkerDied, RuntimeError) as exc:  # a bug: answered without a traceback
                 reply = error_answer(ident, f"internal error: {exc}", None, "internal")
         finally:

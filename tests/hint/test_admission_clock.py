@@ -20,7 +20,7 @@ import pytest
 
 from solver.hint import jobs
 from solver.hint.engine import Caps
-from solver.hint.pool import JobTimeout
+from solver.hint.pool import JobTimeout, JobUnrun
 from solver.hint.routes import Service
 
 from .conftest import one_worker
@@ -87,3 +87,27 @@ def test_an_analysis_spends_its_seconds_from_its_admission() -> None:
     assert jobs.analyse_job(raw)["row"]["class"] == "trap"  # admitted now: it has its 30 s
     row = jobs.analyse_job(raw, time.monotonic() - LONG_AGO)["row"]
     assert row["class"] == "unsolved" and row["exact"] is False, row
+
+
+class _RaisingPool(_Pool):
+    """A pool whose every job ends as ``error`` does (a timeout of one kind or the other)."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__()
+        self.error = error
+
+    async def run(self, job: Any, *args: Any, timeout: float, since: Any = None, **_: Any) -> Any:
+        raise self.error
+
+
+@pytest.mark.parametrize(("error", "said"), [
+    (JobUnrun("no worker"), "no worker was free in that time: it was not run"),
+    (JobTimeout("ran over"), "its work was stopped"),
+])  # fmt: skip
+def test_a_timeout_says_whether_the_request_ran(error: Exception, said: str) -> None:
+    # Defect: a request refused unrun (its wait took its whole timeout) was told "its work was
+    # stopped", as a job cut while running is
+    service = Service(Caps(), workers=1, queue=0)
+    service.pool = _RaisingPool(error)  # type: ignore[assignment]
+    reply, _ = asyncio.run(service.call(jobs.position_job, ROUTE_JOBS[0][1], timeout=5))
+    assert reply["code"] == "timeout" and reply["error"].endswith(said), reply
