@@ -27,6 +27,13 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running.stop()
 
 
+@pytest.fixture(scope="package")
+def server(web_server: Server) -> Server:
+    """The browser tests' ``server`` is the shared ``web_server`` (the hint tests' own fixture of
+    that name starts a server per module)."""
+    return web_server
+
+
 def _missing(what: str) -> None:
     if os.environ.get("CI") == "true":
         pytest.fail(f"{what} is missing under CI=true (make test installs it)")

@@ -20,13 +20,6 @@ import solver
 
 from ..conftest import Server
 
-
-@pytest.fixture(scope="module")
-def server(web_server: Server) -> Server:
-    """The browser tests share one server (conftest's ``web_server``)."""
-    return web_server
-
-
 DECISIONS = 3
 """Moves chosen in each session (and every roll or draw between them)."""
 

@@ -39,12 +39,6 @@ FOCUS = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def server(web_server: Server) -> Server:
-    """The browser tests share one server (conftest's ``web_server``)."""
-    return web_server
-
-
 def _ready(page: Any) -> None:
     page.wait_for_function(
         "() => window.table.busy === 0 && !window.table.sessionBusy "

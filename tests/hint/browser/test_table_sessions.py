@@ -19,12 +19,6 @@ from solver.registry import game_spec
 from ..conftest import Server
 
 
-@pytest.fixture(scope="module")
-def server(web_server: Server) -> Server:
-    """The browser tests share one server (conftest's ``web_server``)."""
-    return web_server
-
-
 def _ready(page: Any) -> None:
     page.wait_for_function(
         "() => window.table.busy === 0 && (window.table.position !== null "

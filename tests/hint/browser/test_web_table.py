@@ -8,16 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from ..conftest import Server
-
-
-@pytest.fixture(scope="module")
-def server(web_server: Server) -> Server:
-    """The browser tests share one server (conftest's ``web_server``)."""
-    return web_server
-
 
 PUZZLE = "dog/another-dog"
 SEED = 3
