@@ -380,10 +380,13 @@ class TableRoutes:
 
     def ready_for_a_hint(self, ident: str) -> Session | Any:
         """The session ``ident`` when a hint or a line may be asked of it now; else the error
-        response: unknown, or the 409 refusing it (busy, or an engine seat to move)."""
+        response: unknown, or the 409 refusing it (left by its unfinished record, as a move is;
+        busy; or an engine seat to move)."""
         session = self.found(ident)
         if not isinstance(session, Session):
             return session
+        if session.left:  # its record went out: the game is over for the table, hints included
+            return self.left_error()
         busy = self.busy_error(ident)
         if busy is not None:
             return busy

@@ -81,7 +81,8 @@ class Session:
     """The seconds of one step's engine play (``None``: unbounded, as in-process tests play)."""
     left: bool = False
     """Its unfinished record went out where the game hides cards (``/v1/table/record`` with
-    ``unfinished``): every seat's cards are known, so no move, take back or view follows."""
+    ``unfinished``): every seat's cards are known, so no move, take back, view, hint or line
+    follows."""
     view_seconds: float | None = None
     """The seconds its last step spent after its last engine search (the labels of that move
     and drawing the view; ``None`` before its first step): the next step keeps that much, and a

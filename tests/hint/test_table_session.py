@@ -295,8 +295,8 @@ def test_an_unfinished_record_is_given_when_asked(server: Server, game: str) -> 
     """``/v1/table/record`` with ``unfinished``: the record so far, ``play --record``'s shape for
     a game left (``"finished": false``, ``"returns": null``), its actions the session's own (a
     replay of the steps). Where the game hides cards (the Trial) the session is then left: no
-    move, view or take back follows (``game_over``); the dog's game goes on. Without the field
-    the record is still refused before the end (``game_not_over``)."""
+    move, view, take back, hint or line follows (``game_over``); the dog's game goes on.
+    Without the field the record is still refused before the end (``game_not_over``)."""
     options = {"players": 2} if game == "trial" else {"forest": "dog/another-dog"}
     start = {"game": game, "options": options, "humans": [0], "agent": "random", "seed": 3}
     view = _post(server, "/v1/table/start", start).json()
@@ -313,8 +313,9 @@ def test_an_unfinished_record_is_given_when_asked(server: Server, game: str) -> 
     twin = {**start, "iterations": None, "seconds": None, "actions": body["actions"]}
     assert advance_job(twin, None)["view"]["ply"] == view["ply"]  # the game so far, replayed
     hides = game_spec(game).hidden_information
-    for path, extra in (("/v1/table/move", {"action": 0}), ("/v1/table/view", {}),
-                        ("/v1/table/takeback", {})):  # fmt: skip
+    for path, extra in (("/v1/table/hint", {"limit": {"iterations": 10}}),
+                        ("/v1/table/line", {"pv": []}), ("/v1/table/move", {"action": 0}),
+                        ("/v1/table/view", {}), ("/v1/table/takeback", {})):  # fmt: skip
         answer = _post(server, path, {"session": ident, **extra})
         if hides:
             assert answer.status_code == 409 and answer.json()["code"] == "game_over", path
