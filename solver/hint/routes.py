@@ -581,11 +581,19 @@ def static_dir() -> Path:
 
 
 def mount_web(app: FastAPI) -> None:
-    """The web table on ``app``: ``/`` and its files under ``/static``."""
+    """The web table on ``app``: ``/`` and its files under ``/static``, and ``/favicon.ico``."""
     static = static_dir()
 
     @app.api_route("/", methods=GET_AND_HEAD, include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(static / "index.html", media_type="text/html")
+
+    @app.api_route("/favicon.ico", methods=GET_AND_HEAD, include_in_schema=False)
+    async def favicon() -> FileResponse:
+        """The page's icon where browsers and tools look for it first (they ask /favicon.ico
+        whatever the page's ``<link rel="icon">`` says): the SVG itself, named by its content
+        type, not a redirect to it, so one request answers it and a client that does not follow
+        redirects still gets the icon."""
+        return FileResponse(static / "favicon.svg", media_type="image/svg+xml")
 
     app.mount("/static", StaticFiles(directory=str(static)), name="static")

@@ -212,6 +212,18 @@ def test_position_and_the_web_table(server: Server) -> None:
     assert httpx.get(f"{server.url}/static/app.js", timeout=10).status_code == 200
 
 
+def test_favicon_ico_is_the_page_s_icon(server: Server) -> None:
+    """``/favicon.ico``, which browsers and tools ask whatever the page links, was 404: it is the
+    icon the page links (``/static/favicon.svg``), the same bytes with the SVG content type, for
+    GET and HEAD."""
+    linked = httpx.get(f"{server.url}/static/favicon.svg", timeout=10)
+    icon = httpx.get(f"{server.url}/favicon.ico", timeout=10)
+    assert icon.status_code == 200 and icon.content == linked.content != b""
+    assert icon.headers["content-type"] == "image/svg+xml"
+    head = httpx.head(f"{server.url}/favicon.ico", timeout=10)
+    assert head.status_code == 200 and head.content == b""
+
+
 def test_a_line_not_of_the_position_is_illegal_line(server: Server) -> None:
     """A hint's line asked for after the position moved on (a stale ``pv``) was 400
     ``invalid_request``, the code of a malformed field; it is 400 ``illegal_line``, naming the
