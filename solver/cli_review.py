@@ -112,7 +112,7 @@ def _show_review(screen: Screen, review: dict[str, Any], record: dict[str, Any],
         what = "is a chance outcome" if len(actions) == 1 else "are chance outcomes"
         screen.print(f"no decision to review: the record's {count(len(actions), 'action')} "
                      f"{what} (rolls, draws) only")  # fmt: skip
-    if record.get("finished") is False:
+    if record.get("finished") is False and not review["finished"]:  # else a note says why
         screen.print("the record is unfinished (the game was left before its end): the review "
                      "stops where it does")  # fmt: skip
     for note in review.get("notes", ()):

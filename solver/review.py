@@ -54,6 +54,7 @@ if TYPE_CHECKING:
 __all__ = [
     "THRESHOLDS",
     "accuracy_of",
+    "finished_note",
     "game_record",
     "mark_of",
     "mean_accuracy",
@@ -149,21 +150,14 @@ class RecordError(OptionError):
         return (RecordError, (str(self), self.field, self.code))
 
 
-def check_record(
-    base: Mapping[str, Any], actions: Sequence[Any], *, allow_paths: bool
-) -> list[int]:
-    """Replay the whole record once, before any search (a :class:`RecordError` naming the first
-    action that is not legal, the bad state or game): an invalid record is refused at once, not
-    after the positions before its fault were searched. Returns the action ids played (labels
-    read once here: the Trial's compiled engine decodes its state to read one)."""
-    return open_record(base, actions, allow_paths=allow_paths).actions
-
-
 def open_record(
     base: Mapping[str, Any], actions: Sequence[Any], *, allow_paths: bool
 ) -> OpenedPosition:
     """The record's game and the position its ``actions`` reach (ids or labels) from its start
-    or saved ``state`` (a :class:`RecordError` naming what is wrong)."""
+    or saved ``state`` (a :class:`RecordError` naming what is wrong). The review replays the
+    whole record so once before any search: an invalid record is refused at once, not after the
+    positions before its fault were searched; its ``actions`` are then the ids (labels read
+    once: the Trial's compiled engine decodes its state to read one)."""
     from types import SimpleNamespace
 
     from solver.hint.errors import HintError
@@ -184,7 +178,7 @@ def _ask(base: dict[str, Any], position: OpenedPosition, ident: str, **kw: Any) 
 
     reply = answer({**base, "id": ident}, position=position, **kw)
     if "error" in reply:
-        # the record's actions were checked before (check_record) and are not in the request:
+        # the record's actions were checked before (open_record) and are not in the request:
         # the hint's field and code, which are the review's own (exact, limit, options...):
         # an exact review of the Trial was invalid_request with no field, a hint's unsupported
         raise RecordError(f"cannot review this record: {reply['error']}",
@@ -261,7 +255,8 @@ def review_record(
     spec, base, actions, last = _review_request(record, exact=exact, start=start, stop=stop)
     caps = caps or Caps()
     kw = {"caps": caps, "allow_paths": allow_paths}
-    ids = check_record(base, actions, allow_paths=allow_paths)
+    ended = open_record(base, actions, allow_paths=allow_paths)  # checked whole, before a search
+    ids = ended.actions
     default = spec.review_iterations or caps.default_iterations
     if iterations is None and seconds is None:
         iterations = min(default, caps.max_iterations)  # said in the review (``iterations``)
@@ -284,6 +279,10 @@ def review_record(
     walk = Walk(opened.state, ids, start, search)
     replayed = _replay(walk, last, deadline, total_seconds, told)
     report = _report(spec, base["game"], replayed, start, last, started)
+    report["finished"] = ended.state.is_terminal()
+    note = finished_note(record.get("finished"), report["finished"], len(actions))
+    if note is not None:
+        report["notes"].insert(0, note)
     report["limit"] = {"iterations": iterations, "seconds": seconds}
     if memory_mb is not None:
         report["limit"]["memoryMb"] = memory_mb
@@ -308,6 +307,9 @@ def _review_request(
     if not isinstance(options, dict):
         raise OptionError('a game record\'s "options" is an object')
     _check_record_seed(record)
+    if record.get("finished") not in (None, True, False):
+        raise RecordError('a game record\'s "finished" is true or false', "finished",
+                          "invalid_request")  # fmt: skip
     base: dict[str, Any] = {"game": name, "options": options}
     if record.get("state") is not None:
         base["state"] = record["state"]
@@ -324,6 +326,21 @@ def _review_request(
     if isinstance(record.get("engine"), str):
         base["engine"] = record["engine"]
     return spec, base, actions, last
+
+
+def finished_note(said: bool | None, ended: bool, actions: int) -> str | None:
+    """The note on a record whose ``"finished"`` (``said``; ``None``: absent) the replay of its
+    ``actions`` contradicts (``ended``: they reach the game's end); ``None`` where they agree.
+    The replay is the truth: a game whose actions end it is reviewed as finished (its last
+    decisions and the final value included) whatever the flag says; one whose actions stop
+    short is reviewed as far as they go."""
+    if said is None or said == ended:
+        return None
+    if ended:
+        return (f'the record says "finished": false, but its {actions} actions reach the '
+                "game's end: it is reviewed as a finished game (the replay decides)")  # fmt: skip
+    return (f'the record says "finished": true, but its {actions} actions stop before the '
+            "game's end: it is reviewed as far as they go (the replay decides)")  # fmt: skip
 
 
 def _check_record_seed(record: Mapping[str, Any]) -> None:

@@ -316,6 +316,8 @@ def review_job(raw: dict[str, Any], caps: Caps, admitted: float | None = None) -
         record["engine"] = request.engine
     if request.state is not None:
         record["state"] = request.state
+    if request.finished is not None:
+        record["finished"] = request.finished
     total = min(request.total_seconds or caps.max_review_seconds, caps.max_review_seconds)
     try:
         result = review_record(

@@ -394,6 +394,11 @@ class ReviewRequest(_Model):
     state: dict[str, Any] | str | None = Field(
         default=None, description="a saved position (state JSON) the record starts from"
     )
+    finished: StrictBool | None = Field(
+        default=None,
+        description="the record's own word on whether the game ended (as play --record writes "
+        "it); the replay decides, and a note says where they differ",
+    )
     from_ply: _Ply = Field(
         default=0,
         alias="fromPly",
@@ -434,6 +439,11 @@ class ReviewAnswer(_Model):
     start: int = Field(default=0, description="the first ply reviewed (fromPly)")
     stop: int = Field(default=0, description="the last ply asked for (toPly, or the end)")
     notes: list[str] = Field(default_factory=list)
+    finished: bool = Field(
+        default=False,
+        description="the record's actions reach the game's end (the replay's word, whatever the "
+        "record's finished says; a note says where they differ)",
+    )
     elapsed: float
     limit: dict[str, Any] = Field(
         default_factory=dict,
