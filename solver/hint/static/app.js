@@ -237,7 +237,7 @@ function resetLine() {
   table.seat = 0; // a new game is viewed from player 0 (its seat count may differ)
   table.sessionRun += 1; // a session step still running belongs to the game left
   table.sessionBusy = false;
-  $("hand-over").hidden = true;
+  cover(false);
   $("seat").value = "0";
 }
 
@@ -350,11 +350,21 @@ function sessionLine(view) {
     played.map((entry) => ({ action: null, label: entry.label, player: entry.player })));
 }
 
+// The hot-seat cover shown or taken away. While it shows, the rest of the page is inert: no Tab
+// reaches a move, a hint or the set-up behind it (the player who just moved could otherwise
+// tab onto the next one's cards), and no click or key acts there.
+function cover(shown) {
+  $("hand-over").hidden = !shown;
+  for (const behind of document.querySelectorAll("body > header, body > main")) {
+    behind.inert = shown;
+  }
+}
+
 // Hot seat (several human seats): when the view passes to another human seat the table is
 // covered until that player asks for it, so the last player does not see the next one's cards.
 function handOver(view, previous) {
   const passes = view.humans.length > 1 && view.seat !== previous && !view.terminal;
-  $("hand-over").hidden = !passes;
+  cover(passes);
   if (passes) {
     $("hand-over-text").textContent = `Pass the device to player ${view.seat}.`;
     $("hand-over-show").focus(); // the cover's one button, for the keyboard too
@@ -883,6 +893,7 @@ function drawHistory() {
 }
 
 function onKey(event) {
+  if (!$("hand-over").hidden) return; // the table is covered: no stepping behind the cover
   const tag = event.target && event.target.tagName;
   if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
   const steps = { ArrowLeft: table.cursor - 1, ArrowRight: table.cursor + 1, Home: 0,
@@ -1395,7 +1406,7 @@ $("setup").addEventListener("submit", newGame);
 $("mode").addEventListener("change", () => { showMode(); newGame(); });
 $("roll").addEventListener("click", roll);
 $("hand-over-show").addEventListener("click", () => {
-  $("hand-over").hidden = true;
+  cover(false);
   if (table.keyboardPlay && focusNextPlay()) table.keyboardPlay = false;
 });
 $("roll-new").addEventListener("click", rollNew);
