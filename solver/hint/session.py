@@ -183,7 +183,8 @@ def _check_seats(spec: GameSpec, game: Game, raw: dict[str, Any]) -> None:
     n = game.num_players()
     humans = raw["humans"]
     if not humans or any(not 0 <= seat < n for seat in humans) or len(set(humans)) != len(humans):
-        raise HintError(f"humans must be distinct seats from 0 to {n - 1}", "humans")
+        seats = "seat 0 (the game has one seat)" if n == 1 else f"distinct seats from 0 to {n - 1}"
+        raise HintError(f"humans must be {seats}", "humans")
     # The agent is checked even when every seat is human: a misspelt name is the user's mistake
     # whether or not an engine seat would use it.
     try:

@@ -321,3 +321,19 @@ def test_an_unfinished_record_is_given_when_asked(server: Server, game: str) -> 
             assert answer.status_code == 409 and answer.json()["code"] == "game_over", path
         else:
             assert answer.status_code != 409, (path, answer.text)
+
+
+@pytest.mark.parametrize(("game", "options", "said"), [
+    ("dog", {"forest": "dog/another-dog"}, "humans must be seat 0 (the game has one seat)"),
+    ("trial", {"players": 2}, "humans must be distinct seats from 0 to 1"),
+])  # fmt: skip
+def test_seats_out_of_the_game_are_refused_in_words(game: str, options: dict, said: str) -> None:
+    """A one-seat game's hot seat ('0,1' on the page) was refused as 'distinct seats from 0 to
+    0' (found by helper 79): a one-seat game now says it has one seat."""
+    from solver.hint.errors import HintError
+
+    raw = {"game": game, "options": options, "humans": [0, 2], "agent": "random",
+           "iterations": None, "seed": 1, "actions": [], "seconds": None}  # fmt: skip
+    with pytest.raises(HintError) as refused:
+        advance_job(raw, None)
+    assert (str(refused.value), refused.value.field) == (said, "humans")
