@@ -34,6 +34,16 @@ def server(web_server: Server) -> Server:
     return web_server
 
 
+def ready(page: Any) -> None:
+    """Wait until the page has its position and nothing is running (a request, a session's
+    step)."""
+    page.wait_for_function(
+        "() => window.table.busy === 0 && !window.table.sessionBusy "
+        "&& window.table.position !== null",
+        timeout=60_000,
+    )
+
+
 def _missing(what: str) -> None:
     if os.environ.get("CI") == "true":
         pytest.fail(f"{what} is missing under CI=true (make test installs it)")

@@ -20,6 +20,7 @@ import solver
 from solver.registry import game_spec
 
 from ..conftest import Server
+from .conftest import ready as _ready
 
 WIDTHS = [390, 1280]
 
@@ -49,14 +50,6 @@ DARK_ROWS = """async (data) => {
     return rows;
 }"""
 """The rows of a PNG (base64) holding a dark pixel (text), decoded by the browser itself."""
-
-
-def _ready(page: Any) -> None:
-    page.wait_for_function(
-        "() => window.table.busy === 0 && !window.table.sessionBusy "
-        "&& window.table.position !== null",
-        timeout=60_000,
-    )
 
 
 def _open(browser: Any, server: Server, width: int) -> Any:

@@ -19,6 +19,7 @@ import pytest
 import solver
 
 from ..conftest import Server
+from .conftest import ready as _ready
 
 PHONE = {"width": 390, "height": 844}
 
@@ -37,14 +38,6 @@ FOCUS = """() => {
     return {tag: node ? node.tagName : null, id: node ? node.id : null,
             place: place ? place.id : null, action: node ? node.dataset.action : null};
 }"""
-
-
-def _ready(page: Any) -> None:
-    page.wait_for_function(
-        "() => window.table.busy === 0 && !window.table.sessionBusy "
-        "&& window.table.position !== null",
-        timeout=60_000,
-    )
 
 
 def _open(browser: Any, server: Server, viewport: dict[str, int], game: str) -> Any:
