@@ -30,7 +30,13 @@ from solver.errors import OptionError
 from solver.game import State
 from solver.search.expectimax import expectimax
 from solver.search.limit import UNSET, Limit, Unset, merge_limit
-from solver.search.mcts import DEFAULT_ITERATIONS, mcts, search_value, strong_mcts_options
+from solver.search.mcts import (
+    DEFAULT_ITERATIONS,
+    chance_root_message,
+    mcts,
+    search_value,
+    strong_mcts_options,
+)
 from solver.search.options import ExpectimaxOptions, MCTSOptions, option_names, options_from
 from solver.search.result import SearchResult
 
@@ -147,9 +153,7 @@ def best_move(
     if state.is_terminal():
         raise OptionError("the game is over: there is no move to choose")
     if state.is_chance_node():
-        raise OptionError(
-            "this is a chance node (the dice roll next): a best move exists only at a decision node"
-        )
+        raise OptionError(chance_root_message(state))
     if exact:
         budget, xopts = _exact_call(limit, options, keywords)
         return expectimax(state, seed=seed, limit=budget, options=xopts)
@@ -248,7 +252,7 @@ def hidden_best_move(
     if state.is_terminal():
         raise OptionError("the game is over: there is no move to choose")
     if state.is_chance_node():
-        raise OptionError("this is a chance node: a best move exists only at a decision node")
+        raise OptionError(chance_root_message(state))
     return ismcts(state, observer=int(state.current_player()), limit=budget, seed=seed,
                   options=opts)  # fmt: skip
 

@@ -231,11 +231,19 @@ def _check_root(state: State, allow_chance: bool) -> int:
     if player == TERMINAL or state.is_terminal():
         raise OptionError("the game is over: MCTS needs a state where a player is to move")
     if player == CHANCE and not allow_chance:
-        raise OptionError(
-            "the state is a chance node: a best move exists only at a decision node "
-            "(apply a chance outcome first)"
-        )
+        raise OptionError(chance_root_message(state))
     return int(player)
+
+
+def chance_root_message(state: State) -> str:
+    """Why no best move is searched at a chance node, in words true of every game: the shared
+    layer names no game's chance (a "dice roll" was said of guardians' tile draws too)."""
+    count = len(state.chance_outcomes())
+    return (
+        f"this is a chance node (chance acts next, one of {count} outcomes): a best move exists "
+        "only at a decision node; apply an outcome of state.chance_outcomes() first "
+        "(evaluate() values a chance node)"
+    )
 
 
 def _engine_for(state: State, evaluator: Evaluator | EvaluatorLike) -> tuple[str, Any]:

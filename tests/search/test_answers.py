@@ -136,3 +136,27 @@ def test_best_move_default_budget_only_without_one(require_kernels):
     assert timed.extra["stopped_by"] == "seconds"
     assert timed.iterations > DEFAULT_ITERATIONS
     assert best_move(state, iterations=200, seconds=60.0).iterations == 200
+
+
+@pytest.mark.parametrize("game", ["dog", "guardians", "trial"])
+def test_a_chance_root_is_refused_in_words_true_of_every_game(game):
+    # the shared searchers named the dog's chance for every game: `best_move` at a new guardians
+    # game said "the dice roll next" (its chance draws tiles); one message now, in every searcher
+    from solver.search.answers import hidden_best_move
+    from solver.search.mcts import chance_root_message
+
+    options = {"forest": "dog/stick"} if game == "dog" else {}
+    state = solver.load_game(game, engine="reference", **options).new_initial_state()
+    assert state.is_chance_node()
+    count = len(state.chance_outcomes())
+    calls = [lambda: mcts(state, iterations=10, seed=0)]
+    if game == "trial":  # hidden cards: plain MCTS refuses it first, ISMCTS is the answer
+        calls = [lambda: hidden_best_move(state, iterations=10, seed=0)]
+    else:
+        calls.append(lambda: best_move(state, iterations=10, seed=0))
+    for call in calls:
+        with pytest.raises(solver.errors.OptionError) as refused:
+            call()
+        message = str(refused.value)
+        assert message == chance_root_message(state)
+        assert f"one of {count} outcomes" in message and "dice" not in message
