@@ -3,6 +3,8 @@ in one line with exit status 2, driven as a user drives them (a ``forest`` subpr
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from solver.testing import one_line_error
@@ -52,3 +54,23 @@ def test_the_solve_summary_names_the_agent_its_default_plays(game):
     else:
         assert f"what the quick {spec.solve_agent} agent wins from there" in summary, summary
         assert f"(--agent {spec.strongest_agent} for the strongest)" in summary, summary
+
+
+def test_the_command_line_page_gives_each_games_solve_seconds():
+    """Found by a new user's pass: docs/command-line.md gave `solve --seconds` as "default 60, the
+    Trial's 5 with its quick agent", a default undone with the Trial's quick solve agent, while
+    `forest trial solve --help` says 60. The page's default must be every game's."""
+    import re
+
+    from solver.registry import game_spec
+
+    page = (Path(__file__).parent.parent / "docs" / "command-line.md").read_text(encoding="utf-8")
+    said = re.search(r"games stop starting after `--seconds` \(default ([^)]*)\)", page, re.S)
+    assert said is not None
+    words = " ".join(said[1].split())
+    default = float(re.match(r"[\d.]+", words)[0])
+    for game in ("dog", "guardians", "trial"):
+        seconds = game_spec(game).solve_seconds
+        title = "the Trial" if game == "trial" else game
+        assert seconds == default or f"{title}'s {seconds:g}" in words, (game, seconds, words)
+        assert f"{title}'s" not in words or f"{title}'s {seconds:g}" in words, (game, words)
