@@ -135,7 +135,11 @@ def search(state: Any, args: argparse.Namespace) -> Searched:
         args.exact_out_of_memory = True  # the next positions of this answer are as large
     if skip:
         notes = (*notes, NOT_RETRIED)
-    return Searched(valued.result, float(valued.value), valued.method, valued.simulations, notes)
+    # the observer's value, not the mover's: at a chance node whose outcomes another seat
+    # moves after, each outcome was valued for its mover (guardians 2-player: 0.94 shown as
+    # player 0's win probability where player 0's was 0.06)
+    value = float(valued.values[args.observer])
+    return Searched(valued.result, value, valued.method, valued.simulations, notes)
 
 
 def _move_rows(state: Any, result: Any) -> list[dict[str, Any]]:
@@ -303,6 +307,7 @@ def _chance(state: Any, args: argparse.Namespace, walk: _Walk) -> dict[str, Any]
     """Best moves for every outcome of a chance node, each searched within the budget."""
     outcomes = []
     total = 0.0
+    movers: set[int] = set()  # who moves after the outcomes (their moves are valued for them)
     chances = state.chance_outcomes()
     for number, (action, probability) in enumerate(chances, 1):
         args.progress.update(f"outcome {number}/{len(chances)}")
@@ -314,6 +319,7 @@ def _chance(state: Any, args: argparse.Namespace, walk: _Walk) -> dict[str, Any]
             value = walk.add(search(child, args)).value
             row.update(win_probability=value, best_action=None, moves=[])
         else:
+            movers.add(int(child.current_player()))
             decision = _decision(child, args, walk)
             row.update(win_probability=decision["value"], best_action=decision["best_action"],
                        moves=decision["moves"])  # fmt: skip
@@ -321,6 +327,9 @@ def _chance(state: Any, args: argparse.Namespace, walk: _Walk) -> dict[str, Any]
         outcomes.append(row)
     if outcomes and not any(row["moves"] for row in outcomes):
         walk.notes.append(_no_move_at_chance(args, _chance_again(args, outcomes), walk))
+    others = sorted(movers - {args.observer})
+    if others:
+        walk.notes.append(_others_after_chance(others, args.observer))
     return {"win_probability": total, "value": total, "exact": walk.methods <= {"exact"},
             "best_action": None, "chance": True, "outcomes": outcomes}  # fmt: skip
 
@@ -342,6 +351,15 @@ def _report(state: Any, args: argparse.Namespace, walk: _Walk) -> dict[str, Any]
         args.first_label = report["best_action"]
         report["turn"] = _best_turn(state, args, report["moves"][0]["action"], walk)
     return report
+
+
+def _others_after_chance(movers: list[int], observer: int) -> str:
+    """Whose the values are at a chance node another seat moves after: the value and each
+    outcome's ``win_probability`` are the observer's, the moves listed the mover's own."""
+    who = ", ".join(f"player {m}" for m in movers)
+    return (f"after chance {who} moves, not player {observer}: the win probabilities are player "
+            f"{observer}'s, the moves listed are the mover's, each valued for the mover "
+            "(--player P for another seat's view)")  # fmt: skip
 
 
 def _anothers_move(mover: int, observer: int) -> str:

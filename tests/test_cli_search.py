@@ -192,3 +192,38 @@ def test_solve_s_games_search_within_its_seconds(monkeypatch, capsys):
     assert report["games"] == 1 and report["agent"] == "ismcts"
     assert len(seen) > 10 and all(seen)
     assert any("still playing when --seconds 1e-09 ran out" in n for n in report["notes"])
+
+
+# a 2-player guardians game (play --human against lookahead) 40 actions in: a tile is flipped and
+# its back is chance; player 1 (12 VP to player 0's 0) moves after every reveal
+TRAILING = [30471, 30438, 30408, 30477, 30414, 30429, 1, 28456, 7848, 0, 30420, 30462, 1, 7848,
+            7911, 0, 30426, 30474, 2, 30480, 30427, 7784, 0, 30459, 1, 11943, 7784, 0, 30444,
+            30447, 1, 7720, 24424, 0, 30456, 30445, 1, 7846, 12006, 703]  # fmt: skip
+
+
+def test_best_move_at_a_chance_node_values_it_for_the_player_asked(tmp_path):
+    # Defect (new-user pass): at a chance node after which another seat moves, each outcome was
+    # valued for its mover: `forest guardians best-move --state rec.json` said 0.9353 for player
+    # 0 (its JSON "player": 0), the leader's (player 1's) value, and --player 1 said the same.
+    # Player 0's value is the one evaluate() gives (0.06 here), and the two seats' sum to ~1.
+    import solver
+
+    record = {"game": "guardians", "options": {"players": 2}, "seed": 0, "actions": TRAILING}
+    (tmp_path / "rec.json").write_text(json.dumps(record), encoding="utf-8")
+    reports = []
+    for player in ("0", "1"):
+        run = forest("guardians", "best-move", "--state", "rec.json", "--player", player,
+                     "--iterations", "300", "--json", cwd=tmp_path)  # fmt: skip
+        assert run.returncode == 0, run.stderr
+        reports.append(json.loads(run.stdout))
+    first, second = reports
+    assert first["chance"] and first["player"] == 0 and second["player"] == 1
+    assert abs(first["value"] + second["value"] - 1.0) < 0.05, (first["value"], second["value"])
+    state = solver.load_game("guardians", players=2).new_initial_state()
+    for action in TRAILING:
+        state.apply_action(action)
+    assert abs(first["value"] - solver.evaluate(state, iterations=300, seed=0)) < 0.1
+    for row in first["outcomes"]:  # the moves listed are the mover's (player 1's), for them
+        assert row["win_probability"] < 0.5 < row["moves"][0]["value"]
+    assert any("the moves listed are the mover's" in note for note in first["notes"])
+    assert not any("the moves listed are the mover's" in note for note in second["notes"])
