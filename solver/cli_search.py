@@ -638,7 +638,7 @@ def _games_notes(spec: GameSpec, report: dict[str, Any], seconds: float) -> list
             f"(the interval is over the games played); for a narrower one ask for more: "
             f"--seconds {more:g} plays about {min(asked, max(played, round(pace * more)))}"
         )
-    if report["seconds"] > seconds:
+    if report["seconds"] > seconds and _searches(spec, report["agent"]):
         notes.append(
             f"the last game was still playing when --seconds {seconds:g} ran out: its moves "
             "from then on were played at the searches' least work, a weaker agent's"
@@ -652,6 +652,13 @@ def _games_notes(spec: GameSpec, report: dict[str, Any], seconds: float) -> list
             f"({budget}; its games take far longer, so give it --seconds too)"
         )
     return notes
+
+
+def _searches(spec: GameSpec, agent: str) -> bool:
+    """Whether ``agent`` searches, so that a deadline weakens its moves: one declared with no
+    budget (guardians' ``greedy``, the Trial's ``heuristic``) plays as before once the
+    ``--seconds`` are out; the ladder's levels are taken to search."""
+    return agent.startswith("level") or spec.agent(agent).iterations is not None
 
 
 def solve_command(spec: GameSpec, args: argparse.Namespace) -> int:

@@ -194,6 +194,23 @@ def test_solve_s_games_search_within_its_seconds(monkeypatch, capsys):
     assert any("still playing when --seconds 1e-09 ran out" in n for n in report["notes"])
 
 
+def test_solve_says_a_deadline_weakened_the_moves_only_of_an_agent_that_searches(capsys):
+    """Defect (new-user pass): `forest guardians solve --agent greedy --seconds 10` said "its
+    moves from then on were played at the searches' least work, a weaker agent's" of greedy
+    games, which search nothing: the deadline changes none of their moves. The Trial's
+    `heuristic` (no budget) the same; its one game is cut, so the note would be due if it
+    searched (the ismcts case is the test above)."""
+    from solver.cli import main
+
+    assert main(["trial", "solve", "--players", "2", "--agent", "heuristic", "--seconds", "1e-9",
+                 "--json", "--no-progress"]) == 0  # fmt: skip
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 1 and report["agent"] == "heuristic"
+    assert report["seconds"] > 1e-9 and report["iterations"] is None
+    assert any(n.startswith("stopped after 1 game of 200") for n in report["notes"])
+    assert not any("still playing" in n for n in report["notes"]), report["notes"]
+
+
 # a 2-player guardians game (play --human against lookahead) 40 actions in: a tile is flipped and
 # its back is chance; player 1 (12 VP to player 0's 0) moves after every reveal
 TRAILING = [30471, 30438, 30408, 30477, 30414, 30429, 1, 28456, 7848, 0, 30420, 30462, 1, 7848,
