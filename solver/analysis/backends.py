@@ -111,11 +111,15 @@ def handshake(scheduler: str) -> None:
 
 
 class Dask:
-    """A Dask distributed cluster: a scheduler's address, or a LocalCluster of worker processes."""
+    """A Dask distributed cluster: a scheduler's address, or a LocalCluster of worker processes.
+
+    ``threads``: the instances each task analyses at once, on threads of the worker running it
+    (``forest analyse --jobs J`` with ``--dask-local`` or ``--scheduler``; 1: one at a time)."""
 
     cap = 256  # the most instances in one automatic chunk
 
-    def __init__(self, scheduler: str | None, workers: int | None):
+    def __init__(self, scheduler: str | None, workers: int | None, threads: int = 1):
+        self.threads = threads
         distributed = require("distributed", "dask", "a Dask run (--scheduler, --dask-local)")
         self.distributed = distributed
         self.cluster: Any = None
@@ -147,7 +151,7 @@ class Dask:
         client = self.client
 
         def submit(chunk: Chunk) -> Any:
-            return client.submit(run_chunk, fn, chunk, types, self.parent, pure=False)
+            return client.submit(run_chunk, fn, chunk, types, self.parent, self.threads, pure=False)
 
         # About two chunks in flight per worker thread, so no worker waits; the count is read
         # again as chunks finish, so workers that join later get work too.

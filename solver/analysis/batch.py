@@ -132,6 +132,7 @@ class BatchOptions(TypedDict, total=False):
     backend: str
     scheduler: str | None
     dask_local: int | None
+    threads: int
     chunk_size: int | None
     resume: bool
     repair: bool
@@ -192,6 +193,20 @@ def _check_options(
         raise OptionError(f"--chunk-size must be at least 1, not {chunk_size!r}")
 
 
+def _check_threads(threads: int, backend: str) -> None:
+    """``threads`` (the instances a Dask task analyses at once): a whole number from 1 to
+    :data:`MAX_WORKER_PROCESSES`, for Dask runs only (a local run's ``jobs`` are processes)."""
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise OptionError(f"--jobs must be at least 1, not {threads!r}")
+    if threads > MAX_WORKER_PROCESSES:
+        raise OptionError(f"--jobs must be at most {MAX_WORKER_PROCESSES} (threads a Dask "
+                          f"task runs), not {threads}")  # fmt: skip
+    if threads > 1 and backend != "dask":
+        raise OptionError(
+            f"threads={threads} is for Dask runs (backend='dask'); a local run's jobs are processes"
+        )
+
+
 class _Batch:
     """The instances of a batch: how many, the source at an index, and what defines them."""
 
@@ -228,6 +243,7 @@ def execute_batch(
     backend: str = "local",
     scheduler: str | None = None,
     dask_local: int | None = None,
+    threads: int = 1,
     chunk_size: int | None = None,
     resume: bool = False,
     repair: bool = False,
@@ -240,7 +256,9 @@ def execute_batch(
     ``analyse_fn`` defaults to the game's (its hooks' ``analyse``). ``backend="local"`` runs
     ``jobs`` worker processes (``jobs=1``: in this process); ``backend="dask"`` runs on the Dask
     scheduler at ``scheduler`` or on a new ``LocalCluster`` of ``dask_local`` worker processes
-    (default: ``jobs``), one thread each. ``chunk_size`` is the number of instances per task
+    (default: ``jobs``), one thread each; ``threads`` is how many instances each Dask task
+    analyses at once, on threads (``--jobs`` with Dask; the rows are the same whatever it is).
+    ``chunk_size`` is the number of instances per task
     (default: about four chunks per worker, at most 32 locally and 256 on Dask). ``resume=True``
     continues from the journal an interrupted run left, ``repair=True`` keeps the good rows of a
     damaged one (module docstring). ``progress`` shows a tqdm bar on stderr when stderr is a
@@ -253,6 +271,7 @@ def execute_batch(
     notify = notify if notify is not None else (lambda message: None)
     # 1. Everything checked before anything runs.
     _check_options(jobs, backend, scheduler, dask_local, chunk_size)
+    _check_threads(threads, backend)
     if analyse_fn is not None and not callable(analyse_fn):
         raise OptionError(f"the analysis must be a function, not {analyse_fn!r}")
     if repair and not resume:
@@ -284,7 +303,7 @@ def execute_batch(
         )
         try:
             _run(batch, fn, types, done, journal, jobs, backend, scheduler, dask_local,
-                 chunk_size, progress, notify)  # fmt: skip
+                 threads, chunk_size, progress, notify)  # fmt: skip
             _pause("finalise")
             # 3. The final file, in batch order; then the journal goes.
             frame = write_results(
@@ -330,6 +349,7 @@ def _run(
     backend: str,
     scheduler: str | None,
     dask_local: int | None,
+    threads: int,
     chunk_size: int | None,
     progress: bool,
     notify: Notify,
@@ -346,8 +366,13 @@ def _run(
     bar = None
     try:
         if backend == "dask":
-            executor = Dask(scheduler, None if scheduler is not None else dask_local or jobs)
-            size = chunk_size or auto_chunk_size(pending_count, executor.workers, executor.cap)
+            workers = None if scheduler is not None else dask_local or jobs
+            executor = Dask(scheduler, workers, threads)
+            # a task's threads share its chunk: at least as many instances as threads
+            size = chunk_size or max(
+                min(threads, pending_count),
+                auto_chunk_size(pending_count, executor.workers, executor.cap),
+            )
         else:  # no more worker processes than chunks
             workers = min(jobs, pending_count)
             size = chunk_size or auto_chunk_size(pending_count, workers, Local.cap)

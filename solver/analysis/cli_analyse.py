@@ -131,7 +131,8 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--jobs", "-j", type=int, default=None, metavar="J",
         help="worker processes for a local run (default: one per CPU; 1 without the analysis "
-        "extra's joblib)",
+        "extra's joblib); with --dask-local or --scheduler, the instances each Dask task "
+        "analyses at once, on threads (default 1)",
     )  # fmt: skip
     p.add_argument(
         "--scheduler", default=None, metavar="ADDRESS",
@@ -139,11 +140,13 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     p.add_argument(
         "--dask-local", type=int, default=None, metavar="WORKERS",
-        help="run on a local Dask cluster of WORKERS processes",
+        help="run on a local Dask cluster of WORKERS processes (one task at a time each; "
+        "--jobs J: J instances at once in each)",
     )  # fmt: skip
     p.add_argument(
         "--chunk-size", type=int, default=None, metavar="N",
-        help="instances per task (default: about four tasks per worker, at most 32 locally)",
+        help="instances per task (default: about four tasks per worker, at most 32 locally "
+        "and 256 on Dask, where it is at least --jobs)",
     )  # fmt: skip
 
 
@@ -277,13 +280,8 @@ def _check_report(args: argparse.Namespace) -> None:
 
 
 def _check_run(args: argparse.Namespace) -> None:
-    """The options of a batch to run: local or Dask, and what a resumed run needs."""
-    dask = args.scheduler is not None or args.dask_local is not None
-    if dask and args.jobs is not None:
-        raise OptionError(
-            "--jobs is for local runs; with Dask the workers are set by the cluster "
-            "(--dask-local WORKERS)"
-        )
+    """The options of a batch to run: what a resumed run needs (``--jobs`` goes with local and
+    Dask runs alike: :func:`_analyse`)."""
     if args.resume and args.output is None:
         raise OptionError("--resume needs the --output of the interrupted run")
 
@@ -396,7 +394,10 @@ def _analyse(args: argparse.Namespace, hooks: AnalysisHooks) -> pd.DataFrame:
     job = _job(args)
     analyse_fn = analysis_function(args.analysis) if args.analysis else None
     dask = args.scheduler is not None or args.dask_local is not None
-    jobs = args.jobs if args.jobs is not None else default_jobs()
+    # --jobs J: J worker processes locally; with Dask, J instances at once in each task, on
+    # threads of the worker that runs it (the workers are --dask-local's, or the cluster's)
+    jobs = 1 if dask else args.jobs if args.jobs is not None else default_jobs()
+    threads = args.jobs if dask and args.jobs is not None else 1
     with tempfile.TemporaryDirectory(prefix="forest-analyse-") as scratch:
         out = Path(args.output) if args.output is not None else Path(scratch) / "results.parquet"
         frame = execute_batch(
@@ -407,6 +408,7 @@ def _analyse(args: argparse.Namespace, hooks: AnalysisHooks) -> pd.DataFrame:
             backend="dask" if dask else "local",
             scheduler=args.scheduler,
             dask_local=args.dask_local,
+            threads=threads,
             chunk_size=args.chunk_size,
             resume=args.resume,
             repair=args.repair,

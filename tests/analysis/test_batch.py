@@ -500,7 +500,7 @@ def test_the_command_without_out_prints_a_table(tmp_path, capsys):
         ([], "nothing to analyse"),
         (["--out", "r.csv"], "say what to do"),
         (["--count", "2", "--resume"], "--resume needs the --output"),
-        (["--count", "2", "--dask-local", "2", "--jobs", "2"], "--jobs is for local runs"),
+        (["--count", "2", "--dask-local", "2", "--jobs", "0"], "--jobs must be at least 1"),
         (["--count", "2", "--select", "len(source) > 2"], "function calls are not allowed"),
         (["--count", "2", "--out", "r.txt"], "cannot tell the format"),
         (["--count", "2", "--analysis", "solver.nothing_here:f"], "cannot import"),
