@@ -395,9 +395,10 @@ def _named(state: State, item: Any, label: Any, action: int | None) -> str:
 def game_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
     """``--option NAME=VALUE`` as the opener's keywords: only the names the game declares; a
     VALUE that reads as JSON (``3``, ``true``, ``[1, 2]``) is that value, else the text, which
-    an option taking a boolean, a number or one of a few values refuses by name
-    (:mod:`solver.option_values`: ``--option open_backs takes a boolean, true or false, not the
-    text "yes"``)."""
+    an option taking a boolean, a number or one of a few values refuses by name, as it does a
+    value of another JSON type (:mod:`solver.option_values`: ``--option open_backs takes a
+    boolean, true or false, not the text "yes"``, ``--option level takes one of 1, 2, 3, 4, 5,
+    6, not the list [3]``)."""
     options: dict[str, Any] = {}
     for item in getattr(args, "option", None) or []:
         name, equals, value = item.partition("=")
@@ -416,10 +417,9 @@ def game_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
             options[name] = value
         except RecursionError:
             raise OptionError(f"--option {shortened(name)}: nested too deeply to read") from None
-        if isinstance(options[name], str):
-            refused = option_values.text_refusal(spec, name, options[name], f"--option {name}")
-            if refused is not None:
-                raise OptionError(refused)
+        refused = option_values.value_refusal(spec, name, options[name], f"--option {name}")
+        if refused is not None:
+            raise OptionError(refused)
     return options
 
 

@@ -10,6 +10,11 @@ of that name on the game built with no options (a boolean default takes true or 
 number a whole number...). An option whose default is no such value (a file's content, an
 object) may take a text: nothing is said of it here.
 
+A value of the wrong JSON type (``level=[3]``, ``"open_backs": 2.5``) is refused the same way
+(:func:`value_refusal`), on every surface (``load_game``, ``--option``, a hint request's
+``options``), before the game sees it: a list given as guardians' ``level`` to a 2-player game
+was told levels are solo only, not that a level is a whole number.
+
 Shared code: it names no game; every game is read through its declaration.
 """
 
@@ -63,6 +68,90 @@ def expected(spec: GameSpec, name: str) -> str | None:
         if isinstance(default, kind):
             return words
     return None
+
+
+_ACCEPTS: dict[str, tuple[type, ...]] = {
+    "a boolean, true or false": (bool,),
+    "a whole number": (int,),
+    "a number": (int, float),
+    "a list": (list, tuple),
+    "an object": (dict,),
+}
+"""What a value must be for an option that takes what the words say (a bool is refused where a
+number is taken: ``True`` is an int to Python, not to JSON)."""
+
+
+_JSON_TYPES = (bool, int, float, str, list, tuple, dict)
+"""The values JSON (a request, ``--option``) can give: only these are judged here."""
+
+
+def _accepted(spec: GameSpec, name: str) -> tuple[str, tuple[type, ...]] | None:
+    """What option ``name`` takes, in words, and the Python types of such values; ``None``
+    where nothing is known (an option that may take a text, a file's content, an object)."""
+    choices = spec.option_choices.get(name)
+    if choices is not None:
+        kinds = tuple({type(v) for v in choices.values})
+        return f"one of {', '.join(str(v) for v in choices.values)}", kinds
+    words = expected(spec, name)
+    if words is not None:
+        return words, _ACCEPTS[words]
+    default = _defaults(spec).get(name, _NO_DEFAULT)
+    if default is None or default is _NO_DEFAULT or isinstance(default, str):
+        return None  # nothing known: the game judges the value
+    return _FILE_WORDS, (str, dict)  # a file's content (guardians' tile set): its path or JSON
+
+
+_FILE_WORDS = "a file's path (a text) or its JSON form (an object)"
+"""What an option whose default is an object of the game's own (a file's content: guardians'
+``tiles``, a ``TileSet``) takes: the file's path, or its JSON form."""
+
+
+def _described(value: Any) -> str:
+    """``value`` as a refusal names it: ``the list [3]``, ``the number 2.5``, ``true``."""
+    if isinstance(value, bool):
+        return "the boolean " + json.dumps(value)
+    kind = (
+        "number" if isinstance(value, (int, float)) else
+        "list" if isinstance(value, (list, tuple)) else
+        "object" if isinstance(value, dict) else
+        "text" if isinstance(value, str) else type(value).__name__
+    )  # fmt: skip
+    try:
+        shown = json.dumps(value, default=repr)
+    except (TypeError, ValueError, RecursionError):
+        shown = repr(value)
+    return f"the {kind} {shortened(shown)}"
+
+
+def value_refusal(
+    spec: GameSpec, name: str, value: Any, label: str, *, api: bool = False
+) -> str | None:
+    """Why ``value`` is no value of ``spec``'s option ``name``, said of ``label`` (``level``,
+    ``--option level``, ``options.level``), or ``None`` when its type fits (the game checks the
+    rest: the range, the player count) or is not known here. ``None`` (unset) and values JSON
+    cannot give (a ``Level``, a ``TileSet``: the API's own objects) are the game's to judge. A
+    text for an option that takes none: :func:`text_refusal`. ``api``: the value came from
+    Python (``load_game``), where an option taking a file's content also takes the game's own
+    object (a ``TileSet``): its type is left to the game, whose refusal names that object too.
+
+    >>> from solver.registry import game_spec
+    >>> value_refusal(game_spec("guardians"), "level", [3], "--option level")
+    '--option level takes one of 1, 2, 3, 4, 5, 6, not the list [3]'
+    >>> value_refusal(game_spec("guardians"), "open_backs", 1, "open_backs")
+    'open_backs takes a boolean, true or false, not the number 1'
+    >>> value_refusal(game_spec("guardians"), "level", 9, "level") is None
+    True
+    """
+    if value is None or not isinstance(value, _JSON_TYPES):
+        return None  # unset, or a Python object of the game's own (a Level, a TileSet, a Path)
+    if isinstance(value, str):
+        return text_refusal(spec, name, value, label)
+    accepted = _accepted(spec, name)
+    if accepted is None or (api and accepted[0] == _FILE_WORDS):
+        return None
+    words, kinds = accepted
+    fits = isinstance(value, kinds) and (bool in kinds or not isinstance(value, bool))
+    return None if fits else f"{label} takes {words}, not {_described(value)}"
 
 
 def text_refusal(spec: GameSpec, name: str, text: str, label: str) -> str | None:

@@ -28,6 +28,7 @@ import threading
 from importlib.metadata import entry_points
 from typing import Any
 
+from solver import option_values
 from solver.errors import OptionError
 from solver.spec import ENGINES, GameSpec
 
@@ -197,9 +198,21 @@ def load_game(name: str, *, engine: str | None = None, **options: Any) -> Any:
     ``$SOLVER_ENGINE`` and is otherwise the game's default (``"kernel"`` where there is one). There
     is no silent fallback: asking for an engine the game lacks is an error.
 
+    Without ``players`` a game has the player count its command line and hint requests start
+    with: the dog 1, guardians 2 (1 where a ``level`` is given: levels are solo only, or for a
+    solo position; docs/rules/guardians.md §7), the Trial 4. A value of the wrong JSON type for
+    one of the game's declared options (``level=[3]``) is refused naming the option and what it
+    takes (:func:`solver.option_values.value_refusal`); every refusal is a
+    :class:`~solver.errors.SolverError`.
+
     >>> game = load_game("dog", forest="dog/tiny-example", engine="reference")
     >>> game.engine, game.num_players()
     ('reference', 1)
     """
     spec = game_spec(name)
+    for option, value in options.items():  # a wrong JSON type named first (level=[3])
+        if option in spec.options:
+            refused = option_values.value_refusal(spec, option, value, option, api=True)
+            if refused is not None:
+                raise OptionError(refused)
     return spec.build(engine=engine if engine is not None else default_engine(spec), **options)

@@ -372,10 +372,11 @@ class AgentSpec:
 
     def budget_text(self, iterations: int | None = None) -> str:
         """``iterations`` (default: the play default) in the agent's words: ``"4 continuations
-        a decision"``; ``"no search"`` when there is no budget."""
+        a decision"``; ``"no budget"`` when there is none (it searches nothing, or searches
+        to the end: the exact agent)."""
         budget = self.iterations if iterations is None else iterations
         if not budget:
-            return "no search"
+            return "no budget"
         unit, _, rest = self.budget.partition(" ")
         if budget == 1 and unit.endswith("s") and unit != "times":
             unit = unit[:-1]  # "1 simulation a decision"
@@ -594,7 +595,11 @@ class GameSpec:
     name a file), and ``play --record`` keeps them in the record. Guardians: ``level`` and
     ``tiles``. No types are declared: a text given to an option with :attr:`option_choices`, or
     whose default on the game built without options (its attribute of that name) is a boolean,
-    a number or a list, is refused naming what it takes (:mod:`solver.option_values`)."""
+    a number or a list, is refused naming what it takes (:mod:`solver.option_values`), and so is
+    any other JSON value of a type the option does not take (``level=[3]``): the type of the
+    choices or of the default; an option whose default is an object of the game's own (a file's
+    content: guardians' ``TileSet``) takes a text (the file's path) or an object (its JSON
+    form). The check is the same in ``load_game``, ``--option`` and a hint request."""
     option_choices: Mapping[str, OptionChoices] = field(default_factory=dict)
     """For an option of :attr:`options` that takes a few values, those values
     (:class:`OptionChoices`), which the web table offers as a list; the catalog lists them.

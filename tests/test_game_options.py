@@ -77,7 +77,9 @@ def test_option_open_backs_plays_the_open_variant(tmp_path):
     reveals = {v: sum(label.startswith("reveal") for label in states[v]["labels"]) for v in states}
     assert reveals["true"] == 0 < reveals["false"]
     run = forest("guardians", "show", "--option", "open_backs=1")
-    assert run.stderr == "forest: error: open_backs must be true or false, not 1\n"
+    assert run.stderr == (
+        "forest: error: --option open_backs takes a boolean, true or false, not the number 1\n"
+    )
 
 
 @pytest.mark.parametrize(
@@ -142,3 +144,30 @@ def test_an_option_s_value_is_read_as_every_json_is(value, said):
     too deeply to read``; a refused text of 5,000 characters was quoted whole."""
     run = forest("guardians", "show", "--players", "1", "--option", value)
     assert run.returncode == 2 and run.stderr == f"forest: error: {said}\n", run.stderr
+
+
+def test_guardians_default_player_count_is_the_same_on_every_surface(capsys):
+    """Found: ``load_game("guardians")`` started a solo game while ``forest guardians play``
+    (and a hint request without ``options.players``) started 2 players. Now 2 everywhere, and a
+    level given without a count asks for solo everywhere (levels are solo only)."""
+    from types import SimpleNamespace
+
+    import solver
+    from solver.cli import main
+    from solver.hint.position import open_position
+
+    def request(options: dict) -> SimpleNamespace:
+        return SimpleNamespace(game="guardians", engine=None, options=options, state=None,
+                               actions=[])  # fmt: skip
+
+    spec = game_spec("guardians")
+    for engine in ("kernel", "reference"):
+        assert solver.load_game("guardians", engine=engine).num_players() == 2
+        assert solver.load_game("guardians", engine=engine, level=3).num_players() == 1
+    assert spec.open(None).game.num_players() == 2
+    assert open_position(request({})).game.num_players() == 2
+    assert open_position(request({"level": 3})).game.level.number == 3
+    assert main(["guardians", "show"]) == 0
+    assert capsys.readouterr().out.count("forest: score 0") == 2  # one forest a player
+    assert main(["guardians", "show", "--option", "level=4"]) == 0
+    assert capsys.readouterr().out.count("forest: score 0") == 1

@@ -203,6 +203,8 @@ def _check_options(
     for key in options:
         if key in spec.options and key not in known:
             refused = _text_refused(spec, key, options[key], allow_paths)
+            if refused is None and not isinstance(options[key], str):  # level: [3]
+                refused = option_values.value_refusal(spec, key, options[key], f"options.{key}")
             if refused is not None:
                 raise HintError(refused, f"options.{shortened(key)}")
             extra[key] = options[key]

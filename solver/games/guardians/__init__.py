@@ -2,10 +2,12 @@
 animal pawns along colour paths and complete missions without splitting their forest.
 
 ``solver.load_game("guardians", players=3)`` starts a fresh game; ``players=1`` is solo at
-``level`` (1..6); ``open_backs=True`` plays the open variant (every tile's mission face up;
-by default a tile's mission lies face down until it is flipped). ``position=`` takes a
-:class:`Grove`, a ``.grove`` path or a puzzle name
-``"guardians/NAME"``: player 0 then holds that forest at the mission step of the first turn.
+``level`` (1..6); without ``players`` a fresh game has 2, as on the command line and in hint
+requests, and 1 where a ``level`` is given (docs/rules/guardians.md §7). ``open_backs=True``
+plays the open variant (every tile's mission face up; by default a tile's mission lies face
+down until it is flipped). ``position=`` takes a :class:`Grove`, a ``.grove`` path or a puzzle
+name ``"guardians/NAME"``: player 0 then holds that forest at the mission step of the first
+turn.
 
 >>> from solver.games.guardians import SPEC
 >>> SPEC.name, SPEC.players
@@ -108,7 +110,8 @@ SPEC = GameSpec(
     engines={"kernel": _kernel, "reference": _reference},
     open=f"{_HOOKS}:open_position",
     options={
-        "level": "the solo level, 1 to 6 (with --players 1 only: refused with more players)",
+        "level": "the solo level, 1 to 6 (a solo game's: without a player count the game is "
+        "solo; refused with more players)",
         "tiles": "a tile-set file (JSON) to play with instead of the standard tiles",
         "open_backs": "true: every tile's mission side is seen before it is flipped (the open "
         "variant, for puzzles and analysis; default false: backs lie face down)",

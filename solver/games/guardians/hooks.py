@@ -28,14 +28,15 @@ __all__ = [
 def open_position(
     source: str | None, *, engine: str | None = None, players: int | None = None, **options: Any
 ) -> Opened:
-    """A fresh game (``source`` ``None``; 2 players unless told) or the position ``source``
-    (a ``.grove`` path or ``guardians/NAME``) at player 0's mission step. ``options``: the
-    game's own (``tiles``, ``level``: ``forest guardians ... --option level=3``)."""
+    """A fresh game (``source`` ``None``; 2 players unless told, 1 with a ``level``: the
+    game's own default, :func:`~solver.games.guardians.rules.default_players`) or the position
+    ``source`` (a ``.grove`` path or ``guardians/NAME``) at player 0's mission step.
+    ``options``: the game's own (``tiles``, ``level``: ``forest guardians ... --option
+    level=3``)."""
     from solver.games.guardians import SPEC, resolve_position
 
     if source is None:
-        count = players if players else 2
-        game = SPEC.build(engine=engine, players=count, **options)
+        game = SPEC.build(engine=engine, players=players or None, **options)
         return Opened(game=game, state=game.new_initial_state(), source="default")
     position = resolve_position(source)
     assert position is not None

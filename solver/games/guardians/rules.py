@@ -96,6 +96,19 @@ _FIXED_LABELS = {
 }
 
 
+def default_players(level: object, position: Grove | None) -> int:
+    """The player count when none is given: 1 for a solo position or where a solo ``level`` is
+    given, else 2 (a multi position's other player starts fresh; a fresh game is a 2-player one
+    everywhere: ``load_game("guardians")``, ``forest guardians play``, a hint request).
+
+    >>> default_players(None, None), default_players(3, None)
+    (2, 1)
+    """
+    if position is not None:
+        return 1 if position.mode == "solo" else 2
+    return 1 if level is not None else 2
+
+
 class GuardiansGame:
     """Forest guardians for ``players`` players (1 = solo at ``level``), reference engine.
 
@@ -103,6 +116,9 @@ class GuardiansGame:
     whose forest player 0 holds at the mission step of the first turn (the question "what can I
     complete this turn?"); without it, a fresh game starts from the set-up. ``open_backs``
     turns every tile's mission side face up (the open variant; default: hidden backs).
+    ``players`` not given: 2 for a fresh game, as every surface starts one (``forest guardians
+    play``, a hint request without ``options.players``), 1 where a ``level`` is given (a level
+    asks for a solo game) or the position is a solo one (:func:`default_players`).
 
     >>> GuardiansGame(players=1, level=3).level.threshold
     74
@@ -121,7 +137,7 @@ class GuardiansGame:
         open_backs: bool = False,
     ) -> None:
         if players is None:
-            players = 1 if position is None or position.mode == "solo" else 2
+            players = default_players(level, position)
         if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
             raise OptionError(f"forest guardians is played by 1 to 4 players, not {players!r}")
         if position is not None and (position.mode == "solo") != (players == 1):

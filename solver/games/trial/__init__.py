@@ -22,13 +22,13 @@ from solver.spec import AgentSpec, GameSpec, Rung
 __all__ = ["SPEC"]
 
 
-def _reference(pack: Any = None, players: int = 4, **options: Any) -> Any:
+def _reference(pack: Any = None, players: int | None = 4, **options: Any) -> Any:
     from solver.games.trial.rules import TrialGame
 
     return TrialGame(pack, players, **options)
 
 
-def _kernel(pack: Any = None, players: int = 4, **options: Any) -> Any:
+def _kernel(pack: Any = None, players: int | None = 4, **options: Any) -> Any:
     from solver.games.trial.kernel import KernelTrialGame
 
     return KernelTrialGame(pack, players, **options)

@@ -210,7 +210,7 @@ class KernelTrialGame(_GameBase):
     name = "trial"
     engine = "kernel"
 
-    def __init__(self, pack: Any = None, players: int = 4, **options: Any):
+    def __init__(self, pack: Any = None, players: int | None = 4, **options: Any):
         extension_module()  # fail before any work when the module is missing
         self.reference = TrialGame(pack, players, **options)
         self.pack = self.reference.pack

@@ -58,9 +58,14 @@ class TrialGame:
     """Whether a player may resolve a card now (the turn step asks it of every card in hand and
     every encounter): :func:`conditions.playable`; the kernel engine offers a compiled twin."""
 
-    def __init__(self, pack: Pack | str | None = None, players: int = 4, **options: Any):
+    def __init__(self, pack: Pack | str | None = None, players: int | None = 4, **options: Any):
         if options:
-            raise OptionError(f"unknown trial option(s): {', '.join(sorted(options))}")
+            raise OptionError(
+                f"unknown trial option(s): {', '.join(sorted(options))} (expected players, "
+                "pack or engine)"
+            )
+        if players is None:  # not given (load_game("trial", players=None)): the default 4
+            players = 4
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
             raise OptionError(f"the Trial is played by 2 to 4 players, not {players!r}")
         if pack is None:
