@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import traceback
 from collections.abc import Callable, Sequence
@@ -132,7 +133,31 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        """One line: a line break a user's word brought (``$'--x\\ny'``) is shown as ``\\n``,
+        and a word that is no choice gets the close choices (``ply``: ``did you mean play?``)."""
+        said = message.replace("\r", "\\r").replace("\n", "\\n") + _choice_meant(message)
+        self.exit(2, f"{self.prog}: error: {said} (see {self.prog} --help)\n")
+
+
+_INVALID_CHOICE = re.compile(r"invalid choice: '(?P<word>[^']*)' \(choose from (?P<choices>.*)\)$")
+"""argparse's refusal of a word that is none of a command's or an option's choices."""
+
+
+def _choice_meant(message: str) -> str:
+    """The choices close to the word an ``invalid choice`` refusal names (``dgo``: ``; did you
+    mean dog?``), or nothing.
+
+    >>> _choice_meant("argument COMMAND: invalid choice: 'ply' (choose from 'show', 'play')")
+    '; did you mean play?'
+    """
+    import difflib
+
+    found = _INVALID_CHOICE.search(message)
+    if found is None:
+        return ""
+    choices = re.findall(r"'([^']*)'", found["choices"])
+    close = difflib.get_close_matches(found["word"], choices, n=2, cutoff=0.6)
+    return f"; did you mean {' or '.join(close)}?" if close else ""
 
 
 def _innermost(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any:

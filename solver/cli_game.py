@@ -75,7 +75,10 @@ def _add_render(commands: Any, spec: GameSpec) -> None:
 
 
 def _add_list(commands: Any, spec: GameSpec) -> None:
-    p = commands.add_parser("list", help="list the curated puzzles shipped with the library")
+    shipped = "" if spec.puzzles else f" (none for {spec.title})"
+    p = commands.add_parser(
+        "list", help=f"list the curated puzzles shipped with the library{shipped}"
+    )
     p.add_argument("--json", action="store_true", help="print a JSON list")
     _bind(p, spec, list_command)
 
@@ -122,10 +125,11 @@ def _add_solve(commands: Any, spec: GameSpec) -> None:
     _state_option(p)
     p.add_argument(
         "--agent", default=None, metavar="A",
-        help=f"the agent playing every seat of the games (default: {_solve_agent_help(spec)}; "
-        f"naming one plays its games instead of the exact search); one of {_agents_help(spec)}",
+        help=f"the agent playing every seat of the games (default: {_solve_agent_help(spec)}"
+        + ("; naming one plays its games instead of the exact search" if spec.exact else "")
+        + f"); one of {_agents_help(spec)}",
     )  # fmt: skip
-    _budget_options(p, iterations="the agent's simulations a decision (default: its own)")
+    _budget_options(p, iterations="the agent's budget, in its own unit (default: its own)")
     _exact_options(p, spec, estimate="the agent's games")
     p.add_argument(
         "--games", type=positive_int, default=200,
@@ -193,14 +197,16 @@ def _add_review(commands: Any, spec: GameSpec) -> None:
     )
     p.add_argument("file", metavar="FILE", help="a game record (play --record FILE)")
     p.add_argument(
-        "--iterations", type=positive_int, default=None,
+        "--iterations", type=positive_int, default=None, metavar="N",
         help=f"{spec.sampler} simulations a position"
         + (" where the review is not exact" if spec.exact else "")
         + f" (default {spec.review_iterations or HINT_ITERATIONS})",
     )  # fmt: skip
     p.add_argument(
-        "--seconds", type=positive_float, default=None, help=f"{spec.sampler} seconds a position"
-    )
+        "--seconds", type=positive_float, default=None, metavar="S",
+        help=f"{spec.sampler} seconds a position (default: none; alone, it replaces the "
+        "default simulations; with --iterations, the first limit reached ends a search)",
+    )  # fmt: skip
     p.add_argument(
         "--total-seconds", type=positive_float, default=None, metavar="S",
         help="the whole review's wall-clock budget, from the command's start: each position gets "
@@ -257,7 +263,7 @@ def _common(p: argparse.ArgumentParser, spec: GameSpec, *, players: bool = False
     if players or len(spec.players) > 1:
         counts = ", ".join(str(n) for n in spec.players)
         p.add_argument(
-            "--players", type=positive_int, default=None,
+            "--players", type=positive_int, default=None, metavar="N",
             help=f"the number of players ({counts}; default: the game's or the file's)",
         )  # fmt: skip
 
@@ -322,7 +328,7 @@ def _exact_options(p: argparse.ArgumentParser, spec: GameSpec, *, estimate: str)
 
 def _memory_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--memory-mb", type=memory_mb, default=DEFAULT_MEMORY_MB,
+        "--memory-mb", type=memory_mb, default=DEFAULT_MEMORY_MB, metavar="MB",
         help=f"the exact search's memory cap in megabytes (default {DEFAULT_MEMORY_MB:g})",
     )  # fmt: skip
 

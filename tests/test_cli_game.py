@@ -33,8 +33,8 @@ def test_review_help_names_the_searcher_of_its_estimates(game, searcher):
     run = forest(game, "review", "--help")
     assert run.returncode == 0, run.stderr
     text = " ".join(run.stdout.split())
-    assert f"--iterations ITERATIONS {searcher} simulations a position" in text, text
-    assert f"--seconds SECONDS {searcher} seconds a position" in text, text
+    assert f"--iterations N {searcher} simulations a position" in text, text
+    assert f"--seconds S {searcher} seconds a position" in text, text
 
 
 @pytest.mark.parametrize("game", ["dog", "guardians", "trial"])

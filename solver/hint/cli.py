@@ -43,13 +43,13 @@ was refused naming ``memory_mb``)."""
 _seconds_cap = positive_float_up_to(MAX_CAP_SECONDS)
 
 _CAPS = (
-    ("--max-iterations", positive_int, "cap on a request's MCTS simulations"),
-    ("--max-seconds", _seconds_cap, "cap on a request's search seconds"),
-    ("--max-memory-mb", _memory_cap, "cap on a search's memory in MB"),
-    ("--max-review-seconds", _seconds_cap, "cap on a whole review's seconds"),
+    ("--max-iterations", positive_int, "N", "cap on a request's MCTS simulations"),
+    ("--max-seconds", _seconds_cap, "SECONDS", "cap on a request's search seconds"),
+    ("--max-memory-mb", _memory_cap, "MB", "cap on a search's memory in MB"),
+    ("--max-review-seconds", _seconds_cap, "SECONDS", "cap on a whole review's seconds"),
 )
 """The budget caps both commands take: the flag (its ``Caps`` field is its argparse ``dest``),
-the argument type and what it caps."""
+the argument type, its metavar and what it caps."""
 
 
 def _cap_field(flag: str) -> str:
@@ -57,11 +57,13 @@ def _cap_field(flag: str) -> str:
 
 
 def _cap_options(p: argparse.ArgumentParser, workers: int) -> None:
-    for flag, kind, what in _CAPS:
+    for flag, kind, metavar, what in _CAPS:
         default = getattr(_DEFAULTS, _cap_field(flag))
-        p.add_argument(flag, type=kind, default=default, help=f"{what} (default {default:g})")
+        p.add_argument(
+            flag, type=kind, default=default, metavar=metavar, help=f"{what} (default {default:g})"
+        )
     p.add_argument(
-        "--workers", type=whole_from_1_to(MAX_WORKERS), default=workers,
+        "--workers", type=whole_from_1_to(MAX_WORKERS), default=workers, metavar="N",
         help=f"searches run at once (default {workers}, the CPU count; at most {MAX_WORKERS})",
     )  # fmt: skip
 
@@ -104,7 +106,7 @@ def _host(text: str) -> str:
 
 def caps_from(args: argparse.Namespace) -> Caps:
     """The budget caps the command's options name."""
-    return Caps(**{_cap_field(flag): getattr(args, _cap_field(flag)) for flag, _, _ in _CAPS})
+    return Caps(**{_cap_field(flag): getattr(args, _cap_field(flag)) for flag, *_ in _CAPS})
 
 
 def _hint(args: argparse.Namespace) -> int:
@@ -157,11 +159,11 @@ def add_hint_command(commands: Subcommands) -> None:
         "--port", type=int, default=8000, help="the port (default 8000; 0 picks a free one)"
     )
     p.add_argument(
-        "--queue", type=positive_int, default=32,
+        "--queue", type=positive_int, default=32, metavar="N",
         help="requests admitted beyond the running ones before 503 (default 32)",
     )  # fmt: skip
     p.add_argument(
-        "--max-body-bytes", type=positive_int, default=1 << 20,
+        "--max-body-bytes", type=positive_int, default=1 << 20, metavar="BYTES",
         help="the largest request body (default 1 MiB; larger: 413)",
     )  # fmt: skip
     p.add_argument(

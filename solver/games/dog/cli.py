@@ -151,12 +151,14 @@ def _add_generate(commands: Any) -> None:
         "--size",
         type=parse_size,
         default=(9, 9),
+        metavar="WxH",
         help="WIDTHxHEIGHT in cells, each 2 to 16 (default 9x9)",
     )
     p.add_argument(
         "--turns",
         type=int,
         default=None,
+        metavar="T",
         help="the turn limit (default: the generator's, 20 turns)",
     )
     p.add_argument(
@@ -203,7 +205,9 @@ def _add_generate(commands: Any) -> None:
 def _add_random_game(commands: Any) -> None:
     """``forest dog random-game``: one game of a seeded random policy."""
     p = commands.add_parser("random-game", help="play one game with a seeded random policy")
-    p.add_argument("forest", help="a .forest file or a puzzle name such as dog/tiny-example")
+    p.add_argument(
+        "forest", metavar="FILE", help="a .forest file or a puzzle name such as dog/tiny-example"
+    )
     p.add_argument(
         "--seed", type=int, default=0, help="the seed of the dice and policy (default 0)"
     )
@@ -211,7 +215,7 @@ def _add_random_game(commands: Any) -> None:
         "--engine",
         choices=("kernel", "reference"),
         default=None,
-        help="the engine (default: $SOLVER_ENGINE, else kernel)",
+        help="the engine (default: $SOLVER_ENGINE, else the compiled kernel)",
     )
     p.set_defaults(handler=_random_game)
 
@@ -221,7 +225,9 @@ def _add_route(commands: Any) -> None:
     p = commands.add_parser(
         "route", help="the soonest winning route, the player choosing the rolls (par)"
     )
-    p.add_argument("forest", help="a .forest file or a puzzle name such as dog/tiny-example")
+    p.add_argument(
+        "forest", metavar="FILE", help="a .forest file or a puzzle name such as dog/tiny-example"
+    )
     p.add_argument(
         "--query",
         default="",
@@ -239,6 +245,7 @@ def _add_route(commands: Any) -> None:
         "--time-limit",
         type=positive_float,
         default=10.0,
+        metavar="SECONDS",
         help="CP-SAT's deterministic time limit in seconds (default 10)",
     )
     p.add_argument("--json", action="store_true", help="print a JSON object")

@@ -233,6 +233,7 @@ def add_commands(commands: Any) -> None:
         "--time-limit",
         type=positive_float,
         default=10.0,
+        metavar="SECONDS",
         help="CP-SAT's deterministic time limit in seconds (default 10)",
     )
     p.add_argument(
@@ -260,10 +261,13 @@ def add_commands(commands: Any) -> None:
     p.add_argument(
         "--agent",
         default=None,
+        metavar="A",
         help=f"the agent (default: the game's strongest, {SPEC.strongest_agent}); one of "
         + ", ".join(agents),
     )
-    p.add_argument("--games", type=positive_int, default=10, help="games to play (default 10)")
+    p.add_argument(
+        "--games", type=positive_int, default=10, metavar="N", help="games to play (default 10)"
+    )
     p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
     searching = ", ".join(
         f"{n} {a.iterations} {SOLO_UNIT}" if n == "lookahead" else f"{n} {a.budget_text()}"
@@ -274,6 +278,7 @@ def add_commands(commands: Any) -> None:
         "--iterations",
         type=positive_int,
         default=None,
+        metavar="N",
         help=f"a searching agent's budget, in its own unit (default: its own: {searching})",
     )
     p.add_argument("--json", action="store_true", help="print a JSON object")
