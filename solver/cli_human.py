@@ -137,6 +137,17 @@ def _folded(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
+def _move_number(reply: str, moves: int) -> int | None:
+    """The move an answer numbers (1 to ``moves``), or None: ASCII digits only, read only when
+    short enough to be one (``str.isdigit`` takes ``²``, which ``int`` refuses, and ``int``
+    refuses more than 4,300 digits: either was a traceback at the prompt)."""
+    digits = reply.lstrip("0")
+    if not (reply.isascii() and reply.isdigit()) or len(digits) > len(str(moves)):
+        return None
+    number = int(digits or "0")
+    return number if 1 <= number <= moves else None
+
+
 @dataclass
 class _Step:
     """One action of the game: what it was, its label, and the dice's state before it (so an
@@ -275,8 +286,9 @@ class _Table:
         for _ in range(MAX_PROMPTS):
             reply = self.read_answer()
             word = ALIASES.get(_folded(reply), _folded(reply))
-            if reply.isdigit() and 1 <= int(reply) <= len(legal):
-                return int(legal[int(reply) - 1])
+            chosen = _move_number(reply, len(legal))
+            if chosen is not None:
+                return int(legal[chosen - 1])
             if word in folded:
                 return int(legal[folded.index(word)])
             if word in ("quit", "undo"):

@@ -424,3 +424,16 @@ def test_a_solo_game_s_end_says_the_score(tmp_path):
     verdict, score, wrote = run.stdout.rstrip().splitlines()[-3:]
     assert verdict == ("you won!" if record["returns"][0] > 0.5 else "you lost")
     assert (score, wrote) == (f"score: {state.scores()[0]}", "wrote g.json")
+
+
+@pytest.mark.parametrize("answer", ["\u00b2", "1" * 5000, "0" * 5000 + "1"])
+def test_a_number_no_move_has_is_refused_at_the_prompt(tmp_path, answer):
+    # '²' passes str.isdigit but not int(), and int() refuses 5,000 digits: both were a
+    # traceback; the prompt says the answer is no move and asks again (a zero-padded 1 is 1)
+    run = play(*DOG, answers=f"{answer}\n" + "quit\n", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "Traceback" not in run.stderr
+    if answer.lstrip("0") == "1":
+        assert "is not a move here" not in run.stdout
+    else:
+        assert "is not a move here: answer 1 to" in run.stdout
