@@ -21,13 +21,13 @@ that says "no data".
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from solver.analysis.results import read_results, require
-from solver.analysis.sources import DEFAULT_GAME, SEED_PREFIX, Source, analysis_hooks, load_checked
+from solver.analysis.sources import DEFAULT_GAME, Source, analysis_hooks, load_checked, seed_of
+from solver.errors import OptionError
 from solver.render.tables import figure, md_table, no_data, numbers, save_figure, texts
 from solver.spec import AnalysisHooks
 
@@ -98,7 +98,7 @@ def _batch_facts(frame: pd.DataFrame, hooks: AnalysisHooks) -> list[tuple[str, s
     if hooks.turns_range is not None:
         facts.append((hooks.turns_label, ", ".join(map(str, turns)) if turns else "not recorded"))
     sources = texts(frame, "source")
-    seeds = [int(s[len(SEED_PREFIX) :]) for s in sources if re.fullmatch(r"seed:\d+", s)]
+    seeds = [seed for seed in map(_seed_or_none, sources) if seed is not None]
     if seeds:
         first, last = min(seeds), max(seeds)
         gaps = "" if last - first + 1 == len(seeds) else f" ({len(seeds)} seeds, with gaps)"
@@ -107,6 +107,15 @@ def _batch_facts(frame: pd.DataFrame, hooks: AnalysisHooks) -> list[tuple[str, s
     if files:
         facts.append((f"{hooks.noun} files", str(files)))
     return facts
+
+
+def _seed_or_none(source: str) -> int | None:
+    """The seed of a rolled source, None for a file's (or a number past any seed: the report
+    counts that row with the files rather than fail on it)."""
+    try:
+        return seed_of(source)
+    except OptionError:
+        return None
 
 
 def _plot_classes(frame: pd.DataFrame, path: Path, order: list[str]) -> None:
@@ -135,8 +144,9 @@ def _plot_classes(frame: pd.DataFrame, path: Path, order: list[str]) -> None:
 def _plot_values(frame: pd.DataFrame, column: str, path: Path) -> None:
     fig, ax = figure(f"Distribution of {column.replace('_', ' ')}")
     values = numbers(frame, column).dropna()
+    values = values[values.abs() != float("inf")]  # a results file's 'inf' has no bin to go in
     if values.empty:
-        no_data(ax, f"no {column.replace('_', ' ')} values")
+        no_data(ax, f"no finite {column.replace('_', ' ')} values")
     else:
         low, high = float(values.min()), float(values.max())
         span = (0.0, 1.0) if low >= 0.0 and high <= 1.0 else (low, high if high > low else low + 1)
@@ -206,8 +216,6 @@ def _report_folder(directory: str | os.PathLike[str]) -> Path:
     """The report's folder, made if missing; refused when it names a file."""
     folder = Path(directory)
     if folder.exists() and not folder.is_dir():
-        from solver.errors import OptionError
-
         raise OptionError(f"the report directory {os.fspath(folder)!r} is a file")
     folder.mkdir(parents=True, exist_ok=True)
     return folder

@@ -402,12 +402,23 @@ def _checked(
                 f"{_KINDS[dtype]} in column {name!r} of the results file {shown}",
                 line=line,
                 column=position + 1,
-                found=repr(value),
+                found=_shown_cell(value),
             )
         converted.append(fitted)
     import pandas as pd
 
     return _typed(pd.Series(converted, index=series.index, dtype=object), dtype)
+
+
+SHOWN_CELL_CHARS = 60
+"""The most of a bad cell an error quotes (a cell of 5,000 digits made a 5,000-character
+line)."""
+
+
+def _shown_cell(value: Cell) -> str:
+    """``value`` as an error quotes it: its repr, cut to :data:`SHOWN_CELL_CHARS`."""
+    shown = repr(value)
+    return shown if len(shown) <= SHOWN_CELL_CHARS else f"{shown[:SHOWN_CELL_CHARS]}..."
 
 
 def _vectorised(series: pd.Series, dtype: str) -> pd.Series | None:

@@ -25,13 +25,32 @@ from typing import Any, SupportsInt
 from solver.errors import OptionError
 from solver.spec import AnalysisHooks
 
-__all__ = ["DEFAULT_GAME", "Job", "Source", "analysis_hooks", "load_checked"]
+__all__ = ["DEFAULT_GAME", "Job", "Source", "analysis_hooks", "load_checked", "seed_of"]
 
 DEFAULT_GAME = "dog"
 """The game ``forest analyse`` analyses when ``--game`` is not given."""
 
 SEED_PREFIX = "seed:"
 MAX_SEED = 2**64 - 1
+
+
+def seed_of(source: str) -> int | None:
+    """The seed of a rolled instance's source ``seed:N`` (ASCII digits, as ``forest analyse``
+    writes it); None for any other source (a file's path). A results file is not trusted:
+    ``str.isdigit`` takes ``seed:²``, which ``int`` refuses, and ``int`` refuses more than
+    4,300 digits (both were a traceback), so a number longer than any seed is refused here.
+
+    >>> seed_of("seed:42"), seed_of("seed:\u00b2"), seed_of("forests/a.forest")
+    (42, None, None)
+    """
+    digits = source[len(SEED_PREFIX) :] if source.startswith(SEED_PREFIX) else ""
+    if not (digits.isascii() and digits.isdigit()):
+        return None
+    significant = digits.lstrip("0")
+    if len(significant) > len(str(MAX_SEED)):
+        shown = source if len(source) <= 40 else f"{source[:40]}..."
+        raise OptionError(f"the source {shown!r} names no seed from 0 to 2**64 - 1")
+    return int(significant or "0")
 
 
 def analysis_hooks(game: str) -> AnalysisHooks:
@@ -110,13 +129,11 @@ class Source:
         """
         text = str(row.get("source", ""))
         width, height = _int_or_none(row.get("width")), _int_or_none(row.get("height"))
-        seed_text = text[len(SEED_PREFIX) :]
-        if text.startswith(SEED_PREFIX) and seed_text.isdigit():
+        seed = seed_of(text)
+        if seed is not None:
             if width is None or height is None:
                 raise OptionError(f"the row for {text!r} has no width and height to roll it")
-            return cls.generated(
-                int(seed_text), width, height, _int_or_none(row.get("turns")), game
-            )
+            return cls.generated(seed, width, height, _int_or_none(row.get("turns")), game)
         return cls.file(text, game)
 
     def hooks(self) -> AnalysisHooks:

@@ -593,3 +593,14 @@ def test_an_output_finished_by_another_run_before_the_lock_is_refused_and_leaves
         run_batch(Job.generated(3), fake_analyse, out=out, progress=False, overwrite=False)
     assert not journal_path(out).exists()
     assert out.read_text(encoding="utf-8") == "the other run's table\n"
+
+
+def test_a_bad_cell_is_quoted_cut_in_the_error(tmp_path):
+    # the error quoted the whole cell: 5,000 digits made a 5,000-character line
+    path = tmp_path / "r.csv"
+    path.write_text("source,class,width\nseed:1,never," + "9" * 5000 + "\n", encoding="utf-8")
+    with pytest.raises(FormatError) as refused:
+        read_results(path)
+    message = str(refused.value)
+    assert "expected a whole number in column 'width'" in message
+    assert message.endswith(f"found '{'9' * 59}...")

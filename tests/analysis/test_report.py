@@ -173,3 +173,18 @@ def test_the_par_plot_has_integer_ticks_counts_and_says_exact_or_estimate():
     assert any("exact" in label for label in labels)
     assert any("estimate" in label for label in labels)
     assert "exact" in ax.get_ylabel() and "estimate" in ax.get_ylabel()
+
+
+def test_a_results_file_s_infinite_value_or_overlong_seed_is_reported_not_a_traceback(tmp_path):
+    # a results file is not trusted: 'inf' in the value column had no histogram bin (numpy's
+    # "supplied range is not finite"), and a seed of 5,000 digits no int() (Python's digit
+    # limit): both were a traceback out of forest analyse --report
+    frame = pd.DataFrame(
+        {"source": ["seed:3", "seed:" + "1" * 5000, "seed:\u00b2", "seed:7"],
+         "width": [5, 5, 5, 5], "height": [5, 5, 5, 5], "class": ["uncertain"] * 4,
+         "win_probability": [0.5, float("inf"), float("-inf"), 0.25]}
+    )  # fmt: skip
+    text = write_report(frame, tmp_path).read_text(encoding="utf-8")
+    assert "| seeds | 3 to 7 (2 seeds, with gaps) |" in text
+    assert "| forest files | 2 |" in text
+    assert is_png(tmp_path / "win_probability.png")
