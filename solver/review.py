@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.errors import FormatError, OptionError
 from solver.files import parse_json
+from solver.render.ascii import count
 from solver.review_walk import Seen, Walk, value_for
 
 if TYPE_CHECKING:
@@ -368,14 +369,30 @@ class _Replayed:
     notes: list[str]
     reviewed: int
     labels: list[str] = dataclass_field(default_factory=list)
+    searched: int = 0
+    """The positions searched (a forced position carried from a later one is not)."""
+    said: dict[str, int] = dataclass_field(default_factory=dict)
+    """Each note the searches gave, with the number of positions that gave it."""
 
-    def add(self, reply: dict[str, Any]) -> None:
-        """Note how ``reply``'s value was found (its method and its words, once each)."""
-        root = reply["rootInfo"]
+    def add(self, seen: Seen) -> None:
+        """Note how ``seen``'s value was found (its method and its words, once each) and what
+        its search said (an exact search that did not finish, so MCTS valued it...)."""
+        root = seen.reply["rootInfo"]
         self.methods.add(root["method"])
         label = root.get("valueLabel") or root["valueKind"]
         if label not in self.labels:
             self.labels.append(label)
+        if seen.carried:
+            return
+        self.searched += 1
+        for note in seen.reply.get("notes", ()):
+            self.said[note] = self.said.get(note, 0) + 1
+
+    def search_notes(self) -> list[str]:
+        """The searches' notes, each once with the positions that gave it: a review whose
+        values mix exact and estimated ones says why (the estimates' marks are estimates)."""
+        return [f"{count(n, 'position')} of {self.searched} searched: {note}"
+                for note, n in self.said.items()]  # fmt: skip
 
 
 def _replay(
@@ -391,7 +408,7 @@ def _replay(
     before = walk.seen()
     told(start)
     replayed = _Replayed([_point(before)], [], set(), [], reviewed=start)
-    replayed.add(before.reply)
+    replayed.add(before)
     for ply in range(start + 1, last + 1):
         if deadline is not None and time.monotonic() >= deadline:
             stopped = f"the review stopped after {replayed.reviewed} of {last} plies"
@@ -403,7 +420,7 @@ def _replay(
         if before.to_move >= 0:
             replayed.decisions.append(_decision_at(before, action))
         replayed.curve.append(_point(after))
-        replayed.add(after.reply)
+        replayed.add(after)
         before = after
         replayed.reviewed = ply
     return replayed
@@ -430,7 +447,7 @@ def _report(
         "reviewed": replayed.reviewed,
         "start": start,
         "stop": last,
-        "notes": replayed.notes,
+        "notes": [*replayed.notes, *replayed.search_notes()],
         "elapsed": round(time.monotonic() - started, 6),
     }
 

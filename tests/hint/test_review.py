@@ -244,3 +244,17 @@ def test_a_review_keeps_each_position_to_the_memory_cap_it_names() -> None:
                    "actions": actions[:-1], "limit": limit})  # fmt: skip
     decision = review["decisions"][-1]
     assert decision["simulations"] == hint["rootInfo"]["visits"] < 20, (decision, hint["rootInfo"])
+
+
+def test_a_review_says_why_its_values_are_estimates_where_the_exact_search_gave_up() -> None:
+    # Defect (new-user pass): `forest dog review` of a big-12x12 game (load 5) valued 11 of 50
+    # positions by MCTS because the exact search did not finish within its 1 s there, marked
+    # "mistakes" on those estimates (a move whose exact value is 1.0 among them), and said
+    # nothing of why: the hint's note was dropped. Each search note is kept, with its count.
+    review = review_record(_record("random", 1), memory_mb=0.001, iterations=50)
+    searched = [p for p in review["curve"] if not p.get("forced")]
+    estimated = [p for p in searched if p["method"] == "mcts"]
+    assert estimated and review["methods"] == ["exact", "mcts"]
+    said = f"{len(estimated)} positions of {len(searched)} searched: the exact search needs more"
+    assert any(note.startswith(said) for note in review["notes"]), review["notes"]
+    assert review_record(_record("random", 1))["notes"] == []  # exact throughout: nothing to say
