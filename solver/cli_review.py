@@ -82,6 +82,15 @@ def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
     return 0
 
 
+EXACT_CUT = "the exact search did not finish within"
+"""A review note's words where a position's exact search ran out of its time (the hint's note)."""
+INSIST = (
+    "note: --exact values every position exactly (no time bound; the memory cap still "
+    "applies), --seconds S gives its exact search S/2 a position"
+)
+"""How to have those positions exact: said after such a note."""
+
+
 def _show_review(screen: Screen, review: dict[str, Any], record: dict[str, Any], path: str) -> None:
     """The review as text: the decisions' table, why it is empty or stops early, the notes,
     the marks with their thresholds and the accuracy."""
@@ -117,6 +126,8 @@ def _show_review(screen: Screen, review: dict[str, Any], record: dict[str, Any],
                      "stops where it does")  # fmt: skip
     for note in review.get("notes", ()):
         screen.print(f"note: {note}")
+    if any(EXACT_CUT in note for note in review.get("notes", ())):
+        screen.print(INSIST)
     kept = sum(d.get("bestBy") == "played" for d in review["decisions"])
     if kept:
         screen.print(

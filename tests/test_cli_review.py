@@ -317,3 +317,28 @@ def test_the_plots_title_says_each_thing_once_and_stays_on_the_figure(review, se
             assert box.x0 >= 0 and box.x1 <= width and box.y0 >= 0 and box.y1 <= height, text
     finally:
         plt.close(fig)
+
+
+def test_a_review_whose_exact_searches_ran_out_of_time_says_how_to_insist(monkeypatch, capsys):
+    """Found by a new user's pass: positions whose exact search did not finish in its time were
+    valued by MCTS without a word; the review now keeps the search's note (counted) and the
+    command says how to have them exact. Checked without a clock: the hint says it ran out."""
+    import solver.review
+    from solver.cli_human import Screen
+    from solver.cli_review import _show_review
+
+    def cut(base, position, ident, **kw):
+        reply = _fake_hint(base, position, ident, **kw)
+        reply["notes"] = ["the exact search did not finish within 1 s: the values are MCTS "
+                          "estimates (1000 simulations)"]  # fmt: skip
+        return reply
+
+    monkeypatch.setattr(solver.review, "_ask", cut)
+    record = {"game": "dog", "options": {"forest": "dog/another-dog"}, "actions": [10, 1]}
+    review = solver.review.review_record(record)
+    said = "the exact search did not finish within 1 s: the values are MCTS estimates"
+    assert review["notes"] == [f"3 positions of 3 searched: {said} (1000 simulations)"]
+    _show_review(Screen(), review, record, "game.json")
+    out = " ".join(capsys.readouterr().out.split())
+    assert "note: 3 positions of 3 searched: the exact search did not finish within 1 s" in out
+    assert "note: --exact values every position exactly" in out
