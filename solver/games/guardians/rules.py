@@ -84,9 +84,13 @@ __all__ = ["POOL_SIZE", "GuardiansGame", "GuardiansState", "Phase", "PlayerState
 _LABEL = re.compile(
     r"(?P<kind>draw tile|round track: tile|place tile|put|walk)"
     r"(?: (?P<colour>blue|green|yellow|red))?(?: pawn)?:? ?(?P<tile>\d+)?"
-    r"(?P<cells>(?: at| on| ->)? ?(?:\(-?\d+,-?\d+\)| ->| )*)?.*"
+    r"(?P<cells>(?: at| on| ->)? ?(?:\(-?\d+,-?\d+\)| ->| )*)?.*",
+    re.ASCII,
 )
-_CELL = re.compile(r"\((-?\d+),(-?\d+)\)")
+_CELL = re.compile(r"\((-?\d+),(-?\d+)\)", re.ASCII)
+LABEL_DIGITS = 6
+"""The most digits a label's number is read with (a tile id, a cell's row or column): a label is
+user text (a record's action), and ``int()`` refuses more than 4,300 digits."""
 #: The labels of the actions whose label the state does not change.
 _FIXED_LABELS = {
     "end": "end turn",
@@ -94,6 +98,15 @@ _FIXED_LABELS = {
     "take1": "take 1 tile",
     "reset": "reset the pool",
 }
+
+
+def _label_number(text: str | None) -> int | None:
+    """A number of an action's label (a tile id, a row, a column), or None: absent (``draw
+    tile`` with no tile was ``int(None)``, a TypeError) or longer than any
+    (:data:`LABEL_DIGITS`)."""
+    if text is None or len(text.lstrip("-")) > LABEL_DIGITS:
+        return None
+    return int(text)
 
 
 def default_players(level: object, position: Grove | None) -> int:
@@ -571,15 +584,20 @@ class GuardiansState(ChildFromClone):
         match = _LABEL.fullmatch(label)
         if match is None:
             return None
-        kind, colour, tile, cells = match.group("kind", "colour", "tile", "cells")
-        points = [(int(r), int(c)) for r, c in _CELL.findall(cells or "")]
+        kind, colour, tile_text, cells = match.group("kind", "colour", "tile", "cells")
+        tile = _label_number(tile_text)
+        found = [(_label_number(r), _label_number(c)) for r, c in _CELL.findall(cells or "")]
+        points = [(r, c) for r, c in found if r is not None and c is not None]
+        if len(points) < len(found):
+            return None
         if kind in ("draw tile", "round track: tile"):
-            return codec.draw(int(tile)) if 1 <= int(tile) <= len(self.game.tiles) else None
+            return (
+                codec.draw(tile) if tile is not None and 1 <= tile <= len(self.game.tiles) else None
+            )
         if kind == "place tile":
-            ok = len(points) == 1 and int(tile) in self.pool
-            if not ok or not in_window(points[0]):
+            if len(points) != 1 or tile not in self.pool or not in_window(points[0]):
                 return None
-            return codec.place(self.pool.index(int(tile)), points[0])
+            return codec.place(self.pool.index(tile), points[0])
         if kind == "put" and colour in PAWN_NAMES:
             return PAWN_BASE + PAWN_NAMES.index(colour)
         if kind == "walk" and len(points) >= 2:

@@ -535,3 +535,20 @@ def test_a_copy_keeps_the_legal_moves_already_computed(monkeypatch):
     copy.apply_action(legal[-1])  # checked against the kept moves
     monkeypatch.undo()
     assert copy.legal_actions() != legal and state.legal_actions() == legal
+
+
+@pytest.mark.parametrize("engine", ["reference", "kernel"])
+@pytest.mark.parametrize(
+    "label",
+    ["draw tile", "round track: tile", "place tile", "draw tile " + "1" * 5000,
+     "place tile 3 at (0," + "1" * 5000 + ")", "draw tile \u0661"],
+)  # fmt: skip
+def test_a_label_with_no_number_or_an_overlong_one_names_no_action(engine, label):
+    # a record's actions may be labels: 'draw tile' with no tile was int(None) (a TypeError: a
+    # 500 from /v1/position, a traceback from forest guardians review) and 5,000 digits an
+    # int() past its limit; the Arabic-Indic digit is no tile id either
+    from solver.registry import load_game
+
+    state = load_game("guardians", engine=engine).new_initial_state()
+    with pytest.raises(IllegalActionError, match="no legal action is labelled"):
+        state.string_to_action(label)
