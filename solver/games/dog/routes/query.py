@@ -131,12 +131,12 @@ stamina >= N, never under arrow, win by T, rolls ..., shouts ...
             head = words[0].lower()
             if head in ("visit", "avoid"):
                 fields[head] = frozenset(_cells(words[1:], clause))
-            elif (m := re.fullmatch(r"stamina\s*>=\s*(\d+)", clause, re.IGNORECASE)) is not None:
-                fields["stamina_floor"] = int(m.group(1))
-            elif re.fullmatch(r"never\s+under\s+(the\s+)?arrow", clause, re.IGNORECASE):
+            elif (m := re.fullmatch(r"stamina\s*>=\s*(\d+)", clause, _WORDS)) is not None:
+                fields["stamina_floor"] = _whole(m.group(1), clause)
+            elif re.fullmatch(r"never\s+under\s+(the\s+)?arrow", clause, _WORDS):
                 fields["never_under_arrow"] = True
-            elif (m := re.fullmatch(r"win\s+by\s+(\d+)", clause, re.IGNORECASE)) is not None:
-                fields["win_by"] = int(m.group(1))
+            elif (m := re.fullmatch(r"win\s+by\s+(\d+)", clause, _WORDS)) is not None:
+                fields["win_by"] = _whole(m.group(1), clause)
             elif head == "rolls":
                 fields["rolls"] = tuple(_integer(w, clause) for w in words[1:])
             elif head == "shouts":
@@ -159,19 +159,43 @@ stamina >= N, never under arrow, win by T, rolls ..., shouts ...
             raise OptionError(f"the start {forest.start} cannot be avoided: the dog stands there")
 
 
+_WORDS = re.IGNORECASE | re.ASCII
+"""A condition's words in any case, its numbers ASCII digits (``\\d`` alone takes ``٣``)."""
+
+MAX_DIGITS = 9
+"""The most digits a condition's number is read with: more than any turn, cell or roll, and a
+query is user text (``int()`` refuses more than 4,300 digits: a traceback before)."""
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted as an error names it, cut to 40 characters."""
+    return repr(text) if len(text) <= 40 else f"{text[:40]!r}..."
+
+
+def _whole(digits: str, clause: str) -> int:
+    """The number ``digits`` (checked as ASCII digits, a sign allowed) of ``clause``; refused
+    past :data:`MAX_DIGITS`."""
+    if len(digits.lstrip("-").lstrip("0")) > MAX_DIGITS:
+        raise OptionError(
+            f"expected a whole number of at most {MAX_DIGITS} digits in {_shown(clause)}, "
+            f"found {_shown(digits)}"
+        )
+    return int(digits)
+
+
 def _integer(word: str, clause: str) -> int:
-    if not re.fullmatch(r"-?\d+", word):
-        raise OptionError(f"expected a whole number in {clause!r}, found {word!r}")
-    return int(word)
+    if not re.fullmatch(r"-?\d+", word, re.ASCII):
+        raise OptionError(f"expected a whole number in {_shown(clause)}, found {_shown(word)}")
+    return _whole(word, clause)
 
 
 def _cells(words: Iterable[str], clause: str) -> list[Cell]:
     cells = []
     for word in words:
-        m = re.fullmatch(r"\(?(\d+),(\d+)\)?", word)
+        m = re.fullmatch(r"\(?(\d+),(\d+)\)?", word, re.ASCII)
         if m is None:
-            raise OptionError(f"expected cells like 2,3 in {clause!r}, found {word!r}")
-        cells.append((int(m.group(1)), int(m.group(2))))
+            raise OptionError(f"expected cells like 2,3 in {_shown(clause)}, found {_shown(word)}")
+        cells.append((_whole(m.group(1), clause), _whole(m.group(2), clause)))
     if not cells:
         raise OptionError(f"{clause!r} names no cell")
     return cells

@@ -174,6 +174,13 @@ def test_check_route_rejects_a_violation():
         ("rolls 1 2", "give both rolls and shouts"),
         ("shouts maybe; rolls 1", "expected hit or shrug"),
         ("visit 1,1; avoid 1,1", "both to visit and to avoid"),
+        # numbers past int()'s 4,300 digits were a traceback; '\u0663' (Arabic-Indic 3) read as 3
+        ("stamina >= " + "9" * 5000, "a whole number of at most 9 digits"),
+        ("win by " + "9" * 5000, "a whole number of at most 9 digits"),
+        ("rolls 1 " + "9" * 5000 + "; shouts hit", "a whole number of at most 9 digits"),
+        ("visit 1," + "9" * 5000, "a whole number of at most 9 digits"),
+        ("stamina >= \u0663", "unknown route condition"),
+        ("visit \u0661,\u0661", "expected cells like 2,3"),
     ],
 )
 def test_bad_queries_name_the_problem(text, message):
