@@ -388,10 +388,7 @@ def _run(
                     bar.update(len(chunk_rows))
                 _pause("chunk")
     except KeyboardInterrupt:
-        notify(
-            f"interrupted: {len(done)} of {batch.count} {noun}s are journaled in {journal.path}; "
-            "run again with --resume to continue"
-        )
+        notify(_interrupted(batch.count, len(done), noun, journal.path))
         raise
     finally:
         if bar is not None:
@@ -426,6 +423,18 @@ def _function_name(fn: Callable[..., Any]) -> str:
     module = getattr(fn, "__module__", None) or "?"
     name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or repr(fn)
     return f"{module}:{name}"
+
+
+def _interrupted(count: int, done: int, noun: str, journal: Path) -> str:
+    """What an interrupted run says: how much is journaled and how to go on; where nothing is
+    (no chunk had finished, so no journal was written) it said "0 of N are journaled in" a file
+    that was not there, and to --resume it."""
+    if not journal.exists():
+        return f"interrupted before any {noun} was analysed: nothing to resume, run again"
+    return (
+        f"interrupted: {done} of {count} {noun}s are journaled in {journal}; run again with "
+        "--resume to continue"
+    )
 
 
 def _pause(point: str) -> None:

@@ -604,3 +604,30 @@ def test_a_bad_cell_is_quoted_cut_in_the_error(tmp_path):
     message = str(refused.value)
     assert "expected a whole number in column 'width'" in message
     assert message.endswith(f"found '{'9' * 59}...")
+
+
+def test_an_interrupted_run_says_what_is_journaled_and_only_what_is(tmp_path):
+    # interrupted before its first chunk, a run said "0 of 3 forests are journaled in" a
+    # journal it had never written, and to --resume (which then found nothing to resume)
+    calls = []
+
+    def interrupted_at(call: int):
+        def analyse(source, *args, **kwargs):
+            calls.append(source)
+            if len(calls) == call:
+                raise KeyboardInterrupt
+            return stand_ins.fake_analyse(source, *args, **kwargs)
+
+        return analyse
+
+    cases = [(1, "interrupted before any forest was analysed: nothing to resume, run again"),
+             (2, "interrupted: 1 of 3 forests are journaled in ")]  # fmt: skip
+    for call, said in cases:
+        calls.clear()
+        notes: list[str] = []
+        out = tmp_path / f"{call}.csv"
+        with pytest.raises(KeyboardInterrupt):
+            run_batch(Job.generated(3, size=(5, 5), seed=1), interrupted_at(call), out=out,
+                      jobs=1, chunk_size=1, progress=False, notify=notes.append)  # fmt: skip
+        assert notes[-1].startswith(said), notes
+        assert journal_path(out).exists() == (call == 2)
