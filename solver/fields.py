@@ -48,6 +48,15 @@ def field_error(where: str, expected: str, found: Any) -> FormatError:
     return FormatError(f"{where} to be {expected}", line=1, column=1, found=shown(found))
 
 
+def check_state_game(data: dict[str, Any], game: str) -> None:
+    """Refuse a saved state of another game by its name: a state that names its game (the
+    Trial's do: ``"game": "trial"``) read as ``game``'s said only which of ``game``'s fields it
+    lacked (``expected state field backs to be present, found null``)."""
+    named = data.get("game")
+    if isinstance(named, str) and named != game:
+        raise FormatError(f"a {game} state", line=1, column=1, found=f"a state of {shown(named)}")
+
+
 def whole_number(where: str, value: Any, low: int, high: int) -> int:
     """``value`` if it is a whole number (not a bool) in ``low..high``, else :func:`field_error`."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:

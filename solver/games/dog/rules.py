@@ -56,6 +56,7 @@ from enum import IntEnum
 from typing import Any, TypeAlias
 
 from solver.errors import FormatError, IllegalActionError
+from solver.fields import check_state_game
 from solver.files import parse_json
 from solver.game import CHANCE, TERMINAL, ChildFromClone, legal_action_id
 from solver.games.dog.forest import DELTAS, DIRECTIONS, Cell, Forest, Terrain
@@ -651,6 +652,7 @@ def _load_state_dict(text: str) -> dict[str, Any]:
     data = parse_json(text, "a JSON object (a dog state)")
     if not isinstance(data, dict):
         raise FormatError("a JSON object", line=1, column=1, found=type(data).__name__)
+    check_state_game(data, "dog")
     return data
 
 

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from solver.errors import FormatError
-from solver.fields import field_error, whole_number
+from solver.fields import check_state_game, field_error, whole_number
 from solver.files import parse_json
 from solver.games.guardians.actions import PAWNS, in_window
 from solver.games.guardians.board import Cell, Face
@@ -142,6 +142,7 @@ def state_from_json(game: GuardiansGame, text: str) -> GuardiansState:
     data = parse_json(text, "a JSON object (a guardians state)")
     if not isinstance(data, dict):
         raise _bad("(top level)", "a JSON object", data)
+    check_state_game(data, "guardians")
     return state_from_dict(game, data)
 
 

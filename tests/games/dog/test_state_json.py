@@ -62,3 +62,12 @@ def test_the_dog_on_the_human_only_in_a_won_game(engine):
     data["pos"] = list(game.forest.human)
     with pytest.raises(FormatError, match="'pos' to be the human's cell only in a won game"):
         game.state_from_json(json.dumps(data))
+
+
+@pytest.mark.parametrize("engine", ["reference", "kernel"])
+def test_another_games_state_is_refused_by_its_name(engine):
+    # a Trial state (it names its game) read as a dog one listed the dog's missing fields
+    trial = solver.load_game("trial", engine="reference").new_initial_state().to_json()
+    game = solver.load_game("dog", forest="dog/tiny-example", engine=engine)
+    with pytest.raises(FormatError, match='expected a dog state, found a state of "trial"'):
+        game.state_from_json(trial)

@@ -124,3 +124,13 @@ def test_the_hint_engine_answers_bad_state_for_a_moved_start_tile():
                         "limit": {"iterations": 30}})  # fmt: skip
         assert (reply.get("code"), reply.get("field")) == ("bad_state", "state"), reply
         assert "start tile" in reply["error"]
+
+
+@pytest.mark.parametrize("engine", ["reference", "kernel"])
+def test_another_games_state_is_refused_by_its_name(engine):
+    # a Trial state (it names its game) read as a guardians one said only 'expected state field
+    # backs to be present, found null'
+    trial = load_game("trial", engine="reference").new_initial_state().to_json()
+    game = load_game("guardians", engine=engine, players=2)
+    with pytest.raises(FormatError, match='expected a guardians state, found a state of "trial"'):
+        game.state_from_json(trial)
