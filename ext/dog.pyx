@@ -1045,7 +1045,7 @@ cdef class DogKernelState(KernelStateFace):
 
     def string_to_action(self, label):
         """The legal action whose label is ``label`` (case-insensitive)."""
-        wanted = label.strip().lower()
+        wanted = str(label).strip().lower()
         legal = self.legal_actions()
         for action in legal:
             if self.action_to_string(action).lower() == wanted:

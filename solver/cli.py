@@ -39,6 +39,7 @@ from typing import Any, NoReturn
 from solver import command_clock
 from solver.errors import (
     EXTRAS,
+    MOST_QUOTED,
     MissingExtraError,
     OptionError,
     SolverError,
@@ -135,8 +136,23 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         """One line: a line break a user's word brought (``$'--x\\ny'``) is shown as ``\\n``,
         and a word that is no choice gets the close choices (``ply``: ``did you mean play?``)."""
-        said = message.replace("\r", "\\r").replace("\n", "\\n") + _choice_meant(message)
+        said = message.replace("\r", "\\r").replace("\n", "\\n")
+        said = _LONG_QUOTE.sub(_quote_shortened, said) + _choice_meant(message)
         self.exit(2, f"{self.prog}: error: {said} (see {self.prog} --help)\n")
+
+
+_LONG_QUOTE = re.compile(rf"'([^']{{{MOST_QUOTED + 1},}})'")
+"""A quoted word of a user's longer than a message quotes (``--games`` given 5,000 digits)."""
+
+
+def _quote_shortened(found: re.Match[str]) -> str:
+    """The quoted word as a message quotes it: its start and its length (:func:`shortened`).
+
+    >>> _quote_shortened(_LONG_QUOTE.search("found '" + "1" * 70 + "'"))
+    "'111111111111111111111111111111111111111111111111111111111111...' (70 characters)"
+    """
+    word = found[1]
+    return f"'{word[:MOST_QUOTED]}...' ({len(word)} characters)"
 
 
 _INVALID_CHOICE = re.compile(r"invalid choice: '(?P<word>[^']*)' \(choose from (?P<choices>.*)\)$")

@@ -52,3 +52,20 @@ def test_a_usage_error_is_one_line_and_status_2(capsys, argv, said):
     assert code == 2 and out == "", (code, out)
     assert err.count("\n") == 1 and err.endswith("\n"), err
     assert err.startswith("forest") and ": error: " in err and said in err, err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["dog", "play", "dog/tiny-example", "--games", "1" * 5_000],
+        ["guardians", "solo", "--seed", "9" * 5_000],
+        ["d" * 5_000],
+        ["dog", "play", "dog/tiny-example", "--engine", "k" * 5_000],
+    ],
+)
+def test_a_long_word_is_quoted_by_its_start_and_length(capsys, argv):
+    """A 5,000-character value or word is quoted by its first 60 characters and its length,
+    not whole (it made a 5,000-character error line)."""
+    code, _, err = _run(capsys, argv)
+    assert code == 2 and err.count("\n") == 1, err
+    assert "(5000 characters)" in err and len(err) < 500, err[:300]

@@ -65,6 +65,16 @@ def test_random_play_keeps_every_invariant(name, engine, source, actions):
     assert all(r.decision_nodes + r.chance_nodes == r.actions for r in reports)
 
 
+@pytest.mark.parametrize("label", [5, None, "", "no such move", "x" * 1_000])
+@pytest.mark.parametrize(("name", "engine", "source"), CASES)
+def test_a_label_naming_no_legal_action_is_refused_by_name(name, engine, source, label):
+    """``string_to_action`` of anything that labels no legal action raises the library's
+    IllegalActionError (the dog's engines raised AttributeError for the number 5)."""
+    state = _open(name, engine, source).state
+    with pytest.raises(IllegalActionError):
+        state.string_to_action(label)
+
+
 @pytest.mark.parametrize(("name", "engine", "source"), CASES)
 def test_searchers_answer_within_a_tiny_budget(name, engine, source):
     from solver.search import mcts

@@ -331,7 +331,7 @@ class DogState(ChildFromClone):
 
     def string_to_action(self, label: str) -> int:
         """The legal action whose label is ``label`` (case-insensitive)."""
-        wanted = label.strip().lower()
+        wanted = str(label).strip().lower()
         for action in self.legal_actions():
             if self.action_to_string(action).lower() == wanted:
                 return action
