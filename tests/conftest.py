@@ -89,10 +89,10 @@ def _kernel_engine_policy(request: pytest.FixtureRequest) -> None:
 @pytest.fixture(scope="session")
 def cards(tmp_path_factory: pytest.TempPathFactory, require_kernels: None) -> ModuleType:
     """The high-cards kernel (ABI 2, every hidden-information slot filled), compiled out of tree
-    against ``solver.get_include()`` once a session (``tests/ext/conftest.py``'s
-    ``build_kernel``)."""
+    against ``solver.get_include()`` once a session for all the workers
+    (``tests/ext/conftest.py``'s ``session_kernel``)."""
     helpers = load_module("_ext_test_kernels", _EXT_TESTS / "conftest.py")
-    return helpers.build_kernel("cards_kernel", tmp_path_factory.mktemp("cards"))
+    return helpers.session_kernel("cards_kernel", tmp_path_factory)
 
 
 @pytest.fixture(scope="session")
