@@ -21,6 +21,7 @@ tiles not yet flipped stand for their faces only.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -95,12 +96,16 @@ def unseen_multiset(state: GuardiansState) -> dict[str, list[str]]:
     """The missions not seen yet per face (hidden backs), each list sorted; faces with none
     left are left out."""
     game = state.game
+    seen = Counter(state.backs.values())  # one pass over the flipped tiles, not one per face
     out: dict[str, list[str]] = {}
-    for face in game.face_members:
-        backs = sorted(back for u, n, _ in state.unseen_backs(face) for back in [game.back(u)] * n)
+    for face in sorted(game.face_members):
+        codes = {game.canon[t] for t in game.face_members[face]}  # one code a distinct back
+        backs: list[str] = []
+        for back, u in sorted((game.back(u), u) for u in codes):
+            backs += [back] * (game.multiplicity[u] - seen[u])
         if backs:
             out[face] = backs
-    return dict(sorted(out.items()))
+    return out
 
 
 def _bad(field: str, expected: str, found: Any) -> FormatError:

@@ -94,6 +94,29 @@ def test_a_reveal_has_the_odds_of_the_unseen_backs_of_the_face(engine):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+def test_the_unseen_missions_are_the_set_less_the_backs_shown(engine):
+    """The JSON's ``unseen`` (each face's missions not flipped yet) against a count made here
+    from the tile set and the JSON's own ``backs``, at every step of random games."""
+    tiles = default_tile_set()
+    steps = 0
+    for seed in range(2):
+        state = make(engine, 1 + 2 * seed).new_initial_state()
+        rng = SplitMix64(200 + seed)
+        while not state.is_terminal():
+            data = json.loads(state.to_json())
+            left: dict[str, Counter] = {}
+            for tile in tiles.tiles:
+                left.setdefault(tile.face, Counter())[tile.sequence] += 1
+            for tile_id, back in data["backs"]:
+                left[state.game.face_of(tile_id)][back] -= 1
+            expected = {face: sorted(n.elements()) for face, n in sorted(left.items())}
+            assert data["unseen"] == {face: backs for face, backs in expected.items() if backs}
+            state.apply_action(random_step(state, rng))
+            steps += 1
+    assert steps > 150
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_nothing_shown_tells_an_unflipped_back(engine):
     """Two games whose tile sets differ only in which tile of a face carries which back show
     the same JSON, text, picture and labels at every step (reveals matched by the back they
