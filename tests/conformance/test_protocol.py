@@ -5,9 +5,11 @@ action (decision nodes have legal actions; chance probabilities are positive and
 ``clone`` is independent; ``to_json`` round-trips; returns only at the end; the same seed plays
 the same game; illegal actions are refused), plus the searchers finishing within a tiny budget.
 
-The default suite plays 12 games a case (5 for the engines' comparison), or fewer where a few
-already make :data:`ACTIONS` actions: a Trial game runs to hundreds of actions, each state
-checked in full. The slow suite plays every case's full count.
+The default suite plays 12 games a case, or fewer where a few already make :data:`ACTIONS`
+actions: a Trial game runs to hundreds of actions, each state checked in full. For a game with
+two engines the engines' comparison is that random play, checked in full on both engines: the
+default suite plays it there only, not a second time case by case (:data:`RANDOM_PLAY`). The
+slow suite plays every case's full count (12 games a case, 5 for the engines' comparison).
 """
 
 from __future__ import annotations
@@ -56,13 +58,56 @@ def _random_play(opened, games: int, actions: int | None) -> list[ConformanceRep
     return reports
 
 
-@pytest.mark.parametrize("actions", PLAY_LENGTHS)
-@pytest.mark.parametrize(("name", "engine", "source"), CASES)
-def test_random_play_keeps_every_invariant(name, engine, source, actions):
-    """Twelve seeded games at most (the default suite stops earlier: ``actions``)."""
-    reports = _random_play(_open(name, engine, source), 12, actions)
+GAMES = 12
+"""Seeded games a case plays at most (the default suite stops earlier: :data:`ACTIONS`)."""
+COMPARED_GAMES = 5
+"""Seeded games the slow engines' comparison plays on each engine."""
+
+
+def _compared(name: str) -> bool:
+    """Does the engines' comparison play ``name``'s random games (it has two engines)?"""
+    from solver.registry import game_spec
+
+    return len(game_spec(name).engine_names()) > 1
+
+
+def _random_play_cases() -> list:
+    """Every case with every play length, except a default-suite case whose game the engines'
+    comparison plays: that test runs the same :func:`check_random_play` calls (same seeds, same
+    stop, every invariant) on both engines, so the default suite does not play them twice."""
+    cases = []
+    for length in PLAY_LENGTHS:
+        slow = length.values[0] is None
+        cases += [
+            pytest.param(
+                *case.values, *length.values, id=f"{case.id}-{length.id}", marks=length.marks
+            )
+            for case in CASES
+            if slow or not _compared(case.values[0])
+        ]
+    return cases
+
+
+RANDOM_PLAY = _random_play_cases()
+
+
+def _assert_played(reports: list[ConformanceReport]) -> None:
+    """Each report is one seeded game of at least one action, every action counted."""
     assert len(reports) >= MIN_GAMES and all(r.games == 1 and r.actions >= 1 for r in reports)
     assert all(r.decision_nodes + r.chance_nodes == r.actions for r in reports)
+
+
+@pytest.mark.parametrize(("name", "engine", "source", "actions"), RANDOM_PLAY)
+def test_random_play_keeps_every_invariant(name, engine, source, actions):
+    """:data:`GAMES` seeded games at most (the default suite stops earlier: ``actions``)."""
+    _assert_played(_random_play(_open(name, engine, source), GAMES, actions))
+
+
+def test_the_default_suite_plays_every_case():
+    """Each case's random play is in the default suite: its own test or the comparison's."""
+    own = {tuple(p.values[:3]) for p in RANDOM_PLAY if p.values[3] is not None}
+    compared = {tuple(c.values) for c in CASES if _compared(c.values[0])}
+    assert own | compared == {tuple(c.values) for c in CASES} and not own & compared
 
 
 @pytest.mark.parametrize("label", [5, None, "", "no such move", "x" * 1_000])
@@ -94,7 +139,9 @@ def test_searchers_answer_within_a_tiny_budget(name, engine, source):
 @pytest.mark.parametrize("actions", PLAY_LENGTHS)
 @pytest.mark.parametrize(("name", "engine", "source"), CASES)
 def test_engines_of_a_game_agree_on_random_play(name, engine, source, actions):
-    """Five seeded games at most (the default suite stops earlier: ``actions``)."""
+    """The same seeded games on both engines, every invariant checked on each, give the same
+    reports: :data:`GAMES` at most, as a case's own random play (the default suite stops
+    earlier: ``actions``), or :data:`COMPARED_GAMES` (slow)."""
     from solver.registry import game_spec
 
     spec = game_spec(name)
@@ -103,7 +150,9 @@ def test_engines_of_a_game_agree_on_random_play(name, engine, source, actions):
         pytest.skip(f"{name} has one engine")
     if engine != spec.engine_names()[0]:
         pytest.skip(f"the comparison is symmetric: run once, from {spec.engine_names()[0]}")
-    mine = _random_play(_open(name, engine, source), 5, actions)
+    mine = _random_play(_open(name, engine, source), COMPARED_GAMES if actions is None else GAMES,
+                        actions)  # fmt: skip
+    _assert_played(mine)
     assert mine == _random_play(_open(name, others[0], source), len(mine), None)
 
 
