@@ -63,10 +63,11 @@ demo: $(RUNTIME_STAMP)
 TEST_WORKERS ?= auto
 XDIST := -n $(TEST_WORKERS) --maxprocesses 4 --dist worksteal
 
-# CI runs `make test`: the linters first, then the tests.
+# CI runs `make test`: the linters first, then the tests (but tests/test_layers.py, which the
+# linters have just run: every worker would parse the whole tree again to collect it).
 test: lint browser
 	@echo "== make: the test suite on $(TEST_WORKERS) workers (make test-all adds the slow exhaustive checks)"
-	$(PY) -m pytest -q $(XDIST)
+	$(PY) -m pytest -q $(XDIST) --ignore=tests/test_layers.py
 
 test-all: $(STAMP) browser
 	$(PY) -m pytest -q $(XDIST) -m "slow or not slow"

@@ -18,7 +18,8 @@ The layers, lowest first (a module may import its own layer and the ones below):
 4. **above**: everything else (the registry, the CLI plumbing, agents by name, play, analysis, the
    hint engine, review, interop, testing, the demo, ``solver/__init__``).
 
-``make lint`` runs this file; it is also part of the default suite (well under a second).
+``make lint`` runs this file (and so ``make test``, whose suite then leaves it out); it is also
+part of a plain ``pytest`` run (well under a second).
 """
 
 from __future__ import annotations
