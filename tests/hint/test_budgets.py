@@ -382,9 +382,9 @@ def test_a_chance_root_of_thousands_of_outcomes_keeps_to_the_seconds() -> None:
     body = {"id": "c", "game": "guardians", "engine": "reference", "limit": {"seconds": 0.3},
             "options": {"players": 1, "tiles": {"name": "big", "start_points": 12,
                                                 "tiles": tiles}}}  # fmt: skip
-    started = time.monotonic()
+    started = time.process_time()  # this process's CPU: a loaded machine does not stretch it
     reply = answer(body)
-    assert time.monotonic() - started < 0.3 + 3.0, reply.get("elapsed")
+    assert time.process_time() - started < 0.3 + 3.0, reply.get("elapsed")
     assert reply["rootInfo"]["visits"] >= 1 and reply["moveInfos"] == []
 
 

@@ -58,14 +58,16 @@ def test_a_strength_move_on_a_crafted_position_keeps_to_the_seconds(name, level)
     hint's seconds at the mission step (``seconds: 0.3``): level 8 (the ``mcts`` agent's mission
     plan: CP-SAT for its own 2 s, then an expectimax over the reveals it never read) took 8 s,
     levels 9 and 10 (the planner's exhaustive mission search) 99 s and 124 s. Over HTTP, a 504
-    and a killed worker. They now stop at the deadline with the best plan found."""
+    and a killed worker. They now stop at the deadline with the best plan found. The bound is
+    on this process's CPU time, which a loaded machine does not stretch (the wall clock would):
+    the search runs here, and its unbounded work was 8-124 s."""
     import time
 
     text = (Path(__file__).parent / "data" / f"{name}.grove").read_text()
-    started = time.monotonic()
+    started = time.process_time()
     reply = answer({"id": "s", "game": "guardians", "options": {"position": text},
                     "limit": {"seconds": 0.3}, "strength": level})  # fmt: skip
-    assert time.monotonic() - started < 0.3 + 3.0, reply.get("elapsed")
+    assert time.process_time() - started < 0.3 + 3.0, reply.get("elapsed")
     move = reply["strengthMove"]
     assert move["agent"] == f"level{level}" and move["label"].startswith("walk"), reply
 
