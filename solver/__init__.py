@@ -38,11 +38,10 @@ if TYPE_CHECKING:
 _STATE_METHODS = ("current_player", "legal_actions", "apply_action", "clone", "is_terminal")
 
 
-def _hidden_spec(state: State) -> GameSpec | None:
-    """The spec of ``state``'s game when it declares hidden information (else None): such a
-    state is searched with ISMCTS in the spec's configuration, as ``forest GAME best-move``
-    searches it. Anything that is no game state is refused here (an ``OptionError``, not an
-    ``AttributeError`` from inside a search)."""
+def _registered_spec(state: State) -> GameSpec | None:
+    """The spec of ``state``'s game when it is a registered one (else None). Anything that is
+    no game state is refused here (an ``OptionError``, not an ``AttributeError`` from inside a
+    search)."""
     if not all(callable(getattr(state, name, None)) for name in _STATE_METHODS):
         raise OptionError(
             f"the position must be a game state (game.new_initial_state()), "
@@ -52,7 +51,24 @@ def _hidden_spec(state: State) -> GameSpec | None:
     name = getattr(get_game(), "name", None) if callable(get_game) else None
     if not isinstance(name, str) or name not in registered_games():
         return None
-    spec = game_spec(name)
+    return game_spec(name)
+
+
+def _searched_spec(function: str, state: State, keywords: dict[str, Any]) -> GameSpec | None:
+    """The spec of ``state``'s game when it declares hidden information (else None), after
+    refusing ``exact=True`` for a game whose spec offers no exact search (``GameSpec.exact``
+    false), by the game's name, as ``forest GAME best-move --exact`` and a hint request refuse
+    it: the searchers' own refusal speaks of the compiled table's buffers."""
+    spec = _registered_spec(state)
+    if spec is None:
+        return None
+    if keywords.get("exact") is True and (not spec.exact or spec.hidden_information):
+        hidden = " (it hides information: an exact search would read every hidden card)"
+        raise OptionError(
+            f"{function}(): {spec.name} has no exact search"
+            f"{hidden if spec.hidden_information else ''}: its values are estimates; call it "
+            "without exact=True"
+        )
     return spec if spec.hidden_information else None
 
 
@@ -75,7 +91,7 @@ def best_move(state: State, **keywords: Any) -> SearchResult:
     from solver.search import best_move as search_best_move
     from solver.search import hidden_best_move
 
-    spec = _hidden_spec(state)
+    spec = _searched_spec("best_move", state, keywords)
     if spec is not None:
         return hidden_best_move(state, configure=spec.ismcts_options, **keywords)
     return search_best_move(state, **keywords)
@@ -94,7 +110,7 @@ def evaluate(state: State, **keywords: Any) -> float:
     from solver.search import evaluate as search_evaluate
     from solver.search import hidden_evaluate
 
-    spec = _hidden_spec(state)
+    spec = _searched_spec("evaluate", state, keywords)
     if spec is not None:
         return hidden_evaluate(state, configure=spec.ismcts_options, **keywords)
     return search_evaluate(state, **keywords)

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, cast
 from solver.errors import OptionError, SearchBudgetError, SearchTimeoutError, SolverError
 from solver.game import CHANCE, Game, HeuristicState, State
 from solver.kernels import game_of, kernel_of
+from solver.search.clairvoyance import refuse_clairvoyant
 from solver.search.exact_table import (
     MAX_PLIES,
     MB,
@@ -463,7 +464,7 @@ def _make_table(
         try:
             return _kernel_table(state, game, num_players, options, target, heuristic, hash_bits)
         except OptionError as exc:
-            _check_python_fallback(exc, chosen, options)
+            _check_python_fallback(exc, chosen, options, str(getattr(game, "name", "this game")))
     if options.prune:
         raise OptionError(f"prune=True needs a compiled kernel; {type(state).__name__} is not one")
     if heuristic is None and hasattr(state, "heuristic"):
@@ -489,21 +490,25 @@ def _table_engine(engine: str | None, kernel: bool) -> str:
     return engine
 
 
-def _check_python_fallback(exc: OptionError, chosen: str | None, options: TableOptions) -> None:
+def _check_python_fallback(
+    exc: OptionError, chosen: str | None, options: TableOptions, name: str
+) -> None:
     """Re-raise the compiled table's refusal ``exc`` unless the Python loop may take over.
 
     The compiled tables keep a node's moves in buffers of KERNEL_MAX_ACTIONS: a kernel whose
     nodes may have more (guardians, the Trial) is searched by the Python loop over its states
     when the search is bounded (a depth, or a probability cut-off), unless the compiled loop was
     asked for by name (``chosen``). Its whole game is not searched: guardians' filled 1 GB in
-    331 s before the cap stopped it."""
+    331 s before the cap stopped it. ``name``: the game's, for the refusal a user reads first
+    (the buffer sizes follow it in brackets)."""
     if chosen is not None or options.prune or "exceeds KERNEL_MAX_ACTIONS" not in str(exc):
         raise exc
     if not options.limited or (options.depth is None and not options.min_probability):
         raise OptionError(
-            f"{exc}: the compiled exact search cannot take this game's nodes and the "
-            "whole game is far beyond the Python one; search it depth-limited "
-            "(exact=False with depth=D, in Python here) or with MCTS"
+            f"{name} has no exact search: its positions may have more moves than the compiled "
+            "exact search takes, and its whole game is far beyond the Python one; search it "
+            "depth-limited (exact=False with depth=D, in Python here) or with MCTS "
+            f"({exc})"
         ) from None
 
 
@@ -682,6 +687,7 @@ def solve(
     _engine: str | None = None,
     _hash_bits: int = 64,
     _cancel: threading.Event | None = None,
+    clairvoyant: bool = False,
     **unknown: object,
 ) -> Solution:
     """Search ``state`` like :func:`expectimax` and keep the table: a :class:`Solution`.
@@ -695,6 +701,7 @@ def solve(
     given = {"exact": exact, "adversarial": adversarial, "min_probability": min_probability,
              "heuristic": heuristic, "prune": prune, "threads": threads}  # fmt: skip
     budget_given = {"depth": depth, "memory_mb": memory_mb, "seconds": seconds, "top_k": top_k}
+    refuse_clairvoyant("solve", state, clairvoyant)
     opts, budget, internal = _call("solve", unknown, options, given, limit, budget_given, seed)
     return _solve(state, opts, budget, internal, _engine, _hash_bits, _cancel)
 
@@ -851,6 +858,7 @@ def expectimax(
     _engine: str | None = None,
     _hash_bits: int = 64,
     _cancel: threading.Event | None = None,
+    clairvoyant: bool = False,
     **unknown: object,
 ) -> SearchResult:
     """Search ``state`` with expectimax (see the module docstring for the modes).
@@ -863,7 +871,9 @@ def expectimax(
     :class:`~solver.errors.SearchTimeoutError` (nothing partial; the compiled loops look at the
     clock every 4096 nodes, the Python one every 64); principal variations still being read
     then are cut short (``extra["pv_cut"]``). The private ``_cancel`` (a ``threading.Event``)
-    stops the search the same way when set from another thread.
+    stops the search the same way when set from another thread. A state that hides information
+    is refused (an ``OptionError``: the search would read the hidden cards) unless
+    ``clairvoyant=True`` (:mod:`solver.search.clairvoyance`).
 
     Returns a :class:`SearchResult`: ``moves`` rank every root action with its value (exact values
     in exact mode), ``pv`` follows best actions and the most likely chance outcomes (adversarial:
@@ -887,5 +897,6 @@ def expectimax(
     given = {"exact": exact, "adversarial": adversarial, "min_probability": min_probability,
              "heuristic": heuristic, "prune": prune, "threads": threads}  # fmt: skip
     budget_given = {"depth": depth, "memory_mb": memory_mb, "seconds": seconds, "top_k": top_k}
+    refuse_clairvoyant("expectimax", state, clairvoyant)
     opts, budget, internal = _call("expectimax", unknown, options, given, limit, budget_given, seed)
     return _solve(state, opts, budget, internal, _engine, _hash_bits, _cancel).result

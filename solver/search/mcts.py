@@ -41,6 +41,7 @@ from solver.errors import ExtensionMissingError, IllegalActionError, OptionError
 from solver.game import CHANCE, TERMINAL, Game, State
 from solver.kernels import CompiledCount, game_of, kernel_of
 from solver.rng import SplitMix64, check_seed, derive_seed
+from solver.search.clairvoyance import refuse_clairvoyant
 from solver.search.evaluators import (
     DEFAULT_C,
     DEFAULT_C_HEURISTIC,
@@ -531,6 +532,7 @@ def mcts(
     threads: int | Unset = UNSET,
     limit: Limit | None = None,
     options: MCTSOptions | None = None,
+    clairvoyant: bool = False,
     **unknown: object,
 ) -> SearchResult:
     """Search ``state`` (a decision node) with UCT and return the ranked moves.
@@ -545,8 +547,9 @@ def mcts(
     continues (its root must equal ``state``).
 
     Raises :class:`~solver.errors.OptionError` for an unknown or bad option, an option given
-    twice, a terminal state ("the game is over") and a chance node (a best move exists only at
-    a decision node).
+    twice, a terminal state ("the game is over"), a chance node (a best move exists only at
+    a decision node) and a state that hides information (plain MCTS would read the hidden
+    cards: :mod:`solver.search.clairvoyance`) unless ``clairvoyant=True``.
 
     >>> import solver
     >>> game = solver.load_game("dog", forest="dog/tiny-example", engine="reference")
@@ -557,6 +560,7 @@ def mcts(
     (['E', 'N', 'W'], ('E', 'N'))
     """
     reject_unknown("mcts", unknown, _KNOWN)
+    refuse_clairvoyant("mcts", state, clairvoyant)
     if reuse is not None and not isinstance(reuse, MCTSTree):
         raise OptionError(f"reuse must be an MCTSTree or None, not {type(reuse).__name__}")
     tree = reuse if reuse is not None else MCTSTree()

@@ -662,19 +662,26 @@ def test_a_kernel_too_wide_for_the_compiled_table_is_searched_in_python(name, re
     """docs/search.md's `expectimax(state, limit=Limit(depth=...), options=...(exact=False))` on
     guardians or the Trial said "the kernel's max_actions 4097 exceeds KERNEL_MAX_ACTIONS 64":
     their nodes may have more moves than the compiled table's buffers. The Python loop searches
-    the kernel's states instead, with the same values as on the reference engine."""
+    the kernel's states instead, with the same values as on the reference engine. (The Trial's
+    hidden cards are read on purpose here: ``clairvoyant=True``.)"""
     answers = {}
     for engine in ("kernel", "reference"):
-        result = expectimax(_first_decision(name, engine), exact=False, depth=3)
+        result = expectimax(_first_decision(name, engine), exact=False, depth=3, clairvoyant=True)
         assert result.extra["engine"] == "python"
         answers[engine] = (result.best_action, result.value, [m.value for m in result.moves])
     assert answers["kernel"][:2] == answers["reference"][:2]
     assert answers["kernel"][2] == pytest.approx(answers["reference"][2], abs=1e-12)
     with pytest.raises(OptionError, match="exceeds KERNEL_MAX_ACTIONS"):  # asked for by name
-        expectimax(_first_decision(name, "kernel"), exact=False, depth=3, _engine="kernel")
+        expectimax(
+            _first_decision(name, "kernel"),
+            exact=False,
+            depth=3,
+            _engine="kernel",
+            clairvoyant=True,
+        )
     # the whole game is not tried in Python (guardians: 1 GB in 331 s before the cap said no)
     with pytest.raises(OptionError, match="search it depth-limited"):
-        expectimax(_first_decision(name, "kernel"))
+        expectimax(_first_decision(name, "kernel"), clairvoyant=True)
 
 
 def _first_decision(name: str, engine: str) -> solver.game.State:

@@ -137,7 +137,7 @@ def test_the_compiled_mcts_searches_the_kernel_as_python_searches_the_reference(
         )
     twin = ref.state_from_json(state.to_json())
     for evaluator, iterations in (("heuristic", 300), ("rollout", 30)):
-        mine = mcts(state, iterations=iterations, seed=5, evaluator=evaluator)
-        theirs = mcts(twin, iterations=iterations, seed=5, evaluator=evaluator)
+        mine = mcts(state, iterations=iterations, seed=5, evaluator=evaluator, clairvoyant=True)
+        theirs = mcts(twin, iterations=iterations, seed=5, evaluator=evaluator, clairvoyant=True)
         assert mine.extra["engine"] == "kernel" and theirs.extra["engine"] == "python"
         assert mine.same_search(theirs)

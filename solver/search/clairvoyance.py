@@ -1,0 +1,33 @@
+"""The refusal of a clairvoyant search nobody asked for.
+
+Plain MCTS and expectimax search the whole state: on a game that hides information (a state
+with ``resample_hidden``) they read every hidden card, so their values are what a player who
+sees everything could get, not what the player to move can. :func:`solver.best_move` and
+:func:`solver.evaluate` search such a game with ISMCTS; :func:`~solver.search.mcts.mcts` and
+:func:`~solver.search.expectimax.expectimax` refuse it unless told ``clairvoyant=True`` (an
+analysis or a test that means the perfect-information value).
+"""
+
+from __future__ import annotations
+
+from solver.errors import OptionError
+from solver.game import State
+
+__all__ = ["refuse_clairvoyant"]
+
+
+def refuse_clairvoyant(function: str, state: State, clairvoyant: object) -> None:
+    """Raise an :class:`~solver.errors.OptionError` when ``state`` hides information and the
+    caller did not pass ``clairvoyant=True``; ``clairvoyant`` must be a bool."""
+    from solver.search.ismcts import has_hidden_information
+
+    if not isinstance(clairvoyant, bool):
+        raise OptionError(f"clairvoyant must be True or False, not {clairvoyant!r}")
+    if clairvoyant or not has_hidden_information(state):
+        return
+    raise OptionError(
+        f"{function}(): this game hides information (other players' cards) and {function} "
+        "would read them: its values would be clairvoyant, not the player's; search it with "
+        "ISMCTS (solver.search.ismcts.ismcts, or solver.best_move / solver.evaluate), or pass "
+        "clairvoyant=True for the perfect-information value on purpose"
+    )
