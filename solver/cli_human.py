@@ -95,7 +95,10 @@ class Screen:
             return
         from rich.table import Table
 
-        table = Table(title=title, title_justify="left")
+        # the title is a line of its own: rich's padded it with spaces to the table's width
+        # (and folded a title wider than the table)
+        self.print(title)
+        table = Table()
         for name in header:
             table.add_column(name)
         for row in rows:

@@ -437,3 +437,19 @@ def test_a_number_no_move_has_is_refused_at_the_prompt(tmp_path, answer):
         assert "is not a move here" not in run.stdout
     else:
         assert "is not a move here: answer 1 to" in run.stdout
+
+
+def test_a_rich_table_s_title_has_no_trailing_spaces(capsys):
+    """Found by a new user's pass: ``forest dog review``'s title line, 'review of FILE: exact
+    win probability', was padded with spaces to the table's width (rich centres or pads a
+    title in the table's box). The title is printed whole, as given, on a line of its own."""
+    from solver.cli_human import Screen
+
+    screen = Screen()
+    assert screen.console is not None  # rich is installed in the test environment
+    title = "review of g.json: exact win probability"
+    rows = [["2", "0", "ignore scent trail at (3,1)", "1.0000", "investigate scent trail"]]
+    screen.table(title, ["ply", "player", "move", "value", "best"], rows)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == title
+    assert len(lines) > 3 and "ignore scent trail at (3,1)" in lines[-2]
