@@ -27,6 +27,7 @@ __all__ = ["describe_game", "describe_games"]
 def describe_game(spec: Any) -> dict[str, Any]:
     """One game's row (see the module docstring for what each capability means)."""
     from solver import puzzles
+    from solver.spec import HINT_ITERATIONS
 
     names = puzzles.names(spec.puzzles) if spec.puzzles else []
     analysis = spec.analysis is not None and spec.source_option is not None
@@ -42,6 +43,7 @@ def describe_game(spec: Any) -> dict[str, Any]:
         "hiddenInformation": bool(spec.hidden_information),
         "constantSum": bool(spec.constant_sum),
         "review": True,
+        "reviewIterations": spec.review_iterations or HINT_ITERATIONS,
         "puzzles": names,
         "puzzlePlayers": {
             name: list(spec.puzzle_players(name)) for name in names if spec.puzzle_players

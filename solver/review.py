@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 from solver.errors import FormatError, OptionError
 from solver.files import parse_json
 from solver.render.ascii import count
+from solver.review_notes import searched_less_note
 from solver.review_walk import Seen, Walk, value_for
 
 if TYPE_CHECKING:
@@ -284,6 +285,9 @@ def review_record(
     note = finished_note(record.get("finished"), report["finished"], len(actions))
     if note is not None:
         report["notes"].insert(0, note)
+    short = searched_less_note(report["decisions"], iterations)
+    if short is not None:
+        report["notes"].append(short)
     report["limit"] = {"iterations": iterations, "seconds": seconds}
     if memory_mb is not None:
         report["limit"]["memoryMb"] = memory_mb

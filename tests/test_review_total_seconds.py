@@ -72,3 +72,56 @@ def test_total_seconds_is_a_positive_number(capsys: pytest.CaptureFixture[str]) 
     with pytest.raises(SystemExit) as exc:
         main(["dog", "review", "x.json", "--total-seconds", "0"])
     assert exc.value.code == 2 and "--total-seconds" in capsys.readouterr().err
+
+
+def test_decisions_searched_less_than_asked_are_counted_in_a_note() -> None:
+    """Found by a new user's pass: a review whose whole budget ran short searched some positions
+    with fewer simulations than asked, and said nothing of it. The note counts exactly the
+    decisions whose own ``simulations`` fall short (a budget-independent check: whatever the
+    machine's speed, the note and the decisions agree)."""
+    import re
+
+    import solver
+    from solver.review_notes import searched_less
+    from solver.rng import SplitMix64
+    from solver.testing import uniform_action
+
+    state, rng, actions = (
+        solver.load_game("trial", players=2).new_initial_state(),
+        SplitMix64(4),
+        [],
+    )
+    while len(actions) < 130 and not state.is_terminal():
+        actions.append(uniform_action(state, rng))
+        state.apply_action(actions[-1])
+    record = {"game": "trial", "options": {"players": 2}, "seed": 0, "actions": actions}
+    asked = 100_000  # more ISMCTS simulations of the Trial than 0.1 s a position holds here
+    review = review_record(record, iterations=asked, total_seconds=2.0, start=100, stop=110)
+    assert review["reviewed"] > 100
+    short = [d for d in review["decisions"] if searched_less(d, asked)]
+    said = [n for n in review["notes"] if "simulations asked" in n]
+    if short:
+        assert len(said) == 1, review["notes"]
+        assert re.match(rf"{len(short)} decisions? of \d+ searched with fewer than the {asked}",
+                        said[0])  # fmt: skip
+    else:
+        assert said == []
+    # and never when every decision had its simulations
+    full = review_record(record, iterations=8, start=100, stop=110)
+    assert all(not searched_less(d, 8) for d in full["decisions"])
+    assert not any("simulations asked" in n for n in full["notes"])
+
+
+def test_searched_less_reads_the_decision_s_own_simulations() -> None:
+    from solver.review_notes import searched_less, searched_less_note
+
+    rows = [{"ply": 1, "method": "mcts", "simulations": 120, "forced": False},
+            {"ply": 2, "method": "mcts", "simulations": 300, "forced": False},
+            {"ply": 3, "method": "mcts", "simulations": 0, "forced": True},
+            {"ply": 4, "method": "exact", "simulations": 0, "forced": False}]  # fmt: skip
+    assert [searched_less(r, 300) for r in rows] == [True, False, False, False]
+    assert searched_less_note(rows, 300) == (
+        "1 decision of 3 searched with fewer than the 300 simulations asked (the fewest 120): "
+        "the review's time ran short there, so their values and marks are rougher estimates"
+    )
+    assert searched_less_note(rows, None) is None

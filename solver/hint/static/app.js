@@ -30,12 +30,20 @@ const table = {
   lineBusy: false,
   current: null, // the game in play that is no puzzle (rolled, loaded): {options, start}
   keyboardPlay: false, // the last move was pressed on a focused button: focus the next one
+  reviewSeconds: 60, // the whole review's budget (REVIEW_SECONDS; a test may set it)
 };
 window.table = table;
 
 const $ = (id) => document.getElementById(id);
 const SVG_NS = "http://www.w3.org/2000/svg";
 const REVIEW_CHUNK = 6; // plies a ranged review request covers (each within the server's budget)
+// "Review the game" has one whole budget, shared out over its ranged requests (each request's
+// totalSeconds: the time left times its share of the plies left, counted by the server from its
+// admission), with at least REVIEW_FLOOR seconds a ply (so it always ends, at most that much
+// late). Each position is searched with the game's review setting (as `forest GAME review`);
+// a position whose share ran out first is searched less, and labelled so.
+const REVIEW_FLOOR = 0.05;
+const REVIEW_STALLS = 3; // requests in a row that review nothing (each with 4x the floor): stop
 const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 
 // mulberry32: a small seeded generator, so a dice seed replays the same game
@@ -883,6 +891,15 @@ function drawHistory() {
       button.appendChild(mark);
       button.dataset.mark = decision.mark;
     }
+    if (decision && searchedLess(decision, table.review.asked)) {
+      const short = document.createElement("span");
+      short.className = "short";
+      short.textContent = "~";
+      short.title = `searched ${decision.simulations} of ${table.review.asked} simulations `
+        + "(the review's budget ran short here): a rougher estimate";
+      button.appendChild(short);
+      button.dataset.short = String(decision.simulations);
+    }
     if (table.session) button.disabled = true; // a session's line is stepped once it is over
     else button.addEventListener("click", () => goTo(ply));
     item.appendChild(button);
@@ -1102,48 +1119,94 @@ function stopReview() {
   if (table.review) table.review.running = false;
 }
 
+// Whether a reviewed decision was searched with fewer simulations than asked (its share of the
+// whole budget ran out first): the server's rule (solver/review_notes.py).
+function searchedLess(decision, asked) {
+  if (!asked || decision.forced || decision.method === "exact") return false;
+  return (decision.simulations || 0) < asked;
+}
+
+// One ranged request's seconds: its plies' share of the time left, at least the floor.
+function reviewShare(began, from, to, total, stalls) {
+  const left = Math.max(0, table.reviewSeconds - (performance.now() - began) / 1000);
+  const floor = REVIEW_FLOOR * (to - from) * 4 ** stalls;
+  return Math.max(floor, (left * (to - from)) / Math.max(1, total - from));
+}
+
+function showReviewProgress(state, began, text) {
+  const spent = ((performance.now() - began) / 1000).toFixed(0);
+  $("review-progress").hidden = !state.running;
+  $("review-progress").max = Math.max(1, state.total);
+  $("review-progress").value = state.reviewed;
+  $("review-status").textContent = `${text} (${spent} s; budget ${table.reviewSeconds} s)`;
+}
+
+// The review's closing words: what was reviewed, and how many decisions were searched less.
+function reviewSummary(state) {
+  const all = Object.values(state.decisions).filter((d) => !d.forced);
+  const short = all.filter((d) => searchedLess(d, state.asked)).length;
+  const words = short ? `; ${short} of ${all.length} decisions searched with fewer than `
+    + `${state.asked} simulations, marked ~ (the budget ran short there)` : "";
+  return `reviewed ${state.total} plies${words}`;
+}
+
 async function review() {
   if (!table.position) return;
   stopReview();
   const run = table.reviewRun;
   const total = table.actions.length;
-  const iterations = hintSimulations();
-  if (iterations === null) return;
-  const state = { curve: {}, decisions: {}, reviewed: 0, total, running: true, notes: [] };
+  const hinted = hintSimulations();
+  if (hinted === null) return;
+  // the game's review setting (what `forest GAME review` gives a position), fewer if the hint's
+  // are: a long game's every position at a hint's 2000 simulations took minutes
+  const iterations = Math.min(hinted, table.spec.reviewIterations || hinted);
+  const state = { curve: {}, decisions: {}, reviewed: 0, total, running: true, notes: [],
+    asked: iterations };
   table.review = state;
+  const began = performance.now();
   let from = 0;
+  let stalls = 0;
   showError(null);
   drawSteps();
   try {
     do {
       const to = Math.min(total, from + REVIEW_CHUNK);
-      $("review-status").textContent = `reviewing plies ${from}-${to} of ${total}...`;
+      showReviewProgress(state, began, `reviewing plies ${from}-${to} of ${total}...`);
       const answer = await api("/v1/review", {
         ...base(), id: `review-${from}`, actions: table.actions, fromPly: from, toPly: to,
-        limit: { iterations },
+        limit: { iterations }, totalSeconds: reviewShare(began, from, to, total, stalls),
       });
       if (run !== table.reviewRun) return; // the line changed: this review is stale
       state.valueLabel = answer.valueLabel || state.valueLabel;
       for (const point of answer.curve) state.curve[point.ply] = point;
       for (const decision of answer.decisions) state.decisions[decision.ply] = decision;
-      state.notes.push(...answer.notes);
+      // a request's own "ran out" and "searched less" notes are the summary's to say, once
+      state.notes.push(...answer.notes.filter((note) => !note.startsWith("the review stopped")
+        && !note.includes("simulations asked")));
       if (answer.reviewed <= from && total > 0) {
+        stalls += 1; // its share ran out before a ply: again with a larger floor
+        if (stalls < REVIEW_STALLS) continue;
         throw new Error(`the review made no progress at ply ${from}: ${answer.notes.join(" ")}`);
       }
+      stalls = 0;
       state.reviewed = answer.reviewed;
       from = answer.reviewed;
       drawHistory();
       drawGraph();
       drawAccuracy();
     } while (from < total);
-    $("review-status").textContent = `reviewed ${total} plies`;
+    state.running = false;
+    showReviewProgress(state, began, reviewSummary(state));
   } catch (error) {
     if (run === table.reviewRun) {
       $("review-status").textContent = "the review stopped";
       showError(error);
     }
   } finally {
-    if (run === table.reviewRun) state.running = false;
+    if (run === table.reviewRun) {
+      state.running = false;
+      $("review-progress").hidden = true;
+    }
     drawSteps();
   }
 }
@@ -1417,6 +1480,12 @@ $("forward").addEventListener("click", () => goTo(table.cursor + 1));
 $("last").addEventListener("click", () => goTo(table.actions.length));
 $("take-back").addEventListener("click", takeBack);
 $("review").addEventListener("click", review);
+$("zoom").addEventListener("click", () => {
+  // a page-sized picture is small at a phone's width: zoomed, it scrolls inside its box
+  const zoomed = $("board").classList.toggle("zoomed");
+  $("zoom").setAttribute("aria-pressed", String(zoomed));
+  $("zoom").textContent = zoomed ? "Fit the picture" : "Zoom the picture";
+});
 $("save-record").addEventListener("click", saveRecord);
 $("save-position").addEventListener("click", savePosition);
 $("seat").addEventListener("change", () => chooseSeat(Number($("seat").value)));

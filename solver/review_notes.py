@@ -1,0 +1,40 @@
+"""The review's word on the decisions searched less than asked.
+
+A review bounded by a whole time (``--total-seconds``, ``POST /v1/review``'s ``totalSeconds``,
+the web table's review) gives each position a share of the time left: where a share ran out
+before the asked simulations, that decision's value and mark rest on fewer. The review says how
+many, and each such decision's ``simulations`` says by how much.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from solver.render.ascii import count
+
+__all__ = ["searched_less", "searched_less_note"]
+
+
+def searched_less(decision: Mapping[str, Any], iterations: int | None) -> bool:
+    """Whether ``decision`` was searched with fewer simulations than the ``iterations`` asked:
+    an estimate (not exact) of a position with a choice (a forced move is not searched)."""
+    if iterations is None or decision.get("forced") or decision.get("method") == "exact":
+        return False
+    return int(decision.get("simulations") or 0) < iterations
+
+
+def searched_less_note(
+    decisions: Sequence[Mapping[str, Any]], iterations: int | None
+) -> str | None:
+    """The note for the decisions :func:`searched_less` picks out, or None when there are none."""
+    short = [d for d in decisions if searched_less(d, iterations)]
+    if not short:
+        return None
+    fewest = min(int(d.get("simulations") or 0) for d in short)
+    searched = [d for d in decisions if not d.get("forced")]
+    return (
+        f"{count(len(short), 'decision')} of {len(searched)} searched with fewer than the "
+        f"{iterations} simulations asked (the fewest {fewest}): the review's time ran short "
+        "there, so their values and marks are rougher estimates"
+    )
