@@ -13,14 +13,17 @@ from __future__ import annotations
 from solver.errors import OptionError
 from solver.game import State
 
-__all__ = ["refuse_clairvoyant"]
+__all__ = ["has_hidden_information", "refuse_clairvoyant"]
+
+
+def has_hidden_information(state: State) -> bool:
+    """Whether ``state`` can be redealt from one player's view (``resample_hidden``)."""
+    return callable(getattr(state, "resample_hidden", None))
 
 
 def refuse_clairvoyant(function: str, state: State, clairvoyant: object) -> None:
     """Raise an :class:`~solver.errors.OptionError` when ``state`` hides information and the
     caller did not pass ``clairvoyant=True``; ``clairvoyant`` must be a bool."""
-    from solver.search.ismcts import has_hidden_information
-
     if not isinstance(clairvoyant, bool):
         raise OptionError(f"clairvoyant must be True or False, not {clairvoyant!r}")
     if clairvoyant or not has_hidden_information(state):

@@ -57,6 +57,7 @@ from solver.errors import ExtensionMissingError, OptionError
 from solver.game import CHANCE, TERMINAL, HiddenInformationState, State
 from solver.kernels import kernel_of
 from solver.rng import MASK64, SplitMix64, check_seed, derive_seed, sample_outcome
+from solver.search.clairvoyance import has_hidden_information
 from solver.search.evaluators import (
     Evaluator,
     EvaluatorLike,
@@ -108,11 +109,6 @@ DEAL_SALT = 0x6A09E667F3BCC909
 def deal_seed(seed: int) -> int:
     """The seed of the determinisations' stream of a search seeded with ``seed``."""
     return (seed ^ DEAL_SALT) & MASK64
-
-
-def has_hidden_information(state: State) -> bool:
-    """Whether ``state`` can be redealt from one player's view (``resample_hidden``)."""
-    return callable(getattr(state, "resample_hidden", None))
 
 
 def has_playout_policy(state: State) -> bool:
