@@ -171,3 +171,18 @@ def test_guardians_default_player_count_is_the_same_on_every_surface(capsys):
     assert capsys.readouterr().out.count("forest: score 0") == 2  # one forest a player
     assert main(["guardians", "show", "--option", "level=4"]) == 0
     assert capsys.readouterr().out.count("forest: score 0") == 1
+
+
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+@pytest.mark.parametrize("options", [{"players": 1}, {"players": True}, {"colour": "red"}])
+def test_the_dog_refuses_an_option_by_name_on_both_engines(engine, options):
+    """Found by attack: ``load_game("dog", engine="reference", forest=F, players=1)`` raised a
+    TypeError (``DogGame.__init__() got an unexpected keyword argument``) where the kernel
+    refused it with an OptionError; the API raises only ``solver.errors`` classes."""
+    import solver
+    from solver.errors import OptionError
+
+    name = next(iter(options))
+    with pytest.raises(OptionError) as refused:
+        solver.load_game("dog", engine=engine, forest="dog/tiny-2x2", **options)
+    assert str(refused.value) == f"the dog game takes no option {name!r} (only the forest)"

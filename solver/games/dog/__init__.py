@@ -47,16 +47,26 @@ def resolve_forest(forest: Any) -> Forest:
     )
 
 
+def _refuse_options(options: dict[str, Any]) -> None:
+    """Refuse any option but the forest, by name, for both engines alike: the kernel's game
+    refused ``players=1`` with an OptionError while the reference's ``DogGame`` raised a
+    TypeError (an unexpected keyword argument)."""
+    if options:
+        raise OptionError(f"the dog game takes no option {sorted(options)[0]!r} (only the forest)")
+
+
 def _reference(forest: Any = None, **options: Any):
     from solver.games.dog.rules import DogGame
 
-    return DogGame(resolve_forest(forest), **options)
+    _refuse_options(options)
+    return DogGame(resolve_forest(forest))
 
 
 def _kernel(forest: Any = None, **options: Any):
     from solver.games.dog.kernel import KernelDogGame
 
-    return KernelDogGame(resolve_forest(forest), **options)
+    _refuse_options(options)
+    return KernelDogGame(resolve_forest(forest))
 
 
 LADDER = (
