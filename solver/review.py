@@ -44,8 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.errors import FormatError, OptionError
 from solver.files import parse_json
-from solver.render.ascii import count
-from solver.review_notes import searched_less_note
+from solver.review_notes import folded_search_notes, searched_less_note
 from solver.review_walk import Seen, Walk, value_for
 
 if TYPE_CHECKING:
@@ -395,8 +394,7 @@ class _Replayed:
     def search_notes(self) -> list[str]:
         """The searches' notes, each once with the positions that gave it: a review whose
         values mix exact and estimated ones says why (the estimates' marks are estimates)."""
-        return [f"{count(n, 'position')} of {self.searched} searched: {note}"
-                for note, n in self.said.items()]  # fmt: skip
+        return folded_search_notes(self.said, self.searched)
 
 
 def _replay(
