@@ -311,7 +311,7 @@ def _review_request(
     if not isinstance(options, dict):
         raise OptionError('a game record\'s "options" is an object')
     _check_record_seed(record)
-    if record.get("finished") not in (None, True, False):
+    if not isinstance(record.get("finished"), (bool, type(None))):  # 1 == True: not `in`
         raise RecordError('a game record\'s "finished" is true or false', "finished",
                           "invalid_request")  # fmt: skip
     base: dict[str, Any] = {"game": name, "options": options}

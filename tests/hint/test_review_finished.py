@@ -88,10 +88,14 @@ def test_the_replay_decides_in_the_review(name: str) -> None:
     assert review(record)["finished"] is True and review(record)["notes"] == []
 
 
-def test_a_finished_flag_that_is_no_boolean_is_refused_by_name() -> None:
+@pytest.mark.parametrize("flag", ["no", 1, 0, 1.0])
+def test_a_finished_flag_that_is_no_boolean_is_refused_by_name(flag: object) -> None:
+    """A number too (found by attack: ``1`` and ``0`` passed the check, equal to True and
+    False, and 1 got the note 'the record says "finished": true', while POST /v1/review
+    refuses them)."""
     record, _ = _ended_game("dog")
     with pytest.raises(solver.errors.OptionError, match='"finished" is true or false') as caught:
-        review_record({**record, "finished": "no"}, iterations=1)
+        review_record({**record, "finished": flag}, iterations=1)
     assert caught.value.field == "finished"  # type: ignore[attr-defined]
 
 
