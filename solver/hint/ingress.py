@@ -215,10 +215,10 @@ def parse_request(data: bytes | str) -> dict[str, Any]:
 def ident_of(data: bytes | str) -> str | None:
     """The ``id`` of a request that failed the checks, when it is a clean string (so the error
     answer still carries it), else None."""
-    try:
-        value = loads(data)
+    try:  # a number too long to convert elsewhere in the request must not hide its id
+        value = loads(data, parse_int=_parse_int)
     except DuplicateKeyError as exc:  # a repeated "id" has no one id to echo
-        value = None if exc.field == ["id"] else json.loads(data)
+        value = None if exc.field == ["id"] else json.loads(data, parse_int=_parse_int)
     except (ValueError, RecursionError):
         return None
     ident = value.get("id") if isinstance(value, dict) else None

@@ -226,9 +226,11 @@ def test_the_other_endpoints_refuse_hostile_bodies_with_a_400(server: Server,
 @pytest.mark.parametrize("path", [("limit", "iterations"), ("seed",), ("actions", 0)])
 def test_a_huge_integer_is_refused_naming_its_field_not_quoted(server: Server, path: tuple) -> None:
     """More than 4300 digits: the field and 'a number too large', not Python's advice about
-    sys.set_int_max_str_digits, and never the digits themselves."""
+    sys.set_int_max_str_digits, and never the digits themselves. The answer keeps the request's
+    id (it was null: the id was read with a parser that refused the long number)."""
     reply = _post(server, _body(BASE, path, "9" * 5000)).json()
     _check_error(reply)
+    assert reply["id"] == "q1", reply
     field = ".".join(map(str, path))
     assert reply["field"] == field and f"{field}: a number too large" in reply["error"], reply
     assert "set_int_max_str_digits" not in reply["error"] and "9999999999" not in reply["error"]
