@@ -904,10 +904,24 @@ class GameSpec:
                 return AgentSpec(level_factory(name), summary=f"the strength ladder's {name}")
         if name not in offered:
             raise OptionError(
-                f"unknown agent {name!r} for {self.name}; expected one of "
+                f"{self._why_not_offered(name)}; expected one of "
                 f"{', '.join(self.agent_names())} (or level1 to level10)"
             )
         return offered[name]
+
+    def _why_not_offered(self, name: str) -> str:
+        """Why the game offers no agent ``name``: a shared agent its capabilities rule out says
+        which (as ``play`` does), any other name is unknown."""
+        if name == "mcts" and self.hidden_information:
+            return (
+                f"the mcts agent would read the hidden cards of {self.name} "
+                "(it searches the true state)"
+            )
+        if name == "ismcts" and not self.hidden_information:
+            return f"the ismcts agent searches hidden information, and {self.name} hides none"
+        if name == "exact" and not self.exact:
+            return f"the exact agent is not supported for {self.name}: no exact search fits it"
+        return f"unknown agent {name!r} for {self.name}"
 
     def final_scores(self, state: State) -> list[float] | None:
         """The finished ``state``'s :attr:`scores`; ``None`` before the end or where the game
