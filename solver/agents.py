@@ -42,7 +42,7 @@ from solver.search.agents import (
     random_factory,
 )
 from solver.spec import SHARED_AGENTS as SHARED_AGENT_SPECS
-from solver.spec import Agent, unsupported
+from solver.spec import Agent
 
 __all__ = [
     "SHARED_AGENTS",
@@ -93,19 +93,9 @@ def make_agent(
         return level(game, seed=seed, iterations=iterations, memory_mb=memory_mb)
     if name in spec.agents:
         return spec.agents[name].build(game, seed=seed, iterations=iterations)
-    if name == "mcts" and spec.hidden_information:
-        # the shared MCTS searches the true state: it would read every hidden card
-        raise OptionError(
-            f"the mcts agent would read the hidden cards of {game.name} (it searches the "
-            "true state); use ismcts, which searches from the player's view"
-        )
-    if name == "ismcts" and not spec.hidden_information:
-        raise unsupported("the ismcts agent (hidden information)", game.name)
-    if name == "exact" and not spec.exact:
-        raise OptionError(
-            f"the exact agent is not supported for {game.name}: its positions are too large "
-            f"for an exact search (use {spec.sampler.lower()})"
-        )
+    refusal = spec.refusal(name)  # one wording with GameSpec.agent's (solve, best-move...)
+    if refusal is not None:
+        raise OptionError(refusal)
     if name == "exact":
         return exact_agent(game, seed=seed, memory_mb=memory_mb)
     return spec.agent(name).build(game, seed=seed, iterations=iterations)

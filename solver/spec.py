@@ -903,25 +903,34 @@ class GameSpec:
                 level_factory = resolve_reference("solver.ladder:level_factory", "the ladder")
                 return AgentSpec(level_factory(name), summary=f"the strength ladder's {name}")
         if name not in offered:
+            why = self.refusal(name) or f"unknown agent {name!r} for {self.name}"
             raise OptionError(
-                f"{self._why_not_offered(name)}; expected one of "
-                f"{', '.join(self.agent_names())} (or level1 to level10)"
+                f"{why}; expected one of {', '.join(self.agent_names())} (or level1 to level10)"
             )
         return offered[name]
 
-    def _why_not_offered(self, name: str) -> str:
-        """Why the game offers no agent ``name``: a shared agent its capabilities rule out says
-        which (as ``play`` does), any other name is unknown."""
+    def refusal(self, name: str) -> str | None:
+        """Why the game's declared capabilities rule out the shared agent ``name``, in the one
+        wording every refusal uses (``make_agent``, :meth:`agent`: ``play``, ``solve``...);
+        ``None`` where they do not (the agent is offered, or ``name`` is no shared agent's)."""
+        if name in self.agents:
+            return None
         if name == "mcts" and self.hidden_information:
             return (
-                f"the mcts agent would read the hidden cards of {self.name} "
-                "(it searches the true state)"
+                f"the mcts agent would read the hidden cards of {self.name} (it searches the "
+                "true state); use ismcts, which searches from the player's view"
             )
         if name == "ismcts" and not self.hidden_information:
-            return f"the ismcts agent searches hidden information, and {self.name} hides none"
+            return (
+                f"the ismcts agent is not supported for {self.name}: it searches hidden "
+                f"information, and {self.name} hides none"
+            )
         if name == "exact" and not self.exact:
-            return f"the exact agent is not supported for {self.name}: no exact search fits it"
-        return f"unknown agent {name!r} for {self.name}"
+            return (
+                f"the exact agent is not supported for {self.name}: its positions are too large "
+                f"for an exact search (use {self.sampler.lower()})"
+            )
+        return None
 
     def final_scores(self, state: State) -> list[float] | None:
         """The finished ``state``'s :attr:`scores`; ``None`` before the end or where the game

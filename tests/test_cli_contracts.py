@@ -418,7 +418,7 @@ def test_every_games_solve_takes_an_agent_and_defaults_to_the_strongest(capsys):
     code, out, err = run(capsys, "trial", "solve", "--agent", "mcts")
     assert code == 2 and "the mcts agent would read the hidden cards of trial" in err
     code, out, err = run(capsys, "guardians", "solve", "--agent", "ismcts")
-    assert code == 2 and "ismcts agent searches hidden information, and guardians" in err
+    assert code == 2 and "ismcts agent is not supported for guardians: it searches hidden" in err
 
 
 def test_solve_stops_starting_games_when_its_seconds_run_out(capsys):

@@ -221,6 +221,26 @@ def test_the_built_in_games_declare_their_capabilities():
     assert guardians.strongest_agent == "lookahead"  # declared: the strongest measured
 
 
+@pytest.mark.parametrize(("game", "agent"), [("trial", "mcts"), ("trial", "exact"),
+                                           ("guardians", "ismcts"), ("guardians", "exact"),
+                                           ("dog", "ismcts")])  # fmt: skip
+def test_an_agent_ruled_out_is_refused_in_the_same_words_by_play_and_solve(game, agent):
+    """``make_agent`` (play) and ``GameSpec.agent`` (solve, best-move) word a shared agent the
+    game's capabilities rule out alike: they said "the ismcts agent (hidden information) is not
+    supported for dog" and "the ismcts agent searches hidden information, and dog hides none"."""
+    from solver.agents import make_agent
+
+    spec = game_spec(game)
+    with pytest.raises(OptionError) as played:
+        make_agent(agent, load_game(game, **({"forest": "dog/tiny-2x2"} if game == "dog" else {})))
+    with pytest.raises(OptionError) as solved:
+        spec.agent(agent)
+    assert str(played.value) == str(solved.value).split("; expected one of ")[0]
+    assert str(solved.value).startswith(f"{spec.refusal(agent)}; expected one of ")
+    assert f" {game}" in str(played.value) and agent not in spec.agent_names()
+    assert spec.refusal("random") is None and spec.refusal(spec.agent_names()[0]) is None
+
+
 def test_make_agent_uses_the_play_default():
     from solver.agents import make_agent
 
