@@ -50,6 +50,7 @@ from solver.review_walk import Seen, Walk, value_for
 if TYPE_CHECKING:
     from solver.game import State
     from solver.hint.position import OpenedPosition
+    from solver.search.coverage import ChanceCoverage
     from solver.spec import GameSpec
 
 __all__ = [
@@ -264,6 +265,7 @@ def review_record(
 
     opened = open_record(base, ids[:start], allow_paths=allow_paths)
     request = {key: value for key, value in base.items() if key != "state"}  # opened already
+    shortfalls: dict[int, ChanceCoverage] = {}
 
     def search(ply: int, state: State) -> dict[str, Any]:
         # a search past the range (a forced position's, ahead) has the last position's share
@@ -271,14 +273,18 @@ def review_record(
         if memory_mb is not None:
             limit["memoryMb"] = memory_mb
         position = OpenedPosition(spec=opened.spec, game=opened.game, state=state, actions=[])
-        return _ask({**request, "limit": limit}, position, f"review-{ply}", **kw)
+
+        def short(coverage: ChanceCoverage) -> None:
+            shortfalls[ply] = coverage
+
+        return _ask({**request, "limit": limit}, position, f"review-{ply}", shortfall=short, **kw)
 
     def told(ply: int) -> None:
         if progress is not None:
             progress(ply - start + 1, last - start + 1)
 
     walk = Walk(opened.state, ids, start, search)
-    replayed = _replay(walk, last, deadline, total_seconds, told)
+    replayed = _replay(walk, last, deadline, total_seconds, told, shortfalls)
     report = _report(spec, base["game"], replayed, start, last, started)
     report["finished"] = ended.state.is_terminal()
     note = finished_note(record.get("finished"), report["finished"], len(actions))
@@ -375,7 +381,13 @@ class _Replayed:
     searched: int = 0
     """The positions searched (a forced position carried from a later one is not)."""
     said: dict[str, int] = dataclass_field(default_factory=dict)
-    """Each note the searches gave, with the number of positions that gave it."""
+    """Each note the searches gave, with the number of positions that gave it (but the
+    chance-coverage notes: :attr:`short`)."""
+    shortfalls: Mapping[int, ChanceCoverage] = dataclass_field(default_factory=dict)
+    """The searches' chance-coverage numbers, by the ply searched (the hint engine's
+    ``shortfall``)."""
+    short: dict[ChanceCoverage, int] = dataclass_field(default_factory=dict)
+    """Each chance coverage of the positions searched, with the number that gave it."""
 
     def add(self, seen: Seen) -> None:
         """Note how ``seen``'s value was found (its method and its words, once each) and what
@@ -388,13 +400,17 @@ class _Replayed:
         if seen.carried:
             return
         self.searched += 1
+        coverage = self.shortfalls.get(seen.ply)
+        if coverage is not None:
+            self.short[coverage] = self.short.get(coverage, 0) + 1
         for note in seen.reply.get("notes", ()):
-            self.said[note] = self.said.get(note, 0) + 1
+            if coverage is None or note != coverage.note:  # that one is counted by its numbers
+                self.said[note] = self.said.get(note, 0) + 1
 
     def search_notes(self) -> list[str]:
         """The searches' notes, each once with the positions that gave it: a review whose
         values mix exact and estimated ones says why (the estimates' marks are estimates)."""
-        return folded_search_notes(self.said, self.searched)
+        return folded_search_notes(self.said, self.short, self.searched)
 
 
 def _replay(
@@ -403,13 +419,14 @@ def _replay(
     deadline: float | None,
     total_seconds: float | None,
     told: Callable[[int], None],
+    shortfalls: Mapping[int, ChanceCoverage],
 ) -> _Replayed:
     """Value every position of the walk up to ply ``last`` and each decision between two of them
     against the best move, until the review's deadline (``told(ply)`` after each position)."""
     start = walk.ply
     before = walk.seen()
     told(start)
-    replayed = _Replayed([_point(before)], [], set(), [], reviewed=start)
+    replayed = _Replayed([_point(before)], [], set(), [], reviewed=start, shortfalls=shortfalls)
     replayed.add(before)
     for ply in range(start + 1, last + 1):
         if deadline is not None and time.monotonic() >= deadline:

@@ -8,19 +8,13 @@ many, and each such decision's ``simulations`` says by how much.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from solver.render.ascii import count
+from solver.search.coverage import ChanceCoverage, coverage_words
 
 __all__ = ["folded_search_notes", "searched_less", "searched_less_note"]
-
-_CHANCE_COVERAGE = re.compile(
-    r"the (?P<cap>.+) allowed (?P<ran>\d+) simulations? at this chance node of "
-    r"(?P<outcomes>\d+) outcomes: the value is over the outcomes they sampled, not every one"
-)
-"""The words of :func:`solver.search.auto.chance_coverage_note`, whose numbers vary by position."""
 
 
 def searched_less(decision: Mapping[str, Any], iterations: int | None) -> bool:
@@ -47,35 +41,22 @@ def searched_less_note(
     )
 
 
-def _span(numbers: list[int]) -> str:
-    """``"7"`` for one number, ``"7 to 70"`` for several."""
-    low, high = min(numbers), max(numbers)
-    return str(low) if low == high else f"{low} to {high}"
-
-
-def folded_search_notes(said: Mapping[str, int], searched: int) -> list[str]:
+def folded_search_notes(
+    said: Mapping[str, int], short: Mapping[ChanceCoverage, int], searched: int
+) -> list[str]:
     """The searches' notes ``said`` (each note with the positions that gave it), each once with
-    its count of the ``searched`` positions. The chance-coverage notes of one cause are one
-    note whatever their numbers: each chance node names its own outcome count, so a Trial review
-    at 5 simulations listed one note per count (20 and more notes saying the same thing)."""
-    kept: dict[str, int] = {}
-    folded: dict[str, tuple[int, list[int], list[int]]] = {}
-    for note, n in said.items():
-        match = _CHANCE_COVERAGE.fullmatch(note)
-        if match is None:
-            kept[note] = n
-            continue
-        total, ran, outcomes = folded.get(match["cap"], (0, [], []))
-        ran.append(int(match["ran"]))
-        outcomes.append(int(match["outcomes"]))
-        folded[match["cap"]] = (total + n, ran, outcomes)
-    notes = [f"{count(n, 'position')} of {searched} searched: {note}" for note, n in kept.items()]
-    for cap, (n, ran, outcomes) in folded.items():
-        simulations = "simulation" if max(ran) == 1 else "simulations"
-        nodes = "this chance node" if n == 1 else "chance nodes"
-        notes.append(
-            f"{count(n, 'position')} of {searched} searched: the {cap} allowed {_span(ran)} "
-            f"{simulations} at {nodes} of {_span(outcomes)} outcomes: the value is over the "
-            "outcomes they sampled, not every one"
-        )
+    its count of the ``searched`` positions, then their chance coverages ``short`` (each with
+    the positions that had it), one note a cause whatever their numbers: each chance node has
+    its own outcome count, so a Trial review at 5 simulations listed one note per count (20 and
+    more notes saying the same thing). The coverages are read as numbers, never from a note's
+    words (:mod:`solver.search.coverage` words both notes)."""
+    notes = [f"{count(n, 'position')} of {searched} searched: {note}" for note, n in said.items()]
+    causes: dict[str, list[tuple[ChanceCoverage, int]]] = {}
+    for coverage, n in short.items():
+        causes.setdefault(coverage.cap, []).append((coverage, n))
+    for cap, met in causes.items():
+        n = sum(times for _, times in met)
+        words = coverage_words(cap, [c.simulations for c, _ in met],
+                               [c.outcomes for c, _ in met], nodes=n)  # fmt: skip
+        notes.append(f"{count(n, 'position')} of {searched} searched: {words}")
     return notes

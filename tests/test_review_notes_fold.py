@@ -13,7 +13,7 @@ import re
 
 import solver
 from solver.review import review_record
-from solver.search.auto import chance_coverage_note
+from solver.search.coverage import chance_coverage
 
 _COVERAGE = re.compile(r"(\d+) positions? of (\d+) searched: the iteration budget allowed")
 
@@ -35,7 +35,7 @@ def test_chance_coverage_notes_are_folded_into_one():
     game = solver.load_game("trial", engine="kernel")
     state, short = game.new_initial_state(), set()
     for action in record["actions"]:  # the outcome counts the review meets, counted apart
-        if chance_coverage_note(state, 5, "iteration budget") is not None:
+        if chance_coverage(state, 5, "iteration budget") is not None:
             short.add(len(state.chance_outcomes()))
         state.apply_action(action)
     assert len(short) > 1  # else the record could not show the defect
@@ -44,3 +44,33 @@ def test_chance_coverage_notes_are_folded_into_one():
     assert len(coverage) == 1, coverage
     low, high = min(short), max(short)
     assert f"allowed 5 simulations at chance nodes of {low} to {high} outcomes" in coverage[0]
+
+
+def test_the_fold_reads_the_numbers_not_the_words(monkeypatch):
+    """The review folds the chance-coverage notes from the searches' numbers: a change of the
+    one chance node's wording (here a made-up one) leaves the fold whole. The fold parsed the
+    note's words with a pattern, so any rewording split it into one note per outcome count."""
+    from solver.search.coverage import ChanceCoverage
+
+    def reworded(self: ChanceCoverage) -> str:
+        return f"sampled {self.simulations} of {self.outcomes} outcomes ({self.cap})"
+
+    monkeypatch.setattr(ChanceCoverage, "note", property(reworded))
+    record = _record(20)
+    game = solver.load_game("trial", engine="kernel")
+    state, short = game.new_initial_state(), []
+    for action in [*record["actions"], None]:  # the chance nodes the review meets short
+        if chance_coverage(state, 2, "iteration budget") is not None:
+            short.append(len(state.chance_outcomes()))
+        if action is not None:
+            state.apply_action(action)
+    assert len(set(short)) > 1  # else one note would be one note anyway
+    review = review_record(record, iterations=2, exact=False)
+    assert not [note for note in review["notes"] if "sampled 2 of" in note], review["notes"]
+    (note,) = [note for note in review["notes"] if "chance node" in note]
+    assert re.fullmatch(
+        rf"{len(short)} positions of \d+ searched: the iteration budget allowed 2 simulations at "
+        rf"chance nodes of {min(short)} to {max(short)} outcomes: the value is over the outcomes "
+        "they sampled, not every one",
+        note,
+    ), note

@@ -66,6 +66,7 @@ from solver.search.value_words import value_label
 if TYPE_CHECKING:
     from solver.game import Game, State
     from solver.search.auto import Valued
+    from solver.search.coverage import ChanceCoverage
     from solver.spec import GameSpec
 
 __all__ = [
@@ -166,6 +167,8 @@ def queue_note(clock: RequestClock, seconds: float) -> list[str]:
 
 # -- searching -----------------------------------------------------------------------------------
 Report = Callable[[dict[str, Any]], None]
+Shortfall = Callable[["ChanceCoverage"], None]
+"""Told the final search's :class:`~solver.search.coverage.ChanceCoverage`, where it has one."""
 
 
 @dataclass
@@ -183,6 +186,8 @@ class _Found:
     values: tuple[float, ...] = ()
     searcher: str | None = None
     leaves: str | None = None
+    coverage: ChanceCoverage | None = None
+    """A chance root's outcomes left unsampled, as numbers (its note is in ``notes``)."""
 
     @property
     def exact(self) -> bool:
@@ -207,7 +212,7 @@ def _found_of(valued: Valued, determinizations: int = 0) -> _Found:
                   determinizations, valued.terminated, tuple(valued.notes),
                   tuple(float(v) for v in valued.values),
                   None if result is None else result.searcher,
-                  _leaves(result, valued.method))  # fmt: skip
+                  _leaves(result, valued.method), valued.coverage)  # fmt: skip
 
 
 def _searched(
@@ -309,7 +314,8 @@ def _ismcts_found(
     and label as the search gave them ([] tells the answer builder so; replaying a label
     through string_to_action costs a compiled engine a decode of every legal label).
     ``iterations``: the request's budget (a chance root's note names what ended the search)."""
-    from solver.search.auto import chance_coverage_note, stop_cause
+    from solver.search.auto import stop_cause
+    from solver.search.coverage import chance_coverage
 
     moves: list[tuple[int, str, int, float, list[str]]] = [
         (m.action, m.label, m.visits, float(m.value), []) for m in result.moves
@@ -318,10 +324,11 @@ def _ismcts_found(
     cause = stop_cause(
         max_nodes=capped, terminated=terminated, iterations=iterations, total=result.iterations
     )
-    note = chance_coverage_note(state, result.iterations, cause)
+    short = chance_coverage(state, result.iterations, cause)
     return _Found(moves, float(result.value), result.iterations, "ismcts", observer,
-                  result.iterations, terminated, () if note is None else (note,),
-                  searcher=result.searcher, leaves=_leaves(result, "ismcts"))  # fmt: skip
+                  result.iterations, terminated, () if short is None else (short.note,),
+                  searcher=result.searcher, leaves=_leaves(result, "ismcts"),
+                  coverage=short)  # fmt: skip
 
 
 def _build(
@@ -471,6 +478,7 @@ def _answer(
     cancel: threading.Event | None,
     opened: OpenedPosition | None = None,
     admitted: float | None = None,
+    shortfall: Shortfall | None = None,
 ) -> dict[str, Any]:
     clock = RequestClock.since(admitted)
     if isinstance(raw, dict):
@@ -511,6 +519,8 @@ def _answer(
     else:
         found = _searched(state, spec, request, limit, deadline, observer, cancel,
                           partial if wants else None)  # fmt: skip
+    if shortfall is not None and found.coverage is not None:
+        shortfall(found.coverage)
     notes: list[str] = [MEMORY_NOT_BOUNDING] if hidden and request.limit.memory_mb else []
     notes += queue_note(clock, limit.seconds)
     strength = _strength_move(request, game, state, deadline, limit.seconds, notes, cancel)
@@ -528,6 +538,7 @@ def answer(
     cancel: threading.Event | None = None,
     position: OpenedPosition | None = None,
     admitted: float | None = None,
+    shortfall: Shortfall | None = None,
 ) -> dict[str, Any]:
     """The answer to one hint request (a dict): a :class:`HintAnswer` or an error, as a dict.
 
@@ -541,11 +552,13 @@ def answer(
     the record from its start every time. ``admitted``: when the transport took the request
     in (``time.monotonic()``; ``None``: now): its seconds run from there, so the time it waited
     for a worker is spent from them (:class:`RequestClock`); a wait that took them all gets the
-    answer of a tiny budget, with a note.
+    answer of a tiny budget, with a note. ``shortfall``: told the numbers of a chance root's
+    outcomes left unsampled (whose note the answer's ``notes`` hold): a review groups them.
     """
     ident = raw.get("id") if isinstance(raw, dict) else None
     try:
-        return _answer(raw, caps or Caps(), allow_paths, report, cancel, position, admitted)
+        return _answer(raw, caps or Caps(), allow_paths, report, cancel, position, admitted,
+                       shortfall)  # fmt: skip
     except HintError as exc:
         return error_answer(ident, str(exc), exc.field, exc.code)
     except SearchBudgetError as exc:

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from solver.errors import OptionError, SearchBudgetError, SearchTimeoutError
 from solver.game import CHANCE, State
 from solver.render.ascii import count
+from solver.search.coverage import ChanceCoverage, chance_coverage
 from solver.search.limit import Limit
 from solver.search.mcts import (
     DEFAULT_ITERATIONS,
@@ -59,7 +60,6 @@ __all__ = [
     "UNTIMED_EXACT_SECONDS",
     "ExactPlan",
     "Valued",
-    "chance_coverage_note",
     "estimate_options",
     "exact_attempt",
     "floor_simulations",
@@ -150,25 +150,11 @@ def floor_simulations(state: State) -> int:
     outcome when they are few (:data:`CHANCE_FLOOR_MAX`), else one: its value is the
     probability-weighted mean over the outcomes its simulations sampled (one full rollout per
     outcome of a 59-outcome Trial draw ran 3.5 s past a 1 s budget).
-    :func:`chance_coverage_note` says when not every outcome was seen."""
+    :func:`~solver.search.coverage.chance_coverage` says when not every outcome was seen."""
     if state.is_chance_node():
         outcomes = len(state.chance_outcomes())
         return max(1, outcomes) if outcomes <= CHANCE_FLOOR_MAX else 1
     return max(1, len(state.legal_actions()))
-
-
-def chance_coverage_note(state: State, simulations: int, cap: str = "time") -> str | None:
-    """At a chance root searched with fewer simulations than it has outcomes: the note saying
-    that the value is a mean over the outcomes sampled (``cap``: what stopped the search, in
-    :func:`stop_cause`'s words), not over all of them."""
-    if not state.is_chance_node():
-        return None
-    outcomes = len(state.chance_outcomes())
-    if simulations >= outcomes:
-        return None
-    ran = count(simulations, "simulation")
-    return (f"the {cap} allowed {ran} at this chance node of {outcomes} "
-            "outcomes: the value is over the outcomes they sampled, not every one")  # fmt: skip
 
 
 def stop_cause(*, max_nodes: bool, terminated: bool, iterations: int | None, total: int) -> str:
@@ -194,7 +180,8 @@ class Valued:
     ``method``: ``"exact"`` or ``"mcts"``; ``simulations``: MCTS simulations (0 for exact);
     ``notes``: why the method is not the one asked for, in words; ``terminated``: stopped by
     ``cancel`` (the values are what the search had); ``exact_failure``: why an exact attempt
-    gave up (``"memory"``, ``"time"`` or ``"stopped"``; None when none was made or it finished).
+    gave up (``"memory"``, ``"time"`` or ``"stopped"``; None when none was made or it finished);
+    ``coverage``: a chance root's outcomes left unsampled, as numbers (its note is in ``notes``).
     """
 
     result: SearchResult | None
@@ -205,6 +192,7 @@ class Valued:
     notes: tuple[str, ...] = ()
     terminated: bool = False
     exact_failure: str | None = None
+    coverage: ChanceCoverage | None = None
 
     @property
     def value(self) -> float:
@@ -354,8 +342,10 @@ def _estimate(
     found = _valued(run, view, terminated)
     cause = stop_cause(max_nodes=run.reason == "max_nodes", terminated=terminated,
                        iterations=iterations, total=run.total)  # fmt: skip
-    note = chance_coverage_note(state, run.total, cause)
-    return found if note is None else dataclasses.replace(found, notes=(*found.notes, note))
+    short = chance_coverage(state, run.total, cause)
+    if short is None:
+        return found
+    return dataclasses.replace(found, notes=(*found.notes, short.note), coverage=short)
 
 
 def _valued(run: Resumed, view: int, terminated: bool) -> Valued:

@@ -297,16 +297,18 @@ def test_a_chance_root_of_many_outcomes_is_not_floored_at_one_simulation_per_out
     """The mechanism, without the clock: the 59-outcome Trial draw gets one simulation whatever
     the clock says (not 59), and fewer simulations than outcomes are noted."""
     import solver
-    from solver.search.auto import CHANCE_FLOOR_MAX, chance_coverage_note, floor_simulations
+    from solver.search.auto import CHANCE_FLOOR_MAX, floor_simulations
+    from solver.search.coverage import chance_coverage
 
     state = solver.load_game("trial", players=4).new_initial_state()
     for action in TRIAL_CHANCE["actions"]:
         state.apply_action(action)
     assert state.is_chance_node() and len(state.chance_outcomes()) == 59 > CHANCE_FLOOR_MAX
     assert floor_simulations(state) == 1
-    note = chance_coverage_note(state, 5)
-    assert note is not None and "5 simulations at this chance node of 59 outcomes" in note
-    assert chance_coverage_note(state, 59) is None
+    short = chance_coverage(state, 5)
+    assert short is not None and "5 simulations at this chance node of 59 outcomes" in short.note
+    assert (short.simulations, short.outcomes, short.cap) == (5, 59, "time")
+    assert chance_coverage(state, 59) is None
 
 
 @pytest.mark.parametrize("level", [9, 10])
