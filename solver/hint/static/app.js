@@ -1141,6 +1141,15 @@ function showReviewProgress(state, began, text) {
   $("review-status").textContent = `${text} (${spent} s; budget ${table.reviewSeconds} s)`;
 }
 
+// The kinds of value a review met, each once, in the order met: each ranged request names only
+// its own plies' kinds, so the last one alone (say "exact" near the end of a Trial game) would
+// label a graph of estimates exact.
+function mergedLabels(seen, more) {
+  const kinds = (seen ? seen.split(" / ") : []);
+  for (const kind of (more ? more.split(" / ") : [])) if (!kinds.includes(kind)) kinds.push(kind);
+  return kinds.length ? kinds.join(" / ") : seen;
+}
+
 // The review's closing words: what was reviewed, and how many decisions were searched less.
 function reviewSummary(state) {
   const all = Object.values(state.decisions).filter((d) => !d.forced);
@@ -1177,7 +1186,7 @@ async function review() {
         limit: { iterations }, totalSeconds: reviewShare(began, from, to, total, stalls),
       });
       if (run !== table.reviewRun) return; // the line changed: this review is stale
-      state.valueLabel = answer.valueLabel || state.valueLabel;
+      state.valueLabel = mergedLabels(state.valueLabel, answer.valueLabel);
       for (const point of answer.curve) state.curve[point.ply] = point;
       for (const decision of answer.decisions) state.decisions[decision.ply] = decision;
       // a request's own "ran out" and "searched less" notes are the summary's to say, once

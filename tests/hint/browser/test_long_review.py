@@ -8,7 +8,8 @@ whatever the machine's speed: every ply is reviewed; every request carries a sha
 budget; each position asks the game's review setting (``GameSpec.review_iterations``), not the
 hint's 2000; a decision is marked ``~`` exactly where its own ``simulations`` are fewer than
 asked (the server's rule, ``solver.review_notes.searched_less``), and the closing line counts
-them. No wall-clock assertion.
+them; the graph's caption names every kind of value met (estimates, exact). No wall-clock
+assertion.
 """
 
 from __future__ import annotations
@@ -28,10 +29,10 @@ from .conftest import ready
 BUDGET = 2  # seconds for the whole review: far too few, so positions are searched less
 
 
-def _long_record(folder: Path) -> Path:
-    path = folder / "long.json"
-    command = [sys.executable, "-m", "solver.cli", "trial", "play", "--agent", "heuristic",
-               "--players", "2", "--seed", "3", "--record", str(path), "--no-progress"]  # fmt: skip
+def _long_record(folder: Path, agent: str = "heuristic", seed: int = 3) -> Path:
+    path = folder / f"long-{agent}-{seed}.json"
+    command = [sys.executable, "-m", "solver.cli", "trial", "play", "--agent", agent, "--players",
+               "2", "--seed", str(seed), "--record", str(path), "--no-progress"]  # fmt: skip
     run = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     return path
@@ -83,5 +84,52 @@ def test_a_long_game_is_reviewed_within_its_budget_with_honest_labels(
         else:
             assert "~" not in status
         assert page.is_hidden("#review-progress")
+        # the caption names every kind of value the review met, not the last request's alone:
+        # the last six plies of a Trial game may all be exact, and the graph of ISMCTS estimates
+        # was captioned "exact win probability" (found by a new user's pass)
+        words = review["valueLabel"]
+        if any(p["method"] != "exact" for p in review["curve"].values()):
+            assert "estimate" in words, words
+        assert page.inner_text("#graph-caption").startswith(f"{words} along the game")
+    finally:
+        page.close()
+
+
+def test_the_graph_caption_names_every_kind_of_value_the_review_met(
+    browser: Any, server: Server, tmp_path: Path
+) -> None:
+    """The review asks in ranges of six plies, each answer naming its own plies' kinds of value;
+    the caption took the last answer's alone. This game's last range (plies 366-367) is all
+    exact, so a graph of ISMCTS estimates was captioned "exact win probability" (found by a new
+    user's pass). With a budget large enough for every range, the caption names both kinds."""
+    path = _long_record(tmp_path, agent="random", seed=1)
+    actions = json.loads(path.read_text())["actions"]
+    page = browser.new_page()
+    answers: list[dict[str, Any]] = []
+    page.on("response", lambda r: answers.append(r.json())
+            if r.url.endswith("/v1/review") and r.ok else None)  # fmt: skip
+    try:
+        page.goto(f"{server.url}/")
+        page.wait_for_function("() => window.table.games.length > 0", timeout=30_000)
+        ready(page)
+        page.set_input_files("#load", str(path))
+        page.wait_for_function(f"() => window.table.actions.length === {len(actions)} "
+                               "&& window.table.busy === 0", timeout=60_000)  # fmt: skip
+        page.evaluate("() => { window.table.reviewSeconds = 1200; }")
+        page.click("#review")
+        page.wait_for_function("() => window.table.review && !window.table.review.running",
+                               timeout=600_000)  # fmt: skip
+        assert page.inner_text("#error") == ""
+        curve = page.evaluate("() => window.table.review.curve").values()
+        methods = {point["method"] for point in curve}
+        assert "exact" in methods and methods - {"exact"}  # both kinds along this game
+        caption = page.inner_text("#graph-caption")
+        assert "heuristic estimate of the win probability" in caption, caption
+        assert "exact win probability" in caption, caption
+        words = page.evaluate("() => window.table.review.valueLabel")
+        assert caption.startswith(f"{words} along the game")
+        # each kind once, and only the kinds the answers named
+        kinds = {kind for answer in answers for kind in answer["valueLabel"].split(" / ")}
+        assert sorted(words.split(" / ")) == sorted(kinds)
     finally:
         page.close()
