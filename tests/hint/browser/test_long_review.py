@@ -38,6 +38,16 @@ def _long_record(folder: Path, agent: str = "heuristic", seed: int = 3) -> Path:
     return path
 
 
+def _load(page: Any, server: Server, path: Path, plies: int) -> None:
+    """Open the table and load the record at ``path`` (``plies`` actions) from its file."""
+    page.goto(f"{server.url}/")
+    page.wait_for_function("() => window.table.games.length > 0", timeout=30_000)
+    ready(page)
+    page.set_input_files("#load", str(path))
+    page.wait_for_function(f"() => window.table.actions.length === {plies} "
+                           "&& window.table.busy === 0", timeout=60_000)  # fmt: skip
+
+
 def test_a_long_game_is_reviewed_within_its_budget_with_honest_labels(
     browser: Any, server: Server, tmp_path: Path
 ) -> None:
@@ -49,12 +59,7 @@ def test_a_long_game_is_reviewed_within_its_budget_with_honest_labels(
     page.on("request", lambda r: requests.append(json.loads(r.post_data or "{}"))
             if r.url.endswith("/v1/review") else None)  # fmt: skip
     try:
-        page.goto(f"{server.url}/")
-        page.wait_for_function("() => window.table.games.length > 0", timeout=30_000)
-        ready(page)
-        page.set_input_files("#load", str(path))
-        page.wait_for_function(f"() => window.table.actions.length === {len(actions)} "
-                               "&& window.table.busy === 0", timeout=60_000)  # fmt: skip
+        _load(page, server, path, len(actions))
         page.evaluate(f"() => {{ window.table.reviewSeconds = {BUDGET}; }}")
         page.click("#review")
         page.wait_for_function("() => !document.querySelector('#review-progress').hidden")
@@ -109,12 +114,7 @@ def test_the_graph_caption_names_every_kind_of_value_the_review_met(
     page.on("response", lambda r: answers.append(r.json())
             if r.url.endswith("/v1/review") and r.ok else None)  # fmt: skip
     try:
-        page.goto(f"{server.url}/")
-        page.wait_for_function("() => window.table.games.length > 0", timeout=30_000)
-        ready(page)
-        page.set_input_files("#load", str(path))
-        page.wait_for_function(f"() => window.table.actions.length === {len(actions)} "
-                               "&& window.table.busy === 0", timeout=60_000)  # fmt: skip
+        _load(page, server, path, len(actions))
         page.evaluate("() => { window.table.reviewSeconds = 1200; }")
         page.click("#review")
         page.wait_for_function("() => window.table.review && !window.table.review.running",
