@@ -15,7 +15,14 @@ from typing import Any
 
 from solver import option_values
 from solver.cmdkit import positive_float_up_to, read_state_text, read_text_file
-from solver.errors import DuplicateKeyError, FormatError, OptionError, SolverError, shortened
+from solver.errors import (
+    DuplicateKeyError,
+    FormatError,
+    OptionError,
+    SolverError,
+    path_said,
+    shortened,
+)
 from solver.files import file_format_error, read_head
 from solver.game import LabelReader, State, Why, play_item
 from solver.json_objects import loads
@@ -94,8 +101,8 @@ def open_position(spec: GameSpec, args: argparse.Namespace) -> Opened:
     if players is not None and opened.game.num_players() != players:
         # a file that fixes its own player count (a saved state) never silently overrides
         raise OptionError(
-            f"{opened.source} is a game of {opened.game.num_players()} player(s), not the "
-            f"{players} --players asks for"
+            f"{path_said(opened.source)} is a game of {opened.game.num_players()} player(s), "
+            f"not the {players} --players asks for"
         )
     if state_text is None:
         return opened
@@ -115,16 +122,20 @@ def _saved_state_text(
     text = read_text_file(source, "saved state")
     if _record_of(text, source) is not None:  # a game record as FILE: replayed (open_position)
         if state_text is not None:
-            raise OptionError(f"{source} is a game record: give it as FILE or as --state, not both")
+            raise OptionError(
+                f"{path_said(source)} is a game record: give it as FILE or as --state, not both"
+            )
         return text
     if not _looks_saved(source, text) and _game_file(spec, args, source):
         kind = spec.extensions[0]
         raise OptionError(
-            f"{source} is a {spec.name} {kind} file, not a saved state (what a .json FILE "
-            f"must be): rename it {Path(source).stem}{kind}"
+            f"{path_said(source)} is a {spec.name} {kind} file, not a saved state (what a .json "
+            f"FILE must be): rename it {path_said(Path(source).stem + kind)}"
         )
     if state_text is not None:
-        raise OptionError(f"{source} is a saved state: give it as FILE or as --state, not both")
+        raise OptionError(
+            f"{path_said(source)} is a saved state: give it as FILE or as --state, not both"
+        )
     if not spec.default_source:
         raise OptionError(_a_state_as_file(spec, source))
     return text
@@ -155,17 +166,18 @@ def _game_file(spec: GameSpec, args: argparse.Namespace, path: str) -> bool:
 
 def _a_state_as_file(spec: GameSpec, source: str) -> str:
     """The error for a saved state given as FILE where the game wants its own file there."""
+    said = path_said(source)
     if not spec.extensions:
-        return f"{source} is a saved {spec.name} state: give it as --state {source}"
+        return f"{said} is a saved {spec.name} state: give it as --state {said}"
     kind = spec.extensions[0]
     if spec.default_source:
         return (
-            f"{source} is a saved {spec.name} state, not a {kind} file: give it as --state "
-            f"{source} (or name it .json)"
+            f"{said} is a saved {spec.name} state, not a {kind} file: give it as --state "
+            f"{said} (or name it .json)"
         )
     return (
-        f"{source} is a saved {spec.name} state, not a {kind} file (FILE): give the {kind} file "
-        f"it was played on as FILE and --state {source}"
+        f"{said} is a saved {spec.name} state, not a {kind} file (FILE): give the {kind} file "
+        f"it was played on as FILE and --state {said}"
     )
 
 
@@ -176,17 +188,17 @@ def _open(
     try:
         return spec.open(source, engine=args.engine, players=players, **game_options(spec, args))
     except FormatError as exc:  # a parse error names the file it is about
-        if source is None or source in str(exc) or not os.path.isfile(source):
+        if source is None or path_said(source) in str(exc) or not os.path.isfile(source):
             raise
-        raise OptionError(f"{source}: {exc}") from None
+        raise OptionError(f"{path_said(source)}: {exc}") from None
     except UnicodeDecodeError as exc:  # a game's opener reading a file that is not text
-        raise OptionError(f"{source}: not UTF-8 text (byte {exc.start})") from None
+        raise OptionError(f"{path_said(source)}: not UTF-8 text (byte {exc.start})") from None
     except RecursionError:
-        raise OptionError(f"{source}: nested too deeply to read") from None
+        raise OptionError(f"{path_said(source)}: nested too deeply to read") from None
     except OSError as exc:  # a plug-in's opener reading a FILE that is missing, a folder...
         if source is None or exc.filename is None:
             raise
-        raise OptionError(f"{source}: {exc.strerror or exc}") from None
+        raise OptionError(f"{path_said(source)}: {exc.strerror or exc}") from None
     except OptionError as exc:  # `forest dog show stick`: a missing file a puzzle's name ends
         meant = _puzzles_meant(spec, source)
         if not meant:
@@ -273,22 +285,23 @@ def _open_record(
     game = record["game"]
     if game != spec.name:
         raise OptionError(
-            f"{where} is a {game} game record, not a {spec.name} one: forest {game} reads it"
+            f"{path_said(where)} is a {game} game record, not a {spec.name} one: "
+            f"forest {game} reads it"
         )
     options = record["options"]
     if not isinstance(options, dict):
-        raise OptionError(f'{where}: a game record\'s "options" is an object')
+        raise OptionError(f'{path_said(where)}: a game record\'s "options" is an object')
     if source is not None:
         how = "as FILE or --state" if spec.default_source else "as FILE"
         raise OptionError(
-            f"{where} is a {game} game record, which holds its own game: give it alone ({how}), "
-            f"not beside FILE {source}"
+            f"{path_said(where)} is a {game} game record, which holds its own game: give it "
+            f"alone ({how}), not beside FILE {path_said(source)}"
         )
     base = {"game": game, "options": options, "state": record.get("state"), "engine": args.engine}
     try:
         opened = open_record(base, [], allow_paths=True)
     except RecordError as exc:
-        raise OptionError(f"{where}: {exc}") from None
+        raise OptionError(f"{path_said(where)}: {exc}") from None
     _check_record_options(opened.game, base, game_options(spec, args), where)
     state = opened.state
     labels = record.get("labels")
@@ -301,8 +314,8 @@ def _open_record(
     players = getattr(args, "players", None)
     if players is not None and opened.game.num_players() != players:
         raise OptionError(
-            f"{where} is a game of {opened.game.num_players()} player(s), not the {players} "
-            "--players asks for"
+            f"{path_said(where)} is a game of {opened.game.num_players()} player(s), not the "
+            f"{players} --players asks for"
         )
     args.record_options = dict(options)  # play --record writes the game it was opened as
     return Opened(game=opened.game, state=state, source=where)
@@ -328,8 +341,8 @@ def _check_record_options(
             if name in options:
                 had = f"{name}={json.dumps(options[name])}"
             raise OptionError(
-                f"{where} is a record of a game with {had}, not the {name}={json.dumps(value)} "
-                "--option asks for"
+                f"{path_said(where)} is a record of a game with {had}, not the "
+                f"{name}={json.dumps(value)} --option asks for"
             )
 
 
@@ -370,7 +383,7 @@ def _replay_one(
 
     def refused(why: Why, action: int | None, exc: Exception | None) -> OptionError:
         said = _RECORD_REFUSALS[why] + (f" ({exc})" if why == "refused" else "")
-        return OptionError(f"{where}: the record's action {index}, "
+        return OptionError(f"{path_said(where)}: the record's action {index}, "
                            f"{_named(state, item, label, action)}, {said}")  # fmt: skip
 
     play_item(state, item, refused, strict=True, labels=reader)

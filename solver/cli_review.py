@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.cli_human import Screen
-from solver.errors import OptionError
+from solver.errors import OptionError, path_said
 from solver.render.ascii import count
 from solver.spec import GameSpec
 
@@ -34,22 +34,24 @@ def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
     try:
         record = read_record(args.file)
     except RecursionError:
-        raise OptionError(f"{args.file}: a game record nested too deeply") from None
+        raise OptionError(f"{path_said(args.file)}: a game record nested too deeply") from None
     if record.get("game") != spec.name:
-        raise OptionError(f"{args.file} records a game of {record.get('game')!r}, not {spec.name}")
+        raise OptionError(
+            f"{path_said(args.file)} records a game of {record.get('game')!r}, not {spec.name}"
+        )
     exact = True if args.exact else (False if args.mcts else None)
     if args.plot:
         from solver.cmdkit import check_output
 
         if Path(args.plot).suffix.lower() not in (".png", ".svg"):
-            raise OptionError(f"the plot is a .png or .svg file, not {args.plot!r}")
+            raise OptionError(f"the plot is a .png or .svg file, not {path_said(args.plot)!r}")
         check_output(args.plot, overwrite=args.overwrite)  # before the review's searches
     from solver import command_clock
     from solver.cmdkit import progress_of
 
     actions = record.get("actions", [])
     begun = command_clock.started()  # the clock of --total-seconds, and of the progress line
-    what = f"reviewing {count(len(actions), 'action')} of {args.file}"
+    what = f"reviewing {count(len(actions), 'action')} of {path_said(args.file)}"
     with progress_of(args, what, since=begun) as shown:
         # the positions searched and, once a few are, the time left at their pace
         # (and how to make it shorter, or the total cap in force, which it never passes)
@@ -65,7 +67,7 @@ def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
                 since=begun,
             )  # fmt: skip
         except RecordError as exc:  # the record names the file's fault: actions.N, state...
-            raise OptionError(f"{args.file}: {exc}") from None
+            raise OptionError(f"{path_said(args.file)}: {exc}") from None
     if args.plot:
         from solver.files import write_whole
 

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol, TextIO, TypeAlias
 
-from solver.errors import OptionError
+from solver.errors import OptionError, path_said
 from solver.files import MAX_FILE_BYTES, check_writable, read_bytes, write_whole
 
 __all__ = [
@@ -175,7 +175,7 @@ def read_text_file(path: str, what: str = "file") -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise OptionError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+        raise OptionError(f"{path_said(path)}: not UTF-8 text (byte {exc.start})") from None
 
 
 def read_state_text(value: str) -> str:

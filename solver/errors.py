@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator
 
 
@@ -56,7 +57,7 @@ class FormatError(SolverError, ValueError):
         if found is not None:
             message += f", found {found}"
         if path is not None:
-            message = f"{path}: {message}"
+            message = f"{path_said(path)}: {message}"
         super().__init__(message)
 
     def in_file(self, path: object) -> FormatError:
@@ -115,6 +116,22 @@ def shortened(text: str, most: int = MOST_QUOTED) -> str:
     ('yes', 'xxxxx... (100 characters)')
     """
     return text if len(text) <= most else f"{text[:most]}... ({len(text)} characters)"
+
+
+MOST_PATH = 200
+"""The most characters of a file's path a message names (a real path is seldom longer; a
+hostile one of 5,000 characters must not make a 5,000-character error line). The unknown
+words of a command line are quoted up to the same length."""
+
+
+def path_said(path: object) -> str:
+    """A file's path as an error names it: whole up to :data:`MOST_PATH` characters, else its
+    start, an ellipsis and its length (:func:`shortened`, as a usage error quotes a long word).
+
+    >>> path_said("a.forest"), path_said("/" + "a" * 300)[-30:]
+    ('a.forest', 'aaaaaaaaaa... (301 characters)')
+    """
+    return shortened(os.fspath(path) if isinstance(path, os.PathLike) else str(path), MOST_PATH)
 
 
 class DuplicateKeyError(FormatError):

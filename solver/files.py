@@ -29,7 +29,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from solver.errors import DuplicateKeyError, FormatError, OptionError
+from solver.errors import (
+    MOST_PATH,
+    DuplicateKeyError,
+    FormatError,
+    OptionError,
+    path_said,
+    shortened,
+)
 from solver.json_objects import loads
 
 __all__ = [
@@ -82,7 +89,7 @@ def read_bytes(
         os.close(fd)
     if len(data) > limit:
         raise OptionError(
-            f"{name}: larger than {limit // (1024 * 1024)} MB, too large for a {what}"
+            f"{path_said(name)}: larger than {limit // (1024 * 1024)} MB, too large for a {what}"
         )
     return data
 
@@ -129,11 +136,13 @@ def _check_nameable(name: str, what: str) -> None:
     cannot say (a lone surrogate such as ``"\\ud800"``); the operating system's calls raised a
     ``ValueError`` or a ``UnicodeEncodeError`` for them, not a library error."""
     if "\0" in name:
-        raise OptionError(f"{name!r}: a path holds no NUL character; it names no {what}")
+        said = shortened(repr(name), MOST_PATH)
+        raise OptionError(f"{said}: a path holds no NUL character; it names no {what}")
     try:
         os.fsencode(name)
     except UnicodeEncodeError:
-        raise OptionError(f"{name!r}: not a path this system can name (it cannot be encoded); "
+        said = shortened(repr(name), MOST_PATH)
+        raise OptionError(f"{said}: not a path this system can name (it cannot be encoded); "
                           f"it names no {what}") from None  # fmt: skip
 
 
@@ -145,7 +154,8 @@ def _open_regular(name: str, what: str) -> int:
     _check_nameable(name, what)
     real = pseudo_file(name)
     if real is not None:
-        raise OptionError(f"{name}: is a kernel pseudo-file ({real}), not a {what}")
+        said = path_said(name)
+        raise OptionError(f"{said}: is a kernel pseudo-file ({path_said(real)}), not a {what}")
     try:
         fd = open_without_blocking(name)
     except OSError as exc:
@@ -157,7 +167,7 @@ def _open_regular(name: str, what: str) -> int:
         raise _refusal(name, what, exc) from None
     if kind is not None:
         os.close(fd)
-        raise OptionError(f"{name}: is {kind}, not a {what}")
+        raise OptionError(f"{path_said(name)}: is {kind}, not a {what}")
     return fd
 
 
@@ -181,12 +191,12 @@ def irregular_kind(fd: int) -> str | None:
 def _refusal(name: str, what: str, exc: OSError) -> OptionError:
     """The error of an input file the system would not open or read, naming it and why."""
     if isinstance(exc, FileNotFoundError):
-        return OptionError(f"{name}: no such {what}")
+        return OptionError(f"{path_said(name)}: no such {what}")
     if isinstance(exc, IsADirectoryError):
-        return OptionError(f"{name}: is a folder, not a {what}")
+        return OptionError(f"{path_said(name)}: is a folder, not a {what}")
     if isinstance(exc, BlockingIOError):
-        return OptionError(f"{name}: reading it would wait for data, not a {what}")
-    return OptionError(f"{name}: cannot read: {exc.strerror or exc}")
+        return OptionError(f"{path_said(name)}: reading it would wait for data, not a {what}")
+    return OptionError(f"{path_said(name)}: cannot read: {exc.strerror or exc}")
 
 
 def read_without_blocking(fd: int, limit: int) -> bytes:
@@ -301,17 +311,17 @@ def check_writable(path: str | os.PathLike[str], *, overwrite: bool = False) -> 
         raise OptionError("an empty path is not a file to write")
     mode = _mode_of(target, name)
     if mode is not None and stat.S_ISDIR(mode):
-        raise OptionError(f"{name}: is a folder, not a file to write")
+        raise OptionError(f"{path_said(name)}: is a folder, not a file to write")
     if mode is not None and not stat.S_ISREG(mode):  # a device or a pipe: written in place
         if stat.S_ISCHR(mode):
             _probe_device(target, name)
         return target
     if not overwrite and mode is not None:
-        raise OptionError(f"{name}: already exists ({EXISTS_HINT})")
+        raise OptionError(f"{path_said(name)}: already exists ({EXISTS_HINT})")
     folder = target.parent if str(target.parent) else Path(".")
     folder_mode = _mode_of(folder, name)
     if folder_mode is None or not stat.S_ISDIR(folder_mode):
-        raise OptionError(f"{name}: the folder {folder} does not exist")
+        raise OptionError(f"{path_said(name)}: the folder {path_said(folder)} does not exist")
     _probe_folder(folder, name)
     return target
 
@@ -324,7 +334,7 @@ def _mode_of(path: Path, name: str) -> int | None:
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as exc:
-        raise OptionError(f"{name}: cannot write: {exc.strerror or exc}") from None
+        raise OptionError(f"{path_said(name)}: cannot write: {exc.strerror or exc}") from None
 
 
 FULL_DEVICE = (1, 7)
@@ -338,13 +348,14 @@ def _probe_device(target: Path, name: str) -> None:
     try:
         handle = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
     except OSError as exc:
-        raise OptionError(f"{name}: cannot write: {exc.strerror or exc}") from None
+        raise OptionError(f"{path_said(name)}: cannot write: {exc.strerror or exc}") from None
     try:
         rdev = os.fstat(handle).st_rdev
     finally:
         os.close(handle)
     if (os.major(rdev), os.minor(rdev)) == FULL_DEVICE:
-        raise OptionError(f"{name}: cannot write: {os.strerror(errno.ENOSPC)} (it takes no data)")
+        full = os.strerror(errno.ENOSPC)
+        raise OptionError(f"{path_said(name)}: cannot write: {full} (it takes no data)")
 
 
 def _probe_folder(folder: Path, name: str) -> None:
@@ -353,12 +364,12 @@ def _probe_folder(folder: Path, name: str) -> None:
     try:
         handle, probe = tempfile.mkstemp(prefix=".probe.", dir=folder)
     except OSError as exc:
-        raise OptionError(f"{name}: cannot write: {exc.strerror or exc}") from None
+        raise OptionError(f"{path_said(name)}: cannot write: {exc.strerror or exc}") from None
     os.close(handle)
     os.unlink(probe)
     blocks = os.statvfs(folder)
     if (blocks.f_bavail if os.geteuid() else blocks.f_bfree) == 0:
-        raise OptionError(f"{name}: cannot write: {os.strerror(errno.ENOSPC)}")
+        raise OptionError(f"{path_said(name)}: cannot write: {os.strerror(errno.ENOSPC)}")
 
 
 def _umask() -> int:
@@ -447,7 +458,7 @@ def _write_through_temporary(
             prefix=f".{target.name}.", suffix=target.suffix, dir=folder
         )
     except OSError as exc:
-        raise OptionError(f"{name}: cannot write: {exc.strerror or exc}") from None
+        raise OptionError(f"{path_said(name)}: cannot write: {exc.strerror or exc}") from None
     try:
         try:
             os.fchmod(handle, 0o666 & ~_umask())
@@ -473,11 +484,11 @@ def _write_through_temporary(
     except FileExistsError:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
-        raise OptionError(f"{name}: already exists ({EXISTS_HINT})") from None
+        raise OptionError(f"{path_said(name)}: already exists ({EXISTS_HINT})") from None
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
-        raise OptionError(f"{name}: cannot write: {exc.strerror or exc}") from None
+        raise OptionError(f"{path_said(name)}: cannot write: {exc.strerror or exc}") from None
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
@@ -489,20 +500,20 @@ def _write_device(target: Path, content: str | bytes | Callable[[str], None]) ->
     """A device or pipe the user named (``/dev/null``, ``/dev/stdout``): written in place. A
     named pipe nobody reads is refused at once (opened without blocking), never waited on."""
     if callable(content):
-        raise OptionError(f"{target}: not a regular file to write this into")
+        raise OptionError(f"{path_said(target)}: not a regular file to write this into")
     data = content.encode("utf-8") if isinstance(content, str) else content
     try:
         handle = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
     except OSError as exc:
         why = "nothing reads this pipe" if exc.errno == errno.ENXIO else exc.strerror or exc
-        raise OptionError(f"{target}: cannot write: {why}") from None
+        raise OptionError(f"{path_said(target)}: cannot write: {why}") from None
     try:
         os.set_blocking(handle, True)
         view = memoryview(data)
         while view:
             view = view[os.write(handle, view) :]
     except OSError as exc:
-        raise OptionError(f"{target}: cannot write: {exc.strerror or exc}") from None
+        raise OptionError(f"{path_said(target)}: cannot write: {exc.strerror or exc}") from None
     finally:
         os.close(handle)
     return target

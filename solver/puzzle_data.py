@@ -19,7 +19,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from solver.errors import OptionError
+from solver.errors import OptionError, path_said
 
 if TYPE_CHECKING:
     from solver.spec import GameSpec
@@ -97,8 +97,8 @@ def unknown(name: str, folders: Folders) -> OptionError:
     first = name.partition("/")[0]
     if first in folders and not NAME.fullmatch(name):
         return OptionError(
-            f"{name!r} is neither a file nor a puzzle name: a puzzle is {first}/NAME, NAME made "
-            "of letters, digits, '-', '_' and '.' (no '/'); `forest "
+            f"{path_said(name)!r} is neither a file nor a puzzle name: a puzzle is {first}/NAME, "
+            "NAME made of letters, digits, '-', '_' and '.' (no '/'); `forest "
             f"{first} list` shows them"
         )
     game, _, stem = name.rpartition("/")  # no game named: close matches among every game's
@@ -122,7 +122,7 @@ def unknown(name: str, folders: Folders) -> OptionError:
         hint = "known puzzles: " + ", ".join(known)
     else:
         hint = f"there are no {game} puzzles"
-    return OptionError(f"unknown puzzle {name!r}; {hint}")
+    return OptionError(f"unknown puzzle {path_said(name)!r}; {hint}")
 
 
 def resource(name: str, folders: Folders) -> Traversable:

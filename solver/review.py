@@ -42,7 +42,7 @@ from dataclasses import field as dataclass_field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from solver.errors import FormatError, OptionError
+from solver.errors import FormatError, OptionError, path_said
 from solver.files import parse_json
 from solver.review_notes import folded_search_notes, searched_less_note
 from solver.review_walk import Seen, Walk, value_for
@@ -131,11 +131,13 @@ def read_record(path: str) -> dict[str, Any]:
         shown = exc.in_file(path)
         detail = FormatError(shown.expected, line=shown.line, column=shown.column,
                              found=shown.found)  # fmt: skip
-        raise OptionError(f"{path}: not a JSON game record ({detail})") from None
+        raise OptionError(f"{path_said(path)}: not a JSON game record ({detail})") from None
     if not isinstance(record, dict) or not isinstance(record.get("game"), str):
-        raise OptionError(f'{path}: a game record is an object with "game", "options", "actions"')
+        raise OptionError(
+            f'{path_said(path)}: a game record is an object with "game", "options", "actions"'
+        )
     if not isinstance(record.get("actions", []), list):
-        raise OptionError(f'{path}: "actions" must be a list')
+        raise OptionError(f'{path_said(path)}: "actions" must be a list')
     return record
 
 
@@ -605,7 +607,7 @@ def write_plot(
     ``path``'s extension), marks as dots."""
     suffix = Path(path).suffix.lower()
     if suffix not in (".png", ".svg"):
-        raise OptionError(f"the plot is a .png or .svg file, not {path!r}")
+        raise OptionError(f"the plot is a .png or .svg file, not {path_said(path)!r}")
     try:
         import matplotlib
 

@@ -64,7 +64,7 @@ from solver.analysis.results import (
 from solver.analysis.sources import DEFAULT_GAME, Job, Source, analysis_hooks
 from solver.analysis.worker import AnalyseFn, analyse_one
 from solver.cmdkit import MAX_WORKER_PROCESSES
-from solver.errors import OptionError
+from solver.errors import OptionError, path_said
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -319,7 +319,7 @@ def execute_batch(
 def _check_not_there(out: Path, *, overwrite: bool, resume: bool) -> None:
     """Refuse an output that exists, unless told to replace it or to resume."""
     if not overwrite and out.is_file() and not resume:
-        raise OptionError(f"{os.fspath(out)}: already exists (add --overwrite to replace it)")
+        raise OptionError(f"{path_said(out)}: already exists (add --overwrite to replace it)")
 
 
 def _check_journal(out: Path, journaled: Path, *, overwrite: bool, resume: bool) -> None:
@@ -328,13 +328,13 @@ def _check_journal(out: Path, journaled: Path, *, overwrite: bool, resume: bool)
     interrupted = journaled.is_file() and journaled.stat().st_size > 0
     if not (overwrite or resume) and interrupted:
         raise OptionError(
-            f"{os.fspath(journaled)}: holds the rows of an interrupted run (add --resume to "
+            f"{path_said(journaled)}: holds the rows of an interrupted run (add --resume to "
             "continue it, or --overwrite to start afresh)"
         )
     if resume and not overwrite and not interrupted and out.is_file():
         # a finished output (of this batch or another): resuming would start afresh over it
         raise OptionError(
-            f"{os.fspath(out)}: already exists and no run is left to resume (no journal "
+            f"{path_said(out)}: already exists and no run is left to resume (no journal "
             "beside it); add --overwrite to replace it"
         )
 

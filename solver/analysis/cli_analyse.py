@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from solver.analysis.batch import analysis_function
 from solver.analysis.sources import DEFAULT_GAME, Job, analysis_hooks
 from solver.cmdkit import Subcommands, parse_size, path_arg
-from solver.errors import OptionError
+from solver.errors import OptionError, path_said
 from solver.files import check_readable
 from solver.render.ascii import count
 
@@ -276,7 +276,7 @@ def _check_report(args: argparse.Namespace) -> None:
         where = getattr(args, name)
         if where is not None and Path(where).exists() and not Path(where).is_dir():
             flag = "--" + name.replace("_", "-")
-            raise OptionError(f"{flag} {where!r} is a file, not a directory")
+            raise OptionError(f"{flag} {path_said(where)!r} is a file, not a directory")
 
 
 def _check_run(args: argparse.Namespace) -> None:
@@ -313,7 +313,7 @@ def run_analyse(args: argparse.Namespace) -> int:
     except BrokenPipeError:  # `forest analyse ... | head`: the reader left, nothing to report
         raise
     except OSError as exc:
-        where = f" {exc.filename!r}" if exc.filename else ""
+        where = f" {path_said(exc.filename)!r}" if exc.filename else ""
         why = exc.strerror or " ".join(str(exc).split()) or type(exc).__name__
         raise OptionError(f"cannot read or write{where}: {why}") from exc
 

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from solver.errors import OptionError
+from solver.errors import OptionError, path_said
 from solver.files import removed_on_terminate
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -33,7 +33,7 @@ def check_report_folder(directory: str | os.PathLike[str]) -> None:
     existing = Path(directory) / REPORT_NAME
     if existing.exists():
         raise OptionError(
-            f"{os.fspath(existing)}: already exists (add --overwrite to replace the report, or "
+            f"{path_said(existing)}: already exists (add --overwrite to replace the report, or "
             "choose another --report folder)"
         )
 
@@ -82,7 +82,7 @@ def _staged_report(
         parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{target.name or 'report'}.", dir=parent))
     except OSError as exc:
-        raise OptionError(f"{os.fspath(target)}: cannot write: {exc.strerror or exc}") from None
+        raise OptionError(f"{path_said(target)}: cannot write: {exc.strerror or exc}") from None
     try:
         os.chmod(staging, 0o777 & ~_umask())
         write_report(frame, staging, game=game, command=command)
@@ -95,7 +95,7 @@ def _staged_report(
             if taken:
                 more = f" and {len(taken) - 1} more" if len(taken) > 1 else ""
                 raise OptionError(
-                    f"{os.fspath(target / taken[0])}{more}: already exists; the report was not "
+                    f"{path_said(target / taken[0])}{more}: already exists; the report was not "
                     "written (add --overwrite to replace it)"
                 )
         for name in files:
@@ -107,10 +107,10 @@ def _staged_report(
         return target / REPORT_NAME
     except FileExistsError as exc:
         where = exc.filename2 or exc.filename
-        raise OptionError(f"{where}: already exists; it was not replaced") from None
+        raise OptionError(f"{path_said(where)}: already exists; it was not replaced") from None
     except OSError as exc:
         where = exc.filename or os.fspath(target)
-        raise OptionError(f"{where}: cannot write: {exc.strerror or exc}") from None
+        raise OptionError(f"{path_said(where)}: cannot write: {exc.strerror or exc}") from None
     finally:
         with contextlib.suppress(OSError):
             shutil.rmtree(staging)

@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from solver.errors import FormatError, OptionError
+from solver.errors import FormatError, OptionError, path_said
 from solver.fields import JSONValue
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -161,9 +161,9 @@ def check_output(path: str | os.PathLike[str]) -> Path:
     path = Path(path)
     check_writer(results_format(path))
     if path.is_dir():
-        raise OptionError(f"the output {os.fspath(path)!r} is a directory; name a file in it")
+        raise OptionError(f"the output {path_said(path)!r} is a directory; name a file in it")
     if path.exists() and not path.is_file():  # a FIFO, a socket, a device: never written whole
-        raise OptionError(f"{os.fspath(path)}: not a regular file to write the results into")
+        raise OptionError(f"{path_said(path)}: not a regular file to write the results into")
     parent = path.parent
     if parent.exists() and not parent.is_dir():
         raise OptionError(f"cannot write {os.fspath(path)!r}: {os.fspath(parent)!r} is a file")

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, SupportsInt
 
-from solver.errors import OptionError
+from solver.errors import OptionError, path_said
 from solver.spec import AnalysisHooks
 
 __all__ = ["DEFAULT_GAME", "Job", "Source", "analysis_hooks", "load_checked", "seed_of"]
@@ -148,7 +148,7 @@ class Source:
                 raise OptionError(f"the {self.game} game has no generator to roll {self.source}")
             if self.width is None or self.height is None:
                 raise OptionError(
-                    f"{self.source}: a rolled {hooks.noun} needs a width and a height"
+                    f"{path_said(self.source)}: a rolled {hooks.noun} needs a width and a height"
                 )
             return hooks.roll(self.seed, (self.width, self.height), self.turns)
         return hooks.load(self.path if self.path is not None else self.source)
@@ -171,7 +171,7 @@ def load_checked(source: Source) -> Any:
         return source.load()
     hooks = source.hooks()
     path = source.path if source.path is not None else source.source
-    shown = source.source
+    shown = path_said(source.source)
     if hooks.extension and not path.lower().endswith(hooks.extension.lower()):
         raise OptionError(
             f"refusing {shown!r}: a {source.game} instance file ends with {hooks.extension}"

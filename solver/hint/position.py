@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from solver import option_values
-from solver.errors import FormatError, OptionError, SolverError, shortened
+from solver.errors import FormatError, OptionError, SolverError, path_said, shortened
 from solver.fields import JSONValue, shown
 from solver.files import irregular_kind, open_without_blocking, pseudo_file, read_without_blocking
 from solver.game import LabelReader, Refuse, Why, play_item
@@ -97,48 +97,50 @@ def _refuse_pseudo(name: str, field: str, what: str) -> None:
     a game, though it passes for a regular file."""
     real = pseudo_file(name)
     if real is not None:
-        raise HintError(f"{field}: {name}: is a kernel pseudo-file ({real}), not a {what} file",
-                        field, "bad_game")  # fmt: skip
+        said, real_said = path_said(name), path_said(real)
+        raise HintError(f"{field}: {said}: is a kernel pseudo-file ({real_said}), not a {what} "
+                        "file", field, "bad_game")  # fmt: skip
 
 
 def read_path(path: str, field: str, what: str) -> str:
     """The text of the regular file at ``path`` (a :class:`HintError` naming ``field``, the
     path and the problem otherwise). Opened without blocking, so a FIFO never stalls it."""
     name = path.strip()
+    said = path_said(name)  # a path of 5,000 characters: its start and length
     _refuse_pseudo(name, field, what)
     try:
         fd = open_without_blocking(name)
     except FileNotFoundError:
-        raise HintError(f"{field}: {name}: no such file", field, "bad_game") from None
+        raise HintError(f"{field}: {said}: no such file", field, "bad_game") from None
     except OSError as exc:
-        raise HintError(f"{field}: {name}: cannot open it: {exc.strerror}", field,
+        raise HintError(f"{field}: {said}: cannot open it: {exc.strerror}", field,
                         "bad_game") from None  # fmt: skip
     try:
         kind = irregular_kind(fd)
     except OSError as exc:
         os.close(fd)
-        raise HintError(f"{field}: {name}: cannot read it: {exc.strerror}", field,
+        raise HintError(f"{field}: {said}: cannot read it: {exc.strerror}", field,
                         "bad_game") from None  # fmt: skip
     if kind is not None:
         os.close(fd)
-        raise HintError(f"{field}: {name}: is {kind}, not a {what} file", field, "bad_game")
+        raise HintError(f"{field}: {said}: is {kind}, not a {what} file", field, "bad_game")
     try:
         data = read_without_blocking(fd, MAX_PATH_BYTES + 1)
     except BlockingIOError:
-        raise HintError(f"{field}: {name}: reading it would wait for data, not a {what} file",
+        raise HintError(f"{field}: {said}: reading it would wait for data, not a {what} file",
                         field, "bad_game") from None  # fmt: skip
     except OSError as exc:
-        raise HintError(f"{field}: {name}: cannot read it: {exc.strerror}", field,
+        raise HintError(f"{field}: {said}: cannot read it: {exc.strerror}", field,
                         "bad_game") from None  # fmt: skip
     finally:
         os.close(fd)
     if len(data) > MAX_PATH_BYTES:
-        raise HintError(f"{field}: {name}: larger than {MAX_PATH_BYTES >> 20} MiB, not a {what} "
+        raise HintError(f"{field}: {said}: larger than {MAX_PATH_BYTES >> 20} MiB, not a {what} "
                         "file", field, "bad_game")  # fmt: skip
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise HintError(f"{field}: {name}: not a {what} file (not UTF-8 text at byte "
+        raise HintError(f"{field}: {said}: not a {what} file (not UTF-8 text at byte "
                         f"{exc.start})", field, "bad_game") from None  # fmt: skip
 
 

@@ -33,7 +33,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.errors import OptionError, needs_extra
+from solver.errors import OptionError, needs_extra, path_said
 
 with needs_extra("the hint service"):  # the serve extra: the API names it
     from fastapi import FastAPI, Request
@@ -350,7 +350,7 @@ def _check_port_file(path: str) -> None:
     the user names is written in place (:func:`~solver.files.write_whole`) and never removed."""
     check_writable(path, overwrite=True)  # a folder, a missing folder: their own messages
     if os.path.islink(path) or os.path.isfile(path):
-        raise OptionError(f"{path}: {PORT_FILE_TAKEN}")
+        raise OptionError(f"{path_said(path)}: {PORT_FILE_TAKEN}")
 
 
 def _write_port_file(path: str, port: int, sock: socket.socket) -> tuple[int, int] | None:
@@ -362,7 +362,7 @@ def _write_port_file(path: str, port: int, sock: socket.socket) -> tuple[int, in
     except OptionError:
         sock.close()
         if os.path.islink(path) or os.path.isfile(path):  # it appeared since the check
-            raise OptionError(f"{path}: {PORT_FILE_TAKEN}") from None
+            raise OptionError(f"{path_said(path)}: {PORT_FILE_TAKEN}") from None
         raise  # its own words: a FIFO nobody reads was said to 'already exist'
     if not written.is_file() or written.is_symlink():
         return None

@@ -11,7 +11,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from solver.errors import FormatError, OptionError
+from solver.errors import FormatError, OptionError, path_said
 from solver.spec import Opened
 
 
@@ -34,7 +34,7 @@ def open_trial(
     except FileNotFoundError:
         folder = False
     except OSError as exc:  # a folder on the way that cannot be searched, a symlink loop
-        raise OptionError(f"{source}: cannot read: {exc.strerror}") from None
+        raise OptionError(f"{path_said(source)}: cannot read: {exc.strerror}") from None
     if folder:
         game = SPEC.build(engine=engine, players=count, pack=str(path))
         return Opened(game=game, state=game.new_initial_state(), source=str(source))
@@ -54,8 +54,8 @@ def open_trial(
             n = count
         game = SPEC.build(engine=engine, players=n)
         return Opened(game=game, state=game.state_from_json(text), source=str(source))
-    missing = "" if path.exists() else f"{source}: no such file or folder; "
-    raise OptionError(f"{missing}a trial source is {kinds}, not {source!r}")
+    missing = "" if path.exists() else f"{path_said(source)}: no such file or folder; "
+    raise OptionError(f"{missing}a trial source is {kinds}, not {path_said(source)!r}")
 
 
 def state_players(text: str) -> int | None:

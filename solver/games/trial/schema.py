@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from solver.errors import FormatError
+from solver.errors import FormatError, path_said
 
 
 class PackError(FormatError):
@@ -34,7 +34,7 @@ class PackError(FormatError):
         self.where = where
         self.field = field_name
         self.problem = problem
-        self.args = (f"{file}: {where}: field {field_name}: {problem}",)
+        self.args = (f"{path_said(file)}: {where}: field {field_name}: {problem}",)
 
     def __str__(self) -> str:
         return str(self.args[0])
