@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -423,17 +424,60 @@ def game_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
             unknown = shortened(name)
             raise OptionError(f"{spec.name} has no option {unknown!r} (its options: {known})")
         try:
-            options[name] = loads(value)
+            options[name] = loads(value, parse_constant=_no_constant, parse_float=_finite)
         except DuplicateKeyError as exc:  # JSON, but read as no one value
             raise OptionError(f"--option {shortened(name)}: {exc}") from None
-        except ValueError:
+        except _OutOfRange as exc:  # 1e400: no number a float holds (it read as Infinity)
+            raise OptionError(_out_of_range(spec, name, value, exc.text)) from None
+        except ValueError:  # no JSON (NaN and Infinity included, which JSON has not): a text
             options[name] = value
         except RecursionError:
             raise OptionError(f"--option {shortened(name)}: nested too deeply to read") from None
-        refused = option_values.value_refusal(spec, name, options[name], f"--option {name}")
+        refused = option_values.value_refusal(
+            spec, name, options[name], f"--option {name}", typed=value
+        )
         if refused is not None:
             raise OptionError(refused)
     return options
+
+
+class _OutOfRange(Exception):
+    """A number in ``--option``'s JSON too large for a float (``1e400``); ``text`` as typed. No
+    ``ValueError``: the caller reads a ``ValueError`` as "no JSON, so a text"."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+def _finite(text: str) -> float:
+    """JSON's ``parse_float`` refusing a number a float cannot hold (Python reads it as inf)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise _OutOfRange(text)
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    """JSON's ``parse_constant``: ``NaN`` and ``Infinity`` are no JSON, so the value is a text."""
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _out_of_range(spec: GameSpec, name: str, value: str, number: str) -> str:
+    """The refusal of ``--option NAME=VALUE`` holding a number out of a float's range: it quotes
+    the number as typed and says what the option takes (``--option level takes one of 1, 2, 3,
+    4, 5, 6, not the number 1e400, which is out of range``)."""
+    whole = value.strip() == number
+    said = f"the number {shortened(number)}" if whole else f"{shortened(value)!r}"
+    why = "which is out of range" if whole else f"whose number {shortened(number)} is out of range"
+    takes = option_values.takes(spec, name)
+    if takes is None:
+        return (
+            f"--option {name}: {said} is out of range"
+            if whole
+            else f"--option {name}: {said}, {why}"
+        )
+    return f"--option {name} takes {takes}, not {said}, {why}"
 
 
 def _hides(game: Any) -> bool:

@@ -130,11 +130,33 @@ def whole_from_1_to(maximum: int) -> Callable[[str], int]:
 
 
 def positive_float(text: str) -> float:
-    """A finite number > 0 (``nan``, ``inf``, 0 and negatives are refused)."""
+    """A finite number > 0 (``nan``, ``inf``, 0 and negatives are refused); a number written
+    out of a float's range is refused as such, quoted as typed (``1e400`` read as infinity,
+    ``1e-400`` as 0).
+
+    >>> positive_float("1e400")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a positive number, found '1e400', which is out of range
+    """
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, found {text!r}") from None
+    written = text.strip().lstrip("+-").lower()
+    if written[:1].isdigit() or written[:1] == ".":  # digits, not the words nan or inf
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(
+                f"expected a positive number, found {text!r}, which is out of range"
+            )
+        if (
+            value == 0
+            and text.strip()[:1] != "-"
+            and any(c in "123456789" for c in written.split("e")[0])
+        ):
+            raise argparse.ArgumentTypeError(
+                f"expected a positive number, found {text!r}, which is too small (it reads as 0)"
+            )
     if not math.isfinite(value) or value <= 0:
         raise argparse.ArgumentTypeError(f"expected a positive number, found {text!r}")
     return value

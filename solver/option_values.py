@@ -101,13 +101,22 @@ def _accepted(spec: GameSpec, name: str) -> tuple[str, tuple[type, ...]] | None:
     return _FILE_WORDS, (str, dict)  # a file's content (guardians' tile set): its path or JSON
 
 
+def takes(spec: GameSpec, name: str) -> str | None:
+    """What ``spec``'s option ``name`` takes, in words, as a refusal of a value of the wrong
+    type says it (a file's content included: ``"a file's path (a text) or its JSON form (an
+    object)"``), or ``None`` where nothing is known here."""
+    accepted = _accepted(spec, name)
+    return None if accepted is None else accepted[0]
+
+
 _FILE_WORDS = "a file's path (a text) or its JSON form (an object)"
 """What an option whose default is an object of the game's own (a file's content: guardians'
 ``tiles``, a ``TileSet``) takes: the file's path, or its JSON form."""
 
 
-def _described(value: Any) -> str:
-    """``value`` as a refusal names it: ``the list [3]``, ``the number 2.5``, ``true``."""
+def _described(value: Any, typed: str | None = None) -> str:
+    """``value`` as a refusal names it: ``the list [3]``, ``the number 2.5``, ``true``; as the
+    user ``typed`` it where given (``1e2``, not ``100.0``)."""
     if isinstance(value, bool):
         return "the boolean " + json.dumps(value)
     kind = (
@@ -116,6 +125,8 @@ def _described(value: Any) -> str:
         "object" if isinstance(value, dict) else
         "text" if isinstance(value, str) else type(value).__name__
     )  # fmt: skip
+    if typed is not None:
+        return f"the {kind} {shortened(typed.strip())}"
     try:
         shown = json.dumps(value, default=repr)
     except (TypeError, ValueError, RecursionError):
@@ -124,7 +135,13 @@ def _described(value: Any) -> str:
 
 
 def value_refusal(
-    spec: GameSpec, name: str, value: Any, label: str, *, api: bool = False
+    spec: GameSpec,
+    name: str,
+    value: Any,
+    label: str,
+    *,
+    api: bool = False,
+    typed: str | None = None,
 ) -> str | None:
     """Why ``value`` is no value of ``spec``'s option ``name``, said of ``label`` (``level``,
     ``--option level``, ``options.level``), or ``None`` when its type fits (the game checks the
@@ -133,6 +150,7 @@ def value_refusal(
     text for an option that takes none: :func:`text_refusal`. ``api``: the value came from
     Python (``load_game``), where an option taking a file's content also takes the game's own
     object (a ``TileSet``): its type is left to the game, whose refusal names that object too.
+    ``typed``: the value as the user typed it (``--option level=1e2``), quoted so.
 
     >>> from solver.registry import game_spec
     >>> value_refusal(game_spec("guardians"), "level", [3], "--option level")
@@ -151,7 +169,7 @@ def value_refusal(
         return None
     words, kinds = accepted
     fits = isinstance(value, kinds) and (bool in kinds or not isinstance(value, bool))
-    return None if fits else f"{label} takes {words}, not {_described(value)}"
+    return None if fits else f"{label} takes {words}, not {_described(value, typed)}"
 
 
 def text_refusal(spec: GameSpec, name: str, text: str, label: str) -> str | None:

@@ -3,6 +3,8 @@ be one clear line naming what the user gave, and exit status 2.
 
 - a file error named a 5,000-character path whole: a 5,000-character line (now its first 200
   characters and its length, :func:`solver.errors.path_said`, as a usage error quotes a word);
+- ``--option level=1e400`` was refused as "not the number Infinity": it now quotes the number as
+  typed and says it is out of range; ``--seconds 1e400`` (and ``1e-400``) say so too;
 """
 
 from __future__ import annotations
@@ -58,3 +60,63 @@ def test_a_long_folder_path_in_a_parse_error_is_shortened(capsys, tmp_path, game
     code, err = _run(capsys, [game, "show", str(target)])
     _one_short_line(code, err, f"({len(str(target))} characters)")
     assert str(target) not in err
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        (
+            "level=1e400",
+            "--option level takes one of 1, 2, 3, 4, 5, 6, not the number 1e400, "
+            "which is out of range",
+        ),
+        ("level=-1e400", "not the number -1e400, which is out of range"),
+        ("level=[1e400]", "not '[1e400]', whose number 1e400 is out of range"),
+        (
+            "open_backs=1e999",
+            "--option open_backs takes a boolean, true or false, not the number "
+            "1e999, which is out of range",
+        ),
+        (
+            "tiles=1e400",
+            "--option tiles takes a file's path (a text) or its JSON form (an "
+            "object), not the number 1e400, which is out of range",
+        ),
+        ("level=1e2", "not the number 1e2"),  # as typed, not 100.0
+        ("level=NaN", 'not the text "NaN"'),  # no JSON: a text, as any other word
+    ],
+)
+def test_an_option_number_out_of_range_is_quoted_as_typed(capsys, value, said):
+    code, err = _run(capsys, ["guardians", "show", "--option", value])
+    _one_short_line(code, err, said)
+    assert "Infinity" not in err and "100.0" not in err
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(
+    ("flag", "value", "said"),
+    [
+        (
+            "--seconds",
+            "1e400",
+            "argument --seconds: expected a positive number, found '1e400', which is out of range",
+        ),
+        ("--seconds", "1e-400", "found '1e-400', which is too small (it reads as 0)"),
+        ("--iterations", "1e400", "argument --iterations: expected a whole number, found '1e400'"),
+        ("--seed", "1e400", "argument --seed: expected a whole number, found '1e400'"),
+    ],
+)
+def test_a_numeric_flag_out_of_range_is_named_as_typed(capsys, game, flag, value, said):
+    argv = [game, "solve", flag, value] + (["dog/tiny-example"] if game == "dog" else [])
+    code, err = _run(capsys, argv)
+    _one_short_line(code, err, said)
+
+
+def test_the_memory_cap_out_of_range_is_named_as_typed(capsys):
+    """``--memory-mb``: the dog's (the games that have an exact search)."""
+    code, err = _run(capsys, ["dog", "best-move", "--memory-mb", "1e400", "dog/tiny-example"])
+    _one_short_line(
+        code,
+        err,
+        "argument --memory-mb: expected a positive number, found '1e400', which is out of range",
+    )
