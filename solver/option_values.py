@@ -109,12 +109,18 @@ def takes(spec: GameSpec, name: str) -> str | None:
     return None if accepted is None else accepted[0]
 
 
+def takes_file(spec: GameSpec, name: str) -> bool:
+    """Whether ``spec``'s option ``name`` takes a file's content: its path, or its JSON form
+    (guardians' ``tiles``), where a transport that reads no path takes only the JSON form."""
+    return takes(spec, name) == _FILE_WORDS
+
+
 _FILE_WORDS = "a file's path (a text) or its JSON form (an object)"
 """What an option whose default is an object of the game's own (a file's content: guardians'
 ``tiles``, a ``TileSet``) takes: the file's path, or its JSON form."""
 
 
-def _described(value: Any, typed: str | None = None) -> str:
+def described(value: Any, typed: str | None = None) -> str:
     """``value`` as a refusal names it: ``the list [3]``, ``the number 2.5``, ``true``; as the
     user ``typed`` it where given (``1e2``, not ``100.0``)."""
     if isinstance(value, bool):
@@ -169,7 +175,7 @@ def value_refusal(
         return None
     words, kinds = accepted
     fits = isinstance(value, kinds) and (bool in kinds or not isinstance(value, bool))
-    return None if fits else f"{label} takes {words}, not {_described(value, typed)}"
+    return None if fits else f"{label} takes {words}, not {described(value, typed)}"
 
 
 def text_refusal(spec: GameSpec, name: str, text: str, label: str) -> str | None:

@@ -247,7 +247,8 @@ def _text_refused(spec: GameSpec, key: str, value: Any, allow_paths: bool) -> st
     except (ValueError, RecursionError):
         meant = value
     kind = _JSON_KINDS.get(type(meant))
-    if kind is not None:
+    fits = option_values.value_refusal(spec, key, meant, key) is None  # "3" for tiles: no
+    if kind is not None and fits:
         expected = "a boolean, true or false" if isinstance(meant, bool) else kind
         return (
             f"options.{key}: expected {expected} ({shortened(json.dumps(meant))}), not the text "
@@ -256,9 +257,15 @@ def _text_refused(spec: GameSpec, key: str, value: Any, allow_paths: bool) -> st
     refused = option_values.text_refusal(spec, key, value, f"options.{key}")
     if refused is not None:
         return refused
+    given = option_values.described(value)
+    if option_values.takes_file(spec, key):  # guardians' tiles: a file's path or its JSON form
+        return (
+            f"options.{key} takes the file's JSON form (an object) here, not {given}: this "
+            "transport never reads a path"
+        )
     return (
         f"options.{key}: a text value may name a file, and this transport never reads a path; "
-        "give the value itself"
+        f"give the value itself, not {given}"
     )
 
 
@@ -294,7 +301,9 @@ def _open_game(
                 )
             return _open_default(spec, engine, players, extra)
         if not isinstance(source, str) or not source.strip():
-            raise HintError(f"{field} must be a puzzle name or a file's text", field)
+            paths = ", a file's text or its path" if allow_paths else " or a file's text"
+            given = option_values.described(source)
+            raise HintError(f"{field} must be a puzzle name{paths}, not {given}", field)
         return _open_source(spec, source, field, engine, players, extra, allow_paths)
     except HintError:
         raise

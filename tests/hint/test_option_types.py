@@ -102,3 +102,63 @@ def test_the_service_answers_400_naming_the_option(server: Server):
     error = response.json()
     assert error["code"] == "invalid_request" and error["field"] == "options.level"
     assert error["error"] == "options.level takes one of 1, 2, 3, 4, 5, 6, not the list [3]"
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "field", "said"),
+    [
+        # a text that reads as a number is no number tiles takes (it was "expected a number")
+        (
+            "guardians",
+            {"tiles": "3"},
+            "options.tiles",
+            'options.tiles takes the file\'s JSON form (an object) here, not the text "3": this '
+            "transport never reads a path",
+        ),
+        (
+            "guardians",
+            {"tiles": 3},
+            "options.tiles",
+            "options.tiles takes a file's path (a text) or its JSON form (an object), not the "
+            "number 3",
+        ),
+        # the file a game opens: what was given is named
+        (
+            "dog",
+            {"forest": 3},
+            "options.forest",
+            "options.forest must be a puzzle name or a file's text, not the number 3",
+        ),
+        (
+            "guardians",
+            {"position": [1]},
+            "options.position",
+            "options.position must be a puzzle name or a file's text, not the list [1]",
+        ),
+        # an option of another game: said to be none of this one's
+        (
+            "dog",
+            {"tiles": 3},
+            "options.tiles",
+            "dog has no option 'tiles'; expected one of forest, players",
+        ),
+        (
+            "trial",
+            {"tiles": "x"},
+            "options.tiles",
+            "trial has no option 'tiles'; expected one of players",
+        ),
+    ],
+)
+def test_the_service_names_what_an_option_was_given_and_what_it_takes(
+    server: Server, game, options, field, said
+):
+    """Over HTTP, where no path is read: the refusal names the value given and what the option
+    takes there, as ``--option`` does (``--option tiles=3``: ``... not the number 3``)."""
+    body = {"id": "q1", "game": game, "options": options, "actions": [],
+            "limit": {"iterations": 10}}  # fmt: skip
+    response = httpx.post(f"{server.url}/v1/hint", json=body, timeout=60)
+    assert response.status_code == 400, response.text
+    error = response.json()
+    assert error["code"] == "invalid_request" and error["field"] == field, error
+    assert error["error"] == said
