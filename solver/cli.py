@@ -155,8 +155,9 @@ def _quote_shortened(found: re.Match[str]) -> str:
     return f"'{word[:MOST_QUOTED]}...' ({len(word)} characters)"
 
 
-_INVALID_CHOICE = re.compile(r"invalid choice: '(?P<word>[^']*)' \(choose from (?P<choices>.*)\)$")
-"""argparse's refusal of a word that is none of a command's or an option's choices."""
+_INVALID_CHOICE = re.compile(r"invalid choice: (?P<word>.*) \(choose from (?P<choices>.*)\)$")
+"""argparse's refusal of a word that is none of a command's or an option's choices (the word as
+Python's ``repr`` writes it: ``'pl\\udce9y'`` for the byte 0xE9 of a non-UTF-8 terminal)."""
 
 
 def _choice_meant(message: str) -> str:
@@ -171,9 +172,30 @@ def _choice_meant(message: str) -> str:
     found = _INVALID_CHOICE.search(message)
     if found is None:
         return ""
-    choices = re.findall(r"'([^']*)'", found["choices"])
-    close = difflib.get_close_matches(found["word"], choices, n=2, cutoff=0.6)
-    return f"; did you mean {' or '.join(close)}?" if close else ""
+    choices = re.findall(r"'([^']*)'", found["choices"]) or found["choices"].split(", ")
+    by_form = {choice.lower(): choice for choice in choices}
+    close = difflib.get_close_matches(_comparable(found["word"]), by_form, n=2, cutoff=0.6)
+    return f"; did you mean {' or '.join(by_form[c] for c in close)}?" if close else ""
+
+
+def _comparable(quoted: str) -> str:
+    """The word argparse quoted (by ``repr``, or plainly) as it is compared with the choices: in
+    lower case (``PLAY``: play), and a byte a non-UTF-8 terminal sent (``pl\\xe9y``, which
+    Python holds as the surrogate ``\\udce9``) read as Latin-1 (``pléy``: play), as a UTF-8
+    ``é`` would have been.
+
+    >>> _comparable(repr("pl\\udce9y")), _comparable("'PLAY'")
+    ('pléy', 'play')
+    """
+    import ast
+
+    try:
+        word = ast.literal_eval(quoted)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        word = None
+    if not isinstance(word, str):
+        word = quoted.strip("'\"")
+    return "".join(chr(ord(c) - 0xDC00) if 0xDC80 <= ord(c) <= 0xDCFF else c for c in word).lower()
 
 
 def _innermost(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any:

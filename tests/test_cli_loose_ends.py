@@ -5,9 +5,16 @@ be one clear line naming what the user gave, and exit status 2.
   characters and its length, :func:`solver.errors.path_said`, as a usage error quotes a word);
 - ``--option level=1e400`` was refused as "not the number Infinity": it now quotes the number as
   typed and says it is out of range; ``--seconds 1e400`` (and ``1e-400``) say so too;
+- ``forest dog pl$'\\xe9'y`` (a Latin-1 byte from a non-UTF-8 terminal) and ``forest dog PLAY``
+  got no "did you mean play?", while ``ply`` and ``pléy`` did;
 """
 
 from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -120,3 +127,31 @@ def test_the_memory_cap_out_of_range_is_named_as_typed(capsys):
         err,
         "argument --memory-mb: expected a positive number, found '1e400', which is out of range",
     )
+
+
+@pytest.mark.parametrize(
+    ("argv", "meant"),
+    [
+        (["dog", "pl\udce9y"], "did you mean play?"),  # the byte 0xE9, as Python holds it
+        (["dog", "pléy"], "did you mean play?"),
+        (["dog", "PLAY"], "did you mean play?"),
+        (["d\udcf6g"], "did you mean dog?"),
+        (["guardians", "play", "--engine", "KERNAL"], "did you mean kernel?"),
+    ],
+)
+def test_a_mistyped_word_that_is_not_ascii_gets_the_close_choice(capsys, argv, meant):
+    code, err = _run(capsys, argv)
+    _one_short_line(code, err, meant)
+
+
+def test_a_non_utf8_command_word_from_a_real_process_gets_the_close_choice():
+    """The bytes as a terminal in Latin-1 sends them: Python's argv holds a surrogate."""
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root), "LC_ALL": "C.UTF-8"}
+    done = subprocess.run(
+        [os.fsencode(sys.executable), b"-m", b"solver.cli", b"dog", b"pl\xe9y"],
+        capture_output=True, env=env, timeout=120, check=False,
+    )  # fmt: skip
+    err = done.stderr.decode("utf-8", "backslashreplace")
+    assert done.returncode == 2 and err.count("\n") == 1, err
+    assert "did you mean play?" in err and "Traceback" not in err, err
