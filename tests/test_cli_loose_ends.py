@@ -7,6 +7,8 @@ be one clear line naming what the user gave, and exit status 2.
   typed and says it is out of range; ``--seconds 1e400`` (and ``1e-400``) say so too;
 - ``forest dog pl$'\\xe9'y`` (a Latin-1 byte from a non-UTF-8 terminal) and ``forest dog PLAY``
   got no "did you mean play?", while ``ply`` and ``pléy`` did;
+- ``forest dog generate --max-tries 0`` was refused naming ``max_tries``, the generator's
+  parameter (``--turns``, ``--par-at-least``, ``--size``, ``--seed`` alike): the flag is named;
 """
 
 from __future__ import annotations
@@ -155,3 +157,28 @@ def test_a_non_utf8_command_word_from_a_real_process_gets_the_close_choice():
     err = done.stderr.decode("utf-8", "backslashreplace")
     assert done.returncode == 2 and err.count("\n") == 1, err
     assert "did you mean play?" in err and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag"),
+    [
+        (["dog", "generate", "--max-tries", "0", "--win-probability", "0.1:0.9"], "--max-tries"),
+        (["dog", "generate", "--max-tries", "0"], "--max-tries"),  # was taken silently
+        (
+            ["dog", "generate", "--par-at-least", "0", "--win-probability", "0.1:0.9"],
+            "--par-at-least",
+        ),
+        (["dog", "generate", "--turns", "0"], "--turns"),
+        (["dog", "generate", "--turns", "256"], "--turns"),
+        (["dog", "generate", "--size", "1x9"], "--size"),
+        (["dog", "generate", "--size", "9x17"], "--size"),
+        (["dog", "generate", "--seed", "-1"], "--seed"),
+        (["dog", "random-game", "dog/tiny-example", "--seed", "-1"], "--seed"),
+        (["guardians", "solo", "--seed", "18446744073709551616"], "--seed"),
+    ],
+)
+def test_a_refused_flag_is_named_as_typed_not_as_a_parameter(capsys, argv, flag):
+    code, err = _run(capsys, argv)
+    _one_short_line(code, err, f"argument {flag}: ")
+    python_name = flag[2:].replace("-", "_")  # the API's words: "max_tries must be ..."
+    assert f"{python_name} must" not in err and "width must" not in err, err

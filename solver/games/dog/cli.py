@@ -17,8 +17,24 @@ from solver.cmdkit import (
     output_option,
     parse_size,
     positive_float,
+    positive_int,
+    seed_int,
+    whole_from_1_to,
     write_output,
 )
+from solver.games.dog.forest import MAX_SIZE, MIN_SIZE
+from solver.games.dog.format import MAX_TURNS
+
+
+def _forest_size(text: str) -> tuple[int, int]:
+    """``--size WxH``: each side from :data:`MIN_SIZE` to :data:`MAX_SIZE` cells, refused by the
+    flag's name (the generator's own error named its ``width`` parameter)."""
+    width, height = parse_size(text)
+    if not (MIN_SIZE <= width <= MAX_SIZE and MIN_SIZE <= height <= MAX_SIZE):
+        raise argparse.ArgumentTypeError(
+            f"expected a width and a height each from {MIN_SIZE} to {MAX_SIZE}, found {text!r}"
+        )
+    return width, height
 
 
 def _band(text: str) -> tuple[float, float]:  # the win-probability and skill bands
@@ -46,7 +62,8 @@ def _generate(args: argparse.Namespace) -> int:
     width, height = args.size
     if args.win_probability is None:
         for flag in ("par_at_least", "max_tries", "allow_interval"):
-            if getattr(args, flag) not in (None, False) and args.skill is None:
+            given = getattr(args, flag)
+            if given is not None and given is not False and args.skill is None:  # 0 is given
                 name = "--" + flag.replace("_", "-")
                 raise OptionError(f"{name} needs --win-probability LO:HI (or --skill LO:HI)")
     if args.win_probability is None and args.skill is None:
@@ -146,17 +163,17 @@ def _add_generate(commands: Any) -> None:
         help="roll a forest with the default generator",
         description="Roll a forest: the same seed and size always give the same forest.",
     )
-    p.add_argument("--seed", type=int, default=0, help="the generator's seed (default 0)")
+    p.add_argument("--seed", type=seed_int, default=0, help="the generator's seed (default 0)")
     p.add_argument(
         "--size",
-        type=parse_size,
+        type=_forest_size,
         default=(9, 9),
         metavar="WxH",
         help="WIDTHxHEIGHT in cells, each 2 to 16 (default 9x9)",
     )
     p.add_argument(
         "--turns",
-        type=int,
+        type=whole_from_1_to(MAX_TURNS),
         default=None,
         metavar="T",
         help="the turn limit (default: the generator's, 20 turns)",
@@ -180,14 +197,14 @@ def _add_generate(commands: Any) -> None:
     )
     p.add_argument(
         "--par-at-least",
-        type=int,
+        type=positive_int,
         default=None,
         metavar="N",
         help="with --win-probability: also a par (soonest possible win) of at least N turns",
     )
     p.add_argument(
         "--max-tries",
-        type=int,
+        type=positive_int,
         default=None,
         metavar="K",
         help="with --win-probability: give up after K forests (default 10000)",
@@ -209,7 +226,7 @@ def _add_random_game(commands: Any) -> None:
         "forest", metavar="FILE", help="a .forest file or a puzzle name such as dog/tiny-example"
     )
     p.add_argument(
-        "--seed", type=int, default=0, help="the seed of the dice and policy (default 0)"
+        "--seed", type=seed_int, default=0, help="the seed of the dice and policy (default 0)"
     )
     p.add_argument(
         "--engine",

@@ -26,7 +26,7 @@ import json
 import time
 from typing import Any
 
-from solver.cmdkit import output_option, positive_float, positive_int, progress_option
+from solver.cmdkit import output_option, positive_float, positive_int, progress_option, seed_int
 from solver.games.guardians.mission_order import AUTO_STATES, DEFAULT_SECONDS, MODEL_CAP
 
 __all__ = ["AUTO_STATES", "add_commands", "order_lines"]
@@ -268,7 +268,7 @@ def add_commands(commands: Any) -> None:
     p.add_argument(
         "--games", type=positive_int, default=10, metavar="N", help="games to play (default 10)"
     )
-    p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
+    p.add_argument("--seed", type=seed_int, default=0, help="the run's seed (default 0)")
     searching = ", ".join(
         f"{n} {a.iterations} {SOLO_UNIT}" if n == "lookahead" else f"{n} {a.budget_text()}"
         for n, a in agents.items()
