@@ -182,3 +182,16 @@ def test_a_refused_flag_is_named_as_typed_not_as_a_parameter(capsys, argv, flag)
     _one_short_line(code, err, f"argument {flag}: ")
     python_name = flag[2:].replace("-", "_")  # the API's words: "max_tries must be ..."
     assert f"{python_name} must" not in err and "width must" not in err, err
+
+
+@pytest.mark.parametrize(
+    ("query", "said"),
+    [
+        ("win by 0", "in 'win by 0': a turn is 1 or more, not 0"),
+        ("stamina >= 99", "in 'stamina >= 99': stamina is 0 to 6, not 99"),
+    ],
+)
+def test_a_route_query_out_of_range_is_named_in_its_own_words(capsys, query, said):
+    """``dog route --query``: it said ``win_by must be ...``, ``stamina_floor must be ...``."""
+    code, err = _run(capsys, ["dog", "route", "dog/tiny-example", "--query", query])
+    _one_short_line(code, err, said)

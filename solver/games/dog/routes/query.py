@@ -133,10 +133,14 @@ stamina >= N, never under arrow, win by T, rolls ..., shouts ...
                 fields[head] = frozenset(_cells(words[1:], clause))
             elif (m := re.fullmatch(r"stamina\s*>=\s*(\d+)", clause, _WORDS)) is not None:
                 fields["stamina_floor"] = _whole(m.group(1), clause)
+                if fields["stamina_floor"] > 6:  # named as the query says it, not stamina_floor
+                    raise OptionError(f"in {clause!r}: stamina is 0 to 6, not {m.group(1)}")
             elif re.fullmatch(r"never\s+under\s+(the\s+)?arrow", clause, _WORDS):
                 fields["never_under_arrow"] = True
             elif (m := re.fullmatch(r"win\s+by\s+(\d+)", clause, _WORDS)) is not None:
                 fields["win_by"] = _whole(m.group(1), clause)
+                if fields["win_by"] < 1:  # named as the query says it, not win_by
+                    raise OptionError(f"in {clause!r}: a turn is 1 or more, not {m.group(1)}")
             elif head == "rolls":
                 fields["rolls"] = tuple(_integer(w, clause) for w in words[1:])
             elif head == "shouts":
