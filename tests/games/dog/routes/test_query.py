@@ -168,8 +168,8 @@ def test_check_route_rejects_a_violation():
     [
         ("visit", "names no cell"),
         ("visit a,b", "expected cells like 2,3"),
-        ("stamina >= 9", "stamina_floor must be 0..6"),
-        ("win by 0", "win_by must be a turn"),
+        ("stamina >= 9", "stamina is 0 to 6, not 9"),
+        ("win by 0", "a turn is 1 or more, not 0"),
         ("rolls 1 4; shouts hit", "a step roll reads 1, 2 or 3"),
         ("rolls 1 2", "give both rolls and shouts"),
         ("shouts maybe; rolls 1", "expected hit or shrug"),
