@@ -40,6 +40,7 @@ from solver import command_clock
 from solver.errors import (
     EXTRAS,
     MOST_QUOTED,
+    InterruptedRun,
     MissingExtraError,
     OptionError,
     SolverError,
@@ -354,10 +355,11 @@ def _run(handler: Handler, args: argparse.Namespace, words: list[str]) -> int:
     except SolverError as exc:
         print(f"forest: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         # a terminal has echoed ^C where the cursor was (after a prompt): a line of its own
         start = "\n" if sys.stderr.isatty() else ""
-        print(f"{start}forest: interrupted", file=sys.stderr)
+        said = " ".join(str(exc).split()) if isinstance(exc, InterruptedRun) else ""
+        print(f"{start}forest: {said or 'interrupted'}", file=sys.stderr)  # what was kept
         return 130
     except Exception as exc:
         traceback.print_exc()

@@ -64,7 +64,7 @@ from solver.analysis.results import (
 from solver.analysis.sources import DEFAULT_GAME, Job, Source, analysis_hooks
 from solver.analysis.worker import AnalyseFn, analyse_one
 from solver.cmdkit import MAX_WORKER_PROCESSES
-from solver.errors import OptionError, path_said
+from solver.errors import InterruptedRun, OptionError, path_said
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -262,7 +262,9 @@ def execute_batch(
     (default: about four chunks per worker, at most 32 locally and 256 on Dask). ``resume=True``
     continues from the journal an interrupted run left, ``repair=True`` keeps the good rows of a
     damaged one (module docstring). ``progress`` shows a tqdm bar on stderr when stderr is a
-    terminal. ``notify`` receives one-line notes. ``overwrite=False`` refuses an existing
+    terminal. ``notify`` receives one-line notes. Ctrl-C (``KeyboardInterrupt``) raises
+    :class:`~solver.errors.InterruptedRun`, whose message says how much is journaled and how to
+    resume. ``overwrite=False`` refuses an existing
     ``out`` (before anything runs, again once the output's lock is held, and when the file is put
     in place) and, without
     ``resume``, the journal an interrupted run left (which a fresh run would replace).
@@ -387,9 +389,8 @@ def _run(
                 if bar is not None:
                     bar.update(len(chunk_rows))
                 _pause("chunk")
-    except KeyboardInterrupt:
-        notify(_interrupted(batch.count, len(done), noun, journal.path))
-        raise
+    except KeyboardInterrupt:  # one line says what is kept and how to go on: the exception's
+        raise InterruptedRun(_interrupted(batch.count, len(done), noun, journal.path)) from None
     finally:
         if bar is not None:
             bar.close()
@@ -432,8 +433,8 @@ def _interrupted(count: int, done: int, noun: str, journal: Path) -> str:
     if not journal.exists():
         return f"interrupted before any {noun} was analysed: nothing to resume, run again"
     return (
-        f"interrupted: {done} of {count} {noun}s are journaled in {journal}; run again with "
-        "--resume to continue"
+        f"interrupted: {done} of {count} {noun}s are journaled in {path_said(journal)}; run "
+        "again with --resume to continue"
     )
 
 

@@ -449,3 +449,37 @@ def test_a_results_file_of_another_game_is_refused_naming_it(tmp_path):
                    cwd=tmp_path)  # fmt: skip
     assert saved.returncode == 0, saved.stderr
     assert sorted(p.suffix for p in (tmp_path / "saved").iterdir()) == [".grove", ".grove"]
+
+
+def test_ctrl_c_says_in_one_line_what_is_kept_and_how_to_resume(tmp_path):
+    """Ctrl-C (SIGINT) in a run with rows journaled: one line naming how many are kept and where,
+    and to --resume (it printed that line and then "forest: interrupted", two lines); exit 130,
+    128 + SIGINT, as shells report it. The resumed run then finishes the batch."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "solver.cli", "analyse", "--count", "6", "--size", "5x5",
+         "--jobs", "1", "--chunk-size", "2", "-o", "r.csv", "--analysis", FAKE, "--no-progress"],
+        cwd=tmp_path, env=forest_env(**{PAUSE_VARIABLE: "chunk"}), stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # even if ours ignores it
+    )  # fmt: skip
+    try:
+        wait_for_pause(proc, "chunk")  # the first chunk of 2 is journaled
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, (proc.returncode, err)
+    assert out == "" and err.count("\n") == 1 and "Traceback" not in err, err
+    journal = journal_path(Path("r.csv"))  # as -o named it
+    assert err == (
+        f"forest: interrupted: 2 of 6 forests are journaled in {journal}; run again with "
+        "--resume to continue\n"
+    )
+    resumed = forest(
+        "analyse", "--count", "6", "--size", "5x5", "--jobs", "1", "--chunk-size", "2",
+        "-o", "r.csv", "--analysis", FAKE, "--no-progress", "--resume", cwd=tmp_path,
+    )  # fmt: skip
+    assert resumed.returncode == 0, resumed.stderr
+    assert list(read_results(tmp_path / "r.csv")["source"]) == [f"seed:{s}" for s in range(6)]
