@@ -9,11 +9,15 @@ After :func:`register`, OpenSpiel users load a game like any other, as ``forest_
 
 The parameters are the game's file (named by ``GameSpec.file_parameter``: ``forest`` for the dog,
 ``source`` otherwise; the default is ``GameSpec.example``, or the game's default set-up), the
-``engine`` and, for games of several player counts, ``players``. The action ids and chance
-outcomes are exactly those of ``solver.load_game``; each pyspiel state wraps one of this
-library's states. Games with hidden information (states with ``information_state_string``) are
-registered as imperfect-information games, and their observers give each player's information
-state and observation strings.
+``engine`` and, for games of several player counts, ``players``: by default the game's own
+count, as ``solver.load_game(NAME)``, ``forest NAME play`` and a hint request have it (the
+count its opener gives when none is asked: guardians 2, the Trial 4), not the smallest it
+allows; a file or saved state that fixes its count (a solo guardians position) keeps it unless
+another count than the default is asked, and ``get_parameters()["players"]`` says the count
+played. The action ids and chance outcomes are exactly those of ``solver.load_game``; each
+pyspiel state wraps one of this library's states. Games with hidden information (states with
+``information_state_string``) are registered as imperfect-information games, and their
+observers give each player's information state and observation strings.
 
 Hidden information: :func:`ismcts_bot` is a ``pyspiel.Bot`` playing this library's ISMCTS on a
 registered game's states (the compiled loop wherever the game's engine is a kernel that fills the
@@ -148,6 +152,8 @@ def ismcts_bot(player: int, *, seed: int = 0, **options: Any) -> Any:
 
 
 def _defaults(spec: GameSpec) -> dict[str, Any]:
+    """The parameters a ``pyspiel.load_game`` call leaves out: the example file, the default
+    engine and, for a game of several counts, its own default count (:func:`_default_players`)."""
     from solver.registry import default_engine
 
     params: dict[str, Any] = {
@@ -155,8 +161,20 @@ def _defaults(spec: GameSpec) -> dict[str, Any]:
         "engine": default_engine(spec),
     }
     if len(spec.players) > 1:
-        params["players"] = spec.players[0]
+        params["players"] = _default_players(spec, params[spec.file_parameter] or None)
     return params
+
+
+_DEFAULT_PLAYERS: dict[str, int] = {}
+
+
+def _default_players(spec: GameSpec, source: str | None) -> int:
+    """The game's own player count: the opener's when none is asked (the count every surface
+    starts a game with: guardians 2, the Trial 4). The spec declares only the counts it allows;
+    the default is the game's, read once per game from its default set-up."""
+    if spec.name not in _DEFAULT_PLAYERS:
+        _DEFAULT_PLAYERS[spec.name] = spec.open(source, players=None).game.num_players()
+    return _DEFAULT_PLAYERS[spec.name]
 
 
 def _utility(pyspiel: Any, spec: GameSpec) -> Any:
@@ -198,10 +216,18 @@ def _make_game_class(pyspiel: Any, game_type: Any, spec: GameSpec) -> type:
 
     class ForestGame(pyspiel.Game):
         def __init__(self, params: dict[str, Any] | None = None) -> None:
-            values = _defaults(spec) | dict(params or {})
+            defaults = _defaults(spec)
+            values = defaults | dict(params or {})
             source = values[spec.file_parameter] or None
+            # pyspiel hands the defaults in too: the default count is the opener's own (a fresh
+            # game's), so a file that fixes another keeps it (a solo position is not refused
+            # as one "played by 2 players")
             players = values.get("players")
+            if players is not None and players == defaults.get("players"):
+                players = None
             opened = spec.open(source, engine=values["engine"], players=players)
+            if "players" in values:  # the count played, which a file may have fixed
+                values["players"] = opened.game.num_players()
             self._inner = opened.game
             self._start = opened.state
             length = spec.max_game_length(opened.game) if spec.max_game_length else None

@@ -8,6 +8,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+import solver  # noqa: E402
 from solver.interop import openspiel  # noqa: E402
 from solver.registry import game_spec, registered_games  # noqa: E402
 from solver.rng import SplitMix64  # noqa: E402
@@ -52,3 +53,30 @@ def test_the_same_game_along_random_trajectories(name):
             assert a.action_to_string(action) == b.action_to_string(action)
             a.apply_action(action)
             b.apply_action(action)
+
+
+@pytest.mark.parametrize("name", [n for n in registered_games() if len(game_spec(n).players) > 1])
+def test_the_default_player_count_is_the_games_own(name):
+    """Found: the bridge defaulted ``players`` to the smallest count the game allows (guardians
+    1, a solo game; the Trial 2), where ``solver.load_game(NAME)`` and every command start the
+    game's own count (guardians 2, the Trial 4: docs/command-line.md)."""
+    ours = solver.load_game(name).num_players()
+    theirs = pyspiel.load_game(f"forest_{name}")
+    assert theirs.num_players() == ours
+    assert theirs.get_parameters()["players"] == ours
+    assert theirs.get_type().parameter_specification["players"] == ours
+    assert ours > min(game_spec(name).players)  # so the test tells the two defaults apart
+
+
+@pytest.mark.parametrize(("puzzle", "players"), [("guardians/chain", 1),
+                                                 ("guardians/multi-chain", 2)])  # fmt: skip
+def test_a_file_that_fixes_its_count_keeps_it_without_players(puzzle, players):
+    """A position's own count is kept where none is asked (a solo puzzle given the default 2
+    would be refused, as a multi one given 1 was)."""
+    game = pyspiel.load_game("forest_guardians", {"source": puzzle})
+    assert (
+        game.num_players()
+        == players
+        == solver.load_game("guardians", position=puzzle).num_players()
+    )
+    assert game.get_parameters()["players"] == players
