@@ -436,10 +436,16 @@ async function rollNew() {
     return;
   }
   const [width, height] = [Number(size[1]), Number(size[2])];
+  let rolled;
   try {
-    const rolled = await api("/v1/roll", {
+    rolled = await api("/v1/roll", {
       game: table.spec.name, seed: Number($("seed").value) || 0, width, height,
     });
+  } catch (error) { // a size the game refuses (1x1, 100x100): said, and the game in play stays
+    showError(error);
+    return;
+  }
+  try {
     showCurrent(`rolled: ${rolled.source}`, rolled.options, null);
     await newGame(null, rolled.options);
   } catch (error) {
