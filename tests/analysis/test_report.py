@@ -60,6 +60,12 @@ def test_the_report_has_every_plot_and_sheet(results, tmp_path):
     assert "| forests | 40 |" in text and "| sizes | 7x7 |" in text
     assert "| seeds | 10 to 49 |" in text
     assert "## The 5 hardest winnable forests" in text
+    # the forests whose clairvoyant estimate is set by their class, counted from the results
+    # (the sentence said "(1, 0 and 0)", the set values, which read as counts)
+    classes = read_results(results)["class"].value_counts()
+    counts = ", ".join(str(classes.get(name, 0)) for name in ("guaranteed", "hopeless"))
+    said = f"unreachable forests ({counts} and {classes.get('unreachable', 0)} here)"
+    assert said in text, said
     assert "## The 5 easiest winnable forests" in text
     linked = images(text)
     sheets = [link for link in linked if link.startswith("sheets/")]
