@@ -24,7 +24,7 @@ from solver.errors import (
     path_said,
     shortened,
 )
-from solver.files import file_format_error, read_head
+from solver.files import file_format_error, parse_json, read_head
 from solver.game import LabelReader, State, Why, play_item
 from solver.json_objects import loads
 from solver.review import RecordError, open_record
@@ -247,10 +247,12 @@ def _read_state(
         if not _looks_saved(state_path, state_text) and _game_file(spec, args, state_path):
             kind = spec.extensions[0]
             path = Path(state_path)
-            named = f" named {path.stem}{kind}" if path.suffix.lower() == ".json" else ""
+            named = (
+                f" named {path_said(path.stem + kind)}" if path.suffix.lower() == ".json" else ""
+            )
             raise OptionError(
-                f"{state_path} is a {spec.name} {kind} file, not a saved state (what --state "
-                f"takes): give it as FILE{named}"
+                f"{path_said(state_path)} is a {spec.name} {kind} file, not a saved state (what "
+                f"--state takes): give it as FILE{named}"
             ) from None
         # the error names the file, and never quotes the start of one that is not JSON at all
         raise OptionError(str(file_format_error(exc, state_path, state_text))) from None
@@ -268,6 +270,10 @@ def _record_of(text: str, where: str) -> dict[str, Any] | None:
         return None
     if (isinstance(data, dict) and isinstance(data.get("game"), str)
             and isinstance(data.get("actions"), list) and "options" in data):  # fmt: skip
+        try:  # a record as the one JSON reader reads it: NaN or 1e400 is no JSON number
+            parse_json(text, "a JSON game record")
+        except FormatError as exc:
+            raise file_format_error(exc, where, text) from None
         return data
     return None
 

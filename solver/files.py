@@ -20,7 +20,9 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
+import math
 import os
+import re
 import signal
 import stat
 import tempfile
@@ -245,9 +247,17 @@ def parse_json(text: object, what: str) -> Any:
     if not isinstance(text, str):
         raise FormatError(f"a JSON text ({what})", line=1, column=1, found=type(text).__name__)
     try:
-        return loads(text)
+        return loads(text, parse_constant=_no_constant, parse_float=_finite_float)
     except DuplicateKeyError:  # its own words: the key, its place and position
         raise
+    except _NotJSONNumber as exc:  # NaN, Infinity, 1e400: no JSON number Python can hold
+        line, column = _position(text, exc.text)
+        written = exc.text.lstrip("-")[:1].isdigit()  # 1e400, not NaN or Infinity
+        beyond = " (beyond a float's range)" if written else ""
+        raise FormatError(
+            "a finite JSON number", line=line, column=column,
+            found=f"{shortened(exc.text)!r}{beyond}",
+        ) from None  # fmt: skip
     except json.JSONDecodeError as exc:
         rest = text[exc.pos : exc.pos + 20]
         found = repr(rest) if rest else "end of input"
@@ -264,15 +274,75 @@ def parse_json(text: object, what: str) -> Any:
         ) from None
 
 
-def read_json_file(path: str | os.PathLike[str], what: str, expected: str) -> Any:
+class _NotJSONNumber(Exception):
+    """``NaN``, ``Infinity`` or a number out of a float's range (``1e400``, which Python reads
+    as infinity) in a JSON document: JSON has no such number (the hint engine refuses them too,
+    :mod:`solver.hint.ingress`), and a state or record holding one was refused as holding
+    ``inf`` players. Not a ``ValueError``, which the decoder's callers read otherwise."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+def _no_constant(name: str) -> Any:
+    raise _NotJSONNumber(name)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NotJSONNumber(text)
+    return value
+
+
+def _position(text: str, word: str) -> tuple[int, int]:
+    """The line and column of the first ``word`` of ``text`` outside a string (1, 1 if none):
+    where a refused number stands (only on the refusal's path)."""
+    inside, escaped, start = False, False, 0
+    for found in re.finditer(re.escape(word), text):
+        for char in text[start : found.start()]:  # the string state up to the candidate
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = inside
+            elif char == '"':
+                inside = not inside
+        start = found.start()
+        if not inside:
+            line = text.count("\n", 0, start) + 1
+            return line, start - (text.rfind("\n", 0, start) + 1) + 1
+    return 1, 1
+
+
+def read_json_file(
+    path: str | os.PathLike[str],
+    what: str,
+    expected: str,
+    build: Callable[[Any], Any] | None = None,
+) -> Any:
     """The JSON document in the file ``path`` (a ``what``: ``"tile set"``), read through
     :func:`read_bytes`; bad UTF-8, bad JSON or nesting too deep is a
     :class:`~solver.errors.FormatError` naming the file that never quotes the start of a file
-    that is not JSON at all (:meth:`~solver.errors.FormatError.in_file`: ``/etc/passwd``)."""
+    that is not JSON at all (:meth:`~solver.errors.FormatError.in_file`: ``/etc/passwd``).
+    ``build``: what the document is made into (a ``TileSet``); its refusal of the content
+    names the file too (a game record given as a tile set was told "expected tile set field
+    actions to be absent" with no file named)."""
+    name = os.fspath(path)
     try:
-        return decode_json(read_bytes(path, what), expected)
+        document = decode_json(read_bytes(path, what), expected)
     except FormatError as exc:
-        raise exc.in_file(os.fspath(path)) from None
+        raise exc.in_file(name) from None
+    if build is None:
+        return document
+    try:
+        return build(document)
+    except FormatError as exc:  # the JSON read: what it found in it may be quoted
+        if exc.path is not None or isinstance(exc, DuplicateKeyError):
+            raise
+        raise FormatError(
+            exc.expected, line=exc.line, column=exc.column, found=exc.found, path=name
+        ) from None
 
 
 def file_format_error(exc: FormatError, path: str, text: str) -> FormatError:

@@ -9,6 +9,9 @@ be one clear line naming what the user gave, and exit status 2.
   got no "did you mean play?", while ``ply`` and ``pléy`` did;
 - ``forest dog generate --max-tries 0`` was refused naming ``max_tries``, the generator's
   parameter (``--turns``, ``--par-at-least``, ``--size``, ``--seed`` alike): the flag is named;
+- (hostile input) a saved state or record holding ``1e400`` or ``NaN`` (no JSON number) was read
+  as infinity (``guardians is played by 1, 2, 3, 4 player(s), not inf``); a record given as
+  ``--option tiles`` was refused without naming the file.
 """
 
 from __future__ import annotations
@@ -195,3 +198,34 @@ def test_a_route_query_out_of_range_is_named_in_its_own_words(capsys, query, sai
     """``dog route --query``: it said ``win_by must be ...``, ``stamina_floor must be ...``."""
     code, err = _run(capsys, ["dog", "route", "dog/tiny-example", "--query", query])
     _one_short_line(code, err, said)
+
+
+@pytest.mark.parametrize("number", ["1e400", "-1e999", "NaN", "Infinity"])
+@pytest.mark.parametrize("game", GAMES)
+def test_a_json_file_holding_no_json_number_is_refused_where_it_stands(
+    capsys, tmp_path, game, number
+):
+    """A saved state (every game) and a record: the file, the line and column of the number and
+    the number as written; never read as ``inf``/``nan``."""
+    state = tmp_path / "s.json"
+    state.write_text(f'{{"game": "{game}",\n "x": {number}}}', encoding="utf-8")
+    argv = [game, "show", "--state", str(state)] + (["dog/tiny-example"] if game == "dog" else [])
+    code, err = _run(capsys, argv)
+    said = f"s.json: line 2, column 7: expected a finite JSON number, found '{number}'"
+    _one_short_line(code, err, said)
+    text = f'{{"game": "{game}", "options": {{"players": {number}}}, "actions": []}}'
+    record = tmp_path / "r.json"
+    record.write_text(text, encoding="utf-8")
+    code, err = _run(capsys, [game, "show", str(record)])
+    column = text.index(number) + 1  # where the number stands, counted by hand from the text
+    _one_short_line(code, err, f"r.json: line 1, column {column}: expected a finite JSON number")
+    assert "inf" not in err.replace("Infinity", "") and "nan" not in err, err
+
+
+def test_a_tile_set_file_of_the_wrong_content_is_named(capsys, tmp_path):
+    """``--option tiles=FILE`` holding JSON that is no tile set (a game record): the file is
+    named with what was found (it said only "line 1, column 1: expected tile set field ...")."""
+    wrong = tmp_path / "record.json"
+    wrong.write_text('{"game": "guardians", "options": {}, "actions": []}', encoding="utf-8")
+    code, err = _run(capsys, ["guardians", "show", "--option", f"tiles={wrong}"])
+    _one_short_line(code, err, f"forest: error: {wrong}: line 1, column 1: expected tile set")

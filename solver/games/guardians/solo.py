@@ -182,7 +182,7 @@ def load_levels(path: str | os.PathLike[str]) -> tuple[Level, ...]:
     """Read and validate a levels file (JSON): read at most 16 MB, bad UTF-8, bad JSON and
     nesting too deep are :class:`~solver.errors.FormatError`, an unreadable path an
     :class:`~solver.errors.OptionError`."""
-    return levels_from_dict(read_json_file(path, "levels", "a JSON levels file"))
+    return read_json_file(path, "levels", "a JSON levels file", levels_from_dict)
 
 
 @lru_cache(maxsize=1)

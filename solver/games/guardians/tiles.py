@@ -227,7 +227,7 @@ def tile_set_to_dict(tiles: TileSet) -> dict[str, Any]:
 def load_tile_set(path: str | os.PathLike[str]) -> TileSet:
     """Read and validate a tile set file (JSON); a file that is not JSON is named, its start
     never quoted (:func:`solver.files.read_json_file`)."""
-    return tile_set_from_dict(read_json_file(path, "tile set", "a JSON tile set"))
+    return read_json_file(path, "tile set", "a JSON tile set", tile_set_from_dict)
 
 
 @lru_cache(maxsize=1)
