@@ -887,25 +887,7 @@ function drawHistory() {
     // in the status line's words ("Player 0 to move"), not an abbreviation ("P0")
     const who = entry.player < 0 ? "chance" : `player ${entry.player}`;
     button.textContent = `${who}: ${entry.label}`;
-    const decision = decisions[ply];
-    if (decision && decision.mark) {
-      const mark = document.createElement("span");
-      mark.className = `mark ${decision.mark}`;
-      mark.textContent = MARKS[decision.mark];
-      mark.title = `${decision.mark}: ${(100 * decision.loss).toFixed(1)} points lost; `
-        + `best ${decision.bestLabel}`;
-      button.appendChild(mark);
-      button.dataset.mark = decision.mark;
-    }
-    if (decision && searchedLess(decision, table.review.asked)) {
-      const short = document.createElement("span");
-      short.className = "short";
-      short.textContent = "~";
-      short.title = `searched ${decision.simulations} of ${table.review.asked} simulations `
-        + "(the review's budget ran short here): a rougher estimate";
-      button.appendChild(short);
-      button.dataset.short = String(decision.simulations);
-    }
+    markEntry(button, decisions[ply]);
     if (table.session) button.disabled = true; // a session's line is stepped once it is over
     else button.addEventListener("click", () => goTo(ply));
     item.appendChild(button);
@@ -913,6 +895,61 @@ function drawHistory() {
   });
   const current = list.querySelector(".current");
   if (current && current.scrollIntoView) current.scrollIntoView({ block: "nearest" });
+}
+
+// A move-list entry's review marks, put anew: the mistake's mark, then the ~ of a position
+// searched less (a decision not reviewed, or null, leaves neither).
+function markEntry(button, decision) {
+  for (const old of button.querySelectorAll(".mark, .short")) old.remove();
+  delete button.dataset.mark;
+  delete button.dataset.short;
+  if (decision && decision.mark) {
+    const mark = document.createElement("span");
+    mark.className = `mark ${decision.mark}`;
+    mark.textContent = MARKS[decision.mark];
+    mark.title = `${decision.mark}: ${(100 * decision.loss).toFixed(1)} points lost; `
+      + `best ${decision.bestLabel}`;
+    button.appendChild(mark);
+    button.dataset.mark = decision.mark;
+  }
+  if (decision && searchedLess(decision, table.review.asked)) {
+    const short = document.createElement("span");
+    short.className = "short";
+    short.textContent = "~";
+    short.title = `searched ${decision.simulations} of ${table.review.asked} simulations `
+      + "(the review's budget ran short here): a rougher estimate";
+    button.appendChild(short);
+    button.dataset.short = String(decision.simulations);
+  }
+}
+
+// The move list's entries at `plies` marked from the review, the others left as they are: a
+// review answer covers a few plies, and rebuilding the whole list after each (a Trial game has
+// 700+ entries, ~120 answers) made the review quadratic, lost the focus and moved the scroll.
+// The list is drawn whole where it does not hold the line's entries.
+function markHistory(plies) {
+  const list = $("history");
+  if (list.children.length !== table.line.length) {
+    drawHistory();
+    return;
+  }
+  const current = list.querySelector(".current");
+  const shown = current !== null && within(current, list); // kept in view if it was
+  const decisions = table.review ? table.review.decisions : {};
+  for (const ply of plies) {
+    const button = list.children[ply - 1] && list.children[ply - 1].firstElementChild;
+    if (button) markEntry(button, decisions[ply]);
+  }
+  if (shown && !within(current, list) && current.scrollIntoView) {
+    current.scrollIntoView({ block: "nearest" }); // a mark wrapped a line above it
+  }
+}
+
+// Whether `node` is wholly inside the scrolled `box`'s visible part.
+function within(node, box) {
+  const inner = node.getBoundingClientRect();
+  const outer = box.getBoundingClientRect();
+  return inner.top >= outer.top && inner.bottom <= outer.bottom;
 }
 
 function onKey(event) {
@@ -1181,8 +1218,12 @@ async function review() {
   const began = performance.now();
   let from = 0;
   let stalls = 0;
+  const unmarked = new Set(); // plies whose decisions came but are not yet marked in the list
   showError(null);
   drawSteps();
+  // an earlier review's marks go: the list shows this review's as its answers come
+  markHistory([...$("history").querySelectorAll("button[data-mark], button[data-short]")]
+    .map((button) => Number(button.dataset.ply)));
   try {
     do {
       const to = Math.min(total, from + REVIEW_CHUNK);
@@ -1194,7 +1235,10 @@ async function review() {
       if (run !== table.reviewRun) return; // the line changed: this review is stale
       state.valueLabel = mergedLabels(state.valueLabel, answer.valueLabel);
       for (const point of answer.curve) state.curve[point.ply] = point;
-      for (const decision of answer.decisions) state.decisions[decision.ply] = decision;
+      for (const decision of answer.decisions) {
+        state.decisions[decision.ply] = decision;
+        unmarked.add(decision.ply);
+      }
       // a request's own "ran out" and "searched less" notes are the summary's to say, once
       state.notes.push(...answer.notes.filter((note) => !note.startsWith("the review stopped")
         && !note.includes("simulations asked")));
@@ -1206,7 +1250,8 @@ async function review() {
       stalls = 0;
       state.reviewed = answer.reviewed;
       from = answer.reviewed;
-      drawHistory();
+      markHistory(unmarked); // the entries this answer covers, not the whole list
+      unmarked.clear();
       drawGraph();
       drawAccuracy();
     } while (from < total);

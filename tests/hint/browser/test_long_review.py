@@ -48,6 +48,45 @@ def _load(page: Any, server: Server, path: Path, plies: int) -> None:
                            "&& window.table.busy === 0", timeout=60_000)  # fmt: skip
 
 
+KEEP = """() => {
+  const list = document.querySelector('#history');
+  list.querySelectorAll('li').forEach((item, index) => { item.kept = index; });
+  window.listChanges = 0;
+  new MutationObserver((records) => {
+    for (const r of records) window.listChanges += r.addedNodes.length + r.removedNodes.length;
+  }).observe(list, { childList: true });
+  return list.scrollTop;
+}"""
+"""Before the review: every move-list entry's node tagged with its index, the entries added to or
+taken from the list counted from then on, and the list's scroll position."""
+
+
+def _entries_were_marked_not_rebuilt(page: Any, review: dict[str, Any], scrolled: float) -> None:
+    """The review marked the list's entries in place (before, each of its ~60 answers rebuilt
+    the whole list: quadratic on a long game, and the focus and scroll went): every entry is the
+    node it was, marks included; the list stayed where it was scrolled, with the current entry in
+    view; and what it shows is what drawing it whole from the review gives."""
+    kept = page.evaluate("""() => [...document.querySelectorAll('#history li')]
+        .map((item, index) => item.kept === index && item.querySelector('button').dataset.ply
+             === String(index + 1))""")  # fmt: skip
+    assert len(kept) == len(review["curve"]) - 1 and all(kept)
+    assert page.evaluate("() => window.listChanges") == 0
+    marked = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+        '#history button[data-mark]')].map((b) => [b.dataset.ply, b.dataset.mark]))""")
+    want = {str(d["ply"]): d["mark"] for d in review["decisions"].values() if d["mark"]}
+    assert marked == want
+    # entries carry marks to keep (2 s for 363 plies leaves most positions searched less)
+    assert page.evaluate("() => document.querySelectorAll('#history li span').length") > 0
+    assert page.evaluate("() => document.querySelector('#history').scrollTop") == scrolled
+    assert page.evaluate("""() => {
+        const list = document.querySelector('#history').getBoundingClientRect();
+        const at = document.querySelector('#history .current').getBoundingClientRect();
+        return at.top >= list.top && at.bottom <= list.bottom; }""")
+    redrawn = page.evaluate("""() => { const list = document.querySelector('#history');
+        const before = list.innerHTML; drawHistory(); return [before, list.innerHTML]; }""")
+    assert redrawn[0] == redrawn[1]
+
+
 def test_a_long_game_is_reviewed_within_its_budget_with_honest_labels(
     browser: Any, server: Server, tmp_path: Path
 ) -> None:
@@ -61,6 +100,7 @@ def test_a_long_game_is_reviewed_within_its_budget_with_honest_labels(
     try:
         _load(page, server, path, len(actions))
         page.evaluate(f"() => {{ window.table.reviewSeconds = {BUDGET}; }}")
+        scrolled = page.evaluate(KEEP)
         page.click("#review")
         page.wait_for_function("() => !document.querySelector('#review-progress').hidden")
         assert "budget 2 s" in page.inner_text("#review-status")
@@ -89,6 +129,7 @@ def test_a_long_game_is_reviewed_within_its_budget_with_honest_labels(
         else:
             assert "~" not in status
         assert page.is_hidden("#review-progress")
+        _entries_were_marked_not_rebuilt(page, review, scrolled)
         # the caption names every kind of value the review met, not the last request's alone:
         # the last six plies of a Trial game may all be exact, and the graph of ISMCTS estimates
         # was captioned "exact win probability" (found by a new user's pass)
