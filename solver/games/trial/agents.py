@@ -312,7 +312,7 @@ def heuristic_agent(game: Any, *, seed: int = 0, iterations: int = 0) -> Agent:
             scores = []
             for a in legal:
                 probe = state.clone()
-                probe.apply_action(a)
+                probe.apply_legal(a)  # a legal action of the state (checked when played)
                 scores.append(material(probe, p))
         best = max(scores)
         top = [a for a, s in zip(legal, scores, strict=True) if s >= best - 1e-9]

@@ -85,10 +85,11 @@ class PlayoutEvaluator(SharedPlayoutEvaluator):
             player = world.current_player()
             if player == TERMINAL:
                 return [float(r) for r in world.returns()]
+            # the outcome drawn and the agent's choice are legal there: not checked again
             if player == CHANCE:
-                world.apply_action(sample_chance(world, rng))
+                world.apply_legal(sample_chance(world, rng))
             else:
-                world.apply_action(choose(world))
+                world.apply_legal(choose(world))
         if world.is_terminal():
             return [float(r) for r in world.returns()]
         return [float(world.heuristic(p)) for p in range(n)]

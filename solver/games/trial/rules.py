@@ -199,6 +199,15 @@ class TrialState:
                 f"action {action} ({self._label(action)}) is not legal here "
                 f"(step {self._step_name()}, legal: {', '.join(self._label(a) for a in legal)})"
             )
+        self.apply_legal(action)
+
+    def apply_legal(self, action: int) -> None:
+        """:meth:`apply_action` for an action known to be legal here (one of this state's
+        :meth:`legal_actions`, or a chance outcome drawn from :meth:`chance_outcomes`), not
+        checked again. For the Trial's own playouts and the heuristic agent's look-ahead, which
+        pick among the legal actions just listed: checking cost them a third listing of the
+        legal actions a step, a seventh of a heavy-playout search
+        (``bench/results/trial-reference-speed.md``)."""
         frame = self._top()
         assert frame is not None
         actor = self.current_player()
