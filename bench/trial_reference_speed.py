@@ -35,6 +35,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from benchkit import publish
 from trial_ismcts_speed import positions
 
 
@@ -97,33 +98,25 @@ def run(args: argparse.Namespace) -> list[str]:
         cpu_rate = statistics.median(p[0] for p in pairs)
         wall_rate = statistics.median(p[1] for p in pairs)
         lines.append(f"| {name} | {cpu_rate:,.1f} | {wall_rate:,.1f} |")
-    lines += [
-        "",
-        f"- a {args.seconds} s search (heuristic leaves) ended at most {max(overruns):.3f} s past "
-        f"its budget, wall clock (median {statistics.median(overruns):.3f} s) over the "
-        f"{args.positions} positions: the search checks the clock after each simulation",
-        f"- {args.positions} positions of the 4-player Trial (seed {args.seed}); each rate the "
-        f"median of {args.repeats} runs a position, then over the positions; load "
-        f"{load_before[0]:.2f} before, {load_after[0]:.2f} after (1-minute average); "
-        f"Python {platform.python_version()}, {platform.machine()}.",
-    ]
-    return lines
+    late = f"{max(overruns):.3f} s (median {statistics.median(overruns):.3f} s)"
+    loads = f"{load_before[0]:.2f} before, {load_after[0]:.2f} after (1-minute average)"
+    python = f"Python {platform.python_version()}, {platform.machine()}"
+    where = f"{args.positions} positions of the 4-player Trial (seed {args.seed})"
+    return [*lines, "",
+            f"- a {args.seconds} s search (heuristic leaves) ended at most {late} past its budget, "
+            "wall clock: the search reads the clock after each simulation",
+            f"- {where}, each rate the median of {args.repeats} runs a position, then over them; "
+            f"load {loads}; {python}."]  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--positions", type=int, default=5)
-    parser.add_argument("--iterations", type=int, default=300)
-    parser.add_argument("--heavy-iterations", type=int, default=40)
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--seconds", type=float, default=0.5)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--write", type=Path, default=None)
+    for flag, default in (("--positions", 5), ("--iterations", 300), ("--heavy-iterations", 40),
+                          ("--repeats", 5), ("--seconds", 0.5), ("--seed", 0)):  # fmt: skip
+        parser.add_argument(flag, type=type(default), default=default)
+    parser.add_argument("--write", default=None, help="also write the results to this file")
     args = parser.parse_args(argv)
-    lines = run(args)
-    print("\n".join(lines))
-    if args.write is not None:
-        args.write.write_text("\n".join(lines) + "\n")
+    publish("\n".join(run(args)) + "\n", args.write)
     return 0
 
 
