@@ -74,7 +74,9 @@ class ChildFromClone:
 
 
 class HeuristicState(State, Protocol):
-    """A state whose game declares a heuristic (``GameSpec.has_heuristic``)."""
+    """A state whose game declares a heuristic (``GameSpec.has_heuristic``). It may also offer
+    ``heuristics()``, every player's value at once (the evaluators then call it, not
+    ``heuristic(p)`` a seat: the reference Trial's values are shares of every seat's fame)."""
 
     def heuristic(self, player: int) -> float: ...
 

@@ -178,6 +178,12 @@ def _heuristic_value(state: State, player: int) -> float:
 
 
 def _heuristic(state: State, players: int) -> list[float]:
+    """Every player's heuristic value: ``state.heuristics()`` where the state offers it (one
+    call valuing every seat: a game whose value is a share of all players' scores scores them
+    once, not once a seat), else ``heuristic(p)`` for each."""
+    every = getattr(state, "heuristics", None)
+    if callable(every):
+        return [float(v) for v in every()]
     return [_heuristic_value(state, p) for p in range(players)]
 
 

@@ -79,7 +79,6 @@ class PlayoutEvaluator(SharedPlayoutEvaluator):
             return super().evaluate(state, rng)
         rng = rng if rng is not None else SplitMix64(0)
         world = state.clone()
-        n = len(world.returns())
         choose = heuristic_agent(None, seed=rng.next_u64() >> 1)
         for _ in range(self.depth):
             player = world.current_player()
@@ -92,7 +91,7 @@ class PlayoutEvaluator(SharedPlayoutEvaluator):
                 world.apply_legal(choose(world))
         if world.is_terminal():
             return [float(r) for r in world.returns()]
-        return [float(world.heuristic(p)) for p in range(n)]
+        return [float(v) for v in world.heuristics()]
 
 
 def search_options(state: Any) -> Any:

@@ -293,14 +293,21 @@ class TrialState:
     def heuristic(self, p: int) -> float:
         """A cheap estimate of ``p``'s chance to win: a soft share of the current fame (used by
         the shared MCTS as its leaf evaluator instead of ~500-action random rollouts)."""
+        return self.heuristics()[p]
+
+    def heuristics(self) -> list[float]:
+        """Every player's :meth:`heuristic`, each player's fame scored once: the shared
+        evaluators value a leaf for every seat through this when a state offers it (asked a
+        seat at a time, the 4-player leaf scored 16 fames where 4 do)."""
         if self.is_terminal():
-            return self.returns()[p]
+            return self.returns()
         from solver.games.trial.scoring import fame
 
         totals = [fame(self, q)["total"] for q in range(self.data["player_count"])]
         top = max(totals)
         weights = [math.exp((t - top) / HEURISTIC_SPREAD) for t in totals]
-        return weights[p] / sum(weights)
+        whole = sum(weights)
+        return [w / whole for w in weights]
 
     def to_json(self) -> str:
         """The state as a saved document (:mod:`.saved`, format 2)."""
