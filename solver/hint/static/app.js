@@ -1079,6 +1079,14 @@ function hintSimulations() {
   return null;
 }
 
+// A search the server's cap cut short says so (limitApplied.capped): 99999999 asked ran the
+// cap's 200000 with no word but the number beside the value. An exact answer ran no simulation.
+function cappedNote(answer, asked) {
+  const limit = answer.limitApplied;
+  if (answer.rootInfo.exact || !limit || !(limit.capped || []).includes("iterations")) return [];
+  return [`The server caps a search at ${limit.iterations} simulations (${asked} asked).`];
+}
+
 async function hint() {
   if (!table.position) return;
   showError(null);
@@ -1136,7 +1144,8 @@ async function hint() {
   $("root-value").textContent = rootValueText(root);
   $("root-value").dataset.method = root.method;
   $("root-value").dataset.leaves = root.leaves || "";
-  $("hint-notes").textContent = (answer.notes || []).join(" ");
+  $("hint-notes").textContent = [...(answer.notes || []), ...cappedNote(answer, iterations)]
+    .join(" ");
   if (answer.moveInfos.length) {
     $("hint-table").onmouseleave = () => followLine(answer.moveInfos[0].pv);
     await showLine(answer.moveInfos[0].pv, cursor);
