@@ -12,7 +12,8 @@ it):
 
 A connection past either is closed. While the app works on a complete request there is no
 deadline here (the request's own budget bounds that). Between requests, uvicorn's keep-alive
-timeout closes an idle connection, and a connection is closed after ``max_requests`` answers.
+timeout closes an idle connection, and a connection is closed after ``max_requests`` answers
+(the last one says ``Connection: close``).
 """
 
 from __future__ import annotations
@@ -131,7 +132,11 @@ class GuardedH11Protocol(H11Protocol):
             self._counted = cycle
             self._requests += 1
             if self._requests >= self.limits.max_requests:
-                cycle.keep_alive = False  # the last request of this connection
+                # the last request of this connection: its answer says so, as HTTP/1.1 asks,
+                # so a keep-alive client opens a new connection for the next one (closed
+                # unannounced, its next request went into the closed socket: a reset)
+                cycle.keep_alive = False
+                cycle.default_headers = [*cycle.default_headers, (b"connection", b"close")]
         if cycle is None or cycle.response_complete:
             self._arm("head", self.limits.head_seconds)
         elif cycle.more_body:

@@ -195,3 +195,28 @@ def test_bytes_that_are_not_http_are_logged_as_json(tmp_path) -> None:
     assert "Invalid HTTP request received." not in logs
     assert all(line.startswith("{") for line in lines), lines
     assert any(json.loads(line)["status"] == 400 for line in lines), lines
+
+
+def test_the_last_answer_of_a_connection_says_it_closes(strict: Server) -> None:
+    """The answer that ends a kept-alive connection carries ``Connection: close``, so a client
+    opens a new one for its next request: closed unannounced, a keep-alive client (httpx)
+    sent its next request into the closed socket and failed with a connection reset (every
+    1,000 requests at the default ``--max-keepalive-requests``)."""
+    sock = _connect(strict)
+    sock.settimeout(WAIT)
+    heads = []
+    with contextlib.suppress(OSError):
+        for _ in range(3):
+            sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            data = b""
+            while b"\r\n\r\n" not in data or not data.rstrip().endswith(b"}"):
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+            heads.append(data.split(b"\r\n\r\n", 1)[0].lower())
+    assert len(heads) == 3
+    assert [b"\r\nconnection: close" in head for head in heads] == [False, False, True]
+    with httpx.Client(timeout=WAIT) as client:  # one connection, reused until it is closed
+        statuses = [client.get(f"{strict.url}/health").status_code for _ in range(10)]
+    assert statuses == [200] * 10
