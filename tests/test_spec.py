@@ -15,7 +15,7 @@ import pytest
 
 import solver
 from solver.errors import OptionError
-from solver.registry import game_spec, load_game, register
+from solver.registry import game_spec, load_game, register, registered_games
 from solver.spec import (
     AgentSpec,
     AnalysisHooks,
@@ -286,3 +286,18 @@ def test_the_catalog_lists_the_choices_a_game_declares():
     assert all(row["choices"] == [] for name, row in rows.items() if name != "guardians")
     for value in rows["guardians"]["choices"][0]["values"]:  # every value opens a solo game
         assert load_game("guardians", players=1, level=value).level.number == value
+
+
+@pytest.mark.parametrize("name", registered_games())
+@pytest.mark.parametrize("players", [0, False, True, 1.0, -1, 99])
+def test_a_player_count_the_game_does_not_allow_is_refused_by_its_opener(name, players):
+    """Every game's opener (``GameSpec.open``, which the OpenSpiel bridge, the command line and
+    the hint engine call) refuses a count it does not allow, as ``load_game`` does. Found:
+    guardians read ``players=0`` (and ``False``) as no count, a 2-player game, so
+    ``pyspiel.load_game("forest_guardians(players=0)")`` played 2 players and said so; the
+    dog took ``True`` and ``1.0`` for its one player."""
+    spec = game_spec(name)
+    with pytest.raises(OptionError):
+        load_game(name, players=players)  # the independent answer: the game's factory
+    with pytest.raises(OptionError, match=r"played by|players"):
+        spec.open(spec.example, players=players)

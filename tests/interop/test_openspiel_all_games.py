@@ -80,3 +80,14 @@ def test_a_file_that_fixes_its_count_keeps_it_without_players(puzzle, players):
         == solver.load_game("guardians", position=puzzle).num_players()
     )
     assert game.get_parameters()["players"] == players
+
+
+@pytest.mark.parametrize("name", [n for n in registered_games() if len(game_spec(n).players) > 1])
+def test_a_count_the_game_does_not_allow_is_refused(name):
+    """``players=0`` is no count of any game: guardians' opener read it as none and played its
+    default 2, saying ``players: 2`` (found by helper 91)."""
+    from solver.errors import OptionError
+
+    for players in (0, max(game_spec(name).players) + 1):
+        with pytest.raises(OptionError, match=f"not {players}"):
+            pyspiel.load_game(f"forest_{name}", {"players": players})

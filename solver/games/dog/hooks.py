@@ -22,11 +22,17 @@ def open_forest(
 
     if source is None:
         raise OptionError("the dog game needs a forest: a .forest file or a puzzle name dog/NAME")
-    if players not in (None, 1):
-        raise OptionError(f"the dog game is played by 1 player, not {players}")
+    _check_players(players)
     forest = resolve_forest(source)
     game = SPEC.build(engine=engine, forest=forest)
     return Opened(game=game, state=game.new_initial_state(), source=str(source))
+
+
+def _check_players(players: object) -> None:
+    """Refuse a count other than the dog's one player (``True`` and ``1.0`` are no count,
+    though they equal 1)."""
+    if players is not None and (type(players) is not int or players != 1):
+        raise OptionError(f"the dog game is played by 1 player, not {players!r}")
 
 
 def open_forest_text(text: str, *, engine: str | None = None, players: int | None = None) -> Opened:
@@ -34,8 +40,7 @@ def open_forest_text(text: str, *, engine: str | None = None, players: int | Non
     from solver.games.dog import SPEC
     from solver.games.dog.format import parse_forest
 
-    if players not in (None, 1):
-        raise OptionError(f"the dog game is played by 1 player, not {players}")
+    _check_players(players)
     if not isinstance(text, str):
         raise OptionError(f"a forest's text is a string, not {type(text).__name__}")
     forest = parse_forest(text)

@@ -36,7 +36,7 @@ def open_position(
     from solver.games.guardians import SPEC, resolve_position
 
     if source is None:
-        game = SPEC.build(engine=engine, players=players or None, **options)
+        game = SPEC.build(engine=engine, players=players, **options)  # 0 is refused, not 2
         return Opened(game=game, state=game.new_initial_state(), source="default")
     position = resolve_position(source)
     assert position is not None
