@@ -108,12 +108,12 @@ def test_a_kept_alive_connection_goes_idle_and_is_closed(strict: Server) -> None
     assert _closed_by_server(sock)
 
 
-def test_keep_alive_is_bounded_in_requests(strict: Server) -> None:
-    sock = _connect(strict)
-    sock.settimeout(WAIT)
-    answers = 0
+def _health_answers(sock: socket.socket, count: int) -> list[bytes]:
+    """Up to ``count`` answers to ``GET /health`` asked one after the other on ``sock``, until
+    the server closes it."""
+    answers = []
     with contextlib.suppress(OSError):
-        for _ in range(10):
+        for _ in range(count):
             sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
             data = b""
             while b"\r\n\r\n" not in data or not data.rstrip().endswith(b"}"):
@@ -123,8 +123,17 @@ def test_keep_alive_is_bounded_in_requests(strict: Server) -> None:
                 data += chunk
             if not data:
                 break
-            answers += 1
-            json.loads(data.split(b"\r\n\r\n", 1)[1])
+            answers.append(data)
+    return answers
+
+
+def test_keep_alive_is_bounded_in_requests(strict: Server) -> None:
+    sock = _connect(strict)
+    sock.settimeout(WAIT)
+    answers = 0
+    for data in _health_answers(sock, 10):
+        answers += 1
+        json.loads(data.split(b"\r\n\r\n", 1)[1])
     assert answers == 3  # --max-keepalive-requests 3: the third answer closes the connection
 
 
@@ -204,17 +213,7 @@ def test_the_last_answer_of_a_connection_says_it_closes(strict: Server) -> None:
     1,000 requests at the default ``--max-keepalive-requests``)."""
     sock = _connect(strict)
     sock.settimeout(WAIT)
-    heads = []
-    with contextlib.suppress(OSError):
-        for _ in range(3):
-            sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
-            data = b""
-            while b"\r\n\r\n" not in data or not data.rstrip().endswith(b"}"):
-                chunk = sock.recv(65536)
-                if not chunk:
-                    break
-                data += chunk
-            heads.append(data.split(b"\r\n\r\n", 1)[0].lower())
+    heads = [data.split(b"\r\n\r\n", 1)[0].lower() for data in _health_answers(sock, 3)]
     assert len(heads) == 3
     assert [b"\r\nconnection: close" in head for head in heads] == [False, False, True]
     with httpx.Client(timeout=WAIT) as client:  # one connection, reused until it is closed
