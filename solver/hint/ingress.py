@@ -88,12 +88,26 @@ def _parse_int(text: str) -> Any:
     return int(text) if digits <= MAX_DIGITS else _TooLarge(digits)
 
 
+class _OutOfRange:
+    """A number beyond a float's range (``1e400``, which Python reads as infinity), kept as the
+    client wrote it: refused by :func:`check_clean` quoting it (it said ``inf``)."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+
+def _parse_float(text: str) -> Any:
+    value = float(text)
+    return value if math.isfinite(value) else _OutOfRange(text)
+
+
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
 Parsed: TypeAlias = (
-    "bool | int | float | str | _TooLarge | Sequence[Parsed] | Mapping[str, Parsed] | None"
+    "bool | int | float | str | _TooLarge | _OutOfRange | Sequence[Parsed] | Mapping[str, Parsed]"
+    " | None"
 )
 """JSON as :func:`parse_json` reads it before it is checked: a number too long to convert is kept
 as a :class:`_TooLarge`, and floats may be infinite."""
@@ -130,6 +144,8 @@ def _problem(item: Parsed) -> str | None:
         return None if bad is None else f"a lone surrogate ({bad}) is not Unicode text"
     if isinstance(item, _TooLarge):
         return f"a number too large ({item.digits} digits)"
+    if isinstance(item, _OutOfRange):
+        return f"the number {shortened(item.text)} is beyond a float's range (no finite number)"
     if isinstance(item, float) and not math.isfinite(item):
         return f"{item!r} is not a finite JSON number"
     return None
@@ -148,7 +164,9 @@ def parse_json(text: str, path: list[Any] | None = None, code: str = "malformed"
     where = _field(list(path or []))
     prefix = f"{where}: " if where else ""
     try:
-        value = loads(text, parse_constant=_refuse_constant, parse_int=_parse_int)
+        value = loads(
+            text, parse_constant=_refuse_constant, parse_int=_parse_int, parse_float=_parse_float
+        )
     except DuplicateKeyError as exc:
         located = [*list(path or []), *exc.field]
         field = _field(located)

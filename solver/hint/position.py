@@ -309,7 +309,15 @@ def _open_game(
         raise
     except (SolverError, ValueError, OSError) as exc:
         if source is None:  # no file: the game's options are at fault (a level out of range)
-            raise HintError(f"options: {exc}", "options") from None
+            # a file named by an option's text (stdio's tiles path): that option's field
+            said = str(exc)
+            named = [
+                key
+                for key, value in extra.items()
+                if isinstance(value, str) and said.startswith(path_said(value.strip()))
+            ]
+            at = f"options.{shortened(named[0])}" if len(named) == 1 else "options"
+            raise HintError(f"{at}: {exc}", at) from None
         raise HintError(f"{field}: {exc}", field, "bad_game") from None
 
 

@@ -9,6 +9,7 @@ expected words below are written by hand from the games' declarations (docs/rule
 
 from __future__ import annotations
 
+import json
 from types import SimpleNamespace
 from typing import Any
 
@@ -162,3 +163,39 @@ def test_the_service_names_what_an_option_was_given_and_what_it_takes(
     error = response.json()
     assert error["code"] == "invalid_request" and error["field"] == field, error
     assert error["error"] == said
+
+
+@pytest.mark.parametrize(
+    ("options", "limit", "field", "said"),
+    [
+        ({"level": 1e400}, {}, "options.level", "the number 1e400 is beyond a float's range"),
+        (
+            {},
+            {"iterations": -1e999},
+            "limit.iterations",
+            "the number -1e999 is beyond a float's range",
+        ),
+    ],
+)
+def test_a_number_beyond_a_float_is_quoted_as_the_client_wrote_it(
+    server: Server, options, limit, field, said
+):
+    """It said ``inf is not a finite JSON number``: Python's reading, not the client's text."""
+    body = json.dumps({"id": "q", "game": "guardians", "options": options, "limit": limit})
+    body = body.replace("-Infinity", "-1e999").replace("Infinity", "1e400")  # as a client wrote
+    response = httpx.post(f"{server.url}/v1/hint", content=body, timeout=60,
+                          headers={"Content-Type": "application/json"})  # fmt: skip
+    assert response.status_code == 400, response.text
+    reply = response.json()
+    assert (reply["code"], reply["field"]) == ("invalid_request", field), reply
+    assert reply["error"].startswith(f"{field}: {said}") and "inf " not in reply["error"]
+
+
+def test_a_tiles_file_the_engine_cannot_read_is_refused_on_its_field(tmp_path):
+    """On stdio, where paths are read: a folder or a device given as ``tiles`` is refused on
+    ``options.tiles`` (it was ``options``, the field of the options as a whole)."""
+    for path in (str(tmp_path), "/dev/null"):
+        with pytest.raises(HintError) as caught:
+            open_position(_request("guardians", {"tiles": path}), allow_paths=True)
+        assert caught.value.field == "options.tiles", caught.value
+        assert str(caught.value).startswith(f"options.tiles: {path}: is a "), caught.value
