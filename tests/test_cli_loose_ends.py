@@ -229,3 +229,27 @@ def test_a_tile_set_file_of_the_wrong_content_is_named(capsys, tmp_path):
     wrong.write_text('{"game": "guardians", "options": {}, "actions": []}', encoding="utf-8")
     code, err = _run(capsys, ["guardians", "show", "--option", f"tiles={wrong}"])
     _one_short_line(code, err, f"forest: error: {wrong}: line 1, column 1: expected tile set")
+
+
+def test_a_host_the_system_cannot_say_is_one_line():
+    """``forest serve --host $'\\xff'`` (a byte not UTF-8) was a traceback: bind() raised a
+    TypeError ("encoding of hostname failed")."""
+    pytest.importorskip("uvicorn")
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root), "LC_ALL": "C.UTF-8"}
+    done = subprocess.run(
+        [os.fsencode(sys.executable), b"-m", b"solver.cli", b"serve", b"--host", b"\xff",
+         b"--port", b"0"],
+        capture_output=True, env=env, timeout=120, check=False,
+    )  # fmt: skip
+    err = done.stderr.decode("utf-8", "backslashreplace")
+    assert done.returncode == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith("forest: error: --host '\\udcff' is no host name"), err
+
+
+def test_a_report_folder_that_is_a_device_is_not_called_a_file(capsys, tmp_path):
+    pytest.importorskip("pandas")
+    argv = ["analyse", "--count", "1", "--size", "5x5", "-o", str(tmp_path / "r.csv"),
+            "--report", "/dev/null"]  # fmt: skip
+    code, err = _run(capsys, argv)
+    _one_short_line(code, err, "--report '/dev/null' is not a directory")

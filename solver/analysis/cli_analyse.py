@@ -276,7 +276,7 @@ def _check_report(args: argparse.Namespace) -> None:
         where = getattr(args, name)
         if where is not None and Path(where).exists() and not Path(where).is_dir():
             flag = "--" + name.replace("_", "-")
-            raise OptionError(f"{flag} {path_said(where)!r} is a file, not a directory")
+            raise OptionError(f"{flag} {path_said(where)!r} is not a directory")
 
 
 def _check_run(args: argparse.Namespace) -> None:

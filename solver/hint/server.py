@@ -33,7 +33,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.errors import OptionError, needs_extra, path_said
+from solver.errors import OptionError, needs_extra, path_said, shortened
 
 with needs_extra("the hint service"):  # the serve extra: the API names it
     from fastapi import FastAPI, Request
@@ -309,7 +309,13 @@ def run_server(args: argparse.Namespace, caps: Caps) -> int:
         sock.bind((args.host, args.port))
     except OSError as exc:
         sock.close()
-        raise OptionError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
+        host = shortened(args.host)
+        raise OptionError(f"cannot listen on {host}:{args.port}: {exc.strerror}") from None
+    except (TypeError, ValueError):  # a host the system cannot encode (a byte not UTF-8, NUL)
+        sock.close()
+        raise OptionError(
+            f"--host {shortened(args.host)!r} is no host name or address this system can say"
+        ) from None
     sock.listen(1024)
     port = sock.getsockname()[1]
     uv_config = uvicorn.Config(
