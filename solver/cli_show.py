@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from solver.cli_position import open_position
-from solver.cmdkit import check_output, write_output
+from solver.cmdkit import check_output, check_svg_name, write_output
 from solver.errors import OptionError
 from solver.spec import GameSpec, Opened
 
@@ -37,6 +37,7 @@ def render_command(spec: GameSpec, args: argparse.Namespace) -> int:
     """``forest GAME render``: the position, or the end of a ``--random-game``, as SVG to ``-o
     FILE`` (never replacing a file without ``--overwrite``) or stdout."""
     render = spec.require("render_svg", "drawing a position as SVG")
+    check_svg_name(args.output, "-o")
     check_output(args.output, overwrite=args.overwrite)
     opened = open_position(spec, args)
     state = opened.state if args.state_given else None

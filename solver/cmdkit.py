@@ -32,6 +32,7 @@ __all__ = [
     "MAX_WORKER_PROCESSES",
     "Progress",
     "Subcommands",
+    "check_svg_name",
     "nonnegative_int",
     "output_option",
     "parse_size",
@@ -371,6 +372,25 @@ def progress_of(args: argparse.Namespace, what: str, since: float | None = None)
     """The :class:`Progress` of a command given ``--no-progress`` or not (``since``: when its
     work began, on ``time.monotonic()``'s clock; ``None``: when the line opens)."""
     return Progress(what, enabled=not getattr(args, "no_progress", False), since=since)
+
+
+OTHER_FORMATS = frozenset(
+    (".png", ".pdf", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff", ".eps", ".ps")
+)
+"""The suffixes of image and document formats an SVG written under them would pass for."""
+
+
+def check_svg_name(path: str | None, flag: str) -> None:
+    """Refuse an SVG output named as another format (``-o board.pdf`` wrote SVG text into a
+    ``.pdf`` that no viewer opens); any other name (``.svg``, none, a device) is written."""
+    if path is None:
+        return
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix in OTHER_FORMATS:
+        raise OptionError(
+            f"{flag} {path_said(path)}: the drawing is SVG, not {suffix[1:].upper()}; name the "
+            "file .svg"
+        )
 
 
 def check_output(path: str | None, *, overwrite: bool = False) -> None:

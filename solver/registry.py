@@ -29,7 +29,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from solver import option_values
-from solver.errors import OptionError
+from solver.errors import OptionError, shortened
 from solver.spec import ENGINES, GameSpec
 
 __all__ = [
@@ -186,7 +186,8 @@ def default_engine(spec: GameSpec | None = None) -> str:
     wanted = os.environ.get("SOLVER_ENGINE")
     if wanted is not None and wanted not in (*ENGINES, *known):
         raise OptionError(
-            f"SOLVER_ENGINE={wanted!r} is not an engine; expected one of {', '.join(ENGINES)}"
+            f"SOLVER_ENGINE={shortened(wanted)!r} is not an engine; expected one of "
+            f"{', '.join(ENGINES)}"
         )
     return "kernel" if wanted is None else wanted
 

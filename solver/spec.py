@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from solver.errors import OptionError
+from solver.errors import OptionError, shortened
 
 if TYPE_CHECKING:
     from solver.game import Game, State
@@ -841,7 +841,7 @@ class GameSpec:
                 return wanted
             if wanted not in (*ENGINES, *known):
                 raise OptionError(
-                    f"SOLVER_ENGINE={wanted!r} is not an engine; expected one of "
+                    f"SOLVER_ENGINE={shortened(wanted)!r} is not an engine; expected one of "
                     f"{', '.join(ENGINES)}"
                 )
         if self.default_engine in self.engines:

@@ -253,3 +253,28 @@ def test_a_report_folder_that_is_a_device_is_not_called_a_file(capsys, tmp_path)
             "--report", "/dev/null"]  # fmt: skip
     code, err = _run(capsys, argv)
     _one_short_line(code, err, "--report '/dev/null' is not a directory")
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("name", ["board.pdf", "board.PNG", "board.jpg"])
+def test_render_refuses_a_name_of_another_format(capsys, tmp_path, game, name):
+    """``render -o board.pdf`` wrote SVG text into a .pdf (no viewer opens it), exit 0."""
+    target = tmp_path / name
+    argv = [game, "render", "-o", str(target)] + (["dog/tiny-example"] if game == "dog" else [])
+    code, err = _run(capsys, argv)
+    kind = name.rsplit(".", 1)[1].upper()
+    _one_short_line(code, err, f"the drawing is SVG, not {kind}; name the file .svg")
+    assert not target.exists()
+
+
+def test_order_svg_refuses_a_name_of_another_format(capsys, tmp_path):
+    target = tmp_path / "plan.png"
+    code, err = _run(capsys, ["guardians", "order", "guardians/chain", "--svg", str(target)])
+    _one_short_line(code, err, "--svg ")
+    assert "the drawing is SVG, not PNG" in err and not target.exists()
+
+
+def test_a_long_engine_variable_is_quoted_by_its_start(capsys, monkeypatch):
+    monkeypatch.setenv("SOLVER_ENGINE", "k" * 5_000)
+    code, err = _run(capsys, ["dog", "show", "dog/tiny-example"])
+    _one_short_line(code, err, "(5000 characters)' is not an engine")

@@ -73,8 +73,9 @@ def _order(args: argparse.Namespace) -> int:
     from solver.search.limit import search_cancel, search_deadline
 
     if args.svg is not None:
-        from solver.cmdkit import check_output
+        from solver.cmdkit import check_output, check_svg_name
 
+        check_svg_name(args.svg, "--svg")
         check_output(args.svg, overwrite=args.overwrite)
     position = resolve_position(args.position)
     state = GuardiansGame(position=position).new_initial_state()
