@@ -14,6 +14,13 @@ HERE = Path(__file__).parent
 EXT_DIR = "ext"
 
 
+COMPILE_ARGS = ["-O3", "-g0"]
+"""Optimised, without debug information: Python's own compiler flags add ``-g``, and the debug
+tables cost gcc about a third of the kernels' compile time (bench/results/test-suite-time.md),
+for nothing read at run time (``-g`` does not change the code gcc generates). A debugging build
+edits this list (``-g0`` comes after, so overrides, any ``-g`` in ``CFLAGS``)."""
+
+
 def _extensions() -> list[Extension]:
     modules = []
     for pyx in sorted((HERE / EXT_DIR).glob("*.pyx")):
@@ -24,7 +31,7 @@ def _extensions() -> list[Extension]:
                 f"solver._ext.{pyx.stem}",
                 [f"{EXT_DIR}/{pyx.name}"],
                 depends=parts,
-                extra_compile_args=["-O3"],
+                extra_compile_args=COMPILE_ARGS,
                 define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
             )
         )
