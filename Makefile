@@ -62,15 +62,21 @@ demo: $(RUNTIME_STAMP)
 # TEST_WORKERS=0 runs it in one process.
 TEST_WORKERS ?= auto
 XDIST := -n $(TEST_WORKERS) --maxprocesses 4 --dist worksteal
+# The suite starts a few hundred Python processes (the `forest` command as users meet it, the
+# servers): each compiles the modules it imports again unless it may cache their bytecode, which
+# PYTHONDONTWRITEBYTECODE=1 (set on CI's machine) forbids. Allowed for the test runs (the cache
+# is __pycache__/, ignored by git): tests/test_cli_contracts.py 28 -> 20 s of CPU
+# (bench/results/test-suite-time.md).
+PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest
 
 # CI runs `make test`: the linters first, then the tests (but tests/test_layers.py, which the
 # linters have just run: every worker would parse the whole tree again to collect it).
 test: lint browser
 	@echo "== make: the test suite on $(TEST_WORKERS) workers (make test-all adds the slow exhaustive checks)"
-	$(PY) -m pytest -q $(XDIST) --ignore=tests/test_layers.py
+	$(PYTEST) -q $(XDIST) --ignore=tests/test_layers.py
 
 test-all: $(STAMP) browser
-	$(PY) -m pytest -q $(XDIST) -m "slow or not slow"
+	$(PYTEST) -q $(XDIST) -m "slow or not slow"
 
 # Benchmarks take what the machine's load makes them take: no per-test time limit (timeout=0).
 bench: $(STAMP)
@@ -81,7 +87,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check solver tests bench
 	$(PY) -m mypy solver
 	@echo "== make: the layers (docs/architecture.md): every import of solver/ and ext/*.pyx"
-	$(PY) -m pytest -q -p no:cacheprovider -p no:randomly tests/test_layers.py
+	$(PYTEST) -q -p no:cacheprovider -p no:randomly tests/test_layers.py
 
 format: $(STAMP)
 	$(VENV)/bin/ruff format solver tests bench
