@@ -188,7 +188,9 @@ class GuardiansGame:
     def _faces(self) -> None:
         """The set's faces: ``face_members[face]`` its tile ids in order; ``canon[t]`` the first
         tile of t's face with t's back (the code of that back); ``multiplicity[u]`` how many
-        tiles of the set have the face and back coded ``u``."""
+        tiles of the set have the face and back coded ``u``; ``face_backs[face]`` the face's
+        distinct backs as ``(sequence, code)`` in order, faces in order (what the state JSON's
+        ``unseen`` lists, read at every step: computed once a game)."""
         self.face_members: dict[str, list[int]] = {}
         self.canon: dict[int, int] = {}
         self.multiplicity: dict[int, int] = {}
@@ -198,6 +200,10 @@ class GuardiansGame:
             u = first.setdefault((tile.face, tile.sequence), tile.id)
             self.canon[tile.id] = u
             self.multiplicity[u] = self.multiplicity.get(u, 0) + 1
+        self.face_backs: dict[str, list[tuple[str, int]]] = {
+            face: sorted({(self.back(self.canon[t]), self.canon[t]) for t in members})
+            for face, members in sorted(self.face_members.items())
+        }
 
     def _read_position(self, position: Grove) -> None:
         if position.mode == "solo":

@@ -98,10 +98,9 @@ def unseen_multiset(state: GuardiansState) -> dict[str, list[str]]:
     game = state.game
     seen = Counter(state.backs.values())  # one pass over the flipped tiles, not one per face
     out: dict[str, list[str]] = {}
-    for face in sorted(game.face_members):
-        codes = {game.canon[t] for t in game.face_members[face]}  # one code a distinct back
+    for face, distinct in game.face_backs.items():  # each face's backs, in order, once a game
         backs: list[str] = []
-        for back, u in sorted((game.back(u), u) for u in codes):
+        for back, u in distinct:
             backs += [back] * (game.multiplicity[u] - seen[u])
         if backs:
             out[face] = backs
