@@ -19,6 +19,11 @@ import pytest
 httpx = pytest.importorskip("httpx")
 START_TIMEOUT = 60.0
 TIMEOUT = 60
+UNREACHED = 3600.0
+"""A search budget (seconds) no test lives to see run out: a test that stops a search (a
+terminate request, a signal, the output closing) gives it this budget, so a stop that were
+ignored would wait for it, and the test's time limit (pytest-timeout, 300 s: a hang guard) fails
+it. No assertion reads the wall clock, which a loaded machine stretches."""
 
 
 class Server:

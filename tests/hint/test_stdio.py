@@ -15,14 +15,14 @@ import solver
 from solver.game import sample_chance
 from solver.rng import SplitMix64
 
-from .conftest import TIMEOUT, Engine
+from .conftest import TIMEOUT, UNREACHED, Engine
 
 DOG = {"game": "dog", "options": {"forest": "dog/another-dog"}}
 
 
 @pytest.fixture
 def engine():
-    running = Engine("--max-iterations", "50000", "--max-seconds", "8")
+    running = Engine("--max-iterations", "50000", "--max-seconds", str(UNREACHED))
     yield running
     if running.proc.poll() is None:
         running.proc.kill()
@@ -72,8 +72,8 @@ POSITIONS = {"dog": lambda: {**DOG, "actions": [10]}, "trial": _trial_decision}
 
 @pytest.mark.parametrize("position", sorted(POSITIONS))
 def test_partial_reports_then_terminate(engine: Engine, position: str) -> None:
-    engine.send({"id": "long", **POSITIONS[position](), "exact": False, "limit": {"seconds": 6},
-                 "reportDuringSearchEvery": 0.2})  # fmt: skip
+    engine.send({"id": "long", **POSITIONS[position](), "exact": False,
+                 "limit": {"seconds": UNREACHED}, "reportDuringSearchEvery": 0.2})  # fmt: skip
     partials = []
     for _ in range(100):
         message = engine.read()
@@ -84,10 +84,8 @@ def test_partial_reports_then_terminate(engine: Engine, position: str) -> None:
             break
     assert all(p["moveInfos"] for p in partials)
     assert partials[1]["rootInfo"]["visits"] > partials[0]["rootInfo"]["visits"]
-    started = time.monotonic()
     engine.send({"id": "t1", "action": "terminate", "terminateId": "long"})
-    messages = engine.read_until("long")
-    assert time.monotonic() - started < 3  # stopped well before its 6 s budget
+    messages = engine.read_until("long")  # not after its hour (UNREACHED)
     final = messages[-1]
     assert final["terminated"] is True and final["isDuringSearch"] is False
     assert final["moveInfos"] and final["rootInfo"]["visits"] >= partials[1]["rootInfo"]["visits"]
@@ -213,20 +211,18 @@ def test_hint_without_a_transport_is_a_usage_error() -> None:
 def test_a_stop_after_the_end_of_the_input_stops_the_work_in_flight(stop: signal.Signals) -> None:
     """The input closed, the engine finishes the work in flight; a stop signal then still stops
     it, answered and exit 0 (SIGTERM killed it unanswered, -15; Ctrl-C waited out the budgets)."""
-    engine = Engine()
+    engine = Engine("--max-seconds", str(UNREACHED))
     for n in range(2):
-        engine.send({"id": f"r{n}", **POSITIONS["trial"](), "limit": {"seconds": 8},
+        engine.send({"id": f"r{n}", **POSITIONS["trial"](), "limit": {"seconds": UNREACHED},
                      "reportDuringSearchEvery": 0.2})  # fmt: skip
     assert engine.read()["isDuringSearch"]  # the searches run
     assert engine.proc.stdin is not None
     engine.proc.stdin.close()
     time.sleep(0.3)
-    started = time.monotonic()
     engine.proc.send_signal(stop)
     assert engine.proc.stdout is not None and engine.proc.stderr is not None
-    out, err = engine.proc.stdout.read(), engine.proc.stderr.read()  # stdin is closed already
+    out, err = engine.proc.stdout.read(), engine.proc.stderr.read()  # not after the budgets' hour
     assert engine.proc.wait(timeout=TIMEOUT) == 0 and err == ""
-    assert time.monotonic() - started < 5
     finals = [m for m in map(json.loads, out.splitlines()) if not m["isDuringSearch"]]
     assert sorted(m["id"] for m in finals) == ["r0", "r1"]
     assert all(m["terminated"] is True for m in finals)

@@ -8,15 +8,19 @@ import json
 import os
 import signal
 import threading
-import time
 
 import pytest
 
 from solver.hint import stdio
+from solver.hint.limits import Caps
+
+from .conftest import UNREACHED
 
 SLOW = {"game": "dog", "options": {"forest": "dog/another-dog"}, "actions": [10], "exact": False,
-        "limit": {"seconds": 20}}  # fmt: skip
-"""A search that runs its whole 20 s unless stopped."""
+        "limit": {"seconds": UNREACHED}}  # fmt: skip
+"""A search that runs its whole budget unless stopped: an hour, under caps that allow it (no
+assertion reads the clock: a stop that waited for the budget fails as a timeout)."""
+CAPS = Caps(max_seconds=UNREACHED)
 
 
 def _lines(*requests: object) -> bytes:
@@ -34,15 +38,13 @@ def test_a_stop_while_reading_waits_for_a_slot_answers_at_once(monkeypatch):
     os.write(write, _lines(*({"id": f"r{n}", **SLOW} for n in range(3))))
     out = io.StringIO()
     timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGTERM))
-    started = time.monotonic()
     timer.start()
     try:
         with open(read, "rb") as source:
-            assert stdio.serve_lines(source, out, workers=1, stop_on_signals=True) == 0
+            assert stdio.serve_lines(source, out, workers=1, caps=CAPS, stop_on_signals=True) == 0
     finally:
         timer.cancel()
         os.close(write)
-    assert time.monotonic() - started < 8  # not the 20 s budget
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     assert sorted(a["id"] for a in answers) == ["r0", "r1", "r2"]
     assert all(a["terminated"] is True for a in answers)
@@ -59,10 +61,8 @@ def test_the_output_closing_stops_the_searches_in_flight():
     """A write on the reading thread finds the output gone: the engine gives up at once, its
     searches stopped (they used to run their whole budgets first)."""
     source = io.BytesIO(_lines({"id": "r0", **SLOW}, b"not json"))
-    started = time.monotonic()
-    with pytest.raises(BrokenPipeError):
-        stdio.serve_lines(source, _Closed(), workers=1)
-    assert time.monotonic() - started < 8
+    with pytest.raises(BrokenPipeError):  # not after the search's hour
+        stdio.serve_lines(source, _Closed(), workers=1, caps=CAPS)
 
 
 def test_a_read_is_interrupted_once_however_many_signals_come():
@@ -98,7 +98,5 @@ def test_a_stop_during_the_warm_up_reads_no_line_and_exits_0(monkeypatch, capsys
 
     monkeypatch.setattr(jobs, "warm_games", lambda: os.kill(os.getpid(), signal.SIGINT))
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(_lines({"id": "r0", **SLOW}))))
-    started = time.monotonic()
     assert cli.main(["hint", "--stdio"]) == 0
-    assert time.monotonic() - started < 8  # the request was not read, let alone searched
-    assert capsys.readouterr().out == ""
+    assert capsys.readouterr().out == ""  # the request was not read: no answer, not even later
