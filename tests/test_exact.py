@@ -12,7 +12,6 @@ import os
 import re
 import signal
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -48,15 +47,15 @@ def test_ctrl_c_stops_a_solve_and_goes_on_up():
     # Python's own Ctrl-C handler, whatever this process inherited: a suite started in the
     # background ignores SIGINT, and the solve then ran to pytest's timeout
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    started = time.monotonic()
     timer.start()
     try:
+        # stopped at once: a solve that waited for its 10,000 s limit instead fails as the
+        # test's timeout (a hang guard); no assertion reads the clock
         with pytest.raises(KeyboardInterrupt):
             solve(solver, model)
     finally:
         timer.cancel()
         signal.signal(signal.SIGINT, previous)
-    assert time.monotonic() - started < 10.0  # stopped at once, not at the limit
 
 
 def test_a_solve_answers_as_before_on_any_thread():

@@ -168,15 +168,14 @@ def not_dask() -> Iterator[str]:
     server.close()
 
 
+@pytest.mark.timeout(30)  # a hang guard, not a speed test: the half-made client's wait was 40 s
 def test_a_server_that_is_not_a_dask_scheduler_is_a_clear_error(tmp_path, not_dask):
     """It was a MemoryError from inside ``distributed.Client`` (Dask read the HTTP reply as a
     frame length), then a 40 s wait at exit for the half-made client."""
     pytest.importorskip("distributed")
-    started = time.monotonic()
     with pytest.raises(SolverError, match=r"cannot reach the Dask scheduler at .*Dask's protocol"):
         run_batch(Job.generated(2), fake_analyse, out=tmp_path / "r.csv", backend="dask",
                   scheduler=not_dask, progress=False)  # fmt: skip
-    assert time.monotonic() - started < 15
     assert sorted(tmp_path.iterdir()) == []
 
 
