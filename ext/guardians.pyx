@@ -1730,10 +1730,6 @@ cdef class GuardiansKernelGame(KernelGameFace):
         return self.reference.multiplicity
 
     @property
-    def face_backs(self):
-        return self.reference.face_backs
-
-    @property
     def _position_tokens(self):
         return self.reference._position_tokens
 

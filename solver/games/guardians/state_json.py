@@ -98,7 +98,10 @@ def unseen_multiset(state: GuardiansState) -> dict[str, list[str]]:
     game = state.game
     seen = Counter(state.backs.values())  # one pass over the flipped tiles, not one per face
     out: dict[str, list[str]] = {}
-    for face, distinct in game.face_backs.items():  # each face's backs, in order, once a game
+    # each face's backs in order, listed once a game by the reference game (the kernel's game
+    # keeps one as ``reference``: read there, a kernel built before the table still writes)
+    tables = getattr(game, "reference", game)
+    for face, distinct in tables.face_backs.items():
         backs: list[str] = []
         for back, u in distinct:
             backs += [back] * (game.multiplicity[u] - seen[u])
