@@ -108,6 +108,7 @@ def search(state: Any, args: argparse.Namespace) -> Searched:
     ``args`` carries ``spec``, ``mode`` (:func:`exact_mode`), ``iterations``, ``seed``,
     ``memory_mb`` and ``observer``. Hidden information: ISMCTS from the observer's view (never
     exact: an exact search would read every hidden card)."""
+    from solver.agent_first import agent_first
     from solver.search import Limit, search_position
 
     spec: GameSpec = args.spec
@@ -139,7 +140,10 @@ def search(state: Any, args: argparse.Namespace) -> Searched:
     # moves after, each outcome was valued for its mover (guardians 2-player: 0.94 shown as
     # player 0's win probability where player 0's was 0.06)
     value = float(valued.values[args.observer])
-    return Searched(valued.result, value, valued.method, valued.simulations, notes)
+    result, tie_note = agent_first(spec, state, valued.result, seed=args.seed)
+    if tie_note is not None:
+        notes = (*notes, tie_note)
+    return Searched(result, value, valued.method, valued.simulations, notes)
 
 
 def _move_rows(state: Any, result: Any) -> list[dict[str, Any]]:

@@ -633,6 +633,12 @@ class GameSpec:
     default_agent: str | None = None
     """The game's strongest agent, the one ``solve``, ``best-move`` and ``play`` use unless told:
     one of :meth:`agent_names`. ``None``: ``ismcts`` with hidden information, else ``mcts``."""
+    hint_agent: str | None = None
+    """An agent (one of :meth:`agent_names`) whose move ``best-move`` and hints list first among
+    the moves their search values alike (:mod:`solver.agent_first`): where the search's
+    heuristic is blind to what an agent plans (guardians' tile placements before a pawn stands
+    by them are all valued the same), the hint still leads with a strong move, and says so.
+    ``None``: the search's order alone."""
     play_games: int = 100
     """The games ``play`` plays unless ``--games`` says: fewer where the strongest agent takes
     seconds a game, so a default ``play`` answers in about a minute (guardians' two lookahead
@@ -774,7 +780,7 @@ class GameSpec:
         if review is not None and not _is_count(review):
             raise OptionError(f"{where}: review_iterations must be a whole number, 1 or more")
         self._check_choices(where)
-        for name in ("default_agent", "solve_agent"):
+        for name in ("default_agent", "solve_agent", "hint_agent"):
             agent = getattr(self, name)
             if agent is not None and agent not in self.offered_agents():
                 raise OptionError(

@@ -32,6 +32,7 @@ included, and never before one simulation per legal move.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Callable
@@ -228,6 +229,7 @@ def _searched(
     """The position valued by :func:`solver.search.search_position`: the exact attempt planned on
     the seconds the request named (iterations only: an untimed call's share), everything bounded
     by what is left of the request's capped seconds."""
+    from solver.agent_first import agent_first
     from solver.search import Limit, search_position
 
     left = max(1e-9, deadline - time.monotonic())
@@ -254,6 +256,11 @@ def _searched(
         progress=progress,
         max_seconds=left,
     )
+    if time.monotonic() >= deadline or (cancel is not None and cancel.is_set()):
+        return _found_of(valued)  # no time left for the hint agent's move: the search's order
+    result, tie_note = agent_first(spec, state, valued.result, seed=request.seed)
+    if tie_note is not None:
+        valued = dataclasses.replace(valued, result=result, notes=(*valued.notes, tie_note))
     return _found_of(valued)
 
 

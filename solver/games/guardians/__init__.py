@@ -156,6 +156,9 @@ SPEC = GameSpec(
     # guardians_match.md): the default of every command, of hints' strength ladder (level 10)
     # and of the web table's engine seats
     default_agent="lookahead",
+    # the colour heuristic values every placement alike until a pawn stands by it: best-move and
+    # hints lead such ties with the default agent's choice (solver/agent_first.py)
+    hint_agent="lookahead",
     play_games=10,  # two lookahead seats: about 4 s a game (100 games took 434 s)
     ladder=LADDER,
     open_text=f"{_HOOKS}:open_text",

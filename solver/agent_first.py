@@ -1,0 +1,57 @@
+"""A game's hint agent leads the moves its search values alike (``GameSpec.hint_agent``).
+
+A search's heuristic can be blind where an agent plans: in forest guardians every tile placement
+before a pawn stands by it gets the same heuristic value, so ``best-move`` listed 24 placements
+at 0.5996 in the order of their action ids, and a hint "suggested" the first. Where the game
+declares a hint agent, the move it plays is listed first among the moves tied for the best
+value, and a note says so: the values are the search's, unchanged; only the order among equals
+is the agent's. Moves the search tells apart keep the search's order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from solver.game import State
+    from solver.search.result import SearchResult
+    from solver.spec import GameSpec
+
+ALIKE = 5e-5
+"""Values closer than this are alike: half the last digit of the four decimals moves are shown
+with, so moves that read the same are the ones reordered."""
+
+
+def agent_first(
+    spec: GameSpec, state: State, result: SearchResult | None, *, seed: int = 0
+) -> tuple[SearchResult | None, str | None]:
+    """``result`` with the hint agent's move first among the moves valued alike with the best,
+    and the note that says so; ``result`` unchanged and no note where the game declares no
+    hint agent, the answer is exact, fewer than two moves share the best value, or the agent
+    plays a move the search values lower (the search's order stands)."""
+    from solver.agents import make_agent
+
+    name = spec.hint_agent
+    if name is None or result is None or result.exact or len(result.moves) < 2:
+        return result, None
+    if state.is_chance_node() or state.is_terminal():
+        return result, None
+    best = max(move.value for move in result.moves)
+    alike = [move for move in result.moves if best - move.value < ALIKE]
+    if len(alike) < 2:
+        return result, None
+    agent = make_agent(name, state.get_game(), seed=seed)
+    chosen = agent(state.clone())
+    first = next((move for move in alike if move.action == chosen), None)
+    if first is None:
+        return result, None
+    moves = (first, *(move for move in result.moves if move is not first))
+    note = (
+        f"the search values {len(alike)} moves alike ({best:.4f}): the first is the "
+        f"{name} agent's choice"
+    )
+    ordered = dataclasses.replace(
+        result, moves=moves, best_action=first.action, best_label=first.label
+    )
+    return ordered, note
