@@ -47,10 +47,8 @@ def agent_first(
     if first is None:
         return result, None
     moves = (first, *(move for move in result.moves if move is not first))
-    note = (
-        f"the search values {len(alike)} moves alike ({best:.4f}): the first is the "
-        f"{name} agent's choice"
-    )
+    # one wording for every position, so a turn's or a review's positions share one note
+    note = f"the moves the search values alike with the best are led by the {name} agent's choice"
     ordered = dataclasses.replace(
         result, moves=moves, best_action=first.action, best_label=first.label
     )

@@ -75,7 +75,8 @@ def test_a_hint_leads_with_the_agents_choice_and_says_so() -> None:
     first = reply["moveInfos"][0]
     assert first["action"] == _agent_move(state, seed=3)
     assert first["value"] == max(m["value"] for m in reply["moveInfos"])
-    assert any("the first is the lookahead agent's choice" in n for n in reply["notes"])
+    led = "alike with the best are led by the lookahead agent's choice"
+    assert any(led in note for note in reply["notes"])
 
 
 def _result(values: list[float], exact: bool = False) -> SearchResult:
