@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import signal
 import sys
 import traceback
 from collections.abc import Callable, Sequence
@@ -360,7 +361,10 @@ def _run(handler: Handler, args: argparse.Namespace, words: list[str]) -> int:
         start = "\n" if sys.stderr.isatty() else ""
         said = " ".join(str(exc).split()) if isinstance(exc, InterruptedRun) else ""
         print(f"{start}forest: {said or 'interrupted'}", file=sys.stderr)  # what was kept
-        return 130
+        # 128 + the signal, as shells report it: 130 for Ctrl-C, 143 for a SIGTERM that
+        # stopped a run (an exit, not a death by the signal, so the worker pool's own exit
+        # handlers still run)
+        return 128 + getattr(exc, "signum", signal.SIGINT)
     except Exception as exc:
         traceback.print_exc()
         print(f"forest: {report_bugs(exc)}", file=sys.stderr)

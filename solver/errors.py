@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 from collections.abc import Iterator
 
 
@@ -199,9 +200,16 @@ class InterruptedRun(KeyboardInterrupt):
     so code that stops on one still stops; the command line prints the message as its one line
     (and exits 130, as for any Ctrl-C).
 
+    ``signum`` is the signal that stopped it: SIGTERM (``timeout``, a CI runner, ``kill``)
+    stops such a run as Ctrl-C does, and the command line exits 128 + ``signum`` (130, 143).
+
     >>> isinstance(InterruptedRun("interrupted: ..."), KeyboardInterrupt)
     True
     """
+
+    def __init__(self, message: str, signum: int = signal.SIGINT) -> None:
+        super().__init__(message)
+        self.signum = signum
 
 
 class ExtensionMissingError(SolverError, ImportError):

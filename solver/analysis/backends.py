@@ -13,6 +13,7 @@ import contextlib
 import logging
 import math
 import os
+import warnings
 from collections.abc import Generator, Iterator, Mapping
 from itertools import islice
 from typing import TYPE_CHECKING, Any
@@ -68,9 +69,17 @@ class Local:
             with joblib.Parallel(
                 n_jobs=self.workers, backend="loky", return_as="generator_unordered"
             ) as parallel:
-                yield from parallel(
+                rows = parallel(
                     joblib.delayed(run_chunk)(fn, chunk, types, parent) for chunk in todo
                 )
+                try:  # a loop, not yield from, which would close rows before the filter is on
+                    for chunk_rows in rows:  # noqa: UP028
+                        yield chunk_rows
+                except GeneratorExit:  # the run stopped (Ctrl-C, SIGTERM): its one line says so
+                    with warnings.catch_warnings():  # not joblib's about the chunks dropped
+                        warnings.filterwarnings("ignore", CANCELLED, UserWarning)
+                        rows.close()
+                    raise
         except Exception as exc:  # a worker died (a crash in compiled code, out of memory...)
             if isinstance(exc, SolverError):
                 raise
@@ -81,6 +90,10 @@ class Local:
 
     def close(self) -> None:
         pass
+
+
+CANCELLED = r".* tasks which were still being processed by the workers have been cancelled"
+"""joblib's warning when a run's unfinished generator is closed (a stopped run)."""
 
 
 CONNECT_TIMEOUT = "20s"

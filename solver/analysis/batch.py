@@ -41,6 +41,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
+import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -304,8 +305,9 @@ def execute_batch(
             resume, repair, batch.count, lambda i: batch.source_at(i).source, types, notify
         )
         try:
-            _run(batch, fn, types, done, journal, jobs, backend, scheduler, dask_local,
-                 threads, chunk_size, progress, notify)  # fmt: skip
+            with _sigterm_interrupts():  # the pool shut down before SIGTERM's own action is back
+                _run(batch, fn, types, done, journal, jobs, backend, scheduler, dask_local,
+                     threads, chunk_size, progress, notify)  # fmt: skip
             _pause("finalise")
             # 3. The final file, in batch order; then the journal goes.
             frame = write_results(
@@ -389,13 +391,43 @@ def _run(
                 if bar is not None:
                     bar.update(len(chunk_rows))
                 _pause("chunk")
-    except KeyboardInterrupt:  # one line says what is kept and how to go on: the exception's
-        raise InterruptedRun(_interrupted(batch.count, len(done), noun, journal.path)) from None
+    except KeyboardInterrupt as exc:  # one line says what is kept and how to go on
+        signum = signal.SIGTERM if isinstance(exc, _Terminated) else signal.SIGINT
+        said = _interrupted(batch.count, len(done), noun, journal.path)
+        raise InterruptedRun(said, signum) from None
     finally:
         if bar is not None:
             bar.close()
         if executor is not None:
             executor.close()
+
+
+class _Terminated(KeyboardInterrupt):
+    """A SIGTERM during the analysis, raised where the run stands (:func:`_sigterm_interrupts`)."""
+
+
+@contextlib.contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """While the instances are analysed, SIGTERM stops the run as Ctrl-C does (the pool shut
+    down, the journal kept, :class:`~solver.errors.InterruptedRun` saying so): by its default
+    action the process died where it stood, saying nothing, and joblib's resource tracker then
+    warned of the pool's semaphores and /dev/shm folders it was left to clean. Only on the main
+    thread, and where SIGTERM has its default action (a program that handles it keeps its own)."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+    ):
+        yield
+        return
+
+    def stop(_signum: int, _frame: object) -> None:
+        raise _Terminated
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _header(batch: _Batch, fn: AnalyseFn, types: Mapping[str, str]) -> dict[str, Any]:

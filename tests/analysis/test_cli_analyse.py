@@ -451,35 +451,68 @@ def test_a_results_file_of_another_game_is_refused_naming_it(tmp_path):
     assert sorted(p.suffix for p in (tmp_path / "saved").iterdir()) == [".grove", ".grove"]
 
 
-def test_ctrl_c_says_in_one_line_what_is_kept_and_how_to_resume(tmp_path):
-    """Ctrl-C (SIGINT) in a run with rows journaled: one line naming how many are kept and where,
-    and to --resume (it printed that line and then "forest: interrupted", two lines); exit 130,
-    128 + SIGINT, as shells report it. The resumed run then finishes the batch."""
+def _stopped_at_the_first_chunk(tmp_path: Path, jobs: str, signum: int) -> tuple[int, str, str]:
+    """A run of 6 forests in chunks of 2 sent ``signum`` once its first chunk is journaled:
+    its status, stdout and stderr."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "solver.cli", "analyse", "--count", "6", "--size", "5x5",
-         "--jobs", "1", "--chunk-size", "2", "-o", "r.csv", "--analysis", FAKE, "--no-progress"],
+         "--jobs", jobs, "--chunk-size", "2", "-o", "r.csv", "--analysis", FAKE,
+         "--no-progress"],
         cwd=tmp_path, env=forest_env(**{PAUSE_VARIABLE: "chunk"}), stdin=subprocess.PIPE,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # even if ours ignores it
     )  # fmt: skip
     try:
-        wait_for_pause(proc, "chunk")  # the first chunk of 2 is journaled
-        proc.send_signal(signal.SIGINT)
+        wait_for_pause(proc, "chunk")
+        proc.send_signal(signum)
         out, err = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert proc.returncode == 130, (proc.returncode, err)
+    return proc.returncode, out, err
+
+
+def _resumed(tmp_path: Path, jobs: str) -> None:
+    """The run of :func:`_stopped_at_the_first_chunk` resumed finishes the batch."""
+    resumed = forest(
+        "analyse", "--count", "6", "--size", "5x5", "--jobs", jobs, "--chunk-size", "2",
+        "-o", "r.csv", "--analysis", FAKE, "--no-progress", "--resume", cwd=tmp_path,
+    )  # fmt: skip
+    assert resumed.returncode == 0, resumed.stderr
+    assert list(read_results(tmp_path / "r.csv")["source"]) == [f"seed:{s}" for s in range(6)]
+
+
+def test_ctrl_c_says_in_one_line_what_is_kept_and_how_to_resume(tmp_path):
+    """Ctrl-C (SIGINT) in a run with rows journaled: one line naming how many are kept and where,
+    and to --resume (it printed that line and then "forest: interrupted", two lines); exit 130,
+    128 + SIGINT, as shells report it. The resumed run then finishes the batch."""
+    status, out, err = _stopped_at_the_first_chunk(tmp_path, "1", signal.SIGINT)
+    assert status == 130, (status, err)
     assert out == "" and err.count("\n") == 1 and "Traceback" not in err, err
     journal = journal_path(Path("r.csv"))  # as -o named it
     assert err == (
         f"forest: interrupted: 2 of 6 forests are journaled in {journal}; run again with "
         "--resume to continue\n"
     )
-    resumed = forest(
-        "analyse", "--count", "6", "--size", "5x5", "--jobs", "1", "--chunk-size", "2",
-        "-o", "r.csv", "--analysis", FAKE, "--no-progress", "--resume", cwd=tmp_path,
-    )  # fmt: skip
-    assert resumed.returncode == 0, resumed.stderr
-    assert list(read_results(tmp_path / "r.csv")["source"]) == [f"seed:{s}" for s in range(6)]
+    _resumed(tmp_path, "1")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_sigterm_stops_as_ctrl_c_does(tmp_path, jobs):
+    """SIGTERM (``timeout``, a CI runner, ``kill``) stops a run as Ctrl-C does: the worker pool
+    shut down, the journal and the one line saying what is kept and how to resume, the lock
+    released; exit 143 (128 + SIGTERM). Found by helper 91: it died at once, saying nothing
+    with one job, and with two printed joblib's four-line warnings about leaked semaphores and
+    /dev/shm folders; the lock file stayed behind."""
+    if jobs != "1":
+        pytest.importorskip("joblib")
+    status, out, err = _stopped_at_the_first_chunk(tmp_path, jobs, signal.SIGTERM)
+    assert status == 128 + signal.SIGTERM, (status, err)
+    journal = journal_path(Path("r.csv"))
+    assert out == "" and err == (
+        f"forest: interrupted: 2 of 6 forests are journaled in {journal}; run again with "
+        "--resume to continue\n"
+    ), err
+    assert sorted(p.name for p in tmp_path.iterdir()) == [journal.name]
+    _resumed(tmp_path, jobs)
