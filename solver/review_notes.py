@@ -9,10 +9,12 @@ many, and each such decision's ``simulations`` says by how much.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.render.ascii import count
-from solver.search.coverage import ChanceCoverage, coverage_words
+
+if TYPE_CHECKING:  # solver.search's package imports every searcher: only where a note is folded
+    from solver.search.coverage import ChanceCoverage
 
 __all__ = ["folded_search_notes", "searched_less", "searched_less_note"]
 
@@ -50,6 +52,8 @@ def folded_search_notes(
     its own outcome count, so a Trial review at 5 simulations listed one note per count (20 and
     more notes saying the same thing). The coverages are read as numbers, never from a note's
     words (:mod:`solver.search.coverage` words both notes)."""
+    from solver.search.coverage import coverage_words
+
     notes = [f"{count(n, 'position')} of {searched} searched: {note}" for note, n in said.items()]
     causes: dict[str, list[tuple[ChanceCoverage, int]]] = {}
     for coverage, n in short.items():

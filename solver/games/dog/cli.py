@@ -22,19 +22,29 @@ from solver.cmdkit import (
     whole_from_1_to,
     write_output,
 )
-from solver.games.dog.forest import MAX_SIZE, MIN_SIZE
-from solver.games.dog.format import MAX_TURNS
 
 
 def _forest_size(text: str) -> tuple[int, int]:
-    """``--size WxH``: each side from :data:`MIN_SIZE` to :data:`MAX_SIZE` cells, refused by the
-    flag's name (the generator's own error named its ``width`` parameter)."""
+    """``--size WxH``: each side from ``MIN_SIZE`` to ``MAX_SIZE`` cells, refused by the flag's
+    name (the generator's own error named its ``width`` parameter). The game's modules are
+    imported here, not when the parser is built: ``forest dog --help`` stays light
+    (``tests/test_startup.py``)."""
+    from solver.games.dog.forest import MAX_SIZE, MIN_SIZE
+
     width, height = parse_size(text)
     if not (MIN_SIZE <= width <= MAX_SIZE and MIN_SIZE <= height <= MAX_SIZE):
         raise argparse.ArgumentTypeError(
             f"expected a width and a height each from {MIN_SIZE} to {MAX_SIZE}, found {text!r}"
         )
     return width, height
+
+
+def _turns(text: str) -> int:
+    """``--turns T``: a whole number from 1 to the most a forest file holds (its format's
+    ``MAX_TURNS``, read here so the parser's building imports no game module)."""
+    from solver.games.dog.format import MAX_TURNS
+
+    return whole_from_1_to(MAX_TURNS)(text)
 
 
 def _band(text: str) -> tuple[float, float]:  # the win-probability and skill bands
@@ -173,7 +183,7 @@ def _add_generate(commands: Any) -> None:
     )
     p.add_argument(
         "--turns",
-        type=whole_from_1_to(MAX_TURNS),
+        type=_turns,
         default=None,
         metavar="T",
         help="the turn limit (default: the generator's, 20 turns)",
