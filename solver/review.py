@@ -42,6 +42,7 @@ from dataclasses import field as dataclass_field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from solver.agent_first import ALIKE
 from solver.errors import FormatError, OptionError, path_said
 from solver.files import parse_json
 from solver.review_notes import folded_search_notes, searched_less_note
@@ -63,6 +64,7 @@ __all__ = [
     "read_record",
     "review_record",
     "seat_curve",
+    "undecided_note",
     "values_kind",
     "write_plot",
 ]
@@ -95,6 +97,24 @@ def mean_accuracy(decisions: Sequence[Mapping[str, Any]]) -> dict[str, float]:
         if decision.get("accuracy") is not None:
             kept.setdefault(str(decision["player"]), []).append(float(decision["accuracy"]))
     return {seat: round(sum(values) / len(values), 4) for seat, values in sorted(kept.items())}
+
+
+def undecided_note(decisions: Sequence[Mapping[str, Any]]) -> str | None:
+    """What the accuracy counts without judging: the decisions where the estimate valued the
+    move played alike with the best and with others (``undecided``: a heuristic blind to what
+    tells them apart gives every move there loss 0, so a random player's guardians game read
+    99% accurate), and the accuracy over the others. ``None`` when there are none."""
+    undecided = sum(bool(d.get("undecided")) for d in decisions)
+    if not undecided:
+        return None
+    judged = mean_accuracy([d for d in decisions if not d.get("undecided")])
+    rest = ", ".join(f"player {seat} {value:.1f}" for seat, value in judged.items())
+    over = f"; over the other {len(decisions) - undecided}: {rest}" if rest else ""
+    return (
+        f"at {undecided} of {len(decisions)} decisions the move played was one of several the "
+        f"estimates valued alike with the best (they could not tell them apart): the accuracy "
+        f"counts them as accurate{over}"
+    )
 
 
 def mark_of(loss: float | None) -> str | None:
@@ -468,9 +488,13 @@ def _report(
         "reviewed": replayed.reviewed,
         "start": start,
         "stop": last,
-        "notes": [*replayed.notes, *replayed.search_notes()],
+        "notes": [*replayed.notes, *replayed.search_notes(), *_said(undecided_note(decisions))],
         "elapsed": round(time.monotonic() - started, 6),
     }
+
+
+def _said(note: str | None) -> list[str]:
+    return [] if note is None else [note]
 
 
 def _point(seen: Seen) -> dict[str, Any]:
@@ -530,6 +554,10 @@ def _decision(before: dict[str, Any], action: Any, ply: int) -> dict[str, Any]:
     if best is not None and value is not None:
         loss = max(0.0, best["value"] - value)
     root = before["rootInfo"]
+    alike = [m for m in moves if best is not None and best["value"] - m["value"] < ALIKE]
+    undecided = (
+        root["method"] != "exact" and chosen is not None and chosen in alike and len(alike) > 1
+    )
     return {
         "ply": ply, "player": root["currentPlayer"],
         "action": chosen["action"] if chosen else action,
@@ -545,6 +573,7 @@ def _decision(before: dict[str, Any], action: Any, ply: int) -> dict[str, Any]:
         "searchBestLabel": searched["label"] if searched else None,
         "searchBestValue": searched["value"] if searched else None,
         "simulations": root.get("visits", 0),
+        "undecided": undecided,
     }  # fmt: skip
 
 

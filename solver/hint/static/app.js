@@ -924,7 +924,7 @@ function markEntry(button, decision) {
 }
 
 // The move list's entries at `plies` marked from the review, the others left as they are: a
-// review answer covers a few plies, and rebuilding the whole list after each (a Trial game has
+// review answer covers a few plies, and rebuilding the whole list after each (a long game has
 // 700+ entries, ~120 answers) made the review quadratic, lost the focus and moved the scroll.
 // The list is drawn whole where it does not hold the line's entries.
 function markHistory(plies) {
@@ -1194,7 +1194,7 @@ function showReviewProgress(state, began, text) {
 }
 
 // The kinds of value a review met, each once, in the order met: each ranged request names only
-// its own plies' kinds, so the last one alone (say "exact" near the end of a Trial game) would
+// its own plies' kinds, so the last one alone (say "exact" near the end of a long game) would
 // label a graph of estimates exact.
 function mergedLabels(seen, more) {
   const kinds = (seen ? seen.split(" / ") : []);
