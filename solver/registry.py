@@ -35,6 +35,7 @@ from solver.spec import ENGINES, GameSpec
 __all__ = [
     "ENGINES",
     "ENTRY_POINT_GROUP",
+    "declare",
     "default_engine",
     "game_spec",
     "game_specs",
@@ -42,6 +43,7 @@ __all__ = [
     "plugin_packages",
     "register",
     "registered_games",
+    "spec_of_game",
 ]
 
 ENTRY_POINT_GROUP = "forest_solver.games"
@@ -50,6 +52,8 @@ _LOCK = threading.Lock()
 _SPECS: dict[str, GameSpec] = {}
 _BROKEN: dict[str, str] = {}
 _LOADED = False
+_DECLARED: dict[str, GameSpec] = {}
+"""Specs declared for the searchers only (:func:`declare`), not registered as games."""
 _ORIGINS: dict[str, str] = {}
 """An entry-point game's name -> the module its entry point names (``pebbles_game``)."""
 
@@ -171,6 +175,27 @@ def game_spec(name: str) -> GameSpec:
             f"{_BROKEN[name]}"
         )
     raise OptionError(f"unknown game {name!r}; expected one of {', '.join(sorted(_SPECS))}")
+
+
+def declare(spec: GameSpec) -> None:
+    """Make ``spec`` the declaration :func:`spec_of_game` finds for games of its name without
+    registering the game (no ``load_game``, no listing): a game played through another
+    library's registry (OpenSpiel's ``register_spec``) whose states this library searches. A
+    registered game of the same name keeps its own spec."""
+    if not isinstance(spec, GameSpec):
+        raise OptionError(f"declare() takes a GameSpec, not {type(spec).__name__}")
+    _DECLARED[spec.name] = spec
+
+
+def spec_of_game(game: Any) -> GameSpec | None:
+    """The spec registered under ``game``'s name (``game.name``, as :func:`game_spec` finds it),
+    else the one :func:`declare` made; ``None`` for an object with no name or a name no spec
+    declares (a test's toy game)."""
+    name = getattr(game, "name", None)
+    if not isinstance(name, str):
+        return None
+    _load_all()
+    return _SPECS.get(name) or _DECLARED.get(name)
 
 
 def default_engine(spec: GameSpec | None = None) -> str:

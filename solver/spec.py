@@ -971,6 +971,17 @@ class GameSpec:
         return f"GameSpec({shown}, ...)"
 
 
+def declared(game: Any) -> GameSpec | None:
+    """The declaration of ``game`` (the registered :class:`GameSpec` of its name), read by what
+    knows only a game or a state (the searchers: :mod:`solver.search.clairvoyance`); ``None``
+    for a game no spec declares (a test's toy, never registered), which declares nothing. The
+    registry is above the declaration: reached by reference, as the ladder is
+    (tests/test_layers.py)."""
+    spec_of_game = resolve_reference("solver.registry:spec_of_game", "the game registry")
+    found: GameSpec | None = spec_of_game(game)
+    return found
+
+
 def unsupported(what: str, game: str) -> OptionError:
     """The error of a generic command whose hook a game lacks."""
     return OptionError(f"{what} is not supported for {game}")

@@ -101,6 +101,22 @@ def cards_twin() -> ModuleType:
     return load_module("cards_twin", _EXT_TESTS / "cards_twin.py")
 
 
+@pytest.fixture
+def declared_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The high-cards games (the kernel's and its twin's, both named ``"cards"``) declared for the
+    test with hidden information, as a game's spec declares it: the searchers read the
+    declaration (``GameSpec.hidden_information``), not the state's methods."""
+    from solver import registry
+    from solver.spec import GameSpec, Opened
+
+    spec = GameSpec(name="cards", title="high cards", summary="the hidden-information test kernel",
+                    players=(2,), engines={"reference": lambda **options: None},
+                    open=lambda *args, **keywords: Opened(None, None, "default"),
+                    hidden_information=True)  # fmt: skip
+    registry.registered_games()  # the built-in games first, so this one is only added
+    monkeypatch.setitem(registry._SPECS, spec.name, spec)
+
+
 @pytest.fixture(scope="session")
 def in_tree_build() -> Callable[[], contextlib.AbstractContextManager[None]]:
     """A lock, held across processes, on building the package in the checkout: ``pip wheel`` of

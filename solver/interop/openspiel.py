@@ -90,8 +90,13 @@ def register_spec(spec: GameSpec) -> str:
     """Register the game ``spec`` declares with pyspiel as ``forest_<name>``; idempotent.
 
     The same as :func:`register` for a game that is not in the registry. Returns the short name.
+    The spec is also this library's declaration of the game (:func:`solver.registry.declare`), so
+    its searchers (``ismcts_bot``) read it: hidden information is redealt, never read.
     """
+    from solver.registry import declare
+
     pyspiel = _pyspiel()
+    declare(spec)
     short = short_name(spec.name)
     if short not in _REGISTERED:
         game_type = _game_type(pyspiel, spec)

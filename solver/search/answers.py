@@ -4,10 +4,10 @@ Both search with the strong MCTS configuration (:func:`~solver.search.mcts.stron
 what the ``mcts`` agent plays) unless told otherwise, or exactly with expectimax
 (``exact=True``); both honour a budget, so neither can run without bound.
 
-A hidden-information state (one that can be redealt, ``resample_hidden``) is not searched by
-plain MCTS or expectimax, which would read the other players' hidden cards: :func:`best_move`
-and :func:`evaluate` refuse it, naming ISMCTS, and :func:`hidden_best_move` and
-:func:`hidden_evaluate` search it with ISMCTS from one player's information state, in the
+A hidden-information state (its game declares it: ``GameSpec.hidden_information``) is not
+searched by plain MCTS or expectimax, which would read the other players' hidden cards:
+:func:`best_move` and :func:`evaluate` refuse it, naming ISMCTS, and :func:`hidden_best_move`
+and :func:`hidden_evaluate` search it with ISMCTS from one player's information state, in the
 configuration the caller passes (``solver.best_move`` passes the game's declared one,
 ``GameSpec.ismcts_options``, as ``forest GAME best-move`` does).
 

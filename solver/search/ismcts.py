@@ -18,7 +18,8 @@ The search never reads the root's hidden cards except through ``resample_hidden`
 the moves come from determinisations, and the principal variation holds only the observer's
 own consecutive decisions, so an answer shows nothing the observer cannot see.
 
-A state without ``resample_hidden`` (perfect information) is searched with plain clones and
+A state whose game declares no hidden information (``GameSpec.hidden_information``:
+:func:`~solver.search.clairvoyance.has_hidden_information`) is searched with plain clones and
 every step keyed by its action id: UCT with availability counts, where every child of a node is
 available at each visit.
 

@@ -4,13 +4,15 @@ back for :func:`solver.search.ismcts.ismcts`.
 :func:`plan` decides once per call, by the state's kind and the evaluator, with no silent
 fallback:
 
-- a compiled-kernel state (``solver.kernels.kernel_of``) whose kernel fills the hidden-information
-  slots ``information_state_key`` and ``resample_hidden`` (ABI 2, ``docs/kernel-abi.md``) is
-  searched by the compiled loop with a determinisation per simulation; a kernel state without
-  hidden information (no ``resample_hidden`` anywhere: the dog, guardians) by the compiled loop
-  with every step keyed by its action;
-- a kernel state whose Python face redeals (``resample_hidden``) but whose table does not is
-  searched by the Python ISMCTS, since the compiled loop cannot redeal it;
+- a compiled-kernel state (``solver.kernels.kernel_of``) of a game that declares hidden
+  information (``GameSpec.hidden_information``: :mod:`solver.search.clairvoyance`) and whose
+  kernel fills the hidden-information slots ``information_state_key`` and
+  ``resample_hidden`` (ABI 2, ``docs/kernel-abi.md``) is searched by the compiled loop with a
+  determinisation per simulation; a kernel state of a game without hidden information (the dog,
+  guardians) by the compiled loop with every step keyed by its action;
+- a kernel state of a game that declares hidden information but whose table does not redeal is
+  searched by the Python ISMCTS (through the state's ``resample_hidden``), since the compiled
+  loop cannot redeal it;
 - any other state by the Python ISMCTS.
 
 ``compiled=True`` demands the compiled loop (an :class:`~solver.errors.OptionError` naming what
@@ -28,6 +30,7 @@ from typing import Any
 from solver.errors import ExtensionMissingError, OptionError
 from solver.game import State
 from solver.kernels import CompiledCount, KernelCapsules, game_of, kernel_of
+from solver.search.clairvoyance import has_hidden_information
 from solver.search.evaluators import (
     Evaluator,
     EvaluatorLike,
@@ -83,11 +86,16 @@ class Plan:
 
 
 def _python(state: State, capsules: KernelCapsules | None, slots: set[str]) -> Plan:
-    hidden = callable(getattr(state, "resample_hidden", None))
-    if capsules is not None and slots >= HIDDEN_SLOTS and not hidden:
+    hidden = has_hidden_information(state)
+    if hidden and not callable(getattr(state, "resample_hidden", None)):
+        if capsules is not None and slots >= HIDDEN_SLOTS:
+            raise OptionError(
+                f"{type(state).__name__} redeals in its kernel but has no resample_hidden() "
+                "method: the Python ISMCTS cannot search it (use the compiled path)"
+            )
         raise OptionError(
-            f"{type(state).__name__} redeals in its kernel but has no resample_hidden() method: "
-            "the Python ISMCTS cannot search it (use the compiled path)"
+            f"{type(state).__name__}: its game declares hidden information but the state has no "
+            "resample_hidden() method: the Python ISMCTS cannot redeal it"
         )
     return Plan(compiled=False, hidden=hidden, capsules=capsules)
 
@@ -125,8 +133,8 @@ def plan(state: State, evaluator: Evaluator | EvaluatorLike, compiled: bool | No
             )
         return _python(state, None, slots)
     game = game_of(state)
-    hidden = slots >= HIDDEN_SLOTS
-    if not hidden and (slots & HIDDEN_SLOTS or callable(getattr(state, "resample_hidden", None))):
+    hidden = has_hidden_information(state)
+    if hidden and not slots >= HIDDEN_SLOTS:
         if compiled:
             missing = ", ".join(sorted(HIDDEN_SLOTS - slots))
             raise OptionError(

@@ -20,6 +20,13 @@ from solver.spec import GameSpec, Opened
 DEAL, LEAD, FOLLOW, OVER = range(4)
 
 
+class CardsTwinGame:
+    """The twin's game: named as the kernel's (``"cards"``), so one declaration covers both
+    (``tests/conftest.py``'s ``declared_cards``)."""
+
+    name = "cards"
+
+
 class CardsTwin:
     """A position of high cards with ``cards`` cards and ``hand`` cards a hand."""
 
@@ -35,6 +42,9 @@ class CardsTwin:
         self.deals_left = 2 * hand
         self.leader = 0
         self.tricks = [0, 0]
+
+    def get_game(self) -> CardsTwinGame:
+        return CardsTwinGame()
 
     def clone(self) -> CardsTwin:
         twin = CardsTwin.__new__(CardsTwin)

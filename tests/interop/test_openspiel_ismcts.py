@@ -54,6 +54,9 @@ def test_a_game_between_our_ismcts_and_openspiels(cards, cards_twin):
         state.apply_action(action)
     assert sorted(state.returns()) in ([0.0, 1.0], [0.5, 0.5])
     assert ours.last_result.extra["compiled"] and ours.last_result.extra["observer"] == 0
+    # the game is declared by register_spec alone (not in the registry): its declaration is still
+    # what the search reads, so it redeals what the seat cannot see
+    assert ours.last_result.extra["hidden_information"]
 
 
 def test_the_resampler_keeps_the_players_view(cards, cards_twin):

@@ -17,6 +17,26 @@ from solver.search import Limit, MCTSOptions, expectimax
 from solver.search.ismcts import ismcts
 
 
+class GuessGame:
+    """The toy's game: its name is its declaration's (:func:`declared_guess`)."""
+
+    name = "guess"
+
+
+@pytest.fixture(autouse=True)
+def declared_guess(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The toy declares hidden information, as a game does (the searchers read the declaration,
+    not the state's methods): registered for the test."""
+    from solver import registry
+    from solver.spec import GameSpec
+
+    spec = GameSpec(name="guess", title="guess", summary="a toy", players=(2,),
+                    engines={"reference": lambda **o: GuessGame()}, open=lambda *a, **k: None,
+                    hidden_information=True)  # fmt: skip
+    registry.registered_games()  # the built-in games first, so the toy is only added
+    monkeypatch.setitem(registry._SPECS, spec.name, spec)
+
+
 class Guess:
     """A two-player toy: chance deals card 0 (p = 0.7) or 1 (p = 0.3) to player 1, face down;
     player 0 guesses it (actions 10 and 11) and wins on a right guess (player 1 wins otherwise).
@@ -25,6 +45,9 @@ class Guess:
     def __init__(self, card: int | None = None) -> None:
         self.card = card
         self.guess: int | None = None
+
+    def get_game(self) -> GuessGame:
+        return GuessGame()
 
     def clone(self) -> Guess:
         twin = Guess(self.card)

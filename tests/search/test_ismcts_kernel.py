@@ -21,6 +21,8 @@ from solver.search import Limit, mcts
 from solver.search.evaluators import Evaluator, PlayoutEvaluator
 from solver.search.ismcts import deal_seed, ismcts
 
+pytestmark = pytest.mark.usefixtures("declared_cards")  # the cards games hide information
+
 EVALUATORS = ["rollout", "heuristic", "guided", "mixed", PlayoutEvaluator(6)]
 FOLLOW = 2  # the cards kernel's phase of the trick's second card
 

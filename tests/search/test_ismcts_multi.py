@@ -18,7 +18,7 @@ from solver.rng import SplitMix64
 from solver.search.evaluators import PlayoutEvaluator
 from solver.search.ismcts import ismcts
 
-pytestmark = pytest.mark.usefixtures("require_kernels")
+pytestmark = pytest.mark.usefixtures("require_kernels", "declared_cards")
 
 
 def _line(start: Any, seed: int, decisions: int) -> list[int]:
