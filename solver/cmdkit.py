@@ -43,6 +43,7 @@ __all__ = [
     "progress_option",
     "read_state_text",
     "read_text_file",
+    "time_limit_option",
     "write_output",
 ]
 
@@ -357,6 +358,18 @@ def progress_option(p: argparse.ArgumentParser) -> None:
         help=f"no progress line on stderr (by default a terminal is told what the command is "
         f"doing once it has run {PROGRESS_AFTER:g} s)",
     )  # fmt: skip
+
+
+def time_limit_option(p: argparse.ArgumentParser) -> None:
+    """``--time-limit SECONDS``: the deterministic time limit of a command's CP-SAT model
+    (default 10 s), one contract wherever a game's solver is one."""
+    p.add_argument(
+        "--time-limit",
+        type=positive_float,
+        default=10.0,
+        metavar="SECONDS",
+        help="CP-SAT's deterministic time limit in seconds (default 10)",
+    )
 
 
 def output_option(

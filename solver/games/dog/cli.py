@@ -16,9 +16,9 @@ from solver.cmdkit import (
     check_output,
     output_option,
     parse_size,
-    positive_float,
     positive_int,
     seed_int,
+    time_limit_option,
     whole_from_1_to,
     write_output,
 )
@@ -268,12 +268,6 @@ def _add_route(commands: Any) -> None:
         default="cp-sat",
         help="the solver (default cp-sat)",
     )
-    p.add_argument(
-        "--time-limit",
-        type=positive_float,
-        default=10.0,
-        metavar="SECONDS",
-        help="CP-SAT's deterministic time limit in seconds (default 10)",
-    )
+    time_limit_option(p)
     p.add_argument("--json", action="store_true", help="print a JSON object")
     p.set_defaults(handler=_route)

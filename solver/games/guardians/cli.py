@@ -26,7 +26,14 @@ import json
 import time
 from typing import Any
 
-from solver.cmdkit import output_option, positive_float, positive_int, progress_option, seed_int
+from solver.cmdkit import (
+    output_option,
+    positive_float,
+    positive_int,
+    progress_option,
+    seed_int,
+    time_limit_option,
+)
 from solver.games.guardians.mission_order import AUTO_STATES, DEFAULT_SECONDS, MODEL_CAP
 
 __all__ = ["AUTO_STATES", "add_commands", "order_lines"]
@@ -230,13 +237,7 @@ def add_commands(commands: Any) -> None:
         f"(default) tries every order up to {AUTO_STATES} positions, then CP-SAT (a model of "
         f"at most {MODEL_CAP} walk-steps; past it the first legal order, not proven optimal)",
     )
-    p.add_argument(
-        "--time-limit",
-        type=positive_float,
-        default=10.0,
-        metavar="SECONDS",
-        help="CP-SAT's deterministic time limit in seconds (default 10)",
-    )
+    time_limit_option(p)
     p.add_argument(
         "--seconds", type=positive_float, default=DEFAULT_SECONDS, metavar="S",
         help="the whole answer's wall-clock budget; a search it cuts short is named and the "
