@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0], allow_abbrev=False)
     for flag, default in (("--positions", 5), ("--iterations", 300), ("--heavy-iterations", 40),
                           ("--repeats", 5), ("--seconds", 0.5), ("--seed", 0)):  # fmt: skip
         parser.add_argument(flag, type=type(default), default=default)
