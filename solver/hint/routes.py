@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
+import math
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -28,7 +30,7 @@ with needs_extra("the hint service"):  # the serve extra: the API names it
 
 from solver.fields import JSONValue
 from solver.hint import jobs
-from solver.hint.engine import Caps, HintError, error_answer
+from solver.hint.engine import Caps, HintError, applied_limit, error_answer
 from solver.hint.pool import JobTimeout, JobUnrun, WorkerDied, WorkerPool
 from solver.hint.schema import (
     AnalyseAnswer,
@@ -156,9 +158,22 @@ class Service:
     timeouts: int = 0
     abandoned: int = 0
     sessions: Sessions = field(default_factory=Sessions)
+    inside: dict[int, tuple[float, float]] = field(default_factory=dict, init=False)
+    """The requests admitted, each as (its admission, its budget in seconds)."""
+    _tickets: itertools.count[int] = field(default_factory=itertools.count, init=False)
 
     def __post_init__(self) -> None:
         self.admission = _Admission(self.workers + self.queue)
+
+    def retry_seconds(self) -> int:
+        """The ``Retry-After`` of a refused request: the budgets the requests inside have left
+        (each counted from its admission, whether it runs or waits), shared over the workers,
+        so a retry then finds the queue drained; at least ``retry_after`` (1 s). An estimate
+        from above for searches that keep to their budgets; a job that ends early frees its
+        slot sooner."""
+        now = time.monotonic()
+        left = sum(max(0.0, admitted + budget - now) for admitted, budget in self.inside.values())
+        return max(self.retry_after, math.ceil(left / max(1, self.workers)))
 
     def error_response(self, reply: dict[str, Any], headers: dict[str, str] | None = None) -> Any:
         status = STATUS.get(reply.get("code", ""), 400)
@@ -181,6 +196,7 @@ class Service:
         gone: Gone | None = None,
         timed: bool = False,
         admitted: float | None = None,
+        budget: float | None = None,
     ) -> tuple[dict[str, Any], dict[str, str]]:
         """The job's reply (an answer or an error answer) and the response's headers. With
         ``gone``, a job still waiting for a worker is dropped once its client has hung up
@@ -188,16 +204,20 @@ class Service:
         workers of those still waiting. A job a worker has taken runs to its budget. ``timed``:
         the job takes the admission's ``time.monotonic()`` as its last argument, and spends
         its budget from there (the wait for a worker included); ``admitted``: an earlier
-        admission to hand it instead (a take back's step: the request's own)."""
+        admission to hand it instead (a take back's step: the request's own). ``budget``: the
+        seconds the job may spend (``None``: its timeout less the grace), counted in the
+        ``Retry-After`` of the requests refused meanwhile (:meth:`retry_seconds`)."""
         ident = raw.get("id") if isinstance(raw, dict) else None
         if not self.admission.enter():
             reply = error_answer(ident, "the server is busy: retry after the Retry-After seconds",
                                  None, "overloaded")  # fmt: skip
-            return reply, {"Retry-After": str(self.retry_after)}
+            return reply, {"Retry-After": str(self.retry_seconds())}
         now = time.monotonic()
         admitted = now if admitted is None else min(admitted, now)
         if timed:
             args = (*args, admitted)
+        ticket = next(self._tickets)
+        self.inside[ticket] = (now, max(0.0, timeout - GRACE_SECONDS) if budget is None else budget)
         try:
             try:
                 reply = await self._unless_abandoned(job, raw, *args, timeout=timeout,
@@ -218,6 +238,7 @@ class Service:
                 reply = error_answer(ident, f"internal error: {exc}", None, "internal")
         finally:
             self.admission.leave()
+            del self.inside[ticket]
         return reply, {ADMITTED_HEADER: f"{time.monotonic() - admitted:.6f}"}
 
     async def _unless_abandoned(
@@ -293,7 +314,8 @@ def api_router(service: Service) -> APIRouter:
         raw = request.model_dump(by_alias=True, exclude_unset=True)
         raw["id"] = request.id
         return await service.run(jobs.hint_job, raw, caps, timeout=hint_timeout,
-                                 gone=http.is_disconnected, timed=True)  # fmt: skip
+                                 gone=http.is_disconnected, timed=True,
+                                 budget=applied_limit(request, caps).seconds)  # fmt: skip
 
     @router.post("/v1/analyse", response_model=AnalyseAnswer, responses=ERRORS)
     async def analyse(request: AnalyseRequest, http: Request) -> Any:
@@ -433,7 +455,7 @@ class TableRoutes:
         try:
             reply, headers = await self.service.call(
                 advance_job, session.as_job(), move, timeout=self.step_timeout, gone=gone,
-                timed=True, admitted=admitted,
+                timed=True, admitted=admitted, budget=session.seconds,
             )  # fmt: skip
         finally:
             self.busy.discard(ident)

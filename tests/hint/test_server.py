@@ -426,7 +426,9 @@ def test_a_full_queue_is_503_with_retry_after_and_health_answers(tmp_path) -> No
             statuses = sorted(f.result().status_code for f in futures)
         assert statuses.count(200) == 2 and statuses.count(503) == 4
         refused = next(f.result() for f in futures if f.result().status_code == 503)
-        assert refused.headers["retry-after"] == "1" and refused.json()["code"] == "overloaded"
+        # the two 3 s hints inside, on one worker: at most 6 s (tests/hint/test_retry_after.py)
+        assert 1 <= int(refused.headers["retry-after"]) <= 6
+        assert refused.json()["code"] == "overloaded"
     finally:
         assert busy.stop() == 0
 

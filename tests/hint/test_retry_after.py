@@ -1,0 +1,61 @@
+"""A full queue's 503 says when to retry from the budgets inside (``Service.retry_seconds``):
+the seconds the admitted requests have left, shared over the workers, at least 1 s. It said
+``Retry-After: 1`` whatever was queued."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from solver.hint.engine import Caps
+from solver.hint.routes import GRACE_SECONDS, Service
+
+
+class _HeldPool:
+    """A pool whose jobs run until :attr:`done` is set (none finishes early)."""
+
+    busy = 0
+    alive = 1
+
+    def __init__(self) -> None:
+        self.done = asyncio.Event()
+
+    async def run(self, job: Any, *args: Any, **_: Any) -> Any:
+        await self.done.wait()
+        return {"ok": True}
+
+
+def _refusal(workers: int, budgets: list[float | None], timeout: float = 60.0) -> dict[str, str]:
+    """The headers of the request refused once requests of ``budgets`` fill the service."""
+
+    async def scenario() -> dict[str, str]:
+        service = Service(Caps(), workers=workers, queue=len(budgets) - workers)
+        pool = _HeldPool()
+        service.pool = pool  # type: ignore[assignment]
+        inside = [asyncio.ensure_future(service.call(print, {}, timeout=timeout, budget=b))
+                  for b in budgets]  # fmt: skip
+        await asyncio.sleep(0.01)  # every one admitted
+        reply, headers = await service.call(print, {"id": "late"}, timeout=timeout, budget=1.0)
+        assert reply["code"] == "overloaded"
+        pool.done.set()
+        await asyncio.gather(*inside)
+        assert not service.inside  # each left the count as it left the service
+        return headers
+
+    return asyncio.run(scenario())
+
+
+def test_retry_after_counts_the_budgets_queued_and_running() -> None:
+    # one worker: 3 s running, 4 s and 5 s queued: the queue drains in 12 s at most
+    assert int(_refusal(1, [3.0, 4.0, 5.0])["Retry-After"]) in (11, 12)
+    # two workers share them: 6 s
+    assert int(_refusal(2, [3.0, 4.0, 5.0])["Retry-After"]) in (5, 6)
+
+
+def test_retry_after_is_at_least_one_second() -> None:
+    assert _refusal(1, [0.0, 0.0])["Retry-After"] == "1"
+
+
+def test_a_job_without_a_budget_counts_its_timeout_less_the_grace() -> None:
+    headers = _refusal(1, [None], timeout=GRACE_SECONDS + 7)
+    assert int(headers["Retry-After"]) in (6, 7)
