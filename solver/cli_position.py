@@ -291,6 +291,13 @@ def _open_record(
     that is not legal where the record plays it (its index and label)."""
     game = record["game"]
     if game != spec.name:
+        from solver.registry import registered_games
+
+        if game not in registered_games():  # no command reads it: none is named
+            raise OptionError(
+                f"{path_said(where)} is a record of {shortened(game)!r}, no game of forest's "
+                f"(its games: {', '.join(registered_games())})"
+            )
         raise OptionError(
             f"{path_said(where)} is a {game} game record, not a {spec.name} one: "
             f"forest {game} reads it"
@@ -407,8 +414,8 @@ def _named(state: State, item: Any, label: Any, action: int | None) -> str:
             shown = state.action_to_string(action)
         except Exception:  # an id the game cannot name: the id alone
             shown = None
-    if shown is None:
-        return f"id {item!r}"
+    if shown is None:  # as the record writes it (JSON: true, null), not as Python does
+        return f"id {shortened(json.dumps(item, default=repr))}"
     return repr(shown) if isinstance(item, str) else f"{shown!r} (id {item})"
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.cli_human import Screen
-from solver.errors import OptionError, path_said
+from solver.errors import OptionError, path_said, shortened
 from solver.render.ascii import count
 from solver.spec import GameSpec
 
@@ -37,7 +37,8 @@ def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
         raise OptionError(f"{path_said(args.file)}: a game record nested too deeply") from None
     if record.get("game") != spec.name:
         raise OptionError(
-            f"{path_said(args.file)} records a game of {record.get('game')!r}, not {spec.name}"
+            f"{path_said(args.file)} records a game of {shortened(str(record.get('game')))!r}, "
+            f"not {spec.name}"
         )
     exact = True if args.exact else (False if args.mcts else None)
     if args.plot:

@@ -330,14 +330,14 @@ def _review_request(
 
     name = record.get("game")
     if not isinstance(name, str):
-        raise OptionError('a game record needs "game"')
+        raise RecordError('a game record needs "game"', "game", "invalid_request")
     spec = game_spec(name)
     actions = record.get("actions", [])
     if not isinstance(actions, list):
-        raise OptionError('a game record\'s "actions" is a list')
+        raise RecordError('a game record\'s "actions" is a list', "actions", "invalid_request")
     options = record.get("options", {})
     if not isinstance(options, dict):
-        raise OptionError('a game record\'s "options" is an object')
+        raise RecordError('a game record\'s "options" is an object', "options", "invalid_request")
     _check_record_seed(record)
     if not isinstance(record.get("finished"), (bool, type(None))):  # 1 == True: not `in`
         raise RecordError('a game record\'s "finished" is true or false', "finished",

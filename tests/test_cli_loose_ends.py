@@ -16,6 +16,7 @@ be one clear line naming what the user gave, and exit status 2.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -278,3 +279,37 @@ def test_a_long_engine_variable_is_quoted_by_its_start(capsys, monkeypatch):
     monkeypatch.setenv("SOLVER_ENGINE", "k" * 5_000)
     code, err = _run(capsys, ["dog", "show", "dog/tiny-example"])
     _one_short_line(code, err, "(5000 characters)' is not an engine")
+
+
+@pytest.mark.parametrize(
+    ("command", "record", "said"),
+    [
+        (
+            "review",
+            {"game": "dog", "options": [], "actions": []},
+            'r.json: a game record\'s "options" is an object',
+        ),  # the file was not named
+        (
+            "show",
+            {"game": "dog", "options": {"forest": "dog/tiny-example"}, "actions": [True]},
+            "r.json: the record's action 0, id true, is neither",
+        ),  # Python's True before
+        (
+            "show",
+            {"game": "g" * 5_000, "options": {}, "actions": []},
+            "(5000 characters)', no game of forest's (its games: dog, guardians, trial)",
+        ),
+        (
+            "review",
+            {"game": "g" * 5_000, "options": {}, "actions": []},
+            "(5000 characters)', not dog",
+        ),
+    ],
+)
+def test_a_hostile_record_is_named_in_one_short_line(capsys, tmp_path, command, record, said):
+    """A record of no known game was told to run ``forest GAME`` with that name (5,000
+    characters of it); a record's faults name the file; a value is named as JSON writes it."""
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    code, err = _run(capsys, ["dog", command, str(path)])
+    _one_short_line(code, err, said)
