@@ -212,9 +212,11 @@ class RollRequest(_Model):
 
     game: str = Field(min_length=1, max_length=64)
     seed: StrictInt = Field(default=0, ge=0, le=2**63 - 1)
-    width: StrictInt = Field(default=6, ge=1, le=64)
-    height: StrictInt = Field(default=6, ge=1, le=64)
-    turns: StrictInt | None = Field(default=None, ge=1, le=1000)
+    # no bounds here: the game's own (its analysis hooks' size_range and turns_range) are
+    # checked by the roll, which names them; a bound here answered pydantic's words instead
+    width: StrictInt = Field(default=6, description="checked against the game's sizes")
+    height: StrictInt = Field(default=6, description="checked against the game's sizes")
+    turns: StrictInt | None = Field(default=None, description="checked against the game's turns")
 
 
 class TerminateRequest(_Model):
