@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from solver.errors import OptionError
+from solver.errors import OptionError, shortened
 from solver.game import Game, State
 from solver.rng import SplitMix64, check_seed, derive_seed
 from solver.spec import Agent, AgentFactory, GameSpec, Rung
@@ -63,9 +63,12 @@ def level_number(name_or_number: str | int) -> int:
     value: object = name_or_number
     if isinstance(name_or_number, str):
         found = _NAME.fullmatch(name_or_number)
-        value = int(found.group(1)) if found else name_or_number
+        digits = found.group(1) if found else ""
+        # a number of thousands of digits is no level (and more than int() converts)
+        value = int(digits) if 0 < len(digits) <= 3 else name_or_number
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= LEVELS:
-        raise OptionError(f"a strength is a level from 1 to {LEVELS}, not {name_or_number!r}")
+        said = shortened(str(name_or_number)) if isinstance(name_or_number, str) else name_or_number
+        raise OptionError(f"a strength is a level from 1 to {LEVELS}, not {said!r}")
     return value
 
 

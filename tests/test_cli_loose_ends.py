@@ -313,3 +313,13 @@ def test_a_hostile_record_is_named_in_one_short_line(capsys, tmp_path, command, 
     path.write_text(json.dumps(record), encoding="utf-8")
     code, err = _run(capsys, ["dog", command, str(path)])
     _one_short_line(code, err, said)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_ladder_level_of_thousands_of_digits_is_refused_in_one_line(capsys, game):
+    """``--agent level99...9`` (5,000 digits) was a traceback: int() refuses more than 4,300
+    digits. It is no level: refused as any other, quoted by its start."""
+    argv = [game, "play", "--agent", "level" + "9" * 5_000, "--games", "1"]
+    code, err = _run(capsys, argv + (["dog/tiny-example"] if game == "dog" else []))
+    _one_short_line(code, err, "a strength is a level from 1 to 10, not 'level999")
+    assert "(5005 characters)" in err
