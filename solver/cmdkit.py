@@ -82,6 +82,13 @@ def _whole_at_least(text: str, minimum: int) -> int:
     try:
         value = int(text)
     except ValueError:
+        written = text.strip()
+        if written.lstrip("+-").isdigit():  # digits past what int() converts (4,300)
+            bound = (f"of at least {minimum}" if written.startswith("-")
+                     else f"of at most {MAX_DIGITS} digits")  # fmt: skip
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number {bound}, found {text!r}"
+            ) from None
         raise argparse.ArgumentTypeError(f"expected a whole number, found {text!r}") from None
     if value < minimum:
         raise argparse.ArgumentTypeError(
@@ -90,13 +97,20 @@ def _whole_at_least(text: str, minimum: int) -> int:
     return value
 
 
+MAX_DIGITS = 4_300
+"""The most digits of a whole number read (Python's own limit for converting text to int)."""
+
 MAX_COUNT = 2**63 - 1
 """The largest count (simulations, games, workers...) a command takes: what a signed 64-bit
 integer holds, as the compiled searchers read their budgets."""
 
 
 def _whole_within(text: str, minimum: int, maximum: int, above: str) -> int:
-    """A whole number from ``minimum`` to ``maximum``; past ``maximum`` the error says ``above``."""
+    """A whole number from ``minimum`` to ``maximum``; past ``maximum`` the error says ``above``
+    (also for one of more digits than int() converts: ``--games 99...9``, 5,000 nines)."""
+    written = text.strip()
+    if written.lstrip("+").isdigit() and len(written) > MAX_DIGITS:
+        raise argparse.ArgumentTypeError(f"{above}, found {text!r}")
     value = _whole_at_least(text, minimum)
     if value > maximum:
         raise argparse.ArgumentTypeError(f"{above}, found {text!r}")

@@ -323,3 +323,17 @@ def test_a_ladder_level_of_thousands_of_digits_is_refused_in_one_line(capsys, ga
     code, err = _run(capsys, argv + (["dog/tiny-example"] if game == "dog" else []))
     _one_short_line(code, err, "a strength is a level from 1 to 10, not 'level999")
     assert "(5005 characters)" in err
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "said"),
+    [
+        ("--games", "9" * 5_000, "expected a whole number of at most 9223372036854775807"),
+        ("--seed", "9" * 5_000, "expected a seed from 0 to 18446744073709551615 (64 bits)"),
+        ("--seed", "-" + "9" * 5_000, "expected a whole number of at least 0"),
+    ],
+)
+def test_a_whole_number_of_thousands_of_digits_is_named_by_its_bound(capsys, flag, value, said):
+    """It was told "expected a whole number": int() refuses more than 4,300 digits."""
+    code, err = _run(capsys, ["guardians", "play", flag, value])
+    _one_short_line(code, err, f"argument {flag}: {said}, found '")
