@@ -26,7 +26,7 @@ from setuptools import Extension, setup
 
 setup(
     ext_modules=cythonize(
-        [Extension("{name}", ["{name}.pyx"], extra_compile_args=["-O1"])],
+        [Extension("{name}", ["{name}.pyx"], extra_compile_args=["-O1", "-g0"])],
         include_path=[solver.get_include()],
         language_level=3,
         quiet=True,
