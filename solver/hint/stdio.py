@@ -63,17 +63,42 @@ READ_CHUNK = 1 << 16
 
 
 class _Writer:
-    """Whole lines to the output, one writer at a time."""
+    """Whole lines to the output, one writer at a time. A write that fails (the reader gone, a
+    full disk, ``/dev/full``) is kept in :attr:`failed` and calls ``on_failure`` once; later
+    answers are dropped. Most answers are written on the pool's threads, where an exception
+    went unseen: the engine went on reading and searching, answering nobody, and exited 0; one
+    written on the main thread (a malformed line's) raised through to a traceback."""
 
     def __init__(self, out: IO[str]) -> None:
         self._out = out
         self._lock = threading.Lock()
+        self.failed: OSError | None = None
+        self.on_failure: Callable[[], object] = lambda: None
 
     def __call__(self, message: dict[str, Any]) -> None:
         line = json.dumps(message, separators=(",", ":"), allow_nan=False)  # ASCII: always valid
         with self._lock:
-            self._out.write(line + "\n")
-            self._out.flush()
+            if self.failed is not None:
+                return
+            try:
+                self._out.write(line + "\n")
+                self._out.flush()
+            except OSError as exc:
+                self.failed = exc
+            else:
+                return
+        self.on_failure()
+
+    def check(self) -> None:
+        """Raise for a failed output: :class:`BrokenPipeError` where the reader has gone (the
+        command line's quiet exit, as for ``forest ... | head``), else
+        :class:`~solver.errors.OptionError` naming why the answers could not be written."""
+        if self.failed is None:
+            return
+        if isinstance(self.failed, BrokenPipeError):
+            raise self.failed
+        why = self.failed.strerror or str(self.failed)
+        raise OptionError(f"cannot write the answers: {why}") from None
 
 
 def _binary(source: IO[Any]) -> IO[bytes]:
@@ -125,6 +150,10 @@ class _StopSignals:
     def __init__(self) -> None:
         self.stopped = False
         self._reading = False
+
+    def stop(self) -> None:
+        """Stop as a signal does, from any thread: no line is read after the one awaited."""
+        self.stopped = True
 
     def _handle(self, _signum: int, _frame: object) -> None:
         self.stopped = True
@@ -284,6 +313,7 @@ def serve_lines(
     means no line is read, and the exit is 0 as after any stop, not death by the signal."""
     requests = _Requests(out, caps or Caps(), allow_paths)
     signals = _StopSignals()
+    requests.write.on_failure = signals.stop  # no one reads the answers: stop, as a signal does
     lines = read_lines(_binary(source))
     with (
         ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="hint") as pool,
@@ -301,4 +331,5 @@ def serve_lines(
             raise
         if signals.stopped:
             requests.stop_all()
+    requests.write.check()
     return 0

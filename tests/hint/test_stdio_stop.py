@@ -3,14 +3,18 @@ output closing under it (``solver.hint.stdio``)."""
 
 from __future__ import annotations
 
+import errno
 import io
 import json
 import os
 import signal
+import subprocess
+import sys
 import threading
 
 import pytest
 
+from solver.errors import OptionError
 from solver.hint import stdio
 from solver.hint.limits import Caps
 
@@ -63,6 +67,42 @@ def test_the_output_closing_stops_the_searches_in_flight():
     source = io.BytesIO(_lines({"id": "r0", **SLOW}, b"not json"))
     with pytest.raises(BrokenPipeError):  # not after the search's hour
         stdio.serve_lines(source, _Closed(), workers=1, caps=CAPS)
+
+
+class _Full(io.StringIO):
+    """An output on a full disk (``/dev/full``): every write fails with ENOSPC."""
+
+    def write(self, _text: str) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+@pytest.mark.parametrize("first", [{"id": "q", "game": "dog", "options": {"forest":
+                                    "dog/another-dog"}, "exact": True}, b"not json"])  # fmt: skip
+def test_an_output_that_cannot_be_written_stops_the_engine_with_its_reason(first):
+    """An answer that cannot be written (a full disk) stops the engine, its searches stopped,
+    and says why as a solver error: written on the pool's threads (a search's answer) the
+    failure went unseen, the engine read on and searched for nobody, then exited 0; written on
+    the reading thread (a malformed line's answer) it raised the OSError, a traceback in
+    ``forest hint --stdio`` (found by helper 91, stdout on /dev/full)."""
+    source = io.BytesIO(_lines(first, {"id": "r0", **SLOW}, {"id": "r1", **SLOW}))
+    with pytest.raises(OptionError, match="cannot write the answers: No space left on device"):
+        stdio.serve_lines(source, _Full(), workers=1, caps=CAPS)  # not after the searches' hours
+
+
+def test_forest_hint_on_a_full_disk_says_so_in_one_line():
+    """The command line: one line, exit 2, no traceback (``forest hint --stdio > /dev/full``)."""
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "solver.cli", "hint", "--stdio"], input=b"not json\n",
+            stdout=full, stderr=subprocess.PIPE, timeout=300,
+        )  # fmt: skip
+    err = done.stderr.decode()
+    assert (done.returncode, err) == (
+        2,
+        "forest: error: cannot write the answers: No space left on device\n",
+    )
 
 
 def test_a_read_is_interrupted_once_however_many_signals_come():
