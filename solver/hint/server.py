@@ -108,6 +108,10 @@ class _AccessLog:
         print(json.dumps(entry), file=sys.stderr, flush=True)
 
 
+LIMIT_HEADER = "X-Max-Body-Bytes"
+"""A 413's header: the body limit in bytes (``--max-body-bytes``)."""
+
+
 class _Ingress:
     """ASGI middleware: a POST body is read whole, at most ``limit`` bytes (413 past it, by
     Content-Length or while reading), and checked by :func:`solver.hint.ingress.parse_request`
@@ -125,8 +129,9 @@ class _Ingress:
         length = headers.get(b"content-length")
         too_large = error_answer(None, f"the body is larger than {self.limit} bytes", None,
                                  "too_large")  # fmt: skip
+        limit = {LIMIT_HEADER: str(self.limit)}  # the web table says it in a reader's words
         if length is not None and length.isdigit() and int(length) > self.limit:
-            await SafeJSONResponse(too_large, status_code=413)(scope, receive, send)
+            await SafeJSONResponse(too_large, 413, limit)(scope, receive, send)
             return
         chunks: list[bytes] = []
         seen = 0
@@ -139,7 +144,7 @@ class _Ingress:
             body = message.get("body", b"")
             seen += len(body)
             if seen > self.limit:
-                await SafeJSONResponse(too_large, status_code=413)(scope, receive, send)
+                await SafeJSONResponse(too_large, 413, limit)(scope, receive, send)
                 return
             chunks.append(body)
             more = bool(message.get("more_body", False))

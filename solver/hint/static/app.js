@@ -31,6 +31,7 @@ const table = {
   current: null, // the game in play that is no puzzle (rolled, loaded): {options, start}
   keyboardPlay: false, // the last move was pressed on a focused button: focus the next one
   reviewSeconds: 60, // the whole review's budget (REVIEW_SECONDS; a test may set it)
+  seed: 0, // the dice seed the game in play was started with (a saved record's)
 };
 window.table = table;
 
@@ -68,7 +69,10 @@ async function api(path, body) {
     });
     const data = await response.json();
     if (!response.ok) {
-      throw new Error(data.error || `HTTP ${response.status}`);
+      const error = new Error(data.error || `HTTP ${response.status}`);
+      error.code = data.code; // the server's error code (too_large, ...)
+      error.limitBytes = Number(response.headers.get("x-max-body-bytes")) || null;
+      throw error;
     }
     return data;
   } finally {
@@ -88,6 +92,29 @@ function request(extra) {
 
 function showError(error) {
   $("error").textContent = error ? String(error.message || error) : "";
+}
+
+// The largest Dice seed: the largest whole number a page's number holds exactly (the server
+// takes larger ones; a record may carry one, and the field would then round it).
+const SEED_MAX = Number.MAX_SAFE_INTEGER;
+
+// A form field's whole number from `low` to `high` (`range` says them); null, with the error
+// said in the form's words, for anything else. A number field holds "" for what is no number
+// ("abc"), and flags what the browser could not read ("1e").
+function wholeNumber(id, name, low, high, range) {
+  const field = $(id);
+  const given = field.value.trim();
+  if (/^\d+$/.test(given) && Number(given) >= low && Number(given) <= high) return Number(given);
+  const why = given ? `not "${given}"`
+    : field.validity.badInput ? "not what was typed" : "the field is empty";
+  showError(`${name}: a whole number ${range} (${why})`);
+  return null;
+}
+
+// The Dice seed field's whole number, else null (said): the game is then neither started nor
+// rolled (it was, with a seed the page made up: 0 for "abc" and for -1's dice a 32-bit wrap).
+function diceSeed() {
+  return wholeNumber("seed", "Dice seed", 0, SEED_MAX, `from 0 to ${SEED_MAX}`);
 }
 
 // A failed request leaves a clean, visible error state: no board, no moves, nothing to act on
@@ -252,6 +279,8 @@ function resetLine() {
 async function newGame(event, rolled) {
   if (event) event.preventDefault();
   showError(null);
+  const seed = diceSeed();
+  if (seed === null) return; // the game in play stays
   const spec = table.spec;
   table.options = rolled ? { ...rolled } : {};
   table.start = null;
@@ -266,7 +295,8 @@ async function newGame(event, rolled) {
     table.options.players = puzzleCount(spec, puzzle);
   }
   if (!rolled && puzzle !== CURRENT) Object.assign(table.options, chosenOptions());
-  table.rng = seeded(Number($("seed").value) || 0);
+  table.seed = seed;
+  table.rng = seeded(seed);
   resetLine();
   table.session = null;
   if ($("mode").value === "session") await startSession();
@@ -295,7 +325,7 @@ async function startSession() {
   table.sessionAgent = sessionAgent();
   await sessionCall("/v1/table/start", {
     game: table.spec.name, options: table.options, humans: humanSeats(),
-    agent: table.sessionAgent, seed: Number($("seed").value) || 0,
+    agent: table.sessionAgent, seed: table.seed,
   });
 }
 
@@ -335,6 +365,9 @@ async function sessionCall(path, body) {
   showError(null);
   const previous = table.session ? table.session.view.seat : view.seat;
   table.session = { id: view.session, view };
+  // the view is the seat's to move (hot seat: each human seat's in turn): View from says so
+  table.seat = view.seat;
+  $("seat").value = String(view.seat);
   sessionLine(view);
   handOver(view, previous);
   table.position = viewAsPosition(view);
@@ -430,6 +463,8 @@ async function recordOnBoard(record) {
 
 async function rollNew() {
   showError(null);
+  const seed = diceSeed();
+  if (seed === null) return;
   const size = /^\s*(\d+)\s*x\s*(\d+)\s*$/i.exec($("size").value);
   if (!size) { // said in the form's words, not the request's ("width: Input should be ...")
     showError(`Size: write it as WIDTHxHEIGHT, like 6x6 (not "${$("size").value}")`);
@@ -439,7 +474,7 @@ async function rollNew() {
   let rolled;
   try {
     rolled = await api("/v1/roll", {
-      game: table.spec.name, seed: Number($("seed").value) || 0, width, height,
+      game: table.spec.name, seed, width, height,
     });
   } catch (error) { // a size the game refuses (1x1, 100x100): said, and the game in play stays
     showError(error);
@@ -463,7 +498,8 @@ function clearHint() {
 
 // -- the position at the cursor -----------------------------------------------------------------
 
-async function refresh() {
+// `explain`: what a failure says instead of the server's message (null: the server's).
+async function refresh(explain) {
   clearHint();
   const cursor = table.cursor;
   const run = table.sessionRun;
@@ -473,7 +509,7 @@ async function refresh() {
     const labelsFrom = Math.min(table.line.length, cursor);
     position = await api("/v1/position", request({ seat: table.seat, labelsFrom }));
   } catch (error) {
-    if (run === table.sessionRun) showFailure(error);
+    if (run === table.sessionRun) showFailure((explain && explain(error)) || error);
     return;
   }
   if (run !== table.sessionRun) return; // the page left this game (another game, a session)
@@ -492,6 +528,9 @@ function fillSeats(count) {
     table.seat = Number(select.value);
   }
   $("seat-label").hidden = count < 2;
+  // a session shows the server's view of one seat, the one to move: no other seat to choose
+  select.disabled = Boolean(table.session);
+  select.title = table.session ? "a game the server keeps is seen from the seat to move" : "";
 }
 
 function overText(returns, scores) {
@@ -1071,12 +1110,7 @@ async function followLine(pv) {
 // form's words) otherwise: 0 ran 1000, -5 ran 1 and 1.5 came back as "limit.iterations: Input
 // should be a valid integer" beside the last hint's answer, as if still current.
 function hintSimulations() {
-  const given = $("iterations").value.trim();
-  if (/^\d+$/.test(given) && Number(given) >= 1) return Number(given);
-  // a number field holds "" for what is no number ("abc")
-  const why = given ? `not "${given}"` : "the field is empty";
-  showError(`Hint simulations: a whole number of at least 1 (${why})`);
-  return null;
+  return wholeNumber("iterations", "Hint simulations", 1, Infinity, "of at least 1");
 }
 
 // A search the server's cap cut short says so (limitApplied.capped): 99999999 asked ran the
@@ -1402,7 +1436,7 @@ function saveRecord() {
     return;
   }
   const record = { game: table.spec.name, options: table.options,
-    seed: Number($("seed").value) || 0, actions: table.actions,
+    seed: table.seed, actions: table.actions,
     labels: table.line.map((entry) => entry.label) };
   if (table.start !== null) record.state = table.start;
   download(`${table.spec.name}-game.json`, record);
@@ -1515,15 +1549,37 @@ async function loadFile(file) {
   } else if (table.spec.puzzles.length) {
     showCurrent(`from ${file.name}`, table.options, record.state === undefined ? null : record.state);
   }
-  if (Number.isInteger(record.seed)) $("seed").value = String(record.seed);
-  table.rng = seeded(Number($("seed").value) || 0);
+  // the record's seed, else the field's (refused as New game refuses it)
+  const seed = Number.isInteger(record.seed) && record.seed >= 0 ? record.seed : diceSeed();
+  if (seed === null) return;
+  $("seed").value = String(seed);
+  table.seed = seed;
+  table.rng = seeded(seed);
   resetLine();
   table.start = record.state === undefined ? null : record.state;
   table.actions = [...(record.actions || [])];
   table.line = [];
   table.cursor = table.actions.length;
-  await refresh();
+  await refresh((error) => tooLarge(file, error));
   if (table.position) table.actions = table.line.map((entry) => entry.action); // labels -> ids
+}
+
+// Bytes in a reader's words: 1.3 MB, 800 kB, 1 MiB for a power of two's limit.
+function bytesInWords(bytes, binary) {
+  if (binary && bytes % 1048576 === 0) return `${bytes / 1048576} MiB`;
+  if (binary && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`;
+  return bytes >= 1e3 ? `${(bytes / 1e3).toFixed(0)} kB` : `${bytes} bytes`;
+}
+
+// A loaded record the server refused as too large ("the body is larger than 1048576 bytes"),
+// said with the file's name, its size and the limit, and where a bigger record is reviewed;
+// null for any other failure.
+function tooLarge(file, error) {
+  if (error.code !== "too_large") return null;
+  const limit = error.limitBytes ? bytesInWords(error.limitBytes, true) : "the server's limit";
+  return `${file.name} is ${bytesInWords(file.size, false)}; the table loads records up to `
+    + `${limit} (use forest ${table.spec.name} review for bigger ones)`;
 }
 
 // choosing a game starts it; choosing a player count starts the game's default set-up for it

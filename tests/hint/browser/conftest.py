@@ -64,3 +64,20 @@ def browser() -> Any:
         launched = p.chromium.launch(executable_path=chromium, headless=True)
         yield launched
         launched.close()
+
+
+@pytest.fixture
+def page(browser: Any, server: Server, tmp_path: Path) -> Any:
+    """A fresh page of the table, its first game shown (or its error state); a screenshot of it
+    is kept in the test's folder."""
+    opened = browser.new_page(viewport={"width": 1280, "height": 1000})
+    opened.goto(f"{server.url}/")
+    opened.wait_for_function("() => window.table.games.length > 0", timeout=30_000)
+    opened.wait_for_function(
+        "() => window.table.busy === 0 && (window.table.position !== null "
+        "|| document.querySelector('#status').dataset.state === 'error')",
+        timeout=60_000,
+    )
+    yield opened
+    opened.screenshot(path=str(tmp_path / "table.png"), full_page=True)
+    opened.close()

@@ -8,15 +8,12 @@ always hides; a player count starts the game's default set-up; every game starts
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 import solver
 from solver.registry import game_spec
-
-from ..conftest import Server
 
 
 def _ready(page: Any) -> None:
@@ -25,17 +22,6 @@ def _ready(page: Any) -> None:
         "|| document.querySelector('#status').dataset.state === 'error')",
         timeout=60_000,
     )
-
-
-@pytest.fixture
-def page(browser: Any, server: Server, tmp_path: Path) -> Any:
-    opened = browser.new_page(viewport={"width": 1280, "height": 1000})
-    opened.goto(f"{server.url}/")
-    opened.wait_for_function("() => window.table.games.length > 0", timeout=30_000)
-    _ready(opened)
-    yield opened
-    opened.screenshot(path=str(tmp_path / "table.png"), full_page=True)
-    opened.close()
 
 
 @pytest.mark.parametrize("name", solver.registered_games())
