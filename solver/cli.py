@@ -341,6 +341,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(handler: Handler, args: argparse.Namespace, words: list[str]) -> int:
     """The command's handler run: its exit status, or the one line (and status) an error gets
     (a bug: the traceback and where to report it)."""
+    from solver.cmdkit import StdoutGuard
+
+    stdout = sys.stdout
+    sys.stdout = StdoutGuard(stdout)  # a failed write says why
     try:
         return handler(args)
     except BrokenPipeError:  # pragma: no cover - `forest ... | head`
@@ -369,6 +373,8 @@ def _run(handler: Handler, args: argparse.Namespace, words: list[str]) -> int:
         traceback.print_exc()
         print(f"forest: {report_bugs(exc)}", file=sys.stderr)
         return 1
+    finally:
+        sys.stdout = stdout
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -193,6 +193,22 @@ class OptionError(SolverError, ValueError):
     """An option that the called function does not accept (unknown name, value out of range)."""
 
 
+class OutputError(SolverError, OSError):
+    """A command's answer could not be written to its standard output (a full disk,
+    ``/dev/full``, an I/O error): the message says why. An ``OSError`` too, so code that
+    handles a failed write still handles it. A reader that has gone (a closed pipe) is no such
+    error: it stays a ``BrokenPipeError``, which the command line ends quietly. ``reason`` is
+    the system's words for the cause (``No space left on device``).
+
+    >>> OutputError("cannot write the output: No space left on device", reason="...").reason
+    '...'
+    """
+
+    def __init__(self, message: str, *, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
 class InterruptedRun(KeyboardInterrupt):
     """Ctrl-C (SIGINT) stopped a long run that keeps what it did: the message says what was
     kept and how to go on (``forest analyse``: ``interrupted: 224 of 2000 forests are journaled

@@ -97,7 +97,7 @@ class _Writer:
             return
         if isinstance(self.failed, BrokenPipeError):
             raise self.failed
-        why = self.failed.strerror or str(self.failed)
+        why = getattr(self.failed, "reason", None) or self.failed.strerror or str(self.failed)
         raise OptionError(f"cannot write the answers: {why}") from None
 
 

@@ -1,0 +1,73 @@
+"""A command whose standard output cannot be written says why in one line, exit 2 (found by
+helper 91: ``forest games > /dev/full``, and every other command writing to a full disk, printed
+a traceback and "this is a bug in forest-solver", exit 1). A reader that has gone (a closed
+pipe, ``forest ... | head``) still ends the command quietly."""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+import subprocess
+import sys
+
+import pytest
+
+from solver.cli import main
+from solver.cmdkit import StdoutGuard
+from solver.errors import OutputError
+from solver.registry import registered_games
+
+COMMANDS = [
+    ["games"],
+    ["games", "--json"],
+    ["hint", "--schema"],
+    *[
+        [name, "show", *(["dog/another-dog"] if name == "dog" else [])]
+        for name in registered_games()
+    ],
+    ["dog", "best-move", "dog/another-dog", "--json"],
+]
+
+
+class _Failing(io.StringIO):
+    """A stream whose every write fails with ``error``."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__()
+        self.error = error
+
+    def write(self, _text: str) -> int:
+        raise self.error
+
+
+def test_a_failed_write_is_an_output_error_naming_why():
+    full = StdoutGuard(_Failing(OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))))
+    with pytest.raises(OutputError, match=r"^cannot write the output: No space left on device$"):
+        print("an answer", file=full)
+    gone = StdoutGuard(_Failing(BrokenPipeError(errno.EPIPE, "Broken pipe")))
+    with pytest.raises(BrokenPipeError):  # the reader gone: the command line's quiet end
+        print("an answer", file=gone)
+
+
+@pytest.mark.parametrize("words", COMMANDS, ids=" ".join)
+def test_a_full_disk_is_one_line_and_exit_2(words, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdout", _Failing(OSError(errno.ENOSPC, "No space left on device")))
+    assert main(words) == 2
+    err = capsys.readouterr().err
+    assert err == "forest: error: cannot write the output: No space left on device\n"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+def test_dev_full_as_stdout_is_one_line_and_exit_2():
+    """The real thing: the descriptor's own failure, and nothing more at the interpreter's exit
+    (its last flush of what is still buffered would fail again: 'Exception ignored ...')."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "solver.cli", "dog", "show", "dog/another-dog"],
+            stdout=full, stderr=subprocess.PIPE, timeout=300, text=True,
+        )  # fmt: skip
+    assert (done.returncode, done.stderr) == (
+        2,
+        "forest: error: cannot write the output: No space left on device\n",
+    )
