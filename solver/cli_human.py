@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from solver.errors import OptionError
+from solver.errors import OptionError, shortened
 from solver.labels import HIDDEN_LABEL, shown_label
 from solver.render.ascii import count, line_text
 from solver.rng import SplitMix64
@@ -302,8 +302,8 @@ class _Table:
                 self.hint(state)
             elif reply:
                 self.screen.print(
-                    f"{reply!r} is not a move here: answer 1 to {len(legal)}, a move's label, or "
-                    "help",
+                    f"{shortened(reply)!r} is not a move here: answer 1 to {len(legal)}, a "
+                    "move's label, or help",
                     style="red",
                 )
         raise OptionError(f"no move chosen after {MAX_PROMPTS} answers")

@@ -456,3 +456,12 @@ def test_a_rich_table_s_title_has_no_trailing_spaces(capsys, monkeypatch):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == title
     assert len(lines) > 3 and "ignore scent trail at (3,1)" in lines[-2]
+
+
+def test_a_long_answer_that_is_no_move_is_quoted_by_its_start(tmp_path):
+    """An answer of 20,000 characters was echoed whole in "... is not a move here"."""
+    run = play(*DOG, answers="9" * 20_000 + "\nquit\n", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    refusal = [line for line in run.stdout.splitlines() if "is not a move here" in line]
+    assert len(refusal) == 1 and "(20000 characters)" in refusal[0], run.stdout[-300:]
+    assert len(refusal[0]) < 300
