@@ -1053,10 +1053,11 @@ cdef class DogKernelState(KernelStateFace):
         for action in legal:  # "ignore" / "investigate" without the cell
             if _LABELS[action].lower() == wanted:
                 return action
-        from solver.errors import IllegalActionError
+        from solver.errors import IllegalActionError, shortened
 
         labels = ", ".join(repr(self.action_to_string(a)) for a in legal)
-        raise IllegalActionError(f"no legal action is labelled {label!r}; legal: {labels}")
+        said = shortened(str(label))  # a label of 5,000 characters: its start and length
+        raise IllegalActionError(f"no legal action is labelled {said!r}; legal: {labels}")
 
     # -- serialisation -------------------------------------------------------------------------
     def to_dict(self):

@@ -135,7 +135,11 @@ def resource(name: str, folders: Folders) -> Traversable:
     game, stem = match.groups()
     folder, suffix = folders[game]
     item = folder.joinpath(stem + suffix)
-    if not item.is_file():
+    try:
+        found = item.is_file()
+    except OSError:  # a name too long for a file name (ENAMETOOLONG): no puzzle has it
+        found = False
+    if not found:
         raise unknown(name, folders)
     return item
 

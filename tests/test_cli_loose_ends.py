@@ -24,8 +24,9 @@ from pathlib import Path
 
 import pytest
 
+import solver
 from solver.cli import main
-from solver.errors import MOST_PATH
+from solver.errors import MOST_PATH, OptionError
 
 GAMES = ("dog", "guardians", "trial")
 LONG = "/tmp/" + "a" * 5_000
@@ -337,3 +338,28 @@ def test_a_whole_number_of_thousands_of_digits_is_named_by_its_bound(capsys, fla
     """It was told "expected a whole number": int() refuses more than 4,300 digits."""
     code, err = _run(capsys, ["guardians", "play", flag, value])
     _one_short_line(code, err, f"argument {flag}: {said}, found '")
+
+
+@pytest.mark.parametrize(
+    ("game", "base"),
+    [("dog", {"forest": "dog/tiny-example"}), ("guardians", {}), ("trial", {"players": 2})],
+)
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+def test_a_long_label_that_names_no_action_is_quoted_by_its_start(game, base, engine):
+    """A hint request's action label of 5,000 characters was quoted whole in its refusal."""
+    from solver.hint.engine import answer
+
+    reply = answer({"id": "a", "game": game, "engine": engine, "options": base,
+                    "actions": ["q" * 5_000]})  # fmt: skip
+    assert reply["code"] == "illegal_action", reply
+    assert "(5000 characters)" in reply["error"] and len(reply["error"]) < 1_000, reply
+
+
+@pytest.mark.parametrize(("game", "option"), [("dog", "forest"), ("guardians", "position")])
+def test_a_puzzle_name_too_long_for_a_file_is_an_unknown_puzzle(game, option):
+    """``load_game("dog", forest="dog/qqq...")`` (5,000 characters) raised a bare OSError (File
+    name too long) from a check whether such a file exists; the API raises only its own."""
+    with pytest.raises(OptionError) as caught:
+        solver.load_game(game, **{option: f"{game}/" + "q" * 5_000})
+    assert str(caught.value).startswith(f"unknown puzzle '{game}/qqq")
+    assert "characters)" in str(caught.value)

@@ -12,7 +12,6 @@ a curated puzzle name such as ``"dog/tiny-example"``.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any
 
 from solver.errors import OptionError
@@ -35,7 +34,7 @@ def resolve_forest(forest: Any) -> Forest:
                 "forest= holds text with line breaks: give a .forest path, a puzzle name or a "
                 "Forest (solver.games.dog.format.parse_forest reads a sheet's text)"
             )
-        if isinstance(forest, str) and text.startswith("dog/") and not Path(text).exists():
+        if isinstance(forest, str) and text.startswith("dog/") and not os.path.exists(text):
             from solver.puzzle_data import load_own
 
             return load_own(SPEC, text)

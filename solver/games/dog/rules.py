@@ -55,7 +55,7 @@ from collections.abc import Callable
 from enum import IntEnum
 from typing import Any, TypeAlias
 
-from solver.errors import FormatError, IllegalActionError
+from solver.errors import FormatError, IllegalActionError, shortened
 from solver.fields import check_state_game
 from solver.files import parse_json
 from solver.game import CHANCE, TERMINAL, ChildFromClone, legal_action_id
@@ -339,7 +339,9 @@ class DogState(ChildFromClone):
             if action_label(action).lower() == wanted:
                 return action
         labels = ", ".join(repr(self.action_to_string(a)) for a in self.legal_actions())
-        raise IllegalActionError(f"no legal action is labelled {label!r}; legal: {labels}")
+        raise IllegalActionError(
+            f"no legal action is labelled {shortened(str(label))!r}; legal: {labels}"
+        )
 
     def _where(self) -> str:
         """Where the game stands, for the refusal of an illegal action."""

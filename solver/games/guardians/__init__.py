@@ -17,7 +17,6 @@ turn.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any
 
 from solver.errors import OptionError
@@ -33,7 +32,7 @@ def resolve_position(position: Any) -> Grove | None:
         return position
     if isinstance(position, (str, os.PathLike)):
         text = os.fspath(position)
-        if isinstance(position, str) and text.startswith("guardians/") and not Path(text).exists():
+        if isinstance(position, str) and text.startswith("guardians/") and not os.path.exists(text):
             from solver.puzzle_data import load_own
 
             grove: Grove = load_own(SPEC, text)

@@ -42,7 +42,7 @@ import json
 import re
 from typing import Any
 
-from solver.errors import IllegalActionError, OptionError
+from solver.errors import IllegalActionError, OptionError, shortened
 from solver.game import CHANCE, TERMINAL, ChildFromClone, as_action_id, legal_action_id
 from solver.games.guardians.actions import (
     END_TURN,
@@ -578,7 +578,9 @@ class GuardiansState(ChildFromClone):
             if self.action_to_string(action).lower() == wanted:
                 return action
         labels = ", ".join(repr(self.action_to_string(a)) for a in self.legal_actions()[:12])
-        raise IllegalActionError(f"no legal action is labelled {label!r}; legal: {labels}")
+        raise IllegalActionError(
+            f"no legal action is labelled {shortened(str(label))!r}; legal: {labels}"
+        )
 
     def _parse_label(self, label: str) -> int | None:
         """The action id a label names, read from its text (``None`` if it names none)."""

@@ -54,7 +54,7 @@ def open_trial(
             n = count
         game = SPEC.build(engine=engine, players=n)
         return Opened(game=game, state=game.state_from_json(text), source=str(source))
-    missing = "" if path.exists() else f"{path_said(source)}: no such file or folder; "
+    missing = "" if os.path.exists(path) else f"{path_said(source)}: no such file or folder; "
     raise OptionError(f"{missing}a trial source is {kinds}, not {path_said(source)!r}")
 
 

@@ -28,7 +28,7 @@ import math
 import os
 from typing import Any
 
-from solver.errors import FormatError, IllegalActionError, OptionError
+from solver.errors import FormatError, IllegalActionError, OptionError, shortened
 from solver.game import CHANCE, TERMINAL
 from solver.games.trial import conditions, sections, setup, turns  # noqa: F401  (sections: registers every step)
 from solver.games.trial.actions import Layout
@@ -260,7 +260,7 @@ class TrialState:
         for a in legal:
             if self._label(a) == label or label in self._legacy_labels(a):
                 return a
-        raise IllegalActionError(f"no legal action is labelled {label!r}")
+        raise IllegalActionError(f"no legal action is labelled {shortened(str(label))!r}")
 
     def _legacy_labels(self, action: int) -> tuple[str, ...]:
         frame = self._top()
