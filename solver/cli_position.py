@@ -425,7 +425,7 @@ def game_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
     an option taking a boolean, a number or one of a few values refuses by name, as it does a
     value of another JSON type (:mod:`solver.option_values`: ``--option open_backs takes a
     boolean, true or false, not the text "yes"``, ``--option level takes one of 1, 2, 3, 4, 5,
-    6, not the list [3]``)."""
+    6, not the list [3]``). An option named twice is refused, as a request's repeated key is."""
     options: dict[str, Any] = {}
     for item in getattr(args, "option", None) or []:
         name, equals, value = item.partition("=")
@@ -436,6 +436,8 @@ def game_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
             known = ", ".join(spec.options) or "none"
             unknown = shortened(name)
             raise OptionError(f"{spec.name} has no option {unknown!r} (its options: {known})")
+        if name in options:  # the last one was taken, silently (a request's JSON refuses it)
+            raise OptionError(f"--option {name} is given twice: give it once")
         try:
             options[name] = loads(value, parse_constant=_no_constant, parse_float=_finite)
         except DuplicateKeyError as exc:  # JSON, but read as no one value

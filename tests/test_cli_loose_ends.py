@@ -106,6 +106,15 @@ def test_an_option_number_out_of_range_is_quoted_as_typed(capsys, value, said):
     assert "Infinity" not in err and "100.0" not in err
 
 
+@pytest.mark.parametrize("second", ["level=4", "level=3", " level=4"])
+def test_an_option_given_twice_is_refused(capsys, second):
+    """``--option level=3 --option level=4`` took the last silently, where a request naming a
+    key twice is refused (found by helper 91); the same value twice is refused too: give it
+    once."""
+    code, err = _run(capsys, ["guardians", "show", "--option", "level=3", "--option", second])
+    _one_short_line(code, err, "--option level is given twice: give it once")
+
+
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize(
     ("flag", "value", "said"),
