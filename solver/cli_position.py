@@ -445,6 +445,8 @@ def game_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
         except _OutOfRange as exc:  # 1e400: no number a float holds (it read as Infinity)
             raise OptionError(_out_of_range(spec, name, value, exc.text)) from None
         except ValueError:  # no JSON (NaN and Infinity included, which JSON has not): a text
+            if value.strip().lstrip("-").isdigit():  # more digits than int() converts (4,300)
+                raise OptionError(_out_of_range(spec, name, value, value.strip())) from None
             options[name] = value
         except RecursionError:
             raise OptionError(f"--option {shortened(name)}: nested too deeply to read") from None

@@ -372,3 +372,19 @@ def test_a_puzzle_name_too_long_for_a_file_is_an_unknown_puzzle(game, option):
         solver.load_game(game, **{option: f"{game}/" + "q" * 5_000})
     assert str(caught.value).startswith(f"unknown puzzle '{game}/qqq")
     assert "characters)" in str(caught.value)
+
+
+def test_an_option_number_of_thousands_of_digits_is_a_number_out_of_range(capsys):
+    """``--option level=99...9`` (5,000 digits) was called a text: JSON's reader refused it."""
+    code, err = _run(capsys, ["guardians", "show", "--option", "level=" + "9" * 5_000])
+    _one_short_line(code, err, "not the number 999")
+    assert "(5000 characters), which is out of range" in err
+
+
+def test_a_long_selection_is_quoted_by_its_start(capsys, tmp_path):
+    pytest.importorskip("pandas")
+    expression = "class == 1 and " * 3_000 + "True"
+    argv = ["analyse", "--count", "1", "--size", "5x5", "-o", str(tmp_path / "s.csv"),
+            "--select", expression, "--no-progress"]  # fmt: skip
+    code, err = _run(capsys, argv)
+    _one_short_line(code, err, f"({len(expression)} characters)': longer than")

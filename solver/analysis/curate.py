@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 from solver.analysis.sources import DEFAULT_GAME, Source, analysis_hooks, load_checked
-from solver.errors import OptionError
+from solver.errors import OptionError, shortened
 from solver.files import write_whole
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -145,7 +145,8 @@ class _Parsed:
             raise self.error("too deeply nested") from None
 
     def error(self, why: str) -> OptionError:
-        return OptionError(f"bad selection {self.expression!r}: {why}")
+        said = shortened(self.expression, 200)  # an expression of 45,000 characters: its start
+        return OptionError(f"bad selection {said!r}: {why}")
 
     def _rename_keywords(self, expression: str) -> tuple[str, dict[str, str]]:
         """Replace column names that are Python keywords (``class``) by placeholders."""
