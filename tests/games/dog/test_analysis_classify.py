@@ -23,6 +23,7 @@ from solver.games.dog.analysis.classify import (
     is_reachable,
     sample_world,
 )
+from solver.games.dog.analysis.soonest import SoonestWins
 from solver.games.dog.forest import Forest, Shouter, Terrain
 from solver.games.dog.format import save_forest
 from solver.games.dog.generator import GeneratorOptions, roll_forest
@@ -230,7 +231,8 @@ def test_memory_cap_falls_back_to_mcts_with_an_interval() -> None:
 
 def test_par_budget_leaves_the_par_unknown_and_never_claims_hopeless() -> None:
     forest = small_forest(4, 4, 0, 4)
-    result = analyse_forest(forest, AnalysisOptions(par_max_nodes=1, clairvoyant_samples=5))
+    capped = AnalysisOptions(par_max_nodes=1, clairvoyant_samples=5, par_cpsat_seconds=0)
+    result = analyse_forest(forest, capped)
     assert result.par is None and result.par_status == "budget"
     assert result.klass != "hopeless"
     assert result.win_probability == pytest.approx(exact_value(4, 4, 0, 4))
@@ -330,3 +332,22 @@ def test_full_analysis_of_a_9x9_forest(seed: int) -> None:
     assert row["class"] in CLASSES
     if row["class"] == "uncertain":
         assert row["clairvoyant_high"] >= row["ci_low"]
+
+
+@pytest.mark.parametrize("case", [(4, 4, 0, 4), (5, 5, 1, 5), (6, 6, 1, 2), (6, 6, 6, 2)])
+def test_past_the_par_search_s_cap_the_rules_model_finds_the_par(
+    case: tuple[int, int, int, int],
+) -> None:
+    """Found by a new user: `forest analyse` left big-12x12's par blank (budget) where
+    `forest dog route` finds its 5 turns in a second. Past the search's cap (1 position here)
+    the rules model answers: the par (and a route that wins in it) or no par, as the brute
+    force says."""
+    forest = small_forest(*case)
+    assert SoonestWins(forest).par(1).status == "budget"  # the search alone gives up
+    result = analyse_forest(forest, AnalysisOptions(par_max_nodes=1, clairvoyant_samples=5))
+    twin = par_brute_force(forest)
+    assert result.par == twin.turns
+    assert result.par_status == ("infeasible" if twin.turns is None else "optimal")
+    assert (result.klass == "hopeless") == (twin.turns is None)
+    if twin.turns is not None:  # the row's route runs from the dog's start to the human
+        assert result.route[0] == tuple(forest.start) and result.route[-1] == tuple(forest.human)

@@ -232,6 +232,29 @@ def _mcts_rate(forest: Forest, options: AnalysisOptions, source: str) -> tuple[i
     return wins, options.mcts_games
 
 
+def _par_past_the_cap(forest: Forest, options: AnalysisOptions, found: FirstWin) -> FirstWin:
+    """``found``, or where the par search stored its ``par_max_nodes`` positions with no win
+    (``"budget"``), the par of the rules model (CP-SAT, what ``forest dog route`` answers) within
+    ``par_cpsat_seconds`` deterministic seconds: a breadth-first search stores every position of
+    the turns before the par, which on a 12x12 forest outgrows the cap (big-12x12's par 5 needs
+    410,296 of them) while the model proves it in about a second. Unproven there too (or the
+    model not asked: 0 seconds), the answer stays ``"budget"``. Inside a search deadline (the
+    hint service's analysis) the model gets at most the seconds left."""
+    if found.status != "budget" or options.par_cpsat_seconds <= 0:
+        return found
+    from solver.games.dog.routes.cpsat import par_cpsat_model
+    from solver.search.limit import seconds_left
+
+    left = seconds_left()
+    seconds = options.par_cpsat_seconds if left is None else min(left, options.par_cpsat_seconds)
+    answer = par_cpsat_model(forest, time_limit=seconds)
+    if answer.status == "optimal" and answer.actions is not None:
+        return FirstWin(answer.turns, answer.actions, "optimal", found.nodes)
+    if answer.status == "infeasible":
+        return FirstWin(None, (), "infeasible", found.nodes)
+    return found
+
+
 def analyse_forest(
     forest: Forest, options: AnalysisOptions | None = None, *, source: str = ""
 ) -> ForestAnalysis:
@@ -253,7 +276,7 @@ def analyse_forest(
         klass, method, p, exact, ci = "unreachable", "graph", 0.0, True, (0.0, 0.0)
     else:
         searches = SoonestWins(forest, options.engine)
-        found = searches.par(options.par_max_nodes)
+        found = _par_past_the_cap(forest, options, searches.par(options.par_max_nodes))
         par, par_status = found.turns, found.status
         if found.turns is not None:
             route = route_cells(forest, found.actions)

@@ -55,6 +55,8 @@ class AnalysisOptions:
       ``clairvoyant_max_nodes`` caps the positions stored by each world's search,
       ``clairvoyant_total_nodes`` those of all worlds.
     - ``par_max_nodes``: caps the positions stored by the par search.
+    - ``par_cpsat_seconds``: past that cap, the par is asked of the rules model (CP-SAT, as
+      ``forest dog route`` asks it) within this many deterministic seconds; 0: not asked.
     - ``weakest_max_nodes`` / ``weakest_games``: the skill measure's weakest level (uniform
       random play, :mod:`.skill`) is valued exactly within this many stored positions, else
       sampled over this many random games.
@@ -74,6 +76,7 @@ class AnalysisOptions:
     clairvoyant_max_nodes: int = 50_000
     clairvoyant_total_nodes: int = 1_000_000
     par_max_nodes: int = 150_000
+    par_cpsat_seconds: float = 10.0
     proof_max_nodes: int = 200_000
     weakest_max_nodes: int = 20_000
     weakest_games: int = 10_000
@@ -99,6 +102,9 @@ class AnalysisOptions:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise OptionError(f"{name} must be a whole number ≥ 1, not {value!r}")
+        cp = self.par_cpsat_seconds
+        if isinstance(cp, bool) or not isinstance(cp, (int, float)) or not 0 <= cp < float("inf"):
+            raise OptionError(f"par_cpsat_seconds must be a number ≥ 0, not {cp!r}")
         mb = self.exact_memory_mb
         if isinstance(mb, bool) or not isinstance(mb, (int, float)) or not 0 < mb < float("inf"):
             raise OptionError(f"exact_memory_mb must be a positive number, not {mb!r}")
