@@ -102,6 +102,9 @@ GRACE_SECONDS = 5.0
 """A job's timeout past its budget (opening the game, building the answer, a loaded machine);
 every search already stops at its budget, so this only catches a fault."""
 
+TYPICAL_WEIGHT = 0.2
+"""The weight of the last job in :attr:`Service.typical` (an exponential moving average)."""
+
 GET_AND_HEAD = ["GET", "HEAD"]
 """The methods of the web table's page: HTTP requires HEAD wherever GET is (a monitor's
 ``HEAD /``); the server sends the head only. The API's GET paths add HEAD the same way."""
@@ -160,20 +163,33 @@ class Service:
     sessions: Sessions = field(default_factory=Sessions)
     inside: dict[int, tuple[float, float]] = field(default_factory=dict, init=False)
     """The requests admitted, each as (its admission, its budget in seconds)."""
+    typical: float | None = field(default=None, init=False)
+    """The seconds a worker spends on a job, lately (:data:`TYPICAL_WEIGHT`); ``None``: no job
+    has run yet."""
     _tickets: itertools.count[int] = field(default_factory=itertools.count, init=False)
 
     def __post_init__(self) -> None:
         self.admission = _Admission(self.workers + self.queue)
 
     def retry_seconds(self) -> int:
-        """The ``Retry-After`` of a refused request: the budgets the requests inside have left
-        (each counted from its admission, whether it runs or waits), shared over the workers,
-        so a retry then finds the queue drained; at least ``retry_after`` (1 s). An estimate
-        from above for searches that keep to their budgets; a job that ends early frees its
-        slot sooner."""
+        """The ``Retry-After`` of a refused request: the seconds the requests inside are
+        expected to take, shared over the workers, so a retry then finds the queue drained; at
+        least ``retry_after`` (1 s). Each request counts what its budget has left (from its
+        admission, whether it runs or waits), or the :attr:`typical` job's seconds when fewer
+        (a hint bounded by its iterations ends long before its seconds)."""
         now = time.monotonic()
-        left = sum(max(0.0, admitted + budget - now) for admitted, budget in self.inside.values())
+        left = 0.0
+        for admitted, budget in self.inside.values():
+            own = max(0.0, admitted + budget - now)
+            left += own if self.typical is None else min(own, self.typical)
         return max(self.retry_after, math.ceil(left / max(1, self.workers)))
+
+    def _ran(self, seconds: float) -> None:
+        """Fold a job's seconds on a worker into :attr:`typical`."""
+        typical = self.typical
+        self.typical = (
+            seconds if typical is None else typical + TYPICAL_WEIGHT * (seconds - typical)
+        )
 
     def error_response(self, reply: dict[str, Any], headers: dict[str, str] | None = None) -> Any:
         status = STATUS.get(reply.get("code", ""), 400)
@@ -218,10 +234,13 @@ class Service:
             args = (*args, admitted)
         ticket = next(self._tickets)
         self.inside[ticket] = (now, max(0.0, timeout - GRACE_SECONDS) if budget is None else budget)
+        began: list[float] = []  # when a worker took the job
         try:
             try:
-                reply = await self._unless_abandoned(job, raw, *args, timeout=timeout,
-                                                     gone=gone, since=admitted)  # fmt: skip
+                reply = await self._unless_abandoned(
+                    job, raw, *args, timeout=timeout, gone=gone, since=admitted,
+                    began=lambda: began.append(time.monotonic()),
+                )  # fmt: skip
             except _Abandoned:
                 self.abandoned += 1
                 reply = error_answer(ident, "the client hung up before a worker took the "
@@ -239,22 +258,35 @@ class Service:
         finally:
             self.admission.leave()
             del self.inside[ticket]
+            if began:
+                self._ran(time.monotonic() - began[0])
         return reply, {ADMITTED_HEADER: f"{time.monotonic() - admitted:.6f}"}
 
     async def _unless_abandoned(
-        self, *job: object, timeout: float, gone: Gone | None, since: float
+        self,
+        *job: object,
+        timeout: float,
+        gone: Gone | None,
+        since: float,
+        began: Callable[[], None],
     ) -> dict[str, Any]:
         """``pool.run(jobs.guarded, *job)``'s reply, its ``timeout`` counted from ``since``
         (the admission); :class:`_Abandoned` if ``gone`` says the client hung up before a
-        worker took the job (which is then cancelled, unrun)."""
+        worker took the job (which is then cancelled, unrun). ``began`` is called when a worker
+        takes it."""
         assert self.pool is not None, "the service is not started"
         if gone is None:
             reply: dict[str, Any] = await self.pool.run(
-                jobs.guarded, *job, timeout=timeout, since=since
+                jobs.guarded, *job, timeout=timeout, since=since, started=began
             )
             return reply
         started = asyncio.Event()
-        run = self.pool.run(jobs.guarded, *job, timeout=timeout, started=started.set, since=since)
+
+        def taken() -> None:
+            started.set()
+            began()
+
+        run = self.pool.run(jobs.guarded, *job, timeout=timeout, started=taken, since=since)
         work: asyncio.Future[dict[str, Any]] = asyncio.ensure_future(run)
         try:
             while not started.is_set():

@@ -1,11 +1,13 @@
-"""A full queue's 503 says when to retry from the budgets inside (``Service.retry_seconds``):
-the seconds the admitted requests have left, shared over the workers, at least 1 s. It said
-``Retry-After: 1`` whatever was queued."""
+"""A full queue's 503 says when to retry from what is inside (``Service.retry_seconds``): the
+seconds the admitted requests have left of their budgets, or the seconds jobs take lately when
+fewer, shared over the workers, at least 1 s. It said ``Retry-After: 1`` whatever was queued."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any
+
+import pytest
 
 from solver.hint.engine import Caps
 from solver.hint.routes import GRACE_SECONDS, Service
@@ -59,3 +61,57 @@ def test_retry_after_is_at_least_one_second() -> None:
 def test_a_job_without_a_budget_counts_its_timeout_less_the_grace() -> None:
     headers = _refusal(1, [None], timeout=GRACE_SECONDS + 7)
     assert int(headers["Retry-After"]) in (6, 7)
+
+
+class _Clock:
+    """``time.monotonic`` for the service: it moves only when a job runs."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+class _TimedPool(_HeldPool):
+    """A pool whose jobs take ``seconds`` of the fake clock once a worker takes them; held ones
+    wait for :attr:`done` first, unstarted."""
+
+    def __init__(self, clock: _Clock, seconds: float) -> None:
+        super().__init__()
+        self.clock, self.seconds = clock, seconds
+
+    async def run(self, job: Any, *args: Any, started: Any = None, **_: Any) -> Any:
+        if args[1:2] == ({"held": True},):  # (the job, its request, ...)
+            await self.done.wait()
+            return {"ok": True}
+        started()
+        self.clock.now += self.seconds
+        return {"ok": True}
+
+
+def test_retry_after_counts_the_seconds_jobs_take_lately_when_fewer(monkeypatch) -> None:
+    """A hint bounded by its iterations ends long before its seconds: with jobs taking 2 s of
+    late, three 10 s budgets inside on one worker say 6 s, not 30; jobs taking 0.01 s say 1."""
+    import solver.hint.routes as routes
+
+    async def scenario(seconds: float) -> str:
+        clock = _Clock()
+        monkeypatch.setattr(routes, "time", clock)
+        service = Service(Caps(), workers=1, queue=2)
+        pool = _TimedPool(clock, seconds)
+        service.pool = pool  # type: ignore[assignment]
+        for _ in range(3):  # jobs run one after another: the typical job's seconds
+            await service.call(print, {}, timeout=60, budget=10.0)
+        assert service.typical == pytest.approx(seconds)
+        held = [asyncio.ensure_future(service.call(print, {"held": True}, timeout=60,
+                                                   budget=10.0)) for _ in range(3)]  # fmt: skip
+        await asyncio.sleep(0.01)
+        reply, headers = await service.call(print, {}, timeout=60, budget=10.0)
+        assert reply["code"] == "overloaded"
+        pool.done.set()
+        await asyncio.gather(*held)
+        return headers["Retry-After"]
+
+    assert asyncio.run(scenario(2.0)) == "6"
+    assert asyncio.run(scenario(0.01)) == "1"
