@@ -101,7 +101,7 @@ def test_a_tile_set_path_over_stdio_is_never_quoted(tmp_path):
     secret.write_text("SECRET_X=hunter2\n")
     request = {"id": "q", "game": "guardians", "options": {"players": 2, "tiles": str(secret)}}
     reply = answer(request, allow_paths=True)
-    assert reply["field"] == "options" and str(secret) in reply["error"], reply
+    assert reply["field"] == "options.tiles" and str(secret) in reply["error"], reply
     assert "hunter2" not in reply["error"] and "SECRET" not in reply["error"], reply
 
 
