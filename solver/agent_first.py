@@ -10,10 +10,14 @@ is the agent's. Moves the search tells apart keep the search's order.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import time
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import threading
+
     from solver.game import State
     from solver.search.result import SearchResult
     from solver.spec import GameSpec
@@ -24,13 +28,25 @@ with, so moves that read the same are the ones reordered."""
 
 
 def agent_first(
-    spec: GameSpec, state: State, result: SearchResult | None, *, seed: int = 0
+    spec: GameSpec,
+    state: State,
+    result: SearchResult | None,
+    *,
+    seed: int = 0,
+    deadline: float | None = None,
+    cancel: threading.Event | None = None,
 ) -> tuple[SearchResult | None, str | None]:
     """``result`` with the hint agent's move first among the moves valued alike with the best,
     and the note that says so; ``result`` unchanged and no note where the game declares no
     hint agent, the answer is exact, fewer than two moves share the best value, or the agent
-    plays a move the search values lower (the search's order stands)."""
+    plays a move the search values lower (the search's order stands).
+
+    ``deadline`` (``time.monotonic()``) and ``cancel``: a hint's budget. The agent plays under
+    a :func:`~solver.search.limit.search_deadline` of them (its look-ahead stops there), and a
+    choice made past it is not the agent's own (a look-ahead cut short): the search's order
+    stands. Without them the agent plays on its own budget (``best-move``)."""
     from solver.agents import make_agent
+    from solver.search.limit import search_deadline
 
     name = spec.hint_agent
     if name is None or result is None or result.exact or len(result.moves) < 2:
@@ -42,7 +58,13 @@ def agent_first(
     if len(alike) < 2:
         return result, None
     agent = make_agent(name, state.get_game(), seed=seed)
-    chosen = agent(state.clone())
+    bounded = deadline is not None or cancel is not None
+    with search_deadline(deadline, cancel) if bounded else contextlib.nullcontext():
+        chosen = agent(state.clone())
+    if (deadline is not None and time.monotonic() >= deadline) or (
+        cancel is not None and cancel.is_set()
+    ):
+        return result, None
     first = next((move for move in alike if move.action == chosen), None)
     if first is None:
         return result, None
