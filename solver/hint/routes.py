@@ -161,8 +161,9 @@ class Service:
     timeouts: int = 0
     abandoned: int = 0
     sessions: Sessions = field(default_factory=Sessions)
-    inside: dict[int, tuple[float, float]] = field(default_factory=dict, init=False)
-    """The requests admitted, each as (its admission, its budget in seconds)."""
+    inside: dict[int, tuple[float, float, bool]] = field(default_factory=dict, init=False)
+    """The requests admitted, each as (its admission, its budget in seconds, whether it spends
+    the whole budget)."""
     typical: float | None = field(default=None, init=False)
     """The seconds a worker spends on a job, lately (:data:`TYPICAL_WEIGHT`); ``None``: no job
     has run yet."""
@@ -176,12 +177,14 @@ class Service:
         expected to take, shared over the workers, so a retry then finds the queue drained; at
         least ``retry_after`` (1 s). Each request counts what its budget has left (from its
         admission, whether it runs or waits), or the :attr:`typical` job's seconds when fewer
-        (a hint bounded by its iterations ends long before its seconds)."""
+        (a hint bounded by its iterations ends long before its seconds); a request that spends
+        its whole budget (a search bounded by seconds alone) counts it, whatever the others
+        took."""
         now = time.monotonic()
         left = 0.0
-        for admitted, budget in self.inside.values():
+        for admitted, budget, whole in self.inside.values():
             own = max(0.0, admitted + budget - now)
-            left += own if self.typical is None else min(own, self.typical)
+            left += own if whole or self.typical is None else min(own, self.typical)
         return max(self.retry_after, math.ceil(left / max(1, self.workers)))
 
     def _ran(self, seconds: float) -> None:
@@ -213,6 +216,7 @@ class Service:
         timed: bool = False,
         admitted: float | None = None,
         budget: float | None = None,
+        whole: bool = False,
     ) -> tuple[dict[str, Any], dict[str, str]]:
         """The job's reply (an answer or an error answer) and the response's headers. With
         ``gone``, a job still waiting for a worker is dropped once its client has hung up
@@ -222,7 +226,9 @@ class Service:
         its budget from there (the wait for a worker included); ``admitted``: an earlier
         admission to hand it instead (a take back's step: the request's own). ``budget``: the
         seconds the job may spend (``None``: its timeout less the grace), counted in the
-        ``Retry-After`` of the requests refused meanwhile (:meth:`retry_seconds`)."""
+        ``Retry-After`` of the requests refused meanwhile (:meth:`retry_seconds`); ``whole``: the
+        job spends all of it (a search bounded by its seconds alone), so it counts there whole,
+        not as the :attr:`typical` job's seconds."""
         ident = raw.get("id") if isinstance(raw, dict) else None
         if not self.admission.enter():
             reply = error_answer(ident, "the server is busy: retry after the Retry-After seconds",
@@ -233,7 +239,8 @@ class Service:
         if timed:
             args = (*args, admitted)
         ticket = next(self._tickets)
-        self.inside[ticket] = (now, max(0.0, timeout - GRACE_SECONDS) if budget is None else budget)
+        own = max(0.0, timeout - GRACE_SECONDS) if budget is None else budget
+        self.inside[ticket] = (now, own, whole)
         began: list[float] = []  # when a worker took the job
         try:
             try:
@@ -345,9 +352,10 @@ def api_router(service: Service) -> APIRouter:
         """The ranked moves and the value of a position (the schema of ``forest hint``)."""
         raw = request.model_dump(by_alias=True, exclude_unset=True)
         raw["id"] = request.id
+        applied = applied_limit(request, caps)  # no iterations: it searches all of its seconds
         return await service.run(jobs.hint_job, raw, caps, timeout=hint_timeout,
-                                 gone=http.is_disconnected, timed=True,
-                                 budget=applied_limit(request, caps).seconds)  # fmt: skip
+                                 gone=http.is_disconnected, timed=True, budget=applied.seconds,
+                                 whole=applied.iterations is None)  # fmt: skip
 
     @router.post("/v1/analyse", response_model=AnalyseAnswer, responses=ERRORS)
     async def analyse(request: AnalyseRequest, http: Request) -> Any:
