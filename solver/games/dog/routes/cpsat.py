@@ -265,6 +265,8 @@ def _run(forest, time_limit, deepening, rolls, shouts, conditions, last) -> Rout
     budget = time_limit
     size = 0
     for horizon in horizons:
+        if budget <= 0:  # the horizons before spent it (a solve runs MIN_DETERMINISTIC_TIME)
+            return RouteAnswer(None, None, None, METHOD, "unknown", size)
         model, solver, status, size = _solve(forest, horizon, budget, rolls, shouts, conditions)
         budget -= solver.deterministic_time
         if status == cp_model.INFEASIBLE:

@@ -229,3 +229,21 @@ def test_arrows_over_the_human_read_no_shout() -> None:
     for rolls in ([3, 2], [1, 1, 1, 1], [2, 2, 1]):
         assert _check_hindsight(forest, rolls, []) == hindsight_brute_force(forest, rolls, []).turns
     assert _check_hindsight(forest, [3, 2], []) == 2
+
+
+@pytest.mark.parametrize("time_limit", [1e-9, 0.001, 0.005])
+def test_a_time_limit_the_first_horizons_spend_answers_unknown(time_limit: float) -> None:
+    """`forest dog route F --time-limit 0.001` said 'time limit must be a positive number of
+    seconds, not -0.0065' (exit 2): each horizon's solve runs at least CP-SAT's least time, the
+    deepening took it from the limit and handed the next horizon what was left below 0. Now
+    the spent limit is an unproven answer; what a small limit does prove is the par of the
+    default limit."""
+    statuses = Counter()
+    for seed in range(12):
+        forest = roll_forest(10, 10, seed)
+        answer = par_cpsat_model(forest, time_limit=time_limit)
+        statuses[answer.status] += 1
+        if answer.status != "unknown":
+            full = par_cpsat_model(forest)
+            assert (answer.status, answer.turns) == (full.status, full.turns)
+    assert statuses["unknown"]  # the limit ran out on some of them
