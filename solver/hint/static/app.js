@@ -1236,13 +1236,36 @@ function mergedLabels(seen, more) {
   return kinds.length ? kinds.join(" / ") : seen;
 }
 
-// The review's closing words: what was reviewed, and how many decisions were searched less.
+// The decisions the estimates could not judge (each decision's `undecided`: the move played
+// valued alike with the best and with others, loss 0 whatever it was), which the accuracy table
+// counts as accurate, and each player's accuracy over the others: the server's note
+// (solver/review.py, undecided_note), over the whole review rather than one ranged answer's.
+function undecidedWords(decisions) {
+  const undecided = decisions.filter((d) => d.undecided).length;
+  if (!undecided) return "";
+  const judged = {};
+  for (const d of decisions) {
+    if (d.undecided || d.accuracy === null || d.accuracy === undefined) continue;
+    const row = judged[d.player] || (judged[d.player] = { sum: 0, moves: 0 });
+    row.sum += d.accuracy;
+    row.moves += 1;
+  }
+  const rest = Object.keys(judged).sort((a, b) => a - b)
+    .map((p) => `player ${p} ${(judged[p].sum / judged[p].moves).toFixed(1)}`).join(", ");
+  const over = rest ? `; over the other ${decisions.length - undecided}: ${rest}` : "";
+  return `; at ${undecided} of ${decisions.length} decisions the move played was one of several `
+    + "the estimates valued alike with the best (they could not tell them apart): the accuracy "
+    + `counts them as accurate${over}`;
+}
+
+// The review's closing words: what was reviewed, how many decisions were searched less, and
+// how many the estimates could not judge.
 function reviewSummary(state) {
   const all = Object.values(state.decisions).filter((d) => !d.forced);
   const short = all.filter((d) => searchedLess(d, state.asked)).length;
   const words = short ? `; ${short} of ${all.length} decisions searched with fewer than `
     + `${state.asked} simulations, marked ~ (the budget ran short there)` : "";
-  return `reviewed ${state.total} plies${words}`;
+  return `reviewed ${state.total} plies${words}${undecidedWords(Object.values(state.decisions))}`;
 }
 
 async function review() {

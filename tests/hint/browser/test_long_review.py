@@ -177,3 +177,46 @@ def test_the_graph_caption_names_every_kind_of_value_the_review_met(
         assert sorted(words.split(" / ")) == sorted(kinds)
     finally:
         page.close()
+
+
+def test_the_review_says_which_decisions_the_estimates_could_not_judge(
+    browser: Any, server: Server, tmp_path: Path
+) -> None:
+    """A random player's solo guardians game: `forest guardians review` says at how many
+    decisions the move played was valued alike with the best and others (counted accurate) and
+    the accuracy over the rest (1c740b9); the table's review said nothing, its accuracy table
+    near 100. Its closing line now says what the server's note says of the same decisions
+    (solver.review.undecided_note), the accuracies to their shown decimal."""
+    import re
+
+    from solver.review import undecided_note
+
+    path = tmp_path / "solo-random.json"
+    command = [sys.executable, "-m", "solver.cli", "guardians", "play", "--players", "1",
+               "--agent", "random", "--seed", "2", "--record", str(path),
+               "--no-progress"]  # fmt: skip
+    run = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    actions = json.loads(path.read_text())["actions"]
+    page = browser.new_page()
+    try:
+        _load(page, server, path, len(actions))
+        page.click("#review")
+        page.wait_for_function("() => window.table.review && !window.table.review.running",
+                               timeout=600_000)  # fmt: skip
+        assert page.inner_text("#error") == ""
+        decisions = list(page.evaluate("() => window.table.review").get("decisions").values())
+        note = undecided_note(decisions)
+        assert note is not None  # a random player's solo game has such decisions
+        status = page.inner_text("#review-status")
+        head = note.split("; over the other")[0]
+        assert head in status, status
+        numbers = r"player (\d) (\d+\.\d)"
+        want = {p: float(v) for p, v in re.findall(numbers, note)}
+        shown = {p: float(v) for p, v in re.findall(numbers, status.split(head)[1])}
+        assert shown.keys() == want.keys() and all(abs(shown[p] - want[p]) <= 0.1 for p in want), (
+            status,
+            note,
+        )
+    finally:
+        page.close()
