@@ -21,16 +21,26 @@ to itself it caught it and answered as if a limit had been reached).
 from __future__ import annotations
 
 import threading
+import time
 
 from ortools.sat.python import cp_model
 
 from solver.errors import OptionError
 from solver.fields import is_positive_number
 
-__all__ = ["deterministic_solver", "solve"]
+__all__ = ["deterministic_solver", "solve", "wall_limit"]
 
 MIN_DETERMINISTIC_TIME = 0.01
 """The smallest deterministic time limit handed to CP-SAT (it rejects 0)."""
+
+
+def wall_limit(solver: cp_model.CpSolver, deadline: float | None) -> None:
+    """Bound ``solver``'s next solve by the wall clock as well: what is left until ``deadline``
+    (``time.monotonic()``; ``None``: no bound). Its deterministic limit stays what keeps its
+    answers repeatable; this only ends a solve the caller's own budget has no time left for."""
+    if deadline is not None:
+        left = max(deadline - time.monotonic(), MIN_DETERMINISTIC_TIME)
+        solver.parameters.max_time_in_seconds = left
 
 
 def deterministic_solver(time_limit: float) -> cp_model.CpSolver:

@@ -24,6 +24,7 @@ the nodes stored.
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -47,6 +48,14 @@ class Found:
     nodes: int
 
 
+CHECK_EVERY = 4096
+"""How many nodes :func:`soonest_win` stores between two looks at its deadline."""
+
+
+def _past(deadline: float) -> bool:
+    return time.monotonic() >= deadline
+
+
 def soonest_win(
     root: Any,
     moves: Moves,
@@ -55,13 +64,15 @@ def soonest_win(
     prune: Callable[[Any], bool] | None = None,
     max_nodes: int | None = None,
     store_losses: bool = True,
+    deadline: float | None = None,
 ) -> Found:
     """The soonest win from the state ``root`` (see the module docstring).
 
     ``prune(state)`` drops a non-terminal node (and the root) from which no win is possible;
     ``max_nodes`` stops the search with status ``"budget"`` before a node beyond it is stored;
     ``store_losses`` counts losing terminal children among the stored nodes (the brute-force
-    twins do, the analysis does not).
+    twins do, the analysis does not). ``deadline`` (``time.monotonic()``) stops it with status
+    ``"budget"`` too, looked at every :data:`CHECK_EVERY` nodes stored.
     """
     root_key = key(root, 0, 0)
     parent: dict[Hashable, tuple[Hashable, int] | None] = {root_key: None}
@@ -89,6 +100,8 @@ def soonest_win(
                 if prune is not None and prune(child):
                     continue
                 if max_nodes is not None and len(parent) >= max_nodes:
+                    return Found(None, "budget", len(parent))
+                if deadline is not None and not len(parent) % CHECK_EVERY and _past(deadline):
                     return Found(None, "budget", len(parent))
                 parent[child_key] = (node_key, action)
                 turn = child.turn

@@ -93,11 +93,12 @@ True
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 from ortools.sat.python import cp_model
 
-from solver.exact import deterministic_solver, solve
+from solver.exact import deterministic_solver, solve, wall_limit
 from solver.games.dog.forest import DELTAS, Forest
 from solver.games.dog.routes.geometry import Geometry
 from solver.games.dog.routes.graph import RouteAnswer, labels_by_turn, replay
@@ -173,9 +174,10 @@ def _actions(model: RulesModel, solver: cp_model.CpSolver) -> list[int]:
     raise AssertionError("the route does not end")  # pragma: no cover
 
 
-def _solve(forest: Forest, horizon: int, time_limit: float, rolls, shouts, conditions):
+def _solve(forest: Forest, horizon: int, time_limit: float, rolls, shouts, conditions, deadline):
     model = RulesModel(forest.replace(turns=horizon), rolls, shouts, conditions)
     solver = deterministic_solver(time_limit)
+    wall_limit(solver, deadline)
     status = solve(solver, model.m)
     return model, solver, status, len(model.m.Proto().variables)
 
@@ -224,8 +226,10 @@ def route_cpsat_model(
     win_by: int | None = None,
     time_limit: float = 10.0,
     deepening: bool = True,
+    deadline: float | None = None,
 ) -> RouteAnswer:
-    """The soonest win under route ``conditions``, won by turn ``win_by`` (default: the limit).
+    """The soonest win under route ``conditions``, won by turn ``win_by`` (default: the limit);
+    ``deadline`` (``time.monotonic()``) bounds it by the wall clock (then ``"unknown"``).
 
     Par without ``rolls``/``shouts``, hindsight with them (give both or neither). The conditions
     restrict the player's choices, never the rules (a forced run into a forbidden cell rules out
@@ -236,7 +240,7 @@ def route_cpsat_model(
     if rolls is not None and shouts is not None:
         rolls, shouts = _sequences(rolls, shouts)
     last = forest.turns if win_by is None else min(win_by, forest.turns)
-    return _run(forest, time_limit, deepening, rolls, shouts, conditions, last)
+    return _run(forest, time_limit, deepening, rolls, shouts, conditions, last, deadline)
 
 
 def _sequences(rolls: Sequence[int], shouts: Sequence[bool]) -> tuple[list[int], list[bool]]:
@@ -251,8 +255,14 @@ par = par_cpsat_model
 hindsight = hindsight_cpsat_model
 
 
-def _run(forest, time_limit, deepening, rolls, shouts, conditions, last) -> RouteAnswer:
-    """Solve horizon after horizon (or once) up to turn ``last``; read the route back, check it."""
+def _run(
+    forest, time_limit, deepening, rolls, shouts, conditions, last, deadline=None
+) -> RouteAnswer:
+    """Solve horizon after horizon (or once) up to turn ``last``; read the route back, check it.
+    Past ``deadline`` (``time.monotonic()``, the caller's wall-clock budget) no horizon starts
+    and the answer is ``"unknown"``: each horizon's model is built in Python, outside CP-SAT's
+    deterministic time (a 16x16 forest of 255 turns with a visit query ran past 120 s at
+    ``--time-limit 2``)."""
     if last < 1:
         return RouteAnswer(None, None, None, METHOD, "infeasible", 0)
     if deepening:
@@ -267,7 +277,11 @@ def _run(forest, time_limit, deepening, rolls, shouts, conditions, last) -> Rout
     for horizon in horizons:
         if budget <= 0:  # the horizons before spent it (a solve runs MIN_DETERMINISTIC_TIME)
             return RouteAnswer(None, None, None, METHOD, "unknown", size)
-        model, solver, status, size = _solve(forest, horizon, budget, rolls, shouts, conditions)
+        if deadline is not None and time.monotonic() >= deadline:  # building a model takes time
+            return RouteAnswer(None, None, None, METHOD, "unknown", size)
+        model, solver, status, size = _solve(
+            forest, horizon, budget, rolls, shouts, conditions, deadline
+        )
         budget -= solver.deterministic_time
         if status == cp_model.INFEASIBLE:
             continue

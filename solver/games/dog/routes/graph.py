@@ -68,13 +68,14 @@ True
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from solver.exact import deterministic_solver, solve
+from solver.exact import deterministic_solver, solve, wall_limit
 from solver.games.dog.forest import Forest
 from solver.games.dog.rules import (
     ROLL_1,
@@ -216,9 +217,12 @@ def _answer(
 
 
 # -- brute force ----------------------------------------------------------------------------------
-def _brute_force(forest: Forest, successors: Successors) -> RouteAnswer:
+def _brute_force(
+    forest: Forest, successors: Successors, deadline: float | None = None
+) -> RouteAnswer:
     """BFS bucketed by turn: all positions of turn t are expanded before any of turn t + 1 (the
-    search is the analysis's :func:`~solver.games.dog.analysis.turn_search.soonest_win`)."""
+    search is the analysis's :func:`~solver.games.dog.analysis.turn_search.soonest_win`); past
+    ``deadline`` (``time.monotonic()``) it stops unproven, status ``"budget"``."""
     from solver.games.dog.analysis.turn_search import soonest_win
 
     def moves(state: DogState, k: int, j: int) -> list[tuple[int, DogState, int, int]]:
@@ -227,7 +231,7 @@ def _brute_force(forest: Forest, successors: Successors) -> RouteAnswer:
     def key(state: DogState, k: int, j: int) -> Key:  # every field of to_dict, and the counters
         return (state.to_json(), k, j)
 
-    found = soonest_win(_root(forest)[0], moves, key)
+    found = soonest_win(_root(forest)[0], moves, key, deadline=deadline)
     actions = list(found.actions) if found.actions is not None else None
     return _answer(forest, actions, "brute-force", found.status, found.nodes)
 
@@ -245,8 +249,13 @@ def hindsight_brute_force(
 
 
 # -- CP-SAT ---------------------------------------------------------------------------------------
-def _enumerate(forest: Forest, successors: Successors):
-    """Every reachable node: index per key, the node's state, and its arcs (action, child index)."""
+ENUMERATE_CHECK = 4096
+"""Nodes :func:`_enumerate` stores between two looks at its deadline."""
+
+
+def _enumerate(forest: Forest, successors: Successors, deadline: float | None = None):
+    """Every reachable node: index per key, the node's state, and its arcs (action, child index);
+    ``None`` once past ``deadline`` (a 16x16 forest of 255 turns held 8 GB after two minutes)."""
     root = _root(forest)
     index: dict[tuple, int] = {_fast_key(root): 0}
     states: list[DogState] = [root[0]]
@@ -261,6 +270,12 @@ def _enumerate(forest: Forest, successors: Successors):
             c = index.get(key)
             if c is None:
                 c = index[key] = len(states)
+                if (
+                    deadline is not None
+                    and not c % ENUMERATE_CHECK
+                    and time.monotonic() >= deadline
+                ):
+                    return None
                 states.append(child[0])
                 arcs.append([])
                 stack.append((c, child))
@@ -285,10 +300,16 @@ def _alive(states: list[DogState], arcs: list[list[tuple[int, int]]]) -> list[bo
     return alive
 
 
-def _cp_sat(forest: Forest, successors: Successors, time_limit: float) -> RouteAnswer:
-    states, arcs = _enumerate(forest, successors)
+def _cp_sat(
+    forest: Forest, successors: Successors, time_limit: float, deadline: float | None = None
+) -> RouteAnswer:
+    graph = _enumerate(forest, successors, deadline)
+    if graph is None:  # the wall-clock budget ran out while the graph was built
+        return _answer(forest, None, "cp-sat", "unknown", 0)
+    states, arcs = graph
     model, outgoing = _flow_model(states, arcs)
     solver = deterministic_solver(time_limit)
+    wall_limit(solver, deadline)
     status = solve(solver, model)
     if status == cp_model.INFEASIBLE:
         return _answer(forest, None, "cp-sat", "infeasible", len(states))

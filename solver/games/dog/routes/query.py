@@ -48,10 +48,12 @@ True
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from solver.errors import OptionError
+from solver.fields import is_positive_number
 from solver.games.dog.forest import DELTAS, DIRECTIONS, Cell, Forest
 from solver.games.dog.routes import cpsat as dog_cpsat
 from solver.games.dog.routes import graph as dog_routes
@@ -264,15 +266,27 @@ def _filtered(forest: Forest, query: RouteQuery, base: Successors) -> Successors
 
 
 def solve_route(
-    forest: Forest, query: RouteQuery, *, method: str = "cp-sat", time_limit: float = 10.0
+    forest: Forest,
+    query: RouteQuery,
+    *,
+    method: str = "cp-sat",
+    time_limit: float = 10.0,
+    seconds: float | None = None,
 ) -> RouteAnswer:
     """The soonest winning route meeting ``query``, or an answer with ``turns=None``.
 
     ``answer.method`` is ``method`` (``"cp-sat"`` is the rules model, ``"graph"`` CP-SAT over the
-    filtered state graph, ``"brute-force"`` the breadth-first twin).
+    filtered state graph, ``"brute-force"`` the breadth-first twin). ``time_limit`` is CP-SAT's
+    deterministic limit; ``seconds`` (default: none) bounds the whole search by the wall clock,
+    every method alike: past it the answer is unproven (``"unknown"``, the brute force's
+    ``"budget"``), where the graph and the brute force had no bound at all and the rules model's
+    horizons were built outside CP-SAT's limit.
     """
     if method not in METHODS:
         raise OptionError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
+    if seconds is not None and not is_positive_number(seconds):
+        raise OptionError(f"seconds must be a positive number, not {seconds!r}")
+    deadline = None if seconds is None else time.monotonic() + seconds
     query.check_forest(forest)
     if forest.start in query.avoid:  # pragma: no cover - check_forest refuses it
         raise OptionError("the start cannot be avoided")
@@ -291,6 +305,7 @@ def solve_route(
             conditions=conditions,
             win_by=query.win_by,
             time_limit=time_limit,
+            deadline=deadline,
         )
         return replace(answer, method=method)  # the answer names the method asked for
     if query.rolls is None:
@@ -299,8 +314,8 @@ def solve_route(
         base = dog_routes._hindsight_successors(query.rolls, query.shouts or ())
     successors = _filtered(forest, query, base)
     if method == "brute-force":
-        return dog_routes._brute_force(forest, successors)
-    return replace(dog_routes._cp_sat(forest, successors, time_limit), method=method)
+        return dog_routes._brute_force(forest, successors, deadline)
+    return replace(dog_routes._cp_sat(forest, successors, time_limit, deadline), method=method)
 
 
 def check_route(forest: Forest, query: RouteQuery, actions: Sequence[int] | None) -> bool:

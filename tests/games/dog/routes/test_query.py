@@ -260,3 +260,53 @@ def test_the_query_api_is_reachable_from_the_routes_package():
     assert answer.turns == 2 and check(forest, query, answer.actions)
     assert solve(forest, query, method="brute-force").turns == 2
     assert Query is RouteQuery and solve is solve_route and check is check_route
+
+
+def _cell(r: int, c: int) -> str:
+    return "H" if (r, c) == (0, 15) else "@" if (r, c) == (15, 0) else "."
+
+
+BIG = "turns: 255\ngrid:\n" + "".join(
+    " ".join(_cell(r, c) for c in range(16)) + "\n" for r in range(16)
+)
+"""A 16x16 meadow of 255 turns: its state graph is too large to build in a test's time (the
+graph method held 8 GB after two minutes of a rolled one)."""
+
+EVERYWHERE = RouteQuery.parse("visit " + " ".join(f"{i},{i}" for i in range(16)))
+
+
+@pytest.mark.parametrize("method", ["cp-sat", "graph", "brute-force"])
+def test_every_method_keeps_to_its_seconds(method):
+    """``seconds`` bounds every method by the wall clock (found by helper 91: ``forest dog
+    route`` of a 16x16 forest of 255 turns ran past 120 s at ``--time-limit 2`` with the rules
+    model and a visit query, and without end with the graph and the brute force, the graph's
+    memory growing to 8 GB). An answer cut short is not proven and names no route; the query
+    visiting the whole diagonal needs horizons past the one the budget reaches."""
+    from solver.games.dog.format import parse_forest
+
+    forest = parse_forest(BIG)
+    query = EVERYWHERE if method == "cp-sat" else RouteQuery()
+    answer = solve_route(forest, query, method=method, time_limit=60, seconds=0.2)
+    assert answer.turns is None and answer.route is None
+    assert not answer.proven and answer.status in ("unknown", "budget")
+    assert answer.method == method
+
+
+@pytest.mark.parametrize("seconds", [0, -1, float("nan"), float("inf"), "1"])
+def test_seconds_must_be_a_positive_number(seconds):
+    with pytest.raises(OptionError, match="seconds must be a positive number"):
+        solve_route(open_forest(3, 2, (1, 0), (0, 2), 3), RouteQuery(), seconds=seconds)
+
+
+def test_the_route_command_keeps_to_its_seconds(tmp_path, capsys):
+    """``forest dog route --seconds``: a search cut short says it is not proven."""
+    from solver.cli import main
+
+    (tmp_path / "big.forest").write_text(BIG)
+    argv = ["dog", "route", str(tmp_path / "big.forest"), "--method", "graph", "--seconds", "0.2"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out == (
+        "no route wins within 255 turns under these conditions "
+        "(not proven (time limit or --seconds))\n"
+    )
