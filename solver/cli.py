@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import signal
 import sys
@@ -343,8 +344,13 @@ def _run(handler: Handler, args: argparse.Namespace, words: list[str]) -> int:
     (a bug: the traceback and where to report it)."""
     from solver.cmdkit import StdoutGuard
 
-    stdout = sys.stdout
-    sys.stdout = StdoutGuard(stdout)  # a failed write says why
+    stdout, stdin = sys.stdout, sys.stdin
+    # a failed write says why; a closed stream (`>&-`, `<&-`: Python's None, which code that
+    # asks isatty() or input() tripped on, a traceback) is /dev/null: output discarded, as
+    # Python's print discards it there, and an empty input
+    out = stdout if stdout is not None else open(os.devnull, "w")  # noqa: SIM115 - closed below
+    given = stdin if stdin is not None else open(os.devnull)  # noqa: SIM115 - closed below
+    sys.stdout, sys.stdin = StdoutGuard(out), given
     try:
         return handler(args)
     except BrokenPipeError:  # pragma: no cover - `forest ... | head`
@@ -374,7 +380,10 @@ def _run(handler: Handler, args: argparse.Namespace, words: list[str]) -> int:
         print(f"forest: {report_bugs(exc)}", file=sys.stderr)
         return 1
     finally:
-        sys.stdout = stdout
+        sys.stdout, sys.stdin = stdout, stdin
+        for stream, was in ((out, stdout), (given, stdin)):
+            if was is None:  # the /dev/null opened for a closed stream
+                stream.close()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -71,3 +71,41 @@ def test_dev_full_as_stdout_is_one_line_and_exit_2():
         2,
         "forest: error: cannot write the output: No space left on device\n",
     )
+
+
+def _closed(fd: int, *words: str, cwd: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``forest WORDS`` with its descriptor ``fd`` (0 or 1) closed, as ``<&-`` or ``>&-`` leave
+    it: Python starts with ``sys.stdin`` or ``sys.stdout`` None."""
+    return subprocess.run(
+        [sys.executable, "-m", "solver.cli", *words],
+        stdin=None if fd == 0 else subprocess.DEVNULL,
+        stdout=None if fd == 1 else subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        timeout=300, cwd=cwd, preexec_fn=lambda: os.close(fd),
+    )  # fmt: skip
+
+
+def test_a_closed_stdin_is_an_empty_input():
+    """``<&-`` (found by helper 91): ``play --human`` raised 'input(): lost sys.stdin' and
+    ``hint --stdio`` an AttributeError, tracebacks and "this is a bug"; an empty input now."""
+    human = _closed(0, "dog", "play", "dog/another-dog", "--human")
+    assert (human.returncode, human.stderr) == (
+        2,
+        "forest: error: the input ended before the game did\n",
+    )
+    engine = _closed(0, "hint", "--stdio")
+    assert (engine.returncode, engine.stderr) == (0, "")
+
+
+def test_a_closed_stdout_discards_the_output_but_not_the_hint_engines(tmp_path):
+    """``>&-``: a command's printed answer is discarded as Python's print discards it, its
+    files written (``play --record`` tripped on ``sys.stdout.isatty()``: a traceback); the
+    stdio engine, whose every answer would go nowhere, refuses in one line (it exited 0)."""
+    played = _closed(1, "dog", "play", "dog/another-dog", "--games", "1", "--record", "r.json",
+                     cwd=str(tmp_path))  # fmt: skip
+    assert (played.returncode, played.stderr) == (0, "")
+    assert (tmp_path / "r.json").is_file()
+    engine = _closed(1, "hint", "--stdio")
+    assert (engine.returncode, engine.stderr) == (
+        2,
+        "forest: error: cannot write the answers: standard output is closed\n",
+    )

@@ -117,6 +117,8 @@ def _hint(args: argparse.Namespace) -> int:
         return 0
     if not args.stdio:
         raise OptionError("give --stdio (JSON lines on stdin and stdout) or --schema")
+    if sys.__stdout__ is None:  # closed (`>&-`): every answer would go nowhere, exit 0 said so
+        raise OptionError("cannot write the answers: standard output is closed")
     from solver.hint.jobs import warm_games
     from solver.hint.stdio import serve_lines
 
