@@ -351,3 +351,24 @@ def test_past_the_par_search_s_cap_the_rules_model_finds_the_par(
     assert (result.klass == "hopeless") == (twin.turns is None)
     if twin.turns is not None:  # the row's route runs from the dog's start to the human
         assert result.route[0] == tuple(forest.start) and result.route[-1] == tuple(forest.human)
+
+
+def test_inside_a_passed_deadline_the_rules_model_keeps_to_the_clock() -> None:
+    """The service's analysis runs inside a search deadline; the par's rules model had at most
+    its seconds left, but as CP-SAT's deterministic seconds, which a loaded machine runs slower
+    than the clock (and at least 0.01 of them): past the deadline big-12x12's model still ran
+    and proved its par. Now the deadline bounds it by the wall clock too: no horizon starts
+    past it and the par stays unknown; outside any deadline the model proves the par (here
+    a small forest's, as the brute force finds it)."""
+    import time
+
+    from solver.games.dog.analysis.classify import _par_past_the_cap
+    from solver.search.limit import search_deadline
+
+    forest = small_forest(6, 6, 1, 5)
+    found = SoonestWins(forest).par(1)
+    assert found.status == "budget"  # the search alone gives up
+    with search_deadline(time.monotonic() - 1.0):
+        assert _par_past_the_cap(forest, AnalysisOptions(), found).status == "budget"
+    proven = _par_past_the_cap(forest, AnalysisOptions(), found)
+    assert (proven.status, proven.turns) == ("optimal", par_brute_force(forest).turns)

@@ -247,7 +247,10 @@ def _par_past_the_cap(forest: Forest, options: AnalysisOptions, found: FirstWin)
 
     left = seconds_left()
     seconds = options.par_cpsat_seconds if left is None else min(left, options.par_cpsat_seconds)
-    answer = par_cpsat_model(forest, time_limit=seconds)
+    # CP-SAT's deterministic seconds run slower than the clock on a loaded machine: inside a
+    # deadline the wall clock bounds the model too
+    deadline = None if left is None else time.monotonic() + left
+    answer = par_cpsat_model(forest, time_limit=seconds, deadline=deadline)
     if answer.status == "optimal" and answer.actions is not None:
         return FirstWin(answer.turns, answer.actions, "optimal", found.nodes)
     if answer.status == "infeasible":

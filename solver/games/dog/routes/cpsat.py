@@ -183,7 +183,11 @@ def _solve(forest: Forest, horizon: int, time_limit: float, rolls, shouts, condi
 
 
 def par_cpsat_model(
-    forest: Forest, *, time_limit: float = 10.0, deepening: bool = True
+    forest: Forest,
+    *,
+    time_limit: float = 10.0,
+    deepening: bool = True,
+    deadline: float | None = None,
 ) -> RouteAnswer:
     """Par from a CP-SAT model of the rules (see the module docstring for what is modelled).
 
@@ -192,9 +196,10 @@ def par_cpsat_model(
     (every smaller one was proven infeasible). Without it one model over all ``forest.turns``
     turns minimises the win turn. ``time_limit`` is CP-SAT's deterministic time limit, shared by
     all the solves; an unproven answer says so in ``status`` (``"feasible"`` or ``"unknown"``).
-    ``states`` counts the variables of the last model solved.
+    ``states`` counts the variables of the last model solved. ``deadline``
+    (``time.monotonic()``) bounds it by the wall clock as well (then ``"unknown"``).
     """
-    return _run(forest, time_limit, deepening, None, None, _NO_CONDITIONS, forest.turns)
+    return _run(forest, time_limit, deepening, None, None, _NO_CONDITIONS, forest.turns, deadline)
 
 
 def hindsight_cpsat_model(
