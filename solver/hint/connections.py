@@ -19,6 +19,7 @@ timeout closes an idle connection, and a connection is closed after ``max_reques
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import http
 import json
 import logging
@@ -36,7 +37,15 @@ with needs_extra("the hint service"):  # the serve extra: the API names it
 
 from solver.hint.limits import CONNECTION_DEFAULTS
 
-__all__ = ["ConnectionLimits", "GuardedH11Protocol", "protocol_class"]
+__all__ = ["ConnectionLimits", "GuardedH11Protocol", "log_line", "protocol_class"]
+
+
+def log_line(text: str) -> None:
+    """``text`` as one line on stderr, the service's log; a line that cannot be written (a full
+    log disk, stderr on ``/dev/full``) is dropped, not raised: the banner's failure ended the
+    server before it listened, and an access line's would have failed its request."""
+    with contextlib.suppress(OSError, ValueError):  # ValueError: stderr closed under us
+        print(text, file=sys.stderr, flush=True)
 
 
 class ConnectionLimits:
@@ -164,7 +173,7 @@ class GuardedH11Protocol(H11Protocol):
         if self.access_log_json:  # the access log's line, in place of uvicorn's plain warning
             entry = {"ts": round(time.time(), 3), "method": None, "path": None, "status": status,
                      "ms": 0.0, "client": self.client[0] if self.client else None}  # fmt: skip
-            print(json.dumps(entry), file=sys.stderr, flush=True)
+            log_line(json.dumps(entry))
         headers = [
             (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode()),

@@ -27,7 +27,6 @@ import json
 import os
 import signal
 import socket
-import sys
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -43,7 +42,7 @@ with needs_extra("the hint service"):  # the serve extra: the API names it
 
 from solver.files import check_writable, write_whole
 from solver.hint import jobs
-from solver.hint.connections import ConnectionLimits, protocol_class
+from solver.hint.connections import ConnectionLimits, log_line, protocol_class
 from solver.hint.engine import Caps, HintError, error_answer
 from solver.hint.ingress import ident_of, parse_request, safe_text
 from solver.hint.pool import WorkerPool
@@ -105,7 +104,7 @@ class _AccessLog:
             "ms": round(1000 * (time.monotonic() - started), 2),
             "client": client[0] if client else None,
         }  # fmt: skip
-        print(json.dumps(entry), file=sys.stderr, flush=True)
+        log_line(json.dumps(entry))
 
 
 LIMIT_HEADER = "X-Max-Body-Bytes"
@@ -334,8 +333,7 @@ def run_server(args: argparse.Namespace, caps: Caps) -> int:
     )
     server = uvicorn.Server(uv_config)
     host = f"[{args.host}]" if family == socket.AF_INET6 else args.host  # a URL's IPv6 form
-    print(f"forest serve: http://{host}:{port}/ (the web table; API under /v1)",
-          file=sys.stderr, flush=True)  # fmt: skip
+    log_line(f"forest serve: http://{host}:{port}/ (the web table; API under /v1)")
     written = _write_port_file(args.port_file, port, sock) if args.port_file else None
     # uvicorn re-raises the signal that stopped it once it has shut down gracefully; with these
     # handlers in place that ends here, with status 0, instead of killing the process.

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import signal
 import socket
+import subprocess
+import sys
 import time
 
 import httpx
@@ -219,3 +223,35 @@ def test_the_last_answer_of_a_connection_says_it_closes(strict: Server) -> None:
     with httpx.Client(timeout=WAIT) as client:  # one connection, reused until it is closed
         statuses = [client.get(f"{strict.url}/health").status_code for _ in range(10)]
     assert statuses == [200] * 10
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+def test_a_log_that_cannot_be_written_does_not_stop_the_service(tmp_path):
+    """stderr on a full disk (``forest serve 2>/dev/full``): the log lines are dropped and the
+    service serves. Found by helper 91: the banner's failed write ended the server before it
+    listened (exit 1, a traceback nobody could read)."""
+    port_file = tmp_path / "port"
+    with open("/dev/full", "w") as full:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "solver.cli", "serve", "--port", "0", "--port-file",
+             str(port_file), "--workers", "1"],
+            stdout=subprocess.DEVNULL, stderr=full,
+        )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120  # a hang guard, not a measurement
+        while not (port_file.exists() and port_file.read_text().strip()):
+            assert proc.poll() is None, f"forest serve ended with status {proc.returncode}"
+            assert time.monotonic() < deadline, "forest serve did not start"
+            time.sleep(0.05)
+        url = f"http://127.0.0.1:{int(port_file.read_text())}"
+        hint = {"id": "q", "game": "dog", "options": {"forest": "dog/another-dog"}, "exact": True}
+        answer = httpx.post(f"{url}/v1/hint", json=hint, timeout=60)
+        assert answer.status_code == 200 and answer.json()["rootInfo"]["exact"] is True
+        sock = socket.create_connection(("127.0.0.1", int(port_file.read_text())), timeout=WAIT)
+        sock.sendall(b"GARBAGE\r\n\r\n")  # refused in the protocol, which logs it too
+        assert sock.recv(65536).startswith(b"HTTP/1.1 400")
+        sock.close()
+        assert httpx.get(f"{url}/health", timeout=30).status_code == 200
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 0
