@@ -312,7 +312,22 @@ def _named(words: list[str]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``forest`` command; returns the exit status. Its clock
     (:mod:`solver.command_clock`) starts at the process's start when ``argv`` is not given (the
-    real command line: a budget such as ``--seconds`` counts Python's start-up), else now."""
+    real command line: a budget such as ``--seconds`` counts Python's start-up), else now.
+    A line stderr cannot take (a full disk, ``2>/dev/full``) is dropped: the status stays the
+    command's (an error's 2, a finished analysis's 0), where the failed write of a note or of
+    the error line itself raised on, a traceback nobody could read and status 1."""
+    from solver.cmdkit import StderrGuard
+
+    stderr = sys.stderr
+    if stderr is not None:
+        sys.stderr = StderrGuard(stderr)
+    try:
+        return _main(argv)
+    finally:
+        sys.stderr = stderr
+
+
+def _main(argv: Sequence[str] | None) -> int:
     command_clock.mark(from_process_start=argv is None)
     words = list(sys.argv[1:] if argv is None else argv)
     command = _command_of(words)

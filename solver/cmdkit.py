@@ -16,6 +16,7 @@ argparse.ArgumentTypeError: expected a positive number, found '0'
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import sys
@@ -31,6 +32,7 @@ __all__ = [
     "MAX_INPUT_BYTES",
     "MAX_WORKER_PROCESSES",
     "Progress",
+    "StderrGuard",
     "StdoutGuard",
     "Subcommands",
     "check_svg_name",
@@ -484,6 +486,28 @@ class StdoutGuard:
             pass
         why = exc.strerror or str(exc)
         return OutputError(f"cannot write the output: {why}", reason=why)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
+class StderrGuard:
+    """A command's stderr, its notes and error lines, whose failed write (a full disk,
+    ``2>/dev/full``, a closed pipe) is dropped: a diagnostic nobody can read must not change
+    what the command did or its exit status. Everything else is ``stream``'s."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except (OSError, ValueError):  # ValueError: closed under us
+            return len(text)
+
+    def flush(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self._stream.flush()
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._stream, name)

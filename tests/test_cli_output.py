@@ -109,3 +109,22 @@ def test_a_closed_stdout_discards_the_output_but_not_the_hint_engines(tmp_path):
         2,
         "forest: error: cannot write the answers: standard output is closed\n",
     )
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+@pytest.mark.parametrize(
+    ("words", "status"),
+    [(["dog", "show", "no-such.forest"], 2), (["dog", "shw"], 2),
+     (["analyse", "--count", "3", "--size", "5x5", "--jobs", "1", "-o", "r.csv"], 0)],
+)  # fmt: skip
+def test_a_stderr_that_cannot_be_written_keeps_the_status(tmp_path, words, status):
+    """``2>/dev/full`` (found by helper 91): the error line's failed write, or a note's (the
+    analysis's 'landed in one class'), raised on: status 1, as for a bug, though the error was
+    the user's or the analysis had finished and written its file."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "solver.cli", *words], stdout=subprocess.DEVNULL,
+            stderr=full, timeout=300, cwd=tmp_path,
+        )  # fmt: skip
+    assert done.returncode == status
+    assert (tmp_path / "r.csv").is_file() == (words[0] == "analyse")
