@@ -316,7 +316,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     A line stderr cannot take (a full disk, ``2>/dev/full``) is dropped: the status stays the
     command's (an error's 2, a finished analysis's 0), where the failed write of a note or of
     the error line itself raised on, a traceback nobody could read and status 1."""
-    from solver.cmdkit import StderrGuard
+    from solver.stream_guards import StderrGuard
 
     stderr = sys.stderr
     if stderr is not None:
@@ -357,7 +357,7 @@ def _main(argv: Sequence[str] | None) -> int:
 def _run(handler: Handler, args: argparse.Namespace, words: list[str]) -> int:
     """The command's handler run: its exit status, or the one line (and status) an error gets
     (a bug: the traceback and where to report it)."""
-    from solver.cmdkit import StdoutGuard
+    from solver.stream_guards import StdoutGuard
 
     stdout, stdin = sys.stdout, sys.stdin
     # a failed write says why; a closed stream (`>&-`, `<&-`: Python's None, which code that

@@ -453,13 +453,11 @@ class _Terminated(BaseException):
 
 
 @contextlib.contextmanager
-def removed_on_terminate() -> Iterator[None]:
-    """While the block runs, SIGTERM raises inside it, so its ``finally`` and ``except
-    BaseException`` clauses remove their temporary files; once the block has unwound, the
-    process ends by the signal as it would have (status -15). Without it a ``timeout``, a CI
-    runner or ``kill`` stopping a write left ``.out.svg.x1y2z3.svg`` beside the output. Only
-    on the main thread, and only where SIGTERM has its default action (a program that handles
-    it, as ``forest serve`` and ``forest hint`` do, keeps its own)."""
+def sigterm_raises(error: type[BaseException]) -> Iterator[None]:
+    """While the block runs, SIGTERM raises ``error`` where the main thread stands, and its
+    default action is back after. Only on the main thread, and only where SIGTERM has its
+    default action (a program that handles it, as ``forest serve`` and ``forest hint`` do,
+    keeps its own): elsewhere the block runs as it is."""
     if (
         threading.current_thread() is not threading.main_thread()
         or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
@@ -467,18 +465,30 @@ def removed_on_terminate() -> Iterator[None]:
         yield
         return
 
-    def terminate(_signum: int, _frame: object) -> None:
-        raise _Terminated
+    def raise_it(_signum: int, _frame: object) -> None:
+        raise error
 
-    signal.signal(signal.SIGTERM, terminate)
+    signal.signal(signal.SIGTERM, raise_it)
     try:
         yield
-    except _Terminated:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        os.kill(os.getpid(), signal.SIGTERM)  # the block has cleaned up: end as SIGTERM ends
-        raise  # pragma: no cover - only if the signal is blocked
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+@contextlib.contextmanager
+def removed_on_terminate() -> Iterator[None]:
+    """While the block runs, SIGTERM raises inside it (:func:`sigterm_raises`), so its
+    ``finally`` and ``except BaseException`` clauses remove their temporary files; once the
+    block has unwound, the process ends by the signal as it would have (status -15). Without it
+    a ``timeout``, a CI runner or ``kill`` stopping a write left ``.out.svg.x1y2z3.svg`` beside
+    the output."""
+    with sigterm_raises(_Terminated):
+        try:
+            yield
+        except _Terminated:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)  # the block has cleaned up: end as SIGTERM ends
+            raise  # pragma: no cover - only if the signal is blocked
 
 
 def write_whole(

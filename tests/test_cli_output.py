@@ -14,9 +14,9 @@ import sys
 import pytest
 
 from solver.cli import main
-from solver.cmdkit import StdoutGuard
 from solver.errors import OutputError
 from solver.registry import registered_games
+from solver.stream_guards import StdoutGuard
 
 COMMANDS = [
     ["games"],

@@ -66,6 +66,7 @@ from solver.analysis.sources import DEFAULT_GAME, Job, Source, analysis_hooks
 from solver.analysis.worker import AnalyseFn, analyse_one
 from solver.cmdkit import MAX_WORKER_PROCESSES
 from solver.errors import InterruptedRun, OptionError, path_said
+from solver.files import sigterm_raises
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -406,28 +407,12 @@ class _Terminated(KeyboardInterrupt):
     """A SIGTERM during the analysis, raised where the run stands (:func:`_sigterm_interrupts`)."""
 
 
-@contextlib.contextmanager
-def _sigterm_interrupts() -> Iterator[None]:
+def _sigterm_interrupts() -> contextlib.AbstractContextManager[None]:
     """While the instances are analysed, SIGTERM stops the run as Ctrl-C does (the pool shut
     down, the journal kept, :class:`~solver.errors.InterruptedRun` saying so): by its default
     action the process died where it stood, saying nothing, and joblib's resource tracker then
-    warned of the pool's semaphores and /dev/shm folders it was left to clean. Only on the main
-    thread, and where SIGTERM has its default action (a program that handles it keeps its own)."""
-    if (
-        threading.current_thread() is not threading.main_thread()
-        or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
-    ):
-        yield
-        return
-
-    def stop(_signum: int, _frame: object) -> None:
-        raise _Terminated
-
-    signal.signal(signal.SIGTERM, stop)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    warned of the pool's semaphores and /dev/shm folders it was left to clean."""
+    return sigterm_raises(_Terminated)
 
 
 def _header(batch: _Batch, fn: AnalyseFn, types: Mapping[str, str]) -> dict[str, Any]:
