@@ -60,8 +60,8 @@ MAX_PROMPTS = 10_000
 HINT_MOVES = 3
 """The moves a hint lists."""
 Hinter = Callable[..., dict[str, Any]]
-"""``hinter(spec, state, args, *, observer, top) -> {"what", "moves"}``: the best moves shown for
-``hint`` (:func:`solver.cli_search.hint_report`)."""
+"""``hinter(spec, state, args, *, observer, top) -> {"what", "moves", "notes"}``: the best moves
+shown for ``hint`` and the notes said after them (:func:`solver.cli_search.hint_report`)."""
 HUMAN = "human"
 
 
@@ -344,6 +344,8 @@ class _Table:
                  line_text(m["pv"][1:], 5, m.get("pvChance", ())[1:])]
                 for rank, m in enumerate(report["moves"], 1)]  # fmt: skip
         self.screen.table(f"hint: {report['what']}", ["#", "move", "value", "visits", "then"], rows)
+        for note in report.get("notes", ()):  # as best-move says them: ties, caps, whose view
+            self.screen.print(f"note: {note}")
 
 
 def _result_lines(spec: GameSpec, state: Any, seats: list[str], finished: bool) -> list[str]:

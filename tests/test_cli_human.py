@@ -465,3 +465,20 @@ def test_a_long_answer_that_is_no_move_is_quoted_by_its_start(tmp_path):
     refusal = [line for line in run.stdout.splitlines() if "is not a move here" in line]
     assert len(refusal) == 1 and "(20000 characters)" in refusal[0], run.stdout[-300:]
     assert len(refusal[0]) < 300
+
+
+def test_a_hint_says_the_notes_best_move_says(tmp_path):
+    """Found by a new user's pass: ``hint`` in ``forest guardians play --human`` listed three
+    start pawns valued alike (0.5996) without the note ``best-move`` gives for the same position
+    (the moves valued alike are led by the lookahead agent's choice): the report's notes were
+    dropped. Each note ``best-move`` prints for the position is now printed after the hint."""
+    run = play("guardians", "play", "--option", "level=1", "--seed", "3", "--record", "r.json",
+               answers="hint\nquit\n", cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    best = forest("guardians", "best-move", "--state", str(tmp_path / "r.json"), "--seed", "3")
+    assert best.returncode == 0, best.stderr
+    notes = [line for line in best.stdout.splitlines() if line.startswith("note: ")]
+    assert notes  # this position's start pawns are valued alike
+    shown = [" ".join(line.split()) for line in run.stdout.splitlines()]
+    for note in notes:
+        assert " ".join(note.split()) in shown, note
