@@ -70,7 +70,10 @@ def agent_first(
         return result, None
     moves = (first, *(move for move in result.moves if move is not first))
     # one wording for every position, so a turn's or a review's positions share one note
-    note = f"the moves the search values alike with the best are led by the {name} agent's choice"
+    note = (
+        f"moves valued alike with the best: the first listed is what the {name} engine player "
+        "would play"
+    )
     ordered = dataclasses.replace(
         result, moves=moves, best_action=first.action, best_label=first.label
     )

@@ -65,7 +65,7 @@ def test_best_move_leads_the_tied_moves_with_the_agents_choice(players: int, tmp
     wanted = state.action_to_string(_agent_move(state, seed=0))  # type: ignore[attr-defined]
     assert moves[0]["label"] == wanted
     assert moves[0]["value"] == max(m["value"] for m in moves)  # the values are the search's
-    assert any("agent's choice" in note for note in report["notes"])
+    assert any("engine player would play" in note for note in report["notes"])
 
 
 def test_a_hint_leads_with_the_agents_choice_and_says_so() -> None:
@@ -75,7 +75,7 @@ def test_a_hint_leads_with_the_agents_choice_and_says_so() -> None:
     first = reply["moveInfos"][0]
     assert first["action"] == _agent_move(state, seed=3)
     assert first["value"] == max(m["value"] for m in reply["moveInfos"])
-    led = "alike with the best are led by the lookahead agent's choice"
+    led = "the first listed is what the lookahead engine player would play"
     assert any(led in note for note in reply["notes"])
 
 
@@ -153,9 +153,9 @@ def test_a_hints_agent_keeps_to_the_hints_seconds(monkeypatch: pytest.MonkeyPatc
             "limit": {"iterations": 1, "seconds": 0.3}}  # fmt: skip
     reply = answer(body)
     assert len(seen) == 1 and seen[0] is not None and seen[0] <= 0.3  # under the hint's deadline
-    assert not any("agent's choice" in note for note in reply["notes"])
+    assert not any("engine player would play" in note for note in reply["notes"])
     # with the agent done in time, the same hint is led by its choice
     monkeypatch.setattr(solver.agents, "make_agent", lambda *a, **k: lambda here: chosen)
     reply = answer(body)
     assert reply["moveInfos"][0]["action"] == chosen
-    assert any("agent's choice" in note for note in reply["notes"])
+    assert any("engine player would play" in note for note in reply["notes"])
