@@ -524,8 +524,9 @@ class TableStartRequest(_Model):
         description="the seats people play (several: hot seat); the others are engine seats",
     )  # fmt: skip
     agent: str | None = Field(
-        default=None, max_length=32, description="the engine seats' agent (default: the strongest)"
-    )
+        default=None, min_length=1, max_length=32,
+        description="the engine seats' agent (default, or null: the strongest; \"\" is refused)",
+    )  # fmt: skip
     iterations: StrictInt | None = Field(
         default=None, ge=1, le=100_000, description="the agent's simulations a move"
     )

@@ -225,6 +225,9 @@ def test_a_bad_session_request_gets_a_code(server: Server) -> None:
     every_seat_human = {**START, "humans": [0, 1]}
     unknown = _post(server, "/v1/table/start", {**every_seat_human, "agent": "level11"})
     assert unknown.status_code == 400 and unknown.json()["field"] == "agent"  # found by attack
+    # an empty name is no agent: it is refused, not taken for the default (found by attack)
+    empty = _post(server, "/v1/table/start", {**START, "agent": ""})
+    assert empty.status_code == 400 and empty.json()["field"] == "agent", empty.text
     started = _post(server, "/v1/table/start", {**START})
     illegal = _post(
         server, "/v1/table/move", {"session": started.json()["session"], "action": 99_999}
