@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Protocol, TextIO, TypeAlias
 
 from solver.errors import OptionError, path_said
-from solver.files import MAX_FILE_BYTES, check_writable, read_bytes, write_whole
+from solver.files import MAX_FILE_BYTES, bytes_said, check_writable, read_bytes, write_whole
 
 __all__ = [
     "MAX_INPUT_BYTES",
@@ -220,7 +220,7 @@ def read_state_text(value: str) -> str:
     """``--state``: JSON text as given (it starts with ``{``), or the text of the file it names."""
     if value.lstrip().startswith("{"):
         if len(value) > MAX_INPUT_BYTES:
-            raise OptionError(f"--state is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MB")
+            raise OptionError(f"--state is larger than {bytes_said(MAX_INPUT_BYTES)}")
         return value
     return read_text_file(value, "state file")
 

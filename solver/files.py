@@ -43,6 +43,7 @@ from solver.json_objects import loads
 
 __all__ = [
     "MAX_FILE_BYTES",
+    "bytes_said",
     "check_readable",
     "check_writable",
     "decode_json",
@@ -55,7 +56,20 @@ __all__ = [
 ]
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
-"""The largest game, state or position file read (16 MB): no real one comes close."""
+"""The largest game, state or position file read (16 MiB): no real one comes close."""
+
+
+def bytes_said(size: int) -> str:
+    """A byte count as every size-limit error says it, in binary units when it is a whole number
+    of them: ``16 MiB``, ``64 KiB``, ``1 GiB``, else ``1000 bytes`` (never "MB" for a MiB).
+
+    >>> bytes_said(16 << 20), bytes_said(1 << 16), bytes_said(1 << 30), bytes_said(1000)
+    ('16 MiB', '64 KiB', '1 GiB', '1000 bytes')
+    """
+    for shift, unit in ((30, "GiB"), (20, "MiB"), (10, "KiB")):
+        if size > 0 and size % (1 << shift) == 0:
+            return f"{size >> shift} {unit}"
+    return f"{size} bytes"
 
 
 _KINDS = (
@@ -91,7 +105,7 @@ def read_bytes(
         os.close(fd)
     if len(data) > limit:
         raise OptionError(
-            f"{path_said(name)}: larger than {limit // (1024 * 1024)} MB, too large for a {what}"
+            f"{path_said(name)}: larger than {bytes_said(limit)}, too large for a {what}"
         )
     return data
 

@@ -115,8 +115,33 @@ def test_the_opener_reads_regular_files_and_names_what_it_refuses(tmp_path, fifo
         read_bytes(tmp_path, "forest file")
     with pytest.raises(OptionError, match="kernel pseudo-file"):
         read_bytes("/proc/self/status", "forest file")
-    with pytest.raises(OptionError, match="larger than 1 MB"):
+    with pytest.raises(OptionError, match="larger than 1 MiB,"):
         read_bytes(game, "forest file", limit=1 << 20)
+
+
+def test_every_size_limit_says_its_size_one_way(tmp_path):
+    """A file or ``--state`` text past the 16 MiB limit says "16 MiB" whoever reads it (found by
+    attack: the opener and --state said "16 MB" for 16 MiB, the hint engine "16 MiB")."""
+    from solver.cmdkit import read_state_text
+    from solver.files import MAX_FILE_BYTES, bytes_said
+    from solver.hint.errors import HintError
+    from solver.hint.position import MAX_PATH_BYTES, read_path
+
+    assert MAX_FILE_BYTES == MAX_PATH_BYTES == 16 * 2**20  # the size the words below name
+    big = tmp_path / "big.json"
+    with big.open("wb") as handle:
+        handle.truncate(MAX_FILE_BYTES + 1)
+    said = "larger than 16 MiB"
+    with pytest.raises(OptionError, match=f"{said}, too large for a state file"):
+        read_state_text(str(big))
+    with pytest.raises(OptionError, match=f"--state is {said}$"):
+        read_state_text("{" + " " * MAX_FILE_BYTES)
+    with pytest.raises(HintError, match=f"{said}, not a tile set file"):
+        read_path(str(big), "options.tiles", "tile set")
+    # the words for sizes that are not whole MiB: never "0 MB"
+    assert [bytes_said(n) for n in (1 << 30, 3 << 10, 1 << 12, 1000, 0)] == [
+        "1 GiB", "3 KiB", "4 KiB", "1000 bytes", "0 bytes"
+    ]  # fmt: skip
 
 
 def test_a_file_error_still_quotes_past_the_first_line():
@@ -131,7 +156,7 @@ def test_a_huge_sheet_is_refused_before_it_is_read(tmp_path):
     with big.open("wb") as handle:
         handle.truncate(17 * 1024 * 1024)
     run = run_forest("dog", "show", str(big))
-    one_line_error(run, "larger than 16 MB")
+    one_line_error(run, "larger than 16 MiB,")
 
 
 @pytest.mark.parametrize("game", ["dog", "guardians", "trial"])

@@ -28,7 +28,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 from solver import option_values
 from solver.errors import FormatError, OptionError, SolverError, path_said, shortened
 from solver.fields import JSONValue, shown
-from solver.files import irregular_kind, open_without_blocking, pseudo_file, read_without_blocking
+from solver.files import (
+    bytes_said,
+    irregular_kind,
+    open_without_blocking,
+    pseudo_file,
+    read_without_blocking,
+)
 from solver.game import LabelReader, Refuse, Why, play_item
 from solver.hint.errors import HintError
 from solver.hint.ingress import parse_json
@@ -135,7 +141,7 @@ def read_path(path: str, field: str, what: str) -> str:
     finally:
         os.close(fd)
     if len(data) > MAX_PATH_BYTES:
-        raise HintError(f"{field}: {said}: larger than {MAX_PATH_BYTES >> 20} MiB, not a {what} "
+        raise HintError(f"{field}: {said}: larger than {bytes_said(MAX_PATH_BYTES)}, not a {what} "
                         "file", field, "bad_game")  # fmt: skip
     try:
         return data.decode("utf-8")

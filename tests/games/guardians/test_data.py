@@ -148,5 +148,5 @@ def test_a_tile_set_file_over_the_size_cap_is_refused(tmp_path):
 
     path = tmp_path / "tiles.json"
     path.write_bytes(b" " * (MAX_FILE_BYTES + 1))
-    with pytest.raises(OptionError, match="16 MB"):
+    with pytest.raises(OptionError, match="larger than 16 MiB,"):
         load_tile_set(path)
