@@ -135,7 +135,7 @@ def _show_review(screen: Screen, review: dict[str, Any], record: dict[str, Any],
     if kept:
         screen.print(
             f"note: at {count(kept, 'decision')} the move played was valued above "
-            "the search's choice (its most simulated move), so the move played is shown as best, "
+            "the search's choice (its first listed move), so the move played is shown as best, "
             "loss 0 (--json: searchBestLabel, searchBestValue)"
         )
     screen.print(f"{marks}  (loss thresholds: {limits})")

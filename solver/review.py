@@ -529,10 +529,12 @@ def _decision_at(before: Seen, action: int) -> dict[str, Any]:
 def _decision(before: dict[str, Any], action: Any, ply: int) -> dict[str, Any]:
     """One decision of the review: the move played against the best, in the hint vocabulary.
 
-    The best move is the search's (``moveInfos[0]``: exact, the highest value; an estimate, the
-    most simulated), unless the move played is valued higher: an estimate's values are means and
-    its choice the most simulated move, which can disagree, so then the move played is the best
-    shown (``bestBy`` ``"played"``, loss 0; the search's choice stays in ``searchBest*``), never a
+    The best move is the search's choice, its first listed move (``moveInfos[0]``: exact, the
+    highest value; an estimate, the most simulated, or where the game has a hint agent
+    (:mod:`solver.agent_first`) that agent's move among those valued alike with the best), unless
+    the move played is valued higher: an estimate's values are means and its choice is not picked
+    by value alone, so the two can disagree, and then the move played is the best shown
+    (``bestBy`` ``"played"``, loss 0; the search's choice stays in ``searchBest*``), never a
     "best" valued below it. A tie keeps the search's choice (loss 0).
 
     >>> moves = [{"action": 1, "label": "take 1 tile", "value": 0.0489},

@@ -215,6 +215,9 @@ def test_a_best_move_is_never_shown_below_the_move_played(monkeypatch, capsys):
     out = " ".join(capsys.readouterr().out.split())
     assert "take 1 tile" not in out.split("note:")[0]  # the table names no lower 'best'
     assert "at 1 decision the move played was valued above the search's choice" in out
+    # the search's choice is its first listed move, which a hint agent may lead among moves
+    # valued alike (solver.agent_first): not always "its most simulated move" (found by attack)
+    assert "the search's choice (its first listed move)" in out and "most simulated" not in out
 
 
 def test_a_tie_keeps_the_search_s_choice(monkeypatch):
