@@ -333,8 +333,10 @@ def run_server(args: argparse.Namespace, caps: Caps) -> int:
     )
     server = uvicorn.Server(uv_config)
     host = f"[{args.host}]" if family == socket.AF_INET6 else args.host  # a URL's IPv6 form
-    log_line(f"forest serve: http://{host}:{port}/ (the web table; API under /v1)")
+    # the port file first: one it cannot write (a pipe nobody reads) is refused in one line,
+    # never after a banner announcing a server that does not start
     written = _write_port_file(args.port_file, port, sock) if args.port_file else None
+    log_line(f"forest serve: http://{host}:{port}/ (the web table; API under /v1)")
     # uvicorn re-raises the signal that stopped it once it has shut down gracefully; with these
     # handlers in place that ends here, with status 0, instead of killing the process.
     for signum in (signal.SIGINT, signal.SIGTERM):
