@@ -28,6 +28,7 @@ from solver.cmdkit import (
     positive_int,
     progress_option,
     seed_int,
+    whole_int,
 )
 from solver.errors import OptionError
 from solver.spec import HINT_ITERATIONS, GameSpec
@@ -94,7 +95,7 @@ def _add_best_move(commands: Any, spec: GameSpec) -> None:
     _common(p, spec)
     _state_option(p)
     p.add_argument(
-        "--player", type=int, default=None, metavar="P",
+        "--player", type=whole_int, default=None, metavar="P",
         help="the seat whose view the values are from (default: the player to move)",
     )  # fmt: skip
     _budget_options(

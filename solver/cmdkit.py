@@ -44,6 +44,8 @@ __all__ = [
     "read_state_text",
     "read_text_file",
     "time_limit_option",
+    "whole_from",
+    "whole_int",
     "write_output",
 ]
 
@@ -80,16 +82,14 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def _whole_at_least(text: str, minimum: int) -> int:
     try:
-        value = int(text)
-    except ValueError:
+        value = whole_int(text)
+    except argparse.ArgumentTypeError:
         written = text.strip()
-        if written.lstrip("+-").isdigit():  # digits past what int() converts (4,300)
-            bound = (f"of at least {minimum}" if written.startswith("-")
-                     else f"of at most {MAX_DIGITS} digits")  # fmt: skip
+        if written.startswith("-") and written.lstrip("+-").isdigit():  # past int()'s 4,300 digits
             raise argparse.ArgumentTypeError(
-                f"expected a whole number {bound}, found {text!r}"
+                f"expected a whole number of at least {minimum}, found {text!r}"
             ) from None
-        raise argparse.ArgumentTypeError(f"expected a whole number, found {text!r}") from None
+        raise
     if value < minimum:
         raise argparse.ArgumentTypeError(
             f"expected a whole number of at least {minimum}, found {text!r}"
@@ -143,6 +143,48 @@ def whole_from_1_to(maximum: int) -> Callable[[str], int]:
         return _whole_within(text, 1, maximum, f"expected a whole number from 1 to {maximum}")
 
     return parse
+
+
+def whole_from(minimum: int, maximum: int) -> Callable[[str], int]:
+    """An argument type: a whole number from ``minimum`` to ``maximum``, any other text refused
+    with the range said whole (``--port``: 0 to 65535).
+
+    >>> whole_from(0, 65535)("x")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a whole number from 0 to 65535, found 'x'
+    """
+
+    def parse(text: str) -> int:
+        said = f"expected a whole number from {minimum} to {maximum}, found {text!r}"
+        try:
+            value = whole_int(text)
+        except argparse.ArgumentTypeError:
+            raise argparse.ArgumentTypeError(said) from None
+        if not minimum <= value <= maximum:
+            raise argparse.ArgumentTypeError(said)
+        return value
+
+    return parse
+
+
+def whole_int(text: str) -> int:
+    """An argument type: a whole number of either sign, said in the CLI's words ("expected a
+    whole number, found 'x'", not argparse's "invalid int value"), for a flag whose range the
+    command checks itself with the range in its own words (``--player``: the game's seats;
+    ``analyse --turns``: the game's limit).
+
+    >>> whole_int(" -3"), whole_int("+7")
+    (-3, 7)
+    """
+    try:
+        return int(text)
+    except ValueError:
+        digits = text.strip().lstrip("+-")
+        bound = f" of at most {MAX_DIGITS} digits" if digits.isdigit() else ""  # past int()'s
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number{bound}, found {text!r}"
+        ) from None
 
 
 def positive_float(text: str) -> float:

@@ -41,7 +41,12 @@ SAMPLE = [
     (["analyse", "--count"], "expected one argument"),
     (["analyze", "--gme", "dog"], "did you mean --game?"),
     (["hint", "--bogus"], "unrecognized arguments: --bogus"),
-    (["serve", "--port", "x"], "argument --port"),
+    (["serve", "--port", "x"], "argument --port: expected a whole number from 0 to 65535, found"),
+    (["serve", "--port", "70000"], "argument --port: expected a whole number from 0 to 65535"),
+    (["analyse", "--count", "x"], "argument --count: expected a whole number, found 'x'"),
+    (["analyse", "--turns", "1.5"], "argument --turns: expected a whole number, found '1.5'"),
+    (["trial", "best-move", "--player", "x"], "argument --player: expected a whole number"),
+    (["guardians", "solo", "--level", "x"], "argument --level: expected a whole number from 1"),
     (["games", "--jsn"], "did you mean --json?"),
 ]
 
@@ -69,3 +74,24 @@ def test_a_long_word_is_quoted_by_its_start_and_length(capsys, argv):
     code, _, err = _run(capsys, argv)
     assert code == 2 and err.count("\n") == 1, err
     assert "(5000 characters)" in err and len(err) < 500, err[:300]
+
+
+def test_no_flag_takes_argparse_s_own_int() -> None:
+    """Every whole-number flag says what it takes in the CLI's words ("expected a whole number
+    ..., found 'x'"): argparse's ``type=int`` says "invalid int value: 'x'" (found by attack:
+    analyse's counts, ``--player``, ``serve --port``, ``guardians solo --level``)."""
+    import argparse
+
+    from solver.cli import build_parser
+
+    def flags(parser: argparse.ArgumentParser, path: str) -> list[str]:
+        found = []
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    found += flags(sub, f"{path} {name}")
+            elif action.type is int:
+                found.append(f"{path} {'/'.join(action.option_strings)}")
+        return found
+
+    assert flags(build_parser(), "forest") == []

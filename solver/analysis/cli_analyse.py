@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from solver.analysis.batch import analysis_function
 from solver.analysis.sources import DEFAULT_GAME, Job, analysis_hooks
-from solver.cmdkit import Subcommands, parse_size, path_arg
+from solver.cmdkit import Subcommands, parse_size, path_arg, whole_int
 from solver.errors import OptionError, path_said
 from solver.files import check_readable
 from solver.render.ascii import count
@@ -103,7 +103,11 @@ def _add_instance_options(p: argparse.ArgumentParser) -> None:
         help=f"the game to analyse (default {DEFAULT_GAME})",
     )  # fmt: skip
     p.add_argument(
-        "--count", type=int, default=None, metavar="N", help="roll N instances (seeds S..S+N-1)"
+        "--count",
+        type=whole_int,
+        default=None,
+        metavar="N",
+        help="roll N instances (seeds S..S+N-1)",
     )
     p.add_argument(
         "--size", type=parse_size, default=None, metavar="AxB",
@@ -111,14 +115,16 @@ def _add_instance_options(p: argparse.ArgumentParser) -> None:
         "defines (width x height cells for the grid games; default: the game's, 9x9 for the "
         "dog; docs/analysis.md)",
     )  # fmt: skip
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="the first seed (default 0)")
     p.add_argument(
-        "--turns", type=int, default=None, metavar="T",
+        "--seed", type=whole_int, default=0, metavar="S", help="the first seed (default 0)"
+    )
+    p.add_argument(
+        "--turns", type=whole_int, default=None, metavar="T",
         help="turn limit of the rolled instances (default: the generator's; 20 for the dog; "
         "a game may define it as another length budget, docs/analysis.md)",
     )  # fmt: skip
     p.add_argument(
-        "--skill-games", type=int, default=0, metavar="G",
+        "--skill-games", type=whole_int, default=0, metavar="G",
         help="for games that measure skill by play (guardians, the Trial): G games of the "
         "strength ladder's weakest and of its strongest level on each instance, their win-rate "
         "spread in the skill column (default 0: not measured; slow, level 10 plays them; the "
@@ -129,7 +135,7 @@ def _add_instance_options(p: argparse.ArgumentParser) -> None:
 def _add_run_options(p: argparse.ArgumentParser) -> None:
     """Where the batch runs: local processes or a Dask cluster, and in what chunks."""
     p.add_argument(
-        "--jobs", "-j", type=int, default=None, metavar="J",
+        "--jobs", "-j", type=whole_int, default=None, metavar="J",
         help="worker processes for a local run (default: one per CPU; 1 without the analysis "
         "extra's joblib); with --dask-local or --scheduler, the instances each Dask task "
         "analyses at once, on threads (default 1)",
@@ -139,12 +145,12 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
         help="run on a Dask cluster, e.g. tcp://host:8786 (needs forest-solver[dask])",
     )  # fmt: skip
     p.add_argument(
-        "--dask-local", type=int, default=None, metavar="WORKERS",
+        "--dask-local", type=whole_int, default=None, metavar="WORKERS",
         help="run on a local Dask cluster of WORKERS processes (one task at a time each; "
         "--jobs J: J instances at once in each)",
     )  # fmt: skip
     p.add_argument(
-        "--chunk-size", type=int, default=None, metavar="N",
+        "--chunk-size", type=whole_int, default=None, metavar="N",
         help="instances per task (default: about four tasks per worker, at most 32 locally "
         "and 256 on Dask, where it is at least --jobs)",
     )  # fmt: skip

@@ -22,6 +22,7 @@ from solver.cmdkit import (
     positive_float,
     positive_float_up_to,
     positive_int,
+    whole_from,
     whole_from_1_to,
 )
 from solver.errors import OptionError
@@ -158,7 +159,10 @@ def add_hint_command(commands: Subcommands) -> None:
         help="the address to bind (default 127.0.0.1, local only)",
     )  # fmt: skip
     p.add_argument(
-        "--port", type=int, default=8000, help="the port (default 8000; 0 picks a free one)"
+        "--port",
+        type=whole_from(0, 65535),
+        default=8000,
+        help="the port (default 8000; 0 picks a free one)",
     )
     p.add_argument(
         "--queue", type=positive_int, default=32, metavar="N",

@@ -33,6 +33,7 @@ from solver.cmdkit import (
     progress_option,
     seed_int,
     time_limit_option,
+    whole_from,
 )
 from solver.games.guardians.mission_order import AUTO_STATES, DEFAULT_SECONDS, MODEL_CAP
 
@@ -257,7 +258,7 @@ def add_commands(commands: Any) -> None:
         "bins, * on the threshold's bin).",
     )
     p.add_argument(
-        "--level", type=int, choices=range(1, 7), default=1, help="the level, 1..6 (default 1)"
+        "--level", type=whole_from(1, 6), default=1, metavar="L", help="the level, 1..6 (default 1)"
     )
     agents = SPEC.offered_agents()
     p.add_argument(
