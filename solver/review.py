@@ -57,6 +57,7 @@ if TYPE_CHECKING:
 __all__ = [
     "THRESHOLDS",
     "accuracy_of",
+    "fall_note",
     "finished_note",
     "game_record",
     "mark_of",
@@ -114,6 +115,42 @@ def undecided_note(decisions: Sequence[Mapping[str, Any]]) -> str | None:
         f"at {undecided} of {len(decisions)} decisions the move played was one of several the "
         f"estimates valued alike with the best (they could not tell them apart): the accuracy "
         f"counts them as accurate{over}"
+    )
+
+
+UNJUDGED_FALL = 0.25
+"""How much more a player's value may fall over a review than their moves gave away before a
+note says so (:func:`fall_note`)."""
+
+
+def fall_note(
+    decisions: Sequence[Mapping[str, Any]], curve: Sequence[Mapping[str, Any]], kind: str
+) -> str | None:
+    """Where a player's value fell over the review far more than their moves gave away: the
+    accuracy judges the moves only, and the rest fell between them (chance, and an estimate's
+    drift from one position to the next). A random player's guardians solo game went from
+    0.60 to 0 with no move marked and 98.9 accurate. ``None`` when no player's fall exceeds
+    their moves' losses by :data:`UNJUDGED_FALL`."""
+    at = {point["ply"]: point for point in curve if point.get("values")}
+    last = curve[-1] if curve else None
+    if last is None or not last.get("values"):
+        return None
+    said = []
+    for seat in sorted({int(d["player"]) for d in decisions}):
+        mine = [d for d in decisions if int(d["player"]) == seat and d.get("loss") is not None]
+        first = at.get(min(int(d["ply"]) for d in mine) - 1) if mine else None
+        if first is None or seat >= len(first["values"]) or seat >= len(last["values"]):
+            continue
+        start, end = float(first["values"][seat]), float(last["values"][seat])
+        lost = sum(float(d["loss"]) for d in mine)
+        if start - end - lost >= UNJUDGED_FALL:
+            said.append(f"player {seat}'s {kind} fell from {start:.2f} to {end:.2f} while their "
+                        f"moves gave away {lost:.2f}")  # fmt: skip
+    if not said:
+        return None
+    return (
+        f"{'; '.join(said)}: the rest fell between the moves (chance, and the estimates' drift "
+        "from one position to the next), which the marks and the accuracy do not judge"
     )
 
 
@@ -488,7 +525,12 @@ def _report(
         "reviewed": replayed.reviewed,
         "start": start,
         "stop": last,
-        "notes": [*replayed.notes, *replayed.search_notes(), *_said(undecided_note(decisions))],
+        "notes": [
+            *replayed.notes,
+            *replayed.search_notes(),
+            *_said(undecided_note(decisions)),
+            *_said(fall_note(decisions, replayed.curve, spec.value_kind)),
+        ],
         "elapsed": round(time.monotonic() - started, 6),
     }
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from solver.review import _decision, mean_accuracy, undecided_note
+from solver.review import _decision, fall_note, mean_accuracy, undecided_note
 
 ROOT = {"currentPlayer": 0, "method": "mcts", "valueKind": "win probability", "visits": 900}
 
@@ -70,3 +70,48 @@ def test_a_guardians_review_notes_its_undecided_decisions(tmp_path) -> None:
     notes = [n for n in review["notes"] if "could not tell them apart" in n]
     assert notes == [undecided_note(review["decisions"])]
     assert notes[0].startswith(f"at {len(undecided)} of {len(review['decisions'])} ")
+
+
+def _curve(*values: float) -> list[dict]:
+    return [{"ply": k, "value": v, "player": 0, "values": [v, 1 - v]} for k, v in enumerate(values)]
+
+
+def test_a_fall_the_moves_did_not_give_away_is_said_per_player() -> None:
+    # player 0 moves at plies 1 and 3 (positions 0 and 2), losing 0.05 in all; its value falls
+    # 0.6 -> 0.1 (0.45 more than its moves gave away); player 1 rises: nothing to say of it
+    curve = _curve(0.6, 0.55, 0.5, 0.3, 0.1)
+    decisions = [{"ply": 1, "player": 0, "loss": 0.05}, {"ply": 3, "player": 0, "loss": 0.0},
+                 {"ply": 2, "player": 1, "loss": 0.0}]  # fmt: skip
+    note = fall_note(decisions, curve, "win probability")
+    assert note is not None
+    assert note.startswith("player 0's win probability fell from 0.60 to 0.10 while their moves "
+                           "gave away 0.05: the rest fell between the moves")  # fmt: skip
+    assert "player 1" not in note
+    # a fall the moves account for, but for less than the margin: nothing said
+    assert fall_note([{"ply": 1, "player": 0, "loss": 0.3}], curve, "win probability") is None
+    assert fall_note([{"ply": 1, "player": 0, "loss": 0.26}], curve, "win probability") is None
+    assert fall_note([{"ply": 1, "player": 0, "loss": 0.24}], curve, "win probability")
+    assert fall_note(decisions, [], "win probability") is None
+
+
+def test_a_random_players_guardians_review_says_its_fall_was_not_judged(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    record = tmp_path / "game.json"
+    subprocess.run(
+        [sys.executable, "-m", "solver.cli", "guardians", "play", "--players", "1", "--option",
+         "level=1", "--agents", "random", "--games", "1", "--record", str(record)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-m", "solver.cli", "guardians", "review", str(record), "--json",
+         "--iterations", "200"],
+        check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    review = json.loads(out.stdout)
+    assert review["curve"][-1]["values"] == [0.0]  # the random player lost
+    lost = sum(d["loss"] for d in review["decisions"] if d["loss"] is not None)
+    said = [n for n in review["notes"] if "fell between the moves" in n]
+    assert said == [fall_note(review["decisions"], review["curve"], "win probability")]
+    assert f"while their moves gave away {lost:.2f}" in said[0]
