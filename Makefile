@@ -31,7 +31,7 @@ $(VENV)/bin/python:
 # Re-install when the build description or the Cython sources change.
 $(RUNTIME_STAMP): $(VENV)/bin/python pyproject.toml setup.py $(wildcard ext/*.pyx ext/*.pxd ext/*.pxi ext/*_kernel/*)
 	@echo "== make: installing forest-solver with its runtime extras [$(RUNTIME_EXTRAS)]:"
-	@echo "   compiling the Cython kernels (ext/*.pyx) takes a few minutes on 2 cores"
+	@echo "   compiling the Cython kernels (ext/*.pyx) takes about a minute on 2 cores"
 	$(PY) -m pip install --quiet -e ".[$(RUNTIME_EXTRAS)]"
 	@touch $(RUNTIME_STAMP)
 

@@ -79,6 +79,15 @@ def test_a_reviewed_dog_game_fits_a_phone(browser: Any, server: Server) -> None:
         inside = page.evaluate("() => { const t = document.querySelector('#accuracy'); "
                                "return [t.scrollWidth, t.clientWidth]; }")  # fmt: skip
         assert inside[0] <= inside[1], f"the accuracy table scrolls inside its box: {inside}"
+        # a long game's closing line (about 60 words) has a line of its own on a phone, not a
+        # 200 px column beside View from and the Review button
+        page.evaluate("() => { document.querySelector('#review-status').textContent = "
+                      "'word '.repeat(60); }")  # fmt: skip
+        widths = page.evaluate("() => [document.querySelector('#review-status')"
+                               ".getBoundingClientRect().width, document.querySelector("
+                               "'#graph-head').getBoundingClientRect().width]")  # fmt: skip
+        assert widths[0] >= 0.9 * widths[1], f"the review's line beside the buttons: {widths}"
+        _fits(page, "the review's long closing line")
     finally:
         page.close()
 
