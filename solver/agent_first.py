@@ -1,11 +1,11 @@
 """A game's hint agent leads the moves its search values alike (``GameSpec.hint_agent``).
 
 A search's heuristic can be blind where an agent plans: in forest guardians every tile placement
-before a pawn stands by it gets the same heuristic value, so ``best-move`` listed 24 placements
-at 0.5996 in the order of their action ids, and a hint "suggested" the first. Where the game
-declares a hint agent, the move it plays is listed first among the moves tied for the best
-value, and a note says so: the values are the search's, unchanged; only the order among equals
-is the agent's. Moves the search tells apart keep the search's order.
+no pawn stands by gets the same heuristic value, so a hint listed them in the order of their
+action ids and "suggested" the first (docs/rules/guardians.md §13). Where the game declares a
+hint agent, the move it plays is listed first among the moves tied for the best value, and a note
+says so: the values are the search's, unchanged; only the order among equals is the agent's.
+Moves the search tells apart keep the search's order.
 """
 
 from __future__ import annotations

@@ -124,13 +124,17 @@ note says so (:func:`fall_note`)."""
 
 
 def fall_note(
-    decisions: Sequence[Mapping[str, Any]], curve: Sequence[Mapping[str, Any]], kind: str
+    decisions: Sequence[Mapping[str, Any]],
+    curve: Sequence[Mapping[str, Any]],
+    kind: str,
+    *,
+    exact: bool = False,
 ) -> str | None:
     """Where a player's value fell over the review far more than their moves gave away: the
-    accuracy judges the moves only, and the rest fell between them (chance, and an estimate's
-    drift from one position to the next). A random player's guardians solo game went from
-    0.60 to 0 with no move marked and 98.9 accurate. ``None`` when no player's fall exceeds
-    their moves' losses by :data:`UNJUDGED_FALL`."""
+    accuracy judges the moves only, and the rest fell between them (chance, and, unless the
+    review is ``exact``, an estimate's drift from one position to the next; a poor player's
+    guardians solo game can fall to 0 with no move marked). ``None`` when no player's fall
+    exceeds their moves' losses by :data:`UNJUDGED_FALL`."""
     at = {point["ply"]: point for point in curve if point.get("values")}
     last = curve[-1] if curve else None
     if last is None or not last.get("values"):
@@ -148,9 +152,10 @@ def fall_note(
                         f"moves gave away {lost:.2f}")  # fmt: skip
     if not said:
         return None
+    why = "chance" if exact else "chance, and the estimates' drift from one position to the next"
     return (
-        f"{'; '.join(said)}: the rest fell between the moves (chance, and the estimates' drift "
-        "from one position to the next), which the marks and the accuracy do not judge"
+        f"{'; '.join(said)}: the rest fell between the moves ({why}), which the marks and the "
+        "accuracy do not judge"
     )
 
 
@@ -510,11 +515,12 @@ def _report(
     """The review as :func:`review_record` returns it: decisions, curve, marks counted, accuracy."""
     decisions = replayed.decisions
     summary = {mark: sum(d["mark"] == mark for d in decisions) for mark in THRESHOLDS}
+    exact = replayed.methods == {"exact"}
     return {
         "game": name,
         "valueKind": spec.value_kind,
         "valueLabel": " / ".join(replayed.labels),
-        "exact": replayed.methods == {"exact"},
+        "exact": exact,
         "methods": sorted(replayed.methods),
         "thresholds": dict(THRESHOLDS),
         "decisions": decisions,
@@ -529,7 +535,7 @@ def _report(
             *replayed.notes,
             *replayed.search_notes(),
             *_said(undecided_note(decisions)),
-            *_said(fall_note(decisions, replayed.curve, spec.value_kind)),
+            *_said(fall_note(decisions, replayed.curve, spec.value_kind, exact=exact)),
         ],
         "elapsed": round(time.monotonic() - started, 6),
     }
@@ -592,7 +598,8 @@ def _decision(before: dict[str, Any], action: Any, ply: int) -> dict[str, Any]:
     searched = moves[0] if moves else None
     best, best_by = searched, "search"
     value = chosen["value"] if chosen is not None else None
-    if chosen is not None and searched is not None and value > searched["value"] + _TOLERANCE:
+    # above by more than ALIKE: a tie the hint agent ordered is not "valued above" its choice
+    if chosen is not None and searched is not None and value > searched["value"] + ALIKE:
         best, best_by = chosen, "played"
     loss = None
     if best is not None and value is not None:

@@ -115,3 +115,21 @@ def test_a_random_players_guardians_review_says_its_fall_was_not_judged(tmp_path
     said = [n for n in review["notes"] if "fell between the moves" in n]
     assert said == [fall_note(review["decisions"], review["curve"], "win probability")]
     assert f"while their moves gave away {lost:.2f}" in said[0]
+
+
+def test_a_tie_the_hint_agent_ordered_is_not_valued_above_its_choice() -> None:
+    # the first listed move (the hint agent's) is within ALIKE of a move valued a hair higher:
+    # playing that one is no move "valued above the search's choice"
+    tied = _decision({"moveInfos": _moves(0.5, 0.50003), "rootInfo": ROOT}, 1, 1)
+    assert tied["bestBy"] == "search" and tied["loss"] == 0 and tied["undecided"]
+    above = _decision({"moveInfos": _moves(0.5, 0.6), "rootInfo": ROOT}, 1, 1)
+    assert above["bestBy"] == "played" and above["loss"] == 0 and not above["undecided"]
+
+
+def test_an_exact_reviews_fall_is_put_down_to_chance_alone() -> None:
+    curve = _curve(0.6, 0.55, 0.5, 0.3, 0.1)
+    decisions = [{"ply": 1, "player": 0, "loss": 0.0}]
+    exact = fall_note(decisions, curve, "win probability", exact=True)
+    estimated = fall_note(decisions, curve, "win probability")
+    assert exact is not None and "(chance)" in exact and "drift" not in exact
+    assert estimated is not None and "estimates' drift" in estimated

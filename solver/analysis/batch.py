@@ -393,7 +393,7 @@ def _run(
                     bar.update(len(chunk_rows))
                 _pause("chunk")
     except KeyboardInterrupt as exc:  # one line says what is kept and how to go on
-        signum = signal.SIGTERM if isinstance(exc, _Terminated) else signal.SIGINT
+        signum = getattr(exc, "signum", signal.SIGINT)
         said = _interrupted(batch.count, len(done), noun, journal.path)
         raise InterruptedRun(said, signum) from None
     finally:
@@ -404,7 +404,10 @@ def _run(
 
 
 class _Terminated(KeyboardInterrupt):
-    """A SIGTERM during the analysis, raised where the run stands (:func:`_sigterm_interrupts`)."""
+    """A SIGTERM during the analysis, raised where the run stands (:func:`_sigterm_interrupts`);
+    one escaping the pool's shutdown still exits as SIGTERM (the command reads ``signum``)."""
+
+    signum = signal.SIGTERM
 
 
 def _sigterm_interrupts() -> contextlib.AbstractContextManager[None]:

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from solver.analysis.batch import analysis_function
 from solver.analysis.sources import DEFAULT_GAME, Job, analysis_hooks
 from solver.cmdkit import Subcommands, parse_size, path_arg, whole_int
-from solver.errors import OptionError, path_said
+from solver.errors import OptionError, SolverError, path_said
 from solver.files import check_readable
 from solver.render.ascii import count
 
@@ -316,8 +316,8 @@ def run_analyse(args: argparse.Namespace) -> int:
     """
     try:
         return _run_analyse(args)
-    except BrokenPipeError:  # `forest analyse ... | head`: the reader left, nothing to report
-        raise
+    except (BrokenPipeError, SolverError):  # the reader left; an error already worded (a full
+        raise  # stdout's OutputError is an OSError too)
     except OSError as exc:
         where = f" {path_said(exc.filename)!r}" if exc.filename else ""
         why = exc.strerror or " ".join(str(exc).split()) or type(exc).__name__

@@ -516,3 +516,20 @@ def test_sigterm_stops_as_ctrl_c_does(tmp_path, jobs):
     ), err
     assert sorted(p.name for p in tmp_path.iterdir()) == [journal.name]
     _resumed(tmp_path, jobs)
+
+
+def test_an_error_already_worded_goes_through_as_it_is(monkeypatch) -> None:
+    """An OutputError (a full stdout) is a SolverError and an OSError: analyse's file-system
+    rewording ('cannot read or write: ...') must not wrap its words again (helper 96's read)."""
+    import solver.analysis.cli_analyse as cli_analyse
+    from solver.errors import OutputError
+
+    said = OutputError("cannot write the output: No space left on device", reason="full")
+
+    def full(_args: object) -> int:
+        raise said
+
+    monkeypatch.setattr(cli_analyse, "_run_analyse", full)
+    with pytest.raises(OutputError) as caught:
+        cli_analyse.run_analyse(None)  # type: ignore[arg-type]
+    assert caught.value is said

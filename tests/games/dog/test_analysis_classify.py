@@ -372,3 +372,22 @@ def test_inside_a_passed_deadline_the_rules_model_keeps_to_the_clock() -> None:
         assert _par_past_the_cap(forest, AnalysisOptions(), found).status == "budget"
     proven = _par_past_the_cap(forest, AnalysisOptions(), found)
     assert (proven.status, proven.turns) == ("optimal", par_brute_force(forest).turns)
+
+
+def test_past_the_deadline_no_rules_model_is_built(monkeypatch) -> None:
+    """seconds_left() never falls below its floor, so a par fallback asked after the deadline
+    still built and solved a first horizon's model; it now asks none (helper 96's read)."""
+    import time
+
+    import solver.games.dog.routes.cpsat as cpsat
+    from solver.games.dog.analysis.classify import _par_past_the_cap
+    from solver.search.limit import search_deadline
+
+    def never(*_args: object, **_kw: object) -> None:
+        raise AssertionError("the rules model was asked past the deadline")
+
+    forest = small_forest(6, 6, 1, 5)
+    found = SoonestWins(forest).par(1)
+    monkeypatch.setattr(cpsat, "par_cpsat_model", never)
+    with search_deadline(time.monotonic() - 1.0):
+        assert _par_past_the_cap(forest, AnalysisOptions(), found) is found

@@ -243,8 +243,10 @@ def _par_past_the_cap(forest: Forest, options: AnalysisOptions, found: FirstWin)
     if found.status != "budget" or options.par_cpsat_seconds <= 0:
         return found
     from solver.games.dog.routes.cpsat import par_cpsat_model
-    from solver.search.limit import seconds_left
+    from solver.search.limit import deadline_passed, seconds_left
 
+    if deadline_passed():  # seconds_left() is never below its floor: no model is built now
+        return found
     left = seconds_left()
     seconds = options.par_cpsat_seconds if left is None else min(left, options.par_cpsat_seconds)
     # CP-SAT's deterministic seconds run slower than the clock on a loaded machine: inside a
