@@ -13,7 +13,6 @@ import argparse
 import json
 import math
 import sys
-from pathlib import Path
 from typing import Any
 
 from solver.cli_human import Screen
@@ -29,7 +28,13 @@ MARK_PLURALS = {"inaccuracy": "inaccuracies"}
 
 def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
     """``forest GAME review FILE``: the review as a table (or JSON), and the plot."""
-    from solver.review import RecordError, read_record, review_record, write_plot
+    from solver.review import (
+        RecordError,
+        check_plot_name,
+        read_record,
+        review_record,
+        write_plot,
+    )
 
     try:
         record = read_record(args.file)
@@ -44,8 +49,7 @@ def review_command(spec: GameSpec, args: argparse.Namespace) -> int:
     if args.plot:
         from solver.cmdkit import check_output
 
-        if Path(args.plot).suffix.lower() not in (".png", ".svg"):
-            raise OptionError(f"the plot is a .png or .svg file, not {path_said(args.plot)!r}")
+        check_plot_name(args.plot)
         check_output(args.plot, overwrite=args.overwrite)  # before the review's searches
     from solver import command_clock
     from solver.cmdkit import progress_of

@@ -680,14 +680,19 @@ _TITLE_WIDTH = 90
 """Characters a title line holds on the 8-inch figure at 10 points."""
 
 
+def check_plot_name(path: str) -> None:
+    """Refuse a plot ``path`` whose extension is not ``.png`` or ``.svg`` (the format is read
+    from it): the command line asks before the review's searches, :func:`write_plot` again."""
+    if Path(path).suffix.lower() not in (".png", ".svg"):
+        raise OptionError(f"the plot is a .png or .svg file, not {path_said(path)!r}")
+
+
 def write_plot(
     review: Mapping[str, Any], path: str, *, title: str | None = None, player: int = 0
 ) -> None:
     """The value over the game from ``player``'s view (:func:`seat_curve`) as a PNG or SVG (by
     ``path``'s extension), marks as dots."""
-    suffix = Path(path).suffix.lower()
-    if suffix not in (".png", ".svg"):
-        raise OptionError(f"the plot is a .png or .svg file, not {path_said(path)!r}")
+    check_plot_name(path)
     try:
         import matplotlib
 

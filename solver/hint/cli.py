@@ -118,10 +118,11 @@ def _hint(args: argparse.Namespace) -> int:
         return 0
     if not args.stdio:
         raise OptionError("give --stdio (JSON lines on stdin and stdout) or --schema")
+    from solver.hint.stdio import answers_unwritable, serve_lines
+
     if sys.__stdout__ is None:  # closed (`>&-`): every answer would go nowhere, exit 0 said so
-        raise OptionError("cannot write the answers: standard output is closed")
+        raise answers_unwritable("standard output is closed")
     from solver.hint.jobs import warm_games
-    from solver.hint.stdio import serve_lines
 
     # every game imported before the first request's clock starts (as serve's), under the stop
     # signals: a SIGTERM during the warm-up (seconds under load) is a stop, exit 0

@@ -98,7 +98,13 @@ class _Writer:
         if isinstance(self.failed, BrokenPipeError):
             raise self.failed
         why = getattr(self.failed, "reason", None) or self.failed.strerror or str(self.failed)
-        raise OptionError(f"cannot write the answers: {why}") from None
+        raise answers_unwritable(why) from None
+
+
+def answers_unwritable(why: str) -> OptionError:
+    """The one line of a hint engine whose answers cannot be written (a full disk, a closed
+    standard output)."""
+    return OptionError(f"cannot write the answers: {why}")
 
 
 def _binary(source: IO[Any]) -> IO[bytes]:
