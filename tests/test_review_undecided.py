@@ -5,8 +5,32 @@ accuracy over the others (a random player's guardians game read 99% accurate).""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+
+import pytest
 
 from solver.review import _decision, fall_note, mean_accuracy, undecided_note
+
+
+@pytest.fixture(scope="module")
+def random_solo_review(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """A random player's level-1 guardians game, recorded and reviewed through the command line
+    (``--json``, 200 simulations a position): once for the tests that read it."""
+    record = tmp_path_factory.mktemp("random-solo") / "game.json"
+    subprocess.run(
+        [sys.executable, "-m", "solver.cli", "guardians", "play", "--players", "1", "--option",
+         "level=1", "--agents", "random", "--games", "1", "--record", str(record)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-m", "solver.cli", "guardians", "review", str(record), "--json",
+         "--iterations", "200"],
+        check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    review: dict = json.loads(out.stdout)
+    return review
+
 
 ROOT = {"currentPlayer": 0, "method": "mcts", "valueKind": "win probability", "visits": 900}
 
@@ -47,22 +71,8 @@ def test_the_note_counts_them_and_gives_the_others_accuracy() -> None:
     assert mean_accuracy(decisions) == {"0": 75.0, "1": 90.0}  # the pinned accuracy unchanged
 
 
-def test_a_guardians_review_notes_its_undecided_decisions(tmp_path) -> None:
-    import subprocess
-    import sys
-
-    record = tmp_path / "game.json"
-    subprocess.run(
-        [sys.executable, "-m", "solver.cli", "guardians", "play", "--players", "1", "--option",
-         "level=1", "--agents", "random", "--games", "1", "--record", str(record)],
-        check=True, capture_output=True,
-    )  # fmt: skip
-    out = subprocess.run(
-        [sys.executable, "-m", "solver.cli", "guardians", "review", str(record), "--json",
-         "--iterations", "200"],
-        check=True, capture_output=True, text=True,
-    )  # fmt: skip
-    review = json.loads(out.stdout)
+def test_a_guardians_review_notes_its_undecided_decisions(random_solo_review: dict) -> None:
+    review = random_solo_review
     undecided = [d for d in review["decisions"] if d["undecided"]]
     for d in undecided:  # each is a loss-0 move of an estimate
         assert d["loss"] < 5e-5 and d["method"] != "exact"
@@ -94,22 +104,10 @@ def test_a_fall_the_moves_did_not_give_away_is_said_per_player() -> None:
     assert fall_note(decisions, [], "win probability") is None
 
 
-def test_a_random_players_guardians_review_says_its_fall_was_not_judged(tmp_path) -> None:
-    import subprocess
-    import sys
-
-    record = tmp_path / "game.json"
-    subprocess.run(
-        [sys.executable, "-m", "solver.cli", "guardians", "play", "--players", "1", "--option",
-         "level=1", "--agents", "random", "--games", "1", "--record", str(record)],
-        check=True, capture_output=True,
-    )  # fmt: skip
-    out = subprocess.run(
-        [sys.executable, "-m", "solver.cli", "guardians", "review", str(record), "--json",
-         "--iterations", "200"],
-        check=True, capture_output=True, text=True,
-    )  # fmt: skip
-    review = json.loads(out.stdout)
+def test_a_random_players_guardians_review_says_its_fall_was_not_judged(
+    random_solo_review: dict,
+) -> None:
+    review = random_solo_review
     assert review["curve"][-1]["values"] == [0.0]  # the random player lost
     lost = sum(d["loss"] for d in review["decisions"] if d["loss"] is not None)
     said = [n for n in review["notes"] if "fell between the moves" in n]
