@@ -50,7 +50,14 @@ from solver.search.exact_table import (
     RootReport,
     TableOptions,
 )
-from solver.search.limit import UNSET, Limit, Unset, merge_limit, reject_unknown
+from solver.search.limit import (
+    UNSET,
+    Limit,
+    Unset,
+    merge_limit,
+    parameters_after_name,
+    reject_unknown,
+)
 from solver.search.options import ExpectimaxOptions, Heuristic, option_names, options_from
 from solver.search.result import MoveInfo, SearchResult
 
@@ -668,7 +675,8 @@ def _rank(
     return first + rest
 
 
-def solve(
+def _solve_as(
+    function: str,
     state: State,
     *,
     exact: bool | Unset = UNSET,
@@ -690,6 +698,18 @@ def solve(
     clairvoyant: bool = False,
     **unknown: object,
 ) -> Solution:
+    """:func:`solve` and :func:`expectimax` (``function``: which, for the error messages): the
+    options and budget checked, then the search."""
+    given = {"exact": exact, "adversarial": adversarial, "min_probability": min_probability,
+             "heuristic": heuristic, "prune": prune, "threads": threads}  # fmt: skip
+    budget_given = {"depth": depth, "memory_mb": memory_mb, "seconds": seconds, "top_k": top_k}
+    refuse_clairvoyant(function, state, clairvoyant)
+    opts, budget, internal = _call(function, unknown, options, given, limit, budget_given, seed)
+    return _solve(state, opts, budget, internal, _engine, _hash_bits, _cancel)
+
+
+@parameters_after_name(_solve_as)
+def solve(state: State, **keywords: Any) -> Solution:
     """Search ``state`` like :func:`expectimax` and keep the table: a :class:`Solution`.
 
     >>> import solver
@@ -698,12 +718,7 @@ def solve(
     >>> solution.result.value, solution.mode
     (0.0, 'adversarial')
     """
-    given = {"exact": exact, "adversarial": adversarial, "min_probability": min_probability,
-             "heuristic": heuristic, "prune": prune, "threads": threads}  # fmt: skip
-    budget_given = {"depth": depth, "memory_mb": memory_mb, "seconds": seconds, "top_k": top_k}
-    refuse_clairvoyant("solve", state, clairvoyant)
-    opts, budget, internal = _call("solve", unknown, options, given, limit, budget_given, seed)
-    return _solve(state, opts, budget, internal, _engine, _hash_bits, _cancel)
+    return _solve_as("solve", state, **keywords)
 
 
 @contextlib.contextmanager
@@ -839,28 +854,8 @@ def _result_of(
     )
 
 
-def expectimax(
-    state: State,
-    *,
-    exact: bool | Unset = UNSET,
-    depth: int | Unset | None = UNSET,
-    adversarial: bool | Unset = UNSET,
-    memory_mb: float | Unset | None = UNSET,
-    seconds: float | Unset | None = UNSET,
-    min_probability: float | Unset = UNSET,
-    seed: int = 0,
-    heuristic: Heuristic | Unset | None = UNSET,
-    top_k: int | Unset | None = UNSET,
-    prune: bool | Unset | None = UNSET,
-    threads: int | Unset = UNSET,
-    limit: Limit | None = None,
-    options: ExpectimaxOptions | None = None,
-    _engine: str | None = None,
-    _hash_bits: int = 64,
-    _cancel: threading.Event | None = None,
-    clairvoyant: bool = False,
-    **unknown: object,
-) -> SearchResult:
+@parameters_after_name(_solve_as)
+def expectimax(state: State, **keywords: Any) -> SearchResult:
     """Search ``state`` with expectimax (see the module docstring for the modes).
 
     The options ``exact`` (default True), ``adversarial``, ``min_probability`` and ``heuristic``
@@ -894,9 +889,4 @@ def expectimax(
     >>> result.moves[2].pv[:2]
     ('E', 'investigate interesting stick at (2,2)')
     """
-    given = {"exact": exact, "adversarial": adversarial, "min_probability": min_probability,
-             "heuristic": heuristic, "prune": prune, "threads": threads}  # fmt: skip
-    budget_given = {"depth": depth, "memory_mb": memory_mb, "seconds": seconds, "top_k": top_k}
-    refuse_clairvoyant("expectimax", state, clairvoyant)
-    opts, budget, internal = _call("expectimax", unknown, options, given, limit, budget_given, seed)
-    return _solve(state, opts, budget, internal, _engine, _hash_bits, _cancel).result
+    return _solve_as("expectimax", state, **keywords).result

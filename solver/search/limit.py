@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import inspect
 import operator
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from solver.errors import OptionError
 from solver.fields import is_positive_number
@@ -36,6 +37,7 @@ __all__ = [
     "Unset",
     "deadline_passed",
     "merge_limit",
+    "parameters_after_name",
     "reject_unknown",
     "sampling_budget",
     "search_cancel",
@@ -269,3 +271,28 @@ def reject_unknown(function: str, unknown: Mapping[str, object], known: Iterable
         raise OptionError(
             f"{function}() got an unknown option {name!r}; expected one of {expected}"
         )
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def parameters_after_name(
+    model: Callable[Concatenate[str, P], object],
+) -> Callable[[Callable[..., R]], Callable[P, R]]:
+    """Give the decorated function ``model``'s parameters but the first, the name of the
+    function called (what its error messages say): for public searchers that are
+    ``model(their name, ...)`` and keep its keywords written once. Type checkers check calls
+    against those parameters, and ``help()`` and ``inspect.signature`` show them, with the
+    decorated function's own return annotation."""
+
+    def adopt(function: Callable[..., R]) -> Callable[P, R]:
+        shown = inspect.signature(model)
+        returns = inspect.signature(function).return_annotation
+        rest = list(shown.parameters.values())[1:]
+        function.__signature__ = shown.replace(  # type: ignore[attr-defined]
+            parameters=rest, return_annotation=returns
+        )
+        return function
+
+    return adopt
