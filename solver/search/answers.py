@@ -25,11 +25,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from typing import Any
 
 from solver.errors import OptionError
 from solver.game import State
 from solver.search.expectimax import expectimax
-from solver.search.limit import UNSET, Limit, Unset, merge_limit
+from solver.search.limit import UNSET, Limit, Unset, merge_limit, parameters_after_name
 from solver.search.mcts import (
     DEFAULT_ITERATIONS,
     chance_root_message,
@@ -197,16 +198,20 @@ def evaluate(
 def _ismcts_call(
     function: str,
     state: State,
-    configure: Callable[[State], MCTSOptions] | None,
-    exact: bool,
-    iterations: int | Unset | None,
-    seconds: float | Unset | None,
-    limit: Limit | None,
-    options: object,
-    keywords: Mapping[str, object],
-) -> tuple[Limit, MCTSOptions | None]:
-    """The budget and options of an ISMCTS call: MCTS's keywords (no ``memory_mb``, and never
-    ``exact``); no options given: ``configure(state)`` (None: ISMCTS's own default)."""
+    *,
+    configure: Callable[[State], MCTSOptions] | None = None,
+    exact: bool = False,
+    iterations: int | Unset | None = UNSET,
+    seconds: float | Unset | None = UNSET,
+    seed: int = 0,
+    limit: Limit | None = None,
+    options: MCTSOptions | None = None,
+    **keywords: object,
+) -> tuple[Limit, MCTSOptions | None, int]:
+    """The budget, options and seed of :func:`hidden_best_move` or :func:`hidden_evaluate`
+    (``function``: ``best_move`` or ``evaluate``, for the messages): MCTS's keywords (no
+    ``memory_mb``, and never ``exact``); no options given: ``configure(state)`` (None:
+    ISMCTS's own default)."""
     if exact:
         raise OptionError(
             f"{function}(): this game hides information: there is no exact search (it would "
@@ -223,22 +228,12 @@ def _ismcts_call(
             )
     budget, opts = _sampling_call(iterations, seconds, limit, options, keywords, _ISMCTS_BUDGET)
     if opts is None and configure is not None:
-        return budget, configure(state)
-    return budget, opts
+        return budget, configure(state), seed
+    return budget, opts, seed
 
 
-def hidden_best_move(
-    state: State,
-    *,
-    configure: Callable[[State], MCTSOptions] | None = None,
-    exact: bool = False,
-    iterations: int | Unset | None = UNSET,
-    seconds: float | Unset | None = UNSET,
-    seed: int = 0,
-    limit: Limit | None = None,
-    options: MCTSOptions | None = None,
-    **keywords: object,
-) -> SearchResult:
+@parameters_after_name(_ismcts_call)
+def hidden_best_move(state: State, **keywords: Any) -> SearchResult:
     """:func:`best_move` for a hidden-information state: ISMCTS from the information state of
     the player to move (what ``forest GAME best-move`` searches), within the same budget
     (``DEFAULT_ITERATIONS`` simulations unless told), with ``configure(state)``'s options (the
@@ -247,8 +242,7 @@ def hidden_best_move(
     :class:`~solver.errors.OptionError`."""
     from solver.search.ismcts import ismcts
 
-    budget, opts = _ismcts_call("best_move", state, configure, exact, iterations, seconds,
-                                limit, options, keywords)  # fmt: skip
+    budget, opts, seed = _ismcts_call("best_move", state, **keywords)
     if state.is_terminal():
         raise OptionError("the game is over: there is no move to choose")
     if state.is_chance_node():
@@ -257,26 +251,15 @@ def hidden_best_move(
                   options=opts)  # fmt: skip
 
 
-def hidden_evaluate(
-    state: State,
-    *,
-    configure: Callable[[State], MCTSOptions] | None = None,
-    exact: bool = False,
-    iterations: int | Unset | None = UNSET,
-    seconds: float | Unset | None = UNSET,
-    seed: int = 0,
-    limit: Limit | None = None,
-    options: MCTSOptions | None = None,
-    **keywords: object,
-) -> float:
+@parameters_after_name(_ismcts_call)
+def hidden_evaluate(state: State, **keywords: Any) -> float:
     """:func:`evaluate` for a hidden-information state: player 0's expected return, estimated
     by ISMCTS from player 0's information state (the player whose return it is; what the
     other players hold is redealt in every simulation), budget and options as
     :func:`hidden_best_move`'s."""
     from solver.search.ismcts import ismcts
 
-    budget, opts = _ismcts_call("evaluate", state, configure, exact, iterations, seconds,
-                                limit, options, keywords)  # fmt: skip
+    budget, opts, seed = _ismcts_call("evaluate", state, **keywords)
     if state.is_terminal():
         return float(state.returns()[0])
     return float(ismcts(state, observer=0, limit=budget, seed=seed, options=opts).value)
