@@ -197,6 +197,7 @@ def evaluate(
 
 def _ismcts_call(
     function: str,
+    /,
     state: State,
     *,
     configure: Callable[[State], MCTSOptions] | None = None,

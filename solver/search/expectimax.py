@@ -677,6 +677,7 @@ def _rank(
 
 def _solve_as(
     function: str,
+    /,
     state: State,
     *,
     exact: bool | Unset = UNSET,

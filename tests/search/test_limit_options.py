@@ -187,6 +187,24 @@ def test_unknown_keywords_are_option_errors_everywhere(engine):
             call()
 
 
+def test_the_wrappers_inner_name_is_an_unknown_option_too():
+    # expectimax/solve and hidden_best_move/hidden_evaluate pass their name to one checking
+    # function first: a caller's keyword of that name is an unknown option, not a TypeError
+    from solver.search import hidden_best_move, hidden_evaluate
+
+    chance = _state("reference", "dog/tiny-2x2")
+    hidden = solver.load_game("trial", players=2).new_initial_state()
+    calls = [
+        (lambda: expectimax(chance, function="x"), "unknown option 'function'"),
+        (lambda: solve(chance, function="x"), "unknown option 'function'"),
+        (lambda: hidden_best_move(hidden, function="x"), "does not take, 'function'"),
+        (lambda: hidden_evaluate(hidden, function="x"), "does not take, 'function'"),
+    ]
+    for call, message in calls:
+        with pytest.raises(OptionError, match=message):
+            call()
+
+
 def test_options_of_the_other_searcher_are_refused():
     state = _state("reference", "dog/tiny-2x2", 11)
     with pytest.raises(OptionError, match="evaluator is not an option of exact=True"):
