@@ -74,6 +74,7 @@ STATUS = {
     "budget": 400,
     "too_large": 413,
     "content_type": 415,
+    "content_encoding": 415,
     "client_gone": 499,
     "overloaded": 503,
     "timeout": 504,

@@ -11,8 +11,9 @@ Endpoints (:mod:`solver.hint.routes`): ``POST /v1/hint``, ``POST /v1/analyse``, 
   is answered 503 with ``Retry-After``.
 - Every POST body is read whole (at most ``max_body_bytes``, else 413) and checked before the
   app sees it (:mod:`solver.hint.ingress`: JSON, no NaN, no lone surrogate, at most 64 deep),
-  the same checks as the stdio transport's; a request that fails validation gets 400 with
-  ``{"id", "error", "field", "code"}`` (not FastAPI's 422).
+  never decoded (a ``Content-Encoding`` other than ``identity`` is 415), the same checks as
+  the stdio transport's; a request that fails validation gets 400 with ``{"id", "error",
+  "field", "code"}`` (not FastAPI's 422).
 - Connections have deadlines (:mod:`solver.hint.connections`): the request head within 10 s,
   the body within 30 s, 5 s idle between requests, 1000 requests a connection.
 - CORS is off unless origins are named; access logs are one JSON object a line on stderr. On
@@ -28,7 +29,7 @@ import os
 import signal
 import socket
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -148,9 +149,11 @@ class _Ingress:
             chunks.append(body)
             more = bool(message.get("more_body", False))
         data = b"".join(chunks)
-        refused = _content_type_refusal(headers.get(b"content-type"), data)
+        refused = _encoding_refusal(scope.get("headers") or [], data)
+        if refused is None:
+            refused = _content_type_refusal(headers.get(b"content-type"), data)
         if refused is not None:
-            await SafeJSONResponse(refused, status_code=STATUS["content_type"])(
+            await SafeJSONResponse(refused, status_code=STATUS[refused["code"]])(
                 scope, receive, send
             )
             return
@@ -198,6 +201,28 @@ def _content_type_refusal(value: bytes | None, data: bytes) -> dict[str, Any] | 
     sent = f"Content-Type {named!r}" if value is not None else "no Content-Type"
     message = f"the body was sent with {sent}: send it as JSON with Content-Type: application/json"
     return error_answer(ident_of(data), message, None, "content_type")
+
+
+def _encoding_refusal(headers: Iterable[tuple[bytes, bytes]], data: bytes) -> dict[str, Any] | None:
+    """The error answer (code ``content_encoding``, 415) for a POST body sent with a
+    ``Content-Encoding`` other than ``identity`` (``gzip``, ``br``...), naming it; ``None`` for
+    none or ``identity``. The service decodes no body: before, a gzipped body was parsed as if
+    it were plain (a ``malformed`` 400 that said nothing of the header). Every
+    ``Content-Encoding`` header counts, not the last one only (``gzip`` then ``identity`` is
+    still gzip)."""
+    named = [
+        token.strip()
+        for key, value in headers
+        if key.lower() == b"content-encoding"
+        for token in value.decode("latin-1").split(",")
+    ]
+    coded = [token for token in named if token and token.lower() != "identity"]
+    if not coded:
+        return None
+    shown = safe_text(", ".join(coded))[:100]
+    message = (f"the body was sent with Content-Encoding {shown!r}: the service decodes no "
+               "body; send it uncoded (no Content-Encoding, or identity)")  # fmt: skip
+    return error_answer(ident_of(data), message, None, "content_encoding")
 
 
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}

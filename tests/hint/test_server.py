@@ -110,6 +110,37 @@ def test_a_json_body_sent_as_another_type_is_refused_saying_so(server: Server, s
     assert (sent or "no Content-Type") in reply["error"]
 
 
+@pytest.mark.parametrize(
+    "encodings", [["gzip"], ["GZIP"], ["identity, gzip"], ["gzip", "identity"], ["br"]]
+)
+def test_a_coded_body_is_refused_never_read_as_plain(server: Server, encodings) -> None:
+    """A body sent with a Content-Encoding other than identity: 415, code ``content_encoding``,
+    the coding named (it was parsed as if plain: a gzipped request was a ``malformed`` 400
+    saying nothing of the header, and the service never decodes a body, so a zip bomb cannot
+    expand past the body limit). Each header counts, not the last only."""
+    import gzip
+
+    body = gzip.compress(json.dumps(EXAMPLE).encode())
+    headers = [("content-type", "application/json")]
+    headers += [("content-encoding", value) for value in encodings]
+    response = httpx.post(f"{server.url}/v1/hint", content=body, headers=headers, timeout=30)
+    reply = response.json()
+    assert response.status_code == 415 and reply["code"] == "content_encoding", reply
+    assert reply["field"] is None and "Content-Encoding" in reply["error"]
+    named = "br" if encodings == ["br"] else "gzip"
+    assert named in reply["error"].lower(), reply
+
+
+@pytest.mark.parametrize("encodings", [[], ["identity"], ["Identity", ""]])
+def test_an_uncoded_body_is_read(server: Server, encodings: list[str]) -> None:
+    headers = [("content-type", "application/json")]
+    headers += [("content-encoding", value) for value in encodings]
+    response = httpx.post(f"{server.url}/v1/hint", content=json.dumps(EXAMPLE).encode(),
+                          headers=headers, timeout=30)  # fmt: skip
+    assert response.status_code == 200, response.text
+    assert round(response.json()["rootInfo"]["value"], 6) == 0.962963
+
+
 @pytest.mark.parametrize("sent", ["application/json; charset=utf-8", "application/vnd.a+json"])
 def test_json_types_with_parameters_or_a_suffix_are_json(server: Server, sent: str) -> None:
     response = httpx.post(f"{server.url}/v1/hint", content=json.dumps(EXAMPLE).encode(),
