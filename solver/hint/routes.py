@@ -106,6 +106,13 @@ every search already stops at its budget, so this only catches a fault."""
 TYPICAL_WEIGHT = 0.2
 """The weight of the last job in :attr:`Service.typical` (an exponential moving average)."""
 
+
+def job_kind(job: Job) -> str:
+    """The kind of ``job`` that :attr:`Service.typical` keeps apart: its function's name
+    (``hint_job``, ``review_job``, ``advance_job``...)."""
+    return str(getattr(job, "__name__", type(job).__name__))
+
+
 GET_AND_HEAD = ["GET", "HEAD"]
 """The methods of the web table's page: HTTP requires HEAD wherever GET is (a monitor's
 ``HEAD /``); the server sends the head only. The API's GET paths add HEAD the same way."""
@@ -162,12 +169,13 @@ class Service:
     timeouts: int = 0
     abandoned: int = 0
     sessions: Sessions = field(default_factory=Sessions)
-    inside: dict[int, tuple[float, float, bool]] = field(default_factory=dict, init=False)
-    """The requests admitted, each as (its admission, its budget in seconds, whether it spends
-    the whole budget)."""
-    typical: float | None = field(default=None, init=False)
-    """The seconds a worker spends on a job, lately (:data:`TYPICAL_WEIGHT`); ``None``: no job
-    has run yet."""
+    inside: dict[int, tuple[float, float, bool, str]] = field(default_factory=dict, init=False)
+    """The requests admitted, each as (the admission its budget is spent from, its budget in
+    seconds, whether it spends the whole budget, its job's kind: :func:`job_kind`)."""
+    typical: dict[str, float] = field(default_factory=dict, init=False)
+    """The seconds a worker spends on a job of each kind (:func:`job_kind`), lately
+    (:data:`TYPICAL_WEIGHT`); a kind absent has had no job run yet. Kept apart: a review's
+    minutes must not stretch the hints' estimate, nor quick hints shrink a review's."""
     _tickets: itertools.count[int] = field(default_factory=itertools.count, init=False)
 
     def __post_init__(self) -> None:
@@ -177,21 +185,22 @@ class Service:
         """The ``Retry-After`` of a refused request: the seconds the requests inside are
         expected to take, shared over the workers, so a retry then finds the queue drained; at
         least ``retry_after`` (1 s). Each request counts what its budget has left (from its
-        admission, whether it runs or waits), or the :attr:`typical` job's seconds when fewer
-        (a hint bounded by its iterations ends long before its seconds); a request that spends
-        its whole budget (a search bounded by seconds alone) counts it, whatever the others
-        took."""
+        admission, whether it runs or waits: a take back's step from the take back's), or the
+        :attr:`typical` seconds of a job of its kind when fewer (a hint bounded by its
+        iterations ends long before its seconds); a request that spends its whole budget (a
+        search bounded by seconds alone) counts it, whatever the others took."""
         now = time.monotonic()
         left = 0.0
-        for admitted, budget, whole in self.inside.values():
+        for admitted, budget, whole, kind in self.inside.values():
             own = max(0.0, admitted + budget - now)
-            left += own if whole or self.typical is None else min(own, self.typical)
+            typical = self.typical.get(kind)
+            left += own if whole or typical is None else min(own, typical)
         return max(self.retry_after, math.ceil(left / max(1, self.workers)))
 
-    def _ran(self, seconds: float) -> None:
-        """Fold a job's seconds on a worker into :attr:`typical`."""
-        typical = self.typical
-        self.typical = (
+    def _ran(self, kind: str, seconds: float) -> None:
+        """Fold a job's seconds on a worker into :attr:`typical` of its ``kind``."""
+        typical = self.typical.get(kind)
+        self.typical[kind] = (
             seconds if typical is None else typical + TYPICAL_WEIGHT * (seconds - typical)
         )
 
@@ -227,9 +236,10 @@ class Service:
         its budget from there (the wait for a worker included); ``admitted``: an earlier
         admission to hand it instead (a take back's step: the request's own). ``budget``: the
         seconds the job may spend (``None``: its timeout less the grace), counted in the
-        ``Retry-After`` of the requests refused meanwhile (:meth:`retry_seconds`); ``whole``: the
-        job spends all of it (a search bounded by its seconds alone), so it counts there whole,
-        not as the :attr:`typical` job's seconds."""
+        ``Retry-After`` of the requests refused meanwhile (:meth:`retry_seconds`, from
+        ``admitted``: the seconds the job may still spend); ``whole``: the job spends all of it
+        (a search bounded by its seconds alone), so it counts there whole, not as the
+        :attr:`typical` seconds of its kind."""
         ident = raw.get("id") if isinstance(raw, dict) else None
         if not self.admission.enter():
             reply = error_answer(ident, "the server is busy: retry after the Retry-After seconds",
@@ -241,7 +251,10 @@ class Service:
             args = (*args, admitted)
         ticket = next(self._tickets)
         own = max(0.0, timeout - GRACE_SECONDS) if budget is None else budget
-        self.inside[ticket] = (now, own, whole)
+        kind = job_kind(job)
+        # counted from the admission the job spends from: a take back's step (admitted at the
+        # take back) has less left than its seconds (it was counted from now, in full)
+        self.inside[ticket] = (admitted, own, whole, kind)
         began: list[float] = []  # when a worker took the job
         try:
             try:
@@ -267,7 +280,7 @@ class Service:
             self.admission.leave()
             del self.inside[ticket]
             if began:
-                self._ran(time.monotonic() - began[0])
+                self._ran(kind, time.monotonic() - began[0])
         return reply, {ADMITTED_HEADER: f"{time.monotonic() - admitted:.6f}"}
 
     async def _unless_abandoned(
@@ -568,8 +581,9 @@ class TableRoutes:
         self.busy.add(request.session)  # no step may start between the point and the cut
         try:
             reply, headers = await self.service.call(
-                takeback_job, session.as_job(), timeout=self.step_timeout, gone=http.is_disconnected
-            )
+                takeback_job, session.as_job(), timeout=self.step_timeout,
+                gone=http.is_disconnected, admitted=admitted,
+            )  # fmt: skip
         finally:
             self.busy.discard(request.session)
         if "error" in reply:

@@ -109,12 +109,18 @@ async def _scenario(monkeypatch: Any, routes: Any, seconds: float, whole: bool =
     service.pool = pool  # type: ignore[assignment]
     for _ in range(3):  # jobs run one after another: the typical job's seconds
         await service.call(print, {}, timeout=60, budget=10.0)
-    assert service.typical == pytest.approx(seconds)
-    held = [asyncio.ensure_future(service.call(print, {"held": True}, timeout=60,
+    assert service.typical == {"print": pytest.approx(seconds)}
+    return await _held_refusal(service, pool, print, whole)
+
+
+async def _held_refusal(service: Service, pool: _HeldPool, job: Any, whole: bool = False) -> str:
+    """The Retry-After refused once three held ``job`` requests of 10 s budgets (``whole``:
+    spent whole) fill a worker and its queue of 2."""
+    held = [asyncio.ensure_future(service.call(job, {"held": True}, timeout=60,
                                                budget=10.0, whole=whole))
             for _ in range(3)]  # fmt: skip
     await asyncio.sleep(0.01)
-    reply, headers = await service.call(print, {}, timeout=60, budget=10.0)
+    reply, headers = await service.call(job, {}, timeout=60, budget=10.0)
     assert reply["code"] == "overloaded"
     pool.done.set()
     await asyncio.gather(*held)
@@ -130,6 +136,70 @@ def test_a_search_bounded_by_its_seconds_alone_counts_them_whatever_others_took(
     import solver.hint.routes as routes
 
     assert asyncio.run(_scenario(monkeypatch, routes, 0.01, whole=True)) in ("29", "30")
+
+
+def quick_job(*_: Any) -> None:
+    """A job kind whose jobs take 0.01 s (:class:`_KindPool`)."""
+
+
+def slow_job(*_: Any) -> None:
+    """A job kind whose jobs take 2 s (:class:`_KindPool`)."""
+
+
+class _KindPool(_TimedPool):
+    """A pool whose jobs take the fake clock's seconds of their kind: quick_job 0.01 s,
+    slow_job 2 s."""
+
+    async def run(self, job: Any, *args: Any, started: Any = None, **kw: Any) -> Any:
+        self.seconds = {"quick_job": 0.01, "slow_job": 2.0}[args[0].__name__]
+        return await super().run(job, *args, started=started, **kw)
+
+
+def test_retry_after_estimates_each_kind_of_job_from_its_own_kind(monkeypatch) -> None:
+    """Quick jobs (0.01 s) and slow ones (2 s) take turns; then three slow jobs of 10 s budgets
+    fill one worker and its queue: 6 s (three of 2 s), as if the quick ones had never run. One
+    average over both kinds said 4 (the quick jobs shrank the slow ones' estimate); three quick
+    jobs inside say 1 whatever the slow ones took."""
+    import solver.hint.routes as routes
+
+    async def scenario(held_job: Any) -> str:
+        clock = _Clock()
+        monkeypatch.setattr(routes, "time", clock)
+        service = Service(Caps(), workers=1, queue=2)
+        pool = _KindPool(clock, 0.0)
+        service.pool = pool  # type: ignore[assignment]
+        for _ in range(3):
+            for job in (slow_job, quick_job):
+                await service.call(job, {}, timeout=60, budget=10.0)
+        assert service.typical == {"quick_job": pytest.approx(0.01), "slow_job": 2.0}
+        return await _held_refusal(service, pool, held_job)
+
+    assert asyncio.run(scenario(slow_job)) == "6"
+    assert asyncio.run(scenario(quick_job)) == "1"
+
+
+def test_a_job_admitted_earlier_counts_what_its_budget_has_left(monkeypatch) -> None:
+    """A take back's step spends its seconds from the take back's admission (``admitted``):
+    admitted 4 s before it entered, with 10 s, it has 6 left, and a request refused meanwhile
+    is told 6 (it was told 10: the budget counted from the step's own entry)."""
+    import solver.hint.routes as routes
+
+    async def scenario() -> str:
+        clock = _Clock()
+        monkeypatch.setattr(routes, "time", clock)
+        service = Service(Caps(), workers=1, queue=0)
+        pool = _TimedPool(clock, 0.0)
+        service.pool = pool  # type: ignore[assignment]
+        held = asyncio.ensure_future(service.call(slow_job, {"held": True}, timeout=60,
+                                                  budget=10.0, admitted=clock.now - 4))  # fmt: skip
+        await asyncio.sleep(0.01)
+        reply, headers = await service.call(slow_job, {}, timeout=60, budget=10.0)
+        assert reply["code"] == "overloaded"
+        pool.done.set()
+        await held
+        return headers["Retry-After"]
+
+    assert asyncio.run(scenario()) == "6"
 
 
 @pytest.mark.parametrize(
