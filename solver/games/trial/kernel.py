@@ -29,7 +29,6 @@ compiled engine's limits is refused with an :class:`~solver.errors.OptionError` 
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from solver.errors import FormatError, IllegalActionError, OptionError
@@ -63,15 +62,18 @@ class KernelTrialState(_StateBase):
 
     # -- the protocol's checked transition (``apply_action``: C) and the C slots ---------------
     def _apply_slow(self, action: Any) -> None:
-        """``apply_action`` for anything but a legal action id: the reference's error."""
+        """``apply_action`` for anything but a legal action id: the reference's error, worded
+        by the reference's :meth:`~TrialState.refusal` on the decoded data, which it only reads
+        (the data was deep-copied for every refusal, so that the reference's ``apply_action``
+        could raise it: a copy for nothing, as the action is never applied)."""
         if isinstance(action, bool) or not isinstance(action, int):
             raise IllegalActionError(f"action {action!r} is not an action id (an integer)")
         if 0 <= action < self.game.layout.size and self._is_legal(action):  # pragma: no cover
             self._apply(action)  # an int subclass that is a legal id
             return
-        twin = self._reference()
-        twin.data = copy.deepcopy(twin.data)
-        twin.apply_action(action)  # raises the reference's message
+        refused = self._reference().refusal(action)
+        if refused is not None:
+            raise refused
         raise IllegalActionError(f"action {action} is not legal here")  # pragma: no cover
 
     def heuristic(self, p: int) -> float:

@@ -191,15 +191,25 @@ class TrialState:
         return list(STEPS[frame["step"]].outcomes(self, frame))
 
     def apply_action(self, action: int) -> None:
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise IllegalActionError(f"action {action!r} is not an action id (an integer)")
-        legal = self.legal_actions()
-        if action not in legal:
-            raise IllegalActionError(
-                f"action {action} ({self._label(action)}) is not legal here "
-                f"(step {self._step_name()}, legal: {', '.join(self._label(a) for a in legal)})"
-            )
+        refused = self.refusal(action)
+        if refused is not None:
+            raise refused
         self.apply_legal(action)
+
+    def refusal(self, action: Any) -> IllegalActionError | None:
+        """The error :meth:`apply_action` raises for ``action`` here (not an id, or not legal:
+        the step and the legal actions named), or ``None`` when it is legal; the state is only
+        read. The compiled engine words its refusals by it on its decoded data, with no copy of
+        the state (it deep-copied it to let this method's caller raise)."""
+        if isinstance(action, bool) or not isinstance(action, int):
+            return IllegalActionError(f"action {action!r} is not an action id (an integer)")
+        legal = self.legal_actions()
+        if action in legal:
+            return None
+        return IllegalActionError(
+            f"action {action} ({self._label(action)}) is not legal here "
+            f"(step {self._step_name()}, legal: {', '.join(self._label(a) for a in legal)})"
+        )
 
     def apply_legal(self, action: int) -> None:
         """:meth:`apply_action` for an action known to be legal here (one of this state's

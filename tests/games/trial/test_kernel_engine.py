@@ -110,6 +110,44 @@ def test_an_illegal_action_is_refused_with_the_references_message(games):
         mine.apply_action("0")  # type: ignore[arg-type]
 
 
+def test_a_refusal_copies_no_state_and_words_the_references_refusal(games, monkeypatch):
+    """Every id that is not legal at positions along a 3-player game is refused with the
+    reference engine's exact message, and the refusal leaves the state (its decoded view
+    included) as it was, without deep-copying that view: it was deep-copied for every refusal,
+    so that the reference's ``apply_action`` could raise (helper 100: about 2 ms a refusal)."""
+    import copy
+
+    ref, ker = games[3]
+    real = copy.deepcopy
+    copied: list[int] = []
+
+    def watched(value, *args, **kw):
+        copied.append(id(value))
+        return real(value, *args, **kw)
+
+    checked = 0
+    for reference in _reference_states(ref, seed=11, every=29):
+        if reference.is_chance_node() or reference.is_terminal():
+            continue
+        mine = ker.state_from_json(reference.to_json())
+        view = mine.data
+        before = real(view)
+        legal = set(reference.legal_actions())
+        for action in [a for a in range(0, ref.layout.size, 5) if a not in legal][:12]:
+            with pytest.raises(IllegalActionError) as theirs:
+                reference.apply_action(action)
+            monkeypatch.setattr(copy, "deepcopy", watched)
+            with pytest.raises(IllegalActionError) as refused:
+                mine.apply_action(action)
+            monkeypatch.setattr(copy, "deepcopy", real)
+            assert str(refused.value) == str(theirs.value)
+            assert id(view) not in copied, "the decoded view was copied to refuse an action"
+            checked += 1
+        assert mine.data is view and view == before
+        assert mine.to_json() == reference.to_json()
+    assert checked >= 24
+
+
 def test_a_clone_is_a_copy(games):
     _, ker = games[2]
     st = ker.new_initial_state()
