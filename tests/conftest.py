@@ -40,15 +40,9 @@ settings.load_profile("forest")
 _EXT_TESTS = Path(__file__).resolve().parent / "ext"
 _ROOT = Path(__file__).resolve().parents[1]
 
-KERNEL_MODULES = (
-    "solver._ext.dog",
-    "solver._ext.mcts",
-    "solver._ext.expectimax",
-    "solver._ext.pruning",
-    "solver._ext.trial",
-    "solver._ext.guardians",
-    "solver._ext.ismcts",
-)
+KERNEL_MODULES = tuple(f"solver._ext.{pyx.stem}" for pyx in sorted((_ROOT / "ext").glob("*.pyx")))
+"""Every compiled kernel the build makes: one module per ``ext/*.pyx`` (read from the tree, so a
+kernel added later is checked too)."""
 
 
 @pytest.fixture(scope="session")
