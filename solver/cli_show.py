@@ -76,11 +76,9 @@ def list_command(spec: GameSpec, args: argparse.Namespace) -> int:
     rows, summaries = [], []
     for name in puzzles.names(spec.puzzles) if spec.puzzles is not None else ():
         summary = spec.puzzle_summary(name) if spec.puzzle_summary else ""
-        described = puzzles.describe(name)
         rows.append(
-            {"name": name, "summary": summary.strip(),
-             "description": described.splitlines()[0] if described else ""}
-        )  # fmt: skip
+            {"name": name, "summary": summary.strip(), "description": puzzles.headline(name)}
+        )
         summaries.append(summary.rstrip())  # the hook's padding lines its fields up: kept
     if args.json:
         print(json.dumps(rows, indent=2))

@@ -24,13 +24,14 @@ solver.errors.OptionError: unknown puzzle 'dog/walledin'; close matches: 'dog/wa
 
 from __future__ import annotations
 
+import re
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
 from solver.puzzle_data import Folders, as_path, folder_of, names_in, resource
 
-__all__ = ["describe", "load", "names", "path"]
+__all__ = ["describe", "headline", "load", "names", "path"]
 
 
 def _folders() -> Folders:
@@ -107,3 +108,18 @@ def describe(name: str) -> str:
         body = line[1:]
         lines.append(body[1:] if body.startswith(" ") else body)
     return "\n".join(lines).strip()
+
+
+def headline(name: str) -> str:
+    """The first sentence of puzzle ``name``'s description, its lines joined: what ``forest GAME
+    list`` shows. A description is wrapped prose, so its first line alone could stop
+    mid-sentence (``guardians/chain-trap`` was listed as "... the first legal walk each time").
+
+    >>> headline("guardians/chain-trap")[-69:]
+    'the first legal walk each time completes only one mission (3 points).'
+    >>> headline("dog/walled-in")
+    'walled-in: a dog that cannot move.'
+    """
+    text = " ".join(describe(name).split())
+    end = re.search(r"[.!?](?=\s|$)", text)
+    return text[: end.end()] if end else text

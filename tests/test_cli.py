@@ -73,9 +73,25 @@ def test_list_puts_the_summaries_and_descriptions_in_columns(capsys, game, unit)
     code, out, _ = run(capsys, game, "list")
     assert code == 0
     rows = dict(zip(puzzles.names(game), out.splitlines(), strict=True))
-    described = {name: puzzles.describe(name).splitlines()[0] for name in rows}
+    described = {name: puzzles.headline(name) for name in rows}
     assert len({line.index(unit) for line in rows.values()}) == 1, out
     assert len({line.index(described[name]) for name, line in rows.items()}) == 1, out
+
+
+@pytest.mark.parametrize("game", ["dog", "guardians"])
+def test_list_describes_each_puzzle_by_a_whole_sentence(capsys, game):
+    # the first line of a puzzle's wrapped comment was listed: "A chain of five missions for the
+    # red pawn (19 points); the first legal walk each time" (guardians/chain-trap)
+    from solver import puzzles
+
+    code, out, _ = run(capsys, game, "list", "--json")
+    text = run(capsys, game, "list")[1]
+    assert code == 0
+    for row in json.loads(out):
+        whole = " ".join(puzzles.describe(row["name"]).split())
+        said = row["description"]
+        assert said.endswith((".", "!", "?")) and whole.startswith(said), row
+        assert f"  {said}\n" in text, row
 
 
 def test_random_game_is_reproducible(capsys):
