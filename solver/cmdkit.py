@@ -80,51 +80,50 @@ def parse_size(text: str) -> tuple[int, int]:
     return width, height
 
 
-def _whole_at_least(text: str, minimum: int) -> int:
-    try:
-        value = whole_int(text)
-    except argparse.ArgumentTypeError:
-        written = text.strip()
-        if written.startswith("-") and written.lstrip("+-").isdigit():  # past int()'s 4,300 digits
-            raise argparse.ArgumentTypeError(
-                f"expected a whole number of at least {minimum}, found {text!r}"
-            ) from None
-        raise
-    if value < minimum:
-        raise argparse.ArgumentTypeError(
-            f"expected a whole number of at least {minimum}, found {text!r}"
-        )
-    return value
-
-
-MAX_DIGITS = 4_300
-"""The most digits of a whole number read (Python's own limit for converting text to int)."""
-
 MAX_COUNT = 2**63 - 1
 """The largest count (simulations, games, workers...) a command takes: what a signed 64-bit
 integer holds, as the compiled searchers read their budgets."""
 
 
-def _whole_within(text: str, minimum: int, maximum: int, above: str) -> int:
-    """A whole number from ``minimum`` to ``maximum``; past ``maximum`` the error says ``above``
-    (also for one of more digits than int() converts: ``--games 99...9``, 5,000 nines)."""
+def _whole_in(
+    text: str, minimum: int, maximum: int, noun: str = "a whole number", why: str = ""
+) -> int:
+    """The one whole-number type of a range, which the others are: a number below ``minimum``
+    is told the minimum ("expected a whole number of at least 1"), one above ``maximum`` the
+    range, in one wording (``f"expected {noun} from 1 to 16{why}"``), however long it is written.
+
+    A number of more digits than either bound holds is out of range by its length, and is
+    refused so without int() (which refuses more than 4,300 digits): the digit limit is the
+    bounds', not int()'s.
+
+    >>> _whole_in("170", 1, 16)
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a whole number from 1 to 16, found '170'
+    """
+    below = f"expected a whole number of at least {minimum}, found {text!r}"
+    above = f"expected {noun} from {minimum} to {maximum}{why}, found {text!r}"
     written = text.strip()
-    if written.lstrip("+").isdigit() and len(written) > MAX_DIGITS:
-        raise argparse.ArgumentTypeError(f"{above}, found {text!r}")
-    value = _whole_at_least(text, minimum)
+    digits = written[1:] if written[:1] in ("+", "-") else written
+    widest = len(str(max(abs(minimum), abs(maximum))))
+    if digits.isascii() and digits.isdigit() and len(digits.lstrip("0")) > widest:
+        raise argparse.ArgumentTypeError(below if written[:1] == "-" else above)
+    value = whole_int(text)
+    if value < minimum:
+        raise argparse.ArgumentTypeError(below)
     if value > maximum:
-        raise argparse.ArgumentTypeError(f"{above}, found {text!r}")
+        raise argparse.ArgumentTypeError(above)
     return value
 
 
 def positive_int(text: str) -> int:
     """A whole number from 1 to :data:`MAX_COUNT`."""
-    return _whole_within(text, 1, MAX_COUNT, f"expected a whole number of at most {MAX_COUNT}")
+    return _whole_in(text, 1, MAX_COUNT)
 
 
 def nonnegative_int(text: str) -> int:
-    """A whole number ≥ 0."""
-    return _whole_at_least(text, 0)
+    """A whole number from 0 to :data:`MAX_COUNT`."""
+    return _whole_in(text, 0, MAX_COUNT)
 
 
 MAX_SEED = 2**64 - 1
@@ -133,14 +132,14 @@ MAX_SEED = 2**64 - 1
 
 def seed_int(text: str) -> int:
     """A seed: a whole number from 0 to :data:`MAX_SEED` (the hint engine's range too)."""
-    return _whole_within(text, 0, MAX_SEED, f"expected a seed from 0 to {MAX_SEED} (64 bits)")
+    return _whole_in(text, 0, MAX_SEED, "a seed", " (64 bits)")
 
 
 def whole_from_1_to(maximum: int) -> Callable[[str], int]:
     """An argument type: a whole number from 1 to ``maximum``, refused above it by name."""
 
     def parse(text: str) -> int:
-        return _whole_within(text, 1, maximum, f"expected a whole number from 1 to {maximum}")
+        return _whole_in(text, 1, maximum)
 
     return parse
 
@@ -156,14 +155,11 @@ def whole_from(minimum: int, maximum: int) -> Callable[[str], int]:
     """
 
     def parse(text: str) -> int:
-        said = f"expected a whole number from {minimum} to {maximum}, found {text!r}"
         try:
-            value = whole_int(text)
+            return _whole_in(text, minimum, maximum)
         except argparse.ArgumentTypeError:
+            said = f"expected a whole number from {minimum} to {maximum}, found {text!r}"
             raise argparse.ArgumentTypeError(said) from None
-        if not minimum <= value <= maximum:
-            raise argparse.ArgumentTypeError(said)
-        return value
 
     return parse
 
@@ -172,7 +168,8 @@ def whole_int(text: str) -> int:
     """An argument type: a whole number of either sign, said in the CLI's words ("expected a
     whole number, found 'x'", not argparse's "invalid int value"), for a flag whose range the
     command checks itself with the range in its own words (``--player``: the game's seats;
-    ``analyse --turns``: the game's limit).
+    ``analyse --turns``: the game's limit). A number of more digits than int() converts
+    (``sys.get_int_max_str_digits()``, 4,300 unless set otherwise) is refused as such.
 
     >>> whole_int(" -3"), whole_int("+7")
     (-3, 7)
@@ -180,8 +177,11 @@ def whole_int(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        digits = text.strip().lstrip("+-")
-        bound = f" of at most {MAX_DIGITS} digits" if digits.isdigit() else ""  # past int()'s
+        written = text.strip()
+        digits = written[1:] if written[:1] in ("+", "-") else written
+        most = sys.get_int_max_str_digits()
+        long = digits.isascii() and digits.isdigit() and 0 < most < len(digits)
+        bound = f" of at most {most} digits" if long else ""
         raise argparse.ArgumentTypeError(
             f"expected a whole number{bound}, found {text!r}"
         ) from None

@@ -338,7 +338,7 @@ def test_a_ladder_level_of_thousands_of_digits_is_refused_in_one_line(capsys, ga
 @pytest.mark.parametrize(
     ("flag", "value", "said"),
     [
-        ("--games", "9" * 5_000, "expected a whole number of at most 9223372036854775807"),
+        ("--games", "9" * 5_000, "expected a whole number from 1 to 9223372036854775807"),
         ("--seed", "9" * 5_000, "expected a seed from 0 to 18446744073709551615 (64 bits)"),
         ("--seed", "-" + "9" * 5_000, "expected a whole number of at least 0"),
     ],

@@ -3,7 +3,53 @@ subprocess: a count that no compiled searcher can hold is refused by its type, i
 
 from __future__ import annotations
 
+import argparse
+import sys
+
+import pytest
+
+from solver import cmdkit
 from solver.testing import run_forest as forest
+
+# each whole-number type of a range, with that range (independent of cmdkit's own constants)
+RANGED = [
+    (cmdkit.positive_int, 1, 2**63 - 1),
+    (cmdkit.nonnegative_int, 0, 2**63 - 1),
+    (cmdkit.seed_int, 0, 2**64 - 1),
+    (cmdkit.whole_from_1_to(16), 1, 16),
+    (cmdkit.whole_from(0, 65535), 0, 65535),
+]
+
+
+def _refusal(parse, text: str) -> str:
+    with pytest.raises(argparse.ArgumentTypeError) as caught:
+        parse(text)
+    return str(caught.value)
+
+
+@pytest.mark.parametrize(("parse", "low", "high"), RANGED)
+def test_a_number_past_the_maximum_is_told_the_range_however_long(parse, low, high):
+    """One wording for "too large": the range, alike for the maximum plus one and for a number
+    of 5,000 digits (int() refuses more than 4,300). It was three: "of at most 9223372036854775807"
+    (positive_int), "of at most 4300 digits" (nonnegative_int), "from A to B" (the others)."""
+    said = _refusal(parse, str(high + 1))
+    assert f"from {low} to {high}" in said and "digits" not in said, said
+    huge = "9" * 5_000
+    assert _refusal(parse, huge) == said.replace(repr(str(high + 1)), repr(huge))
+    assert parse(str(high)) == high and parse(f"+{low}") == low
+
+
+def test_whole_int_s_digit_limit_is_int_s_own(monkeypatch):
+    """whole_int's "of at most N digits" says int()'s limit as it stands, not a copy of it; and
+    a digit int() cannot read ('²', which str.isdigit passes) is no number too long."""
+    limit = sys.get_int_max_str_digits()
+    try:
+        sys.set_int_max_str_digits(1_000)
+        assert "of at most 1000 digits" in _refusal(cmdkit.whole_int, "9" * 1_001)
+        assert cmdkit.whole_int("9" * 1_000) == 10**1_000 - 1
+    finally:
+        sys.set_int_max_str_digits(limit)
+    assert _refusal(cmdkit.whole_int, "\u00b2") == "expected a whole number, found '\u00b2'"
 
 
 def test_a_count_beyond_64_bits_is_refused_by_the_argument_type():
