@@ -11,6 +11,7 @@ import argparse
 import json
 import math
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -316,7 +317,7 @@ def _open_record(
         opened = open_record(base, [], allow_paths=True)
     except RecordError as exc:
         raise OptionError(f"{path_said(where)}: {exc}") from None
-    _check_record_options(opened.game, base, game_options(spec, args), where)
+    _check_record_options(opened.game, base, game_options(spec, args), _typed(args), where)
     state = opened.state
     labels = record.get("labels")
     actions = record["actions"]
@@ -336,9 +337,10 @@ def _open_record(
 
 
 def _check_record_options(
-    game: Any, base: dict[str, Any], asked: dict[str, Any], where: str
+    game: Any, base: dict[str, Any], asked: dict[str, Any], typed: dict[str, str], where: str
 ) -> None:
-    """Refuse (one line) a record whose game's options are not what ``--option`` asks for.
+    """Refuse (one line) a record whose game's options are not what ``--option`` asks for,
+    quoting each as typed (``typed``: ``tiles=my.json``, not JSON's ``tiles="my.json"``).
 
     An option whose value differs from the record's as written (``open_backs=false`` for a
     record that omits it) is compared as the games hold it: the record's ``game`` and the game
@@ -356,8 +358,17 @@ def _check_record_options(
                 had = f"{name}={json.dumps(options[name])}"
             raise OptionError(
                 f"{path_said(where)} is a record of a game with {had}, not the "
-                f"{name}={json.dumps(value)} --option asks for"
+                f"{name}={shortened(typed.get(name, json.dumps(value)))} --option asks for"
             )
+
+
+def _typed(args: argparse.Namespace) -> dict[str, str]:
+    """``--option NAME=VALUE``'s values as typed, by name (:func:`game_options` reads them)."""
+    typed = {}
+    for item in getattr(args, "option", None) or []:
+        name, _, value = item.partition("=")
+        typed[name.strip()] = value.strip()
+    return typed
 
 
 def _game_with(base: dict[str, Any], changed: dict[str, Any]) -> Any:
@@ -445,7 +456,7 @@ def game_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
         except _OutOfRange as exc:  # 1e400: no number a float holds (it read as Infinity)
             raise OptionError(_out_of_range(spec, name, value, exc.text)) from None
         except ValueError:  # no JSON (NaN and Infinity included, which JSON has not): a text
-            if value.strip().lstrip("-").isdigit():  # more digits than int() converts (4,300)
+            if _past_int_digits(value):  # a number, but of more digits than int() converts
                 raise OptionError(_out_of_range(spec, name, value, value.strip())) from None
             options[name] = value
         except RecursionError:
@@ -456,6 +467,16 @@ def game_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
         if refused is not None:
             raise OptionError(refused)
     return options
+
+
+def _past_int_digits(text: str) -> bool:
+    """Whether ``text`` is a JSON whole number (``-?[1-9][0-9]*``) of more digits than int()
+    converts (``sys.get_int_max_str_digits()``), which JSON's reader refuses though it is one: a
+    number out of range. ``05`` (JSON has no leading zero) is a text, not a number too large.
+    """
+    digits = text.strip().removeprefix("-")
+    most = sys.get_int_max_str_digits()
+    return digits.isascii() and digits.isdigit() and digits[0] != "0" and 0 < most < len(digits)
 
 
 class _OutOfRange(Exception):

@@ -156,7 +156,9 @@ def value_refusal(
     text for an option that takes none: :func:`text_refusal`. ``api``: the value came from
     Python (``load_game``), where an option taking a file's content also takes the game's own
     object (a ``TileSet``): its type is left to the game, whose refusal names that object too.
-    ``typed``: the value as the user typed it (``--option level=1e2``), quoted so.
+    ``typed``: the value as the user typed it (``--option level=1e2``), quoted so; a number
+    typed otherwise than JSON writes it (``-0``) and none of the option's choices is refused
+    here, so quoted, where the game would judge it and quote the number it reads (0).
 
     >>> from solver.registry import game_spec
     >>> value_refusal(game_spec("guardians"), "level", [3], "--option level")
@@ -175,7 +177,21 @@ def value_refusal(
         return None
     words, kinds = accepted
     fits = isinstance(value, kinds) and (bool in kinds or not isinstance(value, bool))
+    if fits and not _quoted_alike(value, typed) and not _chosen(spec, name, value):
+        fits = False  # the game would quote the number it was given (0), not the typed -0
     return None if fits else f"{label} takes {words}, not {described(value, typed)}"
+
+
+def _quoted_alike(value: Any, typed: str | None) -> bool:
+    """Whether a refusal quoting ``value`` quotes it as the user ``typed`` it (``None``: not
+    typed): JSON reads ``-0`` as 0, which a game's own refusal would quote."""
+    return typed is None or json.dumps(value) == typed.strip()
+
+
+def _chosen(spec: GameSpec, name: str, value: Any) -> bool:
+    """Whether ``value`` is one of option ``name``'s declared choices, or it declares none."""
+    choices = spec.option_choices.get(name)
+    return choices is None or value in choices.values
 
 
 def text_refusal(spec: GameSpec, name: str, text: str, label: str) -> str | None:

@@ -381,6 +381,32 @@ def test_an_option_number_of_thousands_of_digits_is_a_number_out_of_range(capsys
     assert "(5000 characters), which is out of range" in err
 
 
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        # JSON reads -0 as 0, and the game quoted that: "a solo level is ... 1..6, not 0"
+        ("-0", "--option level takes one of 1, 2, 3, 4, 5, 6, not the number -0"),
+        # no JSON (a leading zero), so a text: it was "the number 05, which is out of range"
+        ("05", 'not the text "05"'),
+    ],
+)
+def test_an_option_value_is_quoted_as_typed(capsys, typed, said):
+    code, err = _run(capsys, ["guardians", "show", "--players", "1", "--option", f"level={typed}"])
+    _one_short_line(code, err, said)
+    assert "out of range" not in err and "not 0" not in err, err
+
+
+def test_a_record_s_refusal_quotes_the_option_as_typed(capsys, tmp_path, monkeypatch):
+    """A record opened with an ``--option`` it does not hold quotes the option as typed
+    (``tiles=t.json``), not as JSON writes the text (``tiles="t.json"``)."""
+    record = tmp_path / "r.json"
+    record.write_text(json.dumps({"game": "guardians", "options": {"players": 1}, "actions": []}))
+    (tmp_path / "t.json").write_text("{}")
+    monkeypatch.chdir(tmp_path)
+    code, err = _run(capsys, ["guardians", "show", str(record), "--option", "tiles=t.json"])
+    _one_short_line(code, err, "not the tiles=t.json --option asks for")
+
+
 def test_a_long_selection_is_quoted_by_its_start(capsys, tmp_path):
     pytest.importorskip("pandas")
     expression = "class == 1 and " * 3_000 + "True"
