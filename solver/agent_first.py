@@ -33,6 +33,7 @@ def agent_first(
     result: SearchResult | None,
     *,
     seed: int = 0,
+    iterations: int | None = None,
     deadline: float | None = None,
     cancel: threading.Event | None = None,
 ) -> tuple[SearchResult | None, str | None]:
@@ -44,7 +45,12 @@ def agent_first(
     ``deadline`` (``time.monotonic()``) and ``cancel``: a hint's budget. The agent plays under
     a :func:`~solver.search.limit.search_deadline` of them (its look-ahead stops there), and a
     choice made past it is not the agent's own (a look-ahead cut short): the search's order
-    stands. Without them the agent plays on its own budget (``best-move``)."""
+    stands. Without them the agent plays on its own budget (``best-move``).
+
+    ``iterations``: the search's budget, which the agent's never exceeds (its play default
+    otherwise, :attr:`AgentSpec.iterations`): ``best-move --iterations 1`` paid guardians'
+    lookahead its 4 continuations a decision (20-150 ms of CPU) after a search of well under 1 ms.
+    A budget so cut is named in the note (the move is that budget's choice)."""
     from solver.agents import make_agent
     from solver.search.limit import search_deadline
 
@@ -57,7 +63,9 @@ def agent_first(
     alike = [move for move in result.moves if best - move.value < ALIKE]
     if len(alike) < 2:
         return result, None
-    agent = make_agent(name, state.get_game(), seed=seed)
+    default = spec.agent(name).iterations
+    budget = default if iterations is None or default is None else min(iterations, default)
+    agent = make_agent(name, state.get_game(), seed=seed, iterations=budget)
     bounded = deadline is not None or cancel is not None
     with search_deadline(deadline, cancel) if bounded else contextlib.nullcontext():
         chosen = agent(state.clone())
@@ -74,6 +82,8 @@ def agent_first(
         f"moves valued alike with the best: the first listed is what the {name} engine player "
         "would play"
     )
+    if budget != default:
+        note += f" given {spec.agent(name).budget_text(budget)}, the search's budget"
     ordered = dataclasses.replace(
         result, moves=moves, best_action=first.action, best_label=first.label
     )

@@ -140,7 +140,9 @@ def search(state: Any, args: argparse.Namespace) -> Searched:
     # moves after, each outcome was valued for its mover (guardians 2-player: 0.94 shown as
     # player 0's win probability where player 0's was 0.06)
     value = float(valued.values[args.observer])
-    result, tie_note = agent_first(spec, state, valued.result, seed=args.seed)
+    result, tie_note = agent_first(
+        spec, state, valued.result, seed=args.seed, iterations=args.iterations
+    )
     if tie_note is not None:
         notes = (*notes, tie_note)
     return Searched(result, value, valued.method, valued.simulations, notes)

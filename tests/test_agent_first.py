@@ -138,7 +138,7 @@ def test_a_hints_agent_keeps_to_the_hints_seconds(monkeypatch: pytest.MonkeyPatc
     chosen = _agent_move(state, seed=3)
     seen: list[float | None] = []
 
-    def slow_agent(name: str, game: object, seed: int = 0) -> object:
+    def slow_agent(name: str, game: object, seed: int = 0, iterations: object = None) -> object:
         def play(here: object) -> int:
             seen.append(seconds_left())
             while seen[-1] is not None and not deadline_passed():
@@ -159,3 +159,38 @@ def test_a_hints_agent_keeps_to_the_hints_seconds(monkeypatch: pytest.MonkeyPatc
     reply = answer(body)
     assert reply["moveInfos"][0]["action"] == chosen
     assert any("engine player would play" in note for note in reply["notes"])
+
+
+def test_the_agent_s_budget_never_exceeds_the_search_s(monkeypatch) -> None:
+    """``best-move --iterations 1`` paid the hint agent its own play budget (guardians'
+    lookahead: 4 continuations a decision, 20-150 ms of CPU) after a search of under 1 ms: the
+    agent is now built with the search's budget where that is smaller, on both surfaces, and the
+    note names the budget its move is the choice of. Structural: the budget the agent is built
+    with, compared with the search's and the agent's declared default."""
+    import argparse
+
+    import solver.agents
+    from solver.cli_search import search
+
+    state = _placement_state(2, seed=5)
+    default = game_spec("guardians").agent("lookahead").iterations
+    assert default == 4
+    asked: list[int | None] = []
+    real = solver.agents.make_agent
+
+    def recording(name, game, **kwargs):  # type: ignore[no-untyped-def]
+        asked.append(kwargs.get("iterations"))
+        return real(name, game, **kwargs)
+
+    monkeypatch.setattr(solver.agents, "make_agent", recording)
+    args = argparse.Namespace(spec=game_spec("guardians"), mode=False, iterations=1, seed=0,
+                              memory_mb=None, observer=state.current_player())  # type: ignore[attr-defined]  # fmt: skip
+    searched = search(state, args)
+    assert asked == [1]
+    assert any(n.endswith("would play given 1 continuation a decision, the search's budget")
+               for n in searched.notes), searched.notes  # fmt: skip
+    position = json.loads(state.to_json())  # type: ignore[attr-defined]
+    answer({"id": "t", "game": "guardians", "state": position, "limit": {"iterations": 2}})
+    assert asked[1:] == [2]
+    answer({"id": "t", "game": "guardians", "state": position, "limit": {"iterations": 50}})
+    assert asked[2:] == [default]  # a larger search: the agent's own budget, no more

@@ -259,7 +259,13 @@ def _searched(
     if time.monotonic() >= deadline or (cancel is not None and cancel.is_set()):
         return _found_of(valued)  # no time left for the hint agent's move: the search's order
     result, tie_note = agent_first(
-        spec, state, valued.result, seed=request.seed, deadline=deadline, cancel=cancel
+        spec,
+        state,
+        valued.result,
+        seed=request.seed,
+        iterations=limit.iterations,
+        deadline=deadline,
+        cancel=cancel,
     )
     if tie_note is not None:
         valued = dataclasses.replace(valued, result=result, notes=(*valued.notes, tie_note))
