@@ -48,10 +48,6 @@ class Found:
     nodes: int
 
 
-CHECK_EVERY = 4096
-"""How many nodes :func:`soonest_win` stores between two looks at its deadline."""
-
-
 def _past(deadline: float) -> bool:
     return time.monotonic() >= deadline
 
@@ -72,7 +68,9 @@ def soonest_win(
     ``max_nodes`` stops the search with status ``"budget"`` before a node beyond it is stored;
     ``store_losses`` counts losing terminal children among the stored nodes (the brute-force
     twins do, the analysis does not). ``deadline`` (``time.monotonic()``) stops it with status
-    ``"budget"`` too, looked at every :data:`CHECK_EVERY` nodes stored.
+    ``"budget"`` too, looked at before each node is expanded (a clock read is some 50 ns, a
+    node's moves tens of microseconds): looked at every 4,096 nodes stored, a route search of
+    ``--seconds 1`` ran 0.3 s past it, and a stretch storing nothing was never looked at.
     """
     root_key = key(root, 0, 0)
     parent: dict[Hashable, tuple[Hashable, int] | None] = {root_key: None}
@@ -84,6 +82,8 @@ def soonest_win(
         queue = buckets.pop(min(buckets))
         popleft = queue.popleft
         while queue and win is None:
+            if deadline is not None and _past(deadline):
+                return Found(None, "budget", len(parent))
             state, k, j, node_key = popleft()
             for action, child, k2, j2 in moves(state, k, j):
                 child_key = key(child, k2, j2)
@@ -100,8 +100,6 @@ def soonest_win(
                 if prune is not None and prune(child):
                     continue
                 if max_nodes is not None and len(parent) >= max_nodes:
-                    return Found(None, "budget", len(parent))
-                if deadline is not None and not len(parent) % CHECK_EVERY and _past(deadline):
                     return Found(None, "budget", len(parent))
                 parent[child_key] = (node_key, action)
                 turn = child.turn

@@ -102,7 +102,7 @@ from solver.exact import deterministic_solver, solve, wall_limit
 from solver.games.dog.forest import DELTAS, Forest
 from solver.games.dog.routes.geometry import Geometry
 from solver.games.dog.routes.graph import RouteAnswer, labels_by_turn, replay
-from solver.games.dog.routes.rules_model import Conditions, Lit, RulesModel
+from solver.games.dog.routes.rules_model import BuildPastDeadline, Conditions, Lit, RulesModel
 from solver.games.dog.rules import (
     IGNORE,
     INVESTIGATE,
@@ -175,7 +175,7 @@ def _actions(model: RulesModel, solver: cp_model.CpSolver) -> list[int]:
 
 
 def _solve(forest: Forest, horizon: int, time_limit: float, rolls, shouts, conditions, deadline):
-    model = RulesModel(forest.replace(turns=horizon), rolls, shouts, conditions)
+    model = RulesModel(forest.replace(turns=horizon), rolls, shouts, conditions, deadline)
     solver = deterministic_solver(time_limit)
     wall_limit(solver, deadline)
     status = solve(solver, model.m)
@@ -264,8 +264,9 @@ def _run(
     forest, time_limit, deepening, rolls, shouts, conditions, last, deadline=None
 ) -> RouteAnswer:
     """Solve horizon after horizon (or once) up to turn ``last``; read the route back, check it.
-    Past ``deadline`` (``time.monotonic()``, the caller's wall-clock budget) no horizon starts
-    and the answer is ``"unknown"``: each horizon's model is built in Python, outside CP-SAT's
+    Past ``deadline`` (``time.monotonic()``, the caller's wall-clock budget) no horizon starts,
+    nor does a horizon's model go on being built, and the answer is ``"unknown"``: each
+    horizon's model is built in Python, outside CP-SAT's
     deterministic time (a 16x16 forest of 255 turns with a visit query ran past 120 s at
     ``--time-limit 2``)."""
     if last < 1:
@@ -284,9 +285,12 @@ def _run(
             return RouteAnswer(None, None, None, METHOD, "unknown", size)
         if deadline is not None and time.monotonic() >= deadline:  # building a model takes time
             return RouteAnswer(None, None, None, METHOD, "unknown", size)
-        model, solver, status, size = _solve(
-            forest, horizon, budget, rolls, shouts, conditions, deadline
-        )
+        try:
+            model, solver, status, size = _solve(
+                forest, horizon, budget, rolls, shouts, conditions, deadline
+            )
+        except BuildPastDeadline:  # the horizon's model was not finished in time
+            return RouteAnswer(None, None, None, METHOD, "unknown", size)
         budget -= solver.deterministic_time
         if status == cp_model.INFEASIBLE:
             continue

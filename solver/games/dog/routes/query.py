@@ -272,6 +272,7 @@ def solve_route(
     method: str = "cp-sat",
     time_limit: float = 10.0,
     seconds: float | None = None,
+    deadline: float | None = None,
 ) -> RouteAnswer:
     """The soonest winning route meeting ``query``, or an answer with ``turns=None``.
 
@@ -280,13 +281,21 @@ def solve_route(
     deterministic limit; ``seconds`` (default: none) bounds the whole search by the wall clock,
     every method alike: past it the answer is unproven (``"unknown"``, the brute force's
     ``"budget"``), where the graph and the brute force had no bound at all and the rules model's
-    horizons were built outside CP-SAT's limit.
+    horizons were built outside CP-SAT's limit. ``deadline`` (``time.monotonic()``): the same
+    bound given as a moment (``forest dog route --seconds`` counts from the command's start);
+    with ``seconds`` too, the sooner of the two.
     """
     if method not in METHODS:
         raise OptionError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
     if seconds is not None and not is_positive_number(seconds):
         raise OptionError(f"seconds must be a positive number, not {seconds!r}")
-    deadline = None if seconds is None else time.monotonic() + seconds
+    if deadline is not None and (
+        isinstance(deadline, bool) or not isinstance(deadline, (int, float)) or deadline != deadline
+    ):
+        raise OptionError(f"deadline must be a time.monotonic() moment, not {deadline!r}")
+    if seconds is not None:
+        ends = time.monotonic() + seconds
+        deadline = ends if deadline is None else min(deadline, ends)
     query.check_forest(forest)
     if forest.start in query.avoid:  # pragma: no cover - check_forest refuses it
         raise OptionError("the start cannot be avoided")
