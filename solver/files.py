@@ -462,7 +462,7 @@ def _umask() -> int:
     return mask
 
 
-class _Terminated(BaseException):
+class _TermDuringWrite(BaseException):
     """A SIGTERM that came while :func:`removed_on_terminate` held a temporary file."""
 
 
@@ -496,10 +496,10 @@ def removed_on_terminate() -> Iterator[None]:
     block has unwound, the process ends by the signal as it would have (status -15). Without it
     a ``timeout``, a CI runner or ``kill`` stopping a write left ``.out.svg.x1y2z3.svg`` beside
     the output."""
-    with sigterm_raises(_Terminated):
+    with sigterm_raises(_TermDuringWrite):
         try:
             yield
-        except _Terminated:
+        except _TermDuringWrite:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             os.kill(os.getpid(), signal.SIGTERM)  # the block has cleaned up: end as SIGTERM ends
             raise  # pragma: no cover - only if the signal is blocked

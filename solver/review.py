@@ -534,14 +534,15 @@ def _report(
         "notes": [
             *replayed.notes,
             *replayed.search_notes(),
-            *_said(undecided_note(decisions)),
-            *_said(fall_note(decisions, replayed.curve, spec.value_kind, exact=exact)),
+            *_note_if_any(undecided_note(decisions)),
+            *_note_if_any(fall_note(decisions, replayed.curve, spec.value_kind, exact=exact)),
         ],
         "elapsed": round(time.monotonic() - started, 6),
     }
 
 
-def _said(note: str | None) -> list[str]:
+def _note_if_any(note: str | None) -> list[str]:
+    """``[note]``, or no note where there is none (``None``)."""
     return [] if note is None else [note]
 
 

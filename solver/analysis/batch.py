@@ -403,7 +403,7 @@ def _run(
             executor.close()
 
 
-class _Terminated(KeyboardInterrupt):
+class _TermAsInterrupt(KeyboardInterrupt):
     """A SIGTERM during the analysis, raised where the run stands (:func:`_sigterm_interrupts`);
     one escaping the pool's shutdown still exits as SIGTERM (the command reads ``signum``)."""
 
@@ -415,7 +415,7 @@ def _sigterm_interrupts() -> contextlib.AbstractContextManager[None]:
     down, the journal kept, :class:`~solver.errors.InterruptedRun` saying so): by its default
     action the process died where it stood, saying nothing, and joblib's resource tracker then
     warned of the pool's semaphores and /dev/shm folders it was left to clean."""
-    return sigterm_raises(_Terminated)
+    return sigterm_raises(_TermAsInterrupt)
 
 
 def _header(batch: _Batch, fn: AnalyseFn, types: Mapping[str, str]) -> dict[str, Any]:

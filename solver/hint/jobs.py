@@ -276,7 +276,7 @@ def _analysed_instance(
     return name, instance
 
 
-def _said(value: int) -> str:
+def _number_quoted(value: int) -> str:
     """``value`` as a message quotes it: a huge number by its digit count, not in full."""
     text = str(value)
     return text if len(text) <= 12 else f"a number of {len(text.lstrip('-'))} digits"
@@ -296,7 +296,7 @@ def roll_job(raw: dict[str, Any]) -> dict[str, Any]:
         value = getattr(request, name)
         if not low <= value <= high:
             raise HintError(f"{name} must be {low}..{high} for {spec.name} (the sizes its "
-                            f"generator rolls), not {_said(value)}", name)  # fmt: skip
+                            f"generator rolls), not {_number_quoted(value)}", name)  # fmt: skip
     if request.turns is not None and hooks.turns_range is None:  # read by nothing: refused
         raise HintError(f"turns: the {spec.name} game has no turn limit to change (as `forest "
                         "analyse --turns` says)", "turns")  # fmt: skip
@@ -304,7 +304,7 @@ def roll_job(raw: dict[str, Any]) -> dict[str, Any]:
         first, last = hooks.turns_range
         if not first <= request.turns <= last:
             raise HintError(f"turns must be {first}..{last} for {spec.name}, not "
-                            f"{_said(request.turns)}", "turns")  # fmt: skip
+                            f"{_number_quoted(request.turns)}", "turns")  # fmt: skip
     instance = hooks.roll(request.seed, (request.width, request.height), request.turns)
     text = hooks.dump(instance)
     return {"game": spec.name, "options": {spec.source_option: text},

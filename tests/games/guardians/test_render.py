@@ -207,7 +207,7 @@ def _near_the_end(players: int, engine: str, *, bag_empty: bool = False):
     return other, other.state_from_json(json.dumps(data))
 
 
-def _said(game, state) -> list[str]:
+def _last_round_said(game, state) -> list[str]:
     """What the text, the picture's heading and the web table's panels say of the last round."""
     from solver.games.guardians.render_svg import heading_lines
 
@@ -236,14 +236,14 @@ def test_the_last_round_is_said_where_a_player_looks(players, engine):
     said = f"last round: player 0 reached the mission limit ({limit} missions)"
     rng, start_round = random.Random(5), state.round
     while not state.is_terminal():
-        assert _said(game, state) == [said] * 3, _said(game, state)
+        assert _last_round_said(game, state) == [said] * 3, _last_round_said(game, state)
         state.apply_action(rng.choice(state.legal_actions()))
     assert state.round == start_round  # the round was played to its end, then the game ended
-    assert _said(game, state) == []
+    assert _last_round_said(game, state) == []
     game, state = _near_the_end(players, engine, bag_empty=True)
-    assert _said(game, state) == ["last round: the bag is empty"] * 3
+    assert _last_round_said(game, state) == ["last round: the bag is empty"] * 3
     fresh = game.new_initial_state()
-    assert _said(game, fresh) == []
+    assert _last_round_said(game, fresh) == []
 
 
 def test_show_says_the_last_round(tmp_path):
