@@ -1,12 +1,16 @@
 """Build the compiled kernels: cythonize ``ext/*.pyx`` into ``solver/_ext/``.
 
 Everything else (metadata, dependencies, the console script) lives in ``pyproject.toml``.
+
+Cython runs only when the extensions are built (``build_ext``: ``pip install``, a wheel's build,
+``setup.py build_ext --inplace``), not whenever this file is loaded: a clean clone's wheel build
+loads it for its requirements and its metadata first, and each load regenerated the C of every
+kernel (about 10 s) for commands that build nothing.
 """
 
 import os
 from pathlib import Path
 
-from Cython.Build import cythonize
 from setuptools import Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
 
@@ -41,14 +45,43 @@ def _extensions() -> list[Extension]:
 CORES = os.cpu_count() or 1
 
 
+CYTHON_DIRECTIVES = {
+    "language_level": 3,
+    "boundscheck": False,
+    "wraparound": False,
+    "cdivision": True,
+    "initializedcheck": False,
+}
+
+
+def cythonized(extensions: list[Extension]) -> list[Extension]:
+    """``extensions`` with their ``.pyx`` sources translated to C (only what changed since the
+    last translation: Cython compares the files' times), one kernel per core."""
+    from Cython.Build import cythonize  # a build requirement; imported only to build
+
+    return cythonize(extensions, nthreads=CORES, include_path=[EXT_DIR],
+                     compiler_directives=CYTHON_DIRECTIVES)  # fmt: skip
+
+
 class ParallelBuildExt(build_ext):
     """``build_ext`` compiling the kernels side by side, one per core (they share no object
-    files); ``-j N`` on the command line still decides."""
+    files); ``-j N`` on the command line still decides. Cython translates the ``.pyx``
+    sources here, when the extensions are built, never when ``setup.py`` is merely loaded."""
 
     def finalize_options(self) -> None:
         super().finalize_options()
         if self.parallel is None:
             self.parallel = CORES
+
+    def run(self) -> None:
+        # the same Extension objects, their sources now C (and their dependencies the .pxd and
+        # .pxi files Cython found): finalize_options gave them the attributes the build reads
+        # (file names, stubs), which the new objects cythonize returns lack
+        translated = {ext.name: ext for ext in cythonized(self.extensions)}
+        for extension in self.extensions:
+            extension.sources = translated[extension.name].sources
+            extension.depends = translated[extension.name].depends
+        super().run()
 
 
 def _packages() -> list[str]:
@@ -77,16 +110,5 @@ def _packages() -> list[str]:
 setup(
     packages=_packages(),
     cmdclass={"build_ext": ParallelBuildExt},
-    ext_modules=cythonize(
-        _extensions(),
-        nthreads=CORES,
-        include_path=[EXT_DIR],
-        compiler_directives={
-            "language_level": 3,
-            "boundscheck": False,
-            "wraparound": False,
-            "cdivision": True,
-            "initializedcheck": False,
-        },
-    ),
+    ext_modules=_extensions(),  # .pyx sources: ParallelBuildExt.run translates them
 )

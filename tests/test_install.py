@@ -305,6 +305,46 @@ def test_every_shipped_file_is_packaged_without_a_setuptools_warning(tmp_path):
     assert not list((built / "solver" / "include").rglob("*.pyx"))
 
 
+def _tree_with_one_kernel(tmp_path: Path) -> Path:
+    """A scratch checkout: this ``setup.py`` and ``pyproject.toml``, and one tiny kernel
+    ``ext/tiny.pyx`` in place of the eight (its C is a second to compile)."""
+    tree = tmp_path / "tree"
+    for name in ("setup.py", "pyproject.toml", "README.md", "LICENSE"):
+        (tree / name).parent.mkdir(parents=True, exist_ok=True)
+        (tree / name).write_bytes((ROOT / name).read_bytes())
+    for folder in ("ext", "puzzles", "solver/_ext", "solver/hint/static"):
+        (tree / folder).mkdir(parents=True, exist_ok=True)
+    (tree / "solver" / "__init__.py").write_text("")
+    (tree / "solver" / "_ext" / "__init__.py").write_text("")
+    (tree / "ext" / "tiny.pyx").write_text("def answer():\n    return 42\n")
+    return tree
+
+
+def test_setup_py_runs_cython_only_when_it_builds_the_kernels(tmp_path):
+    """Loading ``setup.py`` for what builds nothing (``egg_info``: a wheel build's requirements
+    and metadata) translates no ``.pyx`` (it ran Cython on every kernel at each load: about 10
+    s for a clean clone's wheel build); ``build_ext --inplace`` still translates and compiles
+    (the tiny kernel imports and answers)."""
+    tree = _tree_with_one_kernel(tmp_path)
+    eggs = tmp_path / "eggs"
+    eggs.mkdir()
+
+    def setup_py(*argv: str) -> str:
+        run = subprocess.run([sys.executable, "setup.py", *argv], cwd=tree,
+                             capture_output=True, text=True, timeout=600)  # fmt: skip
+        assert run.returncode == 0, run.stdout + run.stderr
+        return run.stdout + run.stderr
+
+    setup_py("egg_info", "--egg-base", str(eggs))
+    assert not list(tree.rglob("*.c")), "setup.py ran Cython for egg_info"
+    setup_py("build_ext", "--inplace")
+    assert (tree / "ext" / "tiny.c").is_file()
+    check = "import solver._ext.tiny as t; print(t.answer())"
+    ran = subprocess.run([sys.executable, "-c", check], cwd=tree, capture_output=True,
+                         text=True, timeout=300)  # fmt: skip
+    assert ran.stdout.strip() == "42", ran.stderr
+
+
 # -- the real thing: the wheel in a fresh virtual environment -----------------------------------
 @pytest.fixture(scope="module")
 def base_venv(
