@@ -29,6 +29,7 @@ same game.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
@@ -78,6 +79,7 @@ class Screen:
             # review or a hint over several lines (COLUMNS, when set, still decides)
             sized = sys.stdout.isatty() or "COLUMNS" in os.environ
             self.console = Console(highlight=False, width=None if sized else 1000)
+            self.console.on_broken_pipe = _reader_gone  # type: ignore[method-assign]
 
     def print(self, text: str = "", style: str | None = None) -> None:
         if self.console is not None:
@@ -104,6 +106,14 @@ class Screen:
         for row in rows:
             table.add_row(*row)
         self.console.print(table)
+
+
+def _reader_gone() -> None:
+    """What the screen's console does when the reader of its output has gone (``forest GAME
+    review ... | head``): the ``BrokenPipeError`` the command line ends quietly, exit 0, as
+    every other command's output. rich's own handler raised ``SystemExit(1)``: the review
+    exited 1, though nothing had failed."""
+    raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
 
 
 def record_options(spec: GameSpec, opened: Opened, args: argparse.Namespace) -> dict[str, Any]:

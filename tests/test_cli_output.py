@@ -128,3 +128,24 @@ def test_a_stderr_that_cannot_be_written_keeps_the_status(tmp_path, words, statu
         )  # fmt: skip
     assert done.returncode == status
     assert (tmp_path / "r.csv").is_file() == (words[0] == "analyse")
+
+
+def test_a_gone_reader_of_a_review_ends_it_quietly(tmp_path):
+    """``forest dog review r.json | head`` (found by the new-user pass): the review's table is
+    printed by rich, whose own handler of a closed pipe exits 1; the command line ends a gone
+    reader quietly, exit 0 and nothing on stderr, as every other command does. The pipe's
+    reading end is closed before the review writes, so every write fails."""
+    pytest.importorskip("rich")
+    record = tmp_path / "r.json"
+    assert main(["dog", "play", "dog/another-dog", "--agent", "random", "--games", "1",
+                 "--no-progress", "--record", str(record)]) == 0  # fmt: skip
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "solver.cli", "dog", "review", str(record)], stdout=write,
+            stderr=subprocess.PIPE, text=True, timeout=300,
+        )  # fmt: skip
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (0, "")
