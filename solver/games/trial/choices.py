@@ -24,6 +24,7 @@ from solver.games.trial.core import REQUIRED, Fields, Frame, Step, YesNo, player
 from solver.games.trial.decks import card_name, draw, draw_deed, from_hand, give_card, hand_actions
 from solver.games.trial.payments import RAW_FOODS
 from solver.games.trial.schema import FOODS
+from solver.render.ascii import count
 
 if TYPE_CHECKING:
     from solver.games.trial.core import State
@@ -311,6 +312,14 @@ class DrawOffer(YesNo):
 
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str:
+        if a == st.layout.YES:
+            return f"draw {count(f['count'], 'deed card')}"
+        return f"decline the deed card{'' if f['count'] == 1 else 's'}"
+
+    @staticmethod
+    def legacy(st: State, f: Frame, a: int) -> str:
+        """The labels before the count was said in words: ``draw 1 deed card(s)``, ``decline
+        the deed card(s)`` (still accepted: records may hold them)."""
         if a == st.layout.YES:
             return f"draw {f['count']} deed card(s)"
         return "decline the deed card(s)"

@@ -33,6 +33,7 @@ from solver.games.trial.core import REQUIRED, Fields, Frame, Step, player, pop, 
 from solver.games.trial.decks import draw_deed
 from solver.games.trial.payments import can_pay, pay
 from solver.games.trial.schema import FOODS
+from solver.render.ascii import count
 
 if TYPE_CHECKING:
     from solver.games.trial.core import State
@@ -219,9 +220,15 @@ class TradingBonus(core.UntilDone):
     @staticmethod
     def describe(st: State, f: Frame, a: int) -> str:
         if a == st.layout.DONE:
-            return f"no more bonuses ({f['points'] + f['boost']} symbols unused)"
+            return f"no more bonuses ({count(f['points'] + f['boost'], 'symbol')} unused)"
         name = list(BONUS_COSTS)[a - st.layout.BONUS]
-        return f"trading bonus: {name} for {BONUS_COSTS[name]} symbols"
+        return f"trading bonus: {name} for {count(BONUS_COSTS[name], 'symbol')}"
+
+    @staticmethod
+    def legacy(st: State, f: Frame, a: int) -> str | None:
+        """The label before ``1 symbol`` was said so: ``no more bonuses (1 symbols unused)``
+        (still accepted: records may hold it)."""
+        return "no more bonuses (1 symbols unused)" if a == st.layout.DONE else None
 
 
 def _tray_has(st: State, name: str) -> bool:

@@ -20,6 +20,10 @@ from solver.games.trial.rules import STEPS
 INTERNAL = re.compile(r"\b[a-z]+_[a-z_]+\b")
 """A data name (``fight_discard``, ``card_draw``): a player never says one."""
 
+BAD_PLURAL = re.compile(r"\(s\)|(?<![\d.])\b1 (?:symbols|cards|deed cards|items|foods)\b")
+"""A count not said in words: ``draw 1 deed card(s)``, ``(1 symbols unused)`` (found by the
+new-user pass)."""
+
 OLD_TO_NEW = {
     "fight_discard": ("done", "stop discarding for strength"),
     "fight_cards": ("done", "stop playing cards face down"),
@@ -64,6 +68,7 @@ def test_every_decision_label_reads_as_words_and_parses_back(players: int, seed:
         assert len(set(labels)) == len(labels), labels  # one label, one action
         for action, label in zip(legal, labels, strict=True):
             assert not INTERNAL.search(label), label
+            assert not BAD_PLURAL.search(label), label
             assert label != f"{step}: {state._label(action)}", label  # the internal fallback
             assert state.string_to_action(label) == action
 

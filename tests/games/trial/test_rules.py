@@ -173,6 +173,10 @@ def test_trading_bonuses_as_in_the_rulebooks_example():
     ]
     act(st, "trading bonus: card for 2 symbols")
     st.apply_action(st.chance_outcomes()[0][0])
+    one = st.clone()
+    one._top()["points"] = 1 - one._top()["boost"]  # one symbol left: "1 symbols" before
+    assert labels(one) == ["no more bonuses (1 symbol unused)"]
+    act(one, "no more bonuses (1 symbols unused)")  # the old label, records may hold it
     act(st, "trading bonus: food for 3 symbols")
     act(st, "gain raspberry")
     assert labels(st) == ["no more bonuses (0 symbols unused)"]
@@ -495,12 +499,12 @@ def test_postal_service_may_be_declined_and_dangling_postman_may_not():
     act(st, "play Postal Service")
     # in the order of the round, from the player who played it
     assert st.current_player() == 0 and labels(st) == [
-        "decline the deed card(s)",
-        "draw 1 deed card(s)",
+        "decline the deed card",  # "decline the deed card(s)", "draw 1 deed card(s)" before
+        "draw 1 deed card",
     ]
-    act(st, "decline the deed card(s)")
+    act(st, "decline the deed card")
     assert st.current_player() == 1
-    act(st, "draw 1 deed card(s)")
+    act(st, "draw 1 deed card(s)")  # the old label, which records may hold, still parses
     hand1 = len(st.data["players"][1]["hand"])
     st.apply_action(st.chance_outcomes()[0][0])
     assert len(st.data["players"][1]["hand"]) == hand1 + 1  # outside their turn: straight to hand
