@@ -57,6 +57,7 @@ if TYPE_CHECKING:
 __all__ = [
     "THRESHOLDS",
     "accuracy_of",
+    "closing_notes",
     "fall_note",
     "finished_note",
     "game_record",
@@ -157,6 +158,26 @@ def fall_note(
         f"{'; '.join(said)}: the rest fell between the moves ({why}), which the marks and the "
         "accuracy do not judge"
     )
+
+
+def closing_notes(
+    decisions: Sequence[Mapping[str, Any]],
+    curve: Sequence[Mapping[str, Any]],
+    kind: str,
+    iterations: int | None,
+) -> list[str]:
+    """The notes a review closes with, over its ``decisions`` and ``curve`` (in ply order): the
+    decisions the estimates could not judge (:func:`undecided_note`), a fall the marks do not
+    judge (:func:`fall_note`; exact where every point's value is) and the decisions searched with
+    fewer than the ``iterations`` asked (:func:`~solver.review_notes.searched_less_note`). One
+    wording for the command line, ``POST /v1/review`` and the web table, which reviews a game a
+    range at a time and asks them of the whole (the service's ``wholeNotes``)."""
+    exact = bool(curve) and all(point.get("method") == "exact" for point in curve)
+    return [
+        *_note_if_any(undecided_note(decisions)),
+        *_note_if_any(fall_note(decisions, curve, kind, exact=exact)),
+        *_note_if_any(searched_less_note(decisions, iterations)),
+    ]
 
 
 def mark_of(loss: float | None) -> str | None:
@@ -354,9 +375,8 @@ def review_record(
     note = finished_note(record.get("finished"), report["finished"], len(actions))
     if note is not None:
         report["notes"].insert(0, note)
-    short = searched_less_note(report["decisions"], iterations)
-    if short is not None:
-        report["notes"].append(short)
+    report["notes"] += closing_notes(report["decisions"], report["curve"], spec.value_kind,
+                                     iterations)  # fmt: skip
     report["limit"] = {"iterations": iterations, "seconds": seconds}
     if memory_mb is not None:
         report["limit"]["memoryMb"] = memory_mb
@@ -534,8 +554,6 @@ def _report(
         "notes": [
             *replayed.notes,
             *replayed.search_notes(),
-            *_note_if_any(undecided_note(decisions)),
-            *_note_if_any(fall_note(decisions, replayed.curve, spec.value_kind, exact=exact)),
         ],
         "elapsed": round(time.monotonic() - started, 6),
     }

@@ -32,6 +32,7 @@ from solver.hint.schema import (
     AnalyseRequest,
     PositionRequest,
     ReviewAnswer,
+    ReviewedSoFar,
     ReviewRequest,
     RollRequest,
 )
@@ -338,7 +339,26 @@ def review_job(raw: dict[str, Any], caps: Caps, admitted: float | None = None) -
         raise HintError(str(exc), exc.field, exc.code) from None
     except OptionError as exc:
         raise HintError(str(exc), None) from None
+    result["wholeNotes"] = _whole_notes(request.earlier, result)
     return ReviewAnswer(id=request.id, **result).model_dump(by_alias=True)
+
+
+def _whole_notes(earlier: ReviewedSoFar | None, result: dict[str, Any]) -> list[str]:
+    """The review's closing notes (:func:`solver.review.closing_notes`) over ``earlier``'s
+    decisions up to the range's first ply and its curve before it, then the answer's own: the
+    web table reviews a game six plies a request, and each answer's notes speak of its plies."""
+    from solver.review import closing_notes
+
+    start = result["start"]
+    decisions = (
+        {d.ply: d.model_dump() for d in earlier.decisions if d.ply <= start} if earlier else {}
+    )
+    curve = {p.ply: p.model_dump() for p in earlier.curve if p.ply < start} if earlier else {}
+    decisions.update((d["ply"], d) for d in result["decisions"])
+    curve.update((p["ply"], p) for p in result["curve"])
+    return closing_notes([decisions[ply] for ply in sorted(decisions)],
+                         [curve[ply] for ply in sorted(curve)], result["valueKind"],
+                         result["limit"].get("iterations"))  # fmt: skip
 
 
 def guarded(job: Callable[..., dict[str, Any]], raw: JSONValue, *args: object) -> dict[str, Any]:

@@ -51,6 +51,9 @@ __all__ = [
     "PositionRequest",
     "ReviewAnswer",
     "ReviewRequest",
+    "ReviewedDecision",
+    "ReviewedPoint",
+    "ReviewedSoFar",
     "RollRequest",
     "RootInfo",
     "StrengthMove",
@@ -368,6 +371,41 @@ class AnalyseAnswer(_Model):
     elapsed: float
 
 
+_Finite = Annotated[StrictFloat, Field(allow_inf_nan=False)]
+"""A finite JSON number (an integer is one too; ``true`` and ``"1"`` refused)."""
+
+
+class ReviewedDecision(_Model):
+    """A decision an earlier ranged answer gave (one of its ``decisions``): the fields the
+    review's closing notes read (others are ignored, so a whole decision may be sent back)."""
+
+    ply: _Ply
+    player: _Seat
+    loss: Annotated[_Finite, Field(ge=0)] | None = None
+    accuracy: Annotated[_Finite, Field(ge=0, le=100)] | None = None
+    undecided: StrictBool = False
+    forced: StrictBool = False
+    method: str = Field(default="", max_length=32)
+    simulations: StrictInt = Field(default=0, ge=0, le=2**63 - 1)
+
+
+class ReviewedPoint(_Model):
+    """A point of an earlier ranged answer's ``curve``: its ply, method and every seat's value."""
+
+    ply: _Ply
+    method: str = Field(default="", max_length=32)
+    values: list[_Finite] | None = Field(default=None, max_length=65)
+
+
+class ReviewedSoFar(_Model):
+    """What the earlier ranged requests of one review answered (their ``decisions`` and
+    ``curve``, as sent back by the client): the answer's ``wholeNotes`` speak of them and of its
+    own plies. The server takes them as sent (it keeps nothing between requests)."""
+
+    decisions: list[ReviewedDecision] = Field(default_factory=list, max_length=MAX_ACTIONS)
+    curve: list[ReviewedPoint] = Field(default_factory=list, max_length=MAX_ACTIONS + 1)
+
+
 class ReviewRequest(_Model):
     """A game record to review: ``{"game", "options", "seed", "actions"}`` plus the budget."""
 
@@ -412,6 +450,12 @@ class ReviewRequest(_Model):
         alias="toPly",
         description="... to this ply, included (default: the record's end)",
     )
+    earlier: ReviewedSoFar | None = Field(
+        default=None,
+        description="a ranged review's earlier answers (their decisions and curve; those at "
+        "this range's plies or past them are left out), so that wholeNotes speaks of the whole "
+        "review: the web table sends them with its last range",
+    )
 
 
 class ReviewAnswer(_Model):
@@ -452,6 +496,15 @@ class ReviewAnswer(_Model):
         description="each position's budget: iterations (the request's, else the game's review "
         "default) and seconds (the request's; the whole review's share may bound it further); "
         "exact positions are searched exactly instead",
+    )
+    whole_notes: list[str] = Field(
+        default_factory=list,
+        alias="wholeNotes",
+        description="the review's closing notes over its whole (earlier's decisions and curve, "
+        "then this answer's), as the command line words them: the decisions the estimates could "
+        "not tell from others, a player's value falling more than their moves gave away, the "
+        "decisions searched with fewer simulations than asked (without earlier: this answer's "
+        "own, also in notes)",
     )
 
 

@@ -41,7 +41,7 @@ with needs_extra("the hint service"):  # the serve extra: the API names it
     from starlette.exceptions import HTTPException as StarletteHTTPException
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from solver.files import check_writable, write_whole
+from solver.files import bytes_said, check_writable, write_whole
 from solver.hint import jobs
 from solver.hint.connections import ConnectionLimits, log_line, protocol_class
 from solver.hint.engine import Caps, HintError, error_answer
@@ -111,6 +111,10 @@ class _AccessLog:
 LIMIT_HEADER = "X-Max-Body-Bytes"
 """A 413's header: the body limit in bytes (``--max-body-bytes``)."""
 
+LIMIT_SAID_HEADER = "X-Max-Body-Said"
+"""A 413's header: the same limit in words (``1 MiB``, :func:`solver.files.bytes_said`), which
+the web table shows a user whose record is too large (it worded the bytes itself before)."""
+
 
 class _Ingress:
     """ASGI middleware: a POST body is read whole, at most ``limit`` bytes (413 past it, by
@@ -129,7 +133,7 @@ class _Ingress:
         length = headers.get(b"content-length")
         too_large = error_answer(None, f"the body is larger than {self.limit} bytes", None,
                                  "too_large")  # fmt: skip
-        limit = {LIMIT_HEADER: str(self.limit)}  # the web table says it in a reader's words
+        limit = {LIMIT_HEADER: str(self.limit), LIMIT_SAID_HEADER: bytes_said(self.limit)}
         if length is not None and length.isdigit() and int(length) > self.limit:
             await SafeJSONResponse(too_large, 413, limit)(scope, receive, send)
             return

@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 import solver
+from solver.files import bytes_said
 from solver.hint.engine import Caps, answer
 
 from .conftest import TIMEOUT, Server
@@ -181,9 +182,13 @@ def test_a_large_body_is_413(server: Server) -> None:
     body = {**EXAMPLE, "padding": "x" * 70_000}
     response = post(server, "/v1/hint", body)
     assert response.status_code == 413 and response.json()["code"] == "too_large"
+    # the limit in bytes and in the words the command line uses for it (the web table shows
+    # them: it worded the bytes itself before)
+    assert response.headers["x-max-body-bytes"] == "65536"
+    assert response.headers["x-max-body-said"] == bytes_said(65536) == "64 KiB"
     chunked = httpx.post(f"{server.url}/v1/hint", content=iter([b"{" + b" " * 40_000] * 3),
                          headers={"content-type": "application/json"}, timeout=30)  # fmt: skip
-    assert chunked.status_code == 413
+    assert chunked.status_code == 413 and chunked.headers["x-max-body-said"] == "64 KiB"
 
 
 def test_analyse(server: Server) -> None:

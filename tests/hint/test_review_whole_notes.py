@@ -1,0 +1,140 @@
+"""A review's closing notes over the whole review, for a client that reviews a range at a time
+(``POST /v1/review``'s ``earlier`` and ``wholeNotes``). The web table reviews six plies a request
+and worded the undecided note itself, from each answer's decisions; it never showed the fall note
+(``solver.review.fall_note``), which speaks of the whole curve. Now the last range's answer says
+the notes the command line's review of the whole game says."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+import solver
+from solver.agents import make_agent
+from solver.hint.limits import Caps
+from solver.play import play_game
+from solver.review import closing_notes, fall_note, review_record, undecided_note
+from solver.review_notes import searched_less_note
+
+from .conftest import Server
+
+pytest.importorskip("pydantic")
+
+PUZZLE = "dog/another-dog"
+
+
+def _record(seed: int) -> dict:
+    game = solver.load_game("dog", forest=PUZZLE)
+    played = play_game(game, [make_agent("random", game, seed=seed)], seed=seed)
+    return {"game": "dog", "options": {"forest": PUZZLE}, "seed": seed, "actions": played.actions}
+
+
+def _review(body: dict) -> dict:
+    from solver.hint.jobs import review_job
+
+    return review_job(body, Caps())
+
+
+def test_the_last_range_says_the_whole_review_s_closing_notes() -> None:
+    """Seed 19's 10 plies, reviewed exactly: player 0's win probability falls from 1 to 0 while
+    their moves give away 0.67 (chance took the rest). In three ranges, the last one told of the
+    earlier two says the whole review's notes, the fall note among them; told nothing, its
+    notes speak of its own plies, and the fall is not among them."""
+    record = _record(seed=19)
+    total = len(record["actions"])
+    assert total == 10
+    whole = review_record(record, exact=True)
+    kind = whole["valueKind"]
+    fall = fall_note(whole["decisions"], whole["curve"], kind, exact=True)
+    assert fall is not None and fall.startswith("player 0's win probability fell from 1.00 to 0.00")
+    assert whole["notes"][-1] == fall  # the command line's review closes with it
+    earlier: dict = {"decisions": [], "curve": []}
+    for start, stop in ((0, 4), (4, 8), (8, total)):
+        answer = _review({**record, "exact": True, "fromPly": start, "toPly": stop,
+                          "earlier": earlier})  # fmt: skip
+        earlier["decisions"] += answer["decisions"]  # whole decisions: extra fields ignored
+        earlier["curve"] += answer["curve"]
+    assert answer["wholeNotes"] == [fall]
+    assert answer["wholeNotes"] == closing_notes(whole["decisions"], whole["curve"], kind, None)
+    alone = _review({**record, "exact": True, "fromPly": 8, "toPly": total})
+    assert fall not in alone["wholeNotes"]
+    assert alone["wholeNotes"] == [n for n in alone["notes"] if n in alone["wholeNotes"]]
+
+
+def test_the_notes_of_a_hand_built_review() -> None:
+    """Earlier decisions made up by hand (two undecided, one searched with 5 of the 1000
+    simulations asked, values from 0.9 down), then the record's last position reviewed: the
+    notes are solver.review's own over the same decisions and curve, their numbers as derived
+    by hand. Decisions and points sent at the plies the answer reviews itself are not counted."""
+    record = _record(seed=19)
+    total = len(record["actions"])
+    made = [
+        {"ply": 1, "player": 0, "loss": 0.0, "accuracy": 100.0, "undecided": True,
+         "method": "mcts", "simulations": 1000},
+        {"ply": 2, "player": 0, "loss": 0.1, "accuracy": 63.58, "method": "mcts",
+         "simulations": 5},
+        {"ply": 3, "player": 0, "loss": 0.0, "accuracy": 100.0, "undecided": True,
+         "method": "mcts", "simulations": 1000},
+        {"ply": 4, "player": 0, "loss": 0.0, "accuracy": 80.0, "method": "mcts",
+         "simulations": 1000},
+    ]  # fmt: skip
+    curve = [{"ply": ply, "method": "mcts", "values": [0.9 - 0.1 * ply]} for ply in range(5)]
+    # past the range's first ply: the answer's own plies (the decision at ply `total` is
+    # the last range's, as the point at its first ply is)
+    beyond = {"ply": total + 1, "player": 0, "loss": 0.9, "undecided": True, "method": "mcts"}
+    stale = {"ply": total, "method": "mcts", "values": [0.99]}
+    earlier = {"decisions": [*made, beyond], "curve": [*curve, stale]}
+    answer = _review({**record, "exact": True, "fromPly": total, "toPly": total,
+                      "limit": {"iterations": 1000}, "earlier": earlier})  # fmt: skip
+    assert answer["decisions"] == [] and len(answer["curve"]) == 1
+    end = answer["curve"][0]["values"][0]
+    assert end == 0.0  # seed 19's game is lost
+    whole_curve = [*curve, answer["curve"][0]]
+    expected = [
+        undecided_note(made),
+        fall_note(made, whole_curve, "win probability", exact=False),
+        searched_less_note(made, 1000),
+    ]
+    assert answer["wholeNotes"] == expected
+    undecided, fall, short = expected
+    assert undecided is not None and undecided.startswith("at 2 of 4 decisions")
+    assert undecided.endswith("over the other 2: player 0 71.8")  # (63.58 + 80) / 2
+    assert fall is not None and fall.startswith(
+        "player 0's win probability fell from 0.90 to 0.00 while their moves gave away 0.10"
+    )
+    assert "estimates' drift" in fall  # mcts points: not put down to chance alone
+    assert short is not None and short.startswith(
+        "1 decision of 4 searched with fewer than the 1000 simulations asked (the fewest 5)"
+    )
+
+
+def test_without_earlier_the_whole_notes_are_the_answer_s_own() -> None:
+    record = _record(seed=19)
+    answer = _review({**record, "exact": True})
+    mine = review_record(record, exact=True)
+    assert answer["wholeNotes"] == answer["notes"][-len(answer["wholeNotes"]) :]
+    assert answer["wholeNotes"] == closing_notes(mine["decisions"], mine["curve"],
+                                                 mine["valueKind"], None)  # fmt: skip
+    assert answer["wholeNotes"]  # seed 19's fall
+
+
+@pytest.mark.parametrize(
+    ("earlier", "field"),
+    [
+        ({"decisions": [{"ply": 1, "player": 0, "loss": "0.5"}]}, "earlier.decisions.0.loss"),
+        ({"decisions": [{"ply": 1, "player": 0, "loss": -1}]}, "earlier.decisions.0.loss"),
+        ({"decisions": [{"ply": 1, "player": 0, "undecided": 1}]}, "earlier.decisions.0.undecided"),
+        ({"decisions": [{"player": 0}]}, "earlier.decisions.0.ply"),
+        ({"curve": [{"ply": -1}]}, "earlier.curve.0.ply"),
+        ({"curve": [{"ply": 0, "values": [True]}]}, "earlier.curve.0.values.0"),
+        ({"curve": {"ply": 0}}, "earlier.curve"),
+        ([], "earlier"),
+    ],
+)
+def test_a_bad_earlier_is_refused_by_its_field(server: Server, earlier: object, field: str) -> None:
+    record = _record(seed=19)
+    end = len(record["actions"])
+    body = {**record, "exact": True, "fromPly": end, "earlier": earlier}
+    reply = httpx.post(f"{server.url}/v1/review", json=body, timeout=120)
+    assert reply.status_code == 400, reply.text
+    assert (reply.json()["code"], reply.json()["field"]) == ("invalid_request", field), reply.text
