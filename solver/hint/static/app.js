@@ -71,7 +71,7 @@ async function api(path, body) {
     if (!response.ok) {
       const error = new Error(data.error || `HTTP ${response.status}`);
       error.code = data.code; // the server's error code (too_large, ...)
-      error.limitBytes = Number(response.headers.get("x-max-body-bytes")) || null;
+      error.limitSaid = response.headers.get("x-max-body-said"); // "1 MiB": the server's words
       throw error;
     }
     return data;
@@ -1236,36 +1236,40 @@ function mergedLabels(seen, more) {
   return kinds.length ? kinds.join(" / ") : seen;
 }
 
-// The decisions the estimates could not judge (each decision's `undecided`: the move played
-// valued alike with the best and with others, loss 0 whatever it was), which the accuracy table
-// counts as accurate, and each player's accuracy over the others: the server's note
-// (solver/review.py, undecided_note), over the whole review rather than one ranged answer's.
-function undecidedWords(decisions) {
-  const undecided = decisions.filter((d) => d.undecided).length;
-  if (!undecided) return "";
-  const judged = {};
-  for (const d of decisions) {
-    if (d.undecided || d.accuracy === null || d.accuracy === undefined) continue;
-    const row = judged[d.player] || (judged[d.player] = { sum: 0, moves: 0 });
-    row.sum += d.accuracy;
-    row.moves += 1;
-  }
-  const rest = Object.keys(judged).sort((a, b) => a - b)
-    .map((p) => `player ${p} ${(judged[p].sum / judged[p].moves).toFixed(1)}`).join(", ");
-  const over = rest ? `; over the other ${decisions.length - undecided}: ${rest}` : "";
-  return `; at ${undecided} of ${decisions.length} decisions the move played was one of several `
-    + "the estimates valued alike with the best (they could not tell them apart): the accuracy "
-    + `counts them as accurate${over}`;
+// The fields of a reviewed decision and of a curve point the server's closing notes read: the
+// earlier answers go back with the last range (`earlier`), so its `wholeNotes` speak of the
+// whole review (each answer's own notes speak of its six plies). False and absent fields are
+// left out: a 363-ply game's decisions and curve were 143 kB whole, 37 kB so (about 100 bytes
+// a ply; the server's default body limit is 1 MiB). A body too large is answered without them.
+const DECISION_FIELDS = ["ply", "player", "loss", "accuracy", "undecided", "forced", "method",
+  "simulations"];
+const POINT_FIELDS = ["ply", "method", "values"];
+
+function kept(item, fields) {
+  const out = {};
+  for (const key of fields) if (item[key] !== undefined && item[key] !== false) out[key] = item[key];
+  return out;
 }
 
-// The review's closing words: what was reviewed, how many decisions were searched less, and
-// how many the estimates could not judge.
+function reviewedSoFar(state, from) {
+  return {
+    decisions: Object.values(state.decisions).filter((d) => d.ply <= from)
+      .map((d) => kept(d, DECISION_FIELDS)),
+    curve: Object.values(state.curve).filter((p) => p.ply < from).map((p) => kept(p, POINT_FIELDS)),
+  };
+}
+
+// The review's closing words: what was reviewed, then the server's closing notes on the whole
+// review (the decisions the estimates could not judge, a fall the marks do not judge, those
+// searched less than asked), and where the move list's ~ marks are.
 function reviewSummary(state) {
-  const all = Object.values(state.decisions).filter((d) => !d.forced);
-  const short = all.filter((d) => searchedLess(d, state.asked)).length;
-  const words = short ? `; ${short} of ${all.length} decisions searched with fewer than `
-    + `${state.asked} simulations, marked ~ (the budget ran short there)` : "";
-  return `reviewed ${state.total} plies${words}${undecidedWords(Object.values(state.decisions))}`;
+  const notes = state.wholeNotes === null
+    ? ["(its closing notes are left out: the whole review is larger than the server takes in "
+      + "one request)"]
+    : state.wholeNotes;
+  const short = Object.values(state.decisions).some((d) => searchedLess(d, state.asked));
+  const marked = short ? ["those searched less are marked ~ in the move list"] : [];
+  return [`reviewed ${state.total} plies`, ...notes, ...marked].join("; ");
 }
 
 async function review() {
@@ -1278,7 +1282,7 @@ async function review() {
   // the game's review setting (what `forest GAME review` gives a position), fewer if the hint's
   // are: a long game's every position at a hint's 2000 simulations took minutes
   const iterations = Math.min(hinted, table.spec.reviewIterations || hinted);
-  const state = { curve: {}, decisions: {}, reviewed: 0, total, running: true, notes: [],
+  const state = { curve: {}, decisions: {}, reviewed: 0, total, running: true, wholeNotes: [],
     asked: iterations };
   table.review = state;
   const began = performance.now();
@@ -1294,10 +1298,21 @@ async function review() {
     do {
       const to = Math.min(total, from + REVIEW_CHUNK);
       showReviewProgress(state, began, `reviewing plies ${from}-${to} of ${total}...`);
-      const answer = await api("/v1/review", {
+      const asked = {
         ...base(), id: `review-${from}`, actions: table.actions, fromPly: from, toPly: to,
         limit: { iterations }, totalSeconds: reviewShare(began, from, to, total, stalls),
-      });
+      };
+      // the last range takes the earlier answers back, for the whole review's closing notes
+      if (to === total && from > 0) asked.earlier = reviewedSoFar(state, from);
+      let answer;
+      try {
+        answer = await api("/v1/review", asked);
+      } catch (error) { // too large with them (a very long game): the range alone, no notes
+        if (error.code !== "too_large" || !asked.earlier) throw error;
+        delete asked.earlier;
+        answer = await api("/v1/review", asked);
+        answer.wholeNotes = null;
+      }
       if (run !== table.reviewRun) return; // the line changed: this review is stale
       state.valueLabel = mergedLabels(state.valueLabel, answer.valueLabel);
       for (const point of answer.curve) state.curve[point.ply] = point;
@@ -1305,9 +1320,7 @@ async function review() {
         state.decisions[decision.ply] = decision;
         unmarked.add(decision.ply);
       }
-      // a request's own "ran out" and "searched less" notes are the summary's to say, once
-      state.notes.push(...answer.notes.filter((note) => !note.startsWith("the review stopped")
-        && !note.includes("simulations asked")));
+      state.wholeNotes = answer.wholeNotes; // the last answer's speak of the whole review
       if (answer.reviewed <= from && total > 0) {
         stalls += 1; // its share ran out before a ply: again with a larger floor
         if (stalls < REVIEW_STALLS) continue;
@@ -1587,21 +1600,20 @@ async function loadFile(file) {
   if (table.position) table.actions = table.line.map((entry) => entry.action); // labels -> ids
 }
 
-// Bytes in a reader's words: 1.3 MB, 800 kB, 1 MiB for a power of two's limit.
-function bytesInWords(bytes, binary) {
-  if (binary && bytes % 1048576 === 0) return `${bytes / 1048576} MiB`;
-  if (binary && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+// A file's size in a reader's words: 1.3 MB, 800 kB (the server words its limit: 1 MiB).
+function bytesInWords(bytes) {
   if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`;
   return bytes >= 1e3 ? `${(bytes / 1e3).toFixed(0)} kB` : `${bytes} bytes`;
 }
 
 // A loaded record the server refused as too large ("the body is larger than 1048576 bytes"),
-// said with the file's name, its size and the limit, and where a bigger record is reviewed;
+// said with the file's name, its size and the limit (the server's words, X-Max-Body-Said), and
+// where a bigger record is reviewed;
 // null for any other failure.
 function tooLarge(file, error) {
   if (error.code !== "too_large") return null;
-  const limit = error.limitBytes ? bytesInWords(error.limitBytes, true) : "the server's limit";
-  return `${file.name} is ${bytesInWords(file.size, false)}; the table loads records up to `
+  const limit = error.limitSaid || "the server's limit";
+  return `${file.name} is ${bytesInWords(file.size)}; the table loads records up to `
     + `${limit} (use forest ${table.spec.name} review for bigger ones)`;
 }
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import solver
-from solver.review_notes import searched_less
+from solver.review_notes import searched_less, searched_less_note
 
 from ..conftest import Server
 from .conftest import ready
@@ -123,14 +123,14 @@ def test_a_long_game_is_reviewed_within_its_budget_with_honest_labels(
                                ".map((b) => Number(b.dataset.ply))")  # fmt: skip
         assert set(marked) == short
         status = page.inner_text("#review-status")
-        searched = sum(not d["forced"] for d in decisions)
         assert status.startswith(f"reviewed {len(actions)} plies"), status
+        # the server's note on the decisions searched less, over the whole review
+        note = searched_less_note(list(decisions), asked)
         if short:
-            assert (
-                f"{len(short)} of {searched} decisions searched with fewer than {asked}" in status
-            )
+            assert note is not None and note in status, status
+            assert "marked ~ in the move list" in status, status
         else:
-            assert "~" not in status
+            assert note is None and "~" not in status
         assert page.is_hidden("#review-progress")
         _entries_were_marked_not_rebuilt(page, review, scrolled)
         # the caption names every kind of value the review met, not the last request's alone:
@@ -218,5 +218,41 @@ def test_the_review_says_which_decisions_the_estimates_could_not_judge(
             status,
             note,
         )
+    finally:
+        page.close()
+
+
+def test_the_review_closes_with_the_fall_the_marks_do_not_judge(
+    browser: Any, server: Server, tmp_path: Path
+) -> None:
+    """A random player's 10-ply dog game (seed 19): its win probability falls from 1 to 0 while
+    its moves give away 0.67, chance taking the rest. `forest dog review` and POST /v1/review
+    say so (solver.review.fall_note); the table's review, six plies a request, never did. Its
+    closing line now says the review's closing notes as the command line's review of the whole
+    record words them (solver.review.closing_notes), the fall among them."""
+    from solver.agents import make_agent
+    from solver.play import play_game
+    from solver.review import closing_notes, fall_note, review_record
+
+    game = solver.load_game("dog", forest="dog/another-dog")
+    played = play_game(game, [make_agent("random", game, seed=19)], seed=19)
+    record = {"game": "dog", "options": {"forest": "dog/another-dog"}, "seed": 19,
+              "actions": played.actions}  # fmt: skip
+    path = tmp_path / "fall.json"
+    path.write_text(json.dumps(record))
+    whole = review_record(record)  # exact where it fits, as the table asks
+    notes = closing_notes(whole["decisions"], whole["curve"], whole["valueKind"], None)
+    fall = fall_note(whole["decisions"], whole["curve"], whole["valueKind"], exact=whole["exact"])
+    assert fall is not None and fall in notes and len(record["actions"]) > 6  # two ranges
+    page = browser.new_page()
+    try:
+        _load(page, server, path, len(record["actions"]))
+        page.click("#review")
+        page.wait_for_function("() => window.table.review && !window.table.review.running",
+                               timeout=120_000)  # fmt: skip
+        assert page.inner_text("#error") == ""
+        status = page.inner_text("#review-status")
+        assert status.startswith(f"reviewed {len(record['actions'])} plies; "), status
+        assert "; ".join(notes) in status, status
     finally:
         page.close()

@@ -57,6 +57,30 @@ def test_a_record_over_the_body_limit_names_the_file_and_the_limit(
     )
 
 
+def test_the_limit_is_said_in_the_server_s_words(page: Any, tmp_path: Path) -> None:
+    """The table worded the limit itself from X-Max-Body-Bytes (a copy of the server's
+    solver.files.bytes_said); it now shows the server's X-Max-Body-Said as sent, here rewritten
+    on its way so that only those words can give it."""
+
+    def reworded(route: Any) -> None:
+        response = route.fetch()
+        headers = dict(response.headers)
+        if response.status == 413:
+            headers["x-max-body-said"] = "the server's sixty-four kibibytes"
+        route.fulfill(response=response, headers=headers)
+
+    page.route("**/v1/**", reworded)
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps({"game": "dog", "options": {"forest": "x" * 70_000},
+                               "actions": []}))  # fmt: skip
+    page.set_input_files("#load", str(big))
+    page.wait_for_function("() => document.querySelector('#error').textContent !== ''")
+    assert page.inner_text("#error") == (
+        "big.json is 70 kB; the table loads records up to the server's sixty-four kibibytes "
+        "(use forest dog review for bigger ones)"
+    )
+
+
 def test_view_from_follows_the_seat_to_move_in_a_hot_seat_session(page: Any) -> None:
     for field, value in (("#game", "guardians"), ("#mode", "session"), ("#players", "2")):
         page.select_option(field, value)
