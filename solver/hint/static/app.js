@@ -1264,7 +1264,7 @@ function reviewedSoFar(state, from) {
 // searched less than asked), and where the move list's ~ marks are.
 function reviewSummary(state) {
   const notes = state.wholeNotes === null
-    ? ["(its closing notes are left out: the whole review is larger than the server takes in "
+    ? ["its closing notes are left out (the whole review is larger than the server takes in "
       + "one request)"]
     : state.wholeNotes;
   const short = Object.values(state.decisions).some((d) => searchedLess(d, state.asked));

@@ -222,6 +222,20 @@ def test_the_review_says_which_decisions_the_estimates_could_not_judge(
         page.close()
 
 
+def _fall_record(folder: Path) -> tuple[dict[str, Any], Path]:
+    """A random player's 10-ply dog game (seed 19) and its record's file."""
+    from solver.agents import make_agent
+    from solver.play import play_game
+
+    game = solver.load_game("dog", forest="dog/another-dog")
+    played = play_game(game, [make_agent("random", game, seed=19)], seed=19)
+    record = {"game": "dog", "options": {"forest": "dog/another-dog"}, "seed": 19,
+              "actions": played.actions}  # fmt: skip
+    path = folder / "fall.json"
+    path.write_text(json.dumps(record))
+    return record, path
+
+
 def test_the_review_closes_with_the_fall_the_marks_do_not_judge(
     browser: Any, server: Server, tmp_path: Path
 ) -> None:
@@ -230,16 +244,9 @@ def test_the_review_closes_with_the_fall_the_marks_do_not_judge(
     say so (solver.review.fall_note); the table's review, six plies a request, never did. Its
     closing line now says the review's closing notes as the command line's review of the whole
     record words them (solver.review.closing_notes), the fall among them."""
-    from solver.agents import make_agent
-    from solver.play import play_game
     from solver.review import closing_notes, fall_note, review_record
 
-    game = solver.load_game("dog", forest="dog/another-dog")
-    played = play_game(game, [make_agent("random", game, seed=19)], seed=19)
-    record = {"game": "dog", "options": {"forest": "dog/another-dog"}, "seed": 19,
-              "actions": played.actions}  # fmt: skip
-    path = tmp_path / "fall.json"
-    path.write_text(json.dumps(record))
+    record, path = _fall_record(tmp_path)
     whole = review_record(record)  # exact where it fits, as the table asks
     notes = closing_notes(whole["decisions"], whole["curve"], whole["valueKind"], None)
     fall = fall_note(whole["decisions"], whole["curve"], whole["valueKind"], exact=whole["exact"])
@@ -254,5 +261,42 @@ def test_the_review_closes_with_the_fall_the_marks_do_not_judge(
         status = page.inner_text("#review-status")
         assert status.startswith(f"reviewed {len(record['actions'])} plies; "), status
         assert "; ".join(notes) in status, status
+    finally:
+        page.close()
+
+
+def test_a_review_too_large_to_send_back_is_still_reviewed(
+    browser: Any, server: Server, tmp_path: Path
+) -> None:
+    """The last range carries the earlier answers back; where that body is over the server's
+    limit (413 too_large: a very long game) the range is asked again without them, the review
+    ends, and its closing line says the notes are left out rather than say the last range's."""
+    record, path = _fall_record(tmp_path)
+    page = browser.new_page()
+    sent: list[bool] = []
+
+    def refuse(route: Any) -> None:
+        carried = "earlier" in json.loads(route.request.post_data or "{}")
+        sent.append(carried)
+        if carried:
+            route.fulfill(status=413, content_type="application/json", body=json.dumps(
+                {"id": None, "error": "the body is larger than 65536 bytes", "field": None,
+                 "code": "too_large", "version": 1}))  # fmt: skip
+        else:
+            route.continue_()
+
+    try:
+        _load(page, server, path, len(record["actions"]))
+        page.route("**/v1/review", refuse)
+        page.click("#review")
+        page.wait_for_function("() => window.table.review && !window.table.review.running",
+                               timeout=120_000)  # fmt: skip
+        assert page.inner_text("#error") == ""
+        assert sent == [False, True, False]  # 0-6, then 6-10 with earlier, then without
+        status = page.inner_text("#review-status")
+        assert status.startswith("reviewed 10 plies; its closing notes are left out ("), status
+        assert "fell from" not in status
+        curve = page.evaluate("() => Object.keys(window.table.review.curve).length")
+        assert curve == len(record["actions"]) + 1
     finally:
         page.close()
