@@ -9,24 +9,14 @@ from __future__ import annotations
 import httpx
 import pytest
 
-import solver
-from solver.agents import make_agent
 from solver.hint.limits import Caps
-from solver.play import play_game
 from solver.review import closing_notes, fall_note, review_record, undecided_note
 from solver.review_notes import searched_less_note
 
 from .conftest import Server
+from .test_review_ranges import _record
 
 pytest.importorskip("pydantic")
-
-PUZZLE = "dog/another-dog"
-
-
-def _record(seed: int) -> dict:
-    game = solver.load_game("dog", forest=PUZZLE)
-    played = play_game(game, [make_agent("random", game, seed=seed)], seed=seed)
-    return {"game": "dog", "options": {"forest": PUZZLE}, "seed": seed, "actions": played.actions}
 
 
 def _review(body: dict) -> dict:
