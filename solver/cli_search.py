@@ -709,8 +709,9 @@ def _print_solved(spec: GameSpec, report: dict[str, Any], seats: bool, observer:
     else:
         agent, iterations = report["agent"], report["iterations"]
         per_move = spec.agent(agent).budget_text(iterations)
-        seat = f"player {observer}'s " if seats else ""
-        print(f"{agent} agent, every seat: {seat}{spec.value_kind} {report['value']:.4f}  95% CI "
+        # "every seat" only where there are several: a solo game's one seat is no news
+        seat = f", every seat: player {observer}'s " if seats else ": "
+        print(f"{agent} agent{seat}{spec.value_kind} {report['value']:.4f}  95% CI "
               f"[{report['ci_low']:.4f}, {report['ci_high']:.4f}] over "
               f"{count(report['games'], 'game')} ({per_move}; an estimate of what {agent} "
               "wins from here)")  # fmt: skip

@@ -94,6 +94,15 @@ def test_list_describes_each_puzzle_by_a_whole_sentence(capsys, game):
         assert f"  {said}\n" in text, row
 
 
+def test_solve_says_every_seat_only_where_there_are_several(capsys):
+    # a solo game's estimate read "mcts agent, every seat: win probability ..." (its one seat)
+    code, out, _ = run(capsys, "dog", "solve", "dog/stick", "--agent", "random", "--games", "2")
+    assert code == 0 and out.startswith("random agent: win probability "), out
+    code, out, _ = run(capsys, "trial", "solve", "--players", "2", "--agent", "random",
+                       "--games", "1")  # fmt: skip
+    assert code == 0 and out.startswith("random agent, every seat: player 0's win "), out
+
+
 def test_random_game_is_reproducible(capsys):
     first = run(capsys, "dog", "random-game", "dog/tiny-example", "--seed", "5")
     second = run(capsys, "dog", "random-game", "dog/tiny-example", "--seed", "5",
