@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 from solver.agent_first import ALIKE
 from solver.errors import FormatError, OptionError, path_said
 from solver.files import parse_json
+from solver.review_claims import claims_problem, labels_note, replayed_labels, returns_note
 from solver.review_notes import folded_search_notes, searched_less_note
 from solver.review_walk import Seen, Walk, value_for
 
@@ -372,9 +373,9 @@ def review_record(
     replayed = _replay(walk, last, deadline, total_seconds, told, shortfalls)
     report = _report(spec, base["game"], replayed, start, last, started)
     report["finished"] = ended.state.is_terminal()
-    note = finished_note(record.get("finished"), report["finished"], len(actions))
-    if note is not None:
-        report["notes"].insert(0, note)
+    said = [finished_note(record.get("finished"), report["finished"], len(actions)),
+            *_claims_notes(record, base, ids, ended, allow_paths=allow_paths)]  # fmt: skip
+    report["notes"][:0] = [note for note in said if note is not None]
     report["notes"] += closing_notes(report["decisions"], report["curve"], spec.value_kind,
                                      iterations)  # fmt: skip
     report["limit"] = {"iterations": iterations, "seconds": seconds}
@@ -404,6 +405,9 @@ def _review_request(
     if not isinstance(record.get("finished"), (bool, type(None))):  # 1 == True: not `in`
         raise RecordError('a game record\'s "finished" is true or false', "finished",
                           "invalid_request")  # fmt: skip
+    problem = claims_problem(record)
+    if problem is not None:
+        raise RecordError(problem[1], problem[0], "invalid_request")
     base: dict[str, Any] = {"game": name, "options": options}
     if record.get("state") is not None:
         base["state"] = record["state"]
@@ -420,6 +424,25 @@ def _review_request(
     if isinstance(record.get("engine"), str):
         base["engine"] = record["engine"]
     return spec, base, actions, last
+
+
+def _claims_notes(
+    record: Mapping[str, Any],
+    base: Mapping[str, Any],
+    ids: Sequence[int],
+    ended: OpenedPosition,
+    *,
+    allow_paths: bool,
+) -> list[str | None]:
+    """The notes on the record's ``labels`` and ``returns`` where its replay (``ids``, reaching
+    ``ended``) contradicts them (:mod:`solver.review_claims`). The labels are read on a replay
+    of their own, only for a record that has them."""
+    labels = record.get("labels")
+    replayed = None
+    if isinstance(labels, list):
+        start = open_record(base, [], allow_paths=allow_paths).state
+        replayed = labels_note(labels, replayed_labels(start, ids))
+    return [replayed, returns_note(record.get("returns"), ended.state, len(ids))]
 
 
 def finished_note(said: bool | None, ended: bool, actions: int) -> str | None:

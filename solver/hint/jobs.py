@@ -327,6 +327,10 @@ def review_job(raw: dict[str, Any], caps: Caps, admitted: float | None = None) -
         record["state"] = request.state
     if request.finished is not None:
         record["finished"] = request.finished
+    if request.labels is not None:
+        record["labels"] = request.labels
+    if request.returns is not None:
+        record["returns"] = request.returns
     total = min(request.total_seconds or caps.max_review_seconds, caps.max_review_seconds)
     try:
         result = review_record(

@@ -439,6 +439,18 @@ class ReviewRequest(_Model):
         description="the record's own word on whether the game ended (as play --record writes "
         "it); the replay decides, and a note says where they differ",
     )
+    labels: list[str | None] | None = Field(
+        default=None,
+        max_length=MAX_ACTIONS,
+        description="the record's own label of each action (as play --record writes them); the "
+        "replay decides, and a note says where they differ",
+    )
+    returns: list[StrictFloat | StrictInt] | None = Field(
+        default=None,
+        max_length=64,
+        description="the record's own word on the game's returns (as play --record writes them; "
+        "null: unfinished); the replay decides, and a note says where they differ",
+    )
     from_ply: _Ply = Field(
         default=0,
         alias="fromPly",
