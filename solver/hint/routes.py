@@ -565,7 +565,8 @@ class TableRoutes:
 
     async def takeback(self, request: TableSessionRequest, http: Request) -> Any:
         """The last human move taken back, with everything after it (the rolls and draws before
-        it stay)."""
+        it stay). All or nothing: where the step after the cut gets no view (a full queue, a
+        timeout, a client gone), the session keeps its moves."""
         session = self.found(request.session)
         if not isinstance(session, Session):
             return session
@@ -588,9 +589,13 @@ class TableRoutes:
             self.busy.discard(request.session)
         if "error" in reply:
             return self.service.error_response(reply, headers)
-        session.actions = session.actions[: reply["keep"]]
-        return await self.step(request.session, session, gone=http.is_disconnected,
-                               admitted=admitted)  # fmt: skip
+        before = session.actions
+        session.actions = before[: reply["keep"]]
+        answer = await self.step(request.session, session, gone=http.is_disconnected,
+                                 admitted=admitted)  # fmt: skip
+        if answer.status_code >= 400:  # no view of the cut: the take back did not happen (a
+            session.actions = before  # client retrying a 503 would take back two moves)
+        return answer
 
     async def table_hint(self, request: TableHintRequest, http: Request) -> Any:
         """A hint for the human seat to move, from its own view (ISMCTS where cards hide)."""
