@@ -269,6 +269,7 @@ function resetLine() {
   table.cursor = 0;
   stopReview();
   table.review = null;
+  showReviewDropped(""); // an earlier game's closing line is not this one's
   table.seat = 0; // a new game is viewed from player 0 (its seat count may differ)
   table.sessionRun += 1; // a session step still running belongs to the game left
   table.sessionBusy = false;
@@ -865,10 +866,13 @@ function cutLine(ply) {
   table.actions = table.actions.slice(0, ply);
   table.line = table.line.slice(0, ply);
   if (table.review) {
+    const running = table.review.running;
     stopReview();
     for (const key of Object.keys(table.review.curve)) if (Number(key) > ply) delete table.review.curve[key];
     for (const key of Object.keys(table.review.decisions)) if (Number(key) > ply) delete table.review.decisions[key];
     table.review.reviewed = Math.min(table.review.reviewed, ply);
+    showReviewDropped(running ? `the review stopped at ply ${table.review.reviewed}: the line changed`
+      : `reviewed up to ply ${ply}; the line changed after it (Review the game for its notes)`);
   }
 }
 
@@ -1217,6 +1221,14 @@ function reviewShare(began, from, to, total, stalls) {
   const left = Math.max(0, table.reviewSeconds - (performance.now() - began) / 1000);
   const floor = REVIEW_FLOOR * (to - from) * 4 ** stalls;
   return Math.max(floor, (left * (to - from)) / Math.max(1, total - from));
+}
+
+// The review's bar and line once its line changed or a game began: a running review's bar
+// stayed up saying "reviewing plies 24-30 of 367...", a finished one's closing line (notes on
+// a line no longer played) stayed beside the new line or game.
+function showReviewDropped(words) {
+  $("review-progress").hidden = true;
+  $("review-status").textContent = words;
 }
 
 function showReviewProgress(state, began, text) {

@@ -300,3 +300,50 @@ def test_a_review_too_large_to_send_back_is_still_reviewed(
         assert curve == len(record["actions"]) + 1
     finally:
         page.close()
+
+
+def test_a_changed_line_leaves_no_stale_review_words(
+    browser: Any, server: Server, tmp_path: Path
+) -> None:
+    """Found trying the review on every game: a take back during a review left its bar up and
+    its line saying "reviewing plies 24-30 of 367..." for good; after a finished review, a take
+    back or a new game left its closing line (notes on a line no longer played: the fall to 0 at
+    the ply taken back) beside the new line or game."""
+    path = _long_record(tmp_path)
+    plies = len(json.loads(path.read_text())["actions"])
+    page = browser.new_page()
+    try:
+        _load(page, server, path, plies)
+        page.click("#review")
+        page.wait_for_function("() => window.table.review && window.table.review.reviewed >= 12",
+                               timeout=120_000)  # fmt: skip
+        page.click("#take-back")
+        page.wait_for_function("() => window.table.busy === 0 && !window.table.review.running")
+        reviewed = page.evaluate("() => window.table.review.reviewed")
+        assert page.is_hidden("#review-progress")
+        status = page.inner_text("#review-status")
+        assert status == f"the review stopped at ply {reviewed}: the line changed", status
+        page.wait_for_timeout(500)  # the stale answer in flight, if any, changes nothing
+        assert page.inner_text("#review-status") == status and page.is_hidden("#review-progress")
+    finally:
+        page.close()
+    record, path = _fall_record(tmp_path)
+    page = browser.new_page()
+    try:
+        _load(page, server, path, len(record["actions"]))
+        page.click("#review")
+        page.wait_for_function("() => window.table.review && !window.table.review.running",
+                               timeout=120_000)  # fmt: skip
+        assert "fell from 1.00 to 0.00" in page.inner_text("#review-status")
+        page.click("#take-back")
+        page.wait_for_function("() => window.table.busy === 0")
+        kept = page.evaluate("() => window.table.actions.length")
+        assert kept < len(record["actions"])
+        assert page.inner_text("#review-status") == (
+            f"reviewed up to ply {kept}; the line changed after it (Review the game for its notes)"
+        )
+        page.click("#new-game")
+        page.wait_for_function("() => window.table.busy === 0 && window.table.actions.length === 0")
+        assert page.inner_text("#review-status") == "" and page.is_hidden("#review-progress")
+    finally:
+        page.close()
