@@ -222,6 +222,13 @@ def test_the_review_says_which_decisions_the_estimates_could_not_judge(
         page.close()
 
 
+def _review_whole(page: Any) -> None:
+    """Press Review the game and wait until the review has ended."""
+    page.click("#review")
+    page.wait_for_function("() => window.table.review && !window.table.review.running",
+                           timeout=120_000)  # fmt: skip
+
+
 def _fall_record(folder: Path) -> tuple[dict[str, Any], Path]:
     """A random player's 10-ply dog game (seed 19) and its record's file."""
     from solver.agents import make_agent
@@ -254,9 +261,7 @@ def test_the_review_closes_with_the_fall_the_marks_do_not_judge(
     page = browser.new_page()
     try:
         _load(page, server, path, len(record["actions"]))
-        page.click("#review")
-        page.wait_for_function("() => window.table.review && !window.table.review.running",
-                               timeout=120_000)  # fmt: skip
+        _review_whole(page)
         assert page.inner_text("#error") == ""
         status = page.inner_text("#review-status")
         assert status.startswith(f"reviewed {len(record['actions'])} plies; "), status
@@ -288,9 +293,7 @@ def test_a_review_too_large_to_send_back_is_still_reviewed(
     try:
         _load(page, server, path, len(record["actions"]))
         page.route("**/v1/review", refuse)
-        page.click("#review")
-        page.wait_for_function("() => window.table.review && !window.table.review.running",
-                               timeout=120_000)  # fmt: skip
+        _review_whole(page)
         assert page.inner_text("#error") == ""
         assert sent == [False, True, False]  # 0-6, then 6-10 with earlier, then without
         status = page.inner_text("#review-status")
@@ -331,9 +334,7 @@ def test_a_changed_line_leaves_no_stale_review_words(
     page = browser.new_page()
     try:
         _load(page, server, path, len(record["actions"]))
-        page.click("#review")
-        page.wait_for_function("() => window.table.review && !window.table.review.running",
-                               timeout=120_000)  # fmt: skip
+        _review_whole(page)
         assert "fell from 1.00 to 0.00" in page.inner_text("#review-status")
         page.click("#take-back")
         page.wait_for_function("() => window.table.busy === 0")
