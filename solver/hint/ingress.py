@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeAlias
 
@@ -72,11 +73,18 @@ def _code(path: list[Any]) -> str:
 
 
 MAX_DIGITS = 4300
-"""The longest integer a request may spell (Python's own limit for converting text to int)."""
+"""The longest integer a request may spell: Python's default limit for converting text to int
+(a number this long is already no action, seed or budget), lowered where the interpreter's own
+limit is (``PYTHONINTMAXSTRDIGITS``): see :func:`_max_digits`."""
+
+
+def _max_digits() -> int:
+    """:data:`MAX_DIGITS`, or the interpreter's limit where it is lower (0: no limit)."""
+    return min(MAX_DIGITS, sys.get_int_max_str_digits() or MAX_DIGITS)
 
 
 class _TooLarge:
-    """An integer of more than :data:`MAX_DIGITS` digits, kept as its size only: refused by
+    """An integer of more than :func:`_max_digits` digits, kept as its size only: refused by
     :func:`check_clean` naming its field, never converted nor echoed."""
 
     def __init__(self, digits: int):
@@ -85,7 +93,7 @@ class _TooLarge:
 
 def _parse_int(text: str) -> Any:
     digits = len(text.lstrip("-"))
-    return int(text) if digits <= MAX_DIGITS else _TooLarge(digits)
+    return int(text) if digits <= _max_digits() else _TooLarge(digits)
 
 
 class _OutOfRange:

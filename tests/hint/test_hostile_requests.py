@@ -262,3 +262,22 @@ def test_an_unknown_path_or_method_gets_the_error_object_with_a_code(server: Ser
     assert wrong.status_code == 405 and wrong.json()["code"] == "method_not_allowed"
     assert wrong.headers["allow"] == "POST"
     assert set(wrong.json()) == {"id", "error", "field", "code", "version"}
+
+
+def test_a_lower_interpreter_limit_on_digits_is_kept_by_name() -> None:
+    """Under ``PYTHONINTMAXSTRDIGITS=640`` a 1000-digit action was 'not JSON: Exceeds the limit
+    (640 digits) ... use sys.set_int_max_str_digits()': Python's advice, not the field."""
+    import sys
+
+    from solver.hint.errors import HintError
+    from solver.hint.ingress import parse_request
+
+    before = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(640)
+    try:
+        with pytest.raises(HintError) as refused:
+            parse_request('{"id": "q", "game": "dog", "actions": [' + "9" * 1000 + "]}")
+    finally:
+        sys.set_int_max_str_digits(before)
+    assert refused.value.field == "actions.0" and "a number too large" in str(refused.value)
+    assert "set_int_max_str_digits" not in str(refused.value)
