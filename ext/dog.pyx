@@ -1037,11 +1037,13 @@ cdef class DogKernelState(KernelStateFace):
             return _LABELS[action]
         if type(action) is int and 0 <= action < N_ACTIONS:
             return _LABELS[action]
+        from solver.game import as_action_id
         from solver.games.dog.rules import action_label
 
-        if action in (IGNORE, INVESTIGATE) and self.st.phase == PH_OFFER:
+        action = as_action_id(action)  # None, 1.5, 4.0, "3": IllegalActionError, no TypeError
+        if 0 <= action < N_ACTIONS:  # an integer-like id (NumPy's): the id's label
             return self.action_to_string(int(action))
-        return action_label(action)
+        return action_label(action)  # out of range: its refusal
 
     def string_to_action(self, label):
         """The legal action whose label is ``label`` (case-insensitive)."""

@@ -120,6 +120,17 @@ def test_a_label_naming_no_legal_action_is_refused_by_name(name, engine, source,
         state.string_to_action(label)
 
 
+@pytest.mark.parametrize("action", [None, 1.5, 3.0, "3", b"3", [], True, -1, 10**30])
+@pytest.mark.parametrize(("name", "engine", "source"), CASES)
+def test_an_action_that_is_no_id_gets_no_label(name, engine, source, action):
+    """``action_to_string`` of anything that is no action id of the game (no integer, or out
+    of range) raises the library's IllegalActionError (the dog's engines raised TypeError for
+    None, 1.5 or "3", as their range check compared them with ints)."""
+    state = _open(name, engine, source).state
+    with pytest.raises(IllegalActionError):
+        state.action_to_string(action)
+
+
 @pytest.mark.parametrize(("name", "engine", "source"), CASES)
 def test_searchers_answer_within_a_tiny_budget(name, engine, source):
     from solver.search import mcts

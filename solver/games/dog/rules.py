@@ -58,7 +58,7 @@ from typing import Any, TypeAlias
 from solver.errors import FormatError, IllegalActionError, shortened
 from solver.fields import check_state_game
 from solver.files import parse_json
-from solver.game import CHANCE, TERMINAL, ChildFromClone, legal_action_id
+from solver.game import CHANCE, TERMINAL, ChildFromClone, as_action_id, legal_action_id
 from solver.games.dog.forest import DELTAS, DIRECTIONS, Cell, Forest, Terrain
 
 # -- action ids ----------------------------------------------------------------------------------
@@ -102,6 +102,7 @@ def action_label(action: int) -> str:
     >>> action_label(0), action_label(11), action_label(14)
     ('N', 'roll: 2 steps', 'shout: -3 stamina')
     """
+    action = as_action_id(action)  # None, 1.5, "3": IllegalActionError, never a TypeError
     if STEP_N <= action <= STEP_W:
         return DIRECTIONS[action]
     if action == IGNORE:
@@ -322,6 +323,7 @@ class DogState(ChildFromClone):
         return other
 
     def action_to_string(self, action: int) -> str:
+        action = as_action_id(action)  # 4.0 is no id, not the offer's "ignore"
         if action in (IGNORE, INVESTIGATE) and self.phase == Phase.OFFER:
             cell = self._offer_cell(self.pending)
             kind = self.forest.terrain(cell).label
