@@ -20,6 +20,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from solver.errors import FormatError
+from solver.fields import check_state_game, shown
 from solver.files import decode_json, parse_json
 from solver.games.trial.core import REQUIRED, STEPS
 
@@ -92,8 +93,14 @@ def parse(text: Any) -> dict[str, Any]:
         data = decode_json(bytes(text), "a JSON trial state")
     else:
         data = parse_json(text, "a JSON trial state")
-    if not isinstance(data, dict) or data.get("game") != "trial" or "state" not in data:
-        raise _fail("a trial state object with 'game': 'trial'")
+    expected = "a trial state object with 'game': 'trial'"
+    if not isinstance(data, dict):
+        raise _fail(expected, shown(data))
+    check_state_game(data, "trial")  # another game's state is named as such
+    if data.get("game") != "trial":
+        raise _fail(expected, f"'game': {shown(data.get('game'))}")
+    if "state" not in data:  # it said it expected 'game': 'trial', which the object had
+        raise _fail("a trial state object with its 'state' (the state's data)", "no 'state'")
     return data
 
 

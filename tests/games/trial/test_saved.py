@@ -89,6 +89,25 @@ def test_a_document_of_an_unknown_format_is_refused():
         GAMES["reference"].state_from_json(json.dumps(doc))
 
 
+@pytest.mark.parametrize("engine", sorted(GAMES))
+@pytest.mark.parametrize(
+    ("document", "found"),
+    [
+        ({"game": "trial"}, "no 'state'"),  # it said it expected 'game': 'trial', given it
+        ({"game": "trial", "format": 2}, "no 'state'"),
+        ({"game": "dog", "state": {}}, 'a state of "dog"'),  # named, as the dog's reader does
+        ({"state": {}}, "'game': null"),
+        ([1, 2], "[1, 2]"),
+    ],
+)
+def test_a_document_that_is_no_saved_trial_state_is_refused_saying_what_it_lacks(
+    engine, document, found
+):
+    with pytest.raises(FormatError) as refused:
+        GAMES[engine].state_from_json(json.dumps(document))
+    assert refused.value.found == found
+
+
 def test_the_api_refuses_a_binary_or_deep_state_file_and_pack_file(tmp_path):
     # through the API (not only the CLI): solver.errors classes, never UnicodeDecodeError or
     # RecursionError, for a saved state and for a user's pack file
