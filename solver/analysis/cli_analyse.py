@@ -280,9 +280,12 @@ def _check_report(args: argparse.Namespace) -> None:
         check_report_folder(args.report)
     for name in ("report", "save_to"):
         where = getattr(args, name)
-        if where is not None and Path(where).exists() and not Path(where).is_dir():
+        # lexists: a symbolic link to nothing is no folder to write into either (it ran the
+        # batch, then said 'File exists' or named the report's staging folder)
+        if where is not None and os.path.lexists(where) and not Path(where).is_dir():
             flag = "--" + name.replace("_", "-")
-            raise OptionError(f"{flag} {path_said(where)!r} is not a directory")
+            dangling = "" if Path(where).exists() else " (a symbolic link to nothing)"
+            raise OptionError(f"{flag} {path_said(where)!r} is not a directory{dangling}")
 
 
 def _check_run(args: argparse.Namespace) -> None:

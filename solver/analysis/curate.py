@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 from solver.analysis.sources import DEFAULT_GAME, Source, analysis_hooks, load_checked
-from solver.errors import OptionError, shortened
+from solver.errors import OptionError, path_said, shortened
 from solver.files import write_whole
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -516,8 +516,8 @@ def save_selected(
     """
     hooks = analysis_hooks(game)
     directory = Path(directory)
-    if directory.exists() and not directory.is_dir():
-        raise OptionError(f"--save-to {os.fspath(directory)!r} is a file, not a directory")
+    if os.path.lexists(directory) and not directory.is_dir():  # a file, or a link to nothing
+        raise OptionError(f"--save-to {path_said(directory)!r} is not a directory")
     plan: list[tuple[dict[str, Any], Path]] = []
     used: set[str] = set()
     for row in _rows(frame):

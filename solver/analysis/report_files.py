@@ -75,8 +75,8 @@ def _staged_report(
     from solver.analysis.report import write_report
 
     target = Path(directory)
-    if target.exists() and not target.is_dir():
-        raise OptionError(f"--report {os.fspath(target)!r} is a file, not a directory")
+    if os.path.lexists(target) and not target.is_dir():  # a file, or a link to nothing
+        raise OptionError(f"--report {path_said(target)!r} is not a directory")
     parent = target.parent if str(target.parent) else Path(".")
     try:
         parent.mkdir(parents=True, exist_ok=True)

@@ -250,6 +250,28 @@ def test_an_output_that_is_no_regular_file_fails_before_the_batch(tmp_path, make
     assert sorted(p.name for p in tmp_path.iterdir()) == ["results.csv"]  # no journal, no lock
 
 
+@pytest.mark.parametrize("flag", ["--report", "--save-to"])
+def test_a_folder_that_is_a_link_to_nothing_fails_before_the_batch(tmp_path, flag):
+    """Found by attack: a --report or --save-to that is a symbolic link to nothing passed the
+    check before the batch (it exists() not), so the batch ran and then the report failed
+    naming its own staging folder ('.out.x4dn_zuv: cannot write: Not a directory'), the save
+    saying 'cannot read or write 'out': File exists'."""
+    if not hasattr(os, "symlink"):
+        pytest.skip("needs symbolic links")
+    if flag == "--report":
+        pytest.importorskip("matplotlib")
+    os.symlink(tmp_path / "gone" / "folder", tmp_path / "out")
+    log = tmp_path / "calls.log"
+    select = ["--select", "class == class"] if flag == "--save-to" else []
+    result = forest(
+        "analyse", "--count", "2", "--jobs", "1", "-o", "results.csv", "--analysis", FAKE,
+        flag, "out", *select, cwd=tmp_path, FOREST_FAKE_LOG=str(log),
+    )  # fmt: skip
+    refused(result, f"{flag} 'out' is not a directory (a symbolic link to nothing)")
+    assert not log.exists()  # nothing was analysed
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no results, no journal
+
+
 def test_the_csv_decode_error_names_the_file(tmp_path):
     (tmp_path / "bad.csv").write_bytes(b"source,class\nseed:1,un\xffcertain\n")
     refused(
