@@ -10,7 +10,13 @@ a picture. ``choices`` lists the game's own options that take a few values (the 
 offers them as lists): name, values (the first the default), the player counts it applies to
 (``null``: all) and its help. ``puzzlePlayers`` maps a puzzle to the player counts it is played
 by, for the games that say (guardians: a solo position ``[1]``); a puzzle not in it takes every
-count of ``players``.
+count of ``players``. ``defaultPlayers`` is the count a new game starts with where none is
+asked (:func:`solver.registry.default_players`: the count of ``forest NAME play``,
+``load_game(NAME)`` and a hint request without ``options.players``; the web table's Players
+select starts at it), ``null`` for a game that has no default set-up to read it from.
+``sizeRanges`` gives, where ``roll`` is true, the widths and heights ``POST /v1/roll`` accepts
+(``{"width": [low, high], "height": [low, high]}``; the table checks its Size field against
+them), else ``null``.
 
 >>> row = describe_game(__import__("solver.registry").registry.game_spec("dog"))
 >>> row["name"], row["exact"], row["analysis"], row["review"], row["hiddenInformation"]
@@ -31,11 +37,13 @@ def describe_game(spec: Any) -> dict[str, Any]:
 
     names = puzzles.names(spec.puzzles) if spec.puzzles else []
     analysis = spec.analysis is not None and spec.source_option is not None
+    roll = bool(analysis and spec.analysis.roll is not None)
     return {
         "name": spec.name,
         "title": spec.title,
         "summary": spec.summary,
         "players": list(spec.players),
+        "defaultPlayers": _default_players(spec),
         "engines": spec.engine_names(),
         "defaultEngine": spec.default_engine,
         "valueKind": spec.value_kind,
@@ -52,7 +60,12 @@ def describe_game(spec: Any) -> dict[str, Any]:
         "defaultSource": bool(spec.default_source),
         "svg": spec.render_svg is not None,
         "analysis": analysis,
-        "roll": bool(analysis and spec.analysis.roll is not None),
+        "roll": roll,
+        "sizeRanges": (
+            dict(zip(("width", "height"), map(list, spec.analysis.sizes()), strict=True))
+            if roll
+            else None
+        ),
         "agents": spec.agent_names(),
         "defaultAgent": spec.strongest_agent,
         "choices": [
@@ -65,6 +78,18 @@ def describe_game(spec: Any) -> dict[str, Any]:
             for name, choice in spec.option_choices.items()
         ],
     }
+
+
+def _default_players(spec: Any) -> int | None:
+    """The game's own count, or ``None`` where it has no default set-up to open (a file is
+    then needed, which brings its count)."""
+    from solver.errors import SolverError
+    from solver.registry import default_players
+
+    try:
+        return default_players(spec)
+    except SolverError:
+        return None
 
 
 def describe_games() -> list[dict[str, Any]]:

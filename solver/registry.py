@@ -37,6 +37,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "declare",
     "default_engine",
+    "default_players",
     "game_spec",
     "game_specs",
     "load_game",
@@ -215,6 +216,23 @@ def default_engine(spec: GameSpec | None = None) -> str:
             f"{', '.join(ENGINES)}"
         )
     return "kernel" if wanted is None else wanted
+
+
+_DEFAULT_PLAYERS: dict[str, int] = {}
+
+
+def default_players(spec: GameSpec) -> int:
+    """The game's own player count: the one ``load_game(NAME)``, ``forest NAME play``, a hint
+    request without ``options.players``, the OpenSpiel bridge and the web table start it with
+    (the dog 1, guardians 2, the Trial 4), not the smallest it allows. The spec declares only the
+    counts it allows; the default is its opener's when none is asked, read once per game from
+    its default set-up (its :attr:`~solver.spec.GameSpec.example` where it names one)."""
+    if len(spec.players) == 1:
+        return spec.players[0]
+    if spec.name not in _DEFAULT_PLAYERS:
+        opened = spec.open(spec.example, players=None)
+        _DEFAULT_PLAYERS[spec.name] = int(opened.game.num_players())
+    return _DEFAULT_PLAYERS[spec.name]
 
 
 def load_game(name: str, *, engine: str | None = None, **options: Any) -> Any:

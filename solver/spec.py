@@ -530,6 +530,12 @@ class AnalysisHooks:
     default_size: tuple[int, int] = (9, 9)
     skill_games: bool = False
 
+    def sizes(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """The values each number of a size accepts, in :attr:`size_names` order:
+        :attr:`size_ranges`, else :attr:`size_range` for both (``--size``, ``POST /v1/roll`` and
+        the web table's Size field check the same)."""
+        return self.size_ranges or (self.size_range, self.size_range)
+
     @classmethod
     def of_module(cls, module: str, **declared: Any) -> AnalysisHooks:
         """The hooks of a game's analysis module ``module`` (its ``__name__``), read by name: the

@@ -340,8 +340,8 @@ def _checked_size(hooks: AnalysisHooks, size: tuple[int, int]) -> tuple[int, int
         width, height = (_whole("--size", v) for v in size)
     except (TypeError, ValueError):
         raise OptionError(f"--size must be a (width, height) pair, not {size!r}") from None
-    ranges = hooks.size_ranges or (hooks.size_range, hooks.size_range)
-    for name, value, (low, high) in zip(hooks.size_names, (width, height), ranges, strict=True):
+    for name, value, (low, high) in zip(hooks.size_names, (width, height), hooks.sizes(),
+                                        strict=True):  # fmt: skip
         if not low <= value <= high:
             raise OptionError(f"--size {name} must be from {low} to {high}, not {value}")
     return width, height

@@ -292,8 +292,7 @@ def roll_job(raw: dict[str, Any]) -> dict[str, Any]:
     if hooks is None or hooks.roll is None or spec.source_option is None:
         raise HintError(f"rolling an instance is not supported for {spec.name}", "game",
                         "unsupported")  # fmt: skip
-    low, high = hooks.size_range
-    for name in ("width", "height"):
+    for name, (low, high) in zip(("width", "height"), hooks.sizes(), strict=True):
         value = getattr(request, name)
         if not low <= value <= high:
             raise HintError(f"{name} must be {low}..{high} for {spec.name} (the sizes its "

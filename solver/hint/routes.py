@@ -401,10 +401,12 @@ def api_router(service: Service) -> APIRouter:
 
     @router.get("/v1/games")
     async def games() -> list[dict[str, Any]]:
-        """The registered games and what each offers (``forest games --json``: the same rows)."""
+        """The registered games and what each offers (``forest games --json``: the same rows).
+        Off the event loop: the first call opens each game of several counts once, to read its
+        default count (``defaultPlayers``)."""
         from solver.catalog import describe_games
 
-        return describe_games()
+        return await asyncio.to_thread(describe_games)
 
     @router.get("/v1/schema")
     async def schema() -> dict[str, Any]:

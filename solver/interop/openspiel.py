@@ -158,28 +158,17 @@ def ismcts_bot(player: int, *, seed: int = 0, **options: Any) -> Any:
 
 def _defaults(spec: GameSpec) -> dict[str, Any]:
     """The parameters a ``pyspiel.load_game`` call leaves out: the example file, the default
-    engine and, for a game of several counts, its own default count (:func:`_default_players`)."""
-    from solver.registry import default_engine
+    engine and, for a game of several counts, its own default count
+    (:func:`solver.registry.default_players`)."""
+    from solver.registry import default_engine, default_players
 
     params: dict[str, Any] = {
         spec.file_parameter: spec.example or "",
         "engine": default_engine(spec),
     }
     if len(spec.players) > 1:
-        params["players"] = _default_players(spec, params[spec.file_parameter] or None)
+        params["players"] = default_players(spec)
     return params
-
-
-_DEFAULT_PLAYERS: dict[str, int] = {}
-
-
-def _default_players(spec: GameSpec, source: str | None) -> int:
-    """The game's own player count: the opener's when none is asked (the count every surface
-    starts a game with: guardians 2, the Trial 4). The spec declares only the counts it allows;
-    the default is the game's, read once per game from its default set-up."""
-    if spec.name not in _DEFAULT_PLAYERS:
-        _DEFAULT_PLAYERS[spec.name] = spec.open(source, players=None).game.num_players()
-    return _DEFAULT_PLAYERS[spec.name]
 
 
 def _utility(pyspiel: Any, spec: GameSpec) -> Any:

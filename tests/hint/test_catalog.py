@@ -72,3 +72,48 @@ def test_each_advertised_capability_is_accepted_and_no_other(
     position = _post(server, "/v1/position", {"game": name, "options": options})
     assert position.status_code == 200 and (position.json()["svg"] is not None) == row["svg"]
     assert source == game_spec(name).source_option
+
+
+@pytest.mark.parametrize("name", solver.registered_games())
+def test_default_players_is_the_count_every_surface_starts_with(
+    server: Server, rows: list[dict], name: str
+) -> None:
+    """Found by a new user: the web table started guardians solo and the Trial with 2 players
+    (the smallest counts) where the command line, ``load_game(NAME)``, a hint request without
+    ``options.players`` and the OpenSpiel bridge start 2 and 4. ``defaultPlayers`` says the
+    game's own count, checked against ``load_game`` and the service's position answer."""
+    row = next(r for r in rows if r["name"] == name)
+    spec = game_spec(name)
+    options = {} if spec.default_source else {spec.source_option: spec.example}
+    own = solver.load_game(name, **options).num_players()
+    position = _post(server, "/v1/position", {"game": name, "options": options})
+    assert position.status_code == 200, position.text
+    assert row["defaultPlayers"] == own == position.json()["players"]
+    assert own in row["players"]
+
+
+def test_default_players_is_not_merely_the_smallest_count(rows: list[dict]) -> None:
+    """So the test above tells the game's own count from the smallest (what the table used)."""
+    assert any(row["defaultPlayers"] > min(row["players"]) for row in rows)
+
+
+@pytest.mark.parametrize("name", solver.registered_games())
+def test_size_ranges_are_the_sizes_v1_roll_accepts(
+    server: Server, rows: list[dict], name: str
+) -> None:
+    """``sizeRanges`` (what the table checks its Size field against) is what the roll endpoint
+    accepts: each bound rolls, one past it is refused on that number; ``null`` without ``roll``."""
+    row = next(r for r in rows if r["name"] == name)
+    if not row["roll"]:
+        assert row["sizeRanges"] is None
+        return
+    ranges = row["sizeRanges"]
+    assert set(ranges) == {"width", "height"}
+    low = {field: bounds[0] for field, bounds in ranges.items()}
+    for field, (first, last) in ranges.items():
+        for value, accepted in ((first, True), (last, True), (first - 1, False), (last + 1, False)):
+            answer = _post(server, "/v1/roll", {"game": name, "seed": 1, **low, field: value})
+            if accepted:
+                assert answer.status_code == 200, answer.text
+            else:
+                assert answer.status_code == 400 and answer.json()["field"] == field, answer.text
