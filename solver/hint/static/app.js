@@ -191,8 +191,12 @@ function chooseGame() {
   }
   $("size-label").hidden = !spec.roll;
   $("roll-new").hidden = !spec.roll;
+  $("size").title = `WIDTHxHEIGHT (${Object.entries(spec.sizeRanges || {})
+    .map(([name, [low, high]]) => `${name} ${low} to ${high}`).join(", ")})`;
   $("players-label").hidden = spec.players.length < 2;
   fillSelect($("players"), spec.players);
+  // the game's own count, as every other surface starts it (not the smallest it allows)
+  if (spec.players.includes(spec.defaultPlayers)) $("players").value = String(spec.defaultPlayers);
   fillChoices(spec);
   fillSelect($("agent"), spec.agents);
   if (spec.defaultAgent) $("agent").value = spec.defaultAgent;
@@ -462,6 +466,17 @@ async function recordOnBoard(record) {
   await refresh();
 }
 
+// What of a size (width, height) the game's generator does not roll, in the form's words, or
+// null: `ranges` is the game's row's sizeRanges (name -> [low, high], the server's own limits).
+function sizeRefused(ranges, size) {
+  for (const [name, [low, high]] of Object.entries(ranges || {})) {
+    if (!(size[name] >= low && size[name] <= high)) {
+      return `the ${name} must be from ${low} to ${high} for this game`;
+    }
+  }
+  return null;
+}
+
 async function rollNew() {
   showError(null);
   const seed = diceSeed();
@@ -472,6 +487,11 @@ async function rollNew() {
     return;
   }
   const [width, height] = [Number(size[1]), Number(size[2])];
+  const refused = sizeRefused(table.spec.sizeRanges, { width, height });
+  if (refused) { // said before anything is asked, as the Dice seed is (it was the server's 400)
+    showError(`Size: ${refused} (not "${$("size").value.trim()}")`);
+    return;
+  }
   let rolled;
   try {
     rolled = await api("/v1/roll", {

@@ -52,6 +52,12 @@ def test_a_player_count_starts_the_default_set_up(page: Any) -> None:
     assert spec.default_source and 2 in spec.players
     page.select_option("#game", "guardians")
     _ready(page)
+    page.select_option("#players", "1")  # a solo puzzle on the table first (the game opens at 2)
+    page.wait_for_function("() => window.table.options.players === 1")
+    _ready(page)
+    page.select_option("#puzzle", "guardians/chain")
+    page.wait_for_function("() => window.table.options.position === 'guardians/chain'")
+    _ready(page)
     page.select_option("#players", "2")
     page.wait_for_function("() => window.table.options.players === 2")
     _ready(page)
@@ -275,6 +281,9 @@ def test_a_solo_level_is_chosen_on_the_table_and_kept(page: Any) -> None:
     # the game's declared choices (option_choices: the level, for one player) are a list
     choice = game_spec("guardians").option_choices["level"]
     page.select_option("#game", "guardians")
+    _ready(page)
+    page.select_option("#players", "1")  # the game opens at its own 2 players: solo is chosen
+    page.wait_for_function("() => window.table.options.players === 1")
     _ready(page)
     assert page.is_visible("#choice-level-label")  # one player: the level applies
     values = page.eval_on_selector_all("#choice-level option", "els => els.map(e => e.value)")
