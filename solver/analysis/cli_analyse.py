@@ -342,8 +342,8 @@ def _run_analyse(args: argparse.Namespace) -> int:
         _check_results_game(frame, args.output, args.analysis_game)
         command = None  # the command that made the results is not known
     notice = one_class(frame, hooks)
-    if notice is not None:
-        _say(notice)
+    if notice is not None:  # a sentence in the report; after "forest: " lower case, as errors
+        _say(notice[0].lower() + notice[1:])
     if args.report is not None:
         from solver.analysis.report_files import write_report_whole
 

@@ -410,8 +410,10 @@ def test_one_class_batches_are_called_out_with_what_to_change(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "4 guaranteed" in result.stdout
     notice = [line for line in result.stderr.splitlines() if "one class" in line]
+    # the CLI line starts lower case after "forest: ", as every one-line message does (it
+    # said "forest: Every forest ..."); the report's sentence keeps its capital
     assert notice == [
-        "forest: Every forest (4 of 4) landed in one class, guaranteed: the forests are too easy "
+        "forest: every forest (4 of 4) landed in one class, guaranteed: the forests are too easy "
         "to tell apart: try a shorter turn limit (--turns, e.g. 8 instead of the generator's 20) "
         "or a larger --size."
     ]
