@@ -61,8 +61,12 @@ MAX_PROMPTS = 10_000
 HINT_MOVES = 3
 """The moves a hint lists."""
 Hinter = Callable[..., dict[str, Any]]
-"""``hinter(spec, state, args, *, observer, top) -> {"what", "moves", "notes"}``: the best moves
-shown for ``hint`` and the notes said after them (:func:`solver.cli_search.hint_report`)."""
+"""``hinter(spec, state, args, *, observer, top) -> {"what", "moves", "notes", "exact"}``: the
+best moves shown for ``hint``, the notes said after them and whether the values are exact
+(:func:`solver.cli_search.hint_report`)."""
+
+NO_VISITS = "\u2014"
+"""The visits cell of an exact hint's move: a dash (no simulation ran), as the web table shows."""
 HUMAN = "human"
 
 
@@ -350,7 +354,9 @@ class _Table:
         except OptionError as exc:
             self.screen.print(f"no hint: {exc}", style="red")
             return
-        rows = [[str(rank), m["label"], f"{m['value']:.4f}", str(m["visits"] or ""),
+        exact = bool(report.get("exact"))
+        rows = [[str(rank), m["label"], f"{m['value']:.4f}",
+                 NO_VISITS if exact else str(m["visits"]),
                  line_text(m["pv"][1:], 5, m.get("pvChance", ())[1:])]
                 for rank, m in enumerate(report["moves"], 1)]  # fmt: skip
         self.screen.table(f"hint: {report['what']}", ["#", "move", "value", "visits", "then"], rows)

@@ -529,7 +529,8 @@ def hint_report(
     spec: GameSpec, state: Any, args: argparse.Namespace, *, observer: int, top: int
 ) -> dict[str, Any]:
     """The best ``top`` moves at ``state`` from seat ``observer``'s view, searched as
-    ``best-move`` searches them (``play --human``'s ``hint``): ``{"what", "moves", "notes"}``."""
+    ``best-move`` searches them (``play --human``'s ``hint``): ``{"what", "moves", "notes",
+    "exact"}`` (``exact``: the values are exact, so no move has visits)."""
     search_args = argparse.Namespace(
         spec=spec, mode=None, memory_mb=DEFAULT_MEMORY_MB, seed=args.seed, observer=observer,
         iterations=DEFAULT_ITERATIONS,
@@ -537,7 +538,8 @@ def hint_report(
     found = search(state, search_args)
     search_args.leaves = set() if found.leaves is None else {found.leaves}
     return {"what": describe(spec, search_args, {found.method}, state),
-            "moves": _move_rows(state, found.result)[:top], "notes": list(found.notes)}  # fmt: skip
+            "moves": _move_rows(state, found.result)[:top], "notes": list(found.notes),
+            "exact": found.method == "exact"}  # fmt: skip
 
 
 # -- solve ---------------------------------------------------------------------------------------

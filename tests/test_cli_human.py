@@ -482,3 +482,32 @@ def test_a_hint_says_the_notes_best_move_says(tmp_path):
     shown = [" ".join(line.split()) for line in run.stdout.splitlines()]
     for note in notes:
         assert " ".join(note.split()) in shown, note
+
+
+def _hint_rows(out: str) -> list[list[str]]:
+    """The cells of the hint table's move rows (rich's boxed table, or the plain columns)."""
+    rows = []
+    for line in out.splitlines():
+        cells = [cell.strip() for cell in line.strip("│ ").split("│")]
+        if len(cells) == 5 and cells[0].isdigit():
+            rows.append(cells)
+    return rows
+
+
+@pytest.mark.parametrize(
+    ("argv", "exact"),
+    [(["dog", "play", "dog/another-dog"], True),
+     (["guardians", "play", "--option", "level=1", "--seed", "3"], False)],
+)  # fmt: skip
+def test_an_exact_hint_shows_a_dash_for_visits_as_the_web_table_does(tmp_path, argv, exact):
+    """Found by a new user's pass: an exact hint (no simulation ran) left the visits column
+    empty in ``play --human`` where the web table shows a dash; an estimate shows its counts."""
+    run = play(*argv, answers="hint\nquit\n", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert ("hint: win probability (exact)" in run.stdout) == exact, run.stdout
+    visits = [row[3] for row in _hint_rows(run.stdout)]
+    assert visits, run.stdout
+    if exact:
+        assert set(visits) == {"\u2014"}, run.stdout
+    else:
+        assert all(cell.isdigit() for cell in visits), run.stdout

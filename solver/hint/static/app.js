@@ -1176,7 +1176,7 @@ async function hint() {
     // search followed, an assumption and not a prediction
     const line = move.pvLabels.map(
       (label, i) => (move.pvChance && move.pvChance[i] ? `(${label})` : label));
-    // an exact value ran no simulation: a dash, not "0 visits" (as play --human leaves it blank)
+    // an exact value ran no simulation: a dash, not "0 visits" (as play --human's hint table shows it)
     const cells = [move.order + 1, move.label, move.value.toFixed(4),
       answer.rootInfo.exact ? "\u2014" : move.visits, line.join(" \u2192 ")];
     for (const cell of cells) {
