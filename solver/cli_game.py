@@ -130,7 +130,9 @@ def _add_solve(commands: Any, spec: GameSpec) -> None:
         + ("; naming one plays its games instead of the exact search" if spec.exact else "")
         + f"); one of {_agents_help(spec)}",
     )  # fmt: skip
-    _budget_options(p, iterations="the agent's budget, in its own unit (default: its own)")
+    _budget_options(
+        p, iterations=f"the agent's budget, in its own unit (default: {_solve_budget_help(spec)})"
+    )
     _exact_options(p, spec, estimate="the agent's games")
     p.add_argument(
         "--games", type=positive_int, default=200,
@@ -146,6 +148,16 @@ def _add_solve(commands: Any, spec: GameSpec) -> None:
     _strength_option(p, "play the games with this level of the strength ladder (1-10): "
                      "--agent levelK")  # fmt: skip
     _bind(p, spec, _solve)
+
+
+def _solve_budget_help(spec: GameSpec) -> str:
+    """``solve --iterations``'s default in words: the agent's own, or the game's budget for the
+    strongest agent's games in the default estimate (``GameSpec.solve_iterations``)."""
+    if spec.solve_iterations is None:
+        return "its own"
+    budget = spec.agent(spec.strongest_agent).budget_text(spec.solve_iterations)
+    return (f"its own; the default {spec.strongest_agent} plays {budget}, so that --seconds "
+            "fits enough games for a useful interval")  # fmt: skip
 
 
 def _solve_agent_help(spec: GameSpec) -> str:

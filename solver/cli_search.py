@@ -582,7 +582,7 @@ def _agent_games(state: Any, args: argparse.Namespace, game: Any) -> dict[str, A
 
     spec: GameSpec = args.spec
     name = solve_agent(spec, args)
-    iterations = args.iterations if args.iterations is not None else spec.play_iterations(name)
+    iterations = solve_budget(spec, args, name)
     seat = args.observer
     total = score = 0.0
     played = 0
@@ -632,11 +632,26 @@ def solve_agent(spec: GameSpec, args: argparse.Namespace) -> str:
     return spec.strongest_agent
 
 
-def _games_notes(spec: GameSpec, report: dict[str, Any], seconds: float) -> list[str]:
+def solve_budget(spec: GameSpec, args: argparse.Namespace, name: str) -> int | None:
+    """The budget ``solve``'s games give agent ``name`` a decision: ``--iterations`` where
+    given; the game's :attr:`~solver.spec.GameSpec.solve_iterations` for the strongest agent
+    nobody named (the default estimate: quick enough games for a useful interval); else the
+    agent's play default (an agent named, ``--agent`` or ``--strength``, plays as in ``play``)."""
+    if args.iterations is not None:
+        return int(args.iterations)
+    if not args.agent and name == spec.strongest_agent and spec.solve_iterations is not None:
+        return spec.solve_iterations
+    return spec.play_iterations(name)
+
+
+def _games_notes(spec: GameSpec, report: dict[str, Any], args: argparse.Namespace) -> list[str]:
     """What an estimate by games is and how to ask for more: where ``--seconds`` stopped it,
     the seconds that would play more games at the pace measured; where the game's quick agent
-    played, how to ask for the strongest agent's estimate."""
-    notes = []
+    played, or the strongest at the game's budget for solve, how to ask for the strongest
+    agent at its play default."""
+    seconds: float = args.seconds
+    lowered = args.iterations is None and _at_solve_budget(spec, report)
+    notes = [_quick_budget_note(spec, report)] if lowered else []
     played, asked = report["games"], report["games_asked"]
     if played < asked:
         more = max(60.0, 10 * seconds)
@@ -662,6 +677,27 @@ def _games_notes(spec: GameSpec, report: dict[str, Any], seconds: float) -> list
     return notes
 
 
+def _at_solve_budget(spec: GameSpec, report: dict[str, Any]) -> bool:
+    """Whether the strongest agent played at the game's budget for solve, not its own."""
+    agent, budget = report["agent"], report["iterations"]
+    return (
+        agent == spec.strongest_agent
+        and budget == spec.solve_iterations
+        and budget != spec.play_iterations(agent)
+    )
+
+
+def _quick_budget_note(spec: GameSpec, report: dict[str, Any]) -> str:
+    """Why the strongest agent played below its play default, and how to ask for that."""
+    agent = spec.agent(report["agent"])
+    return (
+        f"{report['agent']} played at {agent.budget_text(report['iterations'])}, "
+        f"{spec.name}'s budget for solve's games, so that --seconds plays enough of them for a "
+        f"useful interval; at its play default ({agent.budget_text()}) a game takes far longer: "
+        f"--iterations {agent.iterations} (give it --seconds too)"
+    )
+
+
 def _searches(spec: GameSpec, agent: str) -> bool:
     """Whether ``agent`` searches, so that a deadline weakens its moves: one declared with no
     budget (guardians' ``greedy``, the Trial's ``heuristic``) plays as before once the
@@ -684,7 +720,7 @@ def solve_command(spec: GameSpec, args: argparse.Namespace) -> int:
     notes = [why] if why else []
     if report is None:
         report = _agent_games(state, args, game)
-        notes += _games_notes(spec, report, args.seconds)
+        notes += _games_notes(spec, report, args)
         if not state.is_chance_node():
             search_args = argparse.Namespace(**vars(args))
             search_args.mode = False  # the exact attempt is behind us

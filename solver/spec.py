@@ -652,8 +652,17 @@ class GameSpec:
     solve_agent: str | None = None
     """The agent ``solve``'s estimate plays when none is asked for (no ``--agent``,
     ``--strength`` or ``--iterations``): a quick one where the strongest agent takes many seconds
-    a game, so a default ``solve`` answers in seconds (the Trial: ``heuristic`` self-play, about
-    0.3 s a game; its ``ismcts`` about 20 s). ``None``: :attr:`strongest_agent`."""
+    a game. No shipped game declares one: ``solve`` defaults to the strongest agent (issue 16),
+    and :attr:`solve_iterations` makes its games quick instead. ``None``:
+    :attr:`strongest_agent`."""
+    solve_iterations: int | None = None
+    """The budget, in the strongest agent's own unit, its games play at in ``solve``'s default
+    estimate (no ``--agent``, ``--strength`` or ``--iterations``), where at its play default a
+    game takes so long that :attr:`solve_seconds` plays too few for an interval that says
+    anything (the Trial's ``ismcts`` at 1000 simulations: about 14 s of CPU a four-player game,
+    so the default ``solve`` played 1 or 2 games, ``95% CI [0.21, 1.00]``; at 120, a measured
+    level of its ladder, about 2.5 s). The answer names the budget and a note says how to ask
+    for the play default. ``None``: the play default."""
     solve_seconds: float = 60.0
     """``solve``'s ``--seconds`` unless told: it stops starting games of its estimate after
     this many seconds (at least one game is played; a strong agent's whole games are slow, so
@@ -782,9 +791,10 @@ class GameSpec:
                 raise OptionError(f"{where}: heuristic names unknown engine(s) {unknown}")
         if not _is_count(self.play_games):
             raise OptionError(f"{where}: play_games must be a whole number of games, 1 or more")
-        review = self.review_iterations
-        if review is not None and not _is_count(review):
-            raise OptionError(f"{where}: review_iterations must be a whole number, 1 or more")
+        for name in ("review_iterations", "solve_iterations"):
+            budget = getattr(self, name)
+            if budget is not None and not _is_count(budget):
+                raise OptionError(f"{where}: {name} must be a whole number, 1 or more")
         self._check_choices(where)
         for name in ("default_agent", "solve_agent", "hint_agent"):
             agent = getattr(self, name)
@@ -793,6 +803,11 @@ class GameSpec:
                     f"{where}: {name} {agent!r} is not one of its agents "
                     f"({', '.join(self.agent_names())})"
                 )
+        strongest = self.strongest_agent
+        if self.solve_iterations is not None and self.agent(strongest).iterations is None:
+            raise OptionError(
+                f"{where}: solve_iterations is a budget for {strongest}, which takes none"
+            )
         seconds = self.solve_seconds
         if (
             isinstance(seconds, bool)

@@ -660,7 +660,8 @@ def test_play_plays_the_games_its_game_declares_unless_told():
 
 @pytest.mark.parametrize(("field", "value"), [("solve_agent", "nobody"), ("solve_seconds", 0),
                                               ("solve_seconds", float("inf")),
-                                              ("solve_seconds", True)])  # fmt: skip
+                                              ("solve_seconds", True), ("solve_iterations", 0),
+                                              ("solve_iterations", True)])  # fmt: skip
 def test_a_spec_s_solve_defaults_are_checked(field: str, value: object) -> None:
     from solver.errors import OptionError
     from solver.spec import GameSpec
@@ -668,3 +669,16 @@ def test_a_spec_s_solve_defaults_are_checked(field: str, value: object) -> None:
     with pytest.raises(OptionError, match=field):
         GameSpec(name="x", title="x", summary="x", players=(1,), engines={"reference": "m:f"},
                  open="m:o", **{field: value})  # fmt: skip
+
+
+def test_a_spec_s_solve_iterations_is_a_budget_of_a_strongest_agent_that_takes_one() -> None:
+    # solve_iterations is the strongest agent's budget in solve's default estimate: a game whose
+    # strongest agent searches nothing (random) has no budget to lower
+    from solver.errors import OptionError
+    from solver.spec import GameSpec
+
+    base = dict(name="x", title="x", summary="x", players=(1,), engines={"reference": "m:f"},
+                open="m:o", solve_iterations=10)  # fmt: skip
+    assert GameSpec(**base).solve_iterations == 10  # mcts, the default strongest, takes one
+    with pytest.raises(OptionError, match="solve_iterations is a budget for random"):
+        GameSpec(**base, default_agent="random")

@@ -244,3 +244,44 @@ def test_best_move_at_a_chance_node_values_it_for_the_player_asked(tmp_path):
         assert row["win_probability"] < 0.5 < row["moves"][0]["value"]
     assert any("the moves listed are the mover's" in note for note in first["notes"])
     assert not any("the moves listed are the mover's" in note for note in second["notes"])
+
+
+@pytest.mark.parametrize(
+    ("extra", "default_budget"),
+    [([], True), (["--agent", "ismcts"], False), (["--iterations", "7"], False)],
+)
+def test_the_trial_s_default_solve_plays_its_strongest_agent_at_solve_s_budget(
+    monkeypatch, capsys, extra, default_budget
+):
+    """Defect (new-user pass): `forest trial solve` at its defaults took 62 s for ONE game of
+    ismcts at its play default (1000 simulations a decision) and answered ``1.0000, 95% CI
+    [0.2065, 1.0000] over 1 game``. Unnamed, the strongest agent now plays the game's
+    ``solve_iterations`` (a measured ladder level), the answer names that budget and a note
+    says how to ask for the play default; an agent named, or --iterations, plays as asked.
+    Checked on the budget the agents are built with, not on a clock."""
+    import solver.agents
+    from solver.cli import main
+    from solver.registry import game_spec
+
+    spec = game_spec("trial")
+    play_default = spec.play_iterations(spec.strongest_agent)
+    assert spec.solve_iterations is not None and spec.solve_iterations < play_default
+    real = solver.agents.make_agent
+    built: list[object] = []
+
+    def watched(*args, **kwargs):
+        built.append(kwargs.get("iterations"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(solver.agents, "make_agent", watched)
+    argv = ["trial", "solve", "--players", "2", "--games", "1", "--seconds", "1e-9", "--json",
+            "--no-progress", *extra]  # fmt: skip
+    assert main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    expected = {(): spec.solve_iterations, ("--agent", "ismcts"): play_default}.get(tuple(extra), 7)
+    assert report["agent"] == spec.strongest_agent and report["iterations"] == expected
+    assert built == [expected, expected]  # both seats
+    said = [n for n in report["notes"] if f"--iterations {play_default}" in n]
+    assert len(said) == (1 if default_budget else 0), report["notes"]
+    if default_budget:
+        assert f"{expected} simulations a decision" in said[0]
