@@ -74,3 +74,22 @@ def test_the_command_line_page_gives_each_games_solve_seconds():
         title = "the Trial" if game == "trial" else game
         assert seconds == default or f"{title}'s {seconds:g}" in words, (game, seconds, words)
         assert f"{title}'s" not in words or f"{title}'s {seconds:g}" in words, (game, words)
+
+
+def test_the_command_line_page_s_quick_trial_figure_names_its_players_and_load():
+    """Found by a new user's pass: docs/command-line.md said `forest trial solve --agent
+    heuristic` plays "about 0.3 s a game" with no player count (the default is 4) or load; 0.94 s
+    a game was measured at 4 players under load 8. The figure names the players it holds for and
+    the load it was measured under (a game's time depends on both)."""
+    import re
+
+    from solver.registry import game_spec, load_game
+
+    page = (Path(__file__).parent.parent / "docs" / "command-line.md").read_text(encoding="utf-8")
+    said = re.search(r"`--agent heuristic` is the Trial's quick\s+estimate instead([^`]*)", page)
+    assert said is not None
+    words = " ".join(said[1].split())
+    counts = {int(n) for n in re.findall(r"at (\d) players", words)}
+    assert counts and counts <= set(game_spec("trial").players), words
+    assert load_game("trial").num_players() in counts  # the default game's (4) given
+    assert re.search(r"under load \d+", words), words
