@@ -58,6 +58,7 @@ from solver.hint.schema import (
     MoveInfoOut,
     RootInfo,
     StrengthMove,
+    TableStartRequest,
     ValidationError,
     error_from_validation,
 )
@@ -78,6 +79,7 @@ __all__ = [
     "answer",
     "applied_limit",
     "error_answer",
+    "ignored_note",
     "open_position",
 ]
 
@@ -391,15 +393,16 @@ def _build(
         limitApplied=limit,
         elapsed=round(time.monotonic() - clock.started, 6),
         terminated=found.terminated,
-        notes=[*found.notes, *notes, *_ignored_note(request)],
+        notes=[*found.notes, *notes, *ignored_note(request)],
         queued=round(clock.queued, 6),
         strengthMove=strength,
     )
     return reply.model_dump(by_alias=True)
 
 
-def _ignored_note(request: HintRequest) -> list[str]:
-    """A note naming the request's unknown top-level fields, if any (ignored, not refused)."""
+def ignored_note(request: HintRequest | TableStartRequest) -> list[str]:
+    """A note naming the request's unknown top-level fields, if any (ignored, not refused): a
+    hint's, and a table session's start (its first view's ``notes``)."""
     ignored = request.ignored_fields()
     if not ignored:
         return []

@@ -30,7 +30,7 @@ with needs_extra("the hint service"):  # the serve extra: the API names it
 
 from solver.fields import JSONValue
 from solver.hint import jobs
-from solver.hint.engine import Caps, HintError, applied_limit, error_answer
+from solver.hint.engine import Caps, HintError, applied_limit, error_answer, ignored_note
 from solver.hint.pool import JobTimeout, JobUnrun, WorkerDied, WorkerPool
 from solver.hint.schema import (
     AnalyseAnswer,
@@ -496,12 +496,14 @@ class TableRoutes:
         starting: bool = False,
         gone: Gone | None = None,
         admitted: float | None = None,
+        notes: list[str] | None = None,
     ) -> Any:
         """Advance ``session`` (with a human ``move``, if any) on the pool, one request a session
-        at a time; its view is the answer. A ``starting`` session is kept only once its first
-        step has answered: a start that fails (a bad seat, agent or option; a timeout) takes no
-        slot and drops no other session. With ``gone``, a step still waiting for a worker when
-        its client hangs up is dropped unrun (``client_gone``): the session stays as it was.
+        at a time; its view is the answer (``notes``, the request's, added to its own). A
+        ``starting`` session is kept only once its first step has answered: a start that fails
+        (a bad seat, agent or option; a timeout) takes no slot and drops no other session. With
+        ``gone``, a step still waiting for a worker when its client hangs up is dropped unrun
+        (``client_gone``): the session stays as it was.
         The step's seconds run from the request's admission (``admitted``, else the step's
         own): its wait for a worker is spent from them."""
         busy = self.busy_error(ident)
@@ -522,6 +524,8 @@ class TableRoutes:
         session.actions = reply["actions"]
         session.view_seconds = reply.get("viewSeconds")  # the next step's reserve for its view
         view = reply["view"]
+        if notes:
+            view = {**view, "notes": [*view.get("notes", []), *notes]}
         session.over = bool(view["terminal"])
         session.engines_pending = bool(view["enginePending"])
         return SafeJSONResponse({"session": ident, **view}, headers=headers)
@@ -541,7 +545,7 @@ class TableRoutes:
         session = Session(request.game, dict(request.options), list(request.humans), agent,
                           request.iterations, request.seed, seconds=seconds)  # fmt: skip
         return await self.step(Sessions.new_ident(), session, starting=True,
-                               gone=http.is_disconnected)  # fmt: skip
+                               gone=http.is_disconnected, notes=ignored_note(request))  # fmt: skip
 
     async def move(self, request: TableMoveRequest, http: Request) -> Any:
         """A human seat's move; then chance and the engine seats until a human is to move."""

@@ -580,7 +580,11 @@ def json_schema() -> dict[str, Any]:
 
 
 class TableStartRequest(_Model):
-    """A new table session (``POST /v1/table/start``): the human seats and the engines' agent."""
+    """A new table session (``POST /v1/table/start``): the human seats and the engines' agent.
+    Unknown fields are kept aside and named in the first view's ``notes``, as a hint's are: a
+    misspelt ``optons`` or ``humnas`` started a game of the defaults without a word."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
 
     game: str = Field(min_length=1, max_length=64)
     options: dict[str, Any] = Field(default_factory=dict)
@@ -602,6 +606,10 @@ class TableStartRequest(_Model):
         "--max-seconds): the searches stop at it with what they have, and the engines left to "
         "move go on at the next view (enginePending)",
     )
+
+    def ignored_fields(self) -> list[str]:
+        """The request's unknown fields, sorted (none: an empty list)."""
+        return sorted(self.model_extra or ())
 
 
 class TableMoveRequest(_Model):

@@ -340,3 +340,20 @@ def test_seats_out_of_the_game_are_refused_in_words(game: str, options: dict, sa
     with pytest.raises(HintError) as refused:
         advance_job(raw, None)
     assert (str(refused.value), refused.value.field) == (said, "humans")
+
+
+def test_a_start_names_the_fields_it_ignored(server: Server) -> None:
+    """Found by attack: a start whose options were misspelt (``optons``) started a game of the
+    defaults, four players where two were asked, and said nothing; a hint names such fields in
+    its notes, and now a start does too (once, in the first view)."""
+    misspelt = {key: value for key, value in START.items() if key != "options"}
+    answer = _post(server, "/v1/table/start", {**misspelt, "optons": {"players": 2}, "seeed": 4})
+    assert answer.status_code == 200, answer.text
+    view = answer.json()
+    assert view["players"] == solver.load_game(GAME).num_players() != 2  # the default, as before
+    note = "unknown fields ignored: 'optons', 'seeed' (a newer client's, or misspelt?)"
+    assert view["notes"] == [note]
+    again = _post(server, "/v1/table/view", {"session": view["session"]}).json()
+    assert note not in again["notes"]  # said once, by the start
+    plain = _post(server, "/v1/table/start", START).json()
+    assert not any("unknown fields" in n for n in plain["notes"])
