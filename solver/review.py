@@ -337,6 +337,7 @@ def review_record(
     """
     from solver.hint.engine import Caps, OpenedPosition
 
+    _check_arguments(record, exact, total_seconds, start, stop, since)
     started = time.monotonic()
     begun = started if since is None else min(since, started)
     deadline = None if total_seconds is None else begun + total_seconds
@@ -382,6 +383,34 @@ def review_record(
     if memory_mb is not None:
         report["limit"]["memoryMb"] = memory_mb
     return report
+
+
+def _check_arguments(
+    record: object, exact: object, total_seconds: object, start: object, stop: object, since: object
+) -> None:
+    """:func:`review_record`'s arguments beside the record's fields, refused by name
+    (:class:`OptionError`): a ``total_seconds`` of NaN ran a review with no bound, -1 or True
+    were taken as seconds, ``exact="yes"`` as true, and a text or a fraction for ``start``,
+    ``stop`` or ``total_seconds``, or a record that is no object, raised a TypeError or an
+    AttributeError."""
+    from solver.fields import is_positive_number, shown
+
+    if not isinstance(record, Mapping):
+        raise RecordError(f"a game record is a JSON object, not {shown(record)}", None,
+                          "invalid_request")  # fmt: skip
+    if exact is not None and not isinstance(exact, bool):
+        raise OptionError(f"exact must be True, False or None, not {exact!r}")
+    if total_seconds is not None and not is_positive_number(total_seconds):
+        raise OptionError(
+            f"total_seconds must be a finite number > 0 or None, not {total_seconds!r}"
+        )
+    for name, ply in (("start", start), ("stop", stop)):
+        if (ply is not None or name == "start") and (
+            isinstance(ply, bool) or not isinstance(ply, int) or ply < 0
+        ):
+            raise OptionError(f"{name} must be a ply, a whole number ≥ 0, not {ply!r}")
+    if since is not None and not is_positive_number(since):  # a reading is > 0
+        raise OptionError(f"since must be a time.monotonic() reading, not {since!r}")
 
 
 def _review_request(

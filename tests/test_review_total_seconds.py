@@ -15,9 +15,10 @@ import pytest
 
 from solver import command_clock
 from solver.cli import main
+from solver.errors import OptionError
 from solver.hint.engine import Caps
 from solver.hint.jobs import review_job
-from solver.review import review_record
+from solver.review import RecordError, review_record
 
 RECORD = {"game": "dog", "options": {"forest": "dog/another-dog"}, "seed": 0,
           "actions": [12, 0, 4, 0, 11, 0, 1]}  # fmt: skip
@@ -125,3 +126,31 @@ def test_searched_less_reads_the_decision_s_own_simulations() -> None:
         "the review's time ran short there, so their values and marks are rougher estimates"
     )
     assert searched_less_note(rows, None) is None
+
+
+@pytest.mark.parametrize(
+    ("given", "refused"),
+    [
+        ({"total_seconds": float("nan")}, "total_seconds must be a finite number > 0"),  # no bound
+        ({"total_seconds": -1.0}, "total_seconds must be a finite number > 0"),
+        ({"total_seconds": True}, "total_seconds must be a finite number > 0"),
+        ({"total_seconds": "3"}, "total_seconds must be a finite number > 0"),  # a TypeError
+        ({"total_seconds": 10**400}, "total_seconds must be a finite number > 0"),  # Overflow
+        ({"exact": "yes"}, "exact must be True, False or None"),  # it was taken as true
+        ({"start": 1.5}, "start must be a ply"),  # a TypeError
+        ({"stop": "3"}, "stop must be a ply"),  # a TypeError
+        ({"since": float("nan")}, "since must be a time.monotonic() reading"),
+    ],
+)
+def test_the_api_refuses_a_bad_argument_by_name(given, refused):
+    """Found by attack: review_record ran a review of no bound for a total_seconds of NaN (and
+    took -1, True or exact="yes" as given), and raised TypeError or OverflowError for a text, a
+    fraction or a huge number: the API raises only the library's errors."""
+    with pytest.raises(OptionError, match=refused.replace("(", r"\(").replace(")", r"\)")):
+        review_record(RECORD, iterations=5, **given)
+
+
+@pytest.mark.parametrize("record", [None, [], "x", 5])
+def test_the_api_refuses_a_record_that_is_no_object(record):
+    with pytest.raises(RecordError, match="a game record is a JSON object"):
+        review_record(record, iterations=5)  # it raised AttributeError: no attribute 'get'
