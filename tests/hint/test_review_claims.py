@@ -82,7 +82,8 @@ def test_labels_and_returns_the_replay_contradicts_get_a_note(name: str) -> None
 @pytest.mark.parametrize(
     ("field", "value"),
     [("labels", "W"), ("labels", [1]), ("returns", "won"), ("returns", [True]),
-     ("returns", {"0": 1})],
+     ("returns", {"0": 1}), ("returns", [10**400]), ("returns", [float("nan")]),
+     ("returns", [-float("inf"), 0.0])],
 )  # fmt: skip
 def test_labels_or_returns_of_the_wrong_shape_are_refused_by_name(field: str, value: Any) -> None:
     record = _told("dog")
@@ -112,6 +113,20 @@ def test_the_service_reads_labels_and_returns(name: str, server: Server) -> None
     reply = httpx.post(f"{server.url}/v1/review", json=body, timeout=120)
     assert reply.status_code == 200, reply.text
     assert reply.json()["notes"] == _last(record)["notes"] and len(reply.json()["notes"]) == 2
-    for field, value in (("labels", [1]), ("returns", ["won"])):
+    for field, value in (("labels", [1]), ("returns", ["won"]), ("returns", [10**400])):
         reply = httpx.post(f"{server.url}/v1/review", json={**body, field: value}, timeout=120)
         assert reply.status_code == 400 and reply.json()["field"].startswith(field), reply.text
+        # 10**400 (JSON's whole number past a float's range) was a 500: OverflowError
+
+
+def test_the_command_line_refuses_returns_past_a_float_s_range(tmp_path) -> None:
+    """A record's return of 1 and 400 zeros (JSON reads it whole) was a traceback
+    (OverflowError comparing it with the replay's): one line, exit 2, naming the field."""
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({**_told("dog"), "returns": [10**400]}), encoding="utf-8")
+    run = forest("dog", "review", str(path), "--iterations", "1", "--no-progress")
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.splitlines() == [
+        f'forest: error: {path}: a game record\'s "returns" is a list of finite numbers (one a '
+        "seat) or null"
+    ]
