@@ -306,10 +306,15 @@ async function newGame(event, rolled) {
   table.session = null;
   if ($("mode").value === "session") await startSession();
   else await refresh();
-  if (rolled && table.position && spec.players.length > 1) { // the count it was rolled for
-    $("players").value = String(table.position.players);
-    showChoices();
-  }
+  if (rolled) showPlayedCount(); // the count it was rolled for
+}
+
+// Players shows the count the position is played by where the server chose it (a rolled
+// instance, a loaded record or position without options.players: its file's or state's own).
+function showPlayedCount() {
+  if (!table.position || table.spec.players.length < 2) return;
+  $("players").value = String(table.position.players);
+  showChoices();
 }
 
 // -- a server-kept session ----------------------------------------------------------------------
@@ -1630,6 +1635,7 @@ async function loadFile(file) {
   table.cursor = table.actions.length;
   await refresh((error) => tooLarge(file, error));
   if (table.position) table.actions = table.line.map((entry) => entry.action); // labels -> ids
+  showPlayedCount(); // a solo position's record shows 1, not the game's own 2
 }
 
 // A file's size in a reader's words: 1.3 MB, 800 kB (the server words its limit: 1 MiB).

@@ -11,6 +11,7 @@ in the form's words before anything is asked, from the game's limits (``sizeRang
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -102,3 +103,22 @@ def test_a_size_out_of_the_games_range_is_said_before_any_request(page: Any, nam
     assert page.inner_text("#error") == ""
     assert len(rolls) == 1
     assert not problems, problems  # no 400 logged
+
+
+def test_a_loaded_record_without_a_count_shows_the_count_it_is_played_by(
+    page: Any, tmp_path: Any
+) -> None:
+    """A record of a solo puzzle that names no count is played solo (the file's own count, as
+    ``load_game`` opens it); Players said the game's own 2 beside it, with the Level hidden."""
+    puzzle = "guardians/chain"
+    assert solver.load_game("guardians", position=puzzle).num_players() == 1
+    saved = tmp_path / "solo.json"
+    saved.write_text(json.dumps({"game": "guardians", "options": {"position": puzzle},
+                                 "seed": 0, "actions": []}))  # fmt: skip
+    page.set_input_files("#load", str(saved))
+    page.wait_for_function("() => window.table.position?.game === 'guardians'")
+    ready(page)
+    assert page.inner_text("#error") == ""
+    assert page.evaluate("() => window.table.position.players") == 1
+    assert page.input_value("#players") == "1"
+    assert page.is_visible("#choice-level-label")
