@@ -48,9 +48,10 @@ def agent_first(
     stands. Without them the agent plays on its own budget (``best-move``).
 
     ``iterations``: the search's budget, which the agent's never exceeds (its play default
-    otherwise, :attr:`AgentSpec.iterations`): ``best-move --iterations 1`` paid guardians'
-    lookahead its 4 continuations a decision (20-150 ms of CPU) after a search of well under 1 ms.
-    A budget so cut is named in the note (the move is that budget's choice)."""
+    otherwise, :attr:`AgentSpec.iterations`): a search of a few simulations must not pay an
+    agent its whole play budget to order its moves (``best-move --iterations 1``; the figures
+    are in docs/hint-engine.md). A budget so cut is named in the note (the move is that
+    budget's choice)."""
     from solver.agents import make_agent
     from solver.search.limit import search_deadline
 

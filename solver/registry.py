@@ -223,8 +223,8 @@ _DEFAULT_PLAYERS: dict[str, int] = {}
 
 def default_players(spec: GameSpec) -> int:
     """The game's own player count: the one ``load_game(NAME)``, ``forest NAME play``, a hint
-    request without ``options.players``, the OpenSpiel bridge and the web table start it with
-    (the dog 1, guardians 2, the Trial 4), not the smallest it allows. The spec declares only the
+    request without ``options.players``, the OpenSpiel bridge and the web table start it with,
+    not the smallest it allows (docs/hint-engine.md lists each game's). The spec declares only the
     counts it allows; the default is its opener's when none is asked, read once per game from
     its default set-up (its :attr:`~solver.spec.GameSpec.example` where it names one)."""
     if len(spec.players) == 1:

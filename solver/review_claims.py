@@ -63,8 +63,8 @@ def _is_finite_number(value: object) -> bool:
 
 def replayed_labels(start: State, ids: Sequence[int]) -> list[str]:
     """The label of each of ``ids`` where the replay plays it from ``start`` (a fresh state the
-    caller gives up: it is played on). Read on the state's label twin where it has one (the
-    compiled Trial's reference copy: one decode, not one an action)."""
+    caller gives up: it is played on). Read on the state's label twin where it has one (a
+    compiled engine's reference copy: one decode, not one an action)."""
     from solver.game import LabelReader
 
     reader = LabelReader(start).reader()

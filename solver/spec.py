@@ -659,10 +659,9 @@ class GameSpec:
     """The budget, in the strongest agent's own unit, its games play at in ``solve``'s default
     estimate (no ``--agent``, ``--strength`` or ``--iterations``), where at its play default a
     game takes so long that :attr:`solve_seconds` plays too few for an interval that says
-    anything (the Trial's ``ismcts`` at 1000 simulations: about 14 s of CPU a four-player game,
-    so the default ``solve`` played 1 or 2 games, ``95% CI [0.21, 1.00]``; at 120, a measured
-    level of its ladder, about 2.5 s). The answer names the budget and a note says how to ask
-    for the play default. ``None``: the play default."""
+    anything (one or two games: an interval as wide as [0.2, 1.0]; the measured game costs are
+    in docs/command-line.md). The answer names the budget and a note says how to ask for the
+    play default. ``None``: the play default."""
     solve_seconds: float = 60.0
     """``solve``'s ``--seconds`` unless told: it stops starting games of its estimate after
     this many seconds (at least one game is played; a strong agent's whole games are slow, so
