@@ -21,6 +21,7 @@ from typing import Any
 from solver.cli_position import DEFAULT_ITERATIONS, DEFAULT_MEMORY_MB, open_position, value_view
 from solver.cmdkit import progress_of
 from solver.errors import OptionError
+from solver.played_budget import played_budget
 from solver.render.ascii import count, line_text
 from solver.rng import SplitMix64
 from solver.spec import GameSpec
@@ -617,7 +618,8 @@ def _agent_games(state: Any, args: argparse.Namespace, game: Any) -> dict[str, A
     value = total / played
     return {"win_probability": value, "value": value, "exact": False, "best_action": None,
             "ci_low": low, "ci_high": high, "games": played, "games_asked": args.games,
-            "iterations": iterations, "mean_score": score / played, "agent": name,
+            "iterations": played_budget(spec, name, iterations).iterations,
+            "mean_score": score / played, "agent": name,
             "method": "games", "seconds": round(time.monotonic() - started, 3)}  # fmt: skip
 
 
@@ -652,6 +654,8 @@ def _games_notes(spec: GameSpec, report: dict[str, Any], args: argparse.Namespac
     seconds: float = args.seconds
     lowered = args.iterations is None and _at_solve_budget(spec, report)
     notes = [_quick_budget_note(spec, report)] if lowered else []
+    if played_budget(spec, report["agent"], args.iterations).ignored:
+        notes.append(_ignored_budget_note(report, args.iterations))
     played, asked = report["games"], report["games_asked"]
     if played < asked:
         more = max(60.0, 10 * seconds)
@@ -685,6 +689,14 @@ def _at_solve_budget(spec: GameSpec, report: dict[str, Any]) -> bool:
         and budget == spec.solve_iterations
         and budget != spec.play_iterations(agent)
     )
+
+
+def _ignored_budget_note(report: dict[str, Any], asked: int) -> str:
+    """Why ``--iterations`` was not the budget the games played (:func:`played_budget`)."""
+    agent = report["agent"]
+    why = ("a level of the strength ladder plays at its own budget" if agent.startswith("level")
+           else f"{agent} searches nothing")  # fmt: skip
+    return f"--iterations {asked} was not played: {why}"
 
 
 def _quick_budget_note(spec: GameSpec, report: dict[str, Any]) -> str:
@@ -746,7 +758,7 @@ def _print_solved(spec: GameSpec, report: dict[str, Any], seats: bool, observer:
               f"  ({report['states']} states, {report['seconds']} s)")  # fmt: skip
     else:
         agent, iterations = report["agent"], report["iterations"]
-        per_move = spec.agent(agent).budget_text(iterations)
+        per_move = played_budget(spec, agent, iterations).words
         # "every seat" only where there are several: a solo game's one seat is no news
         seat = f", every seat: player {observer}'s " if seats else ": "
         print(f"{agent} agent{seat}{spec.value_kind} {report['value']:.4f}  95% CI "
