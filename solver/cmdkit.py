@@ -21,6 +21,7 @@ import os
 import sys
 import threading
 import time
+import unicodedata
 from collections.abc import Callable
 from typing import Protocol, TextIO, TypeAlias
 
@@ -104,11 +105,19 @@ def _whole_in(
     below = f"expected a whole number of at least {minimum}, found {text!r}"
     above = f"expected {noun} from {minimum} to {maximum}{why}, found {text!r}"
     written = text.strip()
-    digits = written[1:] if written[:1] in ("+", "-") else written
+    sign = written[:1] if written[:1] in ("+", "-") else ""
+    digits = written[len(sign) :]
     widest = len(str(max(abs(minimum), abs(maximum))))
-    if digits.isascii() and digits.isdigit() and len(digits.lstrip("0")) > widest:
-        raise argparse.ArgumentTypeError(below if written[:1] == "-" else above)
-    value = whole_int(text)
+    if digits.isdecimal():  # the digits int() reads, of any script ('٣', full-width '３')
+        # their value without leading zeros: its length is the bounds' business, not int()'s
+        # (5,000 Arabic-Indic digits, or 3 after 5,000 zeros, were said to be no number or
+        # one of too many digits)
+        significant = "".join(str(unicodedata.decimal(c)) for c in digits).lstrip("0")
+        if len(significant) > widest:
+            raise argparse.ArgumentTypeError(below if sign == "-" else above)
+        value = int(sign + (significant or "0"))
+    else:
+        value = whole_int(text)
     if value < minimum:
         raise argparse.ArgumentTypeError(below)
     if value > maximum:

@@ -39,6 +39,25 @@ def test_a_number_past_the_maximum_is_told_the_range_however_long(parse, low, hi
     assert parse(str(high)) == high and parse(f"+{low}") == low
 
 
+@pytest.mark.parametrize(("parse", "low", "high"), RANGED)
+def test_digits_int_reads_are_held_to_the_range_by_their_value(parse, low, high):
+    """int() reads the decimal digits of every script ('٣' is 3, full-width '３' too) and leading
+    zeros: a number so written is held to the range like its ASCII twin. 5,000 Arabic-Indic
+    digits were 'expected a whole number' (int()'s digit limit, not the range), and 3 after
+    5,000 zeros 'of at most 4300 digits', though it is 3."""
+    huge = "\u0663" * 5_000
+    said = _refusal(parse, str(high + 1))
+    assert _refusal(parse, huge) == said.replace(repr(str(high + 1)), repr(huge))
+    assert parse("0" * 5_000 + "3") == 3 and parse("\u0660" * 5_000 + "\uff13") == 3
+    assert parse("\u0663") == 3 and parse(" +\uff13 ") == 3
+    if low > 0:
+        assert _refusal(parse, "-" + "\u0663" * 5_000).startswith(
+            f"expected a whole number of at least {low}"
+        )
+    superscript = _refusal(parse, "\u00b2")  # a digit, not a decimal one: int() reads no '²'
+    assert superscript.startswith("expected a whole number") and "digits" not in superscript
+
+
 def test_whole_int_s_digit_limit_is_int_s_own(monkeypatch):
     """whole_int's "of at most N digits" says int()'s limit as it stands, not a copy of it; and
     a digit int() cannot read ('²', which str.isdigit passes) is no number too long."""
