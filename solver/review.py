@@ -470,7 +470,7 @@ def _claims_notes(
     replayed = None
     if isinstance(labels, list):
         start = open_record(base, [], allow_paths=allow_paths).state
-        replayed = labels_note(labels, replayed_labels(start, ids))
+        replayed = labels_note(labels, replayed_labels(start, ids, labels))
     return [replayed, returns_note(record.get("returns"), ended.state, len(ids))]
 
 

@@ -17,7 +17,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from solver.errors import shortened
+from solver.errors import SolverError, shortened
 from solver.labels import HIDDEN_LABEL
 
 if TYPE_CHECKING:
@@ -61,18 +61,34 @@ def _is_finite_number(value: object) -> bool:
         return False
 
 
-def replayed_labels(start: State, ids: Sequence[int]) -> list[str]:
+def replayed_labels(start: State, ids: Sequence[int], said: Sequence[str | None] = ()) -> list[str]:
     """The label of each of ``ids`` where the replay plays it from ``start`` (a fresh state the
     caller gives up: it is played on). Read on the state's label twin where it has one (a
-    compiled engine's reference copy: one decode, not one an action)."""
+    compiled engine's reference copy: one decode, not one an action). Where the record's own
+    label (``said``) is another that the game reads as the same action (its ``string_to_action``:
+    a label of an earlier version of the game, which old records hold, or a state-free one), that
+    label is the replay's: it names what was played, so it is no disagreement."""
     from solver.game import LabelReader
 
     reader = LabelReader(start).reader()
     labels = []
-    for action in ids:
-        labels.append(str(reader.action_to_string(action)))
+    for index, action in enumerate(ids):
+        label = str(reader.action_to_string(action))
+        own = said[index] if index < len(said) else None
+        if isinstance(own, str) and own != label and _reads_as(reader, own, action):
+            label = own
+        labels.append(label)
         reader.apply_action(action)
     return labels
+
+
+def _reads_as(state: State, label: str, action: int) -> bool:
+    """Whether ``state``'s game reads ``label`` as ``action`` (a label it reads as no legal
+    action, or as another, is no name of it)."""
+    try:
+        return bool(state.string_to_action(label) == action)
+    except SolverError:
+        return False
 
 
 def labels_note(said: Sequence[str | None], replayed: Sequence[str]) -> str | None:

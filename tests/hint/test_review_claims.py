@@ -130,3 +130,23 @@ def test_the_command_line_refuses_returns_past_a_float_s_range(tmp_path) -> None
         f'forest: error: {path}: a game record\'s "returns" is a list of finite numbers (one a '
         "seat) or null"
     ]
+
+
+def _renamed(record: dict[str, Any], old: Any) -> dict[str, Any]:
+    """The record with each label ``old(label)`` renames (``None``: kept) renamed so."""
+    labels = [old(label) or label for label in record["labels"]]
+    assert labels != record["labels"], "the game held no label to rename"
+    return {**record, "labels": labels}
+
+
+def test_a_label_the_game_reads_as_the_action_played_gets_no_note() -> None:
+    """Old records hold the labels of an earlier version of a game, which its string_to_action
+    still reads as the same actions (the Trial's 'start_space: start-2', the step's name then
+    the state-free label, for 'start on start-2'; the dog reads labels whatever their case):
+    they name what was played, so the review has nothing to say. It said they disagreed with
+    the replay. A label of another action still gets the note (the test above)."""
+    trial = _renamed(_told("trial"), lambda label: label.startswith("start on ")
+                     and label.replace("start on ", "start_space: ", 1))  # fmt: skip
+    assert _last(trial)["notes"] == []
+    dog = _renamed(_told("dog"), lambda label: label.isupper() and label.lower())
+    assert _last(dog)["notes"] == []
