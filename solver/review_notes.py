@@ -21,10 +21,13 @@ __all__ = ["folded_search_notes", "searched_less", "searched_less_note"]
 
 def searched_less(decision: Mapping[str, Any], iterations: int | None) -> bool:
     """Whether ``decision`` was searched with fewer simulations than the ``iterations`` asked:
-    an estimate (not exact) of a position with a choice (a forced move is not searched)."""
+    an estimate (not exact) of a position with a choice (a forced move is not searched). A
+    decision that gives no ``simulations`` (``None``: one a client of ``POST /v1/review`` sent
+    back without them) says nothing of its search, so it is not counted."""
     if iterations is None or decision.get("forced") or decision.get("method") == "exact":
         return False
-    return int(decision.get("simulations") or 0) < iterations
+    simulations = decision.get("simulations")
+    return simulations is not None and int(simulations) < iterations
 
 
 def searched_less_note(

@@ -377,16 +377,19 @@ _Finite = Annotated[StrictFloat, Field(allow_inf_nan=False)]
 
 class ReviewedDecision(_Model):
     """A decision an earlier ranged answer gave (one of its ``decisions``): the fields the
-    review's closing notes read (others are ignored, so a whole decision may be sent back)."""
+    review's closing notes read (others are ignored, so a whole decision may be sent back).
+    A decision is of ply 1 or later (the move into that ply); one without ``simulations`` says
+    nothing of its search, and is not counted as searched with fewer than asked (it was said
+    to have been searched with 0)."""
 
-    ply: _Ply
+    ply: Annotated[StrictInt, Field(ge=1, le=MAX_ACTIONS)]
     player: _Seat
     loss: Annotated[_Finite, Field(ge=0)] | None = None
     accuracy: Annotated[_Finite, Field(ge=0, le=100)] | None = None
     undecided: StrictBool = False
     forced: StrictBool = False
     method: str = Field(default="", max_length=32)
-    simulations: StrictInt = Field(default=0, ge=0, le=2**63 - 1)
+    simulations: StrictInt | None = Field(default=None, ge=0, le=2**63 - 1)
 
 
 class ReviewedPoint(_Model):

@@ -115,6 +115,7 @@ def test_without_earlier_the_whole_notes_are_the_answer_s_own() -> None:
         ({"decisions": [{"ply": 1, "player": 0, "loss": -1}]}, "earlier.decisions.0.loss"),
         ({"decisions": [{"ply": 1, "player": 0, "undecided": 1}]}, "earlier.decisions.0.undecided"),
         ({"decisions": [{"player": 0}]}, "earlier.decisions.0.ply"),
+        ({"decisions": [{"ply": 0, "player": 0}]}, "earlier.decisions.0.ply"),  # no move into 0
         ({"curve": [{"ply": -1}]}, "earlier.curve.0.ply"),
         ({"curve": [{"ply": 0, "values": [True]}]}, "earlier.curve.0.values.0"),
         ({"curve": {"ply": 0}}, "earlier.curve"),
@@ -128,3 +129,21 @@ def test_a_bad_earlier_is_refused_by_its_field(server: Server, earlier: object, 
     reply = httpx.post(f"{server.url}/v1/review", json=body, timeout=120)
     assert reply.status_code == 400, reply.text
     assert (reply.json()["code"], reply.json()["field"]) == ("invalid_request", field), reply.text
+
+
+def test_earlier_fields_left_out_are_not_made_up() -> None:
+    """A decision sent back without ``simulations`` was taken as searched with 0 (the schema's
+    default), so ``wholeNotes`` said '1 decision of 1 searched with fewer than the 1000
+    simulations asked (the fewest 0)' of a search the client said nothing of; the same decision
+    with its count searched less is still said so (the note's numbers by hand)."""
+    record = _record(seed=19)
+    total = len(record["actions"])
+    bare = {"ply": 1, "player": 0, "loss": 0.0, "accuracy": 100.0, "method": "mcts"}
+    body = {**record, "exact": True, "fromPly": total, "limit": {"iterations": 1000}}
+    answer = _review({**body, "earlier": {"decisions": [bare]}})
+    assert not [n for n in answer["wholeNotes"] if "searched with fewer" in n], answer
+    told = _review({**body, "earlier": {"decisions": [{**bare, "simulations": 7}]}})
+    assert [n for n in told["wholeNotes"] if "searched with fewer" in n] == [
+        "1 decision of 1 searched with fewer than the 1000 simulations asked (the fewest 7): "
+        "the review's time ran short there, so their values and marks are rougher estimates"
+    ]
