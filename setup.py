@@ -5,7 +5,7 @@ Everything else (metadata, dependencies, the console script) lives in ``pyprojec
 Cython runs only when the extensions are built (``build_ext``: ``pip install``, a wheel's build,
 ``setup.py build_ext --inplace``), not whenever this file is loaded: a clean clone's wheel build
 loads it for its requirements and its metadata first, and each load regenerated the C of every
-kernel (about 10 s) for commands that build nothing.
+kernel for commands that build nothing (the figures: README.md, under `make demo`).
 """
 
 import os

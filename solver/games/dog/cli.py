@@ -138,7 +138,7 @@ def _route(args: argparse.Namespace) -> int:
     forest = resolve_forest(args.forest)
     query = RouteQuery.parse(args.query or "")
     # --seconds counts from the command's start, as every command's budget does: the imports
-    # (CP-SAT's some 0.5 s) came out of it, not on top of it
+    # (CP-SAT's) come out of it, not on top of it (docs/command-line.md)
     deadline = command_clock.started() + args.seconds
     answer = solve_route(
         forest, query, method=args.method, time_limit=args.time_limit, deadline=deadline

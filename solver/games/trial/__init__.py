@@ -70,10 +70,9 @@ SPEC = GameSpec(
         ),
     },
     play_games=2,  # four ISMCTS seats: about 22 s of CPU a game (10 games took 401 s)
-    # solve's default estimate is the strongest agent's (issue 16's contract): ismcts games at
-    # its play default took about 14 s of CPU each (4 players), so the default --seconds 60
-    # played 1 or 2 (an interval like [0.21, 1.00]); at 120 simulations (the ladder's level 8,
-    # which beats the heuristic agent) about 2.5 s, so tens of games; --iterations 1000 for more
+    # solve's default estimate is the strongest agent's (issue 16's contract): at its play
+    # default the default --seconds 60 played 1 or 2 games; at 120 simulations (the ladder's
+    # level 8, which beats the heuristic agent) tens (the game costs: docs/command-line.md)
     solve_iterations=120,
     # review: about 750 positions a four-player game; at a hint's 1000 simulations a default
     # review took 75 s of CPU (103 s on the shared machine, 230 s under more load), at 300 about

@@ -1276,8 +1276,8 @@ function mergedLabels(seen, more) {
 // The fields of a reviewed decision and of a curve point the server's closing notes read: the
 // earlier answers go back with the last range (`earlier`), so its `wholeNotes` speak of the
 // whole review (each answer's own notes speak of its six plies). False and absent fields are
-// left out: a 363-ply game's decisions and curve were 143 kB whole, 37 kB so (about 100 bytes
-// a ply; the server's default body limit is 1 MiB). A body too large is answered without them.
+// left out (a quarter of the bytes: docs/hint-engine.md). A body too large is answered without
+// them.
 const DECISION_FIELDS = ["ply", "player", "loss", "accuracy", "undecided", "forced", "method",
   "simulations"];
 const POINT_FIELDS = ["ply", "method", "values"];

@@ -144,8 +144,8 @@ class RulesModel:
         deadline: float | None = None,
     ) -> None:
         """``deadline`` (``time.monotonic()``): past it, :class:`BuildPastDeadline` is raised
-        between two turns' rules (a 16x16 forest's horizon took up to 1.3 s to build, in Python,
-        outside CP-SAT's limits; built whole, a route search of ``--seconds 3`` ran past it)."""
+        between two turns' rules (a large forest's horizon is built in Python, outside CP-SAT's
+        limits; built whole, a route search ran past its ``--seconds``: docs/command-line.md)."""
         self.forest = forest
         self.deadline = deadline
         self.rolls = None if rolls is None else list(rolls)
