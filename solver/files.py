@@ -69,7 +69,7 @@ def bytes_said(size: int) -> str:
     for shift, unit in ((30, "GiB"), (20, "MiB"), (10, "KiB")):
         if size > 0 and size % (1 << shift) == 0:
             return f"{size >> shift} {unit}"
-    return f"{size} bytes"
+    return "1 byte" if size == 1 else f"{size} bytes"  # serve --max-body-bytes 1: '1 byte'
 
 
 _KINDS = (
