@@ -218,7 +218,9 @@ def default_engine(spec: GameSpec | None = None) -> str:
     return "kernel" if wanted is None else wanted
 
 
-_DEFAULT_PLAYERS: dict[str, int] = {}
+_DEFAULT_PLAYERS: dict[GameSpec, int] = {}
+"""Each spec's own count, once read (keyed by the spec itself, not its name: a game declared
+again under the same name, :func:`declare`, opens with its own opener)."""
 
 
 def default_players(spec: GameSpec) -> int:
@@ -229,10 +231,10 @@ def default_players(spec: GameSpec) -> int:
     its default set-up (its :attr:`~solver.spec.GameSpec.example` where it names one)."""
     if len(spec.players) == 1:
         return spec.players[0]
-    if spec.name not in _DEFAULT_PLAYERS:
+    if spec not in _DEFAULT_PLAYERS:
         opened = spec.open(spec.example, players=None)
-        _DEFAULT_PLAYERS[spec.name] = int(opened.game.num_players())
-    return _DEFAULT_PLAYERS[spec.name]
+        _DEFAULT_PLAYERS[spec] = int(opened.game.num_players())
+    return _DEFAULT_PLAYERS[spec]
 
 
 def load_game(name: str, *, engine: str | None = None, **options: Any) -> Any:

@@ -88,3 +88,21 @@ def test_an_engine_that_is_no_name_is_an_option_error(engine):
     with pytest.raises(OptionError, match=rf"an engine is a name \(kernel, reference\), not "
                                           rf"{type(engine).__name__}"):  # fmt: skip
         load_game("dog", forest="dog/puddles", engine=engine)
+
+
+def test_a_game_declared_again_under_its_name_gets_its_own_default_count() -> None:
+    """default_players read each game's count once, kept by the game's name: a spec declared
+    again under the same name (``declare``: a plug-in's newer version) was given the first
+    one's count. The second spec's opener here starts 3 players; the first's, 2."""
+    import dataclasses
+    from types import SimpleNamespace
+
+    from solver.registry import default_players
+
+    first = game_spec("guardians")
+    assert default_players(first) == 2  # docs/hint-engine.md: guardians starts 2 players
+    game = SimpleNamespace(name=first.name, num_players=lambda: 3)
+    second = dataclasses.replace(first, open=lambda *_, **__: SimpleNamespace(game=game))
+    assert second.name == first.name
+    assert default_players(second) == 3
+    assert default_players(first) == 2
