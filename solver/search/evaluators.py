@@ -165,9 +165,20 @@ def rollout(state: State, rng: SplitMix64, guided: bool = False) -> list[float]:
         state.apply_action(action)
 
 
+MAX_ROLLOUTS = 2**31 - 1
+"""The most rollouts a leaf: the compiled searches read the count as a C int (a larger one
+raised OverflowError from ``mcts(state, rollouts=2**31)``)."""
+
+
 def _check_rollouts(n_rollouts: object) -> int:
-    if isinstance(n_rollouts, bool) or not isinstance(n_rollouts, int) or n_rollouts < 1:
-        raise OptionError(f"rollouts must be a whole number ≥ 1, not {n_rollouts!r}")
+    if (
+        isinstance(n_rollouts, bool)
+        or not isinstance(n_rollouts, int)
+        or not 1 <= n_rollouts <= MAX_ROLLOUTS
+    ):
+        raise OptionError(
+            f"rollouts must be a whole number from 1 to {MAX_ROLLOUTS}, not {n_rollouts!r}"
+        )
     return n_rollouts
 
 

@@ -718,6 +718,8 @@ def search_value(state: State, budget: Limit, options: MCTSOptions, seed: int) -
     (a decision outcome: the mean of its most visited move). One search, one budget, however
     many chance nodes follow each other.
     """
+    if budget.iterations is not None and budget.iterations > MAX_VISITS:  # as mcts() refuses
+        raise OptionError(f"iterations must be at most {MAX_VISITS}, not {budget.iterations!r}")
     if options.threads > 1 and state.current_player() != CHANCE:
         return _root_parallel(state, budget, options, check_seed(seed), False).value
     holder = MCTSTree()

@@ -23,6 +23,7 @@ from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
 from solver.errors import OptionError
+from solver.fields import is_positive_number
 from solver.search.evaluators import (
     Evaluator,
     EvaluatorLike,
@@ -42,6 +43,10 @@ __all__ = [
 
 DEFAULT_MAX_NODES = 20_000_000
 """The default tree cap: 20 million nodes (640 MB for a one-player game at 32 bytes a node)."""
+
+MAX_MAX_NODES = 2**63 - 1
+"""The largest ``max_nodes``: the compiled trees read it as a C int64 (a larger one raised
+OverflowError from ``mcts(state, max_nodes=2**64)``)."""
 
 Heuristic = Callable[[Any, int], float]
 """A leaf value for pure-Python states: ``heuristic(state, player) -> [0, 1]``."""
@@ -93,14 +98,18 @@ class MCTSOptions:
     def __post_init__(self) -> None:
         c = self.c
         if c is not None and (
-            isinstance(c, bool) or not isinstance(c, (int, float)) or not math.isfinite(c) or c < 0
+            isinstance(c, bool)
+            or not isinstance(c, (int, float))
+            or not (c == 0 or is_positive_number(c))  # 10**400: math.isfinite overflowed
         ):
             raise OptionError(f"c must be a finite number ≥ 0 or None, not {c!r}")
         self.evaluator_object()  # checks evaluator and rollouts
         _check_backup(self.backup)
         m = self.max_nodes
-        if isinstance(m, bool) or not isinstance(m, int) or m < 1:
-            raise OptionError(f"max_nodes must be a whole number ≥ 1, not {m!r}")
+        if isinstance(m, bool) or not isinstance(m, int) or not 1 <= m <= MAX_MAX_NODES:
+            raise OptionError(
+                f"max_nodes must be a whole number from 1 to {MAX_MAX_NODES}, not {m!r}"
+            )
         _check_threads(self.threads)
 
     def evaluator_object(self) -> Evaluator | EvaluatorLike:

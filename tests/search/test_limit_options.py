@@ -78,6 +78,11 @@ def test_limit_keeps_good_values_and_is_frozen():
         ({"backup": 1.5}, "backup"),
         ({"max_nodes": 0}, "max_nodes"),
         ({"max_nodes": 10.0}, "max_nodes"),
+        # found by attack: each raised OverflowError (math.isfinite, or the compiled trees' C
+        # int and int64) from mcts(state, c=...), rollouts=... or max_nodes=...
+        ({"c": 10**400}, "c must"),
+        ({"rollouts": 2**31}, "rollouts must be a whole number from 1 to 2147483647"),
+        ({"max_nodes": 2**63}, "max_nodes must be a whole number from 1 to"),
     ],
 )
 def test_mcts_options_refuse_bad_values(options, match):
@@ -290,6 +295,20 @@ def test_ismcts_refuses_an_iteration_count_past_the_visit_counts_by_name() -> No
     for iterations in (MAX_VISITS + 1, 2**63, 2**70):
         with pytest.raises(OptionError, match="iterations must be at most"):
             solver.best_move(state, iterations=iterations, seconds=0.01)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_evaluate_refuses_an_iteration_count_past_the_visit_counts_by_name(engine) -> None:
+    """Found by attack: ``solver.evaluate(state, iterations=2**64)`` raised OverflowError from
+    the compiled tree, where best_move and mcts refuse the count by name (evaluate's search
+    skipped mcts()'s check); the largest count a tree counts is still taken."""
+    from solver.search.mcts_reference import MAX_VISITS
+
+    state = _state(engine, "dog/tiny-example", 10)
+    for iterations in (MAX_VISITS + 1, 2**64):
+        with pytest.raises(OptionError, match="iterations must be at most"):
+            evaluate(state, iterations=iterations)
+    MCTSOptions(c=0, max_nodes=2**63 - 1, rollouts=2**31 - 1)  # the bounds themselves pass
 
 
 @pytest.mark.parametrize("position", [None, "dog/stick", 3, {"game": "dog"}])
