@@ -227,6 +227,11 @@ def _ismcts_call(
                 f"{function}() got an option ISMCTS does not take, {name!r}; expected one of "
                 f"{known}"
             )
+    if configure is not None and not callable(configure):  # it was called: a TypeError
+        raise OptionError(
+            f"{function}(): configure must be a function of the state giving its MCTSOptions, "
+            f"or None, not {configure!r}"
+        )
     budget, opts = _sampling_call(iterations, seconds, limit, options, keywords, _ISMCTS_BUDGET)
     if opts is None and configure is not None:
         return budget, configure(state), seed

@@ -311,6 +311,18 @@ def test_evaluate_refuses_an_iteration_count_past_the_visit_counts_by_name(engin
     MCTSOptions(c=0, max_nodes=2**63 - 1, rollouts=2**31 - 1)  # the bounds themselves pass
 
 
+@pytest.mark.parametrize("configure", [True, 3, "strong", []])
+def test_the_hidden_searches_refuse_a_configure_that_is_no_function(configure) -> None:
+    """Found by attack: hidden_best_move(state, configure=3) raised TypeError ('int' object is
+    not callable)."""
+    from solver.search import hidden_best_move, hidden_evaluate
+
+    state = solver.load_game("trial", players=2).new_initial_state()
+    for search in (hidden_best_move, hidden_evaluate):
+        with pytest.raises(OptionError, match="configure must be a function of the state"):
+            search(state, configure=configure, iterations=1)
+
+
 @pytest.mark.parametrize("position", [None, "dog/stick", 3, {"game": "dog"}])
 def test_a_search_of_what_is_no_state_is_an_option_error(position):
     # Defect: solver.best_move(None, iterations=5) escaped as an AttributeError (found by the
