@@ -32,6 +32,7 @@ from types import ModuleType
 import pytest
 from hypothesis import HealthCheck, settings
 
+import solver
 from solver.testing import load_module
 
 settings.register_profile("forest", deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -40,9 +41,12 @@ settings.load_profile("forest")
 _EXT_TESTS = Path(__file__).resolve().parent / "ext"
 _ROOT = Path(__file__).resolve().parents[1]
 
-KERNEL_MODULES = tuple(f"solver._ext.{pyx.stem}" for pyx in sorted((_ROOT / "ext").glob("*.pyx")))
-"""Every compiled kernel the build makes: one module per ``ext/*.pyx`` (read from the tree, so a
-kernel added later is checked too)."""
+_KERNEL_SOURCES = Path(solver.__file__).resolve().parents[1] / "ext"
+KERNEL_MODULES = tuple(f"solver._ext.{pyx.stem}" for pyx in sorted(_KERNEL_SOURCES.glob("*.pyx")))
+"""Every compiled kernel the build makes: one module per ``ext/*.pyx`` of the tree ``solver`` is
+imported from (so a kernel added later is checked too, and a copy of this file elsewhere, as
+``tests/test_kernel_policy.py`` makes, reads the same list)."""
+assert KERNEL_MODULES, f"no kernel sources in {_KERNEL_SOURCES}"
 
 
 @pytest.fixture(scope="session")
