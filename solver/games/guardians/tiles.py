@@ -186,7 +186,8 @@ def _tile_from_dict(index: int, item: Any) -> Tile:
         raise _bad(where, "a JSON object", item)
     extra = sorted(set(item) - {"id", "colour", "sequence", "points"})
     if extra:
-        raise _bad(f"{where}.{extra[0]}", "absent (known: id, colour, sequence, points)", 0)
+        raise _bad(f"{where}.{extra[0]}", "absent (known: id, colour, sequence, points)",
+                   extra[0])  # fmt: skip
     for key in ("id", "colour", "sequence", "points"):
         if key not in item:
             raise _bad(f"{where}.{key}", "present", None)

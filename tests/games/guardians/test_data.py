@@ -90,6 +90,17 @@ def test_bad_tile_sets_name_the_field(data, field):
         tile_set_from_dict(data)
 
 
+@pytest.mark.parametrize(
+    ("data", "found"),
+    [({**GOOD_TILES, "extra": 1}, '"extra"'), (broken("tiles.0.shape", "round"), '"shape"')],
+)
+def test_an_unknown_field_is_found_by_its_name(data, found):
+    """A tile's unknown field said 'found 0' whatever it was (the top level's names it)."""
+    with pytest.raises(FormatError) as info:
+        tile_set_from_dict(data)
+    assert info.value.found == found
+
+
 def test_bad_json_files_point_at_line_and_column(tmp_path):
     path = tmp_path / "tiles.json"
     path.write_text('{"name": "t",\n  "tiles": [}\n', encoding="utf-8")
