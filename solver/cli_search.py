@@ -695,7 +695,7 @@ def _ignored_budget_note(report: dict[str, Any], asked: int) -> str:
     """Why ``--iterations`` was not the budget the games played (:func:`played_budget`)."""
     agent = report["agent"]
     why = ("a level of the strength ladder plays at its own budget" if agent.startswith("level")
-           else f"{agent} searches nothing")  # fmt: skip
+           else f"{agent} takes no budget")  # fmt: skip
     return f"--iterations {asked} was not played: {why}"
 
 

@@ -41,7 +41,9 @@ def played_budget(spec: GameSpec, name: str, asked: int | None) -> PlayedBudget:
         budget = rung.iterations if rung.iterations is not None else own.iterations
         return PlayedBudget(budget, own.budget_text(budget) if budget else "no budget",
                             ignored=asked is not None)  # fmt: skip
-    if own.iterations is None:  # it searches nothing: a budget given it is not played
+    if (
+        own.iterations is None
+    ):  # it takes none (it searches nothing, or to the end): one given it is not played
         return PlayedBudget(None, "no budget", ignored=asked is not None)
     budget = own.iterations if asked is None else asked
     return PlayedBudget(budget, own.budget_text(budget), ignored=False)

@@ -57,8 +57,21 @@ def test_an_agent_that_searches_nothing_has_no_budget(monkeypatch, capsys) -> No
     assert game_spec("trial").agent("heuristic").iterations is None  # it takes none
     report, _ = _solved(monkeypatch, capsys, ["--agent", "heuristic", "--iterations", "5"])
     assert report["iterations"] is None
-    assert "--iterations 5 was not played: heuristic searches nothing" in report["notes"]
+    assert "--iterations 5 was not played: heuristic takes no budget" in report["notes"]
     from solver.cli import main
 
     assert main([*ARGS, "--agent", "heuristic", "--iterations", "5"]) == 0
     assert "(no budget; an estimate of what heuristic" in capsys.readouterr().out
+
+
+def test_the_exact_agent_is_not_said_to_search_nothing(capsys) -> None:
+    """The exact agent takes no budget, but it searches (to the end): the note said of an
+    agent given --iterations it does not take '... searches nothing'."""
+    from solver.cli import main
+
+    argv = ["dog", "solve", "dog/another-dog", "--agent", "exact", "--iterations", "3",
+            "--games", "1", "--json", "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["iterations"] is None
+    assert "--iterations 3 was not played: exact takes no budget" in report["notes"]
