@@ -352,6 +352,7 @@ def _whole_notes(earlier: ReviewedSoFar | None, result: dict[str, Any]) -> list[
     web table reviews a game six plies a request, and each answer's notes speak of its plies."""
     from solver.review import closing_notes
 
+    _check_earlier_seats(earlier, result)
     start = result["start"]
     decisions = (
         {d.ply: d.model_dump() for d in earlier.decisions if d.ply <= start} if earlier else {}
@@ -362,6 +363,25 @@ def _whole_notes(earlier: ReviewedSoFar | None, result: dict[str, Any]) -> list[
     return closing_notes([decisions[ply] for ply in sorted(decisions)],
                          [curve[ply] for ply in sorted(curve)], result["valueKind"],
                          result["limit"].get("iterations"))  # fmt: skip
+
+
+def _check_earlier_seats(earlier: ReviewedSoFar | None, result: dict[str, Any]) -> None:
+    """Refuse ``earlier`` naming a seat the reviewed game has not (its seats: the answer's curve
+    values, one a seat), or a curve point of another count: ``wholeNotes`` spoke of them as
+    sent ('player 64 ...' of a one-player dog game)."""
+    seats = next((len(p["values"]) for p in result["curve"] if p.get("values")), None)
+    if earlier is None or seats is None:
+        return
+    for index, decision in enumerate(earlier.decisions):
+        if decision.player >= seats:
+            field = f"earlier.decisions.{index}.player"
+            raise HintError(f"{field}: seat {decision.player} is not a seat of this "
+                            f"{seats}-player game", field, "invalid_request")  # fmt: skip
+    for index, point in enumerate(earlier.curve):
+        if point.values is not None and len(point.values) != seats:
+            field = f"earlier.curve.{index}.values"
+            raise HintError(f"{field}: {len(point.values)} values, where this game has {seats} "
+                            "seats (one value a seat)", field, "invalid_request")  # fmt: skip
 
 
 def guarded(job: Callable[..., dict[str, Any]], raw: JSONValue, *args: object) -> dict[str, Any]:

@@ -119,6 +119,9 @@ def test_without_earlier_the_whole_notes_are_the_answer_s_own() -> None:
         ({"curve": [{"ply": -1}]}, "earlier.curve.0.ply"),
         ({"curve": [{"ply": 0, "values": [True]}]}, "earlier.curve.0.values.0"),
         ({"curve": {"ply": 0}}, "earlier.curve"),
+        # the dog is a one-player game: 'player 1 ...' was said of it as sent
+        ({"decisions": [{"ply": 1, "player": 1, "undecided": True}]}, "earlier.decisions.0.player"),
+        ({"curve": [{"ply": 0, "values": [0.5, 0.5]}]}, "earlier.curve.0.values"),
         ([], "earlier"),
     ],
 )
