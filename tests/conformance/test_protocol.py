@@ -132,6 +132,21 @@ def test_an_action_that_is_no_id_gets_no_label(name, engine, source, action):
 
 
 @pytest.mark.parametrize(("name", "engine", "source"), CASES)
+def test_a_numpy_integer_is_the_action_id_it_holds(name, engine, source):
+    """Found by attack: the Trial refused ``np.random.choice(state.legal_actions())`` (a NumPy
+    int64) as 'not an action id', where the dog and guardians take it; every game and engine
+    labels and applies it as the int."""
+    np = pytest.importorskip("numpy")
+    state = _open(name, engine, source).state
+    action = state.legal_actions()[0]
+    assert state.action_to_string(np.int64(action)) == state.action_to_string(action)
+    twin = state.clone()
+    state.apply_action(np.int64(action))
+    twin.apply_action(action)
+    assert state.to_json() == twin.to_json()
+
+
+@pytest.mark.parametrize(("name", "engine", "source"), CASES)
 def test_searchers_answer_within_a_tiny_budget(name, engine, source):
     from solver.search import mcts
 

@@ -34,7 +34,7 @@ from typing import Any
 from solver.errors import FormatError, IllegalActionError, OptionError
 from solver.games.trial import kernel_codec
 from solver.games.trial.kernel_tables import compile_game
-from solver.games.trial.rules import TrialGame, TrialState
+from solver.games.trial.rules import TrialGame, TrialState, integer_id
 from solver.kernels import CompiledModule
 from solver.rng import SplitMix64, redeal_stream
 
@@ -66,10 +66,11 @@ class KernelTrialState(_StateBase):
         by the reference's :meth:`~TrialState.refusal` on the decoded data, which it only reads
         (the data was deep-copied for every refusal, so that the reference's ``apply_action``
         could raise it: a copy for nothing, as the action is never applied)."""
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise IllegalActionError(f"action {action!r} is not an action id (an integer)")
-        if 0 <= action < self.game.layout.size and self._is_legal(action):  # pragma: no cover
-            self._apply(action)  # an int subclass that is a legal id
+        given, action = action, integer_id(action)
+        if action is None:
+            raise IllegalActionError(f"action {given!r} is not an action id (an integer)")
+        if 0 <= action < self.game.layout.size and self._is_legal(action):
+            self._apply(action)  # an integer not of type int (NumPy's) that is a legal id
             return
         refused = self._reference().refusal(action)
         if refused is not None:

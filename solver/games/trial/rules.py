@@ -25,6 +25,7 @@ step kinds: :mod:`.setup`, :mod:`.turns` (turn, move, paw, hand limit, days), :m
 from __future__ import annotations
 
 import math
+import operator
 import os
 from typing import Any
 
@@ -117,6 +118,18 @@ def _copy(value: Any) -> Any:
     return value
 
 
+def integer_id(action: Any) -> int | None:
+    """``action`` as a plain int when it is an integer (NumPy's too: ``np.random.choice`` of the
+    legal actions gives one, which the dog and guardians took and the Trial refused), else
+    ``None`` (a bool, a float, a text: no action id)."""
+    if isinstance(action, bool):
+        return None
+    try:
+        return operator.index(action)
+    except TypeError:
+        return None
+
+
 class TrialState:
     """One position of the Trial (see the module docstring)."""
 
@@ -194,15 +207,16 @@ class TrialState:
         refused = self.refusal(action)
         if refused is not None:
             raise refused
-        self.apply_legal(action)
+        self.apply_legal(int(action))
 
     def refusal(self, action: Any) -> IllegalActionError | None:
         """The error :meth:`apply_action` raises for ``action`` here (not an id, or not legal:
         the step and the legal actions named), or ``None`` when it is legal; the state is only
         read. The compiled engine words its refusals by it on its decoded data, with no copy of
         the state (it deep-copied it to let this method's caller raise)."""
-        if isinstance(action, bool) or not isinstance(action, int):
-            return IllegalActionError(f"action {action!r} is not an action id (an integer)")
+        given, action = action, integer_id(action)
+        if action is None:
+            return IllegalActionError(f"action {given!r} is not an action id (an integer)")
         legal = self.legal_actions()
         if action in legal:
             return None
@@ -249,8 +263,9 @@ class TrialState:
     def action_to_string(self, action: int) -> str:
         """A readable label: what the action does at the current step."""
         size = self.layout.size
-        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < size:
-            raise IllegalActionError(f"{action!r} is not a trial action id (0..{size - 1})")
+        given, action = action, integer_id(action)  # type: ignore[assignment]
+        if action is None or not 0 <= action < size:
+            raise IllegalActionError(f"{given!r} is not a trial action id (0..{size - 1})")
         frame = self._top()
         base = self._label(action)
         if frame is None:
