@@ -203,8 +203,9 @@ def _check_options(
         isinstance(players, bool) or not isinstance(players, int) or players not in spec.players
     ):
         allowed = ", ".join(str(p) for p in spec.players)
+        said = players if type(players) is int else option_values.described(players)  # as JSON
         raise HintError(
-            f"{spec.name} is played by {allowed} player(s), not {players!r}", "options.players"
+            f"{spec.name} is played by {allowed} player(s), not {said}", "options.players"
         )
     known = {"players"} | ({spec.source_option} if spec.source_option else set())
     extra: dict[str, Any] = {}

@@ -199,3 +199,27 @@ def test_a_tiles_file_the_engine_cannot_read_is_refused_on_its_field(tmp_path):
             open_position(_request("guardians", {"tiles": path}), allow_paths=True)
         assert caught.value.field == "options.tiles", caught.value
         assert str(caught.value).startswith(f"options.tiles: {path}: is a "), caught.value
+
+
+@pytest.mark.parametrize(
+    ("players", "said"),
+    [
+        (True, "not the boolean true"),
+        ("2", 'not the text "2"'),
+        ([2], "not the list [2]"),
+        (None, None),
+        (9, "not 9"),  # a whole number as the command line says it (--players 9)
+    ],
+)
+def test_a_refused_player_count_is_quoted_as_json(players: Any, said: str | None) -> None:
+    """Found by attack: a JSON client's ``"players": true`` was refused ``not True`` and ``"2"``
+    ``not '2'``, Python's forms of what it never sent; now as the option refusals say a value."""
+    request = SimpleNamespace(game="trial", engine=None, options={"players": players},
+                              state=None, actions=[])  # fmt: skip
+    if said is None:  # null: the default count, no refusal
+        open_position(request, allow_paths=False)
+        return
+    with pytest.raises(HintError) as refused:
+        open_position(request, allow_paths=False)
+    assert str(refused.value) == f"trial is played by 2, 3, 4 player(s), {said}"
+    assert refused.value.field == "options.players"
