@@ -165,12 +165,19 @@ def _unclean(at: list[str | int], problem: str, code_at: list[str | int]) -> Hin
     return HintError(f"{field + ': ' if field else ''}{problem}", field, _code(code_at))
 
 
+BOM_REFUSED = "starts with a byte order mark (U+FEFF, a UTF-8 BOM): send the JSON without it"
+"""A text that starts with a BOM (an editor's, saving a request as "UTF-8 with BOM"): refused in
+the project's words, on the stdio line, the HTTP body and a ``state`` text alike."""
+
+
 def parse_json(text: str, path: list[Any] | None = None, code: str = "malformed") -> Any:
     """``text`` parsed as JSON and checked clean (:func:`check_clean`); ``path`` names where the
     text sits in the request (a ``state`` given as text), ``code`` the error code when it is not
     JSON at all."""
     where = _field(list(path or []))
     prefix = f"{where}: " if where else ""
+    if text.startswith("\ufeff"):  # json's own words were "decode using utf-8-sig"
+        raise HintError(f"{prefix or 'the request '}{BOM_REFUSED}", where, code)
     try:
         value = loads(
             text, parse_constant=_refuse_constant, parse_int=_parse_int, parse_float=_parse_float

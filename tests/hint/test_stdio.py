@@ -132,6 +132,19 @@ def test_an_unknown_action_is_named(engine: Engine) -> None:
     assert engine.close()[0] == 0
 
 
+def test_a_byte_order_mark_is_refused_in_the_services_words(engine: Engine) -> None:
+    """Found by attack: a line saved "UTF-8 with BOM" was refused in Python's words ('Unexpected
+    UTF-8 BOM (decode using utf-8-sig)'), which tell a client of no such call; now the BOM is
+    named, the request's id still echoed, and the engine goes on serving."""
+    engine.send("\ufeff" + json.dumps({"id": "b", **DOG}))
+    reply = engine.read()
+    assert (reply["id"], reply["code"], reply["field"]) == ("b", "malformed", None)
+    assert reply["error"].startswith("the request starts with a byte order mark (U+FEFF")
+    engine.send({"id": "ok", **DOG, "limit": {"iterations": 10}})
+    assert engine.read()["id"] == "ok"
+    assert engine.close()[0] == 0
+
+
 def test_a_huge_budget_is_capped(engine: Engine) -> None:
     engine.send(
         {"id": "big", **DOG, "actions": [10], "exact": False, "limit": {"iterations": 10**12}}
