@@ -751,6 +751,8 @@ cdef class Tree:
             with nogil:
                 if timed:
                     deadline = now() + seconds
+                self.leaf.deadline = deadline  # rollouts stop at it too (``leaf.pxd``)
+                self.leaf.cut = False
                 while True:
                     if max_nodes > 0 and (done > 0 or resume) and self.ncount >= max_nodes:
                         reason = 2
@@ -764,6 +766,9 @@ cdef class Tree:
                     if err != ERR_NONE:
                         break
                     done += 1
+                    if self.leaf.cut:  # the deadline passed inside the leaf's rollouts
+                        reason = 1
+                        break
                     if iterations > 0 and done >= iterations:
                         break
                     if timed and now() >= deadline:

@@ -16,12 +16,19 @@ heuristic-greedy). The evaluators, with the draws of ``rng.pxd``:
   pick when ``below(t) == 0``; one legal action: no draw);
 - ``LEAF_MIXED``: the guided mean, then ``0.5 * (heuristic + guided)`` per player.
 
+A searcher with a ``seconds`` budget sets ``LeafWork.deadline`` (the monotonic clock, ``now``):
+the rollouts then look at the clock every ``LEAF_CHECK_EVERY`` games and stop once it has
+passed, averaging the games played so far (at least one) and setting ``LeafWork.cut`` so the
+searcher ends its search there. Without a deadline (0) or before it, nothing changes: the same
+games, the same draws. Without this, one leaf of ``rollouts=10**6`` ran seconds past its budget.
+
 The pure-Python twins are ``solver/search/evaluators.py``'s evaluators.
 """
 
 from libc.math cimport INFINITY
 from libc.stdint cimport uint64_t
 from libc.string cimport memcpy
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from rng cimport sample_outcome, splitmix64_below
 from state cimport KERNEL_CHANCE, KERNEL_TERMINAL, KernelVTable
@@ -37,6 +44,9 @@ cdef enum:
     LEAF_NO_ACTIONS = 2        # a non-terminal state without actions or outcomes
     LEAF_TOO_MANY_ACTIONS = 3  # more than max_actions of them
 
+cdef enum:
+    LEAF_CHECK_EVERY = 16      # rollouts between two looks at the clock (a deadline is set)
+
 ctypedef struct LeafWork:
     const KernelVTable* vt
     const void* game
@@ -48,6 +58,15 @@ ctypedef struct LeafWork:
     char* scratch              # the state a rollout plays on
     char* probe                # a guided decision's look one ply ahead
     double* acc                # num_players doubles: the rollouts' running sums
+    double deadline            # ``now()`` after which rollouts stop (0: none)
+    bint cut                   # set when the deadline cut a leaf's rollouts short
+
+
+cdef inline double now() noexcept nogil:
+    """Seconds on the monotonic clock."""
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return <double>ts.tv_sec + <double>ts.tv_nsec * 1e-9
 
 
 cdef inline LeafWork leaf_work(const KernelVTable* vt, const void* game, int max_actions,
@@ -65,6 +84,8 @@ cdef inline LeafWork leaf_work(const KernelVTable* vt, const void* game, int max
     w.scratch = scratch
     w.probe = probe
     w.acc = acc
+    w.deadline = 0.0
+    w.cut = False
     return w
 
 
@@ -139,11 +160,13 @@ cdef inline int leaf_rollout(const LeafWork* w, uint64_t* rng, double* out,
     return err
 
 
-cdef inline int leaf_value(const LeafWork* w, const void* state, uint64_t* rng, int evaluator,
+cdef inline int leaf_value(LeafWork* w, const void* state, uint64_t* rng, int evaluator,
                            int rollouts, double* out) noexcept nogil:
     """The ``evaluator``'s value of the non-terminal ``state`` for every player, into ``out``
-    (the heuristic evaluators need ``vtable.heuristic``: the caller checks)."""
+    (the heuristic evaluators need ``vtable.heuristic``: the caller checks). A passed
+    ``w.deadline`` ends the rollouts early and sets ``w.cut`` (the module docstring)."""
     cdef int i, p, err
+    cdef int played = rollouts
     cdef bint guided = evaluator == LEAF_GUIDED or evaluator == LEAF_MIXED
     if evaluator == LEAF_HEURISTIC:
         for p in range(w.num_players):
@@ -164,8 +187,13 @@ cdef inline int leaf_value(const LeafWork* w, const void* state, uint64_t* rng, 
                 return err
             for p in range(w.num_players):
                 w.acc[p] += out[p]
+            if (w.deadline > 0.0 and (i + 1) % LEAF_CHECK_EVERY == 0 and i + 1 < rollouts
+                    and now() >= w.deadline):
+                played = i + 1
+                w.cut = True
+                break
         for p in range(w.num_players):
-            out[p] = w.acc[p] / rollouts
+            out[p] = w.acc[p] / played
     if evaluator == LEAF_MIXED:
         for p in range(w.num_players):
             out[p] = 0.5 * (w.vt.heuristic(w.game, state, p) + out[p])

@@ -60,8 +60,9 @@ tiles times the frontier of a forest), up to 65535.
 
 The search loop runs without the GIL. A ``Tree`` must not be used by two threads at once (it
 raises ``RuntimeError`` if a second search or advance starts while one is running).
-Seconds budgets read a monotonic clock every ``check_every`` iterations (default 16): they are not
-deterministic, iteration budgets are.
+Seconds budgets read a monotonic clock every ``check_every`` iterations (default 16), and inside
+a leaf's rollouts every ``LEAF_CHECK_EVERY`` games (``leaf.pxd``: a leaf of many rollouts stops
+at the deadline and ends the search): they are not deterministic, iteration budgets are.
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
@@ -513,6 +514,8 @@ cdef class Tree:
             with nogil:
                 if timed:
                     deadline = now() + seconds
+                self.leaf.deadline = deadline  # rollouts stop at it too (``leaf.pxd``)
+                self.leaf.cut = False
                 while True:
                     if max_nodes > 0 and (done > 0 or resume) and (
                         <int64_t>self.count + KERNEL_MAX_ACTIONS > max_nodes
@@ -523,6 +526,9 @@ cdef class Tree:
                     if err != ERR_NONE:
                         break
                     done += 1
+                    if self.leaf.cut:  # the deadline passed inside the leaf's rollouts
+                        by_time = True
+                        break
                     if done >= limit:
                         break
                     if timed and done % check_every == 0 and now() >= deadline:

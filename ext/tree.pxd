@@ -1,6 +1,7 @@
 # cython: language_level=3
 """What the compiled tree searchers (``mcts.pyx``, ``ismcts.pyx``) share, written once: their
-common error codes and the exceptions they become, the monotonic clock of a ``seconds`` budget,
+common error codes and the exceptions they become, the monotonic clock of a ``seconds`` budget
+(defined in ``leaf.pxd``, whose rollouts read it too),
 growing a record array together with its per-player value sums, and the check of a node index
 the Python-facing readers make.
 
@@ -10,9 +11,8 @@ the copies they replace cost.
 
 from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport realloc
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from leaf cimport LEAF_NO_ACTIONS, LEAF_TOO_MANY_ACTIONS
+from leaf cimport LEAF_NO_ACTIONS, LEAF_TOO_MANY_ACTIONS, now  # the clock: ``leaf.pxd``
 
 cdef enum:
     ERR_NONE = 0
@@ -21,13 +21,6 @@ cdef enum:
     ERR_TOO_MANY_ACTIONS = LEAF_TOO_MANY_ACTIONS
     ERR_BAD_PLAYER = 4
     ERR_SEARCHER = 5           # a searcher's own codes start here
-
-
-cdef inline double now() noexcept nogil:
-    """Seconds on the monotonic clock."""
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return <double>ts.tv_sec + <double>ts.tv_nsec * 1e-9
 
 
 cdef inline int grow_arena(void** records, size_t record_size, double** sums, int num_players,

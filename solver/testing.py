@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import TypeVar
 
 from solver.errors import IllegalActionError, SolverError
 from solver.game import CHANCE, TERMINAL, Game, State, sample_chance
@@ -46,6 +47,7 @@ __all__ = [
     "game_cases",
     "load_module",
     "one_line_error",
+    "outcome_within",
     "random_action",
     "random_playouts",
     "run_forest",
@@ -53,6 +55,7 @@ __all__ = [
 ]
 
 MAX_ACTIONS_PER_GAME = 100_000
+_T = TypeVar("_T")
 
 
 INVARIANTS: dict[str, str] = {
@@ -542,3 +545,26 @@ def load_module(name: str, path: Path) -> ModuleType:
     finally:
         sys.path.remove(folder)
     return module
+
+
+def outcome_within(call: Callable[[], _T], hang_seconds: float) -> _T:
+    """What ``call()`` returns (or raises), run in a daemon thread; ``AssertionError`` if it has
+    not returned after ``hang_seconds``. A hang detector, not a timing check: give it a generous
+    bound. A search in compiled code holds no GIL-checked point, so pytest-timeout's alarm could
+    not stop it; the daemon thread is left to the process's exit instead."""
+    box: list[_T] = []
+    raised: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            box.append(call())
+        except BaseException as exc:  # handed to the caller's thread below
+            raised.append(exc)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(hang_seconds)
+    if raised:
+        raise raised[0]
+    assert box, f"still running after {hang_seconds} s"
+    return box[0]

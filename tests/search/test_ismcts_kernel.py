@@ -20,6 +20,7 @@ from solver.rng import SplitMix64
 from solver.search import Limit, mcts
 from solver.search.evaluators import Evaluator, PlayoutEvaluator
 from solver.search.ismcts import deal_seed, ismcts
+from solver.testing import outcome_within
 
 pytestmark = pytest.mark.usefixtures("declared_cards")  # the cards games hide information
 
@@ -298,6 +299,23 @@ def test_budgets_are_honoured(cards):
     capped = ismcts(state, iterations=10**6, max_nodes=500, seed=1)
     assert capped.extra["stopped_by"] == "max_nodes"
     assert 500 <= capped.nodes < 500 + 4 * 12  # one simulation's new nodes past the cap at most
+
+
+def test_a_leaf_of_many_rollouts_stops_at_the_deadline(cards):
+    # As MCTS's (tests/search/test_mcts.py): the rollouts of one leaf ignored the deadline, so
+    # rollouts=2**31-1 ran for minutes; a passed deadline now cuts them after a few. A far
+    # deadline draws nothing more: the search of the iteration budget alone.
+    state = _position(cards)
+    cut = outcome_within(
+        lambda: ismcts(state, seconds=1e-9, evaluator="rollout", rollouts=2**31 - 1, seed=1), 120
+    )
+    assert cut.iterations == 1 and cut.extra["stopped_by"] == "seconds"
+    plain = ismcts(state, iterations=40, evaluator="rollout", rollouts=40, seed=1)
+    timed = ismcts(state, iterations=40, seconds=600.0, evaluator="rollout", rollouts=40, seed=1)
+    assert timed.extra["stopped_by"] == "iterations"
+    assert [(m.action, m.visits, m.value) for m in timed.moves] == [
+        (m.action, m.visits, m.value) for m in plain.moves
+    ]
     top = ismcts(state, iterations=400, seed=1, top_k=2)
     assert [m.action for m in top.moves] == [
         m.action for m in ismcts(state, iterations=400, seed=1).moves

@@ -19,7 +19,7 @@ from solver.games.dog.forest import Terrain as T
 from solver.games.dog.rules import DogGame
 from solver.search.mcts import DEFAULT_C, DEFAULT_C_HEURISTIC, MCTS, MCTSTree, mcts
 from solver.search.result import SearchResult
-from solver.testing import best_win_probability
+from solver.testing import best_win_probability, outcome_within
 
 O, U, P, TREE, SQ, DOG = T.OPEN, T.UNDERGROWTH, T.PUDDLE, T.TREE, T.SQUIRREL, T.DOG  # noqa: E741
 ROLLS = (10, 11, 12)  # roll: 1, 2, 3 steps
@@ -403,6 +403,27 @@ def test_seconds_budget(kernel):
         both = mcts(state, iterations=25, seconds=60.0, seed=0)
         assert both.extra["stopped_by"] == "iterations"
         assert both.iterations == 25
+
+
+def test_a_leaf_of_many_rollouts_stops_at_the_deadline(kernel):
+    # The first simulation ran all its rollouts without looking at the clock: seconds=0.2 with
+    # rollouts=10**6 took 2.8 s and rollouts=2**31-1 ran for minutes (found by an attack). A
+    # deadline passed at once now ends the leaf after a few rollouts: one simulation, "seconds".
+    state = kernel("dog/tiny-example", 11)
+    result = outcome_within(lambda: mcts(state, seconds=1e-9, rollouts=2**31 - 1, seed=0), 120)
+    assert result.iterations == 1 and result.extra["stopped_by"] == "seconds"
+
+
+def test_a_deadline_not_reached_changes_no_rollout(kernel):
+    # The clock checks inside a leaf's rollouts draw nothing: a far deadline gives the very
+    # search an iteration budget alone gives (rollouts=40: the clock is read in every leaf).
+    state = kernel("dog/tiny-example", 11)
+    plain = mcts(state, iterations=30, rollouts=40, seed=5)
+    timed = mcts(state, iterations=30, seconds=600.0, rollouts=40, seed=5)
+    assert timed.extra["stopped_by"] == "iterations"
+    assert [(m.action, m.visits, m.value) for m in timed.moves] == [
+        (m.action, m.visits, m.value) for m in plain.moves
+    ]
 
 
 def test_seconds_alone_is_the_budget_as_best_move_reads_it(kernel):
