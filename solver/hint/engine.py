@@ -54,11 +54,11 @@ from solver.hint.schema import (
     ErrorAnswer,
     HintAnswer,
     HintRequest,
+    KeepsUnknown,
     LimitApplied,
     MoveInfoOut,
     RootInfo,
     StrengthMove,
-    TableStartRequest,
     ValidationError,
     error_from_validation,
 )
@@ -80,6 +80,7 @@ __all__ = [
     "applied_limit",
     "error_answer",
     "ignored_note",
+    "misspelt_refusal",
     "open_position",
 ]
 
@@ -400,15 +401,30 @@ def _build(
     return reply.model_dump(by_alias=True)
 
 
-def ignored_note(request: HintRequest | TableStartRequest) -> list[str]:
+def ignored_note(request: KeepsUnknown) -> list[str]:
     """A note naming the request's unknown top-level fields, if any (ignored, not refused): a
-    hint's, and a table session's start (its first view's ``notes``)."""
+    hint's, a table session's start (its first view's ``notes``), a position's, a roll's, an
+    analysis's and a review's (their answers' ``notes``)."""
     ignored = request.ignored_fields()
     if not ignored:
         return []
     names = ", ".join(repr(name[:40]) for name in ignored[:8])
     more = f" and {len(ignored) - 8} more" if len(ignored) > 8 else ""
     return [f"unknown fields ignored: {names}{more} (a newer client's, or misspelt?)"]
+
+
+def misspelt_refusal(request: KeepsUnknown, needed: str, why: str) -> None:
+    """Refuse ``request`` (:class:`HintError` on the unknown field) where the field ``needed`` was
+    not sent and an unknown one close to it was: without it the request means nothing (``why``:
+    a review sent ``action`` for ``actions`` reviewed no move), so it is not merely noted."""
+    import difflib
+
+    if needed in request.model_fields_set:
+        return
+    close = difflib.get_close_matches(needed, request.ignored_fields(), n=1, cutoff=0.75)
+    if close:
+        raise HintError(f"{close[0]}: no field of this request; did you mean {needed}? ({why})",
+                        close[0])  # fmt: skip
 
 
 def _is_set(cancel: threading.Event | None) -> bool:

@@ -23,6 +23,8 @@ from solver.hint.engine import (
     RequestClock,
     answer,
     error_answer,
+    ignored_note,
+    misspelt_refusal,
     open_position,
 )
 from solver.hint.lines import hinted_svg, move_points, pv_points
@@ -177,6 +179,7 @@ def position_job(raw: dict[str, Any]) -> dict[str, Any]:
         "pvSvg": pv_svg,
         "drawsLine": bool(spec.svg_line or spec.svg_point),
         "valueKind": spec.value_kind,
+        "notes": ignored_note(request),
     }
 
 
@@ -227,7 +230,11 @@ def analyse_job(raw: dict[str, Any], admitted: float | None = None) -> dict[str,
         row = analyse(_Held())
     clean = json.loads(json.dumps(row, default=str))
     return AnalyseAnswer(
-        id=request.id, game=spec.name, row=clean, elapsed=round(time.monotonic() - clock.started, 6)
+        id=request.id,
+        game=spec.name,
+        row=clean,
+        elapsed=round(time.monotonic() - clock.started, 6),
+        notes=ignored_note(request),
     ).model_dump(by_alias=True)
 
 
@@ -308,7 +315,8 @@ def roll_job(raw: dict[str, Any]) -> dict[str, Any]:
     instance = hooks.roll(request.seed, (request.width, request.height), request.turns)
     text = hooks.dump(instance)
     return {"game": spec.name, "options": {spec.source_option: text},
-            "source": f"seed:{request.seed} {request.width}x{request.height}"}  # fmt: skip
+            "source": f"seed:{request.seed} {request.width}x{request.height}",
+            "notes": ignored_note(request)}  # fmt: skip
 
 
 def review_job(raw: dict[str, Any], caps: Caps, admitted: float | None = None) -> dict[str, Any]:
@@ -318,6 +326,7 @@ def review_job(raw: dict[str, Any], caps: Caps, admitted: float | None = None) -
     from solver.review import RecordError, review_record
 
     request = ReviewRequest.model_validate(raw)
+    misspelt_refusal(request, "actions", "a review without its actions reviews no move")
     record = {"game": request.game, "options": request.options, "seed": request.seed,
               "actions": request.actions}  # fmt: skip
     if request.engine is not None:
@@ -343,6 +352,7 @@ def review_job(raw: dict[str, Any], caps: Caps, admitted: float | None = None) -
     except OptionError as exc:
         raise HintError(str(exc), None) from None
     result["wholeNotes"] = _whole_notes(request.earlier, result)
+    result["notes"] = [*result.get("notes", []), *ignored_note(request)]
     return ReviewAnswer(id=request.id, **result).model_dump(by_alias=True)
 
 

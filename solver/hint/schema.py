@@ -46,6 +46,7 @@ __all__ = [
     "HintAnswer",
     "HintLimit",
     "HintRequest",
+    "KeepsUnknown",
     "LimitApplied",
     "MoveInfoOut",
     "PositionRequest",
@@ -88,6 +89,20 @@ _Ply = Annotated[StrictInt, Field(ge=0, le=MAX_ACTIONS)]
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+
+class KeepsUnknown(_Model):
+    """A request whose unknown top-level fields are kept aside (a newer client may send more)
+    and named in the answer (``engine.ignored_note``), so a misspelt field (``limt``,
+    ``action`` for ``actions``) is not silently lost."""
+
+    # listed after _Position among a request's bases: pydantic merges the bases' configs in
+    # order, the last one winning (first, _Position's extra="ignore" undid this)
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    def ignored_fields(self) -> list[str]:
+        """The request's unknown top-level fields, sorted (none: an empty list)."""
+        return sorted(self.model_extra or ())
 
 
 class HintLimit(_Model):
@@ -135,11 +150,9 @@ class _Position(_Model):
     )
 
 
-class HintRequest(_Position):
+class HintRequest(_Position, KeepsUnknown):
     """One hint request. Unknown top-level fields are kept aside (a newer client may send more)
     and named in the answer's ``notes``, so a misspelt field (``limt``) is not silently lost."""
-
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
 
     id: str = _ID
     limit: HintLimit = Field(default_factory=HintLimit)
@@ -180,12 +193,8 @@ class HintRequest(_Position):
         description="stdio only: a partial answer (isDuringSearch true) every this many seconds",
     )
 
-    def ignored_fields(self) -> list[str]:
-        """The request's unknown top-level fields, sorted (none: an empty list)."""
-        return sorted(self.model_extra or ())
 
-
-class PositionRequest(_Position):
+class PositionRequest(_Position, KeepsUnknown):
     """A position as the web table shows it (``POST /v1/position``); ``pv``: actions whose path
     on the picture is wanted (the hinted line)."""
 
@@ -210,7 +219,7 @@ class PositionRequest(_Position):
     )
 
 
-class RollRequest(_Model):
+class RollRequest(KeepsUnknown):
     """A new instance rolled by the game's generator (``POST /v1/roll``)."""
 
     game: str = Field(min_length=1, max_length=64)
@@ -357,7 +366,7 @@ class ErrorAnswer(_Model):
     version: int = SCHEMA_VERSION
 
 
-class AnalyseRequest(_Position):
+class AnalyseRequest(_Position, KeepsUnknown):
     """A game file's solvability (games with analysis hooks): its class, par and value."""
 
     id: str = Field(default="analyse", min_length=1, max_length=200)
@@ -369,6 +378,9 @@ class AnalyseAnswer(_Model):
     game: str
     row: dict[str, Any] = Field(description="the game's analysis row (class, par, value, ...)")
     elapsed: float
+    notes: list[str] = Field(
+        default_factory=list, description="the request's unknown fields, named (ignored)"
+    )
 
 
 _Finite = Annotated[StrictFloat, Field(allow_inf_nan=False)]
@@ -409,7 +421,7 @@ class ReviewedSoFar(_Model):
     curve: list[ReviewedPoint] = Field(default_factory=list, max_length=MAX_ACTIONS + 1)
 
 
-class ReviewRequest(_Model):
+class ReviewRequest(KeepsUnknown):
     """A game record to review: ``{"game", "options", "seed", "actions"}`` plus the budget."""
 
     version: Literal[1] = SCHEMA_VERSION
@@ -582,12 +594,10 @@ def json_schema() -> dict[str, Any]:
     }
 
 
-class TableStartRequest(_Model):
+class TableStartRequest(KeepsUnknown):
     """A new table session (``POST /v1/table/start``): the human seats and the engines' agent.
     Unknown fields are kept aside and named in the first view's ``notes``, as a hint's are: a
     misspelt ``optons`` or ``humnas`` started a game of the defaults without a word."""
-
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
 
     game: str = Field(min_length=1, max_length=64)
     options: dict[str, Any] = Field(default_factory=dict)
@@ -609,10 +619,6 @@ class TableStartRequest(_Model):
         "--max-seconds): the searches stop at it with what they have, and the engines left to "
         "move go on at the next view (enginePending)",
     )
-
-    def ignored_fields(self) -> list[str]:
-        """The request's unknown fields, sorted (none: an empty list)."""
-        return sorted(self.model_extra or ())
 
 
 class TableMoveRequest(_Model):

@@ -1,0 +1,61 @@
+"""Found by attack: a misspelt field of ``/v1/position``, ``/v1/roll``, ``/v1/analyse`` or
+``/v1/review`` was dropped without a word (a review sent ``action`` for ``actions`` reviewed no
+move and said nothing). A hint and a table start already named theirs in ``notes``; now these
+routes do too, and a review whose ``actions`` are missing but misspelt is refused naming the
+field sent and the one meant. The expected words are written by hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import Server
+
+DOG = {"game": "dog", "options": {"forest": "dog/another-dog"}}
+
+
+def _note(*names: str) -> str:
+    said = ", ".join(repr(name) for name in names)
+    return f"unknown fields ignored: {said} (a newer client's, or misspelt?)"
+
+
+def _post(server: Server, path: str, body: dict[str, Any]) -> httpx.Response:
+    return httpx.post(f"{server.url}{path}", json=body, timeout=120)
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "misspelt"),
+    [
+        ("/v1/position", DOG, {"action": [0], "sate": None}),
+        ("/v1/roll", {"game": "dog", "seed": 1, "width": 6, "height": 6}, {"seeed": 4}),
+        ("/v1/analyse", DOG, {"optoins": {"forest": "dog/another-dog"}}),
+        ("/v1/review", {**DOG, "actions": []}, {"totalSecond": 5, "fromPyl": 0}),
+    ],
+)
+def test_the_fields_a_route_ignored_are_named_in_its_notes(
+    server: Server, path: str, body: dict[str, Any], misspelt: dict[str, Any]
+) -> None:
+    plain = _post(server, path, body)
+    assert plain.status_code == 200, plain.text
+    assert not any("unknown fields" in note for note in plain.json()["notes"])
+    answer = _post(server, path, {**body, **misspelt})
+    assert answer.status_code == 200, answer.text
+    assert _note(*sorted(misspelt)) in answer.json()["notes"]
+
+
+def test_a_review_of_misspelt_actions_is_refused_naming_the_field(server: Server) -> None:
+    """Without ``actions`` a review reviews no move: ``action`` is refused, not noted."""
+    answer = _post(server, "/v1/review", {**DOG, "action": [0, 1]})
+    assert answer.status_code == 400, answer.text
+    refused = answer.json()
+    assert (refused["code"], refused["field"]) == ("invalid_request", "action")
+    assert refused["error"] == (
+        "action: no field of this request; did you mean actions? (a review without its "
+        "actions reviews no move)"
+    )
+    unrelated = _post(server, "/v1/review", {**DOG, "colour": "red"})  # nothing like actions
+    assert unrelated.status_code == 200 and _note("colour") in unrelated.json()["notes"]
+    both = _post(server, "/v1/review", {**DOG, "actions": [], "action": [0]})  # actions sent
+    assert both.status_code == 200 and _note("action") in both.json()["notes"]
