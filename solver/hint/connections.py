@@ -14,6 +14,11 @@ A connection past either is closed. While the app works on a complete request th
 deadline here (the request's own budget bounds that). Between requests, uvicorn's keep-alive
 timeout closes an idle connection, and a connection is closed after ``max_requests`` answers
 (the last one says ``Connection: close``).
+
+A body declared larger than ``max_body_bytes`` is refused 413 (``too_large``) at once, not after
+the body deadline: a chunk whose size line says more than the limit (the protocol tells the
+ingress middleware through :data:`CHUNK_PENDING`), and a Content-Length of more digits than h11
+reads (21 or more: h11 called it "bad", a 400, where a 20-digit one was a 413).
 """
 
 from __future__ import annotations
@@ -23,11 +28,13 @@ import contextlib
 import http
 import json
 import logging
+import re
 import sys
 import time
 from typing import Any
 
 from solver.errors import needs_extra
+from solver.files import bytes_said
 
 with needs_extra("the hint service"):  # the serve extra: the API names it
     import h11
@@ -37,7 +44,36 @@ with needs_extra("the hint service"):  # the serve extra: the API names it
 
 from solver.hint.limits import CONNECTION_DEFAULTS
 
-__all__ = ["ConnectionLimits", "GuardedH11Protocol", "log_line", "protocol_class"]
+__all__ = [
+    "CHUNK_PENDING",
+    "ConnectionLimits",
+    "GuardedH11Protocol",
+    "log_line",
+    "protocol_class",
+    "too_large_answer",
+]
+
+LIMIT_HEADER = "X-Max-Body-Bytes"
+"""A 413's header: the body limit in bytes (``--max-body-bytes``)."""
+
+LIMIT_SAID_HEADER = "X-Max-Body-Said"
+"""A 413's header: the same limit in words (``1 MiB``, :func:`solver.files.bytes_said`), which
+the web table shows a user whose record is too large (it worded the bytes itself before)."""
+
+CHUNK_PENDING = "forest.chunk_pending"
+"""The ASGI scope key where the protocol leaves the bytes the current chunk of a chunked body
+still declares (its size line read, its data not yet): the ingress refuses a body whose bytes
+read plus these pass the limit, without waiting for data that may never come."""
+
+_HUGE_LENGTH = re.compile(rb"(?im)^content-length:[ \t]*[0-9]{21,}[ \t]*\r?$")
+"""A Content-Length header of a number too long for h11 (more than 20 digits)."""
+
+
+def too_large_answer(limit: int) -> tuple[dict[str, Any], dict[str, str]]:
+    """The error object and the headers of the 413 for a body past ``limit`` bytes."""
+    reply = {"id": None, "error": f"the body is larger than {limit} bytes", "field": None,
+             "code": "too_large", "version": 1}  # fmt: skip
+    return reply, {LIMIT_HEADER: str(limit), LIMIT_SAID_HEADER: bytes_said(limit)}
 
 
 def log_line(text: str) -> None:
@@ -57,11 +93,13 @@ class ConnectionLimits:
         body_seconds: float = CONNECTION_DEFAULTS["body_seconds"],
         keep_alive_seconds: float = CONNECTION_DEFAULTS["keep_alive_seconds"],
         max_requests: int = CONNECTION_DEFAULTS["max_requests"],
+        max_body_bytes: int | None = None,
     ) -> None:
         self.head_seconds = head_seconds
         self.body_seconds = body_seconds
         self.keep_alive_seconds = keep_alive_seconds
         self.max_requests = max_requests
+        self.max_body_bytes = max_body_bytes  # None: no early 413 here (the ingress still has it)
 
 
 class _Connection(h11.Connection):
@@ -114,6 +152,7 @@ class GuardedH11Protocol(H11Protocol):
     _waiting: str | None = None  # "head" or "body": what the deadline is for
     _requests = 0
     _counted: object = None  # the last request cycle counted
+    _head = b""  # the bytes received since the last answer, the head among them (16 KiB at most)
 
     # -- the deadlines -----------------------------------------------------------------------
     def _arm(self, what: str, seconds: float) -> None:
@@ -170,6 +209,13 @@ class GuardedH11Protocol(H11Protocol):
     def send_400_response(self, msg: str) -> None:
         error = self.conn.protocol_error if isinstance(self.conn, _Connection) else None
         status, body = bad_http_answer(error)
+        extra: list[tuple[bytes, bytes]] = []
+        limit = self.limits.max_body_bytes
+        if limit is not None and error is not None and _HUGE_LENGTH.search(self._head):
+            status = 413  # a number, only too long for h11: too large, as a shorter one is
+            reply, named = too_large_answer(limit)
+            body = json.dumps(reply).encode("ascii")
+            extra = [(k.lower().encode(), v.encode()) for k, v in named.items()]
         if self.access_log_json:  # the access log's line, in place of uvicorn's plain warning
             entry = {"ts": round(time.time(), 3), "method": None, "path": None, "status": status,
                      "ms": 0.0, "client": self.client[0] if self.client else None}  # fmt: skip
@@ -178,6 +224,7 @@ class GuardedH11Protocol(H11Protocol):
             (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode()),
             (b"connection", b"close"),
+            *extra,
         ]
         try:
             for event in (h11.Response(
@@ -194,12 +241,28 @@ class GuardedH11Protocol(H11Protocol):
         self._arm("head", self.limits.head_seconds)
 
     def data_received(self, data: bytes) -> None:
+        if self.cycle is None or self.cycle.response_complete:  # a head may be among them
+            self._head = (self._head + data)[-17_000:]
         super().data_received(data)
         if not self.transport.is_closing():
             self._watch()
+            self._declare_chunk()
+
+    def _declare_chunk(self) -> None:
+        """Tell the ingress what the current chunk still declares (``CHUNK_PENDING``) and wake
+        it: a chunk size past the limit is refused before its data, which may never come.
+        (h11's chunk reader keeps the size in ``_bytes_in_chunk``: without it, nothing here.)"""
+        cycle = self.cycle
+        pending = getattr(getattr(self.conn, "_reader", None), "_bytes_in_chunk", None)
+        if cycle is None or cycle.response_complete or not isinstance(pending, int):
+            return
+        cycle.scope[CHUNK_PENDING] = pending  # type: ignore[literal-required]
+        if pending > 0:
+            cycle.message_event.set()  # the ingress reads (no new bytes) and weighs it
 
     def on_response_complete(self) -> None:
         self._disarm()
+        self._head = b""
         super().on_response_complete()  # may start a pipelined request already received
         if not self.transport.is_closing():
             self._watch()  # the next head's deadline (uvicorn's idle timer runs beside it)

@@ -41,9 +41,15 @@ with needs_extra("the hint service"):  # the serve extra: the API names it
     from starlette.exceptions import HTTPException as StarletteHTTPException
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from solver.files import bytes_said, check_writable, write_whole
+from solver.files import check_writable, write_whole
 from solver.hint import jobs
-from solver.hint.connections import ConnectionLimits, log_line, protocol_class
+from solver.hint.connections import (
+    CHUNK_PENDING,
+    ConnectionLimits,
+    log_line,
+    protocol_class,
+    too_large_answer,
+)
 from solver.hint.engine import Caps, HintError, error_answer
 from solver.hint.ingress import ident_of, parse_request, safe_text
 from solver.hint.pool import WorkerPool
@@ -108,14 +114,6 @@ class _AccessLog:
         log_line(json.dumps(entry))
 
 
-LIMIT_HEADER = "X-Max-Body-Bytes"
-"""A 413's header: the body limit in bytes (``--max-body-bytes``)."""
-
-LIMIT_SAID_HEADER = "X-Max-Body-Said"
-"""A 413's header: the same limit in words (``1 MiB``, :func:`solver.files.bytes_said`), which
-the web table shows a user whose record is too large (it worded the bytes itself before)."""
-
-
 class _Ingress:
     """ASGI middleware: a POST body is read whole, at most ``limit`` bytes (413 past it, by
     Content-Length or while reading), and checked by :func:`solver.hint.ingress.parse_request`
@@ -131,9 +129,7 @@ class _Ingress:
             return
         headers = dict(scope.get("headers") or [])
         length = headers.get(b"content-length")
-        too_large = error_answer(None, f"the body is larger than {self.limit} bytes", None,
-                                 "too_large")  # fmt: skip
-        limit = {LIMIT_HEADER: str(self.limit), LIMIT_SAID_HEADER: bytes_said(self.limit)}
+        too_large, limit = too_large_answer(self.limit)
         if length is not None and length.isdigit() and int(length) > self.limit:
             await SafeJSONResponse(too_large, 413, limit)(scope, receive, send)
             return
@@ -147,7 +143,7 @@ class _Ingress:
                 return
             body = message.get("body", b"")
             seen += len(body)
-            if seen > self.limit:
+            if seen + scope.get(CHUNK_PENDING, 0) > self.limit:  # read, or declared by a chunk
                 await SafeJSONResponse(too_large, 413, limit)(scope, receive, send)
                 return
             chunks.append(body)
@@ -322,6 +318,7 @@ def run_server(args: argparse.Namespace, caps: Caps) -> int:
         body_seconds=args.body_timeout,
         keep_alive_seconds=args.keep_alive,
         max_requests=args.max_keepalive_requests,
+        max_body_bytes=args.max_body_bytes,
     )
     config = ServerConfig(
         caps=caps,

@@ -195,6 +195,40 @@ def test_bytes_that_are_not_http_get_the_error_object_with_a_code(strict: Server
     _still_answers(strict)
 
 
+def _head_of(server: Server, data: bytes) -> bytes:
+    """The head of the answer to ``data`` sent on a new connection (read to its end)."""
+    sock = _connect(server)
+    sock.sendall(data)
+    received = b""
+    with contextlib.suppress(ConnectionResetError):
+        while b"\r\n\r\n" not in received and (chunk := sock.recv(65536)):
+            received += chunk
+    sock.close()
+    return received.partition(b"\r\n\r\n")[0].lower()
+
+
+def test_a_body_declared_too_large_is_413_at_once(strict: Server) -> None:
+    """Found by attack: a chunk size past the 1 MiB limit (0x200000), sent without its data, got
+    no answer, only the close of the body deadline; a Content-Length of 21+ digits was a 400
+    'bad Content-Length' where a 20-digit one was a 413. Both are the limit's 413 now (a
+    Content-Length that is no number stays a 400: NOT_HTTP)."""
+    post = b"POST /v1/hint HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    declared = {
+        "chunk": post + b"Transfer-Encoding: chunked\r\n\r\n200000\r\n",
+        "chunk after bytes": post + b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n100000\r\n",
+        "length": post + b"Content-Length: " + b"9" * 25 + b"\r\n\r\n",
+        "twenty digits": post + b"Content-Length: " + b"9" * 20 + b"\r\n\r\n",
+    }
+    for what, data in declared.items():
+        status, reply = _answer(strict, data)
+        assert (status, reply["code"]) == (413, "too_large"), (what, reply)
+        assert reply["error"] == f"the body is larger than {1 << 20} bytes", reply
+        assert set(reply) == {"id", "error", "field", "code", "version"}
+        assert b"x-max-body-bytes: 1048576" in _head_of(strict, data), what
+        assert b"x-max-body-said: 1 mib" in _head_of(strict, data), what
+    _still_answers(strict)
+
+
 def test_bytes_that_are_not_http_are_logged_as_json(tmp_path) -> None:
     logged = Server(tmp_path, "--workers", "1")
     try:
