@@ -377,6 +377,10 @@ def review_record(
     said = [finished_note(record.get("finished"), report["finished"], len(actions)),
             *_claims_notes(record, base, ids, ended, allow_paths=allow_paths)]  # fmt: skip
     report["notes"][:0] = [note for note in said if note is not None]
+    # the notes on the record's own claims, kept apart too (`recordNotes`): they speak of the
+    # whole record, so the service gives them first in a ranged answer's wholeNotes (the web
+    # table's closing line)
+    report["recordNotes"] = [note for note in said if note is not None]
     report["notes"] += closing_notes(report["decisions"], report["curve"], spec.value_kind,
                                      iterations)  # fmt: skip
     report["limit"] = {"iterations": iterations, "seconds": seconds}

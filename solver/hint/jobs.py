@@ -351,7 +351,8 @@ def review_job(raw: dict[str, Any], caps: Caps, admitted: float | None = None) -
         raise HintError(str(exc), exc.field, exc.code) from None
     except OptionError as exc:
         raise HintError(str(exc), None) from None
-    result["wholeNotes"] = _whole_notes(request.earlier, result)
+    record_notes = result.pop("recordNotes")
+    result["wholeNotes"] = [*record_notes, *_whole_notes(request.earlier, result)]
     result["notes"] = [*result.get("notes", []), *ignored_note(request)]
     return ReviewAnswer(id=request.id, **result).model_dump(by_alias=True)
 

@@ -150,3 +150,42 @@ def test_earlier_fields_left_out_are_not_made_up() -> None:
         "1 decision of 1 searched with fewer than the 1000 simulations asked (the fewest 7): "
         "the review's time ran short there, so their values and marks are rougher estimates"
     ]
+
+
+def test_a_record_s_own_claims_open_every_range_s_whole_notes() -> None:
+    """A record whose "labels" and "returns" disagree with the replay of its actions (a label
+    changed by hand, the returns made the other way round): the command line's review says so
+    in its first notes; a ranged answer gives those notes first in its wholeNotes too, the last
+    range's and a middle one's alike, since they speak of the whole record (the web table
+    shows the last range's wholeNotes as its closing line, and showed no such note)."""
+    record = _record(seed=19)
+    total = len(record["actions"])
+    plain = review_record(record, exact=True)
+    game_labels = _labels(record)
+    changed = 0 if game_labels[0] != "N" else 1
+    claimed = {**record, "labels": [*game_labels[:changed], "nowhere", *game_labels[changed + 1:]],
+               "returns": [1.0 - plain["curve"][-1]["values"][0]], "finished": True}  # fmt: skip
+    whole = review_record(claimed, exact=True)
+    said = whole["notes"][:2]
+    assert said[0].startswith('the record\'s "labels" disagree with the replay of its actions: '
+                              f"action {changed} is labelled 'nowhere'")  # fmt: skip
+    assert said[1].startswith('the record says "returns"')
+    for start, stop in ((0, 4), (8, total)):
+        answer = _review({**claimed, "exact": True, "fromPly": start, "toPly": stop})
+        assert answer["wholeNotes"][:2] == said
+        assert answer["notes"][:2] == said
+        assert "recordNotes" not in answer
+    honest = _review({**record, "labels": game_labels, "exact": True, "fromPly": 8, "toPly": total})
+    assert not any(note.startswith("the record") for note in honest["wholeNotes"])
+
+
+def _labels(record: dict) -> list[str]:
+    """The labels of the record's actions, read on a replay of its own."""
+    import solver
+
+    state = solver.load_game("dog", **record["options"]).new_initial_state()
+    labels = []
+    for action in record["actions"]:
+        labels.append(state.action_to_string(action))
+        state.apply_action(action)
+    return labels

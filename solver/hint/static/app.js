@@ -274,6 +274,7 @@ function resetLine() {
   stopReview();
   table.review = null;
   showReviewDropped(""); // an earlier game's closing line is not this one's
+  table.claims = null; // a loaded record's own finished, labels and returns: not this line's
   table.seat = 0; // a new game is viewed from player 0 (its seat count may differ)
   table.sessionRun += 1; // a session step still running belongs to the game left
   table.sessionBusy = false;
@@ -1341,6 +1342,7 @@ async function review() {
       };
       // the last range takes the earlier answers back, for the whole review's closing notes
       if (to === total && from > 0) asked.earlier = reviewedSoFar(state, from);
+      if (to === total) Object.assign(asked, claimsOfLine()); // a loaded record's own words
       let answer;
       try {
         answer = await api("/v1/review", asked);
@@ -1635,7 +1637,26 @@ async function loadFile(file) {
   table.cursor = table.actions.length;
   await refresh((error) => tooLarge(file, error));
   if (table.position) table.actions = table.line.map((entry) => entry.action); // labels -> ids
+  table.claims = recordClaims(record);
   showPlayedCount(); // a solo position's record shows 1, not the game's own 2
+}
+
+// What a loaded record says of itself (`finished`, `labels`, `returns`, those it has), with the
+// actions it holds: its review sends them while the line is still those actions, so the
+// server's closing notes say where the file disagrees with the replay, as `forest GAME review`
+// says (the replay decides; the table shows the replay). Null for a record with none of them.
+function recordClaims(record) {
+  const said = {};
+  for (const key of ["finished", "labels", "returns"]) {
+    if (record[key] !== undefined) said[key] = record[key];
+  }
+  return Object.keys(said).length ? { said, actions: [...table.actions] } : null;
+}
+
+function claimsOfLine() {
+  const claims = table.claims;
+  if (!claims || claims.actions.length !== table.actions.length) return {};
+  return claims.actions.every((action, at) => action === table.actions[at]) ? claims.said : {};
 }
 
 // A file's size in a reader's words: 1.3 MB, 800 kB (the server words its limit: 1 MiB).
