@@ -2226,6 +2226,8 @@ cdef class GuardiansKernelState(KernelStateFace):
         tasks = ",".join("true" if (s.tasks_done >> k) & 1 else "false"
                          for k in range(self.game.data.ntasks))
         hidden = not self.game.data.open_backs
+        level = self.game.reference.level  # solo: its number recorded (state_json._check_level)
+        level_field = f'"level":{level.number},' if level is not None else ""
         backs = picked = revealing = unseen = ""
         if hidden:
             import json
@@ -2241,7 +2243,7 @@ cdef class GuardiansKernelState(KernelStateFace):
             f'{{{backs}"bag":[{",".join(str(t) for t in self.bag)}],"current":{s.current},'
             f'"discard":[{",".join(str(t) for t in self.discard)}],'
             f'"draws_left":{s.draws_left},'
-            f'"end_triggered":{"true" if s.end_triggered else "false"},'
+            f'"end_triggered":{"true" if s.end_triggered else "false"},{level_field}'
             f'"mission_side":{"true" if s.mission_side else "false"},'
             f'"phase":"{_PHASE_NAMES[s.phase]}",{picked}"placed":{placed},'
             f'"players":[{",".join(people)}],'

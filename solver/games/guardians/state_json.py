@@ -11,9 +11,12 @@ cell, ``pawns`` four ``[row, col]`` or ``null``, ``pile`` as ``[tile, pawn, roun
 ``resets``, ``cards``), ``pool``, ``bag``, ``discard`` (sorted tile ids), ``track`` (in order),
 ``supply`` (the +2..+5 combo cards left), ``current``, ``round``, ``phase``, ``draws_left``,
 ``reset_used``, ``to_place``, ``mission_side``, ``placed``, ``turn_missions``,
-``end_triggered``, ``tasks_done``. With hidden backs (the default rule) also ``backs`` (every
-flipped tile of the set with the mission it showed, ``[tile, "GRE"]`` by tile id), ``unseen``
-(the missions not seen yet, as a multiset per face: ``{"B5": ["GRG", "PRG"], ...}``, sorted),
+``end_triggered``, ``tasks_done``; solo also ``level`` (the level's number: the level decides
+the threshold and the tasks, so a state saved at one level is refused by a game of another, the
+error naming both; a state saved without it, before the field, is read at the game's level).
+With hidden backs (the default rule) also ``backs`` (every flipped tile of the set with the
+mission it showed, ``[tile, "GRE"]`` by tile id), ``unseen`` (the missions not seen yet, as a
+multiset per face: ``{"B5": ["GRG", "PRG"], ...}``, sorted),
 ``picked`` (the pool tile ``take 1 tile`` flipped, or ``null``) and ``revealing`` (the tile whose
 back the reveal node decides, or ``null``). A tile id alone never tells a back: the ids of the
 tiles not yet flipped stand for their faces only.
@@ -84,6 +87,8 @@ def state_to_dict(state: GuardiansState) -> dict[str, Any]:
         "end_triggered": state.end_triggered,
         "tasks_done": list(state.tasks_done),
     }
+    if state.game.level is not None:
+        out["level"] = state.game.level.number
     if not state.game.open_backs:
         out["backs"] = [[t, state.game.back(u)] for t, u in sorted(state.backs.items())]
         out["unseen"] = unseen_multiset(state)
@@ -158,6 +163,7 @@ def state_from_dict(game: GuardiansGame, data: dict[str, Any]) -> GuardiansState
     every tile is, the combo cards, the counters and flags, then (hidden backs) the backs and
     the phase's own fields."""
     _check_fields(game, data)
+    _check_level(game, data)
     state = game._blank_state()
     phases = {name: phase for phase, name in PHASE_NAMES.items()}
     if not isinstance(data["phase"], str) or data["phase"] not in phases:
@@ -204,14 +210,35 @@ def _check_start(game: GuardiansGame, state: GuardiansState) -> None:
 
 
 def _check_fields(game: GuardiansGame, data: dict[str, Any]) -> None:
-    """Every field of the state present, and no other."""
+    """Every field of the state present, and no other (a solo state's ``level`` may be absent:
+    :func:`_check_level`)."""
     fields = _FIELDS if game.open_backs else tuple(sorted(_FIELDS + _HIDDEN_FIELDS))
     missing = [f for f in fields if f not in data]
     if missing:
         raise _bad(missing[0], "present", None)
+    if game.level is not None:
+        fields += ("level",)
     extra = sorted(set(data) - set(fields))
     if extra:
         raise _bad(extra[0], "absent (not a state field)", extra[0])
+
+
+def _check_level(game: GuardiansGame, data: dict[str, Any]) -> None:
+    """A solo state's ``level`` is the game's: the level decides the threshold and the tasks
+    (who won), so a state saved at level 1 read by a level-5 game is refused, naming both, not
+    read silently at level 5. A state without ``level`` (saved before the field) is read at the
+    game's level, as it was before."""
+    if game.level is None or "level" not in data:
+        return
+    saved = _int(data["level"], "level", 1, 10_000)
+    if saved != game.level.number:
+        raise FormatError(
+            f"a state of solo level {game.level.number} (the level asked for: the level option, "
+            f"default 1)",
+            line=1,
+            column=1,
+            found=f"a state saved at solo level {saved}: ask for level {saved} to read it",
+        )
 
 
 class _Places(dict[int, str]):
