@@ -94,8 +94,9 @@ def open_position(spec: GameSpec, args: argparse.Namespace) -> Opened:
     if players is not None and players not in spec.players:
         allowed = ", ".join(str(p) for p in spec.players)
         raise OptionError(f"{spec.name} is played by {allowed} player(s), not {players}")
+    recorded = _recorded_options(spec, state_text)
     try:
-        opened = _open(spec, args, source, players)
+        opened = _open(spec, args, source, players, recorded)
     except SolverError:
         if source is not None and _looks_saved(source) and ".json" not in spec.extensions:
             raise OptionError(_a_state_as_file(spec, source)) from None
@@ -183,12 +184,26 @@ def _a_state_as_file(spec: GameSpec, source: str) -> str:
     )
 
 
+def _recorded_options(spec: GameSpec, state_text: str | None) -> dict[str, Any]:
+    """The game options the saved state records (``spec.state_options``; a solo guardians
+    state's level), taken where ``--option`` gives none: the game the state was saved in."""
+    if state_text is None or spec.state_options is None:
+        return {}
+    return dict(spec.state_options(state_text))
+
+
 def _open(
-    spec: GameSpec, args: argparse.Namespace, source: str | None, players: int | None
+    spec: GameSpec,
+    args: argparse.Namespace,
+    source: str | None,
+    players: int | None,
+    recorded: dict[str, Any] | None = None,
 ) -> Opened:
-    """The game's opener on FILE (or the default set-up); a file it cannot read is named."""
+    """The game's opener on FILE (or the default set-up), with the options ``--option`` gives
+    over those the saved state records (``recorded``); a file it cannot read is named."""
+    options = {**(recorded or {}), **game_options(spec, args)}
     try:
-        return spec.open(source, engine=args.engine, players=players, **game_options(spec, args))
+        return spec.open(source, engine=args.engine, players=players, **options)
     except FormatError as exc:  # a parse error names the file it is about
         if source is None or path_said(source) in str(exc) or not os.path.isfile(source):
             raise

@@ -706,6 +706,11 @@ class GameSpec:
     """The most actions (chance included) a game can last, for OpenSpiel; ``None``: unknown."""
     state_players: Hook[Callable[[str], int | None] | None] = Hook()
     """The player count a saved state's JSON is for (``--state`` without ``--players``)."""
+    state_options: Hook[Callable[[str], dict[str, Any]] | None] = Hook()
+    """The game options a saved state's JSON records (guardians: a solo state's ``level``),
+    taken where the command (``--option``) or the hint request (``options``) gives none, so a
+    state opens in the game it was saved in; an option given that differs is the state
+    reader's to refuse. ``None``: a state records none."""
     default_source: bool = False
     """Whether ``open(None)`` works (a default set-up), so a FILE argument is optional."""
     source_option: str | None = None

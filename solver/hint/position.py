@@ -427,6 +427,12 @@ def open_position(
                 count = None
             if count is not None and count in spec.players:
                 options["players"] = count
+        if spec.state_options is not None:  # a solo guardians state's level, where none given
+            try:
+                recorded = spec.state_options(text)
+            except (SolverError, ValueError, TypeError, KeyError, RecursionError):
+                recorded = {}
+            options = {**recorded, **options}
     opened = _open_game(spec, request.engine, options, allow_paths)
     game, state = opened.game, opened.state
     if text is not None:

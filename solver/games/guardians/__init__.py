@@ -162,6 +162,7 @@ SPEC = GameSpec(
     ladder=LADDER,
     open_text=f"{_HOOKS}:open_text",
     state_players=f"{_HOOKS}:state_players",
+    state_options=f"{_HOOKS}:state_options",
     source_option="position",
     extensions=(".grove",),
     load_file="solver.games.guardians.grove_format:load_grove",

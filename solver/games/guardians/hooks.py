@@ -22,6 +22,7 @@ __all__ = [
     "render_svg",
     "render_text",
     "scores",
+    "state_options",
 ]
 
 
@@ -62,6 +63,19 @@ def state_players(text: str) -> int | None:
     except (ValueError, KeyError, TypeError, RecursionError):
         return None
     return len(people) if isinstance(people, list) else None
+
+
+def state_options(text: str) -> dict[str, Any]:
+    """The options a saved state records: a solo state's ``level`` (``{}`` when the text does
+    not say), so ``--state`` of a level-3 state needs no ``--option level=3``; a level given
+    that differs is refused by the state reader (``state_json``), naming both."""
+    from solver.json_objects import loads
+
+    try:
+        level = loads(text)["level"]
+    except (ValueError, KeyError, TypeError, RecursionError):
+        return {}
+    return {"level": level} if isinstance(level, int) and not isinstance(level, bool) else {}
 
 
 def open_text(

@@ -4,6 +4,7 @@ is not a string and a state nested too deeply are ``FormatError``, never a ``Typ
 
 from __future__ import annotations
 
+import argparse
 import json
 
 import pytest
@@ -201,3 +202,25 @@ def test_the_cli_and_the_hint_engine_refuse_a_state_of_another_level(tmp_path, c
                "options": {"players": 1, "level": 5}, "limit": {"seconds": 0.02}}  # fmt: skip
     reply = answer(request)
     assert reply["code"] == "bad_state" and "level 1" in reply["error"]
+
+
+def test_a_solo_state_opens_at_its_own_level_where_none_is_asked(tmp_path, capsys):
+    # the level a state records is taken when --option level (a request's options.level) is not
+    # given: a level-3 state is shown and hinted at level 3, not refused by the default level 1
+    from solver.cli import main
+    from solver.cli_position import open_position as cli_open
+    from solver.games.guardians import SPEC
+    from solver.hint.engine import answer
+
+    _, state = _played_solo("reference", 3)
+    path = tmp_path / "g3.json"
+    path.write_text(state.to_json())
+    assert main(["guardians", "show", "--state", str(path)]) == 0
+    assert "level 3" in capsys.readouterr().out
+    args = argparse.Namespace(file=None, state=str(path), engine="reference", option=[])
+    opened = cli_open(SPEC, args)
+    assert opened.game.level.number == 3 and opened.state.to_json() == state.to_json()
+    request = {"id": "s", "game": "guardians", "state": json.loads(state.to_json()),
+               "limit": {"seconds": 0.02}}  # fmt: skip
+    reply = answer(request)
+    assert "error" not in reply, reply
