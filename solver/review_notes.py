@@ -39,10 +39,11 @@ def searched_less_note(
         return None
     fewest = min(int(d.get("simulations") or 0) for d in short)
     searched = [d for d in decisions if not d.get("forced")]
+    aside = "" if len(searched) == len(decisions) else " (moves forced aside)"
     return (
-        f"{count(len(short), 'decision')} of {len(searched)} searched with fewer than the "
-        f"{iterations} simulations asked (the fewest {fewest}): the review's time ran short "
-        "there, so their values and marks are rougher estimates"
+        f"{len(short)} of {count(len(searched), 'searched decision')}{aside} got fewer "
+        f"than the {iterations} simulations asked (the fewest {fewest}): the review's time ran "
+        "short there, so their values and marks are rougher estimates"
     )
 
 

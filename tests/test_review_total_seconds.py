@@ -103,8 +103,8 @@ def test_decisions_searched_less_than_asked_are_counted_in_a_note() -> None:
     said = [n for n in review["notes"] if "simulations asked" in n]
     if short:
         assert len(said) == 1, review["notes"]
-        assert re.match(rf"{len(short)} decisions? of \d+ searched with fewer than the {asked}",
-                        said[0])  # fmt: skip
+        said_as = rf"{len(short)} of \d+ searched decisions?( \(moves forced aside\))? got fewer "
+        assert re.match(rf"{said_as}than the {asked}", said[0])
     else:
         assert said == []
     # and never when every decision had its simulations
@@ -122,8 +122,9 @@ def test_searched_less_reads_the_decision_s_own_simulations() -> None:
             {"ply": 4, "method": "exact", "simulations": 0, "forced": False}]  # fmt: skip
     assert [searched_less(r, 300) for r in rows] == [True, False, False, False]
     assert searched_less_note(rows, 300) == (
-        "1 decision of 3 searched with fewer than the 300 simulations asked (the fewest 120): "
-        "the review's time ran short there, so their values and marks are rougher estimates"
+        "1 of 3 searched decisions (moves forced aside) got fewer than the 300 simulations "
+        "asked (the fewest 120): the review's time ran short there, so their values and marks "
+        "are rougher estimates"
     )
     assert searched_less_note(rows, None) is None
 

@@ -94,7 +94,7 @@ def test_the_notes_of_a_hand_built_review() -> None:
     )
     assert "estimates' drift" in fall  # mcts points: not put down to chance alone
     assert short is not None and short.startswith(
-        "1 decision of 4 searched with fewer than the 1000 simulations asked (the fewest 5)"
+        "1 of 4 searched decisions got fewer than the 1000 simulations asked (the fewest 5)"
     )
 
 
@@ -144,10 +144,10 @@ def test_earlier_fields_left_out_are_not_made_up() -> None:
     bare = {"ply": 1, "player": 0, "loss": 0.0, "accuracy": 100.0, "method": "mcts"}
     body = {**record, "exact": True, "fromPly": total, "limit": {"iterations": 1000}}
     answer = _review({**body, "earlier": {"decisions": [bare]}})
-    assert not [n for n in answer["wholeNotes"] if "searched with fewer" in n], answer
+    assert not [n for n in answer["wholeNotes"] if "simulations asked" in n], answer
     told = _review({**body, "earlier": {"decisions": [{**bare, "simulations": 7}]}})
-    assert [n for n in told["wholeNotes"] if "searched with fewer" in n] == [
-        "1 decision of 1 searched with fewer than the 1000 simulations asked (the fewest 7): "
+    assert [n for n in told["wholeNotes"] if "simulations asked" in n] == [
+        "1 of 1 searched decision got fewer than the 1000 simulations asked (the fewest 7): "
         "the review's time ran short there, so their values and marks are rougher estimates"
     ]
 
