@@ -558,7 +558,7 @@ class TableRoutes:
             return self.fail("the game is over: no move is played after its end (start a new "
                              "session)", "session", "game_over")  # fmt: skip
         return await self.step(request.session, session, request.action,
-                               gone=http.is_disconnected)  # fmt: skip
+                               gone=http.is_disconnected, notes=ignored_note(request))  # fmt: skip
 
     async def view(self, request: TableSessionRequest, http: Request) -> Any:
         """The session's position as the human seat concerned sees it."""
@@ -567,7 +567,8 @@ class TableRoutes:
             return session
         if session.left:  # no engine seat plays on after the record went out
             return self.left_error()
-        return await self.step(request.session, session, gone=http.is_disconnected)
+        return await self.step(request.session, session, gone=http.is_disconnected,
+                               notes=ignored_note(request))  # fmt: skip
 
     async def takeback(self, request: TableSessionRequest, http: Request) -> Any:
         """The last human move taken back, with everything after it (the rolls and draws before
@@ -598,7 +599,7 @@ class TableRoutes:
         before = session.actions
         session.actions = before[: reply["keep"]]
         answer = await self.step(request.session, session, gone=http.is_disconnected,
-                                 admitted=admitted)  # fmt: skip
+                                 admitted=admitted, notes=ignored_note(request))  # fmt: skip
         if answer.status_code >= 400:  # no view of the cut: the take back did not happen (a
             session.actions = before  # client retrying a 503 would take back two moves)
         return answer
@@ -612,8 +613,13 @@ class TableRoutes:
                "actions": list(session.actions), "limit": request.limit.model_dump(
                    by_alias=True, exclude_none=True), "top_k": request.top_k}  # fmt: skip
         caps = self.service.caps
-        return await self.service.run(jobs.hint_job, raw, caps, timeout=self.hint_timeout,
-                                      gone=http.is_disconnected, timed=True)  # fmt: skip
+        reply, headers = await self.service.call(jobs.hint_job, raw, caps,
+                                                 timeout=self.hint_timeout,
+                                                 gone=http.is_disconnected, timed=True)  # fmt: skip
+        if "error" in reply:
+            return self.service.error_response(reply, headers)
+        reply["notes"] = [*reply.get("notes", []), *ignored_note(request)]
+        return SafeJSONResponse(reply, headers=headers)
 
     async def table_line(self, request: TableLineRequest, http: Request) -> Any:
         """The hinted line on the session's picture (the seat's own moves of ``pv``)."""

@@ -621,15 +621,17 @@ class TableStartRequest(KeepsUnknown):
     )
 
 
-class TableMoveRequest(_Model):
-    """A human seat's move in a session (``POST /v1/table/move``)."""
+class TableMoveRequest(KeepsUnknown):
+    """A human seat's move in a session (``POST /v1/table/move``); unknown fields are named in
+    its view's ``notes``, as a table start's are."""
 
     session: str = Field(min_length=1, max_length=64)
     action: StrictInt = Field(ge=0)
 
 
-class TableSessionRequest(_Model):
-    """A session named (``/v1/table/view``, ``/takeback``, ``/record``)."""
+class TableSessionRequest(KeepsUnknown):
+    """A session named (``/v1/table/view``, ``/takeback``, ``/record``); unknown fields are
+    named in the answer's ``notes`` where it has them (a view's, a hint's)."""
 
     session: str = Field(min_length=1, max_length=64)
 

@@ -59,3 +59,24 @@ def test_a_review_of_misspelt_actions_is_refused_naming_the_field(server: Server
     assert unrelated.status_code == 200 and _note("colour") in unrelated.json()["notes"]
     both = _post(server, "/v1/review", {**DOG, "actions": [], "action": [0]})  # actions sent
     assert both.status_code == 200 and _note("action") in both.json()["notes"]
+
+
+def test_the_table_s_requests_name_the_fields_they_ignored(server: Server) -> None:
+    """A table move, view, take back and hint (their answers have ``notes``) named nothing they
+    ignored (a misspelt ``acton`` was dropped without a word): now they say so, as a start does."""
+    start = {"game": "dog", "options": {"forest": "dog/another-dog"}, "agent": "random"}
+    view = _post(server, "/v1/table/start", start).json()
+    ident = view["session"]
+    assert not any("unknown fields" in note for note in view["notes"])
+    steps: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
+        ("/v1/table/view", {"session": ident}, {"sesion": 1}),
+        ("/v1/table/move", {"session": ident, "action": view["moves"][0]["action"]}, {"acton": 2}),
+        ("/v1/table/takeback", {"session": ident}, {"all": True}),
+        ("/v1/table/hint", {"session": ident, "limit": {"iterations": 8}}, {"topK": 2, "tp_k": 1}),
+    ]
+    for path, body, misspelt in steps:
+        answer = _post(server, path, {**body, **misspelt})
+        assert answer.status_code == 200, (path, answer.text)
+        assert _note(*sorted(misspelt)) in answer.json()["notes"], path
+    plain = _post(server, "/v1/table/hint", {"session": ident, "limit": {"iterations": 8}})
+    assert not any("unknown fields" in note for note in plain.json()["notes"])
