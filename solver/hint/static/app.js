@@ -474,13 +474,12 @@ async function recordOnBoard(record) {
 
 // What of a size (width, height) the game's generator does not roll, in the form's words, or
 // null: `ranges` is the game's row's sizeRanges (name -> [low, high], the server's own limits).
+// Every side out of range is named ("0x0": the width and the height), not the first alone.
 function sizeRefused(ranges, size) {
-  for (const [name, [low, high]] of Object.entries(ranges || {})) {
-    if (!(size[name] >= low && size[name] <= high)) {
-      return `the ${name} must be from ${low} to ${high} for this game`;
-    }
-  }
-  return null;
+  const out = Object.entries(ranges || {})
+    .filter(([name, [low, high]]) => !(size[name] >= low && size[name] <= high))
+    .map(([name, [low, high]]) => `the ${name} must be from ${low} to ${high}`);
+  return out.length ? `${out.join(" and ")} for this game` : null;
 }
 
 async function rollNew() {

@@ -76,7 +76,8 @@ def test_solo_guardians_is_one_choice_away(page: Any) -> None:
                                   and game_spec(n).source_option])  # fmt: skip
 def test_a_size_out_of_the_games_range_is_said_before_any_request(page: Any, name: str) -> None:
     """Each number just outside the generator's range is refused in the page, naming the range
-    (the game's own, ``size_range``); the first size inside it is rolled."""
+    (the game's own, ``size_range``), both sides where both are out (``0x0`` named the width
+    alone); the first size inside it is rolled."""
     problems = _problems(page)
     (w_low, w_high), (h_low, h_high) = game_spec(name).analysis.sizes()
     page.select_option("#game", name)
@@ -88,7 +89,10 @@ def test_a_size_out_of_the_games_range_is_said_before_any_request(page: Any, nam
     height_said = f"height must be from {h_low} to {h_high}"
     for size, said in ((f"{w_high + 1}x{h_low}", width_said), (f"{w_low - 1}x{h_low}", width_said),
                        (f"{w_low}x{h_high + 1}", height_said),
-                       (f"{w_low}x{h_low - 1}", height_said)):  # fmt: skip
+                       (f"{w_low}x{h_low - 1}", height_said),
+                       (f"{w_low - 1}x{h_low - 1}", f"{width_said} and the {height_said}"),
+                       (f"{w_high + 1}x{h_high + 1}", f"{width_said} and the {height_said}"),
+                       ):  # fmt: skip
         page.fill("#size", size)
         page.click("#roll-new")
         page.wait_for_function("() => document.querySelector('#error').textContent !== ''")
