@@ -335,7 +335,7 @@ def review_record(
     ``since``: when ``total_seconds`` began (``time.monotonic()``; ``None``: now; a reading
     later than now is read as now): the service's admission of the request, the command's start.
     """
-    from solver.hint.engine import Caps, OpenedPosition
+    from solver.hint.engine import Caps
 
     _check_arguments(record, exact, total_seconds, start, stop, since)
     started = time.monotonic()
@@ -343,22 +343,69 @@ def review_record(
     deadline = None if total_seconds is None else begun + total_seconds
     spec, base, actions, last = _review_request(record, exact=exact, start=start, stop=stop)
     caps = caps or Caps()
-    kw = {"caps": caps, "allow_paths": allow_paths}
     ended = open_record(base, actions, allow_paths=allow_paths)  # checked whole, before a search
-    ids = ended.actions
-    default = spec.review_iterations or caps.default_iterations
     if iterations is None and seconds is None:
+        default = spec.review_iterations or caps.default_iterations
         iterations = min(default, caps.max_iterations)  # said in the review (``iterations``)
-
-    opened = open_record(base, ids[:start], allow_paths=allow_paths)
-    request = {key: value for key, value in base.items() if key != "state"}  # opened already
+    budget = _Budget(iterations, seconds, deadline, memory_mb)
+    opened = open_record(base, ended.actions[:start], allow_paths=allow_paths)
     shortfalls: dict[int, ChanceCoverage] = {}
+    search = _searcher(base, opened, budget, last, shortfalls, caps=caps, allow_paths=allow_paths)
+    walk = Walk(opened.state, ended.actions, start, search)
+    told = _teller(progress, start, last)
+    replayed = _replay(walk, last, deadline, total_seconds, told, shortfalls)
+    report = _report(spec, base["game"], replayed, start, last, started)
+    report["finished"] = ended.state.is_terminal()
+    said = _record_notes(record, base, actions, ended, allow_paths=allow_paths)
+    _close(report, said, spec.value_kind, budget)
+    return report
+
+
+@dataclass(frozen=True)
+class _Budget:
+    """A review's budget: each position's ``iterations`` and ``seconds`` as asked, the whole
+    review's ``deadline`` (``time.monotonic()``, or ``None``) and each search's memory cap."""
+
+    iterations: int | None
+    seconds: float | None
+    deadline: float | None
+    memory_mb: float | None
+
+    def limit(self, ply: int, last: int) -> dict[str, Any]:
+        """The ``limit`` of the search at ``ply`` (the range's last ply: ``last``)."""
+        # a search past the range (a forced position's, ahead) has the last position's share
+        limit = _position_budget(
+            self.iterations, self.seconds, self.deadline, last + 1 - min(ply, last)
+        )
+        if self.memory_mb is not None:
+            limit["memoryMb"] = self.memory_mb
+        return limit
+
+    def said(self) -> dict[str, Any]:
+        """The review's ``limit``: the budget a position had (``memoryMb`` where given)."""
+        said: dict[str, Any] = {"iterations": self.iterations, "seconds": self.seconds}
+        if self.memory_mb is not None:
+            said["memoryMb"] = self.memory_mb
+        return said
+
+
+def _searcher(
+    base: Mapping[str, Any],
+    opened: OpenedPosition,
+    budget: _Budget,
+    last: int,
+    shortfalls: dict[int, ChanceCoverage],
+    **kw: Any,
+) -> Callable[[int, State], dict[str, Any]]:
+    """The walk's search: the hint engine's answer at a ply's state, within ``budget``; a
+    chance node's coverage short of the whole is kept in ``shortfalls`` (by ply). ``kw``: the
+    hint engine's ``caps`` and ``allow_paths``."""
+    from solver.hint.engine import OpenedPosition
+
+    request = {key: value for key, value in base.items() if key != "state"}  # opened already
 
     def search(ply: int, state: State) -> dict[str, Any]:
-        # a search past the range (a forced position's, ahead) has the last position's share
-        limit = _position_budget(iterations, seconds, deadline, last + 1 - min(ply, last))
-        if memory_mb is not None:
-            limit["memoryMb"] = memory_mb
+        limit = budget.limit(ply, last)
         position = OpenedPosition(spec=opened.spec, game=opened.game, state=state, actions=[])
 
         def short(coverage: ChanceCoverage) -> None:
@@ -366,27 +413,46 @@ def review_record(
 
         return _ask({**request, "limit": limit}, position, f"review-{ply}", shortfall=short, **kw)
 
+    return search
+
+
+def _teller(
+    progress: Callable[[int, int], None] | None, start: int, last: int
+) -> Callable[[int], None]:
+    """What the walk tells after each position valued: ``progress(done, total)``, if given."""
+
     def told(ply: int) -> None:
         if progress is not None:
             progress(ply - start + 1, last - start + 1)
 
-    walk = Walk(opened.state, ids, start, search)
-    replayed = _replay(walk, last, deadline, total_seconds, told, shortfalls)
-    report = _report(spec, base["game"], replayed, start, last, started)
-    report["finished"] = ended.state.is_terminal()
-    said = [finished_note(record.get("finished"), report["finished"], len(actions)),
-            *_claims_notes(record, base, ids, ended, allow_paths=allow_paths)]  # fmt: skip
-    report["notes"][:0] = [note for note in said if note is not None]
-    # the notes on the record's own claims, kept apart too (`recordNotes`): they speak of the
-    # whole record, so the service gives them first in a ranged answer's wholeNotes (the web
-    # table's closing line)
-    report["recordNotes"] = [note for note in said if note is not None]
-    report["notes"] += closing_notes(report["decisions"], report["curve"], spec.value_kind,
-                                     iterations)  # fmt: skip
-    report["limit"] = {"iterations": iterations, "seconds": seconds}
-    if memory_mb is not None:
-        report["limit"]["memoryMb"] = memory_mb
-    return report
+    return told
+
+
+def _record_notes(
+    record: Mapping[str, Any],
+    base: Mapping[str, Any],
+    actions: Sequence[Any],
+    ended: OpenedPosition,
+    *,
+    allow_paths: bool,
+) -> list[str]:
+    """The notes on the record's own claims (its ``finished``, labels and returns) where the
+    replay (``ended``, its end) disagrees."""
+    finished = finished_note(record.get("finished"), ended.state.is_terminal(), len(actions))
+    said = [finished, *_claims_notes(record, base, ended.actions, ended, allow_paths=allow_paths)]
+    return [note for note in said if note is not None]
+
+
+def _close(report: dict[str, Any], said: list[str], value_kind: str, budget: _Budget) -> None:
+    """The review's notes and ``limit``: the record's own claims (``said``) open its notes and
+    are kept apart too (``recordNotes``: they speak of the whole record, so the service gives
+    them first in a ranged answer's wholeNotes, the web table's closing line); the closing
+    notes follow."""
+    report["notes"][:0] = said
+    report["recordNotes"] = list(said)
+    report["notes"] += closing_notes(report["decisions"], report["curve"], value_kind,
+                                     budget.iterations)  # fmt: skip
+    report["limit"] = budget.said()
 
 
 def _check_arguments(
