@@ -428,21 +428,6 @@ def _teller(
     return told
 
 
-def _record_notes(
-    record: Mapping[str, Any],
-    base: Mapping[str, Any],
-    actions: Sequence[Any],
-    ended: OpenedPosition,
-    *,
-    allow_paths: bool,
-) -> list[str]:
-    """The notes on the record's own claims (its ``finished``, labels and returns) where the
-    replay (``ended``, its end) disagrees."""
-    finished = finished_note(record.get("finished"), ended.state.is_terminal(), len(actions))
-    said = [finished, *_claims_notes(record, base, ended.actions, ended, allow_paths=allow_paths)]
-    return [note for note in said if note is not None]
-
-
 def _close(report: dict[str, Any], said: list[str], value_kind: str, budget: _Budget) -> None:
     """The review's notes and ``limit``: the record's own claims (``said``) open its notes and
     are kept apart too (``recordNotes``: they speak of the whole record, so the service gives
@@ -525,23 +510,27 @@ def _review_request(
     return spec, base, actions, last
 
 
-def _claims_notes(
+def _record_notes(
     record: Mapping[str, Any],
     base: Mapping[str, Any],
-    ids: Sequence[int],
+    actions: Sequence[Any],
     ended: OpenedPosition,
     *,
     allow_paths: bool,
-) -> list[str | None]:
-    """The notes on the record's ``labels`` and ``returns`` where its replay (``ids``, reaching
-    ``ended``) contradicts them (:mod:`solver.review_claims`). The labels are read on a replay
-    of their own, only for a record that has them."""
+) -> list[str]:
+    """The notes on the record's own claims where its replay (of ``actions``, reaching
+    ``ended``) contradicts them: its ``finished`` (:func:`finished_note`), ``labels`` and
+    ``returns`` (:mod:`solver.review_claims`). The labels are read on a replay of their own,
+    only for a record that has them."""
+    ids = ended.actions
     labels = record.get("labels")
     replayed = None
     if isinstance(labels, list):
         start = open_record(base, [], allow_paths=allow_paths).state
         replayed = labels_note(labels, replayed_labels(start, ids, labels))
-    return [replayed, returns_note(record.get("returns"), ended.state, len(ids))]
+    said = [finished_note(record.get("finished"), ended.state.is_terminal(), len(actions)),
+            replayed, returns_note(record.get("returns"), ended.state, len(ids))]  # fmt: skip
+    return [note for note in said if note is not None]
 
 
 def finished_note(said: bool | None, ended: bool, actions: int) -> str | None:
