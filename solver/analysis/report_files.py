@@ -1,10 +1,12 @@
 """``forest analyse --report DIR``: the report put in place whole, never replacing a file unasked.
 
 :func:`solver.analysis.report.write_report` writes ``report.md`` and its plots into a folder. The
-command writes them into a new temporary folder beside ``DIR`` first; then a new ``DIR`` is that
-folder renamed (one step), and an existing ``DIR`` receives each file by an atomic rename, after
-checking that none of them would replace a file (unless ``--overwrite``). So an interrupted or
-failed report leaves ``DIR`` as it was, and a user's ``report.md`` is never lost.
+command writes them into a new temporary folder beside ``DIR`` first; then
+:func:`solver.folder_swap.swap_in` makes that folder be ``DIR`` in one atomic step, keeping
+``DIR``'s other files, after checking that none of the report's would replace a file (unless
+``--overwrite``). So an interrupted or failed report leaves ``DIR`` as it was, a user's
+``report.md`` is never lost, and two runs at once leave one run's report whole, never
+``report.md`` of one with the plots of the other.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from solver.errors import OptionError, path_said
 from solver.files import removed_on_terminate
+from solver.folder_swap import swap_in
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -42,10 +45,6 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
-
-
-def _files(folder: Path) -> list[Path]:
-    return sorted(p.relative_to(folder) for p in folder.rglob("*") if not p.is_dir())
 
 
 def write_report_whole(
@@ -74,10 +73,11 @@ def _staged_report(
     ``directory``, then moved in; the staging folder removed whatever happens."""
     from solver.analysis.report import write_report
 
-    target = Path(directory)
-    if os.path.lexists(target) and not target.is_dir():  # a file, or a link to nothing
-        raise OptionError(f"--report {path_said(target)!r} is not a directory")
-    parent = target.parent if str(target.parent) else Path(".")
+    said = Path(directory)
+    if os.path.lexists(said) and not said.is_dir():  # a file, or a link to nothing
+        raise OptionError(f"--report {path_said(said)!r} is not a directory")
+    target = Path(os.path.realpath(said))  # a link to a folder: that folder is swapped
+    parent = target.parent
     try:
         parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{target.name or 'report'}.", dir=parent))
@@ -86,25 +86,14 @@ def _staged_report(
     try:
         os.chmod(staging, 0o777 & ~_umask())
         write_report(frame, staging, game=game, command=command)
-        if not target.exists():
-            os.rename(staging, target)
-            return target / REPORT_NAME
-        files = _files(staging)
-        if not overwrite:
-            taken = [name for name in files if os.path.lexists(target / name)]
-            if taken:
-                more = f" and {len(taken) - 1} more" if len(taken) > 1 else ""
-                raise OptionError(
-                    f"{path_said(target / taken[0])}{more}: already exists; the report was not "
-                    "written (add --overwrite to replace it)"
-                )
-        for name in files:
-            (target / name).parent.mkdir(parents=True, exist_ok=True)
-            if overwrite:
-                os.replace(staging / name, target / name)
-            else:
-                os.link(staging / name, target / name)  # never replaces one that appeared
-        return target / REPORT_NAME
+        taken = swap_in(staging, target, overwrite=overwrite)
+        if taken:
+            more = f" and {len(taken) - 1} more" if len(taken) > 1 else ""
+            raise OptionError(
+                f"{path_said(said / taken[0].relative_to(target))}{more}: already exists; the "
+                "report was not written (add --overwrite to replace it)"
+            )
+        return said / REPORT_NAME
     except FileExistsError as exc:
         where = exc.filename2 or exc.filename
         raise OptionError(f"{path_said(where)}: already exists; it was not replaced") from None

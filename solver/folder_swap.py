@@ -1,0 +1,136 @@
+"""A folder written whole beside its target, then put in place by one atomic step (Linux).
+
+A writer of several files (``forest analyse --report DIR``) builds them in a staging folder beside
+``DIR``; :func:`swap_in` then makes the staging folder *be* ``DIR``: a new ``DIR`` by one rename,
+an existing one by exchanging the two folders in one ``renameat2(RENAME_EXCHANGE)``, after
+hard-linking into the staging folder whatever ``DIR`` holds that the new files do not replace
+(a user's other files stay). So a reader, or another run, sees the old folder or the new one
+whole, never files of two runs mixed. Writers take an exclusive ``flock`` on the parent folder
+while they place, so two runs place one after the other (the last one's files win, whole) and the
+"never replace unasked" check cannot race. Where the filesystem cannot exchange, the old folder is
+renamed aside and the new one renamed in (still under the lock: writers never mix). A target
+that holds the current folder (``--report .``) is not moved (the shell in it would be left in a
+removed folder): its files are replaced one by one under the lock, so writers still never mix.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import fcntl
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+__all__ = ["swap_in"]
+
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+
+
+@contextlib.contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """An exclusive ``flock`` on ``folder`` (the target's parent, which no swap moves)."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _exchange(first: Path, second: Path) -> bool:
+    """Swap two paths atomically; False where the C library or the filesystem cannot."""
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):
+        return False
+    done = renameat2(
+        _AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), _RENAME_EXCHANGE
+    )
+    if done == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
+        return False
+    raise OSError(code, os.strerror(code), os.fspath(second))
+
+
+def _link_or_copy(source: str, target: str) -> None:
+    try:
+        os.link(source, target, follow_symlinks=False)
+    except OSError:  # another device, a filesystem without links, a file of another user
+        shutil.copy2(source, target, follow_symlinks=False)
+
+
+def _carry(old: Path, new: Path, where: Path) -> list[Path]:
+    """Link into ``new`` every entry of ``old`` that ``new`` lacks (within folders both have);
+    return the paths (under ``where``) of the files ``new`` would replace."""
+    taken: list[Path] = []
+    for entry in sorted(os.scandir(old), key=lambda e: e.name):
+        source, target = old / entry.name, new / entry.name
+        if os.path.lexists(target):
+            if entry.is_dir(follow_symlinks=False) and target.is_dir() and not target.is_symlink():
+                taken += _carry(source, target, where / entry.name)
+            else:
+                taken.append(where / entry.name)
+        elif entry.is_dir(follow_symlinks=False):
+            shutil.copytree(source, target, symlinks=True, copy_function=_link_or_copy)
+        else:
+            _link_or_copy(os.fspath(source), os.fspath(target))
+    return taken
+
+
+def _holds_cwd(folder: Path) -> bool:
+    here = Path(os.getcwd())
+    return here == folder or folder in here.parents
+
+
+def _place_each(staging: Path, target: Path, *, overwrite: bool) -> list[Path]:
+    """The new files moved into ``target`` one by one (each atomically), none replaced unless
+    ``overwrite``: the files it would replace returned, placing nothing, when there are some."""
+    files = sorted(p.relative_to(staging) for p in staging.rglob("*") if not p.is_dir())
+    taken = [target / name for name in files if os.path.lexists(target / name)]
+    if taken and not overwrite:
+        return taken
+    for name in files:
+        source, into = staging / name, target / name
+        into.parent.mkdir(parents=True, exist_ok=True)
+        if overwrite:
+            os.replace(source, into)
+        else:
+            os.link(source, into, follow_symlinks=False)  # never replaces one that appeared
+    return []
+
+
+def swap_in(staging: Path, target: Path, *, overwrite: bool) -> list[Path]:
+    """Make the folder ``staging`` (beside ``target``) be ``target``, keeping ``target``'s other
+    files; return the files it would replace, placing nothing, when there are some and not
+    ``overwrite``. Afterwards ``staging`` holds the old folder (or nothing): the caller removes
+    it. ``target`` must not be a symbolic link (the caller resolves it)."""
+    with _locked(target.parent):
+        if not os.path.lexists(target):
+            os.rename(staging, target)
+            return []
+        if _holds_cwd(target):
+            return _place_each(staging, target, overwrite=overwrite)
+        taken = _carry(target, staging, target)
+        if taken and not overwrite:
+            return taken
+        os.chmod(staging, os.stat(target).st_mode & 0o7777)
+        if _exchange(staging, target):
+            for name in os.listdir(staging):  # appeared in the old folder meanwhile: kept
+                if not os.path.lexists(target / name):
+                    os.rename(staging / name, target / name)
+            return []
+        aside = staging.with_name(staging.name + ".old")
+        os.rename(target, aside)
+        try:
+            os.rename(staging, target)
+        except OSError:
+            os.rename(aside, target)
+            raise
+        shutil.rmtree(aside, ignore_errors=True)
+        return []
