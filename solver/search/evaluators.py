@@ -50,6 +50,7 @@ from typing import ClassVar, Protocol, cast, runtime_checkable
 from solver.errors import OptionError
 from solver.game import CHANCE, TERMINAL, HeuristicState, PlayoutState, State
 from solver.rng import SplitMix64, sample_outcome
+from solver.search.limit import deadline_passed
 
 __all__ = [
     "DEFAULT_C",
@@ -220,10 +221,14 @@ class RolloutEvaluator(_Rollouts):
         if self.n_rollouts == 1:
             return rollout(state.clone(), rng, self.guided)
         total: list[float] = []
+        played = 0
         for _ in range(self.n_rollouts):
             one = rollout(state.clone(), rng, self.guided)
             total = one if not total else [t + r for t, r in zip(total, one, strict=True)]
-        return [t / self.n_rollouts for t in total]
+            played += 1
+            if deadline_passed():  # the search's time is up: the mean of those played
+                break
+        return [t / played for t in total]
 
 
 @dataclass(frozen=True)

@@ -76,6 +76,7 @@ from solver.search.limit import (
     reject_unknown,
     sampling_budget,
     search_cancel,
+    within_seconds,
 )
 from solver.search.mcts_reference import MAX_VISITS
 from solver.search.options import MCTSOptions, option_names, options_from
@@ -309,15 +310,16 @@ class ISMCTSTree:
         simulation too, so the slices together are the same search as one call)."""
         deadline = time.perf_counter() + seconds if seconds is not None else math.inf
         done = 0
-        while True:
-            if (done > 0 or resume) and self.node_count >= max_nodes:
-                return done, "max_nodes"
-            self.simulate(rng, deal, evaluator, c)
-            done += 1
-            if iterations is not None and done >= iterations:
-                return done, "iterations"
-            if time.perf_counter() >= deadline:
-                return done, "seconds"
+        with within_seconds(seconds):  # a leaf's rollouts stop there too
+            while True:
+                if (done > 0 or resume) and self.node_count >= max_nodes:
+                    return done, "max_nodes"
+                self.simulate(rng, deal, evaluator, c)
+                done += 1
+                if iterations is not None and done >= iterations:
+                    return done, "iterations"
+                if time.perf_counter() >= deadline:
+                    return done, "seconds"
 
     # -- reading ----------------------------------------------------------------------------------
     def pv(self, action: int) -> tuple[str, ...]:

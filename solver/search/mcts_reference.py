@@ -29,6 +29,7 @@ from solver.errors import OptionError
 from solver.game import CHANCE, TERMINAL, State
 from solver.rng import SplitMix64, weighted_index
 from solver.search.evaluators import Evaluator, EvaluatorLike, evaluate_with
+from solver.search.limit import within_seconds
 
 __all__ = ["MAX_ACTIONS", "MAX_VISITS", "UNEXPANDED", "Node", "PythonTree"]
 
@@ -134,16 +135,17 @@ class PythonTree:
         deadline = time.perf_counter() + seconds if seconds is not None else math.inf
         prime = backup is not None and isinstance(evaluator, Evaluator) and evaluator.deterministic
         done = 0
-        while True:
-            full = max_nodes is not None and self.node_count + MAX_ACTIONS > max_nodes
-            if full and (done > 0 or resume):
-                return done, "max_nodes"
-            self.simulate(rng, evaluator, c, backup, prime)
-            done += 1
-            if done >= limit:
-                return done, "iterations"
-            if time.perf_counter() >= deadline:
-                return done, "seconds"
+        with within_seconds(seconds):  # a leaf's rollouts stop there too
+            while True:
+                full = max_nodes is not None and self.node_count + MAX_ACTIONS > max_nodes
+                if full and (done > 0 or resume):
+                    return done, "max_nodes"
+                self.simulate(rng, evaluator, c, backup, prime)
+                done += 1
+                if done >= limit:
+                    return done, "iterations"
+                if time.perf_counter() >= deadline:
+                    return done, "seconds"
 
     def simulate(
         self,
