@@ -606,7 +606,8 @@ def test_a_rolled_position_plays_at_its_own_player_count(session: Any) -> None:
         page.click("#roll-new")
         page.wait_for_function("() => document.querySelector('#error').textContent !== ''")
         _ready(page)
-        said = f'Size: the width must be from 2 to 16 for this game (not "{size}")'
+        both = "the width must be from 2 to 16 and the height must be from 2 to 16"  # 3395511
+        said = f'Size: {both} for this game (not "{size}")'
         assert page.inner_text("#error") == said, page.inner_text("#error")
         assert page.evaluate("() => window.table.position !== null")
         assert page.get_attribute("#status", "data-state") != "error"
