@@ -28,6 +28,7 @@ from solver.cmdkit import (
     positive_int,
     progress_option,
     seed_int,
+    simulations_int,
     whole_int,
 )
 from solver.errors import OptionError
@@ -210,7 +211,7 @@ def _add_review(commands: Any, spec: GameSpec) -> None:
     )
     p.add_argument("file", metavar="FILE", help="a game record (play --record FILE)")
     p.add_argument(
-        "--iterations", type=positive_int, default=None, metavar="N",
+        "--iterations", type=simulations_int, default=None, metavar="N",
         help=f"{spec.sampler} simulations a position"
         + (" where the review is not exact" if spec.exact else "")
         + f" (default {spec.review_iterations or HINT_ITERATIONS})",
@@ -293,7 +294,7 @@ def _budget_options(p: argparse.ArgumentParser, *, iterations: str) -> None:
     """``--iterations`` (``iterations`` is its help), ``--seed``, ``--json``, ``--no-progress``;
     ``--exact``, ``--mcts`` and ``--memory-mb`` default off (:func:`_exact_options` adds them
     where the game offers an exact search: help never advertises one that is not there)."""
-    p.add_argument("--iterations", type=positive_int, default=None, metavar="N", help=iterations)
+    p.add_argument("--iterations", type=simulations_int, default=None, metavar="N", help=iterations)
     p.add_argument(
         "--seed", type=seed_int, default=0, help="the seed of searches and dice (default 0)"
     )

@@ -44,6 +44,7 @@ __all__ = [
     "progress_option",
     "read_state_text",
     "read_text_file",
+    "simulations_int",
     "time_limit_option",
     "whole_from",
     "whole_int",
@@ -128,6 +129,17 @@ def _whole_in(
 def positive_int(text: str) -> int:
     """A whole number from 1 to :data:`MAX_COUNT`."""
     return _whole_in(text, 1, MAX_COUNT)
+
+
+MAX_SIMULATIONS = 2**32 - 1
+"""The most simulations a search takes: its tree counts a node's visits in 32 bits (the
+searches' ``MAX_VISITS``, which refuse more by name once the command has started)."""
+
+
+def simulations_int(text: str) -> int:
+    """A search's ``--iterations``: a whole number from 1 to :data:`MAX_SIMULATIONS`, refused
+    as the command line reads it (it was taken up to 2^63 - 1, then refused by the search)."""
+    return _whole_in(text, 1, MAX_SIMULATIONS)
 
 
 def nonnegative_int(text: str) -> int:

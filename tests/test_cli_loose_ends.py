@@ -414,3 +414,26 @@ def test_a_long_selection_is_quoted_by_its_start(capsys, tmp_path):
             "--select", expression, "--no-progress"]  # fmt: skip
     code, err = _run(capsys, argv)
     _one_short_line(code, err, f"({len(expression)} characters)': longer than")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["dog", "best-move", "dog/tiny-example"],
+        ["trial", "play", "--games", "1"],
+        ["guardians", "solve"],
+        ["trial", "review", "no-such-record.json"],
+    ],
+)
+def test_iterations_past_the_search_s_tree_are_refused_as_read(capsys, argv):
+    """``--iterations 4294967296`` was taken (the parser's bound was 2^63 - 1): best-move
+    refused it later in the search's words, and ``trial review`` ran as long as it was asked.
+    The bound is the searches' own (their trees count visits in 32 bits)."""
+    from solver.cmdkit import MAX_SIMULATIONS
+    from solver.search.mcts_reference import MAX_VISITS
+
+    assert MAX_SIMULATIONS == MAX_VISITS == 2**32 - 1
+    code, err = _run(capsys, [*argv, "--iterations", str(2**32)])
+    _one_short_line(
+        code, err, "argument --iterations: expected a whole number from 1 to 4294967295"
+    )
