@@ -46,6 +46,7 @@ from solver.errors import (
     MissingExtraError,
     OptionError,
     SolverError,
+    close_names,
     missing_extra_error,
     shortened,
 )
@@ -220,13 +221,11 @@ def _meant(parser: argparse.ArgumentParser, unknown: list[str]) -> str:
     """The command's options close to a misspelt one (``--agnet``: ``; did you mean
     --agent?``), or to a shortened one, which is no longer read as the option it starts
     (``--iter``: ``; did you mean --iterations?``), or nothing."""
-    import difflib
-
     options = [o for action in parser._actions for o in action.option_strings if o[:2] == "--"]
     for word in (w.split("=", 1)[0] for w in unknown if w.startswith("--")):
         if word == "--":  # no name at all (``--=``, a stray ``--``): every option starts so
             continue
-        close = difflib.get_close_matches(word, options, n=2, cutoff=0.75)
+        close = close_names(word, options)
         longer = [o for o in options if o.startswith(word) and o not in close]
         if close or longer:
             return f"; did you mean {' or '.join((close + longer)[:3])}?"

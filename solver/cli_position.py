@@ -22,6 +22,7 @@ from solver.errors import (
     FormatError,
     OptionError,
     SolverError,
+    close_names,
     path_said,
     shortened,
 )
@@ -227,8 +228,6 @@ def _puzzles_meant(spec: GameSpec, source: str | None) -> list[str]:
     """The game's puzzles a missing FILE named with no folder may have meant: its name (less
     the game's extension) is a puzzle's, or close to some (``stick``, ``stik.forest`` ->
     ``dog/stick``). A path or a ``GAME/NAME`` has its own error (close puzzle names there)."""
-    import difflib
-
     from solver import puzzles
 
     if source is None or spec.puzzles is None or "/" in source or os.path.lexists(source):
@@ -240,7 +239,7 @@ def _puzzles_meant(spec: GameSpec, source: str | None) -> list[str]:
     stems = {name.split("/", 1)[1]: name for name in names}
     if stem in stems:
         return [stems[stem]]
-    return [stems[s] for s in difflib.get_close_matches(stem, list(stems), n=2, cutoff=0.75)]
+    return [stems[s] for s in close_names(stem, stems)]
 
 
 def _read_state(

@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 
 class SolverError(Exception):
@@ -117,6 +117,18 @@ def shortened(text: str, most: int = MOST_QUOTED) -> str:
     ('yes', 'xxxxx... (100 characters)')
     """
     return text if len(text) <= most else f"{text[:most]}... ({len(text)} characters)"
+
+
+def close_names(word: str, names: Iterable[str], most: int = 2) -> list[str]:
+    """Up to ``most`` of ``names`` close to a misspelt ``word``, closest first: what a "did you
+    mean" offers for an option, a puzzle or a request's field (one closeness for all of them).
+
+    >>> close_names("--agnet", ["--agent", "--games"])
+    ['--agent']
+    """
+    import difflib
+
+    return difflib.get_close_matches(word, list(names), n=most, cutoff=0.75)
 
 
 MOST_PATH = 200

@@ -417,11 +417,11 @@ def misspelt_refusal(request: KeepsUnknown, needed: str, why: str) -> None:
     """Refuse ``request`` (:class:`HintError` on the unknown field) where the field ``needed`` was
     not sent and an unknown one close to it was: without it the request means nothing (``why``:
     a review sent ``action`` for ``actions`` reviewed no move), so it is not merely noted."""
-    import difflib
+    from solver.errors import close_names
 
     if needed in request.model_fields_set:
         return
-    close = difflib.get_close_matches(needed, request.ignored_fields(), n=1, cutoff=0.75)
+    close = close_names(needed, request.ignored_fields(), most=1)
     if close:
         raise HintError(f"{close[0]}: no field of this request; did you mean {needed}? ({why})",
                         close[0])  # fmt: skip
