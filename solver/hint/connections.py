@@ -69,10 +69,15 @@ _HUGE_LENGTH = re.compile(rb"(?im)^content-length:[ \t]*[0-9]{21,}[ \t]*\r?$")
 """A Content-Length header of a number too long for h11 (more than 20 digits)."""
 
 
+def _error_object(message: str, code: str) -> dict[str, Any]:
+    """The service's error object for what is refused before any request is read (no id, no
+    field), built here without the request models the engine's ``error_answer`` validates."""
+    return {"id": None, "error": message, "field": None, "code": code, "version": 1}
+
+
 def too_large_answer(limit: int) -> tuple[dict[str, Any], dict[str, str]]:
     """The error object and the headers of the 413 for a body past ``limit`` bytes."""
-    reply = {"id": None, "error": f"the body is larger than {limit} bytes", "field": None,
-             "code": "too_large", "version": 1}  # fmt: skip
+    reply = _error_object(f"the body is larger than {limit} bytes", "too_large")
     return reply, {LIMIT_HEADER: str(limit), LIMIT_SAID_HEADER: bytes_said(limit)}
 
 
@@ -135,8 +140,7 @@ def bad_http_answer(error: h11.RemoteProtocolError | None) -> tuple[int, bytes]:
         status = 400
         message = f"not an HTTP/1.1 request: {said}"
         code = "malformed"
-    reply = {"id": None, "error": message, "field": None, "code": code, "version": 1}
-    return status, json.dumps(reply).encode("ascii")
+    return status, json.dumps(_error_object(message, code)).encode("ascii")
 
 
 class GuardedH11Protocol(H11Protocol):
