@@ -19,7 +19,15 @@ from typing import Any, TypeAlias, TypeGuard
 
 from solver.errors import FormatError
 
-__all__ = ["SHOWN_MAX", "JSONValue", "field_error", "is_positive_number", "shown", "whole_number"]
+__all__ = [
+    "SHOWN_MAX",
+    "JSONValue",
+    "field_error",
+    "is_finite_number",
+    "is_positive_number",
+    "shown",
+    "whole_number",
+]
 
 JSONValue: TypeAlias = "bool | int | float | str | list[JSONValue] | dict[str, JSONValue] | None"
 """A value as ``json.loads`` gives it: what a request, a saved document or a row holds raw."""
@@ -64,13 +72,18 @@ def whole_number(where: str, value: Any, low: int, high: int) -> int:
     return value
 
 
-def is_positive_number(value: object) -> TypeGuard[int | float]:
-    """Is ``value`` a finite number > 0: an ``int`` or a ``float``, never a ``bool``, NaN or an
-    infinity, nor an ``int`` too large for a float (what every seconds, megabytes or time limit a
-    caller passes must be)."""
+def is_finite_number(value: object) -> TypeGuard[int | float]:
+    """Is ``value`` a finite number: an ``int`` or a ``float``, never a ``bool``, NaN or an
+    infinity, nor an ``int`` too large for a float (JSON reads a whole number of any length)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return False
     try:
-        return math.isfinite(value) and value > 0
+        return math.isfinite(value)
     except OverflowError:  # 10**400: math.isfinite cannot convert it (it raised, a traceback)
         return False
+
+
+def is_positive_number(value: object) -> TypeGuard[int | float]:
+    """Is ``value`` a finite number > 0 (:func:`is_finite_number`): what every seconds,
+    megabytes or time limit a caller passes must be."""
+    return is_finite_number(value) and value > 0

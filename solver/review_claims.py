@@ -13,11 +13,11 @@ strings (or nulls), or whose ``returns`` is not a list of numbers, is no record 
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from solver.errors import SolverError, shortened
+from solver.fields import is_finite_number
 from solver.labels import HIDDEN_LABEL
 
 if TYPE_CHECKING:
@@ -41,24 +41,11 @@ def claims_problem(record: Mapping[str, Any]) -> tuple[str, str] | None:
         return "labels", 'a game record\'s "labels" is a list of strings (one an action)'
     returns = record.get("returns")
     if returns is not None and (
-        not isinstance(returns, list) or not all(_is_finite_number(x) for x in returns)
+        not isinstance(returns, list) or not all(is_finite_number(x) for x in returns)
     ):
         return "returns", ('a game record\'s "returns" is a list of finite numbers (one a '
                            "seat) or null")  # fmt: skip
     return None
-
-
-def _is_finite_number(value: object) -> bool:
-    """Whether ``value`` is a number a return can be: finite, within a float's range (JSON
-    reads a whole number of any length: 1 and 400 zeros was an OverflowError, a traceback on
-    the command line and a 500 from ``POST /v1/review``; NaN or an infinity compares with no
-    return)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
-    try:
-        return math.isfinite(value)
-    except OverflowError:  # an int past a float's range
-        return False
 
 
 def replayed_labels(start: State, ids: Sequence[int], said: Sequence[str | None] = ()) -> list[str]:
