@@ -401,11 +401,13 @@ def _build(
     return reply.model_dump(by_alias=True)
 
 
-def ignored_note(request: KeepsUnknown) -> list[str]:
+def ignored_note(request: KeepsUnknown | None, within: str = "") -> list[str]:
     """A note naming the request's unknown top-level fields, if any (ignored, not refused): a
     hint's, a table session's start (its first view's ``notes``), a position's, a roll's, an
-    analysis's and a review's (their answers' ``notes``)."""
-    ignored = request.ignored_fields()
+    analysis's, a review's, a table line's or record's (their answers' ``notes``) and a stdio
+    terminate's. ``within``: the object's field in its request, dotted (a review's
+    ``earlier.``), each name said with it; ``None`` (an object not sent): no note."""
+    ignored = [] if request is None else [within + name for name in request.ignored_fields()]
     if not ignored:
         return []
     names = ", ".join(repr(name[:40]) for name in ignored[:8])

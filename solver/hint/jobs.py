@@ -353,7 +353,8 @@ def review_job(raw: dict[str, Any], caps: Caps, admitted: float | None = None) -
         raise HintError(str(exc), None) from None
     record_notes = result.pop("recordNotes")
     result["wholeNotes"] = [*record_notes, *_whole_notes(request.earlier, result)]
-    result["notes"] = [*result.get("notes", []), *ignored_note(request)]
+    result["notes"] = [*result.get("notes", []), *ignored_note(request),
+                       *ignored_note(request.earlier, "earlier.")]  # fmt: skip
     return ReviewAnswer(id=request.id, **result).model_dump(by_alias=True)
 
 

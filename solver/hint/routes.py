@@ -30,7 +30,14 @@ with needs_extra("the hint service"):  # the serve extra: the API names it
 
 from solver.fields import JSONValue
 from solver.hint import jobs
-from solver.hint.engine import Caps, HintError, applied_limit, error_answer, ignored_note
+from solver.hint.engine import (
+    Caps,
+    HintError,
+    applied_limit,
+    error_answer,
+    ignored_note,
+    misspelt_refusal,
+)
 from solver.hint.pool import JobTimeout, JobUnrun, WorkerDied, WorkerPool
 from solver.hint.schema import (
     AnalyseAnswer,
@@ -622,13 +629,17 @@ class TableRoutes:
         return SafeJSONResponse(reply, headers=headers)
 
     async def table_line(self, request: TableLineRequest, http: Request) -> Any:
-        """The hinted line on the session's picture (the seat's own moves of ``pv``)."""
+        """The hinted line on the session's picture (the seat's own moves of ``pv``), and
+        ``notes`` naming the request's unknown fields."""
         session = self.ready_for_a_hint(request.session)
         if not isinstance(session, Session):
             return session
-        return await self.service.run(line_job, session.as_job(), list(request.pv),
-                                      timeout=self.hint_timeout,
-                                      gone=http.is_disconnected)  # fmt: skip
+        reply, headers = await self.service.call(line_job, session.as_job(), list(request.pv),
+                                                 timeout=self.hint_timeout,
+                                                 gone=http.is_disconnected)  # fmt: skip
+        if "error" in reply:
+            return self.service.error_response(reply, headers)
+        return SafeJSONResponse({**reply, "notes": ignored_note(request)}, headers=headers)
 
     async def record(self, request: TableRecordRequest) -> Any:
         """The session's full record (every action): once the game is over, or with
@@ -639,6 +650,10 @@ class TableRoutes:
         if not isinstance(session, Session):
             return session
         if not session.over and not request.unfinished:
+            try:  # a misspelt "unfinshed" is named, not answered as if it were not sent
+                misspelt_refusal(request, "unfinished", "the record so far is given only with it")
+            except HintError as exc:
+                return self.fail(str(exc), exc.field, exc.code)
             return self.fail("the full record is given once the game is over (it holds every "
                              "seat's cards; ask \"unfinished\": true for the record so far)",
                              "session", "game_not_over")  # fmt: skip
@@ -647,7 +662,11 @@ class TableRoutes:
             return busy
         if not session.over and _hides_cards(session.game):
             session.left = True
-        return SafeJSONResponse(session.record())
+        record = session.record()
+        notes = ignored_note(request)
+        if notes:  # only then: the record is the file the web table saves (play --record's)
+            record["notes"] = notes
+        return SafeJSONResponse(record)
 
 
 def _hides_cards(game: str) -> bool:

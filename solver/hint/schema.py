@@ -231,8 +231,9 @@ class RollRequest(KeepsUnknown):
     turns: StrictInt | None = Field(default=None, description="checked against the game's turns")
 
 
-class TerminateRequest(_Model):
-    """Stops the search of request ``terminateId``, which is answered with what it has."""
+class TerminateRequest(KeepsUnknown):
+    """Stops the search of request ``terminateId``, which is answered with what it has; unknown
+    fields are named in the acknowledgement's ``notes``."""
 
     id: str = _ID
     action: Literal["terminate"]
@@ -412,10 +413,13 @@ class ReviewedPoint(_Model):
     values: list[_Finite] | None = Field(default=None, max_length=65)
 
 
-class ReviewedSoFar(_Model):
+class ReviewedSoFar(KeepsUnknown):
     """What the earlier ranged requests of one review answered (their ``decisions`` and
     ``curve``, as sent back by the client): the answer's ``wholeNotes`` speak of them and of its
-    own plies. The server takes them as sent (it keeps nothing between requests)."""
+    own plies. The server takes them as sent (it keeps nothing between requests). Its unknown
+    fields are named in the answer's ``notes`` (``earlier.decisons``: a misspelt list left the
+    closing notes without the earlier decisions, silently); a decision's and a point's are not
+    (a whole decision may be sent back)."""
 
     decisions: list[ReviewedDecision] = Field(default_factory=list, max_length=MAX_ACTIONS)
     curve: list[ReviewedPoint] = Field(default_factory=list, max_length=MAX_ACTIONS + 1)
@@ -630,8 +634,9 @@ class TableMoveRequest(KeepsUnknown):
 
 
 class TableSessionRequest(KeepsUnknown):
-    """A session named (``/v1/table/view``, ``/takeback``, ``/record``); unknown fields are
-    named in the answer's ``notes`` where it has them (a view's, a hint's)."""
+    """A session named (``/v1/table/view``, ``/takeback``, ``/record``, ``/line``, ``/hint``);
+    unknown fields are named in the answer's ``notes`` (a record's carries ``notes`` only then:
+    otherwise it is ``play --record``'s shape, the file the web table saves)."""
 
     session: str = Field(min_length=1, max_length=64)
 

@@ -6,7 +6,8 @@ answers come out as each search finishes, matched to requests by ``id``. A reque
 seconds. ``{"id": "t1", "action": "terminate", "terminateId": "q1"}`` stops request ``q1``,
 which answers soon with what it has (``terminated: true``; every search, the exact one
 included, looks at the stop between slices or every few thousand nodes); the terminate request
-itself is answered ``{"id": "t1", "action": "terminate", "terminateId": "q1", "found": true}``.
+itself is answered ``{"id": "t1", "action": "terminate", "terminateId": "q1", "found": true,
+"notes": []}`` (``notes``: its unknown fields, named).
 A line that is not JSON, or not a request, gets an error answer and the engine keeps serving.
 At the end of the input the engine finishes the work in flight, then exits with status 0. On
 SIGTERM or Ctrl-C (``forest hint --stdio``; before or after the end of the input) it reads no
@@ -40,7 +41,7 @@ from contextlib import contextmanager
 from typing import IO, Any
 
 from solver.errors import OptionError
-from solver.hint.engine import answer, error_answer
+from solver.hint.engine import answer, error_answer, ignored_note
 from solver.hint.errors import HintError
 from solver.hint.ingress import ident_of, parse_request
 from solver.hint.limits import Caps
@@ -282,7 +283,7 @@ class _Requests:
             event = self.running.get(request.terminate_id)
         # the acknowledgement goes out first, so it always precedes the stopped request's answer
         self.write({"id": request.id, "action": "terminate", "terminateId": request.terminate_id,
-                    "found": event is not None})  # fmt: skip
+                    "found": event is not None, "notes": ignored_note(request)})  # fmt: skip
         if event is not None:
             event.set()
 

@@ -80,3 +80,40 @@ def test_the_table_s_requests_name_the_fields_they_ignored(server: Server) -> No
         assert _note(*sorted(misspelt)) in answer.json()["notes"], path
     plain = _post(server, "/v1/table/hint", {"session": ident, "limit": {"iterations": 8}})
     assert not any("unknown fields" in note for note in plain.json()["notes"])
+
+
+def test_a_table_line_and_record_name_the_fields_they_ignored(server: Server) -> None:
+    """A table line's and record's requests dropped unknown fields without a word (their answers
+    had no ``notes``): a line's answer now has ``notes``; a record's carries them only when
+    something was ignored (otherwise it stays ``play --record``'s shape, the file the page
+    saves). A record refused before the end, sent a misspelt ``unfinished``, names it."""
+    start = {"game": "dog", "options": {"forest": "dog/another-dog"}, "agent": "random"}
+    ident = _post(server, "/v1/table/start", start).json()["session"]
+    plain = _post(server, "/v1/table/line", {"session": ident, "pv": []})
+    assert plain.status_code == 200 and plain.json()["notes"] == [], plain.text
+    line = _post(server, "/v1/table/line", {"session": ident, "pv": [], "pvs": [0]})
+    assert line.status_code == 200 and line.json()["notes"] == [_note("pvs")], line.text
+    misspelt = _post(server, "/v1/table/record", {"session": ident, "unfinshed": True})
+    assert misspelt.status_code == 400, misspelt.text
+    assert (misspelt.json()["field"], misspelt.json()["error"]) == (
+        "unfinshed",
+        "unfinshed: no field of this request; did you mean unfinished? (the record so far is "
+        "given only with it)",
+    )
+    saved = _post(server, "/v1/table/record", {"session": ident, "unfinished": True})
+    assert saved.status_code == 200 and "notes" not in saved.json(), saved.text
+    record = _post(server, "/v1/table/record", {"session": ident, "unfinished": True, "fmt": 1})
+    assert record.status_code == 200 and record.json()["notes"] == [_note("fmt")], record.text
+    assert {k: v for k, v in record.json().items() if k != "notes"} == saved.json()
+
+
+def test_a_review_names_the_fields_its_earlier_answers_ignored(server: Server) -> None:
+    """``earlier`` (a ranged review's earlier answers) dropped its unknown fields silently: a
+    misspelt ``decisons`` left the closing notes without the earlier decisions. Named now."""
+    body = {**DOG, "actions": [], "earlier": {"decisions": [], "curve": []}}
+    plain = _post(server, "/v1/review", body)
+    assert plain.status_code == 200 and not any("unknown" in n for n in plain.json()["notes"])
+    body["earlier"] = {"decisons": [], "curve": [], "Curve": []}
+    answer = _post(server, "/v1/review", body)
+    assert answer.status_code == 200, answer.text
+    assert _note("earlier.Curve", "earlier.decisons") in answer.json()["notes"]

@@ -90,8 +90,20 @@ def test_partial_reports_then_terminate(engine: Engine, position: str) -> None:
     assert final["terminated"] is True and final["isDuringSearch"] is False
     assert final["moveInfos"] and final["rootInfo"]["visits"] >= partials[1]["rootInfo"]["visits"]
     acks = [m for m in messages if m.get("action") == "terminate"]
-    assert acks == [{"id": "t1", "action": "terminate", "terminateId": "long", "found": True}]
+    assert acks == [
+        {"id": "t1", "action": "terminate", "terminateId": "long", "found": True, "notes": []}
+    ]
     assert engine.close()[0] == 0
+
+
+def test_a_terminate_names_the_fields_it_ignored(engine: Engine) -> None:
+    """A terminate's unknown fields were dropped without a word; its acknowledgement names
+    them in ``notes``, as a hint's answer does."""
+    engine.send({"id": "t2", "action": "terminate", "terminateId": "none", "terminateAll": True})
+    assert engine.read() == {
+        "id": "t2", "action": "terminate", "terminateId": "none", "found": False,
+        "notes": ["unknown fields ignored: 'terminateAll' (a newer client's, or misspelt?)"],
+    }  # fmt: skip
 
 
 def test_malformed_lines_get_errors_and_the_engine_keeps_serving(engine: Engine) -> None:
