@@ -21,10 +21,14 @@ import errno
 import fcntl
 import os
 import shutil
-from collections.abc import Iterator
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-__all__ = ["swap_in"]
+from solver.errors import OptionError, SolverError, path_said
+from solver.files import removed_on_terminate
+
+__all__ = ["swap_in", "write_folder_whole"]
 
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
@@ -134,3 +138,54 @@ def swap_in(staging: Path, target: Path, *, overwrite: bool) -> list[Path]:
             raise
         shutil.rmtree(aside, ignore_errors=True)
         return []
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_folder_whole(
+    target: Path, fill: Callable[[Path], object], *, overwrite: bool
+) -> list[Path]:
+    """``fill`` writes the new files into an empty staging folder beside ``target`` (an existing
+    folder, resolved, or a new one), which :func:`swap_in` then makes be ``target``; the staging
+    folder is removed whatever happens, also on a SIGTERM. Returns the files it would replace,
+    placing nothing, when there are some and not ``overwrite``. A file-system error (a folder
+    that cannot be written, a full disk, a file that appeared meanwhile) is an
+    :class:`~solver.errors.OptionError` naming the path."""
+    with removed_on_terminate():
+        try:
+            staging = _staging_for(target)
+        except OSError as exc:
+            raise _worded(exc, target) from None
+        try:
+            os.chmod(staging, 0o777 & ~_umask())
+            fill(staging)
+            return swap_in(staging, target, overwrite=overwrite)
+        except SolverError:  # already worded (an OutputError is an OSError too)
+            raise
+        except OSError as exc:
+            raise _worded(exc, target) from None
+        finally:
+            with contextlib.suppress(OSError):
+                shutil.rmtree(staging)
+
+
+def _worded(exc: OSError, target: Path) -> OptionError:
+    if isinstance(exc, FileExistsError):
+        where = exc.filename2 or exc.filename
+        return OptionError(f"{path_said(where)}: already exists; it was not replaced")
+    where = exc.filename or os.fspath(target)
+    return OptionError(f"{path_said(where)}: cannot write: {exc.strerror or exc}")
+
+
+def _staging_for(target: Path) -> Path:
+    """A new empty folder on ``target``'s filesystem, beside it."""
+    where = target.parent
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix=f".{target.name or 'folder'}.", dir=where))
+    except OSError as exc:  # named as the folder asked for, not the staging one
+        raise OSError(exc.errno, exc.strerror, os.fspath(target)) from None

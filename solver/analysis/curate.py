@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, cast
 from solver.analysis.sources import DEFAULT_GAME, Source, analysis_hooks, load_checked
 from solver.errors import OptionError, path_said, shortened
 from solver.files import write_whole
+from solver.folder_swap import write_folder_whole
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -505,7 +506,11 @@ def save_selected(
     :func:`~solver.analysis.sources.load_checked` (the game's extension, a regular file of a sane
     size that parses), then saved under its own name. Two sources with the same file name get
     ``-2``, ``-3``... An existing file is never replaced unless ``overwrite``: the names are all
-    checked before anything is written. ``instance_loader`` (a row as a dict → an instance)
+    checked before anything is written, and again as the files are placed. The files are written
+    into a staging folder beside ``directory``, then placed together
+    (:func:`~solver.folder_swap.write_folder_whole`, the folder's other files kept): saves into
+    one folder at once take turns, each placing all its files or none, never a mix of two runs'
+    files of one name nor a half-saved run. ``instance_loader`` (a row as a dict → an instance)
     replaces the rolling and reading.
 
     >>> import tempfile, pandas as pd
@@ -518,29 +523,36 @@ def save_selected(
     directory = Path(directory)
     if os.path.lexists(directory) and not directory.is_dir():  # a file, or a link to nothing
         raise OptionError(f"--save-to {path_said(directory)!r} is not a directory")
-    plan: list[tuple[dict[str, Any], Path]] = []
+    plan: list[tuple[dict[str, Any], str]] = []
     used: set[str] = set()
     for row in _rows(frame):
         source = Source.from_row(row, game)
-        plan.append((row, directory / _unique(_file_name(source, hooks.extension), used)))
-    if not overwrite:
-        taken = [target for _, target in plan if os.path.lexists(target)]
-        if taken:
-            more = f" and {len(taken) - 1} more" if len(taken) > 1 else ""
-            raise OptionError(
-                f"{os.fspath(taken[0])!r}{more} exists already; nothing was saved (add "
-                "--overwrite to replace, or choose another --save-to)"
-            )
-    directory.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
-    for row, target in plan:
-        if instance_loader is not None:
-            instance = instance_loader(row)
-        else:
-            instance = load_checked(Source.from_row(row, game))
-        # whole or not at all; one that appeared since the check is refused, never replaced
-        written.append(write_whole(target, hooks.dump(instance), overwrite=overwrite))
-    return written
+        plan.append((row, _unique(_file_name(source, hooks.extension), used)))
+    if not overwrite:  # at once, before any instance is rolled or read
+        _refuse_taken([directory / name for _, name in plan if os.path.lexists(directory / name)])
+
+    def fill(staging: Path) -> None:
+        for row, name in plan:
+            if instance_loader is not None:
+                instance = instance_loader(row)
+            else:
+                instance = load_checked(Source.from_row(row, game))
+            write_whole(staging / name, hooks.dump(instance))
+
+    target = Path(os.path.realpath(directory))  # a link to a folder: that folder receives them
+    # one run's files placed whole, runs one at a time (solver.folder_swap)
+    taken = write_folder_whole(target, fill, overwrite=overwrite)
+    _refuse_taken([directory / path.relative_to(target) for path in taken])
+    return [directory / name for _, name in plan]
+
+
+def _refuse_taken(taken: list[Path]) -> None:
+    if taken:
+        more = f" and {len(taken) - 1} more" if len(taken) > 1 else ""
+        raise OptionError(
+            f"{os.fspath(taken[0])!r}{more} exists already; nothing was saved (add "
+            "--overwrite to replace, or choose another --save-to)"
+        )
 
 
 def _rows(frame: pd.DataFrame) -> Iterable[dict[str, Any]]:

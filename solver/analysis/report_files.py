@@ -11,16 +11,12 @@ command writes them into a new temporary folder beside ``DIR`` first; then
 
 from __future__ import annotations
 
-import contextlib
 import os
-import shutil
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from solver.errors import OptionError, path_said
-from solver.files import removed_on_terminate
-from solver.folder_swap import swap_in
+from solver.folder_swap import write_folder_whole
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -41,12 +37,6 @@ def check_report_folder(directory: str | os.PathLike[str]) -> None:
         )
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def write_report_whole(
     frame: pd.DataFrame,
     directory: str | os.PathLike[str],
@@ -57,49 +47,21 @@ def write_report_whole(
 ) -> Path:
     """The report of ``frame`` written into ``directory`` whole (module docstring); returns the
     path of its ``report.md``. A SIGTERM meanwhile leaves no staging folder behind."""
-    with removed_on_terminate():
-        return _staged_report(frame, directory, game=game, command=command, overwrite=overwrite)
-
-
-def _staged_report(
-    frame: pd.DataFrame,
-    directory: str | os.PathLike[str],
-    *,
-    game: str,
-    command: str | None,
-    overwrite: bool,
-) -> Path:
-    """:func:`write_report_whole`'s work: the report written into a staging folder beside
-    ``directory``, then moved in; the staging folder removed whatever happens."""
     from solver.analysis.report import write_report
 
     said = Path(directory)
     if os.path.lexists(said) and not said.is_dir():  # a file, or a link to nothing
         raise OptionError(f"--report {path_said(said)!r} is not a directory")
     target = Path(os.path.realpath(said))  # a link to a folder: that folder is swapped
-    parent = target.parent
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{target.name or 'report'}.", dir=parent))
-    except OSError as exc:
-        raise OptionError(f"{path_said(target)}: cannot write: {exc.strerror or exc}") from None
-    try:
-        os.chmod(staging, 0o777 & ~_umask())
-        write_report(frame, staging, game=game, command=command)
-        taken = swap_in(staging, target, overwrite=overwrite)
-        if taken:
-            more = f" and {len(taken) - 1} more" if len(taken) > 1 else ""
-            raise OptionError(
-                f"{path_said(said / taken[0].relative_to(target))}{more}: already exists; the "
-                "report was not written (add --overwrite to replace it)"
-            )
-        return said / REPORT_NAME
-    except FileExistsError as exc:
-        where = exc.filename2 or exc.filename
-        raise OptionError(f"{path_said(where)}: already exists; it was not replaced") from None
-    except OSError as exc:
-        where = exc.filename or os.fspath(target)
-        raise OptionError(f"{path_said(where)}: cannot write: {exc.strerror or exc}") from None
-    finally:
-        with contextlib.suppress(OSError):
-            shutil.rmtree(staging)
+    taken = write_folder_whole(
+        target,
+        lambda staging: write_report(frame, staging, game=game, command=command),
+        overwrite=overwrite,
+    )
+    if taken:
+        more = f" and {len(taken) - 1} more" if len(taken) > 1 else ""
+        raise OptionError(
+            f"{path_said(said / taken[0].relative_to(target))}{more}: already exists; the "
+            "report was not written (add --overwrite to replace it)"
+        )
+    return said / REPORT_NAME
