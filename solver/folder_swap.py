@@ -11,6 +11,9 @@ while they place, so two runs place one after the other (the last one's files wi
 renamed aside and the new one renamed in (still under the lock: writers never mix). A target
 that holds the current folder (``--report .``) is not moved (the shell in it would be left in a
 removed folder): its files are replaced one by one under the lock, so writers still never mix.
+So is a target that is a mount point, which no rename can move or exchange (Linux says EBUSY):
+:func:`write_folder_whole` makes its staging folder inside it, on its filesystem. A mount point
+that check misses (a bind mount within one filesystem) is refused in one line saying so.
 """
 
 from __future__ import annotations
@@ -45,21 +48,35 @@ def _locked(folder: Path) -> Iterator[None]:
         os.close(fd)  # releases the lock
 
 
-def _exchange(first: Path, second: Path) -> bool:
-    """Swap two paths atomically; False where the C library or the filesystem cannot."""
+def _renameat2_exchange(first: Path, second: Path) -> int | None:
+    """``renameat2(first, second, RENAME_EXCHANGE)``: 0, the error number, or None where the C
+    library has no such call."""
     try:
         renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
     except (AttributeError, OSError):
-        return False
+        return None
     done = renameat2(
         _AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), _RENAME_EXCHANGE
     )
-    if done == 0:
+    return 0 if done == 0 else ctypes.get_errno()
+
+
+def _exchange(first: Path, second: Path) -> bool:
+    """Swap two paths atomically; False where the C library or the filesystem cannot."""
+    code = _renameat2_exchange(first, second)
+    if code == 0:
         return True
-    code = ctypes.get_errno()
-    if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
+    if code is None or code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
         return False
+    if code == errno.EBUSY:  # Linux's answer for a mount point
+        raise _mount_point(second)
     raise OSError(code, os.strerror(code), os.fspath(second))
+
+
+def _mount_point(target: Path) -> OptionError:
+    return OptionError(
+        f"{path_said(target)} is a mount point: it cannot be replaced; give a folder inside it"
+    )
 
 
 def _link_or_copy(source: str, target: str) -> None:
@@ -118,7 +135,7 @@ def swap_in(staging: Path, target: Path, *, overwrite: bool) -> list[Path]:
         if not os.path.lexists(target):
             os.rename(staging, target)
             return []
-        if _holds_cwd(target):
+        if _holds_cwd(target) or staging.parent == target:  # the shell's folder, a mount point
             return _place_each(staging, target, overwrite=overwrite)
         taken = _carry(target, staging, target)
         if taken and not overwrite:
@@ -130,7 +147,12 @@ def swap_in(staging: Path, target: Path, *, overwrite: bool) -> list[Path]:
                     os.rename(staging / name, target / name)
             return []
         aside = staging.with_name(staging.name + ".old")
-        os.rename(target, aside)
+        try:
+            os.rename(target, aside)
+        except OSError as exc:
+            if exc.errno == errno.EBUSY:
+                raise _mount_point(target) from None
+            raise
         try:
             os.rename(staging, target)
         except OSError:
@@ -150,9 +172,10 @@ def write_folder_whole(
     target: Path, fill: Callable[[Path], object], *, overwrite: bool
 ) -> list[Path]:
     """``fill`` writes the new files into an empty staging folder beside ``target`` (an existing
-    folder, resolved, or a new one), which :func:`swap_in` then makes be ``target``; the staging
-    folder is removed whatever happens, also on a SIGTERM. Returns the files it would replace,
-    placing nothing, when there are some and not ``overwrite``. A file-system error (a folder
+    folder, resolved, or a new one; inside it when it is a mount point), which :func:`swap_in`
+    then makes be ``target``; the staging folder is removed whatever happens, also on a
+    SIGTERM. Returns the files it would replace, placing nothing, when there are some and not
+    ``overwrite``. A file-system error (a folder
     that cannot be written, a full disk, a file that appeared meanwhile) is an
     :class:`~solver.errors.OptionError` naming the path."""
     with removed_on_terminate():
@@ -182,8 +205,9 @@ def _worded(exc: OSError, target: Path) -> OptionError:
 
 
 def _staging_for(target: Path) -> Path:
-    """A new empty folder on ``target``'s filesystem, beside it."""
-    where = target.parent
+    """A new empty folder on ``target``'s filesystem: beside it, or inside it when it is a mount
+    point (then :func:`swap_in` places the files one by one)."""
+    where = target if os.path.ismount(target) else target.parent
     try:
         where.mkdir(parents=True, exist_ok=True)
         return Path(tempfile.mkdtemp(prefix=f".{target.name or 'folder'}.", dir=where))
