@@ -57,7 +57,14 @@ from solver.hint.schema import (
     TableStartRequest,
     json_schema,
 )
-from solver.hint.session import Session, Sessions, advance_job, line_job, takeback_job
+from solver.hint.session import (
+    Session,
+    Sessions,
+    SessionsFull,
+    advance_job,
+    line_job,
+    takeback_job,
+)
 
 __all__ = ["STATUS", "SafeJSONResponse", "Service", "api_router", "mount_web", "table_router"]
 
@@ -84,6 +91,7 @@ STATUS = {
     "content_encoding": 415,
     "client_gone": 499,
     "overloaded": 503,
+    "too_many_sessions": 503,
     "timeout": 504,
     "internal": 500,
 }
@@ -350,6 +358,7 @@ class Service:
             "timeouts": self.timeouts,
             "abandoned": self.abandoned,
             "sessions": len(self.sessions),
+            "sessionsRefused": self.sessions.refused,
         }
 
 
@@ -487,6 +496,12 @@ class TableRoutes:
     def fail(self, message: str, field: str | None, code: str) -> Any:
         return self.service.error_response(error_answer(None, message, field, code))
 
+    def full(self, full: SessionsFull) -> Any:
+        """The 503 refusing a new session while every session kept is in use, with the
+        seconds until the least recently used may make room (``Retry-After``)."""
+        reply = error_answer(None, str(full), full.field, full.code)
+        return self.service.error_response(reply, {"Retry-After": str(full.retry_after)})
+
     def found(self, ident: str) -> Session | Any:
         """The session ``ident``, or the error response saying it is unknown."""
         try:
@@ -527,7 +542,10 @@ class TableRoutes:
         if "error" in reply:
             return self.service.error_response(reply, headers)
         if starting:
-            self.service.sessions.add(session, ident)
+            try:  # the others may have filled the room while the first step ran
+                self.service.sessions.add(session, ident)
+            except SessionsFull as full:
+                return self.full(full)
         session.actions = reply["actions"]
         session.view_seconds = reply.get("viewSeconds")  # the next step's reserve for its view
         view = reply["view"]
@@ -551,6 +569,10 @@ class TableRoutes:
         seconds = cap if request.seconds is None else min(request.seconds, cap)
         session = Session(request.game, dict(request.options), list(request.humans), agent,
                           request.iterations, request.seed, seconds=seconds)  # fmt: skip
+        try:  # refused before its first step takes a worker
+            self.service.sessions.check_room(session)
+        except SessionsFull as full:
+            return self.full(full)
         return await self.step(Sessions.new_ident(), session, starting=True,
                                gone=http.is_disconnected, notes=ignored_note(request))  # fmt: skip
 

@@ -7,11 +7,12 @@ seats; every answer carries only the view of the human seat concerned (:func:`se
 seat's observation and information state where the game hides things, its legal moves when it
 is to move. The full record (every action) is given only once the game is over.
 
-The sessions live in the service's event-loop process (:class:`Sessions`: bounded, least
-recently used dropped, unguessable ids); each step runs as a job in a worker process
-(:func:`advance_job`), which replays the session's actions, applies the human's move, then plays
-on until a human seat is to move or the game ends. Chance and the engine seats are seeded from
-the session's seed and the ply, so a session is reproducible from its record.
+The sessions live in the service's event-loop process (:class:`Sessions`: bounded, the least
+recently used dropped for a new one only once idle, else the new one refused; unguessable ids);
+each step runs as a job in a worker process (:func:`advance_job`), which replays the session's
+actions, applies the human's move, then plays on until a human seat is to move or the game ends.
+Chance and the engine seats are seeded from the session's seed and the ply, so a session is
+reproducible from its record.
 
 A step keeps to the session's ``seconds`` (as a hint does): every engine search stops by the
 step's deadline (:func:`solver.search.limit.search_deadline`) and plays the best it has, and once
@@ -23,10 +24,12 @@ on. A step always makes one engine decision at least, so repeated views finish t
 from __future__ import annotations
 
 import json
+import math
 import secrets
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
@@ -42,8 +45,10 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_SESSIONS",
     "MAX_SESSION_BYTES",
+    "SESSION_IDLE_SECONDS",
     "Session",
     "Sessions",
+    "SessionsFull",
     "advance_job",
     "line_job",
     "seat_view",
@@ -52,7 +57,14 @@ __all__ = [
 ]
 
 MAX_SESSIONS = 256
-"""Sessions kept at once (the least recently used is dropped past it)."""
+"""Sessions kept at once: past it the least recently used is dropped if it has been idle
+:data:`SESSION_IDLE_SECONDS`, else the new session is refused (:class:`SessionsFull`)."""
+
+SESSION_IDLE_SECONDS = 15 * 60.0
+"""How long a session must have gone unused (no request naming it) before a new session may
+take its place: a session in use is never dropped for another (256 starts from one client
+dropped every other user's game), a player who has left for a quarter of an hour may be. A
+session is never dropped for its age alone, only to make room."""
 
 MAX_SESSION_BYTES = 64 * 1024 * 1024
 """The bytes of the sessions' options kept at once, as JSON (the least recently used session is
@@ -109,15 +121,45 @@ class Session:
         return record
 
 
+class SessionsFull(HintError):
+    """No room for a new session: every session kept was used within
+    :data:`SESSION_IDLE_SECONDS` (``too_many_sessions``, 503); ``retry_after``: the whole seconds
+    until the least recently used one has been idle that long, unless it is used meanwhile."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"the server keeps as many table sessions as it can, all in use: "
+                         f"retry after {retry_after} s (a session unused for "
+                         f"{SESSION_IDLE_SECONDS:g} s may then make room)", None,
+                         "too_many_sessions")  # fmt: skip
+        self.retry_after = retry_after
+
+    def __reduce__(self):
+        return (SessionsFull, (self.retry_after,))
+
+
 class Sessions:
     """The sessions of one service (in its event-loop process), bounded in number and in the
-    bytes of their options (:data:`MAX_SESSIONS`, :data:`MAX_SESSION_BYTES`)."""
+    bytes of their options (:data:`MAX_SESSIONS`, :data:`MAX_SESSION_BYTES`). Room is made by
+    dropping the least recently used sessions idle for ``idle_seconds``
+    (:data:`SESSION_IDLE_SECONDS`); where none is, a new session is refused (:class:`SessionsFull`),
+    never a session in use dropped. ``clock``: the seconds the idleness is counted in (tests
+    pass their own)."""
 
-    def __init__(self, capacity: int = MAX_SESSIONS, max_bytes: int = MAX_SESSION_BYTES) -> None:
+    def __init__(
+        self,
+        capacity: int = MAX_SESSIONS,
+        max_bytes: int = MAX_SESSION_BYTES,
+        idle_seconds: float = SESSION_IDLE_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.capacity = capacity
         self.max_bytes = max_bytes
+        self.idle_seconds = idle_seconds
+        self.clock = clock
+        self.refused = 0
         self._kept: OrderedDict[str, Session] = OrderedDict()
         self._sizes: dict[str, int] = {}
+        self._used: dict[str, float] = {}
         self._bytes = 0
         self._lock = threading.Lock()
 
@@ -126,30 +168,61 @@ class Sessions:
         """An unguessable session id."""
         return secrets.token_urlsafe(18)
 
+    @staticmethod
+    def size_of(session: Session) -> int:
+        """The bytes of ``session``'s options as JSON (what :data:`MAX_SESSION_BYTES` bounds)."""
+        return len(json.dumps(session.options, separators=(",", ":"), default=str))
+
+    def check_room(self, session: Session) -> None:
+        """Raise :class:`SessionsFull` if ``session`` could not be added now (a start asks
+        before its first step, so a refusal costs no worker); drops nothing."""
+        with self._lock:
+            self._room(self.size_of(session), drop=False)
+
     def add(self, session: Session, ident: str | None = None) -> str:
         """Keep ``session`` under ``ident`` (default: a new id), dropping the least recently
-        used past the capacity or the bytes (never the one added); the id."""
+        used sessions idle for :attr:`idle_seconds` past the capacity or the bytes (one alone
+        is kept whatever its bytes); the id. :class:`SessionsFull` if the others are in use."""
         ident = ident or self.new_ident()
-        size = len(json.dumps(session.options, separators=(",", ":"), default=str))
+        size = self.size_of(session)
         with self._lock:
+            if ident not in self._kept:
+                self._room(size, drop=True)
             self._bytes += size - self._sizes.get(ident, 0)
             self._kept[ident] = session
             self._kept.move_to_end(ident)
             self._sizes[ident] = size
-            while len(self._kept) > 1 and (
-                len(self._kept) > self.capacity or self._bytes > self.max_bytes
-            ):
-                dropped, _ = self._kept.popitem(last=False)
-                self._bytes -= self._sizes.pop(dropped)
+            self._used[ident] = self.clock()
         return ident
 
+    def _room(self, size: int, *, drop: bool) -> None:
+        """Room for one more session of ``size`` bytes (the lock held): the least recently used
+        sessions idle long enough dropped (``drop``) or counted as gone; :class:`SessionsFull`
+        as soon as the least recently used left is in use."""
+        now = self.clock()
+        count, held = len(self._kept), self._bytes
+        for ident in list(self._kept):  # least recently used first
+            if count == 0 or (count < self.capacity and held + size <= self.max_bytes):
+                return
+            idle = now - self._used[ident]
+            if idle < self.idle_seconds:
+                self.refused += 1
+                raise SessionsFull(max(1, math.ceil(self.idle_seconds - idle)))
+            count, held = count - 1, held - self._sizes[ident]
+            if drop:
+                del self._kept[ident], self._used[ident]
+                self._bytes -= self._sizes.pop(ident)
+
     def get(self, ident: str) -> Session:
+        """The session ``ident``, now its most recently used (:class:`HintError`, code
+        ``unknown_session``, if it ended or was dropped)."""
         with self._lock:
             session = self._kept.get(ident)
             if session is None:
                 raise HintError("no such table session (it ended or was dropped: start a new "
                                 "one)", "session", "unknown_session")  # fmt: skip
             self._kept.move_to_end(ident)
+            self._used[ident] = self.clock()
             return session
 
     def __len__(self) -> int:

@@ -278,7 +278,7 @@ def test_the_sessions_kept_are_bounded_in_bytes_too():
         forest = "# " + "x" * comment_bytes + "\nname: a\nturns: 3\ngrid:\nH @\n"
         return Session("dog", {"forest": forest}, [0], "random", None, 0)
 
-    store = Sessions(capacity=256, max_bytes=10_000)
+    store = Sessions(capacity=256, max_bytes=10_000, idle_seconds=0)  # every one idle enough
     first, second = store.add(session(4_000)), store.add(session(4_000))
     store.get(first)  # used: the second is now the least recently used
     third = store.add(session(4_000))
@@ -288,7 +288,8 @@ def test_the_sessions_kept_are_bounded_in_bytes_too():
     assert dropped.value.code == "unknown_session"
     alone = store.add(session(50_000))  # larger than the whole budget: kept, every other dropped
     assert len(store) == 1 and store.get(alone)
-    few = Sessions(capacity=4, max_bytes=10_000)  # the count still bounds small ones
+    # the count still bounds small ones
+    few = Sessions(capacity=4, max_bytes=10_000, idle_seconds=0)
     small = [few.add(session(10)) for _ in range(6)]
     assert len(few) == 4 and few.get(small[-1])
 
