@@ -2,7 +2,8 @@
 
 Endpoints (:mod:`solver.hint.routes`): ``POST /v1/hint``, ``POST /v1/analyse``, ``POST
 /v1/review``, ``POST /v1/position`` (what the web table draws), ``POST /v1/roll``, ``GET
-/v1/games``, ``GET /v1/schema``, ``GET /health``; OpenAPI at ``/openapi.json``.
+/v1/games``, ``GET /v1/schema``, ``GET /health``; OpenAPI at ``/openapi.json``, listed as a page
+at ``/docs`` (:mod:`solver.hint.apidocs`: no script or style from elsewhere).
 
 - Every job runs on a pool of worker processes (:mod:`solver.hint.pool`), so the event loop only
   moves bytes; a job past its timeout (its budget plus a grace) gets its worker killed and
@@ -43,6 +44,7 @@ with needs_extra("the hint service"):  # the serve extra: the API names it
 
 from solver.files import check_writable, write_whole
 from solver.hint import jobs
+from solver.hint.apidocs import mount_docs
 from solver.hint.connections import (
     CHUNK_PENDING,
     ConnectionLimits,
@@ -267,6 +269,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         description="Hints, analyses and reviews for the forest games (docs/hint-engine.md).",
         lifespan=lifespan,
         default_response_class=SafeJSONResponse,
+        # FastAPI's Swagger UI and ReDoc load their files from a CDN (a blank page offline):
+        # /docs is our own page instead (solver.hint.apidocs), /openapi.json stays
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.service = service
 
@@ -300,6 +306,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     app.include_router(api_router(service))
     app.include_router(table_router(service))
+    mount_docs(app)
     mount_web(app)
     return app
 
