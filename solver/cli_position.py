@@ -23,7 +23,9 @@ from solver.errors import (
     OptionError,
     SolverError,
     close_names,
+    json_quoted,
     path_said,
+    printable,
     shortened,
 )
 from solver.files import file_format_error, parse_json, read_head
@@ -369,10 +371,11 @@ def _check_record_options(
         if wanted is None or not _same_option(game, wanted, name):
             had = f"the default {name}"
             if name in options:
-                had = f"{name}={json.dumps(options[name])}"
+                had = f"{name}={json_quoted(options[name])}"
             raise OptionError(
                 f"{path_said(where)} is a record of a game with {had}, not the "
-                f"{name}={shortened(typed.get(name, json.dumps(value)))} --option asks for"
+                f"{name}={printable(shortened(typed.get(name, json_quoted(value))))} --option "
+                "asks for"
             )
 
 

@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 from collections.abc import Iterable, Iterator
@@ -117,6 +118,36 @@ def shortened(text: str, most: int = MOST_QUOTED) -> str:
     ('yes', 'xxxxx... (100 characters)')
     """
     return text if len(text) <= most else f"{text[:most]}... ({len(text)} characters)"
+
+
+def printable(text: str) -> str:
+    r"""``text`` as a one-line message may quote it: every character ``str.isprintable`` refuses
+    (a control character, a line or paragraph separator, a bidi override) written as its JSON
+    escape ``\uXXXX``, every other one as typed, in any script (repr's rule).
+
+    >>> print(printable("\u0663 a\u2028b\x85"))
+    ٣ a\u2028b\u0085
+    """
+    return "".join(ch if ch.isprintable() else _escape(ch) for ch in text)
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000  # a UTF-16 surrogate pair, as JSON writes it
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def json_quoted(value: object) -> str:
+    r"""``value`` as JSON, as a message quotes a user's value: the Arabic-Indic 3 as typed,
+    ``"٣"``, not as ``json.dumps``' ASCII escape ``"\u0663"``; controls escaped
+    (:func:`printable`); a value JSON cannot write is written by ``repr``.
+
+    >>> print(json_quoted("\u0663"), json_quoted(["a\nb", "\x7f", "\U0001d7d1"]))
+    "٣" ["a\nb", "\u007f", "𝟑"]
+    """
+    return printable(json.dumps(value, ensure_ascii=False, default=repr))
 
 
 def close_names(word: str, names: Iterable[str], most: int = 2) -> list[str]:

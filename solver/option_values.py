@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from solver.errors import shortened
+from solver.errors import json_quoted, printable, shortened
 from solver.spec import GameSpec
 
 _KINDS: tuple[tuple[type, str], ...] = (
@@ -132,11 +132,11 @@ def described(value: Any, typed: str | None = None) -> str:
         "text" if isinstance(value, str) else type(value).__name__
     )  # fmt: skip
     if typed is not None:
-        return f"the {kind} {shortened(typed.strip())}"
+        return f"the {kind} {printable(shortened(typed.strip()))}"
     try:
-        shown = json.dumps(value, default=repr)
+        shown = json_quoted(value)
     except (TypeError, ValueError, RecursionError):
-        shown = repr(value)
+        shown = printable(repr(value))
     return f"the {kind} {shortened(shown)}"
 
 
@@ -202,4 +202,4 @@ def text_refusal(spec: GameSpec, name: str, text: str, label: str) -> str | None
     words = expected(spec, name)
     if words is None:
         return None
-    return f"{label} takes {words}, not the text {json.dumps(shortened(text))}"
+    return f"{label} takes {words}, not the text {json_quoted(shortened(text))}"

@@ -186,3 +186,42 @@ def test_the_dog_refuses_an_option_by_name_on_both_engines(engine, options):
     with pytest.raises(OptionError) as refused:
         solver.load_game("dog", engine=engine, forest="dog/tiny-2x2", **options)
     assert str(refused.value) == f"the dog game takes no option {name!r} (only the forest)"
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [("level=\u0663", 'not the text "\u0663"'),
+     ("open_backs=\u0646\u0639\u0645", 'not the text "\u0646\u0639\u0645"'),
+     ('level=["\u0663"]', 'not the list ["\u0663"]'),
+     ("level=\x7f\u0663", 'not the text "\\u007f\u0663"'),
+     ("level=a\u202eb\u2028c", 'not the text "a\\u202eb\\u2028c"')],
+)  # fmt: skip
+def test_an_option_s_value_is_quoted_as_typed_in_any_script(value, said):
+    """Defect: a refused ``--option`` value was quoted through ``json.dumps``' ASCII escapes, so
+    the Arabic-Indic digit 3 a user typed read ``"\\u0663"``. It is shown as typed now; a
+    character that is not printable (a control, a line separator, a bidi override) is still
+    escaped, so the message stays one line and shows what was typed."""
+    run = forest("guardians", "show", "--players", "1", "--option", value)
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.startswith("forest: error: --option ") and run.stderr.endswith(f"{said}\n")
+
+
+def test_a_quoted_value_reads_back_as_the_value_and_prints_on_one_line():
+    """:func:`solver.errors.json_quoted` against JSON itself: what it writes is JSON reading back
+    as the value (astral characters and escapes alike), every character of it printable, and a
+    printable character of the value kept as itself."""
+    import json
+    import random
+
+    from solver.errors import json_quoted
+
+    rng = random.Random(115)
+    pool = ["a", " ", '"', "\\", "\n", "\x00", "\x7f", "\x85", "\u0663", "\u2028", "\u202e",
+            "\u200d", "\U0001d7d1", "\U000e0001", "\ud800"]  # fmt: skip
+    for _ in range(400):
+        text = "".join(rng.choice(pool) for _ in range(rng.randrange(8)))
+        quoted = json_quoted(text)
+        assert json.loads(quoted) == text and quoted.isprintable(), (text, quoted)
+        for ch in text:
+            if ch.isprintable() and ch not in '"\\':
+                assert ch in quoted

@@ -26,7 +26,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from solver import option_values
-from solver.errors import FormatError, OptionError, SolverError, path_said, shortened
+from solver.errors import (
+    FormatError,
+    OptionError,
+    SolverError,
+    json_quoted,
+    path_said,
+    shortened,
+)
 from solver.fields import JSONValue, shown
 from solver.files import (
     bytes_said,
@@ -258,8 +265,8 @@ def _text_refused(spec: GameSpec, key: str, value: Any, allow_paths: bool) -> st
     if kind is not None and fits:
         expected = "a boolean, true or false" if isinstance(meant, bool) else kind
         return (
-            f"options.{key}: expected {expected} ({shortened(json.dumps(meant))}), not the text "
-            f"{json.dumps(shortened(value))}"
+            f"options.{key}: expected {expected} ({shortened(json_quoted(meant))}), not the text "
+            f"{json_quoted(shortened(value))}"
         )
     refused = option_values.text_refusal(spec, key, value, f"options.{key}")
     if refused is not None:
