@@ -366,9 +366,10 @@ static void run_verb(const TGame* g, TState* s, int p, int card, const TInstr* i
     case V_DIG: {
         int pos = s->players[p].space;
         if (pos == TK_NONE || g->space_area[pos] >= 0) break;
-        if (bit_get(s->tunnel_collapsed, pos)) {
+        if (bit_get(s->tunnel_collapsed, pos)) {  /* rebuilt: a dug token turns face up */
             bit_set(s->tunnel_collapsed, pos, 0);
-            s->tunnel_tokens++;
+            if (g->space_printed_tunnel[pos]) s->tunnel_tokens++;
+            else bit_set(s->tunnel_open, pos, 1);
         } else if (!g->space_printed_tunnel[pos] && !bit_get(s->tunnel_open, pos) && s->tunnel_tokens) {
             bit_set(s->tunnel_open, pos, 1);
             s->tunnel_tokens--;

@@ -228,13 +228,16 @@ def v_tile(st: State, p: int, cid: str, e: dict[str, Any], path: list[Any]) -> N
 
 
 def v_dig(st: State, p: int, cid: str, e: dict[str, Any], path: list[Any]) -> None:
-    """Dig a tunnel on the player's space (not on an expedition), or rebuild a collapsed one
-    (its token goes back to the tray)."""
+    """Dig a tunnel on the player's space (not on an expedition), or rebuild a collapsed one:
+    a printed tunnel's face-down token goes back to the tray (Blaster: "remove the token"), a
+    dug tunnel's token turns face up again (removing it would leave no tunnel to rebuild)."""
     pos = player(st, p)["space"]
     if st.game.board.on_expedition(pos):
         return
     tunnels = st.data["tunnels"]
-    if tunnels.get(pos) == "collapsed":
+    if tunnels.get(pos) == "collapsed" and pos not in st.game.board.printed_tunnels:
+        tunnels[pos] = "open"
+    elif tunnels.get(pos) == "collapsed":
         del tunnels[pos]
         st.data["tunnel_tokens"] += 1
     elif (

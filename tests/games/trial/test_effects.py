@@ -176,3 +176,36 @@ def test_tea_cat_swaps_the_strong_paw_back():
     h.act(st, "choose: play with the cat (good)")
     assert me["strong_paw"] and me["paws"] == 1
     assert sorted(strong for _, strong in me["paws_placed"]) == [False, False]
+
+
+def blaster_on_a_collapsed_tunnel(space: str):
+    """Player 0 on ``space``, whose tunnel a tunnel token has collapsed, about to play Blaster
+    (paid with a torch, which goes onto its stack in the store)."""
+    st = h.ready()
+    st.data["players"][0]["space"] = space
+    st.data["tunnels"][space] = "collapsed"
+    st.data["tunnel_tokens"] -= 1
+    h.give_item(st, 0, "torch")
+    h.set_hand(st, 0)  # first empty (Blaster is in the first hand dealt: kept, it would lie twice)
+    h.set_hand(st, 0, "Blaster")
+    for layer in st.data["decks"]["deeds"]["layers"]:
+        layer.sort()  # a layer is unordered: its canonical order, as the compiled engine keeps it
+    return st
+
+
+def test_blaster_rebuilds_a_collapsed_tunnel_printed_or_dug():
+    from solver.games.trial.belongings import open_tunnels
+
+    # a printed tunnel: "instead of putting a new token there, remove the token"
+    st = blaster_on_a_collapsed_tunnel("path-05")
+    h.act(st, "play Blaster")
+    h.act(st, "pay with torch")
+    assert st.data["tunnels"] == {} and st.data["tunnel_tokens"] == 2
+    assert "path-05" in open_tunnels(st)
+    # a dug tunnel (its token flipped face down): the token turns face up again, a tunnel once
+    # more (removing it would leave the space without one: nothing rebuilt)
+    st = blaster_on_a_collapsed_tunnel("path-01")
+    h.act(st, "play Blaster")
+    h.act(st, "pay with torch")
+    assert st.data["tunnels"] == {"path-01": "open"} and st.data["tunnel_tokens"] == 1
+    assert "path-01" in open_tunnels(st)

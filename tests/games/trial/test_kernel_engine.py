@@ -356,6 +356,15 @@ def test_rare_steps_make_room_exhausted_and_sale_slot(games):
     _lockstep(ker, st, ["sell kettle", sale, "gain acorn"])
 
 
+def test_blaster_rebuilds_a_collapsed_tunnel_alike(games):
+    """Blaster on a collapsed printed tunnel and on a collapsed dug one (``test_effects.py``)."""
+    from .test_effects import blaster_on_a_collapsed_tunnel
+
+    _, ker = games[2]
+    for space in ("path-05", "path-01"):
+        _lockstep(ker, blaster_on_a_collapsed_tunnel(space), ["play Blaster", "pay with torch"])
+
+
 def _resolve_in_lockstep(kernel_game, reference, card_id: str, seed: int) -> None:
     """Play ``reference`` (a card being resolved) and its compiled twin with the same random
     choices until the card is placed, comparing after every action."""
