@@ -707,7 +707,8 @@ class GameSpec:
     state_players: Hook[Callable[[str], int | None] | None] = Hook()
     """The player count a saved state's JSON is for (``--state`` without ``--players``)."""
     state_options: Hook[Callable[[str], dict[str, Any]] | None] = Hook()
-    """The game options a saved state's JSON records (guardians: a solo state's ``level``),
+    """The game options a saved state's JSON records (guardians: a solo state's ``level``, and
+    every state's ``open_backs`` by its shape),
     taken where the command (``--option``) or the hint request (``options``) gives none, so a
     state opens in the game it was saved in; an option given that differs is the state
     reader's to refuse. ``None``: a state records none."""

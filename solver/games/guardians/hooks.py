@@ -66,16 +66,25 @@ def state_players(text: str) -> int | None:
 
 
 def state_options(text: str) -> dict[str, Any]:
-    """The options a saved state records: a solo state's ``level`` (``{}`` when the text does
-    not say), so ``--state`` of a level-3 state needs no ``--option level=3``; a level given
-    that differs is refused by the state reader (``state_json``), naming both."""
+    """The options a saved state records: a solo state's ``level`` and every state's backs rule
+    (``open_backs``, by the state's shape: :func:`~solver.games.guardians.state_json.
+    saved_open_backs`; ``{}`` when the text is no state), so ``--state`` of a level-3 state needs
+    no ``--option level=3`` and an open-backs state no ``--option open_backs=true``; an option
+    given that differs is refused by the state reader (``state_json``), naming both."""
+    from solver.games.guardians.state_json import saved_open_backs
     from solver.json_objects import loads
 
     try:
-        level = loads(text)["level"]
-    except (ValueError, KeyError, TypeError, RecursionError):
+        data = loads(text)
+    except (ValueError, TypeError, RecursionError):
         return {}
-    return {"level": level} if isinstance(level, int) and not isinstance(level, bool) else {}
+    if not isinstance(data, dict) or not {"bag", "phase", "players"} <= set(data):
+        return {}  # not a guardians state: its reader says why
+    options: dict[str, Any] = {"open_backs": saved_open_backs(data)}
+    level = data.get("level")
+    if isinstance(level, int) and not isinstance(level, bool):
+        options["level"] = level
+    return options
 
 
 def open_text(

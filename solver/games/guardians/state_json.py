@@ -41,7 +41,7 @@ from solver.games.guardians.tiles import START_ID
 if TYPE_CHECKING:
     from solver.games.guardians.rules import GuardiansGame, GuardiansState
 
-__all__ = ["state_from_json", "state_to_dict"]
+__all__ = ["saved_open_backs", "state_from_json", "state_to_dict"]
 
 _FIELDS = (
     "bag", "current", "discard", "draws_left", "end_triggered", "mission_side", "phase",
@@ -211,7 +211,12 @@ def _check_start(game: GuardiansGame, state: GuardiansState) -> None:
 
 def _check_fields(game: GuardiansGame, data: dict[str, Any]) -> None:
     """Every field of the state present, and no other (a solo state's ``level`` may be absent:
-    :func:`_check_level`)."""
+    :func:`_check_level`); a state of the other backs rule is refused naming the option
+    (:func:`_check_backs_rule`)."""
+    missing = [f for f in _FIELDS if f not in data]
+    if missing:
+        raise _bad(missing[0], "present", None)
+    _check_backs_rule(game, data)
     fields = _FIELDS if game.open_backs else tuple(sorted(_FIELDS + _HIDDEN_FIELDS))
     missing = [f for f in fields if f not in data]
     if missing:
@@ -221,6 +226,32 @@ def _check_fields(game: GuardiansGame, data: dict[str, Any]) -> None:
     extra = sorted(set(data) - set(fields))
     if extra:
         raise _bad(extra[0], "absent (not a state field)", extra[0])
+
+
+def saved_open_backs(data: dict[str, Any]) -> bool:
+    """Whether a state's dictionary was saved under open backs: it has none of the hidden-backs
+    fields (``backs``, ``unseen``, ``picked``, ``revealing``), which every state of hidden backs
+    writes (the state records its rule by its shape)."""
+    return not any(name in data for name in _HIDDEN_FIELDS)
+
+
+def _check_backs_rule(game: GuardiansGame, data: dict[str, Any]) -> None:
+    """A state is read under the backs rule it was saved in: a hidden-backs state read by an
+    ``open_backs`` game, or an open-backs state by a hidden-backs one, is refused naming the
+    option (it said ``state field backs to be absent (not a state field)``, or ``to be present,
+    found null``, of a state that was whole)."""
+    saved = saved_open_backs(data)
+    if saved == game.open_backs:
+        return
+    asked = "open backs (open_backs=true, as asked)" if game.open_backs else (
+        "hidden backs (open_backs=false, as asked: the default)")  # fmt: skip
+    raise FormatError(
+        f"a state of {asked}",
+        line=1,
+        column=1,
+        found=f"a state saved with {'open' if saved else 'hidden'} backs: ask for "
+        f"open_backs={str(saved).lower()} to read it",
+    )
 
 
 def _check_level(game: GuardiansGame, data: dict[str, Any]) -> None:

@@ -224,3 +224,49 @@ def test_a_solo_state_opens_at_its_own_level_where_none_is_asked(tmp_path, capsy
                "limit": {"seconds": 0.02}}  # fmt: skip
     reply = answer(request)
     assert "error" not in reply, reply
+
+
+def _played(engine: str, open_backs: bool, moves: int = 8):
+    """A 2-player game under the backs rule ``open_backs``, a few actions in."""
+    game = load_game("guardians", engine=engine, players=2, open_backs=open_backs)
+    state = game.new_initial_state()
+    for _ in range(moves):
+        state.apply_action(state.legal_actions()[0])
+    return state
+
+
+@pytest.mark.parametrize("engine", ["reference", "kernel"])
+@pytest.mark.parametrize("saved", [True, False])
+def test_a_state_of_the_other_backs_rule_is_refused_naming_the_option(engine, saved):
+    # Defect (found by attack): a whole hidden-backs state read by an open_backs game was
+    # refused 'expected state field backs to be absent (not a state field)', and an open-backs
+    # state by the default game 'backs to be present, found null': neither named the option.
+    text = _played(engine, saved).to_json()
+    other = load_game("guardians", engine=engine, players=2, open_backs=not saved)
+    rule = "open" if saved else "hidden"
+    with pytest.raises(FormatError, match=rf"saved with {rule} backs: ask for open_backs="
+                       f"{str(saved).lower()}"):  # fmt: skip
+        other.state_from_json(text)
+
+
+@pytest.mark.parametrize("saved", [True, False])
+def test_a_state_opens_under_its_own_backs_rule_where_none_is_asked(tmp_path, capsys, saved):
+    # the rule a state's shape records is taken where --option open_backs (a request's
+    # options.open_backs) is not given; one given that differs is refused naming the option
+    from solver.cli import main
+    from solver.hint.engine import answer
+
+    state = _played("reference", saved)
+    path = tmp_path / "g.json"
+    path.write_text(state.to_json())
+    assert main(["guardians", "show", "--state", str(path)]) == 0
+    capsys.readouterr()
+    request = {"id": "s", "game": "guardians", "state": json.loads(state.to_json()),
+               "limit": {"iterations": 4}}  # fmt: skip
+    assert "error" not in answer(request)
+    other = f"open_backs={str(not saved).lower()}"
+    assert main(["guardians", "show", "--state", str(path), "--option", other]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"open_backs={str(saved).lower()}" in err
+    reply = answer({**request, "options": {"open_backs": not saved}})
+    assert reply["code"] == "bad_state" and "open_backs" in reply["error"]
