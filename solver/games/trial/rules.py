@@ -261,7 +261,9 @@ class TrialState:
         return p
 
     def action_to_string(self, action: int) -> str:
-        """A readable label: what the action does at the current step."""
+        """A readable label: what the action does at the current step. Any action id has one:
+        an id the step does not offer (another family, an index past the step's list) reads as
+        the step's name and the id's state-free label, as the other games label any id."""
         size = self.layout.size
         given, action = action, integer_id(action)  # type: ignore[assignment]
         if action is None or not 0 <= action < size:
@@ -271,7 +273,10 @@ class TrialState:
         if frame is None:
             return base
         describe = getattr(STEPS[frame["step"]], "describe", None)
-        text = describe(self, frame, action) if describe else None
+        try:
+            text = describe(self, frame, action) if describe else None
+        except (IndexError, KeyError):  # a step's words index its own family's lists only
+            text = None
         return text or f"{frame['step']}: {base}"
 
     def string_to_action(self, label: str) -> int:

@@ -274,3 +274,23 @@ def test_whose_turn_reads_alike_everywhere_and_never_none() -> None:
         head = render_board_text(state).splitlines()[0]
         assert f", {said}, " in head, head
     assert seen == {"setting up", "between turns", "a player's turn"}, seen
+
+
+@pytest.mark.parametrize("engine", ["reference", "kernel"])
+def test_every_action_id_has_a_label_at_every_node(engine, request):
+    """``action_to_string`` labels any id in range, offered at the node or not, as the other
+    games do: before, an id of another family than the step's (a die face at a draw, a card at
+    a store visit) raised a bare ``IndexError`` or ``KeyError`` out of the step's words."""
+    if engine == "kernel":
+        request.getfixturevalue("require_kernels")
+    game = solver.load_game("trial", players=2, engine=engine)
+    state, rng = game.new_initial_state(), random.Random(5)
+    while not state.is_terminal():
+        labels = [state.action_to_string(a) for a in range(game.num_distinct_actions())]
+        assert all(isinstance(label, str) and label for label in labels)
+        outcomes = state.chance_outcomes()
+        if outcomes:
+            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            action = rng.choice(state.legal_actions())
+        state.apply_action(action)
