@@ -1208,11 +1208,25 @@ cdef double SOLO_TASK_POINTS = 1.2
 cdef double SOLO_SPREAD_PER_ROUND = 3.75
 cdef double SOLO_SPREAD_FLOOR = 1.0
 
+cdef bint never_met(const GGame* g, const GState* s, int i) noexcept nogil:
+    """Level task ``i`` can never be met: the start tile's, with player 0's start tile neither in
+    the forest nor in the pile (a position without one: state_parts.never_met)."""
+    cdef int k
+    if g.task_kind[i] != TASK_START_TILE or s.players[0].start_cell >= 0:
+        return False
+    for k in range(s.npile_total):
+        if s.pile_tile[k] == 0:
+            return False
+    return True
+
 cdef double solo_chance(const GGame* g, const GState* s) noexcept nogil:
     """The estimated chance of reaching the level's threshold (heuristic.solo_chance)."""
     cdef int left = rounds_of(g, s) - s.round + 1
-    cdef int pending = g.ntasks - GD_POPCOUNT(s.tasks_done)
+    cdef int pending = 0, i
     cdef double projected, spread, scale
+    for i in range(g.ntasks):
+        if not (s.tasks_done >> i) & 1 and not never_met(g, s, i):
+            pending += 1
     if left < 0:
         left = 0
     if s.end_triggered and left > 1:  # the bag ran out: this round is the last

@@ -12,7 +12,8 @@ the returns. Terminal states get their returns.
 Solo (:func:`solo_chance`): an estimate of the chance of reaching the level's threshold, a
 logistic of the *projected final score* less the threshold. The projection is the score, plus
 a share of ``progress``, plus points for every round still to play (the current one included)
-and for every level task not yet done (a done task adds a round); the logistic's spread grows
+and for every level task not yet done that can still be met (a done task adds a round); the
+logistic's spread grows
 with the square root of the rounds left (the score's random walk) over a floor. The constants
 are a least-squares and maximum-likelihood fit on the default agent's recorded solo games
 (``bench/guardians_solo_value.py``; the fit and its calibration are in
@@ -26,11 +27,12 @@ are a least-squares and maximum-likelihood fit on the default agent's recorded s
 3.333
 >>> round(standing(state, 0), 3)
 5.0
->>> left = 12  # round 1 of 12, two level tasks to do: 0 + 0.4 * 3.333 + 5 * 12 + 1.2 * 2
+>>> left = 12  # round 1 of 12, one level task to do (no start tile: level 1's start-tile task
+>>> # can never be met, docs/rules/guardians.md §7): 0 + 0.4 * 3.333 + 5 * 12 + 1.2 * 1
 >>> spread = math.sqrt(3.75 ** 2 * left + 1.0 ** 2) * math.sqrt(3) / math.pi
->>> expected = 1 / (1 + math.exp(-(0.4 * 10 / 3 + 5 * left + 1.2 * 2 - 60 + 0.5) / spread))
+>>> expected = 1 / (1 + math.exp(-(0.4 * 10 / 3 + 5 * left + 1.2 * 1 - 60 + 0.5) / spread))
 >>> round(expected, 6), math.isclose(heuristic(state, 0), expected, rel_tol=1e-12)
-(0.643214, True)
+(0.60403, True)
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from solver.games.guardians.board import neighbours
+from solver.games.guardians.state_parts import never_met
 
 if TYPE_CHECKING:
     from solver.games.guardians.rules import GuardiansState
@@ -146,7 +149,10 @@ def solo_chance(state: GuardiansState) -> float:
     left = max(0, state.rounds() - state.round + 1)
     if state.end_triggered:  # the bag ran out: this round is the last
         left = min(left, 1)
-    pending = len(level.tasks) - sum(state.tasks_done)
+    pending = sum(  # a task this game can never meet brings no round (a position without [*])
+        not done and not never_met(state, task)
+        for task, done in zip(level.tasks, state.tasks_done, strict=True)
+    )
     projected = (
         state.score(0)
         + PROGRESS_SHARE * progress(state, 0)

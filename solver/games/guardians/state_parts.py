@@ -24,6 +24,7 @@ __all__ = [
     "PlayerState",
     "last_round",
     "level_tasks",
+    "never_met",
 ]
 
 
@@ -135,10 +136,17 @@ def level_tasks(state: Any) -> list[tuple[str, bool, str]]:
     out = []
     for task, done in zip(level.tasks, state.tasks_done, strict=True):
         brings = "+1 round"
-        if task.kind == "start_tile" and not done and not _has_start_tile(state.people[0]):
+        if not done and never_met(state, task):
             brings = "no start tile here: cannot be met"
         out.append((task.text(), bool(done), brings))
     return out
+
+
+def never_met(state: Any, task: Any) -> bool:
+    """Whether the solo ``task`` can never be met in ``state``'s game: the start tile's, where
+    player 0's forest and points pile hold no start tile (it is never drawn from the bag). The
+    pictures say so, and the solo value counts no round on it (the kernel's ``never_met``)."""
+    return bool(task.kind == "start_tile" and not _has_start_tile(state.people[0]))
 
 
 def _has_start_tile(person: Any) -> bool:
