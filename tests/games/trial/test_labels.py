@@ -16,6 +16,7 @@ import pytest
 
 import solver
 from solver.games.trial.rules import STEPS
+from solver.testing import random_action
 
 INTERNAL = re.compile(r"\b[a-z]+_[a-z_]+\b")
 """A data name (``fight_discard``, ``card_draw``): a player never says one."""
@@ -288,9 +289,4 @@ def test_every_action_id_has_a_label_at_every_node(engine, request):
     while not state.is_terminal():
         labels = [state.action_to_string(a) for a in range(game.num_distinct_actions())]
         assert all(isinstance(label, str) and label for label in labels)
-        outcomes = state.chance_outcomes()
-        if outcomes:
-            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-        else:
-            action = rng.choice(state.legal_actions())
-        state.apply_action(action)
+        state.apply_action(random_action(state, rng))
