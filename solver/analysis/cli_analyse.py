@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from solver.analysis.batch import analysis_function
-from solver.analysis.sources import DEFAULT_GAME, Job, analysis_hooks
+from solver.analysis.sources import DEFAULT_GAME, Job, analysis_hooks, instance_path
 from solver.cmdkit import Subcommands, parse_size, path_arg, whole_int
 from solver.errors import OptionError, SolverError, path_said
 from solver.files import check_readable
@@ -235,7 +235,7 @@ def _check(args: argparse.Namespace) -> bool:
     if args.count is not None and args.files:
         raise OptionError(f"give either --count (rolled {hooks.noun}s) or files, not both")
     for path in args.files:  # a path that is no readable file is the user's error, not a row
-        check_readable(path, f"{hooks.noun} file")
+        check_readable(instance_path(path, args.analysis_game), f"{hooks.noun} file")
     has_sources = args.count is not None or bool(args.files)
     if args.repair and not args.resume:
         raise OptionError("--repair mends the journal of a run being resumed: add --resume")

@@ -25,7 +25,15 @@ from typing import Any, SupportsInt
 from solver.errors import OptionError, path_said
 from solver.spec import AnalysisHooks
 
-__all__ = ["DEFAULT_GAME", "Job", "Source", "analysis_hooks", "load_checked", "seed_of"]
+__all__ = [
+    "DEFAULT_GAME",
+    "Job",
+    "Source",
+    "analysis_hooks",
+    "instance_path",
+    "load_checked",
+    "seed_of",
+]
 
 DEFAULT_GAME = "dog"
 """The game ``forest analyse`` analyses when ``--game`` is not given."""
@@ -51,6 +59,26 @@ def seed_of(source: str) -> int | None:
         shown = source if len(source) <= 40 else f"{source[:40]}..."
         raise OptionError(f"the source {shown!r} names no seed from 0 to 2**64 - 1")
     return int(significant or "0")
+
+
+def instance_path(name: str, game: str = DEFAULT_GAME) -> str:
+    """The file an instance named on the command line is read from: ``name`` itself, or, where
+    ``name`` is no file but one of ``game``'s shipped puzzles (``dog/stick``), the puzzle's file,
+    so ``forest analyse dog/stick`` reads what ``forest dog show dog/stick`` shows (an installed
+    package has no ``puzzles/`` folder to name). The rule is the games' own openers': a name
+    ``GAME/NAME`` that is no path is a puzzle.
+
+    >>> os.path.basename(instance_path("dog/stick")), instance_path("mine/stick.forest")
+    ('stick.forest', 'mine/stick.forest')
+    """
+    if not name.startswith(f"{game}/") or os.path.lexists(name):
+        return name
+    from solver import puzzles
+
+    try:
+        return os.fspath(puzzles.path(name))
+    except OptionError:  # no such puzzle: the path's own error names it
+        return name
 
 
 def analysis_hooks(game: str) -> AnalysisHooks:
@@ -117,9 +145,11 @@ class Source:
     def file(
         cls, path: str | os.PathLike[str], game: str = DEFAULT_GAME, skill_games: int = 0
     ) -> Source:
-        """An instance file; ``source`` keeps the path as given."""
+        """An instance file, or a puzzle's name (:func:`instance_path`); ``source`` keeps the
+        name as given."""
         text = os.fspath(path)
-        return cls(text, path=os.path.abspath(text), game=game, skill_games=skill_games)
+        found = instance_path(text, game)
+        return cls(text, path=os.path.abspath(found), game=game, skill_games=skill_games)
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any], game: str = DEFAULT_GAME) -> Source:

@@ -321,6 +321,45 @@ def test_an_instance_path_that_is_no_readable_file_fails_before_the_batch(
     assert not log.exists() and not out.exists()  # nothing was analysed, nothing written
 
 
+def _csv_rows(path: Path) -> list[dict[str, str]]:
+    """A CSV results file's rows as written (text), every column."""
+    import csv
+
+    with path.open(newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+@pytest.mark.parametrize(("game", "name", "exact"), [
+    ("dog", "dog/corridor", ("width", "height", "class", "par", "win_probability", "route")),
+    ("guardians", "guardians/chain", ("width", "tiles", "class", "best_count", "best_order")),
+])  # fmt: skip
+def test_a_puzzle_name_is_analysed_as_its_file(tmp_path, monkeypatch, capsys, game, name, exact):
+    """Found by a new user's pass: `forest analyse dog/stick -o r.csv` was refused, 'dog/stick:
+    no such forest file', where every other command (and POST /v1/analyse) reads a puzzle name,
+    and an installed package has no puzzles/ folder to name instead. A name GAME/NAME that is no
+    path is the puzzle: its row is the row of the puzzle's file named by its path (the twin), the
+    source column keeping the name given; --save-to re-reads it from the results file."""
+    from solver import puzzles
+    from solver.cli import main
+
+    monkeypatch.chdir(tmp_path)  # no dog/ or guardians/ folder here
+    common = ["--game", game, "--jobs", "1", "--no-progress", "-o"]
+    assert main(["analyse", name, *common, "by-name.csv"]) == 0
+    assert main(["analyse", str(puzzles.path(name)), *common, "by-path.csv"]) == 0
+    capsys.readouterr()
+    by_name, by_path = (_csv_rows(tmp_path / f) for f in ("by-name.csv", "by-path.csv"))
+    assert [row["source"] for row in by_name] == [name]
+    # the exact columns (sampled ones draw from a stream seeded by the source's text)
+    assert [{c: row[c] for c in exact} for row in by_name] == [
+        {c: row[c] for c in exact} for row in by_path
+    ]
+    assert main(["analyse", "--game", game, "-o", "by-name.csv", "--save-to", "kept"]) == 0
+    assert [p.name for p in (tmp_path / "kept").iterdir()] == [puzzles.path(name).name]
+    # an unknown name is still the path's own one-line error, before anything runs
+    assert main(["analyse", f"{game}/no-such-puzzle", *common, "none.csv"]) == 2
+    assert "no such" in capsys.readouterr().err and not (tmp_path / "none.csv").exists()
+
+
 @pytest.mark.parametrize(("game", "size", "expression", "needle"), [
     ("dog", "5x5", "clas == 'guaranteed'", "unknown column 'clas'"),
     ("guardians", "5x4", "win_probability > 0.5", "unknown column 'win_probability'"),
