@@ -116,6 +116,23 @@ class _AccessLog:
         log_line(json.dumps(entry))
 
 
+class _WholeFiles:
+    """ASGI middleware: a request's ``Range`` header is dropped, so a file is always sent whole
+    (200; HTTP lets a server ignore a range, and the web table asks for none). Starlette's file
+    responses answered a bad range (``bytes=5-1``) with a text 400, ``Range header: start must
+    be less than end``, and one past the end with an empty 416: 4xx answers without the
+    service's JSON error object and code."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            kept = [(k, v) for k, v in scope.get("headers", []) if k.lower() != b"range"]
+            scope = {**scope, "headers": kept}
+        await self.app(scope, receive, send)
+
+
 class _Ingress:
     """ASGI middleware: a POST body is read whole, at most ``limit`` bytes (413 past it, by
     Content-Length or while reading), and checked by :func:`solver.hint.ingress.parse_request`
@@ -287,6 +304,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     # the ingress checks inside the access log (the middleware added last runs first), so a
     # request they refuse (malformed, 413, 415) is logged too: before, it never was
     app.add_middleware(_Ingress, limit=config.max_body_bytes)
+    app.add_middleware(_WholeFiles)
 
     if config.access_log:
         app.add_middleware(_AccessLog)
