@@ -676,9 +676,7 @@ class TableRoutes:
                 misspelt_refusal(request, "unfinished", "the record so far is given only with it")
             except HintError as exc:
                 return self.fail(str(exc), exc.field, exc.code)
-            return self.fail("the full record is given once the game is over (it holds every "
-                             "seat's cards; ask \"unfinished\": true for the record so far)",
-                             "session", "game_not_over")  # fmt: skip
+            return self.fail(_not_over_words(session.game), "session", "game_not_over")
         busy = self.busy_error(request.session)  # the actions of a step still running
         if busy is not None:
             return busy
@@ -689,6 +687,19 @@ class TableRoutes:
         if notes:  # only then: the record is the file the web table saves (play --record's)
             record["notes"] = notes
         return SafeJSONResponse(record)
+
+
+def _not_over_words(game: str) -> str:
+    """Why a record asked before the end is refused, and what to ask: the cards a hidden-card
+    game's record would show (the session is then left) are named only for such a game (the
+    dog's and guardians' refusals spoke of every seat's cards, which they have none of)."""
+    said = "the full record is given once the game is over"
+    if _hides_cards(game):
+        return (
+            f'{said} (it holds every seat\'s cards; ask "unfinished": true for the record '
+            "so far, which leaves the game)"
+        )
+    return f'{said}; ask "unfinished": true for the record so far (the game goes on)'
 
 
 def _hides_cards(game: str) -> bool:

@@ -310,13 +310,16 @@ def test_an_unfinished_record_is_given_when_asked(server: Server, game: str) -> 
     assert not view["terminal"]
     refused = _post(server, "/v1/table/record", {"session": ident})
     assert refused.status_code == 409 and refused.json()["code"] == "game_not_over"
+    hides = game_spec(game).hidden_information
+    # the refusal speaks of cards, and of leaving the game, only where the game hides cards
+    assert ("cards" in refused.json()["error"]) is hides, refused.text
+    assert ("leaves the game" if hides else "the game goes on") in refused.json()["error"]
     record = _post(server, "/v1/table/record", {"session": ident, "unfinished": True})
     assert record.status_code == 200, record.text
     body = record.json()
     assert (body["finished"], body["returns"], body["game"]) == (False, None, game)
     twin = {**start, "iterations": None, "seconds": None, "actions": body["actions"]}
     assert advance_job(twin, None)["view"]["ply"] == view["ply"]  # the game so far, replayed
-    hides = game_spec(game).hidden_information
     for path, extra in (("/v1/table/hint", {"limit": {"iterations": 10}}),
                         ("/v1/table/line", {"pv": []}), ("/v1/table/move", {"action": 0}),
                         ("/v1/table/view", {}), ("/v1/table/takeback", {})):  # fmt: skip
