@@ -101,7 +101,7 @@ INSIST = (
 def _show_review(screen: Screen, review: dict[str, Any], record: dict[str, Any], path: str) -> None:
     """The review as text: the decisions' table, why it is empty or stops early, the notes,
     the marks with their thresholds and the accuracy."""
-    from solver.review import values_kind
+    from solver.review import accuracy_title, values_kind
 
     actions = record.get("actions", [])
     kind = values_kind(review, plural=True)
@@ -146,7 +146,7 @@ def _show_review(screen: Screen, review: dict[str, Any], record: dict[str, Any],
     if review.get("accuracy"):
         accuracy = ", ".join(f"player {seat} {value:.1f}" for seat, value in
                              review["accuracy"].items())  # fmt: skip
-        screen.print(f"accuracy (Lichess's curve, unweighted mean): {accuracy}")
+        screen.print(f"{accuracy_title(review['decisions'])}: {accuracy}")
 
 
 def _budget_words(review: dict[str, Any]) -> str:

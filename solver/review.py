@@ -58,6 +58,7 @@ if TYPE_CHECKING:
 __all__ = [
     "THRESHOLDS",
     "accuracy_of",
+    "accuracy_title",
     "closing_notes",
     "fall_note",
     "finished_note",
@@ -112,12 +113,33 @@ def undecided_note(decisions: Sequence[Mapping[str, Any]]) -> str | None:
         return None
     judged = mean_accuracy([d for d in decisions if not d.get("undecided")])
     rest = ", ".join(f"player {seat} {value:.1f}" for seat, value in judged.items())
-    over = f"; over the other {len(decisions) - undecided}: {rest}" if rest else ""
+    over = (
+        f"; over the other {len(decisions) - undecided}, leaving them out: {rest}" if rest else ""
+    )
     return (
         f"at {undecided} of {len(decisions)} decisions the move played was one of several the "
         f"estimates valued alike with the best (they could not tell them apart): the accuracy "
-        f"counts them as accurate{over}"
+        f"shown counts them as accurate (loss 0){over}"
     )
+
+
+def accuracy_title(decisions: Sequence[Mapping[str, Any]]) -> str:
+    """What the accuracy figures are (the words before them on ``forest GAME review``'s last
+    line): where some decisions are ``undecided``, that the mean counts them as accurate, so it
+    reads beside :func:`undecided_note`'s accuracy over the others as the same measure with
+    them in and left out, not as two answers to one question.
+
+    >>> accuracy_title([{"undecided": False}])
+    "accuracy (Lichess's curve, unweighted mean)"
+    >>> accuracy_title([{"undecided": True}, {"undecided": True}, {"undecided": False}])[42:]
+    ', counting the 2 decisions valued alike with the best as accurate)'
+    """
+    undecided = sum(bool(d.get("undecided")) for d in decisions)
+    counted = ""
+    if undecided:
+        what = "decision" if undecided == 1 else f"{undecided} decisions"
+        counted = f", counting the {what} valued alike with the best as accurate"
+    return f"accuracy (Lichess's curve, unweighted mean{counted})"
 
 
 UNJUDGED_FALL = 0.25

@@ -5,6 +5,7 @@ accuracy over the others (a random player's guardians game read 99% accurate).""
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 
@@ -66,7 +67,7 @@ def test_the_note_counts_them_and_gives_the_others_accuracy() -> None:
     ]
     note = undecided_note(decisions)
     assert note is not None and note.startswith("at 2 of 4 decisions the move played was one")
-    assert note.endswith("over the other 2: player 0 50.0, player 1 80.0")
+    assert note.endswith("over the other 2, leaving them out: player 0 50.0, player 1 80.0")
     assert undecided_note([{"player": 0, "accuracy": 90.0, "undecided": False}]) is None
     assert mean_accuracy(decisions) == {"0": 75.0, "1": 90.0}  # the pinned accuracy unchanged
 
@@ -131,3 +132,65 @@ def test_an_exact_reviews_fall_is_put_down_to_chance_alone() -> None:
     estimated = fall_note(decisions, curve, "win probability")
     assert exact is not None and "(chance)" in exact and "drift" not in exact
     assert estimated is not None and "estimates' drift" in estimated
+
+
+def _lichess(loss: float) -> float:
+    """Lichess's accuracy curve written out again (docs/hint-engine.md's constants)."""
+    delta = min(100.0, max(0.0, 100.0 * loss))
+    return min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * delta) - 3.1669))
+
+
+def _tied_or_apart(base, position, ident, **kw):
+    """A made-up search: at even plies every legal move valued 0.5 (the played one is tied with
+    the best and others: undecided), at odd plies the first legal move 0.62 and the rest 0.5."""
+    state = position.state
+    if state.is_chance_node():
+        root = {"value": 0.5, "valueKind": "win probability", "method": "mcts", "player": 0,
+                "currentPlayer": -1, "visits": 100}  # fmt: skip
+        return {"rootInfo": root, "moveInfos": []}
+    ply = int(ident.rsplit("-", 1)[1])
+    legal = state.legal_actions()
+    values = [0.5] * len(legal) if ply % 2 == 0 else [0.62] + [0.5] * (len(legal) - 1)
+    moves = [{"action": a, "label": state.action_to_string(a), "value": v, "visits": 10}
+             for a, v in zip(legal, values, strict=True)]  # fmt: skip
+    root = {"value": max(values, default=0.5), "valueKind": "win probability",
+            "method": "mcts", "player": 0, "currentPlayer": state.current_player(),
+            "visits": 100}  # fmt: skip
+    return {"rootInfo": root, "moveInfos": moves}
+
+
+def test_the_accuracy_line_and_the_note_say_which_decisions_each_counts(monkeypatch, capsys):
+    """Defect: ``forest GAME review``'s last line (``accuracy (Lichess's curve, unweighted
+    mean): player 0 99.1``) counted the decisions valued alike with the best as accurate and the
+    closing note's accuracy over the others did not, with nothing on the line to say so: two
+    accuracies of one player that read as a contradiction. Each now says what it counts; both
+    figures are checked against Lichess's curve over the decisions each names."""
+    import solver
+    import solver.review
+    from solver.agents import make_agent
+    from solver.cli_human import Screen
+    from solver.cli_review import _show_review
+    from solver.play import play_game
+
+    game = solver.load_game("dog", forest="dog/another-dog")
+    played = play_game(game, [make_agent("random", game, seed=19)], seed=19)
+    record = {"game": "dog", "options": {"forest": "dog/another-dog"}, "seed": 19,
+              "actions": played.actions}  # fmt: skip
+    monkeypatch.setattr(solver.review, "_ask", _tied_or_apart)
+    review = solver.review.review_record(record)
+    decisions = review["decisions"]
+    tied = [d for d in decisions if d["undecided"]]
+    judged = [d for d in decisions if not d["undecided"]]
+    assert tied and judged and any(d["loss"] > 0.1 for d in judged)
+    _show_review(Screen(), review, record, "game.json")
+    out = capsys.readouterr().out
+    every = sum(_lichess(d["loss"]) for d in decisions) / len(decisions)
+    others = sum(_lichess(d["loss"]) for d in judged) / len(judged)
+    assert (
+        f"accuracy (Lichess's curve, unweighted mean, counting the {len(tied)} decisions valued "
+        f"alike with the best as accurate): player 0 {every:.1f}\n"
+    ) in out, out
+    assert (
+        f"the accuracy shown counts them as accurate (loss 0); over the other {len(judged)}, "
+        f"leaving them out: player 0 {others:.1f}\n"
+    ) in out, out

@@ -88,7 +88,8 @@ def test_the_notes_of_a_hand_built_review() -> None:
     assert answer["wholeNotes"] == expected
     undecided, fall, short = expected
     assert undecided is not None and undecided.startswith("at 2 of 4 decisions")
-    assert undecided.endswith("over the other 2: player 0 71.8")  # (63.58 + 80) / 2
+    # (63.58 + 80) / 2
+    assert undecided.endswith("over the other 2, leaving them out: player 0 71.8")
     assert fall is not None and fall.startswith(
         "player 0's win probability fell from 0.90 to 0.00 while their moves gave away 0.10"
     )
