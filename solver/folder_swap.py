@@ -12,8 +12,10 @@ renamed aside and the new one renamed in (still under the lock: writers never mi
 that holds the current folder (``--report .``) is not moved (the shell in it would be left in a
 removed folder): its files are replaced one by one under the lock, so writers still never mix.
 So is a target that is a mount point, which no rename can move or exchange (Linux says EBUSY):
-:func:`write_folder_whole` makes its staging folder inside it, on its filesystem. A mount point
-that check misses (a bind mount within one filesystem) is refused in one line saying so.
+:func:`write_folder_whole` makes its staging folder inside it, on its filesystem; and an existing
+target in a parent folder the user may not write (no staging folder beside it, no rename there).
+A mount point that check misses (a bind mount within one filesystem) is refused in one line
+saying so.
 """
 
 from __future__ import annotations
@@ -172,12 +174,11 @@ def write_folder_whole(
     target: Path, fill: Callable[[Path], object], *, overwrite: bool
 ) -> list[Path]:
     """``fill`` writes the new files into an empty staging folder beside ``target`` (an existing
-    folder, resolved, or a new one; inside it when it is a mount point), which :func:`swap_in`
-    then makes be ``target``; the staging folder is removed whatever happens, also on a
-    SIGTERM. Returns the files it would replace, placing nothing, when there are some and not
-    ``overwrite``. A file-system error (a folder
-    that cannot be written, a full disk, a file that appeared meanwhile) is an
-    :class:`~solver.errors.OptionError` naming the path."""
+    folder, resolved, or a new one; inside it where it must be: :func:`_staging_for`), which
+    :func:`swap_in` then makes be ``target``; the staging folder is removed whatever happens,
+    also on a SIGTERM. Returns the files it would replace, placing nothing, when there are some
+    and not ``overwrite``. A file-system error (a folder that cannot be written, a full disk, a
+    file that appeared meanwhile) is an :class:`~solver.errors.OptionError` naming the path."""
     with removed_on_terminate():
         try:
             staging = _staging_for(target)
@@ -205,11 +206,17 @@ def _worded(exc: OSError, target: Path) -> OptionError:
 
 
 def _staging_for(target: Path) -> Path:
-    """A new empty folder on ``target``'s filesystem: beside it, or inside it when it is a mount
-    point (then :func:`swap_in` places the files one by one)."""
-    where = target if os.path.ismount(target) else target.parent
+    """A new empty folder on ``target``'s filesystem: beside it; inside it when it is a mount
+    point, or an existing folder whose parent this user may not write (a folder of one's own in
+    a system folder): then :func:`swap_in` places the files one by one."""
+    inside = os.path.ismount(target)
+    where = target if inside else target.parent
+    prefix = f".{target.name or 'folder'}."
     try:
         where.mkdir(parents=True, exist_ok=True)
-        return Path(tempfile.mkdtemp(prefix=f".{target.name or 'folder'}.", dir=where))
+        return Path(tempfile.mkdtemp(prefix=prefix, dir=where))
     except OSError as exc:  # named as the folder asked for, not the staging one
+        if not inside and exc.errno in (errno.EACCES, errno.EPERM) and target.is_dir():
+            with contextlib.suppress(OSError):
+                return Path(tempfile.mkdtemp(prefix=prefix, dir=target))
         raise OSError(exc.errno, exc.strerror, os.fspath(target)) from None

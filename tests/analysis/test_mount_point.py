@@ -95,3 +95,36 @@ def test_a_mount_point_the_check_misses_is_refused_naming_the_reason(tmp_path, m
             f"{mount} is a mount point: it cannot be replaced; give a folder inside it"
         )
         assert _left(tmp_path, mount) == (["mnt"], ["mine.txt"])  # nothing placed, none left
+
+
+def test_a_folder_whose_parent_cannot_be_written_gets_its_files_in_place(tmp_path, monkeypatch):
+    """A ``--save-to`` (or ``--report``) folder of one's own inside a folder one may not write
+    (``/srv/me`` in a root-owned ``/srv``): the staging folder beside it cannot be made, which
+    failed as "cannot write: Permission denied" though the folder itself is writable (and
+    ``--save-to`` wrote there before its files were placed whole). The staging folder is made
+    inside it instead. Faked, as root writes anywhere: making a folder in the parent fails."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("notes\n", encoding="utf-8")
+    real_mkdtemp = folder_swap.tempfile.mkdtemp
+
+    def mkdtemp(*args, dir=None, **kwargs):
+        if dir is not None and Path(dir) == tmp_path:
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fspath(dir))
+        return real_mkdtemp(*args, dir=dir, **kwargs)
+
+    monkeypatch.setattr(folder_swap.tempfile, "mkdtemp", mkdtemp)
+    monkeypatch.setattr(report, "write_report", _fake_report)
+    written = save_selected(pd.DataFrame(TABLE), mine)
+    assert written[0].read_text(encoding="utf-8") == format_forest(roll_forest(5, 4, seed=1))
+    report_files.write_report_whole(pd.DataFrame({"x": [1]}), mine, game="dog", command=None)
+    names = [
+        "a.png",
+        "notes.txt",
+        "report.md",
+        "rolled-5x4-seed1.forest",
+        "rolled-5x4-seed3.forest",
+    ]
+    assert _left(tmp_path, mine) == (["mine"], names)
+    with pytest.raises(OptionError, match=r"new: cannot write: Permission denied"):
+        save_selected(pd.DataFrame(TABLE), tmp_path / "new")  # a new folder there: no way
