@@ -361,3 +361,29 @@ def test_a_start_names_the_fields_it_ignored(server: Server) -> None:
     assert note not in again["notes"]  # said once, by the start
     plain = _post(server, "/v1/table/start", START).json()
     assert not any("unknown fields" in n for n in plain["notes"])
+
+
+def test_a_played_entry_s_ply_is_its_action_s_index_and_its_review_decision_the_next() -> None:
+    """docs/hint-engine.md: a step's ``played`` entry names the ply its action was played at (the
+    action's index in the record), a review decision the ply after it (1 or more): a client
+    matching the two by ``ply`` was off by one (found by a new user's pass). Checked on a whole
+    dog session against its record and the record's review, an independent replay."""
+    from solver.review import review_record
+
+    start = {"game": "dog", "options": {"forest": "dog/tiny-example"}, "humans": [0],
+             "agent": "mcts", "seed": 3, "iterations": None, "seconds": None}  # fmt: skip
+    first = advance_job({**start, "actions": []}, None)
+    actions, view = first["actions"], first["view"]
+    played: list[dict[str, Any]] = []
+    while not view["terminal"]:
+        move = view["moves"][-1]  # the last listed: not always the search's first choice
+        step = advance_job({**start, "actions": actions}, move["action"])
+        actions = step["actions"]
+        view = step["view"]
+        played += [entry for entry in view["played"] if entry["player"] == 0]
+    record = {"game": "dog", "options": start["options"], "seed": 3, "actions": actions}
+    decisions = {d["ply"]: d for d in review_record(record)["decisions"]}
+    assert played
+    for entry in played:
+        assert actions[entry["ply"]] == decisions[entry["ply"] + 1]["action"]
+        assert decisions[entry["ply"] + 1]["label"] == entry["label"]
