@@ -18,7 +18,7 @@ principal variation is the move alone. A seat not to move may ask too (as ``fore
 
 Every request honours its seconds (the request's, capped), counted from its admission (the wait
 for a worker included: :class:`RequestClock`): the searches stop at the deadline, the exact one
-included, and never before one simulation per legal move.
+included, and never before every legal move has a value.
 
 >>> reply = answer({"id": "q1", "game": "dog", "options": {"forest": "dog/another-dog"},
 ...                 "actions": [10], "exact": True, "top_k": 3})

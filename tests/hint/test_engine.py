@@ -165,8 +165,9 @@ def test_cancel_answers_with_what_it_has() -> None:
     cancel.set()
     reply = answer({**EXAMPLE, "exact": False, "actions": [10],
                     "limit": {"iterations": 10**6}}, cancel=cancel)  # fmt: skip
-    # stopped at once, after the floor: one simulation per legal move, so no value is invented
-    assert reply["terminated"] is True and reply["rootInfo"]["visits"] == 3
+    # stopped at once, after the floor: every legal move valued (one simulation a move at most),
+    # so no value is invented
+    assert reply["terminated"] is True and 1 <= reply["rootInfo"]["visits"] <= 3
     assert all(m["visits"] >= 1 for m in reply["moveInfos"]) and len(reply["moveInfos"]) == 3
 
 

@@ -139,15 +139,44 @@ def test_an_exact_search_that_does_not_fit_falls_back_with_a_note(exact: bool | 
 
 
 def test_a_tiny_time_budget_still_values_every_move() -> None:
-    """W2: seconds=1e-300 at a decision node: one simulation per legal move, never an invented
-    value."""
+    """W2: seconds=1e-300 at a decision node: every legal move valued (one simulation per move
+    at most: the max backup's first expansion values them all), never an invented value."""
     state = _big_state("kernel")
     found = search_position(state, exact=False, limit=Limit(seconds=1e-300))
     assert found.result is not None
     legal = state.legal_actions()  # type: ignore[attr-defined]
     assert sorted(m.action for m in found.result.moves) == sorted(legal)
     assert all(m.visits >= 1 for m in found.result.moves)
-    assert found.simulations == len(legal) and 0.0 < found.value <= 1.0
+    assert 1 <= found.simulations <= len(legal) and 0.0 < found.value <= 1.0
+
+
+def test_a_tiny_time_budget_expands_the_root_alone_once_every_move_is_valued(monkeypatch) -> None:
+    """Defect (found by attack): the floor of one simulation per legal move ran whole, untimed,
+    though the max backup's first expansion had valued every move: each further simulation
+    expanded a root child and valued all of its children, so a 4-player guardians position of
+    144 moves on the reference engine ran 9 s past seconds=0.01 (over HTTP seconds: 5 was a
+    504). Held by the work, not the clock: the heuristic is read once per root child (and the
+    root), not once per grandchild."""
+    from solver.games.guardians.rules import GuardiansState
+    from solver.rng import SplitMix64
+
+    game = solver.load_game("guardians", engine="reference", players=4)
+    state, rng = game.new_initial_state(), SplitMix64(2)
+    while state.is_chance_node() or len(state.legal_actions()) < 40:
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.below(len(outcomes))][0])
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.below(len(legal))])
+    calls: list[int] = []
+    read = GuardiansState.heuristic
+    monkeypatch.setattr(GuardiansState, "heuristic", lambda s, p: calls.append(p) or read(s, p))
+    found = search_position(state, exact=False, limit=Limit(seconds=1e-300))
+    legal = state.legal_actions()
+    assert found.result is not None and all(m.visits >= 1 for m in found.result.moves)
+    assert sorted(m.action for m in found.result.moves) == sorted(legal)
+    assert len(calls) <= 4 * (len(legal) + 1), (len(calls), len(legal))
 
 
 def test_a_full_table_falls_back_too() -> None:
@@ -167,7 +196,8 @@ def test_cancel_ends_the_estimate_after_the_floor() -> None:
     cancel.set()
     found = search_position(state, exact=False, limit=Limit(seconds=30.0), cancel=cancel)
     legal = state.legal_actions()  # type: ignore[attr-defined]
-    assert found.terminated and found.simulations == len(legal)
+    assert found.terminated and 1 <= found.simulations <= len(legal)  # the floor, no more
+    assert found.result is not None and all(m.visits >= 1 for m in found.result.moves)
 
 
 def test_a_chance_root_cut_by_the_memory_cap_says_so_not_the_time():
