@@ -7,11 +7,16 @@ the app's OpenAPI document: every path, its method, summary and description, and
 body's schema by name; no script, no style or font from elsewhere, nothing fetched (its
 ``Content-Security-Policy`` says so). ``/openapi.json`` and ``/v1/schema`` stay the
 machine-readable documents it links to.
+
+The OpenAPI document says the errors the service answers (:func:`answered_errors_only`):
+FastAPI lists a 422 "Validation Error" for every route that takes a body, but the service
+answers a request that fails validation with 400 and its error object, never 422.
 """
 
 from __future__ import annotations
 
 import html
+import json
 import re
 from typing import Any
 
@@ -21,7 +26,7 @@ with needs_extra("the hint service"):  # the serve extra: the API names it
     from fastapi import FastAPI
     from fastapi.responses import HTMLResponse
 
-__all__ = ["DOCS_PATH", "docs_page", "mount_docs"]
+__all__ = ["DOCS_PATH", "answered_errors_only", "docs_page", "mount_docs"]
 
 DOCS_PATH = "/docs"
 """Where the page is served (FastAPI's own docs path, which the app no longer serves)."""
@@ -53,13 +58,20 @@ def _body_model(operation: dict[str, Any]) -> str:
     return str(ref).rsplit("/", 1)[-1]
 
 
+def _errors(operation: dict[str, Any]) -> str:
+    """The error statuses the operation declares, as the page shows them (``""``: none)."""
+    statuses = sorted(str(s) for s in operation.get("responses", {}) if not str(s).startswith("2"))
+    return f"<br>errors: {html.escape(', '.join(statuses))}" if statuses else ""
+
+
 def _row(path: str, method: str, operation: dict[str, Any]) -> str:
     summary = _words(str(operation.get("summary", "")))
     description = str(operation.get("description", "")).strip().split("\n\n")[0]
     model = _body_model(operation)
     body = f"<br>body: <code>{html.escape(model)}</code>" if model else ""
+    errors = _errors(operation)
     return (f'<tr><td class="method">{method}</td><td><code>{html.escape(path)}</code></td>'
-            f"<td><b>{summary}</b><br>{_words(description)}{body}</td></tr>")  # fmt: skip
+            f"<td><b>{summary}</b><br>{_words(description)}{body}{errors}</td></tr>")  # fmt: skip
 
 
 def docs_page(openapi: dict[str, Any]) -> str:
@@ -85,6 +97,43 @@ def docs_page(openapi: dict[str, Any]) -> str:
         "<tbody>", *rows, "</tbody></table>",
         "</body></html>",
     ])  # fmt: skip
+
+
+UNANSWERED = "422"
+"""FastAPI's validation error status, which it adds to every operation taking a body or
+parameters; the service answers such a request 400 with its error object instead."""
+
+VALIDATION_SCHEMAS = ("HTTPValidationError", "ValidationError")
+"""The schemas FastAPI adds for its 422 answers (kept if anything else refers to them)."""
+
+
+def _referred(document: dict[str, Any], name: str) -> bool:
+    """Whether anything in ``document`` but the schema ``name`` itself refers to it."""
+    components = document.get("components", {})
+    schemas = {k: v for k, v in components.get("schemas", {}).items() if k != name}
+    rest = {**document, "components": {**components, "schemas": schemas}}
+    return f'"#/components/schemas/{name}"' in json.dumps(rest)
+
+
+def answered_errors_only(app: FastAPI) -> None:
+    """Make ``app``'s OpenAPI document (``/openapi.json``, the ``/docs`` page) list no 422
+    answer, nor the schemas only it used: the service never answers 422 (a request that fails
+    validation gets 400 and the error object, which each route declares), so a client generator
+    read an answer that never comes and the page showed a status no request gets."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        document = build()  # FastAPI's, cached on the app: cleaning it again finds nothing
+        for item in document.get("paths", {}).values():
+            for method in METHODS:
+                item.get(method, {}).get("responses", {}).pop(UNANSWERED, None)
+        schemas = document.get("components", {}).get("schemas", {})
+        for name in VALIDATION_SCHEMAS:  # in order: the first refers to the second
+            if name in schemas and not _referred(document, name):
+                del schemas[name]
+        return document
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def mount_docs(app: FastAPI) -> None:

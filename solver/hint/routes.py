@@ -362,12 +362,44 @@ class Service:
         }
 
 
-ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorAnswer, "description": "a bad request"},
-    413: {"model": ErrorAnswer, "description": "the body is too large"},
-    503: {"model": ErrorAnswer, "description": "busy: retry after Retry-After seconds"},
-    504: {"model": ErrorAnswer, "description": "no answer within the request's budget"},
+ERROR_WORDS = {
+    400: "a bad request",
+    404: "no such session (unknown_session)",
+    409: "the session cannot take this request now",
+    413: "the body is too large",
+    415: "the body is not plain JSON (its Content-Type or Content-Encoding)",
+    500: "a bug in forest-solver (please report it)",
+    503: "busy: retry after Retry-After seconds",
+    504: "no answer within the request's budget",
 }
+"""What each error status a POST route answers means, for its OpenAPI ``responses``."""
+
+PATH_CODES = frozenset({"not_found", "method_not_allowed", "client_gone"})
+"""Codes no route's own operation answers: a path or method the app has not (404, 405), and a
+hung-up client's (499, which nobody reads)."""
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of the error statuses a route answers: each the error object
+    (:class:`ErrorAnswer`), its description naming the codes :data:`STATUS` gives it."""
+    out: dict[int | str, dict[str, Any]] = {}
+    for status in statuses:
+        codes = [c for c, s in STATUS.items() if s == status and c not in PATH_CODES]
+        described = f"{ERROR_WORDS[status]}: code {', '.join(codes)}"
+        out[status] = {"model": ErrorAnswer, "description": described}
+    return out
+
+
+ERRORS = error_responses(400, 413, 415, 500, 503, 504)
+"""The errors of a POST run on the worker pool: a bad request (the ingress's, the schema's, the
+job's), a body too large or not plain JSON (the ingress's), the pool's (a bug, busy, a timeout).
+FastAPI's 422 is never answered (:func:`solver.hint.apidocs.answered_errors_only` drops it)."""
+
+SESSION_ERRORS = error_responses(400, 404, 409, 413, 415, 500, 503, 504)
+"""The errors of a table session's step: :data:`ERRORS`, and the session's (unknown, busy...)."""
+
+RECORD_ERRORS = error_responses(400, 404, 409, 413, 415)
+"""The errors of ``/v1/table/record``, which runs nothing on the pool."""
 
 
 def api_router(service: Service) -> APIRouter:
@@ -714,11 +746,13 @@ def table_router(service: Service) -> APIRouter:
     human seat's view only, the record only once the game is over (:class:`TableRoutes`)."""
     router = APIRouter()
     routes = TableRoutes(service)
-    for endpoint in (routes.start, routes.move, routes.view, routes.takeback):
-        router.post(f"/v1/table/{endpoint.__name__}", responses=ERRORS)(endpoint)
-    router.post("/v1/table/hint", response_model=HintAnswer, responses=ERRORS)(routes.table_hint)
-    router.post("/v1/table/line", responses=ERRORS)(routes.table_line)
-    router.post("/v1/table/record", responses=ERRORS)(routes.record)
+    router.post("/v1/table/start", responses=ERRORS)(routes.start)  # no session yet
+    for endpoint in (routes.move, routes.view, routes.takeback):
+        router.post(f"/v1/table/{endpoint.__name__}", responses=SESSION_ERRORS)(endpoint)
+    router.post("/v1/table/hint", response_model=HintAnswer,
+                responses=SESSION_ERRORS)(routes.table_hint)  # fmt: skip
+    router.post("/v1/table/line", responses=SESSION_ERRORS)(routes.table_line)
+    router.post("/v1/table/record", responses=RECORD_ERRORS)(routes.record)
     return router
 
 

@@ -44,7 +44,7 @@ with needs_extra("the hint service"):  # the serve extra: the API names it
 
 from solver.files import check_writable, write_whole
 from solver.hint import jobs
-from solver.hint.apidocs import mount_docs
+from solver.hint.apidocs import answered_errors_only, mount_docs
 from solver.hint.connections import (
     CHUNK_PENDING,
     ConnectionLimits,
@@ -283,7 +283,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app = FastAPI(
         title="forest-solver hint engine",
         version="1",
-        description="Hints, analyses and reviews for the forest games (docs/hint-engine.md).",
+        description="Hints, analyses and reviews for the forest games (docs/hint-engine.md). "
+        "Every error is the error object (``ErrorAnswer``) with a stable code, each route's "
+        "statuses listed with it (a request that fails validation: 400); any "
+        "request whose head is past 16 KiB is answered 431 (``too_large``).",
         lifespan=lifespan,
         default_response_class=SafeJSONResponse,
         # FastAPI's Swagger UI and ReDoc load their files from a CDN (a blank page offline):
@@ -324,6 +327,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     app.include_router(api_router(service))
     app.include_router(table_router(service))
+    answered_errors_only(app)
     mount_docs(app)
     mount_web(app)
     return app
