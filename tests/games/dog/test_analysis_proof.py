@@ -84,6 +84,24 @@ def test_budget_gives_unknown_never_a_wrong_answer() -> None:
         prove_guaranteed(root, max_nodes=0)
 
 
+def test_a_passed_search_deadline_ends_the_proof_as_unknown() -> None:
+    """Found by attack: the proof search never read the search deadline, so the hint service's
+    analysis (POST /v1/analyse, 30 s) ran its 200,000 nodes of Python past it (1.2-1.8 s). Under
+    a deadline already passed it stops within DEADLINE_EVERY nodes, "unknown" (never a wrong
+    answer); without one it proves as before."""
+    import time
+
+    from solver.games.dog.analysis.proof import DEADLINE_EVERY
+    from solver.search.limit import search_deadline
+
+    root = root_of(roll_forest(16, 16, 3))
+    proof = prove_guaranteed(root)
+    assert proof.status == "win" and proof.nodes > DEADLINE_EVERY
+    with search_deadline(time.monotonic() - 1.0):
+        cut = prove_guaranteed(root)
+    assert cut.status == "unknown" and cut.nodes == DEADLINE_EVERY and not cut.strategy
+
+
 def test_reference_engine_gives_the_same_answers() -> None:
     for w, h, seed, turns in CASES[:30]:
         forest = roll_forest(w, h, seed).replace(turns=turns)
