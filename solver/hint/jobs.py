@@ -323,7 +323,7 @@ def review_job(raw: dict[str, Any], caps: Caps, admitted: float | None = None) -
     """A whole review, bounded by the review's seconds (the request's ``totalSeconds``, capped
     by ``caps.max_review_seconds``), counted from ``admitted`` (the service's admission: the
     wait for a worker is spent from them, as a hint's is)."""
-    from solver.review import RecordError, review_record
+    from solver.review import RecordError, accuracy_title, review_record
 
     request = ReviewRequest.model_validate(raw)
     misspelt_refusal(request, "actions", "a review without its actions reviews no move")
@@ -352,18 +352,25 @@ def review_job(raw: dict[str, Any], caps: Caps, admitted: float | None = None) -
     except OptionError as exc:
         raise HintError(str(exc), None) from None
     record_notes = result.pop("recordNotes")
-    result["wholeNotes"] = [*record_notes, *_whole_notes(request.earlier, result)]
+    decisions, curve = _whole_review(request.earlier, result)
+    result["wholeNotes"] = [*record_notes, *_closing(decisions, curve, result)]
+    result["accuracyTitle"] = accuracy_title(decisions)
     result["notes"] = [*result.get("notes", []), *ignored_note(request),
                        *ignored_note(request.earlier, "earlier.")]  # fmt: skip
     return ReviewAnswer(id=request.id, **result).model_dump(by_alias=True)
 
 
-def _whole_notes(earlier: ReviewedSoFar | None, result: dict[str, Any]) -> list[str]:
-    """The review's closing notes (:func:`solver.review.closing_notes`) over ``earlier``'s
-    decisions up to the range's first ply and its curve before it, then the answer's own: the
-    web table reviews a game six plies a request, and each answer's notes speak of its plies."""
-    from solver.review import closing_notes
+Reviewed = list[dict[str, Any]]
+"""A review's decisions, or its curve's points, in ply order."""
 
+
+def _whole_review(
+    earlier: ReviewedSoFar | None, result: dict[str, Any]
+) -> tuple[Reviewed, Reviewed]:
+    """The whole review's decisions and curve: ``earlier``'s decisions up to the range's first
+    ply and its curve before it, then the answer's own. The web table reviews a game six plies
+    a request, and each answer's notes speak of its plies; ``wholeNotes`` and ``accuracyTitle``
+    speak of these."""
     _check_earlier_seats(earlier, result)
     start = result["start"]
     decisions = (
@@ -372,9 +379,14 @@ def _whole_notes(earlier: ReviewedSoFar | None, result: dict[str, Any]) -> list[
     curve = {p.ply: p.model_dump() for p in earlier.curve if p.ply < start} if earlier else {}
     decisions.update((d["ply"], d) for d in result["decisions"])
     curve.update((p["ply"], p) for p in result["curve"])
-    return closing_notes([decisions[ply] for ply in sorted(decisions)],
-                         [curve[ply] for ply in sorted(curve)], result["valueKind"],
-                         result["limit"].get("iterations"))  # fmt: skip
+    return [decisions[ply] for ply in sorted(decisions)], [curve[ply] for ply in sorted(curve)]
+
+
+def _closing(decisions: Reviewed, curve: Reviewed, result: dict[str, Any]) -> list[str]:
+    """The review's closing notes (:func:`solver.review.closing_notes`) over the whole review."""
+    from solver.review import closing_notes
+
+    return closing_notes(decisions, curve, result["valueKind"], result["limit"].get("iterations"))
 
 
 def _check_earlier_seats(earlier: ReviewedSoFar | None, result: dict[str, Any]) -> None:

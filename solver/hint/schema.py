@@ -537,6 +537,14 @@ class ReviewAnswer(_Model):
         "decisions searched with fewer simulations than asked (without earlier: this answer's "
         "own, also in notes)",
     )
+    accuracy_title: str = Field(
+        default="",
+        alias="accuracyTitle",
+        description="what the accuracy figures are, in the command line's words (the words "
+        "before them on forest GAME review's accuracy line): Lichess's curve, an unweighted "
+        "mean, and how many decisions valued alike with the best it counts as accurate; over "
+        "the decisions wholeNotes speaks of (earlier's, then this answer's)",
+    )
 
 
 _TYPE_TAGS = {"body", "int", "str", "float", "bool", "none", "literal"}

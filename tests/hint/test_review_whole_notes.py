@@ -10,7 +10,13 @@ import httpx
 import pytest
 
 from solver.hint.limits import Caps
-from solver.review import closing_notes, fall_note, review_record, undecided_note
+from solver.review import (
+    accuracy_title,
+    closing_notes,
+    fall_note,
+    review_record,
+    undecided_note,
+)
 from solver.review_notes import searched_less_note
 
 from .conftest import Server
@@ -46,6 +52,7 @@ def test_the_last_range_says_the_whole_review_s_closing_notes() -> None:
         earlier["curve"] += answer["curve"]
     assert answer["wholeNotes"] == [fall]
     assert answer["wholeNotes"] == closing_notes(whole["decisions"], whole["curve"], kind, None)
+    assert answer["accuracyTitle"] == accuracy_title(whole["decisions"])  # the command line's
     alone = _review({**record, "exact": True, "fromPly": 8, "toPly": total})
     assert fall not in alone["wholeNotes"]
     assert alone["wholeNotes"] == [n for n in alone["notes"] if n in alone["wholeNotes"]]
@@ -97,6 +104,14 @@ def test_the_notes_of_a_hand_built_review() -> None:
     assert short is not None and short.startswith(
         "1 of 4 searched decisions got fewer than the 1000 simulations asked (the fewest 5)"
     )
+    # the accuracy's words (the command line's line) count the earlier decisions too: the
+    # undecided at plies 1 and 3, not the one sent past the range's first ply
+    assert answer["accuracyTitle"] == (
+        "accuracy (Lichess's curve, unweighted mean, counting the 2 decisions valued alike "
+        "with the best as accurate)"
+    )
+    alone = _review({**record, "exact": True, "fromPly": total, "toPly": total})
+    assert alone["accuracyTitle"] == "accuracy (Lichess's curve, unweighted mean)"
 
 
 def test_without_earlier_the_whole_notes_are_the_answer_s_own() -> None:

@@ -1359,6 +1359,11 @@ async function review() {
         unmarked.add(decision.ply);
       }
       state.wholeNotes = answer.wholeNotes; // the last answer's speak of the whole review
+      // the server's words for the accuracy table's caption (the command line's), from an answer
+      // that judged every decision shown: the first range's, and the last's told of the earlier
+      if (answer.accuracyTitle && (from === 0 || asked.earlier)) {
+        state.accuracyTitle = answer.accuracyTitle;
+      }
       if (answer.reviewed <= from && total > 0) {
         stalls += 1; // its share ran out before a ply: again with a larger floor
         if (stalls < REVIEW_STALLS) continue;
@@ -1423,6 +1428,10 @@ function drawAccuracy() {
     }
     body.appendChild(tr);
   }
+  const caption = $("accuracy").querySelector("caption");
+  if (caption.dataset.plain === undefined) caption.dataset.plain = caption.textContent;
+  const title = table.review && table.review.accuracyTitle;
+  caption.textContent = title ? title[0].toUpperCase() + title.slice(1) : caption.dataset.plain;
   $("accuracy").hidden = !Object.keys(perPlayer).length;
 }
 

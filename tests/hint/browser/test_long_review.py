@@ -186,10 +186,12 @@ def test_the_review_says_which_decisions_the_estimates_could_not_judge(
     decisions the move played was valued alike with the best and others (counted accurate) and
     the accuracy over the rest (1c740b9); the table's review said nothing, its accuracy table
     near 100. Its closing line now says what the server's note says of the same decisions
-    (solver.review.undecided_note), the accuracies to their shown decimal."""
+    (solver.review.undecided_note), the accuracies to their shown decimal, and its accuracy
+    table's caption what the command line's accuracy line says (solver.review.accuracy_title:
+    counted as accurate; it said "Lichess's curve, unweighted mean" alone)."""
     import re
 
-    from solver.review import undecided_note
+    from solver.review import accuracy_title, undecided_note
 
     path = tmp_path / "solo-random.json"
     command = [sys.executable, "-m", "solver.cli", "guardians", "play", "--players", "1",
@@ -218,6 +220,13 @@ def test_the_review_says_which_decisions_the_estimates_could_not_judge(
             status,
             note,
         )
+        # the accuracy table's caption says what the command line's accuracy line says of the
+        # same decisions: they are counted as accurate (it said "Lichess's curve, unweighted
+        # mean" alone)
+        title = accuracy_title(decisions)
+        assert "valued alike with the best as accurate" in title
+        caption = page.inner_text("#accuracy caption")
+        assert caption == title[0].upper() + title[1:], caption
     finally:
         page.close()
 
