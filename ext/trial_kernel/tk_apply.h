@@ -230,7 +230,7 @@ static void camp_run(const TGame* g, TState* s, int idx, TSink* sink) {
         case CB_STORY_FACEDOWN: push(s, K_FACEDOWN_OPTIONAL, p); break;
         case CB_TEA: gain_food(s, p, F_TEA, 1); break;
         case CB_ENCOUNTER: push(s, K_TAKE_ENCOUNTER, p); break;
-        case CB_COMMON_ITEM: push_take_item(s, p, 0); break;
+        case CB_COMMON_ITEM: push_take_item(s, p, 0, TK_NONE); break;
         case CB_FIRST_PLAYER: s->first_player = (uint8_t)p; break;
         }
     } else if (stage == 1) {
@@ -935,7 +935,7 @@ static void apply_decision(const TGame* g, TState* s, int a, TSink* sink) {
         int mode = f->v[0];
         pop_top(s);
         if (a == A_DONE) break;
-        if (mode == 0) push_take_item(s, p, 0);
+        if (mode == 0) push_take_item(s, p, 0, a - g->A_SELL);   /* "another": not the kind placed */
         else if (mode == 1) gain_food(s, p, F_TEA, 2);
         else
             for (i = 0; i < 2; i++) {

@@ -96,7 +96,17 @@ TK_INLINE TFrame* push_arg(TState* s, int kind, int p, int arg) {
     return f;
 }
 
-TK_INLINE void push_take_item(TState* s, int p, int rare) { push_arg(s, K_TAKE_ITEM, p, rare); }
+/* choices.TakeItem: v[0] rare, v[1] a kind not offered (a ruined store's sale: the kind placed) or TK_NONE */
+TK_INLINE void push_take_item(TState* s, int p, int rare, int other_than) {
+    push_arg(s, K_TAKE_ITEM, p, rare)->v[1] = (uint8_t)other_than;
+}
+
+/* belongings.store_kinds: whether the store holds a common item of a kind other than ``k`` */
+TK_INLINE int another_common(const TGame* g, const TState* s, int k) {
+    for (int i = 0; i < TK_CELLS; i++)
+        if (s->store_count[i] && s->store_kind[i] != k && kind_common(g, s->store_kind[i])) return 1;
+    return 0;
+}
 
 /* camping.tent_bonus */
 TK_INLINE void tent_bonus(TState* s, int p, int bonus) {
@@ -386,7 +396,7 @@ static void run_verb(const TGame* g, TState* s, int p, int card, const TInstr* i
         take_artifact(g, s, p, in->a);
         break;
     case V_ITEM:
-        push_take_item(s, p, 0);
+        push_take_item(s, p, 0, TK_NONE);
         break;
     case V_STORY_FROM_HAND:   /* a: 0 faceup, 1 facedown */
         push_pick_card(s, p, in->a, -1);
@@ -649,12 +659,13 @@ static int legal_of(const TGame* g, const TState* s, const TFrame* f, int* out) 
     case K_TAKE_ENCOUNTER:
         for (i = 0; i < g->row_size; i++) if (s->row[i] != TK_NONE) OUT(g->A_OPTION + i);
         return n;
-    case K_TAKE_ITEM: {   /* v[0] rare */
+    case K_TAKE_ITEM: {   /* v[0] rare, v[1] a kind not offered (or TK_NONE) */
         int unfit = 0;
         OUT(A_DONE);
         for (i = 0; i < TK_CELLS; i++) {
             if (!s->store_count[i]) continue;
             int k = s->store_kind[i];
+            if (k == f->v[1]) continue;
             if (g->kind_rare[k] != f->v[0] || g->kind_artifact[k]) continue;
             if (fits(g, me, k)) OUT(g->A_ITEM + k);
             else unfit = 1;
@@ -754,7 +765,9 @@ static int legal_of(const TGame* g, const TState* s, const TFrame* f, int* out) 
         OUT(A_DONE);
         uint64_t m = pack_kinds(me);
         for (int k = 0; k < g->n_kinds; k++)
-            if (((m >> k) & 1) && kind_common(g, k) && sellable(g, s, k)) OUT(g->A_SELL + k);
+            if (((m >> k) & 1) && kind_common(g, k) && sellable(g, s, k)
+                && (f->v[0] != 0 || another_common(g, s, k)))   /* mode 0: "another common item" */
+                OUT(g->A_SELL + k);
         return n;
     }
     case K_SALE_SLOT:   /* node: the cells */

@@ -235,6 +235,16 @@ def cell_of(st: State, kind: str) -> tuple[int, int] | None:
     return None
 
 
+def store_kinds(st: State, rarity: str, other_than: str | None = None) -> list[str]:
+    """The kinds of ``rarity`` lying in the store, in cell order, but ``other_than``."""
+    return [
+        stack[0]
+        for row in st.data["store"]
+        for stack in row
+        if stack and stack[0] != other_than and st.game.pack.item(stack[0])["rarity"] == rarity
+    ]
+
+
 def empty_cells(st: State, kind: str) -> list[tuple[int, int]]:
     """The empty store cells of ``kind``'s size."""
     size = "large" if item_size(st, kind) == 2 else "small"

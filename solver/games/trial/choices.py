@@ -18,6 +18,7 @@ from solver.games.trial.belongings import (
     fits,
     gain_food,
     made_room,
+    store_kinds,
     transfer_food,
 )
 from solver.games.trial.core import REQUIRED, Fields, Frame, Step, YesNo, player, pop, push, step
@@ -195,21 +196,18 @@ class FacedownOptional(Step):
 @step("take_item")
 class TakeItem(Step):
     """Decision: an item of ``rarity`` from the store (one that fits), or none; when one does
-    not fit, dropping something first (``DROP``)."""
+    not fit, dropping something first (``DROP``). A ruined store's sale offers "another common
+    item": every kind but the one it placed (``other_than``)."""
 
     fields: ClassVar[Fields] = {
         "player": (REQUIRED, "who takes it"),
         "rarity": ("common", "common or rare"),
+        "other_than": (None, "a kind not offered: the one a ruined store's sale placed, or null"),
     }
 
     @staticmethod
     def legal(st: State, f: Frame) -> list[int]:
-        offered = [
-            stack[0]
-            for row in st.data["store"]
-            for stack in row
-            if stack and st.game.pack.item(stack[0])["rarity"] == f["rarity"]
-        ]
+        offered = store_kinds(st, f["rarity"], f["other_than"])
         acts = [st.layout.DONE] + [st.layout.item(k) for k in offered if fits(st, f["player"], k)]
         return acts + drops_if_full(st, f["player"], offered)
 

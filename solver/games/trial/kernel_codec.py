@@ -473,7 +473,7 @@ class _Decoder:
         }
 
     def f_take_item(self, p, card, v, node, x):
-        return {"player": p, "rarity": "rare" if v[0] else "common"}
+        return {"player": p, "rarity": "rare" if v[0] else "common", "other_than": self.kind(v[1])}
 
     def f_place_tile(self, p, card, v, node, x):
         return {"slot": self.slots[v[0]]}

@@ -402,6 +402,7 @@ class _Encoder:
 
     def e_take_item(self, f, v):
         v[0] = int(f["rarity"] == "rare")
+        v[1] = NONE if f["other_than"] is None else self.kind[f["other_than"]]
         return NONE, 0, 0
 
     def e_place_tile(self, f, v):

@@ -124,8 +124,23 @@ def read_state(game: TrialGame, text: Any) -> dict[str, Any]:
         raise _fail(f"a state for {game.players} players", str(found))
     if version == 1:
         state = upgrade_v1(game, state)
+    _added_fields(state)
     check_shape(game, state)
     return state
+
+
+ADDED_FIELDS = {"take_item": {"other_than": None}}
+"""Frame fields added to format 2 since it was first written, with the value an older state
+means (``take_item.other_than``: the ruined store's "another common item", session 38)."""
+
+
+def _added_fields(state: dict[str, Any]) -> None:
+    """Give the frames of a state saved before a field was added that field's old meaning."""
+    stack = state.get("stack")
+    for frame in stack if isinstance(stack, list) else ():
+        if isinstance(frame, dict) and isinstance(frame.get("step"), str):
+            for name, value in ADDED_FIELDS.get(frame["step"], {}).items():
+                frame.setdefault(name, value)
 
 
 def check_shape(game: TrialGame, state: dict[str, Any]) -> None:

@@ -304,6 +304,10 @@ class _Frames:
         else:
             _one(path, v, self.items, "an item kind")
 
+    def f_other_than(self, path: str, v: Any, f: dict[str, Any]) -> None:
+        if v is not None:
+            _one(path, v, self.items, "an item kind or null")
+
     def f_into(self, path: str, v: Any, f: dict[str, Any]) -> None:
         kind = f.get("kind")
         into = {"food": "harvest", "card": "lookout_draw", "trade": "trading_bonus"}.get(

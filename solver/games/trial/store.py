@@ -27,6 +27,7 @@ from solver.games.trial.belongings import (
     gain_food,
     is_artifact,
     return_slots,
+    store_kinds,
     trade_symbols,
 )
 from solver.games.trial.core import REQUIRED, Fields, Frame, Step, player, pop, push, step
@@ -240,7 +241,9 @@ def _tray_has(st: State, name: str) -> bool:
 @step("ruined_store_sale")
 class RuinedStoreSale(Step):
     """Decision (ruined store): sell one common item for the tile's reward (``mode``), or
-    ``done``."""
+    ``done``. The ``common_item`` reward is "another common item": a kind is offered for sale
+    only while the store holds a common item of another kind (the trade must gain something),
+    and the ``take_item`` that follows does not offer the kind placed."""
 
     fields: ClassVar[Fields] = {
         "player": (REQUIRED, "the visitor"),
@@ -251,7 +254,9 @@ class RuinedStoreSale(Step):
     def legal(st: State, f: Frame) -> list[int]:
         acts = [st.layout.DONE]
         for kind in sorted(set(player(st, f["player"])["backpack"])):
-            if st.game.pack.item(kind).get("rarity") == "common" and sellable(st, kind):
+            if st.game.pack.item(kind).get("rarity") != "common" or not sellable(st, kind):
+                continue
+            if f["mode"] != "common_item" or store_kinds(st, "common", other_than=kind):
                 acts.append(st.layout.sell(kind))
         return acts
 
@@ -262,7 +267,8 @@ class RuinedStoreSale(Step):
             return
         p = f["player"]
         if f["mode"] == "common_item":
-            push(st, "take_item", player=p, rarity="common")
+            kind = st.layout.item_kinds[a - st.layout.SELL]
+            push(st, "take_item", player=p, rarity="common", other_than=kind)
         elif f["mode"] == "two_tea":
             gain_food(st, p, "tea", 2)
         else:
