@@ -474,6 +474,8 @@ def _make_table(
             _check_python_fallback(exc, chosen, options, str(getattr(game, "name", "this game")))
     if options.prune:
         raise OptionError(f"prune=True needs a compiled kernel; {type(state).__name__} is not one")
+    if chosen is None:
+        _refuse_whole_game(game, options)
     if heuristic is None and hasattr(state, "heuristic"):
 
         def heuristic(s: State, k: int) -> float:
@@ -517,6 +519,25 @@ def _check_python_fallback(
             "depth-limited (exact=False with depth=D, in Python here) or with MCTS "
             f"({exc})"
         ) from None
+
+
+def _refuse_whole_game(game: Game, options: TableOptions) -> None:
+    """The Python loop on a registered game whose declaration offers no exact search
+    (``GameSpec.exact`` false: guardians, the Trial) is refused the whole game, as the kernel's
+    states are (:func:`_check_python_fallback`): a reference engine's state was searched
+    unbounded (guardians' whole game in Python: 1 GB in 331 s before the memory cap said no,
+    while its kernel twin was refused at once). A search bounded by a depth or a probability
+    cut-off goes on; so does one asked of the Python loop by name (``_engine="python"``)."""
+    from solver.spec import declared
+
+    if options.limited and (options.depth is not None or options.min_probability):
+        return
+    spec = declared(game)
+    if spec is not None and not spec.exact:
+        raise OptionError(
+            f"{spec.name} has no exact search: its whole game is far beyond the Python exact "
+            "search; search it depth-limited (exact=False with depth=D) or with MCTS"
+        )
 
 
 def _kernel_table(

@@ -45,3 +45,18 @@ def test_the_searcher_s_own_refusal_names_the_game_first() -> None:
     with pytest.raises(OptionError) as caught:
         expectimax(_first_decision("guardians"))
     assert str(caught.value).startswith("guardians has no exact search"), caught.value
+
+
+@pytest.mark.parametrize("name", NO_EXACT)
+def test_the_reference_engine_s_whole_game_is_refused_as_the_kernel_s(name: str) -> None:
+    # Found by attack: expectimax(a guardians reference state) searched the whole game in
+    # Python, unbounded (1 GB in 331 s before the memory cap said no), while its kernel twin
+    # was refused at once. The Trial's hidden cards are read on purpose: clairvoyant=True.
+    state = solver.load_game(name, engine="reference").new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    for kwargs in ({}, {"adversarial": True}, {"seconds": 60.0}):  # a small table: no hang
+        with pytest.raises(OptionError, match=f"^{name} has no exact search.*depth-limited"):
+            expectimax(state, clairvoyant=True, memory_mb=1.0, **kwargs)  # type: ignore[arg-type]
+    bounded = expectimax(state, exact=False, depth=1, clairvoyant=True)
+    assert bounded.extra["engine"] == "python" and bounded.moves
