@@ -51,8 +51,11 @@ def take(st: TrialState, card: str) -> str:
 
 
 def set_hand(st: TrialState, p: int, *names: str) -> None:
+    """``p``'s hand is the cards ``names``: the hand's cards go back into their decks first (a
+    named card already in the hand among them), so every card still lies once."""
     me = st.data["players"][p]
-    for card in me["hand"]:
+    hand, me["hand"] = me["hand"], []
+    for card in hand:
         st.data["decks"][st.game.deck_of[card]]["layers"][0].append(card)
     me["hand"] = [take(st, cid(n)) for n in names]
 

@@ -34,6 +34,18 @@ from .positions import (
 )
 
 
+def test_the_positions_move_cards_never_copy_them():
+    """``set_hand`` naming a card already in the hand: each card still lies once (it was put
+    back into the deck and also kept in the hand)."""
+    from solver.games.trial.invariants import Checker
+
+    st = ready()
+    kept = PACK.card(st.data["players"][0]["hand"][0])["name"]
+    set_hand(st, 0, kept, "Haggler")
+    Checker(observations=False)(st)
+    assert [PACK.card(c)["name"] for c in st.data["players"][0]["hand"]] == [kept, "Haggler"]
+
+
 def test_a_turn_needs_its_paw_and_allows_one_deed_and_one_move():
     st = ready()
     assert "end turn" not in labels(st)  # the paw token is obligatory
