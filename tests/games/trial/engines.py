@@ -15,7 +15,14 @@ observer a redeal (``resample_hidden``) on each engine, whose worlds must keep t
 observation and information state, conserve every component and leave each card whose place the
 observer knows where it was (the reference's own knowledge record, read from the saved state).
 The redeals of two engines may draw different worlds, so the worlds are checked for these
-invariants, not against each other.
+invariants, not against each other. The deep checks also hold both engines to the same answer for
+what is not legal there (:func:`check_refusals`): the label of every id that is not legal (or the
+same error), and the refusal of illegal input (ids not legal there, -1, the action count, huge
+ints, bools, floats, a string, ``None``): the same :mod:`solver.errors` class and message, and
+neither state changed.
+
+A game may start from a hand-edited reference state (``start``: an empty deck, a tie to come);
+the engine adopts it through ``state_from_json``, as a user's saved state.
 """
 
 from __future__ import annotations
@@ -174,6 +181,61 @@ def deep_check(where: str, mine: Any, theirs: Any, seed: int, cards: frozenset[s
             raise Mismatch(where, f"heuristic {p}", mine.heuristic(p), theirs.heuristic(p))
         check_redeal(where, mine, theirs, p, seed * 7919 + p, cards)
         check_redeal(where, theirs, theirs, p, seed * 7919 + p, cards)
+    check_refusals(where, mine, theirs, random.Random(seed))
+
+
+BAD_INPUT: tuple[Any, ...] = (
+    -1,
+    -(2**70),
+    2**63,
+    10**30,
+    True,
+    False,
+    1.0,
+    0.5,
+    float("nan"),
+    "0",
+    None,
+)
+"""What no engine may take for an action id (with the action count and one past it)."""
+
+
+def _answer(call: Callable[[Any], Any], arg: Any) -> tuple[type | None, str]:
+    """What ``call(arg)`` answered: ``(None, repr(value))``, or the error's class and message."""
+    try:
+        return None, repr(call(arg))
+    except Exception as exc:  # compared between the engines, then held to solver.errors
+        return type(exc), str(exc)
+
+
+def check_refusals(where: str, mine: Any, theirs: Any, rng: random.Random) -> None:
+    """Both engines label every id that is not legal alike (or refuse alike), and refuse illegal
+    input (a sample of the ids not legal, :data:`BAD_INPUT`, the action count and one past it)
+    with the same :mod:`solver.errors` class and message, leaving both states as they were."""
+    from solver.errors import SolverError
+
+    n = theirs.get_game().num_distinct_actions()
+    legal: set[int] = set()
+    if not theirs.is_terminal():
+        legal = {a for a, _ in theirs.chance_outcomes()} or set(theirs.legal_actions())
+    illegal = [a for a in range(n) if a not in legal]
+    for a in illegal:
+        label = _answer(theirs.action_to_string, a)
+        if _answer(mine.action_to_string, a) != label:
+            raise Mismatch(
+                where, f"label of illegal id {a}", _answer(mine.action_to_string, a), label
+            )
+    before = [mine.to_json(), theirs.to_json()]
+    for bad in [*rng.sample(illegal, min(12, len(illegal))), *BAD_INPUT, n, n + 1]:
+        refused = _answer(theirs.apply_action, bad)
+        if _answer(mine.apply_action, bad) != refused:
+            raise Mismatch(where, f"refusal of {bad!r}", _answer(mine.apply_action, bad), refused)
+        if refused[0] is None or not issubclass(refused[0], SolverError):
+            raise AssertionError(
+                f"{where}: {bad!r} answered {refused}, not a solver.errors refusal"
+            )
+    if [mine.to_json(), theirs.to_json()] != before:
+        raise Mismatch(where, "state after the refusals", "changed", "unchanged")
 
 
 def chance_action(state: Any, rng: random.Random) -> int:
@@ -201,11 +263,14 @@ def seat_agents(game: Any, kinds: list[str], seed: int) -> list[Agent]:
     return agents
 
 
-def actions(reference_game: Any, kinds: list[str], seed: int) -> Iterator[tuple[Any, int]]:
-    """The reference states of one seeded game and the action played at each."""
+def actions(
+    reference_game: Any, kinds: list[str], seed: int, start: Any = None
+) -> Iterator[tuple[Any, int]]:
+    """The reference states of one seeded game (from a copy of ``start`` if given) and the
+    action played at each."""
     rng = random.Random(seed)
     agents = seat_agents(reference_game, kinds, seed)
-    state = reference_game.new_initial_state()
+    state = reference_game.new_initial_state() if start is None else start.clone()
     while not state.is_terminal():
         player = state.current_player()
         action = chance_action(state, rng) if player == CHANCE else agents[player](state)
@@ -215,14 +280,27 @@ def actions(reference_game: Any, kinds: list[str], seed: int) -> Iterator[tuple[
 
 
 def side_by_side(
-    reference_game: Any, engine_game: Any, kinds: list[str], seed: int, deep_every: int = 0
+    reference_game: Any,
+    engine_game: Any,
+    kinds: list[str],
+    seed: int,
+    deep_every: int = 0,
+    start: Any = None,
+    watch: Callable[[Any], None] | None = None,
 ) -> int:
     """Play one seeded game on both engines, comparing after every action (see the module
-    docstring); ``deep_every=0`` skips the deep checks but at the start and the end. Returns the
-    number of actions played."""
+    docstring); ``deep_every=0`` skips the deep checks but at the start and the end. From a
+    reference state ``start`` (the engine reads its ``to_json``) if given; ``watch`` sees every
+    reference state played. Returns the number of actions played."""
     cards = frozenset(reference_game.pack.cards)
-    mine = engine_game.new_initial_state()
-    for played, (theirs, action) in enumerate(actions(reference_game, kinds, seed)):
+    mine = (
+        engine_game.new_initial_state()
+        if start is None
+        else engine_game.state_from_json(start.to_json())
+    )
+    for played, (theirs, action) in enumerate(actions(reference_game, kinds, seed, start)):
+        if watch is not None:
+            watch(theirs)
         where = f"{len(kinds)} players {','.join(kinds)} seed {seed} after {played} actions"
         compare(where, observables(mine), observables(theirs))
         if action < 0 or played == 0 or (deep_every and played % deep_every == 0):
