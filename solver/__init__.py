@@ -26,7 +26,7 @@ from solver.errors import (
     OptionError,
     SolverError,
 )
-from solver.game import CHANCE, TERMINAL, Game, State
+from solver.game import CHANCE, TERMINAL, Game, State, require_state
 from solver.kernels import get_include
 from solver.registry import game_spec, load_game, registered_games
 from solver.spec import GameSpec
@@ -35,18 +35,11 @@ if TYPE_CHECKING:
     from solver.search.result import SearchResult
 
 
-_STATE_METHODS = ("current_player", "legal_actions", "apply_action", "clone", "is_terminal")
-
-
 def _registered_spec(state: State) -> GameSpec | None:
     """The spec of ``state``'s game when it is a registered one (else None). Anything that is
     no game state is refused here (an ``OptionError``, not an ``AttributeError`` from inside a
     search)."""
-    if not all(callable(getattr(state, name, None)) for name in _STATE_METHODS):
-        raise OptionError(
-            f"the position must be a game state (game.new_initial_state()), "
-            f"not {type(state).__name__}"
-        )
+    require_state(state)
     get_game = getattr(state, "get_game", None)
     name = getattr(get_game(), "name", None) if callable(get_game) else None
     if not isinstance(name, str) or name not in registered_games():

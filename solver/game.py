@@ -119,6 +119,21 @@ class Game(Protocol):
     def state_from_json(self, text: str) -> State: ...
 
 
+STATE_METHODS = ("current_player", "legal_actions", "apply_action", "clone", "is_terminal")
+"""What a search calls on a position: an object without them is no game state."""
+
+
+def require_state(state: object) -> None:
+    """Refuse, as an :class:`~solver.errors.OptionError`, a position that is no game state (a
+    ``Game`` passed for its ``new_initial_state()``, ``None``, a JSON text): every searcher's
+    entry checks it, so the mistake is named, not an ``AttributeError`` from inside a search."""
+    if not all(callable(getattr(state, name, None)) for name in STATE_METHODS):
+        raise OptionError(
+            f"the position must be a game state (game.new_initial_state()), "
+            f"not {type(state).__name__}"
+        )
+
+
 def sample_chance(state: State, rng: Any) -> int:
     """A chance outcome of ``state`` drawn by its exact probability with one uniform draw from
     ``rng`` (a :class:`solver.rng.SplitMix64`): the way every driver in the library rolls dice

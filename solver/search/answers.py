@@ -28,7 +28,7 @@ from dataclasses import replace
 from typing import Any
 
 from solver.errors import OptionError
-from solver.game import State
+from solver.game import State, require_state
 from solver.search.expectimax import expectimax
 from solver.search.limit import UNSET, Limit, Unset, merge_limit, parameters_after_name
 from solver.search.mcts import (
@@ -68,9 +68,11 @@ def _check_keywords(function: str, exact: bool, keywords: Mapping[str, object]) 
 
 
 def _refuse_hidden(function: str, state: State) -> None:
-    """Plain MCTS and expectimax read every hidden card: a redealable state is ISMCTS's."""
+    """Plain MCTS and expectimax read every hidden card: a redealable state is ISMCTS's (and
+    a position that is no game state is refused first, by name)."""
     from solver.search.ismcts import has_hidden_information
 
+    require_state(state)
     if has_hidden_information(state):
         raise OptionError(
             f"{function}(): this game hides information (other players' cards): plain MCTS or "
@@ -213,6 +215,7 @@ def _ismcts_call(
     (``function``: ``best_move`` or ``evaluate``, for the messages): MCTS's keywords (no
     ``memory_mb``, and never ``exact``); no options given: ``configure(state)`` (None:
     ISMCTS's own default)."""
+    require_state(state)
     if exact:
         raise OptionError(
             f"{function}(): this game hides information: there is no exact search (it would "

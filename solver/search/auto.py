@@ -39,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from solver.errors import OptionError, SearchBudgetError, SearchTimeoutError
-from solver.game import CHANCE, State
+from solver.game import CHANCE, State, require_state
 from solver.render.ascii import count
 from solver.search.coverage import ChanceCoverage, chance_coverage
 from solver.search.limit import Limit
@@ -234,6 +234,7 @@ def search_position(
     on top of ``limit.seconds`` (a server's cap: a budget of iterations only still ends by then,
     and the exact attempt takes at most its share of it). The whole call honours both.
     """
+    require_state(state)
     if state.is_terminal():
         raise OptionError("the game is over: there is nothing to search")
     limit = limit if limit is not None else Limit()

@@ -36,7 +36,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 from solver.errors import OptionError, SearchBudgetError, SearchTimeoutError, SolverError
-from solver.game import CHANCE, Game, HeuristicState, State
+from solver.game import CHANCE, Game, HeuristicState, State, require_state
 from solver.kernels import game_of, kernel_of
 from solver.search.clairvoyance import refuse_clairvoyant
 from solver.search.exact_table import (
@@ -783,6 +783,7 @@ def _solve(
     hash_bits: int,
     cancel: threading.Event | None = None,
 ) -> Solution:
+    require_state(state)
     if state.is_terminal():
         raise OptionError("the game is over in this state: there is nothing to search")
     if cancel is not None and not isinstance(cancel, threading.Event):

@@ -55,7 +55,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
 from solver.errors import ExtensionMissingError, OptionError
-from solver.game import CHANCE, TERMINAL, HiddenInformationState, State
+from solver.game import CHANCE, TERMINAL, HiddenInformationState, State, require_state
 from solver.kernels import kernel_of
 from solver.rng import MASK64, SplitMix64, check_seed, derive_seed, sample_outcome
 from solver.search.clairvoyance import has_hidden_information
@@ -722,6 +722,7 @@ def _options(
 def _seats(state: State, observer: int | None) -> tuple[int, int, int]:
     """The mover, the observer (default: the mover; named at a chance node) and the number of
     players; refused at the end of the game or for an observer who is not a seat."""
+    require_state(state)
     mover = state.current_player()
     if mover == TERMINAL or state.is_terminal():
         raise OptionError("the game is over: ISMCTS needs a state where a player is to move")

@@ -38,7 +38,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, TypeAlias, TypeVar
 
 from solver.errors import ExtensionMissingError, IllegalActionError, OptionError
-from solver.game import CHANCE, TERMINAL, Game, State
+from solver.game import CHANCE, TERMINAL, Game, State, require_state
 from solver.kernels import CompiledCount, game_of, kernel_of
 from solver.rng import SplitMix64, check_seed, derive_seed
 from solver.search.clairvoyance import refuse_clairvoyant
@@ -228,6 +228,7 @@ class _KernelTree:
 
 # -- checking a call ----------------------------------------------------------------------------
 def _check_root(state: State, allow_chance: bool) -> int:
+    require_state(state)
     player = state.current_player()
     if player == TERMINAL or state.is_terminal():
         raise OptionError("the game is over: MCTS needs a state where a player is to move")
