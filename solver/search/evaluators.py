@@ -43,6 +43,7 @@ True
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Protocol, cast, runtime_checkable
@@ -63,6 +64,9 @@ __all__ = [
     "MixedEvaluator",
     "PlayoutEvaluator",
     "RolloutEvaluator",
+    "checked_prior",
+    "checked_returns",
+    "evaluate_with",
     "evaluator_from",
 ]
 
@@ -342,6 +346,66 @@ def evaluate_with(
     if isinstance(evaluator, Evaluator):
         return evaluator.evaluate(state, rng)
     return [float(v) for v in evaluator.evaluate(state)]
+
+
+def _own(evaluator: Evaluator | EvaluatorLike) -> bool:
+    """One of the library's evaluators (checked by its tests), not a caller's."""
+    return isinstance(evaluator, Evaluator) and evaluator.name != "custom"
+
+
+def checked_returns(
+    evaluator: Evaluator | EvaluatorLike, state: State, rng: SplitMix64, players: int
+) -> list[float]:
+    """:func:`evaluate_with`, held to the protocol: one finite number per player. A caller's
+    evaluator that breaks it is an :class:`~solver.errors.OptionError` naming it (a NaN was
+    searched silently into NaN values; ``None`` or a text raised ``TypeError``)."""
+    who = type(evaluator).__name__
+    try:
+        returns = evaluate_with(evaluator, state, rng)
+    except (TypeError, ValueError) as exc:
+        if _own(evaluator):
+            raise
+        raise OptionError(f"evaluator {who} must return one number per player ({exc})") from None
+    if len(returns) != players:
+        raise OptionError(
+            f"evaluator {who} returned {len(returns)} values for a game of {players} players "
+            "(one value per player expected)"
+        )
+    if not _own(evaluator) and not all(math.isfinite(v) for v in returns):
+        raise OptionError(f"evaluator {who} returned {returns}: each value must be finite")
+    return returns
+
+
+def checked_prior(evaluator: Evaluator | EvaluatorLike, state: State) -> list[tuple[int, float]]:
+    """``evaluator.prior(state)`` as ``(action, probability)`` pairs, a caller's held to the
+    protocol: legal actions, each once, probabilities finite and at least 0, one pair at least.
+    Before, ``None`` raised ``TypeError``, ``[]`` a ``RuntimeError``, an illegal action the
+    game's ``IllegalActionError`` from inside the search, and a repeated one was listed twice
+    among the moves."""
+    raw = evaluator.prior(state)
+    if _own(evaluator):
+        return [(int(a), float(p)) for a, p in raw]
+    who = type(evaluator).__name__
+    try:
+        moves = [(operator.index(a), float(p)) for a, p in raw]
+    except (TypeError, ValueError):
+        said = repr(raw)
+        said = said if len(said) <= 60 else said[:57] + "..."
+        raise OptionError(
+            f"evaluator {who}'s prior must give (action, probability) pairs, not {said}"
+        ) from None
+    legal = set(state.legal_actions())
+    seen: set[int] = set()
+    for action, p in moves:
+        if action not in legal or action in seen or not (math.isfinite(p) and p >= 0.0):
+            raise OptionError(
+                f"evaluator {who}'s prior gave ({action}, {p}): each legal action at most once, "
+                f"with a finite probability of at least 0 (legal: {sorted(legal)})"
+            )
+        seen.add(action)
+    if not moves:
+        raise OptionError(f"evaluator {who}'s prior gave no move where {len(legal)} are legal")
+    return moves
 
 
 def name_of(evaluator: Evaluator | EvaluatorLike) -> str:

@@ -65,7 +65,8 @@ from solver.search.evaluators import (
     HeuristicEvaluator,
     PlayoutEvaluator,
     RolloutEvaluator,
-    evaluate_with,
+    checked_prior,
+    checked_returns,
     name_of,
 )
 from solver.search.ismcts_kernel import KernelTree, Plan, plan
@@ -388,7 +389,7 @@ def _back_edge(edge: list[Any], returns: list[float]) -> None:
 def _moves(evaluator: Evaluator | EvaluatorLike, world: State) -> list[int]:
     if isinstance(evaluator, (HeuristicEvaluator, RolloutEvaluator)):
         return [int(a) for a in world.legal_actions()]
-    return [int(a) for a, _ in evaluator.prior(world)]
+    return [a for a, _ in checked_prior(evaluator, world)]
 
 
 def _ucb(edges: dict[int, list[Any]], legal: list[int], mover: int, c: float) -> int:
@@ -407,13 +408,7 @@ def _ucb(edges: dict[int, list[Any]], legal: list[int], mover: int, c: float) ->
 def _evaluate(
     evaluator: Evaluator | EvaluatorLike, world: State, rng: SplitMix64, n: int
 ) -> list[float]:
-    returns = evaluate_with(evaluator, world, rng)
-    if len(returns) != n:
-        raise OptionError(
-            f"evaluator {type(evaluator).__name__} returned {len(returns)} values for a game of "
-            f"{n} players (one value per player expected)"
-        )
-    return returns
+    return checked_returns(evaluator, world, rng, n)
 
 
 # -- one tree, either path -------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from solver.errors import OptionError
 from solver.game import CHANCE, TERMINAL, State
 from solver.rng import SplitMix64, weighted_index
-from solver.search.evaluators import Evaluator, EvaluatorLike, evaluate_with
+from solver.search.evaluators import Evaluator, EvaluatorLike, checked_prior, checked_returns
 from solver.search.limit import within_seconds
 
 __all__ = ["MAX_ACTIONS", "MAX_VISITS", "UNEXPANDED", "Node", "PythonTree"]
@@ -209,7 +209,7 @@ class PythonTree:
         if player == CHANCE:
             moves = [(int(a), float(p)) for a, p in state.chance_outcomes()]
         elif 0 <= player < self.num_players:
-            moves = [(int(a), float(p)) for a, p in evaluator.prior(state)]
+            moves = checked_prior(evaluator, state)
         else:
             raise RuntimeError(f"current_player() returned {player!r}, not a player or CHANCE")
         if not moves:
@@ -230,13 +230,7 @@ class PythonTree:
     def _evaluate(
         self, evaluator: Evaluator | EvaluatorLike, state: State, rng: SplitMix64
     ) -> list[float]:
-        returns = evaluate_with(evaluator, state, rng)
-        if len(returns) != self.num_players:
-            raise OptionError(
-                f"evaluator {type(evaluator).__name__} returned {len(returns)} values for a "
-                f"game of {self.num_players} players (one value per player expected)"
-            )
-        return returns
+        return checked_returns(evaluator, state, rng, self.num_players)
 
     def revalue(self, node: Node, w: float) -> None:
         """The max backup: once every child has a visit, set the node's value from them.

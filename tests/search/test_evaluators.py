@@ -157,3 +157,50 @@ def test_an_evaluator_must_value_every_player_once():
     state = _reference("dog/tiny-example", 11)
     with pytest.raises(OptionError, match="returned 2 values for a game of 1 players"):
         mcts(state, iterations=10, evaluator=_TwoValues())
+
+
+class _Broken:
+    """An OpenSpiel-shaped evaluator breaking the protocol one way (``how``)."""
+
+    def __init__(self, how: str) -> None:
+        self.how = how
+
+    def evaluate(self, state):
+        n = len(state.returns())
+        return {"nan": [float("nan")] * n, "text": "abc", "none": None}.get(self.how, [0.5] * n)
+
+    def prior(self, state):
+        legal = state.legal_actions()
+        return {
+            "illegal": [(10**6, 1.0)],
+            "no pairs": None,
+            "empty": [],
+            "twice": [(a, 1.0) for a in legal] * 2,
+            "nan prior": [(a, float("nan")) for a in legal],
+        }.get(self.how, [(a, 1.0 / len(legal)) for a in legal])
+
+
+BROKEN = ["nan", "text", "none", "illegal", "no pairs", "empty", "twice", "nan prior"]
+
+
+@pytest.mark.parametrize("how", BROKEN)
+@pytest.mark.parametrize("game", ["dog", "trial"])
+def test_an_evaluator_breaking_the_protocol_is_refused_by_name(game: str, how: str) -> None:
+    # Found by attack: a caller's evaluator returning NaN was searched into NaN values, a prior
+    # listing an action twice listed that move twice, and None, a text, [] or an illegal action
+    # raised TypeError, ValueError, RuntimeError or IllegalActionError from inside the search.
+    from solver.search import hidden_best_move
+
+    if game == "dog":
+        state = solver.load_game("dog", forest="dog/stick").new_initial_state()
+        state.apply_action(11)
+        search = lambda: mcts(state, iterations=30, options=MCTSOptions(evaluator=_Broken(how)))  # noqa: E731
+    else:
+        state = solver.load_game("trial", players=2, engine="reference").new_initial_state()
+        while state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        search = lambda: hidden_best_move(  # noqa: E731
+            state, iterations=30, options=MCTSOptions(evaluator=_Broken(how), backup="mean")
+        )
+    with pytest.raises(OptionError, match=r"^evaluator _Broken"):
+        search()
