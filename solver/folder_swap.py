@@ -12,8 +12,10 @@ renamed aside and the new one renamed in (still under the lock: writers never mi
 that holds the current folder (``--report .``) is not moved (the shell in it would be left in a
 removed folder): its files are replaced one by one under the lock, so writers still never mix.
 So is a target that is a mount point, which no rename can move or exchange (Linux says EBUSY):
-:func:`write_folder_whole` makes its staging folder inside it, on its filesystem; and an existing
-target in a parent folder the user may not write (no staging folder beside it, no rename there).
+:func:`write_folder_whole` makes its staging folder inside it, on its filesystem; so is an existing
+target in a parent folder the user may not write (no staging folder beside it, no rename there),
+and one that is not wholly the user's (another user's shared folder, or one holding another
+user's files: the exchange would make it the user's own, :func:`_wholly_own`).
 A mount point that check misses (a bind mount within one filesystem) is refused in one line
 saying so.
 """
@@ -40,9 +42,16 @@ _RENAME_EXCHANGE = 2
 
 
 @contextlib.contextmanager
-def _locked(folder: Path) -> Iterator[None]:
-    """An exclusive ``flock`` on ``folder`` (the target's parent, which no swap moves)."""
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+def _locked(target: Path) -> Iterator[None]:
+    """An exclusive ``flock`` on ``target``'s parent (which no swap moves); on ``target`` itself
+    where this user may not read the parent (a folder ``/home/me/pub`` in a ``/home/me`` of mode
+    711: no lock could be taken there, and the files are placed one by one in ``target``)."""
+    try:
+        fd = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY)
+    except PermissionError:
+        if not target.is_dir():
+            raise
+        fd = os.open(target, os.O_RDONLY | os.O_DIRECTORY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
@@ -133,7 +142,7 @@ def swap_in(staging: Path, target: Path, *, overwrite: bool) -> list[Path]:
     files; return the files it would replace, placing nothing, when there are some and not
     ``overwrite``. Afterwards ``staging`` holds the old folder (or nothing): the caller removes
     it. ``target`` must not be a symbolic link (the caller resolves it)."""
-    with _locked(target.parent):
+    with _locked(target):
         if not os.path.lexists(target):
             os.rename(staging, target)
             return []
@@ -197,6 +206,30 @@ def write_folder_whole(
                 shutil.rmtree(staging)
 
 
+def _wholly_own(folder: Path) -> bool:
+    """Whether ``folder`` and everything in it are this user's: only such a folder is exchanged.
+    The exchange puts a new folder of this user's in its place (owner and group the user's,
+    not the shared folder's: its owner lost the right to write in it) and copies as the user's
+    what it cannot link (another user's file, under Linux's protected_hardlinks); and in a
+    sticky folder (``/tmp``) another user's folder cannot be renamed at all ('Operation not
+    permitted'). Files placed one by one keep the folder and its other files as they are."""
+    me = os.geteuid()
+
+    def unreadable(exc: OSError) -> None:
+        raise exc
+
+    try:
+        if os.lstat(folder).st_uid != me:
+            return False
+        for root, folders, files in os.walk(folder, onerror=unreadable):
+            for name in folders + files:
+                if os.lstat(os.path.join(root, name)).st_uid != me:
+                    return False
+    except OSError:  # a folder inside it this user cannot read: not carried by links either
+        return False
+    return True
+
+
 def _worded(exc: OSError, target: Path) -> OptionError:
     if isinstance(exc, FileExistsError):
         where = exc.filename2 or exc.filename
@@ -207,9 +240,10 @@ def _worded(exc: OSError, target: Path) -> OptionError:
 
 def _staging_for(target: Path) -> Path:
     """A new empty folder on ``target``'s filesystem: beside it; inside it when it is a mount
-    point, or an existing folder whose parent this user may not write (a folder of one's own in
-    a system folder): then :func:`swap_in` places the files one by one."""
-    inside = os.path.ismount(target)
+    point, an existing folder not wholly this user's (:func:`_wholly_own`), or an existing
+    folder whose parent this user may not write (a folder of one's own in a system folder): then
+    :func:`swap_in` places the files one by one."""
+    inside = os.path.ismount(target) or (target.is_dir() and not _wholly_own(target))
     where = target if inside else target.parent
     prefix = f".{target.name or 'folder'}."
     try:
