@@ -114,7 +114,7 @@ def resampler(seed: int = 0) -> Any:
     deal = SplitMix64(seed)
 
     def resample(state: Any, player: int) -> Any:
-        inner = state._inner.resample_hidden(player, deal)
+        inner = _inner_state("resampler", state).resample_hidden(player, deal)
         return type(state)(state.get_game(), inner)
 
     return resample
@@ -129,6 +129,7 @@ def ismcts_bot(player: int, *, seed: int = 0, **options: Any) -> Any:
     from solver.rng import derive_seed
     from solver.search.ismcts import ismcts
 
+    seed = _checked_bot(player, seed, options)
     pyspiel = _pyspiel()
 
     class ForestISMCTSBot(pyspiel.Bot):  # type: ignore[name-defined]
@@ -141,11 +142,15 @@ def ismcts_bot(player: int, *, seed: int = 0, **options: Any) -> Any:
             self.decisions = 0
 
         def step(self, state: Any) -> int:
+            inner = _inner_state("ismcts_bot", state)
+            if state.is_chance_node():
+                raise OptionError("ismcts_bot moves for a seat, never at a chance node (OpenSpiel "
+                                  "samples chance: state.chance_outcomes())")  # fmt: skip
             legal = state.legal_actions()
             if len(legal) == 1:
                 return int(legal[0])
             self.last_result = ismcts(
-                state._inner,
+                inner,
                 observer=player,
                 seed=derive_seed(seed, self.decisions),
                 **options,
@@ -154,6 +159,35 @@ def ismcts_bot(player: int, *, seed: int = 0, **options: Any) -> Any:
             return int(self.last_result.best_action)
 
     return ForestISMCTSBot()
+
+
+def _checked_bot(player: object, seed: object, options: dict[str, Any]) -> int:
+    """The seed of :func:`ismcts_bot`, after its seat, seed and options are checked as the
+    searcher would check them at its first move: a seat -1, a seed -1, ``iterations=0`` or an
+    unknown option were taken, and refused (or, ``player=None``, searched from the mover's
+    view) only once a game called the bot."""
+    from solver.rng import check_seed
+    from solver.search import Limit, MCTSOptions
+    from solver.search.limit import reject_unknown, whole
+
+    whole("player", player, minimum=0, optional=False)
+    budget = ("iterations", "seconds", "memory_mb", "top_k", "limit", "options")
+    tree = ("c", "evaluator", "rollouts", "max_nodes", "backup", "threads")
+    allowed = (*budget, *tree, "compiled", "multiple_observers", "cancel", "progress")
+    reject_unknown("ismcts_bot", {k: v for k, v in options.items() if k not in allowed}, allowed)
+    Limit(**{k: options[k] for k in ("iterations", "seconds", "top_k") if k in options})
+    MCTSOptions(**{k: options[k] for k in tree if k in options})
+    return check_seed(seed)
+
+
+def _inner_state(function: str, state: Any) -> Any:
+    """The library's state inside a ``forest_*`` pyspiel state; another game's is refused by
+    name (it raised ``AttributeError: ... has no attribute '_inner'``)."""
+    inner = getattr(state, "_inner", None)
+    if inner is None:
+        raise OptionError(f"{function} plays the states of a forest_* game (register()), not "
+                          f"{type(state).__name__}")  # fmt: skip
+    return inner
 
 
 def _defaults(spec: GameSpec) -> dict[str, Any]:

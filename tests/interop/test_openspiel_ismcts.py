@@ -70,3 +70,42 @@ def test_the_resampler_keeps_the_players_view(cards, cards_twin):
         assert world.legal_actions() == state.legal_actions()
         deals.add(tuple(world._inner.hand_of(1)))
     assert len(deals) > 1
+
+
+@pytest.mark.parametrize(
+    ("player", "keywords", "said"),
+    [
+        (-1, {}, "player must be a whole number"),
+        (None, {}, "player must be a whole number"),
+        (0, {"seed": -1}, "seed must be a whole number"),
+        (0, {"iterations": 0}, "iterations must be a whole number"),
+        (0, {"seconds": float("nan")}, "seconds must be a finite number"),
+        (0, {"evaluator": "nope"}, "unknown evaluator 'nope'"),
+        (0, {"bogus": 1}, "unknown option 'bogus'"),
+    ],
+)
+def test_the_bot_refuses_a_bad_seat_seed_or_option_when_made(player, keywords, said):
+    # Found by attack: ismcts_bot(-1), seed=-1, iterations=0 or an unknown option were taken, and
+    # refused only once a game called the bot (player=None then searched from the mover's view)
+    from solver.errors import OptionError
+
+    with pytest.raises(OptionError, match=said):
+        openspiel.ismcts_bot(player, **keywords)
+
+
+def test_the_bot_and_the_resampler_refuse_another_game_s_state_and_chance_by_name():
+    # Found by attack: a state of another pyspiel game raised AttributeError ('_inner'), and the
+    # bot asked at a chance node raised TypeError (int(None))
+    from solver.errors import OptionError
+
+    (short,) = openspiel.register("trial")
+    chance = pyspiel.load_game(short, {"players": 2}).new_initial_state()
+    other = pyspiel.load_game("tic_tac_toe").new_initial_state()
+    bot = openspiel.ismcts_bot(0, iterations=10)
+    with pytest.raises(OptionError, match=r"forest_\* game .*not TicTacToeState"):
+        bot.step(other)
+    with pytest.raises(OptionError, match="resampler plays the states of a forest_"):
+        openspiel.resampler(1)(other, 0)
+    assert chance.is_chance_node()
+    with pytest.raises(OptionError, match="never at a chance node"):
+        bot.step(chance)
