@@ -106,7 +106,7 @@ def _show_review(screen: Screen, review: dict[str, Any], record: dict[str, Any],
     actions = record.get("actions", [])
     kind = values_kind(review, plural=True)
     rows = [[str(d["ply"]), str(d["player"]), d["label"], _num(d["value"]), d["bestLabel"] or "",
-             _num(d["best"]), _loss(d["loss"]), d["mark"] or ""]
+             _num(d["best"]), _loss(d["loss"]), _mark(d)]
             for d in review["decisions"]]  # fmt: skip
     label = review.get("valueLabel") or review["valueKind"]
     how = "" if label.startswith(kind) else f" ({kind})"  # not "exact ... (exact)"
@@ -158,6 +158,14 @@ def _budget_words(review: dict[str, Any]) -> str:
     if limit.get("seconds"):
         parts.append(f"{limit['seconds']:g} s a position")
     return ", at most ".join(parts)
+
+
+def _mark(decision: dict[str, Any]) -> str:
+    """A decision's mark, or ``noise`` where its loss was within the searches' noise (a loss
+    shown with no mark: :mod:`solver.review_noise`)."""
+    if decision.get("withinNoise"):
+        return "noise"
+    return str(decision["mark"] or "")
 
 
 def _num(value: float | None) -> str:

@@ -46,6 +46,14 @@ from solver.agent_first import ALIKE
 from solver.errors import FormatError, OptionError, path_said
 from solver.files import parse_json
 from solver.review_claims import claims_problem, labels_note, replayed_labels, returns_note
+from solver.review_noise import (
+    MORE_SEARCHES,
+    loss_error,
+    needs_second_look,
+    noise_note,
+    pooled_reply,
+    within_noise,
+)
 from solver.review_notes import folded_search_notes, searched_less_note
 from solver.review_walk import Seen, Walk, value_for
 
@@ -116,9 +124,15 @@ def undecided_note(decisions: Sequence[Mapping[str, Any]]) -> str | None:
     over = (
         f"; over the other {len(decisions) - undecided}, leaving them out: {rest}" if rest else ""
     )
+    noisy = sum(bool(d.get("undecided") and d.get("withinNoise")) for d in decisions)
+    what = (
+        "one of several the estimates valued alike with the best (they could not tell them apart)"
+        if not noisy
+        else f"one the estimates could not tell from the best ({undecided - noisy} valued alike "
+        f"with it and others, {noisy} below it by less than the search's noise)"
+    )
     return (
-        f"at {undecided} of {len(decisions)} decisions the move played was one of several the "
-        f"estimates valued alike with the best (they could not tell them apart): the accuracy "
+        f"at {undecided} of {len(decisions)} decisions the move played was {what}: the accuracy "
         f"shown counts them as accurate (loss 0){over}"
     )
 
@@ -135,10 +149,12 @@ def accuracy_title(decisions: Sequence[Mapping[str, Any]]) -> str:
     ', counting the 2 decisions valued alike with the best as accurate)'
     """
     undecided = sum(bool(d.get("undecided")) for d in decisions)
+    noisy = any(d.get("undecided") and d.get("withinNoise") for d in decisions)
     counted = ""
     if undecided:
         what = "decision" if undecided == 1 else f"{undecided} decisions"
-        counted = f", counting the {what} valued alike with the best as accurate"
+        told = "the estimates could not tell from" if noisy else "valued alike with"
+        counted = f", counting the {what} {told} the best as accurate"
     return f"accuracy (Lichess's curve, unweighted mean{counted})"
 
 
@@ -159,18 +175,19 @@ def fall_note(
     review is ``exact``, an estimate's drift from one position to the next; a poor player's
     guardians solo game can fall to 0 with no move marked). ``None`` when no player's fall
     exceeds their moves' losses by :data:`UNJUDGED_FALL`."""
-    at = {point["ply"]: point for point in curve if point.get("values")}
+    at = {point["ply"]: point for point in curve}
     last = curve[-1] if curve else None
-    if last is None or not last.get("values"):
+    if last is None:
         return None
     said = []
     for seat in sorted({int(d["player"]) for d in decisions}):
         mine = [d for d in decisions if int(d["player"]) == seat and d.get("loss") is not None]
         first = at.get(min(int(d["ply"]) for d in mine) - 1) if mine else None
-        if first is None or seat >= len(first["values"]) or seat >= len(last["values"]):
+        start, end = _seat_value(first, seat), _seat_value(last, seat)
+        if start is None or end is None:
             continue
-        start, end = float(first["values"][seat]), float(last["values"][seat])
-        lost = sum(float(d["loss"]) for d in mine)
+        # an undecided decision gave nothing away as the accuracy counts it (loss 0)
+        lost = sum(float(d["loss"]) for d in mine if not d.get("undecided"))
         if start - end - lost >= UNJUDGED_FALL:
             said.append(f"player {seat}'s {kind} fell from {start:.2f} to {end:.2f} while their "
                         f"moves gave away {lost:.2f}")  # fmt: skip
@@ -181,6 +198,20 @@ def fall_note(
         f"{'; '.join(said)}: the rest fell between the moves ({why}), which the marks and the "
         "accuracy do not judge"
     )
+
+
+def _seat_value(point: Mapping[str, Any] | None, seat: int) -> float | None:
+    """A curve point's value for ``seat``: its ``values`` entry, or its ``value`` where the point
+    is that seat's (a hidden-card game's search gives only its observer's value: the Trial's
+    points before its end have no ``values``, so its fall was never noted); ``None`` else."""
+    if point is None:
+        return None
+    values = point.get("values") or []
+    if len(values) > seat:
+        return float(values[seat])
+    if point.get("player") == seat and point.get("value") is not None:
+        return float(point["value"])
+    return None
 
 
 def closing_notes(
@@ -198,6 +229,7 @@ def closing_notes(
     exact = bool(curve) and all(point.get("method") == "exact" for point in curve)
     return [
         *_note_if_any(undecided_note(decisions)),
+        *_note_if_any(noise_note(decisions)),
         *_note_if_any(fall_note(decisions, curve, kind, exact=exact)),
         *_note_if_any(searched_less_note(decisions, iterations)),
     ]
@@ -372,10 +404,12 @@ def review_record(
     budget = _Budget(iterations, seconds, deadline, memory_mb)
     opened = open_record(base, ended.actions[:start], allow_paths=allow_paths)
     shortfalls: dict[int, ChanceCoverage] = {}
-    search = _searcher(base, opened, budget, last, shortfalls, caps=caps, allow_paths=allow_paths)
+    ends: set[int] = set()
+    search = _searcher(base, opened, budget, last, shortfalls, ends, caps=caps,
+                       allow_paths=allow_paths)  # fmt: skip
     walk = Walk(opened.state, ended.actions, start, search)
     told = _teller(progress, start, last)
-    replayed = _replay(walk, last, deadline, total_seconds, told, shortfalls)
+    replayed = _replay(walk, last, deadline, total_seconds, told, (shortfalls, ends), search)
     report = _report(spec, base["game"], replayed, start, last, started)
     report["finished"] = ended.state.is_terminal()
     said = _record_notes(record, base, actions, ended, allow_paths=allow_paths)
@@ -417,23 +451,28 @@ def _searcher(
     budget: _Budget,
     last: int,
     shortfalls: dict[int, ChanceCoverage],
+    ends: set[int],
     **kw: Any,
-) -> Callable[[int, State], dict[str, Any]]:
-    """The walk's search: the hint engine's answer at a ply's state, within ``budget``; a
-    chance node's coverage short of the whole is kept in ``shortfalls`` (by ply). ``kw``: the
-    hint engine's ``caps`` and ``allow_paths``."""
+) -> Callable[..., dict[str, Any]]:
+    """The walk's search: the hint engine's answer at a ply's state, within ``budget`` (seeded
+    ``seed``: a second look's, :func:`_judged`); a chance node's coverage short of the whole is
+    kept in ``shortfalls`` (by ply), the plies of a finished game in ``ends``. ``kw``: the hint
+    engine's ``caps`` and ``allow_paths``."""
     from solver.hint.engine import OpenedPosition
 
     request = {key: value for key, value in base.items() if key != "state"}  # opened already
 
-    def search(ply: int, state: State) -> dict[str, Any]:
+    def search(ply: int, state: State, seed: int = 0) -> dict[str, Any]:
         limit = budget.limit(ply, last)
         position = OpenedPosition(spec=opened.spec, game=opened.game, state=state, actions=[])
 
         def short(coverage: ChanceCoverage) -> None:
             shortfalls[ply] = coverage
 
-        return _ask({**request, "limit": limit}, position, f"review-{ply}", shortfall=short, **kw)
+        if state.is_terminal():
+            ends.add(ply)
+        asked = {**request, "limit": limit, **({"seed": seed} if seed else {})}
+        return _ask(asked, position, f"review-{ply}", shortfall=short, **kw)
 
     return search
 
@@ -606,13 +645,23 @@ class _Replayed:
     short: dict[ChanceCoverage, int] = dataclass_field(default_factory=dict)
     """Each chance coverage of the positions searched, with the number that gave it."""
 
+    end_label: str | None = None
+    """The words of the finished game's value where the review reaches the end (kept apart:
+    :meth:`value_label`)."""
+
+    ends: set[int] = dataclass_field(default_factory=set)
+    """The plies searched that are the finished game (a forced position's value may be its)."""
+
     def add(self, seen: Seen) -> None:
-        """Note how ``seen``'s value was found (its method and its words, once each) and what
-        its search said (an exact search that did not finish, so MCTS valued it...)."""
+        """Note how ``seen``'s value was found (its method and its words, once each; those of a
+        value that is the finished game's apart) and what its search said (an exact search that
+        did not finish, so MCTS valued it...)."""
         root = seen.reply["rootInfo"]
         self.methods.add(root["method"])
         label = root.get("valueLabel") or root["valueKind"]
-        if label not in self.labels:
+        if seen.source in self.ends:
+            self.end_label = label
+        elif label not in self.labels:
             self.labels.append(label)
         if seen.carried:
             return
@@ -623,6 +672,17 @@ class _Replayed:
         for note in seen.reply.get("notes", ()):
             if coverage is None or note != coverage.note:  # that one is counted by its numbers
                 self.said[note] = self.said.get(note, 0) + 1
+
+    def value_label(self) -> str:
+        """The review's ``valueLabel``: the words of every position's value, each once; the
+        finished game's words where no other position's value had them said as what they are,
+        the value at the game's end ("heuristic estimate of the win probability / exact win
+        probability at the game's end": a guardians or Trial review read "/ exact win
+        probability" as though some of its estimates were exact)."""
+        labels = list(self.labels)
+        if self.end_label is not None and self.end_label not in labels:
+            labels.append(f"{self.end_label} at the game's end" if labels else self.end_label)
+        return " / ".join(labels)
 
     def search_notes(self) -> list[str]:
         """The searches' notes, each once with the positions that gave it: a review whose
@@ -636,25 +696,31 @@ def _replay(
     deadline: float | None,
     total_seconds: float | None,
     told: Callable[[int], None],
-    shortfalls: Mapping[int, ChanceCoverage],
+    found: tuple[Mapping[int, ChanceCoverage], set[int]],
+    again: Callable[..., dict[str, Any]],
 ) -> _Replayed:
     """Value every position of the walk up to ply ``last`` and each decision between two of them
-    against the best move, until the review's deadline (``told(ply)`` after each position)."""
+    against the best move, until the review's deadline (``told(ply)`` after each position); a
+    decision whose loss rests on one estimate is searched ``again`` (:func:`_judged`).
+    ``found``: what the searches keep, the chance coverages short of the whole and the plies of
+    a finished game (:func:`_searcher`)."""
+    shortfalls, ends = found
     start = walk.ply
     before = walk.seen()
     told(start)
-    replayed = _Replayed([_point(before)], [], set(), [], reviewed=start, shortfalls=shortfalls)
+    replayed = _Replayed([_point(before)], [], set(), [], reviewed=start, shortfalls=shortfalls,
+                         ends=ends)  # fmt: skip
     replayed.add(before)
     for ply in range(start + 1, last + 1):
         if deadline is not None and time.monotonic() >= deadline:
             stopped = f"the review stopped after {replayed.reviewed} of {last} plies"
             replayed.notes.append(f"{stopped}: its {total_seconds:g} s ran out")
             break
-        action = walk.step()
+        if before.to_move >= 0:
+            replayed.decisions.append(_judged(before, walk.upcoming(), walk.state, again))
+        walk.step()
         after = walk.seen()
         told(ply)
-        if before.to_move >= 0:
-            replayed.decisions.append(_decision_at(before, action))
         replayed.curve.append(_point(after))
         replayed.add(after)
         before = after
@@ -672,7 +738,7 @@ def _report(
     return {
         "game": name,
         "valueKind": spec.value_kind,
-        "valueLabel": " / ".join(replayed.labels),
+        "valueLabel": replayed.value_label(),
         "exact": exact,
         "methods": sorted(replayed.methods),
         "thresholds": dict(THRESHOLDS),
@@ -711,6 +777,33 @@ def _point(seen: Seen) -> dict[str, Any]:
     if seen.carried:
         point["valueFromPly"] = seen.source
     return point
+
+
+def _judged(
+    before: Seen, action: int, state: State, again: Callable[..., dict[str, Any]]
+) -> dict[str, Any]:
+    """The decision played at ``before`` (``action``; ``state``: its position) judged against
+    the search's noise (:mod:`solver.review_noise`): where its first search says the move
+    played gave value away, the position is searched ``again`` with other seeds, the moves'
+    values pooled, and a loss within the searches' noise leaves the decision undecided (no
+    mark, counted accurate; its loss the pooled estimate). Every decision says how many searches
+    valued it (``searches``: 0 for a forced move carried), the loss's standard error where it
+    was searched again (``lossError``) and whether the loss was within it (``withinNoise``)."""
+    decision = _decision_at(before, action)
+    searches = 0 if before.carried else 1
+    decision.update(searches=searches, lossError=None, withinNoise=False)
+    if not needs_second_look(decision):
+        return decision
+    replies = [before.reply]
+    replies += [again(before.ply, state.clone(), seed) for seed in range(1, MORE_SEARCHES + 1)]
+    judged = {**_decision(pooled_reply(replies), action, before.ply + 1),
+              "forced": decision["forced"]}  # fmt: skip
+    error = loss_error(replies, judged["bestAction"], judged["action"])
+    noisy = within_noise(judged["loss"], error)
+    judged.update(searches=len(replies), lossError=error, withinNoise=noisy)
+    if noisy:
+        judged.update(undecided=True, mark=None, accuracy=accuracy_of(0.0))
+    return judged
 
 
 def _decision_at(before: Seen, action: int) -> dict[str, Any]:

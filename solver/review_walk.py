@@ -100,6 +100,10 @@ class Walk:
         self._search = search
         self._ahead: dict[int, dict[str, Any]] = {}
 
+    def upcoming(self) -> int:
+        """The record's next action (the one :meth:`step` plays)."""
+        return self._ids[self.ply]
+
     def step(self) -> int:
         """Play the record's next action (returned)."""
         action = self._ids[self.ply]

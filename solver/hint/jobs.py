@@ -374,7 +374,9 @@ def _whole_review(
     _check_earlier_seats(earlier, result)
     start = result["start"]
     decisions = (
-        {d.ply: d.model_dump() for d in earlier.decisions if d.ply <= start} if earlier else {}
+        {d.ply: d.model_dump(by_alias=True) for d in earlier.decisions if d.ply <= start}
+        if earlier
+        else {}
     )
     curve = {p.ply: p.model_dump() for p in earlier.curve if p.ply < start} if earlier else {}
     decisions.update((d["ply"], d) for d in result["decisions"])

@@ -403,6 +403,15 @@ class ReviewedDecision(_Model):
     forced: StrictBool = False
     method: str = Field(default="", max_length=32)
     simulations: StrictInt | None = Field(default=None, ge=0, le=2**63 - 1)
+    searches: StrictInt | None = Field(
+        default=None, ge=0, le=2**63 - 1,
+        description="the searches that valued it (3 where its loss was given a second look)",
+    )  # fmt: skip
+    within_noise: StrictBool = Field(
+        default=False,
+        alias="withinNoise",
+        description="its loss was within the searches' noise (so it is undecided)",
+    )
 
 
 class ReviewedPoint(_Model):

@@ -114,6 +114,31 @@ def test_the_notes_of_a_hand_built_review() -> None:
     assert alone["accuracyTitle"] == "accuracy (Lichess's curve, unweighted mean)"
 
 
+def test_earlier_decisions_within_the_noise_are_said_as_the_review_says_them() -> None:
+    """A decision a ranged answer gave a second look (``searches`` 3) whose loss was within the
+    searches' noise (``withinNoise``) is counted so in the whole notes: the noise note and the
+    undecided note's split, as the command line's review words them. Without the two fields the
+    service's model dropped them and the web table's closing line said neither."""
+    from solver.review_noise import noise_note
+
+    record = _record(seed=19)
+    total = len(record["actions"])
+    made = [
+        {"ply": 1, "player": 0, "loss": 0.06, "accuracy": 99.9999, "undecided": True,
+         "method": "ismcts", "simulations": 300, "searches": 3, "withinNoise": True},
+        {"ply": 2, "player": 0, "loss": 0.1, "accuracy": 63.58, "method": "ismcts",
+         "simulations": 300, "searches": 3, "withinNoise": False},
+    ]  # fmt: skip
+    answer = _review({**record, "exact": True, "fromPly": total, "toPly": total,
+                      "limit": {"iterations": 300}, "earlier": {"decisions": made}})  # fmt: skip
+    noise = noise_note(made)
+    assert noise is not None and noise.startswith("1 of the 2 decisions whose first search")
+    assert noise in answer["wholeNotes"]
+    undecided = undecided_note(made)
+    assert undecided is not None and "1 below it by less than the search's noise" in undecided
+    assert undecided in answer["wholeNotes"]
+
+
 def test_without_earlier_the_whole_notes_are_the_answer_s_own() -> None:
     record = _record(seed=19)
     answer = _review({**record, "exact": True})
