@@ -415,11 +415,15 @@ class ReviewedDecision(_Model):
 
 
 class ReviewedPoint(_Model):
-    """A point of an earlier ranged answer's ``curve``: its ply, method and every seat's value."""
+    """A point of an earlier ranged answer's ``curve``: its ply, method and every seat's value
+    (where the search knows them), else its ``value`` for its ``player`` (a hidden-card game's
+    search knows only its own seat's: the fall note reads that)."""
 
     ply: _Ply
     method: str = Field(default="", max_length=32)
     values: list[_Finite] | None = Field(default=None, max_length=65)
+    value: _Finite | None = None
+    player: _Seat | None = None
 
 
 class ReviewedSoFar(KeepsUnknown):

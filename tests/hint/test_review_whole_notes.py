@@ -139,6 +139,24 @@ def test_earlier_decisions_within_the_noise_are_said_as_the_review_says_them() -
     assert undecided in answer["wholeNotes"]
 
 
+def test_earlier_points_with_only_their_own_seat_s_value_give_the_fall() -> None:
+    """A hidden-card game's points carry only the value of the seat to move (``value`` and
+    ``player``, no ``values``): sent back so, the whole notes give the fall the command line's
+    review gives (the model kept ``values`` alone, and the fall note read nothing of a Trial)."""
+    record = _record(seed=19)
+    total = len(record["actions"])
+    made = [{"ply": 1, "player": 0, "loss": 0.1, "accuracy": 63.58, "method": "ismcts"}]
+    curve = [{"ply": 0, "method": "ismcts", "value": 0.9, "player": 0},
+             {"ply": 1, "method": "ismcts", "value": 0.3, "player": 1}]  # fmt: skip
+    answer = _review({**record, "exact": True, "fromPly": total, "toPly": total,
+                      "earlier": {"decisions": made, "curve": curve}})  # fmt: skip
+    assert answer["curve"][0]["values"][0] == 0.0  # seed 19's game is lost
+    fall = [n for n in answer["wholeNotes"] if "fell from" in n]
+    assert fall and fall[0].startswith(
+        "player 0's win probability fell from 0.90 to 0.00 while their moves gave away 0.10"
+    )
+
+
 def test_without_earlier_the_whole_notes_are_the_answer_s_own() -> None:
     record = _record(seed=19)
     answer = _review({**record, "exact": True})

@@ -1279,8 +1279,8 @@ function mergedLabels(seen, more) {
 // left out (a quarter of the bytes: docs/hint-engine.md). A body too large is answered without
 // them.
 const DECISION_FIELDS = ["ply", "player", "loss", "accuracy", "undecided", "forced", "method",
-  "simulations"];
-const POINT_FIELDS = ["ply", "method", "values"];
+  "simulations", "searches", "withinNoise"];
+const POINT_FIELDS = ["ply", "method", "values", "value", "player"];
 
 function kept(item, fields) {
   const out = {};
