@@ -419,14 +419,14 @@ def misspelt_refusal(request: KeepsUnknown, needed: str, why: str) -> None:
     """Refuse ``request`` (:class:`HintError` on the unknown field) where the field ``needed`` was
     not sent and an unknown one close to it was: without it the request means nothing (``why``:
     a review sent ``action`` for ``actions`` reviewed no move), so it is not merely noted."""
-    from solver.errors import close_names
+    from solver.errors import close_names, printable
 
     if needed in request.model_fields_set:
         return
     close = close_names(needed, request.ignored_fields(), most=1)
-    if close:
-        raise HintError(f"{close[0]}: no field of this request; did you mean {needed}? ({why})",
-                        close[0])  # fmt: skip
+    if close:  # the name as sent in ``field``; in the words, its controls and bidi escaped
+        raise HintError(f"{printable(close[0])}: no field of this request; did you mean "
+                        f"{needed}? ({why})", close[0])  # fmt: skip
 
 
 def _is_set(cancel: threading.Event | None) -> bool:

@@ -117,3 +117,27 @@ def test_a_review_names_the_fields_its_earlier_answers_ignored(server: Server) -
     answer = _post(server, "/v1/review", body)
     assert answer.status_code == 200, answer.text
     assert _note("earlier.Curve", "earlier.decisons") in answer.json()["notes"]
+
+
+@pytest.mark.parametrize(
+    ("sent", "said"),
+    [("unfinished\u202e", "unfinished\\u202e"), ("unfinishe\nd", "unfinishe\\u000ad"),
+     ("unfinshed", "unfinshed"), ("unfinish\u00e9d", "unfinish\u00e9d")],
+)  # fmt: skip
+def test_a_misspelt_field_s_name_is_shown_printable(sent: str, said: str) -> None:
+    """Found by attack: the refusal's words quoted the misspelt name raw, so a bidi override
+    (U+202E) reordered the words after it where they are shown, and a newline split them. Its
+    controls and bidi are escaped in the words now (:func:`solver.errors.printable`, as an
+    ``--option`` value's); ``field`` keeps the name as sent (a client matches on it)."""
+    from solver.hint.engine import misspelt_refusal
+    from solver.hint.errors import HintError
+    from solver.hint.schema import TableRecordRequest
+
+    request = TableRecordRequest.model_validate({"session": "x", sent: True})
+    with pytest.raises(HintError) as refused:
+        misspelt_refusal(request, "unfinished", "the record so far is given only with it")
+    assert refused.value.field == sent
+    assert str(refused.value) == (
+        f"{said}: no field of this request; did you mean unfinished? (the record so far is "
+        "given only with it)"
+    )
