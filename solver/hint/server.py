@@ -121,16 +121,28 @@ class _WholeFiles:
     (200; HTTP lets a server ignore a range, and the web table asks for none). Starlette's file
     responses answered a bad range (``bytes=5-1``) with a text 400, ``Range header: start must
     be less than end``, and one past the end with an empty 416: 4xx answers without the
-    service's JSON error object and code."""
+    service's JSON error object and code. The answers say ``Accept-Ranges: none`` (Starlette's
+    said ``bytes``, so a resuming download, ``curl -C -``, asked for a range and got it all)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            kept = [(k, v) for k, v in scope.get("headers", []) if k.lower() != b"range"]
-            scope = {**scope, "headers": kept}
-        await self.app(scope, receive, send)
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        kept = [(k, v) for k, v in scope.get("headers", []) if k.lower() != b"range"]
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [
+                    (k, b"none" if k.lower() == b"accept-ranges" else v)
+                    for k, v in message.get("headers", [])
+                ]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app({**scope, "headers": kept}, receive, sending)
 
 
 class _Ingress:

@@ -289,6 +289,17 @@ def test_a_range_is_ignored_and_the_file_sent_whole(server: Server, path: str, a
     assert ranged.content == whole.content != b""
 
 
+@pytest.mark.parametrize("path", ["/static/app.js", "/", "/favicon.ico"])
+def test_a_file_says_it_takes_no_range(server: Server, path: str) -> None:
+    """Found by attack: the files said ``Accept-Ranges: bytes`` though every range is ignored
+    (above), inviting a resuming client to ask for one. HTTP's word for a server that takes no
+    range is ``none``."""
+    for reply in (httpx.get(f"{server.url}{path}", timeout=10),
+                  httpx.head(f"{server.url}{path}", timeout=10)):  # fmt: skip
+        assert reply.status_code == 200
+        assert reply.headers.get("accept-ranges", "none") == "none", reply.headers
+
+
 def test_a_line_not_of_the_position_is_illegal_line(server: Server) -> None:
     """A hint's line asked for after the position moved on (a stale ``pv``) was 400
     ``invalid_request``, the code of a malformed field; it is 400 ``illegal_line``, naming the
