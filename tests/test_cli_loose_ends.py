@@ -437,3 +437,19 @@ def test_iterations_past_the_search_s_tree_are_refused_as_read(capsys, argv):
     _one_short_line(
         code, err, "argument --iterations: expected a whole number from 1 to 4294967295"
     )
+
+
+@pytest.mark.parametrize(
+    "origin",
+    ["", "http://localhost:3000/", "https://example.org/app", "localhost:3000", "http://a b"],
+)
+def test_a_cors_origin_no_browser_sends_is_refused(capsys, origin):
+    # Found by attack: --cors-origin took any text, and the middleware compares the Origin
+    # header exactly: 'http://localhost:3000/' (a trailing slash) never matched, so CORS stayed
+    # off without a word. Refused before the server binds; '*' and scheme://host[:port] pass.
+    from solver.hint.cli import _origin
+
+    code, err = _run(capsys, ["serve", "--port", "0", "--cors-origin", origin])
+    _one_short_line(code, err, "expected an origin as a browser sends it")
+    for good in ("*", "http://localhost:3000", "https://example.org", "capacitor://localhost"):
+        assert _origin(good) == good

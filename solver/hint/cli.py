@@ -105,6 +105,36 @@ def _host(text: str) -> str:
     return text
 
 
+def _origin(text: str) -> str:
+    """``--cors-origin``: ``*``, or an origin as a browser sends it in its ``Origin`` header,
+    ``scheme://host[:port]``. The middleware compares the header with each origin exactly, so a
+    trailing slash, a path, a space or an empty text never matched one: CORS stayed off, unsaid."""
+    from urllib.parse import urlsplit
+
+    if text == "*":
+        return text
+    try:
+        parts = urlsplit(text)
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError:
+        parts, port_ok = None, False
+    if (
+        parts is None
+        or not port_ok
+        or not parts.scheme
+        or not parts.hostname
+        or parts.username is not None
+        or any((parts.path, parts.query, parts.fragment))
+        or text != text.strip()
+        or any(c.isspace() for c in text)
+    ):
+        raise argparse.ArgumentTypeError(
+            "expected an origin as a browser sends it, scheme://host[:port] with no path or "
+            f"trailing slash (http://localhost:3000), or *; found {text!r}"
+        )
+    return text
+
+
 def caps_from(args: argparse.Namespace) -> Caps:
     """The budget caps the command's options name."""
     return Caps(**{_cap_field(flag): getattr(args, _cap_field(flag)) for flag, *_ in _CAPS})
@@ -174,7 +204,7 @@ def add_hint_command(commands: Subcommands) -> None:
         help="the largest request body (default 1 MiB; larger: 413)",
     )  # fmt: skip
     p.add_argument(
-        "--cors-origin", action="append", default=[], metavar="ORIGIN",
+        "--cors-origin", action="append", default=[], metavar="ORIGIN", type=_origin,
         help="allow cross-origin requests from ORIGIN (repeatable; default: none)",
     )  # fmt: skip
     p.add_argument(
