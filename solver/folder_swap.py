@@ -14,8 +14,8 @@ removed folder): its files are replaced one by one under the lock, so writers st
 So is a target that is a mount point, which no rename can move or exchange (Linux says EBUSY):
 :func:`write_folder_whole` makes its staging folder inside it, on its filesystem; so is an existing
 target in a parent folder the user may not write (no staging folder beside it, no rename there),
-and one that is not wholly the user's (another user's shared folder, or one holding another
-user's files: the exchange would make it the user's own, :func:`_wholly_own`).
+and one that is not wholly the user's, on one filesystem (another user's shared folder, one
+holding another user's files, a filesystem mounted beneath it: :func:`_exchangeable`).
 A mount point that check misses (a bind mount within one filesystem) is refused in one line
 saying so.
 """
@@ -27,6 +27,7 @@ import ctypes
 import errno
 import fcntl
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
@@ -206,28 +207,54 @@ def write_folder_whole(
                 shutil.rmtree(staging)
 
 
-def _wholly_own(folder: Path) -> bool:
-    """Whether ``folder`` and everything in it are this user's: only such a folder is exchanged.
-    The exchange puts a new folder of this user's in its place (owner and group the user's,
-    not the shared folder's: its owner lost the right to write in it) and copies as the user's
-    what it cannot link (another user's file, under Linux's protected_hardlinks); and in a
-    sticky folder (``/tmp``) another user's folder cannot be renamed at all ('Operation not
-    permitted'). Files placed one by one keep the folder and its other files as they are."""
-    me = os.geteuid()
+def _exchangeable(folder: Path) -> bool:
+    """Whether ``folder`` may be exchanged for its new version: it and everything in it are this
+    user's, on its one filesystem, with no mount point beneath it (:func:`_mount_points`).
+
+    The exchange puts a new folder of this user's in its place (owner and group the user's, not
+    a shared folder's: its owner lost the right to write in it), copies what it cannot link
+    (another user's file, under Linux's protected_hardlinks; a file on another filesystem) as
+    the user's, and then removes the old folder: a filesystem mounted beneath it moved with the
+    old folder and was emptied by that removal (a USB drive mounted at ``DIR/usb`` lost its
+    files, its copy left in ``DIR``). In a sticky folder (``/tmp``) another user's folder cannot
+    be renamed at all ('Operation not permitted'). Where any of these holds the files are placed
+    one by one instead, the folder and everything else in it kept as they are."""
+    me, top = os.geteuid(), os.lstat(folder)
+    if top.st_uid != me or any(_beneath(point, folder) for point in _mount_points()):
+        return False
 
     def unreadable(exc: OSError) -> None:
         raise exc
 
     try:
-        if os.lstat(folder).st_uid != me:
-            return False
         for root, folders, files in os.walk(folder, onerror=unreadable):
             for name in folders + files:
-                if os.lstat(os.path.join(root, name)).st_uid != me:
+                entry = os.lstat(os.path.join(root, name))
+                if entry.st_uid != me or entry.st_dev != top.st_dev:
                     return False
     except OSError:  # a folder inside it this user cannot read: not carried by links either
         return False
     return True
+
+
+def _beneath(path: Path, folder: Path) -> bool:
+    return folder in path.parents
+
+
+def _mount_points(table: str = "/proc/self/mountinfo") -> list[Path]:
+    """The mount points this process sees (``table``; none where it cannot be read): a bind
+    mount of a folder on the same filesystem shows nowhere else (same device)."""
+    try:
+        with open(table, "rb") as lines:
+            fields = [line.split(b" ") for line in lines]
+    except OSError:
+        return []
+    unescaped = (  # the kernel writes a space, a tab, a newline and a backslash as \ooo
+        re.sub(rb"\\([0-7]{3})", lambda m: bytes([int(m.group(1), 8)]), f[4])
+        for f in fields
+        if len(f) > 4
+    )
+    return [Path(os.fsdecode(point)) for point in unescaped]
 
 
 def _worded(exc: OSError, target: Path) -> OptionError:
@@ -240,10 +267,10 @@ def _worded(exc: OSError, target: Path) -> OptionError:
 
 def _staging_for(target: Path) -> Path:
     """A new empty folder on ``target``'s filesystem: beside it; inside it when it is a mount
-    point, an existing folder not wholly this user's (:func:`_wholly_own`), or an existing
+    point, an existing folder that may not be exchanged (:func:`_exchangeable`), or an existing
     folder whose parent this user may not write (a folder of one's own in a system folder): then
     :func:`swap_in` places the files one by one."""
-    inside = os.path.ismount(target) or (target.is_dir() and not _wholly_own(target))
+    inside = os.path.ismount(target) or (target.is_dir() and not _exchangeable(target))
     where = target if inside else target.parent
     prefix = f".{target.name or 'folder'}."
     try:

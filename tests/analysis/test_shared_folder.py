@@ -113,3 +113,36 @@ def test_a_folder_in_a_parent_that_cannot_be_read_gets_its_files(tmp_path, monke
     monkeypatch.setattr(report, "write_report", _fake_report)
     _write_all(pub, False)
     assert sorted(p.name for p in pub.iterdir()) == sorted(["a.png", "report.md", *SAVED])
+
+
+def test_a_filesystem_mounted_beneath_the_folder_is_left_in_place(tmp_path, monkeypatch):
+    """Found by attack (checked by hand on a real tmpfs): ``--save-to DIR`` with a filesystem
+    mounted at ``DIR/usb`` exchanged DIR, so the mount moved with the old folder and the
+    removal of that folder deleted the mounted filesystem's files; ``DIR/usb`` was left a copy,
+    the mount under a hidden ``.DIR.xxxxxxxx`` beside it. Faked here: the mount points read
+    name ``DIR/usb``."""
+    target = tmp_path / "target"
+    usb = target / "usb"
+    usb.mkdir(parents=True)
+    (usb / "precious.txt").write_text("precious\n", encoding="utf-8")
+    monkeypatch.setattr(folder_swap, "_mount_points", lambda: [Path("/proc"), usb], raising=False)
+    monkeypatch.setattr(report, "write_report", _fake_report)
+    held = _held(usb)
+    _write_all(target, False)
+    _write_all(target, True)
+    assert _same(held, usb) and (usb / "precious.txt").read_text(encoding="utf-8") == "precious\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["target"]
+
+
+def test_the_mount_table_is_read_with_its_escapes(tmp_path):
+    """The kernel writes a space in a mount point as ``\\040``, a backslash as ``\\134``."""
+    table = tmp_path / "mountinfo"
+    table.write_bytes(
+        b"22 27 0:21 / /proc rw - proc proc rw\n"
+        b"40 27 0:50 / /media/my\\040drive\\134x rw,relatime - vfat /dev/sdb1 rw\n"
+    )
+    assert folder_swap._mount_points(os.fspath(table)) == [
+        Path("/proc"),
+        Path("/media/my drive\\x"),
+    ]
+    assert folder_swap._mount_points(os.fspath(tmp_path / "none")) == []
