@@ -164,6 +164,7 @@ def state_from_dict(game: GuardiansGame, data: dict[str, Any]) -> GuardiansState
     the phase's own fields."""
     _check_fields(game, data)
     _check_level(game, data)
+    _check_tile_set(game, data)
     state = game._blank_state()
     phases = {name: phase for phase, name in PHASE_NAMES.items()}
     if not isinstance(data["phase"], str) or data["phase"] not in phases:
@@ -252,6 +253,42 @@ def _check_backs_rule(game: GuardiansGame, data: dict[str, Any]) -> None:
         found=f"a state saved with {'open' if saved else 'hidden'} backs: ask for "
         f"open_backs={str(saved).lower()} to read it",
     )
+
+
+def _named_tiles(data: dict[str, Any]) -> set[int]:
+    """The tile ids a state's dictionary names (the start tile aside), read leniently: the
+    fields' own checks come after."""
+    found: list[Any] = []
+    for field in ("pool", "bag", "discard", "track"):
+        if isinstance(data.get(field), list):
+            found += data[field]
+    for who in data["players"] if isinstance(data.get("players"), list) else []:
+        if isinstance(who, dict):
+            for key, at in (("forest", 2), ("pile", 0)):
+                rows = who.get(key)
+                found += [r[at] for r in rows if isinstance(r, list) and len(r) > at] if (
+                    isinstance(rows, list)) else []  # fmt: skip
+    return {t for t in found if isinstance(t, int) and not isinstance(t, bool) and t != START_ID}
+
+
+def _check_tile_set(game: GuardiansGame, data: dict[str, Any]) -> None:
+    """A state naming tiles 1..k, every one, for a game whose set has another count was saved
+    with another tile set (the state does not repeat it): refused naming the tiles option. It
+    said 'state field bag to be every tile of the set somewhere (tile 41 is nowhere)' of a
+    40-tile set's state read by the standard game, or 'bag[66] to be a whole number 1..72,
+    found 73' of a larger set's."""
+    named = _named_tiles(data)
+    top = max(game.catalogue)  # the set's tiles, then a grove position's own
+    if named and len(named) != top and named == set(range(1, len(named) + 1)):
+        whose = "its tile set and position" if game.position is not None else "its tile set"
+        raise FormatError(
+            f"a state of this game's {top} tiles ({whose}; the tiles option, default the "
+            "standard set)",
+            line=1,
+            column=1,
+            found=f"a state naming tiles 1 to {len(named)}, saved with another tile set? ask for "
+            "its tiles (--option tiles=FILE; a request's options.tiles)",
+        )
 
 
 def _check_level(game: GuardiansGame, data: dict[str, Any]) -> None:

@@ -270,3 +270,26 @@ def test_a_state_opens_under_its_own_backs_rule_where_none_is_asked(tmp_path, ca
     assert len(err.splitlines()) == 1 and f"open_backs={str(saved).lower()}" in err
     reply = answer({**request, "options": {"open_backs": not saved}})
     assert reply["code"] == "bad_state" and "open_backs" in reply["error"]
+
+
+@pytest.mark.parametrize("engine", ["reference", "kernel"])
+def test_a_state_of_another_tile_set_is_refused_naming_the_tiles_option(engine, tmp_path):
+    # Found by attack: a state saved with a 40-tile set, read by the standard game, said
+    # 'state field bag to be every tile of the set somewhere (tile 41 is nowhere)'; the standard
+    # game's state read with the 40 tiles, 'bag[34] to be a whole number 1..40, found 41'.
+    # Neither said that the state does not repeat its tile set, which the tiles option names.
+    from solver.games.guardians.data import data_file
+
+    standard = json.loads(data_file("tiles.json").read_text())
+    small = {**standard, "name": "small", "tiles": [t for t in standard["tiles"] if t["id"] <= 40]}
+    path = tmp_path / "small.json"
+    path.write_text(json.dumps(small))
+    games = {"small": load_game("guardians", engine=engine, players=2, tiles=str(path)),
+             "standard": load_game("guardians", engine=engine, players=2)}  # fmt: skip
+    for saved, read, count in (("small", "standard", 72), ("standard", "small", 40)):
+        state = games[saved].new_initial_state()
+        for _ in range(6):
+            state.apply_action(state.legal_actions()[0])
+        with pytest.raises(FormatError, match=rf"this game's {count} tiles .*another tile set"):
+            games[read].state_from_json(state.to_json())
+        assert games[saved].state_from_json(state.to_json()) == state  # its own set reads it
