@@ -565,10 +565,11 @@ class TableRoutes:
             return busy
         self.busy.add(ident)
         try:
-            reply, headers = await self.service.call(
-                advance_job, session.as_job(), move, timeout=self.step_timeout, gone=gone,
-                timed=True, admitted=admitted, budget=session.seconds,
-            )  # fmt: skip
+            with self.service.sessions.using(ident):  # never dropped while its step runs
+                reply, headers = await self.service.call(
+                    advance_job, session.as_job(), move, timeout=self.step_timeout, gone=gone,
+                    timed=True, admitted=admitted, budget=session.seconds,
+                )  # fmt: skip
         finally:
             self.busy.discard(ident)
         if "error" in reply:
@@ -649,10 +650,11 @@ class TableRoutes:
         admitted = time.monotonic()  # the step after the cut spends from the request's seconds
         self.busy.add(request.session)  # no step may start between the point and the cut
         try:
-            reply, headers = await self.service.call(
-                takeback_job, session.as_job(), timeout=self.step_timeout,
-                gone=http.is_disconnected, admitted=admitted,
-            )  # fmt: skip
+            with self.service.sessions.using(request.session):
+                reply, headers = await self.service.call(
+                    takeback_job, session.as_job(), timeout=self.step_timeout,
+                    gone=http.is_disconnected, admitted=admitted,
+                )  # fmt: skip
         finally:
             self.busy.discard(request.session)
         if "error" in reply:
@@ -674,9 +676,11 @@ class TableRoutes:
                "actions": list(session.actions), "limit": request.limit.model_dump(
                    by_alias=True, exclude_none=True), "top_k": request.top_k}  # fmt: skip
         caps = self.service.caps
-        reply, headers = await self.service.call(jobs.hint_job, raw, caps,
-                                                 timeout=self.hint_timeout,
-                                                 gone=http.is_disconnected, timed=True)  # fmt: skip
+        with self.service.sessions.using(request.session):
+            reply, headers = await self.service.call(jobs.hint_job, raw, caps,
+                                                     timeout=self.hint_timeout,
+                                                     gone=http.is_disconnected,
+                                                     timed=True)  # fmt: skip
         if "error" in reply:
             return self.service.error_response(reply, headers)
         reply["notes"] = [*reply.get("notes", []), *ignored_note(request)]
@@ -688,9 +692,10 @@ class TableRoutes:
         session = self.ready_for_a_hint(request.session)
         if not isinstance(session, Session):
             return session
-        reply, headers = await self.service.call(line_job, session.as_job(), list(request.pv),
-                                                 timeout=self.hint_timeout,
-                                                 gone=http.is_disconnected)  # fmt: skip
+        with self.service.sessions.using(request.session):
+            reply, headers = await self.service.call(line_job, session.as_job(),
+                                                     list(request.pv), timeout=self.hint_timeout,
+                                                     gone=http.is_disconnected)  # fmt: skip
         if "error" in reply:
             return self.service.error_response(reply, headers)
         return SafeJSONResponse({**reply, "notes": ignored_note(request)}, headers=headers)

@@ -23,13 +23,14 @@ on. A step always makes one engine decision at least, so repeated views finish t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
@@ -160,6 +161,7 @@ class Sessions:
         self._kept: OrderedDict[str, Session] = OrderedDict()
         self._sizes: dict[str, int] = {}
         self._used: dict[str, float] = {}
+        self._users: dict[str, int] = {}
         self._bytes = 0
         self._lock = threading.Lock()
 
@@ -195,6 +197,24 @@ class Sessions:
             self._used[ident] = self.clock()
         return ident
 
+    @contextlib.contextmanager
+    def using(self, ident: str) -> Iterator[None]:
+        """While the block runs (a request's job on the session ``ident``: a step, a take back,
+        a hint, a line), the session is in use whatever its idle time: never dropped to make
+        room, and used until the block ends (a step may run longer than
+        :attr:`idle_seconds`, as ``--max-seconds`` allows up to a day)."""
+        with self._lock:
+            self._users[ident] = self._users.get(ident, 0) + 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                left = self._users.pop(ident) - 1
+                if left:
+                    self._users[ident] = left
+                if ident in self._used:
+                    self._used[ident] = self.clock()
+
     def _room(self, size: int, *, drop: bool) -> None:
         """Room for one more session of ``size`` bytes (the lock held): the least recently used
         sessions idle long enough dropped (``drop``) or counted as gone; :class:`SessionsFull`
@@ -204,7 +224,7 @@ class Sessions:
         for ident in list(self._kept):  # least recently used first
             if count == 0 or (count < self.capacity and held + size <= self.max_bytes):
                 return
-            idle = now - self._used[ident]
+            idle = 0.0 if ident in self._users else now - self._used[ident]  # running: in use
             if idle < self.idle_seconds:
                 self.refused += 1
                 raise SessionsFull(max(1, math.ceil(self.idle_seconds - idle)))

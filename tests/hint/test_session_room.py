@@ -114,3 +114,63 @@ def test_a_start_refused_for_room_is_a_503_with_retry_after() -> None:
     assert client.post("/v1/table/start", json=start).headers["Retry-After"] == "1"
     clock.now += 1
     assert client.post("/v1/table/start", json=start).status_code == 200
+
+
+def test_a_session_whose_request_is_running_is_never_dropped() -> None:
+    """Found by attack: idleness was counted from a request's arrival, so a step, take back,
+    hint or line running longer than the idle age (``--max-seconds`` allows a day) left its
+    session droppable mid-request: a new start took its place and the player's next request was
+    ``unknown_session``. A session is in use while a request's job runs on it, and used until
+    that job ends."""
+    clock = Clock()
+    store = Sessions(capacity=1, idle_seconds=60, clock=clock)
+    playing = store.add(_session())  # used at 1000
+    with store.using(playing):
+        clock.now = 5000  # the job has run 4000 s
+        with pytest.raises(SessionsFull) as full:
+            store.add(_session())
+        assert full.value.retry_after == 60  # at least the idle age after the job ends
+    clock.now = 5059  # the job ended at 5000: idle 59 s
+    with pytest.raises(SessionsFull):
+        store.check_room(_session())
+    clock.now = 5060
+    newcomer = store.add(_session())
+    assert _gone(store, playing) and store.get(newcomer)
+
+
+@pytest.mark.parametrize("path", ["/v1/table/view", "/v1/table/hint", "/v1/table/line"])
+def test_the_table_s_requests_hold_their_session_in_use(path: str) -> None:
+    """Over HTTP: while a view's, hint's or line's job runs (here: the clock moves an hour on
+    inside it, and a start comes meanwhile), the session it names is not dropped for another."""
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
+    clock = Clock()
+    meanwhile: list[Any] = []
+
+    class _Stepper(Service):
+        async def call(self, job: Any, raw: Any, *args: Any, **how: Any) -> Any:
+            if meanwhile:  # the first session's request: another start arrives an hour later
+                clock.now += 3600
+                try:
+                    self.sessions.add(_session())
+                    meanwhile.append("dropped")
+                except SessionsFull:
+                    meanwhile.append("refused")
+            view = {"actions": [], "viewSeconds": 0.0, "view": {"terminal": False,
+                    "enginePending": False, "notes": []}, "moves": [], "notes": []}  # fmt: skip
+            return view, {}
+
+    service = _Stepper(Caps(), workers=1, queue=1)
+    service.sessions = Sessions(capacity=1, idle_seconds=600, clock=clock)
+    app = FastAPI()
+    app.include_router(table_router(service))
+    client = TestClient(app)
+    first = client.post("/v1/table/start", json={"game": "dog", "options": {"forest": "x"}})
+    assert first.status_code == 200, first.text
+    ident = first.json()["session"]
+    meanwhile.append("asked")
+    answer = client.post(path, json={"session": ident, "pv": [], "limit": {"iterations": 1}})
+    assert answer.status_code == 200, answer.text
+    assert meanwhile == ["asked", "refused"]
+    assert client.post("/v1/table/view", json={"session": ident}).status_code == 200
