@@ -217,10 +217,14 @@ def _exchangeable(folder: Path) -> bool:
     the user's, and then removes the old folder: a filesystem mounted beneath it moved with the
     old folder and was emptied by that removal (a USB drive mounted at ``DIR/usb`` lost its
     files, its copy left in ``DIR``). In a sticky folder (``/tmp``) another user's folder cannot
-    be renamed at all ('Operation not permitted'). Where any of these holds the files are placed
-    one by one instead, the folder and everything else in it kept as they are."""
+    be renamed at all ('Operation not permitted'). A folder the user made read-only (mode 555)
+    was written in all the same, by the exchange. Where any of these holds the files are placed
+    one by one instead (so a read-only folder is refused, 'cannot write: Permission denied'),
+    the folder and everything else in it kept as they are."""
     me, top = os.geteuid(), os.lstat(folder)
     if top.st_uid != me or any(_beneath(point, folder) for point in _mount_points()):
+        return False
+    if not os.access(folder, os.W_OK | os.X_OK):  # made read-only: the exchange wrote in anyway
         return False
 
     def unreadable(exc: OSError) -> None:

@@ -146,3 +146,22 @@ def test_the_mount_table_is_read_with_its_escapes(tmp_path):
         Path("/media/my drive\\x"),
     ]
     assert folder_swap._mount_points(os.fspath(tmp_path / "none")) == []
+
+
+def test_a_read_only_folder_is_not_written_in_by_the_exchange(tmp_path, monkeypatch):
+    """Found by attack (checked by hand as a second user): ``--save-to locked`` where the user
+    had made ``locked`` read-only (mode 555) saved its 20 files there all the same, by
+    exchanging the folder for a new one of the same mode. Such a folder gets its files placed
+    one by one now, which a user who may not write there is refused ("locked: cannot write:
+    Permission denied"). Faked, as root writes anywhere: the folder says it is not writable,
+    and the files are then placed in it (root may), the folder kept."""
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real_access = os.access
+    monkeypatch.setattr(
+        os, "access", lambda p, mode, **kw: Path(p) != locked and real_access(p, mode, **kw)
+    )
+    monkeypatch.setattr(report, "write_report", _fake_report)
+    held = _held(locked)
+    _write_all(locked, False)
+    assert _same(held, locked) and sorted(os.listdir(locked)) == ["a.png", "report.md", *SAVED]
