@@ -286,6 +286,10 @@ def _check_report(args: argparse.Namespace) -> None:
             flag = "--" + name.replace("_", "-")
             dangling = "" if Path(where).exists() else " (a symbolic link to nothing)"
             raise OptionError(f"{flag} {path_said(where)!r} is not a directory{dangling}")
+        if where is not None and Path(where).is_dir() and not os.access(where, os.W_OK | os.X_OK):
+            # said now, not once the batch of minutes has run (solver.folder_swap refuses it)
+            flag = "--" + name.replace("_", "-")
+            raise OptionError(f"{flag} {path_said(where)!r}: cannot write: Permission denied")
 
 
 def _check_run(args: argparse.Namespace) -> None:

@@ -596,3 +596,30 @@ def test_an_error_already_worded_goes_through_as_it_is(monkeypatch) -> None:
     with pytest.raises(OutputError) as caught:
         cli_analyse.run_analyse(None)  # type: ignore[arg-type]
     assert caught.value is said
+
+
+@pytest.mark.parametrize("flag", ["report", "save_to"])
+def test_a_folder_that_cannot_be_written_fails_before_the_batch(tmp_path, monkeypatch, flag):
+    """Found by attack: a --report or --save-to folder the user may not write (mode 555) was
+    refused only once the batch had run, when its files were placed ('cannot write:
+    Permission denied' after minutes of analysis). Said before it now. Faked, as root writes
+    anywhere: the folder says it is not writable."""
+    import argparse
+
+    from solver.analysis.cli_analyse import _check_report
+    from solver.errors import OptionError
+
+    if flag == "report":
+        pytest.importorskip("matplotlib")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real_access = os.access
+    monkeypatch.setattr(
+        os, "access", lambda p, mode, **kw: Path(p) != locked and real_access(p, mode, **kw)
+    )
+    said = {"report": None, "save_to": None, "overwrite": True, flag: str(locked)}
+    with pytest.raises(OptionError) as caught:
+        _check_report(argparse.Namespace(**said))
+    name = "--" + flag.replace("_", "-")
+    assert str(caught.value) == f"{name} {str(locked)!r}: cannot write: Permission denied"
+    _check_report(argparse.Namespace(**{**said, flag: str(tmp_path)}))  # a writable one passes
