@@ -212,8 +212,9 @@ class Sessions:
                 left = self._users.pop(ident) - 1
                 if left:
                     self._users[ident] = left
-                if ident in self._used:
+                if ident in self._used:  # the most recently used now, in order too
                     self._used[ident] = self.clock()
+                    self._kept.move_to_end(ident)
 
     def _room(self, size: int, *, drop: bool) -> None:
         """Room for one more session of ``size`` bytes (the lock held): the least recently used

@@ -174,3 +174,19 @@ def test_the_table_s_requests_hold_their_session_in_use(path: str) -> None:
     assert answer.status_code == 200, answer.text
     assert meanwhile == ["asked", "refused"]
     assert client.post("/v1/table/view", json={"session": ident}).status_code == 200
+
+
+def test_a_session_is_most_recently_used_when_its_job_ends() -> None:
+    """The end of a job marks its session used then, and last in the order the room is made
+    in: an idle session after it in that order still makes room (the least recently used
+    first, never a refusal while one idle long enough is kept)."""
+    clock = Clock()
+    store = Sessions(capacity=2, idle_seconds=60, clock=clock)
+    first = store.add(_session())  # used at 1000
+    clock.now = 1010
+    second = store.add(_session())  # used at 1010
+    with store.using(first):
+        clock.now = 1100  # the job on the first ends at 1100
+    clock.now = 1075 + 60  # the second idle 125 s, the first 35 s
+    third = store.add(_session())
+    assert _gone(store, second) and store.get(first) and store.get(third)
