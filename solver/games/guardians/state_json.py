@@ -35,6 +35,7 @@ from solver.games.guardians.actions import PAWNS, in_window
 from solver.games.guardians.board import Cell, Face
 from solver.games.guardians.connectivity import is_connected
 from solver.games.guardians.scoring import COMBO_SUPPLY
+from solver.games.guardians.solo import BASE_ROUNDS
 from solver.games.guardians.state_parts import ORIGIN, PHASE_NAMES, POOL_SIZE, Phase, PlayerState
 from solver.games.guardians.tiles import START_ID
 
@@ -454,6 +455,39 @@ def _read_counters(game: GuardiansGame, state: GuardiansState, data: dict[str, A
     if not isinstance(tasks, list) or len(tasks) != n_tasks:
         raise _bad("tasks_done", f"a list of {n_tasks} true/false", tasks)
     state.tasks_done = [_flag(v, f"tasks_done[{i}]") for i, v in enumerate(tasks)]
+    _check_rounds(game, state)
+
+
+def _check_rounds(game: GuardiansGame, state: GuardiansState) -> None:
+    """The round within the game's last, the points piles' rounds within the round, and the
+    missions of the turn within those the player to move completed this round: a state past
+    them (round 40 of a 12-round solo game, 10000 missions in a turn) loaded without a word.
+    Solo, the game ends after round ``rounds()`` (12 plus the tasks met); with 2-4 players every
+    round before the last places a tile from the bag (a turn grows by one tile at least, and an
+    empty bag ends the game), so no round passes the set's tile count plus one. The turn's
+    missions are in the pile, at this round (``turn_missions`` counts them, and is 0 between
+    turns)."""
+    if game.solo:
+        met = sum(state.tasks_done)
+        last, why = BASE_ROUNDS + met, f"{BASE_ROUNDS} + {met} level tasks met"
+    else:
+        last, why = (
+            len(game.tiles) + 1,
+            f"each round before it places one of the {len(game.tiles)} tiles",
+        )
+    if state.round > last:
+        raise _bad("round", f"at most the game's last round ({last}: {why})", state.round)
+    for i, who in enumerate(state.people):
+        for j, (_, _, done) in enumerate(who.pile):
+            if done > state.round:
+                raise _bad(f"players[{i}].pile[{j}].round",
+                           f"at most the state's round ({state.round})", done)  # fmt: skip
+    me = state.people[state.current]
+    now = sum(1 for _, _, done in me.pile if done == state.round)
+    if state.turn_missions > now:
+        raise _bad("turn_missions",
+                   f"at most the missions players[{state.current}] completed this round ({now}: "
+                   f"its pile's entries of round {state.round})", state.turn_missions)  # fmt: skip
 
 
 def _read_backs(game: GuardiansGame, state: GuardiansState, data: dict[str, Any]) -> None:

@@ -293,3 +293,86 @@ def test_a_state_of_another_tile_set_is_refused_naming_the_tiles_option(engine, 
         with pytest.raises(FormatError, match=rf"this game's {count} tiles .*another tile set"):
             games[read].state_from_json(state.to_json())
         assert games[saved].state_from_json(state.to_json()) == state  # its own set reads it
+
+
+def _random_play(engine: str, seed: int, **options):
+    """Every state's JSON of a game played at random on ``engine`` (walks preferred to ending the
+    turn, so missions and level tasks are met), each read back by the same game."""
+    from solver.rng import SplitMix64
+
+    rng = SplitMix64(seed)
+    game = load_game("guardians", engine=engine, **options)
+    state = game.new_initial_state()
+    while True:
+        text = state.to_json()
+        back = game.state_from_json(text)
+        assert back.to_json() == text
+        yield json.loads(text)
+        if state.is_terminal():
+            return
+        legal = state.legal_actions()
+        walks = legal[1:] if json.loads(text)["phase"] == "missions" else []
+        state.apply_action(rng.pick(walks) if walks and rng.roll(10) > 1 else rng.pick(legal))
+
+
+@pytest.mark.parametrize("engine", ["reference", "kernel"])
+def test_every_state_of_random_games_reads_back_within_the_round_bounds(engine):
+    # the bounds on round, the piles' rounds and turn_missions (state_json._check_rounds) refuse
+    # no state the game makes: solo games at every level (tasks met add rounds), 2-4 players
+    last_rounds, most_missions = [], 0
+    for seed in range(10):
+        options = {"players": 1, "level": 1 + seed % 6} if seed < 6 else {"players": seed - 5}
+        states = list(_random_play(engine, seed, **options))
+        last_rounds.append(states[-1]["round"])
+        most_missions = max(most_missions, *(s["turn_missions"] for s in states))
+    assert max(last_rounds[:6]) > 12 and most_missions >= 1  # the bounds were reached
+
+
+def _playing_solo(level: int) -> dict:
+    """A solo state at ``level`` with a mission in its pile, at the mission step (reference)."""
+    for seed in range(40):  # random solo play seldom completes a mission: a few games
+        for data in _random_play("reference", seed, players=1, level=level):
+            if data["players"][0]["pile"] and data["phase"] == "missions":
+                return data
+    raise AssertionError("no mission completed")
+
+
+@pytest.mark.parametrize("engine", ["reference", "kernel"])
+def test_a_round_past_the_games_last_is_refused(engine):
+    # Defect (found by attack): a solo state at round 40 (the game ends after 12 rounds plus one
+    # per level task met) loaded without a word, on both engines
+    data = _playing_solo(2)
+    game = load_game("guardians", engine=engine, players=1, level=2)
+    data["round"] = 40
+    data["players"][0]["pile"] = [[t, p, 40] for t, p, _ in data["players"][0]["pile"]]
+    with pytest.raises(FormatError, match=r"round to be at most the game's last round \(12: 12 \+ "
+                       r"0 level tasks met\), found 40"):  # fmt: skip
+        game.state_from_json(json.dumps(data))
+    data["round"], data["tasks_done"] = 13, [True, False]  # a task met: round 13 is the last
+    data["players"][0]["pile"] = [[t, p, 13] for t, p, _ in data["players"][0]["pile"]]
+    game.state_from_json(json.dumps(data))  # reads
+    data["round"] = 14
+    with pytest.raises(FormatError, match=r"last round \(13: 12 \+ 1 level tasks met\), found 14"):
+        game.state_from_json(json.dumps(data))
+    multi = _fresh_state_dict(2)
+    multi["round"] = 10_000
+    with pytest.raises(FormatError, match=r"last round \(73: each round before it places one"):
+        load_game("guardians", engine=engine, players=2).state_from_json(json.dumps(multi))
+
+
+@pytest.mark.parametrize("engine", ["reference", "kernel"])
+def test_a_mission_of_a_later_round_or_more_turn_missions_than_done_is_refused(engine):
+    # Defect (found by attack): turn_missions up to 10000 loaded (the turn's missions are in the
+    # pile, at this round), and a pile entry may not be of a round still to come
+    data = _playing_solo(1)
+    game = load_game("guardians", engine=engine, players=1, level=1)
+    game.state_from_json(json.dumps(data))  # as played, it reads
+    done = sum(1 for *_, r in data["players"][0]["pile"] if r == data["round"])
+    bad = dict(data, turn_missions=10_000)
+    with pytest.raises(FormatError, match=rf"turn_missions to be at most the missions players\[0\] "
+                       rf"completed this round \({done}: .*found 10000"):  # fmt: skip
+        game.state_from_json(json.dumps(bad))
+    later = json.loads(json.dumps(data))
+    later["players"][0]["pile"][0][2] = data["round"] + 1
+    with pytest.raises(FormatError, match=r"pile\[0\]\.round to be at most the state's round"):
+        game.state_from_json(json.dumps(later))
