@@ -149,14 +149,13 @@ def swap_in(staging: Path, target: Path, *, overwrite: bool) -> list[Path]:
             return []
         if _holds_cwd(target) or staging.parent == target:  # the shell's folder, a mount point
             return _place_each(staging, target, overwrite=overwrite)
+        ours = {p.relative_to(staging).as_posix() for p in staging.rglob("*")}
         taken = _carry(target, staging, target)
         if taken and not overwrite:
             return taken
         os.chmod(staging, os.stat(target).st_mode & 0o7777)
         if _exchange(staging, target):
-            for name in os.listdir(staging):  # appeared in the old folder meanwhile: kept
-                if not os.path.lexists(target / name):
-                    os.rename(staging / name, target / name)
+            _settle(staging, target, ours)
             return []
         aside = staging.with_name(staging.name + ".old")
         try:
@@ -170,8 +169,27 @@ def swap_in(staging: Path, target: Path, *, overwrite: bool) -> list[Path]:
         except OSError:
             os.rename(aside, target)
             raise
+        _settle(aside, target, ours)
         shutil.rmtree(aside, ignore_errors=True)
         return []
+
+
+def _settle(old: Path, new: Path, ours: set[str], where: str = "") -> None:
+    """After the exchange, what another process changed in the ``old`` folder while its entries
+    were being linked into the ``new`` one is moved into ``new``, in any of its folders: a file
+    made there, or replaced by a rename (another run's ``-o DIR/results.csv`` written whole),
+    was left in the old folder and removed with it. The entries of this run (``ours``: their
+    paths under the folder) stay; what cannot be moved stays where it is (best effort)."""
+    for entry in os.scandir(old):
+        name = where + entry.name
+        source, into = old / entry.name, new / entry.name
+        with contextlib.suppress(OSError):
+            if not os.path.lexists(into):
+                os.rename(source, into)
+            elif entry.is_dir(follow_symlinks=False) and into.is_dir() and not into.is_symlink():
+                _settle(source, into, ours, name + "/")
+            elif name not in ours and entry.inode() != os.lstat(into).st_ino:
+                os.replace(source, into)
 
 
 def _umask() -> int:

@@ -165,3 +165,31 @@ def test_a_read_only_folder_is_not_written_in_by_the_exchange(tmp_path, monkeypa
     held = _held(locked)
     _write_all(locked, False)
     assert _same(held, locked) and sorted(os.listdir(locked)) == ["a.png", "report.md", *SAVED]
+
+
+def test_a_change_made_in_the_folder_during_the_exchange_is_kept(tmp_path, monkeypatch):
+    """Found by attack: while a run linked the folder's entries into its new version, another
+    process could write into the old one (another run's ``-o DIR/results.csv`` written whole,
+    a file made in a sub-folder); only a new top-level name was moved over after the exchange,
+    so the replaced ``results.csv`` reverted to its old text and ``sub/late.txt`` was removed
+    with the old folder. Faked: the other process writes just before the exchange."""
+    target = tmp_path / "out"
+    (target / "sub").mkdir(parents=True)
+    (target / "results.csv").write_text("old\n", encoding="utf-8")
+    real = folder_swap._renameat2_exchange
+
+    def exchange(first: Path, second: Path) -> int | None:
+        fresh = target / ".results.csv.tmp"
+        fresh.write_text("new\n", encoding="utf-8")
+        os.replace(fresh, target / "results.csv")  # written whole, meanwhile
+        (target / "sub" / "late.txt").write_text("late\n", encoding="utf-8")
+        (target / "top.txt").write_text("top\n", encoding="utf-8")
+        monkeypatch.setattr(folder_swap, "_renameat2_exchange", real)
+        return real(first, second)
+
+    monkeypatch.setattr(folder_swap, "_renameat2_exchange", exchange)
+    save_selected(pd.DataFrame(TABLE), target)
+    assert (target / "results.csv").read_text(encoding="utf-8") == "new\n"
+    assert (target / "sub" / "late.txt").read_text(encoding="utf-8") == "late\n"
+    assert sorted(os.listdir(target)) == sorted(["results.csv", "sub", "top.txt", *SAVED])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
