@@ -17,6 +17,7 @@ import contextlib
 import json
 import os
 import signal
+import unicodedata
 from collections.abc import Iterable, Iterator
 
 
@@ -123,12 +124,35 @@ def shortened(text: str, most: int = MOST_QUOTED) -> str:
 def printable(text: str) -> str:
     r"""``text`` as a one-line message may quote it: every character ``str.isprintable`` refuses
     (a control character, a line or paragraph separator, a bidi override) written as its JSON
-    escape ``\uXXXX``, every other one as typed, in any script (repr's rule).
+    escape ``\uXXXX``, every other one as typed, in any script (repr's rule); but those drawn
+    as nothing (:data:`INVISIBLE`: ``1`` and a variation selector read "1", a value the
+    refusal seemed to refuse) and a combining mark with no letter, number or mark before it to
+    sit on (it sat on the message's quote) are escaped too.
 
-    >>> print(printable("\u0663 a\u2028b\x85"))
-    ٣ a\u2028b\u0085
+    >>> print(printable("\u0663 a\u2028b\x85"), printable("1\ufe0f \u0301x \u00e9"))
+    ٣ a\u2028b\u0085 1\ufe0f \u0301x é
     """
-    return "".join(ch if ch.isprintable() else _escape(ch) for ch in text)
+    out: list[str] = []
+    shown = False  # whether the character before was written as itself (a base to sit on)
+    for ch in text:
+        code, kind = ord(ch), unicodedata.category(ch)
+        hidden = any(low <= code <= high for low, high in INVISIBLE)
+        stray = kind in ("Mn", "Mc", "Me") and not (
+            shown and unicodedata.category(out[-1][-1])[0] in "LNM"
+        )
+        shown = ch.isprintable() and not hidden and not stray
+        out.append(ch if shown else _escape(ch))
+    return "".join(out)
+
+
+INVISIBLE = (
+    (0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180D), (0x180F, 0x180F),
+    (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0), (0xE0100, 0xE01EF),
+)  # fmt: skip
+"""The characters Unicode lists as default ignorable (drawn as nothing) that ``str.isprintable``
+accepts: the combining grapheme joiner, the Hangul fillers, the Mongolian and other variation
+selectors (the rest of that list, zero-width spaces, joiners, bidi marks, tags, is refused by
+``isprintable`` already)."""
 
 
 def _escape(ch: str) -> str:

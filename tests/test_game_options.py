@@ -225,3 +225,19 @@ def test_a_quoted_value_reads_back_as_the_value_and_prints_on_one_line():
         for ch in text:
             if ch.isprintable() and ch not in '"\\':
                 assert ch in quoted
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [("level=1\ufe0f", 'not the text "1\\ufe0f"'), ("level=\u3164", 'not the text "\\u3164"'),
+     ("level=\u0301x", 'not the text "\\u0301x"'), ("level=1\u034f", 'not the text "1\\u034f"'),
+     ("level=e\u0301", 'not the text "e\u0301"')],
+)  # fmt: skip
+def test_an_invisible_character_of_a_value_is_shown_escaped(value, said):
+    """Found by attack: a character drawn as nothing was quoted as typed, so ``level=1`` and a
+    variation selector was refused as 'not the text "1"' (a value the option takes), a Hangul
+    filler read as a blank, and a combining mark first in the value sat on the quote. They are
+    escaped now; a mark on a letter stays as typed."""
+    run = forest("guardians", "show", "--players", "1", "--option", value)
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.startswith("forest: error: --option ") and run.stderr.endswith(f"{said}\n")
