@@ -16,8 +16,8 @@ So is a target that is a mount point, which no rename can move or exchange (Linu
 target in a parent folder the user may not write (no staging folder beside it, no rename there),
 and one that is not wholly the user's, on one filesystem (another user's shared folder, one
 holding another user's files, a filesystem mounted beneath it: :func:`_exchangeable`).
-A mount point that check misses (a bind mount within one filesystem) is refused in one line
-saying so.
+A bind mount within one filesystem, which ``os.path.ismount`` misses, is found in the mount
+table; a mount point both miss is refused in one line saying so.
 """
 
 from __future__ import annotations
@@ -292,7 +292,11 @@ def _staging_for(target: Path) -> Path:
     point, an existing folder that may not be exchanged (:func:`_exchangeable`), or an existing
     folder whose parent this user may not write (a folder of one's own in a system folder): then
     :func:`swap_in` places the files one by one."""
-    inside = os.path.ismount(target) or (target.is_dir() and not _exchangeable(target))
+    inside = (  # a bind mount os.path.ismount misses is in the mount table
+        os.path.ismount(target)
+        or target in _mount_points()
+        or (target.is_dir() and not _exchangeable(target))
+    )
     where = target if inside else target.parent
     prefix = f".{target.name or 'folder'}."
     try:

@@ -193,3 +193,16 @@ def test_a_change_made_in_the_folder_during_the_exchange_is_kept(tmp_path, monke
     assert (target / "sub" / "late.txt").read_text(encoding="utf-8") == "late\n"
     assert sorted(os.listdir(target)) == sorted(["results.csv", "sub", "top.txt", *SAVED])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_a_bind_mount_the_mount_table_names_gets_its_files_in_place(tmp_path, monkeypatch):
+    """A bind mount within one filesystem, which ``os.path.ismount`` misses, was exchanged
+    (Linux refuses: "DIR is a mount point: it cannot be replaced"); the mount table names it,
+    so its files are placed in it. Faked: the table names the folder."""
+    bound = tmp_path / "bound"
+    bound.mkdir()
+    monkeypatch.setattr(folder_swap, "_mount_points", lambda: [bound], raising=False)
+    monkeypatch.setattr(report, "write_report", _fake_report)
+    held = _held(bound)
+    _write_all(bound, False)
+    assert _same(held, bound) and sorted(os.listdir(bound)) == ["a.png", "report.md", *SAVED]
