@@ -480,6 +480,9 @@ def sigterm_raises(error: type[BaseException]) -> Iterator[None]:
         return
 
     def raise_it(_signum: int, _frame: object) -> None:
+        if _Held.depth:  # raised once the held block is done (sigterm_held)
+            _Held.pending = error
+            return
         raise error
 
     signal.signal(signal.SIGTERM, raise_it)
@@ -487,6 +490,31 @@ def sigterm_raises(error: type[BaseException]) -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+class _Held:
+    """The blocks of :func:`sigterm_held` running (``depth``) and the error a SIGTERM that came
+    meanwhile is to raise once they are done (``pending``)."""
+
+    depth = 0
+    pending: type[BaseException] | None = None
+
+
+@contextlib.contextmanager
+def sigterm_held() -> Iterator[None]:
+    """While the block runs, a SIGTERM that :func:`sigterm_raises` catches waits, and is raised
+    as soon as the block is done (also where the block raised: the signal wins): a step that
+    must be done whole or not at all (placing a run's files one by one: stopped halfway, a
+    ``--report`` folder held some of the new files beside the old). Elsewhere (no
+    :func:`sigterm_raises` around it) the block runs as it is."""
+    _Held.depth += 1
+    try:
+        yield
+    finally:
+        _Held.depth -= 1
+        if not _Held.depth and _Held.pending is not None:
+            error, _Held.pending = _Held.pending, None
+            raise error
 
 
 @contextlib.contextmanager

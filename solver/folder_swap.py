@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from solver.errors import OptionError, SolverError, path_said
-from solver.files import removed_on_terminate
+from solver.files import removed_on_terminate, sigterm_held
 
 __all__ = ["swap_in", "write_folder_whole"]
 
@@ -148,30 +148,39 @@ def swap_in(staging: Path, target: Path, *, overwrite: bool) -> list[Path]:
             os.rename(staging, target)
             return []
         if _holds_cwd(target) or staging.parent == target:  # the shell's folder, a mount point
-            return _place_each(staging, target, overwrite=overwrite)
+            with sigterm_held():  # all of the run's files placed, or none
+                return _place_each(staging, target, overwrite=overwrite)
         ours = {p.relative_to(staging).as_posix() for p in staging.rglob("*")}
         taken = _carry(target, staging, target)
         if taken and not overwrite:
             return taken
         os.chmod(staging, os.stat(target).st_mode & 0o7777)
-        if _exchange(staging, target):
-            _settle(staging, target, ours)
-            return []
-        aside = staging.with_name(staging.name + ".old")
-        try:
-            os.rename(target, aside)
-        except OSError as exc:
-            if exc.errno == errno.EBUSY:
-                raise _mount_point(target) from None
-            raise
-        try:
-            os.rename(staging, target)
-        except OSError:
-            os.rename(aside, target)
-            raise
-        _settle(aside, target, ours)
-        shutil.rmtree(aside, ignore_errors=True)
+        with sigterm_held():  # the exchange and what others changed meanwhile, whole
+            return _put_in_place(staging, target, ours)
+
+
+def _put_in_place(staging: Path, target: Path, ours: set[str]) -> list[Path]:
+    """The exchange of ``staging`` (the new folder, ``target``'s other entries linked in) and
+    ``target``, then :func:`_settle`; where the filesystem cannot exchange, the old folder
+    renamed aside and the new one in."""
+    if _exchange(staging, target):
+        _settle(staging, target, ours)
         return []
+    aside = staging.with_name(staging.name + ".old")
+    try:
+        os.rename(target, aside)
+    except OSError as exc:
+        if exc.errno == errno.EBUSY:
+            raise _mount_point(target) from None
+        raise
+    try:
+        os.rename(staging, target)
+    except OSError:
+        os.rename(aside, target)
+        raise
+    _settle(aside, target, ours)
+    shutil.rmtree(aside, ignore_errors=True)
+    return []
 
 
 def _settle(old: Path, new: Path, ours: set[str], where: str = "") -> None:

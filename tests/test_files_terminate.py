@@ -61,3 +61,36 @@ def test_a_sigterm_while_a_report_is_staged_leaves_no_staging_folder(tmp_path):
     pytest.importorskip("pandas")
     assert _run(REPORT, tmp_path / "report") == -signal.SIGTERM
     assert sorted(os.listdir(tmp_path)) == []
+
+
+PLACE = """
+import os, signal, sys
+from pathlib import Path
+from solver import folder_swap
+
+target = Path(sys.argv[1])
+target.mkdir()
+os.chdir(target)  # the shell's folder: the run's files are placed in it one by one
+real_link = os.link
+
+def link(*args, **kwargs):
+    real_link(*args, **kwargs)
+    os.kill(os.getpid(), signal.SIGTERM)  # as the first file is placed
+
+os.link = link
+
+def fill(staging):
+    for name in ("a.txt", "b.txt", "c.txt"):
+        (staging / name).write_text(name)
+
+folder_swap.write_folder_whole(target, fill, overwrite=False)
+"""
+
+
+def test_a_sigterm_while_the_files_are_placed_lets_them_all_be_placed(tmp_path):
+    """Found by attack: a SIGTERM while a run's files were placed one by one (``--report .``, a
+    mount point, a shared folder) stopped it after the first: the folder held some of the new
+    files beside the old. The placing is done whole now, then the process ends by the signal."""
+    assert _run(PLACE, tmp_path / "out") == -signal.SIGTERM
+    assert sorted(os.listdir(tmp_path / "out")) == ["a.txt", "b.txt", "c.txt"]
+    assert sorted(os.listdir(tmp_path)) == ["out"]  # no staging folder left
