@@ -423,7 +423,10 @@ def misspelt_refusal(request: KeepsUnknown, needed: str, why: str) -> None:
 
     if needed in request.model_fields_set:
         return
-    close = close_names(needed, request.ignored_fields(), most=1)
+    # a name that is the needed one without its start ("finished" for "unfinished") means the
+    # opposite: it is noted, never answered by pointing to a request that leaves the session
+    sent = [name for name in request.ignored_fields() if not needed.endswith(name)]
+    close = close_names(needed, sent, most=1)
     if close:  # the name as sent in ``field``; in the words, its controls and bidi escaped
         raise HintError(f"{printable(close[0])}: no field of this request; did you mean "
                         f"{needed}? ({why})", close[0])  # fmt: skip

@@ -141,3 +141,22 @@ def test_a_misspelt_field_s_name_is_shown_printable(sent: str, said: str) -> Non
         f"{said}: no field of this request; did you mean unfinished? (the record so far is "
         "given only with it)"
     )
+
+
+def test_a_field_meaning_the_opposite_is_not_taken_for_a_misspelling() -> None:
+    """Found by attack: a record asked with ``"finished": true`` before the end was refused
+    "finished: no field of this request; did you mean unfinished?", pointing a client that
+    wanted the finished record to the request that gives the record so far and, where the game
+    hides cards, leaves the session for good. A name that is the needed one without its start
+    is not offered as its misspelling (the request is then refused as not over, its field
+    noted); a true misspelling still is."""
+    from solver.hint.engine import misspelt_refusal
+    from solver.hint.errors import HintError
+    from solver.hint.schema import TableRecordRequest
+
+    for sent in ("finished", "inished"):
+        request = TableRecordRequest.model_validate({"session": "x", sent: True})
+        misspelt_refusal(request, "unfinished", "the record so far is given only with it")
+    request = TableRecordRequest.model_validate({"session": "x", "unfinishd": True})
+    with pytest.raises(HintError, match=r"^unfinishd: no field of this request; did you mean"):
+        misspelt_refusal(request, "unfinished", "the record so far is given only with it")
