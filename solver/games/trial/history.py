@@ -13,6 +13,8 @@ Both are tuples replaced, never changed in place, so copies of a state share the
 
 from __future__ import annotations
 
+import re
+from collections.abc import Container
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -26,6 +28,37 @@ if TYPE_CHECKING:
 # new tuple is made for each entry), so copies of a state share it.
 PUBLIC = "*"
 Entry = tuple[str, str, str]
+NOTE_KINDS = ("fight", "look", "restore", "reveal", "tent", "top")
+"""The first word of the texts :func:`note` writes (``top:AREA:CARD``, ``look:SLOT:ITEMS``...);
+an action's entry begins with its actor instead (``0:move:142``, ``c:draw:268``)."""
+_ACTION = re.compile(r"(c|[0-9]):([a-z_]+):([0-9]+|\??[0-9]?)")  # ?: hidden (a redeal's view)
+_NOTE = re.compile(rf"({'|'.join(NOTE_KINDS)}):.*", re.S)
+_HIDDEN = re.compile(r"[^:]+:[^:]+:\??[0-9]?")
+
+
+def entry_expected(entry: Entry, players: int, steps: Container[str]) -> str | None:
+    """What a saved history ``entry`` lacks to be one play writes, in words, or ``None``: seen by
+    everyone (``*``) or by seats of the game (digits in order, maybe none), its text an action's
+    (``ACTOR:STEP:ACTION``: ``c`` for chance or a seat, a step of ``steps``, the action's number
+    or its hidden form, ``?``, ``?0``, as a redealt view keeps what its player did not see) or a
+    note's (:data:`NOTE_KINDS`), its redacted text empty exactly when it is public and else a
+    hidden form (``0:pick_tent:?``, ``c:draw:?0``, ``top:AREA:?``; format 1 wrote some without
+    the ``?``)."""
+    seen_by, text, redacted = entry
+    seats = "0123456789"[:players]
+    if seen_by != PUBLIC and seen_by != "".join(q for q in seats if q in seen_by):
+        return f"seen by '*' or seats 0..{players - 1} in order, each once"
+    action = _ACTION.fullmatch(text)
+    if action is not None:
+        if action[1] != "c" and action[1] not in seats:
+            return f"an actor 'c' (chance) or a seat 0..{players - 1}"
+        if action[2] not in steps:
+            return "an action's step a step of the game"
+    elif _NOTE.fullmatch(text) is None:
+        return f"a text 'ACTOR:STEP:ACTION' or a note ({', '.join(NOTE_KINDS)})"
+    if (redacted == "") != (seen_by == PUBLIC) or (redacted and not _HIDDEN.fullmatch(redacted)):
+        return "a redacted text empty exactly when the entry is public ('*'), else 'X:Y:?'"
+    return None
 
 
 def note(st: State, seen_by: str, text: str, redacted: str = "") -> None:

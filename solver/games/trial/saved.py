@@ -23,6 +23,7 @@ from solver.errors import FormatError
 from solver.fields import check_state_game, shown
 from solver.files import decode_json, parse_json
 from solver.games.trial.core import REQUIRED, STEPS
+from solver.games.trial.history import entry_expected
 
 if TYPE_CHECKING:
     from solver.games.trial.core import Game as TrialGame
@@ -32,10 +33,10 @@ FORMAT = 2
 
 STATE_FIELDS: dict[str, str] = {
     "player_count": "the number of adventurers (2 to 4)",
-    "day": "the day (round), 1 to 4",
+    "day": "the day (round), 1 to 4 (1 during the set-up)",
     "first_player": "who holds the first-player token",
     "turn_player": "whose turn it is (null between turns and during the set-up)",
-    "game_over": "the game has ended",
+    "game_over": "the game has ended (no step waits then)",
     "players": "each adventurer's belongings (PLAYER_FIELDS)",
     "tray": "food tokens on the tray, by food",
     "gallery_food": "food spent into the gallery (Curator), by food",
@@ -189,10 +190,14 @@ def _check_history(game: TrialGame, log: Any, digits: set[str]) -> None:
         for e in log
     ):
         raise _fail("a history of [seen_by, text, redacted] entries", log)
-    for entry in log:
+    steps = {*STEPS, *V1_STEP}  # format 1's older step names stay in the history it saved
+    for i, entry in enumerate(log):
         if entry[0] != "*" and not set(entry[0]) <= digits:
             raise _fail(f"history entries seen by '*' or seats 0..{game.players - 1}",
                         repr(entry[0][:20]))  # fmt: skip
+        expected = entry_expected(entry, game.players, steps)
+        if expected is not None:  # found by attack: any three texts loaded, on both engines
+            raise _fail(f"history[{i}] to be an entry play writes: {expected}", list(entry))
 
 
 # -- format 1 ------------------------------------------------------------------------------------

@@ -468,6 +468,29 @@ def check_values(game: TrialGame, state: dict[str, Any]) -> None:
         frames.check(f"stack[{i}]", frame, state["stack"][:i])
     _check_setup_frames(state)
     _check_tiles_to_place(state)
+    _check_setup_and_end(state)
+
+
+SETUP_STEPS = ("setup", "setup_done")
+"""Steps on the stack exactly during the set-up: ``setup`` queues it, ``setup_done`` ends it."""
+
+
+def _check_setup_and_end(state: dict[str, Any]) -> None:
+    """The set-up and the end as play makes them: during the set-up (a ``setup`` or
+    ``setup_done`` step waiting) it is day 1 and nobody's turn, and a finished game waits for no
+    step (the game ends when the stack runs empty with no paw or tent left). Found by attack:
+    ``game_over: true`` and a ``turn_player`` mid-set-up loaded on both engines."""
+    stack = state["stack"]
+    if state["game_over"] and stack:
+        raise _fail("game_over", f"false while a step waits (stack[-1]: {stack[-1]['step']})",
+                    True)  # fmt: skip
+    if not any(f["step"] in SETUP_STEPS for f in stack):
+        return
+    if state["turn_player"] is not None:
+        raise _fail("turn_player", "null during the set-up (nobody's turn yet)",
+                    state["turn_player"])  # fmt: skip
+    if state["day"] != 1:
+        raise _fail("day", "1 during the set-up", state["day"])
 
 
 def _check_tiles_to_place(state: dict[str, Any]) -> None:

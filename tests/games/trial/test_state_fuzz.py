@@ -454,7 +454,7 @@ def test_a_history_entry_seen_by_a_seat_not_in_the_game_is_refused(engine, seen_
     doc["state"]["history"].append([seen_by, "c:die:3", ""])
     with pytest.raises(FormatError, match="history entries seen by"):
         load(doc, engine)
-    doc["state"]["history"][-1][0] = "01"
+    doc["state"]["history"][-1] = ["01", "c:die:3", "c:die:?"]  # not public: others see "?"
     load(doc, engine)  # both seats of the game: fine
 
 
