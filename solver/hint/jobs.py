@@ -157,7 +157,9 @@ def position_job(raw: dict[str, Any]) -> dict[str, Any]:
         "game": spec.name,
         "players": game.num_players(),
         "line": position.line,
-        "lineFrom": request.labels_from,
+        # where the line starts: labelsFrom, capped at the actions replayed (the line is empty
+        # from there), so lineFrom never names an index past the line it comes with
+        "lineFrom": min(request.labels_from, len(position.actions)),
         "state": saved,
         "panels": view.get("panels", []),
         "targets": view.get("targets", []),

@@ -106,6 +106,11 @@ def test_the_table_s_position_carries_its_line() -> None:
                              "actions": record["actions"][:4]})  # fmt: skip
         assert part["line"] == expected[start:] and part["lineFrom"] == start
         assert part["moves"] == reply["moves"]
+    # a labelsFrom past the line was echoed back as lineFrom (99 of a 4-action line): it is
+    # capped at the actions replayed, where the (empty) line starts
+    past = position_job({"game": "dog", "options": {"forest": PUZZLE}, "labelsFrom": 99,
+                         "actions": record["actions"][:4]})  # fmt: skip
+    assert past["line"] == [] and past["lineFrom"] == 4 and past["moves"] == reply["moves"]
 
 
 def test_only_the_table_s_position_labels_the_actions_it_replays() -> None:
