@@ -19,7 +19,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from solver.errors import OptionError, path_said
+from solver.errors import OptionError, close_names, path_said
 
 if TYPE_CHECKING:
     from solver.spec import GameSpec
@@ -92,14 +92,20 @@ def names_in(game: str, folders: Folders) -> list[str]:
     )
 
 
-def unknown(name: str, folders: Folders) -> OptionError:
-    """The error for a puzzle name that names no puzzle of ``folders``, with close matches."""
+def unknown(
+    name: str, folders: Folders, *, files: bool = True, listing: str | None = None
+) -> OptionError:
+    """The error for a puzzle name that names no puzzle of ``folders``, with close matches (a
+    name given with its file extension, ``dog/stick.forest``: the puzzle without it). ``files``:
+    whether the reader also reads a file of that name (the command line, stdio; not HTTP, whose
+    refusal then names no file); ``listing``: where the puzzles are listed, said instead of the
+    command line's ``forest GAME list``."""
     first = name.partition("/")[0]
     if first in folders and not NAME.fullmatch(name):
+        what = "neither a file nor a puzzle name" if files else "not a puzzle name"
         return OptionError(
-            f"{path_said(name)!r} is neither a file nor a puzzle name: a puzzle is {first}/NAME, "
-            "NAME made of letters, digits, '-', '_' and '.' (no '/'); `forest "
-            f"{first} list` shows them"
+            f"{path_said(name)!r} is {what}: a puzzle is {first}/NAME, NAME made of letters, "
+            f"digits, '-', '_' and '.' (no '/'); {listing or f'`forest {first} list` shows them'}"
         )
     game, _, stem = name.rpartition("/")  # no game named: close matches among every game's
     extensions = folders
@@ -110,6 +116,14 @@ def unknown(name: str, folders: Folders) -> OptionError:
     )
     stems = {n.split("/", 1)[1].lower(): n for n in known}
     stem = stem.lower()
+    suffix = folders[game][1].lower() if game in folders else ""
+    if suffix and stem.endswith(suffix) and stem != suffix:  # the file's name, not the puzzle's
+        meant = close_names(stem[: -len(suffix)], stems, most=1)
+        if meant:
+            return OptionError(
+                f"unknown puzzle {path_said(name)!r}; did you mean {stems[meant[0]]!r}? (a "
+                f"puzzle is named without its file's extension {suffix})"
+            )
     close = [stems[s] for s in difflib.get_close_matches(stem, list(stems), n=6, cutoff=0.6)]
     close += [n for s, n in stems.items() if len(stem) >= 3 and stem in s and n not in close]
     if game not in extensions:
@@ -125,13 +139,16 @@ def unknown(name: str, folders: Folders) -> OptionError:
     return OptionError(f"unknown puzzle {path_said(name)!r}; {hint}")
 
 
-def resource(name: str, folders: Folders) -> Traversable:
-    """The file of puzzle ``name`` among ``folders`` (an :class:`OptionError` if none)."""
+def resource(
+    name: str, folders: Folders, *, files: bool = True, listing: str | None = None
+) -> Traversable:
+    """The file of puzzle ``name`` among ``folders`` (an :class:`OptionError` if none, worded as
+    :func:`unknown` says for ``files`` and ``listing``)."""
     if not isinstance(name, str):
         raise OptionError(f"a puzzle name must be a string like 'dog/NAME', not {name!r}")
     match = NAME.fullmatch(name)
     if match is None or match.group(1) not in folders:
-        raise unknown(name, folders)
+        raise unknown(name, folders, files=files, listing=listing)
     game, stem = match.groups()
     folder, suffix = folders[game]
     item = folder.joinpath(stem + suffix)
@@ -140,7 +157,7 @@ def resource(name: str, folders: Folders) -> Traversable:
     except OSError:  # a name too long for a file name (ENAMETOOLONG): no puzzle has it
         found = False
     if not found:
-        raise unknown(name, folders)
+        raise unknown(name, folders, files=files, listing=listing)
     return item
 
 

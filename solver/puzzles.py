@@ -72,13 +72,14 @@ def _resource(name: str) -> Traversable:
     return resource(name, _folders())
 
 
-def path(name: str) -> Path:
-    """The file of puzzle ``name``.
+def path(name: str, *, files: bool = True, listing: str | None = None) -> Path:
+    """The file of puzzle ``name`` (refused as :func:`solver.puzzle_data.unknown` words it for a
+    reader that reads files or not, ``files``, and lists the puzzles where ``listing`` says).
 
     >>> path("dog/tiny-example").name
     'tiny-example.forest'
     """
-    return as_path(_resource(name))
+    return as_path(resource(name, _folders(), files=files, listing=listing))
 
 
 def load(name: str) -> Any:

@@ -293,8 +293,9 @@ def _refuse_unknown_puzzle(spec: GameSpec, source: str, field: str, allow_paths:
         return
     from solver import puzzles
 
-    try:
-        puzzles.path(source)
+    try:  # where no path is read, the refusal names no file: the puzzles are in GET /v1/games
+        puzzles.path(source, files=allow_paths,
+                     listing=None if allow_paths else "GET /v1/games lists them")  # fmt: skip
     except OptionError as exc:
         raise HintError(f"{field}: {exc}", field, "bad_game" if allow_paths else
                         "invalid_request") from None  # fmt: skip

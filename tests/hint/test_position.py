@@ -201,6 +201,41 @@ def test_a_misspelt_puzzle_name_gets_its_close_matches(allow_paths: bool, tmp_pa
         assert open_position(ask, allow_paths=True).state.current_player() == solver.CHANCE
 
 
+def test_a_puzzle_name_over_http_is_refused_naming_no_file(server: Server) -> None:
+    """Found by attack (h117): over HTTP, which never reads a file, ``dog/../x`` was 'neither a
+    file nor a puzzle name' (and pointed at the command line), and ``dog/stick.forest`` (the
+    puzzle's file name) got no suggestion. HTTP names no file and lists the puzzles where it
+    does; a name with its file's extension gets the puzzle meant, on every transport. The
+    codes are unchanged (invalid_request over HTTP, bad_game on stdio)."""
+    answers = {}
+    for name in ("dog/../x", "dog/stick.forest"):
+        body = {"id": "q", "game": "dog", "options": {"forest": name}, "actions": []}
+        response = httpx.post(f"{server.url}/v1/hint", json=body, timeout=60)
+        assert response.status_code == 400, response.text
+        error = response.json()
+        assert (error["code"], error["field"]) == ("invalid_request", "options.forest")
+        answers[name] = error["error"]
+    assert answers["dog/../x"] == (
+        "options.forest: 'dog/../x' is not a puzzle name: a puzzle is dog/NAME, NAME made of "
+        "letters, digits, '-', '_' and '.' (no '/'); GET /v1/games lists them"
+    )
+    meant = (
+        "options.forest: unknown puzzle 'dog/stick.forest'; did you mean 'dog/stick'? (a puzzle "
+        "is named without its file's extension .forest)"
+    )
+    assert answers["dog/stick.forest"] == meant
+    for paths, code in ((True, "bad_game"), (False, "invalid_request")):
+        with pytest.raises(HintError) as caught:
+            open_position(SimpleNamespace(game="dog", engine=None, state=None, actions=[],
+                                          options={"forest": "dog/stick.forest"}),
+                          allow_paths=paths)  # fmt: skip
+        assert (str(caught.value), caught.value.code) == (meant, code)
+    climbing = SimpleNamespace(game="dog", engine=None, state=None, actions=[],
+                               options={"forest": "dog/../x"})  # fmt: skip
+    with pytest.raises(HintError, match="neither a file nor a puzzle name"):  # stdio reads files
+        open_position(climbing, allow_paths=True)
+
+
 def test_an_option_given_as_other_text_names_what_it_takes(server: Server) -> None:
     """Defect: a text that is not JSON (``"open_backs": "yes"``) over HTTP (and the web table)
     was told "a text value may name a file"; the refusal names the option and what it takes,
