@@ -228,15 +228,19 @@ def _split(field: str | None) -> list[str]:
     return field.split(".") if field else []
 
 
-def parse_request(data: bytes | str) -> dict[str, Any]:
-    """A request line or body: UTF-8 JSON, clean, an object (else :class:`HintError`)."""
+def parse_request(data: bytes | str, charset: str | None = None) -> dict[str, Any]:
+    """A request line or body: UTF-8 JSON, clean, an object (else :class:`HintError`).
+    ``charset``: the one the body is declared in (HTTP's ``Content-Type: ...; charset=``),
+    named when the bytes are not UTF-8 and it is another, so the sender learns why."""
     if isinstance(data, bytes):
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise HintError(
-                f"the request is not UTF-8 text (byte {exc.start})", None, "malformed"
-            ) from None
+            said = f"the request is not UTF-8 text (byte {exc.start})"
+            if charset and charset.lower().replace("-", "") != "utf8":
+                said += (f": the body is declared {safe_text(charset)[:40]}; this service reads "
+                         "JSON as UTF-8 only")  # fmt: skip
+            raise HintError(said, None, "malformed") from None
     else:
         text = data
     value = parse_json(text)

@@ -189,7 +189,7 @@ class _Ingress:
             )
             return
         try:
-            raw = parse_request(data)
+            raw = parse_request(data, _declared_charset(headers.get(b"content-type")))
         except HintError as exc:
             ident = ident_of(data)
             reply = error_answer(ident, str(exc), exc.field, exc.code)
@@ -219,6 +219,18 @@ def _is_json_type(value: bytes | None) -> bool:
     return kind == "application/json" or (
         kind.startswith("application/") and kind.endswith("+json")
     )
+
+
+def _declared_charset(value: bytes | None) -> str | None:
+    """The ``charset`` parameter of a Content-Type header (unquoted), or ``None``: named when a
+    body declared ``latin-1`` is refused as not UTF-8 (the service reads UTF-8 only)."""
+    if value is None:
+        return None
+    for parameter in value.decode("latin-1").split(";")[1:]:
+        name, _, given = parameter.partition("=")
+        if name.strip().lower() == "charset":
+            return given.strip().strip('"') or None
+    return None
 
 
 def _content_type_refusal(value: bytes | None, data: bytes) -> dict[str, Any] | None:

@@ -111,6 +111,27 @@ def test_a_json_body_sent_as_another_type_is_refused_saying_so(server: Server, s
     assert (sent or "no Content-Type") in reply["error"]
 
 
+@pytest.mark.parametrize(("sent", "named"), [
+    ("application/json; charset=latin-1", "latin-1"),
+    ('application/json; Charset="ISO-8859-1"', "ISO-8859-1"),
+    ("application/json", None),
+    ("application/json; charset=utf-8", None),
+])  # fmt: skip
+def test_a_body_not_utf8_names_the_charset_it_was_declared_in(server: Server, sent, named):
+    """Found by attack (h117): a latin-1 body declared ``charset=latin-1`` was refused as "not
+    UTF-8" without a word of the declared charset. The refusal (400 malformed, as before) names
+    it, and says the service reads UTF-8 only; a body declared UTF-8, or nothing, is told as
+    before."""
+    body = json.dumps({**EXAMPLE, "id": "café"}, ensure_ascii=False).encode("latin-1")
+    response = httpx.post(f"{server.url}/v1/hint", content=body, headers={"content-type": sent},
+                          timeout=30)  # fmt: skip
+    reply = response.json()
+    assert response.status_code == 400 and reply["code"] == "malformed", reply
+    assert reply["error"].startswith("the request is not UTF-8 text (byte ")
+    declared = f"the body is declared {named}; this service reads JSON as UTF-8 only"
+    assert reply["error"].endswith(declared) if named else "declared" not in reply["error"]
+
+
 @pytest.mark.parametrize(
     "encodings", [["gzip"], ["GZIP"], ["identity, gzip"], ["gzip", "identity"], ["br"]]
 )
