@@ -652,6 +652,10 @@ class _Replayed:
     ends: set[int] = dataclass_field(default_factory=set)
     """The plies searched that are the finished game (a forced position's value may be its)."""
 
+    start: int = 0
+    """The first ply reviewed: a range after it (``fromPly``) has positions before it whose
+    words it does not know (:meth:`value_label`)."""
+
     def add(self, seen: Seen) -> None:
         """Note how ``seen``'s value was found (its method and its words, once each; those of a
         value that is the finished game's apart) and what its search said (an exact search that
@@ -678,10 +682,14 @@ class _Replayed:
         finished game's words where no other position's value had them said as what they are,
         the value at the game's end ("heuristic estimate of the win probability / exact win
         probability at the game's end": a guardians or Trial review read "/ exact win
-        probability" as though some of its estimates were exact)."""
+        probability" as though some of its estimates were exact). A range starting after ply 0
+        whose only values are the finished game's says so too: the web table joins the ranges'
+        words, and a graph of estimates read "... / exact win probability at the game's end /
+        exact win probability along the game" from its last range's bare words."""
         labels = list(self.labels)
         if self.end_label is not None and self.end_label not in labels:
-            labels.append(f"{self.end_label} at the game's end" if labels else self.end_label)
+            apart = labels or self.start > 0
+            labels.append(f"{self.end_label} at the game's end" if apart else self.end_label)
         return " / ".join(labels)
 
     def search_notes(self) -> list[str]:
@@ -709,7 +717,7 @@ def _replay(
     before = walk.seen()
     told(start)
     replayed = _Replayed([_point(before)], [], set(), [], reviewed=start, shortfalls=shortfalls,
-                         ends=ends)  # fmt: skip
+                         ends=ends, start=start)  # fmt: skip
     replayed.add(before)
     for ply in range(start + 1, last + 1):
         if deadline is not None and time.monotonic() >= deadline:

@@ -77,16 +77,13 @@ def test_a_hidden_card_game_s_fall_is_read_from_the_seat_s_own_points() -> None:
     assert "gave away 0.00" in (fall_note(noisy, curve, "win probability") or "")
 
 
-def test_the_exact_value_of_the_game_s_end_is_said_as_the_end_s() -> None:
-    """A guardians review's estimates and its finished game's exact value read "heuristic
-    estimate of the win probability / exact win probability" as though some estimates were
-    exact; an exact dog review keeps its one label."""
-    record = {"game": "guardians", "options": {"players": 1, "level": 1}, "seed": 0,
-              "actions": []}  # fmt: skip
+def _first_option_solo_record() -> dict[str, Any]:
+    """A solo guardians game to its end: the first outcome and the first move everywhere."""
     import solver
 
-    game = solver.load_game("guardians", players=1, level=1)
-    state = game.new_initial_state()
+    record: dict[str, Any] = {"game": "guardians", "options": {"players": 1, "level": 1},
+                              "seed": 0, "actions": []}  # fmt: skip
+    state = solver.load_game("guardians", players=1, level=1).new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
             action = state.chance_outcomes()[0][0]
@@ -94,6 +91,31 @@ def test_the_exact_value_of_the_game_s_end_is_said_as_the_end_s() -> None:
             action = state.legal_actions()[0]
         record["actions"].append(action)
         state.apply_action(action)
+    return record
+
+
+def test_a_last_range_of_the_end_alone_says_its_value_is_the_end_s() -> None:
+    """The web table reviews six plies a request and joins the ranges' words: a guardians
+    game's last range, valued only by the finished game, said "exact win probability" bare, and
+    the graph read "heuristic estimate of the win probability / exact win probability at the
+    game's end / exact win probability along the game" (a new user's pass). A range after ply 0
+    says the end's value is the end's; a whole review of the end alone keeps the bare words."""
+    record = _first_option_solo_record()
+    last = len(record["actions"])
+    tail = review_record(record, iterations=5, start=last - 1)
+    assert tail["curve"][-1]["method"] == "exact", tail["curve"]
+    assert tail["valueLabel"] == "exact win probability at the game's end"
+    dog = {"game": "dog", "options": {"forest": "dog/another-dog"}, "seed": 1,  # won at ply 8
+           "actions": [11, 3, 0, 10, 0, 4, 11, 0]}  # fmt: skip
+    assert review_record(dog, start=8)["valueLabel"] == "exact win probability at the game's end"
+    assert review_record(dog)["valueLabel"] == "exact win probability"
+
+
+def test_the_exact_value_of_the_game_s_end_is_said_as_the_end_s() -> None:
+    """A guardians review's estimates and its finished game's exact value read "heuristic
+    estimate of the win probability / exact win probability" as though some estimates were
+    exact; an exact dog review keeps its one label."""
+    record = _first_option_solo_record()
     review = review_record(record, iterations=5, start=len(record["actions"]) - 4)
     assert review["finished"] and review["curve"][-1]["method"] == "exact"
     labels = review["valueLabel"].split(" / ")

@@ -130,8 +130,16 @@ function showFailure(error) {
   $("chance").hidden = true;
   $("outcomes").textContent = "";
   $("hint").disabled = true;
-  $("status").textContent = "Error: the position could not be shown.";
   $("status").dataset.state = "error";
+  if (error && error.code === "too_many_sessions") { // no position failed: no game was started
+    $("status").textContent = "No new game against the engines: the server is full.";
+    // the server's words (when to retry), and what plays now: the analysis board keeps no
+    // session on the server
+    showError(`${error.message}. Meanwhile Seats: every seat here (the analysis board) plays `
+      + "without one.");
+    return;
+  }
+  $("status").textContent = "Error: the position could not be shown.";
   showError(error);
 }
 
@@ -568,8 +576,12 @@ function overText(returns, scores) {
   }
   const best = Math.max(...returns);
   const first = returns.flatMap((value, seat) => (value === best ? [seat] : []));
+  // a winner whose score another seat has too won on the game's tie-break (the picture says
+  // which): "player 0 won (scores 0, 0)" read as a mistake
+  const tied = scores && first.length === 1
+    && scores.some((score, seat) => seat !== first[0] && score === scores[first[0]]);
   const who = first.length === returns.length ? "a tie"
-    : first.length === 1 ? `player ${first[0]} won`
+    : first.length === 1 ? `player ${first[0]} won${tied ? " on the tie-break" : ""}`
     : `shared first place: players ${first.join(", ")}`;
   const said = scores ? `scores ${scores.join(", ")}`
     : `returns ${returns.map((r) => r.toFixed(2)).join(", ")}`;
@@ -1266,11 +1278,16 @@ function showReviewProgress(state, began, text) {
 
 // The kinds of value a review met, each once, in the order met: each ranged request names only
 // its own plies' kinds, so the last one alone (say "exact" near the end of a long game) would
-// label a graph of estimates exact.
+// label a graph of estimates exact. A range valued by the finished game alone says "K at the
+// game's end"; where another range said K of its positions, K covers the end's too (the
+// server's rule within one answer): a graph of exact values says "exact" once.
+const AT_THE_END = " at the game's end";
 function mergedLabels(seen, more) {
   const kinds = (seen ? seen.split(" / ") : []);
   for (const kind of (more ? more.split(" / ") : [])) if (!kinds.includes(kind)) kinds.push(kind);
-  return kinds.length ? kinds.join(" / ") : seen;
+  const said = kinds.filter((kind) => !(kind.endsWith(AT_THE_END)
+    && kinds.includes(kind.slice(0, -AT_THE_END.length))));
+  return said.length ? said.join(" / ") : seen;
 }
 
 // The fields of a reviewed decision and of a curve point the server's closing notes read: the

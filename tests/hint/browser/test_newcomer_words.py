@@ -1,0 +1,72 @@
+"""Words of the web table a new user's pass (h124) found wrong, in a real Chromium: a full
+server's refusal of a session, a winner on the tie-break, and a review graph's caption joined
+from its ranges' words."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .conftest import ready
+
+REFUSED = ("the server keeps as many table sessions as it can, all in use: retry after 885 s "
+           "(a session unused for 900 s may then make room)")  # fmt: skip
+
+
+def test_a_full_server_s_refusal_of_a_session_says_what_plays_now(page: Any) -> None:
+    """``503 too_many_sessions`` on a session's start read "Error: the position could not be
+    shown." (no position had failed: no game was started) with no word of the analysis board,
+    which needs no session. The status says the server is full, the error line gives the
+    server's words and the way to play now, and that way plays."""
+    body = json.dumps({"id": None, "error": REFUSED, "field": None,
+                       "code": "too_many_sessions", "version": 1})  # fmt: skip
+    page.route(
+        "**/v1/table/start",
+        lambda route: route.fulfill(
+            status=503, body=body, content_type="application/json", headers={"Retry-After": "885"}
+        ),
+    )
+    page.select_option("#game", "trial")  # a hidden-card game starts as a session
+    page.wait_for_function("() => document.querySelector('#status').dataset.state === 'error'")
+    assert page.input_value("#mode") == "session"
+    assert page.inner_text("#status") == "No new game against the engines: the server is full."
+    error = page.inner_text("#error")
+    assert error.startswith(REFUSED) and "Seats: every seat here (the analysis board)" in error
+    page.select_option("#mode", "board")
+    page.click("#new-game")
+    page.wait_for_function("() => window.table.position !== null")
+    ready(page)
+    assert page.get_attribute("#status", "data-state") in {"chance", "decision"}
+    assert page.inner_text("#error") == ""
+
+
+def test_a_winner_on_the_tie_break_is_said_so(page: Any) -> None:
+    """A two-player guardians game both players ended at 0 VP, player 0 winning on fewer tiles,
+    read "Game over: player 0 won (scores 0, 0)."; the picture alone said the tie-break."""
+    said = page.evaluate(
+        "() => [overText([1, 0], [0, 0]), overText([0, 1], [3, 5]),"
+        " overText([0.5, 0.5], [4, 4]), overText([1, 0, 0], [7, 7, 2])]"
+    )
+    assert said == ["Game over: player 0 won on the tie-break (scores 0, 0).",
+                    "Game over: player 1 won (scores 3, 5).",
+                    "Game over: a tie (scores 4, 4).",
+                    "Game over: player 0 won on the tie-break (scores 7, 7, 2)."]  # fmt: skip
+
+
+def test_the_graph_caption_names_the_end_s_value_once(page: Any) -> None:
+    """The review's ranges each name their own words; a range valued by the finished game alone
+    says "K at the game's end" (solver.review), which a range saying K of its own positions
+    covers: an exact dog review reads "exact win probability" once, a guardians one keeps its
+    estimates apart from the end's exact value."""
+    end = "exact win probability at the game's end"
+    cases = [["exact win probability", end],
+             [f"heuristic estimate of the win probability / {end}", end],
+             [end, "exact win probability"],
+             ["heuristic estimate of the win probability", "exact win probability"]]  # fmt: skip
+    joined = page.evaluate("(cases) => cases.map(([a, b]) => mergedLabels(a, b))", cases)
+    assert joined == [
+        "exact win probability",
+        f"heuristic estimate of the win probability / {end}",
+        "exact win probability",
+        "heuristic estimate of the win probability / exact win probability",
+    ]
