@@ -46,6 +46,7 @@ __all__ = [
     "bytes_said",
     "check_readable",
     "check_writable",
+    "current_umask",
     "decode_json",
     "file_format_error",
     "parse_json",
@@ -456,7 +457,9 @@ def _probe_folder(folder: Path, name: str) -> None:
         raise OptionError(f"{path_said(name)}: cannot write: {os.strerror(errno.ENOSPC)}")
 
 
-def _umask() -> int:
+def current_umask() -> int:
+    """The process's file-creation mask (read by setting it and setting it back), for a file or
+    folder made under a temporary name to get the mode a plain ``open``/``mkdir`` would give."""
     mask = os.umask(0)
     os.umask(mask)
     return mask
@@ -583,7 +586,7 @@ def _write_through_temporary(
         raise OptionError(f"{path_said(name)}: cannot write: {exc.strerror or exc}") from None
     try:
         try:
-            os.fchmod(handle, 0o666 & ~_umask())
+            os.fchmod(handle, 0o666 & ~current_umask())
             if callable(content):
                 os.close(handle)
                 handle = -1

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from solver.errors import OptionError, SolverError, path_said
-from solver.files import removed_on_terminate, sigterm_held
+from solver.files import current_umask, removed_on_terminate, sigterm_held
 
 __all__ = ["swap_in", "write_folder_whole"]
 
@@ -201,12 +201,6 @@ def _settle(old: Path, new: Path, ours: set[str], where: str = "") -> None:
                 os.replace(source, into)
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def write_folder_whole(
     target: Path, fill: Callable[[Path], object], *, overwrite: bool
 ) -> list[Path]:
@@ -222,7 +216,7 @@ def write_folder_whole(
         except OSError as exc:
             raise _worded(exc, target) from None
         try:
-            os.chmod(staging, 0o777 & ~_umask())
+            os.chmod(staging, 0o777 & ~current_umask())
             fill(staging)
             return swap_in(staging, target, overwrite=overwrite)
         except SolverError:  # already worded (an OutputError is an OSError too)
