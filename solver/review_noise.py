@@ -3,10 +3,10 @@
 A review values each decision by one search at a budget (the Trial's 300 simulations a
 position). Its loss, the best move's value less the value of the move played, is read off that
 one search: where the two are apart by less than the search's noise, the loss is noise, and
-since a loss is never below 0 the noise only adds (a player who always chose the first option
-read 97.7 accurate against the engines' 97.8 to 98.5, and their summed losses 0.67 against the
-winner's 0.65). So a decision whose first search says the move played gave value away is
-searched again :data:`MORE_SEARCHES` times with other seeds, at the same budget: the moves'
+since a loss is never below 0 the noise only adds (a Trial player who always chose the first
+option read about as accurate as the engines: the figures are in docs/hint-engine.md). So a
+decision whose first search says the move played gave value away is searched again
+:data:`MORE_SEARCHES` times with other seeds, at the same budget: the moves'
 values are pooled over the searches (each search's value of a move weighted by its
 simulations), the loss is the pooled one, and the searches' spread gives it a standard error
 (:func:`loss_error`: the spread of the best-less-played differences of the searches). A loss

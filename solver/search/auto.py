@@ -357,10 +357,9 @@ def _every_move_valued(run: Resumed) -> bool:
     """Whether every legal move of a decision root has a visit already, so the floor's purpose
     (:func:`floor_simulations`: a value for every move) is met: the max backup's first
     expansion values every child (the heuristic leaves' priming), and the floor's other
-    simulations each expanded a child and valued all of its own children, untimed: a 4-player
-    guardians position of 144 moves on the reference engine ran 9 s past ``seconds: 0.01``
-    (12 s over HTTP; ``seconds: 5`` was a 504). The calls resume one random stream, so an
-    iteration budget's search is the same either way."""
+    simulations each expanded a child and valued all of its own children, untimed, seconds past
+    a small time budget on a position of many moves (figures: docs/search.md). The calls resume
+    one random stream, so an iteration budget's search is the same either way."""
     if run.last is None or run.state.is_chance_node():
         return False
     moves = run.last.moves

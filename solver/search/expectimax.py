@@ -525,8 +525,8 @@ def _refuse_whole_game(game: Game, options: TableOptions) -> None:
     """The Python loop on a registered game whose declaration offers no exact search
     (``GameSpec.exact`` false: guardians, the Trial) is refused the whole game, as the kernel's
     states are (:func:`_check_python_fallback`): a reference engine's state was searched
-    unbounded (guardians' whole game in Python: 1 GB in 331 s before the memory cap said no,
-    while its kernel twin was refused at once). A search bounded by a depth or a probability
+    unbounded until the memory cap said no (guardians': docs/search.md), while its kernel twin
+    was refused at once. A search bounded by a depth or a probability
     cut-off goes on; so does one asked of the Python loop by name (``_engine="python"``)."""
     from solver.spec import declared
 

@@ -25,7 +25,8 @@ every position:
 - A **node budget** (``max_nodes`` expanded positions): when it runs out the answer is
   ``"unknown"``: never a wrong ``"win"`` or ``"no"``. A :func:`~solver.search.limit.
   search_deadline` in force (the hint service's analysis) ends it alike, read every
-  :data:`DEADLINE_EVERY` nodes: its 200,000 nodes of Python took 1.2-1.8 s past the deadline.
+  :data:`DEADLINE_EVERY` nodes (unread, its nodes of Python ran well past the deadline:
+  docs/analysis.md).
 
 The answer carries the *strategy*: for every decision state proven won during the search, the
 winning action (keyed by state bytes). Following it from the root wins against every roll
