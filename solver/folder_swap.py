@@ -11,13 +11,12 @@ while they place, so two runs place one after the other (the last one's files wi
 renamed aside and the new one renamed in (still under the lock: writers never mix). A target
 that holds the current folder (``--report .``) is not moved (the shell in it would be left in a
 removed folder): its files are replaced one by one under the lock, so writers still never mix.
-So is a target that is a mount point, which no rename can move or exchange (Linux says EBUSY):
-:func:`write_folder_whole` makes its staging folder inside it, on its filesystem; so is an existing
-target in a parent folder the user may not write (no staging folder beside it, no rename there),
-and one that is not wholly the user's, on one filesystem (another user's shared folder, one
-holding another user's files, a filesystem mounted beneath it: :func:`_exchangeable`).
-A bind mount within one filesystem, which ``os.path.ismount`` misses, is found in the mount
-table; a mount point both miss is refused in one line saying so.
+So is an existing target in a parent folder the user may not write (no staging folder beside
+it, no rename there), and one :mod:`solver.folder_kinds` says is written inside (a mount point,
+which no rename can move or exchange; a folder not wholly the user's): :func:`write_folder_whole`
+makes its staging folder inside it. A mount point both ``os.path.ismount`` and the mount table
+miss is refused in one line saying so. What the new files are merged with is
+:mod:`solver.folder_merge`'s.
 """
 
 from __future__ import annotations
@@ -27,7 +26,6 @@ import ctypes
 import errno
 import fcntl
 import os
-import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
@@ -35,6 +33,8 @@ from pathlib import Path
 
 from solver.errors import OptionError, SolverError, path_said
 from solver.files import current_umask, removed_on_terminate, sigterm_held
+from solver.folder_kinds import written_inside
+from solver.folder_merge import carry, place_each, settle
 
 __all__ = ["swap_in", "write_folder_whole"]
 
@@ -91,51 +91,9 @@ def _mount_point(target: Path) -> OptionError:
     )
 
 
-def _link_or_copy(source: str, target: str) -> None:
-    try:
-        os.link(source, target, follow_symlinks=False)
-    except OSError:  # another device, a filesystem without links, a file of another user
-        shutil.copy2(source, target, follow_symlinks=False)
-
-
-def _carry(old: Path, new: Path, where: Path) -> list[Path]:
-    """Link into ``new`` every entry of ``old`` that ``new`` lacks (within folders both have);
-    return the paths (under ``where``) of the files ``new`` would replace."""
-    taken: list[Path] = []
-    for entry in sorted(os.scandir(old), key=lambda e: e.name):
-        source, target = old / entry.name, new / entry.name
-        if os.path.lexists(target):
-            if entry.is_dir(follow_symlinks=False) and target.is_dir() and not target.is_symlink():
-                taken += _carry(source, target, where / entry.name)
-            else:
-                taken.append(where / entry.name)
-        elif entry.is_dir(follow_symlinks=False):
-            shutil.copytree(source, target, symlinks=True, copy_function=_link_or_copy)
-        else:
-            _link_or_copy(os.fspath(source), os.fspath(target))
-    return taken
-
-
 def _holds_cwd(folder: Path) -> bool:
     here = Path(os.getcwd())
     return here == folder or folder in here.parents
-
-
-def _place_each(staging: Path, target: Path, *, overwrite: bool) -> list[Path]:
-    """The new files moved into ``target`` one by one (each atomically), none replaced unless
-    ``overwrite``: the files it would replace returned, placing nothing, when there are some."""
-    files = sorted(p.relative_to(staging) for p in staging.rglob("*") if not p.is_dir())
-    taken = [target / name for name in files if os.path.lexists(target / name)]
-    if taken and not overwrite:
-        return taken
-    for name in files:
-        source, into = staging / name, target / name
-        into.parent.mkdir(parents=True, exist_ok=True)
-        if overwrite:
-            os.replace(source, into)
-        else:
-            os.link(source, into, follow_symlinks=False)  # never replaces one that appeared
-    return []
 
 
 def swap_in(staging: Path, target: Path, *, overwrite: bool) -> list[Path]:
@@ -149,9 +107,9 @@ def swap_in(staging: Path, target: Path, *, overwrite: bool) -> list[Path]:
             return []
         if _holds_cwd(target) or staging.parent == target:  # the shell's folder, a mount point
             with sigterm_held():  # all of the run's files placed, or none
-                return _place_each(staging, target, overwrite=overwrite)
+                return place_each(staging, target, overwrite=overwrite)
         ours = {p.relative_to(staging).as_posix() for p in staging.rglob("*")}
-        taken = _carry(target, staging, target)
+        taken = carry(target, staging, target)
         if taken and not overwrite:
             return taken
         os.chmod(staging, os.stat(target).st_mode & 0o7777)
@@ -161,10 +119,10 @@ def swap_in(staging: Path, target: Path, *, overwrite: bool) -> list[Path]:
 
 def _put_in_place(staging: Path, target: Path, ours: set[str]) -> list[Path]:
     """The exchange of ``staging`` (the new folder, ``target``'s other entries linked in) and
-    ``target``, then :func:`_settle`; where the filesystem cannot exchange, the old folder
-    renamed aside and the new one in."""
+    ``target``, then :func:`~solver.folder_merge.settle`; where the filesystem cannot exchange,
+    the old folder renamed aside and the new one in."""
     if _exchange(staging, target):
-        _settle(staging, target, ours)
+        settle(staging, target, ours)
         return []
     aside = staging.with_name(staging.name + ".old")
     try:
@@ -178,27 +136,9 @@ def _put_in_place(staging: Path, target: Path, ours: set[str]) -> list[Path]:
     except OSError:
         os.rename(aside, target)
         raise
-    _settle(aside, target, ours)
+    settle(aside, target, ours)
     shutil.rmtree(aside, ignore_errors=True)
     return []
-
-
-def _settle(old: Path, new: Path, ours: set[str], where: str = "") -> None:
-    """After the exchange, what another process changed in the ``old`` folder while its entries
-    were being linked into the ``new`` one is moved into ``new``, in any of its folders: a file
-    made there, or replaced by a rename (another run's ``-o DIR/results.csv`` written whole),
-    was left in the old folder and removed with it. The entries of this run (``ours``: their
-    paths under the folder) stay; what cannot be moved stays where it is (best effort)."""
-    for entry in os.scandir(old):
-        name = where + entry.name
-        source, into = old / entry.name, new / entry.name
-        with contextlib.suppress(OSError):
-            if not os.path.lexists(into):
-                os.rename(source, into)
-            elif entry.is_dir(follow_symlinks=False) and into.is_dir() and not into.is_symlink():
-                _settle(source, into, ours, name + "/")
-            elif name not in ours and entry.inode() != os.lstat(into).st_ino:
-                os.replace(source, into)
 
 
 def write_folder_whole(
@@ -228,60 +168,6 @@ def write_folder_whole(
                 shutil.rmtree(staging)
 
 
-def _exchangeable(folder: Path) -> bool:
-    """Whether ``folder`` may be exchanged for its new version: it and everything in it are this
-    user's, on its one filesystem, with no mount point beneath it (:func:`_mount_points`).
-
-    The exchange puts a new folder of this user's in its place (owner and group the user's, not
-    a shared folder's: its owner lost the right to write in it), copies what it cannot link
-    (another user's file, under Linux's protected_hardlinks; a file on another filesystem) as
-    the user's, and then removes the old folder: a filesystem mounted beneath it moved with the
-    old folder and was emptied by that removal (a USB drive mounted at ``DIR/usb`` lost its
-    files, its copy left in ``DIR``). In a sticky folder (``/tmp``) another user's folder cannot
-    be renamed at all ('Operation not permitted'). A folder the user made read-only (mode 555)
-    was written in all the same, by the exchange. Where any of these holds the files are placed
-    one by one instead (so a read-only folder is refused, 'cannot write: Permission denied'),
-    the folder and everything else in it kept as they are."""
-    me, top = os.geteuid(), os.lstat(folder)
-    if top.st_uid != me or any(_beneath(point, folder) for point in _mount_points()):
-        return False
-    if not os.access(folder, os.W_OK | os.X_OK):  # made read-only: the exchange wrote in anyway
-        return False
-
-    def unreadable(exc: OSError) -> None:
-        raise exc
-
-    try:
-        for root, folders, files in os.walk(folder, onerror=unreadable):
-            for name in folders + files:
-                entry = os.lstat(os.path.join(root, name))
-                if entry.st_uid != me or entry.st_dev != top.st_dev:
-                    return False
-    except OSError:  # a folder inside it this user cannot read: not carried by links either
-        return False
-    return True
-
-
-def _beneath(path: Path, folder: Path) -> bool:
-    return folder in path.parents
-
-
-def _mount_points(table: str = "/proc/self/mountinfo") -> list[Path]:
-    """The mount points this process sees (``table``; none where it cannot be read): a bind
-    mount of a folder on the same filesystem shows nowhere else (same device)."""
-    try:
-        with open(table, "rb") as lines:
-            fields = [line.split(b" ") for line in lines]
-    except OSError:
-        return []
-    unescaped = (  # the kernel writes a space, a tab, a newline and a backslash as \ooo
-        re.sub(rb"\\([0-7]{3})", lambda m: bytes([int(m.group(1), 8)]), f[4])
-        for f in fields
-        if len(f) > 4
-    )
-    return [Path(os.fsdecode(point)) for point in unescaped]
-
-
 def _worded(exc: OSError, target: Path) -> OptionError:
     if isinstance(exc, FileExistsError):
         where = exc.filename2 or exc.filename
@@ -292,14 +178,11 @@ def _worded(exc: OSError, target: Path) -> OptionError:
 
 def _staging_for(target: Path) -> Path:
     """A new empty folder on ``target``'s filesystem: beside it; inside it when it is a mount
-    point, an existing folder that may not be exchanged (:func:`_exchangeable`), or an existing
-    folder whose parent this user may not write (a folder of one's own in a system folder): then
-    :func:`swap_in` places the files one by one."""
-    inside = (  # a bind mount os.path.ismount misses is in the mount table
-        os.path.ismount(target)
-        or target in _mount_points()
-        or (target.is_dir() and not _exchangeable(target))
-    )
+    point or an existing folder that may not be exchanged
+    (:func:`~solver.folder_kinds.written_inside`), or an existing folder whose parent this user
+    may not write (a folder of one's own in a system folder): then :func:`swap_in` places the
+    files one by one."""
+    inside = written_inside(target)
     where = target if inside else target.parent
     prefix = f".{target.name or 'folder'}."
     try:

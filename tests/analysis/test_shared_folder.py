@@ -26,7 +26,7 @@ import pytest
 
 pd = pytest.importorskip("pandas")
 
-from solver import folder_swap  # noqa: E402
+from solver import folder_kinds, folder_swap  # noqa: E402
 from solver.analysis import report, report_files  # noqa: E402
 from solver.analysis.curate import save_selected  # noqa: E402
 from solver.games.dog.format import format_forest  # noqa: E402
@@ -125,7 +125,7 @@ def test_a_filesystem_mounted_beneath_the_folder_is_left_in_place(tmp_path, monk
     usb = target / "usb"
     usb.mkdir(parents=True)
     (usb / "precious.txt").write_text("precious\n", encoding="utf-8")
-    monkeypatch.setattr(folder_swap, "_mount_points", lambda: [Path("/proc"), usb], raising=False)
+    monkeypatch.setattr(folder_kinds, "mount_points", lambda: [Path("/proc"), usb])
     monkeypatch.setattr(report, "write_report", _fake_report)
     held = _held(usb)
     _write_all(target, False)
@@ -141,11 +141,11 @@ def test_the_mount_table_is_read_with_its_escapes(tmp_path):
         b"22 27 0:21 / /proc rw - proc proc rw\n"
         b"40 27 0:50 / /media/my\\040drive\\134x rw,relatime - vfat /dev/sdb1 rw\n"
     )
-    assert folder_swap._mount_points(os.fspath(table)) == [
+    assert folder_kinds.mount_points(os.fspath(table)) == [
         Path("/proc"),
         Path("/media/my drive\\x"),
     ]
-    assert folder_swap._mount_points(os.fspath(tmp_path / "none")) == []
+    assert folder_kinds.mount_points(os.fspath(tmp_path / "none")) == []
 
 
 def test_a_read_only_folder_is_not_written_in_by_the_exchange(tmp_path, monkeypatch):
@@ -201,7 +201,7 @@ def test_a_bind_mount_the_mount_table_names_gets_its_files_in_place(tmp_path, mo
     so its files are placed in it. Faked: the table names the folder."""
     bound = tmp_path / "bound"
     bound.mkdir()
-    monkeypatch.setattr(folder_swap, "_mount_points", lambda: [bound], raising=False)
+    monkeypatch.setattr(folder_kinds, "mount_points", lambda: [bound])
     monkeypatch.setattr(report, "write_report", _fake_report)
     held = _held(bound)
     _write_all(bound, False)
