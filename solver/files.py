@@ -44,6 +44,7 @@ from solver.json_objects import loads
 __all__ = [
     "MAX_FILE_BYTES",
     "bytes_said",
+    "cannot_write",
     "check_readable",
     "check_writable",
     "current_umask",
@@ -376,6 +377,17 @@ def file_format_error(exc: FormatError, path: str, text: str) -> FormatError:
     return FormatError(exc.expected, line=exc.line, column=exc.column, found=exc.found, path=path)
 
 
+def cannot_write(name: str | os.PathLike[str], why: OSError | str) -> OptionError:
+    """The error of an output path the system would not let be written, naming it and why (an
+    ``OSError``'s own words, else ``why``): every writer's refusal reads alike.
+
+    >>> cannot_write("out/r.csv", PermissionError(13, "Permission denied"))
+    OptionError('out/r.csv: cannot write: Permission denied')
+    """
+    said = why if isinstance(why, str) else why.strerror or why
+    return OptionError(f"{path_said(name)}: cannot write: {said}")
+
+
 EXISTS_HINT = "add --overwrite to replace it"
 """How an error about an existing output file says what to do (the commands' flag)."""
 
@@ -419,7 +431,7 @@ def _mode_of(path: Path, name: str) -> int | None:
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as exc:
-        raise OptionError(f"{path_said(name)}: cannot write: {exc.strerror or exc}") from None
+        raise cannot_write(name, exc) from None
 
 
 FULL_DEVICE = (1, 7)
@@ -433,14 +445,14 @@ def _probe_device(target: Path, name: str) -> None:
     try:
         handle = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
     except OSError as exc:
-        raise OptionError(f"{path_said(name)}: cannot write: {exc.strerror or exc}") from None
+        raise cannot_write(name, exc) from None
     try:
         rdev = os.fstat(handle).st_rdev
     finally:
         os.close(handle)
     if (os.major(rdev), os.minor(rdev)) == FULL_DEVICE:
         full = os.strerror(errno.ENOSPC)
-        raise OptionError(f"{path_said(name)}: cannot write: {full} (it takes no data)")
+        raise cannot_write(name, f"{full} (it takes no data)")
 
 
 def _probe_folder(folder: Path, name: str) -> None:
@@ -449,12 +461,12 @@ def _probe_folder(folder: Path, name: str) -> None:
     try:
         handle, probe = tempfile.mkstemp(prefix=".probe.", dir=folder)
     except OSError as exc:
-        raise OptionError(f"{path_said(name)}: cannot write: {exc.strerror or exc}") from None
+        raise cannot_write(name, exc) from None
     os.close(handle)
     os.unlink(probe)
     blocks = os.statvfs(folder)
     if (blocks.f_bavail if os.geteuid() else blocks.f_bfree) == 0:
-        raise OptionError(f"{path_said(name)}: cannot write: {os.strerror(errno.ENOSPC)}")
+        raise cannot_write(name, os.strerror(errno.ENOSPC))
 
 
 def current_umask() -> int:
@@ -583,7 +595,7 @@ def _write_through_temporary(
             prefix=f".{target.name}.", suffix=target.suffix, dir=folder
         )
     except OSError as exc:
-        raise OptionError(f"{path_said(name)}: cannot write: {exc.strerror or exc}") from None
+        raise cannot_write(name, exc) from None
     try:
         try:
             os.fchmod(handle, 0o666 & ~current_umask())
@@ -613,7 +625,7 @@ def _write_through_temporary(
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
-        raise OptionError(f"{path_said(name)}: cannot write: {exc.strerror or exc}") from None
+        raise cannot_write(name, exc) from None
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
@@ -631,14 +643,14 @@ def _write_device(target: Path, content: str | bytes | Callable[[str], None]) ->
         handle = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
     except OSError as exc:
         why = "nothing reads this pipe" if exc.errno == errno.ENXIO else exc.strerror or exc
-        raise OptionError(f"{path_said(target)}: cannot write: {why}") from None
+        raise cannot_write(target, why) from None
     try:
         os.set_blocking(handle, True)
         view = memoryview(data)
         while view:
             view = view[os.write(handle, view) :]
     except OSError as exc:
-        raise OptionError(f"{path_said(target)}: cannot write: {exc.strerror or exc}") from None
+        raise cannot_write(target, exc) from None
     finally:
         os.close(handle)
     return target

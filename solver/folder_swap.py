@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from solver.errors import OptionError, SolverError, path_said
-from solver.files import current_umask, removed_on_terminate, sigterm_held
+from solver.files import cannot_write, current_umask, removed_on_terminate, sigterm_held
 from solver.folder_kinds import written_inside
 from solver.folder_merge import carry, place_each, settle
 
@@ -173,7 +173,7 @@ def _worded(exc: OSError, target: Path) -> OptionError:
         where = exc.filename2 or exc.filename
         return OptionError(f"{path_said(where)}: already exists; it was not replaced")
     where = exc.filename or os.fspath(target)
-    return OptionError(f"{path_said(where)}: cannot write: {exc.strerror or exc}")
+    return cannot_write(where, exc)
 
 
 def _staging_for(target: Path) -> Path:
