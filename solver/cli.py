@@ -141,7 +141,9 @@ class _Parser(argparse.ArgumentParser):
         """One line: a line break a user's word brought (``$'--x\\ny'``) is shown as ``\\n``,
         and a word that is no choice gets the close choices (``ply``: ``did you mean play?``)."""
         said = message.replace("\r", "\\r").replace("\n", "\\n")
-        said = _LONG_QUOTE.sub(_quote_shortened, said) + _choice_meant(message)
+        said = _LONG_QUOTE.sub(_quote_shortened, said) + (
+            _command_of_its_own(message) or _choice_meant(message)  # serve: not "solve?"
+        )
         self.exit(2, f"{self.prog}: error: {said} (see {self.prog} --help)\n")
 
 
@@ -180,6 +182,21 @@ def _choice_meant(message: str) -> str:
     by_form = {choice.lower(): choice for choice in choices}
     close = difflib.get_close_matches(_comparable(found["word"]), by_form, n=2, cutoff=0.6)
     return f"; did you mean {' or '.join(by_form[c] for c in close)}?" if close else ""
+
+
+def _command_of_its_own(message: str) -> str:
+    """Where a game's command is a command of ``forest`` itself (``forest dog analyse``, as
+    every other command is ``forest GAME ...``), where it is (a new user's pass: the refusal
+    listed the game's commands alone), or nothing.
+
+    >>> _command_of_its_own("argument COMMAND: invalid choice: 'analyse' (choose from 'show')")
+    "; analyse is a command of its own, not a game's: forest analyse --help"
+    """
+    found = _INVALID_CHOICE.search(message)
+    word = _comparable(found["word"]) if found and message.startswith("argument COMMAND") else ""
+    if word not in _BUILT_IN and word not in _ALIASES:
+        return ""
+    return f"; {word} is a command of its own, not a game's: forest {word} --help"
 
 
 def _comparable(quoted: str) -> str:

@@ -453,3 +453,23 @@ def test_a_cors_origin_no_browser_sends_is_refused(capsys, origin):
     _one_short_line(code, err, "expected an origin as a browser sends it")
     for good in ("*", "http://localhost:3000", "https://example.org", "capacitor://localhost"):
         assert _origin(good) == good
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (
+            ["dog", "analyse"],
+            "analyse is a command of its own, not a game's: forest analyse --help",
+        ),
+        (["guardians", "analyze"], "analyze is a command of its own, not a game's"),
+        (["trial", "serve"], "serve is a command of its own, not a game's: forest serve --help"),
+    ],
+)
+def test_a_command_of_forest_given_to_a_game_says_where_it_is(capsys, argv, said):
+    """Found by a new user's pass: every command is ``forest GAME ...`` but ``analyse``,
+    ``hint`` and ``serve``, and ``forest dog analyse`` listed the dog's commands alone (``serve``
+    got "did you mean solve?"). The refusal says the command is ``forest``'s own."""
+    code, err = _run(capsys, argv)
+    _one_short_line(code, err, said)
+    assert "did you mean" not in err

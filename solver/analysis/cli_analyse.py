@@ -448,7 +448,7 @@ def _curate(args: argparse.Namespace, frame: pd.DataFrame, hooks: AnalysisHooks)
         written = save_selected(
             chosen, args.save_to, game=args.analysis_game, overwrite=args.overwrite
         )
-        print(f"saved {len(written)} {hooks.noun}s to {args.save_to}")
+        print(f"saved {count(len(written), hooks.noun)} to {args.save_to}")  # not "1 forests"
     else:
         print(f"{len(chosen)} of {len(frame)} {hooks.noun}s selected")
         if len(chosen):

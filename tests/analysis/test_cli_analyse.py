@@ -355,6 +355,8 @@ def test_a_puzzle_name_is_analysed_as_its_file(tmp_path, monkeypatch, capsys, ga
     ]
     assert main(["analyse", "--game", game, "-o", "by-name.csv", "--save-to", "kept"]) == 0
     assert [p.name for p in (tmp_path / "kept").iterdir()] == [puzzles.path(name).name]
+    noun = {"dog": "forest", "guardians": "position"}[game]  # it said "saved 1 positions"
+    assert f"saved 1 {noun} to kept\n" in capsys.readouterr().out
     # an unknown name is still the path's own one-line error, before anything runs
     assert main(["analyse", f"{game}/no-such-puzzle", *common, "none.csv"]) == 2
     assert "no such" in capsys.readouterr().err and not (tmp_path / "none.csv").exists()
