@@ -1,18 +1,17 @@
 """A review's second look where an estimate's loss decides: the search's own noise.
 
-A review values each decision by one search at a budget (the Trial's 300 simulations a
-position). Its loss, the best move's value less the value of the move played, is read off that
-one search: where the two are apart by less than the search's noise, the loss is noise, and
-since a loss is never below 0 the noise only adds (a Trial player who always chose the first
-option read about as accurate as the engines: the figures are in docs/hint-engine.md). So a
-decision whose first search says the move played gave value away is searched again
-:data:`MORE_SEARCHES` times with other seeds, at the same budget: the moves'
-values are pooled over the searches (each search's value of a move weighted by its
-simulations), the loss is the pooled one, and the searches' spread gives it a standard error
-(:func:`loss_error`: the spread of the best-less-played differences of the searches). A loss
-below :data:`NOISE_FACTOR` standard errors is *within the noise*: the decision is undecided
-(the review's notion of a decision the estimates cannot judge, counted accurate, no mark).
-Nothing here knows any game: the searches are the hint engine's.
+A review values each decision by one search at a budget (a few hundred simulations a position,
+say). Its loss, the best move's value less the value of the move played, is read off that one
+search: where the two are apart by less than the search's noise, the loss is noise, and since a
+loss is never below 0 the noise only adds (a player who always chose the first option read about as
+accurate as the engines: the figures are in docs/hint-engine.md). So a decision whose first search
+says the move played gave value away is searched again :data:`MORE_SEARCHES` times with other
+seeds, at the same budget: the moves' values are pooled over the searches (each search's value of a
+move weighted by its simulations), the loss is the pooled one, and the searches' spread gives it a
+standard error (:func:`loss_error`: the spread of the best-less-played differences of the
+searches). A loss below :data:`NOISE_FACTOR` standard errors is *within the noise*: the decision is
+undecided (the review's notion of a decision the estimates cannot judge, counted accurate, no
+mark). Nothing here knows any game: the searches are the hint engine's.
 """
 
 from __future__ import annotations
