@@ -279,16 +279,14 @@ def _check_report(args: argparse.Namespace) -> None:
 
         check_report_folder(args.report)
     for name in ("report", "save_to"):
-        where = getattr(args, name)
+        where, flag = getattr(args, name), "--" + name.replace("_", "-")
         # lexists: a symbolic link to nothing is no folder to write into either (it ran the
         # batch, then said 'File exists' or named the report's staging folder)
         if where is not None and os.path.lexists(where) and not Path(where).is_dir():
-            flag = "--" + name.replace("_", "-")
             dangling = "" if Path(where).exists() else " (a symbolic link to nothing)"
             raise OptionError(f"{flag} {path_said(where)!r} is not a directory{dangling}")
         if where is not None and Path(where).is_dir() and not os.access(where, os.W_OK | os.X_OK):
             # said now, not once the batch of minutes has run (solver.folder_swap refuses it)
-            flag = "--" + name.replace("_", "-")
             raise OptionError(f"{flag} {path_said(where)!r}: cannot write: Permission denied")
 
 
