@@ -863,7 +863,10 @@ function drawSteps() {
       ? "save the game so far: its record holds every seat's cards, so this ends the game here "
         + "(the table becomes the analysis board of the game so far)"
       : "save the game so far (the game goes on)";
-    $("take-back").disabled = false;
+    // a human seat's move to take back, or nothing: the server refuses a take back before one
+    // ("no move of a human seat to take back"), and the refusal cleared the board
+    const humans = table.session.view.humans || [];
+    $("take-back").disabled = !table.line.some((entry) => humans.includes(entry.player));
     return;
   }
   for (const id of stepped) {

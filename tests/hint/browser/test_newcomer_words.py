@@ -70,3 +70,29 @@ def test_the_graph_caption_names_the_end_s_value_once(page: Any) -> None:
         "exact win probability",
         "heuristic estimate of the win probability / exact win probability",
     ]
+
+
+def test_take_back_in_a_session_waits_for_a_move_of_the_seat(page: Any) -> None:
+    """In a session, *Take back* was enabled before the human seat had moved: the server refused
+    it ("no move of a human seat to take back") and the page cleared the board to "Error: the
+    position could not be shown." while the session went on. It is enabled once the seat has
+    a move to take back, and disabled again when that move is taken back."""
+    page.select_option("#game", "dog")
+    page.wait_for_function("() => window.table.spec.name === 'dog'")
+    ready(page)
+    page.select_option("#mode", "session")
+    page.click("#new-game")
+    page.wait_for_function("() => window.table.session !== null")
+    ready(page)
+    assert page.get_attribute("#status", "data-state") == "decision"
+    assert page.is_disabled("#take-back")
+    ply = page.evaluate("() => window.table.session.view.ply")
+    page.click("#moves > button[data-action] >> nth=0")
+    page.wait_for_function(f"() => window.table.session.view.ply > {ply}")
+    ready(page)
+    assert page.is_enabled("#take-back")
+    page.click("#take-back")
+    page.wait_for_function(f"() => window.table.session.view.ply === {ply}")
+    ready(page)
+    assert page.is_disabled("#take-back") and page.inner_text("#error") == ""
+    assert page.get_attribute("#status", "data-state") == "decision"
