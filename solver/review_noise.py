@@ -122,6 +122,12 @@ def noise_note(decisions: Sequence[Mapping[str, Any]]) -> str | None:
         return None
     noisy = sum(bool(d.get("withinNoise")) for d in again)
     searches = max(int(d.get("searches") or 0) for d in again)
+    if not noisy:  # "0 of the 7 ... so they are undecided" spoke of decisions there were none of
+        return (
+            f"none of the {len(again)} decisions whose first search valued the move played "
+            f"below the best was within the search's noise at this budget (searched {searches} "
+            "times with other seeds): their marks stand"
+        )
     return (
         f"{noisy} of the {len(again)} decisions whose first search valued the move played below "
         f"the best were within the search's noise at this budget: searched {searches} times "

@@ -124,3 +124,22 @@ def test_the_exact_value_of_the_game_s_end_is_said_as_the_end_s() -> None:
     dog = review_record({"game": "dog", "options": {"forest": "dog/another-dog"}, "seed": 0,
                          "actions": [10, 1]})  # fmt: skip
     assert dog["valueLabel"] == "exact win probability"
+
+
+def test_no_decision_within_the_noise_is_said_as_none() -> None:
+    """A guardians solo review read "0 of the 7 decisions whose first search valued the move
+    played below the best were within the search's noise ...: searched 3 times ..., so they
+    are undecided (no mark, counted accurate)", words about decisions there were none of (a new
+    user's pass). Where none was, the note says so and that the marks stand."""
+    from solver.review_noise import noise_note
+
+    again = [{"ply": p, "player": 0, "loss": 0.1, "searches": 3, "withinNoise": False}
+             for p in (1, 2)]  # fmt: skip
+    assert noise_note(again) == (
+        "none of the 2 decisions whose first search valued the move played below the best was "
+        "within the search's noise at this budget (searched 3 times with other seeds): their "
+        "marks stand"
+    )
+    one = [{**again[0], "withinNoise": True}, again[1]]
+    said = noise_note(one)
+    assert said is not None and said.startswith("1 of the 2 decisions") and "undecided" in said
