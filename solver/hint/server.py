@@ -319,7 +319,19 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.service = service
+    _add_middleware(app, config)
+    _add_error_handlers(app)
+    app.include_router(api_router(service))
+    app.include_router(table_router(service))
+    answered_errors_only(app)
+    mount_docs(app)
+    mount_web(app)
+    return app
 
+
+def _add_middleware(app: FastAPI, config: ServerConfig) -> None:
+    """The app's middleware, outermost last: CORS where asked, the ingress checks, whole files,
+    and the access log where asked."""
     if config.cors_origins:
         from fastapi.middleware.cors import CORSMiddleware
 
@@ -336,6 +348,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     if config.access_log:
         app.add_middleware(_AccessLog)
 
+
+def _add_error_handlers(app: FastAPI) -> None:
+    """A request failing validation and a path or method not served answered with the service's
+    error object and a code, never FastAPI's or Starlette's own shapes."""
+
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> SafeJSONResponse:
         reply = _validation_reply(exc)
@@ -348,13 +365,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         code = HTTP_CODES.get(exc.status_code, "invalid_request")
         reply = error_answer(None, str(exc.detail), None, code)
         return SafeJSONResponse(reply, status_code=exc.status_code, headers=exc.headers)
-
-    app.include_router(api_router(service))
-    app.include_router(table_router(service))
-    answered_errors_only(app)
-    mount_docs(app)
-    mount_web(app)
-    return app
 
 
 def run_server(args: argparse.Namespace, caps: Caps) -> int:
