@@ -983,9 +983,22 @@ function drawHistory() {
 // A move-list entry's review marks, put anew: the mistake's mark, then the ~ of a position
 // searched less (a decision not reviewed, or null, leaves neither).
 function markEntry(button, decision) {
-  for (const old of button.querySelectorAll(".mark, .short")) old.remove();
+  for (const old of button.querySelectorAll(".mark, .short, .noise")) old.remove();
   delete button.dataset.mark;
   delete button.dataset.short;
+  delete button.dataset.noise;
+  // a loss within the search's noise: no mark, counted accurate; the command line's mark
+  // column reads "noise" there, and the list said nothing (a new user's pass)
+  if (decision && decision.withinNoise) {
+    const noise = document.createElement("span");
+    noise.className = "noise";
+    noise.textContent = "≈";
+    noise.title = `noise: the move played was ${(100 * decision.loss).toFixed(1)} points below `
+      + `the best (${decision.bestLabel}) by the searches, less than their noise: no mark, `
+      + "counted accurate";
+    button.appendChild(noise);
+    button.dataset.noise = "";
+  }
   if (decision && decision.mark) {
     const mark = document.createElement("span");
     mark.className = `mark ${decision.mark}`;
@@ -1349,7 +1362,8 @@ async function review() {
   showError(null);
   drawSteps();
   // an earlier review's marks go: the list shows this review's as its answers come
-  markHistory([...$("history").querySelectorAll("button[data-mark], button[data-short]")]
+  markHistory([...$("history").querySelectorAll("button[data-mark], button[data-short], "
+    + "button[data-noise]")]
     .map((button) => Number(button.dataset.ply)));
   try {
     do {

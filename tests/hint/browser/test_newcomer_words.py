@@ -96,3 +96,36 @@ def test_take_back_in_a_session_waits_for_a_move_of_the_seat(page: Any) -> None:
     ready(page)
     assert page.is_disabled("#take-back") and page.inner_text("#error") == ""
     assert page.get_attribute("#status", "data-state") == "decision"
+
+
+def test_a_loss_within_the_noise_is_shown_in_the_move_list(page: Any, tmp_path: Any) -> None:
+    """`forest trial review` marks a decision whose loss was within the search's noise `noise`
+    in its mark column; the web table's move list showed nothing there, so the two reviews of
+    one record looked different (a new user's pass). The entry carries a ``≈`` whose tooltip
+    says it, at the plies the command line's review (solver.review, the same searches) finds."""
+    from pathlib import Path
+
+    from solver.review import review_record
+
+    data = Path(__file__).resolve().parents[2] / "games" / "trial" / "data"
+    whole = json.loads((data / "first-option-game.json").read_text())
+    record = {key: whole[key] for key in ("game", "options", "seed")}
+    record["actions"] = whole["actions"][:40]  # the option-1 player's first decisions
+    noisy = {d["ply"] for d in review_record(record)["decisions"] if d["withinNoise"]}
+    assert noisy  # ply 34: the start space, searched three times
+    path = tmp_path / "first-option-40.json"
+    path.write_text(json.dumps(record))
+    page.set_input_files("#load", str(path))
+    page.wait_for_function("() => window.table.actions.length === 40")
+    ready(page)
+    page.click("#review")
+    page.wait_for_function(
+        "() => window.table.review && !window.table.review.running", timeout=120_000
+    )
+    shown = page.evaluate(
+        "() => [...document.querySelectorAll('#history button[data-noise]')]"
+        ".map((b) => Number(b.dataset.ply))"
+    )
+    assert set(shown) == noisy
+    title = page.get_attribute(f"#history button[data-ply='{min(noisy)}'] .noise", "title")
+    assert title is not None and title.startswith("noise: ") and "counted accurate" in title
