@@ -276,6 +276,7 @@ function showMode() {
 }
 
 function resetLine() {
+  table.leftSession = false; // a new line is no session's game so far
   table.actions = [];
   table.line = [];
   table.cursor = 0;
@@ -468,9 +469,15 @@ async function saveSessionRecord() {
 }
 
 // A session's record on the analysis board, seen from the seat played.
+// Said under a game saved before its end (its session left): the status read "Player 0 to
+// move." alone, and the engines no longer play the other seats (a new user's pass).
+const LEFT_SESSION = "The game against the engines was left here when it was saved: this is the "
+  + "analysis board of the game so far, where you play every seat.";
+
 async function recordOnBoard(record) {
   const seat = table.session.view.seat;
   table.session = null;
+  table.leftSession = record.finished === false;
   table.seat = seat; // the review is seen from the seat played
   $("seat").value = String(seat);
   table.options = record.options;
@@ -607,6 +614,7 @@ function draw() {
   }
   const total = table.actions.length;
   if (table.cursor < total) status += ` (ply ${table.cursor} of ${total}: viewing an earlier position)`;
+  if (table.leftSession && !table.session) status += ` ${LEFT_SESSION}`;
   $("status").textContent = status;
   $("status").dataset.state = position.terminal ? "over" : position.chance ? "chance" : "decision";
   $("chance").hidden = !position.chance;

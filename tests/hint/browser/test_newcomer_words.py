@@ -129,3 +129,30 @@ def test_a_loss_within_the_noise_is_shown_in_the_move_list(page: Any, tmp_path: 
     assert set(shown) == noisy
     title = page.get_attribute(f"#history button[data-ply='{min(noisy)}'] .noise", "title")
     assert title is not None and title.startswith("noise: ") and "counted accurate" in title
+
+
+def test_a_session_left_by_its_save_says_so_on_the_board(page: Any, tmp_path: Any) -> None:
+    """Saving a Trial session before its end leaves it (its record holds every seat's cards)
+    and shows the game so far on the analysis board: the status read "Player 0 to move." alone,
+    the engines no longer playing the other seats. It says the game against the engines was
+    left; a new game or a loaded file no longer says it."""
+    page.select_option("#game", "trial")
+    page.wait_for_function("() => window.table.spec.name === 'trial'")
+    ready(page)
+    page.select_option("#players", "2")
+    page.click("#new-game")
+    page.wait_for_function("() => window.table.session !== null")
+    ready(page)
+    page.once("dialog", lambda dialog: dialog.accept())
+    with page.expect_download() as waiting:
+        page.click("#save-record")
+    saved = tmp_path / "left.json"
+    waiting.value.save_as(str(saved))
+    page.wait_for_function("() => window.table.session === null")
+    ready(page)
+    left = "The game against the engines was left here when it was saved"
+    assert page.inner_text("#status").startswith("Player 0 to move. " + left)
+    page.set_input_files("#load", str(saved))
+    page.wait_for_function("() => window.table.session === null && window.table.busy === 0")
+    ready(page)
+    assert left not in page.inner_text("#status")
