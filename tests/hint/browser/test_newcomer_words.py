@@ -72,18 +72,23 @@ def test_the_graph_caption_names_the_end_s_value_once(page: Any) -> None:
     ]
 
 
+def _session(page: Any, name: str, select: str, value: str) -> None:
+    """Game ``name`` with ``select`` set to ``value``, started as a session."""
+    page.select_option("#game", name)
+    page.wait_for_function(f"() => window.table.spec.name === {name!r}")
+    ready(page)
+    page.select_option(select, value)
+    page.click("#new-game")
+    page.wait_for_function("() => window.table.session !== null")
+    ready(page)
+
+
 def test_take_back_in_a_session_waits_for_a_move_of_the_seat(page: Any) -> None:
     """In a session, *Take back* was enabled before the human seat had moved: the server refused
     it ("no move of a human seat to take back") and the page cleared the board to "Error: the
     position could not be shown." while the session went on. It is enabled once the seat has
     a move to take back, and disabled again when that move is taken back."""
-    page.select_option("#game", "dog")
-    page.wait_for_function("() => window.table.spec.name === 'dog'")
-    ready(page)
-    page.select_option("#mode", "session")
-    page.click("#new-game")
-    page.wait_for_function("() => window.table.session !== null")
-    ready(page)
+    _session(page, "dog", "#mode", "session")
     assert page.get_attribute("#status", "data-state") == "decision"
     assert page.is_disabled("#take-back")
     ply = page.evaluate("() => window.table.session.view.ply")
@@ -136,13 +141,7 @@ def test_a_session_left_by_its_save_says_so_on_the_board(page: Any, tmp_path: An
     and shows the game so far on the analysis board: the status read "Player 0 to move." alone,
     the engines no longer playing the other seats. It says the game against the engines was
     left; a new game or a loaded file no longer says it."""
-    page.select_option("#game", "trial")
-    page.wait_for_function("() => window.table.spec.name === 'trial'")
-    ready(page)
-    page.select_option("#players", "2")
-    page.click("#new-game")
-    page.wait_for_function("() => window.table.session !== null")
-    ready(page)
+    _session(page, "trial", "#players", "2")  # a session: the Trial's own default
     page.once("dialog", lambda dialog: dialog.accept())
     with page.expect_download() as waiting:
         page.click("#save-record")
