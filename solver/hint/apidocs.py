@@ -43,6 +43,7 @@ table { border-collapse: collapse; width: 100%; }
 th, td { border-bottom: 1px solid #ccc; padding: 0.4em; text-align: left; vertical-align: top; }
 td.method { font-family: monospace; font-weight: bold; text-transform: uppercase; }
 code { background: #f3f3f3; }
+ul.errors { margin: 0.2em 0 0; padding-left: 1.2em; font-size: 0.9em; }
 """
 
 
@@ -59,9 +60,18 @@ def _body_model(operation: dict[str, Any]) -> str:
 
 
 def _errors(operation: dict[str, Any]) -> str:
-    """The error statuses the operation declares, as the page shows them (``""``: none)."""
-    statuses = sorted(str(s) for s in operation.get("responses", {}) if not str(s).startswith("2"))
-    return f"<br>errors: {html.escape(', '.join(statuses))}" if statuses else ""
+    """The error statuses the operation declares, each with its description (the error codes
+    it answers them with), as the page shows them (``""``: none). The numbers alone ("errors:
+    400, ..., 503") left a reader to find in /openapi.json which 503 a full server's
+    ``too_many_sessions`` was."""
+    responses = operation.get("responses", {})
+    statuses = sorted(str(s) for s in responses if not str(s).startswith("2"))
+    if not statuses:
+        return ""
+    items = [f"<li><b>{html.escape(status)}</b> "
+             f"{_words(str(responses[status].get('description', '')))}</li>"
+             for status in statuses]  # fmt: skip
+    return f'<br>errors:<ul class="errors">{"".join(items)}</ul>'
 
 
 def _row(path: str, method: str, operation: dict[str, Any]) -> str:
