@@ -379,12 +379,19 @@ PATH_CODES = frozenset({"not_found", "method_not_allowed", "client_gone"})
 hung-up client's (499, which nobody reads)."""
 
 
-def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+START_CODES = frozenset({"too_many_sessions"})
+"""Codes only a table session's start answers (:data:`START_ERRORS`): /v1/hint's 503 listed
+``too_many_sessions``, which no hint is ever answered (a new user's pass read it on /docs)."""
+
+
+def error_responses(*statuses: int, start: bool = False) -> dict[int | str, dict[str, Any]]:
     """The OpenAPI ``responses`` of the error statuses a route answers: each the error object
-    (:class:`ErrorAnswer`), its description naming the codes :data:`STATUS` gives it."""
+    (:class:`ErrorAnswer`), its description naming the codes :data:`STATUS` gives it (those of
+    :data:`START_CODES` only for a session's ``start``)."""
     out: dict[int | str, dict[str, Any]] = {}
+    left_out = PATH_CODES if start else PATH_CODES | START_CODES
     for status in statuses:
-        codes = [c for c, s in STATUS.items() if s == status and c not in PATH_CODES]
+        codes = [c for c, s in STATUS.items() if s == status and c not in left_out]
         described = f"{ERROR_WORDS[status]}: code {', '.join(codes)}"
         out[status] = {"model": ErrorAnswer, "description": described}
     return out
@@ -394,6 +401,9 @@ ERRORS = error_responses(400, 413, 415, 500, 503, 504)
 """The errors of a POST run on the worker pool: a bad request (the ingress's, the schema's, the
 job's), a body too large or not plain JSON (the ingress's), the pool's (a bug, busy, a timeout).
 FastAPI's 422 is never answered (:func:`solver.hint.apidocs.answered_errors_only` drops it)."""
+
+START_ERRORS = error_responses(400, 413, 415, 500, 503, 504, start=True)
+"""The errors of ``/v1/table/start``: :data:`ERRORS`, and a full session table's 503."""
 
 SESSION_ERRORS = error_responses(400, 404, 409, 413, 415, 500, 503, 504)
 """The errors of a table session's step: :data:`ERRORS`, and the session's (unknown, busy...)."""
@@ -751,7 +761,7 @@ def table_router(service: Service) -> APIRouter:
     human seat's view only, the record only once the game is over (:class:`TableRoutes`)."""
     router = APIRouter()
     routes = TableRoutes(service)
-    router.post("/v1/table/start", responses=ERRORS)(routes.start)  # no session yet
+    router.post("/v1/table/start", responses=START_ERRORS)(routes.start)  # no session yet
     for endpoint in (routes.move, routes.view, routes.takeback):
         router.post(f"/v1/table/{endpoint.__name__}", responses=SESSION_ERRORS)(endpoint)
     router.post("/v1/table/hint", response_model=HintAnswer,

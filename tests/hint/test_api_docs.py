@@ -104,3 +104,20 @@ def test_each_error_status_is_listed_with_its_codes() -> None:
         "503 busy: retry after Retry-After seconds: code overloaded, too_many_sessions"
         in (cells["/v1/table/start"])
     )
+
+
+def test_only_a_session_s_start_lists_too_many_sessions() -> None:
+    """The new listing showed /v1/hint's 503 as "code overloaded, too_many_sessions": every POST
+    shared one description, though only /v1/table/start refuses a new session
+    (docs/hint-engine.md's error table). The other routes' 503 is ``overloaded`` alone."""
+    document = TestClient(create_app()).get("/openapi.json").json()
+    said = {
+        path: item["post"]["responses"]["503"]["description"]
+        for path, item in document["paths"].items()
+        if "503" in item.get("post", {}).get("responses", {})
+    }
+    assert said["/v1/table/start"].endswith("code overloaded, too_many_sessions")
+    assert len(said) >= 10
+    for path, words in said.items():
+        if path != "/v1/table/start":
+            assert words.endswith("code overloaded"), (path, words)
