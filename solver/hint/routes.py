@@ -518,11 +518,9 @@ class TableRoutes:
         """The session ``ident`` when a hint or a line may be asked of it now; else the error
         response: unknown, or the 409 refusing it (left by its unfinished record, as a move is;
         busy; or an engine seat to move)."""
-        session = self.found(ident)
+        session = self.playing(ident)  # left: the game is over for the table, hints included
         if not isinstance(session, Session):
             return session
-        if session.left:  # its record went out: the game is over for the table, hints included
-            return self.left_error()
         busy = self.busy_error(ident)
         if busy is not None:
             return busy
@@ -551,6 +549,36 @@ class TableRoutes:
         except HintError as exc:
             return self.fail(str(exc), exc.field, exc.code)
 
+    def playing(self, ident: str) -> Session | Any:
+        """The session ``ident`` when a step may be asked of it; else the error response:
+        unknown, or left by its unfinished record (:meth:`left_error`)."""
+        session = self.found(ident)
+        if isinstance(session, Session) and session.left:
+            return self.left_error()
+        return session
+
+    async def call_on(
+        self, ident: str, job: Job, raw: JSONValue, *args: object, hold: bool = False, **how: Any
+    ) -> tuple[dict[str, Any], dict[str, str]] | Any:
+        """:meth:`Service.call`'s reply and headers for ``job`` on the session ``ident``, which
+        is in use meanwhile (never dropped to make room); an error reply as its error response.
+        ``hold``: the job changes the session, so it is refused while another such job runs
+        (:meth:`busy_error`) and marked busy while it runs."""
+        if hold:
+            busy = self.busy_error(ident)
+            if busy is not None:
+                return busy
+            self.busy.add(ident)
+        try:
+            with self.service.sessions.using(ident):
+                reply, headers = await self.service.call(job, raw, *args, **how)
+        finally:
+            if hold:
+                self.busy.discard(ident)
+        if "error" in reply:
+            return self.service.error_response(reply, headers)
+        return reply, headers
+
     async def step(
         self,
         ident: str,
@@ -570,20 +598,13 @@ class TableRoutes:
         (``client_gone``): the session stays as it was.
         The step's seconds run from the request's admission (``admitted``, else the step's
         own): its wait for a worker is spent from them."""
-        busy = self.busy_error(ident)
-        if busy is not None:
-            return busy
-        self.busy.add(ident)
-        try:
-            with self.service.sessions.using(ident):  # never dropped while its step runs
-                reply, headers = await self.service.call(
-                    advance_job, session.as_job(), move, timeout=self.step_timeout, gone=gone,
-                    timed=True, admitted=admitted, budget=session.seconds,
-                )  # fmt: skip
-        finally:
-            self.busy.discard(ident)
-        if "error" in reply:
-            return self.service.error_response(reply, headers)
+        ran = await self.call_on(
+            ident, advance_job, session.as_job(), move, hold=True, timeout=self.step_timeout,
+            gone=gone, timed=True, admitted=admitted, budget=session.seconds,
+        )  # fmt: skip
+        if not isinstance(ran, tuple):
+            return ran
+        reply, headers = ran
         if starting:
             try:  # the others may have filled the room while the first step ran
                 self.service.sessions.add(session, ident)
@@ -621,11 +642,9 @@ class TableRoutes:
 
     async def move(self, request: TableMoveRequest, http: Request) -> Any:
         """A human seat's move; then chance and the engine seats until a human is to move."""
-        session = self.found(request.session)
+        session = self.playing(request.session)
         if not isinstance(session, Session):
             return session
-        if session.left:
-            return self.left_error()
         if session.over:  # refused here: no worker replays the game to say it
             return self.fail("the game is over: no move is played after its end (start a new "
                              "session)", "session", "game_over")  # fmt: skip
@@ -634,11 +653,9 @@ class TableRoutes:
 
     async def view(self, request: TableSessionRequest, http: Request) -> Any:
         """The session's position as the human seat concerned sees it."""
-        session = self.found(request.session)
+        session = self.playing(request.session)  # left: no engine seat plays on after the record
         if not isinstance(session, Session):
             return session
-        if session.left:  # no engine seat plays on after the record went out
-            return self.left_error()
         return await self.step(request.session, session, gone=http.is_disconnected,
                                notes=ignored_note(request))  # fmt: skip
 
@@ -646,31 +663,21 @@ class TableRoutes:
         """The last human move taken back, with everything after it (the rolls and draws before
         it stay). All or nothing: where the step after the cut gets no view (a full queue, a
         timeout, a client gone), the session keeps its moves."""
-        session = self.found(request.session)
+        session = self.playing(request.session)
         if not isinstance(session, Session):
             return session
-        if session.left:
-            return self.left_error()
         if session.over:  # its record is out: every seat's cards are known
             return self.fail("the game is over: no move is taken back after its record (start "
                              "a new session)", "session", "game_over")  # fmt: skip
-        busy = self.busy_error(request.session)
-        if busy is not None:
-            return busy
         admitted = time.monotonic()  # the step after the cut spends from the request's seconds
-        self.busy.add(request.session)  # no step may start between the point and the cut
-        try:
-            with self.service.sessions.using(request.session):
-                reply, headers = await self.service.call(
-                    takeback_job, session.as_job(), timeout=self.step_timeout,
-                    gone=http.is_disconnected, admitted=admitted,
-                )  # fmt: skip
-        finally:
-            self.busy.discard(request.session)
-        if "error" in reply:
-            return self.service.error_response(reply, headers)
+        ran = await self.call_on(  # held: no step may start between the point and the cut
+            request.session, takeback_job, session.as_job(), hold=True,
+            timeout=self.step_timeout, gone=http.is_disconnected, admitted=admitted,
+        )  # fmt: skip
+        if not isinstance(ran, tuple):
+            return ran
         before = session.actions
-        session.actions = before[: reply["keep"]]
+        session.actions = before[: ran[0]["keep"]]
         answer = await self.step(request.session, session, gone=http.is_disconnected,
                                  admitted=admitted, notes=ignored_note(request))  # fmt: skip
         if answer.status_code >= 400:  # no view of the cut: the take back did not happen (a
@@ -685,14 +692,12 @@ class TableRoutes:
         raw: JSONValue = {"id": "table-hint", "game": session.game, "options": session.options,
                "actions": list(session.actions), "limit": request.limit.model_dump(
                    by_alias=True, exclude_none=True), "top_k": request.top_k}  # fmt: skip
-        caps = self.service.caps
-        with self.service.sessions.using(request.session):
-            reply, headers = await self.service.call(jobs.hint_job, raw, caps,
-                                                     timeout=self.hint_timeout,
-                                                     gone=http.is_disconnected,
-                                                     timed=True)  # fmt: skip
-        if "error" in reply:
-            return self.service.error_response(reply, headers)
+        ran = await self.call_on(request.session, jobs.hint_job, raw, self.service.caps,
+                                 timeout=self.hint_timeout, gone=http.is_disconnected,
+                                 timed=True)  # fmt: skip
+        if not isinstance(ran, tuple):
+            return ran
+        reply, headers = ran
         reply["notes"] = [*reply.get("notes", []), *ignored_note(request)]
         return SafeJSONResponse(reply, headers=headers)
 
@@ -702,12 +707,11 @@ class TableRoutes:
         session = self.ready_for_a_hint(request.session)
         if not isinstance(session, Session):
             return session
-        with self.service.sessions.using(request.session):
-            reply, headers = await self.service.call(line_job, session.as_job(),
-                                                     list(request.pv), timeout=self.hint_timeout,
-                                                     gone=http.is_disconnected)  # fmt: skip
-        if "error" in reply:
-            return self.service.error_response(reply, headers)
+        ran = await self.call_on(request.session, line_job, session.as_job(), list(request.pv),
+                                 timeout=self.hint_timeout, gone=http.is_disconnected)  # fmt: skip
+        if not isinstance(ran, tuple):
+            return ran
+        reply, headers = ran
         return SafeJSONResponse({**reply, "notes": ignored_note(request)}, headers=headers)
 
     async def record(self, request: TableRecordRequest) -> Any:
