@@ -251,23 +251,16 @@ def review_record(
 
     _check_arguments(record, exact, total_seconds, start, stop, since)
     started = time.monotonic()
-    begun = started if since is None else min(since, started)
-    deadline = None if total_seconds is None else begun + total_seconds
     spec, base, actions, last = _review_request(record, exact=exact, start=start, stop=stop)
     caps = caps or Caps()
     ended = open_record(base, actions, allow_paths=allow_paths)  # checked whole, before a search
-    if iterations is None and seconds is None:
-        default = spec.review_iterations or caps.default_iterations
-        iterations = min(default, caps.max_iterations)  # said in the review (``iterations``)
-    budget = _Budget(iterations, seconds, deadline, memory_mb)
+    budget = _Budget.asked(spec, caps, iterations, seconds, memory_mb, total_seconds,
+                           began=started if since is None else min(since, started))  # fmt: skip
     opened = open_record(base, ended.actions[:start], allow_paths=allow_paths)
-    shortfalls: dict[int, ChanceCoverage] = {}
-    ends: set[int] = set()
-    search = _searcher(base, opened, budget, last, shortfalls, ends, caps=caps,
-                       allow_paths=allow_paths)  # fmt: skip
+    found = _Found()
+    search = _searcher(base, opened, budget, last, found, caps=caps, allow_paths=allow_paths)
     walk = Walk(opened.state, ended.actions, start, search)
-    told = _teller(progress, start, last)
-    replayed = _replay(walk, last, deadline, total_seconds, told, (shortfalls, ends), search)
+    replayed = _replay(walk, last, budget, _teller(progress, start, last), found, search)
     report = _report(spec, base["game"], replayed, start, last, started)
     report["finished"] = ended.state.is_terminal()
     said = _record_notes(record, base, actions, ended, allow_paths=allow_paths)
@@ -278,12 +271,43 @@ def review_record(
 @dataclass(frozen=True)
 class _Budget:
     """A review's budget: each position's ``iterations`` and ``seconds`` as asked, the whole
-    review's ``deadline`` (``time.monotonic()``, or ``None``) and each search's memory cap."""
+    review's ``deadline`` (``time.monotonic()``, or ``None``) and each search's memory cap;
+    ``total_seconds``: the whole review's seconds the deadline was set from (its words)."""
 
     iterations: int | None
     seconds: float | None
     deadline: float | None
     memory_mb: float | None
+    total_seconds: float | None = None
+
+    @classmethod
+    def asked(
+        cls,
+        spec: GameSpec,
+        caps: Any,
+        iterations: int | None,
+        seconds: float | None,
+        memory_mb: float | None,
+        total_seconds: float | None,
+        *,
+        began: float,
+    ) -> _Budget:
+        """The budget :func:`review_record` was asked, its ``total_seconds`` counted from
+        ``began``; neither ``iterations`` nor ``seconds``: the game's review iterations (else a
+        hint's default) within the ``caps``, said in the review (``iterations``)."""
+        if iterations is None and seconds is None:
+            default = spec.review_iterations or caps.default_iterations
+            iterations = min(default, caps.max_iterations)
+        deadline = None if total_seconds is None else began + total_seconds
+        return cls(iterations, seconds, deadline, memory_mb, total_seconds)
+
+    def ran_out(self, reviewed: int, last: int) -> str | None:
+        """The note of a review past its deadline, stopped after ply ``reviewed`` of ``last``
+        (``None`` while it has time left)."""
+        if self.deadline is None or time.monotonic() < self.deadline:
+            return None
+        return (f"the review stopped after {reviewed} of {last} plies: its "
+                f"{self.total_seconds:g} s ran out")  # fmt: skip
 
     def limit(self, ply: int, last: int) -> dict[str, Any]:
         """The ``limit`` of the search at ``ply`` (the range's last ply: ``last``)."""
@@ -303,19 +327,30 @@ class _Budget:
         return said
 
 
+@dataclass
+class _Found:
+    """What the review's searches keep beside their answers (:func:`_searcher`), for the
+    replay's notes and words (:class:`_Replayed`)."""
+
+    shortfalls: dict[int, ChanceCoverage] = dataclass_field(default_factory=dict)
+    """The searches' chance-coverage numbers, by the ply searched (the hint engine's
+    ``shortfall``)."""
+    ends: set[int] = dataclass_field(default_factory=set)
+    """The plies searched that are the finished game (a forced position's value may be its)."""
+
+
 def _searcher(
     base: Mapping[str, Any],
     opened: OpenedPosition,
     budget: _Budget,
     last: int,
-    shortfalls: dict[int, ChanceCoverage],
-    ends: set[int],
+    found: _Found,
     **kw: Any,
 ) -> Callable[..., dict[str, Any]]:
     """The walk's search: the hint engine's answer at a ply's state, within ``budget`` (seeded
-    ``seed``: a second look's, :func:`_judged`); a chance node's coverage short of the whole is
-    kept in ``shortfalls`` (by ply), the plies of a finished game in ``ends``. ``kw``: the hint
-    engine's ``caps`` and ``allow_paths``."""
+    ``seed``: a second look's, :func:`_judged`); a chance node's coverage short of the whole and
+    the plies of a finished game are kept in ``found``. ``kw``: the hint engine's ``caps`` and
+    ``allow_paths``."""
     from solver.hint.engine import OpenedPosition
 
     request = {key: value for key, value in base.items() if key != "state"}  # opened already
@@ -325,10 +360,10 @@ def _searcher(
         position = OpenedPosition(spec=opened.spec, game=opened.game, state=state, actions=[])
 
         def short(coverage: ChanceCoverage) -> None:
-            shortfalls[ply] = coverage
+            found.shortfalls[ply] = coverage
 
         if state.is_terminal():
-            ends.add(ply)
+            found.ends.add(ply)
         asked = {**request, "limit": limit, **({"seed": seed} if seed else {})}
         return _ask(asked, position, f"review-{ply}", shortfall=short, **kw)
 
@@ -497,18 +532,14 @@ class _Replayed:
     said: dict[str, int] = dataclass_field(default_factory=dict)
     """Each note the searches gave, with the number of positions that gave it (but the
     chance-coverage notes: :attr:`short`)."""
-    shortfalls: Mapping[int, ChanceCoverage] = dataclass_field(default_factory=dict)
-    """The searches' chance-coverage numbers, by the ply searched (the hint engine's
-    ``shortfall``)."""
+    found: _Found = dataclass_field(default_factory=_Found)
+    """The searches' chance coverages short of the whole and the plies of a finished game."""
     short: dict[ChanceCoverage, int] = dataclass_field(default_factory=dict)
     """Each chance coverage of the positions searched, with the number that gave it."""
 
     end_label: str | None = None
     """The words of the finished game's value where the review reaches the end (kept apart:
     :meth:`value_label`)."""
-
-    ends: set[int] = dataclass_field(default_factory=set)
-    """The plies searched that are the finished game (a forced position's value may be its)."""
 
     start: int = 0
     """The first ply reviewed: a range after it (``fromPly``) has positions before it whose
@@ -521,14 +552,14 @@ class _Replayed:
         root = seen.reply["rootInfo"]
         self.methods.add(root["method"])
         label = root.get("valueLabel") or root["valueKind"]
-        if seen.source in self.ends:
+        if seen.source in self.found.ends:
             self.end_label = label
         elif label not in self.labels:
             self.labels.append(label)
         if seen.carried:
             return
         self.searched += 1
-        coverage = self.shortfalls.get(seen.ply)
+        coverage = self.found.shortfalls.get(seen.ply)
         if coverage is not None:
             self.short[coverage] = self.short.get(coverage, 0) + 1
         for note in seen.reply.get("notes", ()):
@@ -559,28 +590,25 @@ class _Replayed:
 def _replay(
     walk: Walk,
     last: int,
-    deadline: float | None,
-    total_seconds: float | None,
+    budget: _Budget,
     told: Callable[[int], None],
-    found: tuple[Mapping[int, ChanceCoverage], set[int]],
+    found: _Found,
     again: Callable[..., dict[str, Any]],
 ) -> _Replayed:
     """Value every position of the walk up to ply ``last`` and each decision between two of them
-    against the best move, until the review's deadline (``told(ply)`` after each position); a
-    decision whose loss rests on one estimate is searched ``again`` (:func:`_judged`).
-    ``found``: what the searches keep, the chance coverages short of the whole and the plies of
-    a finished game (:func:`_searcher`)."""
-    shortfalls, ends = found
+    against the best move, until the ``budget``'s deadline (``told(ply)`` after each position);
+    a decision whose loss rests on one estimate is searched ``again`` (:func:`_judged`).
+    ``found``: what the searches keep (:func:`_searcher`)."""
     start = walk.ply
     before = walk.seen()
     told(start)
-    replayed = _Replayed([_point(before)], [], set(), [], reviewed=start, shortfalls=shortfalls,
-                         ends=ends, start=start)  # fmt: skip
+    replayed = _Replayed([_point(before)], [], set(), [], reviewed=start, found=found,
+                         start=start)  # fmt: skip
     replayed.add(before)
     for ply in range(start + 1, last + 1):
-        if deadline is not None and time.monotonic() >= deadline:
-            stopped = f"the review stopped after {replayed.reviewed} of {last} plies"
-            replayed.notes.append(f"{stopped}: its {total_seconds:g} s ran out")
+        stopped = budget.ran_out(replayed.reviewed, last)
+        if stopped is not None:
+            replayed.notes.append(stopped)
             break
         if before.to_move >= 0:
             replayed.decisions.append(_judged(before, walk.upcoming(), walk.state, again))
