@@ -157,7 +157,7 @@ def open_record(
     or saved ``state`` (a :class:`RecordError` naming what is wrong). The review replays the
     whole record so once before any search: an invalid record is refused at once, not after the
     positions before its fault were searched; its ``actions`` are then the ids (labels read
-    once: the Trial's compiled engine decodes its state to read one)."""
+    once: a compiled engine may decode its state to read one)."""
     from types import SimpleNamespace
 
     from solver.hint.errors import HintError
@@ -180,7 +180,7 @@ def _ask(base: dict[str, Any], position: OpenedPosition, ident: str, **kw: Any) 
     if "error" in reply:
         # the record's actions were checked before (open_record) and are not in the request:
         # the hint's field and code, which are the review's own (exact, limit, options...):
-        # an exact review of the Trial was invalid_request with no field, a hint's unsupported
+        # an exact review of a game with no exact search was invalid_request, a hint's unsupported
         raise RecordError(f"cannot review this record: {reply['error']}",
                           reply.get("field"), reply.get("code") or "invalid_request")  # fmt: skip
     return reply
@@ -570,7 +570,7 @@ class _Replayed:
         """The review's ``valueLabel``: the words of every position's value, each once; the
         finished game's words where no other position's value had them said as what they are,
         the value at the game's end ("heuristic estimate of the win probability / exact win
-        probability at the game's end": a guardians or Trial review read "/ exact win
+        probability at the game's end": a review estimated along the game read "/ exact win
         probability" as though some of its estimates were exact). A range starting after ply 0
         whose only values are the finished game's says so too: the web table joins the ranges'
         words, and a graph of estimates read "... / exact win probability at the game's end /
@@ -795,7 +795,7 @@ def seat_curve(review: Mapping[str, Any], player: int = 0) -> list[tuple[int, fl
 def plot_title(review: Mapping[str, Any]) -> str:
     """The plot's title: the game and what is plotted, then how the values were found, wrapped
     to the figure's width. (It read ``dog: exact win probability over the game (exact)``, and a
-    guardians review's mixed label ran past both edges of the figure.)
+    review's mixed label ran past both edges of the figure.)
 
     >>> plot_title({"game": "dog", "valueKind": "win probability", "exact": True,
     ...             "valueLabel": "exact win probability"})

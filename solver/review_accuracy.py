@@ -56,8 +56,8 @@ def mean_accuracy(decisions: Sequence[Mapping[str, Any]]) -> dict[str, float]:
 def undecided_note(decisions: Sequence[Mapping[str, Any]]) -> str | None:
     """What the accuracy counts without judging: the decisions where the estimate valued the
     move played alike with the best and with others (``undecided``: a heuristic blind to what
-    tells them apart gives every move there loss 0, so a random player's guardians game read
-    99% accurate), and the accuracy over the others. ``None`` when there are none."""
+    tells them apart gives every move there loss 0, so a random player's game could read 99%
+    accurate), and the accuracy over the others. ``None`` when there are none."""
     undecided = sum(bool(d.get("undecided")) for d in decisions)
     if not undecided:
         return None
@@ -115,7 +115,7 @@ def fall_note(
     """Where a player's value fell over the review far more than their moves gave away: the
     accuracy judges the moves only, and the rest fell between them (chance, and, unless the
     review is ``exact``, an estimate's drift from one position to the next; a poor player's
-    guardians solo game can fall to 0 with no move marked). ``None`` when no player's fall
+    solo game of chance can fall to 0 with no move marked). ``None`` when no player's fall
     exceeds their moves' losses by :data:`UNJUDGED_FALL`."""
     at = {point["ply"]: point for point in curve}
     last = curve[-1] if curve else None
@@ -144,7 +144,7 @@ def fall_note(
 
 def _seat_value(point: Mapping[str, Any] | None, seat: int) -> float | None:
     """A curve point's value for ``seat``: its ``values`` entry, or its ``value`` where the point
-    is that seat's (a hidden-card game's search gives only its observer's value: the Trial's
+    is that seat's (a hidden-card game's search gives only its observer's value: such a game's
     points before its end have no ``values``, so its fall was never noted); ``None`` else."""
     if point is None:
         return None

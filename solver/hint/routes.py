@@ -507,7 +507,7 @@ class TableRoutes:
     def pending_error(self, session: Session) -> Any:
         """The 409 for a hint or a line while an engine seat is still to move (``None`` when a
         human seat is to move or the game is over): the position's mover is an engine seat, and
-        a hint from its view would list its moves (in the Trial, the cards in its hand)."""
+        a hint from its view would list its moves (in a hidden-card game, the cards in its hand)."""
         if not session.engines_pending:
             return None
         return self.fail("the engine seats are still to move (enginePending): ask "
@@ -743,7 +743,7 @@ class TableRoutes:
 def _not_over_words(game: str) -> str:
     """Why a record asked before the end is refused, and what to ask: the cards a hidden-card
     game's record would show (the session is then left) are named only for such a game (the
-    dog's and guardians' refusals spoke of every seat's cards, which they have none of)."""
+    other games' refusals spoke of every seat's cards, which they have none of)."""
     said = "the full record is given once the game is over"
     if _hides_cards(game):
         return (
