@@ -132,5 +132,6 @@ def noise_note(decisions: Sequence[Mapping[str, Any]]) -> str | None:
         f"{noisy} of the {len(again)} decisions whose first search valued the move played below "
         f"the best were within the search's noise at this budget: searched {searches} times "
         f"with other seeds, their loss was below {NOISE_FACTOR:g} standard errors of the "
-        "searches' spread, so they are undecided (no mark, counted accurate)"
+        "searches' spread, so they are undecided (marked noise, not inaccurate, a mistake or a "
+        "blunder; counted accurate)"
     )

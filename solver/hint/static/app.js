@@ -995,14 +995,14 @@ function markEntry(button, decision) {
   delete button.dataset.mark;
   delete button.dataset.short;
   delete button.dataset.noise;
-  // a loss within the search's noise: no mark, counted accurate; the command line's mark
+  // a loss within the search's noise: marked noise (not inaccurate), counted accurate; the command line's mark
   // column reads "noise" there, and the list said nothing (a new user's pass)
   if (decision && decision.withinNoise) {
     const noise = document.createElement("span");
     noise.className = "noise";
     noise.textContent = "≈";
     noise.title = `noise: the move played was ${(100 * decision.loss).toFixed(1)} points below `
-      + `the best (${decision.bestLabel}) by the searches, less than their noise: no mark, `
+      + `the best (${decision.bestLabel}) by the searches, less than their noise: not marked inaccurate, `
       + "counted accurate";
     button.appendChild(noise);
     button.dataset.noise = "";
