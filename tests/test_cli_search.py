@@ -36,8 +36,8 @@ def test_best_move_separates_the_moves_of_a_line():
         forest("guardians", "best-move", "guardians/two-pawns", "--iterations", "300",
                "--json").stdout
     )["moves"][0]  # fmt: skip
-    line, chance = row["pv"], row["pvChance"]  # a chance step is in parentheses
-    shown = [f"({m})" if i < len(chance) and chance[i] else m for i, m in enumerate(line)]
+    line, chance = row["pv"], row["pvChance"]  # a chance step says it is one possible outcome
+    shown = [f"(if {m})" if i < len(chance) and chance[i] else m for i, m in enumerate(line)]
     assert first.endswith("pv: " + "; ".join(shown[:8]) + ("; ..." if len(line) > 8 else ""))
     assert "(2,1); walk yellow pawn" in first
 

@@ -19,7 +19,15 @@ from collections.abc import Sequence
 
 from solver.errors import OptionError
 
-__all__ = ["count", "legend_lines", "line_text", "one_line", "text_grid"]
+__all__ = [
+    "CHANCE_STEP",
+    "chance_step",
+    "count",
+    "legend_lines",
+    "line_text",
+    "one_line",
+    "text_grid",
+]
 
 
 def count(n: int, noun: str, plural: str | None = None) -> str:
@@ -33,19 +41,37 @@ def count(n: int, noun: str, plural: str | None = None) -> str:
     return f"{n} {noun if n == 1 else (plural if plural is not None else noun + 's')}"
 
 
+CHANCE_STEP = "(if {label})"
+"""How a line shows a chance step (a roll, a draw, a reveal): the outcome the search followed,
+one of those possible, not the one that will come (a new user read a line's plain
+``(reveal tile 46: E-G-R-P-E)`` as the tile's real hidden side). The web table's script
+(``static/app.js``, ``chanceStep``) says the same words."""
+
+
+def chance_step(label: str) -> str:
+    """``label``, a chance step of a line, as the line shows it: one possible outcome, not a
+    known one.
+
+    >>> chance_step("reveal tile 46: E-G-R-P-E")
+    '(if reveal tile 46: E-G-R-P-E)'
+    """
+    return CHANCE_STEP.format(label=label)
+
+
 def line_text(labels: Sequence[str], limit: int | None = None, chance: Sequence[bool] = ()) -> str:
     """A line of play (a principal variation's labels) as text: the moves separated by ``; ``,
     since a label may hold spaces (``roll: 1 step``, ``walk yellow pawn: (2,3) -> (2,2)``), and
     ``; ...`` where more than ``limit`` are left out. A step ``chance`` marks (a draw, a roll, a
-    reveal: the outcome the search followed, not a prediction) is in parentheses.
+    reveal: the outcome the search followed, not a prediction) says so (:func:`chance_step`).
 
     >>> line_text(["roll: 1 step", "N", "ignore another dog at (1,2)"], chance=[True])
-    '(roll: 1 step); N; ignore another dog at (1,2)'
+    '(if roll: 1 step); N; ignore another dog at (1,2)'
     >>> line_text(["N", "W", "N", "E"], limit=2)
     'N; W; ...'
     """
     marked = [
-        f"({label})" if i < len(chance) and chance[i] else label for i, label in enumerate(labels)
+        chance_step(label) if i < len(chance) and chance[i] else label
+        for i, label in enumerate(labels)
     ]
     shown = marked if limit is None else marked[:limit]
     more = limit is not None and len(labels) > limit

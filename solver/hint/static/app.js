@@ -46,6 +46,11 @@ const REVIEW_CHUNK = 6; // plies a ranged review request covers (each within the
 const REVIEW_FLOOR = 0.05;
 const REVIEW_STALLS = 3; // requests in a row that review nothing (each with 4x the floor): stop
 const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+// a chance step of a hint's line as the line shows it: one possible outcome, not a known one
+// (the words of solver.render.ascii.CHANCE_STEP, which the command line prints)
+function chanceStep(label) {
+  return `(if ${label})`;
+}
 
 // mulberry32: a small seeded generator, so a dice seed replays the same game
 function seeded(seed) {
@@ -1213,10 +1218,10 @@ async function hint() {
     const row = document.createElement("tr");
     row.dataset.action = String(move.action);
     row.title = "play this move";
-    // a chance step of the line (a roll, a draw, a reveal) is in parentheses: the outcome the
-    // search followed, an assumption and not a prediction
+    // a chance step of the line (a roll, a draw, a reveal) says it is one possible outcome:
+    // the one the search followed, an assumption and not a prediction
     const line = move.pvLabels.map(
-      (label, i) => (move.pvChance && move.pvChance[i] ? `(${label})` : label));
+      (label, i) => (move.pvChance && move.pvChance[i] ? chanceStep(label) : label));
     // an exact value ran no simulation: a dash, not "0 visits" (as play --human's hint table shows it)
     const cells = [move.order + 1, move.label, move.value.toFixed(4),
       answer.rootInfo.exact ? "\u2014" : move.visits, line.join(" \u2192 ")];

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from solver.render.ascii import chance_step
+
 from .conftest import ready
 
 REFUSED = ("the server keeps as many table sessions as it can, all in use: retry after 885 s "
@@ -51,6 +53,14 @@ def test_a_winner_on_the_tie_break_is_said_so(page: Any) -> None:
                     "Game over: player 1 won (scores 3, 5).",
                     "Game over: a tie (scores 4, 4).",
                     "Game over: player 0 won on the tie-break (scores 7, 7, 2)."]  # fmt: skip
+
+
+def test_a_line_s_chance_step_says_it_is_one_possible_outcome(page: Any) -> None:
+    """A hint line's chance step showed "(reveal tile 46: E-G-R-P-E)", which a new user read as
+    the tile's real hidden side: the table now says "(if ...)", the command line's words."""
+    label = "reveal tile 46: E-G-R-P-E"
+    shown = page.evaluate("(label) => chanceStep(label)", label)
+    assert shown == "(if reveal tile 46: E-G-R-P-E)" == chance_step(label)
 
 
 def test_the_graph_caption_names_the_end_s_value_once(page: Any) -> None:

@@ -9,6 +9,8 @@ from typing import Any
 
 import httpx
 
+from solver.render.ascii import chance_step
+
 from ..conftest import Server
 
 PUZZLE = "dog/another-dog"
@@ -49,9 +51,10 @@ def _unique_target(position: dict[str, Any]) -> tuple[int, list[float]] | None:
 
 
 def _marked(move: dict) -> list[str]:
-    """A hint line's labels as the table shows them: a chance step in parentheses."""
+    """A hint line's labels as the table shows them: a chance step as one possible outcome, in
+    the command line's words (the script's chanceStep must say the same)."""
     pairs = zip(move["pvLabels"], move["pvChance"], strict=True)
-    return [f"({label})" if chance else label for label, chance in pairs]
+    return [chance_step(label) if chance else label for label, chance in pairs]
 
 
 def test_play_a_full_dog_game_by_clicking_and_compare_a_hint(
