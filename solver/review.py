@@ -49,6 +49,7 @@ from solver.review_accuracy import (
     accuracy_title,
     closing_notes,
     fall_note,
+    lost_note,
     mean_accuracy,
     undecided_note,
 )
@@ -77,6 +78,7 @@ __all__ = [
     "fall_note",
     "finished_note",
     "game_record",
+    "lost_note",
     "mark_of",
     "mean_accuracy",
     "read_record",

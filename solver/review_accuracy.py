@@ -4,8 +4,9 @@ A decision's loss is read as Lichess's accuracy (:func:`accuracy_of`), averaged 
 (:func:`mean_accuracy`); the closing notes say what that figure counts without judging (the
 undecided decisions, :func:`undecided_note`, and the words before the figures,
 :func:`accuracy_title`), a fall of a player's value the moves do not account for
-(:func:`fall_note`), the losses within the searches' noise and the decisions searched less than
-asked. One wording for ``forest GAME review``, ``POST /v1/review`` and the web table
+(:func:`fall_note`), the decisions a player came to with the game already lost
+(:func:`lost_note`), the losses within the searches' noise and the decisions searched less
+than asked. One wording for ``forest GAME review``, ``POST /v1/review`` and the web table
 (:func:`closing_notes`); :mod:`solver.review` re-exports every name.
 """
 
@@ -19,11 +20,14 @@ from solver.review_noise import noise_note
 from solver.review_notes import searched_less_note
 
 __all__ = [
+    "LOST_BELOW",
+    "LOST_SHARE",
     "UNJUDGED_FALL",
     "accuracy_of",
     "accuracy_title",
     "closing_notes",
     "fall_note",
+    "lost_note",
     "mean_accuracy",
     "undecided_note",
 ]
@@ -142,6 +146,56 @@ def fall_note(
     )
 
 
+LOST_BELOW = 0.02
+"""A value before the move below which the game is already lost for the player to move
+(:func:`lost_note`): a move gives away at most about what the best move keeps, so none can
+give away more than about this much (Lichess's curve: accuracy 91 or more whatever is played).
+Near 1 there is no such bound: a move that throws a won game away loses it all, and the review
+judges it (a random player's move gave away 0.67 from an exact win probability of 1), so a won
+game's decisions are not counted."""
+
+LOST_SHARE = 0.25
+"""The share of a player's judged decisions that must come with the game already lost before
+:func:`lost_note` speaks of them: a few such decisions (the last moves of a lost game) barely
+move the mean; a quarter or more can carry it."""
+
+
+def lost_note(
+    decisions: Sequence[Mapping[str, Any]], curve: Sequence[Mapping[str, Any]], kind: str
+) -> str | None:
+    """The players who came to :data:`LOST_SHARE` or more of their judged decisions (those with
+    an accuracy) with the game already lost for them: their value before the move (the curve's
+    point at the ply before, for their seat) below :data:`LOST_BELOW`. There no move can give
+    much away, so every move reads accurate: a player who lost early choosing the first option
+    at every decision read 98.9 against the engines' 99.7 (chess sites' accuracy has the same
+    limit). ``None`` when no player did.
+
+    >>> curve = [{"ply": 0, "value": 0.5, "player": 0, "values": [0.5, 0.5]},
+    ...          {"ply": 1, "value": 0.01, "player": 1, "values": [0.99, 0.01]},
+    ...          {"ply": 2, "value": 0.99, "player": 0, "values": [0.99, 0.01]},
+    ...          {"ply": 3, "value": 0.01, "player": 1, "values": [0.99, 0.01]}]
+    >>> decisions = [{"ply": p, "player": (p - 1) % 2, "accuracy": 100.0} for p in (1, 2, 3, 4)]
+    >>> lost_note(decisions, curve, "win probability").split(" with the game")[0]
+    'player 1 came to 2 of their 2 decisions'
+    """
+    at = {int(point["ply"]): point for point in curve}
+    said: list[str] = []
+    for seat in sorted({int(d["player"]) for d in decisions}):
+        mine = [d for d in decisions if int(d["player"]) == seat and d.get("accuracy") is not None]
+        before = [_seat_value(at.get(int(d["ply"]) - 1), seat) for d in mine]
+        lost = sum(value is not None and value < LOST_BELOW for value in before)
+        if mine and lost >= LOST_SHARE * len(mine):
+            came, noun = ("came to", " decisions") if not said else ("to", "")
+            said.append(f"player {seat} {came} {lost} of their {len(mine)}{noun}")
+    if not said:
+        return None
+    return (
+        f"{', '.join(said)}{',' if len(said) > 1 else ''} with the game already lost for them "
+        f"(their {kind} before the move below {LOST_BELOW}): no move there could give much away, "
+        "so their accuracy says little about those moves"
+    )
+
+
 def _seat_value(point: Mapping[str, Any] | None, seat: int) -> float | None:
     """A curve point's value for ``seat``: its ``values`` entry, or its ``value`` where the point
     is that seat's (a hidden-card game's search gives only its observer's value: such a game's
@@ -164,7 +218,8 @@ def closing_notes(
 ) -> list[str]:
     """The notes a review closes with, over its ``decisions`` and ``curve`` (in ply order): the
     decisions the estimates could not judge (:func:`undecided_note`), a fall the marks do not
-    judge (:func:`fall_note`; exact where every point's value is) and the decisions searched with
+    judge (:func:`fall_note`; exact where every point's value is), the decisions come to with the
+    game already lost (:func:`lost_note`) and the decisions searched with
     fewer than the ``iterations`` asked (:func:`~solver.review_notes.searched_less_note`). One
     wording for the command line, ``POST /v1/review`` and the web table, which reviews a game a
     range at a time and asks them of the whole (the service's ``wholeNotes``)."""
@@ -173,6 +228,7 @@ def closing_notes(
         *_note_if_any(undecided_note(decisions)),
         *_note_if_any(noise_note(decisions)),
         *_note_if_any(fall_note(decisions, curve, kind, exact=exact)),
+        *_note_if_any(lost_note(decisions, curve, kind)),
         *_note_if_any(searched_less_note(decisions, iterations)),
     ]
 

@@ -14,6 +14,7 @@ from solver.review import (
     accuracy_title,
     closing_notes,
     fall_note,
+    lost_note,
     review_record,
     undecided_note,
 )
@@ -33,7 +34,8 @@ def _review(body: dict) -> dict:
 
 def test_the_last_range_says_the_whole_review_s_closing_notes() -> None:
     """Seed 19's 10 plies, reviewed exactly: player 0's win probability falls from 1 to 0 while
-    their moves give away 0.67 (chance took the rest). In three ranges, the last one told of the
+    their moves give away 0.67 (chance took the rest), and 3 of their 7 decisions come with the
+    game lost. In three ranges, the last one told of the
     earlier two says the whole review's notes, the fall note among them; told nothing, its
     notes speak of its own plies, and the fall is not among them."""
     record = _record(seed=19)
@@ -43,14 +45,18 @@ def test_the_last_range_says_the_whole_review_s_closing_notes() -> None:
     kind = whole["valueKind"]
     fall = fall_note(whole["decisions"], whole["curve"], kind, exact=True)
     assert fall is not None and fall.startswith("player 0's win probability fell from 1.00 to 0.00")
-    assert whole["notes"][-1] == fall  # the command line's review closes with it
+    # the positions before player 0's decisions at plies 7, 9 and 10 are lost (exact 0):
+    # 3 of their 7 decisions, at least a quarter (solver.review_accuracy.LOST_SHARE)
+    lost = lost_note(whole["decisions"], whole["curve"], kind)
+    assert lost is not None and lost.startswith("player 0 came to 3 of their 7 decisions with")
+    assert whole["notes"][-2:] == [fall, lost]  # the command line's review closes with them
     earlier: dict = {"decisions": [], "curve": []}
     for start, stop in ((0, 4), (4, 8), (8, total)):
         answer = _review({**record, "exact": True, "fromPly": start, "toPly": stop,
                           "earlier": earlier})  # fmt: skip
         earlier["decisions"] += answer["decisions"]  # whole decisions: extra fields ignored
         earlier["curve"] += answer["curve"]
-    assert answer["wholeNotes"] == [fall]
+    assert answer["wholeNotes"] == [fall, lost]  # the earlier curve's lost positions counted
     assert answer["wholeNotes"] == closing_notes(whole["decisions"], whole["curve"], kind, None)
     assert answer["accuracyTitle"] == accuracy_title(whole["decisions"])  # the command line's
     alone = _review({**record, "exact": True, "fromPly": 8, "toPly": total})
