@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from solver import option_values
+from solver import option_values, puzzles
 from solver.cmdkit import positive_float_up_to, read_state_text, read_text_file
 from solver.errors import (
     DuplicateKeyError,
@@ -220,6 +220,10 @@ def _open(
             raise
         raise OptionError(f"{path_said(source)}: {exc.strerror or exc}") from None
     except OptionError as exc:  # `forest dog show stick`: a missing file a puzzle's name ends
+        command = f"use forest {{other}} {getattr(args, 'command', '')}".rstrip()
+        wrong = None if source is None else puzzles.other_game(source, spec.name, command)
+        if wrong is not None:  # `forest trial show guardians/order-trap`: the game's mismatch
+            raise OptionError(wrong) from None
         meant = _puzzles_meant(spec, source)
         if not meant:
             raise

@@ -24,6 +24,7 @@ solver.errors.OptionError: unknown puzzle 'dog/walledin'; close matches: 'dog/wa
 
 from __future__ import annotations
 
+import os
 import re
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -31,7 +32,7 @@ from typing import Any
 
 from solver.puzzle_data import Folders, as_path, folder_of, names_in, resource
 
-__all__ = ["describe", "headline", "load", "names", "path"]
+__all__ = ["describe", "headline", "load", "names", "other_game", "path"]
 
 
 def _folders() -> Folders:
@@ -109,6 +110,33 @@ def describe(name: str) -> str:
         body = line[1:]
         lines.append(body[1:] if body.startswith(" ") else body)
     return "\n".join(lines).strip()
+
+
+def other_game(name: str, game: str, fix: str) -> str | None:
+    """Why ``name``, given where ``game`` is read, is refused when it is another game's shipped
+    puzzle and no path on disk: one line naming the mismatch, ending with ``fix`` (how to run it
+    as that game's puzzle, ``{other}`` filled in), then where ``game``'s own puzzles are listed.
+    ``None`` when ``name`` is no such puzzle: the caller's own error says what it is. A game name
+    given with another game's puzzle was told "no such set-up file".
+
+    >>> other_game("guardians/order-trap", "dog", "use --game {other}")
+    'guardians/order-trap is a guardians puzzle, not a dog one: use --game guardians, or pick a \
+dog puzzle (forest dog list)'
+    >>> other_game("dog/stick", "dog", "use --game {other}") is None
+    True
+    """
+    other = name.split("/", 1)[0]
+    if other == game or "/" not in name or os.path.lexists(name):
+        return None
+    folders = _folders()
+    if other not in folders or name not in names_in(other, folders):
+        return None
+    own = (
+        f"pick a {game} puzzle (forest {game} list)"
+        if game in folders
+        else f"give a {game} file ({game} ships no puzzles)"
+    )
+    return f"{name} is a {other} puzzle, not a {game} one: {fix.format(other=other)}, or {own}"
 
 
 def headline(name: str) -> str:

@@ -372,3 +372,43 @@ def test_a_missing_file_named_like_a_puzzle_names_the_puzzle(tmp_path, monkeypat
     code, out, err = cli(argv)
     assert (code, out) == (2, "") and err.count("\n") == 1, (code, err)
     assert err.startswith("forest: error: ") and said in err, err
+
+
+@pytest.mark.parametrize(
+    ("argv", "fix", "own"),
+    [
+        (["analyse", "--game", "trial", "guardians/order-trap"], "use --game guardians",
+         "give a trial file (trial ships no puzzles)"),
+        (["analyse", "guardians/order-trap"], "use --game guardians",  # --game's default: dog
+         "pick a dog puzzle (forest dog list)"),
+        (["trial", "show", "guardians/order-trap"], "use forest guardians show",
+         "give a trial file (trial ships no puzzles)"),
+        (["guardians", "best-move", "dog/stick"], "use forest dog best-move",
+         "pick a guardians puzzle (forest guardians list)"),
+    ],
+)  # fmt: skip
+def test_another_game_s_puzzle_is_refused_naming_the_mismatch(tmp_path, monkeypatch, argv, fix,
+                                                              own):  # fmt: skip
+    """Found by a user: `forest analyse --game trial guardians/order-trap` said 'no such set-up
+    file' of a puzzle that ships; the refusal now names the two games and how to run it, in
+    one line, on `analyse --game` and on a game's own commands alike."""
+    monkeypatch.chdir(tmp_path)  # no file of that name here
+    name = argv[-1]
+    game = "dog" if argv == ["analyse", name] else argv[2] if argv[0] == "analyse" else argv[0]
+    code, out, err = cli(argv)
+    assert (code, out) == (2, "") and err.count("\n") == 1, (code, err)
+    other = name.split("/")[0]
+    said = f"{name} is a {other} puzzle, not a {game} one: {fix}, or {own}\n"
+    assert err == f"forest: error: {said}", err
+
+
+def test_a_path_named_like_another_game_s_puzzle_is_read_as_the_path(tmp_path, monkeypatch):
+    """The mismatch is said only of a name that is no path: a folder holding a file named like
+    another game's puzzle is that file (here a dog forest, shown as one)."""
+    monkeypatch.chdir(tmp_path)
+    shipped = Path(__file__).resolve().parents[1] / "puzzles" / "dog" / "stick.forest"
+    (tmp_path / "guardians").mkdir()
+    (tmp_path / "guardians" / "order-trap").write_text(shipped.read_text())
+    code, out, err = cli(["dog", "show", "guardians/order-trap"])
+    assert (code, err) == (0, ""), err
+    assert out == cli(["dog", "show", "dog/stick"])[1]

@@ -30,6 +30,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from solver import puzzles
 from solver.analysis.batch import analysis_function
 from solver.analysis.sources import DEFAULT_GAME, Job, analysis_hooks, instance_path
 from solver.cmdkit import Subcommands, parse_size, path_arg, whole_int
@@ -235,6 +236,9 @@ def _check(args: argparse.Namespace) -> bool:
     if args.count is not None and args.files:
         raise OptionError(f"give either --count (rolled {hooks.noun}s) or files, not both")
     for path in args.files:  # a path that is no readable file is the user's error, not a row
+        wrong = puzzles.other_game(path, args.analysis_game, "use --game {other}")
+        if wrong is not None:  # `--game trial guardians/order-trap`: not "no such file"
+            raise OptionError(wrong)
         check_readable(instance_path(path, args.analysis_game), f"{hooks.noun} file")
     has_sources = args.count is not None or bool(args.files)
     if args.repair and not args.resume:
