@@ -185,8 +185,7 @@ def lost_note(
         before = [_seat_value(at.get(int(d["ply"]) - 1), seat) for d in mine]
         lost = sum(value is not None and value < LOST_BELOW for value in before)
         if mine and lost >= LOST_SHARE * len(mine):
-            came, noun = ("came to", " decisions") if not said else ("to", "")
-            said.append(f"player {seat} {came} {lost} of their {len(mine)}{noun}")
+            said.append(_lost_words(seat, lost, len(mine), first=not said))
     if not said:
         return None
     return (
@@ -194,6 +193,22 @@ def lost_note(
         f"(their {kind} before the move below {LOST_BELOW}): no move there could give much away, "
         "so their accuracy says little about those moves"
     )
+
+
+def _lost_words(seat: int, lost: int, judged: int, *, first: bool) -> str:
+    """``player SEAT came to LOST of their JUDGED decisions`` (after the first player: ``player
+    SEAT to LOST of their JUDGED``); a player judged once came to ``their only decision`` (a
+    range of a few plies read ``1 of their 1 decisions``).
+
+    >>> _lost_words(0, 3, 6, first=True), _lost_words(1, 1, 1, first=False)
+    ('player 0 came to 3 of their 6 decisions', 'player 1 to their only one')
+    >>> _lost_words(0, 1, 1, first=True)
+    'player 0 came to their only decision'
+    """
+    came = "came to" if first else "to"
+    if judged == 1:
+        return f"player {seat} {came} their only {'decision' if first else 'one'}"
+    return f"player {seat} {came} {lost} of their {judged}{' decisions' if first else ''}"
 
 
 def _seat_value(point: Mapping[str, Any] | None, seat: int) -> float | None:

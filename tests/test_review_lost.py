@@ -84,3 +84,20 @@ def test_two_players_lost_and_only_judged_decisions_counted() -> None:
         "player 0 came to 4 of their 4 decisions, player 1 to 6 of their 6, with the game "
         "already lost for them (their win probability before the move below 0.02)"
     )
+
+
+def test_a_player_judged_once_came_to_their_only_decision() -> None:
+    """A range of a few plies (``POST /v1/review``'s ``fromPly`` 9 of a dog game lost at ply 8,
+    a four-player range of six plies) judges a player once: the note said ``1 of their 1
+    decisions``. Hand-built: player 0 decides into plies 1 and 2 (the first lost: 1 of 2),
+    player 1 once, into ply 3, lost."""
+    decisions = [_decision(1, 0), _decision(2, 0), _decision(3, 1)]
+    curve = [{"ply": ply, "method": "exact", "values": [value, 0.01]}
+             for ply, value in ((0, 0.01), (1, 0.5), (2, 0.5))]  # fmt: skip
+    assert lost_note(decisions, curve, _KIND) == (
+        "player 0 came to 1 of their 2 decisions, player 1 to their only one, with the game "
+        "already lost for them (their win probability before the move below 0.02): no move "
+        "there could give much away, so their accuracy says little about those moves"
+    )
+    alone = lost_note(decisions[2:], curve, _KIND)
+    assert alone is not None and alone.startswith("player 1 came to their only decision with")

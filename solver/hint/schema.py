@@ -546,9 +546,10 @@ class ReviewAnswer(_Model):
         alias="wholeNotes",
         description="the review's closing notes over its whole (earlier's decisions and curve, "
         "then this answer's), as the command line words them: the decisions the estimates could "
-        "not tell from others, a player's value falling more than their moves gave away, the "
-        "decisions searched with fewer simulations than asked (without earlier: this answer's "
-        "own, also in notes)",
+        "not tell from others, the losses within the searches' noise, a player's value falling "
+        "more than their moves gave away, the decisions a player came to with the game already "
+        "lost, the decisions searched with fewer simulations than asked (without earlier: this "
+        "answer's own, also in notes)",
     )
     accuracy_title: str = Field(
         default="",

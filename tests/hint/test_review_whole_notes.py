@@ -254,3 +254,15 @@ def _labels(record: dict) -> list[str]:
         labels.append(state.action_to_string(action))
         state.apply_action(action)
     return labels
+
+
+def test_the_whole_notes_description_names_every_closing_note() -> None:
+    """``/openapi.json``'s ``wholeNotes`` named three of the five closing notes
+    (:func:`solver.review.closing_notes`): not the noise note nor the lost note, which a client
+    reading the schema could not expect. Each note's distinctive words are in it."""
+    from solver.hint.schema import ReviewAnswer
+
+    said = ReviewAnswer.model_json_schema(by_alias=True)["properties"]["wholeNotes"]
+    words = " ".join(said["description"].split())
+    for note in ("could not tell", "noise", "falling more than", "already lost", "fewer"):
+        assert note in words, note
