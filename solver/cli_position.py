@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from solver import option_values, puzzles
-from solver.cmdkit import positive_float_up_to, read_state_text, read_text_file
+from solver.cmdkit import decimal_written, positive_float_up_to, read_state_text, read_text_file
 from solver.errors import (
     DuplicateKeyError,
     FormatError,
@@ -479,7 +479,7 @@ def game_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
         except ValueError:  # no JSON (NaN and Infinity included, which JSON has not): a text
             if _past_int_digits(value):  # a number, but of more digits than int() converts
                 raise OptionError(_out_of_range(spec, name, value, value.strip())) from None
-            options[name] = value
+            options[name] = _whole_or_text(spec, name, value)
         except RecursionError:
             raise OptionError(f"--option {shortened(name)}: nested too deeply to read") from None
         refused = option_values.value_refusal(
@@ -488,6 +488,21 @@ def game_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
         if refused is not None:
             raise OptionError(refused)
     return options
+
+
+def _whole_or_text(spec: GameSpec, name: str, value: str) -> Any:
+    """A VALUE that is no JSON, for option ``name``: the whole number it writes in decimal digits
+    of any script (``level=٣``, ``level=05``), as a numeric flag reads them
+    (:func:`solver.cmdkit.decimal_written`), where the option takes no text; else the text.
+    ``--option level=٣`` was refused as 'not the text "٣"' while ``--iterations ٣`` ran."""
+    written = decimal_written(value)
+    if written is None or option_values.expected(spec, name) is None:
+        return value  # no number, or an option that may take a text (a file's path)
+    sign, significant = written
+    most = sys.get_int_max_str_digits()
+    if 0 < most < len(significant):  # a number, but of more digits than int() converts
+        raise OptionError(_out_of_range(spec, name, value, value.strip()))
+    return int(sign + (significant or "0"))
 
 
 def _past_int_digits(text: str) -> bool:

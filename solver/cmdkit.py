@@ -87,6 +87,24 @@ MAX_COUNT = 2**63 - 1
 integer holds, as the compiled searchers read their budgets."""
 
 
+def decimal_written(text: str) -> tuple[str, str] | None:
+    """``text`` as a whole number written in decimal digits of any script, as int() reads them
+    (``'٣'``, full-width ``'３'``, ``'-05'``), an optional sign first: its sign (``""``, ``"+"``
+    or ``"-"``) and its digits 0-9 without leading zeros (``""`` for zero); ``None`` where
+    ``text`` is no such number. The one rule of a whole number typed on the command line: a
+    flag's (:func:`_whole_in`) and a game option's (``--option level=٣``).
+
+    >>> decimal_written(" -٠٣ "), decimal_written("３"), decimal_written("1e2")
+    (('-', '3'), ('', '3'), None)
+    """
+    written = text.strip()
+    sign = written[:1] if written[:1] in ("+", "-") else ""
+    digits = written[len(sign) :]
+    if not digits.isdecimal():
+        return None
+    return sign, "".join(str(unicodedata.decimal(c)) for c in digits).lstrip("0")
+
+
 def _whole_in(
     text: str, minimum: int, maximum: int, noun: str = "a whole number", why: str = ""
 ) -> int:
@@ -105,15 +123,13 @@ def _whole_in(
     """
     below = f"expected a whole number of at least {minimum}, found {text!r}"
     above = f"expected {noun} from {minimum} to {maximum}{why}, found {text!r}"
-    written = text.strip()
-    sign = written[:1] if written[:1] in ("+", "-") else ""
-    digits = written[len(sign) :]
+    written = decimal_written(text)
     widest = len(str(max(abs(minimum), abs(maximum))))
-    if digits.isdecimal():  # the digits int() reads, of any script ('٣', full-width '３')
+    if written is not None:  # the digits int() reads, of any script ('٣', full-width '３')
         # their value without leading zeros: its length is the bounds' business, not int()'s
         # (5,000 Arabic-Indic digits, or 3 after 5,000 zeros, were said to be no number or
         # one of too many digits)
-        significant = "".join(str(unicodedata.decimal(c)) for c in digits).lstrip("0")
+        sign, significant = written
         if len(significant) > widest:
             raise argparse.ArgumentTypeError(below if sign == "-" else above)
         value = int(sign + (significant or "0"))

@@ -386,8 +386,9 @@ def test_an_option_number_of_thousands_of_digits_is_a_number_out_of_range(capsys
     [
         # JSON reads -0 as 0, and the game quoted that: "a solo level is ... 1..6, not 0"
         ("-0", "--option level takes one of 1, 2, 3, 4, 5, 6, not the number -0"),
-        # no JSON (a leading zero), so a text: it was "the number 05, which is out of range"
-        ("05", 'not the text "05"'),
+        # no JSON (a leading zero), read as a flag reads it (7): it was "the number 05, which is
+        # out of range", then 'the text "05"'
+        ("07", "--option level takes one of 1, 2, 3, 4, 5, 6, not the number 07"),
     ],
 )
 def test_an_option_value_is_quoted_as_typed(capsys, typed, said):

@@ -190,7 +190,7 @@ def test_the_dog_refuses_an_option_by_name_on_both_engines(engine, options):
 
 @pytest.mark.parametrize(
     ("value", "said"),
-    [("level=\u0663", 'not the text "\u0663"'),
+    [("level=\u0669", 'not the number \u0669'),
      ("open_backs=\u0646\u0639\u0645", 'not the text "\u0646\u0639\u0645"'),
      ('level=["\u0663"]', 'not the list ["\u0663"]'),
      ("level=\x7f\u0663", 'not the text "\\u007f\u0663"'),
@@ -241,3 +241,24 @@ def test_an_invisible_character_of_a_value_is_shown_escaped(value, said):
     run = forest("guardians", "show", "--players", "1", "--option", value)
     assert run.returncode == 2, run.stderr
     assert run.stderr.startswith("forest: error: --option ") and run.stderr.endswith(f"{said}\n")
+
+
+@pytest.mark.parametrize("typed", ["\u0663", "\uff13", "\u09e9", "03", "+3", " \u0663 "])
+def test_an_option_s_whole_number_is_read_in_any_script_s_digits(typed):
+    """Defect: ``--iterations \u0663`` (Arabic-Indic 3) ran while ``--option level=\u0663`` was
+    refused as 'not the text "\u0663"'. A game option's whole number follows the flags' rule
+    (any script's decimal digits, as int() reads them; ``solver.cmdkit.decimal_written``): the
+    game shown is level 3's, as ``level=3`` shows it."""
+    same = forest("guardians", "show", "--players", "1", "--option", "level=3")
+    run = forest("guardians", "show", "--players", "1", "--option", f"level={typed}")
+    assert (run.returncode, run.stderr) == (0, ""), run.stderr
+    assert run.stdout == same.stdout and same.returncode == 0
+
+
+def test_an_option_taking_a_text_keeps_digits_as_its_text(tmp_path, monkeypatch):
+    """An option that may take a text (guardians' ``tiles``: a file's path) reads digits that are
+    no JSON as the path they name: ``tiles=\u0663`` is the file of that name, not the number 3."""
+    monkeypatch.chdir(tmp_path)
+    run = forest("guardians", "show", "--option", "tiles=\u0663")
+    assert run.returncode == 2 and "\u0663" in run.stderr, run.stderr
+    assert "not the number" not in run.stderr, run.stderr
