@@ -84,11 +84,9 @@ class ServerConfig:
     max_connections: int = 1000
 
 
-class _AccessLog:
-    """ASGI middleware: one JSON line on stderr for each HTTP request answered (time, method,
-    path, status, milliseconds, client). Plain ASGI, not Starlette's ``BaseHTTPMiddleware``:
-    under that one a route never sees its client hang up (``Request.is_disconnected`` stays
-    false), so a queued request whose client has gone could not be dropped."""
+class _HttpOnly:
+    """ASGI middleware's common frame: what is not an HTTP request (the lifespan) passes
+    through untouched; a subclass's :meth:`http` sees each HTTP request."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -97,6 +95,20 @@ class _AccessLog:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        await self.http(scope, receive, send)
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve one HTTP request (``scope["type"] == "http"``)."""
+        raise NotImplementedError
+
+
+class _AccessLog(_HttpOnly):
+    """ASGI middleware: one JSON line on stderr for each HTTP request answered (time, method,
+    path, status, milliseconds, client). Plain ASGI, not Starlette's ``BaseHTTPMiddleware``:
+    under that one a route never sees its client hang up (``Request.is_disconnected`` stays
+    false), so a queued request whose client has gone could not be dropped."""
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.monotonic()
         status: list[int] = []
 
@@ -116,7 +128,7 @@ class _AccessLog:
         log_line(json.dumps(entry))
 
 
-class _WholeFiles:
+class _WholeFiles(_HttpOnly):
     """ASGI middleware: a request's ``Range`` header is dropped, so a file is always sent whole
     (200; HTTP lets a server ignore a range, and the web table asks for none). Starlette's file
     responses answered a bad range (``bytes=5-1``) with a text 400, ``Range header: start must
@@ -124,13 +136,7 @@ class _WholeFiles:
     service's JSON error object and code. The answers say ``Accept-Ranges: none`` (Starlette's
     said ``bytes``, so a resuming download, ``curl -C -``, asked for a range and got it all)."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         kept = [(k, v) for k, v in scope.get("headers", []) if k.lower() != b"range"]
 
         async def sending(message: Message) -> None:
