@@ -223,7 +223,7 @@ class Sessions:
         now = self.clock()
         count, held = len(self._kept), self._bytes
         for ident in list(self._kept):  # least recently used first
-            if count == 0 or (count < self.capacity and held + size <= self.max_bytes):
+            if count < self.capacity and held + size <= self.max_bytes:
                 return
             idle = 0.0 if ident in self._users else now - self._used[ident]  # running: in use
             if idle < self.idle_seconds:
