@@ -125,7 +125,6 @@ def _origin(text: str) -> str:
         or not parts.hostname
         or parts.username is not None
         or any((parts.path, parts.query, parts.fragment))
-        or text != text.strip()
         or any(c.isspace() for c in text)
     ):
         raise argparse.ArgumentTypeError(
