@@ -42,7 +42,7 @@ from solver.errors import OptionError, SearchBudgetError, SearchTimeoutError
 from solver.game import CHANCE, State, require_state
 from solver.render.ascii import count
 from solver.search.coverage import ChanceCoverage, chance_coverage
-from solver.search.limit import Limit
+from solver.search.limit import Limit, refuse_iterations_past
 from solver.search.mcts import (
     DEFAULT_ITERATIONS,
     MAX_VISITS,
@@ -238,8 +238,7 @@ def search_position(
     if state.is_terminal():
         raise OptionError("the game is over: there is nothing to search")
     limit = limit if limit is not None else Limit()
-    if limit.iterations is not None and limit.iterations > MAX_VISITS:  # as mcts() refuses it
-        raise OptionError(f"iterations must be at most {MAX_VISITS}, not {limit.iterations!r}")
+    refuse_iterations_past(limit.iterations, MAX_VISITS)  # as mcts() refuses it
     started = time.monotonic()
     bound = min(s for s in (limit.seconds, max_seconds, math.inf) if s is not None)
     deadline = None if bound == math.inf else started + bound

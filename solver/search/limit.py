@@ -38,6 +38,7 @@ __all__ = [
     "deadline_passed",
     "merge_limit",
     "parameters_after_name",
+    "refuse_iterations_past",
     "reject_unknown",
     "sampling_budget",
     "search_cancel",
@@ -254,13 +255,20 @@ def sampling_budget(
     budget.refuse(searcher, list(refused), why)
     if budget.iterations is None and budget.seconds is None:
         raise OptionError(f"{searcher} needs a budget: give iterations and/or seconds")
-    most = max_iterations
-    if most is not None and budget.iterations is not None and budget.iterations > most:
-        raise OptionError(f"iterations must be at most {most}, not {budget.iterations!r}")
+    if max_iterations is not None:
+        refuse_iterations_past(budget.iterations, max_iterations)
     left = seconds_left()
     if left is not None and (budget.seconds is None or budget.seconds > left):
         budget = replace(budget, seconds=left)  # a search_deadline in force bounds it
     return budget
+
+
+def refuse_iterations_past(iterations: int | None, most: int) -> None:
+    """Refuse, as an ``OptionError``, an iteration budget past ``most`` (the tree searchers'
+    visit counters, ``MAX_VISITS``: a larger count overflowed the compiled tree's C long): one
+    check and one message for every entry that takes an iteration count."""
+    if iterations is not None and iterations > most:
+        raise OptionError(f"iterations must be at most {most}, not {iterations!r}")
 
 
 def reject_unknown(function: str, unknown: Mapping[str, object], known: Iterable[str]) -> None:

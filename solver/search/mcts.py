@@ -54,7 +54,14 @@ from solver.search.evaluators import (
     RolloutEvaluator,
     name_of,
 )
-from solver.search.limit import UNSET, Limit, Unset, reject_unknown, sampling_budget
+from solver.search.limit import (
+    UNSET,
+    Limit,
+    Unset,
+    refuse_iterations_past,
+    reject_unknown,
+    sampling_budget,
+)
 from solver.search.mcts_reference import MAX_VISITS, PythonTree
 from solver.search.options import DEFAULT_MAX_NODES, MCTSOptions, option_names, options_from
 from solver.search.result import MoveInfo, SearchResult
@@ -719,8 +726,7 @@ def search_value(state: State, budget: Limit, options: MCTSOptions, seed: int) -
     (a decision outcome: the mean of its most visited move). One search, one budget, however
     many chance nodes follow each other.
     """
-    if budget.iterations is not None and budget.iterations > MAX_VISITS:  # as mcts() refuses
-        raise OptionError(f"iterations must be at most {MAX_VISITS}, not {budget.iterations!r}")
+    refuse_iterations_past(budget.iterations, MAX_VISITS)  # as mcts() refuses
     if options.threads > 1 and state.current_player() != CHANCE:
         return _root_parallel(state, budget, options, check_seed(seed), False).value
     holder = MCTSTree()
