@@ -256,7 +256,7 @@ class ISMCTSTree:
     ) -> list[float]:
         if world.is_terminal():
             return [float(r) for r in world.returns()]
-        return _evaluate(evaluator, world, rng, self.num_players)
+        return checked_returns(evaluator, world, rng, self.num_players)
 
     def simulate(
         self,
@@ -403,12 +403,6 @@ def _ucb(edges: dict[int, list[Any]], legal: list[int], mover: int, c: float) ->
         if score > best_score:  # ties: the first legal (lowest id)
             best, best_score = a, score
     return best
-
-
-def _evaluate(
-    evaluator: Evaluator | EvaluatorLike, world: State, rng: SplitMix64, n: int
-) -> list[float]:
-    return checked_returns(evaluator, world, rng, n)
 
 
 # -- one tree, either path -------------------------------------------------------------------------

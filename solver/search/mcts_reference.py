@@ -168,7 +168,7 @@ class PythonTree:
         if node.player == TERMINAL:
             returns = [float(r) for r in state.returns()]
         else:
-            returns = self._evaluate(evaluator, state, rng)
+            returns = checked_returns(evaluator, state, rng, self.num_players)
         for visited in path:
             visited.add(returns)
         if backup is not None:
@@ -225,12 +225,7 @@ class PythonTree:
                 if probe.current_player() == TERMINAL or probe.is_terminal():
                     child.add([float(r) for r in probe.returns()])
                 else:
-                    child.add(self._evaluate(evaluator, probe, rng))
-
-    def _evaluate(
-        self, evaluator: Evaluator | EvaluatorLike, state: State, rng: SplitMix64
-    ) -> list[float]:
-        return checked_returns(evaluator, state, rng, self.num_players)
+                    child.add(checked_returns(evaluator, probe, rng, self.num_players))
 
     def revalue(self, node: Node, w: float) -> None:
         """The max backup: once every child has a visit, set the node's value from them.
